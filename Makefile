@@ -1,0 +1,41 @@
+# idxlabel — see README.md. `make run` and `make test` install what they need first.
+GO      ?= go
+# Recursively expanded: evaluated when a recipe runs, after `deps` has installed libdeflate.
+TAGS     = -tags $(shell scripts/tags.sh)
+BIN     := bin/idxlabel
+ARGS    ?=
+export LANG := en_US.UTF-8
+
+.PHONY: deps build run test bench compare lint fuzz package windows clean
+
+deps:
+	@scripts/deps.sh
+
+build:
+	$(GO) build $(TAGS) -o $(BIN) .
+
+run: deps build
+	./$(BIN) $(ARGS)
+
+test: deps lint
+	$(GO) test $(TAGS) -count=1 ./...
+	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
+
+bench:
+	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# Times our decoder against numpy+gzip and torchvision on the same files, in one run.
+compare:
+	@scripts/deps.sh python3-numpy python3-torchvision
+	bench/compare.sh
+
+lint:
+	@out=$$(gofmt -l .); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(TAGS) ./...
+
+fuzz:
+	$(GO) test ./idx -run '^$$' -fuzz FuzzDecode -fuzztime 5m
+
+clean:
+	rm -rf bin

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+)
+
+// command is one sub-command: its name, a one-line synopsis and the function that runs it.
+type command struct {
+	name, args, summary string
+	run                 func(c *cli, args []string) error
+}
+
+// commands lists the sub-commands in the order usage prints them.
+var commands = []command{
+	{"info", "FILE...", "print magic number, dtype, dimensions and count; a class histogram for 1-D integer files", runInfo},
+	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
+	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
+}
+
+// cli carries the output streams of one invocation.
+type cli struct {
+	stdout, stderr io.Writer
+	cmd            command // the sub-command running
+}
+
+// usageError is a mistake in the command line itself: it exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// run executes one invocation and returns the exit status: 0 success, 1 a failure (one line on
+// stderr, "idxlabel: FILE: what was wrong"), 2 a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	c := &cli{stdout: stdout, stderr: stderr}
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			c.usage(stdout)
+			return 0
+		}
+		for _, cmd := range commands {
+			if cmd.name == args[0] {
+				c.cmd = cmd
+				return c.exit(cmd.run(c, args[1:]))
+			}
+		}
+		if strings.HasPrefix(args[0], "-") {
+			c.usage(stderr)
+			return c.exit(usagef("unknown option %s", args[0]))
+		}
+	}
+	return c.exit(runGUI(args))
+}
+
+// exit prints err the way every sub-command reports failure and maps it to an exit status.
+func (c *cli) exit(err error) int {
+	if err == nil {
+		return 0
+	}
+	if err != errReported {
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", describe(err))
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// describe formats err as "FILE: what was wrong": an *fs.PathError loses its operation
+// ("open /x: no such file" becomes "/x: no such file"); other errors already name their file.
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && err == error(pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: idxlabel [IMAGES [LABELS]]     open the GUI (a demo dataset when no files are given)")
+	fmt.Fprintln(w, "       idxlabel COMMAND [options] ARGS")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "  %-10s %-40s %s\n", cmd.name, cmd.args, cmd.summary)
+	}
+}
+
+// flags returns a FlagSet for a sub-command that reports errors instead of exiting.
+func (c *cli) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses options anywhere among the arguments (flag alone stops at the first operand) and
+// returns the operands, checking there are between min and max of them (max < 0: no limit).
+func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
+	var operands []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		operands = append(operands, args[0])
+		args = args[1:]
+	}
+	if len(operands) < min || (max >= 0 && len(operands) > max) {
+		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
+	}
+	return operands, nil
+}

@@ -1,0 +1,5 @@
+module idxlabel
+
+go 1.26
+
+require github.com/klauspost/compress v1.20.3

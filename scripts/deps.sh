@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what building and testing idxlabel needs on Debian/Ubuntu, only what is missing
+# (with sudo when not root); elsewhere prints what to install by hand.
+# Usage: scripts/deps.sh [extra Debian packages...]
+set -euo pipefail
+
+packages=(gcc pkg-config libdeflate-dev libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
+  libxi-dev libxxf86vm-dev xvfb xdotool x11-apps imagemagick "$@")
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "deps: Go 1.26 or newer is needed: https://go.dev/dl/ (Debian's golang package is too old)" >&2
+  exit 1
+fi
+
+case "$(uname -s)" in
+Darwin)
+  echo "deps: on macOS install Xcode's command line tools (xcode-select --install) and, for fast gzip, libdeflate and pkg-config (brew install libdeflate pkg-config)."
+  exit 0 ;;
+MINGW* | MSYS* | CYGWIN*)
+  echo "deps: on Windows install a gcc for cgo (MSYS2's mingw-w64-x86_64-gcc or TDM-GCC) and Go; MSYS2's mingw-w64-x86_64-libdeflate and pkg-config enable fast gzip."
+  exit 0 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "deps: not a Debian/Ubuntu system; install by hand the equivalents of: ${packages[*]}"
+  echo "      Fedora: sudo dnf install gcc pkgconf libdeflate-devel libXcursor-devel libXrandr-devel mesa-libGL-devel libXi-devel libXinerama-devel libXxf86vm-devel xorg-x11-server-Xvfb xdotool xwd ImageMagick"
+  exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+echo "deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
