@@ -100,16 +100,16 @@ func (p *Pending) Commit() error {
 	if err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(p.Target))
+	SyncDir(filepath.Dir(p.Target))
 	return nil
 }
 
 // Abort removes the temporary file; the target is untouched. It is safe after Commit.
 func (p *Pending) Abort() { os.Remove(p.Temp) }
 
-// syncDir fsyncs a folder so a rename in it survives a power cut (POSIX); where folders cannot
-// be opened or synced (Windows) it does nothing.
-func syncDir(dir string) {
+// SyncDir fsyncs a folder so a file created or renamed in it survives a power cut (POSIX);
+// where folders cannot be opened or synced (Windows) it does nothing.
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

@@ -1,0 +1,243 @@
+package store
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+)
+
+// The crash tests re-run this test binary as a child (TestCrashChild, selected by the
+// IDXLABEL_CRASH_CHILD variable), kill it with SIGKILL at random moments, and check what is on
+// disk.
+
+func TestCrashChild(t *testing.T) {
+	mode := os.Getenv("IDXLABEL_CRASH_CHILD")
+	if mode == "" {
+		return // only meaningful as a child of the crash tests
+	}
+	ip, lp := os.Getenv("IDXLABEL_IMAGES"), os.Getenv("IDXLABEL_LABELS")
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	if d.Recovery() != nil {
+		d.DiscardJournal(false)
+	}
+	switch mode {
+	case "save":
+		// Widen the window between the two renames so that some kills land in it.
+		afterCommit = func(int) { time.Sleep(5 * time.Millisecond) }
+		nextVersion(d)
+		fmt.Println("saving")
+		if err := d.Save(nil); err != nil {
+			fmt.Println("error", err)
+			os.Exit(3)
+		}
+		fmt.Println("saved")
+	case "edits":
+		for i := 1; i < d.Len(); i++ {
+			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {
+				fmt.Println("error", err)
+				os.Exit(3)
+			}
+			fmt.Println("edit", i)
+		}
+	}
+	os.Exit(0)
+}
+
+// nextVersion edits d from version v (the label of sample 0) to v+1: sample 0 relabelled, and a
+// sample appended (odd versions) or the last sample deleted (even ones).
+func nextVersion(d *Dataset) {
+	v := (d.Label(0) + 1) % 10
+	d.Relabel([]int{0}, v)
+	if v%2 == 1 {
+		px := make([]byte, 784)
+		for k := range px {
+			px[k] = byte(v * k)
+		}
+		d.Append([]Sample{{px, v}})
+	} else {
+		d.Delete([]int{d.Len() - 1})
+	}
+}
+
+// pairState is the decoded content of both files.
+type pairState struct{ images, labels *idx.Array }
+
+func (p pairState) equal(o pairState) bool {
+	return slices.Equal(p.images.Data, o.images.Data) && slices.Equal(p.labels.Data, o.labels.Data) &&
+		p.images.Header.String() == o.images.Header.String() && p.labels.Header.String() == o.labels.Header.String()
+}
+
+// expectedNext computes version v+1 of the files from version v, as nextVersion and a save do.
+func expectedNext(p pairState) pairState {
+	images := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: slices.Clone(p.images.Dims)}, Data: slices.Clone(p.images.Data)}
+	labels := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: slices.Clone(p.labels.Dims)}, Data: slices.Clone(p.labels.Data)}
+	v := (labels.Data[0] + 1) % 10
+	labels.Data[0] = v
+	if v%2 == 1 {
+		for k := range 784 {
+			images.Data = append(images.Data, byte(int(v)*k))
+		}
+		labels.Data = append(labels.Data, v)
+	} else {
+		images.Data = images.Data[:len(images.Data)-784]
+		labels.Data = labels.Data[:len(labels.Data)-1]
+	}
+	images.Dims[0], labels.Dims[0] = len(labels.Data), len(labels.Data)
+	return pairState{images, labels}
+}
+
+func readPair(t *testing.T, ip, lp string) pairState {
+	t.Helper()
+	images, err := idx.ReadFile(ip)
+	if err != nil {
+		t.Fatalf("after a kill the image file is not a complete IDX file: %v", err)
+	}
+	labels, err := idx.ReadFile(lp)
+	if err != nil {
+		t.Fatalf("after a kill the label file is not a complete IDX file: %v", err)
+	}
+	return pairState{images, labels}
+}
+
+func child(t *testing.T, mode, ip, lp string) (*exec.Cmd, *bufio.Scanner) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), "IDXLABEL_CRASH_CHILD="+mode, "IDXLABEL_IMAGES="+ip, "IDXLABEL_LABELS="+lp)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, bufio.NewScanner(out)
+}
+
+func waitFor(t *testing.T, sc *bufio.Scanner, line string) {
+	for sc.Scan() {
+		if sc.Text() == line {
+			return
+		}
+		if len(sc.Text()) > 5 && sc.Text()[:5] == "error" {
+			t.Fatal(sc.Text())
+		}
+	}
+	t.Fatalf("child ended before printing %q", line)
+}
+
+// TestCrashDuringSave kills a saving child at random moments, 60 times, and checks that each
+// file is always either the old or the new complete file, and that after Open (which finishes
+// a save cut off between its two renames) the pair is consistent: both old or both new.
+func TestCrashDuringSave(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	images, labels = mnisttest.Build(t, images, labels, 3000)
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte.gz")
+	idx.WriteFile(ip, images)
+	idx.WriteFile(lp, labels)
+
+	// Time one uncut save to spread the kills over it.
+	cmd, sc := child(t, "save", ip, lp)
+	waitFor(t, sc, "saving")
+	start := time.Now()
+	waitFor(t, sc, "saved")
+	saveTime := time.Since(start)
+	cmd.Wait()
+	t.Logf("one save of 3000 samples takes %v in the child", saveTime)
+
+	rng := rand.New(rand.NewPCG(7, 7))
+	outcomes := map[string]int{}
+	for round := range 60 {
+		old := readPair(t, ip, lp)
+		next := expectedNext(old)
+		cmd, sc := child(t, "save", ip, lp)
+		waitFor(t, sc, "saving")
+		time.Sleep(time.Duration(rng.Float64() * 1.3 * float64(saveTime)))
+		cmd.Process.Kill()
+		io.Copy(io.Discard, cmd.Stdout.(io.Reader))
+		cmd.Wait()
+
+		now := readPair(t, ip, lp)
+		imagesOld, imagesNew := slices.Equal(now.images.Data, old.images.Data), slices.Equal(now.images.Data, next.images.Data)
+		labelsOld, labelsNew := slices.Equal(now.labels.Data, old.labels.Data), slices.Equal(now.labels.Data, next.labels.Data)
+		if !imagesOld && !imagesNew || !labelsOld && !labelsNew {
+			t.Fatalf("round %d: a file is neither the old nor the new version", round)
+		}
+		key := fmt.Sprintf("images %s, labels %s", map[bool]string{true: "old", false: "new"}[imagesOld], map[bool]string{true: "old", false: "new"}[labelsOld])
+		outcomes[key]++
+
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatalf("round %d: open after the kill: %v", round, err)
+		}
+		d.Close()
+		after := readPair(t, ip, lp)
+		if !after.equal(old) && !after.equal(next) {
+			t.Fatalf("round %d: after Open the pair is mixed (%s)", round, key)
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Name() == filepath.Base(lp)+".idxlabel-saving" || filepath.Ext(e.Name()) == ".idxlabel-backup" {
+				t.Fatalf("round %d: Open left %s", round, e.Name())
+			}
+		}
+	}
+	t.Logf("outcomes of 60 kills: %v", outcomes)
+	if outcomes["images new, labels old"] == 0 {
+		t.Log("no kill landed between the two renames this run")
+	}
+}
+
+// TestCrashAfterEdits kills a child after it reported N edits done, 10 times, and checks that
+// the journal replays all N (and whatever more it had finished) exactly.
+func TestCrashAfterEdits(t *testing.T) {
+	ip, lp := writePair(t, 400, 28, 28)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for round := range 10 {
+		base := readPair(t, ip, lp)
+		n := 5 + rng.IntN(100)
+		cmd, sc := child(t, "edits", ip, lp)
+		waitFor(t, sc, "edit "+strconv.Itoa(n))
+		cmd.Process.Kill()
+		io.Copy(io.Discard, cmd.Stdout.(io.Reader))
+		cmd.Wait()
+
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := d.Recovery()
+		if rec == nil || !rec.Matches || rec.Edits < n {
+			t.Fatalf("round %d: %d edits reported done, journal %+v", round, n, rec)
+		}
+		replayed, err := d.ReplayJournal()
+		if err != nil || replayed != rec.Edits {
+			t.Fatalf("round %d: replayed %d of %d: %v", round, replayed, rec.Edits, err)
+		}
+		for i := range d.Len() {
+			want := int(base.labels.Data[i])
+			if i >= 1 && i <= replayed {
+				want = (want + 1) % 10
+			}
+			if d.Label(i) != want {
+				t.Fatalf("round %d: sample %d has label %d after replay, want %d", round, i, d.Label(i), want)
+			}
+		}
+		d.DiscardJournal(false)
+		d.Close()
+	}
+}

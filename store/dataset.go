@@ -1,0 +1,330 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"idxlabel/idx"
+)
+
+// NoLabel is the label of a sample that has none (a dataset opened from images alone).
+const NoLabel = math.MinInt32
+
+// Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
+type Transpose int
+
+const (
+	TransposeAuto Transpose = iota // transposed when the image file's name contains "emnist"
+	TransposeNo                    // stored as displayed
+	TransposeYes                   // stored transposed: display shows the transpose
+)
+
+// Options adjust how Open reads a pair.
+type Options struct {
+	// Height and Width give the sample size in pixels for N×(H·W) image files whose H·W is not a
+	// perfect square; 0 infers it.
+	Height, Width int
+	// Transposed overrides the EMNIST detection (TransposeAuto).
+	Transposed Transpose
+}
+
+// Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
+// 255 = ink, as shown, not transposed) and its label.
+type Sample struct {
+	Pixels []byte
+	Label  int
+}
+
+// ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
+var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
+
+// ErrRecoveryPending: an edit was attempted while a journal found at Open awaits a decision
+// (ReplayJournal or DiscardJournal).
+var ErrRecoveryPending = errors.New("a journal of unsaved edits was found: replay or discard it first")
+
+// Dataset is a pair of IDX files opened for editing, or a new dataset. Its methods are safe for
+// concurrent use; edits are serialized, and Save blocks edits while it runs.
+type Dataset struct {
+	mu sync.RWMutex
+
+	imagesPath, labelsPath string
+	h, w                   int
+	transposed             bool
+
+	// The samples of the files (the base), unchanged until a save.
+	baseN       int
+	imageHeader idx.Header // as read; Dims[0] is baseN
+	imageData   []byte     // raw data as read (any dtype), baseN × H·W elements
+	vmap        valueMap   // stored value ↔ display pixel
+	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
+	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
+	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
+	orig        []int32    // baseN labels from the file, NoLabel when unlabelled
+
+	// The current state: one entry per sample, base then appended.
+	labels  []int32
+	deleted []bool
+	added   []byte // (Len()-baseN)×H×W display pixels of appended samples
+
+	declared  []int          // classes declared for a new dataset
+	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
+	namesPath string
+
+	undo, redo  []action
+	journal     *journal
+	journalPath string // where the journal goes; "" = beside the label (or image) file
+	recovery    *Recovery
+	notices     []string
+
+	subs    map[int]func(Change)
+	nextSub int
+}
+
+// Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
+// N×H×W (or N×(H·W), N×H×W×1) of any IDX dtype; labels are 1-D integers, or N×K integers with the
+// class in column 0 (QMNIST's N×8 int32). Before reading, it finishes a save of this pair that
+// was cut off between its renames (Notices says so); after reading, it looks for a journal of
+// unsaved edits (Recovery). Errors: the idx errors of either file (naming it), a label file that
+// is not integer or not 1-D/2-D, or counts that differ (naming both files and counts).
+func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
+	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, subs: map[int]func(Change){}}
+	if note, err := finishInterruptedSave(d.statePath(".idxlabel-saving")); err != nil {
+		return nil, err
+	} else if note != "" {
+		d.notices = append(d.notices, note)
+	}
+	removeStale(imagesPath)
+	if labelsPath != "" {
+		removeStale(labelsPath)
+	}
+	images, err := idx.ReadFile(imagesPath)
+	if err != nil {
+		return nil, err
+	}
+	h, w, err := sampleShape(imagesPath, images, opts.Height, opts.Width)
+	if err != nil {
+		return nil, err
+	}
+	d.h, d.w = h, w
+	d.baseN = images.Dims[0]
+	d.imageHeader = images.Header
+	d.imageData = images.Data
+	d.vmap = newValueMap(images)
+	d.pixels = d.vmap.displayPixels(images)
+	switch opts.Transposed {
+	case TransposeYes:
+		d.transposed = true
+	case TransposeAuto:
+		d.transposed = strings.Contains(strings.ToLower(filepath.Base(imagesPath)), "emnist")
+	}
+	d.orig = make([]int32, d.baseN)
+	if labelsPath == "" {
+		for i := range d.orig {
+			d.orig[i] = NoLabel
+		}
+	} else if err := d.readLabels(labelsPath); err != nil {
+		return nil, err
+	}
+	d.labels = slices.Clone(d.orig)
+	d.deleted = make([]bool, d.baseN)
+	if labelsPath != "" {
+		names, p, err := FindClassNames(labelsPath)
+		if err != nil {
+			d.notices = append(d.notices, err.Error())
+		}
+		d.names, d.namesPath = names, p
+	}
+	if err := d.findJournal(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// readLabels reads and checks the label file against the images already read.
+func (d *Dataset) readLabels(labelsPath string) error {
+	labels, err := idx.ReadFile(labelsPath)
+	if err != nil {
+		return err
+	}
+	if !labels.Type.IsInteger() {
+		return fmt.Errorf("%s: labels must be integers, found dtype %s", labelsPath, labels.Type)
+	}
+	if labels.Rank() > 2 {
+		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", labelsPath, labels.Header)
+	}
+	if labels.Dims[0] != d.baseN {
+		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", labelsPath, labels.Dims[0], d.imagesPath, d.baseN)
+	}
+	d.labelHeader, d.labelData = labels.Header, labels.Data
+	stride := labels.Stride()
+	for i := range d.orig {
+		v := labels.Int(i * stride)
+		if v < math.MinInt32+1 || v > math.MaxInt32 {
+			return fmt.Errorf("%s: label %d of sample %d does not fit 32 bits", labelsPath, v, i)
+		}
+		d.orig[i] = int32(v)
+	}
+	return nil
+}
+
+// New returns an empty dataset of height×width samples (28×28 for MNIST) with ubyte images and
+// labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
+// until SaveAs; its journal is written to journalPath (a per-user folder the caller chooses) so
+// unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
+// above 4096.
+func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
+	if height < 1 || width < 1 || height > 4096 || width > 4096 {
+		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–4096 pixels", height, width)
+	}
+	if classes == nil {
+		classes = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	}
+	d := &Dataset{
+		h: height, w: width,
+		imageHeader: idx.Header{Type: idx.UByte, Dims: []int{0, height, width}},
+		labelHeader: idx.Header{Type: idx.UByte, Dims: []int{0}},
+		vmap:        valueMap{identity: true, lo: 0, hi: 255},
+		declared:    slices.Sorted(slices.Values(classes)),
+		names:       names,
+		subs:        map[int]func(Change){},
+	}
+	d.journalPath = journalPath
+	return d, nil
+}
+
+// statePath returns the path of a per-pair state file (journal, save manifest): beside the
+// label file, or beside the image file when there is none; "" for a dataset without files.
+func (d *Dataset) statePath(suffix string) string {
+	switch {
+	case d.labelsPath != "":
+		return d.labelsPath + suffix
+	case d.imagesPath != "":
+		return d.imagesPath + suffix
+	}
+	return ""
+}
+
+// Len returns the number of samples, deleted ones included: base then appended.
+func (d *Dataset) Len() int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return len(d.labels)
+}
+
+// Size returns the height and width of every sample in pixels (as displayed).
+func (d *Dataset) Size() (height, width int) {
+	if d.transposed {
+		return d.w, d.h
+	}
+	return d.h, d.w
+}
+
+// Transposed reports whether samples are stored transposed (EMNIST): a viewer shows the
+// transpose of Pixels.
+func (d *Dataset) Transposed() bool { return d.transposed }
+
+// Paths returns the image and label file the dataset was opened from or last saved to ("" when
+// it has none).
+func (d *Dataset) Paths() (images, labels string) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.imagesPath, d.labelsPath
+}
+
+// HasLabels reports whether the dataset has a label file (or, for a new dataset, labels).
+func (d *Dataset) HasLabels() bool { return d.labelHeader.Type != 0 }
+
+// Pixels returns sample i's H·W display pixels (0 = background, 255 = ink) in stored order:
+// row-major, or column-major when Transposed. It is a view into the dataset's buffer, not a copy;
+// it must not be modified and stays valid (unchanged) for as long as the caller holds it. It
+// panics if i is out of range.
+func (d *Dataset) Pixels(i int) []byte {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.pixelsLocked(i)
+}
+
+func (d *Dataset) pixelsLocked(i int) []byte {
+	n := d.h * d.w
+	if i < d.baseN {
+		return d.pixels[i*n : (i+1)*n : (i+1)*n]
+	}
+	j := i - d.baseN
+	return d.added[j*n : (j+1)*n : (j+1)*n]
+}
+
+// Label returns sample i's current label, NoLabel when it has none. It panics if i is out of
+// range.
+func (d *Dataset) Label(i int) int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return int(d.labels[i])
+}
+
+// OriginalLabel returns sample i's label in the files (NoLabel for appended samples and
+// unlabelled files).
+func (d *Dataset) OriginalLabel(i int) int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if i >= d.baseN {
+		return NoLabel
+	}
+	return int(d.orig[i])
+}
+
+// State describes one sample for display and filtering.
+type State struct {
+	Label, Original int  // current label and the files' label (NoLabel when none)
+	Edited          bool // a base sample whose label differs from the files'
+	Added           bool // appended since the files were read
+	Deleted         bool // marked deleted; removed by the next save
+}
+
+// State returns sample i's state. It panics if i is out of range.
+func (d *Dataset) State(i int) State {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.stateLocked(i)
+}
+
+func (d *Dataset) stateLocked(i int) State {
+	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= d.baseN}
+	if !s.Added {
+		s.Original = int(d.orig[i])
+		s.Edited = s.Label != s.Original
+	}
+	return s
+}
+
+// Notices returns messages from Open the user should see (a finished interrupted save, an
+// unreadable class-name file), oldest first.
+func (d *Dataset) Notices() []string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return slices.Clone(d.notices)
+}
+
+// Dirty reports whether the dataset has edits not yet saved.
+func (d *Dataset) Dirty() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return len(d.undo) > 0
+}
+
+// Close closes the journal file. The journal itself stays on disk while edits are unsaved, so
+// they can be recovered; Close does not save.
+func (d *Dataset) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.journal == nil {
+		return nil
+	}
+	err := d.journal.close()
+	d.journal = nil
+	return err
+}

@@ -1,0 +1,16 @@
+// Package store is the dataset a person edits: an IDX image file and label file opened as a pair
+// (plain or gzip, any IDX dtype), the edits made to it (relabel, append, delete, restore) with
+// unlimited undo and redo, a crash-safe journal of every edit, and an atomic paired save.
+//
+// Samples are numbered 0…Len()-1: first the samples of the files in file order, then appended
+// samples. Deleted samples keep their number until the next save removes them. Pixels stay in one
+// contiguous buffer per origin (the file's, the appended ones') and Pixels returns views.
+//
+// Never losing work: every edit is appended to a journal file beside the label file
+// ("<labels>.idxlabel-journal") and synced to disk before the edit method returns. Reopening the
+// pair finds the journal and offers it (Recovery, ReplayJournal). Saving writes both files to
+// temporary names, syncs and decodes them back, then renames them over the targets; a save cut
+// off between the two renames is finished the next time the pair is opened.
+//
+// store never imports Fyne; it reports changes through Subscribe.
+package store

@@ -1,0 +1,370 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"idxlabel/idx"
+)
+
+// action is one undoable step. apply and revert run with d.mu held; record is the step's
+// journal payload (see journal.go).
+type action interface {
+	apply(d *Dataset) Change
+	revert(d *Dataset) Change
+	String() string
+	record() []byte
+}
+
+// relabel sets the labels of some samples; old is filled in when it is first applied.
+type relabel struct {
+	idx []int32
+	to  []int32
+	old []int32
+}
+
+func (a *relabel) apply(d *Dataset) Change {
+	a.old = make([]int32, len(a.idx))
+	for k, i := range a.idx {
+		a.old[k] = d.labels[i]
+		d.labels[i] = a.to[k]
+	}
+	return Change{Kind: Relabelled, Indices: ints(a.idx)}
+}
+
+func (a *relabel) revert(d *Dataset) Change {
+	for k, i := range a.idx {
+		d.labels[i] = a.old[k]
+	}
+	return Change{Kind: Relabelled, Indices: ints(a.idx)}
+}
+
+func (a *relabel) String() string {
+	if len(a.idx) == 1 {
+		return fmt.Sprintf("Relabel sample %d as %s", a.idx[0], labelText(a.to[0]))
+	}
+	if same(a.to) {
+		return fmt.Sprintf("Relabel %d samples as %s", len(a.idx), labelText(a.to[0]))
+	}
+	return fmt.Sprintf("Relabel %d samples", len(a.idx))
+}
+
+// appendSamples adds samples at the end; pixels are in stored order.
+type appendSamples struct {
+	labels []int32
+	pixels []byte
+}
+
+func (a *appendSamples) apply(d *Dataset) Change {
+	first := len(d.labels)
+	d.labels = append(d.labels, a.labels...)
+	d.deleted = append(d.deleted, make([]bool, len(a.labels))...)
+	d.added = append(d.added, a.pixels...)
+	return Change{Kind: Appended, Indices: span(first, len(d.labels))}
+}
+
+func (a *appendSamples) revert(d *Dataset) Change {
+	n := len(d.labels) - len(a.labels)
+	d.labels = d.labels[:n]
+	d.deleted = d.deleted[:n]
+	d.added = d.added[:len(d.added)-len(a.pixels)]
+	return Change{Kind: Truncated, Indices: span(n, n+len(a.labels))}
+}
+
+func (a *appendSamples) String() string {
+	if len(a.labels) == 1 {
+		return "Add a sample labelled " + labelText(a.labels[0])
+	}
+	return fmt.Sprintf("Add %d samples", len(a.labels))
+}
+
+// setDeleted marks samples deleted (to = true) or restores them.
+type setDeleted struct {
+	idx []int32
+	to  bool
+}
+
+func (a *setDeleted) apply(d *Dataset) Change {
+	for _, i := range a.idx {
+		d.deleted[i] = a.to
+	}
+	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
+}
+
+func (a *setDeleted) revert(d *Dataset) Change {
+	for _, i := range a.idx {
+		d.deleted[i] = !a.to
+	}
+	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
+}
+
+func (a *setDeleted) String() string {
+	verb := "Delete"
+	if !a.to {
+		verb = "Restore"
+	}
+	if len(a.idx) == 1 {
+		return fmt.Sprintf("%s sample %d", verb, a.idx[0])
+	}
+	return fmt.Sprintf("%s %d samples", verb, len(a.idx))
+}
+
+// Relabel sets the label of every sample in indices to label, as one undoable, journaled step
+// (a batch of 500 is one step). Samples that already have the label are left out; when none is
+// left it does nothing. Errors: an index out of range, a label the label file's dtype cannot
+// hold (ubyte 0–255 for MNIST), ErrRecoveryPending, or the journal's write error (the edit is
+// then not made).
+func (d *Dataset) Relabel(indices []int, label int) error {
+	labels := make([]int, len(indices))
+	for k := range labels {
+		labels[k] = label
+	}
+	return d.SetLabels(indices, labels)
+}
+
+// SetLabels sets sample indices[k] to labels[k] for every k, as one undoable, journaled step.
+// Errors as for Relabel, and indices and labels of different lengths.
+func (d *Dataset) SetLabels(indices, labels []int) error {
+	if len(indices) != len(labels) {
+		return fmt.Errorf("SetLabels: %d indices but %d labels", len(indices), len(labels))
+	}
+	d.mu.Lock()
+	a := &relabel{}
+	seen := map[int]bool{}
+	for k, i := range indices {
+		if err := d.checkIndex(i); err != nil {
+			d.mu.Unlock()
+			return err
+		}
+		if err := d.checkLabel(labels[k]); err != nil {
+			d.mu.Unlock()
+			return err
+		}
+		if int(d.labels[i]) != labels[k] && !seen[i] {
+			seen[i] = true
+			a.idx = append(a.idx, int32(i))
+			a.to = append(a.to, int32(labels[k]))
+		}
+	}
+	if len(a.idx) == 0 {
+		d.mu.Unlock()
+		return nil
+	}
+	return d.do(a)
+}
+
+// Append adds samples at the end (display pixels, Height×Width each, transposed for storage
+// when the dataset is Transposed) as one undoable, journaled step, and returns the index of the
+// first. Errors: a sample with the wrong number of pixels, a label the dtype cannot hold,
+// ErrRecoveryPending, or the journal's write error.
+func (d *Dataset) Append(samples []Sample) (int, error) {
+	if len(samples) == 0 {
+		return d.Len(), nil
+	}
+	d.mu.Lock()
+	n := d.h * d.w
+	a := &appendSamples{labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
+	for k, s := range samples {
+		if len(s.Pixels) != n {
+			d.mu.Unlock()
+			return 0, fmt.Errorf("sample %d has %d pixels; this dataset's samples are %d×%d = %d", k, len(s.Pixels), d.h, d.w, n)
+		}
+		if err := d.checkLabel(s.Label); err != nil {
+			d.mu.Unlock()
+			return 0, err
+		}
+		a.labels[k] = int32(s.Label)
+		if d.transposed {
+			a.pixels = appendTransposed(a.pixels, s.Pixels, d.w, d.h)
+		} else {
+			a.pixels = append(a.pixels, s.Pixels...)
+		}
+	}
+	first := len(d.labels)
+	return first, d.do(a)
+}
+
+// appendTransposed appends the transpose of a rows×cols row-major image to dst.
+func appendTransposed(dst, src []byte, rows, cols int) []byte {
+	for c := range cols {
+		for r := range rows {
+			dst = append(dst, src[r*cols+c])
+		}
+	}
+	return dst
+}
+
+// Delete marks samples deleted (they stay, dimmed, until the next save removes them) as one
+// undoable, journaled step; samples already deleted are left out. Errors as for Relabel.
+func (d *Dataset) Delete(indices []int) error { return d.setDeleted(indices, true) }
+
+// Restore unmarks deleted samples as one undoable, journaled step. Errors as for Relabel.
+func (d *Dataset) Restore(indices []int) error { return d.setDeleted(indices, false) }
+
+func (d *Dataset) setDeleted(indices []int, to bool) error {
+	d.mu.Lock()
+	a := &setDeleted{to: to}
+	for _, i := range indices {
+		if err := d.checkIndex(i); err != nil {
+			d.mu.Unlock()
+			return err
+		}
+		if d.deleted[i] != to {
+			d.deleted[i] = to // mark now to skip duplicates; do() re-applies
+			a.idx = append(a.idx, int32(i))
+		}
+	}
+	for _, i := range a.idx {
+		d.deleted[i] = !to
+	}
+	if len(a.idx) == 0 {
+		d.mu.Unlock()
+		return nil
+	}
+	return d.do(a)
+}
+
+// do journals a, applies it, pushes it on the undo stack, clears redo, unlocks d.mu and notifies.
+func (d *Dataset) do(a action) error {
+	if err := d.writeJournal(a.record()); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	ch := d.perform(a)
+	d.mu.Unlock()
+	d.notify(ch)
+	return nil
+}
+
+// perform applies a, pushes it on the undo stack and clears redo (d.mu held).
+func (d *Dataset) perform(a action) Change {
+	ch := a.apply(d)
+	d.undo = append(d.undo, a)
+	d.redo = d.redo[:0]
+	return ch
+}
+
+// Undo reverts the last step, journaled, and returns its description ("Relabel 3 samples as 7");
+// false when there is nothing to undo. Errors: ErrRecoveryPending or the journal's write error
+// (nothing is undone then).
+func (d *Dataset) Undo() (string, bool, error) { return d.step(true) }
+
+// Redo re-applies the last undone step, journaled; as Undo.
+func (d *Dataset) Redo() (string, bool, error) { return d.step(false) }
+
+func (d *Dataset) step(undo bool) (string, bool, error) {
+	d.mu.Lock()
+	if len(d.undo) == 0 && undo || len(d.redo) == 0 && !undo {
+		d.mu.Unlock()
+		return "", false, nil
+	}
+	rec := recRedo
+	if undo {
+		rec = recUndo
+	}
+	if err := d.writeJournal([]byte{rec}); err != nil {
+		d.mu.Unlock()
+		return "", false, err
+	}
+	a, ch := d.performStep(undo)
+	d.mu.Unlock()
+	d.notify(ch)
+	return a.String(), true, nil
+}
+
+// performStep moves the top action from the undo stack to redo (reverting it) or back
+// (re-applying it); the stack must not be empty (d.mu held).
+func (d *Dataset) performStep(undo bool) (action, Change) {
+	from, to := &d.redo, &d.undo
+	if undo {
+		from, to = &d.undo, &d.redo
+	}
+	a := (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
+	var ch Change
+	if undo {
+		ch = a.revert(d)
+	} else {
+		ch = a.apply(d)
+	}
+	*to = append(*to, a)
+	return a, ch
+}
+
+// UndoName and RedoName describe what Undo and Redo would do ("Relabel 3 samples as 7"), or ""
+// when there is nothing; for menu items.
+func (d *Dataset) UndoName() string { return d.topName(true) }
+
+// RedoName: see UndoName.
+func (d *Dataset) RedoName() string { return d.topName(false) }
+
+func (d *Dataset) topName(undo bool) string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	s := d.redo
+	if undo {
+		s = d.undo
+	}
+	if len(s) == 0 {
+		return ""
+	}
+	return s[len(s)-1].String()
+}
+
+func (d *Dataset) checkIndex(i int) error {
+	if i < 0 || i >= len(d.labels) {
+		return fmt.Errorf("sample %d does not exist (the dataset has %d)", i, len(d.labels))
+	}
+	return nil
+}
+
+// checkLabel refuses labels the label file's dtype cannot hold.
+func (d *Dataset) checkLabel(l int) error {
+	lo, hi := labelRange(d.labelHeader)
+	if l < lo || l > hi {
+		return fmt.Errorf("label %d does not fit the labels' dtype %s (%d–%d)", l, d.labelHeader.Type, lo, hi)
+	}
+	return nil
+}
+
+// labelRange returns the labels a label file of header h can hold; an unlabelled dataset takes
+// 0–MaxInt32 (it is saved as ubyte or int32, whichever fits).
+func labelRange(h idx.Header) (int, int) {
+	switch h.Type {
+	case idx.UByte:
+		return 0, 255
+	case idx.SByte:
+		return math.MinInt8, math.MaxInt8
+	case idx.Int16:
+		return math.MinInt16, math.MaxInt16
+	case idx.Int32:
+		return math.MinInt32 + 1, math.MaxInt32
+	}
+	return 0, math.MaxInt32
+}
+
+func labelText(l int32) string {
+	if l == NoLabel {
+		return "none"
+	}
+	return fmt.Sprint(l)
+}
+
+func same(s []int32) bool { return !slices.ContainsFunc(s, func(v int32) bool { return v != s[0] }) }
+
+func ints(s []int32) []int {
+	out := make([]int, len(s))
+	for k, v := range s {
+		out[k] = int(v)
+	}
+	return out
+}
+
+func span(from, to int) []int {
+	out := make([]int, to-from)
+	for k := range out {
+		out[k] = from + k
+	}
+	return out
+}

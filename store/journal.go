@@ -1,0 +1,214 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+
+	"idxlabel/idx"
+)
+
+// Journal file format (all integers little-endian):
+//
+//	"IDXLJRN1"                          8-byte magic
+//	record*                             u32 payload length, u32 CRC-32C of the payload, payload
+//
+// The first record is the base (recBase): a fingerprint of the files the edits apply to, or the
+// size and classes of a new dataset. Every later record is one edit, undo or redo, appended and
+// synced before the edit is reported done. A record whose length or checksum does not hold ends
+// the good prefix; replay stops there and the file is truncated to it before appending again.
+const journalMagic = "IDXLJRN1"
+
+// Record types, the payload's first byte.
+const (
+	recBase    byte = 1 // kind u8 (0 files, 1 new), n u32, h u32, w u32, image dtype u8, label dtype u8, images CRC u32, labels CRC u32 [, new: classes, names]
+	recRelabel byte = 2 // n u32, n × (index u32, label i32)
+	recAppend  byte = 3 // n u32, pixels per sample u32, n × label i32, n × pixels (stored order)
+	recDelete  byte = 4 // n u32, n × index u32
+	recRestore byte = 5 // n u32, n × index u32
+	recUndo    byte = 6
+	recRedo    byte = 7
+)
+
+// maxRecord bounds one record's payload (bytes); a longer length field is damage.
+const maxRecord = 1 << 30
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// journal is an open journal file being appended to.
+type journal struct {
+	path string
+	f    *os.File
+}
+
+// createJournal writes a new journal holding only the base record, synced, replacing any file
+// at path.
+func createJournal(path string, base []byte) (*journal, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	buf := append([]byte(journalMagic), frame(base)...)
+	if _, err := f.Write(buf); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	idx.SyncDir(filepath.Dir(path))
+	return &journal{path: path, f: f}, nil
+}
+
+// reopenJournal opens an existing journal for appending after its good prefix of size bytes,
+// cutting off any damaged tail.
+func reopenJournal(path string, size int64) (*journal, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(size); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(size, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &journal{path: path, f: f}, nil
+}
+
+// frame returns a record: length, CRC-32C, payload.
+func frame(payload []byte) []byte {
+	buf := make([]byte, 8, 8+len(payload))
+	binary.LittleEndian.PutUint32(buf, uint32(len(payload)))
+	binary.LittleEndian.PutUint32(buf[4:], crc32.Checksum(payload, castagnoli))
+	return append(buf, payload...)
+}
+
+// append writes one record in a single write and syncs it to disk.
+func (j *journal) append(payload []byte) error {
+	if _, err := j.f.Write(frame(payload)); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	return nil
+}
+
+func (j *journal) close() error { return j.f.Close() }
+
+// journalContents is what readJournal found.
+type journalContents struct {
+	base    []byte   // the base record's payload
+	records [][]byte // the edit records' payloads, in order
+	ends    []int64  // ends[k]: file offset just past records[k] (ends of the good prefix)
+	good    int64    // length of the good prefix (magic, base, intact records)
+	damaged int64    // bytes after the good prefix
+}
+
+// errNotJournal: the file does not start with the journal magic.
+var errNotJournal = errors.New("not an idxlabel journal")
+
+// readJournal reads a journal and splits it into records, stopping at the first record whose
+// length or CRC-32C does not hold. Errors: the file cannot be read, it lacks the magic, or its
+// base record is damaged.
+func readJournal(path string) (*journalContents, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < len(journalMagic) || string(b[:len(journalMagic)]) != journalMagic {
+		return nil, fmt.Errorf("%s: %w", path, errNotJournal)
+	}
+	c := &journalContents{}
+	off := int64(len(journalMagic))
+	for {
+		rest := b[off:]
+		if len(rest) < 8 {
+			break
+		}
+		n := int64(binary.LittleEndian.Uint32(rest))
+		if n > maxRecord || n > int64(len(rest))-8 {
+			break
+		}
+		payload := rest[8 : 8+n]
+		if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) || n == 0 {
+			break
+		}
+		off += 8 + n
+		if c.base == nil {
+			c.base = payload
+			c.good = off
+			continue
+		}
+		c.records = append(c.records, payload)
+		c.ends = append(c.ends, off)
+		c.good = off
+	}
+	if c.base == nil || c.base[0] != recBase {
+		return nil, fmt.Errorf("%s: the journal's first record is damaged", path)
+	}
+	c.damaged = int64(len(b)) - c.good
+	return c, nil
+}
+
+// enc builds a record payload.
+type enc []byte
+
+func (e enc) u8(v byte) enc    { return append(e, v) }
+func (e enc) u32(v uint32) enc { return binary.LittleEndian.AppendUint32(e, v) }
+func (e enc) i32(v int32) enc  { return e.u32(uint32(v)) }
+func (e enc) bytes(b []byte) enc {
+	return append(e, b...)
+}
+
+// dec reads a record payload; any read past the end sets err and returns zeros.
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (r *dec) take(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.err = errors.New("record too short")
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *dec) u8() byte {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+func (r *dec) u32() uint32 {
+	if b := r.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
+	}
+	return 0
+}
+
+func (r *dec) i32() int32 { return int32(r.u32()) }
+
+// count reads a u32 element count and checks that size bytes per element remain.
+func (r *dec) count(size int) int {
+	n := int(r.u32())
+	if r.err == nil && n*size > len(r.b) {
+		r.err = errors.New("record count exceeds its length")
+		return 0
+	}
+	return n
+}

@@ -1,0 +1,224 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// snapshot is everything observable about a dataset's samples.
+type snapshot struct {
+	labels  []int
+	deleted []bool
+	pixels  []byte
+	undo    []string
+	redo    []string
+}
+
+func snap(d *Dataset) snapshot {
+	var s snapshot
+	for i := range d.Len() {
+		st := d.State(i)
+		s.labels = append(s.labels, st.Label)
+		s.deleted = append(s.deleted, st.Deleted)
+		s.pixels = append(s.pixels, d.Pixels(i)...)
+	}
+	for _, a := range d.undo {
+		s.undo = append(s.undo, a.String())
+	}
+	for _, a := range d.redo {
+		s.redo = append(s.redo, a.String())
+	}
+	return s
+}
+
+func equalSnap(a, b snapshot) bool {
+	return slices.Equal(a.labels, b.labels) && slices.Equal(a.deleted, b.deleted) &&
+		slices.Equal(a.pixels, b.pixels) && slices.Equal(a.undo, b.undo) && slices.Equal(a.redo, b.redo)
+}
+
+// someEdits makes a mixed sequence of edits, undos and redos on d.
+func someEdits(t *testing.T, d *Dataset) {
+	t.Helper()
+	px := make([]byte, 784)
+	for i := range px {
+		px[i] = byte(i)
+	}
+	steps := []func() error{
+		func() error { return d.Relabel([]int{0, 1, 2}, 9) },
+		func() error { return d.Delete([]int{3, 4}) },
+		func() error { _, err := d.Append([]Sample{{px, 1}, {px, 2}}); return err },
+		func() error { _, _, err := d.Undo(); return err },
+		func() error { _, _, err := d.Undo(); return err },
+		func() error { _, _, err := d.Redo(); return err },
+		func() error { return d.SetLabels([]int{10, 11}, []int{4, 5}) },
+		func() error { return d.Restore([]int{3}) },
+		func() error { _, err := d.Append([]Sample{{px, 7}}); return err },
+		func() error { _, _, err := d.Undo(); return err },
+	}
+	for k, f := range steps {
+		if err := f(); err != nil {
+			t.Fatalf("step %d: %v", k, err)
+		}
+	}
+}
+
+func TestJournalReplayRestoresExactState(t *testing.T) {
+	ip, lp := copyPair(t, 10000, true)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	someEdits(t, d)
+	want := snap(d)
+	d.Close() // no save: as if the app had crashed
+
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := e.Recovery()
+	if rec == nil || !rec.Matches || rec.Edits != 10 || rec.Damaged != 0 {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if err := e.Relabel([]int{0}, 1); err != ErrRecoveryPending {
+		t.Fatalf("edit with a pending journal: %v", err)
+	}
+	n, err := e.ReplayJournal()
+	if err != nil || n != 10 {
+		t.Fatalf("replayed %d: %v", n, err)
+	}
+	if got := snap(e); !equalSnap(got, want) {
+		t.Fatalf("replayed state differs:\nundo %v\nwant %v", got.undo, want.undo)
+	}
+	// Journaling continues after the replayed records: one more edit, reopen, replay again.
+	if err := e.Relabel([]int{20}, 0); err != nil {
+		t.Fatal(err)
+	}
+	want = snap(e)
+	e.Close()
+	f, _ := Open(ip, lp, Options{})
+	if n, err := f.ReplayJournal(); err != nil || n != 11 || !equalSnap(snap(f), want) {
+		t.Fatalf("second replay: %d, %v", n, err)
+	}
+	f.Close()
+}
+
+func TestJournalDamagedTailReplaysGoodPrefix(t *testing.T) {
+	ip, lp := copyPair(t, 10000, false)
+	d, _ := Open(ip, lp, Options{})
+	if err := d.Relabel([]int{0}, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Relabel([]int{1}, 6); err != nil {
+		t.Fatal(err)
+	}
+	want := snap(d)
+	if err := d.Relabel([]int{2}, 7); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	jp := lp + JournalSuffix
+	b, _ := os.ReadFile(jp)
+	// Damage the last record's payload (a torn write), then add garbage after it.
+	b[len(b)-2] ^= 0xff
+	b = append(b, 1, 2, 3)
+	os.WriteFile(jp, b, 0o644)
+
+	e, _ := Open(ip, lp, Options{})
+	rec := e.Recovery()
+	if rec == nil || rec.Edits != 2 || rec.Damaged != 8+13+3 {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if n, err := e.ReplayJournal(); err != nil || n != 2 || !equalSnap(snap(e), want) {
+		t.Fatalf("replay of the good prefix: %d, %v", n, err)
+	}
+	// The damaged tail was cut off, so new records follow the good ones and replay too.
+	e.Relabel([]int{3}, 8)
+	want = snap(e)
+	e.Close()
+	f, _ := Open(ip, lp, Options{})
+	if rec := f.Recovery(); rec.Edits != 3 || rec.Damaged != 0 {
+		t.Fatalf("after the cut: %+v", rec)
+	}
+	if _, err := f.ReplayJournal(); err != nil || !equalSnap(snap(f), want) {
+		t.Fatal("edits after a damaged tail were lost")
+	}
+	f.Close()
+}
+
+func TestJournalOfOtherFilesIsNotReplayed(t *testing.T) {
+	ip, lp := copyPair(t, 10000, false)
+	d, _ := Open(ip, lp, Options{})
+	d.Relabel([]int{0}, 5)
+	d.Close()
+	// Another tool rewrites the labels: the journal no longer applies.
+	other, _ := Open(ip, lp, Options{})
+	other.DiscardJournal(true)
+	other.Relabel([]int{7}, 1)
+	other.Save(nil)
+	other.Close()
+	os.WriteFile(lp+JournalSuffix, mustRead(t, matches(t, lp+JournalSuffix+".*.discarded")), 0o644)
+
+	e, _ := Open(ip, lp, Options{})
+	rec := e.Recovery()
+	if rec == nil || rec.Matches || rec.Reason == "" {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if _, err := e.ReplayJournal(); err == nil {
+		t.Fatal("a journal of other files was replayed")
+	}
+	if err := e.DiscardJournal(false); err != nil || e.Recovery() != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+		t.Fatal("discard left the journal")
+	}
+	if err := e.Relabel([]int{0}, 1); err != nil {
+		t.Fatalf("editing after discard: %v", err)
+	}
+	e.Close()
+}
+
+func TestJournalFallsBackWhenFolderUnwritable(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	ip, lp := copyPair(t, 10000, false)
+	// A folder where the journal file should go makes creating it fail, like a read-only folder.
+	os.Mkdir(lp+JournalSuffix, 0o755)
+	d, _ := Open(ip, lp, Options{})
+	if err := d.Relabel([]int{0}, 5); err != nil {
+		t.Fatal(err)
+	}
+	jp := d.JournalPath()
+	if jp == lp+JournalSuffix || filepath.Dir(filepath.Dir(jp)) != filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "idxlabel") {
+		t.Fatalf("journal at %s", jp)
+	}
+	d.Close()
+	e, _ := Open(ip, lp, Options{})
+	if rec := e.Recovery(); rec == nil || rec.Path != jp || !rec.Matches {
+		t.Fatalf("fallback journal not found: %+v", rec)
+	}
+	e.ReplayJournal()
+	if e.Label(0) != 5 {
+		t.Fatal("fallback journal did not replay")
+	}
+	e.Close()
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func matches(t *testing.T, pattern string) string {
+	m, _ := filepath.Glob(pattern)
+	if len(m) != 1 {
+		t.Fatalf("%s matches %v", pattern, m)
+	}
+	return m[0]
+}

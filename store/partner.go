@@ -1,0 +1,74 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// FindLabels returns the label file that pairs with imagesPath in the same folder, following the
+// naming of MNIST ("train-images-idx3-ubyte" → "train-labels-idx1-ubyte", also with ".idx3-ubyte"
+// dots), Fashion-MNIST and KMNIST (same names), EMNIST ("emnist-letters-train-images-idx3-ubyte"
+// → "emnist-letters-train-labels-idx1-ubyte") and QMNIST ("qmnist-train-images-idx3-ubyte" →
+// "qmnist-train-labels-idx2-int"), with or without ".gz". It returns "" when none exists.
+func FindLabels(imagesPath string) string {
+	return findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3")
+}
+
+// FindImages is FindLabels the other way round: the image file that pairs with labelsPath, or "".
+func FindImages(labelsPath string) string {
+	return findPartner(labelsPath, "labels", "images", []string{"idx3"}, "idx1", "idx2")
+}
+
+// findPartner replaces the last "from" in the file name with "to", the rank part ("idx3") with
+// each of toRanks, tries the dtype suffixes MNIST-like sets use and both with and without ".gz",
+// and returns the first candidate that exists as a file.
+func findPartner(path, from, to string, toRanks []string, fromRanks ...string) string {
+	dir, name := filepath.Split(path)
+	base := strings.TrimSuffix(name, ".gz")
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		base = name[:len(name)-3]
+	}
+	lower := strings.ToLower(base)
+	i := strings.LastIndex(lower, from)
+	if i < 0 {
+		return ""
+	}
+	swapped := base[:i] + caseLike(base[i:i+len(from)], to) + base[i+len(from):]
+	var stems []string
+	for _, fr := range fromRanks {
+		if j := strings.LastIndex(strings.ToLower(swapped), fr); j >= 0 {
+			head, tail := swapped[:j], swapped[j+len(fr):]
+			for _, tr := range toRanks {
+				// QMNIST pairs idx3-ubyte images with idx2-int labels.
+				for _, t := range []string{tail, strings.Replace(tail, "-ubyte", "-int", 1), strings.Replace(tail, "-int", "-ubyte", 1)} {
+					stems = append(stems, head+tr+t)
+				}
+			}
+		}
+	}
+	stems = append(stems, swapped)
+	for _, s := range stems {
+		for _, cand := range []string{s, s + ".gz"} {
+			p := filepath.Join(dir, cand)
+			if p == path {
+				continue
+			}
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// caseLike returns repl in the case pattern of src: all upper, capitalized, or lower.
+func caseLike(src, repl string) string {
+	switch {
+	case src == strings.ToUpper(src):
+		return strings.ToUpper(repl)
+	case src[:1] == strings.ToUpper(src[:1]):
+		return strings.ToUpper(repl[:1]) + repl[1:]
+	}
+	return repl
+}

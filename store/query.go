@@ -1,0 +1,150 @@
+package store
+
+import (
+	"maps"
+	"slices"
+)
+
+// Subset is the part of the dataset a view shows.
+type Subset int
+
+const (
+	All     Subset = iota // every sample, deleted ones included
+	Live                  // samples not deleted
+	Edited                // base samples whose label differs from the files'
+	Added                 // samples appended since the files were read
+	Deleted               // samples marked deleted
+)
+
+// Filter selects samples for a view: a subset, optionally narrowed to one class. The zero
+// Filter selects every sample.
+type Filter struct {
+	Subset Subset
+	Class  *int // only samples whose current label is this class (nil: any)
+}
+
+// Select returns, in sample order, the indices of the samples f selects. It runs in O(Len()) and
+// allocates only the result.
+func (d *Dataset) Select(f Filter) []int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	out := make([]int, 0, len(d.labels))
+	for i, l := range d.labels {
+		if f.Class != nil && int(l) != *f.Class {
+			continue
+		}
+		switch f.Subset {
+		case Live:
+			if d.deleted[i] {
+				continue
+			}
+		case Edited:
+			if i >= d.baseN || l == d.orig[i] {
+				continue
+			}
+		case Added:
+			if i < d.baseN {
+				continue
+			}
+		case Deleted:
+			if !d.deleted[i] {
+				continue
+			}
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// ClassCount is the number of samples of one class.
+type ClassCount struct {
+	Class int    // the label value (NoLabel for unlabelled samples)
+	Name  string // its name from the class-name file, or ""
+	Count int    // samples with this label, deleted ones left out
+}
+
+// Counts returns the number of samples per class, deleted ones left out, for every class in
+// Classes (zero counts included) plus NoLabel when unlabelled samples exist, in class order.
+func (d *Dataset) Counts() []ClassCount {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	counts := map[int]int{}
+	for i, l := range d.labels {
+		if !d.deleted[i] {
+			counts[int(l)]++
+		}
+	}
+	classes := d.classesLocked()
+	out := make([]ClassCount, 0, len(classes)+1)
+	if n := counts[NoLabel]; n > 0 {
+		out = append(out, ClassCount{Class: NoLabel, Count: n})
+	}
+	for _, c := range classes {
+		out = append(out, ClassCount{Class: c, Name: d.names[c], Count: counts[c]})
+	}
+	return out
+}
+
+// Classes returns the sorted class values: every label present in the dataset (deleted samples
+// included), every class of a new dataset, and every class the class-name file names.
+func (d *Dataset) Classes() []int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.classesLocked()
+}
+
+func (d *Dataset) classesLocked() []int {
+	set := map[int]bool{}
+	for _, c := range d.declared {
+		set[c] = true
+	}
+	for c := range d.names {
+		set[c] = true
+	}
+	// Labels repeat heavily; a small seen-table avoids a map write per sample.
+	var seen [256]bool
+	for _, l := range d.labels {
+		if l >= 0 && l < 256 {
+			if !seen[l] {
+				seen[l] = true
+				set[int(l)] = true
+			}
+		} else if l != NoLabel {
+			set[int(l)] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// ClassName returns the name of class c from the class-name file (EMNIST mapping, classes.txt)
+// or the names given to New, or "" when it has none.
+func (d *Dataset) ClassName(c int) string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.names[c]
+}
+
+// ClassNamesFile returns the class-name file Open read, or "".
+func (d *Dataset) ClassNamesFile() string { return d.namesPath }
+
+// Counters summarises the dataset for a status bar.
+type Counters struct {
+	Samples, Edited, Added, Deleted int
+}
+
+// Counters counts samples (deleted included), relabelled base samples, appended samples and
+// deleted samples.
+func (d *Dataset) Counters() Counters {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	c := Counters{Samples: len(d.labels), Added: len(d.labels) - d.baseN}
+	for i, l := range d.labels {
+		if d.deleted[i] {
+			c.Deleted++
+		}
+		if i < d.baseN && l != d.orig[i] {
+			c.Edited++
+		}
+	}
+	return c
+}

@@ -1,0 +1,165 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"slices"
+)
+
+// record encodings of the actions (see journal.go for the layout).
+
+func (a *relabel) record() []byte {
+	e := enc{recRelabel}.u32(uint32(len(a.idx)))
+	for k, i := range a.idx {
+		e = e.u32(uint32(i)).i32(a.to[k])
+	}
+	return e
+}
+
+func (a *appendSamples) record() []byte {
+	n := len(a.labels)
+	e := make(enc, 0, 9+4*n+len(a.pixels)).u8(recAppend).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
+	for _, l := range a.labels {
+		e = e.i32(l)
+	}
+	return e.bytes(a.pixels)
+}
+
+func (a *setDeleted) record() []byte {
+	t := recDelete
+	if !a.to {
+		t = recRestore
+	}
+	e := enc{t}.u32(uint32(len(a.idx)))
+	for _, i := range a.idx {
+		e = e.u32(uint32(i))
+	}
+	return e
+}
+
+// baseKind distinguishes a journal of edits to files from one of a new dataset.
+const (
+	baseFiles byte = 0
+	baseNew   byte = 1
+)
+
+// baseRecord fingerprints what the edits apply to: for files, the sample count, size, dtypes and
+// CRC-32C of the image and label data as read; for a new dataset, its size, classes and names.
+func (d *Dataset) baseRecord() []byte {
+	kind := baseFiles
+	if d.imagesPath == "" {
+		kind = baseNew
+	}
+	e := enc{recBase}.u8(kind).u32(uint32(d.baseN)).u32(uint32(d.h)).u32(uint32(d.w)).
+		u8(byte(d.imageHeader.Type)).u8(byte(d.labelHeader.Type)).
+		u32(crc32.Checksum(d.imageData, castagnoli)).u32(crc32.Checksum(d.labelData, castagnoli))
+	if kind == baseNew {
+		e = e.u32(uint32(len(d.declared)))
+		for _, c := range d.declared {
+			e = e.i32(int32(c))
+		}
+		classes := slices.Sorted(func(yield func(int) bool) {
+			for c := range d.names {
+				if !yield(c) {
+					return
+				}
+			}
+		})
+		e = e.u32(uint32(len(classes)))
+		for _, c := range classes {
+			e = e.i32(int32(c)).u32(uint32(len(d.names[c]))).bytes([]byte(d.names[c]))
+		}
+	}
+	return e
+}
+
+// newBase is what a new dataset's base record holds.
+type newBase struct {
+	h, w     int
+	declared []int
+	names    map[int]string
+}
+
+// parseNewBase reads a new dataset's base record. Errors: a files base, or a damaged record.
+func parseNewBase(p []byte) (*newBase, error) {
+	r := &dec{b: p[1:]}
+	if r.u8() != baseNew {
+		return nil, errors.New("the journal holds edits to files, not a new dataset")
+	}
+	r.u32()
+	nb := &newBase{h: int(r.u32()), w: int(r.u32()), names: map[int]string{}}
+	r.take(10)
+	for range r.count(4) {
+		nb.declared = append(nb.declared, int(r.i32()))
+	}
+	for range r.count(8) {
+		c := r.i32()
+		nb.names[int(c)] = string(r.take(int(r.u32())))
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("damaged base record: %v", r.err)
+	}
+	return nb, nil
+}
+
+// replay applies one edit record to d (d.mu held), as the edit did originally but without
+// journaling it. Errors: a record that does not decode or does not fit the dataset (an index out
+// of range, a wrong pixel count), in which case nothing is applied.
+func (d *Dataset) replay(p []byte) (Change, error) {
+	r := &dec{b: p[1:]}
+	switch p[0] {
+	case recRelabel:
+		n := r.count(8)
+		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
+		for k := range n {
+			a.idx[k], a.to[k] = r.i32(), r.i32()
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
+				return Change{}, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			}
+		}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		return d.perform(a), nil
+	case recAppend:
+		n := r.count(4)
+		pps := int(r.u32())
+		if r.err == nil && pps != d.h*d.w {
+			return Change{}, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
+		}
+		a := &appendSamples{labels: make([]int32, n)}
+		for k := range n {
+			a.labels[k] = r.i32()
+		}
+		a.pixels = slices.Clone(r.take(n * pps))
+		if r.err == nil && len(r.b) != 0 {
+			r.err = errors.New("extra bytes after the appended pixels")
+		}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		return d.perform(a), nil
+	case recDelete, recRestore:
+		n := r.count(4)
+		a := &setDeleted{idx: make([]int32, n), to: p[0] == recDelete}
+		for k := range n {
+			a.idx[k] = r.i32()
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
+				return Change{}, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			}
+		}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		return d.perform(a), nil
+	case recUndo, recRedo:
+		undo := p[0] == recUndo
+		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
+			return Change{}, errors.New("undo or redo with nothing to undo or redo")
+		}
+		_, ch := d.performStep(undo)
+		return ch, nil
+	}
+	return Change{}, fmt.Errorf("unknown record type %d", p[0])
+}

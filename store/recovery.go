@@ -1,0 +1,215 @@
+package store
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// JournalSuffix is appended to the label file's path (the image file's when there is none) to
+// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
+const JournalSuffix = ".idxlabel-journal"
+
+// Recovery describes a journal of unsaved edits found when the pair was opened.
+type Recovery struct {
+	Path    string    // the journal file
+	ModTime time.Time // when it was last written
+	Edits   int       // intact edit records (edits, undos and redos)
+	Damaged int64     // bytes at its end that failed their checksum and will be ignored
+	Matches bool      // it was written against exactly these files (same fingerprint)
+	Reason  string    // why it does not match, when !Matches
+
+	contents *journalContents
+}
+
+// Recovery returns the journal found at Open that awaits a decision, or nil. While it is
+// pending, edits fail with ErrRecoveryPending.
+func (d *Dataset) Recovery() *Recovery {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.recovery
+}
+
+// journalFile returns where this dataset's journal is written: the path given to New, or beside
+// the label (image) file.
+func (d *Dataset) journalFile() string {
+	if d.journalPath != "" {
+		return d.journalPath
+	}
+	return d.statePath(JournalSuffix)
+}
+
+// fallbackJournal returns the per-user place for the journal of files whose folder cannot be
+// written (a read-only dataset folder): <config>/idxlabel/journals/<hash>-<name>.
+func fallbackJournal(primary string) string {
+	dir, err := os.UserConfigDir()
+	if err != nil || primary == "" {
+		return ""
+	}
+	abs, _ := filepath.Abs(primary)
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(dir, "idxlabel", "journals", hex.EncodeToString(sum[:8])+"-"+filepath.Base(primary))
+}
+
+// findJournal looks for a journal of this pair (beside it, then in the per-user fallback) and
+// records it as a pending Recovery. A journal with no edits is removed: there is nothing in it.
+func (d *Dataset) findJournal() error {
+	primary := d.journalFile()
+	for _, p := range []string{primary, fallbackJournal(primary)} {
+		if p == "" {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		rec := &Recovery{Path: p, ModTime: fi.ModTime()}
+		c, err := readJournal(p)
+		if err != nil {
+			rec.Reason = err.Error()
+			d.recovery = rec
+			return nil
+		}
+		rec.contents, rec.Edits, rec.Damaged = c, len(c.records), c.damaged
+		if rec.Edits == 0 {
+			os.Remove(p)
+			continue
+		}
+		rec.Matches = bytes.Equal(c.base, d.baseRecord())
+		if !rec.Matches {
+			rec.Reason = "the files changed after the journal was written (their sample count, size or content differ)"
+		}
+		d.recovery = rec
+		return nil
+	}
+	return nil
+}
+
+// ReplayJournal applies the pending journal's edits, in order, exactly as they were made (undo
+// and redo history included), and continues journaling after them. A record that does not fit
+// ends the replay there; the journal is cut back to the last record applied. It returns how many
+// records were applied. Errors: no matching journal is pending, or the journal cannot be reopened.
+func (d *Dataset) ReplayJournal() (int, error) {
+	d.mu.Lock()
+	rec := d.recovery
+	if rec == nil || !rec.Matches {
+		d.mu.Unlock()
+		return 0, fmt.Errorf("no journal that matches these files is pending")
+	}
+	c := rec.contents
+	good := c.good
+	applied := 0
+	for k, p := range c.records {
+		if _, err := d.replay(p); err != nil {
+			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
+			if k > 0 {
+				good = c.ends[k-1]
+			}
+			break
+		}
+		applied++
+	}
+	j, err := reopenJournal(rec.Path, good)
+	if err != nil {
+		d.mu.Unlock()
+		return applied, err
+	}
+	d.journal, d.recovery = j, nil
+	if rec.Path != d.journalFile() {
+		d.journalPath = rec.Path // the fallback location: keep using it
+	}
+	d.mu.Unlock()
+	d.notify(Change{Kind: Reset})
+	return applied, nil
+}
+
+// DiscardJournal deletes the pending journal's file, giving up its edits, and lets editing
+// start afresh. keepCopy renames it to "<journal>.<time>.discarded" instead of deleting it.
+// Errors: the file cannot be removed or renamed.
+func (d *Dataset) DiscardJournal(keepCopy bool) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rec := d.recovery
+	if rec == nil {
+		return nil
+	}
+	var err error
+	if keepCopy {
+		err = os.Rename(rec.Path, rec.Path+"."+time.Now().Format("20060102-150405")+".discarded")
+	} else {
+		err = os.Remove(rec.Path)
+	}
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	d.recovery = nil
+	return nil
+}
+
+// writeJournal appends one record to the journal, creating the journal with its base record on
+// the first edit (beside the files, or in the per-user fallback when their folder is read-only).
+// d.mu is held.
+func (d *Dataset) writeJournal(payload []byte) error {
+	if d.recovery != nil {
+		return ErrRecoveryPending
+	}
+	if d.journal == nil {
+		primary := d.journalFile()
+		if primary == "" {
+			return fmt.Errorf("this dataset has no place for its journal")
+		}
+		base := d.baseRecord()
+		j, err := createJournal(primary, base)
+		if err != nil && d.journalPath == "" {
+			if fb := fallbackJournal(primary); fb != "" {
+				if j2, err2 := createJournal(fb, base); err2 == nil {
+					j, err = j2, nil
+					d.journalPath = fb
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("cannot start the journal of unsaved edits: %w", err)
+		}
+		d.journal = j
+	}
+	return d.journal.append(payload)
+}
+
+// JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
+// of a dataset without files).
+func (d *Dataset) JournalPath() string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.journal != nil {
+		return d.journal.path
+	}
+	return d.journalFile()
+}
+
+// OpenJournal restores a new dataset (one made with New and never saved) from its journal: the
+// size and classes from the base record, then every intact edit. Errors: the file cannot be
+// read, is not a journal, or journals edits to files (open those files instead).
+func OpenJournal(path string) (*Dataset, error) {
+	c, err := readJournal(path)
+	if err != nil {
+		return nil, err
+	}
+	nb, err := parseNewBase(c.base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d, err := New(nb.h, nb.w, nb.declared, nb.names, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.recovery = &Recovery{Path: path, Edits: len(c.records), Damaged: c.damaged, Matches: true, contents: c}
+	if _, err := d.ReplayJournal(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

@@ -1,0 +1,270 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"idxlabel/idx"
+)
+
+// Save writes the dataset over the files it was opened from (or last saved to); see SaveAs.
+// Errors: ErrNoPath for a new dataset, and those of SaveAs.
+func (d *Dataset) Save(progress func(fraction float64)) error {
+	d.mu.RLock()
+	images, labels := d.imagesPath, d.labelsPath
+	d.mu.RUnlock()
+	if images == "" {
+		return ErrNoPath
+	}
+	return d.SaveAs(images, labels, progress)
+}
+
+// SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
+// appended samples at the end, labels as edited. Images are written in the dtype and shape they
+// were read in (ubyte stays ubyte; other dtypes keep their original values, and appended samples
+// are mapped back from display pixels); labels in their dtype and columns (QMNIST's other
+// columns kept; appended rows hold zeros there). A name ending in ".gz" is written gzip.
+//
+// Both files go to temporary names in their target folders, are fsynced, decoded back and
+// compared with what was meant, and only then renamed over the targets, with a manifest on disk
+// so that a crash between the two renames is finished by the next Open. On any failure the
+// targets keep their old content and the temporary files are removed. On success the dataset is
+// the saved files: samples renumbered, undo history and journal cleared. labelsPath may be ""
+// only for a dataset without labels. progress (may be nil) is called with 0–1 as it goes.
+// Errors: nothing to save (every sample deleted), unlabelled samples with a label file to write,
+// and any write, verify or rename error.
+func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
+	if progress == nil {
+		progress = func(float64) {}
+	}
+	d.mu.Lock()
+	err := d.saveLocked(imagesPath, labelsPath, progress)
+	d.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	progress(1)
+	d.notify(Change{Kind: Reset})
+	return nil
+}
+
+func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float64)) error {
+	if d.recovery != nil {
+		return ErrRecoveryPending
+	}
+	images, labels, err := d.build(labelsPath != "")
+	if err != nil {
+		return err
+	}
+	progress(0.1)
+	targets := []*idx.Array{images}
+	paths := []string{imagesPath}
+	if labelsPath != "" {
+		targets, paths = append(targets, labels), append(paths, labelsPath)
+	}
+	var pending []*idx.Pending
+	abort := func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+	}
+	for k, a := range targets {
+		p, err := idx.WritePending(paths[k], a)
+		if err != nil {
+			abort()
+			return err
+		}
+		pending = append(pending, p)
+		progress(0.1 + 0.5*float64(k+1)/float64(len(targets)))
+	}
+	for k, p := range pending {
+		if err := verify(p.Temp, targets[k]); err != nil {
+			abort()
+			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", paths[k], err)
+		}
+	}
+	progress(0.8)
+	old := d.journalFile()
+	if d.journal != nil {
+		// Closed so the save can remove it (Windows cannot remove an open file); reopened below
+		// if the save fails.
+		old = d.journal.path
+		d.journal.close()
+		d.journal = nil
+	}
+	newState := labelsPath
+	if newState == "" {
+		newState = imagesPath
+	}
+	if err := commitAll(pending, newState+".idxlabel-saving", []string{old, newState + JournalSuffix}); err != nil {
+		if fi, statErr := os.Stat(old); statErr == nil && old != "" {
+			if j, jerr := reopenJournal(old, fi.Size()); jerr == nil {
+				d.journal = j
+			}
+		}
+		return err
+	}
+	progress(0.95)
+	d.rebase(imagesPath, labelsPath, images, labels)
+	return nil
+}
+
+// build assembles the arrays to write: the kept samples' raw image data (original values for
+// base samples, display pixels mapped back for appended ones) and their labels (d.mu held).
+func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
+	var kept []int
+	for i, del := range d.deleted {
+		if !del {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) == 0 {
+		return nil, nil, errors.New("nothing to save: every sample is deleted")
+	}
+	hw := d.h * d.w
+	dims := slices.Clone(d.imageHeader.Dims)
+	dims[0] = len(kept)
+	var images *idx.Array
+	if len(kept) == d.baseN && len(d.labels) == d.baseN {
+		images = &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, Data: d.imageData}
+	} else {
+		var err error
+		if images, err = idx.New(d.imageHeader.Type, dims...); err != nil {
+			return nil, nil, err
+		}
+		size := hw * d.imageHeader.Type.Size()
+		for k, i := range kept {
+			if i < d.baseN {
+				copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
+				continue
+			}
+			px := d.pixelsLocked(i)
+			if d.vmap.identity {
+				copy(images.Data[k*size:], px)
+				continue
+			}
+			for j, p := range px {
+				images.SetFloat(k*hw+j, d.vmap.stored(p))
+			}
+		}
+	}
+	if !withLabels {
+		if d.HasLabels() {
+			return nil, nil, errors.New("this dataset has labels: choose a label file to save them to")
+		}
+		return images, nil, nil
+	}
+	labels, err := d.buildLabels(kept)
+	return images, labels, err
+}
+
+// buildLabels assembles the label array for the kept samples (d.mu held).
+func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
+	h := d.labelHeader
+	if h.Type == 0 { // images opened alone: labels typed since
+		h = idx.Header{Type: idx.UByte, Dims: []int{0}}
+		for _, i := range kept {
+			if d.labels[i] == NoLabel {
+				return nil, fmt.Errorf("sample %d has no label: label every sample before saving a label file (or delete it)", i)
+			}
+			if d.labels[i] > 255 {
+				h.Type = idx.Int32
+			}
+		}
+	}
+	dims := slices.Clone(h.Dims)
+	dims[0] = len(kept)
+	labels, err := idx.New(h.Type, dims...)
+	if err != nil {
+		return nil, err
+	}
+	cols := labels.Stride()
+	row := cols * h.Type.Size()
+	for k, i := range kept {
+		if i < d.baseN && d.labelData != nil {
+			copy(labels.Data[k*row:(k+1)*row], d.labelData[i*row:(i+1)*row])
+		}
+		labels.SetInt(k*cols, int64(d.labels[i]))
+	}
+	return labels, nil
+}
+
+// verify decodes the file at path and compares it with want.
+func verify(path string, want *idx.Array) error {
+	got, err := idx.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if got.Header.String() != want.Header.String() || !bytes.Equal(got.Data, want.Data) {
+		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
+	}
+	return nil
+}
+
+// rebase makes the saved arrays the dataset's base (d.mu held).
+func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Array) {
+	n := images.Dims[0]
+	d.imagesPath, d.labelsPath = imagesPath, labelsPath
+	d.journalPath = ""
+	d.baseN = n
+	d.imageHeader, d.imageData = images.Header, images.Data
+	if d.vmap.identity {
+		d.pixels = images.Data
+	} else {
+		d.pixels = d.vmap.displayPixels(images)
+	}
+	d.orig = make([]int32, n)
+	if labels != nil {
+		d.labelHeader, d.labelData = labels.Header, labels.Data
+		stride := labels.Stride()
+		for i := range d.orig {
+			d.orig[i] = int32(labels.Int(i * stride))
+		}
+	} else {
+		for i := range d.orig {
+			d.orig[i] = NoLabel
+		}
+	}
+	d.labels = slices.Clone(d.orig)
+	d.deleted = make([]bool, n)
+	d.added = nil
+	d.undo, d.redo = nil, nil
+}
+
+// staleAge is how old a leftover temporary file must be before Open removes it, so a save
+// another idxlabel is making right now is left alone.
+const staleAge = time.Minute
+
+// removeStale removes leftovers of saves that crashed before their manifest was written (Open
+// calls it after finishing any save that has one): the backup ".<name>.idxlabel-backup" (a hard
+// link to, or copy of, the target, which such a save never touched) and temporary files
+// ".<name>.tmp-*" older than staleAge.
+func removeStale(path string) {
+	os.Remove(backupPath(path))
+	dir, name := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(name)+".tmp-*"))
+	for _, m := range matches {
+		if fi, err := os.Stat(m); err == nil && time.Since(fi.ModTime()) > staleAge {
+			os.Remove(m)
+		}
+	}
+}
+
+func globEscape(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		if bytes.IndexByte([]byte(`*?[\`), s[i]) >= 0 {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+)
+
+// copyPair writes the real t10k pair into a temporary folder (raw or gzip) and returns the paths.
+func copyPair(t testing.TB, n int, gz bool) (string, string) {
+	t.Helper()
+	images, labels := mnisttest.Load(t)
+	if n != images.Dims[0] {
+		images, labels = mnisttest.Build(t, images, labels, n)
+	}
+	dir := t.TempDir()
+	suffix := ""
+	if gz {
+		suffix = ".gz"
+	}
+	ip := filepath.Join(dir, "t10k-images-idx3-ubyte"+suffix)
+	lp := filepath.Join(dir, "t10k-labels-idx1-ubyte"+suffix)
+	if err := idx.WriteFile(ip, images); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	return ip, lp
+}
+
+func TestOpenRealPair(t *testing.T) {
+	d, err := Open(mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TestLabels), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Len() != 10000 || !d.HasLabels() || d.Transposed() {
+		t.Fatalf("Len %d, HasLabels %v, Transposed %v", d.Len(), d.HasLabels(), d.Transposed())
+	}
+	if h, w := d.Size(); h != 28 || w != 28 {
+		t.Fatalf("size %d×%d", h, w)
+	}
+	first := []int{7, 2, 1, 0, 4, 1, 4, 9, 5, 9}
+	for i, want := range first {
+		if d.Label(i) != want || d.OriginalLabel(i) != want {
+			t.Fatalf("label %d = %d", i, d.Label(i))
+		}
+	}
+	if !slices.Equal(d.Classes(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("classes %v", d.Classes())
+	}
+	counts := d.Counts()
+	if len(counts) != 10 || counts[1].Count != 1135 || counts[5].Count != 892 {
+		t.Fatalf("counts %v", counts)
+	}
+	// Views, not copies: two calls return the same memory.
+	a, b := d.Pixels(3), d.Pixels(3)
+	if &a[0] != &b[0] || len(a) != 784 {
+		t.Fatal("Pixels does not return a view of the one buffer")
+	}
+	if d.Recovery() != nil || d.Dirty() {
+		t.Fatal("a fresh open has a recovery or is dirty")
+	}
+}
+
+func TestOpenCountMismatchNamesBothFiles(t *testing.T) {
+	images, labels := mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TrainLabels)
+	_, err := Open(images, labels, Options{})
+	want := labels + " has 60000 labels, but " + images + " has 10000 images: the counts must match"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
+func TestOpenMalformedNamesFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad-images-idx3-ubyte")
+	os.WriteFile(bad, []byte{0, 0, 8, 3, 0, 0, 0, 9, 0, 0, 0, 28, 0, 0, 0, 28, 1, 2}, 0o644)
+	_, err := Open(bad, "", Options{})
+	if !errors.Is(err, idx.ErrTruncated) || !strings.HasPrefix(err.Error(), bad+": ") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRelabelSaveRoundTrip(t *testing.T) {
+	for _, gz := range []bool{false, true} {
+		ip, lp := copyPair(t, 10000, gz)
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Relabel([]int{0, 5, 9999}, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Delete([]int{1, 2}); err != nil {
+			t.Fatal(err)
+		}
+		px := make([]byte, 784)
+		px[400] = 255
+		if _, err := d.Append([]Sample{{Pixels: px, Label: 8}}); err != nil {
+			t.Fatal(err)
+		}
+		if !d.Dirty() || d.Len() != 10001 {
+			t.Fatalf("dirty %v len %d", d.Dirty(), d.Len())
+		}
+		if _, err := os.Stat(lp + JournalSuffix); err != nil {
+			t.Fatalf("no journal beside the labels: %v", err)
+		}
+		var steps []float64
+		if err := d.Save(func(f float64) { steps = append(steps, f) }); err != nil {
+			t.Fatal(err)
+		}
+		if steps[len(steps)-1] != 1 || !slices.IsSorted(steps) {
+			t.Fatalf("progress %v", steps)
+		}
+		if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+			t.Fatal("the journal survived the save")
+		}
+		if d.Dirty() || d.Len() != 9999 || d.Label(0) != 3 || d.State(0).Edited {
+			t.Fatalf("after save: dirty %v len %d label %d", d.Dirty(), d.Len(), d.Label(0))
+		}
+		images, _ := idx.ReadFile(ip)
+		labels, _ := idx.ReadFile(lp)
+		if isGz, _ := idx.IsGzipFile(ip); isGz != gz {
+			t.Fatalf("gzip %v, want %v", isGz, gz)
+		}
+		orig, origLabels := mnisttest.Load(t)
+		want := bytes.Clone(origLabels.Data)
+		want[0], want[5], want[9999] = 3, 3, 3
+		want = append(slices.Delete(want, 1, 3), 8)
+		if !bytes.Equal(labels.Data, want) {
+			t.Fatalf("saved labels %v… differ from the edits", labels.Data[:8])
+		}
+		if !bytes.Equal(images.Data[784:2*784], orig.Data[3*784:4*784]) || !bytes.Equal(images.Data[9998*784:], px) {
+			t.Fatal("saved images are not the kept samples in order plus the new one")
+		}
+		d.Close()
+	}
+}
