@@ -2,15 +2,11 @@ package store
 
 import (
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
-
-	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // pairs caches the benchmark pairs by size and compression, written once per run.
@@ -21,20 +17,11 @@ func benchPair(b *testing.B, n int, gz bool) (string, string) {
 	if p, ok := pairs[key]; ok {
 		return p[0], p[1]
 	}
-	images, labels := mnisttest.Load(b)
-	if n != images.Dims[0] {
-		images, labels = mnisttest.Build(b, images, labels, n)
-	}
-	dir, _ := os.MkdirTemp("", "storebench")
-	suffix := map[bool]string{true: ".gz"}[gz]
-	ip := filepath.Join(dir, "b-images-idx3-ubyte"+suffix)
-	lp := filepath.Join(dir, "b-labels-idx1-ubyte"+suffix)
-	if err := idx.WriteFile(ip, images); err != nil {
+	dir, err := os.MkdirTemp("", "storebench")
+	if err != nil {
 		b.Fatal(err)
 	}
-	if err := idx.WriteFile(lp, labels); err != nil {
-		b.Fatal(err)
-	}
+	ip, lp := writeMNISTPair(b, dir, n, gz)
 	pairs[key] = [2]string{ip, lp}
 	return ip, lp
 }

@@ -13,14 +13,20 @@ import (
 	"idxlabel/internal/mnisttest"
 )
 
-// copyPair writes the real t10k pair into a temporary folder (raw or gzip) and returns the paths.
+// copyPair writes an n-sample pair built from the real t10k files into a temporary folder (raw
+// or gzip) and returns the paths.
 func copyPair(t testing.TB, n int, gz bool) (string, string) {
+	t.Helper()
+	return writeMNISTPair(t, t.TempDir(), n, gz)
+}
+
+// writeMNISTPair writes an n-sample pair built from the real t10k files into dir.
+func writeMNISTPair(t testing.TB, dir string, n int, gz bool) (string, string) {
 	t.Helper()
 	images, labels := mnisttest.Load(t)
 	if n != images.Dims[0] {
 		images, labels = mnisttest.Build(t, images, labels, n)
 	}
-	dir := t.TempDir()
 	suffix := ""
 	if gz {
 		suffix = ".gz"
