@@ -20,6 +20,8 @@ var commands = []command{
 	{"info", "FILE...", "print magic number, dtype, dimensions and count; a class histogram for 1-D integer files", runInfo},
 	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
 	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
+	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
+	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
 }
 
 // cli carries the output streams of one invocation.
@@ -89,7 +91,7 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "       idxlabel COMMAND [options] ARGS")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, cmd := range commands {
-		fmt.Fprintf(w, "  %-10s %-40s %s\n", cmd.name, cmd.args, cmd.summary)
+		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", cmd.name, cmd.args, "", cmd.summary)
 	}
 }
 

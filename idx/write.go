@@ -2,6 +2,7 @@ package idx
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +32,14 @@ func WritePending(target string, a *Array) (*Pending, error) {
 	if err := a.Check(); err != nil {
 		return nil, withFile(err, target)
 	}
+	return CreatePending(target, func(w io.Writer) error { return encodeTo(w, target, a) })
+}
+
+// CreatePending writes a new temporary file ".<name>.tmp-*" in target's folder with write (any
+// content: IDX, PNG), fsyncs and closes it, gives it the target's permissions (0644 for a new
+// target) and returns it uncommitted. On any error the temporary file is removed. Errors: write's
+// error, or the *os.PathError of creating or syncing the file.
+func CreatePending(target string, write func(w io.Writer) error) (*Pending, error) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
@@ -40,10 +49,16 @@ func WritePending(target string, a *Array) (*Pending, error) {
 		return nil, err
 	}
 	p := &Pending{Target: target, Temp: f.Name()}
-	if err := writeTo(f, target, a); err != nil {
+	fail := func(err error) (*Pending, error) {
 		f.Close()
 		os.Remove(p.Temp)
 		return nil, err
+	}
+	if err := write(f); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(p.Temp)
@@ -60,28 +75,24 @@ func WritePending(target string, a *Array) (*Pending, error) {
 	return p, nil
 }
 
-// writeTo encodes a into f (gzip when target's name ends in ".gz") and fsyncs f.
-func writeTo(f *os.File, target string, a *Array) error {
-	if IsGzipName(target) {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		zw, err := kgzip.NewWriterLevel(bw, GzipLevel)
-		if err != nil {
-			return err
-		}
-		zw.Name = filepath.Base(target[:len(target)-3])
-		if err := Encode(zw, a); err != nil {
-			return err
-		}
-		if err := zw.Close(); err != nil {
-			return err
-		}
-		if err := bw.Flush(); err != nil {
-			return err
-		}
-	} else if err := Encode(f, a); err != nil {
+// encodeTo encodes a into w, gzip-compressed when target's name ends in ".gz".
+func encodeTo(w io.Writer, target string, a *Array) error {
+	if !IsGzipName(target) {
+		return Encode(w, a)
+	}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	zw, err := kgzip.NewWriterLevel(bw, GzipLevel)
+	if err != nil {
 		return err
 	}
-	return f.Sync()
+	zw.Name = filepath.Base(target[:len(target)-3])
+	if err := Encode(zw, a); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // Commit renames the temporary file over the target (atomically on POSIX and on Windows, where

@@ -205,7 +205,7 @@ func TestCrashDuringSave(t *testing.T) {
 // TestCrashAfterEdits kills a child after it reported N edits done, 10 times, and checks that
 // the journal replays all N (and whatever more it had finished) exactly.
 func TestCrashAfterEdits(t *testing.T) {
-	ip, lp := writePair(t, 400, 28, 28)
+	ip, lp := writeTestPair(t, 400, 28, 28)
 	rng := rand.New(rand.NewPCG(3, 3))
 	for round := range 10 {
 		base := readPair(t, ip, lp)

@@ -257,7 +257,7 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 }
 
 func TestSaveFailureLeavesOriginalsUntouched(t *testing.T) {
-	ip, lp := writePair(t, 20, 2, 2)
+	ip, lp := writeTestPair(t, 20, 2, 2)
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0}, 9)
 	d.Delete([]int{5})

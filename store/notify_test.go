@@ -7,7 +7,7 @@ import (
 )
 
 func TestSubscribeReportsEveryChange(t *testing.T) {
-	ip, lp := writePair(t, 30, 2, 2)
+	ip, lp := writeTestPair(t, 30, 2, 2)
 	d, _ := Open(ip, lp, Options{})
 	defer d.Close()
 	var got []Change
@@ -40,7 +40,7 @@ func TestSubscribeReportsEveryChange(t *testing.T) {
 // TestConcurrentReadsDuringEdits is for the race detector: readers (a scan, a grid) run while
 // edits and appends happen.
 func TestConcurrentReadsDuringEdits(t *testing.T) {
-	ip, lp := writePair(t, 200, 4, 4)
+	ip, lp := writeTestPair(t, 200, 4, 4)
 	d, _ := Open(ip, lp, Options{})
 	defer d.Close()
 	var wg sync.WaitGroup

@@ -62,9 +62,47 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 		return err
 	}
 	progress(0.1)
+	old := d.journalFile()
+	if d.journal != nil {
+		// Closed so the save can remove it (Windows cannot remove an open file); reopened below
+		// if the save fails.
+		old = d.journal.path
+		d.journal.close()
+		d.journal = nil
+	}
+	newState := labelsPath
+	if newState == "" {
+		newState = imagesPath
+	}
+	err = writePair(imagesPath, labelsPath, images, labels, []string{old, newState + JournalSuffix}, progress)
+	if err != nil {
+		if fi, statErr := os.Stat(old); statErr == nil && old != "" {
+			if j, jerr := reopenJournal(old, fi.Size()); jerr == nil {
+				d.journal = j
+			}
+		}
+		return err
+	}
+	d.rebase(imagesPath, labelsPath, images, labels)
+	return nil
+}
+
+// WritePair writes an image array and a label array (labels may be nil: images only) to their
+// paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
+// compared, then renamed with a manifest so that a crash between the renames is finished by the
+// next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
+// Errors: any write, verify or rename error.
+func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
+	return writePair(imagesPath, labelsPath, images, labels, nil, nil)
+}
+
+func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journals []string, progress func(float64)) error {
+	if progress == nil {
+		progress = func(float64) {}
+	}
 	targets := []*idx.Array{images}
 	paths := []string{imagesPath}
-	if labelsPath != "" {
+	if labels != nil {
 		targets, paths = append(targets, labels), append(paths, labelsPath)
 	}
 	var pending []*idx.Pending
@@ -89,28 +127,14 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 		}
 	}
 	progress(0.8)
-	old := d.journalFile()
-	if d.journal != nil {
-		// Closed so the save can remove it (Windows cannot remove an open file); reopened below
-		// if the save fails.
-		old = d.journal.path
-		d.journal.close()
-		d.journal = nil
+	state := labelsPath
+	if labels == nil {
+		state = imagesPath
 	}
-	newState := labelsPath
-	if newState == "" {
-		newState = imagesPath
-	}
-	if err := commitAll(pending, newState+".idxlabel-saving", []string{old, newState + JournalSuffix}); err != nil {
-		if fi, statErr := os.Stat(old); statErr == nil && old != "" {
-			if j, jerr := reopenJournal(old, fi.Size()); jerr == nil {
-				d.journal = j
-			}
-		}
+	if err := commitAll(pending, state+".idxlabel-saving", journals); err != nil {
 		return err
 	}
 	progress(0.95)
-	d.rebase(imagesPath, labelsPath, images, labels)
 	return nil
 }
 

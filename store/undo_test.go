@@ -11,7 +11,7 @@ import (
 
 // writePair writes an n-sample pair of h×w ubyte images (pixel values derived from the index)
 // and ubyte labels (index mod 10) and returns the paths.
-func writePair(t testing.TB, n, h, w int) (string, string) {
+func writeTestPair(t testing.TB, n, h, w int) (string, string) {
 	t.Helper()
 	images, _ := idx.New(idx.UByte, n, h, w)
 	for i := range images.Data {
@@ -60,7 +60,7 @@ func TestUndoRedoProperty(t *testing.T) {
 	const h, w = 3, 3
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 99))
-		ip, lp := writePair(t, 40, h, w)
+		ip, lp := writeTestPair(t, 40, h, w)
 		d, err := Open(ip, lp, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -186,7 +186,7 @@ func TestUndoRedoProperty(t *testing.T) {
 }
 
 func TestUndoNamesAndBatchIsOneStep(t *testing.T) {
-	ip, lp := writePair(t, 600, 2, 2)
+	ip, lp := writeTestPair(t, 600, 2, 2)
 	d, _ := Open(ip, lp, Options{})
 	defer d.Close()
 	all := make([]int, 500)
