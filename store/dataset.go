@@ -106,32 +106,15 @@ func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, w, err := sampleShape(imagesPath, images, opts.Height, opts.Width)
-	if err != nil {
-		return nil, err
-	}
-	d.h, d.w = h, w
-	d.baseN = images.Dims[0]
-	d.imageHeader = images.Header
-	d.imageData = images.Data
-	d.vmap = newValueMap(images)
-	d.pixels = d.vmap.displayPixels(images)
-	switch opts.Transposed {
-	case TransposeYes:
-		d.transposed = true
-	case TransposeAuto:
-		d.transposed = strings.Contains(strings.ToLower(filepath.Base(imagesPath)), "emnist")
-	}
-	d.orig = make([]int32, d.baseN)
-	if labelsPath == "" {
-		for i := range d.orig {
-			d.orig[i] = NoLabel
+	var labels *idx.Array
+	if labelsPath != "" {
+		if labels, err = idx.ReadFile(labelsPath); err != nil {
+			return nil, err
 		}
-	} else if err := d.readLabels(labelsPath); err != nil {
+	}
+	if err := d.setBase(images, labels, opts); err != nil {
 		return nil, err
 	}
-	d.labels = slices.Clone(d.orig)
-	d.deleted = make([]bool, d.baseN)
 	if labelsPath != "" {
 		names, p, err := FindClassNames(labelsPath)
 		if err != nil {
@@ -145,27 +128,77 @@ func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
 	return d, nil
 }
 
-// readLabels reads and checks the label file against the images already read.
-func (d *Dataset) readLabels(labelsPath string) error {
-	labels, err := idx.ReadFile(labelsPath)
+// FromArrays makes a dataset of arrays already in memory (a generated demo, an import) as if
+// they had been read from files: images N×H×W (any dtype), labels N integers or nil. It has no
+// files until SaveAs; edits are journaled to journalPath. Errors: as for Open (shapes, counts).
+func FromArrays(images, labels *idx.Array, names map[int]string, journalPath string, opts Options) (*Dataset, error) {
+	d := &Dataset{journalPath: journalPath, names: names, subs: map[int]func(Change){}}
+	if err := d.setBase(images, labels, opts); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// setBase makes images and labels (nil: unlabelled) the dataset's base, checking their shapes.
+func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
+	name := d.imagesPath
+	if name == "" {
+		name = "images"
+	}
+	h, w, err := sampleShape(name, images, opts.Height, opts.Width)
 	if err != nil {
 		return err
 	}
+	d.h, d.w = h, w
+	d.baseN = images.Dims[0]
+	d.imageHeader = images.Header
+	d.imageData = images.Data
+	d.vmap = newValueMap(images)
+	d.pixels = d.vmap.displayPixels(images)
+	switch opts.Transposed {
+	case TransposeYes:
+		d.transposed = true
+	case TransposeAuto:
+		d.transposed = strings.Contains(strings.ToLower(filepath.Base(d.imagesPath)), "emnist")
+	}
+	d.orig = make([]int32, d.baseN)
+	if labels == nil {
+		for i := range d.orig {
+			d.orig[i] = NoLabel
+		}
+	} else if err := d.checkLabels(labels); err != nil {
+		return err
+	}
+	d.labels = slices.Clone(d.orig)
+	d.deleted = make([]bool, d.baseN)
+	return nil
+}
+
+// checkLabels checks a label array against the images already set and takes its labels.
+func (d *Dataset) checkLabels(labels *idx.Array) error {
+	name := d.labelsPath
+	if name == "" {
+		name = "labels"
+	}
 	if !labels.Type.IsInteger() {
-		return fmt.Errorf("%s: labels must be integers, found dtype %s", labelsPath, labels.Type)
+		return fmt.Errorf("%s: labels must be integers, found dtype %s", name, labels.Type)
 	}
 	if labels.Rank() > 2 {
-		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", labelsPath, labels.Header)
+		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", name, labels.Header)
 	}
 	if labels.Dims[0] != d.baseN {
-		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", labelsPath, labels.Dims[0], d.imagesPath, d.baseN)
+		images := d.imagesPath
+		if images == "" {
+			images = "the images"
+		}
+		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", name, labels.Dims[0], images, d.baseN)
 	}
 	d.labelHeader, d.labelData = labels.Header, labels.Data
 	stride := labels.Stride()
 	for i := range d.orig {
 		v := labels.Int(i * stride)
 		if v < math.MinInt32+1 || v > math.MaxInt32 {
-			return fmt.Errorf("%s: label %d of sample %d does not fit 32 bits", labelsPath, v, i)
+			return fmt.Errorf("%s: label %d of sample %d does not fit 32 bits", name, v, i)
 		}
 		d.orig[i] = int32(v)
 	}

@@ -295,3 +295,59 @@ func TestSaveFailureLeavesOriginalsUntouched(t *testing.T) {
 	}
 	d.Close()
 }
+
+func TestClassifyPair(t *testing.T) {
+	ip, lp := writeTestPair(t, 5, 28, 28)
+	for _, c := range [][]string{{ip, lp}, {lp, ip}} {
+		if i, l, err := ClassifyPair(c); err != nil || i != ip || l != lp {
+			t.Fatalf("%v: %q %q %v", c, i, l, err)
+		}
+	}
+	// writeTestPair names the files s-images-idx3-ubyte / s-labels-idx1-ubyte: partners are found.
+	if i, l, err := ClassifyPair([]string{ip}); err != nil || i != ip || l != lp {
+		t.Fatalf("images alone: %q %q %v", i, l, err)
+	}
+	if i, l, err := ClassifyPair([]string{lp}); err != nil || i != ip || l != lp {
+		t.Fatalf("labels alone: %q %q %v", i, l, err)
+	}
+	if _, _, err := ClassifyPair([]string{lp, lp}); err == nil {
+		t.Fatal("two label files accepted")
+	}
+	if _, _, err := ClassifyPair([]string{ip, lp, lp}); err == nil {
+		t.Fatal("three files accepted")
+	}
+}
+
+func TestFromArrays(t *testing.T) {
+	images, _ := idx.New(idx.UByte, 4, 28, 28)
+	labels, _ := idx.New(idx.UByte, 4)
+	labels.Data[2] = 7
+	jp := filepath.Join(t.TempDir(), "demo.idxlabel-journal")
+	d, err := FromArrays(images, labels, map[int]string{7: "seven"}, jp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Len() != 4 || d.Label(2) != 7 || d.Dirty() || d.ClassName(7) != "seven" {
+		t.Fatalf("FromArrays: %d %d %v", d.Len(), d.Label(2), d.Dirty())
+	}
+	if err := d.Relabel([]int{0}, 3); err != nil || d.JournalPath() != jp {
+		t.Fatalf("edit: %v, journal %s", err, d.JournalPath())
+	}
+	if err := d.Save(nil); err != ErrNoPath {
+		t.Fatalf("Save of an in-memory dataset: %v", err)
+	}
+	if _, err := OpenJournal(jp); err == nil || !strings.Contains(err.Error(), "held only in memory") {
+		t.Fatalf("OpenJournal of a demo journal: %v", err)
+	}
+	dir := t.TempDir()
+	if err := d.SaveAs(filepath.Join(dir, "i"), filepath.Join(dir, "l"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(jp); !os.IsNotExist(err) {
+		t.Fatal("the in-memory dataset's journal survived its save")
+	}
+	bad, _ := idx.New(idx.UByte, 3)
+	if _, err := FromArrays(images, bad, nil, jp, Options{}); err == nil || !strings.Contains(err.Error(), "3 labels") {
+		t.Fatalf("count mismatch: %v", err)
+	}
+}

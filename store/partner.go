@@ -1,9 +1,12 @@
 package store
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/idx"
 )
 
 // FindLabels returns the label file that pairs with imagesPath in the same folder, following the
@@ -71,4 +74,58 @@ func caseLike(src, repl string) string {
 		return strings.ToUpper(repl[:1]) + repl[1:]
 	}
 	return repl
+}
+
+// ClassifyPair decides which of the files a person dropped or picked is the image file and
+// which the label file, by their IDX headers: with one file, an image file (more than 8 values
+// per sample; QMNIST's N×8 labels are the widest label files) gets its partner from FindLabels
+// ("" when none), and a 1-D label file gets its images from FindImages; with two, the one with
+// more values per sample is the image file. Errors: a header that does not decode (naming the
+// file), a lone label file without images beside it, two files that look alike, or more than two.
+func ClassifyPair(paths []string) (images, labels string, err error) {
+	perSample := func(p string) (int, error) {
+		h, err := idx.ReadHeaderFile(p)
+		if err != nil {
+			return 0, err
+		}
+		n := 1
+		for _, d := range h.Dims[1:] {
+			n *= d
+		}
+		if h.Rank() == 1 {
+			n = 1
+		}
+		return n, nil
+	}
+	switch len(paths) {
+	case 1:
+		n, err := perSample(paths[0])
+		if err != nil {
+			return "", "", err
+		}
+		if n > 8 { // QMNIST's N×8 labels are the widest label files
+			return paths[0], FindLabels(paths[0]), nil
+		}
+		if images = FindImages(paths[0]); images == "" {
+			return "", "", fmt.Errorf("%s is a label file and no image file was found beside it", paths[0])
+		}
+		return images, paths[0], nil
+	case 2:
+		a, err := perSample(paths[0])
+		if err != nil {
+			return "", "", err
+		}
+		b, err := perSample(paths[1])
+		if err != nil {
+			return "", "", err
+		}
+		switch {
+		case a > b:
+			return paths[0], paths[1], nil
+		case b > a:
+			return paths[1], paths[0], nil
+		}
+		return "", "", fmt.Errorf("%s and %s both hold %d values per sample: which are the images?", paths[0], paths[1], a)
+	}
+	return "", "", fmt.Errorf("open one image file (its labels are found beside it) or an image file and a label file, not %d files", len(paths))
 }

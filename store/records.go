@@ -87,7 +87,9 @@ func parseNewBase(p []byte) (*newBase, error) {
 	if r.u8() != baseNew {
 		return nil, errors.New("the journal holds edits to files, not a new dataset")
 	}
-	r.u32()
+	if n := r.u32(); n != 0 {
+		return nil, fmt.Errorf("the journal's dataset started with %d samples held only in memory (a demo); they cannot be restored", n)
+	}
 	nb := &newBase{h: int(r.u32()), w: int(r.u32()), names: map[int]string{}}
 	r.take(10)
 	for range r.count(4) {
