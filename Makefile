@@ -4,6 +4,7 @@ GO      ?= go
 TAGS     = -tags $(shell scripts/tags.sh)
 BIN     := bin/idxlabel
 ARGS    ?=
+MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
 .PHONY: deps build run test bench compare lint fuzz package windows clean
@@ -17,9 +18,10 @@ build:
 run: deps build
 	./$(BIN) $(ARGS)
 
-test: deps lint
+test: deps lint build
 	$(GO) test $(TAGS) -count=1 ./...
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
+	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
@@ -71,7 +72,7 @@ type Dataset struct {
 	deleted []bool
 	added   []byte // (Len()-baseN)×H×W display pixels of appended samples
 
-	declared  []int          // classes declared for a new dataset
+	declared  []int          // classes of a new dataset, or those present when the files were read
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
 
@@ -171,7 +172,29 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	}
 	d.labels = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
+	d.declared = d.presentClasses()
 	return nil
+}
+
+// presentClasses returns the distinct labels of the samples, sorted (NoLabel left out). Open
+// declares them, so a class keeps its place in the histogram when its last sample is relabelled.
+func (d *Dataset) presentClasses() []int {
+	var small [256]bool
+	set := map[int]bool{}
+	for _, l := range d.labels {
+		switch {
+		case l >= 0 && l < 256:
+			small[l] = true
+		case l != NoLabel:
+			set[int(l)] = true
+		}
+	}
+	for c, ok := range small {
+		if ok {
+			set[c] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // checkLabels checks a label array against the images already set and takes its labels.

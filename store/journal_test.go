@@ -222,3 +222,21 @@ func matches(t *testing.T, pattern string) string {
 	}
 	return m[0]
 }
+
+func TestAbandonRemovesTheJournal(t *testing.T) {
+	ip, lp := writeTestPair(t, 20, 2, 2)
+	d, _ := Open(ip, lp, Options{})
+	d.Relabel([]int{0}, 9)
+	if err := d.Abandon(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+		t.Fatal("Abandon left the journal")
+	}
+	d.Close()
+	e, _ := Open(ip, lp, Options{})
+	if e.Recovery() != nil {
+		t.Fatal("abandoned edits were offered again")
+	}
+	e.Close()
+}

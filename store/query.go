@@ -86,7 +86,8 @@ func (d *Dataset) Counts() []ClassCount {
 }
 
 // Classes returns the sorted class values: every label present in the dataset (deleted samples
-// included), every class of a new dataset, and every class the class-name file names.
+// included), every class present when the files were read (or given to New), and every class
+// the class-name file names.
 func (d *Dataset) Classes() []int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
@@ -101,17 +102,8 @@ func (d *Dataset) classesLocked() []int {
 	for c := range d.names {
 		set[c] = true
 	}
-	// Labels repeat heavily; a small seen-table avoids a map write per sample.
-	var seen [256]bool
-	for _, l := range d.labels {
-		if l >= 0 && l < 256 {
-			if !seen[l] {
-				seen[l] = true
-				set[int(l)] = true
-			}
-		} else if l != NoLabel {
-			set[int(l)] = true
-		}
+	for _, c := range d.presentClasses() {
+		set[c] = true
 	}
 	return slices.Sorted(maps.Keys(set))
 }

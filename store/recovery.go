@@ -213,3 +213,21 @@ func OpenJournal(path string) (*Dataset, error) {
 	}
 	return d, nil
 }
+
+// Abandon gives up the unsaved edits on purpose (the person chose "Discard"): it closes and
+// deletes the journal, so reopening the files does not offer them again. The dataset stays
+// usable; further edits start a new journal. Errors: the journal cannot be removed.
+func (d *Dataset) Abandon() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.journal == nil {
+		return nil
+	}
+	path := d.journal.path
+	d.journal.close()
+	d.journal = nil
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	return nil
+}

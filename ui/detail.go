@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// pixelView shows one sample large, each sample pixel a square, with a grid between pixels
+// once they are 6 screen pixels or more; hovering reports the pixel under the mouse.
+type pixelView struct {
+	widget.BaseWidget
+	px         []byte // stored pixels, nil: nothing
+	h, w       int    // displayed size
+	transposed bool
+	onHover    func(row, col, value int, in bool)
+	raster     *canvas.Raster
+}
+
+func newPixelView() *pixelView {
+	v := &pixelView{}
+	v.raster = canvas.NewRaster(v.draw)
+	v.raster.ScaleMode = canvas.ImageScalePixels
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// set shows px (h×w as displayed; stored transposed when transposed is true).
+func (v *pixelView) set(px []byte, h, w int, transposed bool) {
+	v.px, v.h, v.w, v.transposed = px, h, w, transposed
+	v.raster.Refresh()
+}
+
+// value returns the displayed pixel (row, col).
+func (v *pixelView) value(row, col int) byte {
+	if v.transposed {
+		return v.px[col*v.h+row]
+	}
+	return v.px[row*v.w+col]
+}
+
+// draw renders the sample at the raster's pixel size: nearest-neighbour squares, centred, with
+// grid lines when the squares are large enough.
+func (v *pixelView) draw(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	if v.px == nil || v.h == 0 || v.w == 0 {
+		return img
+	}
+	cell := min(w/v.w, h/v.h)
+	if cell < 1 {
+		return img
+	}
+	x0, y0 := (w-cell*v.w)/2, (h-cell*v.h)/2
+	grid := cell >= 6
+	line := color.RGBA{60, 60, 70, 255}
+	for r := range v.h {
+		for c := range v.w {
+			g := v.value(r, c)
+			col := color.RGBA{g, g, g, 255}
+			for y := range cell {
+				for x := range cell {
+					if grid && (x == 0 || y == 0) {
+						img.SetRGBA(x0+c*cell+x, y0+r*cell+y, line)
+					} else {
+						img.SetRGBA(x0+c*cell+x, y0+r*cell+y, col)
+					}
+				}
+			}
+		}
+	}
+	return img
+}
+
+// cellAt returns the displayed pixel under a point of the widget.
+func (v *pixelView) cellAt(p fyne.Position) (row, col int, ok bool) {
+	if v.px == nil {
+		return 0, 0, false
+	}
+	size := v.Size()
+	cell := min(size.Width/float32(v.w), size.Height/float32(v.h))
+	x0, y0 := (size.Width-cell*float32(v.w))/2, (size.Height-cell*float32(v.h))/2
+	col, row = int((p.X-x0)/cell), int((p.Y-y0)/cell)
+	if p.X < x0 || p.Y < y0 || row >= v.h || col >= v.w {
+		return 0, 0, false
+	}
+	return row, col, true
+}
+
+// MouseIn, MouseMoved and MouseOut report the pixel under the mouse.
+func (v *pixelView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
+
+// MouseMoved: see MouseIn.
+func (v *pixelView) MouseMoved(ev *desktop.MouseEvent) {
+	if v.onHover == nil {
+		return
+	}
+	if r, c, ok := v.cellAt(ev.Position); ok {
+		v.onHover(r, c, int(v.value(r, c)), true)
+	} else {
+		v.onHover(0, 0, 0, false)
+	}
+}
+
+// MouseOut: see MouseIn.
+func (v *pixelView) MouseOut() {
+	if v.onHover != nil {
+		v.onHover(0, 0, 0, false)
+	}
+}
+
+func (v *pixelView) MinSize() fyne.Size { return fyne.NewSize(280, 280) }
+
+func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.raster) }
+
+// detailPanel is the right column: the sample at the cursor, large, with its index, label,
+// original label and state, and the value of the pixel under the mouse.
+type detailPanel struct {
+	root   fyne.CanvasObject
+	title  *widget.Label
+	pixels *pixelView
+	info   *widget.Label
+	hover  *widget.Label
+}
+
+func newDetailPanel() *detailPanel {
+	d := &detailPanel{
+		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		pixels: newPixelView(),
+		info:   widget.NewLabel(""),
+		hover:  widget.NewLabel(" "),
+	}
+	d.info.Wrapping = fyne.TextWrapWord
+	d.pixels.onHover = func(r, c, v int, in bool) {
+		if in {
+			d.hover.SetText(fmt.Sprintf("pixel (row %d, col %d) = %d", r, c, v))
+		} else {
+			d.hover.SetText(" ")
+		}
+	}
+	d.root = container.NewVBox(d.title, d.pixels, d.info, d.hover)
+	return d
+}
+
+// show displays sample i of ds (i < 0: none).
+func (d *detailPanel) show(ds *store.Dataset, i int, className func(int) string) {
+	if ds == nil || i < 0 || i >= ds.Len() {
+		d.title.SetText("No sample")
+		d.info.SetText("")
+		d.pixels.set(nil, 0, 0, false)
+		return
+	}
+	st := ds.State(i)
+	h, w := ds.Size()
+	d.title.SetText(fmt.Sprintf("Sample %d", i))
+	d.pixels.set(ds.Pixels(i), h, w, ds.Transposed())
+	text := "label " + className(st.Label)
+	switch {
+	case st.Added:
+		text += "\nadded since the files were read"
+	case st.Edited:
+		text += "\nin the file: " + className(st.Original)
+	default:
+		text += " (as in the file)"
+	}
+	if st.Deleted {
+		text += "\ndeleted: removed when saved"
+	}
+	d.info.SetText(text)
+}

@@ -1,0 +1,365 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// idxFilter shows IDX files in the open dialog: names with "idx" in them (train-images-idx3-ubyte,
+// t10k-labels.idx1-ubyte), ".idx", and gzip files.
+type idxFilter struct{}
+
+func (idxFilter) Matches(u fyne.URI) bool {
+	name := strings.ToLower(u.Name())
+	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
+}
+
+// openDialog asks for an image file (or a label file); its partner is found beside it.
+func (w *mainWindow) openDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		w.open([]string{path})
+	}, w.win)
+	d.SetFilter(idxFilter{})
+	if images, _ := w.ds.Paths(); images != "" {
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
+			d.SetLocation(dir)
+		}
+	}
+	d.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+	d.Show()
+}
+
+// dropped opens files dragged onto the window.
+func (w *mainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
+	var paths []string
+	for _, u := range uris {
+		paths = append(paths, u.Path())
+	}
+	w.open(paths)
+}
+
+// open works out which of paths are the images and labels and loads them (after asking about
+// unsaved edits).
+func (w *mainWindow) open(paths []string) {
+	w.confirmUnsaved("Open other files", func() {
+		images, labels, err := store.ClassifyPair(paths)
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		w.load(images, labels)
+	})
+}
+
+// load opens a pair off the UI thread with a progress indicator. On failure the previous
+// dataset stays open and the error (file and reason) is shown.
+func (w *mainWindow) load(images, labels string) {
+	name := filepath.Base(images)
+	if labels != "" {
+		name = filepath.Base(labels)
+	}
+	bar := widget.NewProgressBarInfinite()
+	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), w.win)
+	prog.Show()
+	w.busy = true
+	go func() {
+		ds, err := store.Open(images, labels, store.Options{})
+		fyne.Do(func() {
+			w.busy = false
+			prog.Hide()
+			bar.Stop()
+			if err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			w.setDataset(ds, name, false)
+			w.addRecent(images, labels)
+		})
+	}()
+}
+
+// openDemo replaces the dataset by the generated demo.
+func (w *mainWindow) openDemo() {
+	w.confirmUnsaved("Open the demo", func() {
+		ds, err := demoDataset()
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		w.setDataset(ds, "demo", true)
+	})
+}
+
+// offerRecovery asks what to do with a journal of unsaved edits found beside the files.
+func (w *mainWindow) offerRecovery(rec *store.Recovery) {
+	ds := w.ds
+	if !rec.Matches {
+		dialog.ShowInformation("Unsaved edits for other files",
+			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason), w.win)
+		if err := ds.DiscardJournal(true); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+		return
+	}
+	msg := fmt.Sprintf("%d unsaved edit(s) from %s were found in\n%s.", rec.Edits, rec.ModTime.Format(time.DateTime), rec.Path)
+	if rec.Damaged > 0 {
+		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
+	}
+	dialog.ShowCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
+		if replay {
+			if _, err := ds.ReplayJournal(); err != nil {
+				dialog.ShowError(err, w.win)
+			}
+		} else if err := ds.DiscardJournal(true); err != nil {
+			dialog.ShowError(err, w.win)
+		}
+		w.refresh()
+	}, w.win)
+}
+
+// save writes the dataset over its files (Save As when it has none), off the UI thread with a
+// progress bar.
+func (w *mainWindow) save() {
+	if images, _ := w.ds.Paths(); images == "" {
+		w.saveAs()
+		return
+	}
+	w.runSave(func(progress func(float64)) error { return w.ds.Save(progress) }, nil)
+}
+
+// runSave runs a save with a progress dialog; edits wait until it ends. then runs after a
+// successful save.
+func (w *mainWindow) runSave(do func(progress func(float64)) error, then func()) {
+	bar := widget.NewProgressBar()
+	prog := dialog.NewCustomWithoutButtons("Saving", bar, w.win)
+	prog.Show()
+	w.busy = true
+	go func() {
+		err := do(func(f float64) { fyne.Do(func() { bar.SetValue(f) }) })
+		fyne.Do(func() {
+			w.busy = false
+			prog.Hide()
+			if err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			if images, labels := w.ds.Paths(); images != "" {
+				w.name = filepath.Base(labels)
+				if labels == "" {
+					w.name = filepath.Base(images)
+				}
+				w.demo = false
+				w.addRecent(images, labels)
+			}
+			w.refresh()
+			if then != nil {
+				then()
+			}
+		})
+	}()
+}
+
+// saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
+// "<base>-labels-idx1-ubyte" there (".gz" when compressed), through the store's atomic paired
+// save; the file-save dialog's writer is not used, since it empties the target first.
+func (w *mainWindow) saveAs() { w.saveAsThen(nil) }
+
+func (w *mainWindow) saveAsThen(then func()) {
+	images, labels := w.ds.Paths()
+	folder := widget.NewEntry()
+	base := widget.NewEntry()
+	gz := widget.NewCheck("Compress (.gz)", nil)
+	if images != "" {
+		folder.SetText(filepath.Dir(images))
+		base.SetText(baseName(images))
+		gz.SetChecked(strings.HasSuffix(images, ".gz"))
+	} else {
+		home, _ := os.UserHomeDir()
+		folder.SetText(home)
+		base.SetText("mydata")
+		gz.SetChecked(true)
+	}
+	preview := widget.NewLabel("")
+	paths := func() (string, string) {
+		suffix := ""
+		if gz.Checked {
+			suffix = ".gz"
+		}
+		i := filepath.Join(folder.Text, base.Text+"-images-idx3-ubyte"+suffix)
+		l := filepath.Join(folder.Text, base.Text+"-labels-idx1-ubyte"+suffix)
+		if !w.ds.HasLabels() && labels == "" {
+			l = ""
+		}
+		return i, l
+	}
+	update := func() {
+		i, l := paths()
+		preview.SetText(filepath.Base(i) + "\n" + filepath.Base(l))
+	}
+	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
+	update()
+	choose := widget.NewButton("Choose…", func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				folder.SetText(u.Path())
+			}
+		}, w.win)
+		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
+	form := widget.NewForm(
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
+		widget.NewFormItem("Base name", base),
+		widget.NewFormItem("", gz),
+		widget.NewFormItem("Files", preview),
+	)
+	d := dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		i, l := paths()
+		write := func() {
+			w.runSave(func(progress func(float64)) error { return w.ds.SaveAs(i, l, progress) }, then)
+		}
+		if existing := existingFiles(i, l); existing != "" && !samePair(w.ds, i, l) {
+			dialog.ShowConfirm("Replace files?", existing+" already exist(s). Replace?", func(yes bool) {
+				if yes {
+					write()
+				}
+			}, w.win)
+			return
+		}
+		write()
+	}, w.win)
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	d.Show()
+}
+
+// baseName returns the part of an MNIST-style file name before "-images"/"-labels"
+// ("train" for train-images-idx3-ubyte.gz), or the name without extensions.
+func baseName(path string) string {
+	name := filepath.Base(path)
+	for _, marker := range []string{"-images", "-labels", ".images", "_images"} {
+		if k := strings.Index(strings.ToLower(name), marker); k > 0 {
+			return name[:k]
+		}
+	}
+	return strings.TrimSuffix(name, filepath.Ext(name))
+}
+
+// existingFiles names those of paths that exist.
+func existingFiles(paths ...string) string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); p != "" && err == nil {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	return strings.Join(out, " and ")
+}
+
+// samePair reports whether i and l are the files ds was opened from (saving over them needs no
+// second question).
+func samePair(ds *store.Dataset, i, l string) bool {
+	a, b := ds.Paths()
+	return a == i && b == l
+}
+
+// confirmUnsaved runs then, after asking Save / Discard / Cancel when there are unsaved edits.
+func (w *mainWindow) confirmUnsaved(action string, then func()) {
+	if w.ds == nil || !w.ds.Dirty() || w.demo {
+		then()
+		return
+	}
+	var d *dialog.CustomDialog
+	saveBtn := widget.NewButton("Save", func() {
+		d.Hide()
+		if images, _ := w.ds.Paths(); images == "" {
+			w.saveAsThen(then)
+		} else {
+			w.runSave(func(p func(float64)) error { return w.ds.Save(p) }, then)
+		}
+	})
+	saveBtn.Importance = widget.HighImportance
+	discard := widget.NewButton("Discard", func() {
+		d.Hide()
+		w.ds.Abandon()
+		then()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%s). Save them before you %s?", w.name, w.ds.UndoName(), strings.ToLower(action)))
+	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(cancel, discard, saveBtn)), w.win)
+	d.Show()
+}
+
+// quit closes the window after asking about unsaved edits.
+func (w *mainWindow) quit() {
+	w.confirmUnsaved("Quit", func() {
+		if w.ds != nil {
+			if w.demo {
+				w.ds.Abandon()
+			}
+			w.ds.Close()
+		}
+		w.win.Close()
+	})
+}
+
+const recentKey = "recent"
+
+// addRecent puts a pair at the top of File → Open Recent (kept in the app's preferences).
+func (w *mainWindow) addRecent(images, labels string) {
+	entry := images + "\n" + labels
+	list := []string{entry}
+	for _, e := range w.app.Preferences().StringList(recentKey) {
+		if e != entry && len(list) < 10 {
+			list = append(list, e)
+		}
+	}
+	w.app.Preferences().SetStringList(recentKey, list)
+	w.updateRecentMenu()
+}
+
+// updateRecentMenu rebuilds the Open Recent submenu.
+func (w *mainWindow) updateRecentMenu() {
+	var items []*fyne.MenuItem
+	for _, e := range w.app.Preferences().StringList(recentKey) {
+		images, labels, _ := strings.Cut(e, "\n")
+		label := filepath.Base(images)
+		if labels != "" {
+			label += " + " + filepath.Base(labels)
+		}
+		items = append(items, fyne.NewMenuItem(label+"  ("+filepath.Dir(images)+")", func() {
+			w.confirmUnsaved("Open other files", func() { w.load(images, labels) })
+		}))
+	}
+	if len(items) == 0 {
+		none := fyne.NewMenuItem("(none yet)", nil)
+		none.Disabled = true
+		items = append(items, none)
+	}
+	w.recent.ChildMenu.Items = items
+	if w.menu != nil {
+		w.menu.Refresh()
+	}
+}

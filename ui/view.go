@@ -1,0 +1,156 @@
+package ui
+
+import "slices"
+
+// view is what the grid shows: an ordered list of sample indices (a filtered subset of the
+// dataset, in sample order or another order), the selection, the cursor and the anchor of a
+// Shift range. Positions are places in order; indices are sample numbers in the dataset.
+type view struct {
+	order    []int  // sample index at each position
+	pos      []int  // position of each sample index, -1 when not shown; len = dataset length
+	selected []bool // by sample index
+	nsel     int
+	cursor   int // position, -1 when none
+	anchor   int // position a Shift range starts from
+}
+
+// newView shows order (sample indices) out of n samples, nothing selected.
+func newView(order []int, n int) *view {
+	v := &view{order: order, cursor: -1, anchor: -1}
+	v.reindex(n)
+	return v
+}
+
+// reindex rebuilds pos and resizes selected for a dataset of n samples, keeping the selection
+// of samples that still exist.
+func (v *view) reindex(n int) {
+	v.pos = slices.Grow(v.pos[:0], n)[:n]
+	for i := range v.pos {
+		v.pos[i] = -1
+	}
+	for p, i := range v.order {
+		if i < n {
+			v.pos[i] = p
+		}
+	}
+	if len(v.selected) > n {
+		v.selected = v.selected[:n]
+	} else {
+		v.selected = append(v.selected, make([]bool, n-len(v.selected))...)
+	}
+	v.nsel = 0
+	for _, s := range v.selected {
+		if s {
+			v.nsel++
+		}
+	}
+	if v.cursor >= len(v.order) {
+		v.cursor = len(v.order) - 1
+	}
+	if v.anchor >= len(v.order) {
+		v.anchor = v.cursor
+	}
+}
+
+// Len returns the number of positions.
+func (v *view) Len() int { return len(v.order) }
+
+// at returns the sample index at position p.
+func (v *view) at(p int) int { return v.order[p] }
+
+// current returns the sample at the cursor, or -1.
+func (v *view) current() int {
+	if v.cursor < 0 || v.cursor >= len(v.order) {
+		return -1
+	}
+	return v.order[v.cursor]
+}
+
+// selection returns the selected sample indices in view order (the cursor's sample when nothing
+// is selected).
+func (v *view) selection() []int {
+	out := make([]int, 0, max(v.nsel, 1))
+	if v.nsel == 0 {
+		if c := v.current(); c >= 0 {
+			out = append(out, c)
+		}
+		return out
+	}
+	for _, i := range v.order {
+		if v.selected[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (v *view) clearSelection() {
+	clear(v.selected)
+	v.nsel = 0
+}
+
+func (v *view) setSelected(i int, on bool) {
+	if v.selected[i] != on {
+		v.selected[i] = on
+		if on {
+			v.nsel++
+		} else {
+			v.nsel--
+		}
+	}
+}
+
+// click applies a click on position p: alone (select just it), with Shift (select the range
+// from the anchor), with Ctrl (toggle it).
+func (v *view) click(p int, shift, ctrl bool) {
+	if p < 0 || p >= len(v.order) {
+		return
+	}
+	switch {
+	case shift && v.anchor >= 0:
+		v.clearSelection()
+		lo, hi := min(v.anchor, p), max(v.anchor, p)
+		for q := lo; q <= hi; q++ {
+			v.setSelected(v.order[q], true)
+		}
+	case ctrl:
+		if v.nsel == 0 && v.cursor >= 0 && v.cursor != p {
+			v.setSelected(v.order[v.cursor], true)
+		}
+		v.setSelected(v.order[p], !v.selected[v.order[p]])
+		v.anchor = p
+	default:
+		v.clearSelection()
+		v.setSelected(v.order[p], true)
+		v.anchor = p
+	}
+	v.cursor = p
+}
+
+// move puts the cursor at position p (clamped); with extend, the selection becomes the range
+// from the anchor, otherwise just the new cursor.
+func (v *view) move(p int, extend bool) {
+	if len(v.order) == 0 {
+		return
+	}
+	p = max(0, min(len(v.order)-1, p))
+	if extend {
+		if v.anchor < 0 {
+			v.anchor = max(v.cursor, 0)
+		}
+		v.cursor = v.anchor
+		v.click(p, true, false)
+		return
+	}
+	v.click(p, false, false)
+}
+
+// selectAll selects every position.
+func (v *view) selectAll() {
+	for _, i := range v.order {
+		v.setSelected(i, true)
+	}
+}
+
+// isSelected reports whether sample i is selected.
+func (v *view) isSelected(i int) bool { return i < len(v.selected) && v.selected[i] }

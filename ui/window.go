@@ -1,0 +1,257 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// Title is the window title's base.
+const Title = "IDX Labeler"
+
+// mainWindow is the application's one window: the grid of samples in the middle, the side panel
+// on the left, the detail panel on the right, the status bar below; the dataset it edits and
+// the view of it the grid shows.
+type mainWindow struct {
+	app    fyne.App
+	win    fyne.Window
+	grid   *tileGrid
+	side   *sidePanel
+	detail *detailPanel
+	status *widget.Label
+
+	ds     *store.Dataset
+	name   string // shown in the title: the label (or image) file's name, or "demo"
+	demo   bool   // a generated dataset: closing it loses nothing the user made
+	v      *view
+	unsub  func()
+	busy   bool // a load or save runs: edits wait
+	menu   *fyne.MainMenu
+	items  menuItems
+	recent *fyne.MenuItem
+}
+
+// newMainWindow builds the window and its widgets; setDataset gives it something to show.
+func newMainWindow(a fyne.App) *mainWindow {
+	w := &mainWindow{app: a, win: a.NewWindow(Title), grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
+	w.grid.badgeOf = w.badge
+	w.grid.onChange = w.cursorMoved
+	w.grid.onRune = w.typedRune
+	w.grid.onKey = w.typedKey
+	w.grid.onZoom = w.side.setZoom
+	w.grid.onContext = w.showContextMenu
+	w.side.onFilter = w.applyFilter
+	w.side.onGoto = w.gotoSample
+	w.side.onZoom = w.grid.setZoom
+	w.status.Truncation = fyne.TextTruncateEllipsis
+
+	left := container.NewPadded(w.side.root)
+	right := container.NewPadded(w.detail.root)
+	split := container.NewBorder(nil, container.NewPadded(w.status), left, right, w.grid)
+	w.win.SetContent(split)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	w.buildMenu()
+	w.win.SetCloseIntercept(w.quit)
+	w.win.SetOnDropped(w.dropped)
+	w.win.Canvas().SetOnTypedRune(func(r rune) { w.grid.TypedRune(r) })
+	w.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { w.grid.TypedKey(k) })
+	return w
+}
+
+// setDataset makes ds the dataset the window edits (closing the previous one), shows all of
+// it, and asks about a journal of unsaved edits or anything Open wants the user to know.
+func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
+	if w.unsub != nil {
+		w.unsub()
+	}
+	if w.ds != nil {
+		if w.demo {
+			w.ds.Abandon()
+		}
+		w.ds.Close()
+	}
+	w.ds, w.name, w.demo = ds, name, demo
+	w.unsub = ds.Subscribe(func(ch store.Change) { fyne.Do(func() { w.storeChanged(ds, ch) }) })
+	w.side.reset()
+	w.v = newView(ds.Select(store.Filter{}), ds.Len())
+	w.grid.setData(ds, w.v)
+	if w.v.Len() > 0 {
+		w.grid.moveCursor(0)
+	}
+	w.refresh()
+	w.win.Canvas().Focus(w.grid)
+	for _, n := range ds.Notices() {
+		dialog.ShowInformation("Note", n, w.win)
+	}
+	if rec := ds.Recovery(); rec != nil {
+		w.offerRecovery(rec)
+	}
+}
+
+// storeChanged keeps the view in step with an edit (on the UI thread).
+func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
+	if ds != w.ds {
+		return
+	}
+	switch ch.Kind {
+	case store.Appended:
+		f := w.side.filter()
+		for _, i := range ch.Indices {
+			if (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+				w.v.order = append(w.v.order, i)
+			}
+		}
+		w.v.reindex(ds.Len())
+	case store.Truncated:
+		keep := w.v.order[:0]
+		for _, i := range w.v.order {
+			if i < ds.Len() {
+				keep = append(keep, i)
+			}
+		}
+		w.v.order = keep
+		w.v.reindex(ds.Len())
+	case store.Reset:
+		w.rebuildView(w.side.filter())
+	}
+	w.refresh()
+}
+
+// refresh redraws everything that shows the dataset's state.
+func (w *mainWindow) refresh() {
+	if w.ds == nil {
+		return
+	}
+	w.side.setCounts(w.ds.Counts(), w.ds.Len())
+	w.grid.Refresh()
+	w.cursorMoved()
+	w.updateTitle()
+	w.updateMenu()
+}
+
+// cursorMoved updates what depends on the cursor and the selection.
+func (w *mainWindow) cursorMoved() {
+	w.detail.show(w.ds, w.v.current(), w.className)
+	w.updateStatus()
+}
+
+func (w *mainWindow) updateTitle() {
+	title := Title + " — " + w.name
+	if w.ds.Dirty() {
+		title += " *"
+	}
+	w.win.SetTitle(title)
+}
+
+func (w *mainWindow) updateStatus() {
+	c := w.ds.Counters()
+	images, labels := w.ds.Paths()
+	files := "not saved yet"
+	if images != "" {
+		files = filepath.Base(images)
+		if labels != "" {
+			files += " + " + filepath.Base(labels)
+		}
+	}
+	text := fmt.Sprintf("%s   |   %d samples, %d shown   |   %d edited, %d added, %d deleted", files, c.Samples, w.v.Len(), c.Edited, c.Added, c.Deleted)
+	if n := len(w.v.selection()); n > 1 {
+		text += fmt.Sprintf("   |   %d selected", n)
+	}
+	if w.ds.Dirty() {
+		text += "   |   ● unsaved"
+	}
+	w.status.SetText(text)
+}
+
+// className names class c for display: its name from the class-name file when it has one.
+func (w *mainWindow) className(c int) string {
+	if c == store.NoLabel {
+		return "none"
+	}
+	if n := w.ds.ClassName(c); n != "" && n != strconv.Itoa(c) {
+		return fmt.Sprintf("%d (%s)", c, n)
+	}
+	return strconv.Itoa(c)
+}
+
+// shortClass is the badge text of class c: its name when it is short, else its number.
+func (w *mainWindow) shortClass(c int) string {
+	if c == store.NoLabel {
+		return "?"
+	}
+	if n := w.ds.ClassName(c); n != "" && len([]rune(n)) <= 2 {
+		return n
+	}
+	return strconv.Itoa(c)
+}
+
+// Badge colours.
+var (
+	badgePlain   = color.NRGBA{255, 255, 255, 255}
+	badgeEdited  = color.NRGBA{255, 170, 60, 255}
+	badgeAdded   = color.NRGBA{110, 220, 130, 255}
+	badgeDeleted = color.NRGBA{255, 110, 110, 255}
+)
+
+// badge is the corner text of sample i's tile: "7", or "3→7" when edited, "+7" when added.
+func (w *mainWindow) badge(i int) badge {
+	st := w.ds.State(i)
+	b := badge{text: w.shortClass(st.Label), color: badgePlain}
+	switch {
+	case st.Deleted:
+		b.color = badgeDeleted
+	case st.Edited:
+		b.text = w.shortClass(st.Original) + "→" + b.text
+		b.color = badgeEdited
+	case st.Added:
+		b.text = "+" + b.text
+		b.color = badgeAdded
+	}
+	return b
+}
+
+// applyFilter shows the samples f selects, keeping the cursor's sample when it is among them.
+func (w *mainWindow) applyFilter(f store.Filter) {
+	if w.ds == nil {
+		return
+	}
+	w.rebuildView(f)
+	w.refresh()
+}
+
+// rebuildView replaces the view's order by the samples f selects.
+func (w *mainWindow) rebuildView(f store.Filter) {
+	keep := w.v.current()
+	w.v.order = w.ds.Select(f)
+	w.v.clearSelection()
+	w.v.reindex(w.ds.Len())
+	w.v.cursor, w.v.anchor = -1, -1
+	w.grid.offset = 0
+	if keep >= 0 && keep < len(w.v.pos) && w.v.pos[keep] >= 0 {
+		w.grid.moveCursor(w.v.pos[keep])
+	} else if w.v.Len() > 0 {
+		w.grid.moveCursor(0)
+	}
+}
+
+// gotoSample puts the cursor on sample i, showing every sample first if the filter hides it.
+func (w *mainWindow) gotoSample(i int) {
+	if w.ds == nil || i < 0 || i >= w.ds.Len() {
+		dialog.ShowInformation("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, w.ds.Len()-1), w.win)
+		return
+	}
+	if w.v.pos[i] < 0 {
+		w.side.reset()
+		w.rebuildView(store.Filter{})
+	}
+	w.grid.moveCursor(w.v.pos[i])
+	w.win.Canvas().Focus(w.grid)
+}

@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+	"idxlabel/normalize"
+	"idxlabel/store"
+)
+
+// testWindow opens a copy of the real t10k pair (in a temporary folder: tests never write
+// beside the shared files) in a headless main window.
+func testWindow(t *testing.T) (*mainWindow, *store.Dataset, string, string) {
+	t.Helper()
+	images, labels := mnisttest.Load(t)
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "t10k-images-idx3-ubyte.gz"), filepath.Join(dir, "t10k-labels-idx1-ubyte.gz")
+	if err := store.WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	a := test.NewTempApp(t)
+	w := newMainWindow(a)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	ds, err := store.Open(ip, lp, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.setDataset(ds, filepath.Base(lp), false)
+	t.Cleanup(func() { ds.Close() })
+	return w, ds, ip, lp
+}
+
+// tileCenter returns the grid coordinates of the middle of position p's tile.
+func tileCenter(g *tileGrid, p int) fyne.Position {
+	ge := g.geometry(g.Size())
+	row, col := p/ge.cols, p%ge.cols
+	return fyne.NewPos(ge.x0+(float32(col)+0.5)*ge.cellW, float32(row)*ge.cellH-g.offset+ge.cellH/2)
+}
+
+// badgeTexts returns the texts of the badges the grid shows.
+func badgeTexts(g *tileGrid) []string {
+	r := test.WidgetRenderer(g).(*tileGridRenderer)
+	var out []string
+	for _, t := range r.texts[:r.nbadges] {
+		out = append(out, t.Text)
+	}
+	return out
+}
+
+// frameColor returns the colour of the top-left frame pixel of position p's tile in the
+// mosaic the grid shows (its first row is the first visible row).
+func frameColor(w *mainWindow, p int) color.Color {
+	g := w.grid
+	img := test.WidgetRenderer(g).(*tileGridRenderer).img.Image
+	ge := g.geometry(g.Size())
+	cw, ch := cellSize(g.ds)
+	row0 := int(g.offset / ge.cellH)
+	return img.At((p%ge.cols)*cw, (p/ge.cols-row0)*ch)
+}
+
+func near(c color.Color, want color.RGBA) bool {
+	r, g, b, _ := c.RGBA()
+	d := func(a uint32, b uint8) bool { return int(a>>8)-int(b) < 8 && int(b)-int(a>>8) < 8 }
+	return d(r, want.R) && d(g, want.G) && d(b, want.B)
+}
+
+// TestRelabelUndoSaveOnRealMNIST is the proof: open the real pair, tap a tile, type a
+// digit, see the store and the grid change, undo, relabel again, save to a temporary folder, and
+// check that exactly the edited labels differ in the files written.
+func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	g := w.grid
+	if w.v.Len() != 10000 || ds.Label(4) != 4 {
+		t.Fatalf("view %d, label 4 = %d", w.v.Len(), ds.Label(4))
+	}
+	test.TapAt(g, tileCenter(g, 4))
+	if w.v.current() != 4 || !w.v.isSelected(4) {
+		t.Fatalf("tap selected %d", w.v.current())
+	}
+	test.Type(g, "7")
+	if ds.Label(4) != 7 || !ds.State(4).Edited {
+		t.Fatalf("typing 7 left label %d", ds.Label(4))
+	}
+	if w.v.current() != 5 {
+		t.Fatalf("cursor at %d after relabel, want the next sample 5", w.v.current())
+	}
+	if !slices.Contains(badgeTexts(g), "4→7") {
+		t.Fatalf("the grid does not show 4→7: %v", badgeTexts(g)[:10])
+	}
+	if c := frameColor(w, 4); !near(c, color.RGBA{240, 140, 30, 255}) {
+		t.Fatalf("tile 4's frame is %v, not the edited colour", c)
+	}
+	if w.items.undo.Label != "Undo Relabel sample 4 as 7" || !ds.Dirty() {
+		t.Fatalf("undo item %q", w.items.undo.Label)
+	}
+	w.undo()
+	if ds.Label(4) != 4 || ds.Dirty() || slices.Contains(badgeTexts(g), "4→7") {
+		t.Fatalf("undo left label %d, dirty %v", ds.Label(4), ds.Dirty())
+	}
+	// Relabel two samples, one with a Shift range of two more.
+	test.TapAt(g, tileCenter(g, 10))
+	test.Type(g, "1")
+	test.TapAt(g, tileCenter(g, 20))
+	g.MouseDown(&desktop.MouseEvent{Modifier: fyne.KeyModifierShift})
+	test.TapAt(g, tileCenter(g, 22))
+	test.Type(g, "8")
+	want := map[int]int{10: 1, 20: 8, 21: 8, 22: 8}
+	dir := t.TempDir()
+	ip2, lp2 := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
+	w.runSave(func(p func(float64)) error { return ds.SaveAs(ip2, lp2, p) }, nil)
+	waitFor(t, func() bool { return !w.busy })
+	if ds.Dirty() {
+		t.Fatal("still dirty after the save")
+	}
+	orig, _ := idx.ReadFile(mnisttest.Path(t, mnisttest.TestLabels))
+	saved, err := idx.ReadFile(lp2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	images, _ := idx.ReadFile(ip2)
+	origImages, _ := idx.ReadFile(mnisttest.Path(t, mnisttest.TestImages))
+	if !slices.Equal(images.Data, origImages.Data) {
+		t.Fatal("the saved images differ from the originals")
+	}
+	for i := range orig.Data {
+		l, edited := want[i]
+		if !edited {
+			l = int(orig.Data[i])
+		}
+		if int(saved.Data[i]) != l {
+			t.Fatalf("saved label %d is %d, want %d", i, saved.Data[i], l)
+		}
+	}
+	if w.name != "out-labels-idx1-ubyte.gz" {
+		t.Fatalf("title name %q after Save As", w.name)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for start := time.Now(); !cond(); {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("timed out")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestFilterAndClassHistogram(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	one := 1
+	w.side.class = &one
+	w.side.changed()
+	if w.v.Len() != 1135 {
+		t.Fatalf("class 1 shows %d samples", w.v.Len())
+	}
+	for p := range w.v.Len() {
+		if ds.Label(w.v.at(p)) != 1 {
+			t.Fatal("a sample of another class is shown")
+		}
+	}
+	// Relabel a "1" as 7: the view keeps it (stable while reviewing), the histogram moves.
+	first := w.v.at(0)
+	w.grid.moveCursor(0)
+	test.Type(w.grid, "7")
+	if ds.Label(first) != 7 || w.v.at(0) != first {
+		t.Fatal("relabelled sample left the view")
+	}
+	counts := ds.Counts()
+	if counts[1].Count != 1134 || counts[7].Count != 1029 || w.side.counts[7].Count != 1029 {
+		t.Fatalf("histogram %v", counts)
+	}
+	w.side.show.SetSelected("Edited")
+	if w.v.Len() != 0 {
+		t.Fatalf("Edited within class 1 shows %d", w.v.Len())
+	}
+	w.side.reset()
+	w.side.show.SetSelected("Edited")
+	if w.v.Len() != 1 || w.v.at(0) != first {
+		t.Fatalf("Edited shows %v", w.v.order)
+	}
+	w.toggleDelete()
+	if !ds.State(first).Deleted {
+		t.Fatal("Delete did not delete")
+	}
+	w.side.show.SetSelected("Deleted")
+	if w.v.Len() != 1 {
+		t.Fatal("Deleted filter")
+	}
+	w.toggleDelete()
+	if ds.State(first).Deleted {
+		t.Fatal("second Delete did not restore")
+	}
+	w.gotoSample(9999)
+	if w.v.current() != 9999 || w.side.show.Selected != "All" {
+		t.Fatalf("go to 9999: cursor %d, show %s", w.v.current(), w.side.show.Selected)
+	}
+}
+
+func TestSelectAllAndBatchRelabelIsOneUndo(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	five := 5
+	w.side.class = &five
+	w.side.changed()
+	w.selectAll()
+	if len(w.v.selection()) != 892 {
+		t.Fatalf("select all in class 5: %d", len(w.v.selection()))
+	}
+	test.Type(w.grid, "3")
+	if ds.Counts()[5].Count != 0 || ds.Counts()[3].Count != 1010+892 {
+		t.Fatalf("batch relabel: %v", ds.Counts())
+	}
+	if w.items.undo.Label != "Undo Relabel 892 samples as 3" {
+		t.Fatalf("undo label %q", w.items.undo.Label)
+	}
+	w.undo()
+	if ds.Counts()[5].Count != 892 || ds.Dirty() {
+		t.Fatal("one undo did not revert the batch")
+	}
+}
+
+func TestZoomAndKeyboardNavigation(t *testing.T) {
+	w, _, _, _ := testWindow(t)
+	g := w.grid
+	cols := g.geometry(g.Size()).cols
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if w.v.current() != cols {
+		t.Fatalf("Down moved to %d, want %d", w.v.current(), cols)
+	}
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	if w.v.current() != 9999 || g.offset == 0 {
+		t.Fatalf("End: cursor %d, offset %v", w.v.current(), g.offset)
+	}
+	g.setZoom(maxZoom)
+	if g.zoom != maxZoom || w.side.zoom.Value != maxZoom {
+		t.Fatalf("zoom %d, slider %v", g.zoom, w.side.zoom.Value)
+	}
+	if tile := g.geometry(g.Size()).cellW; tile < 280 {
+		t.Fatalf("largest tile %v units, want ≥ 280", tile)
+	}
+	g.setZoom(0)
+	if g.zoom != minZoom || g.geometry(g.Size()).cellW != 30 {
+		t.Fatalf("smallest zoom %d", g.zoom)
+	}
+	// The cursor stays visible across zooms.
+	ge := g.geometry(g.Size())
+	row := float32(w.v.cursor/ge.cols) * ge.cellH
+	if row < g.offset || row > g.offset+g.Size().Height {
+		t.Fatalf("cursor row at %v, view %v–%v", row, g.offset, g.offset+g.Size().Height)
+	}
+}
+
+func TestDemoDataset(t *testing.T) {
+	images, labels, err := demoArrays()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if images.Header.String() != "0x00000803 ubyte 300×28×28" || labels.Dims[0] != 300 {
+		t.Fatalf("demo %s", images.Header)
+	}
+	again, _, _ := demoArrays()
+	if !slices.Equal(images.Data, again.Data) {
+		t.Fatal("the demo is not deterministic")
+	}
+	per := map[byte]int{}
+	for _, l := range labels.Data {
+		per[l]++
+	}
+	if len(per) != 10 {
+		t.Fatalf("demo classes %v", per)
+	}
+	for k := range 300 {
+		g := &image.Gray{Pix: images.Data[k*784 : (k+1)*784], Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
+		box, ok := normalize.BoundingBox(g)
+		if !ok || max(box.Dx(), box.Dy()) != 20 {
+			t.Fatalf("demo sample %d: ink box %v", k, box)
+		}
+	}
+}
