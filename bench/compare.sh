@@ -12,7 +12,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 go build -tags "$(scripts/tags.sh)" -o "$work/decodetime" ./bench/decodetime
-"$work/decodetime" -make "$work" "$mnist/t10k-images-idx3-ubyte.gz"
+go build -o "$work/mkpair" ./bench/mkpair
+"$work/mkpair" -n 10000 "$mnist/t10k-images-idx3-ubyte.gz" "$mnist/t10k-labels-idx1-ubyte.gz" "$work/t10k"
+"$work/mkpair" -n 60000 "$mnist/t10k-images-idx3-ubyte.gz" "$mnist/t10k-labels-idx1-ubyte.gz" "$work/big60k"
+"$work/mkpair" -n 60000 -gz "$mnist/t10k-images-idx3-ubyte.gz" "$mnist/t10k-labels-idx1-ubyte.gz" "$work/big60k"
 files=("$mnist/t10k-images-idx3-ubyte.gz" "$work/t10k-images-idx3-ubyte" "$work/big60k-images-idx3-ubyte.gz" "$work/big60k-images-idx3-ubyte")
 
 { "$work/decodetime" "${files[@]}"; "$python" bench/compare.py "${files[@]}"; } > "$work/times"

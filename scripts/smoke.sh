@@ -16,29 +16,13 @@ if [ -z "$images" ] || [ ! -f "$images" ]; then
   expect="*demo*"
 fi
 
-display=""
-for n in $(seq 90 120); do
-  if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then display=":$n"; break; fi
-done
-[ -n "$display" ] || { echo "smoke: no free X display" >&2; exit 1; }
-
-cfg=$(mktemp -d)
-app_pid=""
-Xvfb "$display" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
-xvfb_pid=$!
-cleanup() {
-  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
-  kill "$xvfb_pid" 2>/dev/null || true
-  rm -rf "$cfg"
-}
-trap cleanup EXIT
-export DISPLAY=$display LANG=en_US.UTF-8 XDG_CONFIG_HOME=$cfg
-
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.2; done
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+cfg=$XVFB_CFG
 
 "$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &
-app_pid=$!
-if ! wid=$(timeout 60 xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1); then
+APP_PID=$!
+if ! wid=$(wait_window); then
   echo "smoke: no window appeared within 60 s" >&2; cat "$cfg/app.log" >&2; exit 1
 fi
 sleep 3 # let the first frames render
@@ -57,11 +41,11 @@ awk -v sd="$sd" -v k="$colors" 'BEGIN { exit !(sd > 0.05 && k > 16) }' || { echo
 
 xdotool mousemove 600 400
 xdotool key --clearmodifiers ctrl+q
-for _ in $(seq 100); do kill -0 "$app_pid" 2>/dev/null || break; sleep 0.1; done
-if kill -0 "$app_pid" 2>/dev/null; then echo "smoke: the app did not quit on Ctrl+Q" >&2; exit 1; fi
+for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$APP_PID" 2>/dev/null; then echo "smoke: the app did not quit on Ctrl+Q" >&2; exit 1; fi
 status=0
-wait "$app_pid" || status=$?
-app_pid=""
+wait "$APP_PID" || status=$?
+APP_PID=""
 [ "$status" -eq 0 ] || { echo "smoke: the app exited with status $status" >&2; cat "$cfg/app.log" >&2; exit 1; }
 if grep -qi "panic\|fatal" "$cfg/app.log"; then cat "$cfg/app.log" >&2; exit 1; fi
 echo "smoke: ok (quit cleanly)"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -84,6 +85,9 @@ func (w *mainWindow) load(images, labels string) {
 	w.busy = true
 	go func() {
 		ds, err := store.Open(images, labels, store.Options{})
+		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
+		// back to the system now rather than carry it as resident memory.
+		debug.FreeOSMemory()
 		fyne.Do(func() {
 			w.busy = false
 			prog.Hide()
@@ -102,6 +106,7 @@ func (w *mainWindow) load(images, labels string) {
 func (w *mainWindow) openDemo() {
 	w.confirmUnsaved("Open the demo", func() {
 		ds, err := demoDataset()
+		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
 			dialog.ShowError(err, w.win)
 			return

@@ -88,6 +88,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 	}
 	w.refresh()
 	w.win.Canvas().Focus(w.grid)
+	reportFirstTiles(ds.Len())
 	for _, n := range ds.Notices() {
 		dialog.ShowInformation("Note", n, w.win)
 	}

@@ -1,8 +1,7 @@
 // Command decodetime is the Go half of bench/compare.sh: it times idx.ReadFile (and, for plain
 // files, os.ReadFile as the baseline) in-process and prints one line per measurement,
-// "what file seconds" (the median of -runs runs after two warm-up runs). With -make DIR it first
-// writes the benchmark files there: the real t10k images raw, and a 60,000-image set built from
-// them (shifted copies, as the Go benchmarks build it) raw and gzip.
+// "what file seconds" (the median of -runs runs after two warm-up runs). bench/mkpair writes the
+// files it times.
 package main
 
 import (
@@ -10,25 +9,16 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
 
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 func main() {
-	makeDir := flag.String("make", "", "write the benchmark files into this folder from the t10k images given as the only argument, then exit")
 	runs := flag.Int("runs", 21, "timed runs per file (the median is printed)")
 	flag.Parse()
-	if *makeDir != "" {
-		if err := makeFiles(*makeDir, flag.Arg(0)); err != nil {
-			log.Fatal(err)
-		}
-		return
-	}
 	for _, name := range flag.Args() {
 		gz, err := idx.IsGzipFile(name)
 		if err != nil {
@@ -61,28 +51,4 @@ func median(runs int, f func() error) float64 {
 	}
 	slices.Sort(times)
 	return times[runs/2]
-}
-
-// makeFiles writes t10k-images-idx3-ubyte (raw) and big60k-images-idx3-ubyte(.gz): 60,000
-// images made of the t10k images and shifted copies (mnisttest.Shifted), into dir.
-func makeFiles(dir, t10kImages string) error {
-	images, err := idx.ReadFile(t10kImages)
-	if err != nil {
-		return err
-	}
-	if err := idx.WriteFile(filepath.Join(dir, "t10k-images-idx3-ubyte"), images); err != nil {
-		return err
-	}
-	labels, err := idx.New(idx.UByte, images.Dims[0])
-	if err != nil {
-		return err
-	}
-	big, _, err := mnisttest.Shifted(images, labels, 60000)
-	if err != nil {
-		return err
-	}
-	if err := idx.WriteFile(filepath.Join(dir, "big60k-images-idx3-ubyte"), big); err != nil {
-		return err
-	}
-	return idx.WriteFile(filepath.Join(dir, "big60k-images-idx3-ubyte.gz"), big)
 }

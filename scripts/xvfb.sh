@@ -1,0 +1,30 @@
+# Sourced by scripts that run the app in a real window: start_xvfb starts Xvfb on a free display
+# (1400×900), exports DISPLAY, LANG and a temporary XDG_CONFIG_HOME, and stops it all on exit.
+start_xvfb() {
+  local n
+  XVFB_DISPLAY=""
+  for n in $(seq 90 120); do
+    if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then XVFB_DISPLAY=":$n"; break; fi
+  done
+  [ -n "$XVFB_DISPLAY" ] || { echo "no free X display" >&2; return 1; }
+  XVFB_CFG=$(mktemp -d)
+  Xvfb "$XVFB_DISPLAY" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
+  XVFB_PID=$!
+  trap 'stop_xvfb' EXIT
+  export DISPLAY=$XVFB_DISPLAY LANG=en_US.UTF-8 XDG_CONFIG_HOME=$XVFB_CFG
+  for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && return 0; sleep 0.2; done
+  echo "Xvfb did not start" >&2
+  return 1
+}
+
+stop_xvfb() {
+  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  [ -n "${XVFB_PID:-}" ] && kill "$XVFB_PID" 2>/dev/null || true
+  [ -n "${XVFB_CFG:-}" ] && rm -rf "$XVFB_CFG"
+  return 0
+}
+
+# wait_window waits (up to 60 s) for the app's window and prints its id.
+wait_window() {
+  timeout 60 xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1
+}
