@@ -73,10 +73,10 @@ func ImageFolder(dir string) (files []File, skipped []string, err error) {
 	return files, skipped, nil
 }
 
-// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample, 784 bytes
-// row-major, 0 = background, 255 = ink: through Digit with opts, or, when normalizeDigit is
-// false, only converted to ink (opts.Polarity, opts.Threshold) and resized to 28×28 (for images
-// that are already MNIST-like). Errors: the file cannot be read or decoded (named), or has no ink.
+// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
+// opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
+// normalizeDigit is false, only converted to ink (opts.Polarity, opts.Threshold) and resized to
+// the field (for images that are already MNIST-like). Errors: the file cannot be read or decoded (named), or has no ink.
 func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -92,14 +92,18 @@ func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
 		if _, ok := BoundingBox(ink); !ok {
 			return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 		}
-		if ink.Rect.Dx() == FieldSize && ink.Rect.Dy() == FieldSize {
+		width, height := FieldSize, FieldSize
+		if opts.Width > 0 && opts.Height > 0 {
+			width, height = opts.Width, opts.Height
+		}
+		if ink.Rect.Dx() == width && ink.Rect.Dy() == height {
 			return ink.Pix, nil
 		}
 		filter := DefaultFilter
 		if opts.Filter != nil {
 			filter = *opts.Filter
 		}
-		return toGray(imaging.Resize(ink, FieldSize, FieldSize, filter)).Pix, nil
+		return toGray(imaging.Resize(ink, width, height, filter)).Pix, nil
 	}
 	g, err := Digit(img, opts)
 	if err != nil {

@@ -70,6 +70,9 @@ type Options struct {
 	Threshold int
 	// Filter is the anti-aliasing filter of the resize; nil means DefaultFilter.
 	Filter *imaging.ResampleFilter
+	// Width and Height give another field size in pixels (a dataset of H×W samples); the box
+	// and the centre scale with it (box 20/28 of the field, centre at 14/28). 0 means 28×28.
+	Width, Height int
 }
 
 // DefaultFilter is the anti-aliasing filter Digit uses: Mitchell–Netravali, chosen by the
@@ -80,7 +83,8 @@ var DefaultFilter = imaging.MitchellNetravali
 // ErrEmpty: the image has no ink at all.
 var ErrEmpty = errors.New("the image has no ink")
 
-// Digit runs MNIST's preprocessing on img and returns a 28×28 image, 0 = background, 255 = ink:
+// Digit runs MNIST's preprocessing on img and returns a 28×28 image (or opts.Width×Height),
+// 0 = background, 255 = ink:
 // ink extracted (Ink), cropped to its bounding box, resized so the longer side is 20 px and the
 // shorter keeps the aspect ratio (at least 1 px) with an anti-aliasing filter, and placed in the
 // 28×28 field with its centre of mass at (14.0, 14.0) (or its bounding box centred), by
@@ -96,8 +100,14 @@ func Digit(img image.Image, opts Options) (*image.Gray, error) {
 	if opts.Filter != nil {
 		filter = *opts.Filter
 	}
-	fitted := Fit(ink.SubImage(box).(*image.Gray), BoxSize, filter)
-	return Place(fitted, FieldSize, opts.Centering)
+	width, height := FieldSize, FieldSize
+	if opts.Width > 0 && opts.Height > 0 {
+		width, height = opts.Width, opts.Height
+	}
+	boxW := max(1, int(math.Round(float64(width)*BoxSize/FieldSize)))
+	boxH := max(1, int(math.Round(float64(height)*BoxSize/FieldSize)))
+	fitted := Fit(ink.SubImage(box).(*image.Gray), boxW, boxH, filter)
+	return Place(fitted, width, height, opts.Centering)
 }
 
 // minFitSource is the smallest long side (pixels) Fit resamples from; smaller inputs are first
@@ -105,15 +115,15 @@ func Digit(img image.Image, opts Options) (*image.Gray, error) {
 // placement of the short side below is accurate to about 1%.
 const minFitSource = 100
 
-// Fit size-normalizes g into a size×size box keeping its aspect ratio, as the MNIST page
-// describes: the longer side becomes exactly size pixels and the shorter side s·size/long pixels
-// (fractional), centred in the box, with the anti-aliasing of the given filter (imaging's
-// resampling, which widens the filter when shrinking). The shorter side is centred at its exact
-// fractional position, not stretched to whole pixels: the source is padded so that imaging
-// resizes it to whole pixels with the digit in place, and ink the filter spreads beyond the
-// digit's extent is cut off. The result is cropped to its ink's bounding box (empty input gives
-// an empty image).
-func Fit(g *image.Gray, size int, filter imaging.ResampleFilter) *image.Gray {
+// Fit size-normalizes g into a boxW×boxH box keeping its aspect ratio, as the MNIST page
+// describes for its 20×20 box: the side that meets the box first becomes exactly its length and
+// the other side keeps the aspect ratio (fractional), centred in the box, with the anti-aliasing
+// of the given filter (imaging's resampling, which widens the filter when shrinking). The free
+// side is centred at its exact fractional position, not stretched to whole pixels: the source is
+// padded so that imaging resizes it to whole pixels with the digit in place, and ink the filter
+// spreads beyond the digit's extent is cut off. The result is cropped to its ink's bounding box
+// (empty input gives an empty image).
+func Fit(g *image.Gray, boxW, boxH int, filter imaging.ResampleFilter) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
 	if w == 0 || h == 0 {
 		return image.NewGray(image.Rectangle{})
@@ -123,38 +133,43 @@ func Fit(g *image.Gray, size int, filter imaging.ResampleFilter) *image.Gray {
 		g = toGray(imaging.Resize(g, w*k, h*k, imaging.NearestNeighbor))
 		w, h = w*k, h*k
 	}
-	long, short := max(w, h), min(w, h)
-	scale := float64(size) / float64(long)
-	// Whole output pixels for the short side, with room for its fractional position and the same
-	// parity as size, so that centring it in n pixels is centring it in the size box.
-	n := min(size, int(math.Ceil(float64(short)*scale))+1)
-	if (size-n)%2 != 0 {
+	// The pinned axis fills its box side; the free axis keeps the aspect ratio.
+	widthPinned := w*boxH > h*boxW
+	pinnedLen, pinnedBox, freeLen, freeBox := h, boxH, w, boxW
+	if widthPinned {
+		pinnedLen, pinnedBox, freeLen, freeBox = w, boxW, h, boxH
+	}
+	scale := float64(pinnedBox) / float64(pinnedLen)
+	// Whole output pixels for the free side, with room for its fractional position and the same
+	// parity as its box side, so that centring it in n pixels is centring it in the box.
+	n := min(freeBox, int(math.Ceil(float64(freeLen)*scale))+1)
+	if (freeBox-n)%2 != 0 {
 		n++
 	}
-	total := max(short, int(math.Round(float64(n)/scale))) // source pixels that map onto n
-	before := max(0, min(total-short, int(math.Round(float64(total-short)/2))))
+	total := max(freeLen, int(math.Round(float64(n)/scale))) // source pixels that map onto n
+	before := max(0, min(total-freeLen, int(math.Round(float64(total-freeLen)/2))))
 	var src *image.Gray
 	var outW, outH int
-	if w <= h {
-		src = pad(g, total-w, 0, before, 0)
-		outW, outH = n, size
-	} else {
+	if widthPinned {
 		src = pad(g, 0, total-h, 0, before)
-		outW, outH = size, n
+		outW, outH = pinnedBox, n
+	} else {
+		src = pad(g, total-w, 0, before, 0)
+		outW, outH = n, pinnedBox
 	}
 	out := toGray(imaging.Resize(src, outW, outH, filter))
-	// Cut what the filter spread outside the digit's extent on the short axis.
+	// Cut what the filter spread outside the digit's extent on the free axis.
 	lo := float64(before) * float64(n) / float64(total)
-	hi := float64(before+short) * float64(n) / float64(total)
+	hi := float64(before+freeLen) * float64(n) / float64(total)
 	for p := range n {
 		if float64(p+1) > lo && float64(p) < hi {
 			continue
 		}
-		for q := range size {
-			if w <= h {
-				out.Pix[q*out.Stride+p] = 0
-			} else {
+		for q := range pinnedBox {
+			if widthPinned {
 				out.Pix[p*out.Stride+q] = 0
+			} else {
+				out.Pix[q*out.Stride+p] = 0
 			}
 		}
 	}
@@ -185,31 +200,30 @@ func toGray(r *image.NRGBA) *image.Gray {
 	return out
 }
 
-// Place puts g (a resized digit, at most size×size) into a size×size field by whole-pixel
-// translation: its centre of mass at (Center, Center) scaled to the field (CenterMass), or its
-// bounding box centred (CenterBox), clamped so no ink is cut off. Errors: ErrEmpty when g has no
-// ink; g larger than the field.
-func Place(g *image.Gray, size int, c Centering) (*image.Gray, error) {
+// Place puts g (a resized digit, at most width×height) into a width×height field by whole-pixel
+// translation: its centre of mass at (Center, Center) scaled to the field — (14.0, 14.0) in
+// MNIST's 28×28 — (CenterMass), or its bounding box centred (CenterBox), clamped so no ink is cut
+// off. Errors: ErrEmpty when g has no ink; g larger than the field.
+func Place(g *image.Gray, width, height int, c Centering) (*image.Gray, error) {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	if w > size || h > size {
-		return nil, fmt.Errorf("a %d×%d digit does not fit a %d×%d field", w, h, size, size)
+	if w > width || h > height {
+		return nil, fmt.Errorf("a %d×%d digit does not fit a %d×%d field", w, h, width, height)
 	}
 	var top, left int
 	switch c {
 	case CenterBox:
-		top, left = (size-h)/2, (size-w)/2
+		top, left = (height-h)/2, (width-w)/2
 	default:
 		row, col, ok := CenterOfMass(g)
 		if !ok {
 			return nil, ErrEmpty
 		}
-		target := Center * float64(size) / FieldSize
-		top = int(math.Round(target - (row - float64(g.Rect.Min.Y))))
-		left = int(math.Round(target - (col - float64(g.Rect.Min.X))))
+		top = int(math.Round(Center*float64(height)/FieldSize - (row - float64(g.Rect.Min.Y))))
+		left = int(math.Round(Center*float64(width)/FieldSize - (col - float64(g.Rect.Min.X))))
 	}
-	top = max(0, min(size-h, top))
-	left = max(0, min(size-w, left))
-	out := image.NewGray(image.Rect(0, 0, size, size))
+	top = max(0, min(height-h, top))
+	left = max(0, min(width-w, left))
+	out := image.NewGray(image.Rect(0, 0, width, height))
 	for y := range h {
 		src := g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+y):][:w]
 		copy(out.Pix[(top+y)*out.Stride+left:], src)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
@@ -312,8 +313,9 @@ func (w *mainWindow) confirmUnsaved(action string, then func()) {
 		then()
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%s). Save them before you %s?", w.name, w.ds.UndoName(), strings.ToLower(action)))
-	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(cancel, discard, saveBtn)), w.win)
+	c := w.ds.Counters()
+	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Edited, c.Added, c.Deleted, strings.ToLower(action)))
+	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
 	d.Show()
 }
 

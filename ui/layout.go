@@ -15,3 +15,15 @@ func newFixedBorder(top, center fyne.CanvasObject, size fyne.Size) fyne.CanvasOb
 	space.SetMinSize(size)
 	return container.NewStack(space, container.NewBorder(top, nil, nil, nil, center))
 }
+
+// squareLayout places its one object as the largest square that fits, centred (the drawing pad:
+// a stretched pad would distort what is drawn).
+type squareLayout struct{}
+
+func (squareLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	side := min(size.Width, size.Height)
+	objs[0].Resize(fyne.NewSquareSize(side))
+	objs[0].Move(fyne.NewPos((size.Width-side)/2, (size.Height-side)/2))
+}
+
+func (squareLayout) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }

@@ -41,9 +41,11 @@ func (w *mainWindow) buildMenu() {
 	quit := item("Quit", shortcut(fyne.KeyQ, false), w.quit)
 	quit.IsQuit = true
 	file := fyne.NewMenu("File",
+		item("New Dataset…", shortcut(fyne.KeyN, false), w.newDataset),
 		item("Open…", shortcut(fyne.KeyO, false), w.openDialog),
 		w.recent,
 		item("Open Demo Dataset", nil, w.openDemo),
+		item("Import Images…", shortcut(fyne.KeyI, false), w.importDialog),
 		fyne.NewMenuItemSeparator(),
 		w.items.save,
 		item("Save As…", shortcut(fyne.KeyS, true), w.saveAs),
@@ -56,6 +58,8 @@ func (w *mainWindow) buildMenu() {
 		item("Select All", &fyne.ShortcutSelectAll{}, w.selectAll),
 		item("Relabel Selection…", shortcut(fyne.KeyL, false), func() { w.pickClass("") }),
 		item("Delete / Restore Selection  (Delete)", nil, w.toggleDelete),
+		fyne.NewMenuItemSeparator(),
+		item("Draw New Digits…", shortcut(fyne.KeyD, false), w.showDrawWindow),
 		fyne.NewMenuItemSeparator(),
 		item("Go to Sample…", shortcut(fyne.KeyG, false), func() { w.win.Canvas().Focus(w.side.gotoBox) }),
 	)

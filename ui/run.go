@@ -39,6 +39,7 @@ func Run(args []string) error {
 	switch len(args) {
 	case 0:
 		w.openDemo()
+		w.offerUnsavedRecovery()
 	default:
 		w.open(args)
 	}

@@ -37,6 +37,7 @@ type mainWindow struct {
 	menu   *fyne.MainMenu
 	items  menuItems
 	recent *fyne.MenuItem
+	draw   *drawWindow // the draw window, nil when closed
 }
 
 // newMainWindow builds the window and its widgets; setDataset gives it something to show.
@@ -111,6 +112,10 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 			}
 		}
 		w.v.reindex(ds.Len())
+		// Show what was just drawn or imported: the cursor goes to the last new sample.
+		if last := ch.Indices[len(ch.Indices)-1]; w.v.pos[last] >= 0 {
+			w.grid.moveCursor(w.v.pos[last])
+		}
 	case store.Truncated:
 		keep := w.v.order[:0]
 		for _, i := range w.v.order {

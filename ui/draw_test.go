@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"image"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"idxlabel/idx"
+	"idxlabel/normalize"
+	"idxlabel/store"
+)
+
+// newDatasetWindow starts a main window on a new 28×28 dataset (journal in a temporary folder)
+// with the draw window open.
+func newDatasetWindow(t *testing.T) (*mainWindow, *drawWindow, *store.Dataset) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := newMainWindow(a)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	ds, err := store.New(28, 28, nil, nil, filepath.Join(t.TempDir(), "new.idxlabel-journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.setDataset(ds, "untitled", false)
+	w.showDrawWindow()
+	if w.draw == nil {
+		t.Fatal("no draw window")
+	}
+	w.draw.win.Resize(fyne.NewSize(760, 480))
+	t.Cleanup(func() { ds.Close() })
+	return w, w.draw, ds
+}
+
+// drag draws one stroke on the pad from (x0, y0) to (x1, y1), in fractions of the pad's side.
+func drag(d *drawWindow, x0, y0, x1, y1 float32) {
+	s := d.pad.Size()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.pad)
+	to := at.Add(fyne.NewPos(x1*s.Width, y1*s.Height))
+	test.Drag(d.win.Canvas(), to, (x1-x0)*s.Width, (y1-y0)*s.Height)
+}
+
+// drawSeven draws a "7": a bar and a diagonal.
+func drawSeven(d *drawWindow) {
+	drag(d, 0.25, 0.2, 0.75, 0.2)
+	drag(d, 0.75, 0.2, 0.45, 0.85)
+}
+
+func TestDrawAddThreeSamplesAndSave(t *testing.T) {
+	w, d, ds := newDatasetWindow(t)
+	if !d.add.Disabled() {
+		t.Fatal("Add is enabled on an empty pad")
+	}
+	drawSeven(d)
+	if len(d.pad.strokes) != 2 || d.digit == nil {
+		t.Fatalf("strokes %d, preview %v", len(d.pad.strokes), d.digit != nil)
+	}
+	if !d.add.Disabled() {
+		t.Fatal("Add is enabled without a label")
+	}
+	d.pad.TypedRune('7')
+	if d.label.Text != "7" || d.add.Disabled() {
+		t.Fatalf("label %q, add disabled %v", d.label.Text, d.add.Disabled())
+	}
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.empty() || d.label.Text != "7" {
+		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.pad.empty(), d.label.Text)
+	}
+	// Ctrl+Z undoes a stroke; Escape clears the pad.
+	drawSeven(d)
+	d.pad.TypedShortcut(&fyne.ShortcutUndo{})
+	if len(d.pad.strokes) != 1 {
+		t.Fatalf("Ctrl+Z left %d strokes", len(d.pad.strokes))
+	}
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if !d.pad.empty() || !d.add.Disabled() {
+		t.Fatal("Escape did not clear the pad")
+	}
+	drawSeven(d)
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the label 7 is kept
+	drag(d, 0.5, 0.15, 0.48, 0.85)
+	d.pad.TypedRune('1')
+	d.addSample()
+	if ds.Len() != 3 || !slices.Equal([]int{ds.Label(0), ds.Label(1), ds.Label(2)}, []int{7, 7, 1}) {
+		t.Fatalf("samples %d", ds.Len())
+	}
+	if w.v.Len() != 3 || w.ds.UndoName() != "Add a sample labelled 1" {
+		t.Fatalf("grid shows %d, undo %q", w.v.Len(), w.ds.UndoName())
+	}
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")
+	if err := ds.SaveAs(ip, lp, nil); err != nil {
+		t.Fatal(err)
+	}
+	images, err := idx.ReadFile(ip)
+	if err != nil || images.Header.String() != "0x00000803 ubyte 3×28×28" {
+		t.Fatalf("images %v %v", images, err)
+	}
+	labels, _ := idx.ReadFile(lp)
+	if !slices.Equal(labels.Data, []byte{7, 7, 1}) {
+		t.Fatalf("labels %v", labels.Data)
+	}
+	for k := range 3 {
+		g := &image.Gray{Pix: images.Data[k*784 : (k+1)*784], Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
+		row, col, ok := normalize.CenterOfMass(g)
+		if !ok || math.Abs(row-14) > 0.5 || math.Abs(col-14) > 0.5 {
+			t.Fatalf("sample %d: centre of mass (%.2f, %.2f)", k, row, col)
+		}
+	}
+}
+
+// TestDrawHiDPI draws the same strokes at scale 1 and 2: the sample is the same.
+func TestDrawHiDPI(t *testing.T) {
+	var digits [][]byte
+	for _, scale := range []float32{1, 2} {
+		_, d, _ := newDatasetWindow(t)
+		d.win.Canvas().(interface{ SetScale(float32) }).SetScale(scale)
+		drawSeven(d)
+		if d.digit == nil {
+			t.Fatalf("scale %v: nothing normalized", scale)
+		}
+		digits = append(digits, slices.Clone(d.digit.Pix))
+		if img := d.win.Canvas().Capture(); img.Bounds().Dx() < int(760*scale)-1 {
+			t.Fatalf("scale %v: capture %v", scale, img.Bounds())
+		}
+	}
+	if !slices.Equal(digits[0], digits[1]) {
+		t.Fatal("the same strokes normalize differently at scale 2")
+	}
+}
+
+func TestPenWidthAndCentring(t *testing.T) {
+	_, d, _ := newDatasetWindow(t)
+	d.pen.SetValue(0.04)
+	drag(d, 0.5, 0.2, 0.5, 0.8)
+	thin := inkSum(d.digit)
+	d.pad.clear()
+	d.pen.SetValue(0.14)
+	drag(d, 0.5, 0.2, 0.5, 0.8)
+	thick := inkSum(d.digit)
+	if thick <= thin*3/2 {
+		t.Fatalf("a wider pen gave ink %d vs %d", thick, thin)
+	}
+	d.centering.SetSelected(centerBoxText)
+	box, _ := normalize.BoundingBox(d.digit)
+	if l, r := box.Min.X, 28-box.Max.X; l-r > 1 || r-l > 1 {
+		t.Fatalf("bounding-box centring: %v", box)
+	}
+}
+
+func inkSum(g *image.Gray) int {
+	s := 0
+	for _, v := range g.Pix {
+		s += int(v)
+	}
+	return s
+}

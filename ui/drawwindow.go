@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/normalize"
+	"idxlabel/store"
+)
+
+// drawWindow is the window for drawing new samples: the pad, beside it the normalized sample
+// as it will be saved (enlarged, crisp), the label, the centring and the pen width. Enter adds
+// the sample (one undoable, journaled step), clears the pad and keeps the label, so "7, Enter,
+// 7, Enter…" is quick; Ctrl+Z on the pad undoes the last stroke; Escape clears the pad.
+type drawWindow struct {
+	mw        *mainWindow
+	win       fyne.Window
+	pad       *drawPad
+	preview   *canvas.Image
+	label     *widget.SelectEntry
+	centering *widget.RadioGroup
+	pen       *widget.Slider
+	add       *widget.Button
+	status    *widget.Label
+	digit     *image.Gray // the normalized pad, nil when empty
+}
+
+// Centring choices of the draw window.
+const (
+	centerMassText = "Centre of mass (MNIST)"
+	centerBoxText  = "Bounding box"
+)
+
+// showDrawWindow opens (or raises) the draw window for the main window's dataset.
+func (w *mainWindow) showDrawWindow() {
+	if w.ds == nil {
+		return
+	}
+	if w.draw != nil {
+		w.draw.updateClasses()
+		w.draw.win.Show()
+		w.draw.win.RequestFocus()
+		return
+	}
+	d := &drawWindow{mw: w, win: w.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
+	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
+	d.preview.SetMinSize(fyne.NewSize(168, 168))
+	d.label = widget.NewSelectEntry(nil)
+	d.label.SetPlaceHolder("label")
+	d.label.OnChanged = func(string) { d.updateAdd() }
+	d.centering = widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
+	d.centering.Required = true
+	d.centering.SetSelected(centerMassText)
+	d.centering.OnChanged = func(string) { d.renormalize() }
+	d.pen = widget.NewSlider(0.02, 0.16)
+	d.pen.Step = 0.005
+	d.pen.SetValue(defaultPen)
+	d.pen.OnChanged = func(v float64) { d.pad.pen = v }
+	d.add = widget.NewButton("Add sample (Enter)", d.addSample)
+	d.add.Importance = widget.HighImportance
+	clearBtn := widget.NewButton("Clear (Esc)", d.pad.clear)
+	undoBtn := widget.NewButton("Undo stroke (Ctrl+Z)", d.pad.undoStroke)
+	d.pad.onChange = d.renormalize
+	d.pad.onKey = d.typedKey
+	d.pad.onRune = d.typedRune
+	d.updateClasses()
+	side := container.NewVBox(
+		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		d.preview,
+		widget.NewLabel("Label"), d.label,
+		widget.NewLabel("Centring"), d.centering,
+		widget.NewLabel("Pen width"), d.pen,
+		d.add, container.NewGridWithColumns(2, clearBtn, undoBtn),
+	)
+	d.win.SetContent(container.NewBorder(nil, d.status, nil, side, container.NewPadded(container.New(squareLayout{}, d.pad))))
+	d.win.Resize(fyne.NewSize(760, 480))
+	d.win.SetOnClosed(func() { w.draw = nil })
+	w.draw = d
+	d.renormalize()
+	d.win.Show()
+	d.win.Canvas().Focus(d.pad)
+}
+
+// updateClasses offers the dataset's classes in the label box.
+func (d *drawWindow) updateClasses() {
+	var opts []string
+	for _, c := range d.mw.ds.Classes() {
+		opts = append(opts, d.mw.className(c))
+	}
+	d.label.SetOptions(opts)
+}
+
+// renormalize runs MNIST's preprocessing on the pad (a few hundred microseconds) and shows it.
+func (d *drawWindow) renormalize() {
+	d.digit = nil
+	h, w := d.mw.ds.Size()
+	if !d.pad.empty() {
+		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h}
+		if d.centering.Selected == centerBoxText {
+			opts.Centering = normalize.CenterBox
+		}
+		if g, err := normalize.Digit(d.pad.image(), opts); err == nil {
+			d.digit = g
+		}
+	}
+	if d.digit != nil {
+		d.preview.Image = d.digit
+	} else {
+		d.preview.Image = image.NewGray(image.Rect(0, 0, w, h))
+	}
+	d.preview.Refresh()
+	d.updateAdd()
+}
+
+// chosenLabel reads the label box: a class number, a class as listed ("11 (B)"), or a name.
+func (d *drawWindow) chosenLabel() (int, bool) {
+	text := strings.TrimSpace(d.label.Text)
+	if text == "" {
+		return 0, false
+	}
+	num, _, _ := strings.Cut(text, " ")
+	if n, err := strconv.Atoi(num); err == nil {
+		return n, true
+	}
+	if m := d.mw.classMatches(text); len(m) == 1 {
+		return m[0], true
+	}
+	return 0, false
+}
+
+// updateAdd enables Add only with something drawn and a label chosen.
+func (d *drawWindow) updateAdd() {
+	_, ok := d.chosenLabel()
+	if d.digit == nil || !ok {
+		d.add.Disable()
+	} else {
+		d.add.Enable()
+	}
+}
+
+// addSample appends the normalized drawing with the chosen label, then clears the pad.
+func (d *drawWindow) addSample() {
+	label, ok := d.chosenLabel()
+	if d.digit == nil || !ok || d.mw.busy {
+		return
+	}
+	pixels := append([]byte(nil), d.digit.Pix...)
+	i, err := d.mw.ds.Append([]store.Sample{{Pixels: pixels, Label: label}})
+	if err != nil {
+		d.status.SetText(err.Error())
+		return
+	}
+	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.mw.className(label)))
+	d.pad.clear()
+	d.win.Canvas().Focus(d.pad)
+}
+
+// typedKey: Enter adds, Escape clears.
+func (d *drawWindow) typedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		d.addSample()
+	case fyne.KeyEscape:
+		d.pad.clear()
+	}
+}
+
+// typedRune sets the label from a digit typed on the pad (for datasets of one-digit classes).
+func (d *drawWindow) typedRune(r rune) {
+	if r >= '0' && r <= '9' && d.mw.singleDigitClasses() {
+		d.label.SetText(string(r))
+	}
+}

@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// unsavedDir is where the journals of new datasets live until they are first saved:
+// <config>/idxlabel/unsaved.
+func unsavedDir() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "idxlabel", "unsaved")
+}
+
+// Class-set choices of the New Dataset dialog.
+const (
+	classesDigits = "Digits 0–9"
+	classesCount  = "Classes 0 to N−1"
+	classesFile   = "From a class-name file"
+)
+
+// newDataset asks for the sample size and the classes and starts an empty dataset (journaled
+// to the per-user unsaved folder until its first save), then opens the draw window.
+func (w *mainWindow) newDataset() {
+	w.confirmUnsaved("Start a new dataset", w.newDatasetForm)
+}
+
+func (w *mainWindow) newDatasetForm() {
+	height, width := widget.NewEntry(), widget.NewEntry()
+	height.SetText("28")
+	width.SetText("28")
+	count := widget.NewEntry()
+	count.SetText("10")
+	file := widget.NewEntry()
+	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
+	browse := widget.NewButton("Choose…", func() {
+		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err == nil && r != nil {
+				file.SetText(r.URI().Path())
+				r.Close()
+			}
+		}, w.win)
+		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
+	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, nil)
+	kind.Required = true
+	kind.SetSelected(classesDigits)
+	form := widget.NewForm(
+		widget.NewFormItem("Height (px)", height),
+		widget.NewFormItem("Width (px)", width),
+		widget.NewFormItem("Classes", kind),
+		widget.NewFormItem("N", count),
+		widget.NewFormItem("Class file", container.NewBorder(nil, nil, nil, browse, file)),
+	)
+	dialog.ShowCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		h, err1 := strconv.Atoi(height.Text)
+		wd, err2 := strconv.Atoi(width.Text)
+		if err1 != nil || err2 != nil {
+			dialog.ShowError(fmt.Errorf("height and width must be whole numbers of pixels"), w.win)
+			return
+		}
+		var classes []int
+		var names map[int]string
+		switch kind.Selected {
+		case classesCount:
+			n, err := strconv.Atoi(count.Text)
+			if err != nil || n < 1 || n > 1<<16 {
+				dialog.ShowError(fmt.Errorf("N must be a number of classes from 1 to 65536"), w.win)
+				return
+			}
+			for c := range n {
+				classes = append(classes, c)
+			}
+		case classesFile:
+			var err error
+			if names, err = store.ReadClassNames(file.Text); err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			for c := range names {
+				classes = append(classes, c)
+			}
+			slices.Sort(classes)
+		}
+		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
+		ds, err := store.New(h, wd, classes, names, journal)
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		w.setDataset(ds, "untitled", false)
+		w.showDrawWindow()
+	}, w.win)
+}
+
+// offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
+// unsaved folder) and offers to restore the newest.
+func (w *mainWindow) offerUnsavedRecovery() {
+	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+store.JournalSuffix))
+	if len(paths) == 0 {
+		return
+	}
+	slices.Sort(paths)
+	newest := paths[len(paths)-1]
+	fi, err := os.Stat(newest)
+	if err != nil {
+		return
+	}
+	msg := fmt.Sprintf("A new dataset you started at %s was never saved.\nIts journal: %s\n\nRestore it?", fi.ModTime().Format(time.DateTime), newest)
+	if len(paths) > 1 {
+		msg += fmt.Sprintf("\n(%d older unsaved datasets stay in that folder.)", len(paths)-1)
+	}
+	dialog.ShowCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
+		if !restore {
+			os.Rename(newest, newest+".discarded")
+			return
+		}
+		ds, err := store.OpenJournal(newest)
+		if err != nil {
+			dialog.ShowError(err, w.win)
+			return
+		}
+		w.setDataset(ds, "untitled (restored)", false)
+	}, w.win)
+}
