@@ -153,3 +153,28 @@ func BenchmarkDigit560(b *testing.B) {
 		}
 	}
 }
+
+func TestOtherFieldSize(t *testing.T) {
+	got, err := Digit(strokes(280, false), Options{Polarity: InkLight, Width: 32, Height: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rect != image.Rect(0, 0, 32, 32) {
+		t.Fatalf("field %v", got.Rect)
+	}
+	box, _ := BoundingBox(got)
+	if max(box.Dx(), box.Dy()) != 23 { // round(32·20/28)
+		t.Fatalf("long side %d px, want 23", max(box.Dx(), box.Dy()))
+	}
+	r, c, _ := CenterOfMass(got)
+	if math.Abs(r-16) > 0.5 || math.Abs(c-16) > 0.5 {
+		t.Fatalf("centre of mass (%.2f, %.2f), want (16, 16)", r, c)
+	}
+	wide, _ := Digit(strokes(280, false), Options{Polarity: InkLight, Width: 56, Height: 28})
+	if wide.Rect != image.Rect(0, 0, 56, 28) {
+		t.Fatalf("56×28 field: %v", wide.Rect)
+	}
+	if box, _ := BoundingBox(wide); box.Dy() != 20 || box.Dx() > 40 {
+		t.Fatalf("56×28 field: box %v", box)
+	}
+}

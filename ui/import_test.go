@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"idxlabel/normalize"
+)
+
+func writeBar(t *testing.T, path string) {
+	t.Helper()
+	img := image.NewGray(image.Rect(0, 0, 60, 90))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	for y := 15; y < 75; y++ {
+		for x := 26; x < 34; x++ {
+			img.SetGray(x, y, color.Gray{0})
+		}
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, _ := os.Create(path)
+	png.Encode(f, img)
+	f.Close()
+}
+
+func TestImportImageFolder(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "1", "a.png"))
+	writeBar(t, filepath.Join(dir, "1", "b.png"))
+	writeBar(t, filepath.Join(dir, "4", "c.png"))
+	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
+	w.runImport(dir, -1, normalize.Options{}, true)
+	waitFor(t, func() bool { return !w.busy })
+	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
+		t.Fatalf("after import: %d samples", ds.Len())
+	}
+	if ds.UndoName() != "Add 3 samples" {
+		t.Fatalf("one undoable step expected, got %q", ds.UndoName())
+	}
+	if w.v.current() != 10002 {
+		t.Fatalf("cursor at %d, want the last imported sample", w.v.current())
+	}
+	flat := t.TempDir()
+	writeBar(t, filepath.Join(flat, "x.png"))
+	w.runImport(flat, 9, normalize.Options{}, false)
+	waitFor(t, func() bool { return !w.busy })
+	if ds.Len() != 10004 || ds.Label(10003) != 9 {
+		t.Fatalf("flat folder import: %d samples", ds.Len())
+	}
+}
