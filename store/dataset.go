@@ -68,9 +68,10 @@ type Dataset struct {
 	orig        []int32    // baseN labels from the file, NoLabel when unlabelled
 
 	// The current state: one entry per sample, base then appended.
-	labels  []int32
-	deleted []bool
-	added   []byte // (Len()-baseN)×H×W display pixels of appended samples
+	labels   []int32
+	deleted  []bool
+	reviewed []bool // decided in a review of suspects (Decide); cleared by a save
+	added    []byte // (Len()-baseN)×H×W display pixels of appended samples
 
 	declared  []int          // classes of a new dataset, or those present when the files were read
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
@@ -172,6 +173,7 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	}
 	d.labels = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
+	d.reviewed = make([]bool, d.baseN)
 	d.declared = d.presentClasses()
 	return nil
 }
@@ -339,6 +341,7 @@ type State struct {
 	Edited          bool // a base sample whose label differs from the files'
 	Added           bool // appended since the files were read
 	Deleted         bool // marked deleted; removed by the next save
+	Reviewed        bool // a person decided its label in a review (Decide) since the last save
 }
 
 // State returns sample i's state. It panics if i is out of range.
@@ -349,7 +352,7 @@ func (d *Dataset) State(i int) State {
 }
 
 func (d *Dataset) stateLocked(i int) State {
-	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= d.baseN}
+	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= d.baseN, Reviewed: d.reviewed[i]}
 	if !s.Added {
 		s.Original = int(d.orig[i])
 		s.Edited = s.Label != s.Original

@@ -60,6 +60,7 @@ func (a *appendSamples) apply(d *Dataset) Change {
 	first := len(d.labels)
 	d.labels = append(d.labels, a.labels...)
 	d.deleted = append(d.deleted, make([]bool, len(a.labels))...)
+	d.reviewed = append(d.reviewed, make([]bool, len(a.labels))...)
 	d.added = append(d.added, a.pixels...)
 	return Change{Kind: Appended, Indices: span(first, len(d.labels))}
 }
@@ -68,6 +69,7 @@ func (a *appendSamples) revert(d *Dataset) Change {
 	n := len(d.labels) - len(a.labels)
 	d.labels = d.labels[:n]
 	d.deleted = d.deleted[:n]
+	d.reviewed = d.reviewed[:n]
 	d.added = d.added[:len(d.added)-len(a.pixels)]
 	return Change{Kind: Truncated, Indices: span(n, n+len(a.labels))}
 }
@@ -108,6 +110,47 @@ func (a *setDeleted) String() string {
 		return fmt.Sprintf("%s sample %d", verb, a.idx[0])
 	}
 	return fmt.Sprintf("%s %d samples", verb, len(a.idx))
+}
+
+// decide records a review decision on one sample: its label (changed or kept) and that it was
+// reviewed.
+type decide struct {
+	i, to, old  int32
+	wasReviewed bool
+}
+
+func (a *decide) apply(d *Dataset) Change {
+	a.old, a.wasReviewed = d.labels[a.i], d.reviewed[a.i]
+	d.labels[a.i], d.reviewed[a.i] = a.to, true
+	return Change{Kind: Relabelled, Indices: []int{int(a.i)}}
+}
+
+func (a *decide) revert(d *Dataset) Change {
+	d.labels[a.i], d.reviewed[a.i] = a.old, a.wasReviewed
+	return Change{Kind: Relabelled, Indices: []int{int(a.i)}}
+}
+
+func (a *decide) String() string {
+	if a.to == a.old {
+		return fmt.Sprintf("Keep label %s of sample %d", labelText(a.to), a.i)
+	}
+	return fmt.Sprintf("Relabel sample %d as %s (review)", a.i, labelText(a.to))
+}
+
+// Decide records a person's decision on sample i in a review of suspects: its label becomes
+// label (which may be the label it has: the decision to keep it) and it is marked reviewed, as
+// one undoable, journaled step. Errors as for Relabel.
+func (d *Dataset) Decide(i, label int) error {
+	d.mu.Lock()
+	if err := d.checkIndex(i); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	if err := d.checkLabel(label); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	return d.do(&decide{i: int32(i), to: int32(label)})
 }
 
 // Relabel sets the label of every sample in indices to label, as one undoable, journaled step

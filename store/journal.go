@@ -31,6 +31,7 @@ const (
 	recRestore byte = 5 // n u32, n × index u32
 	recUndo    byte = 6
 	recRedo    byte = 7
+	recDecide  byte = 8 // index u32, label i32
 )
 
 // maxRecord bounds one record's payload (bytes); a longer length field is damage.

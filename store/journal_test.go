@@ -240,3 +240,40 @@ func TestAbandonRemovesTheJournal(t *testing.T) {
 	}
 	e.Close()
 }
+
+func TestDecideIsOneJournaledStep(t *testing.T) {
+	ip, lp := writeTestPair(t, 30, 2, 2)
+	d, _ := Open(ip, lp, Options{})
+	if err := d.Decide(4, 4); err != nil { // keep its label
+		t.Fatal(err)
+	}
+	if err := d.Decide(5, 1); err != nil { // relabel it
+		t.Fatal(err)
+	}
+	if !d.State(4).Reviewed || d.State(4).Edited || !d.State(5).Reviewed || d.Label(5) != 1 || !d.Dirty() {
+		t.Fatalf("after decisions: %+v %+v", d.State(4), d.State(5))
+	}
+	if d.UndoName() != "Relabel sample 5 as 1 (review)" {
+		t.Fatalf("undo %q", d.UndoName())
+	}
+	d.Undo()
+	if d.State(5).Reviewed || d.Label(5) != 5 || d.UndoName() != "Keep label 4 of sample 4" {
+		t.Fatalf("after undo: %+v, %q", d.State(5), d.UndoName())
+	}
+	d.Redo()
+	d.Close()
+	e, _ := Open(ip, lp, Options{})
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if !e.State(4).Reviewed || !e.State(5).Reviewed || e.Label(5) != 1 {
+		t.Fatal("decisions were not replayed")
+	}
+	if err := e.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if e.State(4).Reviewed {
+		t.Fatal("a save keeps review marks")
+	}
+	e.Close()
+}

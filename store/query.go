@@ -140,3 +140,38 @@ func (d *Dataset) Counters() Counters {
 	}
 	return c
 }
+
+// Snapshot is the live (not deleted) samples at one moment, for analyses that run off the UI
+// thread (suspect.Scan): the k-th live sample is sample Indices[k], with Labels[k] (NoLabel when
+// none) and Pixels(k), Dim stored bytes. Pixels reads buffers that never change, so it is safe
+// from any goroutine while editing goes on.
+type Snapshot struct {
+	Indices []int
+	Labels  []int
+	Dim     int
+	Pixels  func(k int) []byte
+}
+
+// Snapshot takes a Snapshot of the samples not deleted.
+func (d *Dataset) Snapshot() Snapshot {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	s := Snapshot{Dim: d.h * d.w}
+	for i, del := range d.deleted {
+		if !del {
+			s.Indices = append(s.Indices, i)
+			s.Labels = append(s.Labels, int(d.labels[i]))
+		}
+	}
+	base, added, baseN, n := d.pixels, d.added, d.baseN, s.Dim
+	idx := s.Indices
+	s.Pixels = func(k int) []byte {
+		i := idx[k]
+		if i < baseN {
+			return base[i*n : (i+1)*n : (i+1)*n]
+		}
+		j := i - baseN
+		return added[j*n : (j+1)*n : (j+1)*n]
+	}
+	return s
+}

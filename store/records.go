@@ -38,6 +38,8 @@ func (a *setDeleted) record() []byte {
 	return e
 }
 
+func (a *decide) record() []byte { return enc{recDecide}.u32(uint32(a.i)).i32(a.to) }
+
 // baseKind distinguishes a journal of edits to files from one of a new dataset.
 const (
 	baseFiles byte = 0
@@ -150,6 +152,15 @@ func (d *Dataset) replay(p []byte) (Change, error) {
 			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
 				return Change{}, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
 			}
+		}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		return d.perform(a), nil
+	case recDecide:
+		a := &decide{i: r.i32(), to: r.i32()}
+		if r.err == nil && (a.i < 0 || int(a.i) >= len(d.labels)) {
+			return Change{}, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
 		}
 		if r.err != nil {
 			return Change{}, r.err

@@ -256,6 +256,7 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 	}
 	d.labels = slices.Clone(d.orig)
 	d.deleted = make([]bool, n)
+	d.reviewed = make([]bool, n)
 	d.added = nil
 	d.undo, d.redo = nil, nil
 }

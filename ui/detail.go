@@ -123,19 +123,21 @@ func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimp
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
 // original label and state, and the value of the pixel under the mouse.
 type detailPanel struct {
-	root   fyne.CanvasObject
-	title  *widget.Label
-	pixels *pixelView
-	info   *widget.Label
-	hover  *widget.Label
+	root       fyne.CanvasObject
+	title      *widget.Label
+	pixels     *pixelView
+	info       *widget.Label
+	hover      *widget.Label
+	neighbours *neighbourStrip // a suspect's nearest samples, in the review
 }
 
 func newDetailPanel() *detailPanel {
 	d := &detailPanel{
-		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		pixels: newPixelView(),
-		info:   widget.NewLabel(""),
-		hover:  widget.NewLabel(" "),
+		title:      widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		pixels:     newPixelView(),
+		info:       widget.NewLabel(""),
+		hover:      widget.NewLabel(" "),
+		neighbours: newNeighbourStrip(),
 	}
 	d.info.Wrapping = fyne.TextWrapWord
 	d.pixels.onHover = func(r, c, v int, in bool) {
@@ -145,7 +147,7 @@ func newDetailPanel() *detailPanel {
 			d.hover.SetText(" ")
 		}
 	}
-	d.root = container.NewVBox(d.title, d.pixels, d.info, d.hover)
+	d.root = container.NewVScroll(container.NewVBox(d.title, d.pixels, d.info, d.hover, d.neighbours.root))
 	return d
 }
 

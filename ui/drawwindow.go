@@ -148,7 +148,7 @@ func (d *drawWindow) updateAdd() {
 // addSample appends the normalized drawing with the chosen label, then clears the pad.
 func (d *drawWindow) addSample() {
 	label, ok := d.chosenLabel()
-	if d.digit == nil || !ok || d.mw.busy {
+	if d.digit == nil || !ok || d.mw.busy.Load() {
 		return
 	}
 	pixels := append([]byte(nil), d.digit.Pix...)

@@ -24,10 +24,12 @@ func (w *mainWindow) singleDigitClasses() bool {
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
 // class picker for datasets whose classes need more than one keystroke.
 func (w *mainWindow) typedRune(r rune) {
-	if w.ds == nil || w.busy {
+	if w.ds == nil || w.busy.Load() {
 		return
 	}
 	switch {
+	case r >= '0' && r <= '9' && w.singleDigitClasses() && w.reviewing():
+		w.decide(int(r - '0'))
 	case r >= '0' && r <= '9' && w.singleDigitClasses():
 		w.relabel(int(r - '0'))
 	case r >= '0' && r <= '9', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
@@ -54,7 +56,7 @@ func (w *mainWindow) typedKey(k *fyne.KeyEvent) bool {
 // step, then moves the cursor to the next sample after them.
 func (w *mainWindow) relabel(label int) {
 	sel := w.v.selection()
-	if len(sel) == 0 || w.busy {
+	if len(sel) == 0 || w.busy.Load() {
 		return
 	}
 	if err := w.ds.Relabel(sel, label); err != nil {
@@ -76,7 +78,7 @@ func (w *mainWindow) relabel(label int) {
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (w *mainWindow) toggleDelete() {
 	sel := w.v.selection()
-	if len(sel) == 0 || w.busy {
+	if len(sel) == 0 || w.busy.Load() {
 		return
 	}
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !w.ds.State(i).Deleted })
@@ -97,7 +99,7 @@ func (w *mainWindow) undo() { w.step(true) }
 func (w *mainWindow) redo() { w.step(false) }
 
 func (w *mainWindow) step(undo bool) {
-	if w.ds == nil || w.busy {
+	if w.ds == nil || w.busy.Load() {
 		return
 	}
 	var err error
@@ -156,7 +158,11 @@ func (w *mainWindow) pickClass(initial string) {
 	var d *dialog.CustomDialog
 	apply := func(c int) {
 		d.Hide()
-		w.relabel(c)
+		if w.reviewing() {
+			w.decide(c)
+		} else {
+			w.relabel(c)
+		}
 		w.win.Canvas().Focus(w.grid)
 	}
 	list.OnSelected = func(id widget.ListItemID) { apply(matches[id]) }

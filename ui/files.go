@@ -83,14 +83,14 @@ func (w *mainWindow) load(images, labels string) {
 	bar := widget.NewProgressBarInfinite()
 	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), w.win)
 	prog.Show()
-	w.busy = true
+	w.busy.Store(true)
 	go func() {
 		ds, err := store.Open(images, labels, store.Options{})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
 		fyne.Do(func() {
-			w.busy = false
+			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
 			if err != nil {
@@ -159,11 +159,11 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustomWithoutButtons("Saving", bar, w.win)
 	prog.Show()
-	w.busy = true
+	w.busy.Store(true)
 	go func() {
 		err := do(func(f float64) { fyne.Do(func() { bar.SetValue(f) }) })
 		fyne.Do(func() {
-			w.busy = false
+			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			if err != nil {
 				dialog.ShowError(err, w.win)

@@ -36,7 +36,7 @@ func TestImportImageFolder(t *testing.T) {
 	writeBar(t, filepath.Join(dir, "4", "c.png"))
 	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
 	w.runImport(dir, -1, normalize.Options{}, true)
-	waitFor(t, func() bool { return !w.busy })
+	waitFor(t, func() bool { return !w.busy.Load() })
 	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
 		t.Fatalf("after import: %d samples", ds.Len())
 	}
@@ -49,7 +49,7 @@ func TestImportImageFolder(t *testing.T) {
 	flat := t.TempDir()
 	writeBar(t, filepath.Join(flat, "x.png"))
 	w.runImport(flat, 9, normalize.Options{}, false)
-	waitFor(t, func() bool { return !w.busy })
+	waitFor(t, func() bool { return !w.busy.Load() })
 	if ds.Len() != 10004 || ds.Label(10003) != 9 {
 		t.Fatalf("flat folder import: %d samples", ds.Len())
 	}

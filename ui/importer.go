@@ -109,7 +109,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustomWithoutButtons(fmt.Sprintf("Importing %d images", len(files)), bar, w.win)
 	prog.Show()
-	w.busy = true
+	w.busy.Store(true)
 	ds := w.ds
 	go func() {
 		var samples []store.Sample
@@ -126,7 +126,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 			}
 		}
 		fyne.Do(func() {
-			w.busy = false
+			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			if len(samples) > 0 {
 				if _, err := ds.Append(samples); err != nil {

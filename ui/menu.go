@@ -67,8 +67,11 @@ func (w *mainWindow) buildMenu() {
 		item("Zoom In", shortcut(fyne.KeyEqual, false), func() { w.grid.setZoom(w.grid.zoom + 1) }),
 		item("Zoom Out", shortcut(fyne.KeyMinus, false), func() { w.grid.setZoom(w.grid.zoom - 1) }),
 	)
+	tools := fyne.NewMenu("Tools",
+		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), w.findSuspects),
+	)
 	help := fyne.NewMenu("Help", item("Keyboard", nil, w.showKeys))
-	w.menu = fyne.NewMainMenu(file, edit, view, help)
+	w.menu = fyne.NewMainMenu(file, edit, view, tools, help)
 	w.win.SetMainMenu(w.menu)
 	c := w.win.Canvas()
 	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { w.redo() })
@@ -100,5 +103,7 @@ Ctrl+A        select all shown samples
 Ctrl+L        relabel with the class picker (classes above 9)
 Ctrl+Z        undo; Ctrl+Shift+Z or Ctrl+Y redo
 Ctrl+S        save; Ctrl+Shift+S save as
-Ctrl+= / Ctrl+-, Ctrl+wheel    zoom the tiles`, w.win)
+Ctrl+= / Ctrl+-, Ctrl+wheel    zoom the tiles
+Ctrl+K        find suspects; then Enter/Space accepts the suggestion,
+              a digit sets another label, → keeps the label`, w.win)
 }

@@ -20,7 +20,11 @@ var subsets = []struct {
 	subset store.Subset
 }{
 	{"All", store.All}, {"Not deleted", store.Live}, {"Edited", store.Edited}, {"Added", store.Added}, {"Deleted", store.Deleted},
+	{suspectsText, store.Live},
 }
+
+// suspectsText is the "Show" choice of the review of likely label errors, ordered by suspicion.
+const suspectsText = "Suspects (likely label errors)"
 
 // sidePanel is the left column: which samples to show (subset, class), the class histogram
 // (clicking a class filters the grid to it), go to a sample, and the tile size.

@@ -42,6 +42,7 @@ type tileGrid struct {
 	onChange  func()                      // cursor or selection changed
 	onRune    func(r rune)                // a typed rune (digit keys relabel)
 	onKey     func(k *fyne.KeyEvent) bool // keys the grid does not use itself; true when handled
+	keyFirst  func(k *fyne.KeyEvent) bool // sees every key before the grid; true when it took it
 	onZoom    func(zoom int)              // zoom changed (Ctrl+wheel)
 	onContext func(at fyne.Position)      // secondary tap on a tile (absolute position)
 
@@ -255,6 +256,9 @@ func (g *tileGrid) TypedRune(r rune) {
 // TypedKey moves the cursor (arrows, Home/End, Page Up/Down; with Shift they extend the
 // selection) and hands other keys to the window.
 func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
+	if g.keyFirst != nil && g.keyFirst(k) {
+		return
+	}
 	if g.ds == nil || g.v.Len() == 0 {
 		if g.onKey != nil {
 			g.onKey(k)

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -33,11 +34,12 @@ type mainWindow struct {
 	demo   bool   // a generated dataset: closing it loses nothing the user made
 	v      *view
 	unsub  func()
-	busy   bool // a load or save runs: edits wait
+	busy   atomic.Bool // a load, save, import or scan runs: edits wait
 	menu   *fyne.MainMenu
 	items  menuItems
 	recent *fyne.MenuItem
 	draw   *drawWindow // the draw window, nil when closed
+	sus    *suspects   // the last scan for suspects, nil before one
 }
 
 // newMainWindow builds the window and its widgets; setDataset gives it something to show.
@@ -47,6 +49,7 @@ func newMainWindow(a fyne.App) *mainWindow {
 	w.grid.onChange = w.cursorMoved
 	w.grid.onRune = w.typedRune
 	w.grid.onKey = w.typedKey
+	w.grid.keyFirst = w.reviewKey
 	w.grid.onZoom = w.side.setZoom
 	w.grid.onContext = w.showContextMenu
 	w.side.onFilter = w.applyFilter
@@ -79,7 +82,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		}
 		w.ds.Close()
 	}
-	w.ds, w.name, w.demo = ds, name, demo
+	w.ds, w.name, w.demo, w.sus = ds, name, demo, nil
 	w.unsub = ds.Subscribe(func(ch store.Change) { fyne.Do(func() { w.storeChanged(ds, ch) }) })
 	w.side.reset()
 	w.v = newView(ds.Select(store.Filter{}), ds.Len())
@@ -107,7 +110,7 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 	case store.Appended:
 		f := w.side.filter()
 		for _, i := range ch.Indices {
-			if (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+			if !w.reviewing() && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
 				w.v.order = append(w.v.order, i)
 			}
 		}
@@ -126,6 +129,13 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 		w.v.order = keep
 		w.v.reindex(ds.Len())
 	case store.Reset:
+		if w.sus != nil {
+			// A save renumbers the samples: the scan no longer applies.
+			w.sus = nil
+			if w.side.show.Selected == suspectsText {
+				w.side.reset()
+			}
+		}
 		w.rebuildView(w.side.filter())
 	}
 	w.refresh()
@@ -146,6 +156,7 @@ func (w *mainWindow) refresh() {
 // cursorMoved updates what depends on the cursor and the selection.
 func (w *mainWindow) cursorMoved() {
 	w.detail.show(w.ds, w.v.current(), w.className)
+	w.detail.neighbours.show(w, w.v.current())
 	w.updateStatus()
 }
 
@@ -170,6 +181,10 @@ func (w *mainWindow) updateStatus() {
 	text := fmt.Sprintf("%s   |   %d samples, %d shown   |   %d edited, %d added, %d deleted", files, c.Samples, w.v.Len(), c.Edited, c.Added, c.Deleted)
 	if n := len(w.v.selection()); n > 1 {
 		text += fmt.Sprintf("   |   %d selected", n)
+	}
+	if w.reviewing() {
+		done, total := w.reviewProgress()
+		text += fmt.Sprintf("   |   reviewed %d / %d  (Enter: accept suggestion, digit: other label, →: keep)", done, total)
 	}
 	if w.ds.Dirty() {
 		text += "   |   ● unsaved"
@@ -221,12 +236,20 @@ func (w *mainWindow) badge(i int) badge {
 		b.text = "+" + b.text
 		b.color = badgeAdded
 	}
+	if w.reviewing() {
+		b = w.suspectBadge(i, b)
+	}
 	return b
 }
 
-// applyFilter shows the samples f selects, keeping the cursor's sample when it is among them.
+// applyFilter shows the samples f selects, keeping the cursor's sample when it is among them;
+// "Suspects" shows the last scan's suspects (scanning first when there is none).
 func (w *mainWindow) applyFilter(f store.Filter) {
 	if w.ds == nil {
+		return
+	}
+	if w.side.show.Selected == suspectsText && w.sus == nil {
+		w.findSuspects()
 		return
 	}
 	w.rebuildView(f)
@@ -236,7 +259,11 @@ func (w *mainWindow) applyFilter(f store.Filter) {
 // rebuildView replaces the view's order by the samples f selects.
 func (w *mainWindow) rebuildView(f store.Filter) {
 	keep := w.v.current()
-	w.v.order = w.ds.Select(f)
+	if w.reviewing() {
+		w.v.order = w.suspectOrder(f)
+	} else {
+		w.v.order = w.ds.Select(f)
+	}
 	w.v.clearSelection()
 	w.v.reindex(w.ds.Len())
 	w.v.cursor, w.v.anchor = -1, -1

@@ -118,7 +118,7 @@ func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 	dir := t.TempDir()
 	ip2, lp2 := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
 	w.runSave(func(p func(float64)) error { return ds.SaveAs(ip2, lp2, p) }, nil)
-	waitFor(t, func() bool { return !w.busy })
+	waitFor(t, func() bool { return !w.busy.Load() })
 	if ds.Dirty() {
 		t.Fatal("still dirty after the save")
 	}

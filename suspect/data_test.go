@@ -1,0 +1,20 @@
+package suspect
+
+import (
+	"testing"
+
+	"idxlabel/internal/mnisttest"
+)
+
+// mnistData returns n samples built from the real t10k files as scan input.
+func mnistData(tb testing.TB, n int) Data {
+	images, labels := mnisttest.Load(tb)
+	if n != images.Dims[0] {
+		images, labels = mnisttest.Build(tb, images, labels, n)
+	}
+	ls := make([]int, n)
+	for i := range ls {
+		ls[i] = int(labels.Data[i])
+	}
+	return Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+}

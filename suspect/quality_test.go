@@ -1,0 +1,175 @@
+package suspect
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestKNNIsExact compares the blocked search with a plain double loop on random features that
+// span several blocks.
+func TestKNNIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, dims, k = 1300, 7, 5
+	feats := make([]float32, n*dims)
+	for i := range feats {
+		feats[i] = float32(rng.NormFloat64())
+	}
+	nb, err := knn(context.Background(), feats, n, dims, k, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		type pair struct {
+			j int
+			d float64
+		}
+		var all []pair
+		for j := range n {
+			if j == i {
+				continue
+			}
+			var d float64
+			for c := range dims {
+				x := float64(feats[i*dims+c] - feats[j*dims+c])
+				d += x * x
+			}
+			all = append(all, pair{j, d})
+		}
+		slices.SortFunc(all, func(a, b pair) int {
+			if a.d < b.d {
+				return -1
+			}
+			return 1
+		})
+		got := nb.of(i)
+		for m := range k {
+			if math.Abs(float64(got.dist[m])-all[m].d) > 1e-3*(1+all[m].d) {
+				t.Fatalf("sample %d neighbour %d: distance %v, want %v", i, m, got.dist[m], all[m].d)
+			}
+		}
+	}
+}
+
+// TestLeadingEigenvectors checks the subspace iteration against a full eigendecomposition of
+// the covariance of real MNIST: the 50 axes found capture the variance of the true 50.
+func TestLeadingEigenvectors(t *testing.T) {
+	d := mnistData(t, 10000)
+	const m, dim = 2000, 784
+	x := make([]float64, m*dim)
+	mean := make([]float64, dim)
+	for i := range m {
+		for k, v := range d.Pixels(i) {
+			mean[k] += float64(v) / m
+		}
+	}
+	for i := range m {
+		for k, v := range d.Pixels(i) {
+			x[i*dim+k] = float64(v) - mean[k]
+		}
+	}
+	cov := blas64.Symmetric{Uplo: blas.Upper, N: dim, Stride: dim, Data: make([]float64, dim*dim)}
+	blas64.Syrk(blas.Trans, 1.0/m, blas64.General{Rows: m, Cols: dim, Stride: dim, Data: x}, 0, cov)
+	sym := mat.NewSymDense(dim, cov.Data)
+	var eig mat.EigenSym
+	eig.Factorize(sym, false)
+	vals := eig.Values(nil)
+	var want float64
+	for _, v := range vals[dim-50:] {
+		want += v
+	}
+	vecs, err := leadingEigenvectors(cov, 50, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got float64
+	col := mat.NewVecDense(dim, nil)
+	var cv mat.VecDense
+	for j := range 50 {
+		col.CopyVec(vecs.ColView(j))
+		cv.MulVec(sym, col)
+		got += mat.Dot(col, &cv)
+	}
+	if got < 0.999*want {
+		t.Fatalf("the 50 axes capture variance %.1f, the true 50 capture %.1f", got, want)
+	}
+}
+
+// TestScanFindsPlantedErrors relabels 1% of t10k at random and checks that the scan ranks most
+// of them in its top 2%, with the right suggestion.
+func TestScanFindsPlantedErrors(t *testing.T) {
+	d := mnistData(t, 10000)
+	rng := rand.New(rand.NewPCG(5, 5))
+	planted := map[int]int{}
+	for len(planted) < 100 {
+		i := rng.IntN(d.N)
+		if _, ok := planted[i]; !ok {
+			planted[i] = d.Labels[i]
+			d.Labels[i] = (d.Labels[i] + 1 + rng.IntN(9)) % 10
+		}
+	}
+	res, err := Scan(context.Background(), d, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, suggested := 0, 0
+	for _, s := range res.Suspects[:200] {
+		if orig, ok := planted[s.Index]; ok {
+			found++
+			if s.Suggested == orig {
+				suggested++
+			}
+		}
+	}
+	t.Logf("planted 100 errors: %d in the top 200, %d of them with the original label suggested", found, suggested)
+	if found < 90 || suggested < found*9/10 {
+		t.Fatalf("only %d planted errors in the top 200 (%d with the right suggestion)", found, suggested)
+	}
+}
+
+func TestDuplicatesAndCancel(t *testing.T) {
+	d := mnistData(t, 2000)
+	pixels := d.Pixels
+	// Sample 1999 is an exact copy of sample 5 with another label; 1998 a near copy of 7.
+	d.Pixels = func(i int) []byte {
+		switch i {
+		case 1999:
+			return pixels(5)
+		case 1998:
+			p := slices.Clone(pixels(7))
+			p[400] ^= 0x20
+			return p
+		}
+		return pixels(i)
+	}
+	d.Labels[1999] = (d.Labels[5] + 1) % 10
+	d.Labels[1998] = d.Labels[7]
+	res, err := Scan(context.Background(), d, Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Duplicates) < 2 {
+		t.Fatalf("duplicates %+v", res.Duplicates)
+	}
+	first := res.Duplicates[0]
+	if first.A != 5 || first.B != 1999 || first.Distance != 0 || first.SameLabel {
+		t.Fatalf("first duplicate %+v, want the exact copy with another label", first)
+	}
+	if !slices.ContainsFunc(res.Duplicates, func(x Duplicate) bool { return x.A == 7 && x.B == 1998 && x.Distance > 0 && x.SameLabel }) {
+		t.Fatalf("near copy not found: %+v", res.Duplicates[:min(5, len(res.Duplicates))])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Scan(ctx, d, Options{}, nil); err != context.Canceled {
+		t.Fatalf("cancelled scan: %v", err)
+	}
+	if _, err := Scan(context.Background(), Data{N: 1, Dim: 784, Pixels: pixels, Labels: []int{1}}, Options{}, nil); err == nil {
+		t.Fatal("a 1-sample scan succeeded")
+	}
+}

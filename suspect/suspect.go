@@ -1,0 +1,181 @@
+package suspect
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+)
+
+// NoLabel marks a sample without a label: it is a neighbour of others but casts no vote and is
+// not ranked (store.NoLabel has the same value).
+const NoLabel = -1 << 31
+
+// Data is what the scan reads: N samples of Dim pixels each (0–255) and their labels.
+type Data struct {
+	N, Dim int
+	Pixels func(i int) []byte // sample i's Dim pixels; called concurrently, must not change
+	Labels []int              // N labels (NoLabel for none)
+}
+
+// Options tune the scan. The zero value takes the defaults.
+type Options struct {
+	K          int    // neighbours per sample (default 10)
+	Dims       int    // principal components kept (default 50)
+	PCASamples int    // samples the principal axes are estimated from (default 5,000)
+	Workers    int    // goroutines (default runtime.NumCPU())
+	Seed       uint64 // for the PCA sample (default fixed, so runs repeat)
+}
+
+func (o Options) withDefaults() Options {
+	if o.K <= 0 {
+		o.K = 10
+	}
+	if o.Dims <= 0 {
+		o.Dims = 50
+	}
+	if o.PCASamples <= 0 {
+		o.PCASamples = 5000
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.Seed == 0 {
+		o.Seed = 2049
+	}
+	return o
+}
+
+// Suspect is one sample's verdict.
+type Suspect struct {
+	Index     int     // sample index, 0-based in file order
+	Label     int     // its label
+	Suggested int     // the label most of its neighbours have (its own when they agree)
+	Score     float64 // estimated probability that Label is wrong, 0–1: the distance-weighted share of neighbours that disagree
+	Support   float64 // the distance-weighted share of neighbours that have Suggested (ranks ties in Score)
+}
+
+// Result is a scan's outcome.
+type Result struct {
+	Suspects   []Suspect   // every labelled sample, most suspicious first (ties: lower index first)
+	Duplicates []Duplicate // near-duplicate pairs, exact duplicates with different labels first
+	neighbours *neighbours
+}
+
+// Neighbours returns sample i's nearest other samples, nearest first.
+func (r *Result) Neighbours(i int) []int {
+	var out []int
+	for _, j := range r.neighbours.of(i).idx {
+		if j >= 0 {
+			out = append(out, int(j))
+		}
+	}
+	return out
+}
+
+// Scan ranks every labelled sample by how likely its label is wrong and finds near duplicates.
+// progress (may be nil) is called from the scan's goroutines with a stage name and the share
+// done (0–1). Errors: fewer than 2 samples, pixels of the wrong length, the context's error when
+// cancelled, or a PCA that does not converge.
+func Scan(ctx context.Context, d Data, opts Options, progress func(stage string, done float64)) (*Result, error) {
+	opts = opts.withDefaults()
+	if d.N < 2 {
+		return nil, fmt.Errorf("suspects need at least 2 samples, the dataset has %d", d.N)
+	}
+	if len(d.Labels) != d.N {
+		return nil, fmt.Errorf("%d labels for %d samples", len(d.Labels), d.N)
+	}
+	if got := len(d.Pixels(0)); got != d.Dim {
+		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim)
+	}
+	report := func(stage string, f float64) {
+		if progress != nil {
+			progress(stage, f)
+		}
+	}
+	report("principal components", 0)
+	p, err := fitPCA(ctx, d, opts.Dims, opts.PCASamples, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	feats, err := p.project(ctx, d, opts.Workers, func(done int) { report("projecting", float64(done)/float64(d.N)) })
+	if err != nil {
+		return nil, err
+	}
+	k := min(opts.K, d.N-1)
+	nb, err := knn(ctx, feats, d.N, p.dims, k, opts.Workers, func(f float64) { report("neighbours", f) })
+	feats = nil
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{neighbours: nb, Suspects: vote(d.Labels, nb)}
+	report("duplicates", 0)
+	res.Duplicates = duplicates(d, nb)
+	report("done", 1)
+	return res, nil
+}
+
+// vote scores every labelled sample from its neighbours' labels, weighting each neighbour by
+// 1/(1+distance/median distance) so close neighbours count more, and sorts most suspicious first
+// (equal scores: the more neighbours agree on another label, the more suspicious).
+func vote(labels []int, nb *neighbours) []Suspect {
+	// The median nearest-neighbour distance sets the scale of the weights.
+	firsts := make([]float32, 0, len(labels))
+	for i := range labels {
+		if d := nb.of(i).dist[0]; d < 1e30 {
+			firsts = append(firsts, d)
+		}
+	}
+	slices.Sort(firsts)
+	scale := float64(1)
+	if len(firsts) > 0 && firsts[len(firsts)/2] > 0 {
+		scale = float64(firsts[len(firsts)/2])
+	}
+	out := make([]Suspect, 0, len(labels))
+	votes := map[int]float64{}
+	for i, l := range labels {
+		if l == NoLabel {
+			continue
+		}
+		clear(votes)
+		var total float64
+		t := nb.of(i)
+		for m, j := range t.idx {
+			if j < 0 || labels[j] == NoLabel {
+				continue
+			}
+			w := 1 / (1 + float64(t.dist[m])/scale)
+			votes[labels[j]] += w
+			total += w
+		}
+		s := Suspect{Index: i, Label: l, Suggested: l}
+		best := votes[l]
+		for c, v := range votes {
+			if v > best || v == best && c < s.Suggested && c != l && v > votes[l] {
+				best, s.Suggested = v, c
+			}
+		}
+		if total > 0 {
+			s.Score = 1 - votes[l]/total
+			s.Support = votes[s.Suggested] / total
+		}
+		out = append(out, s)
+	}
+	slices.SortStableFunc(out, func(a, b Suspect) int {
+		switch {
+		case a.Score != b.Score:
+			return cmpDesc(a.Score, b.Score)
+		case a.Support != b.Support:
+			return cmpDesc(a.Support, b.Support)
+		}
+		return a.Index - b.Index
+	})
+	return out
+}
+
+func cmpDesc(a, b float64) int {
+	if a > b {
+		return -1
+	}
+	return 1
+}

@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// suspectScore is the smallest score a sample needs to enter the review: most of its neighbours
+// (distance-weighted) disagree with its label.
+const suspectScore = 0.5
+
+// suspects is the outcome of a scan, in sample indices.
+type suspects struct {
+	order      []int                   // samples to review, most suspicious first
+	of         map[int]suspect.Suspect // verdict by sample index (Index is the sample index)
+	neighbours map[int][]int           // nearest samples by sample index
+	took       time.Duration
+}
+
+// badgeSuspect is the colour of a suspect's badge ("7→1?"): not yet decided.
+var badgeSuspect = color.NRGBA{200, 150, 255, 255}
+
+// findSuspects scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
+// suspects for review.
+func (w *mainWindow) findSuspects() {
+	if w.ds == nil || w.busy.Load() {
+		return
+	}
+	if !w.ds.HasLabels() {
+		dialog.ShowInformation("Suspects", "This dataset has no labels to check.", w.win)
+		return
+	}
+	ds := w.ds
+	snap := ds.Snapshot()
+	ctx, cancel := context.WithCancel(context.Background())
+	stage := widget.NewLabel("Starting…")
+	bar := widget.NewProgressBar()
+	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", len(snap.Indices)), "Cancel", container.NewVBox(stage, bar), w.win)
+	prog.SetOnClosed(cancel)
+	prog.Show()
+	w.busy.Store(true)
+	start := time.Now()
+	go func() {
+		var last time.Time
+		res, err := suspect.Scan(ctx, suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{},
+			func(s string, f float64) {
+				if time.Since(last) < 50*time.Millisecond && f < 1 {
+					return
+				}
+				last = time.Now()
+				fyne.Do(func() { stage.SetText(s); bar.SetValue(f) })
+			})
+		fyne.Do(func() {
+			defer w.busy.Store(false) // last: tests wait on it
+			prog.SetOnClosed(func() {})
+			prog.Hide()
+			cancel()
+			if err == context.Canceled {
+				return
+			}
+			if err != nil {
+				dialog.ShowError(err, w.win)
+				return
+			}
+			if ds != w.ds {
+				return // another dataset was opened meanwhile
+			}
+			w.sus = newSuspects(res, snap, time.Since(start))
+			w.showSuspects()
+		})
+	}()
+}
+
+// newSuspects maps a scan's results (snapshot positions) to sample indices.
+func newSuspects(res *suspect.Result, snap store.Snapshot, took time.Duration) *suspects {
+	s := &suspects{of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: took}
+	for _, x := range res.Suspects {
+		k := x.Index
+		x.Index = snap.Indices[k]
+		s.of[x.Index] = x
+		if x.Score >= suspectScore {
+			s.order = append(s.order, x.Index)
+			var nb []int
+			for _, j := range res.Neighbours(k) {
+				nb = append(nb, snap.Indices[j])
+			}
+			s.neighbours[x.Index] = nb
+		}
+	}
+	return s
+}
+
+// showSuspects switches the grid to the review of suspects.
+func (w *mainWindow) showSuspects() {
+	w.side.quiet = true
+	w.side.class = nil
+	w.side.list.Select(0)
+	w.side.show.SetSelected(suspectsText)
+	w.side.quiet = false
+	w.applyFilter(w.side.filter())
+	w.win.Canvas().Focus(w.grid)
+}
+
+// reviewing reports whether the grid shows the suspects.
+func (w *mainWindow) reviewing() bool { return w.side.show.Selected == suspectsText && w.sus != nil }
+
+// suspectOrder returns the suspects to show under a class filter.
+func (w *mainWindow) suspectOrder(f store.Filter) []int {
+	var out []int
+	for _, i := range w.sus.order {
+		if i < w.ds.Len() && (f.Class == nil || w.ds.Label(i) == *f.Class) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// decide records the review decision for the cursor's sample and moves to the next.
+func (w *mainWindow) decide(label int) {
+	i := w.v.current()
+	if i < 0 || w.busy.Load() {
+		return
+	}
+	if err := w.ds.Decide(i, label); err != nil {
+		dialog.ShowError(err, w.win)
+		return
+	}
+	if w.v.cursor+1 < w.v.Len() {
+		w.grid.moveCursor(w.v.cursor + 1)
+	}
+}
+
+// reviewKey handles the review keys before the grid: Enter or Space accepts the suggestion,
+// Right keeps the label; both move on.
+func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
+	if !w.reviewing() {
+		return false
+	}
+	i := w.v.current()
+	if i < 0 {
+		return false
+	}
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		w.decide(w.sus.of[i].Suggested)
+	case fyne.KeyRight:
+		w.decide(w.ds.Label(i))
+	default:
+		return false
+	}
+	return true
+}
+
+// reviewProgress counts the shown suspects decided so far.
+func (w *mainWindow) reviewProgress() (done, total int) {
+	for _, i := range w.v.order {
+		if w.ds.State(i).Reviewed {
+			done++
+		}
+	}
+	return done, w.v.Len()
+}
+
+// suspectBadge is the badge of a suspect: "7→1?" until decided, then the label with a tick.
+func (w *mainWindow) suspectBadge(i int, b badge) badge {
+	s, ok := w.sus.of[i]
+	if !ok || s.Score < suspectScore {
+		return b
+	}
+	st := w.ds.State(i)
+	if st.Reviewed {
+		b.text += " ✓"
+		return b
+	}
+	if s.Suggested != st.Label {
+		return badge{text: w.shortClass(st.Label) + "→" + w.shortClass(s.Suggested) + "?", color: badgeSuspect}
+	}
+	return b
+}
+
+// neighbourStrip shows a suspect's nearest samples with their labels, under the detail view.
+type neighbourStrip struct {
+	root  *fyne.Container
+	title *widget.Label
+}
+
+func newNeighbourStrip() *neighbourStrip {
+	n := &neighbourStrip{title: widget.NewLabel("")}
+	n.root = container.NewVBox()
+	return n
+}
+
+// show lists up to 8 neighbours of sample i (none: hidden).
+func (n *neighbourStrip) show(w *mainWindow, i int) {
+	n.root.Objects = nil
+	if !w.reviewing() || i < 0 {
+		n.root.Refresh()
+		return
+	}
+	s := w.sus.of[i]
+	n.title.SetText(fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree). Nearest:", w.className(s.Suggested), 100*s.Score))
+	grid := container.NewGridWithColumns(4)
+	h, wd := w.ds.Size()
+	for _, j := range w.sus.neighbours[i][:min(8, len(w.sus.neighbours[i]))] {
+		img := canvas.NewImageFromImage(tileImage(w.ds.Pixels(j), h, wd, w.ds.Transposed()))
+		img.ScaleMode = canvas.ImageScalePixels
+		img.SetMinSize(fyne.NewSize(56, 56))
+		label := widget.NewLabel(w.shortClass(w.ds.Label(j)) + "  #" + strconv.Itoa(j))
+		grid.Add(container.NewVBox(img, label))
+	}
+	n.root.Objects = []fyne.CanvasObject{n.title, grid}
+	n.root.Refresh()
+}
+
+// tileImage copies a sample's pixels into an image as displayed (transposed back for EMNIST).
+func tileImage(px []byte, h, w int, transposed bool) *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			if transposed {
+				g.Pix[y*w+x] = px[x*h+y]
+			} else {
+				g.Pix[y*w+x] = px[y*w+x]
+			}
+		}
+	}
+	return g
+}
