@@ -185,7 +185,6 @@ func (p *pca) project(ctx context.Context, d Data, workers int, progress func(do
 	return out, nil
 }
 
-
 // orthonormalize makes the columns of q orthonormal in place: modified Gram–Schmidt, run twice
 // for numerical safety ("twice is enough").
 func orthonormalize(q *mat.Dense) {
