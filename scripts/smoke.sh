@@ -7,7 +7,7 @@
 set -euo pipefail
 bin=$1
 images=${2:-}
-shot=${3:-$(mktemp --suffix=.png)}
+shot=${3:-}
 args=("$images")
 expect="*labels*"
 if [ -z "$images" ] || [ ! -f "$images" ]; then
@@ -19,6 +19,7 @@ fi
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
 cfg=$XVFB_CFG
+[ -n "$shot" ] || shot=$cfg/screenshot.png
 
 "$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &
 APP_PID=$!
