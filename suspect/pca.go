@@ -318,26 +318,22 @@ func deskew(px []byte, dst []float32, w int) {
 // blurFloat smooths a w×w sample with a [1 2 1]/4 kernel in each direction (tmp: scratch of the
 // same size).
 func blurFloat(src, dst, tmp []float32, w int) {
-	for y := range w {
-		for x := range w {
+	blurPass(src, tmp, w, 1, w) // along rows
+	blurPass(tmp, dst, w, w, 1) // along columns
+}
+
+// blurPass convolves a w×w image with blurKernel along one axis: step is the index distance
+// between neighbours on that axis, across the distance between lines.
+func blurPass(src, dst []float32, w, step, across int) {
+	for line := range w {
+		for p := range w {
 			var s float32
 			for d := -1; d <= 1; d++ {
-				if xx := x + d; xx >= 0 && xx < w {
-					s += blurKernel[d+1] * src[y*w+xx]
+				if q := p + d; q >= 0 && q < w {
+					s += blurKernel[d+1] * src[line*across+q*step]
 				}
 			}
-			tmp[y*w+x] = s
-		}
-	}
-	for y := range w {
-		for x := range w {
-			var s float32
-			for d := -1; d <= 1; d++ {
-				if yy := y + d; yy >= 0 && yy < w {
-					s += blurKernel[d+1] * tmp[yy*w+x]
-				}
-			}
-			dst[y*w+x] = s
+			dst[line*across+p*step] = s
 		}
 	}
 }

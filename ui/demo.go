@@ -134,33 +134,26 @@ func drawDigit(face font.Face, digit int, angle float64, stroke int, dx, dy floa
 // morph dilates (grow) or erodes g by r pixels with a separable square max (min) filter.
 func morph(g *image.Gray, r int, grow bool) *image.Gray {
 	w, h := g.Rect.Dx(), g.Rect.Dy()
-	pick := func(a, b byte) byte {
-		if grow == (a > b) {
-			return a
-		}
-		return b
-	}
-	tmp := image.NewGray(g.Rect)
-	for y := range h {
-		for x := range w {
-			v := g.Pix[y*w+x]
-			for k := max(0, x-r); k <= min(w-1, x+r); k++ {
-				v = pick(v, g.Pix[y*w+k])
-			}
-			tmp.Pix[y*w+x] = v
-		}
-	}
-	out := image.NewGray(g.Rect)
-	for y := range h {
-		for x := range w {
-			v := tmp.Pix[y*w+x]
-			for k := max(0, y-r); k <= min(h-1, y+r); k++ {
-				v = pick(v, tmp.Pix[k*w+x])
-			}
-			out.Pix[y*w+x] = v
-		}
-	}
+	tmp, out := image.NewGray(g.Rect), image.NewGray(g.Rect)
+	morphPass(g.Pix, tmp.Pix, w, h, 1, w, r, grow)   // along rows
+	morphPass(tmp.Pix, out.Pix, h, w, w, 1, r, grow) // along columns
 	return out
+}
+
+// morphPass takes the max (grow) or min over a window of 2r+1 pixels along one axis of length n:
+// step is the index distance between neighbours on that axis, across between the lines.
+func morphPass(src, dst []byte, n, lines, step, across, r int, grow bool) {
+	for line := range lines {
+		for p := range n {
+			v := src[line*across+p*step]
+			for q := max(0, p-r); q <= min(n-1, p+r); q++ {
+				if u := src[line*across+q*step]; grow == (u > v) && u != v {
+					v = u
+				}
+			}
+			dst[line*across+p*step] = v
+		}
+	}
 }
 
 // demoDataset makes the demo an in-memory dataset whose edits are journaled to a temporary file
