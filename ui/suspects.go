@@ -61,7 +61,12 @@ func (w *mainWindow) findSuspects() {
 					return
 				}
 				last = time.Now()
-				fyne.Do(func() { stage.SetText(s); bar.SetValue(f) })
+				text := s
+				if s == "neighbours" && f > 0.02 {
+					left := time.Duration(float64(time.Since(start)) * (1 - f) / f)
+					text = fmt.Sprintf("neighbours — about %s left", left.Round(time.Second))
+				}
+				fyne.Do(func() { stage.SetText(text); bar.SetValue(f) })
 			})
 		fyne.Do(func() {
 			defer w.busy.Store(false) // last: tests wait on it
