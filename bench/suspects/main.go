@@ -78,7 +78,7 @@ func main() {
 	fmt.Printf("%d samples scanned in %.2f s; leave-one-out %d-NN error %.2f%%; %d with score ≥ 0.5; %d near-duplicate pairs\n",
 		*n, took.Seconds(), *k, 100*float64(wrong)/float64(len(res.Suspects)), above, len(res.Duplicates))
 	fmt.Printf("labels of the top %d (0–9): %v\n", *top, hist)
-	for r, s := range res.Suspects[:min(*top, 20)] {
+	for r, s := range res.Suspects[:min(*top, 40)] {
 		fmt.Printf("  %2d. sample %5d  label %d → %d  score %.2f\n", r, s.Index, s.Label, s.Suggested, s.Score)
 	}
 	if *sheet != "" {
