@@ -10,7 +10,6 @@ import (
 	"flag"
 	"log"
 
-	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
 	"idxlabel/store"
 )
@@ -22,11 +21,7 @@ func main() {
 	if flag.NArg() != 3 {
 		log.Fatal("usage: mkpair [-n N] [-gz] T10K_IMAGES T10K_LABELS OUT_PREFIX")
 	}
-	images, err := idx.ReadFile(flag.Arg(0))
-	if err != nil {
-		log.Fatal(err)
-	}
-	labels, err := idx.ReadFile(flag.Arg(1))
+	images, labels, err := mnisttest.ReadPair(flag.Arg(0), flag.Arg(1))
 	if err != nil {
 		log.Fatal(err)
 	}

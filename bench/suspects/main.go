@@ -22,7 +22,6 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
 	"idxlabel/suspect"
 )
@@ -36,11 +35,7 @@ func main() {
 	if flag.NArg() != 2 {
 		log.Fatal("usage: suspects [-n N] [-k K] [-top N] [-sheet out.png] T10K_IMAGES T10K_LABELS")
 	}
-	images, err := idx.ReadFile(flag.Arg(0))
-	if err != nil {
-		log.Fatal(err)
-	}
-	labels, err := idx.ReadFile(flag.Arg(1))
+	images, labels, err := mnisttest.ReadPair(flag.Arg(0), flag.Arg(1))
 	if err != nil {
 		log.Fatal(err)
 	}

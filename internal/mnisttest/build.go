@@ -16,15 +16,23 @@ var shifts = [][2]int{{0, 0}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, 1}, {-1, -1}
 // files are absent (see Dir).
 func Load(tb testing.TB) (images, labels *idx.Array) {
 	tb.Helper()
-	images, err := idx.ReadFile(Path(tb, TestImages))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	labels, err = idx.ReadFile(Path(tb, TestLabels))
+	images, labels, err := ReadPair(Path(tb, TestImages), Path(tb, TestLabels))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return images, labels
+}
+
+// ReadPair reads an image file and a label file (the benchmark tools' input). Errors: those of
+// idx.ReadFile.
+func ReadPair(imagesPath, labelsPath string) (images, labels *idx.Array, err error) {
+	if images, err = idx.ReadFile(imagesPath); err != nil {
+		return nil, nil, err
+	}
+	if labels, err = idx.ReadFile(labelsPath); err != nil {
+		return nil, nil, err
+	}
+	return images, labels, nil
 }
 
 // Build is Shifted for tests and benchmarks: it fails tb on error.
