@@ -44,6 +44,9 @@ type Sample struct {
 // ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
 var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
 
+// ErrClosed: an edit or save was attempted after Close.
+var ErrClosed = errors.New("the dataset was closed: open the files again to edit them")
+
 // ErrRecoveryPending: an edit was attempted while a journal found at Open awaits a decision
 // (ReplayJournal or DiscardJournal).
 var ErrRecoveryPending = errors.New("a journal of unsaved edits was found: replay or discard it first")
@@ -71,7 +74,7 @@ type Dataset struct {
 	labels   []int32
 	deleted  []bool
 	reviewed []bool // decided in a review of suspects (Decide); cleared by a save
-	added    []byte // (Len()-baseN)×H×W display pixels of appended samples
+	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 
 	declared  []int          // classes of a new dataset, or those present when the files were read
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
@@ -85,16 +88,30 @@ type Dataset struct {
 
 	subs    map[int]func(Change)
 	nextSub int
+
+	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
+	stamps []stamp   // the files as they were read or last saved (stamp.go)
+	closed bool      // Close was called: edits and saves fail with ErrClosed
 }
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
 // N×H×W (or N×(H·W), N×H×W×1) of any IDX dtype; labels are 1-D integers, or N×K integers with the
 // class in column 0 (QMNIST's N×8 int32). Before reading, it finishes a save of this pair that
 // was cut off between its renames (Notices says so); after reading, it looks for a journal of
-// unsaved edits (Recovery). Errors: the idx errors of either file (naming it), a label file that
-// is not integer or not 1-D/2-D, or counts that differ (naming both files and counts).
-func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
+// unsaved edits (Recovery). The pair stays locked for editing by this Dataset until Close (see
+// LockSuffix). Errors: a *LockedError (errors.Is ErrLocked) when another process or Dataset has
+// the pair open for editing, the idx errors of either file (naming it), a label file that is
+// not integer or not 1-D/2-D, or counts that differ (naming both files and counts).
+func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, subs: map[int]func(Change){}}
+	if err := d.takeLock(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			d.lock.release()
+		}
+	}()
 	if note, err := finishInterruptedSave(d.statePath(".idxlabel-saving")); err != nil {
 		return nil, err
 	} else if note != "" {
@@ -104,6 +121,7 @@ func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
 	if labelsPath != "" {
 		removeStale(labelsPath)
 	}
+	d.stamps = takeStamps(imagesPath, labelsPath)
 	images, err := idx.ReadFile(imagesPath)
 	if err != nil {
 		return nil, err
@@ -297,16 +315,41 @@ func (d *Dataset) Paths() (images, labels string) {
 // HasLabels reports whether the dataset has a label file (or, for a new dataset, labels).
 func (d *Dataset) HasLabels() bool { return d.labelHeader.Type != 0 }
 
+// Reading a sample that does not exist is a programming error: Pixels, Label, OriginalLabel and
+// State panic with a message naming the index and Len, never returning stale data. A reader
+// whose index may have been taken before an edit removed samples (an undone append, a save)
+// uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
+
 // Pixels returns sample i's H·W display pixels (0 = background, 255 = ink) in stored order:
 // row-major, or column-major when Transposed. It is a view into the dataset's buffer, not a copy;
-// it must not be modified and stays valid (unchanged) for as long as the caller holds it. It
-// panics if i is out of range.
+// it must not be modified and stays valid (unchanged) for as long as the caller holds it, through
+// any later edit, undo or save. It panics if i is not in 0…Len()-1.
 func (d *Dataset) Pixels(i int) []byte {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
+	d.mustExist(i, "Pixels")
 	return d.pixelsLocked(i)
 }
 
+// PixelsAt is Pixels for readers that may race with an edit: ok is false (and px nil) when
+// sample i does not exist now.
+func (d *Dataset) PixelsAt(i int) (px []byte, ok bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if i < 0 || i >= len(d.labels) {
+		return nil, false
+	}
+	return d.pixelsLocked(i), true
+}
+
+// mustExist panics unless sample i exists (d.mu held).
+func (d *Dataset) mustExist(i int, method string) {
+	if i < 0 || i >= len(d.labels) {
+		panic(fmt.Sprintf("store: %s(%d): no such sample, the dataset has %d (use the checked forms PixelsAt, StateAt when the length may have changed)", method, i, len(d.labels)))
+	}
+}
+
+// pixelsLocked returns sample i's pixels; i exists (d.mu held).
 func (d *Dataset) pixelsLocked(i int) []byte {
 	n := d.h * d.w
 	if i < d.baseN {
@@ -316,19 +359,21 @@ func (d *Dataset) pixelsLocked(i int) []byte {
 	return d.added[j*n : (j+1)*n : (j+1)*n]
 }
 
-// Label returns sample i's current label, NoLabel when it has none. It panics if i is out of
-// range.
+// Label returns sample i's current label, NoLabel when it has none. It panics if i is not in
+// 0…Len()-1.
 func (d *Dataset) Label(i int) int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
+	d.mustExist(i, "Label")
 	return int(d.labels[i])
 }
 
 // OriginalLabel returns sample i's label in the files (NoLabel for appended samples and
-// unlabelled files).
+// unlabelled files). It panics if i is not in 0…Len()-1.
 func (d *Dataset) OriginalLabel(i int) int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
+	d.mustExist(i, "OriginalLabel")
 	if i >= d.baseN {
 		return NoLabel
 	}
@@ -344,11 +389,23 @@ type State struct {
 	Reviewed        bool // a person decided its label in a review (Decide) since the last save
 }
 
-// State returns sample i's state. It panics if i is out of range.
+// State returns sample i's state. It panics if i is not in 0…Len()-1.
 func (d *Dataset) State(i int) State {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
+	d.mustExist(i, "State")
 	return d.stateLocked(i)
+}
+
+// StateAt is State for readers that may race with an edit: ok is false when sample i does not
+// exist now.
+func (d *Dataset) StateAt(i int) (s State, ok bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if i < 0 || i >= len(d.labels) {
+		return State{}, false
+	}
+	return d.stateLocked(i), true
 }
 
 func (d *Dataset) stateLocked(i int) State {
@@ -375,15 +432,23 @@ func (d *Dataset) Dirty() bool {
 	return len(d.undo) > 0
 }
 
-// Close closes the journal file. The journal itself stays on disk while edits are unsaved, so
-// they can be recovered; Close does not save.
+// Close ends the editing session: it closes the journal file and releases the pair's lock, so
+// another window or process may open the pair for editing. The journal itself stays on disk
+// while edits are unsaved, so they can be recovered; Close does not save. After Close the
+// dataset can still be read, but edits and saves fail with ErrClosed. Closing twice is harmless.
+// Errors: closing the journal or unlocking failed.
 func (d *Dataset) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.journal == nil {
-		return nil
+	d.closed = true
+	var err error
+	if d.journal != nil {
+		err = d.journal.close()
+		d.journal = nil
 	}
-	err := d.journal.close()
-	d.journal = nil
+	if lerr := d.lock.release(); err == nil {
+		err = lerr
+	}
+	d.lock = nil
 	return err
 }

@@ -65,12 +65,16 @@ func (a *appendSamples) apply(d *Dataset) Change {
 	return Change{Kind: Appended, Indices: span(first, len(d.labels))}
 }
 
+// revert removes the samples from the end. Their pixels stay in d.added's old buffer for anyone
+// who holds them (Pixels, Snapshot): the capacity is clipped, so the next append copies to a new
+// buffer instead of writing over them.
 func (a *appendSamples) revert(d *Dataset) Change {
 	n := len(d.labels) - len(a.labels)
 	d.labels = d.labels[:n]
 	d.deleted = d.deleted[:n]
 	d.reviewed = d.reviewed[:n]
-	d.added = d.added[:len(d.added)-len(a.pixels)]
+	m := len(d.added) - len(a.pixels)
+	d.added = d.added[:m:m]
 	return Change{Kind: Truncated, Indices: span(n, n+len(a.labels))}
 }
 
@@ -270,6 +274,10 @@ func (d *Dataset) setDeleted(indices []int, to bool) error {
 
 // do journals a, applies it, pushes it on the undo stack, clears redo, unlocks d.mu and notifies.
 func (d *Dataset) do(a action) error {
+	if d.closed {
+		d.mu.Unlock()
+		return ErrClosed
+	}
 	if err := d.writeJournal(a.record()); err != nil {
 		d.mu.Unlock()
 		return err
@@ -301,6 +309,10 @@ func (d *Dataset) step(undo bool) (string, bool, error) {
 	if len(d.undo) == 0 && undo || len(d.redo) == 0 && !undo {
 		d.mu.Unlock()
 		return "", false, nil
+	}
+	if d.closed {
+		d.mu.Unlock()
+		return "", false, ErrClosed
 	}
 	rec := recRedo
 	if undo {

@@ -12,16 +12,12 @@ import (
 	"idxlabel/idx"
 )
 
-// Save writes the dataset over the files it was opened from (or last saved to); see SaveAs.
-// Errors: ErrNoPath for a new dataset, and those of SaveAs.
+// Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
+// first checks that those files are as the dataset read or last wrote them and refuses to
+// overwrite changes another program made. Errors: ErrNoPath for a new dataset,
+// ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
 func (d *Dataset) Save(progress func(fraction float64)) error {
-	d.mu.RLock()
-	images, labels := d.imagesPath, d.labelsPath
-	d.mu.RUnlock()
-	if images == "" {
-		return ErrNoPath
-	}
-	return d.SaveAs(images, labels, progress)
+	return d.save("", "", true, progress)
 }
 
 // SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
@@ -36,14 +32,36 @@ func (d *Dataset) Save(progress func(fraction float64)) error {
 // targets keep their old content and the temporary files are removed. On success the dataset is
 // the saved files: samples renumbered, undo history and journal cleared. labelsPath may be ""
 // only for a dataset without labels. progress (may be nil) is called with 0–1 as it goes.
+//
+// Saving to other files than the dataset's takes the lock of the target pair first (see
+// LockSuffix) and, on success, keeps it and releases the old pair's.
 // Errors: nothing to save (every sample deleted), unlabelled samples with a label file to write,
-// and any write, verify or rename error.
+// a *LockedError (errors.Is ErrLocked) when the target pair is open for editing elsewhere,
+// ErrClosed, and any write, verify or rename error.
 func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
+	return d.save(imagesPath, labelsPath, false, progress)
+}
+
+// save is Save (current: the dataset's own files, checked against their stamps) or SaveAs.
+func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
 	d.mu.Lock()
-	err := d.saveLocked(imagesPath, labelsPath, progress)
+	var err error
+	switch {
+	case d.closed:
+		err = ErrClosed
+	case current && d.imagesPath == "":
+		err = ErrNoPath
+	case current:
+		imagesPath, labelsPath = d.imagesPath, d.labelsPath
+		if err = d.checkStamps(); err == nil {
+			err = d.saveLocked(imagesPath, labelsPath, progress)
+		}
+	default:
+		err = d.saveLocked(imagesPath, labelsPath, progress)
+	}
 	d.mu.Unlock()
 	if err != nil {
 		return err
@@ -58,6 +76,14 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 		return ErrRecoveryPending
 	}
 	images, labels, err := d.build(labelsPath != "")
+	if err != nil {
+		return err
+	}
+	target := labelsPath
+	if target == "" {
+		target = imagesPath
+	}
+	lock, err := d.relock(target)
 	if err != nil {
 		return err
 	}
@@ -81,9 +107,15 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 				d.journal = j
 			}
 		}
+		lock.release()
 		return err
 	}
+	if lock != nil {
+		d.lock.release()
+		d.lock = lock
+	}
 	d.rebase(imagesPath, labelsPath, images, labels)
+	d.stamps = takeStamps(imagesPath, labelsPath)
 	return nil
 }
 
@@ -91,8 +123,18 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 // paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
 // compared, then renamed with a manifest so that a crash between the renames is finished by the
 // next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
-// Errors: any write, verify or rename error.
+// It holds the target pair's lock while it writes. Errors: a *LockedError (errors.Is ErrLocked)
+// when the pair is open for editing elsewhere, and any write, verify or rename error.
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
+	target := labelsPath
+	if labels == nil {
+		target = imagesPath
+	}
+	lock, err := lockPair(target)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	return writePair(imagesPath, labelsPath, images, labels, nil, nil)
 }
 

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gofrs/flock"
+)
+
+// LockSuffix is appended to the label file's path (the image file's when there is none) to
+// name the pair's lock file: "t10k-labels-idx1-ubyte.gz.idxlabel-lock". While a pair is open for
+// editing, one process holds an advisory lock on it (flock on Unix, LockFileEx on Windows, via
+// github.com/gofrs/flock); from byte 1 on, the file holds one line naming its holder,
+// "idxlabel-lock pid=1234 host=name". Byte 0 is the byte LockFileEx locks, so it is left alone.
+const LockSuffix = ".idxlabel-lock"
+
+// ErrLocked is what every *LockedError matches with errors.Is: another process (or another
+// Dataset in this process) has the pair open for editing.
+var ErrLocked = errors.New("open for editing elsewhere")
+
+// LockedError says that a pair is open for editing in another idxlabel: Open and SaveAs return
+// it when they cannot take the pair's lock. PID and Host name the holder as it wrote itself into
+// the lock file (0 and "" when it could not be read).
+type LockedError struct {
+	Path     string // the file the lock protects: the label file, or the image file
+	LockFile string // the lock file
+	PID      int    // the holder's process id, 0 when unknown
+	Host     string // the holder's host name, "" when unknown
+}
+
+func (e *LockedError) Error() string {
+	host, _ := os.Hostname()
+	switch {
+	case e.PID == os.Getpid() && e.Host == host:
+		return fmt.Sprintf("%s is already open for editing in this idxlabel (another window): edit it there, or open it read-only", e.Path)
+	case e.PID > 0:
+		return fmt.Sprintf("%s is open for editing in another idxlabel (process %d on %s): close it there, or open it read-only", e.Path, e.PID, e.Host)
+	}
+	return fmt.Sprintf("%s is open for editing in another idxlabel: close it there, or open it read-only (if no other idxlabel is running, delete %s)", e.Path, e.LockFile)
+}
+
+// Is makes errors.Is(err, ErrLocked) true for a *LockedError.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// pairLock is a held lock on a pair: an flock on the lock file, or, where the file system does
+// not support flock, the lock file itself created with O_EXCL.
+type pairLock struct {
+	path string      // the lock file
+	fl   *flock.Flock // nil in the O_EXCL fallback
+}
+
+// tryFlock takes fl without waiting; a variable so tests can play a file system without flock.
+var tryFlock = (*flock.Flock).TryLock
+
+// lockPair takes the lock of the pair whose label (or image) file is target. Errors: a
+// *LockedError when another holder has it, or the error that kept the lock file from being
+// created (a read-only folder).
+func lockPair(target string) (*pairLock, error) {
+	path := target + LockSuffix
+	for range 4 {
+		fl := flock.New(path, flock.SetPermissions(0o644))
+		ok, err := tryFlock(fl)
+		var pe *fs.PathError
+		switch {
+		case err != nil && errors.As(err, &pe) && pe.Op == "open":
+			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, pe.Err)
+		case err != nil: // the file system has no flock
+			return lockExclusive(target, path)
+		case !ok:
+			return nil, lockedBy(target, path)
+		}
+		// The holder before us may have removed the file between our open and our lock: the
+		// lock counts only if it is on the file the path names now.
+		held, err1 := fl.Stat()
+		now, err2 := os.Stat(path)
+		if err1 != nil || err2 != nil || !os.SameFile(held, now) {
+			fl.Unlock()
+			continue
+		}
+		writeOwner(path)
+		return &pairLock{path: path, fl: fl}, nil
+	}
+	return nil, lockedBy(target, path)
+}
+
+// lockExclusive is the fallback where flock is unsupported: the lock is the lock file itself,
+// created with O_EXCL. A lock file left by a process of this host that no longer runs is stale
+// and is replaced.
+func lockExclusive(target, path string) (*pairLock, error) {
+	for range 2 {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err == nil {
+			f.WriteAt(ownerLine(), 1)
+			f.Close()
+			return &pairLock{path: path}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, err)
+		}
+		e := lockedBy(target, path)
+		host, _ := os.Hostname()
+		if e.PID <= 0 || e.Host != host || processAlive(e.PID) {
+			return nil, e
+		}
+		os.Remove(path)
+	}
+	return nil, lockedBy(target, path)
+}
+
+// release gives the lock up and removes the lock file (removed first, so that no one can lock
+// the old file after we let it go; see lockPair's SameFile check).
+func (l *pairLock) release() error {
+	if l == nil {
+		return nil
+	}
+	os.Remove(l.path)
+	if l.fl != nil {
+		return l.fl.Unlock()
+	}
+	return nil
+}
+
+// sameAs reports whether l is the lock of the pair whose label (or image) file is target.
+func (l *pairLock) sameAs(target string) bool {
+	if l == nil {
+		return false
+	}
+	a, err1 := os.Stat(l.path)
+	b, err2 := os.Stat(target + LockSuffix)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(a, b)
+	}
+	x, err1 := filepath.Abs(l.path)
+	y, err2 := filepath.Abs(target + LockSuffix)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// ownerLine is what a holder writes into its lock file from byte 1 on.
+func ownerLine() []byte {
+	host, _ := os.Hostname()
+	return fmt.Appendf(nil, "idxlabel-lock pid=%d host=%s\n", os.Getpid(), host)
+}
+
+// writeOwner writes ownerLine into the lock file at path, through a handle of its own (the
+// lock's handle is read-only). Best effort: the lock holds without it.
+func writeOwner(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		f.WriteAt(ownerLine(), 1)
+		f.Close()
+	}
+}
+
+// lockedBy reads the holder of the lock file at path (untrusted: at most one short line, the
+// host name cleaned to printable text) into a LockedError.
+func lockedBy(target, path string) *LockedError {
+	e := &LockedError{Path: target, LockFile: path}
+	f, err := os.Open(path)
+	if err != nil {
+		return e
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	n, _ := f.ReadAt(buf, 1)
+	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	for _, field := range strings.Fields(string(line)) {
+		k, v, _ := strings.Cut(field, "=")
+		switch k {
+		case "pid":
+			if pid, err := strconv.Atoi(v); err == nil && pid > 0 {
+				e.PID = pid
+			}
+		case "host":
+			e.Host, _ = cleanText(v, maxNameRunes)
+		}
+	}
+	return e
+}
+
+// takeLock takes the lock of the dataset's pair for Open. A pair locked elsewhere is an error
+// (*LockedError); a lock that cannot be taken at all (a read-only folder) is a notice: no other
+// idxlabel can write that folder's journal or files either.
+func (d *Dataset) takeLock() error {
+	target := d.statePath("")
+	if target == "" {
+		return nil
+	}
+	l, err := lockPair(target)
+	if errors.Is(err, ErrLocked) {
+		return err
+	}
+	if err != nil {
+		d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
+	}
+	d.lock = l
+	return nil
+}
+
+// relock moves the dataset's lock to the pair whose label (or image) file is target, for a
+// save to other files: it returns the new lock (nil when target's pair is already d's) and
+// leaves the old one held; the caller releases one of them when the save ends (d.mu held).
+// Errors: *LockedError, or the lock file cannot be created.
+func (d *Dataset) relock(target string) (*pairLock, error) {
+	if d.lock.sameAs(target) {
+		return nil, nil
+	}
+	return lockPair(target)
+}
