@@ -51,7 +51,7 @@ func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 // pairLock is a held lock on a pair: an flock on the lock file, or, where the file system does
 // not support flock, the lock file itself created with O_EXCL.
 type pairLock struct {
-	path string      // the lock file
+	path string       // the lock file
 	fl   *flock.Flock // nil in the O_EXCL fallback
 }
 
