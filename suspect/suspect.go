@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+
+	"idxlabel/store"
 )
 
 // NoLabel marks a sample without a label: it is a neighbour of others but casts no vote and is
-// not ranked (store.NoLabel has the same value).
-const NoLabel = -1 << 31
+// not ranked. It is store.NoLabel (defined there, once), named here for suspect's callers.
+const NoLabel = store.NoLabel
 
 // Data is what the scan reads: N samples of Dim pixels each (0–255) and their labels.
 type Data struct {
