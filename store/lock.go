@@ -58,17 +58,29 @@ type pairLock struct {
 // tryFlock takes fl without waiting; a variable so tests can play a file system without flock.
 var tryFlock = (*flock.Flock).TryLock
 
-// lockPair takes the lock of the pair whose label (or image) file is target. Errors: a
-// *LockedError when another holder has it, or the error that kept the lock file from being
-// created (a read-only folder).
+// errLockFile marks a lock file that is not a regular file (a link, folder, FIFO or device
+// planted beside the pair): it is never followed, written or waited on.
+var errLockFile = errors.New("the lock file is not a regular file; remove it")
+
+// lockPair takes the lock of the pair whose label (or image) file is target. The lock file is
+// opened without following links (O_NOFOLLOW) and without waiting on a FIFO (O_NONBLOCK) where
+// the system has them, and must be a regular file. Errors: a *LockedError when another holder
+// has it, errLockFile, or the error that kept the lock file from being created (a read-only
+// folder).
 func lockPair(target string) (*pairLock, error) {
 	path := target + LockSuffix
 	for range 4 {
-		fl := flock.New(path, flock.SetPermissions(0o644))
+		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w", path, errLockFile)
+		}
+		fl := flock.New(path, flock.SetPermissions(0o644), flock.SetFlag(os.O_CREATE|os.O_RDONLY|openSafe))
 		ok, err := tryFlock(fl)
 		var pe *fs.PathError
 		switch {
 		case err != nil && errors.As(err, &pe) && pe.Op == "open":
+			if isLink(pe.Err) {
+				return nil, fmt.Errorf("%s: %w", path, errLockFile)
+			}
 			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, pe.Err)
 		case err != nil: // the file system has no flock
 			return lockExclusive(target, path)
@@ -78,12 +90,16 @@ func lockPair(target string) (*pairLock, error) {
 		// The holder before us may have removed the file between our open and our lock: the
 		// lock counts only if it is on the file the path names now.
 		held, err1 := fl.Stat()
-		now, err2 := os.Stat(path)
+		now, err2 := os.Lstat(path)
+		if err1 == nil && !held.Mode().IsRegular() {
+			fl.Unlock()
+			return nil, fmt.Errorf("%s: %w", path, errLockFile)
+		}
 		if err1 != nil || err2 != nil || !os.SameFile(held, now) {
 			fl.Unlock()
 			continue
 		}
-		writeOwner(path)
+		writeOwner(path, held)
 		return &pairLock{path: path, fl: fl}, nil
 	}
 	return nil, lockedBy(target, path)
@@ -147,12 +163,16 @@ func ownerLine() []byte {
 	return fmt.Appendf(nil, "idxlabel-lock pid=%d host=%s\n", os.Getpid(), host)
 }
 
-// writeOwner writes ownerLine into the lock file at path, through a handle of its own (the
-// lock's handle is read-only). Best effort: the lock holds without it.
-func writeOwner(path string) {
-	if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+// writeOwner writes ownerLine into the lock file at path, the file held, through a handle of
+// its own (the lock's handle is read-only). Best effort: the lock holds without it.
+func writeOwner(path string, held os.FileInfo) {
+	f, err := os.OpenFile(path, os.O_WRONLY|openSafe, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && os.SameFile(fi, held) {
 		f.WriteAt(ownerLine(), 1)
-		f.Close()
 	}
 }
 
@@ -160,11 +180,14 @@ func writeOwner(path string) {
 // host name cleaned to printable text) into a LockedError.
 func lockedBy(target, path string) *LockedError {
 	e := &LockedError{Path: target, LockFile: path}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openSafe, 0)
 	if err != nil {
 		return e
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return e
+	}
 	buf := make([]byte, 256)
 	n, _ := f.ReadAt(buf, 1)
 	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))
@@ -182,20 +205,22 @@ func lockedBy(target, path string) *LockedError {
 	return e
 }
 
-// takeLock takes the lock of the dataset's pair for Open. A pair locked elsewhere is an error
-// (*LockedError); a lock that cannot be taken at all (a read-only folder) is a notice: no other
-// idxlabel can write that folder's journal or files either.
+// takeLock takes the lock of the dataset's pair for Open. A lock file that cannot be created
+// because the folder is read-only or not ours is a notice (no other idxlabel can write that
+// folder's files either); anything else is an error: the pair locked elsewhere (*LockedError),
+// or a lock file that is not a regular file.
 func (d *Dataset) takeLock() error {
 	target := d.statePath("")
 	if target == "" {
 		return nil
 	}
 	l, err := lockPair(target)
-	if errors.Is(err, ErrLocked) {
-		return err
+	if cannotWrite(err) {
+		d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
+		return nil
 	}
 	if err != nil {
-		d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
+		return err
 	}
 	d.lock = l
 	return nil

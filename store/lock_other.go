@@ -2,5 +2,20 @@
 
 package store
 
+import (
+	"errors"
+	"io/fs"
+)
+
 // processAlive cannot tell on this system, so a lock file is never taken for stale.
 func processAlive(pid int) bool { return true }
+
+// openSafe: no O_NOFOLLOW here; lockPair's Lstat check refuses a link.
+const openSafe = 0
+
+// isLink: never on this system.
+func isLink(error) bool { return false }
+
+// cannotWrite reports whether err says the folder cannot be written: no permission, or a
+// read-only file system.
+func cannotWrite(err error) bool { return errors.Is(err, fs.ErrPermission) }

@@ -260,3 +260,55 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 		t.Fatalf("new dataset SaveAs over a pair open elsewhere: %v", err)
 	}
 }
+
+// TestPlantedLockFileIsNeverFollowed: a link in the lock file's place, pointing outside the
+// folder, is refused: the file it points to is neither created nor written. A FIFO there is
+// refused without waiting for a writer.
+func TestPlantedLockFileIsNeverFollowed(t *testing.T) {
+	ip, lp := writeTestPair(t, 10, 2, 2)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	if err := os.Symlink(outside, lp+LockSuffix); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
+		t.Fatalf("open with a planted link: %v", err)
+	}
+	if _, err := os.Lstat(outside); !os.IsNotExist(err) {
+		t.Fatalf("the link's target was created: %v", err)
+	}
+	os.WriteFile(outside, []byte("precious"), 0o644)
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
+		t.Fatalf("open with a planted link to a file: %v", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "precious" {
+		t.Fatalf("the link's target was written: %q", b)
+	}
+	os.Remove(lp + LockSuffix)
+	if err := mkfifo(lp + LockSuffix); err != nil {
+		t.Logf("no FIFO on this system: %v", err)
+		return
+	}
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
+		t.Fatalf("open with a planted FIFO: %v", err)
+	}
+}
+
+// TestReadOnlyFolderOpensWithANotice: where the lock file cannot be created, the pair still
+// opens (to look at it), with a notice saying it is not locked.
+func TestReadOnlyFolderOpensWithANotice(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: a folder without write permission is still writable")
+	}
+	ip, lp := writeTestPair(t, 10, 2, 2)
+	dir := filepath.Dir(lp)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if n := strings.Join(d.Notices(), "\n"); !strings.Contains(n, "cannot create the lock file") {
+		t.Fatalf("notices %q", n)
+	}
+}

@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"io/fs"
 	"syscall"
 )
 
@@ -12,4 +13,17 @@ import (
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// openSafe is added to the flags of every open of a lock file: never follow a link planted in
+// its place, never wait for a writer on a FIFO.
+const openSafe = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// isLink reports whether an open with openSafe failed because the path is a symbolic link.
+func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+// cannotWrite reports whether err says the folder cannot be written: no permission, or a
+// read-only file system.
+func cannotWrite(err error) bool {
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
 }
