@@ -205,16 +205,28 @@ func lockedBy(target, path string) *LockedError {
 	return e
 }
 
-// takeLock takes the lock of the dataset's pair for Open. A lock file that cannot be created
-// because the folder is read-only or not ours is a notice (no other idxlabel can write that
-// folder's files either); anything else is an error: the pair locked elsewhere (*LockedError),
-// or a lock file that is not a regular file.
+// takeLock takes the lock of the dataset's pair for Open. Where the lock file cannot be created
+// because the folder is read-only or not ours, the journal goes to the per-user fallback folder
+// (see fallbackJournal), and so does the lock: two windows on such a pair would otherwise share
+// that journal; when even that fails, a notice says the pair is not locked. Errors: the pair
+// locked elsewhere (*LockedError), a lock file that is not a regular file, or any other failure
+// to create it.
 func (d *Dataset) takeLock() error {
 	target := d.statePath("")
 	if target == "" {
 		return nil
 	}
 	l, err := lockPair(target)
+	if cannotWrite(err) {
+		if fb := fallbackJournal(target); fb != "" {
+			if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
+				l, err = lockPair(fb)
+				if le, ok := err.(*LockedError); ok {
+					le.Path = target
+				}
+			}
+		}
+	}
 	if cannotWrite(err) {
 		d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
 		return nil

@@ -293,17 +293,34 @@ func TestPlantedLockFileIsNeverFollowed(t *testing.T) {
 	}
 }
 
-// TestReadOnlyFolderOpensWithANotice: where the lock file cannot be created, the pair still
-// opens (to look at it), with a notice saying it is not locked.
-func TestReadOnlyFolderOpensWithANotice(t *testing.T) {
+// TestReadOnlyFolder: where the lock file cannot be created beside the pair, the lock goes to
+// the per-user folder with the fallback journal, so a second window is still refused; where
+// that cannot be written either, the pair opens (to look at it) with a notice.
+func TestReadOnlyFolder(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("running as root: a folder without write permission is still writable")
 	}
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	dir := filepath.Dir(lp)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
 	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Notices()) != 0 {
+		t.Fatalf("notices %q", d.Notices())
+	}
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), lp) {
+		t.Fatalf("second open of a pair in a read-only folder: %v", err)
+	}
+	d.Close()
+	journals := filepath.Join(config, "idxlabel", "journals")
+	os.Chmod(journals, 0o555)
+	defer os.Chmod(journals, 0o755)
+	d, err = Open(ip, lp, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
