@@ -7,7 +7,7 @@ import (
 	"image/png"
 	"io"
 
-	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 	"idxlabel/normalize"
 )
 
@@ -66,12 +66,7 @@ func runNormalize(c *cli, args []string) error {
 	}
 	g := image.NewGray(image.Rect(0, 0, normalize.FieldSize, normalize.FieldSize))
 	copy(g.Pix, pix)
-	p, err := idx.CreatePending(files[1], func(w io.Writer) error { return png.Encode(w, g) })
-	if err != nil {
-		return err
-	}
-	if err := p.Commit(); err != nil {
-		p.Abort()
+	if err := atomicfile.WriteFile(files[1], func(w io.Writer) error { return png.Encode(w, g) }); err != nil {
 		return err
 	}
 	row, col, _ := normalize.CenterOfMass(g)
