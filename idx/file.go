@@ -73,8 +73,12 @@ func (s *source) header(limit int64) (Header, io.Reader, error) {
 	}
 	size := h.DataSize()
 	if limit > 0 && size > limit {
+		hint := ""
+		if limit == MaxData() {
+			hint = "; " + MaxDataEnv + " raises it"
+		}
 		return Header{}, nil, &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf(
-			"header %s declares %d bytes (%s) of data, above the limit of %d bytes (%s)", h, size, byteSize(size), limit, byteSize(limit))}
+			"header %s declares %d bytes (%s) of data, above the limit of %d bytes (%s) for reading a file whole%s", h, size, byteSize(size), limit, byteSize(limit), hint)}
 	}
 	if s.gzip {
 		if most := s.fileSize * maxDeflateRatio; size > most {
@@ -115,7 +119,8 @@ func ReadFile(name string) (*Array, error) { return ReadFileLimit(name, 0) }
 // ReadFileLimit decodes the IDX file name, plain or gzip (detected by content: magic 0x1f 0x8b),
 // holding all of its data in memory, and closes it before returning. name must be a regular file.
 // When limit > 0, a header declaring more than limit bytes of data is refused before anything is
-// allocated (MaxData gives the limit for opening a dataset). A plain file's declared size is
+// allocated (MaxData gives the limit for opening a dataset, and the message then names
+// IDXLABEL_MAX_DATA). A plain file's declared size is
 // checked against the file size before any allocation. A gzip file's is checked against the most
 // its compressed size can expand to (1032:1); when the gzip trailer's length agrees with the
 // header the data is allocated once and decompressed in one call (libdeflate, see FastGunzip),

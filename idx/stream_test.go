@@ -205,3 +205,19 @@ func TestWriteStream(t *testing.T) {
 		t.Fatalf("left behind: %v", entries)
 	}
 }
+
+func TestMaxData(t *testing.T) {
+	for in, want := range map[string]int64{"": DefaultMaxData, "junk": DefaultMaxData, "0": DefaultMaxData, "-5": DefaultMaxData,
+		"1000": 1000, "512M": 512 << 20, "8g": 8 << 30, "8GB": 8 << 30, "2T": 2 << 40, "9999999T": DefaultMaxData} {
+		t.Setenv(MaxDataEnv, in)
+		if got := MaxData(); got != want {
+			t.Errorf("%s=%q: %d, want %d", MaxDataEnv, in, got, want)
+		}
+	}
+	t.Setenv(MaxDataEnv, "1000")
+	p := filepath.Join(t.TempDir(), "i")
+	a, _ := New(UByte, 2, 28, 28)
+	WriteFile(p, a)
+	_, err := ReadFileLimit(p, MaxData())
+	checkFormatError(t, err, ErrTooLarge, "declares 1568 bytes (1.6 kB) of data, above the limit of 1000 bytes (1.0 kB) for reading a file whole; IDXLABEL_MAX_DATA raises it", p)
+}

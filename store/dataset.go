@@ -104,13 +104,13 @@ func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
 	if labelsPath != "" {
 		removeStale(labelsPath)
 	}
-	images, err := idx.ReadFile(imagesPath)
+	images, err := idx.ReadFileLimit(imagesPath, idx.MaxData())
 	if err != nil {
 		return nil, err
 	}
 	var labels *idx.Array
 	if labelsPath != "" {
-		if labels, err = idx.ReadFile(labelsPath); err != nil {
+		if labels, err = idx.ReadFileLimit(labelsPath, idx.MaxData()); err != nil {
 			return nil, err
 		}
 	}
@@ -143,15 +143,11 @@ func FromArrays(images, labels *idx.Array, names map[int]string, journalPath str
 
 // setBase makes images and labels (nil: unlabelled) the dataset's base, checking their shapes.
 func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
-	name := d.imagesPath
-	if name == "" {
-		name = "images"
-	}
-	h, w, err := sampleShape(name, images, opts.Height, opts.Width)
+	s, err := CheckPair(d.imagesPath, images, d.labelsPath, labels, opts.Height, opts.Width)
 	if err != nil {
 		return err
 	}
-	d.h, d.w = h, w
+	d.h, d.w = s.H, s.W
 	d.baseN = images.Dims[0]
 	d.imageHeader = images.Header
 	d.imageData = images.Data
@@ -199,33 +195,12 @@ func (d *Dataset) presentClasses() []int {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// checkLabels checks a label array against the images already set and takes its labels.
+// checkLabels takes the labels of a label array that CheckPair has accepted.
 func (d *Dataset) checkLabels(labels *idx.Array) error {
-	name := d.labelsPath
-	if name == "" {
-		name = "labels"
-	}
-	if !labels.Type.IsInteger() {
-		return fmt.Errorf("%s: labels must be integers, found dtype %s", name, labels.Type)
-	}
-	if labels.Rank() > 2 {
-		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", name, labels.Header)
-	}
-	if labels.Dims[0] != d.baseN {
-		images := d.imagesPath
-		if images == "" {
-			images = "the images"
-		}
-		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", name, labels.Dims[0], images, d.baseN)
-	}
 	d.labelHeader, d.labelData = labels.Header, labels.Data
 	stride := labels.Stride()
 	for i := range d.orig {
-		v := labels.Int(i * stride)
-		if v < math.MinInt32+1 || v > math.MaxInt32 {
-			return fmt.Errorf("%s: label %d of sample %d does not fit 32 bits", name, v, i)
-		}
-		d.orig[i] = int32(v)
+		d.orig[i] = int32(labels.Int(i * stride))
 	}
 	return nil
 }
