@@ -47,7 +47,7 @@ func TestVerifyRealPair(t *testing.T) {
 func TestVerifyCountMismatch(t *testing.T) {
 	images, labels := mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TrainLabels)
 	code, out, errOut := runCLI("verify", images, labels)
-	want := "idxlabel: " + labels + ": 60000 labels, but " + images + " has 10000 images\n"
+	want := "idxlabel: " + labels + " has 60000 labels, but " + images + " has 10000 images: the counts must match\n"
 	if code != 1 || out != "" || errOut != want {
 		t.Fatalf("exit %d, stderr %q, want %q", code, errOut, want)
 	}
@@ -60,7 +60,7 @@ func TestVerifyRejectsFloatLabels(t *testing.T) {
 	idx.WriteFile(filepath.Join(dir, "i"), images)
 	idx.WriteFile(filepath.Join(dir, "l"), labels)
 	code, _, errOut := runCLI("verify", filepath.Join(dir, "i"), filepath.Join(dir, "l"))
-	if code != 1 || !strings.Contains(errOut, "labels must be integers, found dtype float32") {
+	if code != 1 || !strings.Contains(errOut, "labels must be integers (ubyte, sbyte, int16 or int32), found dtype float32") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
 }

@@ -237,10 +237,11 @@ func SyncDir(dir string) {
 }
 
 // RemoveStale removes the temporary files of target (IsTemp) that were last modified more than
-// age ago and that no live writer holds locked, and returns the paths it removed. Temporary
-// files of other targets, and every other file, are left alone. It is best effort: files it
-// cannot inspect or remove are skipped.
-func RemoveStale(target string, age time.Duration) []string {
+// age ago and that no live writer holds locked, except those named in keep (a paired save's
+// record of temporary files it still needs, compared by cleaned path), and returns the paths it
+// removed. Temporary files of other targets, and every other file, are left alone. It is best
+// effort: files it cannot inspect or remove are skipped.
+func RemoveStale(target string, age time.Duration, keep ...string) []string {
 	real, err := Resolve(target)
 	if err != nil {
 		return nil
@@ -256,7 +257,7 @@ func RemoveStale(target string, age time.Duration) []string {
 	var removed []string
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if !IsTemp(p, filepath.Join(dir, name)) || !e.Type().IsRegular() {
+		if !IsTemp(p, filepath.Join(dir, name)) || !e.Type().IsRegular() || kept(p, keep) {
 			continue
 		}
 		fi, err := e.Info()
@@ -271,4 +272,18 @@ func RemoveStale(target string, age time.Duration) []string {
 		SyncDir(dir)
 	}
 	return removed
+}
+
+// kept reports whether path is one of keep, compared as cleaned absolute paths.
+func kept(path string, keep []string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return true
+	}
+	for _, k := range keep {
+		if ka, err := filepath.Abs(k); err != nil || ka == abs {
+			return true
+		}
+	}
+	return false
 }

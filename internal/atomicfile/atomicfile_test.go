@@ -88,11 +88,12 @@ func TestRemoveStale(t *testing.T) {
 	f, _ := os.Open(held)
 	defer f.Close()
 	lock(f)
-	removed := RemoveStale(target, StaleAge)
+	named := mk(".labels.idxlabel-tmp-777", old) // named by an unfinished save's manifest
+	removed := RemoveStale(target, StaleAge, named)
 	if len(removed) != 1 || removed[0] != stale {
 		t.Fatalf("removed %v, want only %s", removed, stale)
 	}
-	for _, p := range []string{fresh, otherTarget, notOurs, user} {
+	for _, p := range []string{fresh, otherTarget, notOurs, user, named} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed", p)
 		}
