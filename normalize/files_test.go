@@ -40,7 +40,7 @@ func TestLoadFileRefusesHugeImagesBeforeDecoding(t *testing.T) {
 	}{
 		{20000, 20000, 8, 0, "20000×20000 pixels (400.0 megapixels), above the 40 megapixels"},
 		{40001, 1000, 8, 0, "above the 40 megapixels"},
-		{6000, 6000, 8, 6, "6000×6000 pixels of png at 4 bytes each would need 205 MB"},
+		{6000, 6000, 8, 6, "6000×6000 pixels of png at 4 bytes each would need 206 MiB to decode, above the 192 MiB"},
 		{5000, 5000, 16, 6, "at 8 bytes each"},
 	}
 	for _, c := range cases {
@@ -68,6 +68,38 @@ func TestLoadFileRefusesHugeImagesBeforeDecoding(t *testing.T) {
 	os.WriteFile(p, buf.Bytes(), 0o644)
 	if pix, err := LoadFile(p, Options{Polarity: InkLight}, true); err != nil || len(pix) != FieldSize*FieldSize {
 		t.Fatalf("a 35-megapixel grey image: %v", err)
+	}
+}
+
+// jpegHeader returns a JPEG's start of image and frame header (SOF0 baseline or SOF2
+// progressive), after a JFIF segment, with the given components' sampling factors (H<<4 | V):
+// enough for image.DecodeConfig.
+func jpegHeader(sof byte, width, height int, sampling ...byte) []byte {
+	jfif := []byte{0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0}
+	b := append([]byte{0xff, 0xd8}, jfif...)
+	b = append(b, 0xff, sof, 0, byte(8+3*len(sampling)), 8, byte(height>>8), byte(height), byte(width>>8), byte(width), byte(len(sampling)))
+	for i, hv := range sampling {
+		b = append(b, byte(i+1), hv, 0)
+	}
+	return b
+}
+
+// TestJPEGEstimate: a progressive JPEG keeps every DCT coefficient while decoding (4 bytes per
+// plane pixel), a baseline one does not; a 4:2:0 JPEG has half-size chroma planes.
+func TestJPEGEstimate(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.jpg")
+	os.WriteFile(prog, jpegHeader(0xc2, 4000, 3000, 0x11, 0x11, 0x11), 0o644)
+	if _, err := LoadFile(prog, Options{}, true); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4000×3000 pixels of jpeg at 15 bytes each") {
+		t.Fatalf("12-megapixel progressive 4:4:4 JPEG: %v", err)
+	}
+	base := filepath.Join(dir, "base.jpg")
+	os.WriteFile(base, jpegHeader(0xc0, 7000, 5700, 0x22, 0x11, 0x11), 0o644)
+	if _, err := LoadFile(base, Options{}, true); errors.Is(err, ErrTooLarge) || err == nil || !strings.Contains(err.Error(), "cannot decode") {
+		t.Fatalf("39.9-megapixel baseline 4:2:0 JPEG header: %v; want it past the size check", err)
+	}
+	if got := jpegBytesPerPixel(bytes.NewReader([]byte("not a jpeg"))); got != jpegWorst {
+		t.Fatalf("unreadable JPEG estimated at %g bytes per pixel", got)
 	}
 }
 
