@@ -13,15 +13,19 @@ import (
 	"idxlabel/internal/atomicfile"
 )
 
-// streamAll opens name with OpenFile and reads every data byte.
-func streamAll(name string) (Header, []byte, error) {
+// streamAll opens name with OpenFile and reads every data byte, 7 at a time (an odd chunk size
+// exercises the boundaries).
+func streamAll(name string) (Header, []byte, error) { return streamChunks(name, 7) }
+
+// streamChunks opens name with OpenFile and reads every data byte, chunk bytes at a time.
+func streamChunks(name string, chunk int) (Header, []byte, error) {
 	f, err := OpenFile(name)
 	if err != nil {
 		return Header{}, nil, err
 	}
 	defer f.Close()
 	var buf bytes.Buffer
-	_, err = io.CopyBuffer(&buf, f, make([]byte, 7)) // an odd chunk size exercises the boundaries
+	_, err = io.CopyBuffer(&buf, f, make([]byte, chunk))
 	return f.Header, buf.Bytes(), err
 }
 
