@@ -96,6 +96,11 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", cmd.name, cmd.args, "", cmd.summary)
 	}
+	fmt.Fprintln(w, "\nfiles:")
+	fmt.Fprintln(w, "  Inputs must be regular files (a FIFO, socket, device or folder is refused at once).")
+	fmt.Fprintln(w, "  Outputs are written atomically (a temporary .NAME.idxlabel-tmp-N beside them, then a")
+	fmt.Fprintln(w, "  rename); an existing output must be a regular file, and a symbolic link is written")
+	fmt.Fprintln(w, "  through to the file it names. An output may not be an input or another output.")
 }
 
 // flags returns a FlagSet for a sub-command that reports errors instead of exiting.
