@@ -147,8 +147,9 @@ type Pending struct {
 // permissions (0644 for a new target, subject to nothing else: no umask applies to chmod) and
 // returns it uncommitted. While write runs the temporary file is locked (flock, where the
 // system has it) so RemoveStale in another process leaves it alone. On any error the
-// temporary file is removed and the target is untouched. Errors: those of Resolve, write's
-// error, or the *fs.PathError of creating, syncing or chmod-ing the temporary file.
+// temporary file is removed and the target is untouched. Errors: those of Resolve; an
+// *fs.PathError naming target when no file can be created in its folder (missing, read-only);
+// write's error; or the *fs.PathError of syncing or chmod-ing the temporary file.
 func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 	real, err := Resolve(target)
 	if err != nil {
@@ -160,7 +161,11 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 	}
 	f, err := os.CreateTemp(dir, "."+name+TempMarker+"*")
 	if err != nil {
-		return nil, err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &fs.PathError{Op: "create", Path: target, Err: fmt.Errorf("cannot create a file in %s: %w", dir, err)}
 	}
 	lock(f)
 	p := &Pending{Target: real, Temp: f.Name()}

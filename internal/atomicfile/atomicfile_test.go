@@ -133,3 +133,11 @@ func TestSymlinkIsWrittenThrough(t *testing.T) {
 		t.Fatal("a write through a dangling link created its target")
 	}
 }
+
+func TestMissingFolderNamesTheTarget(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "missing", "out")
+	err := WriteFile(target, write("x"))
+	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "create "+target+": cannot create a file in ") {
+		t.Fatalf("error %v", err)
+	}
+}
