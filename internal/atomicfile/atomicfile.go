@@ -165,7 +165,7 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, &fs.PathError{Op: "create", Path: target, Err: fmt.Errorf("cannot create a file in %s: %w", dir, err)}
+		return nil, &fs.PathError{Op: "create", Path: target, Err: fmt.Errorf("cannot create a file in %s: %w", filepath.Dir(real), err)}
 	}
 	lock(f)
 	p := &Pending{Target: real, Temp: f.Name()}
