@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -284,5 +285,22 @@ func TestConvertWritesThroughSymlink(t *testing.T) {
 	}
 	if a, err := idx.ReadFile(real); err != nil || a.Dims[0] != 2 {
 		t.Fatalf("the link's target: %v", err)
+	}
+}
+
+// TestInfoManyDistinctLabels: the class histogram keeps at most maxClasses values, so a label
+// file of millions of distinct int32 values cannot make info hold a map of millions of entries.
+func TestInfoManyDistinctLabels(t *testing.T) {
+	n := maxClasses + 10
+	la, _ := idx.New(idx.Int32, n)
+	for i := range n {
+		la.SetInt(i, int64(i*3-1000))
+	}
+	p := filepath.Join(t.TempDir(), "labels")
+	idx.WriteFile(p, la)
+	code, out, e := runCLI("info", p)
+	want := "  classes more than 65536 (values -1000 to " + fmt.Sprint((n-1)*3-1000) + "; no histogram)\n"
+	if code != 0 || !strings.HasSuffix(out, want) {
+		t.Fatalf("exit %d, %q, %q; want the suffix %q", code, out, e, want)
 	}
 }
