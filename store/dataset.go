@@ -32,6 +32,10 @@ type Options struct {
 	Height, Width int
 	// Transposed overrides the EMNIST detection (TransposeAuto).
 	Transposed Transpose
+	// ReadOnly opens the pair for reading only (the command line's info, verify, suspects,
+	// export): Open then writes, renames and deletes nothing, and edits and saves fail with
+	// ErrReadOnly.
+	ReadOnly bool
 }
 
 // Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
@@ -44,6 +48,9 @@ type Sample struct {
 // ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
 var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
 
+// ErrReadOnly: an edit or save was attempted on a dataset opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("the dataset is open read-only")
+
 // ErrRecoveryPending: an edit was attempted while a journal found at Open awaits a decision
 // (ReplayJournal or DiscardJournal).
 var ErrRecoveryPending = errors.New("a journal of unsaved edits was found: replay or discard it first")
@@ -54,6 +61,7 @@ type Dataset struct {
 	mu sync.RWMutex
 
 	imagesPath, labelsPath string
+	readOnly               bool
 	h, w                   int
 	transposed             bool
 
@@ -89,28 +97,49 @@ type Dataset struct {
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
 // N×H×W (or N×(H·W), N×H×W×1) of any IDX dtype; labels are 1-D integers, or N×K integers with the
-// class in column 0 (QMNIST's N×8 int32). Before reading, it finishes a save of this pair that
-// was cut off between its renames (Notices says so); after reading, it looks for a journal of
-// unsaved edits (Recovery). Errors: the idx errors of either file (naming it), a label file that
-// is not integer or not 1-D/2-D, or counts that differ (naming both files and counts).
+// class in column 0 (QMNIST's N×8 int32). The paths are kept absolute and cleaned, so nothing
+// depends on the working directory afterwards. Before reading, it finishes a save of this pair
+// that was cut off between its renames (Notices says so; a save record that is damaged or names
+// files that are not this pair's is moved aside unused, and Notices says that too) and removes
+// stale temporary files of earlier saves; after reading, it looks for a journal of unsaved edits
+// (Recovery). With opts.ReadOnly it does none of that: nothing on disk is created, changed or
+// removed, an interrupted save is shown as saved without being finished, and edits fail with
+// ErrReadOnly. Errors: the idx errors of either file (naming it), a label file that is not
+// integer or not 1-D/2-D, counts that differ (naming both files and counts), or a rename that
+// fails while finishing an interrupted save.
 func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
-	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, subs: map[int]func(Change){}}
-	if note, err := finishInterruptedSave(d.statePath(".idxlabel-saving")); err != nil {
-		return nil, err
-	} else if note != "" {
-		d.notices = append(d.notices, note)
-	}
-	removeStale(imagesPath)
+	imagesPath = absClean(imagesPath)
 	if labelsPath != "" {
-		removeStale(labelsPath)
+		labelsPath = absClean(labelsPath)
 	}
-	images, err := idx.ReadFileLimit(imagesPath, idx.MaxData())
+	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, readOnly: opts.ReadOnly, subs: map[int]func(Change){}}
+	readImages, readLabels := imagesPath, labelsPath
+	if opts.ReadOnly {
+		var note string
+		readImages, readLabels, note = interruptedSaveView(d.statePath(ManifestSuffix), imagesPath, labelsPath)
+		if note != "" {
+			d.notices = append(d.notices, note)
+		}
+	} else {
+		note, keep, err := finishInterruptedSave(d.statePath(ManifestSuffix), []string{imagesPath, labelsPath})
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			d.notices = append(d.notices, note)
+		}
+		removeStale(imagesPath, keep)
+		if labelsPath != "" {
+			removeStale(labelsPath, keep)
+		}
+	}
+	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
 	if err != nil {
 		return nil, err
 	}
 	var labels *idx.Array
 	if labelsPath != "" {
-		if labels, err = idx.ReadFileLimit(labelsPath, idx.MaxData()); err != nil {
+		if labels, err = idx.ReadFileLimit(readLabels, idx.MaxData()); err != nil {
 			return nil, err
 		}
 	}
@@ -123,6 +152,9 @@ func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
 			d.notices = append(d.notices, err.Error())
 		}
 		d.names, d.namesPath = names, p
+	}
+	if opts.ReadOnly {
+		return d, nil
 	}
 	if err := d.findJournal(); err != nil {
 		return nil, err
