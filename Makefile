@@ -36,8 +36,9 @@ lint:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(TAGS) ./...
 
-fuzz:
-	$(GO) test ./idx -run '^$$' -fuzz FuzzDecode -fuzztime 5m
+# FuzzDecode covers Decode, ReadFile (with libdeflate when installed) and streaming (OpenFile).
+fuzz: deps
+	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m
 
 clean:
 	rm -rf bin

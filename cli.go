@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -94,6 +96,11 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", cmd.name, cmd.args, "", cmd.summary)
 	}
+	fmt.Fprintln(w, "\nfiles:")
+	fmt.Fprintln(w, "  Inputs must be regular files (a FIFO, socket, device or folder is refused at once).")
+	fmt.Fprintln(w, "  Outputs are written atomically (a temporary .NAME.idxlabel-tmp-N beside them, then a")
+	fmt.Fprintln(w, "  rename); an existing output must be a regular file, and a symbolic link is written")
+	fmt.Fprintln(w, "  through to the file it names. An output may not be an input or another output.")
 }
 
 // flags returns a FlagSet for a sub-command that reports errors instead of exiting.
@@ -122,4 +129,45 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
 	}
 	return operands, nil
+}
+
+// checkOutputs returns a usage error when two outputs name the same file or an output names one
+// of the inputs, which would destroy an input or leave one output holding the other's data.
+// Paths are compared cleaned and absolute, and files that exist also with os.SameFile (which
+// sees through symbolic and hard links).
+func checkOutputs(inputs, outputs []string) error {
+	type file struct {
+		name, abs string
+		fi        fs.FileInfo
+	}
+	stat := func(name string) file {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			abs = filepath.Clean(name)
+		}
+		fi, _ := os.Stat(name)
+		return file{name, abs, fi}
+	}
+	same := func(a, b file) bool {
+		return a.abs == b.abs || a.fi != nil && b.fi != nil && os.SameFile(a.fi, b.fi)
+	}
+	ins := make([]file, len(inputs))
+	for i, name := range inputs {
+		ins[i] = stat(name)
+	}
+	outs := make([]file, len(outputs))
+	for i, name := range outputs {
+		outs[i] = stat(name)
+		for _, prev := range outs[:i] {
+			if same(prev, outs[i]) {
+				return usagef("%s and %s are the same file: each output needs its own", prev.name, name)
+			}
+		}
+		for _, in := range ins {
+			if same(in, outs[i]) {
+				return usagef("%s: output is the input %s; write to another file", name, in.name)
+			}
+		}
+	}
+	return nil
 }

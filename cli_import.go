@@ -2,16 +2,25 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"idxlabel/idx"
 	"idxlabel/normalize"
 	"idxlabel/store"
 )
 
+// importMemoryLimit is the Go runtime's soft memory limit while import runs (see
+// runtime/debug.SetMemoryLimit): the budget of one image decode (normalize.MaxDecodeBytes) and
+// room for the samples gathered so far.
+const importMemoryLimit = 256 << 20
+
 // runImport builds an IDX pair (ubyte, 28×28) from an ImageFolder tree (DIR/<label>/*.png|jpg):
 // every image through MNIST's preprocessing (or, with --no-normalize, only resized to 28×28), in
-// sorted order. Unreadable files are reported on stderr and skipped, never silently. Both files
-// are written together, atomically (store.WritePair).
+// sorted order. Unreadable files, and images too large to decode (normalize.MaxPixels), are
+// reported on stderr and skipped, never silently; a folder named by a number above 2^31−1 stops
+// the import. IMAGES and LABELS must be two different files, neither of them an input. Both
+// files are checked as a pair (store.CheckPair) and written together, atomically
+// (store.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -26,6 +35,9 @@ func runImport(c *cli, args []string) error {
 		return err
 	}
 	dir, imagesPath, labelsPath := files[0], files[1], files[2]
+	if err := checkOutputs(files[:1], files[1:]); err != nil {
+		return err
+	}
 	list, skippedDirs, err := normalize.ImageFolder(dir)
 	for _, s := range skippedDirs {
 		fmt.Fprintf(c.stderr, "idxlabel: %s (skipped)\n", s)
@@ -33,6 +45,16 @@ func runImport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	inputs := make([]string, len(list))
+	for i, f := range list {
+		inputs[i] = f.Path
+	}
+	if err := checkOutputs(inputs, files[1:]); err != nil {
+		return err
+	}
+	// One image is decoded at a time (normalize bounds each); a soft memory limit makes the
+	// garbage collector return one image's memory before the next grows the heap past it.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
 	var pixels []byte
 	var labels []int
 	skipped := 0
@@ -51,6 +73,9 @@ func runImport(c *cli, args []string) error {
 	}
 	images, labelArr, err := importArrays(pixels, labels)
 	if err != nil {
+		return err
+	}
+	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
 	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -118,4 +120,56 @@ func TestImportCommand(t *testing.T) {
 	if code, _, stderr := runCLI("import", filepath.Join(dir, "nothing"), ip, lp); code != 1 || !strings.Contains(stderr, "nothing: no such file") {
 		t.Fatalf("missing folder: %d %q", code, stderr)
 	}
+}
+
+// TestImportRefusesWrappingFolderNames: "4294967296" used to become label 0, "2147483648"
+// label −2147483648.
+func TestImportRefusesWrappingFolderNames(t *testing.T) {
+	for _, name := range []string{"4294967296", "2147483648"} {
+		dir := t.TempDir()
+		tree := filepath.Join(dir, "digits")
+		writeDigitPNG(t, filepath.Join(tree, "3", "a.png"), 60, 60, 0)
+		writeDigitPNG(t, filepath.Join(tree, name, "b.png"), 60, 60, 0)
+		ip, lp := filepath.Join(dir, "i"), filepath.Join(dir, "l")
+		code, _, e := runCLI("import", tree, ip, lp)
+		if code != 1 || !strings.Contains(e, filepath.Join(tree, name)+": folder name "+name+" is above the largest label") {
+			t.Fatalf("%s: exit %d, %q", name, code, e)
+		}
+		if _, err := os.Stat(lp); err == nil {
+			t.Fatalf("%s: labels written", name)
+		}
+	}
+	// The largest label that fits is taken, as int32.
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "digits")
+	writeDigitPNG(t, filepath.Join(tree, "2147483647", "b.png"), 60, 60, 0)
+	ip, lp := filepath.Join(dir, "i"), filepath.Join(dir, "l")
+	if code, _, e := runCLI("import", tree, ip, lp); code != 0 {
+		t.Fatalf("2147483647: %q", e)
+	}
+	if l, err := idx.ReadFile(lp); err != nil || l.Int(0) != math.MaxInt32 {
+		t.Fatalf("labels %v %v", l, err)
+	}
+}
+
+// TestImportSkipsHugeImages: a 20,000×20,000 PNG is skipped, named, without being decoded.
+func TestImportSkipsHugeImages(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "digits")
+	writeDigitPNG(t, filepath.Join(tree, "1", "ok.png"), 60, 60, 0)
+	huge := filepath.Join(tree, "1", "huge.png")
+	os.WriteFile(huge, pngHeader20k(), 0o644)
+	ip, lp := filepath.Join(dir, "i"), filepath.Join(dir, "l")
+	code, out, e := runCLI("import", tree, ip, lp)
+	if code != 0 || !strings.Contains(e, huge+": image too large: 20000×20000 pixels") || !strings.Contains(out, "1 samples of 28×28") || !strings.Contains(out, "(1 skipped)") {
+		t.Fatalf("exit %d, %q %q", code, out, e)
+	}
+}
+
+// pngHeader20k is the signature and IHDR chunk of a 20,000×20,000 8-bit grey PNG: all that
+// image.DecodeConfig reads.
+func pngHeader20k() []byte {
+	chunk := []byte("IHDR\x00\x00\x4e\x20\x00\x00\x4e\x20\x08\x00\x00\x00\x00")
+	b := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0d"), chunk...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(chunk))
 }

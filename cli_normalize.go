@@ -7,7 +7,7 @@ import (
 	"image/png"
 	"io"
 
-	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 	"idxlabel/normalize"
 )
 
@@ -47,7 +47,10 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 }
 
 // runNormalize turns one image (PNG or JPEG) into a 28×28 MNIST-style PNG by MNIST's
-// preprocessing (normalize.Digit). OUT is written atomically (temporary file, fsync, rename).
+// preprocessing (normalize.Digit). IN must be a regular file of at most normalize.MaxPixels.
+// OUT is written atomically (atomicfile: temporary file, fsync, rename; stale temporary files
+// of OUT are removed first); it must not be IN, and if it exists it must be a regular file (a
+// symbolic link is written through to its target).
 func runNormalize(c *cli, args []string) error {
 	fs := c.flags("normalize")
 	var nf normalizeFlags
@@ -60,18 +63,17 @@ func runNormalize(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(files[:1], files[1:]); err != nil {
+		return err
+	}
 	pix, err := normalize.LoadFile(files[0], opts, true)
 	if err != nil {
 		return err
 	}
 	g := image.NewGray(image.Rect(0, 0, normalize.FieldSize, normalize.FieldSize))
 	copy(g.Pix, pix)
-	p, err := idx.CreatePending(files[1], func(w io.Writer) error { return png.Encode(w, g) })
-	if err != nil {
-		return err
-	}
-	if err := p.Commit(); err != nil {
-		p.Abort()
+	atomicfile.RemoveStale(files[1], atomicfile.StaleAge)
+	if err := atomicfile.WriteFile(files[1], func(w io.Writer) error { return png.Encode(w, g) }); err != nil {
 		return err
 	}
 	row, col, _ := normalize.CenterOfMass(g)

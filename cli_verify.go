@@ -4,46 +4,56 @@ import (
 	"fmt"
 
 	"idxlabel/idx"
+	"idxlabel/store"
 )
 
-// runVerify decodes an image file and a label file fully and checks that they form a pair: the
-// same number of samples, and integer labels (1-D, or QMNIST's N×8 with the class in column 0).
-// It prints one summary line and returns nil when the pair is valid.
+// runVerify reads an image file and a label file to their ends and checks that they form a
+// pair by the rule the app opens pairs with (store.CheckImages, CheckLabels, CheckLabel): the
+// same number of samples, images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W square), integer
+// labels N or N×K with every class valid. Both files stream in chunks, so memory stays bounded
+// whatever their size. It prints one summary line and returns nil when the pair is valid.
 func runVerify(c *cli, args []string) error {
 	files, err := c.parse(c.flags("verify"), args, 2, 2)
 	if err != nil {
 		return err
 	}
 	imagesName, labelsName := files[0], files[1]
-	images, err := idx.ReadFile(imagesName)
+	images, err := idx.OpenFile(imagesName)
 	if err != nil {
 		return err
 	}
-	labels, err := idx.ReadFile(labelsName)
+	defer images.Close()
+	labels, err := idx.OpenFile(labelsName)
 	if err != nil {
 		return err
 	}
-	if images.Rank() < 2 {
-		return fmt.Errorf("%s: images must have at least 2 dimensions (N×H×W or N×(H·W)), found %s", imagesName, images.Header)
+	defer labels.Close()
+	shape, err := store.CheckImages(imagesName, images.Header, 0, 0)
+	if err != nil {
+		return err
 	}
-	if !labels.Type.IsInteger() {
-		return fmt.Errorf("%s: labels must be integers, found dtype %s", labelsName, labels.Type)
+	if err := store.CheckLabels(labelsName, labels.Header, imagesName, shape.N); err != nil {
+		return err
 	}
-	if labels.Rank() > 2 {
-		return fmt.Errorf("%s: labels must be 1-D (N) or N×K with the class in column 0, found %s", labelsName, labels.Header)
+	counts := &classCounts{}
+	err = scanClasses(labels, func(i int, v int64) error {
+		if err := store.CheckLabel(labelsName, i, v); err != nil {
+			return err
+		}
+		counts.add(v)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if images.Dims[0] != labels.Dims[0] {
-		return fmt.Errorf("%s: %d labels, but %s has %d images", labelsName, labels.Dims[0], imagesName, images.Dims[0])
+	if err := drain(images); err != nil {
+		return err
 	}
-	stride := labels.Stride()
-	lo, hi := labels.Int(0), labels.Int(0)
-	classes := map[int64]bool{}
-	for i := range labels.Dims[0] {
-		v := labels.Int(i * stride)
-		lo, hi = min(lo, v), max(hi, v)
-		classes[v] = true
+	classes := fmt.Sprint(counts.distinct)
+	if counts.overflow {
+		classes = fmt.Sprintf("more than %d", maxClasses)
 	}
-	fmt.Fprintf(c.stdout, "ok: %d samples; images %s; labels %s, %d classes (%d–%d)\n",
-		images.Dims[0], images.Header, labels.Header, len(classes), lo, hi)
+	fmt.Fprintf(c.stdout, "ok: %d samples; images %s; labels %s, %s classes (%d–%d)\n",
+		shape.N, images.Header, labels.Header, classes, counts.lo, counts.hi)
 	return nil
 }

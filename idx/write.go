@@ -2,91 +2,53 @@ package idx
 
 import (
 	"bufio"
+	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"time"
 
 	kgzip "github.com/klauspost/compress/gzip"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // GzipLevel is the compression level WriteFile and WritePending use for ".gz" targets.
 var GzipLevel = kgzip.DefaultCompression
 
-// Pending is an IDX file written in full to a temporary name in its target's folder and synced
-// to disk, but not yet in place. Commit renames it over the target; Abort removes it. Writing
-// two Pendings and committing both is how a paired save keeps the originals untouched until
-// both new files are complete.
-type Pending struct {
-	Target string // the path the file is meant for
-	Temp   string // the temporary file beside it, already complete and fsynced
-}
+// Pending is an IDX file written in full to a temporary name beside its target and synced, not
+// yet in place (see atomicfile.Pending: Commit renames it over the target, Abort removes it).
+type Pending = atomicfile.Pending
 
-// WritePending encodes a into a new temporary file in target's folder (gzip when target ends in
-// ".gz", plain otherwise), fsyncs and closes it, and returns it uncommitted. The temporary file
-// takes the target's permissions when the target exists, 0644 otherwise. On any error the
-// temporary file is removed and the target is untouched. Errors: those of Encode, or the
-// *os.PathError of creating, writing or syncing the temporary file.
+// WritePending encodes a into a new temporary file beside target (gzip when target ends in
+// ".gz", plain otherwise), fsyncs and closes it, and returns it uncommitted (atomicfile.Create:
+// the temporary file is ".<name>.idxlabel-tmp-<random>", takes the target's permissions, and a
+// target that exists must be a regular file or a symbolic link to one, which is written
+// through). On any error the temporary file is removed and the target is untouched. Errors:
+// those of Encode (nothing created), atomicfile.Create, or the gzip writer.
 func WritePending(target string, a *Array) (*Pending, error) {
 	if err := a.Check(); err != nil {
 		return nil, withFile(err, target)
 	}
-	return CreatePending(target, func(w io.Writer) error { return encodeTo(w, target, a) })
+	return atomicfile.Create(target, func(w io.Writer) error {
+		return encodeTo(w, target, func(w io.Writer) error { return Encode(w, a) })
+	})
 }
 
-// CreatePending writes a new temporary file ".<name>.tmp-*" in target's folder with write (any
-// content: IDX, PNG), fsyncs and closes it, gives it the target's permissions (0644 for a new
-// target) and returns it uncommitted. On any error the temporary file is removed. Errors: write's
-// error, or the *os.PathError of creating or syncing the file.
-func CreatePending(target string, write func(w io.Writer) error) (*Pending, error) {
-	dir, base := filepath.Split(target)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return nil, err
-	}
-	p := &Pending{Target: target, Temp: f.Name()}
-	fail := func(err error) (*Pending, error) {
-		f.Close()
-		os.Remove(p.Temp)
-		return nil, err
-	}
-	if err := write(f); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(p.Temp)
-		return nil, err
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(target); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	if err := os.Chmod(p.Temp, mode); err != nil {
-		os.Remove(p.Temp)
-		return nil, err
-	}
-	return p, nil
-}
-
-// encodeTo encodes a into w, gzip-compressed when target's name ends in ".gz".
-func encodeTo(w io.Writer, target string, a *Array) error {
+// encodeTo runs encode on w, through a gzip writer when target's name ends in ".gz". The gzip
+// header carries no file name (RFC 1952's FNAME is optional and must be Latin-1; a name that
+// is not would fail the write) and no modification time, so equal data gives equal files.
+func encodeTo(w io.Writer, target string, encode func(w io.Writer) error) error {
 	if !IsGzipName(target) {
-		return Encode(w, a)
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := encode(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	zw, err := kgzip.NewWriterLevel(bw, GzipLevel)
 	if err != nil {
 		return err
 	}
-	zw.Name = filepath.Base(target[:len(target)-3])
-	if err := Encode(zw, a); err != nil {
+	if err := encode(zw); err != nil {
 		return err
 	}
 	if err := zw.Close(); err != nil {
@@ -95,42 +57,15 @@ func encodeTo(w io.Writer, target string, a *Array) error {
 	return bw.Flush()
 }
 
-// Commit renames the temporary file over the target (atomically on POSIX and on Windows, where
-// os.Rename replaces; a sharing violation from a virus scanner or indexer is retried for about
-// two seconds) and syncs the folder. Errors: the *os.LinkError of the rename; the temporary file
-// is then left for Abort to remove.
-func (p *Pending) Commit() error {
-	var err error
-	for attempt := 0; ; attempt++ {
-		err = os.Rename(p.Temp, p.Target)
-		if err == nil || runtime.GOOS != "windows" || attempt == 20 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if err != nil {
-		return err
-	}
-	SyncDir(filepath.Dir(p.Target))
-	return nil
-}
-
-// Abort removes the temporary file; the target is untouched. It is safe after Commit.
-func (p *Pending) Abort() { os.Remove(p.Temp) }
-
-// SyncDir fsyncs a folder so a file created or renamed in it survives a power cut (POSIX);
-// where folders cannot be opened or synced (Windows) it does nothing.
-func SyncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
+// SyncDir fsyncs a folder (see atomicfile.SyncDir).
+//
+// Deprecated: use atomicfile.SyncDir; this remains until store calls it directly.
+func SyncDir(dir string) { atomicfile.SyncDir(dir) }
 
 // WriteFile writes a to name atomically: the whole file goes to a temporary name in the same
 // folder, is fsynced, then renamed over name, so name is never half-written. name ending in
 // ".gz" (any case) is written gzip-compressed. Errors: those of WritePending and Commit; on any
-// error name is untouched.
+// error name is untouched and no temporary file is left.
 func WriteFile(name string, a *Array) error {
 	p, err := WritePending(name, a)
 	if err != nil {
@@ -141,4 +76,44 @@ func WriteFile(name string, a *Array) error {
 		return err
 	}
 	return nil
+}
+
+// WriteStream writes an IDX file of header h to name atomically (as WriteFile), taking its
+// h.DataSize() data bytes from data as they come, so no more than a buffer is held: the way to
+// convert a file of any size (data is typically a *FileReader). data is read to its end, so a
+// FileReader verifies its input in full before name is replaced. Errors: h's validation error,
+// a *FormatError wrapping ErrTruncated or ErrTrailing (naming name) when data holds fewer or more
+// bytes than h declares, data's own error, or those of atomicfile.WriteFile; on any error name is
+// untouched and no temporary file is left.
+func WriteStream(name string, h Header, data io.Reader) error {
+	if err := h.Validate(); err != nil {
+		return withFile(err, name)
+	}
+	return atomicfile.WriteFile(name, func(w io.Writer) error {
+		return encodeTo(w, name, func(w io.Writer) error {
+			if _, err := w.Write(AppendHeader(nil, h)); err != nil {
+				return err
+			}
+			n, err := io.Copy(w, io.LimitReader(data, h.DataSize()))
+			if err != nil {
+				return err
+			}
+			if n < h.DataSize() {
+				return &FormatError{File: name, Err: ErrTruncated, Detail: fmt.Sprintf("header %s declares %d bytes of data, the input gave %d", h, h.DataSize(), n)}
+			}
+			var one [1]byte
+			for {
+				m, err := data.Read(one[:])
+				if m > 0 {
+					return &FormatError{File: name, Err: ErrTrailing, Detail: fmt.Sprintf("the input gives more than the %d bytes of data header %s declares", h.DataSize(), h)}
+				}
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+			}
+		})
+	})
 }

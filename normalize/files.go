@@ -1,17 +1,25 @@
 package normalize
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/jpeg" // register the JPEG decoder for LoadFile
 	_ "image/png"  // register the PNG decoder for LoadFile
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/disintegration/imaging"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // ImageExtensions are the file name endings LoadFile and ImageFolder take (any case).
@@ -29,9 +37,11 @@ type File struct {
 }
 
 // ImageFolder lists an ImageFolder tree (torchvision's layout: DIR/<label>/<image>, the label
-// being the folder's integer name): every PNG or JPEG file one level down, in sorted order —
-// folders by label value, files by name. Folders whose name is not a non-negative integer are
-// returned in skipped with the reason. Errors: DIR cannot be read, or holds no image at all.
+// being the folder's integer name, see ParseLabel): every PNG or JPEG file one level down, in
+// sorted order — folders by label value, files by name. Folders whose name is not a
+// non-negative integer are returned in skipped with the reason. Errors: DIR cannot be read,
+// holds no image at all, or a folder's name is a number above MaxLabel (naming the folder,
+// wrapping strconv.ErrRange): it was meant as a label, and wrapping it to another would be wrong.
 func ImageFolder(dir string) (files []File, skipped []string, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -46,8 +56,11 @@ func ImageFolder(dir string) (files []File, skipped []string, err error) {
 		if !e.IsDir() {
 			continue
 		}
-		l, err := strconv.Atoi(e.Name())
-		if err != nil || l < 0 {
+		l, err := ParseLabel(e.Name())
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, skipped, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err)
+		}
+		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: folder name is not a label (a non-negative integer)", filepath.Join(dir, e.Name())))
 			continue
 		}
@@ -73,19 +86,187 @@ func ImageFolder(dir string) (files []File, skipped []string, err error) {
 	return files, skipped, nil
 }
 
-// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
-// opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
-// normalizeDigit is false, only converted to ink (opts.Polarity, opts.Threshold) and resized to
-// the field (for images that are already MNIST-like). Errors: the file cannot be read or decoded (named), or has no ink.
-func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
-	f, err := os.Open(path)
+// MaxLabel is the largest label a folder name may give: the largest IDX int32, 2^31−1.
+const MaxLabel = math.MaxInt32
+
+// ParseLabel reads a folder name as a label: decimal digits only (no sign, no spaces), value
+// 0 to MaxLabel. Errors: strconv.ErrSyntax for any other name, and, for digits whose value is
+// above MaxLabel, an error wrapping strconv.ErrRange that says so (never wrapped around:
+// 4294967296 is not 0).
+func ParseLabel(name string) (int, error) {
+	if name == "" || strings.Trim(name, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	v, err := strconv.ParseUint(name, 10, 64)
+	if err != nil || v > MaxLabel {
+		return 0, fmt.Errorf("folder name %s is above the largest label an IDX file holds (%d): %w", name, MaxLabel, strconv.ErrRange)
+	}
+	return int(v), nil
+}
+
+// MaxPixels is the largest image LoadFile decodes, width × height: 40 megapixels (a 7,300×5,500
+// photo); a digit needs far fewer. MaxDecodeBytes bounds the memory of one decode as well.
+const MaxPixels = 40_000_000
+
+// MaxDecodeBytes bounds the memory LoadFile may need for one image, estimated before decoding
+// as width × height × (the decoded bytes per pixel + 2 for the ink images): 192 MiB, so an
+// import stays under 300 MB. Bytes per pixel come from the colour model image.DecodeConfig
+// reports (1 grey, 2 grey 16-bit, 4 RGBA, 8 RGBA 16-bit) and, for JPEG, from its frame header:
+// the planes of its components at their sampling factors, and for a progressive JPEG 4 more
+// bytes for each of their pixels (image/jpeg keeps every DCT coefficient until the last scan).
+// For example a grey PNG may have 40 megapixels, an 8-bit RGBA PNG 33, a 16-bit RGBA PNG 20, a
+// baseline 4:2:0 colour JPEG 40, a progressive 4:4:4 one 11.
+const MaxDecodeBytes = 192 << 20
+
+// largeDecode is the estimated decode size (bytes) above which decodeBounded collects garbage
+// before decoding.
+const largeDecode = 32 << 20
+
+// ErrTooLarge: an image is larger than MaxPixels or would need more than MaxDecodeBytes.
+var ErrTooLarge = errors.New("image too large")
+
+// bytesPerPixel estimates the decoded size of one pixel of an image of format (as
+// image.DecodeConfig names it) and colour model; r is the file, for JPEG's frame header.
+func bytesPerPixel(format string, m color.Model, r io.ReadSeeker) float64 {
+	switch {
+	case format == "jpeg":
+		return jpegBytesPerPixel(r)
+	case m == color.GrayModel || m == color.AlphaModel:
+		return 1
+	case m == color.Gray16Model || m == color.Alpha16Model:
+		return 2
+	case m == color.RGBAModel || m == color.NRGBAModel:
+		return 4
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 8
+}
+
+// jpegWorst is the estimate for a JPEG whose frame header cannot be read: progressive CMYK.
+const jpegWorst = 20
+
+// jpegBytesPerPixel reads a JPEG's frame header (the SOFn segment, ITU T.81 B.2.2) and estimates
+// what image/jpeg allocates per pixel: one byte per component plane pixel (a subsampled plane
+// has fewer), twice that for 4 components (CMYK is converted at the end), plus 4 bytes per
+// plane pixel for a progressive JPEG (SOF2, SOF6, SOF10, SOF14).
+func jpegBytesPerPixel(r io.ReadSeeker) float64 {
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return jpegWorst
+	}
+	br := bufio.NewReaderSize(io.LimitReader(r, 1<<20), 4096)
+	var soi [2]byte
+	if _, err := io.ReadFull(br, soi[:]); err != nil || soi != [2]byte{0xff, 0xd8} {
+		return jpegWorst
+	}
+	for range 1000 {
+		b, err := br.ReadByte()
+		if err != nil || b != 0xff {
+			return jpegWorst
+		}
+		m, err := br.ReadByte()
+		for err == nil && m == 0xff { // fill bytes
+			m, err = br.ReadByte()
+		}
+		if err != nil {
+			return jpegWorst
+		}
+		if m == 0x01 || m >= 0xd0 && m <= 0xd8 { // markers without a length
+			continue
+		}
+		var l [2]byte
+		if _, err := io.ReadFull(br, l[:]); err != nil {
+			return jpegWorst
+		}
+		n := int(l[0])<<8 | int(l[1]) - 2
+		if n < 0 || m == 0xda { // a scan before any frame header
+			return jpegWorst
+		}
+		seg := make([]byte, n)
+		if _, err := io.ReadFull(br, seg); err != nil {
+			return jpegWorst
+		}
+		if m < 0xc0 || m > 0xcf || m == 0xc4 || m == 0xc8 || m == 0xcc {
+			continue
+		}
+		if len(seg) < 6 || len(seg) < 6+3*int(seg[5]) || seg[5] == 0 {
+			return jpegWorst
+		}
+		comps := int(seg[5])
+		hmax, vmax := 1, 1
+		for i := range comps {
+			hv := seg[6+3*i+1]
+			hmax, vmax = max(hmax, int(hv>>4)), max(vmax, int(hv&15))
+		}
+		planes := 0.0
+		for i := range comps {
+			hv := seg[6+3*i+1]
+			planes += float64(max(1, int(hv>>4))*max(1, int(hv&15))) / float64(hmax*vmax)
+		}
+		bpp := planes
+		if comps == 4 {
+			bpp *= 2
+		}
+		if m == 0xc2 || m == 0xc6 || m == 0xca || m == 0xce {
+			bpp += 4 * planes
+		}
+		return bpp
+	}
+	return jpegWorst
+}
+
+// decodeBounded decodes an image from the regular file path, checking its dimensions with
+// image.DecodeConfig first. Errors name the file: not a regular file (atomicfile.ErrNotRegular),
+// not a decodable image, or ErrTooLarge (above MaxPixels or MaxDecodeBytes).
+func decodeBounded(path string) (image.Image, error) {
+	f, _, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	img, _, err := image.Decode(f)
-	f.Close()
+	defer f.Close()
+	cfg, format, err := image.DecodeConfig(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot decode: %v", path, err)
+	}
+	pixels := int64(cfg.Width) * int64(cfg.Height)
+	if pixels > MaxPixels {
+		return nil, fmt.Errorf("%s: %w: %d×%d pixels (%.1f megapixels), above the %d megapixels idxlabel decodes",
+			path, ErrTooLarge, cfg.Width, cfg.Height, float64(pixels)/1e6, MaxPixels/1_000_000)
+	}
+	bpp := bytesPerPixel(format, cfg.ColorModel, f)
+	if need := float64(pixels) * (bpp + 2); need > MaxDecodeBytes {
+		return nil, fmt.Errorf("%s: %w: %d×%d pixels of %s at %.3g bytes each would need %.0f MiB to decode, above the %d MiB idxlabel allows",
+			path, ErrTooLarge, cfg.Width, cfg.Height, format, bpp, need/(1<<20), MaxDecodeBytes>>20)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	if need := float64(pixels) * (bpp + 2); need > largeDecode {
+		// The decoder allocates its planes in one go, before the collector can run: collect
+		// the previous image's garbage first, or the heap holds both (measured: 5 RGBA images
+		// of 32 megapixels peaked at 352 MB without this, 270 MB with it).
+		runtime.GC()
+	}
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot decode: %v", path, err)
+	}
+	return img, nil
+}
+
+// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
+// opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
+// normalizeDigit is false, only converted to ink (opts.Polarity, opts.Threshold) and resized to
+// the field (for images that are already MNIST-like). The file must be a regular file; its
+// dimensions are checked (image.DecodeConfig) before it is decoded. Errors, each naming the
+// file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be
+// decoded, is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink
+// (ErrEmpty).
+func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
+	img, err := decodeBounded(path)
+	if err != nil {
+		return nil, err
 	}
 	if !normalizeDigit {
 		ink := Ink(img, opts.Polarity, opts.Threshold)

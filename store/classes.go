@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // A class-name file is found beside the labels, so it is untrusted input (a dataset shared as
@@ -62,23 +64,16 @@ func FindClassNames(labelsPath string) (map[int]string, string, error) {
 // ReadClassNames reads a class-name file (formats as in FindClassNames) and returns the names
 // by class. Every name is UTF-8 text of printable characters, white space runs made one space,
 // at most 64 characters (longer ones are cut and end in "…"). Errors, naming the file and the
-// line: not a regular file, more than 1 MiB, a line over 1,024 bytes, text that is not UTF-8,
-// a character that is not printable (a control or format character), a mapping line with a bad
-// number or a class outside the 32-bit label range, more than 65,536 names.
+// line: not a regular file (atomicfile.ErrNotRegular; a FIFO is not waited on), more than
+// 1 MiB, a line over 1,024 bytes, text that is not UTF-8, a character that is not printable (a
+// control or format character), a mapping line with a bad number or a class outside the 32-bit
+// label range, more than 65,536 names.
 func ReadClassNames(path string) (map[int]string, error) {
-	if fi, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: class-name file is not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, _, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: class-name file is not a regular file", path)
-	}
 	data, err := io.ReadAll(io.LimitReader(f, maxClassFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -32,6 +32,10 @@ type Options struct {
 	Height, Width int
 	// Transposed overrides the EMNIST detection (TransposeAuto).
 	Transposed Transpose
+	// ReadOnly opens the pair for reading only (the command line's info, verify, suspects,
+	// export): Open then writes, renames and deletes nothing, and edits and saves fail with
+	// ErrReadOnly.
+	ReadOnly bool
 }
 
 // Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
@@ -43,6 +47,9 @@ type Sample struct {
 
 // ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
 var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
+
+// ErrReadOnly: an edit or save was attempted on a dataset opened with Options.ReadOnly.
+var ErrReadOnly = errors.New("the dataset is open read-only")
 
 // ErrClosed: an edit or save was attempted after Close.
 var ErrClosed = errors.New("the dataset was closed: open the files again to edit them")
@@ -57,6 +64,7 @@ type Dataset struct {
 	mu sync.RWMutex
 
 	imagesPath, labelsPath string
+	readOnly               bool
 	h, w                   int
 	transposed             bool
 
@@ -96,39 +104,62 @@ type Dataset struct {
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
 // N×H×W (or N×(H·W), N×H×W×1) of any IDX dtype; labels are 1-D integers, or N×K integers with the
-// class in column 0 (QMNIST's N×8 int32). Before reading, it finishes a save of this pair that
-// was cut off between its renames (Notices says so); after reading, it looks for a journal of
-// unsaved edits (Recovery). The pair stays locked for editing by this Dataset until Close (see
-// LockSuffix). Errors: a *LockedError (errors.Is ErrLocked) when another process or Dataset has
-// the pair open for editing, the idx errors of either file (naming it), a label file that is
-// not integer or not 1-D/2-D, or counts that differ (naming both files and counts).
+// class in column 0 (QMNIST's N×8 int32). The paths are kept absolute and cleaned, so nothing
+// depends on the working directory afterwards. It first takes the pair's lock for editing,
+// held by this Dataset until Close (see LockSuffix). Before reading, it finishes a save of this
+// pair that was cut off between its renames (Notices says so; a save record that is damaged or
+// names files that are not this pair's is moved aside unused, and Notices says that too) and
+// removes stale temporary files of earlier saves; after reading, it looks for a journal of
+// unsaved edits (Recovery). With opts.ReadOnly it does none of that: no lock is taken, nothing
+// on disk is created, changed or removed, an interrupted save is shown as saved without being
+// finished, and edits fail with ErrReadOnly. Errors: a *LockedError (errors.Is ErrLocked) when
+// another process or Dataset has the pair open for editing, the idx errors of either file
+// (naming it), a label file that is not integer or not 1-D/2-D, counts that differ (naming both
+// files and counts), or a rename that fails while finishing an interrupted save.
 func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
-	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, subs: map[int]func(Change){}}
-	if err := d.takeLock(); err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			d.lock.release()
-		}
-	}()
-	if note, err := finishInterruptedSave(d.statePath(".idxlabel-saving")); err != nil {
-		return nil, err
-	} else if note != "" {
-		d.notices = append(d.notices, note)
-	}
-	removeStale(imagesPath)
+	imagesPath = absClean(imagesPath)
 	if labelsPath != "" {
-		removeStale(labelsPath)
+		labelsPath = absClean(labelsPath)
+	}
+	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, readOnly: opts.ReadOnly, subs: map[int]func(Change){}}
+	if !opts.ReadOnly {
+		if err := d.takeLock(); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				d.lock.release()
+			}
+		}()
+	}
+	readImages, readLabels := imagesPath, labelsPath
+	if opts.ReadOnly {
+		var note string
+		readImages, readLabels, note = interruptedSaveView(d.statePath(ManifestSuffix), imagesPath, labelsPath)
+		if note != "" {
+			d.notices = append(d.notices, note)
+		}
+	} else {
+		note, keep, err := finishInterruptedSave(d.statePath(ManifestSuffix), []string{imagesPath, labelsPath})
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			d.notices = append(d.notices, note)
+		}
+		removeStale(imagesPath, keep)
+		if labelsPath != "" {
+			removeStale(labelsPath, keep)
+		}
 	}
 	d.stamps = takeStamps(imagesPath, labelsPath)
-	images, err := idx.ReadFile(imagesPath)
+	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
 	if err != nil {
 		return nil, err
 	}
 	var labels *idx.Array
 	if labelsPath != "" {
-		if labels, err = idx.ReadFile(labelsPath); err != nil {
+		if labels, err = idx.ReadFileLimit(readLabels, idx.MaxData()); err != nil {
 			return nil, err
 		}
 	}
@@ -141,6 +172,9 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 			d.notices = append(d.notices, err.Error())
 		}
 		d.names, d.namesPath = names, p
+	}
+	if opts.ReadOnly {
+		return d, nil
 	}
 	if err := d.findJournal(); err != nil {
 		return nil, err
@@ -161,15 +195,11 @@ func FromArrays(images, labels *idx.Array, names map[int]string, journalPath str
 
 // setBase makes images and labels (nil: unlabelled) the dataset's base, checking their shapes.
 func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
-	name := d.imagesPath
-	if name == "" {
-		name = "images"
-	}
-	h, w, err := sampleShape(name, images, opts.Height, opts.Width)
+	s, err := CheckPair(d.imagesPath, images, d.labelsPath, labels, opts.Height, opts.Width)
 	if err != nil {
 		return err
 	}
-	d.h, d.w = h, w
+	d.h, d.w = s.H, s.W
 	d.baseN = images.Dims[0]
 	d.imageHeader = images.Header
 	d.imageData = images.Data
@@ -217,33 +247,12 @@ func (d *Dataset) presentClasses() []int {
 	return slices.Sorted(maps.Keys(set))
 }
 
-// checkLabels checks a label array against the images already set and takes its labels.
+// checkLabels takes the labels of a label array that CheckPair has accepted.
 func (d *Dataset) checkLabels(labels *idx.Array) error {
-	name := d.labelsPath
-	if name == "" {
-		name = "labels"
-	}
-	if !labels.Type.IsInteger() {
-		return fmt.Errorf("%s: labels must be integers, found dtype %s", name, labels.Type)
-	}
-	if labels.Rank() > 2 {
-		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", name, labels.Header)
-	}
-	if labels.Dims[0] != d.baseN {
-		images := d.imagesPath
-		if images == "" {
-			images = "the images"
-		}
-		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", name, labels.Dims[0], images, d.baseN)
-	}
 	d.labelHeader, d.labelData = labels.Header, labels.Data
 	stride := labels.Stride()
 	for i := range d.orig {
-		v := labels.Int(i * stride)
-		if v < math.MinInt32+1 || v > math.MaxInt32 {
-			return fmt.Errorf("%s: label %d of sample %d does not fit 32 bits", name, v, i)
-		}
-		d.orig[i] = int32(v)
+		d.orig[i] = int32(labels.Int(i * stride))
 	}
 	return nil
 }

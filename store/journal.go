@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
+	"syscall"
+	"time"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 )
 
 // Journal file format (all integers little-endian):
@@ -39,39 +43,86 @@ const maxRecord = 1 << 30
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// journalFile is what a journal writes through: an *os.File, or a fault-injecting stand-in in
+// tests (a full disk, a failing sync).
+type journalFile interface {
+	Write(p []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
 // journal is an open journal file being appended to.
 type journal struct {
 	path string
-	f    *os.File
+	f    journalFile
+	size int64 // bytes of intact records: where the next record starts
 }
 
-// createJournal writes a new journal holding only the base record, synced, replacing any file
-// at path.
+// ErrJournalWrite: an edit's journal record could not be written and synced, so the edit was not
+// made (a full disk, a removed folder). Edits work again once a record can be written.
+var ErrJournalWrite = errors.New("cannot record edits")
+
+// errNotRegularJournal: something other than a regular file (a symbolic link, a folder, a FIFO)
+// sits where a journal goes; idxlabel never writes through it.
+var errNotRegularJournal = errors.New("not a regular file")
+
+// openJournalFile opens the journal at path with flag, never following a symbolic link (the
+// O_NOFOLLOW flag where the system has it, and a check of the file before and after opening).
+// Errors: errNotRegularJournal (naming the path) or the open error.
+func openJournalFile(path string, flag int) (*os.File, error) {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("journal %s: %w (%s); refusing to use it", path, errNotRegularJournal, fi.Mode().Type())
+	}
+	f, err := os.OpenFile(path, flag|oNoFollow, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("journal %s: %w; refusing to use it", path, errNotRegularJournal)
+	}
+	return f, nil
+}
+
+// createJournal starts a journal at path holding only the base record: written to a temporary
+// file, synced and renamed into place, so a failure leaves no empty or partial journal behind.
+// A file already at path is never overwritten: a journal with edit records (or anything that is
+// not an empty journal) is moved aside to "<path>.<time>.kept" first. Errors: errNotRegularJournal
+// when path is a symbolic link or other non-regular file, and any write error.
 func createJournal(path string, base []byte) (*journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("journal %s: %w (%s); refusing to use it", path, errNotRegularJournal, fi.Mode().Type())
+		}
+		if c, err := readJournal(path); err != nil || len(c.records) > 0 {
+			if err := os.Rename(path, path+"."+time.Now().Format("20060102-150405")+".kept"); err != nil {
+				return nil, fmt.Errorf("journal %s holds edits and cannot be moved aside: %w", path, err)
+			}
+		}
+	}
+	head := append([]byte(journalMagic), frame(base)...)
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(head)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	buf := append([]byte(journalMagic), frame(base)...)
-	if _, err := f.Write(buf); err != nil {
-		f.Close()
+	f, err := openJournalFile(path, os.O_WRONLY|os.O_APPEND)
+	if err != nil {
 		return nil, err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return nil, err
-	}
-	idx.SyncDir(filepath.Dir(path))
-	return &journal{path: path, f: f}, nil
+	return &journal{path: path, f: f, size: int64(len(head))}, nil
 }
 
 // reopenJournal opens an existing journal for appending after its good prefix of size bytes,
-// cutting off any damaged tail.
+// cutting off any damaged tail (the caller keeps a copy of a tail that held records).
 func reopenJournal(path string, size int64) (*journal, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0o644)
+	f, err := openJournalFile(path, os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +130,7 @@ func reopenJournal(path string, size int64) (*journal, error) {
 		f.Close()
 		return nil, err
 	}
-	if _, err := f.Seek(size, 0); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &journal{path: path, f: f}, nil
+	return &journal{path: path, f: f, size: size}, nil
 }
 
 // frame returns a record: length, CRC-32C, payload.
@@ -94,14 +141,24 @@ func frame(payload []byte) []byte {
 	return append(buf, payload...)
 }
 
-// append writes one record in a single write and syncs it to disk.
+// append writes one record in a single write and syncs it to disk. If either fails, the file is
+// cut back to its intact records (so a later record never follows a torn one) and the error
+// wraps ErrJournalWrite, saying "disk full" for ENOSPC.
 func (j *journal) append(payload []byte) error {
-	if _, err := j.f.Write(frame(payload)); err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, err)
+	rec := frame(payload)
+	_, err := j.f.Write(rec)
+	if err == nil {
+		err = j.f.Sync()
 	}
-	if err := j.f.Sync(); err != nil {
-		return fmt.Errorf("journal %s: %w", j.path, err)
+	if err != nil {
+		j.f.Truncate(j.size)
+		cause := err.Error()
+		if errors.Is(err, syscall.ENOSPC) {
+			cause = "disk full"
+		}
+		return fmt.Errorf("%w: %s (journal %s); the edit was not made", ErrJournalWrite, cause, j.path)
 	}
+	j.size += int64(len(rec))
 	return nil
 }
 
@@ -123,9 +180,21 @@ var errNotJournal = errors.New("not an idxlabel journal")
 // length or CRC-32C does not hold. Errors: the file cannot be read, it lacks the magic, or its
 // base record is damaged.
 func readJournal(path string) (*journalContents, error) {
-	b, err := os.ReadFile(path)
+	f, err := openJournalFile(path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if limit := idx.MaxData(); fi.Size() > limit {
+		return nil, fmt.Errorf("%s: the journal is %d bytes, above the limit of %d bytes", path, fi.Size(), limit)
+	}
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if len(b) < len(journalMagic) || string(b[:len(journalMagic)]) != journalMagic {
 		return nil, fmt.Errorf("%s: %w", path, errNotJournal)

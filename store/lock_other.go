@@ -11,7 +11,7 @@ import (
 func processAlive(pid int) bool { return true }
 
 // openSafe: no O_NOFOLLOW here; lockPair's Lstat check refuses a link.
-const openSafe = 0
+const openSafe = oNoFollow
 
 // isLink: never on this system.
 func isLink(error) bool { return false }

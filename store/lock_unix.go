@@ -17,7 +17,7 @@ func processAlive(pid int) bool {
 
 // openSafe is added to the flags of every open of a lock file: never follow a link planted in
 // its place, never wait for a writer on a FIFO.
-const openSafe = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+const openSafe = oNoFollow | syscall.O_NONBLOCK
 
 // isLink reports whether an open with openSafe failed because the path is a symbolic link.
 func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }

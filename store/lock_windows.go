@@ -22,7 +22,7 @@ func processAlive(pid int) bool {
 
 // openSafe is added to the flags of every open of a lock file; Windows has no O_NOFOLLOW, so
 // lockPair's Lstat check is what refuses a link there.
-const openSafe = 0
+const openSafe = oNoFollow
 
 // isLink reports whether an open failed because the path is a symbolic link; never on Windows.
 func isLink(error) bool { return false }

@@ -121,6 +121,11 @@ func (d *Dataset) replay(p []byte) (Change, error) {
 			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
 				return Change{}, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
 			}
+			if r.err == nil {
+				if err := d.checkLabel(int(a.to[k])); err != nil {
+					return Change{}, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
+				}
+			}
 		}
 		if r.err != nil {
 			return Change{}, r.err
@@ -135,6 +140,11 @@ func (d *Dataset) replay(p []byte) (Change, error) {
 		a := &appendSamples{labels: make([]int32, n)}
 		for k := range n {
 			a.labels[k] = r.i32()
+			if r.err == nil {
+				if err := d.checkLabel(int(a.labels[k])); err != nil {
+					return Change{}, fmt.Errorf("appended sample %d: %w", k, err)
+				}
+			}
 		}
 		a.pixels = slices.Clone(r.take(n * pps))
 		if r.err == nil && len(r.b) != 0 {
@@ -161,6 +171,11 @@ func (d *Dataset) replay(p []byte) (Change, error) {
 		a := &decide{i: r.i32(), to: r.i32()}
 		if r.err == nil && (a.i < 0 || int(a.i) >= len(d.labels)) {
 			return Change{}, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
+		}
+		if r.err == nil {
+			if err := d.checkLabel(int(a.to)); err != nil {
+				return Change{}, fmt.Errorf("decision on sample %d: %w", a.i, err)
+			}
 		}
 		if r.err != nil {
 			return Change{}, r.err

@@ -5,9 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // JournalSuffix is appended to the label file's path (the image file's when there is none) to
@@ -22,6 +25,7 @@ type Recovery struct {
 	Damaged int64     // bytes at its end that failed their checksum and will be ignored
 	Matches bool      // it was written against exactly these files (same fingerprint)
 	Reason  string    // why it does not match, when !Matches
+	Others  []string  // other journals of the pair, less complete; set aside when this one is replayed or discarded
 
 	contents *journalContents
 }
@@ -55,27 +59,37 @@ func fallbackJournal(primary string) string {
 	return filepath.Join(dir, "idxlabel", "journals", hex.EncodeToString(sum[:8])+"-"+filepath.Base(primary))
 }
 
-// findJournal looks for a journal of this pair (beside it, then in the per-user fallback) and
-// records it as a pending Recovery. A journal with no edits is removed: there is nothing in it.
+// findJournal looks at every journal that can belong to this pair (beside it, and the per-user
+// fallback used when its folder could not be written) and records the most complete one as a
+// pending Recovery: among those written against these very files, the one with the most edit
+// records; failing that, the one with the most records; failing that, an unreadable one (so the
+// person can set it aside). Journals whose edits cancel out (every step undone) and empty files
+// are removed: there is nothing in them. The journals not chosen are listed in Recovery.Others
+// and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
+	var found []*Recovery
 	for _, p := range []string{primary, fallbackJournal(primary)} {
 		if p == "" {
 			continue
 		}
-		fi, err := os.Stat(p)
+		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
-			continue
+			continue // never read or write through a link, folder or device
 		}
 		rec := &Recovery{Path: p, ModTime: fi.ModTime()}
+		if fi.Size() == 0 {
+			os.Remove(p)
+			continue
+		}
 		c, err := readJournal(p)
 		if err != nil {
 			rec.Reason = err.Error()
-			d.recovery = rec
-			return nil
+			found = append(found, rec)
+			continue
 		}
 		rec.contents, rec.Edits, rec.Damaged = c, len(c.records), c.damaged
-		if rec.Edits == 0 {
+		if rec.Edits == 0 || netSteps(c.records) == 0 && c.damaged == 0 {
 			os.Remove(p)
 			continue
 		}
@@ -83,16 +97,67 @@ func (d *Dataset) findJournal() error {
 		if !rec.Matches {
 			rec.Reason = "the files changed after the journal was written (their sample count, size or content differ)"
 		}
-		d.recovery = rec
+		found = append(found, rec)
+	}
+	if len(found) == 0 {
 		return nil
 	}
+	best := found[0]
+	for _, r := range found[1:] {
+		if r.better(best) {
+			best = r
+		}
+	}
+	for _, r := range found {
+		if r != best {
+			best.Others = append(best.Others, r.Path)
+		}
+	}
+	d.recovery = best
 	return nil
+}
+
+// better reports whether r is a more complete journal to offer than o: one that matches the
+// files beats one that does not, then more edit records, then a readable one.
+func (r *Recovery) better(o *Recovery) bool {
+	if r.Matches != o.Matches {
+		return r.Matches
+	}
+	if r.Edits != o.Edits {
+		return r.Edits > o.Edits
+	}
+	return r.contents != nil && o.contents == nil
+}
+
+// netSteps returns how many steps a journal's records leave on the undo stack: each edit pushes
+// one, an undo pops one, a redo pushes one back. Zero means the edits cancel out.
+func netSteps(records [][]byte) int {
+	n := 0
+	for _, p := range records {
+		if p[0] == recUndo {
+			n--
+		} else {
+			n++ // an edit, or a redo putting one back
+		}
+	}
+	return n
+}
+
+// setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"
+// so they are neither offered again nor lost.
+func setAsideOthers(rec *Recovery) {
+	for _, p := range rec.Others {
+		os.Rename(p, p+"."+time.Now().Format("20060102-150405")+".discarded")
+	}
 }
 
 // ReplayJournal applies the pending journal's edits, in order, exactly as they were made (undo
 // and redo history included), and continues journaling after them. A record that does not fit
-// ends the replay there; the journal is cut back to the last record applied. It returns how many
-// records were applied. Errors: no matching journal is pending, or the journal cannot be reopened.
+// (an index beyond the samples, a label outside the label dtype's range) ends the replay there:
+// the whole journal is first copied to "<journal>.<time>.unreplayed", then cut back to the last
+// record applied, and the error says so. It returns how many records were applied. Errors: no
+// matching journal is pending, the journal cannot be reopened or copied, or the replay stopped
+// early (the dataset then holds the records before it, and editing goes on).
 func (d *Dataset) ReplayJournal() (int, error) {
 	d.mu.Lock()
 	rec := d.recovery
@@ -103,15 +168,27 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	c := rec.contents
 	good := c.good
 	applied := 0
+	var stopped error
 	for k, p := range c.records {
 		if _, err := d.replay(p); err != nil {
 			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
 			if k > 0 {
 				good = c.ends[k-1]
 			}
+			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.records), err)
 			break
 		}
 		applied++
+	}
+	if stopped != nil || c.damaged > 0 {
+		copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
+		if err := copyFile(rec.Path, copyPath); err != nil {
+			d.mu.Unlock()
+			return applied, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
+		}
+		if stopped != nil {
+			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
+		}
 	}
 	j, err := reopenJournal(rec.Path, good)
 	if err != nil {
@@ -122,9 +199,23 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	if rec.Path != d.journalFile() {
 		d.journalPath = rec.Path // the fallback location: keep using it
 	}
+	setAsideOthers(rec)
 	d.mu.Unlock()
 	d.notify(Change{Kind: Reset})
-	return applied, nil
+	return applied, stopped
+}
+
+// copyFile copies src to dst atomically (a new file; dst is replaced).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return atomicfile.WriteFile(dst, func(w io.Writer) error {
+		_, err := io.Copy(w, in)
+		return err
+	})
 }
 
 // DiscardJournal deletes the pending journal's file, giving up its edits, and lets editing
@@ -146,6 +237,7 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
+	setAsideOthers(rec)
 	d.recovery = nil
 	return nil
 }
@@ -154,6 +246,9 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 // the first edit (beside the files, or in the per-user fallback when their folder is read-only).
 // d.mu is held.
 func (d *Dataset) writeJournal(payload []byte) error {
+	if d.readOnly {
+		return ErrReadOnly
+	}
 	if d.recovery != nil {
 		return ErrRecoveryPending
 	}

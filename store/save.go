@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"time"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 )
 
 // Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
@@ -52,6 +51,8 @@ func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress fun
 	switch {
 	case d.closed:
 		err = ErrClosed
+	case d.readOnly:
+		err = ErrReadOnly
 	case current && d.imagesPath == "":
 		err = ErrNoPath
 	case current:
@@ -72,6 +73,9 @@ func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress fun
 }
 
 func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float64)) error {
+	if d.readOnly {
+		return ErrReadOnly
+	}
 	if d.recovery != nil {
 		return ErrRecoveryPending
 	}
@@ -173,7 +177,7 @@ func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journal
 	if labels == nil {
 		state = imagesPath
 	}
-	if err := commitAll(pending, state+".idxlabel-saving", journals); err != nil {
+	if err := commitAll(pending, state+ManifestSuffix, journals); err != nil {
 		return err
 	}
 	progress(0.95)
@@ -303,35 +307,12 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 	d.undo, d.redo = nil, nil
 }
 
-// staleAge is how old a leftover temporary file must be before Open removes it, so a save
-// another idxlabel is making right now is left alone.
-const staleAge = time.Minute
-
 // removeStale removes leftovers of saves that crashed before their manifest was written (Open
 // calls it after finishing any save that has one): the backup ".<name>.idxlabel-backup" (a hard
-// link to, or copy of, the target, which such a save never touched) and temporary files
-// ".<name>.tmp-*" older than staleAge.
-func removeStale(path string) {
+// link to, or copy of, the target, which such a save never touched) and atomicfile's temporary
+// files of path older than atomicfile.StaleAge, except those in keep (named by a save record
+// that is not finished).
+func removeStale(path string, keep []string) {
 	os.Remove(backupPath(path))
-	dir, name := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(name)+".tmp-*"))
-	for _, m := range matches {
-		if fi, err := os.Stat(m); err == nil && time.Since(fi.ModTime()) > staleAge {
-			os.Remove(m)
-		}
-	}
-}
-
-func globEscape(s string) string {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		if bytes.IndexByte([]byte(`*?[\`), s[i]) >= 0 {
-			b = append(b, '\\')
-		}
-		b = append(b, s[i])
-	}
-	return string(b)
+	atomicfile.RemoveStale(path, atomicfile.StaleAge, keep...)
 }

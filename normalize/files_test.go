@@ -1,0 +1,135 @@
+package normalize
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// pngHeader returns the start of a PNG file declaring width×height pixels of the given bit
+// depth and colour type (PNG spec: 0 grey, 2 RGB, 6 RGBA): enough for image.DecodeConfig, and
+// what a hostile file would be before its (tiny, highly compressible) image data.
+func pngHeader(width, height uint32, depth, colorType byte) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, width)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, height)
+	ihdr = append(ihdr, depth, colorType, 0, 0, 0)
+	b := []byte("\x89PNG\r\n\x1a\n")
+	b = binary.BigEndian.AppendUint32(b, uint32(len(ihdr)))
+	chunk := append([]byte("IHDR"), ihdr...)
+	b = append(b, chunk...)
+	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(chunk))
+}
+
+// TestLoadFileRefusesHugeImagesBeforeDecoding: a 20,000×20,000 PNG (505 KB on disk) used to be
+// decoded whole (0.9 GB). Now DecodeConfig's dimensions refuse it, and ones whose colour model
+// would need too much memory, before any pixel is decoded.
+func TestLoadFileRefusesHugeImagesBeforeDecoding(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		w, h             uint32
+		depth, colorType byte
+		want             string
+	}{
+		{20000, 20000, 8, 0, "20000×20000 pixels (400.0 megapixels), above the 40 megapixels"},
+		{40001, 1000, 8, 0, "above the 40 megapixels"},
+		{6000, 6000, 8, 6, "6000×6000 pixels of png at 4 bytes each would need 206 MiB to decode, above the 192 MiB"},
+		{5000, 5000, 16, 6, "at 8 bytes each"},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, strconv.Itoa(int(c.w))+"x"+strconv.Itoa(int(c.h))+".png")
+		os.WriteFile(p, pngHeader(c.w, c.h, c.depth, c.colorType), 0o644)
+		var err error
+		alloc := testing.AllocsPerRun(1, func() { _, err = LoadFile(p, Options{}, true) })
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("%d×%d: %v, want %q", c.w, c.h, err, c.want)
+		}
+		if alloc > 200 {
+			t.Errorf("%d×%d: %v allocations to refuse it", c.w, c.h, alloc)
+		}
+	}
+	// Just under the limits, an honest grey image decodes.
+	g := image.NewGray(image.Rect(0, 0, 7000, 5000))
+	for y := 2000; y < 3000; y++ {
+		for x := 3000; x < 3300; x++ {
+			g.Pix[y*g.Stride+x] = 255
+		}
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, g)
+	p := filepath.Join(dir, "ok.png")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	if pix, err := LoadFile(p, Options{Polarity: InkLight}, true); err != nil || len(pix) != FieldSize*FieldSize {
+		t.Fatalf("a 35-megapixel grey image: %v", err)
+	}
+}
+
+// jpegHeader returns a JPEG's start of image and frame header (SOF0 baseline or SOF2
+// progressive), after a JFIF segment, with the given components' sampling factors (H<<4 | V):
+// enough for image.DecodeConfig.
+func jpegHeader(sof byte, width, height int, sampling ...byte) []byte {
+	jfif := []byte{0xff, 0xe0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, 1, 0, 0, 1, 0, 1, 0, 0}
+	b := append([]byte{0xff, 0xd8}, jfif...)
+	b = append(b, 0xff, sof, 0, byte(8+3*len(sampling)), 8, byte(height>>8), byte(height), byte(width>>8), byte(width), byte(len(sampling)))
+	for i, hv := range sampling {
+		b = append(b, byte(i+1), hv, 0)
+	}
+	return b
+}
+
+// TestJPEGEstimate: a progressive JPEG keeps every DCT coefficient while decoding (4 bytes per
+// plane pixel), a baseline one does not; a 4:2:0 JPEG has half-size chroma planes.
+func TestJPEGEstimate(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog.jpg")
+	os.WriteFile(prog, jpegHeader(0xc2, 4000, 3000, 0x11, 0x11, 0x11), 0o644)
+	if _, err := LoadFile(prog, Options{}, true); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4000×3000 pixels of jpeg at 15 bytes each") {
+		t.Fatalf("12-megapixel progressive 4:4:4 JPEG: %v", err)
+	}
+	base := filepath.Join(dir, "base.jpg")
+	os.WriteFile(base, jpegHeader(0xc0, 7000, 5700, 0x22, 0x11, 0x11), 0o644)
+	if _, err := LoadFile(base, Options{}, true); errors.Is(err, ErrTooLarge) || err == nil || !strings.Contains(err.Error(), "cannot decode") {
+		t.Fatalf("39.9-megapixel baseline 4:2:0 JPEG header: %v; want it past the size check", err)
+	}
+	if got := jpegBytesPerPixel(bytes.NewReader([]byte("not a jpeg"))); got != jpegWorst {
+		t.Fatalf("unreadable JPEG estimated at %g bytes per pixel", got)
+	}
+}
+
+func TestParseLabel(t *testing.T) {
+	for name, want := range map[string]int{"0": 0, "7": 7, "007": 7, "2147483647": 2147483647} {
+		if got, err := ParseLabel(name); err != nil || got != want {
+			t.Errorf("%q: %d, %v", name, got, err)
+		}
+	}
+	for _, name := range []string{"2147483648", "4294967296", "99999999999999999999999"} {
+		if _, err := ParseLabel(name); !errors.Is(err, strconv.ErrRange) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%q: %v, want a range error naming it", name, err)
+		}
+	}
+	for _, name := range []string{"", "-1", "+3", " 3", "3a", "cats", "1e3"} {
+		if _, err := ParseLabel(name); !errors.Is(err, strconv.ErrSyntax) {
+			t.Errorf("%q: %v, want a syntax error", name, err)
+		}
+	}
+}
+
+// TestImageFolderRefusesWrappingLabels: "4294967296" used to become label 0.
+func TestImageFolderRefusesWrappingLabels(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"3", "4294967296", "notes"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+		os.WriteFile(filepath.Join(dir, sub, "a.png"), pngHeader(2, 2, 8, 0), 0o644)
+	}
+	files, _, err := ImageFolder(dir)
+	if !errors.Is(err, strconv.ErrRange) || !strings.Contains(err.Error(), filepath.Join(dir, "4294967296")) || files != nil {
+		t.Fatalf("ImageFolder: %v, %v", files, err)
+	}
+}

@@ -1,0 +1,316 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"idxlabel/internal/atomicfile"
+)
+
+// ManifestSuffix is appended to the label file's path (the image file's when there is none) to
+// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".
+const ManifestSuffix = ".idxlabel-saving"
+
+// manifestVersion is the on-disk version of the save record. Version 1 (no "version" field)
+// stored paths as they were typed, relative to the working directory; it is not trusted.
+const manifestVersion = 2
+
+// maxManifest bounds the size of a save record read from disk (bytes): a real one is a few
+// hundred bytes.
+const maxManifest = 64 << 10
+
+// manifest is written (atomically) just before a paired save renames its files, and removed
+// when every rename and cleanup is done. Finding one at Open means the save was cut off between
+// its renames: every temporary file it names was complete and verified, so the save is finished
+// by renaming what is left. In memory it holds full paths; on disk only names that the reader
+// checks against the pair it opens (see diskManifest).
+type manifest struct {
+	Files    []manifestFile
+	Journals []string // journals whose edits the save contains
+}
+
+type manifestFile struct {
+	Temp   string // complete, fsynced, verified; atomicfile's temporary name of Target
+	Target string // the file it replaces
+	Backup string // backupPath(Target): a hard link (or copy) of the old target; "" when none
+}
+
+// diskManifest is the save record as stored: every path relative to the record's own folder
+// (with '/' separators), temporary names as bare names beside their target, and backups and
+// journals as flags, because their names follow from the target by rule. Nothing in it can name
+// a file the reader does not already know: see readManifest.
+type diskManifest struct {
+	Version  int                `json:"version"`
+	Files    []diskManifestFile `json:"files"`
+	Journals []string           `json:"journals,omitempty"` // targets whose "<target>.idxlabel-journal" the save contains
+	Fallback []string           `json:"fallback,omitempty"` // targets whose per-user fallback journal it contains
+}
+
+type diskManifestFile struct {
+	Target string `json:"target"` // relative to the record's folder
+	Temp   string `json:"temp"`   // a bare name in the target's folder
+	Backup bool   `json:"backup"` // backupPath(target) exists
+}
+
+// backupPath names the backup of a target during a save: ".<name>.idxlabel-backup" beside it.
+func backupPath(target string) string {
+	dir, name := filepath.Split(target)
+	return filepath.Join(dir, "."+name+".idxlabel-backup")
+}
+
+// toDisk encodes m for the record at path: names relative to its folder. Journals that follow
+// no rule of this pair (a new dataset's journal in the config folder) are left out: the saving
+// process removes them itself, and a reader could not check them.
+func (m *manifest) toDisk(path string) (*diskManifest, error) {
+	dir := filepath.Dir(path)
+	dm := &diskManifest{Version: manifestVersion}
+	for _, f := range m.Files {
+		rel, err := filepath.Rel(dir, f.Target)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot be named relative to %s: %w", f.Target, dir, err)
+		}
+		dm.Files = append(dm.Files, diskManifestFile{Target: filepath.ToSlash(rel), Temp: filepath.Base(f.Temp), Backup: f.Backup != ""})
+	}
+	for _, j := range m.Journals {
+		for _, f := range dm.Files {
+			target := filepath.Join(dir, filepath.FromSlash(f.Target))
+			if samePath(j, target+JournalSuffix) {
+				dm.Journals = append(dm.Journals, f.Target)
+			} else if samePath(j, fallbackJournal(target+JournalSuffix)) {
+				dm.Fallback = append(dm.Fallback, f.Target)
+			}
+		}
+	}
+	return dm, nil
+}
+
+// errManifest marks a save record that was refused: damaged, of an old version, or naming
+// files that are not this pair's own.
+var errManifest = errors.New("record of an interrupted save refused")
+
+// readManifest reads and checks the save record at path for the pair whose files are pair (the
+// image and label paths as opened; "" entries are ignored). Each target must be one of the
+// pair's files (compared after following symbolic links, as a save writes through them); each
+// temporary file must carry the exact name a save makes for that target (atomicfile.IsTemp)
+// and be a regular file or absent; backups and journals are named by rule, never read. It
+// returns nil, nil when there is no record. Errors wrap errManifest and say what was wrong;
+// reading errors other than "does not exist" are returned as they are.
+func readManifest(path string, pair []string) (*manifest, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: it is not a regular file", errManifest)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxManifest {
+		return nil, fmt.Errorf("%w: it is over %d bytes", errManifest, maxManifest)
+	}
+	var dm diskManifest
+	if err := json.Unmarshal(b, &dm); err != nil {
+		return nil, fmt.Errorf("%w: it is damaged (%v)", errManifest, err)
+	}
+	if dm.Version != manifestVersion {
+		return nil, fmt.Errorf("%w: version %d, not %d", errManifest, dm.Version, manifestVersion)
+	}
+	if len(dm.Files) == 0 || len(dm.Files) > len(pair) {
+		return nil, fmt.Errorf("%w: it names %d files", errManifest, len(dm.Files))
+	}
+	own := pairFiles(pair)
+	dir := filepath.Dir(path)
+	m := &manifest{}
+	targets := map[string]string{} // as written in the record → full path
+	for _, df := range dm.Files {
+		target := filepath.Clean(filepath.Join(dir, filepath.FromSlash(df.Target)))
+		if filepath.IsAbs(filepath.FromSlash(df.Target)) || !slices.ContainsFunc(own, func(p string) bool { return samePath(p, target) }) {
+			return nil, fmt.Errorf("%w: %q is not one of this pair's files", errManifest, df.Target)
+		}
+		if _, dup := targets[df.Target]; dup {
+			return nil, fmt.Errorf("%w: %q is named twice", errManifest, df.Target)
+		}
+		targets[df.Target] = target
+		temp := filepath.Join(filepath.Dir(target), df.Temp)
+		if filepath.Base(df.Temp) != df.Temp || !atomicfile.IsTemp(temp, target) {
+			return nil, fmt.Errorf("%w: %q is not a temporary name idxlabel makes for %s", errManifest, df.Temp, filepath.Base(target))
+		}
+		if tfi, err := os.Lstat(temp); err == nil && !tfi.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w: %s is not a regular file", errManifest, temp)
+		}
+		mf := manifestFile{Temp: temp, Target: target}
+		if df.Backup {
+			mf.Backup = backupPath(target)
+		}
+		m.Files = append(m.Files, mf)
+	}
+	for _, name := range dm.Journals {
+		target, ok := targets[name]
+		if !ok {
+			return nil, fmt.Errorf("%w: journal of %q, a file it does not save", errManifest, name)
+		}
+		m.Journals = append(m.Journals, target+JournalSuffix)
+	}
+	for _, name := range dm.Fallback {
+		target, ok := targets[name]
+		if !ok {
+			return nil, fmt.Errorf("%w: journal of %q, a file it does not save", errManifest, name)
+		}
+		if fb := fallbackJournal(target + JournalSuffix); fb != "" {
+			m.Journals = append(m.Journals, fb)
+		}
+	}
+	return m, nil
+}
+
+// pairFiles returns the absolute, cleaned paths a save of the pair writes: each file as given
+// and, when it is a symbolic link, the file it names.
+func pairFiles(pair []string) []string {
+	var out []string
+	for _, p := range pair {
+		if p == "" {
+			continue
+		}
+		out = append(out, absClean(p))
+		if r, err := atomicfile.Resolve(p); err == nil {
+			out = append(out, absClean(r))
+		}
+	}
+	return out
+}
+
+// absClean returns p absolute and cleaned (p itself when it cannot be made absolute).
+func absClean(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// samePath reports whether a and b name the same path once absolute and cleaned.
+func samePath(a, b string) bool { return a != "" && b != "" && absClean(a) == absClean(b) }
+
+// writeManifest writes m to path atomically (temporary file, fsync, rename, folder fsync).
+func writeManifest(path string, m *manifest) error {
+	dm, err := m.toDisk(path)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(dm)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// finishManifest removes what a completed save no longer needs, the manifest last.
+func finishManifest(path string, m *manifest) {
+	for _, j := range m.Journals {
+		if j != "" {
+			os.Remove(j)
+		}
+	}
+	for _, f := range m.Files {
+		if f.Backup != "" {
+			os.Remove(f.Backup)
+		}
+	}
+	os.Remove(path)
+	atomicfile.SyncDir(filepath.Dir(path))
+}
+
+// setAside moves a refused save record out of the way, to "<record>.<time>.refused", so that
+// it neither blocks the pair nor is lost, and returns the new name ("" when it could not be
+// moved).
+func setAside(path string) string {
+	to := path + "." + time.Now().Format("20060102-150405") + ".refused"
+	if err := os.Rename(path, to); err != nil {
+		return ""
+	}
+	return to
+}
+
+// finishInterruptedSave completes a save of the pair (images, labels) whose record is at path:
+// it renames every temporary file that is still there over its target, then cleans up. It
+// returns a notice for the user ("" when there was nothing to say) and the temporary files the
+// record names (which must not be swept as stale). A record that fails readManifest's checks
+// is moved aside and touches nothing: the notice says so and the pair opens as it is on disk.
+// Errors: a rename that fails while finishing a valid record.
+func finishInterruptedSave(path string, pair []string) (notice string, keep []string, err error) {
+	if path == "" {
+		return "", nil, nil
+	}
+	atomicfile.RemoveStale(path, atomicfile.StaleAge)
+	m, err := readManifest(path, pair)
+	if err != nil {
+		moved := setAside(path)
+		if moved == "" {
+			moved = "its place (it could not be moved)"
+		}
+		return fmt.Sprintf("A record of an interrupted save, %s, was not used because %v; the files were left as they are and the record was moved to %s.", path, err, moved), nil, nil
+	}
+	if m == nil {
+		return "", nil, nil
+	}
+	for _, f := range m.Files {
+		keep = append(keep, f.Temp)
+	}
+	finished := 0
+	for _, f := range m.Files {
+		if _, err := os.Lstat(f.Temp); err != nil {
+			continue // already renamed
+		}
+		if err := os.Rename(f.Temp, f.Target); err != nil {
+			return "", keep, fmt.Errorf("%s: finishing an interrupted save: %w", f.Target, err)
+		}
+		finished++
+	}
+	finishManifest(path, m)
+	if finished == 0 {
+		return "", nil, nil
+	}
+	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%d file(s) put in place).", finished), nil, nil
+}
+
+// interruptedSaveView returns, for a read-only open of the pair, the files to read in place of
+// images and labels when a valid record of an interrupted save is present: the temporary files
+// the save had not yet renamed. Nothing on disk is changed. The notice says what was done.
+func interruptedSaveView(path, images, labels string) (string, string, string) {
+	m, err := readManifest(path, []string{images, labels})
+	if err != nil {
+		return images, labels, fmt.Sprintf("A record of an interrupted save, %s, is not used: %v.", path, err)
+	}
+	if m == nil {
+		return images, labels, ""
+	}
+	swap := func(p string) string {
+		for _, f := range m.Files {
+			if p != "" && (samePath(p, f.Target) || slices.Contains(pairFiles([]string{p}), f.Target)) {
+				if _, err := os.Lstat(f.Temp); err == nil {
+					return f.Temp
+				}
+			}
+		}
+		return p
+	}
+	return swap(images), swap(labels), "A save of these files was interrupted; it is shown as saved, and it will be finished when the pair is opened for editing."
+}
