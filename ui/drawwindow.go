@@ -70,6 +70,8 @@ func (w *mainWindow) showDrawWindow() {
 	d.pad.onChange = d.renormalize
 	d.pad.onKey = d.typedKey
 	d.pad.onRune = d.typedRune
+	d.pad.onShortcut = d.typedShortcut
+	d.win.Canvas().AddShortcut(shortcut(fyne.KeyS, false), func(fyne.Shortcut) { w.save() })
 	d.updateClasses()
 	side := container.NewVBox(
 		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -176,5 +178,12 @@ func (d *drawWindow) typedKey(k *fyne.KeyEvent) {
 func (d *drawWindow) typedRune(r rune) {
 	if r >= '0' && r <= '9' && d.mw.singleDigitClasses() {
 		d.label.SetText(string(r))
+	}
+}
+
+// typedShortcut saves the dataset on Ctrl+S typed on the pad, as in the main window.
+func (d *drawWindow) typedShortcut(s fyne.Shortcut) {
+	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
+		d.mw.save()
 	}
 }

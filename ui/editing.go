@@ -118,7 +118,7 @@ func (w *mainWindow) selectAll() {
 	if w.ds == nil {
 		return
 	}
-	if f, ok := w.win.Canvas().Focused().(*widget.Entry); ok {
+	if f, ok := w.win.Canvas().Focused().(fyne.Shortcutable); ok { // a text field: its text
 		f.TypedShortcut(&fyne.ShortcutSelectAll{})
 		return
 	}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// count formats a number with thousands separators ("10,000"), as in the window's text.
+var count = message.NewPrinter(language.English).Sprintf
+
+// samplesText counts samples: "1 sample", "10,000 samples".
+func samplesText(n int) string {
+	if n == 1 {
+		return "1 sample"
+	}
+	return count("%d samples", n)
+}
+
+// key is one line of the keyboard reference: the keys and what they do.
+type key struct{ keys, does string }
+
+// keyReference is Help → Keyboard, in order.
+var keyReference = []key{
+	{"0–9", "relabel the selection and move to the next sample"},
+	{"Ctrl+L, or type a letter", "relabel with the class picker (classes above 9, named classes)"},
+	{"Delete, Backspace", "delete the selection (again: restore it)"},
+	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
+	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
+	{"Ctrl+A", "select every shown sample"},
+	{"Escape", "clear the selection; cancel a dialog"},
+	{"Enter", "in a dialog: its default answer"},
+	{"Ctrl+Z", "undo"},
+	{"Ctrl+Shift+Z, Ctrl+Y", "redo"},
+	{"Ctrl+S, Ctrl+Shift+S", "save; save as"},
+	{"Ctrl+O, Ctrl+N, Ctrl+I", "open; new dataset; import images"},
+	{"Ctrl+D", "draw new samples"},
+	{"Ctrl+G", "go to a sample by number"},
+	{"Ctrl+= / Ctrl+-, Ctrl+wheel", "zoom the tiles"},
+	{"Ctrl+K", "find suspects (likely label errors) and review them"},
+	{"In the review: Enter, Space", "accept the suggested label"},
+	{"In the review: 0–9", "set another label"},
+	{"In the review: →", "keep the label"},
+	{"Ctrl+Q", "quit (asks about unsaved edits)"},
+}
+
+// showKeys shows the keyboard reference as a two-column table.
+func (w *mainWindow) showKeys() {
+	grid := container.New(layout.NewFormLayout())
+	for _, k := range keyReference {
+		grid.Add(widget.NewLabelWithStyle(k.keys, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		grid.Add(widget.NewLabel(k.does))
+	}
+	d := dialog.NewCustom("Keyboard", "Close", container.NewVScroll(grid), w.win)
+	d.Resize(fyne.NewSize(min(720, w.win.Canvas().Size().Width-40), min(grid.MinSize().Height+120, w.win.Canvas().Size().Height-40)))
+	w.prompts.show(w.win.Canvas(), "keys", d, d.Dismiss, nil, w.focusGrid)
+}
+
+// footer is the bottom of the window: the status line, the legend of the keys that work now,
+// and where the cursor is.
+type footer struct {
+	root     fyne.CanvasObject
+	legend   *widget.RichText
+	position *widget.Label
+	typing   bool // a text field of the window has the keys
+}
+
+func newFooter(status fyne.CanvasObject) *footer {
+	f := &footer{legend: widget.NewRichText(), position: widget.NewLabel("")}
+	f.legend.Wrapping = fyne.TextWrapWord
+	f.position.Alignment = fyne.TextAlignTrailing
+	f.root = container.NewVBox(status, container.NewBorder(nil, nil, nil, f.position, f.legend))
+	return f
+}
+
+// legendText lists the keys that act now, as key, action pairs. Reviewing suspects takes other
+// keys; a text field with the focus takes them all.
+func legendText(reviewing, digits, typing bool) []key {
+	switch {
+	case typing:
+		return []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+	case reviewing:
+		return []key{{"Enter", "accept suggestion"}, {"0–9", "other label"}, {"→", "keep label"}, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
+	case digits:
+		return []key{{"0–9", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+	}
+	return []key{{"Type a class", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+}
+
+// update shows the legend for the window's state and the cursor's position: "sample 1,234 of
+// 10,000", and when a filter or the review shows fewer, "58th shown of 1,010".
+func (f *footer) update(w *mainWindow) {
+	if w.ds == nil || w.v == nil {
+		return
+	}
+	keys := legendText(w.reviewing(), w.singleDigitClasses(), f.typing)
+	var segs []widget.RichTextSegment
+	for k, kv := range keys {
+		if k > 0 {
+			segs = append(segs, &widget.TextSegment{Text: "  ·  ", Style: widget.RichTextStyleInline})
+		}
+		segs = append(segs, &widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong})
+		if kv.does != "" {
+			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
+		}
+	}
+	f.legend.Segments = segs
+	f.legend.Refresh()
+	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
+}
+
+// positionText says where the cursor is: sample i (of n samples), and its place p among the
+// shown ones when fewer than all are shown.
+func positionText(i, p, shown, n int) string {
+	if i < 0 {
+		return count("no sample  ·  %d shown of %d", shown, n)
+	}
+	if shown == n {
+		return count("sample %d of %d", i, n)
+	}
+	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+}
