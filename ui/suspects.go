@@ -220,7 +220,7 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 	grid := container.NewGridWithColumns(4)
 	h, wd := w.ds.Size()
 	for _, j := range w.sus.neighbours[i][:min(8, len(w.sus.neighbours[i]))] {
-		img := canvas.NewImageFromImage(tileImage(w.ds.Pixels(j), h, wd, w.ds.Transposed()))
+		img := canvas.NewImageFromImage(&image.Gray{Pix: w.ds.DisplayPixels(j, nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
 		img.ScaleMode = canvas.ImageScalePixels
 		img.SetMinSize(fyne.NewSize(56, 56))
 		label := widget.NewLabel(w.shortClass(w.ds.Label(j)) + "  #" + strconv.Itoa(j))
@@ -228,19 +228,4 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 	}
 	n.root.Objects = []fyne.CanvasObject{n.title, grid}
 	n.root.Refresh()
-}
-
-// tileImage copies a sample's pixels into an image as displayed (transposed back for EMNIST).
-func tileImage(px []byte, h, w int, transposed bool) *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			if transposed {
-				g.Pix[y*w+x] = px[x*h+y]
-			} else {
-				g.Pix[y*w+x] = px[y*w+x]
-			}
-		}
-	}
-	return g
 }
