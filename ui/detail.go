@@ -21,7 +21,7 @@ type pixelView struct {
 	px      []byte // h×w pixels in display order, nil: nothing
 	h, w    int    // displayed size
 	onHover func(row, col, value int, in bool)
-	raster     *canvas.Raster
+	raster  *canvas.Raster
 }
 
 func newPixelView() *pixelView {
