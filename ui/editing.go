@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
 )
 
 // singleDigitClasses reports whether every class is 0–9, so one keystroke names a class.
@@ -102,14 +104,40 @@ func (w *mainWindow) step(undo bool) {
 	if w.ds == nil || w.busy.Load() {
 		return
 	}
+	// The step's Change (delivered synchronously to subscribers inside Undo/Redo) says which
+	// samples it touched: the cursor goes to the first of them that is shown.
+	// (An undone append removes its samples: nothing to show.)
+	var touched []int
+	unsub := w.ds.Subscribe(func(ch store.Change) {
+		if ch.Kind == store.Relabelled || ch.Kind == store.DeletedChanged {
+			touched = ch.Indices
+		}
+	})
 	var err error
 	if undo {
 		_, _, err = w.ds.Undo()
 	} else {
 		_, _, err = w.ds.Redo()
 	}
+	unsub()
 	if err != nil {
 		dialog.ShowError(err, w.win)
+		return
+	}
+	w.cursorTo(touched)
+}
+
+// cursorTo puts the cursor on the first of samples (in view order) that the view shows, so an
+// undone or redone edit is in sight; it does nothing when none is shown.
+func (w *mainWindow) cursorTo(samples []int) {
+	best := -1
+	for _, i := range samples {
+		if i >= 0 && i < len(w.v.pos) && w.v.pos[i] >= 0 && (best < 0 || w.v.pos[i] < best) {
+			best = w.v.pos[i]
+		}
+	}
+	if best >= 0 {
+		w.grid.moveCursor(best)
 	}
 }
 

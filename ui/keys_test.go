@@ -174,3 +174,43 @@ func TestPositionText(t *testing.T) {
 		t.Errorf("samplesText: %q, %q", samplesText(1), samplesText(10000))
 	}
 }
+
+// TestUndoMovesCursorToUndoneSample: after moving away from an edit, Undo (and Redo) bring the
+// cursor back to the sample they change.
+func TestUndoMovesCursorToUndoneSample(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	w.grid.moveCursor(40)
+	i := w.v.current()
+	w.relabel((ds.Label(i) + 1) % 10)
+	w.grid.moveCursor(3)
+	w.undo()
+	if w.v.current() != i {
+		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.v.current(), i)
+	}
+	w.grid.moveCursor(7)
+	w.redo()
+	if w.v.current() != i {
+		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.v.current(), i)
+	}
+}
+
+// TestZoomKeepsScrolledPlace: zooming after scrolling away from the cursor keeps the place in
+// sight instead of jumping back to the cursor.
+func TestZoomKeepsScrolledPlace(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	g := w.grid
+	w.grid.moveCursor(0)
+	g.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -600)})
+	mid := g.positionAt(fyne.NewPos(g.Size().Width/2, g.Size().Height/2))
+	if mid < 0 || g.offset == 0 {
+		t.Fatalf("scrolling moved nothing (offset %v, middle tile %d)", g.offset, mid)
+	}
+	g.setZoom(g.zoom + 1)
+	ge := g.geometry(g.Size())
+	if !g.rowVisible(mid/ge.cols, ge) {
+		t.Fatalf("after zooming, tile %d (in the middle before) is out of sight; offset %v", mid, g.offset)
+	}
+	if g.offset == 0 {
+		t.Fatal("zooming jumped back to the top (the cursor)")
+	}
+}
