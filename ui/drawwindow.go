@@ -54,7 +54,7 @@ func (w *mainWindow) showDrawWindow() {
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
 	d.label = widget.NewSelectEntry(nil)
 	d.label.SetPlaceHolder("label")
-	d.label.OnChanged = func(string) { d.updateAdd() }
+	d.label.OnChanged = func(string) { d.updateClasses(); d.updateAdd() }
 	d.centering = widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
 	d.centering.Required = true
 	d.centering.SetSelected(centerMassText)
@@ -90,11 +90,24 @@ func (w *mainWindow) showDrawWindow() {
 	d.win.Canvas().Focus(d.pad)
 }
 
-// updateClasses offers the dataset's classes in the label box.
+// maxLabelOptions bounds the label box's drop-down: a class-name file may name 10,000 classes,
+// and a drop-down menu draws every item; typing narrows the list to the classes that match.
+const maxLabelOptions = 40
+
+// updateClasses offers the dataset's classes that match what the label box holds (all when it
+// is empty, or holds a listed class), at most maxLabelOptions of them.
 func (d *drawWindow) updateClasses() {
+	text := strings.TrimSpace(d.label.Text)
+	if _, ok := d.chosenLabel(); ok {
+		text = ""
+	}
+	matches := d.mw.classMatches(text)
 	var opts []string
-	for _, c := range d.mw.ds.Classes() {
+	for _, c := range matches[:min(len(matches), maxLabelOptions)] {
 		opts = append(opts, d.mw.className(c))
+	}
+	if len(matches) > maxLabelOptions {
+		opts = append(opts, count("… %d more: type to narrow", len(matches)-maxLabelOptions))
 	}
 	d.label.SetOptions(opts)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -174,16 +173,19 @@ func (w *mainWindow) pickClass(initial string) {
 	if w.ds == nil || len(w.v.selection()) == 0 {
 		return
 	}
-	entry := widget.NewEntry()
+	var d *dialog.CustomDialog
+	entry := newPromptEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetPlaceHolder("class number or name")
 	var matches []int
-	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject { return widget.NewLabel("000 (XXXXXXXX)") },
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.className(matches[id])) })
+	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject {
+		l := widget.NewLabel("000 (XXXXXXXX)")
+		l.Truncation = fyne.TextTruncateEllipsis // a class-name file's names can be any length
+		return l
+	}, func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.className(matches[id])) })
 	update := func(text string) {
 		matches = w.classMatches(text)
 		list.Refresh()
 	}
-	var d *dialog.CustomDialog
 	apply := func(c int) {
 		d.Hide()
 		if w.reviewing() {
@@ -203,11 +205,10 @@ func (w *mainWindow) pickClass(initial string) {
 		}
 	}
 	content := newFixedBorder(entry, list, fyne.NewSize(300, 320))
-	d = dialog.NewCustom(fmt.Sprintf("Relabel %d sample(s) as…", len(w.v.selection())), "Cancel", content, w.win)
-	d.SetOnClosed(func() { w.win.Canvas().Focus(w.grid) })
+	d = dialog.NewCustom("Relabel "+samplesText(len(w.v.selection()))+" as…", "Cancel", content, w.win)
 	update(initial)
 	entry.SetText(initial)
-	d.Show()
+	w.prompts.show(w.win.Canvas(), "pick class", d, d.Hide, func() { entry.OnSubmitted(entry.Text) }, w.focusGrid)
 	w.win.Canvas().Focus(entry)
 }
 
@@ -215,7 +216,7 @@ func (w *mainWindow) pickClass(initial string) {
 func (w *mainWindow) showContextMenu(at fyne.Position) {
 	n := len(w.v.selection())
 	items := []*fyne.MenuItem{
-		fyne.NewMenuItem(fmt.Sprintf("Relabel %d sample(s)…", n), func() { w.pickClass("") }),
+		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { w.pickClass("") }),
 		fyne.NewMenuItem("Delete / Restore", w.toggleDelete),
 	}
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)

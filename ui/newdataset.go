@@ -40,12 +40,14 @@ func (w *mainWindow) newDataset() {
 }
 
 func (w *mainWindow) newDatasetForm() {
-	height, width := widget.NewEntry(), widget.NewEntry()
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() } // Escape in a field
+	height, width := newPromptEntry(cancel), newPromptEntry(cancel)
 	height.SetText("28")
 	width.SetText("28")
-	count := widget.NewEntry()
-	count.SetText("10")
-	file := widget.NewEntry()
+	n := newPromptEntry(cancel)
+	n.SetText("10")
+	file := newPromptEntry(cancel)
 	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
 	browse := widget.NewButton("Choose…", func() {
 		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -57,17 +59,22 @@ func (w *mainWindow) newDatasetForm() {
 		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
 		fd.Show()
 	})
-	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, nil)
+	// N and the class file apply to one choice each: the others leave them disabled.
+	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
+		enable(n, k == classesCount)
+		enable(file, k == classesFile)
+		enable(browse, k == classesFile)
+	})
 	kind.Required = true
 	kind.SetSelected(classesDigits)
 	form := widget.NewForm(
 		widget.NewFormItem("Height (px)", height),
 		widget.NewFormItem("Width (px)", width),
 		widget.NewFormItem("Classes", kind),
-		widget.NewFormItem("N", count),
+		widget.NewFormItem("N", n),
 		widget.NewFormItem("Class file", container.NewBorder(nil, nil, nil, browse, file)),
 	)
-	dialog.ShowCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
+	d = dialog.NewCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -81,12 +88,12 @@ func (w *mainWindow) newDatasetForm() {
 		var names map[int]string
 		switch kind.Selected {
 		case classesCount:
-			n, err := strconv.Atoi(count.Text)
-			if err != nil || n < 1 || n > 1<<16 {
+			k, err := strconv.Atoi(n.Text)
+			if err != nil || k < 1 || k > 1<<16 {
 				dialog.ShowError(fmt.Errorf("N must be a number of classes from 1 to 65536"), w.win)
 				return
 			}
-			for c := range n {
+			for c := range k {
 				classes = append(classes, c)
 			}
 		case classesFile:
@@ -109,6 +116,16 @@ func (w *mainWindow) newDatasetForm() {
 		w.setDataset(ds, "untitled", false)
 		w.showDrawWindow()
 	}, w.win)
+	w.prompts.show(w.win.Canvas(), "new dataset", d, d.Dismiss, d.Confirm, nil)
+}
+
+// enable enables or disables a widget.
+func enable(o fyne.Disableable, on bool) {
+	if on {
+		o.Enable()
+	} else {
+		o.Disable()
+	}
 }
 
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
