@@ -24,7 +24,7 @@ var subsets = []struct {
 }
 
 // suspectsText is the "Show" choice of the review of likely label errors, ordered by suspicion.
-const suspectsText = "Suspects (likely label errors)"
+const suspectsText = "Suspects"
 
 // sidePanel is the left column: which samples to show (subset, class), the class histogram
 // (clicking a class filters the grid to it), go to a sample, and the tile size.

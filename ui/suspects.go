@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
@@ -204,6 +205,7 @@ type neighbourStrip struct {
 
 func newNeighbourStrip() *neighbourStrip {
 	n := &neighbourStrip{title: widget.NewLabel("")}
+	n.title.Wrapping = fyne.TextWrapWord // wraps within the detail panel instead of widening it
 	n.root = container.NewVBox()
 	return n
 }
@@ -223,7 +225,11 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 		img := canvas.NewImageFromImage(&image.Gray{Pix: w.ds.DisplayPixels(j, nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
 		img.ScaleMode = canvas.ImageScalePixels
 		img.SetMinSize(fyne.NewSize(56, 56))
-		label := widget.NewLabel(w.shortClass(w.ds.Label(j)) + "  #" + strconv.Itoa(j))
+		// Small text without a label's padding: four neighbours fit the detail panel's width,
+		// so the review does not narrow the grid (and change its column count).
+		label := canvas.NewText(w.shortClass(w.ds.Label(j))+"  #"+strconv.Itoa(j), theme.Color(theme.ColorNameForeground))
+		label.TextSize = theme.CaptionTextSize()
+		label.Alignment = fyne.TextAlignCenter
 		grid.Add(container.NewVBox(img, label))
 	}
 	n.root.Objects = []fyne.CanvasObject{n.title, grid}

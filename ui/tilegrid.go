@@ -380,7 +380,7 @@ func (r *tileGridRenderer) Refresh() {
 	r.bg.FillColor = theme.Color(theme.ColorNameBackground)
 	r.thumb.FillColor = theme.Color(theme.ColorNameScrollBar)
 	r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
-	r.mark.StrokeColor = theme.Color(theme.ColorNameForeground)
+	r.mark.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	if !r.g.focused {
 		r.mark.StrokeColor = theme.Color(theme.ColorNameDisabled)
 	}
@@ -429,8 +429,10 @@ func (r *tileGridRenderer) Layout(size fyne.Size) {
 	r.layoutBar(ge, size)
 }
 
-// layoutMark rings the cursor's tile (over the gap around it), in the foreground colour, so the
-// cursor shows on dark tiles in either theme: the tile's own frame has the primary colour.
+// layoutMark rings the cursor's tile over the gap around it, in the primary colour like the
+// tile's own frame: a thick outline that shows against dark tiles and against the light or dark
+// theme's background alike (a foreground-coloured frame vanished on black tiles in the light
+// theme). Without the keyboard focus both are grey.
 func (r *tileGridRenderer) layoutMark(ge geometry) {
 	g := r.g
 	p := g.v.cursor
@@ -438,7 +440,7 @@ func (r *tileGridRenderer) layoutMark(ge geometry) {
 		return
 	}
 	row, col := p/ge.cols, p%ge.cols
-	w := max(2, ge.unit)
+	w := max(3, ge.unit)
 	r.mark.StrokeWidth = w
 	r.mark.Move(fyne.NewPos(ge.x0+float32(col)*ge.cellW-w/2, float32(row)*ge.cellH-g.offset-w/2))
 	r.mark.Resize(fyne.NewSize(ge.cellW+w, ge.cellH+w))
