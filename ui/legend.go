@@ -2,9 +2,11 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -50,13 +52,21 @@ var keyReference = []key{
 
 // showKeys shows the keyboard reference as a two-column table.
 func (w *mainWindow) showKeys() {
-	grid := container.New(layout.NewFormLayout())
+	// Plain text rows (a label's padding would double the table's height): keys right-aligned
+	// in bold, then what they do.
+	left, right := container.NewVBox(), container.NewVBox()
+	fg := theme.Color(theme.ColorNameForeground)
 	for _, k := range keyReference {
-		grid.Add(widget.NewLabelWithStyle(k.keys, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
-		grid.Add(widget.NewLabel(k.does))
+		keys := canvas.NewText(k.keys, fg)
+		keys.TextStyle.Bold = true
+		keys.Alignment = fyne.TextAlignTrailing
+		left.Add(keys)
+		right.Add(canvas.NewText(k.does, fg))
 	}
+	grid := container.NewHBox(left, layout.NewSpacer(), right)
 	d := dialog.NewCustom("Keyboard", "Close", container.NewVScroll(grid), w.win)
-	d.Resize(fyne.NewSize(min(720, w.win.Canvas().Size().Width-40), min(grid.MinSize().Height+120, w.win.Canvas().Size().Height-40)))
+	size := w.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
 	w.prompts.show(w.win.Canvas(), "keys", d, d.Dismiss, nil, w.focusGrid)
 }
 
