@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
 )
@@ -212,5 +213,59 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 	}
 	if g.offset == 0 {
 		t.Fatal("zooming jumped back to the top (the cursor)")
+	}
+}
+
+// TestCtrlSInDrawWindow: Ctrl+S typed on the focused draw pad saves (here: asks where, since the
+// demo has no files) instead of doing nothing.
+func TestCtrlSInDrawWindow(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.showDrawWindow()
+	if w.draw == nil {
+		t.Fatal("no draw window")
+	}
+	w.draw.pad.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.prompts.isOpen("save as") {
+		t.Fatal("Ctrl+S on the draw pad did not start a save")
+	}
+}
+
+// TestNewDatasetDisablesUnusedFields: N applies to "Classes 0 to N−1" only, the class file to
+// "From a class-name file" only.
+func TestNewDatasetDisablesUnusedFields(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.newDatasetForm()
+	var entries []*promptEntry
+	var kind *widget.RadioGroup
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *promptEntry:
+			entries = append(entries, x)
+		case *widget.RadioGroup:
+			kind = x
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(w.win.Canvas().Overlays().Top())
+	if len(entries) != 4 || kind == nil {
+		t.Fatalf("found %d fields and radio %v; want height, width, N, class file and the class choice", len(entries), kind != nil)
+	}
+	n, file := entries[2], entries[3]
+	for _, c := range []struct {
+		choice      string
+		nOn, fileOn bool
+	}{{classesDigits, false, false}, {classesCount, true, false}, {classesFile, false, true}} {
+		kind.SetSelected(c.choice)
+		if n.Disabled() == c.nOn || file.Disabled() == c.fileOn {
+			t.Errorf("%s: N enabled %v, class file enabled %v; want %v, %v", c.choice, !n.Disabled(), !file.Disabled(), c.nOn, c.fileOn)
+		}
 	}
 }
