@@ -74,14 +74,13 @@ func (w *mainWindow) showKeys() {
 // and where the cursor is.
 type footer struct {
 	root     fyne.CanvasObject
-	legend   *widget.RichText
+	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
 	typing   bool // a text field of the window has the keys
 }
 
 func newFooter(status fyne.CanvasObject) *footer {
-	f := &footer{legend: widget.NewRichText(), position: widget.NewLabel("")}
-	f.legend.Wrapping = fyne.TextWrapWord
+	f := &footer{legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
 	f.position.Alignment = fyne.TextAlignTrailing
 	f.root = container.NewVBox(status, container.NewBorder(nil, nil, nil, f.position, f.legend))
 	return f
@@ -108,17 +107,19 @@ func (f *footer) update(w *mainWindow) {
 		return
 	}
 	keys := legendText(w.reviewing(), w.singleDigitClasses(), f.typing)
-	var segs []widget.RichTextSegment
+	// One piece per key, so a narrow window wraps between keys, never inside one.
+	objs := make([]fyne.CanvasObject, len(keys))
 	for k, kv := range keys {
-		if k > 0 {
-			segs = append(segs, &widget.TextSegment{Text: "  ·  ", Style: widget.RichTextStyleInline})
-		}
-		segs = append(segs, &widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong})
+		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong}}
 		if kv.does != "" {
 			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
 		}
+		if k < len(keys)-1 {
+			segs = append(segs, &widget.TextSegment{Text: "  ·", Style: widget.RichTextStyleInline})
+		}
+		objs[k] = widget.NewRichText(segs...)
 	}
-	f.legend.Segments = segs
+	f.legend.Objects = objs
 	f.legend.Refresh()
 	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
 }
@@ -133,4 +134,45 @@ func positionText(i, p, shown, n int) string {
 		return count("sample %d of %d", i, n)
 	}
 	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+}
+
+// flowLayout places objects left to right at their minimum sizes, starting a new line when the
+// next one does not fit: the legend wraps between keys in a narrow window instead of being cut
+// off. Its minimum height is that of the lines at the width it last laid out.
+type flowLayout struct{ width float32 }
+
+func (l *flowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width // the canvas asks MinSize again each frame and re-lays out the footer
+	l.place(objs, size.Width, true)
+}
+
+// place lays objs out in lines no wider than width (moving them when move is true) and returns
+// the height used.
+func (l *flowLayout) place(objs []fyne.CanvasObject, width float32, move bool) float32 {
+	var x, y, line float32
+	for _, o := range objs {
+		m := o.MinSize()
+		if x > 0 && x+m.Width > width {
+			x, y, line = 0, y+line, 0
+		}
+		if move {
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(m)
+		}
+		x += m.Width
+		line = max(line, m.Height)
+	}
+	return y + line
+}
+
+func (l *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var widest float32
+	for _, o := range objs {
+		widest = max(widest, o.MinSize().Width)
+	}
+	width := l.width
+	if width <= 0 {
+		width = 1e6 // not laid out yet: one line
+	}
+	return fyne.NewSize(widest, l.place(objs, max(width, widest), false))
 }
