@@ -269,3 +269,24 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 		}
 	}
 }
+
+// TestGotoBoxKeepsItsKeys: the go-to box is a text field: digits typed there are its text, not
+// a relabel; the legend says so; Escape gives the keys back to the grid.
+func TestGotoBoxKeepsItsKeys(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	i := w.v.current()
+	before := ds.Label(i)
+	c.Focus(w.side.gotoBox)
+	c.Focused().TypedRune(rune('0' + (before+1)%10))
+	if ds.Label(i) != before || w.side.gotoBox.Text == "" {
+		t.Fatalf("a digit in the go-to box: label %d (was %d), box %q", ds.Label(i), before, w.side.gotoBox.Text)
+	}
+	if !w.footer.typing || w.footer.shown[0].keys != "Typing in a text field" {
+		t.Fatalf("the legend does not say a text field has the keys: %v", w.footer.shown)
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Focused() != w.grid || w.footer.typing {
+		t.Fatalf("Escape in the go-to box left the focus on %T", c.Focused())
+	}
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
@@ -76,7 +78,8 @@ type footer struct {
 	root     fyne.CanvasObject
 	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
-	typing   bool // a text field of the window has the keys
+	typing   bool  // a text field of the window has the keys
+	shown    []key // the keys the legend shows
 }
 
 func newFooter(status fyne.CanvasObject) *footer {
@@ -106,7 +109,12 @@ func (f *footer) update(w *mainWindow) {
 	if w.ds == nil || w.v == nil {
 		return
 	}
+	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
 	keys := legendText(w.reviewing(), w.singleDigitClasses(), f.typing)
+	if slices.Equal(keys, f.shown) {
+		return // the cursor moved: the same keys act
+	}
+	f.shown = keys
 	// One piece per key, so a narrow window wraps between keys, never inside one.
 	objs := make([]fyne.CanvasObject, len(keys))
 	for k, kv := range keys {
@@ -121,7 +129,6 @@ func (f *footer) update(w *mainWindow) {
 	}
 	f.legend.Objects = objs
 	f.legend.Refresh()
-	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
 }
 
 // positionText says where the cursor is: sample i (of n samples), and its place p among the
