@@ -110,7 +110,12 @@ func (v *pixelView) MouseOut() {
 	}
 }
 
-func (v *pixelView) MinSize() fyne.Size { return fyne.NewSize(280, 280) }
+// detailSide is the detail view's minimum side, units: 8 per pixel of a 28×28 sample, and room
+// for the review's four neighbours of 52 units in a row (suspects.go), so the panel keeps its
+// width in and out of the review and leaves the grid room at FYNE_SCALE=2.
+const detailSide = 224
+
+func (v *pixelView) MinSize() fyne.Size { return fyne.NewSquareSize(detailSide) }
 
 func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.raster) }
 

@@ -224,7 +224,7 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 	for _, j := range w.sus.neighbours[i][:min(8, len(w.sus.neighbours[i]))] {
 		img := canvas.NewImageFromImage(&image.Gray{Pix: w.ds.DisplayPixels(j, nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
 		img.ScaleMode = canvas.ImageScalePixels
-		img.SetMinSize(fyne.NewSize(56, 56))
+		img.SetMinSize(fyne.NewSquareSize(52)) // four fit detailSide
 		// Small text without a label's padding: four neighbours fit the detail panel's width,
 		// so the review does not narrow the grid (and change its column count).
 		label := canvas.NewText(w.shortClass(w.ds.Label(j))+"  #"+strconv.Itoa(j), theme.Color(theme.ColorNameForeground))
