@@ -25,6 +25,7 @@ type drawWindow struct {
 	pad       *drawPad
 	preview   *canvas.Image
 	label     *widget.SelectEntry
+	options   []string // what the label box's drop-down offers
 	centering *widget.RadioGroup
 	pen       *widget.Slider
 	add       *widget.Button
@@ -109,6 +110,7 @@ func (d *drawWindow) updateClasses() {
 	if len(matches) > maxLabelOptions {
 		opts = append(opts, count("… %d more: type to narrow", len(matches)-maxLabelOptions))
 	}
+	d.options = opts
 	d.label.SetOptions(opts)
 }
 

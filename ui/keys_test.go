@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -288,5 +290,36 @@ func TestGotoBoxKeepsItsKeys(t *testing.T) {
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if c.Focused() != w.grid || w.footer.typing {
 		t.Fatalf("Escape in the go-to box left the focus on %T", c.Focused())
+	}
+}
+
+// TestTenThousandClassesStayUsable: with 10,000 classes (a hostile class-name file), the draw
+// window's label list stays short and narrows as one types; the class picker lists the matches.
+func TestTenThousandClassesStayUsable(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := newMainWindow(a)
+	classes := make([]int, 10000)
+	names := map[int]string{}
+	for c := range classes {
+		classes[c] = c
+		names[c] = "class" + strconv.Itoa(c)
+	}
+	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	w.setDataset(ds, "untitled", false)
+	w.showDrawWindow()
+	d := w.draw
+	if n := len(d.options); n > maxLabelOptions+1 {
+		t.Fatalf("the label list offers %d entries", n)
+	}
+	d.label.SetText("class999")
+	if n := len(d.options); n != 11 { // class999, class9990–class9999
+		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.options)
+	}
+	if l, ok := d.chosenLabel(); ok {
+		t.Fatalf("class999 is ambiguous but chose %d", l)
 	}
 }
