@@ -81,7 +81,7 @@ func (w *mainWindow) newDatasetForm() {
 		h, err1 := strconv.Atoi(height.Text)
 		wd, err2 := strconv.Atoi(width.Text)
 		if err1 != nil || err2 != nil {
-			dialog.ShowError(fmt.Errorf("height and width must be whole numbers of pixels"), w.win)
+			w.showError(fmt.Errorf("height and width must be whole numbers of pixels"))
 			return
 		}
 		var classes []int
@@ -90,7 +90,7 @@ func (w *mainWindow) newDatasetForm() {
 		case classesCount:
 			k, err := strconv.Atoi(n.Text)
 			if err != nil || k < 1 || k > 1<<16 {
-				dialog.ShowError(fmt.Errorf("N must be a number of classes from 1 to 65536"), w.win)
+				w.showError(fmt.Errorf("N must be a number of classes from 1 to 65536"))
 				return
 			}
 			for c := range k {
@@ -99,7 +99,7 @@ func (w *mainWindow) newDatasetForm() {
 		case classesFile:
 			var err error
 			if names, err = store.ReadClassNames(file.Text); err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			for c := range names {
@@ -110,7 +110,7 @@ func (w *mainWindow) newDatasetForm() {
 		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
 		ds, err := store.New(h, wd, classes, names, journal)
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		w.setDataset(ds, "untitled", false)
@@ -145,16 +145,18 @@ func (w *mainWindow) offerUnsavedRecovery() {
 	if len(paths) > 1 {
 		msg += fmt.Sprintf("\n(%d older unsaved datasets stay in that folder.)", len(paths)-1)
 	}
-	dialog.ShowCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
+	d := dialog.NewCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
 		if !restore {
 			os.Rename(newest, newest+".discarded")
 			return
 		}
 		ds, err := store.OpenJournal(newest)
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		w.setDataset(ds, "untitled (restored)", false)
 	}, w.win)
+	// Enter restores (loses nothing); Escape does nothing: "Set it aside" is not a cancel.
+	w.prompts.show(w.win.Canvas(), "unsaved dataset", d, func() {}, d.Confirm, nil)
 }

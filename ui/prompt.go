@@ -116,17 +116,8 @@ func (e *promptEntry) FocusLost() {
 	}
 }
 
-// confirm asks a yes/no question as a prompt: Enter answers yes, Escape no. key names the
-// question (see prompts.isOpen; "" for none).
-func (w *mainWindow) confirm(key, title, message, yes, no string, answer func(bool)) {
-	d := dialog.NewConfirm(title, message, answer, w.win)
-	d.SetConfirmText(yes)
-	d.SetDismissText(no)
-	w.prompts.show(w.win.Canvas(), key, d, d.Dismiss, d.Confirm, w.focusGrid)
-}
-
-// inform shows a message as a prompt: Enter or Escape closes it.
-func (w *mainWindow) inform(title, message string) {
-	d := dialog.NewInformation(title, message, w.win)
+// showError shows err as a prompt: Enter or Escape closes it.
+func (w *mainWindow) showError(err error) {
+	d := dialog.NewError(err, w.win)
 	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, w.focusGrid)
 }
