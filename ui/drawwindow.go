@@ -24,7 +24,7 @@ type drawWindow struct {
 	win       fyne.Window
 	pad       *drawPad
 	preview   *canvas.Image
-	label     *widget.SelectEntry
+	label     *labelEntry
 	options   []string // what the label box's drop-down offers
 	centering *widget.RadioGroup
 	pen       *widget.Slider
@@ -53,7 +53,7 @@ func (w *mainWindow) showDrawWindow() {
 	d := &drawWindow{mw: w, win: w.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
-	d.label = widget.NewSelectEntry(nil)
+	d.label = newLabelEntry(func() { w.save() })
 	d.label.SetPlaceHolder("label")
 	d.label.OnChanged = func(string) { d.updateClasses(); d.updateAdd() }
 	d.centering = widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
@@ -201,4 +201,27 @@ func (d *drawWindow) typedShortcut(s fyne.Shortcut) {
 	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
 		d.mw.save()
 	}
+}
+
+// labelEntry is the draw window's label box: a SelectEntry that saves on Ctrl+S (a focused text
+// field takes every shortcut, and Entry ignores that one).
+type labelEntry struct {
+	widget.SelectEntry
+	onSave func()
+}
+
+func newLabelEntry(onSave func()) *labelEntry {
+	e := &labelEntry{onSave: onSave}
+	e.ExtendBaseWidget(e)
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
+	return e
+}
+
+// TypedShortcut saves on Ctrl+S and edits the text on the others.
+func (e *labelEntry) TypedShortcut(s fyne.Shortcut) {
+	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
+		e.onSave()
+		return
+	}
+	e.SelectEntry.TypedShortcut(s)
 }

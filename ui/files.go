@@ -131,7 +131,7 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 		}
 		return
 	}
-	msg := fmt.Sprintf("%d unsaved edit(s) from %s were found in\n%s.", rec.Edits, rec.ModTime.Format(time.DateTime), rec.Path)
+	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}

@@ -323,3 +323,13 @@ func TestTenThousandClassesStayUsable(t *testing.T) {
 		t.Fatalf("class999 is ambiguous but chose %d", l)
 	}
 }
+
+// TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
+func TestCtrlSInDrawLabelBox(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.showDrawWindow()
+	w.draw.label.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.prompts.isOpen("save as") {
+		t.Fatal("Ctrl+S in the label box did not start a save")
+	}
+}

@@ -18,11 +18,15 @@ import (
 var count = message.NewPrinter(language.English).Sprintf
 
 // samplesText counts samples: "1 sample", "10,000 samples".
-func samplesText(n int) string {
+func samplesText(n int) string { return plural(n, "sample") }
+
+// plural counts things named by a noun with a regular plural: "1 edit", "2 edits", "10,000
+// samples".
+func plural(n int, noun string) string {
 	if n == 1 {
-		return "1 sample"
+		return "1 " + noun
 	}
-	return count("%d samples", n)
+	return count("%d %ss", n, noun)
 }
 
 // key is one line of the keyboard reference: the keys and what they do.
