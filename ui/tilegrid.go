@@ -45,7 +45,6 @@ type tileGrid struct {
 	keyFirst  func(k *fyne.KeyEvent) bool // sees every key before the grid; true when it took it
 	onZoom    func(zoom int)              // zoom changed (Ctrl+wheel)
 	onContext func(at fyne.Position)      // secondary tap on a tile (absolute position)
-	onFocus   func()                      // the grid gained or lost the keyboard focus
 
 	mods     fyne.KeyModifier // modifiers of the last mouse press
 	focused  bool
@@ -262,9 +261,6 @@ func (g *tileGrid) FocusLost() { g.setFocused(false) }
 func (g *tileGrid) setFocused(on bool) {
 	g.focused = on
 	g.Refresh()
-	if g.onFocus != nil {
-		g.onFocus()
-	}
 }
 
 // TypedRune hands typed characters (digits relabel) to the window.
