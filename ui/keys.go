@@ -7,10 +7,11 @@ import (
 
 // Key routing. Unless a text field or an open dialog has them, the editing keys (digits,
 // Delete, Escape, the arrows) act on the grid: keys typed while nothing is focused go to the
-// grid (and focus it); the side panel's class list and tile-size slider keep only the keys they
-// use themselves (see classList, zoomSlider) and pass the rest on; a click in the side panel
-// gives the focus back to the grid (sidePanel.onDone). Keys typed behind an open dialog are not
-// passed to the grid: only Escape and Enter, which answer the top prompt (see prompts).
+// grid (and focus it); the side panel's Show list, class list and tile-size slider keep only the
+// keys they use themselves (see showSelect, classList, zoomSlider) and pass the rest on, focusing
+// the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
+// typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
+// top prompt (see prompts).
 
 // focusGrid gives the grid the keyboard focus (unless it has it).
 func (w *mainWindow) focusGrid() {

@@ -43,8 +43,8 @@ type sidePanel struct {
 	onFilter func(f store.Filter) // subset or class changed
 	onGoto   func(i int)
 	onZoom   func(z int)
-	onKey    func(k *fyne.KeyEvent) // keys the focused list or slider does not use
-	onRune   func(r rune)           // characters the focused list or slider does not use
+	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
+	onRune   func(r rune)           // characters they do not use
 	onDone   func()                 // a click in the panel is done: the grid takes the keys again
 	quiet    bool                   // set while the panel itself updates its widgets
 }
