@@ -333,3 +333,18 @@ func TestCtrlSInDrawLabelBox(t *testing.T) {
 		t.Fatal("Ctrl+S in the label box did not start a save")
 	}
 }
+
+// TestGotoMissingSampleAnswersKeys: "no such sample" closes with Enter and the grid has the
+// keys again.
+func TestGotoMissingSampleAnswersKeys(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	w.gotoSample(ds.Len() + 5)
+	if c.Overlays().Top() == nil {
+		t.Fatal("going to a missing sample said nothing")
+	}
+	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if c.Overlays().Top() != nil || c.Focused() != w.grid {
+		t.Fatalf("Enter left the message open (%v) or the focus on %T", c.Overlays().Top() != nil, c.Focused())
+	}
+}

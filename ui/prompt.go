@@ -121,3 +121,9 @@ func (w *mainWindow) showError(err error) {
 	d := dialog.NewError(err, w.win)
 	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, w.focusGrid)
 }
+
+// inform shows a message as a prompt: Enter or Escape closes it.
+func (w *mainWindow) inform(title, message string) {
+	d := dialog.NewInformation(title, message, w.win)
+	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, w.focusGrid)
+}

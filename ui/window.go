@@ -285,7 +285,7 @@ func (w *mainWindow) rebuildView(f store.Filter) {
 // gotoSample puts the cursor on sample i, showing every sample first if the filter hides it.
 func (w *mainWindow) gotoSample(i int) {
 	if w.ds == nil || i < 0 || i >= w.ds.Len() {
-		dialog.ShowInformation("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, w.ds.Len()-1), w.win)
+		w.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, w.ds.Len()-1))
 		return
 	}
 	if w.v.pos[i] < 0 {
