@@ -116,6 +116,7 @@ func (w *mainWindow) newDatasetForm() {
 		w.setDataset(ds, "untitled", false)
 		w.showDrawWindow()
 	}, w.win)
+	d.Resize(fyne.NewSize(480, d.MinSize().Height)) // room to read a class file's path
 	w.prompts.show(w.win.Canvas(), "new dataset", d, d.Dismiss, d.Confirm, nil)
 }
 
