@@ -22,6 +22,7 @@ test: deps lint build
 	$(GO) test $(TAGS) -count=1 ./...
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...

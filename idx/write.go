@@ -57,11 +57,6 @@ func encodeTo(w io.Writer, target string, encode func(w io.Writer) error) error 
 	return bw.Flush()
 }
 
-// SyncDir fsyncs a folder (see atomicfile.SyncDir).
-//
-// Deprecated: use atomicfile.SyncDir; this remains until store calls it directly.
-func SyncDir(dir string) { atomicfile.SyncDir(dir) }
-
 // WriteFile writes a to name atomically: the whole file goes to a temporary name in the same
 // folder, is fsynced, then renamed over name, so name is never half-written. name ending in
 // ".gz" (any case) is written gzip-compressed. Errors: those of WritePending and Commit; on any

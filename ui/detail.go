@@ -18,11 +18,10 @@ import (
 // once they are 6 screen pixels or more; hovering reports the pixel under the mouse.
 type pixelView struct {
 	widget.BaseWidget
-	px         []byte // stored pixels, nil: nothing
-	h, w       int    // displayed size
-	transposed bool
-	onHover    func(row, col, value int, in bool)
-	raster     *canvas.Raster
+	px      []byte // h×w pixels in display order, nil: nothing
+	h, w    int    // displayed size
+	onHover func(row, col, value int, in bool)
+	raster  *canvas.Raster
 }
 
 func newPixelView() *pixelView {
@@ -33,19 +32,14 @@ func newPixelView() *pixelView {
 	return v
 }
 
-// set shows px (h×w as displayed; stored transposed when transposed is true).
-func (v *pixelView) set(px []byte, h, w int, transposed bool) {
-	v.px, v.h, v.w, v.transposed = px, h, w, transposed
+// set shows px (h×w, in display order: see store.DisplayOrder).
+func (v *pixelView) set(px []byte, h, w int) {
+	v.px, v.h, v.w = px, h, w
 	v.raster.Refresh()
 }
 
 // value returns the displayed pixel (row, col).
-func (v *pixelView) value(row, col int) byte {
-	if v.transposed {
-		return v.px[col*v.h+row]
-	}
-	return v.px[row*v.w+col]
-}
+func (v *pixelView) value(row, col int) byte { return v.px[row*v.w+col] }
 
 // draw renders the sample at the raster's pixel size: nearest-neighbour squares, centred, with
 // grid lines when the squares are large enough.
@@ -116,7 +110,12 @@ func (v *pixelView) MouseOut() {
 	}
 }
 
-func (v *pixelView) MinSize() fyne.Size { return fyne.NewSize(280, 280) }
+// detailSide is the detail view's minimum side, units: 8 per pixel of a 28×28 sample, and room
+// for the review's four neighbours of 52 units in a row (suspects.go), so the panel keeps its
+// width in and out of the review and leaves the grid room at FYNE_SCALE=2.
+const detailSide = 224
+
+func (v *pixelView) MinSize() fyne.Size { return fyne.NewSquareSize(detailSide) }
 
 func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.raster) }
 
@@ -156,21 +155,30 @@ func (d *detailPanel) show(ds *store.Dataset, i int, className func(int) string)
 	if ds == nil || i < 0 || i >= ds.Len() {
 		d.title.SetText("No sample")
 		d.info.SetText("")
-		d.pixels.set(nil, 0, 0, false)
+		d.pixels.set(nil, 0, 0)
 		return
 	}
 	st := ds.State(i)
 	h, w := ds.Size()
-	d.title.SetText(fmt.Sprintf("Sample %d", i))
-	d.pixels.set(ds.Pixels(i), h, w, ds.Transposed())
+	d.title.SetText(count("Sample %d", i))
+	d.pixels.set(ds.DisplayPixels(i, nil), h, w)
 	text := "label " + className(st.Label)
+	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
+	images, _ := ds.Paths()
+	fromFile := images != ""
 	switch {
-	case st.Added:
+	case st.Added && fromFile:
 		text += "\nadded since the files were read"
-	case st.Edited:
+	case st.Added:
+		text += "\nadded since the dataset was opened"
+	case st.Edited && fromFile:
 		text += "\nin the file: " + className(st.Original)
-	default:
+	case st.Edited:
+		text += "\nat first: " + className(st.Original)
+	case fromFile:
 		text += " (as in the file)"
+	default:
+		text += " (as generated)"
 	}
 	if st.Deleted {
 		text += "\ndeleted: removed when saved"

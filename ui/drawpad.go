@@ -35,13 +35,14 @@ type stroke struct {
 // It takes mouse (desktop.Mouseable) and pen/touch drags (fyne.Draggable).
 type drawPad struct {
 	widget.BaseWidget
-	strokes  []stroke
-	drawing  bool // a stroke is in progress
-	pen      float64
-	onChange func()
-	onKey    func(k *fyne.KeyEvent)
-	onRune   func(r rune)
-	raster   *canvas.Raster
+	strokes    []stroke
+	drawing    bool // a stroke is in progress
+	pen        float64
+	onChange   func()
+	onKey      func(k *fyne.KeyEvent)
+	onRune     func(r rune)
+	onShortcut func(s fyne.Shortcut) // shortcuts other than Ctrl+Z
+	raster     *canvas.Raster
 }
 
 func newDrawPad() *drawPad {
@@ -145,10 +146,15 @@ func (p *drawPad) TypedKey(k *fyne.KeyEvent) {
 	}
 }
 
-// TypedShortcut undoes the last stroke on Ctrl+Z.
+// TypedShortcut undoes the last stroke on Ctrl+Z and hands other shortcuts to onShortcut (a
+// focused pad receives them all, so Ctrl+S would otherwise do nothing here).
 func (p *drawPad) TypedShortcut(s fyne.Shortcut) {
 	if _, ok := s.(*fyne.ShortcutUndo); ok {
 		p.undoStroke()
+		return
+	}
+	if p.onShortcut != nil {
+		p.onShortcut(s)
 	}
 }
 

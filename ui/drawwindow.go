@@ -24,7 +24,8 @@ type drawWindow struct {
 	win       fyne.Window
 	pad       *drawPad
 	preview   *canvas.Image
-	label     *widget.SelectEntry
+	label     *labelEntry
+	options   []string // what the label box's drop-down offers
 	centering *widget.RadioGroup
 	pen       *widget.Slider
 	add       *widget.Button
@@ -52,9 +53,9 @@ func (w *mainWindow) showDrawWindow() {
 	d := &drawWindow{mw: w, win: w.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
-	d.label = widget.NewSelectEntry(nil)
+	d.label = newLabelEntry(func() { w.save() })
 	d.label.SetPlaceHolder("label")
-	d.label.OnChanged = func(string) { d.updateAdd() }
+	d.label.OnChanged = func(string) { d.updateClasses(); d.updateAdd() }
 	d.centering = widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
 	d.centering.Required = true
 	d.centering.SetSelected(centerMassText)
@@ -70,6 +71,8 @@ func (w *mainWindow) showDrawWindow() {
 	d.pad.onChange = d.renormalize
 	d.pad.onKey = d.typedKey
 	d.pad.onRune = d.typedRune
+	d.pad.onShortcut = d.typedShortcut
+	d.win.Canvas().AddShortcut(shortcut(fyne.KeyS, false), func(fyne.Shortcut) { w.save() })
 	d.updateClasses()
 	side := container.NewVBox(
 		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -88,12 +91,26 @@ func (w *mainWindow) showDrawWindow() {
 	d.win.Canvas().Focus(d.pad)
 }
 
-// updateClasses offers the dataset's classes in the label box.
+// maxLabelOptions bounds the label box's drop-down: a class-name file may name 10,000 classes,
+// and a drop-down menu draws every item; typing narrows the list to the classes that match.
+const maxLabelOptions = 40
+
+// updateClasses offers the dataset's classes that match what the label box holds (all when it
+// is empty, or holds a listed class), at most maxLabelOptions of them.
 func (d *drawWindow) updateClasses() {
+	text := strings.TrimSpace(d.label.Text)
+	if _, ok := d.chosenLabel(); ok {
+		text = ""
+	}
+	matches := d.mw.classMatches(text)
 	var opts []string
-	for _, c := range d.mw.ds.Classes() {
+	for _, c := range matches[:min(len(matches), maxLabelOptions)] {
 		opts = append(opts, d.mw.className(c))
 	}
+	if len(matches) > maxLabelOptions {
+		opts = append(opts, count("… %d more: type to narrow", len(matches)-maxLabelOptions))
+	}
+	d.options = opts
 	d.label.SetOptions(opts)
 }
 
@@ -177,4 +194,34 @@ func (d *drawWindow) typedRune(r rune) {
 	if r >= '0' && r <= '9' && d.mw.singleDigitClasses() {
 		d.label.SetText(string(r))
 	}
+}
+
+// typedShortcut saves the dataset on Ctrl+S typed on the pad, as in the main window.
+func (d *drawWindow) typedShortcut(s fyne.Shortcut) {
+	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
+		d.mw.save()
+	}
+}
+
+// labelEntry is the draw window's label box: a SelectEntry that saves on Ctrl+S (a focused text
+// field takes every shortcut, and Entry ignores that one).
+type labelEntry struct {
+	widget.SelectEntry
+	onSave func()
+}
+
+func newLabelEntry(onSave func()) *labelEntry {
+	e := &labelEntry{onSave: onSave}
+	e.ExtendBaseWidget(e)
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
+	return e
+}
+
+// TypedShortcut saves on Ctrl+S and edits the text on the others.
+func (e *labelEntry) TypedShortcut(s fyne.Shortcut) {
+	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
+		e.onSave()
+		return
+	}
+	e.SelectEntry.TypedShortcut(s)
 }

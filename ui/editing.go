@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
 )
 
 // singleDigitClasses reports whether every class is 0–9, so one keystroke names a class.
@@ -102,14 +103,40 @@ func (w *mainWindow) step(undo bool) {
 	if w.ds == nil || w.busy.Load() {
 		return
 	}
+	// The step's Change (delivered synchronously to subscribers inside Undo/Redo) says which
+	// samples it touched: the cursor goes to the first of them that is shown.
+	// (An undone append removes its samples: nothing to show.)
+	var touched []int
+	unsub := w.ds.Subscribe(func(ch store.Change) {
+		if ch.Kind == store.Relabelled || ch.Kind == store.DeletedChanged {
+			touched = ch.Indices
+		}
+	})
 	var err error
 	if undo {
 		_, _, err = w.ds.Undo()
 	} else {
 		_, _, err = w.ds.Redo()
 	}
+	unsub()
 	if err != nil {
 		dialog.ShowError(err, w.win)
+		return
+	}
+	w.cursorTo(touched)
+}
+
+// cursorTo puts the cursor on the first of samples (in view order) that the view shows, so an
+// undone or redone edit is in sight; it does nothing when none is shown.
+func (w *mainWindow) cursorTo(samples []int) {
+	best := -1
+	for _, i := range samples {
+		if i >= 0 && i < len(w.v.pos) && w.v.pos[i] >= 0 && (best < 0 || w.v.pos[i] < best) {
+			best = w.v.pos[i]
+		}
+	}
+	if best >= 0 {
+		w.grid.moveCursor(best)
 	}
 }
 
@@ -118,7 +145,7 @@ func (w *mainWindow) selectAll() {
 	if w.ds == nil {
 		return
 	}
-	if f, ok := w.win.Canvas().Focused().(*widget.Entry); ok {
+	if f, ok := w.win.Canvas().Focused().(fyne.Shortcutable); ok { // a text field: its text
 		f.TypedShortcut(&fyne.ShortcutSelectAll{})
 		return
 	}
@@ -146,16 +173,19 @@ func (w *mainWindow) pickClass(initial string) {
 	if w.ds == nil || len(w.v.selection()) == 0 {
 		return
 	}
-	entry := widget.NewEntry()
+	var d *dialog.CustomDialog
+	entry := newPromptEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetPlaceHolder("class number or name")
 	var matches []int
-	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject { return widget.NewLabel("000 (XXXXXXXX)") },
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.className(matches[id])) })
+	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject {
+		l := widget.NewLabel("000 (XXXXXXXX)")
+		l.Truncation = fyne.TextTruncateEllipsis // a class-name file's names can be any length
+		return l
+	}, func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.className(matches[id])) })
 	update := func(text string) {
 		matches = w.classMatches(text)
 		list.Refresh()
 	}
-	var d *dialog.CustomDialog
 	apply := func(c int) {
 		d.Hide()
 		if w.reviewing() {
@@ -175,11 +205,10 @@ func (w *mainWindow) pickClass(initial string) {
 		}
 	}
 	content := newFixedBorder(entry, list, fyne.NewSize(300, 320))
-	d = dialog.NewCustom(fmt.Sprintf("Relabel %d sample(s) as…", len(w.v.selection())), "Cancel", content, w.win)
-	d.SetOnClosed(func() { w.win.Canvas().Focus(w.grid) })
+	d = dialog.NewCustom("Relabel "+samplesText(len(w.v.selection()))+" as…", "Cancel", content, w.win)
 	update(initial)
 	entry.SetText(initial)
-	d.Show()
+	w.prompts.show(w.win.Canvas(), "pick class", d, d.Hide, func() { entry.OnSubmitted(entry.Text) }, w.focusGrid)
 	w.win.Canvas().Focus(entry)
 }
 
@@ -187,7 +216,7 @@ func (w *mainWindow) pickClass(initial string) {
 func (w *mainWindow) showContextMenu(at fyne.Position) {
 	n := len(w.v.selection())
 	items := []*fyne.MenuItem{
-		fyne.NewMenuItem(fmt.Sprintf("Relabel %d sample(s)…", n), func() { w.pickClass("") }),
+		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { w.pickClass("") }),
 		fyne.NewMenuItem("Delete / Restore", w.toggleDelete),
 	}
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), at)

@@ -19,11 +19,15 @@ import (
 )
 
 // idxFilter shows IDX files in the open dialog: names with "idx" in them (train-images-idx3-ubyte,
-// t10k-labels.idx1-ubyte), ".idx", and gzip files.
+// t10k-labels.idx1-ubyte), ".idx", and gzip files; not the journals of unsaved edits
+// (…-ubyte.gz.idxlabel-journal) nor their set-aside copies (….discarded).
 type idxFilter struct{}
 
 func (idxFilter) Matches(u fyne.URI) bool {
 	name := strings.ToLower(u.Name())
+	if strings.Contains(name, strings.ToLower(store.JournalSuffix)) {
+		return false
+	}
 	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
 }
 
@@ -127,11 +131,11 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 		}
 		return
 	}
-	msg := fmt.Sprintf("%d unsaved edit(s) from %s were found in\n%s.", rec.Edits, rec.ModTime.Format(time.DateTime), rec.Path)
+	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}
-	dialog.ShowCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
+	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
 			if _, err := ds.ReplayJournal(); err != nil {
 				dialog.ShowError(err, w.win)
@@ -141,6 +145,8 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 		}
 		w.refresh()
 	}, w.win)
+	// Enter replays (loses nothing); Escape does nothing here: neither answer is a cancel.
+	w.prompts.show(w.win.Canvas(), "recovery", d, func() {}, d.Confirm, w.focusGrid)
 }
 
 // save writes the dataset over its files (Save As when it has none), off the UI thread with a
@@ -192,8 +198,10 @@ func (w *mainWindow) saveAs() { w.saveAsThen(nil) }
 
 func (w *mainWindow) saveAsThen(then func()) {
 	images, labels := w.ds.Paths()
-	folder := widget.NewEntry()
-	base := widget.NewEntry()
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() }
+	folder := newPromptEntry(cancel)
+	base := newPromptEntry(cancel)
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
@@ -230,6 +238,9 @@ func (w *mainWindow) saveAsThen(then func()) {
 				folder.SetText(u.Path())
 			}
 		}, w.win)
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
+			fd.SetLocation(dir) // start at the typed folder, not the home folder
+		}
 		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
 		fd.Show()
 	})
@@ -239,7 +250,7 @@ func (w *mainWindow) saveAsThen(then func()) {
 		widget.NewFormItem("", gz),
 		widget.NewFormItem("Files", preview),
 	)
-	d := dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
+	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -258,7 +269,7 @@ func (w *mainWindow) saveAsThen(then func()) {
 		write()
 	}, w.win)
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
-	d.Show()
+	w.prompts.show(w.win.Canvas(), "save as", d, d.Dismiss, d.Confirm, w.focusGrid)
 }
 
 // baseName returns the part of an MNIST-style file name before "-images"/"-labels"
@@ -297,6 +308,9 @@ func (w *mainWindow) confirmUnsaved(action string, then func()) {
 		then()
 		return
 	}
+	if w.prompts.isOpen("unsaved") {
+		return // a second Ctrl+Q or close while the question is open: it stays the one question
+	}
 	var d *dialog.CustomDialog
 	saveBtn := widget.NewButton("Save", func() {
 		d.Hide()
@@ -316,7 +330,8 @@ func (w *mainWindow) confirmUnsaved(action string, then func()) {
 	c := w.ds.Counters()
 	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Edited, c.Added, c.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
-	d.Show()
+	// Escape cancels; Enter saves (the answer that loses nothing).
+	w.prompts.show(w.win.Canvas(), "unsaved", d, d.Hide, saveBtn.OnTapped, w.focusGrid)
 }
 
 // quit closes the window after asking about unsaved edits.
@@ -336,6 +351,7 @@ const recentKey = "recent"
 
 // addRecent puts a pair at the top of File → Open Recent (kept in the app's preferences).
 func (w *mainWindow) addRecent(images, labels string) {
+	images, labels = absPath(images), absPath(labels)
 	entry := images + "\n" + labels
 	list := []string{entry}
 	for _, e := range w.app.Preferences().StringList(recentKey) {
@@ -345,6 +361,18 @@ func (w *mainWindow) addRecent(images, labels string) {
 	}
 	w.app.Preferences().SetStringList(recentKey, list)
 	w.updateRecentMenu()
+}
+
+// absPath makes a path absolute and clean (Open Recent must work from any working folder); ""
+// stays "".
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // updateRecentMenu rebuilds the Open Recent submenu.

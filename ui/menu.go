@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 )
 
@@ -91,19 +90,4 @@ func (w *mainWindow) updateMenu() {
 		w.items.redo.Label = "Redo"
 	}
 	w.menu.Refresh()
-}
-
-// showKeys lists the keyboard and mouse controls.
-func (w *mainWindow) showKeys() {
-	dialog.ShowInformation("Keyboard and mouse", `0–9           relabel the selection and move to the next sample
-Delete        delete the selection (again: restore)
-Arrows        move; Shift+arrows extend the selection
-Click         select; Shift-click a range; Ctrl-click toggle
-Ctrl+A        select all shown samples
-Ctrl+L        relabel with the class picker (classes above 9)
-Ctrl+Z        undo; Ctrl+Shift+Z or Ctrl+Y redo
-Ctrl+S        save; Ctrl+Shift+S save as
-Ctrl+= / Ctrl+-, Ctrl+wheel    zoom the tiles
-Ctrl+K        find suspects; then Enter/Space accepts the suggestion,
-              a digit sets another label, → keeps the label`, w.win)
 }

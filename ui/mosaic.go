@@ -27,6 +27,7 @@ type palette struct {
 // (canvas.ImageScalePixels), so drawing costs one pass over the visible samples' pixels.
 type mosaic struct {
 	img *image.RGBA
+	buf []byte // one transposed sample in display order (EMNIST)
 }
 
 // cell returns the size of one cell in source pixels.
@@ -78,16 +79,14 @@ func (m *mosaic) tile(ds samples, v *view, p, x0, y0 int, pal palette) {
 		frame = pal.added
 	}
 	fill(m.img, image.Rect(x0, y0, x0+dw+2, y0+dh+2), frame)
-	transposed := ds.Transposed()
+	px = store.DisplayOrder(px, dh, dw, ds.Transposed(), m.buf)
+	if ds.Transposed() {
+		m.buf = px
+	}
 	for y := range dh {
 		row := m.img.Pix[m.img.PixOffset(x0+1, y0+1+y):]
 		for x := range dw {
-			var g byte
-			if transposed {
-				g = px[x*dh+y]
-			} else {
-				g = px[y*dw+x]
-			}
+			g := px[y*dw+x]
 			o := 4 * x
 			if st.Deleted {
 				row[o], row[o+1], row[o+2] = 70+g/4, g/5, g/5

@@ -40,12 +40,14 @@ func (w *mainWindow) newDataset() {
 }
 
 func (w *mainWindow) newDatasetForm() {
-	height, width := widget.NewEntry(), widget.NewEntry()
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() } // Escape in a field
+	height, width := newPromptEntry(cancel), newPromptEntry(cancel)
 	height.SetText("28")
 	width.SetText("28")
-	count := widget.NewEntry()
-	count.SetText("10")
-	file := widget.NewEntry()
+	n := newPromptEntry(cancel)
+	n.SetText("10")
+	file := newPromptEntry(cancel)
 	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
 	browse := widget.NewButton("Choose…", func() {
 		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -57,42 +59,47 @@ func (w *mainWindow) newDatasetForm() {
 		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
 		fd.Show()
 	})
-	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, nil)
+	// N and the class file apply to one choice each: the others leave them disabled.
+	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
+		enable(n, k == classesCount)
+		enable(file, k == classesFile)
+		enable(browse, k == classesFile)
+	})
 	kind.Required = true
 	kind.SetSelected(classesDigits)
 	form := widget.NewForm(
 		widget.NewFormItem("Height (px)", height),
 		widget.NewFormItem("Width (px)", width),
 		widget.NewFormItem("Classes", kind),
-		widget.NewFormItem("N", count),
+		widget.NewFormItem("N", n),
 		widget.NewFormItem("Class file", container.NewBorder(nil, nil, nil, browse, file)),
 	)
-	dialog.ShowCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
+	d = dialog.NewCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
 		h, err1 := strconv.Atoi(height.Text)
 		wd, err2 := strconv.Atoi(width.Text)
 		if err1 != nil || err2 != nil {
-			dialog.ShowError(fmt.Errorf("height and width must be whole numbers of pixels"), w.win)
+			w.showError(fmt.Errorf("height and width must be whole numbers of pixels"))
 			return
 		}
 		var classes []int
 		var names map[int]string
 		switch kind.Selected {
 		case classesCount:
-			n, err := strconv.Atoi(count.Text)
-			if err != nil || n < 1 || n > 1<<16 {
-				dialog.ShowError(fmt.Errorf("N must be a number of classes from 1 to 65536"), w.win)
+			k, err := strconv.Atoi(n.Text)
+			if err != nil || k < 1 || k > 1<<16 {
+				w.showError(fmt.Errorf("N must be a number of classes from 1 to 65536"))
 				return
 			}
-			for c := range n {
+			for c := range k {
 				classes = append(classes, c)
 			}
 		case classesFile:
 			var err error
 			if names, err = store.ReadClassNames(file.Text); err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			for c := range names {
@@ -103,12 +110,23 @@ func (w *mainWindow) newDatasetForm() {
 		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
 		ds, err := store.New(h, wd, classes, names, journal)
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		w.setDataset(ds, "untitled", false)
 		w.showDrawWindow()
 	}, w.win)
+	d.Resize(fyne.NewSize(480, d.MinSize().Height)) // room to read a class file's path
+	w.prompts.show(w.win.Canvas(), "new dataset", d, d.Dismiss, d.Confirm, nil)
+}
+
+// enable enables or disables a widget.
+func enable(o fyne.Disableable, on bool) {
+	if on {
+		o.Enable()
+	} else {
+		o.Disable()
+	}
 }
 
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
@@ -128,16 +146,18 @@ func (w *mainWindow) offerUnsavedRecovery() {
 	if len(paths) > 1 {
 		msg += fmt.Sprintf("\n(%d older unsaved datasets stay in that folder.)", len(paths)-1)
 	}
-	dialog.ShowCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
+	d := dialog.NewCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
 		if !restore {
 			os.Rename(newest, newest+".discarded")
 			return
 		}
 		ds, err := store.OpenJournal(newest)
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		w.setDataset(ds, "untitled (restored)", false)
 	}, w.win)
+	// Enter restores (loses nothing); Escape does nothing: "Set it aside" is not a cancel.
+	w.prompts.show(w.win.Canvas(), "unsaved dataset", d, func() {}, d.Confirm, nil)
 }

@@ -43,6 +43,7 @@ func Run(args []string) error {
 	default:
 		w.open(args)
 	}
+	fitScreen(w.win)
 	w.win.ShowAndRun()
 	return nil
 }

@@ -24,16 +24,16 @@ var subsets = []struct {
 }
 
 // suspectsText is the "Show" choice of the review of likely label errors, ordered by suspicion.
-const suspectsText = "Suspects (likely label errors)"
+const suspectsText = "Suspects"
 
 // sidePanel is the left column: which samples to show (subset, class), the class histogram
 // (clicking a class filters the grid to it), go to a sample, and the tile size.
 type sidePanel struct {
 	root    fyne.CanvasObject
-	show    *widget.RadioGroup
-	list    *widget.List
-	gotoBox *widget.Entry
-	zoom    *widget.Slider
+	show    *showSelect
+	list    *classList
+	gotoBox *promptEntry
+	zoom    *zoomSlider
 	total   *widget.Label
 
 	counts []store.ClassCount
@@ -43,7 +43,10 @@ type sidePanel struct {
 	onFilter func(f store.Filter) // subset or class changed
 	onGoto   func(i int)
 	onZoom   func(z int)
-	quiet    bool // set while the panel itself updates its widgets
+	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
+	onRune   func(r rune)           // characters they do not use
+	onDone   func()                 // a click in the panel is done: the grid takes the keys again
+	quiet    bool                   // set while the panel itself updates its widgets
 }
 
 func newSidePanel() *sidePanel {
@@ -52,10 +55,13 @@ func newSidePanel() *sidePanel {
 	for k, sub := range subsets {
 		names[k] = sub.name
 	}
-	s.show = widget.NewRadioGroup(names, func(string) { s.changed() })
-	s.show.Required = true
+	s.show = newShowSelect(names, s.showChanged)
 	s.show.SetSelected("All")
-	s.list = widget.NewList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
+	s.show.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
+	s.show.onRune = func(r rune) { s.onRune(r) }
+	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
+	s.list.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
+	s.list.onRune = func(r rune) { s.onRune(r) }
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if s.quiet {
 			return
@@ -67,24 +73,28 @@ func newSidePanel() *sidePanel {
 			s.class = &c
 		}
 		s.changed()
+		s.done()
 	}
-	s.gotoBox = widget.NewEntry()
+	s.gotoBox = newPromptEntry(func() { s.done() })
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {
 			s.onGoto(i)
 		}
 	}
-	s.zoom = widget.NewSlider(minZoom, maxZoom)
-	s.zoom.Step = 1
+	s.zoom = newZoomSlider(minZoom, maxZoom)
 	s.zoom.SetValue(defaultZoom)
 	s.zoom.OnChanged = func(v float64) {
 		if !s.quiet && s.onZoom != nil {
 			s.onZoom(int(v))
 		}
 	}
+	s.zoom.OnChangeEnded = func(float64) { s.done() }
+	s.zoom.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
+	s.zoom.onRune = func(r rune) { s.onRune(r) }
+	s.total.Alignment = fyne.TextAlignTrailing
 	top := container.NewVBox(
-		widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.show,
+		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.show),
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Classes", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.total),
 	)
@@ -92,6 +102,20 @@ func newSidePanel() *sidePanel {
 		container.NewBorder(nil, nil, widget.NewLabel("Tile size"), nil, s.zoom))
 	s.root = container.NewBorder(top, bottom, nil, nil, s.list)
 	return s
+}
+
+// showChanged follows a choice of what to show (even of the choice already shown: the grid
+// takes the keys back either way).
+func (s *sidePanel) showChanged(string) {
+	s.changed()
+	s.done()
+}
+
+// done gives the keys back to the grid after a click in the panel.
+func (s *sidePanel) done() {
+	if !s.quiet && s.onDone != nil {
+		s.onDone()
+	}
 }
 
 // changed reports the current filter.
@@ -122,13 +146,13 @@ func (s *sidePanel) reset() {
 	s.quiet = false
 }
 
-// setCounts shows the class histogram (deleted samples left out).
+// setCounts shows the class histogram (deleted samples left out) and the number of samples.
 func (s *sidePanel) setCounts(counts []store.ClassCount, samples int) {
 	s.counts, s.most = counts, 1
 	for _, c := range counts {
 		s.most = max(s.most, c.Count)
 	}
-	s.total.SetText(fmt.Sprintf("%d", samples))
+	s.total.SetText(samplesText(samples))
 	s.list.Refresh()
 }
 
@@ -146,9 +170,22 @@ func classText(c store.ClassCount) string {
 	case c.Class == store.NoLabel:
 		return "unlabelled"
 	case c.Name != "" && c.Name != strconv.Itoa(c.Class):
-		return fmt.Sprintf("%d  %s", c.Class, c.Name)
+		return fmt.Sprintf("%d  %s", c.Class, clip(c.Name, maxClassText))
 	}
 	return strconv.Itoa(c.Class)
+}
+
+// maxClassText is the most characters of a class name the histogram shows (a class-name file's
+// names can be any length; the row must leave room for the bar and the count).
+const maxClassText = 12
+
+// clip shortens s to at most n characters, ending in "…" when it was longer.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // classRow is one line of the histogram: class, a bar proportional to its count, the count.

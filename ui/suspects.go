@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
@@ -204,6 +205,7 @@ type neighbourStrip struct {
 
 func newNeighbourStrip() *neighbourStrip {
 	n := &neighbourStrip{title: widget.NewLabel("")}
+	n.title.Wrapping = fyne.TextWrapWord // wraps within the detail panel instead of widening it
 	n.root = container.NewVBox()
 	return n
 }
@@ -220,27 +222,16 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 	grid := container.NewGridWithColumns(4)
 	h, wd := w.ds.Size()
 	for _, j := range w.sus.neighbours[i][:min(8, len(w.sus.neighbours[i]))] {
-		img := canvas.NewImageFromImage(tileImage(w.ds.Pixels(j), h, wd, w.ds.Transposed()))
+		img := canvas.NewImageFromImage(&image.Gray{Pix: w.ds.DisplayPixels(j, nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
 		img.ScaleMode = canvas.ImageScalePixels
-		img.SetMinSize(fyne.NewSize(56, 56))
-		label := widget.NewLabel(w.shortClass(w.ds.Label(j)) + "  #" + strconv.Itoa(j))
+		img.SetMinSize(fyne.NewSquareSize(52)) // four fit detailSide
+		// Small text without a label's padding: four neighbours fit the detail panel's width,
+		// so the review does not narrow the grid (and change its column count).
+		label := canvas.NewText(w.shortClass(w.ds.Label(j))+"  #"+strconv.Itoa(j), theme.Color(theme.ColorNameForeground))
+		label.TextSize = theme.CaptionTextSize()
+		label.Alignment = fyne.TextAlignCenter
 		grid.Add(container.NewVBox(img, label))
 	}
 	n.root.Objects = []fyne.CanvasObject{n.title, grid}
 	n.root.Refresh()
-}
-
-// tileImage copies a sample's pixels into an image as displayed (transposed back for EMNIST).
-func tileImage(px []byte, h, w int, transposed bool) *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			if transposed {
-				g.Pix[y*w+x] = px[x*h+y]
-			} else {
-				g.Pix[y*w+x] = px[y*w+x]
-			}
-		}
-	}
-	return g
 }

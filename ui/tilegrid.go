@@ -124,27 +124,38 @@ func (g *tileGrid) scrollTo(p int) {
 	g.offset = max(0, min(ge.maxOffset, g.offset))
 }
 
-// setZoom changes the tile size keeping the cursor (or the first visible tile) in place.
+// setZoom changes the tile size keeping the place in sight: the cursor's tile when it is
+// visible, otherwise the tile in the middle of the view, stays at the same height on screen
+// (zooming after scrolling away from the cursor does not jump back to it).
 func (g *tileGrid) setZoom(z int) {
 	z = max(minZoom, min(maxZoom, z))
-	if z == g.zoom || g.ds == nil {
+	if z == g.zoom || g.ds == nil || g.v.Len() == 0 {
 		g.zoom = z
 		return
 	}
+	size := g.Size()
+	before := g.geometry(size)
 	anchor := g.v.cursor
-	if anchor < 0 {
-		anchor = g.positionAt(fyne.NewPos(g.geometry(g.Size()).x0+1, 1))
+	if anchor < 0 || !g.rowVisible(anchor/before.cols, before) {
+		anchor = g.positionAt(fyne.NewPos(size.Width/2, size.Height/2))
+		if anchor < 0 {
+			anchor = min(g.v.Len()-1, int(g.offset/before.cellH)*before.cols)
+		}
 	}
+	screenY := float32(anchor/before.cols)*before.cellH - g.offset // the anchor row's top, on screen
 	g.zoom = z
-	g.offset = 0
-	if anchor >= 0 {
-		ge := g.geometry(g.Size())
-		g.offset = max(0, min(ge.maxOffset, float32(anchor/ge.cols)*ge.cellH-g.Size().Height/3))
-	}
+	after := g.geometry(size)
+	g.offset = max(0, min(after.maxOffset, float32(anchor/after.cols)*after.cellH-screenY*after.cellH/before.cellH))
 	g.Refresh()
 	if g.onZoom != nil {
 		g.onZoom(g.zoom)
 	}
+}
+
+// rowVisible reports whether any of row's tiles is on screen.
+func (g *tileGrid) rowVisible(row int, ge geometry) bool {
+	top := float32(row) * ge.cellH
+	return top+ge.cellH > g.offset && top < g.offset+g.Size().Height
 }
 
 // changed tells the window the cursor or selection moved and redraws.
@@ -240,11 +251,17 @@ func currentModifiers() fyne.KeyModifier {
 	return 0
 }
 
-// FocusGained and FocusLost track keyboard focus (the cursor is drawn brighter when focused).
-func (g *tileGrid) FocusGained() { g.focused = true; g.Refresh() }
+// FocusGained and FocusLost track keyboard focus: a focused grid has a ring around it and a
+// bright cursor; without the focus both are grey.
+func (g *tileGrid) FocusGained() { g.setFocused(true) }
 
 // FocusLost: see FocusGained.
-func (g *tileGrid) FocusLost() { g.focused = false; g.Refresh() }
+func (g *tileGrid) FocusLost() { g.setFocused(false) }
+
+func (g *tileGrid) setFocused(on bool) {
+	g.focused = on
+	g.Refresh()
+}
 
 // TypedRune hands typed characters (digits relabel) to the window.
 func (g *tileGrid) TypedRune(r rune) {
@@ -319,7 +336,11 @@ func (g *tileGrid) CreateRenderer() fyne.WidgetRenderer {
 		track: canvas.NewRectangle(color.Transparent),
 		thumb: canvas.NewRectangle(theme.Color(theme.ColorNameScrollBar)),
 		empty: canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
+		ring:  canvas.NewRectangle(color.Transparent),
+		mark:  canvas.NewRectangle(color.Transparent),
 	}
+	r.ring.StrokeWidth = 2
+	r.mark.StrokeWidth = 2
 	r.thumb.CornerRadius = 3
 	r.empty.Alignment = fyne.TextAlignCenter
 	return r
@@ -334,6 +355,8 @@ type tileGridRenderer struct {
 	nbadges      int
 	track, thumb *canvas.Rectangle
 	empty        *canvas.Text
+	ring         *canvas.Rectangle // around the grid: the keys act on it
+	mark         *canvas.Rectangle // around the cursor's tile, outside its frame
 }
 
 func (r *tileGridRenderer) Destroy() {}
@@ -346,12 +369,17 @@ func (r *tileGridRenderer) Objects() []fyne.CanvasObject {
 	for k := range r.nbadges {
 		objs = append(objs, r.backs[k], r.texts[k])
 	}
-	return append(objs, r.track, r.thumb, r.empty)
+	return append(objs, r.mark, r.track, r.thumb, r.empty, r.ring)
 }
 
 func (r *tileGridRenderer) Refresh() {
 	r.bg.FillColor = theme.Color(theme.ColorNameBackground)
 	r.thumb.FillColor = theme.Color(theme.ColorNameScrollBar)
+	r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	r.mark.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	if !r.g.focused {
+		r.mark.StrokeColor = theme.Color(theme.ColorNameDisabled)
+	}
 	r.Layout(r.g.Size())
 	canvas.Refresh(r.g)
 }
@@ -360,7 +388,11 @@ func (r *tileGridRenderer) Refresh() {
 func (r *tileGridRenderer) Layout(size fyne.Size) {
 	g := r.g
 	r.bg.Resize(size)
+	r.ring.Resize(size)
+	r.ring.Hidden = !g.focused
+	r.ring.Refresh()
 	r.nbadges = 0
+	r.mark.Hide()
 	if g.ds == nil || g.v.Len() == 0 {
 		r.img.Hide()
 		r.thumb.Hide()
@@ -389,13 +421,37 @@ func (r *tileGridRenderer) Layout(size fyne.Size) {
 	if g.zoom >= 2 && g.badgeOf != nil {
 		r.layoutBadges(ge, row0, rows)
 	}
+	r.layoutMark(ge)
 	r.layoutBar(ge, size)
 }
 
-// layoutBadges places a label badge in the top-left corner of every visible tile.
+// layoutMark rings the cursor's tile over the gap around it, in the primary colour like the
+// tile's own frame: a thick outline that shows against dark tiles and against the light or dark
+// theme's background alike (a foreground-coloured frame vanished on black tiles in the light
+// theme). Without the keyboard focus both are grey.
+func (r *tileGridRenderer) layoutMark(ge geometry) {
+	g := r.g
+	p := g.v.cursor
+	if p < 0 || p >= g.v.Len() {
+		return
+	}
+	row, col := p/ge.cols, p%ge.cols
+	w := max(3, ge.unit)
+	r.mark.StrokeWidth = w
+	r.mark.Move(fyne.NewPos(ge.x0+float32(col)*ge.cellW-w/2, float32(row)*ge.cellH-g.offset-w/2))
+	r.mark.Resize(fyne.NewSize(ge.cellW+w, ge.cellH+w))
+	r.mark.Show()
+	r.mark.Refresh()
+}
+
+// layoutBadges puts a small, translucent label badge in the top-left corner of every visible
+// tile, inside the top margin of the sample (MNIST's digits fill the middle 20×20 of 28×28, so a
+// badge up to a seventh of the tile high stays off the ink).
 func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
 	g := r.g
-	textSize := float32(math.Max(9, math.Min(18, float64(ge.cellH)*0.2)))
+	h, _ := g.ds.Size()
+	margin := ge.unit * float32(h) / 7 // units above the ink
+	textSize := max(8, min(16, (margin+ge.unit)/1.35))
 	first, last := row0*ge.cols, min(g.v.Len(), (row0+rows)*ge.cols)
 	for p := first; p < last; p++ {
 		b := g.badgeOf(g.v.at(p))
@@ -404,7 +460,7 @@ func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
 		}
 		if r.nbadges == len(r.texts) {
 			r.texts = append(r.texts, canvas.NewText("", color.White))
-			r.backs = append(r.backs, canvas.NewRectangle(color.NRGBA{0, 0, 0, 170}))
+			r.backs = append(r.backs, canvas.NewRectangle(badgeBack))
 		}
 		t, back := r.texts[r.nbadges], r.backs[r.nbadges]
 		r.nbadges++
@@ -421,6 +477,9 @@ func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
 		back.Refresh()
 	}
 }
+
+// badgeBack is behind a badge's text: translucent, so the tile shows through.
+var badgeBack = color.NRGBA{0, 0, 0, 120}
 
 // layoutBar sizes the scroll bar's thumb to the visible share of the rows.
 func (r *tileGridRenderer) layoutBar(ge geometry, size fyne.Size) {
@@ -445,7 +504,7 @@ func (r *tileGridRenderer) palette() palette {
 		cr, cg, cb, _ := c.RGBA()
 		return color.RGBA{uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), 255}
 	}
-	cursor := rgba(theme.Color(theme.ColorNameForeground))
+	cursor := rgba(theme.Color(theme.ColorNamePrimary))
 	if !r.g.focused {
 		cursor = rgba(theme.Color(theme.ColorNameDisabled))
 	}

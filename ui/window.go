@@ -40,6 +40,9 @@ type mainWindow struct {
 	recent *fyne.MenuItem
 	draw   *drawWindow // the draw window, nil when closed
 	sus    *suspects   // the last scan for suspects, nil before one
+
+	prompts prompts // open dialogs that answer Escape and Enter (prompt.go)
+	footer  *footer // the key legend and the position (legend.go)
 }
 
 // newMainWindow builds the window and its widgets; setDataset gives it something to show.
@@ -59,14 +62,17 @@ func newMainWindow(a fyne.App) *mainWindow {
 
 	left := container.NewPadded(w.side.root)
 	right := container.NewPadded(w.detail.root)
-	split := container.NewBorder(nil, container.NewPadded(w.status), left, right, w.grid)
+	w.footer = newFooter(w.status)
+	split := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, w.grid)
 	w.win.SetContent(split)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	w.buildMenu()
 	w.win.SetCloseIntercept(w.quit)
 	w.win.SetOnDropped(w.dropped)
-	w.win.Canvas().SetOnTypedRune(func(r rune) { w.grid.TypedRune(r) })
-	w.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) { w.grid.TypedKey(k) })
+	w.win.Canvas().SetOnTypedRune(w.canvasRune)
+	w.win.Canvas().SetOnTypedKey(w.canvasKey)
+	w.side.onKey, w.side.onRune, w.side.onDone = w.passKey, w.passRune, w.focusGrid
+	w.side.gotoBox.onFocus = func(on bool) { w.footer.typing = on; w.footer.update(w) }
 	return w
 }
 
@@ -178,18 +184,19 @@ func (w *mainWindow) updateStatus() {
 			files += " + " + filepath.Base(labels)
 		}
 	}
-	text := fmt.Sprintf("%s   |   %d samples, %d shown   |   %d edited, %d added, %d deleted", files, c.Samples, w.v.Len(), c.Edited, c.Added, c.Deleted)
+	text := files + "   |   " + samplesText(c.Samples) + count(", %d shown   |   %d edited, %d added, %d deleted", w.v.Len(), c.Edited, c.Added, c.Deleted)
 	if n := len(w.v.selection()); n > 1 {
-		text += fmt.Sprintf("   |   %d selected", n)
+		text += count("   |   %d selected", n)
 	}
 	if w.reviewing() {
 		done, total := w.reviewProgress()
-		text += fmt.Sprintf("   |   reviewed %d / %d  (Enter: accept suggestion, digit: other label, →: keep)", done, total)
+		text += fmt.Sprintf("   |   reviewed %d / %d", done, total)
 	}
 	if w.ds.Dirty() {
 		text += "   |   ● unsaved"
 	}
 	w.status.SetText(text)
+	w.footer.update(w)
 }
 
 // className names class c for display: its name from the class-name file when it has one.
@@ -278,7 +285,7 @@ func (w *mainWindow) rebuildView(f store.Filter) {
 // gotoSample puts the cursor on sample i, showing every sample first if the filter hides it.
 func (w *mainWindow) gotoSample(i int) {
 	if w.ds == nil || i < 0 || i >= w.ds.Len() {
-		dialog.ShowInformation("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, w.ds.Len()-1), w.win)
+		w.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, w.ds.Len()-1))
 		return
 	}
 	if w.v.pos[i] < 0 {

@@ -1,0 +1,53 @@
+package store
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"idxlabel/idx"
+)
+
+// TestDisplayOrder: a 2×3 sample (as displayed) stored transposed (3×2, as EMNIST stores it)
+// comes back in display order; an untransposed one comes back as stored, without a copy.
+func TestDisplayOrder(t *testing.T) {
+	display := []byte{1, 2, 3, 4, 5, 6} // rows {1 2 3}, {4 5 6}
+	stored := []byte{1, 4, 2, 5, 3, 6}  // its transpose: rows {1 4}, {2 5}, {3 6}
+	if got := DisplayOrder(stored, 2, 3, true, nil); !bytes.Equal(got, display) {
+		t.Fatalf("transposed: got %v, want %v", got, display)
+	}
+	buf := make([]byte, 0, 6)
+	if got := DisplayOrder(stored, 2, 3, true, buf); &got[0] != &buf[:1][0] {
+		t.Fatal("transposed: buf was not reused")
+	}
+	if got := DisplayOrder(display, 2, 3, false, nil); &got[0] != &display[0] || len(got) != 6 {
+		t.Fatal("not transposed: not the stored pixels themselves")
+	}
+}
+
+// TestDisplayPixelsRoundTrip: a sample appended to a transposed dataset (given in display
+// order, 3 rows × 2 cols) is stored transposed and reads back in display order; a stored
+// sample of the file reads back as the transpose of its bytes.
+func TestDisplayPixelsRoundTrip(t *testing.T) {
+	em, _ := idx.New(idx.UByte, 1, 2, 3) // stored 2×3: displayed 3×2
+	copy(em.Data, []byte{1, 2, 3, 4, 5, 6})
+	lab, _ := idx.New(idx.UByte, 1)
+	ds, err := FromArrays(em, lab, nil, filepath.Join(t.TempDir(), "j"+JournalSuffix), Options{Transposed: TransposeYes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	if got, want := ds.DisplayPixels(0, nil), []byte{1, 4, 2, 5, 3, 6}; !bytes.Equal(got, want) {
+		t.Fatalf("sample 0 in display order: %v, want %v", got, want)
+	}
+	drawn := []byte{9, 8, 7, 6, 5, 4}
+	if _, err := ds.Append([]Sample{{Pixels: drawn, Label: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ds.DisplayPixels(1, nil); !bytes.Equal(got, drawn) {
+		t.Fatalf("appended sample in display order: %v, want %v", got, drawn)
+	}
+	if bytes.Equal(ds.Pixels(1), drawn) {
+		t.Fatal("the appended sample is not stored transposed")
+	}
+}

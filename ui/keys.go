@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Key routing. Unless a text field or an open dialog has them, the editing keys (digits,
+// Delete, Escape, the arrows) act on the grid: keys typed while nothing is focused go to the
+// grid (and focus it); the side panel's Show list, class list and tile-size slider keep only the
+// keys they use themselves (see showSelect, classList, zoomSlider) and pass the rest on, focusing
+// the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
+// typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
+// top prompt (see prompts).
+
+// focusGrid gives the grid the keyboard focus (unless it has it).
+func (w *mainWindow) focusGrid() {
+	c := w.win.Canvas()
+	if c.Focused() != w.grid {
+		c.Focus(w.grid)
+	}
+}
+
+// dialogOpen reports whether a dialog or pop-up covers the window.
+func (w *mainWindow) dialogOpen() bool { return w.win.Canvas().Overlays().Top() != nil }
+
+// canvasRune takes the characters typed while nothing has the focus: to the grid, unless a
+// dialog is open.
+func (w *mainWindow) canvasRune(r rune) {
+	if w.dialogOpen() {
+		return
+	}
+	w.focusGrid()
+	w.grid.TypedRune(r)
+}
+
+// canvasKey takes the keys typed while nothing has the focus: Escape and Enter answer an open
+// prompt; with no dialog open they go to the grid.
+func (w *mainWindow) canvasKey(k *fyne.KeyEvent) {
+	if w.dialogOpen() {
+		w.prompts.key(w.win.Canvas(), k)
+		return
+	}
+	w.focusGrid()
+	w.grid.TypedKey(k)
+}
+
+// passKey hands a key a side-panel widget does not use to the grid, focusing it.
+func (w *mainWindow) passKey(k *fyne.KeyEvent) {
+	w.focusGrid()
+	w.grid.TypedKey(k)
+}
+
+// passRune hands a character a side-panel widget does not use to the grid, focusing it.
+func (w *mainWindow) passRune(r rune) {
+	w.focusGrid()
+	w.grid.TypedRune(r)
+}
+
+// classList is the side panel's class histogram: a widget.List that keeps the keys of list
+// navigation (Up, Down, Space, Enter) and passes every other key and character to onKey and
+// onRune, so a digit typed after clicking a class relabels instead of being dropped.
+type classList struct {
+	widget.List
+	onKey  func(*fyne.KeyEvent)
+	onRune func(rune)
+}
+
+func newClassList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *classList {
+	l := &classList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey keeps list navigation and passes other keys on.
+func (l *classList) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
+		l.List.TypedKey(k)
+	default:
+		if l.onKey != nil {
+			l.onKey(k)
+		}
+	}
+}
+
+// TypedRune keeps Space (select the focused row) and passes other characters on.
+func (l *classList) TypedRune(r rune) {
+	if r == ' ' {
+		l.List.TypedRune(r)
+		return
+	}
+	if l.onRune != nil {
+		l.onRune(r)
+	}
+}
+
+// zoomSlider is the tile-size slider: it keeps the arrow keys and passes every other key and
+// character on (see classList).
+type zoomSlider struct {
+	widget.Slider
+	onKey  func(*fyne.KeyEvent)
+	onRune func(rune)
+}
+
+func newZoomSlider(lo, hi float64) *zoomSlider {
+	s := &zoomSlider{}
+	s.Min, s.Max, s.Step = lo, hi, 1
+	s.Orientation = widget.Horizontal
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey keeps the arrows and passes other keys on.
+func (s *zoomSlider) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyUp, fyne.KeyDown:
+		s.Slider.TypedKey(k)
+	default:
+		if s.onKey != nil {
+			s.onKey(k)
+		}
+	}
+}
+
+// TypedRune passes every character on (the slider takes none).
+func (s *zoomSlider) TypedRune(r rune) {
+	if s.onRune != nil {
+		s.onRune(r)
+	}
+}
+
+// showSelect is the side panel's "Show" choice: a widget.Select that keeps the keys opening
+// its menu (Space, Up, Down) and passes every other key and character on (see classList).
+type showSelect struct {
+	widget.Select
+	onKey  func(*fyne.KeyEvent)
+	onRune func(rune)
+}
+
+func newShowSelect(options []string, changed func(string)) *showSelect {
+	s := &showSelect{}
+	s.Options, s.OnChanged = options, changed
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey keeps the keys that open the menu and passes other keys on.
+func (s *showSelect) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeySpace, fyne.KeyUp, fyne.KeyDown:
+		s.Select.TypedKey(k)
+	default:
+		if s.onKey != nil {
+			s.onKey(k)
+		}
+	}
+}
+
+// TypedRune passes every character on (the select takes none).
+func (s *showSelect) TypedRune(r rune) {
+	if s.onRune != nil {
+		s.onRune(r)
+	}
+}

@@ -1,0 +1,350 @@
+package ui
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// demoWindow shows the generated demo dataset in a headless main window; demo says whether the
+// window treats it as the demo (closing it asks nothing).
+func demoWindow(t *testing.T, demo bool) (*mainWindow, *store.Dataset) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := newMainWindow(a)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	ds, err := demoDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.setDataset(ds, "demo", demo)
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	return w, ds
+}
+
+// classRow returns the histogram row (list item id) of class c.
+func histogramRow(t *testing.T, w *mainWindow, c int) int {
+	t.Helper()
+	for k, cc := range w.side.counts {
+		if cc.Class == c {
+			return k + 1
+		}
+	}
+	t.Fatalf("class %d is not in the histogram", c)
+	return 0
+}
+
+func countOf(ds *store.Dataset, c int) int {
+	for _, cc := range ds.Counts() {
+		if cc.Class == c {
+			return cc.Count
+		}
+	}
+	return 0
+}
+
+// TestKeysReachGridAfterClassClick: a click on a class (the list takes the focus, then
+// selects) gives the keys back to the grid, so Ctrl+A then 8 relabels the class.
+func TestKeysReachGridAfterClassClick(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	three, eight := countOf(ds, 3), countOf(ds, 8)
+	if three == 0 {
+		t.Fatal("the demo has no 3s")
+	}
+	c.Focus(w.side.list) // what a tap on a row does first
+	w.side.list.Select(histogramRow(t, w, 3))
+	if c.Focused() != w.grid {
+		t.Fatalf("after a class click the focus is on %T, not the grid", c.Focused())
+	}
+	if w.v.Len() != three {
+		t.Fatalf("the class filter shows %d samples, want %d", w.v.Len(), three)
+	}
+	w.selectAll()
+	c.Focused().TypedRune('8')
+	if got := countOf(ds, 3); got != 0 {
+		t.Fatalf("after Ctrl+A, 8: %d samples still labelled 3", got)
+	}
+	if got := countOf(ds, 8); got != eight+three {
+		t.Fatalf("after Ctrl+A, 8: %d samples labelled 8, want %d", got, eight+three)
+	}
+}
+
+// TestSidePanelPassesEditingKeys: the class list, the tile-size slider and the Show choice keep
+// only their own keys while focused (by keyboard, say) and pass digits and Delete to the grid.
+func TestSidePanelPassesEditingKeys(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.show} {
+		i := w.v.current()
+		want := (ds.Label(i) + 1) % 10
+		c.Focus(f)
+		f.TypedRune(rune('0' + want))
+		if got := ds.Label(i); got != want {
+			t.Fatalf("%T focused: a typed %d left sample %d labelled %d", f, want, i, got)
+		}
+		if c.Focused() != w.grid {
+			t.Fatalf("%T passed a digit on but kept the focus", f)
+		}
+		i = w.v.current()
+		c.Focus(f)
+		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if !ds.State(i).Deleted {
+			t.Fatalf("%T focused: Delete did not delete sample %d", f, i)
+		}
+	}
+	// Their own keys stay theirs: Down moves the list's focus, not the grid's cursor.
+	cur := w.v.cursor
+	c.Focus(w.side.list)
+	w.side.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if w.v.cursor != cur {
+		t.Fatalf("Down on the focused class list moved the grid's cursor from %d to %d", cur, w.v.cursor)
+	}
+}
+
+// TestNoEditsBehindDialog: keys typed while a dialog is open do not edit the samples behind it;
+// Escape closes the dialog and gives the keys back to the grid.
+func TestNoEditsBehindDialog(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	i := w.v.current()
+	before := ds.Label(i)
+	w.showKeys()
+	if c.Overlays().Top() == nil {
+		t.Fatal("Help → Keyboard opened no dialog")
+	}
+	w.canvasRune(rune('0' + (before+1)%10))
+	if ds.Label(i) != before {
+		t.Fatalf("a digit typed over a dialog relabelled sample %d", i)
+	}
+	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil {
+		t.Fatal("Escape did not close the dialog")
+	}
+	if c.Focused() != w.grid {
+		t.Fatalf("after the dialog the focus is on %T, not the grid", c.Focused())
+	}
+}
+
+// TestQuitPromptDoesNotStack: with unsaved edits, a second Ctrl+Q (or window close) while the
+// question is open asks nothing more; Escape cancels it and the edits stay.
+func TestQuitPromptDoesNotStack(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	c := w.win.Canvas()
+	w.relabel((ds.Label(w.v.current()) + 1) % 10)
+	if !ds.Dirty() {
+		t.Fatal("a relabel left the dataset clean")
+	}
+	w.quit()
+	w.quit()
+	if n := len(c.Overlays().List()); n != 1 {
+		t.Fatalf("two Ctrl+Q opened %d dialogs, want 1", n)
+	}
+	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if n := len(c.Overlays().List()); n != 0 {
+		t.Fatalf("Escape left %d dialogs open", n)
+	}
+	if !ds.Dirty() {
+		t.Fatal("cancelling Quit lost the edits")
+	}
+	w.quit()
+	if n := len(c.Overlays().List()); n != 1 {
+		t.Fatalf("Ctrl+Q after a cancelled question opened %d dialogs, want 1", n)
+	}
+}
+
+// TestPositionText: the footer says which sample and where it is among the shown ones.
+func TestPositionText(t *testing.T) {
+	for _, c := range []struct {
+		i, p, shown, n int
+		want           string
+	}{
+		{1234, 1234, 10000, 10000, "sample 1,234 of 10,000"},
+		{1234, 57, 1010, 10000, "sample 1,234 of 10,000  ·  58 of 1,010 shown"},
+		{-1, -1, 0, 10000, "no sample  ·  0 shown of 10,000"},
+	} {
+		if got := positionText(c.i, c.p, c.shown, c.n); got != c.want {
+			t.Errorf("positionText(%d, %d, %d, %d) = %q, want %q", c.i, c.p, c.shown, c.n, got, c.want)
+		}
+	}
+	if samplesText(1) != "1 sample" || samplesText(10000) != "10,000 samples" {
+		t.Errorf("samplesText: %q, %q", samplesText(1), samplesText(10000))
+	}
+}
+
+// TestUndoMovesCursorToUndoneSample: after moving away from an edit, Undo (and Redo) bring the
+// cursor back to the sample they change.
+func TestUndoMovesCursorToUndoneSample(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	w.grid.moveCursor(40)
+	i := w.v.current()
+	w.relabel((ds.Label(i) + 1) % 10)
+	w.grid.moveCursor(3)
+	w.undo()
+	if w.v.current() != i {
+		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.v.current(), i)
+	}
+	w.grid.moveCursor(7)
+	w.redo()
+	if w.v.current() != i {
+		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.v.current(), i)
+	}
+}
+
+// TestZoomKeepsScrolledPlace: zooming after scrolling away from the cursor keeps the place in
+// sight instead of jumping back to the cursor.
+func TestZoomKeepsScrolledPlace(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	g := w.grid
+	w.grid.moveCursor(0)
+	g.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -600)})
+	mid := g.positionAt(fyne.NewPos(g.Size().Width/2, g.Size().Height/2))
+	if mid < 0 || g.offset == 0 {
+		t.Fatalf("scrolling moved nothing (offset %v, middle tile %d)", g.offset, mid)
+	}
+	g.setZoom(g.zoom + 1)
+	ge := g.geometry(g.Size())
+	if !g.rowVisible(mid/ge.cols, ge) {
+		t.Fatalf("after zooming, tile %d (in the middle before) is out of sight; offset %v", mid, g.offset)
+	}
+	if g.offset == 0 {
+		t.Fatal("zooming jumped back to the top (the cursor)")
+	}
+}
+
+// TestCtrlSInDrawWindow: Ctrl+S typed on the focused draw pad saves (here: asks where, since the
+// demo has no files) instead of doing nothing.
+func TestCtrlSInDrawWindow(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.showDrawWindow()
+	if w.draw == nil {
+		t.Fatal("no draw window")
+	}
+	w.draw.pad.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.prompts.isOpen("save as") {
+		t.Fatal("Ctrl+S on the draw pad did not start a save")
+	}
+}
+
+// TestNewDatasetDisablesUnusedFields: N applies to "Classes 0 to N−1" only, the class file to
+// "From a class-name file" only.
+func TestNewDatasetDisablesUnusedFields(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.newDatasetForm()
+	var entries []*promptEntry
+	var kind *widget.RadioGroup
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *promptEntry:
+			entries = append(entries, x)
+		case *widget.RadioGroup:
+			kind = x
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(w.win.Canvas().Overlays().Top())
+	if len(entries) != 4 || kind == nil {
+		t.Fatalf("found %d fields and radio %v; want height, width, N, class file and the class choice", len(entries), kind != nil)
+	}
+	n, file := entries[2], entries[3]
+	for _, c := range []struct {
+		choice      string
+		nOn, fileOn bool
+	}{{classesDigits, false, false}, {classesCount, true, false}, {classesFile, false, true}} {
+		kind.SetSelected(c.choice)
+		if n.Disabled() == c.nOn || file.Disabled() == c.fileOn {
+			t.Errorf("%s: N enabled %v, class file enabled %v; want %v, %v", c.choice, !n.Disabled(), !file.Disabled(), c.nOn, c.fileOn)
+		}
+	}
+}
+
+// TestGotoBoxKeepsItsKeys: the go-to box is a text field: digits typed there are its text, not
+// a relabel; the legend says so; Escape gives the keys back to the grid.
+func TestGotoBoxKeepsItsKeys(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	i := w.v.current()
+	before := ds.Label(i)
+	c.Focus(w.side.gotoBox)
+	c.Focused().TypedRune(rune('0' + (before+1)%10))
+	if ds.Label(i) != before || w.side.gotoBox.Text == "" {
+		t.Fatalf("a digit in the go-to box: label %d (was %d), box %q", ds.Label(i), before, w.side.gotoBox.Text)
+	}
+	if !w.footer.typing || w.footer.shown[0].keys != "Typing in a text field" {
+		t.Fatalf("the legend does not say a text field has the keys: %v", w.footer.shown)
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Focused() != w.grid || w.footer.typing {
+		t.Fatalf("Escape in the go-to box left the focus on %T", c.Focused())
+	}
+}
+
+// TestTenThousandClassesStayUsable: with 10,000 classes (a hostile class-name file), the draw
+// window's label list stays short and narrows as one types; the class picker lists the matches.
+func TestTenThousandClassesStayUsable(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := newMainWindow(a)
+	classes := make([]int, 10000)
+	names := map[int]string{}
+	for c := range classes {
+		classes[c] = c
+		names[c] = "class" + strconv.Itoa(c)
+	}
+	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	w.setDataset(ds, "untitled", false)
+	w.showDrawWindow()
+	d := w.draw
+	if n := len(d.options); n > maxLabelOptions+1 {
+		t.Fatalf("the label list offers %d entries", n)
+	}
+	d.label.SetText("class999")
+	if n := len(d.options); n != 11 { // class999, class9990–class9999
+		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.options)
+	}
+	if l, ok := d.chosenLabel(); ok {
+		t.Fatalf("class999 is ambiguous but chose %d", l)
+	}
+}
+
+// TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
+func TestCtrlSInDrawLabelBox(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	w.showDrawWindow()
+	w.draw.label.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.prompts.isOpen("save as") {
+		t.Fatal("Ctrl+S in the label box did not start a save")
+	}
+}
+
+// TestGotoMissingSampleAnswersKeys: "no such sample" closes with Enter and the grid has the
+// keys again.
+func TestGotoMissingSampleAnswersKeys(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	c := w.win.Canvas()
+	w.gotoSample(ds.Len() + 5)
+	if c.Overlays().Top() == nil {
+		t.Fatal("going to a missing sample said nothing")
+	}
+	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if c.Overlays().Top() != nil || c.Focused() != w.grid {
+		t.Fatalf("Enter left the message open (%v) or the focus on %T", c.Overlays().Top() != nil, c.Focused())
+	}
+}

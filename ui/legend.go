@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// count formats a number with thousands separators ("10,000"), as in the window's text.
+var count = message.NewPrinter(language.English).Sprintf
+
+// samplesText counts samples: "1 sample", "10,000 samples".
+func samplesText(n int) string { return plural(n, "sample") }
+
+// plural counts things named by a noun with a regular plural: "1 edit", "2 edits", "10,000
+// samples".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count("%d %ss", n, noun)
+}
+
+// key is one line of the keyboard reference: the keys and what they do.
+type key struct{ keys, does string }
+
+// keyReference is Help → Keyboard, in order.
+var keyReference = []key{
+	{"0–9", "relabel the selection and move to the next sample"},
+	{"Ctrl+L, or type a letter", "relabel with the class picker (classes above 9, named classes)"},
+	{"Delete, Backspace", "delete the selection (again: restore it)"},
+	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
+	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
+	{"Ctrl+A", "select every shown sample"},
+	{"Escape", "clear the selection; cancel a dialog"},
+	{"Enter", "in a dialog: its default answer"},
+	{"Ctrl+Z", "undo"},
+	{"Ctrl+Shift+Z, Ctrl+Y", "redo"},
+	{"Ctrl+S, Ctrl+Shift+S", "save; save as"},
+	{"Ctrl+O, Ctrl+N, Ctrl+I", "open; new dataset; import images"},
+	{"Ctrl+D", "draw new samples"},
+	{"Ctrl+G", "go to a sample by number"},
+	{"Ctrl+= / Ctrl+-, Ctrl+wheel", "zoom the tiles"},
+	{"Ctrl+K", "find suspects (likely label errors) and review them"},
+	{"In the review: Enter, Space", "accept the suggested label"},
+	{"In the review: 0–9", "set another label"},
+	{"In the review: →", "keep the label"},
+	{"Ctrl+Q", "quit (asks about unsaved edits)"},
+}
+
+// showKeys shows the keyboard reference as a two-column table.
+func (w *mainWindow) showKeys() {
+	// Plain text rows (a label's padding would double the table's height): keys right-aligned
+	// in bold, then what they do.
+	left, right := container.NewVBox(), container.NewVBox()
+	fg := theme.Color(theme.ColorNameForeground)
+	for _, k := range keyReference {
+		keys := canvas.NewText(k.keys, fg)
+		keys.TextStyle.Bold = true
+		keys.Alignment = fyne.TextAlignTrailing
+		left.Add(keys)
+		right.Add(canvas.NewText(k.does, fg))
+	}
+	grid := container.NewHBox(left, layout.NewSpacer(), right)
+	d := dialog.NewCustom("Keyboard", "Close", container.NewVScroll(grid), w.win)
+	size := w.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
+	w.prompts.show(w.win.Canvas(), "keys", d, d.Dismiss, nil, w.focusGrid)
+}
+
+// footer is the bottom of the window: the status line, the legend of the keys that work now,
+// and where the cursor is.
+type footer struct {
+	root     fyne.CanvasObject
+	legend   *fyne.Container // one RichText per key, in a flowLayout
+	position *widget.Label
+	typing   bool  // a text field of the window has the keys
+	shown    []key // the keys the legend shows
+}
+
+func newFooter(status fyne.CanvasObject) *footer {
+	f := &footer{legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
+	f.position.Alignment = fyne.TextAlignTrailing
+	f.root = container.NewVBox(status, container.NewBorder(nil, nil, nil, f.position, f.legend))
+	return f
+}
+
+// legendText lists the keys that act now, as key, action pairs. Reviewing suspects takes other
+// keys; a text field with the focus takes them all.
+func legendText(reviewing, digits, typing bool) []key {
+	switch {
+	case typing:
+		return []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+	case reviewing:
+		return []key{{"Enter", "accept suggestion"}, {"0–9", "other label"}, {"→", "keep label"}, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
+	case digits:
+		return []key{{"0–9", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+	}
+	return []key{{"Type a class", "to relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+}
+
+// update shows the legend for the window's state and the cursor's position: "sample 1,234 of
+// 10,000", and when a filter or the review shows fewer, "58th shown of 1,010".
+func (f *footer) update(w *mainWindow) {
+	if w.ds == nil || w.v == nil {
+		return
+	}
+	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
+	keys := legendText(w.reviewing(), w.singleDigitClasses(), f.typing)
+	if slices.Equal(keys, f.shown) {
+		return // the cursor moved: the same keys act
+	}
+	f.shown = keys
+	// One piece per key, so a narrow window wraps between keys, never inside one.
+	objs := make([]fyne.CanvasObject, len(keys))
+	for k, kv := range keys {
+		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong}}
+		if kv.does != "" {
+			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
+		}
+		if k < len(keys)-1 {
+			segs = append(segs, &widget.TextSegment{Text: "  ·", Style: widget.RichTextStyleInline})
+		}
+		objs[k] = widget.NewRichText(segs...)
+	}
+	f.legend.Objects = objs
+	f.legend.Refresh()
+}
+
+// positionText says where the cursor is: sample i (of n samples), and its place p among the
+// shown ones when fewer than all are shown.
+func positionText(i, p, shown, n int) string {
+	if i < 0 {
+		return count("no sample  ·  %d shown of %d", shown, n)
+	}
+	if shown == n {
+		return count("sample %d of %d", i, n)
+	}
+	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+}
+
+// flowLayout places objects left to right at their minimum sizes, starting a new line when the
+// next one does not fit: the legend wraps between keys in a narrow window instead of being cut
+// off. Its minimum height is that of the lines at the width it last laid out.
+type flowLayout struct{ width float32 }
+
+func (l *flowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width // the canvas asks MinSize again each frame and re-lays out the footer
+	l.place(objs, size.Width, true)
+}
+
+// place lays objs out in lines no wider than width (moving them when move is true) and returns
+// the height used.
+func (l *flowLayout) place(objs []fyne.CanvasObject, width float32, move bool) float32 {
+	var x, y, line float32
+	for _, o := range objs {
+		m := o.MinSize()
+		if x > 0 && x+m.Width > width {
+			x, y, line = 0, y+line, 0
+		}
+		if move {
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(m)
+		}
+		x += m.Width
+		line = max(line, m.Height)
+	}
+	return y + line
+}
+
+func (l *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var widest float32
+	for _, o := range objs {
+		widest = max(widest, o.MinSize().Width)
+	}
+	width := l.width
+	if width <= 0 {
+		width = 1e6 // not laid out yet: one line
+	}
+	return fyne.NewSize(widest, l.place(objs, max(width, widest), false))
+}
