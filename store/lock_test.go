@@ -329,3 +329,24 @@ func TestReadOnlyFolder(t *testing.T) {
 		t.Fatalf("notices %q", n)
 	}
 }
+
+// TestReadOnlyOpenTakesNoLock: reading a pair (info, verify, suspects) neither needs nor takes
+// the lock: it works while the pair is open for editing, and does not keep an editor out.
+func TestReadOnlyOpenTakesNoLock(t *testing.T) {
+	ip, lp := writeTestPair(t, 10, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(ip, lp, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open of a pair open for editing: %v", err)
+	}
+	defer r.Close()
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatalf("open for editing while a read-only Dataset is open: %v", err)
+	}
+	e.Close()
+}
