@@ -10,7 +10,17 @@
 // ("<labels>.idxlabel-journal") and synced to disk before the edit method returns. Reopening the
 // pair finds the journal and offers it (Recovery, ReplayJournal). Saving writes both files to
 // temporary names, syncs and decodes them back, then renames them over the targets; a save cut
-// off between the two renames is finished the next time the pair is opened.
+// off between the two renames is finished the next time the pair is opened, from the record
+// "<labels>.idxlabel-saving" (ManifestSuffix), which names only this pair's own files.
+//
+// Trust: everything read beside a pair is untrusted. A save record is obeyed only when every name
+// in it is one of the pair's files or the exact temporary name a save makes for it; otherwise it
+// is moved aside and the files are left as they are. Journals and lock files are never opened
+// through a symbolic link. One process edits a pair at a time (an advisory lock,
+// "<labels>.idxlabel-lock"; a second opener gets a LockedError naming the holder), Save refuses
+// files changed on disk since they were read (ErrChangedOnDisk), and a journal record that
+// cannot be synced refuses its edit (ErrJournalWrite). Options.ReadOnly opens a pair without
+// writing, renaming or deleting anything.
 //
 // store never imports Fyne; it reports changes through Subscribe.
 package store
