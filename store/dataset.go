@@ -48,6 +48,10 @@ type Sample struct {
 // ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
 var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
 
+// ErrSaving: an edit was attempted while a save is writing the files; it can be made again
+// when the save is done.
+var ErrSaving = errors.New("saving: edits wait until the save is done")
+
 // ErrReadOnly: an edit or save was attempted on a dataset opened with Options.ReadOnly.
 var ErrReadOnly = errors.New("the dataset is open read-only")
 
@@ -92,6 +96,8 @@ type Dataset struct {
 	journal     *journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
+	gen         uint64 // see Gen
+	saving      bool   // a save is writing the files: edits fail with ErrSaving
 	notices     []string
 
 	subs    map[int]func(Change)

@@ -290,7 +290,7 @@ func (d *Dataset) do(a action) error {
 
 // perform applies a, pushes it on the undo stack and clears redo (d.mu held).
 func (d *Dataset) perform(a action) Change {
-	ch := a.apply(d)
+	ch := d.changed(a.apply(d))
 	d.undo = append(d.undo, a)
 	d.redo = d.redo[:0]
 	return ch
@@ -343,6 +343,7 @@ func (d *Dataset) performStep(undo bool) (action, Change) {
 	} else {
 		ch = a.apply(d)
 	}
+	ch = d.changed(ch)
 	*to = append(*to, a)
 	return a, ch
 }

@@ -11,10 +11,43 @@ const (
 	Reset                            // anything may have changed: samples renumbered (save), journal replayed
 )
 
-// Change is one notification: what changed and which samples.
+// Change is one notification: what changed, which samples, and the dataset's generation just
+// after the change (see Dataset.Gen): a view that has applied this change reflects that
+// generation.
 type Change struct {
 	Kind    ChangeKind
 	Indices []int // the samples concerned; nil for Reset
+	Gen     uint64
+}
+
+// Gen returns the dataset's generation: a number that grows with every change to its samples
+// (an edit, undo, redo, replayed record or save). A view records the generation it reflects and
+// reads through SampleAt, which refuses reads from an older generation.
+func (d *Dataset) Gen() uint64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.gen
+}
+
+// changed stamps c with a new generation (d.mu held for writing).
+func (d *Dataset) changed(c Change) Change {
+	d.gen++
+	c.Gen = d.gen
+	return c
+}
+
+// SampleAt returns sample i's state and pixels (stored order, as Pixels) read together, only
+// if the dataset is still at generation gen: ok is false when anything changed since (the
+// reader's index may name another sample now) or i does not exist. Views read this way so that
+// a change made by another goroutine (a save renumbering the samples) is never mixed with
+// positions computed before it.
+func (d *Dataset) SampleAt(gen uint64, i int) (st State, px []byte, ok bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if gen != d.gen || i < 0 || i >= len(d.labels) {
+		return State{}, nil, false
+	}
+	return d.stateLocked(i), d.pixelsLocked(i), true
 }
 
 // Subscribe registers f to be called after every change, on the goroutine that made it, with

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -26,14 +27,14 @@ func TestSubscribeReportsEveryChange(t *testing.T) {
 	cancel()
 	d.Relabel([]int{1}, 9)
 	want := []Change{
-		{Relabelled, []int{3, 4}}, {Appended, []int{30}}, {DeletedChanged, []int{5}},
-		{DeletedChanged, []int{5}}, {Truncated, []int{30}}, {Reset, nil},
+		{Relabelled, []int{3, 4}, 1}, {Appended, []int{30}, 2}, {DeletedChanged, []int{5}, 3},
+		{DeletedChanged, []int{5}, 4}, {Truncated, []int{30}, 5}, {Reset, nil, 6},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d changes: %v", len(got), got)
 	}
 	for k := range want {
-		if got[k].Kind != want[k].Kind || !slices.Equal(got[k].Indices, want[k].Indices) {
+		if got[k].Kind != want[k].Kind || !slices.Equal(got[k].Indices, want[k].Indices) || got[k].Gen != want[k].Gen {
 			t.Fatalf("change %d: %v, want %v", k, got[k], want[k])
 		}
 	}
@@ -97,5 +98,58 @@ func TestConcurrentReadsDuringEdits(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// SampleAt refuses a read from an older generation, so an index computed before a change made
+// elsewhere (a save that drops deleted samples) is never used against the new numbering.
+func TestSampleAtRefusesOlderGeneration(t *testing.T) {
+	ip, lp := writeTestPair(t, 30, 2, 2)
+	d, _ := Open(ip, lp, Options{})
+	defer d.Close()
+	g := d.Gen()
+	if st, px, ok := d.SampleAt(g, 29); !ok || len(px) != 4 || st.Label != d.Label(29) {
+		t.Fatalf("current read refused: %v %v %v", st, px, ok)
+	}
+	d.Delete([]int{0})
+	if _, _, ok := d.SampleAt(g, 29); ok {
+		t.Fatal("a read from before the delete was accepted")
+	}
+	g = d.Gen()
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := d.SampleAt(g, 28); ok || d.Len() != 29 {
+		t.Fatal("a read from before the save was accepted")
+	}
+	if _, _, ok := d.SampleAt(d.Gen(), 29); ok {
+		t.Fatal("a read past Len was accepted")
+	}
+}
+
+// While a save writes the files, readers do not wait for it (no lock is held: a read from the
+// middle of the save returns) and edits are refused with ErrSaving, not queued behind the disk.
+func TestSaveHoldsNoLockWhileWriting(t *testing.T) {
+	ip, lp := writeTestPair(t, 30, 2, 2)
+	d, _ := Open(ip, lp, Options{})
+	defer d.Close()
+	d.Relabel([]int{1}, 7)
+	var editErr error
+	var label int
+	afterCommit = func(k int) {
+		if k == 0 {
+			label = d.Label(1) // would deadlock if the save held d.mu
+			editErr = d.Relabel([]int{2}, 7)
+		}
+	}
+	defer func() { afterCommit = nil }()
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if label != 7 || !errors.Is(editErr, ErrSaving) {
+		t.Fatalf("during the save: label %d, edit %v", label, editErr)
+	}
+	if err := d.Relabel([]int{2}, 7); err != nil {
+		t.Fatalf("edit after the save: %v", err)
 	}
 }

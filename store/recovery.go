@@ -200,8 +200,9 @@ func (d *Dataset) ReplayJournal() (int, error) {
 		d.journalPath = rec.Path // the fallback location: keep using it
 	}
 	setAsideOthers(rec)
+	ch := d.changed(Change{Kind: Reset})
 	d.mu.Unlock()
-	d.notify(Change{Kind: Reset})
+	d.notify(ch)
 	return applied, stopped
 }
 
@@ -248,6 +249,9 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 func (d *Dataset) writeJournal(payload []byte) error {
 	if d.readOnly {
 		return ErrReadOnly
+	}
+	if d.saving {
+		return ErrSaving
 	}
 	if d.recovery != nil {
 		return ErrRecoveryPending

@@ -41,47 +41,65 @@ func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction f
 	return d.save(imagesPath, labelsPath, false, progress)
 }
 
-// save is Save (current: the dataset's own files, checked against their stamps) or SaveAs.
+// save is Save (current: the dataset's own files, checked against their stamps) or SaveAs. It
+// holds d.mu only at the start (checks, the arrays to write) and at the end (rebase): encoding,
+// compression, fsync, verification and the renames run without it, so readers (a window's
+// drawing) never wait for the disk. Edits in between fail with ErrSaving.
 func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
-	d.mu.Lock()
-	var err error
-	switch {
-	case d.closed:
-		err = ErrClosed
-	case d.readOnly:
-		err = ErrReadOnly
-	case current && d.imagesPath == "":
-		err = ErrNoPath
-	case current:
-		imagesPath, labelsPath = d.imagesPath, d.labelsPath
-		if err = d.checkStamps(); err == nil {
-			err = d.saveLocked(imagesPath, labelsPath, progress)
-		}
-	default:
-		err = d.saveLocked(imagesPath, labelsPath, progress)
+	job, err := d.startSave(imagesPath, labelsPath, current)
+	if err != nil {
+		return err
 	}
-	d.mu.Unlock()
+	progress(0.1)
+	err = writePair(job.imagesPath, job.labelsPath, job.images, job.labels, job.journals, progress)
+	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
 	}
 	progress(1)
-	d.notify(Change{Kind: Reset})
+	d.notify(ch)
 	return nil
 }
 
-func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float64)) error {
-	if d.readOnly {
-		return ErrReadOnly
-	}
-	if d.recovery != nil {
-		return ErrRecoveryPending
+// saveJob is a save between startSave and finishSave.
+type saveJob struct {
+	imagesPath, labelsPath string
+	images, labels         *idx.Array
+	journals               []string // the journals the save makes obsolete
+	oldJournal             string   // reopened if the save fails
+	lock                   *pairLock
+}
+
+// startSave checks that the dataset can be saved, builds the arrays to write, takes the target
+// pair's lock and closes the journal (Windows cannot remove an open file), and marks the
+// dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
+// ErrRecoveryPending, nothing to save, and a *LockedError.
+func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJob, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return nil, ErrClosed
+	case d.readOnly:
+		return nil, ErrReadOnly
+	case d.saving:
+		return nil, ErrSaving
+	case d.recovery != nil:
+		return nil, ErrRecoveryPending
+	case current && d.imagesPath == "":
+		return nil, ErrNoPath
+	case current:
+		imagesPath, labelsPath = d.imagesPath, d.labelsPath
+		if err := d.checkStamps(); err != nil {
+			return nil, err
+		}
 	}
 	images, labels, err := d.build(labelsPath != "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	target := labelsPath
 	if target == "" {
@@ -89,38 +107,43 @@ func (d *Dataset) saveLocked(imagesPath, labelsPath string, progress func(float6
 	}
 	lock, err := d.relock(target)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	progress(0.1)
-	old := d.journalFile()
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
+	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		// Closed so the save can remove it (Windows cannot remove an open file); reopened below
-		// if the save fails.
-		old = d.journal.path
+		job.oldJournal = d.journal.path
 		d.journal.close()
 		d.journal = nil
 	}
-	newState := labelsPath
-	if newState == "" {
-		newState = imagesPath
-	}
-	err = writePair(imagesPath, labelsPath, images, labels, []string{old, newState + JournalSuffix}, progress)
-	if err != nil {
-		if fi, statErr := os.Stat(old); statErr == nil && old != "" {
-			if j, jerr := reopenJournal(old, fi.Size()); jerr == nil {
+	job.journals = []string{job.oldJournal, target + JournalSuffix}
+	d.saving = true
+	return job, nil
+}
+
+// finishSave ends a save whose writing returned werr: on success the saved arrays become the
+// dataset's base (rebase) and the Change to announce is returned; on failure the journal is
+// reopened, the target's lock released, and werr returned.
+func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.saving = false
+	if werr != nil {
+		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
+			if j, jerr := reopenJournal(job.oldJournal, fi.Size()); jerr == nil {
 				d.journal = j
 			}
 		}
-		lock.release()
-		return err
+		job.lock.release()
+		return Change{}, werr
 	}
-	if lock != nil {
+	if job.lock != nil {
 		d.lock.release()
-		d.lock = lock
+		d.lock = job.lock
 	}
-	d.rebase(imagesPath, labelsPath, images, labels)
-	d.stamps = takeStamps(imagesPath, labelsPath)
-	return nil
+	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels)
+	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
+	return d.changed(Change{Kind: Reset}), nil
 }
 
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
