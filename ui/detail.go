@@ -150,18 +150,24 @@ func newDetailPanel() *detailPanel {
 	return d
 }
 
-// show displays sample i of ds (i < 0: none).
-func (d *detailPanel) show(ds *store.Dataset, i int, className func(int) string) {
-	if ds == nil || i < 0 || i >= ds.Len() {
+// show displays sample i of ds as of generation gen (i < 0, or a dataset that has changed
+// since: none).
+func (d *detailPanel) show(ds *store.Dataset, gen uint64, i int, className func(int) string) {
+	var st store.State
+	var px []byte
+	ok := false
+	if ds != nil {
+		st, px, ok = ds.SampleAt(gen, i)
+	}
+	if !ok {
 		d.title.SetText("No sample")
 		d.info.SetText("")
 		d.pixels.set(nil, 0, 0)
 		return
 	}
-	st := ds.State(i)
 	h, w := ds.Size()
 	d.title.SetText(count("Sample %d", i))
-	d.pixels.set(ds.DisplayPixels(i, nil), h, w)
+	d.pixels.set(store.DisplayOrder(px, h, w, ds.Transposed(), nil), h, w)
 	text := "label " + className(st.Label)
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
 	images, _ := ds.Paths()

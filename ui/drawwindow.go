@@ -170,6 +170,7 @@ func (d *drawWindow) addSample() {
 	}
 	pixels := append([]byte(nil), d.digit.Pix...)
 	i, err := d.mw.ds.Append([]store.Sample{{Pixels: pixels, Label: label}})
+	d.mw.edited()
 	if err != nil {
 		d.status.SetText(err.Error())
 		return

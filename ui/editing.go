@@ -57,10 +57,12 @@ func (w *mainWindow) typedKey(k *fyne.KeyEvent) bool {
 // step, then moves the cursor to the next sample after them.
 func (w *mainWindow) relabel(label int) {
 	sel := w.v.selection()
-	if len(sel) == 0 || w.busy.Load() {
+	if len(sel) == 0 || w.refuseWhileBusy() {
 		return
 	}
-	if err := w.ds.Relabel(sel, label); err != nil {
+	err := w.ds.Relabel(sel, label)
+	w.edited()
+	if err != nil {
 		dialog.ShowError(err, w.win)
 		return
 	}
@@ -79,7 +81,7 @@ func (w *mainWindow) relabel(label int) {
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (w *mainWindow) toggleDelete() {
 	sel := w.v.selection()
-	if len(sel) == 0 || w.busy.Load() {
+	if len(sel) == 0 || w.refuseWhileBusy() {
 		return
 	}
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !w.ds.State(i).Deleted })
@@ -89,6 +91,7 @@ func (w *mainWindow) toggleDelete() {
 	} else {
 		err = w.ds.Delete(sel)
 	}
+	w.edited()
 	if err != nil {
 		dialog.ShowError(err, w.win)
 	}
@@ -100,7 +103,7 @@ func (w *mainWindow) undo() { w.step(true) }
 func (w *mainWindow) redo() { w.step(false) }
 
 func (w *mainWindow) step(undo bool) {
-	if w.ds == nil || w.busy.Load() {
+	if w.refuseWhileBusy() {
 		return
 	}
 	// The step's Change (delivered synchronously to subscribers inside Undo/Redo) says which
@@ -119,6 +122,7 @@ func (w *mainWindow) step(undo bool) {
 		_, _, err = w.ds.Redo()
 	}
 	unsub()
+	w.edited()
 	if err != nil {
 		dialog.ShowError(err, w.win)
 		return

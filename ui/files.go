@@ -137,7 +137,9 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 	}
 	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
-			if _, err := ds.ReplayJournal(); err != nil {
+			_, err := ds.ReplayJournal()
+			w.edited()
+			if err != nil {
 				dialog.ShowError(err, w.win)
 			}
 		} else if err := ds.DiscardJournal(true); err != nil {

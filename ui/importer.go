@@ -129,7 +129,9 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			if len(samples) > 0 {
-				if _, err := ds.Append(samples); err != nil {
+				_, err := ds.Append(samples)
+				w.edited()
+				if err != nil {
 					dialog.ShowError(err, w.win)
 					return
 				}

@@ -7,10 +7,11 @@ import (
 	"idxlabel/store"
 )
 
-// samples is what the mosaic reads from a dataset (store.Dataset satisfies it).
+// samples is what the mosaic reads from a dataset (store.Dataset satisfies it). Reads go
+// through SampleAt with the generation the view reflects, so a change the view has not applied
+// yet (a save renumbering the samples on another goroutine) is never mixed with its positions.
 type samples interface {
-	Pixels(i int) []byte
-	State(i int) store.State
+	SampleAt(gen uint64, i int) (store.State, []byte, bool)
 	Size() (height, width int)
 	Transposed() bool
 }
@@ -62,9 +63,14 @@ func (m *mosaic) draw(ds samples, v *view, cols, row0, rows int, pal palette) *i
 // tile draws position p's sample with its frame at (x0, y0).
 func (m *mosaic) tile(ds samples, v *view, p, x0, y0 int, pal palette) {
 	i := v.at(p)
-	st := ds.State(i)
-	px := ds.Pixels(i)
+	st, px, ok := ds.SampleAt(v.gen, i)
 	dh, dw := ds.Size()
+	if !ok {
+		// The dataset changed since the view was made; the view catches up on the UI thread
+		// (mainWindow.drain) and redraws. Until then the tile is left blank.
+		fill(m.img, image.Rect(x0, y0, x0+dw+2, y0+dh+2), pal.gap)
+		return
+	}
 	frame := pal.frame
 	switch {
 	case p == v.cursor:

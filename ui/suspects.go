@@ -137,10 +137,12 @@ func (w *mainWindow) suspectOrder(f store.Filter) []int {
 // decide records the review decision for the cursor's sample and moves to the next.
 func (w *mainWindow) decide(label int) {
 	i := w.v.current()
-	if i < 0 || w.busy.Load() {
+	if i < 0 || w.refuseWhileBusy() {
 		return
 	}
-	if err := w.ds.Decide(i, label); err != nil {
+	err := w.ds.Decide(i, label)
+	w.edited()
+	if err != nil {
 		dialog.ShowError(err, w.win)
 		return
 	}

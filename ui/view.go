@@ -12,6 +12,7 @@ type view struct {
 	nsel     int
 	cursor   int // position, -1 when none
 	anchor   int // position a Shift range starts from
+	gen      uint64 // the dataset generation (store.Dataset.Gen) the positions reflect
 }
 
 // newView shows order (sample indices) out of n samples, nothing selected.

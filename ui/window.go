@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -41,6 +42,11 @@ type mainWindow struct {
 	draw   *drawWindow // the draw window, nil when closed
 	sus    *suspects   // the last scan for suspects, nil before one
 
+	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
+	// it; edits made on the UI thread are drained in the same step (edited).
+	pmu     sync.Mutex
+	pending []pendingChange
+
 	prompts prompts // open dialogs that answer Escape and Enter (prompt.go)
 	footer  *footer // the key legend and the position (legend.go)
 }
@@ -73,7 +79,28 @@ func newMainWindow(a fyne.App) *mainWindow {
 	w.win.Canvas().SetOnTypedKey(w.canvasKey)
 	w.side.onKey, w.side.onRune, w.side.onDone = w.passKey, w.passRune, w.focusGrid
 	w.side.gotoBox.onFocus = func(on bool) { w.footer.typing = on; w.footer.update(w) }
+	w.setEmpty()
 	return w
+}
+
+// setEmpty gives the window an empty dataset, so that it is never without one: every handler
+// works (on nothing) before a first file opens, or when it fails to.
+func (w *mainWindow) setEmpty() {
+	ds, err := store.New(28, 28, nil, nil, "")
+	if err != nil {
+		panic(err) // 28×28 is always a valid size
+	}
+	w.setDataset(ds, "nothing open", false)
+}
+
+// refuseWhileBusy reports whether a load, save, import or scan is running, and then says on the
+// status bar that the edit waits, instead of dropping the key silently.
+func (w *mainWindow) refuseWhileBusy() bool {
+	if !w.busy.Load() {
+		return false
+	}
+	w.status.SetText("Busy (saving, opening or importing): edits wait until it is done")
+	return true
 }
 
 // setDataset makes ds the dataset the window edits (closing the previous one), shows all of
@@ -89,9 +116,15 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		w.ds.Close()
 	}
 	w.ds, w.name, w.demo, w.sus = ds, name, demo, nil
-	w.unsub = ds.Subscribe(func(ch store.Change) { fyne.Do(func() { w.storeChanged(ds, ch) }) })
+	w.unsub = ds.Subscribe(func(ch store.Change) {
+		w.pmu.Lock()
+		w.pending = append(w.pending, pendingChange{ds, ch})
+		w.pmu.Unlock()
+		fyne.Do(w.drain)
+	})
 	w.side.reset()
 	w.v = newView(ds.Select(store.Filter{}), ds.Len())
+	w.v.gen = ds.Gen()
 	w.grid.setData(ds, w.v)
 	if w.v.Len() > 0 {
 		w.grid.moveCursor(0)
@@ -107,11 +140,36 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 	}
 }
 
+// pendingChange is a change of ds not yet applied to the view.
+type pendingChange struct {
+	ds *store.Dataset
+	ch store.Change
+}
+
+// drain applies, in order and on the UI thread, every change of the dataset that the view has
+// not applied yet. Subscriptions queue changes and schedule drain with fyne.Do; an edit made on
+// the UI thread calls edited, which drains at once, so the view never lags the store by an edit
+// the person made.
+func (w *mainWindow) drain() {
+	w.pmu.Lock()
+	p := w.pending
+	w.pending = nil
+	w.pmu.Unlock()
+	for _, c := range p {
+		w.storeChanged(c.ds, c.ch)
+	}
+}
+
+// edited brings the view up to date after an edit made on the UI thread (the store delivered
+// its Change synchronously into the queue).
+func (w *mainWindow) edited() { w.drain() }
+
 // storeChanged keeps the view in step with an edit (on the UI thread).
 func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
-	if ds != w.ds {
+	if ds != w.ds || ch.Gen <= w.v.gen {
 		return
 	}
+	defer func() { w.v.gen = ch.Gen }()
 	switch ch.Kind {
 	case store.Appended:
 		f := w.side.filter()
@@ -161,7 +219,7 @@ func (w *mainWindow) refresh() {
 
 // cursorMoved updates what depends on the cursor and the selection.
 func (w *mainWindow) cursorMoved() {
-	w.detail.show(w.ds, w.v.current(), w.className)
+	w.detail.show(w.ds, w.v.gen, w.v.current(), w.className)
 	w.detail.neighbours.show(w, w.v.current())
 	w.updateStatus()
 }
@@ -231,7 +289,10 @@ var (
 
 // badge is the corner text of sample i's tile: "7", or "3→7" when edited, "+7" when added.
 func (w *mainWindow) badge(i int) badge {
-	st := w.ds.State(i)
+	st, _, ok := w.ds.SampleAt(w.v.gen, i)
+	if !ok {
+		return badge{}
+	}
 	b := badge{text: w.shortClass(st.Label), color: badgePlain}
 	switch {
 	case st.Deleted:
