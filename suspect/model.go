@@ -33,11 +33,9 @@ func (m *Model) Predict(pixels []byte) (label int, confidence float64, err error
 	if m.h != cnn.Side || m.w != cnn.Side {
 		x = resize28(pixels, m.h, m.w, nil)
 	}
-	p := make([]float64, len(m.classes))
-	for _, n := range m.nets {
-		for j, v := range n.Predict(x) {
-			p[j] += float64(v) / float64(len(m.nets))
-		}
+	p, err := m.probabilities(context.Background(), cnn.Samples{Pixels: func(int) []byte { return x }}, []int{0})
+	if err != nil {
+		return 0, 0, err
 	}
 	best := 0
 	for j := range p {
@@ -45,7 +43,7 @@ func (m *Model) Predict(pixels []byte) (label int, confidence float64, err error
 			best = j
 		}
 	}
-	return m.classes[best], p[best], nil
+	return m.classes[best], float64(p[best]), nil
 }
 
 // probabilities returns the mean probabilities of the nets for the samples idx (len(idx)×classes).
