@@ -32,6 +32,9 @@ type CNNOptions struct {
 	// Workers is how many folds train at once (default: half the CPUs, at least 1); each fold
 	// uses two goroutines.
 	Workers int
+	// Seeds is how many cross-validations to run, with seeds Seed, Seed+1, …, each dealing its
+	// own folds; their out-of-fold probabilities are averaged (default 1; each costs a scan).
+	Seeds int
 }
 
 func (o CNNOptions) withDefaults(trainPerFold int) CNNOptions {
@@ -46,6 +49,9 @@ func (o CNNOptions) withDefaults(trainPerFold int) CNNOptions {
 	}
 	if o.Workers <= 0 {
 		o.Workers = max(1, runtime.NumCPU()/2)
+	}
+	if o.Seeds <= 0 {
+		o.Seeds = 1
 	}
 	return o
 }
@@ -63,7 +69,7 @@ func DefaultEpochs(n int) int {
 // Progress reports how far a CNN scan is. Calls come from the training goroutines, one at a
 // time.
 type Progress struct {
-	Fold, Folds   int           // the fold that advanced (1-based) and the number of folds
+	Fold, Folds   int           // the fold that advanced (1-based) and the folds in all (folds × seeds)
 	Epoch, Epochs int           // its epoch (1-based) and the epochs per fold
 	Done          float64       // share of the whole scan done, 0–1
 	Elapsed       time.Duration // since the scan started
@@ -96,7 +102,8 @@ type CNNResult struct {
 	// Error is the out-of-fold error: the share of labelled samples whose most probable class
 	// is not their label.
 	Error float64
-	// Model predicts labels for new samples (drawn digits): the fold models' mean.
+	// Model predicts labels for new samples (drawn digits): the mean of the fold models (of
+	// every seed).
 	Model *Model
 }
 
@@ -125,19 +132,40 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	if len(in.labelled) < opts.Folds {
 		return nil, fmt.Errorf("%d folds for %d labelled samples", opts.Folds, len(in.labelled))
 	}
-	folds := stratifiedFolds(in.labelled, in.cls, opts.Folds, seedOr(opts.Seed))
 	opts = opts.withDefaults(len(in.labelled) - len(in.labelled)/opts.Folds)
 	cfg := cnn.Config{Epochs: opts.Epochs}
+	// One job per seed and fold: the folds are dealt anew for each seed.
+	type job struct {
+		seed        uint64
+		held, train []int
+	}
+	var jobs []job
+	for r := range opts.Seeds {
+		seed := opts.Seed + uint64(r)
+		for _, held := range stratifiedFolds(in.labelled, in.cls, opts.Folds, seed) {
+			mark := make(map[int]bool, len(held))
+			for _, i := range held {
+				mark[i] = true
+			}
+			train := make([]int, 0, len(in.labelled)-len(held))
+			for _, i := range in.labelled {
+				if !mark[i] {
+					train = append(train, i)
+				}
+			}
+			jobs = append(jobs, job{seed, held, train})
+		}
+	}
 
-	// Progress: optimizer steps done over the steps of all folds.
+	// Progress: optimizer steps done over the steps of all jobs.
 	total := 0
-	for _, f := range folds {
-		total += cfg.Steps(len(in.labelled) - len(f))
+	for _, j := range jobs {
+		total += cfg.Steps(len(j.train))
 	}
 	clock := newProgressClock()
 	var mu sync.Mutex
 	done := 0
-	report := func(fold, step, steps int) {
+	report := func(job, step, steps int) {
 		mu.Lock()
 		defer mu.Unlock()
 		done++
@@ -145,47 +173,29 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 		if progress == nil || (step%10 != 0 && step%perEpoch != 0 && step != steps) {
 			return
 		}
-		progress(clock.progress(fold+1, len(folds), min((step-1)/perEpoch+1, opts.Epochs), opts.Epochs, float64(done)/float64(total)))
+		progress(clock.progress(job+1, len(jobs), min((step-1)/perEpoch+1, opts.Epochs), opts.Epochs, float64(done)/float64(total)))
 	}
 
 	nc := len(in.classes)
-	probs := make([]float32, d.N*nc) // out-of-fold for labelled samples
-	nets := make([]*cnn.Net, len(folds))
-	inFold := make([]bool, d.N)
-	errs := make([]error, len(folds))
+	outs := make([][]float32, len(jobs)) // each job's held-out probabilities
+	nets := make([]*cnn.Net, len(jobs))
+	errs := make([]error, len(jobs))
 	parent := ctx
-	ctx, cancel := context.WithCancel(ctx) // a fold's failure stops the others
+	ctx, cancel := context.WithCancel(ctx) // a job's failure stops the others
 	defer cancel()
 	sem := make(chan struct{}, opts.Workers)
 	var wg sync.WaitGroup
-	for f, held := range folds {
-		train := make([]int, 0, len(in.labelled)-len(held))
-		mark := make(map[int]bool, len(held))
-		for _, i := range held {
-			mark[i] = true
-		}
-		for _, i := range in.labelled {
-			if !mark[i] {
-				train = append(train, i)
-			}
-		}
-		for _, i := range held {
-			inFold[i] = true
-		}
+	for k, j := range jobs {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			rng := rand.New(rand.NewPCG(seedOr(opts.Seed), uint64(f+1)))
-			net, err := cnn.Train(ctx, in.samples, train, nc, cfg, rng, func(step, steps int) { report(f, step, steps) })
+			rng := rand.New(rand.NewPCG(j.seed, uint64(k%opts.Folds+1)))
+			net, err := cnn.Train(ctx, in.samples, j.train, nc, cfg, rng, func(step, steps int) { report(k, step, steps) })
 			if err == nil {
-				out := make([]float32, len(held)*nc)
-				if err = net.Probabilities(ctx, in.samples, held, out); err == nil {
-					for k, i := range held {
-						copy(probs[i*nc:(i+1)*nc], out[k*nc:(k+1)*nc])
-					}
-				}
+				outs[k] = make([]float32, len(j.held)*nc)
+				err = net.Probabilities(ctx, in.samples, j.held, outs[k])
 			}
-			nets[f], errs[f] = net, err
+			nets[k], errs[k] = net, err
 			if err != nil {
 				cancel()
 			}
@@ -198,6 +208,15 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	for _, err := range errs {
 		if err != nil && err != context.Canceled {
 			return nil, err
+		}
+	}
+	// Out-of-fold probabilities, averaged over the seeds in job order.
+	probs := make([]float32, d.N*nc)
+	for k, j := range jobs {
+		for m, i := range j.held {
+			for c, v := range outs[k][m*nc : (m+1)*nc] {
+				probs[i*nc+c] += v / float32(opts.Seeds)
+			}
 		}
 	}
 	model := &Model{nets: nets, classes: in.classes, h: in.h, w: in.w}
@@ -272,13 +291,6 @@ func sortSuspects(out []Suspect) {
 		}
 		return a.Index - b.Index
 	})
-}
-
-func seedOr(s uint64) uint64 {
-	if s == 0 {
-		return 1
-	}
-	return s
 }
 
 // stratifiedFolds deals the labelled samples into k folds: each class's samples (cls[i] is
