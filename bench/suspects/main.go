@@ -10,6 +10,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -20,6 +21,8 @@ import (
 	"log"
 	"math/rand/v2"
 	"os"
+	"runtime/metrics"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +43,7 @@ func main() {
 	folds := flag.Int("folds", 5, "CNN: folds")
 	epochs := flag.Int("epochs", 0, "CNN: epochs per fold (0: the default for the size)")
 	workers := flag.Int("workers", 0, "CNN: folds trained at once (0: default)")
+	seeds := flag.Int("seeds", 1, "CNN: seeds whose out-of-fold probabilities are averaged")
 	top := flag.Int("top", 100, "suspects to list and draw")
 	sheet := flag.String("sheet", "", "write a contact sheet of the top suspects to this PNG (with -method both: <name>-cnn.png and <name>-knn.png)")
 	flag.Parse()
@@ -75,7 +79,22 @@ func main() {
 	if *method == "both" {
 		methods = []string{"knn", "cnn"}
 	}
+	scores := map[string][]suspect.Suspect{}
 	for _, m := range methods {
+		base := heapBytes()
+		peak := base
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(5 * time.Millisecond):
+					peak = max(peak, heapBytes())
+				}
+			}
+		}()
 		start := time.Now()
 		var list []suspect.Suspect
 		var errRate float64
@@ -96,7 +115,7 @@ func main() {
 			errRate = float64(wrong) / float64(len(list))
 		case "cnn":
 			last := time.Time{}
-			res, err := suspect.ScanCNN(context.Background(), data, suspect.CNNOptions{Seed: *seed, Folds: *folds, Epochs: *epochs, Workers: *workers},
+			res, err := suspect.ScanCNN(context.Background(), data, suspect.CNNOptions{Seed: *seed, Folds: *folds, Epochs: *epochs, Workers: *workers, Seeds: *seeds},
 				func(p suspect.Progress) {
 					if time.Since(last) > 10*time.Second {
 						last = time.Now()
@@ -111,21 +130,13 @@ func main() {
 			log.Fatalf("unknown method %q", m)
 		}
 		took := time.Since(start)
-		fmt.Printf("%s: %d samples scanned in %.1f s; %s %.2f%%\n", m, *n, took.Seconds(), what, 100*errRate)
+		close(stop)
+		<-stopped
+		scores[m] = list
+		fmt.Printf("%s: %d samples scanned in %.1f s; %s %.2f%%; heap peak %.1f MB beyond the %.1f MB of pixels\n",
+			m, *n, took.Seconds(), what, 100*errRate, float64(peak-base)/(1<<20), float64(*n*784)/(1<<20))
 		if len(planted) > 0 {
-			in100, in200, restored := 0, 0, 0
-			for r, s := range list[:min(200, len(list))] {
-				if orig, ok := planted[s.Index]; ok {
-					in200++
-					if r < 100 {
-						in100++
-					}
-					if s.Suggested == orig {
-						restored++
-					}
-				}
-			}
-			fmt.Printf("%s: planted %d errors: %d in the top 100, %d in the top 200, %d of those with the original label suggested\n", m, len(planted), in100, in200, restored)
+			reportPlanted(m, list, planted)
 		}
 		hist := make([]int, 10)
 		for _, s := range list[:*top] {
@@ -147,6 +158,66 @@ func main() {
 			}
 		}
 	}
+	if scores["cnn"] != nil && scores["knn"] != nil {
+		for _, w := range []float64{0.25, 0.5} {
+			list := mix(scores["cnn"], scores["knn"], w)
+			name := fmt.Sprintf("cnn+%.2f·knn", w)
+			if len(planted) > 0 {
+				reportPlanted(name, list, planted)
+			}
+			fmt.Printf("%s: top 100:", name)
+			for _, s := range list[:min(100, len(list))] {
+				fmt.Printf(" %d", s.Index)
+			}
+			fmt.Println()
+		}
+	}
+}
+
+// mix ranks by (1−w)·the CNN's score + w·the k-NN's, suggestions and ties (Support) from the CNN.
+func mix(cnn, knn []suspect.Suspect, w float64) []suspect.Suspect {
+	ks := map[int]float64{}
+	for _, s := range knn {
+		ks[s.Index] = s.Score
+	}
+	out := slices.Clone(cnn)
+	for i := range out {
+		out[i].Score = (1-w)*out[i].Score + w*ks[out[i].Index]
+	}
+	slices.SortStableFunc(out, func(a, b suspect.Suspect) int {
+		switch {
+		case a.Score != b.Score:
+			return cmp.Compare(b.Score, a.Score)
+		case a.Support != b.Support:
+			return cmp.Compare(b.Support, a.Support)
+		}
+		return a.Index - b.Index
+	})
+	return out
+}
+
+// reportPlanted prints how many planted errors rank in the top 100 and 200, and how many of
+// those have the original label suggested.
+func reportPlanted(name string, list []suspect.Suspect, planted map[int]int) {
+	in100, in200, restored := 0, 0, 0
+	for r, s := range list[:min(200, len(list))] {
+		if orig, ok := planted[s.Index]; ok {
+			in200++
+			if r < 100 {
+				in100++
+			}
+			if s.Suggested == orig {
+				restored++
+			}
+		}
+	}
+	fmt.Printf("%s: planted %d errors: %d in the top 100, %d in the top 200, %d of those with the original label suggested\n", name, len(planted), in100, in200, restored)
+}
+
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // drawSheet draws the suspects 10 to a row, each enlarged ×3 with "rank label>suggested score".

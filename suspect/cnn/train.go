@@ -136,9 +136,9 @@ func (sh *shard) run(n *Net, s Samples, inv float32, augmented bool) {
 
 // Probabilities writes the class probabilities of the samples listed in idx (no augmentation)
 // into out, len(idx)×Classes, row k for idx[k]. Errors: the context's error when cancelled
-// (checked every 256 samples).
+// (checked every 64 samples).
 func (n *Net) Probabilities(ctx context.Context, s Samples, idx []int, out []float32) error {
-	const b = 256
+	const b = 64
 	w := newWork(n, b, false)
 	for at := 0; at < len(idx); at += b {
 		if err := ctx.Err(); err != nil {
