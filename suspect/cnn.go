@@ -102,6 +102,8 @@ type CNNResult struct {
 	// Error is the out-of-fold error: the share of labelled samples whose most probable class
 	// is not their label.
 	Error float64
+	// SeedErrors is the out-of-fold error of each seed's cross-validation alone.
+	SeedErrors []float64
 	// Model predicts labels for new samples (drawn digits): the mean of the fold models (of
 	// every seed).
 	Model *Model
@@ -212,15 +214,23 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	}
 	// Out-of-fold probabilities, averaged over the seeds in job order.
 	probs := make([]float32, d.N*nc)
+	seedWrong := make([]int, opts.Seeds)
 	for k, j := range jobs {
 		for m, i := range j.held {
-			for c, v := range outs[k][m*nc : (m+1)*nc] {
+			p := outs[k][m*nc : (m+1)*nc]
+			if argmax(p) != in.cls[i] {
+				seedWrong[k/opts.Folds]++
+			}
+			for c, v := range p {
 				probs[i*nc+c] += v / float32(opts.Seeds)
 			}
 		}
 	}
 	model := &Model{nets: nets, classes: in.classes, h: in.h, w: in.w}
 	res := &CNNResult{Model: model}
+	for _, w := range seedWrong {
+		res.SeedErrors = append(res.SeedErrors, float64(w)/float64(len(in.labelled)))
+	}
 	wrong := 0
 	for _, i := range in.labelled {
 		s := verdict(i, d.Labels[i], in.cls[i], probs[i*nc:(i+1)*nc], in.classes)
@@ -261,11 +271,8 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 // 1 − p(label) and Support the highest probability of a class other than the label (cls, its
 // index; −1 for none).
 func verdict(i, label, cls int, p []float32, classes []int) Suspect {
-	best, other := 0, -1
+	best, other := argmax(p), -1
 	for j := range p {
-		if p[j] > p[best] {
-			best = j
-		}
 		if j != cls && (other < 0 || p[j] > p[other]) {
 			other = j
 		}
@@ -278,6 +285,17 @@ func verdict(i, label, cls int, p []float32, classes []int) Suspect {
 		s.Support = float64(p[other])
 	}
 	return s
+}
+
+// argmax returns the index of the largest value (the first on ties).
+func argmax(p []float32) int {
+	best := 0
+	for j := range p {
+		if p[j] > p[best] {
+			best = j
+		}
+	}
+	return best
 }
 
 // sortSuspects orders most suspicious first: higher Score, then higher Support, then lower Index.

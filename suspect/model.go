@@ -37,12 +37,7 @@ func (m *Model) Predict(pixels []byte) (label int, confidence float64, err error
 	if err != nil {
 		return 0, 0, err
 	}
-	best := 0
-	for j := range p {
-		if p[j] > p[best] {
-			best = j
-		}
-	}
+	best := argmax(p)
 	return m.classes[best], float64(p[best]), nil
 }
 

@@ -126,6 +126,13 @@ func main() {
 				log.Fatal(err)
 			}
 			list, errRate, what = res.Suspects, res.Error, "out-of-fold CNN error"
+			if len(res.SeedErrors) > 1 {
+				fmt.Printf("cnn: out-of-fold error of each seed alone:")
+				for _, e := range res.SeedErrors {
+					fmt.Printf(" %.2f%%", 100*e)
+				}
+				fmt.Println()
+			}
 		default:
 			log.Fatalf("unknown method %q", m)
 		}
