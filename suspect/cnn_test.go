@@ -197,3 +197,34 @@ func TestScanCNNResizes(t *testing.T) {
 		t.Fatal("a 28×28 sample was accepted by a 14×14 model")
 	}
 }
+
+// TestTrainModel trains one network on 1,500 labelled t10k digits (the rest unlabelled) and
+// checks it predicts most of 300 others.
+func TestTrainModel(t *testing.T) {
+	d := mnistData(t, 1800)
+	truth := slices.Clone(d.Labels)
+	for i := 1500; i < d.N; i++ {
+		d.Labels[i] = NoLabel
+	}
+	var last Progress
+	m, err := TrainModel(context.Background(), d, CNNOptions{Epochs: 4}, func(p Progress) { last = p })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Done != 1 || last.Epoch != 4 || last.Epochs != 4 {
+		t.Errorf("last progress %+v", last)
+	}
+	right := 0
+	for i := 1500; i < d.N; i++ {
+		if l, _, err := m.Predict(d.Pixels(i)); err == nil && l == truth[i] {
+			right++
+		}
+	}
+	t.Logf("%d of 300 held-out digits predicted right", right)
+	if right < 240 {
+		t.Fatalf("only %d of 300 held-out digits predicted right", right)
+	}
+	if !slices.Equal(m.Classes(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("classes %v", m.Classes())
+	}
+}
