@@ -67,8 +67,10 @@ func benchScan(b *testing.B, n int, scan func(Data) (float64, error)) {
 	}
 }
 
+// heapBytes returns the heap's live bytes as marked by the last garbage collection (the
+// working set; the bytes of heap objects would also count garbage not yet collected).
 func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }

@@ -221,8 +221,10 @@ func reportPlanted(name string, list []suspect.Suspect, planted map[int]int) {
 	fmt.Printf("%s: planted %d errors: %d in the top 100, %d in the top 200, %d of those with the original label suggested\n", name, len(planted), in100, in200, restored)
 }
 
+// heapBytes returns the heap's live bytes as marked by the last garbage collection (the
+// working set; the bytes of heap objects would also count garbage not yet collected).
 func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
