@@ -3,7 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
+	"os"
+	"os/signal"
 	"time"
 
 	"idxlabel/store"
@@ -11,16 +14,27 @@ import (
 )
 
 // runSuspects ranks the samples of a pair by how likely their label is wrong and prints CSV,
-// most suspicious first: "index,label,suggested,score" (indices 0-based in file order), or with
-// --duplicates the near-duplicate pairs "index_a,index_b,distance" (RMS pixel difference),
-// exact duplicates with different labels first. A summary goes to stderr.
+// most suspicious first: "index,label,suggested,score" (indices 0-based in file order; score the
+// estimated probability that the label is wrong). --method cnn (the default) ranks by the
+// out-of-fold probabilities of a cross-validated CNN (suspect.ScanCNN), printing its progress
+// per fold and epoch on stderr; --method knn by the labels of the k nearest neighbours
+// (suspect.Scan, seconds). --duplicates prints the near-duplicate pairs of the kNN scan instead:
+// "index_a,index_b,distance" (RMS pixel difference), exact duplicates with different labels
+// first. A summary goes to stderr. Interrupt (Ctrl+C) cancels the scan.
 func runSuspects(c *cli, args []string) error {
 	fs := c.flags("suspects")
+	method := fs.String("method", string(suspect.MethodCNN), "cnn (cross-validated network) or knn (nearest neighbours)")
 	top := fs.Int("top", 100, "print the N most suspicious samples (0: all)")
-	dups := fs.Bool("duplicates", false, "print near-duplicate pairs instead")
-	k := fs.Int("k", 10, "neighbours per sample")
+	dups := fs.Bool("duplicates", false, "print near-duplicate pairs instead (kNN)")
+	k := fs.Int("k", 10, "knn: neighbours per sample")
+	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking)")
+	folds := fs.Int("folds", 5, "cnn: cross-validation folds")
+	epochs := fs.Int("epochs", 0, "cnn: epochs per fold (default: 12 up to 10,000 samples, fewer above)")
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
+		return err
+	}
+	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs); err != nil {
 		return err
 	}
 	ds, err := store.Open(files[0], files[1], store.Options{})
@@ -28,34 +42,83 @@ func runSuspects(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	start := time.Now()
 	snap := ds.Snapshot()
-	res, err := suspect.Scan(context.Background(), suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{K: *k}, nil)
+	h, w := ds.Size()
+	if ds.Transposed() {
+		h, w = w, h
+	}
+	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
+	out := bufio.NewWriter(c.stdout)
+	defer out.Flush()
+	if *dups || suspect.Method(*method) == suspect.MethodKNN {
+		res, err := suspect.Scan(ctx, data, suspect.Options{K: *k}, nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", files[1], err)
+		}
+		if *dups {
+			fmt.Fprintln(out, "index_a,index_b,distance")
+			for n, d := range res.Duplicates {
+				if *top > 0 && n >= *top {
+					break
+				}
+				fmt.Fprintf(out, "%d,%d,%.2f\n", snap.Indices[d.A], snap.Indices[d.B], d.Distance)
+			}
+		} else {
+			writeSuspects(out, res.Suspects, snap.Indices, *top)
+		}
+		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d with most neighbours disagreeing, %d near-duplicate pairs\n",
+			len(snap.Indices), time.Since(start).Seconds(), countAbove(res.Suspects, 0.5), len(res.Duplicates))
+		return nil
+	}
+	var last [2]int
+	res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed}, func(p suspect.Progress) {
+		if at := [2]int{p.Fold, p.Epoch}; at != last {
+			last = at
+			fmt.Fprintf(c.stderr, "idxlabel: fold %d/%d, epoch %d/%d: %.0f%% done, %s left\n",
+				p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
+		}
+	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[1], err)
 	}
-	w := bufio.NewWriter(c.stdout)
-	defer w.Flush()
-	if *dups {
-		fmt.Fprintln(w, "index_a,index_b,distance")
-		for n, d := range res.Duplicates {
-			if *top > 0 && n >= *top {
-				break
-			}
-			fmt.Fprintf(w, "%d,%d,%.2f\n", snap.Indices[d.A], snap.Indices[d.B], d.Distance)
-		}
-	} else {
-		fmt.Fprintln(w, "index,label,suggested,score")
-		for n, s := range res.Suspects {
-			if *top > 0 && n >= *top {
-				break
-			}
-			fmt.Fprintf(w, "%d,%d,%d,%.3f\n", snap.Indices[s.Index], s.Label, s.Suggested, s.Score)
-		}
-	}
-	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s: %d with most neighbours disagreeing, %d near-duplicate pairs\n",
-		ds.Len(), time.Since(start).Seconds(), countAbove(res.Suspects, 0.5), len(res.Duplicates))
+	writeSuspects(out, res.Suspects, snap.Indices, *top)
+	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d folds): out-of-fold error %.2f%%, %d with p(label) below 0.5, %d unlabelled\n",
+		len(snap.Indices), time.Since(start).Seconds(), *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
 	return nil
+}
+
+// checkSuspectsFlags reports option values that make no sense as usage errors: an unknown
+// method, top below 0, k below 1, folds below 2, or epochs below 1 when given.
+func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, top, k, folds, epochs int) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case method != suspect.MethodCNN && method != suspect.MethodKNN:
+		return usagef("suspects: --method must be cnn or knn, not %q", method)
+	case top < 0:
+		return usagef("suspects: --top must be 0 (all) or more, not %d", top)
+	case k < 1:
+		return usagef("suspects: --k must be at least 1, not %d", k)
+	case folds < 2:
+		return usagef("suspects: --folds must be at least 2, not %d", folds)
+	case set["epochs"] && epochs < 1:
+		return usagef("suspects: --epochs must be at least 1, not %d", epochs)
+	}
+	return nil
+}
+
+// writeSuspects prints the CSV of the top suspects (all when top is 0), with file indices.
+func writeSuspects(w *bufio.Writer, list []suspect.Suspect, indices []int, top int) {
+	fmt.Fprintln(w, "index,label,suggested,score")
+	for n, s := range list {
+		if top > 0 && n >= top {
+			break
+		}
+		fmt.Fprintf(w, "%d,%d,%d,%.3f\n", indices[s.Index], s.Label, s.Suggested, s.Score)
+	}
 }
 
 func countAbove(s []suspect.Suspect, score float64) int {

@@ -16,6 +16,7 @@ const NoLabel = store.NoLabel
 // Data is what the scan reads: N samples of Dim pixels each (0–255) and their labels.
 type Data struct {
 	N, Dim int
+	H, W   int                // each sample's height and width in pixels, H×W = Dim (0, 0: 28×28; ScanCNN only)
 	Pixels func(i int) []byte // sample i's Dim pixels; called concurrently, must not change
 	Labels []int              // N labels (NoLabel for none)
 }
@@ -50,11 +51,17 @@ func (o Options) withDefaults() Options {
 
 // Suspect is one sample's verdict.
 type Suspect struct {
-	Index     int     // sample index, 0-based in file order
-	Label     int     // its label
-	Suggested int     // the label most of its neighbours have (its own when they agree)
-	Score     float64 // estimated probability that Label is wrong, 0–1: the distance-weighted share of neighbours that disagree
-	Support   float64 // the distance-weighted share of neighbours that have Suggested (ranks ties in Score)
+	Index     int // sample index, 0-based in file order
+	Label     int // its label
+	Suggested int // the label most of its neighbours have (its own when they agree)
+	// Score estimates the probability that Label is wrong, 0–1. kNN: the distance-weighted share
+	// of neighbours that disagree; CNN: 1 − the out-of-fold probability of Label.
+	Score float64
+	// Support ranks ties in Score, higher first. kNN: the distance-weighted share of neighbours
+	// that have Suggested; CNN: the highest probability of a class other than Label.
+	Support float64
+	// Confidence is how sure the method is of Suggested, 0–1. kNN: Support; CNN: its probability.
+	Confidence float64
 }
 
 // Result is a scan's outcome.
@@ -160,18 +167,11 @@ func vote(labels []int, nb *neighbours) []Suspect {
 		if total > 0 {
 			s.Score = 1 - votes[l]/total
 			s.Support = votes[s.Suggested] / total
+			s.Confidence = s.Support
 		}
 		out = append(out, s)
 	}
-	slices.SortStableFunc(out, func(a, b Suspect) int {
-		switch {
-		case a.Score != b.Score:
-			return cmpDesc(a.Score, b.Score)
-		case a.Support != b.Support:
-			return cmpDesc(a.Support, b.Support)
-		}
-		return a.Index - b.Index
-	})
+	sortSuspects(out)
 	return out
 }
 

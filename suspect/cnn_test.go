@@ -1,0 +1,230 @@
+package suspect
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestStratifiedFolds checks the deal: every labelled sample in exactly one fold, fold sizes
+// within one of each other, each class spread evenly, and the same seed giving the same folds.
+func TestStratifiedFolds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	const n = 1003
+	cls := make([]int, n)
+	var labelled []int
+	for i := range cls {
+		cls[i] = -1
+		if i%17 != 0 {
+			cls[i] = rng.IntN(4)
+			labelled = append(labelled, i)
+		}
+	}
+	folds := stratifiedFolds(labelled, cls, 5, 7)
+	seen := map[int]bool{}
+	for f, fold := range folds {
+		perClass := map[int]int{}
+		for _, i := range fold {
+			if seen[i] || cls[i] < 0 {
+				t.Fatalf("sample %d dealt twice or unlabelled", i)
+			}
+			seen[i] = true
+			perClass[cls[i]]++
+		}
+		if d := len(fold) - len(labelled)/5; d < 0 || d > 1 {
+			t.Errorf("fold %d has %d samples of %d", f, len(fold), len(labelled))
+		}
+		for c := range 4 {
+			total := 0
+			for _, i := range labelled {
+				if cls[i] == c {
+					total++
+				}
+			}
+			if d := perClass[c] - total/5; d < -1 || d > 1 {
+				t.Errorf("fold %d has %d of class %d's %d samples", f, perClass[c], c, total)
+			}
+		}
+	}
+	if len(seen) != len(labelled) {
+		t.Fatalf("%d of %d samples dealt", len(seen), len(labelled))
+	}
+	if !slices.EqualFunc(folds, stratifiedFolds(labelled, cls, 5, 7), slices.Equal) {
+		t.Fatal("the same seed dealt different folds")
+	}
+	if slices.EqualFunc(folds, stratifiedFolds(labelled, cls, 5, 8), slices.Equal) {
+		t.Fatal("another seed dealt the same folds")
+	}
+}
+
+// quickCNN is a fast configuration for tests: 2 folds, 2 epochs.
+var quickCNN = CNNOptions{Folds: 2, Epochs: 2, Seed: 3}
+
+// TestScanCNNDeterministic checks that the same seed gives the same ranking whether the folds
+// train one at a time or together.
+func TestScanCNNDeterministic(t *testing.T) {
+	d := mnistData(t, 1000)
+	one, two := quickCNN, quickCNN
+	one.Workers, two.Workers = 1, 2
+	a, err := ScanCNN(context.Background(), d, one, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ScanCNN(context.Background(), d, two, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(a.Suspects, b.Suspects) {
+		t.Fatal("one seed, different rankings with 1 and 2 workers")
+	}
+	two.Seed++
+	if c, err := ScanCNN(context.Background(), d, two, nil); err != nil || slices.Equal(a.Suspects, c.Suspects) {
+		t.Fatalf("another seed, the same ranking (%v)", err)
+	}
+}
+
+// TestScanCNNFindsPlantedErrors relabels 100 random t10k samples to another class and checks
+// that a short CNN scan (2 folds, 2 epochs) ranks at least 90 of them in its top 200. It also
+// removes the labels of 30 other samples: they must get suggestions, most of them right, and
+// the model's Predict must agree with them.
+func TestScanCNNFindsPlantedErrors(t *testing.T) {
+	d := mnistData(t, 10000)
+	truth := slices.Clone(d.Labels)
+	rng := rand.New(rand.NewPCG(5, 5))
+	planted := map[int]int{}
+	for len(planted) < 100 {
+		i := rng.IntN(d.N)
+		if _, ok := planted[i]; !ok {
+			planted[i] = d.Labels[i]
+			d.Labels[i] = (d.Labels[i] + 1 + rng.IntN(9)) % 10
+		}
+	}
+	for n := 0; n < 30; {
+		if i := rng.IntN(d.N); d.Labels[i] == truth[i] {
+			d.Labels[i] = NoLabel
+			n++
+		}
+	}
+	res, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 2, Epochs: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, restored := 0, 0
+	for _, s := range res.Suspects[:200] {
+		if orig, ok := planted[s.Index]; ok {
+			found++
+			if s.Suggested == orig {
+				restored++
+			}
+		}
+	}
+	t.Logf("out-of-fold error %.2f%%; planted 100 errors: %d in the top 200, %d with the original label suggested", 100*res.Error, found, restored)
+	if found < 90 {
+		t.Errorf("only %d of 100 planted errors in the top 200", found)
+	}
+	if len(res.Suspects) != d.N-30 || len(res.Unlabelled) != 30 {
+		t.Fatalf("%d suspects, %d unlabelled; want %d and 30", len(res.Suspects), len(res.Unlabelled), d.N-30)
+	}
+	right := 0
+	for k, s := range res.Unlabelled {
+		if k > 0 && s.Confidence > res.Unlabelled[k-1].Confidence {
+			t.Fatal("unlabelled samples not most confident first")
+		}
+		if s.Suggested == truth[s.Index] {
+			right++
+		}
+		label, conf, err := res.Model.Predict(d.Pixels(s.Index))
+		if err != nil || label != s.Suggested || conf != s.Confidence {
+			t.Fatalf("Predict(sample %d) = %d, %v, %v; the scan suggested %d, %v", s.Index, label, conf, err, s.Suggested, s.Confidence)
+		}
+	}
+	t.Logf("%d of 30 unlabelled samples get their true label suggested", right)
+	if right < 25 {
+		t.Errorf("only %d of 30 unlabelled samples get their true label suggested", right)
+	}
+}
+
+// TestScanCNNErrorsAndCancel checks the refusals and that a cancelled scan stops.
+func TestScanCNNErrorsAndCancel(t *testing.T) {
+	d := mnistData(t, 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScanCNN(ctx, d, quickCNN, nil); err != context.Canceled {
+		t.Fatalf("cancelled scan: %v", err)
+	}
+	if _, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 1}, nil); err == nil {
+		t.Fatal("a 1-fold scan succeeded")
+	}
+	one := d
+	one.Labels = make([]int, d.N) // a single class
+	if _, err := ScanCNN(context.Background(), one, quickCNN, nil); err == nil {
+		t.Fatal("a one-class scan succeeded")
+	}
+	odd := d
+	odd.Dim = 700
+	if _, err := ScanCNN(context.Background(), odd, quickCNN, nil); err == nil {
+		t.Fatal("700-pixel samples without a size were accepted")
+	}
+}
+
+// TestScanCNNResizes scans 14×14 samples (t10k halved): the model sees them resized to 28×28
+// and predicts a 14×14 sample.
+func TestScanCNNResizes(t *testing.T) {
+	d := mnistData(t, 600)
+	small := make([]byte, d.N*196)
+	for i := range d.N {
+		p := d.Pixels(i)
+		for y := range 14 {
+			for x := range 14 {
+				small[i*196+y*14+x] = byte((int(p[2*y*28+2*x]) + int(p[2*y*28+2*x+1]) + int(p[(2*y+1)*28+2*x]) + int(p[(2*y+1)*28+2*x+1])) / 4)
+			}
+		}
+	}
+	d.Dim, d.H, d.W = 196, 14, 14
+	d.Pixels = func(i int) []byte { return small[i*196 : (i+1)*196] }
+	res, err := ScanCNN(context.Background(), d, quickCNN, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Suspects) != d.N {
+		t.Fatalf("%d suspects", len(res.Suspects))
+	}
+	if _, _, err := res.Model.Predict(d.Pixels(0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := res.Model.Predict(make([]byte, 784)); err == nil {
+		t.Fatal("a 28×28 sample was accepted by a 14×14 model")
+	}
+}
+
+// TestTrainModel trains one network on 1,500 labelled t10k digits (the rest unlabelled) and
+// checks it predicts most of 300 others.
+func TestTrainModel(t *testing.T) {
+	d := mnistData(t, 1800)
+	truth := slices.Clone(d.Labels)
+	for i := 1500; i < d.N; i++ {
+		d.Labels[i] = NoLabel
+	}
+	var last Progress
+	m, err := TrainModel(context.Background(), d, CNNOptions{Epochs: 4}, func(p Progress) { last = p })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last.Done != 1 || last.Epoch != 4 || last.Epochs != 4 {
+		t.Errorf("last progress %+v", last)
+	}
+	right := 0
+	for i := 1500; i < d.N; i++ {
+		if l, _, err := m.Predict(d.Pixels(i)); err == nil && l == truth[i] {
+			right++
+		}
+	}
+	t.Logf("%d of 300 held-out digits predicted right", right)
+	if right < 240 {
+		t.Fatalf("only %d of 300 held-out digits predicted right", right)
+	}
+	if !slices.Equal(m.Classes(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Fatalf("classes %v", m.Classes())
+	}
+}
