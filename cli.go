@@ -24,7 +24,7 @@ var commands = []command{
 	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
 	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
 	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
-	{"suspects", "IMAGES LABELS [--top N] [--duplicates]", "likely label errors as CSV index,label,suggested,score (or duplicate pairs)", runSuspects},
+	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K] [--duplicates]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN; or duplicate pairs)", runSuspects},
 }
 
 // cli carries the output streams of one invocation.

@@ -37,7 +37,7 @@ func runSuspects(c *cli, args []string) error {
 	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs); err != nil {
 		return err
 	}
-	ds, err := store.Open(files[0], files[1], store.Options{})
+	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

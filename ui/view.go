@@ -10,8 +10,8 @@ type view struct {
 	pos      []int  // position of each sample index, -1 when not shown; len = dataset length
 	selected []bool // by sample index
 	nsel     int
-	cursor   int // position, -1 when none
-	anchor   int // position a Shift range starts from
+	cursor   int    // position, -1 when none
+	anchor   int    // position a Shift range starts from
 	gen      uint64 // the dataset generation (store.Dataset.Gen) the positions reflect
 }
 
