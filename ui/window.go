@@ -44,8 +44,9 @@ type mainWindow struct {
 
 	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
 	// it; edits made on the UI thread are drained in the same step (edited).
-	pmu     sync.Mutex
-	pending []pendingChange
+	pmu      sync.Mutex
+	pending  []pendingChange
+	schedule func(func()) // runs a function on the UI thread later: fyne.Do (tests delay it)
 
 	prompts prompts // open dialogs that answer Escape and Enter (prompt.go)
 	footer  *footer // the key legend and the position (legend.go)
@@ -53,7 +54,7 @@ type mainWindow struct {
 
 // newMainWindow builds the window and its widgets; setDataset gives it something to show.
 func newMainWindow(a fyne.App) *mainWindow {
-	w := &mainWindow{app: a, win: a.NewWindow(Title), grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
+	w := &mainWindow{app: a, win: a.NewWindow(Title), schedule: fyne.Do, grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
 	w.grid.badgeOf = w.badge
 	w.grid.onChange = w.cursorMoved
 	w.grid.onRune = w.typedRune
@@ -120,7 +121,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		w.pmu.Lock()
 		w.pending = append(w.pending, pendingChange{ds, ch})
 		w.pmu.Unlock()
-		fyne.Do(w.drain)
+		w.schedule(w.drain)
 	})
 	w.side.reset()
 	w.v = newView(ds.Select(store.Filter{}), ds.Len())
@@ -169,7 +170,9 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 	if ds != w.ds || ch.Gen <= w.v.gen {
 		return
 	}
-	defer func() { w.v.gen = ch.Gen }()
+	// The positions below are rebuilt for this generation before anything is drawn (drawing
+	// runs on this thread, after this returns).
+	w.v.gen = ch.Gen
 	switch ch.Kind {
 	case store.Appended:
 		f := w.side.filter()

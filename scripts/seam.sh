@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Real-window regression tests for the seam between the store and the view (issue 11 §1, §2),
+# each a crash on ffa5917:
+#  1. burst: on the demo dataset, draw three digits in the draw window (label 1, Enter), then send
+#     Ctrl+Z, Left, Left three times in one burst (xdotool --delay 0) to the main window: the
+#     view must follow each undo at once (the old code panicked "index out of range [302] with
+#     length 302" in the mosaic).
+#  2. bad first file: start on a file that is not IDX, then press Escape, Delete, Ctrl+O, Ctrl+S,
+#     Ctrl+Shift+S, Ctrl+G and digits (dialogs closed with Escape): the window has an empty
+#     dataset, nothing panics, and Ctrl+Q quits cleanly.
+# Usage: scripts/seam.sh BINARY
+set -euo pipefail
+bin=$(realpath "$1")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+
+fail() { echo "seam: $*" >&2; cat "$log" >&2; exit 1; }
+alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi "panic" "$log" || fail "$1: the app panicked"; }
+
+# 1. The undo-and-arrows burst.
+"$bin" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 2
+xdotool key --clearmodifiers ctrl+d
+timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
+sleep 1
+# The draw window opens at the screen's top left (no window manager under Xvfb); its pad spans
+# about (10, 70)–(430, 490). One stroke per digit, then its label and Enter.
+for _ in 1 2 3; do
+  xdotool mousemove 150 150 mousedown 1
+  for y in 180 220 260 300 340 380 400; do xdotool mousemove $((150 + (y - 150) / 5)) "$y"; sleep 0.02; done
+  xdotool mouseup 1
+  sleep 0.3
+  xdotool key 1 Return
+  sleep 0.5
+done
+xdotool windowfocus "$main"
+sleep 0.3
+xdotool key --delay 0 ctrl+z Left Left ctrl+z Left Left ctrl+z Left Left
+sleep 1.5
+alive "burst"
+kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
+APP_PID=""
+echo "seam: burst ok"
+
+# 2. A bad first file, then every key that used to panic.
+bad=$XVFB_CFG/bad-images-idx3-ubyte
+echo "this is not an IDX file" >"$bad"
+"$bin" "$bad" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 2
+xdotool windowfocus "$main"
+for k in Escape Escape Delete 5 ctrl+z ctrl+a ctrl+o Escape ctrl+s Escape ctrl+shift+s Escape ctrl+g Escape Left Right; do
+  xdotool key --clearmodifiers "$k"
+  sleep 0.4
+  alive "bad first file, key $k"
+done
+xdotool key --clearmodifiers ctrl+q
+for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$APP_PID" 2>/dev/null && fail "bad first file: Ctrl+Q did not quit"
+status=0
+wait "$APP_PID" || status=$?
+APP_PID=""
+[ "$status" -eq 0 ] || fail "bad first file: exit status $status"
+! grep -qi "panic" "$log" || fail "bad first file: the app panicked"
+echo "seam: bad first file ok"

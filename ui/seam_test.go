@@ -1,0 +1,80 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"idxlabel/store"
+)
+
+// An edit made on the UI thread changes the view in the same step as the store: right after
+// an append and its undo, with no queued UI work run, the view has the new length and moving
+// the cursor reads nothing that no longer exists (the undo-and-arrows crash).
+func TestViewFollowsEditsInTheSameStep(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	var later []func()
+	w.schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
+	n := ds.Len()
+	for k := range 3 {
+		if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: k}}); err != nil {
+			t.Fatal(err)
+		}
+		w.edited()
+	}
+	if w.v.Len() != n+3 || w.v.current() != n+2 || w.detail.title.Text != count("Sample %d", n+2) {
+		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.v.Len(), w.v.current(), w.detail.title.Text)
+	}
+	w.undo()
+	if w.v.Len() != n+2 {
+		t.Fatalf("after an undo the view has %d positions, the store %d", w.v.Len(), ds.Len())
+	}
+	for range 2 {
+		w.typedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+	}
+	test.WidgetRenderer(w.grid).Refresh()
+	for _, f := range later {
+		f() // the queued drains find nothing left to do
+	}
+	if w.v.Len() != ds.Len() || w.v.gen != ds.Gen() {
+		t.Fatalf("view %d positions at generation %d; store %d at %d", w.v.Len(), w.v.gen, ds.Len(), ds.Gen())
+	}
+}
+
+// A change made off the UI thread (a save that drops deleted samples and renumbers the rest) is
+// applied to the view only when its queued drain runs, as with the real driver; until then
+// drawing and the detail panel refuse reads from the older generation instead of indexing the
+// shrunken dataset.
+func TestLateChangesFromElsewhere(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	var later []func()
+	w.schedule = func(f func()) { later = append(later, f) }
+	last := ds.Len() - 1
+	if err := ds.Delete([]int{0, 1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	w.edited()
+	w.grid.moveCursor(w.v.pos[last])
+	if err := ds.SaveAs(t.TempDir()+"/x-images-idx3-ubyte", t.TempDir()+"/x-labels-idx1-ubyte", nil); err != nil {
+		t.Fatal(err)
+	}
+	// The save's Reset is queued, not applied: the view still has the old positions.
+	if w.v.Len() != last+1 || ds.Len() != last-2 {
+		t.Fatalf("view %d, store %d", w.v.Len(), ds.Len())
+	}
+	test.WidgetRenderer(w.grid).Refresh()
+	w.cursorMoved()
+	if w.detail.title.Text != "No sample" {
+		t.Fatalf("the detail panel read sample %d from an older generation: %q", last, w.detail.title.Text)
+	}
+	if b := w.badge(last); b.text != "" {
+		t.Fatalf("a badge was read from an older generation: %q", b.text)
+	}
+	for _, f := range later {
+		f()
+	}
+	if w.v.Len() != ds.Len() || w.v.gen != ds.Gen() || w.detail.title.Text == "No sample" {
+		t.Fatalf("after the drain: view %d at %d, store %d at %d, detail %q", w.v.Len(), w.v.gen, ds.Len(), ds.Gen(), w.detail.title.Text)
+	}
+}
