@@ -60,6 +60,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			c.usage(stderr)
 			return c.exit(usagef("unknown option %s", args[0]))
 		}
+		// Only files open the GUI: anything else is a misspelled command, not a file to try.
+		if len(args) > 2 {
+			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
+		}
+		for _, a := range args {
+			if fi, err := os.Stat(a); err != nil || fi.IsDir() {
+				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
+			}
+		}
 	}
 	return c.exit(runGUI(args))
 }

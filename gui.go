@@ -1,6 +1,43 @@
 package main
 
-import "idxlabel/ui"
+import (
+	"errors"
+	"os"
+	"runtime"
 
-// runGUI opens the main window on the files named (IMAGES [LABELS]), or on the demo dataset.
-func runGUI(args []string) error { return ui.Run(args) }
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"idxlabel/icons"
+	"idxlabel/ui"
+)
+
+// errNoDisplay: the GUI was asked for where there is no display to open a window on.
+var errNoDisplay = errors.New("no display (DISPLAY is not set); the sub-commands work without one")
+
+// runGUI creates the application and its window and hands them to ui, which shows the files
+// named (IMAGES [LABELS]) or the demo dataset and runs until the window closes. On X11/Wayland
+// systems it first checks that there is a display, since GLFW would panic without one.
+// Errors: errNoDisplay.
+func runGUI(args []string) error {
+	if needsDisplay() && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errNoDisplay
+	}
+	a := app.NewWithID(ui.AppID)
+	a.SetIcon(fyne.NewStaticResource("icon.png", icons.IconPNG))
+	win := a.NewWindow(ui.Title)
+	ui.Run(a, win, args)
+	fitScreen(win)
+	win.ShowAndRun()
+	return nil
+}
+
+// needsDisplay reports whether windows need an X11 or Wayland display here (not on macOS or
+// Windows).
+func needsDisplay() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows", "ios", "android", "js":
+		return false
+	}
+	return true
+}

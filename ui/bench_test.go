@@ -42,7 +42,7 @@ func BenchmarkStartup60k(b *testing.B) {
 		b.Fatal(err)
 	}
 	a := test.NewTempApp(b)
-	w := newMainWindow(a)
+	w := newMainWindow(a, a.NewWindow(Title))
 	w.win.Resize(fyne.NewSize(1280, 820))
 	b.ResetTimer()
 	for b.Loop() {

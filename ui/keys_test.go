@@ -17,7 +17,7 @@ import (
 func demoWindow(t *testing.T, demo bool) (*mainWindow, *store.Dataset) {
 	t.Helper()
 	a := test.NewTempApp(t)
-	w := newMainWindow(a)
+	w := newMainWindow(a, a.NewWindow(Title))
 	w.win.Resize(fyne.NewSize(1280, 820))
 	ds, err := demoDataset()
 	if err != nil {
@@ -297,7 +297,7 @@ func TestGotoBoxKeepsItsKeys(t *testing.T) {
 // window's label list stays short and narrows as one types; the class picker lists the matches.
 func TestTenThousandClassesStayUsable(t *testing.T) {
 	a := test.NewTempApp(t)
-	w := newMainWindow(a)
+	w := newMainWindow(a, a.NewWindow(Title))
 	classes := make([]int, 10000)
 	names := map[int]string{}
 	for c := range classes {

@@ -6,9 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
-
-	"idxlabel/icons"
 )
 
 // started is when the process began showing the UI; with IDXLABEL_TIMING=1 in the environment
@@ -29,13 +26,11 @@ var reported bool
 // AppID is the application's identifier (FyneApp.toml), which names its preferences.
 const AppID = "org.idxlabel.app"
 
-// Run opens the main window and runs until it is closed. With no arguments it shows the demo
-// dataset; with IMAGES [LABELS] it opens that pair (the labels found beside the images when
-// omitted). It returns when the window closes.
-func Run(args []string) error {
-	a := app.NewWithID(AppID)
-	a.SetIcon(fyne.NewStaticResource("icon.png", icons.IconPNG))
-	w := newMainWindow(a)
+// Run builds the main window in win (made by main with a, the application) and gives it the
+// files named, IMAGES [LABELS] (the labels found beside the images when omitted), or the demo
+// dataset when there are none. The caller shows the window and runs the application.
+func Run(a fyne.App, win fyne.Window, args []string) {
+	w := newMainWindow(a, win)
 	switch len(args) {
 	case 0:
 		w.openDemo()
@@ -43,7 +38,4 @@ func Run(args []string) error {
 	default:
 		w.open(args)
 	}
-	fitScreen(w.win)
-	w.win.ShowAndRun()
-	return nil
 }

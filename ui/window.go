@@ -52,9 +52,10 @@ type mainWindow struct {
 	footer  *footer // the key legend and the position (legend.go)
 }
 
-// newMainWindow builds the window and its widgets; setDataset gives it something to show.
-func newMainWindow(a fyne.App) *mainWindow {
-	w := &mainWindow{app: a, win: a.NewWindow(Title), schedule: fyne.Do, grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
+// newMainWindow builds the main window's widgets in win; it starts with an empty dataset, and
+// setDataset gives it something to show.
+func newMainWindow(a fyne.App, win fyne.Window) *mainWindow {
+	w := &mainWindow{app: a, win: win, schedule: fyne.Do, grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
 	w.grid.badgeOf = w.badge
 	w.grid.onChange = w.cursorMoved
 	w.grid.onRune = w.typedRune

@@ -29,7 +29,7 @@ func testWindow(t *testing.T) (*mainWindow, *store.Dataset, string, string) {
 		t.Fatal(err)
 	}
 	a := test.NewTempApp(t)
-	w := newMainWindow(a)
+	w := newMainWindow(a, a.NewWindow(Title))
 	w.win.Resize(fyne.NewSize(1280, 820))
 	ds, err := store.Open(ip, lp, store.Options{})
 	if err != nil {

@@ -1,4 +1,4 @@
-package ui
+package main
 
 import (
 	"fyne.io/fyne/v2"
