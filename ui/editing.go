@@ -76,6 +76,18 @@ func (w *mainWindow) relabel(label int) {
 		w.v.clearSelection()
 		w.grid.changed()
 	}
+	w.noteLargeEdit(len(sel), "Relabelled")
+}
+
+// largeEdit is how many samples one edit must touch before the status bar says so.
+const largeEdit = 100
+
+// noteLargeEdit says on the status bar, until the next move, that an edit touched n samples and
+// how to take it back, when n is above largeEdit.
+func (w *mainWindow) noteLargeEdit(n int, verb string) {
+	if n > largeEdit {
+		w.status.SetText(count(verb+" %d samples — Ctrl+Z to undo", n))
+	}
 }
 
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
@@ -94,6 +106,12 @@ func (w *mainWindow) toggleDelete() {
 	w.edited()
 	if err != nil {
 		dialog.ShowError(err, w.win)
+		return
+	}
+	if allDeleted {
+		w.noteLargeEdit(len(sel), "Restored")
+	} else {
+		w.noteLargeEdit(len(sel), "Deleted")
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,32 +65,54 @@ func (w *mainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
 	w.open(paths)
 }
 
-// open works out which of paths are the images and labels and loads them (after asking about
-// unsaved edits).
+// open works out which of paths are the images and labels and loads them. The new files are
+// read and checked first; only then is the person asked about unsaved edits, so a file that
+// fails to open never costs the edits on screen.
 func (w *mainWindow) open(paths []string) {
-	w.confirmUnsaved("Open other files", func() {
-		images, labels, err := store.ClassifyPair(paths)
-		if err != nil {
-			dialog.ShowError(err, w.win)
-			return
-		}
-		w.load(images, labels)
-	})
+	images, labels, err := store.ClassifyPair(paths)
+	if err != nil {
+		dialog.ShowError(err, w.win)
+		return
+	}
+	if cur, _ := w.ds.Paths(); cur != "" && sameFile(cur, images) {
+		// The pair on screen, opened again: it holds its own lock, so close it first (its
+		// journal stays and is offered again when it reopens).
+		w.confirmUnsaved("Reopen the files", func() {
+			w.ds.Close()
+			w.setEmpty()
+			w.load(images, labels, false)
+		}, nil)
+		return
+	}
+	w.load(images, labels, false)
 }
 
-// load opens a pair off the UI thread with a progress indicator. On failure the previous
-// dataset stays open and the error (file and reason) is shown.
-func (w *mainWindow) load(images, labels string) {
+// sameFile reports whether paths a and b name the same existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// load opens a pair off the UI thread with a progress indicator, read-only when readOnly; once
+// it has opened, it asks about the current dataset's unsaved edits and shows it (or closes it
+// again when the person cancels). On failure the previous dataset stays as it was and the error
+// (file and reason) is shown; a pair open for editing elsewhere (store.ErrLocked) is offered
+// read-only.
+func (w *mainWindow) load(images, labels string, readOnly bool) {
 	name := filepath.Base(images)
 	if labels != "" {
 		name = filepath.Base(labels)
+	}
+	if readOnly {
+		name += " (read-only)"
 	}
 	bar := widget.NewProgressBarInfinite()
 	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), w.win)
 	prog.Show()
 	w.busy.Store(true)
 	go func() {
-		ds, err := store.Open(images, labels, store.Options{})
+		ds, err := store.Open(images, labels, store.Options{ReadOnly: readOnly})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
@@ -97,12 +120,22 @@ func (w *mainWindow) load(images, labels string) {
 			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
+			if errors.Is(err, store.ErrLocked) && !readOnly {
+				dialog.ShowConfirm("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", func(ok bool) {
+					if ok {
+						w.load(images, labels, true)
+					}
+				}, w.win)
+				return
+			}
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return
 			}
-			w.setDataset(ds, name, false)
-			w.addRecent(images, labels)
+			w.confirmUnsaved("Open other files", func() {
+				w.setDataset(ds, name, false)
+				w.addRecent(images, labels)
+			}, func() { ds.Close() })
 		})
 	}()
 }
@@ -117,7 +150,7 @@ func (w *mainWindow) openDemo() {
 			return
 		}
 		w.setDataset(ds, "demo", true)
-	})
+	}, nil)
 }
 
 // offerRecovery asks what to do with a journal of unsaved edits found beside the files.
@@ -305,12 +338,16 @@ func samePair(ds *store.Dataset, i, l string) bool {
 }
 
 // confirmUnsaved runs then, after asking Save / Discard / Cancel when there are unsaved edits.
-func (w *mainWindow) confirmUnsaved(action string, then func()) {
-	if w.ds == nil || !w.ds.Dirty() || w.demo {
+func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
+	if cancelled == nil {
+		cancelled = func() {}
+	}
+	if !w.ds.Dirty() {
 		then()
 		return
 	}
 	if w.prompts.isOpen("unsaved") {
+		cancelled()
 		return // a second Ctrl+Q or close while the question is open: it stays the one question
 	}
 	var d *dialog.CustomDialog
@@ -328,12 +365,12 @@ func (w *mainWindow) confirmUnsaved(action string, then func()) {
 		w.ds.Abandon()
 		then()
 	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
 	c := w.ds.Counters()
 	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Edited, c.Added, c.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
 	// Escape cancels; Enter saves (the answer that loses nothing).
-	w.prompts.show(w.win.Canvas(), "unsaved", d, d.Hide, saveBtn.OnTapped, w.focusGrid)
+	w.prompts.show(w.win.Canvas(), "unsaved", d, cancel.OnTapped, saveBtn.OnTapped, w.focusGrid)
 }
 
 // quit closes the window after asking about unsaved edits.
@@ -346,7 +383,7 @@ func (w *mainWindow) quit() {
 			w.ds.Close()
 		}
 		w.win.Close()
-	})
+	}, nil)
 }
 
 const recentKey = "recent"
@@ -387,7 +424,7 @@ func (w *mainWindow) updateRecentMenu() {
 			label += " + " + filepath.Base(labels)
 		}
 		items = append(items, fyne.NewMenuItem(label+"  ("+filepath.Dir(images)+")", func() {
-			w.confirmUnsaved("Open other files", func() { w.load(images, labels) })
+			w.load(images, labels, false)
 		}))
 	}
 	if len(items) == 0 {

@@ -36,7 +36,7 @@ const (
 // newDataset asks for the sample size and the classes and starts an empty dataset (journaled
 // to the per-user unsaved folder until its first save), then opens the draw window.
 func (w *mainWindow) newDataset() {
-	w.confirmUnsaved("Start a new dataset", w.newDatasetForm)
+	w.confirmUnsaved("Start a new dataset", w.newDatasetForm, nil)
 }
 
 func (w *mainWindow) newDatasetForm() {

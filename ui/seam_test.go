@@ -78,3 +78,13 @@ func TestLateChangesFromElsewhere(t *testing.T) {
 		t.Fatalf("after the drain: view %d at %d, store %d at %d, detail %q", w.v.Len(), w.v.gen, ds.Len(), ds.Gen(), w.detail.title.Text)
 	}
 }
+
+// A relabel of more than largeEdit samples says so on the status bar, with the way back.
+func TestLargeRelabelSaysSo(t *testing.T) {
+	w, _ := demoWindow(t, false)
+	w.v.selectAll()
+	w.relabel(3)
+	if got := w.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.v.Len()) {
+		t.Fatalf("status %q", got)
+	}
+}
