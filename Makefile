@@ -7,7 +7,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build run test bench compare lint fuzz package windows clean
+.PHONY: deps build run test bench compare lint fuzz monkey package windows clean
 
 deps:
 	@scripts/deps.sh
@@ -24,6 +24,7 @@ test: deps lint build
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN)
+	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
@@ -39,6 +40,12 @@ lint:
 	$(GO) vet $(TAGS) ./...
 
 # FuzzDecode covers Decode, ReadFile (with libdeflate when installed) and streaming (OpenFile).
+# Seeded random input in a real window: make monkey SEED=7 N=1500.
+SEED ?= 1
+N    ?= 1500
+monkey: deps build
+	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz $(SEED) $(N)
+
 fuzz: deps
 	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Seeded random input ("monkey") in a real window: N keys and clicks chosen by a PRNG seeded with
+# SEED (relabel digits, Delete, arrows with and without Shift, undo/redo, select all, zoom, page
+# keys, Enter, Escape, Ctrl+S, clicks anywhere in the window, some in bursts with no delay) on a
+# copy of an IDX pair. The app must stay alive with no panic in its log; at the end it saves
+# (Ctrl+S), and the saved pair must pass `idxlabel verify`.
+# With no IMAGES file (the real MNIST files absent) it runs on the demo dataset and skips the
+# save and verify steps.
+# Usage: scripts/monkey.sh BINARY [IMAGES] [SEED] [N]
+set -euo pipefail
+bin=$(realpath "$1")
+images=${2:-}
+seed=${3:-1}
+n=${4:-300}
+
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+work=$XVFB_CFG/data
+mkdir -p "$work"
+args=()
+if [ -n "$images" ] && [ -f "$images" ]; then
+  labels=${images/images-idx3/labels-idx1}
+  cp "$images" "$work/t10k-images-idx3-ubyte.gz"
+  cp "$labels" "$work/t10k-labels-idx1-ubyte.gz"
+  images=$work/t10k-images-idx3-ubyte.gz labels=$work/t10k-labels-idx1-ubyte.gz
+  args=("$images" "$labels")
+else
+  echo "monkey: ${images:-no image file given} not found; running on the demo dataset"
+  images=""
+fi
+
+fail() { echo "monkey: seed $seed: $*" >&2; tail -40 "$log" >&2; exit 1; }
+alive() { kill -0 "$APP_PID" 2>/dev/null || fail "the app died after $1 inputs"; ! grep -qi "panic" "$log" || fail "panic after $1 inputs"; }
+
+"$bin" "${args[@]}" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 3
+eval "$(xdotool getwindowgeometry --shell "$main")"  # X, Y, WIDTH, HEIGHT
+xdotool windowfocus "$main"
+
+RANDOM=$seed
+keys=(0 1 2 3 4 5 6 7 8 9 Delete Left Right Up Down shift+Right shift+Down ctrl+z ctrl+z ctrl+shift+z ctrl+a
+  Escape Escape Return space ctrl+equal ctrl+minus Next Prior Home End)
+for ((k = 1; k <= n; k++)); do
+  r=$((RANDOM % 100))
+  if [ "$r" -lt 60 ]; then
+    xdotool key --clearmodifiers "${keys[RANDOM % ${#keys[@]}]}"
+  elif [ "$r" -lt 80 ]; then
+    # A click in the window below its menu bar (the grid, the side panels, the status bar).
+    xdotool mousemove $((X + RANDOM % WIDTH)) $((Y + 30 + RANDOM % (HEIGHT - 30))) click 1
+  elif [ "$r" -lt 95 ]; then
+    burst=()
+    for _ in 1 2 3 4 5 6; do burst+=("${keys[RANDOM % ${#keys[@]}]}"); done
+    xdotool key --delay 0 "${burst[@]}"
+  else
+    xdotool key --clearmodifiers ctrl+s
+  fi
+  sleep 0.03
+  [ $((k % 25)) -ne 0 ] || alive "$k"
+done
+alive "$n"
+echo "monkey: seed $seed: $n inputs, no crash"
+
+if [ -n "$images" ]; then
+  for _ in 1 2 3 4; do xdotool key --clearmodifiers Escape; sleep 0.2; done
+  xdotool windowfocus "$main"
+  xdotool key --clearmodifiers ctrl+s
+  sleep 4 # a save of t10k takes well under a second; dialogs and a scan may be finishing
+  alive "the save"
+  out=$("$bin" verify "$images" "$labels") || fail "the saved pair does not verify: $out"
+  echo "monkey: seed $seed: the saved pair verifies: $out"
+fi
+kill "$APP_PID" 2>/dev/null || true
+wait "$APP_PID" 2>/dev/null || true
+APP_PID=""
