@@ -23,7 +23,7 @@ test: deps lint build
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
-	scripts/seam.sh $(BIN)
+	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:
