@@ -92,8 +92,11 @@ func (w *mainWindow) setEmpty() {
 	if err != nil {
 		panic(err) // 28×28 is always a valid size
 	}
-	w.setDataset(ds, "nothing open", false)
+	w.setDataset(ds, nothingOpen, false)
 }
+
+// nothingOpen names the empty dataset the window starts with.
+const nothingOpen = "nothing open"
 
 // refuseWhileBusy reports whether a load, save, import or scan is running, and then says on the
 // status bar that the edit waits, instead of dropping the key silently.
@@ -240,6 +243,9 @@ func (w *mainWindow) updateStatus() {
 	c := w.ds.Counters()
 	images, labels := w.ds.Paths()
 	files := "not saved yet"
+	if w.name == nothingOpen {
+		files = nothingOpen
+	}
 	if images != "" {
 		files = filepath.Base(images)
 		if labels != "" {
