@@ -85,7 +85,7 @@ type Dataset struct {
 	// The current state: one entry per sample, base then appended.
 	labels   []int32
 	deleted  []bool
-	reviewed []bool // decided in a review of suspects (Decide); cleared by a save
+	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 
 	declared  []int          // classes of a new dataset, or those present when the files were read
@@ -401,7 +401,7 @@ type State struct {
 	Edited          bool // a base sample whose label differs from the files'
 	Added           bool // appended since the files were read
 	Deleted         bool // marked deleted; removed by the next save
-	Reviewed        bool // a person decided its label in a review (Decide) since the last save
+	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
 }
 
 // State returns sample i's state. It panics if i is not in 0…Len()-1.

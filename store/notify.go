@@ -18,6 +18,9 @@ type Change struct {
 	Kind    ChangeKind
 	Indices []int // the samples concerned; nil for Reset
 	Gen     uint64
+	// Renumber, for the Reset of a save, maps each sample's number before the save to its number
+	// after it (-1: deleted, left out); nil for other changes.
+	Renumber []int
 }
 
 // Gen returns the dataset's generation: a number that grows with every change to its samples

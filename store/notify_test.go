@@ -27,8 +27,9 @@ func TestSubscribeReportsEveryChange(t *testing.T) {
 	cancel()
 	d.Relabel([]int{1}, 9)
 	want := []Change{
-		{Relabelled, []int{3, 4}, 1}, {Appended, []int{30}, 2}, {DeletedChanged, []int{5}, 3},
-		{DeletedChanged, []int{5}, 4}, {Truncated, []int{30}, 5}, {Reset, nil, 6},
+		{Kind: Relabelled, Indices: []int{3, 4}, Gen: 1}, {Kind: Appended, Indices: []int{30}, Gen: 2},
+		{Kind: DeletedChanged, Indices: []int{5}, Gen: 3}, {Kind: DeletedChanged, Indices: []int{5}, Gen: 4},
+		{Kind: Truncated, Indices: []int{30}, Gen: 5}, {Kind: Reset, Gen: 6},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d changes: %v", len(got), got)

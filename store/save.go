@@ -141,9 +141,10 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		d.lock.release()
 		d.lock = job.lock
 	}
+	renumber := d.renumber()
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels)
 	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
-	return d.changed(Change{Kind: Reset}), nil
+	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
 
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
@@ -324,10 +325,31 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 		}
 	}
 	d.labels = slices.Clone(d.orig)
+	reviewed := make([]bool, n)
+	for old, k := range d.renumber() {
+		if k >= 0 {
+			reviewed[k] = d.reviewed[old] // a review's decisions outlive the save
+		}
+	}
 	d.deleted = make([]bool, n)
-	d.reviewed = make([]bool, n)
+	d.reviewed = reviewed
 	d.added = nil
 	d.undo, d.redo = nil, nil
+}
+
+// renumber returns, for every sample now, its number once a save has left out the deleted
+// samples: -1 for a deleted one (d.mu held).
+func (d *Dataset) renumber() []int {
+	out := make([]int, len(d.deleted))
+	k := 0
+	for i, del := range d.deleted {
+		out[i] = -1
+		if !del {
+			out[i] = k
+			k++
+		}
+	}
+	return out
 }
 
 // removeStale removes leftovers of saves that crashed before their manifest was written (Open

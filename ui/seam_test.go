@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"slices"
+
+	"idxlabel/suspect"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -86,5 +89,29 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 	w.relabel(3)
 	if got := w.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.v.Len()) {
 		t.Fatalf("status %q", got)
+	}
+}
+
+// A save during a review of suspects keeps the review: its order, its verdicts and the samples
+// decided, renumbered past the deleted samples the save left out.
+func TestSaveKeepsTheReview(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	w.sus = &suspects{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
+	if err := ds.Decide(5, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Delete([]int{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	w.edited()
+	if err := ds.SaveAs(t.TempDir()+"/r-images-idx3-ubyte", t.TempDir()+"/r-labels-idx1-ubyte", nil); err != nil {
+		t.Fatal(err)
+	}
+	w.drain()
+	if w.sus == nil || !slices.Equal(w.sus.order, []int{3, 7}) || w.sus.of[3].Suggested != 1 || !slices.Equal(w.sus.neighbours[3], []int{7}) {
+		t.Fatalf("review after the save: %+v", w.sus)
+	}
+	if !ds.State(3).Reviewed || ds.Label(3) != 1 {
+		t.Fatal("the decision on sample 5 (now 3) was lost")
 	}
 }

@@ -109,6 +109,42 @@ func newSuspects(res *suspect.Result, snap store.Snapshot, took time.Duration) *
 	return s
 }
 
+// renumbered returns the review as it stands after a save that renumbered the samples (to maps
+// each old number to the new one, -1 for a deleted sample, now gone): the same order and
+// verdicts, without the deleted samples.
+func (s *suspects) renumbered(to []int) *suspects {
+	at := func(i int) (int, bool) {
+		if i < 0 || i >= len(to) || to[i] < 0 {
+			return 0, false
+		}
+		return to[i], true
+	}
+	out := &suspects{of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: s.took}
+	for _, i := range s.order {
+		if k, ok := at(i); ok {
+			out.order = append(out.order, k)
+		}
+	}
+	for i, x := range s.of {
+		if k, ok := at(i); ok {
+			x.Index = k
+			out.of[k] = x
+		}
+	}
+	for i, nb := range s.neighbours {
+		if k, ok := at(i); ok {
+			var m []int
+			for _, j := range nb {
+				if jk, ok := at(j); ok {
+					m = append(m, jk)
+				}
+			}
+			out.neighbours[k] = m
+		}
+	}
+	return out
+}
+
 // showSuspects switches the grid to the review of suspects.
 func (w *mainWindow) showSuspects() {
 	w.side.quiet = true

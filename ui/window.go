@@ -200,8 +200,17 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 		w.v.order = keep
 		w.v.reindex(ds.Len())
 	case store.Reset:
-		if w.sus != nil {
-			// A save renumbers the samples: the scan no longer applies.
+		if ch.Renumber != nil {
+			// A save renumbered the samples: the review and the cursor follow their samples.
+			if w.sus != nil {
+				w.sus = w.sus.renumbered(ch.Renumber)
+			}
+			if c := w.v.current(); c >= 0 && c < len(ch.Renumber) && ch.Renumber[c] >= 0 {
+				w.v.order = []int{ch.Renumber[c]}
+				w.v.cursor = 0
+			}
+		} else if w.sus != nil {
+			// A replayed journal: the scan no longer applies.
 			w.sus = nil
 			if w.side.show.Selected == suspectsText {
 				w.side.reset()
