@@ -68,6 +68,7 @@ func (w *mainWindow) buildMenu() {
 	)
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), w.findSuspects),
+		item("Stop the CNN Scan", nil, w.stopCNNScan),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard", nil, w.showKeys))
 	w.menu = fyne.NewMainMenu(file, edit, view, tools, help)

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,6 +30,7 @@ type suspects struct {
 	of         map[int]suspect.Suspect // verdict by sample index (Index is the sample index)
 	neighbours map[int][]int           // nearest samples by sample index
 	took       time.Duration
+	method     string // what ranked them: the kNN, or the CNN
 }
 
 // badgeSuspect is the colour of a suspect's badge ("7→1?"): not yet decided.
@@ -84,16 +86,20 @@ func (w *mainWindow) findSuspects() {
 			if ds != w.ds {
 				return // another dataset was opened meanwhile
 			}
-			w.sus = newSuspects(res, snap, time.Since(start))
+			w.sus = newSuspects(res.Suspects, res, snap, time.Since(start))
+			w.sus.method = "kNN"
 			w.showSuspects()
+			w.startCNNScan(ds, snap, res)
 		})
 	}()
 }
 
-// newSuspects maps a scan's results (snapshot positions) to sample indices.
-func newSuspects(res *suspect.Result, snap store.Snapshot, took time.Duration) *suspects {
+// newSuspects maps a scan's ranked suspects (snapshot positions) to sample indices, with the
+// neighbours of the kNN pass knn.
+func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap store.Snapshot, took time.Duration) *suspects {
 	s := &suspects{of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: took}
-	for _, x := range res.Suspects {
+	res := knn
+	for _, x := range list {
 		k := x.Index
 		x.Index = snap.Indices[k]
 		s.of[x.Index] = x
@@ -163,7 +169,7 @@ func (w *mainWindow) reviewing() bool { return w.side.show.Selected == suspectsT
 func (w *mainWindow) suspectOrder(f store.Filter) []int {
 	var out []int
 	for _, i := range w.sus.order {
-		if i < w.ds.Len() && (f.Class == nil || w.ds.Label(i) == *f.Class) {
+		if st, _, ok := w.ds.SampleAt(w.v.gen, i); ok && (f.Class == nil || st.Label == *f.Class) {
 			out = append(out, i)
 		}
 	}
@@ -201,7 +207,9 @@ func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		w.decide(w.sus.of[i].Suggested)
 	case fyne.KeyRight:
-		w.decide(w.ds.Label(i))
+		if st, _, ok := w.ds.SampleAt(w.v.gen, i); ok {
+			w.decide(st.Label)
+		}
 	default:
 		return false
 	}
@@ -211,7 +219,7 @@ func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
 // reviewProgress counts the shown suspects decided so far.
 func (w *mainWindow) reviewProgress() (done, total int) {
 	for _, i := range w.v.order {
-		if w.ds.State(i).Reviewed {
+		if st, _, ok := w.ds.SampleAt(w.v.gen, i); ok && st.Reviewed {
 			done++
 		}
 	}
@@ -224,7 +232,10 @@ func (w *mainWindow) suspectBadge(i int, b badge) badge {
 	if !ok || s.Score < suspectScore {
 		return b
 	}
-	st := w.ds.State(i)
+	st, _, ok := w.ds.SampleAt(w.v.gen, i)
+	if !ok {
+		return b
+	}
 	if st.Reviewed {
 		b.text += " ✓"
 		return b
@@ -256,16 +267,24 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 		return
 	}
 	s := w.sus.of[i]
-	n.title.SetText(fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree). Nearest:", w.className(s.Suggested), 100*s.Score))
+	if strings.HasPrefix(w.sus.method, "CNN") {
+		n.title.SetText(fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%). Nearest:", w.className(s.Suggested), 100*s.Confidence, 100*(1-s.Score)))
+	} else {
+		n.title.SetText(fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree). Nearest:", w.className(s.Suggested), 100*s.Score))
+	}
 	grid := container.NewGridWithColumns(4)
 	h, wd := w.ds.Size()
 	for _, j := range w.sus.neighbours[i][:min(8, len(w.sus.neighbours[i]))] {
-		img := canvas.NewImageFromImage(&image.Gray{Pix: w.ds.DisplayPixels(j, nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
+		st, px, ok := w.ds.SampleAt(w.v.gen, j)
+		if !ok {
+			continue // the dataset changed since; the view catches up and shows them again
+		}
+		img := canvas.NewImageFromImage(&image.Gray{Pix: store.DisplayOrder(px, h, wd, w.ds.Transposed(), nil), Stride: wd, Rect: image.Rect(0, 0, wd, h)})
 		img.ScaleMode = canvas.ImageScalePixels
 		img.SetMinSize(fyne.NewSquareSize(52)) // four fit detailSide
 		// Small text without a label's padding: four neighbours fit the detail panel's width,
 		// so the review does not narrow the grid (and change its column count).
-		label := canvas.NewText(w.shortClass(w.ds.Label(j))+"  #"+strconv.Itoa(j), theme.Color(theme.ColorNameForeground))
+		label := canvas.NewText(w.shortClass(st.Label)+"  #"+strconv.Itoa(j), theme.Color(theme.ColorNameForeground))
 		label.TextSize = theme.CaptionTextSize()
 		label.Alignment = fyne.TextAlignCenter
 		grid.Add(container.NewVBox(img, label))

@@ -41,6 +41,8 @@ type mainWindow struct {
 	recent *fyne.MenuItem
 	draw   *drawWindow // the draw window, nil when closed
 	sus    *suspects   // the last scan for suspects, nil before one
+	cnn    *cnnScan    // the CNN scan refining sus, nil when none runs
+	resets int         // Reset changes applied (a save, a replay): a scan started before is stale
 
 	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
 	// it; edits made on the UI thread are drained in the same step (edited).
@@ -120,6 +122,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		}
 		w.ds.Close()
 	}
+	w.stopCNNScan()
 	w.ds, w.name, w.demo, w.sus = ds, name, demo, nil
 	w.unsub = ds.Subscribe(func(ch store.Change) {
 		w.pmu.Lock()
@@ -200,6 +203,7 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 		w.v.order = keep
 		w.v.reindex(ds.Len())
 	case store.Reset:
+		w.resets++
 		if ch.Renumber != nil {
 			// A save renumbered the samples: the review and the cursor follow their samples.
 			if w.sus != nil {
@@ -271,6 +275,9 @@ func (w *mainWindow) updateStatus() {
 	}
 	if w.ds.Dirty() {
 		text += "   |   ● unsaved"
+	}
+	if w.cnn != nil {
+		text += "   |   " + w.cnn.note
 	}
 	w.status.SetText(text)
 	w.footer.update(w)

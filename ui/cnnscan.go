@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// cnnScan is the confident-learning scan (suspect.ScanCNN, a cross-validated CNN) that refines
+// a review of suspects after the quick kNN pass: it trains in the background, about 100 s for
+// 10,000 samples on 2 cores, while the person already reviews the kNN's list, and then replaces
+// the review's order with its own ranking. Decisions already made stay (they live in the store).
+type cnnScan struct {
+	cancel context.CancelFunc
+	note   string // its progress, for the status bar
+}
+
+// startCNNScan trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn
+// gives the neighbours shown in the detail panel) and, when it is done, makes its ranking the
+// review's. It is dropped if the dataset is replaced or renumbered (saved) meanwhile.
+func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
+	w.stopCNNScan()
+	ctx, cancel := context.WithCancel(context.Background())
+	scan := &cnnScan{cancel: cancel, note: "CNN scan starting"}
+	w.cnn = scan
+	resets := w.resets
+	start := time.Now()
+	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}
+	go func() {
+		var last time.Time
+		res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{}, func(p suspect.Progress) {
+			if time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			note := fmt.Sprintf("CNN scan: fold %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
+			fyne.Do(func() {
+				if w.cnn == scan {
+					scan.note = note
+					w.updateStatus()
+				}
+			})
+		})
+		fyne.Do(func() {
+			if w.cnn != scan {
+				return // stopped, or replaced by a newer scan
+			}
+			w.cnn = nil
+			cancel()
+			switch {
+			case err == context.Canceled:
+			case err != nil:
+				dialog.ShowError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err), w.win)
+			case ds != w.ds || w.resets != resets || w.sus == nil:
+				// The samples were renumbered (saved) or the review closed: its positions no
+				// longer name the samples it scanned.
+			default:
+				w.sus = newSuspects(res.Suspects, knn, snap, time.Since(start))
+				w.sus.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*res.Error)
+				if w.reviewing() {
+					w.rebuildView(w.side.filter())
+				}
+				w.refresh()
+				w.status.SetText(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(w.sus.order), "suspect"), w.sus.method))
+				return
+			}
+			w.updateStatus()
+		})
+	}()
+}
+
+// stopCNNScan cancels a CNN scan that is running (Tools → Stop the CNN Scan); the kNN ranking
+// stays.
+func (w *mainWindow) stopCNNScan() {
+	if w.cnn != nil {
+		w.cnn.cancel()
+		w.cnn = nil
+		w.updateStatus()
+	}
+}
