@@ -19,6 +19,7 @@ run: deps build
 	./$(BIN) $(ARGS)
 
 test: deps lint build
+	@scripts/deps.sh python3-numpy   # numpy.load reads our .npz exports (export tests)
 	$(GO) test $(TAGS) -count=1 ./...
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"idxlabel/export"
+	"idxlabel/store"
+)
+
+// runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
+// export): an ImageFolder tree of PNGs (the default), Kaggle's CSV or NumPy's .npz. The pair is
+// opened read-only and checked by the one pair rule (store.Open); the files are exported as they
+// are, every sample included. Progress goes to stderr for exports that take over a second;
+// Ctrl+C cancels and leaves nothing behind.
+func runExport(c *cli, args []string) error {
+	fs := c.flags("export")
+	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
+	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers or names (from the class-name file)")
+	force := fs.Bool("force", false, "replace OUT if it exists")
+	files, err := c.parse(fs, args, 3, 3)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "png", "csv", "npz":
+	default:
+		return usagef("export: --format is png, csv or npz, not %q", *format)
+	}
+	if *classes != "numbers" && *classes != "names" {
+		return usagef("export: --classes is numbers or names, not %q", *classes)
+	}
+	if err := checkOutputs(files[:2], files[2:]); err != nil {
+		return err
+	}
+	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	s := datasetSamples(ds)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	opts := export.Options{Format: export.Format(*format), ClassNames: *classes == "names", Force: *force,
+		Progress: func(done, total int) {
+			if time.Since(start) > time.Second {
+				fmt.Fprintf(c.stderr, "\rexport: %d of %d samples", done, total)
+			}
+		}}
+	if err := export.Write(ctx, s, files[2], opts); err != nil {
+		return err
+	}
+	if time.Since(start) > time.Second {
+		fmt.Fprintln(c.stderr)
+	}
+	return nil
+}
+
+// datasetSamples presents the dataset's samples that are not deleted, in display order, for
+// export.
+func datasetSamples(ds *store.Dataset) export.Samples {
+	snap := ds.Snapshot()
+	h, w := ds.Size()
+	return export.Samples{
+		N: len(snap.Indices), H: h, W: w, Labels: snap.Labels, Index: snap.Indices,
+		Pixels:    func(k int) []byte { return store.DisplayOrder(snap.Pixels(k), h, w, ds.Transposed(), nil) },
+		ClassName: ds.ClassName,
+	}
+}

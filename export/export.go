@@ -1,0 +1,170 @@
+// Package export writes a dataset's samples in the formats training code loads: an ImageFolder
+// tree of PNG files (torchvision.datasets.ImageFolder, Keras' image_dataset_from_directory),
+// Kaggle's digit-recognizer CSV, and NumPy's .npz. Every format reads back exactly: the pixels
+// are the samples' H×W display pixels (0 = background, 255 = ink for MNIST), the labels their
+// classes. The output is written atomically (a folder or file under a temporary name beside OUT,
+// renamed at the end), so a cancelled or failed export leaves nothing half-written.
+//
+// export never imports Fyne; the command line and the window both call Write.
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// NoLabel is the label of a sample without one (store.NoLabel): an empty CSV field, the folder
+// "unlabelled" in a PNG tree, −1 in an NPZ's y.
+const NoLabel = -2147483648
+
+// Samples is what Write exports: N samples of H×W pixels.
+type Samples struct {
+	N, H, W int
+	// Pixels returns sample k's H×W display pixels, row-major (k in 0…N−1). The slice is only
+	// read.
+	Pixels func(k int) []byte
+	// Labels holds the N labels (NoLabel for none).
+	Labels []int
+	// Index holds the number each sample is named by (its 0-based sample number in the files);
+	// nil names them 0…N−1.
+	Index []int
+	// ClassName returns class c's name ("" for none); nil: no names.
+	ClassName func(c int) string
+}
+
+// Format is an export format.
+type Format string
+
+// The formats.
+const (
+	PNG Format = "png" // OUT/<class>/<index>.png, 8-bit grayscale
+	CSV Format = "csv" // label,pixel0,…,pixel{H·W−1}; one row per sample
+	NPZ Format = "npz" // x: N×H×W uint8; y: N int64
+)
+
+// Options adjust Write.
+type Options struct {
+	Format Format
+	// ClassNames names the PNG tree's class folders by class name (made safe for file names)
+	// instead of by number.
+	ClassNames bool
+	// Force replaces an existing OUT; without it an existing OUT is refused.
+	Force bool
+	// Progress (may be nil) is called with the samples written so far and N.
+	Progress func(done, total int)
+}
+
+// ErrExists: OUT exists and Options.Force is not set.
+var ErrExists = errors.New("exists (use --force to replace it)")
+
+// Write exports s to out in opts.Format. Errors: ErrExists (wrapped, naming out), an unknown
+// format, samples of the wrong size, the context's error when cancelled (nothing is left
+// behind), and any write error.
+func Write(ctx context.Context, s Samples, out string, opts Options) error {
+	if opts.Progress == nil {
+		opts.Progress = func(int, int) {}
+	}
+	if s.N < 0 || s.H < 1 || s.W < 1 || len(s.Labels) != s.N || s.Index != nil && len(s.Index) != s.N {
+		return fmt.Errorf("export: %d samples of %d×%d with %d labels", s.N, s.H, s.W, len(s.Labels))
+	}
+	if _, err := os.Lstat(out); err == nil && !opts.Force {
+		return fmt.Errorf("%s: %w", out, ErrExists)
+	}
+	switch opts.Format {
+	case PNG, "":
+		return writeTree(ctx, s, out, opts)
+	case CSV:
+		return writeFile(out, opts.Force, func(f *os.File) error { return writeCSV(ctx, s, f, opts.Progress) })
+	case NPZ:
+		return writeFile(out, opts.Force, func(f *os.File) error { return writeNPZ(ctx, s, f, opts.Progress) })
+	}
+	return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
+}
+
+// index returns the number sample k is named by.
+func (s Samples) index(k int) int {
+	if s.Index == nil {
+		return k
+	}
+	return s.Index[k]
+}
+
+// place returns a temporary name beside out for building it: ".<name>.idxlabel-export-*".
+func place(out string) (dir, pattern string) {
+	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
+}
+
+// replace puts tmp in place of out, moving an existing out aside first and removing it after.
+func replace(tmp, out string, force bool) error {
+	if _, err := os.Lstat(out); err == nil {
+		if !force {
+			return fmt.Errorf("%s: %w", out, ErrExists)
+		}
+		old := tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, out); err != nil {
+			os.Rename(old, out)
+			return err
+		}
+		return os.RemoveAll(old)
+	}
+	return os.Rename(tmp, out)
+}
+
+// writeFile builds a single-file export in a temporary file beside out, syncs it and renames it
+// over out.
+func writeFile(out string, force bool, write func(f *os.File) error) error {
+	dir, pattern := place(out)
+	f, err := os.CreateTemp(dir, pattern+"*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Chmod(0o644) // CreateTemp makes it private; the export is an ordinary file
+	err = write(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = replace(tmp, out, force)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// folderName returns the PNG tree's folder for class c: its number, or with names its name
+// made safe for file names on Linux, macOS and Windows.
+func folderName(s Samples, c int, names bool) string {
+	if c == NoLabel {
+		return "unlabelled"
+	}
+	num := strconv.Itoa(c)
+	if !names || s.ClassName == nil {
+		return num
+	}
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case strings.ContainsRune(`/\:*?"<>|`, r), !unicode.IsPrint(r):
+			return '_'
+		}
+		return r
+	}, s.ClassName(c))
+	name = strings.Trim(name, " .")
+	if name == "" || name == num {
+		return num
+	}
+	return name
+}

@@ -1,0 +1,115 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// writeTree writes the ImageFolder tree OUT/<class>/<index>.png, <index> zero-padded to the
+// width of the largest index, with several goroutines, into a temporary folder beside out that
+// is renamed to out at the end (and removed on failure or cancel).
+func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
+	dir, pattern := place(out)
+	tmp, err := os.MkdirTemp(dir, pattern+"*")
+	if err != nil {
+		return err
+	}
+	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the tree is an ordinary folder
+	if err := buildTree(ctx, s, tmp, opts); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := replace(tmp, out, opts.Force); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return nil
+}
+
+// folders returns the folder of each class present, names made unique ("<name>-<class>" when two
+// classes' safe names meet).
+func folders(s Samples, names bool) map[int]string {
+	out := map[int]string{}
+	taken := map[string]int{}
+	for _, c := range s.Labels {
+		if _, ok := out[c]; ok {
+			continue
+		}
+		name := folderName(s, c, names)
+		if prev, clash := taken[name]; clash && prev != c {
+			name += "-" + strconv.Itoa(c)
+		}
+		taken[name] = c
+		out[c] = name
+	}
+	return out
+}
+
+func buildTree(ctx context.Context, s Samples, root string, opts Options) error {
+	dirs := folders(s, opts.ClassNames)
+	for _, name := range dirs {
+		if err := os.Mkdir(filepath.Join(root, name), 0o755); err != nil {
+			return err
+		}
+	}
+	width := 1
+	for k := range s.N {
+		width = max(width, len(strconv.Itoa(s.index(k))))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next, done atomic.Int64
+		once       sync.Once
+		first      error
+		wg         sync.WaitGroup
+	)
+	fail := func(err error) { once.Do(func() { first = err; cancel() }) }
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= s.N || ctx.Err() != nil {
+					return
+				}
+				img := &image.Gray{Pix: s.Pixels(k), Stride: s.W, Rect: image.Rect(0, 0, s.W, s.H)}
+				name := filepath.Join(root, dirs[s.Labels[k]], fmt.Sprintf("%0*d.png", width, s.index(k)))
+				if err := writePNG(name, img, &enc); err != nil {
+					fail(err)
+					return
+				}
+				if d := int(done.Add(1)); d%500 == 0 || d == s.N {
+					opts.Progress(d, s.N)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+func writePNG(name string, img image.Image, enc *png.Encoder) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := enc.Encode(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return f.Close()
+}
