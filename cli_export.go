@@ -41,7 +41,7 @@ func runExport(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
-	s := datasetSamples(ds)
+	s := export.FromDataset(ds)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
@@ -58,16 +58,4 @@ func runExport(c *cli, args []string) error {
 		fmt.Fprintln(c.stderr)
 	}
 	return nil
-}
-
-// datasetSamples presents the dataset's samples that are not deleted, in display order, for
-// export.
-func datasetSamples(ds *store.Dataset) export.Samples {
-	snap := ds.Snapshot()
-	h, w := ds.Size()
-	return export.Samples{
-		N: len(snap.Indices), H: h, W: w, Labels: snap.Labels, Index: snap.Indices,
-		Pixels:    func(k int) []byte { return store.DisplayOrder(snap.Pixels(k), h, w, ds.Transposed(), nil) },
-		ClassName: ds.ClassName,
-	}
 }

@@ -45,6 +45,7 @@ func (w *mainWindow) buildMenu() {
 		w.recent,
 		item("Open Demo Dataset", nil, w.openDemo),
 		item("Import Images…", shortcut(fyne.KeyI, false), w.importDialog),
+		item("Export…", shortcut(fyne.KeyE, true), w.exportDialog),
 		fyne.NewMenuItemSeparator(),
 		w.items.save,
 		item("Save As…", shortcut(fyne.KeyS, true), w.saveAs),
