@@ -12,11 +12,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // NoLabel is the label of a sample without one (store.NoLabel): an empty CSV field, the folder
@@ -80,9 +83,9 @@ func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	case PNG, "":
 		return writeTree(ctx, s, out, opts)
 	case CSV:
-		return writeFile(out, opts.Force, func(f *os.File) error { return writeCSV(ctx, s, f, opts.Progress) })
+		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeCSV(ctx, s, w, opts.Progress) })
 	case NPZ:
-		return writeFile(out, opts.Force, func(f *os.File) error { return writeNPZ(ctx, s, f, opts.Progress) })
+		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeNPZ(ctx, s, w, opts.Progress) })
 	}
 	return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
 }
@@ -95,7 +98,8 @@ func (s Samples) index(k int) int {
 	return s.Index[k]
 }
 
-// place returns a temporary name beside out for building it: ".<name>.idxlabel-export-*".
+// place returns a temporary name beside out for building a folder: ".<name>.idxlabel-export-*".
+// (A single file is written by atomicfile.WriteFile.)
 func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
 }
@@ -117,32 +121,6 @@ func replace(tmp, out string, force bool) error {
 		return os.RemoveAll(old)
 	}
 	return os.Rename(tmp, out)
-}
-
-// writeFile builds a single-file export in a temporary file beside out, syncs it and renames it
-// over out.
-func writeFile(out string, force bool, write func(f *os.File) error) error {
-	dir, pattern := place(out)
-	f, err := os.CreateTemp(dir, pattern+"*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	f.Chmod(0o644) // CreateTemp makes it private; the export is an ordinary file
-	err = write(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = replace(tmp, out, force)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
 
 // folderName returns the PNG tree's folder for class c: its number, or with names its name
