@@ -62,6 +62,8 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 				// longer name the samples it scanned.
 			default:
 				w.sus = newSuspects(res.Suspects, knn, snap, time.Since(start))
+				w.dropModel()
+				w.setModel(res.Model) // the cross-validated model suggests labels from now on
 				w.sus.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*res.Error)
 				if w.reviewing() {
 					w.rebuildView(w.side.filter())

@@ -31,6 +31,9 @@ type drawWindow struct {
 	add       *widget.Button
 	status    *widget.Label
 	digit     *image.Gray // the normalized pad, nil when empty
+
+	chosen     bool // the person chose the label of this drawing: the model does not override it
+	suggesting bool // the label box is being filled by the model (suggest)
 }
 
 // Centring choices of the draw window.
@@ -55,7 +58,13 @@ func (w *mainWindow) showDrawWindow() {
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
 	d.label = newLabelEntry(func() { w.save() })
 	d.label.SetPlaceHolder("label")
-	d.label.OnChanged = func(string) { d.updateClasses(); d.updateAdd() }
+	d.label.OnChanged = func(string) {
+		if !d.suggesting {
+			d.chosen = true
+		}
+		d.updateClasses()
+		d.updateAdd()
+	}
 	d.centering = widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
 	d.centering.Required = true
 	d.centering.SetSelected(centerMassText)
@@ -89,6 +98,7 @@ func (w *mainWindow) showDrawWindow() {
 	d.renormalize()
 	d.win.Show()
 	d.win.Canvas().Focus(d.pad)
+	w.trainModel()
 }
 
 // maxLabelOptions bounds the label box's drop-down: a class-name file may name 10,000 classes,
@@ -129,7 +139,11 @@ func (d *drawWindow) renormalize() {
 	}
 	if d.digit != nil {
 		d.preview.Image = d.digit
+		d.suggest()
 	} else {
+		if d.mw.model != nil {
+			d.chosen = false // a new drawing gets a new suggestion
+		}
 		d.preview.Image = image.NewGray(image.Rect(0, 0, w, h))
 	}
 	d.preview.Refresh()

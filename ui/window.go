@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
+	"idxlabel/suspect"
 )
 
 // Title is the window title's base.
@@ -30,19 +31,21 @@ type mainWindow struct {
 	detail *detailPanel
 	status *widget.Label
 
-	ds     *store.Dataset
-	name   string // shown in the title: the label (or image) file's name, or "demo"
-	demo   bool   // a generated dataset: closing it loses nothing the user made
-	v      *view
-	unsub  func()
-	busy   atomic.Bool // a load, save, import or scan runs: edits wait
-	menu   *fyne.MainMenu
-	items  menuItems
-	recent *fyne.MenuItem
-	draw   *drawWindow // the draw window, nil when closed
-	sus    *suspects   // the last scan for suspects, nil before one
-	cnn    *cnnScan    // the CNN scan refining sus, nil when none runs
-	resets int         // Reset changes applied (a save, a replay): a scan started before is stale
+	ds       *store.Dataset
+	name     string // shown in the title: the label (or image) file's name, or "demo"
+	demo     bool   // a generated dataset: closing it loses nothing the user made
+	v        *view
+	unsub    func()
+	busy     atomic.Bool // a load, save, import or scan runs: edits wait
+	menu     *fyne.MainMenu
+	items    menuItems
+	recent   *fyne.MenuItem
+	draw     *drawWindow    // the draw window, nil when closed
+	sus      *suspects      // the last scan for suspects, nil before one
+	cnn      *cnnScan       // the CNN scan refining sus, nil when none runs
+	model    *suspect.Model // suggests labels for drawings (suggest.go); nil before one is trained
+	training func()         // cancels the model's training in progress, nil when none
+	resets   int            // Reset changes applied (a save, a replay): a scan started before is stale
 
 	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
 	// it; edits made on the UI thread are drained in the same step (edited).
@@ -123,6 +126,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		w.ds.Close()
 	}
 	w.stopCNNScan()
+	w.dropModel()
 	w.ds, w.name, w.demo, w.sus = ds, name, demo, nil
 	w.unsub = ds.Subscribe(func(ch store.Change) {
 		w.pmu.Lock()
