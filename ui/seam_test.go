@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"context"
+	"image"
 	"slices"
+	"strconv"
+	"strings"
 
 	"idxlabel/suspect"
 	"testing"
@@ -113,5 +117,32 @@ func TestSaveKeepsTheReview(t *testing.T) {
 	}
 	if !ds.State(3).Reviewed || ds.Label(3) != 1 {
 		t.Fatal("the decision on sample 5 (now 3) was lost")
+	}
+}
+
+// The draw window pre-fills the label with the model's guess, and never overrides a label the
+// person chose for the drawing.
+func TestDrawWindowSuggestsLabels(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	snap := ds.Snapshot()
+	m, err := suspect.TrainModel(context.Background(), suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.CNNOptions{Epochs: 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.model = m // so the window starts no training of its own
+	w.showDrawWindow()
+	d := w.draw
+	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
+	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
+	d.chosen = false
+	w.setModel(m)
+	want, _, _ := m.Predict(snap.Pixels(0))
+	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
+		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)
+	}
+	d.label.SetText("42") // the person's choice
+	d.suggest()
+	if d.label.Text != "42" {
+		t.Fatalf("the model overrode the chosen label: %q", d.label.Text)
 	}
 }

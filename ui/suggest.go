@@ -48,14 +48,14 @@ func (w *mainWindow) trainModel() {
 		m, err := suspect.TrainModel(ctx, data, suspect.CNNOptions{}, func(p suspect.Progress) {
 			text := fmt.Sprintf("Training the model that suggests labels: %.0f%%, %s left", 100*p.Done, p.Left.Round(1e9))
 			fyne.Do(func() {
-				if w.ds == ds {
+				if w.ds == ds && ctx.Err() == nil {
 					w.setDrawStatus(text)
 				}
 			})
 		})
 		fyne.Do(func() {
-			if w.ds != ds {
-				return // another dataset: setDataset cancelled it
+			if w.ds != ds || ctx.Err() != nil {
+				return // stopped (dropModel), or another dataset
 			}
 			w.training = nil
 			cancel()
