@@ -31,6 +31,7 @@ measure() { # name args...
   APP_PID=""
 }
 measure "demo (300 samples)"
-measure "t10k (10,000, gz)" "$mnist/t10k-images-idx3-ubyte.gz"
+cp "$mnist/t10k-images-idx3-ubyte.gz" "$mnist/t10k-labels-idx1-ubyte.gz" "$work/" # never open the shared files for editing
+measure "t10k (10,000, gz)" "$work/t10k-images-idx3-ubyte.gz"
 measure "60,000 (gz)" "$work/p60k-images-idx3-ubyte.gz"
 measure "1,000,000 (raw)" "$work/p1m-images-idx3-ubyte"

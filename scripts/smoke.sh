@@ -19,6 +19,11 @@ fi
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
 cfg=$XVFB_CFG
+if [ ${#args[@]} -gt 0 ]; then
+  # A copy: the app takes a lock and may write a journal beside the files it edits.
+  cp "$images" "${images/images-idx3/labels-idx1}" "$cfg/"
+  args=("$cfg/$(basename "$images")")
+fi
 [ -n "$shot" ] || shot=$cfg/screenshot.png
 
 "$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &

@@ -143,7 +143,9 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 	}
 	w.refresh()
 	w.win.Canvas().Focus(w.grid)
-	reportFirstTiles(ds.Len())
+	if name != nothingOpen {
+		reportFirstTiles(ds.Len()) // the placeholder is not the first tiles anyone waits for
+	}
 	for _, n := range ds.Notices() {
 		dialog.ShowInformation("Note", n, w.win)
 	}
