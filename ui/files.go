@@ -197,6 +197,9 @@ func (w *mainWindow) save() {
 // runSave runs a save with a progress dialog; edits wait until it ends. then runs after a
 // successful save.
 func (w *mainWindow) runSave(do func(progress func(float64)) error, then func()) {
+	if w.refuseWhileBusy() {
+		return // one save (or load, import) at a time
+	}
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustomWithoutButtons("Saving", bar, w.win)
 	prog.Show()
