@@ -42,7 +42,7 @@ type review struct {
 }
 
 // Badge colours of the samples a review has not decided yet: a suspect ("7→1?"), a suggestion
-// for a sample without a label ("?→7 93%").
+// for a sample without a label ("7? 93%").
 var (
 	badgeSuspect   = color.NRGBA{200, 150, 255, 255}
 	badgeSuggested = color.NRGBA{110, 200, 255, 255}
@@ -148,6 +148,17 @@ func (w *mainWindow) recordDecision(r *review, i, label int) error {
 	return w.ds.Decide(i, label)
 }
 
+// toFirstUndecided puts the cursor on the first sample shown that the review has not decided.
+func (w *mainWindow) toFirstUndecided() {
+	r := w.review()
+	for p := range w.v.Len() {
+		if st, _, ok := w.ds.SampleAt(w.v.gen, w.v.at(p)); ok && r != nil && !r.decided(st) {
+			w.grid.moveCursor(p)
+			return
+		}
+	}
+}
+
 // next moves the cursor to the next sample shown, if any.
 func (w *mainWindow) next() {
 	if w.v.cursor+1 < w.v.Len() {
@@ -167,7 +178,7 @@ func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		s, ok := r.of[i]
 		if !ok {
-			w.status.SetText("No suggestion for this sample yet (the model is training): type its label, or → to skip it")
+			w.status.SetText(w.noSuggestion() + ": type its label, or → to skip it")
 			return true
 		}
 		w.decide(s.Suggested)
@@ -184,6 +195,15 @@ func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
 		return false
 	}
 	return true
+}
+
+// noSuggestion says why the review has no suggestion for a sample: the model is still training
+// (or suggesting), or was stopped.
+func (w *mainWindow) noSuggestion() string {
+	if w.training != nil {
+		return "No suggestion for this sample yet (the model is training)"
+	}
+	return "No suggestion for this sample (Tools → Suggest Labels makes them)"
 }
 
 // decided reports whether the review has decided sample st: a suspect once a person reviewed
@@ -225,8 +245,8 @@ func (w *mainWindow) reviewStatus() string {
 }
 
 // reviewBadge is the badge of a sample in the review: a suspect "7→1?", a sample without a
-// label "?→7 93%" (the suggestion and the model's confidence), until decided; then its label
-// badge b with a tick.
+// label "7? 93%" (the suggestion and the model's confidence; "?→7" is the badge of a sample
+// labelled 7 that had no label), until decided; then its label badge b with a tick.
 func (w *mainWindow) reviewBadge(i int, b badge) badge {
 	r := w.review()
 	st, _, ok := w.ds.SampleAt(w.v.gen, i)
@@ -238,7 +258,7 @@ func (w *mainWindow) reviewBadge(i int, b badge) badge {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
 		b.text += " ✓"
 	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok:
-		return badge{text: fmt.Sprintf("?→%s %d%%", w.shortClass(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
+		return badge{text: fmt.Sprintf("%s? %d%%", w.shortClass(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
 		return badge{text: w.shortClass(st.Label) + "→" + w.shortClass(s.Suggested) + "?", color: badgeSuspect}
 	}

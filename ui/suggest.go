@@ -117,7 +117,7 @@ func (w *mainWindow) learn() {
 	}
 	ds, resets, model, opts := w.ds, w.resets, w.model, w.cnnOpts
 	ctx, cancel := context.WithCancel(context.Background())
-	job := &cnnJob{cancel: cancel, note: "Training the model that suggests labels"}
+	job := &cnnJob{cancel: cancel, note: "Suggestion model: training on " + plural(len(labelled), "labelled sample")}
 	if !train {
 		job.note = "Suggesting labels"
 	}
@@ -145,7 +145,7 @@ func (w *mainWindow) learn() {
 			model, err = suspect.TrainModel(ctx, cnnData(ds, snap, labelled), opts, func(p suspect.Progress) {
 				if time.Since(last) >= time.Second || p.Done == 1 {
 					last = time.Now()
-					note(fmt.Sprintf("Training the model that suggests labels on %s: epoch %d/%d, %s left", plural(len(labelled), "labelled sample"), p.Epoch, p.Epochs, p.Left.Round(time.Second)))
+					note(fmt.Sprintf("Suggestion model: epoch %d/%d, %s left", p.Epoch, p.Epochs, p.Left.Round(time.Second)))
 				}
 			})
 		}
@@ -215,6 +215,7 @@ func (w *mainWindow) learnt(l learning) {
 	r.method = fmt.Sprintf("a CNN that learnt from %s", plural(w.modelFrom, "labelled sample"))
 	if r == w.review() {
 		w.rebuildView(w.side.filter())
+		w.toFirstUndecided() // the most confident suggestion not decided yet
 	}
 	w.refresh()
 	w.status.SetText(fmt.Sprintf("Suggested labels for %s, most confident first (%s; %s)", plural(len(l.list), "sample"), r.method, l.took.Round(time.Second)))

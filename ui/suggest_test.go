@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -103,7 +104,7 @@ func legendKeys(w *mainWindow) string {
 // The Suggested review on samples without a label: with nothing labelled it says there is
 // nothing to learn from; once 200 of the demo's 300 digits are labelled by hand, a short CNN
 // trains in the background, the other 100 are listed (at once, in sample order, then most
-// confident first with "?→7 93%" badges), Enter accepts a suggestion, a digit sets another
+// confident first with "7? 93%" badges), Enter accepts a suggestion, a digit sets another
 // label, → skips, and each decision is one journaled, undoable edit.
 func TestSuggestedReview(t *testing.T) {
 	a := test.NewTempApp(t)
@@ -143,6 +144,13 @@ func TestSuggestedReview(t *testing.T) {
 	if ds.Label(200) != store.NoLabel || ds.UndoName() != steps || !strings.HasPrefix(w.status.Text, "No suggestion for this sample yet") {
 		t.Fatalf("Enter without a suggestion: label %d, status %q", ds.Label(200), w.status.Text)
 	}
+	// The person can label while the model trains: a digit on the sixth sample.
+	w.grid.moveCursor(5)
+	early := w.v.at(5)
+	test.Type(w.grid, strconv.Itoa(truth[early]))
+	if ds.Label(early) != truth[early] || w.v.cursor != 6 {
+		t.Fatalf("a digit while training: label %d, cursor %d", ds.Label(early), w.v.cursor)
+	}
 	waitFor(t, func() bool { q.run(); return !w.sugg.pending })
 	if w.training != nil || w.model == nil || w.modelFrom != 200 {
 		t.Fatalf("after training: job %v, model %v, learnt from %d", w.training != nil, w.model != nil, w.modelFrom)
@@ -166,11 +174,23 @@ func TestSuggestedReview(t *testing.T) {
 	if right < 85 {
 		t.Errorf("only %d of 100 suggestions are the demo's label", right)
 	}
-	w.grid.moveCursor(0)
-	first := w.v.at(0)
+	// The cursor goes to the most confident suggestion not decided yet.
+	var free []int // positions of the samples still without a label
+	for p := range w.v.Len() {
+		if w.v.at(p) != early {
+			free = append(free, p)
+		}
+	}
+	if w.v.cursor != free[0] {
+		t.Fatalf("cursor at %d, the first undecided at %d", w.v.cursor, free[0])
+	}
+	first := w.v.at(free[0])
 	s := w.sugg.of[first]
-	if got, want := badgeTexts(w.grid)[0], fmt.Sprintf("?→%d %d%%", s.Suggested, int(100*s.Confidence)); got != want {
+	if got, want := badgeTexts(w.grid)[free[0]], fmt.Sprintf("%d? %d%%", s.Suggested, int(100*s.Confidence)); got != want {
 		t.Fatalf("first badge %q, want %q", got, want)
+	}
+	if b := badgeTexts(w.grid)[w.v.pos[early]]; !strings.HasSuffix(b, "✓") {
+		t.Fatalf("the sample decided while training has badge %q", b)
 	}
 	if l := legendKeys(w); !strings.Contains(l, "Enter accept suggestion") || !strings.Contains(l, "→ skip") {
 		t.Fatalf("legend %q", l)
@@ -189,26 +209,28 @@ func TestSuggestedReview(t *testing.T) {
 	}
 	size := journal()
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.v.cursor != 1 || journal() <= size {
+	if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.v.cursor != free[0]+1 || journal() <= size {
 		t.Fatalf("Enter: label %d (suggested %d), cursor %d", ds.Label(first), s.Suggested, w.v.cursor)
 	}
-	second := w.v.at(1)
+	w.grid.moveCursor(free[1])
+	second := w.v.at(free[1])
 	other := (w.sugg.of[second].Suggested + 1) % 10
 	size = journal()
-	test.Type(w.grid, string(rune('0'+other)))
-	if ds.Label(second) != other || w.v.cursor != 2 || journal() <= size {
+	test.Type(w.grid, strconv.Itoa(other))
+	if ds.Label(second) != other || w.v.cursor != free[1]+1 || journal() <= size {
 		t.Fatalf("digit: label %d, cursor %d", ds.Label(second), w.v.cursor)
 	}
-	third := w.v.at(2)
+	w.grid.moveCursor(free[2])
+	third := w.v.at(free[2])
 	steps, size = ds.UndoName(), journal()
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if ds.Label(third) != store.NoLabel || w.v.cursor != 3 || ds.UndoName() != steps || journal() != size {
+	if ds.Label(third) != store.NoLabel || w.v.cursor != free[2]+1 || ds.UndoName() != steps || journal() != size {
 		t.Fatalf("→: label %d, cursor %d, undo %q", ds.Label(third), w.v.cursor, ds.UndoName())
 	}
-	if !strings.Contains(w.status.Text, "labelled 2 / 100") {
+	if !strings.Contains(w.status.Text, "labelled 3 / 100") {
 		t.Fatalf("status %q", w.status.Text)
 	}
-	if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "✓") {
+	if b := badgeTexts(w.grid)[free[0]]; !strings.HasSuffix(b, "✓") {
 		t.Fatalf("decided badge %q", b)
 	}
 
@@ -231,7 +253,7 @@ func TestSuggestedReview(t *testing.T) {
 		t.Fatalf("undo: labels %d, %d", ds.Label(first), ds.Label(second))
 	}
 	w.undo()
-	if ds.Label(first) != store.NoLabel || ds.State(first).Reviewed || !strings.Contains(w.status.Text, "labelled 0 / 100") {
+	if ds.Label(first) != store.NoLabel || ds.State(first).Reviewed || !strings.Contains(w.status.Text, "labelled 1 / 100") {
 		t.Fatalf("second undo: label %d, status %q", ds.Label(first), w.status.Text)
 	}
 	w.redo()
@@ -239,14 +261,48 @@ func TestSuggestedReview(t *testing.T) {
 		t.Fatalf("redo: label %d", ds.Label(first))
 	}
 
-	// Suggest again: the model is reused (the labels grew by 1), the labelled sample is gone.
+	// Suggest again: the model is reused (the labels grew by 2), the labelled samples are gone.
 	w.suggestLabels()
 	waitFor(t, func() bool { q.run(); return !w.sugg.pending })
-	if w.v.Len() != 99 || slices.Contains(w.sugg.order, first) || w.modelFrom != 200 {
+	if w.v.Len() != 98 || slices.Contains(w.sugg.order, first) || slices.Contains(w.sugg.order, early) || w.modelFrom != 200 {
 		t.Fatalf("again: %d shown, learnt from %d", w.v.Len(), w.modelFrom)
 	}
 	w.side.show.SetSelected("All")
 	if w.reviewing() || w.v.Len() != 300 {
 		t.Fatalf("after the review: %d shown", w.v.Len())
+	}
+}
+
+// Tools → Stop Training the CNN stops the training for suggestions: the review stays, without
+// suggestions, until Tools → Suggest Labels starts again.
+func TestSuggestedStop(t *testing.T) {
+	a := test.NewTempApp(t)
+	w := newMainWindow(a, a.NewWindow(Title))
+	q := &uiQueue{}
+	w.schedule = q.schedule
+	w.cnnOpts = suspect.CNNOptions{Epochs: 12}
+	ds, truth := unlabelledDemo(t)
+	w.setDataset(ds, "demo images", false)
+	if err := ds.SetLabels([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, truth[:10]); err != nil {
+		t.Fatal(err)
+	}
+	w.edited()
+	w.side.show.SetSelected(suggestedText)
+	job := w.training
+	if job == nil || !strings.Contains(w.status.Text, "Suggestion model: training on 10 labelled samples") {
+		t.Fatalf("no training started: status %q", w.status.Text)
+	}
+	w.stopTraining()
+	if w.training != nil || !w.reviewing() || !w.sugg.pending || w.v.Len() != 290 || !strings.HasPrefix(w.status.Text, "Stopped") {
+		t.Fatalf("after Stop: training %v, reviewing %v, %d shown, status %q", w.training != nil, w.reviewing(), w.v.Len(), w.status.Text)
+	}
+	q.run() // what the stopped job queued so far changes nothing
+	if !w.sugg.pending || len(w.sugg.of) != 0 || w.model != nil {
+		t.Fatal("the stopped training delivered its result")
+	}
+	w.suggestLabels()
+	waitFor(t, func() bool { q.run(); return !w.sugg.pending })
+	if len(w.sugg.of) != 290 || w.modelFrom != 10 {
+		t.Fatalf("after starting again: %d suggestions, learnt from %d", len(w.sugg.of), w.modelFrom)
 	}
 }

@@ -130,7 +130,7 @@ func (n *neighbourStrip) show(w *mainWindow, i int) {
 	s, ok := r.of[i]
 	switch {
 	case !ok:
-		n.title.SetText("No suggestion yet: the model that suggests labels is training (Tools → Stop Training the CNN stops it).")
+		n.title.SetText(w.noSuggestion() + ".")
 	case r.kind == reviewSuggested:
 		n.title.SetText(fmt.Sprintf("Suggested %s, %d%% confident (%s).", w.className(s.Suggested), int(100*s.Confidence), r.method))
 	case strings.HasPrefix(r.method, "CNN"):
