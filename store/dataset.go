@@ -418,6 +418,7 @@ type State struct {
 	Edited          bool // a sample of the files as opened whose label differs from its label then
 	Added           bool // appended since the files were opened (saved or not)
 	Deleted         bool // marked deleted; removed by the next save
+	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
 	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
 }
 
@@ -442,6 +443,7 @@ func (d *Dataset) StateAt(i int) (s State, ok bool) {
 
 func (d *Dataset) stateLocked(i int) State {
 	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= len(d.opened), Reviewed: d.reviewed[i]}
+	s.Unsaved = i >= d.baseN || d.labels[i] != d.orig[i]
 	if !s.Added {
 		s.Original = int(d.opened[i])
 		s.Edited = s.Label != s.Original
