@@ -370,7 +370,7 @@ func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
 	c := w.ds.Counters()
-	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Edited, c.Added, c.Deleted, strings.ToLower(action)))
+	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Relabelled, c.Appended, c.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
 	// Escape cancels; Enter saves (the answer that loses nothing).
 	w.prompts.show(w.win.Canvas(), "unsaved", d, cancel.OnTapped, saveBtn.OnTapped, w.focusGrid)
