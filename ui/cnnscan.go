@@ -46,7 +46,7 @@ func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
 // review's. It is dropped if the dataset is replaced or renumbered (saved) meanwhile.
 func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
 	w.stopCNNScan()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	scan := &cnnJob{cancel: cancel, note: "CNN scan starting"}
 	w.cnn = scan
 	resets := w.resets
@@ -58,7 +58,7 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 			labelled++
 		}
 	}
-	go func() {
+	w.bg.Go(func() {
 		var last time.Time
 		res, err := suspect.ScanCNN(ctx, data, opts, func(p suspect.Progress) {
 			if time.Since(last) < time.Second {
@@ -101,7 +101,17 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 			}
 			w.updateStatus()
 		})
-	}()
+	})
+}
+
+// stopBackground cancels the window's cancellable background work (scans, the suggestion
+// model's training, an export), including any that such work would start next (their contexts
+// derive from w.life), and waits for every background goroutine of the window to end; a load,
+// save or import is waited for. It may be called from any goroutine but the UI thread of a
+// running app, where the goroutines' last steps are queued.
+func (w *mainWindow) stopBackground() {
+	w.end()
+	w.bg.Wait()
 }
 
 // stopCNNScan cancels a CNN scan that is running; the kNN ranking stays.

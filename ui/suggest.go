@@ -116,7 +116,7 @@ func (w *mainWindow) learn() {
 		return
 	}
 	ds, resets, model, opts := w.ds, w.resets, w.model, w.cnnOpts
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	job := &cnnJob{cancel: cancel, note: "Suggestion model: training on " + plural(len(labelled), "labelled sample")}
 	if !train {
 		job.note = "Suggesting labels"
@@ -138,7 +138,7 @@ func (w *mainWindow) learn() {
 		})
 	}
 	start := time.Now()
-	go func() {
+	w.bg.Go(func() {
 		var err error
 		var last time.Time
 		if train {
@@ -166,7 +166,7 @@ func (w *mainWindow) learn() {
 			cancel()
 			w.learnt(learning{ds: ds, resets: resets, snap: snap, model: model, from: len(labelled), trained: train, review: job.review, list: list, err: err, took: time.Since(start)})
 		})
-	}()
+	})
 }
 
 // learning is what a learn job did: the model it trained (or used), from how many labelled

@@ -107,8 +107,7 @@ func legendKeys(w *mainWindow) string {
 // confident first with "7? 93%" badges), Enter accepts a suggestion, a digit sets another
 // label, → skips, and each decision is one journaled, undoable edit.
 func TestSuggestedReview(t *testing.T) {
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := &uiQueue{}
 	w.schedule = q.schedule
@@ -276,8 +275,7 @@ func TestSuggestedReview(t *testing.T) {
 // Tools → Stop Training the CNN stops the training for suggestions: the review stays, without
 // suggestions, until Tools → Suggest Labels starts again.
 func TestSuggestedStop(t *testing.T) {
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	q := &uiQueue{}
 	w.schedule = q.schedule
 	w.cnnOpts = suspect.CNNOptions{Epochs: 12}
