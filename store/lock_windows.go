@@ -31,15 +31,16 @@ func processAlive(pid int) bool {
 	return code == stillActive
 }
 
-// openSafe is added to the flags of every open of a lock file; Windows has no O_NOFOLLOW, so
-// lockPair's Lstat check is what refuses a link there.
+// openSafe is added to the flags of every open of a lock file: open a link planted in its place
+// as the link itself (see oNoFollow), which lockPair then refuses as not a regular file.
 const openSafe = oNoFollow
 
 // removeWhileOpen: false, a file open anywhere cannot be removed on Windows (Go opens files
 // without FILE_SHARE_DELETE); see pairLock.release.
 const removeWhileOpen = false
 
-// isLink reports whether an open failed because the path is a symbolic link; never on Windows.
+// isLink reports whether an open failed because the path is a symbolic link; never on Windows,
+// where such an open succeeds on the link itself.
 func isLink(error) bool { return false }
 
 // cannotWrite reports whether err says the folder cannot be written: no permission (access
