@@ -7,7 +7,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build run test bench compare lint fuzz monkey package windows clean
+.PHONY: deps build run test bench compare lint fuzz monkey package windows windows-check clean
 
 deps:
 	@scripts/deps.sh
@@ -50,5 +50,21 @@ monkey: deps build
 fuzz: deps
 	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m
 
+# Installable builds in dist/, made with the fyne tool pinned in go.mod (scripts/package.sh):
+# dist/idxlabel-<version>-linux-amd64.tar.xz (binary, .desktop entry, icon, IDX MIME types and a
+# Makefile: tar -xJf it, then sudo make install) and dist/idxlabel-<version>-windows-amd64.exe
+# (cross-compiled; only this target installs the mingw-w64 cross compiler). The version is
+# FyneApp.toml's. windows-check runs the .exe's `info` under Wine where Wine is installed.
+package:
+	@scripts/deps.sh xz-utils
+	GO=$(GO) scripts/package.sh linux
+
+windows:
+	@scripts/deps.sh gcc-mingw-w64-x86-64 file
+	GO=$(GO) scripts/package.sh windows
+
+windows-check: windows
+	scripts/wine.sh dist/idxlabel-$$(scripts/package.sh version)-windows-amd64.exe info $(MNIST)/t10k-images-idx3-ubyte.gz
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -2,6 +2,8 @@
 # Installs what building and testing idxlabel needs on Debian/Ubuntu, only what is missing
 # (with sudo when not root); elsewhere prints what to install by hand.
 # Usage: scripts/deps.sh [extra Debian packages...]
+# Targets name their extras: make test python3-numpy, make package xz-utils, make windows the
+# cross compiler gcc-mingw-w64-x86-64 and file (so only that target installs mingw-w64).
 set -euo pipefail
 
 packages=(gcc pkg-config libdeflate-dev libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"idxlabel/idx"
@@ -153,7 +152,7 @@ func (j *journal) append(payload []byte) error {
 	if err != nil {
 		j.f.Truncate(j.size)
 		cause := err.Error()
-		if errors.Is(err, syscall.ENOSPC) {
+		if diskFull(err) {
 			cause = "disk full"
 		}
 		return fmt.Errorf("%w: %s (journal %s); the edit was not made", ErrJournalWrite, cause, j.path)

@@ -129,17 +129,25 @@ func lockExclusive(target, path string) (*pairLock, error) {
 	return nil, lockedBy(target, path)
 }
 
-// release gives the lock up and removes the lock file (removed first, so that no one can lock
-// the old file after we let it go; see lockPair's SameFile check).
+// release gives the lock up and removes the lock file. Where an open file can be removed (Unix)
+// it is removed first, so that no one can lock the old file after we let it go (see lockPair's
+// SameFile check). On Windows an open file cannot be removed, so the lock is let go first; the
+// removal then fails, leaving the file to its new holder, if another process opened it meanwhile.
 func (l *pairLock) release() error {
 	if l == nil {
 		return nil
 	}
-	os.Remove(l.path)
-	if l.fl != nil {
+	if l.fl == nil {
+		os.Remove(l.path)
+		return nil
+	}
+	if removeWhileOpen {
+		os.Remove(l.path)
 		return l.fl.Unlock()
 	}
-	return nil
+	err := l.fl.Unlock()
+	os.Remove(l.path)
+	return err
 }
 
 // sameAs reports whether l is the lock of the pair whose label (or image) file is target.

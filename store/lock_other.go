@@ -13,6 +13,9 @@ func processAlive(pid int) bool { return true }
 // openSafe: no O_NOFOLLOW here; lockPair's Lstat check refuses a link.
 const openSafe = oNoFollow
 
+// removeWhileOpen: as on Unix (see pairLock.release).
+const removeWhileOpen = true
+
 // isLink: never on this system.
 func isLink(error) bool { return false }
 

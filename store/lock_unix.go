@@ -19,6 +19,9 @@ func processAlive(pid int) bool {
 // its place, never wait for a writer on a FIFO.
 const openSafe = oNoFollow | syscall.O_NONBLOCK
 
+// removeWhileOpen: a file can be removed while it is open (see pairLock.release).
+const removeWhileOpen = true
+
 // isLink reports whether an open with openSafe failed because the path is a symbolic link.
 func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 

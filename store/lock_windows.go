@@ -5,30 +5,46 @@ package store
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"syscall"
 )
 
-// processAlive reports whether a process with this id runs on this host (on Windows,
-// os.FindProcess opens the process and fails when there is none).
+// Windows constants the syscall package lacks.
+const (
+	processQueryLimitedInformation = 0x1000            // PROCESS_QUERY_LIMITED_INFORMATION
+	stillActive                    = 259               // STILL_ACTIVE, GetExitCodeProcess's code while a process runs
+	errorWriteProtect              = syscall.Errno(19) // ERROR_WRITE_PROTECT: the medium is write-protected
+)
+
+// processAlive reports whether a process with this id runs on this host: it can be opened and
+// has no exit code yet (an exited process whose handle someone still holds can be opened too).
+// A process of another user that we may not open counts as running.
 func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
+	h, err := syscall.OpenProcess(processQueryLimitedInformation, false, uint32(pid))
 	if err != nil {
-		return false
+		return errors.Is(err, fs.ErrPermission)
 	}
-	p.Release()
-	return true
+	defer syscall.CloseHandle(h)
+	var code uint32
+	if err := syscall.GetExitCodeProcess(h, &code); err != nil {
+		return true
+	}
+	return code == stillActive
 }
 
-// openSafe is added to the flags of every open of a lock file; Windows has no O_NOFOLLOW, so
-// lockPair's Lstat check is what refuses a link there.
+// openSafe is added to the flags of every open of a lock file: open a link planted in its place
+// as the link itself (see oNoFollow), which lockPair then refuses as not a regular file.
 const openSafe = oNoFollow
 
-// isLink reports whether an open failed because the path is a symbolic link; never on Windows.
+// removeWhileOpen: false, a file open anywhere cannot be removed on Windows (Go opens files
+// without FILE_SHARE_DELETE); see pairLock.release.
+const removeWhileOpen = false
+
+// isLink reports whether an open failed because the path is a symbolic link; never on Windows,
+// where such an open succeeds on the link itself.
 func isLink(error) bool { return false }
 
-// cannotWrite reports whether err says the folder cannot be written: no permission, or a
-// read-only file system.
+// cannotWrite reports whether err says the folder cannot be written: no permission (access
+// denied), or a write-protected medium.
 func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, errorWriteProtect)
 }

@@ -1,7 +1,7 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package store
 
-// oNoFollow is 0 where the system has no O_NOFOLLOW (Windows): openJournalFile's Lstat and
-// Stat checks refuse symbolic links there.
+// oNoFollow is 0 where the system has no O_NOFOLLOW: openJournalFile's Lstat and Stat checks
+// refuse symbolic links there.
 const oNoFollow = 0

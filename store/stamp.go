@@ -31,6 +31,10 @@ func takeStamps(imagesPath, labelsPath string) []stamp {
 		fi, err := os.Stat(p)
 		if err != nil {
 			fi = nil
+		} else {
+			// On Windows os.Stat leaves the file index to be read at the first SameFile, from
+			// the path: read it now, or a file renamed over this one would compare as the same.
+			os.SameFile(fi, fi)
 		}
 		out = append(out, stamp{path: p, info: fi})
 	}
