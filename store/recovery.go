@@ -170,7 +170,7 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	applied := 0
 	var stopped error
 	for k, p := range c.records {
-		if _, err := d.replay(p); err != nil {
+		if _, err := d.replay(p, c.version); err != nil {
 			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
 			if k > 0 {
 				good = c.ends[k-1]
@@ -190,6 +190,15 @@ func (d *Dataset) ReplayJournal() (int, error) {
 			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
 		}
 	}
+	if c.version == 1 {
+		// An older idxlabel's journal: rewritten as version 2 (the records applied, without
+		// provenance) so that the records appended from now on carry theirs.
+		var err error
+		if good, err = upgradeJournal(rec.Path, c.base, c.records[:applied]); err != nil {
+			d.mu.Unlock()
+			return applied, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
+		}
+	}
 	j, err := reopenJournal(rec.Path, good)
 	if err != nil {
 		d.mu.Unlock()
@@ -204,6 +213,20 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	d.mu.Unlock()
 	d.notify(ch)
 	return applied, stopped
+}
+
+// upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
+// and records (upgradeRecord), written atomically, and returns its length.
+func upgradeJournal(path string, base []byte, records [][]byte) (int64, error) {
+	b := append([]byte(journalMagic), frame(base)...)
+	for _, p := range records {
+		b = append(b, frame(upgradeRecord(p))...)
+	}
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	return int64(len(b)), err
 }
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).

@@ -59,6 +59,7 @@ func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress fun
 	if err != nil {
 		return err
 	}
+	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
 	return nil
@@ -142,6 +143,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		d.lock = job.lock
 	}
 	renumber := d.renumber()
+	d.logSave(renumber)
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels)
 	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
