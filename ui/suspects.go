@@ -182,7 +182,7 @@ func (w *mainWindow) decide(label int) {
 	if i < 0 || w.refuseWhileBusy() {
 		return
 	}
-	err := w.ds.Decide(i, label)
+	err := w.ds.DecideAs(w.decisionHow(i, label), i, label)
 	w.edited()
 	if err != nil {
 		dialog.ShowError(err, w.win)
