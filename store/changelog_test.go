@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -546,5 +547,28 @@ func TestReplayRefusesAHowOfAnotherKind(t *testing.T) {
 			t.Fatalf("a relabel with how %d: applied %d, label %d, %v", how, applied, e.Label(1), err)
 		}
 		e.Close()
+	}
+}
+
+// BenchmarkChangeLog lists the change log of a session on 60,000 samples with every label
+// changed in one batch, then 1,000 single relabels, and writes it as CSV.
+func BenchmarkChangeLog(b *testing.B) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	ip, lp := writeTestPair(b, 60000, 2, 2)
+	d, _ := Open(ip, lp, Options{})
+	defer d.Close()
+	all := make([]int, 60000)
+	for i := range all {
+		all[i] = i
+	}
+	d.Relabel(all, 3)
+	for i := range 1000 {
+		d.Relabel([]int{i * 60}, 4)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if err := WriteChangeLog(io.Discard, d.ChangeLog(), true); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
