@@ -7,28 +7,36 @@ import (
 	"time"
 )
 
-// The change log: every label change in effect since the files were opened, each with how and
-// when it was made (issue 13's provenance).
+// The change log: every label change since the files were opened, each with how and when it
+// was made (issue 13's provenance).
 //
-// What it lists. One entry per sample an edit changed, for every edit in effect, oldest first:
-// a relabel or a review decision that changed the label (Original = the label before it), an
-// appended sample (Original = NoLabel), a deletion (New = NoLabel). Undone edits are not listed:
-// an undo takes an edit back, so it is no longer a change; a redo puts it back with the time it
-// was first made. A restore takes its sample's deletion out of the log instead of adding an
-// entry, and a sample both appended and deleted before it reached the files has none: the log
-// explains how the files' labels became the labels in effect, and applying its entries in order
-// to the files' labels gives them. A decision that keeps the label is not a change.
+// What it lists. One entry per sample an edit changed, oldest first: a relabel or a review
+// decision that changed the label (Original = the label before it), an added sample
+// (Original = NoLabel), a deletion (New = NoLabel). Undone edits are not changes: undoing an
+// edit takes its entries out, and redoing it puts them back with the time it was first made.
+// Only an edit made before the log began cannot be taken out: undoing it is a change of its
+// own, logged as HowUndone at the time of the undo. (The session's log begins when the files are
+// opened; a journal replayed after a crash brings the edits saved before it back as history.
+// What a save appends to the change log file begins at the save before, so there an undo of an
+// edit an earlier save wrote is HowUndone.) A restore takes its sample's deletion out instead of
+// adding an entry; a deleted sample has no entries after its deletion (relabelling it changes
+// nothing the files will hold), and one both added and deleted has none. So the entries,
+// applied in order to the labels of the files as opened, give the labels in effect. A review
+// decision that keeps the label is not a change.
 //
 // Numbering. Index is the sample's number in the files as they were opened, the number the grid
-// showed; appended samples are numbered after them in the order they were added. A save that
+// showed; samples added since are numbered after them in the order they were added. A save that
 // leaves deleted samples out renumbers the samples after them in the files it writes, but not in
 // the log: an entry keeps its number for the whole session, so every entry of one session refers
-// to one numbering (and the entries of a sample the save dropped keep the number it had). After
-// a crash the reopened files are a new session: the replayed edits are numbered as in them.
+// to one numbering (and the entries of a sample a save dropped keep the number it had). After a
+// crash the reopened files are a new session: the replayed edits are numbered as in them.
 //
-// Where it comes from. Edits carry their How and time in the journal records, so a journal
-// replayed after a crash gives the same entries. Entries of edits already saved are kept in
-// memory for the session; the others are read from the undo history when asked for.
+// How it is kept. Every edit carries its How and time, and every undo and redo its time, in its
+// journal record (and each step of a history record its How and time), so a replayed journal
+// rebuilds the same log. As edits, undos and redos are made or replayed (logDo, logStep) the
+// Dataset keeps two lists of events: the session's, and the one since the last save, which
+// the save turns into the entries it appends to the change log beside the label file. entries
+// reads a list (restores cancel deletions; added-and-deleted samples are left out).
 
 // How says how a change was made. Its values are stored in journals (version 2): they are
 // never renumbered, and new ones go at the end.
@@ -46,10 +54,13 @@ const (
 	HowAddedImported         // a sample imported from image files
 	HowDeleted               // a sample deleted
 	howRestore               // a restore (never in the log: it cancels the deletion)
+	// HowUndone: an edit the files already held (saved, or reopened with its history after a
+	// crash) undone, its change taken back; in no journal record (the undo record is one).
+	HowUndone
 	howCount
 )
 
-var howNames = [howCount]string{"", "manual", "batch", "suspect-accepted", "suggested-accepted", "added-drawn", "added-imported", "deleted", ""}
+var howNames = [howCount]string{"", "manual", "batch", "suspect-accepted", "suggested-accepted", "added-drawn", "added-imported", "deleted", "", "undone"}
 
 // String returns the name written in the change log's how column ("manual", "suspect-accepted",
 // …), "" for HowUnknown.
@@ -91,11 +102,31 @@ func checkHow(t byte, h How) error {
 	return nil
 }
 
-// provenance is how and when an edit was made; every action embeds it.
+// recordType returns the type of the journal record of an edit like a (a saved append's is an
+// append's), for checkHow.
+func recordType(a action) byte {
+	switch a := a.(type) {
+	case *relabel:
+		return recRelabel
+	case *decide:
+		return recDecide
+	case *appendSamples, *savedAppend:
+		return recAppend
+	case *setDeleted:
+		if a.to {
+			return recDelete
+		}
+		return recRestore
+	}
+	return 0
+}
+
+// provenance is how and when an edit was made; every action embeds it, and a save's remap
+// (carry.go) copies it.
 type provenance struct {
-	how   How
-	when  int64 // Unix time in milliseconds; 0 when unknown
-	saved bool  // a save wrote the edit: its entries are in the session's saved entries
+	how  How
+	when int64  // Unix time in milliseconds; 0 when unknown
+	id   uint64 // names the step in the session's events (0 until it makes one: stepID)
 }
 
 func (p *provenance) prov() *provenance { return p }
@@ -103,12 +134,12 @@ func (p *provenance) prov() *provenance { return p }
 // madeNow returns the provenance of an edit made now.
 func madeNow(how How) provenance { return provenance{how: how, when: time.Now().UnixMilli()} }
 
-// provOf returns a's provenance.
-func provOf(a action) provenance {
+// provOf returns a's provenance (every action has one).
+func provOf(a action) *provenance {
 	if p, ok := a.(interface{ prov() *provenance }); ok {
-		return *p.prov()
+		return p.prov()
 	}
-	return provenance{}
+	return &provenance{}
 }
 
 // SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
@@ -142,31 +173,61 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 
 // ChangeLogEntry is one change in the change log (see the numbering above).
 type ChangeLogEntry struct {
-	Index         int       // the sample's number in the files as opened (appended samples after them)
+	Index         int       // the sample's number in the files as opened (added samples after them)
 	Original, New int       // the label before and after; NoLabel for an added sample's Original and a deleted sample's New
 	How           How       // how the change was made
 	When          time.Time // when it was made (UTC); zero when unknown
 }
 
-// sessionLog is a Dataset's change log of the edits already saved in this session, and what it
-// needs to number entries across saves (Dataset.log).
-type sessionLog struct {
-	saved []ChangeLogEntry // entries of the edits saved in this session, oldest first
-	index []int            // session number of each base sample; nil when it is its number
-	shift int              // session number of the first appended sample, minus baseN
-	off   bool             // saves do not append to the changes file (SetWriteChanges)
-
-	fileMu  sync.Mutex     // one append to a changes file at a time; guards written and err
-	written map[string]int // how many entries of saved each changes file has had appended
-	err     error          // why the last save did not append its entries (ChangesFileError)
+// logEvent is one event of a change log list: an entry, or a restore, made by a step.
+type logEvent struct {
+	ChangeLogEntry
+	step    uint64 // the provenance id of the step that made it
+	inverse bool   // made by undoing the step (HowUndone)
+	restore bool   // a restore: it cancels the sample's last deletion and is no entry itself
 }
 
-// ChangeLog returns every change in effect since the files were opened, oldest first: those of
-// the edits saved in this session, then those not yet saved (see the rules above). It is a copy.
+// sessionLog is a Dataset's change log (Dataset.log): the events of the session and of the
+// edits since the last save, and what it needs to number samples across saves.
+type sessionLog struct {
+	session  []logEvent       // since the files were opened
+	unsaved  []logEvent       // since the last save (or the opening)
+	pending  []ChangeLogEntry // entries of saves not yet appended to the changes file
+	index    []int            // session number of each base sample; nil when it is its number
+	shift    int              // session number of the first appended sample, minus baseN
+	nextID   uint64           // the last step id given (stepID)
+	undoTime int64            // the time of the undo logStep is logging, for its entries
+	off      bool             // saves do not append to the changes file (SetWriteChanges)
+
+	fileMu sync.Mutex // one append to a changes file at a time; guards file and err
+	file   string     // the changes file this session last appended to
+	err    error      // why the last save did not append its entries (ChangesFileError)
+}
+
+// ChangeLog returns every change since the files were opened, oldest first (see the rules
+// above). It is a copy.
 func (d *Dataset) ChangeLog() []ChangeLogEntry {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return append(slices.Clone(d.log.saved), d.unsavedLog()...)
+	return d.sessionEntries()
+}
+
+// sessionEntries returns the entries of the session's events (d.mu held).
+func (d *Dataset) sessionEntries() []ChangeLogEntry {
+	return entries(d.log.session, d.addedDeleted(len(d.opened)))
+}
+
+// addedDeleted returns the session numbers of the samples from the from-th on (those added
+// since the files as opened, or as last saved) that are deleted now: whatever their events, they
+// never reach the files (d.mu held).
+func (d *Dataset) addedDeleted(from int) map[int]bool {
+	out := map[int]bool{}
+	for i := from; i < len(d.deleted); i++ {
+		if d.deleted[i] {
+			out[d.sessionIndex(i)] = true
+		}
+	}
+	return out
 }
 
 // sessionIndex returns the session number of sample i (d.mu held).
@@ -180,84 +241,175 @@ func (d *Dataset) sessionIndex(i int) int {
 	return i
 }
 
-// unsavedLog returns the entries of the edits in effect that are not saved yet, from the undo
-// stack (d.mu held).
-func (d *Dataset) unsavedLog() []ChangeLogEntry {
-	type row struct {
-		i         int // sample number now
-		from, to  int32
-		p         provenance
-		cancelled bool
+// stepID returns a's id, giving it one if it has none (d.mu held).
+func (d *Dataset) stepID(a action) uint64 {
+	p := provOf(a)
+	if p.id == 0 {
+		d.log.nextID++
+		p.id = d.log.nextID
 	}
-	var rows []row
-	label := map[int]int32{}  // labels set by the edits walked so far
-	deletion := map[int]int{} // sample → its deletion's row, while in effect
-	labelOf := func(i int) int32 {
-		if l, ok := label[i]; ok {
-			return l
-		}
-		return d.orig[i] // a sample not yet touched is a base sample as in the files
+	return p.id
+}
+
+// events returns the events step a makes on the samples as they are now (d.mu held): applied,
+// or, when inverse, just reverted by an undo (HowUndone, at log.undoTime). Deletions read the
+// sample's label now, so it runs right after a.apply or a.revert.
+func (d *Dataset) events(a action, inverse bool) []logEvent {
+	p := provOf(a)
+	how, when := p.how, p.when
+	if inverse {
+		how, when = HowUndone, d.log.undoTime
 	}
-	n := d.baseN
-	for _, a := range d.undo {
-		p := provOf(a)
-		if p.saved {
-			continue
-		}
-		switch a := a.(type) {
-		case *relabel:
-			for k, i := range a.idx {
-				rows = append(rows, row{i: int(i), from: a.old[k], to: a.to[k], p: p})
-				label[int(i)] = a.to[k]
-			}
-		case *decide:
-			if a.to != a.old {
-				rows = append(rows, row{i: int(a.i), from: a.old, to: a.to, p: p})
-				label[int(a.i)] = a.to
-			}
-		case *appendSamples:
-			for k, l := range a.labels {
-				rows = append(rows, row{i: n + k, from: NoLabel, to: l, p: p})
-				label[n+k] = l
-			}
-			n += len(a.labels)
-		case *setDeleted:
-			for _, i := range a.idx {
-				if a.to {
-					deletion[int(i)] = len(rows)
-					rows = append(rows, row{i: int(i), from: labelOf(int(i)), to: NoLabel, p: p})
-				} else if r, ok := deletion[int(i)]; ok {
-					rows[r].cancelled = true
-					delete(deletion, int(i))
-				}
-			}
-		}
+	base := logEvent{step: d.stepID(a), inverse: inverse}
+	base.How = how
+	if when != 0 {
+		base.When = time.UnixMilli(when).UTC()
 	}
-	out := make([]ChangeLogEntry, 0, len(rows))
-	for _, r := range rows {
-		if r.cancelled || r.i >= d.baseN && r.i < len(d.deleted) && d.deleted[r.i] {
-			continue // restored, or appended and deleted: it never reaches the files
-		}
-		e := ChangeLogEntry{Index: d.sessionIndex(r.i), Original: int(r.from), New: int(r.to), How: r.p.how}
-		if r.p.when != 0 {
-			e.When = time.UnixMilli(r.p.when).UTC()
-		}
+	var out []logEvent
+	change := func(i int, from, to int32) {
+		e := base
+		e.Index, e.Original, e.New = d.sessionIndex(i), int(from), int(to)
 		out = append(out, e)
+	}
+	deletion := func(i int32) { change(int(i), d.labels[i], NoLabel) }
+	restore := func(i int32) {
+		change(int(i), NoLabel, NoLabel)
+		out[len(out)-1].restore = true
+	}
+	switch a := a.(type) {
+	case *relabel:
+		for k, i := range a.idx {
+			if inverse {
+				change(int(i), a.to[k], a.old[k])
+			} else {
+				change(int(i), a.old[k], a.to[k])
+			}
+		}
+	case *decide:
+		switch {
+		case a.to == a.old:
+		case inverse:
+			change(int(a.i), a.to, a.old)
+		default:
+			change(int(a.i), a.old, a.to)
+		}
+	case *appendSamples:
+		for k, l := range a.labels {
+			if inverse {
+				change(a.first+k, l, NoLabel)
+			} else {
+				change(a.first+k, NoLabel, l)
+			}
+		}
+	case *savedAppend: // undone: its samples marked deleted; redone: restored
+		for k, i := range a.idx {
+			if inverse {
+				deletion(i)
+			} else {
+				change(int(i), NoLabel, a.labels[k])
+			}
+		}
+	case *setDeleted:
+		for _, i := range a.idx {
+			if a.to != inverse {
+				deletion(i)
+			} else {
+				restore(i)
+			}
+		}
 	}
 	return out
 }
 
-// logSave moves the entries of the edits a save wrote into the session's saved entries (marking
-// the edits saved, should they outlive the save in the undo history), and carries the session
-// numbering over the save's renumbering (renumber: each sample's number after the save, -1 when
-// left out). finishSave calls it before rebase (d.mu held).
-func (d *Dataset) logSave(renumber []int) {
-	d.log.saved = append(d.log.saved, d.unsavedLog()...)
-	for _, a := range d.undo { // the edits in effect; those undone (redo) are not in the files
-		if p, ok := a.(interface{ prov() *provenance }); ok {
-			p.prov().saved = true
+// logDo records the events of an edit just applied (perform; d.mu held).
+func (d *Dataset) logDo(a action) {
+	ev := d.events(a, false)
+	d.log.session = append(d.log.session, ev...)
+	d.log.unsaved = append(d.log.unsaved, ev...)
+}
+
+// logStep records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
+// when (Unix milliseconds; 0 unknown), in both lists (d.mu held). An undo takes the step's
+// entries out of a list that has them, or else (the files already held the step when the list
+// began) adds the entries of its undoing; a redo takes those out again, or else puts the step's
+// entries back. An undone saved append always adds its deletions: its samples stay, deleted,
+// and a restore can bring them back (entries then sees the deletion cancelled).
+func (d *Dataset) logStep(a action, undo bool, when int64) {
+	d.log.undoTime = when
+	fwd, inv := d.events(a, false), d.events(a, true)
+	_, stays := a.(*savedAppend)
+	for _, l := range []*[]logEvent{&d.log.session, &d.log.unsaved} {
+		if undo {
+			if stays || !drop(l, fwd, false) {
+				*l = append(*l, inv...)
+			}
+		} else if !drop(l, inv, true) {
+			*l = append(*l, fwd...)
 		}
 	}
+}
+
+// drop removes from *l the events of evs's step in evs's direction (inverse or not) on the
+// samples evs name, and reports whether there were any.
+func drop(l *[]logEvent, evs []logEvent, inverse bool) bool {
+	if len(evs) == 0 {
+		return false
+	}
+	on := map[int]bool{}
+	for _, e := range evs {
+		on[e.Index] = true
+	}
+	step, n := evs[0].step, len(*l)
+	*l = slices.DeleteFunc(*l, func(e logEvent) bool { return e.step == step && e.inverse == inverse && on[e.Index] })
+	return len(*l) < n
+}
+
+// entries reads a list of events as change log entries: a restore cancels the last deletion of
+// its sample before it; a sample deleted (not restored) has no entries after its deletion (a
+// relabel of a deleted sample changes nothing the files will hold); and a sample added and then
+// deleted, or one of dropped (addedDeleted), has no entries.
+func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
+	gone := make([]bool, len(events))
+	deletion := map[int]int{} // sample → its last deletion not cancelled
+	added := map[int]int{}    // sample → its last addition
+	for k, e := range events {
+		switch {
+		case e.restore:
+			gone[k] = true
+			if j, ok := deletion[e.Index]; ok {
+				gone[j] = true
+				delete(deletion, e.Index)
+			}
+		case e.New == NoLabel:
+			deletion[e.Index] = k
+		case e.Original == NoLabel:
+			added[e.Index] = k
+		}
+	}
+	for i, j := range deletion {
+		if a, ok := added[i]; ok && a < j {
+			dropped[i] = true
+		}
+	}
+	out := make([]ChangeLogEntry, 0, len(events))
+	for k, e := range events {
+		if j, ok := deletion[e.Index]; ok && k > j {
+			continue
+		}
+		if !gone[k] && !dropped[e.Index] {
+			out = append(out, e.ChangeLogEntry)
+		}
+	}
+	return out
+}
+
+// logSave turns the events since the last save into the entries the save appends to the change
+// log beside the label file (appendChanges), and carries the session numbering over the save's
+// renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
+// calls it before rebase (d.mu held).
+func (d *Dataset) logSave(renumber []int) {
+	d.log.pending = append(d.log.pending, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
+	d.log.unsaved = nil
 	kept := 0
 	for _, k := range renumber {
 		kept = max(kept, k+1)
@@ -273,7 +425,7 @@ func (d *Dataset) logSave(renumber []int) {
 	if identity {
 		index = nil
 	}
-	// Appended samples keep numbers after all the session's earlier ones, even those deleted.
+	// Samples added later keep numbers after all the session's earlier ones, even deleted ones.
 	d.log.shift = len(d.labels) + d.log.shift - kept
 	d.log.index = index
 }

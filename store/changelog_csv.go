@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -82,32 +83,36 @@ func sameTarget(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-// appendChanges appends the session's saved entries that the change log beside the label file
-// has not had yet (all of them the first time a session saves to these files; after a failed
-// append, those too). save calls it once the save has put the files in place; an error is kept
-// for ChangesFileError and never fails the save.
+// appendChanges appends to the change log beside the label file the entries it has not had:
+// the entries of the saves since this session last appended to it, or, the first time this
+// session saves to these files, every change since they were opened (ChangeLog). Entries held
+// back (the preference off, or a failed append) go with the next save. save calls it once the
+// save has put the files in place; an error is kept for ChangesFileError and never fails the
+// save.
 func (d *Dataset) appendChanges() {
 	d.log.fileMu.Lock()
 	defer d.log.fileMu.Unlock()
-	d.mu.RLock()
-	off, path, saved := d.log.off, d.statePath(ChangesSuffix), d.log.saved
-	d.mu.RUnlock()
 	d.log.err = nil
+	d.mu.RLock()
+	off, path, held := d.log.off, d.statePath(ChangesSuffix), len(d.log.pending)
+	list := d.log.pending[:held:held]
+	if path != d.log.file {
+		list = d.sessionEntries()
+	}
+	d.mu.RUnlock()
 	if off || path == "" {
 		return
 	}
-	if d.log.written == nil {
-		d.log.written = map[string]int{}
+	if len(list) > 0 {
+		if err := appendChangeLog(path, list); err != nil {
+			d.log.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
+			return
+		}
 	}
-	from := d.log.written[path]
-	if from >= len(saved) {
-		return
-	}
-	if err := appendChangeLog(path, saved[from:]); err != nil {
-		d.log.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
-		return
-	}
-	d.log.written[path] = len(saved)
+	d.mu.Lock()
+	d.log.pending = slices.Delete(d.log.pending, 0, held)
+	d.log.file = path
+	d.mu.Unlock()
 }
 
 // errNotChangeLog: a file where the change log goes is not one idxlabel wrote.

@@ -9,54 +9,67 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// checkLogExplains checks the change log's promise on d (no save in between): its entries,
-// applied in order to the files' labels, give every sample's label and deletion now. Each entry
-// starts from the label the sample has at that point (Original), an added sample is new, and
-// appended samples deleted again have no entries; each entry's how fits it (or is unknown, from
-// a version 1 journal).
+// checkLogExplains checks the change log's promise on d: its entries, applied in order to the
+// labels of the files as opened, give every sample's deletion now and the label of every sample
+// not deleted (each entry starts from the label its sample has at that point; samples a save
+// removed are checked from their first entry on); a deleted sample has no entry after its
+// deletion, and one added and deleted again has none; each entry's how fits it (or is unknown,
+// from a version 1 journal, or undone: an edit the files held, undone).
 func checkLogExplains(t *testing.T, d *Dataset) {
 	t.Helper()
+	d.mu.RLock()
+	session := make([]int, len(d.labels))
+	for i := range session {
+		session[i] = d.sessionIndex(i)
+	}
+	d.mu.RUnlock()
 	label, deleted, exists := map[int]int{}, map[int]bool{}, map[int]bool{}
-	for i := range d.baseN {
-		label[i], exists[i] = d.OriginalLabel(i), true
+	for i, s := range session {
+		if st := d.State(i); !st.Added {
+			label[s], exists[s] = st.Original, true
+		}
 	}
 	for k, e := range d.ChangeLog() {
+		if _, ok := label[e.Index]; !ok && e.Original != NoLabel {
+			label[e.Index], exists[e.Index] = e.Original, true // a sample a save removed
+		}
 		switch {
 		case e.Original == NoLabel:
 			if exists[e.Index] || checkHow(recAppend, e.How) != nil {
 				t.Fatalf("entry %d %+v: added, but the sample exists or how is %q", k, e, e.How)
 			}
-			label[e.Index], exists[e.Index] = e.New, true
-		case !exists[e.Index] || label[e.Index] != e.Original:
+			label[e.Index], exists[e.Index], deleted[e.Index] = e.New, true, false
+		case !exists[e.Index] || deleted[e.Index] || label[e.Index] != e.Original:
 			t.Fatalf("entry %d %+v: the sample has label %d (exists %v)", k, e, label[e.Index], exists[e.Index])
 		case e.New == NoLabel:
-			if checkHow(recDelete, e.How) != nil || deleted[e.Index] {
+			if checkHow(recDelete, e.How) != nil && e.How != HowUndone {
 				t.Fatalf("entry %d %+v: a deletion", k, e)
 			}
 			deleted[e.Index] = true
 		default:
-			if checkHow(recRelabel, e.How) != nil {
+			if checkHow(recRelabel, e.How) != nil && e.How != HowUndone {
 				t.Fatalf("entry %d %+v: a relabel, how %q", k, e, e.How)
 			}
 			label[e.Index] = e.New
 		}
 	}
-	for i := range d.Len() {
+	for i, s := range session {
 		st := d.State(i)
 		if st.Added && st.Deleted {
-			if exists[i] {
-				t.Fatalf("sample %d was added and deleted, but the log lists it", i)
+			if exists[s] && !deleted[s] {
+				t.Fatalf("sample %d (%d in the session) was added and deleted, but the log has it: %v", i, s, logRows(d.ChangeLog()))
 			}
 			continue
 		}
-		if !exists[i] || label[i] != st.Label || deleted[i] != st.Deleted {
-			t.Fatalf("sample %d is %+v; the log says label %d, deleted %v (exists %v)", i, st, label[i], deleted[i], exists[i])
+		if !exists[s] || deleted[s] != st.Deleted || !st.Deleted && label[s] != st.Label {
+			t.Fatalf("sample %d (%d in the session) is %+v; the log says label %d, deleted %v (exists %v)", i, s, st, label[s], deleted[s], exists[s])
 		}
 	}
 }
@@ -459,8 +472,9 @@ func TestExportChangeLog(t *testing.T) {
 	}
 }
 
-// downgrade returns a version 2 journal as version 1 (what idxlabel wrote before the change
-// log): the old magic, and no provenance in the edit records.
+// downgrade returns a version 2 journal without a history record as version 1 (what idxlabel
+// wrote before the change log): the old magic, no provenance in the edit records, no time in
+// the undo and redo records.
 func downgrade(t testing.TB, b []byte) []byte {
 	t.Helper()
 	out := []byte(journalMagicV1)
@@ -469,7 +483,11 @@ func downgrade(t testing.TB, b []byte) []byte {
 		n := int(binary.LittleEndian.Uint32(b))
 		p := b[8 : 8+n]
 		b = b[8+n:]
-		if !first && p[0] != recUndo && p[0] != recRedo {
+		switch {
+		case first:
+		case p[0] == recUndo || p[0] == recRedo:
+			p = p[:1]
+		default:
 			p = slices.Concat(p[:1], p[1+provenanceSize:])
 		}
 		out = append(out, frame(p)...)
@@ -569,6 +587,159 @@ func BenchmarkChangeLog(b *testing.B) {
 	for b.Loop() {
 		if err := WriteChangeLog(io.Discard, d.ChangeLog(), true); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The undo history outlives a save (carry.go). Undoing an edit the files hold is a change of
+// the files: the next save logs it as undone, while the session's log, which counts from the
+// files as opened, just loses the edit. A redo puts the edit back with the time it was made. An
+// edit made before a crash and reopened with its history is held by the files too.
+func TestUndoAfterSaveIsLogged(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 12) // labels k mod 10
+	cp := lp + ChangesSuffix
+	d, _ := Open(ip, lp, Options{})
+	d.Relabel([]int{3}, 8)
+	d.AppendAs(HowAddedDrawn, []Sample{{make([]byte, 16), 6}})
+	made := d.ChangeLog()
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Undo() // the drawn sample: marked deleted
+	d.Undo() // sample 3 back to 3
+	if got := d.ChangeLog(); len(got) != 0 {
+		t.Fatalf("the session's log after undoing everything: %v", logRows(got))
+	}
+	if err := d.Save(nil); err != nil || d.Len() != 12 {
+		t.Fatal(err, d.Len())
+	}
+	recs := readLog(t, cp)
+	want := []string{"index,original,new,how", "3,3,8,manual", "12,,6,added-drawn", "12,6,,undone", "3,8,3,undone"}
+	if got := rowsOf(recs); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after undoing saved edits:\n%v", got)
+	}
+	for _, r := range recs[3:] {
+		if when, err := time.Parse(time.RFC3339, r[4]); err != nil || when.Before(made[1].When.Truncate(time.Second)) {
+			t.Fatalf("an undo logged at %q (%v), before the edit it undid", r[4], err)
+		}
+	}
+	// Redo: the relabel is back, with the time it was first made.
+	if name, ok, _ := d.Redo(); !ok || name != "Relabel sample 3 as 8" {
+		t.Fatalf("redo %q %v", name, ok)
+	}
+	if got := d.ChangeLog(); len(got) != 1 || got[0] != made[0] {
+		t.Fatalf("after the redo: %v, want %v", got, made[0])
+	}
+	d.Relabel([]int{5}, 0)
+	// A crash: the journal starts with the history the second save carried (the relabel of 3 on
+	// its redo stack, with its provenance), then the redo and the relabel of 5.
+	d.Close()
+	e, _ := Open(ip, lp, Options{})
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ChangeLog(); !reflect.DeepEqual(logRows(got), []string{"3,3,8,manual", "5,5,0,manual"}) || got[0] != made[0] {
+		t.Fatalf("after the crash: %v", got)
+	}
+	if err := e.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	e.Relabel([]int{7}, 1)
+	// Another crash: now both relabels are in the files, on the carried undo stack.
+	e.Close()
+	f, _ := Open(ip, lp, Options{})
+	defer f.Close()
+	if _, err := f.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if got := logRows(f.ChangeLog()); !reflect.DeepEqual(got, []string{"7,7,1,manual"}) {
+		t.Fatalf("after the second crash: %v", got)
+	}
+	for range 3 {
+		if _, ok, err := f.Undo(); !ok || err != nil {
+			t.Fatal("undo", err)
+		}
+	}
+	if got := logRows(f.ChangeLog()); !reflect.DeepEqual(got, []string{"5,0,5,undone", "3,8,3,undone"}) {
+		t.Fatalf("after undoing what the reopened files hold: %v", got)
+	}
+	checkLogExplains(t, f)
+	if err := f.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, "3,3,8,manual", "5,5,0,manual", "5,0,5,undone", "3,8,3,undone")
+	if got := rowsOf(readLog(t, cp)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("the change log after two crashes:\n%v", got)
+	}
+}
+
+// changesFile follows the change log file beside a pair through one session: the rows the
+// session's saves append, applied in order to the labels of the files as the session opened
+// them, give the labels of the files each save wrote.
+type changesFile struct {
+	path   string
+	skip   int         // rows written before the session (header included)
+	labels map[int]int // by session number: the labels the rows give so far
+}
+
+// followChanges starts following the change log of d's files; d has just been opened.
+func followChanges(t *testing.T, d *Dataset) *changesFile {
+	t.Helper()
+	_, lp := d.Paths()
+	c := &changesFile{path: lp + ChangesSuffix, labels: map[int]int{}}
+	if _, err := os.Stat(c.path); err == nil {
+		c.skip = len(readLog(t, c.path))
+	}
+	for i := range d.Len() {
+		c.labels[i] = d.Label(i)
+	}
+	return c
+}
+
+// saved checks the rows appended since the last check against the files d has just saved.
+func (c *changesFile) saved(t *testing.T, d *Dataset, where string) {
+	t.Helper()
+	var rows [][]string
+	if _, err := os.Stat(c.path); err == nil {
+		rows = readLog(t, c.path)
+	}
+	if c.skip == 0 && len(rows) > 0 {
+		c.skip = 1 // the header
+	}
+	for _, r := range rows[min(c.skip, len(rows)):] {
+		i, _ := strconv.Atoi(r[0])
+		from, to := NoLabel, NoLabel
+		if r[1] != "" {
+			from, _ = strconv.Atoi(r[1])
+		}
+		if r[2] != "" {
+			to, _ = strconv.Atoi(r[2])
+		}
+		l, ok := c.labels[i]
+		switch {
+		case from == NoLabel && !ok, from != NoLabel && ok && l == from:
+		default:
+			t.Fatalf("%s: row %v, but sample %d is %d (%v)", where, r, i, l, ok)
+		}
+		if to == NoLabel {
+			delete(c.labels, i)
+		} else {
+			c.labels[i] = to
+		}
+	}
+	c.skip = len(rows)
+	if d.Dirty() {
+		t.Fatalf("%s: dirty after a save", where)
+	}
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if len(c.labels) != len(d.labels) {
+		t.Fatalf("%s: the rows give %d samples, the files hold %d", where, len(c.labels), len(d.labels))
+	}
+	for i, l := range d.labels {
+		if s := d.sessionIndex(i); c.labels[s] != int(l) {
+			t.Fatalf("%s: the rows give sample %d (session %d) label %d, the files %d", where, i, s, c.labels[s], l)
 		}
 	}
 }

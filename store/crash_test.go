@@ -46,6 +46,8 @@ func TestCrashChild(t *testing.T) {
 			os.Exit(3)
 		}
 		fmt.Println("saved")
+	case "undo-after-save":
+		undoAfterSave(d, func(step int) { fmt.Println("step", step) })
 	case "edits":
 		for i := 1; i < d.Len(); i++ {
 			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {

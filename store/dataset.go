@@ -80,7 +80,13 @@ type Dataset struct {
 	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
-	orig        []int32    // baseN labels from the file, NoLabel when unlabelled
+	orig        []int32    // baseN labels in the files (as read or last saved), NoLabel when unlabelled
+
+	// What the files held when they were opened, renumbered through every save since: the
+	// first len(opened) samples existed then, with these labels; the others were added since.
+	// State's Edited and Added, and the Edited and Added filters, compare with it, so a save
+	// does not hide what changed.
+	opened []int32
 
 	// The current state: one entry per sample, base then appended.
 	labels   []int32
@@ -92,7 +98,14 @@ type Dataset struct {
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
 
-	undo, redo  []action
+	undo, redo []action
+	// clean is the depth of the undo stack at which the samples are as the files hold them
+	// (0 when opened, len(undo) after a save); -1 when that state can no longer be reached
+	// (an edit replaced the redo steps leading to it). See Dirty.
+	clean int
+	// carry is the history record (history.go) that the journal begun after a save must start
+	// with, nil when the save left no history or it has been written.
+	carry       []byte
 	journal     *journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
@@ -228,6 +241,7 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 		return err
 	}
 	d.labels = slices.Clone(d.orig)
+	d.opened = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
 	d.reviewed = make([]bool, d.baseN)
 	d.declared = d.presentClasses()
@@ -385,24 +399,28 @@ func (d *Dataset) Label(i int) int {
 	return int(d.labels[i])
 }
 
-// OriginalLabel returns sample i's label in the files (NoLabel for appended samples and
-// unlabelled files). It panics if i is not in 0…Len()-1.
+// OriginalLabel returns sample i's label when the files were opened, whatever saves happened
+// since (NoLabel for samples added since and for unlabelled files). It panics if i is not in
+// 0…Len()-1.
 func (d *Dataset) OriginalLabel(i int) int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	d.mustExist(i, "OriginalLabel")
-	if i >= d.baseN {
+	if i >= len(d.opened) {
 		return NoLabel
 	}
-	return int(d.orig[i])
+	return int(d.opened[i])
 }
 
-// State describes one sample for display and filtering.
+// State describes one sample for display and filtering. Edited, Added and Original compare with
+// the files as they were opened: a save keeps them (see Dataset.opened), until the pair is
+// closed.
 type State struct {
-	Label, Original int  // current label and the files' label (NoLabel when none)
-	Edited          bool // a base sample whose label differs from the files'
-	Added           bool // appended since the files were read
+	Label, Original int  // current label and its label when the files were opened (NoLabel when none)
+	Edited          bool // a sample of the files as opened whose label differs from its label then
+	Added           bool // appended since the files were opened (saved or not)
 	Deleted         bool // marked deleted; removed by the next save
+	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
 	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
 }
 
@@ -426,9 +444,10 @@ func (d *Dataset) StateAt(i int) (s State, ok bool) {
 }
 
 func (d *Dataset) stateLocked(i int) State {
-	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= d.baseN, Reviewed: d.reviewed[i]}
+	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= len(d.opened), Reviewed: d.reviewed[i]}
+	s.Unsaved = i >= d.baseN || d.labels[i] != d.orig[i]
 	if !s.Added {
-		s.Original = int(d.orig[i])
+		s.Original = int(d.opened[i])
 		s.Edited = s.Label != s.Original
 	}
 	return s
@@ -442,11 +461,12 @@ func (d *Dataset) Notices() []string {
 	return slices.Clone(d.notices)
 }
 
-// Dirty reports whether the dataset has edits not yet saved.
+// Dirty reports whether the dataset has edits not yet saved: the undo history is not at the
+// step the files hold (undoing after a save makes it dirty, redoing back makes it clean).
 func (d *Dataset) Dirty() bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return len(d.undo) > 0
+	return len(d.undo) != d.clean
 }
 
 // Close ends the editing session: it closes the journal file and releases the pair's lock, so

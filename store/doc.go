@@ -13,6 +13,12 @@
 // off between the two renames is finished the next time the pair is opened, from the record
 // "<labels>.idxlabel-saving" (ManifestSuffix), which names only this pair's own files.
 //
+// A save keeps the undo history, renumbered past the samples it removed (carry.go: a saved
+// deletion can no longer be undone; a saved append is undone by marking its samples deleted),
+// and starts the journal over with that history as its first record (history.go), so an undo
+// after a save survives a crash too. What changed since the files were opened (State's Edited,
+// Added, Original) stays visible across saves until the pair is closed.
+//
 // Trust: everything read beside a pair is untrusted. A save record is obeyed only when every name
 // in it is one of the pair's files or the exact temporary name a save makes for it; otherwise it
 // is moved aside and the files are left as they are. Journals and lock files are never opened

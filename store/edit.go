@@ -4,16 +4,26 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"idxlabel/idx"
 )
 
-// action is one undoable step. apply and revert run with d.mu held; record is the step's
-// journal payload (see journal.go).
+// action is one step on the undo or redo stack. apply and revert run with d.mu held; remap
+// carries it through a save (carry.go) and history encodes it for the journal begun after one
+// (history.go).
 type action interface {
 	apply(d *Dataset) Change
 	revert(d *Dataset) Change
 	String() string
+	remap(r renumbering, applied bool) action
+	history(e enc) enc
+}
+
+// edit is an action a person makes (not one a save turned into another): record is its journal
+// payload (see journal.go).
+type edit interface {
+	action
 	record() []byte
 }
 
@@ -51,20 +61,22 @@ func (a *relabel) String() string {
 	return fmt.Sprintf("Relabel %d samples", len(a.idx))
 }
 
-// appendSamples adds samples at the end; pixels are in stored order.
+// appendSamples adds samples at the end; pixels are in stored order. first is where the
+// samples went when it was last applied.
 type appendSamples struct {
 	provenance
 	labels []int32
 	pixels []byte
+	first  int
 }
 
 func (a *appendSamples) apply(d *Dataset) Change {
-	first := len(d.labels)
+	a.first = len(d.labels)
 	d.labels = append(d.labels, a.labels...)
 	d.deleted = append(d.deleted, make([]bool, len(a.labels))...)
 	d.reviewed = append(d.reviewed, make([]bool, len(a.labels))...)
 	d.added = append(d.added, a.pixels...)
-	return Change{Kind: Appended, Indices: span(first, len(d.labels))}
+	return Change{Kind: Appended, Indices: span(a.first, len(d.labels))}
 }
 
 // revert removes the samples from the end. Their pixels stay in d.added's old buffer for anyone
@@ -80,11 +92,14 @@ func (a *appendSamples) revert(d *Dataset) Change {
 	return Change{Kind: Truncated, Indices: span(n, n+len(a.labels))}
 }
 
-func (a *appendSamples) String() string {
-	if len(a.labels) == 1 {
-		return "Add a sample labelled " + labelText(a.labels[0])
+func (a *appendSamples) String() string { return appendName(a.labels) }
+
+// appendName describes an append of samples with these labels, before and after a save.
+func appendName(labels []int32) string {
+	if len(labels) == 1 {
+		return "Add a sample labelled " + labelText(labels[0])
 	}
-	return fmt.Sprintf("Add %d samples", len(a.labels))
+	return fmt.Sprintf("Add %d samples", len(labels))
 }
 
 // setDeleted marks samples deleted (to = true) or restores them.
@@ -294,7 +309,7 @@ func (d *Dataset) setDeleted(indices []int, to bool) error {
 }
 
 // do journals a, applies it, pushes it on the undo stack, clears redo, unlocks d.mu and notifies.
-func (d *Dataset) do(a action) error {
+func (d *Dataset) do(a edit) error {
 	if d.closed {
 		d.mu.Unlock()
 		return ErrClosed
@@ -309,16 +324,23 @@ func (d *Dataset) do(a action) error {
 	return nil
 }
 
-// perform applies a, pushes it on the undo stack and clears redo (d.mu held).
+// perform applies a, pushes it on the undo stack and clears redo (d.mu held). When the state
+// the files hold was only reachable by redoing, it is not any more (see Dirty).
 func (d *Dataset) perform(a action) Change {
 	ch := d.changed(a.apply(d))
+	if d.clean > len(d.undo) {
+		d.clean = -1
+	}
 	d.undo = append(d.undo, a)
 	d.redo = d.redo[:0]
+	d.logDo(a)
 	return ch
 }
 
 // Undo reverts the last step, journaled, and returns its description ("Relabel 3 samples as 7");
-// false when there is nothing to undo. Errors: ErrRecoveryPending or the journal's write error
+// false when there is nothing to undo. The history outlives a save, renumbered; what a save
+// makes of each step (a saved deletion leaves it, a saved append is undone by marking its
+// samples deleted) is in carry.go. Errors: ErrRecoveryPending or the journal's write error
 // (nothing is undone then).
 func (d *Dataset) Undo() (string, bool, error) { return d.step(true) }
 
@@ -339,11 +361,13 @@ func (d *Dataset) step(undo bool) (string, bool, error) {
 	if undo {
 		rec = recUndo
 	}
-	if err := d.writeJournal([]byte{rec}); err != nil {
+	when := time.Now().UnixMilli()
+	if err := d.writeJournal(stepRecord(rec, when)); err != nil {
 		d.mu.Unlock()
 		return "", false, err
 	}
 	a, ch := d.performStep(undo)
+	d.logStep(a, undo, when)
 	d.mu.Unlock()
 	d.notify(ch)
 	return a.String(), true, nil

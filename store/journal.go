@@ -25,19 +25,20 @@ import (
 // synced before the edit is reported done. A record whose length or checksum does not hold ends
 // the good prefix; replay stops there and the file is truncated to it before appending again.
 //
-// Version 2 ("IDXLJRN2") puts the edit's provenance after the type byte of every edit record
-// (relabel, append, delete, restore, decide): how u8 (a How; checkHow says which fit the type)
-// and when i64 (Unix time in milliseconds), so that a replayed journal gives the same change
-// log. Version 1 ("IDXLJRN1", idxlabel before the change log) has no provenance: it is still
-// replayed, its edits logged with HowUnknown and no time, and rewritten as version 2 before
-// journaling goes on (upgradeRecord).
+// Version 2 ("IDXLJRN2") records provenance, so that a replayed journal gives the same change
+// log (changelog.go): after the type byte of every edit record (relabel, append, delete,
+// restore, decide) how u8 (a How; checkHow says which fit the type) and when i64 (Unix time in
+// milliseconds); after an undo's or redo's type byte its when i64; after the kind byte of every
+// step of a history record (history.go) its how u8 and when i64. Version 1 ("IDXLJRN1", idxlabel
+// before the change log) has none: it is still replayed, its edits logged with HowUnknown and no
+// time, and rewritten as version 2 before journaling goes on (upgradeJournal).
 const (
 	journalMagic   = "IDXLJRN2"
 	journalMagicV1 = "IDXLJRN1"
 )
 
 // Record types, the payload's first byte. The layouts are version 1's; version 2 inserts how
-// u8, when i64 after the type byte of the edit records.
+// u8, when i64 after the type byte of the edit records, and when i64 after an undo's or redo's.
 const (
 	recBase    byte = 1 // kind u8 (0 files, 1 new), n u32, h u32, w u32, image dtype u8, label dtype u8, images CRC u32, labels CRC u32 [, new: classes, names]
 	recRelabel byte = 2 // n u32, n × (index u32, label i32)

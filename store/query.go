@@ -11,8 +11,8 @@ type Subset int
 const (
 	All     Subset = iota // every sample, deleted ones included
 	Live                  // samples not deleted
-	Edited                // base samples whose label differs from the files'
-	Added                 // samples appended since the files were read
+	Edited                // samples whose label differs from their label when the files were opened (State.Edited)
+	Added                 // samples appended since the files were opened (State.Added)
 	Deleted               // samples marked deleted
 )
 
@@ -39,11 +39,11 @@ func (d *Dataset) Select(f Filter) []int {
 				continue
 			}
 		case Edited:
-			if i >= d.baseN || l == d.orig[i] {
+			if i >= len(d.opened) || l == d.opened[i] {
 				continue
 			}
 		case Added:
-			if i < d.baseN {
+			if i < len(d.opened) {
 				continue
 			}
 		case Deleted:
@@ -119,23 +119,30 @@ func (d *Dataset) ClassName(c int) string {
 // ClassNamesFile returns the class-name file Open read, or "".
 func (d *Dataset) ClassNamesFile() string { return d.namesPath }
 
-// Counters summarises the dataset for a status bar.
+// Counters summarises the dataset for a status bar and the question about unsaved edits.
 type Counters struct {
-	Samples, Edited, Added, Deleted int
+	Samples       int // every sample, deleted ones included
+	Edited, Added int // since the files were opened (State.Edited, State.Added), saves or not
+	Deleted       int // marked deleted (the next save removes them)
+	// What the next save would change besides the deletions: samples of the files whose label
+	// differs from the files' (Relabelled), and samples not in the files yet (Appended).
+	Relabelled, Appended int
 }
 
-// Counters counts samples (deleted included), relabelled base samples, appended samples and
-// deleted samples.
+// Counters counts the samples; see the fields.
 func (d *Dataset) Counters() Counters {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	c := Counters{Samples: len(d.labels), Added: len(d.labels) - d.baseN}
+	c := Counters{Samples: len(d.labels), Added: len(d.labels) - len(d.opened), Appended: len(d.labels) - d.baseN}
 	for i, l := range d.labels {
 		if d.deleted[i] {
 			c.Deleted++
 		}
-		if i < d.baseN && l != d.orig[i] {
+		if i < len(d.opened) && l != d.opened[i] {
 			c.Edited++
+		}
+		if i < d.baseN && l != d.orig[i] {
+			c.Relabelled++
 		}
 	}
 	return c

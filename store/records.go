@@ -45,11 +45,16 @@ func (a *decide) record() []byte {
 	return enc{recDecide}.prov(a.provenance).u32(uint32(a.i)).i32(a.to)
 }
 
-// upgradeRecord returns a version 1 record as version 2: an edit record gets provenance
-// HowUnknown, time 0 (unknown); undo and redo are the same in both.
+// stepRecord is the record of an undo (recUndo) or redo (recRedo) made at when (Unix
+// milliseconds; version 2).
+func stepRecord(rec byte, when int64) []byte { return enc{rec}.i64(when) }
+
+// upgradeRecord returns an edit, undo or redo record of version 1 as version 2: an edit gets
+// provenance HowUnknown, time 0 (unknown), an undo or redo time 0. (A history record is
+// re-encoded from the stacks it restored instead: upgradeJournal.)
 func upgradeRecord(p []byte) []byte {
 	if p[0] == recUndo || p[0] == recRedo {
-		return p
+		return slices.Concat(p, make([]byte, 8))
 	}
 	return slices.Concat(p[:1], make([]byte, provenanceSize), p[1:])
 }
@@ -130,13 +135,18 @@ func (d *Dataset) replay(p []byte, version int) (Change, error) {
 	r := &dec{b: p[1:]}
 	if t == recUndo || t == recRedo {
 		undo := t == recUndo
-		if len(r.b) != 0 {
-			return Change{}, errors.New("extra bytes after an undo or redo")
+		var when int64
+		if version >= 2 {
+			when = r.i64()
+		}
+		if r.err != nil || len(r.b) != 0 {
+			return Change{}, errors.New("an undo or redo record of the wrong length")
 		}
 		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
 			return Change{}, errors.New("undo or redo with nothing to undo or redo")
 		}
-		_, ch := d.performStep(undo)
+		a, ch := d.performStep(undo)
+		d.logStep(a, undo, when)
 		return ch, nil
 	}
 	var pv provenance
@@ -153,9 +163,7 @@ func (d *Dataset) replay(p []byte, version int) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	if p, ok := a.(interface{ prov() *provenance }); ok {
-		*p.prov() = pv
-	}
+	*provOf(a) = pv
 	return d.perform(a), nil
 }
 

@@ -21,7 +21,7 @@ const JournalSuffix = ".idxlabel-journal"
 type Recovery struct {
 	Path    string    // the journal file
 	ModTime time.Time // when it was last written
-	Edits   int       // intact edit records (edits, undos and redos)
+	Edits   int       // intact edit records (edits, undos and redos; not the history a save carried)
 	Damaged int64     // bytes at its end that failed their checksum and will be ignored
 	Matches bool      // it was written against exactly these files (same fingerprint)
 	Reason  string    // why it does not match, when !Matches
@@ -63,8 +63,9 @@ func fallbackJournal(primary string) string {
 // fallback used when its folder could not be written) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
-// person can set it aside). Journals whose edits cancel out (every step undone) and empty files
-// are removed: there is nothing in them. The journals not chosen are listed in Recovery.Others
+// person can set it aside). Journals whose edits cancel out (netEmpty: every step undone, or
+// after a save every step back where the save left it) and empty files are removed: there is
+// nothing in them. The journals not chosen are listed in Recovery.Others
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
@@ -88,8 +89,8 @@ func (d *Dataset) findJournal() error {
 			found = append(found, rec)
 			continue
 		}
-		rec.contents, rec.Edits, rec.Damaged = c, len(c.records), c.damaged
-		if rec.Edits == 0 || netSteps(c.records) == 0 && c.damaged == 0 {
+		rec.contents, rec.Edits, rec.Damaged = c, editRecords(c.records), c.damaged
+		if rec.Edits == 0 || netEmpty(c.records) && c.damaged == 0 {
 			os.Remove(p)
 			continue
 		}
@@ -129,20 +130,6 @@ func (r *Recovery) better(o *Recovery) bool {
 	return r.contents != nil && o.contents == nil
 }
 
-// netSteps returns how many steps a journal's records leave on the undo stack: each edit pushes
-// one, an undo pops one, a redo pushes one back. Zero means the edits cancel out.
-func netSteps(records [][]byte) int {
-	n := 0
-	for _, p := range records {
-		if p[0] == recUndo {
-			n--
-		} else {
-			n++ // an edit, or a redo putting one back
-		}
-	}
-	return n
-}
-
 // setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"
 // so they are neither offered again nor lost.
 func setAsideOthers(rec *Recovery) {
@@ -155,7 +142,9 @@ func setAsideOthers(rec *Recovery) {
 // and redo history included), and continues journaling after them. A record that does not fit
 // (an index beyond the samples, a label outside the label dtype's range) ends the replay there:
 // the whole journal is first copied to "<journal>.<time>.unreplayed", then cut back to the last
-// record applied, and the error says so. It returns how many records were applied. Errors: no
+// record applied, and the error says so. It returns how many edit records (Recovery.Edits) were
+// applied. A journal begun after a save starts with the history the save carried (history.go):
+// it restores the undo and redo stacks, so they are as they were too. Errors: no
 // matching journal is pending, the journal cannot be reopened or copied, or the replay stopped
 // early (the dataset then holds the records before it, and editing goes on).
 func (d *Dataset) ReplayJournal() (int, error) {
@@ -167,10 +156,11 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	}
 	c := rec.contents
 	good := c.good
-	applied := 0
+	applied, replayed := 0, 0
+	var history []byte // a version 1 history record, re-encoded in version 2
 	var stopped error
 	for k, p := range c.records {
-		if _, err := d.replay(p, c.version); err != nil {
+		if _, err := d.replayRecord(k, p, c.version); err != nil {
 			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
 			if k > 0 {
 				good = c.ends[k-1]
@@ -178,7 +168,12 @@ func (d *Dataset) ReplayJournal() (int, error) {
 			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.records), err)
 			break
 		}
-		applied++
+		replayed++
+		if p[0] != recHistory {
+			applied++
+		} else if c.version == 1 {
+			history = d.historyRecord() // the stacks it restored, without provenance
+		}
 	}
 	if stopped != nil || c.damaged > 0 {
 		copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
@@ -194,7 +189,7 @@ func (d *Dataset) ReplayJournal() (int, error) {
 		// An older idxlabel's journal: rewritten as version 2 (the records applied, without
 		// provenance) so that the records appended from now on carry theirs.
 		var err error
-		if good, err = upgradeJournal(rec.Path, c.base, c.records[:applied]); err != nil {
+		if good, err = upgradeJournal(rec.Path, c.base, history, c.records[:replayed]); err != nil {
 			d.mu.Unlock()
 			return applied, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 		}
@@ -216,11 +211,19 @@ func (d *Dataset) ReplayJournal() (int, error) {
 }
 
 // upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
-// and records (upgradeRecord), written atomically, and returns its length.
-func upgradeJournal(path string, base []byte, records [][]byte) (int64, error) {
+// and records (upgradeRecord; a history record replaced by history, the same stacks encoded in
+// version 2), written atomically, and returns its length.
+func upgradeJournal(path string, base, history []byte, records [][]byte) (int64, error) {
 	b := append([]byte(journalMagic), frame(base)...)
 	for _, p := range records {
-		b = append(b, frame(upgradeRecord(p))...)
+		if p[0] == recHistory {
+			p = history
+		} else {
+			p = upgradeRecord(p)
+		}
+		if p != nil {
+			b = append(b, frame(p)...)
+		}
 	}
 	err := atomicfile.WriteFile(path, func(w io.Writer) error {
 		_, err := w.Write(b)
@@ -267,8 +270,8 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 }
 
 // writeJournal appends one record to the journal, creating the journal with its base record on
-// the first edit (beside the files, or in the per-user fallback when their folder is read-only).
-// d.mu is held.
+// the first edit (beside the files, or in the per-user fallback when their folder is read-only),
+// followed by the history a save carried (d.carry) when there is one. d.mu is held.
 func (d *Dataset) writeJournal(payload []byte) error {
 	if d.readOnly {
 		return ErrReadOnly
@@ -298,6 +301,12 @@ func (d *Dataset) writeJournal(payload []byte) error {
 			return fmt.Errorf("cannot start the journal of unsaved edits: %w", err)
 		}
 		d.journal = j
+	}
+	if d.carry != nil {
+		if err := d.journal.append(d.carry); err != nil {
+			return err
+		}
+		d.carry = nil
 	}
 	return d.journal.append(payload)
 }

@@ -29,8 +29,11 @@ func (d *Dataset) Save(progress func(fraction float64)) error {
 // compared with what was meant, and only then renamed over the targets, with a manifest on disk
 // so that a crash between the two renames is finished by the next Open. On any failure the
 // targets keep their old content and the temporary files are removed. On success the dataset is
-// the saved files: samples renumbered, undo history and journal cleared. labelsPath may be ""
-// only for a dataset without labels. progress (may be nil) is called with 0–1 as it goes.
+// the saved files: samples renumbered, the journal started over against them, and the undo
+// history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved append
+// is undone by marking its samples deleted). What changed since the files were opened stays
+// visible (State). labelsPath may be "" only for a dataset without labels. progress (may be
+// nil) is called with 0–1 as it goes.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
 // LockSuffix) and, on success, keeps it and releases the old pair's.
@@ -144,7 +147,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	}
 	renumber := d.renumber()
 	d.logSave(renumber)
-	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels)
+	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
@@ -261,13 +264,16 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 
 // buildLabels assembles the label array for the kept samples (d.mu held).
 func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
+	// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
+	for _, i := range kept {
+		if d.labels[i] == NoLabel {
+			return nil, fmt.Errorf("sample %d has no label: label every sample before saving a label file (or delete it)", i)
+		}
+	}
 	h := d.labelHeader
 	if h.Type == 0 { // images opened alone: labels typed since
 		h = idx.Header{Type: idx.UByte, Dims: []int{0}}
 		for _, i := range kept {
-			if d.labels[i] == NoLabel {
-				return nil, fmt.Errorf("sample %d has no label: label every sample before saving a label file (or delete it)", i)
-			}
 			if d.labels[i] > 255 {
 				h.Type = idx.Int32
 			}
@@ -302,8 +308,10 @@ func verify(path string, want *idx.Array) error {
 	return nil
 }
 
-// rebase makes the saved arrays the dataset's base (d.mu held).
-func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Array) {
+// rebase makes the saved arrays the dataset's base (d.mu held): renumber (see renumber) maps
+// every sample to its number in them. The review marks, the labels when the files were opened
+// and the undo history follow their samples.
+func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Array, renumber []int) {
 	n := images.Dims[0]
 	d.imagesPath, d.labelsPath = imagesPath, labelsPath
 	d.journalPath = ""
@@ -328,15 +336,20 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 	}
 	d.labels = slices.Clone(d.orig)
 	reviewed := make([]bool, n)
-	for old, k := range d.renumber() {
+	var opened []int32
+	for old, k := range renumber {
 		if k >= 0 {
 			reviewed[k] = d.reviewed[old] // a review's decisions outlive the save
+			if old < len(d.opened) {
+				opened = append(opened, d.opened[old]) // they stay first, in order
+			}
 		}
 	}
+	d.carryHistory(newRenumbering(renumber))
 	d.deleted = make([]bool, n)
 	d.reviewed = reviewed
+	d.opened = opened
 	d.added = nil
-	d.undo, d.redo = nil, nil
 }
 
 // renumber returns, for every sample now, its number once a save has left out the deleted

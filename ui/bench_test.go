@@ -41,8 +41,7 @@ func BenchmarkStartup60k(b *testing.B) {
 	if err := store.WritePair(ip, lp, images, labels); err != nil {
 		b.Fatal(err)
 	}
-	a := test.NewTempApp(b)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(b)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	b.ResetTimer()
 	for b.Loop() {

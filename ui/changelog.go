@@ -171,7 +171,7 @@ func (w *mainWindow) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	ds := w.ds
-	go func() {
+	w.bg.Go(func() {
 		n, err := ds.ExportChangeLog(path)
 		fyne.Do(func() {
 			if errors.Is(err, os.ErrNotExist) {
@@ -183,5 +183,5 @@ func (w *mainWindow) runChangeLogExport(path string, replace bool) {
 			}
 			w.inform("Change log written", fmt.Sprintf("%s written to %s.", plural(n, "change"), path))
 		})
-	}()
+	})
 }

@@ -26,13 +26,13 @@ type cnnScan struct {
 // review's. It is dropped if the dataset is replaced or renumbered (saved) meanwhile.
 func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
 	w.stopCNNScan()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	scan := &cnnScan{cancel: cancel, note: "CNN scan starting"}
 	w.cnn = scan
 	resets := w.resets
 	start := time.Now()
 	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}
-	go func() {
+	w.bg.Go(func() {
 		var last time.Time
 		res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{}, func(p suspect.Progress) {
 			if time.Since(last) < time.Second {
@@ -74,7 +74,17 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 			}
 			w.updateStatus()
 		})
-	}()
+	})
+}
+
+// stopBackground cancels the window's cancellable background work (scans, the suggestion
+// model's training, an export), including any that such work would start next (their contexts
+// derive from w.life), and waits for every background goroutine of the window to end; a load,
+// save or import is waited for. It may be called from any goroutine but the UI thread of a
+// running app, where the goroutines' last steps are queued.
+func (w *mainWindow) stopBackground() {
+	w.end()
+	w.bg.Wait()
 }
 
 // stopCNNScan cancels a CNN scan that is running (Tools → Stop the CNN Scan); the kNN ranking

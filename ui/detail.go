@@ -172,17 +172,20 @@ func (d *detailPanel) show(ds *store.Dataset, gen uint64, i int, className func(
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
 	images, _ := ds.Paths()
 	fromFile := images != ""
+	// Edited and Added compare with the files as they were opened, saves or not.
 	switch {
 	case st.Added && fromFile:
-		text += "\nadded since the files were read"
+		text += "\nadded since the files were opened"
 	case st.Added:
 		text += "\nadded since the dataset was opened"
 	case st.Edited && fromFile:
-		text += "\nin the file: " + className(st.Original)
+		text += "\nwhen opened: " + className(st.Original)
 	case st.Edited:
 		text += "\nat first: " + className(st.Original)
-	case fromFile:
+	case fromFile && !st.Unsaved:
 		text += " (as in the file)"
+	case fromFile:
+		text += " (as when opened; not saved)" // an edit saved, then undone
 	default:
 		text += " (as generated)"
 	}

@@ -19,8 +19,7 @@ import (
 // with the draw window open.
 func newDatasetWindow(t *testing.T) (*mainWindow, *drawWindow, *store.Dataset) {
 	t.Helper()
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	ds, err := store.New(28, 28, nil, nil, filepath.Join(t.TempDir(), "new.idxlabel-journal"))
 	if err != nil {

@@ -80,7 +80,7 @@ func (w *mainWindow) exportDialog() {
 func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
 	s := export.FromDataset(w.ds)
 	opts.Force = force
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), w.win)
 	prog.SetOnClosed(cancel)
@@ -89,7 +89,7 @@ func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
 	opts.Progress = func(done, total int) {
 		fyne.Do(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
-	go func() {
+	w.bg.Go(func() {
 		err := export.Write(ctx, s, out, opts)
 		fyne.Do(func() {
 			prog.SetOnClosed(func() {})
@@ -109,5 +109,5 @@ func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
 				w.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}
 		})
-	}()
+	})
 }

@@ -111,7 +111,7 @@ func (w *mainWindow) load(images, labels string, readOnly bool) {
 	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), w.win)
 	prog.Show()
 	w.busy.Store(true)
-	go func() {
+	w.bg.Go(func() {
 		ds, err := store.Open(images, labels, store.Options{ReadOnly: readOnly})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
@@ -137,7 +137,7 @@ func (w *mainWindow) load(images, labels string, readOnly bool) {
 				w.addRecent(images, labels)
 			}, func() { ds.Close() })
 		})
-	}()
+	})
 }
 
 // openDemo replaces the dataset by the generated demo.
@@ -205,7 +205,7 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 	prog.Show()
 	w.busy.Store(true)
 	w.beforeSave()
-	go func() {
+	w.bg.Go(func() {
 		err := do(func(f float64) { fyne.Do(func() { bar.SetValue(f) }) })
 		fyne.Do(func() {
 			defer w.busy.Store(false) // last: tests wait on it
@@ -230,7 +230,7 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 				then()
 			}
 		})
-	}()
+	})
 }
 
 // saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
@@ -374,7 +374,7 @@ func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
 	c := w.ds.Counters()
-	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Edited, c.Added, c.Deleted, strings.ToLower(action)))
+	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Relabelled, c.Appended, c.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
 	// Escape cancels; Enter saves (the answer that loses nothing).
 	w.prompts.show(w.win.Canvas(), "unsaved", d, cancel.OnTapped, saveBtn.OnTapped, w.focusGrid)

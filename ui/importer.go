@@ -111,7 +111,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 	prog.Show()
 	w.busy.Store(true)
 	ds := w.ds
-	go func() {
+	w.bg.Go(func() {
 		var samples []store.Sample
 		for k, f := range files {
 			px, err := normalize.LoadFile(f.Path, opts, normalizeDigit)
@@ -138,7 +138,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 			}
 			w.showImportReport(len(samples), skipped)
 		})
-	}()
+	})
 }
 
 // showImportReport says how many samples came in and lists the files skipped.

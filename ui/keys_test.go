@@ -12,12 +12,23 @@ import (
 	"idxlabel/store"
 )
 
+// newTestWindow builds a main window in a headless test app. Its background work is stopped and
+// waited for when the test ends, after the test's own cleanups: the test driver runs fyne.Do
+// inline, so a scan or training still running would touch widgets (and Fyne's shared caches)
+// while the next test builds its window.
+func newTestWindow(t testing.TB) *mainWindow {
+	t.Helper()
+	a := test.NewTempApp(t)
+	w := newMainWindow(a, a.NewWindow(Title))
+	t.Cleanup(w.stopBackground)
+	return w
+}
+
 // demoWindow shows the generated demo dataset in a headless main window; demo says whether the
 // window treats it as the demo (closing it asks nothing).
 func demoWindow(t *testing.T, demo bool) (*mainWindow, *store.Dataset) {
 	t.Helper()
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	ds, err := demoDataset()
 	if err != nil {
@@ -296,8 +307,7 @@ func TestGotoBoxKeepsItsKeys(t *testing.T) {
 // TestTenThousandClassesStayUsable: with 10,000 classes (a hostile class-name file), the draw
 // window's label list stays short and narrows as one types; the class picker lists the matches.
 func TestTenThousandClassesStayUsable(t *testing.T) {
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	classes := make([]int, 10000)
 	names := map[int]string{}
 	for c := range classes {

@@ -41,10 +41,10 @@ func (w *mainWindow) trainModel() {
 		data.Labels[k] = snap.Labels[i]
 	}
 	ds := w.ds
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	w.training = cancel
 	w.setDrawStatus("Training the model that suggests labels…")
-	go func() {
+	w.bg.Go(func() {
 		m, err := suspect.TrainModel(ctx, data, suspect.CNNOptions{}, func(p suspect.Progress) {
 			text := fmt.Sprintf("Training the model that suggests labels: %.0f%%, %s left", 100*p.Done, p.Left.Round(1e9))
 			fyne.Do(func() {
@@ -66,7 +66,7 @@ func (w *mainWindow) trainModel() {
 				w.setModel(m)
 			}
 		})
-	}()
+	})
 }
 
 // setModel makes m the model that suggests labels, and suggests one for the drawing on the pad.

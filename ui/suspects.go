@@ -48,7 +48,7 @@ func (w *mainWindow) findSuspects() {
 	}
 	ds := w.ds
 	snap := ds.Snapshot()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(w.life)
 	stage := widget.NewLabel("Starting…")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", len(snap.Indices)), "Cancel", container.NewVBox(stage, bar), w.win)
@@ -56,7 +56,7 @@ func (w *mainWindow) findSuspects() {
 	prog.Show()
 	w.busy.Store(true)
 	start := time.Now()
-	go func() {
+	w.bg.Go(func() {
 		var last time.Time
 		res, err := suspect.Scan(ctx, suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{},
 			func(s string, f float64) {
@@ -91,7 +91,7 @@ func (w *mainWindow) findSuspects() {
 			w.showSuspects()
 			w.startCNNScan(ds, snap, res)
 		})
-	}()
+	})
 }
 
 // newSuspects maps a scan's ranked suspects (snapshot positions) to sample indices, with the

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"path/filepath"
@@ -40,12 +41,15 @@ type mainWindow struct {
 	menu     *fyne.MainMenu
 	items    menuItems
 	recent   *fyne.MenuItem
-	draw     *drawWindow    // the draw window, nil when closed
-	sus      *suspects      // the last scan for suspects, nil before one
-	cnn      *cnnScan       // the CNN scan refining sus, nil when none runs
-	model    *suspect.Model // suggests labels for drawings (suggest.go); nil before one is trained
-	training func()         // cancels the model's training in progress, nil when none
-	resets   int            // Reset changes applied (a save, a replay): a scan started before is stale
+	draw     *drawWindow     // the draw window, nil when closed
+	sus      *suspects       // the last scan for suspects, nil before one
+	cnn      *cnnScan        // the CNN scan refining sus, nil when none runs
+	model    *suspect.Model  // suggests labels for drawings (suggest.go); nil before one is trained
+	training func()          // cancels the model's training in progress, nil when none
+	resets   int             // Reset changes applied (a save, a replay): a scan started before is stale
+	bg       sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
+	life     context.Context // the parent of every cancellable background job's context
+	end      context.CancelFunc
 
 	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
 	// it; edits made on the UI thread are drained in the same step (edited).
@@ -60,7 +64,8 @@ type mainWindow struct {
 // newMainWindow builds the main window's widgets in win; it starts with an empty dataset, and
 // setDataset gives it something to show.
 func newMainWindow(a fyne.App, win fyne.Window) *mainWindow {
-	w := &mainWindow{app: a, win: win, schedule: fyne.Do, grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
+	life, end := context.WithCancel(context.Background())
+	w := &mainWindow{app: a, win: win, schedule: fyne.Do, life: life, end: end, grid: newTileGrid(), side: newSidePanel(), detail: newDetailPanel(), status: widget.NewLabel("")}
 	w.grid.badgeOf = w.badge
 	w.grid.onChange = w.cursorMoved
 	w.grid.onRune = w.typedRune

@@ -28,8 +28,7 @@ func testWindow(t *testing.T) (*mainWindow, *store.Dataset, string, string) {
 	if err := store.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
-	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
+	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	ds, err := store.Open(ip, lp, store.Options{})
 	if err != nil {
