@@ -15,7 +15,8 @@ import (
 // (Original = NoLabel), a deletion (New = NoLabel). Undone edits are not changes: undoing an
 // edit takes its entries out, and redoing it puts them back with the time it was first made.
 // Only an edit made before the log began cannot be taken out: undoing it is a change of its
-// own, logged as HowUndone at the time of the undo. (The session's log begins when the files are
+// own, at the time of the undo: HowUndone for a label taken back, HowDeleted for a sample it
+// removes. (The session's log begins when the files are
 // opened; a journal replayed after a crash brings the edits saved before it back as history.
 // What a save appends to the change log file begins at the save before, so there an undo of an
 // edit an earlier save wrote is HowUndone.) A restore takes its sample's deletion out instead of
@@ -54,8 +55,8 @@ const (
 	HowAddedImported         // a sample imported from image files
 	HowDeleted               // a sample deleted
 	howRestore               // a restore (never in the log: it cancels the deletion)
-	// HowUndone: an edit the files already held (saved, or reopened with its history after a
-	// crash) undone, its change taken back; in no journal record (the undo record is one).
+	// HowUndone: a label change the log already held before it began (saved, or reopened with
+	// its history after a crash) taken back by an undo; in no journal record (the undo is one).
 	HowUndone
 	howCount
 )
@@ -174,18 +175,26 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 // ChangeLogEntry is one change in the change log (see the numbering above).
 type ChangeLogEntry struct {
 	Index         int       // the sample's number in the files as opened (added samples after them)
-	Original, New int       // the label before and after; NoLabel for an added sample's Original and a deleted sample's New
-	How           How       // how the change was made
+	Original, New int       // the label before and after; NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
+	How           How       // how the change was made: added-drawn/-imported add the sample, deleted removes it, the others change its label
 	When          time.Time // when it was made (UTC); zero when unknown
 }
 
 // logEvent is one event of a change log list: an entry, or a restore, made by a step.
 type logEvent struct {
 	ChangeLogEntry
+	kind    byte   // evLabel, evAdd, evDelete or evRestore
 	step    uint64 // the provenance id of the step that made it
-	inverse bool   // made by undoing the step (HowUndone)
-	restore bool   // a restore: it cancels the sample's last deletion and is no entry itself
+	inverse bool   // made by undoing the step
 }
+
+// Kinds of event.
+const (
+	evLabel   byte = iota // a label changed (from or to NoLabel, too: images without labels)
+	evAdd                 // a sample added
+	evDelete              // a sample deleted
+	evRestore             // a deleted sample restored: it cancels the deletion, no entry of its own
+)
 
 // sessionLog is a Dataset's change log (Dataset.log): the events of the session and of the
 // edits since the last save, and what it needs to number samples across saves.
@@ -252,73 +261,74 @@ func (d *Dataset) stepID(a action) uint64 {
 }
 
 // events returns the events step a makes on the samples as they are now (d.mu held): applied,
-// or, when inverse, just reverted by an undo (HowUndone, at log.undoTime). Deletions read the
-// sample's label now, so it runs right after a.apply or a.revert.
+// or, when inverse, just reverted by an undo, at log.undoTime: a label change taken back is
+// HowUndone, a sample an undo removes (an added one, a restored one) HowDeleted. Deletions
+// read the sample's label now, so it runs right after a.apply or a.revert.
 func (d *Dataset) events(a action, inverse bool) []logEvent {
 	p := provOf(a)
-	how, when := p.how, p.when
-	if inverse {
-		how, when = HowUndone, d.log.undoTime
-	}
 	base := logEvent{step: d.stepID(a), inverse: inverse}
-	base.How = how
-	if when != 0 {
-		base.When = time.UnixMilli(when).UTC()
+	base.How, base.When = p.how, unixMilli(p.when)
+	if inverse {
+		base.How, base.When = HowUndone, unixMilli(d.log.undoTime)
 	}
 	var out []logEvent
-	change := func(i int, from, to int32) {
+	ev := func(kind byte, i int, from, to int32) {
 		e := base
-		e.Index, e.Original, e.New = d.sessionIndex(i), int(from), int(to)
+		e.kind, e.Index, e.Original, e.New = kind, d.sessionIndex(i), int(from), int(to)
+		if kind == evDelete {
+			e.How = HowDeleted
+		}
 		out = append(out, e)
 	}
-	deletion := func(i int32) { change(int(i), d.labels[i], NoLabel) }
-	restore := func(i int32) {
-		change(int(i), NoLabel, NoLabel)
-		out[len(out)-1].restore = true
+	label := func(i int, from, to int32) {
+		if inverse {
+			from, to = to, from
+		}
+		ev(evLabel, i, from, to)
 	}
 	switch a := a.(type) {
 	case *relabel:
 		for k, i := range a.idx {
-			if inverse {
-				change(int(i), a.to[k], a.old[k])
-			} else {
-				change(int(i), a.old[k], a.to[k])
-			}
+			label(int(i), a.old[k], a.to[k])
 		}
 	case *decide:
-		switch {
-		case a.to == a.old:
-		case inverse:
-			change(int(a.i), a.to, a.old)
-		default:
-			change(int(a.i), a.old, a.to)
+		if a.to != a.old {
+			label(int(a.i), a.old, a.to)
 		}
-	case *appendSamples:
+	case *appendSamples: // undone: its samples are gone
 		for k, l := range a.labels {
 			if inverse {
-				change(a.first+k, l, NoLabel)
+				ev(evDelete, a.first+k, l, NoLabel)
 			} else {
-				change(a.first+k, NoLabel, l)
+				ev(evAdd, a.first+k, NoLabel, l)
 			}
 		}
 	case *savedAppend: // undone: its samples marked deleted; redone: restored
 		for k, i := range a.idx {
 			if inverse {
-				deletion(i)
+				ev(evDelete, int(i), d.labels[i], NoLabel)
 			} else {
-				change(int(i), NoLabel, a.labels[k])
+				ev(evAdd, int(i), NoLabel, a.labels[k])
 			}
 		}
 	case *setDeleted:
 		for _, i := range a.idx {
 			if a.to != inverse {
-				deletion(i)
+				ev(evDelete, int(i), d.labels[i], NoLabel)
 			} else {
-				restore(i)
+				ev(evRestore, int(i), NoLabel, NoLabel)
 			}
 		}
 	}
 	return out
+}
+
+// unixMilli returns the time of ms, Unix milliseconds, in UTC; the zero time for 0 (unknown).
+func unixMilli(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }
 
 // logDo records the events of an edit just applied (perform; d.mu held).
@@ -337,7 +347,7 @@ func (d *Dataset) logDo(a action) {
 func (d *Dataset) logStep(a action, undo bool, when int64) {
 	d.log.undoTime = when
 	fwd, inv := d.events(a, false), d.events(a, true)
-	_, stays := a.(*savedAppend)
+	_, stays := a.(*savedAppend) // undone, its samples stay, deleted
 	for _, l := range []*[]logEvent{&d.log.session, &d.log.unsaved} {
 		if undo {
 			if stays || !drop(l, fwd, false) {
@@ -373,16 +383,16 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 	deletion := map[int]int{} // sample → its last deletion not cancelled
 	added := map[int]int{}    // sample → its last addition
 	for k, e := range events {
-		switch {
-		case e.restore:
+		switch e.kind {
+		case evRestore:
 			gone[k] = true
 			if j, ok := deletion[e.Index]; ok {
 				gone[j] = true
 				delete(deletion, e.Index)
 			}
-		case e.New == NoLabel:
+		case evDelete:
 			deletion[e.Index] = k
-		case e.Original == NoLabel:
+		case evAdd:
 			added[e.Index] = k
 		}
 	}

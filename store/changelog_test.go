@@ -37,20 +37,21 @@ func checkLogExplains(t *testing.T, d *Dataset) {
 		}
 	}
 	for k, e := range d.ChangeLog() {
-		if _, ok := label[e.Index]; !ok && e.Original != NoLabel {
+		add := e.How == HowAddedDrawn || e.How == HowAddedImported || e.How == HowUnknown && e.Original == NoLabel && !exists[e.Index]
+		if _, ok := label[e.Index]; !ok && !add {
 			label[e.Index], exists[e.Index] = e.Original, true // a sample a save removed
 		}
 		switch {
-		case e.Original == NoLabel:
-			if exists[e.Index] || checkHow(recAppend, e.How) != nil {
-				t.Fatalf("entry %d %+v: added, but the sample exists or how is %q", k, e, e.How)
+		case add:
+			if exists[e.Index] || e.Original != NoLabel || e.New == NoLabel {
+				t.Fatalf("entry %d %+v: an addition of a sample that exists", k, e)
 			}
 			label[e.Index], exists[e.Index], deleted[e.Index] = e.New, true, false
 		case !exists[e.Index] || deleted[e.Index] || label[e.Index] != e.Original:
-			t.Fatalf("entry %d %+v: the sample has label %d (exists %v)", k, e, label[e.Index], exists[e.Index])
-		case e.New == NoLabel:
-			if checkHow(recDelete, e.How) != nil && e.How != HowUndone {
-				t.Fatalf("entry %d %+v: a deletion", k, e)
+			t.Fatalf("entry %d %+v: the sample has label %d (exists %v, deleted %v)", k, e, label[e.Index], exists[e.Index], deleted[e.Index])
+		case e.How == HowDeleted || e.How == HowUnknown && e.New == NoLabel:
+			if e.New != NoLabel {
+				t.Fatalf("entry %d %+v: a deletion with a label", k, e)
 			}
 			deleted[e.Index] = true
 		default:
@@ -496,8 +497,8 @@ func downgrade(t testing.TB, b []byte) []byte {
 }
 
 // A journal an older idxlabel wrote (version 1) still replays: its edits are logged without how
-// or time, and the journal is rewritten in version 2 so that later edits are journaled with
-// theirs, and all of it replays again after another crash.
+// (but a deletion is deleted) or time, and the journal is rewritten in version 2 so that later
+// edits are journaled with theirs, and all of it replays again after another crash.
 func TestVersion1JournalReplays(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12)
@@ -525,11 +526,11 @@ func TestVersion1JournalReplays(t *testing.T) {
 		t.Fatal("a version 1 journal replayed to another state")
 	}
 	got := e.ChangeLog()
-	if !reflect.DeepEqual(logRows(got), []string{"0,0,9,", "1,1,9,", "12,,4,", "2,2,,", "3,3,0,"}) || len(got) != len(want) {
+	if !reflect.DeepEqual(logRows(got), []string{"0,0,9,", "1,1,9,", "12,,4,", "2,2,,deleted", "3,3,0,"}) || len(got) != len(want) {
 		t.Fatalf("log of a version 1 journal: %v", logRows(got))
 	}
 	for _, g := range got {
-		if !g.When.IsZero() || g.How != HowUnknown {
+		if !g.When.IsZero() || g.How != HowUnknown && g.How != HowDeleted { // a deletion is a deletion
 			t.Fatalf("an entry of a version 1 journal has how %q, time %v", g.How, g.When)
 		}
 	}
@@ -592,9 +593,10 @@ func BenchmarkChangeLog(b *testing.B) {
 }
 
 // The undo history outlives a save (carry.go). Undoing an edit the files hold is a change of
-// the files: the next save logs it as undone, while the session's log, which counts from the
-// files as opened, just loses the edit. A redo puts the edit back with the time it was made. An
-// edit made before a crash and reopened with its history is held by the files too.
+// the files: the next save logs it (a relabel undone, an addition deleted), while the session's
+// log, which counts from the files as opened, just loses the edit. A redo puts the edit back
+// with the time it was made. An edit made before a crash and reopened with its history is held
+// by the files too.
 func TestUndoAfterSaveIsLogged(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12) // labels k mod 10
@@ -615,7 +617,7 @@ func TestUndoAfterSaveIsLogged(t *testing.T) {
 		t.Fatal(err, d.Len())
 	}
 	recs := readLog(t, cp)
-	want := []string{"index,original,new,how", "3,3,8,manual", "12,,6,added-drawn", "12,6,,undone", "3,8,3,undone"}
+	want := []string{"index,original,new,how", "3,3,8,manual", "12,,6,added-drawn", "12,6,,deleted", "3,8,3,undone"}
 	if got := rowsOf(recs); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after undoing saved edits:\n%v", got)
 	}

@@ -249,19 +249,10 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 		}
 	}
 	if len(unl) > 0 {
-		p, err := model.probabilities(ctx, in.samples, unl)
-		if err != nil {
+		if res.Unlabelled, err = model.suggest(ctx, in.samples, unl); err != nil {
 			return nil, err
 		}
-		for k, i := range unl {
-			res.Unlabelled = append(res.Unlabelled, verdict(i, NoLabel, -1, p[k*nc:(k+1)*nc], in.classes))
-		}
-		slices.SortStableFunc(res.Unlabelled, func(a, b Suspect) int {
-			if a.Confidence != b.Confidence {
-				return cmpDesc(a.Confidence, b.Confidence)
-			}
-			return a.Index - b.Index
-		})
+		sortSuggestions(res.Unlabelled)
 	}
 	return res, nil
 }

@@ -228,3 +228,76 @@ func TestTrainModel(t *testing.T) {
 		t.Fatalf("classes %v", m.Classes())
 	}
 }
+
+// TestModelEpochs checks TrainModel's default: at least 300 optimizer steps for few labelled
+// samples, the scan's epochs for many.
+func TestModelEpochs(t *testing.T) {
+	for _, n := range []int{1, 10, 64, 65, 100, 300, 1000, 1600, 9000, 60000} {
+		e := modelEpochs(n)
+		steps := e * ((n + 63) / 64)
+		if steps < minModelSteps || e < DefaultEpochs(n) || e > DefaultEpochs(n) && (e-1)*((n+63)/64) >= minModelSteps {
+			t.Errorf("%d samples: %d epochs, %d steps", n, e, steps)
+		}
+	}
+	if modelEpochs(9000) != DefaultEpochs(9000) {
+		t.Errorf("9,000 samples: %d epochs, the scan's %d", modelEpochs(9000), DefaultEpochs(9000))
+	}
+}
+
+// TestSuggest checks the model's suggestions for unlabelled samples: one per sample asked, most
+// confident first, each what Predict says, mostly right; and its refusals.
+func TestSuggest(t *testing.T) {
+	d := mnistData(t, 1500)
+	truth := slices.Clone(d.Labels)
+	var ask []int
+	for i := 1000; i < d.N; i++ {
+		d.Labels[i] = NoLabel
+		ask = append(ask, i)
+	}
+	m, err := TrainModel(context.Background(), d, CNNOptions{Epochs: 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last float64
+	list, err := m.Suggest(context.Background(), d, ask, func(f float64) { last = f })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(ask) || last != 1 {
+		t.Fatalf("%d suggestions for %d samples, last progress %v", len(list), len(ask), last)
+	}
+	right, seen := 0, map[int]bool{}
+	for k, s := range list {
+		if k > 0 && (s.Confidence > list[k-1].Confidence || s.Confidence == list[k-1].Confidence && s.Index < list[k-1].Index) {
+			t.Fatalf("suggestion %d out of order", k)
+		}
+		if seen[s.Index] || s.Index < 1000 || s.Label != NoLabel || s.Score != 1 {
+			t.Fatalf("suggestion %+v", s)
+		}
+		seen[s.Index] = true
+		label, conf, err := m.Predict(d.Pixels(s.Index))
+		if err != nil || label != s.Suggested || conf != s.Confidence {
+			t.Fatalf("Predict(sample %d) = %d, %v, %v; Suggest said %d, %v", s.Index, label, conf, err, s.Suggested, s.Confidence)
+		}
+		if s.Suggested == truth[s.Index] {
+			right++
+		}
+	}
+	t.Logf("%d of %d suggestions right", right, len(list))
+	if right < 425 {
+		t.Errorf("only %d of %d suggestions right", right, len(list))
+	}
+	if _, err := m.Suggest(context.Background(), d, []int{d.N}, nil); err == nil {
+		t.Error("an index past the samples was accepted")
+	}
+	odd := d
+	odd.Dim, odd.H, odd.W = 196, 14, 14
+	if _, err := m.Suggest(context.Background(), odd, ask, nil); err == nil {
+		t.Error("14×14 samples were accepted by a 28×28 model")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Suggest(ctx, d, ask, nil); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
+	}
+}

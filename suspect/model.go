@@ -57,12 +57,96 @@ func (m *Model) probabilities(ctx context.Context, s cnn.Samples, idx []int) ([]
 	return sum, nil
 }
 
+// suggestChunk is how many samples Suggest predicts between progress reports and checks of
+// its context.
+const suggestChunk = 256
+
+// Suggest predicts a label for each sample idx[k] of d (d.Labels is not read): one Suspect per
+// sample, with Index idx[k], Label NoLabel, Suggested the most probable class (the first on
+// ties), Confidence its probability (0–1), Score 1 and Support the highest probability (as
+// ScanCNN gives its unlabelled samples), most confident first, ties by lower index. Images other
+// than 28×28 are resized for the model as in training. progress (may be nil) gets the share
+// done, 0–1, from the calling goroutine. Errors: samples of another size than the model was
+// trained on, an index outside 0…N−1, or the context's error when cancelled.
+func (m *Model) Suggest(ctx context.Context, d Data, idx []int, progress func(done float64)) ([]Suspect, error) {
+	h, w := d.H, d.W
+	if h == 0 && w == 0 && d.Dim == cnn.Pixels {
+		h, w = cnn.Side, cnn.Side
+	}
+	if h != m.h || w != m.w || h*w != d.Dim {
+		return nil, fmt.Errorf("samples of %d×%d pixels (%d), the model takes %d×%d", h, w, d.Dim, m.h, m.w)
+	}
+	for _, i := range idx {
+		if i < 0 || i >= d.N {
+			return nil, fmt.Errorf("sample %d of %d", i, d.N)
+		}
+	}
+	s := cnn.Samples{Pixels: d.Pixels}
+	if h != cnn.Side || w != cnn.Side {
+		s.Pixels = func(i int) []byte { return resize28(d.Pixels(i), h, w, nil) }
+	}
+	var out []Suspect
+	for at := 0; at < len(idx); at += suggestChunk {
+		part, err := m.suggest(ctx, s, idx[at:min(at+suggestChunk, len(idx))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, part...)
+		if progress != nil {
+			progress(float64(min(at+suggestChunk, len(idx))) / float64(len(idx)))
+		}
+	}
+	sortSuggestions(out)
+	return out, nil
+}
+
+// suggest predicts samples idx of s (28×28), unsorted.
+func (m *Model) suggest(ctx context.Context, s cnn.Samples, idx []int) ([]Suspect, error) {
+	p, err := m.probabilities(ctx, s, idx)
+	if err != nil {
+		return nil, err
+	}
+	nc := len(m.classes)
+	out := make([]Suspect, len(idx))
+	for k, i := range idx {
+		out[k] = verdict(i, NoLabel, -1, p[k*nc:(k+1)*nc], m.classes)
+	}
+	return out, nil
+}
+
+// sortSuggestions orders suggestions most confident first, ties by lower index.
+func sortSuggestions(out []Suspect) {
+	slices.SortStableFunc(out, func(a, b Suspect) int {
+		if a.Confidence != b.Confidence {
+			return cmpDesc(a.Confidence, b.Confidence)
+		}
+		return a.Index - b.Index
+	})
+}
+
+// minModelSteps is the fewest optimizer steps TrainModel takes by default. Few labelled samples
+// (a dataset being labelled from scratch) need more epochs than the scan's 12: measured on t10k,
+// error on 2,000 held-out digits with 12 epochs, then with 300 steps (then 600): 100 labelled
+// 49.6% → 14.3% (13.9%); 300 labelled 18.1% → 5.7% (4.7%); 1,000 labelled 4.3% → 2.6%.
+const minModelSteps = 300
+
+// modelEpochs returns the epochs TrainModel uses by default for n labelled samples: the scan's
+// (DefaultEpochs), or more so that it takes at least minModelSteps (300) optimizer steps of 64.
+func modelEpochs(n int) int {
+	perEpoch := max(1, cnn.Config{Epochs: 1}.Steps(n))
+	return max(DefaultEpochs(n), (minModelSteps+perEpoch-1)/perEpoch)
+}
+
 // TrainModel trains one network on every labelled sample of d (the recipe of ScanCNN, without
-// cross-validation), for predicting labels before any scan has run. Errors: as ScanCNN's.
+// cross-validation, and by default at least 300 optimizer steps: modelEpochs), for predicting
+// labels before any scan has run. Errors: as ScanCNN's.
 func TrainModel(ctx context.Context, d Data, opts CNNOptions, progress func(Progress)) (*Model, error) {
 	in, err := prepare(d)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Epochs <= 0 {
+		opts.Epochs = modelEpochs(len(in.labelled))
 	}
 	opts = opts.withDefaults(len(in.labelled))
 	cfg := cnn.Config{Epochs: opts.Epochs}

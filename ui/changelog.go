@@ -82,13 +82,16 @@ func (w *mainWindow) afterSave(then func()) bool {
 	return true
 }
 
-// decisionHow is how a review decision chose its label, for the change log: accepting the
-// suggestion (Enter, or typing the suggested class), or a label the person chose.
-func (w *mainWindow) decisionHow(i, label int) store.How {
-	if w.sus != nil {
-		if s, ok := w.sus.of[i]; ok && s.Suggested == label {
-			return store.HowSuspectAccepted
+// decisionHow is how a decision in review r on sample i chose label, for the change log: the
+// review's suggestion accepted (Enter, or typing the suggested class) is suspect-accepted in a
+// review of suspects and suggested-accepted in one of samples without a label (a model's label
+// for an unlabelled sample); any other label is set by hand (a label kept is no change).
+func decisionHow(r *review, i, label int) store.How {
+	if s, ok := r.of[i]; ok && s.Suggested == label {
+		if r.kind == reviewSuggested {
+			return store.HowSuggestedAccepted
 		}
+		return store.HowSuspectAccepted
 	}
 	return store.HowManual
 }

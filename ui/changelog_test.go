@@ -149,7 +149,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 		other++
 	}
 	test.Type(g, strconv.Itoa(other))
-	if ds.Label(second) != other || w.decisionHow(second, other) != store.HowManual {
+	if ds.Label(second) != other || decisionHow(w.sus, second, other) != store.HowManual {
 		t.Fatalf("typed %d on a suspect: label %d", other, ds.Label(second))
 	}
 	w.undo()

@@ -12,14 +12,34 @@ import (
 	"idxlabel/suspect"
 )
 
-// cnnScan is the confident-learning scan (suspect.ScanCNN, a cross-validated CNN) that refines
-// a review of suspects after the quick kNN pass: it trains in the background, about 100 s for
-// 10,000 samples on 2 cores, while the person already reviews the kNN's list, and then replaces
-// the review's order with its own ranking. Decisions already made stay (they live in the store).
-type cnnScan struct {
+// cnnJob is a CNN training running in the background: the confident-learning scan (startCNNScan)
+// or the model that suggests labels (suggest.go). Its progress shows on the status bar; Tools →
+// Stop Training the CNN cancels it.
+type cnnJob struct {
 	cancel context.CancelFunc
-	note   string // its progress, for the status bar
+	note   string  // its progress, for the status bar
+	review *review // the Suggested review it suggests labels for; nil when it only trains
 }
+
+// cnnData is what the CNN reads of a snapshot's samples at positions keep (all of them when
+// keep is nil): their pixels in stored order, their labels, and the dataset's sample size.
+func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
+	h, w := ds.Size()
+	d := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
+	if keep != nil {
+		d.N, d.Labels = len(keep), make([]int, len(keep))
+		d.Pixels = func(k int) []byte { return snap.Pixels(keep[k]) }
+		for k, p := range keep {
+			d.Labels[k] = snap.Labels[p]
+		}
+	}
+	return d
+}
+
+// The confident-learning scan (suspect.ScanCNN, a cross-validated CNN) refines a review of
+// suspects after the quick kNN pass: it trains in the background, about 100 s for 10,000
+// samples on 2 cores, while the person already reviews the kNN's list, and then replaces the
+// review's order with its own ranking. Decisions already made stay (they live in the store).
 
 // startCNNScan trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn
 // gives the neighbours shown in the detail panel) and, when it is done, makes its ranking the
@@ -27,14 +47,20 @@ type cnnScan struct {
 func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
 	w.stopCNNScan()
 	ctx, cancel := context.WithCancel(w.life)
-	scan := &cnnScan{cancel: cancel, note: "CNN scan starting"}
+	scan := &cnnJob{cancel: cancel, note: "CNN scan starting"}
 	w.cnn = scan
 	resets := w.resets
 	start := time.Now()
-	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}
+	data, opts := cnnData(ds, snap, nil), w.cnnOpts
+	labelled := 0
+	for _, l := range snap.Labels {
+		if l != store.NoLabel {
+			labelled++
+		}
+	}
 	w.bg.Go(func() {
 		var last time.Time
-		res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{}, func(p suspect.Progress) {
+		res, err := suspect.ScanCNN(ctx, data, opts, func(p suspect.Progress) {
 			if time.Since(last) < time.Second {
 				return
 			}
@@ -57,13 +83,14 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 			case err == context.Canceled:
 			case err != nil:
 				dialog.ShowError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err), w.win)
-			case ds != w.ds || w.resets != resets || w.sus == nil:
+			case ds != w.ds:
+			case w.resets != resets || w.sus == nil:
 				// The samples were renumbered (saved) or the review closed: its positions no
-				// longer name the samples it scanned.
+				// longer name the samples it scanned. The model still knows the classes.
+				w.setModel(res.Model, labelled)
 			default:
 				w.sus = newSuspects(res.Suspects, knn, snap, time.Since(start))
-				w.dropModel()
-				w.setModel(res.Model) // the cross-validated model suggests labels from now on
+				w.setModel(res.Model, labelled) // the cross-validated model suggests labels from now on
 				w.sus.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*res.Error)
 				if w.reviewing() {
 					w.rebuildView(w.side.filter())
@@ -87,12 +114,37 @@ func (w *mainWindow) stopBackground() {
 	w.bg.Wait()
 }
 
-// stopCNNScan cancels a CNN scan that is running (Tools → Stop the CNN Scan); the kNN ranking
-// stays.
+// stopCNNScan cancels a CNN scan that is running; the kNN ranking stays.
 func (w *mainWindow) stopCNNScan() {
 	if w.cnn != nil {
 		w.cnn.cancel()
 		w.cnn = nil
 		w.updateStatus()
 	}
+}
+
+// stopTraining cancels every CNN training that runs (Tools → Stop Training the CNN): the scan
+// (the kNN ranking stays) and the model that suggests labels (the model trained before, if any,
+// stays; samples waiting for a suggestion keep none until Tools → Suggest Labels).
+func (w *mainWindow) stopTraining() {
+	w.stopCNNScan()
+	if w.training != nil {
+		w.training.cancel()
+		w.training = nil
+		w.updateStatus()
+		if w.sugg != nil && w.sugg.pending {
+			w.status.SetText("Stopped: no suggestions (Tools → Suggest Labels starts again)")
+		}
+	}
+}
+
+// jobsStatus is the status bar's part on the trainings running: their progress.
+func (w *mainWindow) jobsStatus() string {
+	var text string
+	for _, j := range []*cnnJob{w.cnn, w.training} {
+		if j != nil {
+			text += "   |   " + j.note
+		}
+	}
+	return text
 }

@@ -50,9 +50,9 @@ var keyReference = []key{
 	{"Ctrl+G", "go to a sample by number"},
 	{"Ctrl+= / Ctrl+-, Ctrl+wheel", "zoom the tiles"},
 	{"Ctrl+K", "find suspects (likely label errors) and review them"},
-	{"In the review: Enter, Space", "accept the suggested label"},
-	{"In the review: 0–9", "set another label"},
-	{"In the review: →", "keep the label"},
+	{"In a review: Enter, Space", "accept the suggested label"},
+	{"In a review: 0–9 (or type a class)", "set another label"},
+	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
 	{"Ctrl+Q", "quit (asks about unsaved edits)"},
 }
 
@@ -93,14 +93,21 @@ func newFooter(status fyne.CanvasObject) *footer {
 	return f
 }
 
-// legendText lists the keys that act now, as key, action pairs. Reviewing suspects takes other
-// keys; a text field with the focus takes them all.
-func legendText(reviewing, digits, typing bool) []key {
+// legendText lists the keys that act now, as key, action pairs. A review (r, nil for none)
+// takes other keys; a text field with the focus takes them all.
+func legendText(r *review, digits, typing bool) []key {
 	switch {
 	case typing:
 		return []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
-	case reviewing:
-		return []key{{"Enter", "accept suggestion"}, {"0–9", "other label"}, {"→", "keep label"}, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
+	case r != nil:
+		other, right := key{"0–9", "other label"}, key{"→", "keep label"}
+		if !digits {
+			other = key{"Type a class", "other label"}
+		}
+		if r.kind == reviewSuggested {
+			right.does = "skip"
+		}
+		return []key{{"Enter", "accept suggestion"}, other, right, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
 	case digits:
 		return []key{{"0–9", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
 	}
@@ -114,7 +121,7 @@ func (f *footer) update(w *mainWindow) {
 		return
 	}
 	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
-	keys := legendText(w.reviewing(), w.singleDigitClasses(), f.typing)
+	keys := legendText(w.review(), w.singleDigitClasses(), f.typing)
 	if slices.Equal(keys, f.shown) {
 		return // the cursor moved: the same keys act
 	}

@@ -73,7 +73,8 @@ func (w *mainWindow) buildMenu() {
 	)
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), w.findSuspects),
-		item("Stop the CNN Scan", nil, w.stopCNNScan),
+		item("Suggest Labels for Unlabelled Samples", nil, w.suggestLabels),
+		item("Stop Training the CNN", nil, w.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard", nil, w.showKeys))
 	w.menu = fyne.NewMainMenu(file, edit, view, tools, help)

@@ -100,7 +100,7 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 // decided, renumbered past the deleted samples the save left out.
 func TestSaveKeepsTheReview(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.sus = &suspects{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
+	w.sus = &review{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
 	if err := ds.Decide(5, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
 	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
 	d.chosen = false
-	w.setModel(m)
+	w.setModel(m, len(snap.Indices))
 	want, _, _ := m.Predict(snap.Pixels(0))
 	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
 		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)

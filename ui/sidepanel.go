@@ -20,11 +20,15 @@ var subsets = []struct {
 	subset store.Subset
 }{
 	{"All", store.All}, {"Not deleted", store.Live}, {"Edited", store.Edited}, {"Added", store.Added}, {"Deleted", store.Deleted},
-	{suspectsText, store.Live},
+	{suspectsText, store.Live}, {suggestedText, store.Live},
 }
 
-// suspectsText is the "Show" choice of the review of likely label errors, ordered by suspicion.
-const suspectsText = "Suspects"
+// The "Show" choices of the reviews (review.go): likely label errors, most suspicious first; the
+// samples without a label with the model's suggestion, most confident first.
+const (
+	suspectsText  = "Suspects"
+	suggestedText = "Suggested"
+)
 
 // sidePanel is the left column: which samples to show (subset, class), the class histogram
 // (clicking a class filters the grid to it), go to a sample, and the tile size.

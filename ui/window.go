@@ -42,14 +42,19 @@ type mainWindow struct {
 	items    menuItems
 	recent   *fyne.MenuItem
 	draw     *drawWindow     // the draw window, nil when closed
-	sus      *suspects       // the last scan for suspects, nil before one
-	cnn      *cnnScan        // the CNN scan refining sus, nil when none runs
-	model    *suspect.Model  // suggests labels for drawings (suggest.go); nil before one is trained
-	training func()          // cancels the model's training in progress, nil when none
+	sus      *review         // the last scan for suspects, nil before one
+	cnn      *cnnJob         // the CNN scan refining sus, nil when none runs
+	model    *suspect.Model  // suggests labels (suggest.go); nil before one is trained
+	training *cnnJob         // the model's training (and suggesting) in progress, nil when none
 	resets   int             // Reset changes applied (a save, a replay): a scan started before is stale
 	bg       sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
 	life     context.Context // the parent of every cancellable background job's context
 	end      context.CancelFunc
+
+	// The suggestions for samples without a label (suggest.go).
+	sugg      *review            // the last suggestions, nil before any
+	modelFrom int                // the labelled samples the model learnt from
+	cnnOpts   suspect.CNNOptions // how the CNNs train: zero for the recipe's defaults (tests shorten it)
 
 	// Changes made off the UI thread (a save's rebase) wait here until drain applies them on
 	// it; edits made on the UI thread are drained in the same step (edited).
@@ -132,7 +137,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 	}
 	w.stopCNNScan()
 	w.dropModel()
-	w.ds, w.name, w.demo, w.sus = ds, name, demo, nil
+	w.ds, w.name, w.demo, w.sus, w.sugg = ds, name, demo, nil, nil
 	w.unsub = ds.Subscribe(func(ch store.Change) {
 		w.pmu.Lock()
 		w.pending = append(w.pending, pendingChange{ds, ch})
@@ -215,20 +220,12 @@ func (w *mainWindow) storeChanged(ds *store.Dataset, ch store.Change) {
 		w.v.reindex(ds.Len())
 	case store.Reset:
 		w.resets++
+		w.followReset(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		if ch.Renumber != nil {
-			// A save renumbered the samples: the review and the cursor follow their samples.
-			if w.sus != nil {
-				w.sus = w.sus.renumbered(ch.Renumber)
-			}
+			// A save renumbered the samples: the cursor follows its sample.
 			if c := w.v.current(); c >= 0 && c < len(ch.Renumber) && ch.Renumber[c] >= 0 {
 				w.v.order = []int{ch.Renumber[c]}
 				w.v.cursor = 0
-			}
-		} else if w.sus != nil {
-			// A replayed journal: the scan no longer applies.
-			w.sus = nil
-			if w.side.show.Selected == suspectsText {
-				w.side.reset()
 			}
 		}
 		w.rebuildView(w.side.filter())
@@ -280,16 +277,11 @@ func (w *mainWindow) updateStatus() {
 	if n := len(w.v.selection()); n > 1 {
 		text += count("   |   %d selected", n)
 	}
-	if w.reviewing() {
-		done, total := w.reviewProgress()
-		text += fmt.Sprintf("   |   reviewed %d / %d", done, total)
-	}
+	text += w.reviewStatus()
 	if w.ds.Dirty() {
 		text += "   |   ● unsaved"
 	}
-	if w.cnn != nil {
-		text += "   |   " + w.cnn.note
-	}
+	text += w.jobsStatus()
 	w.status.SetText(text)
 	w.footer.update(w)
 }
@@ -342,19 +334,16 @@ func (w *mainWindow) badge(i int) badge {
 		b.color = badgeAdded
 	}
 	if w.reviewing() {
-		b = w.suspectBadge(i, b)
+		b = w.reviewBadge(i, b)
 	}
 	return b
 }
 
 // applyFilter shows the samples f selects, keeping the cursor's sample when it is among them;
-// "Suspects" shows the last scan's suspects (scanning first when there is none).
+// a review (Suspects, Suggested) shows its samples (scanning or suggesting first when it has
+// none).
 func (w *mainWindow) applyFilter(f store.Filter) {
-	if w.ds == nil {
-		return
-	}
-	if w.side.show.Selected == suspectsText && w.sus == nil {
-		w.findSuspects()
+	if w.ds == nil || w.startReview() {
 		return
 	}
 	w.rebuildView(f)
@@ -365,7 +354,7 @@ func (w *mainWindow) applyFilter(f store.Filter) {
 func (w *mainWindow) rebuildView(f store.Filter) {
 	keep := w.v.current()
 	if w.reviewing() {
-		w.v.order = w.suspectOrder(f)
+		w.v.order = w.reviewOrder(f)
 	} else {
 		w.v.order = w.ds.Select(f)
 	}
