@@ -15,6 +15,9 @@ package store
 //     the samples it would append, and the steps above it that use them, are numbered after the
 //     samples the save kept.
 //
+// A step keeps its provenance (how and when it was made, and its id in the change log's events:
+// changelog.go) through the remap.
+//
 // Applying a step restricted to the kept samples does to them exactly what the whole step did,
 // so undoing and redoing after a save gives every kept sample the label and deletion mark it
 // had at that point of the history.
@@ -60,7 +63,7 @@ func remapStack(s []action, r renumbering, applied bool) []action {
 }
 
 func (a *relabel) remap(r renumbering, _ bool) action {
-	b := &relabel{}
+	b := &relabel{provenance: a.provenance}
 	for k, i := range a.idx {
 		if j, ok := r.at(i); ok {
 			b.idx, b.to, b.old = append(b.idx, j), append(b.to, a.to[k]), append(b.old, a.old[k])
@@ -73,7 +76,7 @@ func (a *relabel) remap(r renumbering, _ bool) action {
 }
 
 func (a *setDeleted) remap(r renumbering, _ bool) action {
-	b := &setDeleted{to: a.to}
+	b := &setDeleted{provenance: a.provenance, to: a.to}
 	for _, i := range a.idx {
 		if j, ok := r.at(i); ok {
 			b.idx = append(b.idx, j)
@@ -101,7 +104,7 @@ func (a *appendSamples) remap(r renumbering, applied bool) action {
 	if !applied {
 		return a
 	}
-	b := &savedAppend{}
+	b := &savedAppend{provenance: a.provenance}
 	for k := range a.labels {
 		if j, ok := r.at(int32(a.first + k)); ok {
 			b.idx, b.labels = append(b.idx, j), append(b.labels, a.labels[k])
@@ -117,6 +120,7 @@ func (a *appendSamples) remap(r renumbering, applied bool) action {
 // files now, so undoing it marks them deleted (the next save removes them) and redoing it
 // restores them. labels are the labels they were added with (for its name).
 type savedAppend struct {
+	provenance
 	idx    []int32
 	labels []int32
 }
@@ -138,7 +142,7 @@ func (a *savedAppend) revert(d *Dataset) Change {
 func (a *savedAppend) String() string { return appendName(a.labels) }
 
 func (a *savedAppend) remap(r renumbering, _ bool) action {
-	b := &savedAppend{}
+	b := &savedAppend{provenance: a.provenance}
 	for k, i := range a.idx {
 		if j, ok := r.at(i); ok {
 			b.idx, b.labels = append(b.idx, j), append(b.labels, a.labels[k])

@@ -367,6 +367,7 @@ func (m *historyModel) check(t *testing.T, d *Dataset, where string) {
 	if d.Dirty() != (len(m.undo) != m.clean) || (d.UndoName() == "") != (len(m.undo) == 0) || (d.RedoName() == "") != (len(m.redo) == 0) {
 		t.Fatalf("%s: dirty %v, undo %q, redo %q; the model has %d and %d steps, clean at %d", where, d.Dirty(), d.UndoName(), d.RedoName(), len(m.undo), len(m.redo), m.clean)
 	}
+	checkLogExplains(t, d) // the change log explains the state (changelog_test.go)
 }
 
 // TestHistoryThroughSavesProperty runs random edits, undos, redos, saves and crashes (the
@@ -383,6 +384,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		changes := followChanges(t, d) // the change log file's rows follow the saves (changelog_test.go)
 		m := &historyModel{opened: map[int]int{}, pixels: map[int][]byte{}}
 		for i := range n {
 			m.cur = append(m.cur, msample{id: i, label: d.Label(i)})
@@ -482,6 +484,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				}
 				if live {
 					m.save(t)
+					changes.saved(t, d, fmt.Sprintf("seed %d step %d", seed, step))
 				}
 			default:
 				where = "crash"
@@ -490,6 +493,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				if d, err = Open(ip, lp, Options{}); err != nil {
 					t.Fatal(err)
 				}
+				changes = followChanges(t, d)
 				m.opened = map[int]int{}
 				for _, s := range m.files {
 					m.opened[s.id] = s.label

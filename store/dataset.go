@@ -116,6 +116,8 @@ type Dataset struct {
 	subs    map[int]func(Change)
 	nextSub int
 
+	log sessionLog // the change log of the edits saved in this session (changelog.go)
+
 	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
 	closed bool      // Close was called: edits and saves fail with ErrClosed

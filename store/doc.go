@@ -28,5 +28,9 @@
 // cannot be synced refuses its edit (ErrJournalWrite). Options.ReadOnly opens a pair without
 // writing, renaming or deleting anything.
 //
+// Provenance: every edit records how and when it was made (How), in the journal too; ChangeLog
+// lists the changes in effect since the files were opened, and each save appends its own to
+// "<labels>.changes.csv" (ChangesSuffix) beside the files (changelog.go has the rules).
+//
 // store never imports Fyne; it reports changes through Subscribe.
 package store

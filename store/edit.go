@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"idxlabel/idx"
 )
@@ -28,6 +29,7 @@ type edit interface {
 
 // relabel sets the labels of some samples; old is filled in when it is first applied.
 type relabel struct {
+	provenance
 	idx []int32
 	to  []int32
 	old []int32
@@ -62,6 +64,7 @@ func (a *relabel) String() string {
 // appendSamples adds samples at the end; pixels are in stored order. first is where the
 // samples went when it was last applied.
 type appendSamples struct {
+	provenance
 	labels []int32
 	pixels []byte
 	first  int
@@ -101,6 +104,7 @@ func appendName(labels []int32) string {
 
 // setDeleted marks samples deleted (to = true) or restores them.
 type setDeleted struct {
+	provenance
 	idx []int32
 	to  bool
 }
@@ -133,6 +137,7 @@ func (a *setDeleted) String() string {
 // decide records a review decision on one sample: its label (changed or kept) and that it was
 // reviewed.
 type decide struct {
+	provenance
 	i, to, old  int32
 	wasReviewed bool
 }
@@ -157,8 +162,11 @@ func (a *decide) String() string {
 
 // Decide records a person's decision on sample i in a review of suspects: its label becomes
 // label (which may be the label it has: the decision to keep it) and it is marked reviewed, as
-// one undoable, journaled step. Errors as for Relabel.
-func (d *Dataset) Decide(i, label int) error {
+// one undoable, journaled step; the change log says how: manual (DecideAs says otherwise).
+// Errors as for Relabel.
+func (d *Dataset) Decide(i, label int) error { return d.decideAs(HowManual, i, label) }
+
+func (d *Dataset) decideAs(how How, i, label int) error {
 	d.mu.Lock()
 	if err := d.checkIndex(i); err != nil {
 		d.mu.Unlock()
@@ -168,7 +176,7 @@ func (d *Dataset) Decide(i, label int) error {
 		d.mu.Unlock()
 		return err
 	}
-	return d.do(&decide{i: int32(i), to: int32(label)})
+	return d.do(&decide{provenance: madeNow(how), i: int32(i), to: int32(label)})
 }
 
 // Relabel sets the label of every sample in indices to label, as one undoable, journaled step
@@ -185,13 +193,19 @@ func (d *Dataset) Relabel(indices []int, label int) error {
 }
 
 // SetLabels sets sample indices[k] to labels[k] for every k, as one undoable, journaled step.
-// Errors as for Relabel, and indices and labels of different lengths.
+// The change log says how: manual when one sample is named, batch for several (SetLabelsAs says
+// otherwise); Relabel likewise. Errors as for Relabel, and indices and labels of different
+// lengths.
 func (d *Dataset) SetLabels(indices, labels []int) error {
+	return d.setLabels(relabelHow(len(indices)), indices, labels)
+}
+
+func (d *Dataset) setLabels(how How, indices, labels []int) error {
 	if len(indices) != len(labels) {
 		return fmt.Errorf("SetLabels: %d indices but %d labels", len(indices), len(labels))
 	}
 	d.mu.Lock()
-	a := &relabel{}
+	a := &relabel{provenance: madeNow(how)}
 	seen := map[int]bool{}
 	for k, i := range indices {
 		if err := d.checkIndex(i); err != nil {
@@ -217,15 +231,20 @@ func (d *Dataset) SetLabels(indices, labels []int) error {
 
 // Append adds samples at the end (display pixels, Height×Width each, transposed for storage
 // when the dataset is Transposed) as one undoable, journaled step, and returns the index of the
-// first. Errors: a sample with the wrong number of pixels, a label the dtype cannot hold,
-// ErrRecoveryPending, or the journal's write error.
+// first. The change log says they were imported (AppendAs says otherwise). Errors: a sample with
+// the wrong number of pixels, a label the dtype cannot hold, ErrRecoveryPending, or the
+// journal's write error.
 func (d *Dataset) Append(samples []Sample) (int, error) {
+	return d.appendAs(HowAddedImported, samples)
+}
+
+func (d *Dataset) appendAs(how How, samples []Sample) (int, error) {
 	if len(samples) == 0 {
 		return d.Len(), nil
 	}
 	d.mu.Lock()
 	n := d.h * d.w
-	a := &appendSamples{labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
+	a := &appendSamples{provenance: madeNow(how), labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
 	for k, s := range samples {
 		if len(s.Pixels) != n {
 			d.mu.Unlock()
@@ -265,7 +284,10 @@ func (d *Dataset) Restore(indices []int) error { return d.setDeleted(indices, fa
 
 func (d *Dataset) setDeleted(indices []int, to bool) error {
 	d.mu.Lock()
-	a := &setDeleted{to: to}
+	a := &setDeleted{provenance: madeNow(HowDeleted), to: to}
+	if !to {
+		a.how = howRestore
+	}
 	for _, i := range indices {
 		if err := d.checkIndex(i); err != nil {
 			d.mu.Unlock()
@@ -311,6 +333,7 @@ func (d *Dataset) perform(a action) Change {
 	}
 	d.undo = append(d.undo, a)
 	d.redo = d.redo[:0]
+	d.logDo(a)
 	return ch
 }
 
@@ -338,11 +361,13 @@ func (d *Dataset) step(undo bool) (string, bool, error) {
 	if undo {
 		rec = recUndo
 	}
-	if err := d.writeJournal([]byte{rec}); err != nil {
+	when := time.Now().UnixMilli()
+	if err := d.writeJournal(stepRecord(rec, when)); err != nil {
 		d.mu.Unlock()
 		return "", false, err
 	}
 	a, ch := d.performStep(undo)
+	d.logStep(a, undo, when)
 	d.mu.Unlock()
 	d.notify(ch)
 	return a.String(), true, nil

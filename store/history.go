@@ -16,7 +16,7 @@ import (
 //
 // Payload (integers little-endian, as journal.go): recHistory, undo count u32, redo count u32,
 // then the undo stack's steps bottom to top and the redo stack's bottom to top, each a kind
-// byte and its fields:
+// byte, in version 2 the step's provenance (how u8, when i64: journal.go), and its fields:
 //
 //	hRelabel      n u32, n × (index u32, label i32, label before i32)
 //	hSetDeleted   deleted u8 (1 delete, 0 restore), n u32, n × index u32
@@ -54,7 +54,7 @@ func (d *Dataset) historyRecord() []byte {
 }
 
 func (a *relabel) history(e enc) enc {
-	e = e.u8(hRelabel).u32(uint32(len(a.idx)))
+	e = e.u8(hRelabel).prov(a.provenance).u32(uint32(len(a.idx)))
 	for k, i := range a.idx {
 		e = e.u32(uint32(i)).i32(a.to[k]).i32(a.old[k])
 	}
@@ -66,7 +66,7 @@ func (a *setDeleted) history(e enc) enc {
 	if a.to {
 		to = 1
 	}
-	e = e.u8(hSetDeleted).u8(to).u32(uint32(len(a.idx)))
+	e = e.u8(hSetDeleted).prov(a.provenance).u8(to).u32(uint32(len(a.idx)))
 	for _, i := range a.idx {
 		e = e.u32(uint32(i))
 	}
@@ -78,11 +78,11 @@ func (a *decide) history(e enc) enc {
 	if a.wasReviewed {
 		was = 1
 	}
-	return e.u8(hDecide).u32(uint32(a.i)).i32(a.to).i32(a.old).u8(was)
+	return e.u8(hDecide).prov(a.provenance).u32(uint32(a.i)).i32(a.to).i32(a.old).u8(was)
 }
 
 func (a *savedAppend) history(e enc) enc {
-	e = e.u8(hSavedAppend).u32(uint32(len(a.idx)))
+	e = e.u8(hSavedAppend).prov(a.provenance).u32(uint32(len(a.idx)))
 	for k, i := range a.idx {
 		e = e.u32(uint32(i)).i32(a.labels[k])
 	}
@@ -91,21 +91,21 @@ func (a *savedAppend) history(e enc) enc {
 
 func (a *appendSamples) history(e enc) enc {
 	n := len(a.labels)
-	e = e.u8(hAppend).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
+	e = e.u8(hAppend).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
 	return e.bytes(a.pixels)
 }
 
-// replayHistory restores the undo and redo stacks from a history record, the first record of
-// a journal (d.mu held; both stacks empty). The record is untrusted: every index must name a
+// replayHistory restores the undo and redo stacks from a history record of a journal of the
+// given version, the first record of a journal (d.mu held; both stacks empty). The record is untrusted: every index must name a
 // sample that exists when its step would be undone or redone (counting the samples the redo
 // stack's appends add), every label must fit the label dtype (a label before may also be
 // NoLabel: samples that had none before a save wrote labels), and appended pixels must have
 // the samples' size. Errors: a record that does not decode or does not fit, in which case
 // nothing is restored.
-func (d *Dataset) replayHistory(p []byte) error {
+func (d *Dataset) replayHistory(p []byte, version int) error {
 	if len(d.undo)+len(d.redo) > 0 {
 		return errors.New("a history record after edits")
 	}
@@ -122,7 +122,7 @@ func (d *Dataset) replayHistory(p []byte) error {
 	}
 	undo := make([]action, 0, nu)
 	for range nu {
-		a, err := d.historyStep(r, false)
+		a, err := d.historyStep(r, false, version)
 		if err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ func (d *Dataset) replayHistory(p []byte) error {
 	}
 	redo := make([]action, 0, nr)
 	for range nr {
-		a, err := d.historyStep(r, true)
+		a, err := d.historyStep(r, true, version)
 		if err != nil {
 			return err
 		}
@@ -166,10 +166,15 @@ func (d *Dataset) replayHistory(p []byte) error {
 	return nil
 }
 
-// historyStep decodes one step of a history record, checking its labels and pixel size;
+// historyStep decodes one step of a history record of a journal of the given version,
+// checking its labels, pixel size and How (checkHow, as the edit record of the same kind);
 // appends are allowed only on the redo stack (d.mu held).
-func (d *Dataset) historyStep(r *dec, redo bool) (action, error) {
+func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 	kind := r.u8()
+	var pv provenance
+	if version >= 2 {
+		pv = provenance{how: How(r.u8()), when: r.i64()}
+	}
 	label := func(l int32, before bool) {
 		if r.err == nil && !(before && l == NoLabel) {
 			if err := d.checkLabel(int(l)); err != nil {
@@ -233,6 +238,10 @@ func (d *Dataset) historyStep(r *dec, redo bool) (action, error) {
 	if r.err != nil {
 		return nil, fmt.Errorf("history: %v", r.err)
 	}
+	if err := checkHow(recordType(a), pv.how); err != nil {
+		return nil, fmt.Errorf("history: %v", err)
+	}
+	*provOf(a) = pv
 	return a, nil
 }
 
@@ -258,16 +267,16 @@ func (d *Dataset) fits(a action, n int) error {
 	return nil
 }
 
-// replayRecord replays the k-th record of a journal (d.mu held): the history record, which may
-// only come first, or an edit, undo or redo (replay).
-func (d *Dataset) replayRecord(k int, p []byte) (Change, error) {
+// replayRecord replays the k-th record of a journal of the given version (d.mu held): the
+// history record, which may only come first, or an edit, undo or redo (replay).
+func (d *Dataset) replayRecord(k int, p []byte, version int) (Change, error) {
 	if p[0] == recHistory {
 		if k != 0 {
 			return Change{}, errors.New("a history record after edits")
 		}
-		return Change{}, d.replayHistory(p)
+		return Change{}, d.replayHistory(p, version)
 	}
-	return d.replay(p)
+	return d.replay(p, version)
 }
 
 // editRecords returns how many of a journal's records are edits, undos and redos (the history

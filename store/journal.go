@@ -16,16 +16,28 @@ import (
 
 // Journal file format (all integers little-endian):
 //
-//	"IDXLJRN1"                          8-byte magic
+//	"IDXLJRN2"                          8-byte magic
 //	record*                             u32 payload length, u32 CRC-32C of the payload, payload
 //
 // The first record is the base (recBase): a fingerprint of the files the edits apply to, or the
 // size and classes of a new dataset. Every later record is one edit, undo or redo, appended and
 // synced before the edit is reported done. A record whose length or checksum does not hold ends
 // the good prefix; replay stops there and the file is truncated to it before appending again.
-const journalMagic = "IDXLJRN1"
+//
+// Version 2 ("IDXLJRN2") records provenance, so that a replayed journal gives the same change
+// log (changelog.go): after the type byte of every edit record (relabel, append, delete,
+// restore, decide) how u8 (a How; checkHow says which fit the type) and when i64 (Unix time in
+// milliseconds); after an undo's or redo's type byte its when i64; after the kind byte of every
+// step of a history record (history.go) its how u8 and when i64. Version 1 ("IDXLJRN1", idxlabel
+// before the change log) has none: it is still replayed, its edits logged with HowUnknown and no
+// time, and rewritten as version 2 before journaling goes on (upgradeJournal).
+const (
+	journalMagic   = "IDXLJRN2"
+	journalMagicV1 = "IDXLJRN1"
+)
 
-// Record types, the payload's first byte.
+// Record types, the payload's first byte. The layouts are version 1's; version 2 inserts how
+// u8, when i64 after the type byte of the edit records, and when i64 after an undo's or redo's.
 const (
 	recBase    byte = 1 // kind u8 (0 files, 1 new), n u32, h u32, w u32, image dtype u8, label dtype u8, images CRC u32, labels CRC u32 [, new: classes, names]
 	recRelabel byte = 2 // n u32, n × (index u32, label i32)
@@ -36,6 +48,9 @@ const (
 	recRedo    byte = 7
 	recDecide  byte = 8 // index u32, label i32
 )
+
+// provenanceSize is the bytes of provenance in a version 2 edit record.
+const provenanceSize = 9
 
 // maxRecord bounds one record's payload (bytes); a longer length field is damage.
 const maxRecord = 1 << 30
@@ -165,6 +180,7 @@ func (j *journal) close() error { return j.f.Close() }
 
 // journalContents is what readJournal found.
 type journalContents struct {
+	version int      // 1 or 2 (the magic)
 	base    []byte   // the base record's payload
 	records [][]byte // the edit records' payloads, in order
 	ends    []int64  // ends[k]: file offset just past records[k] (ends of the good prefix)
@@ -172,7 +188,7 @@ type journalContents struct {
 	damaged int64    // bytes after the good prefix
 }
 
-// errNotJournal: the file does not start with the journal magic.
+// errNotJournal: the file does not start with a journal magic.
 var errNotJournal = errors.New("not an idxlabel journal")
 
 // readJournal reads a journal and splits it into records, stopping at the first record whose
@@ -195,10 +211,17 @@ func readJournal(path string) (*journalContents, error) {
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(b) < len(journalMagic) || string(b[:len(journalMagic)]) != journalMagic {
+	c := &journalContents{}
+	switch {
+	case len(b) < len(journalMagic):
+		return nil, fmt.Errorf("%s: %w", path, errNotJournal)
+	case string(b[:len(journalMagic)]) == journalMagic:
+		c.version = 2
+	case string(b[:len(journalMagicV1)]) == journalMagicV1:
+		c.version = 1
+	default:
 		return nil, fmt.Errorf("%s: %w", path, errNotJournal)
 	}
-	c := &journalContents{}
 	off := int64(len(journalMagic))
 	for {
 		rest := b[off:]
@@ -236,6 +259,7 @@ type enc []byte
 func (e enc) u8(v byte) enc    { return append(e, v) }
 func (e enc) u32(v uint32) enc { return binary.LittleEndian.AppendUint32(e, v) }
 func (e enc) i32(v int32) enc  { return e.u32(uint32(v)) }
+func (e enc) i64(v int64) enc  { return binary.LittleEndian.AppendUint64(e, uint64(v)) }
 func (e enc) bytes(b []byte) enc {
 	return append(e, b...)
 }
@@ -271,6 +295,13 @@ func (r *dec) u32() uint32 {
 }
 
 func (r *dec) i32() int32 { return int32(r.u32()) }
+
+func (r *dec) i64() int64 {
+	if b := r.take(8); b != nil {
+		return int64(binary.LittleEndian.Uint64(b))
+	}
+	return 0
+}
 
 // count reads a u32 element count and checks that size bytes per element remain.
 func (r *dec) count(size int) int {

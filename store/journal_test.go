@@ -128,7 +128,7 @@ func TestJournalDamagedTailReplaysGoodPrefix(t *testing.T) {
 
 	e, _ := Open(ip, lp, Options{})
 	rec := e.Recovery()
-	if rec == nil || rec.Edits != 2 || rec.Damaged != 8+13+3 {
+	if rec == nil || rec.Edits != 2 || rec.Damaged != 8+13+provenanceSize+3 { // frame, relabel of one sample, provenance, garbage
 		t.Fatalf("recovery %+v", rec)
 	}
 	if n, err := e.ReplayJournal(); err != nil || n != 2 || !equalSnap(snap(e), want) {

@@ -9,8 +9,11 @@ import (
 
 // record encodings of the actions (see journal.go for the layout).
 
+// prov appends an edit's provenance: how u8, when i64 (version 2).
+func (e enc) prov(p provenance) enc { return e.u8(byte(p.how)).i64(p.when) }
+
 func (a *relabel) record() []byte {
-	e := enc{recRelabel}.u32(uint32(len(a.idx)))
+	e := enc{recRelabel}.prov(a.provenance).u32(uint32(len(a.idx)))
 	for k, i := range a.idx {
 		e = e.u32(uint32(i)).i32(a.to[k])
 	}
@@ -19,7 +22,7 @@ func (a *relabel) record() []byte {
 
 func (a *appendSamples) record() []byte {
 	n := len(a.labels)
-	e := make(enc, 0, 9+4*n+len(a.pixels)).u8(recAppend).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
+	e := make(enc, 0, 9+provenanceSize+4*n+len(a.pixels)).u8(recAppend).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
@@ -31,14 +34,30 @@ func (a *setDeleted) record() []byte {
 	if !a.to {
 		t = recRestore
 	}
-	e := enc{t}.u32(uint32(len(a.idx)))
+	e := enc{t}.prov(a.provenance).u32(uint32(len(a.idx)))
 	for _, i := range a.idx {
 		e = e.u32(uint32(i))
 	}
 	return e
 }
 
-func (a *decide) record() []byte { return enc{recDecide}.u32(uint32(a.i)).i32(a.to) }
+func (a *decide) record() []byte {
+	return enc{recDecide}.prov(a.provenance).u32(uint32(a.i)).i32(a.to)
+}
+
+// stepRecord is the record of an undo (recUndo) or redo (recRedo) made at when (Unix
+// milliseconds; version 2).
+func stepRecord(rec byte, when int64) []byte { return enc{rec}.i64(when) }
+
+// upgradeRecord returns an edit, undo or redo record of version 1 as version 2: an edit gets
+// provenance HowUnknown, time 0 (unknown), an undo or redo time 0. (A history record is
+// re-encoded from the stacks it restored instead: upgradeJournal.)
+func upgradeRecord(p []byte) []byte {
+	if p[0] == recUndo || p[0] == recRedo {
+		return slices.Concat(p, make([]byte, 8))
+	}
+	return slices.Concat(p[:1], make([]byte, provenanceSize), p[1:])
+}
 
 // baseKind distinguishes a journal of edits to files from one of a new dataset.
 const (
@@ -107,42 +126,78 @@ func parseNewBase(p []byte) (*newBase, error) {
 	return nb, nil
 }
 
-// replay applies one edit record to d (d.mu held), as the edit did originally but without
-// journaling it. Errors: a record that does not decode or does not fit the dataset (an index out
-// of range, a wrong pixel count), in which case nothing is applied.
-func (d *Dataset) replay(p []byte) (Change, error) {
+// replay applies one edit record of a journal of the given version to d (d.mu held), as the
+// edit did originally but without journaling it. Errors: a record that does not decode or does
+// not fit the dataset (an index out of range, a wrong pixel count, a How that does not fit the
+// edit), in which case nothing is applied.
+func (d *Dataset) replay(p []byte, version int) (Change, error) {
+	t := p[0]
 	r := &dec{b: p[1:]}
-	switch p[0] {
+	if t == recUndo || t == recRedo {
+		undo := t == recUndo
+		var when int64
+		if version >= 2 {
+			when = r.i64()
+		}
+		if r.err != nil || len(r.b) != 0 {
+			return Change{}, errors.New("an undo or redo record of the wrong length")
+		}
+		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
+			return Change{}, errors.New("undo or redo with nothing to undo or redo")
+		}
+		a, ch := d.performStep(undo)
+		d.logStep(a, undo, when)
+		return ch, nil
+	}
+	var pv provenance
+	if version >= 2 {
+		pv = provenance{how: How(r.u8()), when: r.i64()}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		if err := checkHow(t, pv.how); err != nil {
+			return Change{}, err
+		}
+	}
+	a, err := d.decodeEdit(t, r)
+	if err != nil {
+		return Change{}, err
+	}
+	*provOf(a) = pv
+	return d.perform(a), nil
+}
+
+// decodeEdit decodes the body of an edit record of type t (after any provenance) into the
+// action it journals, checking it against d (d.mu held).
+func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
+	switch t {
 	case recRelabel:
 		n := r.count(8)
 		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
 		for k := range n {
 			a.idx[k], a.to[k] = r.i32(), r.i32()
 			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return Change{}, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
 			}
 			if r.err == nil {
 				if err := d.checkLabel(int(a.to[k])); err != nil {
-					return Change{}, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
+					return nil, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
 				}
 			}
 		}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		return d.perform(a), nil
+		return a, r.err
 	case recAppend:
 		n := r.count(4)
 		pps := int(r.u32())
 		if r.err == nil && pps != d.h*d.w {
-			return Change{}, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
+			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
 		}
 		a := &appendSamples{labels: make([]int32, n)}
 		for k := range n {
 			a.labels[k] = r.i32()
 			if r.err == nil {
 				if err := d.checkLabel(int(a.labels[k])); err != nil {
-					return Change{}, fmt.Errorf("appended sample %d: %w", k, err)
+					return nil, fmt.Errorf("appended sample %d: %w", k, err)
 				}
 			}
 		}
@@ -150,44 +205,28 @@ func (d *Dataset) replay(p []byte) (Change, error) {
 		if r.err == nil && len(r.b) != 0 {
 			r.err = errors.New("extra bytes after the appended pixels")
 		}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		return d.perform(a), nil
+		return a, r.err
 	case recDelete, recRestore:
 		n := r.count(4)
-		a := &setDeleted{idx: make([]int32, n), to: p[0] == recDelete}
+		a := &setDeleted{idx: make([]int32, n), to: t == recDelete}
 		for k := range n {
 			a.idx[k] = r.i32()
 			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return Change{}, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
 			}
 		}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		return d.perform(a), nil
+		return a, r.err
 	case recDecide:
 		a := &decide{i: r.i32(), to: r.i32()}
 		if r.err == nil && (a.i < 0 || int(a.i) >= len(d.labels)) {
-			return Change{}, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
+			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
 		}
 		if r.err == nil {
 			if err := d.checkLabel(int(a.to)); err != nil {
-				return Change{}, fmt.Errorf("decision on sample %d: %w", a.i, err)
+				return nil, fmt.Errorf("decision on sample %d: %w", a.i, err)
 			}
 		}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		return d.perform(a), nil
-	case recUndo, recRedo:
-		undo := p[0] == recUndo
-		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
-			return Change{}, errors.New("undo or redo with nothing to undo or redo")
-		}
-		_, ch := d.performStep(undo)
-		return ch, nil
+		return a, r.err
 	}
-	return Change{}, fmt.Errorf("unknown record type %d", p[0])
+	return nil, fmt.Errorf("unknown record type %d", t)
 }

@@ -156,10 +156,11 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	}
 	c := rec.contents
 	good := c.good
-	applied := 0
+	applied, replayed := 0, 0
+	var history []byte // a version 1 history record, re-encoded in version 2
 	var stopped error
 	for k, p := range c.records {
-		if _, err := d.replayRecord(k, p); err != nil {
+		if _, err := d.replayRecord(k, p, c.version); err != nil {
 			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
 			if k > 0 {
 				good = c.ends[k-1]
@@ -167,8 +168,11 @@ func (d *Dataset) ReplayJournal() (int, error) {
 			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.records), err)
 			break
 		}
+		replayed++
 		if p[0] != recHistory {
 			applied++
+		} else if c.version == 1 {
+			history = d.historyRecord() // the stacks it restored, without provenance
 		}
 	}
 	if stopped != nil || c.damaged > 0 {
@@ -179,6 +183,15 @@ func (d *Dataset) ReplayJournal() (int, error) {
 		}
 		if stopped != nil {
 			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
+		}
+	}
+	if c.version == 1 {
+		// An older idxlabel's journal: rewritten as version 2 (the records applied, without
+		// provenance) so that the records appended from now on carry theirs.
+		var err error
+		if good, err = upgradeJournal(rec.Path, c.base, history, c.records[:replayed]); err != nil {
+			d.mu.Unlock()
+			return applied, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 		}
 	}
 	j, err := reopenJournal(rec.Path, good)
@@ -195,6 +208,28 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	d.mu.Unlock()
 	d.notify(ch)
 	return applied, stopped
+}
+
+// upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
+// and records (upgradeRecord; a history record replaced by history, the same stacks encoded in
+// version 2), written atomically, and returns its length.
+func upgradeJournal(path string, base, history []byte, records [][]byte) (int64, error) {
+	b := append([]byte(journalMagic), frame(base)...)
+	for _, p := range records {
+		if p[0] == recHistory {
+			p = history
+		} else {
+			p = upgradeRecord(p)
+		}
+		if p != nil {
+			b = append(b, frame(p)...)
+		}
+	}
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+	return int64(len(b)), err
 }
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).

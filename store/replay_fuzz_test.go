@@ -1,15 +1,18 @@
 package store
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// FuzzReplay feeds arbitrary journal files to Open and ReplayJournal on a small generated pair:
-// whatever the bytes, nothing panics or hangs, and every label after a replay is one the label
-// dtype holds (0–255 here) on a sample that exists, or NoLabel (undoing, after a save, the
-// labelling of images that had none; a save refuses it).
+// FuzzReplay feeds arbitrary journal files (version 2, and version 1 as older idxlabels wrote
+// them) to Open and ReplayJournal on a small generated pair: whatever the bytes, nothing panics
+// or hangs, every label after a replay is one the label dtype holds (0–255 here) on a sample
+// that exists, or NoLabel (undoing, after a save, the labelling of images that had none; a save
+// refuses it), and the change log explains the state replayed (checkLogExplains) with a how that
+// fits each entry.
 func FuzzReplay(f *testing.F) {
 	dir := f.TempDir()
 	ip, lp := tinyPair(f, dir, 12)
@@ -24,6 +27,10 @@ func FuzzReplay(f *testing.F) {
 	d.Redo()
 	d.Decide(5, 1)
 	d.Restore([]int{2})
+	d.DecideAs(HowSuspectAccepted, 6, 2)
+	d.SetLabelsAs(HowSuggestedAccepted, []int{7, 8}, []int{0, 1})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 3}})
+	d.Delete([]int{12})
 	d.Close()
 	seed, err := os.ReadFile(lp + JournalSuffix)
 	if err != nil {
@@ -32,6 +39,8 @@ func FuzzReplay(f *testing.F) {
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
 	f.Add([]byte(journalMagic))
+	f.Add(downgrade(f, seed))
+	f.Add([]byte(journalMagicV1))
 	os.Remove(lp + JournalSuffix)
 	f.Add(historySeed(f))
 
@@ -53,6 +62,10 @@ func FuzzReplay(f *testing.F) {
 			if l := d.Label(i); (l < 0 || l > 255) && l != NoLabel {
 				t.Fatalf("sample %d has label %d after a replay", i, l)
 			}
+		}
+		checkLogExplains(t, d)
+		if err := WriteChangeLog(io.Discard, d.ChangeLog(), true); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -62,6 +62,7 @@ func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress fun
 	if err != nil {
 		return err
 	}
+	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
 	return nil
@@ -145,6 +146,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		d.lock = job.lock
 	}
 	renumber := d.renumber()
+	d.logSave(renumber)
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil

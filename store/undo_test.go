@@ -148,6 +148,7 @@ func TestUndoRedoProperty(t *testing.T) {
 			if changed {
 				undo, redo = append(undo, before), nil
 			}
+			checkLogExplains(t, d)
 			if got := modelOf(d); !got.equal(cur) {
 				t.Fatalf("seed %d step %d: dataset differs from the model", seed, step)
 			}

@@ -183,7 +183,7 @@ func (d *drawWindow) addSample() {
 		return
 	}
 	pixels := append([]byte(nil), d.digit.Pix...)
-	i, err := d.mw.ds.Append([]store.Sample{{Pixels: pixels, Label: label}})
+	i, err := d.mw.ds.AppendAs(store.HowAddedDrawn, []store.Sample{{Pixels: pixels, Label: label}})
 	d.mw.edited()
 	if err != nil {
 		d.status.SetText(err.Error())

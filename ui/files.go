@@ -204,6 +204,7 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 	prog := dialog.NewCustomWithoutButtons("Saving", bar, w.win)
 	prog.Show()
 	w.busy.Store(true)
+	w.beforeSave()
 	w.bg.Go(func() {
 		err := do(func(f float64) { fyne.Do(func() { bar.SetValue(f) }) })
 		fyne.Do(func() {
@@ -222,6 +223,9 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 				w.addRecent(images, labels)
 			}
 			w.refresh()
+			if w.afterSave(then) {
+				return // then runs when the person has read why the change log was not written
+			}
 			if then != nil {
 				then()
 			}

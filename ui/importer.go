@@ -129,7 +129,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 			defer w.busy.Store(false) // last: tests wait on it
 			prog.Hide()
 			if len(samples) > 0 {
-				_, err := ds.Append(samples)
+				_, err := ds.AppendAs(store.HowAddedImported, samples)
 				w.edited()
 				if err != nil {
 					dialog.ShowError(err, w.win)

@@ -8,6 +8,7 @@ import (
 // menuItems are the menu items whose labels or state change with the dataset.
 type menuItems struct {
 	undo, redo, save *fyne.MenuItem
+	changeLog        *fyne.MenuItem // Write Change Log on Save (checked: on)
 }
 
 // shortcut is Ctrl (Cmd on macOS) with key, plus Shift when shift is true.
@@ -33,6 +34,7 @@ func (w *mainWindow) buildMenu() {
 	w.items.undo = item("Undo", &fyne.ShortcutUndo{}, w.undo)
 	w.items.redo = item("Redo", &fyne.ShortcutRedo{}, w.redo)
 	w.items.save = item("Save", shortcut(fyne.KeyS, false), w.save)
+	w.items.changeLog = w.changeLogItem()
 	w.recent = fyne.NewMenuItem("Open Recent", nil)
 	w.recent.ChildMenu = fyne.NewMenu("")
 	w.updateRecentMenu()
@@ -46,9 +48,11 @@ func (w *mainWindow) buildMenu() {
 		item("Open Demo Dataset", nil, w.openDemo),
 		item("Import Images…", shortcut(fyne.KeyI, false), w.importDialog),
 		item("Export…", shortcut(fyne.KeyE, true), w.exportDialog),
+		item("Export Change Log…", nil, w.exportChangeLogDialog),
 		fyne.NewMenuItemSeparator(),
 		w.items.save,
 		item("Save As…", shortcut(fyne.KeyS, true), w.saveAs),
+		w.items.changeLog,
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)

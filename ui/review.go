@@ -136,16 +136,10 @@ func (w *mainWindow) decide(label int) {
 
 // recordDecision records a person's decision in review r on sample i: its label becomes label
 // (r's suggestion accepted, another label set, or the label it has kept), as one undoable,
-// journaled edit that marks it reviewed. It is the one place a review's decision reaches the
-// store.
-//
-// MERGE (change log): the change log's "how" of this edit is told here once store.Decide takes
-// one: r.kind == reviewSuggested and label == r.of[i].Suggested is a suggestion accepted (a
-// sample without a label labelled as the model said); r.kind == reviewSuspects and label ==
-// r.of[i].Suggested a suspect's suggestion accepted; a label equal to the sample's own is
-// kept; any other label is set by hand in the review.
+// journaled edit that marks it reviewed, telling the change log how (decisionHow). It is the
+// one place a review's decision reaches the store.
 func (w *mainWindow) recordDecision(r *review, i, label int) error {
-	return w.ds.Decide(i, label)
+	return w.ds.DecideAs(decisionHow(r, i, label), i, label)
 }
 
 // toFirstUndecided puts the cursor on the first sample shown that the review has not decided.

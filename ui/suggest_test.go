@@ -229,6 +229,11 @@ func TestSuggestedReview(t *testing.T) {
 	if !strings.Contains(w.status.Text, "labelled 3 / 100") {
 		t.Fatalf("status %q", w.status.Text)
 	}
+	// The change log tells the suggestion accepted from the label typed (changelog.go).
+	if log := ds.ChangeLog(); len(log) != 203 || log[201] != (store.ChangeLogEntry{Index: first, Original: store.NoLabel, New: s.Suggested, How: store.HowSuggestedAccepted, When: log[201].When}) ||
+		log[202].Index != second || log[202].How != store.HowManual || log[201].When.IsZero() {
+		t.Fatalf("the change log ends %+v", log[max(len(log)-2, 0):])
+	}
 	if b := badgeTexts(w.grid)[free[0]]; !strings.HasSuffix(b, "✓") {
 		t.Fatalf("decided badge %q", b)
 	}

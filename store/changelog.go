@@ -1,0 +1,459 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// The change log: every label change since the files were opened, each with how and when it
+// was made (issue 13's provenance).
+//
+// What it lists. One entry per sample an edit changed, oldest first: a relabel or a review
+// decision that changed the label (Original = the label before it), an added sample
+// (Original = NoLabel), a deletion (New = NoLabel). Undone edits are not changes: undoing an
+// edit takes its entries out, and redoing it puts them back with the time it was first made.
+// Only an edit made before the log began cannot be taken out: undoing it is a change of its
+// own, at the time of the undo: HowUndone for a label taken back, HowDeleted for a sample it
+// removes. (The session's log begins when the files are
+// opened; a journal replayed after a crash brings the edits saved before it back as history.
+// What a save appends to the change log file begins at the save before, so there an undo of an
+// edit an earlier save wrote is HowUndone.) A restore takes its sample's deletion out instead of
+// adding an entry; a deleted sample has no entries after its deletion (relabelling it changes
+// nothing the files will hold), and one both added and deleted has none. So the entries,
+// applied in order to the labels of the files as opened, give the labels in effect. A review
+// decision that keeps the label is not a change.
+//
+// Numbering. Index is the sample's number in the files as they were opened, the number the grid
+// showed; samples added since are numbered after them in the order they were added. A save that
+// leaves deleted samples out renumbers the samples after them in the files it writes, but not in
+// the log: an entry keeps its number for the whole session, so every entry of one session refers
+// to one numbering (and the entries of a sample a save dropped keep the number it had). After a
+// crash the reopened files are a new session: the replayed edits are numbered as in them.
+//
+// How it is kept. Every edit carries its How and time, and every undo and redo its time, in its
+// journal record (and each step of a history record its How and time), so a replayed journal
+// rebuilds the same log. As edits, undos and redos are made or replayed (logDo, logStep) the
+// Dataset keeps two lists of events: the session's, and the one since the last save, which
+// the save turns into the entries it appends to the change log beside the label file. entries
+// reads a list (restores cancel deletions; added-and-deleted samples are left out).
+
+// How says how a change was made. Its values are stored in journals (version 2): they are
+// never renumbered, and new ones go at the end.
+type How uint8
+
+const (
+	// HowUnknown: an edit replayed from a journal an older idxlabel wrote, which did not record
+	// how (it is written as an empty field).
+	HowUnknown           How = iota
+	HowManual                // a person set one sample's label (a digit, the class picker)
+	HowBatch                 // a person set the label of several samples in one step
+	HowSuspectAccepted       // a review of suspects: the suggested label accepted
+	HowSuggestedAccepted     // a model's suggested label accepted for an unlabelled sample
+	HowAddedDrawn            // a sample drawn in the draw window
+	HowAddedImported         // a sample imported from image files
+	HowDeleted               // a sample deleted
+	howRestore               // a restore (never in the log: it cancels the deletion)
+	// HowUndone: a label change the log already held before it began (saved, or reopened with
+	// its history after a crash) taken back by an undo; in no journal record (the undo is one).
+	HowUndone
+	howCount
+)
+
+var howNames = [howCount]string{"", "manual", "batch", "suspect-accepted", "suggested-accepted", "added-drawn", "added-imported", "deleted", "", "undone"}
+
+// String returns the name written in the change log's how column ("manual", "suspect-accepted",
+// …), "" for HowUnknown.
+func (h How) String() string {
+	if h < howCount {
+		return howNames[h]
+	}
+	return fmt.Sprintf("How(%d)", h)
+}
+
+// relabelHow is the How of SetLabels and Relabel, which do not say: manual for one sample
+// named, batch for several.
+func relabelHow(n int) How {
+	if n == 1 {
+		return HowManual
+	}
+	return HowBatch
+}
+
+// checkHow refuses a How that does not describe an edit of record type t: a label change is
+// manual, batch, suspect-accepted or suggested-accepted; an append added-drawn or
+// added-imported; a deletion deleted; a restore has none of its own. HowUnknown fits every type
+// (old journals). It is the one rule for the API and for journal records.
+func checkHow(t byte, h How) error {
+	ok := h == HowUnknown
+	switch t {
+	case recRelabel, recDecide:
+		ok = ok || h >= HowManual && h <= HowSuggestedAccepted
+	case recAppend:
+		ok = ok || h == HowAddedDrawn || h == HowAddedImported
+	case recDelete:
+		ok = ok || h == HowDeleted
+	case recRestore:
+		ok = ok || h == howRestore
+	}
+	if !ok {
+		return fmt.Errorf("how %q does not describe this kind of edit", h)
+	}
+	return nil
+}
+
+// recordType returns the type of the journal record of an edit like a (a saved append's is an
+// append's), for checkHow.
+func recordType(a action) byte {
+	switch a := a.(type) {
+	case *relabel:
+		return recRelabel
+	case *decide:
+		return recDecide
+	case *appendSamples, *savedAppend:
+		return recAppend
+	case *setDeleted:
+		if a.to {
+			return recDelete
+		}
+		return recRestore
+	}
+	return 0
+}
+
+// provenance is how and when an edit was made; every action embeds it, and a save's remap
+// (carry.go) copies it.
+type provenance struct {
+	how  How
+	when int64  // Unix time in milliseconds; 0 when unknown
+	id   uint64 // names the step in the session's events (0 until it makes one: stepID)
+}
+
+func (p *provenance) prov() *provenance { return p }
+
+// madeNow returns the provenance of an edit made now.
+func madeNow(how How) provenance { return provenance{how: how, when: time.Now().UnixMilli()} }
+
+// provOf returns a's provenance (every action has one).
+func provOf(a action) *provenance {
+	if p, ok := a.(interface{ prov() *provenance }); ok {
+		return p.prov()
+	}
+	return &provenance{}
+}
+
+// SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
+// HowBatch, HowSuspectAccepted or HowSuggestedAccepted (a model's suggestion accepted for
+// unlabelled samples). Errors: as SetLabels, and a How of another kind.
+func (d *Dataset) SetLabelsAs(how How, indices, labels []int) error {
+	if err := checkHow(recRelabel, how); err != nil || how == HowUnknown {
+		return fmt.Errorf("SetLabelsAs: %q is not how labels are set", how)
+	}
+	return d.setLabels(how, indices, labels)
+}
+
+// DecideAs is Decide for a review that says how the label was chosen: HowSuspectAccepted when
+// the person accepted the suggestion, HowManual when they typed a label. Errors: as Decide, and
+// a How of another kind.
+func (d *Dataset) DecideAs(how How, i, label int) error {
+	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
+		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)
+	}
+	return d.decideAs(how, i, label)
+}
+
+// AppendAs is Append for a caller that says where the samples come from: HowAddedDrawn or
+// HowAddedImported. Errors: as Append, and a How of another kind.
+func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
+	if how != HowAddedDrawn && how != HowAddedImported {
+		return 0, fmt.Errorf("AppendAs: %q is not how samples are added", how)
+	}
+	return d.appendAs(how, samples)
+}
+
+// ChangeLogEntry is one change in the change log (see the numbering above).
+type ChangeLogEntry struct {
+	Index         int       // the sample's number in the files as opened (added samples after them)
+	Original, New int       // the label before and after; NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
+	How           How       // how the change was made: added-drawn/-imported add the sample, deleted removes it, the others change its label
+	When          time.Time // when it was made (UTC); zero when unknown
+}
+
+// logEvent is one event of a change log list: an entry, or a restore, made by a step.
+type logEvent struct {
+	ChangeLogEntry
+	kind    byte   // evLabel, evAdd, evDelete or evRestore
+	step    uint64 // the provenance id of the step that made it
+	inverse bool   // made by undoing the step
+}
+
+// Kinds of event.
+const (
+	evLabel   byte = iota // a label changed (from or to NoLabel, too: images without labels)
+	evAdd                 // a sample added
+	evDelete              // a sample deleted
+	evRestore             // a deleted sample restored: it cancels the deletion, no entry of its own
+)
+
+// sessionLog is a Dataset's change log (Dataset.log): the events of the session and of the
+// edits since the last save, and what it needs to number samples across saves.
+type sessionLog struct {
+	session  []logEvent       // since the files were opened
+	unsaved  []logEvent       // since the last save (or the opening)
+	pending  []ChangeLogEntry // entries of saves not yet appended to the changes file
+	index    []int            // session number of each base sample; nil when it is its number
+	shift    int              // session number of the first appended sample, minus baseN
+	nextID   uint64           // the last step id given (stepID)
+	undoTime int64            // the time of the undo logStep is logging, for its entries
+	off      bool             // saves do not append to the changes file (SetWriteChanges)
+
+	fileMu sync.Mutex // one append to a changes file at a time; guards file and err
+	file   string     // the changes file this session last appended to
+	err    error      // why the last save did not append its entries (ChangesFileError)
+}
+
+// ChangeLog returns every change since the files were opened, oldest first (see the rules
+// above). It is a copy.
+func (d *Dataset) ChangeLog() []ChangeLogEntry {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.sessionEntries()
+}
+
+// sessionEntries returns the entries of the session's events (d.mu held).
+func (d *Dataset) sessionEntries() []ChangeLogEntry {
+	return entries(d.log.session, d.addedDeleted(len(d.opened)))
+}
+
+// addedDeleted returns the session numbers of the samples from the from-th on (those added
+// since the files as opened, or as last saved) that are deleted now: whatever their events, they
+// never reach the files (d.mu held).
+func (d *Dataset) addedDeleted(from int) map[int]bool {
+	out := map[int]bool{}
+	for i := from; i < len(d.deleted); i++ {
+		if d.deleted[i] {
+			out[d.sessionIndex(i)] = true
+		}
+	}
+	return out
+}
+
+// sessionIndex returns the session number of sample i (d.mu held).
+func (d *Dataset) sessionIndex(i int) int {
+	if i >= d.baseN {
+		return i + d.log.shift
+	}
+	if d.log.index != nil {
+		return d.log.index[i]
+	}
+	return i
+}
+
+// stepID returns a's id, giving it one if it has none (d.mu held).
+func (d *Dataset) stepID(a action) uint64 {
+	p := provOf(a)
+	if p.id == 0 {
+		d.log.nextID++
+		p.id = d.log.nextID
+	}
+	return p.id
+}
+
+// events returns the events step a makes on the samples as they are now (d.mu held): applied,
+// or, when inverse, just reverted by an undo, at log.undoTime: a label change taken back is
+// HowUndone, a sample an undo removes (an added one, a restored one) HowDeleted. Deletions
+// read the sample's label now, so it runs right after a.apply or a.revert.
+func (d *Dataset) events(a action, inverse bool) []logEvent {
+	p := provOf(a)
+	base := logEvent{step: d.stepID(a), inverse: inverse}
+	base.How, base.When = p.how, unixMilli(p.when)
+	if inverse {
+		base.How, base.When = HowUndone, unixMilli(d.log.undoTime)
+	}
+	var out []logEvent
+	ev := func(kind byte, i int, from, to int32) {
+		e := base
+		e.kind, e.Index, e.Original, e.New = kind, d.sessionIndex(i), int(from), int(to)
+		if kind == evDelete {
+			e.How = HowDeleted
+		}
+		out = append(out, e)
+	}
+	label := func(i int, from, to int32) {
+		if inverse {
+			from, to = to, from
+		}
+		ev(evLabel, i, from, to)
+	}
+	switch a := a.(type) {
+	case *relabel:
+		for k, i := range a.idx {
+			label(int(i), a.old[k], a.to[k])
+		}
+	case *decide:
+		if a.to != a.old {
+			label(int(a.i), a.old, a.to)
+		}
+	case *appendSamples: // undone: its samples are gone
+		for k, l := range a.labels {
+			if inverse {
+				ev(evDelete, a.first+k, l, NoLabel)
+			} else {
+				ev(evAdd, a.first+k, NoLabel, l)
+			}
+		}
+	case *savedAppend: // undone: its samples marked deleted; redone: restored
+		for k, i := range a.idx {
+			if inverse {
+				ev(evDelete, int(i), d.labels[i], NoLabel)
+			} else {
+				ev(evAdd, int(i), NoLabel, a.labels[k])
+			}
+		}
+	case *setDeleted:
+		for _, i := range a.idx {
+			if a.to != inverse {
+				ev(evDelete, int(i), d.labels[i], NoLabel)
+			} else {
+				ev(evRestore, int(i), NoLabel, NoLabel)
+			}
+		}
+	}
+	return out
+}
+
+// unixMilli returns the time of ms, Unix milliseconds, in UTC; the zero time for 0 (unknown).
+func unixMilli(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// logDo records the events of an edit just applied (perform; d.mu held).
+func (d *Dataset) logDo(a action) {
+	ev := d.events(a, false)
+	d.log.session = append(d.log.session, ev...)
+	d.log.unsaved = append(d.log.unsaved, ev...)
+}
+
+// logStep records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
+// when (Unix milliseconds; 0 unknown), in both lists (d.mu held). An undo takes the step's
+// entries out of a list that has them, or else (the files already held the step when the list
+// began) adds the entries of its undoing; a redo takes those out again, or else puts the step's
+// entries back. An undone saved append always adds its deletions: its samples stay, deleted,
+// and a restore can bring them back (entries then sees the deletion cancelled).
+func (d *Dataset) logStep(a action, undo bool, when int64) {
+	d.log.undoTime = when
+	fwd, inv := d.events(a, false), d.events(a, true)
+	_, stays := a.(*savedAppend) // undone, its samples stay, deleted
+	for _, l := range []*[]logEvent{&d.log.session, &d.log.unsaved} {
+		if undo {
+			if stays || !drop(l, fwd, false) {
+				*l = append(*l, inv...)
+			}
+		} else if !drop(l, inv, true) {
+			*l = append(*l, fwd...)
+		}
+	}
+}
+
+// drop removes from *l the events of evs's step in evs's direction (inverse or not) on the
+// samples evs name, and reports whether there were any.
+func drop(l *[]logEvent, evs []logEvent, inverse bool) bool {
+	if len(evs) == 0 {
+		return false
+	}
+	on := map[int]bool{}
+	for _, e := range evs {
+		on[e.Index] = true
+	}
+	step, n := evs[0].step, len(*l)
+	*l = slices.DeleteFunc(*l, func(e logEvent) bool { return e.step == step && e.inverse == inverse && on[e.Index] })
+	return len(*l) < n
+}
+
+// entries reads a list of events as change log entries: a restore cancels the last deletion of
+// its sample before it; a sample deleted (not restored) has no entries after its deletion (a
+// relabel of a deleted sample changes nothing the files will hold); and a sample added and then
+// deleted, or one of dropped (addedDeleted), has no entries.
+func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
+	gone := make([]bool, len(events))
+	deletion := map[int]int{} // sample → its last deletion not cancelled
+	added := map[int]int{}    // sample → its last addition
+	for k, e := range events {
+		switch e.kind {
+		case evRestore:
+			gone[k] = true
+			if j, ok := deletion[e.Index]; ok {
+				gone[j] = true
+				delete(deletion, e.Index)
+			}
+		case evDelete:
+			deletion[e.Index] = k
+		case evAdd:
+			added[e.Index] = k
+		}
+	}
+	for i, j := range deletion {
+		if a, ok := added[i]; ok && a < j {
+			dropped[i] = true
+		}
+	}
+	out := make([]ChangeLogEntry, 0, len(events))
+	for k, e := range events {
+		if j, ok := deletion[e.Index]; ok && k > j {
+			continue
+		}
+		if !gone[k] && !dropped[e.Index] {
+			out = append(out, e.ChangeLogEntry)
+		}
+	}
+	return out
+}
+
+// logSave turns the events since the last save into the entries the save appends to the change
+// log beside the label file (appendChanges), and carries the session numbering over the save's
+// renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
+// calls it before rebase (d.mu held).
+func (d *Dataset) logSave(renumber []int) {
+	d.log.pending = append(d.log.pending, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
+	d.log.unsaved = nil
+	kept := 0
+	for _, k := range renumber {
+		kept = max(kept, k+1)
+	}
+	index := make([]int, kept)
+	identity := true
+	for i, k := range renumber {
+		if k >= 0 {
+			index[k] = d.sessionIndex(i)
+			identity = identity && index[k] == k
+		}
+	}
+	if identity {
+		index = nil
+	}
+	// Samples added later keep numbers after all the session's earlier ones, even deleted ones.
+	d.log.shift = len(d.labels) + d.log.shift - kept
+	d.log.index = index
+}
+
+// SetWriteChanges says whether saves append their changes to the change log beside the label
+// file (ChangesSuffix); it is on until turned off.
+func (d *Dataset) SetWriteChanges(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.log.off = !on
+}
+
+// ChangesFileError returns why the last save could not append its changes to the change log
+// beside the label file, or nil when it did (or had nothing to append, or SetWriteChanges is
+// off). The save itself succeeded either way: the labels are written; the entries not appended
+// are appended by the next save to the same files.
+func (d *Dataset) ChangesFileError() error {
+	d.log.fileMu.Lock()
+	defer d.log.fileMu.Unlock()
+	return d.log.err
+}

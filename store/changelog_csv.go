@@ -1,0 +1,178 @@
+package store
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+
+	"idxlabel/internal/atomicfile"
+)
+
+// ChangesSuffix is appended to the label file's path (the image file's when there is none) to
+// name the change log that every save appends its changes to, so that the record of what
+// changed travels with the files: "t10k-labels-idx1-ubyte.gz.changes.csv".
+const ChangesSuffix = ".changes.csv"
+
+// ChangeLogHeader is the first line of a change log file (CSV, RFC 4180, "\n" line ends).
+const ChangeLogHeader = "index,original,new,how,when"
+
+// WriteChangeLog writes entries as CSV rows "index,original,new,how,when", after the header
+// line when header is true. Labels are decimal integers, empty for NoLabel (an added sample's
+// original, a deleted sample's new); how is How.String() (empty when unknown); when is RFC 3339
+// in UTC to the second ("2026-03-01T13:05:09Z"), empty when unknown. Errors: w's.
+func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
+	cw := csv.NewWriter(w)
+	if header {
+		if _, err := io.WriteString(w, ChangeLogHeader+"\n"); err != nil {
+			return err
+		}
+	}
+	label := func(l int) string {
+		if l == NoLabel {
+			return ""
+		}
+		return strconv.Itoa(l)
+	}
+	for _, e := range entries {
+		when := ""
+		if !e.When.IsZero() {
+			when = e.When.UTC().Format(time.RFC3339)
+		}
+		if err := cw.Write([]string{strconv.Itoa(e.Index), label(e.Original), label(e.New), e.How.String(), when}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ExportChangeLog writes the change log of the session (ChangeLog), header first, to path,
+// atomically: a file already there is replaced whole, and on failure it is left as it was. It
+// returns the number of entries written. Errors: path names one of the pair's own files (the
+// images, the labels, or the change log saves append to, which holds earlier sessions' changes),
+// and any write error.
+func (d *Dataset) ExportChangeLog(path string) (int, error) {
+	entries := d.ChangeLog()
+	images, labels := d.Paths()
+	d.mu.RLock()
+	own := d.statePath(ChangesSuffix)
+	d.mu.RUnlock()
+	for _, p := range []string{images, labels, own} {
+		if p != "" && sameTarget(path, p) {
+			return 0, fmt.Errorf("%s is one of this dataset's own files: write the change log to another file", path)
+		}
+	}
+	err := atomicfile.WriteFile(path, func(w io.Writer) error { return WriteChangeLog(w, entries, true) })
+	return len(entries), err
+}
+
+// sameTarget reports whether paths a and b name the same file: the same cleaned absolute path,
+// or the same existing file under two names.
+func sameTarget(a, b string) bool {
+	if absClean(a) == absClean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// appendChanges appends to the change log beside the label file the entries it has not had:
+// the entries of the saves since this session last appended to it, or, the first time this
+// session saves to these files, every change since they were opened (ChangeLog). Entries held
+// back (the preference off, or a failed append) go with the next save. save calls it once the
+// save has put the files in place; an error is kept for ChangesFileError and never fails the
+// save.
+func (d *Dataset) appendChanges() {
+	d.log.fileMu.Lock()
+	defer d.log.fileMu.Unlock()
+	d.log.err = nil
+	d.mu.RLock()
+	off, path, held := d.log.off, d.statePath(ChangesSuffix), len(d.log.pending)
+	list := d.log.pending[:held:held]
+	if path != d.log.file {
+		list = d.sessionEntries()
+	}
+	d.mu.RUnlock()
+	if off || path == "" {
+		return
+	}
+	if len(list) > 0 {
+		if err := appendChangeLog(path, list); err != nil {
+			d.log.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
+			return
+		}
+	}
+	d.mu.Lock()
+	d.log.pending = slices.Delete(d.log.pending, 0, held)
+	d.log.file = path
+	d.mu.Unlock()
+}
+
+// errNotChangeLog: a file where the change log goes is not one idxlabel wrote.
+var errNotChangeLog = errors.New("not a change log")
+
+// appendChangeLog appends entries to the change log file at path, creating it with its header
+// when it does not exist, and syncs it. It never writes through anything but a regular file of
+// one name: a symbolic link, folder, FIFO or device there is refused (the link is not
+// followed, so a planted link never makes it write outside the folder), and so is a file with
+// other names (hard links), which could be a file elsewhere. An existing file must start with
+// ChangeLogHeader (errNotChangeLog otherwise); if its last line is torn (no line end), the new
+// rows start on a line of their own. A write that fails is cut back off. Errors name path: the
+// refusals above and any I/O error.
+func appendChangeLog(path string, entries []ChangeLogEntry) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%s); refusing to write through it", path, fi.Mode().Type())
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file; refusing to write through it", path)
+	}
+	if n := linkCount(fi); n > 1 {
+		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
+	}
+	size := fi.Size()
+	var buf bytes.Buffer
+	if size > 0 {
+		head := make([]byte, min(size, int64(len(ChangeLogHeader)+1)))
+		if _, err := f.ReadAt(head, 0); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if !bytes.HasPrefix(head, []byte(ChangeLogHeader)) || len(head) > len(ChangeLogHeader) && head[len(ChangeLogHeader)] != '\n' && head[len(ChangeLogHeader)] != '\r' {
+			return fmt.Errorf("%s: %w (it does not start with %q); refusing to append to it", path, errNotChangeLog, ChangeLogHeader)
+		}
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if last[0] != '\n' {
+			buf.WriteByte('\n')
+		}
+	}
+	if err := WriteChangeLog(&buf, entries, size == 0); err != nil {
+		return err
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Truncate(size)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Truncate(size)
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
