@@ -36,26 +36,14 @@ func menuItem(t *testing.T, w *mainWindow, menu, label string) *fyne.MenuItem {
 
 // overlayTexts returns the texts of the labels and the prompt entries in the top overlay.
 func overlayTexts(w *mainWindow) (labels []string, entries []*promptEntry) {
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *promptEntry:
 			entries = append(entries, x)
 		case *widget.Label:
 			labels = append(labels, x.Text)
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
 		}
-	}
-	if top := w.win.Canvas().Overlays().Top(); top != nil {
-		walk(top)
-	}
+	})
 	return labels, entries
 }
 

@@ -250,24 +250,14 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w.newDatasetForm()
 	var entries []*promptEntry
 	var kind *widget.RadioGroup
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *promptEntry:
 			entries = append(entries, x)
 		case *widget.RadioGroup:
 			kind = x
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
 		}
-	}
-	walk(w.win.Canvas().Overlays().Top())
+	})
 	if len(entries) != 4 || kind == nil {
 		t.Fatalf("found %d fields and radio %v; want height, width, N, class file and the class choice", len(entries), kind != nil)
 	}

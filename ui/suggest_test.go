@@ -67,8 +67,7 @@ func unlabelledDemo(t *testing.T) (*store.Dataset, []int) {
 // overlayText returns the text of the dialog on top of the window ("" when none).
 func overlayText(w *mainWindow) string {
 	var b strings.Builder
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *widget.Label:
 			b.WriteString(x.Text + "\n")
@@ -76,19 +75,8 @@ func overlayText(w *mainWindow) string {
 			b.WriteString(x.String() + "\n")
 		case *canvas.Text:
 			b.WriteString(x.Text + "\n")
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
 		}
-	}
-	if top := w.win.Canvas().Overlays().Top(); top != nil {
-		walk(top)
-	}
+	})
 	return b.String()
 }
 
