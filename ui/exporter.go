@@ -71,6 +71,7 @@ func (w *mainWindow) exportDialog() {
 			w.runExport(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
 	}, w.win)
+	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the path exports, as the button
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
 	w.prompts.show(w.win.Canvas(), "export", d, d.Dismiss, d.Confirm, w.focusGrid)
 }

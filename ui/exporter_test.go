@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
+// the PNG tree of the dataset with its unsaved edits in and its deleted samples out.
+func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	n := ds.Len()
+	if err := ds.Delete([]int{0}); err != nil {
+		t.Fatal(err)
+	}
+	w.edited()
+	to := (ds.Label(1) + 1) % 10
+	if err := ds.Relabel([]int{1}, to); err != nil {
+		t.Fatal(err)
+	}
+	w.edited()
+	w.exportDialog()
+	var entries []*promptEntry
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if e, ok := o.(*promptEntry); ok {
+			entries = append(entries, e)
+		}
+	})
+	if len(entries) != 1 {
+		t.Fatalf("the export dialog has %d text fields, want the target", len(entries))
+	}
+	out := filepath.Join(t.TempDir(), "tree")
+	entries[0].SetText(out)
+	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitFor(t, func() bool { return strings.Contains(overlayText(w), "written to") })
+	var files []string
+	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, strings.TrimPrefix(p, out+string(filepath.Separator)))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != n-1 {
+		t.Fatalf("%d files exported, want %d (one deleted)", len(files), n-1)
+	}
+	width := len(strconv.Itoa(n - 1))
+	first := filepath.Join(strconv.Itoa(to), strings.Repeat("0", width-1)+"1.png")
+	if _, err := os.Stat(filepath.Join(out, first)); err != nil {
+		t.Fatalf("the relabelled sample 1 is not exported as %s: %v", first, err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, string(filepath.Separator)+strings.Repeat("0", width)+".png") {
+			t.Fatalf("the deleted sample 0 was exported as %s", f)
+		}
+	}
+}
