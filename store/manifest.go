@@ -317,7 +317,24 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 	if finished == 0 {
 		return "", nil, nil
 	}
-	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%d file(s) put in place).", finished), nil, nil
+	files := "1 file"
+	if finished > 1 {
+		files = fmt.Sprintf("%d files", finished)
+	}
+	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%s put in place).", files), nil, nil
+}
+
+// ReadView returns the files to read to see the pair (images, labels; labels may be "") as it is
+// saved, the rule Open follows with Options.ReadOnly: when a valid record of an interrupted save
+// is beside the pair, the temporary files that save had not yet renamed stand in for their
+// targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
+// a record that is refused is named in notice and the files are read as they are.
+func ReadView(images, labels string) (readImages, readLabels, notice string) {
+	record := absClean(images) + ManifestSuffix
+	if labels != "" {
+		record = absClean(labels) + ManifestSuffix
+	}
+	return interruptedSaveView(record, images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of
