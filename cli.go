@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/idx"
 )
 
 // command is one sub-command: its name, a one-line synopsis and the function that runs it.
@@ -52,6 +54,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			c.usage(stdout)
 			return 0
 		}
+	}
+	// A cap the person set but mistyped is not silently replaced by the default.
+	if err := idx.CheckMaxDataEnv(); err != nil {
+		return c.exit(usagef("%v", err))
+	}
+	if len(args) > 0 {
 		for _, cmd := range commands {
 			if cmd.name == args[0] {
 				c.cmd = cmd
