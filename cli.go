@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/idx"
 )
 
 // command is one sub-command: its name, a one-line synopsis and the function that runs it.
@@ -52,6 +54,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			c.usage(stdout)
 			return 0
 		}
+	}
+	// A cap the person set but mistyped is not silently replaced by the default.
+	if err := idx.CheckMaxDataEnv(); err != nil {
+		return c.exit(usagef("%v", err))
+	}
+	if len(args) > 0 {
 		for _, cmd := range commands {
 			if cmd.name == args[0] {
 				c.cmd = cmd
@@ -111,7 +119,8 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "  Inputs must be regular files (a FIFO, socket, device or folder is refused at once).")
 	fmt.Fprintln(w, "  Outputs are written atomically (a temporary .NAME.idxlabel-tmp-N beside them, then a")
 	fmt.Fprintln(w, "  rename); an existing output must be a regular file, and a symbolic link is written")
-	fmt.Fprintln(w, "  through to the file it names. An output may not be an input or another output.")
+	fmt.Fprintln(w, "  through to the file it names. An output may not be an input, a folder holding an input,")
+	fmt.Fprintln(w, "  or another output.")
 }
 
 // flags returns a FlagSet for a sub-command that reports errors instead of exiting.
@@ -142,25 +151,34 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	return operands, nil
 }
 
-// checkOutputs returns a usage error when two outputs name the same file or an output names one
-// of the inputs, which would destroy an input or leave one output holding the other's data.
-// Paths are compared cleaned and absolute, and files that exist also with os.SameFile (which
-// sees through symbolic and hard links).
+// checkOutputs returns a usage error when two outputs name the same file, an output names one
+// of the inputs, or an output is a folder that holds an input (at any depth), any of which would
+// destroy an input or leave one output holding the other's data (export --force replaces a
+// folder OUT whole). Paths are compared cleaned and absolute, and also with symbolic links
+// resolved; files that exist also with os.SameFile (which sees through hard links).
 func checkOutputs(inputs, outputs []string) error {
 	type file struct {
-		name, abs string
-		fi        fs.FileInfo
+		name, abs, real string // real: abs with symbolic links resolved ("" when it does not exist)
+		fi              fs.FileInfo
 	}
 	stat := func(name string) file {
 		abs, err := filepath.Abs(name)
 		if err != nil {
 			abs = filepath.Clean(name)
 		}
+		real, _ := filepath.EvalSymlinks(abs)
 		fi, _ := os.Stat(name)
-		return file{name, abs, fi}
+		return file{name, abs, real, fi}
 	}
 	same := func(a, b file) bool {
 		return a.abs == b.abs || a.fi != nil && b.fi != nil && os.SameFile(a.fi, b.fi)
+	}
+	// holds reports whether folder is an ancestor of f, by name or with links resolved.
+	holds := func(folder, f file) bool {
+		under := func(dir, p string) bool {
+			return dir != "" && p != "" && strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+		}
+		return under(folder.abs, f.abs) || under(folder.real, f.real)
 	}
 	ins := make([]file, len(inputs))
 	for i, name := range inputs {
@@ -177,6 +195,9 @@ func checkOutputs(inputs, outputs []string) error {
 		for _, in := range ins {
 			if same(in, outs[i]) {
 				return usagef("%s: output is the input %s; write to another file", name, in.name)
+			}
+			if holds(outs[i], in) {
+				return usagef("%s: output is a folder that holds the input %s; write to another folder", name, in.name)
 			}
 		}
 	}

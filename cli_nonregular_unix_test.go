@@ -42,7 +42,7 @@ func TestNonRegularFiles(t *testing.T) {
 		{[]string{"convert", fifo, filepath.Join(dir, "out")}, fifo + ": not a regular file"},
 		{[]string{"convert", ip, fifo}, fifo + ": not a regular file (a FIFO); refusing to replace it"},
 		{[]string{"convert", ip, sock}, sock + ": not a regular file (a socket); refusing to replace it"},
-		{[]string{"convert", ip, dir}, dir + ": not a regular file (a folder); refusing to replace it"},
+		{[]string{"convert", ip, tree}, tree + ": not a regular file (a folder); refusing to replace it"},
 		{[]string{"normalize", fifo, filepath.Join(dir, "o.png")}, fifo + ": not a regular file"},
 		{[]string{"suspects", fifo, lp}, fifo + ": not a regular file"},
 	}

@@ -11,19 +11,27 @@ import (
 // pair by the rule the app opens pairs with (store.CheckImages, CheckLabels, CheckLabel): the
 // same number of samples, images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W square), integer
 // labels N or N×K with every class valid. Both files stream in chunks, so memory stays bounded
-// whatever their size. It prints one summary line and returns nil when the pair is valid.
+// whatever their size. A pair whose save was cut off between its renames is checked as saved
+// (store.ReadView), with a note on stderr. It prints one summary line and returns nil when the
+// pair is valid.
 func runVerify(c *cli, args []string) error {
 	files, err := c.parse(c.flags("verify"), args, 2, 2)
 	if err != nil {
 		return err
 	}
 	imagesName, labelsName := files[0], files[1]
-	images, err := idx.OpenFile(imagesName)
+	// A save cut off between its renames is checked as saved (its temporary files stand in),
+	// as the app reads it; nothing is finished or removed here.
+	readImages, readLabels, note := store.ReadView(imagesName, labelsName)
+	if note != "" {
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", note)
+	}
+	images, err := idx.OpenFile(readImages)
 	if err != nil {
 		return err
 	}
 	defer images.Close()
-	labels, err := idx.OpenFile(labelsName)
+	labels, err := idx.OpenFile(readLabels)
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			a, err := Decode(io.LimitReader(zr, 1<<20))
 			checkDecoded(t, a, err, nil)
+			checkFile(t, dir, data, nil, nil)
 			return
 		}
 		a, err := Decode(bytes.NewReader(data))

@@ -212,10 +212,16 @@ func TestWriteStream(t *testing.T) {
 
 func TestMaxData(t *testing.T) {
 	for in, want := range map[string]int64{"": DefaultMaxData, "junk": DefaultMaxData, "0": DefaultMaxData, "-5": DefaultMaxData,
-		"1000": 1000, "512M": 512 << 20, "8g": 8 << 30, "8GB": 8 << 30, "2T": 2 << 40, "9999999T": DefaultMaxData} {
+		"1000": 1000, "512M": 512 << 20, "8g": 8 << 30, "8GB": 8 << 30, "2T": 2 << 40, "9999999T": DefaultMaxData,
+		"1GiB": 1 << 30, "512mib": 512 << 20, "64 KiB": 64 << 10, "1.5G": DefaultMaxData, "5iB": DefaultMaxData} {
 		t.Setenv(MaxDataEnv, in)
 		if got := MaxData(); got != want {
 			t.Errorf("%s=%q: %d, want %d", MaxDataEnv, in, got, want)
+		}
+		// A value that is set but ignored is reported, so a cap the person meant is never
+		// silently replaced by the default (IDXLABEL_MAX_DATA=1GiB used to open 1.5 GB files).
+		if err := CheckMaxDataEnv(); (err != nil) != (in != "" && want == DefaultMaxData) {
+			t.Errorf("%s=%q: CheckMaxDataEnv says %v", MaxDataEnv, in, err)
 		}
 	}
 	t.Setenv(MaxDataEnv, "1000")

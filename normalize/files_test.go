@@ -133,3 +133,37 @@ func TestImageFolderRefusesWrappingLabels(t *testing.T) {
 		t.Fatalf("ImageFolder: %v, %v", files, err)
 	}
 }
+
+// TestImageFolderTwoFoldersOneLabel: "007" and "7" both read as label 7. ImageFolder merged them
+// silently (torchvision's ImageFolder makes them two classes), in an order that changed from run
+// to run (the sort was by label only); now it refuses, naming both folders.
+func TestImageFolderTwoFoldersOneLabel(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"007", "7", "3"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+		os.WriteFile(filepath.Join(dir, sub, "a.png"), pngHeader(2, 2, 8, 0), 0o644)
+	}
+	files, _, err := ImageFolder(dir)
+	if err == nil || !strings.Contains(err.Error(), "007") || !strings.Contains(err.Error(), filepath.Join(dir, "7")) || files != nil {
+		t.Fatalf("ImageFolder: %v, %v", files, err)
+	}
+}
+
+// TestImageFolderFollowsLinkedFolders: a label folder that is a symbolic link to a folder (a
+// tree assembled from links, as torchvision's ImageFolder reads it) is listed; it was dropped
+// without a word. A link to something else is reported as skipped.
+func TestImageFolderFollowsLinkedFolders(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "1"), 0o755)
+	os.WriteFile(filepath.Join(dir, "1", "a.png"), pngHeader(2, 2, 8, 0), 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "b.png"), pngHeader(2, 2, 8, 0), 0o644)
+	os.Symlink(elsewhere, filepath.Join(dir, "2"))
+	os.Symlink(filepath.Join(elsewhere, "missing"), filepath.Join(dir, "3"))
+	files, skipped, err := ImageFolder(dir)
+	if err != nil || len(files) != 2 || files[1].Label != 2 || files[1].Path != filepath.Join(dir, "2", "b.png") {
+		t.Fatalf("ImageFolder: %v, %v", files, err)
+	}
+	if len(skipped) != 1 || !strings.Contains(skipped[0], filepath.Join(dir, "3")) {
+		t.Fatalf("skipped %q, want the dangling link 3", skipped)
+	}
+}

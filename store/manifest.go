@@ -94,12 +94,21 @@ func (m *manifest) toDisk(path string) (*diskManifest, error) {
 // files that are not this pair's own.
 var errManifest = errors.New("record of an interrupted save refused")
 
+// refusal is a refused save record's reason, worded to follow "…was not used because"; it
+// matches errManifest with errors.Is.
+type refusal struct{ reason string }
+
+func (r *refusal) Error() string { return r.reason }
+func (r *refusal) Unwrap() error { return errManifest }
+
+func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
+
 // readManifest reads and checks the save record at path for the pair whose files are pair (the
 // image and label paths as opened; "" entries are ignored). Each target must be one of the
 // pair's files (compared after following symbolic links, as a save writes through them); each
 // temporary file must carry the exact name a save makes for that target (atomicfile.IsTemp)
 // and be a regular file or absent; backups and journals are named by rule, never read. It
-// returns nil, nil when there is no record. Errors wrap errManifest and say what was wrong;
+// returns nil, nil when there is no record. Errors match errManifest and say what was wrong;
 // reading errors other than "does not exist" are returned as they are.
 func readManifest(path string, pair []string) (*manifest, error) {
 	fi, err := os.Lstat(path)
@@ -110,7 +119,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: it is not a regular file", errManifest)
+		return nil, refuse("it is not a regular file")
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -122,17 +131,27 @@ func readManifest(path string, pair []string) (*manifest, error) {
 		return nil, err
 	}
 	if len(b) > maxManifest {
-		return nil, fmt.Errorf("%w: it is over %d bytes", errManifest, maxManifest)
+		return nil, refuse("it is over %d bytes", maxManifest)
+	}
+	var version struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(b, &version); err != nil {
+		return nil, refuse("it is damaged (%v)", err)
+	}
+	switch version.Version {
+	case manifestVersion:
+	case 0:
+		return nil, refuse("it is in the old format, which named files as they were typed and cannot be checked")
+	default:
+		return nil, refuse("it is of version %d, which this idxlabel does not know", version.Version)
 	}
 	var dm diskManifest
 	if err := json.Unmarshal(b, &dm); err != nil {
-		return nil, fmt.Errorf("%w: it is damaged (%v)", errManifest, err)
-	}
-	if dm.Version != manifestVersion {
-		return nil, fmt.Errorf("%w: version %d, not %d", errManifest, dm.Version, manifestVersion)
+		return nil, refuse("it is damaged (%v)", err)
 	}
 	if len(dm.Files) == 0 || len(dm.Files) > len(pair) {
-		return nil, fmt.Errorf("%w: it names %d files", errManifest, len(dm.Files))
+		return nil, refuse("it names %d files", len(dm.Files))
 	}
 	own := pairFiles(pair)
 	dir := filepath.Dir(path)
@@ -141,18 +160,18 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	for _, df := range dm.Files {
 		target := filepath.Clean(filepath.Join(dir, filepath.FromSlash(df.Target)))
 		if filepath.IsAbs(filepath.FromSlash(df.Target)) || !slices.ContainsFunc(own, func(p string) bool { return samePath(p, target) }) {
-			return nil, fmt.Errorf("%w: %q is not one of this pair's files", errManifest, df.Target)
+			return nil, refuse("%q is not one of this pair's files", df.Target)
 		}
 		if _, dup := targets[df.Target]; dup {
-			return nil, fmt.Errorf("%w: %q is named twice", errManifest, df.Target)
+			return nil, refuse("%q is named twice", df.Target)
 		}
 		targets[df.Target] = target
 		temp := filepath.Join(filepath.Dir(target), df.Temp)
 		if filepath.Base(df.Temp) != df.Temp || !atomicfile.IsTemp(temp, target) {
-			return nil, fmt.Errorf("%w: %q is not a temporary name idxlabel makes for %s", errManifest, df.Temp, filepath.Base(target))
+			return nil, refuse("%q is not a temporary name idxlabel makes for %s", df.Temp, filepath.Base(target))
 		}
 		if tfi, err := os.Lstat(temp); err == nil && !tfi.Mode().IsRegular() {
-			return nil, fmt.Errorf("%w: %s is not a regular file", errManifest, temp)
+			return nil, refuse("%s is not a regular file", temp)
 		}
 		mf := manifestFile{Temp: temp, Target: target}
 		if df.Backup {
@@ -163,14 +182,14 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	for _, name := range dm.Journals {
 		target, ok := targets[name]
 		if !ok {
-			return nil, fmt.Errorf("%w: journal of %q, a file it does not save", errManifest, name)
+			return nil, refuse("journal of %q, a file it does not save", name)
 		}
 		m.Journals = append(m.Journals, target+JournalSuffix)
 	}
 	for _, name := range dm.Fallback {
 		target, ok := targets[name]
 		if !ok {
-			return nil, fmt.Errorf("%w: journal of %q, a file it does not save", errManifest, name)
+			return nil, refuse("journal of %q, a file it does not save", name)
 		}
 		if fb := fallbackJournal(target + JournalSuffix); fb != "" {
 			m.Journals = append(m.Journals, fb)
@@ -254,7 +273,10 @@ func setAside(path string) string {
 // returns a notice for the user ("" when there was nothing to say) and the temporary files the
 // record names (which must not be swept as stale). A record that fails readManifest's checks
 // is moved aside and touches nothing: the notice says so and the pair opens as it is on disk.
-// Errors: a rename that fails while finishing a valid record.
+// The journals a record names are removed only when it renamed at least one file now: a record
+// with nothing left to finish (a save stopped after its last rename, or a record planted beside
+// files it never wrote) leaves them for findJournal, so edits that are in no file are never
+// deleted. Errors: a rename that fails while finishing a valid record.
 func finishInterruptedSave(path string, pair []string) (notice string, keep []string, err error) {
 	if path == "" {
 		return "", nil, nil
@@ -284,11 +306,35 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 		}
 		finished++
 	}
+	if finished == 0 {
+		// Nothing was left to rename: either the save had put every file in place before it
+		// stopped, or the record was planted beside files it never wrote. Its journals are kept
+		// (findJournal offers one that still matches the files; one of the old files is set
+		// aside there), since removing them could lose edits that are in no file.
+		m.Journals = nil
+	}
 	finishManifest(path, m)
 	if finished == 0 {
 		return "", nil, nil
 	}
-	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%d file(s) put in place).", finished), nil, nil
+	files := "1 file"
+	if finished > 1 {
+		files = fmt.Sprintf("%d files", finished)
+	}
+	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%s put in place).", files), nil, nil
+}
+
+// ReadView returns the files to read to see the pair (images, labels; labels may be "") as it is
+// saved, the rule Open follows with Options.ReadOnly: when a valid record of an interrupted save
+// is beside the pair, the temporary files that save had not yet renamed stand in for their
+// targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
+// a record that is refused is named in notice and the files are read as they are.
+func ReadView(images, labels string) (readImages, readLabels, notice string) {
+	record := absClean(images) + ManifestSuffix
+	if labels != "" {
+		record = absClean(labels) + ManifestSuffix
+	}
+	return interruptedSaveView(record, images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of

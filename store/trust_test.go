@@ -430,3 +430,39 @@ func TestNoRecoveryOfferForEditsThatCancelOut(t *testing.T) {
 		t.Fatalf("a redone edit was not offered: %+v", rec)
 	}
 }
+
+// A planted save record that names this pair's own files and journal, but whose temporary
+// files are not there (so there is nothing to finish), must not delete the journal of unsaved
+// edits: those edits are in no file. (A real record's journal is removed only once the files
+// it saved are in place, and then the journal no longer matches them.)
+func TestPlantedManifestKeepsUnsavedJournal(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	ip, lp := tinyPair(t, dir, 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Relabel([]int{3}, 7); err != nil {
+		t.Fatal(err)
+	}
+	journal := d.JournalPath()
+	d.Close()
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("no journal after an edit: %v", err)
+	}
+	lb := filepath.Base(lp)
+	planted := `{"version":2,"files":[{"target":"` + lb + `","temp":".` + lb + `.idxlabel-tmp-1","backup":false}],"journals":["` + lb + `"]}`
+	os.WriteFile(lp+ManifestSuffix, []byte(planted), 0o644)
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rec := d.Recovery()
+	if rec == nil || !rec.Matches || rec.Edits != 1 {
+		t.Fatalf("the unsaved edit's journal was not offered after a planted record: %+v (journal on disk: %v)", rec, fileExists(journal))
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
