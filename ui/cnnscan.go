@@ -138,9 +138,12 @@ func (w *mainWindow) stopTraining() {
 	}
 }
 
-// jobsStatus is the status bar's part on the trainings running: their progress.
+// jobsStatus is the status bar's part on the jobs running: a save's and the trainings' progress.
 func (w *mainWindow) jobsStatus() string {
 	var text string
+	if w.saving != "" {
+		text += "   |   " + w.saving
+	}
 	for _, j := range []*cnnJob{w.cnn, w.training} {
 		if j != nil {
 			text += "   |   " + j.note

@@ -200,16 +200,29 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 	if w.refuseWhileBusy() {
 		return // one save (or load, import) at a time
 	}
-	bar := widget.NewProgressBar()
-	prog := dialog.NewCustomWithoutButtons("Saving", bar, w.win)
-	prog.Show()
+	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
+	// while a save runs (edits wait, refuseWhileBusy). The progress is on the status bar.
 	w.busy.Store(true)
+	w.saving = "Saving… (edits wait)"
+	w.updateStatus()
 	w.beforeSave()
 	w.bg.Go(func() {
-		err := do(func(f float64) { fyne.Do(func() { bar.SetValue(f) }) })
+		last := -1
+		err := do(func(f float64) {
+			if pc := int(100 * f); pc/10 != last/10 {
+				last = pc
+				fyne.Do(func() {
+					if w.busy.Load() {
+						w.saving = fmt.Sprintf("Saving… %d%% (edits wait)", pc)
+						w.updateStatus()
+					}
+				})
+			}
+		})
 		fyne.Do(func() {
 			defer w.busy.Store(false) // last: tests wait on it
-			prog.Hide()
+			w.saving = ""
+			w.updateStatus()
 			if err != nil {
 				dialog.ShowError(err, w.win)
 				return

@@ -46,6 +46,7 @@ type mainWindow struct {
 	cnn      *cnnJob         // the CNN scan refining sus, nil when none runs
 	model    *suspect.Model  // suggests labels (suggest.go); nil before one is trained
 	training *cnnJob         // the model's training (and suggesting) in progress, nil when none
+	saving   string          // the status of a save in progress ("Saving… 40%"), "" when none
 	resets   int             // Reset changes applied (a save, a replay): a scan started before is stale
 	bg       sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
 	life     context.Context // the parent of every cancellable background job's context
