@@ -230,6 +230,8 @@ func (w *mainWindow) pickClass(initial string) {
 	d = dialog.NewCustom("Relabel "+samplesText(len(w.v.selection()))+" as…", "Cancel", content, w.win)
 	update(initial)
 	entry.SetText(initial)
+	entry.CursorColumn = len([]rune(initial)) // what is typed next follows the first digit
+	entry.Refresh()
 	w.prompts.show(w.win.Canvas(), "pick class", d, d.Hide, func() { entry.OnSubmitted(entry.Text) }, w.focusGrid)
 	w.win.Canvas().Focus(entry)
 }

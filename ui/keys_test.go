@@ -324,6 +324,42 @@ func TestTenThousandClassesStayUsable(t *testing.T) {
 	}
 }
 
+// TestClassPickerTypesAfterTheFirstDigit: with more than ten classes a digit opens the class
+// picker holding that digit; what is typed next follows it, so 1, 2, 3, Enter relabels as 123
+// (the cursor used to stay before the first digit: 231).
+func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
+	w := newTestWindow(t)
+	classes := make([]int, 1000)
+	for c := range classes {
+		classes[c] = c
+	}
+	ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	w.setDataset(ds, "untitled", false)
+	w.grid.moveCursor(0)
+	w.typedRune('1')
+	var entry *promptEntry
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if e, ok := o.(*promptEntry); ok {
+			entry = e
+		}
+	})
+	if entry == nil || entry.Text != "1" {
+		t.Fatalf("typing 1 did not open the class picker holding 1: %v", entry)
+	}
+	test.Type(entry, "23")
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := ds.Label(0); got != 123 {
+		t.Fatalf("1, 2, 3, Enter relabelled as %d, want 123", got)
+	}
+}
+
 // TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
 func TestCtrlSInDrawLabelBox(t *testing.T) {
 	w, _ := demoWindow(t, true)
