@@ -166,11 +166,11 @@ func (w *mainWindow) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	if _, err := os.Stat(path); err == nil && !replace {
-		dialog.ShowConfirm("Replace?", path+" exists. Replace it?", func(yes bool) {
+		w.ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
 			if yes {
 				w.runChangeLogExport(path, true)
 			}
-		}, w.win)
+		})
 		return
 	}
 	ds := w.ds

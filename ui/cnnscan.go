@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -82,7 +81,7 @@ func (w *mainWindow) startCNNScan(ds *store.Dataset, snap store.Snapshot, knn *s
 			switch {
 			case err == context.Canceled:
 			case err != nil:
-				dialog.ShowError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err), w.win)
+				w.showError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err))
 			case ds != w.ds:
 			case w.resets != resets || w.sus == nil:
 				// The samples were renumbered (saved) or the review closed: its positions no

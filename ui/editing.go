@@ -63,7 +63,7 @@ func (w *mainWindow) relabel(label int) {
 	err := w.ds.Relabel(sel, label)
 	w.edited()
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	last := w.v.cursor
@@ -105,7 +105,7 @@ func (w *mainWindow) toggleDelete() {
 	}
 	w.edited()
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	if allDeleted {
@@ -142,7 +142,7 @@ func (w *mainWindow) step(undo bool) {
 	unsub()
 	w.edited()
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	w.cursorTo(touched)

@@ -99,13 +99,13 @@ func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
 			switch {
 			case errors.Is(err, context.Canceled):
 			case errors.Is(err, export.ErrExists):
-				dialog.ShowConfirm("Replace?", out+" exists. Replace it?", func(yes bool) {
+				w.ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
 						w.runExport(out, opts, true)
 					}
-				}, w.win)
+				})
 			case err != nil:
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 			default:
 				w.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}

@@ -36,7 +36,7 @@ func (idxFilter) Matches(u fyne.URI) bool {
 func (w *mainWindow) openDialog() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		if r == nil {
@@ -71,7 +71,7 @@ func (w *mainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
 func (w *mainWindow) open(paths []string) {
 	images, labels, err := store.ClassifyPair(paths)
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	if cur, _ := w.ds.Paths(); cur != "" && sameFile(cur, images) {
@@ -121,15 +121,15 @@ func (w *mainWindow) load(images, labels string, readOnly bool) {
 			prog.Hide()
 			bar.Stop()
 			if errors.Is(err, store.ErrLocked) && !readOnly {
-				dialog.ShowConfirm("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", func(ok bool) {
+				w.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						w.load(images, labels, true)
 					}
-				}, w.win)
+				})
 				return
 			}
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			w.confirmUnsaved("Open other files", func() {
@@ -146,7 +146,7 @@ func (w *mainWindow) openDemo() {
 		ds, err := demoDataset()
 		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		w.setDataset(ds, "demo", true)
@@ -157,10 +157,10 @@ func (w *mainWindow) openDemo() {
 func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 	ds := w.ds
 	if !rec.Matches {
-		dialog.ShowInformation("Unsaved edits for other files",
-			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason), w.win)
+		w.inform("Unsaved edits for other files",
+			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason))
 		if err := ds.DiscardJournal(true); err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 		}
 		return
 	}
@@ -173,10 +173,10 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 			_, err := ds.ReplayJournal()
 			w.edited()
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 			}
 		} else if err := ds.DiscardJournal(true); err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 		}
 		w.refresh()
 	}, w.win)
@@ -224,7 +224,7 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 			w.saving = ""
 			w.updateStatus()
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				return
 			}
 			if images, labels := w.ds.Paths(); images != "" {
@@ -314,11 +314,11 @@ func (w *mainWindow) saveAsThen(then func()) {
 			w.runSave(func(progress func(float64)) error { return w.ds.SaveAs(i, l, progress) }, then)
 		}
 		if existing := existingFiles(i, l); existing != "" && !samePair(w.ds, i, l) {
-			dialog.ShowConfirm("Replace files?", existing+" already exist(s). Replace?", func(yes bool) {
+			w.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
 				if yes {
 					write()
 				}
-			}, w.win)
+			})
 			return
 		}
 		write()

@@ -47,7 +47,7 @@ func (w *mainWindow) importDialog() {
 	}
 	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
-			dialog.ShowError(err, w.win)
+			w.showError(err)
 			return
 		}
 		if u != nil {
@@ -80,7 +80,7 @@ func (w *mainWindow) importOptions(dir string) {
 		if t := strings.TrimSpace(label.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
-				dialog.ShowError(fmt.Errorf("label %q is not a class number", t), w.win)
+				w.showError(fmt.Errorf("label %q is not a class number", t))
 				return
 			}
 			l = n
@@ -99,11 +99,11 @@ func (w *mainWindow) importOptions(dir string) {
 func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, normalizeDigit bool) {
 	files, skipped, err := importFiles(dir, label)
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	if files[0].Label == store.NoLabel && w.ds.HasLabels() {
-		dialog.ShowError(fmt.Errorf("%s holds images outside label folders: give them a label", dir), w.win)
+		w.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
 		return
 	}
 	bar := widget.NewProgressBar()
@@ -132,7 +132,7 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 				_, err := ds.AppendAs(store.HowAddedImported, samples)
 				w.edited()
 				if err != nil {
-					dialog.ShowError(err, w.win)
+					w.showError(err)
 					return
 				}
 			}

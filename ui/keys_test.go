@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -382,5 +384,27 @@ func TestGotoMissingSampleAnswersKeys(t *testing.T) {
 	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if c.Overlays().Top() != nil || c.Focused() != w.grid {
 		t.Fatalf("Enter left the message open (%v) or the focus on %T", c.Overlays().Top() != nil, c.Focused())
+	}
+}
+
+// TestErrorDialogAnswersEscapeAndEnter: a file that fails to open says why in a dialog that
+// Escape closes, as does Enter (both closed nothing before: only a click did).
+func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	bad := filepath.Join(t.TempDir(), "bad-images-idx3-ubyte")
+	if err := os.WriteFile(bad, []byte("not an IDX file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := w.win.Canvas()
+	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		w.load(bad, "", false)
+		waitFor(t, func() bool { return !w.busy.Load() && c.Overlays().Top() != nil })
+		if !strings.Contains(overlayText(w), "bad-images-idx3-ubyte") {
+			t.Fatalf("the error does not name the file: %q", overlayText(w))
+		}
+		w.canvasKey(&fyne.KeyEvent{Name: key})
+		if c.Overlays().Top() != nil {
+			t.Fatalf("%s did not close the error dialog", key)
+		}
 	}
 }

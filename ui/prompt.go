@@ -122,6 +122,17 @@ func (w *mainWindow) showError(err error) {
 	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, w.focusGrid)
 }
 
+// ask asks a yes/no question as a prompt: Escape answers no, Enter answers enterYes (the answer
+// that loses nothing: no to "Replace?", yes to "Open read-only?").
+func (w *mainWindow) ask(title, message string, enterYes bool, answer func(yes bool)) {
+	d := dialog.NewConfirm(title, message, answer, w.win)
+	accept := d.Dismiss
+	if enterYes {
+		accept = d.Confirm
+	}
+	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, accept, w.focusGrid)
+}
+
 // inform shows a message as a prompt: Enter or Escape closes it.
 func (w *mainWindow) inform(title, message string) {
 	d := dialog.NewInformation(title, message, w.win)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -128,7 +127,7 @@ func (w *mainWindow) decide(label int) {
 	err := w.recordDecision(r, i, label)
 	w.edited()
 	if err != nil {
-		dialog.ShowError(err, w.win)
+		w.showError(err)
 		return
 	}
 	w.next()

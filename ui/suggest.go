@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"fyne.io/fyne/v2/dialog"
-
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -197,7 +195,7 @@ func (w *mainWindow) learnt(l learning) {
 	case l.err != nil:
 		w.setDrawStatus("No label suggestions: " + l.err.Error())
 		if l.review != nil {
-			dialog.ShowError(fmt.Errorf("no suggestions: %w", l.err), w.win)
+			w.showError(fmt.Errorf("no suggestions: %w", l.err))
 		}
 		w.updateStatus()
 		return

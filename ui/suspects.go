@@ -30,7 +30,7 @@ func (w *mainWindow) findSuspects() {
 		return
 	}
 	if !w.ds.HasLabels() {
-		dialog.ShowInformation("Suspects", "This dataset has no labels to check.", w.win)
+		w.inform("Suspects", "This dataset has no labels to check.")
 		w.leaveReview(suspectsText)
 		return
 	}
@@ -69,7 +69,7 @@ func (w *mainWindow) findSuspects() {
 				return
 			}
 			if err != nil {
-				dialog.ShowError(err, w.win)
+				w.showError(err)
 				w.leaveReview(suspectsText)
 				return
 			}

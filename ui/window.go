@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
@@ -158,7 +157,7 @@ func (w *mainWindow) setDataset(ds *store.Dataset, name string, demo bool) {
 		reportFirstTiles(ds.Len()) // the placeholder is not the first tiles anyone waits for
 	}
 	for _, n := range ds.Notices() {
-		dialog.ShowInformation("Note", n, w.win)
+		w.inform("Note", n)
 	}
 	if rec := ds.Recovery(); rec != nil {
 		w.offerRecovery(rec)
