@@ -228,7 +228,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			b.labels[k] = r.i32()
 			label(b.labels[k], false)
 		}
-		b.pixels = slices.Clone(r.take(n * pps))
+		b.pixels = slices.Clone(r.takeElems(n, pps))
 		a = b
 	default:
 		if r.err == nil {
@@ -301,7 +301,7 @@ func netEmpty(records [][]byte) bool {
 		switch p[0] {
 		case recHistory:
 			r := &dec{b: p[1:]}
-			nu, nr := int(r.u32()), int(r.u32())
+			nu, nr := r.count(1), r.count(1)
 			if k != 0 || r.err != nil || nu+nr > len(r.b) {
 				return false
 			}
@@ -331,7 +331,7 @@ func netEmpty(records [][]byte) bool {
 	start := 0
 	if len(records) > 0 && records[0][0] == recHistory {
 		r := &dec{b: records[0][1:]}
-		start = int(r.u32())
+		start = r.count(1)
 	}
 	// The step tokens of the history's undo stack are 0…start-1, bottom to top.
 	if len(undo) != start {

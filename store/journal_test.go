@@ -1,9 +1,11 @@
 package store
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -276,4 +278,98 @@ func TestDecideIsOneJournaledStep(t *testing.T) {
 		t.Fatal("a save lost the review marks (a review goes on across saves)")
 	}
 	e.Close()
+}
+
+// craftJournal writes, beside the pair at ip, lp, a journal holding the pair's base record and
+// then records (payloads, framed as journal.go says): what a damaged or hostile file may hold.
+func craftJournal(t *testing.T, ip, lp string, records ...[]byte) {
+	t.Helper()
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := append([]byte(journalMagic), frame(d.baseRecord())...)
+	d.Close()
+	for _, r := range records {
+		b = append(b, frame(r)...)
+	}
+	if err := os.WriteFile(lp+JournalSuffix, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayCrafted opens the pair at ip, lp with a journal of records (craftJournal) and replays
+// it, returning the dataset (closed by the test's cleanup) and the replay's error.
+func replayCrafted(t *testing.T, ip, lp string, records ...[]byte) (*Dataset, error) {
+	t.Helper()
+	craftJournal(t, ip, lp, records...)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if rec := d.Recovery(); rec == nil || !rec.Matches {
+		t.Fatalf("the crafted journal is not offered: %+v", rec)
+	}
+	_, err = d.ReplayJournal()
+	return d, err
+}
+
+// A record claiming 2³²-1 elements is refused, whatever holds the count: the count is checked
+// in 64 bits before it becomes an int. (On a 32-bit system it used to become -1, pass the
+// length check, and make panicked with the dataset's lock held, so Close hung; run with
+// GOARCH=386 CGO_ENABLED=0 to test that case.)
+func TestReplayRefusesCountsBeyondTheRecord(t *testing.T) {
+	const huge = 0xFFFFFFFF
+	for name, rec := range map[string][]byte{ // a history record is followed by an undo: alone it holds no edit
+		"relabel":         enc{recRelabel}.prov(provenance{how: HowManual}).u32(huge).u32(1).i32(3),
+		"delete":          enc{recDelete}.prov(provenance{how: HowDeleted}).u32(huge).u32(1),
+		"restore":         enc{recRestore}.prov(provenance{how: howRestore}).u32(huge).u32(1),
+		"append":          enc{recAppend}.prov(provenance{how: HowAddedDrawn}).u32(huge).u32(16).i32(1),
+		"history undo":    enc{recHistory}.u32(huge).u32(0).u8(hRelabel),
+		"history redo":    enc{recHistory}.u32(0).u32(huge).u8(hRelabel),
+		"history relabel": enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(huge).u32(1).i32(3).i32(0),
+		"history append":  enc{recHistory}.u32(0).u32(1).u8(hAppend).prov(provenance{how: HowAddedDrawn}).u32(huge).u32(16).i32(1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			recs := [][]byte{rec}
+			if rec[0] == recHistory {
+				recs = append(recs, stepRecord(recUndo, 1))
+			}
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "record count exceeds its length") {
+				t.Fatalf("replayed a record claiming 2^32-1 elements: %v", err)
+			}
+			if d.Len() != 12 {
+				t.Fatalf("%d samples after the refused record", d.Len())
+			}
+		})
+	}
+}
+
+// takeElems checks n×size against the bytes left in 64 bits: 2²⁰ elements of 2¹² bytes are
+// 2³² bytes, which an int multiplication on a 32-bit system wraps to 0 (an append of 2²⁰ samples
+// of 64×64 pixels with no pixels at all).
+func TestDecodeElementsCheckedIn64Bits(t *testing.T) {
+	r := &dec{b: make([]byte, 8)}
+	if b := r.takeElems(1<<20, 1<<12); b != nil || r.err == nil {
+		t.Fatalf("took %d bytes for 2^32, err %v", len(b), r.err)
+	}
+	r = &dec{b: make([]byte, 8)}
+	if b := r.takeElems(2, 4); len(b) != 8 || r.err != nil || len(r.b) != 0 {
+		t.Fatalf("took %d bytes of 8, err %v", len(b), r.err)
+	}
+}
+
+// The first decoding error is the one reported: reading on past it does not replace "label 300
+// does not fit" by "record too short".
+func TestDecodeKeepsTheFirstError(t *testing.T) {
+	first := errors.New("the first")
+	r := &dec{b: []byte{1, 2}, err: first}
+	r.u32()
+	r.take(8)
+	if r.err != first {
+		t.Fatalf("err %v, want the first", r.err)
+	}
 }

@@ -201,7 +201,7 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 				}
 			}
 		}
-		a.pixels = slices.Clone(r.take(n * pps))
+		a.pixels = slices.Clone(r.takeElems(n, pps))
 		if r.err == nil && len(r.b) != 0 {
 			r.err = errors.New("extra bytes after the appended pixels")
 		}
