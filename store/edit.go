@@ -52,6 +52,9 @@ func (a *relabel) revert(d *Dataset) Change {
 }
 
 func (a *relabel) String() string {
+	if len(a.idx) == 0 { // never on a stack (a journal's relabel of no sample is refused)
+		return "Relabel no samples"
+	}
 	if len(a.idx) == 1 {
 		return fmt.Sprintf("Relabel sample %d as %s", a.idx[0], labelText(a.to[0]))
 	}

@@ -167,8 +167,9 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 }
 
 // historyStep decodes one step of a history record of a journal of the given version,
-// checking its labels, pixel size and How (checkHow, as the edit record of the same kind);
-// appends are allowed only on the redo stack (d.mu held).
+// checking its labels, pixel size and How (checkHow, as the edit record of the same kind), and
+// that it names at least one sample, none twice (as decodeEdit); appends are allowed only on the
+// redo stack (d.mu held).
 func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 	kind := r.u8()
 	var pv provenance
@@ -182,6 +183,15 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			}
 		}
 	}
+	// samples checks a step's sample numbers as decodeEdit does: at least one, none twice.
+	samples := func(idx []int32) {
+		if r.err == nil && len(idx) == 0 {
+			r.err = errNoSample
+		}
+		if r.err == nil {
+			r.err = distinct(idx)
+		}
+	}
 	var a action
 	switch kind {
 	case hRelabel:
@@ -192,6 +202,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			label(b.to[k], false)
 			label(b.old[k], true)
 		}
+		samples(b.idx)
 		a = b
 	case hSetDeleted:
 		b := &setDeleted{to: r.u8() == 1}
@@ -200,6 +211,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 		for k := range n {
 			b.idx[k] = r.i32()
 		}
+		samples(b.idx)
 		a = b
 	case hDecide:
 		b := &decide{i: r.i32(), to: r.i32(), old: r.i32(), wasReviewed: r.u8() == 1}
@@ -213,12 +225,16 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			b.idx[k], b.labels[k] = r.i32(), r.i32()
 			label(b.labels[k], false)
 		}
+		samples(b.idx)
 		a = b
 	case hAppend:
 		if !redo {
 			return nil, errors.New("history: an unsaved append on the undo stack")
 		}
 		n := r.count(4)
+		if r.err == nil && n == 0 {
+			r.err = errNoSample
+		}
 		pps := int(r.u32())
 		if r.err == nil && pps != d.h*d.w {
 			return nil, fmt.Errorf("history: appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)

@@ -373,3 +373,60 @@ func TestDecodeKeepsTheFirstError(t *testing.T) {
 		t.Fatalf("err %v, want the first", r.err)
 	}
 }
+
+// A step on no sample is refused by replay, as an edit record and as a step of a history
+// record: no edit makes one, and accepted it broke the menus (UndoName panicked naming a
+// relabel of no sample).
+func TestReplayRefusesStepsOnNoSample(t *testing.T) {
+	undo := stepRecord(recUndo, 1)
+	for name, recs := range map[string][][]byte{
+		"relabel":              {enc{recRelabel}.prov(provenance{how: HowManual}).u32(0)},
+		"delete":               {enc{recDelete}.prov(provenance{how: HowDeleted}).u32(0)},
+		"restore":              {enc{recRestore}.prov(provenance{how: howRestore}).u32(0)},
+		"append":               {enc{recAppend}.prov(provenance{how: HowAddedDrawn}).u32(0).u32(16)},
+		"history relabel":      {enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(0), undo},
+		"history delete":       {enc{recHistory}.u32(1).u32(0).u8(hSetDeleted).prov(provenance{how: HowDeleted}).u8(1).u32(0), undo},
+		"history saved append": {enc{recHistory}.u32(1).u32(0).u8(hSavedAppend).prov(provenance{how: HowAddedDrawn}).u32(0), undo},
+		"history append":       {enc{recHistory}.u32(0).u32(1).u8(hAppend).prov(provenance{how: HowAddedDrawn}).u32(0).u32(16), undo},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "a step on no sample") {
+				t.Errorf("replayed a step on no sample: %v", err)
+			}
+			if u, r := d.UndoName(), d.RedoName(); u != "" || r != "" {
+				t.Errorf("undo %q, redo %q after the refused record", u, r)
+			}
+		})
+	}
+	if got := (&relabel{}).String(); got != "Relabel no samples" {
+		t.Errorf("an empty relabel is named %q", got)
+	}
+}
+
+// A step naming a sample twice is refused by replay (edit and history records alike): no edit
+// makes one, and a relabel naming sample 1 twice (to 7, then 8) was undone to 7, not to the
+// label 1 it had.
+func TestReplayRefusesASampleNamedTwice(t *testing.T) {
+	undo := stepRecord(recUndo, 1)
+	for name, recs := range map[string][][]byte{
+		"relabel":              {enc{recRelabel}.prov(provenance{how: HowBatch}).u32(2).u32(1).i32(7).u32(1).i32(8)},
+		"delete":               {enc{recDelete}.prov(provenance{how: HowDeleted}).u32(2).u32(3).u32(3)},
+		"history relabel":      {enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowBatch}).u32(2).u32(1).i32(7).i32(1).u32(1).i32(8).i32(7), undo},
+		"history delete":       {enc{recHistory}.u32(1).u32(0).u8(hSetDeleted).prov(provenance{how: HowDeleted}).u8(1).u32(2).u32(3).u32(3), undo},
+		"history saved append": {enc{recHistory}.u32(1).u32(0).u8(hSavedAppend).prov(provenance{how: HowAddedDrawn}).u32(2).u32(4).i32(4).u32(4).i32(4), undo},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "twice") {
+				t.Errorf("replayed a step naming a sample twice: %v", err)
+			}
+			d.Undo() // nothing to undo once the record is refused
+			if l := d.Label(1); l != 1 {
+				t.Errorf("sample 1 is labelled %d after an undo, want its label in the files, 1", l)
+			}
+		})
+	}
+}
