@@ -448,6 +448,22 @@ func labelRange(h idx.Header) (int, int) {
 	return 0, math.MaxInt32
 }
 
+// stepLabels returns every label step a sets or restores when done or undone (NoLabel among
+// them when it restores the lack of a label).
+func stepLabels(a action) []int32 {
+	switch a := a.(type) {
+	case *relabel:
+		return slices.Concat(a.to, a.old)
+	case *decide:
+		return []int32{a.to, a.old}
+	case *appendSamples:
+		return a.labels
+	case *savedAppend:
+		return a.labels
+	}
+	return nil
+}
+
 func labelText(l int32) string {
 	if l == NoLabel {
 		return "none"

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -428,5 +429,27 @@ func TestReplayRefusesASampleNamedTwice(t *testing.T) {
 				t.Errorf("sample 1 is labelled %d after an undo, want its label in the files, 1", l)
 			}
 		})
+	}
+}
+
+// A history record holding a label its dtype cannot hold (300 in a ubyte pair) is refused with
+// an error that names the label and the dtype, and the whole journal is kept, unreplayed, for
+// the person (the edits after it are in that copy).
+func TestReplayRefusesAHistoryLabelOutsideTheDtype(t *testing.T) {
+	ip, lp := tinyPair(t, t.TempDir(), 12)
+	history := enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(1).u32(0).i32(300).i32(0)
+	edit := enc{recRelabel}.prov(provenance{how: HowManual}).u32(1).u32(1).i32(7)
+	d, err := replayCrafted(t, ip, lp, history, edit)
+	if err == nil || !strings.Contains(err.Error(), "record 1 of 2 was not replayed: history: label 300 does not fit the labels' dtype ubyte (0–255)") {
+		t.Fatalf("replay of a history holding 300 in a ubyte pair: %v", err)
+	}
+	kept := matches(t, lp+JournalSuffix+".*.unreplayed")
+	want := append([]byte(journalMagic), frame(d.baseRecord())...)
+	want = append(append(want, frame(history)...), frame(edit)...)
+	if !bytes.Equal(mustRead(t, kept), want) {
+		t.Fatal("the copy kept is not the journal")
+	}
+	if d.Label(0) != 0 || d.Label(1) != 1 || d.UndoName() != "" {
+		t.Fatalf("after the refused history: labels %d %d, undo %q", d.Label(0), d.Label(1), d.UndoName())
 	}
 }
