@@ -253,7 +253,7 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 		}
 	}
 	if !withLabels {
-		if d.HasLabels() {
+		if d.hasLabels() {
 			return nil, nil, errors.New("this dataset has labels: choose a label file to save them to")
 		}
 		return images, nil, nil
