@@ -244,6 +244,44 @@ func TestAbandonRemovesTheJournal(t *testing.T) {
 	e.Close()
 }
 
+// After Abandon (the person chose Discard) nothing can be undone or redone, saved steps
+// included: an undo after it was journaled after the base record alone, and the next Open
+// refused that journal (an undo with nothing to undo). An edit after it is recovered on top of
+// the files.
+func TestAbandonDropsTheUndoHistory(t *testing.T) {
+	ip, lp := writeTestPair(t, 20, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 9))
+	mustDo(t, d.Save(nil)) // a saved step: its history is carried
+	mustDo(t, d.Relabel([]int{1}, 8))
+	mustDo(t, d.Abandon())
+	if d.UndoName() != "" || d.RedoName() != "" || d.Dirty() {
+		t.Fatalf("after Abandon: undo %q, redo %q, dirty %v", d.UndoName(), d.RedoName(), d.Dirty())
+	}
+	if name, ok, err := d.Undo(); ok || err != nil {
+		t.Fatalf("undid %q after Abandon (err %v)", name, err)
+	}
+	mustDo(t, d.Relabel([]int{2}, 7))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if rec := e.Recovery(); rec == nil || rec.Edits != 1 {
+		t.Fatalf("the edit after Abandon: %+v", rec)
+	}
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if got := labelsOf(e)[:3]; !slices.Equal(got, []int{9, 1, 7}) || e.UndoName() != "Relabel sample 2 as 7" {
+		t.Fatalf("after replay: labels %v, undo %q", got, e.UndoName())
+	}
+}
+
 func TestDecideIsOneJournaledStep(t *testing.T) {
 	ip, lp := writeTestPair(t, 30, 2, 2)
 	d, _ := Open(ip, lp, Options{})
