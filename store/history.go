@@ -12,7 +12,12 @@ import (
 // record: the carried undo and redo stacks, whose steps the saved files already hold (undo
 // stack) or do not (redo stack). Replaying it restores the two stacks and the review marks of
 // the decisions on the undo stack; the records after it replay on top, so after a crash the
-// samples, their review marks, the undo stack and the redo stack are all as they were.
+// samples, their review marks, the undo stack and the redo stack are all as they were. Except
+// when the save had to cut the history (carryHistory: one too large for a journal record, over
+// maxRecord, loses its redo stack, and if still too large all of it): the samples are still as
+// they were after a crash, but the steps cut are gone, and so are the review marks of the
+// decisions that were on a cut undo stack (they live on in the window until it closes, not in
+// the journal).
 //
 // Payload (integers little-endian, as journal.go): recHistory, undo count u32, redo count u32,
 // then the undo stack's steps bottom to top and the redo stack's bottom to top, each a kind
