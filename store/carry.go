@@ -158,7 +158,9 @@ func (a *savedAppend) remap(r renumbering, _ bool) action {
 // held, before rebase resets the samples): the steps are remapped, the saved state becomes the
 // clean one, and the history record the next journal starts with is prepared. A history too
 // large for one journal record (maxRecord: a redo stack holding a large import's pixels) is
-// cut: first the redo stack, then all of it.
+// cut: first the redo stack, then all of it. What is cut can no longer be undone or redone, and
+// the review marks of decisions on a cut undo stack are kept in memory but not restored after
+// a crash (history.go).
 func (d *Dataset) carryHistory(r renumbering) {
 	d.undo, d.redo = remapStack(d.undo, r, true), remapStack(d.redo, r, false)
 	d.clean = len(d.undo)

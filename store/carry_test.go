@@ -1,13 +1,17 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
+
+	"idxlabel/idx"
 )
 
 // mustDo fails the test on an edit's error.
@@ -654,4 +658,95 @@ func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 		t.Fatalf("saving unlabelled samples into a label file: %v", err)
 	}
 	reopen(t, d, ip, lp).Close()
+}
+
+// wideLabelThenNarrow opens images alone, labels samples 0–2 300 and then 5, and saves them
+// with a new label file: every label on screen fits a byte, but the undo stack holds 300.
+func wideLabelThenNarrow(t *testing.T) (d *Dataset, ip, lp string) {
+	t.Helper()
+	ip, _ = writeTestPair(t, 3, 2, 2)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0, 1, 2}, 300))
+	mustDo(t, d.Relabel([]int{0, 1, 2}, 5))
+	lp = ip + "-labels"
+	mustDo(t, d.SaveAs(ip, lp, nil))
+	return d, ip, lp
+}
+
+// The first label file of images opened alone gets a dtype that holds the labels the undo
+// history can bring back, not only those on screen: undoing after the save brings 300 back, and
+// the next save writes 300 (a ubyte file stored it as 300 mod 256 = 44, silently).
+func TestNewLabelFileHoldsTheLabelsOfTheHistory(t *testing.T) {
+	d, _, lp := wideLabelThenNarrow(t)
+	defer d.Close()
+	if got, err := idx.ReadFile(lp); err != nil || got.Header.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{5, 5, 5}) {
+		t.Fatalf("the first save wrote %v, err %v; want int32 5 5 5", got, err)
+	}
+	mustStep(t, d, true, "Relabel 3 samples as 5")
+	if d.Label(0) != 300 {
+		t.Fatalf("after undo: label %d", d.Label(0))
+	}
+	mustDo(t, d.Save(nil))
+	if got, err := idx.ReadFile(lp); err != nil || !slices.Equal(got.Ints(), []int64{300, 300, 300}) {
+		t.Fatalf("saved labels %v, err %v; want 300 300 300, the labels on screen", got, err)
+	}
+	// Without a label above 255 anywhere in the history, the first label file is ubyte (MNIST's).
+	ip, _ := writeTestPair(t, 3, 2, 2)
+	e, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	mustDo(t, e.Relabel([]int{0, 1, 2}, 255))
+	mustDo(t, e.Relabel([]int{0, 1, 2}, 5))
+	mustDo(t, e.SaveAs(ip, ip+"-labels", nil))
+	if got, err := idx.ReadFile(ip + "-labels"); err != nil || got.Header.Type != idx.UByte {
+		t.Fatalf("labels up to 255 saved as %v, err %v; want ubyte", got, err)
+	}
+}
+
+// The same history survives a crash: the history record holding 300 is replayed against the
+// label file the save wrote (it was refused against a ubyte file, and every edit after it lost).
+func TestCrashAfterSavingANarrowedWideLabel(t *testing.T) {
+	d, ip, lp := wideLabelThenNarrow(t)
+	mustDo(t, d.Relabel([]int{1}, 7)) // the journal: the history record, then this edit
+	e := reopen(t, d, ip, lp)
+	defer e.Close()
+	mustStep(t, e, true, "Relabel sample 1 as 7")
+	mustStep(t, e, true, "Relabel 3 samples as 5")
+	if !slices.Equal(labelsOf(e), []int{300, 300, 300}) {
+		t.Fatalf("after two undos: %v", labelsOf(e))
+	}
+}
+
+// A save never writes a label its dtype cannot hold: it refuses, naming the sample, and leaves
+// the files as they were (SetInt would store 300 in a ubyte file as 44).
+func TestSaveRefusesALabelOutsideItsDtype(t *testing.T) {
+	ip, lp := writeTestPair(t, 3, 2, 2)
+	before, err := os.ReadFile(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{2}, 4))
+	d.mu.Lock()
+	d.labels[1] = 300 // no edit can do this (checkLabel); the save must not rely on that alone
+	d.mu.Unlock()
+	err = d.Save(nil)
+	if err == nil || !strings.Contains(err.Error(), "sample 1 has label 300, which the labels' dtype ubyte cannot hold (0–255)") {
+		t.Fatalf("save of label 300 into ubyte: %v", err)
+	}
+	if after, _ := os.ReadFile(lp); !bytes.Equal(after, before) {
+		t.Fatal("the refused save changed the label file")
+	}
+	if !d.Dirty() {
+		t.Fatal("the refused save left the dataset clean")
+	}
 }

@@ -201,16 +201,16 @@ const (
 type sessionLog struct {
 	session  []logEvent       // since the files were opened
 	unsaved  []logEvent       // since the last save (or the opening)
-	pending  []ChangeLogEntry // entries of saves not yet appended to the changes file
+	saved    []ChangeLogEntry // the entries of every save of the session, in order (logSave)
 	index    []int            // session number of each base sample; nil when it is its number
 	shift    int              // session number of the first appended sample, minus baseN
 	nextID   uint64           // the last step id given (stepID)
 	undoTime int64            // the time of the undo logStep is logging, for its entries
 	off      bool             // saves do not append to the changes file (SetWriteChanges)
 
-	fileMu sync.Mutex // one append to a changes file at a time; guards file and err
-	file   string     // the changes file this session last appended to
-	err    error      // why the last save did not append its entries (ChangesFileError)
+	fileMu   sync.Mutex     // one append to a changes file at a time; guards appended and err
+	appended map[string]int // each changes file this session appended to (absolute): how many of saved it holds
+	err      error          // why the last save did not append its entries (ChangesFileError)
 }
 
 // ChangeLog returns every change since the files were opened, oldest first (see the rules
@@ -418,7 +418,7 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 // renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
 // calls it before rebase (d.mu held).
 func (d *Dataset) logSave(renumber []int) {
-	d.log.pending = append(d.log.pending, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
+	d.log.saved = append(d.log.saved, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
 	d.log.unsaved = nil
 	kept := 0
 	for _, k := range renumber {

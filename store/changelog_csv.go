@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"time"
 
@@ -84,19 +83,26 @@ func sameTarget(a, b string) bool {
 }
 
 // appendChanges appends to the change log beside the label file the entries it has not had:
-// the entries of the saves since this session last appended to it, or, the first time this
-// session saves to these files, every change since they were opened (ChangeLog). Entries held
-// back (the preference off, or a failed append) go with the next save. save calls it once the
-// save has put the files in place; an error is kept for ChangesFileError and never fails the
-// save.
+// for a file this session appended to before (whichever files it saved to in between), the
+// entries of the saves since then; the first time this session saves to a file, every change
+// since the files were opened (ChangeLog). So saving to A, then B, then A again appends each
+// change to A once. Entries held back (the preference off, or a failed append) go with the next
+// save to that file. save calls it once the save has put the files in place; an error is kept
+// for ChangesFileError and never fails the save.
 func (d *Dataset) appendChanges() {
 	d.log.fileMu.Lock()
 	defer d.log.fileMu.Unlock()
 	d.log.err = nil
 	d.mu.RLock()
-	off, path, held := d.log.off, d.statePath(ChangesSuffix), len(d.log.pending)
-	list := d.log.pending[:held:held]
-	if path != d.log.file {
+	off, path, n := d.log.off, d.statePath(ChangesSuffix), len(d.log.saved)
+	key := ""
+	if path != "" {
+		key = absClean(path)
+	}
+	var list []ChangeLogEntry
+	if had, ok := d.log.appended[key]; ok {
+		list = d.log.saved[had:n:n]
+	} else {
 		list = d.sessionEntries()
 	}
 	d.mu.RUnlock()
@@ -109,10 +115,10 @@ func (d *Dataset) appendChanges() {
 			return
 		}
 	}
-	d.mu.Lock()
-	d.log.pending = slices.Delete(d.log.pending, 0, held)
-	d.log.file = path
-	d.mu.Unlock()
+	if d.log.appended == nil {
+		d.log.appended = map[string]int{}
+	}
+	d.log.appended[key] = n
 }
 
 // errNotChangeLog: a file where the change log goes is not one idxlabel wrote.
@@ -123,9 +129,10 @@ var errNotChangeLog = errors.New("not a change log")
 // one name: a symbolic link, folder, FIFO or device there is refused (the link is not
 // followed, so a planted link never makes it write outside the folder), and so is a file with
 // other names (hard links), which could be a file elsewhere. An existing file must start with
-// ChangeLogHeader (errNotChangeLog otherwise); if its last line is torn (no line end), the new
-// rows start on a line of their own. A write that fails is cut back off. Errors name path: the
-// refusals above and any I/O error.
+// ChangeLogHeader (errNotChangeLog otherwise), except that a file holding only a strict prefix
+// of the header (its creation cut short) is emptied and started over; if its last line is torn
+// (no line end), the new rows start on a line of their own. A write that fails is cut back off.
+// Errors name path: the refusals above and any I/O error.
 func appendChangeLog(path string, entries []ChangeLogEntry) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%s); refusing to write through it", path, fi.Mode().Type())
@@ -146,6 +153,18 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
 	}
 	size := fi.Size()
+	if size > 0 && size < int64(len(ChangeLogHeader)) {
+		head := make([]byte, size)
+		if _, err := f.ReadAt(head, 0); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if string(head) == ChangeLogHeader[:size] { // a creation cut short: start it over
+			if err := f.Truncate(0); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			size = 0
+		}
+	}
 	var buf bytes.Buffer
 	if size > 0 {
 		head := make([]byte, min(size, int64(len(ChangeLogHeader)+1)))

@@ -355,6 +355,65 @@ func TestChangesFileSaveAsAndOff(t *testing.T) {
 	}
 }
 
+// Saving back to files this session appended to before, after a Save As elsewhere, appends only
+// the changes they have not had: each change once in each file (Save to A, Save As B, Save As A
+// appended every change to A a second time).
+func TestChangesFileSaveAsBackAppendsEachChangeOnce(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := t.TempDir()
+	ip, lp := tinyPair(t, dir, 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{1}, 7))
+	mustDo(t, d.Save(nil))
+	ip2, lp2 := filepath.Join(dir, "b-images-idx3-ubyte"), filepath.Join(dir, "b-labels-idx1-ubyte")
+	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	mustDo(t, d.SaveAs(ip, lp, nil))
+	want := []string{"index,original,new,how", "1,1,7,manual"}
+	if got := rowsOf(readLog(t, lp+ChangesSuffix)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("A after A, B, A: %v, want %v", got, want)
+	}
+	// A change made while on A reaches B when the session saves back to B, and A once.
+	mustDo(t, d.Relabel([]int{2}, 8))
+	mustDo(t, d.Save(nil))
+	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	want = append(want, "2,2,8,manual")
+	for _, p := range []string{lp, lp2} {
+		if got := rowsOf(readLog(t, p+ChangesSuffix)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %v, want %v", p+ChangesSuffix, got, want)
+		}
+	}
+}
+
+// A change log whose creation was cut short (power lost after part of its header reached the
+// disk) is started over, not refused forever as "not a change log": a file that is a strict
+// prefix of the header holds nothing of anyone's.
+func TestChangesFileTornHeaderIsRewritten(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, torn := range []string{ChangeLogHeader[:1], ChangeLogHeader[:9], ChangeLogHeader[:len(ChangeLogHeader)-1]} {
+		ip, lp := tinyPair(t, t.TempDir(), 12)
+		if err := os.WriteFile(lp+ChangesSuffix, []byte(torn), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustDo(t, d.Relabel([]int{1}, 7))
+		mustDo(t, d.Save(nil))
+		if err := d.ChangesFileError(); err != nil {
+			t.Fatalf("torn header %q: %v", torn, err)
+		}
+		d.Close()
+		if got := rowsOf(readLog(t, lp+ChangesSuffix)); !reflect.DeepEqual(got, []string{"index,original,new,how", "1,1,7,manual"}) {
+			t.Fatalf("torn header %q: %v", torn, got)
+		}
+	}
+}
+
 // What is at <labels>.changes.csv is untrusted: a symbolic link (to a file outside the folder),
 // a folder, a file with another name elsewhere (hard link), or a file that is not a change log
 // is never written; the save itself succeeds and says why; once the obstacle is gone, the next

@@ -343,8 +343,16 @@ func (d *Dataset) Paths() (images, labels string) {
 	return d.imagesPath, d.labelsPath
 }
 
-// HasLabels reports whether the dataset has a label file (or, for a new dataset, labels).
-func (d *Dataset) HasLabels() bool { return d.labelHeader.Type != 0 }
+// HasLabels reports whether the dataset has a label file (or, for a new dataset, labels). A save
+// of images opened alone with a new label file gives it one.
+func (d *Dataset) HasLabels() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.hasLabels()
+}
+
+// hasLabels is HasLabels with d.mu held.
+func (d *Dataset) hasLabels() bool { return d.labelHeader.Type != 0 }
 
 // Reading a sample that does not exist is a programming error: Pixels, Label, OriginalLabel and
 // State panic with a message naming the index and Len, never returning stale data. A reader

@@ -52,6 +52,9 @@ func (a *relabel) revert(d *Dataset) Change {
 }
 
 func (a *relabel) String() string {
+	if len(a.idx) == 0 { // never on a stack (a journal's relabel of no sample is refused)
+		return "Relabel no samples"
+	}
 	if len(a.idx) == 1 {
 		return fmt.Sprintf("Relabel sample %d as %s", a.idx[0], labelText(a.to[0]))
 	}
@@ -443,6 +446,22 @@ func labelRange(h idx.Header) (int, int) {
 		return math.MinInt32 + 1, math.MaxInt32
 	}
 	return 0, math.MaxInt32
+}
+
+// stepLabels returns every label step a sets or restores when done or undone (NoLabel among
+// them when it restores the lack of a label).
+func stepLabels(a action) []int32 {
+	switch a := a.(type) {
+	case *relabel:
+		return slices.Concat(a.to, a.old)
+	case *decide:
+		return []int32{a.to, a.old}
+	case *appendSamples:
+		return a.labels
+	case *savedAppend:
+		return a.labels
+	}
+	return nil
 }
 
 func labelText(l int32) string {

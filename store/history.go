@@ -12,7 +12,12 @@ import (
 // record: the carried undo and redo stacks, whose steps the saved files already hold (undo
 // stack) or do not (redo stack). Replaying it restores the two stacks and the review marks of
 // the decisions on the undo stack; the records after it replay on top, so after a crash the
-// samples, their review marks, the undo stack and the redo stack are all as they were.
+// samples, their review marks, the undo stack and the redo stack are all as they were. Except
+// when the save had to cut the history (carryHistory: one too large for a journal record, over
+// maxRecord, loses its redo stack, and if still too large all of it): the samples are still as
+// they were after a crash, but the steps cut are gone, and so are the review marks of the
+// decisions that were on a cut undo stack (they live on in the window until it closes, not in
+// the journal).
 //
 // Payload (integers little-endian, as journal.go): recHistory, undo count u32, redo count u32,
 // then the undo stack's steps bottom to top and the redo stack's bottom to top, each a kind
@@ -167,8 +172,9 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 }
 
 // historyStep decodes one step of a history record of a journal of the given version,
-// checking its labels, pixel size and How (checkHow, as the edit record of the same kind);
-// appends are allowed only on the redo stack (d.mu held).
+// checking its labels, pixel size and How (checkHow, as the edit record of the same kind), and
+// that it names at least one sample, none twice (as decodeEdit); appends are allowed only on the
+// redo stack (d.mu held).
 func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 	kind := r.u8()
 	var pv provenance
@@ -182,6 +188,15 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			}
 		}
 	}
+	// samples checks a step's sample numbers as decodeEdit does: at least one, none twice.
+	samples := func(idx []int32) {
+		if r.err == nil && len(idx) == 0 {
+			r.err = errNoSample
+		}
+		if r.err == nil {
+			r.err = distinct(idx)
+		}
+	}
 	var a action
 	switch kind {
 	case hRelabel:
@@ -192,6 +207,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			label(b.to[k], false)
 			label(b.old[k], true)
 		}
+		samples(b.idx)
 		a = b
 	case hSetDeleted:
 		b := &setDeleted{to: r.u8() == 1}
@@ -200,6 +216,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 		for k := range n {
 			b.idx[k] = r.i32()
 		}
+		samples(b.idx)
 		a = b
 	case hDecide:
 		b := &decide{i: r.i32(), to: r.i32(), old: r.i32(), wasReviewed: r.u8() == 1}
@@ -213,12 +230,16 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			b.idx[k], b.labels[k] = r.i32(), r.i32()
 			label(b.labels[k], false)
 		}
+		samples(b.idx)
 		a = b
 	case hAppend:
 		if !redo {
 			return nil, errors.New("history: an unsaved append on the undo stack")
 		}
 		n := r.count(4)
+		if r.err == nil && n == 0 {
+			r.err = errNoSample
+		}
 		pps := int(r.u32())
 		if r.err == nil && pps != d.h*d.w {
 			return nil, fmt.Errorf("history: appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
@@ -228,7 +249,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			b.labels[k] = r.i32()
 			label(b.labels[k], false)
 		}
-		b.pixels = slices.Clone(r.take(n * pps))
+		b.pixels = slices.Clone(r.takeElems(n, pps))
 		a = b
 	default:
 		if r.err == nil {
@@ -301,7 +322,7 @@ func netEmpty(records [][]byte) bool {
 		switch p[0] {
 		case recHistory:
 			r := &dec{b: p[1:]}
-			nu, nr := int(r.u32()), int(r.u32())
+			nu, nr := r.count(1), r.count(1)
 			if k != 0 || r.err != nil || nu+nr > len(r.b) {
 				return false
 			}
@@ -331,7 +352,7 @@ func netEmpty(records [][]byte) bool {
 	start := 0
 	if len(records) > 0 && records[0][0] == recHistory {
 		r := &dec{b: records[0][1:]}
-		start = int(r.u32())
+		start = r.count(1)
 	}
 	// The step tokens of the history's undo stack are 0…start-1, bottom to top.
 	if len(undo) != start {

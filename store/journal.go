@@ -264,14 +264,18 @@ func (e enc) bytes(b []byte) enc {
 	return append(e, b...)
 }
 
-// dec reads a record payload; any read past the end sets err and returns zeros.
+// dec reads a record payload; any read past the end sets err and returns zeros. The first error
+// is kept: once err is set, every later read returns zeros and leaves it as it is.
 type dec struct {
 	b   []byte
 	err error
 }
 
 func (r *dec) take(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b) {
 		r.err = errors.New("record too short")
 		return nil
 	}
@@ -303,12 +307,35 @@ func (r *dec) i64() int64 {
 	return 0
 }
 
-// count reads a u32 element count and checks that size bytes per element remain.
+// count reads a u32 element count and checks that size bytes per element remain; 0 when they
+// do not (err set). The check is made in 64 bits, before the count becomes an int, so a count
+// of 2³²-1 is never a negative int on a 32-bit system.
 func (r *dec) count(size int) int {
-	n := int(r.u32())
-	if r.err == nil && n*size > len(r.b) {
+	n := uint64(r.u32())
+	if r.err != nil {
+		return 0
+	}
+	if !r.fits(n, size) {
 		r.err = errors.New("record count exceeds its length")
 		return 0
 	}
-	return n
+	return int(n)
+}
+
+// fits reports whether n elements of size bytes remain, computed in 64 bits (n < 2³², size
+// < 2³¹: the product cannot overflow).
+func (r *dec) fits(n uint64, size int) bool {
+	return size >= 0 && n*uint64(size) <= uint64(len(r.b))
+}
+
+// takeElems takes n elements of size bytes, checking the length in 64 bits (fits) before
+// multiplying in int, so n×size never overflows on a 32-bit system.
+func (r *dec) takeElems(n, size int) []byte {
+	if r.err == nil && (n < 0 || !r.fits(uint64(n), size)) {
+		r.err = errors.New("record too short")
+	}
+	if r.err != nil {
+		return nil
+	}
+	return r.take(n * size)
 }

@@ -1,9 +1,12 @@
 package store
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -241,6 +244,44 @@ func TestAbandonRemovesTheJournal(t *testing.T) {
 	e.Close()
 }
 
+// After Abandon (the person chose Discard) nothing can be undone or redone, saved steps
+// included: an undo after it was journaled after the base record alone, and the next Open
+// refused that journal (an undo with nothing to undo). An edit after it is recovered on top of
+// the files.
+func TestAbandonDropsTheUndoHistory(t *testing.T) {
+	ip, lp := writeTestPair(t, 20, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 9))
+	mustDo(t, d.Save(nil)) // a saved step: its history is carried
+	mustDo(t, d.Relabel([]int{1}, 8))
+	mustDo(t, d.Abandon())
+	if d.UndoName() != "" || d.RedoName() != "" || d.Dirty() {
+		t.Fatalf("after Abandon: undo %q, redo %q, dirty %v", d.UndoName(), d.RedoName(), d.Dirty())
+	}
+	if name, ok, err := d.Undo(); ok || err != nil {
+		t.Fatalf("undid %q after Abandon (err %v)", name, err)
+	}
+	mustDo(t, d.Relabel([]int{2}, 7))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if rec := e.Recovery(); rec == nil || rec.Edits != 1 {
+		t.Fatalf("the edit after Abandon: %+v", rec)
+	}
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if got := labelsOf(e)[:3]; !slices.Equal(got, []int{9, 1, 7}) || e.UndoName() != "Relabel sample 2 as 7" {
+		t.Fatalf("after replay: labels %v, undo %q", got, e.UndoName())
+	}
+}
+
 func TestDecideIsOneJournaledStep(t *testing.T) {
 	ip, lp := writeTestPair(t, 30, 2, 2)
 	d, _ := Open(ip, lp, Options{})
@@ -276,4 +317,177 @@ func TestDecideIsOneJournaledStep(t *testing.T) {
 		t.Fatal("a save lost the review marks (a review goes on across saves)")
 	}
 	e.Close()
+}
+
+// craftJournal writes, beside the pair at ip, lp, a journal holding the pair's base record and
+// then records (payloads, framed as journal.go says): what a damaged or hostile file may hold.
+func craftJournal(t *testing.T, ip, lp string, records ...[]byte) {
+	t.Helper()
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := append([]byte(journalMagic), frame(d.baseRecord())...)
+	d.Close()
+	for _, r := range records {
+		b = append(b, frame(r)...)
+	}
+	if err := os.WriteFile(lp+JournalSuffix, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replayCrafted opens the pair at ip, lp with a journal of records (craftJournal) and replays
+// it, returning the dataset (closed by the test's cleanup) and the replay's error.
+func replayCrafted(t *testing.T, ip, lp string, records ...[]byte) (*Dataset, error) {
+	t.Helper()
+	craftJournal(t, ip, lp, records...)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if rec := d.Recovery(); rec == nil || !rec.Matches {
+		t.Fatalf("the crafted journal is not offered: %+v", rec)
+	}
+	_, err = d.ReplayJournal()
+	return d, err
+}
+
+// A record claiming 2³²-1 elements is refused, whatever holds the count: the count is checked
+// in 64 bits before it becomes an int. (On a 32-bit system it used to become -1, pass the
+// length check, and make panicked with the dataset's lock held, so Close hung; run with
+// GOARCH=386 CGO_ENABLED=0 to test that case.)
+func TestReplayRefusesCountsBeyondTheRecord(t *testing.T) {
+	const huge = 0xFFFFFFFF
+	for name, rec := range map[string][]byte{ // a history record is followed by an undo: alone it holds no edit
+		"relabel":         enc{recRelabel}.prov(provenance{how: HowManual}).u32(huge).u32(1).i32(3),
+		"delete":          enc{recDelete}.prov(provenance{how: HowDeleted}).u32(huge).u32(1),
+		"restore":         enc{recRestore}.prov(provenance{how: howRestore}).u32(huge).u32(1),
+		"append":          enc{recAppend}.prov(provenance{how: HowAddedDrawn}).u32(huge).u32(16).i32(1),
+		"history undo":    enc{recHistory}.u32(huge).u32(0).u8(hRelabel),
+		"history redo":    enc{recHistory}.u32(0).u32(huge).u8(hRelabel),
+		"history relabel": enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(huge).u32(1).i32(3).i32(0),
+		"history append":  enc{recHistory}.u32(0).u32(1).u8(hAppend).prov(provenance{how: HowAddedDrawn}).u32(huge).u32(16).i32(1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			recs := [][]byte{rec}
+			if rec[0] == recHistory {
+				recs = append(recs, stepRecord(recUndo, 1))
+			}
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "record count exceeds its length") {
+				t.Fatalf("replayed a record claiming 2^32-1 elements: %v", err)
+			}
+			if d.Len() != 12 {
+				t.Fatalf("%d samples after the refused record", d.Len())
+			}
+		})
+	}
+}
+
+// takeElems checks n×size against the bytes left in 64 bits: 2²⁰ elements of 2¹² bytes are
+// 2³² bytes, which an int multiplication on a 32-bit system wraps to 0 (an append of 2²⁰ samples
+// of 64×64 pixels with no pixels at all).
+func TestDecodeElementsCheckedIn64Bits(t *testing.T) {
+	r := &dec{b: make([]byte, 8)}
+	if b := r.takeElems(1<<20, 1<<12); b != nil || r.err == nil {
+		t.Fatalf("took %d bytes for 2^32, err %v", len(b), r.err)
+	}
+	r = &dec{b: make([]byte, 8)}
+	if b := r.takeElems(2, 4); len(b) != 8 || r.err != nil || len(r.b) != 0 {
+		t.Fatalf("took %d bytes of 8, err %v", len(b), r.err)
+	}
+}
+
+// The first decoding error is the one reported: reading on past it does not replace "label 300
+// does not fit" by "record too short".
+func TestDecodeKeepsTheFirstError(t *testing.T) {
+	first := errors.New("the first")
+	r := &dec{b: []byte{1, 2}, err: first}
+	r.u32()
+	r.take(8)
+	if r.err != first {
+		t.Fatalf("err %v, want the first", r.err)
+	}
+}
+
+// A step on no sample is refused by replay, as an edit record and as a step of a history
+// record: no edit makes one, and accepted it broke the menus (UndoName panicked naming a
+// relabel of no sample).
+func TestReplayRefusesStepsOnNoSample(t *testing.T) {
+	undo := stepRecord(recUndo, 1)
+	for name, recs := range map[string][][]byte{
+		"relabel":              {enc{recRelabel}.prov(provenance{how: HowManual}).u32(0)},
+		"delete":               {enc{recDelete}.prov(provenance{how: HowDeleted}).u32(0)},
+		"restore":              {enc{recRestore}.prov(provenance{how: howRestore}).u32(0)},
+		"append":               {enc{recAppend}.prov(provenance{how: HowAddedDrawn}).u32(0).u32(16)},
+		"history relabel":      {enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(0), undo},
+		"history delete":       {enc{recHistory}.u32(1).u32(0).u8(hSetDeleted).prov(provenance{how: HowDeleted}).u8(1).u32(0), undo},
+		"history saved append": {enc{recHistory}.u32(1).u32(0).u8(hSavedAppend).prov(provenance{how: HowAddedDrawn}).u32(0), undo},
+		"history append":       {enc{recHistory}.u32(0).u32(1).u8(hAppend).prov(provenance{how: HowAddedDrawn}).u32(0).u32(16), undo},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "a step on no sample") {
+				t.Errorf("replayed a step on no sample: %v", err)
+			}
+			if u, r := d.UndoName(), d.RedoName(); u != "" || r != "" {
+				t.Errorf("undo %q, redo %q after the refused record", u, r)
+			}
+		})
+	}
+	if got := (&relabel{}).String(); got != "Relabel no samples" {
+		t.Errorf("an empty relabel is named %q", got)
+	}
+}
+
+// A step naming a sample twice is refused by replay (edit and history records alike): no edit
+// makes one, and a relabel naming sample 1 twice (to 7, then 8) was undone to 7, not to the
+// label 1 it had.
+func TestReplayRefusesASampleNamedTwice(t *testing.T) {
+	undo := stepRecord(recUndo, 1)
+	for name, recs := range map[string][][]byte{
+		"relabel":              {enc{recRelabel}.prov(provenance{how: HowBatch}).u32(2).u32(1).i32(7).u32(1).i32(8)},
+		"delete":               {enc{recDelete}.prov(provenance{how: HowDeleted}).u32(2).u32(3).u32(3)},
+		"history relabel":      {enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowBatch}).u32(2).u32(1).i32(7).i32(1).u32(1).i32(8).i32(7), undo},
+		"history delete":       {enc{recHistory}.u32(1).u32(0).u8(hSetDeleted).prov(provenance{how: HowDeleted}).u8(1).u32(2).u32(3).u32(3), undo},
+		"history saved append": {enc{recHistory}.u32(1).u32(0).u8(hSavedAppend).prov(provenance{how: HowAddedDrawn}).u32(2).u32(4).i32(4).u32(4).i32(4), undo},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ip, lp := tinyPair(t, t.TempDir(), 12)
+			d, err := replayCrafted(t, ip, lp, recs...)
+			if err == nil || !strings.Contains(err.Error(), "twice") {
+				t.Errorf("replayed a step naming a sample twice: %v", err)
+			}
+			d.Undo() // nothing to undo once the record is refused
+			if l := d.Label(1); l != 1 {
+				t.Errorf("sample 1 is labelled %d after an undo, want its label in the files, 1", l)
+			}
+		})
+	}
+}
+
+// A history record holding a label its dtype cannot hold (300 in a ubyte pair) is refused with
+// an error that names the label and the dtype, and the whole journal is kept, unreplayed, for
+// the person (the edits after it are in that copy).
+func TestReplayRefusesAHistoryLabelOutsideTheDtype(t *testing.T) {
+	ip, lp := tinyPair(t, t.TempDir(), 12)
+	history := enc{recHistory}.u32(1).u32(0).u8(hRelabel).prov(provenance{how: HowManual}).u32(1).u32(0).i32(300).i32(0)
+	edit := enc{recRelabel}.prov(provenance{how: HowManual}).u32(1).u32(1).i32(7)
+	d, err := replayCrafted(t, ip, lp, history, edit)
+	if err == nil || !strings.Contains(err.Error(), "record 1 of 2 was not replayed: history: label 300 does not fit the labels' dtype ubyte (0–255)") {
+		t.Fatalf("replay of a history holding 300 in a ubyte pair: %v", err)
+	}
+	kept := matches(t, lp+JournalSuffix+".*.unreplayed")
+	want := append([]byte(journalMagic), frame(d.baseRecord())...)
+	want = append(append(want, frame(history)...), frame(edit)...)
+	if !bytes.Equal(mustRead(t, kept), want) {
+		t.Fatal("the copy kept is not the journal")
+	}
+	if d.Label(0) != 0 || d.Label(1) != 1 || d.UndoName() != "" {
+		t.Fatalf("after the refused history: labels %d %d, undo %q", d.Label(0), d.Label(1), d.UndoName())
+	}
 }

@@ -154,3 +154,34 @@ func TestSaveHoldsNoLockWhileWriting(t *testing.T) {
 		t.Fatalf("edit after the save: %v", err)
 	}
 }
+
+// TestHasLabelsDuringASave is for the race detector: HasLabels is read (the window asks it for
+// its menus) while a save of images opened alone gives them a label file, which sets the label
+// header in rebase. It read it without the lock.
+func TestHasLabelsDuringASave(t *testing.T) {
+	ip, _ := writeTestPair(t, 6, 2, 2)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel(span(0, 6), 3))
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				d.HasLabels()
+			}
+		}
+	}()
+	err = d.SaveAs(ip, ip+"-labels", nil)
+	close(stop)
+	<-done
+	if err != nil || !d.HasLabels() {
+		t.Fatalf("save: %v; has labels %v", err, d.HasLabels())
+	}
+}

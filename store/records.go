@@ -167,12 +167,36 @@ func (d *Dataset) replay(p []byte, version int) (Change, error) {
 	return d.perform(a), nil
 }
 
+// errNoSample: a journaled step names no sample. An edit of no sample is never made (Relabel,
+// Delete, Restore and Append of nothing do nothing), so such a record is damage; accepted, its
+// name (UndoName) would have nothing to name.
+var errNoSample = errors.New("a step on no sample")
+
+// distinct returns an error when a journaled step names a sample twice. An edit names each
+// sample once (SetLabels, Delete and Restore leave repeats out, a save's renumbering keeps
+// numbers apart); a relabel naming one twice would be undone wrong (its revert restores the
+// labels before it in order, the second of them being the first's result).
+func distinct(idx []int32) error {
+	s := slices.Clone(idx)
+	slices.Sort(s)
+	for k := 1; k < len(s); k++ {
+		if s[k] == s[k-1] {
+			return fmt.Errorf("a step naming sample %d twice", s[k])
+		}
+	}
+	return nil
+}
+
 // decodeEdit decodes the body of an edit record of type t (after any provenance) into the
-// action it journals, checking it against d (d.mu held).
+// action it journals, checking it against d (d.mu held): a relabel, deletion, restore or append
+// names at least one sample (errNoSample), each at most once (distinct).
 func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 	switch t {
 	case recRelabel:
 		n := r.count(8)
+		if r.err == nil && n == 0 {
+			return nil, errNoSample
+		}
 		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
 		for k := range n {
 			a.idx[k], a.to[k] = r.i32(), r.i32()
@@ -185,9 +209,15 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 				}
 			}
 		}
+		if r.err == nil {
+			r.err = distinct(a.idx)
+		}
 		return a, r.err
 	case recAppend:
 		n := r.count(4)
+		if r.err == nil && n == 0 {
+			return nil, errNoSample
+		}
 		pps := int(r.u32())
 		if r.err == nil && pps != d.h*d.w {
 			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
@@ -201,19 +231,25 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 				}
 			}
 		}
-		a.pixels = slices.Clone(r.take(n * pps))
+		a.pixels = slices.Clone(r.takeElems(n, pps))
 		if r.err == nil && len(r.b) != 0 {
 			r.err = errors.New("extra bytes after the appended pixels")
 		}
 		return a, r.err
 	case recDelete, recRestore:
 		n := r.count(4)
+		if r.err == nil && n == 0 {
+			return nil, errNoSample
+		}
 		a := &setDeleted{idx: make([]int32, n), to: t == recDelete}
 		for k := range n {
 			a.idx[k] = r.i32()
 			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
 				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
 			}
+		}
+		if r.err == nil {
+			r.err = distinct(a.idx)
 		}
 		return a, r.err
 	case recDecide:

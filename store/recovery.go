@@ -346,11 +346,19 @@ func OpenJournal(path string) (*Dataset, error) {
 }
 
 // Abandon gives up the unsaved edits on purpose (the person chose "Discard"): it closes and
-// deletes the journal, so reopening the files does not offer them again. The dataset stays
-// usable; further edits start a new journal. Errors: the journal cannot be removed.
+// deletes the journal, so reopening the files does not offer them again, and clears the undo and
+// redo stacks (and the history a save carried), so Dirty is false and nothing of what was given
+// up can be undone or redone. Keeping the stacks would let Undo and Redo act on edits the person
+// threw away, and journal them after a base record alone, a journal no replay can follow (an
+// undo with nothing to undo); carrying them as a history record would tell a replay that the
+// files hold steps they do not. The samples in memory are not reverted: the window closes or
+// replaces the dataset right after. If it is edited further, the new journal starts over
+// against the files, so a crash recovers those edits on top of the files, without the ones
+// given up. Errors: the journal cannot be removed.
 func (d *Dataset) Abandon() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.undo, d.redo, d.clean, d.carry = nil, nil, 0, nil
 	if d.journal == nil {
 		return nil
 	}

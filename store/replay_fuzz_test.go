@@ -9,10 +9,11 @@ import (
 
 // FuzzReplay feeds arbitrary journal files (version 2, and version 1 as older idxlabels wrote
 // them) to Open and ReplayJournal on a small generated pair: whatever the bytes, nothing panics
-// or hangs, every label after a replay is one the label dtype holds (0–255 here) on a sample
-// that exists, or NoLabel (undoing, after a save, the labelling of images that had none; a save
-// refuses it), and the change log explains the state replayed (checkLogExplains) with a how that
-// fits each entry.
+// or hangs (the menus' names of the steps replayed, UndoName and RedoName, included), every
+// label after a replay is one the label dtype holds (0–255 here) on a sample that exists, or
+// NoLabel (undoing, after a save, the labelling of images that had none; a save refuses it),
+// and the change log explains the state replayed (checkLogExplains) with a how that fits each
+// entry.
 func FuzzReplay(f *testing.F) {
 	dir := f.TempDir()
 	ip, lp := tinyPair(f, dir, 12)
@@ -63,6 +64,8 @@ func FuzzReplay(f *testing.F) {
 				t.Fatalf("sample %d has label %d after a replay", i, l)
 			}
 		}
+		d.UndoName() // the menus name the steps replayed: never a panic
+		d.RedoName()
 		checkLogExplains(t, d)
 		if err := WriteChangeLog(io.Discard, d.ChangeLog(), true); err != nil {
 			t.Fatal(err)

@@ -253,7 +253,7 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 		}
 	}
 	if !withLabels {
-		if d.HasLabels() {
+		if d.hasLabels() {
 			return nil, nil, errors.New("this dataset has labels: choose a label file to save them to")
 		}
 		return images, nil, nil
@@ -262,21 +262,22 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 	return images, labels, err
 }
 
-// buildLabels assembles the label array for the kept samples (d.mu held).
+// buildLabels assembles the label array for the kept samples (d.mu held): in the label file's
+// dtype, or for images opened alone in newLabelType's. Errors: a sample without a label, and a
+// label the dtype cannot hold (labelRange), which is refused rather than written wrapped.
 func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
-	// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
+	h := d.labelHeader
+	if h.Type == 0 { // images opened alone: labels typed since
+		h = idx.Header{Type: d.newLabelType(kept), Dims: []int{0}}
+	}
+	lo, hi := labelRange(h)
 	for _, i := range kept {
+		// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
 		if d.labels[i] == NoLabel {
 			return nil, fmt.Errorf("sample %d has no label: label every sample before saving a label file (or delete it)", i)
 		}
-	}
-	h := d.labelHeader
-	if h.Type == 0 { // images opened alone: labels typed since
-		h = idx.Header{Type: idx.UByte, Dims: []int{0}}
-		for _, i := range kept {
-			if d.labels[i] > 255 {
-				h.Type = idx.Int32
-			}
+		if l := int(d.labels[i]); l < lo || l > hi {
+			return nil, fmt.Errorf("sample %d has label %d, which the labels' dtype %s cannot hold (%d–%d); nothing was saved", i, l, h.Type, lo, hi)
 		}
 	}
 	dims := slices.Clone(h.Dims)
@@ -294,6 +295,26 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 		labels.SetInt(k*cols, int64(d.labels[i]))
 	}
 	return labels, nil
+}
+
+// newLabelType returns the dtype of the first label file of images opened alone (d.mu held):
+// ubyte when every label it may ever have to hold fits 0–255, int32 otherwise. Those are the
+// kept samples' labels and every label on the undo and redo stacks, which outlive the save
+// (carry.go) and are checked against this dtype from then on: an undo after the save may bring
+// back a label of 300, which a ubyte file would store as 300 mod 256.
+func (d *Dataset) newLabelType(kept []int) idx.DType {
+	wide := func(l int32) bool { return l > 255 } // NoLabel, the only negative label here, fits
+	for _, i := range kept {
+		if wide(d.labels[i]) {
+			return idx.Int32
+		}
+	}
+	for _, a := range slices.Concat(d.undo, d.redo) {
+		if slices.ContainsFunc(stepLabels(a), wide) {
+			return idx.Int32
+		}
+	}
+	return idx.UByte
 }
 
 // verify decodes the file at path and compares it with want.
