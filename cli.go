@@ -27,7 +27,7 @@ var commands = []command{
 	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
 	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K] [--duplicates]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN; or duplicate pairs)", runSuspects},
-	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically", runExport},
+	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 

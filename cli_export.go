@@ -14,13 +14,14 @@ import (
 // runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
 // export): an ImageFolder tree of PNGs (the default), Kaggle's CSV or NumPy's .npz. The pair is
 // opened read-only and checked by the one pair rule (store.Open); the files are exported as they
-// are, every sample included. Progress goes to stderr for exports that take over a second;
-// Ctrl+C cancels and leaves nothing behind.
+// are, every sample included. --force replaces only a regular file (csv, npz) or an earlier PNG
+// export (png), export.Write's rule; anything else at OUT exits 1 untouched. Progress goes to
+// stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind.
 func runExport(c *cli, args []string) error {
 	fs := c.flags("export")
 	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
 	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers or names (from the class-name file)")
-	force := fs.Bool("force", false, "replace OUT if it exists")
+	force := fs.Bool("force", false, "replace OUT if it is a regular file (csv, npz) or an earlier PNG export (png: a folder with the "+export.Marker+" file and only <class>/<index>.png files); anything else is refused")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err

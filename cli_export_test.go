@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,5 +82,71 @@ func TestDiffLabels(t *testing.T) {
 	}
 	if code, _, _ := runCLI("diff", pa, filepath.Join(dir, "missing")); code != 2 {
 		t.Fatal("a missing file is not exit 2")
+	}
+}
+
+// genPair writes a generated pair of n 28×28 samples (labels k mod 10) into dir and returns its
+// paths.
+func genPair(t *testing.T, dir string, n int) (ip, lp string) {
+	t.Helper()
+	images, _ := idx.New(idx.UByte, n, 28, 28)
+	labels, _ := idx.New(idx.UByte, n)
+	for i := range images.Data {
+		images.Data[i] = byte(i * 31)
+	}
+	for k := range n {
+		labels.Data[k] = byte(k % 10)
+	}
+	ip, lp = filepath.Join(dir, "g-images-idx3-ubyte"), filepath.Join(dir, "g-labels-idx1-ubyte")
+	if err := idx.WriteFile(ip, images); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	return ip, lp
+}
+
+// export --force replaces an earlier export only: a folder of the user's (QA's thesis folder) or
+// a CSV aimed at a folder exits 1 naming OUT and what is in it, and nothing is touched.
+func TestExportForceReplacesOnlyAnExport(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 30)
+	thesis := filepath.Join(dir, "thesis")
+	if err := os.Mkdir(thesis, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tex := filepath.Join(thesis, "thesis.tex")
+	os.WriteFile(tex, []byte("mine\n"), 0o644)
+	for _, format := range []string{"png", "csv", "npz"} {
+		code, _, stderr := runCLI("export", "--force", "--format", format, ip, lp, thesis)
+		if code != 1 || !strings.Contains(stderr, thesis) || !strings.Contains(stderr, "refusing to replace it") {
+			t.Fatalf("--format %s over a folder of the user's: %d %s", format, code, stderr)
+		}
+		if b, err := os.ReadFile(tex); err != nil || string(b) != "mine\n" {
+			t.Fatalf("--format %s: thesis.tex is %q, %v", format, b, err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Fatalf("left behind: %v", entries)
+	}
+	tree := filepath.Join(dir, "tree")
+	if code, _, stderr := runCLI("export", "--classes", "names", ip, lp, tree); code != 0 {
+		t.Fatalf("export: %d %s", code, stderr)
+	}
+	os.WriteFile(filepath.Join(tree, "0", "stale.png"), []byte("x"), 0o644)
+	if code, _, stderr := runCLI("export", "--force", ip, lp, tree); code != 1 || !strings.Contains(stderr, "stale.png") {
+		t.Fatalf("--force over an export with a file added: %d %s", code, stderr)
+	}
+	os.Remove(filepath.Join(tree, "0", "stale.png"))
+	os.WriteFile(filepath.Join(tree, "0", "000.png"), []byte("an old sample"), 0o644)
+	if code, _, stderr := runCLI("export", "--force", ip, lp, tree); code != 0 || stderr != "" {
+		t.Fatalf("--force over an earlier export: %d %s", code, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(tree, "0", "00.png")); err != nil || string(b[1:4]) != "PNG" {
+		t.Fatalf("the new tree: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(tree, "0", "000.png")); !os.IsNotExist(err) {
+		t.Fatal("the earlier export's files are still there")
 	}
 }

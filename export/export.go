@@ -3,7 +3,10 @@
 // Kaggle's digit-recognizer CSV, and NumPy's .npz. Every format reads back exactly: the pixels
 // are the samples' H×W display pixels (0 = background, 255 = ink for MNIST), the labels their
 // classes. The output is written atomically (a folder or file under a temporary name beside OUT,
-// renamed at the end), so a cancelled or failed export leaves nothing half-written.
+// renamed at the end), so a cancelled or failed export leaves nothing half-written. Options.Force
+// replaces only what the format writes: a regular file for CSV and NPZ, for PNG a folder that is
+// an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
+// anything else in the way is refused (ErrInTheWay) and left untouched.
 //
 // export never imports Fyne; the command line and the window both call Write.
 package export
@@ -13,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,18 +59,23 @@ type Options struct {
 	// ClassNames names the PNG tree's class folders by class name (made safe for file names)
 	// instead of by number.
 	ClassNames bool
-	// Force replaces an existing OUT; without it an existing OUT is refused.
+	// Force replaces an existing OUT that is what the format writes: a regular file for CSV
+	// and NPZ (not a symbolic link), for PNG an earlier PNG export (a folder with the Marker
+	// file and only class folders of <index>.png files). Without it any existing OUT is
+	// refused; with it anything else still is (ErrInTheWay).
 	Force bool
 	// Progress (may be nil) is called with the samples written so far and N.
 	Progress func(done, total int)
 }
 
-// ErrExists: OUT exists and Options.Force is not set.
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set.
 var ErrExists = errors.New("exists (use --force to replace it)")
 
-// Write exports s to out in opts.Format. Errors: ErrExists (wrapped, naming out), an unknown
-// format, samples of the wrong size, the context's error when cancelled (nothing is left
-// behind), and any write error.
+// Write exports s to out in opts.Format ("" is PNG). Errors: ErrInTheWay (wrapped, naming out
+// and what is there) when out exists and Force may not replace it, with or without Force;
+// ErrExists (wrapped, naming out) when it may and Force is not set; an unknown format;
+// samples of the wrong size; the context's error when cancelled (nothing is left behind); and
+// any write error.
 func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	if opts.Progress == nil {
 		opts.Progress = func(int, int) {}
@@ -76,18 +83,24 @@ func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	if s.N < 0 || s.H < 1 || s.W < 1 || len(s.Labels) != s.N || s.Index != nil && len(s.Index) != s.N {
 		return fmt.Errorf("export: %d samples of %d×%d with %d labels", s.N, s.H, s.W, len(s.Labels))
 	}
-	if _, err := os.Lstat(out); err == nil && !opts.Force {
-		return fmt.Errorf("%s: %w", out, ErrExists)
+	if opts.Format == "" {
+		opts.Format = PNG
 	}
 	switch opts.Format {
-	case PNG, "":
-		return writeTree(ctx, s, out, opts)
+	case PNG, CSV, NPZ:
+	default:
+		return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
+	}
+	if err := checkOut(out, opts.Format, opts.Force); err != nil {
+		return err
+	}
+	switch opts.Format {
 	case CSV:
 		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeCSV(ctx, s, w, opts.Progress) })
 	case NPZ:
 		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeNPZ(ctx, s, w, opts.Progress) })
 	}
-	return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
+	return writeTree(ctx, s, out, opts)
 }
 
 // index returns the number sample k is named by.
@@ -102,25 +115,6 @@ func (s Samples) index(k int) int {
 // (A single file is written by atomicfile.WriteFile.)
 func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
-}
-
-// replace puts tmp in place of out, moving an existing out aside first and removing it after.
-func replace(tmp, out string, force bool) error {
-	if _, err := os.Lstat(out); err == nil {
-		if !force {
-			return fmt.Errorf("%s: %w", out, ErrExists)
-		}
-		old := tmp + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, out); err != nil {
-			os.Rename(old, out)
-			return err
-		}
-		return os.RemoveAll(old)
-	}
-	return os.Rename(tmp, out)
 }
 
 // folderName returns the PNG tree's folder for class c: its number, or with names its name

@@ -74,7 +74,7 @@ func TestClassNamesAndExistingOut(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != "one one-2 unlabelled zero_nil" {
+	if strings.Join(names, " ") != Marker+" one one-2 unlabelled zero_nil" {
 		t.Fatalf("folders %v", names)
 	}
 	if err := Write(context.Background(), s, out, Options{Format: PNG}); !errors.Is(err, ErrExists) {
@@ -212,5 +212,194 @@ print(x.dtype, x.shape, y.dtype, y.shape, int(x[8].sum()), y.tolist())`, out).Co
 	want := "uint8 (9, 3, 4) int64 (9,) " + strconv.Itoa(sum) + " [0, 1, 2, 0, -1, 2, 0, 1, 2]\n"
 	if err != nil || !strings.HasSuffix(string(got), want) {
 		t.Fatalf("numpy.load: %v\n%s\nwant %s", err, got, want)
+	}
+}
+
+// put creates the files named in files (path relative to root → content) and returns root.
+func put(t *testing.T, root string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+// listing returns every path under root (relative, sorted, folders marked "/") with each
+// regular file's content, to show that nothing under root changed.
+func listing(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		switch {
+		case d.Type()&os.ModeSymlink != 0:
+			to, _ := os.Readlink(p)
+			b.WriteString(rel + " -> " + to + "\n")
+		case d.IsDir():
+			b.WriteString(rel + "/\n")
+		default:
+			c, _ := os.ReadFile(p)
+			b.WriteString(rel + ": " + string(c) + "\n")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Only an earlier export is replaced: anything else at OUT is refused with or without Force,
+// with an error naming OUT and what is in the way, and nothing under OUT's folder changes (no
+// temporaries left either). Without Force a replaceable OUT is ErrExists, so the window asks
+// "Replace?" only where the answer can be yes.
+func TestForceRefusesWhatIsNotAnExport(t *testing.T) {
+	s := gen(6, 2, 2)
+	for _, c := range []struct {
+		name   string
+		format Format
+		make   func(t *testing.T, out string) // creates what is at out
+		says   string                         // in the error
+	}{
+		{"thesis folder", PNG, func(t *testing.T, out string) {
+			put(t, out, map[string]string{"thesis.tex": "mine"})
+		}, "thesis.tex"},
+		{"empty folder", PNG, func(t *testing.T, out string) { os.Mkdir(out, 0o755) }, "not an idxlabel PNG export"},
+		{"ImageFolder dataset of the user's", PNG, func(t *testing.T, out string) {
+			put(t, out, map[string]string{"3/0001.png": "a digit I drew", "7/0002.png": "another"})
+		}, "not an idxlabel PNG export"},
+		{"export without the marker (older idxlabel)", PNG, func(t *testing.T, out string) {
+			if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(filepath.Join(out, Marker))
+		}, Marker},
+		{"export with a file added at the top", PNG, func(t *testing.T, out string) {
+			if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+			put(t, out, map[string]string{"notes.txt": "mine"})
+		}, "notes.txt"},
+		{"export with a file added to a class folder", PNG, func(t *testing.T, out string) {
+			if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+			put(t, out, map[string]string{"1/mine.png": "mine"})
+		}, filepath.Join("1", "mine.png")},
+		{"export with a folder added in a class folder", PNG, func(t *testing.T, out string) {
+			if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+			put(t, out, map[string]string{"1/sub/x": "mine"})
+		}, filepath.Join("1", "sub")},
+		{"export with a marker that is not ours", PNG, func(t *testing.T, out string) {
+			put(t, out, map[string]string{Marker: "something else", "1/101.png": "mine"})
+		}, Marker},
+		{"symbolic link to an export", PNG, func(t *testing.T, out string) {
+			real := filepath.Join(filepath.Dir(out), "real")
+			if err := Write(context.Background(), s, real, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+			os.Symlink("real", out)
+		}, "symbolic link"},
+		{"file for a PNG tree", PNG, func(t *testing.T, out string) {
+			os.WriteFile(out, []byte("mine"), 0o644)
+		}, "a file"},
+		{"folder for a CSV", CSV, func(t *testing.T, out string) {
+			put(t, out, map[string]string{"thesis.tex": "mine"})
+		}, "a folder"},
+		{"export folder for an NPZ", NPZ, func(t *testing.T, out string) {
+			if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+				t.Fatal(err)
+			}
+		}, "a folder"},
+		{"symbolic link to a file for a CSV", CSV, func(t *testing.T, out string) {
+			os.WriteFile(filepath.Join(filepath.Dir(out), "real.csv"), []byte("mine"), 0o644)
+			os.Symlink("real.csv", out)
+		}, "symbolic link"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out")
+			c.make(t, out)
+			before := listing(t, dir)
+			for _, force := range []bool{false, true} {
+				err := Write(context.Background(), s, out, Options{Format: c.format, Force: force})
+				if !errors.Is(err, ErrInTheWay) || errors.Is(err, ErrExists) || !strings.Contains(err.Error(), out) || !strings.Contains(err.Error(), c.says) {
+					t.Fatalf("Force %v: %v; want ErrInTheWay naming %s and %q", force, err, out, c.says)
+				}
+				if after := listing(t, dir); after != before {
+					t.Fatalf("Force %v changed the folder:\n%s\nwas\n%s", force, after, before)
+				}
+			}
+		})
+	}
+}
+
+// An earlier export is replaced with Force (and is ErrExists without): a PNG tree by a new tree
+// (the old class folders gone), a CSV or NPZ file by the new file; nothing temporary is left.
+func TestForceReplacesAnEarlierExport(t *testing.T) {
+	s := gen(6, 2, 2)
+	for _, f := range []Format{PNG, CSV, NPZ} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out")
+		if err := Write(context.Background(), s, out, Options{Format: f, ClassNames: true}); err != nil {
+			t.Fatal(err)
+		}
+		if f != PNG {
+			os.WriteFile(out, []byte("an older export"), 0o644)
+		}
+		if err := Write(context.Background(), s, out, Options{Format: f}); !errors.Is(err, ErrExists) {
+			t.Fatalf("%s without Force: %v", f, err)
+		}
+		if err := Write(context.Background(), s, out, Options{Format: f, Force: true}); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 1 || entries[0].Name() != "out" {
+			t.Fatalf("%s: the folder holds %v", f, entries)
+		}
+		if f == PNG {
+			if got := listing(t, out); !strings.Contains(got, "0/\n") || strings.Contains(got, "zero_nil") || !strings.Contains(got, Marker+": ") {
+				t.Fatalf("the replaced tree:\n%s", got)
+			}
+		} else if b, _ := os.ReadFile(out); string(b) == "an older export" {
+			t.Fatalf("%s: not replaced", f)
+		}
+	}
+}
+
+// Something added to an earlier export while the new one is being built is seen when the new
+// tree is about to be renamed into place: the export is refused, the earlier export and the
+// addition stay, and the new tree is removed.
+func TestForceChecksAgainBeforeReplacing(t *testing.T) {
+	s := gen(6, 2, 2)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := Write(context.Background(), s, out, Options{Format: PNG}); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Format: PNG, Force: true, Progress: func(done, total int) {
+		if done == total {
+			put(t, out, map[string]string{"0/added while exporting.txt": "mine"})
+		}
+	}}
+	if err := Write(context.Background(), s, out, opts); !errors.Is(err, ErrInTheWay) || !strings.Contains(err.Error(), "added while exporting.txt") {
+		t.Fatalf("%v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "0", "added while exporting.txt")); err != nil || string(b) != "mine" {
+		t.Fatalf("the added file: %q %v", b, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("left behind: %v", entries)
 	}
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // writeTree writes the ImageFolder tree OUT/<class>/<index>.png, <index> zero-padded to the
-// width of the largest index, with several goroutines, into a temporary folder beside out that
-// is renamed to out at the end (and removed on failure or cancel).
+// width of the largest index, and the Marker file OUT/.idxlabel-export, with several
+// goroutines, into a temporary folder beside out that is renamed to out at the end (and removed
+// on failure or cancel); an earlier export at out is replaced (replace).
 func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 	dir, pattern := place(out)
 	tmp, err := os.MkdirTemp(dir, pattern+"*")
@@ -23,11 +24,15 @@ func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 		return err
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the tree is an ordinary folder
-	if err := buildTree(ctx, s, tmp, opts); err != nil {
+	err = os.WriteFile(filepath.Join(tmp, Marker), []byte(MarkerText), 0o644)
+	if err == nil {
+		err = buildTree(ctx, s, tmp, opts)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
-	if err := replace(tmp, out, opts.Force); err != nil {
+	if err := replace(tmp, out); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}

@@ -77,7 +77,8 @@ func (w *mainWindow) exportDialog() {
 }
 
 // runExport writes the export off the UI thread with a progress bar and Cancel; an existing
-// target is replaced only after asking.
+// target is replaced only after asking, and asked about only where export.Write may replace it
+// (anything else in the way is refused by Write and shown as an error).
 func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
 	s := export.FromDataset(w.ds)
 	opts.Force = force
