@@ -166,14 +166,20 @@ func (j *journal) append(payload []byte) error {
 	}
 	if err != nil {
 		j.f.Truncate(j.size)
-		cause := err.Error()
-		if diskFull(err) {
-			cause = "disk full"
-		}
-		return fmt.Errorf("%w: %s (journal %s); the edit was not made", ErrJournalWrite, cause, j.path)
+		return journalWriteError(err, "journal "+j.path)
 	}
 	j.size += int64(len(rec))
 	return nil
+}
+
+// journalWriteError is the error of an edit refused because its journal could not be written
+// (where: which journal, and how): it wraps ErrJournalWrite and says "disk full" for ENOSPC.
+func journalWriteError(err error, where string) error {
+	cause := err.Error()
+	if diskFull(err) {
+		cause = "disk full"
+	}
+	return fmt.Errorf("%w: %s (%s); the edit was not made", ErrJournalWrite, cause, where)
 }
 
 func (j *journal) close() error { return j.f.Close() }

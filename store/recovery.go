@@ -298,7 +298,7 @@ func (d *Dataset) writeJournal(payload []byte) error {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("cannot start the journal of unsaved edits: %w", err)
+			return journalWriteError(err, "cannot start the journal "+primary)
 		}
 		d.journal = j
 	}

@@ -466,3 +466,13 @@ func TestPlantedManifestKeepsUnsavedJournal(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestJournalStartOnAFullDiskSaysSo: when neither the pair's folder nor the per-user folder can
+// take a new journal because the disk is full, the edit is refused with "cannot record edits:
+// disk full" (ErrJournalWrite), as when an append fails, not with the raw write error.
+func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
+	err := journalWriteError(&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, "cannot start the journal x")
+	if !errors.Is(err, ErrJournalWrite) || !strings.HasPrefix(err.Error(), "cannot record edits: disk full") {
+		t.Fatalf("error %q", err)
+	}
+}
