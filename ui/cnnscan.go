@@ -36,7 +36,7 @@ func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
 }
 
 // The confident-learning scan (suspect.ScanCNN, a cross-validated CNN) refines a review of
-// suspects after the quick kNN pass: it trains in the background, about 100 s for 10,000
+// suspects after the quick kNN pass: it trains in the background, 2–3 minutes for 10,000
 // samples on 2 cores, while the person already reviews the kNN's list, and then replaces the
 // review's order with its own ranking. Decisions already made stay (they live in the store).
 
