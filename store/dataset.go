@@ -323,6 +323,10 @@ func (d *Dataset) Len() int {
 	return len(d.labels)
 }
 
+// ReadOnly reports whether the dataset was opened with Options.ReadOnly: its edits and saves fail
+// with ErrReadOnly. It is set when the dataset is opened and never changes.
+func (d *Dataset) ReadOnly() bool { return d.readOnly }
+
 // Size returns the height and width of every sample in pixels (as displayed).
 func (d *Dataset) Size() (height, width int) {
 	if d.transposed {

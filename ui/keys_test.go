@@ -408,3 +408,33 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 		}
 	}
 }
+
+// TestReadOnlyWindowSaysSo: a pair opened read-only (another process edits it) says so on the
+// status bar, and the legend offers no edit key.
+func TestReadOnlyWindowSaysSo(t *testing.T) {
+	demo, err := demoDataset()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "d-images-idx3-ubyte"), filepath.Join(dir, "d-labels-idx1-ubyte")
+	if err := demo.SaveAs(ip, lp, nil); err != nil {
+		t.Fatal(err)
+	}
+	demo.Close()
+	ds, err := store.Open(ip, lp, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	w := newTestWindow(t)
+	w.setDataset(ds, "d-labels-idx1-ubyte (read-only)", false)
+	if !strings.Contains(w.status.Text, "read-only") {
+		t.Fatalf("the status bar does not say read-only: %q", w.status.Text)
+	}
+	for _, k := range w.footer.shown {
+		if strings.Contains(k.does, "relabel") || strings.Contains(k.does, "save") || strings.Contains(k.does, "delete") {
+			t.Fatalf("the legend of a read-only pair offers %s %s", k.keys, k.does)
+		}
+	}
+}

@@ -116,12 +116,19 @@ func legendText(r *review, digits, typing bool) []key {
 
 // update shows the legend for the window's state and the cursor's position: "sample 1,234 of
 // 10,000", and when a filter or the review shows fewer, "58th shown of 1,010".
+// readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
+// acts, so none is offered.
+var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
+
 func (f *footer) update(w *mainWindow) {
 	if w.ds == nil || w.v == nil {
 		return
 	}
 	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
 	keys := legendText(w.review(), w.singleDigitClasses(), f.typing)
+	if w.ds.ReadOnly() && !f.typing {
+		keys = readOnlyKeys
+	}
 	if slices.Equal(keys, f.shown) {
 		return // the cursor moved: the same keys act
 	}

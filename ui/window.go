@@ -281,6 +281,9 @@ func (w *mainWindow) updateStatus() {
 	if w.ds.Dirty() {
 		text += "   |   ● unsaved"
 	}
+	if w.ds.ReadOnly() {
+		text += "   |   read-only"
+	}
 	text += w.jobsStatus()
 	w.status.SetText(text)
 	w.footer.update(w)
