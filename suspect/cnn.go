@@ -29,8 +29,10 @@ type CNNOptions struct {
 	// the optimizer steps per fold stay near 1,500 — 96,000 samples drawn — and at least 2).
 	Epochs int
 	Seed   uint64 // seeds every random choice (default 1): the same seed gives the same ranking
-	// Workers is how many folds train at once (default: half the CPUs, at least 1); each fold
-	// uses two goroutines.
+	// Workers is how many folds train at once (default: one per CPU); each fold uses two
+	// goroutines, so on 2 cores a fold that trains alone still uses both. Measured on t10k, 2
+	// cores: 130 s with 2 workers, 144 s with 1 (the same ranking: the arithmetic does not
+	// depend on the workers).
 	Workers int
 	// Seeds is how many cross-validations to run, with seeds Seed, Seed+1, …, each dealing its
 	// own folds; their out-of-fold probabilities are averaged (default 1; each costs a scan).
@@ -48,7 +50,7 @@ func (o CNNOptions) withDefaults(trainPerFold int) CNNOptions {
 		o.Seed = 1
 	}
 	if o.Workers <= 0 {
-		o.Workers = max(1, runtime.NumCPU()/2)
+		o.Workers = max(1, runtime.NumCPU())
 	}
 	if o.Seeds <= 0 {
 		o.Seeds = 1
