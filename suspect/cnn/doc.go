@@ -4,8 +4,10 @@
 // one-cycle learning rate on randomly augmented samples (the recipe measured in issue 12).
 //
 // Activations are stored channel-first over the whole batch, so each convolution is one matrix
-// product of its kernels with an im2col matrix, done by gonum's float32 BLAS. A network trains on
-// one goroutine; train several (the folds of a cross-validation) in parallel for more cores.
+// product of its kernels with an im2col matrix. The products run on AVX2+FMA assembly kernels
+X
+// float32 BLAS) and on gonum's Sgemm elsewhere. A batch is computed in two shards on two
+// goroutines; train several networks (the folds of a cross-validation) in parallel for more cores.
 // Pixels are read as bytes and scaled to 0–1 a batch at a time.
 package cnn
 

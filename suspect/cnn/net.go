@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // The network's fixed shapes (pixels and channels). Convolutions are "valid" (no padding), stride 1.
@@ -26,8 +25,6 @@ const (
 	// MaxClasses bounds the classes a network can have (its last layer is 128×classes).
 	MaxClasses = 1024
 )
-
-var impl gonum.Implementation
 
 // Net is the network's parameters: conv 5×5→12, ReLU, max-pool 2×2; conv 5×5→24, ReLU, max-pool
 // 2×2; fully connected 384→128, ReLU; 128→Classes, softmax. About 58,000 parameters for 10
@@ -136,7 +133,7 @@ func (n *Net) forward(w *work, b int) {
 			}
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, c1, np1, kk, 1, n.w1, kk, w.col1, np1, 0, w.z1, np1)
+	gemm(blas.NoTrans, blas.NoTrans, c1, np1, kk, n.w1, kk, w.col1, np1, w.z1, np1)
 	biasReLU(w.z1, n.b1, np1)
 	maxPool(w.z1, w.a1, w.arg1, c1*b, s1)
 
@@ -156,7 +153,7 @@ func (n *Net) forward(w *work, b int) {
 			}
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, c2, np2, c1*kk, 1, n.w2, c1*kk, w.col2, np2, 0, w.z2, np2)
+	gemm(blas.NoTrans, blas.NoTrans, c2, np2, c1*kk, n.w2, c1*kk, w.col2, np2, w.z2, np2)
 	biasReLU(w.z2, n.b2, np2)
 	maxPool(w.z2, w.a2, w.arg2, c2*b, s2)
 
@@ -166,7 +163,7 @@ func (n *Net) forward(w *work, b int) {
 			copy(w.h[s*flat+c*q2*q2:s*flat+(c+1)*q2*q2], w.a2[(c*b+s)*q2*q2:])
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, b, hidden, flat, 1, w.h, flat, n.w3, hidden, 0, w.z3, hidden)
+	gemm(blas.NoTrans, blas.NoTrans, b, hidden, flat, w.h, flat, n.w3, hidden, w.z3, hidden)
 	for s := range b {
 		z := w.z3[s*hidden : (s+1)*hidden]
 		for j := range z {
@@ -174,7 +171,7 @@ func (n *Net) forward(w *work, b int) {
 		}
 	}
 	k := n.Classes
-	gemm(blas.NoTrans, blas.NoTrans, b, k, hidden, 1, w.z3, hidden, n.w4, k, 0, w.out, k)
+	gemm(blas.NoTrans, blas.NoTrans, b, k, hidden, w.z3, hidden, n.w4, k, w.out, k)
 	for s := range b {
 		softmax(w.out[s*k:(s+1)*k], n.b4)
 	}
@@ -195,18 +192,18 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 		d[y[s]] -= inv
 	}
 	// 128→classes.
-	gemm(blas.Trans, blas.NoTrans, hidden, k, b, 1, w.z3, hidden, w.dout, k, 0, g.w4, k)
+	gemm(blas.Trans, blas.NoTrans, hidden, k, b, w.z3, hidden, w.dout, k, g.w4, k)
 	colSum(w.dout, g.b4, b, k)
-	gemm(blas.NoTrans, blas.Trans, b, hidden, k, 1, w.dout, k, n.w4, k, 0, w.dz3, hidden)
+	gemm(blas.NoTrans, blas.Trans, b, hidden, k, w.dout, k, n.w4, k, w.dz3, hidden)
 	for i, v := range w.z3[:b*hidden] {
 		if v <= 0 {
 			w.dz3[i] = 0
 		}
 	}
 	// 384→128.
-	gemm(blas.Trans, blas.NoTrans, flat, hidden, b, 1, w.h, flat, w.dz3, hidden, 0, g.w3, hidden)
+	gemm(blas.Trans, blas.NoTrans, flat, hidden, b, w.h, flat, w.dz3, hidden, g.w3, hidden)
 	colSum(w.dz3, g.b3, b, hidden)
-	gemm(blas.NoTrans, blas.Trans, b, flat, hidden, 1, w.dz3, hidden, n.w3, hidden, 0, w.dh, flat)
+	gemm(blas.NoTrans, blas.Trans, b, flat, hidden, w.dz3, hidden, n.w3, hidden, w.dh, flat)
 	for c := range c2 {
 		for s := range b {
 			copy(w.da2[(c*b+s)*q2*q2:(c*b+s+1)*q2*q2], w.dh[s*flat+c*q2*q2:])
@@ -215,10 +212,10 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 	// conv2.
 	np2 := b * s2 * s2
 	unpool(w.da2, w.arg2, w.z2, w.dz2, c2*b, s2)
-	gemm(blas.NoTrans, blas.Trans, c2, c1*kk, np2, 1, w.dz2, np2, w.col2, np2, 0, g.w2, c1*kk)
+	gemm(blas.NoTrans, blas.Trans, c2, c1*kk, np2, w.dz2, np2, w.col2, np2, g.w2, c1*kk)
 	rowSum(w.dz2, g.b2, c2, np2)
 	dcol := w.col2 // no longer needed: reuse for the gradient of the im2col matrix
-	gemm(blas.Trans, blas.NoTrans, c1*kk, np2, c2, 1, n.w2, c1*kk, w.dz2, np2, 0, dcol, np2)
+	gemm(blas.Trans, blas.NoTrans, c1*kk, np2, c2, n.w2, c1*kk, w.dz2, np2, dcol, np2)
 	clear(w.da1[:c1*b*q1*q1])
 	for c := range c1 {
 		for ky := range kern {
@@ -228,9 +225,9 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 					dst := w.da1[(c*b+s)*q1*q1:]
 					src := row[s*s2*s2:]
 					for oy := range s2 {
-						d := dst[(oy+ky)*q1+kx : (oy+ky)*q1+kx+s2]
-						for ox, v := range src[oy*s2 : oy*s2+s2] {
-							d[ox] += v
+						d, v := (*[s2]float32)(dst[(oy+ky)*q1+kx:]), (*[s2]float32)(src[oy*s2:])
+						for ox := range s2 {
+							d[ox] += v[ox]
 						}
 					}
 				}
@@ -240,41 +237,9 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 	// conv1 (no gradient for the inputs).
 	np1 := b * s1 * s1
 	unpool(w.da1, w.arg1, w.z1, w.dz1, c1*b, s1)
-	gemm(blas.NoTrans, blas.Trans, c1, kk, np1, 1, w.dz1, np1, w.col1, np1, 0, g.w1, kk)
+	gemm(blas.NoTrans, blas.Trans, c1, kk, np1, w.dz1, np1, w.col1, np1, g.w1, kk)
 	rowSum(w.dz1, g.b1, c1, np1)
 	return loss
-}
-
-// gemm computes C = A·B (op(A) m×k, op(B) k×n, C m×n, row-major with the given strides) with
-// gonum's Sgemm, in column panels (row panels for the transposed-A case) narrow enough that
-// gonum runs each serially: the parallelism is the caller's (a batch's two shards), and
-// gonum's per-call goroutines would only add scheduling.
-func gemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	const panel = 3 * 64 // gonum goes parallel from 4 blocks of 64×64
-	if m > panel {
-		for i := 0; i < m; i += panel {
-			rows := min(panel, m-i)
-			var ai []float32
-			if tA == blas.Trans {
-				ai = a[i:]
-			} else {
-				ai = a[i*lda:]
-			}
-			gemm(tA, tB, rows, n, k, alpha, ai, lda, b, ldb, beta, c[i*ldc:], ldc)
-		}
-		return
-	}
-	const width = 64 // with m ≤ 192: at most 3 blocks
-	for j := 0; j < n; j += width {
-		cols := min(width, n-j)
-		var bj []float32
-		if tB == blas.Trans {
-			bj = b[j*ldb:]
-		} else {
-			bj = b[j:]
-		}
-		impl.Sgemm(tA, tB, m, cols, k, alpha, a, lda, bj, ldb, beta, c[j:], ldc)
-	}
 }
 
 // biasReLU adds bias[c] to row c (length np) of z and applies ReLU in place.
