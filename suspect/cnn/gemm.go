@@ -11,12 +11,14 @@ var impl gonum.Implementation
 
 // gemm computes C = op(A)·op(B): op(A) m×k, op(B) k×n, C m×n, all row-major float32 with the
 // given strides (lda, ldb, ldc in elements); C is overwritten. Where the CPU has AVX2 and FMA
-// (kernels), the blocks that fit the assembly kernels are computed by them: 4×16 blocks of C by
-// broadcasting op(A) against rows of B when B is not transposed, 2×4 blocks by dot products along
-// k when it is (A not transposed, k a multiple of 8). The remaining rows and columns, and every
-// product elsewhere, are gonum's Sgemm. Summation order differs between the two, so results agree
-// to float32 rounding, not bit for bit; each is deterministic. It panics if a slice is too short
-// for its shape (a bug in the caller: the shapes are the network's, never the input's).
+// (kernels), the assembly kernels compute it: 4×16 blocks of C by broadcasting op(A) against rows
+// of B when B is not transposed, 2×4 blocks by dot products along k when it is (A not transposed,
+// k a multiple of 8); everything else is gonum's Sgemm. Each element of C is then computed by the
+// same sequence of operations wherever it sits in its block (edge blocks run the kernel on a
+// padded copy), so a sample's activations do not depend on the batch it is in: Predict on one
+// image gives the bits Probabilities gives in a batch. Kernels and gonum round differently; each
+// is deterministic. It panics if a slice is too short for its shape (a bug in the caller: the
+// shapes are the network's, never the input's).
 func gemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
@@ -25,51 +27,67 @@ func gemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32,
 	checkLen("B", b, tB, k, n, ldb)
 	checkLen("C", c, blas.NoTrans, m, n, ldc)
 	switch {
-	case kernels && tB == blas.NoTrans:
-		ai, ap := lda, 1 // A(i,p) = a[i·ai + p·ap]
-		if tA == blas.Trans {
-			ai, ap = 1, lda
-		}
-		m4, n16 := m&^3, n&^15
-		for j := 0; j < n16; j += 16 {
-			for i := 0; i < m4; i += 4 {
-				axpy4x16(k, &a[i*ai], ai, ap, &b[j], ldb, &c[i*ldc+j], ldc)
-			}
-		}
-		rest(tA, tB, m, n, k, m4, n16, a, lda, b, ldb, c, ldc)
-	case kernels && tA == blas.NoTrans && k%8 == 0 && k > 0:
-		m2, n4 := m&^1, n&^3
-		for i := 0; i < m2; i += 2 {
-			for j := 0; j < n4; j += 4 {
-				dot2x4(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
-			}
-		}
-		rest(tA, tB, m, n, k, m2, n4, a, lda, b, ldb, c, ldc)
+	case kernels && k > 0 && tB == blas.NoTrans:
+		axpyBlocks(tA, m, n, k, a, lda, b, ldb, c, ldc)
+	case kernels && k > 0 && k%8 == 0 && tA == blas.NoTrans:
+		dotBlocks(m, n, k, a, lda, b, ldb, c, ldc)
 	default:
 		serial(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
 	}
 }
 
-// rest computes with gonum the parts of C outside its first m0 rows × n0 columns: the rows from
-// m0 on (every column) and the columns from n0 on (the first m0 rows).
-func rest(tA, tB blas.Transpose, m, n, k, m0, n0 int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	if m0 < m {
-		var ai []float32
-		if tA == blas.Trans {
-			ai = a[m0:]
-		} else {
-			ai = a[m0*lda:]
-		}
-		serial(tA, tB, m-m0, n, k, ai, lda, b, ldb, c[m0*ldc:], ldc)
+// axpyBlocks computes C = op(A)·B with axpy4x16. A panel of fewer than 16 columns is copied into
+// a zero-padded k×16 panel; a block of fewer than 4 rows is computed a row at a time (row stride
+// 0: the kernel computes that row four times into a scratch block).
+func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	ai, ap := lda, 1 // A(i,p) = a[i·ai + p·ap]
+	if tA == blas.Trans {
+		ai, ap = 1, lda
 	}
-	if n0 < n && m0 > 0 {
-		var bj []float32
-		if tB == blas.Trans {
-			bj = b[n0*ldb:]
-		} else {
-			bj = b[n0:]
+	var tmp [4 * 16]float32
+	for j := 0; j < n; j += 16 {
+		cols := min(16, n-j)
+		bj, ldbj := b[j:], ldb
+		if cols < 16 {
+			bj, ldbj = make([]float32, k*16), 16
+			for p := range k {
+				copy(bj[p*16:p*16+cols], b[p*ldb+j:])
+			}
 		}
-		serial(tA, tB, m0, n-n0, k, a, lda, bj, ldb, c[n0:], ldc)
+		for i := 0; i < m; i += 4 {
+			if i+4 <= m && cols == 16 {
+				axpy4x16(k, &a[i*ai], ai, ap, &bj[0], ldbj, &c[i*ldc+j], ldc)
+				continue
+			}
+			for r := i; r < min(i+4, m); r++ {
+				axpy4x16(k, &a[r*ai], 0, ap, &bj[0], ldbj, &tmp[0], 16)
+				copy(c[r*ldc+j:r*ldc+j+cols], tmp[:cols])
+			}
+		}
+	}
+}
+
+// dotBlocks computes C = A·Bᵀ (k a multiple of 8) with dot2x4. An edge block is computed a column
+// at a time, and a lone last row with row stride 0, into a scratch block.
+func dotBlocks(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	var tmp [2 * 4]float32
+	for i := 0; i < m; i += 2 {
+		rows, sa := min(2, m-i), lda
+		if rows < 2 {
+			sa = 0
+		}
+		for j := 0; j < n; j += 4 {
+			if rows == 2 && j+4 <= n {
+				dot2x4(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
+				continue
+			}
+			for q := j; q < min(j+4, n); q++ {
+				dot2x4(k, &a[i*lda], sa, &b[q*ldb], 0, &tmp[0], 4)
+				for r := range rows {
+					c[(i+r)*ldc+q] = tmp[r*4]
+				}
+			}
+		}
 	}
 }
 

@@ -12,18 +12,21 @@ import (
 // TestGemmMatchesNaive checks gemm (assembly kernels where the CPU has them, gonum for the rest)
 // against a float64 triple loop, for every transpose case and shapes with and without remainder
 // rows and columns, with strides wider than the rows, and that it leaves C's padding alone.
-func TestGemmMatchesNaive(t *testing.T) {
+func TestGemmMatchesNaive(t *testing.T) { bothPaths(t, testGemmNaive) }
+
+// bothPaths runs test with gonum alone and, where the CPU has them, with the assembly kernels.
+func bothPaths(t *testing.T, test func(*testing.T)) {
 	if kernels {
 		t.Run("gonum only", func(t *testing.T) {
 			kernels = false
 			defer func() { kernels = true }()
-			testGemm(t)
+			test(t)
 		})
 	}
-	t.Run(fmt.Sprintf("kernels %v", kernels), testGemm)
+	t.Run(fmt.Sprintf("kernels %v", kernels), test)
 }
 
-func testGemm(t *testing.T) {
+func testGemmNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	shapes := [][3]int{{1, 1, 1}, {4, 16, 1}, {4, 16, 8}, {12, 4608, 25}, {24, 512, 300}, {8, 128, 384},
 		{5, 17, 3}, {7, 33, 16}, {2, 4, 8}, {3, 5, 24}, {24, 300, 512}, {12, 25, 4608}, {300, 64, 24},
@@ -131,4 +134,57 @@ func benchGemm(b *testing.B, rng *rand.Rand, tA, tB blas.Transpose, m, n, k int)
 		gemm(tA, tB, m, n, k, a, ac, x, bc, c, n)
 	}
 	b.ReportMetric(float64(2*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+}
+
+// TestGemmRowsIndependent checks that every element of C gets the same bits whether its row is
+// computed with the others or alone, and its column likewise: what lets Predict on one image
+// equal Probabilities on a batch.
+func TestGemmRowsIndependent(t *testing.T) { bothPaths(t, testRowsIndependent) }
+
+func testRowsIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sh := range [][3]int{{7, 37, 128}, {9, 128, 384}, {5, 10, 128}, {6, 25, 64}, {24, 301, 16}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+				ar, ac := m, k
+				if tA == blas.Trans {
+					ar, ac = k, m
+				}
+				br, bc := k, n
+				if tB == blas.Trans {
+					br, bc = n, k
+				}
+				a, b := randMat(rng, ar, ac), randMat(rng, br, bc)
+				whole := make([]float32, m*n)
+				gemm(tA, tB, m, n, k, a, ac, b, bc, whole, n)
+				one := make([]float32, n)
+				for i := range m {
+					ai := a[i:]
+					if tA == blas.NoTrans {
+						ai = a[i*ac:]
+					}
+					gemm(tA, tB, 1, n, k, ai, ac, b, bc, one, n)
+					for j := range n {
+						if one[j] != whole[i*n+j] {
+							t.Fatalf("%v tA=%v tB=%v: C(%d,%d) is %g alone, %g with the other rows", sh, tA == blas.Trans, tB == blas.Trans, i, j, one[j], whole[i*n+j])
+						}
+					}
+				}
+				col := make([]float32, m)
+				for j := range n {
+					bj := b[j:]
+					if tB == blas.Trans {
+						bj = b[j*bc:]
+					}
+					gemm(tA, tB, m, 1, k, a, ac, bj, bc, col, 1)
+					for i := range m {
+						if col[i] != whole[i*n+j] {
+							t.Fatalf("%v tA=%v tB=%v: C(%d,%d) is %g in its column alone, %g with the others", sh, tA == blas.Trans, tB == blas.Trans, i, j, col[i], whole[i*n+j])
+						}
+					}
+				}
+			}
+		}
+	}
 }
