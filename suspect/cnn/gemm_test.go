@@ -35,16 +35,9 @@ func testGemmNaive(t *testing.T) {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				ar, ac := m, k
-				if tA == blas.Trans {
-					ar, ac = k, m
-				}
-				br, bc := k, n
-				if tB == blas.Trans {
-					br, bc = n, k
-				}
-				lda, ldb, ldc := ac+3, bc+1, n+2
-				a, b := randMat(rng, ar, lda), randMat(rng, br, ldb)
+				a, lda := operand(rng, tA, m, k, 3)
+				b, ldb := operand(rng, tB, k, n, 1)
+				ldc := n + 2
 				c := make([]float32, max(m*ldc, 1))
 				for i := range c {
 					c[i] = 7 // padding sentinel
@@ -83,12 +76,17 @@ func at(x []float32, t blas.Transpose, i, j, ld int) float64 {
 	return float64(x[i*ld+j])
 }
 
-func randMat(rng *rand.Rand, rows, ld int) []float32 {
-	x := make([]float32, max(rows*ld, 1))
+// operand returns a random rows×cols matrix op(X) (uniform ±1), stored transposed when t is
+// Trans, with pad unused values after each stored row, and its stride.
+func operand(rng *rand.Rand, t blas.Transpose, rows, cols, pad int) ([]float32, int) {
+	if t == blas.Trans {
+		rows, cols = cols, rows
+	}
+	x := make([]float32, max(rows*(cols+pad), 1))
 	for i := range x {
 		x[i] = float32(2*rng.Float64() - 1)
 	}
-	return x
+	return x, cols + pad
 }
 
 // BenchmarkGemm times the network's largest products (one training chunk of 8 samples), with
@@ -121,17 +119,11 @@ func BenchmarkGemm(b *testing.B) {
 
 // benchGemm times gemm on random matrices of the given shape and reports GFLOP/s (2·m·n·k a call).
 func benchGemm(b *testing.B, rng *rand.Rand, tA, tB blas.Transpose, m, n, k int) {
-	ar, ac := m, k
-	if tA == blas.Trans {
-		ar, ac = ac, ar
-	}
-	br, bc := k, n
-	if tB == blas.Trans {
-		br, bc = bc, br
-	}
-	a, x, c := randMat(rng, ar, ac), randMat(rng, br, bc), make([]float32, m*n)
+	a, lda := operand(rng, tA, m, k, 0)
+	x, ldx := operand(rng, tB, k, n, 0)
+	c := make([]float32, m*n)
 	for b.Loop() {
-		gemm(tA, tB, m, n, k, a, ac, x, bc, c, n)
+		gemm(tA, tB, m, n, k, a, lda, x, ldx, c, n)
 	}
 	b.ReportMetric(float64(2*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
@@ -147,15 +139,8 @@ func testRowsIndependent(t *testing.T) {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
-				ar, ac := m, k
-				if tA == blas.Trans {
-					ar, ac = k, m
-				}
-				br, bc := k, n
-				if tB == blas.Trans {
-					br, bc = n, k
-				}
-				a, b := randMat(rng, ar, ac), randMat(rng, br, bc)
+				a, ac := operand(rng, tA, m, k, 0)
+				b, bc := operand(rng, tB, k, n, 0)
 				whole := make([]float32, m*n)
 				gemm(tA, tB, m, n, k, a, ac, b, bc, whole, n)
 				one := make([]float32, n)
