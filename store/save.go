@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -242,7 +241,7 @@ func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journal
 
 // build assembles the arrays to write: the kept samples' raw image data (original values for
 // base samples, display pixels mapped back for appended ones) and their labels (d.mu held, the
-// read lock is enough).
+// read lock is enough). It yields as it copies (yielder).
 func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 	var kept []int
 	for i, del := range d.deleted {
@@ -265,7 +264,9 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 			return nil, nil, err
 		}
 		size := hw * d.imageHeader.Type.Size()
+		var y yielder
 		for k, i := range kept {
+			y.add(size)
 			if i < d.baseN {
 				copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
 				continue
@@ -351,7 +352,7 @@ func verify(path string, want *idx.Array) error {
 	if err != nil {
 		return err
 	}
-	if got.Header.String() != want.Header.String() || !bytes.Equal(got.Data, want.Data) {
+	if got.Header.String() != want.Header.String() || !equalYielding(got.Data, want.Data) {
 		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
 	}
 	return nil
