@@ -7,7 +7,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build run test bench compare lint fuzz monkey package windows windows-check clean
+.PHONY: deps build run test bench compare lint fuzz monkey savelat package windows windows-check clean
 
 deps:
 	@scripts/deps.sh
@@ -46,6 +46,12 @@ SEED ?= 1
 N    ?= 1500
 monkey: deps build
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz $(SEED) $(N)
+
+# Issue 11 §3, measured in a real window (a measurement, not part of `make test`): how long the
+# window takes to answer arrow keys while Ctrl+S saves a 60,000-sample gzip pair (target ≤ 50 ms).
+savelat: deps build
+	@scripts/deps.sh libxtst6
+	scripts/savelat.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz $(MNIST)/t10k-labels-idx1-ubyte.gz
 
 fuzz: deps
 	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m

@@ -749,4 +749,17 @@ func TestSaveRefusesALabelOutsideItsDtype(t *testing.T) {
 	if !d.Dirty() {
 		t.Fatal("the refused save left the dataset clean")
 	}
+	// The refusal came as the arrays were built, the dataset already marked saving: edits and
+	// saves work again.
+	mustDo(t, d.Relabel([]int{1}, 3))
+	mustDo(t, d.Save(nil))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if got := labelsOf(e); !slices.Equal(got, []int{0, 3, 4}) || e.Recovery() != nil {
+		t.Fatalf("saved labels %v (recovery %v), want [0 3 4] and nothing to recover", got, e.Recovery())
+	}
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -45,9 +44,10 @@ func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction f
 }
 
 // save is Save (current: the dataset's own files, checked against their stamps) or SaveAs. It
-// holds d.mu only at the start (checks, the arrays to write) and at the end (rebase): encoding,
-// compression, fsync, verification and the renames run without it, so readers (a window's
-// drawing) never wait for the disk. Edits in between fail with ErrSaving.
+// holds d.mu only at the start (startSave: the arrays to write are built under the read lock)
+// and at the end (rebase): encoding, compression, fsync, verification and the renames run
+// without it, so readers (a window's drawing) never wait for the disk. Edits in between fail
+// with ErrSaving.
 func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
@@ -81,27 +81,14 @@ type saveJob struct {
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
 // dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
 // ErrRecoveryPending, nothing to save, and a *LockedError.
+//
+// The arrays (a copy of the whole image data when samples were deleted or appended: 47 MB for
+// 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
+// that no edit can change it meanwhile: a window's drawing and reading go on while they are
+// built. The write lock is held only for the checks and for the lock and journal steps around
+// that.
 func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJob, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	switch {
-	case d.closed:
-		return nil, ErrClosed
-	case d.readOnly:
-		return nil, ErrReadOnly
-	case d.saving:
-		return nil, ErrSaving
-	case d.recovery != nil:
-		return nil, ErrRecoveryPending
-	case current && d.imagesPath == "":
-		return nil, ErrNoPath
-	case current:
-		imagesPath, labelsPath = d.imagesPath, d.labelsPath
-		if err := d.checkStamps(); err != nil {
-			return nil, err
-		}
-	}
-	images, labels, err := d.build(labelsPath != "")
+	imagesPath, labelsPath, err := d.claimSave(imagesPath, labelsPath, current)
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +96,21 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	if target == "" {
 		target = imagesPath
 	}
-	lock, err := d.relock(target)
+	d.mu.RLock()
+	images, labels, err := d.build(labelsPath != "")
+	d.mu.RUnlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var lock *pairLock
+	switch {
+	case err != nil:
+	case d.closed: // closed while the arrays were built
+		err = ErrClosed
+	default:
+		lock, err = d.relock(target)
+	}
 	if err != nil {
+		d.saving = false
 		return nil, err
 	}
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
@@ -121,8 +121,34 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal = nil
 	}
 	job.journals = []string{job.oldJournal, target + JournalSuffix}
-	d.saving = true
 	return job, nil
+}
+
+// claimSave checks that the dataset can be saved and marks it saving, so that edits fail with
+// ErrSaving from now on; it returns the paths to save to (the dataset's own for Save). Errors:
+// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, ErrChangedOnDisk.
+func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return "", "", ErrClosed
+	case d.readOnly:
+		return "", "", ErrReadOnly
+	case d.saving:
+		return "", "", ErrSaving
+	case d.recovery != nil:
+		return "", "", ErrRecoveryPending
+	case current && d.imagesPath == "":
+		return "", "", ErrNoPath
+	case current:
+		imagesPath, labelsPath = d.imagesPath, d.labelsPath
+		if err := d.checkStamps(); err != nil {
+			return "", "", err
+		}
+	}
+	d.saving = true
+	return imagesPath, labelsPath, nil
 }
 
 // finishSave ends a save whose writing returned werr: on success the saved arrays become the
@@ -214,7 +240,8 @@ func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journal
 }
 
 // build assembles the arrays to write: the kept samples' raw image data (original values for
-// base samples, display pixels mapped back for appended ones) and their labels (d.mu held).
+// base samples, display pixels mapped back for appended ones) and their labels (d.mu held, the
+// read lock is enough). It yields as it copies (yielder).
 func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 	var kept []int
 	for i, del := range d.deleted {
@@ -237,7 +264,9 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 			return nil, nil, err
 		}
 		size := hw * d.imageHeader.Type.Size()
+		var y yielder
 		for k, i := range kept {
+			y.add(size)
 			if i < d.baseN {
 				copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
 				continue
@@ -323,7 +352,7 @@ func verify(path string, want *idx.Array) error {
 	if err != nil {
 		return err
 	}
-	if got.Header.String() != want.Header.String() || !bytes.Equal(got.Data, want.Data) {
+	if got.Header.String() != want.Header.String() || !equalYielding(got.Data, want.Data) {
 		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
 	}
 	return nil
