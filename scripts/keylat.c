@@ -1,6 +1,7 @@
 /* keylat: how long a window takes to answer a key, measured from outside as the time from an
  * XTest key press to the first change of pixels in a screen region.
- * Usage: keylat X Y W H KEYSYM COUNT GAP_MS  (prints one latency in ms per key, or "timeout")
+ * Usage: keylat X Y W H KEYSYM COUNT GAP_MS [SENDLOG]  (prints one latency in ms per key, or
+ * "timeout"; with SENDLOG, appends to that file the Unix time in ns at which each key was sent)
  * Build: gcc -O2 -o keylat keylat.c -lX11 -l:libXtst.so.6 (scripts/savelat.sh builds it; the XTest
  * header is declared here so that libxtst-dev is not needed). Used by scripts/savelat.sh. */
 #include <X11/Xlib.h>
@@ -20,7 +21,9 @@ static double now_ms(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 8) { fprintf(stderr, "usage: keylat X Y W H KEYSYM COUNT GAP_MS\n"); return 2; }
+  if (argc != 8 && argc != 9) { fprintf(stderr, "usage: keylat X Y W H KEYSYM COUNT GAP_MS [SENDLOG]\n"); return 2; }
+  FILE *sendlog = NULL;
+  if (argc == 9 && !(sendlog = fopen(argv[8], "a"))) { perror(argv[8]); return 1; }
   int x = atoi(argv[1]), y = atoi(argv[2]), w = atoi(argv[3]), h = atoi(argv[4]);
   int count = atoi(argv[6]), gap = atoi(argv[7]);
   Display *d = XOpenDisplay(NULL);
@@ -34,6 +37,12 @@ int main(int argc, char **argv) {
     memcpy(before, base->data, n);
     XDestroyImage(base);
     double t0 = now_ms();
+    if (sendlog) {
+      struct timespec rt;
+      clock_gettime(CLOCK_REALTIME, &rt);
+      fprintf(sendlog, "%lld\n", (long long)rt.tv_sec * 1000000000LL + rt.tv_nsec);
+      fflush(sendlog);
+    }
     XTestFakeKeyEvent(d, kc, True, 0);
     XTestFakeKeyEvent(d, kc, False, 0);
     XFlush(d);
@@ -51,5 +60,6 @@ int main(int argc, char **argv) {
     usleep(gap * 1000);
   }
   XCloseDisplay(d);
+  if (sendlog) fclose(sendlog);
   return 0;
 }

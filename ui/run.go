@@ -8,20 +8,31 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// started is when the process began showing the UI; with IDXLABEL_TIMING=1 in the environment
-// the time to the first tiles is printed to stderr (bench/gui.sh reads it).
-var started = time.Now()
+// started is when the process began showing the UI. With IDXLABEL_TIMING=1 in the environment
+// the time to the first tiles (bench/gui.sh reads it) and the moment each key has been handled
+// by the grid (scripts/savelat.sh reads them) are printed to stderr.
+var (
+	started  = time.Now()
+	timing   = os.Getenv("IDXLABEL_TIMING") != ""
+	reported bool
+)
 
 // reportFirstTiles prints, once, how long the first dataset took to appear.
 func reportFirstTiles(n int) {
-	if os.Getenv("IDXLABEL_TIMING") == "" || reported {
+	if !timing || reported {
 		return
 	}
 	reported = true
 	fmt.Fprintf(os.Stderr, "idxlabel: first tiles of %d samples after %d ms\n", n, time.Since(started).Milliseconds())
 }
 
-var reported bool
+// reportKey prints when the grid has handled key name: the state changed and the redraw asked
+// for (Unix time, nanoseconds).
+func reportKey(name fyne.KeyName) {
+	if timing {
+		fmt.Fprintf(os.Stderr, "idxlabel: key %s handled at %d\n", name, time.Now().UnixNano())
+	}
+}
 
 // AppID is the application's identifier (FyneApp.toml), which names its preferences.
 const AppID = "org.idxlabel.app"

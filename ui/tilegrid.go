@@ -273,6 +273,7 @@ func (g *tileGrid) TypedRune(r rune) {
 // TypedKey moves the cursor (arrows, Home/End, Page Up/Down; with Shift they extend the
 // selection) and hands other keys to the window.
 func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
+	defer reportKey(k.Name)
 	if g.keyFirst != nil && g.keyFirst(k) {
 		return
 	}
