@@ -31,7 +31,7 @@ type CNNOptions struct {
 	Seed   uint64 // seeds every random choice (default 1): the same seed gives the same ranking
 	// Workers is how many folds train at once (default: one per CPU); each fold uses two
 	// goroutines, so on 2 cores a fold that trains alone still uses both. Measured on t10k, 2
-	// cores, with the assembly kernels: 52 s with 2 workers, 64 s with 1 (the same ranking: the
+	// cores, with the assembly kernels: 45 s with 2 workers, 63 s with 1 (the same ranking: the
 	// arithmetic does not depend on the workers).
 	Workers int
 	// Seeds is how many cross-validations to run, with seeds Seed, Seed+1, …, each dealing its
