@@ -15,14 +15,16 @@ var impl gonum.Implementation
 // of B when B is not transposed, 2×4 blocks by dot products along k when it is (A not transposed,
 // k a multiple of 8); everything else is gonum's Sgemm. Each element of C is then computed by the
 // same sequence of operations wherever it sits in its block (edge blocks run the kernel on a
-// padded copy), so a sample's activations do not depend on the batch it is in: Predict on one
-// image gives the bits Probabilities gives in a batch. Kernels and gonum round differently; each
-// is deterministic. It panics if a slice is too short for its shape (a bug in the caller: the
-// shapes are the network's, never the input's).
+// zero-padded copy of B's last columns, or with a row stride of 0 into a scratch block), so a
+// sample's activations do not depend on the batch it is in: Predict on one image gives the bits
+// Probabilities gives in a batch. Kernels and gonum round differently; each is deterministic.
+// ConjTrans is Trans (the matrices are real). It panics if a slice is too short for its shape (a
+// bug in the caller: the shapes are the network's, never the input's).
 func gemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
+	tA, tB = realTrans(tA), realTrans(tB)
 	checkLen("A", a, tA, m, k, lda)
 	checkLen("B", b, tB, k, n, ldb)
 	checkLen("C", c, blas.NoTrans, m, n, ldc)
@@ -36,9 +38,10 @@ func gemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32,
 	}
 }
 
-// axpyBlocks computes C = op(A)·B with axpy4x16. A panel of fewer than 16 columns is copied into
-// a zero-padded k×16 panel; a block of fewer than 4 rows is computed a row at a time (row stride
-// 0: the kernel computes that row four times into a scratch block).
+// axpyBlocks computes C = op(A)·B with axpy4x16. The last panel, when it has fewer than 16
+// columns, is copied into a zero-padded k×16 panel, and its rows are computed one at a time into
+// a scratch block (a 16-wide store would run past C's row); so are the last rows when fewer than
+// 4 are left (row stride 0: the kernel computes the row four times).
 func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	ai, ap := lda, 1 // A(i,p) = a[i·ai + p·ap]
 	if tA == blas.Trans {
@@ -120,6 +123,18 @@ func serial(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float3
 		}
 		impl.Sgemm(tA, tB, m, cols, k, 1, a, lda, bj, ldb, 0, c[j:], ldc)
 	}
+}
+
+// realTrans maps ConjTrans to Trans, which it is for real matrices (and panics on anything but
+// the three transpose values, which would otherwise index the matrix as if not transposed).
+func realTrans(t blas.Transpose) blas.Transpose {
+	switch t {
+	case blas.NoTrans, blas.Trans:
+		return t
+	case blas.ConjTrans:
+		return blas.Trans
+	}
+	panic(fmt.Sprintf("cnn: gemm: transpose %d", t))
 }
 
 // checkLen panics unless x holds a rows×cols matrix (cols×rows stored, when t is Trans) with row
