@@ -7,9 +7,9 @@
 # everything), presses Ctrl+S and at once sends KEYS Right keys 25 ms apart. It prints every
 # key's latency, the first key after Ctrl+S of each round, and the median, 90th percentile and
 # maximum over all rounds; then the saved pair must verify. It also prints when the input was
-# answered: the time from each key's sending to the moment the app's grid had handled it (cursor
-# moved, redraw asked for), which the app reports with IDXLABEL_TIMING=1; the rest of the
-# on-screen time is the drawing and the display's. A measurement, not a test: it fails only when
+# answered: the time from each key's sending to the moment the grid's TypedKey returned (for an
+# arrow: the cursor moved and the redraw asked for), which the app reports with
+# IDXLABEL_TIMING=1; the rest of the on-screen time is the drawing and the display's. A measurement, not a test: it fails only when
 # the app dies, a key is lost (no change within 3 s) or the saved pair does not verify.
 # Target (issue 11 §3): every key answered in ≤ 50 ms during the save.
 # Usage: scripts/savelat.sh BINARY T10K_IMAGES T10K_LABELS [ROUNDS=3] [KEYS=40]
@@ -59,12 +59,23 @@ done
 lost=$(grep -c timeout "$work/all" || true)
 echo "first key after Ctrl+S (ms): $(tr '\n' ' ' <"$work/first")"
 echo "during the saves: $(grep -v timeout "$work/all" | stats), lost $lost"
-# Input answered: the i-th key sent against the i-th Right the grid handled (the first 20 idle).
+# Input answered: each key sent is matched with the first Right the grid handled after it and
+# before the next key was sent (keylat sends a key only once the last one showed), or reported
+# "unanswered"; the first 20 keys are the idle ones.
 grep -o 'key Right handled at [0-9]*' "$work/log" | awk '{print $5}' >"$work/handled"
-paste "$work/sent" "$work/handled" | awk 'NF == 2 {printf "%.1f\n", ($2 - $1) / 1e6}' >"$work/answered"
-echo "answered, idle: $(head -n 20 "$work/answered" | stats)"
+awk 'NR == FNR { s[++ns] = $1; next } { h[++nh] = $1 }
+  END {
+    j = 1
+    for (i = 1; i <= ns; i++) {
+      while (j <= nh && h[j] < s[i]) j++
+      if (j <= nh && (i == ns || h[j] < s[i + 1])) { printf "%.1f\n", (h[j] - s[i]) / 1e6; j++ }
+      else print "unanswered"
+    }
+  }' "$work/sent" "$work/handled" >"$work/answered"
+unanswered=$(grep -c unanswered "$work/answered" || true)
+echo "answered, idle: $(head -n 20 "$work/answered" | grep -v unanswered | stats)"
 echo "answered, first key after Ctrl+S (ms): $(for r in $(seq "$rounds"); do sed -n "$((20 + (r - 1) * keys + 1))p" "$work/answered"; done | tr '\n' ' ')"
-echo "answered, during the saves: $(tail -n +21 "$work/answered" | stats)"
+echo "answered, during the saves: $(tail -n +21 "$work/answered" | grep -v unanswered | stats), unanswered $unanswered"
 grep -qi panic "$work/log" && fail "the app panicked"
 kill "$APP_PID"
 wait "$APP_PID" 2>/dev/null || true

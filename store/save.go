@@ -86,7 +86,9 @@ type saveJob struct {
 // 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
 // that no edit can change it meanwhile: a window's drawing and reading go on while they are
 // built. The write lock is held only for the checks and for the lock and journal steps around
-// that.
+// that. A call that wants the write lock meanwhile (an edit, which then fails with ErrSaving, or
+// Close) waits for the build, and so do reads that come after it (Go's RWMutex lets no new
+// reader past a waiting writer); the window makes no such call while it saves.
 func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJob, error) {
 	imagesPath, labelsPath, err := d.claimSave(imagesPath, labelsPath, current)
 	if err != nil {

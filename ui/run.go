@@ -26,8 +26,8 @@ func reportFirstTiles(n int) {
 	fmt.Fprintf(os.Stderr, "idxlabel: first tiles of %d samples after %d ms\n", n, time.Since(started).Milliseconds())
 }
 
-// reportKey prints when the grid has handled key name: the state changed and the redraw asked
-// for (Unix time, nanoseconds).
+// reportKey prints when the grid's TypedKey returned for key name, whatever it did with the key
+// (for an arrow: the cursor moved and the redraw asked for), in Unix time, nanoseconds.
 func reportKey(name fyne.KeyName) {
 	if timing {
 		fmt.Fprintf(os.Stderr, "idxlabel: key %s handled at %d\n", name, time.Now().UnixNano())
