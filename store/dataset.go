@@ -109,8 +109,9 @@ type Dataset struct {
 	journal     *journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
-	gen         uint64 // see Gen
-	saving      bool   // a save is writing the files: edits fail with ErrSaving
+	gen         uint64        // see Gen
+	saving      bool          // a save is writing the files: edits fail with ErrSaving
+	saveEnd     chan struct{} // closed when the save in progress ends (Close waits for it)
 	notices     []string
 
 	subs    map[int]func(Change)
@@ -485,9 +486,17 @@ func (d *Dataset) Dirty() bool {
 // another window or process may open the pair for editing. The journal itself stays on disk
 // while edits are unsaved, so they can be recovered; Close does not save. After Close the
 // dataset can still be read, but edits and saves fail with ErrClosed. Closing twice is harmless.
-// Errors: closing the journal or unlocking failed.
+// A save in progress is waited for first (its renames and its change of lock happen while the
+// pair is still locked; the window never closes during one). Errors: closing the journal or
+// unlocking failed.
 func (d *Dataset) Close() error {
 	d.mu.Lock()
+	for d.saving {
+		end := d.saveEnd
+		d.mu.Unlock()
+		<-end
+		d.mu.Lock()
+	}
 	defer d.mu.Unlock()
 	d.closed = true
 	var err error

@@ -86,9 +86,10 @@ type saveJob struct {
 // 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
 // that no edit can change it meanwhile: a window's drawing and reading go on while they are
 // built. The write lock is held only for the checks and for the lock and journal steps around
-// that. A call that wants the write lock meanwhile (an edit, which then fails with ErrSaving, or
-// Close) waits for the build, and so do reads that come after it (Go's RWMutex lets no new
-// reader past a waiting writer); the window makes no such call while it saves.
+// that. A call that wants the write lock meanwhile (an edit, which then fails with ErrSaving)
+// waits for the build, and so do reads that come after it (Go's RWMutex lets no new reader past
+// a waiting writer); Close waits for the whole save. The window makes no such call while it
+// saves.
 func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJob, error) {
 	imagesPath, labelsPath, err := d.claimSave(imagesPath, labelsPath, current)
 	if err != nil {
@@ -104,15 +105,11 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var lock *pairLock
-	switch {
-	case err != nil:
-	case d.closed: // closed while the arrays were built
-		err = ErrClosed
-	default:
+	if err == nil {
 		lock, err = d.relock(target)
 	}
 	if err != nil {
-		d.saving = false
+		d.endSaving()
 		return nil, err
 	}
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
@@ -149,8 +146,14 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 			return "", "", err
 		}
 	}
-	d.saving = true
+	d.saving, d.saveEnd = true, make(chan struct{})
 	return imagesPath, labelsPath, nil
+}
+
+// endSaving marks the save in progress ended and wakes a Close waiting for it (d.mu held).
+func (d *Dataset) endSaving() {
+	d.saving = false
+	close(d.saveEnd)
 }
 
 // finishSave ends a save whose writing returned werr: on success the saved arrays become the
@@ -159,7 +162,7 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.saving = false
+	d.endSaving()
 	if werr != nil {
 		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
 			if j, jerr := reopenJournal(job.oldJournal, fi.Size()); jerr == nil {

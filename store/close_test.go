@@ -1,0 +1,70 @@
+package store
+
+import (
+	"errors"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Close during a save waits for it: the save writes and renames its files, and moves to the new
+// pair's lock, while the pair is still locked; Close then releases that lock. Before, Close
+// released the lock at once, so another window could open the pair for editing while the save
+// was still renaming files into it, and a Save As then took the new pair's lock for a closed
+// dataset, leaving that pair locked for the rest of the process.
+func TestCloseWaitsForASave(t *testing.T) {
+	for _, as := range []bool{false, true} {
+		ip, lp := writeTestPair(t, 500, 8, 8)
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustDo(t, d.Relabel([]int{0}, 1))
+		mustDo(t, d.Delete([]int{1}))
+		toI, toL := ip, lp
+		if as {
+			dir := t.TempDir()
+			toI, toL = filepath.Join(dir, "as-images-idx3-ubyte"), filepath.Join(dir, "as-labels-idx1-ubyte")
+		}
+		closed := make(chan error, 1)
+		var once sync.Once
+		var during error // an Open of the target pair while the save writes, after Close was called
+		progress := func(f float64) {
+			once.Do(func() {
+				go func() { closed <- d.Close() }()
+				// Let Close run; the outcome does not depend on how long it takes.
+				time.Sleep(20 * time.Millisecond)
+			})
+			if f == 0.8 { // written and verified, not yet renamed
+				if e, err := Open(toI, toL, Options{}); err == nil {
+					e.Close()
+				} else {
+					during = err
+				}
+			}
+		}
+		if as {
+			err = d.SaveAs(toI, toL, progress)
+		} else {
+			err = d.Save(progress)
+		}
+		if err != nil {
+			t.Fatalf("save as %v: %v", as, err)
+		}
+		if err := <-closed; err != nil {
+			t.Fatalf("close: %v", err)
+		}
+		if !as && !errors.Is(during, ErrLocked) {
+			t.Fatalf("while the save wrote, after Close was called, the pair opened for editing (%v)", during)
+		}
+		e, err := Open(toI, toL, Options{})
+		if err != nil {
+			t.Fatalf("save as %v: the saved pair after Close: %v", as, err)
+		}
+		if e.Len() != 499 || e.Label(0) != 1 || e.Recovery() != nil {
+			t.Fatalf("saved pair: %d samples, label 0 = %d, recovery %v; want 499, 1, none", e.Len(), e.Label(0), e.Recovery())
+		}
+		e.Close()
+	}
+}
