@@ -142,6 +142,9 @@ func (w *mainWindow) jobsStatus() string {
 	var text string
 	if w.saving != "" {
 		text += "   |   " + w.saving
+		if w.afterSavingName != "" {
+			text += ", then " + w.afterSavingName
+		}
 	}
 	for _, j := range []*cnnJob{w.cnn, w.training} {
 		if j != nil {

@@ -221,11 +221,15 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 		})
 		fyne.Do(func() {
 			defer w.busy.Store(false) // last: tests wait on it
-			w.saving = ""
+			next := w.afterSaving
+			w.saving, w.afterSaving, w.afterSavingName = "", nil, ""
 			w.updateStatus()
 			if err != nil {
 				w.showError(err)
 				return
+			}
+			if then == nil {
+				then = next // a save that was asked to do something after it already does that
 			}
 			if images, labels := w.ds.Paths(); images != "" {
 				w.name = filepath.Base(labels)
@@ -361,6 +365,16 @@ func samePair(ds *store.Dataset, i, l string) bool {
 func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
 	if cancelled == nil {
 		cancelled = func() {}
+	}
+	if w.saving != "" {
+		// A save is writing the files: Discard (which deletes the journal) or closing the
+		// dataset now would act under it. The action waits for the save's end and is then taken
+		// as if asked then (the question comes only if edits are still unsaved); a failed save
+		// drops it, so that the person reads why first.
+		w.afterSaving = func() { w.confirmUnsaved(action, then, cancelled) }
+		w.afterSavingName = strings.ToLower(action)
+		w.updateStatus()
+		return
 	}
 	if !w.ds.Dirty() {
 		then()

@@ -40,16 +40,20 @@ type mainWindow struct {
 	menu     *fyne.MainMenu
 	items    menuItems
 	recent   *fyne.MenuItem
-	draw     *drawWindow     // the draw window, nil when closed
-	sus      *review         // the last scan for suspects, nil before one
-	cnn      *cnnJob         // the CNN scan refining sus, nil when none runs
-	model    *suspect.Model  // suggests labels (suggest.go); nil before one is trained
-	training *cnnJob         // the model's training (and suggesting) in progress, nil when none
-	saving   string          // the status of a save in progress ("Saving… 40%"), "" when none
-	resets   int             // Reset changes applied (a save, a replay): a scan started before is stale
-	bg       sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
-	life     context.Context // the parent of every cancellable background job's context
-	end      context.CancelFunc
+	draw     *drawWindow    // the draw window, nil when closed
+	sus      *review        // the last scan for suspects, nil before one
+	cnn      *cnnJob        // the CNN scan refining sus, nil when none runs
+	model    *suspect.Model // suggests labels (suggest.go); nil before one is trained
+	training *cnnJob        // the model's training (and suggesting) in progress, nil when none
+	saving   string         // the status of a save in progress ("Saving… 40%"), "" when none
+	// An action asked for during a save (quit, open other files…) that waits for its end; its
+	// name is on the status bar. Nil when none.
+	afterSaving     func()
+	afterSavingName string
+	resets          int             // Reset changes applied (a save, a replay): a scan started before is stale
+	bg              sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
+	life            context.Context // the parent of every cancellable background job's context
+	end             context.CancelFunc
 
 	// The suggestions for samples without a label (suggest.go).
 	sugg      *review            // the last suggestions, nil before any
