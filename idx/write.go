@@ -2,6 +2,7 @@ package idx
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 
@@ -24,12 +25,40 @@ type Pending = atomicfile.Pending
 // through). On any error the temporary file is removed and the target is untouched. Errors:
 // those of Encode (nothing created), atomicfile.Create, or the gzip writer.
 func WritePending(target string, a *Array) (*Pending, error) {
+	return WritePendingContext(context.Background(), target, a)
+}
+
+// WritePendingContext is WritePending, stopped when ctx is cancelled: the data is encoded a MiB
+// at a time and ctx checked before each, so a cancelled write ends within a MiB of compression;
+// the temporary file is then removed and ctx's error returned.
+func WritePendingContext(ctx context.Context, target string, a *Array) (*Pending, error) {
 	if err := a.Check(); err != nil {
 		return nil, withFile(err, target)
 	}
 	return atomicfile.Create(target, func(w io.Writer) error {
-		return encodeTo(w, target, func(w io.Writer) error { return Encode(w, a) })
+		return encodeTo(w, target, func(w io.Writer) error { return Encode(ctxWriter{ctx, w}, a) })
 	})
+}
+
+// ctxWriter writes to w a MiB at a time, checking ctx before each.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		if err := c.ctx.Err(); err != nil {
+			return done, err
+		}
+		n, err := c.w.Write(p[done:min(len(p), done+1<<20)])
+		done += n
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
 }
 
 // encodeTo runs encode on w, through a gzip writer when target's name ends in ".gz". The gzip

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -64,6 +66,61 @@ func TestCloseWaitsForASave(t *testing.T) {
 		}
 		if e.Len() != 499 || e.Label(0) != 1 || e.Recovery() != nil {
 			t.Fatalf("saved pair: %d samples, label 0 = %d, recovery %v; want 499, 1, none", e.Len(), e.Label(0), e.Recovery())
+		}
+		e.Close()
+	}
+}
+
+// A save cancelled while it writes changes nothing on disk and keeps the edits (unsaved, still
+// journaled): a later save writes them.
+func TestSaveCancelled(t *testing.T) {
+	for _, as := range []bool{false, true} {
+		ip, lp := writeTestPair(t, 300, 8, 8)
+		before := readPair(t, ip, lp)
+		d, err := Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustDo(t, d.Relabel([]int{0}, 1))
+		mustDo(t, d.Delete([]int{1}))
+		toI, toL := ip, lp
+		if as {
+			dir := t.TempDir()
+			toI, toL = filepath.Join(dir, "as-images-idx3-ubyte.gz"), filepath.Join(dir, "as-labels-idx1-ubyte.gz")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		progress := func(float64) { cancel() } // first called once the arrays are built
+		if as {
+			err = d.SaveAsContext(ctx, toI, toL, progress)
+		} else {
+			err = d.SaveContext(ctx, progress)
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("save as %v, cancelled: %v", as, err)
+		}
+		if !readPair(t, ip, lp).equal(before) || !d.Dirty() {
+			t.Fatalf("save as %v: a cancelled save changed the pair, or left the dataset clean (%v)", as, d.Dirty())
+		}
+		if entries, _ := os.ReadDir(filepath.Dir(toL)); as && len(entries) != 0 {
+			t.Fatalf("a cancelled Save As left %v", entries)
+		}
+		// The dataset goes on: another edit is journaled, and a save writes them all.
+		mustDo(t, d.Relabel([]int{2}, 5))
+		if as {
+			err = d.SaveAs(toI, toL, nil)
+		} else {
+			err = d.Save(nil)
+		}
+		if err != nil {
+			t.Fatalf("save after the cancelled one: %v", err)
+		}
+		d.Close()
+		e, err := Open(toI, toL, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Len() != 299 || e.Label(0) != 1 || e.Label(1) != 5 || e.Recovery() != nil {
+			t.Fatalf("saved: %d samples, labels %d %d, recovery %v", e.Len(), e.Label(0), e.Label(1), e.Recovery())
 		}
 		e.Close()
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,7 +16,13 @@ import (
 // overwrite changes another program made. Errors: ErrNoPath for a new dataset,
 // ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
 func (d *Dataset) Save(progress func(fraction float64)) error {
-	return d.save("", "", true, progress)
+	return d.save(context.Background(), "", "", true, progress)
+}
+
+// SaveContext is Save, stopped when ctx is cancelled before the files are put in place (see
+// SaveAsContext).
+func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float64)) error {
+	return d.save(ctx, "", "", true, progress)
 }
 
 // SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
@@ -40,7 +47,16 @@ func (d *Dataset) Save(progress func(fraction float64)) error {
 // a *LockedError (errors.Is ErrLocked) when the target pair is open for editing elsewhere,
 // ErrClosed, and any write, verify or rename error.
 func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
-	return d.save(imagesPath, labelsPath, false, progress)
+	return d.save(context.Background(), imagesPath, labelsPath, false, progress)
+}
+
+// SaveAsContext is SaveAs, stopped when ctx is cancelled while the files are written or
+// verified: the temporary files are removed, the targets and the dataset stay as they were (its
+// edits unsaved, the journal kept) and ctx's error is returned. Once the renames have begun the
+// save finishes whatever ctx says, since a pair half renamed is worse than a save that took
+// longer than asked.
+func (d *Dataset) SaveAsContext(ctx context.Context, imagesPath, labelsPath string, progress func(fraction float64)) error {
+	return d.save(ctx, imagesPath, labelsPath, false, progress)
 }
 
 // save is Save (current: the dataset's own files, checked against their stamps) or SaveAs. It
@@ -48,7 +64,7 @@ func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction f
 // and at the end (rebase): encoding, compression, fsync, verification and the renames run
 // without it, so readers (a window's drawing) never wait for the disk. Edits in between fail
 // with ErrSaving.
-func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress func(float64)) error {
+func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, current bool, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
@@ -57,7 +73,7 @@ func (d *Dataset) save(imagesPath, labelsPath string, current bool, progress fun
 		return err
 	}
 	progress(0.1)
-	err = writePair(job.imagesPath, job.labelsPath, job.images, job.labels, job.journals, progress)
+	err = writePair(ctx, job.imagesPath, job.labelsPath, job.images, job.labels, job.journals, progress)
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -199,10 +215,10 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 		return err
 	}
 	defer lock.release()
-	return writePair(imagesPath, labelsPath, images, labels, nil, nil)
+	return writePair(context.Background(), imagesPath, labelsPath, images, labels, nil, nil)
 }
 
-func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journals []string, progress func(float64)) error {
+func writePair(ctx context.Context, imagesPath, labelsPath string, images, labels *idx.Array, journals []string, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
@@ -218,7 +234,7 @@ func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journal
 		}
 	}
 	for k, a := range targets {
-		p, err := idx.WritePending(paths[k], a)
+		p, err := idx.WritePendingContext(ctx, paths[k], a)
 		if err != nil {
 			abort()
 			return err
@@ -227,10 +243,18 @@ func writePair(imagesPath, labelsPath string, images, labels *idx.Array, journal
 		progress(0.1 + 0.5*float64(k+1)/float64(len(targets)))
 	}
 	for k, p := range pending {
+		if err := ctx.Err(); err != nil {
+			abort()
+			return err
+		}
 		if err := verify(p.Temp, targets[k]); err != nil {
 			abort()
 			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", paths[k], err)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		abort()
+		return err
 	}
 	progress(0.8)
 	state := labelsPath

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -166,7 +167,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	ip, lp := filepath.Join(dir, "demo-images-idx3-ubyte"), filepath.Join(dir, "demo-labels-idx1-ubyte")
 	cp := lp + store.ChangesSuffix
 	os.Mkdir(cp, 0o755)
-	w.runSave(func(p func(float64)) error { return ds.SaveAs(ip, lp, p) }, nil)
+	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
 	waitFor(t, func() bool { return !w.busy.Load() })
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -191,12 +192,13 @@ func (w *mainWindow) save() {
 		w.saveAs()
 		return
 	}
-	w.runSave(func(progress func(float64)) error { return w.ds.Save(progress) }, nil)
+	w.runSave(w.ds.SaveContext, nil)
 }
 
-// runSave runs a save with a progress dialog; edits wait until it ends. then runs after a
+// runSave runs a save off the UI thread, its progress on the status bar; edits wait until it
+// ends, and File → Cancel Save stops it before the files are replaced. then runs after a
 // successful save.
-func (w *mainWindow) runSave(do func(progress func(float64)) error, then func()) {
+func (w *mainWindow) runSave(do func(ctx context.Context, progress func(float64)) error, then func()) {
 	if w.refuseWhileBusy() {
 		return // one save (or load, import) at a time
 	}
@@ -204,11 +206,14 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 	// while a save runs (edits wait, refuseWhileBusy). The progress is on the status bar.
 	w.busy.Store(true)
 	w.saving = "Saving… (edits wait)"
+	ctx, cancel := context.WithCancel(w.life)
+	w.cancelSave(cancel)
 	w.updateStatus()
 	w.beforeSave()
 	w.bg.Go(func() {
+		defer cancel()
 		last := -1
-		err := do(func(f float64) {
+		err := do(ctx, func(f float64) {
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
 				fyne.Do(func() {
@@ -223,7 +228,12 @@ func (w *mainWindow) runSave(do func(progress func(float64)) error, then func())
 			defer w.busy.Store(false) // last: tests wait on it
 			next := w.afterSaving
 			w.saving, w.afterSaving, w.afterSavingName = "", nil, ""
+			w.cancelSave(nil)
 			w.updateStatus()
+			if errors.Is(err, context.Canceled) {
+				w.status.SetText("Save cancelled: the files were not changed; the edits are kept, unsaved")
+				return
+			}
 			if err != nil {
 				w.showError(err)
 				return
@@ -315,7 +325,9 @@ func (w *mainWindow) saveAsThen(then func()) {
 		}
 		i, l := paths()
 		write := func() {
-			w.runSave(func(progress func(float64)) error { return w.ds.SaveAs(i, l, progress) }, then)
+			w.runSave(func(ctx context.Context, progress func(float64)) error {
+				return w.ds.SaveAsContext(ctx, i, l, progress)
+			}, then)
 		}
 		if existing := existingFiles(i, l); existing != "" && !samePair(w.ds, i, l) {
 			w.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
@@ -390,7 +402,7 @@ func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
 		if images, _ := w.ds.Paths(); images == "" {
 			w.saveAsThen(then)
 		} else {
-			w.runSave(func(p func(float64)) error { return w.ds.Save(p) }, then)
+			w.runSave(w.ds.SaveContext, then)
 		}
 	})
 	saveBtn.Importance = widget.HighImportance

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 )
@@ -8,6 +10,7 @@ import (
 // menuItems are the menu items whose labels or state change with the dataset.
 type menuItems struct {
 	undo, redo, save *fyne.MenuItem
+	cancelSave       *fyne.MenuItem // File → Cancel Save, enabled while a save runs
 	changeLog        *fyne.MenuItem // Write Change Log on Save (checked: on)
 }
 
@@ -35,6 +38,12 @@ func (w *mainWindow) buildMenu() {
 	w.items.redo = item("Redo", &fyne.ShortcutRedo{}, w.redo)
 	w.items.save = item("Save", shortcut(fyne.KeyS, false), w.save)
 	w.items.changeLog = w.changeLogItem()
+	w.items.cancelSave = item("Cancel Save", nil, func() {
+		if w.stopSave != nil {
+			w.stopSave()
+		}
+	})
+	w.items.cancelSave.Disabled = true
 	w.recent = fyne.NewMenuItem("Open Recent", nil)
 	w.recent.ChildMenu = fyne.NewMenu("")
 	w.updateRecentMenu()
@@ -52,6 +61,7 @@ func (w *mainWindow) buildMenu() {
 		fyne.NewMenuItemSeparator(),
 		w.items.save,
 		item("Save As…", shortcut(fyne.KeyS, true), w.saveAs),
+		w.items.cancelSave,
 		w.items.changeLog,
 		fyne.NewMenuItemSeparator(),
 		quit,
@@ -83,6 +93,13 @@ func (w *mainWindow) buildMenu() {
 	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { w.redo() })
 	c.AddShortcut(shortcut(fyne.KeyEqual, true), func(fyne.Shortcut) { w.grid.setZoom(w.grid.zoom + 1) })
 	c.AddShortcut(shortcut(fyne.KeyPlus, false), func(fyne.Shortcut) { w.grid.setZoom(w.grid.zoom + 1) })
+}
+
+// cancelSave makes stop what File → Cancel Save calls, enabling the item (nil: no save runs).
+func (w *mainWindow) cancelSave(stop context.CancelFunc) {
+	w.stopSave = stop
+	w.items.cancelSave.Disabled = stop == nil
+	w.menu.Refresh()
 }
 
 // updateMenu shows what Undo and Redo would do.

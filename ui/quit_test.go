@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,9 +23,9 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	var once sync.Once
 	let := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(let) // before the window's cleanup waits for the save, should the test stop early
-	w.runSave(func(p func(float64)) error {
+	w.runSave(func(ctx context.Context, p func(float64)) error {
 		<-release // the save is under way until the test lets it go on
-		return ds.SaveAs(ip, lp, p)
+		return ds.SaveAsContext(ctx, ip, lp, p)
 	}, nil)
 	w.quit()
 	if w.win.Canvas().Overlays().Top() != nil {
@@ -44,5 +45,42 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	}
 	if err := ds.Relabel([]int{1}, 3); err != store.ErrClosed {
 		t.Fatalf("an edit after the quit: %v, want ErrClosed", err)
+	}
+}
+
+// File → Cancel Save stops a save before it replaces the files: nothing written, the edits kept
+// (unsaved), and a quit asked for during it dropped (the person reads why first).
+func TestCancelSave(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	w.relabel((ds.Label(0) + 1) % 10)
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte")
+	release := make(chan struct{})
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(let)
+	cancelItem := menuItem(t, w, "File", "Cancel Save")
+	if !cancelItem.Disabled {
+		t.Fatal("Cancel Save is enabled with no save running")
+	}
+	w.runSave(func(ctx context.Context, p func(float64)) error {
+		<-release
+		return ds.SaveAsContext(ctx, ip, lp, p)
+	}, nil)
+	w.quit()
+	if cancelItem.Disabled {
+		t.Fatal("Cancel Save is disabled while a save runs")
+	}
+	cancelItem.Action()
+	let()
+	waitFor(t, func() bool { return !w.busy.Load() })
+	if !ds.Dirty() || !strings.Contains(w.status.Text, "Save cancelled") || !cancelItem.Disabled {
+		t.Fatalf("after Cancel Save: dirty %v, status %q, item disabled %v", ds.Dirty(), w.status.Text, cancelItem.Disabled)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a cancelled save left %v", entries)
+	}
+	if w.win.Canvas().Overlays().Top() != nil || ds.Relabel([]int{1}, 2) != nil {
+		t.Fatal("the quit asked for during the cancelled save went ahead")
 	}
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,7 +27,7 @@ func TestUndoAfterSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "u-images-idx3-ubyte"), filepath.Join(dir, "u-labels-idx1-ubyte")
-	w.runSave(func(p func(float64)) error { return ds.SaveAs(ip, lp, p) }, nil)
+	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
 	waitFor(t, func() bool { return !w.busy.Load() })
 	name := "Relabel sample 4 as " + strconv.Itoa(to)
 	if ds.Dirty() || strings.HasSuffix(w.win.Title(), "*") || w.items.undo.Label != "Undo "+name || w.items.undo.Disabled {

@@ -50,9 +50,10 @@ type mainWindow struct {
 	// name is on the status bar. Nil when none.
 	afterSaving     func()
 	afterSavingName string
-	resets          int             // Reset changes applied (a save, a replay): a scan started before is stale
-	bg              sync.WaitGroup  // the window's background work (load, save, import, export, scans, training)
-	life            context.Context // the parent of every cancellable background job's context
+	stopSave        context.CancelFunc // cancels the save in progress (File → Cancel Save); nil when none
+	resets          int                // Reset changes applied (a save, a replay): a scan started before is stale
+	bg              sync.WaitGroup     // the window's background work (load, save, import, export, scans, training)
+	life            context.Context    // the parent of every cancellable background job's context
 	end             context.CancelFunc
 
 	// The suggestions for samples without a label (suggest.go).

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"path/filepath"
@@ -116,7 +117,7 @@ func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 	want := map[int]int{10: 1, 20: 8, 21: 8, 22: 8}
 	dir := t.TempDir()
 	ip2, lp2 := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
-	w.runSave(func(p func(float64)) error { return ds.SaveAs(ip2, lp2, p) }, nil)
+	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip2, lp2, p) }, nil)
 	waitFor(t, func() bool { return !w.busy.Load() })
 	if ds.Dirty() {
 		t.Fatal("still dirty after the save")
