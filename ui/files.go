@@ -212,6 +212,16 @@ func (w *mainWindow) runSave(do func(ctx context.Context, progress func(float64)
 	w.beforeSave()
 	w.bg.Go(func() {
 		defer cancel()
+		// The work starts once the window has drawn "Saving…" and answered the events already
+		// queued: a func handed to fyne.Do from here runs after the current event's frame. A
+		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
+		// slowed by the save's compression (scripts/savelat.sh).
+		drawn := make(chan struct{})
+		fyne.Do(func() { close(drawn) })
+		select {
+		case <-drawn:
+		case <-ctx.Done(): // the window closing (its queue may be dropped): do returns at once
+		}
 		last := -1
 		err := do(ctx, func(f float64) {
 			if pc := int(100 * f); pc/10 != last/10 {
