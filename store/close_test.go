@@ -18,17 +18,7 @@ import (
 func TestCloseWaitsForASave(t *testing.T) {
 	for _, as := range []bool{false, true} {
 		ip, lp := writeTestPair(t, 500, 8, 8)
-		d, err := Open(ip, lp, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustDo(t, d.Relabel([]int{0}, 1))
-		mustDo(t, d.Delete([]int{1}))
-		toI, toL := ip, lp
-		if as {
-			dir := t.TempDir()
-			toI, toL = filepath.Join(dir, "as-images-idx3-ubyte"), filepath.Join(dir, "as-labels-idx1-ubyte")
-		}
+		d, toI, toL := editForSave(t, ip, lp, as, "")
 		closed := make(chan error, 1)
 		var once sync.Once
 		var during error // an Open of the target pair while the save writes, after Close was called
@@ -46,6 +36,7 @@ func TestCloseWaitsForASave(t *testing.T) {
 				}
 			}
 		}
+		var err error
 		if as {
 			err = d.SaveAs(toI, toL, progress)
 		} else {
@@ -77,19 +68,10 @@ func TestSaveCancelled(t *testing.T) {
 	for _, as := range []bool{false, true} {
 		ip, lp := writeTestPair(t, 300, 8, 8)
 		before := readPair(t, ip, lp)
-		d, err := Open(ip, lp, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustDo(t, d.Relabel([]int{0}, 1))
-		mustDo(t, d.Delete([]int{1}))
-		toI, toL := ip, lp
-		if as {
-			dir := t.TempDir()
-			toI, toL = filepath.Join(dir, "as-images-idx3-ubyte.gz"), filepath.Join(dir, "as-labels-idx1-ubyte.gz")
-		}
+		d, toI, toL := editForSave(t, ip, lp, as, ".gz")
 		ctx, cancel := context.WithCancel(context.Background())
 		progress := func(float64) { cancel() } // first called once the arrays are built
+		var err error
 		if as {
 			err = d.SaveAsContext(ctx, toI, toL, progress)
 		} else {
@@ -124,4 +106,22 @@ func TestSaveCancelled(t *testing.T) {
 		}
 		e.Close()
 	}
+}
+
+// editForSave opens the pair, relabels sample 0 to 1 and deletes sample 1, and returns the
+// dataset and where to save it: its own files, or (as) a new pair in a temporary folder whose
+// names end in suffix.
+func editForSave(t *testing.T, ip, lp string, as bool, suffix string) (*Dataset, string, string) {
+	t.Helper()
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 1))
+	mustDo(t, d.Delete([]int{1}))
+	if !as {
+		return d, ip, lp
+	}
+	dir := t.TempDir()
+	return d, filepath.Join(dir, "as-images-idx3-ubyte"+suffix), filepath.Join(dir, "as-labels-idx1-ubyte"+suffix)
 }
