@@ -5,7 +5,7 @@
 //
 // Activations are stored channel-first over the whole batch, so each convolution is one matrix
 // product of its kernels with an im2col matrix. The products run on AVX2+FMA assembly kernels
-// where the CPU has them (gemm_amd64.s: 56–74 GFLOP/s on one core of a 2-core Xeon, against
+// where the CPU has them (internal/gemm: 56–74 GFLOP/s on one core of a 2-core Xeon, against
 // 7–21 for gonum's float32 BLAS; BenchmarkGemm) and on gonum's Sgemm elsewhere. A batch is
 // computed in two shards on two goroutines; train several networks (the folds of a
 // cross-validation) in parallel for more cores.

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
+
+	"idxlabel/internal/gemm"
 )
 
 // The network's fixed shapes (pixels and channels). Convolutions are "valid" (no padding), stride 1.
@@ -133,7 +135,7 @@ func (n *Net) forward(w *work, b int) {
 			}
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, c1, np1, kk, n.w1, kk, w.col1, np1, w.z1, np1)
+	gemm.Mul(blas.NoTrans, blas.NoTrans, c1, np1, kk, n.w1, kk, w.col1, np1, w.z1, np1)
 	biasReLU(w.z1, n.b1, np1)
 	maxPool(w.z1, w.a1, w.arg1, c1*b, s1)
 
@@ -153,7 +155,7 @@ func (n *Net) forward(w *work, b int) {
 			}
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, c2, np2, c1*kk, n.w2, c1*kk, w.col2, np2, w.z2, np2)
+	gemm.Mul(blas.NoTrans, blas.NoTrans, c2, np2, c1*kk, n.w2, c1*kk, w.col2, np2, w.z2, np2)
 	biasReLU(w.z2, n.b2, np2)
 	maxPool(w.z2, w.a2, w.arg2, c2*b, s2)
 
@@ -163,7 +165,7 @@ func (n *Net) forward(w *work, b int) {
 			copy(w.h[s*flat+c*q2*q2:s*flat+(c+1)*q2*q2], w.a2[(c*b+s)*q2*q2:])
 		}
 	}
-	gemm(blas.NoTrans, blas.NoTrans, b, hidden, flat, w.h, flat, n.w3, hidden, w.z3, hidden)
+	gemm.Mul(blas.NoTrans, blas.NoTrans, b, hidden, flat, w.h, flat, n.w3, hidden, w.z3, hidden)
 	for s := range b {
 		z := w.z3[s*hidden : (s+1)*hidden]
 		for j := range z {
@@ -171,7 +173,7 @@ func (n *Net) forward(w *work, b int) {
 		}
 	}
 	k := n.Classes
-	gemm(blas.NoTrans, blas.NoTrans, b, k, hidden, w.z3, hidden, n.w4, k, w.out, k)
+	gemm.Mul(blas.NoTrans, blas.NoTrans, b, k, hidden, w.z3, hidden, n.w4, k, w.out, k)
 	for s := range b {
 		softmax(w.out[s*k:(s+1)*k], n.b4)
 	}
@@ -192,18 +194,18 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 		d[y[s]] -= inv
 	}
 	// 128→classes.
-	gemm(blas.Trans, blas.NoTrans, hidden, k, b, w.z3, hidden, w.dout, k, g.w4, k)
+	gemm.Mul(blas.Trans, blas.NoTrans, hidden, k, b, w.z3, hidden, w.dout, k, g.w4, k)
 	colSum(w.dout, g.b4, b, k)
-	gemm(blas.NoTrans, blas.Trans, b, hidden, k, w.dout, k, n.w4, k, w.dz3, hidden)
+	gemm.Mul(blas.NoTrans, blas.Trans, b, hidden, k, w.dout, k, n.w4, k, w.dz3, hidden)
 	for i, v := range w.z3[:b*hidden] {
 		if v <= 0 {
 			w.dz3[i] = 0
 		}
 	}
 	// 384→128.
-	gemm(blas.Trans, blas.NoTrans, flat, hidden, b, w.h, flat, w.dz3, hidden, g.w3, hidden)
+	gemm.Mul(blas.Trans, blas.NoTrans, flat, hidden, b, w.h, flat, w.dz3, hidden, g.w3, hidden)
 	colSum(w.dz3, g.b3, b, hidden)
-	gemm(blas.NoTrans, blas.Trans, b, flat, hidden, w.dz3, hidden, n.w3, hidden, w.dh, flat)
+	gemm.Mul(blas.NoTrans, blas.Trans, b, flat, hidden, w.dz3, hidden, n.w3, hidden, w.dh, flat)
 	for c := range c2 {
 		for s := range b {
 			copy(w.da2[(c*b+s)*q2*q2:(c*b+s+1)*q2*q2], w.dh[s*flat+c*q2*q2:])
@@ -212,10 +214,10 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 	// conv2.
 	np2 := b * s2 * s2
 	unpool(w.da2, w.arg2, w.z2, w.dz2, c2*b, s2)
-	gemm(blas.NoTrans, blas.Trans, c2, c1*kk, np2, w.dz2, np2, w.col2, np2, g.w2, c1*kk)
+	gemm.Mul(blas.NoTrans, blas.Trans, c2, c1*kk, np2, w.dz2, np2, w.col2, np2, g.w2, c1*kk)
 	rowSum(w.dz2, g.b2, c2, np2)
 	dcol := w.col2 // no longer needed: reuse for the gradient of the im2col matrix
-	gemm(blas.Trans, blas.NoTrans, c1*kk, np2, c2, n.w2, c1*kk, w.dz2, np2, dcol, np2)
+	gemm.Mul(blas.Trans, blas.NoTrans, c1*kk, np2, c2, n.w2, c1*kk, w.dz2, np2, dcol, np2)
 	clear(w.da1[:c1*b*q1*q1])
 	for c := range c1 {
 		for ky := range kern {
@@ -237,7 +239,7 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 	// conv1 (no gradient for the inputs).
 	np1 := b * s1 * s1
 	unpool(w.da1, w.arg1, w.z1, w.dz1, c1*b, s1)
-	gemm(blas.NoTrans, blas.Trans, c1, kk, np1, w.dz1, np1, w.col1, np1, g.w1, kk)
+	gemm.Mul(blas.NoTrans, blas.Trans, c1, kk, np1, w.dz1, np1, w.col1, np1, g.w1, kk)
 	rowSum(w.dz1, g.b1, c1, np1)
 	return loss
 }

@@ -1,4 +1,4 @@
-package cnn
+package gemm
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ func testGemmNaive(t *testing.T) {
 				for i := range c {
 					c[i] = 7 // padding sentinel
 				}
-				gemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
+				Mul(tA, tB, m, n, k, a, lda, b, ldb, c, ldc)
 				for i := range m {
 					for j := range ldc {
 						got := float64(c[i*ldc+j])
@@ -89,9 +89,11 @@ func operand(rng *rand.Rand, t blas.Transpose, rows, cols, pad int) ([]float32, 
 	return x, cols + pad
 }
 
-// BenchmarkGemm times the network's largest products (one training chunk of 8 samples), with
-// gonum's Sgemm alone and with the assembly kernels where the CPU has them.
+// BenchmarkGemm times the CNN's largest products (package suspect/cnn: one training chunk of 8
+// samples), with gonum's Sgemm alone and with the assembly kernels where the CPU has them.
 func BenchmarkGemm(b *testing.B) {
+	// The network's shapes: 5×5 kernels, 12 then 24 channels, 24×24 then 8×8 outputs.
+	const kk, c1, c2, s1, s2 = 25, 12, 24, 24, 8
 	rng := rand.New(rand.NewPCG(1, 2))
 	cases := []struct {
 		name    string
@@ -123,7 +125,7 @@ func benchGemm(b *testing.B, rng *rand.Rand, tA, tB blas.Transpose, m, n, k int)
 	x, ldx := operand(rng, tB, k, n, 0)
 	c := make([]float32, m*n)
 	for b.Loop() {
-		gemm(tA, tB, m, n, k, a, lda, x, ldx, c, n)
+		Mul(tA, tB, m, n, k, a, lda, x, ldx, c, n)
 	}
 	b.ReportMetric(float64(2*m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
@@ -142,14 +144,14 @@ func testRowsIndependent(t *testing.T) {
 				a, ac := operand(rng, tA, m, k, 0)
 				b, bc := operand(rng, tB, k, n, 0)
 				whole := make([]float32, m*n)
-				gemm(tA, tB, m, n, k, a, ac, b, bc, whole, n)
+				Mul(tA, tB, m, n, k, a, ac, b, bc, whole, n)
 				one := make([]float32, n)
 				for i := range m {
 					ai := a[i:]
 					if tA == blas.NoTrans {
 						ai = a[i*ac:]
 					}
-					gemm(tA, tB, 1, n, k, ai, ac, b, bc, one, n)
+					Mul(tA, tB, 1, n, k, ai, ac, b, bc, one, n)
 					for j := range n {
 						if one[j] != whole[i*n+j] {
 							t.Fatalf("%v tA=%v tB=%v: C(%d,%d) is %g alone, %g with the other rows", sh, tA == blas.Trans, tB == blas.Trans, i, j, one[j], whole[i*n+j])
@@ -162,7 +164,7 @@ func testRowsIndependent(t *testing.T) {
 					if tB == blas.Trans {
 						bj = b[j*bc:]
 					}
-					gemm(tA, tB, m, 1, k, a, ac, bj, bc, col, 1)
+					Mul(tA, tB, m, 1, k, a, ac, bj, bc, col, 1)
 					for i := range m {
 						if col[i] != whole[i*n+j] {
 							t.Fatalf("%v tA=%v tB=%v: C(%d,%d) is %g in its column alone, %g with the others", sh, tA == blas.Trans, tB == blas.Trans, i, j, col[i], whole[i*n+j])

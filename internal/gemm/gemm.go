@@ -1,4 +1,7 @@
-package cnn
+// Package gemm multiplies float32 matrices for the CNN and the nearest-neighbour searches: AVX2+FMA
+// assembly kernels (gemm_amd64.s) where the CPU has them, gonum's Sgemm elsewhere. It never
+// imports Fyne.
+package gemm
 
 import (
 	"fmt"
@@ -9,18 +12,18 @@ import (
 
 var impl gonum.Implementation
 
-// gemm computes C = op(A)·op(B): op(A) m×k, op(B) k×n, C m×n, all row-major float32 with the
+// Mul computes C = op(A)·op(B): op(A) m×k, op(B) k×n, C m×n, all row-major float32 with the
 // given strides (lda, ldb, ldc in elements); C is overwritten. Where the CPU has AVX2 and FMA
 // (kernels), the assembly kernels compute it: 4×16 blocks of C by broadcasting op(A) against rows
 // of B when B is not transposed, 2×4 blocks by dot products along k when it is (A not transposed,
 // k a multiple of 8); everything else is gonum's Sgemm. Each element of C is then computed by the
 // same sequence of operations wherever it sits in its block (edge blocks run the kernel on a
-// zero-padded copy of B's last columns, or with a row stride of 0 into a scratch block), so a
-// sample's activations do not depend on the batch it is in: Predict on one image gives the bits
-// Probabilities gives in a batch. Kernels and gonum round differently; each is deterministic.
-// ConjTrans is Trans (the matrices are real). It panics if a slice is too short for its shape (a
-// bug in the caller: the shapes are the network's, never the input's).
-func gemm(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+// zero-padded copy of B's last columns, or with a row stride of 0 into a scratch block), so a row
+// of C does not depend on the other rows of A it is computed with: a network's output for one
+// sample has the same bits alone as in a batch. Kernels and gonum round differently; each is
+// deterministic. ConjTrans is Trans (the matrices are real). It panics if a slice is too short
+// for its shape (a bug in the caller: shapes come from the program, never from input).
+func Mul(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
@@ -134,7 +137,7 @@ func realTrans(t blas.Transpose) blas.Transpose {
 	case blas.ConjTrans:
 		return blas.Trans
 	}
-	panic(fmt.Sprintf("cnn: gemm: transpose %d", t))
+	panic(fmt.Sprintf("gemm: transpose %d", t))
 }
 
 // checkLen panics unless x holds a rows×cols matrix (cols×rows stored, when t is Trans) with row
@@ -147,6 +150,6 @@ func checkLen(name string, x []float32, t blas.Transpose, rows, cols, ld int) {
 		return
 	}
 	if ld < cols || len(x) < (rows-1)*ld+cols {
-		panic(fmt.Sprintf("cnn: gemm: %s is %d values, too few for %d×%d with stride %d", name, len(x), rows, cols, ld))
+		panic(fmt.Sprintf("gemm: %s is %d values, too few for %d×%d with stride %d", name, len(x), rows, cols, ld))
 	}
 }

@@ -1,14 +1,14 @@
 //go:build !amd64
 
-package cnn
+package gemm
 
 // kernels is false off amd64: gemm is gonum's Sgemm throughout.
 var kernels = false
 
 func axpy4x16(k int, a *float32, ai, ap int, b *float32, ldb int, c *float32, ldc int) {
-	panic("cnn: no assembly kernels on this architecture")
+	panic("gemm: no assembly kernels on this architecture")
 }
 
 func dot2x4(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int) {
-	panic("cnn: no assembly kernels on this architecture")
+	panic("gemm: no assembly kernels on this architecture")
 }

@@ -1,4 +1,4 @@
-package cnn
+package gemm
 
 import "golang.org/x/sys/cpu"
 

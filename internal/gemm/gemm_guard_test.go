@@ -1,6 +1,6 @@
 //go:build linux
 
-package cnn
+package gemm
 
 import (
 	"math/rand/v2"
@@ -27,9 +27,9 @@ func testInBounds(t *testing.T) {
 				a, b, c := guarded(t, len(a0)), guarded(t, len(b0)), guarded(t, m*n)
 				copy(a, a0)
 				copy(b, b0)
-				gemm(tA, tB, m, n, k, a, lda, b, ldb, c, n)
+				Mul(tA, tB, m, n, k, a, lda, b, ldb, c, n)
 				want := make([]float32, m*n)
-				gemm(tA, tB, m, n, k, a0, lda, b0, ldb, want, n)
+				Mul(tA, tB, m, n, k, a0, lda, b0, ldb, want, n)
 				for i := range want {
 					if c[i] != want[i] {
 						t.Fatalf("%v: C[%d] = %g against a guard page, %g elsewhere", sh, i, c[i], want[i])
