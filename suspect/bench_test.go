@@ -5,6 +5,8 @@ import (
 	"runtime/metrics"
 	"testing"
 	"time"
+
+	"idxlabel/suspect/nn"
 )
 
 // BenchmarkScanT10k times a whole k-NN scan of the real t10k set (target ≤ 3 s).
@@ -83,6 +85,6 @@ func BenchmarkKNN10k(b *testing.B) {
 	feats, _ := p.project(ctx, d, 2, nil)
 	b.ResetTimer()
 	for b.Loop() {
-		knn(ctx, feats, d.N, 50, 10, 2, nil)
+		nn.Among(ctx, nn.Vectors{Data: feats, N: d.N, Dim: 50}, nil, 10, nn.Options{Workers: 2})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+
+	"idxlabel/suspect/nn"
 )
 
 // DuplicateRMS is the largest root-mean-square pixel difference (grey levels, 0–255) at which two
@@ -20,7 +22,7 @@ type Duplicate struct {
 // duplicates finds exact duplicates (equal pixels, by hash, whatever their distance rank) and
 // near duplicates among each sample's nearest neighbours, ranked: exact duplicates with different
 // labels first, then by distance.
-func duplicates(d Data, nb *neighbours) []Duplicate {
+func duplicates(d Data, nb *nn.Graph) []Duplicate {
 	seen := map[[2]int]bool{}
 	var out []Duplicate
 	add := func(a, b int, dist float64) {
@@ -50,7 +52,8 @@ func duplicates(d Data, nb *neighbours) []Duplicate {
 		}
 	}
 	for i := range d.N {
-		for _, j := range nb.of(i).idx {
+		idx, _ := nb.Of(i)
+		for _, j := range idx {
 			if j < 0 {
 				continue
 			}

@@ -2,7 +2,6 @@ package suspect
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,51 +10,6 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
-
-// TestKNNIsExact compares the blocked search with a plain double loop on random features that
-// span several blocks.
-func TestKNNIsExact(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	const n, dims, k = 1300, 7, 5
-	feats := make([]float32, n*dims)
-	for i := range feats {
-		feats[i] = float32(rng.NormFloat64())
-	}
-	nb, err := knn(context.Background(), feats, n, dims, k, 3, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range n {
-		type pair struct {
-			j int
-			d float64
-		}
-		var all []pair
-		for j := range n {
-			if j == i {
-				continue
-			}
-			var d float64
-			for c := range dims {
-				x := float64(feats[i*dims+c] - feats[j*dims+c])
-				d += x * x
-			}
-			all = append(all, pair{j, d})
-		}
-		slices.SortFunc(all, func(a, b pair) int {
-			if a.d < b.d {
-				return -1
-			}
-			return 1
-		})
-		got := nb.of(i)
-		for m := range k {
-			if math.Abs(float64(got.dist[m])-all[m].d) > 1e-3*(1+all[m].d) {
-				t.Fatalf("sample %d neighbour %d: distance %v, want %v", i, m, got.dist[m], all[m].d)
-			}
-		}
-	}
-}
 
 // TestLeadingEigenvectors checks the subspace iteration against a full eigendecomposition of
 // the covariance of real MNIST: the 50 axes found capture the variance of the true 50.

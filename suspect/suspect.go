@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"idxlabel/store"
+	"idxlabel/suspect/nn"
 )
 
 // NoLabel marks a sample without a label: it is a neighbour of others but casts no vote and is
@@ -68,13 +69,14 @@ type Suspect struct {
 type Result struct {
 	Suspects   []Suspect   // every labelled sample, most suspicious first (ties: lower index first)
 	Duplicates []Duplicate // near-duplicate pairs, exact duplicates with different labels first
-	neighbours *neighbours
+	neighbours *nn.Graph
 }
 
 // Neighbours returns sample i's nearest other samples, nearest first.
 func (r *Result) Neighbours(i int) []int {
 	var out []int
-	for _, j := range r.neighbours.of(i).idx {
+	idx, _ := r.neighbours.Of(i)
+	for _, j := range idx {
 		if j >= 0 {
 			out = append(out, int(j))
 		}
@@ -112,7 +114,8 @@ func Scan(ctx context.Context, d Data, opts Options, progress func(stage string,
 		return nil, err
 	}
 	k := min(opts.K, d.N-1)
-	nb, err := knn(ctx, feats, d.N, p.dims, k, opts.Workers, func(f float64) { report("neighbours", f) })
+	nb, err := nn.Among(ctx, nn.Vectors{Data: feats, N: d.N, Dim: p.dims}, nil, k,
+		nn.Options{Workers: opts.Workers, Progress: func(f float64) { report("neighbours", f) }})
 	feats = nil
 	if err != nil {
 		return nil, err
@@ -127,12 +130,12 @@ func Scan(ctx context.Context, d Data, opts Options, progress func(stage string,
 // vote scores every labelled sample from its neighbours' labels, weighting each neighbour by
 // 1/(1+distance/median distance) so close neighbours count more, and sorts most suspicious first
 // (equal scores: the more neighbours agree on another label, the more suspicious).
-func vote(labels []int, nb *neighbours) []Suspect {
+func vote(labels []int, nb *nn.Graph) []Suspect {
 	// The median nearest-neighbour distance sets the scale of the weights.
 	firsts := make([]float32, 0, len(labels))
 	for i := range labels {
-		if d := nb.of(i).dist[0]; d < 1e30 {
-			firsts = append(firsts, d)
+		if _, dist := nb.Of(i); dist[0] < 1e30 {
+			firsts = append(firsts, dist[0])
 		}
 	}
 	slices.Sort(firsts)
@@ -148,12 +151,12 @@ func vote(labels []int, nb *neighbours) []Suspect {
 		}
 		clear(votes)
 		var total float64
-		t := nb.of(i)
-		for m, j := range t.idx {
+		idx, dist := nb.Of(i)
+		for m, j := range idx {
 			if j < 0 || labels[j] == NoLabel {
 				continue
 			}
-			w := 1 / (1 + float64(t.dist[m])/scale)
+			w := 1 / (1 + float64(dist[m])/scale)
 			votes[labels[j]] += w
 			total += w
 		}
