@@ -109,6 +109,15 @@ type CNNResult struct {
 	// Model predicts labels for new samples (drawn digits): the mean of the fold models (of
 	// every seed).
 	Model *Model
+	// Classes lists the labels of Probs' columns, ascending.
+	Classes []int
+	// Probs holds N×len(Classes) class probabilities, row i for sample i: out-of-fold (averaged
+	// over the seeds) for a labelled sample, the mean of the fold models for an unlabelled one.
+	Probs []float32
+	// Features holds N×cnn.Features embeddings, row i for sample i: the penultimate activations
+	// of the first seed's fold model that held sample i out (of its first fold model for an
+	// unlabelled sample), so no sample is embedded by a model that trained on it.
+	Features []float32
 }
 
 // ScanCNN ranks every labelled sample of d by how likely its label is wrong, by confident
@@ -183,6 +192,7 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	nc := len(in.classes)
 	outs := make([][]float32, len(jobs)) // each job's held-out probabilities
 	nets := make([]*cnn.Net, len(jobs))
+	feats := make([][]float32, opts.Folds) // the first seed's held-out features
 	errs := make([]error, len(jobs))
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx) // a job's failure stops the others
@@ -197,7 +207,12 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 			net, err := cnn.Train(ctx, in.samples, j.train, nc, cfg, rng, func(step, steps int) { report(k, step, steps) })
 			if err == nil {
 				outs[k] = make([]float32, len(j.held)*nc)
-				err = net.Probabilities(ctx, in.samples, j.held, outs[k])
+				var f []float32
+				if k < opts.Folds {
+					f = make([]float32, len(j.held)*cnn.Features)
+					feats[k] = f
+				}
+				err = net.Outputs(ctx, in.samples, j.held, outs[k], f)
 			}
 			nets[k], errs[k] = net, err
 			if err != nil {
@@ -229,7 +244,13 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 		}
 	}
 	model := &Model{nets: nets, classes: in.classes, h: in.h, w: in.w}
-	res := &CNNResult{Model: model}
+	res := &CNNResult{Model: model, Classes: slices.Clone(in.classes), Probs: probs,
+		Features: make([]float32, d.N*cnn.Features)}
+	for k, f := range feats {
+		for m, i := range jobs[k].held {
+			copy(res.Features[i*cnn.Features:(i+1)*cnn.Features], f[m*cnn.Features:])
+		}
+	}
 	for _, w := range seedWrong {
 		res.SeedErrors = append(res.SeedErrors, float64(w)/float64(len(in.labelled)))
 	}
@@ -251,8 +272,18 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 		}
 	}
 	if len(unl) > 0 {
-		if res.Unlabelled, err = model.suggest(ctx, in.samples, unl); err != nil {
+		p, err := model.probabilities(ctx, in.samples, unl)
+		if err != nil {
 			return nil, err
+		}
+		f := make([]float32, len(unl)*cnn.Features)
+		if err := nets[0].Outputs(ctx, in.samples, unl, nil, f); err != nil {
+			return nil, err
+		}
+		for k, i := range unl {
+			copy(probs[i*nc:(i+1)*nc], p[k*nc:])
+			copy(res.Features[i*cnn.Features:(i+1)*cnn.Features], f[k*cnn.Features:])
+			res.Unlabelled = append(res.Unlabelled, verdict(i, NoLabel, -1, p[k*nc:(k+1)*nc], in.classes))
 		}
 		sortSuggestions(res.Unlabelled)
 	}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"idxlabel/suspect/cnn"
 )
 
 // TestStratifiedFolds checks the deal: every labelled sample in exactly one fold, fold sizes
@@ -75,12 +77,45 @@ func TestScanCNNDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a.Suspects, b.Suspects) {
-		t.Fatal("one seed, different rankings with 1 and 2 workers")
+	if !slices.Equal(a.Suspects, b.Suspects) || !slices.Equal(a.Probs, b.Probs) || !slices.Equal(a.Features, b.Features) {
+		t.Fatal("one seed, different rankings, probabilities or features with 1 and 2 workers")
 	}
+	checkOutputs(t, d, a)
 	two.Seed++
 	if c, err := ScanCNN(context.Background(), d, two, nil); err != nil || slices.Equal(a.Suspects, c.Suspects) {
 		t.Fatalf("another seed, the same ranking (%v)", err)
+	}
+}
+
+// checkOutputs checks a scan's per-sample outputs: N×classes probabilities that sum to 1 and
+// agree with each suspect's Score, and N×cnn.Features embeddings, non-negative (after ReLU) and
+// not all zero for any sample.
+func checkOutputs(t *testing.T, d Data, r *CNNResult) {
+	t.Helper()
+	nc := len(r.Classes)
+	if len(r.Probs) != d.N*nc || len(r.Features) != d.N*cnn.Features {
+		t.Fatalf("%d probabilities and %d features for %d samples of %d classes", len(r.Probs), len(r.Features), d.N, nc)
+	}
+	for i := range d.N {
+		var sum, ink float32
+		for _, p := range r.Probs[i*nc : (i+1)*nc] {
+			sum += p
+		}
+		for _, f := range r.Features[i*cnn.Features : (i+1)*cnn.Features] {
+			if f < 0 {
+				t.Fatalf("sample %d: negative feature %v", i, f)
+			}
+			ink += f
+		}
+		if sum < 0.999 || sum > 1.001 || ink == 0 {
+			t.Fatalf("sample %d: probabilities sum to %v, features to %v", i, sum, ink)
+		}
+	}
+	for _, s := range r.Suspects {
+		c := slices.Index(r.Classes, s.Label)
+		if got := 1 - float64(r.Probs[s.Index*nc+c]); got != s.Score {
+			t.Fatalf("sample %d: Score %v, 1 − Probs %v", s.Index, s.Score, got)
+		}
 	}
 }
 
@@ -110,6 +145,7 @@ func TestScanCNNFindsPlantedErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkOutputs(t, d, res)
 	found, restored := 0, 0
 	for _, s := range res.Suspects[:200] {
 		if orig, ok := planted[s.Index]; ok {

@@ -24,6 +24,9 @@ const (
 	q2     = s2 / 2          // 4
 	flat   = c2 * q2 * q2    // 384 features into the first fully connected layer
 	hidden = 128             // its outputs
+	// Features is the width of the penultimate layer (the fully connected layer after ReLU):
+	// the embedding Outputs returns for each sample.
+	Features = hidden
 	// MaxClasses bounds the classes a network can have (its last layer is 128×classes).
 	MaxClasses = 1024
 )

@@ -151,6 +151,15 @@ func (sh *shard) run(n *Net, s Samples, inv float32, augmented bool) {
 // into out, len(idx)×Classes, row k for idx[k]. Errors: the context's error when cancelled
 // (checked every 16 samples).
 func (n *Net) Probabilities(ctx context.Context, s Samples, idx []int, out []float32) error {
+	return n.Outputs(ctx, s, idx, out, nil)
+}
+
+// Outputs writes, for the samples listed in idx (no augmentation), their class probabilities
+// into probs (len(idx)×Classes, row k for idx[k]) and, when feats is not nil, their Features
+// penultimate activations (the fully connected layer after ReLU) into feats
+// (len(idx)×Features). Either may be nil. Errors: the context's error when cancelled (checked
+// every 16 samples).
+func (n *Net) Outputs(ctx context.Context, s Samples, idx []int, probs, feats []float32) error {
 	const b = 16 // samples per pass: 2.2 MB of buffers
 	w := newWork(n, b, false)
 	for at := 0; at < len(idx); at += b {
@@ -162,7 +171,12 @@ func (n *Net) Probabilities(ctx context.Context, s Samples, idx []int, out []flo
 			scale(w.x[k*Pixels:(k+1)*Pixels], s.Pixels(i))
 		}
 		n.forward(w, len(batch))
-		copy(out[at*n.Classes:], w.out[:len(batch)*n.Classes])
+		if probs != nil {
+			copy(probs[at*n.Classes:], w.out[:len(batch)*n.Classes])
+		}
+		if feats != nil {
+			copy(feats[at*Features:], w.z3[:len(batch)*Features])
+		}
 	}
 	return nil
 }
