@@ -2,8 +2,15 @@
 // dataset-quality models (the kNN label scan, the CNN features' kNN vote, near-duplicates,
 // leakage, outliers and the 2-D map). Distances are squared Euclidean. It never imports Fyne.
 //
-// Search is exact (brute force, blocked matrix products on internal/gemm). Growth: O(Q·N·D) time
-// for Q queries among N points of D values, and O(Q·K) memory beyond the vectors.
+// Two searches share the Graph they return:
+//   - Among and Across are exact (brute force, blocked matrix products on internal/gemm).
+//     Growth: O(Q·N·D) time for Q queries among N points of D values, and O(Q·K) memory beyond
+//     the vectors and a transposed copy of the points: fine for tens of thousands of points,
+//     hours at 1,000,000.
+//   - An Index (NewIndex, then its Among and Across) is exact below ExactBelow points and above
+//     is an inverted-file index with exact re-ranking, near-linear in practice: on 60,000 MNIST
+//     CNN features it finds 99.7% of the true 10 nearest in 0.8 s (the exact search: 8.5 s),
+//     and 1,000,000 points of 128 values take about 30 s on 2 cores. Use it for large N.
 package nn
 
 import (
