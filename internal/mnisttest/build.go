@@ -23,6 +23,17 @@ func Load(tb testing.TB) (images, labels *idx.Array) {
 	return images, labels
 }
 
+// LoadTrain returns the real training images (60000×28×28) and labels (60000), skipping tb
+// when the files are absent (see Dir).
+func LoadTrain(tb testing.TB) (images, labels *idx.Array) {
+	tb.Helper()
+	images, labels, err := ReadPair(Path(tb, TrainImages), Path(tb, TrainLabels))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return images, labels
+}
+
 // ReadPair reads an image file and a label file (the benchmark tools' input). Errors: those of
 // idx.ReadFile.
 func ReadPair(imagesPath, labelsPath string) (images, labels *idx.Array, err error) {
