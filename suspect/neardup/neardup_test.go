@@ -1,0 +1,210 @@
+package neardup
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+	"idxlabel/suspect"
+)
+
+// data presents n images of an IDX array (n×28×28) as scan input.
+func data(images *idx.Array, n int) suspect.Data {
+	return suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
+}
+
+// planted is a copy of the first n images of dst with copies of src's images planted at random
+// places: the copy of src[from] (made by mnisttest.Copy, kinds in turn) replaces image at.
+type planted struct {
+	pixels []byte
+	from   map[int]int // at → from
+}
+
+func plant(rng *rand.Rand, dst *idx.Array, n int, src func(i int) []byte, srcN, count int, avoid func(i int) bool) planted {
+	p := planted{pixels: slices.Clone(dst.Data[:n*784]), from: map[int]int{}}
+	for k := 0; len(p.from) < count; k++ {
+		at, from := rng.IntN(n), rng.IntN(srcN)
+		if _, ok := p.from[at]; ok || avoid(at) || avoid(from) {
+			continue
+		}
+		kind := mnisttest.CopyKinds[k%len(mnisttest.CopyKinds)]
+		copy(p.pixels[at*784:], mnisttest.Copy(rng, src(from), kind))
+		p.from[at] = from
+	}
+	return p
+}
+
+func (p planted) data() suspect.Data {
+	return suspect.Data{N: len(p.pixels) / 784, Dim: 784, Pixels: func(i int) []byte { return p.pixels[i*784 : (i+1)*784] }}
+}
+
+// TestSimilarityOfCopies: every kind of copy of 200 real digits scores at least 0.995 (a shift
+// or a change of intensity 1 up to rounding, noise σ 4 about 0.998), with the shift that undoes a shifted copy; two
+// different digits score below the threshold; images without ink.
+func TestSimilarityOfCopies(t *testing.T) {
+	images, _ := mnisttest.Load(t)
+	rng := rand.New(rand.NewPCG(21, 21))
+	for _, kind := range mnisttest.CopyKinds {
+		worst := 1.0
+		for range 200 {
+			src := images.Data[rng.IntN(10000)*784:][:784]
+			cp := mnisttest.Copy(rng, src, kind)
+			s, _ := Similarity(src, cp, 28, 28, OffsetOf(src, 28, 28), OffsetOf(cp, 28, 28))
+			worst = min(worst, s)
+		}
+		t.Logf("%s: lowest similarity %.4f", kind, worst)
+		if worst < 0.995 {
+			t.Errorf("%s: a copy scored %.4f", kind, worst)
+		}
+	}
+	a := images.Data[:784]
+	shifted := make([]byte, 784)
+	for y := range 26 {
+		copy(shifted[(y+2)*28+1:(y+3)*28], a[y*28:(y+1)*28-1]) // 2 rows down, 1 column right
+	}
+	if s, at := Similarity(a, shifted, 28, 28, OffsetOf(a, 28, 28), OffsetOf(shifted, 28, 28)); s < 0.9999 || at != (Shift{-2, -1}) {
+		t.Errorf("a copy moved 2 down and 1 right: similarity %v at shift %v, want 1 at {-2 -1}", s, at)
+	}
+	b := images.Data[784:][:784]
+	if s, _ := Similarity(a, b, 28, 28, OffsetOf(a, 28, 28), OffsetOf(b, 28, 28)); s >= DefaultThreshold {
+		t.Errorf("a 7 and a 2: similarity %v", s)
+	}
+	blank := make([]byte, 784)
+	if s, _ := Similarity(blank, blank, 28, 28, Offset{}, Offset{}); s != 1 {
+		t.Errorf("two blanks: %v", s)
+	}
+	if s, _ := Similarity(blank, a, 28, 28, Offset{}, OffsetOf(a, 28, 28)); s != 0 {
+		t.Errorf("a blank and a digit: %v", s)
+	}
+}
+
+// TestWithinFindsPlantedCopies plants 40 copies of t10k digits (exact, shifted by 1 and by 2
+// pixels, noise σ 4, 85% intensity) into t10k and checks that each is paired with its source;
+// it also counts the natural pairs (none reach 0.99 in t10k), and that identical images are
+// paired with the first of their group.
+func TestWithinFindsPlantedCopies(t *testing.T) {
+	images, _ := mnisttest.Load(t)
+	rng := rand.New(rand.NewPCG(31, 7))
+	src := slices.Clone(images.Data)
+	p := plant(rng, images, 10000, func(i int) []byte { return src[i*784 : (i+1)*784] }, 10000, 40, func(int) bool { return false })
+	// Sources are themselves never overwritten: drop the planted copies whose source was.
+	for at, from := range p.from {
+		if _, over := p.from[from]; over {
+			delete(p.from, at)
+		}
+	}
+	// Three blank images: two pairs to the first.
+	for _, i := range []int{9997, 9998, 9999} {
+		clear(p.pixels[i*784 : (i+1)*784])
+		delete(p.from, i)
+	}
+	d := p.data()
+	ctx := context.Background()
+	b, err := FitBasis(ctx, d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc, err := b.Describe(ctx, d, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stages []string
+	pairs, err := Within(ctx, d, desc, Options{Progress: func(s string, f float64) {
+		if len(stages) == 0 || stages[len(stages)-1] != s {
+			stages = append(stages, s)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]bool{}
+	for k, q := range pairs {
+		if q.A >= q.B || q.Similarity < DefaultThreshold || k > 0 && q.Similarity > pairs[k-1].Similarity {
+			t.Fatalf("pair %d %+v out of order or below the threshold", k, q)
+		}
+		got[[2]int{q.A, q.B}] = true
+	}
+	found := 0
+	for at, from := range p.from {
+		if got[[2]int{min(at, from), max(at, from)}] {
+			found++
+		} else {
+			t.Errorf("the copy at %d of %d was not paired with it", at, from)
+		}
+	}
+	if !got[[2]int{9997, 9998}] || !got[[2]int{9997, 9999}] {
+		t.Errorf("the blank images 9997–9999 are not paired with 9997")
+	}
+	natural := len(pairs) - found - 3 // the blanks' pairs: the two by hash and one the candidates found
+	t.Logf("%d of %d planted copies paired; %d other pairs; stages %v", found, len(p.from), natural, stages)
+	if natural > 2 {
+		t.Errorf("%d natural pairs in t10k at %.2f, measured 0", natural, DefaultThreshold)
+	}
+	if !slices.Equal(stages, []string{"index", "candidates", "verify"}) {
+		t.Errorf("progress stages %v", stages)
+	}
+}
+
+// TestAcrossFindsLeaks plants 40 training digits into a copy of t10k (exact, 1- and 2-pixel
+// shifts, noise σ 4, 85% intensity) and checks that each is paired with its source in the
+// training set (60,000 samples: the approximate index), and that few natural pairs reach the
+// threshold (5 measured).
+func TestAcrossFindsLeaks(t *testing.T) {
+	test, _ := mnisttest.Load(t)
+	train, _ := mnisttest.LoadTrain(t)
+	rng := rand.New(rand.NewPCG(32, 8))
+	p := plant(rng, test, 10000, func(i int) []byte { return train.Data[i*784 : (i+1)*784] }, 60000, 40, func(int) bool { return false })
+	d, other := p.data(), data(train, 60000)
+	ctx := context.Background()
+	b, _ := FitBasis(ctx, other, 1)
+	dd, _ := b.Describe(ctx, d, 0, nil)
+	od, _ := b.Describe(ctx, other, 0, nil)
+	pairs, err := Across(ctx, d, dd, other, od, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byA := map[int]Pair{}
+	for _, q := range pairs {
+		if _, twice := byA[q.A]; twice {
+			t.Fatalf("sample %d reported twice", q.A)
+		}
+		byA[q.A] = q
+	}
+	for at, from := range p.from {
+		if q, ok := byA[at]; !ok || q.B != from {
+			t.Errorf("the copy at %d of training digit %d: %+v", at, from, q)
+		}
+	}
+	natural := len(pairs) - len(p.from)
+	t.Logf("%d planted leaks, %d pairs reported", len(p.from), len(pairs))
+	if natural > 10 {
+		t.Errorf("%d natural leaks at %.2f, measured 5", natural, DefaultThreshold)
+	}
+}
+
+// TestErrorsAndCancel: descriptors of another set, images of another size, a cancelled search.
+func TestErrorsAndCancel(t *testing.T) {
+	images, _ := mnisttest.Load(t)
+	d := data(images, 3000)
+	ctx := context.Background()
+	b, _ := FitBasis(ctx, d, 1)
+	desc, _ := b.Describe(ctx, d, 0, nil)
+	if _, err := Within(ctx, data(images, 2000), desc, Options{}); err == nil {
+		t.Error("descriptors of 3,000 samples accepted for 2,000")
+	}
+	small := suspect.Data{N: 10, Dim: 196, H: 14, W: 14, Pixels: func(i int) []byte { return images.Data[i*196 : (i+1)*196] }}
+	if _, err := b.Describe(ctx, small, 0, nil); err == nil {
+		t.Error("14×14 samples described with a 28×28 basis")
+	}
+	if _, err := Across(ctx, d, desc, small, desc, Options{}); err == nil {
+		t.Error("28×28 samples checked against 14×14")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Within(cancelled, d, desc, Options{}); err != context.Canceled {
+		t.Errorf("cancelled: %v", err)
+	}
+}

@@ -1,0 +1,87 @@
+package neardup
+
+import "math"
+
+// Shift is a whole-pixel translation (rows down, columns right).
+type Shift struct{ Row, Col int }
+
+// Similarity returns the shift-aligned cosine similarity of two h×w images a and b and the
+// shift of b that gives it: the largest cosine of a's pixels with b's pixels translated by one
+// of the shifts tried. The cosine is taken over the pixels both images keep under the shift
+// when each keeps at least 80% of its energy (Σ pixel²) there, so a copy shifted until ink left
+// the field still scores 1; otherwise over the whole images (pixels shifted in are 0). The shifts
+// tried are 0 and ±1 pixel in each direction, and the same nine around the shift that brings b's
+// centre of mass onto a's (ob − oa, their Offsets), so a copy moved by 2 or more pixels is
+// aligned too. 1 means the same image up to a shift and a change of intensity; copies of MNIST
+// digits with Gaussian noise of σ 4 grey levels score 0.997 or more; on real MNIST a test
+// digit's most similar training digit scores 0.99 or more for 5 of 10,000
+// (bench/check/README.md). Two images without ink
+// score 1, one without ink against one with 0.
+func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
+	na, nb := sumSquares(a), sumSquares(b)
+	if na == 0 || nb == 0 {
+		if na == nb {
+			return 1, Shift{}
+		}
+		return 0, Shift{}
+	}
+	best, at := -1.0, Shift{}
+	try := func(s Shift) {
+		dot, ea, eb := shiftedDot(a, b, h, w, s)
+		norm := float64(na) * float64(nb)
+		if 5*ea >= 4*na && 5*eb >= 4*nb {
+			norm = float64(ea) * float64(eb)
+		}
+		if c := float64(dot) / math.Sqrt(norm); c > best {
+			best, at = c, s
+		}
+	}
+	dr, dc := int(ob.Row)-int(oa.Row), int(ob.Col)-int(oa.Col)
+	for r := -1; r <= 1; r++ {
+		for c := -1; c <= 1; c++ {
+			try(Shift{r, c})
+		}
+	}
+	if dr != 0 || dc != 0 {
+		for r := dr - 1; r <= dr+1; r++ {
+			for c := dc - 1; c <= dc+1; c++ {
+				if r < -1 || r > 1 || c < -1 || c > 1 {
+					try(Shift{r, c})
+				}
+			}
+		}
+	}
+	return best, at
+}
+
+func sumSquares(p []byte) int64 {
+	var s int64
+	for _, v := range p {
+		s += int64(v) * int64(v)
+	}
+	return s
+}
+
+// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist, and the
+// energies (Σ pixel²) of a and of b over those pixels.
+func shiftedDot(a, b []byte, h, w int, s Shift) (dot, ea, eb int64) {
+	y0, y1 := max(0, s.Row), min(h, h+s.Row)
+	x0, x1 := max(0, s.Col), min(w, w+s.Col)
+	if x0 >= x1 {
+		return 0, 0, 0
+	}
+	for y := y0; y < y1; y++ {
+		ra := a[y*w+x0 : y*w+x1]
+		rb := b[(y-s.Row)*w+x0-s.Col : (y-s.Row)*w+x1-s.Col]
+		rb = rb[:len(ra)]
+		var d, sa, sb int64
+		for x, v := range ra {
+			u := int64(rb[x])
+			d += int64(v) * u
+			sa += int64(v) * int64(v)
+			sb += u * u
+		}
+		dot, ea, eb = dot+d, ea+sa, eb+sb
+	}
+	return dot, ea, eb
+}
