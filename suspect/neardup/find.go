@@ -43,7 +43,7 @@ type Options struct {
 	// MaxDistance bounds the squared descriptor distance of a candidate verified (default
 	// MaxDistance).
 	MaxDistance float64
-	Workers    int     // goroutines (default runtime.NumCPU())
+	Workers     int // goroutines (default runtime.NumCPU())
 	// Index tunes the descriptors' neighbour index (nn.NewIndex; exact below nn.ExactBelow).
 	Index nn.IndexOptions
 	// Progress (may be nil) gets a stage ("index", "candidates", "verify") and the share of it

@@ -8,8 +8,9 @@
 // No one detector sees every kind of outlier (measured on MNIST's t10k with 30 planted
 // non-digits: the statistics find blanks, noise, shapes and inverted scans; the embeddings
 // letters, symbols and pairs of digits), so their verdicts are combined by Fisher's method on
-// ranks: Score = Σ over the detectors of −ln(r/N), r the sample's rank (1 = farthest) among N.
-// A sample far out in one detector, or fairly far out in several, scores high. outlier never
+// ranks: Score = Σ over the detectors of w·−ln(r/N), r the sample's rank (1 = farthest) among
+// N and w the detector's weight (1 for the statistics, Embedding.Weight for an embedding). A
+// sample far out in one detector, or fairly far out in several, scores high. outlier never
 // imports Fyne.
 package outlier
 
@@ -39,12 +40,19 @@ type Options struct {
 	Progress func(stage string, done float64)
 }
 
+// Embedding is one space in which a detector measures how far out each sample lies: N×D
+// vectors, compared by angle, and the weight of the detector's ranks in the Score (0: 1).
+type Embedding struct {
+	Vectors nn.Vectors
+	Weight  float64
+}
+
 // Scores returns one score per sample of d (N values, larger = more of an outlier; see the
-// package comment), from the pixel statistics and each embedding (N×D each, compared by angle).
+// package comment), from the pixel statistics and each embedding.
 // Growth: the neighbour searches' (near-linear in N, nn.Index) and O(N log N) for the ranks;
 // memory O(N·D) per embedding while its index exists. Errors: an embedding with another number
 // of rows, pixels of the wrong length, fewer than 2 samples, or the context's error.
-func Scores(ctx context.Context, d suspect.Data, embeddings []nn.Vectors, opts Options) ([]float64, error) {
+func Scores(ctx context.Context, d suspect.Data, embeddings []Embedding, opts Options) ([]float64, error) {
 	if opts.K <= 0 {
 		opts.K = DefaultK
 	}
@@ -55,8 +63,8 @@ func Scores(ctx context.Context, d suspect.Data, embeddings []nn.Vectors, opts O
 		return nil, fmt.Errorf("outliers need at least 2 samples, the dataset has %d", d.N)
 	}
 	for _, e := range embeddings {
-		if e.N != d.N {
-			return nil, fmt.Errorf("an embedding of %d rows for %d samples", e.N, d.N)
+		if e.Vectors.N != d.N {
+			return nil, fmt.Errorf("an embedding of %d rows for %d samples", e.Vectors.N, d.N)
 		}
 	}
 	stats, err := Stats(ctx, d)
@@ -64,7 +72,7 @@ func Scores(ctx context.Context, d suspect.Data, embeddings []nn.Vectors, opts O
 		return nil, err
 	}
 	score := make([]float64, d.N)
-	detect := func(stage string, v nn.Vectors, cosine bool) error {
+	detect := func(stage string, v nn.Vectors, cosine bool, weight float64) error {
 		report := func(f float64) {
 			if opts.Progress != nil {
 				opts.Progress(stage, f)
@@ -89,23 +97,27 @@ func Scores(ctx context.Context, d suspect.Data, embeddings []nn.Vectors, opts O
 				far[i] += math.Sqrt(float64(x)) / float64(k)
 			}
 		}
-		addRanks(score, far)
+		addRanks(score, far, weight)
 		return nil
 	}
-	if err := detect("statistics", stats, false); err != nil {
+	if err := detect("statistics", stats, false, 1); err != nil {
 		return nil, err
 	}
-	for e, v := range embeddings {
-		if err := detect(fmt.Sprintf("embedding %d", e+1), v, true); err != nil {
+	for e, emb := range embeddings {
+		w := emb.Weight
+		if w == 0 {
+			w = 1
+		}
+		if err := detect(fmt.Sprintf("embedding %d", e+1), emb.Vectors, true, w); err != nil {
 			return nil, err
 		}
 	}
 	return score, nil
 }
 
-// addRanks adds −ln(r/N) to score[i] for each sample, r its rank by far (1 = largest; equal
+// addRanks adds w·−ln(r/N) to score[i] for each sample, r its rank by far (1 = largest; equal
 // values ranked by lower index first).
-func addRanks(score, far []float64) {
+func addRanks(score, far []float64, w float64) {
 	n := len(far)
 	order := make([]int32, n)
 	for i := range order {
@@ -113,7 +125,7 @@ func addRanks(score, far []float64) {
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(far[b], far[a]) })
 	for r, i := range order {
-		score[i] -= math.Log(float64(r+1) / float64(n))
+		score[i] -= w * math.Log(float64(r+1)/float64(n))
 	}
 }
 

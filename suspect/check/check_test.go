@@ -1,0 +1,208 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"idxlabel/internal/mnisttest"
+	"idxlabel/suspect"
+)
+
+// planted is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
+// training digits written over random samples, and 100 other labels flipped.
+type planted struct {
+	d        suspect.Data
+	train    suspect.Data
+	outliers map[int]bool
+	dups     map[int]int // place → the t10k sample copied
+	leaks    map[int]int // place → the training sample copied
+	flips    map[int]int // place → the true label
+}
+
+func plant(t *testing.T, seed uint64) planted {
+	images, labels := mnisttest.Load(t)
+	trainImages, trainLabels := mnisttest.LoadTrain(t)
+	px := slices.Clone(images.Data)
+	rng := rand.New(rand.NewPCG(seed, 99))
+	p := planted{outliers: map[int]bool{}, dups: map[int]int{}, leaks: map[int]int{}, flips: map[int]int{}}
+	used := map[int]bool{}
+	free := func() int {
+		for {
+			if i := rng.IntN(10000); !used[i] {
+				used[i] = true
+				return i
+			}
+		}
+	}
+	ls := make([]int, 10000)
+	for i := range ls {
+		ls[i] = int(labels.Data[i])
+	}
+	digits := func(i int) []byte { return images.Data[i*784 : (i+1)*784] }
+	for _, o := range mnisttest.Outliers(rng, 30, digits, 10000) {
+		i := free()
+		copy(px[i*784:], o.Pixels)
+		ls[i] = rng.IntN(10)
+		p.outliers[i] = true
+	}
+	for k := range 20 {
+		src, at := free(), free()
+		copy(px[at*784:], mnisttest.Copy(rng, digits(src), mnisttest.CopyKinds[k%5]))
+		ls[at] = ls[src]
+		p.dups[at] = src
+	}
+	for k := range 20 {
+		src, at := rng.IntN(60000), free()
+		copy(px[at*784:], mnisttest.Copy(rng, trainImages.Data[src*784:(src+1)*784], mnisttest.CopyKinds[k%5]))
+		ls[at] = int(trainLabels.Data[src])
+		p.leaks[at] = src
+	}
+	for range 100 {
+		i := free()
+		p.flips[i] = ls[i]
+		ls[i] = (ls[i] + 1 + rng.IntN(9)) % 10
+	}
+	p.d = suspect.Data{N: 10000, Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: ls}
+	tl := make([]int, 60000)
+	for i := range tl {
+		tl[i] = int(trainLabels.Data[i])
+	}
+	p.train = suspect.Data{N: 60000, Dim: 784, Pixels: func(i int) []byte { return trainImages.Data[i*784 : (i+1)*784] }, Labels: tl}
+	return p
+}
+
+// quickCNN is a short scan for tests (2 folds, 2 epochs): weaker than the default, enough to
+// show that the kinds work together.
+var quickCNN = suspect.CNNOptions{Folds: 2, Epochs: 2, Seed: 5}
+
+// TestRunFindsPlanted runs every kind on planted t10k against the training set, with one
+// short CNN scan: the quick kinds are delivered first, every planted copy and leak is found,
+// at least 25 of the 30 non-digits are in the outliers' top 100 (27 measured: the short scan's
+// features are weaker than a full scan's, whose figures BenchmarkCheckT10k reports), and most
+// flipped labels are in the labels' top 200.
+func TestRunFindsPlanted(t *testing.T) {
+	p := plant(t, 43)
+	var order []Kind
+	sawScan := false
+	res, err := Run(context.Background(), p.d, &p.train, Options{CNN: quickCNN}, func(pr Progress) {
+		if pr.CNN != nil {
+			sawScan = true
+		}
+	}, func(k Kind, list []Finding) {
+		order = append(order, k)
+		if k == Duplicate || k == Leak {
+			if sawScan {
+				t.Errorf("%s delivered after the scan started", k)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(order, []Kind{Duplicate, Leak, Label, Outlier}) || !slices.Equal(res.Kinds, Kinds) {
+		t.Fatalf("delivered %v, ran %v", order, res.Kinds)
+	}
+	pairs := map[[2]int]bool{}
+	for _, f := range res.Findings[Duplicate] {
+		pairs[[2]int{f.Index, f.Other}] = true
+		if f.Label != p.d.Labels[f.Index] || f.Suggested == NoLabel {
+			t.Fatalf("duplicate %+v: label or suggestion missing", f)
+		}
+	}
+	for at, src := range p.dups {
+		if !pairs[[2]int{min(at, src), max(at, src)}] {
+			t.Errorf("the copy at %d of %d was not found", at, src)
+		}
+	}
+	leaks := map[int]int{}
+	for _, f := range res.Findings[Leak] {
+		leaks[f.Index] = f.Other
+	}
+	for at, src := range p.leaks {
+		if leaks[at] != src {
+			t.Errorf("the leak at %d of training sample %d: %v", at, src, leaks[at])
+		}
+	}
+	t.Logf("duplicates %d (planted 20), leaks %d (planted 20)", len(res.Findings[Duplicate]), len(res.Findings[Leak]))
+	in100 := 0
+	for _, f := range res.Findings[Outlier][:100] {
+		if p.outliers[f.Index] {
+			in100++
+		}
+	}
+	flips := 0
+	for _, f := range res.Findings[Label][:200] {
+		if _, ok := p.flips[f.Index]; ok {
+			flips++
+		}
+	}
+	t.Logf("outliers: %d of 30 in the top 100 (%d flagged); flipped labels: %d of 100 in the top 200", in100, res.Flagged[Outlier], flips)
+	if in100 < 25 {
+		t.Errorf("only %d of 30 planted non-digits in the outliers' top 100", in100)
+	}
+	if flips < 85 {
+		t.Errorf("only %d of 100 flipped labels in the top 200", flips)
+	}
+	for _, k := range Kinds {
+		list := res.Findings[k]
+		for m := 1; m < len(list); m++ {
+			if list[m].Score > list[m-1].Score {
+				t.Fatalf("%s: finding %d is more severe than %d", k, m, m-1)
+			}
+		}
+	}
+}
+
+// TestRunWithoutLabels: images alone run the outliers (pixels only) and duplicates; asking for
+// labels or a leak that cannot be done is an error; Top bounds the lists; a cancelled run stops.
+func TestRunWithoutLabels(t *testing.T) {
+	images, _ := mnisttest.Load(t)
+	ls := make([]int, 3000)
+	for i := range ls {
+		ls[i] = NoLabel
+	}
+	d := suspect.Data{N: 3000, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	ctx := context.Background()
+	res, err := Run(ctx, d, nil, Options{Top: 7}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Kinds, []Kind{Outlier, Duplicate}) || res.Scan != nil {
+		t.Fatalf("kinds %v, scan %v", res.Kinds, res.Scan != nil)
+	}
+	if n := len(res.Findings[Outlier]); n != 7 {
+		t.Errorf("%d outliers kept with Top 7", n)
+	}
+	for _, f := range res.Findings[Outlier] {
+		if f.Label != NoLabel || f.Suggested != NoLabel || f.Other != -1 {
+			t.Errorf("outlier %+v", f)
+		}
+	}
+	if _, err := Run(ctx, d, nil, Options{Kinds: []Kind{Label}}, nil, nil); !errors.Is(err, ErrNoLabels) {
+		t.Errorf("label kind without labels: %v", err)
+	}
+	if _, err := Run(ctx, d, nil, Options{Kinds: []Kind{Leak}}, nil, nil); !errors.Is(err, ErrNoOther) {
+		t.Errorf("leak kind without another set: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Run(cancelled, d, nil, Options{}, nil, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestParseKinds: names in any order come back in list order; unknown and repeated names fail.
+func TestParseKinds(t *testing.T) {
+	k, err := ParseKinds("leak,label")
+	if err != nil || !slices.Equal(k, []Kind{Label, Leak}) {
+		t.Errorf("leak,label: %v %v", k, err)
+	}
+	for _, bad := range []string{"", "labels", "label,label", "label,"} {
+		if _, err := ParseKinds(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

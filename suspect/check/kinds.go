@@ -1,0 +1,76 @@
+// Package check is the dataset health check: one run finds label errors, outliers,
+// near-duplicates and leakage against a second set, and returns each kind's findings most
+// severe first. It drives the models of package suspect (the cross-validated CNN, shared by the
+// label and outlier kinds: one scan), suspect/outlier and suspect/neardup; a command line and a
+// window both call Run. check never imports Fyne.
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"idxlabel/suspect"
+)
+
+// Kind names one kind of finding. Its string is the kind column of `idxlabel check`'s CSV.
+type Kind string
+
+// The kinds, in the order the CSV and the report list them (Run computes the quick ones,
+// Duplicate and Leak, first).
+const (
+	// Label: a sample whose given label the CNN's out-of-fold probabilities doubt. Score is
+	// 1 − p(given label) (suspect.ScanCNN's self-confidence ranking).
+	Label Kind = "label"
+	// Outlier: a sample unlike every class (not a digit). Score is outlier.Scores' Fisher
+	// combination of its detectors' ranks: Σ −ln(rank/N), from 0 up to about 3·ln N.
+	Outlier Kind = "outlier"
+	// Duplicate: two samples of the set that are the same image up to small changes. Score is
+	// their shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
+	Duplicate Kind = "duplicate"
+	// Leak: a sample of the set that is such a copy of a sample of the other set. Score as for
+	// Duplicate.
+	Leak Kind = "leak"
+)
+
+// Kinds lists every kind in list order.
+var Kinds = []Kind{Label, Outlier, Duplicate, Leak}
+
+// ParseKinds reads a comma-separated list of kind names ("label,outlier"), in any order and
+// without repeats, into list order. Errors: an empty list, an unknown or repeated name.
+func ParseKinds(s string) ([]Kind, error) {
+	seen := map[Kind]bool{}
+	for _, f := range strings.Split(s, ",") {
+		k := Kind(strings.TrimSpace(f))
+		if !slices.Contains(Kinds, k) {
+			return nil, fmt.Errorf("unknown kind %q (the kinds are label, outlier, duplicate, leak)", string(k))
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("kind %q is listed twice", string(k))
+		}
+		seen[k] = true
+	}
+	var out []Kind
+	for _, k := range Kinds {
+		if seen[k] {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// Finding is one finding of a kind.
+type Finding struct {
+	Kind  Kind
+	Index int // the sample of the set, 0-based in Data's order
+	// Other is the second sample: for Duplicate another sample of the set (Index < Other), for
+	// Leak a sample of the other set; -1 for Label and Outlier.
+	Other int
+	Label int // Index's given label (suspect.NoLabel for none)
+	// Suggested is the CNN's most probable class for Index (suspect.NoLabel when no scan ran).
+	Suggested int
+	Score     float64 // larger is more severe within the kind; see the Kind constants
+}
+
+// NoLabel is the Label or Suggested of a Finding without one (suspect.NoLabel).
+const NoLabel = suspect.NoLabel

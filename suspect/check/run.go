@@ -1,0 +1,252 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/neardup"
+	"idxlabel/suspect/nn"
+	"idxlabel/suspect/outlier"
+)
+
+// Options tune Run. The zero value runs every kind that applies with the defaults.
+type Options struct {
+	// Kinds to run (nil: every kind that applies: Label and Outlier's CNN features only with
+	// labels, Leak only with another set).
+	Kinds []Kind
+	// Scan is a finished CNN scan of the same samples to reuse (its Suspects, Probs and
+	// Features); nil runs suspect.ScanCNN with CNN when a kind needs it.
+	Scan *suspect.CNNResult
+	CNN  suspect.CNNOptions
+	// Threshold is the similarity at or above which Duplicate and Leak report a pair (default
+	// neardup.DefaultThreshold).
+	Threshold float64
+	// Top bounds the findings kept per kind, most severe first (0: all).
+	Top     int
+	Workers int // goroutines (default runtime.NumCPU())
+	// Index tunes the neighbour indexes (nn.NewIndex; exact below nn.ExactBelow samples).
+	Index nn.IndexOptions
+}
+
+// Progress reports how far a run is: the kind being computed, its stage, and the share of
+// that stage done (0–1). During the CNN scan (Kind Label, Stage "scan") CNN holds the scan's
+// own report.
+type Progress struct {
+	Kind  Kind
+	Stage string
+	Done  float64
+	CNN   *suspect.Progress
+}
+
+// Result is a run's outcome.
+type Result struct {
+	Kinds    []Kind             // the kinds run, in list order
+	Findings map[Kind][]Finding // each kind's findings, most severe first (at most Options.Top)
+	// Flagged counts each kind's findings that pass its bar (FlagLabel, FlagOutlier; every
+	// pair for Duplicate and Leak), however many Top keeps.
+	Flagged map[Kind]int
+	Scan    *suspect.CNNResult // the CNN scan used (nil when none ran)
+}
+
+// FlagLabel is the Label score above which a sample counts as flagged: the model gives its
+// given label a probability below one half.
+const FlagLabel = 0.5
+
+// FlagOutlier is the Outlier score at or above which a sample counts as flagged. Under
+// independent uniform ranks the Fisher sum of three detectors exceeds 14.5 with probability
+// about 1 in 100,000; on MNIST's t10k this flags the planted non-digits and a handful of
+// natural samples (bench/check/README.md).
+const FlagOutlier = 14.5
+
+// CNNWeight is the weight of the CNN features' detector in the outlier score (outlier.Scores;
+// the pixel detectors weigh 1). On t10k with 30 planted non-digits the features added nothing
+// to the pixel detectors' top 100 after a full scan and cost 1–5 of the top 50 after a short
+// one; they count half, so that a non-digit drawn like a digit, which only its shape tells
+// apart, still gains from them (bench/check/README.md).
+const CNNWeight = 0.5
+
+// ErrNoLabels: the Label kind was asked for a set without labels.
+var ErrNoLabels = errors.New("the label kind needs labels (a label file)")
+
+// ErrNoOther: the Leak kind was asked without another set.
+var ErrNoOther = errors.New("the leak kind needs another set to check against")
+
+// Run checks d (and against, for Leak; may be nil) and returns each kind's findings. The
+// quick kinds run first and are handed to found (may be nil) as soon as each is done, before
+// the CNN scan starts: Duplicate, Leak, then Label and Outlier. Pairs handed over before the
+// scan have Suggested NoLabel; the Result's have the scan's suggestions. Run never changes a
+// slice once it has handed it to found. progress (may be nil) is called
+// from Run's goroutines, one call at a time. Growth: the CNN scan's, and near-linear in N for
+// the others (nn.Index). Errors: ErrNoLabels, ErrNoOther, samples of different sizes, the
+// models' errors, or the context's error when cancelled.
+func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Options, progress func(Progress), found func(Kind, []Finding)) (*Result, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	opts.Index.Workers = opts.Workers
+	labelled := slices.ContainsFunc(d.Labels, func(l int) bool { return l != NoLabel })
+	kinds := opts.Kinds
+	if kinds == nil {
+		for _, k := range Kinds {
+			if (k != Label || labelled) && (k != Leak || against != nil) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	switch {
+	case slices.Contains(kinds, Label) && !labelled:
+		return nil, ErrNoLabels
+	case slices.Contains(kinds, Leak) && against == nil:
+		return nil, ErrNoOther
+	}
+	report := func(k Kind, stage string) func(float64) {
+		return func(f float64) {
+			if progress != nil {
+				progress(Progress{Kind: k, Stage: stage, Done: f})
+			}
+		}
+	}
+	res := &Result{Kinds: kinds, Findings: map[Kind][]Finding{}, Flagged: map[Kind]int{}, Scan: opts.Scan}
+	deliver := func(k Kind, list []Finding, flagged int) {
+		if opts.Top > 0 && len(list) > opts.Top {
+			list = list[:opts.Top]
+		}
+		res.Findings[k], res.Flagged[k] = list, flagged
+		if found != nil {
+			found(k, list)
+		}
+	}
+	// The pixel descriptors serve the duplicates, the leakage and the outliers.
+	var basis *neardup.Basis
+	var desc *neardup.Descriptors
+	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) {
+		first := kinds[0]
+		if first == Label {
+			first = kinds[1]
+		}
+		var err error
+		if basis, err = neardup.FitBasis(ctx, d, 1); err != nil {
+			return nil, err
+		}
+		if desc, err = basis.Describe(ctx, d, opts.Workers, report(first, "describe")); err != nil {
+			return nil, err
+		}
+	}
+	pairOpts := func(k Kind) neardup.Options {
+		return neardup.Options{Threshold: opts.Threshold, Workers: opts.Workers, Index: opts.Index,
+			Progress: func(stage string, f float64) { report(k, stage)(f) }}
+	}
+	// suggested is filled once a scan exists; pairs found before it get NoLabel.
+	suggested := func(i int) int { return NoLabel }
+	setScan := func(s *suspect.CNNResult) {
+		res.Scan = s
+		nc := len(s.Classes)
+		suggested = func(i int) int {
+			p := s.Probs[i*nc : (i+1)*nc]
+			best := 0
+			for c := range p {
+				if p[c] > p[best] {
+					best = c
+				}
+			}
+			return s.Classes[best]
+		}
+	}
+	if s := opts.Scan; s != nil {
+		if len(s.Classes) == 0 || len(s.Probs) != d.N*len(s.Classes) || len(s.Features) != d.N*cnn.Features {
+			return nil, fmt.Errorf("the scan given is not of these %d samples", d.N)
+		}
+		setScan(s)
+	}
+	label := func(i int) int {
+		if d.Labels == nil {
+			return NoLabel
+		}
+		return d.Labels[i]
+	}
+	pairs := func(k Kind, list []neardup.Pair) []Finding {
+		out := make([]Finding, len(list))
+		for m, p := range list {
+			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity}
+		}
+		return out
+	}
+	if slices.Contains(kinds, Duplicate) {
+		list, err := neardup.Within(ctx, d, desc, pairOpts(Duplicate))
+		if err != nil {
+			return nil, err
+		}
+		deliver(Duplicate, pairs(Duplicate, list), len(list))
+	}
+	if slices.Contains(kinds, Leak) {
+		od, err := basis.Describe(ctx, *against, opts.Workers, report(Leak, "describe"))
+		if err != nil {
+			return nil, fmt.Errorf("the other set: %w", err)
+		}
+		list, err := neardup.Across(ctx, d, desc, *against, od, pairOpts(Leak))
+		if err != nil {
+			return nil, err
+		}
+		deliver(Leak, pairs(Leak, list), len(list))
+	}
+	needScan := slices.Contains(kinds, Label) || slices.Contains(kinds, Outlier) && labelled
+	if needScan && res.Scan == nil {
+		s, err := suspect.ScanCNN(ctx, d, opts.CNN, func(p suspect.Progress) {
+			if progress != nil {
+				progress(Progress{Kind: Label, Stage: "scan", Done: p.Done, CNN: &p})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		setScan(s)
+		// The pairs delivered before the scan get its suggestions in the result.
+		// (new slices: found's callers may still be reading the old ones).
+		for _, k := range []Kind{Duplicate, Leak} {
+			list := slices.Clone(res.Findings[k])
+			for m := range list {
+				list[m].Suggested = suggested(list[m].Index)
+			}
+			res.Findings[k] = list
+		}
+	}
+	if slices.Contains(kinds, Label) {
+		list := make([]Finding, len(res.Scan.Suspects))
+		flagged := 0
+		for m, s := range res.Scan.Suspects {
+			list[m] = Finding{Kind: Label, Index: s.Index, Other: -1, Label: s.Label, Suggested: s.Suggested, Score: s.Score}
+			if s.Score > FlagLabel {
+				flagged++
+			}
+		}
+		deliver(Label, list, flagged)
+	}
+	if slices.Contains(kinds, Outlier) {
+		embs := []outlier.Embedding{{Vectors: desc.Vectors, Weight: 1}}
+		if res.Scan != nil {
+			feats := nn.Vectors{Data: res.Scan.Features, N: d.N, Dim: cnn.Features}
+			embs = append(embs, outlier.Embedding{Vectors: feats, Weight: CNNWeight})
+		}
+		score, err := outlier.Scores(ctx, d, embs, outlier.Options{Workers: opts.Workers, Index: opts.Index,
+			Progress: func(stage string, f float64) { report(Outlier, stage)(f) }})
+		if err != nil {
+			return nil, err
+		}
+		order := outlier.Rank(score)
+		list := make([]Finding, len(order))
+		flagged := 0
+		for m, i := range order {
+			list[m] = Finding{Kind: Outlier, Index: i, Other: -1, Label: label(i), Suggested: suggested(i), Score: score[i]}
+			if score[i] >= FlagOutlier {
+				flagged++
+			}
+		}
+		deliver(Outlier, list, flagged)
+	}
+	return res, nil
+}
