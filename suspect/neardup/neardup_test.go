@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
+	"idxlabel/internal/planted"
 	"idxlabel/suspect"
 )
 
@@ -16,28 +17,28 @@ func data(images *idx.Array, n int) suspect.Data {
 	return suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
 }
 
-// planted is a copy of the first n images of dst with copies of src's images planted at random
+// plantedSet is a copy of the first n images of dst with copies of src's images planted at random
 // places: the copy of src[from] (made by mnisttest.Copy, kinds in turn) replaces image at.
-type planted struct {
+type plantedSet struct {
 	pixels []byte
 	from   map[int]int // at → from
 }
 
-func plant(rng *rand.Rand, dst *idx.Array, n int, src func(i int) []byte, srcN, count int, avoid func(i int) bool) planted {
-	p := planted{pixels: slices.Clone(dst.Data[:n*784]), from: map[int]int{}}
+func plant(rng *rand.Rand, dst *idx.Array, n int, src func(i int) []byte, srcN, count int, avoid func(i int) bool) plantedSet {
+	p := plantedSet{pixels: slices.Clone(dst.Data[:n*784]), from: map[int]int{}}
 	for k := 0; len(p.from) < count; k++ {
 		at, from := rng.IntN(n), rng.IntN(srcN)
 		if _, ok := p.from[at]; ok || avoid(at) || avoid(from) {
 			continue
 		}
-		kind := mnisttest.CopyKinds[k%len(mnisttest.CopyKinds)]
-		copy(p.pixels[at*784:], mnisttest.Copy(rng, src(from), kind))
+		kind := planted.CopyKinds[k%len(planted.CopyKinds)]
+		copy(p.pixels[at*784:], planted.Copy(rng, src(from), kind))
 		p.from[at] = from
 	}
 	return p
 }
 
-func (p planted) data() suspect.Data {
+func (p plantedSet) data() suspect.Data {
 	return suspect.Data{N: len(p.pixels) / 784, Dim: 784, Pixels: func(i int) []byte { return p.pixels[i*784 : (i+1)*784] }}
 }
 
@@ -47,11 +48,11 @@ func (p planted) data() suspect.Data {
 func TestSimilarityOfCopies(t *testing.T) {
 	images, _ := mnisttest.Load(t)
 	rng := rand.New(rand.NewPCG(21, 21))
-	for _, kind := range mnisttest.CopyKinds {
+	for _, kind := range planted.CopyKinds {
 		worst := 1.0
 		for range 200 {
 			src := images.Data[rng.IntN(10000)*784:][:784]
-			cp := mnisttest.Copy(rng, src, kind)
+			cp := planted.Copy(rng, src, kind)
 			s, _ := Similarity(src, cp, 28, 28, OffsetOf(src, 28, 28), OffsetOf(cp, 28, 28))
 			worst = min(worst, s)
 		}

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"idxlabel/internal/mnisttest"
+	"idxlabel/internal/planted"
 	"idxlabel/suspect"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/nn"
 )
 
-// plantedT10k returns t10k with 30 non-digits (mnisttest.Outliers, drawn with seed) written over
+// plantedT10k returns t10k with 30 non-digits (planted.Outliers, drawn with seed) written over
 // random samples, and the places they went.
 func plantedT10k(t *testing.T, seed uint64) (suspect.Data, map[int]string) {
 	images, labels := mnisttest.Load(t)
@@ -20,7 +21,7 @@ func plantedT10k(t *testing.T, seed uint64) (suspect.Data, map[int]string) {
 	digits := func(i int) []byte { return images.Data[i*784 : (i+1)*784] }
 	rng := rand.New(rand.NewPCG(seed, 77))
 	at := map[int]string{}
-	for _, o := range mnisttest.Outliers(rng, 30, digits, 10000) {
+	for _, o := range planted.Outliers(rng, 30, digits, 10000) {
 		for {
 			i := rng.IntN(10000)
 			if _, ok := at[i]; !ok {

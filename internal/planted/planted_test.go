@@ -1,4 +1,4 @@
-package mnisttest
+package planted
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,7 @@
-package mnisttest
+// Package planted makes the planted cases the health check is measured on: non-digits to
+// plant among MNIST digits (Outliers) and near-duplicates of a sample (Copy). Tests and
+// benchmarks use it; it never touches the real files (internal/mnisttest finds those).
+package planted
 
 import (
 	"image"
