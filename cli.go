@@ -26,7 +26,8 @@ var commands = []command{
 	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
 	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
 	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
-	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K] [--duplicates]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN; or duplicate pairs)", runSuspects},
+	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
+	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
 }

@@ -18,14 +18,13 @@ import (
 // estimated probability that the label is wrong). --method cnn (the default) ranks by the
 // out-of-fold probabilities of a cross-validated CNN (suspect.ScanCNN), printing its progress
 // per fold and epoch on stderr; --method knn by the labels of the k nearest neighbours
-// (suspect.Scan, seconds). --duplicates prints the near-duplicate pairs of the kNN scan instead:
-// "index_a,index_b,distance" (RMS pixel difference), exact duplicates with different labels
-// first. A summary goes to stderr. Interrupt (Ctrl+C) cancels the scan.
+// (suspect.Scan, seconds). A summary goes to stderr. Interrupt (Ctrl+C) cancels the scan.
+// Near-duplicates are `idxlabel check --kinds duplicate`'s: --duplicates says so.
 func runSuspects(c *cli, args []string) error {
 	fs := c.flags("suspects")
 	method := fs.String("method", string(suspect.MethodCNN), "cnn (cross-validated network) or knn (nearest neighbours)")
 	top := fs.Int("top", 100, "print the N most suspicious samples (0: all)")
-	dups := fs.Bool("duplicates", false, "print near-duplicate pairs instead (kNN)")
+	dups := fs.Bool("duplicates", false, "moved to idxlabel check --kinds duplicate")
 	k := fs.Int("k", 10, "knn: neighbours per sample (1–100)")
 	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking)")
 	folds := fs.Int("folds", 5, "cnn: cross-validation folds (2–50)")
@@ -33,6 +32,9 @@ func runSuspects(c *cli, args []string) error {
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
+	}
+	if *dups {
+		return usagef("suspects: --duplicates moved: near-duplicates are idxlabel check --kinds duplicate IMAGES")
 	}
 	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs); err != nil {
 		return err
@@ -53,24 +55,14 @@ func runSuspects(c *cli, args []string) error {
 	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
 	out := bufio.NewWriter(c.stdout)
 	defer out.Flush()
-	if *dups || suspect.Method(*method) == suspect.MethodKNN {
+	if suspect.Method(*method) == suspect.MethodKNN {
 		res, err := suspect.Scan(ctx, data, suspect.Options{K: *k}, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[1], err)
 		}
-		if *dups {
-			fmt.Fprintln(out, "index_a,index_b,distance")
-			for n, d := range res.Duplicates {
-				if *top > 0 && n >= *top {
-					break
-				}
-				fmt.Fprintf(out, "%d,%d,%.2f\n", snap.Indices[d.A], snap.Indices[d.B], d.Distance)
-			}
-		} else {
-			writeSuspects(out, res.Suspects, snap.Indices, *top)
-		}
-		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d with most neighbours disagreeing, %d near-duplicate pairs\n",
-			len(snap.Indices), time.Since(start).Seconds(), countAbove(res.Suspects, 0.5), len(res.Duplicates))
+		writeSuspects(out, res.Suspects, snap.Indices, *top)
+		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d with most neighbours disagreeing\n",
+			len(snap.Indices), time.Since(start).Seconds(), countAbove(res.Suspects, 0.5))
 		return nil
 	}
 	var last [2]int

@@ -23,6 +23,7 @@ func TestSuspectsUsageErrors(t *testing.T) {
 		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
 		{[]string{"--method", "svm"}, `--method must be cnn or knn, not "svm"`},
 		{[]string{"--seed", "-1"}, "invalid value"},
+		{[]string{"--duplicates"}, "--duplicates moved: near-duplicates are idxlabel check --kinds duplicate"},
 		// Memory and time grow with k (an N×k neighbour list per worker) and with the folds (a
 		// training list of N per fold): --k 5000 on t10k took 826 MB and over 5 minutes,
 		// --folds 10000 870 MB and 57 hours.

@@ -118,7 +118,11 @@ func exportTree(dir, name string) (files, dirs []string, err error) {
 
 // hasMarker reports whether path is a regular file holding exactly MarkerText (reading at most
 // one byte more).
-func hasMarker(path string) bool {
+func hasMarker(path string) bool { return hasMarkerText(path, MarkerText) }
+
+// hasMarkerText reports whether path is a regular file holding exactly text (reading at most one
+// byte more).
+func hasMarkerText(path, text string) bool {
 	fi, err := os.Lstat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
@@ -128,8 +132,8 @@ func hasMarker(path string) bool {
 		return false
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, int64(len(MarkerText))+1))
-	return err == nil && bytes.Equal(b, []byte(MarkerText))
+	b, err := io.ReadAll(io.LimitReader(f, int64(len(text))+1))
+	return err == nil && bytes.Equal(b, []byte(text))
 }
 
 // firstEntry returns the name of one entry of dir ("" for none or an error), to say what a
@@ -161,13 +165,18 @@ func isSampleName(name string) bool {
 	return true
 }
 
-// replace puts the new tree tmp in place of out. An existing out is checked again (it must still
-// be an earlier export: exportTree), moved aside, checked once more under its new name (so
-// nothing added meanwhile is removed; if it fails the move is undone), tmp renamed to out, and
-// only then the earlier export's files and folders removed, one by one. Errors: ErrInTheWay,
-// the rename's error (out is as it was), or a removal's error (the new tree is in place; the
-// error names the folder left aside).
+// replace puts the new tree tmp in place of out (replaceTree with the PNG export's rule).
 func replace(tmp, out string) error {
+	return replaceTree(tmp, out, func(fi fs.FileInfo) error { return replaceable(out, fi, PNG) }, exportTree)
+}
+
+// replaceTree puts the new folder tmp in place of out. An existing out is checked (check, on its
+// Lstat, then tree: it must be what may be replaced), moved aside, checked again by tree under
+// its new name (so nothing added meanwhile is removed; if it fails the move is undone), tmp
+// renamed to out, and only then the files and folders tree listed removed, one by one. Errors:
+// check's and tree's (ErrInTheWay), the rename's error (out is as it was), or a removal's error
+// (the new folder is in place; the error names the folder left aside).
+func replaceTree(tmp, out string, check func(fs.FileInfo) error, tree func(dir, name string) (files, dirs []string, err error)) error {
 	fi, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return os.Rename(tmp, out)
@@ -175,14 +184,14 @@ func replace(tmp, out string) error {
 	if err != nil {
 		return err
 	}
-	if err := replaceable(out, fi, PNG); err != nil {
+	if err := check(fi); err != nil {
 		return err
 	}
 	old := tmp + ".old"
 	if err := os.Rename(out, old); err != nil {
 		return err
 	}
-	files, dirs, err := exportTree(old, out)
+	files, dirs, err := tree(old, out)
 	if err == nil {
 		err = os.Rename(tmp, out)
 	}
@@ -192,12 +201,12 @@ func replace(tmp, out string) error {
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil {
-			return fmt.Errorf("%s written; the earlier export moved aside to %s is left: %w", out, old, err)
+			return fmt.Errorf("%s written; what was there, moved aside to %s, is left: %w", out, old, err)
 		}
 	}
 	for _, d := range dirs {
 		if err := os.Remove(d); err != nil {
-			return fmt.Errorf("%s written; the earlier export moved aside to %s is left: %w", out, old, err)
+			return fmt.Errorf("%s written; what was there, moved aside to %s, is left: %w", out, old, err)
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ import (
 type Method string
 
 // The methods: the cross-validated CNN (ScanCNN, the default) and the k nearest neighbours
-// (Scan, fast, and the source of neighbours and near duplicates).
+// (Scan, fast, and the source of neighbours).
 const (
 	MethodCNN Method = "cnn"
 	MethodKNN Method = "knn"

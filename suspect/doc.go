@@ -1,5 +1,5 @@
-// Package suspect finds the samples of a labelled dataset most likely to carry a wrong label,
-// suggests labels, and finds near-duplicate samples. It has two methods:
+// Package suspect finds the samples of a labelled dataset most likely to carry a wrong label and
+// suggests labels. It has two methods:
 //
 //   - ScanCNN (the default, MethodCNN): confident learning (Northcutt et al. 2021) with a
 //     cross-validated convolutional network (package cnn). The labelled samples are dealt into
@@ -11,8 +11,10 @@
 //     feature space (the first principal components of the pixels, computed with gonum); the
 //     share of neighbours that disagree with its label, out of sample (a sample never votes for
 //     itself), estimates how likely the label is wrong, and their majority suggests the right
-//     one. Seconds; the source of nearest neighbours and near duplicates, and a quick first pass.
+//     one. Seconds; the source of nearest neighbours, and a quick first pass.
 //
-// suspect never imports Fyne; it works on pixels and labels given by the caller, uses every
+// Its subpackages hold the other dataset-quality models: nn (the neighbour searches), outlier,
+// neardup (near-duplicates and leakage) and check (the health check that runs them all on one
+// scan). suspect never imports Fyne; it works on pixels and labels given by the caller, uses every
 // core, reports progress and stops when its context is cancelled.
 package suspect

@@ -67,8 +67,7 @@ type Suspect struct {
 
 // Result is a scan's outcome.
 type Result struct {
-	Suspects   []Suspect   // every labelled sample, most suspicious first (ties: lower index first)
-	Duplicates []Duplicate // near-duplicate pairs, exact duplicates with different labels first
+	Suspects   []Suspect // every labelled sample, most suspicious first (ties: lower index first)
 	neighbours *nn.Graph
 }
 
@@ -84,7 +83,8 @@ func (r *Result) Neighbours(i int) []int {
 	return out
 }
 
-// Scan ranks every labelled sample by how likely its label is wrong and finds near duplicates.
+// Scan ranks every labelled sample by how likely its label is wrong (near-duplicates are
+// suspect/neardup's).
 // progress (may be nil) is called from the scan's goroutines with a stage name and the share
 // done (0–1). Errors: fewer than 2 samples, pixels of the wrong length, the context's error when
 // cancelled, or a PCA that does not converge.
@@ -121,8 +121,6 @@ func Scan(ctx context.Context, d Data, opts Options, progress func(stage string,
 		return nil, err
 	}
 	res := &Result{neighbours: nb, Suspects: vote(d.Labels, nb)}
-	report("duplicates", 0)
-	res.Duplicates = duplicates(d, nb)
 	report("done", 1)
 	return res, nil
 }

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"idxlabel/internal/mnisttest"
+	"idxlabel/internal/planted"
 	"idxlabel/suspect"
 )
 
-// planted is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
+// plantedSet is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
 // training digits written over random samples, and 100 other labels flipped.
-type planted struct {
+type plantedSet struct {
 	d        suspect.Data
 	train    suspect.Data
 	outliers map[int]bool
@@ -22,12 +23,12 @@ type planted struct {
 	flips    map[int]int // place → the true label
 }
 
-func plant(t *testing.T, seed uint64) planted {
+func plant(t *testing.T, seed uint64) plantedSet {
 	images, labels := mnisttest.Load(t)
 	trainImages, trainLabels := mnisttest.LoadTrain(t)
 	px := slices.Clone(images.Data)
 	rng := rand.New(rand.NewPCG(seed, 99))
-	p := planted{outliers: map[int]bool{}, dups: map[int]int{}, leaks: map[int]int{}, flips: map[int]int{}}
+	p := plantedSet{outliers: map[int]bool{}, dups: map[int]int{}, leaks: map[int]int{}, flips: map[int]int{}}
 	used := map[int]bool{}
 	free := func() int {
 		for {
@@ -42,7 +43,7 @@ func plant(t *testing.T, seed uint64) planted {
 		ls[i] = int(labels.Data[i])
 	}
 	digits := func(i int) []byte { return images.Data[i*784 : (i+1)*784] }
-	for _, o := range mnisttest.Outliers(rng, 30, digits, 10000) {
+	for _, o := range planted.Outliers(rng, 30, digits, 10000) {
 		i := free()
 		copy(px[i*784:], o.Pixels)
 		ls[i] = rng.IntN(10)
@@ -50,13 +51,13 @@ func plant(t *testing.T, seed uint64) planted {
 	}
 	for k := range 20 {
 		src, at := free(), free()
-		copy(px[at*784:], mnisttest.Copy(rng, digits(src), mnisttest.CopyKinds[k%5]))
+		copy(px[at*784:], planted.Copy(rng, digits(src), planted.CopyKinds[k%5]))
 		ls[at] = ls[src]
 		p.dups[at] = src
 	}
 	for k := range 20 {
 		src, at := rng.IntN(60000), free()
-		copy(px[at*784:], mnisttest.Copy(rng, trainImages.Data[src*784:(src+1)*784], mnisttest.CopyKinds[k%5]))
+		copy(px[at*784:], planted.Copy(rng, trainImages.Data[src*784:(src+1)*784], planted.CopyKinds[k%5]))
 		ls[at] = int(trainLabels.Data[src])
 		p.leaks[at] = src
 	}

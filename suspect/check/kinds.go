@@ -74,3 +74,31 @@ type Finding struct {
 
 // NoLabel is the Label or Suggested of a Finding without one (suspect.NoLabel).
 const NoLabel = suspect.NoLabel
+
+// Description says in one sentence what a finding of kind k is.
+func (k Kind) Description() string {
+	switch k {
+	case Label:
+		return "A sample whose given label the cross-validated CNN doubts; the suggestion is the class it finds most probable."
+	case Outlier:
+		return "A sample unlike every class: not a digit (a letter, a symbol, noise, a blank or near-blank image, a filled shape, an inverted scan, two digits in one image)."
+	case Duplicate:
+		return "Two samples of the set that are the same image up to small changes (an exact copy, a shift of a pixel or two, mild noise, a change of intensity)."
+	case Leak:
+		return "A sample of the set that is such a copy of a sample of the other set: leakage that inflates any accuracy measured on it."
+	}
+	return ""
+}
+
+// ScoreNote says what kind k's score is.
+func (k Kind) ScoreNote() string {
+	switch k {
+	case Label:
+		return "1 − the out-of-fold probability of the given label (0–1; flagged above 0.5)."
+	case Outlier:
+		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features at half weight) of −ln(rank/N), rank 1 the farthest from its neighbours (flagged from 14.5)."
+	case Duplicate, Leak:
+		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default)."
+	}
+	return ""
+}

@@ -125,9 +125,11 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 	var basis *neardup.Basis
 	var desc *neardup.Descriptors
 	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) {
-		first := kinds[0]
-		if first == Label {
-			first = kinds[1]
+		first := Outlier // the first kind that uses them, in run order
+		for _, k := range []Kind{Leak, Duplicate} {
+			if slices.Contains(kinds, k) {
+				first = k
+			}
 		}
 		var err error
 		if basis, err = neardup.FitBasis(ctx, d, 1); err != nil {

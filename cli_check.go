@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"idxlabel/export"
+	"idxlabel/idx"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/check"
+	"idxlabel/suspect/neardup"
+)
+
+// checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
+const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
+                      [--top N] [--report DIR] [--threshold S] [--seed N] [--folds K] [--epochs E]
+                      IMAGES [LABELS]
+
+Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
+one row per finding, each kind's rows most severe first (kinds in the order label, outlier,
+duplicate, leak). index and other are 0-based sample numbers in file order; label is index's
+given label and suggested the cross-validated CNN's most probable class for it (both empty when
+unknown). Progress and a summary go to stderr; Ctrl+C stops cleanly.
+
+kinds (default: every kind that applies: label needs LABELS, leak needs --against):
+  label      a sample whose given label the CNN doubts (as idxlabel suspects ranks them).
+             score: 1 − the out-of-fold probability of the given label (0–1).
+  outlier    a sample unlike every class: not a digit (a letter, a symbol, noise, a blank
+             image, a filled shape, an inverted scan, two digits in one image).
+             score: Σ over three detectors (pixel statistics, pixel descriptors, CNN
+             features at half weight) of −ln(rank/N), rank 1 the sample farthest from its
+             10 nearest neighbours; 0 up to about 3·ln N. Every sample has one: see --top.
+  duplicate  two samples of IMAGES that are the same image up to small changes (an exact
+             copy, a 1–2 pixel shift, mild noise, a change of intensity); other is the
+             second sample (index < other).
+             score: the cosine similarity of the two images' pixels at their best alignment
+             (0 and ±1 pixel, and ±1 around the shift that aligns their centres of mass);
+             1 = identical up to shift and intensity. Pairs from --threshold up are listed.
+  leak       a sample of IMAGES that is such a copy of a sample of IMAGES2 (other, its number
+             there): how a test set is checked against its training set. score as duplicate.
+
+options:
+  --kinds LIST     the kinds to run, comma-separated
+  --against IMAGES2 [LABELS2]
+                   the other set for leak (same image size); LABELS2, when it follows and is a
+                   label file (1-D, or N×K with K ≤ 16), labels the other copies in the report
+  --top N          rows per kind, most severe first (default 100; at least 1)
+  --report DIR     also write a health report to the folder DIR: index.html and PNG images
+                   (counts, contact sheets of each kind's top findings, the class histogram),
+                   readable offline; an existing DIR is replaced only if it is an earlier
+                   report or empty
+  --threshold S    duplicate and leak: the similarity from which a pair is listed
+                   (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
+  --seed N, --folds K, --epochs E
+                   the CNN scan, as for idxlabel suspects (default seed 1, 5 folds)
+
+exit status: 0 done, 1 a file could not be read or written, 2 a usage error.
+`
+
+// runCheck runs the dataset health check (package suspect/check) on IMAGES [LABELS] and prints
+// its findings as CSV; see checkHelp.
+func runCheck(c *cli, args []string) error {
+	args, against, err := splitAgainst(args)
+	if err != nil {
+		return err
+	}
+	fs := c.flags("check")
+	kinds := fs.String("kinds", "", "")
+	top := fs.Int("top", 100, "")
+	report := fs.String("report", "", "")
+	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
+	seed := fs.Uint64("seed", 1, "")
+	folds := fs.Int("folds", 5, "")
+	epochs := fs.Int("epochs", 0, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	files, err := c.parse(fs, args, 0, 2)
+	if err != nil {
+		return err
+	}
+	if *help {
+		fmt.Fprint(c.stdout, checkHelp)
+		return nil
+	}
+	if len(files) == 0 {
+		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
+	}
+	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs)
+	if err != nil {
+		return err
+	}
+	opts.CNN = suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed}
+	if len(files) < 2 && containsKind(opts.Kinds, check.Label) {
+		return usagef("check: the label kind needs a label file: idxlabel check IMAGES LABELS")
+	}
+	if against == nil && containsKind(opts.Kinds, check.Leak) {
+		return usagef("check: the leak kind needs --against IMAGES2")
+	}
+	if *report != "" {
+		inputs := append(append([]string{}, files...), against...)
+		if err := checkOutputs(inputs, []string{*report}); err != nil {
+			return err
+		}
+	}
+	ds, err := openCheckSet(files)
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	set := checkData(ds)
+	var other *store.Dataset
+	var otherData *suspect.Data
+	if against != nil {
+		if other, err = openCheckSet(against); err != nil {
+			return err
+		}
+		defer other.Close()
+		h, w := ds.Size()
+		if oh, ow := other.Size(); oh != h || ow != w {
+			return usagef("check: --against %s has %d×%d images, %s has %d×%d: leakage compares images of one size", against[0], oh, ow, files[0], h, w)
+		}
+		od := checkData(other)
+		otherData = &od
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	res, err := check.Run(ctx, set, otherData, opts, checkProgress(c.stderr), nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", files[0], err)
+	}
+	snap := ds.Snapshot()
+	var otherIndex []int
+	if other != nil {
+		otherIndex = other.Snapshot().Indices
+	}
+	if err := writeCheckCSV(c.stdout, res, snap.Indices, otherIndex); err != nil {
+		return err
+	}
+	took := time.Since(start)
+	if *report != "" {
+		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took); err != nil {
+			return err
+		}
+	}
+	var counts []string
+	for _, k := range res.Kinds {
+		counts = append(counts, fmt.Sprintf("%d %s", res.Flagged[k], k))
+	}
+	fmt.Fprintf(c.stderr, "idxlabel: checked %d samples in %.1f s: flagged %s\n", set.N, took.Seconds(), strings.Join(counts, ", "))
+	return nil
+}
+
+// splitAgainst takes --against IMAGES2 [LABELS2] out of args (the flag package takes one value
+// per flag): LABELS2 is the argument after IMAGES2 when it is not an option and its IDX header
+// is a label file's (isLabelFile). Errors: --against without a file, or given twice.
+func splitAgainst(args []string) (rest, against []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "against" {
+			rest = append(rest, a)
+			continue
+		}
+		if against != nil {
+			return nil, nil, usagef("check: --against is given twice")
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, nil, usagef("check: --against needs IMAGES2 [LABELS2]")
+			}
+			i++
+			value = args[i]
+		}
+		against = []string{value}
+		if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && isLabelFile(args[i+1]) {
+			against = append(against, args[i+1])
+			i++
+		}
+	}
+	return rest, against, nil
+}
+
+// isLabelFile reports whether path's IDX header (only the header is read) is a label file's:
+// integers, 1-D, or 2-D with at most 16 columns (QMNIST's N×8). Anything unreadable is not.
+func isLabelFile(path string) bool {
+	h, err := idx.ReadHeaderFile(path)
+	if err != nil || h.Type == idx.Float32 || h.Type == idx.Float64 {
+		return false
+	}
+	return len(h.Dims) == 1 || len(h.Dims) == 2 && h.Dims[1] <= 16
+}
+
+// checkOptions turns the flags into check.Options, or a usage error naming the problem.
+func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, folds, epochs int) (check.Options, error) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var opts check.Options
+	if kinds != "" || set["kinds"] {
+		k, err := check.ParseKinds(kinds)
+		if err != nil {
+			return opts, usagef("check: --kinds: %v", err)
+		}
+		opts.Kinds = k
+	}
+	switch {
+	case top < 1:
+		return opts, usagef("check: --top must be at least 1, not %d", top)
+	case !(threshold > 0 && threshold <= 1):
+		return opts, usagef("check: --threshold must be above 0 and at most 1, not %v", threshold)
+	case folds < 2:
+		return opts, usagef("check: --folds must be at least 2, not %d", folds)
+	case folds > maxFolds:
+		return opts, usagef("check: --folds must be at most %d, not %d", maxFolds, folds)
+	case set["epochs"] && epochs < 1:
+		return opts, usagef("check: --epochs must be at least 1, not %d", epochs)
+	}
+	opts.Top, opts.Threshold = top, threshold
+	return opts, nil
+}
+
+func containsKind(kinds []check.Kind, k check.Kind) bool {
+	for _, x := range kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// openCheckSet opens IMAGES [LABELS] read-only.
+func openCheckSet(files []string) (*store.Dataset, error) {
+	labels := ""
+	if len(files) > 1 {
+		labels = files[1]
+	}
+	return store.Open(files[0], labels, store.Options{ReadOnly: true})
+}
+
+// checkData presents a dataset's samples as stored (EMNIST's transposed storage as stored,
+// with its height and width swapped), as the suspects command does.
+func checkData(ds *store.Dataset) suspect.Data {
+	snap := ds.Snapshot()
+	h, w := ds.Size()
+	if ds.Transposed() {
+		h, w = w, h
+	}
+	return suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
+}
+
+// checkProgress prints a line on w when the check moves to another kind or stage, and during
+// the CNN scan one per 5% of it.
+func checkProgress(w io.Writer) func(check.Progress) {
+	var last string
+	step := -1
+	return func(p check.Progress) {
+		if p.CNN != nil {
+			if s := int(20 * p.Done); s != step {
+				step = s
+				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), %s left\n",
+					100*p.Done, p.CNN.Fold, p.CNN.Folds, p.CNN.Epoch, p.CNN.Epochs, p.CNN.Left.Round(time.Second))
+			}
+			return
+		}
+		if at := string(p.Kind) + ": " + p.Stage; at != last {
+			last = at
+			fmt.Fprintf(w, "idxlabel: %s\n", at)
+		}
+	}
+}
+
+// writeCheckCSV prints the findings as CSV (kind,index,other,label,suggested,score) with file
+// indices: indices maps the checked samples to their numbers in IMAGES, otherIndex those of
+// IMAGES2.
+func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) error {
+	out := bufio.NewWriter(w)
+	fmt.Fprintln(out, "kind,index,other,label,suggested,score")
+	num := func(v int) string {
+		if v == check.NoLabel {
+			return ""
+		}
+		return strconv.Itoa(v)
+	}
+	for _, k := range res.Kinds {
+		for _, f := range res.Findings[k] {
+			other := ""
+			switch k {
+			case check.Duplicate:
+				other = strconv.Itoa(indices[f.Other])
+			case check.Leak:
+				other = strconv.Itoa(otherIndex[f.Other])
+			}
+			fmt.Fprintf(out, "%s,%d,%s,%s,%s,%.4f\n", k, indices[f.Index], other, num(f.Label), num(f.Suggested), f.Score)
+		}
+	}
+	return out.Flush()
+}
+
+// writeCheckReport writes the health report folder dir (export.WriteReport).
+func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration) error {
+	h, w := ds.Size()
+	facts := [][2]string{{"Images", files[0]}}
+	if len(files) > 1 {
+		facts = append(facts, [2]string{"Labels", files[1]})
+	}
+	if against != nil {
+		facts = append(facts, [2]string{"Checked against", strings.Join(against, ", ")})
+	}
+	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", len(ds.Snapshot().Indices), h, w)})
+	if res.Scan != nil {
+		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*res.Scan.Error)})
+	}
+	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", time.Now().Format("2006-01-02 15:04"), took.Seconds())})
+	s := export.FromDataset(ds)
+	var o *export.Samples
+	if other != nil {
+		os := export.FromDataset(other)
+		o = &os
+	}
+	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
+	return export.WriteReport(ctx, dir, r)
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+)
+
+// TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
+// the problem before any file is read (the files named here do not exist: a value let through
+// would exit 1).
+func TestCheckUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--top", "0"}, "--top must be at least 1, not 0"},
+		{[]string{"--kinds", "label,typo"}, `unknown kind "typo"`},
+		{[]string{"--kinds", "label,label"}, `kind "label" is listed twice`},
+		{[]string{"--kinds", "leak"}, "the leak kind needs --against IMAGES2"},
+		{[]string{"--threshold", "1.5"}, "--threshold must be above 0 and at most 1, not 1.5"},
+		{[]string{"--folds", "1"}, "--folds must be at least 2, not 1"},
+		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
+		{[]string{"--against", "/nonexistent/a", "--against", "/nonexistent/b"}, "--against is given twice"},
+		{[]string{"--against"}, "--against needs IMAGES2 [LABELS2]"},
+	}
+	for _, c := range cases {
+		args := append([]string{"check", "/nonexistent/i", "/nonexistent/l"}, c.args...)
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	if code, _, errOut := runCLI("check", "--kinds", "label", "/nonexistent/i"); code != 2 || !strings.Contains(errOut, "the label kind needs a label file") {
+		t.Errorf("label kind without labels: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("check"); code != 2 || !strings.Contains(errOut, "usage: idxlabel check") {
+		t.Errorf("no files: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("check", "/nonexistent/i", "/nonexistent/l", "--top", "5"); code != 1 {
+		t.Errorf("valid options: exit %d (%q), want 1 for the missing files", code, errOut)
+	}
+	if code, out, _ := runCLI("check", "--help"); code != 0 || !strings.Contains(out, "kind,index,other,label,suggested,score") || !strings.Contains(out, "score:") {
+		t.Errorf("--help: exit %d, %q", code, out)
+	}
+}
+
+// writePair writes n samples of h×w pixels (from px) and their labels as an IDX pair in dir.
+func writePair(t *testing.T, dir, name string, px []byte, labels []byte, n, h, w int) (string, string) {
+	t.Helper()
+	im, _ := idx.New(idx.UByte, n, h, w)
+	copy(im.Data, px)
+	ip := filepath.Join(dir, name+"-images-idx3-ubyte")
+	if err := idx.WriteFile(ip, im); err != nil {
+		t.Fatal(err)
+	}
+	lp := ""
+	if labels != nil {
+		lab, _ := idx.New(idx.UByte, n)
+		copy(lab.Data, labels)
+		lp = filepath.Join(dir, name+"-labels-idx1-ubyte")
+		if err := idx.WriteFile(lp, lab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ip, lp
+}
+
+// TestCheckCSV runs every kind on 800 t10k digits with planted cases (sample 700 a copy of 5
+// shifted one pixel, 701 a blank image, 702 an exact copy of sample 3 of the other set, 703 of
+// its sample 4 at 85% intensity) against a 300-sample set (t10k 9,000–9,299), with a short CNN:
+// the CSV's header, its kinds in order, file indices, the planted pairs, --top, the report
+// folder, and an other set of another size as a usage error.
+func TestCheckCSV(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	const n = 800
+	dir := t.TempDir()
+	px := append([]byte(nil), images.Data[:n*784]...)
+	lab := append([]byte(nil), labels.Data[:n]...)
+	for y := range 27 { // 700: sample 5 moved one row down
+		copy(px[700*784+(y+1)*28:700*784+(y+2)*28], images.Data[5*784+y*28:5*784+(y+1)*28])
+	}
+	lab[700] = lab[5]
+	clear(px[701*784 : 702*784])
+	other := images.Data[9000*784 : 9300*784]
+	copy(px[702*784:703*784], other[3*784:4*784])
+	for k, v := range other[4*784 : 5*784] {
+		px[703*784+k] = byte(int(v) * 85 / 100)
+	}
+	ip, lp := writePair(t, dir, "set", px, lab, n, 28, 28)
+	op, ol := writePair(t, dir, "other", other, labels.Data[9000:9300], 300, 28, 28)
+	report := filepath.Join(dir, "report")
+	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--epochs", "2", "--top", "4", "--report", report)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "kind,index,other,label,suggested,score" {
+		t.Fatalf("header %q", lines[0])
+	}
+	var kinds []string
+	rows := map[string][]string{}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if len(f) != 6 {
+			t.Fatalf("row %q", l)
+		}
+		if len(kinds) == 0 || kinds[len(kinds)-1] != f[0] {
+			kinds = append(kinds, f[0])
+		}
+		rows[f[0]] = append(rows[f[0]], l)
+	}
+	if strings.Join(kinds, " ") != "label outlier duplicate leak" {
+		t.Fatalf("kinds in the order %v:\n%s", kinds, out)
+	}
+	if len(rows["label"]) != 4 || len(rows["outlier"]) != 4 {
+		t.Errorf("--top 4: %d label and %d outlier rows", len(rows["label"]), len(rows["outlier"]))
+	}
+	has := func(kind, prefix string) bool {
+		for _, r := range rows[kind] {
+			if strings.HasPrefix(r, prefix) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("duplicate", "duplicate,5,700,"+itoa(lab[5])+",") {
+		t.Errorf("the shifted copy 700 of 5 is not listed:\n%s", out)
+	}
+	if !has("leak", "leak,702,3,") || !has("leak", "leak,703,4,") {
+		t.Errorf("the leaks 702 and 703 are not listed:\n%s", out)
+	}
+	if !has("outlier", "outlier,701,,") {
+		t.Errorf("the blank image 701 is not among the top 4 outliers:\n%s", out)
+	}
+	for _, want := range []string{"duplicate: candidates", "CNN scan", "outlier: statistics", "checked 800 samples"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	for _, f := range []string{"index.html", "label.png", "outlier.png", "duplicate.png", "leak.png", "classes.png"} {
+		if fi, err := os.Stat(filepath.Join(report, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("report: %s: %v", f, err)
+		}
+	}
+	// Writing the report again replaces it; a folder that is not a report is refused.
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 0 {
+		t.Errorf("second report: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(report, "label.png")); err == nil {
+		t.Error("the earlier report's label.png survived the new report")
+	}
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", dir); code != 2 || !strings.Contains(errOut, "holds the input") {
+		t.Errorf("a report over the inputs' folder: exit %d, %s", code, errOut)
+	}
+	small, _ := writePair(t, dir, "small", images.Data[:100*196], nil, 100, 14, 14)
+	if code, _, errOut := runCLI("check", ip, lp, "--against", small, "--kinds", "leak"); code != 2 || !strings.Contains(errOut, "has 14×14 images") {
+		t.Errorf("--against of another size: exit %d, %s", code, errOut)
+	}
+}
+
+func itoa(b byte) string { return strings.TrimSpace(string(rune('0' + b))) }

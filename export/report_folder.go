@@ -1,0 +1,61 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// checkReportDir is WriteReport's rule for what may be at dir: nothing, an empty folder, or an
+// earlier report (reportTree). Errors: ErrInTheWay (wrapped, naming dir and what is there), or
+// Lstat's error.
+func checkReportDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := reportReplaceable(dir, fi); err != nil {
+		return err
+	}
+	_, _, err = reportTree(dir, dir)
+	return err
+}
+
+// reportReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat).
+func reportReplaceable(dir string, fi fs.FileInfo) error {
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return inTheWay(dir, "a symbolic link")
+	case !m.IsDir():
+		return inTheWay(dir, "not a folder")
+	}
+	return nil
+}
+
+// reportTree checks that dir is empty or an earlier report: the ReportMarker file holding
+// ReportMarkerText, index.html and .png files, all regular, nothing else. It returns the files
+// and the folder to remove. Errors name what is in the way by its path under name (wrapping
+// ErrInTheWay), or are a read error.
+func reportTree(dir, name string) (files, dirs []string, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(entries) > 0 && !hasMarkerText(filepath.Join(dir, ReportMarker), ReportMarkerText) {
+		return nil, nil, inTheWay(name, fmt.Sprintf("a folder that is not an idxlabel report (it has no %s file; it holds %q)", ReportMarker, entries[0].Name()))
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if !e.Type().IsRegular() || n != ReportMarker && n != "index.html" && !strings.HasSuffix(n, ".png") {
+			return nil, nil, inTheWay(name, "an earlier report with something added: "+filepath.Join(name, n))
+		}
+		files = append(files, filepath.Join(dir, n))
+	}
+	return files, []string{dir}, nil
+}
