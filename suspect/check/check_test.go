@@ -12,67 +12,22 @@ import (
 	"idxlabel/suspect"
 )
 
-// plantedSet is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
-// training digits written over random samples, and 100 other labels flipped.
-type plantedSet struct {
-	d        suspect.Data
-	train    suspect.Data
-	outliers map[int]bool
-	dups     map[int]int // place → the t10k sample copied
-	leaks    map[int]int // place → the training sample copied
-	flips    map[int]int // place → the true label
-}
-
-func plant(t *testing.T, seed uint64) plantedSet {
+// plantedT10k is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
+// training digits written over random samples, and 100 other labels flipped (planted.Plant),
+// with the training set to check it against.
+func plantedT10k(t *testing.T, seed uint64) (*planted.Set, suspect.Data, suspect.Data) {
 	images, labels := mnisttest.Load(t)
-	trainImages, trainLabels := mnisttest.LoadTrain(t)
-	px := slices.Clone(images.Data)
+	train, trainLabels := mnisttest.LoadTrain(t)
 	rng := rand.New(rand.NewPCG(seed, 99))
-	p := plantedSet{outliers: map[int]bool{}, dups: map[int]int{}, leaks: map[int]int{}, flips: map[int]int{}}
-	used := map[int]bool{}
-	free := func() int {
-		for {
-			if i := rng.IntN(10000); !used[i] {
-				used[i] = true
-				return i
-			}
-		}
-	}
-	ls := make([]int, 10000)
-	for i := range ls {
-		ls[i] = int(labels.Data[i])
-	}
-	digits := func(i int) []byte { return images.Data[i*784 : (i+1)*784] }
-	for _, o := range planted.Outliers(rng, 30, digits, 10000) {
-		i := free()
-		copy(px[i*784:], o.Pixels)
-		ls[i] = rng.IntN(10)
-		p.outliers[i] = true
-	}
-	for k := range 20 {
-		src, at := free(), free()
-		copy(px[at*784:], planted.Copy(rng, digits(src), planted.CopyKinds[k%5]))
-		ls[at] = ls[src]
-		p.dups[at] = src
-	}
-	for k := range 20 {
-		src, at := rng.IntN(60000), free()
-		copy(px[at*784:], planted.Copy(rng, trainImages.Data[src*784:(src+1)*784], planted.CopyKinds[k%5]))
-		ls[at] = int(trainLabels.Data[src])
-		p.leaks[at] = src
-	}
-	for range 100 {
-		i := free()
-		p.flips[i] = ls[i]
-		ls[i] = (ls[i] + 1 + rng.IntN(9)) % 10
-	}
-	p.d = suspect.Data{N: 10000, Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: ls}
+	p := planted.Plant(rng, images.Data, labels.Data, 10000, train.Data, trainLabels.Data, 60000,
+		planted.Plan{Outliers: 30, Duplicates: 20, Leaks: 20, Flips: 100})
+	d := suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}
 	tl := make([]int, 60000)
 	for i := range tl {
 		tl[i] = int(trainLabels.Data[i])
 	}
-	p.train = suspect.Data{N: 60000, Dim: 784, Pixels: func(i int) []byte { return trainImages.Data[i*784 : (i+1)*784] }, Labels: tl}
-	return p
+	other := suspect.Data{N: 60000, Dim: 784, Pixels: func(i int) []byte { return train.Data[i*784 : (i+1)*784] }, Labels: tl}
+	return p, d, other
 }
 
 // quickCNN is a short scan for tests (2 folds, 2 epochs): weaker than the default, enough to
@@ -85,10 +40,10 @@ var quickCNN = suspect.CNNOptions{Folds: 2, Epochs: 2, Seed: 5}
 // features are weaker than a full scan's, whose figures BenchmarkCheckT10k reports), and most
 // flipped labels are in the labels' top 200.
 func TestRunFindsPlanted(t *testing.T) {
-	p := plant(t, 43)
+	p, d, train := plantedT10k(t, 43)
 	var order []Kind
 	sawScan := false
-	res, err := Run(context.Background(), p.d, &p.train, Options{CNN: quickCNN}, func(pr Progress) {
+	res, err := Run(context.Background(), d, &train, Options{CNN: quickCNN}, func(pr Progress) {
 		if pr.CNN != nil {
 			sawScan = true
 		}
@@ -109,11 +64,11 @@ func TestRunFindsPlanted(t *testing.T) {
 	pairs := map[[2]int]bool{}
 	for _, f := range res.Findings[Duplicate] {
 		pairs[[2]int{f.Index, f.Other}] = true
-		if f.Label != p.d.Labels[f.Index] || f.Suggested == NoLabel {
+		if f.Label != d.Labels[f.Index] || f.Suggested == NoLabel {
 			t.Fatalf("duplicate %+v: label or suggestion missing", f)
 		}
 	}
-	for at, src := range p.dups {
+	for at, src := range p.Duplicates {
 		if !pairs[[2]int{min(at, src), max(at, src)}] {
 			t.Errorf("the copy at %d of %d was not found", at, src)
 		}
@@ -122,7 +77,7 @@ func TestRunFindsPlanted(t *testing.T) {
 	for _, f := range res.Findings[Leak] {
 		leaks[f.Index] = f.Other
 	}
-	for at, src := range p.leaks {
+	for at, src := range p.Leaks {
 		if leaks[at] != src {
 			t.Errorf("the leak at %d of training sample %d: %v", at, src, leaks[at])
 		}
@@ -130,13 +85,13 @@ func TestRunFindsPlanted(t *testing.T) {
 	t.Logf("duplicates %d (planted 20), leaks %d (planted 20)", len(res.Findings[Duplicate]), len(res.Findings[Leak]))
 	in100 := 0
 	for _, f := range res.Findings[Outlier][:100] {
-		if p.outliers[f.Index] {
+		if _, ok := p.Outliers[f.Index]; ok {
 			in100++
 		}
 	}
 	flips := 0
 	for _, f := range res.Findings[Label][:200] {
-		if _, ok := p.flips[f.Index]; ok {
+		if _, ok := p.Flips[f.Index]; ok {
 			flips++
 		}
 	}

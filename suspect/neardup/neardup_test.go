@@ -2,6 +2,7 @@ package neardup
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -17,29 +18,9 @@ func data(images *idx.Array, n int) suspect.Data {
 	return suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
 }
 
-// plantedSet is a copy of the first n images of dst with copies of src's images planted at random
-// places: the copy of src[from] (made by mnisttest.Copy, kinds in turn) replaces image at.
-type plantedSet struct {
-	pixels []byte
-	from   map[int]int // at → from
-}
-
-func plant(rng *rand.Rand, dst *idx.Array, n int, src func(i int) []byte, srcN, count int, avoid func(i int) bool) plantedSet {
-	p := plantedSet{pixels: slices.Clone(dst.Data[:n*784]), from: map[int]int{}}
-	for k := 0; len(p.from) < count; k++ {
-		at, from := rng.IntN(n), rng.IntN(srcN)
-		if _, ok := p.from[at]; ok || avoid(at) || avoid(from) {
-			continue
-		}
-		kind := planted.CopyKinds[k%len(planted.CopyKinds)]
-		copy(p.pixels[at*784:], planted.Copy(rng, src(from), kind))
-		p.from[at] = from
-	}
-	return p
-}
-
-func (p plantedSet) data() suspect.Data {
-	return suspect.Data{N: len(p.pixels) / 784, Dim: 784, Pixels: func(i int) []byte { return p.pixels[i*784 : (i+1)*784] }}
+// plantedData presents a planted set's pixels as scan input.
+func plantedData(p *planted.Set) suspect.Data {
+	return suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }}
 }
 
 // TestSimilarityOfCopies: every kind of copy of 200 real digits scores at least 0.995 (a shift
@@ -87,22 +68,16 @@ func TestSimilarityOfCopies(t *testing.T) {
 // it also counts the natural pairs (none reach 0.99 in t10k), and that identical images are
 // paired with the first of their group.
 func TestWithinFindsPlantedCopies(t *testing.T) {
-	images, _ := mnisttest.Load(t)
-	rng := rand.New(rand.NewPCG(31, 7))
-	src := slices.Clone(images.Data)
-	p := plant(rng, images, 10000, func(i int) []byte { return src[i*784 : (i+1)*784] }, 10000, 40, func(int) bool { return false })
-	// Sources are themselves never overwritten: drop the planted copies whose source was.
-	for at, from := range p.from {
-		if _, over := p.from[from]; over {
-			delete(p.from, at)
-		}
-	}
+	images, labels := mnisttest.Load(t)
+	p := planted.Plant(rand.New(rand.NewPCG(31, 7)), images.Data, labels.Data, 10000, nil, nil, 0, planted.Plan{Duplicates: 40})
 	// Three blank images: two pairs to the first.
 	for _, i := range []int{9997, 9998, 9999} {
-		clear(p.pixels[i*784 : (i+1)*784])
-		delete(p.from, i)
+		if _, ok := p.Duplicates[i]; ok || slices.Contains(slices.Collect(maps.Values(p.Duplicates)), i) {
+			t.Fatalf("sample %d is a planted copy or its source", i)
+		}
+		clear(p.Pixels[i*784 : (i+1)*784])
 	}
-	d := p.data()
+	d := plantedData(p)
 	ctx := context.Background()
 	b, err := FitBasis(ctx, d, 1)
 	if err != nil {
@@ -129,7 +104,7 @@ func TestWithinFindsPlantedCopies(t *testing.T) {
 		got[[2]int{q.A, q.B}] = true
 	}
 	found := 0
-	for at, from := range p.from {
+	for at, from := range p.Duplicates {
 		if got[[2]int{min(at, from), max(at, from)}] {
 			found++
 		} else {
@@ -140,7 +115,7 @@ func TestWithinFindsPlantedCopies(t *testing.T) {
 		t.Errorf("the blank images 9997–9999 are not paired with 9997")
 	}
 	natural := len(pairs) - found - 3 // the blanks' pairs: the two by hash and one the candidates found
-	t.Logf("%d of %d planted copies paired; %d other pairs; stages %v", found, len(p.from), natural, stages)
+	t.Logf("%d of %d planted copies paired; %d other pairs; stages %v", found, len(p.Duplicates), natural, stages)
 	if natural > 2 {
 		t.Errorf("%d natural pairs in t10k at %.2f, measured 0", natural, DefaultThreshold)
 	}
@@ -154,11 +129,10 @@ func TestWithinFindsPlantedCopies(t *testing.T) {
 // training set (60,000 samples: the approximate index), and that few natural pairs reach the
 // threshold (5 measured).
 func TestAcrossFindsLeaks(t *testing.T) {
-	test, _ := mnisttest.Load(t)
-	train, _ := mnisttest.LoadTrain(t)
-	rng := rand.New(rand.NewPCG(32, 8))
-	p := plant(rng, test, 10000, func(i int) []byte { return train.Data[i*784 : (i+1)*784] }, 60000, 40, func(int) bool { return false })
-	d, other := p.data(), data(train, 60000)
+	test, labels := mnisttest.Load(t)
+	train, trainLabels := mnisttest.LoadTrain(t)
+	p := planted.Plant(rand.New(rand.NewPCG(32, 8)), test.Data, labels.Data, 10000, train.Data, trainLabels.Data, 60000, planted.Plan{Leaks: 40})
+	d, other := plantedData(p), data(train, 60000)
 	ctx := context.Background()
 	b, _ := FitBasis(ctx, other, 1)
 	dd, _ := b.Describe(ctx, d, 0, nil)
@@ -174,13 +148,13 @@ func TestAcrossFindsLeaks(t *testing.T) {
 		}
 		byA[q.A] = q
 	}
-	for at, from := range p.from {
+	for at, from := range p.Leaks {
 		if q, ok := byA[at]; !ok || q.B != from {
 			t.Errorf("the copy at %d of training digit %d: %+v", at, from, q)
 		}
 	}
-	natural := len(pairs) - len(p.from)
-	t.Logf("%d planted leaks, %d pairs reported", len(p.from), len(pairs))
+	natural := len(pairs) - len(p.Leaks)
+	t.Logf("%d planted leaks, %d pairs reported", len(p.Leaks), len(pairs))
 	if natural > 10 {
 		t.Errorf("%d natural leaks at %.2f, measured 5", natural, DefaultThreshold)
 	}

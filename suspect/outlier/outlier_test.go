@@ -17,25 +17,8 @@ import (
 // random samples, and the places they went.
 func plantedT10k(t *testing.T, seed uint64) (suspect.Data, map[int]string) {
 	images, labels := mnisttest.Load(t)
-	px := slices.Clone(images.Data)
-	digits := func(i int) []byte { return images.Data[i*784 : (i+1)*784] }
-	rng := rand.New(rand.NewPCG(seed, 77))
-	at := map[int]string{}
-	for _, o := range planted.Outliers(rng, 30, digits, 10000) {
-		for {
-			i := rng.IntN(10000)
-			if _, ok := at[i]; !ok {
-				at[i] = o.Kind
-				copy(px[i*784:], o.Pixels)
-				break
-			}
-		}
-	}
-	ls := make([]int, 10000)
-	for i := range ls {
-		ls[i] = int(labels.Data[i])
-	}
-	return suspect.Data{N: 10000, Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: ls}, at
+	p := planted.Plant(rand.New(rand.NewPCG(seed, 77)), images.Data, labels.Data, 10000, nil, nil, 0, planted.Plan{Outliers: 30})
+	return suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}, p.Outliers
 }
 
 // TestScoresFindPlantedOutliers plants 30 varied non-digits into t10k (two seeds not used while
