@@ -36,9 +36,9 @@ var quickCNN = suspect.CNNOptions{Folds: 2, Epochs: 2, Seed: 5}
 
 // TestRunFindsPlanted runs every kind on planted t10k against the training set, with one
 // short CNN scan: the quick kinds are delivered first, every planted copy and leak is found,
-// at least 25 of the 30 non-digits are in the outliers' top 100 (27 measured: the short scan's
-// features are weaker than a full scan's, whose figures BenchmarkCheckT10k reports), and most
-// flipped labels are in the labels' top 200.
+// at least 27 of the 30 non-digits are in the outliers' top 100 (28 measured; the short scan's
+// features are weaker than a full scan's, whose figures bench/check reports), and most flipped
+// labels are in the labels' top 200.
 func TestRunFindsPlanted(t *testing.T) {
 	p, d, train := plantedT10k(t, 43)
 	var order []Kind
@@ -96,7 +96,7 @@ func TestRunFindsPlanted(t *testing.T) {
 		}
 	}
 	t.Logf("outliers: %d of 30 in the top 100 (%d flagged); flipped labels: %d of 100 in the top 200", in100, res.Flagged[Outlier], flips)
-	if in100 < 25 {
+	if in100 < 27 {
 		t.Errorf("only %d of 30 planted non-digits in the outliers' top 100", in100)
 	}
 	if flips < 85 {

@@ -22,8 +22,9 @@ const (
 	// Label: a sample whose given label the CNN's out-of-fold probabilities doubt. Score is
 	// 1 − p(given label) (suspect.ScanCNN's self-confidence ranking).
 	Label Kind = "label"
-	// Outlier: a sample unlike every class (not a digit). Score is outlier.Scores' Fisher
-	// combination of its detectors' ranks: Σ −ln(rank/N), from 0 up to about 3·ln N.
+	// Outlier: a sample unlike every class (not a digit). Score is outlier.Scores': Σ over
+	// the detectors of ln(1 + z⁺), z the robust z-score of the sample's distance to its
+	// neighbours (0 for a typical sample; planted non-digits in t10k score 4–12).
 	Outlier Kind = "outlier"
 	// Duplicate: two samples of the set that are the same image up to small changes. Score is
 	// their shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
@@ -96,7 +97,7 @@ func (k Kind) ScoreNote() string {
 	case Label:
 		return "1 − the out-of-fold probability of the given label (0–1; flagged above 0.5)."
 	case Outlier:
-		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features at half weight) of −ln(rank/N), rank 1 the farthest from its neighbours (flagged from 14.5)."
+		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features) of ln(1 + z), z the robust z-score of the sample's mean distance to its 10 nearest neighbours (0 when not above the median; flagged from 6)."
 	case Duplicate, Leak:
 		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default)."
 	}

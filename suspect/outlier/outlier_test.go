@@ -38,7 +38,7 @@ func TestScoresFindPlantedOutliers(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stages []string
-		score, err := Scores(ctx, d, []Embedding{{Vectors: desc.Vectors}}, Options{Progress: func(s string, f float64) {
+		score, err := Scores(ctx, d, []nn.Vectors{desc.Vectors}, Options{Progress: func(s string, f float64) {
 			if len(stages) == 0 || stages[len(stages)-1] != s {
 				stages = append(stages, s)
 			}
@@ -112,7 +112,7 @@ func TestStats(t *testing.T) {
 	if r := row(1); r[2] >= 0 || r[3] >= 0 {
 		t.Errorf("filled square: grey share %v and box %v, want below the medians", r[2], r[3])
 	}
-	if _, err := Scores(context.Background(), d, []Embedding{{Vectors: nn.Vectors{Data: make([]float32, 10), N: 5, Dim: 2}}}, Options{}); err == nil {
+	if _, err := Scores(context.Background(), d, []nn.Vectors{{Data: make([]float32, 10), N: 5, Dim: 2}}, Options{}); err == nil {
 		t.Error("an embedding of 5 rows was accepted for 50 samples")
 	}
 }
