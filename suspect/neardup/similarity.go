@@ -18,7 +18,8 @@ type Shift struct{ Row, Col int }
 // (bench/check/README.md). Two images without ink
 // score 1, one without ink against one with 0.
 func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
-	na, nb := sumSquares(a), sumSquares(b)
+	ea, eb := energies(a, h, w), energies(b, h, w)
+	na, nb := ea[h*(w+1)+w], eb[h*(w+1)+w]
 	if na == 0 || nb == 0 {
 		if na == nb {
 			return 1, Shift{}
@@ -27,10 +28,18 @@ func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
 	}
 	best, at := -1.0, Shift{}
 	try := func(s Shift) {
-		dot, ea, eb := shiftedDot(a, b, h, w, s)
+		dot := shiftedDot(a, b, h, w, s)
+		// The overlap: a's rows y0…y1−1 and columns x0…x1−1, b's the same less the shift.
+		y0, y1 := max(0, s.Row), min(h, h+s.Row)
+		x0, x1 := max(0, s.Col), min(w, w+s.Col)
+		if y0 >= y1 || x0 >= x1 {
+			return
+		}
+		oa := rectEnergy(ea, w, y0, y1, x0, x1)
+		ob := rectEnergy(eb, w, y0-s.Row, y1-s.Row, x0-s.Col, x1-s.Col)
 		norm := float64(na) * float64(nb)
-		if 5*ea >= 4*na && 5*eb >= 4*nb {
-			norm = float64(ea) * float64(eb)
+		if 5*oa >= 4*na && 5*ob >= 4*nb {
+			norm = float64(oa) * float64(ob)
 		}
 		if c := float64(dot) / math.Sqrt(norm); c > best {
 			best, at = c, s
@@ -51,37 +60,47 @@ func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
 			}
 		}
 	}
-	return best, at
+	return max(best, 0), at
 }
 
-func sumSquares(p []byte) int64 {
-	var s int64
-	for _, v := range p {
-		s += int64(v) * int64(v)
+// energies returns the (h+1)×(w+1) summed-area table of p's squared pixels: entry (y, x) is
+// Σ p² over rows < y and columns < x.
+func energies(p []byte, h, w int) []int64 {
+	t := make([]int64, (h+1)*(w+1))
+	for y := range h {
+		var row int64
+		for x := range w {
+			v := int64(p[y*w+x])
+			row += v * v
+			t[(y+1)*(w+1)+x+1] = t[y*(w+1)+x+1] + row
+		}
 	}
-	return s
+	return t
 }
 
-// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist, and the
-// energies (Σ pixel²) of a and of b over those pixels.
-func shiftedDot(a, b []byte, h, w int, s Shift) (dot, ea, eb int64) {
+// rectEnergy is the energy of rows y0…y1−1 and columns x0…x1−1 from a summed-area table.
+func rectEnergy(t []int64, w, y0, y1, x0, x1 int) int64 {
+	s := w + 1
+	return t[y1*s+x1] - t[y0*s+x1] - t[y1*s+x0] + t[y0*s+x0]
+}
+
+// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist.
+func shiftedDot(a, b []byte, h, w int, s Shift) int64 {
+	var dot int64
 	y0, y1 := max(0, s.Row), min(h, h+s.Row)
 	x0, x1 := max(0, s.Col), min(w, w+s.Col)
 	if x0 >= x1 {
-		return 0, 0, 0
+		return 0
 	}
 	for y := y0; y < y1; y++ {
 		ra := a[y*w+x0 : y*w+x1]
 		rb := b[(y-s.Row)*w+x0-s.Col : (y-s.Row)*w+x1-s.Col]
 		rb = rb[:len(ra)]
-		var d, sa, sb int64
 		for x, v := range ra {
-			u := int64(rb[x])
-			d += int64(v) * u
-			sa += int64(v) * int64(v)
-			sb += u * u
+			if v != 0 {
+				dot += int64(v) * int64(rb[x])
+			}
 		}
-		dot, ea, eb = dot+d, ea+sa, eb+sb
 	}
-	return dot, ea, eb
+	return dot
 }
