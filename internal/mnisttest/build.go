@@ -1,6 +1,8 @@
 package mnisttest
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"idxlabel/idx"
@@ -89,4 +91,71 @@ func Shifted(images, labels *idx.Array, n int) (*idx.Array, *idx.Array, error) {
 		outLabels.Data[i] = labels.Data[s]
 	}
 	return outImages, outLabels, nil
+}
+
+// Distorted returns an n-sample pair made from images (N×H×W ubyte) and labels (N ubyte), like
+// Shifted, but each later pass's copy of a sample is elastically distorted (in the spirit of
+// Simard et al. 2003: a smooth random displacement field, here bilinear between random
+// displacements of up to ±1.5 pixels on a 5×5 grid over the field; drawn with seed), so that a
+// large set tiled from a small one is not mostly near-duplicates of it (1–2 pixel shifts are;
+// these copies are new handwriting of the same digit). Errors: those of idx.New.
+func Distorted(images, labels *idx.Array, n int, seed uint64) (*idx.Array, *idx.Array, error) {
+	src, h, w := images.Dims[0], images.Dims[1], images.Dims[2]
+	outImages, err := idx.New(idx.UByte, n, h, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	outLabels, err := idx.New(idx.UByte, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x64697374))
+	size := h * w
+	const grid, amp = 5, 1.5
+	var gy, gx [grid * grid]float64
+	for i := range n {
+		s := i % src
+		in, out := images.Data[s*size:(s+1)*size], outImages.Data[i*size:(i+1)*size]
+		outLabels.Data[i] = labels.Data[s]
+		if i < src {
+			copy(out, in)
+			continue
+		}
+		for k := range gy {
+			gy[k], gx[k] = amp*(2*rng.Float64()-1), amp*(2*rng.Float64()-1)
+		}
+		for y := range h {
+			// The grid coordinates of (y, x): 0…grid−1 across the field.
+			py := float64(y) * (grid - 1) / float64(max(1, h-1))
+			for x := range w {
+				px := float64(x) * (grid - 1) / float64(max(1, w-1))
+				dy, dx := gridAt(gy[:], grid, py, px), gridAt(gx[:], grid, py, px)
+				out[y*w+x] = bilinear(in, h, w, float64(y)+dy, float64(x)+dx)
+			}
+		}
+	}
+	return outImages, outLabels, nil
+}
+
+// gridAt interpolates a grid×grid table bilinearly at (y, x), grid coordinates.
+func gridAt(g []float64, grid int, y, x float64) float64 {
+	y0, x0 := min(int(y), grid-2), min(int(x), grid-2)
+	fy, fx := y-float64(y0), x-float64(x0)
+	at := func(r, c int) float64 { return g[r*grid+c] }
+	return (1-fy)*((1-fx)*at(y0, x0)+fx*at(y0, x0+1)) + fy*((1-fx)*at(y0+1, x0)+fx*at(y0+1, x0+1))
+}
+
+// bilinear samples the h×w image p at (y, x), 0 outside.
+func bilinear(p []byte, h, w int, y, x float64) byte {
+	y0, x0 := math.Floor(y), math.Floor(x)
+	fy, fx := y-y0, x-x0
+	at := func(yy, xx int) float64 {
+		if yy < 0 || yy >= h || xx < 0 || xx >= w {
+			return 0
+		}
+		return float64(p[yy*w+xx])
+	}
+	iy, ix := int(y0), int(x0)
+	v := (1-fy)*((1-fx)*at(iy, ix)+fx*at(iy, ix+1)) + fy*((1-fx)*at(iy+1, ix)+fx*at(iy+1, ix+1))
+	return byte(math.Round(v))
 }
