@@ -24,7 +24,7 @@ func plantedT10k(t *testing.T, seed uint64) (suspect.Data, map[int]string) {
 // TestScoresFindPlantedOutliers plants 30 varied non-digits into t10k (two seeds not used while
 // the detectors were chosen) and ranks with the pixel detectors alone (statistics and the
 // neardup descriptors; the CNN features join them in package check's test): at least 27 in the
-// top 100 (a raw-pixel 10-NN distance gets about 22 of a similar set, and 13–16 of this one).
+// top 100 (a raw-pixel 10-NN distance gets about 22 of a similar set, and 11–18 of this one).
 func TestScoresFindPlantedOutliers(t *testing.T) {
 	for _, seed := range []uint64{41, 42} {
 		d, at := plantedT10k(t, seed)
