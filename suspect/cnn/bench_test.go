@@ -21,7 +21,7 @@ func BenchmarkStep(b *testing.B) {
 	opt := newAdam(len(n.params))
 	for b.Loop() {
 		n.forward(w, 64)
-		n.backward(w, 64, y, 1.0/64)
+		n.backward(w, 64, y, 1.0/64, 0.1)
 		opt.step(n.params, w.grad.params, 1e-3, 0.9)
 	}
 }

@@ -184,17 +184,22 @@ func (n *Net) forward(w *work, b int) {
 
 // backward computes into w.grad the gradient of inv × the summed cross-entropy of the first b
 // samples (classes y) after forward (inv = 1/batch size gives the batch mean), and returns the
-// summed loss.
-func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
+// summed loss. The targets are smoothed by eps (Szegedy et al. 2016, as PyTorch's
+// label_smoothing): (1−eps)·one-hot + eps/Classes, so the gradient at the logits is p − target.
+func (n *Net) backward(w *work, b int, y []int, inv, eps float32) float64 {
 	g, k := w.grad, n.Classes
 	var loss float64
+	off := eps / float32(k) // every class's share of the smoothing
 	for s := range b {
 		p, d := w.out[s*k:(s+1)*k], w.dout[s*k:(s+1)*k]
-		loss -= math.Log(max(float64(p[y[s]]), 1e-30))
 		for j := range p {
-			d[j] = p[j] * inv
+			t := off
+			if j == y[s] {
+				t += 1 - eps
+			}
+			loss -= float64(t) * math.Log(max(float64(p[j]), 1e-30))
+			d[j] = (p[j] - t) * inv
 		}
-		d[y[s]] -= inv
 	}
 	// 128→classes.
 	gemm.Mul(blas.Trans, blas.NoTrans, hidden, k, b, w.z3, hidden, w.dout, k, g.w4, k)
