@@ -15,7 +15,8 @@ func BenchmarkStep(b *testing.B) {
 	y := make([]int, 64)
 	for s := range 64 {
 		a := drawAffine(rng)
-		warp(w.x[s*Pixels:(s+1)*Pixels], imgs[s], a[0], a[1], a[2], a[3])
+		warp(w.img, imgs[s], a[0], a[1], a[2], a[3])
+		w.setInput(s)
 		y[s] = s % 10
 	}
 	opt := newAdam(len(n.params))
@@ -42,4 +43,25 @@ func BenchmarkTrain8Steps(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkChunk times one goroutine's forward and backward pass over a chunk of samples, the
+// unit Train's shards work in (reported per sample).
+func BenchmarkChunk(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	n, _ := newNet(10, rng)
+	w := newWork(n, chunk, true)
+	imgs := randomImages(rng, chunk)
+	y := make([]int, chunk)
+	for s := range chunk {
+		a := drawAffine(rng)
+		warp(w.img, imgs[s], a[0], a[1], a[2], a[3])
+		w.setInput(s)
+		y[s] = s % 10
+	}
+	for b.Loop() {
+		n.forward(w, chunk)
+		n.backward(w, chunk, y, 1.0/64, 0.1)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chunk)/1000, "µs/sample")
 }

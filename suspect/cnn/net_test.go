@@ -31,7 +31,9 @@ func randomImages(rng *rand.Rand, n int) [][]byte {
 // TestGradient compares backward's gradient of every layer with central finite differences of
 // the loss (cross-entropy against label-smoothed targets), on up to 60 parameters per layer away from ReLU and max-pool kinks (relative error
 // of the vectors below 1%).
-func TestGradient(t *testing.T) {
+func TestGradient(t *testing.T) { bothKernels(t, testGradient) }
+
+func testGradient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const b, classes = 2, 7
 	n, err := newNet(classes, rng)
@@ -47,7 +49,8 @@ func TestGradient(t *testing.T) {
 	y := make([]int, b)
 	w := newWork(n, b, true)
 	for s := range b {
-		scale(w.x[s*Pixels:], imgs[s])
+		scale(w.img, imgs[s])
+		w.setInput(s)
 		y[s] = rng.IntN(classes)
 	}
 	const eps = 0.1 // label smoothing: targets 0.9·one-hot + eps/classes
@@ -212,5 +215,93 @@ func TestTrainLearns(t *testing.T) {
 	cancel()
 	if _, err := Train(ctx, s, train, 2, cfg, rand.New(rand.NewPCG(1, 1)), nil); err != context.Canceled {
 		t.Fatalf("cancelled training: %v", err)
+	}
+}
+
+// TestForwardMatchesNaive checks forward's layouts (window planes, reordered columns) against a
+// direct computation of the network in row-major order: 5×5 convolutions, bias, ReLU, 2×2
+// max-pooling, the fully connected layers and the softmax.
+func TestForwardMatchesNaive(t *testing.T) { bothKernels(t, testForwardMatchesNaive) }
+
+func testForwardMatchesNaive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const b, classes = 3, 10
+	n, err := newNet(classes, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs := randomImages(rng, b)
+	w := newWork(n, 4, false)
+	for s := range b {
+		scale(w.img, imgs[s])
+		w.setInput(s)
+	}
+	n.forward(w, b)
+	// conv (valid, stride 1) + bias + ReLU, then 2×2 max-pool, in float64.
+	convPool := func(in [][]float64, side int, wt, bias []float32, outC int) [][]float64 {
+		o := side - kern + 1
+		out := make([][]float64, outC)
+		for c := range outC {
+			z := make([]float64, o*o)
+			for y := range o {
+				for x := range o {
+					v := float64(bias[c])
+					for ci := range in {
+						for ky := range kern {
+							for kx := range kern {
+								v += float64(wt[((c*len(in)+ci)*kern+ky)*kern+kx]) * in[ci][(y+ky)*side+x+kx]
+							}
+						}
+					}
+					z[y*o+x] = max(v, 0)
+				}
+			}
+			h := o / 2
+			out[c] = make([]float64, h*h)
+			for y := range h {
+				for x := range h {
+					out[c][y*h+x] = max(z[2*y*o+2*x], z[2*y*o+2*x+1], z[(2*y+1)*o+2*x], z[(2*y+1)*o+2*x+1])
+				}
+			}
+		}
+		return out
+	}
+	for s := range b {
+		in := make([]float64, Pixels)
+		for i, v := range imgs[s] {
+			in[i] = float64(v) / 255
+		}
+		a1 := convPool([][]float64{in}, Side, n.w1, n.b1, c1)
+		a2 := convPool(a1, q1, n.w2, n.b2, c2)
+		var flatIn []float64
+		for _, m := range a2 {
+			flatIn = append(flatIn, m...)
+		}
+		z3 := make([]float64, hidden)
+		for j := range hidden {
+			v := float64(n.b3[j])
+			for i, x := range flatIn {
+				v += x * float64(n.w3[i*hidden+j])
+			}
+			z3[j] = max(v, 0)
+			if got := float64(w.z3[s*hidden+j]); math.Abs(got-z3[j]) > 1e-4*(1+math.Abs(z3[j])) {
+				t.Fatalf("sample %d feature %d: %v, want %v", s, j, got, z3[j])
+			}
+		}
+		logits := make([]float64, classes)
+		var sum float64
+		for c := range classes {
+			v := float64(n.b4[c])
+			for j, x := range z3 {
+				v += x * float64(n.w4[j*classes+c])
+			}
+			logits[c] = math.Exp(v)
+			sum += logits[c]
+		}
+		for c := range classes {
+			if got, want := float64(w.out[s*classes+c]), logits[c]/sum; math.Abs(got-want) > 1e-5 {
+				t.Fatalf("sample %d class %d: probability %v, want %v", s, c, got, want)
+			}
+		}
 	}
 }

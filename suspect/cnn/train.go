@@ -135,13 +135,13 @@ func (sh *shard) run(n *Net, s Samples, inv, eps float32, augmented bool) {
 	for at := 0; at < len(sh.batch); at += chunk {
 		part := sh.batch[at:min(at+chunk, len(sh.batch))]
 		for k, i := range part {
-			x := sh.w.x[k*Pixels : (k+1)*Pixels]
 			if augmented {
 				a := sh.aug[at+k]
-				warp(x, s.Pixels(i), a[0], a[1], a[2], a[3])
+				warp(sh.w.img, s.Pixels(i), a[0], a[1], a[2], a[3])
 			} else {
-				scale(x, s.Pixels(i))
+				scale(sh.w.img, s.Pixels(i))
 			}
+			sh.w.setInput(k)
 			sh.y[k] = s.Labels[i]
 		}
 		n.forward(sh.w, len(part))
@@ -199,7 +199,8 @@ func (n *Net) outputs(ctx context.Context, s Samples, idx []int, probs, feats []
 		batch := idx[at:min(at+b, len(idx))]
 		for r, sh := range shifts {
 			for m, i := range batch {
-				shifted(w.x[m*Pixels:(m+1)*Pixels], s.Pixels(i), sh[0], sh[1])
+				shifted(w.img, s.Pixels(i), sh[0], sh[1])
+				w.setInput(m)
 			}
 			n.forward(w, len(batch))
 			if probs != nil {
@@ -229,7 +230,8 @@ func (n *Net) outputs(ctx context.Context, s Samples, idx []int, probs, feats []
 // (784 pixels, 0–255). It allocates its own buffers, so it may run concurrently.
 func (n *Net) Predict(pixels []byte) []float32 {
 	w := newWork(n, 1, false)
-	scale(w.x, pixels)
+	scale(w.img, pixels)
+	w.setInput(0)
 	n.forward(w, 1)
 	return w.out
 }

@@ -1,0 +1,31 @@
+package cnn
+
+import "golang.org/x/sys/cpu"
+
+// avx2 tells whether the kernels of kernels_amd64.s run (the CPU has AVX2).
+var avx2 = cpu.X86.HasAVX2
+
+// poolReLUAVX2 is poolReLU for p a positive multiple of 8. Nothing is bounds-checked.
+//
+//go:noescape
+func poolReLUAVX2(z *float32, p int, bias float32, a *float32, arg *int32)
+
+// unpoolReLUAVX2 is unpoolReLU for p a positive multiple of 8. Nothing is bounds-checked.
+//
+//go:noescape
+func unpoolReLUAVX2(da, a *float32, arg *int32, dz *float32, p int) float32
+
+// im2colRunsAVX2 is im2colRuns for b > 0. Nothing is bounds-checked.
+//
+//go:noescape
+func im2colRunsAVX2(dst, src *float32, b int)
+
+// col2imRunsAVX2 is col2imRuns for b > 0. Nothing is bounds-checked.
+//
+//go:noescape
+func col2imRunsAVX2(dst, src *float32, b int)
+
+// im2colRuns6AVX2 is im2colRuns6 for b > 0. Nothing is bounds-checked.
+//
+//go:noescape
+func im2colRuns6AVX2(dst, src *float32, b int)

@@ -1,0 +1,185 @@
+#include "textflag.h"
+
+// func poolReLUAVX2(z *float32, p int, bias float32, a *float32, arg *int32)
+// Eight positions a step: Y0 the running maximum, Y3 its plane; each later plane replaces them
+// where it is strictly greater (the first wins ties); then bias and ReLU.
+TEXT ·poolReLUAVX2(SB), NOSPLIT, $0-40
+	MOVQ         z+0(FP), SI
+	MOVQ         p+8(FP), CX
+	VBROADCASTSS bias+16(FP), Y8
+	MOVQ         a+24(FP), DI
+	MOVQ         arg+32(FP), DX
+	MOVQ         CX, R8
+	SHLQ         $2, R8          // plane stride, bytes
+	LEAQ         (R8)(R8*2), R9  // three planes
+	VXORPS       Y9, Y9, Y9
+	MOVL         $1, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $2, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $3, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	SHRQ         $3, CX
+
+ploop:
+	VMOVUPS   (SI), Y0
+	VXORPS    Y3, Y3, Y3
+	VMOVUPS   (SI)(R8*1), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y2  // Y2 = Y1 > Y0
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VBLENDVPS Y2, Y10, Y3, Y3
+	VMOVUPS   (SI)(R8*2), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VBLENDVPS Y2, Y11, Y3, Y3
+	VMOVUPS   (SI)(R9*1), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VBLENDVPS Y2, Y12, Y3, Y3
+	VADDPS    Y8, Y0, Y0
+	VMAXPS    Y9, Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VMOVDQU   Y3, (DX)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	ADDQ      $32, DX
+	DECQ      CX
+	JNZ       ploop
+	VZEROUPPER
+	RET
+
+// func unpoolReLUAVX2(da, a *float32, arg *int32, dz *float32, p int) float32
+// Eight positions a step: v = da where a > 0, else 0; plane q gets v where arg = q. Y7 keeps
+// eight partial sums of v, folded at the end as sum8 does.
+TEXT ·unpoolReLUAVX2(SB), NOSPLIT, $0-44
+	MOVQ         da+0(FP), SI
+	MOVQ         a+8(FP), BX
+	MOVQ         arg+16(FP), DX
+	MOVQ         dz+24(FP), DI
+	MOVQ         p+32(FP), CX
+	MOVQ         CX, R8
+	SHLQ         $2, R8
+	LEAQ         (R8)(R8*2), R9
+	VXORPS       Y9, Y9, Y9
+	VXORPS       Y7, Y7, Y7
+	MOVL         $1, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $2, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $3, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	SHRQ         $3, CX
+
+uloop:
+	VMOVUPS  (SI), Y0
+	VMOVUPS  (BX), Y1
+	VCMPPS   $0x1e, Y9, Y1, Y2   // a > 0
+	VANDPS   Y2, Y0, Y0
+	VADDPS   Y0, Y7, Y7
+	VMOVDQU  (DX), Y3
+	VPCMPEQD Y9, Y3, Y4
+	VANDPS   Y4, Y0, Y5
+	VMOVUPS  Y5, (DI)
+	VPCMPEQD Y10, Y3, Y4
+	VANDPS   Y4, Y0, Y5
+	VMOVUPS  Y5, (DI)(R8*1)
+	VPCMPEQD Y11, Y3, Y4
+	VANDPS   Y4, Y0, Y5
+	VMOVUPS  Y5, (DI)(R8*2)
+	VPCMPEQD Y12, Y3, Y4
+	VANDPS   Y4, Y0, Y5
+	VMOVUPS  Y5, (DI)(R9*1)
+	ADDQ     $32, SI
+	ADDQ     $32, BX
+	ADDQ     $32, DX
+	ADDQ     $32, DI
+	DECQ     CX
+	JNZ      uloop
+	VEXTRACTF128 $1, Y7, X0
+	VADDPS   X0, X7, X0          // lanes i and i+4
+	VHADDPS  X0, X0, X0          // (0+1), (2+3)
+	VHADDPS  X0, X0, X0          // (0+1)+(2+3)
+	VMOVSS   X0, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func im2colRunsAVX2(dst, src *float32, b int)
+// A sample a step: four runs of four values, read 24 values (96 bytes) apart.
+TEXT ·im2colRunsAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ b+16(FP), CX
+
+iloop:
+	VMOVUPS (SI), X0
+	VMOVUPS 96(SI), X1
+	VMOVUPS 192(SI), X2
+	VMOVUPS 288(SI), X3
+	VMOVUPS X0, (DI)
+	VMOVUPS X1, 16(DI)
+	VMOVUPS X2, 32(DI)
+	VMOVUPS X3, 48(DI)
+	ADDQ    $576, SI            // l1 = 144 values
+	ADDQ    $64, DI
+	DECQ    CX
+	JNZ     iloop
+	RET
+
+// func col2imRunsAVX2(dst, src *float32, b int)
+TEXT ·col2imRunsAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ b+16(FP), CX
+
+cloop:
+	VMOVUPS (SI), X0
+	VADDPS  (DI), X0, X0
+	VMOVUPS X0, (DI)
+	VMOVUPS 16(SI), X1
+	VADDPS  96(DI), X1, X1
+	VMOVUPS X1, 96(DI)
+	VMOVUPS 32(SI), X2
+	VADDPS  192(DI), X2, X2
+	VMOVUPS X2, 192(DI)
+	VMOVUPS 48(SI), X3
+	VADDPS  288(DI), X3, X3
+	VMOVUPS X3, 288(DI)
+	ADDQ    $64, SI
+	ADDQ    $576, DI
+	DECQ    CX
+	JNZ     cloop
+	RET
+
+// func im2colRuns6AVX2(dst, src *float32, b int)
+// A sample a step, twelve runs of six values (16 bytes and 8), read 56 values (224 bytes) apart
+// and written 12 apart (48 bytes).
+TEXT ·im2colRuns6AVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ b+16(FP), CX
+
+sloop:
+	MOVQ $12, DX
+	MOVQ SI, R8
+	MOVQ DI, R9
+
+yloop:
+	VMOVUPS (R8), X0
+	MOVQ    16(R8), AX
+	VMOVUPS X0, (R9)
+	MOVQ    AX, 16(R9)
+	ADDQ    $224, R8
+	ADDQ    $48, R9
+	DECQ    DX
+	JNZ     yloop
+	ADDQ    $3136, SI           // a sample: 784 values
+	ADDQ    $576, DI            // 144 values
+	DECQ    CX
+	JNZ     sloop
+	RET

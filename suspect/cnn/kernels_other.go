@@ -1,0 +1,22 @@
+//go:build !amd64
+
+package cnn
+
+// avx2 is false off amd64: the kernels are Go throughout.
+var avx2 = false
+
+func poolReLUAVX2(z *float32, p int, bias float32, a *float32, arg *int32) {
+	panic("cnn: no assembly kernels on this architecture")
+}
+
+func unpoolReLUAVX2(da, a *float32, arg *int32, dz *float32, p int) float32 {
+	panic("cnn: no assembly kernels on this architecture")
+}
+
+func im2colRunsAVX2(dst, src *float32, b int) { panic("cnn: no assembly kernels on this architecture") }
+
+func col2imRunsAVX2(dst, src *float32, b int) { panic("cnn: no assembly kernels on this architecture") }
+
+func im2colRuns6AVX2(dst, src *float32, b int) {
+	panic("cnn: no assembly kernels on this architecture")
+}
