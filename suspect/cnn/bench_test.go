@@ -20,10 +20,11 @@ func BenchmarkStep(b *testing.B) {
 		y[s] = s % 10
 	}
 	opt := newAdam(len(n.params))
+	zero := make([]float32, len(n.params))
 	for b.Loop() {
 		n.forward(w, 64)
 		n.backward(w, 64, y, 1.0/64, 0.1)
-		opt.step(n.params, w.grad.params, 1e-3, 0.9)
+		opt.step(n.params, w.grad.params, zero, 1e-3, 0.9)
 	}
 }
 

@@ -1,5 +1,7 @@
 package cnn
 
+import "math"
+
 // The layers' elementwise loops. Each has a Go version, and an AVX2 version (kernels_amd64.s)
 // that the wrappers call where the CPU has AVX2 and the lengths suit it; both are
 // deterministic, and the tests hold them to the same results.
@@ -139,5 +141,44 @@ func im2colRuns6(dst, src []float32, b int) {
 		for y := range q1 {
 			*(*[6]float32)(d[y*q1:]) = *(*[6]float32)(v[y*2*Side:])
 		}
+	}
+}
+
+// addTo adds src to dst, elementwise (len(src) values).
+func addTo(dst, src []float32) {
+	n := len(src)
+	dst = dst[:n]
+	done := 0
+	if avx2 && n >= 8 {
+		done = n / 8 * 8
+		addAVX2(&dst[0], &src[0], done)
+	}
+	for i := done; i < n; i++ {
+		dst[i] += src[i]
+	}
+}
+
+// adamConsts are one Adam step's factors: β1 and c1 = 1 − β1, β2 and c2 = 1 − β2, the step
+// size (learning rate / (1 − β1^t)), √(1 − β2^t) and ε. The AVX2 kernel reads them in this order.
+type adamConsts struct {
+	b1, c1, b2, c2, step, sqrtBC2, eps float32
+}
+
+// adamUpdate applies one Adam step to each parameter i with gradient g = g0[i] + g1[i]:
+// m = β1·m + (1−β1)·g, v = β2·v + (1−β2)·g·g, p −= step·m / (√v/√(1−β2^t) + ε).
+func adamUpdate(p, g0, g1, m, v []float32, c *adamConsts) {
+	n := len(p)
+	g0, g1, m, v = g0[:n], g1[:n], m[:n], v[:n]
+	done := 0
+	if avx2 && n >= 8 {
+		done = n / 8 * 8
+		adamAVX2(&p[0], &g0[0], &g1[0], &m[0], &v[0], done, c)
+	}
+	for i := done; i < n; i++ {
+		g := g0[i] + g1[i]
+		mi := c.b1*m[i] + c.c1*g
+		vi := c.b2*v[i] + c.c2*g*g
+		m[i], v[i] = mi, vi
+		p[i] -= c.step * mi / (float32(math.Sqrt(float64(vi)))/c.sqrtBC2 + c.eps)
 	}
 }

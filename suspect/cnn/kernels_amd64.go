@@ -29,3 +29,14 @@ func col2imRunsAVX2(dst, src *float32, b int)
 //
 //go:noescape
 func im2colRuns6AVX2(dst, src *float32, b int)
+
+// addAVX2 adds src to dst for n a positive multiple of 8. Nothing is bounds-checked.
+//
+//go:noescape
+func addAVX2(dst, src *float32, n int)
+
+// adamAVX2 is adamUpdate for n a positive multiple of 8, with the same operations in the same
+// order (no fused multiply-adds). Nothing is bounds-checked.
+//
+//go:noescape
+func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts)

@@ -183,3 +183,70 @@ yloop:
 	DECQ    CX
 	JNZ     sloop
 	RET
+
+// func addAVX2(dst, src *float32, n int)
+TEXT ·addAVX2(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ n+16(FP), CX
+	SHRQ $3, CX
+
+aloop:
+	VMOVUPS (SI), Y0
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     aloop
+	VZEROUPPER
+	RET
+
+// func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts)
+// Y8–Y14 hold the constants b1, c1, b2, c2, step, sqrtBC2, eps; eight parameters a step.
+TEXT ·adamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         p+0(FP), DI
+	MOVQ         g0+8(FP), SI
+	MOVQ         g1+16(FP), BX
+	MOVQ         m+24(FP), R8
+	MOVQ         v+32(FP), R9
+	MOVQ         n+40(FP), CX
+	MOVQ         c+48(FP), AX
+	VBROADCASTSS 0(AX), Y8
+	VBROADCASTSS 4(AX), Y9
+	VBROADCASTSS 8(AX), Y10
+	VBROADCASTSS 12(AX), Y11
+	VBROADCASTSS 16(AX), Y12
+	VBROADCASTSS 20(AX), Y13
+	VBROADCASTSS 24(AX), Y14
+	SHRQ         $3, CX
+
+dloop:
+	VMOVUPS (SI), Y0
+	VADDPS  (BX), Y0, Y0    // g
+	VMULPS  (R8), Y8, Y1    // b1·m
+	VMULPS  Y0, Y9, Y2      // c1·g
+	VADDPS  Y2, Y1, Y1      // m
+	VMOVUPS Y1, (R8)
+	VMULPS  (R9), Y10, Y3   // b2·v
+	VMULPS  Y0, Y11, Y4     // c2·g
+	VMULPS  Y0, Y4, Y4      // c2·g·g
+	VADDPS  Y4, Y3, Y3      // v
+	VMOVUPS Y3, (R9)
+	VSQRTPS Y3, Y3
+	VDIVPS  Y13, Y3, Y3     // √v/√(1−β2^t)
+	VADDPS  Y14, Y3, Y3     // + ε
+	VMULPS  Y1, Y12, Y1     // step·m
+	VDIVPS  Y3, Y1, Y1
+	VMOVUPS (DI), Y5
+	VSUBPS  Y1, Y5, Y5
+	VMOVUPS Y5, (DI)
+	ADDQ    $32, DI
+	ADDQ    $32, SI
+	ADDQ    $32, BX
+	ADDQ    $32, R8
+	ADDQ    $32, R9
+	DECQ    CX
+	JNZ     dloop
+	VZEROUPPER
+	RET

@@ -20,3 +20,9 @@ func col2imRunsAVX2(dst, src *float32, b int) { panic("cnn: no assembly kernels 
 func im2colRuns6AVX2(dst, src *float32, b int) {
 	panic("cnn: no assembly kernels on this architecture")
 }
+
+func addAVX2(dst, src *float32, n int) { panic("cnn: no assembly kernels on this architecture") }
+
+func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts) {
+	panic("cnn: no assembly kernels on this architecture")
+}

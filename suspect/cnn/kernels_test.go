@@ -2,6 +2,7 @@ package cnn
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -123,6 +124,47 @@ func testRuns(t *testing.T) {
 		col2imRuns(acc, sum, b)
 		if !slices.Equal(acc, ref) {
 			t.Fatalf("b %d: col2imRuns differs from its definition", b)
+		}
+	}
+}
+
+// TestAdamAndAdd holds the Adam step and the gradient sum to their definitions (float64
+// arithmetic, relative error below 1e-5) on both paths, with lengths that leave a remainder.
+func TestAdamAndAdd(t *testing.T) { bothKernels(t, testAdamAndAdd) }
+
+func testAdamAndAdd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const n = 8*5 + 3
+	rnd := func() []float32 {
+		out := make([]float32, n)
+		for i := range out {
+			out[i] = float32(rng.NormFloat64())
+		}
+		return out
+	}
+	p, g0, g1, m, v := rnd(), rnd(), rnd(), rnd(), rnd()
+	for i := range v {
+		v[i] *= v[i]
+	}
+	c := adamConsts{b1: 0.9, c1: 0.1, b2: 0.999, c2: 0.001, step: 0.01, sqrtBC2: 0.3, eps: 1e-8}
+	want := make([]float64, n)
+	for i := range n {
+		g := float64(g0[i]) + float64(g1[i])
+		mi := 0.9*float64(m[i]) + 0.1*g
+		vi := 0.999*float64(v[i]) + 0.001*g*g
+		want[i] = float64(p[i]) - 0.01*mi/(math.Sqrt(vi)/0.3+1e-8)
+	}
+	adamUpdate(p, g0, g1, m, v, &c)
+	for i := range n {
+		if d := math.Abs(float64(p[i]) - want[i]); d > 1e-5*(1+math.Abs(want[i])) {
+			t.Fatalf("parameter %d: %v, want %v", i, p[i], want[i])
+		}
+	}
+	sum := slices.Clone(g0)
+	addTo(sum, g1)
+	for i := range n {
+		if sum[i] != g0[i]+g1[i] {
+			t.Fatalf("sum %d: %v, want %v", i, sum[i], g0[i]+g1[i])
 		}
 	}
 }

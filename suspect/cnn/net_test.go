@@ -305,3 +305,40 @@ func testForwardMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestWarpMatchesBilinear checks warp against a direct bilinear sampling of the transformed
+// point (0 outside the image) for random augmentations and a few extreme ones.
+func TestWarpMatchesBilinear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	img := randomImages(rng, 1)[0]
+	at := func(x, y int) float64 {
+		if x < 0 || y < 0 || x >= Side || y >= Side {
+			return 0
+		}
+		return float64(img[y*Side+x])
+	}
+	params := [][4]float64{{0.5, 0.5, 10, -10}, {-0.3, 2, -40, 3}, {0, 1, 0.5, 0.25}}
+	for range 20 {
+		a := drawAffine(rng)
+		params = append(params, a)
+	}
+	out := make([]float32, Pixels)
+	for _, a := range params {
+		warp(out, img, a[0], a[1], a[2], a[3])
+		const c = (Side - 1) / 2.0
+		cos, sin := math.Cos(a[0])/a[1], math.Sin(a[0])/a[1]
+		for y := range Side {
+			for x := range Side {
+				dx, dy := float64(x)-c-a[2], float64(y)-c-a[3]
+				sx, sy := cos*dx+sin*dy+c, -sin*dx+cos*dy+c
+				x0, y0 := math.Floor(sx), math.Floor(sy)
+				fx, fy := sx-x0, sy-y0
+				ix, iy := int(x0), int(y0)
+				v := (1-fy)*((1-fx)*at(ix, iy)+fx*at(ix+1, iy)) + fy*((1-fx)*at(ix, iy+1)+fx*at(ix+1, iy+1))
+				if got := float64(out[y*Side+x]); math.Abs(got-v/255) > 1e-6 {
+					t.Fatalf("augmentation %v, pixel (%d,%d): %v, want %v", a, x, y, got, v/255)
+				}
+			}
+		}
+	}
+}

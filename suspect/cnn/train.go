@@ -100,14 +100,8 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 				wg.Go(func() { sh.run(n, s, inv, eps, !cfg.NoAugment) })
 			}
 			wg.Wait()
-			g0, g1 := shards[0].acc, shards[1].acc
-			if len(shards[1].batch) > 0 {
-				for i, v := range g1 {
-					g0[i] += v
-				}
-			}
 			lr, beta1 := oneCycle(step, steps, cfg.MaxLR)
-			opt.step(n.params, g0, lr, beta1)
+			opt.step(n.params, shards[0].acc, shards[1].acc, lr, beta1)
 			step++
 			if progress != nil {
 				progress(step, steps)
@@ -132,6 +126,9 @@ type shard struct {
 
 // run computes the shard's gradient (scaled by inv) into acc, chunk by chunk in sample order.
 func (sh *shard) run(n *Net, s Samples, inv, eps float32, augmented bool) {
+	if len(sh.batch) == 0 {
+		clear(sh.acc)
+	}
 	for at := 0; at < len(sh.batch); at += chunk {
 		part := sh.batch[at:min(at+chunk, len(sh.batch))]
 		for k, i := range part {
@@ -149,9 +146,7 @@ func (sh *shard) run(n *Net, s Samples, inv, eps float32, augmented bool) {
 		if at == 0 {
 			copy(sh.acc, sh.w.grad.params)
 		} else {
-			for j, v := range sh.w.grad.params {
-				sh.acc[j] += v
-			}
+			addTo(sh.acc, sh.w.grad.params)
 		}
 	}
 }
@@ -281,24 +276,34 @@ func drawAffine(rng *rand.Rand) [4]float64 {
 // samples src there bilinearly (0 outside), scaled to 0–1.
 func warp(dst []float32, src []byte, theta, sc, tx, ty float64) {
 	const c = (Side - 1) / 2.0
-	cos, sin := math.Cos(theta)/sc, math.Sin(theta)/sc
-	at := func(x, y int) float64 {
-		if x < 0 || y < 0 || x >= Side || y >= Side {
-			return 0
+	const w = Side + 2 // the source with a border of zeros: no tap needs a bounds check
+	var pad [w * w]float64
+	for y := range Side {
+		row := pad[(y+1)*w+1 : (y+1)*w+1+Side]
+		for x, v := range src[y*Side : (y+1)*Side] {
+			row[x] = float64(v)
 		}
-		return float64(src[y*Side+x])
 	}
+	cos, sin := math.Cos(theta)/sc, math.Sin(theta)/sc
 	for y := range Side {
 		dy := float64(y) - c - ty
+		out := dst[y*Side : (y+1)*Side]
 		for x := range Side {
 			dx := float64(x) - c - tx
 			sx := cos*dx + sin*dy + c
 			sy := -sin*dx + cos*dy + c
-			x0, y0 := math.Floor(sx), math.Floor(sy)
-			fx, fy := sx-x0, sy-y0
-			ix, iy := int(x0), int(y0)
-			v := (1-fy)*((1-fx)*at(ix, iy)+fx*at(ix+1, iy)) + fy*((1-fx)*at(ix, iy+1)+fx*at(ix+1, iy+1))
-			dst[y*Side+x] = float32(v / 255)
+			// Truncation of a positive number is its floor; below −32 it may be off by one,
+			// but such a point is far outside the image and gets 0 either way.
+			ix, iy := int(sx+32)-32, int(sy+32)-32
+			if uint(ix+1) > Side || uint(iy+1) > Side {
+				out[x] = 0 // every tap is outside the image
+				continue
+			}
+			fx, fy := sx-float64(ix), sy-float64(iy)
+			at := (iy+1)*w + ix + 1
+			p := pad[at : at+w+2]
+			v := (1-fy)*((1-fx)*p[0]+fx*p[1]) + fy*((1-fx)*p[w]+fx*p[w+1])
+			out[x] = float32(v / 255)
 		}
 	}
 }
@@ -328,18 +333,18 @@ type adam struct {
 
 func newAdam(n int) *adam { return &adam{m: make([]float32, n), v: make([]float32, n)} }
 
-func (a *adam) step(params, grad []float32, lr, beta1 float64) {
+// step updates params with the gradient g0 + g1 (the two shards'), the two halves of the
+// parameters on two goroutines (each parameter's update depends on its own values alone).
+func (a *adam) step(params, g0, g1 []float32, lr, beta1 float64) {
 	const beta2, eps = 0.999, 1e-8
 	a.t++
 	bc1 := 1 - math.Pow(beta1, float64(a.t))
 	bc2 := 1 - math.Pow(beta2, float64(a.t))
-	stepSize := float32(lr / bc1)
-	sqrtBC2 := float32(math.Sqrt(bc2))
-	b1, b2 := float32(beta1), float32(beta2)
-	for i, g := range grad {
-		m := b1*a.m[i] + (1-b1)*g
-		v := b2*a.v[i] + (1-b2)*g*g
-		a.m[i], a.v[i] = m, v
-		params[i] -= stepSize * m / (float32(math.Sqrt(float64(v)))/sqrtBC2 + eps)
-	}
+	c := adamConsts{b1: float32(beta1), b2: float32(beta2), step: float32(lr / bc1), sqrtBC2: float32(math.Sqrt(bc2)), eps: eps}
+	c.c1, c.c2 = 1-c.b1, 1-c.b2
+	h := len(params) / 16 * 8 // a multiple of 8
+	var wg sync.WaitGroup
+	wg.Go(func() { adamUpdate(params[:h], g0[:h], g1[:h], a.m[:h], a.v[:h], &c) })
+	adamUpdate(params[h:], g0[h:], g1[h:], a.m[h:], a.v[h:], &c)
+	wg.Wait()
 }
