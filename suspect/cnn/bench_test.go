@@ -15,7 +15,7 @@ func BenchmarkStep(b *testing.B) {
 	y := make([]int, 64)
 	for s := range 64 {
 		a := drawAffine(rng)
-		warp(w.img, imgs[s], a[0], a[1], a[2], a[3])
+		warp(w.img, w.pad, imgs[s], a[0], a[1], a[2], a[3])
 		w.setInput(s)
 		y[s] = s % 10
 	}
@@ -56,7 +56,7 @@ func BenchmarkChunk(b *testing.B) {
 	y := make([]int, chunk)
 	for s := range chunk {
 		a := drawAffine(rng)
-		warp(w.img, imgs[s], a[0], a[1], a[2], a[3])
+		warp(w.img, w.pad, imgs[s], a[0], a[1], a[2], a[3])
 		w.setInput(s)
 		y[s] = s % 10
 	}

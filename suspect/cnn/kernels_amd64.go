@@ -40,3 +40,11 @@ func addAVX2(dst, src *float32, n int)
 //
 //go:noescape
 func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts)
+
+// warpAVX2 is warp's AVX2 kernel: it writes src's pixels scaled to 0–1 into pad's interior
+// (rows 1–28, columns 1–28 of 32), then for each output pixel i the source point
+// (A·warpXs[i] + B·warpYs[i] + C1, −B·warpXs[i] + A·warpYs[i] + D1) in pad's coordinates
+// (coef: A, B, C1, D1), sampled bilinearly by gathers, 0 where a tap would leave pad.
+//
+//go:noescape
+func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32)

@@ -250,3 +250,109 @@ dloop:
 	JNZ     dloop
 	VZEROUPPER
 	RET
+
+// func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32)
+TEXT ·warpAVX2(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         pad+16(FP), DX
+	MOVQ         coef+24(FP), AX
+	MOVL         $0x3b808081, BX  // 1/255
+	VMOVD        BX, X15
+	VBROADCASTSS X15, Y15
+	LEAQ         132(DX), R8      // pad row 1, column 1
+	MOVQ         $28, CX
+
+fill:
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VMOVUPS   Y0, (R8)
+	VPMOVZXBD 8(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VMOVUPS   Y0, 32(R8)
+	VPMOVZXBD 16(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMULPS    Y15, Y0, Y0
+	VMOVUPS   Y0, 64(R8)
+	VPMOVZXBD 24(SI), X0
+	VCVTDQ2PS X0, X0
+	VMULPS    X15, X0, X0
+	VMOVUPS   X0, 96(R8)
+	ADDQ      $28, SI
+	ADDQ      $128, R8
+	DECQ      CX
+	JNZ       fill
+
+	VBROADCASTSS 0(AX), Y8        // A
+	VBROADCASTSS 4(AX), Y9        // B
+	VBROADCASTSS 8(AX), Y10       // C1
+	VBROADCASTSS 12(AX), Y11      // D1
+	MOVL         $0x41f80000, BX  // 31.0
+	VMOVD        BX, X12
+	VBROADCASTSS X12, Y12
+	MOVL         $31, BX
+	VMOVD        BX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $28, BX
+	VMOVD        BX, X14
+	VPBROADCASTD X14, Y14
+	LEAQ         ·warpXs(SB), R9
+	LEAQ         ·warpYs(SB), R10
+	MOVQ         $98, CX          // 784 pixels, eight a step
+
+pixels:
+	VMOVUPS      (R9), Y0
+	VMOVUPS      (R10), Y1
+	VMOVAPS      Y10, Y2
+	VFMADD231PS  Y0, Y8, Y2       // sx+1 = C1 + A·X + B·Y
+	VFMADD231PS  Y1, Y9, Y2
+	VMOVAPS      Y11, Y3
+	VFNMADD231PS Y0, Y9, Y3       // sy+1 = D1 − B·X + A·Y
+	VFMADD231PS  Y1, Y8, Y3
+	VADDPS       Y12, Y2, Y4
+	VCVTTPS2DQ   Y4, Y4
+	VPSUBD       Y13, Y4, Y4      // u = ⌊sx⌋ + 1, the tap's pad column
+	VADDPS       Y12, Y3, Y5
+	VCVTTPS2DQ   Y5, Y5
+	VPSUBD       Y13, Y5, Y5      // w = ⌊sy⌋ + 1, its pad row
+	VCVTDQ2PS    Y4, Y6
+	VSUBPS       Y6, Y2, Y6       // fx
+	VCVTDQ2PS    Y5, Y7
+	VSUBPS       Y7, Y3, Y7       // fy
+	VPMINUD      Y14, Y4, Y0
+	VPCMPEQD     Y0, Y4, Y0       // u ≤ 28 (unsigned: not negative)
+	VPMINUD      Y14, Y5, Y1
+	VPCMPEQD     Y1, Y5, Y1
+	VPAND        Y1, Y0, Y0       // every tap inside pad
+	VPSLLD       $5, Y5, Y5
+	VPADDD       Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5       // tap index, 0 where outside
+	VPCMPEQD     Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VGATHERDPS   Y1, (DX)(Y5*4), Y2
+	VPCMPEQD     Y1, Y1, Y1
+	VXORPS       Y3, Y3, Y3
+	VGATHERDPS   Y1, 4(DX)(Y5*4), Y3
+	VPCMPEQD     Y1, Y1, Y1
+	VXORPS       Y4, Y4, Y4
+	VGATHERDPS   Y1, 128(DX)(Y5*4), Y4
+	VPCMPEQD     Y1, Y1, Y1
+	VXORPS       Y15, Y15, Y15
+	VGATHERDPS   Y1, 132(DX)(Y5*4), Y15
+	VSUBPS       Y2, Y3, Y3
+	VFMADD231PS  Y3, Y6, Y2       // top = p00 + fx·(p01 − p00)
+	VSUBPS       Y4, Y15, Y15
+	VFMADD231PS  Y15, Y6, Y4      // bottom = p10 + fx·(p11 − p10)
+	VSUBPS       Y2, Y4, Y4
+	VFMADD231PS  Y4, Y7, Y2       // top + fy·(bottom − top)
+	VANDPS       Y0, Y2, Y2
+	VMOVUPS      Y2, (DI)
+	ADDQ         $32, DI
+	ADDQ         $32, R9
+	ADDQ         $32, R10
+	DECQ         CX
+	JNZ          pixels
+	VZEROUPPER
+	RET

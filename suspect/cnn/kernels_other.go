@@ -26,3 +26,7 @@ func addAVX2(dst, src *float32, n int) { panic("cnn: no assembly kernels on this
 func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts) {
 	panic("cnn: no assembly kernels on this architecture")
 }
+
+func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32) {
+	panic("cnn: no assembly kernels on this architecture")
+}

@@ -102,6 +102,7 @@ type work struct {
 	b                  int       // batch capacity
 	x                  []float32 // b×784 inputs, 0–1, columns by residue modulo 4
 	img                []float32 // 784: one input in row-major order, on its way to x
+	pad                []float32 // warpPad: the augmentation's zero-bordered source
 	col1               []float32 // 25×(4·b·144): im2col of the inputs
 	z1                 []float32 // c1×(4·b·144): conv1 before bias, four window planes
 	a1                 []float32 // c1×(b·144): pooled, plus bias, ReLU; columns even first
@@ -120,7 +121,7 @@ type work struct {
 
 func newWork(n *Net, b int, train bool) *work {
 	w := &work{b: b,
-		x: make([]float32, b*Pixels), img: make([]float32, Pixels), col1: make([]float32, kk*b*s1*s1), z1: make([]float32, c1*b*s1*s1),
+		x: make([]float32, b*Pixels), img: make([]float32, Pixels), pad: make([]float32, warpPad), col1: make([]float32, kk*b*s1*s1), z1: make([]float32, c1*b*s1*s1),
 		a1: make([]float32, c1*b*l1), arg1: make([]int32, c1*b*l1),
 		col2: make([]float32, c1*kk*b*s2*s2), z2: make([]float32, c2*b*s2*s2),
 		a2: make([]float32, c2*b*l2), arg2: make([]int32, c2*b*l2),

@@ -134,7 +134,7 @@ func (sh *shard) run(n *Net, s Samples, inv, eps float32, augmented bool) {
 		for k, i := range part {
 			if augmented {
 				a := sh.aug[at+k]
-				warp(sh.w.img, s.Pixels(i), a[0], a[1], a[2], a[3])
+				warp(sh.w.img, sh.w.pad, s.Pixels(i), a[0], a[1], a[2], a[3])
 			} else {
 				scale(sh.w.img, s.Pixels(i))
 			}
@@ -273,18 +273,27 @@ func drawAffine(rng *rand.Rand) [4]float64 {
 }
 
 // warp maps output pixel p to source point R(−θ)(p − c − t)/s + c (c the centre, 13.5) and
-// samples src there bilinearly (0 outside), scaled to 0–1.
-func warp(dst []float32, src []byte, theta, sc, tx, ty float64) {
+// samples src there bilinearly (0 outside), scaled to 0–1. pad (nil, or warpPad zeros: 30 rows
+// of 32, of which warp writes only rows 1–28, columns 1–28) lets it run the AVX2 kernel, in
+// float32 arithmetic; otherwise it computes in float64.
+func warp(dst, pad []float32, src []byte, theta, sc, tx, ty float64) {
 	const c = (Side - 1) / 2.0
+	cos, sin := math.Cos(theta)/sc, math.Sin(theta)/sc
+	if avx2 && len(pad) >= warpPad {
+		// The source point of output (x, y) is (A·X + B·Y + C, −B·X + A·Y + D), X = x − c and
+		// Y = y − c; the kernel takes C and D plus 1 (the tap's place in pad).
+		coef := [4]float32{float32(cos), float32(sin), float32(c - cos*tx - sin*ty + 1), float32(c + sin*tx - cos*ty + 1)}
+		warpAVX2(&dst[:Pixels][0], &src[:Pixels][0], &pad[0], &coef)
+		return
+	}
 	const w = Side + 2 // the source with a border of zeros: no tap needs a bounds check
-	var pad [w * w]float64
+	var buf [w * w]float64
 	for y := range Side {
-		row := pad[(y+1)*w+1 : (y+1)*w+1+Side]
+		row := buf[(y+1)*w+1 : (y+1)*w+1+Side]
 		for x, v := range src[y*Side : (y+1)*Side] {
 			row[x] = float64(v)
 		}
 	}
-	cos, sin := math.Cos(theta)/sc, math.Sin(theta)/sc
 	for y := range Side {
 		dy := float64(y) - c - ty
 		out := dst[y*Side : (y+1)*Side]
@@ -301,12 +310,23 @@ func warp(dst []float32, src []byte, theta, sc, tx, ty float64) {
 			}
 			fx, fy := sx-float64(ix), sy-float64(iy)
 			at := (iy+1)*w + ix + 1
-			p := pad[at : at+w+2]
+			p := buf[at : at+w+2]
 			v := (1-fy)*((1-fx)*p[0]+fx*p[1]) + fy*((1-fx)*p[w]+fx*p[w+1])
 			out[x] = float32(v / 255)
 		}
 	}
 }
+
+// warpPad is the size of warp's padded source: 30 rows of 32 (28 pixels and a border of zeros).
+const warpPad = 30 * 32
+
+// warpXs and warpYs are x − 13.5 and y − 13.5 of each output pixel, row-major (warpAVX2's).
+var warpXs, warpYs = func() (xs, ys [Pixels]float32) {
+	for i := range Pixels {
+		xs[i], ys[i] = float32(i%Side)-13.5, float32(i/Side)-13.5
+	}
+	return
+}()
 
 // oneCycle returns the learning rate and Adam's β1 for step (0-based) of steps: the one-cycle
 // policy of Smith (2018) as PyTorch's OneCycleLR computes it with its defaults: 15% of the steps
