@@ -20,6 +20,10 @@ type cnnScan struct {
 	unlabelled []int // the samples labelled NoLabel, ascending
 	pos        []int // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
 	prog       scanProgress
+	// apply is held by the fold model computing its features and neighbour vote: that stage
+	// holds N×cnn.Features values (and the search as many again), so one at a time halves the
+	// peak memory, while the other fold model trains on the other core.
+	apply sync.Mutex
 }
 
 // cnnJob is one fold model: the seed whose folds it belongs to, the labelled samples it holds
@@ -112,6 +116,8 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		return err
 	}
 	j.net = net
+	sc.apply.Lock()
+	defer sc.apply.Unlock()
 	// Every labelled sample's features (the vote's neighbours) and, with them, the held-out
 	// samples' probabilities.
 	lab := sc.in.labelled
