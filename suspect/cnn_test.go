@@ -218,8 +218,9 @@ func TestScanCNNErrorsAndCancel(t *testing.T) {
 	}
 }
 
-// TestScanCNNResizes scans 14×14 samples (t10k halved): the model sees them resized to 28×28
-// and predicts a 14×14 sample.
+// TestScanCNNResizes scans 14×14 samples (t10k halved), without the neighbour vote: the model
+// sees them resized to 28×28 and predicts a 14×14 sample, and the scan's probabilities are the
+// networks'.
 func TestScanCNNResizes(t *testing.T) {
 	d := mnistData(t, 600)
 	small := make([]byte, d.N*196)
@@ -233,12 +234,18 @@ func TestScanCNNResizes(t *testing.T) {
 	}
 	d.Dim, d.H, d.W = 196, 14, 14
 	d.Pixels = func(i int) []byte { return small[i*196 : (i+1)*196] }
-	res, err := ScanCNN(context.Background(), d, quickCNN, nil)
+	noVote := quickCNN
+	noVote.Neighbours = -1
+	res, err := ScanCNN(context.Background(), d, noVote, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Suspects) != d.N {
 		t.Fatalf("%d suspects", len(res.Suspects))
+	}
+	checkOutputs(t, d, res)
+	if res.Error != res.CNNError {
+		t.Fatalf("without the vote: error %v, the networks' %v", res.Error, res.CNNError)
 	}
 	if _, _, err := res.Model.Predict(d.Pixels(0)); err != nil {
 		t.Fatal(err)

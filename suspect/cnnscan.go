@@ -118,15 +118,19 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 	j.net = net
 	sc.apply.Lock()
 	defer sc.apply.Unlock()
-	// Every labelled sample's features (the vote's neighbours) and, with them, the held-out
-	// samples' probabilities.
-	lab := sc.in.labelled
-	feats := make([]float32, len(lab)*cnn.Features)
-	probs := make([]float32, len(lab)*sc.nc)
-	if err := outputsParallel(ctx, net, sc.in.samples, lab, probs, feats); err != nil {
+	// The samples passed through the network: every labelled one when they vote (their
+	// features are the held-out samples' neighbours), else the held-out ones; row at(m) is held-out
+	// sample m's.
+	pass, at := j.held, func(m int) int { return m }
+	if sc.opts.Neighbours > 0 {
+		pass, at = sc.in.labelled, func(m int) int { return sc.pos[j.held[m]] }
+	}
+	feats := make([]float32, len(pass)*cnn.Features)
+	probs := make([]float32, len(pass)*sc.nc)
+	if err := outputsParallel(ctx, net, sc.in.samples, pass, probs, feats); err != nil {
 		return err
 	}
-	sc.prog.add(k, len(lab))
+	sc.prog.add(k, len(pass))
 	j.probs = make([]float32, len(j.held)*sc.nc)
 	if sc.opts.Shifts {
 		if err := shiftedParallel(ctx, net, sc.in.samples, j.held, j.probs); err != nil {
@@ -134,22 +138,21 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		}
 		sc.prog.add(k, 9*len(j.held))
 	} else {
-		for m, i := range j.held {
-			p := sc.pos[i]
-			copy(j.probs[m*sc.nc:(m+1)*sc.nc], probs[p*sc.nc:])
+		for m := range j.held {
+			copy(j.probs[m*sc.nc:(m+1)*sc.nc], probs[at(m)*sc.nc:])
 		}
 	}
 	if j.seed == sc.opts.Seed {
 		j.feats = make([]float32, len(j.held)*cnn.Features)
-		for m, i := range j.held {
-			p := sc.pos[i]
-			copy(j.feats[m*cnn.Features:(m+1)*cnn.Features], feats[p*cnn.Features:])
+		for m := range j.held {
+			copy(j.feats[m*cnn.Features:(m+1)*cnn.Features], feats[at(m)*cnn.Features:])
 		}
 	}
 	if sc.opts.Neighbours > 0 {
+		lab := sc.in.labelled
 		queries := make([]int, len(j.held))
-		for m, i := range j.held {
-			queries[m] = sc.pos[i]
+		for m := range j.held {
+			queries[m] = at(m)
 		}
 		cls := make([]int, len(lab))
 		for p, i := range lab {
@@ -314,7 +317,10 @@ func (p *scanProgress) start(sc *cnnScan, report func(Progress)) {
 	batch := 64
 	for k, j := range sc.jobs {
 		p.total += float64(3 * batch * sc.cfg.Steps(len(j.train)))
-		p.total += float64(len(sc.in.labelled) + len(sc.unlabelled))
+		p.total += float64(len(j.held) + len(sc.unlabelled))
+		if sc.opts.Neighbours > 0 {
+			p.total += float64(len(sc.in.labelled) - len(j.held))
+		}
 		if sc.opts.Shifts {
 			p.total += float64(9 * len(j.held))
 		}
