@@ -17,8 +17,9 @@ type cnnScan struct {
 	opts       CNNOptions
 	cfg        cnn.Config
 	jobs       []cnnJob
-	unlabelled []int // the samples labelled NoLabel, ascending
-	pos        []int // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
+	unlabelled []int     // the samples labelled NoLabel, ascending
+	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
+	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them
 	prog       scanProgress
 	// apply is held by the fold model computing its features and neighbour vote: that stage
 	// holds N×cnn.Features values (and the search as many again), so one at a time halves the
@@ -34,13 +35,11 @@ type cnnJob struct {
 	net         *cnn.Net
 	probs       []float32 // len(held)×classes: the network's probabilities (shift-averaged with Shifts)
 	votes       []float32 // len(held)×classes: the neighbour vote, nil without one
-	feats       []float32 // len(held)×cnn.Features, first seed only
 	unlProbs    []float32 // len(unlabelled)×classes
-	unlFeats    []float32 // len(unlabelled)×cnn.Features, first job only
 }
 
 func newCNNScan(in *input, d Data, opts CNNOptions) *cnnScan {
-	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N),
+	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N), features: make([]float32, d.N*cnn.Features),
 		cfg: cnn.Config{Epochs: opts.Epochs, LabelSmoothing: labelSmoothing}}
 	for i := range sc.pos {
 		sc.pos[i] = -1
@@ -142,10 +141,9 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 			copy(j.probs[m*sc.nc:(m+1)*sc.nc], probs[at(m)*sc.nc:])
 		}
 	}
-	if j.seed == sc.opts.Seed {
-		j.feats = make([]float32, len(j.held)*cnn.Features)
-		for m := range j.held {
-			copy(j.feats[m*cnn.Features:(m+1)*cnn.Features], feats[at(m)*cnn.Features:])
+	if j.seed == sc.opts.Seed { // the first seed's folds hold every labelled sample out once
+		for m, i := range j.held {
+			copy(sc.features[i*cnn.Features:(i+1)*cnn.Features], feats[at(m)*cnn.Features:])
 		}
 	}
 	if sc.opts.Neighbours > 0 {
@@ -165,11 +163,17 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 	}
 	if len(sc.unlabelled) > 0 {
 		j.unlProbs = make([]float32, len(sc.unlabelled)*sc.nc)
+		var f []float32
 		if k == 0 {
-			j.unlFeats = make([]float32, len(sc.unlabelled)*cnn.Features)
+			f = make([]float32, len(sc.unlabelled)*cnn.Features)
 		}
-		if err := outputsParallel(ctx, net, sc.in.samples, sc.unlabelled, j.unlProbs, j.unlFeats); err != nil {
+		if err := outputsParallel(ctx, net, sc.in.samples, sc.unlabelled, j.unlProbs, f); err != nil {
 			return err
+		}
+		if f != nil {
+			for m, i := range sc.unlabelled {
+				copy(sc.features[i*cnn.Features:(i+1)*cnn.Features], f[m*cnn.Features:])
+			}
 		}
 		sc.prog.add(k, len(sc.unlabelled))
 	}
@@ -184,7 +188,7 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 	if sc.opts.Neighbours > 0 {
 		vote = make([]float32, sc.n*nc)
 	}
-	res := &CNNResult{Classes: slices.Clone(sc.in.classes), Features: make([]float32, sc.n*cnn.Features)}
+	res := &CNNResult{Classes: slices.Clone(sc.in.classes), Features: sc.features}
 	seedWrong := make([]int, sc.opts.Seeds)
 	nets := make([]*cnn.Net, len(sc.jobs))
 	for k, j := range sc.jobs {
@@ -201,9 +205,6 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 				for c, v := range j.votes[m*nc : (m+1)*nc] {
 					vote[i*nc+c] += v / seeds
 				}
-			}
-			if j.feats != nil {
-				copy(res.Features[i*cnn.Features:(i+1)*cnn.Features], j.feats[m*cnn.Features:])
 			}
 		}
 	}
@@ -253,7 +254,6 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 		for m, i := range sc.unlabelled {
 			p := mean[m*nc : (m+1)*nc]
 			copy(res.Probs[i*nc:(i+1)*nc], p)
-			copy(res.Features[i*cnn.Features:(i+1)*cnn.Features], sc.jobs[0].unlFeats[m*cnn.Features:])
 			res.Unlabelled = append(res.Unlabelled, verdict(i, NoLabel, -1, p, sc.in.classes))
 		}
 		sortSuggestions(res.Unlabelled)
