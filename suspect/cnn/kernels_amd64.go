@@ -43,8 +43,8 @@ func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts)
 
 // warpAVX2 is warp's AVX2 kernel: it writes src's pixels scaled to 0–1 into pad's interior
 // (rows 1–28, columns 1–28 of 32), then for each output pixel i the source point
-// (A·warpXs[i] + B·warpYs[i] + C1, −B·warpXs[i] + A·warpYs[i] + D1) in pad's coordinates
-// (coef: A, B, C1, D1), sampled bilinearly by gathers, 0 where a tap would leave pad.
+// (A·xs[i] + B·ys[i] + C1, −B·xs[i] + A·ys[i] + D1) in pad's coordinates (coef: A, B, C1, D1),
+// sampled bilinearly by gathers, 0 where a tap would leave pad.
 //
 //go:noescape
-func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32)
+func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32, xs, ys *[Pixels]float32)

@@ -251,8 +251,8 @@ dloop:
 	VZEROUPPER
 	RET
 
-// func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32)
-TEXT ·warpAVX2(SB), NOSPLIT, $0-32
+// func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32, xs, ys *[784]float32)
+TEXT ·warpAVX2(SB), NOSPLIT, $0-48
 	MOVQ         dst+0(FP), DI
 	MOVQ         src+8(FP), SI
 	MOVQ         pad+16(FP), DX
@@ -298,8 +298,8 @@ fill:
 	MOVL         $28, BX
 	VMOVD        BX, X14
 	VPBROADCASTD X14, Y14
-	LEAQ         ·warpXs(SB), R9
-	LEAQ         ·warpYs(SB), R10
+	MOVQ         xs+32(FP), R9
+	MOVQ         ys+40(FP), R10
 	MOVQ         $98, CX          // 784 pixels, eight a step
 
 pixels:

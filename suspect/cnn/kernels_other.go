@@ -27,6 +27,6 @@ func adamAVX2(p, g0, g1, m, v *float32, n int, c *adamConsts) {
 	panic("cnn: no assembly kernels on this architecture")
 }
 
-func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32) {
+func warpAVX2(dst *float32, src *byte, pad *float32, coef *[4]float32, xs, ys *[Pixels]float32) {
 	panic("cnn: no assembly kernels on this architecture")
 }

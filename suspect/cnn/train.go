@@ -283,7 +283,7 @@ func warp(dst, pad []float32, src []byte, theta, sc, tx, ty float64) {
 		// The source point of output (x, y) is (A·X + B·Y + C, −B·X + A·Y + D), X = x − c and
 		// Y = y − c; the kernel takes C and D plus 1 (the tap's place in pad).
 		coef := [4]float32{float32(cos), float32(sin), float32(c - cos*tx - sin*ty + 1), float32(c + sin*tx - cos*ty + 1)}
-		warpAVX2(&dst[:Pixels][0], &src[:Pixels][0], &pad[0], &coef)
+		warpAVX2(&dst[:Pixels][0], &src[:Pixels][0], &pad[0], &coef, &warpXs, &warpYs)
 		return
 	}
 	const w = Side + 2 // the source with a border of zeros: no tap needs a bounds check
@@ -320,7 +320,8 @@ func warp(dst, pad []float32, src []byte, theta, sc, tx, ty float64) {
 // warpPad is the size of warp's padded source: 30 rows of 32 (28 pixels and a border of zeros).
 const warpPad = 30 * 32
 
-// warpXs and warpYs are x − 13.5 and y − 13.5 of each output pixel, row-major (warpAVX2's).
+// warpXs and warpYs are x − 13.5 and y − 13.5 of each output pixel, row-major (warpAVX2 reads
+// them).
 var warpXs, warpYs = func() (xs, ys [Pixels]float32) {
 	for i := range Pixels {
 		xs[i], ys[i] = float32(i%Side)-13.5, float32(i/Side)-13.5
