@@ -28,7 +28,8 @@ const placeChunk = 1 << 16
 // activations) in the plane, N×2 (x, y): the K-nearest-neighbour graph of the pool (nn.Among),
 // started from the pool's principal axes (Project) and laid out by Layout; then the points
 // outside the pool placed by their neighbours in it (nn.Across, Place). opts.Progress sees the
-// share done of the whole. The result depends only on v and opts other than Workers.
+// share done of the whole (rising, from 0 to 1), one call at a time, from the calling goroutine
+// or from the neighbour search's. The result depends only on v and opts other than Workers.
 //
 // Growth: up to Pool points, O(N²·D) search (nn's exact search) plus Layout's O(E·N·K); above,
 // O(Pool²·D + (N − Pool)·Pool·D) search and O(N·K) memory beyond v. Errors: ErrShape (v's sizes),
