@@ -36,28 +36,37 @@ func plantedAt(seed uint64, n, c, dim int, off float64) (nn.Vectors, []int) {
 	return v, labels
 }
 
+// agreement is NeighbourAgreement with k = 10, failing t on error.
+func agreement(t *testing.T, xy []float32, labels, queries []int) float64 {
+	t.Helper()
+	a, err := NeighbourAgreement(context.Background(), xy, labels, 10, queries, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// mapAgreement lays v out with the default options and returns the map's agreement.
+func mapAgreement(t *testing.T, v nn.Vectors, labels []int) float64 {
+	t.Helper()
+	xy, err := Map(context.Background(), v, MapOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agreement(t, xy, labels, nil)
+}
+
 // TestMapSeparatesPlantedClusters lays out ten planted clusters in 50 dimensions, which their
 // 2-D principal axes cannot separate, and checks that each point's 10 nearest neighbours in
 // the map share its cluster at least 95% of the time, while the principal axes stay below 60%.
 func TestMapSeparatesPlantedClusters(t *testing.T) {
 	v, labels := planted(11, 2000, 10, 50)
-	ctx := context.Background()
-	xy, err := Map(ctx, v, MapOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := NeighbourAgreement(ctx, xy, labels, 10, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mapAgreement(t, v, labels)
 	pca, err := Project(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := NeighbourAgreement(ctx, pca, labels, 10, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := agreement(t, pca, labels, nil)
 	t.Logf("10-neighbour agreement: map %.4f, principal axes %.4f", got, base)
 	if got < 0.95 {
 		t.Errorf("map: agreement %.4f, want at least 0.95", got)
@@ -87,14 +96,7 @@ func TestMapKeepsOverlappingClusters(t *testing.T) {
 		}
 	}
 	high := float64(same) / float64(10*v.N)
-	xy, err := Map(ctx, v, MapOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := NeighbourAgreement(ctx, xy, labels, 10, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := mapAgreement(t, v, labels)
 	t.Logf("10-neighbour agreement: 50 dimensions %.4f, map %.4f", high, got)
 	if high > 0.9 || got < high {
 		t.Errorf("agreement %.4f in 50 dimensions (want below 0.9), %.4f in the map (want at least as much)", high, got)
@@ -131,10 +133,7 @@ func TestMapPlacesBeyondThePool(t *testing.T) {
 			rest = append(rest, i)
 		}
 	}
-	got, err := NeighbourAgreement(ctx, xy, labels, 10, rest, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := agreement(t, xy, labels, rest)
 	t.Logf("placed points: 10-neighbour agreement %.4f", got)
 	if len(rest) != 2000 || got < 0.95 {
 		t.Errorf("%d placed points, agreement %.4f; want 2000, at least 0.95", len(rest), got)

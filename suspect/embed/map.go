@@ -60,7 +60,7 @@ func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) 
 	}
 	pv := v
 	if p < v.N {
-		pv = gather(v, pool)
+		pv = v.Gather(pool)
 	}
 	g, err := nn.Among(ctx, pv, nil, min(opts.K, max(1, p-1)), nn.Options{Workers: opts.Workers, Progress: report(0, search)})
 	if err != nil {
@@ -94,7 +94,7 @@ func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) 
 	for c0 := 0; c0 < len(rest); c0 += placeChunk {
 		part := rest[c0:min(len(rest), c0+placeChunk)]
 		done := search + layout + float64(c0)*float64(p)*float64(v.Dim)
-		ng, err := nn.Across(ctx, pv, gather(v, part), opts.K, nn.Options{Workers: opts.Workers,
+		ng, err := nn.Across(ctx, pv, v.Gather(part), opts.K, nn.Options{Workers: opts.Workers,
 			Progress: report(done, float64(len(part))*float64(p)*float64(v.Dim))})
 		if err != nil {
 			return nil, err
@@ -128,13 +128,4 @@ func poolOf(n, size int, seed uint64) []int {
 	pool := all[:size]
 	slices.Sort(pool)
 	return pool
-}
-
-// gather copies the rows of v listed in rows, in that order.
-func gather(v nn.Vectors, rows []int) nn.Vectors {
-	out := nn.Vectors{Data: make([]float32, len(rows)*v.Dim), N: len(rows), Dim: v.Dim}
-	for r, i := range rows {
-		copy(out.Data[r*v.Dim:(r+1)*v.Dim], v.Data[i*v.Dim:(i+1)*v.Dim])
-	}
-	return out
 }
