@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -18,14 +19,15 @@ const alignRows = 4096
 // sample (measured on t10k: 99.99% of its 10 nearest) come from the models of its own fold, and
 // a map of the features shows every class once per fold. feats[m] holds the features fold model
 // nets[m] gives its held-out samples held[m] (len(held[m])×cnn.Features); for m ≥ 1 they are
-// mapped by the affine map that best takes nets[m]'s features of the same up-to-alignRows
-// samples (evenly spaced among all) to nets[0]'s (least squares with a small ridge, gonum's
-// Cholesky), then clipped at 0 like the post-ReLU activations they stand for. out (N×Features,
-// row i for sample i) receives them. Growth: O(F·alignRows) forward passes and
-// O(F·(alignRows + Features)·Features²) arithmetic for F folds, O(alignRows·Features) memory.
-// Errors: the context's error when cancelled; an error when a fit's normal equations are not
-// positive definite.
-func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, held [][]int, feats [][]float32, out []float32) error {
+// mapped by the affine map that best takes nets[m]'s features of a reference set (up to
+// alignRows samples, evenly spaced among all) to nets[0]'s features of the same samples (least
+// squares with a small ridge, gonum's Cholesky), then clipped at 0 like the post-ReLU
+// activations they stand for. out (N×Features, row i for sample i) receives them. Up to
+// workers folds are mapped at once; the result does not depend on workers. Growth:
+// O(F·alignRows) forward passes and O(F·(alignRows + Features)·Features²) arithmetic for F
+// folds, O(workers·alignRows·Features) memory. Errors: the context's error when cancelled; an
+// error when a fit's normal equations are not positive definite.
+func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, held [][]int, feats [][]float32, out []float32, workers int) error {
 	const f = cnn.Features
 	ref := make([]int, min(n, alignRows))
 	for r := range ref {
@@ -43,17 +45,29 @@ func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, 
 			y.Set(r, c, float64(target[r*f+c]))
 		}
 	}
-	src := make([]float32, len(ref)*f)
+	// The folds' maps are fitted and applied in parallel, each by one goroutine with its own
+	// buffer; each writes only its own fold's features.
+	errs := make([]error, len(nets))
+	sem := make(chan struct{}, max(1, workers))
+	var wg sync.WaitGroup
+	for m := 1; m < len(nets); m++ {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			src := make([]float32, len(ref)*f)
+			if errs[m] = nets[m].Outputs(ctx, s, ref, nil, src); errs[m] != nil {
+				return
+			}
+			var w *mat.Dense
+			if w, errs[m] = affineFit(src, y); errs[m] == nil {
+				applyAffine(feats[m], w)
+			}
+		})
+	}
+	wg.Wait()
 	for m := range nets {
-		if m > 0 {
-			if err := nets[m].Outputs(ctx, s, ref, nil, src); err != nil {
-				return err
-			}
-			w, err := affineFit(src, y)
-			if err != nil {
-				return err
-			}
-			applyAffine(feats[m], w)
+		if errs[m] != nil {
+			return errs[m]
 		}
 		for k, i := range held[m] {
 			copy(out[i*f:(i+1)*f], feats[m][k*f:(k+1)*f])

@@ -252,7 +252,7 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	for k := range held {
 		held[k] = jobs[k].held
 	}
-	if err := commonFeatures(ctx, in.samples, d.N, nets[:opts.Folds], held, feats, res.Features); err != nil {
+	if err := commonFeatures(ctx, in.samples, d.N, nets[:opts.Folds], held, feats, res.Features, opts.Workers); err != nil {
 		return nil, err
 	}
 	for _, w := range seedWrong {
