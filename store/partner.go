@@ -15,7 +15,45 @@ import (
 // → "emnist-letters-train-labels-idx1-ubyte") and QMNIST ("qmnist-train-images-idx3-ubyte" →
 // "qmnist-train-labels-idx2-int"), with or without ".gz". It returns "" when none exists.
 func FindLabels(imagesPath string) string {
-	return findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3")
+	if p := findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3"); p != "" {
+		return p
+	}
+	if p := LabelsFileFor(imagesPath); p != "" {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p // the name a save gives the labels of images that had none
+		}
+	}
+	return ""
+}
+
+// LabelsFileFor returns the path a new label file for the image file imagesPath gets, beside it,
+// named the way MNIST names its pairs: the last "images" of the name becomes "labels" (in the
+// same case) and the rank "idx3" after it "idx1" ("scratch-images-idx3-ubyte" →
+// "scratch-labels-idx1-ubyte"); a name without "images" gets "-labels-idx1-ubyte" after its
+// stem ("digits.idx" → "digits-labels-idx1-ubyte"). It is gzip (".gz") when the image file's
+// name is. FindLabels finds the file it names. It returns "" for an empty path.
+func LabelsFileFor(imagesPath string) string {
+	if imagesPath == "" {
+		return ""
+	}
+	dir, name := filepath.Split(imagesPath)
+	gz := ""
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		name, gz = name[:len(name)-3], name[len(name)-3:]
+	}
+	lower := strings.ToLower(name)
+	if i := strings.LastIndex(lower, "images"); i >= 0 {
+		head, tail := name[:i]+caseLike(name[i:i+6], "labels"), name[i+6:]
+		if j := strings.Index(strings.ToLower(tail), "idx3"); j >= 0 {
+			tail = tail[:j] + caseLike(tail[j:j+4], "idx1") + tail[j+4:]
+		}
+		return filepath.Join(dir, head+tail+gz)
+	}
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	if stem == "" {
+		stem = name
+	}
+	return filepath.Join(dir, stem+"-labels-idx1-ubyte"+gz)
 }
 
 // FindImages is FindLabels the other way round: the image file that pairs with labelsPath, or "".
