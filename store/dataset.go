@@ -125,7 +125,9 @@ type Dataset struct {
 
 	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
-	closed bool      // Close was called: edits and saves fail with ErrClosed
+	// lastSave is what the last successful save wrote (LastSave).
+	lastSave []SavedFile
+	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are

@@ -59,6 +59,9 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 			if _, lp := d.Paths(); lp != want {
 				t.Fatalf("labels saved to %q, want %s", lp, want)
 			}
+			if w := d.LastSave(); len(w) != 1 || w[0].Path != want || !w[0].Created {
+				t.Fatalf("LastSave = %+v, want the new label file alone", w)
+			}
 			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != NoLabel {
 				t.Fatalf("after the save: dirty %v, labels %d %d %d", d.Dirty(), d.Label(0), d.Label(2), d.Label(3))
 			}
@@ -161,6 +164,9 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	if got, _ := os.ReadFile(hard); !bytes.Equal(got, bytesBefore) {
 		t.Fatal("the hard link no longer shares the image file's bytes")
 	}
+	if w := d.LastSave(); len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
+		t.Fatalf("LastSave = %+v, want the label file alone", w)
+	}
 	saved, _ := idx.ReadFile(lp)
 	if saved.Ints()[0] != int64(d.Label(0)) || saved.Ints()[1] != int64(d.Label(1)) {
 		t.Fatalf("labels saved %v, want %d %d first", saved.Ints()[:2], d.Label(0), d.Label(1))
@@ -169,6 +175,10 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	os.Chmod(elsewhere, 0o644)
 	mustDo(t, d.Delete([]int{3}))
 	mustDo(t, d.Save(nil))
+	w := d.LastSave()
+	if len(w) != 2 || w[0].Path != ip || w[0].Through != elsewhere || (runtime.GOOS != "windows" && w[0].Links != 2) {
+		t.Fatalf("LastSave = %+v, want the images through the link, whose old file had 2 names", w)
+	}
 	got, err := idx.ReadFile(ip)
 	if err != nil || got.Dims[0] != 499 {
 		t.Fatalf("after a deletion the images hold %v samples (%v)", got.Dims, err)

@@ -99,6 +99,7 @@ type saveJob struct {
 	journals       []string // the journals the save makes obsolete
 	oldJournal     string   // reopened if the save fails
 	lock           *pairLock
+	written        []SavedFile // what each file written replaces (LastSave)
 }
 
 // files returns the files the job writes, images first.
@@ -155,6 +156,9 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal.close()
 		d.journal = nil
 	}
+	for _, f := range job.files() {
+		job.written = append(job.written, describeWrite(f.path))
+	}
 	job.journals = []string{job.oldJournal}
 	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
 		// The target's own journal was written by another session of the target pair (its lock is
@@ -195,6 +199,9 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 			return "", "", fmt.Errorf("%s: %w", labelsPath, ErrLabelsFileExists)
 		}
 	}
+	if samePath(imagesPath, labelsPath) {
+		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
+	}
 	if current {
 		if err := d.checkStamps(d.replaces(imagesPath, labelsPath)...); err != nil {
 			return "", "", err
@@ -208,6 +215,14 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 // the name their label file gets (LabelsFileFor): a file the dataset did not open is never
 // replaced by Save. SaveAs with a label file named by the caller is the way on.
 var ErrLabelsFileExists = errors.New("a file of the name the new label file gets already exists")
+
+// AnyLabelled reports whether a sample that is not deleted has a label: a save then writes a
+// label file (see SaveAs). O(N).
+func (d *Dataset) AnyLabelled() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.anyLabelled()
+}
 
 // anyLabelled reports whether a kept sample has a label (d.mu held).
 func (d *Dataset) anyLabelled() bool {
@@ -271,6 +286,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		written = append(written, f.path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
+	d.lastSave = job.written
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
