@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store/journal"
 )
 
 // Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
@@ -152,8 +153,8 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		job.oldJournal = d.journal.path
-		d.journal.close()
+		job.oldJournal = d.journal.Path()
+		d.journal.Close()
 		d.journal = nil
 	}
 	for _, f := range job.files() {
@@ -268,7 +269,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.endSaving()
 	if werr != nil {
 		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
-			if j, jerr := reopenJournal(job.oldJournal, fi.Size()); jerr == nil {
+			if j, jerr := journal.Reopen(job.oldJournal, fi.Size()); jerr == nil {
 				d.journal = j
 			}
 		}
