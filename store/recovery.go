@@ -163,11 +163,21 @@ func keepAside(path, tag string) string {
 // matching journal is pending, the journal cannot be reopened or copied, or the replay stopped
 // early (the dataset then holds the records before it, and editing goes on).
 func (d *Dataset) ReplayJournal() (int, error) {
+	applied, ch, err := d.replayJournal()
+	if ch != nil {
+		d.notify(*ch)
+	}
+	return applied, err
+}
+
+// replayJournal is ReplayJournal under d.mu; it returns the Change to announce (nil when the
+// dataset did not change).
+func (d *Dataset) replayJournal() (int, *Change, error) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	rec := d.recovery
 	if rec == nil || !rec.Matches {
-		d.mu.Unlock()
-		return 0, fmt.Errorf("no journal that matches these files is pending")
+		return 0, nil, fmt.Errorf("no journal that matches these files is pending")
 	}
 	c := rec.contents
 	good := c.Good
@@ -193,8 +203,7 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	if stopped != nil || c.Damaged > 0 {
 		copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
 		if err := copyFile(rec.Path, copyPath); err != nil {
-			d.mu.Unlock()
-			return applied, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
+			return applied, nil, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
 		}
 		if stopped != nil {
 			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
@@ -205,14 +214,12 @@ func (d *Dataset) ReplayJournal() (int, error) {
 		// provenance) so that the records appended from now on carry theirs.
 		var err error
 		if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
-			d.mu.Unlock()
-			return applied, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
+			return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 		}
 	}
 	j, err := journal.Reopen(rec.Path, good)
 	if err != nil {
-		d.mu.Unlock()
-		return applied, err
+		return applied, nil, err
 	}
 	d.journal, d.recovery = j, nil
 	if rec.Path != d.journalFile() {
@@ -220,9 +227,7 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	}
 	setAsideOthers(rec)
 	ch := d.changed(Change{Kind: Reset})
-	d.mu.Unlock()
-	d.notify(ch)
-	return applied, stopped
+	return applied, &ch, stopped
 }
 
 // upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
@@ -282,17 +287,9 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 
 // writeJournal appends one record to the journal, creating the journal with its base record on
 // the first edit (beside the files, or in the per-user fallback when their folder is read-only),
-// followed by the history a save carried (d.carry) when there is one. d.mu is held.
+// followed by the history a save carried (d.carry) when there is one. d.mu is held; commit has
+// checked that the dataset takes edits.
 func (d *Dataset) writeJournal(payload []byte) error {
-	if d.readOnly {
-		return ErrReadOnly
-	}
-	if d.saving {
-		return ErrSaving
-	}
-	if d.recovery != nil {
-		return ErrRecoveryPending
-	}
 	if d.journal == nil {
 		primary := d.journalFile()
 		if primary == "" {
