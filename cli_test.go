@@ -357,3 +357,33 @@ func TestEmptyPairEveryCommand(t *testing.T) {
 		t.Fatalf("suspects: exit %d %q", code, errOut)
 	}
 }
+
+// "--" ends the options for every operand after it, not only the first: files named "-a" and
+// "-b" verify, and a file named "--" after the first "--" is an operand too.
+func TestDoubleDashEndsOptions(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 3)
+	for _, name := range []string{"-a", "-b", "--"} {
+		src := lp
+		if name == "-a" {
+			src = ip
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	if code, out, errOut := runCLI("verify", "--", "-a", "-b"); code != 0 || !strings.HasPrefix(out, "ok: 3 samples") {
+		t.Fatalf("verify -- -a -b: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, errOut := runCLI("info", "--", "-b", "--"); code != 0 || strings.Count(out, "count   3") != 2 {
+		t.Fatalf("info -- -b --: exit %d, %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("verify", "-a", "--", "-b"); code != 2 || !strings.Contains(errOut, "flag provided but not defined: -a") {
+		t.Fatalf("verify -a -- -b (an option before --): exit %d %q", code, errOut)
+	}
+}
