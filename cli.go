@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/store"
 )
 
 // command is one sub-command: its name, a one-line synopsis and the function that runs it.
@@ -76,7 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
 		}
 		for _, a := range args {
-			if fi, err := os.Stat(a); err != nil || fi.IsDir() {
+			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
 				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
 			}
 		}

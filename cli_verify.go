@@ -13,13 +13,14 @@ import (
 // pair by the rule the app opens pairs with (store.CheckImages, CheckLabels, CheckLabel): the
 // same number of samples (0 or more), images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W
 // square), integer labels N or N×K with every class valid. Both files stream in chunks, so memory
-// stays bounded whatever their size. It prints one summary line and returns nil when the pair is
-// valid. When a save of the pair was cut off between its renames (store.ReadView finds its record
-// with a temporary file not yet renamed), it checks the files as they stand and as that save
-// left them to be (the temporary files standing in), says so on stderr, and fails when either
-// is not a valid pair; a save that had renamed some of its files and not others (store.
-// SaveProgress) left a mix of old and new files that is no pair, whatever their counts, so it
-// always fails. Nothing on disk is changed.
+// stays bounded whatever their size. Samples labelled store.NoLabel (−2147483648: not labelled
+// yet, as idxlabel saves labels typed on part of an image file) are counted apart. It prints one
+// summary line and returns nil when the pair is valid. When a save of the pair was cut off
+// between its renames (store.ReadView finds its record with a temporary file not yet renamed),
+// it checks the files as they stand and as that save left them to be (the temporary files
+// standing in), says so on stderr, and fails when either is not a valid pair; a save that had
+// renamed some of its files and not others (store.SaveProgress) left a mix of old and new files
+// that is no pair, whatever their counts, so it always fails. Nothing on disk is changed.
 func runVerify(c *cli, args []string) error {
 	files, err := c.parse(c.flags("verify"), args, 2, 2)
 	if err != nil {
@@ -113,9 +114,14 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 		return "", err
 	}
 	counts := &classCounts{}
+	unlabelled := 0
 	err = scanClasses(labels, func(i int, v int64) error {
 		if err := store.CheckLabel(labelsName, i, v); err != nil {
 			return err
+		}
+		if v == store.NoLabel {
+			unlabelled++ // a sample not labelled yet, as idxlabel saves it
+			return nil
 		}
 		counts.add(v)
 		return nil
@@ -133,5 +139,9 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 	case counts.total == 0:
 		classes = "0 classes"
 	}
-	return fmt.Sprintf("ok: %d samples; images %s; labels %s, %s", shape.N, images.Header, labels.Header, classes), nil
+	none := ""
+	if unlabelled > 0 {
+		none = fmt.Sprintf("; %d unlabelled (%d)", unlabelled, store.NoLabel)
+	}
+	return fmt.Sprintf("ok: %d samples; images %s; labels %s, %s%s", shape.N, images.Header, labels.Header, classes, none), nil
 }
