@@ -159,6 +159,16 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	return operands, nil
 }
 
+// claimOutputs is checkOutputs, then the locks of the outputs (store.LockForWrite): a writer
+// never replaces a file of a pair that a window or another process holds open for editing.
+// The caller writes, then calls release. Errors: those of checkOutputs and LockForWrite.
+func claimOutputs(inputs, outputs []string) (release func(), err error) {
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	return store.LockForWrite(outputs...)
+}
+
 // checkOutputs returns a usage error when two outputs name the same file, an output names one
 // of the inputs, or an output is a folder that holds an input (at any depth), any of which would
 // destroy an input or leave one output holding the other's data (export --force replaces a

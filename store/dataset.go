@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/store/journal"
 )
 
 // NoLabel is the label of a sample that has none (a dataset opened from images alone).
@@ -110,7 +111,7 @@ type Dataset struct {
 	// carry is the history record (history.go) that the journal begun after a save must start
 	// with, nil when the save left no history or it has been written.
 	carry       []byte
-	journal     *journal
+	journal     *journal.Journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
 	gen         uint64        // see Gen
@@ -517,7 +518,7 @@ func (d *Dataset) Close() error {
 	d.closed = true
 	var err error
 	if d.journal != nil {
-		err = d.journal.close()
+		err = d.journal.Close()
 		d.journal = nil
 	}
 	if lerr := d.lock.release(); err == nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/store/journal"
 	"os"
 	"testing"
 )
@@ -36,7 +37,7 @@ func FuzzReplayRecords(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		journal := append([]byte(journalMagic), frame(d.baseRecord())...)
+		file := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
 		d.Close()
 		for len(data) > 0 {
 			n := int(data[0])
@@ -44,10 +45,10 @@ func FuzzReplayRecords(f *testing.F) {
 			if n == 0 || n > len(data) {
 				break
 			}
-			journal = append(journal, frame(data[:n])...)
+			file = append(file, journal.Frame(data[:n])...)
 			data = data[n:]
 		}
-		if err := os.WriteFile(lp+JournalSuffix, journal, 0o644); err != nil {
+		if err := os.WriteFile(lp+JournalSuffix, file, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		d, err = Open(ip, lp, Options{})

@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store/journal"
 )
 
 // Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
@@ -152,8 +153,8 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		job.oldJournal = d.journal.path
-		d.journal.close()
+		job.oldJournal = d.journal.Path()
+		d.journal.Close()
 		d.journal = nil
 	}
 	for _, f := range job.files() {
@@ -268,7 +269,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.endSaving()
 	if werr != nil {
 		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
-			if j, jerr := reopenJournal(job.oldJournal, fi.Size()); jerr == nil {
+			if j, jerr := journal.Reopen(job.oldJournal, fi.Size()); jerr == nil {
 				d.journal = j
 			}
 		}
@@ -295,22 +296,27 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 // paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
 // compared, then renamed with a manifest so that a crash between the renames is finished by the
 // next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
-// It holds the target pair's lock while it writes. Errors: a *LockedError (errors.Is ErrLocked)
-// when the pair is open for editing elsewhere, and any write, verify or rename error.
+// It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
+// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
+// write, verify or rename error.
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	target := labelsPath
 	if labels == nil {
 		target = imagesPath
 	}
-	lock, err := lockPair(target)
-	if err != nil {
-		return err
-	}
-	defer lock.release()
 	files := []pendingWrite{{imagesPath, images}}
 	if labels != nil {
 		files = append(files, pendingWrite{labelsPath, labels})
 	}
+	paths := []string{imagesPath}
+	if labels != nil {
+		paths = append(paths, labelsPath)
+	}
+	release, err := LockForWrite(paths...)
+	if err != nil {
+		return err
+	}
+	defer release()
 	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
 }
 
