@@ -99,7 +99,7 @@ type Dataset struct {
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 
-	declared  []int          // classes of a new dataset, or those present when the files were read
+	declared  []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
 
@@ -256,8 +256,14 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	d.deleted = make([]bool, d.baseN)
 	d.reviewed = make([]bool, d.baseN)
 	d.declared = d.presentClasses()
+	if labels != nil && d.baseN == 0 {
+		d.declared = defaultClasses() // an empty label file: the classes of a new dataset
+	}
 	return nil
 }
+
+// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
+func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 
 // presentClasses returns the distinct labels of the samples, sorted (NoLabel left out). Open
 // declares them, so a class keeps its place in the histogram when its last sample is relabelled.
@@ -294,13 +300,13 @@ func (d *Dataset) checkLabels(labels *idx.Array) error {
 // labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
 // until SaveAs; its journal is written to journalPath (a per-user folder the caller chooses) so
 // unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
-// above 4096.
+// above MaxSide.
 func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
-	if height < 1 || width < 1 || height > 4096 || width > 4096 {
-		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–4096 pixels", height, width)
+	if height < 1 || width < 1 || height > MaxSide || width > MaxSide {
+		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–%d pixels", height, width, MaxSide)
 	}
 	if classes == nil {
-		classes = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+		classes = defaultClasses()
 	}
 	d := &Dataset{
 		h: height, w: width,

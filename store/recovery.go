@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -48,8 +49,16 @@ func (d *Dataset) journalFile() string {
 	return d.statePath(JournalSuffix)
 }
 
+// maxFallbackName is the longest file name fallbackJournal gives, in bytes: 255 (the name limit
+// of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
+// ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
+const maxFallbackName = 255 - 26
+
 // fallbackJournal returns the per-user place for the journal of files whose folder cannot be
-// written (a read-only dataset folder): <config>/idxlabel/journals/<hash>-<name>.
+// written (a read-only dataset folder), and for their lock: <config>/idxlabel/journals/
+// <hash>-<name>, the hash being of primary's absolute path. A name that would be longer than
+// maxFallbackName bytes is cut (at a character boundary) to fit, the hash keeping it apart from
+// others; shorter names are as they have always been, so journals already there are found.
 func fallbackJournal(primary string) string {
 	dir, err := os.UserConfigDir()
 	if err != nil || primary == "" {
@@ -57,7 +66,11 @@ func fallbackJournal(primary string) string {
 	}
 	abs, _ := filepath.Abs(primary)
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, "idxlabel", "journals", hex.EncodeToString(sum[:8])+"-"+filepath.Base(primary))
+	name := hex.EncodeToString(sum[:8]) + "-" + filepath.Base(primary)
+	if len(name) > maxFallbackName {
+		name = strings.ToValidUTF8(name[:maxFallbackName], "")
+	}
+	return filepath.Join(dir, "idxlabel", "journals", name)
 }
 
 // findJournal looks at every journal that can belong to this pair (beside it, and the per-user
