@@ -30,5 +30,5 @@ func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 // cannotWrite reports whether err says the folder cannot be written: no permission, or a
 // read-only file system.
 func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
 }

@@ -386,9 +386,6 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, 
 			kept = append(kept, i)
 		}
 	}
-	if len(kept) == 0 {
-		return nil, nil, errors.New("nothing to save: every sample is deleted")
-	}
 	var images *idx.Array
 	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
 		images = d.buildImages(kept)
