@@ -11,7 +11,7 @@ import (
 // record type instead of stopping at a checksum, as FuzzReplay's raw bytes nearly always do. The
 // input is a sequence of records, each a length byte and that many payload bytes. Whatever the
 // records: nothing panics, every label after the replay is one a ubyte file holds, and the
-// dataset saves (unless every sample is deleted) and reopens with exactly the labels it showed.
+// dataset saves and reopens with exactly the labels it showed.
 func FuzzReplayRecords(f *testing.F) {
 	seeds := [][]byte{
 		enc{recRelabel}.u32(2).u32(0).i32(9).u32(3).i32(9),
