@@ -28,26 +28,33 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 }
 
 // SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
-// appended samples at the end, labels as edited. Images are written in the dtype and shape they
-// were read in (ubyte stays ubyte; other dtypes keep their original values, and appended samples
-// are mapped back from display pixels); labels in their dtype and columns (QMNIST's other
-// columns kept; appended rows hold zeros there). A name ending in ".gz" is written gzip.
+// appended samples at the end, labels as edited (every sample deleted: an empty pair, N = 0).
+// Images are written in the dtype and shape they were read in (ubyte stays ubyte; other dtypes
+// keep their original values, and appended samples are mapped back from display pixels); labels
+// in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros there). A
+// name ending in ".gz" is written gzip.
 //
-// Both files go to temporary names in their target folders, are fsynced, decoded back and
-// compared with what was meant, and only then renamed over the targets, with a manifest on disk
-// so that a crash between the two renames is finished by the next Open. On any failure the
+// Only what changed is written. The image file is left alone (its bytes, inode and links) when
+// it is the dataset's own and no sample was appended or deleted: a save that changed only labels
+// writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
+// when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
+// NoLabel in an int32 file (buildLabels). labelsPath may be "" only while no sample has a label.
+// LastSave says what was written.
+//
+// Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
+// compared with what was meant, and only then renamed over the target, with a save record on
+// disk so that a crash between the renames is finished by the next Open. On any failure the
 // targets keep their old content and the temporary files are removed. On success the dataset is
 // the saved files: samples renumbered, the journal started over against them, and the undo
 // history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved append
 // is undone by marking its samples deleted). What changed since the files were opened stays
-// visible (State). labelsPath may be "" only for a dataset without labels. progress (may be
-// nil) is called with 0–1 as it goes.
+// visible (State). progress (may be nil) is called with 0–1 as it goes.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
 // LockSuffix) and, on success, keeps it and releases the old pair's.
-// Errors: nothing to save (every sample deleted), unlabelled samples with a label file to write,
-// a *LockedError (errors.Is ErrLocked) when the target pair is open for editing elsewhere,
-// ErrClosed, and any write, verify or rename error.
+// Errors: a sample without a label that the label file's dtype cannot store, the images and
+// labels named as one file, ErrLabelsFileExists, a *LockedError (errors.Is ErrLocked) when the
+// target pair is open for editing elsewhere, ErrClosed, and any write, verify or rename error.
 func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
 	return d.save(context.Background(), imagesPath, labelsPath, false, progress)
 }
@@ -118,7 +125,7 @@ func (job *saveJob) files() []pendingWrite {
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
 // dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
-// ErrRecoveryPending, ErrLabelsFileExists, nothing to save, and a *LockedError.
+// ErrRecoveryPending, ErrLabelsFileExists, and a *LockedError.
 //
 // The arrays (a copy of the whole image data when samples were deleted or appended: 47 MB for
 // 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
