@@ -384,7 +384,7 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 // lock is enough): the kept samples' raw image data (original values for base samples, display
 // pixels mapped back for appended ones), nil when the save leaves the image file alone (the same
 // file, no sample appended or deleted: see replaces), and their labels, nil when labelsPath is
-// "". It yields as it copies (yielder). Errors: every sample deleted, labels with no label file
+// "". It yields as it copies (yielder). Errors: labels with no label file
 // to hold them, and those of buildLabels.
 func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, error) {
 	var kept []int
