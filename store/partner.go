@@ -15,7 +15,60 @@ import (
 // → "emnist-letters-train-labels-idx1-ubyte") and QMNIST ("qmnist-train-images-idx3-ubyte" →
 // "qmnist-train-labels-idx2-int"), with or without ".gz". It returns "" when none exists.
 func FindLabels(imagesPath string) string {
-	return findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3")
+	if p := findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3"); p != "" {
+		return p
+	}
+	if p := LabelsFileFor(imagesPath); p != "" && fileOrPending(p) {
+		return p // the name a save gives the labels of images that had none
+	}
+	return ""
+}
+
+// SavePending reports whether a save record lies beside path ("<path>.idxlabel-saving", a
+// regular file): a save of the pair path belongs to was cut off between its renames, and path
+// may not exist yet. Opening the pair for editing finishes that save (Open). It reads nothing.
+func SavePending(path string) bool {
+	fi, err := os.Lstat(path + ManifestSuffix)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// fileOrPending reports whether p is a regular file, or a file an interrupted save is still to
+// put in place (SavePending).
+func fileOrPending(p string) bool {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.Mode().IsRegular()
+	}
+	return SavePending(p)
+}
+
+// LabelsFileFor returns the path a new label file for the image file imagesPath gets, beside it,
+// named the way MNIST names its pairs: the last "images" of the name becomes "labels" (in the
+// same case) and the rank "idx3" after it "idx1" ("scratch-images-idx3-ubyte" →
+// "scratch-labels-idx1-ubyte"); a name without "images" gets "-labels-idx1-ubyte" after its
+// stem ("digits.idx" → "digits-labels-idx1-ubyte"). It is gzip (".gz") when the image file's
+// name is. FindLabels finds the file it names. It returns "" for an empty path.
+func LabelsFileFor(imagesPath string) string {
+	if imagesPath == "" {
+		return ""
+	}
+	dir, name := filepath.Split(imagesPath)
+	gz := ""
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		name, gz = name[:len(name)-3], name[len(name)-3:]
+	}
+	lower := strings.ToLower(name)
+	if i := strings.LastIndex(lower, "images"); i >= 0 {
+		head, tail := name[:i]+caseLike(name[i:i+6], "labels"), name[i+6:]
+		if j := strings.Index(strings.ToLower(tail), "idx3"); j >= 0 {
+			tail = tail[:j] + caseLike(tail[j:j+4], "idx1") + tail[j+4:]
+		}
+		return filepath.Join(dir, head+tail+gz)
+	}
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	if stem == "" {
+		stem = name
+	}
+	return filepath.Join(dir, stem+"-labels-idx1-ubyte"+gz)
 }
 
 // FindImages is FindLabels the other way round: the image file that pairs with labelsPath, or "".
@@ -25,7 +78,8 @@ func FindImages(labelsPath string) string {
 
 // findPartner replaces the last "from" in the file name with "to", the rank part ("idx3") with
 // each of toRanks, tries the dtype suffixes MNIST-like sets use and both with and without ".gz",
-// and returns the first candidate that exists as a file.
+// and returns the first candidate that exists as a file (or that an interrupted save is still to
+// put in place: SavePending).
 func findPartner(path, from, to string, toRanks []string, fromRanks ...string) string {
 	dir, name := filepath.Split(path)
 	base := strings.TrimSuffix(name, ".gz")
@@ -57,7 +111,7 @@ func findPartner(path, from, to string, toRanks []string, fromRanks ...string) s
 			if p == path {
 				continue
 			}
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if fileOrPending(p) {
 				return p
 			}
 		}
@@ -77,33 +131,39 @@ func caseLike(src, repl string) string {
 }
 
 // ClassifyPair decides which of the files a person dropped or picked is the image file and
-// which the label file, by their IDX headers: with one file, an image file (more than 8 values
-// per sample; QMNIST's N×8 labels are the widest label files) gets its partner from FindLabels
-// ("" when none), and a 1-D label file gets its images from FindImages; with two, the one with
-// more values per sample is the image file. Errors: a header that does not decode (naming the
-// file), a lone label file without images beside it, two files that look alike, or more than two.
+// which the label file, by their IDX headers. A file is taken for images when no label file
+// could have its shape (the pair rule, check.go: labels are integers, N or N×K): it is of rank 3
+// or more, is not of an integer dtype, or is N×K with K above 8 (QMNIST's N×8 labels are the
+// widest label files); any other file is taken for labels. With one file, an image file gets its
+// partner from FindLabels ("" when none), and a label file gets its images from FindImages; with
+// two, the one taken for images is the image file, and when both or neither are, the one with
+// more values per sample; a label file that an interrupted save has still to put in place
+// (SavePending) pairs with the other, an image file. So N×1×1 images pair with N labels, and
+// empty files (N = 0) are classified like any other. Errors: a header that does not decode (naming the file), a lone
+// label file without images beside it, two files that look alike, or more than two.
 func ClassifyPair(paths []string) (images, labels string, err error) {
-	perSample := func(p string) (int, error) {
+	type kind struct {
+		images    bool // no label file has this shape
+		perSample int  // values per sample
+	}
+	classify := func(p string) (kind, error) {
 		h, err := idx.ReadHeaderFile(p)
 		if err != nil {
-			return 0, err
+			return kind{}, err
 		}
 		n := 1
 		for _, d := range h.Dims[1:] {
 			n *= d
 		}
-		if h.Rank() == 1 {
-			n = 1
-		}
-		return n, nil
+		return kind{images: h.Rank() > 2 || !h.Type.IsInteger() || n > 8, perSample: n}, nil
 	}
 	switch len(paths) {
 	case 1:
-		n, err := perSample(paths[0])
+		k, err := classify(paths[0])
 		if err != nil {
 			return "", "", err
 		}
-		if n > 8 { // QMNIST's N×8 labels are the widest label files
+		if k.images {
 			return paths[0], FindLabels(paths[0]), nil
 		}
 		if images = FindImages(paths[0]); images == "" {
@@ -111,21 +171,31 @@ func ClassifyPair(paths []string) (images, labels string, err error) {
 		}
 		return images, paths[0], nil
 	case 2:
-		a, err := perSample(paths[0])
+		// A label file that an interrupted save has still to put in place (the image file,
+		// renamed first, is there): its partner is the image file, and Open finishes the save.
+		for i, p := range paths {
+			if _, err := os.Lstat(p); err != nil && SavePending(p) {
+				if other, err := classify(paths[1-i]); err != nil || !other.images {
+					return "", "", fmt.Errorf("%s is not there yet (a save of it was interrupted), and %s is not an image file to pair it with", p, paths[1-i])
+				}
+				return paths[1-i], p, nil
+			}
+		}
+		a, err := classify(paths[0])
 		if err != nil {
 			return "", "", err
 		}
-		b, err := perSample(paths[1])
+		b, err := classify(paths[1])
 		if err != nil {
 			return "", "", err
 		}
 		switch {
-		case a > b:
+		case a.images && !b.images, a.images == b.images && a.perSample > b.perSample:
 			return paths[0], paths[1], nil
-		case b > a:
+		case b.images && !a.images, a.images == b.images && b.perSample > a.perSample:
 			return paths[1], paths[0], nil
 		}
-		return "", "", fmt.Errorf("%s and %s both hold %d values per sample: which are the images?", paths[0], paths[1], a)
+		return "", "", fmt.Errorf("%s and %s both hold %d values per sample: which are the images?", paths[0], paths[1], a.perSample)
 	}
 	return "", "", fmt.Errorf("open one image file (its labels are found beside it) or an image file and a label file, not %d files", len(paths))
 }

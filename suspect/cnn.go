@@ -146,7 +146,9 @@ type CNNResult struct {
 	Probs []float32
 	// Features holds N×cnn.Features embeddings, row i for sample i: the penultimate activations
 	// of the first seed's fold model that held sample i out (of its first fold model for an
-	// unlabelled sample), so no sample is embedded by a model that trained on it.
+	// unlabelled sample), so no sample is embedded by a model that trained on it; mapped into
+	// one space, the first fold model's, by an affine map fitted per fold (commonFeatures), so
+	// distances between samples of different folds mean what they mean within a fold.
 	Features []float32
 }
 

@@ -19,7 +19,7 @@ type cnnScan struct {
 	jobs       []cnnJob
 	unlabelled []int     // the samples labelled NoLabel, ascending
 	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
-	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them
+	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them, then aligned
 	prog       scanProgress
 	// apply is held by the fold model computing its features and neighbour vote: that stage
 	// holds N×cnn.Features values (and the search as many again), so one at a time halves the
@@ -189,6 +189,16 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 		vote = make([]float32, sc.n*nc)
 	}
 	res := &CNNResult{Classes: slices.Clone(sc.in.classes), Features: sc.features}
+	// The first seed's held-out features, each fold's in its own model's space, into the first
+	// fold model's (the unlabelled samples' are already there).
+	first := sc.jobs[:sc.opts.Folds]
+	nets0, held0 := make([]*cnn.Net, len(first)), make([][]int, len(first))
+	for m, j := range first {
+		nets0[m], held0[m] = j.net, j.held
+	}
+	if err := commonFeatures(ctx, sc.in.samples, sc.n, nets0, held0, sc.features, sc.opts.Workers); err != nil {
+		return nil, err
+	}
 	seedWrong := make([]int, sc.opts.Seeds)
 	nets := make([]*cnn.Net, len(sc.jobs))
 	for k, j := range sc.jobs {
