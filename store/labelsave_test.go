@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
@@ -259,5 +260,23 @@ func BenchmarkSaveLabelsOnly60kGzip(b *testing.B) {
 		if err := d.Save(nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Names whose lower case has another length in bytes (a Kelvin sign, Ⱥ) neither panic nor make
+// a name that is not the original's bytes with the ASCII parts changed.
+func TestPartnerNamesOfUnicodeNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"Ⱥ-images", "x-images-Ⱥidx3", "\u212a-images-idx3-ubyte.gz", "ȺȺȺ", "x-IMAGES-\u212aIDX3"} {
+		p := filepath.Join(dir, name)
+		got := LabelsFileFor(p)
+		if !utf8.ValidString(got) || filepath.Dir(got) != dir {
+			t.Fatalf("LabelsFileFor(%q) = %q", name, got)
+		}
+		FindLabels(p)
+		FindImages(got)
+	}
+	if got := filepath.Base(LabelsFileFor(filepath.Join(dir, "\u212a-images-idx3-ubyte.gz"))); got != "\u212a-labels-idx1-ubyte.gz" {
+		t.Fatalf("Kelvin name: %q", got)
 	}
 }
