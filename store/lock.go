@@ -258,13 +258,19 @@ func (d *Dataset) relock(target string) (*pairLock, error) {
 	return lockPair(target)
 }
 
+// ErrSavePending: a file is part of a pair whose save was cut off between its renames (a save
+// record lies beside it, SavePending); opening the pair for editing finishes that save.
+var ErrSavePending = errors.New("a save of this pair was cut off; open the pair to finish it before writing it")
+
 // LockForWrite takes, for a program about to replace the files in paths (a command-line writer),
 // every lock that guards one of them as a file of a pair open for editing: the file's own (a
 // label file, or an image file opened alone) and, for an image file, its label file's
 // (FindLabels), which is where a pair's lock lives. The caller writes while it holds them and
-// then calls release. A lock file that cannot be created because the folder is read-only or does
+// then calls release. A file of a pair whose save was cut off between its renames is refused
+// too (ErrSavePending): writing it would be undone, or lost, when the pair opens and the save is
+// finished. A lock file that cannot be created because the folder is read-only or does
 // not exist is skipped: no pair there can be open for editing, and the write itself will fail
-// with its own error. Errors: a *LockedError (errors.Is ErrLocked) naming the pair's file when a
+// with its own error. Errors: ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a
 // window or process has it open for editing, or a lock file that is not a regular file.
 func LockForWrite(paths ...string) (release func(), err error) {
 	var held []*pairLock
@@ -278,6 +284,11 @@ func LockForWrite(paths ...string) (release func(), err error) {
 		targets = append(targets, p)
 		if l := FindLabels(p); l != "" {
 			targets = append(targets, l)
+		}
+	}
+	for _, t := range targets {
+		if SavePending(t) {
+			return nil, fmt.Errorf("%s: %w", t, ErrSavePending)
 		}
 	}
 	for k, t := range targets {
