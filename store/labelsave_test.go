@@ -280,3 +280,35 @@ func TestPartnerNamesOfUnicodeNames(t *testing.T) {
 		t.Fatalf("Kelvin name: %q", got)
 	}
 }
+
+// A file that another program creates at the new label file's name while the save runs (after
+// its checks, before its renames) is left as it is: the save fails and the edits stay unsaved.
+func TestNewLabelFileNeverReplacesOneMadeMeanwhile(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 10)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 1))
+	lp := LabelsFileFor(ip)
+	theirs := []byte("theirs")
+	// The progress callback runs after the files are written and verified, before the renames.
+	err = d.Save(func(f float64) {
+		if f > 0.5 && f < 0.9 {
+			if _, err := os.Stat(lp); err != nil {
+				os.WriteFile(lp, theirs, 0o644)
+			}
+		}
+	})
+	if got, _ := os.ReadFile(lp); !bytes.Equal(got, theirs) {
+		t.Fatal("a label file made during the save was replaced")
+	}
+	if err == nil || !d.Dirty() || d.Label(0) != 1 {
+		t.Fatalf("the save: %v; dirty %v, label %d", err, d.Dirty(), d.Label(0))
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(ip), ".*idxlabel-*"))
+	if len(leftovers) > 0 {
+		t.Fatalf("left behind: %v", leftovers)
+	}
+}

@@ -86,7 +86,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if manifest == "" {
 		manifest = job.imagesPath
 	}
-	err = writeFiles(ctx, job.files(), manifest+ManifestSuffix, job.journals, progress)
+	err = writeFiles(ctx, job.files, manifest+ManifestSuffix, job.journals, progress)
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -107,19 +107,8 @@ type saveJob struct {
 	journals       []string // the journals the save makes obsolete
 	oldJournal     string   // reopened if the save fails
 	lock           *pairLock
-	written        []SavedFile // what each file written replaces (LastSave)
-}
-
-// files returns the files the job writes, images first.
-func (job *saveJob) files() []pendingWrite {
-	var out []pendingWrite
-	if job.images != nil {
-		out = append(out, pendingWrite{job.imagesPath, job.images})
-	}
-	if job.labels != nil {
-		out = append(out, pendingWrite{job.labelsPath, job.labels})
-	}
-	return out
+	files          []pendingWrite // the files the job writes, images first
+	written        []SavedFile    // what each of files replaces (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
@@ -164,8 +153,13 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal.Close()
 		d.journal = nil
 	}
-	for _, f := range job.files() {
-		job.written = append(job.written, describeWrite(f.path))
+	for _, f := range []pendingWrite{{job.imagesPath, job.images, false}, {job.labelsPath, job.labels, false}} {
+		if f.a == nil {
+			continue
+		}
+		w := describeWrite(f.path)
+		f.create = w.Created // nothing there now: the save must not replace a file made meanwhile
+		job.files, job.written = append(job.files, f), append(job.written, w)
 	}
 	job.journals = []string{job.oldJournal}
 	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
@@ -290,7 +284,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	renumber := d.renumber()
 	d.logSave(renumber)
 	var written []string
-	for _, f := range job.files() {
+	for _, f := range job.files {
 		written = append(written, f.path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
@@ -311,9 +305,9 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	if labels == nil {
 		target = imagesPath
 	}
-	files := []pendingWrite{{imagesPath, images}}
+	files := []pendingWrite{{imagesPath, images, false}}
 	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels})
+		files = append(files, pendingWrite{labelsPath, labels, false})
 	}
 	paths := []string{imagesPath}
 	if labels != nil {
@@ -331,6 +325,9 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 type pendingWrite struct {
 	path string
 	a    *idx.Array
+	// create: no file was at path when the save began, so none may be replaced when it ends
+	// (one made meanwhile by another program stays, and the save fails).
+	create bool
 }
 
 // writeFiles writes files as one operation (see WritePair), with the save record at manifest;
@@ -373,7 +370,11 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 		return err
 	}
 	progress(0.8)
-	if err := commitAll(pending, manifest, journals); err != nil {
+	creates := make([]bool, len(files))
+	for k, f := range files {
+		creates[k] = f.create
+	}
+	if err := commitAll(pending, creates, manifest, journals); err != nil {
 		return err
 	}
 	progress(0.95)
