@@ -124,7 +124,7 @@ type Dataset struct {
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 
-	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
+	locks  pairLocks // the pair's locks while it is open for editing (lock.go); none without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
 	// lastSave is what the last successful save wrote (LastSave).
 	lastSave []SavedFile
@@ -157,7 +157,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		defer func() {
 			if err != nil {
-				d.lock.release()
+				d.locks.release()
 			}
 		}()
 	}
@@ -521,9 +521,9 @@ func (d *Dataset) Close() error {
 		err = d.journal.Close()
 		d.journal = nil
 	}
-	if lerr := d.lock.release(); err == nil {
+	if lerr := d.locks.release(); err == nil {
 		err = lerr
 	}
-	d.lock = nil
+	d.locks = nil
 	return err
 }

@@ -104,9 +104,9 @@ type saveJob struct {
 	// save leaves untouched (no sample added or deleted, and the same image file), labels of a
 	// dataset without any.
 	images, labels *idx.Array
-	journals       []string // the journals the save makes obsolete
-	oldJournal     string   // reopened if the save fails
-	lock           *pairLock
+	journals       []string       // the journals the save makes obsolete
+	oldJournal     string         // reopened if the save fails
+	locks          pairLocks      // the target pair's locks the dataset did not hold yet
 	files          []pendingWrite // the files the job writes, images first
 	written        []SavedFile    // what each of files replaces (LastSave)
 }
@@ -138,15 +138,15 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var lock *pairLock
+	var locks pairLocks
 	if err == nil {
-		lock, err = d.relock(target)
+		locks, err = d.relock(imagesPath, labelsPath)
 	}
 	if err != nil {
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal = d.journal.Path()
@@ -274,13 +274,10 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 				d.journal = j
 			}
 		}
-		job.lock.release()
+		job.locks.release()
 		return Change{}, werr
 	}
-	if job.lock != nil {
-		d.lock.release()
-		d.lock = job.lock
-	}
+	d.moveLocks(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
 	d.logSave(renumber)
 	var written []string
