@@ -312,3 +312,37 @@ func TestNewLabelFileNeverReplacesOneMadeMeanwhile(t *testing.T) {
 		t.Fatalf("left behind: %v", leftovers)
 	}
 }
+
+// Labels typed on an image file opened alone, then a label file appearing beside it before they
+// were saved: reopening the pair offers that journal (its edits no longer fit the pair, so it is
+// kept aside when set aside, never dropped). Before, it was never looked at again.
+func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 10)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0, 1, 2}, 7))
+	d.Close() // as a kill: the journal stays
+	labels, _ := idx.New(idx.UByte, 10)
+	idx.WriteFile(LabelsFileFor(ip), labels) // someone's labels, by convert or import
+	images, lp, err := ClassifyPair([]string{ip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(images, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rec := e.Recovery()
+	if rec == nil || rec.Path != ip+JournalSuffix || rec.Edits != 3 || rec.Matches {
+		t.Fatalf("recovery %+v, want the image file's journal, 3 edits, not matching the pair", rec)
+	}
+	if err := e.DiscardJournal(true); err != nil {
+		t.Fatal(err)
+	}
+	if kept, _ := filepath.Glob(ip + JournalSuffix + ".*.discarded"); len(kept) != 1 {
+		t.Fatalf("the journal was not kept: %v", kept)
+	}
+}
