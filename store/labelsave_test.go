@@ -346,3 +346,18 @@ func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
 		t.Fatalf("the journal was not kept: %v", kept)
 	}
 }
+
+// A save record planted (or damaged) beside the name LabelsFileFor gives does not make the image
+// file's partner a label file that does not exist: the image file opens alone.
+func TestPlantedRecordIsNoPendingLabelFile(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 4)
+	os.WriteFile(LabelsFileFor(ip)+ManifestSuffix, []byte("{}"), 0o644)
+	if SavePending(LabelsFileFor(ip)) || FindLabels(ip) != "" {
+		t.Fatalf("a planted record counts as a pending label file (FindLabels %q)", FindLabels(ip))
+	}
+	d, err := Open(ip, FindLabels(ip), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+}

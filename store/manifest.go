@@ -111,7 +111,10 @@ func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format,
 // and be a regular file or absent; backups and journals are named by rule, never read. It
 // returns nil, nil when there is no record. Errors match errManifest and say what was wrong;
 // reading errors other than "does not exist" are returned as they are.
-func readManifest(path string, pair []string) (*manifest, error) {
+// parseManifest reads the save record at path (at most maxManifest bytes, a regular file, of
+// this version) without checking the files it names; nil, nil when there is none. Errors as for
+// readManifest.
+func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG) {
 		return nil, nil // a name too long for the file system names no record
@@ -150,6 +153,14 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	var dm diskManifest
 	if err := json.Unmarshal(b, &dm); err != nil {
 		return nil, refuse("it is damaged (%v)", err)
+	}
+	return &dm, nil
+}
+
+func readManifest(path string, pair []string) (*manifest, error) {
+	dm, err := parseManifest(path)
+	if dm == nil || err != nil {
+		return nil, err
 	}
 	if len(dm.Files) == 0 || len(dm.Files) > len(pair) {
 		return nil, refuse("it names %d files", len(dm.Files))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 )
 
 // FindLabels returns the label file that pairs with imagesPath in the same folder, following the
@@ -24,12 +25,27 @@ func FindLabels(imagesPath string) string {
 	return ""
 }
 
-// SavePending reports whether a save record lies beside path ("<path>.idxlabel-saving", a
-// regular file): a save of the pair path belongs to was cut off between its renames, and path
-// may not exist yet. Opening the pair for editing finishes that save (Open). It reads nothing.
+// SavePending reports whether a save of path was cut off before path was put in place: the save
+// record beside it ("<path>.idxlabel-saving", read and bounded, not trusted further) names path
+// with a temporary file still waiting, so path may not exist yet. Opening the pair for editing
+// finishes that save (Open). A damaged or planted record, or one with nothing left to rename,
+// is not a pending save.
 func SavePending(path string) bool {
-	fi, err := os.Lstat(path + ManifestSuffix)
-	return err == nil && fi.Mode().IsRegular()
+	dm, err := parseManifest(path + ManifestSuffix)
+	if dm == nil || err != nil {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for _, f := range dm.Files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Target))
+		temp := filepath.Join(filepath.Dir(target), f.Temp)
+		if samePath(target, path) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
+			if fi, err := os.Lstat(temp); err == nil && fi.Mode().IsRegular() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fileOrPending reports whether p is a regular file, or a file an interrupted save is still to
