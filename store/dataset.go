@@ -127,7 +127,7 @@ type Dataset struct {
 	locks  pairLocks // the pair's locks while it is open for editing (lock.go); none without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
 	// lastSave is what the last successful save wrote (LastSave).
-	lastSave []SavedFile
+	lastSave SaveReport
 	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 

@@ -60,7 +60,7 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 			if _, lp := d.Paths(); lp != want {
 				t.Fatalf("labels saved to %q, want %s", lp, want)
 			}
-			if w := d.LastSave(); len(w) != 1 || w[0].Path != want || !w[0].Created {
+			if w := d.LastSave().Files; len(w) != 1 || w[0].Path != want || !w[0].Created {
 				t.Fatalf("LastSave = %+v, want the new label file alone", w)
 			}
 			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != NoLabel {
@@ -165,7 +165,7 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	if got, _ := os.ReadFile(hard); !bytes.Equal(got, bytesBefore) {
 		t.Fatal("the hard link no longer shares the image file's bytes")
 	}
-	if w := d.LastSave(); len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
+	if w := d.LastSave().Files; len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
 		t.Fatalf("LastSave = %+v, want the label file alone", w)
 	}
 	saved, _ := idx.ReadFile(lp)
@@ -176,7 +176,7 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	os.Chmod(elsewhere, 0o644)
 	mustDo(t, d.Delete([]int{3}))
 	mustDo(t, d.Save(nil))
-	w := d.LastSave()
+	w := d.LastSave().Files
 	if len(w) != 2 || w[0].Path != ip || w[0].Through != elsewhere || (runtime.GOOS != "windows" && w[0].Links != 2) {
 		t.Fatalf("LastSave = %+v, want the images through the link, whose old file had 2 names", w)
 	}

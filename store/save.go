@@ -109,6 +109,7 @@ type saveJob struct {
 	locks          pairLocks      // the target pair's locks the dataset did not hold yet
 	files          []pendingWrite // the files the job writes, images first
 	written        []SavedFile    // what each of files replaces (LastSave)
+	notes          []string       // for the person (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
@@ -167,7 +168,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
 		// never deleted.
 		if moved := keepAside(tj, "kept"); moved != "" {
-			d.notices = append(d.notices, fmt.Sprintf("%s held edits of an earlier session of %s; it was kept as %s.", filepath.Base(tj), filepath.Base(target), moved))
+			job.notes = append(job.notes, fmt.Sprintf("%s held edits of an earlier session of %s; it was kept as %s.", filepath.Base(tj), filepath.Base(target), moved))
 		}
 	}
 	return job, nil
@@ -285,7 +286,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		written = append(written, f.path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
-	d.lastSave = job.written
+	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
