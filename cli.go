@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/store"
 )
 
 // command is one sub-command: its name, a one-line synopsis and the function that runs it.
@@ -76,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
 		}
 		for _, a := range args {
-			if fi, err := os.Stat(a); err != nil || fi.IsDir() {
+			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
 				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
 			}
 		}
@@ -133,8 +135,13 @@ func (c *cli) flags(name string) *flag.FlagSet {
 
 // parse parses options anywhere among the arguments (flag alone stops at the first operand) and
 // returns the operands, checking there are between min and max of them (max < 0: no limit).
+// The first "--" ends the options: every argument after it is an operand, even one that starts
+// with "-" (POSIX's utility syntax guideline 10).
 func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
-	var operands []string
+	var operands, after []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, after = args[:i], args[i+1:]
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, usagef("%s: %v", fs.Name(), err)
@@ -146,10 +153,21 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 		operands = append(operands, args[0])
 		args = args[1:]
 	}
+	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
 		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
 	}
 	return operands, nil
+}
+
+// claimOutputs is checkOutputs, then the locks of the outputs (store.LockForWrite): a writer
+// never replaces a file of a pair that a window or another process holds open for editing.
+// The caller writes, then calls release. Errors: those of checkOutputs and LockForWrite.
+func claimOutputs(inputs, outputs []string) (release func(), err error) {
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	return store.LockForWrite(outputs...)
 }
 
 // checkOutputs returns a usage error when two outputs name the same file, an output names one

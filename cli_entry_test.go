@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"idxlabel/internal/atomicfile"
+	"idxlabel/store"
 )
 
 // A word that is not a command and not a file is a usage error, not a GUI start (exit 2).
@@ -30,6 +34,16 @@ func TestNoDisplayIsOneLine(t *testing.T) {
 	code, _, stderr := runCLI(file)
 	if code != 1 || stderr != "idxlabel: no display (DISPLAY is not set); the sub-commands work without one\n" {
 		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	// A label file that an interrupted save has still to put in place is a file to open (the
+	// GUI finishes the save), not a misspelled command.
+	pending := filepath.Join(t.TempDir(), "new-labels-idx1-ubyte.gz")
+	temp := atomicfile.TempPrefix(pending) + "12345" // the labels written, not yet renamed
+	os.WriteFile(temp, []byte("x"), 0o644)
+	record := fmt.Sprintf(`{"version":2,"files":[{"target":%q,"temp":%q,"backup":false}]}`, filepath.Base(pending), filepath.Base(temp))
+	os.WriteFile(pending+store.ManifestSuffix, []byte(record), 0o644)
+	if code, _, stderr := runCLI(file, pending); code != 1 || !strings.Contains(stderr, "no display") {
+		t.Fatalf("a pair whose label file a save has still to put in place: exit %d, %q", code, stderr)
 	}
 }
 

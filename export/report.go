@@ -113,7 +113,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 		os.RemoveAll(tmp)
 		return err
 	}
-	if err := replaceTree(tmp, dir, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
+	if err := replaceTree(tmp, dir, ReportMarker, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}

@@ -23,7 +23,7 @@ func checkReportDir(dir string) error {
 	if err := reportReplaceable(dir, fi); err != nil {
 		return err
 	}
-	_, _, err = reportTree(dir, dir)
+	_, err = reportTree(dir, dir)
 	return err
 }
 
@@ -38,24 +38,33 @@ func reportReplaceable(dir string, fi fs.FileInfo) error {
 	return nil
 }
 
-// reportTree checks that dir is empty or an earlier report: the ReportMarker file holding
-// ReportMarkerText, index.html and .png files, all regular, nothing else. It returns the files
-// and the folder to remove. Errors name what is in the way by its path under name (wrapping
-// ErrInTheWay), or are a read error.
-func reportTree(dir, name string) (files, dirs []string, err error) {
+// reportTree checks that dir is empty or an earlier report: a folder (not a link) holding the
+// ReportMarker file with ReportMarkerText, index.html and .png files, all regular, nothing
+// else; and returns what it holds (as a tree whose samples are its files, for tree.remove).
+// Errors name what is in the way by its path under name (wrapping ErrInTheWay), or are a read
+// error.
+func reportTree(dir, name string) (*tree, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, inTheWay(name, "not a folder")
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(entries) > 0 && !hasMarkerText(filepath.Join(dir, ReportMarker), ReportMarkerText) {
-		return nil, nil, inTheWay(name, fmt.Sprintf("a folder that is not an idxlabel report (it has no %s file; it holds %q)", ReportMarker, entries[0].Name()))
+		return nil, inTheWay(name, fmt.Sprintf("a folder that is not an idxlabel report (it has no %s file; it holds %q)", ReportMarker, entries[0].Name()))
 	}
+	t := &tree{dir: dir, fi: fi}
 	for _, e := range entries {
 		n := e.Name()
 		if !e.Type().IsRegular() || n != ReportMarker && n != "index.html" && !strings.HasSuffix(n, ".png") {
-			return nil, nil, inTheWay(name, "an earlier report with something added: "+filepath.Join(name, n))
+			return nil, inTheWay(name, "an earlier report with something added: "+filepath.Join(name, n))
 		}
-		files = append(files, filepath.Join(dir, n))
+		t.samples = append(t.samples, n)
 	}
-	return files, []string{dir}, nil
+	return t, nil
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/store/journal"
 )
 
 // NoLabel is the label of a sample that has none (a dataset opened from images alone).
@@ -81,6 +82,10 @@ type Dataset struct {
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
 	orig        []int32    // baseN labels in the files (as read or last saved), NoLabel when unlabelled
+	// ownLabels: the label file's dtype is idxlabel's to choose at each save (newLabelType): a
+	// new dataset, images opened alone, or a label file holding NoLabel (which only idxlabel
+	// writes). Otherwise a save keeps the dtype of the person's file.
+	ownLabels bool
 
 	// What the files held when they were opened, renumbered through every save since: the
 	// first len(opened) samples existed then, with these labels; the others were added since.
@@ -94,7 +99,7 @@ type Dataset struct {
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 
-	declared  []int          // classes of a new dataset, or those present when the files were read
+	declared  []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
 
@@ -106,7 +111,7 @@ type Dataset struct {
 	// carry is the history record (history.go) that the journal begun after a save must start
 	// with, nil when the save left no history or it has been written.
 	carry       []byte
-	journal     *journal
+	journal     *journal.Journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
 	gen         uint64        // see Gen
@@ -119,9 +124,11 @@ type Dataset struct {
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 
-	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
+	locks  pairLocks // the pair's locks while it is open for editing (lock.go); none without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
-	closed bool      // Close was called: edits and saves fail with ErrClosed
+	// lastSave is what the last successful save wrote (LastSave).
+	lastSave SaveReport
+	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
@@ -150,7 +157,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		defer func() {
 			if err != nil {
-				d.lock.release()
+				d.locks.release()
 			}
 		}()
 	}
@@ -174,7 +181,9 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 			removeStale(labelsPath, keep)
 		}
 	}
-	d.stamps = takeStamps(imagesPath, labelsPath)
+	if !opts.ReadOnly { // a read-only dataset never saves: its stamps are never checked
+		d.stamps = takeStamps(imagesPath, labelsPath)
+	}
 	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
 	if err != nil {
 		return nil, err
@@ -241,13 +250,20 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	} else if err := d.checkLabels(labels); err != nil {
 		return err
 	}
+	d.ownLabels = labels == nil || labels.Rank() == 1 && slices.Contains(d.orig, NoLabel)
 	d.labels = slices.Clone(d.orig)
 	d.opened = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
 	d.reviewed = make([]bool, d.baseN)
 	d.declared = d.presentClasses()
+	if labels != nil && d.baseN == 0 {
+		d.declared = defaultClasses() // an empty label file: the classes of a new dataset
+	}
 	return nil
 }
+
+// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
+func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 
 // presentClasses returns the distinct labels of the samples, sorted (NoLabel left out). Open
 // declares them, so a class keeps its place in the histogram when its last sample is relabelled.
@@ -284,18 +300,19 @@ func (d *Dataset) checkLabels(labels *idx.Array) error {
 // labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
 // until SaveAs; its journal is written to journalPath (a per-user folder the caller chooses) so
 // unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
-// above 4096.
+// above MaxSide.
 func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
-	if height < 1 || width < 1 || height > 4096 || width > 4096 {
-		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–4096 pixels", height, width)
+	if height < 1 || width < 1 || height > MaxSide || width > MaxSide {
+		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–%d pixels", height, width, MaxSide)
 	}
 	if classes == nil {
-		classes = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+		classes = defaultClasses()
 	}
 	d := &Dataset{
 		h: height, w: width,
 		imageHeader: idx.Header{Type: idx.UByte, Dims: []int{0, height, width}},
 		labelHeader: idx.Header{Type: idx.UByte, Dims: []int{0}},
+		ownLabels:   true,
 		vmap:        valueMap{identity: true, lo: 0, hi: 255},
 		declared:    slices.Sorted(slices.Values(classes)),
 		names:       names,
@@ -501,12 +518,12 @@ func (d *Dataset) Close() error {
 	d.closed = true
 	var err error
 	if d.journal != nil {
-		err = d.journal.close()
+		err = d.journal.Close()
 		d.journal = nil
 	}
-	if lerr := d.lock.release(); err == nil {
+	if lerr := d.locks.release(); err == nil {
 		err = lerr
 	}
-	d.lock = nil
+	d.locks = nil
 	return err
 }

@@ -17,6 +17,10 @@ const (
 	TrainLabels = "train-labels-idx1-ubyte.gz" // 60000 ubyte, first ten 5 0 4 1 9 2 1 3 1 4
 )
 
+// TrainImagesMD5 is the MD5 of the official train-images-idx3-ubyte.gz (the checksum
+// torchvision's MNIST loader checks).
+const TrainImagesMD5 = "f68b3c2dcbeaaa9fbdd348bbdeb94873"
+
 // Dir returns the folder holding the real MNIST files: $IDXLABEL_MNIST when set, otherwise
 // shared/data/mnist in the first parent folder of the working directory that has one. When
 // there is none it skips tb with a message naming where it looked.

@@ -18,7 +18,7 @@ func kmeans(ctx context.Context, v Vectors, opts IndexOptions, progress func(flo
 	rng := rand.New(rand.NewPCG(opts.Seed, 0x6b6d65616e73))
 	pick := rng.Perm(v.N)[:opts.Sample]
 	slices.Sort(pick)
-	sample := gather(v, pick)
+	sample := v.Gather(pick)
 	if opts.Cosine {
 		for i := range sample.N {
 			row := sample.Data[i*v.Dim : (i+1)*v.Dim]
@@ -29,7 +29,7 @@ func kmeans(ctx context.Context, v Vectors, opts IndexOptions, progress func(flo
 		}
 	}
 	first := rng.Perm(sample.N)[:opts.Cells]
-	cent := gather(sample, first)
+	cent := sample.Gather(first)
 	dim := v.Dim
 	sums := make([]float64, opts.Cells*dim)
 	counts := make([]int, opts.Cells)
