@@ -64,11 +64,7 @@ func Build(tb testing.TB, images, labels *idx.Array, n int) (*idx.Array, *idx.Ar
 // idx.New for an impossible n.
 func Shifted(images, labels *idx.Array, n int) (*idx.Array, *idx.Array, error) {
 	src, h, w := images.Dims[0], images.Dims[1], images.Dims[2]
-	outImages, err := idx.New(idx.UByte, n, h, w)
-	if err != nil {
-		return nil, nil, err
-	}
-	outLabels, err := idx.New(idx.UByte, n)
+	outImages, outLabels, err := newPair(n, h, w)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,6 +89,16 @@ func Shifted(images, labels *idx.Array, n int) (*idx.Array, *idx.Array, error) {
 	return outImages, outLabels, nil
 }
 
+// newPair allocates an n×h×w ubyte image array and n ubyte labels. Errors: those of idx.New.
+func newPair(n, h, w int) (*idx.Array, *idx.Array, error) {
+	images, err := idx.New(idx.UByte, n, h, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	labels, err := idx.New(idx.UByte, n)
+	return images, labels, err
+}
+
 // Distorted returns an n-sample pair made from images (N×H×W ubyte) and labels (N ubyte), like
 // Shifted, but each later pass's copy of a sample is elastically distorted (in the spirit of
 // Simard et al. 2003: a smooth random displacement field, here bilinear between random
@@ -101,11 +107,7 @@ func Shifted(images, labels *idx.Array, n int) (*idx.Array, *idx.Array, error) {
 // these copies are new handwriting of the same digit). Errors: those of idx.New.
 func Distorted(images, labels *idx.Array, n int, seed uint64) (*idx.Array, *idx.Array, error) {
 	src, h, w := images.Dims[0], images.Dims[1], images.Dims[2]
-	outImages, err := idx.New(idx.UByte, n, h, w)
-	if err != nil {
-		return nil, nil, err
-	}
-	outLabels, err := idx.New(idx.UByte, n)
+	outImages, outLabels, err := newPair(n, h, w)
 	if err != nil {
 		return nil, nil, err
 	}

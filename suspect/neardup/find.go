@@ -105,15 +105,7 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	if err != nil {
 		return nil, err
 	}
-	var cand [][2]int32
-	for i := range d.N {
-		idx, dist := g.Of(i)
-		for m, j := range idx {
-			if j >= 0 && float64(dist[m]) <= opts.MaxDistance {
-				cand = append(cand, [2]int32{int32(min(i, int(j))), int32(max(i, int(j)))})
-			}
-		}
-	}
+	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{min(i, j), max(i, j)} })
 	slices.SortFunc(cand, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
 	cand = slices.Compact(cand)
 	pairs, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
@@ -171,15 +163,7 @@ func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspec
 	if err != nil {
 		return nil, err
 	}
-	var cand [][2]int32
-	for i := range d.N {
-		idx, dist := g.Of(i)
-		for m, j := range idx {
-			if j >= 0 && float64(dist[m]) <= opts.MaxDistance {
-				cand = append(cand, [2]int32{int32(i), j})
-			}
-		}
-	}
+	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{i, j} })
 	pairs, err := verify(ctx, d, other, desc, otherDesc, cand, h, w, opts)
 	if err != nil {
 		return nil, err
@@ -212,6 +196,21 @@ func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspec
 	}
 	sortPairs(out)
 	return out, nil
+}
+
+// candidates lists, row by row, each neighbour within maxDist (squared) as the pair pair(row,
+// neighbour).
+func candidates(g *nn.Graph, maxDist float64, pair func(i, j int32) [2]int32) [][2]int32 {
+	var out [][2]int32
+	for i := range g.Rows() {
+		idx, dist := g.Of(i)
+		for m, j := range idx {
+			if j >= 0 && float64(dist[m]) <= maxDist {
+				out = append(out, pair(int32(i), j))
+			}
+		}
+	}
+	return out
 }
 
 func withProgress(o nn.IndexOptions, f func(float64)) nn.IndexOptions {
