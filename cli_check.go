@@ -23,8 +23,8 @@ import (
 
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
-                      [--top N] [--report DIR] [--threshold S] [--seed N] [--folds K] [--epochs E]
-                      IMAGES [LABELS]
+                      [--top N] [--report DIR] [--threshold S]
+                      [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
 one row per finding, each kind's rows most severe first (kinds in the order label, outlier,
@@ -62,8 +62,9 @@ options:
                    report or empty
   --threshold S    duplicate and leak: the similarity from which a pair is listed
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
-  --seed N, --folds K, --epochs E
-                   the CNN scan, as for idxlabel suspects (default seed 1, 5 folds)
+  --seed N, --seeds S, --folds K, --epochs E
+                   the CNN scan, as for idxlabel suspects (default: seed 1, 2 seeds × 3 folds,
+                   the epochs for the size); one scan serves the label and outlier kinds
 
 exit status: 0 done, 1 a file could not be read or written, 2 a usage error.
 `
@@ -81,7 +82,8 @@ func runCheck(c *cli, args []string) error {
 	report := fs.String("report", "", "")
 	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
 	seed := fs.Uint64("seed", 1, "")
-	folds := fs.Int("folds", 5, "")
+	folds := fs.Int("folds", 3, "")
+	seeds := fs.Int("seeds", 2, "")
 	epochs := fs.Int("epochs", 0, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
@@ -96,11 +98,11 @@ func runCheck(c *cli, args []string) error {
 	if len(files) == 0 {
 		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
 	}
-	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs)
+	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs, *seeds)
 	if err != nil {
 		return err
 	}
-	opts.CNN = suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed}
+	opts.CNN = suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}
 	if len(files) < 2 && containsKind(opts.Kinds, check.Label) {
 		return usagef("check: the label kind needs a label file: idxlabel check IMAGES LABELS")
 	}
@@ -203,7 +205,7 @@ func isLabelFile(path string) bool {
 }
 
 // checkOptions turns the flags into check.Options, or a usage error naming the problem.
-func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, folds, epochs int) (check.Options, error) {
+func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, folds, epochs, seeds int) (check.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var opts check.Options
@@ -225,6 +227,8 @@ func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, fo
 		return opts, usagef("check: --folds must be at most %d, not %d", maxFolds, folds)
 	case set["epochs"] && epochs < 1:
 		return opts, usagef("check: --epochs must be at least 1, not %d", epochs)
+	case seeds < 1 || seeds > maxSeeds:
+		return opts, usagef("check: --seeds must be 1–%d, not %d", maxSeeds, seeds)
 	}
 	opts.Top, opts.Threshold = top, threshold
 	return opts, nil

@@ -25,6 +25,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{[]string{"--threshold", "1.5"}, "--threshold must be above 0 and at most 1, not 1.5"},
 		{[]string{"--folds", "1"}, "--folds must be at least 2, not 1"},
 		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
+		{[]string{"--seeds", "0"}, "--seeds must be 1–10, not 0"},
 		{[]string{"--against", "/nonexistent/a", "--against", "/nonexistent/b"}, "--against is given twice"},
 		{[]string{"--against"}, "--against needs IMAGES2 [LABELS2]"},
 	}
@@ -94,7 +95,7 @@ func TestCheckCSV(t *testing.T) {
 	ip, lp := writePair(t, dir, "set", px, lab, n, 28, 28)
 	op, ol := writePair(t, dir, "other", other, labels.Data[9000:9300], 300, 28, 28)
 	report := filepath.Join(dir, "report")
-	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--epochs", "2", "--top", "4", "--report", report)
+	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--seeds", "1", "--epochs", "2", "--top", "4", "--report", report)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
