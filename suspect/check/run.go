@@ -58,7 +58,7 @@ type Result struct {
 const FlagLabel = 0.5
 
 // FlagOutlier is the Outlier score at or above which a sample counts as flagged. On MNIST's
-// t10k with 30 planted non-digits (six seeds) it flagged 21–26 of them and 0–2 real digits; on
+// t10k with 30 planted non-digits (six seeds) it flagged 22–26 of them and 0–2 real digits; on
 // the real t10k 2 samples (bench/check/README.md): a bar for "surely not a digit", not for
 // "worth a look" (the ranking is).
 const FlagOutlier = 6.0
