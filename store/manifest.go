@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -116,7 +115,7 @@ func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format,
 // readManifest.
 func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG) {
+	if errors.Is(err, os.ErrNotExist) || nameTooLong(err) {
 		return nil, nil // a name too long for the file system names no record
 	}
 	if err != nil {
@@ -390,11 +389,7 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 // targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
 // a record that is refused is named in notice and the files are read as they are.
 func ReadView(images, labels string) (readImages, readLabels, notice string) {
-	record := absClean(images) + ManifestSuffix
-	if labels != "" {
-		record = absClean(labels) + ManifestSuffix
-	}
-	return interruptedSaveView(record, images, labels)
+	return interruptedSaveView(recordPath(images, labels), images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of
