@@ -325,13 +325,19 @@ func New(height, width int, classes []int, names map[int]string, journalPath str
 // statePath returns the path of a per-pair state file (journal, save manifest): beside the
 // label file, or beside the image file when there is none; "" for a dataset without files.
 func (d *Dataset) statePath(suffix string) string {
-	switch {
-	case d.labelsPath != "":
-		return d.labelsPath + suffix
-	case d.imagesPath != "":
-		return d.imagesPath + suffix
+	if key := pairKey(d.imagesPath, d.labelsPath); key != "" {
+		return key + suffix
 	}
 	return ""
+}
+
+// pairKey is the file a pair's own files are named after (its journal, save record, change log
+// and first lock): the label file, or the image file when there is none ("" for neither).
+func pairKey(images, labels string) string {
+	if labels != "" {
+		return labels
+	}
+	return images
 }
 
 // Len returns the number of samples, deleted ones included: base then appended.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -360,4 +361,22 @@ func TestPlantedRecordIsNoPendingLabelFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
+}
+
+// A name too long for the files a save makes beside it is refused before anything is written,
+// saying so, with the edits kept.
+func TestSaveRefusesNamesTooLong(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip := writeImagesOnly(t, strings.Repeat("d", 220), 5) // its label file: 238 bytes
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 4))
+	if err := d.Save(nil); !errors.Is(err, ErrNameTooLong) || !d.Dirty() {
+		t.Fatalf("save with a %d-byte label file name: %v", len(filepath.Base(LabelsFileFor(ip))), err)
+	}
+	dir := t.TempDir()
+	mustDo(t, d.SaveAs(filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
+	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -51,6 +51,9 @@ type diskManifest struct {
 	Files    []diskManifestFile `json:"files"`
 	Journals []string           `json:"journals,omitempty"` // targets whose "<target>.idxlabel-journal" the save contains
 	Fallback []string           `json:"fallback,omitempty"` // targets whose per-user fallback journal it contains
+	// Others names files of the pair the save did not write (the image file of a save that
+	// changed only labels) whose "<name>.idxlabel-journal" it contains.
+	Others []string `json:"others,omitempty"`
 }
 
 type diskManifestFile struct {
@@ -79,13 +82,17 @@ func (m *manifest) toDisk(path string) (*diskManifest, error) {
 		dm.Files = append(dm.Files, diskManifestFile{Target: filepath.ToSlash(rel), Temp: filepath.Base(f.Temp), Backup: f.Backup != ""})
 	}
 	for _, j := range m.Journals {
+		named := false
 		for _, f := range dm.Files {
 			target := filepath.Join(dir, filepath.FromSlash(f.Target))
 			if samePath(j, target+JournalSuffix) {
-				dm.Journals = append(dm.Journals, f.Target)
+				dm.Journals, named = append(dm.Journals, f.Target), true
 			} else if samePath(j, fallbackJournal(target+JournalSuffix)) {
-				dm.Fallback = append(dm.Fallback, f.Target)
+				dm.Fallback, named = append(dm.Fallback, f.Target), true
 			}
+		}
+		if !named && j != "" && samePath(filepath.Dir(j), dir) && strings.HasSuffix(j, JournalSuffix) {
+			dm.Others = append(dm.Others, strings.TrimSuffix(filepath.Base(j), JournalSuffix))
 		}
 	}
 	return dm, nil
@@ -116,7 +123,7 @@ func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format,
 // readManifest.
 func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG) {
+	if errors.Is(err, os.ErrNotExist) || nameTooLong(err) {
 		return nil, nil // a name too long for the file system names no record
 	}
 	if err != nil {
@@ -197,6 +204,14 @@ func readManifest(path string, pair []string) (*manifest, error) {
 			return nil, refuse("journal of %q, a file it does not save", name)
 		}
 		m.Journals = append(m.Journals, target+JournalSuffix)
+	}
+	for _, name := range dm.Others {
+		// The journal of a file of the pair the save did not write: only when that file is
+		// this pair's own (a bare name beside the record); anything else is left alone.
+		other := filepath.Join(dir, name)
+		if filepath.Base(name) == name && slices.ContainsFunc(own, func(p string) bool { return samePath(p, other) }) {
+			m.Journals = append(m.Journals, other+JournalSuffix)
+		}
 	}
 	for _, name := range dm.Fallback {
 		target, ok := targets[name]
@@ -390,11 +405,7 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 // targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
 // a record that is refused is named in notice and the files are read as they are.
 func ReadView(images, labels string) (readImages, readLabels, notice string) {
-	record := absClean(images) + ManifestSuffix
-	if labels != "" {
-		record = absClean(labels) + ManifestSuffix
-	}
-	return interruptedSaveView(record, images, labels)
+	return interruptedSaveView(recordPath(images, labels), images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of

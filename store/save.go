@@ -38,7 +38,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
 // when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// NoLabel in an int32 file (buildLabels). labelsPath may be "" only while no sample has a label.
+// NoLabel in an int32 file (buildLabels).
 // LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
@@ -82,11 +82,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	manifest := job.labelsPath
-	if manifest == "" {
-		manifest = job.imagesPath
-	}
-	err = writeFiles(ctx, job.files, manifest+ManifestSuffix, job.journals, progress)
+	err = writeFiles(ctx, job.files, pairKey(job.imagesPath, job.labelsPath)+ManifestSuffix, job.journals, progress)
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -130,10 +126,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	if err != nil {
 		return nil, err
 	}
-	target := labelsPath
-	if target == "" {
-		target = imagesPath
-	}
+	target := pairKey(imagesPath, labelsPath)
 	d.mu.RLock()
 	images, labels, err := d.build(imagesPath, labelsPath)
 	d.mu.RUnlock()
@@ -205,6 +198,11 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	if samePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
+	for _, p := range []string{imagesPath, labelsPath} {
+		if n := len(filepath.Base(p)); n > MaxSaveName {
+			return "", "", fmt.Errorf("%s: the name is %d bytes long, above the %d a save can use (its temporary, backup and record files beside it add to the name): %w", p, n, MaxSaveName, ErrNameTooLong)
+		}
+	}
 	if current {
 		if err := d.checkStamps(d.replaces(imagesPath, labelsPath)...); err != nil {
 			return "", "", err
@@ -213,6 +211,14 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	d.saving, d.saveEnd = true, make(chan struct{})
 	return imagesPath, labelsPath, nil
 }
+
+// MaxSaveName is the longest file name (bytes) a save writes: the files it makes beside its
+// targets ("." + name + ".idxlabel-tmp-" and up to 12 digits, ".idxlabel-backup") must fit the
+// 255 bytes most file systems allow for a name.
+const MaxSaveName = 255 - len("..idxlabel-tmp-") - 12
+
+// ErrNameTooLong: a file to save has a name longer than MaxSaveName.
+var ErrNameTooLong = errors.New("file name too long to save")
 
 // ErrLabelsFileExists: a save of labels typed on images opened alone found a file already at
 // the name their label file gets (LabelsFileFor): a file the dataset did not open is never
@@ -299,10 +305,10 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 // (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
 // write, verify or rename error.
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
-	target := labelsPath
 	if labels == nil {
-		target = imagesPath
+		labelsPath = ""
 	}
+	target := pairKey(imagesPath, labelsPath)
 	files := []pendingWrite{{imagesPath, images, false}}
 	if labels != nil {
 		files = append(files, pendingWrite{labelsPath, labels, false})
