@@ -1,4 +1,7 @@
-package main
+// Package cli is idxlabel's command line: the sub-commands (info, verify, convert, normalize,
+// import, suspects, export, diff), their flags, messages and exit codes, and the advice a person
+// needs ("use --force"). It never imports Fyne: the GUI is handed to Run by the program's entry.
+package cli
 
 import (
 	"errors"
@@ -44,9 +47,11 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
-// run executes one invocation and returns the exit status: 0 success, 1 a failure (one line on
-// stderr, "idxlabel: FILE: what was wrong"), 2 a usage error.
-func run(args []string, stdout, stderr io.Writer) int {
+// Run executes one invocation and returns the exit status: 0 success, 1 a failure (one line on
+// stderr, "idxlabel: FILE: what was wrong"), 2 a usage error. Arguments that name no sub-command
+// but one or two files (IMAGES [LABELS]), or none at all, open the GUI: Run calls gui with them,
+// and its error is reported like a sub-command's.
+func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error) int {
 	c := &cli{stdout: stdout, stderr: stderr}
 	if len(args) > 0 {
 		switch args[0] {
@@ -80,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	return c.exit(runGUI(args))
+	return c.exit(gui(args))
 }
 
 // exit prints err the way every sub-command reports failure and maps it to an exit status.

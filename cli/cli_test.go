@@ -1,7 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -16,9 +17,15 @@ import (
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = Run(args, &o, &e, noGUI)
 	return code, o.String(), e.String()
 }
+
+// errGUI is what noGUI returns: the command line asked for the GUI.
+var errGUI = errors.New("the GUI would open")
+
+// noGUI stands in for the GUI in tests: it opens nothing and says it was asked.
+func noGUI([]string) error { return errGUI }
 
 func TestInfoRealLabels(t *testing.T) {
 	p := mnisttest.Path(t, mnisttest.TestLabels)

@@ -1,6 +1,6 @@
 //go:build windows
 
-package main
+package cli
 
 import (
 	"log"
@@ -28,8 +28,8 @@ func init() {
 	}
 }
 
-// opensGUI reports whether run opens the GUI for these arguments: none, or one or two that name
-// files (not folders) and are not a command, "help" or an option. It mirrors run's rule.
+// opensGUI reports whether Run opens the GUI for these arguments: none, or one or two that name
+// files (not folders) and are not a command, "help" or an option. It mirrors Run's rule.
 func opensGUI(args []string) bool {
 	if len(args) == 0 {
 		return true

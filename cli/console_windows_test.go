@@ -1,6 +1,6 @@
 //go:build windows
 
-package main
+package cli
 
 import (
 	"io"
@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestOpensGUI: the Windows console is attached exactly for the command lines run does not
+// TestOpensGUI: the Windows console is attached exactly for the command lines Run does not
 // answer with the GUI.
 func TestOpensGUI(t *testing.T) {
 	dir := t.TempDir()
@@ -36,10 +36,10 @@ func TestOpensGUI(t *testing.T) {
 			t.Errorf("opensGUI(%q) = %v, want %v", c.args, got, c.gui)
 		}
 	}
-	// run agrees: the cases it answers without the GUI exit with a status, here 2 (usage).
+	// Run agrees: the cases it answers without the GUI exit with a status, here 2 (usage).
 	for _, args := range [][]string{{file, file, file}, {"-x"}, {dir}} {
-		if st := run(args, io.Discard, io.Discard); st != 2 {
-			t.Errorf("run(%q) = %d, want 2", args, st)
+		if st := Run(args, io.Discard, io.Discard, noGUI); st != 2 {
+			t.Errorf("Run(%q) = %d, want 2", args, st)
 		}
 	}
 }

@@ -1,9 +1,6 @@
-package main
+package cli
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,38 +11,6 @@ func TestMisspelledCommandIsAUsageError(t *testing.T) {
 		code, _, stderr := runCLI(args...)
 		if code != 2 || !strings.Contains(stderr, "see idxlabel help") {
 			t.Errorf("%v: exit %d, %q", args, code, stderr)
-		}
-	}
-}
-
-// Without a display the GUI says so in one line and exits 1, instead of GLFW's panic.
-func TestNoDisplayIsOneLine(t *testing.T) {
-	if !needsDisplay() {
-		t.Skip("windows need no X11/Wayland display on", os.Getenv("GOOS"))
-	}
-	t.Setenv("DISPLAY", "")
-	t.Setenv("WAYLAND_DISPLAY", "")
-	file := filepath.Join(t.TempDir(), "x")
-	os.WriteFile(file, []byte("x"), 0o644)
-	code, _, stderr := runCLI(file)
-	if code != 1 || stderr != "idxlabel: no display (DISPLAY is not set); the sub-commands work without one\n" {
-		t.Fatalf("exit %d, %q", code, stderr)
-	}
-}
-
-// Under the C.UTF-8 locale (Debian's default in containers) no command prints Fyne's "Error
-// parsing user locale" lines: the error stays one line. It runs the test binary itself as the
-// child, so the locale fix (a constructor that runs before package init) is exercised.
-func TestNoLocaleNoiseUnderCUTF8(t *testing.T) {
-	if os.Getenv("IDXLABEL_LOCALE_CHILD") != "" {
-		os.Exit(run([]string{"info", "/nonexistent/x"}, os.Stdout, os.Stderr))
-	}
-	for _, v := range []string{"LANG=C.UTF-8", "LC_ALL=C.UTF-8", "LANG=POSIX.UTF-8"} {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestNoLocaleNoiseUnderCUTF8$")
-		cmd.Env = []string{"IDXLABEL_LOCALE_CHILD=1", "PATH=" + os.Getenv("PATH"), v}
-		out, _ := cmd.CombinedOutput()
-		if got := string(out); got != "idxlabel: /nonexistent/x: no such file or directory\n" {
-			t.Errorf("%s: %q", v, got)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build linux && cgo
 
-package main
+package platform
 
 // Fyne's lang package, in its package init (before any of our code runs), reads the locale from
 // LC_ALL, LC_MESSAGES or LANG through github.com/jeandeaual/go-locale. That library knows the
