@@ -88,13 +88,14 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 	return c.exit(gui(args))
 }
 
-// exit prints err the way every sub-command reports failure and maps it to an exit status.
+// exit prints err the way every sub-command reports failure, with its advice, and maps it to an
+// exit status.
 func (c *cli) exit(err error) int {
 	if err == nil {
 		return 0
 	}
 	if err != errReported {
-		fmt.Fprintf(c.stderr, "idxlabel: %s\n", describe(err))
+		fmt.Fprintf(c.stderr, "idxlabel: %s%s\n", describe(err), advice(err))
 	}
 	var ue usageError
 	if errors.As(err, &ue) {

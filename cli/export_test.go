@@ -44,7 +44,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if !slices.Equal(sampleSet(t, ip, lp), sampleSet(t, bi, bl)) {
 		t.Fatal("the round trip changed the samples")
 	}
-	if code, _, stderr := runCLI("export", ip, lp, tree); code != 1 || !strings.Contains(stderr, "exists") {
+	if code, _, stderr := runCLI("export", ip, lp, tree); code != 1 || !strings.HasSuffix(stderr, "exists (use --force to replace it)\n") {
 		t.Fatalf("export over an existing tree: %d %s", code, stderr)
 	}
 	if code, _, _ := runCLI("export", "--format", "tiff", ip, lp, tree); code != 2 {

@@ -68,8 +68,9 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// ErrExists: OUT exists, Options.Force would replace it, and Force is not set.
-var ErrExists = errors.New("exists (use --force to replace it)")
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
+// states the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = errors.New("exists")
 
 // Write exports s to out in opts.Format ("" is PNG). Errors: ErrInTheWay (wrapped, naming out
 // and what is there) when out exists and Force may not replace it, with or without Force;

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/demo"
 	"idxlabel/store"
 )
 
@@ -144,7 +145,7 @@ func (w *mainWindow) load(images, labels string, readOnly bool) {
 // openDemo replaces the dataset by the generated demo.
 func (w *mainWindow) openDemo() {
 	w.confirmUnsaved("Open the demo", func() {
-		ds, err := demoDataset()
+		ds, err := demo.Dataset()
 		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
 			w.showError(err)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/demo"
 	"idxlabel/store"
 )
 
@@ -26,17 +27,17 @@ func newTestWindow(t testing.TB) *mainWindow {
 	return w
 }
 
-// demoWindow shows the generated demo dataset in a headless main window; demo says whether the
+// demoWindow shows the generated demo dataset in a headless main window; isDemo says whether the
 // window treats it as the demo (closing it asks nothing).
-func demoWindow(t *testing.T, demo bool) (*mainWindow, *store.Dataset) {
+func demoWindow(t *testing.T, isDemo bool) (*mainWindow, *store.Dataset) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
-	ds, err := demoDataset()
+	ds, err := demo.Dataset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.setDataset(ds, "demo", demo)
+	w.setDataset(ds, "demo", isDemo)
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
 	return w, ds
 }
@@ -412,7 +413,7 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 // TestReadOnlyWindowSaysSo: a pair opened read-only (another process edits it) says so on the
 // status bar, and the legend offers no edit key.
 func TestReadOnlyWindowSaysSo(t *testing.T) {
-	demo, err := demoDataset()
+	demo, err := demo.Dataset()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func (w *mainWindow) newDatasetForm() {
 		case classesCount:
 			k, err := strconv.Atoi(n.Text)
 			if err != nil || k < 1 || k > 1<<16 {
-				w.showError(fmt.Errorf("N must be a number of classes from 1 to 65536"))
+				w.showError(fmt.Errorf("the number of classes N must be from 1 to 65536"))
 				return
 			}
 			for c := range k {

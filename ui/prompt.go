@@ -118,7 +118,7 @@ func (e *promptEntry) FocusLost() {
 
 // showError shows err as a prompt: Enter or Escape closes it.
 func (w *mainWindow) showError(err error) {
-	d := dialog.NewError(err, w.win)
+	d := dialog.NewError(withAdvice(err), w.win)
 	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, w.focusGrid)
 }
 

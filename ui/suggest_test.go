@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/demo"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -48,7 +49,7 @@ func (q *uiQueue) run() {
 // has a label), journaled in a temporary folder, and the demo's labels.
 func unlabelledDemo(t *testing.T) (*store.Dataset, []int) {
 	t.Helper()
-	images, labels, err := demoArrays()
+	images, labels, err := demo.Arrays()
 	if err != nil {
 		t.Fatal(err)
 	}

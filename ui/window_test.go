@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"image"
 	"image/color"
 	"path/filepath"
 	"slices"
@@ -15,7 +14,6 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
-	"idxlabel/normalize"
 	"idxlabel/store"
 )
 
@@ -260,33 +258,5 @@ func TestZoomAndKeyboardNavigation(t *testing.T) {
 	row := float32(w.v.cursor/ge.cols) * ge.cellH
 	if row < g.offset || row > g.offset+g.Size().Height {
 		t.Fatalf("cursor row at %v, view %v–%v", row, g.offset, g.offset+g.Size().Height)
-	}
-}
-
-func TestDemoDataset(t *testing.T) {
-	images, labels, err := demoArrays()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if images.Header.String() != "0x00000803 ubyte 300×28×28" || labels.Dims[0] != 300 {
-		t.Fatalf("demo %s", images.Header)
-	}
-	again, _, _ := demoArrays()
-	if !slices.Equal(images.Data, again.Data) {
-		t.Fatal("the demo is not deterministic")
-	}
-	per := map[byte]int{}
-	for _, l := range labels.Data {
-		per[l]++
-	}
-	if len(per) != 10 {
-		t.Fatalf("demo classes %v", per)
-	}
-	for k := range 300 {
-		g := &image.Gray{Pix: images.Data[k*784 : (k+1)*784], Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
-		box, ok := normalize.BoundingBox(g)
-		if !ok || max(box.Dx(), box.Dy()) != 20 {
-			t.Fatalf("demo sample %d: ink box %v", k, box)
-		}
 	}
 }

@@ -1,4 +1,8 @@
-package ui
+// Package demo generates idxlabel's demo dataset: digits 0–9 rendered from the Go fonts with
+// small random rotations, scales and stroke widths, each through MNIST's preprocessing
+// (normalize.Digit), from a fixed seed so every run shows the same samples. A few labels are
+// wrong on purpose, for the review of suspects. The window opens it when it is given no files.
+package demo
 
 import (
 	"fmt"
@@ -28,59 +32,58 @@ import (
 	"idxlabel/store"
 )
 
-// The demo dataset: digits 0–9 rendered from the Go fonts with small random rotations, scales
-// and stroke widths, each through MNIST's preprocessing (normalize.Digit), from a fixed seed so
-// every run shows the same samples. A few labels are wrong on purpose, for the suspects view.
+// The demo's size and its generator's constants.
 const (
-	demoSamples   = 300
-	demoMislabels = 6
-	demoSeed      = 2051 // the MNIST image magic number
-	demoPad       = 140  // pixels of the square each digit is drawn on
+	// Samples is the number of samples in the demo: 30 of each digit.
+	Samples   = 300
+	mislabels = 6
+	seed      = 2051 // the MNIST image magic number
+	pad       = 140  // pixels of the square each digit is drawn on
 )
 
-// demoFonts are the Go font faces the demo draws with.
-var demoFonts = [][]byte{goregular.TTF, gobold.TTF, goitalic.TTF, gobolditalic.TTF, gomedium.TTF, gomediumitalic.TTF, gomono.TTF, gomonobold.TTF, gosmallcaps.TTF}
+// fonts are the Go font faces the demo draws with.
+var fonts = [][]byte{goregular.TTF, gobold.TTF, goitalic.TTF, gobolditalic.TTF, gomedium.TTF, gomediumitalic.TTF, gomono.TTF, gomonobold.TTF, gosmallcaps.TTF}
 
-// demoArrays generates the demo: 300 samples (30 of each digit, shuffled), 28×28 ubyte images
-// and ubyte labels. Errors: a font that does not parse (not expected: they are embedded).
-func demoArrays() (*idx.Array, *idx.Array, error) {
-	fonts := make([]*opentype.Font, len(demoFonts))
-	for k, ttf := range demoFonts {
+// Arrays generates the demo: Samples samples (30 of each digit, shuffled), Samples×28×28 ubyte
+// images and Samples ubyte labels. Errors: a font that does not parse (not expected: they are
+// embedded).
+func Arrays() (*idx.Array, *idx.Array, error) {
+	faces := make([]*opentype.Font, len(fonts))
+	for k, ttf := range fonts {
 		f, err := opentype.Parse(ttf)
 		if err != nil {
 			return nil, nil, err
 		}
-		fonts[k] = f
+		faces[k] = f
 	}
-	rng := rand.New(rand.NewPCG(demoSeed, demoSeed))
+	rng := rand.New(rand.NewPCG(seed, seed))
 	type plan struct {
-		digit, font  int
-		size, angle  float64
-		stroke       int
-		dx, dy       float64
-		label        int
-		outputOffset int
+		digit, font int
+		size, angle float64
+		stroke      int
+		dx, dy      float64
+		label       int
 	}
-	plans := make([]plan, demoSamples)
+	plans := make([]plan, Samples)
 	for k := range plans {
 		d := k % 10
-		plans[k] = plan{digit: d, font: rng.IntN(len(fonts)), size: 80 + 30*rng.Float64(), angle: -14 + 28*rng.Float64(),
+		plans[k] = plan{digit: d, font: rng.IntN(len(faces)), size: 80 + 30*rng.Float64(), angle: -14 + 28*rng.Float64(),
 			stroke: rng.IntN(4) - 1, dx: -8 + 16*rng.Float64(), dy: -8 + 16*rng.Float64(), label: d}
 	}
 	rng.Shuffle(len(plans), func(a, b int) { plans[a], plans[b] = plans[b], plans[a] })
-	for _, k := range rng.Perm(demoSamples)[:demoMislabels] {
+	for _, k := range rng.Perm(Samples)[:mislabels] {
 		plans[k].label = (plans[k].digit + 1 + rng.IntN(9)) % 10
 	}
-	images, _ := idx.New(idx.UByte, demoSamples, 28, 28)
-	labels, _ := idx.New(idx.UByte, demoSamples)
+	images, _ := idx.New(idx.UByte, Samples, 28, 28)
+	labels, _ := idx.New(idx.UByte, Samples)
 	var wg sync.WaitGroup
-	errs := make([]error, demoSamples)
+	errs := make([]error, Samples)
 	for k, p := range plans {
 		labels.Data[k] = byte(p.label)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			face, err := opentype.NewFace(fonts[p.font], &opentype.FaceOptions{Size: p.size, DPI: 72, Hinting: font.HintingNone})
+			face, err := opentype.NewFace(faces[p.font], &opentype.FaceOptions{Size: p.size, DPI: 72, Hinting: font.HintingNone})
 			if err != nil {
 				errs[k] = err
 				return
@@ -107,14 +110,14 @@ func demoArrays() (*idx.Array, *idx.Array, error) {
 // drawDigit draws one digit, light on dark, rotated by angle degrees, thickened (stroke > 0) or
 // thinned (stroke < 0) by that many pixels and shifted by (dx, dy).
 func drawDigit(face font.Face, digit int, angle float64, stroke int, dx, dy float64) *image.Gray {
-	g := image.NewGray(image.Rect(0, 0, demoPad, demoPad))
+	g := image.NewGray(image.Rect(0, 0, pad, pad))
 	d := font.Drawer{Dst: g, Src: image.White, Face: face}
 	s := string(rune('0' + digit))
 	adv := d.MeasureString(s)
 	m := face.Metrics()
 	d.Dot = fixed.Point26_6{
-		X: (fixed.I(demoPad)-adv)/2 + fixed.Int26_6(dx*64),
-		Y: (fixed.I(demoPad)+m.Ascent-m.Descent)/2 + fixed.Int26_6(dy*64),
+		X: (fixed.I(pad)-adv)/2 + fixed.Int26_6(dx*64),
+		Y: (fixed.I(pad)+m.Ascent-m.Descent)/2 + fixed.Int26_6(dy*64),
 	}
 	d.DrawString(s)
 	rotated := imaging.Rotate(g, angle, color.Black)
@@ -156,10 +159,12 @@ func morphPass(src, dst []byte, n, lines, step, across, r int, grow bool) {
 	}
 }
 
-// demoDataset makes the demo an in-memory dataset whose edits are journaled to a temporary file
-// (removed when the demo is closed: there is nothing of the user's in it to recover).
-func demoDataset() (*store.Dataset, error) {
-	images, labels, err := demoArrays()
+// Dataset makes the demo an in-memory dataset (Samples×28×28, labelled) whose edits are
+// journaled to a temporary file named for this process (the window abandons it when the demo is
+// closed: there is nothing of the user's in it to recover). Errors: as Arrays, and
+// store.FromArrays'.
+func Dataset() (*store.Dataset, error) {
+	images, labels, err := Arrays()
 	if err != nil {
 		return nil, err
 	}
