@@ -13,8 +13,13 @@ import (
 const (
 	TestImages  = "t10k-images-idx3-ubyte.gz"  // 10000×28×28 ubyte, magic 0x00000803
 	TestLabels  = "t10k-labels-idx1-ubyte.gz"  // 10000 ubyte, first ten 7 2 1 0 4 1 4 9 5 9
+	TrainImages = "train-images-idx3-ubyte.gz" // 60000×28×28 ubyte, magic 0x00000803
 	TrainLabels = "train-labels-idx1-ubyte.gz" // 60000 ubyte, first ten 5 0 4 1 9 2 1 3 1 4
 )
+
+// TrainImagesMD5 is the MD5 of the official train-images-idx3-ubyte.gz (the checksum
+// torchvision's MNIST loader checks).
+const TrainImagesMD5 = "f68b3c2dcbeaaa9fbdd348bbdeb94873"
 
 // Dir returns the folder holding the real MNIST files: $IDXLABEL_MNIST when set, otherwise
 // shared/data/mnist in the first parent folder of the working directory that has one. When
@@ -41,7 +46,8 @@ func Dir(tb testing.TB) string {
 	return ""
 }
 
-// Path returns the path of one of the real files (TestImages, TestLabels, TrainLabels).
+// Path returns the path of one of the real files (TestImages, TestLabels, TrainImages,
+// TrainLabels).
 func Path(tb testing.TB, name string) string {
 	tb.Helper()
 	return filepath.Join(Dir(tb), name)
