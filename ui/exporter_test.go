@@ -18,13 +18,13 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 	if err := ds.Delete([]int{0}); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
+	w.c.drain()
 	to := (ds.Label(1) + 1) % 10
 	if err := ds.Relabel([]int{1}, to); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
-	w.exportDialog()
+	w.c.drain()
+	w.exp.exportDialog()
 	var entries []*promptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if e, ok := o.(*promptEntry); ok {

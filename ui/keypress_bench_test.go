@@ -25,7 +25,7 @@ func BenchmarkKeyPress(b *testing.B) {
 		}
 		w := newTestWindow(b)
 		w.win.Resize(fyne.NewSize(1280, 820))
-		w.setDataset(ds, "bench", false)
+		w.c.setDataset(ds, "bench", false)
 		b.Run(fmt.Sprintf("arrow/%d", n), func(b *testing.B) {
 			right := &fyne.KeyEvent{Name: fyne.KeyRight}
 			for b.Loop() {

@@ -1,11 +1,18 @@
 package ui
 
-import "slices"
+import (
+	"slices"
 
-// view is what the grid shows: an ordered list of sample indices (a filtered subset of the
-// dataset, in sample order or another order), the selection, the cursor and the anchor of a
-// Shift range. Positions are places in order; indices are sample numbers in the dataset.
+	"idxlabel/store"
+)
+
+// view is the view model: what the grid shows. An ordered list of sample indices (the samples
+// the filter and the mode select, in sample order or the mode's order), the selection, the
+// cursor and the anchor of a Shift range, and how many of the shown samples the mode counts as
+// done (a review's decided samples). Positions are places in order; indices are sample numbers
+// in the dataset. Only the controller changes it; the grid draws it.
 type view struct {
+	filter   store.Filter
 	order    []int  // sample index at each position
 	pos      []int  // position of each sample index, -1 when not shown; len = dataset length
 	selected []bool // by sample index
@@ -13,6 +20,10 @@ type view struct {
 	cursor   int    // position, -1 when none
 	anchor   int    // position a Shift range starts from
 	gen      uint64 // the dataset generation (store.Dataset.Gen) the positions reflect
+	// done marks, by sample index, the shown samples the mode counts as done; ndone counts them.
+	// Both are kept as edits happen, so the status bar's "reviewed 37 / 299" costs nothing per key.
+	done  []bool
+	ndone int
 }
 
 // newView shows order (sample indices) out of n samples, nothing selected.
@@ -59,6 +70,9 @@ func (v *view) Len() int { return len(v.order) }
 // at returns the sample index at position p.
 func (v *view) at(p int) int { return v.order[p] }
 
+// shows reports whether sample i is shown.
+func (v *view) shows(i int) bool { return i >= 0 && i < len(v.pos) && v.pos[i] >= 0 }
+
 // current returns the sample at the cursor, or -1.
 func (v *view) current() int {
 	if v.cursor < 0 || v.cursor >= len(v.order) {
@@ -83,6 +97,14 @@ func (v *view) selection() []int {
 		}
 	}
 	return out
+}
+
+// selectionSize returns len(selection()) without making it.
+func (v *view) selectionSize() int {
+	if v.nsel == 0 && v.current() >= 0 {
+		return 1
+	}
+	return v.nsel
 }
 
 func (v *view) clearSelection() {
@@ -155,3 +177,38 @@ func (v *view) selectAll() {
 
 // isSelected reports whether sample i is selected.
 func (v *view) isSelected(i int) bool { return i < len(v.selected) && v.selected[i] }
+
+// countDone marks the shown samples that isDone says are done (nil: none), afresh.
+func (v *view) countDone(isDone func(i int) bool) {
+	v.done, v.ndone = nil, 0
+	if isDone == nil {
+		return
+	}
+	v.done = make([]bool, len(v.pos))
+	for _, i := range v.order {
+		if isDone(i) {
+			v.done[i] = true
+			v.ndone++
+		}
+	}
+}
+
+// recountDone updates the marks of samples whose state changed.
+func (v *view) recountDone(samples []int, isDone func(i int) bool) {
+	if v.done == nil {
+		return
+	}
+	for _, i := range samples {
+		if !v.shows(i) || i >= len(v.done) {
+			continue
+		}
+		if now := isDone(i); now != v.done[i] {
+			v.done[i] = now
+			if now {
+				v.ndone++
+			} else {
+				v.ndone--
+			}
+		}
+	}
+}

@@ -4,11 +4,7 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -56,78 +52,57 @@ var keyReference = []key{
 	{"Ctrl+Q", "quit (asks about unsaved edits)"},
 }
 
-// showKeys shows the keyboard reference as a two-column table.
-func (w *mainWindow) showKeys() {
-	// Plain text rows (a label's padding would double the table's height): keys right-aligned
-	// in bold, then what they do.
-	left, right := container.NewVBox(), container.NewVBox()
-	fg := theme.Color(theme.ColorNameForeground)
-	for _, k := range keyReference {
-		keys := canvas.NewText(k.keys, fg)
-		keys.TextStyle.Bold = true
-		keys.Alignment = fyne.TextAlignTrailing
-		left.Add(keys)
-		right.Add(canvas.NewText(k.does, fg))
-	}
-	grid := container.NewHBox(left, layout.NewSpacer(), right)
-	d := dialog.NewCustom("Keyboard", "Close", container.NewVScroll(grid), w.win)
-	size := w.win.Canvas().Size()
-	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
-	w.prompts.show(w.win.Canvas(), "keys", d, d.Dismiss, nil, w.focusGrid)
-}
-
 // footer is the bottom of the window: the status line, the legend of the keys that work now,
-// and where the cursor is.
+// and where the cursor is. It shows what it is given; the one thing it keeps is whether a text
+// field of the window has the keys (then the legend says so instead).
 type footer struct {
 	root     fyne.CanvasObject
+	status   *widget.Label
 	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
 	typing   bool  // a text field of the window has the keys
+	keys     []key // the keys of the state, shown when no text field has the keys
 	shown    []key // the keys the legend shows
 }
 
-func newFooter(status fyne.CanvasObject) *footer {
-	f := &footer{legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
+func newFooter() *footer {
+	f := &footer{status: widget.NewLabel(""), legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
+	f.status.Truncation = fyne.TextTruncateEllipsis
 	f.position.Alignment = fyne.TextAlignTrailing
-	f.root = container.NewVBox(status, container.NewBorder(nil, nil, nil, f.position, f.legend))
+	f.root = container.NewVBox(f.status, container.NewBorder(nil, nil, nil, f.position, f.legend))
 	return f
 }
 
-// legendText lists the keys that act now, as key, action pairs. A review (r, nil for none)
-// takes other keys; a text field with the focus takes them all.
-func legendText(r *review, digits, typing bool) []key {
-	switch {
-	case typing:
-		return []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
-	case r != nil:
-		other, right := key{"0–9", "other label"}, key{"→", "keep label"}
-		if !digits {
-			other = key{"Type a class", "other label"}
-		}
-		if r.kind == reviewSuggested {
-			right.does = "skip"
-		}
-		return []key{{"Enter", "accept suggestion"}, other, right, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
-	case digits:
-		return []key{{"0–9", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
-	}
-	return []key{{"Type a class", "to relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
-}
-
-// update shows the legend for the window's state and the cursor's position: "sample 1,234 of
-// 10,000", and when a filter or the review shows fewer, "58th shown of 1,010".
 // readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
 // acts, so none is offered.
 var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
 
-func (f *footer) update(w *mainWindow) {
-	if w.ds == nil || w.v == nil {
-		return
-	}
-	f.position.SetText(positionText(w.v.current(), w.v.cursor, w.v.Len(), w.ds.Len()))
-	keys := legendText(w.review(), w.singleDigitClasses(), f.typing)
-	if w.ds.ReadOnly() && !f.typing {
-		keys = readOnlyKeys
+// typingKeys is the legend while a text field has the keys.
+var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+
+// show shows the status line, the keys that act, and the cursor's position ("sample 1,234 of
+// 10,000", and when a filter or a mode shows fewer, "58 of 1,010 shown").
+func (f *footer) show(status string, keys []key, position string) {
+	f.status.SetText(status)
+	f.position.SetText(position)
+	f.keys = keys
+	f.showKeys()
+}
+
+// say puts a message on the status line until the next show.
+func (f *footer) say(text string) { f.status.SetText(text) }
+
+// setTyping says whether a text field of the window has the keys.
+func (f *footer) setTyping(on bool) {
+	f.typing = on
+	f.showKeys()
+}
+
+// showKeys lays the legend out, one piece per key, unless it shows those keys already.
+func (f *footer) showKeys() {
+	keys := f.keys
+	if f.typing {
+		keys = typingKeys
 	}
 	if slices.Equal(keys, f.shown) {
 		return // the cursor moved: the same keys act

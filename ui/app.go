@@ -9,12 +9,12 @@ const AppID = "org.idxlabel.app"
 // files named, IMAGES [LABELS] (the labels found beside the images when omitted), or the demo
 // dataset when there are none. The caller shows the window and runs the application.
 func Run(a fyne.App, win fyne.Window, args []string) {
-	w := newMainWindow(a, win)
+	w := newWindow(a, win)
 	switch len(args) {
 	case 0:
-		w.openDemo()
-		w.offerUnsavedRecovery()
+		w.files.openDemo()
+		w.files.offerUnsavedRecovery()
 	default:
-		w.open(args)
+		w.files.open(args)
 	}
 }
