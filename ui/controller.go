@@ -146,7 +146,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 				c.v.order = append(c.v.order, i)
 			}
 		}
-		c.v.reindex(ds.Len())
+		c.v.grow(ds.Len())
 		c.refresh()
 		// Show what was just drawn or imported: the cursor goes to the last new sample.
 		if last := ch.Indices[len(ch.Indices)-1]; c.v.shows(last) {
@@ -154,14 +154,16 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 		return
 	case store.Truncated:
-		keep := c.v.order[:0]
-		for _, i := range c.v.order {
-			if i < ds.Len() {
-				keep = append(keep, i)
+		if !c.v.shrink(ds.Len()) { // the order shows the samples dropped elsewhere than at its end
+			keep := c.v.order[:0]
+			for _, i := range c.v.order {
+				if i < ds.Len() {
+					keep = append(keep, i)
+				}
 			}
+			c.v.order = keep
+			c.v.reindex(ds.Len())
 		}
-		c.v.order = keep
-		c.v.reindex(ds.Len())
 	case store.Relabelled, store.DeletedChanged:
 		if isDone := m.isDone(&c.state); isDone != nil {
 			c.v.recountDone(ch.Indices, isDone)

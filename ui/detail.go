@@ -169,13 +169,13 @@ func newDetailPanel() *detailPanel {
 func (d *detailPanel) show(s detailState) {
 	d.about.show(s.about)
 	if s.i < 0 {
-		d.title.SetText("No sample")
-		d.info.SetText("")
+		setText(d.title, "No sample")
+		setText(d.info, "")
 		d.pixels.set(nil, 0, 0)
 		return
 	}
 	st, name := s.st, s.classes.long
-	d.title.SetText(count("Sample %d", s.i))
+	setText(d.title, count("Sample %d", s.i))
 	d.pixels.set(s.px, s.h, s.w)
 	text := "label " + name(st.Label)
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
@@ -199,7 +199,7 @@ func (d *detailPanel) show(s detailState) {
 	if st.Deleted {
 		text += "\ndeleted: removed when saved"
 	}
-	d.info.SetText(text)
+	setText(d.info, text)
 }
 
 // aboutStrip shows what the mode says of the sample at the cursor, under the detail view: a

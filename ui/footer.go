@@ -83,10 +83,18 @@ var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on
 // show shows the status line, the keys that act, and the cursor's position ("sample 1,234 of
 // 10,000", and when a filter or a mode shows fewer, "58 of 1,010 shown").
 func (f *footer) show(status string, keys []key, position string) {
-	f.status.SetText(status)
-	f.position.SetText(position)
+	setText(f.status, status)
+	setText(f.position, position)
 	f.keys = keys
 	f.showKeys()
+}
+
+// setText sets l's text unless it has it already: laying text out (shaping it, fitting it with
+// an ellipsis) is the dearest part of a key's work, and most keys leave most texts as they were.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
 }
 
 // say puts a message on the status line until the next show.
