@@ -17,7 +17,7 @@ type view struct {
 	pos      []int  // position of each sample index, -1 when not shown; len = dataset length
 	selected []bool // by sample index
 	nsel     int
-	marked   []int // the samples set in selected since it was last cleared (some may be unset again)
+	marked   []int  // the samples set in selected since it was last cleared (some may be unset again)
 	cursor   int    // position, -1 when none
 	anchor   int    // position a Shift range starts from
 	gen      uint64 // the dataset generation (store.Dataset.Gen) the positions reflect
