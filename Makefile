@@ -31,6 +31,7 @@ test: deps lint build
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:

@@ -5,9 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"idxlabel/cli"
+	"idxlabel/store"
 )
 
 // Without a display the GUI says so in one line and exits 1, instead of GLFW's panic.
@@ -23,6 +25,14 @@ func TestNoDisplayIsOneLine(t *testing.T) {
 	code := cli.Run([]string{file}, &stdout, &stderr, openGUI)
 	if code != 1 || stderr.String() != "idxlabel: no display (DISPLAY is not set); the sub-commands work without one\n" {
 		t.Fatalf("exit %d, %q", code, stderr.String())
+	}
+	// A label file that an interrupted save has still to put in place is a file to open (the
+	// GUI finishes the save), not a misspelled command.
+	pending := filepath.Join(t.TempDir(), "new-labels-idx1-ubyte.gz")
+	os.WriteFile(pending+store.ManifestSuffix, []byte("{}"), 0o644)
+	stderr.Reset()
+	if code := cli.Run([]string{file, pending}, &stdout, &stderr, openGUI); code != 1 || !strings.Contains(stderr.String(), "no display") {
+		t.Fatalf("a pair whose label file a save has still to put in place: exit %d, %q", code, stderr.String())
 	}
 }
 

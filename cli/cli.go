@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/store"
 )
 
 // command is one sub-command: its name, a one-line synopsis and the function that runs it.
@@ -80,7 +81,7 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
 		}
 		for _, a := range args {
-			if fi, err := os.Stat(a); err != nil || fi.IsDir() {
+			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
 				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
 			}
 		}
@@ -155,6 +156,16 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
 	}
 	return operands, nil
+}
+
+// claimOutputs is checkOutputs, then the locks of the outputs (store.LockForWrite): a writer
+// never replaces a file of a pair that a window or another process holds open for editing.
+// The caller writes, then calls release. Errors: those of checkOutputs and LockForWrite.
+func claimOutputs(inputs, outputs []string) (release func(), err error) {
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	return store.LockForWrite(outputs...)
 }
 
 // checkOutputs returns a usage error when two outputs name the same file, an output names one

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"idxlabel/store"
 )
 
 // idxlabel.exe is linked as a GUI-subsystem program (-H=windowsgui, see `make windows`), so
@@ -43,7 +45,7 @@ func opensGUI(args []string) bool {
 		}
 	}
 	for _, a := range args {
-		if fi, err := os.Stat(a); err != nil || fi.IsDir() {
+		if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
 			return false
 		}
 	}

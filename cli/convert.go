@@ -21,9 +21,11 @@ func runConvert(c *cli, args []string) error {
 		return err
 	}
 	in, out := files[0], files[1]
-	if err := checkOutputs(files[:1], files[1:]); err != nil {
+	release, err := claimOutputs(files[:1], files[1:])
+	if err != nil {
 		return err
 	}
+	defer release()
 	f, err := idx.OpenFile(in)
 	if err != nil {
 		return err

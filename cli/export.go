@@ -34,9 +34,11 @@ func runExport(c *cli, args []string) error {
 	if *classes != "numbers" && *classes != "names" {
 		return usagef("export: --classes is numbers or names, not %q", *classes)
 	}
-	if err := checkOutputs(files[:2], files[2:]); err != nil {
+	release, err := claimOutputs(files[:2], files[2:])
+	if err != nil {
 		return err
 	}
+	defer release()
 	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
 	if err != nil {
 		return err

@@ -63,9 +63,11 @@ func runNormalize(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkOutputs(files[:1], files[1:]); err != nil {
+	release, err := claimOutputs(files[:1], files[1:])
+	if err != nil {
 		return err
 	}
+	defer release()
 	pix, err := normalize.LoadFile(files[0], opts, true)
 	if err != nil {
 		return err

@@ -12,8 +12,9 @@ import (
 // same number of samples, images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W square), integer
 // labels N or N×K with every class valid. Both files stream in chunks, so memory stays bounded
 // whatever their size. A pair whose save was cut off between its renames is checked as saved
-// (store.ReadView), with a note on stderr. It prints one summary line and returns nil when the
-// pair is valid.
+// (store.ReadView), with a note on stderr. Samples labelled store.NoLabel (−2147483648: not
+// labelled yet, as idxlabel saves labels typed on part of an image file) are counted apart. It
+// prints one summary line and returns nil when the pair is valid.
 func runVerify(c *cli, args []string) error {
 	files, err := c.parse(c.flags("verify"), args, 2, 2)
 	if err != nil {
@@ -44,9 +45,14 @@ func runVerify(c *cli, args []string) error {
 		return err
 	}
 	counts := &classCounts{}
+	unlabelled := 0
 	err = scanClasses(labels, func(i int, v int64) error {
 		if err := store.CheckLabel(labelsName, i, v); err != nil {
 			return err
+		}
+		if v == store.NoLabel {
+			unlabelled++ // a sample not labelled yet, as idxlabel saves it
+			return nil
 		}
 		counts.add(v)
 		return nil
@@ -61,7 +67,11 @@ func runVerify(c *cli, args []string) error {
 	if counts.overflow {
 		classes = fmt.Sprintf("more than %d", maxClasses)
 	}
-	fmt.Fprintf(c.stdout, "ok: %d samples; images %s; labels %s, %s classes (%d–%d)\n",
-		shape.N, images.Header, labels.Header, classes, counts.lo, counts.hi)
+	none := ""
+	if unlabelled > 0 {
+		none = fmt.Sprintf("; %d unlabelled (%d)", unlabelled, store.NoLabel)
+	}
+	fmt.Fprintf(c.stdout, "ok: %d samples; images %s; labels %s, %s classes (%d–%d)%s\n",
+		shape.N, images.Header, labels.Header, classes, counts.lo, counts.hi, none)
 	return nil
 }

@@ -639,8 +639,8 @@ func TestCrashAfterUndoAfterSave(t *testing.T) {
 }
 
 // Images opened alone, labelled and saved with a new label file: undoing the labelling leaves
-// the samples without labels, which a save refuses (it would write them as some label), and a
-// crash then replays to the same.
+// the samples without labels, which the next save stores as NoLabel in an int32 file (the label
+// file is idxlabel's own), and a crash then replays to the same.
 func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 	ip, _ := writeTestPair(t, 6, 2, 2)
 	d, err := Open(ip, "", Options{})
@@ -654,10 +654,20 @@ func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 	if d.Label(0) != NoLabel || d.State(0).Edited {
 		t.Fatalf("after undo: %+v", d.State(0))
 	}
-	if err := d.Save(nil); err == nil || err.Error() != "sample 0 has no label: label every sample before saving a label file (or delete it)" {
-		t.Fatalf("saving unlabelled samples into a label file: %v", err)
+	mustDo(t, d.Save(nil))
+	if got, err := idx.ReadFile(lp); err != nil || got.Header.Type != idx.Int32 || slices.ContainsFunc(got.Ints(), func(v int64) bool { return v != NoLabel }) {
+		t.Fatalf("unlabelled samples saved as %v, err %v; want int32 NoLabel ×6", got, err)
 	}
-	reopen(t, d, ip, lp).Close()
+	mustDo(t, d.Relabel(span(0, 6), 2))
+	e := reopen(t, d, ip, lp)
+	defer e.Close()
+	if e.Label(0) != 2 || e.OriginalLabel(0) != NoLabel {
+		t.Fatalf("reopened: label %d, original %d", e.Label(0), e.OriginalLabel(0))
+	}
+	mustDo(t, e.Save(nil))
+	if got, err := idx.ReadFile(lp); err != nil || got.Header.Type != idx.UByte {
+		t.Fatalf("every sample labelled again, saved as %v, err %v; want ubyte", got, err)
+	}
 }
 
 // wideLabelThenNarrow opens images alone, labels samples 0–2 300 and then 5, and saves them

@@ -81,11 +81,12 @@ func CheckLabels(labelsName string, h idx.Header, imagesName string, n int) erro
 }
 
 // CheckLabel checks one class value v, of sample i (0-based), read from the label file name:
-// it must fit in 32 bits and must not be NoLabel (−2147483648). Errors: a message naming the
-// file, the sample and the value.
+// it must fit in 32 bits. NoLabel (−2147483648, int32's least value) is accepted: it marks a
+// sample without a label, which idxlabel writes for samples not yet labelled (see
+// Dataset.SaveAs). Errors: a message naming the file, the sample and the value.
 func CheckLabel(name string, i int, v int64) error {
-	if v <= math.MinInt32 || v > math.MaxInt32 {
-		return fmt.Errorf("%s: label %d of sample %d is outside the classes idxlabel accepts (%d to %d; %d means \"no label\")",
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return fmt.Errorf("%s: label %d of sample %d is outside the 32-bit classes idxlabel accepts (%d to %d; %d means \"no label\")",
 			orDefault(name, "the labels"), v, i, math.MinInt32+1, math.MaxInt32, math.MinInt32)
 	}
 	return nil

@@ -49,9 +49,11 @@ func TestCheckPairLabels(t *testing.T) {
 		t.Fatalf("valid int32 labels: %v", err)
 	}
 	labels.SetInt(2, math.MinInt32)
-	_, err := CheckPair("i", images, "l", labels, 0, 0)
-	if err == nil || !strings.Contains(err.Error(), "l: label -2147483648 of sample 2") {
-		t.Fatalf("NoLabel as a label: %v", err)
+	if _, err := CheckPair("i", images, "l", labels, 0, 0); err != nil {
+		t.Fatalf("NoLabel (a sample without a label): %v", err)
+	}
+	if err := CheckLabel("l", 2, math.MinInt32-1); err == nil || !strings.Contains(err.Error(), "l: label -2147483649 of sample 2") {
+		t.Fatalf("a label below 32 bits: %v", err)
 	}
 	floats, _ := idx.New(idx.Float32, 3)
 	if _, err := CheckPair("i", images, "l", floats, 0, 0); err == nil || !strings.Contains(err.Error(), "integers") {
@@ -68,7 +70,7 @@ func TestCheckPairLabels(t *testing.T) {
 }
 
 // TestOpenChannelFirstAndNoLabel: Open follows CheckPair. Before it, Open refused N×1×H×W images
-// (which verify accepted) and verify accepted the label −2147483648 (which Open refused).
+// (which verify accepted). The label −2147483648 (NoLabel) opens as a sample without a label.
 func TestOpenChannelFirstAndNoLabel(t *testing.T) {
 	dir := t.TempDir()
 	images, _ := idx.New(idx.UByte, 4, 1, 3, 2)
@@ -92,9 +94,11 @@ func TestOpenChannelFirstAndNoLabel(t *testing.T) {
 	if err := WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(ip, lp, Options{}); err == nil || !strings.Contains(err.Error(), "label -2147483648 of sample 3") {
+	d, err = Open(ip, lp, Options{})
+	if err != nil || d.Label(3) != NoLabel || d.Label(2) != 0 {
 		t.Fatalf("label -2147483648: %v", err)
 	}
+	d.Close()
 }
 
 // TestOpenCeiling: Open refuses, before reading the data, a file that declares more than

@@ -46,6 +46,21 @@ func TestCrashChild(t *testing.T) {
 			os.Exit(3)
 		}
 		fmt.Println("saved")
+	case "save-as-stop":
+		// Save As into a new folder, stopped for good after the first rename (the image file)
+		// until the parent kills the process: the label file is not in place yet.
+		afterCommit = func(k int) {
+			if k == 0 {
+				fmt.Println("between")
+				select {}
+			}
+		}
+		d.Relabel([]int{0}, (d.Label(0)+1)%10)
+		to := os.Getenv("IDXLABEL_TO")
+		if err := d.SaveAs(to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz", nil); err != nil {
+			fmt.Println("error", err)
+			os.Exit(3)
+		}
 	case "undo-after-save":
 		undoAfterSave(d, func(step int) { fmt.Println("step", step) })
 	case "edits":
@@ -116,9 +131,10 @@ func readPair(t *testing.T, ip, lp string) pairState {
 	return pairState{images, labels}
 }
 
-func child(t *testing.T, mode, ip, lp string) (*exec.Cmd, *bufio.Scanner) {
+func child(t *testing.T, mode, ip, lp string, env ...string) (*exec.Cmd, *bufio.Scanner) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
 	cmd.Env = append(os.Environ(), "IDXLABEL_CRASH_CHILD="+mode, "IDXLABEL_IMAGES="+ip, "IDXLABEL_LABELS="+lp)
+	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -241,5 +257,51 @@ func TestCrashAfterEdits(t *testing.T) {
 		}
 		d.DiscardJournal(false)
 		d.Close()
+	}
+}
+
+// TestSaveAsToNewFolderKilledBetweenRenames: a Save As into a new folder killed after the image
+// file is in place and before the label file is. Both ways of opening the new pair (the image
+// file alone, or both names although the label file is not there yet) find the save record,
+// finish the save and show the labels as saved. Before, the image file opened unlabelled with
+// the record and temporary file left over, and the pair of names was refused.
+func TestSaveAsToNewFolderKilledBetweenRenames(t *testing.T) {
+	for _, open := range []string{"images alone", "both names"} {
+		t.Run(open, func(t *testing.T) {
+			ip, lp := copyPair(t, 300, true)
+			to := filepath.Join(t.TempDir(), "new")
+			cmd, sc := child(t, "save-as-stop", ip, lp, "IDXLABEL_TO="+to)
+			waitFor(t, sc, "between")
+			cmd.Process.Kill()
+			cmd.Wait()
+			nip, nlp := to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz"
+			if _, err := os.Stat(nlp); err == nil || !SavePending(nlp) {
+				t.Fatalf("the kill did not land between the renames (label file there: %v, pending %v)", err == nil, SavePending(nlp))
+			}
+			paths := []string{nip}
+			if open == "both names" {
+				paths = []string{nlp, nip}
+			}
+			images, labels, err := ClassifyPair(paths)
+			if err != nil || images != nip || labels != nlp {
+				t.Fatalf("ClassifyPair(%v) = %q %q %v", paths, images, labels, err)
+			}
+			d, err := Open(images, labels, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			orig, _ := idx.ReadFile(lp)
+			if d.Len() != 300 || d.Label(0) != (int(orig.Data[0])+1)%10 || d.Label(1) != int(orig.Data[1]) || len(d.Notices()) == 0 {
+				t.Fatalf("opened: %d samples, labels %d %d (file had %d), notices %v", d.Len(), d.Label(0), d.Label(1), orig.Data[0], d.Notices())
+			}
+			if SavePending(nlp) {
+				t.Fatal("the save record is still there")
+			}
+			leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(nip), ".*idxlabel-tmp*"))
+			if len(leftovers) > 0 {
+				t.Fatalf("temporary files left: %v", leftovers)
+			}
+		})
 	}
 }

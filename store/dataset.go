@@ -81,6 +81,10 @@ type Dataset struct {
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
 	orig        []int32    // baseN labels in the files (as read or last saved), NoLabel when unlabelled
+	// ownLabels: the label file's dtype is idxlabel's to choose at each save (newLabelType): a
+	// new dataset, images opened alone, or a label file holding NoLabel (which only idxlabel
+	// writes). Otherwise a save keeps the dtype of the person's file.
+	ownLabels bool
 
 	// What the files held when they were opened, renumbered through every save since: the
 	// first len(opened) samples existed then, with these labels; the others were added since.
@@ -122,7 +126,9 @@ type Dataset struct {
 
 	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
-	closed bool      // Close was called: edits and saves fail with ErrClosed
+	// lastSave is what the last successful save wrote (LastSave).
+	lastSave []SavedFile
+	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 
 // Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
@@ -175,7 +181,9 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 			removeStale(labelsPath, keep)
 		}
 	}
-	d.stamps = takeStamps(imagesPath, labelsPath)
+	if !opts.ReadOnly { // a read-only dataset never saves: its stamps are never checked
+		d.stamps = takeStamps(imagesPath, labelsPath)
+	}
 	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
 	if err != nil {
 		return nil, err
@@ -242,6 +250,7 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	} else if err := d.checkLabels(labels); err != nil {
 		return err
 	}
+	d.ownLabels = labels == nil || labels.Rank() == 1 && slices.Contains(d.orig, NoLabel)
 	d.labels = slices.Clone(d.orig)
 	d.opened = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
@@ -297,6 +306,7 @@ func New(height, width int, classes []int, names map[int]string, journalPath str
 		h: height, w: width,
 		imageHeader: idx.Header{Type: idx.UByte, Dims: []int{0, height, width}},
 		labelHeader: idx.Header{Type: idx.UByte, Dims: []int{0}},
+		ownLabels:   true,
 		vmap:        valueMap{identity: true, lo: 0, hi: 255},
 		declared:    slices.Sorted(slices.Values(classes)),
 		names:       names,

@@ -425,7 +425,11 @@ func (d *Dataset) checkIndex(i int) error {
 
 // checkLabel refuses labels the label file's dtype cannot hold.
 func (d *Dataset) checkLabel(l int) error {
-	lo, hi := labelRange(d.labelHeader)
+	h := d.labelHeader
+	if d.ownLabels {
+		h = idx.Header{} // any label: the next save chooses a dtype that holds it
+	}
+	lo, hi := labelRange(h)
 	if l < lo || l > hi {
 		return fmt.Errorf("label %d does not fit the labels' dtype %s (%d–%d)", l, d.labelHeader.Type, lo, hi)
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -259,4 +260,43 @@ func (d *Dataset) relock(target string) (*pairLock, error) {
 		return nil, nil
 	}
 	return lockPair(target)
+}
+
+// LockForWrite takes, for a program about to replace the files in paths (a command-line writer),
+// every lock that guards one of them as a file of a pair open for editing: the file's own (a
+// label file, or an image file opened alone) and, for an image file, its label file's
+// (FindLabels), which is where a pair's lock lives. The caller writes while it holds them and
+// then calls release. A lock file that cannot be created because the folder is read-only or does
+// not exist is skipped: no pair there can be open for editing, and the write itself will fail
+// with its own error. Errors: a *LockedError (errors.Is ErrLocked) naming the pair's file when a
+// window or process has it open for editing, or a lock file that is not a regular file.
+func LockForWrite(paths ...string) (release func(), err error) {
+	var held []*pairLock
+	release = func() {
+		for _, l := range held {
+			l.release()
+		}
+	}
+	var targets []string
+	for _, p := range paths {
+		targets = append(targets, p)
+		if l := FindLabels(p); l != "" {
+			targets = append(targets, l)
+		}
+	}
+	for k, t := range targets {
+		if slices.ContainsFunc(targets[:k], func(o string) bool { return samePath(o, t) }) {
+			continue
+		}
+		l, err := lockPair(t)
+		if err != nil {
+			if !errors.Is(err, ErrLocked) && !errors.Is(err, errLockFile) && (cannotWrite(err) || errors.Is(err, fs.ErrNotExist)) {
+				continue
+			}
+			release()
+			return nil, err
+		}
+		held = append(held, l)
+	}
+	return release, nil
 }

@@ -15,7 +15,60 @@ import (
 // → "emnist-letters-train-labels-idx1-ubyte") and QMNIST ("qmnist-train-images-idx3-ubyte" →
 // "qmnist-train-labels-idx2-int"), with or without ".gz". It returns "" when none exists.
 func FindLabels(imagesPath string) string {
-	return findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3")
+	if p := findPartner(imagesPath, "images", "labels", []string{"idx1", "idx2"}, "idx3"); p != "" {
+		return p
+	}
+	if p := LabelsFileFor(imagesPath); p != "" && fileOrPending(p) {
+		return p // the name a save gives the labels of images that had none
+	}
+	return ""
+}
+
+// SavePending reports whether a save record lies beside path ("<path>.idxlabel-saving", a
+// regular file): a save of the pair path belongs to was cut off between its renames, and path
+// may not exist yet. Opening the pair for editing finishes that save (Open). It reads nothing.
+func SavePending(path string) bool {
+	fi, err := os.Lstat(path + ManifestSuffix)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// fileOrPending reports whether p is a regular file, or a file an interrupted save is still to
+// put in place (SavePending).
+func fileOrPending(p string) bool {
+	if fi, err := os.Stat(p); err == nil {
+		return fi.Mode().IsRegular()
+	}
+	return SavePending(p)
+}
+
+// LabelsFileFor returns the path a new label file for the image file imagesPath gets, beside it,
+// named the way MNIST names its pairs: the last "images" of the name becomes "labels" (in the
+// same case) and the rank "idx3" after it "idx1" ("scratch-images-idx3-ubyte" →
+// "scratch-labels-idx1-ubyte"); a name without "images" gets "-labels-idx1-ubyte" after its
+// stem ("digits.idx" → "digits-labels-idx1-ubyte"). It is gzip (".gz") when the image file's
+// name is. FindLabels finds the file it names. It returns "" for an empty path.
+func LabelsFileFor(imagesPath string) string {
+	if imagesPath == "" {
+		return ""
+	}
+	dir, name := filepath.Split(imagesPath)
+	gz := ""
+	if strings.HasSuffix(strings.ToLower(name), ".gz") {
+		name, gz = name[:len(name)-3], name[len(name)-3:]
+	}
+	lower := strings.ToLower(name)
+	if i := strings.LastIndex(lower, "images"); i >= 0 {
+		head, tail := name[:i]+caseLike(name[i:i+6], "labels"), name[i+6:]
+		if j := strings.Index(strings.ToLower(tail), "idx3"); j >= 0 {
+			tail = tail[:j] + caseLike(tail[j:j+4], "idx1") + tail[j+4:]
+		}
+		return filepath.Join(dir, head+tail+gz)
+	}
+	stem := strings.TrimSuffix(name, filepath.Ext(name))
+	if stem == "" {
+		stem = name
+	}
+	return filepath.Join(dir, stem+"-labels-idx1-ubyte"+gz)
 }
 
 // FindImages is FindLabels the other way round: the image file that pairs with labelsPath, or "".
@@ -25,7 +78,8 @@ func FindImages(labelsPath string) string {
 
 // findPartner replaces the last "from" in the file name with "to", the rank part ("idx3") with
 // each of toRanks, tries the dtype suffixes MNIST-like sets use and both with and without ".gz",
-// and returns the first candidate that exists as a file.
+// and returns the first candidate that exists as a file (or that an interrupted save is still to
+// put in place: SavePending).
 func findPartner(path, from, to string, toRanks []string, fromRanks ...string) string {
 	dir, name := filepath.Split(path)
 	base := strings.TrimSuffix(name, ".gz")
@@ -57,7 +111,7 @@ func findPartner(path, from, to string, toRanks []string, fromRanks ...string) s
 			if p == path {
 				continue
 			}
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if fileOrPending(p) {
 				return p
 			}
 		}
@@ -111,6 +165,16 @@ func ClassifyPair(paths []string) (images, labels string, err error) {
 		}
 		return images, paths[0], nil
 	case 2:
+		// A label file that an interrupted save has still to put in place (the image file,
+		// renamed first, is there): its partner is the image file, and Open finishes the save.
+		for k, p := range paths {
+			if _, err := os.Lstat(p); err != nil && SavePending(p) {
+				if n, err := perSample(paths[1-k]); err != nil || n <= 8 {
+					return "", "", fmt.Errorf("%s is not there yet (a save of it was interrupted), and %s is not an image file to pair it with", p, paths[1-k])
+				}
+				return paths[1-k], p, nil
+			}
+		}
 		a, err := perSample(paths[0])
 		if err != nil {
 			return "", "", err

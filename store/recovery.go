@@ -134,8 +134,22 @@ func (r *Recovery) better(o *Recovery) bool {
 // so they are neither offered again nor lost.
 func setAsideOthers(rec *Recovery) {
 	for _, p := range rec.Others {
-		os.Rename(p, p+"."+time.Now().Format("20060102-150405")+".discarded")
+		keepAside(p, "discarded")
 	}
+}
+
+// keepAside renames the file at path (a journal; a symbolic link is renamed, not followed) to
+// "<path>.<time>.<tag>", so that it is neither used again nor lost, and returns the new name; ""
+// when there is nothing at path or it cannot be renamed.
+func keepAside(path, tag string) string {
+	if _, err := os.Lstat(path); err != nil {
+		return ""
+	}
+	to := path + "." + time.Now().Format("20060102-150405") + "." + tag
+	if os.Rename(path, to) != nil {
+		return ""
+	}
+	return to
 }
 
 // ReplayJournal applies the pending journal's edits, in order, exactly as they were made (undo

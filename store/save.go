@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"idxlabel/idx"
@@ -73,7 +74,11 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	err = writePair(ctx, job.imagesPath, job.labelsPath, job.images, job.labels, job.journals, progress)
+	manifest := job.labelsPath
+	if manifest == "" {
+		manifest = job.imagesPath
+	}
+	err = writeFiles(ctx, job.files(), manifest+ManifestSuffix, job.journals, progress)
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -87,16 +92,32 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 // saveJob is a save between startSave and finishSave.
 type saveJob struct {
 	imagesPath, labelsPath string
-	images, labels         *idx.Array
-	journals               []string // the journals the save makes obsolete
-	oldJournal             string   // reopened if the save fails
-	lock                   *pairLock
+	// images and labels are the arrays to write; nil when that file is not written: images a
+	// save leaves untouched (no sample added or deleted, and the same image file), labels of a
+	// dataset without any.
+	images, labels *idx.Array
+	journals       []string // the journals the save makes obsolete
+	oldJournal     string   // reopened if the save fails
+	lock           *pairLock
+	written        []SavedFile // what each file written replaces (LastSave)
+}
+
+// files returns the files the job writes, images first.
+func (job *saveJob) files() []pendingWrite {
+	var out []pendingWrite
+	if job.images != nil {
+		out = append(out, pendingWrite{job.imagesPath, job.images})
+	}
+	if job.labels != nil {
+		out = append(out, pendingWrite{job.labelsPath, job.labels})
+	}
+	return out
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
 // dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
-// ErrRecoveryPending, nothing to save, and a *LockedError.
+// ErrRecoveryPending, ErrLabelsFileExists, nothing to save, and a *LockedError.
 //
 // The arrays (a copy of the whole image data when samples were deleted or appended: 47 MB for
 // 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
@@ -116,7 +137,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		target = imagesPath
 	}
 	d.mu.RLock()
-	images, labels, err := d.build(labelsPath != "")
+	images, labels, err := d.build(imagesPath, labelsPath)
 	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -135,7 +156,18 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal.close()
 		d.journal = nil
 	}
-	job.journals = []string{job.oldJournal, target + JournalSuffix}
+	for _, f := range job.files() {
+		job.written = append(job.written, describeWrite(f.path))
+	}
+	job.journals = []string{job.oldJournal}
+	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
+		// The target's own journal was written by another session of the target pair (its lock is
+		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
+		// never deleted.
+		if moved := keepAside(tj, "kept"); moved != "" {
+			d.notices = append(d.notices, fmt.Sprintf("%s held edits of an earlier session of %s; it was kept as %s.", filepath.Base(tj), filepath.Base(target), moved))
+		}
+	}
 	return job, nil
 }
 
@@ -158,12 +190,67 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 		return "", "", ErrNoPath
 	case current:
 		imagesPath, labelsPath = d.imagesPath, d.labelsPath
-		if err := d.checkStamps(); err != nil {
+	}
+	if labelsPath == "" && d.anyLabelled() {
+		// Labels typed on images that had none: they get a label file of their own, named as
+		// MNIST names its pairs, beside the images.
+		labelsPath = LabelsFileFor(imagesPath)
+		if _, err := os.Lstat(labelsPath); err == nil {
+			return "", "", fmt.Errorf("%s: %w", labelsPath, ErrLabelsFileExists)
+		}
+	}
+	if samePath(imagesPath, labelsPath) {
+		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
+	}
+	if current {
+		if err := d.checkStamps(d.replaces(imagesPath, labelsPath)...); err != nil {
 			return "", "", err
 		}
 	}
 	d.saving, d.saveEnd = true, make(chan struct{})
 	return imagesPath, labelsPath, nil
+}
+
+// ErrLabelsFileExists: a save of labels typed on images opened alone found a file already at
+// the name their label file gets (LabelsFileFor): a file the dataset did not open is never
+// replaced by Save. SaveAs with a label file named by the caller is the way on.
+var ErrLabelsFileExists = errors.New("a file of the name the new label file gets already exists")
+
+// AnyLabelled reports whether a sample that is not deleted has a label: a save then writes a
+// label file (see SaveAs). O(N).
+func (d *Dataset) AnyLabelled() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.anyLabelled()
+}
+
+// anyLabelled reports whether a kept sample has a label (d.mu held).
+func (d *Dataset) anyLabelled() bool {
+	for i, l := range d.labels {
+		if l != NoLabel && !d.deleted[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// imagesUnchanged reports whether the image data to save is the base as read or last saved: no
+// sample appended or deleted (d.mu held). Samples' pixels never change otherwise.
+func (d *Dataset) imagesUnchanged() bool {
+	return len(d.labels) == d.baseN && !slices.Contains(d.deleted, true)
+}
+
+// replaces returns which of the files a save to imagesPath and labelsPath writes (d.mu held):
+// the image file only when it is another file or its samples changed (see build).
+func (d *Dataset) replaces(imagesPath, labelsPath string) []string {
+	var out []string
+	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+		out = append(out, imagesPath)
+	}
+	if labelsPath != "" {
+		out = append(out, labelsPath)
+	}
+	return out
 }
 
 // endSaving marks the save in progress ended and wakes a Close waiting for it (d.mu held).
@@ -194,8 +281,13 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	}
 	renumber := d.renumber()
 	d.logSave(renumber)
+	var written []string
+	for _, f := range job.files() {
+		written = append(written, f.path)
+	}
+	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
+	d.lastSave = job.written
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
-	d.stamps = takeStamps(job.imagesPath, job.labelsPath)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
 
@@ -203,29 +295,45 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 // paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
 // compared, then renamed with a manifest so that a crash between the renames is finished by the
 // next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
-// It holds the target pair's lock while it writes. Errors: a *LockedError (errors.Is ErrLocked)
-// when the pair is open for editing elsewhere, and any write, verify or rename error.
+// It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
+// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
+// write, verify or rename error.
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	target := labelsPath
 	if labels == nil {
 		target = imagesPath
 	}
-	lock, err := lockPair(target)
+	files := []pendingWrite{{imagesPath, images}}
+	if labels != nil {
+		files = append(files, pendingWrite{labelsPath, labels})
+	}
+	paths := []string{imagesPath}
+	if labels != nil {
+		paths = append(paths, labelsPath)
+	}
+	release, err := LockForWrite(paths...)
 	if err != nil {
 		return err
 	}
-	defer lock.release()
-	return writePair(context.Background(), imagesPath, labelsPath, images, labels, nil, nil)
+	defer release()
+	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
 }
 
-func writePair(ctx context.Context, imagesPath, labelsPath string, images, labels *idx.Array, journals []string, progress func(float64)) error {
+// pendingWrite is one file of a paired save: its path and the array to write there.
+type pendingWrite struct {
+	path string
+	a    *idx.Array
+}
+
+// writeFiles writes files as one operation (see WritePair), with the save record at manifest;
+// journals are the journals the save makes obsolete, removed once every file is in place. With
+// no files it writes nothing.
+func writeFiles(ctx context.Context, files []pendingWrite, manifest string, journals []string, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
-	targets := []*idx.Array{images}
-	paths := []string{imagesPath}
-	if labels != nil {
-		targets, paths = append(targets, labels), append(paths, labelsPath)
+	if len(files) == 0 {
+		return ctx.Err()
 	}
 	var pending []*idx.Pending
 	abort := func() {
@@ -233,23 +341,23 @@ func writePair(ctx context.Context, imagesPath, labelsPath string, images, label
 			p.Abort()
 		}
 	}
-	for k, a := range targets {
-		p, err := idx.WritePendingContext(ctx, paths[k], a)
+	for k, f := range files {
+		p, err := idx.WritePendingContext(ctx, f.path, f.a)
 		if err != nil {
 			abort()
 			return err
 		}
 		pending = append(pending, p)
-		progress(0.1 + 0.5*float64(k+1)/float64(len(targets)))
+		progress(0.1 + 0.5*float64(k+1)/float64(len(files)))
 	}
 	for k, p := range pending {
 		if err := ctx.Err(); err != nil {
 			abort()
 			return err
 		}
-		if err := verify(p.Temp, targets[k]); err != nil {
+		if err := verify(p.Temp, files[k].a); err != nil {
 			abort()
-			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", paths[k], err)
+			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", files[k].path, err)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -257,21 +365,20 @@ func writePair(ctx context.Context, imagesPath, labelsPath string, images, label
 		return err
 	}
 	progress(0.8)
-	state := labelsPath
-	if labels == nil {
-		state = imagesPath
-	}
-	if err := commitAll(pending, state+ManifestSuffix, journals); err != nil {
+	if err := commitAll(pending, manifest, journals); err != nil {
 		return err
 	}
 	progress(0.95)
 	return nil
 }
 
-// build assembles the arrays to write: the kept samples' raw image data (original values for
-// base samples, display pixels mapped back for appended ones) and their labels (d.mu held, the
-// read lock is enough). It yields as it copies (yielder).
-func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
+// build assembles the arrays a save to imagesPath and labelsPath writes (d.mu held, the read
+// lock is enough): the kept samples' raw image data (original values for base samples, display
+// pixels mapped back for appended ones), nil when the save leaves the image file alone (the same
+// file, no sample appended or deleted: see replaces), and their labels, nil when labelsPath is
+// "". It yields as it copies (yielder). Errors: every sample deleted, labels with no label file
+// to hold them, and those of buildLabels.
+func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, error) {
 	var kept []int
 	for i, del := range d.deleted {
 		if !del {
@@ -281,37 +388,12 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 	if len(kept) == 0 {
 		return nil, nil, errors.New("nothing to save: every sample is deleted")
 	}
-	hw := d.h * d.w
-	dims := slices.Clone(d.imageHeader.Dims)
-	dims[0] = len(kept)
 	var images *idx.Array
-	if len(kept) == d.baseN && len(d.labels) == d.baseN {
-		images = &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, Data: d.imageData}
-	} else {
-		var err error
-		if images, err = idx.New(d.imageHeader.Type, dims...); err != nil {
-			return nil, nil, err
-		}
-		size := hw * d.imageHeader.Type.Size()
-		var y yielder
-		for k, i := range kept {
-			y.add(size)
-			if i < d.baseN {
-				copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
-				continue
-			}
-			px := d.pixelsLocked(i)
-			if d.vmap.identity {
-				copy(images.Data[k*size:], px)
-				continue
-			}
-			for j, p := range px {
-				images.SetFloat(k*hw+j, d.vmap.stored(p))
-			}
-		}
+	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+		images = d.buildImages(kept)
 	}
-	if !withLabels {
-		if d.hasLabels() {
+	if labelsPath == "" {
+		if d.anyLabelled() {
 			return nil, nil, errors.New("this dataset has labels: choose a label file to save them to")
 		}
 		return images, nil, nil
@@ -320,19 +402,57 @@ func (d *Dataset) build(withLabels bool) (*idx.Array, *idx.Array, error) {
 	return images, labels, err
 }
 
-// buildLabels assembles the label array for the kept samples (d.mu held): in the label file's
-// dtype, or for images opened alone in newLabelType's. Errors: a sample without a label, and a
-// label the dtype cannot hold (labelRange), which is refused rather than written wrapped.
+// buildImages assembles the image array of the kept samples (d.mu held): the base's data itself
+// when every base sample is kept and none appended, otherwise a copy.
+func (d *Dataset) buildImages(kept []int) *idx.Array {
+	hw := d.h * d.w
+	dims := slices.Clone(d.imageHeader.Dims)
+	dims[0] = len(kept)
+	if d.imagesUnchanged() {
+		return &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, Data: d.imageData}
+	}
+	images := &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}}
+	images.Data = make([]byte, images.DataSize())
+	size := hw * d.imageHeader.Type.Size()
+	var y yielder
+	for k, i := range kept {
+		y.add(size)
+		if i < d.baseN {
+			copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
+			continue
+		}
+		px := d.pixelsLocked(i)
+		if d.vmap.identity {
+			copy(images.Data[k*size:], px)
+			continue
+		}
+		for j, p := range px {
+			images.SetFloat(k*hw+j, d.vmap.stored(p))
+		}
+	}
+	return images
+}
+
+// buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label
+// file's, except where idxlabel chose it (ownLabels: images opened alone, or a label file it
+// wrote holding "no label"), where newLabelType chooses again. A sample without a label is
+// stored as NoLabel (−2147483648, int32's least value, which no class uses), and only in an
+// int32 file of idxlabel's own: a file of the person's dtype that cannot hold it is refused
+// rather than widened. Errors: a sample without a label that the dtype cannot hold, and a label
+// the dtype cannot hold (labelRange), which is refused rather than written wrapped.
 func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 	h := d.labelHeader
-	if h.Type == 0 { // images opened alone: labels typed since
+	if d.ownLabels {
 		h = idx.Header{Type: d.newLabelType(kept), Dims: []int{0}}
 	}
 	lo, hi := labelRange(h)
 	for _, i := range kept {
 		// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
 		if d.labels[i] == NoLabel {
-			return nil, fmt.Errorf("sample %d has no label: label every sample before saving a label file (or delete it)", i)
+			if h.Type == idx.Int32 && h.Rank() == 1 {
+				continue
+			}
+			return nil, fmt.Errorf("sample %d has no label, and the labels' dtype %s cannot store \"no label\": label it or delete it; nothing was saved", i, h.Type)
 		}
 		if l := int(d.labels[i]); l < lo || l > hi {
 			return nil, fmt.Errorf("sample %d has label %d, which the labels' dtype %s cannot hold (%d–%d); nothing was saved", i, l, h.Type, lo, hi)
@@ -347,7 +467,7 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 	cols := labels.Stride()
 	row := cols * h.Type.Size()
 	for k, i := range kept {
-		if i < d.baseN && d.labelData != nil {
+		if i < d.baseN && d.labelData != nil && !d.ownLabels { // QMNIST's other columns
 			copy(labels.Data[k*row:(k+1)*row], d.labelData[i*row:(i+1)*row])
 		}
 		labels.SetInt(k*cols, int64(d.labels[i]))
@@ -363,8 +483,8 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 func (d *Dataset) newLabelType(kept []int) idx.DType {
 	wide := func(l int32) bool { return l > 255 } // NoLabel, the only negative label here, fits
 	for _, i := range kept {
-		if wide(d.labels[i]) {
-			return idx.Int32
+		if wide(d.labels[i]) || d.labels[i] == NoLabel {
+			return idx.Int32 // NoLabel is stored as int32's least value
 		}
 	}
 	for _, a := range slices.Concat(d.undo, d.redo) {
@@ -388,19 +508,22 @@ func verify(path string, want *idx.Array) error {
 }
 
 // rebase makes the saved arrays the dataset's base (d.mu held): renumber (see renumber) maps
-// every sample to its number in them. The review marks, the labels when the files were opened
+// every sample to its number in them. images is nil when the save left the image file alone
+// (the base's images stay as they are). The review marks, the labels when the files were opened
 // and the undo history follow their samples.
 func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Array, renumber []int) {
-	n := images.Dims[0]
 	d.imagesPath, d.labelsPath = imagesPath, labelsPath
 	d.journalPath = ""
-	d.baseN = n
-	d.imageHeader, d.imageData = images.Header, images.Data
-	if d.vmap.identity {
-		d.pixels = images.Data
-	} else {
-		d.pixels = d.vmap.displayPixels(images)
+	if images != nil {
+		d.baseN = images.Dims[0]
+		d.imageHeader, d.imageData = images.Header, images.Data
+		if d.vmap.identity {
+			d.pixels = images.Data
+		} else {
+			d.pixels = d.vmap.displayPixels(images)
+		}
 	}
+	n := d.baseN
 	d.orig = make([]int32, n)
 	if labels != nil {
 		d.labelHeader, d.labelData = labels.Header, labels.Data

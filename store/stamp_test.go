@@ -14,7 +14,7 @@ import (
 // Save refuses and leaves that program's file as it wrote it, Save As still works, and after a
 // save of our own, Save works again.
 func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
-	for _, how := range []string{"rewritten in place", "replaced by rename", "removed"} {
+	for _, how := range []string{"rewritten in place", "rewritten, time put back", "replaced by rename", "removed"} {
 		t.Run(how, func(t *testing.T) {
 			ip, lp := writeTestPair(t, 10, 2, 2)
 			d, err := Open(ip, lp, Options{})
@@ -36,6 +36,12 @@ func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
 				// Same size and inode: the modification time tells. Set it a second on, so a
 				// file system with a coarse clock cannot hide the rewrite in this test.
 				os.Chtimes(lp, time.Now(), fi.ModTime().Add(time.Second))
+			case "rewritten, time put back":
+				// Same size, inode and modification time: only the content tells.
+				if err := os.WriteFile(lp, theirs, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Chtimes(lp, fi.ModTime(), fi.ModTime())
 			case "replaced by rename":
 				tmp := filepath.Join(filepath.Dir(lp), "other.tmp")
 				os.WriteFile(tmp, theirs, 0o644)

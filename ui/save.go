@@ -119,6 +119,9 @@ func (s *saver) done(job *job, err error, then func()) {
 		s.recent(images, labels)
 	}
 	c.refresh()
+	if images, _ := c.ds.Paths(); images != "" {
+		c.say(savedText(c.ds.LastSave(), images))
+	}
 	if s.afterSave(then) {
 		return // then runs when the person has read why the change log was not written
 	}
@@ -151,21 +154,45 @@ func (s *saver) saveAsThen(then func()) {
 		gz.SetChecked(true)
 	}
 	preview := widget.NewLabel("")
-	paths := func() (string, string) {
+	// A label file is written when the dataset has one or any sample has a label (labels typed
+	// on images opened alone get their first): its name follows the base name, as MNIST names
+	// its pairs, until the person types another.
+	withLabels := labels != "" || ds.HasLabels() || ds.AnyLabelled()
+	labelName := newPromptEntry(cancel)
+	labelTyped := false
+	imagesName := func() string {
 		suffix := ""
 		if gz.Checked {
 			suffix = ".gz"
 		}
-		i := filepath.Join(folder.Text, base.Text+"-images-idx3-ubyte"+suffix)
-		l := filepath.Join(folder.Text, base.Text+"-labels-idx1-ubyte"+suffix)
-		if !ds.HasLabels() && labels == "" {
-			l = ""
-		}
-		return i, l
+		return base.Text + "-images-idx3-ubyte" + suffix
 	}
+	paths := func() (string, string) {
+		i := filepath.Join(folder.Text, imagesName())
+		if !withLabels {
+			return i, ""
+		}
+		return i, filepath.Join(folder.Text, labelName.Text)
+	}
+	setting := false // the name is being set from the base name, not typed
 	update := func() {
+		if !labelTyped {
+			setting = true
+			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
+			setting = false
+		}
 		i, l := paths()
-		preview.SetText(filepath.Base(i) + "\n" + filepath.Base(l))
+		text := filepath.Base(i)
+		if l != "" {
+			text += "\n" + filepath.Base(l)
+		}
+		preview.SetText(text)
+	}
+	labelName.OnChanged = func(string) {
+		if !setting {
+			labelTyped = true
+			update()
+		}
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
@@ -185,8 +212,11 @@ func (s *saver) saveAsThen(then func()) {
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
 		widget.NewFormItem("", gz),
-		widget.NewFormItem("Files", preview),
 	)
+	if withLabels {
+		form.Append("Label file", labelName)
+	}
+	form.Append("Files", preview)
 	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
 		if !ok {
 			return

@@ -1,0 +1,263 @@
+package store
+
+import (
+	"bytes"
+	"crypto/md5"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+)
+
+// writeImagesOnly writes n generated 4×4 images named name in a new folder and returns the path.
+func writeImagesOnly(t *testing.T, name string, n int) string {
+	t.Helper()
+	images, _ := idx.New(idx.UByte, n, 4, 4)
+	for i := range images.Data {
+		images.Data[i] = byte(i * 7)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := idx.WriteFile(p, images); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestLabelsTypedOnImagesAloneAreSaved: labels typed on an image file opened alone are written to
+// a label file named as MNIST names its pairs (gzip when the images are), Save on the pair as
+// opened included; opening the image file again finds it; the journal is gone only once they
+// are in it. Before, Save wrote the images alone and every label was lost.
+func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
+	for _, c := range []struct{ images, labels string }{
+		{"scratch-images-idx3-ubyte", "scratch-labels-idx1-ubyte"},
+		{"scratch-images-idx3-ubyte.gz", "scratch-labels-idx1-ubyte.gz"},
+		{"Digits.IMAGES.idx3-ubyte", "Digits.LABELS.idx1-ubyte"},
+		{"drawn.idx", "drawn-labels-idx1-ubyte"},
+	} {
+		t.Run(c.images, func(t *testing.T) {
+			ip := writeImagesOnly(t, c.images, 200)
+			want := filepath.Join(filepath.Dir(ip), c.labels)
+			if got := LabelsFileFor(ip); got != want {
+				t.Fatalf("LabelsFileFor = %s, want %s", got, want)
+			}
+			imagesBefore, _ := os.ReadFile(ip)
+			d, err := Open(ip, "", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustDo(t, d.Relabel([]int{0}, 7))
+			mustDo(t, d.Relabel([]int{1}, 2))
+			mustDo(t, d.Relabel([]int{2}, 1))
+			mustDo(t, d.Save(nil))
+			if _, lp := d.Paths(); lp != want {
+				t.Fatalf("labels saved to %q, want %s", lp, want)
+			}
+			if w := d.LastSave(); len(w) != 1 || w[0].Path != want || !w[0].Created {
+				t.Fatalf("LastSave = %+v, want the new label file alone", w)
+			}
+			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != NoLabel {
+				t.Fatalf("after the save: dirty %v, labels %d %d %d", d.Dirty(), d.Label(0), d.Label(2), d.Label(3))
+			}
+			if after, _ := os.ReadFile(ip); !bytes.Equal(after, imagesBefore) {
+				t.Fatal("a labels-only save rewrote the image file")
+			}
+			if _, err := os.Lstat(ip + JournalSuffix); err == nil {
+				t.Fatal("the journal of the saved edits was left behind")
+			}
+			d.Close()
+			images, labels, err := ClassifyPair([]string{ip})
+			if err != nil || images != ip || labels != want {
+				t.Fatalf("reopening the images: %q %q %v", images, labels, err)
+			}
+			e, err := Open(images, labels, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.Close()
+			if e.Recovery() != nil || e.Label(0) != 7 || e.Label(1) != 2 || e.Label(2) != 1 || e.Label(199) != NoLabel {
+				t.Fatalf("reopened: recovery %v, labels %d %d %d %d", e.Recovery(), e.Label(0), e.Label(1), e.Label(2), e.Label(199))
+			}
+			// The rest labelled: the label file becomes MNIST's ubyte.
+			var rest []int
+			for i := 3; i < 200; i++ {
+				rest = append(rest, i)
+			}
+			mustDo(t, e.Relabel(rest, 4))
+			mustDo(t, e.Save(nil))
+			got, err := idx.ReadFile(want)
+			if err != nil || got.Type != idx.UByte || got.Ints()[0] != 7 || got.Ints()[199] != 4 {
+				t.Fatalf("fully labelled: %v %v", got, err)
+			}
+		})
+	}
+}
+
+// TestSaveNeverReplacesAFileItDidNotOpen: a file already at the name the new label file would
+// get is neither replaced nor read; the save is refused and the edits stay.
+func TestSaveNeverReplacesAFileItDidNotOpen(t *testing.T) {
+	ip := writeImagesOnly(t, "x-images-idx3-ubyte", 5)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 3))
+	theirs := []byte("someone's file")
+	lp := LabelsFileFor(ip)
+	os.WriteFile(lp, theirs, 0o644)
+	if err := d.Save(nil); !errors.Is(err, ErrLabelsFileExists) {
+		t.Fatalf("Save over a file it did not open: %v", err)
+	}
+	if got, _ := os.ReadFile(lp); !bytes.Equal(got, theirs) || !d.Dirty() || d.Label(0) != 3 {
+		t.Fatal("the refused save touched the file or lost the edit")
+	}
+	if _, err := os.Stat(ip + JournalSuffix); err != nil {
+		t.Fatalf("the journal of the unsaved edit: %v", err)
+	}
+}
+
+// TestLabelsOnlySaveLeavesImagesAlone: a save that changed only labels writes the label file
+// alone: the image file keeps its bytes, inode, time and links (a symbolic link stays a link to
+// the same target, a hard link stays shared), even when it cannot be written; a deletion then
+// rewrites it.
+func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
+	ip, lp := copyPair(t, 500, true)
+	elsewhere := filepath.Join(t.TempDir(), "shared-images.gz")
+	if err := os.Rename(ip, elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, ip); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	hard := elsewhere + ".hardlink"
+	if err := os.Link(elsewhere, hard); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" {
+		os.Chmod(elsewhere, 0o444) // a read-only image file: only its reading is needed
+		defer os.Chmod(elsewhere, 0o644)
+	}
+	before, _ := os.Stat(elsewhere)
+	bytesBefore, _ := os.ReadFile(elsewhere)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for k := range 2 { // twice: the second save follows the stamps the first one left
+		mustDo(t, d.Relabel([]int{k}, (d.Label(k)+1)%10))
+		time.Sleep(10 * time.Millisecond) // a rewrite would show in the modification time
+		mustDo(t, d.Save(nil))
+	}
+	after, _ := os.Stat(elsewhere)
+	link, _ := os.Lstat(ip)
+	if !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) || link.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("a labels-only save replaced the image file or its link")
+	}
+	if got, _ := os.ReadFile(hard); !bytes.Equal(got, bytesBefore) {
+		t.Fatal("the hard link no longer shares the image file's bytes")
+	}
+	if w := d.LastSave(); len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
+		t.Fatalf("LastSave = %+v, want the label file alone", w)
+	}
+	saved, _ := idx.ReadFile(lp)
+	if saved.Ints()[0] != int64(d.Label(0)) || saved.Ints()[1] != int64(d.Label(1)) {
+		t.Fatalf("labels saved %v, want %d %d first", saved.Ints()[:2], d.Label(0), d.Label(1))
+	}
+	// A deletion changes the images: now the image file is written.
+	os.Chmod(elsewhere, 0o644)
+	mustDo(t, d.Delete([]int{3}))
+	mustDo(t, d.Save(nil))
+	w := d.LastSave()
+	if len(w) != 2 || w[0].Path != ip || w[0].Through != elsewhere || (runtime.GOOS != "windows" && w[0].Links != 2) {
+		t.Fatalf("LastSave = %+v, want the images through the link, whose old file had 2 names", w)
+	}
+	got, err := idx.ReadFile(ip)
+	if err != nil || got.Dims[0] != 499 {
+		t.Fatalf("after a deletion the images hold %v samples (%v)", got.Dims, err)
+	}
+	if !slices.Equal(got.Data[:3*784], bytesOf(t, bytesBefore)[:3*784]) {
+		t.Fatal("the first samples changed")
+	}
+}
+
+// bytesOf decodes an IDX file's bytes (gzip or not) and returns its data.
+func bytesOf(t *testing.T, file []byte) []byte {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, file, 0o644)
+	a, err := idx.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Data
+}
+
+// copyOfficialTrainPair copies the real training set's two .gz files, byte for byte, into a new
+// folder and returns their paths.
+func copyOfficialTrainPair(tb testing.TB) (string, string) {
+	tb.Helper()
+	dir := tb.TempDir()
+	var out []string
+	for _, name := range []string{mnisttest.TrainImages, mnisttest.TrainLabels} {
+		b, err := os.ReadFile(mnisttest.Path(tb, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out[0], out[1]
+}
+
+// TestOfficialImagesKeepTheirChecksum: after a one-label save of the real training pair, the
+// image file is still the official one (the MD5 torchvision checks); before, it was re-encoded
+// (9,912,422 → 10,137,787 bytes, pixels identical).
+func TestOfficialImagesKeepTheirChecksum(t *testing.T) {
+	ip, lp := copyOfficialTrainPair(t)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 3))
+	mustDo(t, d.Save(nil))
+	b, _ := os.ReadFile(ip)
+	if sum := fmt.Sprintf("%x", md5.Sum(b)); sum != mnisttest.TrainImagesMD5 {
+		t.Fatalf("image file MD5 %s after a labels-only save, want the official %s", sum, mnisttest.TrainImagesMD5)
+	}
+	labels, err := idx.ReadFile(lp)
+	if err != nil || labels.Ints()[0] != 3 || labels.Ints()[1] != 0 {
+		t.Fatalf("saved labels: %v", err)
+	}
+}
+
+// BenchmarkSaveLabelsOnly60kGzip times Ctrl+S after one relabel of the real 60,000-sample
+// training pair (gzip): the label file is written, synced, read back, and renamed with its save
+// record; the image file is not touched.
+func BenchmarkSaveLabelsOnly60kGzip(b *testing.B) {
+	ip, lp := copyOfficialTrainPair(b)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	for b.Loop() {
+		if err := d.Relabel([]int{0}, (d.Label(0)+1)%10); err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Save(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"os"
+
+	"idxlabel/internal/atomicfile"
+)
+
+// SavedFile is one file a save wrote, and what writing it did to what was there.
+type SavedFile struct {
+	Path string // the file as the dataset names it
+	// Created: there was no file at Path before (the new label file of images opened alone).
+	Created bool
+	// Through is the file a symbolic link at Path names: the save replaced that file, in its own
+	// folder, and the link still names it ("" when Path is not a link).
+	Through string
+	// Links is how many names the replaced file had: above 1, its other hard links keep the old
+	// content (a save writes a new file and renames it into place). 1 where the system does not
+	// say (Windows).
+	Links int
+}
+
+// describeWrite says what writing path will do to what is there now.
+func describeWrite(path string) SavedFile {
+	f := SavedFile{Path: path, Links: 1}
+	li, err := os.Lstat(path)
+	if err != nil {
+		f.Created = true
+		return f
+	}
+	if li.Mode()&os.ModeSymlink != 0 {
+		if r, err := atomicfile.Resolve(path); err == nil {
+			f.Through = r
+		}
+	}
+	if fi, err := os.Stat(path); err == nil {
+		f.Links = hardLinks(fi)
+	}
+	return f
+}
+
+// LastSave returns the files the last successful save wrote, images first; none when it had
+// nothing to write (no label typed, no sample added or deleted). A save that changed only labels
+// lists the label file alone: the image file was left as it was.
+func (d *Dataset) LastSave() []SavedFile {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return append([]SavedFile(nil), d.lastSave...)
+}

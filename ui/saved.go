@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"idxlabel/store"
+)
+
+// savedText says on the status bar what a save wrote (store's LastSave): which files, a label
+// file made for labels typed on images that had none, an image file left alone because only
+// labels changed (images is the dataset's image file), and what happened to a symbolic or hard link that was written through.
+func savedText(written []store.SavedFile, images string) string {
+	if len(written) == 0 {
+		return "Saved: nothing in the files had changed, so nothing was written"
+	}
+	var names, notes []string
+	imagesWritten := false
+	for _, f := range written {
+		imagesWritten = imagesWritten || f.Path == images
+		name := filepath.Base(f.Path)
+		if f.Created {
+			name += " (a new label file)"
+		}
+		names = append(names, name)
+		if f.Through != "" {
+			notes = append(notes, fmt.Sprintf("%s is a symbolic link: the file it names, %s, was replaced", filepath.Base(f.Path), f.Through))
+		}
+		if f.Links > 1 {
+			notes = append(notes, fmt.Sprintf("%s had %d hard links: the other names keep the old content", filepath.Base(f.Path), f.Links))
+		}
+	}
+	text := "Saved " + strings.Join(names, " and ")
+	if !imagesWritten {
+		text += "; the image file was left as it was (only labels changed)"
+	}
+	if len(notes) > 0 {
+		text += "; " + strings.Join(notes, "; ")
+	}
+	return text
+}
