@@ -94,7 +94,8 @@ func (c *controller) decide(r *review, label int) {
 	if i < 0 || r == nil || c.editsWait() {
 		return
 	}
-	err := c.ds.DecideAs(r.how(i, label), i, label)
+	how := r.how(i, label)
+	err := c.ds.DecideAs(how, i, label)
 	c.drain()
 	if err != nil {
 		c.d.showError(err)
