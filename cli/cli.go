@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"idxlabel/idx"
@@ -139,8 +140,13 @@ func (c *cli) flags(name string) *flag.FlagSet {
 
 // parse parses options anywhere among the arguments (flag alone stops at the first operand) and
 // returns the operands, checking there are between min and max of them (max < 0: no limit).
+// The first "--" ends the options: every argument after it is an operand, even one that starts
+// with "-" (POSIX's utility syntax guideline 10).
 func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
-	var operands []string
+	var operands, after []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, after = args[:i], args[i+1:]
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, usagef("%s: %v", fs.Name(), err)
@@ -152,6 +158,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 		operands = append(operands, args[0])
 		args = args[1:]
 	}
+	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
 		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
 	}

@@ -312,3 +312,86 @@ func TestInfoManyDistinctLabels(t *testing.T) {
 		t.Fatalf("exit %d, %q, %q; want the suffix %q", code, out, e, want)
 	}
 }
+
+// An empty pair (0×28×28 images, 0 labels; a header and no data, valid IDX) is accepted by every
+// command that reads a pair: info and verify describe it, convert copies it (plain and gzip),
+// export writes 0 samples in each format, diff finds 0 of 0 labels differing. suspects reads it
+// and says it has nothing to rank (a scan needs two samples).
+func TestEmptyPairEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 0)
+	code, out, errOut := runCLI("info", ip, lp)
+	if code != 0 || errOut != "" || !strings.Contains(out, "dims    0×28×28") || !strings.Contains(out, "count   0\n") || !strings.Contains(out, "classes 0") {
+		t.Fatalf("info: exit %d, stderr %q\n%s", code, errOut, out)
+	}
+	code, out, errOut = runCLI("verify", ip, lp)
+	if code != 0 || out != "ok: 0 samples; images 0x00000803 ubyte 0×28×28; labels 0x00000801 ubyte 0, 0 classes\n" {
+		t.Fatalf("verify: exit %d, %q %q", code, out, errOut)
+	}
+	for _, name := range []string{"copy", "copy.gz"} {
+		p := filepath.Join(dir, name)
+		if code, _, errOut := runCLI("convert", lp, p); code != 0 {
+			t.Fatalf("convert to %s: exit %d %s", name, code, errOut)
+		}
+		if h, err := idx.ReadHeaderFile(p); err != nil || h.String() != "0x00000801 ubyte 0" {
+			t.Fatalf("convert to %s: %v %v", name, h, err)
+		}
+	}
+	tree := filepath.Join(dir, "tree")
+	if code, _, errOut := runCLI("export", ip, lp, tree); code != 0 {
+		t.Fatalf("export png: exit %d %s", code, errOut)
+	}
+	if entries, err := os.ReadDir(tree); err != nil || len(entries) != 1 || entries[0].Name() != ".idxlabel-export" {
+		t.Fatalf("the tree of 0 samples holds %v (%v), want its marker alone", entries, err)
+	}
+	csv := filepath.Join(dir, "out.csv")
+	if code, _, errOut := runCLI("export", "--format", "csv", ip, lp, csv); code != 0 {
+		t.Fatalf("export csv: exit %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(csv); strings.Count(string(b), "\n") != 1 || !strings.HasPrefix(string(b), "label,pixel0,") {
+		t.Fatalf("csv of 0 samples: %.80q", b)
+	}
+	npz := filepath.Join(dir, "out.npz")
+	if code, _, errOut := runCLI("export", "--format", "npz", ip, lp, npz); code != 0 {
+		t.Fatalf("export npz: exit %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(npz); !bytes.Contains(b, []byte("'shape': (0, 28, 28)")) || !bytes.Contains(b, []byte("'shape': (0,)")) {
+		t.Fatal("npz of 0 samples lacks x of shape (0, 28, 28) and y of shape (0,)")
+	}
+	if code, out, errOut := runCLI("diff", lp, lp); code != 0 || out != "index,a,b\n" || errOut != "0 of 0 labels differ\n" {
+		t.Fatalf("diff: exit %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("suspects", "--method", "knn", ip, lp); code != 1 || !strings.Contains(errOut, "the dataset has 0") {
+		t.Fatalf("suspects: exit %d %q", code, errOut)
+	}
+}
+
+// "--" ends the options for every operand after it, not only the first: files named "-a" and
+// "-b" verify, and a file named "--" after the first "--" is an operand too.
+func TestDoubleDashEndsOptions(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 3)
+	for _, name := range []string{"-a", "-b", "--"} {
+		src := lp
+		if name == "-a" {
+			src = ip
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	if code, out, errOut := runCLI("verify", "--", "-a", "-b"); code != 0 || !strings.HasPrefix(out, "ok: 3 samples") {
+		t.Fatalf("verify -- -a -b: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, errOut := runCLI("info", "--", "-b", "--"); code != 0 || strings.Count(out, "count   3") != 2 {
+		t.Fatalf("info -- -b --: exit %d, %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("verify", "-a", "--", "-b"); code != 2 || !strings.Contains(errOut, "flag provided but not defined: -a") {
+		t.Fatalf("verify -a -- -b (an option before --): exit %d %q", code, errOut)
+	}
+}

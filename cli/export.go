@@ -16,7 +16,9 @@ import (
 // opened read-only and checked by the one pair rule (store.Open); the files are exported as they
 // are, every sample included. --force replaces only a regular file (csv, npz) or an earlier PNG
 // export (png), export.Write's rule; anything else at OUT exits 1 untouched. Progress goes to
-// stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind.
+// stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind. What an
+// earlier export of OUT killed midway left is finished, rolled back or removed first, each said
+// on stderr (export.Write).
 func runExport(c *cli, args []string) error {
 	fs := c.flags("export")
 	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
@@ -53,7 +55,8 @@ func runExport(c *cli, args []string) error {
 			if time.Since(start) > time.Second {
 				fmt.Fprintf(c.stderr, "\rexport: %d of %d samples", done, total)
 			}
-		}}
+		},
+		Notice: func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
 	if err := export.Write(ctx, s, files[2], opts); err != nil {
 		return err
 	}

@@ -150,3 +150,37 @@ func TestExportForceReplacesOnlyAnExport(t *testing.T) {
 		t.Fatal("the earlier export's files are still there")
 	}
 }
+
+// An export --force killed between its renames leaves OUT missing, its new tree and the earlier
+// export hidden beside it; the next export of OUT finishes it first, says so on stderr, and
+// leaves no hidden folder.
+func TestExportFinishesOneKilledBetweenItsRenames(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 30)
+	tree, newer := filepath.Join(dir, "tree"), filepath.Join(dir, "newer")
+	for _, out := range []string{tree, newer} {
+		if code, _, stderr := runCLI("export", ip, lp, out); code != 0 {
+			t.Fatalf("export: %d %s", code, stderr)
+		}
+	}
+	if err := os.Rename(tree, filepath.Join(dir, ".tree.idxlabel-export-7.old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(newer, filepath.Join(dir, ".tree.idxlabel-export-7")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("export", "--force", ip, lp, tree)
+	if code != 0 || stderr != "idxlabel: "+tree+": an export killed between its renames was finished (its tree put in place)\n"+
+		"idxlabel: removed "+filepath.Join(dir, ".tree.idxlabel-export-7.old")+", left by an export of tree that was killed\n" {
+		t.Fatalf("export over a killed export: %d %q", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".tree") {
+			t.Fatalf("left behind: %s", e.Name())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(tree, "0", "00.png")); err != nil {
+		t.Fatal(err)
+	}
+}

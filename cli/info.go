@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/store"
 )
 
 // runInfo prints, for each file, its magic number, dtype, dimensions, sample count and, for a
@@ -70,7 +71,26 @@ func (c *cli) info(name string) error {
 	if counts != nil {
 		c.histogram(counts)
 	}
+	if note := cutSaveNote(name); note != "" {
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", note)
+	}
 	return nil
+}
+
+// cutSaveNote returns a note when name belongs to a pair whose save was cut off between its
+// renames (store.ReadView finds a temporary file of it not yet renamed), its partner found the
+// way the app finds it (store.FindLabels, FindImages); "" otherwise. info describes each file as
+// it stands; the note says that the file, or its partner, is not yet what was saved.
+func cutSaveNote(name string) string {
+	for _, p := range [][2]string{{name, store.FindLabels(name)}, {store.FindImages(name), name}} {
+		if p[0] == "" {
+			continue
+		}
+		if ri, rl, _ := store.ReadView(p[0], p[1]); ri != p[0] || rl != p[1] {
+			return fmt.Sprintf("%s: a save of it was cut off between its renames and waits to be finished: as they stand, its files are not the pair that was saved (idxlabel verify says more; opening the pair in idxlabel finishes the save)", strings.Trim(p[0]+", "+p[1], ", "))
+		}
+	}
+	return ""
 }
 
 // histogram prints one line per distinct value: value, count, share and a bar scaled to the
@@ -174,7 +194,10 @@ func drain(f *idx.FileReader) error {
 // error. Errors: f's read errors, or fn's.
 func scanClasses(f *idx.FileReader, fn func(i int, v int64) error) error {
 	size := int64(f.Type.Size())
-	stride := f.Elements() / int64(f.Dims[0]) // elements per row
+	stride := int64(1) // elements per row: the product of the dimensions after the first
+	for _, d := range f.Dims[1:] {
+		stride *= int64(d)
+	}
 	buf := make([]byte, chunkSize)
 	chunk := &idx.Array{Header: idx.Header{Type: f.Type, Dims: []int{1}}}
 	var elem int64 // index of the first element in buf

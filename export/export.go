@@ -3,7 +3,8 @@
 // Kaggle's digit-recognizer CSV, and NumPy's .npz. Every format reads back exactly: the pixels
 // are the samples' H×W display pixels (0 = background, 255 = ink for MNIST), the labels their
 // classes. The output is written atomically (a folder or file under a temporary name beside OUT,
-// renamed at the end), so a cancelled or failed export leaves nothing half-written. Options.Force
+// renamed at the end), so a cancelled or failed export leaves nothing half-written, and what an
+// export killed midway leaves the next export of the same OUT makes good. Options.Force
 // replaces only what the format writes: a regular file for CSV and NPZ, for PNG a folder that is
 // an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
 // anything else in the way is refused (ErrInTheWay) and left untouched.
@@ -66,20 +67,29 @@ type Options struct {
 	Force bool
 	// Progress (may be nil) is called with the samples written so far and N.
 	Progress func(done, total int)
+	// Notice (may be nil) is called with a sentence for the person about what an earlier export
+	// of OUT that was killed midway had left, and what Write did with it (see Write).
+	Notice func(msg string)
 }
 
 // ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
 // states the fact; the command line adds its advice (--force), the window asks.
 var ErrExists = errors.New("exists")
 
-// Write exports s to out in opts.Format ("" is PNG). Errors: ErrInTheWay (wrapped, naming out
-// and what is there) when out exists and Force may not replace it, with or without Force;
-// ErrExists (wrapped, naming out) when it may and Force is not set; an unknown format;
-// samples of the wrong size; the context's error when cancelled (nothing is left behind); and
-// any write error.
+// Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
+// out that were killed midway left beside it (recoverTrees: a PNG export killed between its
+// renames is finished or rolled back, the hidden folders of killed PNG exports are removed once
+// abandoned, and for CSV and NPZ the temporary files of killed writes, atomicfile.RemoveStale),
+// saying so through opts.Notice. Errors: ErrInTheWay (wrapped, naming out and what is there)
+// when out exists and Force may not replace it, with or without Force; ErrExists (wrapped,
+// naming out) when it may and Force is not set; an unknown format; samples of the wrong size;
+// the context's error when cancelled (nothing is left behind); and any write error.
 func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	if opts.Progress == nil {
 		opts.Progress = func(int, int) {}
+	}
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
 	}
 	if s.N < 0 || s.H < 1 || s.W < 1 || len(s.Labels) != s.N || s.Index != nil && len(s.Index) != s.N {
 		return fmt.Errorf("export: %d samples of %d×%d with %d labels", s.N, s.H, s.W, len(s.Labels))
@@ -92,8 +102,17 @@ func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	default:
 		return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
 	}
+	out = filepath.Clean(out)
+	for _, msg := range recoverTrees(out) {
+		opts.Notice(msg)
+	}
 	if err := checkOut(out, opts.Format, opts.Force); err != nil {
 		return err
+	}
+	if opts.Format != PNG {
+		for _, p := range atomicfile.RemoveStale(out, atomicfile.StaleAge) {
+			opts.Notice(fmt.Sprintf("removed %s, left by a write of %s that was killed", p, filepath.Base(out)))
+		}
 	}
 	switch opts.Format {
 	case CSV:

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // Marker is the file a PNG export writes at the top of its tree (OUT/.idxlabel-export, holding
@@ -62,7 +64,7 @@ func replaceable(out string, fi fs.FileInfo, f Format) error {
 	case m.IsRegular():
 		return inTheWay(out, "a file, and a PNG export is a folder")
 	case m.IsDir():
-		_, _, err := exportTree(out, out)
+		_, err := exportTree(out, out)
 		return err
 	}
 	return inTheWay(out, fmt.Sprintf("not a regular file or folder (mode %v)", m))
@@ -72,48 +74,92 @@ func inTheWay(out, what string) error {
 	return fmt.Errorf("%s: %s; %w", out, what, ErrInTheWay)
 }
 
-// exportTree checks that dir is an earlier PNG export: it holds a Marker file with MarkerText
-// and otherwise only folders (not links) holding only regular files named <digits>.png. It
-// returns those files and folders (the folders deepest first, dir last) to remove. Errors name
-// the first thing in the way by its path under name (dir's name in messages), wrapping
-// ErrInTheWay, or are a read error.
-func exportTree(dir, name string) (files, dirs []string, err error) {
+// tree is an earlier PNG export as exportTree found it: the names of its files and folders,
+// relative to its folder.
+type tree struct {
+	dir     string      // the export's folder
+	fi      fs.FileInfo // the folder as exportTree found it (Lstat)
+	samples []string    // "<class>/<index>.png", regular files
+	classes []string    // "<class>", folders (not links)
+}
+
+// exportTree checks that dir is an earlier PNG export: a folder (not a link) that holds a Marker
+// file with MarkerText and otherwise only folders (not links) holding only regular files named
+// <digits>.png, and returns what it holds. Errors name the first thing in the way by its path
+// under name (dir's name in messages), wrapping ErrInTheWay, or are a read error.
+func exportTree(dir, name string) (*tree, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, inTheWay(name, "not a folder")
+	}
 	if !hasMarker(filepath.Join(dir, Marker)) {
 		what := "a folder that is not an idxlabel PNG export (it has no " + Marker + " file"
 		if first := firstEntry(dir); first != "" {
 			what += fmt.Sprintf("; it holds %q", first)
 		}
-		return nil, nil, inTheWay(name, what+")")
+		return nil, inTheWay(name, what+")")
 	}
 	foreign := func(rel string) error {
 		return inTheWay(name, "an earlier export with something added: "+filepath.Join(name, rel))
 	}
 	top, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	t := &tree{dir: dir, fi: fi}
 	for _, e := range top {
 		switch {
 		case e.Name() == Marker:
-			files = append(files, filepath.Join(dir, e.Name()))
 		case e.Type() == fs.ModeDir:
-			sub := filepath.Join(dir, e.Name())
-			entries, err := os.ReadDir(sub)
+			entries, err := os.ReadDir(filepath.Join(dir, e.Name()))
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			for _, f := range entries {
 				if !f.Type().IsRegular() || !isSampleName(f.Name()) {
-					return nil, nil, foreign(filepath.Join(e.Name(), f.Name()))
+					return nil, foreign(filepath.Join(e.Name(), f.Name()))
 				}
-				files = append(files, filepath.Join(sub, f.Name()))
+				t.samples = append(t.samples, filepath.Join(e.Name(), f.Name()))
 			}
-			dirs = append(dirs, sub)
+			t.classes = append(t.classes, e.Name())
 		default:
-			return nil, nil, foreign(e.Name())
+			return nil, foreign(e.Name())
 		}
 	}
-	return files, append(dirs, dir), nil
+	return t, nil
+}
+
+// remove removes what exportTree found in the export, and nothing else: the sample files, the
+// class folders, then the Marker, then the folder itself, so that a removal cut off midway
+// leaves the Marker on what remains and a later export still knows the rest as its own
+// (recoverTrees). Every removal goes through an os.Root of the folder, checked to be the folder
+// exportTree read, so a folder swapped for a link meanwhile never leads outside it; a file added
+// meanwhile keeps its folder, and the removal stops there. Errors: the first removal that fails.
+func (t *tree) remove() error {
+	root, err := os.OpenRoot(t.dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := root.Stat("."); err != nil || !os.SameFile(fi, t.fi) {
+		root.Close()
+		return inTheWay(t.dir, "no longer the folder that was checked")
+	}
+	for k, names := range [][]string{t.samples, t.classes, {Marker}} {
+		for _, n := range names {
+			if err := root.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				root.Close()
+				return err
+			}
+		}
+		if k == 0 {
+			step("emptied")
+		}
+	}
+	root.Close()
+	return os.Remove(t.dir)
 }
 
 // hasMarker reports whether path is a regular file holding exactly MarkerText (reading at most
@@ -161,16 +207,30 @@ func isSampleName(name string) bool {
 	return true
 }
 
+// oldSuffix is appended to a new tree's temporary name to name the earlier export it replaces
+// while the two are renamed: ".<name>.idxlabel-export-<digits>.old" (see place).
+const oldSuffix = ".old"
+
+// step, when set (by the tests), is called at each step of an export's replacing of its output
+// ("built", "aside", "placed", "emptied"), so that a test can kill the process there.
+var step = func(string) {}
+
 // replace puts the new tree tmp in place of out. An existing out is checked again (it must still
-// be an earlier export: exportTree), moved aside, checked once more under its new name (so
-// nothing added meanwhile is removed; if it fails the move is undone), tmp renamed to out, and
-// only then the earlier export's files and folders removed, one by one. Errors: ErrInTheWay,
-// the rename's error (out is as it was), or a removal's error (the new tree is in place; the
-// error names the folder left aside).
+// be an earlier export: exportTree), moved aside to tmp+oldSuffix, held there (atomicfile.Hold on
+// its Marker, so recoverTrees in another export leaves it alone), checked once more under its new
+// name (so nothing added meanwhile is removed; if it fails the move is undone), tmp renamed to
+// out, and only then the earlier export removed (tree.remove). A kill between the renames is
+// made good by the next export of out (recoverTrees). Errors: ErrInTheWay, the rename's error
+// (out is as it was), or a removal's error (the new tree is in place; the error names the folder
+// left aside).
 func replace(tmp, out string) error {
 	fi, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, out)
+		if err := os.Rename(tmp, out); err != nil {
+			return err
+		}
+		step("placed")
+		return nil
 	}
 	if err != nil {
 		return err
@@ -178,11 +238,15 @@ func replace(tmp, out string) error {
 	if err := replaceable(out, fi, PNG); err != nil {
 		return err
 	}
-	old := tmp + ".old"
+	old := tmp + oldSuffix
 	if err := os.Rename(out, old); err != nil {
 		return err
 	}
-	files, dirs, err := exportTree(old, out)
+	step("aside")
+	if held, _ := atomicfile.Hold(filepath.Join(old, Marker)); held != nil {
+		defer held.Close()
+	}
+	t, err := exportTree(old, out)
 	if err == nil {
 		err = os.Rename(tmp, out)
 	}
@@ -190,15 +254,9 @@ func replace(tmp, out string) error {
 		os.Rename(old, out)
 		return err
 	}
-	for _, f := range files {
-		if err := os.Remove(f); err != nil {
-			return fmt.Errorf("%s written; the earlier export moved aside to %s is left: %w", out, old, err)
-		}
-	}
-	for _, d := range dirs {
-		if err := os.Remove(d); err != nil {
-			return fmt.Errorf("%s written; the earlier export moved aside to %s is left: %w", out, old, err)
-		}
+	step("placed")
+	if err := t.remove(); err != nil {
+		return fmt.Errorf("%s written; the earlier export moved aside to %s is left: %w", out, old, err)
 	}
 	return nil
 }

@@ -11,12 +11,16 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // writeTree writes the ImageFolder tree OUT/<class>/<index>.png, <index> zero-padded to the
 // width of the largest index, and the Marker file OUT/.idxlabel-export, with several
-// goroutines, into a temporary folder beside out that is renamed to out at the end (and removed
-// on failure or cancel); an earlier export at out is replaced (replace).
+// goroutines, into a temporary folder beside out (place) that is renamed to out at the end (and
+// removed on failure or cancel); an earlier export at out is replaced (replace). The Marker is
+// written first and held (atomicfile.Hold) until the export ends, so that another export's
+// recoverTrees knows the temporary folder as its own and leaves it alone while this one runs.
 func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 	dir, pattern := place(out)
 	tmp, err := os.MkdirTemp(dir, pattern+"*")
@@ -24,7 +28,14 @@ func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 		return err
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the tree is an ordinary folder
-	err = os.WriteFile(filepath.Join(tmp, Marker), []byte(MarkerText), 0o644)
+	marker := filepath.Join(tmp, Marker)
+	err = os.WriteFile(marker, []byte(MarkerText), 0o644)
+	if err == nil {
+		var held *os.File
+		if held, err = atomicfile.Hold(marker); held != nil {
+			defer held.Close()
+		}
+	}
 	if err == nil {
 		err = buildTree(ctx, s, tmp, opts)
 	}
@@ -32,6 +43,7 @@ func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 		os.RemoveAll(tmp)
 		return err
 	}
+	step("built")
 	if err := replace(tmp, out); err != nil {
 		os.RemoveAll(tmp)
 		return err

@@ -15,7 +15,9 @@ var (
 	ErrDType = errors.New("unknown IDX type byte")
 	// ErrRank: the rank byte (fourth byte of the magic number) is 0.
 	ErrRank = errors.New("IDX rank is 0")
-	// ErrEmpty: a dimension is 0, so the array holds no elements.
+	// ErrEmpty: a dimension after the first is 0, so every sample would hold no elements (the
+	// first, the number of samples, may be 0: see Header.Validate); or a Header built in code
+	// has a negative dimension.
 	ErrEmpty = errors.New("IDX dimension is 0")
 	// ErrTooLarge: the product of the dimensions times the element size overflows, or exceeds
 	// what the input could possibly hold.

@@ -17,7 +17,7 @@ const MaxRank = 255
 // last dimension fastest (IDX spec).
 type Header struct {
 	Type DType // element type (third magic byte)
-	Dims []int // size of each dimension, 1 to 255 of them, each 1 to 2^32-1
+	Dims []int // size of each dimension, 1 to 255 of them: the first 0 to 2^32-1, the others 1 to 2^32-1
 }
 
 // Rank returns the number of dimensions (the fourth magic byte).
@@ -54,8 +54,13 @@ func (h Header) String() string {
 }
 
 // Validate checks the header against the IDX spec and returns a *FormatError wrapping ErrDType
-// (unknown type byte), ErrRank (rank 0 or above 255), ErrEmpty (a dimension of 0 or less) or
-// ErrTooLarge (a dimension above 2^32-1, or the data size overflows int64 or this platform's int).
+// (unknown type byte), ErrRank (rank 0 or above 255), ErrEmpty (a dimension after the first of
+// 0, or any dimension below 0) or ErrTooLarge (a dimension above 2^32-1, or the data size
+// overflows int64 or this platform's int). The first dimension, the number of samples, may be 0:
+// an empty file (a header and no data) is valid, as the spec's unsigned sizes allow, and its
+// size is checked as if it held one sample, so the size of a sample always fits. A 0 further in
+// is refused: each sample would hold nothing, so a header of a few bytes could declare billions
+// of samples that readers count, loop over or allocate per sample.
 func (h Header) Validate() error {
 	if !h.Type.Valid() {
 		return &FormatError{Err: ErrDType, Detail: fmt.Sprintf("expected 0x08, 0x09, 0x0b, 0x0c, 0x0d or 0x0e, found 0x%02x", byte(h.Type))}
@@ -69,16 +74,17 @@ func (h Header) Validate() error {
 	}
 	total := uint64(h.Type.Size())
 	for i, d := range h.Dims {
-		if d <= 0 {
+		if d < 0 || d == 0 && i > 0 {
 			return &FormatError{Err: ErrEmpty, Detail: fmt.Sprintf("dimension %d of %s is %d", i+1, h.dimString(), d)}
 		}
 		if uint64(d) > math.MaxUint32 {
 			return &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf("dimension %d is %d, above 2^32-1", i+1, d)}
 		}
-		if total > limit/uint64(d) {
+		f := uint64(max(d, 1)) // an empty file is checked as if it held one sample
+		if total > limit/f {
 			return &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf("%s %s elements overflow a %d-bit size", h.dimString(), h.Type, strconv.IntSize)}
 		}
-		total *= uint64(d)
+		total *= f
 	}
 	return nil
 }

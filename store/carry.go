@@ -1,5 +1,7 @@
 package store
 
+import "idxlabel/store/journal"
+
 // The undo history outlives a save, as in any editor. A save drops the deleted samples and
 // renumbers the rest (renumber), so every step on the undo and redo stacks is carried through
 // that renumbering (remap), by these rules:
@@ -157,7 +159,7 @@ func (a *savedAppend) remap(r renumbering, _ bool) action {
 // carryHistory carries the undo and redo stacks through a save whose renumbering is r (d.mu
 // held, before rebase resets the samples): the steps are remapped, the saved state becomes the
 // clean one, and the history record the next journal starts with is prepared. A history too
-// large for one journal record (maxRecord: a redo stack holding a large import's pixels) is
+// large for one journal record (journal.MaxRecord: a redo stack holding a large import's pixels) is
 // cut: first the redo stack, then all of it. What is cut can no longer be undone or redone, and
 // the review marks of decisions on a cut undo stack are kept in memory but not restored after
 // a crash (history.go).
@@ -165,11 +167,11 @@ func (d *Dataset) carryHistory(r renumbering) {
 	d.undo, d.redo = remapStack(d.undo, r, true), remapStack(d.redo, r, false)
 	d.clean = len(d.undo)
 	d.carry = d.historyRecord()
-	if len(d.carry) > maxRecord {
+	if len(d.carry) > journal.MaxRecord {
 		d.redo = nil
 		d.carry = d.historyRecord()
 	}
-	if len(d.carry) > maxRecord {
+	if len(d.carry) > journal.MaxRecord {
 		d.undo, d.redo, d.clean = nil, nil, 0
 		d.carry = d.historyRecord()
 	}

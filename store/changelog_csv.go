@@ -137,7 +137,7 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%s); refusing to write through it", path, fi.Mode().Type())
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|oNoFollow, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|atomicfile.NoFollow, 0o644)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
+	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
@@ -537,8 +538,8 @@ func TestExportChangeLog(t *testing.T) {
 // the undo and redo records.
 func downgrade(t testing.TB, b []byte) []byte {
 	t.Helper()
-	out := []byte(journalMagicV1)
-	b = b[len(journalMagic):]
+	out := []byte(journal.MagicV1)
+	b = b[len(journal.Magic):]
 	for first := true; len(b) >= 8; first = false {
 		n := int(binary.LittleEndian.Uint32(b))
 		p := b[8 : 8+n]
@@ -550,7 +551,7 @@ func downgrade(t testing.TB, b []byte) []byte {
 		default:
 			p = slices.Concat(p[:1], p[1+provenanceSize:])
 		}
-		out = append(out, frame(p)...)
+		out = append(out, journal.Frame(p)...)
 	}
 	return out
 }
@@ -593,7 +594,7 @@ func TestVersion1JournalReplays(t *testing.T) {
 			t.Fatalf("an entry of a version 1 journal has how %q, time %v", g.How, g.When)
 		}
 	}
-	if b := mustRead(t, jp); string(b[:len(journalMagic)]) != journalMagic {
+	if b := mustRead(t, jp); string(b[:len(journal.Magic)]) != journal.Magic {
 		t.Fatalf("the journal was not rewritten in version 2: %q", b[:8])
 	}
 	e.Relabel([]int{5}, 0)
@@ -617,7 +618,7 @@ func TestReplayRefusesAHowOfAnotherKind(t *testing.T) {
 		ip, lp := tinyPair(t, t.TempDir(), 12)
 		d, _ := Open(ip, lp, Options{})
 		d.Relabel([]int{0}, 5)
-		d.journal.append((&relabel{provenance: provenance{how: how}, idx: []int32{1}, to: []int32{7}}).record())
+		d.journal.Append((&relabel{provenance: provenance{how: how}, idx: []int32{1}, to: []int32{7}}).record())
 		d.Close()
 		e, _ := Open(ip, lp, Options{})
 		applied, err := e.ReplayJournal()

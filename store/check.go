@@ -10,7 +10,7 @@ import (
 // The one rule for a valid pair of IDX files, used by Open, FromArrays and the command line
 // (verify, suspects, import), so that what one accepts the others accept too.
 //
-// Images: any IDX dtype, of rank 2 to 4, N samples of H×W pixels:
+// Images: any IDX dtype, of rank 2 to 4, N samples of H×W pixels (N ≥ 0: an empty pair is valid):
 //   - N×H×W (MNIST and its siblings);
 //   - N×1×H×W (one channel first, PyTorch's layout) and N×H×W×1 (one channel last, NumPy's and
 //     TensorFlow's), both read as N×H×W: with one channel the bytes are the same in C order;
@@ -28,13 +28,28 @@ type Shape struct {
 	N, H, W int
 }
 
+// MaxSide is the largest height or width, in pixels, of the samples of a dataset whose sample
+// size no bytes back: one made with New, or an empty image file (N = 0), whose header alone
+// declares it. (A file with samples holds H·W values per sample, so its size bounds them.)
+const MaxSide = 4096
+
 // CheckImages checks an image file's header against the pair rule above and returns its shape.
 // height and width, when both > 0, give H and W for N×(H·W) files whose H·W is not a perfect
-// square (they must multiply to the second dimension); otherwise they are ignored. name names
-// the file in errors ("" reads "the images"). Errors: a message naming the file, what was found
-// and what is accepted.
+// square (they must multiply to the second dimension); otherwise they are ignored. N may be 0
+// (an empty file: idx.Header.Validate), with H and W at most MaxSide. name names the file in
+// errors ("" reads "the images"). Errors: a message naming the file, what was found and what is
+// accepted.
 func CheckImages(name string, h idx.Header, height, width int) (Shape, error) {
 	name = orDefault(name, "the images")
+	s, err := imageShape(name, h, height, width)
+	if err == nil && s.N == 0 && (s.H > MaxSide || s.W > MaxSide) {
+		return Shape{}, fmt.Errorf("%s: an empty image file of %d×%d-pixel samples; without samples, their height and width may be at most %d pixels", name, s.H, s.W, MaxSide)
+	}
+	return s, err
+}
+
+// imageShape is CheckImages without the bound on an empty file's sample size.
+func imageShape(name string, h idx.Header, height, width int) (Shape, error) {
 	d := h.Dims
 	switch {
 	case len(d) == 3:

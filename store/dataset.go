@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/store/journal"
 )
 
 // NoLabel is the label of a sample that has none (a dataset opened from images alone).
@@ -98,7 +99,7 @@ type Dataset struct {
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 
-	declared  []int          // classes of a new dataset, or those present when the files were read
+	declared  []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
 
@@ -110,7 +111,7 @@ type Dataset struct {
 	// carry is the history record (history.go) that the journal begun after a save must start
 	// with, nil when the save left no history or it has been written.
 	carry       []byte
-	journal     *journal
+	journal     *journal.Journal
 	journalPath string // where the journal goes; "" = beside the label (or image) file
 	recovery    *Recovery
 	gen         uint64        // see Gen
@@ -256,8 +257,14 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	d.deleted = make([]bool, d.baseN)
 	d.reviewed = make([]bool, d.baseN)
 	d.declared = d.presentClasses()
+	if labels != nil && d.baseN == 0 {
+		d.declared = defaultClasses() // an empty label file: the classes of a new dataset
+	}
 	return nil
 }
+
+// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
+func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 
 // presentClasses returns the distinct labels of the samples, sorted (NoLabel left out). Open
 // declares them, so a class keeps its place in the histogram when its last sample is relabelled.
@@ -294,13 +301,13 @@ func (d *Dataset) checkLabels(labels *idx.Array) error {
 // labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
 // until SaveAs; its journal is written to journalPath (a per-user folder the caller chooses) so
 // unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
-// above 4096.
+// above MaxSide.
 func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
-	if height < 1 || width < 1 || height > 4096 || width > 4096 {
-		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–4096 pixels", height, width)
+	if height < 1 || width < 1 || height > MaxSide || width > MaxSide {
+		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–%d pixels", height, width, MaxSide)
 	}
 	if classes == nil {
-		classes = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+		classes = defaultClasses()
 	}
 	d := &Dataset{
 		h: height, w: width,
@@ -512,7 +519,7 @@ func (d *Dataset) Close() error {
 	d.closed = true
 	var err error
 	if d.journal != nil {
-		err = d.journal.close()
+		err = d.journal.Close()
 		d.journal = nil
 	}
 	if lerr := d.lock.release(); err == nil {

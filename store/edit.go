@@ -170,16 +170,15 @@ func (a *decide) String() string {
 func (d *Dataset) Decide(i, label int) error { return d.decideAs(HowManual, i, label) }
 
 func (d *Dataset) decideAs(how How, i, label int) error {
-	d.mu.Lock()
-	if err := d.checkIndex(i); err != nil {
-		d.mu.Unlock()
-		return err
-	}
-	if err := d.checkLabel(label); err != nil {
-		d.mu.Unlock()
-		return err
-	}
-	return d.do(&decide{provenance: madeNow(how), i: int32(i), to: int32(label)})
+	return d.edit(func() (edit, error) {
+		if err := d.checkIndex(i); err != nil {
+			return nil, err
+		}
+		if err := d.checkLabel(label); err != nil {
+			return nil, err
+		}
+		return &decide{provenance: madeNow(how), i: int32(i), to: int32(label)}, nil
+	})
 }
 
 // Relabel sets the label of every sample in indices to label, as one undoable, journaled step
@@ -207,29 +206,27 @@ func (d *Dataset) setLabels(how How, indices, labels []int) error {
 	if len(indices) != len(labels) {
 		return fmt.Errorf("SetLabels: %d indices but %d labels", len(indices), len(labels))
 	}
-	d.mu.Lock()
-	a := &relabel{provenance: madeNow(how)}
-	seen := map[int]bool{}
-	for k, i := range indices {
-		if err := d.checkIndex(i); err != nil {
-			d.mu.Unlock()
-			return err
+	return d.edit(func() (edit, error) {
+		a := &relabel{provenance: madeNow(how)}
+		seen := map[int]bool{}
+		for k, i := range indices {
+			if err := d.checkIndex(i); err != nil {
+				return nil, err
+			}
+			if err := d.checkLabel(labels[k]); err != nil {
+				return nil, err
+			}
+			if int(d.labels[i]) != labels[k] && !seen[i] {
+				seen[i] = true
+				a.idx = append(a.idx, int32(i))
+				a.to = append(a.to, int32(labels[k]))
+			}
 		}
-		if err := d.checkLabel(labels[k]); err != nil {
-			d.mu.Unlock()
-			return err
+		if len(a.idx) == 0 {
+			return nil, nil
 		}
-		if int(d.labels[i]) != labels[k] && !seen[i] {
-			seen[i] = true
-			a.idx = append(a.idx, int32(i))
-			a.to = append(a.to, int32(labels[k]))
-		}
-	}
-	if len(a.idx) == 0 {
-		d.mu.Unlock()
-		return nil
-	}
-	return d.do(a)
+		return a, nil
+	})
 }
 
 // Append adds samples at the end (display pixels, Height×Width each, transposed for storage
@@ -245,27 +242,28 @@ func (d *Dataset) appendAs(how How, samples []Sample) (int, error) {
 	if len(samples) == 0 {
 		return d.Len(), nil
 	}
-	d.mu.Lock()
-	n := d.h * d.w
-	a := &appendSamples{provenance: madeNow(how), labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
-	for k, s := range samples {
-		if len(s.Pixels) != n {
-			d.mu.Unlock()
-			return 0, fmt.Errorf("sample %d has %d pixels; this dataset's samples are %d×%d = %d", k, len(s.Pixels), d.h, d.w, n)
+	first := 0
+	err := d.edit(func() (edit, error) {
+		n := d.h * d.w
+		a := &appendSamples{provenance: madeNow(how), labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
+		for k, s := range samples {
+			if len(s.Pixels) != n {
+				return nil, fmt.Errorf("sample %d has %d pixels; this dataset's samples are %d×%d = %d", k, len(s.Pixels), d.h, d.w, n)
+			}
+			if err := d.checkLabel(s.Label); err != nil {
+				return nil, err
+			}
+			a.labels[k] = int32(s.Label)
+			if d.transposed {
+				a.pixels = appendTransposed(a.pixels, s.Pixels, d.w, d.h)
+			} else {
+				a.pixels = append(a.pixels, s.Pixels...)
+			}
 		}
-		if err := d.checkLabel(s.Label); err != nil {
-			d.mu.Unlock()
-			return 0, err
-		}
-		a.labels[k] = int32(s.Label)
-		if d.transposed {
-			a.pixels = appendTransposed(a.pixels, s.Pixels, d.w, d.h)
-		} else {
-			a.pixels = append(a.pixels, s.Pixels...)
-		}
-	}
-	first := len(d.labels)
-	return first, d.do(a)
+		first = len(d.labels)
+		return a, nil
+	})
+	return first, err
 }
 
 // appendTransposed appends the transpose of a rows×cols row-major image to dst.
@@ -286,45 +284,68 @@ func (d *Dataset) Delete(indices []int) error { return d.setDeleted(indices, tru
 func (d *Dataset) Restore(indices []int) error { return d.setDeleted(indices, false) }
 
 func (d *Dataset) setDeleted(indices []int, to bool) error {
-	d.mu.Lock()
-	a := &setDeleted{provenance: madeNow(HowDeleted), to: to}
-	if !to {
-		a.how = howRestore
-	}
-	for _, i := range indices {
-		if err := d.checkIndex(i); err != nil {
-			d.mu.Unlock()
-			return err
+	return d.edit(func() (edit, error) {
+		a := &setDeleted{provenance: madeNow(HowDeleted), to: to}
+		if !to {
+			a.how = howRestore
 		}
-		if d.deleted[i] != to {
-			d.deleted[i] = to // mark now to skip duplicates; do() re-applies
-			a.idx = append(a.idx, int32(i))
+		seen := map[int]bool{}
+		for _, i := range indices {
+			if err := d.checkIndex(i); err != nil {
+				return nil, err
+			}
+			if d.deleted[i] != to && !seen[i] {
+				seen[i] = true
+				a.idx = append(a.idx, int32(i))
+			}
 		}
-	}
-	for _, i := range a.idx {
-		d.deleted[i] = !to
-	}
-	if len(a.idx) == 0 {
-		d.mu.Unlock()
-		return nil
-	}
-	return d.do(a)
+		if len(a.idx) == 0 {
+			return nil, nil
+		}
+		return a, nil
+	})
 }
 
-// do journals a, applies it, pushes it on the undo stack, clears redo, unlocks d.mu and notifies.
-func (d *Dataset) do(a edit) error {
-	if d.closed {
-		d.mu.Unlock()
-		return ErrClosed
+// edit makes one edit: build, called with d.mu held, makes the step from the current state (nil
+// when there is nothing to do, or an error for a bad index or label), and commit journals and
+// applies it. Subscribers are told (notify) once d.mu is released.
+func (d *Dataset) edit(build func() (edit, error)) error {
+	ch, err := func() (*Change, error) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		a, err := build()
+		if err != nil || a == nil {
+			return nil, err
+		}
+		return d.commit(a.record(), func() Change { return d.perform(a) })
+	}()
+	if ch != nil {
+		d.notify(*ch)
 	}
-	if err := d.writeJournal(a.record()); err != nil {
-		d.mu.Unlock()
-		return err
+	return err
+}
+
+// commit is the gate every edit, undo and redo passes (d.mu held): the dataset must take edits
+// (not closed, read-only, saving or awaiting a decision on a journal found at Open), and the
+// step's journal record must be written and synced; only then does apply change the samples,
+// so an edit is shown as done only once it would survive a crash. Errors: ErrClosed,
+// ErrReadOnly, ErrSaving, ErrRecoveryPending, or the journal's write error (ErrJournalWrite).
+func (d *Dataset) commit(record []byte, apply func() Change) (*Change, error) {
+	switch {
+	case d.closed:
+		return nil, ErrClosed
+	case d.readOnly:
+		return nil, ErrReadOnly
+	case d.saving:
+		return nil, ErrSaving
+	case d.recovery != nil:
+		return nil, ErrRecoveryPending
 	}
-	ch := d.perform(a)
-	d.mu.Unlock()
-	d.notify(ch)
-	return nil
+	if err := d.writeJournal(record); err != nil {
+		return nil, err
+	}
+	ch := apply()
+	return &ch, nil
 }
 
 // perform applies a, pushes it on the undo stack and clears redo (d.mu held). When the state
@@ -351,29 +372,30 @@ func (d *Dataset) Undo() (string, bool, error) { return d.step(true) }
 func (d *Dataset) Redo() (string, bool, error) { return d.step(false) }
 
 func (d *Dataset) step(undo bool) (string, bool, error) {
-	d.mu.Lock()
-	if len(d.undo) == 0 && undo || len(d.redo) == 0 && !undo {
-		d.mu.Unlock()
-		return "", false, nil
-	}
-	if d.closed {
-		d.mu.Unlock()
-		return "", false, ErrClosed
-	}
-	rec := recRedo
-	if undo {
-		rec = recUndo
-	}
-	when := time.Now().UnixMilli()
-	if err := d.writeJournal(stepRecord(rec, when)); err != nil {
-		d.mu.Unlock()
+	var name string
+	ch, err := func() (*Change, error) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if len(d.undo) == 0 && undo || len(d.redo) == 0 && !undo {
+			return nil, nil
+		}
+		rec := recRedo
+		if undo {
+			rec = recUndo
+		}
+		when := time.Now().UnixMilli()
+		return d.commit(stepRecord(rec, when), func() Change {
+			a, ch := d.performStep(undo)
+			d.logStep(a, undo, when)
+			name = a.String()
+			return ch
+		})
+	}()
+	if ch == nil {
 		return "", false, err
 	}
-	a, ch := d.performStep(undo)
-	d.logStep(a, undo, when)
-	d.mu.Unlock()
-	d.notify(ch)
-	return a.String(), true, nil
+	d.notify(*ch)
+	return name, true, nil
 }
 
 // performStep moves the top action from the undo stack to redo (reverting it) or back

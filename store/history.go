@@ -14,7 +14,7 @@ import (
 // the decisions on the undo stack; the records after it replay on top, so after a crash the
 // samples, their review marks, the undo stack and the redo stack are all as they were. Except
 // when the save had to cut the history (carryHistory: one too large for a journal record, over
-// maxRecord, loses its redo stack, and if still too large all of it): the samples are still as
+// journal.MaxRecord, loses its redo stack, and if still too large all of it): the samples are still as
 // they were after a crash, but the steps cut are gone, and so are the review marks of the
 // decisions that were on a cut undo stack (they live on in the window until it closes, not in
 // the journal).

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"idxlabel/store/journal"
 	"os"
 	"path/filepath"
 	"slices"
@@ -327,10 +328,10 @@ func craftJournal(t *testing.T, ip, lp string, records ...[]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := append([]byte(journalMagic), frame(d.baseRecord())...)
+	b := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
 	d.Close()
 	for _, r := range records {
-		b = append(b, frame(r)...)
+		b = append(b, journal.Frame(r)...)
 	}
 	if err := os.WriteFile(lp+JournalSuffix, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -482,8 +483,8 @@ func TestReplayRefusesAHistoryLabelOutsideTheDtype(t *testing.T) {
 		t.Fatalf("replay of a history holding 300 in a ubyte pair: %v", err)
 	}
 	kept := matches(t, lp+JournalSuffix+".*.unreplayed")
-	want := append([]byte(journalMagic), frame(d.baseRecord())...)
-	want = append(append(want, frame(history)...), frame(edit)...)
+	want := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+	want = append(append(want, journal.Frame(history)...), journal.Frame(edit)...)
 	if !bytes.Equal(mustRead(t, kept), want) {
 		t.Fatal("the copy kept is not the journal")
 	}

@@ -5,13 +5,15 @@ package store
 import (
 	"errors"
 	"io/fs"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // processAlive cannot tell on this system, so a lock file is never taken for stale.
 func processAlive(pid int) bool { return true }
 
 // openSafe: no O_NOFOLLOW here; lockPair's Lstat check refuses a link.
-const openSafe = oNoFollow
+const openSafe = atomicfile.NoFollow
 
 // removeWhileOpen: as on Unix (see pairLock.release).
 const removeWhileOpen = true

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"syscall"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // processAlive reports whether a process with this id runs on this host (signal 0 probes it;
@@ -17,7 +19,7 @@ func processAlive(pid int) bool {
 
 // openSafe is added to the flags of every open of a lock file: never follow a link planted in
 // its place, never wait for a writer on a FIFO.
-const openSafe = oNoFollow | syscall.O_NONBLOCK
+const openSafe = atomicfile.NoFollow | syscall.O_NONBLOCK
 
 // removeWhileOpen: a file can be removed while it is open (see pairLock.release).
 const removeWhileOpen = true
@@ -28,5 +30,5 @@ func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 // cannotWrite reports whether err says the folder cannot be written: no permission, or a
 // read-only file system.
 func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
 }

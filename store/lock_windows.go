@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io/fs"
 	"syscall"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // Windows constants the syscall package lacks.
@@ -32,8 +34,8 @@ func processAlive(pid int) bool {
 }
 
 // openSafe is added to the flags of every open of a lock file: open a link planted in its place
-// as the link itself (see oNoFollow), which lockPair then refuses as not a regular file.
-const openSafe = oNoFollow
+// as the link itself (see atomicfile.NoFollow), which lockPair then refuses as not a regular file.
+const openSafe = atomicfile.NoFollow
 
 // removeWhileOpen: false, a file open anywhere cannot be removed on Windows (Go opens files
 // without FILE_SHARE_DELETE); see pairLock.release.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -112,8 +113,8 @@ func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format,
 // reading errors other than "does not exist" are returned as they are.
 func readManifest(path string, pair []string) (*manifest, error) {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG) {
+		return nil, nil // a name too long for the file system names no record
 	}
 	if err != nil {
 		return nil, err

@@ -131,33 +131,39 @@ func caseLike(src, repl string) string {
 }
 
 // ClassifyPair decides which of the files a person dropped or picked is the image file and
-// which the label file, by their IDX headers: with one file, an image file (more than 8 values
-// per sample; QMNIST's N×8 labels are the widest label files) gets its partner from FindLabels
-// ("" when none), and a 1-D label file gets its images from FindImages; with two, the one with
-// more values per sample is the image file. Errors: a header that does not decode (naming the
-// file), a lone label file without images beside it, two files that look alike, or more than two.
+// which the label file, by their IDX headers. A file is taken for images when no label file
+// could have its shape (the pair rule, check.go: labels are integers, N or N×K): it is of rank 3
+// or more, is not of an integer dtype, or is N×K with K above 8 (QMNIST's N×8 labels are the
+// widest label files); any other file is taken for labels. With one file, an image file gets its
+// partner from FindLabels ("" when none), and a label file gets its images from FindImages; with
+// two, the one taken for images is the image file, and when both or neither are, the one with
+// more values per sample; a label file that an interrupted save has still to put in place
+// (SavePending) pairs with the other, an image file. So N×1×1 images pair with N labels, and
+// empty files (N = 0) are classified like any other. Errors: a header that does not decode (naming the file), a lone
+// label file without images beside it, two files that look alike, or more than two.
 func ClassifyPair(paths []string) (images, labels string, err error) {
-	perSample := func(p string) (int, error) {
+	type kind struct {
+		images    bool // no label file has this shape
+		perSample int  // values per sample
+	}
+	classify := func(p string) (kind, error) {
 		h, err := idx.ReadHeaderFile(p)
 		if err != nil {
-			return 0, err
+			return kind{}, err
 		}
 		n := 1
 		for _, d := range h.Dims[1:] {
 			n *= d
 		}
-		if h.Rank() == 1 {
-			n = 1
-		}
-		return n, nil
+		return kind{images: h.Rank() > 2 || !h.Type.IsInteger() || n > 8, perSample: n}, nil
 	}
 	switch len(paths) {
 	case 1:
-		n, err := perSample(paths[0])
+		k, err := classify(paths[0])
 		if err != nil {
 			return "", "", err
 		}
-		if n > 8 { // QMNIST's N×8 labels are the widest label files
+		if k.images {
 			return paths[0], FindLabels(paths[0]), nil
 		}
 		if images = FindImages(paths[0]); images == "" {
@@ -167,29 +173,29 @@ func ClassifyPair(paths []string) (images, labels string, err error) {
 	case 2:
 		// A label file that an interrupted save has still to put in place (the image file,
 		// renamed first, is there): its partner is the image file, and Open finishes the save.
-		for k, p := range paths {
+		for i, p := range paths {
 			if _, err := os.Lstat(p); err != nil && SavePending(p) {
-				if n, err := perSample(paths[1-k]); err != nil || n <= 8 {
-					return "", "", fmt.Errorf("%s is not there yet (a save of it was interrupted), and %s is not an image file to pair it with", p, paths[1-k])
+				if other, err := classify(paths[1-i]); err != nil || !other.images {
+					return "", "", fmt.Errorf("%s is not there yet (a save of it was interrupted), and %s is not an image file to pair it with", p, paths[1-i])
 				}
-				return paths[1-k], p, nil
+				return paths[1-i], p, nil
 			}
 		}
-		a, err := perSample(paths[0])
+		a, err := classify(paths[0])
 		if err != nil {
 			return "", "", err
 		}
-		b, err := perSample(paths[1])
+		b, err := classify(paths[1])
 		if err != nil {
 			return "", "", err
 		}
 		switch {
-		case a > b:
+		case a.images && !b.images, a.images == b.images && a.perSample > b.perSample:
 			return paths[0], paths[1], nil
-		case b > a:
+		case b.images && !a.images, a.images == b.images && b.perSample > a.perSample:
 			return paths[1], paths[0], nil
 		}
-		return "", "", fmt.Errorf("%s and %s both hold %d values per sample: which are the images?", paths[0], paths[1], a)
+		return "", "", fmt.Errorf("%s and %s both hold %d values per sample: which are the images?", paths[0], paths[1], a.perSample)
 	}
 	return "", "", fmt.Errorf("open one image file (its labels are found beside it) or an image file and a label file, not %d files", len(paths))
 }

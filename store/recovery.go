@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store/journal"
 )
 
 // JournalSuffix is appended to the label file's path (the image file's when there is none) to
@@ -27,7 +29,7 @@ type Recovery struct {
 	Reason  string    // why it does not match, when !Matches
 	Others  []string  // other journals of the pair, less complete; set aside when this one is replayed or discarded
 
-	contents *journalContents
+	contents *journal.Contents
 }
 
 // Recovery returns the journal found at Open that awaits a decision, or nil. While it is
@@ -47,8 +49,16 @@ func (d *Dataset) journalFile() string {
 	return d.statePath(JournalSuffix)
 }
 
+// maxFallbackName is the longest file name fallbackJournal gives, in bytes: 255 (the name limit
+// of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
+// ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
+const maxFallbackName = 255 - 26
+
 // fallbackJournal returns the per-user place for the journal of files whose folder cannot be
-// written (a read-only dataset folder): <config>/idxlabel/journals/<hash>-<name>.
+// written (a read-only dataset folder), and for their lock: <config>/idxlabel/journals/
+// <hash>-<name>, the hash being of primary's absolute path. A name that would be longer than
+// maxFallbackName bytes is cut (at a character boundary) to fit, the hash keeping it apart from
+// others; shorter names are as they have always been, so journals already there are found.
 func fallbackJournal(primary string) string {
 	dir, err := os.UserConfigDir()
 	if err != nil || primary == "" {
@@ -56,7 +66,11 @@ func fallbackJournal(primary string) string {
 	}
 	abs, _ := filepath.Abs(primary)
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(dir, "idxlabel", "journals", hex.EncodeToString(sum[:8])+"-"+filepath.Base(primary))
+	name := hex.EncodeToString(sum[:8]) + "-" + filepath.Base(primary)
+	if len(name) > maxFallbackName {
+		name = strings.ToValidUTF8(name[:maxFallbackName], "")
+	}
+	return filepath.Join(dir, "idxlabel", "journals", name)
 }
 
 // findJournal looks at every journal that can belong to this pair (beside it, and the per-user
@@ -89,12 +103,12 @@ func (d *Dataset) findJournal() error {
 			found = append(found, rec)
 			continue
 		}
-		rec.contents, rec.Edits, rec.Damaged = c, editRecords(c.records), c.damaged
-		if rec.Edits == 0 || netEmpty(c.records) && c.damaged == 0 {
+		rec.contents, rec.Edits, rec.Damaged = c, editRecords(c.Records), c.Damaged
+		if rec.Edits == 0 || netEmpty(c.Records) && c.Damaged == 0 {
 			os.Remove(p)
 			continue
 		}
-		rec.Matches = bytes.Equal(c.base, d.baseRecord())
+		rec.Matches = bytes.Equal(c.Base, d.baseRecord())
 		if !rec.Matches {
 			rec.Reason = "the files changed after the journal was written (their sample count, size or content differ)"
 		}
@@ -162,56 +176,63 @@ func keepAside(path, tag string) string {
 // matching journal is pending, the journal cannot be reopened or copied, or the replay stopped
 // early (the dataset then holds the records before it, and editing goes on).
 func (d *Dataset) ReplayJournal() (int, error) {
+	applied, ch, err := d.replayJournal()
+	if ch != nil {
+		d.notify(*ch)
+	}
+	return applied, err
+}
+
+// replayJournal is ReplayJournal under d.mu; it returns the Change to announce (nil when the
+// dataset did not change).
+func (d *Dataset) replayJournal() (int, *Change, error) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	rec := d.recovery
 	if rec == nil || !rec.Matches {
-		d.mu.Unlock()
-		return 0, fmt.Errorf("no journal that matches these files is pending")
+		return 0, nil, fmt.Errorf("no journal that matches these files is pending")
 	}
 	c := rec.contents
-	good := c.good
+	good := c.Good
 	applied, replayed := 0, 0
 	var history []byte // a version 1 history record, re-encoded in version 2
 	var stopped error
-	for k, p := range c.records {
-		if _, err := d.replayRecord(k, p, c.version); err != nil {
-			good = int64(len(journalMagic)) + 8 + int64(len(c.base))
+	for k, p := range c.Records {
+		if _, err := d.replayRecord(k, p, c.Version); err != nil {
+			good = c.BaseEnd()
 			if k > 0 {
-				good = c.ends[k-1]
+				good = c.Ends[k-1]
 			}
-			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.records), err)
+			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.Records), err)
 			break
 		}
 		replayed++
 		if p[0] != recHistory {
 			applied++
-		} else if c.version == 1 {
+		} else if c.Version == 1 {
 			history = d.historyRecord() // the stacks it restored, without provenance
 		}
 	}
-	if stopped != nil || c.damaged > 0 {
+	if stopped != nil || c.Damaged > 0 {
 		copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
 		if err := copyFile(rec.Path, copyPath); err != nil {
-			d.mu.Unlock()
-			return applied, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
+			return applied, nil, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
 		}
 		if stopped != nil {
 			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
 		}
 	}
-	if c.version == 1 {
+	if c.Version == 1 {
 		// An older idxlabel's journal: rewritten as version 2 (the records applied, without
 		// provenance) so that the records appended from now on carry theirs.
 		var err error
-		if good, err = upgradeJournal(rec.Path, c.base, history, c.records[:replayed]); err != nil {
-			d.mu.Unlock()
-			return applied, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
+		if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
+			return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 		}
 	}
-	j, err := reopenJournal(rec.Path, good)
+	j, err := journal.Reopen(rec.Path, good)
 	if err != nil {
-		d.mu.Unlock()
-		return applied, err
+		return applied, nil, err
 	}
 	d.journal, d.recovery = j, nil
 	if rec.Path != d.journalFile() {
@@ -219,16 +240,14 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	}
 	setAsideOthers(rec)
 	ch := d.changed(Change{Kind: Reset})
-	d.mu.Unlock()
-	d.notify(ch)
-	return applied, stopped
+	return applied, &ch, stopped
 }
 
 // upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
 // and records (upgradeRecord; a history record replaced by history, the same stacks encoded in
 // version 2), written atomically, and returns its length.
 func upgradeJournal(path string, base, history []byte, records [][]byte) (int64, error) {
-	b := append([]byte(journalMagic), frame(base)...)
+	var out [][]byte
 	for _, p := range records {
 		if p[0] == recHistory {
 			p = history
@@ -236,14 +255,10 @@ func upgradeJournal(path string, base, history []byte, records [][]byte) (int64,
 			p = upgradeRecord(p)
 		}
 		if p != nil {
-			b = append(b, frame(p)...)
+			out = append(out, p)
 		}
 	}
-	err := atomicfile.WriteFile(path, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
-	return int64(len(b)), err
+	return journal.Write(path, base, out)
 }
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).
@@ -285,44 +300,36 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 
 // writeJournal appends one record to the journal, creating the journal with its base record on
 // the first edit (beside the files, or in the per-user fallback when their folder is read-only),
-// followed by the history a save carried (d.carry) when there is one. d.mu is held.
+// followed by the history a save carried (d.carry) when there is one. d.mu is held; commit has
+// checked that the dataset takes edits.
 func (d *Dataset) writeJournal(payload []byte) error {
-	if d.readOnly {
-		return ErrReadOnly
-	}
-	if d.saving {
-		return ErrSaving
-	}
-	if d.recovery != nil {
-		return ErrRecoveryPending
-	}
 	if d.journal == nil {
 		primary := d.journalFile()
 		if primary == "" {
 			return fmt.Errorf("this dataset has no place for its journal")
 		}
 		base := d.baseRecord()
-		j, err := createJournal(primary, base)
+		j, err := journal.Create(primary, base)
 		if err != nil && d.journalPath == "" {
 			if fb := fallbackJournal(primary); fb != "" {
-				if j2, err2 := createJournal(fb, base); err2 == nil {
+				if j2, err2 := journal.Create(fb, base); err2 == nil {
 					j, err = j2, nil
 					d.journalPath = fb
 				}
 			}
 		}
 		if err != nil {
-			return journalWriteError(err, "cannot start the journal "+primary)
+			return journal.WriteError(err, "cannot start the journal "+primary)
 		}
 		d.journal = j
 	}
 	if d.carry != nil {
-		if err := d.journal.append(d.carry); err != nil {
+		if err := d.journal.Append(d.carry); err != nil {
 			return err
 		}
 		d.carry = nil
 	}
-	return d.journal.append(payload)
+	return d.journal.Append(payload)
 }
 
 // JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
@@ -331,7 +338,7 @@ func (d *Dataset) JournalPath() string {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.journal != nil {
-		return d.journal.path
+		return d.journal.Path()
 	}
 	return d.journalFile()
 }
@@ -344,7 +351,7 @@ func OpenJournal(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	nb, err := parseNewBase(c.base)
+	nb, err := parseNewBase(c.Base)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -352,7 +359,7 @@ func OpenJournal(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d.recovery = &Recovery{Path: path, Edits: len(c.records), Damaged: c.damaged, Matches: true, contents: c}
+	d.recovery = &Recovery{Path: path, Edits: len(c.Records), Damaged: c.Damaged, Matches: true, contents: c}
 	if _, err := d.ReplayJournal(); err != nil {
 		return nil, err
 	}
@@ -376,8 +383,8 @@ func (d *Dataset) Abandon() error {
 	if d.journal == nil {
 		return nil
 	}
-	path := d.journal.path
-	d.journal.close()
+	path := d.journal.Path()
+	d.journal.Close()
 	d.journal = nil
 	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 		return err

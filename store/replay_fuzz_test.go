@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
@@ -39,9 +40,9 @@ func FuzzReplay(f *testing.F) {
 	}
 	f.Add(seed)
 	f.Add(seed[:len(seed)/2])
-	f.Add([]byte(journalMagic))
+	f.Add([]byte(journal.Magic))
 	f.Add(downgrade(f, seed))
-	f.Add([]byte(journalMagicV1))
+	f.Add([]byte(journal.MagicV1))
 	os.Remove(lp + JournalSuffix)
 	f.Add(historySeed(f))
 
@@ -111,7 +112,7 @@ func historySeed(f *testing.F) []byte {
 		f.Fatal(err)
 	}
 	defer e.Close()
-	if rec := e.Recovery(); rec == nil || !rec.Matches || rec.Edits != 3 || len(rec.contents.records) != 4 {
+	if rec := e.Recovery(); rec == nil || !rec.Matches || rec.Edits != 3 || len(rec.contents.Records) != 4 {
 		f.Fatalf("the seed journal: %+v", rec)
 	}
 	if _, err := e.ReplayJournal(); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/store/journal"
 	"os"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 // record type instead of stopping at a checksum, as FuzzReplay's raw bytes nearly always do. The
 // input is a sequence of records, each a length byte and that many payload bytes. Whatever the
 // records: nothing panics, every label after the replay is one a ubyte file holds, and the
-// dataset saves (unless every sample is deleted) and reopens with exactly the labels it showed.
+// dataset saves and reopens with exactly the labels it showed.
 func FuzzReplayRecords(f *testing.F) {
 	seeds := [][]byte{
 		enc{recRelabel}.u32(2).u32(0).i32(9).u32(3).i32(9),
@@ -36,7 +37,7 @@ func FuzzReplayRecords(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		journal := append([]byte(journalMagic), frame(d.baseRecord())...)
+		file := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
 		d.Close()
 		for len(data) > 0 {
 			n := int(data[0])
@@ -44,10 +45,10 @@ func FuzzReplayRecords(f *testing.F) {
 			if n == 0 || n > len(data) {
 				break
 			}
-			journal = append(journal, frame(data[:n])...)
+			file = append(file, journal.Frame(data[:n])...)
 			data = data[n:]
 		}
-		if err := os.WriteFile(lp+JournalSuffix, journal, 0o644); err != nil {
+		if err := os.WriteFile(lp+JournalSuffix, file, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		d, err = Open(ip, lp, Options{})

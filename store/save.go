@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store/journal"
 )
 
 // Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
@@ -27,26 +28,33 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 }
 
 // SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
-// appended samples at the end, labels as edited. Images are written in the dtype and shape they
-// were read in (ubyte stays ubyte; other dtypes keep their original values, and appended samples
-// are mapped back from display pixels); labels in their dtype and columns (QMNIST's other
-// columns kept; appended rows hold zeros there). A name ending in ".gz" is written gzip.
+// appended samples at the end, labels as edited (every sample deleted: an empty pair, N = 0).
+// Images are written in the dtype and shape they were read in (ubyte stays ubyte; other dtypes
+// keep their original values, and appended samples are mapped back from display pixels); labels
+// in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros there). A
+// name ending in ".gz" is written gzip.
 //
-// Both files go to temporary names in their target folders, are fsynced, decoded back and
-// compared with what was meant, and only then renamed over the targets, with a manifest on disk
-// so that a crash between the two renames is finished by the next Open. On any failure the
+// Only what changed is written. The image file is left alone (its bytes, inode and links) when
+// it is the dataset's own and no sample was appended or deleted: a save that changed only labels
+// writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
+// when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
+// NoLabel in an int32 file (buildLabels). labelsPath may be "" only while no sample has a label.
+// LastSave says what was written.
+//
+// Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
+// compared with what was meant, and only then renamed over the target, with a save record on
+// disk so that a crash between the renames is finished by the next Open. On any failure the
 // targets keep their old content and the temporary files are removed. On success the dataset is
 // the saved files: samples renumbered, the journal started over against them, and the undo
 // history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved append
 // is undone by marking its samples deleted). What changed since the files were opened stays
-// visible (State). labelsPath may be "" only for a dataset without labels. progress (may be
-// nil) is called with 0–1 as it goes.
+// visible (State). progress (may be nil) is called with 0–1 as it goes.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
 // LockSuffix) and, on success, keeps it and releases the old pair's.
-// Errors: nothing to save (every sample deleted), unlabelled samples with a label file to write,
-// a *LockedError (errors.Is ErrLocked) when the target pair is open for editing elsewhere,
-// ErrClosed, and any write, verify or rename error.
+// Errors: a sample without a label that the label file's dtype cannot store, the images and
+// labels named as one file, ErrLabelsFileExists, a *LockedError (errors.Is ErrLocked) when the
+// target pair is open for editing elsewhere, ErrClosed, and any write, verify or rename error.
 func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
 	return d.save(context.Background(), imagesPath, labelsPath, false, progress)
 }
@@ -117,7 +125,7 @@ func (job *saveJob) files() []pendingWrite {
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
 // dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
-// ErrRecoveryPending, ErrLabelsFileExists, nothing to save, and a *LockedError.
+// ErrRecoveryPending, ErrLabelsFileExists, and a *LockedError.
 //
 // The arrays (a copy of the whole image data when samples were deleted or appended: 47 MB for
 // 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
@@ -152,8 +160,8 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		job.oldJournal = d.journal.path
-		d.journal.close()
+		job.oldJournal = d.journal.Path()
+		d.journal.Close()
 		d.journal = nil
 	}
 	for _, f := range job.files() {
@@ -268,7 +276,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.endSaving()
 	if werr != nil {
 		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
-			if j, jerr := reopenJournal(job.oldJournal, fi.Size()); jerr == nil {
+			if j, jerr := journal.Reopen(job.oldJournal, fi.Size()); jerr == nil {
 				d.journal = j
 			}
 		}
@@ -376,7 +384,7 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 // lock is enough): the kept samples' raw image data (original values for base samples, display
 // pixels mapped back for appended ones), nil when the save leaves the image file alone (the same
 // file, no sample appended or deleted: see replaces), and their labels, nil when labelsPath is
-// "". It yields as it copies (yielder). Errors: every sample deleted, labels with no label file
+// "". It yields as it copies (yielder). Errors: labels with no label file
 // to hold them, and those of buildLabels.
 func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, error) {
 	var kept []int
@@ -384,9 +392,6 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, 
 		if !del {
 			kept = append(kept, i)
 		}
-	}
-	if len(kept) == 0 {
-		return nil, nil, errors.New("nothing to save: every sample is deleted")
 	}
 	var images *idx.Array
 	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"idxlabel/idx"
+	"idxlabel/store/journal"
 )
 
 // tinyPair writes a generated pair of n 4×4 ubyte samples (labels k mod 10) into dir/pair and
@@ -271,21 +272,21 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	if fi, err := os.Lstat(lp + JournalSuffix); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the link itself was replaced or removed")
 	}
-	if _, err := openJournalFile(lp+JournalSuffix, os.O_WRONLY); !errors.Is(err, errNotRegularJournal) {
-		t.Fatalf("openJournalFile on a link: %v", err)
+	if _, err := journal.Reopen(lp+JournalSuffix, 0); !errors.Is(err, journal.ErrNotRegular) {
+		t.Fatalf("journal.Reopen on a link: %v", err)
 	}
 }
 
 // fullDisk is a journal file whose writes stop half-way with ENOSPC while full is set.
 type fullDisk struct {
-	*os.File
+	journal.File
 	full bool
 }
 
 func (f *fullDisk) Write(p []byte) (int, error) {
 	if f.full {
 		n, _ := f.File.Write(p[:len(p)/2])
-		return n, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+		return n, &os.PathError{Op: "write", Path: "journal", Err: syscall.ENOSPC}
 	}
 	return f.File.Write(p)
 }
@@ -303,8 +304,8 @@ func TestFullDiskLosesNothing(t *testing.T) {
 	if err := d.Relabel([]int{0}, 5); err != nil {
 		t.Fatal(err)
 	}
-	fd := &fullDisk{File: d.journal.f.(*os.File), full: true}
-	d.journal.f = fd
+	fd := &fullDisk{full: true}
+	d.journal.WrapFile(func(f journal.File) journal.File { fd.File = f; return fd })
 	err = d.Relabel([]int{1}, 6)
 	if !errors.Is(err, ErrJournalWrite) || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("edit on a full disk: %v", err)
@@ -364,27 +365,6 @@ func TestRecoveryFindsFallbackBehindEmptyPrimary(t *testing.T) {
 	e.Close()
 }
 
-// Starting a journal where one with edit records already is never truncates it: it is moved
-// aside whole.
-func TestCreateJournalKeepsOneWithRecords(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "j")
-	j, err := createJournal(p, []byte{recBase, 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j.append([]byte{recUndo})
-	j.close()
-	before := mustRead(t, p)
-	j2, err := createJournal(p, []byte{recBase, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j2.close()
-	if kept := matches(t, p+".*.kept"); string(mustRead(t, kept)) != string(before) {
-		t.Fatalf("the journal with records was not kept whole in %s", kept)
-	}
-}
-
 // A CRC-valid journal record with a label the label dtype cannot hold (300 in ubyte) is not
 // replayed (it would have been saved as 300 mod 256 = 44); the journal is kept whole.
 func TestReplayRefusesLabelOutsideDtype(t *testing.T) {
@@ -392,7 +372,7 @@ func TestReplayRefusesLabelOutsideDtype(t *testing.T) {
 	ip, lp := tinyPair(t, t.TempDir(), 12)
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0}, 5)
-	d.journal.append((&relabel{idx: []int32{1}, to: []int32{300}}).record())
+	d.journal.Append((&relabel{idx: []int32{1}, to: []int32{300}}).record())
 	d.Close()
 	e, _ := Open(ip, lp, Options{})
 	defer e.Close()
@@ -471,7 +451,7 @@ func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 // take a new journal because the disk is full, the edit is refused with "cannot record edits:
 // disk full" (ErrJournalWrite), as when an append fails, not with the raw write error.
 func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
-	err := journalWriteError(&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, "cannot start the journal x")
+	err := journal.WriteError(&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, "cannot start the journal x")
 	if !errors.Is(err, ErrJournalWrite) || !strings.HasPrefix(err.Error(), "cannot record edits: disk full") {
 		t.Fatalf("error %q", err)
 	}

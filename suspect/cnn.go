@@ -116,7 +116,9 @@ type CNNResult struct {
 	Probs []float32
 	// Features holds N×cnn.Features embeddings, row i for sample i: the penultimate activations
 	// of the first seed's fold model that held sample i out (of its first fold model for an
-	// unlabelled sample), so no sample is embedded by a model that trained on it.
+	// unlabelled sample), so no sample is embedded by a model that trained on it; mapped into
+	// one space, the first fold model's, by an affine map fitted per fold (commonFeatures), so
+	// distances between samples of different folds mean what they mean within a fold.
 	Features []float32
 }
 
@@ -246,10 +248,12 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 	model := &Model{nets: nets, classes: in.classes, h: in.h, w: in.w}
 	res := &CNNResult{Model: model, Classes: slices.Clone(in.classes), Probs: probs,
 		Features: make([]float32, d.N*cnn.Features)}
-	for k, f := range feats {
-		for m, i := range jobs[k].held {
-			copy(res.Features[i*cnn.Features:(i+1)*cnn.Features], f[m*cnn.Features:])
-		}
+	held := make([][]int, opts.Folds)
+	for k := range held {
+		held[k] = jobs[k].held
+	}
+	if err := commonFeatures(ctx, in.samples, d.N, nets[:opts.Folds], held, feats, res.Features, opts.Workers); err != nil {
+		return nil, err
 	}
 	for _, w := range seedWrong {
 		res.SeedErrors = append(res.SeedErrors, float64(w)/float64(len(in.labelled)))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -139,5 +140,35 @@ func TestMissingFolderNamesTheTarget(t *testing.T) {
 	err := WriteFile(target, write("x"))
 	if !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "create "+target+": cannot create a file in ") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// A file held (Hold) is Held until it is closed; where flock works (Unix), Hold holds it.
+func TestHoldAndHeld(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "marker")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if Held(p) {
+		t.Fatal("held before Hold")
+	}
+	f, err := Hold(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && f == nil {
+		t.Fatal("Hold held nothing where flock works")
+	}
+	if f != nil {
+		if !Held(p) {
+			t.Fatal("not Held while held")
+		}
+		f.Close()
+	}
+	if Held(p) {
+		t.Fatal("still Held after Close")
+	}
+	if _, err := Hold(filepath.Join(filepath.Dir(p), "missing")); err == nil {
+		t.Fatal("Hold of a missing file")
 	}
 }

@@ -85,7 +85,7 @@ func Among(ctx context.Context, v Vectors, queries []int, k int, opts Options) (
 			return nil, fmt.Errorf("%w: query %d of %d points", ErrShape, q, v.N)
 		}
 	}
-	qv := gather(v, queries)
+	qv := v.Gather(queries)
 	return search(ctx, v, qv, func(r int) int32 { return int32(queries[r]) }, k, opts)
 }
 
@@ -105,7 +105,9 @@ func Across(ctx context.Context, base, queries Vectors, k int, opts Options) (*G
 	return search(ctx, base, queries, func(int) int32 { return -1 }, k, opts)
 }
 
-func gather(v Vectors, rows []int) Vectors {
+// Gather returns a copy of the points of v listed in rows, in that order (len(rows)×Dim); each
+// row must be in [0, N) (another panics, like an index out of range).
+func (v Vectors) Gather(rows []int) Vectors {
 	out := Vectors{Data: make([]float32, len(rows)*v.Dim), N: len(rows), Dim: v.Dim}
 	for r, i := range rows {
 		copy(out.Data[r*v.Dim:(r+1)*v.Dim], v.Data[i*v.Dim:(i+1)*v.Dim])

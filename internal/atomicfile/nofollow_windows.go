@@ -1,12 +1,12 @@
 //go:build windows
 
-package store
+package atomicfile
 
 import "syscall"
 
-// oNoFollow is Windows' counterpart of O_NOFOLLOW, for journal and lock files:
+// NoFollow is Windows' counterpart of O_NOFOLLOW, for journal, lock and change-log files:
 // FILE_FLAG_OPEN_REPARSE_POINT, which os.OpenFile passes on to CreateFile (since Go 1.26 it
 // takes FILE_FLAG_* in the flag's high bits; golang.org/issue/73676), opens a symbolic link
 // itself instead of the file it names. The callers' check of the opened file (a link is not a
 // regular file) then refuses it, without the gap between an Lstat and the open.
-const oNoFollow = syscall.FILE_FLAG_OPEN_REPARSE_POINT
+const NoFollow = syscall.FILE_FLAG_OPEN_REPARSE_POINT

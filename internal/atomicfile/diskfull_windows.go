@@ -1,6 +1,6 @@
 //go:build windows
 
-package store
+package atomicfile
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ const (
 	errorDiskFull       = syscall.Errno(112) // ERROR_DISK_FULL: "There is not enough space on the disk."
 )
 
-// diskFull reports whether err says the disk is full: ERROR_DISK_FULL or ERROR_HANDLE_DISK_FULL
+// DiskFull reports whether err says the disk is full: ERROR_DISK_FULL or ERROR_HANDLE_DISK_FULL
 // on Windows, or ENOSPC (which Go's own code may return, and the tests inject).
-func diskFull(err error) bool {
+func DiskFull(err error) bool {
 	return errors.Is(err, errorDiskFull) || errors.Is(err, errorHandleDiskFull) || errors.Is(err, syscall.ENOSPC)
 }

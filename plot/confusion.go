@@ -1,0 +1,227 @@
+package plot
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strconv"
+
+	"idxlabel/suspect/confusion"
+)
+
+// ConfusionOptions tune a confusion chart.
+type ConfusionOptions struct {
+	// Name returns class c's name ("" for none); nil: classes are shown by number. A name the
+	// font cannot draw (Go Regular: Latin, Greek, Cyrillic) is shown by number too.
+	Name func(c int) string
+	// HideDiagonal greys out the cells where the prediction agrees with the label and leaves
+	// them out of the colour scale, so the confusions stand out.
+	HideDiagonal bool
+	// Figures adds the per-class figures to the right of each row: samples, out-of-fold
+	// accuracy, suspects (see confusion.Class).
+	Figures bool
+	Style   Style
+}
+
+// Confusion is a confusion chart: its layout, fixed when it is made, and its drawing. The cells
+// are coloured from the background toward Style.Cell by log(1 + count) over the largest count
+// shown; counts are written in cells wide enough for them. Rows are the given labels (Rows),
+// columns the predicted classes (Cols), both titled.
+type Confusion struct {
+	m     *confusion.Matrix
+	opts  ConfusionOptions
+	t     *text
+	rows  []string // row labels
+	cols  []string // column labels
+	cell  int      // cell side in pixels
+	gx    int      // left of the cell grid
+	gy    int      // top of the cell grid
+	upCol bool     // column labels drawn upward (some are wider than a cell)
+	fig   int      // width of one figures column
+	w, h  int
+}
+
+// Pixel sizes of the chart's parts.
+const (
+	chartPad  = 12
+	figureGap = 10
+)
+
+// NewConfusion lays out the chart of m (a snapshot of its counts is taken when drawn). Cells are
+// 40 pixels for up to 12 classes and smaller for more (at least 16).
+func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
+	c := &Confusion{m: m, opts: opts, t: newText(12)}
+	name := func(k int) string {
+		if opts.Name != nil {
+			if s := opts.Name(k); s != "" && c.t.has(s) {
+				return s
+			}
+		}
+		return strconv.Itoa(k)
+	}
+	for _, l := range m.Rows {
+		c.rows = append(c.rows, name(l))
+	}
+	for _, k := range m.Cols {
+		c.cols = append(c.cols, name(k))
+	}
+	n := max(len(m.Rows), len(m.Cols))
+	c.cell = 40
+	if n > 12 {
+		c.cell = max(16, 480/n)
+	}
+	rowW, colW := 0, 0
+	for _, s := range c.rows {
+		rowW = max(rowW, c.t.width(s))
+	}
+	for _, s := range c.cols {
+		colW = max(colW, c.t.width(s))
+		c.upCol = c.upCol || c.t.width(s) > c.cell-4
+	}
+	colH := c.t.height
+	if c.upCol {
+		colH = colW
+	}
+	th := c.t.height
+	// Left to right: padding, the row axis title (upward), row labels, the grid, figures.
+	c.gx = chartPad + th + 6 + rowW + 6
+	// Top to bottom: padding, the column axis title, column labels, the grid, the scale.
+	c.gy = chartPad + th + 6 + colH + 6
+	c.w = c.gx + len(m.Cols)*c.cell + chartPad
+	if opts.Figures {
+		c.fig = max(c.t.width("accuracy"), c.t.width("100.00%")) + figureGap
+		c.w += 3 * c.fig
+	}
+	c.w = max(c.w, chartPad*2+c.t.width(c.colTitle()))
+	c.h = c.gy + len(m.Rows)*c.cell + 10 + th + 14 + chartPad
+	return c
+}
+
+func (c *Confusion) colTitle() string { return "predicted class (out of fold)" }
+
+// Size returns the chart's width and height in pixels.
+func (c *Confusion) Size() (w, h int) { return c.w, c.h }
+
+// CellAt returns the given label and predicted class of the cell at pixel (x, y) of the chart
+// as drawn, or false outside the cells.
+func (c *Confusion) CellAt(x, y int) (label, class int, ok bool) {
+	if x < c.gx || y < c.gy {
+		return 0, 0, false
+	}
+	col, row := (x-c.gx)/c.cell, (y-c.gy)/c.cell
+	if col >= len(c.m.Cols) || row >= len(c.m.Rows) {
+		return 0, 0, false
+	}
+	return c.m.Rows[row], c.m.Cols[col], true
+}
+
+// Draw returns the chart as an image of Size().
+func (c *Confusion) Draw() *image.RGBA {
+	s := c.opts.Style
+	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
+	fill(img, s.Background)
+	counts := c.m.Counts()
+	diag := func(r, k int) bool { return c.m.Rows[r] == c.m.Cols[k] }
+	top := 0
+	for r, row := range counts {
+		for k, n := range row {
+			if !(c.opts.HideDiagonal && diag(r, k)) {
+				top = max(top, n)
+			}
+		}
+	}
+	th := c.t.height
+	// Axis titles.
+	c.t.draw(img, c.gx, chartPad, c.colTitle(), s.Text)
+	rowTitle := "given label"
+	c.t.drawUp(img, chartPad, c.gy+min(len(c.m.Rows)*c.cell, c.h)/2+c.t.width(rowTitle)/2, rowTitle, s.Text)
+	// Column labels.
+	for k, name := range c.cols {
+		x := c.gx + k*c.cell
+		if c.upCol {
+			c.t.drawUp(img, x+(c.cell-th)/2, c.gy-6, name, s.Text)
+		} else {
+			c.t.draw(img, x+(c.cell-c.t.width(name))/2, c.gy-6-th, name, s.Text)
+		}
+	}
+	// Rows: label, cells, figures.
+	classes := c.m.Classes()
+	for r, row := range counts {
+		y := c.gy + r*c.cell
+		name := c.rows[r]
+		c.t.draw(img, c.gx-6-c.t.width(name), y+(c.cell-th)/2, name, s.Text)
+		for k, n := range row {
+			x := c.gx + k*c.cell
+			bg, fg := s.Background, s.Text
+			switch {
+			case c.opts.HideDiagonal && diag(r, k):
+				bg = s.Faint
+			case n > 0 && top > 0:
+				t := math.Log1p(float64(n)) / math.Log1p(float64(top))
+				bg = mixRGB(s.Background, s.Cell, 0.1+0.9*t)
+				if t > 0.55 {
+					fg = s.Background
+				}
+			}
+			rect(img, x, y, x+c.cell, y+c.cell, bg)
+			if !(c.opts.HideDiagonal && diag(r, k)) && n > 0 {
+				txt := strconv.Itoa(n)
+				if w := c.t.width(txt); w <= c.cell-4 {
+					c.t.draw(img, x+(c.cell-w)/2, y+(c.cell-th)/2, txt, fg)
+				}
+			}
+		}
+		if c.opts.Figures {
+			cl := classes[r]
+			fx := c.gx + len(c.m.Cols)*c.cell + figureGap
+			acc := "–"
+			if cl.Samples > 0 {
+				acc = fmt.Sprintf("%.2f%%", 100*cl.Accuracy())
+			}
+			for f, txt := range []string{strconv.Itoa(cl.Samples), acc, strconv.Itoa(cl.Suspects)} {
+				c.t.draw(img, fx+(f+1)*c.fig-figureGap-c.t.width(txt), y+(c.cell-th)/2, txt, s.Text)
+			}
+		}
+	}
+	if c.opts.Figures {
+		fx := c.gx + len(c.m.Cols)*c.cell + figureGap
+		for f, txt := range []string{"samples", "accuracy", "suspects"} {
+			c.t.draw(img, fx+(f+1)*c.fig-figureGap-c.t.width(txt), c.gy-6-th, txt, s.Text)
+		}
+	}
+	// Grid lines.
+	gw, gh := len(c.m.Cols)*c.cell, len(c.m.Rows)*c.cell
+	for k := 0; k <= len(c.m.Cols); k++ {
+		rect(img, c.gx+k*c.cell, c.gy, c.gx+k*c.cell+1, c.gy+gh+1, s.Faint)
+	}
+	for r := 0; r <= len(c.m.Rows); r++ {
+		rect(img, c.gx, c.gy+r*c.cell, c.gx+gw+1, c.gy+r*c.cell+1, s.Faint)
+	}
+	// The colour scale: a bar from 0 to the largest count shown.
+	sy := c.gy + gh + 10
+	bar := max(60, min(gw, 240))
+	c.t.draw(img, c.gx, sy, "0", s.Text)
+	bx := c.gx + c.t.width("0") + 6
+	for x := range bar {
+		t := float64(x) / float64(bar-1)
+		rect(img, bx+x, sy+2, bx+x+1, sy+th-2, mixRGB(s.Background, s.Cell, 0.1+0.9*t))
+	}
+	scale := strconv.Itoa(top) + " (log scale)"
+	if c.opts.HideDiagonal {
+		scale += ", diagonal hidden"
+	}
+	c.t.draw(img, bx+bar+6, sy, scale, s.Text)
+	return img
+}
+
+// rect fills [x0, x1)×[y0, y1) with c, clipped to dst.
+func rect(dst *image.RGBA, x0, y0, x1, y1 int, c color.RGBA) {
+	r := image.Rect(x0, y0, x1, y1).Intersect(dst.Rect)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		p := dst.Pix[dst.PixOffset(r.Min.X, y):]
+		for x := 0; x < r.Dx(); x++ {
+			p[4*x], p[4*x+1], p[4*x+2], p[4*x+3] = c.R, c.G, c.B, 255
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package plot
+
+import (
+	"testing"
+
+	"idxlabel/suspect/confusion"
+)
+
+// handMatrix has counts row 0 = [5 1 0], row 1 = [0 9 2], row 2 = [3 0 4] (classes 0–2).
+func handMatrix(t *testing.T) *confusion.Matrix {
+	t.Helper()
+	counts := [][]int{{5, 1, 0}, {0, 9, 2}, {3, 0, 4}}
+	var labels []int
+	var probs []float32
+	for r, row := range counts {
+		for c, n := range row {
+			for range n {
+				labels = append(labels, r)
+				p := make([]float32, 3)
+				p[c] = 1
+				probs = append(probs, p...)
+			}
+		}
+	}
+	m, err := confusion.New(labels, probs, []int{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestConfusionChart checks that every cell's centre maps back to its label and class, that
+// pixels off the grid map to none, that a larger count is drawn darker in the light style, and
+// that a hidden diagonal is drawn Faint.
+func TestConfusionChart(t *testing.T) {
+	m := handMatrix(t)
+	names := map[int]string{0: "zero", 1: "один", 2: "ひ"} // "ひ" is not in the Go font: shown as 2
+	for _, hide := range []bool{false, true} {
+		s := Light()
+		c := NewConfusion(m, ConfusionOptions{Name: func(k int) string { return names[k] }, HideDiagonal: hide, Figures: true, Style: s})
+		img := c.Draw()
+		if w, h := c.Size(); img.Rect.Dx() != w || img.Rect.Dy() != h {
+			t.Fatalf("image %v, size %d×%d", img.Rect, w, h)
+		}
+		centre := func(r, k int) (int, int) { return c.gx + k*c.cell + 3, c.gy + r*c.cell + 3 }
+		for r := range 3 {
+			for k := range 3 {
+				x, y := centre(r, k)
+				l, cl, ok := c.CellAt(x, y)
+				if !ok || l != r || cl != k {
+					t.Fatalf("cell (%d, %d): CellAt = %d, %d, %v", r, k, l, cl, ok)
+				}
+			}
+		}
+		if _, _, ok := c.CellAt(c.gx-1, c.gy+1); ok {
+			t.Error("left of the grid is a cell")
+		}
+		if _, _, ok := c.CellAt(c.gx+3*c.cell+1, c.gy+1); ok {
+			t.Error("right of the grid is a cell")
+		}
+		lum := func(r, k int) int {
+			p := img.RGBAAt(centre(r, k))
+			return int(p.R) + int(p.G) + int(p.B)
+		}
+		if hide {
+			if img.RGBAAt(centre(1, 1)) != s.Faint || !(lum(2, 0) < lum(1, 2) && lum(1, 2) < lum(0, 1)) {
+				t.Errorf("diagonal hidden: (1, 1) %v; brightness of counts 3, 2, 1: %d %d %d", img.RGBAAt(centre(1, 1)), lum(2, 0), lum(1, 2), lum(0, 1))
+			}
+		} else if !(lum(1, 1) < lum(0, 0) && lum(0, 0) < lum(0, 1) && lum(0, 1) < lum(0, 2)) || img.RGBAAt(centre(0, 2)) != s.Background {
+			t.Errorf("brightness of counts 9, 5, 1, 0: %d %d %d %d", lum(1, 1), lum(0, 0), lum(0, 1), lum(0, 2))
+		}
+		if c.cols[0] != "zero" || c.cols[1] != "один" || c.cols[2] != "2" {
+			t.Errorf("column labels %q", c.cols)
+		}
+	}
+}
