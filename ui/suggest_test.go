@@ -45,15 +45,19 @@ func (q *uiQueue) run() {
 	}
 }
 
-// unlabelledDemo returns the demo's 300 generated digits as a dataset of images alone (no sample
-// has a label), journaled in a temporary folder, and the demo's labels.
-func unlabelledDemo(t *testing.T) (*store.Dataset, []int) {
+// demoStore returns the demo's 300 generated digits as a dataset journaled in a temporary
+// folder, with their labels or as images alone (no sample has a label), and the demo's labels.
+func demoStore(t *testing.T, labelled bool) (*store.Dataset, []int) {
 	t.Helper()
 	images, labels, err := demo.Arrays()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := store.FromArrays(images, nil, nil, filepath.Join(t.TempDir(), "demo"+store.JournalSuffix), store.Options{})
+	given := labels
+	if !labelled {
+		given = nil
+	}
+	ds, err := store.FromArrays(images, given, nil, filepath.Join(t.TempDir(), "demo"+store.JournalSuffix), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +105,7 @@ func TestSuggestedReview(t *testing.T) {
 	q := &uiQueue{}
 	w.jobs.schedule = q.schedule
 	w.sugg.opts = suspect.CNNOptions{Epochs: 12}
-	ds, truth := unlabelledDemo(t)
+	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 
 	// Nothing labelled: nothing to learn from, said clearly; the grid shows every sample.
@@ -271,7 +275,7 @@ func TestSuggestedStop(t *testing.T) {
 	q := &uiQueue{}
 	w.jobs.schedule = q.schedule
 	w.sugg.opts = suspect.CNNOptions{Epochs: 12}
-	ds, truth := unlabelledDemo(t)
+	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 	if err := ds.SetLabels([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, truth[:10]); err != nil {
 		t.Fatal(err)

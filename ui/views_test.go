@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/internal/demo"
 	"idxlabel/store"
 )
 
@@ -34,26 +32,11 @@ func (a *gridAsks) moveCursor(to int, extend bool) {
 	a.moves = append(a.moves, [2]int{to, e})
 }
 
-// demoData is the demo dataset in a temporary journal, for views tested alone.
-func demoData(t *testing.T) *store.Dataset {
-	t.Helper()
-	images, labels, err := demo.Arrays()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "d"+store.JournalSuffix), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ds.Abandon(); ds.Close() })
-	return ds
-}
-
 // The grid alone: it reports the keys and clicks as the positions they ask for and changes no
 // view model; its renderer draws what it is handed and never moves the scroll offset.
 func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	test.NewTempApp(t)
-	ds := demoData(t)
+	ds, _ := demoStore(t, true)
 	v := newView(ds.Select(store.Filter{}), ds.Len())
 	v.gen = ds.Gen()
 	v.move(5, false)
@@ -157,6 +140,7 @@ func (m spotMode) order(s *state, _ store.Filter) []int {
 // the window, its status, and the edits act through the same controller.
 func TestAModeIsAViewAndAValue(t *testing.T) {
 	w, ds := demoWindow(t, true)
+	was := ds.Label(3)
 	const modeSpot mode = 100
 	spot := widget.NewLabel("spot view")
 	w.c.modes[modeSpot] = spotMode{view: spot}
@@ -170,20 +154,11 @@ func TestAModeIsAViewAndAValue(t *testing.T) {
 	}
 	w.c.moveCursor(1, false)
 	test.Type(w.grid, string(rune('0'+(ds.Label(3)+1)%10)))
-	if ds.Label(3) == demoLabel(t, 3) {
+	if ds.Label(3) == was {
 		t.Fatal("a digit in the mode did not relabel")
 	}
 	w.side.showList.SetSelected("All")
 	if w.c.mode != modeBrowse || middle.Objects[0] != w.grid || w.c.v.Len() != ds.Len() {
 		t.Fatalf("back to browsing: mode %d, middle %T", w.c.mode, middle.Objects[0])
 	}
-}
-
-// demoLabel is sample i's label as the demo generates it.
-func demoLabel(t *testing.T, i int) int {
-	_, labels, err := demo.Arrays()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int(labels.Data[i])
 }
