@@ -154,7 +154,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 	ds := s.c.ds
 	s.c.jobs.run(func() {
 		n, err := ds.ExportChangeLog(path)
-		fyne.Do(func() {
+		s.c.jobs.schedule(func() {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: the folder does not exist", filepath.Dir(path))
 			}

@@ -77,6 +77,7 @@ func readCSV(t *testing.T, path string) []string {
 // Change Log on Save is checked, and say so when they cannot.
 func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w, ds := demoWindow(t, true)
+	q := queueUI(w)
 	g := w.grid
 	var want []string
 	row := func(i, from, to int, how string) {
@@ -122,7 +123,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w.draw.open.win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
 	w.scans.findSuspects()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	w.scans.stop()
 	if !(w.c.mode != modeBrowse) || w.c.v.Len() < 2 {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
@@ -154,7 +155,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	if !w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
 		t.Fatal("Enter did not export")
 	}
-	waitFor(t, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
+	waitUI(t, q, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
 	got := readCSV(t, out)
 	if !reflect.DeepEqual(got, append([]string{"index,original,new,how"}, want...)) {
 		t.Fatalf("exported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -167,7 +168,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	cp := lp + store.ChangesSuffix
 	os.Mkdir(cp, 0o755)
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)
 	}
@@ -186,14 +187,14 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	l30 := ds.Label(30)
 	test.Type(g, strconv.Itoa((l30+1)%10))
 	w.save.save()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if _, err := os.Lstat(cp); !os.IsNotExist(err) {
 		t.Fatalf("a change log was written while off: %v", err)
 	}
 	// On again: the next save appends everything held back.
 	pref.Action()
 	w.save.save()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	got = readCSV(t, cp)
 	// Sample 30 of the saved files was the session's 31st: sample 20 before it was deleted.
 	want = append(want, "31,"+strconv.Itoa(l30)+","+strconv.Itoa((l30+1)%10)+",manual")

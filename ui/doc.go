@@ -12,7 +12,8 @@
 //     each view is handed, made from it (the grid's frame, the side panel's state, the status
 //     line, the detail of the sample at the cursor, the title).
 //   - controller.go, edit.go: the controller. Its methods are what the person can ask for:
-//     move the cursor, click, choose what to show, relabel, delete, decide in a review, undo.
+//     move the cursor, click, choose what to show, delete, undo; a mode's own edit (relabel,
+//     decide in a review) stands in its mode's file.
 //     Each applies the request to the store and the view model on the UI thread, then shows the
 //     result (refresh: everything; follow: what depends on the cursor).
 //   - view.go: the view model: the samples shown, in order, their positions, the selection,
@@ -45,9 +46,10 @@
 // A digit typed on the grid goes one way, then back through the store's notification:
 //
 //	tileGrid.TypedRune (tilegrid.go)
-//	→ controller.typedRune (edit.go) → the mode's label:
-//	    browsing: controller.relabel (edit.go) → store.Dataset.Relabel
-//	    a review: controller.decide (edit.go), review.how (review.go) → store.Dataset.DecideAs
+//	→ controller.typedRune (edit.go) → the mode's label, which holds the mode's edit:
+//	    browsing: browseMode.label → controller.relabel (mode.go) → store.Dataset.Relabel
+//	    a review: reviewMode.label → controller.decide, review.how (review.go)
+//	              → store.Dataset.DecideAs
 //	→ the store journals the edit (synced to disk), applies it, updates its counts and notifies
 //	  its subscribers on this goroutine: controller.queue
 //	→ controller.drain, called by the edit at once → controller.apply: the view model follows
@@ -69,5 +71,5 @@
 //
 // Threading follows Fyne 2.7: widgets are touched only on the UI thread; loading, saving,
 // scanning, training, importing and exporting run in goroutines (jobs.run) that hand their
-// results back with fyne.Do.
+// progress and results back through jobs.schedule, which is fyne.Do.
 package ui

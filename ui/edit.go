@@ -11,8 +11,8 @@ import (
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
 // thread, changes the store, and applies the store's change to the view model at once (drain)
 // before it moves the cursor: a digit key goes tileGrid.TypedRune → typedRune → the mode's label
-// (relabel, or decide in a review) → the store, which journals it and notifies → drain → apply
-// → refresh, and the views show the new state.
+// (relabel in mode.go, or decide in review.go) → the store, which journals it and notifies →
+// drain → apply → refresh, and the views show the new state.
 
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
 // class picker for datasets whose classes need more than one keystroke.
@@ -56,52 +56,6 @@ func (c *controller) pickClass(initial string) {
 		c.modeView().label(c, l)
 		c.out.focus()
 	})
-}
-
-// relabel gives every selected sample (the cursor's when none is) the label, as one undoable
-// step, then moves the cursor to the next sample after them.
-func (c *controller) relabel(label int) {
-	sel := c.v.selection()
-	if len(sel) == 0 || c.editsWait() {
-		return
-	}
-	err := c.ds.Relabel(sel, label)
-	c.drain()
-	if err != nil {
-		c.d.showError(err)
-		return
-	}
-	last := c.v.cursor
-	for _, i := range sel {
-		last = max(last, c.v.pos[i])
-	}
-	if last+1 < c.v.Len() {
-		c.moveCursor(last+1, false)
-	} else {
-		c.clearSelection()
-	}
-	if note := largeEditNote(len(sel), "Relabelled"); note != "" {
-		c.say(note)
-	}
-}
-
-// decide records a person's decision in review r on the cursor's sample: its label becomes
-// label (the suggestion accepted, another label set, or the label it has kept), as one
-// undoable, journaled edit that marks it reviewed and tells the change log how (review.how);
-// then the cursor moves to the next sample.
-func (c *controller) decide(r *review, label int) {
-	i := c.v.current()
-	if i < 0 || r == nil || c.editsWait() {
-		return
-	}
-	how := r.how(i, label)
-	err := c.ds.DecideAs(how, i, label)
-	c.drain()
-	if err != nil {
-		c.d.showError(err)
-		return
-	}
-	c.next()
 }
 
 // next moves the cursor to the next sample shown, if any.

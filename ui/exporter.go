@@ -98,11 +98,11 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	prog.Show()
 	start := time.Now()
 	opts.Progress = func(done, total int) {
-		fyne.Do(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
 		err := export.Write(job.ctx, s, out, opts)
-		fyne.Do(func() {
+		c.jobs.schedule(func() {
 			c.jobs.finish(job)
 			prog.SetOnClosed(func() {})
 			prog.Hide()

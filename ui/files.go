@@ -130,7 +130,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
-		fyne.Do(func() {
+		o.c.jobs.schedule(func() {
 			defer o.c.jobs.finish(job) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()

@@ -129,10 +129,10 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 			}
 			if k%32 == 0 || k == len(files)-1 {
 				frac := float64(k+1) / float64(len(files))
-				fyne.Do(func() { bar.SetValue(frac) })
+				c.jobs.schedule(func() { bar.SetValue(frac) })
 			}
 		}
-		fyne.Do(func() {
+		c.jobs.schedule(func() {
 			defer c.jobs.finish(job) // last: tests wait on it
 			prog.Hide()
 			if ds != c.ds {

@@ -24,7 +24,8 @@ const (
 func (k jobKind) holdsEdits() bool { return k <= jobImporting }
 
 // job is one piece of background work: its kind, its progress for the status bar and its
-// Cancel. Jobs start and finish on the UI thread; their work runs in a goroutine (jobs.run).
+// Cancel. Jobs start and finish on the UI thread; their work runs in a goroutine (jobs.run) and
+// hands its progress and its result back to the UI thread through jobs.schedule.
 type job struct {
 	kind   jobKind
 	note   string // its progress for the status bar ("Saving… 40% (edits wait)"); "" shows none
@@ -47,7 +48,10 @@ type jobs struct {
 	life     context.Context
 	end      context.CancelFunc
 	bg       sync.WaitGroup
-	schedule func(func()) // runs a function on the UI thread later: fyne.Do (tests queue it)
+	// schedule runs a function on the UI thread later: fyne.Do. Tests queue the functions and run
+	// them on their own goroutine, as the real driver does on the UI thread (the test driver's
+	// fyne.Do would run them at once on the worker's goroutine).
+	schedule func(func())
 }
 
 func newJobs(schedule func(func())) *jobs {

@@ -84,6 +84,33 @@ func (browseMode) legend(digits bool) []key {
 	return []key{{"Type a class", "to relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
 }
 
+// relabel gives every selected sample (the cursor's when none is) the label, as one undoable
+// step, then moves the cursor to the next sample after them.
+func (c *controller) relabel(label int) {
+	sel := c.v.selection()
+	if len(sel) == 0 || c.editsWait() {
+		return
+	}
+	err := c.ds.Relabel(sel, label)
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
+	}
+	last := c.v.cursor
+	for _, i := range sel {
+		last = max(last, c.v.pos[i])
+	}
+	if last+1 < c.v.Len() {
+		c.moveCursor(last+1, false)
+	} else {
+		c.clearSelection()
+	}
+	if note := largeEditNote(len(sel), "Relabelled"); note != "" {
+		c.say(note)
+	}
+}
+
 // about is what a mode says of one sample in the detail panel: a line of text and some
 // thumbnails (a suspect's nearest samples). The zero about shows nothing.
 type about struct {

@@ -200,6 +200,25 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 	return true
 }
 
+// decide records a person's decision in review r on the cursor's sample: its label becomes
+// label (the suggestion accepted, another label set, or the label it has kept), as one
+// undoable, journaled edit that marks it reviewed and tells the change log how (review.how);
+// then the cursor moves to the next sample.
+func (c *controller) decide(r *review, label int) {
+	i := c.v.current()
+	if i < 0 || r == nil || c.editsWait() {
+		return
+	}
+	how := r.how(i, label)
+	err := c.ds.DecideAs(how, i, label)
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
+	}
+	c.next()
+}
+
 // label records the decision: the label chosen for the cursor's sample.
 func (m *reviewMode) label(c *controller, l int) { c.decide(m.r, l) }
 

@@ -68,7 +68,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
 		// slowed by the save's compression (scripts/savelat.sh).
 		drawn := make(chan struct{})
-		fyne.Do(func() { close(drawn) })
+		c.jobs.schedule(func() { close(drawn) })
 		select {
 		case <-drawn:
 		case <-job.ctx.Done(): // the window closing (its queue may be dropped): do returns at once
@@ -77,7 +77,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 		err := do(job.ctx, func(f float64) {
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
-				fyne.Do(func() {
+				c.jobs.schedule(func() {
 					if s.job == job {
 						c.jobs.setNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
 						c.renderCursor()
@@ -85,7 +85,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 				})
 			}
 		})
-		fyne.Do(func() { s.done(job, err, then) })
+		c.jobs.schedule(func() { s.done(job, err, then) })
 	})
 }
 

@@ -61,9 +61,9 @@ func (s *scanner) findSuspects() {
 					left := time.Duration(float64(time.Since(start)) * (1 - f) / f)
 					text = fmt.Sprintf("neighbours — about %s left", left.Round(time.Second))
 				}
-				fyne.Do(func() { stage.SetText(text); bar.SetValue(f) })
+				c.jobs.schedule(func() { stage.SetText(text); bar.SetValue(f) })
 			})
-		fyne.Do(func() {
+		c.jobs.schedule(func() {
 			defer c.jobs.finish(job) // last: tests wait on it
 			prog.SetOnClosed(func() {})
 			prog.Hide()
@@ -143,14 +143,14 @@ func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Re
 			}
 			last = time.Now()
 			note := fmt.Sprintf("CNN scan: fold %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
-			fyne.Do(func() {
+			c.jobs.schedule(func() {
 				if s.cnn == job {
 					c.jobs.setNote(job, note)
 					c.renderCursor()
 				}
 			})
 		})
-		fyne.Do(func() {
+		c.jobs.schedule(func() {
 			if s.cnn != job {
 				return // stopped, or replaced by a newer scan
 			}

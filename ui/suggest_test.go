@@ -45,6 +45,21 @@ func (q *uiQueue) run() {
 	}
 }
 
+// queueUI makes w's background work hand its UI-thread steps to a queue that the test runs on
+// its own goroutine, as the real driver runs them on the UI thread (the test driver would run
+// them at once on the worker's goroutine, racing with the test's reads of the widgets).
+func queueUI(w *window) *uiQueue {
+	q := &uiQueue{}
+	w.jobs.schedule = q.schedule
+	return q
+}
+
+// waitUI runs q's queued steps until cond holds.
+func waitUI(t *testing.T, q *uiQueue, cond func() bool) {
+	t.Helper()
+	waitFor(t, func() bool { q.run(); return cond() })
+}
+
 // demoStore returns the demo's 300 generated digits as a dataset journaled in a temporary
 // folder, with their labels or as images alone (no sample has a label), and the demo's labels.
 func demoStore(t *testing.T, labelled bool) (*store.Dataset, []int) {
