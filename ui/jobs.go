@@ -44,10 +44,10 @@ type jobs struct {
 	mu      sync.Mutex
 	running []*job
 	// holding counts the running jobs that hold edits; tests poll it from their own goroutine.
-	holding  atomic.Int32
-	life     context.Context
-	end      context.CancelFunc
-	bg       sync.WaitGroup
+	holding atomic.Int32
+	life    context.Context
+	end     context.CancelFunc
+	bg      sync.WaitGroup
 	// schedule runs a function on the UI thread later: fyne.Do. Tests queue the functions and run
 	// them on their own goroutine, as the real driver does on the UI thread (the test driver's
 	// fyne.Do would run them at once on the worker's goroutine).
