@@ -16,8 +16,10 @@ import (
 // runSuspects ranks the samples of a pair by how likely their label is wrong and prints CSV,
 // most suspicious first: "index,label,suggested,score" (indices 0-based in file order; score the
 // estimated probability that the label is wrong). --method cnn (the default) ranks by the
-// out-of-fold probabilities of a cross-validated CNN (suspect.ScanCNN), printing its progress
-// per fold and epoch on stderr; --method knn by the labels of the k nearest neighbours
+// out-of-fold probabilities of cross-validated CNNs (suspect.ScanCNN: --seeds cross-validations
+// of --folds folds, blended with a vote of each sample's neighbours in the networks' features),
+// printing its progress per seed, fold and epoch on stderr; --method knn by the labels of the
+// k nearest neighbours
 // (suspect.Scan, seconds). --duplicates prints the near-duplicate pairs of the kNN scan instead:
 // "index_a,index_b,distance" (RMS pixel difference), exact duplicates with different labels
 // first. A summary goes to stderr. Interrupt (Ctrl+C) cancels the scan.
@@ -27,14 +29,15 @@ func runSuspects(c *cli, args []string) error {
 	top := fs.Int("top", 100, "print the N most suspicious samples (0: all)")
 	dups := fs.Bool("duplicates", false, "print near-duplicate pairs instead (kNN)")
 	k := fs.Int("k", 10, "knn: neighbours per sample (1–100)")
-	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking)")
-	folds := fs.Int("folds", 5, "cnn: cross-validation folds (2–50)")
-	epochs := fs.Int("epochs", 0, "cnn: epochs per fold (default: 12 up to 10,000 samples, fewer above)")
+	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking); seeds S, S+1, … deal the folds")
+	folds := fs.Int("folds", 3, "cnn: cross-validation folds (2–50)")
+	seeds := fs.Int("seeds", 2, "cnn: cross-validations averaged, each dealing its own folds (1–10; each costs a scan)")
+	epochs := fs.Int("epochs", 0, "cnn: epochs per fold (default: 14 up to about 26,000 samples, fewer above: 6 for 60,000)")
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
 	}
-	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs); err != nil {
+	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs, *seeds); err != nil {
 		return err
 	}
 	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
@@ -74,35 +77,38 @@ func runSuspects(c *cli, args []string) error {
 		return nil
 	}
 	var last [2]int
-	res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed}, func(p suspect.Progress) {
+	res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
 		if at := [2]int{p.Fold, p.Epoch}; at != last {
 			last = at
-			fmt.Fprintf(c.stderr, "idxlabel: fold %d/%d, epoch %d/%d: %.0f%% done, %s left\n",
-				p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
+			// p.Fold counts the fold models of every seed: seed 1's folds, then seed 2's.
+			fmt.Fprintf(c.stderr, "idxlabel: seed %d/%d, fold %d/%d, epoch %d/%d: %.0f%% done, %s left\n",
+				(p.Fold-1) / *folds + 1, *seeds, (p.Fold-1)%*folds+1, *folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
 		}
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[1], err)
 	}
 	writeSuspects(out, res.Suspects, snap.Indices, *top)
-	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d folds): out-of-fold error %.2f%%, %d with p(label) below 0.5, %d unlabelled\n",
-		len(snap.Indices), time.Since(start).Seconds(), *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
+	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d × %d folds): out-of-fold error %.2f%%, %d with p(label) below 0.5, %d unlabelled\n",
+		len(snap.Indices), time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
 	return nil
 }
 
-// Upper bounds of --k and --folds. The kNN scan keeps an N×k neighbour list per worker and
-// compares every pair once per neighbour slot it fills, and the CNN scan holds a training list
-// of N samples per fold and trains once per fold, so both grow without a useful gain: --k 5000
-// on t10k took 826 MB and over 5 minutes, --folds 10000 870 MB and an estimated 57 hours.
+// Upper bounds of --k, --folds and --seeds. The kNN scan keeps an N×k neighbour list per worker
+// and compares every pair once per neighbour slot it fills, and the CNN scan holds a training
+// list of N samples per fold and trains once per fold and seed, so all grow without a useful
+// gain: --k 5000 on t10k took 826 MB and over 5 minutes, --folds 10000 870 MB and an estimated
+// 57 hours.
 const (
 	maxK     = 100
 	maxFolds = 50
+	maxSeeds = 10
 )
 
 // checkSuspectsFlags reports option values that make no sense as usage errors: an unknown
-// method, top below 0, k outside 1–maxK, folds outside 2–maxFolds, or epochs below 1 when
-// given.
-func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, top, k, folds, epochs int) error {
+// method, top below 0, k outside 1–maxK, folds outside 2–maxFolds, seeds outside 1–maxSeeds, or
+// epochs below 1 when given.
+func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, top, k, folds, epochs, seeds int) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
@@ -118,6 +124,10 @@ func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, top, k, folds, 
 		return usagef("suspects: --folds must be at least 2, not %d", folds)
 	case folds > maxFolds:
 		return usagef("suspects: --folds must be at most %d, not %d", maxFolds, folds)
+	case seeds < 1:
+		return usagef("suspects: --seeds must be at least 1, not %d", seeds)
+	case seeds > maxSeeds:
+		return usagef("suspects: --seeds must be at most %d, not %d", maxSeeds, seeds)
 	case set["epochs"] && epochs < 1:
 		return usagef("suspects: --epochs must be at least 1, not %d", epochs)
 	}

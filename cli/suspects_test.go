@@ -29,6 +29,8 @@ func TestSuspectsUsageErrors(t *testing.T) {
 		{[]string{"--k", "101"}, "--k must be at most 100, not 101"},
 		{[]string{"--k", "100000"}, "--k must be at most 100, not 100000"},
 		{[]string{"--folds", "51"}, "--folds must be at most 50, not 51"},
+		{[]string{"--seeds", "0"}, "--seeds must be at least 1, not 0"},
+		{[]string{"--seeds", "11"}, "--seeds must be at most 10, not 11"},
 	}
 	for _, c := range cases {
 		args := append([]string{"suspects", "/nonexistent/i", "/nonexistent/l"}, c.flags...)
@@ -43,9 +45,9 @@ func TestSuspectsUsageErrors(t *testing.T) {
 }
 
 // TestSuspectsCSV runs both methods on the first 600 t10k digits, one of them relabelled, with
-// a short CNN (2 folds, 2 epochs;
-// too short to rank well: the ranking itself is tested in package suspect): the same CSV header, --top rows with file indices, progress
-// per fold and epoch and a summary on stderr.
+// a short CNN (2 seeds × 2 folds, 2 epochs; too short to rank well: the ranking itself is tested
+// in package suspect): the same CSV header, --top rows with file indices, progress per seed,
+// fold and epoch and a summary on stderr.
 func TestSuspectsCSV(t *testing.T) {
 	images, labels := mnisttest.Load(t)
 	const n = 600
@@ -71,7 +73,8 @@ func TestSuspectsCSV(t *testing.T) {
 		if len(lines) != 8 || lines[0] != "index,label,suggested,score" {
 			t.Fatalf("%s: CSV %q", m, out)
 		}
-		if m == "cnn" && (!strings.Contains(errOut, "fold 1/2, epoch 1/2") || !strings.Contains(errOut, "fold 2/2, epoch 2/2") || !strings.Contains(errOut, "out-of-fold error")) {
+		if m == "cnn" && (!strings.Contains(errOut, "seed 1/2, fold 1/2, epoch 1/2") || !strings.Contains(errOut, "seed 2/2, fold 2/2, epoch 2/2") ||
+			!strings.Contains(errOut, "(CNN, 2 × 2 folds)") || !strings.Contains(errOut, "out-of-fold error")) {
 			t.Errorf("cnn: stderr %q", errOut)
 		}
 		if m == "knn" && !strings.Contains(out, "\n3,") {

@@ -17,17 +17,17 @@ const alignRows = 4096
 // commonFeatures puts the held-out features of every fold into the first fold model's space.
 // Each fold model has its own penultimate space: without this, the nearest neighbours of a
 // sample (measured on t10k: 99.99% of its 10 nearest) come from the models of its own fold, and
-// a map of the features shows every class once per fold. feats[m] holds the features fold model
-// nets[m] gives its held-out samples held[m] (len(held[m])×cnn.Features); for m ≥ 1 they are
-// mapped by the affine map that best takes nets[m]'s features of a reference set (up to
-// alignRows samples, evenly spaced among all) to nets[0]'s features of the same samples (least
-// squares with a small ridge, gonum's Cholesky), then clipped at 0 like the post-ReLU
-// activations they stand for. out (N×Features, row i for sample i) receives them. Up to
-// workers folds are mapped at once; the result does not depend on workers. Growth:
-// O(F·alignRows) forward passes and O(F·(alignRows + Features)·Features²) arithmetic for F
-// folds, O(workers·alignRows·Features) memory. Errors: the context's error when cancelled; an
-// error when a fit's normal equations are not positive definite.
-func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, held [][]int, feats [][]float32, out []float32, workers int) error {
+// a map of the features shows every class once per fold. out (N×Features, row i for sample i)
+// holds at the rows held[m] the features fold model nets[m] gives those samples; for m ≥ 1 they
+// are mapped in place by the affine map that best takes nets[m]'s features of a reference set
+// (up to alignRows samples, evenly spaced among all) to nets[0]'s features of the same samples
+// (least squares with a small ridge, gonum's Cholesky), then clipped at 0 like the post-ReLU
+// activations they stand for. Up to workers folds are mapped at once, each writing only its own
+// rows; the result does not depend on workers. Growth: O(F·alignRows) forward passes and
+// O(F·(alignRows + Features)·Features²) arithmetic for F folds, O(workers·alignRows·Features)
+// memory. Errors: the context's error when cancelled; an error when a fit's normal equations are
+// not positive definite.
+func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, held [][]int, out []float32, workers int) error {
 	const f = cnn.Features
 	ref := make([]int, min(n, alignRows))
 	for r := range ref {
@@ -60,7 +60,7 @@ func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, 
 			}
 			var w *mat.Dense
 			if w, errs[m] = affineFit(src, y); errs[m] == nil {
-				applyAffine(feats[m], w)
+				applyAffine(out, held[m], w)
 			}
 		})
 	}
@@ -68,9 +68,6 @@ func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, 
 	for m := range nets {
 		if errs[m] != nil {
 			return errs[m]
-		}
-		for k, i := range held[m] {
-			copy(out[i*f:(i+1)*f], feats[m][k*f:(k+1)*f])
 		}
 	}
 	return nil
@@ -111,8 +108,9 @@ func affineFit(x []float32, y *mat.Dense) (*mat.Dense, error) {
 	return &w, nil
 }
 
-// applyAffine replaces each row v of feats (rows×Features) by max(0, [v 1]·W).
-func applyAffine(feats []float32, w *mat.Dense) {
+// applyAffine replaces each listed row v of feats (row i: feats[i·Features:(i+1)·Features]) by
+// max(0, [v 1]·W).
+func applyAffine(feats []float32, rows []int, w *mat.Dense) {
 	const f = cnn.Features
 	wt := make([]float32, (f+1)*f) // W row-major in float32
 	for r := range f + 1 {
@@ -121,8 +119,8 @@ func applyAffine(feats []float32, w *mat.Dense) {
 		}
 	}
 	row := make([]float32, f)
-	for at := 0; at < len(feats); at += f {
-		v := feats[at : at+f]
+	for _, i := range rows {
+		v := feats[i*f : (i+1)*f]
 		copy(row, wt[f*f:]) // the bias
 		for r, x := range v {
 			if x == 0 {

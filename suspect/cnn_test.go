@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -63,22 +64,32 @@ func TestStratifiedFolds(t *testing.T) {
 // quickCNN is a fast configuration for tests: 2 folds, 2 epochs.
 var quickCNN = CNNOptions{Folds: 2, Epochs: 2, Seed: 3}
 
-// TestScanCNNDeterministic checks that the same seed gives the same ranking whether the folds
-// train one at a time or together.
+// TestScanCNNDeterministic checks that the same seed gives the same bits (ranking, blended
+// probabilities, features, errors, the model's temperature and suggestions) on one core training
+// one fold at a time as on two cores training two: the training shards, the feature search's
+// goroutines and the order the folds finish in must not show in the result.
 func TestScanCNNDeterministic(t *testing.T) {
 	d := mnistData(t, 1000)
+	for i := 0; i < d.N; i += 97 {
+		d.Labels[i] = NoLabel
+	}
 	one, two := quickCNN, quickCNN
 	one.Workers, two.Workers = 1, 2
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
 	a, err := ScanCNN(context.Background(), d, one, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	runtime.GOMAXPROCS(max(2, prev))
 	b, err := ScanCNN(context.Background(), d, two, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(a.Suspects, b.Suspects) || !slices.Equal(a.Probs, b.Probs) || !slices.Equal(a.Features, b.Features) {
-		t.Fatal("one seed, different rankings, probabilities or features with 1 and 2 workers")
+	if !slices.Equal(a.Suspects, b.Suspects) || !slices.Equal(a.Unlabelled, b.Unlabelled) || !slices.Equal(a.Probs, b.Probs) ||
+		!slices.Equal(a.Features, b.Features) || a.Error != b.Error || a.CNNError != b.CNNError ||
+		!slices.Equal(a.SeedErrors, b.SeedErrors) || a.Model.Temperature() != b.Model.Temperature() {
+		t.Fatal("one seed, different results on one core with 1 worker and two cores with 2")
 	}
 	checkOutputs(t, d, a)
 	two.Seed++
@@ -120,9 +131,9 @@ func checkOutputs(t *testing.T, d Data, r *CNNResult) {
 }
 
 // TestScanCNNFindsPlantedErrors relabels 100 random t10k samples to another class and checks
-// that a short CNN scan (2 folds, 2 epochs) ranks at least 90 of them in its top 200. It also
-// removes the labels of 30 other samples: they must get suggestions, most of them right, and
-// the model's Predict must agree with them.
+// that a short CNN scan (one seed, 2 folds, 2 epochs, the neighbour vote) ranks at least 90 of
+// them in its top 200. It also removes the labels of 30 other samples: they must get
+// suggestions, most of them right, and the model's Predict must agree with them.
 func TestScanCNNFindsPlantedErrors(t *testing.T) {
 	d := mnistData(t, 10000)
 	truth := slices.Clone(d.Labels)
@@ -141,11 +152,14 @@ func TestScanCNNFindsPlantedErrors(t *testing.T) {
 			n++
 		}
 	}
-	res, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 2, Epochs: 2}, nil)
+	res, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 2, Epochs: 2, Seeds: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkOutputs(t, d, res)
+	if res.Model.Labelled() != d.N-30 {
+		t.Errorf("the model learnt from %d labelled samples, want %d", res.Model.Labelled(), d.N-30)
+	}
 	found, restored := 0, 0
 	for _, s := range res.Suspects[:200] {
 		if orig, ok := planted[s.Index]; ok {
@@ -204,8 +218,9 @@ func TestScanCNNErrorsAndCancel(t *testing.T) {
 	}
 }
 
-// TestScanCNNResizes scans 14×14 samples (t10k halved): the model sees them resized to 28×28
-// and predicts a 14×14 sample.
+// TestScanCNNResizes scans 14×14 samples (t10k halved), without the neighbour vote: the model
+// sees them resized to 28×28 and predicts a 14×14 sample, and the scan's probabilities are the
+// networks'.
 func TestScanCNNResizes(t *testing.T) {
 	d := mnistData(t, 600)
 	small := make([]byte, d.N*196)
@@ -219,12 +234,18 @@ func TestScanCNNResizes(t *testing.T) {
 	}
 	d.Dim, d.H, d.W = 196, 14, 14
 	d.Pixels = func(i int) []byte { return small[i*196 : (i+1)*196] }
-	res, err := ScanCNN(context.Background(), d, quickCNN, nil)
+	noVote := quickCNN
+	noVote.Neighbours = -1
+	res, err := ScanCNN(context.Background(), d, noVote, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Suspects) != d.N {
 		t.Fatalf("%d suspects", len(res.Suspects))
+	}
+	checkOutputs(t, d, res)
+	if res.Error != res.CNNError {
+		t.Fatalf("without the vote: error %v, the networks' %v", res.Error, res.CNNError)
 	}
 	if _, _, err := res.Model.Predict(d.Pixels(0)); err != nil {
 		t.Fatal(err)
@@ -262,6 +283,26 @@ func TestTrainModel(t *testing.T) {
 	}
 	if !slices.Equal(m.Classes(), []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
 		t.Fatalf("classes %v", m.Classes())
+	}
+	if m.Labelled() != 1500 || m.Temperature() == 1 {
+		t.Fatalf("learnt from %d labelled samples, temperature %v; want 1500 and a fitted one", m.Labelled(), m.Temperature())
+	}
+	// Six labelled samples: too few to fit a temperature to, so no calibration.
+	few := d
+	few.Labels = make([]int, d.N)
+	for i := range few.Labels {
+		few.Labels[i] = NoLabel
+		if i < 5 {
+			few.Labels[i] = truth[i]
+		}
+	}
+	few.Labels[5] = (truth[0] + 1) % 10 // a second class for sure
+	fm, err := TrainModel(context.Background(), few, CNNOptions{Epochs: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fm.Labelled() != 6 || fm.Temperature() != 1 {
+		t.Fatalf("6 labels: learnt from %d, temperature %v; want 6 and 1", fm.Labelled(), fm.Temperature())
 	}
 }
 

@@ -18,3 +18,17 @@ func mnistData(tb testing.TB, n int) Data {
 	}
 	return Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 }
+
+// mnistTrainData returns the real 60,000-sample training set as scan input.
+func mnistTrainData(tb testing.TB) Data {
+	images, labels, err := mnisttest.ReadPair(mnisttest.Path(tb, mnisttest.TrainImages), mnisttest.Path(tb, mnisttest.TrainLabels))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	n := images.Dims[0]
+	ls := make([]int, n)
+	for i := range ls {
+		ls[i] = int(labels.Data[i])
+	}
+	return Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/disintegration/imaging"
 
@@ -13,18 +14,41 @@ import (
 )
 
 // Model is a trained classifier of samples: one or more networks whose class probabilities are
-// averaged. It keeps no pixels. Safe for concurrent use.
+// averaged, then calibrated by temperature scaling (a temperature fitted on labelled samples the
+// networks did not learn: see Temperature). It keeps no pixels. Safe for concurrent use.
 type Model struct {
-	nets    []*cnn.Net
-	classes []int // the label of each output, ascending
-	h, w    int   // the samples' size in pixels; resized to 28×28 when other
+	nets        []*cnn.Net
+	classes     []int   // the label of each output, ascending
+	h, w        int     // the samples' size in pixels; resized to 28×28 when other
+	labelled    int     // the labelled samples it learnt from
+	temperature float64 // p becomes p^(1/temperature), renormalized; 1: as the networks say
 }
 
 // Classes returns the labels the model can predict, ascending.
 func (m *Model) Classes() []int { return slices.Clone(m.classes) }
 
+// Labelled returns how many labelled samples the model learnt from (for ScanCNN's model: the
+// labelled samples its fold models were dealt). With few (below FewLabels) its suggestions are
+// often wrong, and its confidences, though calibrated, rest on few held-out samples: say so to
+// the person.
+func (m *Model) Labelled() int { return m.labelled }
+
+// FewLabels is the number of labelled samples below which a model's suggestions deserve a
+// warning. Measured on MNIST's test set (TrainModel on 3 or 10 labels a class, 2,000 held-out
+// digits, 4 draws): 30 labels get 19% of the suggestions wrong, and the calibrated confidence
+// misses the accuracy by 0.06 on average, 0.16 at worst (30 held-out labels fix a temperature
+// only so well); 100 labels get 9% wrong, expected calibration error 0.03; 300, 5% and 0.01.
+const FewLabels = 100
+
+// Temperature returns the temperature of the model's calibration, above 0: its networks' mean
+// probabilities p become p^(1/T), renormalized, so that on labelled samples held out from the
+// networks the confidence matches the accuracy. T > 1 means the networks were overconfident;
+// 1 means no calibration (too few labelled samples to hold any out).
+func (m *Model) Temperature() float64 { return m.temperature }
+
 // Predict returns the most probable label of one sample (H×W pixels as in the data the model was
-// trained on, row-major, 0–255) and its probability, 0–1. Errors: pixels of the wrong length.
+// trained on, row-major, 0–255) and its calibrated probability, 0–1. Errors: pixels of the
+// wrong length.
 func (m *Model) Predict(pixels []byte) (label int, confidence float64, err error) {
 	if len(pixels) != m.h*m.w {
 		return 0, 0, fmt.Errorf("a sample of %d pixels, the model takes %d×%d", len(pixels), m.h, m.w)
@@ -41,7 +65,8 @@ func (m *Model) Predict(pixels []byte) (label int, confidence float64, err error
 	return m.classes[best], float64(p[best]), nil
 }
 
-// probabilities returns the mean probabilities of the nets for the samples idx (len(idx)×classes).
+// probabilities returns the calibrated mean probabilities of the nets for the samples idx
+// (len(idx)×classes).
 func (m *Model) probabilities(ctx context.Context, s cnn.Samples, idx []int) ([]float32, error) {
 	nc := len(m.classes)
 	sum := make([]float32, len(idx)*nc)
@@ -54,8 +79,12 @@ func (m *Model) probabilities(ctx context.Context, s cnn.Samples, idx []int) ([]
 			sum[j] += v / float32(len(m.nets))
 		}
 	}
+	m.calibrate(sum)
 	return sum, nil
 }
+
+// calibrate applies the model's temperature to rows of mean probabilities, in place.
+func (m *Model) calibrate(p []float32) { temper(p, len(m.classes), m.temperature) }
 
 // suggestChunk is how many samples Suggest predicts between progress reports and checks of
 // its context.
@@ -137,37 +166,139 @@ func modelEpochs(n int) int {
 	return max(DefaultEpochs(n), (minModelSteps+perEpoch-1)/perEpoch)
 }
 
-// TrainModel trains one network on every labelled sample of d (the recipe of ScanCNN, without
-// cross-validation, and by default at least 300 optimizer steps: modelEpochs), for predicting
-// labels before any scan has run. Errors: as ScanCNN's.
+// TrainModel trains one network on every labelled sample of d (the recipe of ScanCNN's networks,
+// label smoothing included, without cross-validation, and by default at least 300 optimizer
+// steps: modelEpochs), for predicting labels before any scan has run. Its confidences are
+// calibrated by cross-fitting: the labelled samples (3,000 of them, drawn with the seed, when
+// there are more) are dealt into 3 stratified folds, a network learns each two and predicts the
+// third, and the model's temperature is fitted to those predictions (see Temperature; none below
+// 20 labelled samples). The calibration networks train alongside the model, opts.Workers at a
+// time, and cost up to about twice its training. Errors: as ScanCNN's.
 func TrainModel(ctx context.Context, d Data, opts CNNOptions, progress func(Progress)) (*Model, error) {
 	in, err := prepare(d)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Epochs <= 0 {
-		opts.Epochs = modelEpochs(len(in.labelled))
-	}
+	epochs := opts.Epochs // 0: each network's follow modelEpochs of its own samples
 	opts = opts.withDefaults(len(in.labelled))
-	cfg := cnn.Config{Epochs: opts.Epochs}
-	steps := cfg.Steps(len(in.labelled))
-	perEpoch := (steps + opts.Epochs - 1) / opts.Epochs
-	rng := rand.New(rand.NewPCG(opts.Seed, 0xfeed))
-	start := newProgressClock()
-	net, err := cnn.Train(ctx, in.samples, in.labelled, len(in.classes), cfg, rng, func(step, steps int) {
-		if progress != nil && (step%10 == 0 || step == steps) {
-			progress(start.progress(1, 1, min((step-1)/perEpoch+1, opts.Epochs), opts.Epochs, float64(step)/float64(steps)))
-		}
-	})
-	if err != nil {
-		return nil, err
+	type job struct {
+		train, held []int
+		rng         *rand.Rand
+		net         *cnn.Net
+		epochs      int
 	}
-	return &Model{nets: []*cnn.Net{net}, classes: in.classes, h: in.h, w: in.w}, nil
+	jobs := []*job{{train: in.labelled, rng: rand.New(rand.NewPCG(opts.Seed, 0xfeed))}}
+	if calib := calibrationSet(in.labelled, opts.Seed); len(calib) >= minCalibration {
+		for f, held := range stratifiedFolds(calib, in.cls, calibrationFolds, opts.Seed^0xca1) {
+			jobs = append(jobs, &job{train: without(calib, held), held: held, rng: rand.New(rand.NewPCG(opts.Seed, 0xca1+uint64(f)))})
+		}
+	}
+	total, steps := 0, make([]int, len(jobs))
+	for k, j := range jobs {
+		j.epochs = epochs
+		if j.epochs <= 0 {
+			j.epochs = modelEpochs(len(j.train))
+		}
+		steps[k] = cnn.Config{Epochs: j.epochs}.Steps(len(j.train))
+		total += steps[k]
+	}
+	final := jobs[0]
+	clock := newProgressClock()
+	var mu sync.Mutex
+	done, epoch := 0, 1
+	report := func(k, step, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if k == 0 {
+			epoch = min((step-1)/((n+final.epochs-1)/final.epochs)+1, final.epochs)
+		}
+		if progress != nil && step%10 == 0 {
+			progress(clock.progress(1, 1, epoch, final.epochs, float64(done)/float64(total)))
+		}
+	}
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, opts.Workers)
+	var wg sync.WaitGroup
+	for k, j := range jobs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			cfg := cnn.Config{Epochs: j.epochs, LabelSmoothing: labelSmoothing}
+			j.net, errs[k] = cnn.Train(ctx, in.samples, j.train, len(in.classes), cfg, j.rng, func(step, n int) { report(k, step, n) })
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	m := &Model{nets: []*cnn.Net{final.net}, classes: in.classes, h: in.h, w: in.w, labelled: len(in.labelled), temperature: 1}
+	if len(jobs) > 1 {
+		var oof []float32
+		var y []int
+		for _, j := range jobs[1:] {
+			p := make([]float32, len(j.held)*len(in.classes))
+			if err := j.net.Probabilities(ctx, in.samples, j.held, p); err != nil {
+				return nil, err
+			}
+			oof = append(oof, p...)
+			for _, i := range j.held {
+				y = append(y, in.cls[i])
+			}
+		}
+		m.temperature = fitTemperature(oof, y, len(in.classes))
+	}
+	if progress != nil {
+		progress(clock.progress(1, 1, final.epochs, final.epochs, 1))
+	}
+	return m, nil
+}
+
+// Cross-fitted calibration of TrainModel: the folds, the most labelled samples it deals, and
+// the fewest it fits a temperature to (with 6 held-out samples, 2 a fold, a temperature of 0.1
+// came out: no calibration is better than that).
+const (
+	calibrationFolds   = 3
+	calibrationSamples = 3000
+	minCalibration     = 20
+)
+
+// calibrationSet returns the labelled samples TrainModel calibrates on: all of them, or a
+// random calibrationSamples of them (drawn with the seed) when there are more, ascending.
+func calibrationSet(labelled []int, seed uint64) []int {
+	if len(labelled) <= calibrationSamples {
+		return labelled
+	}
+	pick := slices.Clone(labelled)
+	rng := rand.New(rand.NewPCG(seed, 0xca1))
+	rng.Shuffle(len(pick), func(a, b int) { pick[a], pick[b] = pick[b], pick[a] })
+	pick = pick[:calibrationSamples]
+	slices.Sort(pick)
+	return pick
+}
+
+// without returns the samples of all (ascending) that are not in drop (ascending).
+func without(all, drop []int) []int {
+	out := make([]int, 0, len(all)-len(drop))
+	d := 0
+	for _, i := range all {
+		for d < len(drop) && drop[d] < i {
+			d++
+		}
+		if d < len(drop) && drop[d] == i {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // input is a dataset made ready for the CNN.
 type input struct {
 	samples  cnn.Samples // 28×28 pixels; Labels holds class indices (−1 for NoLabel)
+	labels   []int       // the given labels (NoLabel for none)
 	labelled []int       // indices of the labelled samples
 	cls      []int       // each sample's class index, −1 for NoLabel
 	classes  []int       // the distinct labels, ascending
@@ -194,7 +325,7 @@ func prepare(d Data) (*input, error) {
 	if got := len(d.Pixels(0)); got != d.Dim {
 		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim)
 	}
-	in := &input{h: h, w: w, cls: make([]int, d.N)}
+	in := &input{h: h, w: w, cls: make([]int, d.N), labels: d.Labels}
 	seen := map[int]bool{}
 	for _, l := range d.Labels {
 		if l != NoLabel && !seen[l] {

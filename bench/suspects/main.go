@@ -1,16 +1,16 @@
-// Command suspects evaluates the suspect rankings on the real MNIST test set (or a larger set
-// built from it): for the CNN (cross-validated, the default) and the k-NN scan, the scan's time
-// and out-of-fold (CNN) or leave-one-out (k-NN) error, with -plant the planted label errors found
-// in the top 100 and top 200 and how many suggestions restore the original label, the label
-// distribution of the top N, and a contact sheet of them (PNG: each tile with its rank, label →
-// suggestion and score) for judging by eye how many are really mislabelled.
+// Command suspects evaluates the suspect rankings on real MNIST files (or a larger set tiled
+// from them): for the CNN scan (the default) and the k-NN scan, the scan's wall and CPU time,
+// peak RSS, and out-of-fold (CNN) or leave-one-out (k-NN) error; with -plant, how many planted
+// label errors rank in the top N for each N of -at and how many of those have their original
+// label suggested; the label distribution of the top suspects and a contact sheet of them (PNG:
+// each tile with its rank, label → suggestion and score) for judging by eye.
 //
-// Usage: go run ./bench/suspects [-n 10000] [-method cnn|knn|both] [-plant 100] [-seed 1]
-// [-folds 5] [-epochs 0] [-top 100] [-sheet top100.png] T10K_IMAGES T10K_LABELS
+// Usage: go run ./bench/suspects [-n N] [-method cnn|knn|both] [-plant 100] [-plantseed 5]
+// [-at 100,200] [-seed 1] [-seeds 0] [-folds 0] [-epochs 0] [-neighbours 0] [-shifts]
+// [-top 100] [-sheet top100.png] [-cpuprofile FILE] IMAGES LABELS
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -22,7 +22,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime/metrics"
-	"slices"
+	"runtime/pprof"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,24 +36,40 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 10000, "samples (more than 10,000: shifted copies of t10k are added)")
+	n := flag.Int("n", 0, "samples (0: the file's; more: shifted copies of the file's samples are added)")
 	k := flag.Int("k", 10, "k-NN: neighbours")
 	method := flag.String("method", "cnn", "cnn, knn or both")
-	plant := flag.Int("plant", 0, "flip this many random labels (fixed seed) to another class and report how many are found")
+	plant := flag.Int("plant", 0, "flip this many random labels to a random other class and report how many are found")
+	plantSeed := flag.Uint64("plantseed", 5, "seed of the planted flips")
+	at := flag.String("at", "100,200", "with -plant: report the planted errors in the top N for each of these N")
 	seed := flag.Uint64("seed", 1, "CNN: seed")
-	folds := flag.Int("folds", 5, "CNN: folds")
+	seeds := flag.Int("seeds", 0, "CNN: seeds whose out-of-fold probabilities are averaged (0: default)")
+	folds := flag.Int("folds", 0, "CNN: folds (0: default)")
 	epochs := flag.Int("epochs", 0, "CNN: epochs per fold (0: the default for the size)")
+	neighbours := flag.Int("neighbours", 0, "CNN: neighbours of the feature vote (0: default, -1: none)")
+	shifts := flag.Bool("shifts", false, "CNN: average each held-out prediction over 9 one-pixel shifts")
 	workers := flag.Int("workers", 0, "CNN: folds trained at once (0: default)")
-	seeds := flag.Int("seeds", 1, "CNN: seeds whose out-of-fold probabilities are averaged")
 	top := flag.Int("top", 100, "suspects to list and draw")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the scans to this file")
 	sheet := flag.String("sheet", "", "write a contact sheet of the top suspects to this PNG (with -method both: <name>-cnn.png and <name>-knn.png)")
 	flag.Parse()
 	if flag.NArg() != 2 {
-		log.Fatal("usage: suspects [-n N] [-method cnn|knn|both] [-plant N] [-seed S] [-folds K] [-epochs E] [-top N] [-sheet out.png] T10K_IMAGES T10K_LABELS")
+		log.Fatal("usage: suspects [flags] IMAGES LABELS (-h lists the flags)")
+	}
+	var cuts []int
+	for f := range strings.SplitSeq(*at, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 {
+			log.Fatalf("-at: %q is not a positive number", f)
+		}
+		cuts = append(cuts, c)
 	}
 	images, labels, err := mnisttest.ReadPair(flag.Arg(0), flag.Arg(1))
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *n == 0 {
+		*n = images.Dims[0]
 	}
 	if *n != images.Dims[0] {
 		if images, labels, err = mnisttest.Shifted(images, labels, *n); err != nil {
@@ -65,7 +82,7 @@ func main() {
 	}
 	planted := map[int]int{} // sample → its true label
 	if *plant > 0 {
-		rng := rand.New(rand.NewPCG(5, 5))
+		rng := rand.New(rand.NewPCG(*plantSeed, *plantSeed))
 		for len(planted) < *plant {
 			i := rng.IntN(*n)
 			if _, ok := planted[i]; !ok {
@@ -75,11 +92,20 @@ func main() {
 		}
 	}
 	data := suspect.Data{N: *n, Dim: 784, Labels: ls, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	methods := []string{*method}
 	if *method == "both" {
 		methods = []string{"knn", "cnn"}
 	}
-	scores := map[string][]suspect.Suspect{}
 	for _, m := range methods {
 		base := heapBytes()
 		peak := base
@@ -95,7 +121,7 @@ func main() {
 				}
 			}
 		}()
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		var list []suspect.Suspect
 		var errRate float64
 		var what string
@@ -115,35 +141,32 @@ func main() {
 			errRate = float64(wrong) / float64(len(list))
 		case "cnn":
 			last := time.Time{}
-			res, err := suspect.ScanCNN(context.Background(), data, suspect.CNNOptions{Seed: *seed, Folds: *folds, Epochs: *epochs, Workers: *workers, Seeds: *seeds},
-				func(p suspect.Progress) {
-					if time.Since(last) > 10*time.Second {
-						last = time.Now()
-						fmt.Fprintf(os.Stderr, "  fold %d/%d epoch %d/%d: %.0f%% done, %s left\n", p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
-					}
-				})
+			opts := suspect.CNNOptions{Seed: *seed, Seeds: *seeds, Folds: *folds, Epochs: *epochs, Workers: *workers, Neighbours: *neighbours, Shifts: *shifts}
+			res, err := suspect.ScanCNN(context.Background(), data, opts, func(p suspect.Progress) {
+				if time.Since(last) > 10*time.Second {
+					last = time.Now()
+					fmt.Fprintf(os.Stderr, "  model %d/%d epoch %d/%d: %.0f%% done, %s left\n", p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
+				}
+			})
 			if err != nil {
 				log.Fatal(err)
 			}
-			list, errRate, what = res.Suspects, res.Error, "out-of-fold CNN error"
-			if len(res.SeedErrors) > 1 {
-				fmt.Printf("cnn: out-of-fold error of each seed alone:")
-				for _, e := range res.SeedErrors {
-					fmt.Printf(" %.2f%%", 100*e)
-				}
-				fmt.Println()
+			list, errRate, what = res.Suspects, res.Error, "out-of-fold error (blended)"
+			fmt.Printf("cnn: out-of-fold error of the networks %.2f%% (each seed alone:", 100*res.CNNError)
+			for _, e := range res.SeedErrors {
+				fmt.Printf(" %.2f%%", 100*e)
 			}
+			fmt.Printf("); model temperature %.3f\n", res.Model.Temperature())
 		default:
 			log.Fatalf("unknown method %q", m)
 		}
-		took := time.Since(start)
+		took, cpu := time.Since(start), cpuTime()-cpu0
 		close(stop)
 		<-stopped
-		scores[m] = list
-		fmt.Printf("%s: %d samples scanned in %.1f s; %s %.2f%%; heap peak %.1f MB beyond the %.1f MB of pixels\n",
-			m, *n, took.Seconds(), what, 100*errRate, float64(peak-base)/(1<<20), float64(*n*784)/(1<<20))
+		fmt.Printf("%s: %d samples scanned in %.1f s wall, %.1f s CPU; %s %.2f%%; heap peak %.1f MB beyond the %.1f MB of pixels; process peak RSS %.0f MB\n",
+			m, *n, took.Seconds(), cpu.Seconds(), what, 100*errRate, float64(peak-base)/(1<<20), float64(*n*784)/(1<<20), peakRSS())
 		if len(planted) > 0 {
-			reportPlanted(m, list, planted)
+			reportPlanted(m, list, planted, cuts)
 		}
 		hist := make([]int, 10)
 		for _, s := range list[:*top] {
@@ -165,60 +188,25 @@ func main() {
 			}
 		}
 	}
-	if scores["cnn"] != nil && scores["knn"] != nil {
-		for _, w := range []float64{0.25, 0.5} {
-			list := mix(scores["cnn"], scores["knn"], w)
-			name := fmt.Sprintf("cnn+%.2f·knn", w)
-			if len(planted) > 0 {
-				reportPlanted(name, list, planted)
-			}
-			fmt.Printf("%s: top 100:", name)
-			for _, s := range list[:min(100, len(list))] {
-				fmt.Printf(" %d", s.Index)
-			}
-			fmt.Println()
-		}
-	}
 }
 
-// mix ranks by (1−w)·the CNN's score + w·the k-NN's, suggestions and ties (Support) from the CNN.
-func mix(cnn, knn []suspect.Suspect, w float64) []suspect.Suspect {
-	ks := map[int]float64{}
-	for _, s := range knn {
-		ks[s.Index] = s.Score
-	}
-	out := slices.Clone(cnn)
-	for i := range out {
-		out[i].Score = (1-w)*out[i].Score + w*ks[out[i].Index]
-	}
-	slices.SortStableFunc(out, func(a, b suspect.Suspect) int {
-		switch {
-		case a.Score != b.Score:
-			return cmp.Compare(b.Score, a.Score)
-		case a.Support != b.Support:
-			return cmp.Compare(b.Support, a.Support)
-		}
-		return a.Index - b.Index
-	})
-	return out
-}
-
-// reportPlanted prints how many planted errors rank in the top 100 and 200, and how many of
-// those have the original label suggested.
-func reportPlanted(name string, list []suspect.Suspect, planted map[int]int) {
-	in100, in200, restored := 0, 0, 0
-	for r, s := range list[:min(200, len(list))] {
-		if orig, ok := planted[s.Index]; ok {
-			in200++
-			if r < 100 {
-				in100++
-			}
-			if s.Suggested == orig {
-				restored++
+// reportPlanted prints how many planted errors rank in the top N for each cut-off N, and how
+// many of those have the original label suggested.
+func reportPlanted(name string, list []suspect.Suspect, planted map[int]int, cuts []int) {
+	fmt.Printf("%s: planted %d errors:", name, len(planted))
+	for _, c := range cuts {
+		in, restored := 0, 0
+		for _, s := range list[:min(c, len(list))] {
+			if orig, ok := planted[s.Index]; ok {
+				in++
+				if s.Suggested == orig {
+					restored++
+				}
 			}
 		}
+		fmt.Printf(" %d in the top %d (%d restored);", in, c, restored)
 	}
-	fmt.Printf("%s: planted %d errors: %d in the top 100, %d in the top 200, %d of those with the original label suggested\n", name, len(planted), in100, in200, restored)
+	fmt.Println()
 }
 
 // heapBytes returns the heap's live bytes as marked by the last garbage collection (the

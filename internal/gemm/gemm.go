@@ -14,13 +14,15 @@ var impl gonum.Implementation
 
 // Mul computes C = op(A)·op(B): op(A) m×k, op(B) k×n, C m×n, all row-major float32 with the
 // given strides (lda, ldb, ldc in elements); C is overwritten. Where the CPU has AVX2 and FMA
-// (kernels), the assembly kernels compute it: 4×16 blocks of C by broadcasting op(A) against rows
-// of B when B is not transposed, 2×4 blocks by dot products along k when it is (A not transposed,
-// k a multiple of 8); everything else is gonum's Sgemm. Each element of C is then computed by the
-// same sequence of operations wherever it sits in its block (edge blocks run the kernel on a
-// zero-padded copy of B's last columns, or with a row stride of 0 into a scratch block), so a row
-// of C does not depend on the other rows of A it is computed with: a network's output for one
-// sample has the same bits alone as in a batch. Kernels and gonum round differently; each is
+// (kernels), the assembly kernels compute it: 4×16 blocks of C (4×32 with AVX-512) by
+// broadcasting op(A) against rows of B when B is not transposed, 2×4 blocks by dot products
+// along k when it is (A not transposed, k a multiple of 8; with AVX-512 and k a multiple of 16,
+// sixteen values of k at a time); everything else is gonum's Sgemm. Each element of C is
+// computed by the same sequence of operations wherever it sits (4×16 and 4×32 blocks run the
+// same chain of fused multiply-adds; edge blocks run the kernel on a zero-padded copy of B's
+// last columns, or with a row stride of 0 into a scratch block), so a row of C does not depend
+// on the other rows of A it is computed with: a network's output for one sample has the same
+// bits alone as in a batch. Kernels and gonum round differently; each is
 // deterministic. ConjTrans is Trans (the matrices are real). It panics if a slice is too short
 // for its shape (a bug in the caller: shapes come from the program, never from input).
 func Mul(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
@@ -41,17 +43,32 @@ func Mul(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, 
 	}
 }
 
-// axpyBlocks computes C = op(A)·B with axpy4x16. The last panel, when it has fewer than 16
-// columns, is copied into a zero-padded k×16 panel, and its rows are computed one at a time into
-// a scratch block (a 16-wide store would run past C's row); so are the last rows when fewer than
-// 4 are left (row stride 0: the kernel computes the row four times).
+// axpyBlocks computes C = op(A)·B with axpy4x32 (where wide) on panels of 32 columns, and
+// axpy4x16 on the rest. The last panel, when it has fewer than 16 columns, is copied into a
+// zero-padded k×16 panel, and its rows are computed one at a time into a scratch block (a
+// 16-wide store would run past C's row); so are the last rows when fewer than 4 are left (row
+// stride 0: the kernel computes the row four times).
 func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	ai, ap := lda, 1 // A(i,p) = a[i·ai + p·ap]
 	if tA == blas.Trans {
 		ai, ap = 1, lda
 	}
-	var tmp [4 * 16]float32
-	for j := 0; j < n; j += 16 {
+	var tmp [4 * 32]float32
+	for j := 0; j < n; {
+		if wide && n-j >= 32 {
+			for i := 0; i < m; i += 4 {
+				if i+4 <= m {
+					axpy4x32(k, &a[i*ai], ai, ap, &b[j], ldb, &c[i*ldc+j], ldc)
+					continue
+				}
+				for r := i; r < m; r++ {
+					axpy4x32(k, &a[r*ai], 0, ap, &b[j], ldb, &tmp[0], 32)
+					copy(c[r*ldc+j:r*ldc+j+32], tmp[:32])
+				}
+			}
+			j += 32
+			continue
+		}
 		cols := min(16, n-j)
 		bj, ldbj := b[j:], ldb
 		if cols < 16 {
@@ -70,25 +87,48 @@ func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float3
 				copy(c[r*ldc+j:r*ldc+j+cols], tmp[:cols])
 			}
 		}
+		j += 16
 	}
 }
 
-// dotBlocks computes C = A·Bᵀ (k a multiple of 8) with dot2x4. An edge block is computed a column
-// at a time, and a lone last row with row stride 0, into a scratch block.
+// dotBlocks computes C = A·Bᵀ (k a multiple of 8) with dot2x4 in 2×4 blocks or, when wide and
+// k is a multiple of 16, with dot4x4x16 in 4×4 blocks and dot2x4x16 (the same bits) for the
+// rest. An edge block is computed a column at a time, and a lone last row with row stride 0,
+// into a scratch block.
 func dotBlocks(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	dot := dot2x4
+	i0 := 0 // the rows done by 4×4 blocks
+	if wide && k%16 == 0 {
+		dot = dot2x4x16
+		for i0 = 0; i0+4 <= m; i0 += 4 {
+			for j := 0; j+4 <= n; j += 4 {
+				dot4x4x16(k, &a[i0*lda], lda, &b[j*ldb], ldb, &c[i0*ldc+j], ldc)
+			}
+		}
+		if n%4 != 0 { // the last columns of those rows, by the 2×4 path below
+			dotEdge(dot, i0, n/4*4, n, k, a, lda, b, ldb, c, ldc)
+		}
+	}
+	if i0 < m {
+		dotEdge(dot, m-i0, 0, n, k, a[i0*lda:], lda, b, ldb, c[i0*ldc:], ldc)
+	}
+}
+
+// dotEdge computes C = A·Bᵀ for the first m rows and columns j0…n−1 with dot (2×4 blocks).
+func dotEdge(dot func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int), m, j0, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	var tmp [2 * 4]float32
 	for i := 0; i < m; i += 2 {
 		rows, sa := min(2, m-i), lda
 		if rows < 2 {
 			sa = 0
 		}
-		for j := 0; j < n; j += 4 {
+		for j := j0; j < n; j += 4 {
 			if rows == 2 && j+4 <= n {
-				dot2x4(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
+				dot(k, &a[i*lda], lda, &b[j*ldb], ldb, &c[i*ldc+j], ldc)
 				continue
 			}
 			for q := j; q < min(j+4, n); q++ {
-				dot2x4(k, &a[i*lda], sa, &b[q*ldb], 0, &tmp[0], 4)
+				dot(k, &a[i*lda], sa, &b[q*ldb], 0, &tmp[0], 4)
 				for r := range rows {
 					c[(i+r)*ldc+q] = tmp[r*4]
 				}

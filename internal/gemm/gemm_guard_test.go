@@ -18,7 +18,7 @@ func TestGemmStaysInBounds(t *testing.T) { bothPaths(t, testInBounds) }
 
 func testInBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, sh := range [][3]int{{1, 1, 8}, {5, 17, 3}, {7, 33, 16}, {3, 5, 24}, {13, 31, 40}, {9, 10, 128}, {6, 25, 64}} {
+	for _, sh := range [][3]int{{1, 1, 8}, {5, 17, 3}, {7, 33, 16}, {3, 5, 24}, {13, 31, 40}, {9, 10, 128}, {6, 25, 64}, {5, 70, 48}, {3, 33, 32}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {

@@ -14,23 +14,79 @@ import (
 // rows and columns, with strides wider than the rows, and that it leaves C's padding alone.
 func TestGemmMatchesNaive(t *testing.T) { bothPaths(t, testGemmNaive) }
 
-// bothPaths runs test with gonum alone and, where the CPU has them, with the assembly kernels.
+// bothPaths runs test with gonum alone and, where the CPU has them, with the AVX2 kernels alone
+// and with their AVX-512 versions.
 func bothPaths(t *testing.T, test func(*testing.T)) {
-	if kernels {
+	k, w := kernels, wide
+	defer func() { kernels, wide = k, w }()
+	if k {
 		t.Run("gonum only", func(t *testing.T) {
-			kernels = false
-			defer func() { kernels = true }()
+			kernels, wide = false, false
 			test(t)
 		})
 	}
-	t.Run(fmt.Sprintf("kernels %v", kernels), test)
+	if w {
+		t.Run("avx2 kernels", func(t *testing.T) {
+			kernels, wide = true, false
+			test(t)
+		})
+	}
+	kernels, wide = k, w
+	t.Run(fmt.Sprintf("kernels %v, avx-512 %v", k, w), test)
+}
+
+// TestWidthsAgree checks that the AVX-512 broadcast kernel gives every element the bits of the
+// AVX2 one (the same chain of fused multiply-adds), and the 4×4 dot kernel the bits of the 2×4.
+func TestWidthsAgree(t *testing.T) {
+	if !wide {
+		t.Skip("the CPU has no AVX-512: one width only")
+	}
+	defer func() { wide = true }()
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, sh := range [][3]int{{12, 4608, 25}, {24, 512, 300}, {7, 70, 33}, {300, 64, 24}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			a, lda := operand(rng, tA, m, k, 0)
+			b, ldb := operand(rng, blas.NoTrans, k, n, 0)
+			c16, c32 := make([]float32, m*n), make([]float32, m*n)
+			wide = false
+			Mul(tA, blas.NoTrans, m, n, k, a, lda, b, ldb, c16, n)
+			wide = true
+			Mul(tA, blas.NoTrans, m, n, k, a, lda, b, ldb, c32, n)
+			for i := range c16 {
+				if c16[i] != c32[i] {
+					t.Fatalf("%v tA=%v: C[%d] is %g 16 wide, %g 32 wide", sh, tA == blas.Trans, i, c16[i], c32[i])
+				}
+			}
+		}
+	}
+	for _, sh := range [][3]int{{24, 300, 512}, {12, 25, 4608}, {8, 12, 32}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		a, _ := operand(rng, blas.NoTrans, m, k, 0)
+		b, _ := operand(rng, blas.Trans, k, n, 0)
+		c44 := make([]float32, 16)
+		c24 := make([]float32, 8)
+		for i := 0; i+4 <= m; i += 4 {
+			for j := 0; j+4 <= n; j += 4 {
+				dot4x4x16(k, &a[i*k], k, &b[j*k], k, &c44[0], 4)
+				for h := range 2 {
+					dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
+					for x := range 8 {
+						if c24[x] != c44[8*h+x] {
+							t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the 4×4", sh, i+2*h+x/4, j+x%4, c24[x], c44[8*h+x])
+						}
+					}
+				}
+			}
+		}
+	}
 }
 
 func testGemmNaive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	shapes := [][3]int{{1, 1, 1}, {4, 16, 1}, {4, 16, 8}, {12, 4608, 25}, {24, 512, 300}, {8, 128, 384},
 		{5, 17, 3}, {7, 33, 16}, {2, 4, 8}, {3, 5, 24}, {24, 300, 512}, {12, 25, 4608}, {300, 64, 24},
-		{384, 128, 8}, {13, 31, 40}, {4, 16, 0}}
+		{384, 128, 8}, {13, 31, 40}, {4, 16, 0}, {6, 75, 48}, {3, 33, 32}}
 	for _, sh := range shapes {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
@@ -113,7 +169,14 @@ func BenchmarkGemm(b *testing.B) {
 			defer func() { kernels = saved }()
 			benchGemm(b, rng, cs.tA, cs.tB, cs.m, cs.n, cs.k)
 		})
-		b.Run(fmt.Sprintf("%s/kernels=%v", cs.name, kernels), func(b *testing.B) {
+		if wide {
+			b.Run(cs.name+"/avx2", func(b *testing.B) {
+				wide = false
+				defer func() { wide = true }()
+				benchGemm(b, rng, cs.tA, cs.tB, cs.m, cs.n, cs.k)
+			})
+		}
+		b.Run(fmt.Sprintf("%s/kernels=%v,avx-512=%v", cs.name, kernels, wide), func(b *testing.B) {
 			benchGemm(b, rng, cs.tA, cs.tB, cs.m, cs.n, cs.k)
 		})
 	}

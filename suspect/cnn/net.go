@@ -84,19 +84,33 @@ func (n *Net) views(p []float32) {
 	n.w4, n.b4 = take(hidden*n.Classes), take(n.Classes)
 }
 
-// work holds one batch's activations and gradients: every buffer channel-first over the batch
-// ([channel][sample][row][col]) so a convolution is one matrix product with its im2col matrix.
+// The pooled maps' sizes per sample and channel.
+const (
+	l1 = q1 * q1 // 144 values after the first pooling
+	l2 = q2 * q2 // 16 after the second
+)
+
+// work holds one pass's activations and gradients, every buffer channel-first over the samples
+// of the pass, so a convolution is one matrix product with its im2col matrix. The columns of a
+// convolution's output are ordered so that 2×2 max-pooling is elementwise: channel c's row holds
+// four planes, one per position (py, px) in the pooling window, each [sample][Y][X] over the
+// pooled map (output pixel (2Y+py, 2X+px)). The first pooled map (and its gradient) stores each
+// row's even columns X before its odd ones (X' = (X mod 2)·6 + X/2), so the second
+// convolution's im2col reads runs of 4; the input image stores each row's columns by residue
+// modulo 4 (x' = (x mod 4)·7 + x/4), so the first convolution's reads runs of 6.
 type work struct {
 	b                  int       // batch capacity
-	x                  []float32 // b×784 inputs, 0–1
-	col1               []float32 // 25×(b·576): im2col of the inputs
-	z1                 []float32 // c1×(b·576): conv1 after ReLU
-	a1                 []float32 // c1×(b·144): pooled
-	arg1               []uint8   // c1×(b·144): which of the 2×2 window was the max
-	col2               []float32 // (c1·25)×(b·64): im2col of a1; reused for its gradient
-	z2                 []float32 // c2×(b·64): conv2 after ReLU
+	x                  []float32 // b×784 inputs, 0–1, columns by residue modulo 4
+	img                []float32 // 784: one input in row-major order, on its way to x
+	pad                []float32 // warpPad: the augmentation's zero-bordered source
+	col1               []float32 // 25×(4·b·144): im2col of the inputs
+	z1                 []float32 // c1×(4·b·144): conv1 before bias, four window planes
+	a1                 []float32 // c1×(b·144): pooled, plus bias, ReLU; columns even first
+	arg1               []int32   // c1×(b·144): the window plane of each maximum (0–3)
+	col2               []float32 // (c1·25)×(4·b·16): im2col of a1; reused for its gradient
+	z2                 []float32 // c2×(4·b·16)
 	a2                 []float32 // c2×(b·16)
-	arg2               []uint8
+	arg2               []int32
 	h                  []float32 // b×384: a2 per sample, channel-major
 	z3                 []float32 // b×hidden after ReLU
 	out                []float32 // b×classes: probabilities
@@ -107,10 +121,10 @@ type work struct {
 
 func newWork(n *Net, b int, train bool) *work {
 	w := &work{b: b,
-		x: make([]float32, b*Pixels), col1: make([]float32, kk*b*s1*s1), z1: make([]float32, c1*b*s1*s1),
-		a1: make([]float32, c1*b*q1*q1), arg1: make([]uint8, c1*b*q1*q1),
+		x: make([]float32, b*Pixels), img: make([]float32, Pixels), pad: make([]float32, warpPad), col1: make([]float32, kk*b*s1*s1), z1: make([]float32, c1*b*s1*s1),
+		a1: make([]float32, c1*b*l1), arg1: make([]int32, c1*b*l1),
 		col2: make([]float32, c1*kk*b*s2*s2), z2: make([]float32, c2*b*s2*s2),
-		a2: make([]float32, c2*b*q2*q2), arg2: make([]uint8, c2*b*q2*q2),
+		a2: make([]float32, c2*b*l2), arg2: make([]int32, c2*b*l2),
 		h: make([]float32, b*flat), z3: make([]float32, b*hidden), out: make([]float32, b*n.Classes),
 	}
 	if train {
@@ -122,50 +136,75 @@ func newWork(n *Net, b int, train bool) *work {
 	return w
 }
 
+// mod4 maps an input column x to its place in a row of w.x: (x mod 4)·7 + x/4.
+var mod4 = func() (m [Side]int) {
+	for x := range m {
+		m[x] = (x%4)*(Side/4) + x/4
+	}
+	return
+}()
+
+// setInput copies w.img (784 values, row-major, 0–1) into w.x as sample s, in its column order.
+func (w *work) setInput(s int) {
+	dst := w.x[s*Pixels : (s+1)*Pixels]
+	for y := range Side {
+		row, d := w.img[y*Side:(y+1)*Side], dst[y*Side:(y+1)*Side]
+		for x, v := range row {
+			d[mod4[x]] = v
+		}
+	}
+}
+
 // forward computes the class probabilities of the first b inputs in w.x into w.out (b×classes).
 func (n *Net) forward(w *work, b int) {
-	// conv1: im2col, then W1 (c1×25) × col1 (25×b·576).
-	np1 := b * s1 * s1
+	// conv1: im2col, then W1 (c1×25) × col1 (25×4·b·144). Output (2Y+py, 2X+px) with
+	// X = 2m+e (stored at X' = 6e+m) reads input column 4m + r, r = 2e+px+kx: residue r mod 4,
+	// from place m + r/4, six in a row.
+	p1 := b * l1 // one window plane
+	np1 := 4 * p1
 	for ky := range kern {
 		for kx := range kern {
 			row := w.col1[(ky*kern+kx)*np1:]
-			for s := range b {
-				img := w.x[s*Pixels:]
-				dst := row[s*s1*s1:]
-				for oy := range s1 {
-					copy(dst[oy*s1:oy*s1+s1], img[(oy+ky)*Side+kx:])
+			for q := range 4 {
+				py, px := q/2, q%2
+				for e := range 2 {
+					r := 2*e + px + kx
+					im2colRuns6(row[q*p1+6*e:(q+1)*p1], w.x[(py+ky)*Side+(r%4)*(Side/4)+r/4:], b)
 				}
 			}
 		}
 	}
 	gemm.Mul(blas.NoTrans, blas.NoTrans, c1, np1, kk, n.w1, kk, w.col1, np1, w.z1, np1)
-	biasReLU(w.z1, n.b1, np1)
-	maxPool(w.z1, w.a1, w.arg1, c1*b, s1)
+	for c := range c1 {
+		poolReLU(w.z1[c*np1:(c+1)*np1], p1, n.b1[c], w.a1[c*p1:(c+1)*p1], w.arg1[c*p1:(c+1)*p1])
+	}
 
-	// conv2: im2col of a1 (c1 channels of b×12×12), then W2 (c2×300) × col2 (300×b·64).
-	np2 := b * s2 * s2
+	// conv2: im2col of a1 (c1 channels of b×144), then W2 (c2×300) × col2 (300×4·b·16). Output
+	// (2Y+py, 2X+px) reads a1's column 2X + px+kx: parity r = px+kx, place 6(r mod 2) + X + r/2.
+	p2 := b * l2
+	np2 := 4 * p2
 	for c := range c1 {
 		for ky := range kern {
 			for kx := range kern {
 				row := w.col2[((c*kern+ky)*kern+kx)*np2:]
-				for s := range b {
-					src := w.a1[(c*b+s)*q1*q1:]
-					dst := row[s*s2*s2:]
-					for oy := range s2 {
-						copy(dst[oy*s2:oy*s2+s2], src[(oy+ky)*q1+kx:])
-					}
+				for q := range 4 {
+					py, px := q/2, q%2
+					r := px + kx
+					off := (r%2)*6 + r/2
+					im2colRuns(row[q*p2:(q+1)*p2], w.a1[c*b*l1+(py+ky)*q1+off:], b)
 				}
 			}
 		}
 	}
 	gemm.Mul(blas.NoTrans, blas.NoTrans, c2, np2, c1*kk, n.w2, c1*kk, w.col2, np2, w.z2, np2)
-	biasReLU(w.z2, n.b2, np2)
-	maxPool(w.z2, w.a2, w.arg2, c2*b, s2)
+	for c := range c2 {
+		poolReLU(w.z2[c*np2:(c+1)*np2], p2, n.b2[c], w.a2[c*p2:(c+1)*p2], w.arg2[c*p2:(c+1)*p2])
+	}
 
 	// a2 [c][s][16] → h [s][c·16].
 	for c := range c2 {
 		for s := range b {
-			copy(w.h[s*flat+c*q2*q2:s*flat+(c+1)*q2*q2], w.a2[(c*b+s)*q2*q2:])
+			copy(w.h[s*flat+c*l2:s*flat+(c+1)*l2], w.a2[(c*b+s)*l2:])
 		}
 	}
 	gemm.Mul(blas.NoTrans, blas.NoTrans, b, hidden, flat, w.h, flat, n.w3, hidden, w.z3, hidden)
@@ -184,17 +223,22 @@ func (n *Net) forward(w *work, b int) {
 
 // backward computes into w.grad the gradient of inv × the summed cross-entropy of the first b
 // samples (classes y) after forward (inv = 1/batch size gives the batch mean), and returns the
-// summed loss.
-func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
+// summed loss. The targets are smoothed by eps (Szegedy et al. 2016, as PyTorch's
+// label_smoothing): (1−eps)·one-hot + eps/Classes, so the gradient at the logits is p − target.
+func (n *Net) backward(w *work, b int, y []int, inv, eps float32) float64 {
 	g, k := w.grad, n.Classes
 	var loss float64
+	off := eps / float32(k) // every class's share of the smoothing
 	for s := range b {
 		p, d := w.out[s*k:(s+1)*k], w.dout[s*k:(s+1)*k]
-		loss -= math.Log(max(float64(p[y[s]]), 1e-30))
 		for j := range p {
-			d[j] = p[j] * inv
+			t := off
+			if j == y[s] {
+				t += 1 - eps
+			}
+			loss -= float64(t) * math.Log(max(float64(p[j]), 1e-30))
+			d[j] = (p[j] - t) * inv
 		}
-		d[y[s]] -= inv
 	}
 	// 128→classes.
 	gemm.Mul(blas.Trans, blas.NoTrans, hidden, k, b, w.z3, hidden, w.dout, k, g.w4, k)
@@ -211,96 +255,41 @@ func (n *Net) backward(w *work, b int, y []int, inv float32) float64 {
 	gemm.Mul(blas.NoTrans, blas.Trans, b, flat, hidden, w.dz3, hidden, n.w3, hidden, w.dh, flat)
 	for c := range c2 {
 		for s := range b {
-			copy(w.da2[(c*b+s)*q2*q2:(c*b+s+1)*q2*q2], w.dh[s*flat+c*q2*q2:])
+			copy(w.da2[(c*b+s)*l2:(c*b+s+1)*l2], w.dh[s*flat+c*l2:])
 		}
 	}
 	// conv2.
-	np2 := b * s2 * s2
-	unpool(w.da2, w.arg2, w.z2, w.dz2, c2*b, s2)
+	p2 := b * l2
+	np2 := 4 * p2
+	for c := range c2 {
+		g.b2[c] = unpoolReLU(w.da2[c*p2:(c+1)*p2], w.a2[c*p2:(c+1)*p2], w.arg2[c*p2:(c+1)*p2], w.dz2[c*np2:(c+1)*np2], p2)
+	}
 	gemm.Mul(blas.NoTrans, blas.Trans, c2, c1*kk, np2, w.dz2, np2, w.col2, np2, g.w2, c1*kk)
-	rowSum(w.dz2, g.b2, c2, np2)
 	dcol := w.col2 // no longer needed: reuse for the gradient of the im2col matrix
 	gemm.Mul(blas.Trans, blas.NoTrans, c1*kk, np2, c2, n.w2, c1*kk, w.dz2, np2, dcol, np2)
-	clear(w.da1[:c1*b*q1*q1])
+	// col2im: the im2col reads of conv2, as sums.
+	clear(w.da1[:c1*b*l1])
 	for c := range c1 {
 		for ky := range kern {
 			for kx := range kern {
 				row := dcol[((c*kern+ky)*kern+kx)*np2:]
-				for s := range b {
-					dst := w.da1[(c*b+s)*q1*q1:]
-					src := row[s*s2*s2:]
-					for oy := range s2 {
-						d, v := (*[s2]float32)(dst[(oy+ky)*q1+kx:]), (*[s2]float32)(src[oy*s2:])
-						for ox := range s2 {
-							d[ox] += v[ox]
-						}
-					}
+				for q := range 4 {
+					py, px := q/2, q%2
+					r := px + kx
+					off := (r%2)*6 + r/2
+					col2imRuns(w.da1[c*b*l1+(py+ky)*q1+off:], row[q*p2:(q+1)*p2], b)
 				}
 			}
 		}
 	}
 	// conv1 (no gradient for the inputs).
-	np1 := b * s1 * s1
-	unpool(w.da1, w.arg1, w.z1, w.dz1, c1*b, s1)
+	p1 := b * l1
+	np1 := 4 * p1
+	for c := range c1 {
+		g.b1[c] = unpoolReLU(w.da1[c*p1:(c+1)*p1], w.a1[c*p1:(c+1)*p1], w.arg1[c*p1:(c+1)*p1], w.dz1[c*np1:(c+1)*np1], p1)
+	}
 	gemm.Mul(blas.NoTrans, blas.Trans, c1, kk, np1, w.dz1, np1, w.col1, np1, g.w1, kk)
-	rowSum(w.dz1, g.b1, c1, np1)
 	return loss
-}
-
-// biasReLU adds bias[c] to row c (length np) of z and applies ReLU in place.
-func biasReLU(z, bias []float32, np int) {
-	for c, bc := range bias {
-		r := z[c*np : (c+1)*np]
-		for i, v := range r {
-			r[i] = max(v+bc, 0)
-		}
-	}
-}
-
-// maxPool pools m maps of side×side (in) into m maps of side/2×side/2 (out), recording which
-// of each 2×2 window was the maximum (0–3, row-major; the first on ties).
-func maxPool(in, out []float32, arg []uint8, m, side int) {
-	half := side / 2
-	for p := range m {
-		src := in[p*side*side : (p+1)*side*side]
-		dst := out[p*half*half : (p+1)*half*half]
-		a := arg[p*half*half : (p+1)*half*half]
-		for y := range half {
-			r0, r1 := src[2*y*side:(2*y+1)*side], src[(2*y+1)*side:(2*y+2)*side]
-			for x := range half {
-				best, at := r0[2*x], uint8(0)
-				if v := r0[2*x+1]; v > best {
-					best, at = v, 1
-				}
-				if v := r1[2*x]; v > best {
-					best, at = v, 2
-				}
-				if v := r1[2*x+1]; v > best {
-					best, at = v, 3
-				}
-				dst[y*half+x], a[y*half+x] = best, at
-			}
-		}
-	}
-}
-
-// unpool routes the pooled gradient dout back to the maximum of each window, through the ReLU
-// (zero where the activation z was 0), into din (m maps of side×side).
-func unpool(dout []float32, arg []uint8, z, din []float32, m, side int) {
-	half := side / 2
-	clear(din[:m*side*side])
-	for p := range m {
-		for y := range half {
-			for x := range half {
-				i := p*half*half + y*half + x
-				a := int(arg[i])
-				at := p*side*side + (2*y+a/2)*side + 2*x + a%2
-				if z[at] > 0 {
-					din[at] = dout[i]
-				}
-			}
-		}
-	}
 }
 
 // softmax turns logits (plus bias) into probabilities in place.
@@ -327,15 +316,5 @@ func colSum(a, out []float32, rows, cols int) {
 		for j, v := range a[r*cols : (r+1)*cols] {
 			out[j] += v
 		}
-	}
-}
-
-func rowSum(a, out []float32, rows, cols int) {
-	for r := range rows {
-		var s float64
-		for _, v := range a[r*cols : (r+1)*cols] {
-			s += float64(v)
-		}
-		out[r] = float32(s)
 	}
 }
