@@ -17,7 +17,7 @@ import (
 // scanner finds the suspects the Suspects mode reviews: a quick kNN pass (a progress dialog with
 // Cancel; edits wait for its snapshot), then the confident-learning scan (suspect.ScanCNN, a
 // cross-validated CNN) that refines its ranking in the background, while the person already
-// reviews the kNN's list: about 45 s for 10,000 samples on 2 idle cores (bench/README.md).
+// reviews the kNN's list: about 9 s for 10,000 samples on 2 cores (bench/suspects/README.md).
 // Decisions already made stay (they live in the store).
 type scanner struct {
 	c      *controller
