@@ -54,7 +54,7 @@ N    ?= 1500
 monkey: deps build
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz $(SEED) $(N)
 
-# Issue 11 §3, measured in a real window (a measurement, not part of `make test`): how long the
+# Measured in a real window (a measurement, not part of `make test`): how long the
 # window takes to answer arrow keys while Ctrl+S saves a 60,000-sample gzip pair (target ≤ 50 ms).
 savelat: deps build-timing
 	@scripts/deps.sh libxtst6

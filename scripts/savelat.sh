@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11 §3 in a real window: how long the window takes to answer an arrow key while idle and
+# In a real window: how long the window takes to answer an arrow key while idle and
 # while Ctrl+S saves a 60,000-sample gzip pair (built from the real t10k files by bench/mkpair).
 # A key's latency is the time from its XTest key press to the first change of the position label
 # "sample N of 60,000" at the bottom right of the 1400×900 screen, polled every ~1 ms with
@@ -12,7 +12,7 @@
 # -tags timing (make build-timing: BINARY is then bin/idxlabel-timing); the rest of the on-screen
 # time is the drawing and the display's. A measurement, not a test: it fails only when
 # the app dies, a key is lost (no change within 3 s) or the saved pair does not verify.
-# Target (issue 11 §3): every key answered in ≤ 50 ms during the save.
+# Target: every key answered in ≤ 50 ms during the save.
 # Usage: scripts/savelat.sh BINARY T10K_IMAGES T10K_LABELS [ROUNDS=3] [KEYS=40]
 set -euo pipefail
 bin=$(realpath "$1")

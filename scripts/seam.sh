@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real-window regression tests for the seam between the store and the view (issue 11 §1, §2),
+# Real-window regression tests for the seam between the store and the view,
 # each a crash on ffa5917:
 #  1. burst: on the demo dataset, draw three digits in the draw window (label 1, Enter), then send
 #     Ctrl+Z, Left, Left three times in one burst (xdotool --delay 0) to the main window: the

@@ -14,7 +14,7 @@ import (
 	"idxlabel/store"
 )
 
-// The change log (issue 13): File → Export Change Log… writes every label change since the files
+// The change log: File → Export Change Log… writes every label change since the files
 // were opened; each save appends its changes to <labels>.changes.csv unless the preference
 // File → Write Change Log on Save is off. The rules (what is a change, its number, how, when)
 // are store's (store/changelog.go).

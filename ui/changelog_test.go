@@ -70,10 +70,10 @@ func readCSV(t *testing.T, path string) []string {
 	return out
 }
 
-// TestExportChangeLogFromTheMenu is issue 13's GUI proof on the demo dataset: edits made the
-// ways a person makes them (a digit on one tile, a digit on a range, Delete, a drawing, a review
-// decision accepted and one typed and undone) appear in File → Export Change Log…'s CSV with how
-// they were made; saves append the same entries to <labels>.changes.csv while File → Write
+// TestExportChangeLogFromTheMenu checks the change log in the window, on the demo dataset: edits
+// made the ways a person makes them (a digit on one tile, a digit on a range, Delete, a drawing, a
+// review decision accepted and one typed and undone) appear in File → Export Change Log…'s CSV with
+// how they were made; saves append the same entries to <labels>.changes.csv while File → Write
 // Change Log on Save is checked, and say so when they cannot.
 func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w, ds := demoWindow(t, true)
