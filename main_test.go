@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"idxlabel/cli"
+	"idxlabel/internal/atomicfile"
 	"idxlabel/store"
 )
 
@@ -29,7 +31,10 @@ func TestNoDisplayIsOneLine(t *testing.T) {
 	// A label file that an interrupted save has still to put in place is a file to open (the
 	// GUI finishes the save), not a misspelled command.
 	pending := filepath.Join(t.TempDir(), "new-labels-idx1-ubyte.gz")
-	os.WriteFile(pending+store.ManifestSuffix, []byte("{}"), 0o644)
+	temp := atomicfile.TempPrefix(pending) + "12345" // the labels written, not yet renamed
+	os.WriteFile(temp, []byte("x"), 0o644)
+	record := fmt.Sprintf(`{"version":2,"files":[{"target":%q,"temp":%q,"backup":false}]}`, filepath.Base(pending), filepath.Base(temp))
+	os.WriteFile(pending+store.ManifestSuffix, []byte(record), 0o644)
 	stderr.Reset()
 	if code := cli.Run([]string{file, pending}, &stdout, &stderr, openGUI); code != 1 || !strings.Contains(stderr.String(), "no display") {
 		t.Fatalf("a pair whose label file a save has still to put in place: exit %d, %q", code, stderr.String())

@@ -106,6 +106,9 @@ func (c *cli) histogram(counts *classCounts) {
 		most = max(most, counts.count(v))
 	}
 	fmt.Fprintf(c.stdout, "  classes %d\n", len(classes))
+	if counts.unlabelled > 0 {
+		fmt.Fprintf(c.stdout, "  unlabelled %d (value %d)\n", counts.unlabelled, store.NoLabel)
+	}
 	for _, v := range classes {
 		n := counts.count(v)
 		fmt.Fprintf(c.stdout, "  %6d %8d %5.1f%% %s\n", v, n, 100*float64(n)/float64(counts.total), strings.Repeat("█", (n*40+most-1)/most))
@@ -124,10 +127,17 @@ type classCounts struct {
 	distinct int
 	total    int
 	lo, hi   int64
-	overflow bool // more than maxClasses distinct values: large is no longer kept
+	// unlabelled counts the value store.NoLabel (−2147483648), a sample without a label: it is
+	// in no class and not in total.
+	unlabelled int
+	overflow   bool // more than maxClasses distinct values: large is no longer kept
 }
 
 func (c *classCounts) add(v int64) {
+	if v == store.NoLabel {
+		c.unlabelled++ // a sample not labelled yet, as idxlabel saves it: no class
+		return
+	}
 	if c.total == 0 || v < c.lo {
 		c.lo = v
 	}

@@ -64,3 +64,13 @@ func TestWritersHonourThePairLock(t *testing.T) {
 		t.Fatal("convert left its lock file behind")
 	}
 }
+
+// info counts the samples a partial label file leaves without a label apart from the classes.
+func TestInfoCountsUnlabelledApart(t *testing.T) {
+	dir := t.TempDir()
+	_, lp := writeTestPair(t, dir, []int{4, 28, 28}, []int64{3, store.NoLabel, 3, store.NoLabel}, 1)
+	code, out, e := runCLI("info", lp)
+	if code != 0 || !strings.Contains(out, "  classes 1\n  unlabelled 2 (value -2147483648)\n") || strings.Contains(out, "-2147483648        2") {
+		t.Fatalf("exit %d, %q %q", code, out, e)
+	}
+}

@@ -114,14 +114,9 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 		return "", err
 	}
 	counts := &classCounts{}
-	unlabelled := 0
 	err = scanClasses(labels, func(i int, v int64) error {
 		if err := store.CheckLabel(labelsName, i, v); err != nil {
 			return err
-		}
-		if v == store.NoLabel {
-			unlabelled++ // a sample not labelled yet, as idxlabel saves it
-			return nil
 		}
 		counts.add(v)
 		return nil
@@ -140,8 +135,8 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 		classes = "0 classes"
 	}
 	none := ""
-	if unlabelled > 0 {
-		none = fmt.Sprintf("; %d unlabelled (%d)", unlabelled, store.NoLabel)
+	if counts.unlabelled > 0 {
+		none = fmt.Sprintf("; %d unlabelled (%d)", counts.unlabelled, store.NoLabel)
 	}
 	return fmt.Sprintf("ok: %d samples; images %s; labels %s, %s%s", shape.N, images.Header, labels.Header, classes, none), nil
 }

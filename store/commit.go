@@ -14,10 +14,11 @@ var afterCommit func(k int)
 
 // commitAll puts pending files in place as one operation. It keeps a backup of each existing
 // target (a hard link, or a copy where links are not supported), writes the manifest, renames
-// every file, and then removes the journals, backups and manifest. If a rename fails, the
+// every file (a target marked in creates, one that did not exist when the save began, is put in
+// place only if nothing is there yet: atomicfile's CommitNew), and then removes the journals, backups and manifest. If a rename fails, the
 // targets already replaced get their backups back and every temporary file is removed: the
 // originals are untouched. Errors: the backup, manifest or rename error.
-func commitAll(pending []*idx.Pending, manifestPath string, journals []string) error {
+func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string) error {
 	m := manifest{Journals: journals}
 	abort := func() {
 		for _, p := range pending {
@@ -45,7 +46,11 @@ func commitAll(pending []*idx.Pending, manifestPath string, journals []string) e
 		return err
 	}
 	for k, p := range pending {
-		if err := p.Commit(); err != nil {
+		commit := p.Commit
+		if creates[k] {
+			commit = p.CommitNew // no file was there when the save began: never replace one made since
+		}
+		if err := commit(); err != nil {
 			for _, f := range m.Files[:k] {
 				if f.Backup != "" {
 					os.Rename(f.Backup, f.Target)

@@ -125,10 +125,10 @@ type Dataset struct {
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 
-	lock   *pairLock // the pair's lock while it is open for editing (lock.go); nil without files
+	locks  pairLocks // the pair's locks while it is open for editing (lock.go); none without files
 	stamps []stamp   // the files as they were read or last saved (stamp.go)
 	// lastSave is what the last successful save wrote (LastSave).
-	lastSave []SavedFile
+	lastSave SaveReport
 	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 
@@ -158,7 +158,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		defer func() {
 			if err != nil {
-				d.lock.release()
+				d.locks.release()
 			}
 		}()
 	}
@@ -326,13 +326,19 @@ func New(height, width int, classes []int, names map[int]string, journalPath str
 // statePath returns the path of a per-pair state file (journal, save manifest): beside the
 // label file, or beside the image file when there is none; "" for a dataset without files.
 func (d *Dataset) statePath(suffix string) string {
-	switch {
-	case d.labelsPath != "":
-		return d.labelsPath + suffix
-	case d.imagesPath != "":
-		return d.imagesPath + suffix
+	if key := pairKey(d.imagesPath, d.labelsPath); key != "" {
+		return key + suffix
 	}
 	return ""
+}
+
+// pairKey is the file a pair's own files are named after (its journal, save record, change log
+// and first lock): the label file, or the image file when there is none ("" for neither).
+func pairKey(images, labels string) string {
+	if labels != "" {
+		return labels
+	}
+	return images
 }
 
 // Len returns the number of samples, deleted ones included: base then appended.
@@ -522,9 +528,9 @@ func (d *Dataset) Close() error {
 		err = d.journal.Close()
 		d.journal = nil
 	}
-	if lerr := d.lock.release(); err == nil {
+	if lerr := d.locks.release(); err == nil {
 		err = lerr
 	}
-	d.lock = nil
+	d.locks = nil
 	return err
 }

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
@@ -59,7 +61,7 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 			if _, lp := d.Paths(); lp != want {
 				t.Fatalf("labels saved to %q, want %s", lp, want)
 			}
-			if w := d.LastSave(); len(w) != 1 || w[0].Path != want || !w[0].Created {
+			if w := d.LastSave().Files; len(w) != 1 || w[0].Path != want || !w[0].Created {
 				t.Fatalf("LastSave = %+v, want the new label file alone", w)
 			}
 			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != NoLabel {
@@ -164,7 +166,7 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	if got, _ := os.ReadFile(hard); !bytes.Equal(got, bytesBefore) {
 		t.Fatal("the hard link no longer shares the image file's bytes")
 	}
-	if w := d.LastSave(); len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
+	if w := d.LastSave().Files; len(w) != 1 || w[0].Path != lp || w[0].Created || w[0].Through != "" {
 		t.Fatalf("LastSave = %+v, want the label file alone", w)
 	}
 	saved, _ := idx.ReadFile(lp)
@@ -175,7 +177,7 @@ func TestLabelsOnlySaveLeavesImagesAlone(t *testing.T) {
 	os.Chmod(elsewhere, 0o644)
 	mustDo(t, d.Delete([]int{3}))
 	mustDo(t, d.Save(nil))
-	w := d.LastSave()
+	w := d.LastSave().Files
 	if len(w) != 2 || w[0].Path != ip || w[0].Through != elsewhere || (runtime.GOOS != "windows" && w[0].Links != 2) {
 		t.Fatalf("LastSave = %+v, want the images through the link, whose old file had 2 names", w)
 	}
@@ -260,4 +262,121 @@ func BenchmarkSaveLabelsOnly60kGzip(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// Names whose lower case has another length in bytes (a Kelvin sign, Ⱥ) neither panic nor make
+// a name that is not the original's bytes with the ASCII parts changed.
+func TestPartnerNamesOfUnicodeNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"Ⱥ-images", "x-images-Ⱥidx3", "\u212a-images-idx3-ubyte.gz", "ȺȺȺ", "x-IMAGES-\u212aIDX3"} {
+		p := filepath.Join(dir, name)
+		got := LabelsFileFor(p)
+		if !utf8.ValidString(got) || filepath.Dir(got) != dir {
+			t.Fatalf("LabelsFileFor(%q) = %q", name, got)
+		}
+		FindLabels(p)
+		FindImages(got)
+	}
+	if got := filepath.Base(LabelsFileFor(filepath.Join(dir, "\u212a-images-idx3-ubyte.gz"))); got != "\u212a-labels-idx1-ubyte.gz" {
+		t.Fatalf("Kelvin name: %q", got)
+	}
+}
+
+// A file that another program creates at the new label file's name while the save runs (after
+// its checks, before its renames) is left as it is: the save fails and the edits stay unsaved.
+func TestNewLabelFileNeverReplacesOneMadeMeanwhile(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 10)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 1))
+	lp := LabelsFileFor(ip)
+	theirs := []byte("theirs")
+	// The progress callback runs after the files are written and verified, before the renames.
+	err = d.Save(func(f float64) {
+		if f > 0.5 && f < 0.9 {
+			if _, err := os.Stat(lp); err != nil {
+				os.WriteFile(lp, theirs, 0o644)
+			}
+		}
+	})
+	if got, _ := os.ReadFile(lp); !bytes.Equal(got, theirs) {
+		t.Fatal("a label file made during the save was replaced")
+	}
+	if err == nil || !d.Dirty() || d.Label(0) != 1 {
+		t.Fatalf("the save: %v; dirty %v, label %d", err, d.Dirty(), d.Label(0))
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(ip), ".*idxlabel-*"))
+	if len(leftovers) > 0 {
+		t.Fatalf("left behind: %v", leftovers)
+	}
+}
+
+// Labels typed on an image file opened alone, then a label file appearing beside it before they
+// were saved: reopening the pair offers that journal (its edits no longer fit the pair, so it is
+// kept aside when set aside, never dropped). Before, it was never looked at again.
+func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 10)
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0, 1, 2}, 7))
+	d.Close() // as a kill: the journal stays
+	labels, _ := idx.New(idx.UByte, 10)
+	idx.WriteFile(LabelsFileFor(ip), labels) // someone's labels, by convert or import
+	images, lp, err := ClassifyPair([]string{ip})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Open(images, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	rec := e.Recovery()
+	if rec == nil || rec.Path != ip+JournalSuffix || rec.Edits != 1 || rec.Matches {
+		t.Fatalf("recovery %+v, want the image file's journal, 1 edit (of 3 samples), not matching the pair", rec)
+	}
+	if err := e.DiscardJournal(true); err != nil {
+		t.Fatal(err)
+	}
+	if kept, _ := filepath.Glob(ip + JournalSuffix + ".*.discarded"); len(kept) != 1 {
+		t.Fatalf("the journal was not kept: %v", kept)
+	}
+}
+
+// A save record planted (or damaged) beside the name LabelsFileFor gives does not make the image
+// file's partner a label file that does not exist: the image file opens alone.
+func TestPlantedRecordIsNoPendingLabelFile(t *testing.T) {
+	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 4)
+	os.WriteFile(LabelsFileFor(ip)+ManifestSuffix, []byte("{}"), 0o644)
+	if SavePending(LabelsFileFor(ip)) || FindLabels(ip) != "" {
+		t.Fatalf("a planted record counts as a pending label file (FindLabels %q)", FindLabels(ip))
+	}
+	d, err := Open(ip, FindLabels(ip), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+}
+
+// A name too long for the files a save makes beside it is refused before anything is written,
+// saying so, with the edits kept.
+func TestSaveRefusesNamesTooLong(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip := writeImagesOnly(t, strings.Repeat("d", 220), 5) // its label file: 238 bytes
+	d, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	mustDo(t, d.Relabel([]int{0}, 4))
+	if err := d.Save(nil); !errors.Is(err, ErrNameTooLong) || !d.Dirty() {
+		t.Fatalf("save with a %d-byte label file name: %v", len(filepath.Base(LabelsFileFor(ip))), err)
+	}
+	dir := t.TempDir()
+	mustDo(t, d.SaveAs(filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
 }

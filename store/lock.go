@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/gofrs/flock"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // LockSuffix is appended to the label file's path (the image file's when there is none) to
@@ -218,57 +220,123 @@ func lockedBy(target, path string) *LockedError {
 	return e
 }
 
-// takeLock takes the lock of the dataset's pair for Open. Where the lock file cannot be created
-// because the folder is read-only or not ours, the journal goes to the per-user fallback folder
-// (see fallbackJournal), and so does the lock: two windows on such a pair would otherwise share
-// that journal; when even that fails, a notice says the pair is not locked. Errors: the pair
-// locked elsewhere (*LockedError), a lock file that is not a regular file, or any other failure
-// to create it.
-func (d *Dataset) takeLock() error {
-	target := d.statePath("")
-	if target == "" {
-		return nil
+// lockTargets returns the files whose locks a dataset open for editing holds: the label file's
+// (the pair's lock, found by every writer of the label file), and the image file's too when
+// there is a label file, so that a writer of the image file, or a window opening it alone, finds
+// the pair open (LockForWrite). A pair without a label file is locked by its image file.
+func lockTargets(images, labels string) []string {
+	switch {
+	case labels != "":
+		return []string{labels, images}
+	case images != "":
+		return []string{images}
 	}
-	l, err := lockPair(target)
-	if cannotWrite(err) {
-		if fb := fallbackJournal(target); fb != "" {
-			if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
-				l, err = lockPair(fb)
-				if le, ok := err.(*LockedError); ok {
-					le.Path = target
-				}
-			}
-		}
-	}
-	if cannotWrite(err) {
-		d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	d.lock = l
 	return nil
 }
 
-// relock moves the dataset's lock to the pair whose label (or image) file is target, for a
-// save to other files: it returns the new lock (nil when target's pair is already d's) and
-// leaves the old one held; the caller releases one of them when the save ends (d.mu held).
-// Errors: *LockedError, or the lock file cannot be created.
-func (d *Dataset) relock(target string) (*pairLock, error) {
-	if d.lock.sameAs(target) {
-		return nil, nil
+// pairLocks are the locks a dataset holds, one per file of lockTargets.
+type pairLocks []*pairLock
+
+// release gives every lock up; it returns the first error.
+func (ls pairLocks) release() error {
+	var first error
+	for _, l := range ls {
+		if err := l.release(); err != nil && first == nil {
+			first = err
+		}
 	}
-	return lockPair(target)
+	return first
 }
+
+// holds reports whether one of ls is the lock of target (beside it, or in the per-user fallback
+// folder where takeLock put it).
+func (ls pairLocks) holds(target string) bool {
+	return slices.ContainsFunc(ls, func(l *pairLock) bool {
+		return l.sameAs(target) || l != nil && samePath(l.path, fallbackJournal(target)+LockSuffix)
+	})
+}
+
+// takeLock takes the locks of the dataset's pair for Open (lockTargets). Where a lock file cannot
+// be created because the folder is read-only or not ours, the journal goes to the per-user
+// fallback folder (see fallbackJournal), and so does the lock: two windows on such a pair would
+// otherwise share that journal; when even that fails, a notice says the file is not locked.
+// Errors: the pair locked elsewhere (*LockedError, naming the file), a lock file that is not a
+// regular file, or any other failure to create it; no lock is held then.
+func (d *Dataset) takeLock() error {
+	for _, target := range lockTargets(d.imagesPath, d.labelsPath) {
+		l, err := lockPair(target)
+		if cannotWrite(err) {
+			if fb := fallbackJournal(target); fb != "" {
+				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
+					l, err = lockPair(fb)
+					if le, ok := err.(*LockedError); ok {
+						le.Path = target
+					}
+				}
+			}
+		}
+		if cannotWrite(err) {
+			d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
+			continue
+		}
+		if err != nil {
+			d.locks.release()
+			d.locks = nil
+			return err
+		}
+		d.locks = append(d.locks, l)
+	}
+	return nil
+}
+
+// relock takes, for a save to other files (images, labels), the locks of that pair that d does
+// not hold yet, and returns them; the old ones stay held. finishSave keeps what the saved pair
+// needs and releases the rest (d.mu held). Errors: *LockedError, or a lock file cannot be
+// created; no new lock is held then.
+func (d *Dataset) relock(images, labels string) (pairLocks, error) {
+	var out pairLocks
+	for _, target := range lockTargets(images, labels) {
+		if d.locks.holds(target) {
+			continue
+		}
+		l, err := lockPair(target)
+		if err != nil {
+			out.release()
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// moveLocks makes the locks of the pair (images, labels) the dataset's after a save to it: the
+// ones it held that the pair needs, and those the save took (taken); the others are released
+// (d.mu held).
+func (d *Dataset) moveLocks(images, labels string, taken pairLocks) {
+	var keep pairLocks
+	for _, l := range d.locks {
+		if slices.ContainsFunc(lockTargets(images, labels), func(t string) bool { return pairLocks{l}.holds(t) }) {
+			keep = append(keep, l)
+		} else {
+			l.release()
+		}
+	}
+	d.locks = append(keep, taken...)
+}
+
+// ErrSavePending: a file is part of a pair whose save was cut off between its renames (a save
+// record lies beside it, SavePending); opening the pair for editing finishes that save.
+var ErrSavePending = errors.New("a save of this pair was cut off; open the pair to finish it before writing it")
 
 // LockForWrite takes, for a program about to replace the files in paths (a command-line writer),
 // every lock that guards one of them as a file of a pair open for editing: the file's own (a
 // label file, or an image file opened alone) and, for an image file, its label file's
 // (FindLabels), which is where a pair's lock lives. The caller writes while it holds them and
-// then calls release. A lock file that cannot be created because the folder is read-only or does
+// then calls release. A file of a pair whose save was cut off between its renames is refused
+// too (ErrSavePending): writing it would be undone, or lost, when the pair opens and the save is
+// finished. A lock file that cannot be created because the folder is read-only or does
 // not exist is skipped: no pair there can be open for editing, and the write itself will fail
-// with its own error. Errors: a *LockedError (errors.Is ErrLocked) naming the pair's file when a
+// with its own error. Errors: ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a
 // window or process has it open for editing, or a lock file that is not a regular file.
 func LockForWrite(paths ...string) (release func(), err error) {
 	var held []*pairLock
@@ -280,8 +348,16 @@ func LockForWrite(paths ...string) (release func(), err error) {
 	var targets []string
 	for _, p := range paths {
 		targets = append(targets, p)
+		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
+			targets = append(targets, r) // a link: the file it names may be a pair's own
+		}
 		if l := FindLabels(p); l != "" {
 			targets = append(targets, l)
+		}
+	}
+	for _, t := range targets {
+		if SavePending(t) {
+			return nil, fmt.Errorf("%s: %w", t, ErrSavePending)
 		}
 	}
 	for k, t := range targets {

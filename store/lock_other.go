@@ -24,3 +24,6 @@ func isLink(error) bool { return false }
 // cannotWrite reports whether err says the folder cannot be written: no permission, or a
 // read-only file system.
 func cannotWrite(err error) bool { return errors.Is(err, fs.ErrPermission) }
+
+// nameTooLong: not told apart on this system.
+func nameTooLong(error) bool { return false }

@@ -27,8 +27,11 @@ const removeWhileOpen = true
 // isLink reports whether an open with openSafe failed because the path is a symbolic link.
 func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 
-// cannotWrite reports whether err says the folder cannot be written: no permission, or a
-// read-only file system.
+// cannotWrite reports whether err says the folder cannot be written: no permission, a read-only
+// file system, or a name too long for it.
 func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, syscall.ENAMETOOLONG)
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || nameTooLong(err)
 }
+
+// nameTooLong reports whether err says a file name is too long for the file system (ENAMETOOLONG).
+func nameTooLong(err error) bool { return errors.Is(err, syscall.ENAMETOOLONG) }

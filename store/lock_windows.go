@@ -46,7 +46,17 @@ const removeWhileOpen = false
 func isLink(error) bool { return false }
 
 // cannotWrite reports whether err says the folder cannot be written: no permission (access
-// denied), or a write-protected medium.
+// denied), a write-protected medium, or a name too long for it.
 func cannotWrite(err error) bool {
-	return errors.Is(err, fs.ErrPermission) || errors.Is(err, errorWriteProtect)
+	return errors.Is(err, fs.ErrPermission) || errors.Is(err, errorWriteProtect) || nameTooLong(err)
+}
+
+// errorFilenameExcedRange is ERROR_FILENAME_EXCED_RANGE ("The filename or extension is too
+// long."), which the syscall package lacks.
+const errorFilenameExcedRange = syscall.Errno(206)
+
+// nameTooLong reports whether err says a file name is too long (ERROR_FILENAME_EXCED_RANGE, or
+// the ENAMETOOLONG Go's own code may return).
+func nameTooLong(err error) bool {
+	return errors.Is(err, errorFilenameExcedRange) || errors.Is(err, syscall.ENAMETOOLONG)
 }

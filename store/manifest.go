@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
+	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -51,6 +51,9 @@ type diskManifest struct {
 	Files    []diskManifestFile `json:"files"`
 	Journals []string           `json:"journals,omitempty"` // targets whose "<target>.idxlabel-journal" the save contains
 	Fallback []string           `json:"fallback,omitempty"` // targets whose per-user fallback journal it contains
+	// Others names files of the pair the save did not write (the image file of a save that
+	// changed only labels) whose "<name>.idxlabel-journal" it contains.
+	Others []string `json:"others,omitempty"`
 }
 
 type diskManifestFile struct {
@@ -79,13 +82,17 @@ func (m *manifest) toDisk(path string) (*diskManifest, error) {
 		dm.Files = append(dm.Files, diskManifestFile{Target: filepath.ToSlash(rel), Temp: filepath.Base(f.Temp), Backup: f.Backup != ""})
 	}
 	for _, j := range m.Journals {
+		named := false
 		for _, f := range dm.Files {
 			target := filepath.Join(dir, filepath.FromSlash(f.Target))
 			if samePath(j, target+JournalSuffix) {
-				dm.Journals = append(dm.Journals, f.Target)
+				dm.Journals, named = append(dm.Journals, f.Target), true
 			} else if samePath(j, fallbackJournal(target+JournalSuffix)) {
-				dm.Fallback = append(dm.Fallback, f.Target)
+				dm.Fallback, named = append(dm.Fallback, f.Target), true
 			}
+		}
+		if !named && j != "" && samePath(filepath.Dir(j), dir) && strings.HasSuffix(j, JournalSuffix) {
+			dm.Others = append(dm.Others, strings.TrimSuffix(filepath.Base(j), JournalSuffix))
 		}
 	}
 	return dm, nil
@@ -111,9 +118,12 @@ func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format,
 // and be a regular file or absent; backups and journals are named by rule, never read. It
 // returns nil, nil when there is no record. Errors match errManifest and say what was wrong;
 // reading errors other than "does not exist" are returned as they are.
-func readManifest(path string, pair []string) (*manifest, error) {
+// parseManifest reads the save record at path (at most maxManifest bytes, a regular file, of
+// this version) without checking the files it names; nil, nil when there is none. Errors as for
+// readManifest.
+func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG) {
+	if errors.Is(err, os.ErrNotExist) || nameTooLong(err) {
 		return nil, nil // a name too long for the file system names no record
 	}
 	if err != nil {
@@ -151,6 +161,14 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	if err := json.Unmarshal(b, &dm); err != nil {
 		return nil, refuse("it is damaged (%v)", err)
 	}
+	return &dm, nil
+}
+
+func readManifest(path string, pair []string) (*manifest, error) {
+	dm, err := parseManifest(path)
+	if dm == nil || err != nil {
+		return nil, err
+	}
 	if len(dm.Files) == 0 || len(dm.Files) > len(pair) {
 		return nil, refuse("it names %d files", len(dm.Files))
 	}
@@ -186,6 +204,14 @@ func readManifest(path string, pair []string) (*manifest, error) {
 			return nil, refuse("journal of %q, a file it does not save", name)
 		}
 		m.Journals = append(m.Journals, target+JournalSuffix)
+	}
+	for _, name := range dm.Others {
+		// The journal of a file of the pair the save did not write: only when that file is
+		// this pair's own (a bare name beside the record); anything else is left alone.
+		other := filepath.Join(dir, name)
+		if filepath.Base(name) == name && slices.ContainsFunc(own, func(p string) bool { return samePath(p, other) }) {
+			m.Journals = append(m.Journals, other+JournalSuffix)
+		}
 	}
 	for _, name := range dm.Fallback {
 		target, ok := targets[name]
@@ -258,6 +284,38 @@ func finishManifest(path string, m *manifest) {
 	atomicfile.SyncDir(filepath.Dir(path))
 }
 
+// changedSince says how the target of f changed after the save that wrote f's temporary file
+// was cut off ("" when it did not): a save keeps a backup of a target that existed (a hard link,
+// or a copy where links fail), so the target must still be that file, or have its bytes; a
+// target that did not exist must still not exist.
+func changedSince(f manifestFile) string {
+	ti, err := os.Stat(f.Target)
+	if f.Backup == "" {
+		if err == nil {
+			return "created"
+		}
+		return ""
+	}
+	bi, berr := os.Stat(f.Backup)
+	switch {
+	case err != nil && berr != nil:
+		return "" // both gone: the temporary file is all that is left of either
+	case err != nil:
+		return "removed"
+	case berr != nil:
+		return "changed (the save's backup of it is gone, so it cannot be told)"
+	case os.SameFile(ti, bi):
+		return ""
+	case ti.Size() == bi.Size():
+		if a, okA := hashFile(f.Target); okA {
+			if b, okB := hashFile(f.Backup); okB && a == b {
+				return "" // a copied backup, the same bytes
+			}
+		}
+	}
+	return "replaced or rewritten"
+}
+
 // setAside moves a refused save record out of the way, to "<record>.<time>.refused", so that
 // it neither blocks the pair nor is lost, and returns the new name ("" when it could not be
 // moved).
@@ -297,6 +355,22 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 	for _, f := range m.Files {
 		keep = append(keep, f.Temp)
 	}
+	for _, f := range m.Files {
+		if _, err := os.Lstat(f.Temp); err != nil {
+			continue // already renamed
+		}
+		if why := changedSince(f); why != "" {
+			// Another program wrote the target after the save was cut off: finishing the save
+			// would put an older file over theirs. Nothing is renamed; the record is set aside
+			// (its temporary files are swept once stale; the save's edits are still in its
+			// journal, which is kept).
+			moved := setAside(path)
+			if moved == "" {
+				moved = "its place (it could not be moved)"
+			}
+			return fmt.Sprintf("A save of these files was interrupted, but %s was %s since; the save was not finished, so as not to replace it, and its record was moved to %s.", f.Target, why, moved), nil, nil
+		}
+	}
 	finished := 0
 	for _, f := range m.Files {
 		if _, err := os.Lstat(f.Temp); err != nil {
@@ -331,11 +405,7 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 // targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
 // a record that is refused is named in notice and the files are read as they are.
 func ReadView(images, labels string) (readImages, readLabels, notice string) {
-	record := absClean(images) + ManifestSuffix
-	if labels != "" {
-		record = absClean(labels) + ManifestSuffix
-	}
-	return interruptedSaveView(record, images, labels)
+	return interruptedSaveView(recordPath(images, labels), images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of

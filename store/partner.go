@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 )
 
 // FindLabels returns the label file that pairs with imagesPath in the same folder, following the
@@ -24,12 +25,27 @@ func FindLabels(imagesPath string) string {
 	return ""
 }
 
-// SavePending reports whether a save record lies beside path ("<path>.idxlabel-saving", a
-// regular file): a save of the pair path belongs to was cut off between its renames, and path
-// may not exist yet. Opening the pair for editing finishes that save (Open). It reads nothing.
+// SavePending reports whether a save of path was cut off before path was put in place: the save
+// record beside it ("<path>.idxlabel-saving", read and bounded, not trusted further) names path
+// with a temporary file still waiting, so path may not exist yet. Opening the pair for editing
+// finishes that save (Open). A damaged or planted record, or one with nothing left to rename,
+// is not a pending save.
 func SavePending(path string) bool {
-	fi, err := os.Lstat(path + ManifestSuffix)
-	return err == nil && fi.Mode().IsRegular()
+	dm, err := parseManifest(path + ManifestSuffix)
+	if dm == nil || err != nil {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for _, f := range dm.Files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Target))
+		temp := filepath.Join(filepath.Dir(target), f.Temp)
+		if samePath(target, path) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
+			if fi, err := os.Lstat(temp); err == nil && fi.Mode().IsRegular() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fileOrPending reports whether p is a regular file, or a file an interrupted save is still to
@@ -43,7 +59,7 @@ func fileOrPending(p string) bool {
 
 // LabelsFileFor returns the path a new label file for the image file imagesPath gets, beside it,
 // named the way MNIST names its pairs: the last "images" of the name becomes "labels" (in the
-// same case) and the rank "idx3" after it "idx1" ("scratch-images-idx3-ubyte" →
+// same case) and its last rank "idx3" "idx1" ("scratch-images-idx3-ubyte" →
 // "scratch-labels-idx1-ubyte"); a name without "images" gets "-labels-idx1-ubyte" after its
 // stem ("digits.idx" → "digits-labels-idx1-ubyte"). It is gzip (".gz") when the image file's
 // name is. FindLabels finds the file it names. It returns "" for an empty path.
@@ -52,17 +68,10 @@ func LabelsFileFor(imagesPath string) string {
 		return ""
 	}
 	dir, name := filepath.Split(imagesPath)
-	gz := ""
-	if strings.HasSuffix(strings.ToLower(name), ".gz") {
-		name, gz = name[:len(name)-3], name[len(name)-3:]
-	}
-	lower := strings.ToLower(name)
-	if i := strings.LastIndex(lower, "images"); i >= 0 {
-		head, tail := name[:i]+caseLike(name[i:i+6], "labels"), name[i+6:]
-		if j := strings.Index(strings.ToLower(tail), "idx3"); j >= 0 {
-			tail = tail[:j] + caseLike(tail[j:j+4], "idx1") + tail[j+4:]
-		}
-		return filepath.Join(dir, head+tail+gz)
+	name, gz := splitGz(name)
+	if swapped, ok := swapWord(name, "images", "labels"); ok {
+		swapped, _ = swapWord(swapped, "idx3", "idx1")
+		return filepath.Join(dir, swapped+gz)
 	}
 	stem := strings.TrimSuffix(name, filepath.Ext(name))
 	if stem == "" {
@@ -82,24 +91,18 @@ func FindImages(labelsPath string) string {
 // put in place: SavePending).
 func findPartner(path, from, to string, toRanks []string, fromRanks ...string) string {
 	dir, name := filepath.Split(path)
-	base := strings.TrimSuffix(name, ".gz")
-	if strings.HasSuffix(strings.ToLower(name), ".gz") {
-		base = name[:len(name)-3]
-	}
-	lower := strings.ToLower(base)
-	i := strings.LastIndex(lower, from)
-	if i < 0 {
+	base, _ := splitGz(name)
+	swapped, ok := swapWord(base, from, to)
+	if !ok {
 		return ""
 	}
-	swapped := base[:i] + caseLike(base[i:i+len(from)], to) + base[i+len(from):]
 	var stems []string
 	for _, fr := range fromRanks {
-		if j := strings.LastIndex(strings.ToLower(swapped), fr); j >= 0 {
-			head, tail := swapped[:j], swapped[j+len(fr):]
-			for _, tr := range toRanks {
+		for _, tr := range toRanks {
+			if ranked, ok := swapWord(swapped, fr, tr); ok {
 				// QMNIST pairs idx3-ubyte images with idx2-int labels.
-				for _, t := range []string{tail, strings.Replace(tail, "-ubyte", "-int", 1), strings.Replace(tail, "-int", "-ubyte", 1)} {
-					stems = append(stems, head+tr+t)
+				for _, t := range []string{ranked, strings.Replace(ranked, "-ubyte", "-int", 1), strings.Replace(ranked, "-int", "-ubyte", 1)} {
+					stems = append(stems, t)
 				}
 			}
 		}
@@ -117,6 +120,38 @@ func findPartner(path, from, to string, toRanks []string, fromRanks ...string) s
 		}
 	}
 	return ""
+}
+
+// splitGz splits a file name into its base and its ".gz" suffix (in the name's case; "" when it
+// has none).
+func splitGz(name string) (base, gz string) {
+	if strings.HasSuffix(asciiLower(name), ".gz") {
+		return name[:len(name)-3], name[len(name)-3:]
+	}
+	return name, ""
+}
+
+// swapWord replaces the last from in name (ASCII letters compared in any case) with to, in
+// from's case there ("IMAGES" → "LABELS"); ok is false when name has no from.
+func swapWord(name, from, to string) (string, bool) {
+	i := strings.LastIndex(asciiLower(name), from)
+	if i < 0 {
+		return name, false
+	}
+	return name[:i] + caseLike(name[i:i+len(from)], to) + name[i+len(from):], true
+}
+
+// asciiLower returns s with its ASCII letters in lower case and every other byte as it is, so
+// that an index found in it is the same byte offset in s (strings.ToLower can change a string's
+// length in bytes: a Kelvin sign becomes a one-byte k).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // caseLike returns repl in the case pattern of src: all upper, capitalized, or lower.

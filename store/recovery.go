@@ -74,7 +74,8 @@ func fallbackJournal(primary string) string {
 }
 
 // findJournal looks at every journal that can belong to this pair (beside it, and the per-user
-// fallback used when its folder could not be written) and records the most complete one as a
+// fallback used when its folder could not be written; for a pair with a label file, also those
+// of its image file opened alone) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
 // person can set it aside). Journals whose edits cancel out (netEmpty: every step undone, or
@@ -83,8 +84,15 @@ func fallbackJournal(primary string) string {
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
+	candidates := []string{primary, fallbackJournal(primary)}
+	if d.labelsPath != "" && d.imagesPath != "" {
+		// Edits typed on the image file opened alone, before this label file existed: they fit
+		// these files no more, but are offered (and kept) rather than never seen again.
+		alone := d.imagesPath + JournalSuffix
+		candidates = append(candidates, alone, fallbackJournal(alone))
+	}
 	var found []*Recovery
-	for _, p := range []string{primary, fallbackJournal(primary)} {
+	for _, p := range candidates {
 		if p == "" {
 			continue
 		}

@@ -38,7 +38,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
 // when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// NoLabel in an int32 file (buildLabels). labelsPath may be "" only while no sample has a label.
+// NoLabel in an int32 file (buildLabels).
 // LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
@@ -82,11 +82,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	manifest := job.labelsPath
-	if manifest == "" {
-		manifest = job.imagesPath
-	}
-	err = writeFiles(ctx, job.files(), manifest+ManifestSuffix, job.journals, progress)
+	err = writeFiles(ctx, job.files, pairKey(job.imagesPath, job.labelsPath)+ManifestSuffix, job.journals, progress)
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -104,22 +100,12 @@ type saveJob struct {
 	// save leaves untouched (no sample added or deleted, and the same image file), labels of a
 	// dataset without any.
 	images, labels *idx.Array
-	journals       []string // the journals the save makes obsolete
-	oldJournal     string   // reopened if the save fails
-	lock           *pairLock
-	written        []SavedFile // what each file written replaces (LastSave)
-}
-
-// files returns the files the job writes, images first.
-func (job *saveJob) files() []pendingWrite {
-	var out []pendingWrite
-	if job.images != nil {
-		out = append(out, pendingWrite{job.imagesPath, job.images})
-	}
-	if job.labels != nil {
-		out = append(out, pendingWrite{job.labelsPath, job.labels})
-	}
-	return out
+	journals       []string       // the journals the save makes obsolete
+	oldJournal     string         // reopened if the save fails
+	locks          pairLocks      // the target pair's locks the dataset did not hold yet
+	files          []pendingWrite // the files the job writes, images first
+	written        []SavedFile    // what each of files replaces (LastSave)
+	notes          []string       // for the person (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
@@ -140,32 +126,34 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	if err != nil {
 		return nil, err
 	}
-	target := labelsPath
-	if target == "" {
-		target = imagesPath
-	}
+	target := pairKey(imagesPath, labelsPath)
 	d.mu.RLock()
 	images, labels, err := d.build(imagesPath, labelsPath)
 	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var lock *pairLock
+	var locks pairLocks
 	if err == nil {
-		lock, err = d.relock(target)
+		locks, err = d.relock(imagesPath, labelsPath)
 	}
 	if err != nil {
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, lock: lock}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal = d.journal.Path()
 		d.journal.Close()
 		d.journal = nil
 	}
-	for _, f := range job.files() {
-		job.written = append(job.written, describeWrite(f.path))
+	for _, f := range []pendingWrite{{job.imagesPath, job.images, false}, {job.labelsPath, job.labels, false}} {
+		if f.a == nil {
+			continue
+		}
+		w := describeWrite(f.path)
+		f.create = w.Created // nothing there now: the save must not replace a file made meanwhile
+		job.files, job.written = append(job.files, f), append(job.written, w)
 	}
 	job.journals = []string{job.oldJournal}
 	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
@@ -173,7 +161,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
 		// never deleted.
 		if moved := keepAside(tj, "kept"); moved != "" {
-			d.notices = append(d.notices, fmt.Sprintf("%s held edits of an earlier session of %s; it was kept as %s.", filepath.Base(tj), filepath.Base(target), moved))
+			job.notes = append(job.notes, fmt.Sprintf("%s held edits of an earlier session of %s; it was kept as %s.", filepath.Base(tj), filepath.Base(target), moved))
 		}
 	}
 	return job, nil
@@ -210,6 +198,11 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	if samePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
+	for _, p := range []string{imagesPath, labelsPath} {
+		if n := len(filepath.Base(p)); n > MaxSaveName {
+			return "", "", fmt.Errorf("%s: the name is %d bytes long, above the %d a save can use (its temporary, backup and record files beside it add to the name): %w", p, n, MaxSaveName, ErrNameTooLong)
+		}
+	}
 	if current {
 		if err := d.checkStamps(d.replaces(imagesPath, labelsPath)...); err != nil {
 			return "", "", err
@@ -218,6 +211,14 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	d.saving, d.saveEnd = true, make(chan struct{})
 	return imagesPath, labelsPath, nil
 }
+
+// MaxSaveName is the longest file name (bytes) a save writes: the files it makes beside its
+// targets ("." + name + ".idxlabel-tmp-" and up to 12 digits, ".idxlabel-backup") must fit the
+// 255 bytes most file systems allow for a name.
+const MaxSaveName = 255 - len("..idxlabel-tmp-") - 12
+
+// ErrNameTooLong: a file to save has a name longer than MaxSaveName.
+var ErrNameTooLong = errors.New("file name too long to save")
 
 // ErrLabelsFileExists: a save of labels typed on images opened alone found a file already at
 // the name their label file gets (LabelsFileFor): a file the dataset did not open is never
@@ -280,21 +281,18 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 				d.journal = j
 			}
 		}
-		job.lock.release()
+		job.locks.release()
 		return Change{}, werr
 	}
-	if job.lock != nil {
-		d.lock.release()
-		d.lock = job.lock
-	}
+	d.moveLocks(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
 	d.logSave(renumber)
 	var written []string
-	for _, f := range job.files() {
+	for _, f := range job.files {
 		written = append(written, f.path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
-	d.lastSave = job.written
+	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
@@ -307,13 +305,13 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 // (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
 // write, verify or rename error.
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
-	target := labelsPath
 	if labels == nil {
-		target = imagesPath
+		labelsPath = ""
 	}
-	files := []pendingWrite{{imagesPath, images}}
+	target := pairKey(imagesPath, labelsPath)
+	files := []pendingWrite{{imagesPath, images, false}}
 	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels})
+		files = append(files, pendingWrite{labelsPath, labels, false})
 	}
 	paths := []string{imagesPath}
 	if labels != nil {
@@ -331,6 +329,9 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 type pendingWrite struct {
 	path string
 	a    *idx.Array
+	// create: no file was at path when the save began, so none may be replaced when it ends
+	// (one made meanwhile by another program stays, and the save fails).
+	create bool
 }
 
 // writeFiles writes files as one operation (see WritePair), with the save record at manifest;
@@ -373,7 +374,11 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 		return err
 	}
 	progress(0.8)
-	if err := commitAll(pending, manifest, journals); err != nil {
+	creates := make([]bool, len(files))
+	for k, f := range files {
+		creates[k] = f.create
+	}
+	if err := commitAll(pending, creates, manifest, journals); err != nil {
 		return err
 	}
 	progress(0.95)

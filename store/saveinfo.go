@@ -2,6 +2,7 @@ package store
 
 import (
 	"os"
+	"slices"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -39,11 +40,19 @@ func describeWrite(path string) SavedFile {
 	return f
 }
 
-// LastSave returns the files the last successful save wrote, images first; none when it had
-// nothing to write (no label typed, no sample added or deleted). A save that changed only labels
-// lists the label file alone: the image file was left as it was.
-func (d *Dataset) LastSave() []SavedFile {
+// SaveReport is what a save did.
+type SaveReport struct {
+	// Files lists the files written, images first; none when there was nothing to write. A save
+	// that changed only labels lists the label file alone: the image file was left as it was.
+	Files []SavedFile
+	// Notes are sentences for the person about what the save found and did besides (a journal of
+	// another session kept aside).
+	Notes []string
+}
+
+// LastSave returns what the last successful save did (the zero SaveReport before any).
+func (d *Dataset) LastSave() SaveReport {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return append([]SavedFile(nil), d.lastSave...)
+	return SaveReport{Files: slices.Clone(d.lastSave.Files), Notes: slices.Clone(d.lastSave.Notes)}
 }

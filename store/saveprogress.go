@@ -26,8 +26,5 @@ func SaveProgress(images, labels string) (files, placed int) {
 // recordPath returns where the record of a save of the pair is: beside the label file
 // (ManifestSuffix), or beside the image file when there is none.
 func recordPath(images, labels string) string {
-	if labels != "" {
-		return absClean(labels) + ManifestSuffix
-	}
-	return absClean(images) + ManifestSuffix
+	return absClean(pairKey(images, labels)) + ManifestSuffix
 }

@@ -143,6 +143,13 @@ func interruptedSave(t *testing.T, ip, lp string) (*idx.Array, *idx.Array) {
 		t.Fatal(err)
 	}
 	m := &manifest{Files: []manifestFile{{Temp: pi.Temp, Target: pi.Target}, {Temp: pl.Temp, Target: pl.Target}}}
+	for k := range m.Files { // backups of the targets, as a save keeps them
+		f := &m.Files[k]
+		f.Backup = backupPath(f.Target)
+		if err := linkOrCopy(f.Target, f.Backup); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := writeManifest(lp+ManifestSuffix, m); err != nil {
 		t.Fatal(err)
 	}

@@ -8,19 +8,21 @@ import (
 	"idxlabel/store"
 )
 
-// savedText says on the status bar what a save wrote (store's LastSave): which files, a label
+// savedText says on the status bar what a save did (store's LastSave): which files, a label
 // file made for labels typed on images that had none, an image file left alone because only
-// labels changed (images is the dataset's image file), and what happened to a symbolic or hard link that was written through.
-func savedText(written []store.SavedFile, images string) string {
+// labels changed (images is the dataset's image file), what happened to a symbolic or hard link
+// that was written through, and the save's notes.
+func savedText(r store.SaveReport, images string) string {
+	written := r.Files
 	if len(written) == 0 {
-		return "Saved: nothing in the files had changed, so nothing was written"
+		return strings.Join(append([]string{"Saved: nothing in the files had changed, so nothing was written"}, r.Notes...), "; ")
 	}
 	var names, notes []string
 	imagesWritten := false
 	for _, f := range written {
 		imagesWritten = imagesWritten || f.Path == images
 		name := filepath.Base(f.Path)
-		if f.Created {
+		if f.Created && f.Path != images {
 			name += " (a new label file)"
 		}
 		names = append(names, name)
@@ -35,6 +37,7 @@ func savedText(written []store.SavedFile, images string) string {
 	if !imagesWritten {
 		text += "; the image file was left as it was (only labels changed)"
 	}
+	notes = append(notes, r.Notes...)
 	if len(notes) > 0 {
 		text += "; " + strings.Join(notes, "; ")
 	}

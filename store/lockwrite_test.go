@@ -1,0 +1,77 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"idxlabel/idx"
+)
+
+// A pair open for editing guards both of its files: a writer of its image file is refused when
+// the names follow no MNIST rule (digits.idx + classes.idx), so is a writer through a symbolic
+// link to its label file, and the image file cannot be opened alone for editing meanwhile (nor
+// the pair while the image file is open alone). Before, only the label file's lock was held.
+func TestPairLocksGuardBothFiles(t *testing.T) {
+	ip := writeImagesOnly(t, "digits.idx", 20)
+	lp := filepath.Join(filepath.Dir(ip), "classes.idx")
+	labels, _ := idx.New(idx.UByte, 20)
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockForWrite(ip); !errors.Is(err, ErrLocked) {
+		t.Errorf("a writer of the open pair's image file: %v", err)
+	}
+	link := filepath.Join(t.TempDir(), "mine-labels")
+	if err := os.Symlink(lp, link); err == nil {
+		if _, err := LockForWrite(link); !errors.Is(err, ErrLocked) {
+			t.Errorf("a writer through a link to the open pair's label file: %v", err)
+		}
+	}
+	if _, err := Open(ip, "", Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("the image file opened alone while its pair is open: %v", err)
+	}
+	d.Close()
+	release, err := LockForWrite(ip, lp)
+	if err != nil {
+		t.Fatalf("once the pair is closed: %v", err)
+	}
+	release()
+
+	a, err := Open(ip, "", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("the pair opened while its image file is open alone: %v", err)
+	}
+}
+
+// A save to other files moves both locks: the new pair's files are guarded, the old ones free.
+func TestSaveAsMovesBothLocks(t *testing.T) {
+	ip, lp := writeTestPair(t, 6, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	dir := t.TempDir()
+	ip2, lp2 := filepath.Join(dir, "n-images-idx3-ubyte"), filepath.Join(dir, "n-labels-idx1-ubyte")
+	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	for _, p := range []string{ip2, lp2} {
+		if _, err := LockForWrite(p); !errors.Is(err, ErrLocked) {
+			t.Errorf("%s after Save As: %v", filepath.Base(p), err)
+		}
+	}
+	release, err := LockForWrite(ip, lp)
+	if err != nil {
+		t.Fatalf("the old pair after Save As: %v", err)
+	}
+	release()
+}
