@@ -2,11 +2,14 @@
 # GUI figures in a real window under Xvfb: resident memory (VmRSS) and time to the first window
 # for the demo (the baseline: an almost empty dataset), the real t10k pair, a 60,000-sample
 # pair and a 1,000,000-sample pair (built from t10k by bench/mkpair).
-# Usage: bench/gui.sh   (after `make build`; needs the real MNIST files)
+# The time to the first tiles is what the app prints when built with -tags timing (ui/timing.go);
+# this script builds that binary, bin/idxlabel-timing.
+# Usage: bench/gui.sh   (needs the real MNIST files)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mnist=${IDXLABEL_MNIST:-../shared/data/mnist}
-bin=bin/idxlabel
+bin=bin/idxlabel-timing
+go build -tags "$(scripts/tags.sh),timing" -o "$bin" .
 work=$(mktemp -d)
 . scripts/xvfb.sh
 start_xvfb
@@ -19,7 +22,7 @@ measure() { # name args...
   local name=$1; shift
   local start end rss
   start=$(date +%s.%N)
-  IDXLABEL_TIMING=1 "$bin" "$@" >"$work/log" 2>&1 &
+  "$bin" "$@" >"$work/log" 2>&1 &
   APP_PID=$!
   wait_window >/dev/null
   end=$(date +%s.%N)

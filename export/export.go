@@ -72,8 +72,9 @@ type Options struct {
 	Notice func(msg string)
 }
 
-// ErrExists: OUT exists, Options.Force would replace it, and Force is not set.
-var ErrExists = errors.New("exists (use --force to replace it)")
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
+// states the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = errors.New("exists")
 
 // Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
 // out that were killed midway left beside it (recoverTrees: a PNG export killed between its

@@ -121,6 +121,7 @@ type Dataset struct {
 
 	subs    map[int]func(Change)
 	nextSub int
+	tally   tally // counts kept up to date as edits happen (tally.go)
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 

@@ -1,39 +1,10 @@
 package store
 
 import (
-	"fmt"
 	"math"
 
 	"idxlabel/idx"
 )
-
-// sampleShape returns the height and width of one image in an images array: N×H×W, N×H×W×1, or
-// N×(H·W) when h and w are given with h·w = H·W or H·W is a perfect square. Errors name the file.
-func sampleShape(name string, a *idx.Array, h, w int) (int, int, error) {
-	switch {
-	case a.Rank() == 3:
-		return a.Dims[1], a.Dims[2], nil
-	case a.Rank() == 4 && a.Dims[3] == 1:
-		return a.Dims[1], a.Dims[2], nil
-	case a.Rank() == 2:
-		d := a.Dims[1]
-		if h > 0 && w > 0 {
-			if h*w != d {
-				return 0, 0, fmt.Errorf("%s: images are %d×%d; %d×%d pixels per sample do not make %d", name, a.Dims[0], d, h, w, d)
-			}
-			return h, w, nil
-		}
-		side := int(math.Sqrt(float64(d)))
-		for side*side < d {
-			side++
-		}
-		if side*side != d {
-			return 0, 0, fmt.Errorf("%s: images are %d×%d and %d is not a perfect square; give the height and width", name, a.Dims[0], d, d)
-		}
-		return side, side, nil
-	}
-	return 0, 0, fmt.Errorf("%s: images must be N×H×W (or N×(H·W), N×H×W×1), found %s", name, a.Header)
-}
 
 // valueMap maps an image dtype's values to display pixels 0–255 and back. For ubyte it is the
 // identity; for other types it is linear from [lo, hi] (the data's range, or [0, 255] when the

@@ -29,23 +29,25 @@ var ErrLocked = errors.New("open for editing elsewhere")
 
 // LockedError says that a pair is open for editing in another idxlabel: Open and SaveAs return
 // it when they cannot take the pair's lock. PID and Host name the holder as it wrote itself into
-// the lock file (0 and "" when it could not be read).
+// the lock file (0 and "" when it could not be read). Its message states who holds the pair;
+// what the person can do about it (close it there, open it read-only) is for the command line
+// and the window to say.
 type LockedError struct {
 	Path     string // the file the lock protects: the label file, or the image file
 	LockFile string // the lock file
 	PID      int    // the holder's process id, 0 when unknown
 	Host     string // the holder's host name, "" when unknown
+	Self     bool   // the holder is this process (another Dataset of it: another window)
 }
 
 func (e *LockedError) Error() string {
-	host, _ := os.Hostname()
 	switch {
-	case e.PID == os.Getpid() && e.Host == host:
-		return fmt.Sprintf("%s is already open for editing in this idxlabel (another window): edit it there, or open it read-only", e.Path)
+	case e.Self:
+		return fmt.Sprintf("%s is already open for editing in this idxlabel (another window)", e.Path)
 	case e.PID > 0:
-		return fmt.Sprintf("%s is open for editing in another idxlabel (process %d on %s): close it there, or open it read-only", e.Path, e.PID, e.Host)
+		return fmt.Sprintf("%s is open for editing in another idxlabel (process %d on %s)", e.Path, e.PID, e.Host)
 	}
-	return fmt.Sprintf("%s is open for editing in another idxlabel: close it there, or open it read-only (if no other idxlabel is running, delete %s)", e.Path, e.LockFile)
+	return fmt.Sprintf("%s is open for editing in another idxlabel (its lock file: %s)", e.Path, e.LockFile)
 }
 
 // Is makes errors.Is(err, ErrLocked) true for a *LockedError.
@@ -213,6 +215,8 @@ func lockedBy(target, path string) *LockedError {
 			e.Host, _ = cleanText(v, maxNameRunes)
 		}
 	}
+	host, _ := os.Hostname()
+	e.Self = e.PID == os.Getpid() && e.Host == host
 	return e
 }
 

@@ -32,8 +32,10 @@ func (d *Dataset) Gen() uint64 {
 	return d.gen
 }
 
-// changed stamps c with a new generation (d.mu held for writing).
+// changed stamps c with a new generation and brings the counts up to date (d.mu held for
+// writing).
 func (d *Dataset) changed(c Change) Change {
+	d.tally.follow(d, c)
 	d.gen++
 	c.Gen = d.gen
 	return c

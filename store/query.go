@@ -64,23 +64,19 @@ type ClassCount struct {
 }
 
 // Counts returns the number of samples per class, deleted ones left out, for every class in
-// Classes (zero counts included) plus NoLabel when unlabelled samples exist, in class order.
+// Classes (zero counts included) plus NoLabel when unlabelled samples exist, in class order. It
+// costs O(classes), whatever the number of samples (see tally).
 func (d *Dataset) Counts() []ClassCount {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	counts := map[int]int{}
-	for i, l := range d.labels {
-		if !d.deleted[i] {
-			counts[int(l)]++
-		}
-	}
+	counts := d.tally.liveCounts(d)
 	classes := d.classesLocked()
 	out := make([]ClassCount, 0, len(classes)+1)
 	if n := counts[NoLabel]; n > 0 {
 		out = append(out, ClassCount{Class: NoLabel, Count: n})
 	}
 	for _, c := range classes {
-		out = append(out, ClassCount{Class: c, Name: d.names[c], Count: counts[c]})
+		out = append(out, ClassCount{Class: c, Name: d.names[c], Count: counts[int32(c)]})
 	}
 	return out
 }
@@ -102,7 +98,7 @@ func (d *Dataset) classesLocked() []int {
 	for c := range d.names {
 		set[c] = true
 	}
-	for _, c := range d.presentClasses() {
+	for _, c := range d.tally.present(d) {
 		set[c] = true
 	}
 	return slices.Sorted(maps.Keys(set))
@@ -129,23 +125,12 @@ type Counters struct {
 	Relabelled, Appended int
 }
 
-// Counters counts the samples; see the fields.
+// Counters counts the samples; see the fields. It costs the same whatever the number of samples
+// (see tally).
 func (d *Dataset) Counters() Counters {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	c := Counters{Samples: len(d.labels), Added: len(d.labels) - len(d.opened), Appended: len(d.labels) - d.baseN}
-	for i, l := range d.labels {
-		if d.deleted[i] {
-			c.Deleted++
-		}
-		if i < len(d.opened) && l != d.opened[i] {
-			c.Edited++
-		}
-		if i < d.baseN && l != d.orig[i] {
-			c.Relabelled++
-		}
-	}
-	return c
+	return d.tally.counters(d)
 }
 
 // Snapshot is the live (not deleted) samples at one moment, for analyses that run off the UI

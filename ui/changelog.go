@@ -14,7 +14,7 @@ import (
 	"idxlabel/store"
 )
 
-// The change log (issue 13): File → Export Change Log… writes every label change since the files
+// The change log: File → Export Change Log… writes every label change since the files
 // were opened; each save appends its changes to <labels>.changes.csv unless the preference
 // File → Write Change Log on Save is off. The rules (what is a change, its number, how, when)
 // are store's (store/changelog.go).
@@ -24,34 +24,26 @@ import (
 const changeLogPref = "writeChangeLog"
 
 // writeChangeLog reports the preference.
-func (w *mainWindow) writeChangeLog() bool {
-	return w.app.Preferences().BoolWithFallback(changeLogPref, true)
+func (s *saver) writeChangeLog() bool {
+	return s.prefs.BoolWithFallback(changeLogPref, true)
 }
 
-// changeLogItem makes File → Write Change Log on Save, checked while the preference is on.
-func (w *mainWindow) changeLogItem() *fyne.MenuItem {
-	it := fyne.NewMenuItem("Write Change Log on Save", w.toggleChangeLog)
-	it.Checked = w.writeChangeLog()
-	return it
-}
-
-// toggleChangeLog turns the preference over.
-func (w *mainWindow) toggleChangeLog() {
-	on := !w.writeChangeLog()
-	w.app.Preferences().SetBool(changeLogPref, on)
-	w.items.changeLog.Checked = on
-	w.menu.Refresh()
+// toggleChangeLog turns the preference over (File → Write Change Log on Save).
+func (s *saver) toggleChangeLog() {
+	on := !s.writeChangeLog()
+	s.prefs.SetBool(changeLogPref, on)
+	s.menu.setChangeLog(on)
 	if on {
-		w.status.SetText("Saves append their changes to " + w.changesFileName())
+		s.c.say("Saves append their changes to " + s.changesFileName())
 	} else {
-		w.status.SetText("Saves write no change log")
+		s.c.say("Saves write no change log")
 	}
 }
 
 // changesFileName names the change log saves append to: "<labels>.changes.csv", or a
 // description for a dataset without files.
-func (w *mainWindow) changesFileName() string {
-	images, labels := w.ds.Paths()
+func (s *saver) changesFileName() string {
+	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
 		return filepath.Base(labels) + store.ChangesSuffix
@@ -61,39 +53,25 @@ func (w *mainWindow) changesFileName() string {
 	return "<labels>" + store.ChangesSuffix + " beside the files"
 }
 
-// beforeSave hands the preference to the store; runSave calls it before every save.
-func (w *mainWindow) beforeSave() { w.ds.SetWriteChanges(w.writeChangeLog()) }
+// beforeSave hands the preference to the store; run calls it before every save.
+func (s *saver) beforeSave() { s.c.ds.SetWriteChanges(s.writeChangeLog()) }
 
 // afterSave tells the person when a save could not append to the change log (the labels are
 // saved; the next save tries again). It reports whether it showed the message; if so, then (may
 // be nil) runs when the message is closed, and otherwise the caller runs it.
-func (w *mainWindow) afterSave(then func()) bool {
-	err := w.ds.ChangesFileError()
+func (s *saver) afterSave(then func()) bool {
+	err := s.c.ds.ChangesFileError()
 	if err == nil {
 		return false
 	}
-	d := dialog.NewInformation("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", w.win)
-	w.prompts.show(w.win.Canvas(), "", d, d.Dismiss, nil, func() {
-		w.focusGrid()
+	d := dialog.NewInformation("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", s.win)
+	s.d.show("", d, d.Dismiss, nil, func() {
+		s.d.done()
 		if then != nil {
 			then()
 		}
 	})
 	return true
-}
-
-// decisionHow is how a decision in review r on sample i chose label, for the change log: the
-// review's suggestion accepted (Enter, or typing the suggested class) is suspect-accepted in a
-// review of suspects and suggested-accepted in one of samples without a label (a model's label
-// for an unlabelled sample); any other label is set by hand (a label kept is no change).
-func decisionHow(r *review, i, label int) store.How {
-	if s, ok := r.of[i]; ok && s.Suggested == label {
-		if r.kind == reviewSuggested {
-			return store.HowSuggestedAccepted
-		}
-		return store.HowSuspectAccepted
-	}
-	return store.HowManual
 }
 
 // changeLogSummary counts entries by how: "3 manual, 1 suspect-accepted, 2 deleted".
@@ -119,15 +97,15 @@ func changeLogSummary(entries []store.ChangeLogEntry) string {
 
 // exportChangeLogDialog asks where to write the change log (File → Export Change Log…) and
 // writes it there.
-func (w *mainWindow) exportChangeLogDialog() {
-	entries := w.ds.ChangeLog()
+func (s *saver) exportChangeLogDialog() {
+	entries := s.c.ds.ChangeLog()
 	if len(entries) == 0 {
-		w.inform("Export Change Log", "No label has changed since the files were opened.")
+		s.d.inform("Export Change Log", "No label has changed since the files were opened.")
 		return
 	}
 	var d *dialog.ConfirmDialog
 	target := newPromptEntry(func() { d.Dismiss() })
-	images, labels := w.ds.Paths()
+	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
 		target.SetText(filepath.Join(filepath.Dir(labels), baseName(labels)+"-changelog.csv"))
@@ -139,8 +117,8 @@ func (w *mainWindow) exportChangeLogDialog() {
 	}
 	about := widget.NewLabel(fmt.Sprintf("%s since the files were opened (%s).\nColumns: %s; undone edits are not listed.",
 		plural(len(entries), "change"), changeLogSummary(entries), store.ChangeLogHeader))
-	save := "Saves also append their changes to " + w.changesFileName() + "."
-	if !w.writeChangeLog() {
+	save := "Saves also append their changes to " + s.changesFileName() + "."
+	if !s.writeChangeLog() {
 		save = "Saves write no change log (File → Write Change Log on Save is off)."
 	}
 	form := widget.NewForm(
@@ -150,41 +128,41 @@ func (w *mainWindow) exportChangeLogDialog() {
 	)
 	d = dialog.NewCustomConfirm("Export Change Log", "Export", "Cancel", form, func(ok bool) {
 		if ok {
-			w.runChangeLogExport(strings.TrimSpace(target.Text), false)
+			s.runChangeLogExport(strings.TrimSpace(target.Text), false)
 		}
-	}, w.win)
+	}, s.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the field exports too
 	d.Resize(fyne.NewSize(640, d.MinSize().Height))
-	w.prompts.show(w.win.Canvas(), "export change log", d, d.Dismiss, d.Confirm, w.focusGrid)
-	w.win.Canvas().Focus(target)
+	s.d.show("export change log", d, d.Dismiss, d.Confirm, nil)
+	s.win.Canvas().Focus(target)
 }
 
 // runChangeLogExport writes the change log to path off the UI thread; an existing file is
 // replaced only after asking.
-func (w *mainWindow) runChangeLogExport(path string, replace bool) {
+func (s *saver) runChangeLogExport(path string, replace bool) {
 	if path == "" {
 		return
 	}
 	if _, err := os.Stat(path); err == nil && !replace {
-		w.ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
+		s.d.ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
 			if yes {
-				w.runChangeLogExport(path, true)
+				s.runChangeLogExport(path, true)
 			}
 		})
 		return
 	}
-	ds := w.ds
-	w.bg.Go(func() {
+	ds := s.c.ds
+	s.c.jobs.run(func() {
 		n, err := ds.ExportChangeLog(path)
-		fyne.Do(func() {
+		s.c.jobs.schedule(func() {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: the folder does not exist", filepath.Dir(path))
 			}
 			if err != nil {
-				w.showError(err)
+				s.d.showError(err)
 				return
 			}
-			w.inform("Change log written", fmt.Sprintf("%s written to %s.", plural(n, "change"), path))
+			s.d.inform("Change log written", fmt.Sprintf("%s written to %s.", plural(n, "change"), path))
 		})
 	})
 }

@@ -19,9 +19,9 @@ import (
 )
 
 // menuItem returns the item labelled label in the main menu's menu called menu.
-func menuItem(t *testing.T, w *mainWindow, menu, label string) *fyne.MenuItem {
+func menuItem(t *testing.T, w *window, menu, label string) *fyne.MenuItem {
 	t.Helper()
-	for _, m := range w.menu.Items {
+	for _, m := range w.menu.menu.Items {
 		if m.Label != menu {
 			continue
 		}
@@ -36,7 +36,7 @@ func menuItem(t *testing.T, w *mainWindow, menu, label string) *fyne.MenuItem {
 }
 
 // overlayTexts returns the texts of the labels and the prompt entries in the top overlay.
-func overlayTexts(w *mainWindow) (labels []string, entries []*promptEntry) {
+func overlayTexts(w *window) (labels []string, entries []*promptEntry) {
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *promptEntry:
@@ -70,15 +70,15 @@ func readCSV(t *testing.T, path string) []string {
 	return out
 }
 
-// TestExportChangeLogFromTheMenu is issue 13's GUI proof on the demo dataset: edits made the
-// ways a person makes them (a digit on one tile, a digit on a range, Delete, a drawing, a review
-// decision accepted and one typed and undone) appear in File → Export Change Log…'s CSV with how
-// they were made; saves append the same entries to <labels>.changes.csv while File → Write
+// TestExportChangeLogFromTheMenu checks the change log in the window, on the demo dataset: edits
+// made the ways a person makes them (a digit on one tile, a digit on a range, Delete, a drawing, a
+// review decision accepted and one typed and undone) appear in File → Export Change Log…'s CSV with
+// how they were made; saves append the same entries to <labels>.changes.csv while File → Write
 // Change Log on Save is checked, and say so when they cannot.
 func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w, ds := demoWindow(t, true)
+	q := queueUI(w)
 	g := w.grid
-	c := w.win.Canvas()
 	var want []string
 	row := func(i, from, to int, how string) {
 		label := func(l int) string {
@@ -110,39 +110,39 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 	row(20, ds.Label(20), store.NoLabel, "deleted")
 	// A drawing: added-drawn.
-	w.showDrawWindow()
-	w.dropModel() // no suggestions needed here
-	drawSeven(w.draw)
-	w.draw.pad.TypedRune('7')
-	w.draw.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.draw.show()
+	w.sugg.drop() // no suggestions needed here
+	drawSeven(w.draw.open)
+	w.draw.open.pad.TypedRune('7')
+	w.draw.open.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	n := ds.Len() - 1
 	if ds.Label(n) != 7 {
 		t.Fatalf("the drawing was not added: %d samples", ds.Len())
 	}
 	row(n, store.NoLabel, 7, "added-drawn")
-	w.draw.win.Close()
+	w.draw.open.win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
-	w.findSuspects()
-	waitFor(t, func() bool { return !w.busy.Load() })
-	w.stopCNNScan()
-	if !w.reviewing() || w.v.Len() < 2 {
-		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.v.Len())
+	w.scans.findSuspects()
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	w.scans.stop()
+	if !(w.c.mode != modeBrowse) || w.c.v.Len() < 2 {
+		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
 	}
-	first := w.v.at(0)
-	s := w.sus.of[first]
+	first := w.c.v.at(0)
+	s := w.scans.review.r.of[first]
 	row(first, ds.Label(first), s.Suggested, "suspect-accepted")
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	second := w.v.at(1)
+	second := w.c.v.at(1)
 	other := 0
-	for other == ds.Label(second) || other == w.sus.of[second].Suggested {
+	for other == ds.Label(second) || other == w.scans.review.r.of[second].Suggested {
 		other++
 	}
 	test.Type(g, strconv.Itoa(other))
-	if ds.Label(second) != other || decisionHow(w.sus, second, other) != store.HowManual {
+	if ds.Label(second) != other || w.scans.review.r.how(second, other) != store.HowManual {
 		t.Fatalf("typed %d on a suspect: label %d", other, ds.Label(second))
 	}
-	w.undo()
-	w.side.show.SetSelected("All")
+	w.c.undo()
+	w.side.showList.SetSelected("All")
 
 	// File → Export Change Log…: the dialog counts the changes; Enter writes the file.
 	menuItem(t, w, "File", "Export Change Log…").Action()
@@ -152,27 +152,27 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "demo-changelog.csv")
 	entries[0].SetText(out)
-	if !w.prompts.key(c, &fyne.KeyEvent{Name: fyne.KeyReturn}) {
+	if !w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
 		t.Fatal("Enter did not export")
 	}
-	waitFor(t, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
+	waitUI(t, q, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
 	got := readCSV(t, out)
 	if !reflect.DeepEqual(got, append([]string{"index,original,new,how"}, want...)) {
 		t.Fatalf("exported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	w.prompts.key(c, &fyne.KeyEvent{Name: fyne.KeyEscape})
+	w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 	// Save As beside a folder planted where the change log goes: saved, and the person is told.
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "demo-images-idx3-ubyte"), filepath.Join(dir, "demo-labels-idx1-ubyte")
 	cp := lp + store.ChangesSuffix
 	os.Mkdir(cp, 0o755)
-	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)
 	}
-	w.prompts.key(c, &fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	os.Remove(cp)
 	// The preference off: a save writes no change log.
 	pref := menuItem(t, w, "File", "Write Change Log on Save")
@@ -186,15 +186,15 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	test.TapAt(g, tileCenter(g, 30))
 	l30 := ds.Label(30)
 	test.Type(g, strconv.Itoa((l30+1)%10))
-	w.save()
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.save.save()
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if _, err := os.Lstat(cp); !os.IsNotExist(err) {
 		t.Fatalf("a change log was written while off: %v", err)
 	}
 	// On again: the next save appends everything held back.
 	pref.Action()
-	w.save()
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.save.save()
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	got = readCSV(t, cp)
 	// Sample 30 of the saved files was the session's 31st: sample 20 before it was deleted.
 	want = append(want, "31,"+strconv.Itoa(l30)+","+strconv.Itoa((l30+1)%10)+",manual")

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
@@ -111,7 +112,7 @@ func (v *pixelView) MouseOut() {
 }
 
 // detailSide is the detail view's minimum side, units: 8 per pixel of a 28×28 sample, and room
-// for the review's four neighbours of 52 units in a row (suspects.go), so the panel keeps its
+// for the review's four neighbours of 52 units in a row (aboutStrip), so the panel keeps its
 // width in and out of the review and leaves the grid room at FYNE_SCALE=2.
 const detailSide = 224
 
@@ -119,24 +120,38 @@ func (v *pixelView) MinSize() fyne.Size { return fyne.NewSquareSize(detailSide) 
 
 func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.raster) }
 
+// detailState is what the detail panel shows: sample i (-1: none) in state st, its pixels h×w
+// in display order, whether the dataset has files (so "as in the file" means something), the
+// class names, and what the mode says of it.
+type detailState struct {
+	i        int
+	st       store.State
+	px       []byte
+	h, w     int
+	fromFile bool
+	classes  classNames
+	about    about
+}
+
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
-// original label and state, and the value of the pixel under the mouse.
+// original label and state, the value of the pixel under the mouse, and what the mode says of
+// it (a suspect's suggestion and nearest samples).
 type detailPanel struct {
-	root       fyne.CanvasObject
-	title      *widget.Label
-	pixels     *pixelView
-	info       *widget.Label
-	hover      *widget.Label
-	neighbours *neighbourStrip // a suspect's nearest samples, in the review
+	root   fyne.CanvasObject
+	title  *widget.Label
+	pixels *pixelView
+	info   *widget.Label
+	hover  *widget.Label
+	about  *aboutStrip
 }
 
 func newDetailPanel() *detailPanel {
 	d := &detailPanel{
-		title:      widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		pixels:     newPixelView(),
-		info:       widget.NewLabel(""),
-		hover:      widget.NewLabel(" "),
-		neighbours: newNeighbourStrip(),
+		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		pixels: newPixelView(),
+		info:   widget.NewLabel(""),
+		hover:  widget.NewLabel(" "),
+		about:  newAboutStrip(),
 	}
 	d.info.Wrapping = fyne.TextWrapWord
 	d.pixels.onHover = func(r, c, v int, in bool) {
@@ -146,45 +161,37 @@ func newDetailPanel() *detailPanel {
 			d.hover.SetText(" ")
 		}
 	}
-	d.root = container.NewVScroll(container.NewVBox(d.title, d.pixels, d.info, d.hover, d.neighbours.root))
+	d.root = container.NewVScroll(container.NewVBox(d.title, d.pixels, d.info, d.hover, d.about.root))
 	return d
 }
 
-// show displays sample i of ds as of generation gen (i < 0, or a dataset that has changed
-// since: none).
-func (d *detailPanel) show(ds *store.Dataset, gen uint64, i int, className func(int) string) {
-	var st store.State
-	var px []byte
-	ok := false
-	if ds != nil {
-		st, px, ok = ds.SampleAt(gen, i)
-	}
-	if !ok {
-		d.title.SetText("No sample")
-		d.info.SetText("")
+// show displays s.
+func (d *detailPanel) show(s detailState) {
+	d.about.show(s.about)
+	if s.i < 0 {
+		setText(d.title, "No sample")
+		setText(d.info, "")
 		d.pixels.set(nil, 0, 0)
 		return
 	}
-	h, w := ds.Size()
-	d.title.SetText(count("Sample %d", i))
-	d.pixels.set(store.DisplayOrder(px, h, w, ds.Transposed(), nil), h, w)
-	text := "label " + className(st.Label)
+	st, name := s.st, s.classes.long
+	setText(d.title, count("Sample %d", s.i))
+	d.pixels.set(s.px, s.h, s.w)
+	text := "label " + name(st.Label)
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
-	images, _ := ds.Paths()
-	fromFile := images != ""
 	// Edited and Added compare with the files as they were opened, saves or not.
 	switch {
-	case st.Added && fromFile:
+	case st.Added && s.fromFile:
 		text += "\nadded since the files were opened"
 	case st.Added:
 		text += "\nadded since the dataset was opened"
-	case st.Edited && fromFile:
-		text += "\nwhen opened: " + className(st.Original)
+	case st.Edited && s.fromFile:
+		text += "\nwhen opened: " + name(st.Original)
 	case st.Edited:
-		text += "\nat first: " + className(st.Original)
-	case fromFile && !st.Unsaved:
+		text += "\nat first: " + name(st.Original)
+	case s.fromFile && !st.Unsaved:
 		text += " (as in the file)"
-	case fromFile:
+	case s.fromFile:
 		text += " (as when opened; not saved)" // an edit saved, then undone
 	default:
 		text += " (as generated)"
@@ -192,5 +199,44 @@ func (d *detailPanel) show(ds *store.Dataset, gen uint64, i int, className func(
 	if st.Deleted {
 		text += "\ndeleted: removed when saved"
 	}
-	d.info.SetText(text)
+	setText(d.info, text)
+}
+
+// aboutStrip shows what the mode says of the sample at the cursor, under the detail view: a
+// line of text and thumbnails with captions, four to a row (a suspect's nearest samples).
+type aboutStrip struct {
+	root  *fyne.Container
+	title *widget.Label
+}
+
+func newAboutStrip() *aboutStrip {
+	a := &aboutStrip{title: widget.NewLabel("")}
+	a.title.Wrapping = fyne.TextWrapWord // wraps within the detail panel instead of widening it
+	a.root = container.NewVBox()
+	return a
+}
+
+// show shows ab (the zero about: nothing).
+func (a *aboutStrip) show(ab about) {
+	a.root.Objects = nil
+	if ab.text != "" {
+		a.title.SetText(ab.text)
+		a.root.Objects = []fyne.CanvasObject{a.title}
+	}
+	if len(ab.thumbs) > 0 {
+		grid := container.NewGridWithColumns(4)
+		for _, t := range ab.thumbs {
+			img := canvas.NewImageFromImage(&image.Gray{Pix: t.px, Stride: t.w, Rect: image.Rect(0, 0, t.w, t.h)})
+			img.ScaleMode = canvas.ImageScalePixels
+			img.SetMinSize(fyne.NewSquareSize(52)) // four fit detailSide
+			// Small text without a label's padding: four thumbnails fit the detail panel's
+			// width, so a review does not narrow the grid (and change its column count).
+			label := canvas.NewText(t.caption, theme.Color(theme.ColorNameForeground))
+			label.TextSize = theme.CaptionTextSize()
+			label.Alignment = fyne.TextAlignCenter
+			grid.Add(container.NewVBox(img, label))
+		}
+		a.root.Add(grid)
+	}
+	a.root.Refresh()
 }

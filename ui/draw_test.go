@@ -17,7 +17,7 @@ import (
 
 // newDatasetWindow starts a main window on a new 28×28 dataset (journal in a temporary folder)
 // with the draw window open.
-func newDatasetWindow(t *testing.T) (*mainWindow, *drawWindow, *store.Dataset) {
+func newDatasetWindow(t *testing.T) (*window, *drawWindow, *store.Dataset) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
@@ -25,14 +25,14 @@ func newDatasetWindow(t *testing.T) (*mainWindow, *drawWindow, *store.Dataset) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.setDataset(ds, "untitled", false)
-	w.showDrawWindow()
-	if w.draw == nil {
+	w.c.setDataset(ds, "untitled", false)
+	w.draw.show()
+	if w.draw.open == nil {
 		t.Fatal("no draw window")
 	}
-	w.draw.win.Resize(fyne.NewSize(760, 480))
+	w.draw.open.win.Resize(fyne.NewSize(760, 480))
 	t.Cleanup(func() { ds.Close() })
-	return w, w.draw, ds
+	return w, w.draw.open, ds
 }
 
 // drag draws one stroke on the pad from (x0, y0) to (x1, y1), in fractions of the pad's side.
@@ -87,8 +87,8 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 	if ds.Len() != 3 || !slices.Equal([]int{ds.Label(0), ds.Label(1), ds.Label(2)}, []int{7, 7, 1}) {
 		t.Fatalf("samples %d", ds.Len())
 	}
-	if w.v.Len() != 3 || w.ds.UndoName() != "Add a sample labelled 1" {
-		t.Fatalf("grid shows %d, undo %q", w.v.Len(), w.ds.UndoName())
+	if w.c.v.Len() != 3 || w.c.ds.UndoName() != "Add a sample labelled 1" {
+		t.Fatalf("grid shows %d, undo %q", w.c.v.Len(), w.c.ds.UndoName())
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")

@@ -12,15 +12,35 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
-	"idxlabel/store"
 )
+
+// drawDeps is what the draw window works with, handed to it by the window: the dataset's sample
+// size and class names, adding a drawn sample (an edit, through the controller), whether edits
+// wait, saving, and the model's guess for a drawing.
+type drawDeps struct {
+	size    func() (h, w int)
+	classes func() classNames
+	add     func(px []byte, label int) (int, error)
+	busy    func() bool
+	save    func()
+	guess   func(px []byte, h, w int) (label int, confidence float64, err error)
+	trained func() bool // a model suggests labels
+	opened  func()      // the window opened: the model trains if there is none
+}
+
+// drawer opens the draw window (Edit → Draw New Digits…) and keeps it while it is open.
+type drawer struct {
+	app  fyne.App
+	deps drawDeps
+	open *drawWindow // nil when closed
+}
 
 // drawWindow is the window for drawing new samples: the pad, beside it the normalized sample
 // as it will be saved (enlarged, crisp), the label, the centring and the pen width. Enter adds
 // the sample (one undoable, journaled step), clears the pad and keeps the label, so "7, Enter,
 // 7, Enter…" is quick; Ctrl+Z on the pad undoes the last stroke; Escape clears the pad.
 type drawWindow struct {
-	mw        *mainWindow
+	deps      drawDeps
 	win       fyne.Window
 	pad       *drawPad
 	preview   *canvas.Image
@@ -42,21 +62,19 @@ const (
 	centerBoxText  = "Bounding box"
 )
 
-// showDrawWindow opens (or raises) the draw window for the main window's dataset.
-func (w *mainWindow) showDrawWindow() {
-	if w.ds == nil {
+// show opens (or raises) the draw window for the main window's dataset.
+func (dr *drawer) show() {
+	if d := dr.open; d != nil {
+		d.updateClasses()
+		d.win.Show()
+		d.win.RequestFocus()
 		return
 	}
-	if w.draw != nil {
-		w.draw.updateClasses()
-		w.draw.win.Show()
-		w.draw.win.RequestFocus()
-		return
-	}
-	d := &drawWindow{mw: w, win: w.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
+	deps := dr.deps
+	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
-	d.label = newLabelEntry(func() { w.save() })
+	d.label = newLabelEntry(deps.save)
 	d.label.SetPlaceHolder("label")
 	d.label.OnChanged = func(string) {
 		if !d.suggesting {
@@ -81,7 +99,7 @@ func (w *mainWindow) showDrawWindow() {
 	d.pad.onKey = d.typedKey
 	d.pad.onRune = d.typedRune
 	d.pad.onShortcut = d.typedShortcut
-	d.win.Canvas().AddShortcut(shortcut(fyne.KeyS, false), func(fyne.Shortcut) { w.save() })
+	d.win.Canvas().AddShortcut(shortcut(fyne.KeyS, false), func(fyne.Shortcut) { deps.save() })
 	d.updateClasses()
 	side := container.NewVBox(
 		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -93,12 +111,26 @@ func (w *mainWindow) showDrawWindow() {
 	)
 	d.win.SetContent(container.NewBorder(nil, d.status, nil, side, container.NewPadded(container.New(squareLayout{}, d.pad))))
 	d.win.Resize(fyne.NewSize(760, 480))
-	d.win.SetOnClosed(func() { w.draw = nil })
-	w.draw = d
+	d.win.SetOnClosed(func() { dr.open = nil })
+	dr.open = d
 	d.renormalize()
 	d.win.Show()
 	d.win.Canvas().Focus(d.pad)
-	w.trainModel()
+	deps.opened()
+}
+
+// say puts text on the open draw window's status line.
+func (dr *drawer) say(text string) {
+	if dr.open != nil {
+		dr.open.status.SetText(text)
+	}
+}
+
+// suggest has the open draw window suggest a label for its drawing (a model is ready).
+func (dr *drawer) suggest() {
+	if dr.open != nil {
+		dr.open.suggest()
+	}
 }
 
 // maxLabelOptions bounds the label box's drop-down: a class-name file may name 10,000 classes,
@@ -112,10 +144,11 @@ func (d *drawWindow) updateClasses() {
 	if _, ok := d.chosenLabel(); ok {
 		text = ""
 	}
-	matches := d.mw.classMatches(text)
+	names := d.deps.classes()
+	matches := names.matches(text)
 	var opts []string
 	for _, c := range matches[:min(len(matches), maxLabelOptions)] {
-		opts = append(opts, d.mw.className(c))
+		opts = append(opts, names.long(c))
 	}
 	if len(matches) > maxLabelOptions {
 		opts = append(opts, count("… %d more: type to narrow", len(matches)-maxLabelOptions))
@@ -127,7 +160,7 @@ func (d *drawWindow) updateClasses() {
 // renormalize runs MNIST's preprocessing on the pad (a few hundred microseconds) and shows it.
 func (d *drawWindow) renormalize() {
 	d.digit = nil
-	h, w := d.mw.ds.Size()
+	h, w := d.deps.size()
 	if !d.pad.empty() {
 		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h}
 		if d.centering.Selected == centerBoxText {
@@ -141,7 +174,7 @@ func (d *drawWindow) renormalize() {
 		d.preview.Image = d.digit
 		d.suggest()
 	} else {
-		if d.mw.model != nil {
+		if d.deps.trained() {
 			d.chosen = false // a new drawing gets a new suggestion
 		}
 		d.preview.Image = image.NewGray(image.Rect(0, 0, w, h))
@@ -160,7 +193,7 @@ func (d *drawWindow) chosenLabel() (int, bool) {
 	if n, err := strconv.Atoi(num); err == nil {
 		return n, true
 	}
-	if m := d.mw.classMatches(text); len(m) == 1 {
+	if m := d.deps.classes().matches(text); len(m) == 1 {
 		return m[0], true
 	}
 	return 0, false
@@ -176,20 +209,36 @@ func (d *drawWindow) updateAdd() {
 	}
 }
 
+// suggest fills the label box with the model's guess for the drawing, unless the person chose a
+// label for it, and says how sure the model is.
+func (d *drawWindow) suggest() {
+	if !d.deps.trained() || d.digit == nil || d.chosen {
+		return
+	}
+	h, w := d.deps.size()
+	label, conf, err := d.deps.guess(d.digit.Pix, h, w)
+	if err != nil {
+		d.status.SetText("No suggestion: " + err.Error())
+		return
+	}
+	d.suggesting = true
+	d.label.SetText(strconv.Itoa(label))
+	d.suggesting = false
+	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure: Enter accepts, a digit overrides.", d.deps.classes().long(label), 100*conf))
+}
+
 // addSample appends the normalized drawing with the chosen label, then clears the pad.
 func (d *drawWindow) addSample() {
 	label, ok := d.chosenLabel()
-	if d.digit == nil || !ok || d.mw.busy.Load() {
+	if d.digit == nil || !ok || d.deps.busy() {
 		return
 	}
-	pixels := append([]byte(nil), d.digit.Pix...)
-	i, err := d.mw.ds.AppendAs(store.HowAddedDrawn, []store.Sample{{Pixels: pixels, Label: label}})
-	d.mw.edited()
+	i, err := d.deps.add(append([]byte(nil), d.digit.Pix...), label)
 	if err != nil {
 		d.status.SetText(err.Error())
 		return
 	}
-	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.mw.className(label)))
+	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.deps.classes().long(label)))
 	d.pad.clear()
 	d.win.Canvas().Focus(d.pad)
 }
@@ -206,7 +255,7 @@ func (d *drawWindow) typedKey(k *fyne.KeyEvent) {
 
 // typedRune sets the label from a digit typed on the pad (for datasets of one-digit classes).
 func (d *drawWindow) typedRune(r rune) {
-	if r >= '0' && r <= '9' && d.mw.singleDigitClasses() {
+	if r >= '0' && r <= '9' && d.deps.classes().digits {
 		d.label.SetText(string(r))
 	}
 }
@@ -214,7 +263,7 @@ func (d *drawWindow) typedRune(r rune) {
 // typedShortcut saves the dataset on Ctrl+S typed on the pad, as in the main window.
 func (d *drawWindow) typedShortcut(s fyne.Shortcut) {
 	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
-		d.mw.save()
+		d.deps.save()
 	}
 }
 

@@ -26,11 +26,19 @@ var exportFormats = []struct {
 	{"NumPy .npz (x: N×H×W uint8, y: N int64)", export.NPZ, ".npz"},
 }
 
+// exporter writes the dataset as it is now (File → Export…): unsaved edits included, deleted
+// samples left out, as a PNG tree, CSV or .npz, in the background with progress and Cancel.
+type exporter struct {
+	c   *controller
+	d   *dialogs
+	win fyne.Window
+}
+
 // exportDialog asks for a format and a target (File → Export…) and exports the dataset as it is
 // now: unsaved edits included, deleted samples left out.
-func (w *mainWindow) exportDialog() {
-	if w.ds.Len() == 0 {
-		w.inform("Export", "There are no samples to export.")
+func (x *exporter) exportDialog() {
+	if x.c.ds.Len() == 0 {
+		x.d.inform("Export", "There are no samples to export.")
 		return
 	}
 	var labels []string
@@ -43,7 +51,7 @@ func (w *mainWindow) exportDialog() {
 	var d *dialog.ConfirmDialog
 	target := newPromptEntry(func() { d.Dismiss() })
 	base := "export"
-	if images, lbl := w.ds.Paths(); images != "" {
+	if images, lbl := x.c.ds.Paths(); images != "" {
 		p := images
 		if lbl != "" {
 			p = lbl
@@ -68,47 +76,48 @@ func (w *mainWindow) exportDialog() {
 	)
 	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
-			w.runExport(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
+			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
-	}, w.win)
+	}, x.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the path exports, as the button
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	w.prompts.show(w.win.Canvas(), "export", d, d.Dismiss, d.Confirm, w.focusGrid)
+	x.d.show("export", d, d.Dismiss, d.Confirm, nil)
 }
 
-// runExport writes the export off the UI thread with a progress bar and Cancel; an existing
-// target is replaced only after asking, and asked about only where export.Write may replace it
+// run writes the export off the UI thread with a progress bar and Cancel; an existing target
+// is replaced only after asking, and asked about only where export.Write may replace it
 // (anything else in the way is refused by Write and shown as an error).
-func (w *mainWindow) runExport(out string, opts export.Options, force bool) {
-	s := export.FromDataset(w.ds)
+func (x *exporter) run(out string, opts export.Options, force bool) {
+	c := x.c
+	s := export.FromDataset(c.ds)
 	opts.Force = force
-	ctx, cancel := context.WithCancel(w.life)
+	job := c.jobs.start(jobExporting, "")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), w.win)
-	prog.SetOnClosed(cancel)
+	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
+	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	start := time.Now()
 	opts.Progress = func(done, total int) {
-		fyne.Do(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
-	w.bg.Go(func() {
-		err := export.Write(ctx, s, out, opts)
-		fyne.Do(func() {
+	c.jobs.run(func() {
+		err := export.Write(job.ctx, s, out, opts)
+		c.jobs.schedule(func() {
+			c.jobs.finish(job)
 			prog.SetOnClosed(func() {})
 			prog.Hide()
-			cancel()
 			switch {
 			case errors.Is(err, context.Canceled):
 			case errors.Is(err, export.ErrExists):
-				w.ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
+				x.d.ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
-						w.runExport(out, opts, true)
+						x.run(out, opts, true)
 					}
 				})
 			case err != nil:
-				w.showError(err)
+				x.d.showError(err)
 			default:
-				w.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
+				x.d.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}
 		})
 	})

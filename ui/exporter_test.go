@@ -14,17 +14,18 @@ import (
 // the PNG tree of the dataset with its unsaved edits in and its deleted samples out.
 func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 	w, ds := demoWindow(t, false)
+	q := queueUI(w)
 	n := ds.Len()
 	if err := ds.Delete([]int{0}); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
+	w.c.drain()
 	to := (ds.Label(1) + 1) % 10
 	if err := ds.Relabel([]int{1}, to); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
-	w.exportDialog()
+	w.c.drain()
+	w.exp.exportDialog()
 	var entries []*promptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if e, ok := o.(*promptEntry); ok {
@@ -37,7 +38,7 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tree")
 	entries[0].SetText(out)
 	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	waitFor(t, func() bool { return strings.Contains(overlayText(w), "written to") })
+	waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "written to") })
 	var files []string
 	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".png") { // samples only, not the export marker

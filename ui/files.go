@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,10 +12,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/demo"
 	"idxlabel/store"
 )
 
@@ -33,11 +32,25 @@ func (idxFilter) Matches(u fyne.URI) bool {
 	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
 }
 
+// opener opens datasets: File → Open…, files dropped on the window, Open Recent, the demo, New
+// Dataset and the unsaved new datasets found at start, and what Open found beside the files (a
+// journal of unsaved edits, notices). It asks about unsaved edits first (saver.confirmUnsaved)
+// and hands the dataset to the controller.
+type opener struct {
+	c     *controller
+	d     *dialogs
+	win   fyne.Window
+	prefs fyne.Preferences
+	menu  *menuBar
+	save  *saver
+	draw  func() // opens the draw window (a new dataset starts there)
+}
+
 // openDialog asks for an image file (or a label file); its partner is found beside it.
-func (w *mainWindow) openDialog() {
+func (o *opener) openDialog() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			w.showError(err)
+			o.d.showError(err)
 			return
 		}
 		if r == nil {
@@ -45,47 +58,47 @@ func (w *mainWindow) openDialog() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		w.open([]string{path})
-	}, w.win)
+		o.open([]string{path})
+	}, o.win)
 	d.SetFilter(idxFilter{})
-	if images, _ := w.ds.Paths(); images != "" {
+	if images, _ := o.c.ds.Paths(); images != "" {
 		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
 			d.SetLocation(dir)
 		}
 	}
-	d.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+	d.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
 	d.Show()
 }
 
 // dropped opens files dragged onto the window.
-func (w *mainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
+func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
 	var paths []string
 	for _, u := range uris {
 		paths = append(paths, u.Path())
 	}
-	w.open(paths)
+	o.open(paths)
 }
 
 // open works out which of paths are the images and labels and loads them. The new files are
 // read and checked first; only then is the person asked about unsaved edits, so a file that
 // fails to open never costs the edits on screen.
-func (w *mainWindow) open(paths []string) {
+func (o *opener) open(paths []string) {
 	images, labels, err := store.ClassifyPair(paths)
 	if err != nil {
-		w.showError(err)
+		o.d.showError(err)
 		return
 	}
-	if cur, _ := w.ds.Paths(); cur != "" && sameFile(cur, images) {
+	if cur, _ := o.c.ds.Paths(); cur != "" && sameFile(cur, images) {
 		// The pair on screen, opened again: it holds its own lock, so close it first (its
 		// journal stays and is offered again when it reopens).
-		w.confirmUnsaved("Reopen the files", func() {
-			w.ds.Close()
-			w.setEmpty()
-			w.load(images, labels, false)
+		o.save.confirmUnsaved("Reopen the files", func() {
+			o.c.ds.Close()
+			o.c.setEmpty()
+			o.load(images, labels, false)
 		}, nil)
 		return
 	}
-	w.load(images, labels, false)
+	o.load(images, labels, false)
 }
 
 // sameFile reports whether paths a and b name the same existing file.
@@ -100,7 +113,7 @@ func sameFile(a, b string) bool {
 // again when the person cancels). On failure the previous dataset stays as it was and the error
 // (file and reason) is shown; a pair open for editing elsewhere (store.ErrLocked) is offered
 // read-only.
-func (w *mainWindow) load(images, labels string, readOnly bool) {
+func (o *opener) load(images, labels string, readOnly bool) {
 	name := filepath.Base(images)
 	if labels != "" {
 		name = filepath.Base(labels)
@@ -109,59 +122,71 @@ func (w *mainWindow) load(images, labels string, readOnly bool) {
 		name += " (read-only)"
 	}
 	bar := widget.NewProgressBarInfinite()
-	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), w.win)
+	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), o.win)
 	prog.Show()
-	w.busy.Store(true)
-	w.bg.Go(func() {
+	job := o.c.jobs.start(jobLoading, "")
+	o.c.jobs.run(func() {
 		ds, err := store.Open(images, labels, store.Options{ReadOnly: readOnly})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
-		fyne.Do(func() {
-			defer w.busy.Store(false) // last: tests wait on it
+		o.c.jobs.schedule(func() {
+			defer o.c.jobs.finish(job) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
 			if errors.Is(err, store.ErrLocked) && !readOnly {
-				w.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
+				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
-						w.load(images, labels, true)
+						o.load(images, labels, true)
 					}
 				})
 				return
 			}
 			if err != nil {
-				w.showError(err)
+				o.d.showError(err)
 				return
 			}
-			w.confirmUnsaved("Open other files", func() {
-				w.setDataset(ds, name, false)
-				w.addRecent(images, labels)
+			o.save.confirmUnsaved("Open other files", func() {
+				o.use(ds, name, false)
+				o.addRecent(images, labels)
 			}, func() { ds.Close() })
 		})
 	})
 }
 
+// use makes ds the dataset the window edits, then tells what Open found: its notices, and a
+// journal of unsaved edits to replay or discard.
+func (o *opener) use(ds *store.Dataset, name string, demo bool) {
+	o.c.setDataset(ds, name, demo)
+	for _, n := range ds.Notices() {
+		o.d.inform("Note", n)
+	}
+	if rec := ds.Recovery(); rec != nil {
+		o.offerRecovery(rec)
+	}
+}
+
 // openDemo replaces the dataset by the generated demo.
-func (w *mainWindow) openDemo() {
-	w.confirmUnsaved("Open the demo", func() {
-		ds, err := demoDataset()
+func (o *opener) openDemo() {
+	o.save.confirmUnsaved("Open the demo", func() {
+		ds, err := demo.Dataset()
 		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
-			w.showError(err)
+			o.d.showError(err)
 			return
 		}
-		w.setDataset(ds, "demo", true)
+		o.use(ds, "demo", true)
 	}, nil)
 }
 
 // offerRecovery asks what to do with a journal of unsaved edits found beside the files.
-func (w *mainWindow) offerRecovery(rec *store.Recovery) {
-	ds := w.ds
+func (o *opener) offerRecovery(rec *store.Recovery) {
+	ds := o.c.ds
 	if !rec.Matches {
-		w.inform("Unsaved edits for other files",
+		o.d.inform("Unsaved edits for other files",
 			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason))
 		if err := ds.DiscardJournal(true); err != nil {
-			w.showError(err)
+			o.d.showError(err)
 		}
 		return
 	}
@@ -172,320 +197,33 @@ func (w *mainWindow) offerRecovery(rec *store.Recovery) {
 	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
 			_, err := ds.ReplayJournal()
-			w.edited()
+			o.c.drain()
 			if err != nil {
-				w.showError(err)
+				o.d.showError(err)
 			}
 		} else if err := ds.DiscardJournal(true); err != nil {
-			w.showError(err)
+			o.d.showError(err)
 		}
-		w.refresh()
-	}, w.win)
+		o.c.refresh()
+	}, o.win)
 	// Enter replays (loses nothing); Escape does nothing here: neither answer is a cancel.
-	w.prompts.show(w.win.Canvas(), "recovery", d, func() {}, d.Confirm, w.focusGrid)
-}
-
-// save writes the dataset over its files (Save As when it has none), off the UI thread with a
-// progress bar.
-func (w *mainWindow) save() {
-	if images, _ := w.ds.Paths(); images == "" {
-		w.saveAs()
-		return
-	}
-	w.runSave(w.ds.SaveContext, nil)
-}
-
-// runSave runs a save off the UI thread, its progress on the status bar; edits wait until it
-// ends, and File → Cancel Save stops it before the files are replaced. then runs after a
-// successful save.
-func (w *mainWindow) runSave(do func(ctx context.Context, progress func(float64)) error, then func()) {
-	if w.refuseWhileBusy() {
-		return // one save (or load, import) at a time
-	}
-	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
-	// while a save runs (edits wait, refuseWhileBusy). The progress is on the status bar.
-	w.busy.Store(true)
-	w.saving = "Saving… (edits wait)"
-	ctx, cancel := context.WithCancel(w.life)
-	w.cancelSave(cancel)
-	w.updateStatus()
-	w.beforeSave()
-	w.bg.Go(func() {
-		defer cancel()
-		// The work starts once the window has drawn "Saving…" and answered the events already
-		// queued: a func handed to fyne.Do from here runs after the current event's frame. A
-		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
-		// slowed by the save's compression (scripts/savelat.sh).
-		drawn := make(chan struct{})
-		fyne.Do(func() { close(drawn) })
-		select {
-		case <-drawn:
-		case <-ctx.Done(): // the window closing (its queue may be dropped): do returns at once
-		}
-		last := -1
-		err := do(ctx, func(f float64) {
-			if pc := int(100 * f); pc/10 != last/10 {
-				last = pc
-				fyne.Do(func() {
-					if w.busy.Load() {
-						w.saving = fmt.Sprintf("Saving… %d%% (edits wait)", pc)
-						w.updateStatus()
-					}
-				})
-			}
-		})
-		fyne.Do(func() {
-			defer w.busy.Store(false) // last: tests wait on it
-			next := w.afterSaving
-			w.saving, w.afterSaving, w.afterSavingName = "", nil, ""
-			w.cancelSave(nil)
-			w.updateStatus()
-			if errors.Is(err, context.Canceled) {
-				w.status.SetText("Save cancelled: the files were not changed; the edits are kept, unsaved")
-				return
-			}
-			if err != nil {
-				w.showError(err)
-				return
-			}
-			if then == nil {
-				then = next // a save that was asked to do something after it already does that
-			}
-			if images, labels := w.ds.Paths(); images != "" {
-				w.name = filepath.Base(labels)
-				if labels == "" {
-					w.name = filepath.Base(images)
-				}
-				w.demo = false
-				w.addRecent(images, labels)
-			}
-			w.refresh()
-			if images, _ := w.ds.Paths(); images != "" {
-				w.status.SetText(savedText(w.ds.LastSave(), images))
-			}
-			if w.afterSave(then) {
-				return // then runs when the person has read why the change log was not written
-			}
-			if then != nil {
-				then()
-			}
-		})
-	})
-}
-
-// saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
-// "<base>-labels-idx1-ubyte" there (".gz" when compressed), through the store's atomic paired
-// save; the file-save dialog's writer is not used, since it empties the target first.
-func (w *mainWindow) saveAs() { w.saveAsThen(nil) }
-
-func (w *mainWindow) saveAsThen(then func()) {
-	images, labels := w.ds.Paths()
-	var d *dialog.ConfirmDialog
-	cancel := func() { d.Dismiss() }
-	folder := newPromptEntry(cancel)
-	base := newPromptEntry(cancel)
-	gz := widget.NewCheck("Compress (.gz)", nil)
-	if images != "" {
-		folder.SetText(filepath.Dir(images))
-		base.SetText(baseName(images))
-		gz.SetChecked(strings.HasSuffix(images, ".gz"))
-	} else {
-		home, _ := os.UserHomeDir()
-		folder.SetText(home)
-		base.SetText("mydata")
-		gz.SetChecked(true)
-	}
-	preview := widget.NewLabel("")
-	// A label file is written when the dataset has one or any sample has a label (labels typed
-	// on images opened alone get their first): its name follows the base name, as MNIST names
-	// its pairs, until the person types another.
-	withLabels := labels != "" || w.ds.HasLabels() || w.ds.AnyLabelled()
-	labelName := newPromptEntry(cancel)
-	labelTyped := false
-	imagesName := func() string {
-		suffix := ""
-		if gz.Checked {
-			suffix = ".gz"
-		}
-		return base.Text + "-images-idx3-ubyte" + suffix
-	}
-	paths := func() (string, string) {
-		i := filepath.Join(folder.Text, imagesName())
-		if !withLabels {
-			return i, ""
-		}
-		return i, filepath.Join(folder.Text, labelName.Text)
-	}
-	setting := false // the name is being set from the base name, not typed
-	update := func() {
-		if !labelTyped {
-			setting = true
-			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
-			setting = false
-		}
-		i, l := paths()
-		text := filepath.Base(i)
-		if l != "" {
-			text += "\n" + filepath.Base(l)
-		}
-		preview.SetText(text)
-	}
-	labelName.OnChanged = func(string) {
-		if !setting {
-			labelTyped = true
-			update()
-		}
-	}
-	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
-	update()
-	choose := widget.NewButton("Choose…", func() {
-		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err == nil && u != nil {
-				folder.SetText(u.Path())
-			}
-		}, w.win)
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
-			fd.SetLocation(dir) // start at the typed folder, not the home folder
-		}
-		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
-	})
-	form := widget.NewForm(
-		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
-		widget.NewFormItem("Base name", base),
-		widget.NewFormItem("", gz),
-	)
-	if withLabels {
-		form.Append("Label file", labelName)
-	}
-	form.Append("Files", preview)
-	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
-		if !ok {
-			return
-		}
-		i, l := paths()
-		write := func() {
-			w.runSave(func(ctx context.Context, progress func(float64)) error {
-				return w.ds.SaveAsContext(ctx, i, l, progress)
-			}, then)
-		}
-		if existing := existingFiles(i, l); existing != "" && !samePair(w.ds, i, l) {
-			w.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
-				if yes {
-					write()
-				}
-			})
-			return
-		}
-		write()
-	}, w.win)
-	d.Resize(fyne.NewSize(560, d.MinSize().Height))
-	w.prompts.show(w.win.Canvas(), "save as", d, d.Dismiss, d.Confirm, w.focusGrid)
-}
-
-// baseName returns the part of an MNIST-style file name before "-images"/"-labels"
-// ("train" for train-images-idx3-ubyte.gz), or the name without extensions.
-func baseName(path string) string {
-	name := filepath.Base(path)
-	for _, marker := range []string{"-images", "-labels", ".images", "_images"} {
-		if k := strings.Index(strings.ToLower(name), marker); k > 0 {
-			return name[:k]
-		}
-	}
-	return strings.TrimSuffix(name, filepath.Ext(name))
-}
-
-// existingFiles names those of paths that exist.
-func existingFiles(paths ...string) string {
-	var out []string
-	for _, p := range paths {
-		if _, err := os.Stat(p); p != "" && err == nil {
-			out = append(out, filepath.Base(p))
-		}
-	}
-	return strings.Join(out, " and ")
-}
-
-// samePair reports whether i and l are the files ds was opened from (saving over them needs no
-// second question).
-func samePair(ds *store.Dataset, i, l string) bool {
-	a, b := ds.Paths()
-	return a == i && b == l
-}
-
-// confirmUnsaved runs then, after asking Save / Discard / Cancel when there are unsaved edits.
-func (w *mainWindow) confirmUnsaved(action string, then, cancelled func()) {
-	if cancelled == nil {
-		cancelled = func() {}
-	}
-	if w.saving != "" {
-		// A save is writing the files: Discard (which deletes the journal) or closing the
-		// dataset now would act under it. The action waits for the save's end and is then taken
-		// as if asked then (the question comes only if edits are still unsaved); a failed save
-		// drops it, so that the person reads why first.
-		w.afterSaving = func() { w.confirmUnsaved(action, then, cancelled) }
-		w.afterSavingName = strings.ToLower(action)
-		w.updateStatus()
-		return
-	}
-	if !w.ds.Dirty() {
-		then()
-		return
-	}
-	if w.prompts.isOpen("unsaved") {
-		cancelled()
-		return // a second Ctrl+Q or close while the question is open: it stays the one question
-	}
-	var d *dialog.CustomDialog
-	saveBtn := widget.NewButton("Save", func() {
-		d.Hide()
-		if images, _ := w.ds.Paths(); images == "" {
-			w.saveAsThen(then)
-		} else {
-			w.runSave(w.ds.SaveContext, then)
-		}
-	})
-	saveBtn.Importance = widget.HighImportance
-	discard := widget.NewButton("Discard", func() {
-		d.Hide()
-		w.ds.Abandon()
-		then()
-	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
-	c := w.ds.Counters()
-	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", w.name, c.Relabelled, c.Appended, c.Deleted, strings.ToLower(action)))
-	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), w.win)
-	// Escape cancels; Enter saves (the answer that loses nothing).
-	w.prompts.show(w.win.Canvas(), "unsaved", d, cancel.OnTapped, saveBtn.OnTapped, w.focusGrid)
-}
-
-// quit closes the window after asking about unsaved edits.
-func (w *mainWindow) quit() {
-	w.confirmUnsaved("Quit", func() {
-		if w.ds != nil {
-			if w.demo {
-				w.ds.Abandon()
-			}
-			w.ds.Close()
-		}
-		w.win.Close()
-	}, nil)
+	o.d.show("recovery", d, func() {}, d.Confirm, nil)
 }
 
 const recentKey = "recent"
 
 // addRecent puts a pair at the top of File → Open Recent (kept in the app's preferences).
-func (w *mainWindow) addRecent(images, labels string) {
+func (o *opener) addRecent(images, labels string) {
 	images, labels = absPath(images), absPath(labels)
 	entry := images + "\n" + labels
 	list := []string{entry}
-	for _, e := range w.app.Preferences().StringList(recentKey) {
+	for _, e := range o.prefs.StringList(recentKey) {
 		if e != entry && len(list) < 10 {
 			list = append(list, e)
 		}
 	}
-	w.app.Preferences().SetStringList(recentKey, list)
-	w.updateRecentMenu()
+	o.prefs.SetStringList(recentKey, list)
+	o.showRecent()
 }
 
 // absPath makes a path absolute and clean (Open Recent must work from any working folder); ""
@@ -500,26 +238,18 @@ func absPath(p string) string {
 	return filepath.Clean(p)
 }
 
-// updateRecentMenu rebuilds the Open Recent submenu.
-func (w *mainWindow) updateRecentMenu() {
+// showRecent rebuilds the Open Recent submenu.
+func (o *opener) showRecent() {
 	var items []*fyne.MenuItem
-	for _, e := range w.app.Preferences().StringList(recentKey) {
+	for _, e := range o.prefs.StringList(recentKey) {
 		images, labels, _ := strings.Cut(e, "\n")
 		label := filepath.Base(images)
 		if labels != "" {
 			label += " + " + filepath.Base(labels)
 		}
 		items = append(items, fyne.NewMenuItem(label+"  ("+filepath.Dir(images)+")", func() {
-			w.load(images, labels, false)
+			o.load(images, labels, false)
 		}))
 	}
-	if len(items) == 0 {
-		none := fyne.NewMenuItem("(none yet)", nil)
-		none.Disabled = true
-		items = append(items, none)
-	}
-	w.recent.ChildMenu.Items = items
-	if w.menu != nil {
-		w.menu.Refresh()
-	}
+	o.menu.setRecent(items)
 }

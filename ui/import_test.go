@@ -35,21 +35,21 @@ func TestImportImageFolder(t *testing.T) {
 	writeBar(t, filepath.Join(dir, "1", "b.png"))
 	writeBar(t, filepath.Join(dir, "4", "c.png"))
 	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
-	w.runImport(dir, -1, normalize.Options{}, true)
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.imp.run(dir, -1, normalize.Options{}, true)
+	waitFor(t, func() bool { return !w.jobs.busy() })
 	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
 		t.Fatalf("after import: %d samples", ds.Len())
 	}
 	if ds.UndoName() != "Add 3 samples" {
 		t.Fatalf("one undoable step expected, got %q", ds.UndoName())
 	}
-	if w.v.current() != 10002 {
-		t.Fatalf("cursor at %d, want the last imported sample", w.v.current())
+	if w.c.v.current() != 10002 {
+		t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
 	}
 	flat := t.TempDir()
 	writeBar(t, filepath.Join(flat, "x.png"))
-	w.runImport(flat, 9, normalize.Options{}, false)
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.imp.run(flat, 9, normalize.Options{}, false)
+	waitFor(t, func() bool { return !w.jobs.busy() })
 	if ds.Len() != 10004 || ds.Label(10003) != 9 {
 		t.Fatalf("flat folder import: %d samples", ds.Len())
 	}

@@ -40,26 +40,32 @@ func importFiles(dir string, label int) ([]normalize.File, []string, error) {
 	return files, nil, nil
 }
 
+// importer adds a folder of images to the dataset (File → Import Images…): an ImageFolder tree
+// or a flat folder, each image through MNIST's preprocessing, in the background with a progress
+// bar, as one undoable step.
+type importer struct {
+	c   *controller
+	d   *dialogs
+	win fyne.Window
+}
+
 // importDialog asks for a folder of images and how to process them, then imports.
-func (w *mainWindow) importDialog() {
-	if w.ds == nil {
-		return
-	}
+func (m *importer) importDialog() {
 	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
-			w.showError(err)
+			m.d.showError(err)
 			return
 		}
 		if u != nil {
-			w.importOptions(u.Path())
+			m.importOptions(u.Path())
 		}
-	}, w.win)
-	fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+	}, m.win)
+	fd.Resize(m.win.Canvas().Size().SubtractWidthHeight(40, 40))
 	fd.Show()
 }
 
 // importOptions asks for the normalization options (and a label for a flat folder).
-func (w *mainWindow) importOptions(dir string) {
+func (m *importer) importOptions(dir string) {
 	centering := widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
 	centering.Required = true
 	centering.SetSelected(centerMassText)
@@ -80,38 +86,39 @@ func (w *mainWindow) importOptions(dir string) {
 		if t := strings.TrimSpace(label.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
-				w.showError(fmt.Errorf("label %q is not a class number", t))
+				m.d.showError(fmt.Errorf("label %q is not a class number", t))
 				return
 			}
 			l = n
 		}
-		h, wd := w.ds.Size()
+		h, wd := m.c.ds.Size()
 		opts := normalize.Options{Width: wd, Height: h}
 		if centering.Selected == centerBoxText {
 			opts.Centering = normalize.CenterBox
 		}
-		w.runImport(dir, l, opts, !only.Checked)
-	}, w.win)
+		m.run(dir, l, opts, !only.Checked)
+	}, m.win)
 }
 
-// runImport loads and normalizes the images off the UI thread with a progress bar, appends them
-// in one undoable step and reports the files it skipped.
-func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, normalizeDigit bool) {
+// run loads and normalizes the images off the UI thread with a progress bar, appends them in
+// one undoable step and reports the files it skipped.
+func (m *importer) run(dir string, label int, opts normalize.Options, normalizeDigit bool) {
+	c := m.c
 	files, skipped, err := importFiles(dir, label)
 	if err != nil {
-		w.showError(err)
+		m.d.showError(err)
 		return
 	}
-	if files[0].Label == store.NoLabel && w.ds.HasLabels() {
-		w.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
+	if files[0].Label == store.NoLabel && c.ds.HasLabels() {
+		m.d.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
 		return
 	}
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustomWithoutButtons(fmt.Sprintf("Importing %d images", len(files)), bar, w.win)
+	prog := dialog.NewCustomWithoutButtons(fmt.Sprintf("Importing %d images", len(files)), bar, m.win)
 	prog.Show()
-	w.busy.Store(true)
-	ds := w.ds
-	w.bg.Go(func() {
+	job := c.jobs.start(jobImporting, "")
+	ds := c.ds
+	c.jobs.run(func() {
 		var samples []store.Sample
 		for k, f := range files {
 			px, err := normalize.LoadFile(f.Path, opts, normalizeDigit)
@@ -122,27 +129,28 @@ func (w *mainWindow) runImport(dir string, label int, opts normalize.Options, no
 			}
 			if k%32 == 0 || k == len(files)-1 {
 				frac := float64(k+1) / float64(len(files))
-				fyne.Do(func() { bar.SetValue(frac) })
+				c.jobs.schedule(func() { bar.SetValue(frac) })
 			}
 		}
-		fyne.Do(func() {
-			defer w.busy.Store(false) // last: tests wait on it
+		c.jobs.schedule(func() {
+			defer c.jobs.finish(job) // last: tests wait on it
 			prog.Hide()
+			if ds != c.ds {
+				return // another dataset was opened meanwhile
+			}
 			if len(samples) > 0 {
-				_, err := ds.AppendAs(store.HowAddedImported, samples)
-				w.edited()
-				if err != nil {
-					w.showError(err)
+				if _, err := c.add(store.HowAddedImported, samples); err != nil {
+					m.d.showError(err)
 					return
 				}
 			}
-			w.showImportReport(len(samples), skipped)
+			m.report(len(samples), skipped)
 		})
 	})
 }
 
-// showImportReport says how many samples came in and lists the files skipped.
-func (w *mainWindow) showImportReport(added int, skipped []string) {
+// report says how many samples came in and lists the files skipped.
+func (m *importer) report(added int, skipped []string) {
 	msg := fmt.Sprintf("Added %d sample(s).", added)
 	if len(skipped) > 0 {
 		shown := skipped[:min(len(skipped), 15)]
@@ -151,5 +159,5 @@ func (w *mainWindow) showImportReport(added int, skipped []string) {
 			msg += fmt.Sprintf("\n… and %d more", len(skipped)-len(shown))
 		}
 	}
-	dialog.ShowCustom("Import", "OK", container.NewVScroll(widget.NewLabel(msg)), w.win)
+	dialog.ShowCustom("Import", "OK", container.NewVScroll(widget.NewLabel(msg)), m.win)
 }

@@ -11,50 +11,61 @@ import (
 // keys they use themselves (see showSelect, classList, zoomSlider) and pass the rest on, focusing
 // the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
 // typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
-// top prompt (see prompts).
+// top prompt (see dialogs.key).
+
+// keyRouter routes the keys of the window's canvas that no widget has taken.
+type keyRouter struct {
+	canvas fyne.Canvas
+	grid   *tileGrid
+	d      *dialogs
+}
 
 // focusGrid gives the grid the keyboard focus (unless it has it).
-func (w *mainWindow) focusGrid() {
-	c := w.win.Canvas()
-	if c.Focused() != w.grid {
-		c.Focus(w.grid)
+func (k *keyRouter) focusGrid() {
+	if k.canvas.Focused() != k.grid {
+		k.canvas.Focus(k.grid)
 	}
 }
 
-// dialogOpen reports whether a dialog or pop-up covers the window.
-func (w *mainWindow) dialogOpen() bool { return w.win.Canvas().Overlays().Top() != nil }
-
 // canvasRune takes the characters typed while nothing has the focus: to the grid, unless a
 // dialog is open.
-func (w *mainWindow) canvasRune(r rune) {
-	if w.dialogOpen() {
+func (k *keyRouter) canvasRune(r rune) {
+	if k.d.covered() {
 		return
 	}
-	w.focusGrid()
-	w.grid.TypedRune(r)
+	k.passRune(r)
 }
 
 // canvasKey takes the keys typed while nothing has the focus: Escape and Enter answer an open
 // prompt; with no dialog open they go to the grid.
-func (w *mainWindow) canvasKey(k *fyne.KeyEvent) {
-	if w.dialogOpen() {
-		w.prompts.key(w.win.Canvas(), k)
+func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
+	if k.d.covered() {
+		k.d.key(e)
 		return
 	}
-	w.focusGrid()
-	w.grid.TypedKey(k)
+	k.passKey(e)
 }
 
 // passKey hands a key a side-panel widget does not use to the grid, focusing it.
-func (w *mainWindow) passKey(k *fyne.KeyEvent) {
-	w.focusGrid()
-	w.grid.TypedKey(k)
+func (k *keyRouter) passKey(e *fyne.KeyEvent) {
+	k.focusGrid()
+	k.grid.TypedKey(e)
 }
 
 // passRune hands a character a side-panel widget does not use to the grid, focusing it.
-func (w *mainWindow) passRune(r rune) {
-	w.focusGrid()
-	w.grid.TypedRune(r)
+func (k *keyRouter) passRune(r rune) {
+	k.focusGrid()
+	k.grid.TypedRune(r)
+}
+
+// selectAll is Edit → Select All (Ctrl+A): the text of a focused text field, or every sample
+// the grid shows.
+func (k *keyRouter) selectAll(samples func()) {
+	if f, ok := k.canvas.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(&fyne.ShortcutSelectAll{})
+		return
+	}
+	samples()
 }
 
 // classList is the side panel's class histogram: a widget.List that keeps the keys of list

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/demo"
 	"idxlabel/store"
 )
 
@@ -18,31 +19,31 @@ import (
 // waited for when the test ends, after the test's own cleanups: the test driver runs fyne.Do
 // inline, so a scan or training still running would touch widgets (and Fyne's shared caches)
 // while the next test builds its window.
-func newTestWindow(t testing.TB) *mainWindow {
+func newTestWindow(t testing.TB) *window {
 	t.Helper()
 	a := test.NewTempApp(t)
-	w := newMainWindow(a, a.NewWindow(Title))
-	t.Cleanup(w.stopBackground)
+	w := newWindow(a, a.NewWindow(Title))
+	t.Cleanup(w.jobs.stopAll)
 	return w
 }
 
-// demoWindow shows the generated demo dataset in a headless main window; demo says whether the
+// demoWindow shows the generated demo dataset in a headless main window; isDemo says whether the
 // window treats it as the demo (closing it asks nothing).
-func demoWindow(t *testing.T, demo bool) (*mainWindow, *store.Dataset) {
+func demoWindow(t *testing.T, isDemo bool) (*window, *store.Dataset) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
-	ds, err := demoDataset()
+	ds, err := demo.Dataset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.setDataset(ds, "demo", demo)
+	w.c.setDataset(ds, "demo", isDemo)
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
 	return w, ds
 }
 
 // classRow returns the histogram row (list item id) of class c.
-func histogramRow(t *testing.T, w *mainWindow, c int) int {
+func histogramRow(t *testing.T, w *window, c int) int {
 	t.Helper()
 	for k, cc := range w.side.counts {
 		if cc.Class == c {
@@ -76,10 +77,10 @@ func TestKeysReachGridAfterClassClick(t *testing.T) {
 	if c.Focused() != w.grid {
 		t.Fatalf("after a class click the focus is on %T, not the grid", c.Focused())
 	}
-	if w.v.Len() != three {
-		t.Fatalf("the class filter shows %d samples, want %d", w.v.Len(), three)
+	if w.c.v.Len() != three {
+		t.Fatalf("the class filter shows %d samples, want %d", w.c.v.Len(), three)
 	}
-	w.selectAll()
+	w.c.selectAll()
 	c.Focused().TypedRune('8')
 	if got := countOf(ds, 3); got != 0 {
 		t.Fatalf("after Ctrl+A, 8: %d samples still labelled 3", got)
@@ -94,8 +95,8 @@ func TestKeysReachGridAfterClassClick(t *testing.T) {
 func TestSidePanelPassesEditingKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.show} {
-		i := w.v.current()
+	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.showList} {
+		i := w.c.v.current()
 		want := (ds.Label(i) + 1) % 10
 		c.Focus(f)
 		f.TypedRune(rune('0' + want))
@@ -105,7 +106,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 		if c.Focused() != w.grid {
 			t.Fatalf("%T passed a digit on but kept the focus", f)
 		}
-		i = w.v.current()
+		i = w.c.v.current()
 		c.Focus(f)
 		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 		if !ds.State(i).Deleted {
@@ -113,11 +114,11 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 		}
 	}
 	// Their own keys stay theirs: Down moves the list's focus, not the grid's cursor.
-	cur := w.v.cursor
+	cur := w.c.v.cursor
 	c.Focus(w.side.list)
 	w.side.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	if w.v.cursor != cur {
-		t.Fatalf("Down on the focused class list moved the grid's cursor from %d to %d", cur, w.v.cursor)
+	if w.c.v.cursor != cur {
+		t.Fatalf("Down on the focused class list moved the grid's cursor from %d to %d", cur, w.c.v.cursor)
 	}
 }
 
@@ -126,17 +127,17 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 func TestNoEditsBehindDialog(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.v.current()
+	i := w.c.v.current()
 	before := ds.Label(i)
-	w.showKeys()
+	w.d.showKeys()
 	if c.Overlays().Top() == nil {
 		t.Fatal("Help → Keyboard opened no dialog")
 	}
-	w.canvasRune(rune('0' + (before+1)%10))
+	w.keys.canvasRune(rune('0' + (before+1)%10))
 	if ds.Label(i) != before {
 		t.Fatalf("a digit typed over a dialog relabelled sample %d", i)
 	}
-	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if c.Overlays().Top() != nil {
 		t.Fatal("Escape did not close the dialog")
 	}
@@ -150,23 +151,23 @@ func TestNoEditsBehindDialog(t *testing.T) {
 func TestQuitPromptDoesNotStack(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	c := w.win.Canvas()
-	w.relabel((ds.Label(w.v.current()) + 1) % 10)
+	w.c.relabel((ds.Label(w.c.v.current()) + 1) % 10)
 	if !ds.Dirty() {
 		t.Fatal("a relabel left the dataset clean")
 	}
-	w.quit()
-	w.quit()
+	w.save.quit()
+	w.save.quit()
 	if n := len(c.Overlays().List()); n != 1 {
 		t.Fatalf("two Ctrl+Q opened %d dialogs, want 1", n)
 	}
-	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if n := len(c.Overlays().List()); n != 0 {
 		t.Fatalf("Escape left %d dialogs open", n)
 	}
 	if !ds.Dirty() {
 		t.Fatal("cancelling Quit lost the edits")
 	}
-	w.quit()
+	w.save.quit()
 	if n := len(c.Overlays().List()); n != 1 {
 		t.Fatalf("Ctrl+Q after a cancelled question opened %d dialogs, want 1", n)
 	}
@@ -195,18 +196,18 @@ func TestPositionText(t *testing.T) {
 // cursor back to the sample they change.
 func TestUndoMovesCursorToUndoneSample(t *testing.T) {
 	w, ds := demoWindow(t, true)
-	w.grid.moveCursor(40)
-	i := w.v.current()
-	w.relabel((ds.Label(i) + 1) % 10)
-	w.grid.moveCursor(3)
-	w.undo()
-	if w.v.current() != i {
-		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.v.current(), i)
+	w.c.moveCursor(40, false)
+	i := w.c.v.current()
+	w.c.relabel((ds.Label(i) + 1) % 10)
+	w.c.moveCursor(3, false)
+	w.c.undo()
+	if w.c.v.current() != i {
+		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.c.v.current(), i)
 	}
-	w.grid.moveCursor(7)
-	w.redo()
-	if w.v.current() != i {
-		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.v.current(), i)
+	w.c.moveCursor(7, false)
+	w.c.redo()
+	if w.c.v.current() != i {
+		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.c.v.current(), i)
 	}
 }
 
@@ -215,7 +216,7 @@ func TestUndoMovesCursorToUndoneSample(t *testing.T) {
 func TestZoomKeepsScrolledPlace(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	g := w.grid
-	w.grid.moveCursor(0)
+	w.c.moveCursor(0, false)
 	g.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -600)})
 	mid := g.positionAt(fyne.NewPos(g.Size().Width/2, g.Size().Height/2))
 	if mid < 0 || g.offset == 0 {
@@ -235,12 +236,12 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 // demo has no files) instead of doing nothing.
 func TestCtrlSInDrawWindow(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.showDrawWindow()
-	if w.draw == nil {
+	w.draw.show()
+	if w.draw.open == nil {
 		t.Fatal("no draw window")
 	}
-	w.draw.pad.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.prompts.isOpen("save as") {
+	w.draw.open.pad.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.d.isOpen("save as") {
 		t.Fatal("Ctrl+S on the draw pad did not start a save")
 	}
 }
@@ -249,7 +250,7 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 // "From a class-name file" only.
 func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.newDatasetForm()
+	w.files.newDatasetForm()
 	var entries []*promptEntry
 	var kind *widget.RadioGroup
 	walkOverlay(w, func(o fyne.CanvasObject) {
@@ -280,7 +281,7 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 func TestGotoBoxKeepsItsKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.v.current()
+	i := w.c.v.current()
 	before := ds.Label(i)
 	c.Focus(w.side.gotoBox)
 	c.Focused().TypedRune(rune('0' + (before+1)%10))
@@ -311,9 +312,9 @@ func TestTenThousandClassesStayUsable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
-	w.setDataset(ds, "untitled", false)
-	w.showDrawWindow()
-	d := w.draw
+	w.c.setDataset(ds, "untitled", false)
+	w.draw.show()
+	d := w.draw.open
 	if n := len(d.options); n > maxLabelOptions+1 {
 		t.Fatalf("the label list offers %d entries", n)
 	}
@@ -343,9 +344,9 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: 5}}); err != nil {
 		t.Fatal(err)
 	}
-	w.setDataset(ds, "untitled", false)
-	w.grid.moveCursor(0)
-	w.typedRune('1')
+	w.c.setDataset(ds, "untitled", false)
+	w.c.moveCursor(0, false)
+	w.c.typedRune('1')
 	var entry *promptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if e, ok := o.(*promptEntry); ok {
@@ -365,9 +366,9 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 // TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
 func TestCtrlSInDrawLabelBox(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.showDrawWindow()
-	w.draw.label.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.prompts.isOpen("save as") {
+	w.draw.show()
+	w.draw.open.label.TypedShortcut(shortcut(fyne.KeyS, false))
+	if !w.d.isOpen("save as") {
 		t.Fatal("Ctrl+S in the label box did not start a save")
 	}
 }
@@ -377,11 +378,11 @@ func TestCtrlSInDrawLabelBox(t *testing.T) {
 func TestGotoMissingSampleAnswersKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	w.gotoSample(ds.Len() + 5)
+	w.c.gotoSample(ds.Len() + 5)
 	if c.Overlays().Top() == nil {
 		t.Fatal("going to a missing sample said nothing")
 	}
-	w.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if c.Overlays().Top() != nil || c.Focused() != w.grid {
 		t.Fatalf("Enter left the message open (%v) or the focus on %T", c.Overlays().Top() != nil, c.Focused())
 	}
@@ -397,12 +398,12 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 	}
 	c := w.win.Canvas()
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
-		w.load(bad, "", false)
-		waitFor(t, func() bool { return !w.busy.Load() && c.Overlays().Top() != nil })
+		w.files.load(bad, "", false)
+		waitFor(t, func() bool { return !w.jobs.busy() && c.Overlays().Top() != nil })
 		if !strings.Contains(overlayText(w), "bad-images-idx3-ubyte") {
 			t.Fatalf("the error does not name the file: %q", overlayText(w))
 		}
-		w.canvasKey(&fyne.KeyEvent{Name: key})
+		w.keys.canvasKey(&fyne.KeyEvent{Name: key})
 		if c.Overlays().Top() != nil {
 			t.Fatalf("%s did not close the error dialog", key)
 		}
@@ -412,7 +413,7 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 // TestReadOnlyWindowSaysSo: a pair opened read-only (another process edits it) says so on the
 // status bar, and the legend offers no edit key.
 func TestReadOnlyWindowSaysSo(t *testing.T) {
-	demo, err := demoDataset()
+	demo, err := demo.Dataset()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,9 +429,9 @@ func TestReadOnlyWindowSaysSo(t *testing.T) {
 	}
 	t.Cleanup(func() { ds.Close() })
 	w := newTestWindow(t)
-	w.setDataset(ds, "d-labels-idx1-ubyte (read-only)", false)
-	if !strings.Contains(w.status.Text, "read-only") {
-		t.Fatalf("the status bar does not say read-only: %q", w.status.Text)
+	w.c.setDataset(ds, "d-labels-idx1-ubyte (read-only)", false)
+	if !strings.Contains(w.footer.status.Text, "read-only") {
+		t.Fatalf("the status bar does not say read-only: %q", w.footer.status.Text)
 	}
 	for _, k := range w.footer.shown {
 		if strings.Contains(k.does, "relabel") || strings.Contains(k.does, "save") || strings.Contains(k.does, "delete") {

@@ -1,18 +1,9 @@
 package ui
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 )
-
-// menuItems are the menu items whose labels or state change with the dataset.
-type menuItems struct {
-	undo, redo, save *fyne.MenuItem
-	cancelSave       *fyne.MenuItem // File → Cancel Save, enabled while a save runs
-	changeLog        *fyne.MenuItem // Write Change Log on Save (checked: on)
-}
 
 // shortcut is Ctrl (Cmd on macOS) with key, plus Shift when shift is true.
 func shortcut(key fyne.KeyName, shift bool) fyne.Shortcut {
@@ -30,88 +21,126 @@ func item(label string, sc fyne.Shortcut, action func()) *fyne.MenuItem {
 	return it
 }
 
-// buildMenu sets the main menu. Its shortcuts work everywhere in the window (Fyne triggers main
+// menuActions are what the menu items do, handed to newMenuBar by the window.
+type menuActions struct {
+	newDataset, open, openDemo, importImages, export, exportChangeLog func()
+	save, saveAs, cancelSave, toggleChangeLog, quit                   func()
+	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
+	zoomIn, zoomOut                                                   func()
+	findSuspects, suggestLabels, stopTraining, keys                   func()
+	changeLogOn                                                       func() bool
+}
+
+// menuBar is the main menu. Its shortcuts work everywhere in the window (Fyne triggers main
 // menu shortcuts itself); Ctrl+Shift+Z and the zoom keys' alternatives, which a menu item cannot
-// carry as a second shortcut, are added to the canvas.
-func (w *mainWindow) buildMenu() {
-	w.items.undo = item("Undo", &fyne.ShortcutUndo{}, w.undo)
-	w.items.redo = item("Redo", &fyne.ShortcutRedo{}, w.redo)
-	w.items.save = item("Save", shortcut(fyne.KeyS, false), w.save)
-	w.items.changeLog = w.changeLogItem()
-	w.items.cancelSave = item("Cancel Save", nil, func() {
-		if w.stopSave != nil {
-			w.stopSave()
-		}
-	})
-	w.items.cancelSave.Disabled = true
-	w.recent = fyne.NewMenuItem("Open Recent", nil)
-	w.recent.ChildMenu = fyne.NewMenu("")
-	w.updateRecentMenu()
+// carry as a second shortcut, are added to the canvas. It shows what Undo and Redo would do,
+// whether a save can be cancelled, the change log's preference and the recent files.
+type menuBar struct {
+	menu               *fyne.MainMenu
+	undo, redo         *fyne.MenuItem
+	cancelSave         *fyne.MenuItem // File → Cancel Save, enabled while a save runs
+	changeLog          *fyne.MenuItem // Write Change Log on Save (checked: on)
+	recent             *fyne.MenuItem
+	undoName, redoName string // what the items show now
+}
+
+// newMenuBar builds the menu of win with the actions a.
+func newMenuBar(win fyne.Window, a menuActions) *menuBar {
+	m := &menuBar{}
+	m.undo = item("Undo", &fyne.ShortcutUndo{}, a.undo)
+	m.redo = item("Redo", &fyne.ShortcutRedo{}, a.redo)
+	m.undo.Disabled, m.redo.Disabled = true, true // nothing to undo or redo yet (show)
+	m.changeLog = fyne.NewMenuItem("Write Change Log on Save", a.toggleChangeLog)
+	m.changeLog.Checked = a.changeLogOn()
+	m.cancelSave = item("Cancel Save", nil, a.cancelSave)
+	m.cancelSave.Disabled = true
+	m.recent = fyne.NewMenuItem("Open Recent", nil)
+	m.recent.ChildMenu = fyne.NewMenu("")
 	// Our own Quit (Fyne's would close the window without asking about unsaved edits).
-	quit := item("Quit", shortcut(fyne.KeyQ, false), w.quit)
+	quit := item("Quit", shortcut(fyne.KeyQ, false), a.quit)
 	quit.IsQuit = true
 	file := fyne.NewMenu("File",
-		item("New Dataset…", shortcut(fyne.KeyN, false), w.newDataset),
-		item("Open…", shortcut(fyne.KeyO, false), w.openDialog),
-		w.recent,
-		item("Open Demo Dataset", nil, w.openDemo),
-		item("Import Images…", shortcut(fyne.KeyI, false), w.importDialog),
-		item("Export…", shortcut(fyne.KeyE, true), w.exportDialog),
-		item("Export Change Log…", nil, w.exportChangeLogDialog),
+		item("New Dataset…", shortcut(fyne.KeyN, false), a.newDataset),
+		item("Open…", shortcut(fyne.KeyO, false), a.open),
+		m.recent,
+		item("Open Demo Dataset", nil, a.openDemo),
+		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
+		item("Export…", shortcut(fyne.KeyE, true), a.export),
+		item("Export Change Log…", nil, a.exportChangeLog),
 		fyne.NewMenuItemSeparator(),
-		w.items.save,
-		item("Save As…", shortcut(fyne.KeyS, true), w.saveAs),
-		w.items.cancelSave,
-		w.items.changeLog,
+		item("Save", shortcut(fyne.KeyS, false), a.save),
+		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
+		m.cancelSave,
+		m.changeLog,
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)
 	edit := fyne.NewMenu("Edit",
-		w.items.undo, w.items.redo,
+		m.undo, m.redo,
 		fyne.NewMenuItemSeparator(),
-		item("Select All", &fyne.ShortcutSelectAll{}, w.selectAll),
-		item("Relabel Selection…", shortcut(fyne.KeyL, false), func() { w.pickClass("") }),
-		item("Delete / Restore Selection  (Delete)", nil, w.toggleDelete),
+		item("Select All", &fyne.ShortcutSelectAll{}, a.selectAll),
+		item("Relabel Selection…", shortcut(fyne.KeyL, false), a.relabel),
+		item("Delete / Restore Selection  (Delete)", nil, a.toggleDelete),
 		fyne.NewMenuItemSeparator(),
-		item("Draw New Digits…", shortcut(fyne.KeyD, false), w.showDrawWindow),
+		item("Draw New Digits…", shortcut(fyne.KeyD, false), a.draw),
 		fyne.NewMenuItemSeparator(),
-		item("Go to Sample…", shortcut(fyne.KeyG, false), func() { w.win.Canvas().Focus(w.side.gotoBox) }),
+		item("Go to Sample…", shortcut(fyne.KeyG, false), a.gotoSample),
 	)
 	view := fyne.NewMenu("View",
-		item("Zoom In", shortcut(fyne.KeyEqual, false), func() { w.grid.setZoom(w.grid.zoom + 1) }),
-		item("Zoom Out", shortcut(fyne.KeyMinus, false), func() { w.grid.setZoom(w.grid.zoom - 1) }),
+		item("Zoom In", shortcut(fyne.KeyEqual, false), a.zoomIn),
+		item("Zoom Out", shortcut(fyne.KeyMinus, false), a.zoomOut),
 	)
 	tools := fyne.NewMenu("Tools",
-		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), w.findSuspects),
-		item("Suggest Labels for Unlabelled Samples", nil, w.suggestLabels),
-		item("Stop Training the CNN", nil, w.stopTraining),
+		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
+		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
+		item("Stop Training the CNN", nil, a.stopTraining),
 	)
-	help := fyne.NewMenu("Help", item("Keyboard", nil, w.showKeys))
-	w.menu = fyne.NewMainMenu(file, edit, view, tools, help)
-	w.win.SetMainMenu(w.menu)
-	c := w.win.Canvas()
-	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { w.redo() })
-	c.AddShortcut(shortcut(fyne.KeyEqual, true), func(fyne.Shortcut) { w.grid.setZoom(w.grid.zoom + 1) })
-	c.AddShortcut(shortcut(fyne.KeyPlus, false), func(fyne.Shortcut) { w.grid.setZoom(w.grid.zoom + 1) })
+	help := fyne.NewMenu("Help", item("Keyboard", nil, a.keys))
+	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)
+	win.SetMainMenu(m.menu)
+	c := win.Canvas()
+	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { a.redo() })
+	c.AddShortcut(shortcut(fyne.KeyEqual, true), func(fyne.Shortcut) { a.zoomIn() })
+	c.AddShortcut(shortcut(fyne.KeyPlus, false), func(fyne.Shortcut) { a.zoomIn() })
+	return m
 }
 
-// cancelSave makes stop what File → Cancel Save calls, enabling the item (nil: no save runs).
-func (w *mainWindow) cancelSave(stop context.CancelFunc) {
-	w.stopSave = stop
-	w.items.cancelSave.Disabled = stop == nil
-	w.menu.Refresh()
-}
-
-// updateMenu shows what Undo and Redo would do.
-func (w *mainWindow) updateMenu() {
-	undo, redo := w.ds.UndoName(), w.ds.RedoName()
-	w.items.undo.Label, w.items.undo.Disabled = "Undo "+undo, undo == ""
-	w.items.redo.Label, w.items.redo.Disabled = "Redo "+redo, redo == ""
+// show shows what Undo and Redo would do ("" for nothing: the item is disabled).
+func (m *menuBar) show(undo, redo string) {
+	if undo == m.undoName && redo == m.redoName {
+		return // nothing changed: the menu is not rebuilt for a key
+	}
+	m.undoName, m.redoName = undo, redo
+	m.undo.Label, m.undo.Disabled = "Undo "+undo, undo == ""
+	m.redo.Label, m.redo.Disabled = "Redo "+redo, redo == ""
 	if undo == "" {
-		w.items.undo.Label = "Undo"
+		m.undo.Label = "Undo"
 	}
 	if redo == "" {
-		w.items.redo.Label = "Redo"
+		m.redo.Label = "Redo"
 	}
-	w.menu.Refresh()
+	m.menu.Refresh()
+}
+
+// setSaving enables File → Cancel Save while a save runs.
+func (m *menuBar) setSaving(on bool) {
+	m.cancelSave.Disabled = !on
+	m.menu.Refresh()
+}
+
+// setChangeLog checks File → Write Change Log on Save when on.
+func (m *menuBar) setChangeLog(on bool) {
+	m.changeLog.Checked = on
+	m.menu.Refresh()
+}
+
+// setRecent makes items File → Open Recent's submenu ("(none yet)" when there are none).
+func (m *menuBar) setRecent(items []*fyne.MenuItem) {
+	if len(items) == 0 {
+		none := fyne.NewMenuItem("(none yet)", nil)
+		none.Disabled = true
+		items = append(items, none)
+	}
+	m.recent.ChildMenu.Items = items
+	m.menu.Refresh()
 }

@@ -67,7 +67,7 @@ func (m *mosaic) tile(ds samples, v *view, p, x0, y0 int, pal palette) {
 	dh, dw := ds.Size()
 	if !ok {
 		// The dataset changed since the view was made; the view catches up on the UI thread
-		// (mainWindow.drain) and redraws. Until then the tile is left blank.
+		// (controller.drain) and redraws. Until then the tile is left blank.
 		fill(m.img, image.Rect(x0, y0, x0+dw+2, y0+dh+2), pal.gap)
 		return
 	}

@@ -35,11 +35,11 @@ const (
 
 // newDataset asks for the sample size and the classes and starts an empty dataset (journaled
 // to the per-user unsaved folder until its first save), then opens the draw window.
-func (w *mainWindow) newDataset() {
-	w.confirmUnsaved("Start a new dataset", w.newDatasetForm, nil)
+func (o *opener) newDataset() {
+	o.save.confirmUnsaved("Start a new dataset", o.newDatasetForm, nil)
 }
 
-func (w *mainWindow) newDatasetForm() {
+func (o *opener) newDatasetForm() {
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() } // Escape in a field
 	height, width := newPromptEntry(cancel), newPromptEntry(cancel)
@@ -55,8 +55,8 @@ func (w *mainWindow) newDatasetForm() {
 				file.SetText(r.URI().Path())
 				r.Close()
 			}
-		}, w.win)
-		fd.Resize(w.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		}, o.win)
+		fd.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
 		fd.Show()
 	})
 	// N and the class file apply to one choice each: the others leave them disabled.
@@ -81,7 +81,7 @@ func (w *mainWindow) newDatasetForm() {
 		h, err1 := strconv.Atoi(height.Text)
 		wd, err2 := strconv.Atoi(width.Text)
 		if err1 != nil || err2 != nil {
-			w.showError(fmt.Errorf("height and width must be whole numbers of pixels"))
+			o.d.showError(fmt.Errorf("height and width must be whole numbers of pixels"))
 			return
 		}
 		var classes []int
@@ -90,7 +90,7 @@ func (w *mainWindow) newDatasetForm() {
 		case classesCount:
 			k, err := strconv.Atoi(n.Text)
 			if err != nil || k < 1 || k > 1<<16 {
-				w.showError(fmt.Errorf("N must be a number of classes from 1 to 65536"))
+				o.d.showError(fmt.Errorf("the number of classes N must be from 1 to 65536"))
 				return
 			}
 			for c := range k {
@@ -99,7 +99,7 @@ func (w *mainWindow) newDatasetForm() {
 		case classesFile:
 			var err error
 			if names, err = store.ReadClassNames(file.Text); err != nil {
-				w.showError(err)
+				o.d.showError(err)
 				return
 			}
 			for c := range names {
@@ -110,14 +110,14 @@ func (w *mainWindow) newDatasetForm() {
 		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
 		ds, err := store.New(h, wd, classes, names, journal)
 		if err != nil {
-			w.showError(err)
+			o.d.showError(err)
 			return
 		}
-		w.setDataset(ds, "untitled", false)
-		w.showDrawWindow()
-	}, w.win)
+		o.use(ds, "untitled", false)
+		o.draw()
+	}, o.win)
 	d.Resize(fyne.NewSize(480, d.MinSize().Height)) // room to read a class file's path
-	w.prompts.show(w.win.Canvas(), "new dataset", d, d.Dismiss, d.Confirm, nil)
+	o.d.show("new dataset", d, d.Dismiss, d.Confirm, nil)
 }
 
 // enable enables or disables a widget.
@@ -131,7 +131,7 @@ func enable(o fyne.Disableable, on bool) {
 
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
 // unsaved folder) and offers to restore the newest.
-func (w *mainWindow) offerUnsavedRecovery() {
+func (o *opener) offerUnsavedRecovery() {
 	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+store.JournalSuffix))
 	if len(paths) == 0 {
 		return
@@ -153,11 +153,11 @@ func (w *mainWindow) offerUnsavedRecovery() {
 		}
 		ds, err := store.OpenJournal(newest)
 		if err != nil {
-			w.showError(err)
+			o.d.showError(err)
 			return
 		}
-		w.setDataset(ds, "untitled (restored)", false)
-	}, w.win)
+		o.use(ds, "untitled (restored)", false)
+	}, o.win)
 	// Enter restores (loses nothing); Escape does nothing: "Set it aside" is not a cancel.
-	w.prompts.show(w.win.Canvas(), "unsaved dataset", d, func() {}, d.Confirm, nil)
+	o.d.show("unsaved dataset", d, func() {}, d.Confirm, nil)
 }

@@ -7,7 +7,7 @@ import (
 
 // walkOverlay calls visit on every object of the dialog on top of w (nothing when none is open),
 // depth first through containers and widgets' renderers.
-func walkOverlay(w *mainWindow, visit func(fyne.CanvasObject)) {
+func walkOverlay(w *window, visit func(fyne.CanvasObject)) {
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
 		visit(o)

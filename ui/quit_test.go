@@ -16,26 +16,26 @@ import (
 // the dataset under the save.
 func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.relabel((ds.Label(0) + 1) % 10)
+	w.c.relabel((ds.Label(0) + 1) % 10)
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "q-images-idx3-ubyte"), filepath.Join(dir, "q-labels-idx1-ubyte")
 	release := make(chan struct{})
 	var once sync.Once
 	let := func() { once.Do(func() { close(release) }) }
 	t.Cleanup(let) // before the window's cleanup waits for the save, should the test stop early
-	w.runSave(func(ctx context.Context, p func(float64)) error {
+	w.save.run(func(ctx context.Context, p func(float64)) error {
 		<-release // the save is under way until the test lets it go on
 		return ds.SaveAsContext(ctx, ip, lp, p)
 	}, nil)
-	w.quit()
+	w.save.quit()
 	if w.win.Canvas().Overlays().Top() != nil {
 		t.Fatal("quit during a save asked a question at once")
 	}
-	if !strings.Contains(w.status.Text, "then quit") || !ds.Dirty() {
-		t.Fatalf("status %q, dirty %v: want the quit waiting for the save", w.status.Text, ds.Dirty())
+	if !strings.Contains(w.footer.status.Text, "then quit") || !ds.Dirty() {
+		t.Fatalf("status %q, dirty %v: want the quit waiting for the save", w.footer.status.Text, ds.Dirty())
 	}
 	let()
-	waitFor(t, func() bool { return !w.busy.Load() })
+	waitFor(t, func() bool { return !w.jobs.busy() })
 	if ds.Dirty() || w.win.Canvas().Overlays().Top() != nil {
 		t.Fatalf("after the save: dirty %v, a dialog open %v", ds.Dirty(), w.win.Canvas().Overlays().Top() != nil)
 	}
@@ -52,7 +52,7 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 // (unsaved), and a quit asked for during it dropped (the person reads why first).
 func TestCancelSave(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.relabel((ds.Label(0) + 1) % 10)
+	w.c.relabel((ds.Label(0) + 1) % 10)
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte")
 	release := make(chan struct{})
@@ -63,19 +63,19 @@ func TestCancelSave(t *testing.T) {
 	if !cancelItem.Disabled {
 		t.Fatal("Cancel Save is enabled with no save running")
 	}
-	w.runSave(func(ctx context.Context, p func(float64)) error {
+	w.save.run(func(ctx context.Context, p func(float64)) error {
 		<-release
 		return ds.SaveAsContext(ctx, ip, lp, p)
 	}, nil)
-	w.quit()
+	w.save.quit()
 	if cancelItem.Disabled {
 		t.Fatal("Cancel Save is disabled while a save runs")
 	}
 	cancelItem.Action()
 	let()
-	waitFor(t, func() bool { return !w.busy.Load() })
-	if !ds.Dirty() || !strings.Contains(w.status.Text, "Save cancelled") || !cancelItem.Disabled {
-		t.Fatalf("after Cancel Save: dirty %v, status %q, item disabled %v", ds.Dirty(), w.status.Text, cancelItem.Disabled)
+	waitFor(t, func() bool { return !w.jobs.busy() })
+	if !ds.Dirty() || !strings.Contains(w.footer.status.Text, "Save cancelled") || !cancelItem.Disabled {
+		t.Fatalf("after Cancel Save: dirty %v, status %q, item disabled %v", ds.Dirty(), w.footer.status.Text, cancelItem.Disabled)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("a cancelled save left %v", entries)

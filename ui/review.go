@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"image/color"
+	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -11,13 +13,13 @@ import (
 	"idxlabel/suspect"
 )
 
-// The review mode: the grid shows a list of samples, each with the label a model suggests, for
-// a person to decide one by one. Two sources fill it, each a choice of the side panel's Show
-// list: the suspects (likely label errors, suspects.go) and the suggested labels of samples
-// without one (suggest.go). In both, Enter (or Space) accepts the suggestion, a digit (or the
-// class picker, for classes above 9) sets another label, → keeps the label a sample has or skips
-// one without, and every decision is one undoable, journaled edit (store.Decide,
-// recordDecision). The review keeps its order while decisions change the labels.
+// The review modes: the grid shows a list of samples, each with the label a model suggests, for
+// a person to decide one by one. Two sources fill it: the suspects (likely label errors,
+// scan.go) and the suggested labels of samples without one (suggest.go). In both, Enter (or
+// Space) accepts the suggestion, a digit (or the class picker, for classes above 9) sets another
+// label, → keeps the label a sample has or skips one without, and every decision is one
+// undoable, journaled edit (controller.decide). The review keeps its order while decisions
+// change the labels.
 
 // reviewKind names a review's source.
 type reviewKind int
@@ -40,164 +42,16 @@ type review struct {
 	pending bool
 }
 
+// suspectScore is the smallest score a sample needs to enter the review: most of its neighbours
+// (distance-weighted) disagree with its label.
+const suspectScore = 0.5
+
 // Badge colours of the samples a review has not decided yet: a suspect ("7→1?"), a suggestion
 // for a sample without a label ("7? 93%").
 var (
 	badgeSuspect   = color.NRGBA{200, 150, 255, 255}
 	badgeSuggested = color.NRGBA{110, 200, 255, 255}
 )
-
-// review returns the review the grid shows, nil when it shows none.
-func (w *mainWindow) review() *review {
-	switch w.side.show.Selected {
-	case suspectsText:
-		return w.sus
-	case suggestedText:
-		return w.sugg
-	}
-	return nil
-}
-
-// reviewing reports whether the grid shows a review.
-func (w *mainWindow) reviewing() bool { return w.review() != nil }
-
-// startReview starts the scan or the suggestions a review choice of the Show list needs when
-// there is none yet, and reports whether it did (the grid then waits for it).
-func (w *mainWindow) startReview() bool {
-	switch {
-	case w.side.show.Selected == suspectsText && w.sus == nil:
-		w.findSuspects()
-	case w.side.show.Selected == suggestedText && w.sugg == nil:
-		w.suggestLabels()
-	default:
-		return false
-	}
-	return true
-}
-
-// showReview switches the grid to the review named text (a choice of the Show list), every
-// class shown.
-func (w *mainWindow) showReview(text string) {
-	w.side.quiet = true
-	w.side.class = nil
-	w.side.list.Select(0)
-	w.side.show.SetSelected(text)
-	w.side.quiet = false
-	w.applyFilter(w.side.filter())
-	w.win.Canvas().Focus(w.grid)
-}
-
-// leaveReview shows every sample again when the Show list names the review text (which could
-// not start).
-func (w *mainWindow) leaveReview(text string) {
-	if w.side.show.Selected != text {
-		return
-	}
-	w.side.reset()
-	w.rebuildView(w.side.filter())
-	w.refresh()
-}
-
-// reviewOrder returns the review's samples to show under a class filter: a sample is of class c
-// when its label is c or, having no label, when c is its suggestion (the histogram's
-// "unlabelled" row shows those still without a label).
-func (w *mainWindow) reviewOrder(f store.Filter) []int {
-	r := w.review()
-	var out []int
-	for _, i := range r.order {
-		st, _, ok := w.ds.SampleAt(w.v.gen, i)
-		if !ok {
-			continue
-		}
-		s, suggested := r.of[i]
-		if f.Class == nil || st.Label == *f.Class || st.Label == store.NoLabel && suggested && s.Suggested == *f.Class {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-// decide records the review decision for the cursor's sample and moves to the next.
-func (w *mainWindow) decide(label int) {
-	i := w.v.current()
-	r := w.review()
-	if i < 0 || r == nil || w.refuseWhileBusy() {
-		return
-	}
-	err := w.recordDecision(r, i, label)
-	w.edited()
-	if err != nil {
-		w.showError(err)
-		return
-	}
-	w.next()
-}
-
-// recordDecision records a person's decision in review r on sample i: its label becomes label
-// (r's suggestion accepted, another label set, or the label it has kept), as one undoable,
-// journaled edit that marks it reviewed, telling the change log how (decisionHow). It is the
-// one place a review's decision reaches the store.
-func (w *mainWindow) recordDecision(r *review, i, label int) error {
-	return w.ds.DecideAs(decisionHow(r, i, label), i, label)
-}
-
-// toFirstUndecided puts the cursor on the first sample shown that the review has not decided.
-func (w *mainWindow) toFirstUndecided() {
-	r := w.review()
-	for p := range w.v.Len() {
-		if st, _, ok := w.ds.SampleAt(w.v.gen, w.v.at(p)); ok && r != nil && !r.decided(st) {
-			w.grid.moveCursor(p)
-			return
-		}
-	}
-}
-
-// next moves the cursor to the next sample shown, if any.
-func (w *mainWindow) next() {
-	if w.v.cursor+1 < w.v.Len() {
-		w.grid.moveCursor(w.v.cursor + 1)
-	}
-}
-
-// reviewKey handles the review keys before the grid: Enter or Space accepts the suggestion,
-// Right keeps the label (a decision) or skips a sample without one; each moves on.
-func (w *mainWindow) reviewKey(k *fyne.KeyEvent) bool {
-	r := w.review()
-	i := w.v.current()
-	if r == nil || i < 0 {
-		return false
-	}
-	switch k.Name {
-	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
-		s, ok := r.of[i]
-		if !ok {
-			w.status.SetText(w.noSuggestion() + ": type its label, or → to skip it")
-			return true
-		}
-		w.decide(s.Suggested)
-	case fyne.KeyRight:
-		st, _, ok := w.ds.SampleAt(w.v.gen, i)
-		switch {
-		case !ok:
-		case st.Label == store.NoLabel:
-			w.next() // nothing to keep: skipped, no edit
-		default:
-			w.decide(st.Label)
-		}
-	default:
-		return false
-	}
-	return true
-}
-
-// noSuggestion says why the review has no suggestion for a sample: the model is still training
-// (or suggesting), or was stopped.
-func (w *mainWindow) noSuggestion() string {
-	if w.training != nil {
-		return "No suggestion for this sample yet (the model is training)"
-	}
-	return "No suggestion for this sample (Tools → Suggest Labels makes them)"
-}
 
 // decided reports whether the review has decided sample st: a suspect once a person reviewed
 // it, a sample without a label once it has one.
@@ -208,52 +62,32 @@ func (r *review) decided(st store.State) bool {
 	return st.Reviewed
 }
 
-// reviewProgress counts the shown samples of the review decided so far.
-func (w *mainWindow) reviewProgress() (done, total int) {
-	r := w.review()
-	if r == nil {
-		return 0, 0
-	}
-	for _, i := range w.v.order {
-		if st, _, ok := w.ds.SampleAt(w.v.gen, i); ok && r.decided(st) {
-			done++
+// how is how a decision on sample i chose label, for the change log: the review's suggestion
+// accepted (Enter, or typing the suggested class) is suspect-accepted in a review of suspects
+// and suggested-accepted in one of samples without a label; any other label is set by hand (a
+// label kept is no change).
+func (r *review) how(i, label int) store.How {
+	if s, ok := r.of[i]; ok && s.Suggested == label {
+		if r.kind == reviewSuggested {
+			return store.HowSuggestedAccepted
 		}
+		return store.HowSuspectAccepted
 	}
-	return done, w.v.Len()
+	return store.HowManual
 }
 
-// reviewStatus is the status bar's part on the review: "reviewed 37 / 299" or "labelled 12 /
-// 1,000"; "" when the grid shows no review.
-func (w *mainWindow) reviewStatus() string {
-	r := w.review()
-	if r == nil {
-		return ""
-	}
-	done, total := w.reviewProgress()
-	verb := "reviewed"
-	if r.kind == reviewSuggested {
-		verb = "labelled"
-	}
-	return count("   |   %s %d / %d", verb, done, total)
-}
-
-// reviewBadge is the badge of a sample in the review: a suspect "7→1?", a sample without a
-// label "7? 93%" (the suggestion and the model's confidence; "?→7" is the badge of a sample
-// labelled 7 that had no label), until decided; then its label badge b with a tick.
-func (w *mainWindow) reviewBadge(i int, b badge) badge {
-	r := w.review()
-	st, _, ok := w.ds.SampleAt(w.v.gen, i)
-	if r == nil || !ok {
-		return b
-	}
+// badge is the badge of sample i (state st) in the review: a suspect "7→1?", a sample without a
+// label "7? 93%" (the suggestion and the model's confidence), until decided; then its label
+// badge b with a tick.
+func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	s, ok := r.of[i]
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
 		b.text += " ✓"
 	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok:
-		return badge{text: fmt.Sprintf("%s? %d%%", w.shortClass(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
+		return badge{text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
-		return badge{text: w.shortClass(st.Label) + "→" + w.shortClass(s.Suggested) + "?", color: badgeSuspect}
+		return badge{text: n.short(st.Label) + "→" + n.short(s.Suggested) + "?", color: badgeSuspect}
 	}
 	return b
 }
@@ -294,22 +128,174 @@ func (r *review) renumbered(to []int) *review {
 	return out
 }
 
-// followReset keeps the reviews in step with a Reset of the dataset: after a save that
-// renumbered the samples (renumber maps old numbers to new) each review follows its samples;
-// after a replayed journal (renumber nil) the samples changed, so the reviews no longer apply
-// and end.
-func (w *mainWindow) followReset(renumber []int) {
-	if renumber != nil {
-		if w.sus != nil {
-			w.sus = w.sus.renumbered(renumber)
+// reviewMode is the mode that reviews a list: the suspects or the suggested labels.
+type reviewMode struct {
+	browseMode
+	kind  reviewKind
+	name  string  // its entry in the Show list
+	r     *review // nil before the first scan or suggestions
+	begin func()  // starts making r (scan.go's findSuspects, suggest.go's suggestLabels)
+	// why says why there is no suggestion for a sample ("the model is training").
+	why func() string
+}
+
+func (m *reviewMode) title() string       { return m.name }
+func (m *reviewMode) ready() bool         { return m.r != nil }
+func (m *reviewMode) start()              { m.begin() }
+func (m *reviewMode) keepsAppended() bool { return false }
+
+// marks hands the grid the review's verdicts.
+func (m *reviewMode) marks() badger {
+	if m.r == nil {
+		return nil
+	}
+	return m.r
+}
+
+// order returns the review's samples under a class filter: a sample is of class c when its label
+// is c or, having no label, when c is its suggestion (the histogram's "unlabelled" row shows
+// those still without a label).
+func (m *reviewMode) order(s *state, f store.Filter) []int {
+	var out []int
+	for _, i := range m.r.order {
+		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		if !ok {
+			continue
 		}
-		if w.sugg != nil {
-			w.sugg = w.sugg.renumbered(renumber)
+		x, suggested := m.r.of[i]
+		if f.Class == nil || st.Label == *f.Class || st.Label == store.NoLabel && suggested && x.Suggested == *f.Class {
+			out = append(out, i)
 		}
+	}
+	return out
+}
+
+// key handles the review keys before the grid: Enter or Space accepts the suggestion, Right
+// keeps the label (a decision) or skips a sample without one; each moves on.
+func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
+	i := c.v.current()
+	if m.r == nil || i < 0 {
+		return false
+	}
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		s, ok := m.r.of[i]
+		if !ok {
+			c.say(m.why() + ": type its label, or → to skip it")
+			return true
+		}
+		c.decide(m.r, s.Suggested)
+	case fyne.KeyRight:
+		st, _, ok := c.ds.SampleAt(c.v.gen, i)
+		switch {
+		case !ok:
+		case st.Label == store.NoLabel:
+			c.next() // nothing to keep: skipped, no edit
+		default:
+			c.decide(m.r, st.Label)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// decide records a person's decision in review r on the cursor's sample: its label becomes
+// label (the suggestion accepted, another label set, or the label it has kept), as one
+// undoable, journaled edit that marks it reviewed and tells the change log how (review.how);
+// then the cursor moves to the next sample.
+func (c *controller) decide(r *review, label int) {
+	i := c.v.current()
+	if i < 0 || r == nil || c.editsWait() {
 		return
 	}
-	if w.reviewing() {
-		w.side.reset()
+	how := r.how(i, label)
+	err := c.ds.DecideAs(how, i, label)
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
 	}
-	w.sus, w.sugg = nil, nil
+	c.next()
+}
+
+// label records the decision: the label chosen for the cursor's sample.
+func (m *reviewMode) label(c *controller, l int) { c.decide(m.r, l) }
+
+func (m *reviewMode) isDone(s *state) func(int) bool {
+	return func(i int) bool {
+		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		return ok && m.r.decided(st)
+	}
+}
+
+func (m *reviewMode) legend(digits bool) []key {
+	other, right := key{"0–9", "other label"}, key{"→", "keep label"}
+	if !digits {
+		other = key{"Type a class", "other label"}
+	}
+	if m.kind == reviewSuggested {
+		right.does = "skip"
+	}
+	return []key{{"Enter", "accept suggestion"}, other, right, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
+}
+
+// status is "reviewed 37 / 299" or "labelled 12 / 1,000": the shown samples decided so far.
+func (m *reviewMode) status(s *state) string {
+	verb := "reviewed"
+	if m.kind == reviewSuggested {
+		verb = "labelled"
+	}
+	return count("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+}
+
+// about says what the review knows of sample i: the suggestion and how sure the model is, and
+// for a suspect up to 8 of its nearest samples with their labels.
+func (m *reviewMode) about(s *state, i int) about {
+	if m.r == nil || i < 0 {
+		return about{}
+	}
+	x, ok := m.r.of[i]
+	n := s.classes
+	var a about
+	switch {
+	case !ok:
+		a.text = m.why() + "."
+	case m.kind == reviewSuggested:
+		a.text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.long(x.Suggested), int(100*x.Confidence), m.r.method)
+	case strings.HasPrefix(m.r.method, "CNN"):
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%). Nearest:", n.long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
+	default:
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree). Nearest:", n.long(x.Suggested), 100*x.Score)
+	}
+	nb := m.r.neighbours[i]
+	h, w := s.ds.Size()
+	for _, j := range nb[:min(8, len(nb))] {
+		st, px, ok := s.ds.SampleAt(s.v.gen, j)
+		if !ok {
+			continue // the dataset changed since; the view catches up and shows them again
+		}
+		a.thumbs = append(a.thumbs, thumb{px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+			caption: n.short(st.Label) + "  #" + strconv.Itoa(j)})
+	}
+	return a
+}
+
+// toFirstUndecided puts the cursor on the first sample shown that the review has not decided.
+func (m *reviewMode) toFirstUndecided(c *controller) {
+	for p := range c.v.Len() {
+		if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !m.r.decided(st) {
+			c.moveCursor(p, false)
+			return
+		}
+	}
+}
+
+// follow renumbers the review after a save, or ends it after a replayed journal.
+func (m *reviewMode) follow(renumber []int) {
+	if renumber == nil || m.r == nil {
+		m.r = nil
+		return
+	}
+	m.r = m.r.renumbered(renumber)
 }

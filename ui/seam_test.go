@@ -22,30 +22,30 @@ import (
 func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
+	w.jobs.schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
 	n := ds.Len()
 	for k := range 3 {
 		if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: k}}); err != nil {
 			t.Fatal(err)
 		}
-		w.edited()
+		w.c.drain()
 	}
-	if w.v.Len() != n+3 || w.v.current() != n+2 || w.detail.title.Text != count("Sample %d", n+2) {
-		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.v.Len(), w.v.current(), w.detail.title.Text)
+	if w.c.v.Len() != n+3 || w.c.v.current() != n+2 || w.detail.title.Text != count("Sample %d", n+2) {
+		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.current(), w.detail.title.Text)
 	}
-	w.undo()
-	if w.v.Len() != n+2 {
-		t.Fatalf("after an undo the view has %d positions, the store %d", w.v.Len(), ds.Len())
+	w.c.undo()
+	if w.c.v.Len() != n+2 {
+		t.Fatalf("after an undo the view has %d positions, the store %d", w.c.v.Len(), ds.Len())
 	}
 	for range 2 {
-		w.typedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
 	}
 	test.WidgetRenderer(w.grid).Refresh()
 	for _, f := range later {
 		f() // the queued drains find nothing left to do
 	}
-	if w.v.Len() != ds.Len() || w.v.gen != ds.Gen() {
-		t.Fatalf("view %d positions at generation %d; store %d at %d", w.v.Len(), w.v.gen, ds.Len(), ds.Gen())
+	if w.c.v.Len() != ds.Len() || w.c.v.gen != ds.Gen() {
+		t.Fatalf("view %d positions at generation %d; store %d at %d", w.c.v.Len(), w.c.v.gen, ds.Len(), ds.Gen())
 	}
 }
 
@@ -56,42 +56,42 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 func TestLateChangesFromElsewhere(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.schedule = func(f func()) { later = append(later, f) }
+	w.jobs.schedule = func(f func()) { later = append(later, f) }
 	last := ds.Len() - 1
 	if err := ds.Delete([]int{0, 1, 2}); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
-	w.grid.moveCursor(w.v.pos[last])
+	w.c.drain()
+	w.c.moveCursor(w.c.v.pos[last], false)
 	if err := ds.SaveAs(t.TempDir()+"/x-images-idx3-ubyte", t.TempDir()+"/x-labels-idx1-ubyte", nil); err != nil {
 		t.Fatal(err)
 	}
 	// The save's Reset is queued, not applied: the view still has the old positions.
-	if w.v.Len() != last+1 || ds.Len() != last-2 {
-		t.Fatalf("view %d, store %d", w.v.Len(), ds.Len())
+	if w.c.v.Len() != last+1 || ds.Len() != last-2 {
+		t.Fatalf("view %d, store %d", w.c.v.Len(), ds.Len())
 	}
 	test.WidgetRenderer(w.grid).Refresh()
-	w.cursorMoved()
+	w.c.renderCursor()
 	if w.detail.title.Text != "No sample" {
 		t.Fatalf("the detail panel read sample %d from an older generation: %q", last, w.detail.title.Text)
 	}
-	if b := w.badge(last); b.text != "" {
-		t.Fatalf("a badge was read from an older generation: %q", b.text)
+	if b := badgeTexts(w.grid); len(b) != 0 {
+		t.Fatalf("badges were read from an older generation: %q", b)
 	}
 	for _, f := range later {
 		f()
 	}
-	if w.v.Len() != ds.Len() || w.v.gen != ds.Gen() || w.detail.title.Text == "No sample" {
-		t.Fatalf("after the drain: view %d at %d, store %d at %d, detail %q", w.v.Len(), w.v.gen, ds.Len(), ds.Gen(), w.detail.title.Text)
+	if w.c.v.Len() != ds.Len() || w.c.v.gen != ds.Gen() || w.detail.title.Text == "No sample" {
+		t.Fatalf("after the drain: view %d at %d, store %d at %d, detail %q", w.c.v.Len(), w.c.v.gen, ds.Len(), ds.Gen(), w.detail.title.Text)
 	}
 }
 
 // A relabel of more than largeEdit samples says so on the status bar, with the way back.
 func TestLargeRelabelSaysSo(t *testing.T) {
 	w, _ := demoWindow(t, false)
-	w.v.selectAll()
-	w.relabel(3)
-	if got := w.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.v.Len()) {
+	w.c.v.selectAll()
+	w.c.relabel(3)
+	if got := w.footer.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.c.v.Len()) {
 		t.Fatalf("status %q", got)
 	}
 }
@@ -100,20 +100,20 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 // decided, renumbered past the deleted samples the save left out.
 func TestSaveKeepsTheReview(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.sus = &review{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
+	w.scans.review.r = &review{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
 	if err := ds.Decide(5, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Delete([]int{1, 2}); err != nil {
 		t.Fatal(err)
 	}
-	w.edited()
+	w.c.drain()
 	if err := ds.SaveAs(t.TempDir()+"/r-images-idx3-ubyte", t.TempDir()+"/r-labels-idx1-ubyte", nil); err != nil {
 		t.Fatal(err)
 	}
-	w.drain()
-	if w.sus == nil || !slices.Equal(w.sus.order, []int{3, 7}) || w.sus.of[3].Suggested != 1 || !slices.Equal(w.sus.neighbours[3], []int{7}) {
-		t.Fatalf("review after the save: %+v", w.sus)
+	w.c.drain()
+	if w.scans.review.r == nil || !slices.Equal(w.scans.review.r.order, []int{3, 7}) || w.scans.review.r.of[3].Suggested != 1 || !slices.Equal(w.scans.review.r.neighbours[3], []int{7}) {
+		t.Fatalf("review after the save: %+v", w.scans.review.r)
 	}
 	if !ds.State(3).Reviewed || ds.Label(3) != 1 {
 		t.Fatal("the decision on sample 5 (now 3) was lost")
@@ -129,13 +129,13 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.model = m // so the window starts no training of its own
-	w.showDrawWindow()
-	d := w.draw
+	w.sugg.model = m // so the window starts no training of its own
+	w.draw.show()
+	d := w.draw.open
 	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
 	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
 	d.chosen = false
-	w.setModel(m, len(snap.Indices))
+	w.sugg.setModel(m, len(snap.Indices))
 	want, _, _ := m.Predict(snap.Pixels(0))
 	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
 		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)

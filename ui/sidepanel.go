@@ -14,55 +14,74 @@ import (
 	"idxlabel/store"
 )
 
-// subsets are the choices of the "Show" radio group, in order.
+// subsets are the Show list's choices for browsing, in order; the modes' titles follow them.
 var subsets = []struct {
 	name   string
 	subset store.Subset
 }{
 	{"All", store.All}, {"Not deleted", store.Live}, {"Edited", store.Edited}, {"Added", store.Added}, {"Deleted", store.Deleted},
-	{suspectsText, store.Live}, {suggestedText, store.Live},
 }
 
-// The "Show" choices of the reviews (review.go): likely label errors, most suspicious first; the
-// samples without a label with the model's suggestion, most confident first.
-const (
-	suspectsText  = "Suspects"
-	suggestedText = "Suggested"
-)
+// showChoice is one entry of the Show list: a subset to browse, or a mode (which shows the
+// samples not deleted).
+type showChoice struct {
+	name   string
+	mode   mode
+	subset store.Subset
+}
 
-// sidePanel is the left column: which samples to show (subset, class), the class histogram
-// (clicking a class filters the grid to it), go to a sample, and the tile size.
-type sidePanel struct {
-	root    fyne.CanvasObject
-	show    *showSelect
-	list    *classList
-	gotoBox *promptEntry
-	zoom    *zoomSlider
-	total   *widget.Label
-
+// sideState is what the side panel shows: the mode and filter the grid shows, the class
+// histogram (deleted samples left out) and the number of samples.
+type sideState struct {
+	mode   mode
+	filter store.Filter
 	counts []store.ClassCount
-	most   int
-	class  *int // the class filter, nil: all
-
-	onFilter func(f store.Filter) // subset or class changed
-	onGoto   func(i int)
-	onZoom   func(z int)
-	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
-	onRune   func(r rune)           // characters they do not use
-	onDone   func()                 // a click in the panel is done: the grid takes the keys again
-	quiet    bool                   // set while the panel itself updates its widgets
+	total  int
 }
 
-func newSidePanel() *sidePanel {
+// sidePanel is the left column: what to show (a subset or a mode), the class histogram
+// (clicking a class filters the grid to it), go to a sample, and the tile size. It shows the
+// state it is given (show) and reports what the person chose; it keeps none of the choices.
+type sidePanel struct {
+	root     fyne.CanvasObject
+	showList *showSelect
+	list     *classList
+	gotoBox  *promptEntry
+	zoom     *zoomSlider
+	total    *widget.Label
+
+	choices []showChoice
+	counts  []store.ClassCount
+	most    int
+
+	onShow  func(m mode, subset store.Subset) // the Show list's choice
+	onClass func(class *int)                  // a class of the histogram (nil: every class)
+	onGoto  func(i int)
+	onZoom  func(z int)
+	onKey   func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
+	onRune  func(r rune)           // characters they do not use
+	onDone  func()                 // a click in the panel is done: the grid takes the keys again
+	quiet   bool                   // set while the panel shows a state: its widgets' changes are not the person's
+}
+
+// newSidePanel builds the panel; modes are the titles of the modes the Show list offers after
+// the subsets, in order.
+func newSidePanel(modes []showChoice) *sidePanel {
 	s := &sidePanel{total: widget.NewLabel("")}
-	names := make([]string, len(subsets))
-	for k, sub := range subsets {
-		names[k] = sub.name
+	for _, sub := range subsets {
+		s.choices = append(s.choices, showChoice{name: sub.name, mode: modeBrowse, subset: sub.subset})
 	}
-	s.show = newShowSelect(names, s.showChanged)
-	s.show.SetSelected("All")
-	s.show.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.show.onRune = func(r rune) { s.onRune(r) }
+	s.choices = append(s.choices, modes...)
+	names := make([]string, len(s.choices))
+	for k, ch := range s.choices {
+		names[k] = ch.name
+	}
+	s.showList = newShowSelect(names, s.showChanged)
+	s.quiet = true
+	s.showList.SetSelected("All")
+	s.quiet = false
+	s.showList.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
+	s.showList.onRune = func(r rune) { s.onRune(r) }
 	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
 	s.list.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
 	s.list.onRune = func(r rune) { s.onRune(r) }
@@ -70,13 +89,12 @@ func newSidePanel() *sidePanel {
 		if s.quiet {
 			return
 		}
-		if id == 0 {
-			s.class = nil
-		} else {
+		var class *int
+		if id > 0 && id <= len(s.counts) {
 			c := s.counts[id-1].Class
-			s.class = &c
+			class = &c
 		}
-		s.changed()
+		s.onClass(class)
 		s.done()
 	}
 	s.gotoBox = newPromptEntry(func() { s.done() })
@@ -98,7 +116,7 @@ func newSidePanel() *sidePanel {
 	s.zoom.onRune = func(r rune) { s.onRune(r) }
 	s.total.Alignment = fyne.TextAlignTrailing
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.show),
+		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.showList),
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Classes", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.total),
 	)
@@ -108,10 +126,17 @@ func newSidePanel() *sidePanel {
 	return s
 }
 
-// showChanged follows a choice of what to show (even of the choice already shown: the grid
+// showChanged reports a choice of what to show (even of the choice already shown: the grid
 // takes the keys back either way).
-func (s *sidePanel) showChanged(string) {
-	s.changed()
+func (s *sidePanel) showChanged(name string) {
+	if s.quiet {
+		return
+	}
+	for _, ch := range s.choices {
+		if ch.name == name {
+			s.onShow(ch.mode, ch.subset)
+		}
+	}
 	s.done()
 }
 
@@ -122,42 +147,30 @@ func (s *sidePanel) done() {
 	}
 }
 
-// changed reports the current filter.
-func (s *sidePanel) changed() {
-	if s.quiet || s.onFilter == nil {
-		return
-	}
-	s.onFilter(s.filter())
-}
-
-// filter returns the filter the panel shows.
-func (s *sidePanel) filter() store.Filter {
-	f := store.Filter{Class: s.class}
-	for _, sub := range subsets {
-		if sub.name == s.show.Selected {
-			f.Subset = sub.subset
+// show shows st: the choice of the Show list that names what the grid shows, the class
+// selected, the histogram and the number of samples. It reports nothing.
+func (s *sidePanel) show(st sideState) {
+	s.quiet = true
+	defer func() { s.quiet = false }()
+	for _, ch := range s.choices {
+		if ch.mode == st.mode && (st.mode != modeBrowse || ch.subset == st.filter.Subset) {
+			s.showList.SetSelected(ch.name)
+			break
 		}
 	}
-	return f
-}
-
-// reset shows every sample of every class.
-func (s *sidePanel) reset() {
-	s.quiet = true
-	s.class = nil
-	s.show.SetSelected("All")
-	s.list.Select(0)
-	s.quiet = false
-}
-
-// setCounts shows the class histogram (deleted samples left out) and the number of samples.
-func (s *sidePanel) setCounts(counts []store.ClassCount, samples int) {
-	s.counts, s.most = counts, 1
-	for _, c := range counts {
+	s.counts, s.most = st.counts, 1
+	for _, c := range st.counts {
 		s.most = max(s.most, c.Count)
 	}
-	s.total.SetText(samplesText(samples))
+	s.total.SetText(samplesText(st.total))
 	s.list.Refresh()
+	row := 0
+	for k, c := range st.counts {
+		if st.filter.Class != nil && c.Class == *st.filter.Class {
+			row = k + 1
+		}
+	}
+	s.list.Select(row)
 }
 
 // setZoom moves the slider without reporting it.

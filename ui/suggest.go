@@ -2,58 +2,81 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
 
-// The model that suggests labels (issue 12): the CNN scan's (the mean of its fold networks), or
-// one network trained in the background on the labelled samples, when the draw window opens or
-// the Suggested review needs one. It stays in memory for the session of one dataset; nothing is
-// written to disk. It suggests labels for drawings (the draw window's label box) and for the
-// samples without a label (the Suggested review, review.go).
+// suggester holds the model that suggests labels: the CNN scan's (the mean of its fold
+// networks), or one network trained in the background on the labelled samples, when the draw
+// window opens or the Suggested mode needs one. It stays in memory for the session of one
+// dataset; nothing is written to disk. It suggests labels for drawings (the draw window's label
+// box) and for the samples without a label (the Suggested mode, whose list it makes).
+type suggester struct {
+	c      *controller
+	d      *dialogs
+	review *reviewMode // the Suggested mode
+	model  *suspect.Model
+	from   int                // the labelled samples the model learnt from
+	opts   suspect.CNNOptions // how the CNNs train: zero for the recipe's defaults (tests shorten it)
+	// The training (and suggesting) running, nil when none, and the list it suggests for (nil
+	// when it only trains).
+	training *job
+	forList  *review
+	// Where the draw window hears of the model: its progress (note) and a new model (ready);
+	// nil while no draw window is open.
+	note  func(text string)
+	ready func()
+}
+
+// errNoModel: a guess was asked for before any model was trained.
+var errNoModel = errors.New("no model to suggest labels yet")
+
+// why says why a sample has no suggestion: the model is still training (or suggesting), or
+// was stopped.
+func (g *suggester) why() string {
+	if g.training != nil {
+		return "No suggestion for this sample yet (the model is training)"
+	}
+	return "No suggestion for this sample (Tools → Suggest Labels makes them)"
+}
 
 // trainModel starts training a model for suggestions on the labelled samples unless one exists
 // or is training (the draw window, as it opens). It does nothing when the labelled samples have
 // fewer than two classes (there is nothing to learn).
-func (w *mainWindow) trainModel() { w.learn() }
+func (g *suggester) trainModel() { g.learn() }
 
 // suggestLabels suggests a label for every sample without one (not deleted) and shows them in
-// the Suggested review, most confident first (Show → Suggested when there are none yet; Tools
-// → Suggest Labels). Until the model is ready the review lists them in sample order, and the
-// person can label them already. The model is trained first when there is none, or when it
-// learnt from markedly fewer labelled samples than exist now (see stale). When there is nothing
-// to suggest, or nothing to learn from, it says so.
-func (w *mainWindow) suggestLabels() {
-	if w.ds == nil {
-		return
-	}
-	snap := w.ds.Snapshot()
+// the Suggested mode, most confident first (Show → Suggested when there are none yet; Tools →
+// Suggest Labels). Until the model is ready the list is in sample order, and the person can
+// label them already. The model is trained first when there is none, or when it learnt from
+// markedly fewer labelled samples than exist now (see stale). When there is nothing to
+// suggest, or nothing to learn from, it says so.
+func (g *suggester) suggestLabels() {
+	c := g.c
+	snap := c.ds.Snapshot()
 	labelled, unlabelled := splitLabelled(snap)
 	if len(unlabelled) == 0 {
-		w.inform("Suggested labels", "Every sample has a label: there is nothing to suggest.")
-		w.leaveReview(suggestedText)
+		g.d.inform("Suggested labels", "Every sample has a label: there is nothing to suggest.")
 		return
 	}
-	if msg := nothingToLearn(snap, labelled); msg != "" && w.model == nil {
-		w.inform("Suggested labels", msg)
-		w.leaveReview(suggestedText)
+	if msg := nothingToLearn(snap, labelled); msg != "" && g.model == nil {
+		g.d.inform("Suggested labels", msg)
 		return
 	}
 	r := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, pending: true, method: "the model is training"}
 	for _, k := range unlabelled {
 		r.order = append(r.order, snap.Indices[k])
 	}
-	if w.training != nil && w.training.review != nil {
-		w.training.cancel() // it suggests for the samples as they were
-		w.training = nil
+	if g.training != nil && g.forList != nil {
+		g.stopJob() // it suggests for the samples as they were
 	}
-	w.sugg = r
-	w.showReview(suggestedText)
-	w.learn()
+	g.review.r = r
+	c.enter(modeSuggested)
+	g.learn()
 }
 
 // nothingToLearn says why a model cannot be trained on the labelled samples (positions in snap),
@@ -93,19 +116,21 @@ func stale(from, now int) bool { return now > from+from/10 }
 
 // learn starts, in the background, what the model is wanted for and is not done yet, unless a
 // job runs already (whatever is still wanted starts when it ends): training a model on the
-// labelled samples when there is none, or when the Suggested review waits and the model is
-// stale; then suggesting labels for the samples the waiting review lists. Progress shows on the
-// status bar (and the draw window's); Tools → Stop Training the CNN cancels it.
-func (w *mainWindow) learn() {
-	if w.ds == nil || w.training != nil {
+// labelled samples when there is none, or when the Suggested list waits and the model is stale;
+// then suggesting labels for the samples the waiting list holds. Progress shows on the status
+// bar (and the draw window's); Tools → Stop Training the CNN cancels it.
+func (g *suggester) learn() {
+	c := g.c
+	if g.training != nil {
 		return
 	}
-	suggest := w.sugg != nil && w.sugg.pending
-	snap := w.ds.Snapshot()
+	pending := g.review.r
+	suggest := pending != nil && pending.pending
+	snap := c.ds.Snapshot()
 	labelled, unlabelled := splitLabelled(snap)
-	train := w.model == nil || suggest && stale(w.modelFrom, len(labelled))
+	train := g.model == nil || suggest && stale(g.from, len(labelled))
 	if train && nothingToLearn(snap, labelled) != "" {
-		if w.model == nil {
+		if g.model == nil {
 			return // suggestLabels said why
 		}
 		train = false // the labels changed since: the model in memory still suggests
@@ -113,113 +138,113 @@ func (w *mainWindow) learn() {
 	if !train && !suggest {
 		return
 	}
-	ds, resets, model, opts := w.ds, w.resets, w.model, w.cnnOpts
-	ctx, cancel := context.WithCancel(w.life)
-	job := &cnnJob{cancel: cancel, note: "Suggestion model: training on " + plural(len(labelled), "labelled sample")}
+	ds, resets, model, opts := c.ds, c.resets, g.model, g.opts
+	note := "Suggestion model: training on " + plural(len(labelled), "labelled sample")
 	if !train {
-		job.note = "Suggesting labels"
+		note = "Suggesting labels"
 	}
+	job := c.jobs.start(jobTraining, note)
+	g.training, g.forList = job, nil
 	if suggest {
-		job.review = w.sugg
+		g.forList = pending
 	}
-	w.training = job
-	w.updateStatus()
-	w.setDrawStatus(job.note + "…")
-	schedule := w.schedule // fyne.Do; tests run it on their own goroutine
-	note := func(text string) {
-		schedule(func() {
-			if w.training == job {
-				job.note = text
-				w.setDrawStatus(text)
-				w.updateStatus()
+	forList := g.forList
+	c.renderCursor()
+	g.tellDraw(note + "…")
+	progress := func(text string) {
+		c.jobs.schedule(func() {
+			if g.training == job {
+				c.jobs.setNote(job, text)
+				g.tellDraw(text)
+				c.renderCursor()
 			}
 		})
 	}
 	start := time.Now()
-	w.bg.Go(func() {
+	c.jobs.run(func() {
 		var err error
 		var last time.Time
 		if train {
-			model, err = suspect.TrainModel(ctx, cnnData(ds, snap, labelled), opts, func(p suspect.Progress) {
+			model, err = suspect.TrainModel(job.ctx, cnnData(ds, snap, labelled), opts, func(p suspect.Progress) {
 				if time.Since(last) >= time.Second || p.Done == 1 {
 					last = time.Now()
-					note(fmt.Sprintf("Suggestion model: epoch %d/%d, %s left", p.Epoch, p.Epochs, p.Left.Round(time.Second)))
+					progress(fmt.Sprintf("Suggestion model: epoch %d/%d, %s left", p.Epoch, p.Epochs, p.Left.Round(time.Second)))
 				}
 			})
 		}
 		var list []suspect.Suspect
 		if err == nil && suggest {
-			list, err = model.Suggest(ctx, cnnData(ds, snap, nil), unlabelled, func(f float64) {
+			list, err = model.Suggest(job.ctx, cnnData(ds, snap, nil), unlabelled, func(f float64) {
 				if time.Since(last) >= time.Second {
 					last = time.Now()
-					note(fmt.Sprintf("Suggesting labels: %.0f%%", 100*f))
+					progress(fmt.Sprintf("Suggesting labels: %.0f%%", 100*f))
 				}
 			})
 		}
-		schedule(func() {
-			if w.training != job {
+		c.jobs.schedule(func() {
+			if g.training != job {
 				return // stopped, or another dataset
 			}
-			w.training = nil
-			cancel()
-			w.learnt(learning{ds: ds, resets: resets, snap: snap, model: model, from: len(labelled), trained: train, review: job.review, list: list, err: err, took: time.Since(start)})
+			g.training, g.forList = nil, nil
+			c.jobs.finish(job)
+			g.learnt(learning{ds: ds, resets: resets, snap: snap, model: model, from: len(labelled), trained: train, list: forList, suggestions: list, err: err, took: time.Since(start)})
 		})
 	})
 }
 
 // learning is what a learn job did: the model it trained (or used), from how many labelled
-// samples, and its suggestions (snapshot positions) for the Suggested review.
+// samples, and its suggestions (snapshot positions) for the Suggested list.
 type learning struct {
-	ds      *store.Dataset
-	resets  int
-	snap    store.Snapshot
-	model   *suspect.Model
-	from    int
-	trained bool
-	review  *review // the review it suggested for, nil for none
-	list    []suspect.Suspect
-	err     error
-	took    time.Duration
+	ds          *store.Dataset
+	resets      int
+	snap        store.Snapshot
+	model       *suspect.Model
+	from        int
+	trained     bool
+	list        *review // the list it suggested for, nil for none
+	suggestions []suspect.Suspect
+	err         error
+	took        time.Duration
 }
 
 // learnt takes a learn job's result on the UI thread: the model, then the suggestions, unless
 // the dataset was replaced or renumbered meanwhile (then the suggestions are made again, by the
 // model alone).
-func (w *mainWindow) learnt(l learning) {
-	if l.ds != w.ds {
+func (g *suggester) learnt(l learning) {
+	c := g.c
+	if l.ds != c.ds {
 		return
 	}
 	switch {
 	case l.err == context.Canceled:
 		return
 	case l.err != nil:
-		w.setDrawStatus("No label suggestions: " + l.err.Error())
-		if l.review != nil {
-			w.showError(fmt.Errorf("no suggestions: %w", l.err))
+		g.tellDraw("No label suggestions: " + l.err.Error())
+		if l.list != nil {
+			g.d.showError(fmt.Errorf("no suggestions: %w", l.err))
 		}
-		w.updateStatus()
+		c.renderCursor()
 		return
 	}
-	if l.trained && (w.model == nil || l.from > w.modelFrom) {
-		w.setModel(l.model, l.from) // a model that learnt from more samples stays
+	if l.trained && (g.model == nil || l.from > g.from) {
+		g.setModel(l.model, l.from) // a model that learnt from more samples stays
 	}
-	r := w.sugg
-	if r == nil || r != l.review || !r.pending || w.resets != l.resets {
-		w.updateStatus()
-		w.learn() // what is still wanted: suggestions for samples renumbered by a save meanwhile
+	r := g.review.r
+	if r == nil || r != l.list || !r.pending || c.resets != l.resets {
+		c.renderCursor()
+		g.learn() // what is still wanted: suggestions for samples renumbered by a save meanwhile
 		return
 	}
-	r.fill(l.list, l.snap)
-	r.method = fmt.Sprintf("a CNN that learnt from %s", plural(w.modelFrom, "labelled sample"))
-	if r == w.review() {
-		w.rebuildView(w.side.filter())
-		w.toFirstUndecided() // the most confident suggestion not decided yet
+	r.fill(l.suggestions, l.snap)
+	r.method = fmt.Sprintf("a CNN that learnt from %s", plural(g.from, "labelled sample"))
+	c.modeChanged(modeSuggested)
+	if c.mode == modeSuggested {
+		g.review.toFirstUndecided(c) // the most confident suggestion not decided yet
 	}
-	w.refresh()
-	w.status.SetText(fmt.Sprintf("Suggested labels for %s, most confident first (%s; %s)", plural(len(l.list), "sample"), r.method, l.took.Round(time.Second)))
+	c.say(fmt.Sprintf("Suggested labels for %s, most confident first (%s; %s)", plural(len(l.suggestions), "sample"), r.method, l.took.Round(time.Second)))
 }
 
-// fill gives the waiting review its suggestions (list, in snapshot positions, most confident
+// fill gives the waiting list its suggestions (list, in snapshot positions, most confident
 // first): the samples decided while the model trained come first, as they were, then the
 // suggestions.
 func (r *review) fill(list []suspect.Suspect, snap store.Snapshot) {
@@ -242,47 +267,56 @@ func (r *review) fill(list []suspect.Suspect, snap store.Snapshot) {
 }
 
 // setModel makes m, which learnt from `from` labelled samples, the model that suggests labels,
-// and suggests one for the drawing on the pad.
-func (w *mainWindow) setModel(m *suspect.Model, from int) {
-	w.model, w.modelFrom = m, from
-	if w.draw != nil {
-		w.setDrawStatus("The model suggests labels: Enter accepts, a digit overrides.")
-		w.draw.suggest()
+// and tells the draw window.
+func (g *suggester) setModel(m *suspect.Model, from int) {
+	g.model, g.from = m, from
+	g.tellDraw("The model suggests labels: Enter accepts, a digit overrides.")
+	if g.ready != nil {
+		g.ready()
 	}
 }
 
-// dropModel forgets the model and stops its training (the dataset is being replaced).
-func (w *mainWindow) dropModel() {
-	if w.training != nil {
-		w.training.cancel()
-		w.training = nil
+// guess is the model's label for a drawing (h×w display pixels) and how sure it is. Errors:
+// errNoModel, or the model's.
+func (g *suggester) guess(px []byte, h, w int) (int, float64, error) {
+	if g.model == nil {
+		return 0, 0, errNoModel
 	}
-	w.model, w.modelFrom = nil, 0
-}
-
-func (w *mainWindow) setDrawStatus(text string) {
-	if w.draw != nil {
-		w.draw.status.SetText(text)
-	}
-}
-
-// suggest fills the label box with the model's guess for the drawing, unless the person chose a
-// label for it, and says how sure the model is.
-func (d *drawWindow) suggest() {
-	m := d.mw.model
-	if m == nil || d.digit == nil || d.chosen {
-		return
-	}
-	h, w := d.mw.ds.Size()
 	// The model learnt the samples as stored; EMNIST stores them transposed.
-	px := store.DisplayOrder(d.digit.Pix, w, h, d.mw.ds.Transposed(), nil)
-	label, conf, err := m.Predict(px)
-	if err != nil {
-		d.status.SetText("No suggestion: " + err.Error())
+	return g.model.Predict(store.DisplayOrder(px, w, h, g.c.ds.Transposed(), nil))
+}
+
+// stopJob cancels the training running, if any.
+func (g *suggester) stopJob() {
+	if g.training != nil {
+		g.c.jobs.finish(g.training)
+		g.training, g.forList = nil, nil
+	}
+}
+
+// stop is Tools → Stop Training the CNN for the model: the model trained before, if any, stays;
+// samples waiting for a suggestion keep none until Tools → Suggest Labels, and the status bar
+// says so.
+func (g *suggester) stop() {
+	if g.training == nil {
 		return
 	}
-	d.suggesting = true
-	d.label.SetText(strconv.Itoa(label))
-	d.suggesting = false
-	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure: Enter accepts, a digit overrides.", d.mw.className(label), 100*conf))
+	g.stopJob()
+	g.c.renderCursor()
+	if r := g.review.r; r != nil && r.pending {
+		g.c.say("Stopped: no suggestions (Tools → Suggest Labels starts again)")
+	}
+}
+
+// drop forgets the model and stops its training (the dataset is being replaced).
+func (g *suggester) drop() {
+	g.stopJob()
+	g.model, g.from = nil, 0
+}
+
+// tellDraw puts text on the draw window's status line, when it is open.
+func (g *suggester) tellDraw(text string) {
+	if g.note != nil {
+		g.note(text)
+	}
 }

@@ -10,14 +10,14 @@ import (
 
 func TestReviewSuspectsOnRealMNIST(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
-	w.findSuspects()
-	waitFor(t, func() bool { return !w.busy.Load() })
-	if !w.reviewing() || w.sus == nil || w.v.Len() != len(w.sus.order) || w.v.Len() < 50 {
-		t.Fatalf("reviewing %v, %d shown", w.reviewing(), w.v.Len())
+	w.scans.findSuspects()
+	waitFor(t, func() bool { return !w.jobs.busy() })
+	if !(w.c.mode != modeBrowse) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
+		t.Fatalf("reviewing %v, %d shown", (w.c.mode != modeBrowse), w.c.v.Len())
 	}
-	first := w.v.at(0)
-	s := w.sus.of[first]
-	if s.Score < w.sus.of[w.v.at(w.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
+	first := w.c.v.at(0)
+	s := w.scans.review.r.of[first]
+	if s.Score < w.scans.review.r.of[w.c.v.at(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
 		t.Fatalf("first suspect %+v", s)
 	}
 	var suspectBadges int
@@ -29,39 +29,39 @@ func TestReviewSuspectsOnRealMNIST(t *testing.T) {
 	if suspectBadges == 0 {
 		t.Fatalf("no suggestion badges: %v", badgeTexts(w.grid)[:8])
 	}
-	if len(w.detail.neighbours.root.Objects) != 2 {
+	if len(w.detail.about.root.Objects) != 2 {
 		t.Fatal("the detail view does not show the suspect's neighbours")
 	}
 	// Enter accepts the suggestion, → keeps the label, a digit sets another; each moves on.
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.v.cursor != 1 {
-		t.Fatalf("Enter: label %d, cursor %d", ds.Label(first), w.v.cursor)
+	if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.c.v.cursor != 1 {
+		t.Fatalf("Enter: label %d, cursor %d", ds.Label(first), w.c.v.cursor)
 	}
-	second := w.v.at(1)
+	second := w.c.v.at(1)
 	keep := ds.Label(second)
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if ds.Label(second) != keep || !ds.State(second).Reviewed || w.v.cursor != 2 {
-		t.Fatalf("Right: label %d, cursor %d", ds.Label(second), w.v.cursor)
+	if ds.Label(second) != keep || !ds.State(second).Reviewed || w.c.v.cursor != 2 {
+		t.Fatalf("Right: label %d, cursor %d", ds.Label(second), w.c.v.cursor)
 	}
-	third := w.v.at(2)
+	third := w.c.v.at(2)
 	other := (ds.Label(third) + 5) % 10
 	test.Type(w.grid, string(rune('0'+other)))
 	if ds.Label(third) != other || !ds.State(third).Reviewed {
 		t.Fatalf("digit: label %d", ds.Label(third))
 	}
-	if done, total := w.reviewProgress(); done != 3 || total != w.v.Len() {
+	if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.scans.review.r.order) {
 		t.Fatalf("progress %d / %d", done, total)
 	}
-	if !strings.Contains(w.status.Text, "reviewed 3 / ") {
-		t.Fatalf("status %q", w.status.Text)
+	if !strings.Contains(w.footer.status.Text, "reviewed 3 / ") {
+		t.Fatalf("status %q", w.footer.status.Text)
 	}
-	w.undo()
+	w.c.undo()
 	if ds.Label(third) == other || ds.State(third).Reviewed {
 		t.Fatal("undo did not revert the last decision")
 	}
 	// Leaving the review shows everything again.
-	w.side.show.SetSelected("All")
-	if w.reviewing() || w.v.Len() != 10000 {
-		t.Fatalf("after leaving the review: %d shown", w.v.Len())
+	w.side.showList.SetSelected("All")
+	if (w.c.mode != modeBrowse) || w.c.v.Len() != 10000 {
+		t.Fatalf("after leaving the review: %d shown", w.c.v.Len())
 	}
 }

@@ -19,49 +19,74 @@ const (
 	barWidth    = 12 // scroll bar, units
 )
 
-// badge is the text drawn in a tile's corner: its label, or "3→7" for an edited sample.
-type badge struct {
-	text  string
-	color color.Color
+// gridInput is what the grid reports: what the person asked for with the mouse and the keys.
+// The controller applies it to the view model and hands the grid the result (tileGrid.show);
+// the grid never changes the view model itself.
+type gridInput interface {
+	// typedRune: a character typed on the grid (digits relabel).
+	typedRune(r rune)
+	// typedKey: a key typed on the grid, offered before the grid's navigation uses it (a
+	// review's → keeps a label); it reports whether it was taken.
+	typedKey(k *fyne.KeyEvent) bool
+	// moveCursor: a navigation key asks for the cursor at position to (maybe out of range),
+	// extending the selection with Shift.
+	moveCursor(to int, extend bool)
+	// click: a tap on position p, with Shift or Ctrl held.
+	click(p int, shift, ctrl bool)
+	// contextMenu: a secondary tap on position p, at the absolute position at.
+	contextMenu(p int, at fyne.Position)
+}
+
+// gridFrame is what the grid draws: the samples (read at the view's generation, so a change the
+// view has not applied yet is never mixed with its positions), the view model, and what the
+// badges say. The controller hands it over with every change.
+type gridFrame struct {
+	ds    samples
+	v     *view
+	marks tileMarks
 }
 
 // tileGrid is the virtualized grid of samples: it draws only the rows in sight, as one mosaic
 // image (see mosaic.go) plus a label badge per visible tile, so its cost depends on the window,
-// not on the dataset (60,000 or 1,000,000 samples). It handles selection by mouse (click,
-// Shift-click, Ctrl-click) and keyboard (arrows, Shift+arrows, Home/End, Page Up/Down), wheel
-// scrolling and Ctrl+wheel zoom; typed runes and other keys go to the window's handlers.
+// not on the dataset (60,000 or 1,000,000 samples). It reports clicks, keys and typed characters
+// (gridInput); it owns only what is its own to show: the scroll offset and the zoom (wheel,
+// Ctrl+wheel, the scroll bar).
 type tileGrid struct {
 	widget.BaseWidget
 
-	ds     samples
-	v      *view
+	in     gridInput
+	onZoom func(zoom int) // the zoom changed (Ctrl+wheel, the View menu)
+	frame  gridFrame
 	zoom   int
 	offset float32 // scroll offset, units
-
-	badgeOf   func(i int) badge           // label badge of sample i; nil: none
-	onChange  func()                      // cursor or selection changed
-	onRune    func(r rune)                // a typed rune (digit keys relabel)
-	onKey     func(k *fyne.KeyEvent) bool // keys the grid does not use itself; true when handled
-	keyFirst  func(k *fyne.KeyEvent) bool // sees every key before the grid; true when it took it
-	onZoom    func(zoom int)              // zoom changed (Ctrl+wheel)
-	onContext func(at fyne.Position)      // secondary tap on a tile (absolute position)
 
 	mods     fyne.KeyModifier // modifiers of the last mouse press
 	focused  bool
 	dragging bool // dragging the scroll bar
 	m        mosaic
-	cols     int // columns at the last layout
 }
 
-func newTileGrid() *tileGrid {
-	g := &tileGrid{zoom: defaultZoom}
+func newTileGrid(in gridInput) *tileGrid {
+	g := &tileGrid{in: in, zoom: defaultZoom}
 	g.ExtendBaseWidget(g)
 	return g
 }
 
-// setData shows v's positions of ds, scrolled to the top.
-func (g *tileGrid) setData(ds samples, v *view) {
-	g.ds, g.v, g.offset = ds, v, 0
+// show draws f from now on.
+func (g *tileGrid) show(f gridFrame) {
+	g.frame = f
+	g.clampOffset()
+	g.Refresh()
+}
+
+// scrollTop scrolls to the first row (the view was rebuilt).
+func (g *tileGrid) scrollTop() { g.offset = 0 }
+
+// Resize sizes the grid, keeps the scroll offset within the rows and redraws: the rows in
+// sight depend on the size.
+func (g *tileGrid) Resize(size fyne.Size) {
+	g.BaseWidget.Resize(size)
+	g.clampOffset()
 	g.Refresh()
 }
 
@@ -75,23 +100,28 @@ type geometry struct {
 }
 
 func (g *tileGrid) geometry(size fyne.Size) geometry {
-	if g.ds == nil {
+	if g.frame.ds == nil {
 		return geometry{cols: 1}
 	}
-	cw, ch := cellSize(g.ds)
+	cw, ch := cellSize(g.frame.ds)
 	ge := geometry{unit: float32(g.zoom)}
 	ge.cellW, ge.cellH = float32(cw)*ge.unit, float32(ch)*ge.unit
 	ge.cols = max(1, int((size.Width-barWidth)/ge.cellW))
-	ge.rows = (g.v.Len() + ge.cols - 1) / ge.cols
+	ge.rows = (g.frame.v.Len() + ge.cols - 1) / ge.cols
 	ge.x0 = float32(math.Floor(float64(size.Width-barWidth-float32(ge.cols)*ge.cellW) / 2))
 	ge.x0 = max(0, ge.x0)
 	ge.maxOffset = max(0, float32(ge.rows)*ge.cellH-size.Height)
 	return ge
 }
 
+// clampOffset keeps the scroll offset within the rows.
+func (g *tileGrid) clampOffset() {
+	g.offset = max(0, min(g.geometry(g.Size()).maxOffset, g.offset))
+}
+
 // positionAt returns the view position under a point of the widget, or -1.
 func (g *tileGrid) positionAt(p fyne.Position) int {
-	if g.ds == nil {
+	if g.frame.ds == nil {
 		return -1
 	}
 	ge := g.geometry(g.Size())
@@ -101,15 +131,15 @@ func (g *tileGrid) positionAt(p fyne.Position) int {
 	col := int((p.X - ge.x0) / ge.cellW)
 	row := int((p.Y + g.offset) / ge.cellH)
 	pos := row*ge.cols + col
-	if pos < 0 || pos >= g.v.Len() {
+	if pos < 0 || pos >= g.frame.v.Len() {
 		return -1
 	}
 	return pos
 }
 
-// scrollTo scrolls the least distance that shows position p's whole row.
-func (g *tileGrid) scrollTo(p int) {
-	if g.ds == nil || p < 0 {
+// reveal scrolls the least distance that shows position p's whole row, and redraws.
+func (g *tileGrid) reveal(p int) {
+	if g.frame.ds == nil || p < 0 {
 		return
 	}
 	ge := g.geometry(g.Size())
@@ -122,6 +152,7 @@ func (g *tileGrid) scrollTo(p int) {
 		g.offset = top + ge.cellH - h
 	}
 	g.offset = max(0, min(ge.maxOffset, g.offset))
+	g.Refresh()
 }
 
 // setZoom changes the tile size keeping the place in sight: the cursor's tile when it is
@@ -129,17 +160,17 @@ func (g *tileGrid) scrollTo(p int) {
 // (zooming after scrolling away from the cursor does not jump back to it).
 func (g *tileGrid) setZoom(z int) {
 	z = max(minZoom, min(maxZoom, z))
-	if z == g.zoom || g.ds == nil || g.v.Len() == 0 {
+	if z == g.zoom || g.frame.ds == nil || g.frame.v.Len() == 0 {
 		g.zoom = z
 		return
 	}
 	size := g.Size()
 	before := g.geometry(size)
-	anchor := g.v.cursor
+	anchor := g.frame.v.cursor
 	if anchor < 0 || !g.rowVisible(anchor/before.cols, before) {
 		anchor = g.positionAt(fyne.NewPos(size.Width/2, size.Height/2))
 		if anchor < 0 {
-			anchor = min(g.v.Len()-1, int(g.offset/before.cellH)*before.cols)
+			anchor = min(g.frame.v.Len()-1, int(g.offset/before.cellH)*before.cols)
 		}
 	}
 	screenY := float32(anchor/before.cols)*before.cellH - g.offset // the anchor row's top, on screen
@@ -156,14 +187,6 @@ func (g *tileGrid) setZoom(z int) {
 func (g *tileGrid) rowVisible(row int, ge geometry) bool {
 	top := float32(row) * ge.cellH
 	return top+ge.cellH > g.offset && top < g.offset+g.Size().Height
-}
-
-// changed tells the window the cursor or selection moved and redraws.
-func (g *tileGrid) changed() {
-	g.Refresh()
-	if g.onChange != nil {
-		g.onChange()
-	}
 }
 
 // MouseDown remembers the modifiers for the tap that follows, and starts a scroll-bar drag.
@@ -194,7 +217,7 @@ func (g *tileGrid) scrollBarTo(y float32) {
 	g.Refresh()
 }
 
-// Tapped selects the tile under the pointer: alone, as a Shift range, or toggled with Ctrl.
+// Tapped reports a click on the tile under the pointer: alone, with Shift or with Ctrl.
 func (g *tileGrid) Tapped(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(g); c != nil {
 		c.Focus(g)
@@ -204,26 +227,15 @@ func (g *tileGrid) Tapped(ev *fyne.PointEvent) {
 	if ev.Position.X >= g.Size().Width-barWidth {
 		return
 	}
-	p := g.positionAt(ev.Position)
-	if p < 0 {
-		return
+	if p := g.positionAt(ev.Position); p >= 0 {
+		g.in.click(p, mods&fyne.KeyModifierShift != 0, mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
 	}
-	g.v.click(p, mods&fyne.KeyModifierShift != 0, mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
-	g.changed()
 }
 
-// TappedSecondary selects the tile (unless it is already selected) and asks for a context menu.
+// TappedSecondary reports a secondary tap on a tile (a context menu).
 func (g *tileGrid) TappedSecondary(ev *fyne.PointEvent) {
-	p := g.positionAt(ev.Position)
-	if p < 0 {
-		return
-	}
-	if !g.v.isSelected(g.v.at(p)) {
-		g.v.click(p, false, false)
-		g.changed()
-	}
-	if g.onContext != nil {
-		g.onContext(ev.AbsolutePosition)
+	if p := g.positionAt(ev.Position); p >= 0 {
+		g.in.contextMenu(p, ev.AbsolutePosition)
 	}
 }
 
@@ -263,30 +275,21 @@ func (g *tileGrid) setFocused(on bool) {
 	g.Refresh()
 }
 
-// TypedRune hands typed characters (digits relabel) to the window.
-func (g *tileGrid) TypedRune(r rune) {
-	if g.onRune != nil {
-		g.onRune(r)
-	}
-}
+// TypedRune reports a typed character (digits relabel).
+func (g *tileGrid) TypedRune(r rune) { g.in.typedRune(r) }
 
-// TypedKey moves the cursor (arrows, Home/End, Page Up/Down; with Shift they extend the
-// selection) and hands other keys to the window.
+// TypedKey offers the key to the controller, then turns the navigation keys (arrows, Home/End,
+// Page Up/Down; with Shift they extend the selection) into the position they ask for, which
+// depends on the grid's columns and height.
 func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
 	defer reportKey(k.Name)
-	if g.keyFirst != nil && g.keyFirst(k) {
-		return
-	}
-	if g.ds == nil || g.v.Len() == 0 {
-		if g.onKey != nil {
-			g.onKey(k)
-		}
+	if g.in.typedKey(k) || g.frame.ds == nil || g.frame.v.Len() == 0 {
 		return
 	}
 	ge := g.geometry(g.Size())
 	page := max(1, int(g.Size().Height/ge.cellH)) * ge.cols
-	cur := max(g.v.cursor, 0)
-	to := -1
+	cur := max(g.frame.v.cursor, 0)
+	var to int
 	switch k.Name {
 	case fyne.KeyLeft:
 		to = cur - 1
@@ -299,33 +302,21 @@ func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
 	case fyne.KeyHome:
 		to = 0
 	case fyne.KeyEnd:
-		to = g.v.Len() - 1
+		to = g.frame.v.Len() - 1
 	case fyne.KeyPageUp:
 		to = cur - page
 	case fyne.KeyPageDown:
 		to = cur + page
 	default:
-		if g.onKey != nil {
-			g.onKey(k)
-		}
 		return
 	}
-	if g.v.cursor < 0 {
+	if g.frame.v.cursor < 0 {
 		to = 0
 	}
 	if to < 0 && (k.Name == fyne.KeyLeft || k.Name == fyne.KeyUp) && cur == 0 {
 		return
 	}
-	g.v.move(to, currentModifiers()&fyne.KeyModifierShift != 0)
-	g.scrollTo(g.v.cursor)
-	g.changed()
-}
-
-// moveCursor puts the cursor at position p alone (the review flow's "next") and shows it.
-func (g *tileGrid) moveCursor(p int) {
-	g.v.move(p, false)
-	g.scrollTo(g.v.cursor)
-	g.changed()
+	g.in.moveCursor(to, currentModifiers()&fyne.KeyModifierShift != 0)
 }
 
 // CreateRenderer builds the grid's renderer.
@@ -347,6 +338,10 @@ func (g *tileGrid) CreateRenderer() fyne.WidgetRenderer {
 	return r
 }
 
+// tileGridRenderer draws the grid's frame. Layout only sizes the background, the focus ring
+// and the scroll bar's track; Refresh draws the visible rows (the mosaic) and places them, the
+// badges, the cursor's mark and the scroll bar's thumb, reading nothing but the grid's frame
+// and its scroll offset and zoom.
 type tileGridRenderer struct {
 	g            *tileGrid
 	bg           *canvas.Rectangle
@@ -373,92 +368,106 @@ func (r *tileGridRenderer) Objects() []fyne.CanvasObject {
 	return append(objs, r.mark, r.track, r.thumb, r.empty, r.ring)
 }
 
+// Layout sizes what fills the grid's area.
+func (r *tileGridRenderer) Layout(size fyne.Size) {
+	r.bg.Resize(size)
+	r.ring.Resize(size)
+	r.track.Move(fyne.NewPos(size.Width-barWidth, 0))
+	r.track.Resize(fyne.NewSize(barWidth, size.Height))
+}
+
+// Refresh draws the visible rows into the mosaic and places it, the badges and the scroll bar.
 func (r *tileGridRenderer) Refresh() {
+	g := r.g
+	size := g.Size()
+	r.Layout(size)
 	r.bg.FillColor = theme.Color(theme.ColorNameBackground)
 	r.thumb.FillColor = theme.Color(theme.ColorNameScrollBar)
 	r.ring.StrokeColor = theme.Color(theme.ColorNamePrimary)
 	r.mark.StrokeColor = theme.Color(theme.ColorNamePrimary)
-	if !r.g.focused {
+	if !g.focused {
 		r.mark.StrokeColor = theme.Color(theme.ColorNameDisabled)
 	}
-	r.Layout(r.g.Size())
-	canvas.Refresh(r.g)
-}
-
-// Layout draws the visible rows into the mosaic and places it, the badges and the scroll bar.
-func (r *tileGridRenderer) Layout(size fyne.Size) {
-	g := r.g
-	r.bg.Resize(size)
-	r.ring.Resize(size)
 	r.ring.Hidden = !g.focused
 	r.ring.Refresh()
 	r.nbadges = 0
 	r.mark.Hide()
-	if g.ds == nil || g.v.Len() == 0 {
+	f := g.frame
+	if f.ds == nil || f.v.Len() == 0 {
 		r.img.Hide()
 		r.thumb.Hide()
 		r.empty.Text = "No samples to show"
-		if g.ds == nil {
+		if f.ds == nil {
 			r.empty.Text = "Opening…"
 		}
+		r.empty.Color = theme.Color(theme.ColorNamePlaceHolder)
 		r.empty.Move(fyne.NewPos(size.Width/2, size.Height/2-10))
 		r.empty.Show()
 		r.empty.Refresh()
-		return
+	} else {
+		r.empty.Hide()
+		r.draw(size)
 	}
-	r.empty.Hide()
+	canvas.Refresh(g)
+}
+
+// draw renders the rows in sight and places them with their badges, the cursor's mark and the
+// scroll bar's thumb.
+func (r *tileGridRenderer) draw(size fyne.Size) {
+	g := r.g
 	ge := g.geometry(size)
-	g.cols = ge.cols
-	g.offset = max(0, min(ge.maxOffset, g.offset))
-	row0 := int(g.offset / ge.cellH)
-	rows := min(ge.rows-row0, int(math.Ceil(float64((g.offset+size.Height)/ge.cellH)))-row0+1)
+	offset := max(0, min(ge.maxOffset, g.offset))
+	row0 := int(offset / ge.cellH)
+	rows := min(ge.rows-row0, int(math.Ceil(float64((offset+size.Height)/ge.cellH)))-row0+1)
 	rows = max(rows, 0)
-	img := g.m.draw(g.ds, g.v, ge.cols, row0, rows, r.palette())
-	r.img.Image = img
-	r.img.Move(fyne.NewPos(ge.x0, float32(row0)*ge.cellH-g.offset))
+	r.img.Image = g.m.draw(g.frame.ds, g.frame.v, ge.cols, row0, rows, r.palette())
+	r.img.Move(fyne.NewPos(ge.x0, float32(row0)*ge.cellH-offset))
 	r.img.Resize(fyne.NewSize(float32(ge.cols)*ge.cellW, float32(rows)*ge.cellH))
 	r.img.Show()
 	r.img.Refresh()
-	if g.zoom >= 2 && g.badgeOf != nil {
-		r.layoutBadges(ge, row0, rows)
+	if g.zoom >= 2 {
+		r.placeBadges(ge, offset, row0, rows)
 	}
-	r.layoutMark(ge)
-	r.layoutBar(ge, size)
+	r.placeMark(ge, offset)
+	r.placeThumb(ge, offset, size)
 }
 
-// layoutMark rings the cursor's tile over the gap around it, in the primary colour like the
+// placeMark rings the cursor's tile over the gap around it, in the primary colour like the
 // tile's own frame: a thick outline that shows against dark tiles and against the light or dark
 // theme's background alike (a foreground-coloured frame vanished on black tiles in the light
 // theme). Without the keyboard focus both are grey.
-func (r *tileGridRenderer) layoutMark(ge geometry) {
-	g := r.g
-	p := g.v.cursor
-	if p < 0 || p >= g.v.Len() {
+func (r *tileGridRenderer) placeMark(ge geometry, offset float32) {
+	v := r.g.frame.v
+	p := v.cursor
+	if p < 0 || p >= v.Len() {
 		return
 	}
 	row, col := p/ge.cols, p%ge.cols
 	w := max(3, ge.unit)
 	r.mark.StrokeWidth = w
-	r.mark.Move(fyne.NewPos(ge.x0+float32(col)*ge.cellW-w/2, float32(row)*ge.cellH-g.offset-w/2))
+	r.mark.Move(fyne.NewPos(ge.x0+float32(col)*ge.cellW-w/2, float32(row)*ge.cellH-offset-w/2))
 	r.mark.Resize(fyne.NewSize(ge.cellW+w, ge.cellH+w))
 	r.mark.Show()
 	r.mark.Refresh()
 }
 
-// layoutBadges puts a small, translucent label badge in the top-left corner of every visible
+// placeBadges puts a small, translucent label badge in the top-left corner of every visible
 // tile, inside the top margin of the sample (MNIST's digits fill the middle 20×20 of 28×28, so a
-// badge up to a seventh of the tile high stays off the ink).
-func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
-	g := r.g
-	h, _ := g.ds.Size()
+// badge up to a seventh of the tile high stays off the ink). The badges' text comes from the
+// frame's marks and the samples' states read at the view's generation.
+func (r *tileGridRenderer) placeBadges(ge geometry, offset float32, row0, rows int) {
+	f := r.g.frame
+	h, _ := f.ds.Size()
 	margin := ge.unit * float32(h) / 7 // units above the ink
 	textSize := max(8, min(16, (margin+ge.unit)/1.35))
-	first, last := row0*ge.cols, min(g.v.Len(), (row0+rows)*ge.cols)
+	first, last := row0*ge.cols, min(f.v.Len(), (row0+rows)*ge.cols)
 	for p := first; p < last; p++ {
-		b := g.badgeOf(g.v.at(p))
-		if b.text == "" {
-			continue
+		i := f.v.at(p)
+		st, _, ok := f.ds.SampleAt(f.v.gen, i)
+		if !ok {
+			continue // the view catches up with the dataset and redraws
 		}
+		b := f.marks.badge(i, st)
 		if r.nbadges == len(r.texts) {
 			r.texts = append(r.texts, canvas.NewText("", color.White))
 			r.backs = append(r.backs, canvas.NewRectangle(badgeBack))
@@ -468,7 +477,7 @@ func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
 		t.Text, t.Color, t.TextSize = b.text, b.color, textSize
 		t.TextStyle.Bold = true
 		row, col := p/ge.cols, p%ge.cols
-		pos := fyne.NewPos(ge.x0+float32(col)*ge.cellW+ge.unit, float32(row)*ge.cellH-g.offset+ge.unit)
+		pos := fyne.NewPos(ge.x0+float32(col)*ge.cellW+ge.unit, float32(row)*ge.cellH-offset+ge.unit)
 		ts := t.MinSize()
 		back.Move(pos)
 		back.Resize(fyne.NewSize(ts.Width+4, ts.Height))
@@ -482,17 +491,15 @@ func (r *tileGridRenderer) layoutBadges(ge geometry, row0, rows int) {
 // badgeBack is behind a badge's text: translucent, so the tile shows through.
 var badgeBack = color.NRGBA{0, 0, 0, 120}
 
-// layoutBar sizes the scroll bar's thumb to the visible share of the rows.
-func (r *tileGridRenderer) layoutBar(ge geometry, size fyne.Size) {
+// placeThumb sizes the scroll bar's thumb to the visible share of the rows.
+func (r *tileGridRenderer) placeThumb(ge geometry, offset float32, size fyne.Size) {
 	total := float32(ge.rows) * ge.cellH
-	r.track.Move(fyne.NewPos(size.Width-barWidth, 0))
-	r.track.Resize(fyne.NewSize(barWidth, size.Height))
 	if total <= size.Height {
 		r.thumb.Hide()
 		return
 	}
 	h := max(24, size.Height*size.Height/total)
-	y := (size.Height - h) * r.g.offset / ge.maxOffset
+	y := (size.Height - h) * offset / ge.maxOffset
 	r.thumb.Move(fyne.NewPos(size.Width-barWidth+3, y))
 	r.thumb.Resize(fyne.NewSize(barWidth-6, h))
 	r.thumb.Show()

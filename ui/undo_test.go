@@ -27,33 +27,33 @@ func TestUndoAfterSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "u-images-idx3-ubyte"), filepath.Join(dir, "u-labels-idx1-ubyte")
-	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
+	waitFor(t, func() bool { return !w.jobs.busy() })
 	name := "Relabel sample 4 as " + strconv.Itoa(to)
-	if ds.Dirty() || strings.HasSuffix(w.win.Title(), "*") || w.items.undo.Label != "Undo "+name || w.items.undo.Disabled {
-		t.Fatalf("after the save: dirty %v, title %q, undo item %q", ds.Dirty(), w.win.Title(), w.items.undo.Label)
+	if ds.Dirty() || strings.HasSuffix(w.win.Title(), "*") || w.menu.undo.Label != "Undo "+name || w.menu.undo.Disabled {
+		t.Fatalf("after the save: dirty %v, title %q, undo item %q", ds.Dirty(), w.win.Title(), w.menu.undo.Label)
 	}
 	if !slices.Contains(badgeTexts(g), edited) {
 		t.Fatalf("the save hid the edited badge: %v", badgeTexts(g)[:8])
 	}
-	w.side.show.SetSelected("Edited")
-	if w.v.Len() != 1 || w.v.at(0) != 4 {
-		t.Fatalf("Show → Edited after the save shows %d samples", w.v.Len())
+	w.side.showList.SetSelected("Edited")
+	if w.c.v.Len() != 1 || w.c.v.at(0) != 4 {
+		t.Fatalf("Show → Edited after the save shows %d samples", w.c.v.Len())
 	}
-	w.side.show.SetSelected("All")
+	w.side.showList.SetSelected("All")
 
-	w.grid.moveCursor(0)
-	w.items.undo.Action() // what Ctrl+Z runs
+	w.c.moveCursor(0, false)
+	w.menu.undo.Action() // what Ctrl+Z runs
 	if ds.Label(4) != was || slices.Contains(badgeTexts(g), edited) || !slices.Contains(badgeTexts(g)[:8], strconv.Itoa(was)) {
 		t.Fatalf("undo after the save: label %d, badges %v", ds.Label(4), badgeTexts(g)[:8])
 	}
-	if w.v.current() != 4 || !strings.Contains(w.detail.info.Text, "not saved") {
-		t.Fatalf("undo after the save: cursor on %d, detail %q", w.v.current(), w.detail.info.Text)
+	if w.c.v.current() != 4 || !strings.Contains(w.detail.info.Text, "not saved") {
+		t.Fatalf("undo after the save: cursor on %d, detail %q", w.c.v.current(), w.detail.info.Text)
 	}
-	if !ds.Dirty() || !strings.HasSuffix(w.win.Title(), "*") || w.items.redo.Label != "Redo "+name || !w.items.undo.Disabled {
-		t.Fatalf("undo after the save: dirty %v, title %q, items %q %q", ds.Dirty(), w.win.Title(), w.items.undo.Label, w.items.redo.Label)
+	if !ds.Dirty() || !strings.HasSuffix(w.win.Title(), "*") || w.menu.redo.Label != "Redo "+name || !w.menu.undo.Disabled {
+		t.Fatalf("undo after the save: dirty %v, title %q, items %q %q", ds.Dirty(), w.win.Title(), w.menu.undo.Label, w.menu.redo.Label)
 	}
-	w.items.redo.Action()
+	w.menu.redo.Action()
 	if ds.Label(4) != to || ds.Dirty() || !slices.Contains(badgeTexts(g), edited) {
 		t.Fatalf("redo: label %d, dirty %v", ds.Label(4), ds.Dirty())
 	}

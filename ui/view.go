@@ -1,18 +1,30 @@
 package ui
 
-import "slices"
+import (
+	"slices"
 
-// view is what the grid shows: an ordered list of sample indices (a filtered subset of the
-// dataset, in sample order or another order), the selection, the cursor and the anchor of a
-// Shift range. Positions are places in order; indices are sample numbers in the dataset.
+	"idxlabel/store"
+)
+
+// view is the view model: what the grid shows. An ordered list of sample indices (the samples
+// the filter and the mode select, in sample order or the mode's order), the selection, the
+// cursor and the anchor of a Shift range, and how many of the shown samples the mode counts as
+// done (a review's decided samples). Positions are places in order; indices are sample numbers
+// in the dataset. Only the controller changes it; the grid draws it.
 type view struct {
+	filter   store.Filter
 	order    []int  // sample index at each position
 	pos      []int  // position of each sample index, -1 when not shown; len = dataset length
 	selected []bool // by sample index
 	nsel     int
+	marked   []int  // the samples set in selected since it was last cleared (some may be unset again)
 	cursor   int    // position, -1 when none
 	anchor   int    // position a Shift range starts from
 	gen      uint64 // the dataset generation (store.Dataset.Gen) the positions reflect
+	// done marks, by sample index, the shown samples the mode counts as done; ndone counts them.
+	// Both are kept as edits happen, so the status bar's "reviewed 37 / 299" costs nothing per key.
+	done  []bool
+	ndone int
 }
 
 // newView shows order (sample indices) out of n samples, nothing selected.
@@ -39,10 +51,11 @@ func (v *view) reindex(n int) {
 	} else {
 		v.selected = append(v.selected, make([]bool, n-len(v.selected))...)
 	}
-	v.nsel = 0
-	for _, s := range v.selected {
+	v.nsel, v.marked = 0, v.marked[:0]
+	for i, s := range v.selected {
 		if s {
 			v.nsel++
+			v.marked = append(v.marked, i)
 		}
 	}
 	if v.cursor >= len(v.order) {
@@ -53,11 +66,60 @@ func (v *view) reindex(n int) {
 	}
 }
 
+// grow makes room for samples appended up to n (more than before): not selected, and shown at
+// the positions the order gives them at its end. It costs O(samples appended), where reindex
+// costs O(n).
+func (v *view) grow(n int) {
+	old := len(v.pos)
+	for len(v.pos) < n {
+		v.pos = append(v.pos, -1)
+	}
+	for len(v.selected) < n {
+		v.selected = append(v.selected, false)
+	}
+	for p := len(v.order) - 1; p >= 0 && v.order[p] >= old; p-- {
+		v.pos[v.order[p]] = p
+	}
+}
+
+// shrink drops the samples from n on (an append undone), which the order shows at its end, if
+// at all: it costs O(samples dropped). It reports false, changing nothing, when the order shows
+// one of them elsewhere (reindex then).
+func (v *view) shrink(n int) bool {
+	k := len(v.order)
+	for k > 0 && v.order[k-1] >= n {
+		k--
+	}
+	for i := n; i < len(v.pos); i++ {
+		if v.pos[i] >= 0 && v.pos[i] < k {
+			return false
+		}
+	}
+	for i := n; i < len(v.selected); i++ {
+		v.setSelected(i, false)
+	}
+	v.order, v.pos, v.selected = v.order[:k], v.pos[:n], v.selected[:n]
+	if len(v.done) > n {
+		for i := n; i < len(v.done); i++ {
+			if v.done[i] {
+				v.ndone--
+			}
+		}
+		v.done = v.done[:n]
+	}
+	v.cursor = min(v.cursor, k-1)
+	v.anchor = min(v.anchor, k-1)
+	return true
+}
+
 // Len returns the number of positions.
 func (v *view) Len() int { return len(v.order) }
 
 // at returns the sample index at position p.
 func (v *view) at(p int) int { return v.order[p] }
+
+// shows reports whether sample i is shown.
+func (v *view) shows(i int) bool { return i >= 0 && i < len(v.pos) && v.pos[i] >= 0 }
 
 // current returns the sample at the cursor, or -1.
 func (v *view) current() int {
@@ -68,7 +130,7 @@ func (v *view) current() int {
 }
 
 // selection returns the selected sample indices in view order (the cursor's sample when nothing
-// is selected).
+// is selected). A few selected samples cost O(k log k), not a pass over the order.
 func (v *view) selection() []int {
 	out := make([]int, 0, max(v.nsel, 1))
 	if v.nsel == 0 {
@@ -77,16 +139,39 @@ func (v *view) selection() []int {
 		}
 		return out
 	}
-	for _, i := range v.order {
-		if v.selected[i] {
+	if len(v.marked) > len(v.order)/8 {
+		for _, i := range v.order {
+			if v.selected[i] {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for _, i := range v.marked {
+		if i < len(v.selected) && v.selected[i] && v.pos[i] >= 0 {
 			out = append(out, i)
 		}
 	}
-	return out
+	slices.SortFunc(out, func(a, b int) int { return v.pos[a] - v.pos[b] })
+	return slices.Compact(out) // a sample unselected and selected again is marked twice
 }
 
+// selectionSize returns len(selection()) without making it.
+func (v *view) selectionSize() int {
+	if v.nsel == 0 && v.current() >= 0 {
+		return 1
+	}
+	return v.nsel
+}
+
+// clearSelection unselects every sample, in O(samples selected since the last clear).
 func (v *view) clearSelection() {
-	clear(v.selected)
+	for _, i := range v.marked {
+		if i < len(v.selected) {
+			v.selected[i] = false
+		}
+	}
+	v.marked = v.marked[:0]
 	v.nsel = 0
 }
 
@@ -95,6 +180,7 @@ func (v *view) setSelected(i int, on bool) {
 		v.selected[i] = on
 		if on {
 			v.nsel++
+			v.marked = append(v.marked, i)
 		} else {
 			v.nsel--
 		}
@@ -155,3 +241,38 @@ func (v *view) selectAll() {
 
 // isSelected reports whether sample i is selected.
 func (v *view) isSelected(i int) bool { return i < len(v.selected) && v.selected[i] }
+
+// countDone marks the shown samples that isDone says are done (nil: none), afresh.
+func (v *view) countDone(isDone func(i int) bool) {
+	v.done, v.ndone = nil, 0
+	if isDone == nil {
+		return
+	}
+	v.done = make([]bool, len(v.pos))
+	for _, i := range v.order {
+		if isDone(i) {
+			v.done[i] = true
+			v.ndone++
+		}
+	}
+}
+
+// recountDone updates the marks of samples whose state changed.
+func (v *view) recountDone(samples []int, isDone func(i int) bool) {
+	if v.done == nil {
+		return
+	}
+	for _, i := range samples {
+		if !v.shows(i) || i >= len(v.done) {
+			continue
+		}
+		if now := isDone(i); now != v.done[i] {
+			v.done[i] = now
+			if now {
+				v.ndone++
+			} else {
+				v.ndone--
+			}
+		}
+	}
+}

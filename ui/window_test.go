@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"image"
 	"image/color"
 	"path/filepath"
 	"slices"
@@ -15,13 +14,12 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/mnisttest"
-	"idxlabel/normalize"
 	"idxlabel/store"
 )
 
 // testWindow opens a copy of the real t10k pair (in a temporary folder: tests never write
 // beside the shared files) in a headless main window.
-func testWindow(t *testing.T) (*mainWindow, *store.Dataset, string, string) {
+func testWindow(t *testing.T) (*window, *store.Dataset, string, string) {
 	t.Helper()
 	images, labels := mnisttest.Load(t)
 	dir := t.TempDir()
@@ -35,7 +33,7 @@ func testWindow(t *testing.T) (*mainWindow, *store.Dataset, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.setDataset(ds, filepath.Base(lp), false)
+	w.c.setDataset(ds, filepath.Base(lp), false)
 	t.Cleanup(func() { ds.Close() })
 	return w, ds, ip, lp
 }
@@ -59,11 +57,11 @@ func badgeTexts(g *tileGrid) []string {
 
 // frameColor returns the colour of the top-left frame pixel of position p's tile in the
 // mosaic the grid shows (its first row is the first visible row).
-func frameColor(w *mainWindow, p int) color.Color {
+func frameColor(w *window, p int) color.Color {
 	g := w.grid
 	img := test.WidgetRenderer(g).(*tileGridRenderer).img.Image
 	ge := g.geometry(g.Size())
-	cw, ch := cellSize(g.ds)
+	cw, ch := cellSize(g.frame.ds)
 	row0 := int(g.offset / ge.cellH)
 	return img.At((p%ge.cols)*cw, (p/ge.cols-row0)*ch)
 }
@@ -80,19 +78,19 @@ func near(c color.Color, want color.RGBA) bool {
 func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
 	g := w.grid
-	if w.v.Len() != 10000 || ds.Label(4) != 4 {
-		t.Fatalf("view %d, label 4 = %d", w.v.Len(), ds.Label(4))
+	if w.c.v.Len() != 10000 || ds.Label(4) != 4 {
+		t.Fatalf("view %d, label 4 = %d", w.c.v.Len(), ds.Label(4))
 	}
 	test.TapAt(g, tileCenter(g, 4))
-	if w.v.current() != 4 || !w.v.isSelected(4) {
-		t.Fatalf("tap selected %d", w.v.current())
+	if w.c.v.current() != 4 || !w.c.v.isSelected(4) {
+		t.Fatalf("tap selected %d", w.c.v.current())
 	}
 	test.Type(g, "7")
 	if ds.Label(4) != 7 || !ds.State(4).Edited {
 		t.Fatalf("typing 7 left label %d", ds.Label(4))
 	}
-	if w.v.current() != 5 {
-		t.Fatalf("cursor at %d after relabel, want the next sample 5", w.v.current())
+	if w.c.v.current() != 5 {
+		t.Fatalf("cursor at %d after relabel, want the next sample 5", w.c.v.current())
 	}
 	if !slices.Contains(badgeTexts(g), "4→7") {
 		t.Fatalf("the grid does not show 4→7: %v", badgeTexts(g)[:10])
@@ -100,10 +98,10 @@ func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 	if c := frameColor(w, 4); !near(c, color.RGBA{240, 140, 30, 255}) {
 		t.Fatalf("tile 4's frame is %v, not the edited colour", c)
 	}
-	if w.items.undo.Label != "Undo Relabel sample 4 as 7" || !ds.Dirty() {
-		t.Fatalf("undo item %q", w.items.undo.Label)
+	if w.menu.undo.Label != "Undo Relabel sample 4 as 7" || !ds.Dirty() {
+		t.Fatalf("undo item %q", w.menu.undo.Label)
 	}
-	w.undo()
+	w.c.undo()
 	if ds.Label(4) != 4 || ds.Dirty() || slices.Contains(badgeTexts(g), "4→7") {
 		t.Fatalf("undo left label %d, dirty %v", ds.Label(4), ds.Dirty())
 	}
@@ -117,8 +115,8 @@ func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 	want := map[int]int{10: 1, 20: 8, 21: 8, 22: 8}
 	dir := t.TempDir()
 	ip2, lp2 := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
-	w.runSave(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip2, lp2, p) }, nil)
-	waitFor(t, func() bool { return !w.busy.Load() })
+	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip2, lp2, p) }, nil)
+	waitFor(t, func() bool { return !w.jobs.busy() })
 	if ds.Dirty() {
 		t.Fatal("still dirty after the save")
 	}
@@ -141,8 +139,8 @@ func TestRelabelUndoSaveOnRealMNIST(t *testing.T) {
 			t.Fatalf("saved label %d is %d, want %d", i, saved.Data[i], l)
 		}
 	}
-	if w.name != "out-labels-idx1-ubyte.gz" {
-		t.Fatalf("title name %q after Save As", w.name)
+	if w.c.name != "out-labels-idx1-ubyte.gz" {
+		t.Fatalf("title name %q after Save As", w.c.name)
 	}
 }
 
@@ -161,72 +159,68 @@ func waitFor(t *testing.T, cond func() bool) {
 
 func TestFilterAndClassHistogram(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
-	one := 1
-	w.side.class = &one
-	w.side.changed()
-	if w.v.Len() != 1135 {
-		t.Fatalf("class 1 shows %d samples", w.v.Len())
+	w.side.list.Select(histogramRow(t, w, 1))
+	if w.c.v.Len() != 1135 {
+		t.Fatalf("class 1 shows %d samples", w.c.v.Len())
 	}
-	for p := range w.v.Len() {
-		if ds.Label(w.v.at(p)) != 1 {
+	for p := range w.c.v.Len() {
+		if ds.Label(w.c.v.at(p)) != 1 {
 			t.Fatal("a sample of another class is shown")
 		}
 	}
 	// Relabel a "1" as 7: the view keeps it (stable while reviewing), the histogram moves.
-	first := w.v.at(0)
-	w.grid.moveCursor(0)
+	first := w.c.v.at(0)
+	w.c.moveCursor(0, false)
 	test.Type(w.grid, "7")
-	if ds.Label(first) != 7 || w.v.at(0) != first {
+	if ds.Label(first) != 7 || w.c.v.at(0) != first {
 		t.Fatal("relabelled sample left the view")
 	}
 	counts := ds.Counts()
 	if counts[1].Count != 1134 || counts[7].Count != 1029 || w.side.counts[7].Count != 1029 {
 		t.Fatalf("histogram %v", counts)
 	}
-	w.side.show.SetSelected("Edited")
-	if w.v.Len() != 0 {
-		t.Fatalf("Edited within class 1 shows %d", w.v.Len())
+	w.side.showList.SetSelected("Edited")
+	if w.c.v.Len() != 0 {
+		t.Fatalf("Edited within class 1 shows %d", w.c.v.Len())
 	}
-	w.side.reset()
-	w.side.show.SetSelected("Edited")
-	if w.v.Len() != 1 || w.v.at(0) != first {
-		t.Fatalf("Edited shows %v", w.v.order)
+	w.side.list.Select(0) // all classes
+	w.side.showList.SetSelected("Edited")
+	if w.c.v.Len() != 1 || w.c.v.at(0) != first {
+		t.Fatalf("Edited shows %v", w.c.v.order)
 	}
-	w.toggleDelete()
+	w.c.toggleDelete()
 	if !ds.State(first).Deleted {
 		t.Fatal("Delete did not delete")
 	}
-	w.side.show.SetSelected("Deleted")
-	if w.v.Len() != 1 {
+	w.side.showList.SetSelected("Deleted")
+	if w.c.v.Len() != 1 {
 		t.Fatal("Deleted filter")
 	}
-	w.toggleDelete()
+	w.c.toggleDelete()
 	if ds.State(first).Deleted {
 		t.Fatal("second Delete did not restore")
 	}
-	w.gotoSample(9999)
-	if w.v.current() != 9999 || w.side.show.Selected != "All" {
-		t.Fatalf("go to 9999: cursor %d, show %s", w.v.current(), w.side.show.Selected)
+	w.c.gotoSample(9999)
+	if w.c.v.current() != 9999 || w.side.showList.Selected != "All" {
+		t.Fatalf("go to 9999: cursor %d, show %s", w.c.v.current(), w.side.showList.Selected)
 	}
 }
 
 func TestSelectAllAndBatchRelabelIsOneUndo(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
-	five := 5
-	w.side.class = &five
-	w.side.changed()
-	w.selectAll()
-	if len(w.v.selection()) != 892 {
-		t.Fatalf("select all in class 5: %d", len(w.v.selection()))
+	w.side.list.Select(histogramRow(t, w, 5))
+	w.c.selectAll()
+	if len(w.c.v.selection()) != 892 {
+		t.Fatalf("select all in class 5: %d", len(w.c.v.selection()))
 	}
 	test.Type(w.grid, "3")
 	if ds.Counts()[5].Count != 0 || ds.Counts()[3].Count != 1010+892 {
 		t.Fatalf("batch relabel: %v", ds.Counts())
 	}
-	if w.items.undo.Label != "Undo Relabel 892 samples as 3" {
-		t.Fatalf("undo label %q", w.items.undo.Label)
+	if w.menu.undo.Label != "Undo Relabel 892 samples as 3" {
+		t.Fatalf("undo label %q", w.menu.undo.Label)
 	}
-	w.undo()
+	w.c.undo()
 	if ds.Counts()[5].Count != 892 || ds.Dirty() {
 		t.Fatal("one undo did not revert the batch")
 	}
@@ -237,12 +231,12 @@ func TestZoomAndKeyboardNavigation(t *testing.T) {
 	g := w.grid
 	cols := g.geometry(g.Size()).cols
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	if w.v.current() != cols {
-		t.Fatalf("Down moved to %d, want %d", w.v.current(), cols)
+	if w.c.v.current() != cols {
+		t.Fatalf("Down moved to %d, want %d", w.c.v.current(), cols)
 	}
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-	if w.v.current() != 9999 || g.offset == 0 {
-		t.Fatalf("End: cursor %d, offset %v", w.v.current(), g.offset)
+	if w.c.v.current() != 9999 || g.offset == 0 {
+		t.Fatalf("End: cursor %d, offset %v", w.c.v.current(), g.offset)
 	}
 	g.setZoom(maxZoom)
 	if g.zoom != maxZoom || w.side.zoom.Value != maxZoom {
@@ -257,36 +251,8 @@ func TestZoomAndKeyboardNavigation(t *testing.T) {
 	}
 	// The cursor stays visible across zooms.
 	ge := g.geometry(g.Size())
-	row := float32(w.v.cursor/ge.cols) * ge.cellH
+	row := float32(w.c.v.cursor/ge.cols) * ge.cellH
 	if row < g.offset || row > g.offset+g.Size().Height {
 		t.Fatalf("cursor row at %v, view %v–%v", row, g.offset, g.offset+g.Size().Height)
-	}
-}
-
-func TestDemoDataset(t *testing.T) {
-	images, labels, err := demoArrays()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if images.Header.String() != "0x00000803 ubyte 300×28×28" || labels.Dims[0] != 300 {
-		t.Fatalf("demo %s", images.Header)
-	}
-	again, _, _ := demoArrays()
-	if !slices.Equal(images.Data, again.Data) {
-		t.Fatal("the demo is not deterministic")
-	}
-	per := map[byte]int{}
-	for _, l := range labels.Data {
-		per[l]++
-	}
-	if len(per) != 10 {
-		t.Fatalf("demo classes %v", per)
-	}
-	for k := range 300 {
-		g := &image.Gray{Pix: images.Data[k*784 : (k+1)*784], Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
-		box, ok := normalize.BoundingBox(g)
-		if !ok || max(box.Dx(), box.Dy()) != 20 {
-			t.Fatalf("demo sample %d: ink box %v", k, box)
-		}
 	}
 }

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"errors"
+
+	"idxlabel/export"
+	"idxlabel/store"
+)
+
+// advice returns what a person at the command line can do about err, as text to follow its
+// message ("" when there is nothing to add). The libraries' errors state facts; this is the one
+// place the command line turns them into advice.
+func advice(err error) string {
+	var locked *store.LockedError
+	switch {
+	case errors.Is(err, export.ErrExists):
+		return " (use --force to replace it)"
+	case errors.As(err, &locked) && locked.Self:
+		return ": edit it there"
+	case errors.As(err, &locked) && locked.PID == 0:
+		return ": close it there (if no other idxlabel is running, delete " + locked.LockFile + ")"
+	case errors.As(err, &locked):
+		return ": close it there"
+	}
+	return ""
+}

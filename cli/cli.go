@@ -1,0 +1,230 @@
+// Package cli is idxlabel's command line: the sub-commands (info, verify, convert, normalize,
+// import, suspects, export, diff), their flags, messages and exit codes, and the advice a person
+// needs ("use --force"). It never imports Fyne: the GUI is handed to Run by the program's entry.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"idxlabel/idx"
+	"idxlabel/store"
+)
+
+// command is one sub-command: its name, a one-line synopsis and the function that runs it.
+type command struct {
+	name, args, summary string
+	run                 func(c *cli, args []string) error
+}
+
+// commands lists the sub-commands in the order usage prints them.
+var commands = []command{
+	{"info", "FILE...", "print magic number, dtype, dimensions and count; a class histogram for 1-D integer files", runInfo},
+	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
+	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
+	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
+	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
+	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
+	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
+	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
+	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
+}
+
+// cli carries the output streams of one invocation.
+type cli struct {
+	stdout, stderr io.Writer
+	cmd            command // the sub-command running
+}
+
+// usageError is a mistake in the command line itself: it exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// Run executes one invocation and returns the exit status: 0 success, 1 a failure (one line on
+// stderr, "idxlabel: FILE: what was wrong"), 2 a usage error. Arguments that name no sub-command
+// but one or two files (IMAGES [LABELS]), or none at all, open the GUI: Run calls gui with them,
+// and its error is reported like a sub-command's.
+func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error) int {
+	c := &cli{stdout: stdout, stderr: stderr}
+	if len(args) > 0 {
+		switch args[0] {
+		case "help", "-h", "-help", "--help":
+			c.usage(stdout)
+			return 0
+		}
+	}
+	// A cap the person set but mistyped is not silently replaced by the default.
+	if err := idx.CheckMaxDataEnv(); err != nil {
+		return c.exit(usagef("%v", err))
+	}
+	if len(args) > 0 {
+		for _, cmd := range commands {
+			if cmd.name == args[0] {
+				c.cmd = cmd
+				return c.exit(cmd.run(c, args[1:]))
+			}
+		}
+		if strings.HasPrefix(args[0], "-") {
+			c.usage(stderr)
+			return c.exit(usagef("unknown option %s", args[0]))
+		}
+		// Only files open the GUI: anything else is a misspelled command, not a file to try.
+		if len(args) > 2 {
+			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
+		}
+		for _, a := range args {
+			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
+				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
+			}
+		}
+	}
+	return c.exit(gui(args))
+}
+
+// exit prints err the way every sub-command reports failure, with its advice, and maps it to an
+// exit status.
+func (c *cli) exit(err error) int {
+	if err == nil {
+		return 0
+	}
+	if err != errReported {
+		fmt.Fprintf(c.stderr, "idxlabel: %s%s\n", describe(err), advice(err))
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+// describe formats err as "FILE: what was wrong": an *fs.PathError loses its operation
+// ("open /x: no such file" becomes "/x: no such file"); other errors already name their file.
+func describe(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && err == error(pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: idxlabel [IMAGES [LABELS]]     open the GUI (a demo dataset when no files are given)")
+	fmt.Fprintln(w, "       idxlabel COMMAND [options] ARGS")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n  %-10s   %s\n", cmd.name, cmd.args, "", cmd.summary)
+	}
+	fmt.Fprintln(w, "\nfiles:")
+	fmt.Fprintln(w, "  Inputs must be regular files (a FIFO, socket, device or folder is refused at once).")
+	fmt.Fprintln(w, "  Outputs are written atomically (a temporary .NAME.idxlabel-tmp-N beside them, then a")
+	fmt.Fprintln(w, "  rename); an existing output must be a regular file, and a symbolic link is written")
+	fmt.Fprintln(w, "  through to the file it names. An output may not be an input, a folder holding an input,")
+	fmt.Fprintln(w, "  or another output.")
+}
+
+// flags returns a FlagSet for a sub-command that reports errors instead of exiting.
+func (c *cli) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parse parses options anywhere among the arguments (flag alone stops at the first operand) and
+// returns the operands, checking there are between min and max of them (max < 0: no limit).
+// The first "--" ends the options: every argument after it is an operand, even one that starts
+// with "-" (POSIX's utility syntax guideline 10).
+func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
+	var operands, after []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, after = args[:i], args[i+1:]
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usagef("%s: %v", fs.Name(), err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		operands = append(operands, args[0])
+		args = args[1:]
+	}
+	operands = append(operands, after...)
+	if len(operands) < min || (max >= 0 && len(operands) > max) {
+		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
+	}
+	return operands, nil
+}
+
+// claimOutputs is checkOutputs, then the locks of the outputs (store.LockForWrite): a writer
+// never replaces a file of a pair that a window or another process holds open for editing.
+// The caller writes, then calls release. Errors: those of checkOutputs and LockForWrite.
+func claimOutputs(inputs, outputs []string) (release func(), err error) {
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	return store.LockForWrite(outputs...)
+}
+
+// checkOutputs returns a usage error when two outputs name the same file, an output names one
+// of the inputs, or an output is a folder that holds an input (at any depth), any of which would
+// destroy an input or leave one output holding the other's data (export --force replaces a
+// folder OUT whole). Paths are compared cleaned and absolute, and also with symbolic links
+// resolved; files that exist also with os.SameFile (which sees through hard links).
+func checkOutputs(inputs, outputs []string) error {
+	type file struct {
+		name, abs, real string // real: abs with symbolic links resolved ("" when it does not exist)
+		fi              fs.FileInfo
+	}
+	stat := func(name string) file {
+		abs, err := filepath.Abs(name)
+		if err != nil {
+			abs = filepath.Clean(name)
+		}
+		real, _ := filepath.EvalSymlinks(abs)
+		fi, _ := os.Stat(name)
+		return file{name, abs, real, fi}
+	}
+	same := func(a, b file) bool {
+		return a.abs == b.abs || a.fi != nil && b.fi != nil && os.SameFile(a.fi, b.fi)
+	}
+	// holds reports whether folder is an ancestor of f, by name or with links resolved.
+	holds := func(folder, f file) bool {
+		under := func(dir, p string) bool {
+			return dir != "" && p != "" && strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+		}
+		return under(folder.abs, f.abs) || under(folder.real, f.real)
+	}
+	ins := make([]file, len(inputs))
+	for i, name := range inputs {
+		ins[i] = stat(name)
+	}
+	outs := make([]file, len(outputs))
+	for i, name := range outputs {
+		outs[i] = stat(name)
+		for _, prev := range outs[:i] {
+			if same(prev, outs[i]) {
+				return usagef("%s and %s are the same file: each output needs its own", prev.name, name)
+			}
+		}
+		for _, in := range ins {
+			if same(in, outs[i]) {
+				return usagef("%s: output is the input %s; write to another file", name, in.name)
+			}
+			if holds(outs[i], in) {
+				return usagef("%s: output is a folder that holds the input %s; write to another folder", name, in.name)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
+)
+
+// runConvert re-encodes IN as OUT with the same dtype and dimensions, gzip-compressed when OUT
+// ends in .gz, plain otherwise. The data streams through in chunks (bounded memory whatever the
+// size) and IN is verified to its end before OUT is replaced. OUT is written atomically
+// (atomicfile: temporary file beside it, fsync, rename), so it is never half-written and an
+// existing OUT survives any failure; it must be a regular file or not exist (a symbolic link is
+// written through to its target), and must not be IN. Temporary files of OUT left by a killed
+// writer more than an hour ago are removed first.
+func runConvert(c *cli, args []string) error {
+	files, err := c.parse(c.flags("convert"), args, 2, 2)
+	if err != nil {
+		return err
+	}
+	in, out := files[0], files[1]
+	release, err := claimOutputs(files[:1], files[1:])
+	if err != nil {
+		return err
+	}
+	defer release()
+	f, err := idx.OpenFile(in)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	atomicfile.RemoveStale(out, atomicfile.StaleAge)
+	if err := idx.WriteStream(out, f.Header, f); err != nil {
+		return err
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "%s: %s, %d bytes\n", out, f.Header, fi.Size())
+	return nil
+}

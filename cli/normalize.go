@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+
+	"idxlabel/internal/atomicfile"
+	"idxlabel/normalize"
+)
+
+// normalizeFlags are the options normalize and import share.
+type normalizeFlags struct {
+	center    string
+	ink       string
+	threshold int
+}
+
+func (n *normalizeFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&n.center, "center", "mass", "centring: mass (MNIST's centre of mass) or box (bounding box)")
+	fs.StringVar(&n.ink, "ink", "auto", "which pixels are ink: auto, light (light on dark) or dark (dark on light)")
+	fs.IntVar(&n.threshold, "threshold", 0, "make the ink bilevel first: ink ≥ this (1–255) becomes full ink; 0 keeps grey levels")
+}
+
+func (n *normalizeFlags) options() (normalize.Options, error) {
+	c, err := normalize.ParseCentering(n.center)
+	if err != nil {
+		return normalize.Options{}, usagef("%v", err)
+	}
+	var p normalize.Polarity
+	switch n.ink {
+	case "auto":
+		p = normalize.InkAuto
+	case "light":
+		p = normalize.InkLight
+	case "dark":
+		p = normalize.InkDark
+	default:
+		return normalize.Options{}, usagef("--ink %q: expected auto, light or dark", n.ink)
+	}
+	if n.threshold < 0 || n.threshold > 255 {
+		return normalize.Options{}, usagef("--threshold %d: expected 0–255", n.threshold)
+	}
+	return normalize.Options{Centering: c, Polarity: p, Threshold: n.threshold}, nil
+}
+
+// runNormalize turns one image (PNG or JPEG) into a 28×28 MNIST-style PNG by MNIST's
+// preprocessing (normalize.Digit). IN must be a regular file of at most normalize.MaxPixels.
+// OUT is written atomically (atomicfile: temporary file, fsync, rename; stale temporary files
+// of OUT are removed first); it must not be IN, and if it exists it must be a regular file (a
+// symbolic link is written through to its target).
+func runNormalize(c *cli, args []string) error {
+	fs := c.flags("normalize")
+	var nf normalizeFlags
+	nf.register(fs)
+	files, err := c.parse(fs, args, 2, 2)
+	if err != nil {
+		return err
+	}
+	opts, err := nf.options()
+	if err != nil {
+		return err
+	}
+	release, err := claimOutputs(files[:1], files[1:])
+	if err != nil {
+		return err
+	}
+	defer release()
+	pix, err := normalize.LoadFile(files[0], opts, true)
+	if err != nil {
+		return err
+	}
+	g := image.NewGray(image.Rect(0, 0, normalize.FieldSize, normalize.FieldSize))
+	copy(g.Pix, pix)
+	atomicfile.RemoveStale(files[1], atomicfile.StaleAge)
+	if err := atomicfile.WriteFile(files[1], func(w io.Writer) error { return png.Encode(w, g) }); err != nil {
+		return err
+	}
+	row, col, _ := normalize.CenterOfMass(g)
+	box, _ := normalize.BoundingBox(g)
+	fmt.Fprintf(c.stdout, "%s: 28×28, ink box %d×%d px, centre of mass (%.2f, %.2f)\n", files[1], box.Dx(), box.Dy(), row, col)
+	return nil
+}

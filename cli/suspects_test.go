@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/internal/mnisttest"
+)
+
+// TestSuspectsUsageErrors checks that option values that make no sense exit with status 2
+// before any file is read (the files named here do not exist: a value let through would exit 1).
+func TestSuspectsUsageErrors(t *testing.T) {
+	cases := []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--k", "0"}, "--k must be at least 1, not 0"},
+		{[]string{"--k", "-3"}, "--k must be at least 1, not -3"},
+		{[]string{"--folds", "1"}, "--folds must be at least 2, not 1"},
+		{[]string{"--top", "-1"}, "--top must be 0 (all) or more, not -1"},
+		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
+		{[]string{"--method", "svm"}, `--method must be cnn or knn, not "svm"`},
+		{[]string{"--seed", "-1"}, "invalid value"},
+		{[]string{"--duplicates"}, "--duplicates moved: near-duplicates are idxlabel check --kinds duplicate"},
+		// Memory and time grow with k (an N×k neighbour list per worker) and with the folds (a
+		// training list of N per fold): --k 5000 on t10k took 826 MB and over 5 minutes,
+		// --folds 10000 870 MB and 57 hours.
+		{[]string{"--k", "101"}, "--k must be at most 100, not 101"},
+		{[]string{"--k", "100000"}, "--k must be at most 100, not 100000"},
+		{[]string{"--folds", "51"}, "--folds must be at most 50, not 51"},
+		{[]string{"--seeds", "0"}, "--seeds must be at least 1, not 0"},
+		{[]string{"--seeds", "11"}, "--seeds must be at most 10, not 11"},
+	}
+	for _, c := range cases {
+		args := append([]string{"suspects", "/nonexistent/i", "/nonexistent/l"}, c.flags...)
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.flags, code, errOut, c.want)
+		}
+	}
+	if code, _, errOut := runCLI("suspects", "/nonexistent/i", "/nonexistent/l", "--method", "knn", "--top", "0"); code != 1 {
+		t.Errorf("valid options: exit %d (%q), want 1 for the missing files", code, errOut)
+	}
+}
+
+// TestSuspectsCSV runs both methods on the first 600 t10k digits, one of them relabelled, with
+// a short CNN (2 seeds × 2 folds, 2 epochs; too short to rank well: the ranking itself is tested
+// in package suspect): the same CSV header, --top rows with file indices, progress per seed,
+// fold and epoch and a summary on stderr.
+func TestSuspectsCSV(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	const n = 600
+	dir := t.TempDir()
+	sub, _ := idx.New(idx.UByte, n, 28, 28)
+	copy(sub.Data, images.Data[:n*784])
+	lab, _ := idx.New(idx.UByte, n)
+	copy(lab.Data, labels.Data[:n])
+	lab.Data[3] = (lab.Data[3] + 5) % 10
+	ip, lp := filepath.Join(dir, "images"), filepath.Join(dir, "labels")
+	if err := idx.WriteFile(ip, sub); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.WriteFile(lp, lab); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"cnn", "knn"} {
+		code, out, errOut := runCLI("suspects", ip, lp, "--method", m, "--folds", "2", "--epochs", "2", "--top", "7", "--seed", "4")
+		if code != 0 {
+			t.Fatalf("%s: exit %d, %s", m, code, errOut)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 8 || lines[0] != "index,label,suggested,score" {
+			t.Fatalf("%s: CSV %q", m, out)
+		}
+		if m == "cnn" && (!strings.Contains(errOut, "seed 1/2, fold 1/2, epoch 1/2") || !strings.Contains(errOut, "seed 2/2, fold 2/2, epoch 2/2") ||
+			!strings.Contains(errOut, "(CNN, 2 × 2 folds)") || !strings.Contains(errOut, "out-of-fold error")) {
+			t.Errorf("cnn: stderr %q", errOut)
+		}
+		if m == "knn" && !strings.Contains(out, "\n3,") {
+			t.Errorf("%s: the relabelled sample 3 is not among the top 7:\n%s", m, out)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"idxlabel/store"
+)
+
+// A pair open elsewhere is said as a fact by the store; the window adds what to do, and keeps
+// the error matchable.
+func TestWithAdvice(t *testing.T) {
+	err := withAdvice(&store.LockedError{Path: "x-labels-idx1-ubyte", PID: 7, Host: "h"})
+	if !errors.Is(err, store.ErrLocked) || !strings.HasSuffix(err.Error(), "Close it there, or choose other files") {
+		t.Fatalf("%v", err)
+	}
+	plain := errors.New("plain")
+	if withAdvice(plain) != plain {
+		t.Fatal("an error without advice was changed")
+	}
+}

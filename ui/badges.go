@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"image/color"
+
+	"idxlabel/store"
+)
+
+// badge is the text drawn in a tile's corner: its label, or "3→7" for an edited sample.
+type badge struct {
+	text  string
+	color color.Color
+}
+
+// Badge colours.
+var (
+	badgePlain   = color.NRGBA{255, 255, 255, 255}
+	badgeEdited  = color.NRGBA{255, 170, 60, 255}
+	badgeAdded   = color.NRGBA{110, 220, 130, 255}
+	badgeDeleted = color.NRGBA{255, 110, 110, 255}
+)
+
+// badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
+// (a review's "7→1?"); n names the classes.
+type badger interface {
+	badge(i int, st store.State, b badge, n classNames) badge
+}
+
+// tileMarks is what the grid badges its tiles with: the classes' short names and the mode's
+// verdicts (nil: none). The controller hands it to the grid with the view model.
+type tileMarks struct {
+	classes  classNames
+	verdicts badger
+}
+
+// badge is the corner text of sample i in state st: "7", or "3→7" when edited, "+7" when
+// added, in red when deleted; then what the mode's verdicts make of it.
+func (m tileMarks) badge(i int, st store.State) badge {
+	b := badge{text: m.classes.short(st.Label), color: badgePlain}
+	switch {
+	case st.Deleted:
+		b.color = badgeDeleted
+	case st.Edited:
+		b.text = m.classes.short(st.Original) + "→" + b.text
+		b.color = badgeEdited
+	case st.Added:
+		b.text = "+" + b.text
+		b.color = badgeAdded
+	}
+	if m.verdicts != nil {
+		b = m.verdicts.badge(i, st, b, m.classes)
+	}
+	return b
+}

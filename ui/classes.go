@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"idxlabel/store"
+)
+
+// classNames names the dataset's classes for display. The controller makes it afresh when the
+// dataset changes (an edit may add a class), so reading it per key costs nothing.
+type classNames struct {
+	ds     *store.Dataset // nil: no dataset
+	list   []int          // the classes (store.Dataset.Classes)
+	digits bool           // every class is 0–9: one keystroke names a class
+}
+
+func newClassNames(ds *store.Dataset) classNames {
+	n := classNames{ds: ds, digits: true}
+	if ds == nil {
+		return n
+	}
+	n.list = ds.Classes()
+	for _, c := range n.list {
+		if c < 0 || c > 9 {
+			n.digits = false
+		}
+	}
+	return n
+}
+
+// name returns the name of class c from the class-name file, "" when it has none.
+func (n classNames) name(c int) string {
+	if n.ds == nil {
+		return ""
+	}
+	return n.ds.ClassName(c)
+}
+
+// long names class c for display: "3", "3 (T-shirt)"; "none" for NoLabel.
+func (n classNames) long(c int) string {
+	if c == store.NoLabel {
+		return "none"
+	}
+	if s := n.name(c); s != "" && s != strconv.Itoa(c) {
+		return fmt.Sprintf("%d (%s)", c, s)
+	}
+	return strconv.Itoa(c)
+}
+
+// short is the badge text of class c: its name when it is short, else its number; "?" for
+// NoLabel.
+func (n classNames) short(c int) string {
+	if c == store.NoLabel {
+		return "?"
+	}
+	if s := n.name(c); s != "" && len([]rune(s)) <= 2 {
+		return s
+	}
+	return strconv.Itoa(c)
+}
+
+// matches returns the classes whose number or name starts with prefix (case-insensitive).
+func (n classNames) matches(prefix string) []int {
+	prefix = strings.ToLower(strings.TrimSpace(prefix))
+	var out []int
+	for _, c := range n.list {
+		num, name := strconv.Itoa(c), strings.ToLower(n.name(c))
+		if prefix == "" || strings.HasPrefix(num, prefix) || name != "" && strings.HasPrefix(name, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,336 @@
+package ui
+
+import (
+	"fmt"
+	"sync"
+
+	"fyne.io/fyne/v2"
+
+	"idxlabel/store"
+)
+
+// controller owns the application state (state.go) and is its one writer: the dataset being
+// edited, the mode, the jobs and the view model (order, cursor, selection, filter). Views report
+// what the person asked for (gridInput, the side panel's and menus' callbacks); the controller
+// applies it to the store and the view model in one step on the UI thread, then hands each view
+// what it shows (refresh, follow). Changes made elsewhere (a save's renumbering, a replayed
+// journal) come back through the store's subscription and are applied on the UI thread (drain).
+type controller struct {
+	state
+	unsub func()
+
+	// Changes of the store not applied to the view yet: queued by the subscription on the
+	// goroutine that made them, applied on the UI thread by drain.
+	pmu     sync.Mutex
+	pending []pendingChange
+
+	out screen
+	d   *dialogs
+	// replaced runs when the dataset is replaced: the work on the old one stops, its model goes.
+	replaced []func()
+}
+
+// screen is where the controller shows the state: the views, the window's title, and the middle
+// of the window (the grid, or a mode's own view).
+type screen struct {
+	grid   *tileGrid
+	side   *sidePanel
+	detail *detailPanel
+	footer *footer
+	menu   *menuBar
+	title  func(string)
+	focus  func()                  // gives the grid the keys
+	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
+}
+
+// pendingChange is a change of ds not yet applied to the view.
+type pendingChange struct {
+	ds *store.Dataset
+	ch store.Change
+}
+
+func newController(j *jobs, d *dialogs) *controller {
+	return &controller{state: state{jobs: j, modes: map[mode]modeView{modeBrowse: browseMode{}}, v: newView(nil, 0)}, d: d}
+}
+
+// setEmpty gives the window an empty dataset, so that it is never without one: every handler
+// works (on nothing) before a first file opens, or when it fails to.
+func (c *controller) setEmpty() {
+	ds, err := store.New(28, 28, nil, nil, "")
+	if err != nil {
+		panic(err) // 28×28 is always a valid size
+	}
+	c.setDataset(ds, nothingOpen, false)
+}
+
+// setDataset makes ds the dataset the window edits (closing the previous one) and shows all of
+// it, browsing.
+func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
+	if c.unsub != nil {
+		c.unsub()
+	}
+	if c.ds != nil {
+		if c.demo {
+			c.ds.Abandon()
+		}
+		c.ds.Close()
+	}
+	for _, f := range c.replaced {
+		f()
+	}
+	for _, m := range c.modes {
+		m.follow(nil)
+	}
+	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
+	c.out.center(nil)
+	c.unsub = ds.Subscribe(func(ch store.Change) { c.queue(ds, ch) })
+	c.v = newView(ds.Select(store.Filter{}), ds.Len())
+	c.v.gen = ds.Gen()
+	c.classes = newClassNames(ds)
+	c.out.grid.scrollTop()
+	if c.v.Len() > 0 {
+		c.v.move(0, false)
+	}
+	c.refresh()
+	c.follow()
+	c.out.focus()
+	if name != nothingOpen {
+		reportFirstTiles(ds.Len()) // the placeholder is not the first tiles anyone waits for
+	}
+}
+
+// rename names the dataset name in the title (a save wrote it to files of that name); it is no
+// demo any more.
+func (c *controller) rename(name string) {
+	c.name, c.demo = name, false
+}
+
+// queue takes a change of ds from the store's subscription, on the goroutine that made it, and
+// has drain apply it on the UI thread.
+func (c *controller) queue(ds *store.Dataset, ch store.Change) {
+	c.pmu.Lock()
+	c.pending = append(c.pending, pendingChange{ds, ch})
+	c.pmu.Unlock()
+	c.jobs.schedule(c.drain)
+}
+
+// drain applies, in order and on the UI thread, every change of the dataset that the view has
+// not applied yet. An edit made on the UI thread calls drain at once (the store delivered its
+// change synchronously into the queue), so the view never lags the store by an edit the person
+// made; a change made elsewhere is drained when its scheduled call runs.
+func (c *controller) drain() {
+	c.pmu.Lock()
+	p := c.pending
+	c.pending = nil
+	c.pmu.Unlock()
+	for _, x := range p {
+		c.apply(x.ds, x.ch)
+	}
+}
+
+// apply keeps the view model in step with one change of the store, then shows the state.
+func (c *controller) apply(ds *store.Dataset, ch store.Change) {
+	if ds != c.ds || ch.Gen <= c.v.gen {
+		return
+	}
+	// The positions below are rebuilt for this generation before anything is drawn (drawing
+	// runs on this thread, after this returns).
+	c.v.gen = ch.Gen
+	m := c.modeView()
+	c.classes = newClassNames(ds) // an edit may bring a class
+	switch ch.Kind {
+	case store.Appended:
+		f := c.v.filter
+		for _, i := range ch.Indices {
+			if m.keepsAppended() && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+				c.v.order = append(c.v.order, i)
+			}
+		}
+		c.v.grow(ds.Len())
+		c.refresh()
+		// Show what was just drawn or imported: the cursor goes to the last new sample.
+		if last := ch.Indices[len(ch.Indices)-1]; c.v.shows(last) {
+			c.moveCursor(c.v.pos[last], false)
+		}
+		return
+	case store.Truncated:
+		if !c.v.shrink(ds.Len()) { // the order shows the samples dropped elsewhere than at its end
+			keep := c.v.order[:0]
+			for _, i := range c.v.order {
+				if i < ds.Len() {
+					keep = append(keep, i)
+				}
+			}
+			c.v.order = keep
+			c.v.reindex(ds.Len())
+		}
+	case store.Relabelled, store.DeletedChanged:
+		if isDone := m.isDone(&c.state); isDone != nil {
+			c.v.recountDone(ch.Indices, isDone)
+		}
+	case store.Reset:
+		c.resets++
+		for _, mv := range c.modes {
+			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
+		}
+		f := c.v.filter
+		if !c.modeView().ready() {
+			c.mode, f = modeBrowse, store.Filter{}
+			c.out.center(nil)
+		}
+		if ch.Renumber != nil {
+			// A save renumbered the samples: the cursor follows its sample.
+			if i := c.v.current(); i >= 0 && i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
+				c.v.order, c.v.cursor = []int{ch.Renumber[i]}, 0
+			}
+		}
+		c.rebuild(f)
+		c.refresh()
+		c.follow()
+		return
+	}
+	c.refresh()
+}
+
+// refresh shows the whole state: the grid's frame, the side panel, the title, the menu, and what
+// depends on the cursor. It does not scroll the grid.
+func (c *controller) refresh() {
+	c.out.side.show(c.sideState())
+	c.out.grid.show(c.gridFrame())
+	c.renderCursor()
+	c.out.title(c.title())
+	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
+}
+
+// follow shows a moved cursor: the grid scrolls to it and redraws, and what depends on the
+// cursor follows.
+func (c *controller) follow() {
+	c.out.grid.reveal(c.v.cursor)
+	c.renderCursor()
+}
+
+// renderCursor shows what depends on the cursor and the selection: the detail panel, the status
+// bar, the legend and the position. Its cost does not grow with the dataset (see state).
+func (c *controller) renderCursor() {
+	c.out.detail.show(c.detailOf(c.v.current()))
+	c.out.footer.show(c.statusText(), c.legend(), c.position())
+}
+
+// say puts a message on the status bar until the next change of the cursor or the state.
+func (c *controller) say(text string) { c.out.footer.say(text) }
+
+// editsWait reports whether a job holds edits (a load, save, import or scan), and then says on
+// the status bar that the edit waits, instead of dropping the key silently.
+func (c *controller) editsWait() bool {
+	if !c.jobs.busy() {
+		return false
+	}
+	c.say("Busy (saving, opening or importing): edits wait until it is done")
+	return true
+}
+
+// rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
+// sample when it is among them.
+func (c *controller) rebuild(f store.Filter) {
+	keep := c.v.current()
+	m := c.modeView()
+	c.v.filter = f
+	c.v.order = m.order(&c.state, f)
+	c.v.clearSelection()
+	c.v.reindex(c.ds.Len())
+	c.v.cursor, c.v.anchor = -1, -1
+	c.v.countDone(m.isDone(&c.state))
+	c.out.grid.scrollTop()
+	if c.v.shows(keep) {
+		c.v.move(c.v.pos[keep], false)
+	} else if c.v.Len() > 0 {
+		c.v.move(0, false)
+	}
+}
+
+// choose is the side panel's Show list: browse subset, or enter mode m. A mode that has no list
+// yet starts making it and is entered when it is done; meanwhile the Show list shows what the
+// grid shows.
+func (c *controller) choose(m mode, subset store.Subset) {
+	mv := c.modes[m]
+	if !mv.ready() {
+		mv.start()
+		c.refresh()
+		return
+	}
+	c.mode = m
+	c.out.center(mv.center())
+	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
+	c.refresh()
+	c.follow()
+}
+
+// enter shows mode m from its start, every class shown, and gives the grid the keys (a scan or
+// the suggestions are ready).
+func (c *controller) enter(m mode) {
+	c.mode = m
+	c.out.center(c.modes[m].center())
+	c.rebuild(store.Filter{Subset: store.Live})
+	c.refresh()
+	c.follow()
+	c.out.focus()
+}
+
+// modeChanged shows mode m's new list (a scan's better ranking) if the window is in it.
+func (c *controller) modeChanged(m mode) {
+	if c.mode == m {
+		c.rebuild(c.v.filter)
+	}
+	c.refresh()
+	c.follow()
+}
+
+// setClass is the side panel's class list: only samples of class (nil: every class).
+func (c *controller) setClass(class *int) {
+	c.rebuild(store.Filter{Subset: c.v.filter.Subset, Class: class})
+	c.refresh()
+	c.follow()
+}
+
+// gotoSample puts the cursor on sample i, browsing every sample first if the view hides it.
+func (c *controller) gotoSample(i int) {
+	if i < 0 || i >= c.ds.Len() {
+		c.d.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
+		return
+	}
+	if !c.v.shows(i) {
+		c.mode = modeBrowse
+		c.out.center(nil)
+		c.rebuild(store.Filter{})
+		c.refresh()
+	}
+	c.moveCursor(c.v.pos[i], false)
+	c.out.focus()
+}
+
+// moveCursor puts the cursor at position to (clamped) and shows it: a navigation key on the
+// grid (extending the selection with Shift: extend), a review's "next", the sample after a
+// relabel.
+func (c *controller) moveCursor(to int, extend bool) {
+	c.v.move(to, extend)
+	c.follow()
+}
+
+// click is a tap on position p: select it alone, a Shift range, or toggle it with Ctrl.
+func (c *controller) click(p int, shift, ctrl bool) {
+	c.v.click(p, shift, ctrl)
+	c.out.grid.Refresh()
+	c.renderCursor()
+}
+
+// contextMenu is a secondary tap on position p: it selects p's tile unless it is selected
+// already, and offers the edits for the selection.
+func (c *controller) contextMenu(p int, at fyne.Position) {
+	if !c.v.isSelected(c.v.at(p)) {
+		c.click(p, false, false)
+	}
+	n := c.v.selectionSize()
+	c.d.popUpMenu(at,
+		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { c.pickClass("") }),
+		fyne.NewMenuItem("Delete / Restore", c.toggleDelete))
+}

@@ -1,0 +1,174 @@
+package ui
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+
+	"idxlabel/store"
+)
+
+// The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
+// thread, changes the store, and applies the store's change to the view model at once (drain)
+// before it moves the cursor: a digit key goes tileGrid.TypedRune → typedRune → the mode's label
+// (relabel in mode.go, or decide in review.go) → the store, which journals it and notifies →
+// drain → apply → refresh, and the views show the new state.
+
+// typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
+// class picker for datasets whose classes need more than one keystroke.
+func (c *controller) typedRune(r rune) {
+	if c.jobs.busy() {
+		return
+	}
+	switch {
+	case r >= '0' && r <= '9' && c.classes.digits:
+		c.modeView().label(c, int(r-'0'))
+	case r >= '0' && r <= '9', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		c.pickClass(string(r))
+	}
+}
+
+// typedKey takes the keys the mode takes (a review's Enter, →), Delete and Backspace (delete or
+// restore) and Escape (clear the selection); it reports whether it took k.
+func (c *controller) typedKey(k *fyne.KeyEvent) bool {
+	if c.modeView().key(c, k) {
+		return true
+	}
+	switch k.Name {
+	case fyne.KeyDelete, fyne.KeyBackspace:
+		c.toggleDelete()
+	case fyne.KeyEscape:
+		c.clearSelection()
+	default:
+		return false
+	}
+	return true
+}
+
+// pickClass opens the class picker holding initial; the class chosen goes to the mode (a
+// relabel, or a review's decision).
+func (c *controller) pickClass(initial string) {
+	n := c.v.selectionSize()
+	if n == 0 {
+		return
+	}
+	c.d.pickClass("Relabel "+samplesText(n)+" as…", initial, c.classes, func(l int) {
+		c.modeView().label(c, l)
+		c.out.focus()
+	})
+}
+
+// next moves the cursor to the next sample shown, if any.
+func (c *controller) next() {
+	if c.v.cursor+1 < c.v.Len() {
+		c.moveCursor(c.v.cursor+1, false)
+	}
+}
+
+// largeEdit is how many samples one edit must touch before the status bar says so.
+const largeEdit = 100
+
+// largeEditNote is what the status bar says, until the next move, of an edit that touched n
+// samples: how to take it back, when n is above largeEdit; "" otherwise.
+func largeEditNote(n int, verb string) string {
+	if n <= largeEdit {
+		return ""
+	}
+	return count(verb+" %d samples — Ctrl+Z to undo", n)
+}
+
+// toggleDelete deletes the selected samples, or restores them when all are deleted already.
+func (c *controller) toggleDelete() {
+	sel := c.v.selection()
+	if len(sel) == 0 || c.editsWait() {
+		return
+	}
+	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !c.ds.State(i).Deleted })
+	var err error
+	if allDeleted {
+		err = c.ds.Restore(sel)
+	} else {
+		err = c.ds.Delete(sel)
+	}
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
+	}
+	verb := "Deleted"
+	if allDeleted {
+		verb = "Restored"
+	}
+	if note := largeEditNote(len(sel), verb); note != "" {
+		c.say(note)
+	}
+}
+
+// add appends samples as one undoable step (how says where they came from: drawn, imported)
+// and shows the last of them; it returns the index of the first.
+func (c *controller) add(how store.How, samples []store.Sample) (int, error) {
+	i, err := c.ds.AppendAs(how, samples)
+	c.drain()
+	return i, err
+}
+
+// undo and redo step through the edit history.
+func (c *controller) undo() { c.step(true) }
+
+func (c *controller) redo() { c.step(false) }
+
+func (c *controller) step(undo bool) {
+	if c.editsWait() {
+		return
+	}
+	// The step's Change (delivered synchronously to subscribers inside Undo/Redo) says which
+	// samples it touched: the cursor goes to the first of them that is shown.
+	// (An undone append removes its samples: nothing to show.)
+	var touched []int
+	unsub := c.ds.Subscribe(func(ch store.Change) {
+		if ch.Kind == store.Relabelled || ch.Kind == store.DeletedChanged {
+			touched = ch.Indices
+		}
+	})
+	var err error
+	if undo {
+		_, _, err = c.ds.Undo()
+	} else {
+		_, _, err = c.ds.Redo()
+	}
+	unsub()
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
+	}
+	c.cursorTo(touched)
+}
+
+// cursorTo puts the cursor on the first of samples (in view order) that the view shows, so an
+// undone or redone edit is in sight; it does nothing when none is shown.
+func (c *controller) cursorTo(samples []int) {
+	best := -1
+	for _, i := range samples {
+		if c.v.shows(i) && (best < 0 || c.v.pos[i] < best) {
+			best = c.v.pos[i]
+		}
+	}
+	if best >= 0 {
+		c.moveCursor(best, false)
+	}
+}
+
+// selectAll selects every sample the grid shows.
+func (c *controller) selectAll() {
+	c.v.selectAll()
+	c.out.grid.Refresh()
+	c.renderCursor()
+}
+
+// clearSelection clears the selection (the cursor stays).
+func (c *controller) clearSelection() {
+	c.v.clearSelection()
+	c.out.grid.Refresh()
+	c.renderCursor()
+}

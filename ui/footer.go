@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// count formats a number with thousands separators ("10,000"), as in the window's text.
+var count = message.NewPrinter(language.English).Sprintf
+
+// samplesText counts samples: "1 sample", "10,000 samples".
+func samplesText(n int) string { return plural(n, "sample") }
+
+// plural counts things named by a noun with a regular plural: "1 edit", "2 edits", "10,000
+// samples".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return count("%d %ss", n, noun)
+}
+
+// key is one line of the keyboard reference: the keys and what they do.
+type key struct{ keys, does string }
+
+// keyReference is Help → Keyboard, in order.
+var keyReference = []key{
+	{"0–9", "relabel the selection and move to the next sample"},
+	{"Ctrl+L, or type a letter", "relabel with the class picker (classes above 9, named classes)"},
+	{"Delete, Backspace", "delete the selection (again: restore it)"},
+	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
+	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
+	{"Ctrl+A", "select every shown sample"},
+	{"Escape", "clear the selection; cancel a dialog"},
+	{"Enter", "in a dialog: its default answer"},
+	{"Ctrl+Z", "undo"},
+	{"Ctrl+Shift+Z, Ctrl+Y", "redo"},
+	{"Ctrl+S, Ctrl+Shift+S", "save; save as"},
+	{"Ctrl+O, Ctrl+N, Ctrl+I", "open; new dataset; import images"},
+	{"Ctrl+D", "draw new samples"},
+	{"Ctrl+G", "go to a sample by number"},
+	{"Ctrl+= / Ctrl+-, Ctrl+wheel", "zoom the tiles"},
+	{"Ctrl+K", "find suspects (likely label errors) and review them"},
+	{"In a review: Enter, Space", "accept the suggested label"},
+	{"In a review: 0–9 (or type a class)", "set another label"},
+	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
+	{"Ctrl+Q", "quit (asks about unsaved edits)"},
+}
+
+// footer is the bottom of the window: the status line, the legend of the keys that work now,
+// and where the cursor is. It shows what it is given; the one thing it keeps is whether a text
+// field of the window has the keys (then the legend says so instead).
+type footer struct {
+	root     fyne.CanvasObject
+	status   *widget.Label
+	legend   *fyne.Container // one RichText per key, in a flowLayout
+	position *widget.Label
+	typing   bool  // a text field of the window has the keys
+	keys     []key // the keys of the state, shown when no text field has the keys
+	shown    []key // the keys the legend shows
+}
+
+func newFooter() *footer {
+	f := &footer{status: widget.NewLabel(""), legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
+	f.status.Truncation = fyne.TextTruncateEllipsis
+	f.position.Alignment = fyne.TextAlignTrailing
+	f.root = container.NewVBox(f.status, container.NewBorder(nil, nil, nil, f.position, f.legend))
+	return f
+}
+
+// readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
+// acts, so none is offered.
+var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
+
+// typingKeys is the legend while a text field has the keys.
+var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+
+// show shows the status line, the keys that act, and the cursor's position ("sample 1,234 of
+// 10,000", and when a filter or a mode shows fewer, "58 of 1,010 shown").
+func (f *footer) show(status string, keys []key, position string) {
+	setText(f.status, status)
+	setText(f.position, position)
+	f.keys = keys
+	f.showKeys()
+}
+
+// setText sets l's text unless it has it already: laying text out (shaping it, fitting it with
+// an ellipsis) is the dearest part of a key's work, and most keys leave most texts as they were.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
+}
+
+// say puts a message on the status line until the next show.
+func (f *footer) say(text string) { f.status.SetText(text) }
+
+// setTyping says whether a text field of the window has the keys.
+func (f *footer) setTyping(on bool) {
+	f.typing = on
+	f.showKeys()
+}
+
+// showKeys lays the legend out, one piece per key, unless it shows those keys already.
+func (f *footer) showKeys() {
+	keys := f.keys
+	if f.typing {
+		keys = typingKeys
+	}
+	if slices.Equal(keys, f.shown) {
+		return // the cursor moved: the same keys act
+	}
+	f.shown = keys
+	// One piece per key, so a narrow window wraps between keys, never inside one.
+	objs := make([]fyne.CanvasObject, len(keys))
+	for k, kv := range keys {
+		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong}}
+		if kv.does != "" {
+			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
+		}
+		if k < len(keys)-1 {
+			segs = append(segs, &widget.TextSegment{Text: "  ·", Style: widget.RichTextStyleInline})
+		}
+		objs[k] = widget.NewRichText(segs...)
+	}
+	f.legend.Objects = objs
+	f.legend.Refresh()
+}
+
+// positionText says where the cursor is: sample i (of n samples), and its place p among the
+// shown ones when fewer than all are shown.
+func positionText(i, p, shown, n int) string {
+	if i < 0 {
+		return count("no sample  ·  %d shown of %d", shown, n)
+	}
+	if shown == n {
+		return count("sample %d of %d", i, n)
+	}
+	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+}
+
+// flowLayout places objects left to right at their minimum sizes, starting a new line when the
+// next one does not fit: the legend wraps between keys in a narrow window instead of being cut
+// off. Its minimum height is that of the lines at the width it last laid out.
+type flowLayout struct{ width float32 }
+
+func (l *flowLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	l.width = size.Width // the canvas asks MinSize again each frame and re-lays out the footer
+	l.place(objs, size.Width, true)
+}
+
+// place lays objs out in lines no wider than width (moving them when move is true) and returns
+// the height used.
+func (l *flowLayout) place(objs []fyne.CanvasObject, width float32, move bool) float32 {
+	var x, y, line float32
+	for _, o := range objs {
+		m := o.MinSize()
+		if x > 0 && x+m.Width > width {
+			x, y, line = 0, y+line, 0
+		}
+		if move {
+			o.Move(fyne.NewPos(x, y))
+			o.Resize(m)
+		}
+		x += m.Width
+		line = max(line, m.Height)
+	}
+	return y + line
+}
+
+func (l *flowLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var widest float32
+	for _, o := range objs {
+		widest = max(widest, o.MinSize().Width)
+	}
+	width := l.width
+	if width <= 0 {
+		width = 1e6 // not laid out yet: one line
+	}
+	return fyne.NewSize(widest, l.place(objs, max(width, widest), false))
+}

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+
+	"idxlabel/store"
+)
+
+// mode is what the window shows and how its keys act: the samples a filter selects, or a list to
+// review one by one. The controller holds the mode (controller.mode); the side panel's Show list
+// shows it and asks for another, and nothing reads it back from a widget.
+//
+// A new mode is a new file with its modeView (embedding browseMode and overriding what it
+// changes), one value here, and its line in newWindow, which registers it with what it needs.
+type mode int
+
+const (
+	modeBrowse    mode = iota // the samples the filter selects, in sample order
+	modeSuspects              // likely label errors, most suspicious first (review.go, scan.go)
+	modeSuggested             // samples without a label, most confident suggestion first (suggest.go)
+)
+
+// modeView is what a mode changes in the window. Its methods run on the UI thread; those given
+// the state only read it, those given the controller act through its methods.
+type modeView interface {
+	// title is the mode's entry in the side panel's Show list ("" for browsing, whose entries
+	// are the subsets).
+	title() string
+	// ready reports whether the mode has what it shows; start makes it (a scan, the model's
+	// suggestions), in the background, and the mode is entered when it is done.
+	ready() bool
+	start()
+	// order returns the samples the grid shows in the mode under filter f, in the mode's order.
+	order(s *state, f store.Filter) []int
+	// keepsAppended reports whether samples appended in the mode join the grid.
+	keepsAppended() bool
+	// marks returns what the grid badges a tile with beyond its label (nil: nothing more).
+	marks() badger
+	// key takes a key before the grid's navigation (a review's Enter, →) and reports whether it
+	// did.
+	key(c *controller, k *fyne.KeyEvent) bool
+	// label applies a label the person chose (a digit, the class picker) to the selection.
+	label(c *controller, l int)
+	// isDone says which samples the mode counts as done (a review's decided ones) for the status
+	// bar's progress; nil when it counts none.
+	isDone(s *state) func(i int) bool
+	// legend lists the keys that act in the mode.
+	legend(digits bool) []key
+	// status is the mode's part of the status bar ("   |   reviewed 37 / 299").
+	status(s *state) string
+	// about is what the mode says of sample i in the detail panel.
+	about(s *state, i int) about
+	// follow keeps the mode's data in step with a Reset of the dataset: after a save that
+	// renumbered the samples (renumber maps old numbers to new, -1 for a sample left out) it
+	// follows them; after a replayed journal (renumber nil) the samples changed and the data
+	// no longer applies.
+	follow(renumber []int)
+	// center is the view the mode shows in the grid's place; nil for the grid.
+	center() fyne.CanvasObject
+}
+
+// browseMode shows the samples the filter selects; digits relabel the selection. Other modes
+// embed it for what they leave as it is.
+type browseMode struct{}
+
+func (browseMode) title() string                        { return "" }
+func (browseMode) ready() bool                          { return true }
+func (browseMode) start()                               {}
+func (browseMode) order(s *state, f store.Filter) []int { return s.ds.Select(f) }
+func (browseMode) keepsAppended() bool                  { return true }
+func (browseMode) marks() badger                        { return nil }
+func (browseMode) key(*controller, *fyne.KeyEvent) bool { return false }
+func (browseMode) label(c *controller, l int)           { c.relabel(l) }
+func (browseMode) isDone(*state) func(int) bool         { return nil }
+func (browseMode) status(*state) string                 { return "" }
+func (browseMode) about(*state, int) about              { return about{} }
+func (browseMode) follow([]int)                         {}
+func (browseMode) center() fyne.CanvasObject            { return nil }
+
+func (browseMode) legend(digits bool) []key {
+	if digits {
+		return []key{{"0–9", "relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+	}
+	return []key{{"Type a class", "to relabel"}, {"Del", "delete"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}, {"Ctrl+K", "suspects"}, {"Ctrl+S", "save"}}
+}
+
+// relabel gives every selected sample (the cursor's when none is) the label, as one undoable
+// step, then moves the cursor to the next sample after them.
+func (c *controller) relabel(label int) {
+	sel := c.v.selection()
+	if len(sel) == 0 || c.editsWait() {
+		return
+	}
+	err := c.ds.Relabel(sel, label)
+	c.drain()
+	if err != nil {
+		c.d.showError(err)
+		return
+	}
+	last := c.v.cursor
+	for _, i := range sel {
+		last = max(last, c.v.pos[i])
+	}
+	if last+1 < c.v.Len() {
+		c.moveCursor(last+1, false)
+	} else {
+		c.clearSelection()
+	}
+	if note := largeEditNote(len(sel), "Relabelled"); note != "" {
+		c.say(note)
+	}
+}
+
+// about is what a mode says of one sample in the detail panel: a line of text and some
+// thumbnails (a suspect's nearest samples). The zero about shows nothing.
+type about struct {
+	text   string
+	thumbs []thumb
+}
+
+// thumb is one small sample shown in the detail panel: its pixels in display order, h×w, and a
+// caption.
+type thumb struct {
+	px      []byte
+	h, w    int
+	caption string
+}

@@ -1,0 +1,329 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// saver writes the dataset: Save, Save As, the question about unsaved edits before a dataset
+// is replaced or the window closes, Cancel Save, and the change log a save appends to.
+type saver struct {
+	c      *controller
+	d      *dialogs
+	win    fyne.Window
+	prefs  fyne.Preferences
+	menu   *menuBar
+	recent func(images, labels string) // puts a saved pair at the top of Open Recent
+	job    *job                        // the save running, nil when none
+}
+
+// save writes the dataset over its files (Save As when it has none), off the UI thread with its
+// progress on the status bar.
+func (s *saver) save() {
+	if images, _ := s.c.ds.Paths(); images == "" {
+		s.saveAs()
+		return
+	}
+	s.run(s.c.ds.SaveContext, nil)
+}
+
+// cancel is File → Cancel Save: it stops the save running before the files are replaced.
+func (s *saver) cancel() {
+	if s.job != nil {
+		s.job.cancel()
+	}
+}
+
+// run runs a save off the UI thread, its progress on the status bar; edits wait until it ends,
+// and File → Cancel Save stops it before the files are replaced. then runs after a successful
+// save.
+func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, then func()) {
+	c := s.c
+	if c.editsWait() {
+		return // one save (or load, import) at a time
+	}
+	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
+	// while a save runs (edits wait). The progress is on the status bar.
+	job := c.jobs.start(jobSaving, "Saving… (edits wait)")
+	s.job = job
+	s.menu.setSaving(true)
+	c.renderCursor()
+	s.beforeSave()
+	c.jobs.run(func() {
+		// The work starts once the window has drawn "Saving…" and answered the events already
+		// queued: a func handed to fyne.Do from here runs after the current event's frame. A
+		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
+		// slowed by the save's compression (scripts/savelat.sh).
+		drawn := make(chan struct{})
+		c.jobs.schedule(func() { close(drawn) })
+		select {
+		case <-drawn:
+		case <-job.ctx.Done(): // the window closing (its queue may be dropped): do returns at once
+		}
+		last := -1
+		err := do(job.ctx, func(f float64) {
+			if pc := int(100 * f); pc/10 != last/10 {
+				last = pc
+				c.jobs.schedule(func() {
+					if s.job == job {
+						c.jobs.setNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
+						c.renderCursor()
+					}
+				})
+			}
+		})
+		c.jobs.schedule(func() { s.done(job, err, then) })
+	})
+}
+
+// done ends save job on the UI thread: it says how the save went, shows the files saved and
+// runs then (or what waited for the save).
+func (s *saver) done(job *job, err error, then func()) {
+	c := s.c
+	defer c.jobs.finish(job) // last: tests wait on it
+	next := c.jobs.then(job, nil, "")
+	c.jobs.setNote(job, "")
+	s.job = nil
+	s.menu.setSaving(false)
+	c.renderCursor()
+	if errors.Is(err, context.Canceled) {
+		c.say("Save cancelled: the files were not changed; the edits are kept, unsaved")
+		return
+	}
+	if err != nil {
+		s.d.showError(err)
+		return
+	}
+	if then == nil {
+		then = next // a save that was asked to do something after it already does that
+	}
+	if images, labels := c.ds.Paths(); images != "" {
+		name := filepath.Base(labels)
+		if labels == "" {
+			name = filepath.Base(images)
+		}
+		c.rename(name)
+		s.recent(images, labels)
+	}
+	c.refresh()
+	if images, _ := c.ds.Paths(); images != "" {
+		c.say(savedText(c.ds.LastSave(), images))
+	}
+	if s.afterSave(then) {
+		return // then runs when the person has read why the change log was not written
+	}
+	if then != nil {
+		then()
+	}
+}
+
+// saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
+// "<base>-labels-idx1-ubyte" there (".gz" when compressed), through the store's atomic paired
+// save; the file-save dialog's writer is not used, since it empties the target first.
+func (s *saver) saveAs() { s.saveAsThen(nil) }
+
+func (s *saver) saveAsThen(then func()) {
+	ds := s.c.ds
+	images, labels := ds.Paths()
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() }
+	folder := newPromptEntry(cancel)
+	base := newPromptEntry(cancel)
+	gz := widget.NewCheck("Compress (.gz)", nil)
+	if images != "" {
+		folder.SetText(filepath.Dir(images))
+		base.SetText(baseName(images))
+		gz.SetChecked(strings.HasSuffix(images, ".gz"))
+	} else {
+		home, _ := os.UserHomeDir()
+		folder.SetText(home)
+		base.SetText("mydata")
+		gz.SetChecked(true)
+	}
+	preview := widget.NewLabel("")
+	// A label file is written when the dataset has one or any sample has a label (labels typed
+	// on images opened alone get their first): its name follows the base name, as MNIST names
+	// its pairs, until the person types another.
+	withLabels := labels != "" || ds.HasLabels() || ds.AnyLabelled()
+	labelName := newPromptEntry(cancel)
+	labelTyped := false
+	imagesName := func() string {
+		suffix := ""
+		if gz.Checked {
+			suffix = ".gz"
+		}
+		return base.Text + "-images-idx3-ubyte" + suffix
+	}
+	paths := func() (string, string) {
+		i := filepath.Join(folder.Text, imagesName())
+		if !withLabels {
+			return i, ""
+		}
+		return i, filepath.Join(folder.Text, labelName.Text)
+	}
+	setting := false // the name is being set from the base name, not typed
+	update := func() {
+		if !labelTyped {
+			setting = true
+			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
+			setting = false
+		}
+		i, l := paths()
+		text := filepath.Base(i)
+		if l != "" {
+			text += "\n" + filepath.Base(l)
+		}
+		preview.SetText(text)
+	}
+	labelName.OnChanged = func(string) {
+		if !setting {
+			labelTyped = true
+			update()
+		}
+	}
+	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
+	update()
+	choose := widget.NewButton("Choose…", func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				folder.SetText(u.Path())
+			}
+		}, s.win)
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
+			fd.SetLocation(dir) // start at the typed folder, not the home folder
+		}
+		fd.Resize(s.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
+	form := widget.NewForm(
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
+		widget.NewFormItem("Base name", base),
+		widget.NewFormItem("", gz),
+	)
+	if withLabels {
+		form.Append("Label file", labelName)
+	}
+	form.Append("Files", preview)
+	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		i, l := paths()
+		write := func() {
+			s.run(func(ctx context.Context, progress func(float64)) error {
+				return ds.SaveAsContext(ctx, i, l, progress)
+			}, then)
+		}
+		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
+			s.d.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
+				if yes {
+					write()
+				}
+			})
+			return
+		}
+		write()
+	}, s.win)
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	s.d.show("save as", d, d.Dismiss, d.Confirm, nil)
+}
+
+// baseName returns the part of an MNIST-style file name before "-images"/"-labels"
+// ("train" for train-images-idx3-ubyte.gz), or the name without extensions.
+func baseName(path string) string {
+	name := filepath.Base(path)
+	for _, marker := range []string{"-images", "-labels", ".images", "_images"} {
+		if k := strings.Index(strings.ToLower(name), marker); k > 0 {
+			return name[:k]
+		}
+	}
+	return strings.TrimSuffix(name, filepath.Ext(name))
+}
+
+// existingFiles names those of paths that exist.
+func existingFiles(paths ...string) string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); p != "" && err == nil {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	return strings.Join(out, " and ")
+}
+
+// samePair reports whether i and l are the files ds was opened from (saving over them needs no
+// second question).
+func samePair(ds *store.Dataset, i, l string) bool {
+	a, b := ds.Paths()
+	return a == i && b == l
+}
+
+// confirmUnsaved runs then, after asking Save / Discard / Cancel when there are unsaved edits.
+func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
+	c := s.c
+	if cancelled == nil {
+		cancelled = func() {}
+	}
+	if s.job != nil {
+		// A save is writing the files: Discard (which deletes the journal) or closing the
+		// dataset now would act under it. The action waits for the save's end and is then taken
+		// as if asked then (the question comes only if edits are still unsaved); a failed save
+		// drops it, so that the person reads why first.
+		c.jobs.then(s.job, func() { s.confirmUnsaved(action, then, cancelled) }, strings.ToLower(action))
+		c.renderCursor()
+		return
+	}
+	if !c.ds.Dirty() {
+		then()
+		return
+	}
+	if s.d.isOpen("unsaved") {
+		cancelled()
+		return // a second Ctrl+Q or close while the question is open: it stays the one question
+	}
+	var d *dialog.CustomDialog
+	saveBtn := widget.NewButton("Save", func() {
+		d.Hide()
+		if images, _ := c.ds.Paths(); images == "" {
+			s.saveAsThen(then)
+		} else {
+			s.run(c.ds.SaveContext, then)
+		}
+	})
+	saveBtn.Importance = widget.HighImportance
+	discard := widget.NewButton("Discard", func() {
+		d.Hide()
+		c.ds.Abandon()
+		then()
+	})
+	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
+	n := c.ds.Counters()
+	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", c.name, n.Relabelled, n.Appended, n.Deleted, strings.ToLower(action)))
+	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), s.win)
+	// Escape cancels; Enter saves (the answer that loses nothing).
+	s.d.show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
+}
+
+// quit closes the window after asking about unsaved edits.
+func (s *saver) quit() {
+	s.confirmUnsaved("Quit", func() {
+		if s.c.demo {
+			s.c.ds.Abandon()
+		}
+		s.c.ds.Close()
+		s.win.Close()
+	}, nil)
+}

@@ -1,0 +1,187 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// scanner finds the suspects the Suspects mode reviews: a quick kNN pass (a progress dialog with
+// Cancel; edits wait for its snapshot), then the confident-learning scan (suspect.ScanCNN, a
+// cross-validated CNN) that refines its ranking in the background, while the person already
+// reviews the kNN's list: about 9 s for 10,000 samples on 2 cores (bench/suspects/README.md).
+// Decisions already made stay (they live in the store).
+type scanner struct {
+	c      *controller
+	d      *dialogs
+	win    fyne.Window
+	review *reviewMode // the Suspects mode, whose list the scans make
+	models *suggester  // takes the CNN scan's model, which suggests labels afterwards
+	cnn    *job        // the CNN scan running, nil when none
+}
+
+// findSuspects scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
+// suspects for review and starts the CNN scan.
+func (s *scanner) findSuspects() {
+	c := s.c
+	if c.jobs.busy() {
+		return
+	}
+	if !c.ds.HasLabels() {
+		s.d.inform("Suspects", "This dataset has no labels to check.")
+		return
+	}
+	ds := c.ds
+	snap := ds.Snapshot()
+	job := c.jobs.start(jobScanning, "")
+	stage := widget.NewLabel("Starting…")
+	bar := widget.NewProgressBar()
+	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", len(snap.Indices)), "Cancel", container.NewVBox(stage, bar), s.win)
+	prog.SetOnClosed(job.cancel)
+	prog.Show()
+	start := time.Now()
+	c.jobs.run(func() {
+		var last time.Time
+		res, err := suspect.Scan(job.ctx, suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{},
+			func(st string, f float64) {
+				if time.Since(last) < 50*time.Millisecond && f < 1 {
+					return
+				}
+				last = time.Now()
+				text := st
+				if st == "neighbours" && f > 0.02 {
+					left := time.Duration(float64(time.Since(start)) * (1 - f) / f)
+					text = fmt.Sprintf("neighbours — about %s left", left.Round(time.Second))
+				}
+				c.jobs.schedule(func() { stage.SetText(text); bar.SetValue(f) })
+			})
+		c.jobs.schedule(func() {
+			defer c.jobs.finish(job) // last: tests wait on it
+			prog.SetOnClosed(func() {})
+			prog.Hide()
+			switch {
+			case err == context.Canceled:
+			case err != nil:
+				s.d.showError(err)
+			case ds != c.ds: // another dataset was opened meanwhile
+			default:
+				s.review.r = newSuspects(res.Suspects, res, snap, time.Since(start))
+				s.review.r.method = "kNN"
+				c.enter(modeSuspects)
+				s.refine(ds, snap, res)
+			}
+		})
+	})
+}
+
+// newSuspects makes the review of a scan's ranked suspects (snapshot positions), in sample
+// indices, with the neighbours of the kNN pass knn.
+func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap store.Snapshot, took time.Duration) *review {
+	r := &review{kind: reviewSuspects, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: took}
+	for _, x := range list {
+		k := x.Index
+		x.Index = snap.Indices[k]
+		r.of[x.Index] = x
+		if x.Score >= suspectScore {
+			r.order = append(r.order, x.Index)
+			var nb []int
+			for _, j := range knn.Neighbours(k) {
+				nb = append(nb, snap.Indices[j])
+			}
+			r.neighbours[x.Index] = nb
+		}
+	}
+	return r
+}
+
+// cnnData is what the CNN reads of a snapshot's samples at positions keep (all of them when
+// keep is nil): their pixels in stored order, their labels, and the dataset's sample size.
+func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
+	h, w := ds.Size()
+	d := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
+	if keep != nil {
+		d.N, d.Labels = len(keep), make([]int, len(keep))
+		d.Pixels = func(k int) []byte { return snap.Pixels(keep[k]) }
+		for k, p := range keep {
+			d.Labels[k] = snap.Labels[p]
+		}
+	}
+	return d
+}
+
+// refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
+// the neighbours shown in the detail panel) and, when it is done, makes its ranking the
+// review's. It is dropped if the dataset is replaced or renumbered (saved) meanwhile; its model
+// then still suggests labels.
+func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
+	s.stop()
+	c := s.c
+	job := c.jobs.start(jobTraining, "CNN scan starting")
+	s.cnn = job
+	resets := c.resets
+	start := time.Now()
+	data, opts := cnnData(ds, snap, nil), s.models.opts
+	labelled := 0
+	for _, l := range snap.Labels {
+		if l != store.NoLabel {
+			labelled++
+		}
+	}
+	c.jobs.run(func() {
+		var last time.Time
+		res, err := suspect.ScanCNN(job.ctx, data, opts, func(p suspect.Progress) {
+			if time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			note := fmt.Sprintf("CNN scan: fold %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
+			c.jobs.schedule(func() {
+				if s.cnn == job {
+					c.jobs.setNote(job, note)
+					c.renderCursor()
+				}
+			})
+		})
+		c.jobs.schedule(func() {
+			if s.cnn != job {
+				return // stopped, or replaced by a newer scan
+			}
+			s.cnn = nil
+			c.jobs.finish(job)
+			switch {
+			case err == context.Canceled:
+			case err != nil:
+				s.d.showError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err))
+			case ds != c.ds:
+			case c.resets != resets || s.review.r == nil:
+				// The samples were renumbered (saved) or the review closed: its positions no
+				// longer name the samples it scanned. The model still knows the classes.
+				s.models.setModel(res.Model, labelled)
+			default:
+				s.review.r = newSuspects(res.Suspects, knn, snap, time.Since(start))
+				s.models.setModel(res.Model, labelled) // the cross-validated model suggests labels from now on
+				s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*res.Error)
+				c.modeChanged(modeSuspects)
+				c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
+				return
+			}
+			c.renderCursor()
+		})
+	})
+}
+
+// stop cancels a CNN scan that is running; the kNN ranking stays. The caller shows the state.
+func (s *scanner) stop() {
+	if s.cnn != nil {
+		s.c.jobs.finish(s.cnn)
+		s.cnn = nil
+	}
+}

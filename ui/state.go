@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"path/filepath"
+
+	"idxlabel/store"
+)
+
+// state is the application's state: the dataset being edited and what the window shows of it.
+// The controller holds it and is the only one to change it; the methods here read it and make
+// what each view shows. None of them grows with the number of samples: the counts come from the
+// store's tally, a mode's progress from the view model, the class names are made once a change.
+type state struct {
+	ds      *store.Dataset
+	name    string // shown in the title: the label (or image) file's name, or "demo"
+	demo    bool   // a generated dataset: closing it loses nothing the user made
+	mode    mode
+	modes   map[mode]modeView
+	v       *view // the view model: order, cursor, selection, filter
+	classes classNames
+	resets  int   // Resets applied (a save, a replay): a scan started before is stale
+	jobs    *jobs // the job state: what runs in the background, and whether edits wait
+}
+
+// nothingOpen names the empty dataset the window starts with.
+const nothingOpen = "nothing open"
+
+// modeView returns the mode the window is in.
+func (s *state) modeView() modeView { return s.modes[s.mode] }
+
+// title is the window's title: "IDX Labeler — t10k-labels-idx1-ubyte.gz *" (the star: unsaved).
+func (s *state) title() string {
+	t := Title + " — " + s.name
+	if s.ds.Dirty() {
+		t += " *"
+	}
+	return t
+}
+
+// sideState is what the side panel shows.
+func (s *state) sideState() sideState {
+	return sideState{mode: s.mode, filter: s.v.filter, counts: s.ds.Counts(), total: s.ds.Len()}
+}
+
+// gridFrame is what the grid draws.
+func (s *state) gridFrame() gridFrame {
+	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: s.modeView().marks()}}
+}
+
+// legend is the keys that act now.
+func (s *state) legend() []key {
+	if s.ds.ReadOnly() {
+		return readOnlyKeys
+	}
+	return s.modeView().legend(s.classes.digits)
+}
+
+// position says where the cursor is (see positionText).
+func (s *state) position() string {
+	return positionText(s.v.current(), s.v.cursor, s.v.Len(), s.ds.Len())
+}
+
+// detailOf gathers what the detail panel shows of sample i.
+func (s *state) detailOf(i int) detailState {
+	st, px, ok := s.ds.SampleAt(s.v.gen, i)
+	if !ok {
+		return detailState{i: -1}
+	}
+	h, w := s.ds.Size()
+	images, _ := s.ds.Paths()
+	return detailState{i: i, st: st, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+		fromFile: images != "", classes: s.classes, about: s.modeView().about(s, i)}
+}
+
+// statusText is the status bar: the files, the counts, the selection, the mode's progress, and
+// the jobs running.
+func (s *state) statusText() string {
+	n := s.ds.Counters()
+	images, labels := s.ds.Paths()
+	files := "not saved yet"
+	if s.name == nothingOpen {
+		files = nothingOpen
+	}
+	if images != "" {
+		files = filepath.Base(images)
+		if labels != "" {
+			files += " + " + filepath.Base(labels)
+		}
+	}
+	text := files + "   |   " + samplesText(n.Samples) + count(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
+	if k := s.v.selectionSize(); k > 1 {
+		text += count("   |   %d selected", k)
+	}
+	text += s.modeView().status(s)
+	if s.ds.Dirty() {
+		text += "   |   ● unsaved"
+	}
+	if s.ds.ReadOnly() {
+		text += "   |   read-only"
+	}
+	return text + s.jobs.status()
+}

@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// gridAsks records what a grid reports, for testing the grid alone.
+type gridAsks struct {
+	moves  [][2]int // to, extend (1) or not (0)
+	clicks []int
+	runes  []rune
+}
+
+func (a *gridAsks) typedRune(r rune)               { a.runes = append(a.runes, r) }
+func (a *gridAsks) typedKey(*fyne.KeyEvent) bool   { return false }
+func (a *gridAsks) click(p int, _, _ bool)         { a.clicks = append(a.clicks, p) }
+func (a *gridAsks) contextMenu(int, fyne.Position) {}
+func (a *gridAsks) moveCursor(to int, extend bool) {
+	e := 0
+	if extend {
+		e = 1
+	}
+	a.moves = append(a.moves, [2]int{to, e})
+}
+
+// The grid alone: it reports the keys and clicks as the positions they ask for and changes no
+// view model; its renderer draws what it is handed and never moves the scroll offset.
+func TestGridReportsWhatThePersonAsked(t *testing.T) {
+	test.NewTempApp(t)
+	ds, _ := demoStore(t, true)
+	v := newView(ds.Select(store.Filter{}), ds.Len())
+	v.gen = ds.Gen()
+	v.move(5, false)
+	asks := &gridAsks{}
+	g := newTileGrid(asks)
+	w := test.NewWindow(g)
+	defer w.Close()
+	w.Resize(fyne.NewSize(600, 400))
+	g.show(gridFrame{ds: ds, v: v, marks: tileMarks{classes: newClassNames(ds)}})
+	cols := g.geometry(g.Size()).cols
+
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	if want := [][2]int{{5 + cols, 0}, {ds.Len() - 1, 0}}; !slices.Equal(asks.moves, want) {
+		t.Fatalf("the grid reported %v, want %v", asks.moves, want)
+	}
+	if v.cursor != 5 {
+		t.Fatalf("the grid moved the cursor itself, to %d", v.cursor)
+	}
+	test.TapAt(g, tileCenter(g, 7))
+	test.Type(g, "3")
+	if !slices.Equal(asks.clicks, []int{7}) || !slices.Equal(asks.runes, []rune{'3'}) || v.isSelected(v.at(7)) {
+		t.Fatalf("clicks %v, runes %v, tile 7 selected %v", asks.clicks, asks.runes, v.isSelected(v.at(7)))
+	}
+	// The badges come from the frame's marks: the demo's labels.
+	if b := badgeTexts(g); len(b) < cols || b[0] != strconv.Itoa(ds.Label(0)) {
+		t.Fatalf("badges %v", b)
+	}
+	// Laying out sizes; the offset the grid scrolled to stays what it was.
+	g.offset = 1e9
+	test.WidgetRenderer(g).Layout(g.Size())
+	if g.offset != 1e9 {
+		t.Fatalf("Layout moved the scroll offset to %v", g.offset)
+	}
+}
+
+// The side panel alone: it shows the state it is given without reporting it, and reports what
+// the person chooses.
+func TestSidePanelAlone(t *testing.T) {
+	test.NewTempApp(t)
+	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}})
+	var shown []string
+	var classes []*int
+	s.onShow = func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) }
+	s.onClass = func(c *int) { classes = append(classes, c) }
+	s.onDone = func() {}
+	three := 3
+	counts := []store.ClassCount{{Class: 1, Count: 5}, {Class: 3, Count: 2}}
+	s.show(sideState{mode: modeSuspects, filter: store.Filter{Subset: store.Live, Class: &three}, counts: counts, total: 7})
+	if s.showList.Selected != "Suspects" || s.total.Text != "7 samples" || len(shown) != 0 || len(classes) != 0 {
+		t.Fatalf("shown %q, total %q; reported %v %v", s.showList.Selected, s.total.Text, shown, classes)
+	}
+	s.show(sideState{mode: modeBrowse, filter: store.Filter{Subset: store.Edited}, counts: counts, total: 7})
+	if s.showList.Selected != "Edited" || len(shown) != 0 {
+		t.Fatalf("shown %q; reported %v", s.showList.Selected, shown)
+	}
+	s.showList.SetSelected("Deleted")
+	s.list.Select(2)
+	if !slices.Equal(shown, []string{"04"}) || len(classes) != 1 || classes[0] == nil || *classes[0] != 3 {
+		t.Fatalf("reported %v and %v", shown, classes)
+	}
+}
+
+// The footer alone: the status, the keys and the position it is given; a text field's focus
+// replaces the keys until it goes.
+func TestFooterAlone(t *testing.T) {
+	test.NewTempApp(t)
+	f := newFooter()
+	keys := []key{{"0–9", "relabel"}}
+	f.show("status", keys, "sample 1 of 2")
+	f.setTyping(true)
+	if f.status.Text != "status" || f.position.Text != "sample 1 of 2" || !slices.Equal(f.shown, typingKeys) {
+		t.Fatalf("%q %q %v", f.status.Text, f.position.Text, f.shown)
+	}
+	f.setTyping(false)
+	if !slices.Equal(f.shown, keys) {
+		t.Fatalf("after typing the legend shows %v", f.shown)
+	}
+}
+
+// spotMode is a mode as a new file would add one: it shows every third sample in its own view in
+// the grid's place, and a digit there relabels as browsing does.
+type spotMode struct {
+	browseMode
+	view fyne.CanvasObject
+}
+
+func (m spotMode) title() string             { return "Spot" }
+func (m spotMode) keepsAppended() bool       { return false }
+func (m spotMode) center() fyne.CanvasObject { return m.view }
+func (m spotMode) status(s *state) string    { return count("   |   spot %d", s.v.Len()) }
+func (m spotMode) order(s *state, _ store.Filter) []int {
+	var out []int
+	for i := 0; i < s.ds.Len(); i += 3 {
+		out = append(out, i)
+	}
+	return out
+}
+
+// A mode is a modeView and its value: entering it shows its order and its view in the middle of
+// the window, its status, and the edits act through the same controller.
+func TestAModeIsAViewAndAValue(t *testing.T) {
+	w, ds := demoWindow(t, true)
+	was := ds.Label(3)
+	const modeSpot mode = 100
+	spot := widget.NewLabel("spot view")
+	w.c.modes[modeSpot] = spotMode{view: spot}
+	w.c.choose(modeSpot, store.Live)
+	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container)
+	if w.c.mode != modeSpot || w.c.v.Len() != 100 || w.c.v.at(1) != 3 || middle.Objects[0] != spot {
+		t.Fatalf("mode %d, %d shown, middle %T", w.c.mode, w.c.v.Len(), middle.Objects[0])
+	}
+	if got := w.footer.status.Text; !strings.Contains(got, "spot 100") {
+		t.Fatalf("status %q", got)
+	}
+	w.c.moveCursor(1, false)
+	test.Type(w.grid, string(rune('0'+(ds.Label(3)+1)%10)))
+	if ds.Label(3) == was {
+		t.Fatal("a digit in the mode did not relabel")
+	}
+	w.side.showList.SetSelected("All")
+	if w.c.mode != modeBrowse || middle.Objects[0] != w.grid || w.c.v.Len() != ds.Len() {
+		t.Fatalf("back to browsing: mode %d, middle %T", w.c.mode, middle.Objects[0])
+	}
+}
