@@ -101,9 +101,7 @@ func findPartner(path, from, to string, toRanks []string, fromRanks ...string) s
 		for _, tr := range toRanks {
 			if ranked, ok := swapWord(swapped, fr, tr); ok {
 				// QMNIST pairs idx3-ubyte images with idx2-int labels.
-				for _, t := range []string{ranked, strings.Replace(ranked, "-ubyte", "-int", 1), strings.Replace(ranked, "-int", "-ubyte", 1)} {
-					stems = append(stems, t)
-				}
+				stems = append(stems, ranked, strings.Replace(ranked, "-ubyte", "-int", 1), strings.Replace(ranked, "-int", "-ubyte", 1))
 			}
 		}
 	}
