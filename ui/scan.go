@@ -26,6 +26,10 @@ type scanner struct {
 	review *reviewMode // the Suspects mode, whose list the scans make
 	models *suggester  // takes the CNN scan's model, which suggests labels afterwards
 	cnn    *job        // the CNN scan running, nil when none
+	// last is the last CNN scan (see analysis); waiting are the views that asked for it while
+	// it ran (analyse).
+	last    *analysis
+	waiting []func(*analysis)
 }
 
 // findSuspects scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
@@ -119,69 +123,34 @@ func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
 
 // refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
 // the neighbours shown in the detail panel) and, when it is done, makes its ranking the
-// review's. It is dropped if the dataset is replaced or renumbered (saved) meanwhile; its model
-// then still suggests labels.
+// review's. The review keeps the kNN's ranking if the dataset is renumbered (saved) or the review
+// closed meanwhile; the scan's model then still suggests labels.
 func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
-	s.stop()
 	c := s.c
-	job := c.jobs.start(jobTraining, "CNN scan starting")
-	s.cnn = job
-	resets := c.resets
-	start := time.Now()
-	data, opts := cnnData(ds, snap, nil), s.models.opts
 	labelled := 0
 	for _, l := range snap.Labels {
 		if l != store.NoLabel {
 			labelled++
 		}
 	}
-	c.jobs.run(func() {
-		var last time.Time
-		res, err := suspect.ScanCNN(job.ctx, data, opts, func(p suspect.Progress) {
-			if time.Since(last) < time.Second {
-				return
-			}
-			last = time.Now()
-			note := fmt.Sprintf("CNN scan: fold %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
-			c.jobs.schedule(func() {
-				if s.cnn == job {
-					c.jobs.setNote(job, note)
-					c.renderCursor()
-				}
-			})
-		})
-		c.jobs.schedule(func() {
-			if s.cnn != job {
-				return // stopped, or replaced by a newer scan
-			}
-			s.cnn = nil
-			c.jobs.finish(job)
-			switch {
-			case err == context.Canceled:
-			case err != nil:
-				s.d.showError(fmt.Errorf("the CNN scan failed; the kNN ranking stays: %w", err))
-			case ds != c.ds:
-			case c.resets != resets || s.review.r == nil:
-				// The samples were renumbered (saved) or the review closed: its positions no
-				// longer name the samples it scanned. The model still knows the classes.
-				s.models.setModel(res.Model, labelled)
-			default:
-				s.review.r = newSuspects(res.Suspects, knn, snap, time.Since(start))
-				s.models.setModel(res.Model, labelled) // the cross-validated model suggests labels from now on
-				s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*res.Error)
-				c.modeChanged(modeSuspects)
-				c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
-				return
-			}
-			c.renderCursor()
-		})
+	s.runCNN(ds, snap, func(a *analysis) {
+		s.models.setModel(a.res.Model, labelled) // the cross-validated model suggests labels from now on
+		if !a.current(c) || s.review.r == nil {
+			return
+		}
+		s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
+		s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+		c.modeChanged(modeSuspects)
+		c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
 	})
 }
 
-// stop cancels a CNN scan that is running; the kNN ranking stays. The caller shows the state.
+// stop cancels a CNN scan that is running (the views waiting for it are dropped); the kNN
+// ranking stays. The caller shows the state.
 func (s *scanner) stop() {
 	if s.cnn != nil {
 		s.c.jobs.finish(s.cnn)
 		s.cnn = nil
+		s.waiting = nil
 	}
 }

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
+// review, the health check, the confusion matrix and the map (its out-of-fold probabilities and
+// its features). Its rows are snapshot positions: snap.Indices[k] is the sample of row k. It
+// describes the samples as they were when scanned; edits since then change labels (the views
+// read those from the store), a save renumbers the samples and makes it stale (current).
+type analysis struct {
+	ds     *store.Dataset
+	resets int // controller.resets when the scan began
+	snap   store.Snapshot
+	res    *suspect.CNNResult
+	took   time.Duration
+	rows   map[int]int // sample index → row; O(N) memory, made once per scan
+}
+
+// current reports whether a still describes c's dataset: the same dataset, not renumbered since.
+func (a *analysis) current(c *controller) bool {
+	return a != nil && a.ds == c.ds && a.resets == c.resets
+}
+
+// row returns the scan's row of sample i, or false when the scan did not see it (deleted then,
+// or added since).
+func (a *analysis) row(i int) (int, bool) {
+	k, ok := a.rows[i]
+	return k, ok
+}
+
+// analyse calls then on the UI thread with a current analysis of the dataset: at once when the
+// last scan is still current, otherwise when the CNN scan that it starts (or that is running)
+// is done, its progress on the status bar (Tools → Stop Training the CNN cancels it, and then is
+// not called). Views that show what the scan found call it.
+func (s *scanner) analyse(then func(*analysis)) {
+	if s.last.current(s.c) {
+		then(s.last)
+		return
+	}
+	s.waiting = append(s.waiting, then)
+	if s.cnn != nil {
+		return // the scan running hands its result to the waiting views too
+	}
+	c := s.c
+	if !c.ds.HasLabels() && !c.ds.AnyLabelled() {
+		s.waiting = nil
+		s.d.inform("Scan", "The CNN learns from labelled samples: this dataset has none yet.")
+		return
+	}
+	s.runCNN(c.ds, c.ds.Snapshot(), nil)
+}
+
+// runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
+// its progress on the status bar) and, when it is done and the dataset is still ds, not
+// renumbered, makes its result the current analysis, hands it to done (may be nil) and to the
+// views waiting (analyse). A failure is shown; a cancel drops the waiting views.
+func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*analysis)) {
+	waiting := s.waiting
+	s.stop() // a newer scan replaces it; the views waiting for it wait for this one
+	s.waiting = waiting
+	c := s.c
+	job := c.jobs.start(jobTraining, "CNN scan starting")
+	s.cnn = job
+	resets := c.resets
+	start := time.Now()
+	data, opts := cnnData(ds, snap, nil), s.models.opts
+	c.jobs.run(func() {
+		var last time.Time
+		res, err := suspect.ScanCNN(job.ctx, data, opts, func(p suspect.Progress) {
+			if time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			note := fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
+			c.jobs.schedule(func() {
+				if s.cnn == job {
+					c.jobs.setNote(job, note)
+					c.renderCursor()
+				}
+			})
+		})
+		c.jobs.schedule(func() {
+			if s.cnn != job {
+				return // stopped, or replaced by a newer scan
+			}
+			s.cnn = nil
+			c.jobs.finish(job)
+			waiting := s.waiting
+			s.waiting = nil
+			switch {
+			case err == context.Canceled:
+				c.renderCursor()
+				return
+			case err != nil:
+				s.d.showError(fmt.Errorf("the CNN scan failed: %w", err))
+				c.renderCursor()
+				return
+			case ds != c.ds:
+				return
+			}
+			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), rows: make(map[int]int, len(snap.Indices))}
+			for k, i := range snap.Indices {
+				a.rows[i] = k
+			}
+			if done != nil {
+				done(a)
+			}
+			if !a.current(c) {
+				c.renderCursor()
+				return // renumbered meanwhile (a save): its rows no longer name the samples
+			}
+			s.last = a
+			for _, f := range waiting {
+				f(a)
+			}
+			c.renderCursor()
+		})
+	})
+}
