@@ -41,7 +41,7 @@ type drawPad struct {
 	onChange   func()
 	onKey      func(k *fyne.KeyEvent)
 	onRune     func(r rune)
-	onShortcut func(s fyne.Shortcut) // shortcuts other than Ctrl+Z
+	onShortcut func(s fyne.Shortcut) bool // shortcuts other than Ctrl+Z
 	raster     *canvas.Raster
 }
 
@@ -147,7 +147,7 @@ func (p *drawPad) TypedKey(k *fyne.KeyEvent) {
 }
 
 // TypedShortcut undoes the last stroke on Ctrl+Z and hands other shortcuts to onShortcut (a
-// focused pad receives them all, so Ctrl+S would otherwise do nothing here).
+// focused pad receives them all, so Ctrl+S and Ctrl+Q would otherwise do nothing here).
 func (p *drawPad) TypedShortcut(s fyne.Shortcut) {
 	if _, ok := s.(*fyne.ShortcutUndo); ok {
 		p.undoStroke()

@@ -16,13 +16,14 @@ import (
 
 // drawDeps is what the draw window works with, handed to it by the window: the dataset's sample
 // size and class names, adding a drawn sample (an edit, through the controller), whether edits
-// wait, saving, and the model's guess for a drawing.
+// wait, saving, quitting, and the model's guess for a drawing.
 type drawDeps struct {
 	size    func() (h, w int)
 	classes func() classNames
 	add     func(px []byte, label int) (int, error)
 	busy    func() bool
-	save    func()
+	save    func() // Ctrl+S, as in the main window
+	quit    func() // Ctrl+Q, as in the main window: quits the application
 	guess   func(px []byte, h, w int) (label int, confidence float64, err error)
 	trained func() bool // a model suggests labels
 	opened  func()      // the window opened: the model trains if there is none
@@ -74,7 +75,7 @@ func (dr *drawer) show() {
 	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
-	d.label = newLabelEntry(deps.save)
+	d.label = newLabelEntry(d.typedShortcut)
 	d.label.SetPlaceHolder("label")
 	d.label.OnChanged = func(string) {
 		if !d.suggesting {
@@ -99,7 +100,9 @@ func (dr *drawer) show() {
 	d.pad.onKey = d.typedKey
 	d.pad.onRune = d.typedRune
 	d.pad.onShortcut = d.typedShortcut
-	d.win.Canvas().AddShortcut(shortcut(fyne.KeyS, false), func(fyne.Shortcut) { deps.save() })
+	for _, sc := range d.shortcuts() {
+		d.win.Canvas().AddShortcut(sc.key, func(fyne.Shortcut) { sc.do() })
+	}
 	d.updateClasses()
 	side := container.NewVBox(
 		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -117,6 +120,13 @@ func (dr *drawer) show() {
 	d.win.Show()
 	d.win.Canvas().Focus(d.pad)
 	deps.opened()
+}
+
+// close closes the draw window if it is open (the application quits).
+func (dr *drawer) close() {
+	if d := dr.open; d != nil {
+		d.win.Close()
+	}
 }
 
 // say puts text on the open draw window's status line.
@@ -260,31 +270,49 @@ func (d *drawWindow) typedRune(r rune) {
 	}
 }
 
-// typedShortcut saves the dataset on Ctrl+S typed on the pad, as in the main window.
-func (d *drawWindow) typedShortcut(s fyne.Shortcut) {
-	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
-		d.deps.save()
-	}
+// windowShortcut is a shortcut the draw window shares with the main window's menu.
+type windowShortcut struct {
+	key fyne.Shortcut
+	do  func()
 }
 
-// labelEntry is the draw window's label box: a SelectEntry that saves on Ctrl+S (a focused text
-// field takes every shortcut, and Entry ignores that one).
+// shortcuts are the main window's shortcuts that act in the draw window too: Ctrl+S saves the
+// dataset, Ctrl+Q quits the application.
+func (d *drawWindow) shortcuts() []windowShortcut {
+	return []windowShortcut{{shortcut(fyne.KeyS, false), d.deps.save}, {shortcut(fyne.KeyQ, false), d.deps.quit}}
+}
+
+// typedShortcut runs one of the window's shortcuts typed on the pad or in the label box (a
+// focused widget receives every shortcut, so the canvas's would not run); it reports whether s
+// was one.
+func (d *drawWindow) typedShortcut(s fyne.Shortcut) bool {
+	for _, sc := range d.shortcuts() {
+		if s.ShortcutName() == sc.key.ShortcutName() {
+			sc.do()
+			return true
+		}
+	}
+	return false
+}
+
+// labelEntry is the draw window's label box: a SelectEntry that hands the window's shortcuts
+// (Ctrl+S, Ctrl+Q) to onShortcut (a focused text field takes every shortcut, and Entry ignores
+// those).
 type labelEntry struct {
 	widget.SelectEntry
-	onSave func()
+	onShortcut func(fyne.Shortcut) bool
 }
 
-func newLabelEntry(onSave func()) *labelEntry {
-	e := &labelEntry{onSave: onSave}
+func newLabelEntry(onShortcut func(fyne.Shortcut) bool) *labelEntry {
+	e := &labelEntry{onShortcut: onShortcut}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
 	return e
 }
 
-// TypedShortcut saves on Ctrl+S and edits the text on the others.
+// TypedShortcut runs the window's shortcuts and edits the text on the others.
 func (e *labelEntry) TypedShortcut(s fyne.Shortcut) {
-	if s.ShortcutName() == shortcut(fyne.KeyS, false).ShortcutName() {
-		e.onSave()
+	if e.onShortcut(s) {
 		return
 	}
 	e.SelectEntry.TypedShortcut(s)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"idxlabel/store"
 )
 
@@ -82,5 +84,36 @@ func TestCancelSave(t *testing.T) {
 	}
 	if w.win.Canvas().Overlays().Top() != nil || ds.Relabel([]int{1}, 2) != nil {
 		t.Fatal("the quit asked for during the cancelled save went ahead")
+	}
+}
+
+// Quit closes the draw window with the main window; Ctrl+Q typed in the draw window (on the pad
+// or in the label box) quits as in the main window. Before, the main window closed and the draw
+// window kept the program alive.
+func TestQuitClosesTheDrawWindow(t *testing.T) {
+	for _, where := range []string{"menu", "pad", "label box"} {
+		t.Run(where, func(t *testing.T) {
+			w, ds := demoWindow(t, true)
+			w.draw.show()
+			d := w.draw.open
+			if d == nil {
+				t.Fatal("no draw window")
+			}
+			q := shortcut(fyne.KeyQ, false)
+			switch where {
+			case "menu":
+				menuItem(t, w, "File", "Quit").Action()
+			case "pad":
+				d.pad.TypedShortcut(q)
+			case "label box":
+				d.label.TypedShortcut(q)
+			}
+			if w.draw.open != nil {
+				t.Fatal("the draw window is still open after Quit")
+			}
+			if err := ds.Relabel([]int{0}, 3); err != store.ErrClosed {
+				t.Fatalf("the dataset is still open after Quit (relabel: %v)", err)
+			}
+		})
 	}
 }

@@ -27,7 +27,10 @@ type saver struct {
 	prefs  fyne.Preferences
 	menu   *menuBar
 	recent func(images, labels string) // puts a saved pair at the top of Open Recent
-	job    *job                        // the save running, nil when none
+	// closing closes the application's other windows (the draw window) before the main one
+	// closes; nil: none.
+	closing func()
+	job     *job // the save running, nil when none
 }
 
 // save writes the dataset over its files (Save As when it has none), off the UI thread with its
@@ -317,13 +320,17 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 	s.d.show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
 }
 
-// quit closes the window after asking about unsaved edits.
+// quit closes the window, and the application's other windows, after asking about unsaved
+// edits. The main window is the application's master: closing it ends the program.
 func (s *saver) quit() {
 	s.confirmUnsaved("Quit", func() {
 		if s.c.demo {
 			s.c.ds.Abandon()
 		}
 		s.c.ds.Close()
+		if s.closing != nil {
+			s.closing()
+		}
 		s.win.Close()
 	}, nil)
 }

@@ -76,6 +76,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		guess:   w.sugg.guess,
 		trained: func() bool { return w.sugg.model != nil },
 		opened:  w.sugg.trainModel,
+		quit: func() {
+			win.RequestFocus() // the question about unsaved edits opens there
+			w.save.quit()
+		},
 	}}
 	w.files.draw = w.draw.show
 	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
@@ -108,6 +112,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	right := container.NewPadded(w.detail.root)
 	win.SetContent(container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, middle))
 	win.Resize(fyne.NewSize(1280, 820))
+	// The main window is the application: closing it (Quit, after the question about unsaved
+	// edits) ends the program, with the draw window if it is open.
+	win.SetMaster()
+	w.save.closing = w.draw.close
 	win.SetCloseIntercept(w.save.quit)
 	win.SetOnDropped(w.files.dropped)
 	win.Canvas().SetOnTypedRune(w.keys.canvasRune)
