@@ -28,6 +28,8 @@ type controller struct {
 	d   *dialogs
 	// replaced runs when the dataset is replaced: the work on the old one stops, its model goes.
 	replaced []func()
+	// shown runs once a new dataset is shown: the draw window starts afresh for it.
+	shown []func()
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -94,6 +96,9 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 	c.refresh()
 	c.follow()
 	c.out.focus()
+	for _, f := range c.shown {
+		f()
+	}
 	if name != nothingOpen {
 		reportFirstTiles(ds.Len()) // the placeholder is not the first tiles anyone waits for
 	}

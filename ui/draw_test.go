@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -66,7 +67,7 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 		t.Fatalf("label %q, add disabled %v", d.label.Text, d.add.Disabled())
 	}
 	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.empty() || d.label.Text != "7" {
+	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.empty() || d.label.Text != "" {
 		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.pad.empty(), d.label.Text)
 	}
 	// Ctrl+Z undoes a stroke; Escape clears the pad.
@@ -80,7 +81,12 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 		t.Fatal("Escape did not clear the pad")
 	}
 	drawSeven(d)
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the label 7 is kept
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // no label for this drawing: nothing added
+	if ds.Len() != 1 || d.label.Text != "" || !d.add.Disabled() {
+		t.Fatalf("Enter with no label: %d samples, label %q", ds.Len(), d.label.Text)
+	}
+	d.pad.TypedRune('7')
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	drag(d, 0.5, 0.15, 0.48, 0.85)
 	d.pad.TypedRune('1')
 	d.addSample()
@@ -157,4 +163,81 @@ func inkSum(g *image.Gray) int {
 		s += int(v)
 	}
 	return s
+}
+
+// With no model to guess, each drawing starts with an empty label box: after a 4 is added, the
+// next drawing is not pre-filled "4" (Enter used to add it as a 4). A label typed before
+// drawing stays for that drawing, even when the pad is cleared and drawn again.
+func TestDrawLabelBoxStartsEmpty(t *testing.T) {
+	_, d, ds := newDatasetWindow(t)
+	drawSeven(d)
+	d.pad.TypedRune('4')
+	d.addSample()
+	if ds.Len() != 1 || ds.Label(0) != 4 {
+		t.Fatalf("%d samples", ds.Len())
+	}
+	drawSeven(d)
+	if d.label.Text != "" || !d.add.Disabled() {
+		t.Fatalf("the next drawing's label box holds %q", d.label.Text)
+	}
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Len() != 1 || !strings.Contains(d.status.Text, "type its label") {
+		t.Fatalf("Enter with no label: %d samples, status %q", ds.Len(), d.status.Text)
+	}
+	d.pad.clear()
+	d.pad.TypedRune('1')
+	drawSeven(d)
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	drawSeven(d)
+	if d.label.Text != "1" {
+		t.Fatalf("the label typed for the drawing went: %q", d.label.Text)
+	}
+}
+
+// When the main window shows another dataset, the draw window starts afresh for it: no message
+// of the old dataset, no drawing and no label left, and a drawing becomes a sample of the new
+// dataset's size (1×1 here: an odd but valid pair), added and saved.
+func TestDrawFollowsANewDataset(t *testing.T) {
+	w, d, _ := newDatasetWindow(t)
+	drawSeven(d)
+	d.pad.TypedRune('7')
+	d.addSample()
+	old := d.status.Text
+	drawSeven(d)
+	d.pad.TypedRune('3')
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "one-images-idx3-ubyte"), filepath.Join(dir, "one-labels-idx1-ubyte")
+	images, _ := idx.New(idx.UByte, 2, 1, 1)
+	labels, _ := idx.New(idx.UByte, 2)
+	copy(images.Data, []byte{0, 255})
+	copy(labels.Data, []byte{1, 2})
+	if err := store.WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	one, err := store.Open(ip, lp, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { one.Close() })
+	w.c.setDataset(one, "one", false)
+	if d.status.Text == old || !strings.Contains(d.heading.Text, "1×1") || !d.pad.empty() || d.label.Text != "" {
+		t.Fatalf("after another dataset: status %q, heading %q, pad empty %v, label %q", d.status.Text, d.heading.Text, d.pad.empty(), d.label.Text)
+	}
+	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if one.Len() != 2 {
+		t.Fatal("the old drawing was added to the new dataset")
+	}
+	drawSeven(d)
+	d.pad.TypedRune('5')
+	d.addSample()
+	if one.Len() != 3 || one.Label(2) != 5 || len(one.Pixels(2)) != 1 {
+		t.Fatalf("%d samples, status %q", one.Len(), d.status.Text)
+	}
+	if err := one.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err := idx.ReadFile(ip)
+	if err != nil || got.Header.String() != "0x00000803 ubyte 3×1×1" {
+		t.Fatalf("saved %v, %v", got, err)
+	}
 }

@@ -38,13 +38,16 @@ type drawer struct {
 
 // drawWindow is the window for drawing new samples: the pad, beside it the normalized sample
 // as it will be saved (enlarged, crisp), the label, the centring and the pen width. Enter adds
-// the sample (one undoable, journaled step), clears the pad and keeps the label, so "7, Enter,
-// 7, Enter…" is quick; Ctrl+Z on the pad undoes the last stroke; Escape clears the pad.
+// the sample (one undoable, journaled step) and clears the pad and the label box, so each
+// drawing gets its own label ("7, Enter, 1, Enter…"): the model's guess for the next drawing,
+// or nothing, never the last drawing's label; Ctrl+Z on the pad undoes the last stroke; Escape
+// clears the pad.
 type drawWindow struct {
 	deps      drawDeps
 	win       fyne.Window
 	pad       *drawPad
 	preview   *canvas.Image
+	heading   *widget.Label // above the preview: the sample size a drawing becomes
 	label     *labelEntry
 	options   []string // what the label box's drop-down offers
 	centering *widget.RadioGroup
@@ -69,10 +72,12 @@ func (dr *drawer) show() {
 		d.updateClasses()
 		d.win.Show()
 		d.win.RequestFocus()
+		d.deps.opened()
 		return
 	}
 	deps := dr.deps
-	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(" ")}
+	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(drawHint)}
+	d.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
 	d.label = newLabelEntry(d.typedShortcut)
@@ -105,7 +110,7 @@ func (dr *drawer) show() {
 	}
 	d.updateClasses()
 	side := container.NewVBox(
-		widget.NewLabelWithStyle("As it will be saved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		d.heading,
 		d.preview,
 		widget.NewLabel("Label"), d.label,
 		widget.NewLabel("Centring"), d.centering,
@@ -121,6 +126,26 @@ func (dr *drawer) show() {
 	d.win.Canvas().Focus(d.pad)
 	deps.opened()
 }
+
+// follow makes the open draw window draw for the dataset the main window now shows (another was
+// opened, or a new one started): the pad, the label box and the status line start afresh, the
+// preview takes the new sample size, and a model for suggestions trains if the new dataset
+// has labels to learn from. The controller calls it once the new dataset is shown.
+func (dr *drawer) follow() {
+	d := dr.open
+	if d == nil {
+		return
+	}
+	d.chosen = false
+	d.setLabel("")
+	d.pad.clear() // renormalizes: the preview at the new size
+	d.updateClasses()
+	d.status.SetText(drawHint)
+	d.deps.opened()
+}
+
+// drawHint is the draw window's status line before anything is drawn.
+const drawHint = "Draw a digit, type its label, press Enter to add it."
 
 // close closes the draw window if it is open (the application quits).
 func (dr *drawer) close() {
@@ -171,6 +196,7 @@ func (d *drawWindow) updateClasses() {
 func (d *drawWindow) renormalize() {
 	d.digit = nil
 	h, w := d.deps.size()
+	setText(d.heading, fmt.Sprintf("As it will be saved (%d×%d)", h, w))
 	if !d.pad.empty() {
 		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h}
 		if d.centering.Selected == centerBoxText {
@@ -184,8 +210,8 @@ func (d *drawWindow) renormalize() {
 		d.preview.Image = d.digit
 		d.suggest()
 	} else {
-		if d.deps.trained() {
-			d.chosen = false // a new drawing gets a new suggestion
+		if !d.chosen {
+			d.setLabel("") // the model's guess was for the drawing that is gone
 		}
 		d.preview.Image = image.NewGray(image.Rect(0, 0, w, h))
 	}
@@ -228,19 +254,41 @@ func (d *drawWindow) suggest() {
 	h, w := d.deps.size()
 	label, conf, err := d.deps.guess(d.digit.Pix, h, w)
 	if err != nil {
+		d.setLabel("")
 		d.status.SetText("No suggestion: " + err.Error())
 		return
 	}
-	d.suggesting = true
-	d.label.SetText(strconv.Itoa(label))
-	d.suggesting = false
+	d.setLabel(strconv.Itoa(label))
 	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure: Enter accepts, a digit overrides.", d.deps.classes().long(label), 100*conf))
 }
 
-// addSample appends the normalized drawing with the chosen label, then clears the pad.
+// setLabel puts text in the label box as the window's own choice (a guess, or nothing), not
+// the person's.
+func (d *drawWindow) setLabel(text string) {
+	d.suggesting = true
+	d.label.SetText(text)
+	d.suggesting = false
+}
+
+// addSample appends the normalized drawing with the chosen label, then clears the pad and the
+// label box (the next drawing gets the model's guess or a label typed for it). A drawing
+// normalized for another sample size than the dataset's (h×w) is not added: the status line
+// says so.
 func (d *drawWindow) addSample() {
 	label, ok := d.chosenLabel()
-	if d.digit == nil || !ok || d.deps.busy() {
+	switch {
+	case d.deps.busy():
+		return
+	case d.digit == nil:
+		d.status.SetText("Nothing to add: draw a digit first.")
+		return
+	case !ok:
+		d.status.SetText("No label for this drawing: type its label, then press Enter.")
+		return
+	}
+	if h, w := d.deps.size(); d.digit.Rect.Dy() != h || d.digit.Rect.Dx() != w {
+		d.status.SetText(fmt.Sprintf("The drawing is %d×%d pixels and this dataset's samples are %d×%d: not added. Draw it again.", d.digit.Rect.Dy(), d.digit.Rect.Dx(), h, w))
+		d.pad.clear()
 		return
 	}
 	i, err := d.deps.add(append([]byte(nil), d.digit.Pix...), label)
@@ -249,7 +297,8 @@ func (d *drawWindow) addSample() {
 		return
 	}
 	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.deps.classes().long(label)))
-	d.pad.clear()
+	d.chosen = false
+	d.pad.clear() // and the label box (renormalize)
 	d.win.Canvas().Focus(d.pad)
 }
 

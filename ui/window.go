@@ -82,6 +82,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		},
 	}}
 	w.files.draw = w.draw.show
+	c.shown = []func(){w.draw.follow}
 	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
 	w.imp = &importer{c: c, d: w.d, win: win}
 	w.exp = &exporter{c: c, d: w.d, win: win}
