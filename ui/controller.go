@@ -224,15 +224,25 @@ func (c *controller) renderCursor() {
 // say puts a message on the status bar until the next change of the cursor or the state.
 func (c *controller) say(text string) { c.out.footer.say(text) }
 
-// editsWait reports whether a job holds edits (a load, save, import or scan), and then says on
-// the status bar that the edit waits, instead of dropping the key silently.
-func (c *controller) editsWait() bool {
-	if !c.jobs.busy() {
+// cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
+// status bar, never in a dialog (a key must not open one, and a burst of keys must not stack
+// them): the dataset is open read-only, or a job holds edits (a load, save, import or scan) and
+// the edit waits until it is done.
+func (c *controller) cannotEdit() bool {
+	switch {
+	case c.ds.ReadOnly():
+		c.say(readOnlyNote)
+	case c.jobs.busy():
+		c.say("Busy (saving, opening or importing): edits wait until it is done")
+	default:
 		return false
 	}
-	c.say("Busy (saving, opening or importing): edits wait until it is done")
 	return true
 }
+
+// readOnlyNote is what the status bar says when an edit or a save is refused on a dataset open
+// read-only.
+const readOnlyNote = "Read-only (the pair is open for editing elsewhere): edits and saves are refused here"
 
 // rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
 // sample when it is among them.

@@ -17,13 +17,14 @@ import (
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
 // class picker for datasets whose classes need more than one keystroke.
 func (c *controller) typedRune(r rune) {
-	if c.jobs.busy() {
+	isClass := r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	if isClass && c.cannotEdit() {
 		return
 	}
 	switch {
 	case r >= '0' && r <= '9' && c.classes.digits:
 		c.modeView().label(c, int(r-'0'))
-	case r >= '0' && r <= '9', r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+	case isClass:
 		c.pickClass(string(r))
 	}
 }
@@ -49,7 +50,7 @@ func (c *controller) typedKey(k *fyne.KeyEvent) bool {
 // relabel, or a review's decision).
 func (c *controller) pickClass(initial string) {
 	n := c.v.selectionSize()
-	if n == 0 {
+	if n == 0 || c.cannotEdit() {
 		return
 	}
 	c.d.pickClass("Relabel "+samplesText(n)+" as…", initial, c.classes, func(l int) {
@@ -80,7 +81,7 @@ func largeEditNote(n int, verb string) string {
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (c *controller) toggleDelete() {
 	sel := c.v.selection()
-	if len(sel) == 0 || c.editsWait() {
+	if len(sel) == 0 || c.cannotEdit() {
 		return
 	}
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !c.ds.State(i).Deleted })
@@ -118,7 +119,7 @@ func (c *controller) undo() { c.step(true) }
 func (c *controller) redo() { c.step(false) }
 
 func (c *controller) step(undo bool) {
-	if c.editsWait() {
+	if c.cannotEdit() {
 		return
 	}
 	// The step's Change (delivered synchronously to subscribers inside Undo/Redo) says which

@@ -51,6 +51,9 @@ type importer struct {
 
 // importDialog asks for a folder of images and how to process them, then imports.
 func (m *importer) importDialog() {
+	if m.c.cannotEdit() {
+		return // read-only, or a job holds edits: the status bar says so
+	}
 	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
 			m.d.showError(err)

@@ -88,7 +88,7 @@ func (browseMode) legend(digits bool) []key {
 // step, then moves the cursor to the next sample after them.
 func (c *controller) relabel(label int) {
 	sel := c.v.selection()
-	if len(sel) == 0 || c.editsWait() {
+	if len(sel) == 0 || c.cannotEdit() {
 		return
 	}
 	err := c.ds.Relabel(sel, label)

@@ -206,7 +206,7 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 // then the cursor moves to the next sample.
 func (c *controller) decide(r *review, label int) {
 	i := c.v.current()
-	if i < 0 || r == nil || c.editsWait() {
+	if i < 0 || r == nil || c.cannotEdit() {
 		return
 	}
 	how := r.how(i, label)

@@ -55,7 +55,7 @@ func (s *saver) cancel() {
 // save.
 func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, then func()) {
 	c := s.c
-	if c.editsWait() {
+	if c.cannotEdit() {
 		return // one save (or load, import) at a time
 	}
 	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
@@ -139,6 +139,9 @@ func (s *saver) done(job *job, err error, then func()) {
 func (s *saver) saveAs() { s.saveAsThen(nil) }
 
 func (s *saver) saveAsThen(then func()) {
+	if s.c.cannotEdit() {
+		return // read-only, or a save runs: the status bar says so
+	}
 	ds := s.c.ds
 	images, labels := ds.Paths()
 	var d *dialog.ConfirmDialog

@@ -37,6 +37,7 @@ type scanner struct {
 func (s *scanner) findSuspects() {
 	c := s.c
 	if c.jobs.busy() {
+		c.say("Busy (saving, opening or importing): find suspects when it is done")
 		return
 	}
 	if !c.ds.HasLabels() {
