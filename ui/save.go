@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,7 +136,8 @@ func (s *saver) done(job *job, err error, then func()) {
 
 // saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
 // "<base>-labels-idx1-ubyte" there (".gz" when compressed), through the store's atomic paired
-// save; the file-save dialog's writer is not used, since it empties the target first.
+// save; the file-save dialog's writer is not used, since it empties the target first. A folder
+// that does not exist is created once the person agrees; Enter in any field presses Save.
 func (s *saver) saveAs() { s.saveAsThen(nil) }
 
 func (s *saver) saveAsThen(then func()) {
@@ -228,21 +230,40 @@ func (s *saver) saveAsThen(then func()) {
 			return
 		}
 		i, l := paths()
-		write := func() {
+		dir := filepath.Dir(i)
+		write := func(mkdir bool) {
 			s.run(func(ctx context.Context, progress func(float64)) error {
+				if mkdir {
+					if err := os.MkdirAll(dir, 0o777); err != nil {
+						return fmt.Errorf("cannot create the folder %s: %w", dir, err)
+					}
+				}
 				return ds.SaveAsContext(ctx, i, l, progress)
 			}, then)
 		}
-		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
-			s.d.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			// Enter creates it: the answer that loses nothing, and what Save was pressed for.
+			s.d.ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
 				if yes {
-					write()
+					write(true)
 				}
 			})
 			return
 		}
-		write()
+		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
+			s.d.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
+				if yes {
+					write(false)
+				}
+			})
+			return
+		}
+		write(false)
 	}, s.win)
+	// Enter in a field presses Save, as Enter elsewhere in the dialog does (dialogs.show).
+	for _, e := range []*promptEntry{folder, base, labelName} {
+		e.OnSubmitted = func(string) { d.Confirm() }
+	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.show("save as", d, d.Dismiss, d.Confirm, nil)
 }
