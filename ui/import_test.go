@@ -1,12 +1,17 @@
 package ui
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
 )
@@ -52,5 +57,41 @@ func TestImportImageFolder(t *testing.T) {
 	waitFor(t, func() bool { return !w.jobs.busy() })
 	if ds.Len() != 10004 || ds.Label(10003) != 9 {
 		t.Fatalf("flat folder import: %d samples", ds.Len())
+	}
+}
+
+// Enter in the import's options imports; its report names every skipped file with the count, in
+// a list tall enough to read, and Enter closes it. Before, the reasons sat in a one-line scroll area and Enter did nothing.
+func TestImportReportListsSkippedFiles(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "1", "a.png"))
+	os.Mkdir(filepath.Join(dir, "4"), 0o755)
+	for k := range 20 {
+		os.WriteFile(filepath.Join(dir, "4", fmt.Sprintf("bad%02d.png", k)), []byte("nope"), 0o644)
+	}
+	n := ds.Len()
+	w.imp.importOptions(dir)
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports
+	waitFor(t, func() bool { return !w.jobs.busy() })
+	if ds.Len() != n+1 {
+		t.Fatalf("%d samples added", ds.Len()-n)
+	}
+	text := overlayText(w)
+	if !strings.Contains(text, "Added 1 sample. Skipped 20 files:") || !strings.Contains(text, filepath.Join("4", "bad00.png")+": ") {
+		t.Fatalf("the report says %q", text)
+	}
+	var list *widget.List
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.List); ok {
+			list = l
+		}
+	})
+	if list == nil || list.Size().Height < 8*widget.NewLabel("X").MinSize().Height {
+		t.Fatalf("the skipped files' list is %v high", list.Size())
+	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("Enter did not close the report")
 	}
 }

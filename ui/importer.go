@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
@@ -81,7 +81,8 @@ func (m *importer) importOptions(dir string) {
 		widget.NewFormItem("", only),
 		widget.NewFormItem("Label", label),
 	)
-	dialog.ShowCustomConfirm("Import images", "Import", "Cancel", form, func(ok bool) {
+	var d *dialog.ConfirmDialog
+	d = dialog.NewCustomConfirm("Import images", "Import", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -101,6 +102,8 @@ func (m *importer) importOptions(dir string) {
 		}
 		m.run(dir, l, opts, !only.Checked)
 	}, m.win)
+	label.OnSubmitted = func(string) { d.Confirm() } // Enter imports, as elsewhere in the dialog
+	m.d.show("import options", d, d.Dismiss, d.Confirm, nil)
 }
 
 // run loads and normalizes the images off the UI thread with a progress bar, appends them in
@@ -117,13 +120,17 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 		return
 	}
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustomWithoutButtons(fmt.Sprintf("Importing %d images", len(files)), bar, m.win)
-	prog.Show()
 	job := c.jobs.start(jobImporting, "")
+	prog := dialog.NewCustom(fmt.Sprintf("Importing %d images", len(files)), "Cancel", bar, m.win)
+	prog.SetOnClosed(job.cancel)
+	prog.Show()
 	ds := c.ds
 	c.jobs.run(func() {
 		var samples []store.Sample
 		for k, f := range files {
+			if job.ctx.Err() != nil {
+				break // cancelled: nothing is added
+			}
 			px, err := normalize.LoadFile(f.Path, opts, normalizeDigit)
 			if err != nil {
 				skipped = append(skipped, err.Error())
@@ -135,9 +142,15 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 				c.jobs.schedule(func() { bar.SetValue(frac) })
 			}
 		}
+		cancelled := job.ctx.Err() != nil
 		c.jobs.schedule(func() {
 			defer c.jobs.finish(job) // last: tests wait on it
+			prog.SetOnClosed(func() {})
 			prog.Hide()
+			if cancelled {
+				c.say("Import cancelled: nothing was added")
+				return
+			}
 			if ds != c.ds {
 				return // another dataset was opened meanwhile
 			}
@@ -147,20 +160,38 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 					return
 				}
 			}
-			m.report(len(samples), skipped)
+			m.report(dir, len(samples), skipped)
 		})
 	})
 }
 
-// report says how many samples came in and lists the files skipped.
-func (m *importer) report(added int, skipped []string) {
-	msg := fmt.Sprintf("Added %d sample(s).", added)
-	if len(skipped) > 0 {
-		shown := skipped[:min(len(skipped), 15)]
-		msg += fmt.Sprintf("\n\nSkipped %d:\n%s", len(skipped), strings.Join(shown, "\n"))
-		if len(skipped) > len(shown) {
-			msg += fmt.Sprintf("\n… and %d more", len(skipped)-len(shown))
-		}
+// report says how many samples came in and lists every file skipped, with the count and the
+// reason, named within dir: a list of at most maxReportRows rows in sight, which scrolls (a list
+// lays out only the rows in sight, so thousands of skipped files cost nothing). Enter or Escape
+// closes it.
+func (m *importer) report(dir string, added int, skipped []string) {
+	text := fmt.Sprintf("Added %s.", plural(added, "sample"))
+	if len(skipped) == 0 {
+		m.d.inform("Import", text)
+		return
 	}
-	dialog.ShowCustom("Import", "OK", container.NewVScroll(widget.NewLabel(msg)), m.win)
+	text += fmt.Sprintf(" Skipped %s:", plural(len(skipped), "file"))
+	names := make([]string, len(skipped))
+	for k, s := range skipped {
+		names[k] = strings.TrimPrefix(s, dir+string(filepath.Separator))
+	}
+	list := widget.NewList(func() int { return len(names) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis // a reason can be long: the row shows its start
+			return l
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[id]) })
+	row := widget.NewLabel("X").MinSize().Height + theme.SeparatorThicknessSize()
+	content := newFixedBorder(widget.NewLabel(text), list, fyne.NewSize(560, row*float32(min(len(names), maxReportRows)+1)))
+	d := dialog.NewCustom("Import", "OK", content, m.win)
+	m.d.show("import report", d, d.Hide, nil, nil)
 }
+
+// maxReportRows is how many skipped files the import report shows at once before it scrolls.
+const maxReportRows = 12
