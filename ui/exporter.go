@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
+	"idxlabel/store"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -86,9 +87,23 @@ func (x *exporter) exportDialog() {
 
 // run writes the export off the UI thread with a progress bar and Cancel; an existing target
 // is replaced only after asking, and asked about only where export.Write may replace it
-// (anything else in the way is refused by Write and shown as an error).
+// (anything else in the way is refused by Write and shown as an error). A target that is one of
+// the dataset's own files, or a folder holding them, is refused up front (store.CheckOutputs);
+// while it writes, the export holds the locks that guard out as a file of a pair open for
+// editing (store.LockForWrite), as every command-line writer does.
 func (x *exporter) run(out string, opts export.Options, force bool) {
 	c := x.c
+	var inputs []string
+	images, labels := c.ds.Paths()
+	for _, p := range []string{images, labels} {
+		if p != "" {
+			inputs = append(inputs, p)
+		}
+	}
+	if err := store.CheckOutputs(inputs, []string{out}); err != nil {
+		x.d.showError(fmt.Errorf("cannot export there: %w", err))
+		return
+	}
 	s := export.FromDataset(c.ds)
 	opts.Force = force
 	job := c.jobs.start(jobExporting, "")
@@ -101,7 +116,11 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
-		err := export.Write(job.ctx, s, out, opts)
+		release, err := store.LockForWrite(out)
+		if err == nil {
+			err = export.Write(job.ctx, s, out, opts)
+			release()
+		}
 		c.jobs.schedule(func() {
 			c.jobs.finish(job)
 			prog.SetOnClosed(func() {})

@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+
+	"idxlabel/export"
+	"idxlabel/idx"
+	"idxlabel/store"
 )
 
 // TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
@@ -61,5 +65,62 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 		if strings.HasSuffix(f, string(filepath.Separator)+strings.Repeat("0", width)+".png") {
 			t.Fatalf("the deleted sample 0 was exported as %s", f)
 		}
+	}
+}
+
+// The export refuses the dataset's own files, and a folder holding them (a PNG export replaces
+// its folder whole), with a clear message and nothing written; and it takes the lock that guards
+// a file of a pair open for editing elsewhere, as the command-line writers do.
+func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
+	ip, lp := writeDemoPair(t, t.TempDir(), "mine")
+	ds, err := store.Open(ip, lp, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	w.c.setDataset(ds, "mine", false)
+	q := queueUI(w)
+	before, err := os.ReadFile(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []struct {
+		out  string
+		opts export.Options
+	}{
+		{lp, export.Options{Format: export.CSV}},
+		{ip, export.Options{Format: export.NPZ}},
+		{filepath.Dir(lp), export.Options{Format: export.PNG, Force: true}},
+	} {
+		w.exp.run(target.out, target.opts, target.opts.Force)
+		q.run()
+		if text := strings.ToLower(overlayText(w)); !strings.Contains(text, "cannot export there") || !strings.Contains(text, "write to another") {
+			t.Fatalf("export to %s: the window says %q", target.out, text)
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	}
+	after, err := os.ReadFile(lp)
+	if err != nil || string(after) != string(before) || w.jobs.busy() {
+		t.Fatalf("the label file changed (%v) or a job runs", err)
+	}
+	if _, err := os.Stat(ip); err != nil {
+		t.Fatal(err)
+	}
+	// A CSV export over the label file of another pair open for editing is refused by its lock.
+	oi, ol := writeDemoPair(t, t.TempDir(), "other")
+	other, err := store.Open(oi, ol, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	w.exp.run(ol, export.Options{Format: export.CSV}, true)
+	waitUI(t, q, func() bool { return !w.jobs.busy() && strings.Contains(overlayText(w), "OK") })
+	if text := overlayText(w); !strings.Contains(text, "open for editing") {
+		t.Fatalf("export over a held pair's label file: the window says %q", text)
+	}
+	if _, err := idx.ReadFile(ol); err != nil {
+		t.Fatalf("the other pair's label file was replaced: %v", err)
 	}
 }

@@ -17,15 +17,7 @@ import (
 // the samples as they were, the cursor where it was, and no dialog open. Before, the first digit
 // opened a modal error, and every later key waited behind it.
 func TestReadOnlyRefusesEditsOnTheStatusBar(t *testing.T) {
-	images, labels, err := demo.Arrays()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	ip, lp := filepath.Join(dir, "ro-images-idx3-ubyte"), filepath.Join(dir, "ro-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
-		t.Fatal(err)
-	}
+	ip, lp := writeDemoPair(t, t.TempDir(), "ro")
 	ds, err := store.Open(ip, lp, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -60,4 +52,19 @@ func TestReadOnlyRefusesEditsOnTheStatusBar(t *testing.T) {
 	if ds.Label(3) != before || ds.State(3).Deleted || ds.Dirty() || w.c.v.cursor != 3 {
 		t.Fatalf("label %d (was %d), deleted %v, dirty %v, cursor %d", ds.Label(3), before, ds.State(3).Deleted, ds.Dirty(), w.c.v.cursor)
 	}
+}
+
+// writeDemoPair writes the demo's 300 labelled digits as the pair "<base>-images-idx3-ubyte",
+// "<base>-labels-idx1-ubyte" in dir and returns their paths.
+func writeDemoPair(t *testing.T, dir, base string) (images, labels string) {
+	t.Helper()
+	im, lb, err := demo.Arrays()
+	if err != nil {
+		t.Fatal(err)
+	}
+	images, labels = filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
+	if err := store.WritePair(images, labels, im, lb); err != nil {
+		t.Fatal(err)
+	}
+	return images, labels
 }
