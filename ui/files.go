@@ -19,19 +19,6 @@ import (
 	"idxlabel/store"
 )
 
-// idxFilter shows IDX files in the open dialog: names with "idx" in them (train-images-idx3-ubyte,
-// t10k-labels.idx1-ubyte), ".idx", and gzip files; not the journals of unsaved edits
-// (…-ubyte.gz.idxlabel-journal) nor their set-aside copies (….discarded).
-type idxFilter struct{}
-
-func (idxFilter) Matches(u fyne.URI) bool {
-	name := strings.ToLower(u.Name())
-	if strings.Contains(name, strings.ToLower(store.JournalSuffix)) {
-		return false
-	}
-	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
-}
-
 // opener opens datasets: File → Open…, files dropped on the window, Open Recent, the demo, New
 // Dataset and the unsaved new datasets found at start, and what Open found beside the files (a
 // journal of unsaved edits, notices). It asks about unsaved edits first (saver.confirmUnsaved)

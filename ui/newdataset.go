@@ -56,6 +56,7 @@ func (o *opener) newDatasetForm() {
 				r.Close()
 			}
 		}, o.win)
+		fd.SetFilter(notStateFiles{})
 		fd.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
 		fd.Show()
 	})

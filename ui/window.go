@@ -42,6 +42,7 @@ type window struct {
 // newWindow builds the main window's parts in win and wires them; it starts with an empty
 // dataset (the controller's setEmpty), and opener.use gives it something to show.
 func newWindow(a fyne.App, win fyne.Window) *window {
+	nameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win, jobs: newJobs(fyne.Do), d: &dialogs{win: win}}
 	c := newController(w.jobs, w.d)
 	w.c = c
