@@ -6,19 +6,29 @@ import (
 	"idxlabel/store"
 )
 
-// badge is the text drawn in a tile's corner: its label, or "3→7" for an edited sample.
+// badge is the text drawn in a tile's corner: its label, or "3→7" for an edited sample, in
+// color on back (nil: badgeBack).
 type badge struct {
 	text  string
 	color color.Color
+	back  color.Color
 }
 
-// Badge colours.
+// Badge colours. The tiles are MNIST's white ink on black in both themes (a deleted one tinted
+// dark red), so the badges are the same in both.
 var (
-	badgePlain   = color.NRGBA{255, 255, 255, 255}
-	badgeEdited  = color.NRGBA{255, 170, 60, 255}
-	badgeAdded   = color.NRGBA{110, 220, 130, 255}
-	badgeDeleted = color.NRGBA{255, 110, 110, 255}
+	badgePlain  = color.NRGBA{255, 255, 255, 255}
+	badgeEdited = color.NRGBA{255, 170, 60, 255}
+	badgeAdded  = color.NRGBA{110, 220, 130, 255}
+	// A deleted sample's badge: white on solid red, at least 7:1 (WCAG's AAA for small text)
+	// over any pixel of a deleted tile; red text on the tile's dark red was hard to read.
+	badgeDeleted     = color.NRGBA{255, 255, 255, 255}
+	badgeDeletedBack = color.NRGBA{160, 25, 25, 255}
 )
+
+// badgeBack is behind a badge's text unless the badge says otherwise: translucent, so the tile
+// shows through.
+var badgeBack = color.NRGBA{0, 0, 0, 120}
 
 // badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
 // (a review's "7→1?"); n names the classes.
@@ -39,7 +49,7 @@ func (m tileMarks) badge(i int, st store.State) badge {
 	b := badge{text: m.classes.short(st.Label), color: badgePlain}
 	switch {
 	case st.Deleted:
-		b.color = badgeDeleted
+		b.color, b.back = badgeDeleted, badgeDeletedBack
 	case st.Edited:
 		b.text = m.classes.short(st.Original) + "→" + b.text
 		b.color = badgeEdited

@@ -95,7 +95,7 @@ func (m *mosaic) tile(ds samples, v *view, p, x0, y0 int, pal palette) {
 			g := px[y*dw+x]
 			o := 4 * x
 			if st.Deleted {
-				row[o], row[o+1], row[o+2] = 70+g/4, g/5, g/5
+				row[o], row[o+1], row[o+2] = deletedTint(g)
 			} else {
 				row[o], row[o+1], row[o+2] = g, g, g
 			}
@@ -118,3 +118,6 @@ func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 		copy(img.Pix[img.PixOffset(r.Min.X, y):], first)
 	}
 }
+
+// deletedTint is the colour of a deleted sample's pixel of grey level g: dimmed and tinted red.
+func deletedTint(g uint8) (r, gr, b uint8) { return 70 + g/4, g / 5, g / 5 }

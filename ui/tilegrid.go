@@ -425,7 +425,7 @@ func (r *tileGridRenderer) draw(size fyne.Size) {
 	r.img.Resize(fyne.NewSize(float32(ge.cols)*ge.cellW, float32(rows)*ge.cellH))
 	r.img.Show()
 	r.img.Refresh()
-	if g.zoom >= 2 {
+	if ge.cellW >= minBadgeCell {
 		r.placeBadges(ge, offset, row0, rows)
 	}
 	r.placeMark(ge, offset)
@@ -450,6 +450,11 @@ func (r *tileGridRenderer) placeMark(ge geometry, offset float32) {
 	r.mark.Show()
 	r.mark.Refresh()
 }
+
+// minBadgeCell is the narrowest tile, in units, that gets a badge: every tile of a 28×28 dataset
+// (30 units at the smallest zoom), not the few units of a tiny sample's tile, where badges would
+// cover each other.
+const minBadgeCell = 20
 
 // placeBadges puts a small, translucent label badge in the top-left corner of every visible
 // tile, inside the top margin of the sample (MNIST's digits fill the middle 20×20 of 28×28, so a
@@ -476,6 +481,10 @@ func (r *tileGridRenderer) placeBadges(ge geometry, offset float32, row0, rows i
 		r.nbadges++
 		t.Text, t.Color, t.TextSize = b.text, b.color, textSize
 		t.TextStyle.Bold = true
+		back.FillColor = badgeBack
+		if b.back != nil {
+			back.FillColor = b.back
+		}
 		row, col := p/ge.cols, p%ge.cols
 		pos := fyne.NewPos(ge.x0+float32(col)*ge.cellW+ge.unit, float32(row)*ge.cellH-offset+ge.unit)
 		ts := t.MinSize()
@@ -487,9 +496,6 @@ func (r *tileGridRenderer) placeBadges(ge geometry, offset float32, row0, rows i
 		back.Refresh()
 	}
 }
-
-// badgeBack is behind a badge's text: translucent, so the tile shows through.
-var badgeBack = color.NRGBA{0, 0, 0, 120}
 
 // placeThumb sizes the scroll bar's thumb to the visible share of the rows.
 func (r *tileGridRenderer) placeThumb(ge geometry, offset float32, size fyne.Size) {
