@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"idxlabel/idx"
+	"idxlabel/internal/numfmt"
 )
 
 // action is one step on the undo or redo stack. apply and revert run with d.mu held; remap
@@ -56,12 +57,12 @@ func (a *relabel) String() string {
 		return "Relabel no samples"
 	}
 	if len(a.idx) == 1 {
-		return fmt.Sprintf("Relabel sample %d as %s", a.idx[0], labelText(a.to[0]))
+		return numfmt.Sprintf("Relabel sample %d as %s", a.idx[0], labelText(a.to[0]))
 	}
 	if same(a.to) {
-		return fmt.Sprintf("Relabel %d samples as %s", len(a.idx), labelText(a.to[0]))
+		return numfmt.Sprintf("Relabel %d samples as %s", len(a.idx), labelText(a.to[0]))
 	}
-	return fmt.Sprintf("Relabel %d samples", len(a.idx))
+	return numfmt.Sprintf("Relabel %d samples", len(a.idx))
 }
 
 // appendSamples adds samples at the end; pixels are in stored order. first is where the
@@ -102,7 +103,7 @@ func appendName(labels []int32) string {
 	if len(labels) == 1 {
 		return "Add a sample labelled " + labelText(labels[0])
 	}
-	return fmt.Sprintf("Add %d samples", len(labels))
+	return numfmt.Sprintf("Add %d samples", len(labels))
 }
 
 // setDeleted marks samples deleted (to = true) or restores them.
@@ -132,9 +133,9 @@ func (a *setDeleted) String() string {
 		verb = "Restore"
 	}
 	if len(a.idx) == 1 {
-		return fmt.Sprintf("%s sample %d", verb, a.idx[0])
+		return numfmt.Sprintf("%s sample %d", verb, a.idx[0])
 	}
-	return fmt.Sprintf("%s %d samples", verb, len(a.idx))
+	return numfmt.Sprintf("%s %d samples", verb, len(a.idx))
 }
 
 // decide records a review decision on one sample: its label (changed or kept) and that it was
@@ -158,9 +159,9 @@ func (a *decide) revert(d *Dataset) Change {
 
 func (a *decide) String() string {
 	if a.to == a.old {
-		return fmt.Sprintf("Keep label %s of sample %d", labelText(a.to), a.i)
+		return numfmt.Sprintf("Keep label %s of sample %d", labelText(a.to), a.i)
 	}
-	return fmt.Sprintf("Relabel sample %d as %s (review)", a.i, labelText(a.to))
+	return numfmt.Sprintf("Relabel sample %d as %s (review)", a.i, labelText(a.to))
 }
 
 // Decide records a person's decision on sample i in a review of suspects: its label becomes
@@ -418,8 +419,9 @@ func (d *Dataset) performStep(undo bool) (action, Change) {
 	return a, ch
 }
 
-// UndoName and RedoName describe what Undo and Redo would do ("Relabel 3 samples as 7"), or ""
-// when there is nothing; for menu items.
+// UndoName and RedoName describe what Undo and Redo would do ("Relabel 3 samples as 7", "Delete
+// 5,923 samples": counts and sample numbers with thousands separators, as the window writes
+// them, numfmt), or "" when there is nothing; for menu items.
 func (d *Dataset) UndoName() string { return d.topName(true) }
 
 // RedoName: see UndoName.

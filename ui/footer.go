@@ -6,12 +6,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+
+	"idxlabel/internal/numfmt"
 )
 
-// count formats a number with thousands separators ("10,000"), as in the window's text.
-var count = message.NewPrinter(language.English).Sprintf
+// count formats a number with thousands separators ("10,000"), as in the window's text (and the
+// store's names of undo steps): numfmt.Sprintf.
+var count = numfmt.Sprintf
 
 // samplesText counts samples: "1 sample", "10,000 samples".
 func samplesText(n int) string { return plural(n, "sample") }
@@ -76,6 +77,10 @@ func newFooter() *footer {
 // readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
 // acts, so none is offered.
 var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
+
+// emptyKeys is the legend of a dataset without samples (nothing open, a new dataset, an empty
+// file): what adds samples, or opens others; no key acts on samples yet.
+var emptyKeys = []key{{"No samples yet:", ""}, {"Ctrl+D", "draw"}, {"Ctrl+I", "import images"}, {"Ctrl+O", "open"}, {"Ctrl+N", "new dataset"}}
 
 // typingKeys is the legend while a text field has the keys.
 var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}

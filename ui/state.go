@@ -47,10 +47,13 @@ func (s *state) gridFrame() gridFrame {
 	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: s.modeView().marks()}}
 }
 
-// legend is the keys that act now.
+// legend is the keys that act now: on a dataset without samples, those that bring some.
 func (s *state) legend() []key {
-	if s.ds.ReadOnly() {
+	switch {
+	case s.ds.ReadOnly():
 		return readOnlyKeys
+	case s.ds.Len() == 0:
+		return emptyKeys
 	}
 	return s.modeView().legend(s.classes.digits)
 }

@@ -1,0 +1,16 @@
+// Package numfmt formats the numbers a person reads in the window: counts and sample numbers
+// with thousands separators ("10,000 samples", "sample 5,923"), one rule for every text the
+// window shows, whether the window or the store (the names of undo steps) makes it.
+package numfmt
+
+import (
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// printer formats as English does: "," between thousands.
+var printer = message.NewPrinter(language.English)
+
+// Sprintf is fmt.Sprintf with every %d of an integer written with thousands separators
+// ("%d samples" with 10000 gives "10,000 samples"). Safe for concurrent use.
+func Sprintf(format string, a ...any) string { return printer.Sprintf(format, a...) }

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/store"
+)
+
+// A dataset without samples advertises what adds some (draw, import), not relabelling or
+// suspects, which act on none; once a sample is drawn the usual keys return.
+func TestEmptyDatasetLegend(t *testing.T) {
+	w := newTestWindow(t)
+	for _, when := range []string{"nothing open", "new dataset"} {
+		if when == "new dataset" {
+			ds, err := store.New(28, 28, nil, nil, filepath.Join(t.TempDir(), "new"+store.JournalSuffix))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ds.Close() })
+			w.c.setDataset(ds, "untitled", false)
+		}
+		legend := legendKeys(w)
+		if !strings.Contains(legend, "Ctrl+D draw") || !strings.Contains(legend, "Ctrl+I import") || strings.Contains(legend, "relabel") || strings.Contains(legend, "suspects") {
+			t.Fatalf("%s: the legend says %q", when, legend)
+		}
+	}
+	if _, err := w.c.add(store.HowAddedDrawn, []store.Sample{{Pixels: make([]byte, 28*28), Label: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	if legend := legendKeys(w); !strings.Contains(legend, "relabel") {
+		t.Fatalf("with a sample: the legend says %q", legend)
+	}
+}
+
+// The Edit menu writes numbers as the rest of the window does: "Undo Delete 1,200 samples", as
+// the status bar's "Deleted 1,200 samples".
+func TestMenuNumbersAsTheWindowWritesThem(t *testing.T) {
+	w, _ := demoWindow(t, false)
+	images, _ := idx.New(idx.UByte, 1200, 28, 28)
+	labels, _ := idx.New(idx.UByte, 1200)
+	ds, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "big"+store.JournalSuffix), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	w.c.setDataset(ds, "big", false)
+	w.c.selectAll()
+	w.c.toggleDelete()
+	undo := menuItem(t, w, "Edit", "Undo Delete 1,200 samples")
+	if undo.Disabled || !strings.Contains(w.footer.status.Text, "Deleted 1,200 samples") {
+		t.Fatalf("status %q", w.footer.status.Text)
+	}
+}
