@@ -15,13 +15,16 @@ import (
 // drain → apply → refresh, and the views show the new state.
 
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
-// class picker for datasets whose classes need more than one keystroke.
+// class picker for datasets whose classes need more than one keystroke; ? opens the keyboard
+// reference.
 func (c *controller) typedRune(r rune) {
 	isClass := r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 	if isClass && c.cannotEdit() {
 		return
 	}
 	switch {
+	case r == '?':
+		c.d.showKeys()
 	case r >= '0' && r <= '9' && c.classes.digits:
 		c.modeView().label(c, int(r-'0'))
 	case isClass:
@@ -30,7 +33,8 @@ func (c *controller) typedRune(r rune) {
 }
 
 // typedKey takes the keys the mode takes (a review's Enter, →), Delete and Backspace (delete or
-// restore) and Escape (clear the selection); it reports whether it took k.
+// restore), Escape (clear the selection) and F1 (the keyboard reference); it reports whether it
+// took k.
 func (c *controller) typedKey(k *fyne.KeyEvent) bool {
 	if c.modeView().key(c, k) {
 		return true
@@ -40,6 +44,8 @@ func (c *controller) typedKey(k *fyne.KeyEvent) bool {
 		c.toggleDelete()
 	case fyne.KeyEscape:
 		c.clearSelection()
+	case fyne.KeyF1:
+		c.d.showKeys()
 	default:
 		return false
 	}

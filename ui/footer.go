@@ -51,6 +51,7 @@ var keyReference = []key{
 	{"In a review: 0–9 (or type a class)", "set another label"},
 	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
 	{"Ctrl+Q", "quit (asks about unsaved edits)"},
+	{"F1, ?", "this list"},
 }
 
 // footer is the bottom of the window: the status line, the legend of the keys that work now,

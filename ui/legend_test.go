@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"idxlabel/idx"
 	"idxlabel/store"
 )
@@ -52,5 +55,26 @@ func TestMenuNumbersAsTheWindowWritesThem(t *testing.T) {
 	undo := menuItem(t, w, "Edit", "Undo Delete 1,200 samples")
 	if undo.Disabled || !strings.Contains(w.footer.status.Text, "Deleted 1,200 samples") {
 		t.Fatalf("status %q", w.footer.status.Text)
+	}
+}
+
+// F1 and ? open the keyboard reference, from the grid and with nothing focused; Escape closes
+// it. They did nothing.
+func TestHelpKeys(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	for _, open := range []func(){
+		func() { w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyF1}) },
+		func() { test.Type(w.grid, "?") },
+		func() { w.win.Canvas().Unfocus(); w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyF1}) },
+		func() { w.win.Canvas().Unfocus(); w.keys.canvasRune('?') },
+	} {
+		open()
+		if text := overlayText(w); !strings.Contains(text, "Keyboard") || !strings.Contains(text, "undo") {
+			t.Fatalf("the dialog on top says %q", text)
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if w.win.Canvas().Overlays().Top() != nil {
+			t.Fatal("Escape did not close the keyboard reference")
+		}
 	}
 }

@@ -95,7 +95,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
-	help := fyne.NewMenu("Help", item("Keyboard", nil, a.keys))
+	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys))
 	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)
 	win.SetMainMenu(m.menu)
 	c := win.Canvas()
