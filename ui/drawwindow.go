@@ -26,6 +26,7 @@ type drawDeps struct {
 	quit    func() // Ctrl+Q, as in the main window: quits the application
 	guess   func(px []byte, h, w int) (label int, confidence float64, err error)
 	trained func() bool // a model suggests labels
+	few     func() bool // the model learnt from too few labels for its confidence to be trusted
 	opened  func()      // the window opened: the model trains if there is none
 }
 
@@ -259,7 +260,11 @@ func (d *drawWindow) suggest() {
 		return
 	}
 	d.setLabel(strconv.Itoa(label))
-	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure: Enter accepts, a digit overrides.", d.deps.classes().long(label), 100*conf))
+	trust := ""
+	if d.deps.few() {
+		trust = " (" + fewLabelsNote + ")"
+	}
+	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure%s: Enter accepts, a digit overrides.", d.deps.classes().long(label), 100*conf, trust))
 }
 
 // setLabel puts text in the label box as the window's own choice (a guess, or nothing), not

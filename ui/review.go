@@ -37,6 +37,9 @@ type review struct {
 	neighbours map[int][]int           // nearest samples by sample index (suspects only)
 	took       time.Duration
 	method     string // what made the verdicts: the kNN, or the CNN and what it learnt from
+	// few: the model that made the verdicts learnt from fewer than suspect.FewLabels labelled
+	// samples, so its confidences, calibrated on few held-out labels, deserve little trust.
+	few bool
 	// pending: the model is still training or predicting (suggested only); order is in sample
 	// order and of is empty until it is done.
 	pending bool
@@ -102,7 +105,7 @@ func (r *review) renumbered(to []int) *review {
 		}
 		return to[i], true
 	}
-	out := &review{kind: r.kind, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: r.took, method: r.method, pending: r.pending}
+	out := &review{kind: r.kind, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: r.took, method: r.method, pending: r.pending, few: r.few}
 	for _, i := range r.order {
 		if k, ok := at(i); ok {
 			out.order = append(out.order, k)
@@ -246,7 +249,20 @@ func (m *reviewMode) status(s *state) string {
 	if m.kind == reviewSuggested {
 		verb = "labelled"
 	}
-	return count("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+	text := count("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+	if m.r != nil && m.r.few {
+		text += ", " + fewLabelsNote
+	}
+	return text
+}
+
+// fewLabelsNote is said of suggestions made by a model that learnt from fewer than
+// suspect.FewLabels labelled samples: their confidence is not to be trusted.
+const fewLabelsNote = "few labels: low confidence"
+
+// fewLabels reports whether model learnt from fewer than suspect.FewLabels labelled samples.
+func fewLabels(model *suspect.Model) bool {
+	return model != nil && model.Labelled() < suspect.FewLabels
 }
 
 // about says what the review knows of sample i: the suggestion and how sure the model is, and
@@ -264,9 +280,15 @@ func (m *reviewMode) about(s *state, i int) about {
 	case m.kind == reviewSuggested:
 		a.text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.long(x.Suggested), int(100*x.Confidence), m.r.method)
 	case strings.HasPrefix(m.r.method, "CNN"):
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%). Nearest:", n.long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%).", n.long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
 	default:
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree). Nearest:", n.long(x.Suggested), 100*x.Score)
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree).", n.long(x.Suggested), 100*x.Score)
+	}
+	if ok && m.r.few {
+		a.text += " Few labels: low confidence."
+	}
+	if len(m.r.neighbours[i]) > 0 {
+		a.text += " Nearest:"
 	}
 	nb := m.r.neighbours[i]
 	h, w := s.ds.Size()

@@ -141,6 +141,7 @@ func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Re
 		}
 		s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
 		s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+		s.review.r.few = fewLabels(a.res.Model)
 		c.modeChanged(modeSuspects)
 		c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
 	})

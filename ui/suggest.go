@@ -237,6 +237,10 @@ func (g *suggester) learnt(l learning) {
 	}
 	r.fill(l.suggestions, l.snap)
 	r.method = fmt.Sprintf("a CNN that learnt from %s", plural(g.from, "labelled sample"))
+	r.few = fewLabels(g.model)
+	if r.few {
+		r.method += ": " + fewLabelsNote
+	}
 	c.modeChanged(modeSuggested)
 	if c.mode == modeSuggested {
 		g.review.toFirstUndecided(c) // the most confident suggestion not decided yet
@@ -267,14 +271,22 @@ func (r *review) fill(list []suspect.Suspect, snap store.Snapshot) {
 }
 
 // setModel makes m, which learnt from `from` labelled samples, the model that suggests labels,
-// and tells the draw window.
+// and tells the draw window (and whether m learnt from too few labels to be trusted).
 func (g *suggester) setModel(m *suspect.Model, from int) {
 	g.model, g.from = m, from
-	g.tellDraw("The model suggests labels: Enter accepts, a digit overrides.")
+	text := "The model suggests labels: Enter accepts, a digit overrides."
+	if fewLabels(m) {
+		text = fmt.Sprintf("The model suggests labels, learnt from %s (%s): Enter accepts, a digit overrides.", plural(m.Labelled(), "label"), fewLabelsNote)
+	}
+	g.tellDraw(text)
 	if g.ready != nil {
 		g.ready()
 	}
 }
+
+// lowConfidence reports whether the model that suggests labels learnt from too few labelled
+// samples for its confidence to be trusted (fewLabels).
+func (g *suggester) lowConfidence() bool { return fewLabels(g.model) }
 
 // guess is the model's label for a drawing (h×w display pixels) and how sure it is. Errors:
 // errNoModel, or the model's.

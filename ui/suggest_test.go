@@ -162,6 +162,9 @@ func TestSuggestedReview(t *testing.T) {
 	if w.sugg.training != nil || w.sugg.model == nil || w.sugg.from != 200 {
 		t.Fatalf("after training: job %v, model %v, learnt from %d", w.sugg.training != nil, w.sugg.model != nil, w.sugg.from)
 	}
+	if strings.Contains(w.footer.status.Text, "few labels") { // 200 labels are not few
+		t.Fatalf("status %q", w.footer.status.Text)
+	}
 
 	// Most confident first, mostly right.
 	if w.c.v.Len() != 100 || len(w.sugg.review.r.of) != 100 {
@@ -313,5 +316,51 @@ func TestSuggestedStop(t *testing.T) {
 	waitFor(t, func() bool { q.run(); return !w.sugg.review.r.pending })
 	if len(w.sugg.review.r.of) != 290 || w.sugg.from != 10 {
 		t.Fatalf("after starting again: %d suggestions, learnt from %d", len(w.sugg.review.r.of), w.sugg.from)
+	}
+}
+
+// Suggestions of a model that learnt from fewer than suspect.FewLabels labelled samples say so,
+// in the Suggested review (the detail panel and the status bar) and in the draw window: their
+// percentage, however calibrated, rests on a handful of held-out labels.
+func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	w.sugg.opts = suspect.CNNOptions{Epochs: 3}
+	ds, truth := demoStore(t, false)
+	w.c.setDataset(ds, "demo images", false)
+	var few []int // 3 of each class
+	seen := map[int]int{}
+	for i, l := range truth {
+		if seen[l] < 3 {
+			seen[l]++
+			few = append(few, i)
+		}
+	}
+	labels := make([]int, len(few))
+	for k, i := range few {
+		labels[k] = truth[i]
+	}
+	if err := ds.SetLabels(few, labels); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	w.sugg.suggestLabels()
+	waitUI(t, q, func() bool { return w.sugg.review.r != nil && !w.sugg.review.r.pending })
+	if w.sugg.model.Labelled() != len(few) {
+		t.Fatalf("the model learnt from %d labels", w.sugg.model.Labelled())
+	}
+	if text := w.detail.about.title.Text; !strings.Contains(text, "Few labels: low confidence") {
+		t.Fatalf("the detail panel says %q", text)
+	}
+	if !strings.Contains(w.footer.status.Text, "few labels: low confidence") {
+		t.Fatalf("the status bar says %q", w.footer.status.Text)
+	}
+	w.draw.show()
+	d := w.draw.open
+	d.win.Resize(fyne.NewSize(760, 480))
+	drawSeven(d)
+	if !strings.Contains(d.status.Text, "few labels: low confidence") || d.label.Text == "" {
+		t.Fatalf("the draw window says %q, label %q", d.status.Text, d.label.Text)
 	}
 }

@@ -76,6 +76,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		save:    w.save.save,
 		guess:   w.sugg.guess,
 		trained: func() bool { return w.sugg.model != nil },
+		few:     w.sugg.lowConfidence,
 		opened:  w.sugg.trainModel,
 		quit: func() {
 			win.RequestFocus() // the question about unsaved edits opens there
