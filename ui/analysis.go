@@ -82,7 +82,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 			c.jobs.schedule(func() {
 				if s.cnn == job {
 					c.jobs.setNote(job, note)
-					c.renderCursor()
+					c.showProgress()
 				}
 			})
 		})

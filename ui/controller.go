@@ -30,6 +30,10 @@ type controller struct {
 	replaced []func()
 	// shown runs once a new dataset is shown: the draw window starts afresh for it.
 	shown []func()
+	// places holds, for each mode the person left, the sample the cursor was on then: going back
+	// to the mode (the Show list) puts the cursor there again unless it is on a sample the mode
+	// shows. A Reset (a save, a replay) forgets them.
+	places map[mode]int
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -84,6 +88,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 		m.follow(nil)
 	}
 	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
+	c.places = map[mode]int{}
 	c.out.center(nil)
 	c.unsub = ds.Subscribe(func(ch store.Change) { c.queue(ds, ch) })
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
@@ -175,6 +180,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 	case store.Reset:
 		c.resets++
+		clear(c.places)
 		for _, mv := range c.modes {
 			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		}
@@ -218,8 +224,12 @@ func (c *controller) follow() {
 // bar, the legend and the position. Its cost does not grow with the dataset (see state).
 func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
-	c.out.footer.show(c.statusText(), c.legend(), c.position())
+	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 }
+
+// showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
+// status bar says (say) stays while a job ticks.
+func (c *controller) showProgress() { c.out.footer.showProgress(c.progressText()) }
 
 // say puts a message on the status bar until the next change of the cursor or the state.
 func (c *controller) say(text string) { c.out.footer.say(text) }
@@ -265,7 +275,8 @@ func (c *controller) rebuild(f store.Filter) {
 
 // choose is the side panel's Show list: browse subset, or enter mode m. A mode that has no list
 // yet starts making it and is entered when it is done; meanwhile the Show list shows what the
-// grid shows.
+// grid shows. The cursor stays on its sample when m shows it, else goes back to where it was
+// when m was left (a review left for a neighbour's sample), else to the first.
 func (c *controller) choose(m mode, subset store.Subset) {
 	mv := c.modes[m]
 	if !mv.ready() {
@@ -273,17 +284,29 @@ func (c *controller) choose(m mode, subset store.Subset) {
 		c.refresh()
 		return
 	}
-	c.mode = m
+	cur := c.v.current()
+	c.leave(m)
 	c.out.center(mv.center())
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
+	if p, ok := c.places[m]; ok && !c.v.shows(cur) && c.v.shows(p) {
+		c.v.move(c.v.pos[p], false) // back in a review: where it was left
+	}
 	c.refresh()
 	c.follow()
+}
+
+// leave switches to mode m, remembering where the cursor was in the mode it leaves.
+func (c *controller) leave(m mode) {
+	if m != c.mode && c.v.current() >= 0 {
+		c.places[c.mode] = c.v.current()
+	}
+	c.mode = m
 }
 
 // enter shows mode m from its start, every class shown, and gives the grid the keys (a scan or
 // the suggestions are ready).
 func (c *controller) enter(m mode) {
-	c.mode = m
+	c.leave(m)
 	c.out.center(c.modes[m].center())
 	c.rebuild(store.Filter{Subset: store.Live})
 	c.refresh()
@@ -313,14 +336,19 @@ func (c *controller) gotoSample(i int) {
 		c.d.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
 		return
 	}
+	left := ""
 	if !c.v.shows(i) {
-		c.mode = modeBrowse
+		left = c.modeView().title()
+		c.leave(modeBrowse)
 		c.out.center(nil)
 		c.rebuild(store.Filter{})
 		c.refresh()
 	}
 	c.moveCursor(c.v.pos[i], false)
 	c.out.focus()
+	if left != "" {
+		c.say(count("Sample %d is not in the %s review: all samples shown; Show → %s goes back to where you were", i, left, left))
+	}
 }
 
 // moveCursor puts the cursor at position to (clamped) and shows it: a navigation key on the

@@ -135,7 +135,8 @@ type detailState struct {
 
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
 // original label and state, the value of the pixel under the mouse, and what the mode says of
-// it (a suspect's suggestion and nearest samples).
+// it (a suspect's suggestion and nearest samples). It reports a click on a thumbnail (onGoto:
+// the sample it shows).
 type detailPanel struct {
 	root   fyne.CanvasObject
 	title  *widget.Label
@@ -143,6 +144,7 @@ type detailPanel struct {
 	info   *widget.Label
 	hover  *widget.Label
 	about  *aboutStrip
+	onGoto func(i int)
 }
 
 func newDetailPanel() *detailPanel {
@@ -159,6 +161,11 @@ func newDetailPanel() *detailPanel {
 			d.hover.SetText(fmt.Sprintf("pixel (row %d, col %d) = %d", r, c, v))
 		} else {
 			d.hover.SetText(" ")
+		}
+	}
+	d.about.onTap = func(i int) {
+		if d.onGoto != nil {
+			d.onGoto(i)
 		}
 	}
 	d.root = container.NewVScroll(container.NewVBox(d.title, d.pixels, d.info, d.hover, d.about.root))
@@ -203,10 +210,12 @@ func (d *detailPanel) show(s detailState) {
 }
 
 // aboutStrip shows what the mode says of the sample at the cursor, under the detail view: a
-// line of text and thumbnails with captions, four to a row (a suspect's nearest samples).
+// line of text and thumbnails with captions, four to a row (a suspect's nearest samples), which
+// report a click (onTap) with their sample.
 type aboutStrip struct {
 	root  *fyne.Container
 	title *widget.Label
+	onTap func(i int)
 }
 
 func newAboutStrip() *aboutStrip {
@@ -234,9 +243,31 @@ func (a *aboutStrip) show(ab about) {
 			label := canvas.NewText(t.caption, theme.Color(theme.ColorNameForeground))
 			label.TextSize = theme.CaptionTextSize()
 			label.Alignment = fyne.TextAlignCenter
-			grid.Add(container.NewVBox(img, label))
+			grid.Add(newTapTarget(container.NewVBox(img, label), func() { a.onTap(t.i) }))
 		}
 		a.root.Add(grid)
 	}
 	a.root.Refresh()
 }
+
+// tapTarget shows content and reports a click on it (a thumbnail that goes to its sample), with
+// the pointing hand over it.
+type tapTarget struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onTap   func()
+}
+
+func newTapTarget(content fyne.CanvasObject, onTap func()) *tapTarget {
+	t := &tapTarget{content: content, onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// Tapped reports the click.
+func (t *tapTarget) Tapped(*fyne.PointEvent) { t.onTap() }
+
+// Cursor is the pointing hand: the thumbnail can be clicked.
+func (t *tapTarget) Cursor() desktop.Cursor { return desktop.PointerCursor }
+
+func (t *tapTarget) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }

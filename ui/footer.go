@@ -54,12 +54,16 @@ var keyReference = []key{
 	{"F1, ?", "this list"},
 }
 
-// footer is the bottom of the window: the status line, the legend of the keys that work now,
-// and where the cursor is. It shows what it is given; the one thing it keeps is whether a text
-// field of the window has the keys (then the legend says so instead).
+// footer is the bottom of the window: the status line with the progress of the jobs running at
+// its right, the legend of the keys that work now, and where the cursor is. It shows what it is
+// given; the one thing it keeps is whether a text field of the window has the keys (then the
+// legend says so instead). The progress is never cut: the status line gives way to it (its end
+// is cut, with an ellipsis, when the window is too narrow for both).
 type footer struct {
 	root     fyne.CanvasObject
 	status   *widget.Label
+	progress *widget.Label
+	top      *fyne.Container // the status line and the progress
 	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
 	typing   bool  // a text field of the window has the keys
@@ -68,10 +72,12 @@ type footer struct {
 }
 
 func newFooter() *footer {
-	f := &footer{status: widget.NewLabel(""), legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
+	f := &footer{status: widget.NewLabel(""), progress: widget.NewLabel(""), legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
 	f.status.Truncation = fyne.TextTruncateEllipsis
 	f.position.Alignment = fyne.TextAlignTrailing
-	f.root = container.NewVBox(f.status, container.NewBorder(nil, nil, nil, f.position, f.legend))
+	f.progress.Hide()
+	f.top = container.NewBorder(nil, nil, nil, f.progress, f.status)
+	f.root = container.NewVBox(f.top, container.NewBorder(nil, nil, nil, f.position, f.legend))
 	return f
 }
 
@@ -86,21 +92,38 @@ var emptyKeys = []key{{"No samples yet:", ""}, {"Ctrl+D", "draw"}, {"Ctrl+I", "i
 // typingKeys is the legend while a text field has the keys.
 var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
 
-// show shows the status line, the keys that act, and the cursor's position ("sample 1,234 of
-// 10,000", and when a filter or a mode shows fewer, "58 of 1,010 shown").
-func (f *footer) show(status string, keys []key, position string) {
+// show shows the status line, the jobs' progress (none: ""), the keys that act, and the
+// cursor's position ("sample 1,234 of 10,000", and when a filter or a mode shows fewer, "58 of
+// 1,010 shown").
+func (f *footer) show(status, progress string, keys []key, position string) {
 	setText(f.status, status)
+	f.showProgress(progress)
 	setText(f.position, position)
 	f.keys = keys
 	f.showKeys()
 }
 
+// showProgress shows the jobs' progress (none: "") at the status line's right.
+func (f *footer) showProgress(progress string) {
+	if setText(f.progress, progress) || (progress == "") != f.progress.Hidden {
+		if progress == "" {
+			f.progress.Hide()
+		} else {
+			f.progress.Show()
+		}
+		f.top.Refresh() // the status line gives the progress the width it needs now
+	}
+}
+
 // setText sets l's text unless it has it already: laying text out (shaping it, fitting it with
 // an ellipsis) is the dearest part of a key's work, and most keys leave most texts as they were.
-func setText(l *widget.Label, text string) {
-	if l.Text != text {
-		l.SetText(text)
+// It reports whether the text changed.
+func setText(l *widget.Label, text string) bool {
+	if l.Text == text {
+		return false
 	}
+	l.SetText(text)
+	return true
 }
 
 // say puts a message on the status line until the next show.

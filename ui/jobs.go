@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -117,22 +118,24 @@ func (j *jobs) then(x *job, f func(), name string) func() {
 // busy reports whether a job that holds edits runs.
 func (j *jobs) busy() bool { return j.holding.Load() > 0 }
 
-// status is the status bar's part on the jobs running: each one's progress, and what waits for
-// a save.
+// status is the progress of the jobs running, for the status bar: each one's note, and what
+// waits for a save ("Saving… 40% (edits wait), then quit"), joined by "   |   "; "" when none
+// has a note.
 func (j *jobs) status() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	var text string
+	var notes []string
 	for _, r := range j.running {
 		if r.note == "" {
 			continue
 		}
-		text += "   |   " + r.note
+		note := r.note
 		if r.afterName != "" {
-			text += ", then " + r.afterName
+			note += ", then " + r.afterName
 		}
+		notes = append(notes, note)
 	}
-	return text
+	return strings.Join(notes, "   |   ")
 }
 
 // run runs f in a goroutine the window waits for when it closes (stopAll).

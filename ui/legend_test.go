@@ -78,3 +78,42 @@ func TestHelpKeys(t *testing.T) {
 		}
 	}
 }
+
+// A job's progress ("CNN scan: model 6/6, epoch 14/14, 12s left") shows in full at the status
+// bar's right in the default 1280-unit window, however long the status line: the status line
+// gives way (it was the end of the status line, and cut off).
+func TestJobProgressIsNotCutOff(t *testing.T) {
+	ip, lp := writeDemoPair(t, t.TempDir(), "a-dataset-with-a-rather-long-name-as-people-give-them")
+	ds, err := store.Open(ip, lp, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	w.c.setDataset(ds, filepath.Base(lp), false)
+	w.c.relabel(3)
+	const note = "CNN scan: model 6/6, epoch 14/14, 12s left"
+	job := w.jobs.start(jobTraining, note)
+	defer w.jobs.finish(job)
+	w.c.renderCursor()
+	p := w.footer.progress
+	if p.Text != note || !p.Visible() || p.Size().Width < p.MinSize().Width || p.Truncation != fyne.TextTruncateOff {
+		t.Fatalf("progress %q visible %v, %v wide for %v", p.Text, p.Visible(), p.Size().Width, p.MinSize().Width)
+	}
+	if pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(p); pos.X+p.Size().Width > w.win.Canvas().Size().Width {
+		t.Fatalf("the progress ends at %v, past the window's %v", pos.X+p.Size().Width, w.win.Canvas().Size().Width)
+	}
+	// A message on the status bar stays while the job ticks.
+	w.c.say("Sample 12 is not in the Suspects review")
+	w.jobs.setNote(job, "CNN scan: model 6/6, epoch 14/14, 11s left")
+	w.c.showProgress()
+	if w.footer.status.Text != "Sample 12 is not in the Suspects review" || !strings.HasSuffix(p.Text, "11s left") {
+		t.Fatalf("after a tick: status %q, progress %q", w.footer.status.Text, p.Text)
+	}
+	w.jobs.finish(job)
+	w.c.renderCursor()
+	if p.Visible() {
+		t.Fatal("the progress stays after the job")
+	}
+}

@@ -118,9 +118,10 @@ type about struct {
 	thumbs []thumb
 }
 
-// thumb is one small sample shown in the detail panel: its pixels in display order, h×w, and a
-// caption.
+// thumb is one small sample shown in the detail panel: sample i, its pixels in display order,
+// h×w, and a caption. A click on it goes to the sample.
 type thumb struct {
+	i       int
 	px      []byte
 	h, w    int
 	caption string

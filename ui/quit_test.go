@@ -33,8 +33,8 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	if w.win.Canvas().Overlays().Top() != nil {
 		t.Fatal("quit during a save asked a question at once")
 	}
-	if !strings.Contains(w.footer.status.Text, "then quit") || !ds.Dirty() {
-		t.Fatalf("status %q, dirty %v: want the quit waiting for the save", w.footer.status.Text, ds.Dirty())
+	if !strings.Contains(w.footer.progress.Text, "then quit") || !ds.Dirty() {
+		t.Fatalf("progress %q, dirty %v: want the quit waiting for the save", w.footer.progress.Text, ds.Dirty())
 	}
 	let()
 	waitFor(t, func() bool { return !w.jobs.busy() })

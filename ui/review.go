@@ -297,7 +297,7 @@ func (m *reviewMode) about(s *state, i int) about {
 		if !ok {
 			continue // the dataset changed since; the view catches up and shows them again
 		}
-		a.thumbs = append(a.thumbs, thumb{px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+		a.thumbs = append(a.thumbs, thumb{i: j, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
 			caption: n.short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a

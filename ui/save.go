@@ -84,7 +84,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 				c.jobs.schedule(func() {
 					if s.job == job {
 						c.jobs.setNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
-						c.renderCursor()
+						c.showProgress()
 					}
 				})
 			}

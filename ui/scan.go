@@ -124,10 +124,9 @@ func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
 
 // refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
 // the neighbours shown in the detail panel) and, when it is done, makes its ranking the
-// review's. The review keeps the kNN's ranking if the dataset is renumbered (saved) or the review
-// closed meanwhile; the scan's model then still suggests labels.
+// review's (ranked). The review keeps the kNN's ranking if the dataset is renumbered (saved) or
+// the review closed meanwhile; the scan's model then still suggests labels.
 func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
-	c := s.c
 	labelled := 0
 	for _, l := range snap.Labels {
 		if l != store.NoLabel {
@@ -136,15 +135,28 @@ func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Re
 	}
 	s.runCNN(ds, snap, func(a *analysis) {
 		s.models.setModel(a.res.Model, labelled) // the cross-validated model suggests labels from now on
-		if !a.current(c) || s.review.r == nil {
-			return
-		}
-		s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
-		s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
-		s.review.r.few = fewLabels(a.res.Model)
-		c.modeChanged(modeSuspects)
-		c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
+		s.ranked(a, knn, snap)
 	})
+}
+
+// ranked makes the CNN scan a's ranking the review's, unless the dataset was renumbered (saved)
+// or the review closed meanwhile. The person keeps their place: the cursor stays on its sample
+// when the new ranking lists it, else goes to the first sample not decided yet, never simply
+// back to the top.
+func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap store.Snapshot) {
+	c := s.c
+	if !a.current(c) || s.review.r == nil {
+		return
+	}
+	cur := c.v.current()
+	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
+	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+	s.review.r.few = fewLabels(a.res.Model)
+	c.modeChanged(modeSuspects)
+	if c.mode == modeSuspects && !c.v.shows(cur) {
+		s.review.toFirstUndecided(c)
+	}
+	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
 }
 
 // stop cancels a CNN scan that is running (the views waiting for it are dropped); the kNN

@@ -75,8 +75,9 @@ func (s *state) detailOf(i int) detailState {
 		fromFile: images != "", classes: s.classes, about: s.modeView().about(s, i)}
 }
 
-// statusText is the status bar: the files, the counts, the selection, the mode's progress, and
-// the jobs running.
+// statusText is the status bar: the files and whether they are saved or read-only (first: when
+// the window is narrow the line's end is cut), the counts, the selection and the mode's progress
+// (the jobs' progress beside it: progressText).
 func (s *state) statusText() string {
 	n := s.ds.Counters()
 	images, labels := s.ds.Paths()
@@ -90,16 +91,19 @@ func (s *state) statusText() string {
 			files += " + " + filepath.Base(labels)
 		}
 	}
+	if s.ds.Dirty() {
+		files += "  ● unsaved"
+	}
+	if s.ds.ReadOnly() {
+		files += "  (read-only)"
+	}
 	text := files + "   |   " + samplesText(n.Samples) + count(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
 	if k := s.v.selectionSize(); k > 1 {
 		text += count("   |   %d selected", k)
 	}
-	text += s.modeView().status(s)
-	if s.ds.Dirty() {
-		text += "   |   ● unsaved"
-	}
-	if s.ds.ReadOnly() {
-		text += "   |   read-only"
-	}
-	return text + s.jobs.status()
+	return text + s.modeView().status(s)
 }
+
+// progressText is the progress of the jobs running, shown at the status bar's right in full
+// ("CNN scan: model 2/6, epoch 9/14, 12s left"): "" when none runs.
+func (s *state) progressText() string { return s.jobs.status() }

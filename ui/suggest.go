@@ -156,7 +156,7 @@ func (g *suggester) learn() {
 			if g.training == job {
 				c.jobs.setNote(job, text)
 				g.tellDraw(text)
-				c.renderCursor()
+				c.showProgress()
 			}
 		})
 	}

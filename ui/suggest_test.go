@@ -301,8 +301,8 @@ func TestSuggestedStop(t *testing.T) {
 	w.c.drain()
 	w.side.showList.SetSelected("Suggested")
 	job := w.sugg.training
-	if job == nil || !strings.Contains(w.footer.status.Text, "Suggestion model: training on 10 labelled samples") {
-		t.Fatalf("no training started: status %q", w.footer.status.Text)
+	if job == nil || !strings.Contains(w.footer.progress.Text, "Suggestion model: training on 10 labelled samples") {
+		t.Fatalf("no training started: progress %q", w.footer.progress.Text)
 	}
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
 	if w.sugg.training != nil || !(w.c.mode != modeBrowse) || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {

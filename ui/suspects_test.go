@@ -1,11 +1,15 @@
 package ui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"idxlabel/store"
+	"idxlabel/suspect"
 )
 
 func TestReviewSuspectsOnRealMNIST(t *testing.T) {
@@ -63,5 +67,107 @@ func TestReviewSuspectsOnRealMNIST(t *testing.T) {
 	w.side.showList.SetSelected("All")
 	if (w.c.mode != modeBrowse) || w.c.v.Len() != 10000 {
 		t.Fatalf("after leaving the review: %d shown", w.c.v.Len())
+	}
+}
+
+// suspectsReview opens the Suspects review of the demo's 300 digits on the kNN's list, the CNN
+// scan that would refine it stopped, and returns the kNN's result and the snapshot it scanned.
+func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, store.Snapshot) {
+	t.Helper()
+	w, ds := demoWindow(t, true)
+	q := queueUI(w)
+	w.scans.findSuspects()
+	waitUI(t, q, func() bool { return w.c.mode == modeSuspects })
+	w.scans.stop()
+	snap := ds.Snapshot()
+	knn, err := suspect.Scan(context.Background(), suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.c.v.Len() < 4 {
+		t.Fatalf("%d suspects", w.c.v.Len())
+	}
+	return w, ds, knn, snap
+}
+
+// cnnRanking is a CNN scan's result listing samples (snapshot positions = sample indices here)
+// as suspects, most suspicious first.
+func cnnRanking(w *window, snap store.Snapshot, samples []int) *analysis {
+	var list []suspect.Suspect
+	for k, i := range samples {
+		list = append(list, suspect.Suspect{Index: i, Label: snap.Labels[i], Suggested: (snap.Labels[i] + 1) % 10, Score: 0.9 - 0.001*float64(k), Confidence: 0.8})
+	}
+	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}}
+}
+
+// When the CNN's ranking replaces the kNN's list, the cursor keeps its sample if the new list
+// has it, or goes to the first sample not decided yet: never back to the top.
+func TestCNNRankingKeepsThePlace(t *testing.T) {
+	w, ds, knn, snap := suspectsReview(t)
+	kept := w.c.v.at(2)
+	w.c.moveCursor(2, false)
+	// The new ranking lists the cursor's sample sixth.
+	others := []int{}
+	for i := range 300 {
+		if i != kept && len(others) < 8 {
+			others = append(others, i)
+		}
+	}
+	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
+	if w.c.v.current() != kept || w.c.v.cursor != 5 {
+		t.Fatalf("the cursor went to sample %d (position %d), was on %d", w.c.v.current(), w.c.v.cursor, kept)
+	}
+	// Decide the first two of the new list, then a ranking without the cursor's sample: the
+	// cursor goes to the first undecided (the third), not to the top.
+	for _, i := range others[:2] {
+		if err := ds.Decide(i, ds.Label(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.c.drain()
+	w.scans.ranked(cnnRanking(w, snap, others), knn, snap)
+	if w.c.v.current() != others[2] {
+		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.current(), w.c.v.cursor, others[2])
+	}
+}
+
+// A click on a suspect's neighbour goes to that sample (all samples shown, since the review does
+// not list it, and the status bar says how to go back); Show → Suspects goes back to the suspect.
+func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
+	w, _, _, _ := suspectsReview(t)
+	w.c.moveCursor(1, false)
+	suspectSample := w.c.v.current()
+	var targets []*tapTarget
+	walk(w.detail.about.root, func(o fyne.CanvasObject) {
+		if tt, ok := o.(*tapTarget); ok {
+			targets = append(targets, tt)
+		}
+	})
+	nb := w.scans.review.r.neighbours[suspectSample]
+	if len(targets) == 0 || len(targets) != min(8, len(nb)) {
+		t.Fatalf("%d clickable thumbnails for %d neighbours", len(targets), len(nb))
+	}
+	test.Tap(targets[0])
+	if w.c.v.current() != nb[0] || w.c.mode != modeBrowse || !strings.Contains(w.footer.status.Text, "Show → Suspects") {
+		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.current(), nb[0], w.c.mode, w.footer.status.Text)
+	}
+	w.side.showList.SetSelected("Suspects")
+	if w.c.mode != modeSuspects || w.c.v.current() != suspectSample {
+		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.current(), suspectSample)
+	}
+}
+
+// walk visits o and every object inside it.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	visit(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, visit)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walk(c, visit)
+		}
 	}
 }

@@ -106,7 +106,7 @@ func TestFooterAlone(t *testing.T) {
 	test.NewTempApp(t)
 	f := newFooter()
 	keys := []key{{"0–9", "relabel"}}
-	f.show("status", keys, "sample 1 of 2")
+	f.show("status", "", keys, "sample 1 of 2")
 	f.setTyping(true)
 	if f.status.Text != "status" || f.position.Text != "sample 1 of 2" || !slices.Equal(f.shown, typingKeys) {
 		t.Fatalf("%q %q %v", f.status.Text, f.position.Text, f.shown)

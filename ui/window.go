@@ -94,6 +94,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The views report to the controller, and to the key router.
 	w.grid.onZoom = w.side.setZoom
 	w.side.onShow, w.side.onClass, w.side.onGoto = c.choose, c.setClass, c.gotoSample
+	w.detail.onGoto = c.gotoSample // a suspect's neighbour
 	w.side.onZoom = w.grid.setZoom
 	w.side.onKey, w.side.onRune, w.side.onDone = w.keys.passKey, w.keys.passRune, w.keys.focusGrid
 	w.side.gotoBox.onFocus = w.footer.setTyping
