@@ -32,6 +32,8 @@ test: deps lint build
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/drawquit.sh $(BIN)
+	scripts/dialogs.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:

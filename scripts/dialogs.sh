@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Real-window regression tests for keys that did nothing or opened the wrong dialog:
+#  1. F1 and ? open the keyboard reference (a modal dialog dims the window), Escape closes it.
+#  2. A second window on a pair open for editing (read-only): a fast burst of digits, Delete,
+#     Ctrl+Z and a letter opens no dialog (the window is not dimmed) and changes no file; before,
+#     the first digit opened a modal error.
+#  3. Save As into a folder that does not exist, all by keys: Ctrl+Shift+S, Tab to the folder
+#     field, type the new folder, Enter (it did nothing in a field), Enter again to create the
+#     folder: the pair is saved there.
+# Each window must quit cleanly with Ctrl+Q.
+# Usage: scripts/dialogs.sh BINARY
+set -euo pipefail
+bin=$(realpath "$1")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+work=$XVFB_CFG/data
+mkdir -p "$work"
+images=$work/pair-images-idx3-ubyte
+labels=$work/pair-labels-idx1-ubyte
+python3 - "$images" "$labels" <<'PY'
+import struct, sys
+n = 200
+open(sys.argv[1], "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(n * 784)))
+open(sys.argv[2], "wb").write(struct.pack(">II", 0x801, n) + bytes(i % 10 for i in range(n)))
+PY
+
+ro=""
+fail() {
+  xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/dialogs-fail.png 2>/dev/null || true
+  [ -n "$ro" ] && kill "$ro" 2>/dev/null
+  echo "dialogs: $* (screenshot /tmp/dialogs-fail.png)" >&2; cat "$log" "$log.2" 2>/dev/null >&2; exit 1
+}
+
+# shade: the mean grey level (0–1) of the side panel's class list, which a modal dialog's
+# shadow dims (no dialog covers that part of the default 1280×820 window at the screen's top left).
+shade() { xwd -root -silent | /usr/bin/convert xwd:- -crop 180x380+10+150 -colorspace gray -format "%[fx:mean]" info:; }
+# dimmed A B: whether shade B is darker than shade A by more than a tenth.
+dimmed() { python3 -c "import sys; sys.exit(0 if $2 < 0.9 * $1 else 1)"; }
+
+# quits PID NAME: waits up to 15 s for the app PID to exit cleanly after Ctrl+Q.
+quits() {
+  for _ in $(seq 150); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$1" 2>/dev/null && fail "$2: still running after Ctrl+Q"
+  local status=0
+  wait "$1" || status=$?
+  [ "$status" -eq 0 ] || fail "$2: exited with status $status"
+}
+
+"$bin" "$images" "$labels" >"$log" 2>&1 &
+APP_PID=$!
+first=$(wait_window) || fail "no window appeared within 60 s"
+sleep 2
+
+# 1. F1 and ?.
+plain=$(shade)
+for k in F1 question; do
+  xdotool key --clearmodifiers "$k"
+  sleep 0.5
+  dimmed "$plain" "$(shade)" || fail "$k opened no dialog"
+  xdotool key --clearmodifiers Escape
+  sleep 0.5
+  dimmed "$plain" "$(shade)" && fail "Escape did not close the keyboard reference opened by $k"
+done
+echo "dialogs: F1 and ? open the keyboard reference"
+
+# 2. A read-only window and a burst of edit keys.
+sum=$(md5sum "$images" "$labels")
+"$bin" "$images" "$labels" >"$log.2" 2>&1 &
+ro=$!
+for _ in $(seq 100); do
+  second=$(xdotool search --onlyvisible --name "IDX Labeler" 2>/dev/null | grep -vx "$first" | head -n 1 || true)
+  [ -n "$second" ] && break
+  sleep 0.2
+done
+[ -n "$second" ] || fail "no second window"
+sleep 2
+xdotool windowfocus --sync "$second"
+xdotool key --clearmodifiers Return # Open read-only? Yes
+for _ in $(seq 50); do xdotool getwindowname "$second" | grep -q "read-only" && break; sleep 0.2; done
+xdotool getwindowname "$second" | grep -q "read-only" || fail "the second window is not read-only: $(xdotool getwindowname "$second")"
+sleep 1
+plain=$(shade)
+xdotool key --delay 0 --clearmodifiers 5 6 7 Delete ctrl+z 8 9 a 3 BackSpace 2
+sleep 1
+dimmed "$plain" "$(shade)" && fail "a key in the read-only window opened a dialog"
+[ "$(md5sum "$images" "$labels")" = "$sum" ] || fail "the read-only window changed the files"
+xdotool key --clearmodifiers ctrl+q
+quits "$ro" "the read-only window"
+echo "dialogs: the read-only window took a burst of edit keys without a dialog"
+
+# 3. Save As into a new folder, by keys.
+xdotool windowfocus --sync "$first"
+sleep 0.5
+xdotool key --clearmodifiers ctrl+shift+s
+sleep 1
+xdotool key --clearmodifiers Tab ctrl+a
+xdotool type --delay 20 "$work/new/folder"
+xdotool key --clearmodifiers Return
+sleep 1
+xdotool key --clearmodifiers Return # Create the folder? Yes
+for _ in $(seq 100); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
+[ -f "$work/new/folder/pair-images-idx3-ubyte" ] && [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] || fail "Save As wrote no pair into the new folder"
+cmp -s "$labels" "$work/new/folder/pair-labels-idx1-ubyte" || fail "the label file saved differs"
+sleep 0.5
+xdotool key --clearmodifiers ctrl+q
+quits "$APP_PID" "the first window"
+APP_PID=""
+! grep -qi "panic" "$log" "$log.2" || fail "a window panicked"
+echo "dialogs: Save As created the new folder and saved there"
+echo "dialogs: ok"

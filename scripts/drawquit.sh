@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Real-window regression tests for the draw window, on an empty IDX pair (N = 0: valid):
+#  1. open the empty pair, Ctrl+D; draw and type 4, Enter; draw again and press Enter with no
+#     label typed (the label box must be empty: it used to keep the 4, and Enter added the second
+#     drawing as a 4); type 1, Enter; Ctrl+S in the draw window saves; Ctrl+Q in the draw window
+#     quits: the process must exit. The saved pair must hold exactly two 28×28 samples, labelled
+#     4 and 1.
+#  2. open the pair again, Ctrl+D, then Ctrl+Q in the main window: the process must exit (it
+#     closed the main window only; the draw window kept the program alive).
+# Usage: scripts/drawquit.sh BINARY
+set -euo pipefail
+bin=$(realpath "$1")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+work=$XVFB_CFG/data
+mkdir -p "$work"
+images=$work/empty-images-idx3-ubyte
+labels=$work/empty-labels-idx1-ubyte
+python3 - "$images" "$labels" <<'PY'
+import struct, sys
+open(sys.argv[1], "wb").write(struct.pack(">IIII", 0x803, 0, 28, 28))
+open(sys.argv[2], "wb").write(struct.pack(">II", 0x801, 0))
+PY
+
+fail() {
+  xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/drawquit-fail.png 2>/dev/null || true
+  echo "drawquit: $* (screenshot /tmp/drawquit-fail.png)" >&2; cat "$log" >&2; exit 1
+}
+
+# draw: one stroke on the draw window's pad (it opens at the screen's top left: no window
+# manager under Xvfb; its pad spans about (10, 70)–(430, 490)).
+draw() {
+  xdotool mousemove 120 140 mousedown 1
+  for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove $((120 + 20 * k)) 140; sleep 0.02; done
+  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool mousemove $((320 - 8 * k)) $((140 + 22 * k)); sleep 0.02; done
+  xdotool mouseup 1
+  sleep 0.3
+}
+
+# quits: waits up to 15 s for the app to exit cleanly after Ctrl+Q.
+quits() {
+  for _ in $(seq 150); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$APP_PID" 2>/dev/null && fail "$1: the process is still running after Ctrl+Q"
+  local status=0
+  wait "$APP_PID" || status=$?
+  APP_PID=""
+  [ "$status" -eq 0 ] || fail "$1: the app exited with status $status"
+  ! grep -qi "panic" "$log" || fail "$1: the app panicked"
+}
+
+# 1. Draw, label, save and quit from the draw window.
+"$bin" "$images" >"$log" 2>&1 &
+APP_PID=$!
+wait_window >/dev/null || fail "no window appeared within 60 s"
+sleep 2
+xdotool key --clearmodifiers ctrl+d
+timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
+sleep 1
+draw
+xdotool key --clearmodifiers 4 Return
+sleep 0.5
+draw
+xdotool key --clearmodifiers Return # no label for this drawing: nothing may be added
+sleep 0.5
+xdotool key --clearmodifiers 1 Return
+sleep 0.5
+before=$(stat -c %Y.%s.%i "$labels")
+xdotool key --clearmodifiers ctrl+s
+for _ in $(seq 100); do [ "$(stat -c %Y.%s.%i "$labels")" != "$before" ] && break; sleep 0.1; done
+sleep 0.5
+xdotool key --clearmodifiers ctrl+q
+quits "Ctrl+Q in the draw window"
+got=$(python3 - "$images" "$labels" <<'PY'
+import struct, sys
+i = open(sys.argv[1], "rb").read()
+l = open(sys.argv[2], "rb").read()
+n, h, w = struct.unpack(">III", i[4:16])
+print(f"{n}x{h}x{w}", " ".join(str(b) for b in l[8:]))
+PY
+)
+echo "drawquit: saved $got"
+[ "$got" = "2x28x28 4 1" ] || fail "want two 28×28 samples labelled 4 1, got $got"
+
+# 2. Ctrl+Q in the main window with the draw window open.
+"$bin" "$images" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 2
+xdotool key --clearmodifiers ctrl+d
+timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
+sleep 1
+xdotool windowfocus --sync "$main"
+xdotool key --clearmodifiers ctrl+q
+quits "Ctrl+Q in the main window"
+echo "drawquit: ok"
