@@ -80,13 +80,16 @@ func (r *review) how(i, label int) store.How {
 }
 
 // badge is the badge of sample i (state st) in the review: a suspect "7→1?", a sample without a
-// label "7? 93%" (the suggestion and the model's confidence), until decided; then its label
-// badge b with a tick.
+// label "7? 93%" (the suggestion and the model's confidence; "7?" alone when the model learnt
+// from too few labels for its confidence to be trusted), until decided; then its label badge b
+// with a tick.
 func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	s, ok := r.of[i]
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
 		b.text += " ✓"
+	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok && r.few:
+		return badge{text: n.short(s.Suggested) + "?", color: badgeSuggested}
 	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok:
 		return badge{text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:

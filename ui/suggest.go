@@ -238,14 +238,15 @@ func (g *suggester) learnt(l learning) {
 	r.fill(l.suggestions, l.snap)
 	r.method = fmt.Sprintf("a CNN that learnt from %s", plural(g.from, "labelled sample"))
 	r.few = fewLabels(g.model)
-	if r.few {
-		r.method += ": " + fewLabelsNote
-	}
 	c.modeChanged(modeSuggested)
 	if c.mode == modeSuggested {
 		g.review.toFirstUndecided(c) // the most confident suggestion not decided yet
 	}
-	c.say(fmt.Sprintf("Suggested labels for %s, most confident first (%s; %s)", plural(len(l.suggestions), "sample"), r.method, l.took.Round(time.Second)))
+	method := r.method
+	if r.few {
+		method += ": " + fewLabelsNote
+	}
+	c.say(fmt.Sprintf("Suggested labels for %s, most confident first (%s; %s)", plural(len(l.suggestions), "sample"), method, l.took.Round(time.Second)))
 }
 
 // fill gives the waiting list its suggestions (list, in snapshot positions, most confident

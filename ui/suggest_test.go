@@ -356,6 +356,9 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	if !strings.Contains(w.footer.status.Text, "few labels: low confidence") {
 		t.Fatalf("the status bar says %q", w.footer.status.Text)
 	}
+	if b := badgeTexts(w.grid)[w.c.v.cursor]; strings.Contains(b, "%") || !strings.HasSuffix(b, "?") {
+		t.Fatalf("the badge %q claims a confidence", b)
+	}
 	w.draw.show()
 	d := w.draw.open
 	d.win.Resize(fyne.NewSize(760, 480))
