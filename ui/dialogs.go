@@ -135,10 +135,17 @@ func (e *promptEntry) FocusLost() {
 	}
 }
 
-// showError shows err, with the window's advice, as a prompt: Enter or Escape closes it.
+// showError shows err, with the window's advice, as a prompt: Enter or Escape closes it. The
+// same error already open is not shown again (Ctrl+S pressed three times on a folder it cannot
+// write stacked three dialogs, each to be closed in turn).
 func (p *dialogs) showError(err error) {
-	d := dialog.NewError(withAdvice(err), p.win)
-	p.show("", d, d.Dismiss, nil, nil)
+	err = withAdvice(err)
+	key := "error: " + err.Error()
+	if p.isOpen(key) {
+		return
+	}
+	d := dialog.NewError(err, p.win)
+	p.show(key, d, d.Dismiss, nil, nil)
 }
 
 // ask asks a yes/no question as a prompt: Escape answers no, Enter answers enterYes (the answer

@@ -107,6 +107,9 @@ func (s *saver) done(job *job, err error, then func()) {
 		c.say("Save cancelled: the files were not changed; the edits are kept, unsaved")
 		return
 	}
+	if errors.Is(err, fs.ErrPermission) {
+		err = fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
+	}
 	if err != nil {
 		s.d.showError(err)
 		return

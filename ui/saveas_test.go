@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,5 +37,18 @@ func TestSaveAsIntoANewFolder(t *testing.T) {
 	}
 	if images, _ := ds.Paths(); filepath.Dir(images) != dir || ds.Dirty() {
 		t.Fatalf("the dataset's files are %s, dirty %v", images, ds.Dirty())
+	}
+}
+
+// An error already on screen is not stacked again: Ctrl+S three times on files the window cannot
+// write shows one dialog, and one Enter closes it.
+func TestSameErrorIsNotStacked(t *testing.T) {
+	w, _ := demoWindow(t, false)
+	for range 3 {
+		w.d.showError(fs.ErrPermission)
+	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if w.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("a second copy of the error is still open")
 	}
 }
