@@ -206,10 +206,20 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 // then the cursor moves to the next sample.
 func (c *controller) decide(r *review, label int) {
 	i := c.v.current()
-	if i < 0 || r == nil || c.editsWait() {
+	if i < 0 || r == nil {
 		return
 	}
-	how := r.how(i, label)
+	c.decideAs(r.how(i, label), label)
+}
+
+// decideAs records a decision on the cursor's sample, made as how says: its label becomes
+// label, as one undoable, journaled edit that marks it reviewed; then the cursor moves to the
+// next sample.
+func (c *controller) decideAs(how store.How, label int) {
+	i := c.v.current()
+	if i < 0 || c.editsWait() {
+		return
+	}
 	err := c.ds.DecideAs(how, i, label)
 	c.drain()
 	if err != nil {
