@@ -352,19 +352,21 @@ func TestCheckCancel(t *testing.T) {
 		t.Fatal("the stopped scan delivered")
 	}
 
-	// A scan another view asked for goes on when the check is cancelled.
-	var got *analysis
-	w.scans.analyse(func(a *analysis) { got = a })
+	// A scan another view asked for goes on when the check is cancelled (a long one: it must
+	// outlast the check's first pass).
+	w.sugg.opts.Epochs = 40
+	w.scans.analyse(func(*analysis) {})
 	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.waitingScan || k.run.job == nil })
+	waitUI(t, q, func() bool { return k.run.waitingScan })
 	if k.run.startedScan {
 		t.Fatal("the check claims the scan another view started")
 	}
 	k.cancel()
-	if w.scans.cnn == nil || k.run.job != nil {
-		t.Fatalf("cancel: scan running %v, check running %v", w.scans.cnn != nil, k.run.job != nil)
+	if w.scans.cnn == nil || len(w.scans.waiting) != 2 || k.run.job != nil {
+		t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.cnn != nil, len(w.scans.waiting), k.run.job != nil)
 	}
-	waitUI(t, q, func() bool { return got != nil })
+	w.scans.stop()
+	w.sugg.opts.Epochs = quickCNN.Epochs
 
 	// Cancel in the first pass.
 	k.start(nil)
