@@ -332,7 +332,7 @@ func (k *checker) askScan(run *checkRun) {
 // for it.
 func (k *checker) scanProgress(note string, done float64) {
 	if run := k.run; run != nil && run.job != nil && run.waitingScan {
-		run.stage, run.done = "label errors and outliers wait for the "+note, done
+		run.stage, run.done = note, done // the about line says what waits for it
 		k.show()
 	}
 }
