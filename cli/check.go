@@ -15,15 +15,22 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
+	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
+	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/confusion"
+	"idxlabel/suspect/embed"
 	"idxlabel/suspect/neardup"
+	"idxlabel/suspect/nn"
 )
 
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
-                      [--top N] [--report DIR] [--threshold S]
+                      [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv]
+                      [--threshold S]
                       [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
@@ -57,9 +64,17 @@ options:
                    label file (1-D, or N×K with K ≤ 16), labels the other copies in the report
   --top N          rows per kind, most severe first (default 100; at least 1)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
-                   (counts, contact sheets of each kind's top findings, the class histogram),
+                   (counts, contact sheets of each kind's top findings, the class histogram,
+                   and with the label kind the confusion matrix and the 2-D map),
                    readable offline; an existing DIR is replaced only if it is an earlier
                    report or empty
+  --confusion FILE.csv
+                   also write the confusion matrix: rows the given labels, columns the CNN's
+                   out-of-fold predicted classes, counts; header given,<class>,<class>… (class
+                   names when the dataset has them). Needs the label kind (its scan)
+  --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
+                   the CNN sees as alike sit together (a neighbour-graph layout of its
+                   features). Needs the label kind (its scan)
   --threshold S    duplicate and leak: the similarity from which a pair is listed
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
   --seed N, --seeds S, --folds K, --epochs E
@@ -80,6 +95,8 @@ func runCheck(c *cli, args []string) error {
 	kinds := fs.String("kinds", "", "")
 	top := fs.Int("top", 100, "")
 	report := fs.String("report", "", "")
+	confusionOut := fs.String("confusion", "", "")
+	mapOut := fs.String("map", "", "")
 	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
 	seed := fs.Uint64("seed", 1, "")
 	folds := fs.Int("folds", 3, "")
@@ -109,11 +126,22 @@ func runCheck(c *cli, args []string) error {
 	if against == nil && containsKind(opts.Kinds, check.Leak) {
 		return usagef("check: the leak kind needs --against IMAGES2")
 	}
-	if *report != "" {
-		inputs := append(append([]string{}, files...), against...)
-		if err := checkOutputs(inputs, []string{*report}); err != nil {
+	var outputs []string
+	for _, o := range []string{*report, *confusionOut, *mapOut} {
+		if o != "" {
+			outputs = append(outputs, o)
+		}
+	}
+	labelRuns := len(files) == 2 && (opts.Kinds == nil || containsKind(opts.Kinds, check.Label))
+	if (*confusionOut != "" || *mapOut != "") && !labelRuns {
+		return usagef("check: --confusion and --map need the label kind (its CNN scan) and a label file")
+	}
+	if len(outputs) > 0 {
+		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs)
+		if err != nil {
 			return err
 		}
+		defer release()
 	}
 	ds, err := openCheckSet(files)
 	if err != nil {
@@ -151,8 +179,22 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	took := time.Since(start)
+	views, err := checkViews(ctx, c.stderr, res, set, ds, *report != "" || *mapOut != "")
+	if err != nil {
+		return err
+	}
+	if *confusionOut != "" {
+		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.confusion, ds.ClassName) }); err != nil {
+			return err
+		}
+	}
+	if *mapOut != "" {
+		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.xy) }); err != nil {
+			return err
+		}
+	}
 	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took); err != nil {
+		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
 			return err
 		}
 	}
@@ -311,8 +353,54 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 	return out.Flush()
 }
 
-// writeCheckReport writes the health report folder dir (export.WriteReport).
-func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration) error {
+// checkViewData is what the check's scan shows beyond its findings: the confusion matrix of the
+// given labels against the out-of-fold predictions, and the 2-D map (xy, N×2, nil when not asked
+// for); both nil when no scan ran.
+type checkViewData struct {
+	confusion *confusion.Matrix
+	xy        []float32
+	labels    []int
+	marked    []plot.Marked
+}
+
+// checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
+// 2-D map of its features (embed.Map, progress on w), marking the flagged label errors and
+// outliers. O(N·classes) for the matrix; the map grows near-linearly (embed.Map). Errors: the
+// context's error, and those of the layout.
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, ds *store.Dataset, withMap bool) (checkViewData, error) {
+	var v checkViewData
+	if res.Scan == nil {
+		return v, nil
+	}
+	m, err := confusion.New(set.Labels, res.Scan.Probs, res.Scan.Classes)
+	if err != nil {
+		return v, err
+	}
+	v.confusion, v.labels = m, set.Labels
+	if !withMap {
+		return v, nil
+	}
+	fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
+	v.xy, err = embed.Map(ctx, nn.Vectors{Data: res.Scan.Features, N: set.N, Dim: cnn.Features}, embed.MapOptions{})
+	if err != nil {
+		return v, err
+	}
+	for _, f := range res.Findings[check.Label] {
+		if f.Score > check.FlagLabel {
+			v.marked = append(v.marked, plot.Marked{Index: f.Index, Marks: plot.Suspect})
+		}
+	}
+	for _, f := range res.Findings[check.Outlier] {
+		if f.Score >= check.FlagOutlier {
+			v.marked = append(v.marked, plot.Marked{Index: f.Index, Marks: plot.Outlier})
+		}
+	}
+	return v, nil
+}
+
+// writeCheckReport writes the health report folder dir (export.WriteReport), with the confusion
+// matrix and map sections of views when the scan ran.
+func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views checkViewData) error {
 	h, w := ds.Size()
 	facts := [][2]string{{"Images", files[0]}}
 	if len(files) > 1 {
@@ -333,5 +421,15 @@ func writeCheckReport(ctx context.Context, dir string, res *check.Result, files,
 		o = &os
 	}
 	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
+	if views.confusion != nil {
+		r.Sections = append(r.Sections, export.ConfusionSection(views.confusion, ds.ClassName))
+	}
+	if views.xy != nil {
+		sec, err := export.MapSection(views.xy, views.labels, res.Scan.Classes, views.marked, ds.ClassName)
+		if err != nil {
+			return err
+		}
+		r.Sections = append(r.Sections, sec)
+	}
 	return export.WriteReport(ctx, dir, r)
 }
