@@ -237,14 +237,7 @@ func (m *checkMode) key(c *controller, k *fyne.KeyEvent) bool {
 			c.next()
 		}
 	case fyne.KeyRight:
-		st, _, ok := c.ds.SampleAt(c.v.gen, i)
-		switch {
-		case !ok:
-		case st.Label == store.NoLabel:
-			c.next() // nothing to keep: skipped, no edit
-		default:
-			c.decideAs(store.HowManual, st.Label)
-		}
+		c.keep(func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
 		if m.kind != check.Label || !ok || x.suggested == store.NoLabel {

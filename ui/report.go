@@ -10,13 +10,8 @@ import (
 	"time"
 
 	"idxlabel/export"
-	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
-	"idxlabel/suspect/cnn"
-	"idxlabel/suspect/confusion"
-	"idxlabel/suspect/embed"
-	"idxlabel/suspect/nn"
 )
 
 // reportTop is how many findings of each kind the health report shows (contact sheets and
@@ -151,11 +146,10 @@ type progressFunc func(stage string, f float64)
 
 // healthReport makes the report of run (complete): the findings of both passes (the reportTop
 // most severe of each kind) on the samples as the check saw them, the class histogram, and,
-// when a CNN scan served it, the confusion matrix (suspect/confusion on the scan's out-of-fold
-// probabilities) and the 2-D map (suspect/embed.Map on the scan's features; the long part, with
-// progress). gen is the dataset's generation now: the report says when edits since the check
-// are not in it. Growth: the map's (embed.Map), O(N) beyond it. Errors: the map's and the
-// sections', or the context's when cancelled.
+// when a CNN scan served it, the confusion matrix and the 2-D map of the scan
+// (export.NewScanViews: the long part, with progress). gen is the dataset's generation now: the
+// report says when edits since the check are not in it. Growth: the map's (embed.Map), O(N)
+// beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
 func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (export.Report, error) {
 	ds, snap := run.ds, run.snap
 	h, w := ds.Size()
@@ -192,8 +186,13 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 		facts = append(facts, [2]string{"Edits since the check", "not in this report (check again to include them)"})
 	}
 	r := export.HealthReport("Health check of "+name, facts, res, samples, other)
-	if a := run.scan; a != nil {
-		sections, err := scanSections(ctx, a, run.slow, ds.ClassName, progress)
+	if a := run.scan; a != nil && run.slow != nil {
+		progress("confusion matrix and map", 0)
+		views, err := export.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
+		if err != nil {
+			return export.Report{}, err
+		}
+		sections, err := views.Sections(ds.ClassName)
 		if err != nil {
 			return export.Report{}, err
 		}
@@ -241,45 +240,4 @@ func reportResult(run *checkRun) *check.Result {
 		}
 	}
 	return res
-}
-
-// scanSections makes the report's sections that the CNN scan a serves: the confusion matrix of
-// its labels against its out-of-fold predictions, and the 2-D map of its features, with the
-// flagged label errors and outliers of slow (the second pass, on a's rows; may be nil) marked.
-func scanSections(ctx context.Context, a *analysis, slow *check.Result, name func(int) string, progress progressFunc) ([]export.Section, error) {
-	progress("confusion matrix", 0)
-	m, err := confusion.New(a.snap.Labels, a.res.Probs, a.res.Classes)
-	if err != nil {
-		return nil, err
-	}
-	out := []export.Section{export.ConfusionSection(m, name)}
-	n := len(a.snap.Indices)
-	xy, err := embed.Map(ctx, nn.Vectors{Data: a.res.Features, N: n, Dim: cnn.Features},
-		embed.MapOptions{Options: embed.Options{Progress: func(f float64) { progress("map", f) }}})
-	if err != nil {
-		return nil, err
-	}
-	marks := map[int]plot.Marks{}
-	if slow != nil {
-		for _, f := range slow.Findings[check.Label] {
-			if f.Score > check.FlagLabel {
-				marks[f.Index] |= plot.Suspect
-			}
-		}
-		for _, f := range slow.Findings[check.Outlier] {
-			if f.Score >= check.FlagOutlier {
-				marks[f.Index] |= plot.Outlier
-			}
-		}
-	}
-	var marked []plot.Marked
-	for i, mk := range marks {
-		marked = append(marked, plot.Marked{Index: i, Marks: mk})
-	}
-	slices.SortFunc(marked, func(x, y plot.Marked) int { return x.Index - y.Index })
-	s, err := export.MapSection(xy, a.snap.Labels, a.res.Classes, marked, name)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, s), nil
 }
