@@ -56,7 +56,8 @@ type checkRun struct {
 	gen      uint64 // the dataset's generation when it began
 	job      *job   // nil once it ended
 	began    time.Time
-	took     time.Duration
+	took     time.Duration // the whole check
+	quickOK  time.Duration // its first pass (the duplicates, leaks)
 	against  []string  // the other set's image and label files (nil: leakage not checked)
 	other    *otherSet // opened by the first pass
 	labelled bool      // some sample had a label: the second pass runs
@@ -297,7 +298,7 @@ func (k *checker) passDone(run *checkRun, res *check.Result, err error) {
 		}
 	}
 	if run.quick == nil {
-		run.quick = res
+		run.quick, run.quickOK = res, time.Since(run.began)
 		if run.labelled {
 			k.askScan(run)
 			return
@@ -463,9 +464,13 @@ func (k *checker) show() {
 	case k.rep != nil:
 		s.note, s.done = "Writing the health report to "+k.rep.dir+": "+k.rep.stage, k.rep.done
 	default:
-		s.note = count("Checked %d samples", len(run.snap.Indices)) + fmt.Sprintf(" in %.1f s", run.took.Seconds())
+		s.note = count("Checked %d samples", len(run.snap.Indices))
 		if o := m.f.other; o != nil {
 			s.note += " against " + o.name + count(" (%d samples)", len(o.snap.Indices))
+		}
+		s.note += fmt.Sprintf(" in %.1f s", run.took.Seconds())
+		if run.slow != nil {
+			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s, then the CNN scan's)", run.quickOK.Seconds())
 		}
 		if run.why != "" {
 			s.note += "; stopped: " + run.why

@@ -449,3 +449,32 @@ func TestCheckAgainstPreference(t *testing.T) {
 		t.Fatalf("forgotten pair still offers %q", got)
 	}
 }
+
+// Images without labels: the check runs outliers (from the pixels) and duplicates in one pass,
+// without a CNN scan; no label kind.
+func TestCheckWithoutLabels(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds, _ := demoStore(t, false)
+	w.c.setDataset(ds, "demo images", false)
+	k := w.check
+	k.start(nil)
+	waitUI(t, q, func() bool { return k.run.job == nil })
+	f := k.mode.f
+	if !k.run.complete() || k.run.scan != nil || w.scans.cnn != nil || !slices.Equal(f.kinds, []check.Kind{check.Outlier, check.Duplicate}) {
+		t.Fatalf("kinds %v, scan %v", f.kinds, k.run.scan != nil)
+	}
+	l := f.lists[check.Outlier]
+	if l.state != checkFound || len(l.order) != outliersListed {
+		t.Fatalf("outliers: %v, %d listed", l.state, len(l.order))
+	}
+	for _, i := range l.order {
+		if x := l.of[i]; x.suggested != store.NoLabel || x.label != store.NoLabel {
+			t.Fatalf("outlier %d: %+v", i, x)
+		}
+	}
+	if !strings.Contains(k.mode.view.note.Text, "Checked 300 samples in") {
+		t.Fatalf("the view says %q", k.mode.view.note.Text)
+	}
+}

@@ -311,6 +311,9 @@ func (m *checkMode) about(s *state, i int) about {
 		}
 	case check.Duplicate:
 		a.text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
+		if len(x.others) == 0 {
+			a.text = fmt.Sprintf("Near-duplicate (similarity %.3f) of a sample deleted and saved away since.", x.score)
+		}
 		h, w := s.ds.Size()
 		for _, j := range x.others[:min(4, len(x.others))] {
 			st, px, ok := s.ds.SampleAt(s.v.gen, j)
