@@ -58,9 +58,9 @@ type checkRun struct {
 	began    time.Time
 	took     time.Duration // the whole check
 	quickOK  time.Duration // its first pass (the duplicates, leaks)
-	against  []string  // the other set's image and label files (nil: leakage not checked)
-	other    *otherSet // opened by the first pass
-	labelled bool      // some sample had a label: the second pass runs
+	against  []string      // the other set's image and label files (nil: leakage not checked)
+	other    *otherSet     // opened by the first pass
+	labelled bool          // some sample had a label: the second pass runs
 	snap     store.Snapshot
 	quick    *check.Result // the first pass (nil until done)
 	scan     *analysis     // the CNN scan the second pass used
