@@ -466,11 +466,11 @@ func (k *checker) show() {
 	default:
 		s.note = count("Checked %d samples", len(run.snap.Indices))
 		if o := m.f.other; o != nil {
-			s.note += " against " + o.name + count(" (%d samples)", len(o.snap.Indices))
+			s.note += " against " + o.name + count(" (%d)", len(o.snap.Indices))
 		}
 		s.note += fmt.Sprintf(" in %.1f s", run.took.Seconds())
 		if run.slow != nil {
-			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s, then the CNN scan's)", run.quickOK.Seconds())
+			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s)", run.quickOK.Seconds())
 		}
 		if run.why != "" {
 			s.note += "; stopped: " + run.why
