@@ -126,6 +126,9 @@ func (k *checker) start(against []string) bool {
 	k.mode.f = newCheckFindings(kinds, neardup.DefaultThreshold)
 	k.mode.kind, k.mode.picked = check.Duplicate, false
 	run.stage = "finding duplicates"
+	if against != nil {
+		run.stage = "opening " + filepath.Base(against[0])
+	}
 	c.enter(modeCheck)
 	k.show()
 	data := checkData(ds, snap)
