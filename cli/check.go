@@ -15,6 +15,7 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -23,7 +24,8 @@ import (
 
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
-                      [--top N] [--report DIR] [--threshold S]
+                      [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv]
+                      [--threshold S]
                       [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
@@ -57,9 +59,17 @@ options:
                    label file (1-D, or N×K with K ≤ 16), labels the other copies in the report
   --top N          rows per kind, most severe first (default 100; at least 1)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
-                   (counts, contact sheets of each kind's top findings, the class histogram),
+                   (counts, contact sheets of each kind's top findings, the class histogram,
+                   and with the label kind the confusion matrix and the 2-D map),
                    readable offline; an existing DIR is replaced only if it is an earlier
                    report or empty
+  --confusion FILE.csv
+                   also write the confusion matrix: rows the given labels, columns the CNN's
+                   out-of-fold predicted classes, counts; header given,<class>,<class>… (class
+                   names when the dataset has them). Needs the label kind (its scan)
+  --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
+                   the CNN sees as alike sit together (a neighbour-graph layout of its
+                   features). Needs the label kind (its scan)
   --threshold S    duplicate and leak: the similarity from which a pair is listed
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
   --seed N, --seeds S, --folds K, --epochs E
@@ -80,6 +90,8 @@ func runCheck(c *cli, args []string) error {
 	kinds := fs.String("kinds", "", "")
 	top := fs.Int("top", 100, "")
 	report := fs.String("report", "", "")
+	confusionOut := fs.String("confusion", "", "")
+	mapOut := fs.String("map", "", "")
 	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
 	seed := fs.Uint64("seed", 1, "")
 	folds := fs.Int("folds", 3, "")
@@ -109,11 +121,22 @@ func runCheck(c *cli, args []string) error {
 	if against == nil && containsKind(opts.Kinds, check.Leak) {
 		return usagef("check: the leak kind needs --against IMAGES2")
 	}
-	if *report != "" {
-		inputs := append(append([]string{}, files...), against...)
-		if err := checkOutputs(inputs, []string{*report}); err != nil {
+	var outputs []string
+	for _, o := range []string{*report, *confusionOut, *mapOut} {
+		if o != "" {
+			outputs = append(outputs, o)
+		}
+	}
+	labelRuns := len(files) == 2 && (opts.Kinds == nil || containsKind(opts.Kinds, check.Label))
+	if (*confusionOut != "" || *mapOut != "") && !labelRuns {
+		return usagef("check: --confusion and --map need the label kind (its CNN scan) and a label file")
+	}
+	if len(outputs) > 0 {
+		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs)
+		if err != nil {
 			return err
 		}
+		defer release()
 	}
 	ds, err := openCheckSet(files)
 	if err != nil {
@@ -151,8 +174,22 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	took := time.Since(start)
+	views, err := checkViews(ctx, c.stderr, res, set, *report != "" || *mapOut != "")
+	if err != nil {
+		return err
+	}
+	if *confusionOut != "" {
+		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
+			return err
+		}
+	}
+	if *mapOut != "" {
+		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
+			return err
+		}
+	}
 	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took); err != nil {
+		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
 			return err
 		}
 	}
@@ -311,8 +348,19 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 	return out.Flush()
 }
 
-// writeCheckReport writes the health report folder dir (export.WriteReport).
-func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration) error {
+// checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
+// 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
+// (export.NewScanViews). Errors: NewScanViews'.
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, withMap bool) (export.ScanViews, error) {
+	if res.Scan != nil && withMap {
+		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
+	}
+	return export.NewScanViews(ctx, res, set.Labels, withMap, nil)
+}
+
+// writeCheckReport writes the health report folder dir (export.WriteReport), with the confusion
+// matrix and map sections of views when the scan ran.
+func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views export.ScanViews) error {
 	h, w := ds.Size()
 	facts := [][2]string{{"Images", files[0]}}
 	if len(files) > 1 {
@@ -333,5 +381,10 @@ func writeCheckReport(ctx context.Context, dir string, res *check.Result, files,
 		o = &os
 	}
 	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
+	sections, err := views.Sections(ds.ClassName)
+	if err != nil {
+		return err
+	}
+	r.Sections = append(r.Sections, sections...)
 	return export.WriteReport(ctx, dir, r)
 }

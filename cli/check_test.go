@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,7 +96,9 @@ func TestCheckCSV(t *testing.T) {
 	ip, lp := writePair(t, dir, "set", px, lab, n, 28, 28)
 	op, ol := writePair(t, dir, "other", other, labels.Data[9000:9300], 300, 28, 28)
 	report := filepath.Join(dir, "report")
-	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--seeds", "1", "--epochs", "2", "--top", "4", "--report", report)
+	confusionCSV, mapCSV := filepath.Join(dir, "confusion.csv"), filepath.Join(dir, "map.csv")
+	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--seeds", "1", "--epochs", "2", "--top", "4", "--report", report,
+		"--confusion", confusionCSV, "--map", mapCSV)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -143,10 +146,35 @@ func TestCheckCSV(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
-	for _, f := range []string{"index.html", "label.png", "outlier.png", "duplicate.png", "leak.png", "classes.png"} {
+	for _, f := range []string{"index.html", "label.png", "outlier.png", "duplicate.png", "leak.png", "classes.png", "section-1.png", "section-2.png"} {
 		if fi, err := os.Stat(filepath.Join(report, f)); err != nil || fi.Size() == 0 {
 			t.Errorf("report: %s: %v", f, err)
 		}
+	}
+	// The confusion matrix: a row per given class, its counts summing to the samples.
+	cm, _ := os.ReadFile(confusionCSV)
+	cmRows := strings.Split(strings.TrimSpace(string(cm)), "\n")
+	if !strings.HasPrefix(cmRows[0], "given,0,1,") || len(cmRows) != 11 {
+		t.Errorf("confusion CSV:\n%s", cm)
+	}
+	total := 0
+	for _, r := range cmRows[1:] {
+		for _, v := range strings.Split(r, ",")[1:] {
+			k, _ := strconv.Atoi(v)
+			total += k
+		}
+	}
+	if total != 800 {
+		t.Errorf("the confusion matrix counts %d samples, want 800", total)
+	}
+	// The map: index,x,y for every sample, in order.
+	mp, _ := os.ReadFile(mapCSV)
+	mpRows := strings.Split(strings.TrimSpace(string(mp)), "\n")
+	if mpRows[0] != "index,x,y" || len(mpRows) != 801 || !strings.HasPrefix(mpRows[800], "799,") {
+		t.Errorf("map CSV: %d rows, first %q", len(mpRows), mpRows[0])
+	}
+	if code, _, errOut := runCLI("check", ip, "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
+		t.Errorf("--map without labels: exit %d, %s", code, errOut)
 	}
 	// Writing the report again replaces it; a folder that is not a report is refused.
 	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 0 {

@@ -347,7 +347,7 @@ func (c *controller) gotoSample(i int) {
 	c.moveCursor(c.v.pos[i], false)
 	c.out.focus()
 	if left != "" {
-		c.say(count("Sample %d is not in the %s review: all samples shown; Show → %s goes back to where you were", i, left, left))
+		c.say(count("Sample %d is not listed in %s: all samples shown; Show → %s goes back to where you were", i, left, left))
 	}
 }
 

@@ -17,6 +17,7 @@ const (
 	jobImporting                // reading and normalizing a folder of images
 	jobExporting                // writing PNGs, CSV or .npz
 	jobTraining                 // a CNN: the scan's refinement, or the model that suggests labels
+	jobChecking                 // the health check (check.go): it reads snapshots, editing goes on
 )
 
 // holdsEdits reports whether edits wait while a job of kind k runs: they would change the samples

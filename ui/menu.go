@@ -28,6 +28,7 @@ type menuActions struct {
 	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys                   func()
+	checkDataset, exportReport                                        func()
 	changeLogOn                                                       func() bool
 }
 
@@ -67,6 +68,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
 		item("Export…", shortcut(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
+		item("Export Health Report…", nil, a.exportReport),
 		fyne.NewMenuItemSeparator(),
 		item("Save", shortcut(fyne.KeyS, false), a.save),
 		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
@@ -93,6 +95,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
 		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
+		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys))

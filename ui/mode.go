@@ -18,6 +18,7 @@ const (
 	modeBrowse    mode = iota // the samples the filter selects, in sample order
 	modeSuspects              // likely label errors, most suspicious first (review.go, scan.go)
 	modeSuggested             // samples without a label, most confident suggestion first (suggest.go)
+	modeCheck                 // the health check's findings, one kind at a time (checkmode.go, check.go)
 )
 
 // modeView is what a mode changes in the window. Its methods run on the UI thread; those given
@@ -112,16 +113,20 @@ func (c *controller) relabel(label int) {
 }
 
 // about is what a mode says of one sample in the detail panel: a line of text and some
-// thumbnails (a suspect's nearest samples). The zero about shows nothing.
+// thumbnails (a suspect's nearest samples), large ones two to a row (a duplicate's copies). The
+// zero about shows nothing.
 type about struct {
 	text   string
 	thumbs []thumb
+	large  bool
 }
 
-// thumb is one small sample shown in the detail panel: sample i, its pixels in display order,
-// h×w, and a caption. A click on it goes to the sample.
+// thumb is one small sample shown in the detail panel: its pixels in display order, h×w, and a
+// caption. When it shows sample i of the dataset (link), a click on it goes to the sample; a
+// sample of another set (a leak's copy) has no link.
 type thumb struct {
 	i       int
+	link    bool
 	px      []byte
 	h, w    int
 	caption string

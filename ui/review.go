@@ -192,14 +192,7 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 		}
 		c.decide(m.r, s.Suggested)
 	case fyne.KeyRight:
-		st, _, ok := c.ds.SampleAt(c.v.gen, i)
-		switch {
-		case !ok:
-		case st.Label == store.NoLabel:
-			c.next() // nothing to keep: skipped, no edit
-		default:
-			c.decide(m.r, st.Label)
-		}
+		c.keep(func(label int) store.How { return m.r.how(i, label) })
 	default:
 		return false
 	}
@@ -212,10 +205,20 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 // then the cursor moves to the next sample.
 func (c *controller) decide(r *review, label int) {
 	i := c.v.current()
-	if i < 0 || r == nil || c.cannotEdit() {
+	if i < 0 || r == nil {
 		return
 	}
-	how := r.how(i, label)
+	c.decideAs(r.how(i, label), label)
+}
+
+// decideAs records a decision on the cursor's sample, made as how says: its label becomes
+// label, as one undoable, journaled edit that marks it reviewed; then the cursor moves to the
+// next sample.
+func (c *controller) decideAs(how store.How, label int) {
+	i := c.v.current()
+	if i < 0 || c.cannotEdit() {
+		return
+	}
 	err := c.ds.DecideAs(how, i, label)
 	c.drain()
 	if err != nil {
@@ -223,6 +226,19 @@ func (c *controller) decide(r *review, label int) {
 		return
 	}
 	c.next()
+}
+
+// keep is → in a review: the cursor's sample keeps its label, a decision made as how says (of
+// that label), and the cursor moves on; a sample without a label is skipped (no edit).
+func (c *controller) keep(how func(label int) store.How) {
+	st, _, ok := c.ds.SampleAt(c.v.gen, c.v.current())
+	switch {
+	case !ok:
+	case st.Label == store.NoLabel:
+		c.next() // nothing to keep: skipped, no edit
+	default:
+		c.decideAs(how(st.Label), st.Label)
+	}
 }
 
 // label records the decision: the label chosen for the cursor's sample.
@@ -300,7 +316,7 @@ func (m *reviewMode) about(s *state, i int) about {
 		if !ok {
 			continue // the dataset changed since; the view catches up and shows them again
 		}
-		a.thumbs = append(a.thumbs, thumb{i: j, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+		a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
 			caption: n.short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a

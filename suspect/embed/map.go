@@ -25,14 +25,15 @@ type MapOptions struct {
 const placeChunk = 1 << 16
 
 // Map lays out the points of v (N×D feature vectors in one space, e.g. a network's penultimate
-// activations) in the plane, N×2 (x, y): the K-nearest-neighbour graph of the pool (nn.Among),
+// activations) in the plane, N×2 (x, y): the K-nearest-neighbour graph of the pool (an
+// nn.Index: exact below nn.ExactBelow pool points, the inverted-file index above),
 // started from the pool's principal axes (Project) and laid out by Layout; then the points
-// outside the pool placed by their neighbours in it (nn.Across, Place). opts.Progress sees the
+// outside the pool placed by their neighbours in it (the same index, Place). opts.Progress sees the
 // share done of the whole (rising, from 0 to 1), one call at a time, from the calling goroutine
 // or from the neighbour search's. The result depends only on v and opts other than Workers.
 //
-// Growth: up to Pool points, O(N²·D) search (nn's exact search) plus Layout's O(E·N·K); above,
-// O(Pool²·D + (N − Pool)·Pool·D) search and O(N·K) memory beyond v. Errors: ErrShape (v's sizes),
+// Growth: below nn.ExactBelow points, O(N²·D) search plus Layout's O(E·N·K); above, the
+// index's O(N·√Pool·D) search (k-means cells, 8 searched per query) and O(N·K) memory beyond v. Errors: ErrShape (v's sizes),
 // those of nn, Project and Layout, or the context's error when cancelled.
 func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) {
 	if v.N < 0 || v.Dim <= 0 || len(v.Data) != v.N*v.Dim {
@@ -43,6 +44,9 @@ func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) 
 	}
 	if opts.Pool <= 0 {
 		opts.Pool = 50000
+	}
+	if v.N == 0 {
+		return []float32{}, ctx.Err()
 	}
 	pool := poolOf(v.N, opts.Pool, opts.Seed)
 	p := len(pool)
@@ -62,7 +66,13 @@ func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) 
 	if p < v.N {
 		pv = v.Gather(pool)
 	}
-	g, err := nn.Among(ctx, pv, nil, min(opts.K, max(1, p-1)), nn.Options{Workers: opts.Workers, Progress: report(0, search)})
+	// One neighbour index of the pool serves its graph and the placement of the rest: exact
+	// below nn.ExactBelow points, the inverted-file index above.
+	ix, err := nn.NewIndex(ctx, pv, nn.IndexOptions{Workers: opts.Workers, Seed: opts.Seed})
+	if err != nil {
+		return nil, err
+	}
+	g, err := ix.Among(ctx, nil, min(opts.K, max(1, p-1)), nn.Options{Workers: opts.Workers, Progress: report(0, search)})
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +104,7 @@ func Map(ctx context.Context, v nn.Vectors, opts MapOptions) ([]float32, error) 
 	for c0 := 0; c0 < len(rest); c0 += placeChunk {
 		part := rest[c0:min(len(rest), c0+placeChunk)]
 		done := search + layout + float64(c0)*float64(p)*float64(v.Dim)
-		ng, err := nn.Across(ctx, pv, v.Gather(part), opts.K, nn.Options{Workers: opts.Workers,
+		ng, err := ix.Across(ctx, v.Gather(part), opts.K, nn.Options{Workers: opts.Workers,
 			Progress: report(done, float64(len(part))*float64(p)*float64(v.Dim))})
 		if err != nil {
 			return nil, err
