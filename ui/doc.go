@@ -15,7 +15,9 @@
 //     move the cursor, click, choose what to show, delete, undo; a mode's own edit (relabel,
 //     decide in a review) stands in its mode's file.
 //     Each applies the request to the store and the view model on the UI thread, then shows the
-//     result (refresh: everything; follow: what depends on the cursor).
+//     result (refresh: everything; follow: what depends on the cursor). An edit or save it
+//     cannot make (read-only, a job holds edits) is said on the status bar, never in a dialog
+//     (cannotEdit); a mode left and chosen again finds the cursor where it was (places).
 //   - view.go: the view model: the samples shown, in order, their positions, the selection,
 //     the cursor, the filter, and a mode's progress.
 //   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check). A
@@ -33,9 +35,12 @@
 //     the positions they ask for; its renderer draws the frame it is handed: one mosaic image of
 //     the rows in sight and a badge per tile).
 //   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go, drawpad.go,
-//     checkview.go: the side panel, the detail panel, the status bar and legend, the main menu,
-//     the dialogs (prompts that answer Escape and Enter, the class picker), the draw window and
-//     its pad, the health check's kinds and progress.
+//     checkview.go: the side panel, the detail panel (its thumbnails go to their samples), the
+//     status bar with the jobs' progress at its right and the legend, the main menu, the
+//     dialogs (prompts that answer Escape and Enter, the class picker; an error already open is
+//     not stacked again), the draw window and its pad, the health check's kinds and progress.
+//   - filedialog.go: what the file dialogs list (IDX files, never idxlabel's own files) and the
+//     favourite folders Fyne's dialog asks xdg-user-dir for.
 //   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
 //
 // The workflows run the longer work as jobs and hand their results to the controller on the UI
