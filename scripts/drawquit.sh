@@ -54,9 +54,7 @@ quits() {
 APP_PID=$!
 wait_window >/dev/null || fail "no window appeared within 60 s"
 sleep 2
-xdotool key --clearmodifiers ctrl+d
-timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
-sleep 1
+open_draw || fail "no draw window"
 draw
 xdotool key --clearmodifiers 4 Return
 sleep 0.5
@@ -87,9 +85,7 @@ echo "drawquit: saved $got"
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
 sleep 2
-xdotool key --clearmodifiers ctrl+d
-timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
-sleep 1
+open_draw || fail "no draw window"
 xdotool windowfocus --sync "$main"
 xdotool key --clearmodifiers ctrl+q
 quits "Ctrl+Q in the main window"

@@ -29,9 +29,7 @@ alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi 
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
 sleep 2
-xdotool key --clearmodifiers ctrl+d
-timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || fail "no draw window"
-sleep 1
+open_draw || fail "no draw window"
 # The draw window opens at the screen's top left (no window manager under Xvfb); its pad spans
 # about (10, 70)–(430, 490). One stroke per digit, then its label and Enter.
 for _ in 1 2 3; do

@@ -28,3 +28,10 @@ stop_xvfb() {
 wait_window() {
   timeout 60 xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1
 }
+
+# open_draw presses Ctrl+D and waits (up to 20 s) for the draw window; it fails when none opens.
+open_draw() {
+  xdotool key --clearmodifiers ctrl+d
+  timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || return 1
+  sleep 1
+}

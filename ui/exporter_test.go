@@ -72,15 +72,7 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 // its folder whole), with a clear message and nothing written; and it takes the lock that guards
 // a file of a pair open for editing elsewhere, as the command-line writers do.
 func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
-	ip, lp := writeDemoPair(t, t.TempDir(), "mine")
-	ds, err := store.Open(ip, lp, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ds.Close() })
-	w := newTestWindow(t)
-	w.win.Resize(fyne.NewSize(1280, 820))
-	w.c.setDataset(ds, "mine", false)
+	w, _, ip, lp := demoPairWindow(t, "mine", store.Options{})
 	q := queueUI(w)
 	before, err := os.ReadFile(lp)
 	if err != nil {

@@ -81,8 +81,7 @@ func (m *importer) importOptions(dir string) {
 		widget.NewFormItem("", only),
 		widget.NewFormItem("Label", label),
 	)
-	var d *dialog.ConfirmDialog
-	d = dialog.NewCustomConfirm("Import images", "Import", "Cancel", form, func(ok bool) {
+	d := dialog.NewCustomConfirm("Import images", "Import", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}

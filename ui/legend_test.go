@@ -83,15 +83,7 @@ func TestHelpKeys(t *testing.T) {
 // bar's right in the default 1280-unit window, however long the status line: the status line
 // gives way (it was the end of the status line, and cut off).
 func TestJobProgressIsNotCutOff(t *testing.T) {
-	ip, lp := writeDemoPair(t, t.TempDir(), "a-dataset-with-a-rather-long-name-as-people-give-them")
-	ds, err := store.Open(ip, lp, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ds.Close() })
-	w := newTestWindow(t)
-	w.win.Resize(fyne.NewSize(1280, 820))
-	w.c.setDataset(ds, filepath.Base(lp), false)
+	w, _, _, _ := demoPairWindow(t, "a-dataset-with-a-rather-long-name-as-people-give-them", store.Options{})
 	w.c.relabel(3)
 	const note = "CNN scan: model 6/6, epoch 14/14, 12s left"
 	job := w.jobs.start(jobTraining, note)

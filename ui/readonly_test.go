@@ -17,15 +17,7 @@ import (
 // the samples as they were, the cursor where it was, and no dialog open. Before, the first digit
 // opened a modal error, and every later key waited behind it.
 func TestReadOnlyRefusesEditsOnTheStatusBar(t *testing.T) {
-	ip, lp := writeDemoPair(t, t.TempDir(), "ro")
-	ds, err := store.Open(ip, lp, store.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ds.Close() })
-	w := newTestWindow(t)
-	w.win.Resize(fyne.NewSize(1280, 820))
-	w.c.setDataset(ds, "ro (read-only)", false)
+	w, ds, _, _ := demoPairWindow(t, "ro", store.Options{ReadOnly: true})
 	w.c.moveCursor(3, false)
 	before := ds.Label(3)
 	keys := []func(){
@@ -52,6 +44,22 @@ func TestReadOnlyRefusesEditsOnTheStatusBar(t *testing.T) {
 	if ds.Label(3) != before || ds.State(3).Deleted || ds.Dirty() || w.c.v.cursor != 3 {
 		t.Fatalf("label %d (was %d), deleted %v, dirty %v, cursor %d", ds.Label(3), before, ds.State(3).Deleted, ds.Dirty(), w.c.v.cursor)
 	}
+}
+
+// demoPairWindow shows the demo's digits, written as the pair base (writeDemoPair) and opened
+// with opts, in a headless main window of the default size; it returns the pair's paths too.
+func demoPairWindow(t *testing.T, base string, opts store.Options) (w *window, ds *store.Dataset, images, labels string) {
+	t.Helper()
+	images, labels = writeDemoPair(t, t.TempDir(), base)
+	ds, err := store.Open(images, labels, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	w = newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	w.c.setDataset(ds, filepath.Base(labels), false)
+	return w, ds, images, labels
 }
 
 // writeDemoPair writes the demo's 300 labelled digits as the pair "<base>-images-idx3-ubyte",
