@@ -90,7 +90,7 @@ var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ct
 
 // emptyKeys is the legend of a dataset without samples (nothing open, a new dataset, an empty
 // file): what adds samples, or opens others; no key acts on samples yet.
-var emptyKeys = []key{{"No samples yet:", ""}, {"Ctrl+D", "draw"}, {"Ctrl+I", "import images"}, {"Ctrl+O", "open"}, {"Ctrl+N", "new dataset"}}
+var emptyKeys = []key{{"Ctrl+D", "draw samples"}, {"Ctrl+I", "import images"}, {"Ctrl+O", "open"}, {"Ctrl+N", "new dataset"}}
 
 // typingKeys is the legend while a text field has the keys.
 var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
