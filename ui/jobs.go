@@ -16,6 +16,7 @@ const (
 	jobImporting                // reading and normalizing a folder of images
 	jobExporting                // writing PNGs, CSV or .npz
 	jobTraining                 // a CNN: the scan's refinement, or the model that suggests labels
+	jobMapping                  // laying out the map of the scan's features, placing added samples on it
 )
 
 // holdsEdits reports whether edits wait while a job of kind k runs: they would change the samples

@@ -28,6 +28,7 @@ type menuActions struct {
 	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys                   func()
+	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
 
@@ -93,6 +94,8 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
 		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
+		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
+		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard", nil, a.keys))

@@ -33,6 +33,7 @@ type window struct {
 	files *opener
 	save  *saver
 	scans *scanner
+	views *scanViews // the confusion matrix and the map of the scan
 	sugg  *suggester
 	draw  *drawer
 	imp   *importer
@@ -58,6 +59,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	suspects.begin, suspects.why = w.scans.findSuspects, w.sugg.why
 	suggested.begin, suggested.why = w.sugg.suggestLabels, w.sugg.why
 	c.replaced = []func(){w.scans.stop, w.sugg.drop}
+	w.views = newScanViews(c, w.scans, w.grid)
 
 	w.side = newSidePanel(modeChoices(c.modes))
 	w.detail = newDetailPanel()
@@ -146,6 +148,8 @@ func (w *window) menuActions() menuActions {
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
 		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
 		findSuspects: w.scans.findSuspects, suggestLabels: w.sugg.suggestLabels,
+		confusion: func() { c.choose(modeConfusion, store.Live) },
+		showMap:   func() { c.choose(modeMap, store.Live) },
 		stopTraining: func() {
 			w.scans.stop()
 			c.renderCursor()

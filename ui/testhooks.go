@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"os"
+
+	"idxlabel/export"
+	"idxlabel/plot"
+	"idxlabel/suspect"
+)
+
+// Environment variables for the real-window tests (scripts/mapview.sh) only; a person never
+// needs them.
+const (
+	// testShortScanEnv, set to 1, makes the CNN scan short (2 folds, 1 seed, 2 epochs), so that a
+	// test in a real window scans a few hundred samples in seconds.
+	testShortScanEnv = "IDXLABEL_TEST_SHORT_SCAN"
+	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
+	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
+	// file with ".view" appended how the frame shows it (see mapView.writeView).
+	testMapEnv = "IDXLABEL_TEST_MAP"
+)
+
+// applyTestHooks sets up what the test environment variables ask for.
+func applyTestHooks(w *window) {
+	if os.Getenv(testShortScanEnv) == "1" {
+		w.sugg.opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
+	}
+	if path := os.Getenv(testMapEnv); path != "" {
+		w.views.maps.dump = path
+		w.views.mapm.panel.view.dump = path + ".view"
+	}
+}
+
+// writeDump writes d's map as CSV by sample to the test hook's file, when one is set.
+func (m *mapper) writeDump(d *scanData) {
+	if m.dump == "" {
+		return
+	}
+	l := d.lay
+	xy := make([]float32, 2*len(l.point))
+	for i, p := range l.point {
+		xy[2*i], xy[2*i+1] = float32(math.NaN()), float32(math.NaN())
+		if p >= 0 {
+			xy[2*i], xy[2*i+1] = l.xy[2*p], l.xy[2*p+1]
+		}
+	}
+	f, err := os.Create(m.dump)
+	if err == nil {
+		err = export.WriteMapCSV(f, xy)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the map for the test:", err)
+	}
+}
+
+// writeView writes to the test hook's file how the frame just drawn shows the map: the map
+// view's top-left corner in the window (pixels), the frame's size (pixels) and plot.View's
+// centre and scale, on one line: "x y w h cx cy scale".
+func (v *mapView) writeView(x, y float32, pv plot.View) {
+	line := fmt.Sprintf("%g %g %d %d %g %g %g\n", x, y, pv.W, pv.H, pv.CX, pv.CY, pv.Scale)
+	if err := os.WriteFile(v.dump, []byte(line), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the map's view for the test:", err)
+	}
+}
