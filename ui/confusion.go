@@ -233,22 +233,52 @@ func newConfusionView(grid fyne.CanvasObject) *confusionView {
 			v.onCell(label, class)
 		}
 	}
-	help := widget.NewLabel("Rows: the given label. Columns: the class the model predicts for the sample when it did not train on it. Click a cell to see its samples.")
-	help.Wrapping = fyne.TextWrapWord
-	top := container.NewVBox(container.NewHBox(v.hide, v.every), help)
+	help := widget.NewLabel("Click a cell to list its samples.")
+	top := container.NewHBox(v.hide, v.every, help)
 	left := container.NewBorder(top, v.note, nil, nil, container.NewScroll(v.chart))
-	split := container.NewHSplit(left, grid)
-	split.Offset = 0.58
-	v.root = split
+	v.root = container.New(&besideLayout{want: func() float32 { return v.chart.size.Width + chartMargin }, rest: minGridWidth}, left, grid)
 	return v
+}
+
+// The chart's side: the chart's width plus room for the scroll bar and padding; the grid keeps
+// at least minGridWidth (two columns of tiles at the default zoom).
+const (
+	chartMargin  = 28
+	minGridWidth = 200
+)
+
+// besideLayout lays two objects side by side: the first as wide as it wants (want), as long as
+// the second keeps at least rest (and half the width at least), the second the rest.
+type besideLayout struct {
+	want func() float32
+	rest float32
+}
+
+func (l *besideLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	gap := theme.Padding()
+	w := min(l.want(), max(size.Width/2, size.Width-l.rest-gap))
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w+gap, 0))
+	objs[1].Resize(fyne.NewSize(max(0, size.Width-w-gap), size.Height))
+}
+
+func (l *besideLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+b.Width+theme.Padding(), max(a.Height, b.Height))
 }
 
 // setChart shows chart c, drawn as img.
 func (v *confusionView) setChart(c *plot.Confusion, img *image.RGBA) {
 	v.chart.c, v.chart.img.Image = c, img
 	w, h := c.Size()
-	v.chart.size = fyne.NewSize(float32(w), float32(h))
+	size := fyne.NewSize(float32(w), float32(h))
+	resized := size != v.chart.size
+	v.chart.size = size
 	v.chart.Refresh()
+	if resized {
+		v.root.Refresh() // the chart's side follows its width
+	}
 }
 
 // showChosen outlines the cell (label, class) when on, and says what the grid shows.

@@ -39,13 +39,15 @@ type mapMode struct {
 	byModel bool // colour by the suggested label
 	// The frame's parts kept between frames: the static marks, made again when the layout's
 	// version changes, and the marks of the selection and the cursor, made each time in place.
-	lay     *mapLayout
-	version int
-	frames  int // the frame version handed to the view
-	static  []plot.Marked
-	over    []plot.Marked
-	classes []int // the classes the key shows
-	s       *state
+	lay          *mapLayout
+	version      int
+	frameByModel bool
+	frames       int             // the frame version handed to the view
+	static       []plot.Marked   // the suspects
+	edited       [][]plot.Marked // the edited points by palette index (the last: no colour)
+	over         []plot.Marked
+	classes      []int // the classes the key shows
+	s            *state
 }
 
 func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
@@ -176,13 +178,28 @@ func (m *mapMode) shown(s *state) {
 		p.showBusy(d, mp)
 		return
 	}
-	if l != m.lay || l.version != m.version {
-		m.lay, m.version = l, l.version
+	colour := l.given
+	if m.byModel {
+		colour = l.byModel
+	}
+	if l != m.lay || l.version != m.version || m.frameByModel != m.byModel {
+		m.lay, m.version, m.frameByModel = l, l.version, m.byModel
 		m.frames++
 		m.static = m.static[:0]
+		for k := range m.edited {
+			m.edited[k] = m.edited[k][:0]
+		}
+		for len(m.edited) < len(l.palette)+1 {
+			m.edited = append(m.edited, nil)
+		}
 		for _, pt := range l.marked {
-			if mk := l.static[pt]; mk != 0 {
-				m.static = append(m.static, plot.Marked{Index: int(pt), Marks: mk})
+			mk := l.static[pt]
+			if mk&plot.Suspect != 0 {
+				m.static = append(m.static, plot.Marked{Index: int(pt), Marks: plot.Suspect})
+			}
+			if mk&plot.Edited != 0 {
+				k := min(int(colour[pt]), len(l.palette))
+				m.edited[k] = append(m.edited[k], plot.Marked{Index: int(pt), Marks: plot.Edited})
 			}
 		}
 		p.setKey(l.classes, l.palette, s.classes)
@@ -202,19 +219,8 @@ func (m *mapMode) shown(s *state) {
 	if pt := pointOf(s.v.current()); pt >= 0 {
 		m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Cursor})
 	}
-	colour := l.given
-	if m.byModel {
-		colour = l.byModel
-	}
 	p.showMap(mapFrame{pm: l.pm, points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
-		version: 2*m.frames + btoi(m.byModel), over: m.over, style: plotStyle()})
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+		edited: m.edited[:len(l.palette)+1], version: m.frames, over: m.over, style: plotStyle()})
 }
 
 // tile is what the hover card shows of a point: the sample's tile and its number, label and the

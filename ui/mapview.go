@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -15,12 +16,15 @@ import (
 )
 
 // mapFrame is what the map view draws: the points (their index, plot.Map), what the kept frame
-// of the points shows (their colours and the marks that change only with edits), and the marks
-// drawn over it each time (the selection, the cursor). version changes whenever pm or points
-// does: the kept frame is drawn again.
+// of the points shows (their colours, the edited points boxed in their own colour, the
+// suspects ringed), and the marks drawn over it each time (the selection, the cursor). version
+// changes whenever pm, points or edited does: the kept frame is drawn again.
 type mapFrame struct {
-	pm      *plot.Map // nil: nothing to draw
-	points  plot.Layer
+	pm     *plot.Map // nil: nothing to draw
+	points plot.Layer
+	// edited lists the edited points by palette index (the last list: points of no colour):
+	// boxed in their colour, so that a cluster relabelled at once shows its new colour.
+	edited  [][]plot.Marked
 	version int
 	over    []plot.Marked
 	style   plot.Style
@@ -170,7 +174,11 @@ func (v *mapView) DragEnd() {
 	drag := v.drag
 	v.drag = dragNone
 	if drag == dragLasso {
+		start := time.Now()
 		points := v.lassoed()
+		if v.dump != "" {
+			v.logLasso(len(v.lasso)/2, len(points), time.Since(start))
+		}
 		v.lasso = v.lasso[:0]
 		v.Refresh()
 		if v.onLasso != nil {
@@ -255,6 +263,9 @@ func (v *mapView) CreateRenderer() fyne.WidgetRenderer {
 // frame is the raster's generator: the frame of w×h pixels. It runs on the UI thread when the
 // map is painted.
 func (v *mapView) frame(w, h int) image.Image {
+	if v.dump != "" {
+		defer v.logFrame(time.Now())
+	}
 	if w <= 0 || h <= 0 {
 		return image.NewRGBA(image.Rect(0, 0, 1, 1))
 	}
@@ -278,7 +289,7 @@ func (v *mapView) frame(w, h int) image.Image {
 		v.view.W, v.view.H = w, h
 	}
 	if v.drawn.version != f.version || v.drawn.view != v.view || v.drawn.style != f.style {
-		f.pm.Draw(v.base, v.view, f.points, f.style)
+		v.drawPoints()
 		v.drawn.version, v.drawn.view, v.drawn.style = f.version, v.view, f.style
 	}
 	copy(v.img.Pix, v.base.Pix)
@@ -293,6 +304,22 @@ func (v *mapView) frame(w, h int) image.Image {
 		}
 	}
 	return v.img
+}
+
+// drawPoints draws the kept frame: the points, the edited ones boxed in their colour, the
+// suspects' rings.
+func (v *mapView) drawPoints() {
+	f := v.f
+	f.pm.Draw(v.base, v.view, plot.Layer{Colour: f.points.Colour, Palette: f.points.Palette}, f.style)
+	for k, group := range f.edited {
+		s := f.style
+		s.Mark = s.Faint
+		if k < len(f.points.Palette) {
+			s.Mark = f.points.Palette[k]
+		}
+		f.pm.DrawMarks(v.base, v.view, plot.Layer{Marked: group}, s)
+	}
+	f.pm.DrawMarks(v.base, v.view, f.points, f.style)
 }
 
 // fillRGBA sets every pixel of img to c.
@@ -381,10 +408,16 @@ func (r *mapRenderer) placeCard() {
 	r.tile.Move(at.AddXY((cw-side)/2, pad))
 	r.tile.Resize(fyne.NewSize(side, side))
 	r.caption.Move(at.AddXY(pad, side+2*pad))
+	appears := !r.card.Visible()
 	r.card.Show()
 	r.tile.Show()
 	r.caption.Show()
 	r.card.Refresh()
 	r.tile.Refresh()
 	r.caption.Refresh()
+	if appears {
+		// Objects hidden until now are not known to the canvas yet: their own refresh would be
+		// lost. The map's refresh repaints them (the frame is made again from the kept points).
+		canvas.Refresh(v)
+	}
 }

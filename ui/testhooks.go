@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	"idxlabel/export"
 	"idxlabel/plot"
@@ -18,7 +19,8 @@ const (
 	testShortScanEnv = "IDXLABEL_TEST_SHORT_SCAN"
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
 	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
-	// file with ".view" appended how the frame shows it (see mapView.writeView).
+	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
+	// stderr how long each frame and each lasso took (logFrame, logLasso).
 	testMapEnv = "IDXLABEL_TEST_MAP"
 )
 
@@ -59,11 +61,21 @@ func (m *mapper) writeDump(d *scanData) {
 }
 
 // writeView writes to the test hook's file how the frame just drawn shows the map: the map
-// view's top-left corner in the window (pixels), the frame's size (pixels) and plot.View's
-// centre and scale, on one line: "x y w h cx cy scale".
+// view's top-left corner in the window (units), the frame's size (pixels), plot.View's centre
+// and scale, and the frame's pixels per unit, on one line: "x y w h cx cy scale pixelsPerUnit".
 func (v *mapView) writeView(x, y float32, pv plot.View) {
-	line := fmt.Sprintf("%g %g %d %d %g %g %g\n", x, y, pv.W, pv.H, pv.CX, pv.CY, pv.Scale)
+	line := fmt.Sprintf("%g %g %d %d %g %g %g %g\n", x, y, pv.W, pv.H, pv.CX, pv.CY, pv.Scale, v.scale)
 	if err := os.WriteFile(v.dump, []byte(line), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the map's view for the test:", err)
 	}
+}
+
+// logFrame prints how long the frame begun at start took to make (the test hook's timing).
+func (v *mapView) logFrame(start time.Time) {
+	fmt.Fprintf(os.Stderr, "idxlabel: map frame at %d in %.3f ms\n", start.UnixNano(), float64(time.Since(start).Microseconds())/1000)
+}
+
+// logLasso prints how long a lasso of vertices vertices took to select points.
+func (v *mapView) logLasso(vertices, points int, took time.Duration) {
+	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
 }
