@@ -155,13 +155,7 @@ sleep 0.5
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
 sleep 1
-xdotool key --clearmodifiers ctrl+q
-for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$APP_PID" 2>/dev/null && fail "the app did not quit on Ctrl+Q (unsaved edits?)"
-status=0
-wait "$APP_PID" || status=$?
-APP_PID=""
-[ "$status" -eq 0 ] || fail "the app exited with status $status"
+quit_app || fail "no clean quit"
 if grep -qi "panic\|fatal" "$XVFB_CFG/app.log"; then fail "the app's log holds a panic"; fi
 
 python3 - "$work/opened-labels" "$labels" "$work/inside.txt" <<'PY'

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
 	"idxlabel/store"
@@ -170,4 +171,47 @@ func offDiagonal(m *confusion.Matrix) int {
 		}
 	}
 	return off
+}
+
+// The chart alone: a tap on a cell reports its given label and predicted class, a tap off the
+// cells nothing; the toggle and the button report; the chosen cell is outlined.
+func TestConfusionViewReportsTheCell(t *testing.T) {
+	test.NewTempApp(t)
+	labels := []int{0, 0, 1, 1, 1, 2}
+	probs := []float32{1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1}
+	mx, err := confusion.New(labels, probs, []int{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := newConfusionView(widget.NewLabel("the grid"))
+	var cells [][2]int
+	var hides []bool
+	alls := 0
+	v.onCell = func(l, k int) { cells = append(cells, [2]int{l, k}) }
+	v.onHide = func(on bool) { hides = append(hides, on) }
+	v.onAll = func() { alls++ }
+	w := test.NewWindow(v.root)
+	defer w.Close()
+	w.Resize(fyne.NewSize(900, 600))
+	ch := plot.NewConfusion(mx, plot.ConfusionOptions{Figures: true, Style: plot.Light()})
+	v.setChart(ch, ch.Draw())
+	if v.chart.Size().Width < v.chart.size.Width || v.chart.size.Width == 0 {
+		t.Fatalf("the chart is %v wide, its picture %v", v.chart.Size().Width, v.chart.size.Width)
+	}
+	tapCell(t, v, 1, 0)
+	tapCell(t, v, 2, 2)
+	test.TapAt(v.chart, fyne.NewPos(2, 2))
+	if !slices.Equal(cells, [][2]int{{1, 0}, {2, 2}}) {
+		t.Fatalf("taps reported %v", cells)
+	}
+	v.showChosen(true, 1, 0, "Given 1, predicted 0")
+	rc, _ := ch.CellRect(1, 0)
+	if o := v.chart.outline; !o.Visible() || o.Position().X > float32(rc.Min.X) || o.Position().X+o.Size().Width < float32(rc.Max.X) {
+		t.Fatalf("the outline is at %v %v, the cell %v", o.Position(), o.Size(), rc)
+	}
+	test.Tap(v.hide)
+	test.Tap(v.every)
+	if !slices.Equal(hides, []bool{true}) || alls != 1 || v.note.Text != "Given 1, predicted 0" {
+		t.Fatalf("hide %v, every %d, note %q", hides, alls, v.note.Text)
+	}
 }

@@ -37,8 +37,9 @@ type mapMode struct {
 	// sample the filter selects.
 	lassoed []int
 	byModel bool // colour by the suggested label
-	// The frame's parts kept between frames: the static marks, made again when the layout's
-	// version changes, and the marks of the selection and the cursor, made each time in place.
+	// The frame's parts kept between frames: the static marks, made again when the layout (lay
+	// at version, coloured by the model when frameByModel) changes, and the marks of the
+	// selection and the cursor, made each time in place.
 	lay          *mapLayout
 	version      int
 	frameByModel bool
@@ -46,8 +47,7 @@ type mapMode struct {
 	static       []plot.Marked   // the suspects
 	edited       [][]plot.Marked // the edited points by palette index (the last: no colour)
 	over         []plot.Marked
-	classes      []int // the classes the key shows
-	s            *state
+	s            *state // the state last shown (the hover card reads the samples from it)
 }
 
 func newMapMode(views *scanViews, panel *mapPanel) *mapMode {

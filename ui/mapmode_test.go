@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -172,5 +174,67 @@ func TestMapLassoRelabels(t *testing.T) {
 	w.c.undo()
 	if len(mm.d.lay.point) != ds.Len() || mm.d.lay.sample[p] != -1 {
 		t.Fatal("the undone append is still on the map")
+	}
+}
+
+// A save that leaves deleted samples out renumbers the others: the matrix and the map follow
+// their samples (no new scan), the deleted ones leave both, and the map mode stays.
+func TestScanViewsFollowASave(t *testing.T) {
+	w, q, ds, _ := scanWindow(t)
+	w.menuActions().showMap()
+	mm := w.views.mapm
+	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	d := mm.d
+	n := ds.Len()
+	labelOf := make([]int, n)
+	for i := range n {
+		labelOf[i] = ds.Label(i)
+	}
+	pointOf := slices.Clone(d.lay.point)
+	total := func() int {
+		s := 0
+		for _, row := range d.matrix.Counts() {
+			for _, k := range row {
+				s += k
+			}
+		}
+		return s
+	}
+	if total() != n {
+		t.Fatalf("the matrix holds %d of %d samples", total(), n)
+	}
+	gone := []int{0, 1, 2, 3, 4}
+	if err := ds.Delete(gone); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	if total() != n-len(gone) {
+		t.Fatalf("after deleting 5: the matrix holds %d", total())
+	}
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
+	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
+	waitUI(t, q, func() bool { return !w.jobs.busy() && ds.Len() == n-len(gone) })
+	if w.c.mode != modeMap || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
+		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.current() == d)
+	}
+	if total() != n-len(gone) {
+		t.Fatalf("after the save: the matrix holds %d", total())
+	}
+	for i := range ds.Len() {
+		old := i + len(gone)
+		r, ok := d.rowOf(i)
+		if !ok || r != old || d.sample[r] != i || d.lay.point[i] != pointOf[old] || ds.Label(i) != labelOf[old] {
+			t.Fatalf("sample %d (was %d): row %d %v, point %d (was %d)", i, old, r, ok, d.lay.point[i], pointOf[old])
+		}
+	}
+	for _, i := range gone {
+		p := pointOf[i]
+		if d.lay.sample[p] != -1 || d.sample[i] != -1 {
+			t.Fatalf("the point of deleted sample %d still names sample %d", i, d.lay.sample[p])
+		}
+		if got, ok := d.lay.pm.Nearest(d.lay.laid[2*p], d.lay.laid[2*p+1], 1e-6); ok && got == int(p) {
+			t.Fatalf("deleted sample %d is still drawn", i)
+		}
 	}
 }
