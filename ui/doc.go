@@ -36,7 +36,6 @@
 //     side panel, the detail panel, the status bar and legend, the main menu, the dialogs
 //     (prompts that answer Escape and Enter, the class picker), the draw window and its pad.
 //   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
-//
 //   - confusion.go, mapmode.go, mapview.go: the views of the CNN scan, each beside the grid: the
 //     confusion matrix as a chart whose cells list their samples (reviewed like suspects), and
 //     the 2-D map (mapView: pan, zoom, hover, click, lasso; it draws the frame it is handed and
