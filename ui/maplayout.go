@@ -201,10 +201,7 @@ func (m *mapper) layOut(d *scanData) {
 func (m *mapper) follow(d *scanData, ch store.Change) {
 	l := d.lay
 	if l == nil {
-		if ch.Kind == store.Appended {
-			m.pending = append(m.pending, ch.Indices...) // placed once the layout is done
-		}
-		return
+		return // the layout running places what has no point when it is done (queueUnplaced)
 	}
 	switch ch.Kind {
 	case store.Relabelled, store.DeletedChanged:
@@ -229,7 +226,8 @@ func (m *mapper) follow(d *scanData, ch store.Change) {
 }
 
 // renumber follows samples removed from the end (an append undone) or renumbered by a save: the
-// points of samples gone are left out of the map. O(N).
+// points of samples gone are left out of the map, and a placement running starts again with the
+// samples as numbered now. O(N).
 func (m *mapper) renumber(d *scanData, ch store.Change) {
 	l := d.lay
 	n := d.ds.Len()
@@ -253,13 +251,19 @@ func (m *mapper) renumber(d *scanData, ch store.Change) {
 		point[k] = int32(p)
 	}
 	l.point = point
-	m.pending = nil // samples waiting for a place were numbered before
+	// Samples waiting for a place, or being placed, were numbered before: placed again.
+	if m.job != nil && !m.laying {
+		m.stopJob()
+	}
+	m.pending = nil
 	for p := range l.sample {
 		l.restyle(d, p)
 	}
 	if err := l.index(); err != nil {
 		m.c.d.showError(err)
 	}
+	m.queueUnplaced(d)
+	m.place(d)
 }
 
 // queueUnplaced queues every sample not deleted that has no point (added or restored while the
