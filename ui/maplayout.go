@@ -136,8 +136,8 @@ type mapper struct {
 	// stopped says why the last layout ended without a map ("" while none did).
 	stopped string
 	pending []int // samples to place once the job running ends
-	// dump, when set (a test hook), is where a finished layout is written as CSV (index,x,y by
-	// sample), and where the map view writes how it shows the map.
+	// dump, when set (a test hook, testhooks.go), is where a finished layout is written as CSV
+	// (index,x,y by sample).
 	dump string
 }
 

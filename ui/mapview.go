@@ -37,8 +37,8 @@ type mapFrame struct {
 // the point under the pointer (its tile in a card beside it, from tile). It owns only its pan,
 // zoom and the lasso being drawn. Drawing: the points are drawn once per pan, zoom or change of
 // the frame into a kept image (plot.Map.Draw: O(points in view)); the marks of the cursor and
-// the selection are drawn over a copy of it (O(pixels + marks)); no allocation per frame beyond
-// a resize.
+// the selection are drawn over a copy of it (O(pixels + marks)); a frame allocates nothing that
+// grows with the points (plot's few small kernels; the images only on a resize).
 type mapView struct {
 	widget.BaseWidget
 
