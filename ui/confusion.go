@@ -34,10 +34,11 @@ type confusionMode struct {
 	d     *scanData // the scan the list and the chart are of
 	// cell is the cell the grid shows (given label, predicted class); all: every sample off the
 	// diagonal.
-	cell  [2]int
-	all   bool
-	hide  bool // the chart hides the diagonal
-	drawn int  // d.edits when the chart was drawn; -1: to draw
+	cell   [2]int
+	all    bool
+	hide   bool // the chart hides the diagonal
+	drawn  int  // d.edits when the chart was drawn; -1: to draw
+	picked int  // d.edits when the list was made
 }
 
 func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
@@ -96,7 +97,7 @@ func (m *confusionMode) pick(all bool, label, class int) {
 		}
 		return a - b
 	})
-	m.r, m.all, m.cell = r, all, [2]int{label, class}
+	m.r, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.edits
 }
 
 // choose shows cell (label, class) in the grid (all: every sample off the diagonal).
@@ -162,7 +163,15 @@ func (m *confusionMode) follow(renumber []int) {
 	}
 }
 
-func (m *confusionMode) center() fyne.CanvasObject { return m.view.root }
+// center is the chart beside the grid. The mode is being entered (Show, Tools): a list made
+// before edits moved samples between the cells is made again, so that the grid shows what the
+// chosen cell holds now (while the person reviews it, the list stays as it was).
+func (m *confusionMode) center() fyne.CanvasObject {
+	if m.d != nil && m.r != nil && m.picked != m.d.edits {
+		m.pick(m.all, m.cell[0], m.cell[1])
+	}
+	return m.view.root
+}
 
 // shown redraws the chart when the matrix changed since it was drawn, and says what the grid
 // shows. O(classes²) for a redraw; nothing otherwise.

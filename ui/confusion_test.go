@@ -148,6 +148,23 @@ func TestConfusionMatrixView(t *testing.T) {
 	if w.c.mode != modeBrowse || w.c.v.Len() != ds.Len() {
 		t.Fatal("Show → All does not leave the confusion matrix")
 	}
+
+	// Entered again after edits made elsewhere, the list is what the cells hold now.
+	tapped := m.d.matrix.Cell(9, 4)
+	w.c.choose(modeConfusion, store.Live)
+	tapCell(t, m.view, 9, 4)
+	w.c.choose(modeBrowse, store.All)
+	if len(tapped) == 0 {
+		t.Fatal("the cell (9, 4) is empty")
+	}
+	if err := ds.Relabel(tapped[:1], 4); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	w.side.showList.SetSelected("Confusion matrix")
+	if w.c.mode != modeConfusion || w.c.v.Len() != len(tapped)-1 || w.c.v.shows(tapped[0]) {
+		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.d.matrix.Count(9, 4))
+	}
 }
 
 // tapCell taps the chart of v at the cell of label and class.
