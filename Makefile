@@ -32,6 +32,7 @@ test: deps lint build
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 

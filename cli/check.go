@@ -16,15 +16,10 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
-	"idxlabel/suspect/cnn"
-	"idxlabel/suspect/confusion"
-	"idxlabel/suspect/embed"
 	"idxlabel/suspect/neardup"
-	"idxlabel/suspect/nn"
 )
 
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
@@ -179,17 +174,17 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	took := time.Since(start)
-	views, err := checkViews(ctx, c.stderr, res, set, ds, *report != "" || *mapOut != "")
+	views, err := checkViews(ctx, c.stderr, res, set, *report != "" || *mapOut != "")
 	if err != nil {
 		return err
 	}
 	if *confusionOut != "" {
-		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.confusion, ds.ClassName) }); err != nil {
+		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err
 		}
 	}
 	if *mapOut != "" {
-		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.xy) }); err != nil {
+		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
 			return err
 		}
 	}
@@ -353,54 +348,19 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 	return out.Flush()
 }
 
-// checkViewData is what the check's scan shows beyond its findings: the confusion matrix of the
-// given labels against the out-of-fold predictions, and the 2-D map (xy, N×2, nil when not asked
-// for); both nil when no scan ran.
-type checkViewData struct {
-	confusion *confusion.Matrix
-	xy        []float32
-	labels    []int
-	marked    []plot.Marked
-}
-
 // checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
-// 2-D map of its features (embed.Map, progress on w), marking the flagged label errors and
-// outliers. O(N·classes) for the matrix; the map grows near-linearly (embed.Map). Errors: the
-// context's error, and those of the layout.
-func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, ds *store.Dataset, withMap bool) (checkViewData, error) {
-	var v checkViewData
-	if res.Scan == nil {
-		return v, nil
+// 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
+// (export.NewScanViews). Errors: NewScanViews'.
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, withMap bool) (export.ScanViews, error) {
+	if res.Scan != nil && withMap {
+		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
 	}
-	m, err := confusion.New(set.Labels, res.Scan.Probs, res.Scan.Classes)
-	if err != nil {
-		return v, err
-	}
-	v.confusion, v.labels = m, set.Labels
-	if !withMap {
-		return v, nil
-	}
-	fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
-	v.xy, err = embed.Map(ctx, nn.Vectors{Data: res.Scan.Features, N: set.N, Dim: cnn.Features}, embed.MapOptions{})
-	if err != nil {
-		return v, err
-	}
-	for _, f := range res.Findings[check.Label] {
-		if f.Score > check.FlagLabel {
-			v.marked = append(v.marked, plot.Marked{Index: f.Index, Marks: plot.Suspect})
-		}
-	}
-	for _, f := range res.Findings[check.Outlier] {
-		if f.Score >= check.FlagOutlier {
-			v.marked = append(v.marked, plot.Marked{Index: f.Index, Marks: plot.Outlier})
-		}
-	}
-	return v, nil
+	return export.NewScanViews(ctx, res, set.Labels, withMap, nil)
 }
 
 // writeCheckReport writes the health report folder dir (export.WriteReport), with the confusion
 // matrix and map sections of views when the scan ran.
-func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views checkViewData) error {
+func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views export.ScanViews) error {
 	h, w := ds.Size()
 	facts := [][2]string{{"Images", files[0]}}
 	if len(files) > 1 {
@@ -421,15 +381,10 @@ func writeCheckReport(ctx context.Context, dir string, res *check.Result, files,
 		o = &os
 	}
 	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
-	if views.confusion != nil {
-		r.Sections = append(r.Sections, export.ConfusionSection(views.confusion, ds.ClassName))
+	sections, err := views.Sections(ds.ClassName)
+	if err != nil {
+		return err
 	}
-	if views.xy != nil {
-		sec, err := export.MapSection(views.xy, views.labels, res.Scan.Classes, views.marked, ds.ClassName)
-		if err != nil {
-			return err
-		}
-		r.Sections = append(r.Sections, sec)
-	}
+	r.Sections = append(r.Sections, sections...)
 	return export.WriteReport(ctx, dir, r)
 }

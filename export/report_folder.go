@@ -9,22 +9,33 @@ import (
 	"strings"
 )
 
-// checkReportDir is WriteReport's rule for what may be at dir: nothing, an empty folder, or an
-// earlier report (reportTree). Errors: ErrInTheWay (wrapped, naming dir and what is there), or
-// Lstat's error.
+// checkReportDir is WriteReport's rule for what may be at dir (ReportAt). Errors: as ReportAt's.
 func checkReportDir(dir string) error {
+	_, err := ReportAt(dir)
+	return err
+}
+
+// ReportAt tells what WriteReport would find at dir: true when dir is an earlier report, which
+// it would replace (a caller asks first); false when there is nothing to replace (no dir, or an
+// empty folder). It reads only dir's entries and its ReportMarker file (at most a few hundred
+// bytes). Errors: ErrInTheWay (wrapped, naming dir and what is there) when WriteReport would
+// refuse dir, or a read error.
+func ReportAt(dir string) (bool, error) {
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := reportReplaceable(dir, fi); err != nil {
-		return err
+		return false, err
 	}
-	_, err = reportTree(dir, dir)
-	return err
+	t, err := reportTree(dir, dir)
+	if err != nil {
+		return false, err
+	}
+	return len(t.samples) > 0, nil
 }
 
 // reportReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat).

@@ -84,14 +84,20 @@ func TestWriteReport(t *testing.T) {
 }
 
 // TestWriteReportReplaces: an earlier report is replaced whole, an empty folder is used, and
-// anything else is refused and left untouched.
+// anything else is refused and left untouched; ReportAt tells the three apart beforehand.
 func TestWriteReportReplaces(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	dir := filepath.Join(root, "report")
 	r := sampleReport()
+	if at, err := ReportAt(dir); at || err != nil {
+		t.Fatalf("ReportAt before the report: %v, %v", at, err)
+	}
 	if err := WriteReport(ctx, dir, r); err != nil {
 		t.Fatal(err)
+	}
+	if at, err := ReportAt(dir); !at || err != nil {
+		t.Fatalf("ReportAt on a report: %v, %v", at, err)
 	}
 	r.Sections = nil
 	if err := WriteReport(ctx, dir, r); err != nil {
@@ -102,10 +108,16 @@ func TestWriteReportReplaces(t *testing.T) {
 	}
 	empty := filepath.Join(root, "empty")
 	os.Mkdir(empty, 0o755)
+	if at, err := ReportAt(empty); at || err != nil {
+		t.Errorf("ReportAt on an empty folder: %v, %v", at, err)
+	}
 	if err := WriteReport(ctx, empty, r); err != nil {
 		t.Errorf("an empty folder: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := ReportAt(dir); !errors.Is(err, ErrInTheWay) {
+		t.Errorf("ReportAt on a report with a file added: %v", err)
+	}
 	if err := WriteReport(ctx, dir, r); !errors.Is(err, ErrInTheWay) {
 		t.Errorf("a report with a file added: %v", err)
 	}

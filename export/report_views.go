@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"slices"
@@ -8,7 +9,11 @@ import (
 
 	"idxlabel/plot"
 	"idxlabel/store"
+	"idxlabel/suspect/check"
+	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
+	"idxlabel/suspect/embed"
+	"idxlabel/suspect/nn"
 )
 
 // ConfusionSection returns the report's section for the confusion matrix m: the chart (rows the
@@ -82,4 +87,75 @@ func classText(c int, name func(int) string) string {
 		}
 	}
 	return s
+}
+
+// ScanViews is what a health check's CNN scan shows beyond its findings: the confusion matrix
+// of the given labels against the out-of-fold predictions and, when laid out, the 2-D map of
+// the scan's features with the flagged label errors (plot.Suspect) and outliers (plot.Outlier)
+// marked. The command line and the window both make it (NewScanViews), for the report's
+// sections (Sections) and the CSV files.
+type ScanViews struct {
+	Confusion *confusion.Matrix // nil when no scan ran
+	XY        []float32         // N×2 (suspect/embed.Map); nil when the map was not laid out
+	Labels    []int             // the N given labels the scan saw (its rows)
+	Classes   []int             // the scan's classes, ascending
+	Marked    []plot.Marked     // the flagged label errors and outliers, by row, ascending
+}
+
+// NewScanViews builds the views of res, a health check whose scan (res.Scan; none: the zero
+// ScanViews) has one row per label of labels, and whose Label and Outlier findings name those
+// rows: the confusion matrix, and with withMap the 2-D map (embed.Map; progress, may be nil,
+// sees its share done). Growth: O(N·classes) for the matrix, embed.Map's for the map. Errors:
+// confusion.New's (a scan of other samples), the layout's, or the context's when cancelled.
+func NewScanViews(ctx context.Context, res *check.Result, labels []int, withMap bool, progress func(float64)) (ScanViews, error) {
+	var v ScanViews
+	if res.Scan == nil {
+		return v, nil
+	}
+	m, err := confusion.New(labels, res.Scan.Probs, res.Scan.Classes)
+	if err != nil {
+		return v, err
+	}
+	v.Confusion, v.Labels, v.Classes = m, labels, res.Scan.Classes
+	if !withMap {
+		return v, nil
+	}
+	if v.XY, err = embed.Map(ctx, nn.Vectors{Data: res.Scan.Features, N: len(labels), Dim: cnn.Features},
+		embed.MapOptions{Options: embed.Options{Progress: progress}}); err != nil {
+		return ScanViews{}, err
+	}
+	marks := map[int]plot.Marks{}
+	for _, f := range res.Findings[check.Label] {
+		if f.Score > check.FlagLabel {
+			marks[f.Index] |= plot.Suspect
+		}
+	}
+	for _, f := range res.Findings[check.Outlier] {
+		if f.Score >= check.FlagOutlier {
+			marks[f.Index] |= plot.Outlier
+		}
+	}
+	for i, mk := range marks {
+		v.Marked = append(v.Marked, plot.Marked{Index: i, Marks: mk})
+	}
+	slices.SortFunc(v.Marked, func(a, b plot.Marked) int { return a.Index - b.Index })
+	return v, nil
+}
+
+// Sections returns the report's sections of v: the confusion matrix (ConfusionSection) and the
+// map (MapSection) when laid out; none without a scan. name (may be nil) names the classes.
+// Errors: MapSection's.
+func (v ScanViews) Sections(name func(c int) string) ([]Section, error) {
+	var out []Section
+	if v.Confusion != nil {
+		out = append(out, ConfusionSection(v.Confusion, name))
+	}
+	if v.XY != nil {
+		s, err := MapSection(v.XY, v.Labels, v.Classes, v.Marked, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

@@ -1,11 +1,16 @@
 package export
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"idxlabel/plot"
 	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/check"
+	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
 )
 
@@ -31,5 +36,54 @@ func TestConfusionAndMapSections(t *testing.T) {
 	}
 	if _, err := MapSection(xy, labels[:3], []int{0, 1}, nil, nil); err == nil {
 		t.Fatal("labels of another length were taken")
+	}
+}
+
+// ScanViews: the matrix of the scan's rows, the map of its features with the flagged label
+// errors and outliers marked once each (a sample both is marked both ways), and their sections;
+// no scan, no views.
+func TestScanViews(t *testing.T) {
+	const n = 60
+	labels := make([]int, n)
+	probs := make([]float32, 2*n)
+	feats := make([]float32, n*cnn.Features)
+	for i := range n {
+		c := i % 2
+		labels[i] = c
+		probs[2*i+c], probs[2*i+1-c] = 0.9, 0.1
+		for k := range cnn.Features {
+			feats[i*cnn.Features+k] = float32((i*7+k*13)%11) / 11
+		}
+		feats[i*cnn.Features+c] += 5 // two clusters
+	}
+	res := &check.Result{Scan: &suspect.CNNResult{Probs: probs, Classes: []int{0, 1}, Features: feats}, Findings: map[check.Kind][]check.Finding{
+		check.Label:   {{Index: 7, Score: 0.9}, {Index: 3, Score: 0.8}, {Index: 9, Score: 0.2}},
+		check.Outlier: {{Index: 3, Score: 9}, {Index: 20, Score: 6}, {Index: 21, Score: 1}},
+	}}
+	ctx := context.Background()
+	v, err := NewScanViews(ctx, res, labels, false, nil)
+	if err != nil || v.Confusion == nil || v.XY != nil || v.Confusion.Count(1, 1) != n/2 {
+		t.Fatalf("without the map: %v", err)
+	}
+	if s, err := v.Sections(nil); err != nil || len(s) != 1 || s[0].Title != "Confusion matrix" {
+		t.Fatalf("sections without the map: %v", err)
+	}
+	var seen []float64
+	v, err = NewScanViews(ctx, res, labels, true, func(f float64) { seen = append(seen, f) })
+	if err != nil || len(v.XY) != 2*n || len(seen) == 0 {
+		t.Fatalf("with the map: %v, %d progress calls", err, len(seen))
+	}
+	want := []plot.Marked{{Index: 3, Marks: plot.Suspect | plot.Outlier}, {Index: 7, Marks: plot.Suspect}, {Index: 20, Marks: plot.Outlier}}
+	if !slices.Equal(v.Marked, want) {
+		t.Fatalf("marked %+v", v.Marked)
+	}
+	if s, err := v.Sections(nil); err != nil || len(s) != 2 || s[1].Title != "Map of the dataset" {
+		t.Fatalf("sections: %v", err)
+	}
+	if v, err := NewScanViews(ctx, &check.Result{}, labels, true, nil); err != nil || v.Confusion != nil {
+		t.Fatal("views without a scan")
+	}
+	if _, err := NewScanViews(ctx, res, labels[:10], true, nil); err == nil {
+		t.Fatal("a scan of other samples was taken")
 	}
 }

@@ -3,7 +3,7 @@
 # typed, a save; the saved labels must differ from the labels opened exactly at the samples
 # inside the lasso. Writes a 500-sample pair (the first 500 real t10k samples when IMAGES is
 # given, with the labels beside it; generated shapes in 5 classes otherwise), opens it in the
-# built app under Xvfb with a short CNN scan (IDXLABEL_TEST_SHORT_SCAN=1), opens the map
+# built app under Xvfb with a short CNN scan (IDXLABEL_QUICK_CNN=1), opens the map
 # (Ctrl+M), and reads the map the app laid out and how it shows it (IDXLABEL_TEST_MAP: the
 # map's CSV, index,x,y by sample, and the view). It places a hexagon about the centre of the
 # largest class's points, away from every point by 2 pixels or more, computes the samples
@@ -68,7 +68,7 @@ fail() {
   exit 1
 }
 
-IDXLABEL_TEST_SHORT_SCAN=1 IDXLABEL_TEST_MAP=$map "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
+IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_MAP=$map "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
 wid=$(wait_window) || fail "no window appeared within 60 s"
 sleep 2

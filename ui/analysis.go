@@ -39,22 +39,47 @@ func (a *analysis) row(i int) (int, bool) {
 // last scan is still current, otherwise when the CNN scan that it starts (or that is running)
 // is done, its progress on the status bar (Tools → Stop Training the CNN cancels it, and then is
 // not called). Views that show what the scan found call it.
-func (s *scanner) analyse(then func(*analysis)) {
+func (s *scanner) analyse(then func(*analysis)) { s.analyseOr(then, nil) }
+
+// analyseOr is analyse for views that must learn when no analysis will come: dropped (may be
+// nil) is called on the UI thread instead of then when the scan is cancelled or fails, the
+// dataset is replaced or has no labelled sample, or (stale true) the samples were renumbered
+// (saved) while it ran, so that its result describes them no longer: ask again for a scan of
+// the samples as they are now.
+func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 	if s.last.current(s.c) {
 		then(s.last)
 		return
 	}
-	s.waiting = append(s.waiting, then)
+	s.waiting = append(s.waiting, waiter{then, dropped})
 	if s.cnn != nil {
 		return // the scan running hands its result to the waiting views too
 	}
 	c := s.c
 	if !c.ds.HasLabels() && !c.ds.AnyLabelled() {
-		s.waiting = nil
+		s.drop(false)
 		s.d.inform("Scan", "The CNN learns from labelled samples: this dataset has none yet.")
 		return
 	}
 	s.runCNN(c.ds, c.ds.Snapshot(), nil)
+}
+
+// waiter is a view waiting for a scan (analyseOr).
+type waiter struct {
+	then    func(*analysis)
+	dropped func(stale bool) // nil: nothing to tell
+}
+
+// drop lets the waiting views go, telling those that asked (analyseOr) whether the scan went
+// stale.
+func (s *scanner) drop(stale bool) {
+	waiting := s.waiting
+	s.waiting = nil
+	for _, w := range waiting {
+		if w.dropped != nil {
+			w.dropped(stale)
+		}
+	}
 }
 
 // runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
@@ -63,6 +88,7 @@ func (s *scanner) analyse(then func(*analysis)) {
 // views waiting (analyse). A failure is shown; a cancel drops the waiting views.
 func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*analysis)) {
 	waiting := s.waiting
+	s.waiting = nil
 	s.stop() // a newer scan replaces it; the views waiting for it wait for this one
 	s.waiting = waiting
 	c := s.c
@@ -82,6 +108,9 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 			c.jobs.schedule(func() {
 				if s.cnn == job {
 					c.jobs.setNote(job, note)
+					for _, f := range s.watch {
+						f(note, p.Done)
+					}
 					c.renderCursor()
 				}
 			})
@@ -92,17 +121,18 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 			}
 			s.cnn = nil
 			c.jobs.finish(job)
-			waiting := s.waiting
-			s.waiting = nil
 			switch {
 			case err == context.Canceled:
+				s.drop(false)
 				c.renderCursor()
 				return
 			case err != nil:
+				s.drop(false)
 				s.d.showError(fmt.Errorf("the CNN scan failed: %w", err))
 				c.renderCursor()
 				return
 			case ds != c.ds:
+				s.drop(false)
 				return
 			}
 			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), rows: make(map[int]int, len(snap.Indices))}
@@ -113,12 +143,15 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 				done(a)
 			}
 			if !a.current(c) {
+				s.drop(true)
 				c.renderCursor()
 				return // renumbered meanwhile (a save): its rows no longer name the samples
 			}
 			s.last = a
-			for _, f := range waiting {
-				f(a)
+			waiting := s.waiting
+			s.waiting = nil
+			for _, w := range waiting {
+				w.then(a)
 			}
 			c.renderCursor()
 		})

@@ -5,18 +5,13 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"idxlabel/suspect"
+	"idxlabel/store"
 )
 
 // One CNN scan serves every view that asks for it: views asking while it runs get its result
 // when it ends, a later one at once; a save (renumbering) makes it stale.
 func TestAnalyseSharesOneScan(t *testing.T) {
-	w := newTestWindow(t)
-	w.win.Resize(fyne.NewSize(1280, 820))
-	q := queueUI(w)
-	w.sugg.opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
-	ds, _ := demoStore(t, true)
-	w.c.setDataset(ds, "demo", false)
+	w, q, ds := scanWindow(t)
 	var got []*analysis
 	w.scans.analyse(func(a *analysis) { got = append(got, a) })
 	w.scans.analyse(func(a *analysis) { got = append(got, a) })
@@ -36,4 +31,46 @@ func TestAnalyseSharesOneScan(t *testing.T) {
 	if a.current(w.c) {
 		t.Fatal("a scan is current after the samples were renumbered")
 	}
+}
+
+// A view that asked with analyseOr learns that a scan went stale (the samples renumbered while
+// it ran) and gets a scan of the samples as they are when it asks again; Tools → Stop Training
+// the CNN tells it too.
+func TestAnalyseOrStale(t *testing.T) {
+	w, q, _ := scanWindow(t)
+	var got *analysis
+	var stale []bool
+	ask := func() {
+		w.scans.analyseOr(func(a *analysis) { got = a }, func(s bool) { stale = append(stale, s) })
+	}
+	ask()
+	w.c.resets++ // as a save's renumbering does, before the scan's result is applied
+	waitUI(t, q, func() bool { return len(stale) == 1 })
+	if !stale[0] || got != nil || w.scans.cnn != nil {
+		t.Fatalf("stale %v, got %v", stale, got != nil)
+	}
+	ask()
+	waitUI(t, q, func() bool { return got != nil })
+	if !got.current(w.c) || len(stale) != 1 {
+		t.Fatal("asking again did not give a current scan")
+	}
+	w.c.resets++
+	ask()
+	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
+	if len(stale) != 2 || stale[1] || w.scans.cnn != nil {
+		t.Fatalf("after Stop: %v", stale)
+	}
+}
+
+// scanWindow shows the demo's labelled digits in a headless window whose CNN scan is short and
+// whose background steps the test runs (queueUI).
+func scanWindow(t *testing.T) (*window, *uiQueue, *store.Dataset) {
+	t.Helper()
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	w.sugg.opts = quickCNN
+	ds, _ := demoStore(t, true)
+	w.c.setDataset(ds, "demo", false)
+	return w, q, ds
 }

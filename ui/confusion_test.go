@@ -17,10 +17,10 @@ import (
 	"idxlabel/suspect/confusion"
 )
 
-// scanWindow opens the demo's 300 labelled digits in a headless window whose CNN scans are
+// flippedWindow opens the demo's 300 labelled digits in a headless window whose CNN scans are
 // short, with flips planted: the first 12 fours labelled 9. It returns the window, its UI queue
 // and the dataset.
-func scanWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
+func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
@@ -45,7 +45,7 @@ func scanWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 // the grid, reviewed like suspects; a relabel moves the sample out of the cell at once and the
 // chart follows; undo and redo move it back and forth; the diagonal can be hidden.
 func TestConfusionMatrixView(t *testing.T) {
-	w, q, ds, flips := scanWindow(t)
+	w, q, ds, flips := flippedWindow(t)
 	w.menuActions().confusion()
 	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
 	m := w.views.confusion

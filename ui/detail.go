@@ -203,7 +203,8 @@ func (d *detailPanel) show(s detailState) {
 }
 
 // aboutStrip shows what the mode says of the sample at the cursor, under the detail view: a
-// line of text and thumbnails with captions, four to a row (a suspect's nearest samples).
+// line of text and thumbnails with captions, four to a row (a suspect's nearest samples), or
+// two to a row when large (a duplicate's copies, to compare with the sample above).
 type aboutStrip struct {
 	root  *fyne.Container
 	title *widget.Label
@@ -224,11 +225,15 @@ func (a *aboutStrip) show(ab about) {
 		a.root.Objects = []fyne.CanvasObject{a.title}
 	}
 	if len(ab.thumbs) > 0 {
-		grid := container.NewGridWithColumns(4)
+		cols, side := 4, float32(52) // four fit detailSide
+		if ab.large {
+			cols, side = 2, 108
+		}
+		grid := container.NewGridWithColumns(cols)
 		for _, t := range ab.thumbs {
 			img := canvas.NewImageFromImage(&image.Gray{Pix: t.px, Stride: t.w, Rect: image.Rect(0, 0, t.w, t.h)})
 			img.ScaleMode = canvas.ImageScalePixels
-			img.SetMinSize(fyne.NewSquareSize(52)) // four fit detailSide
+			img.SetMinSize(fyne.NewSquareSize(side))
 			// Small text without a label's padding: four thumbnails fit the detail panel's
 			// width, so a review does not narrow the grid (and change its column count).
 			label := canvas.NewText(t.caption, theme.Color(theme.ColorNameForeground))

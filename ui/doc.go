@@ -18,10 +18,11 @@
 //     result (refresh: everything; follow: what depends on the cursor).
 //   - view.go: the view model: the samples shown, in order, their positions, the selection,
 //     the cursor, the filter, and a mode's progress.
-//   - mode.go, review.go: the mode (browse, Suspects, Suggested, Confusion matrix, Map). A mode
-//     is a modeView: what the grid shows in it, its badges, the keys it takes (Enter, →), what a
-//     digit does, its legend, status and detail, and the view it shows instead of the grid, if
-//     any (handed the state after every change: shown). A new mode is a new file with its
+//   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check,
+//     Confusion matrix, Map). A mode is a modeView: what the grid shows in it, its badges, the
+//     keys it takes (Enter, →, Delete), what a digit does, its legend, status and detail, and the
+//     view it shows instead of the grid, if any (the health check's: its kinds and progress above
+//     the grid; handed the state after every change: shown). A new mode is a new file with its
 //     modeView, a value of mode, and its registration in newWindow.
 //   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
 //     with its progress and Cancel; it says whether edits wait.
@@ -32,9 +33,10 @@
 //   - tilegrid.go, mosaic.go, badges.go: the grid (gridInput: keys, clicks and characters as
 //     the positions they ask for; its renderer draws the frame it is handed: one mosaic image of
 //     the rows in sight and a badge per tile).
-//   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go, drawpad.go: the
-//     side panel, the detail panel, the status bar and legend, the main menu, the dialogs
-//     (prompts that answer Escape and Enter, the class picker), the draw window and its pad.
+//   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go, drawpad.go,
+//     checkview.go: the side panel, the detail panel, the status bar and legend, the main menu,
+//     the dialogs (prompts that answer Escape and Enter, the class picker), the draw window and
+//     its pad, the health check's kinds and progress.
 //   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
 //   - confusion.go, mapmode.go, mapview.go: the views of the CNN scan, each beside the grid: the
 //     confusion matrix as a chart whose cells list their samples (reviewed like suspects), and
@@ -43,12 +45,14 @@
 //
 // The workflows run the longer work as jobs and hand their results to the controller on the UI
 // thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
-// (scan.go, analysis.go: one CNN scan serves every view), suggester (suggest.go), importer,
-// exporter and drawer. scanViews (scanviews.go) adopts a scan for the confusion matrix and the
-// map and keeps them in step with every edit, undo, redo and save (controller.follows); mapper
-// (maplayout.go) lays the map out and places samples added later. window.go builds every part
-// with what it needs and wires them; app.go's Run is the package's entry; testhooks.go holds
-// what the real-window tests set through the environment.
+// (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go), checker
+// (check.go, checkdialog.go, report.go: the health check and its report), importer, exporter and
+// drawer. scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
+// them in step with every edit, undo, redo and save (controller.follows); mapper (maplayout.go)
+// lays the map out and places samples added later. window.go builds every part with what it
+// needs and wires them; app.go's Run is the package's entry. IDXLABEL_QUICK_CNN=1 shortens every
+// CNN for the real-window tests (quickcnn.go); testhooks.go holds what else they set through the
+// environment.
 //
 // # How a digit key flows
 //

@@ -49,6 +49,9 @@ var keyReference = []key{
 	{"In a review: Enter, Space", "accept the suggested label"},
 	{"In a review: 0–9 (or type a class)", "set another label"},
 	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
+	{"Ctrl+Shift+K", "check the dataset: label errors, outliers, near-duplicates, leakage"},
+	{"In the health check: Delete", "delete the sample (a duplicate's tile, a leak's copy here)"},
+	{"In the health check: →", "keep it as it is (a duplicate: keep both)"},
 	{"Ctrl+Q", "quit (asks about unsaved edits)"},
 }
 

@@ -16,6 +16,7 @@ const (
 	jobImporting                // reading and normalizing a folder of images
 	jobExporting                // writing PNGs, CSV or .npz
 	jobTraining                 // a CNN: the scan's refinement, or the model that suggests labels
+	jobChecking                 // the health check (check.go): it reads snapshots, editing goes on
 	jobMapping                  // laying out the map of the scan's features, placing added samples on it
 )
 

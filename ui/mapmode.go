@@ -30,9 +30,11 @@ import (
 type mapMode struct {
 	browseMode
 	begin func() // open, with the controller
-	views *scanViews
-	panel *mapPanel
-	d     *scanData
+	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
+	outliers func() []int
+	views    *scanViews
+	panel    *mapPanel
+	d        *scanData
 	// lassoed holds the samples the last lasso took, ascending: the grid shows them; nil: every
 	// sample the filter selects.
 	lassoed []int
@@ -44,7 +46,8 @@ type mapMode struct {
 	version      int
 	frameByModel bool
 	frames       int             // the frame version handed to the view
-	static       []plot.Marked   // the suspects
+	out          []int           // the outliers marked
+	static       []plot.Marked   // the suspects and the outliers
 	edited       [][]plot.Marked // the edited points by palette index (the last: no colour)
 	over         []plot.Marked
 	s            *state // the state last shown (the hover card reads the samples from it)
@@ -182,8 +185,12 @@ func (m *mapMode) shown(s *state) {
 	if m.byModel {
 		colour = l.byModel
 	}
-	if l != m.lay || l.version != m.version || m.frameByModel != m.byModel {
-		m.lay, m.version, m.frameByModel = l, l.version, m.byModel
+	var out []int
+	if m.outliers != nil {
+		out = m.outliers()
+	}
+	if l != m.lay || l.version != m.version || m.frameByModel != m.byModel || !sameList(out, m.out) {
+		m.lay, m.version, m.frameByModel, m.out = l, l.version, m.byModel, out
 		m.frames++
 		m.static = m.static[:0]
 		for k := range m.edited {
@@ -200,6 +207,11 @@ func (m *mapMode) shown(s *state) {
 			if mk&plot.Edited != 0 {
 				k := min(int(colour[pt]), len(l.palette))
 				m.edited[k] = append(m.edited[k], plot.Marked{Index: int(pt), Marks: plot.Edited})
+			}
+		}
+		for _, i := range out {
+			if i >= 0 && i < len(l.point) && l.point[i] >= 0 {
+				m.static = append(m.static, plot.Marked{Index: int(l.point[i]), Marks: plot.Outlier})
 			}
 		}
 		p.setKey(l.classes, l.palette, s.classes)
@@ -221,6 +233,12 @@ func (m *mapMode) shown(s *state) {
 	}
 	p.showMap(mapFrame{pm: l.pm, points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
 		edited: m.edited[:len(l.palette)+1], version: m.frames, over: m.over, style: plotStyle()})
+}
+
+// sameList reports whether a and b are the same list (the same elements of the same array): a
+// list the health check made again, or that grew, is not.
+func sameList(a, b []int) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // tile is what the hover card shows of a point: the sample's tile and its number, label and the
@@ -372,7 +390,9 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	p.busy = container.NewCenter(container.NewVBox(p.text, p.bar, container.NewCenter(p.button)))
 	p.busy.Hide()
 	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), p.tool, fit)
-	top := container.NewVBox(bar, p.key)
+	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
+	marks.Importance = widget.LowImportance
+	top := container.NewVBox(bar, p.key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
 	split.Offset = 0.6

@@ -46,7 +46,7 @@ func lassoDrag(v *mapView, mods fyne.KeyModifier, pts []fyne.Position) {
 // moves the grid's cursor to it (every sample shown again) and the map marks the cursor; a
 // sample added later is placed on the map.
 func TestMapLassoRelabels(t *testing.T) {
-	w, q, ds, _ := scanWindow(t)
+	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
 	mm := w.views.mapm
 	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
@@ -149,6 +149,13 @@ func TestMapLassoRelabels(t *testing.T) {
 		t.Fatalf("the cursor's mark is %+v", last)
 	}
 
+	// The outliers a health check flagged are crossed.
+	mm.outliers = func() []int { return want[:1] }
+	w.c.renderCursor()
+	if !slices.Contains(mm.static, plot.Marked{Index: int(l.point[want[0]]), Marks: plot.Outlier}) {
+		t.Fatal("the flagged outlier is not marked")
+	}
+
 	// Colour by suggested label.
 	mm.panel.colour.SetSelected(colourSuggested)
 	if !mm.byModel || &v.f.points.Colour[0] != &l.byModel[0] {
@@ -180,7 +187,7 @@ func TestMapLassoRelabels(t *testing.T) {
 // A save that leaves deleted samples out renumbers the others: the matrix and the map follow
 // their samples (no new scan), the deleted ones leave both, and the map mode stays.
 func TestScanViewsFollowASave(t *testing.T) {
-	w, q, ds, _ := scanWindow(t)
+	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
 	mm := w.views.mapm
 	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })

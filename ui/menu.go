@@ -28,6 +28,7 @@ type menuActions struct {
 	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys                   func()
+	checkDataset, exportReport                                        func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -68,6 +69,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
 		item("Export…", shortcut(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
+		item("Export Health Report…", nil, a.exportReport),
 		fyne.NewMenuItemSeparator(),
 		item("Save", shortcut(fyne.KeyS, false), a.save),
 		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
@@ -94,6 +96,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
 		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
+		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
 		item("Stop Training the CNN", nil, a.stopTraining),

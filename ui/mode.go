@@ -18,6 +18,7 @@ const (
 	modeBrowse    mode = iota // the samples the filter selects, in sample order
 	modeSuspects              // likely label errors, most suspicious first (review.go, scan.go)
 	modeSuggested             // samples without a label, most confident suggestion first (suggest.go)
+	modeCheck                 // the health check's findings, one kind at a time (checkmode.go, check.go)
 	modeConfusion             // the confusion matrix and the samples of the cell chosen (confusion.go)
 	modeMap                   // the 2-D map of the samples beside the grid (mapmode.go)
 )
@@ -118,10 +119,12 @@ func (c *controller) relabel(label int) {
 }
 
 // about is what a mode says of one sample in the detail panel: a line of text and some
-// thumbnails (a suspect's nearest samples). The zero about shows nothing.
+// thumbnails (a suspect's nearest samples), large ones two to a row (a duplicate's copies). The
+// zero about shows nothing.
 type about struct {
 	text   string
 	thumbs []thumb
+	large  bool
 }
 
 // thumb is one small sample shown in the detail panel: its pixels in display order, h×w, and a

@@ -186,14 +186,7 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 		}
 		c.decide(m.r, s.Suggested)
 	case fyne.KeyRight:
-		st, _, ok := c.ds.SampleAt(c.v.gen, i)
-		switch {
-		case !ok:
-		case st.Label == store.NoLabel:
-			c.next() // nothing to keep: skipped, no edit
-		default:
-			c.decide(m.r, st.Label)
-		}
+		c.keep(func(label int) store.How { return m.r.how(i, label) })
 	default:
 		return false
 	}
@@ -206,10 +199,20 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 // then the cursor moves to the next sample.
 func (c *controller) decide(r *review, label int) {
 	i := c.v.current()
-	if i < 0 || r == nil || c.editsWait() {
+	if i < 0 || r == nil {
 		return
 	}
-	how := r.how(i, label)
+	c.decideAs(r.how(i, label), label)
+}
+
+// decideAs records a decision on the cursor's sample, made as how says: its label becomes
+// label, as one undoable, journaled edit that marks it reviewed; then the cursor moves to the
+// next sample.
+func (c *controller) decideAs(how store.How, label int) {
+	i := c.v.current()
+	if i < 0 || c.editsWait() {
+		return
+	}
 	err := c.ds.DecideAs(how, i, label)
 	c.drain()
 	if err != nil {
@@ -217,6 +220,19 @@ func (c *controller) decide(r *review, label int) {
 		return
 	}
 	c.next()
+}
+
+// keep is → in a review: the cursor's sample keeps its label, a decision made as how says (of
+// that label), and the cursor moves on; a sample without a label is skipped (no edit).
+func (c *controller) keep(how func(label int) store.How) {
+	st, _, ok := c.ds.SampleAt(c.v.gen, c.v.current())
+	switch {
+	case !ok:
+	case st.Label == store.NoLabel:
+		c.next() // nothing to keep: skipped, no edit
+	default:
+		c.decideAs(how(st.Label), st.Label)
+	}
 }
 
 // label records the decision: the label chosen for the cursor's sample.

@@ -29,7 +29,10 @@ type scanner struct {
 	// last is the last CNN scan (see analysis); waiting are the views that asked for it while
 	// it ran (analyse).
 	last    *analysis
-	waiting []func(*analysis)
+	waiting []waiter
+	// watch are the views that show the CNN scan's progress beside the status bar (its note
+	// and the share done), called on the UI thread about once a second.
+	watch []func(note string, done float64)
 }
 
 // findSuspects scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
@@ -145,12 +148,12 @@ func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Re
 	})
 }
 
-// stop cancels a CNN scan that is running (the views waiting for it are dropped); the kNN
-// ranking stays. The caller shows the state.
+// stop cancels a CNN scan that is running (the views waiting for it are dropped, and told so:
+// analyseOr); the kNN ranking stays. The caller shows the state.
 func (s *scanner) stop() {
 	if s.cnn != nil {
 		s.c.jobs.finish(s.cnn)
 		s.cnn = nil
-		s.waiting = nil
+		s.drop(false)
 	}
 }

@@ -113,13 +113,14 @@ func (v *scanViews) current() *scanData {
 }
 
 // open calls then on the UI thread with the scan the views show: the adopted one, or the
-// current analysis (scanner.analyse runs the scan if needed, its progress on the status bar).
+// current analysis (scanner.analyseOr runs the scan if needed, its progress on the status bar;
+// a scan that a save made stale while it ran is asked for again).
 func (v *scanViews) open(then func(*scanData)) {
 	if d := v.current(); d != nil {
 		then(d)
 		return
 	}
-	v.scans.analyse(func(a *analysis) {
+	v.scans.analyseOr(func(a *analysis) {
 		c := v.c
 		if v.seen != nil && v.seen.a == a && v.seen.ds == c.ds {
 			then(v.seen)
@@ -133,6 +134,10 @@ func (v *scanViews) open(then func(*scanData)) {
 		v.drop()
 		v.seen = d
 		then(d)
+	}, func(stale bool) {
+		if stale {
+			v.open(then)
+		}
 	})
 }
 

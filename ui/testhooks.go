@@ -8,15 +8,11 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/plot"
-	"idxlabel/suspect"
 )
 
-// Environment variables for the real-window tests (scripts/mapview.sh) only; a person never
-// needs them.
+// testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
+// person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
 const (
-	// testShortScanEnv, set to 1, makes the CNN scan short (2 folds, 1 seed, 2 epochs), so that a
-	// test in a real window scans a few hundred samples in seconds.
-	testShortScanEnv = "IDXLABEL_TEST_SHORT_SCAN"
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
 	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
 	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
@@ -24,11 +20,8 @@ const (
 	testMapEnv = "IDXLABEL_TEST_MAP"
 )
 
-// applyTestHooks sets up what the test environment variables ask for.
+// applyTestHooks sets up what the test environment variable asks for.
 func applyTestHooks(w *window) {
-	if os.Getenv(testShortScanEnv) == "1" {
-		w.sugg.opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
-	}
 	if path := os.Getenv(testMapEnv); path != "" {
 		w.views.maps.dump = path
 		w.views.mapm.panel.view.dump = path + ".view"

@@ -38,6 +38,7 @@ type window struct {
 	draw  *drawer
 	imp   *importer
 	exp   *exporter
+	check *checker
 }
 
 // newWindow builds the main window's parts in win and wires them; it starts with an empty
@@ -54,12 +55,20 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects"}
 	suggested := &reviewMode{kind: reviewSuggested, name: "Suggested"}
 	c.modes[modeSuspects], c.modes[modeSuggested] = suspects, suggested
-	w.sugg = &suggester{c: c, d: w.d, review: suggested}
+	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv()}
 	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg}
 	suspects.begin, suspects.why = w.scans.findSuspects, w.sugg.why
 	suggested.begin, suggested.why = w.sugg.suggestLabels, w.sugg.why
 	c.replaced = []func(){w.scans.stop, w.sugg.drop}
+	checkMode := &checkMode{view: newCheckView(w.grid)}
+	c.modes[modeCheck] = checkMode
+	w.check = &checker{c: c, d: w.d, win: win, prefs: a.Preferences(), scans: w.scans, mode: checkMode}
+	checkMode.begin, checkMode.followed = w.check.ask, w.check.followed
+	checkMode.view.onKind, checkMode.view.onCancel = w.check.pick, w.check.cancel
+	c.replaced = append(c.replaced, w.check.drop)
+	w.scans.watch = append(w.scans.watch, w.check.scanProgress)
 	w.views = newScanViews(c, w.scans, w.grid)
+	w.views.mapm.outliers = checkMode.outliers
 
 	w.side = newSidePanel(modeChoices(c.modes))
 	w.detail = newDetailPanel()
@@ -137,6 +146,7 @@ func (w *window) menuActions() menuActions {
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
 		importImages: w.imp.importDialog, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: w.save.save, saveAs: w.save.saveAs, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
 		undo: c.undo, redo: c.redo,

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// dialog asks for what a check needs: the other set to check leakage against (typed, or picked
+// with a file chooser; the last one used for this pair offered when it still exists), and, when
+// folder is true, the folder to write the health report to (File → Export Health Report…). ok
+// gets the other set's image and label files (nil: no leakage check) and the folder.
+func (k *checker) dialog(title, confirm string, folder bool, ok func(against []string, dir string)) {
+	images, labels := k.c.ds.Paths()
+	var d *dialog.ConfirmDialog
+	against := newPromptEntry(func() { d.Dismiss() })
+	against.SetPlaceHolder("none: leakage is not checked")
+	against.SetText(k.lastAgainst(images, labels))
+	choose := widget.NewButton("Choose…", func() {
+		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil {
+				k.d.showError(err)
+				return
+			}
+			if r != nil {
+				against.SetText(r.URI().Path())
+				r.Close()
+			}
+		}, k.win)
+		fd.SetFilter(idxFilter{})
+		if p := strings.TrimSpace(against.Text); p != "" {
+			if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
+				fd.SetLocation(dir)
+			}
+		} else if images != "" {
+			if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
+				fd.SetLocation(dir)
+			}
+		}
+		fd.Resize(k.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
+	intro := widget.NewLabel("Finds likely label errors, outliers (not digits) and near-duplicates in this dataset; " +
+		"with another set (a test set's training set), the samples it shares with that set: leakage.")
+	intro.Wrapping = fyne.TextWrapWord
+	form := widget.NewForm(widget.NewFormItem("Leakage against", container.NewBorder(nil, nil, nil, choose, against)))
+	out := newPromptEntry(func() { d.Dismiss() })
+	if folder {
+		out.SetText(reportDirFor(images, labels))
+		form.Items = append([]*widget.FormItem{widget.NewFormItem("Write the report to", out)}, form.Items...)
+	}
+	d = dialog.NewCustomConfirm(title, confirm, "Cancel", container.NewVBox(intro, form), func(yes bool) {
+		if !yes {
+			return
+		}
+		files, err := otherFiles(strings.TrimSpace(against.Text), images)
+		if err != nil {
+			k.d.showError(err)
+			return
+		}
+		k.remember(images, labels, files)
+		ok(files, strings.TrimSpace(out.Text))
+	}, k.win)
+	against.OnSubmitted = func(string) { d.Confirm() }
+	out.OnSubmitted = func(string) { d.Confirm() }
+	d.Resize(fyne.NewSize(640, d.MinSize().Height))
+	k.d.show("check", d, d.Dismiss, d.Confirm, nil)
+	k.win.Canvas().Focus(against) // a path can be typed at once; Enter checks
+}
+
+// otherFiles finds the image and label files of the other set named by path (either file of
+// the pair; its partner is found beside it, store.ClassifyPair), or nil for an empty path.
+// Errors: ClassifyPair's (naming the file), or the dataset's own image file (images).
+func otherFiles(path, images string) ([]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	oi, ol, err := store.ClassifyPair([]string{path})
+	if err != nil {
+		return nil, err
+	}
+	if images != "" && sameFile(oi, images) {
+		return nil, errors.New(oi + " is this dataset's own image file: check leakage against another set (its training set, say)")
+	}
+	return []string{oi, ol}, nil
+}
+
+// checkAgainstKey is the preference that remembers the other set last checked against, per
+// pair: a list of "images\nlabels\nother" entries (absolute paths), newest first.
+const checkAgainstKey = "checkAgainst"
+
+// checkAgainstKept bounds the pairs the preference remembers.
+const checkAgainstKept = 20
+
+// lastAgainst returns the other set last checked against for the pair (its file as picked), or
+// "" when none is remembered or the file no longer exists. The preference is untrusted: an
+// entry that is not three paths is skipped, and a path is only offered, never opened here.
+func (k *checker) lastAgainst(images, labels string) string {
+	if images == "" {
+		return ""
+	}
+	pair := absPath(images) + "\n" + absPath(labels) + "\n"
+	for _, e := range k.prefs.StringList(checkAgainstKey) {
+		other, ok := strings.CutPrefix(e, pair)
+		if !ok || other == "" || strings.Contains(other, "\n") || len(other) > 4096 {
+			continue
+		}
+		if fi, err := os.Stat(other); err == nil && fi.Mode().IsRegular() {
+			return other
+		}
+		return ""
+	}
+	return ""
+}
+
+// remember keeps files (the other set's image and label files; nil: none) as the pair's last
+// other set, first in the preference's list; nil forgets the pair's. A dataset without files
+// is not remembered.
+func (k *checker) remember(images, labels string, files []string) {
+	if images == "" {
+		return
+	}
+	pair := absPath(images) + "\n" + absPath(labels) + "\n"
+	var list []string
+	if files != nil {
+		list = append(list, pair+absPath(files[0]))
+	}
+	for _, e := range k.prefs.StringList(checkAgainstKey) {
+		if !strings.HasPrefix(e, pair) && len(list) < checkAgainstKept {
+			list = append(list, e)
+		}
+	}
+	k.prefs.SetStringList(checkAgainstKey, list)
+}
+
+// reportDirFor is the folder the health report is offered in: "<labels>-report" beside the
+// files ("report" in the working folder for a dataset without files).
+func reportDirFor(images, labels string) string {
+	p := labels
+	if p == "" {
+		p = images
+	}
+	if p == "" {
+		return "report"
+	}
+	return filepath.Join(filepath.Dir(p), baseName(p)+"-report")
+}

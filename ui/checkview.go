@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/suspect/check"
+)
+
+// checkView is the health check's view, in the grid's place while the window is in the check's
+// mode: a button per kind with its count (the kind shown is highlighted), a line on what the
+// kind's list holds, the check's progress with Cancel (or, once done, what it checked), and the
+// grid under them. It draws the state it is handed (show) and reports the kind picked and
+// Cancel; it keeps none of the check's data.
+type checkView struct {
+	root     fyne.CanvasObject
+	buttons  *fyne.Container // one button per kind, in kinds' order
+	kinds    []check.Kind    // the kinds the buttons stand for
+	about    *widget.Label
+	note     *widget.Label
+	progress *widget.ProgressBar
+	cancel   *widget.Button
+	running  *fyne.Container // the bar and Cancel, shown while the check runs
+
+	onKind   func(k check.Kind) // a kind's button
+	onCancel func()
+}
+
+// checkViewState is what the check's view shows: the kinds (in list order) with the count each
+// button shows ("20", "…" while not found), the kind shown and what its list holds, and the
+// progress line: a stage with the share done and Cancel while running, what was checked after.
+type checkViewState struct {
+	kinds   []check.Kind
+	counts  map[check.Kind]string
+	kind    check.Kind
+	about   string
+	running bool
+	note    string
+	done    float64
+}
+
+// newCheckView builds the view around grid, the window's tile grid.
+func newCheckView(grid fyne.CanvasObject) *checkView {
+	v := &checkView{
+		buttons:  container.NewHBox(),
+		about:    widget.NewLabel(""),
+		note:     widget.NewLabel(""),
+		progress: widget.NewProgressBar(),
+	}
+	v.about.Wrapping = fyne.TextWrapWord
+	v.note.Truncation = fyne.TextTruncateEllipsis
+	v.cancel = widget.NewButton("Cancel", func() {
+		if v.onCancel != nil {
+			v.onCancel()
+		}
+	})
+	// The bar keeps a fixed width beside the note, which takes the rest.
+	bar := container.NewGridWrap(fyne.NewSize(180, v.progress.MinSize().Height), v.progress)
+	v.running = container.NewHBox(bar, v.cancel)
+	progress := container.NewBorder(nil, nil, nil, v.running, v.note)
+	top := container.NewVBox(container.NewHBox(v.buttons, layout.NewSpacer()), v.about, progress)
+	v.root = container.NewBorder(top, nil, nil, nil, grid)
+	return v
+}
+
+// show draws s.
+func (v *checkView) show(s checkViewState) {
+	if !slices.Equal(v.kinds, s.kinds) {
+		v.kinds = slices.Clone(s.kinds)
+		v.buttons.Objects = nil
+		for _, k := range s.kinds {
+			v.buttons.Add(widget.NewButton(checkKindTitle(k), func() {
+				if v.onKind != nil {
+					v.onKind(k)
+				}
+			}))
+		}
+		v.buttons.Refresh()
+	}
+	for n, k := range v.kinds {
+		b := v.buttons.Objects[n].(*widget.Button)
+		text := checkKindTitle(k) + "  " + s.counts[k]
+		imp := widget.MediumImportance
+		if k == s.kind {
+			imp = widget.HighImportance
+		}
+		if b.Text != text || b.Importance != imp {
+			b.Text, b.Importance = text, imp
+			b.Refresh()
+		}
+	}
+	setText(v.about, s.about)
+	setText(v.note, s.note)
+	if s.running {
+		v.progress.SetValue(s.done)
+		v.running.Show()
+	} else {
+		v.running.Hide()
+	}
+}

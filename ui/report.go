@@ -1,0 +1,243 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"idxlabel/export"
+	"idxlabel/store"
+	"idxlabel/suspect/check"
+)
+
+// reportTop is how many findings of each kind the health report shows (contact sheets and
+// tables), most severe first, as the check command's --report does by default.
+const reportTop = 100
+
+// reportJob is the health report being written: its job, and its progress for the check's view.
+type reportJob struct {
+	job   *job
+	dir   string
+	stage string
+	done  float64
+}
+
+// exportReport is File → Export Health Report…: it asks for the folder (and the other set to
+// check leakage against), and writes the report of the check of the samples as they are now:
+// the last check when it is of them and of that other set, the check running when it is, or a
+// new check, which the window shows, whose report is written when it ends.
+func (k *checker) exportReport() {
+	c := k.c
+	if c.ds.Len() == 0 {
+		k.d.inform("Export Health Report", "There are no samples to check.")
+		return
+	}
+	if k.rep != nil {
+		k.d.inform("Export Health Report", "A health report is being written: "+k.rep.dir+".")
+		return
+	}
+	k.dialog("Export Health Report", "Export", true, func(against []string, dir string) {
+		if dir == "" {
+			k.d.inform("Export Health Report", "Name the folder to write the report to.")
+			return
+		}
+		run := k.run
+		switch {
+		case run.current(c) && slices.Equal(run.against, against):
+			k.writeReport(run, dir, false)
+		case run != nil && run.job != nil && run.ds == c.ds && slices.Equal(run.against, against):
+			k.afterCheck(dir)
+		default:
+			if k.start(against) {
+				k.afterCheck(dir)
+			}
+		}
+	})
+}
+
+// afterCheck writes the report to dir when the check running ends (complete).
+func (k *checker) afterCheck(dir string) {
+	k.after = append(k.after, func(run *checkRun) {
+		if run == nil {
+			k.c.say("The health report was not written: the check did not finish, or a save renumbered the samples meanwhile")
+			return
+		}
+		k.writeReport(run, dir, false)
+	})
+	k.c.say("The health report will be written to " + dir + " when the check is done")
+}
+
+// writeReport writes run's health report into dir off the UI thread, its progress and Cancel in
+// the check's view (which the window shows) and on the status bar. An earlier report at dir is
+// replaced only after asking (replace); anything else there is refused (export.WriteReport's
+// rule).
+func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
+	c := k.c
+	if k.rep != nil {
+		return
+	}
+	rep := &reportJob{job: c.jobs.start(jobExporting, "Health report: starting"), dir: dir, stage: "starting"}
+	k.rep = rep
+	if c.mode != modeCheck && k.mode.ready() {
+		c.choose(modeCheck, store.Live)
+	}
+	k.show()
+	ctx := rep.job.ctx
+	gen := c.ds.Gen()
+	start := time.Now()
+	c.jobs.run(func() {
+		exists, err := export.ReportAt(dir)
+		if err == nil && exists && !replace {
+			c.jobs.schedule(func() {
+				k.reportDone(rep)
+				k.d.ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
+					if yes {
+						k.writeReport(run, dir, true)
+					}
+				})
+			})
+			return
+		}
+		if err == nil {
+			var r export.Report
+			if r, err = healthReport(ctx, run, gen, func(stage string, f float64) {
+				c.jobs.schedule(func() {
+					if k.rep == rep {
+						rep.stage, rep.done = stage, f
+						c.jobs.setNote(rep.job, "Health report: "+stage)
+						k.show()
+						c.renderCursor()
+					}
+				})
+			}); err == nil {
+				err = export.WriteReport(ctx, dir, r)
+			}
+		}
+		c.jobs.schedule(func() {
+			k.reportDone(rep)
+			switch {
+			case errors.Is(err, context.Canceled):
+				c.say("The health report was not written (cancelled)")
+			case err != nil:
+				k.d.showError(err)
+			default:
+				k.d.inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", filepath.Join(dir, "index.html"), time.Since(start).Seconds()))
+			}
+		})
+	})
+}
+
+// reportDone ends the report's job.
+func (k *checker) reportDone(rep *reportJob) {
+	k.c.jobs.finish(rep.job)
+	if k.rep == rep {
+		k.rep = nil
+	}
+	k.show()
+	k.c.renderCursor()
+}
+
+// progressFunc reports a stage's share done (0–1).
+type progressFunc func(stage string, f float64)
+
+// healthReport makes the report of run (complete): the findings of both passes (the reportTop
+// most severe of each kind) on the samples as the check saw them, the class histogram, and,
+// when a CNN scan served it, the confusion matrix and the 2-D map of the scan
+// (export.NewScanViews: the long part, with progress). gen is the dataset's generation now: the
+// report says when edits since the check are not in it. Growth: the map's (embed.Map), O(N)
+// beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
+func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (export.Report, error) {
+	ds, snap := run.ds, run.snap
+	h, w := ds.Size()
+	transposed := ds.Transposed()
+	samples := export.Samples{N: len(snap.Indices), H: h, W: w, Labels: snap.Labels, Index: snap.Indices, ClassName: ds.ClassName,
+		Pixels: func(k int) []byte { return store.DisplayOrder(snap.Pixels(k), h, w, transposed, nil) }}
+	var other *export.Samples
+	if o := run.other; o != nil {
+		oh, ow := o.ds.Size()
+		ot := o.ds.Transposed()
+		other = &export.Samples{N: len(o.snap.Indices), H: oh, W: ow, Labels: o.snap.Labels, Index: o.snap.Indices,
+			Pixels: func(k int) []byte { return store.DisplayOrder(o.snap.Pixels(k), oh, ow, ot, nil) }}
+	}
+	res := reportResult(run)
+	images, labels := ds.Paths()
+	name := "the dataset"
+	facts := [][2]string{}
+	if images != "" {
+		name = filepath.Base(images)
+		facts = append(facts, [2]string{"Images", images})
+	}
+	if labels != "" {
+		facts = append(facts, [2]string{"Labels", labels})
+	}
+	if run.against != nil {
+		facts = append(facts, [2]string{"Checked against", strings.Join(slices.DeleteFunc(slices.Clone(run.against), func(s string) bool { return s == "" }), ", ")})
+	}
+	facts = append(facts, [2]string{"Samples", count("%d", len(snap.Indices)) + fmt.Sprintf(", %d×%d pixels", h, w)})
+	if run.scan != nil {
+		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*run.scan.res.Error)})
+	}
+	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", run.began.Format("2006-01-02 15:04"), run.took.Seconds())})
+	if gen != run.gen {
+		facts = append(facts, [2]string{"Edits since the check", "not in this report (check again to include them)"})
+	}
+	r := export.HealthReport("Health check of "+name, facts, res, samples, other)
+	if a := run.scan; a != nil && run.slow != nil {
+		progress("confusion matrix and map", 0)
+		views, err := export.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
+		if err != nil {
+			return export.Report{}, err
+		}
+		sections, err := views.Sections(ds.ClassName)
+		if err != nil {
+			return export.Report{}, err
+		}
+		r.Sections = append(r.Sections, sections...)
+	}
+	progress("writing", 1)
+	return r, nil
+}
+
+// reportResult joins run's two passes into one check.Result on run.snap's positions (the second
+// pass's rows are the scan's snapshot's: mapped by sample index; a sample not in run.snap is
+// left out), each kind's findings cut to reportTop.
+func reportResult(run *checkRun) *check.Result {
+	res := &check.Result{Findings: map[check.Kind][]check.Finding{}, Flagged: map[check.Kind]int{}}
+	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Indices, i) }
+	add := func(r *check.Result, rows []int) {
+		if r == nil {
+			return
+		}
+		for _, kind := range r.Kinds {
+			var list []check.Finding
+			for _, f := range r.Findings[kind] {
+				if len(list) == reportTop {
+					break
+				}
+				if rows != nil {
+					p, ok := pos(rows[f.Index])
+					if !ok {
+						continue
+					}
+					f.Index = p
+				}
+				list = append(list, f)
+			}
+			res.Findings[kind], res.Flagged[kind] = list, r.Flagged[kind]
+		}
+	}
+	add(run.quick, nil)
+	if run.scan != nil {
+		add(run.slow, run.scan.snap.Indices)
+	}
+	for _, kind := range check.Kinds {
+		if _, ok := res.Findings[kind]; ok {
+			res.Kinds = append(res.Kinds, kind)
+		}
+	}
+	return res
+}
