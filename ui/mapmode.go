@@ -391,7 +391,7 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	p.busy.Hide()
 	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), p.tool, fit)
 	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
-	marks.Importance = widget.LowImportance
+	marks.Wrapping = fyne.TextWrapWord
 	top := container.NewVBox(bar, p.key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
