@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"idxlabel/suspect/confusion"
@@ -114,6 +115,18 @@ func (c *Confusion) CellAt(x, y int) (label, class int, ok bool) {
 		return 0, 0, false
 	}
 	return c.m.Rows[row], c.m.Cols[col], true
+}
+
+// CellRect returns the pixels of the cell of label and class in the chart as drawn (its grid
+// lines included), or false when either has no row or column.
+func (c *Confusion) CellRect(label, class int) (image.Rectangle, bool) {
+	r, ok := slices.BinarySearch(c.m.Rows, label)
+	k, found := slices.BinarySearch(c.m.Cols, class)
+	if !ok || !found {
+		return image.Rectangle{}, false
+	}
+	x, y := c.gx+k*c.cell, c.gy+r*c.cell
+	return image.Rect(x, y, x+c.cell+1, y+c.cell+1), true
 }
 
 // Draw returns the chart as an image of Size().

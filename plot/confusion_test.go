@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"image"
 	"testing"
 
 	"idxlabel/suspect/confusion"
@@ -51,6 +52,18 @@ func TestConfusionChart(t *testing.T) {
 					t.Fatalf("cell (%d, %d): CellAt = %d, %d, %v", r, k, l, cl, ok)
 				}
 			}
+		}
+		for r := range 3 {
+			for k := range 3 {
+				rc, ok := c.CellRect(r, k)
+				x, y := centre(r, k)
+				if l, cl, in := c.CellAt(rc.Min.X+1, rc.Max.Y-2); !ok || !(image.Point{x, y}.In(rc)) || !in || l != r || cl != k {
+					t.Fatalf("cell (%d, %d): CellRect = %v, %v", r, k, rc, ok)
+				}
+			}
+		}
+		if _, ok := c.CellRect(3, 0); ok {
+			t.Error("a cell for a label without a row")
 		}
 		if _, _, ok := c.CellAt(c.gx-1, c.gy+1); ok {
 			t.Error("left of the grid is a cell")

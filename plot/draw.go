@@ -84,6 +84,16 @@ func (m *Map) Draw(dst *image.RGBA, v View, l Layer, s Style) {
 	m.drawMarks(dst, v, l, s)
 }
 
+// DrawMarks draws only l's marks over dst as v shows the map (Draw's last step): a window that
+// keeps a frame of the points apart redraws the marks over a copy of it when only the cursor or
+// the selection moved. O(marks) time, no allocation beyond a few small kernels.
+func (m *Map) DrawMarks(dst *image.RGBA, v View, l Layer, s Style) {
+	if s.Radius <= 0 {
+		s.Radius = 1.5
+	}
+	m.drawMarks(dst, v, l, s)
+}
+
 // drawMarks draws each marked sample's marks (see Marks).
 func (m *Map) drawMarks(dst *image.RGBA, v View, l Layer, s Style) {
 	r := s.Radius

@@ -209,3 +209,27 @@ func TestDrawPlacesPoints(t *testing.T) {
 		t.Errorf("sub-image: %v %v, outside %v", big.RGBAAt(70, 80), big.RGBAAt(150, 80), big.RGBAAt(20, 20))
 	}
 }
+
+// TestDrawMarksOverAFrame checks that a frame drawn without marks, with DrawMarks over it, is
+// the frame Draw makes with them (how the window redraws a moved cursor over a kept frame).
+func TestDrawMarksOverAFrame(t *testing.T) {
+	xy, col := clusters(9, 3000, 5)
+	m, err := NewMap(xy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := m.Fit(300, 200, 8)
+	s := Dark()
+	marked := []Marked{{3, Selected}, {10, Suspect | Edited}, {11, Outlier}, {12, Cursor}}
+	full := image.NewRGBA(image.Rect(0, 0, 300, 200))
+	m.Draw(full, v, Layer{Colour: col, Palette: Palette(5), Marked: marked}, s)
+	two := image.NewRGBA(image.Rect(0, 0, 300, 200))
+	m.Draw(two, v, Layer{Colour: col, Palette: Palette(5)}, s)
+	if slices.Equal(two.Pix, full.Pix) {
+		t.Fatal("the marks changed no pixel")
+	}
+	m.DrawMarks(two, v, Layer{Colour: col, Palette: Palette(5), Marked: marked}, s)
+	if !slices.Equal(two.Pix, full.Pix) {
+		t.Error("the marks drawn over a frame differ from the frame drawn with them")
+	}
+}

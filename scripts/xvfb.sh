@@ -35,3 +35,19 @@ open_draw() {
   timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || return 1
   sleep 1
 }
+
+# quit_app presses Ctrl+Q and waits (up to 10 s) for the app (APP_PID) to exit; it says why on
+# stderr and returns 1 when the app does not quit (unsaved edits?) or exits with another status
+# than 0.
+quit_app() {
+  xdotool key --clearmodifiers ctrl+q
+  for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$APP_PID" 2>/dev/null; then
+    echo "the app did not quit on Ctrl+Q (unsaved edits?)" >&2
+    return 1
+  fi
+  local status=0
+  wait "$APP_PID" || status=$?
+  APP_PID=""
+  [ "$status" -eq 0 ] || { echo "the app exited with status $status" >&2; return 1; }
+}

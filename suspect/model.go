@@ -98,21 +98,9 @@ const suggestChunk = 256
 // done, 0–1, from the calling goroutine. Errors: samples of another size than the model was
 // trained on, an index outside 0…N−1, or the context's error when cancelled.
 func (m *Model) Suggest(ctx context.Context, d Data, idx []int, progress func(done float64)) ([]Suspect, error) {
-	h, w := d.H, d.W
-	if h == 0 && w == 0 && d.Dim == cnn.Pixels {
-		h, w = cnn.Side, cnn.Side
-	}
-	if h != m.h || w != m.w || h*w != d.Dim {
-		return nil, fmt.Errorf("samples of %d×%d pixels (%d), the model takes %d×%d", h, w, d.Dim, m.h, m.w)
-	}
-	for _, i := range idx {
-		if i < 0 || i >= d.N {
-			return nil, fmt.Errorf("sample %d of %d", i, d.N)
-		}
-	}
-	s := cnn.Samples{Pixels: d.Pixels}
-	if h != cnn.Side || w != cnn.Side {
-		s.Pixels = func(i int) []byte { return resize28(d.Pixels(i), h, w, nil) }
+	s, err := m.samples(d, idx)
+	if err != nil {
+		return nil, err
 	}
 	var out []Suspect
 	for at := 0; at < len(idx); at += suggestChunk {
@@ -127,6 +115,50 @@ func (m *Model) Suggest(ctx context.Context, d Data, idx []int, progress func(do
 	}
 	sortSuggestions(out)
 	return out, nil
+}
+
+// samples returns d's samples as the model's networks read them (resized to 28×28 as in
+// training when they are another size), after checking that d has the size the model was
+// trained on and that every index of idx is a sample of d.
+func (m *Model) samples(d Data, idx []int) (cnn.Samples, error) {
+	h, w := d.H, d.W
+	if h == 0 && w == 0 && d.Dim == cnn.Pixels {
+		h, w = cnn.Side, cnn.Side
+	}
+	if h != m.h || w != m.w || h*w != d.Dim {
+		return cnn.Samples{}, fmt.Errorf("samples of %d×%d pixels (%d), the model takes %d×%d", h, w, d.Dim, m.h, m.w)
+	}
+	for _, i := range idx {
+		if i < 0 || i >= d.N {
+			return cnn.Samples{}, fmt.Errorf("sample %d of %d", i, d.N)
+		}
+	}
+	s := cnn.Samples{Pixels: d.Pixels}
+	if h != cnn.Side || w != cnn.Side {
+		s.Pixels = func(i int) []byte { return resize28(d.Pixels(i), h, w, nil) }
+	}
+	return s, nil
+}
+
+// Features returns the penultimate activations (cnn.Features values per sample, len(idx) rows,
+// row k for sample idx[k] of d) of the model's first network. For ScanCNN's Model that network is
+// the first fold model of the first seed, whose space CNNResult.Features are mapped into: the
+// features of samples added after a scan are comparable with the scan's (a map places them among
+// its points). Images other than 28×28 are resized as in training. Growth: one forward pass per
+// sample, O(len(idx)·cnn.Features) memory. Errors: samples of another size than the model was
+// trained on, an index outside 0…N−1, or the context's error when cancelled.
+func (m *Model) Features(ctx context.Context, d Data, idx []int) ([]float32, error) {
+	s, err := m.samples(d, idx)
+	if err != nil {
+		return nil, err
+	}
+	net := m.nets[0]
+	probs := make([]float32, len(idx)*net.Classes)
+	feats := make([]float32, len(idx)*cnn.Features)
+	if err := net.Outputs(ctx, s, idx, probs, feats); err != nil {
+		return nil, err
+	}
+	return feats, nil
 }
 
 // suggest predicts samples idx of s (28×28), unsorted.

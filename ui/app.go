@@ -10,6 +10,7 @@ const AppID = "org.idxlabel.app"
 // dataset when there are none. The caller shows the window and runs the application.
 func Run(a fyne.App, win fyne.Window, args []string) {
 	w := newWindow(a, win)
+	applyTestHooks(w)
 	switch len(args) {
 	case 0:
 		w.files.openDemo()

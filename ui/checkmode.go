@@ -149,6 +149,7 @@ func (m *checkMode) ready() bool                  { return m.f != nil }
 func (m *checkMode) start()                       { m.begin() }
 func (m *checkMode) keepsAppended() bool          { return false }
 func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
+func (m *checkMode) shown(*state)                 {}
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
 
@@ -345,6 +346,19 @@ func (m *checkMode) about(s *state, i int) about {
 
 // follow renumbers the findings after a save, or ends them after a replayed journal; the check
 // running follows too.
+// outliers returns the samples the last check flagged as outliers (sample indices now), most
+// unusual first; nil before a check. The map marks them.
+func (m *checkMode) outliers() []int {
+	if m.f == nil {
+		return nil
+	}
+	l := m.f.lists[check.Outlier]
+	if l == nil {
+		return nil
+	}
+	return l.order[:min(l.flagged, len(l.order))]
+}
+
 func (m *checkMode) follow(renumber []int) {
 	if m.f != nil {
 		if renumber == nil {

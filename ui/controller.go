@@ -34,6 +34,10 @@ type controller struct {
 	// to the mode (the Show list) puts the cursor there again unless it is on a sample the mode
 	// shows. A Reset (a save, a replay) forgets them.
 	places map[mode]int
+	// follows keep what is made from the dataset beyond the view model (the scan's confusion
+	// matrix and map) in step with each change of it, on the UI thread, before the view model
+	// and the modes follow the change.
+	follows []func(store.Change)
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -148,6 +152,9 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	c.v.gen = ch.Gen
 	m := c.modeView()
 	c.classes = newClassNames(ds) // an edit may bring a class
+	for _, f := range c.follows {
+		f(ch)
+	}
 	switch ch.Kind {
 	case store.Appended:
 		f := c.v.filter
@@ -221,10 +228,12 @@ func (c *controller) follow() {
 }
 
 // renderCursor shows what depends on the cursor and the selection: the detail panel, the status
-// bar, the legend and the position. Its cost does not grow with the dataset (see state).
+// bar, the legend, the position, and the mode's own view (the map marks the cursor). Its cost
+// does not grow with the dataset (see state).
 func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
+	c.modeView().shown(&c.state)
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the

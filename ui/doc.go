@@ -20,11 +20,12 @@
 //     (cannotEdit); a mode left and chosen again finds the cursor where it was (places).
 //   - view.go: the view model: the samples shown, in order, their positions, the selection,
 //     the cursor, the filter, and a mode's progress.
-//   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check). A
-//     mode is a modeView: what the grid shows in it, its badges, the keys it takes (Enter, →,
-//     Delete), what a digit does, its legend, status and detail, and the view it shows instead of
-//     the grid, if any (the health check's: its kinds and progress above the grid). A new mode
-//     is a new file with its modeView, a value of mode, and its registration in newWindow.
+//   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check,
+//     Confusion matrix, Map). A mode is a modeView: what the grid shows in it, its badges, the
+//     keys it takes (Enter, →, Delete), what a digit does, its legend, status and detail, and the
+//     view it shows instead of the grid, if any (the health check's: its kinds and progress above
+//     the grid; handed the state after every change: shown). A new mode is a new file with its
+//     modeView, a value of mode, and its registration in newWindow.
 //   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
 //     with its progress and Cancel; it says whether edits wait.
 //
@@ -42,14 +43,21 @@
 //   - filedialog.go: what the file dialogs list (IDX files, never idxlabel's own files) and the
 //     favourite folders Fyne's dialog asks xdg-user-dir for.
 //   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
+//   - confusion.go, mapmode.go, mapview.go: the views of the CNN scan, each beside the grid: the
+//     confusion matrix as a chart whose cells list their samples (reviewed like suspects), and
+//     the 2-D map (mapView: pan, zoom, hover, click, lasso; it draws the frame it is handed and
+//     reports points).
 //
 // The workflows run the longer work as jobs and hand their results to the controller on the UI
 // thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
 // (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go), checker
 // (check.go, checkdialog.go, report.go: the health check and its report), importer, exporter and
-// drawer. window.go builds every part with what it needs and wires them; app.go's Run is the
-// package's entry. IDXLABEL_QUICK_CNN=1 shortens every CNN for the real-window tests
-// (quickcnn.go).
+// drawer. scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
+// them in step with every edit, undo, redo and save (controller.follows); mapper (maplayout.go)
+// lays the map out and places samples added later. window.go builds every part with what it
+// needs and wires them; app.go's Run is the package's entry. IDXLABEL_QUICK_CNN=1 shortens every
+// CNN for the real-window tests (quickcnn.go); testhooks.go holds what else they set through the
+// environment.
 //
 // # How a digit key flows
 //
@@ -77,7 +85,10 @@
 // Per key and per frame nothing grows with the number of samples: the grid draws only the rows
 // in sight, the counts come from the store's tally, a review's progress and the selection are
 // kept in the view model as they change, and a label's text is laid out again only when it
-// changes (BenchmarkKeyPress: an arrow and a digit on 60,000 and 1,000,000 samples).
+// changes (BenchmarkKeyPress: an arrow and a digit on 60,000 and 1,000,000 samples). The map is
+// the exception by nature: a pan, a zoom or an edit shown on it draws the points in view again
+// (O(points in view), BenchmarkMapFrame70k); a move of the cursor draws only the marks over the
+// kept points.
 //
 // Threading follows Fyne 2.7: widgets are touched only on the UI thread; loading, saving,
 // scanning, training, importing and exporting run in goroutines (jobs.run) that hand their

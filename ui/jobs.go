@@ -18,6 +18,7 @@ const (
 	jobExporting                // writing PNGs, CSV or .npz
 	jobTraining                 // a CNN: the scan's refinement, or the model that suggests labels
 	jobChecking                 // the health check (check.go): it reads snapshots, editing goes on
+	jobMapping                  // laying out the map of the scan's features, placing added samples on it
 )
 
 // holdsEdits reports whether edits wait while a job of kind k runs: they would change the samples

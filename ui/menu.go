@@ -29,6 +29,7 @@ type menuActions struct {
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys                   func()
 	checkDataset, exportReport                                        func()
+	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
 
@@ -96,6 +97,8 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
 		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
+		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
+		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys))

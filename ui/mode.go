@@ -19,6 +19,8 @@ const (
 	modeSuspects              // likely label errors, most suspicious first (review.go, scan.go)
 	modeSuggested             // samples without a label, most confident suggestion first (suggest.go)
 	modeCheck                 // the health check's findings, one kind at a time (checkmode.go, check.go)
+	modeConfusion             // the confusion matrix and the samples of the cell chosen (confusion.go)
+	modeMap                   // the 2-D map of the samples beside the grid (mapmode.go)
 )
 
 // modeView is what a mode changes in the window. Its methods run on the UI thread; those given
@@ -58,6 +60,9 @@ type modeView interface {
 	follow(renumber []int)
 	// center is the view the mode shows in the grid's place; nil for the grid.
 	center() fyne.CanvasObject
+	// shown hands the mode's own view (center) the state after any change of the cursor, the
+	// selection or the samples (controller.renderCursor); browsing has none.
+	shown(s *state)
 }
 
 // browseMode shows the samples the filter selects; digits relabel the selection. Other modes
@@ -77,6 +82,7 @@ func (browseMode) status(*state) string                 { return "" }
 func (browseMode) about(*state, int) about              { return about{} }
 func (browseMode) follow([]int)                         {}
 func (browseMode) center() fyne.CanvasObject            { return nil }
+func (browseMode) shown(*state)                         {}
 
 func (browseMode) legend(digits bool) []key {
 	if digits {

@@ -14,8 +14,12 @@ import (
 
 func TestReviewSuspectsOnRealMNIST(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
+	// The UI steps of the background work run on this goroutine: the CNN scan that refines the
+	// ranking trains on while the keys below are typed, and its progress must not redraw the
+	// window from its own goroutine meanwhile.
+	q := queueUI(w)
 	w.scans.findSuspects()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if !(w.c.mode != modeBrowse) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
 		t.Fatalf("reviewing %v, %d shown", (w.c.mode != modeBrowse), w.c.v.Len())
 	}

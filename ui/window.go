@@ -33,6 +33,7 @@ type window struct {
 	files *opener
 	save  *saver
 	scans *scanner
+	views *scanViews // the confusion matrix and the map of the scan
 	sugg  *suggester
 	draw  *drawer
 	imp   *importer
@@ -67,6 +68,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	checkMode.view.onKind, checkMode.view.onCancel = w.check.pick, w.check.cancel
 	c.replaced = append(c.replaced, w.check.drop)
 	w.scans.watch = append(w.scans.watch, w.check.scanProgress)
+	w.views = newScanViews(c, w.scans, w.grid)
+	w.views.mapm.outliers = checkMode.outliers
 
 	w.side = newSidePanel(modeChoices(c.modes))
 	w.detail = newDetailPanel()
@@ -167,6 +170,8 @@ func (w *window) menuActions() menuActions {
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
 		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
 		findSuspects: w.scans.findSuspects, suggestLabels: w.sugg.suggestLabels,
+		confusion: func() { c.choose(modeConfusion, store.Live) },
+		showMap:   func() { c.choose(modeMap, store.Live) },
 		stopTraining: func() {
 			w.scans.stop()
 			c.renderCursor()

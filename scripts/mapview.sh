@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Real-window test of the map's lasso: a lasso drawn with Shift+drag on the 2-D map, a digit
+# typed, a save; the saved labels must differ from the labels opened exactly at the samples
+# inside the lasso. Writes a 500-sample pair (the first 500 real t10k samples when IMAGES is
+# given, with the labels beside it; generated shapes in 5 classes otherwise), opens it in the
+# built app under Xvfb with a short CNN scan (IDXLABEL_QUICK_CNN=1), opens the map
+# (Ctrl+M), and reads the map the app laid out and how it shows it (IDXLABEL_TEST_MAP: the
+# map's CSV, index,x,y by sample, and the view). It places a hexagon about the centre of the
+# largest class's points, away from every point by 2 pixels or more, computes the samples
+# inside it, drags the lasso along it with xdotool, types 5, saves with Ctrl+S and quits.
+# Usage: scripts/mapview.sh BINARY [IMAGES]
+set -euo pipefail
+bin=$(realpath "$1")
+src=${2:-}
+
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+work=$XVFB_CFG/data
+mkdir -p "$work"
+images=$work/lasso-images-idx3-ubyte
+labels=$work/lasso-labels-idx1-ubyte
+map=$work/map.csv
+python3 - "$src" "$images" "$labels" <<'PY'
+import gzip, math, random, struct, sys
+src, out_images, out_labels = sys.argv[1], sys.argv[2], sys.argv[3]
+n = 500
+try:
+    with gzip.open(src) as f:
+        magic, count, h, w = struct.unpack(">IIII", f.read(16))
+        data = f.read(n * h * w)
+    with gzip.open(src.replace("images-idx3", "labels-idx1")) as f:
+        f.read(8)
+        lab = f.read(n)
+    if len(data) != n * h * w or len(lab) != n:
+        raise ValueError("short file")
+except (OSError, ValueError):
+    # Five classes of shapes, each drawn with jitter: a bar, a column, a ring, a cross, a slash.
+    rng = random.Random(7)
+    h = w = 28
+    px, lab = bytearray(n * h * w), bytearray(n)
+    for i in range(n):
+        k = i % 5
+        lab[i] = k
+        cx, cy, r, t = 14 + rng.uniform(-3, 3), 14 + rng.uniform(-3, 3), rng.uniform(4, 11), rng.uniform(1, 3)
+        for y in range(h):
+            for x in range(w):
+                dx, dy = x - cx, y - cy
+                on = [abs(dy) < t and abs(dx) < r, abs(dx) < t and abs(dy) < r,
+                      abs(math.hypot(dx, dy) - r) < t, (abs(dx) < t or abs(dy) < t) and max(abs(dx), abs(dy)) < r,
+                      abs(dx - dy) < t and abs(dx) < r][k]
+                if on:
+                    px[i * h * w + y * w + x] = 255
+                elif rng.random() < 0.05:
+                    px[i * h * w + y * w + x] = rng.randrange(256)
+    data = bytes(px)
+with open(out_images, "wb") as f:
+    f.write(struct.pack(">IIII", 0x803, n, h, w) + data)
+with open(out_labels, "wb") as f:
+    f.write(struct.pack(">II", 0x801, n) + bytes(lab))
+PY
+cp "$labels" "$work/opened-labels"
+
+fail() {
+  echo "mapview: $*" >&2
+  xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/mapview-fail.png 2>/dev/null || true
+  echo "mapview: screenshot /tmp/mapview-fail.png; the app's log:" >&2
+  cat "$XVFB_CFG/app.log" >&2
+  exit 1
+}
+
+IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_MAP=$map "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
+APP_PID=$!
+wid=$(wait_window) || fail "no window appeared within 60 s"
+sleep 2
+xdotool key --clearmodifiers ctrl+m
+for _ in $(seq 300); do [ -s "$map" ] && [ -s "$map.view" ] && break; sleep 0.2; done
+[ -s "$map" ] && [ -s "$map.view" ] || fail "no map was laid out within 60 s of Ctrl+M"
+sleep 1
+eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
+
+# The lasso: screen vertices (plan.txt, one "x y" a line) and the samples inside (inside.txt).
+python3 - "$map" "$map.view" "$X" "$Y" "$labels" "$work" <<'PY'
+import csv, math, sys
+mapcsv, viewf, wx, wy, labels, work = sys.argv[1:7]
+vx, vy, w, h, cx, cy, sc, pu = map(float, open(viewf).read().split())
+lab = open(labels, "rb").read()[8:]
+pts = []
+for row in list(csv.reader(open(mapcsv)))[1:]:
+    i, x, y = int(row[0]), float(row[1]), float(row[2])
+    if math.isnan(x):
+        continue
+    fx, fy = (x - cx) * sc + w / 2, (y - cy) * sc + h / 2   # frame pixels
+    pts.append((i, int(wx) + vx + fx / pu, int(wy) + vy + fy / pu))  # screen pixels
+counts = {}
+for i, _, _ in pts:
+    counts[lab[i]] = counts.get(lab[i], 0) + 1
+big = max(counts, key=counts.get)
+mx = sum(p[1] for p in pts if lab[p[0]] == big) / counts[big]
+my = sum(p[2] for p in pts if lab[p[0]] == big) / counts[big]
+
+def inside(poly, x, y):
+    c = False
+    for k in range(len(poly)):
+        (ax, ay), (bx, by) = poly[k], poly[(k + 1) % len(poly)]
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            c = not c
+    return c
+
+def edge_dist(poly, x, y):
+    d = 1e9
+    for k in range(len(poly)):
+        (ax, ay), (bx, by) = poly[k], poly[(k + 1) % len(poly)]
+        t = max(0, min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / max(1e-9, (bx - ax) ** 2 + (by - ay) ** 2)))
+        d = min(d, math.hypot(x - ax - t * (bx - ax), y - ay - t * (by - ay)))
+    return d
+
+for r in range(24, 90, 2):
+    for turn in range(0, 60, 10):
+        poly = [(round(mx + r * math.cos(math.radians(60 * k + turn))), round(my + r * math.sin(math.radians(60 * k + turn)))) for k in range(6)]
+        if any(edge_dist(poly, x, y) < 2 for _, x, y in pts):
+            continue
+        ins = sorted(i for i, x, y in pts if inside(poly, x, y))
+        if 8 <= len(ins) < len(pts) // 2:
+            open(work + "/plan.txt", "w").write("\n".join("%d %d" % v for v in poly) + "\n")
+            open(work + "/inside.txt", "w").write("\n".join(map(str, ins)) + "\n")
+            print("mapview: a hexagon of radius %d px about class %d's points holds %d samples" % (r, big, len(ins)))
+            sys.exit(0)
+sys.exit("mapview: no hexagon clear of the points by 2 px holds 8 samples or more")
+PY
+[ -s "$work/plan.txt" ] || fail "no lasso planned"
+
+# Drag the lasso with Shift held: along each edge in steps of about 5 pixels, back to the start.
+mapfile -t verts <"$work/plan.txt"
+verts+=("${verts[0]}")
+read -r x0 y0 <<<"${verts[0]}"
+xdotool mousemove "$x0" "$y0"
+sleep 0.2
+xdotool keydown shift mousedown 1
+for k in $(seq 1 $((${#verts[@]} - 1))); do
+  read -r ax ay <<<"${verts[$((k - 1))]}"
+  read -r bx by <<<"${verts[$k]}"
+  steps=$(python3 -c "import math; print(max(1, int(math.hypot($bx-$ax, $by-$ay) / 5)))")
+  for s in $(seq 1 "$steps"); do
+    xdotool mousemove $((ax + (bx - ax) * s / steps)) $((ay + (by - ay) * s / steps))
+    sleep 0.02
+  done
+  sleep 0.1
+done
+xdotool mouseup 1 keyup shift
+sleep 1
+grep "lasso of" "$XVFB_CFG/app.log" || fail "the app reported no lasso"
+before=$(stat -c %Y.%s "$labels")
+xdotool key --clearmodifiers 5
+sleep 0.5
+xdotool key --clearmodifiers ctrl+s
+for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
+sleep 1
+quit_app || fail "no clean quit"
+if grep -qi "panic\|fatal" "$XVFB_CFG/app.log"; then fail "the app's log holds a panic"; fi
+
+python3 - "$work/opened-labels" "$labels" "$work/inside.txt" <<'PY'
+import sys
+opened, saved = open(sys.argv[1], "rb").read()[8:], open(sys.argv[2], "rb").read()[8:]
+inside = set(int(l) for l in open(sys.argv[3]) if l.strip())
+if len(opened) != len(saved):
+    sys.exit("mapview: %d labels saved, %d opened" % (len(saved), len(opened)))
+wrong = [i for i in range(len(saved)) if saved[i] != (5 if i in inside else opened[i])]
+changed = [i for i in range(len(saved)) if saved[i] != opened[i]]
+if wrong:
+    sys.exit("mapview: the saved labels are not the lasso's: %d samples wrong (first %s); %d changed, %d inside" % (len(wrong), wrong[:10], len(changed), len(inside)))
+print("mapview: ok: %d samples lassoed, %d of them relabelled 5 and saved; every other label as opened" % (len(inside), len(changed)))
+PY

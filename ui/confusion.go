@@ -1,0 +1,356 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"image"
+	"image/color"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/plot"
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// The confusion matrix mode: the last CNN scan's confusion matrix (rows the given labels now,
+// columns the classes the model predicts out of fold) beside the grid, with the per-class
+// figures (samples, out-of-fold accuracy, suspects). The grid shows the samples of the cell the
+// person clicked (every sample off the diagonal until then), reviewed like suspects: Enter gives
+// a sample the predicted class, a digit another label (the whole selection, when several are
+// selected), → keeps its label. Every edit, undo and redo moves the samples between the cells at
+// once (scanViews.follow); the grid keeps the list it shows until another cell is chosen.
+
+// confusionMode is the mode: a review of the chosen cell's samples, and the chart.
+type confusionMode struct {
+	reviewMode
+	views *scanViews
+	view  *confusionView
+	d     *scanData // the scan the list and the chart are of
+	// cell is the cell the grid shows (given label, predicted class); all: every sample off the
+	// diagonal.
+	cell   [2]int
+	all    bool
+	hide   bool // the chart hides the diagonal
+	drawn  int  // d.edits when the chart was drawn; -1: to draw
+	picked int  // d.edits when the list was made
+}
+
+func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
+	m := &confusionMode{views: views, view: view, all: true, drawn: -1}
+	m.kind, m.name = reviewSuspects, "Confusion matrix"
+	m.why = func() string { return "The CNN scan did not see this sample (added or restored since)" }
+	return m
+}
+
+// ready reports whether the scan the chart shows is still the one to show.
+func (m *confusionMode) ready() bool {
+	return m.r != nil && m.d != nil && m.views.current() == m.d
+}
+
+// open is Tools → Confusion Matrix and the Show list's entry: the scan (run first when there is
+// none, its progress on the status bar), then the mode with every sample off the diagonal.
+func (m *confusionMode) open(c *controller) {
+	m.views.open(func(d *scanData) {
+		m.d, m.drawn = d, -1
+		m.pick(true, 0, 0)
+		c.enter(modeConfusion)
+	})
+}
+
+// pick makes the list of the cell of label and class (all: every sample off the diagonal), most
+// suspicious first (the lowest out-of-fold probability of its label), with the model's verdict
+// on each: its predicted class, how sure, and how sure of the label. O(k log k) for k samples.
+func (m *confusionMode) pick(all bool, label, class int) {
+	d := m.d
+	var rows []int
+	if all {
+		for _, l := range d.matrix.Rows {
+			for _, k := range d.matrix.Cols {
+				if l != k {
+					rows = append(rows, d.matrix.Cell(l, k)...)
+				}
+			}
+		}
+	} else {
+		rows = d.matrix.Cell(label, class)
+	}
+	r := &review{kind: reviewSuspects, of: make(map[int]suspect.Suspect, len(rows)), neighbours: map[int][]int{}, method: "CNN, out of fold"}
+	for _, row := range rows {
+		i := d.sample[row]
+		st, ok := d.ds.StateAt(i)
+		if i < 0 || !ok {
+			continue
+		}
+		pred, p, pl, _ := d.predicted(i, st.Label)
+		r.of[i] = suspect.Suspect{Index: i, Label: st.Label, Suggested: pred, Score: 1 - pl, Support: p, Confidence: p}
+		r.order = append(r.order, i)
+	}
+	slices.SortFunc(r.order, func(a, b int) int {
+		if c := cmp.Compare(r.of[b].Score, r.of[a].Score); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	m.r, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.edits
+}
+
+// choose shows cell (label, class) in the grid (all: every sample off the diagonal).
+func (m *confusionMode) choose(c *controller, all bool, label, class int) {
+	if c.mode != modeConfusion || m.d == nil {
+		return
+	}
+	m.pick(all, label, class)
+	c.modeChanged(modeConfusion)
+	c.out.focus()
+}
+
+// label relabels the selection when several samples are selected (one undoable step), and
+// otherwise decides the cursor's sample as a review does.
+func (m *confusionMode) label(c *controller, l int) {
+	if c.v.selectionSize() > 1 {
+		c.relabel(l)
+		return
+	}
+	c.decide(m.r, l)
+}
+
+func (m *confusionMode) legend(digits bool) []key {
+	other := key{"0–9", "relabel"}
+	if !digits {
+		other = key{"Type a class", "relabel"}
+	}
+	return []key{{"Click a cell", "its samples"}, {"Enter", "predicted class"}, other, {"→", "keep label"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}}
+}
+
+// about says what the scan predicts for sample i.
+func (m *confusionMode) about(s *state, i int) about {
+	if m.d == nil || i < 0 {
+		return about{}
+	}
+	st, _, ok := s.ds.SampleAt(s.v.gen, i)
+	if !ok {
+		return about{}
+	}
+	return about{text: predictionText(m.d, s.classes, i, st.Label)}
+}
+
+// predictionText says what the scan's model predicts out of fold for sample i labelled label.
+func predictionText(d *scanData, n classNames, i, label int) string {
+	pred, p, pl, ok := d.predicted(i, label)
+	switch {
+	case !ok:
+		return "The CNN scan did not see this sample (added or restored since)."
+	case label == store.NoLabel:
+		return fmt.Sprintf("The model predicts %s (%.0f%%).", n.long(pred), 100*p)
+	case pred == label:
+		return fmt.Sprintf("The model agrees out of fold: %s (%.0f%%).", n.long(pred), 100*p)
+	}
+	return fmt.Sprintf("Out of fold the model predicts %s (%.0f%%); the label %s has %.0f%%.", n.long(pred), 100*p, n.long(label), 100*pl)
+}
+
+// follow keeps the list through a save, and ends it after a replayed journal (the scan is
+// dropped then).
+func (m *confusionMode) follow(renumber []int) {
+	m.reviewMode.follow(renumber)
+	if renumber == nil {
+		m.d = nil
+	}
+}
+
+// center is the chart beside the grid. The mode is being entered (Show, Tools): a list made
+// before edits moved samples between the cells is made again, so that the grid shows what the
+// chosen cell holds now (while the person reviews it, the list stays as it was).
+func (m *confusionMode) center() fyne.CanvasObject {
+	if m.d != nil && m.r != nil && m.picked != m.d.edits {
+		m.pick(m.all, m.cell[0], m.cell[1])
+	}
+	return m.view.root
+}
+
+// shown redraws the chart when the matrix changed since it was drawn, and says what the grid
+// shows. O(classes²) for a redraw; nothing otherwise.
+func (m *confusionMode) shown(s *state) {
+	d := m.d
+	if d == nil {
+		return
+	}
+	if m.drawn != d.edits {
+		m.drawn = d.edits
+		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
+		m.view.setChart(ch, ch.Draw())
+	}
+	what := fmt.Sprintf("Every sample the model disagrees with: %s", plural(len(m.r.order), "sample"))
+	if !m.all {
+		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.long(m.cell[0]), s.classes.long(m.cell[1]),
+			plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
+	}
+	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)
+}
+
+// setHide is the view's "Hide the diagonal".
+func (m *confusionMode) setHide(c *controller, on bool) {
+	m.hide, m.drawn = on, -1
+	c.renderCursor()
+	c.out.focus()
+}
+
+// plotStyle returns the plot style of the current theme.
+func plotStyle() plot.Style {
+	if fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantDark {
+		return plot.Dark()
+	}
+	return plot.Light()
+}
+
+// confusionView is the chart beside the grid: the matrix as a picture (cells clickable), a
+// toggle that hides the diagonal, a button back to every confusion, and a line saying what the
+// grid shows. It draws what it is handed and reports the cell clicked.
+type confusionView struct {
+	root  fyne.CanvasObject
+	chart *chartImage
+	hide  *widget.Check
+	every *widget.Button
+	note  *widget.Label
+
+	onCell func(label, class int)
+	onAll  func()
+	onHide func(on bool)
+}
+
+// newConfusionView builds the view with grid beside the chart.
+func newConfusionView(grid fyne.CanvasObject) *confusionView {
+	v := &confusionView{chart: newChartImage(), note: widget.NewLabel("")}
+	v.note.Wrapping = fyne.TextWrapWord
+	v.hide = widget.NewCheck("Hide the diagonal", func(on bool) {
+		if v.onHide != nil {
+			v.onHide(on)
+		}
+	})
+	v.every = widget.NewButton("Every confusion", func() {
+		if v.onAll != nil {
+			v.onAll()
+		}
+	})
+	v.chart.onTap = func(x, y int) {
+		if label, class, ok := v.chart.c.CellAt(x, y); ok && v.onCell != nil {
+			v.onCell(label, class)
+		}
+	}
+	help := widget.NewLabel("Click a cell to list its samples.")
+	top := container.NewHBox(v.hide, v.every, help)
+	left := container.NewBorder(top, v.note, nil, nil, container.NewScroll(v.chart))
+	v.root = container.New(&besideLayout{want: func() float32 { return v.chart.size.Width + chartMargin }, rest: minGridWidth}, left, grid)
+	return v
+}
+
+// The chart's side: the chart's width plus room for the scroll bar and padding; the grid keeps
+// at least minGridWidth (two columns of tiles at the default zoom).
+const (
+	chartMargin  = 28
+	minGridWidth = 200
+)
+
+// besideLayout lays two objects side by side: the first as wide as it wants (want), as long as
+// the second keeps at least rest (and half the width at least), the second the rest.
+type besideLayout struct {
+	want func() float32
+	rest float32
+}
+
+func (l *besideLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	gap := theme.Padding()
+	w := min(l.want(), max(size.Width/2, size.Width-l.rest-gap))
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(w, size.Height))
+	objs[1].Move(fyne.NewPos(w+gap, 0))
+	objs[1].Resize(fyne.NewSize(max(0, size.Width-w-gap), size.Height))
+}
+
+func (l *besideLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, b := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(a.Width+b.Width+theme.Padding(), max(a.Height, b.Height))
+}
+
+// setChart shows chart c, drawn as img.
+func (v *confusionView) setChart(c *plot.Confusion, img *image.RGBA) {
+	v.chart.c, v.chart.img.Image = c, img
+	w, h := c.Size()
+	size := fyne.NewSize(float32(w), float32(h))
+	resized := size != v.chart.size
+	v.chart.size = size
+	v.chart.Refresh()
+	if resized {
+		v.root.Refresh() // the chart's side follows its width
+	}
+}
+
+// showChosen outlines the cell (label, class) when on, and says what the grid shows.
+func (v *confusionView) showChosen(on bool, label, class int, what string) {
+	v.chart.chosen, v.chart.label, v.chart.class = on, label, class
+	v.chart.Refresh()
+	v.note.SetText(what)
+}
+
+// chartImage shows a chart picture at one unit per pixel and reports taps in its pixels.
+type chartImage struct {
+	widget.BaseWidget
+	c            *plot.Confusion
+	img          *canvas.Image
+	outline      *canvas.Rectangle
+	size         fyne.Size
+	chosen       bool
+	label, class int
+	onTap        func(x, y int)
+}
+
+func newChartImage() *chartImage {
+	ci := &chartImage{img: &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillStretch},
+		outline: canvas.NewRectangle(color.Transparent)}
+	ci.outline.StrokeWidth = 3
+	ci.ExtendBaseWidget(ci)
+	return ci
+}
+
+// Tapped reports the chart pixel tapped.
+func (ci *chartImage) Tapped(ev *fyne.PointEvent) {
+	if ci.c != nil && ci.onTap != nil {
+		ci.onTap(int(ev.Position.X), int(ev.Position.Y))
+	}
+}
+
+func (ci *chartImage) CreateRenderer() fyne.WidgetRenderer { return &chartRenderer{ci: ci} }
+
+// chartRenderer places the picture at its size and the outline of the chosen cell.
+type chartRenderer struct{ ci *chartImage }
+
+func (r *chartRenderer) Destroy()           {}
+func (r *chartRenderer) MinSize() fyne.Size { return r.ci.size }
+func (r *chartRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.ci.img, r.ci.outline}
+}
+
+// Layout places the picture at its size, top left.
+func (r *chartRenderer) Layout(fyne.Size) { r.ci.img.Resize(r.ci.size) }
+
+// Refresh shows the picture and outlines the chosen cell.
+func (r *chartRenderer) Refresh() {
+	ci := r.ci
+	r.Layout(ci.Size())
+	ci.img.Refresh()
+	ci.outline.Hide()
+	if ci.c != nil && ci.chosen {
+		if rc, ok := ci.c.CellRect(ci.label, ci.class); ok {
+			ci.outline.StrokeColor = theme.Color(theme.ColorNamePrimary)
+			ci.outline.Move(fyne.NewPos(float32(rc.Min.X)-1, float32(rc.Min.Y)-1))
+			ci.outline.Resize(fyne.NewSize(float32(rc.Dx())+2, float32(rc.Dy())+2))
+			ci.outline.Show()
+		}
+	}
+	ci.outline.Refresh()
+}

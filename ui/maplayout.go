@@ -1,0 +1,407 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"time"
+
+	"idxlabel/plot"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/embed"
+	"idxlabel/suspect/nn"
+)
+
+// mapLayout is the map of one scan: every sample it scanned as a point, at the place embed.Map
+// gave the scan's features (points 0…rows−1 are the scan's rows), then the samples placed since
+// (added, or restored after the scan) by their nearest scanned samples (embed.Place). It keeps
+// what a frame shows of each point: its colour by given label and by suggested label, and its
+// marks (suspect, edited). Built on the UI thread and changed only there; the slices a
+// background placement reads (laid) never change.
+type mapLayout struct {
+	laid    []float32    // the scan's rows as laid out, rows×2; never changed
+	xy      []float32    // point → x, y as drawn (NaN: a point whose sample a save left out); replaced, never changed in place
+	pm      *plot.Map    // the index of xy
+	sample  []int        // point → the sample it is now, -1 when gone
+	point   []int32      // sample → its point, -1 when it has none
+	suggest []int        // point → the class the model suggests (out of fold for the scan's rows)
+	classes []int        // the classes in palette order
+	palette []color.RGBA // plot.Palette(len(classes))
+	given   []uint16     // point → palette index of its label now (plot.NoColour: none, or deleted)
+	byModel []uint16     // point → palette index of its suggested class (plot.NoColour when deleted)
+	static  []plot.Marks // point → its marks beyond the cursor and the selection
+	listed  []bool       // point is in marked (its static marks may have cleared since)
+	marked  []int32      // the points that have had static marks
+	version int          // grows with every change of the points, colours or marks: frames redraw
+}
+
+// newMapLayout makes the map of d from the scan's rows laid out at xy (rows×2).
+func newMapLayout(d *scanData, xy []float32) (*mapLayout, error) {
+	rows := len(d.sample)
+	l := &mapLayout{laid: xy, sample: slices.Clone(d.sample), suggest: make([]int, rows)}
+	l.classes = slices.Clone(d.a.res.Classes)
+	for _, c := range d.ds.Classes() {
+		if k, found := slices.BinarySearch(l.classes, c); !found {
+			l.classes = slices.Insert(l.classes, k, c)
+		}
+	}
+	l.palette = plot.Palette(len(l.classes))
+	for r := range rows {
+		l.suggest[r], _ = d.matrix.Predicted(r)
+	}
+	l.point = make([]int32, len(d.row))
+	copy(l.point, d.row)
+	l.given = make([]uint16, rows)
+	l.byModel = make([]uint16, rows)
+	l.static = make([]plot.Marks, rows)
+	l.listed = make([]bool, rows)
+	for p := range rows {
+		l.restyle(d, p)
+	}
+	return l, l.index()
+}
+
+// index rebuilds the map's index from the laid-out rows and the placed points, leaving out the
+// points whose sample is gone. O(N).
+func (l *mapLayout) index() error {
+	xy := make([]float32, 2*len(l.sample))
+	copy(xy, l.laid)
+	copy(xy[len(l.laid):], l.xy[min(len(l.xy), len(l.laid)):])
+	nan := float32(math.NaN())
+	for p, i := range l.sample {
+		if i < 0 {
+			xy[2*p], xy[2*p+1] = nan, nan
+		}
+	}
+	pm, err := plot.NewMap(xy)
+	if err != nil {
+		return err
+	}
+	l.xy, l.pm = xy, pm
+	l.version++
+	return nil
+}
+
+// colourOf returns the palette index of class c, or plot.NoColour.
+func (l *mapLayout) colourOf(c int) uint16 {
+	if k, found := slices.BinarySearch(l.classes, c); found && c != store.NoLabel {
+		return uint16(k)
+	}
+	return plot.NoColour
+}
+
+// restyle sets point p's colours and marks from its sample's state now.
+func (l *mapLayout) restyle(d *scanData, p int) {
+	i := l.sample[p]
+	st, ok := d.ds.StateAt(i)
+	var mk plot.Marks
+	switch {
+	case i < 0 || !ok:
+		l.given[p], l.byModel[p] = plot.NoColour, plot.NoColour
+	case st.Deleted:
+		l.given[p], l.byModel[p] = plot.NoColour, plot.NoColour
+	default:
+		l.given[p], l.byModel[p] = l.colourOf(st.Label), l.colourOf(l.suggest[p])
+		if st.Label != store.NoLabel && st.Label != l.suggest[p] {
+			mk |= plot.Suspect
+		}
+		if st.Edited || st.Added {
+			mk |= plot.Edited
+		}
+	}
+	l.static[p] = mk
+	if mk != 0 && !l.listed[p] {
+		l.listed[p] = true
+		l.marked = append(l.marked, int32(p))
+	}
+}
+
+// mapper makes and keeps the map of the adopted scan: it lays the scan's features out in the
+// background (embed.Map, a jobMapping job: progress, Cancel), places samples added or restored
+// since on it (their features from the scan's model, embed.Place among the scan's rows), and
+// keeps the points' colours and marks in step with the edits. Growth: the layout as embed.Map
+// (near-linear; about 4 s for 70,000 samples); placing k samples O(k·N·D) search and k forward
+// passes; an edit of k samples O(k), then one frame.
+type mapper struct {
+	c     *controller
+	views *scanViews
+	job   *job // the layout or a placement running, nil when none
+	// laying: job lays the map out (not a placement); progress is its share done, 0–1.
+	laying   bool
+	progress float64
+	// stopped says why the last layout ended without a map ("" while none did).
+	stopped string
+	pending []int // samples to place once the job running ends
+	// dump, when set (a test hook, testhooks.go), is where a finished layout is written as CSV
+	// (index,x,y by sample).
+	dump string
+}
+
+// layOut starts laying d's features out unless the map exists or is being made.
+func (m *mapper) layOut(d *scanData) {
+	if d.lay != nil || m.job != nil && m.laying {
+		return
+	}
+	m.stopJob()
+	c := m.c
+	res := d.a.res
+	n := len(d.sample)
+	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: laying out %s", plural(n, "sample")))
+	m.job, m.laying, m.progress, m.stopped = job, true, 0, ""
+	start := time.Now()
+	c.jobs.run(func() {
+		var last time.Time
+		xy, err := embed.Map(job.ctx, nn.Vectors{Data: res.Features, N: n, Dim: cnn.Features}, embed.MapOptions{Options: embed.Options{
+			Progress: func(f float64) {
+				if time.Since(last) < 100*time.Millisecond {
+					return
+				}
+				last = time.Now()
+				c.jobs.schedule(func() {
+					if m.job == job {
+						m.progress = f
+						c.jobs.setNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", plural(n, "sample"), 100*f))
+						c.renderCursor()
+					}
+				})
+			}}})
+		c.jobs.schedule(func() {
+			if m.job != job {
+				return // stopped, or another scan adopted
+			}
+			m.job, m.laying = nil, false
+			c.jobs.finish(job)
+			switch {
+			case err == context.Canceled:
+				m.stopped = "Cancelled."
+			case err != nil:
+				m.stopped = "The layout failed: " + err.Error()
+			case m.views.seen != d:
+				return
+			default:
+				if d.lay, err = newMapLayout(d, xy); err != nil {
+					m.stopped = "The layout failed: " + err.Error()
+					break
+				}
+				m.writeDump(d)
+				c.say(fmt.Sprintf("Map of %s laid out in %s", plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
+				m.queueUnplaced(d)
+				m.place(d)
+			}
+			c.renderCursor()
+		})
+	})
+}
+
+// follow keeps d's map in step with one change of the dataset (scanViews.follow).
+func (m *mapper) follow(d *scanData, ch store.Change) {
+	l := d.lay
+	if l == nil {
+		return // the layout running places what has no point when it is done (queueUnplaced)
+	}
+	switch ch.Kind {
+	case store.Relabelled, store.DeletedChanged:
+		for _, i := range ch.Indices {
+			if i >= 0 && i < len(l.point) && l.point[i] >= 0 {
+				l.restyle(d, int(l.point[i]))
+			} else if st, ok := d.ds.StateAt(i); ok && ch.Kind == store.DeletedChanged && !st.Deleted {
+				m.pending = append(m.pending, i) // restored, not on the map: placed
+			}
+		}
+		l.version++
+		m.place(d)
+	case store.Appended:
+		for len(l.point) < d.ds.Len() {
+			l.point = append(l.point, -1)
+		}
+		m.pending = append(m.pending, ch.Indices...)
+		m.place(d)
+	case store.Truncated, store.Reset:
+		m.renumber(d, ch)
+	}
+}
+
+// renumber follows samples removed from the end (an append undone) or renumbered by a save: the
+// points of samples gone are left out of the map, and a placement running starts again with the
+// samples as numbered now. O(N).
+func (m *mapper) renumber(d *scanData, ch store.Change) {
+	l := d.lay
+	n := d.ds.Len()
+	point := make([]int32, n)
+	for i := range point {
+		point[i] = -1
+	}
+	for p, i := range l.sample {
+		k := i
+		if ch.Kind == store.Reset {
+			k = -1
+			if i >= 0 && i < len(ch.Renumber) {
+				k = ch.Renumber[i]
+			}
+		}
+		if k < 0 || k >= n {
+			l.sample[p] = -1
+			continue
+		}
+		l.sample[p] = k
+		point[k] = int32(p)
+	}
+	l.point = point
+	// Samples waiting for a place, or being placed, were numbered before: placed again.
+	if m.job != nil && !m.laying {
+		m.stopJob()
+	}
+	m.pending = nil
+	for p := range l.sample {
+		l.restyle(d, p)
+	}
+	if err := l.index(); err != nil {
+		m.c.d.showError(err)
+	}
+	m.queueUnplaced(d)
+	m.place(d)
+}
+
+// queueUnplaced queues every sample not deleted that has no point (added or restored while the
+// layout ran).
+func (m *mapper) queueUnplaced(d *scanData) {
+	for i, p := range d.lay.point {
+		if st, ok := d.ds.StateAt(i); p < 0 && ok && !st.Deleted {
+			m.pending = append(m.pending, i)
+		}
+	}
+}
+
+// place places the samples waiting for a place (not deleted, without a point) in the
+// background, unless a job runs (it is called again when that ends): their features from the
+// scan's model, their nearest scanned samples by those features, the mean of those samples'
+// places weighted as embed.Place weighs them.
+func (m *mapper) place(d *scanData) {
+	l := d.lay
+	if l == nil || m.job != nil || len(m.pending) == 0 {
+		return
+	}
+	var idx []int
+	var pixels [][]byte
+	for _, i := range m.pending {
+		st, ok := d.ds.StateAt(i)
+		if !ok || st.Deleted || l.point[i] >= 0 || slices.Contains(idx, i) {
+			continue
+		}
+		px, ok := d.ds.PixelsAt(i)
+		if !ok {
+			continue
+		}
+		idx, pixels = append(idx, i), append(pixels, slices.Clone(px))
+	}
+	m.pending = nil
+	if len(idx) == 0 {
+		return
+	}
+	c := m.c
+	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", plural(len(idx), "sample")))
+	m.job, m.laying = job, false
+	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
+	h, w := d.ds.Size()
+	data := suspect.Data{N: len(idx), Dim: h * w, H: h, W: w, Pixels: func(k int) []byte { return pixels[k] }}
+	c.jobs.run(func() {
+		at, suggested, err := placeSamples(job.ctx, res, rows, laid, data)
+		c.jobs.schedule(func() {
+			if m.job != job {
+				return
+			}
+			m.job = nil
+			c.jobs.finish(job)
+			if err != nil {
+				if err != context.Canceled {
+					c.d.showError(fmt.Errorf("placing samples on the map: %w", err))
+				}
+				return
+			}
+			if m.views.seen != d || d.lay != l {
+				return
+			}
+			l.add(d, idx, at, suggested)
+			if err := l.index(); err != nil {
+				c.d.showError(err)
+			}
+			m.place(d) // what was added meanwhile
+			c.renderCursor()
+		})
+	})
+}
+
+// placeSamples returns the places (len×2) of the samples of data among the scan's rows laid out
+// at laid, and the class the scan's model suggests for each.
+func placeSamples(ctx context.Context, res *suspect.CNNResult, rows int, laid []float32, data suspect.Data) ([]float32, []int, error) {
+	all := make([]int, data.N)
+	for k := range all {
+		all[k] = k
+	}
+	feats, err := res.Model.Features(ctx, data, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	list, err := res.Model.Suggest(ctx, data, all, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	suggested := make([]int, data.N)
+	for _, s := range list {
+		suggested[s.Index] = s.Suggested
+	}
+	g, err := nn.Across(ctx, nn.Vectors{Data: res.Features[:rows*cnn.Features], N: rows, Dim: cnn.Features},
+		nn.Vectors{Data: feats, N: data.N, Dim: cnn.Features}, min(15, rows), nn.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	at, err := embed.Place(ctx, laid, g, 0)
+	return at, suggested, err
+}
+
+// add appends points for samples idx (still without one) at their places at, with the classes
+// the model suggests for them.
+func (l *mapLayout) add(d *scanData, idx []int, at []float32, suggested []int) {
+	xy := slices.Clone(l.xy)
+	for k, i := range idx {
+		if i >= len(l.point) || l.point[i] >= 0 {
+			continue
+		}
+		p := len(l.sample)
+		l.point[i] = int32(p)
+		l.sample = append(l.sample, i)
+		l.suggest = append(l.suggest, suggested[k])
+		l.given, l.byModel = append(l.given, 0), append(l.byModel, 0)
+		l.static, l.listed = append(l.static, 0), append(l.listed, false)
+		xy = append(xy, at[2*k], at[2*k+1])
+		l.restyle(d, p)
+	}
+	l.xy = xy
+}
+
+// stop cancels the job running (the scan is dropped).
+func (m *mapper) stop() {
+	m.stopJob()
+	m.pending, m.stopped = nil, ""
+}
+
+// stopJob cancels the layout or placement running, if any.
+func (m *mapper) stopJob() {
+	if m.job != nil {
+		m.c.jobs.finish(m.job)
+		m.job, m.laying = nil, false
+	}
+}
+
+// cancelLayout is the map view's Cancel: the layout stops, and the view says so.
+func (m *mapper) cancelLayout() {
+	if m.job != nil && m.laying {
+		m.stopJob()
+		m.stopped = "Cancelled."
+		m.c.renderCursor()
+	}
+}

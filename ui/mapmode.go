@@ -1,0 +1,451 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"slices"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/plot"
+	"idxlabel/store"
+)
+
+// The map mode: every sample as a point of the 2-D map of the last CNN scan's features
+// (mapper lays it out the first time, with progress and Cancel), beside the grid. Points are
+// coloured by given label or by the label the model suggests; suspects (the label is not the
+// model's out-of-fold prediction) are ringed, edited samples boxed, the grid's selection haloed
+// and its cursor crossed. Drag pans, the wheel zooms, the pointer shows a point's tile, a click
+// moves the grid's cursor to the point; a lasso (Shift+drag, or a drag with the lasso tool on;
+// Ctrl adds to the last) makes the grid show the samples inside it, all selected, so that one
+// digit relabels them all in one undoable step. Escape shows every sample again.
+
+// mapMode is the mode: what the grid shows beside the map, and the map's frame.
+type mapMode struct {
+	browseMode
+	begin func() // open, with the controller
+	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
+	outliers func() []int
+	views    *scanViews
+	panel    *mapPanel
+	d        *scanData
+	// lassoed holds the samples the last lasso took, ascending: the grid shows them; nil: every
+	// sample the filter selects.
+	lassoed []int
+	byModel bool // colour by the suggested label
+	// The frame's parts kept between frames: the static marks, made again when the layout (lay
+	// at version, coloured by the model when frameByModel) changes, and the marks of the
+	// selection and the cursor, made each time in place.
+	lay          *mapLayout
+	version      int
+	frameByModel bool
+	frames       int             // the frame version handed to the view
+	out          []int           // the outliers marked
+	static       []plot.Marked   // the suspects and the outliers
+	edited       [][]plot.Marked // the edited points by palette index (the last: no colour)
+	over         []plot.Marked
+	s            *state // the state last shown (the hover card reads the samples from it)
+}
+
+func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
+	return &mapMode{views: views, panel: panel}
+}
+
+func (m *mapMode) title() string { return "Map" }
+func (m *mapMode) start()        { m.begin() }
+
+// ready reports whether the scan the map is of is still the one to show (its layout may still
+// be running: the view shows its progress).
+func (m *mapMode) ready() bool { return m.d != nil && m.views.current() == m.d }
+
+// open is Tools → Map of the Dataset and the Show list's entry: the scan (run first when there
+// is none, its progress on the status bar), then the mode, whose view shows the layout's
+// progress until the map is laid out.
+func (m *mapMode) open(c *controller) {
+	m.views.open(func(d *scanData) {
+		if m.d != d {
+			m.lassoed = nil
+		}
+		m.d = d
+		m.views.maps.layOut(d)
+		c.enter(modeMap)
+	})
+}
+
+// order returns the lassoed samples the filter selects, or, without a lasso, every sample it
+// selects.
+func (m *mapMode) order(s *state, f store.Filter) []int {
+	if m.lassoed == nil {
+		return s.ds.Select(f)
+	}
+	var out []int
+	for _, i := range m.lassoed {
+		if st, _, ok := s.ds.SampleAt(s.v.gen, i); ok && selects(f, st) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// selects reports whether filter f selects a sample of state st (as store.Dataset.Select does).
+func selects(f store.Filter, st store.State) bool {
+	if f.Class != nil && st.Label != *f.Class {
+		return false
+	}
+	switch f.Subset {
+	case store.Live:
+		return !st.Deleted
+	case store.Edited:
+		return st.Edited
+	case store.Added:
+		return st.Added
+	case store.Deleted:
+		return st.Deleted
+	}
+	return true
+}
+
+func (m *mapMode) keepsAppended() bool { return m.lassoed == nil }
+
+// key takes Escape while a lasso's samples are shown: every sample is shown again.
+func (m *mapMode) key(c *controller, k *fyne.KeyEvent) bool {
+	if k.Name != fyne.KeyEscape || m.lassoed == nil {
+		return false
+	}
+	m.showLasso(c, nil, false)
+	return true
+}
+
+func (m *mapMode) legend(digits bool) []key {
+	relabel := key{"0–9", "relabel selection"}
+	if !digits {
+		relabel = key{"Type a class", "relabel selection"}
+	}
+	return []key{{"Shift+drag", "lasso"}, {"Drag", "pan"}, {"Wheel", "zoom"}, {"Click", "go to sample"}, relabel, {"Esc", "every sample"}, {"Ctrl+Z", "undo"}}
+}
+
+// status says what the grid shows beside the map.
+func (m *mapMode) status(s *state) string {
+	if m.lassoed != nil {
+		return count("   |   lasso: %d samples", len(m.lassoed))
+	}
+	return ""
+}
+
+func (m *mapMode) about(s *state, i int) about {
+	st, _, ok := s.ds.SampleAt(s.v.gen, i)
+	if m.d == nil || !ok {
+		return about{}
+	}
+	return about{text: predictionText(m.d, s.classes, i, st.Label)}
+}
+
+// follow keeps the lasso's samples through a save; a replayed journal ends the map.
+func (m *mapMode) follow(renumber []int) {
+	if renumber == nil {
+		m.d, m.lassoed, m.lay = nil, nil, nil
+		return
+	}
+	if m.lassoed == nil {
+		return
+	}
+	kept := make([]int, 0, len(m.lassoed))
+	for _, i := range m.lassoed {
+		if i >= 0 && i < len(renumber) && renumber[i] >= 0 {
+			kept = append(kept, renumber[i])
+		}
+	}
+	m.lassoed = kept
+}
+
+func (m *mapMode) center() fyne.CanvasObject { return m.panel.root }
+
+// shown hands the panel the map's frame (or the layout's progress) for the state s: the static
+// marks are made again only when the layout changed (O(marked points)); the selection's and the
+// cursor's marks each time (O(selected)).
+func (m *mapMode) shown(s *state) {
+	m.s = s
+	d, p := m.d, m.panel
+	if d == nil {
+		return
+	}
+	mp := m.views.maps
+	l := d.lay
+	if l == nil {
+		p.showBusy(d, mp)
+		return
+	}
+	colour := l.given
+	if m.byModel {
+		colour = l.byModel
+	}
+	var out []int
+	if m.outliers != nil {
+		out = m.outliers()
+	}
+	if l != m.lay || l.version != m.version || m.frameByModel != m.byModel || !sameList(out, m.out) {
+		m.lay, m.version, m.frameByModel, m.out = l, l.version, m.byModel, out
+		m.frames++
+		m.static = m.static[:0]
+		for k := range m.edited {
+			m.edited[k] = m.edited[k][:0]
+		}
+		for len(m.edited) < len(l.palette)+1 {
+			m.edited = append(m.edited, nil)
+		}
+		for _, pt := range l.marked {
+			mk := l.static[pt]
+			if mk&plot.Suspect != 0 {
+				m.static = append(m.static, plot.Marked{Index: int(pt), Marks: plot.Suspect})
+			}
+			if mk&plot.Edited != 0 {
+				k := min(int(colour[pt]), len(l.palette))
+				m.edited[k] = append(m.edited[k], plot.Marked{Index: int(pt), Marks: plot.Edited})
+			}
+		}
+		for _, i := range out {
+			if i >= 0 && i < len(l.point) && l.point[i] >= 0 {
+				m.static = append(m.static, plot.Marked{Index: int(l.point[i]), Marks: plot.Outlier})
+			}
+		}
+		p.setKey(l.classes, l.palette, s.classes)
+	}
+	m.over = m.over[:0]
+	pointOf := func(i int) int {
+		if i < 0 || i >= len(l.point) {
+			return -1
+		}
+		return int(l.point[i])
+	}
+	for _, i := range s.v.marked {
+		if pt := pointOf(i); pt >= 0 && s.v.isSelected(i) {
+			m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Selected})
+		}
+	}
+	if pt := pointOf(s.v.current()); pt >= 0 {
+		m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Cursor})
+	}
+	p.showMap(mapFrame{pm: l.pm, points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
+		edited: m.edited[:len(l.palette)+1], version: m.frames, over: m.over, style: plotStyle()})
+}
+
+// sameList reports whether a and b are the same list (the same elements of the same array): a
+// list the health check made again, or that grew, is not.
+func sameList(a, b []int) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// tile is what the hover card shows of a point: the sample's tile and its number, label and the
+// model's suggestion.
+func (m *mapMode) tile(pt int) (image.Image, string, bool) {
+	s, l := m.s, m.lay
+	if s == nil || l == nil || pt < 0 || pt >= len(l.sample) {
+		return nil, "", false
+	}
+	i := l.sample[pt]
+	st, px, ok := s.ds.SampleAt(s.v.gen, i)
+	if !ok {
+		return nil, "", false
+	}
+	h, w := s.ds.Size()
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	copy(img.Pix, store.DisplayOrder(px, h, w, s.ds.Transposed(), nil))
+	text := "#" + strconv.Itoa(i) + "  " + s.classes.short(st.Label)
+	if sg := l.suggest[pt]; sg != st.Label {
+		text += " → " + s.classes.short(sg) + "?"
+	}
+	return img, text, true
+}
+
+// pick is a click on point pt: the grid's cursor goes to its sample (every sample shown again
+// first when the lasso's list does not hold it).
+func (m *mapMode) pick(c *controller, pt int) {
+	l := m.lay
+	if c.mode != modeMap || l == nil || pt < 0 || pt >= len(l.sample) || l.sample[pt] < 0 {
+		return
+	}
+	i := l.sample[pt]
+	if !c.v.shows(i) && m.lassoed != nil {
+		m.lassoed = nil
+		c.rebuild(c.v.filter)
+		c.refresh()
+	}
+	if !c.v.shows(i) {
+		c.say(fmt.Sprintf("Sample %d is not shown (deleted, or another class is chosen)", i))
+		return
+	}
+	c.moveCursor(c.v.pos[i], false)
+	c.out.focus()
+}
+
+// lasso takes the points inside a lasso (add: joined to the last lasso's): the grid shows their
+// samples, all selected, so one digit relabels them all.
+func (m *mapMode) lasso(c *controller, points []int, add bool) {
+	l := m.lay
+	if c.mode != modeMap || l == nil {
+		return
+	}
+	var samples []int
+	if add {
+		samples = slices.Clone(m.lassoed)
+	}
+	for _, pt := range points {
+		if pt >= 0 && pt < len(l.sample) && l.sample[pt] >= 0 {
+			samples = append(samples, l.sample[pt])
+		}
+	}
+	slices.Sort(samples)
+	samples = slices.Compact(samples)
+	if len(samples) == 0 {
+		c.say("The lasso holds no sample")
+		return
+	}
+	m.showLasso(c, samples, true)
+}
+
+// showLasso shows samples in the grid (nil: every sample), selected when sel.
+func (m *mapMode) showLasso(c *controller, samples []int, sel bool) {
+	m.lassoed = samples
+	c.rebuild(c.v.filter)
+	if sel {
+		c.v.selectAll()
+	}
+	c.refresh()
+	c.follow()
+	c.out.focus()
+	if n := c.v.selectionSize(); sel && n > 0 {
+		c.say(count("Lasso: %d samples selected — type a class to relabel them all (Ctrl+Z undoes it)", n))
+	}
+}
+
+// setColour colours the points by the suggested label (byModel) or by the given one.
+func (m *mapMode) setColour(c *controller, byModel bool) {
+	m.byModel = byModel
+	c.renderCursor()
+	c.out.focus()
+}
+
+// mapPanel is the map beside the grid: a toolbar (colour by given or suggested label, the lasso
+// tool, fit the whole map), the key of the class colours, the map, and while the layout runs
+// its progress and Cancel in the map's place.
+type mapPanel struct {
+	root   fyne.CanvasObject
+	view   *mapView
+	colour *widget.RadioGroup
+	tool   *widget.Check
+	key    *fyne.Container
+	busy   *fyne.Container
+	text   *widget.Label
+	bar    *widget.ProgressBar
+	button *widget.Button
+	shown  []int // the classes the key shows
+
+	onColour func(byModel bool)
+	onCancel func() // Cancel the layout
+	onRetry  func() // lay the map out again after a Cancel
+	onDone   func() // a control was used: the grid takes the keys again
+}
+
+// Choices of the colour toggle.
+const (
+	colourGiven     = "Given label"
+	colourSuggested = "Suggested label"
+)
+
+func newMapPanel(grid fyne.CanvasObject) *mapPanel {
+	p := &mapPanel{view: newMapView(), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
+	p.colour = widget.NewRadioGroup([]string{colourGiven, colourSuggested}, func(s string) {
+		if p.onColour != nil {
+			p.onColour(s == colourSuggested)
+		}
+		p.done()
+	})
+	p.colour.Horizontal = true
+	p.colour.Required = true
+	p.colour.SetSelected(colourGiven)
+	p.tool = widget.NewCheck("Lasso tool (or Shift+drag)", func(on bool) {
+		p.view.lassoTool = on
+		p.done()
+	})
+	fit := widget.NewButton("Fit", func() { p.view.fitAll(); p.done() })
+	p.key = container.NewGridWrap(fyne.NewSize(64, 22))
+	p.text.Alignment = fyne.TextAlignCenter
+	p.text.Wrapping = fyne.TextWrapWord
+	p.button = widget.NewButton("Cancel", func() {
+		if p.button.Text == "Cancel" {
+			if p.onCancel != nil {
+				p.onCancel()
+			}
+		} else if p.onRetry != nil {
+			p.onRetry()
+		}
+		p.done()
+	})
+	p.busy = container.NewCenter(container.NewVBox(p.text, p.bar, container.NewCenter(p.button)))
+	p.busy.Hide()
+	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), p.tool, fit)
+	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
+	marks.Wrapping = fyne.TextWrapWord
+	top := container.NewVBox(bar, p.key, marks)
+	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
+	split := container.NewHSplit(left, grid)
+	split.Offset = 0.6
+	p.root = split
+	return p
+}
+
+func (p *mapPanel) done() {
+	if p.onDone != nil {
+		p.onDone()
+	}
+}
+
+// showBusy shows, in the map's place, the layout's progress and Cancel, or why there is no map
+// and a button to lay it out again.
+func (p *mapPanel) showBusy(d *scanData, mp *mapper) {
+	p.view.show(mapFrame{style: plotStyle()})
+	switch {
+	case mp.job != nil && mp.laying:
+		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", plural(len(d.sample), "sample")))
+		p.bar.SetValue(mp.progress)
+		p.bar.Show()
+		p.button.SetText("Cancel")
+	default:
+		p.text.SetText(mp.stopped + " The map is laid out once per scan.")
+		p.bar.Hide()
+		p.button.SetText("Lay out the map")
+	}
+	p.busy.Show()
+}
+
+// showMap shows frame f.
+func (p *mapPanel) showMap(f mapFrame) {
+	p.busy.Hide()
+	p.view.show(f)
+}
+
+// setKey shows the class colours (palette, in the order of classes) when the classes changed.
+func (p *mapPanel) setKey(classes []int, palette []color.RGBA, n classNames) {
+	if slices.Equal(classes, p.shown) {
+		return
+	}
+	p.shown = slices.Clone(classes)
+	var items []fyne.CanvasObject
+	for k, c := range classes {
+		sw := canvas.NewRectangle(palette[k])
+		sw.SetMinSize(fyne.NewSize(12, 12))
+		t := canvas.NewText(n.short(c), nil)
+		if name := n.name(c); name != "" {
+			t.Text = clip(name, 8)
+		}
+		items = append(items, container.NewHBox(container.NewCenter(sw), t))
+	}
+	p.key.Objects = items
+	p.key.Refresh()
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"idxlabel/internal/mnisttest"
+	"idxlabel/plot"
+	"idxlabel/store"
+	"idxlabel/suspect"
+)
+
+// BenchmarkConfusionOpen70k times opening the confusion matrix view on 70,000 samples (tiled
+// from the real test set) once the scan is done: the matrix of the labels now against the
+// scan's out-of-fold predictions (2% of them off the diagonal), the list of every sample off
+// the diagonal for the grid, the grid's frame and the chart's first picture, in the headless
+// test driver (the GPU upload of a real window is not included). Target: under 200 ms.
+func BenchmarkConfusionOpen70k(b *testing.B) {
+	images, labels := mnisttest.Load(b)
+	images, labels = mnisttest.Build(b, images, labels, 70000)
+	ds, err := store.FromArrays(images, labels, nil, filepath.Join(b.TempDir(), "j"+store.JournalSuffix), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { ds.Abandon(); ds.Close() }()
+	w := newTestWindow(b)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	w.c.setDataset(ds, "bench", false)
+	snap := ds.Snapshot()
+	classes := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	probs := make([]float32, len(snap.Labels)*10)
+	for r, l := range snap.Labels {
+		p := l
+		if r%50 == 0 {
+			p = (l + 1) % 10
+		}
+		for k := range 10 {
+			probs[r*10+k] = 0.01
+		}
+		probs[r*10+p] = 0.91
+	}
+	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}}
+	conf := w.views.confusion
+	for b.Loop() {
+		conf.open(w.c)
+		if w.c.mode != modeConfusion || conf.drawn != conf.d.edits || w.c.v.Len() != len(snap.Labels)/50 {
+			b.Fatalf("mode %v, %d shown", w.c.mode, w.c.v.Len())
+		}
+		b.StopTimer()
+		w.c.choose(modeBrowse, store.All)
+		w.views.drop()
+		conf.d, conf.r = nil, nil
+		b.StartTimer()
+	}
+}
+
+// BenchmarkMapFrame70k times one frame of the map view, 1000×800 pixels, showing 70,000 points
+// in clusters: after a pan or zoom (the points drawn again, then the marks) and after a move of
+// the grid's cursor (the marks over the kept points). 30 frames a second leave 33 ms a frame.
+func BenchmarkMapFrame70k(b *testing.B) {
+	v, _, _ := viewMapSized(b, 70000, fyne.NewSize(1000, 800))
+	w, h := v.view.W, v.view.H
+	v.fit = false
+	b.Run("pan", func(b *testing.B) {
+		k := 0
+		for b.Loop() {
+			v.view = v.view.Pan(float64(1-2*(k%2)), 0) // back and forth: every point stays in view
+			k++
+			v.frame(w, h)
+		}
+	})
+	b.Run("cursor", func(b *testing.B) {
+		k := 0
+		for b.Loop() {
+			v.f.over = append(v.f.over[:0], plot.Marked{Index: k % 70000, Marks: plot.Cursor})
+			k++
+			v.frame(w, h)
+		}
+	})
+}
