@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -91,10 +92,15 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 }
 
 // exit prints err the way every sub-command reports failure, with its advice, and maps it to an
-// exit status.
+// exit status: 0 none, 2 a usage error, 130 an interrupt (Ctrl+C cancels the command's context,
+// as shells report a command ended by SIGINT), 1 anything else.
 func (c *cli) exit(err error) int {
 	if err == nil {
 		return 0
+	}
+	if errors.Is(err, context.Canceled) { // Ctrl+C (signal.NotifyContext) stopped the work
+		fmt.Fprintln(c.stderr, "idxlabel: interrupted (Ctrl+C): stopped before any output file was replaced")
+		return 130
 	}
 	if err != errReported {
 		fmt.Fprintf(c.stderr, "idxlabel: %s%s\n", describe(err), advice(err))

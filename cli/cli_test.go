@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -393,5 +394,18 @@ func TestDoubleDashEndsOptions(t *testing.T) {
 	}
 	if code, _, errOut := runCLI("verify", "-a", "--", "-b"); code != 2 || !strings.Contains(errOut, "flag provided but not defined: -a") {
 		t.Fatalf("verify -a -- -b (an option before --): exit %d %q", code, errOut)
+	}
+}
+
+// A command stopped by Ctrl+C (its context cancelled) exits 130, as shells report SIGINT, and
+// says it was interrupted instead of printing "context canceled".
+func TestInterruptExits130(t *testing.T) {
+	var stderr strings.Builder
+	c := &cli{stderr: &stderr}
+	if got := c.exit(fmt.Errorf("t10k-images-idx3-ubyte.gz: %w", context.Canceled)); got != 130 {
+		t.Fatalf("exit status %d, want 130", got)
+	}
+	if !strings.Contains(stderr.String(), "interrupted") || strings.Contains(stderr.String(), "context canceled") {
+		t.Fatalf("said %q", stderr.String())
 	}
 }

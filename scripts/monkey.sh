@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Seeded random input ("monkey") in a real window: N keys and clicks chosen by a PRNG seeded with
 # SEED (relabel digits, Delete, arrows with and without Shift, undo/redo, select all, zoom, page
-# keys, Enter, Escape, Ctrl+S, clicks anywhere in the window, some in bursts with no delay) on a
-# copy of an IDX pair. The app must stay alive with no panic in its log; at the end it saves
+# keys, Enter, Escape, Ctrl+S, the views of the CNN scan (Ctrl+K suspects, Ctrl+Shift+M the
+# confusion matrix, Ctrl+M the map; the short scan of IDXLABEL_QUICK_CNN=1), clicks anywhere in
+# the window, drags with and without Shift (the map's pan and lasso), some in bursts with no
+# delay) on a copy of an IDX pair. The app must stay alive with no panic in its log; at the end it saves
 # (Ctrl+S), and the saved pair must pass `idxlabel verify`.
 # With no IMAGES file (the real MNIST files absent) it runs on the demo dataset and skips the
 # save and verify steps.
@@ -33,7 +35,7 @@ fi
 fail() { echo "monkey: seed $seed: $*" >&2; tail -40 "$log" >&2; exit 1; }
 alive() { kill -0 "$APP_PID" 2>/dev/null || fail "the app died after $1 inputs"; ! grep -qi "panic" "$log" || fail "panic after $1 inputs"; }
 
-"$bin" "${args[@]}" >"$log" 2>&1 &
+IDXLABEL_QUICK_CNN=1 "$bin" "${args[@]}" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
 sleep 3
@@ -42,7 +44,7 @@ xdotool windowfocus "$main"
 
 RANDOM=$seed
 keys=(0 1 2 3 4 5 6 7 8 9 Delete Left Right Up Down shift+Right shift+Down ctrl+z ctrl+z ctrl+shift+z ctrl+a
-  Escape Escape Return space ctrl+equal ctrl+minus Next Prior Home End)
+  Escape Escape Return space ctrl+equal ctrl+minus Next Prior Home End ctrl+k ctrl+m ctrl+shift+m)
 for ((k = 1; k <= n; k++)); do
   r=$((RANDOM % 100))
   if [ "$r" -lt 60 ]; then
@@ -50,6 +52,13 @@ for ((k = 1; k <= n; k++)); do
   elif [ "$r" -lt 80 ]; then
     # A click in the window below its menu bar (the grid, the side panels, the status bar).
     xdotool mousemove $((X + RANDOM % WIDTH)) $((Y + 30 + RANDOM % (HEIGHT - 30))) click 1
+  elif [ "$r" -lt 85 ]; then
+    # A drag in the window, with Shift one time in two (on the map: a pan, or a lasso).
+    mod=(); [ $((RANDOM % 2)) -eq 0 ] && mod=(keydown shift)
+    xdotool mousemove $((X + RANDOM % WIDTH)) $((Y + 30 + RANDOM % (HEIGHT - 30))) "${mod[@]}" mousedown 1 \
+      mousemove $((X + RANDOM % WIDTH)) $((Y + 30 + RANDOM % (HEIGHT - 30))) \
+      mousemove $((X + RANDOM % WIDTH)) $((Y + 30 + RANDOM % (HEIGHT - 30))) mouseup 1
+    xdotool keyup shift
   elif [ "$r" -lt 95 ]; then
     burst=()
     for _ in 1 2 3 4 5 6; do burst+=("${keys[RANDOM % ${#keys[@]}]}"); done

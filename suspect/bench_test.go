@@ -2,10 +2,9 @@ package suspect
 
 import (
 	"context"
-	"runtime/metrics"
 	"testing"
-	"time"
 
+	"idxlabel/internal/mnisttest"
 	"idxlabel/suspect/nn"
 )
 
@@ -41,40 +40,20 @@ func cnnScanBench(d Data) (float64, error) {
 // pixel data (target: total ≤ 2× the pixels), and the CNN's out-of-fold error.
 func benchScan(b *testing.B, d Data, scan func(Data) (float64, error)) {
 	for b.Loop() {
-		base := heapBytes()
-		peak := base
-		stop, stopped := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(stopped)
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(5 * time.Millisecond):
-					peak = max(peak, heapBytes())
-				}
-			}
-		}()
-		errRate, err := scan(d)
+		var errRate float64
+		peak, err := mnisttest.PeakHeap(func() (err error) {
+			errRate, err = scan(d)
+			return err
+		})
 		if err != nil {
 			b.Fatal(err)
 		}
-		close(stop)
-		<-stopped
 		if errRate >= 0 {
 			b.ReportMetric(100*errRate, "oof-error-%")
 		}
-		b.ReportMetric(float64(peak-base)/(1<<20), "scan-peak-MB")
+		b.ReportMetric(float64(peak)/(1<<20), "scan-peak-MB")
 		b.ReportMetric(float64(d.N*784)/(1<<20), "pixels-MB")
 	}
-}
-
-// heapBytes returns the heap's live bytes as marked by the last garbage collection (the
-// working set; the bytes of heap objects would also count garbage not yet collected).
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
 }
 
 // BenchmarkKNN10k times the neighbour search alone on the t10k features.

@@ -27,6 +27,9 @@ func newDatasetWindow(t *testing.T) (*window, *drawWindow, *store.Dataset) {
 		t.Fatal(err)
 	}
 	w.c.setDataset(ds, "untitled", false)
+	// The draw window's model trains in the background; its UI steps queue for this goroutine
+	// (never run here: these tests do not wait for it) instead of racing with the test's reads.
+	queueUI(w)
 	w.draw.show()
 	if w.draw.open == nil {
 		t.Fatal("no draw window")

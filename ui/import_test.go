@@ -71,9 +71,10 @@ func TestImportReportListsSkippedFiles(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "4", fmt.Sprintf("bad%02d.png", k)), []byte("nope"), 0o644)
 	}
 	n := ds.Len()
+	q := queueUI(w)
 	w.imp.importOptions(dir)
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.busy() })
 	if ds.Len() != n+1 {
 		t.Fatalf("%d samples added", ds.Len()-n)
 	}

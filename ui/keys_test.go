@@ -236,6 +236,7 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 // demo has no files) instead of doing nothing.
 func TestCtrlSInDrawWindow(t *testing.T) {
 	w, _ := demoWindow(t, true)
+	queueUI(w) // the draw window's model trains meanwhile: its UI steps wait on this goroutine
 	w.draw.show()
 	if w.draw.open == nil {
 		t.Fatal("no draw window")

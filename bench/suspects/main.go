@@ -21,7 +21,6 @@ import (
 	"log"
 	"math/rand/v2"
 	"os"
-	"runtime/metrics"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -107,64 +106,51 @@ func main() {
 		methods = []string{"knn", "cnn"}
 	}
 	for _, m := range methods {
-		base := heapBytes()
-		peak := base
-		stop, stopped := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(stopped)
-			for {
-				select {
-				case <-stop:
-					return
-				case <-time.After(5 * time.Millisecond):
-					peak = max(peak, heapBytes())
-				}
-			}
-		}()
 		start, cpu0 := time.Now(), cpuTime()
 		var list []suspect.Suspect
 		var errRate float64
 		var what string
-		switch m {
-		case "knn":
-			res, err := suspect.Scan(context.Background(), data, suspect.Options{K: *k}, nil)
-			if err != nil {
-				log.Fatal(err)
-			}
-			list, what = res.Suspects, fmt.Sprintf("leave-one-out %d-NN error", *k)
-			wrong := 0
-			for _, s := range list {
-				if s.Suggested != s.Label {
-					wrong++
+		heapPeak, _ := mnisttest.PeakHeap(func() error {
+			switch m {
+			case "knn":
+				res, err := suspect.Scan(context.Background(), data, suspect.Options{K: *k}, nil)
+				if err != nil {
+					log.Fatal(err)
 				}
-			}
-			errRate = float64(wrong) / float64(len(list))
-		case "cnn":
-			last := time.Time{}
-			opts := suspect.CNNOptions{Seed: *seed, Seeds: *seeds, Folds: *folds, Epochs: *epochs, Workers: *workers, Neighbours: *neighbours, Shifts: *shifts}
-			res, err := suspect.ScanCNN(context.Background(), data, opts, func(p suspect.Progress) {
-				if time.Since(last) > 10*time.Second {
-					last = time.Now()
-					fmt.Fprintf(os.Stderr, "  model %d/%d epoch %d/%d: %.0f%% done, %s left\n", p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
+				list, what = res.Suspects, fmt.Sprintf("leave-one-out %d-NN error", *k)
+				wrong := 0
+				for _, s := range list {
+					if s.Suggested != s.Label {
+						wrong++
+					}
 				}
-			})
-			if err != nil {
-				log.Fatal(err)
+				errRate = float64(wrong) / float64(len(list))
+			case "cnn":
+				last := time.Time{}
+				opts := suspect.CNNOptions{Seed: *seed, Seeds: *seeds, Folds: *folds, Epochs: *epochs, Workers: *workers, Neighbours: *neighbours, Shifts: *shifts}
+				res, err := suspect.ScanCNN(context.Background(), data, opts, func(p suspect.Progress) {
+					if time.Since(last) > 10*time.Second {
+						last = time.Now()
+						fmt.Fprintf(os.Stderr, "  model %d/%d epoch %d/%d: %.0f%% done, %s left\n", p.Fold, p.Folds, p.Epoch, p.Epochs, 100*p.Done, p.Left.Round(time.Second))
+					}
+				})
+				if err != nil {
+					log.Fatal(err)
+				}
+				list, errRate, what = res.Suspects, res.Error, "out-of-fold error (blended)"
+				fmt.Printf("cnn: out-of-fold error of the networks %.2f%% (each seed alone:", 100*res.CNNError)
+				for _, e := range res.SeedErrors {
+					fmt.Printf(" %.2f%%", 100*e)
+				}
+				fmt.Printf("); model temperature %.3f\n", res.Model.Temperature())
+			default:
+				log.Fatalf("unknown method %q", m)
 			}
-			list, errRate, what = res.Suspects, res.Error, "out-of-fold error (blended)"
-			fmt.Printf("cnn: out-of-fold error of the networks %.2f%% (each seed alone:", 100*res.CNNError)
-			for _, e := range res.SeedErrors {
-				fmt.Printf(" %.2f%%", 100*e)
-			}
-			fmt.Printf("); model temperature %.3f\n", res.Model.Temperature())
-		default:
-			log.Fatalf("unknown method %q", m)
-		}
+			return nil
+		})
 		took, cpu := time.Since(start), cpuTime()-cpu0
-		close(stop)
-		<-stopped
 		fmt.Printf("%s: %d samples scanned in %.1f s wall, %.1f s CPU; %s %.2f%%; heap peak %.1f MB beyond the %.1f MB of pixels; process peak RSS %.0f MB\n",
-			m, *n, took.Seconds(), cpu.Seconds(), what, 100*errRate, float64(peak-base)/(1<<20), float64(*n*784)/(1<<20), peakRSS())
+			m, *n, took.Seconds(), cpu.Seconds(), what, 100*errRate, float64(heapPeak)/(1<<20), float64(*n*784)/(1<<20), peakRSS())
 		if len(planted) > 0 {
 			reportPlanted(m, list, planted, cuts)
 		}
@@ -207,14 +193,6 @@ func reportPlanted(name string, list []suspect.Suspect, planted map[int]int, cut
 		fmt.Printf(" %d in the top %d (%d restored);", in, c, restored)
 	}
 	fmt.Println()
-}
-
-// heapBytes returns the heap's live bytes as marked by the last garbage collection (the
-// working set; the bytes of heap objects would also count garbage not yet collected).
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
 }
 
 // drawSheet draws the suspects 10 to a row, each enlarged ×3 with "rank label>suggested score".

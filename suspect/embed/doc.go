@@ -13,8 +13,8 @@
 //
 // Growth, for N points, K neighbours and E epochs: the graph costs O(N·K²) time and O(N·K)
 // memory; the optimisation O(E·N·K) time and O(N·K) memory (about 20 bytes per graph edge).
-// The neighbour search is nn's: O(N²·D) for N points of D values. Map therefore lays out at
-// most a pool of points directly (MapOptions.Pool) and places the rest by their neighbours in
-// the pool (O((N − pool)·pool·D) search, O(N·K) placement), so it never searches all pairs of
-// a large dataset.
+// The neighbour search is one nn.Index of the pool: exact, O(N²·D), below nn.ExactBelow points,
+// the inverted-file index, about O(N·√N·D), above. Map lays out at most a pool of points
+// directly (MapOptions.Pool) and places the rest by their neighbours in the pool (the same
+// index, O(N·K) placement), so it never searches all pairs of a large dataset.
 package embed
