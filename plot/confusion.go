@@ -39,18 +39,25 @@ type Confusion struct {
 	gx    int      // left of the cell grid
 	gy    int      // top of the cell grid
 	upCol bool     // column labels drawn upward (some are wider than a cell)
+	step  int      // every step-th row and column is labelled (1 unless cells are lower than the text)
 	fig   int      // width of one figures column
 	w, h  int
 }
 
-// Pixel sizes of the chart's parts.
+// Pixel sizes of the chart's parts. maxGrid bounds the side of the cell grid, so that the
+// chart's image stays small whatever the number of classes (cnn.MaxClasses is 1024: 16-pixel
+// cells would make a 16,500-pixel square, 1.1 GB).
 const (
 	chartPad  = 12
 	figureGap = 10
+	maxGrid   = 2048
 )
 
 // NewConfusion lays out the chart of m (a snapshot of its counts is taken when drawn). Cells are
-// 40 pixels for up to 12 classes and smaller for more (at least 16).
+// 40 pixels for up to 12 classes and smaller for more (at least 16, or less when that would make
+// the grid wider than maxGrid, 2048 pixels: at least 2). When cells are lower than a line of
+// text, every k-th row and column is labelled (and has its figures), k the fewest that keeps
+// the labels apart; cells too small for their count are coloured only.
 func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
 	c := &Confusion{m: m, opts: opts, t: newText(12)}
 	name := func(k int) string {
@@ -72,13 +79,20 @@ func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
 	if n > 12 {
 		c.cell = max(16, 480/n)
 	}
+	if n*c.cell > maxGrid {
+		c.cell = max(2, maxGrid/n)
+	}
+	c.step = 1
+	if lh := c.t.height + 2; c.cell < lh {
+		c.step = (lh + c.cell - 1) / c.cell
+	}
 	rowW, colW := 0, 0
 	for _, s := range c.rows {
 		rowW = max(rowW, c.t.width(s))
 	}
 	for _, s := range c.cols {
 		colW = max(colW, c.t.width(s))
-		c.upCol = c.upCol || c.t.width(s) > c.cell-4
+		c.upCol = c.upCol || c.t.width(s) > c.cell*c.step-4
 	}
 	colH := c.t.height
 	if c.upCol {
@@ -151,6 +165,9 @@ func (c *Confusion) Draw() *image.RGBA {
 	c.t.drawUp(img, chartPad, c.gy+min(len(c.m.Rows)*c.cell, c.h)/2+c.t.width(rowTitle)/2, rowTitle, s.Text)
 	// Column labels.
 	for k, name := range c.cols {
+		if k%c.step != 0 {
+			continue
+		}
 		x := c.gx + k*c.cell
 		if c.upCol {
 			c.t.drawUp(img, x+(c.cell-th)/2, c.gy-6, name, s.Text)
@@ -162,8 +179,10 @@ func (c *Confusion) Draw() *image.RGBA {
 	classes := c.m.Classes()
 	for r, row := range counts {
 		y := c.gy + r*c.cell
-		name := c.rows[r]
-		c.t.draw(img, c.gx-6-c.t.width(name), y+(c.cell-th)/2, name, s.Text)
+		labelled := r%c.step == 0
+		if name := c.rows[r]; labelled {
+			c.t.draw(img, c.gx-6-c.t.width(name), y+(c.cell-th)/2, name, s.Text)
+		}
 		for k, n := range row {
 			x := c.gx + k*c.cell
 			bg, fg := s.Background, s.Text
@@ -185,7 +204,7 @@ func (c *Confusion) Draw() *image.RGBA {
 				}
 			}
 		}
-		if c.opts.Figures {
+		if c.opts.Figures && labelled {
 			cl := classes[r]
 			fx := c.gx + len(c.m.Cols)*c.cell + figureGap
 			acc := "–"

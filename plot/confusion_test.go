@@ -87,3 +87,44 @@ func TestConfusionChart(t *testing.T) {
 		}
 	}
 }
+
+// TestConfusionChartOfManyClasses: the chart of the most classes a CNN scan can have
+// (cnn.MaxClasses, 1024) stays a few thousand pixels square (16-pixel cells made it 16,642 ×
+// 16,500 pixels, 1.1 GB), labels every k-th class with k keeping the labels a line apart, and
+// still maps each cell's pixels to its label and class.
+func TestConfusionChartOfManyClasses(t *testing.T) {
+	for _, n := range []int{26, 256, 1024} {
+		classes := make([]int, n)
+		for k := range classes {
+			classes[k] = k
+		}
+		labels := make([]int, 2*n)
+		probs := make([]float32, 2*n*n)
+		for i := range labels {
+			labels[i] = i % n
+			probs[i*n+(i/2)%n] = 1
+		}
+		m, err := confusion.New(labels, probs, classes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := NewConfusion(m, ConfusionOptions{Figures: true, Style: Dark()})
+		w, h := c.Size()
+		if n*c.cell > maxGrid || w > maxGrid+600 || h > maxGrid+600 || c.cell < 2 {
+			t.Fatalf("%d classes: chart %d×%d, cells of %d pixels", n, w, h, c.cell)
+		}
+		if c.cell*c.step < c.t.height+2 || (c.step > 1 && c.cell*(c.step-1) >= c.t.height+2) {
+			t.Fatalf("%d classes: cells of %d pixels labelled every %d", n, c.cell, c.step)
+		}
+		if img := c.Draw(); img.Rect.Dx() != w || img.Rect.Dy() != h {
+			t.Fatalf("drawn %v, size %d×%d", img.Rect, w, h)
+		}
+		for _, r := range []int{0, n / 2, n - 1} {
+			x, y := c.gx+r*c.cell+c.cell/2, c.gy+(n-1-r)*c.cell+c.cell/2
+			if l, k, ok := c.CellAt(x, y); !ok || l != n-1-r || k != r {
+				t.Fatalf("%d classes: pixel (%d, %d) is cell %d, %d, %v; want %d, %d", n, x, y, l, k, ok, n-1-r, r)
+			}
+		}
+		t.Logf("%d classes: %d×%d pixels, cells of %d, every %d labelled", n, w, h, c.cell, c.step)
+	}
+}

@@ -3,11 +3,12 @@
 # typed, a save; the saved labels must differ from the labels opened exactly at the samples
 # inside the lasso. Writes a 500-sample pair (the first 500 real t10k samples when IMAGES is
 # given, with the labels beside it; generated shapes in 5 classes otherwise), opens it in the
-# built app under Xvfb with a short CNN scan (IDXLABEL_QUICK_CNN=1), opens the map
-# (Ctrl+M), and reads the map the app laid out and how it shows it (IDXLABEL_TEST_MAP: the
-# map's CSV, index,x,y by sample, and the view). It places a hexagon about the centre of the
-# largest class's points, away from every point by 2 pixels or more, computes the samples
-# inside it, drags the lasso along it with xdotool, types 5, saves with Ctrl+S and quits.
+# built app under Xvfb with a short CNN scan (IDXLABEL_QUICK_CNN=1) in a 1000×700 window, opens
+# the map (Ctrl+M: the window must keep its size), and reads the map the app laid out and how
+# it shows it (IDXLABEL_TEST_MAP: the map's CSV, index,x,y by sample, and the view). It places
+# a hexagon about the centre of a class's points (the largest class first), away from every
+# point by 2 pixels or more, computes the samples inside it, drags the lasso along it with
+# xdotool, types 5, saves with Ctrl+S and quits.
 # Usage: scripts/mapview.sh BINARY [IMAGES]
 set -euo pipefail
 bin=$(realpath "$1")
@@ -72,11 +73,16 @@ IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_MAP=$map "$bin" "$images" "$labels" >"$XVFB_C
 APP_PID=$!
 wid=$(wait_window) || fail "no window appeared within 60 s"
 sleep 2
+# A small window (1000×700) must keep its size when the map is shown: the map's toolbar once
+# asked for 1,161 pixels, and the window grew past its screen.
+xdotool windowsize "$wid" 1000 700
+sleep 1
 xdotool key --clearmodifiers ctrl+m
 for _ in $(seq 300); do [ -s "$map" ] && [ -s "$map.view" ] && break; sleep 0.2; done
 [ -s "$map" ] && [ -s "$map.view" ] || fail "no map was laid out within 60 s of Ctrl+M"
 sleep 1
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
+[ "$WIDTH" -le 1000 ] && [ "$HEIGHT" -le 700 ] || fail "showing the map grew the window to ${WIDTH}×${HEIGHT}"
 
 # The lasso: screen vertices (plan.txt, one "x y" a line) and the samples inside (inside.txt).
 python3 - "$map" "$map.view" "$X" "$Y" "$labels" "$work" <<'PY'
@@ -94,9 +100,6 @@ for row in list(csv.reader(open(mapcsv)))[1:]:
 counts = {}
 for i, _, _ in pts:
     counts[lab[i]] = counts.get(lab[i], 0) + 1
-big = max(counts, key=counts.get)
-mx = sum(p[1] for p in pts if lab[p[0]] == big) / counts[big]
-my = sum(p[2] for p in pts if lab[p[0]] == big) / counts[big]
 
 def inside(poly, x, y):
     c = False
@@ -114,17 +117,22 @@ def edge_dist(poly, x, y):
         d = min(d, math.hypot(x - ax - t * (bx - ax), y - ay - t * (by - ay)))
     return d
 
-for r in range(24, 90, 2):
-    for turn in range(0, 60, 10):
-        poly = [(round(mx + r * math.cos(math.radians(60 * k + turn))), round(my + r * math.sin(math.radians(60 * k + turn)))) for k in range(6)]
-        if any(edge_dist(poly, x, y) < 2 for _, x, y in pts):
-            continue
-        ins = sorted(i for i, x, y in pts if inside(poly, x, y))
-        if 8 <= len(ins) < len(pts) // 2:
-            open(work + "/plan.txt", "w").write("\n".join("%d %d" % v for v in poly) + "\n")
-            open(work + "/inside.txt", "w").write("\n".join(map(str, ins)) + "\n")
-            print("mapview: a hexagon of radius %d px about class %d's points holds %d samples" % (r, big, len(ins)))
-            sys.exit(0)
+# About the centre of each class's points, the largest class first (a class whose points are
+# spread out, or whose centre falls in a crowd, may have no hexagon clear of them).
+for big in sorted(counts, key=lambda c: (-counts[c], c)):
+    mx = sum(p[1] for p in pts if lab[p[0]] == big) / counts[big]
+    my = sum(p[2] for p in pts if lab[p[0]] == big) / counts[big]
+    for r in range(24, 90, 2):
+        for turn in range(0, 60, 10):
+            poly = [(round(mx + r * math.cos(math.radians(60 * k + turn))), round(my + r * math.sin(math.radians(60 * k + turn)))) for k in range(6)]
+            if any(edge_dist(poly, x, y) < 2 for _, x, y in pts):
+                continue
+            ins = sorted(i for i, x, y in pts if inside(poly, x, y))
+            if 8 <= len(ins) < len(pts) // 2:
+                open(work + "/plan.txt", "w").write("\n".join("%d %d" % v for v in poly) + "\n")
+                open(work + "/inside.txt", "w").write("\n".join(map(str, ins)) + "\n")
+                print("mapview: a hexagon of radius %d px about class %d's points holds %d samples" % (r, big, len(ins)))
+                sys.exit(0)
 sys.exit("mapview: no hexagon clear of the points by 2 px holds 8 samples or more")
 PY
 [ -s "$work/plan.txt" ] || fail "no lasso planned"

@@ -43,9 +43,9 @@ func (s *scanner) analyse(then func(*analysis)) { s.analyseOr(then, nil) }
 
 // analyseOr is analyse for views that must learn when no analysis will come: dropped (may be
 // nil) is called on the UI thread instead of then when the scan is cancelled or fails, the
-// dataset is replaced or has no labelled sample, or (stale true) the samples were renumbered
-// (saved) while it ran, so that its result describes them no longer: ask again for a scan of
-// the samples as they are now.
+// dataset is replaced or has too few labelled samples to scan (nothingToScan: said in a
+// prompt), or (stale true) the samples were renumbered (saved) while it ran, so that its result
+// describes them no longer: ask again for a scan of the samples as they are now.
 func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 	if s.last.current(s.c) {
 		then(s.last)
@@ -56,12 +56,34 @@ func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 		return // the scan running hands its result to the waiting views too
 	}
 	c := s.c
-	if !c.ds.HasLabels() && !c.ds.AnyLabelled() {
+	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
 		s.drop(false)
-		s.d.inform("Scan", "The CNN learns from labelled samples: this dataset has none yet.")
+		s.d.inform("Scan", why)
 		return
 	}
 	s.runCNN(c.ds, c.ds.Snapshot(), nil)
+}
+
+// nothingToScan says why the CNN scan cannot run on samples of these class counts (deleted ones
+// left out, store.Dataset.Counts), or returns "" when it can: the out-of-fold classifier needs
+// labelled samples of two classes or more (suspect.ScanCNN's rule). O(classes).
+func nothingToScan(counts []store.ClassCount, n classNames) string {
+	var classes []int
+	labelled := 0
+	for _, cc := range counts {
+		if cc.Class != store.NoLabel && cc.Count > 0 {
+			classes = append(classes, cc.Class)
+			labelled += cc.Count
+		}
+	}
+	switch len(classes) {
+	case 0:
+		return "The CNN learns from labelled samples: this dataset has none yet."
+	case 1:
+		return fmt.Sprintf("The CNN learns to tell classes apart: every labelled sample (%s) is of class %s. Label samples of another class first.",
+			plural(labelled, "sample"), n.long(classes[0]))
+	}
+	return ""
 }
 
 // waiter is a view waiting for a scan (analyseOr).

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -73,4 +74,36 @@ func scanWindow(t *testing.T) (*window, *uiQueue, *store.Dataset) {
 	ds, _ := demoStore(t, true)
 	w.c.setDataset(ds, "demo", false)
 	return w, q, ds
+}
+
+// A dataset the CNN cannot scan (every labelled sample of one class: a classifier needs two)
+// opens no scan: the confusion matrix and the map say why in a prompt, and the window stays as
+// it was. The scan used to start, fail, and show "Error: the CNN scan failed: the labelled
+// samples have 1 classes, a classifier needs 2".
+func TestNothingToScan(t *testing.T) {
+	w := newTestWindow(t)
+	ds, _ := demoStore(t, true)
+	all := make([]int, ds.Len())
+	for i := range all {
+		all[i] = i
+	}
+	if err := ds.Relabel(all, 3); err != nil {
+		t.Fatal(err)
+	}
+	w.c.setDataset(ds, "demo", false)
+	for _, open := range []func(){w.menuActions().confusion, w.menuActions().showMap} {
+		open()
+		labels, _ := overlayTexts(w)
+		said := strings.Join(labels, " ")
+		if w.scans.cnn != nil || w.c.mode != modeBrowse || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
+			t.Fatalf("scan running %v, mode %v; the window says %q", w.scans.cnn != nil, w.c.mode, said)
+		}
+		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	}
+	if got := nothingToScan([]store.ClassCount{{Class: store.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
+		t.Fatalf("no labelled sample: %q", got)
+	}
+	if got := nothingToScan([]store.ClassCount{{Class: 0, Count: 1}, {Class: 1, Count: 0}, {Class: 2, Count: 1}}, w.c.classes); got != "" {
+		t.Fatalf("two classes of one sample each: %q", got)
+	}
 }

@@ -185,7 +185,7 @@ func (m *confusionMode) shown(s *state) {
 		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
-	what := fmt.Sprintf("Every sample the model disagrees with: %s", plural(len(m.r.order), "sample"))
+	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", plural(len(m.r.order), "sample"))
 	if !m.all {
 		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.long(m.cell[0]), s.classes.long(m.cell[1]),
 			plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
@@ -242,8 +242,8 @@ func newConfusionView(grid fyne.CanvasObject) *confusionView {
 			v.onCell(label, class)
 		}
 	}
-	help := widget.NewLabel("Click a cell to list its samples.")
-	top := container.NewHBox(v.hide, v.every, help)
+	// The help is the note's (it wraps): in this row it asked for 480 pixels and was cut off.
+	top := container.NewHBox(v.hide, v.every)
 	left := container.NewBorder(top, v.note, nil, nil, container.NewScroll(v.chart))
 	v.root = container.New(&besideLayout{want: func() float32 { return v.chart.size.Width + chartMargin }, rest: minGridWidth}, left, grid)
 	return v

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
@@ -331,13 +332,13 @@ func (m *mapMode) setColour(c *controller, byModel bool) {
 	c.out.focus()
 }
 
-// mapPanel is the map beside the grid: a toolbar (colour by given or suggested label, the lasso
-// tool, fit the whole map), the key of the class colours, the map, and while the layout runs
+// mapPanel is the map beside the grid: a toolbar (colour by given or suggested label, fit the
+// whole map, the lasso tool), the key of the class colours, the map, and while the layout runs
 // its progress and Cancel in the map's place.
 type mapPanel struct {
 	root   fyne.CanvasObject
 	view   *mapView
-	colour *widget.RadioGroup
+	colour *widget.Select
 	tool   *widget.Check
 	key    *fyne.Container
 	busy   *fyne.Container
@@ -360,21 +361,19 @@ const (
 
 func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	p := &mapPanel{view: newMapView(), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
-	p.colour = widget.NewRadioGroup([]string{colourGiven, colourSuggested}, func(s string) {
+	p.colour = widget.NewSelect([]string{colourGiven, colourSuggested}, func(s string) {
 		if p.onColour != nil {
 			p.onColour(s == colourSuggested)
 		}
 		p.done()
 	})
-	p.colour.Horizontal = true
-	p.colour.Required = true
 	p.colour.SetSelected(colourGiven)
 	p.tool = widget.NewCheck("Lasso tool (or Shift+drag)", func(on bool) {
 		p.view.lassoTool = on
 		p.done()
 	})
 	fit := widget.NewButton("Fit", func() { p.view.fitAll(); p.done() })
-	p.key = container.NewGridWrap(fyne.NewSize(64, 22))
+	p.key = container.NewGridWrap(fyne.NewSize(64, keyRow))
 	p.text.Alignment = fyne.TextAlignCenter
 	p.text.Wrapping = fyne.TextWrapWord
 	p.button = widget.NewButton("Cancel", func() {
@@ -387,17 +386,45 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 		}
 		p.done()
 	})
-	p.busy = container.NewCenter(container.NewVBox(p.text, p.bar, container.NewCenter(p.button)))
+	// The progress spans the map's width (its text wraps there), centred from top to bottom.
+	p.busy = container.NewPadded(container.NewVBox(layout.NewSpacer(), p.text, p.bar, container.NewCenter(p.button), layout.NewSpacer()))
 	p.busy.Hide()
-	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), p.tool, fit)
+	// Two short rows rather than one long one: the map's side, and so the window, stays narrow
+	// (one row of these asked for 730 pixels: the window grew to 1,173 to show the map).
+	bar := container.NewVBox(container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), fit), p.tool)
 	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
 	marks.Wrapping = fyne.TextWrapWord
-	top := container.NewVBox(bar, p.key, marks)
+	// The key scrolls beyond keyRows rows (256 classes made it 32 rows, taller than a screen).
+	key := container.New(&cappedHeight{full: p.key, max: keyRows*keyRow + (keyRows-1)*theme.Padding()}, container.NewVScroll(p.key))
+	top := container.NewVBox(bar, key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
 	split.Offset = 0.6
 	p.root = split
 	return p
+}
+
+// The key of the class colours: rows of keyRow pixels, keyRows of them shown at most.
+const (
+	keyRow  = 22
+	keyRows = 3
+)
+
+// cappedHeight lays its one object out at the size it is given, and asks for full's width and
+// height, up to max pixels high.
+type cappedHeight struct {
+	full fyne.CanvasObject
+	max  float32
+}
+
+func (l *cappedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(size)
+}
+
+func (l *cappedHeight) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := l.full.MinSize()
+	return fyne.NewSize(m.Width, min(m.Height, l.max))
 }
 
 func (p *mapPanel) done() {
