@@ -34,6 +34,9 @@ duplicate, leak). index and other are 0-based sample numbers in file order; labe
 given label and suggested the cross-validated CNN's most probable class for it (both empty when
 unknown). Progress and a summary go to stderr; Ctrl+C stops cleanly.
 
+Without LABELS, the label file named as MNIST names its pairs beside IMAGES is used when it
+exists (t10k-images-idx3-ubyte.gz → t10k-labels-idx1-ubyte.gz), as the app finds it.
+
 kinds (default: every kind that applies: label needs LABELS, leak needs --against):
   label      a sample whose given label the CNN doubts (as idxlabel suspects ranks them).
              score: 1 − the out-of-fold probability of the given label (0–1).
@@ -109,6 +112,12 @@ func runCheck(c *cli, args []string) error {
 	}
 	if len(files) == 0 {
 		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
+	}
+	if len(files) == 1 { // the label file beside the images, found as the window finds it
+		if l := store.FindLabels(files[0]); l != "" {
+			files = append(files, l)
+			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
+		}
 	}
 	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs, *seeds)
 	if err != nil {

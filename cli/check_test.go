@@ -193,3 +193,23 @@ func TestCheckCSV(t *testing.T) {
 }
 
 func itoa(b byte) string { return strings.TrimSpace(string(rune('0' + b))) }
+
+// check IMAGES alone uses the label file named as MNIST names its pairs beside IMAGES, as the
+// window does, and says so; with none there, the label kind is still a usage error.
+func TestCheckFindsTheLabelsBeside(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	const n = 200
+	dir := t.TempDir()
+	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	code, out, errOut := runCLI("check", "--kinds", "label", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "3", ip)
+	if code != 0 || !strings.Contains(errOut, lp+" (found beside the images)") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 4 || !strings.HasPrefix(rows[1], "label,") {
+		t.Fatalf("output %q", out)
+	}
+	os.Remove(lp)
+	if code, _, errOut := runCLI("check", "--kinds", "label", ip); code != 2 || !strings.Contains(errOut, "the label kind needs a label file") {
+		t.Fatalf("without the label file: exit %d, %q", code, errOut)
+	}
+}
