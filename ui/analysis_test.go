@@ -91,7 +91,7 @@ func TestNothingToScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.setDataset(ds, "demo", false)
-	for _, open := range []func(){w.menuActions().confusion, w.menuActions().showMap} {
+	for _, open := range []func(){w.menuActions().confusion, w.menuActions().showMap, w.scans.findSuspects} {
 		open()
 		labels, _ := overlayTexts(w)
 		said := strings.Join(labels, " ")

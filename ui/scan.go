@@ -47,6 +47,10 @@ func (s *scanner) findSuspects() {
 		s.d.inform("Suspects", "This dataset has no labels to check.")
 		return
 	}
+	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
+		s.d.inform("Suspects", why) // fewer than two classes: no label can disagree with another
+		return
+	}
 	ds := c.ds
 	snap := ds.Snapshot()
 	job := c.jobs.start(jobScanning, "")
