@@ -173,7 +173,11 @@ func TestCheckCSV(t *testing.T) {
 	if mpRows[0] != "index,x,y" || len(mpRows) != 801 || !strings.HasPrefix(mpRows[800], "799,") {
 		t.Errorf("map CSV: %d rows, first %q", len(mpRows), mpRows[0])
 	}
-	if code, _, errOut := runCLI("check", ip, "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
+	if code, _, errOut := runCLI("check", ip, "--kinds", "outlier", "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
+		t.Errorf("--map without the label kind: exit %d, %s", code, errOut)
+	}
+	alone, _ := writePair(t, t.TempDir(), "alone", px, nil, n, 28, 28) // no label file beside it
+	if code, _, errOut := runCLI("check", alone, "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
 		t.Errorf("--map without labels: exit %d, %s", code, errOut)
 	}
 	// Writing the report again replaces it; a folder that is not a report is refused.
