@@ -86,7 +86,8 @@ const (
 // (<kind>.png), the class histogram (classes.png) and each section's image (section-N.png). The
 // folder is built under a temporary name beside dir and renamed at the end, so a failed or
 // cancelled write leaves nothing half-written. An existing dir is replaced only when it is an
-// earlier report (the ReportMarker file and only index.html and .png files) or empty. Errors:
+// earlier report (the ReportMarker file and only index.html and .png files) or empty. dir is
+// cleaned first: "report/" is the folder report, its temporary folder beside it. Errors:
 // ErrInTheWay (wrapped, naming dir and what is there), samples whose pixels are not H×W, the
 // context's error, and any write error.
 func WriteReport(ctx context.Context, dir string, r Report) error {
@@ -100,6 +101,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 			}
 		}
 	}
+	dir = filepath.Clean(dir)
 	if err := checkReportDir(dir); err != nil {
 		return err
 	}

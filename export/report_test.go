@@ -186,3 +186,25 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("the screenshot has %d pixels of the contact sheets' ground: the sheets did not load", dark)
 	}
 }
+
+// A report folder named with a trailing separator ("report/", as a shell completes a folder)
+// is the folder "report": written when it does not exist (the temporary folder was made inside
+// the missing "report/", failing with "no such file or directory"), and replacing an earlier
+// report (it was renamed into a folder of its own, failing with "invalid argument").
+func TestWriteReportTrailingSeparator(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, "report") + string(filepath.Separator)
+	for range 2 {
+		if err := WriteReport(ctx, dir, sampleReport()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if at, err := ReportAt(dir); !at || err != nil {
+		t.Fatalf("ReportAt: %v, %v", at, err)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 {
+		t.Errorf("%d entries beside the report, want only the report", len(entries))
+	}
+}

@@ -75,3 +75,30 @@ func TestSaveAsMovesBothLocks(t *testing.T) {
 	}
 	release()
 }
+
+// An output named with a trailing separator ("out/", as a shell completes a folder) is locked
+// beside the folder, as "out" is: the lock file was "out/.idxlabel-lock", inside it, so a writer
+// then found its own lock file in an empty folder (or in an earlier export or report) and
+// refused it as not its own.
+func TestLockForWriteFolderWithSlash(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	release, err := LockForWrite(out + string(filepath.Separator))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("the lock put %s inside the output folder", e.Name())
+	}
+	if _, err := os.Lstat(out + LockSuffix); err != nil {
+		t.Errorf("no lock file beside the folder: %v", err)
+	}
+}
