@@ -147,7 +147,7 @@ func runCheck(c *cli, args []string) error {
 		}
 		defer release()
 	}
-	ds, err := openCheckSet(files)
+	ds, err := openCheckSet(c, files)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func runCheck(c *cli, args []string) error {
 	var other *store.Dataset
 	var otherData *suspect.Data
 	if against != nil {
-		if other, err = openCheckSet(against); err != nil {
+		if other, err = openCheckSet(c, against); err != nil {
 			return err
 		}
 		defer other.Close()
@@ -289,13 +289,13 @@ func containsKind(kinds []check.Kind, k check.Kind) bool {
 	return false
 }
 
-// openCheckSet opens IMAGES [LABELS] read-only.
-func openCheckSet(files []string) (*store.Dataset, error) {
+// openCheckSet opens IMAGES [LABELS] read-only (cli.openRead: its notices go to stderr).
+func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	labels := ""
 	if len(files) > 1 {
 		labels = files[1]
 	}
-	return store.Open(files[0], labels, store.Options{ReadOnly: true})
+	return c.openRead(files[0], labels)
 }
 
 // checkData presents a dataset's samples as stored (EMNIST's transposed storage as stored,

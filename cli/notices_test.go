@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A class-name file that the store refuses (here a name holding an escape character) leaves the
+// dataset with class numbers; the commands that read the pair say why on stderr, naming the
+// file, as the window does, instead of writing numbers where names were asked for in silence.
+func TestCLISaysWhyClassNamesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	const n = 12
+	px := make([]byte, n*4*4)
+	labels := make([]byte, n)
+	for i := range n {
+		px[i*16+i%16] = 255
+		labels[i] = byte(i % 2)
+	}
+	ip, lp := writePair(t, dir, "tiny", px, labels, n, 4, 4)
+	names := filepath.Join(dir, "classes.txt")
+	if err := os.WriteFile(names, []byte("zero\n\x1b[31mone\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--kinds", "duplicate", ip, lp},
+		{"export", "--format", "csv", "--classes", "names", ip, lp, filepath.Join(dir, "out.csv")},
+	} {
+		code, _, errOut := runCLI(args...)
+		if code != 0 || !strings.Contains(errOut, names) || !strings.Contains(errOut, "not printable") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 0 and the refused %s named", args[0], code, errOut, names)
+		}
+	}
+}
