@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // Report is a dataset health report: what WriteReport puts in a folder as index.html and PNG
@@ -84,8 +86,10 @@ const (
 
 // WriteReport writes r into the folder dir: index.html, one PNG per kind's contact sheet
 // (<kind>.png), the class histogram (classes.png) and each section's image (section-N.png). The
-// folder is built under a temporary name beside dir and renamed at the end, so a failed or
-// cancelled write leaves nothing half-written. An existing dir is replaced only when it is an
+// folder is built under a temporary name beside dir (its ReportMarker written first and held
+// while it runs) and renamed at the end, so a failed or cancelled write leaves nothing
+// half-written; what a killed one left beside dir is removed by the next report of dir once
+// abandoned for atomicfile.StaleAge (recoverReports). An existing dir is replaced only when it is an
 // earlier report (the ReportMarker file and only index.html and .png files) or empty. dir is
 // cleaned first: "report/" is the folder report, its temporary folder beside it. Errors:
 // ErrInTheWay (wrapped, naming dir and what is there), samples whose pixels are not H×W, the
@@ -105,13 +109,25 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	if err := checkReportDir(dir); err != nil {
 		return err
 	}
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	tmp, err := os.MkdirTemp(parent, "."+base+".idxlabel-report-")
+	recoverReports(dir)
+	parent, pattern := reportPlace(dir)
+	tmp, err := os.MkdirTemp(parent, pattern+"*")
 	if err != nil {
 		return err
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
-	if err := buildReport(ctx, tmp, r); err != nil {
+	marker := filepath.Join(tmp, ReportMarker)
+	err = os.WriteFile(marker, []byte(ReportMarkerText), 0o644)
+	if err == nil {
+		var held *os.File
+		if held, err = atomicfile.Hold(marker); held != nil {
+			defer held.Close()
+		}
+	}
+	if err == nil {
+		err = buildReport(ctx, tmp, r)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
@@ -122,7 +138,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	return nil
 }
 
-// buildReport writes the report's files into the empty folder dir.
+// buildReport writes the report's files into the folder dir (which holds its ReportMarker).
 func buildReport(ctx context.Context, dir string, r Report) error {
 	page := pageData{Report: r}
 	save := func(name string, img image.Image) error {
@@ -165,10 +181,7 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, ReportMarker), []byte(ReportMarkerText), 0o644)
+	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
 }
 
 // safeName keeps letters, digits and '-' of a kind's name for its file name.
