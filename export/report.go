@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -93,7 +94,7 @@ const (
 // earlier report (the ReportMarker file and only index.html and .png files) or empty. dir is
 // cleaned first: "report/" is the folder report, its temporary folder beside it. Errors:
 // ErrInTheWay (wrapped, naming dir and what is there), samples whose pixels are not H×W, the
-// context's error, and any write error.
+// context's error, and any write error (naming dir, not the temporary folder).
 func WriteReport(ctx context.Context, dir string, r Report) error {
 	if r.H <= 0 || r.W <= 0 {
 		return fmt.Errorf("report: samples of %d×%d pixels", r.H, r.W)
@@ -113,7 +114,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	parent, pattern := reportPlace(dir)
 	tmp, err := os.MkdirTemp(parent, pattern+"*")
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: cannot create the report's folder in %s: %w", dir, parent, pathCause(err))
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
 	marker := filepath.Join(tmp, ReportMarker)
@@ -129,13 +130,26 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	}
 	if err != nil {
 		os.RemoveAll(tmp)
-		return err
+		if ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("%s: writing the report: %w", dir, pathCause(err))
 	}
 	if err := replaceTree(tmp, dir, ReportMarker, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
 	return nil
+}
+
+// pathCause is err's cause when err is a *fs.PathError (naming a temporary path the person
+// never gave), else err.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // buildReport writes the report's files into the folder dir (which holds its ReportMarker).

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -206,5 +207,16 @@ func TestWriteReportTrailingSeparator(t *testing.T) {
 	entries, _ := os.ReadDir(root)
 	if len(entries) != 1 {
 		t.Errorf("%d entries beside the report, want only the report", len(entries))
+	}
+}
+
+// A report that cannot be written names the report's folder and why, not the temporary folder
+// it was built in (".report.idxlabel-report-2569215151: read-only file system", a name the
+// person never gave and that no longer exists).
+func TestWriteReportErrorNamesTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing", "report")
+	err := WriteReport(context.Background(), dir, sampleReport())
+	if err == nil || !strings.Contains(err.Error(), dir) || strings.Contains(err.Error(), "idxlabel-report-") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("report in a missing folder: %v", err)
 	}
 }
