@@ -58,8 +58,9 @@ kinds (default: every kind that applies: label needs LABELS, leak needs --agains
 options:
   --kinds LIST     the kinds to run, comma-separated
   --against IMAGES2 [LABELS2]
-                   the other set for leak (same image size); LABELS2, when it follows and is a
-                   label file (1-D, or N×K with K ≤ 16), labels the other copies in the report
+                   the other set for leak (same image size, not IMAGES itself); LABELS2, when
+                   it follows and is a label file (1-D, or N×K with K ≤ 16), labels the other
+                   copies in the report
   --top N          rows per kind, most severe first (default 100; at least 1)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
@@ -129,6 +130,9 @@ func runCheck(c *cli, args []string) error {
 	}
 	if against == nil && containsKind(opts.Kinds, check.Leak) {
 		return usagef("check: the leak kind needs --against IMAGES2")
+	}
+	if against != nil && sameExisting(against[0], files[0]) {
+		return usagef("check: --against %s is the checked image file %s: leakage compares two sets", against[0], files[0])
 	}
 	var outputs []string
 	for _, o := range []string{*report, *confusionOut, *mapOut} {
@@ -278,6 +282,14 @@ func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, fo
 	}
 	opts.Top, opts.Threshold = top, threshold
 	return opts, nil
+}
+
+// sameExisting reports whether a and b are one existing file (os.SameFile: through symbolic
+// and hard links).
+func sameExisting(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 func containsKind(kinds []check.Kind, k check.Kind) bool {
