@@ -151,6 +151,11 @@ func runCheck(c *cli, args []string) error {
 		}
 		defer release()
 	}
+	if *report != "" { // refused now, not after the scan
+		if _, err := export.ReportAt(*report); err != nil {
+			return err
+		}
+	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {
 		return err
@@ -191,6 +196,13 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The report first: it is the only write that Ctrl+C cancels, so once it is in place
+	// nothing stops before the CSV files are written too.
+	if *report != "" {
+		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
+			return err
+		}
+	}
 	if *confusionOut != "" {
 		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err
@@ -198,11 +210,6 @@ func runCheck(c *cli, args []string) error {
 	}
 	if *mapOut != "" {
 		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
-			return err
-		}
-	}
-	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"idxlabel/internal/mnisttest"
 )
 
 // A class-name file that the store refuses (here a name holding an escape character) leaves the
@@ -58,5 +60,33 @@ func TestCheckAgainstItself(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errOut, "is the checked image file") {
 			t.Errorf("--against %s: exit %d, stderr %q; want exit 2", filepath.Base(other), code, errOut)
 		}
+	}
+}
+
+// A --report folder that WriteReport would refuse (here a folder of other files) is refused
+// before the check runs, and no other output is replaced: it used to be found only after the
+// scan, with --confusion already replaced.
+func TestCheckReportInTheWayRefusedFirst(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	const n = 300
+	dir := t.TempDir()
+	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	report := filepath.Join(dir, "photos")
+	if err := os.Mkdir(report, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(report, "cat.jpg"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	confusionCSV := filepath.Join(dir, "confusion.csv")
+	if err := os.WriteFile(confusionCSV, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("check", ip, lp, "--folds", "2", "--seeds", "1", "--epochs", "1", "--report", report, "--confusion", confusionCSV)
+	if code != 1 || out != "" || !strings.Contains(errOut, report+": a folder that is not an idxlabel report") || strings.Contains(errOut, "CNN scan") {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q; want exit 1 before any scan", code, len(out), errOut)
+	}
+	if b, _ := os.ReadFile(confusionCSV); string(b) != "keep\n" {
+		t.Errorf("--confusion was replaced: %q", b)
 	}
 }
