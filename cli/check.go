@@ -203,6 +203,11 @@ func runCheck(c *cli, args []string) error {
 			return err
 		}
 	}
+	for _, out := range []string{*confusionOut, *mapOut} {
+		if out != "" { // what a check killed while writing out left beside it
+			atomicfile.RemoveStale(out, atomicfile.StaleAge)
+		}
+	}
 	if *confusionOut != "" {
 		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"idxlabel/internal/atomicfile"
 	"idxlabel/internal/mnisttest"
 )
 
@@ -88,5 +90,35 @@ func TestCheckReportInTheWayRefusedFirst(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(confusionCSV); string(b) != "keep\n" {
 		t.Errorf("--confusion was replaced: %q", b)
+	}
+}
+
+// The temporary files that a check killed while writing --confusion or --map left beside them
+// are removed by the next check writing them once abandoned (atomicfile.RemoveStale), as convert
+// and export do; they were left for good.
+func TestCheckRemovesStaleTemporaries(t *testing.T) {
+	images, labels := mnisttest.Load(t)
+	const n = 300
+	dir := t.TempDir()
+	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	confusionCSV, mapCSV := filepath.Join(dir, "confusion.csv"), filepath.Join(dir, "map.csv")
+	old := time.Now().Add(-2 * atomicfile.StaleAge)
+	var stale []string
+	for _, out := range []string{confusionCSV, mapCSV} {
+		p := atomicfile.TempPrefix(out) + "123"
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+		stale = append(stale, p)
+	}
+	code, _, errOut := runCLI("check", ip, lp, "--kinds", "label", "--folds", "2", "--seeds", "1", "--epochs", "1", "--confusion", confusionCSV, "--map", mapCSV)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, p := range stale {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is left", filepath.Base(p))
+		}
 	}
 }
