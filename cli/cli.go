@@ -29,10 +29,10 @@ var commands = []command{
 	{"info", "FILE...", "print magic number, dtype, dimensions and count; a class histogram for 1-D integer files", runInfo},
 	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
 	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
-	{"normalize", "[--center mass|box] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
-	{"import", "[--center mass|box] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
-	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
-	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
+	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
+	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
+	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
+	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
@@ -95,7 +95,7 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 // exit status: 0 none, 2 a usage error, 130 an interrupt (Ctrl+C cancels the command's context,
 // as shells report a command ended by SIGINT), 1 anything else.
 func (c *cli) exit(err error) int {
-	if err == nil {
+	if err == nil || err == errHelpShown {
 		return 0
 	}
 	if errors.Is(err, context.Canceled) { // Ctrl+C (signal.NotifyContext) stopped the work
@@ -137,6 +137,31 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "  or another output.")
 }
 
+// errHelpShown is returned by parse after -h or --help printed the sub-command's usage: exit
+// status 0, nothing more printed.
+var errHelpShown = errors.New("help shown")
+
+// commandUsage prints the running sub-command's synopsis, its summary and each of fs's options
+// with its usage text and default (an option with no usage text is not listed) to w.
+func (c *cli) commandUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: idxlabel %s %s\n  %s\n", c.cmd.name, c.cmd.args, c.cmd.summary)
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if f.Usage == "" {
+			return
+		}
+		if first {
+			fmt.Fprintln(w, "\noptions:")
+			first = false
+		}
+		fmt.Fprintf(w, "  --%s\n        %s", f.Name, f.Usage)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
 // flags returns a FlagSet for a sub-command that reports errors instead of exiting.
 func (c *cli) flags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -154,7 +179,10 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 		args, after = args[:i], args[i+1:]
 	}
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			c.commandUsage(c.stdout, fs)
+			return nil, errHelpShown
+		} else if err != nil {
 			return nil, usagef("%s: %v", fs.Name(), err)
 		}
 		args = fs.Args()

@@ -409,3 +409,32 @@ func TestInterruptExits130(t *testing.T) {
 		t.Fatalf("said %q", stderr.String())
 	}
 }
+
+// Every sub-command answers -h and --help with its synopsis and options on stdout and exit 0
+// (check prints its own longer help), and lists each option its flag set defines.
+func TestCommandHelp(t *testing.T) {
+	for _, cmd := range commands {
+		for _, h := range []string{"-h", "--help"} {
+			code, out, errOut := runCLI(cmd.name, h)
+			if code != 0 || errOut != "" {
+				t.Errorf("%s %s: exit %d, stderr %q", cmd.name, h, code, errOut)
+			}
+			want := "usage: idxlabel " + cmd.name + " " + cmd.args
+			if cmd.name == "check" {
+				want = "usage: idxlabel check"
+			}
+			if !strings.HasPrefix(out, want) {
+				t.Errorf("%s %s: stdout %q, want it to start with %q", cmd.name, h, out, want)
+			}
+		}
+	}
+	_, out, _ := runCLI("normalize", "--help")
+	for _, opt := range []string{"--center", "--ink", "--threshold", "(default mass)"} {
+		if !strings.Contains(out, opt) {
+			t.Errorf("normalize --help: no %q in %q", opt, out)
+		}
+	}
+	if _, out, _ := runCLI("suspects", "--help"); strings.Contains(out, "--duplicates") || !strings.Contains(out, "--seeds") {
+		t.Errorf("suspects --help lists --duplicates or omits --seeds: %q", out)
+	}
+}

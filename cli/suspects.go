@@ -25,7 +25,7 @@ func runSuspects(c *cli, args []string) error {
 	fs := c.flags("suspects")
 	method := fs.String("method", string(suspect.MethodCNN), "cnn (cross-validated network) or knn (nearest neighbours)")
 	top := fs.Int("top", 100, "print the N most suspicious samples (0: all)")
-	dups := fs.Bool("duplicates", false, "moved to idxlabel check --kinds duplicate")
+	dups := fs.Bool("duplicates", false, "") // moved to idxlabel check --kinds duplicate: not listed
 	k := fs.Int("k", 10, "knn: neighbours per sample (1–100)")
 	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking); seeds S, S+1, … deal the folds")
 	folds := fs.Int("folds", 3, "cnn: cross-validation folds (2–50)")
