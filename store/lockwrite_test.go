@@ -102,3 +102,29 @@ func TestLockForWriteFolderWithSlash(t *testing.T) {
 		t.Errorf("no lock file beside the folder: %v", err)
 	}
 }
+
+// An output that is one of idxlabel's own files (a pair's lock, journal or save record), by name
+// or through a link, is refused: writing over an open pair's lock file (check --confusion
+// x-labels.idxlabel-lock) replaced the file the window's lock was on, and a writer of the pair's
+// label file then took a lock on the new file and replaced the open pair's labels.
+func TestCheckOutputsRefusesStateFiles(t *testing.T) {
+	ip, lp := writeTestPair(t, 6, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	link := filepath.Join(t.TempDir(), "innocent.csv")
+	if err := os.Symlink(lp+LockSuffix, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{lp + LockSuffix, lp + JournalSuffix, lp + ManifestSuffix, link} {
+		var oe *OutputError
+		if err := CheckOutputs([]string{"/elsewhere/in"}, []string{out}); !errors.As(err, &oe) {
+			t.Errorf("%s: %v, want an *OutputError", filepath.Base(out), err)
+		}
+	}
+	if err := CheckOutputs(nil, []string{filepath.Join(filepath.Dir(lp), "confusion.csv")}); err != nil {
+		t.Errorf("an ordinary output: %v", err)
+	}
+}
