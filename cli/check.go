@@ -58,8 +58,9 @@ kinds (default: every kind that applies: label needs LABELS, leak needs --agains
 options:
   --kinds LIST     the kinds to run, comma-separated
   --against IMAGES2 [LABELS2]
-                   the other set for leak (same image size); LABELS2, when it follows and is a
-                   label file (1-D, or N×K with K ≤ 16), labels the other copies in the report
+                   the other set for leak (same image size, not IMAGES itself); LABELS2, when
+                   it follows and is a label file (1-D, or N×K with K ≤ 16), labels the other
+                   copies in the report
   --top N          rows per kind, most severe first (default 100; at least 1)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
@@ -130,6 +131,9 @@ func runCheck(c *cli, args []string) error {
 	if against == nil && containsKind(opts.Kinds, check.Leak) {
 		return usagef("check: the leak kind needs --against IMAGES2")
 	}
+	if against != nil && sameExisting(against[0], files[0]) {
+		return usagef("check: --against %s is the checked image file %s: leakage compares two sets", against[0], files[0])
+	}
 	var outputs []string
 	for _, o := range []string{*report, *confusionOut, *mapOut} {
 		if o != "" {
@@ -147,7 +151,12 @@ func runCheck(c *cli, args []string) error {
 		}
 		defer release()
 	}
-	ds, err := openCheckSet(files)
+	if *report != "" { // refused now, not after the scan
+		if _, err := export.ReportAt(*report); err != nil {
+			return err
+		}
+	}
+	ds, err := openCheckSet(c, files)
 	if err != nil {
 		return err
 	}
@@ -156,7 +165,7 @@ func runCheck(c *cli, args []string) error {
 	var other *store.Dataset
 	var otherData *suspect.Data
 	if against != nil {
-		if other, err = openCheckSet(against); err != nil {
+		if other, err = openCheckSet(c, against); err != nil {
 			return err
 		}
 		defer other.Close()
@@ -187,6 +196,18 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The report first: it is the only write that Ctrl+C cancels, so once it is in place
+	// nothing stops before the CSV files are written too.
+	if *report != "" {
+		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
+			return err
+		}
+	}
+	for _, out := range []string{*confusionOut, *mapOut} {
+		if out != "" { // what a check killed while writing out left beside it
+			atomicfile.RemoveStale(out, atomicfile.StaleAge)
+		}
+	}
 	if *confusionOut != "" {
 		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err
@@ -194,11 +215,6 @@ func runCheck(c *cli, args []string) error {
 	}
 	if *mapOut != "" {
 		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
-			return err
-		}
-	}
-	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
 			return err
 		}
 	}
@@ -280,6 +296,14 @@ func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, fo
 	return opts, nil
 }
 
+// sameExisting reports whether a and b are one existing file (os.SameFile: through symbolic
+// and hard links).
+func sameExisting(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
 func containsKind(kinds []check.Kind, k check.Kind) bool {
 	for _, x := range kinds {
 		if x == k {
@@ -289,13 +313,13 @@ func containsKind(kinds []check.Kind, k check.Kind) bool {
 	return false
 }
 
-// openCheckSet opens IMAGES [LABELS] read-only.
-func openCheckSet(files []string) (*store.Dataset, error) {
+// openCheckSet opens IMAGES [LABELS] read-only (cli.openRead: its notices go to stderr).
+func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	labels := ""
 	if len(files) > 1 {
 		labels = files[1]
 	}
-	return store.Open(files[0], labels, store.Options{ReadOnly: true})
+	return c.openRead(files[0], labels)
 }
 
 // checkData presents a dataset's samples as stored (EMNIST's transposed storage as stored,

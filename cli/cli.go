@@ -216,3 +216,18 @@ func checkOutputs(inputs, outputs []string) error {
 	}
 	return nil
 }
+
+// openRead opens the pair images, labels ("" for none) read-only (store.Open) and prints the
+// dataset's notices on stderr (store.Dataset.Notices: a class-name file it refused, naming the
+// file), so that a command writing class numbers where names were refused says why, as the
+// window does. Errors: store.Open's.
+func (c *cli) openRead(images, labels string) (*store.Dataset, error) {
+	ds, err := store.Open(images, labels, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range ds.Notices() {
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
+	}
+	return ds, nil
+}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"idxlabel/export"
-	"idxlabel/store"
 )
 
 // runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
@@ -41,7 +40,7 @@ func runExport(c *cli, args []string) error {
 		return err
 	}
 	defer release()
-	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
+	ds, err := c.openRead(files[0], files[1])
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"time"
 
-	"idxlabel/store"
 	"idxlabel/suspect"
 )
 
@@ -42,7 +41,7 @@ func runSuspects(c *cli, args []string) error {
 	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs, *seeds); err != nil {
 		return err
 	}
-	ds, err := store.Open(files[0], files[1], store.Options{ReadOnly: true})
+	ds, err := c.openRead(files[0], files[1])
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // Report is a dataset health report: what WriteReport puts in a folder as index.html and PNG
@@ -84,11 +87,14 @@ const (
 
 // WriteReport writes r into the folder dir: index.html, one PNG per kind's contact sheet
 // (<kind>.png), the class histogram (classes.png) and each section's image (section-N.png). The
-// folder is built under a temporary name beside dir and renamed at the end, so a failed or
-// cancelled write leaves nothing half-written. An existing dir is replaced only when it is an
-// earlier report (the ReportMarker file and only index.html and .png files) or empty. Errors:
+// folder is built under a temporary name beside dir (its ReportMarker written first and held
+// while it runs) and renamed at the end, so a failed or cancelled write leaves nothing
+// half-written; what a killed one left beside dir is removed by the next report of dir once
+// abandoned for atomicfile.StaleAge (recoverReports). An existing dir is replaced only when it is an
+// earlier report (the ReportMarker file and only index.html and .png files) or empty. dir is
+// cleaned first: "report/" is the folder report, its temporary folder beside it. Errors:
 // ErrInTheWay (wrapped, naming dir and what is there), samples whose pixels are not H×W, the
-// context's error, and any write error.
+// context's error, and any write error (naming dir, not the temporary folder).
 func WriteReport(ctx context.Context, dir string, r Report) error {
 	if r.H <= 0 || r.W <= 0 {
 		return fmt.Errorf("report: samples of %d×%d pixels", r.H, r.W)
@@ -100,18 +106,34 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 			}
 		}
 	}
+	dir = filepath.Clean(dir)
 	if err := checkReportDir(dir); err != nil {
 		return err
 	}
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	tmp, err := os.MkdirTemp(parent, "."+base+".idxlabel-report-")
+	recoverReports(dir)
+	parent, pattern := reportPlace(dir)
+	tmp, err := os.MkdirTemp(parent, pattern+"*")
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: cannot create the report's folder in %s: %w", dir, parent, pathCause(err))
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
-	if err := buildReport(ctx, tmp, r); err != nil {
+	marker := filepath.Join(tmp, ReportMarker)
+	err = os.WriteFile(marker, []byte(ReportMarkerText), 0o644)
+	if err == nil {
+		var held *os.File
+		if held, err = atomicfile.Hold(marker); held != nil {
+			defer held.Close()
+		}
+	}
+	if err == nil {
+		err = buildReport(ctx, tmp, r)
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
-		return err
+		if ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("%s: writing the report: %w", dir, pathCause(err))
 	}
 	if err := replaceTree(tmp, dir, ReportMarker, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
 		os.RemoveAll(tmp)
@@ -120,7 +142,17 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	return nil
 }
 
-// buildReport writes the report's files into the empty folder dir.
+// pathCause is err's cause when err is a *fs.PathError (naming a temporary path the person
+// never gave), else err.
+func pathCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// buildReport writes the report's files into the folder dir (which holds its ReportMarker).
 func buildReport(ctx context.Context, dir string, r Report) error {
 	page := pageData{Report: r}
 	save := func(name string, img image.Image) error {
@@ -163,10 +195,7 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, ReportMarker), []byte(ReportMarkerText), 0o644)
+	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
 }
 
 // safeName keeps letters, digits and '-' of a kind's name for its file name.

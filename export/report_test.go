@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -184,5 +185,38 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	if dark < 5000 {
 		t.Fatalf("the screenshot has %d pixels of the contact sheets' ground: the sheets did not load", dark)
+	}
+}
+
+// A report folder named with a trailing separator ("report/", as a shell completes a folder)
+// is the folder "report": written when it does not exist (the temporary folder was made inside
+// the missing "report/", failing with "no such file or directory"), and replacing an earlier
+// report (it was renamed into a folder of its own, failing with "invalid argument").
+func TestWriteReportTrailingSeparator(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, "report") + string(filepath.Separator)
+	for range 2 {
+		if err := WriteReport(ctx, dir, sampleReport()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if at, err := ReportAt(dir); !at || err != nil {
+		t.Fatalf("ReportAt: %v, %v", at, err)
+	}
+	entries, _ := os.ReadDir(root)
+	if len(entries) != 1 {
+		t.Errorf("%d entries beside the report, want only the report", len(entries))
+	}
+}
+
+// A report that cannot be written names the report's folder and why, not the temporary folder
+// it was built in (".report.idxlabel-report-2569215151: read-only file system", a name the
+// person never gave and that no longer exists).
+func TestWriteReportErrorNamesTheFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "missing", "report")
+	err := WriteReport(context.Background(), dir, sampleReport())
+	if err == nil || !strings.Contains(err.Error(), dir) || strings.Contains(err.Error(), "idxlabel-report-") || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("report in a missing folder: %v", err)
 	}
 }

@@ -334,7 +334,8 @@ var ErrSavePending = errors.New("a save of this pair was cut off; open the pair 
 // (FindLabels), which is where a pair's lock lives. The caller writes while it holds them and
 // then calls release. A file of a pair whose save was cut off between its renames is refused
 // too (ErrSavePending): writing it would be undone, or lost, when the pair opens and the save is
-// finished. A lock file that cannot be created because the folder is read-only or does
+// finished. Paths are cleaned first, so a folder named with a trailing separator is locked
+// beside itself as without it. A lock file that cannot be created because the folder is read-only or does
 // not exist is skipped: no pair there can be open for editing, and the write itself will fail
 // with its own error. Errors: ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a
 // window or process has it open for editing, or a lock file that is not a regular file.
@@ -347,6 +348,7 @@ func LockForWrite(paths ...string) (release func(), err error) {
 	}
 	var targets []string
 	for _, p := range paths {
+		p = filepath.Clean(p) // "out/" is the folder out: its lock lies beside it, not in it
 		targets = append(targets, p)
 		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
 			targets = append(targets, r) // a link: the file it names may be a pair's own

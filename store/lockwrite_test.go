@@ -75,3 +75,56 @@ func TestSaveAsMovesBothLocks(t *testing.T) {
 	}
 	release()
 }
+
+// An output named with a trailing separator ("out/", as a shell completes a folder) is locked
+// beside the folder, as "out" is: the lock file was "out/.idxlabel-lock", inside it, so a writer
+// then found its own lock file in an empty folder (or in an earlier export or report) and
+// refused it as not its own.
+func TestLockForWriteFolderWithSlash(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	if err := os.Mkdir(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	release, err := LockForWrite(out + string(filepath.Separator))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("the lock put %s inside the output folder", e.Name())
+	}
+	if _, err := os.Lstat(out + LockSuffix); err != nil {
+		t.Errorf("no lock file beside the folder: %v", err)
+	}
+}
+
+// An output that is one of idxlabel's own files (a pair's lock, journal or save record), by name
+// or through a link, is refused: writing over an open pair's lock file (check --confusion
+// x-labels.idxlabel-lock) replaced the file the window's lock was on, and a writer of the pair's
+// label file then took a lock on the new file and replaced the open pair's labels.
+func TestCheckOutputsRefusesStateFiles(t *testing.T) {
+	ip, lp := writeTestPair(t, 6, 2, 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	link := filepath.Join(t.TempDir(), "innocent.csv")
+	if err := os.Symlink(lp+LockSuffix, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{lp + LockSuffix, lp + JournalSuffix, lp + ManifestSuffix, link} {
+		var oe *OutputError
+		if err := CheckOutputs([]string{"/elsewhere/in"}, []string{out}); !errors.As(err, &oe) {
+			t.Errorf("%s: %v, want an *OutputError", filepath.Base(out), err)
+		}
+	}
+	if err := CheckOutputs(nil, []string{filepath.Join(filepath.Dir(lp), "confusion.csv")}); err != nil {
+		t.Errorf("an ordinary output: %v", err)
+	}
+}

@@ -18,7 +18,9 @@ func (e *OutputError) Error() string { return e.msg }
 // not replace: it returns an *OutputError when two outputs name the same file, an output names
 // one of the inputs, or an output is a folder that holds an input (at any depth), any of which
 // would destroy an input or leave one output holding the other's data (an export replaces a
-// folder OUT whole). Paths are compared cleaned and absolute, and also with symbolic links
+// folder OUT whole); or when an output is one of idxlabel's own files (IsStateFile, by name or
+// with links resolved): replacing an open pair's lock file would let another writer take the
+// pair's lock. Paths are compared cleaned and absolute, and also with symbolic links
 // resolved; files that exist also with os.SameFile (which sees through hard links).
 func CheckOutputs(inputs, outputs []string) error {
 	type file struct {
@@ -51,6 +53,9 @@ func CheckOutputs(inputs, outputs []string) error {
 	outs := make([]file, len(outputs))
 	for i, name := range outputs {
 		outs[i] = stat(name)
+		if IsStateFile(outs[i].abs) || IsStateFile(outs[i].real) {
+			return &OutputError{fmt.Sprintf("%s: output is one of idxlabel's own files (a pair's lock, journal or save record: %q in its name); write to another file", name, StateMarker)}
+		}
 		for _, prev := range outs[:i] {
 			if same(prev, outs[i]) {
 				return &OutputError{fmt.Sprintf("%s and %s are the same file: each output needs its own", prev.name, name)}
