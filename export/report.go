@@ -87,14 +87,14 @@ const (
 
 // WriteReport writes r into the folder dir: index.html, one PNG per kind's contact sheet
 // (<kind>.png), the class histogram (classes.png) and each section's image (section-N.png). The
-// folder is built under a temporary name beside dir (its ReportMarker written first and held
-// while it runs) and renamed at the end, so a failed or cancelled write leaves nothing
-// half-written; what a killed one left beside dir is removed by the next report of dir once
-// abandoned for atomicfile.StaleAge (recoverReports). An existing dir is replaced only when it is an
-// earlier report (the ReportMarker file and only index.html and .png files) or empty. dir is
-// cleaned first: "report/" is the folder report, its temporary folder beside it. Errors:
-// ErrInTheWay (wrapped, naming dir and what is there), samples whose pixels are not H×W, the
-// context's error, and any write error (naming dir, not the temporary folder).
+// folder is built under a temporary name beside dir (its ReportMarker written first and held while
+// it runs) and renamed at the end, so a failed or cancelled write leaves nothing half-written; what
+// a killed one left beside dir is removed by the next report of dir once abandoned for
+// atomicfile.StaleAge (recoverReports). An existing dir is replaced only when it is an earlier
+// report (the ReportMarker file and only index.html and .png files) or empty. dir is cleaned first:
+// "report/" is the folder report, its temporary folder beside it. Errors: ErrInTheWay (wrapped,
+// naming dir and what is there), samples whose pixels are not H×W, the context's error, and any
+// write error (naming dir, not the temporary folder).
 func WriteReport(ctx context.Context, dir string, r Report) error {
 	if r.H <= 0 || r.W <= 0 {
 		return fmt.Errorf("report: samples of %d×%d pixels", r.H, r.W)

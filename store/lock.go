@@ -329,16 +329,16 @@ func (d *Dataset) moveLocks(images, labels string, taken pairLocks) {
 var ErrSavePending = errors.New("a save of this pair was cut off; open the pair to finish it before writing it")
 
 // LockForWrite takes, for a program about to replace the files in paths (a command-line writer),
-// every lock that guards one of them as a file of a pair open for editing: the file's own (a
-// label file, or an image file opened alone) and, for an image file, its label file's
-// (FindLabels), which is where a pair's lock lives. The caller writes while it holds them and
-// then calls release. A file of a pair whose save was cut off between its renames is refused
-// too (ErrSavePending): writing it would be undone, or lost, when the pair opens and the save is
-// finished. Paths are cleaned first, so a folder named with a trailing separator is locked
-// beside itself as without it. A lock file that cannot be created because the folder is read-only or does
-// not exist is skipped: no pair there can be open for editing, and the write itself will fail
-// with its own error. Errors: ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a
-// window or process has it open for editing, or a lock file that is not a regular file.
+// every lock that guards one of them as a file of a pair open for editing: the file's own (a label
+// file, or an image file opened alone) and, for an image file, its label file's (FindLabels), which
+// is where a pair's lock lives. The caller writes while it holds them and then calls release. A
+// file of a pair whose save was cut off between its renames is refused too (ErrSavePending):
+// writing it would be undone, or lost, when the pair opens and the save is finished. Paths are
+// cleaned first, so a folder named with a trailing separator is locked beside itself as without it.
+// A lock file that cannot be created because the folder is read-only or does not exist is skipped:
+// no pair there can be open for editing, and the write itself will fail with its own error. Errors:
+// ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a window or
+// process has it open for editing, or a lock file that is not a regular file.
 func LockForWrite(paths ...string) (release func(), err error) {
 	var held []*pairLock
 	release = func() {
