@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name

@@ -1,5 +1,5 @@
 // Package cli is idxlabel's command line: the sub-commands (info, verify, convert, normalize,
-// import, suspects, export, diff), their flags, messages and exit codes, and the advice a person
+// import, suspects, check, export, diff), their flags, messages and exit codes, and the advice a person
 // needs ("use --force"). It never imports Fyne: the GUI is handed to Run by the program's entry.
 package cli
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // The fidelity benchmark (issue: "faithful to MNIST to the pixel"): each real t10k digit is

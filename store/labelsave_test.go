@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // writeImagesOnly writes n generated 4×4 images named name in a new folder and returns the path.

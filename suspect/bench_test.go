@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/suspect/nn"
 )
 

@@ -3,7 +3,7 @@ package suspect
 import (
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 )
 
 // mnistData returns n samples built from the real t10k files as scan input.

@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -27,7 +27,7 @@ var quickCNN = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
 
 // plantedCheck is a small pair for the check's tests, written to a temporary folder: the first
 // 1,500 samples of t10k with 4 copies of its own samples, 4 copies of training samples, 3
-// non-digits and 10 flipped labels planted (internal/planted, seed 7), and the other set: the
+// non-digits and 10 flipped labels planted (fixture/planted, seed 7), and the other set: the
 // first 3,000 training samples, whose files the leak kind reads.
 type plantedCheck struct {
 	set                  *planted.Set

@@ -1,6 +1,6 @@
 // Command check measures the health check's quality on real MNIST: for each seed, t10k with
 // planted cases (30 non-digits, 40 copies of its own digits, 40 copies of training digits and
-// 100 flipped labels: internal/planted) checked against the training set with the default CNN
+// 100 flipped labels: fixture/planted) checked against the training set with the default CNN
 // scan, it prints how many planted cases each kind finds (outliers in the top 50 and 100,
 // copies and leaks paired with their sources, flipped labels in the top 100 and 200) and what
 // else it lists; with -natural it checks the real files without plants (the natural findings:
@@ -21,9 +21,9 @@ import (
 	"strings"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 )

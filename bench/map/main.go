@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"idxlabel/export"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/plot"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 	"idxlabel/suspect"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/nn"

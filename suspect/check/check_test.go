@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/suspect"
 )
 

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
 	"idxlabel/suspect"
 )
 

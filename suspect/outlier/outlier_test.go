@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/suspect"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/nn"
