@@ -46,7 +46,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // the test data (DESIGN.md, "Packages").
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
-		"./plot/...", "./export/...", "./internal/...", "./demo/...", "./fixture/...") {
+		"./plot/...", "./export/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -77,6 +77,29 @@ func TestFixturesOnlyForTestsAndBench(t *testing.T) {
 		for _, d := range p.Imports {
 			if strings.HasPrefix(d, "idxlabel/fixture/") {
 				t.Errorf("%s imports the test fixture %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// The scans, the plots and the file formats read samples as sample.Set and never the store
+// they came from: the store hands them a snapshot.
+func TestScansAndFormatsDoNotImportStore(t *testing.T) {
+	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./sample/...") {
+		for _, d := range p.Deps {
+			if d == "idxlabel/store" {
+				t.Errorf("%s depends on idxlabel/store", p.ImportPath)
+			}
+		}
+	}
+}
+
+// sample is a leaf: it imports nothing of the program.
+func TestSampleIsALeaf(t *testing.T) {
+	for _, p := range goList(t, "./sample") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "idxlabel/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
 			}
 		}
 	}

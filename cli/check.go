@@ -16,6 +16,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -161,9 +162,9 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
-	set := checkData(ds)
+	set := ds.Snapshot()
 	var other *store.Dataset
-	var otherData *suspect.Data
+	var otherData *sample.Set
 	if against != nil {
 		if other, err = openCheckSet(c, against); err != nil {
 			return err
@@ -173,7 +174,7 @@ func runCheck(c *cli, args []string) error {
 		if oh, ow := other.Size(); oh != h || ow != w {
 			return usagef("check: --against %s has %d×%d images, %s has %d×%d: leakage compares images of one size", against[0], oh, ow, files[0], h, w)
 		}
-		od := checkData(other)
+		od := other.Snapshot()
 		otherData = &od
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -186,9 +187,9 @@ func runCheck(c *cli, args []string) error {
 	snap := ds.Snapshot()
 	var otherIndex []int
 	if other != nil {
-		otherIndex = other.Snapshot().Indices
+		otherIndex = other.Snapshot().Index
 	}
-	if err := writeCheckCSV(c.stdout, res, snap.Indices, otherIndex); err != nil {
+	if err := writeCheckCSV(c.stdout, res, snap.Index, otherIndex); err != nil {
 		return err
 	}
 	took := time.Since(start)
@@ -322,17 +323,6 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	return c.openRead(files[0], labels)
 }
 
-// checkData presents a dataset's samples as stored (EMNIST's transposed storage as stored,
-// with its height and width swapped), as the suspects command does.
-func checkData(ds *store.Dataset) suspect.Data {
-	snap := ds.Snapshot()
-	h, w := ds.Size()
-	if ds.Transposed() {
-		h, w = w, h
-	}
-	return suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
-}
-
 // checkProgress prints a line on w when the check moves to another kind or stage, and during
 // the CNN scan one per 5% of it.
 func checkProgress(w io.Writer) func(check.Progress) {
@@ -361,7 +351,7 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 	out := bufio.NewWriter(w)
 	fmt.Fprintln(out, "kind,index,other,label,suggested,score")
 	num := func(v int) string {
-		if v == check.NoLabel {
+		if v == sample.NoLabel {
 			return ""
 		}
 		return strconv.Itoa(v)
@@ -384,7 +374,7 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 // checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
 // 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
 // (export.NewScanViews). Errors: NewScanViews'.
-func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, withMap bool) (export.ScanViews, error) {
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set sample.Set, withMap bool) (export.ScanViews, error) {
 	if res.Scan != nil && withMap {
 		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
 	}
@@ -402,15 +392,15 @@ func writeCheckReport(ctx context.Context, dir string, res *check.Result, files,
 	if against != nil {
 		facts = append(facts, [2]string{"Checked against", strings.Join(against, ", ")})
 	}
-	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", len(ds.Snapshot().Indices), h, w)})
+	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", ds.Snapshot().N, h, w)})
 	if res.Scan != nil {
 		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*res.Scan.Error)})
 	}
 	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", time.Now().Format("2006-01-02 15:04"), took.Seconds())})
-	s := export.FromDataset(ds)
-	var o *export.Samples
+	s := ds.Snapshot()
+	var o *sample.Set
 	if other != nil {
-		os := export.FromDataset(other)
+		os := other.Snapshot()
 		o = &os
 	}
 	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)

@@ -23,26 +23,8 @@ import (
 	"unicode"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
-
-// NoLabel is the label of a sample without one (store.NoLabel): an empty CSV field, the folder
-// "unlabelled" in a PNG tree, −1 in an NPZ's y.
-const NoLabel = -2147483648
-
-// Samples is what Write exports: N samples of H×W pixels.
-type Samples struct {
-	N, H, W int
-	// Pixels returns sample k's H×W display pixels, row-major (k in 0…N−1). The slice is only
-	// read.
-	Pixels func(k int) []byte
-	// Labels holds the N labels (NoLabel for none).
-	Labels []int
-	// Index holds the number each sample is named by (its 0-based sample number in the files);
-	// nil names them 0…N−1.
-	Index []int
-	// ClassName returns class c's name ("" for none); nil: no names.
-	ClassName func(c int) string
-}
 
 // Format is an export format.
 type Format string
@@ -84,7 +66,7 @@ var ErrExists = errors.New("exists")
 // when out exists and Force may not replace it, with or without Force; ErrExists (wrapped,
 // naming out) when it may and Force is not set; an unknown format; samples of the wrong size;
 // the context's error when cancelled (nothing is left behind); and any write error.
-func Write(ctx context.Context, s Samples, out string, opts Options) error {
+func Write(ctx context.Context, s sample.Set, out string, opts Options) error {
 	if opts.Progress == nil {
 		opts.Progress = func(int, int) {}
 	}
@@ -123,14 +105,6 @@ func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	return writeTree(ctx, s, out, opts)
 }
 
-// index returns the number sample k is named by.
-func (s Samples) index(k int) int {
-	if s.Index == nil {
-		return k
-	}
-	return s.Index[k]
-}
-
 // place returns a temporary name beside out for building a folder: ".<name>.idxlabel-export-*".
 // (A single file is written by atomicfile.WriteFile.)
 func place(out string) (dir, pattern string) {
@@ -139,8 +113,8 @@ func place(out string) (dir, pattern string) {
 
 // folderName returns the PNG tree's folder for class c: its number, or with names its name
 // made safe for file names on Linux, macOS and Windows.
-func folderName(s Samples, c int, names bool) string {
-	if c == NoLabel {
+func folderName(s sample.Set, c int, names bool) string {
+	if c == sample.NoLabel {
 		return "unlabelled"
 	}
 	num := strconv.Itoa(c)

@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"fmt"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -122,7 +123,7 @@ type CNNResult struct {
 	// broken by the highest probability of another class (Support, higher first), then by lower
 	// index.
 	Suspects []Suspect
-	// Unlabelled lists the samples labelled NoLabel, most confident suggestion first. They are
+	// Unlabelled lists the samples labelled sample.NoLabel, most confident suggestion first. They are
 	// not trained on; their probabilities are Model's (the calibrated mean of the fold models).
 	Unlabelled []Suspect
 	// Error is the out-of-fold error of the blended probabilities: the share of labelled samples
@@ -172,7 +173,7 @@ type CNNResult struct {
 // Errors: fewer than 2 samples, labels or pixels of the wrong length, fewer than 2 classes or
 // more than cnn.MaxClasses, folds below 2 or above the labelled samples, or the context's error
 // when cancelled.
-func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progress)) (*CNNResult, error) {
+func ScanCNN(ctx context.Context, d sample.Set, opts CNNOptions, progress func(Progress)) (*CNNResult, error) {
 	in, err := prepare(d)
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -152,7 +153,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 	}
 	for at, src := range pc.set.Leaks {
-		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Indices[x.others[0]] != src {
+		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Index[x.others[0]] != src {
 			t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
 		}
 	}
@@ -398,7 +399,7 @@ func TestCheckSaveDuringScan(t *testing.T) {
 	if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
 		t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
 	}
-	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Indices))
+	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
 	for kind, l := range k.mode.f.lists {
 		if l.state != checkFound || len(l.order) == 0 {
 			t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
@@ -470,7 +471,7 @@ func TestCheckWithoutLabels(t *testing.T) {
 		t.Fatalf("outliers: %v, %d listed", l.state, len(l.order))
 	}
 	for _, i := range l.order {
-		if x := l.of[i]; x.suggested != store.NoLabel || x.label != store.NoLabel {
+		if x := l.of[i]; x.suggested != sample.NoLabel || x.label != sample.NoLabel {
 			t.Fatalf("outlier %d: %+v", i, x)
 		}
 	}

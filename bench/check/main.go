@@ -24,6 +24,7 @@ import (
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 )
@@ -128,7 +129,7 @@ func report(res *check.Result, p *planted.Set) {
 
 // runNatural checks the real t10k against the training set, and the training set within for
 // duplicates, and prints what each kind lists.
-func runNatural(test, train suspect.Data, folds, epochs int) {
+func runNatural(test, train sample.Set, folds, epochs int) {
 	start := time.Now()
 	res, err := check.Run(context.Background(), test, &train, check.Options{CNN: suspect.CNNOptions{Folds: folds, Epochs: epochs}}, nil, nil)
 	if err != nil {
@@ -164,6 +165,6 @@ func ints(b []byte) []int {
 	return out
 }
 
-func data(px []byte, labels []int) suspect.Data {
-	return suspect.Data{N: len(labels), Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: labels}
+func data(px []byte, labels []int) sample.Set {
+	return sample.Set{N: len(labels), H: 28, W: 28, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: labels}
 }

@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"idxlabel/suspect"
 )
 
 // Kind names one kind of finding. Its string is the kind column of `idxlabel check`'s CSV.
@@ -63,18 +61,15 @@ func ParseKinds(s string) ([]Kind, error) {
 // Finding is one finding of a kind.
 type Finding struct {
 	Kind  Kind
-	Index int // the sample of the set, 0-based in Data's order
+	Index int // the sample of the set, 0-based in the sample.Set's order
 	// Other is the second sample: for Duplicate another sample of the set (Index < Other), for
 	// Leak a sample of the other set; -1 for Label and Outlier.
 	Other int
-	Label int // Index's given label (suspect.NoLabel for none)
-	// Suggested is the CNN's most probable class for Index (suspect.NoLabel when no scan ran).
+	Label int // Index's given label (sample.NoLabel for none)
+	// Suggested is the CNN's most probable class for Index (sample.NoLabel when no scan ran).
 	Suggested int
 	Score     float64 // larger is more severe within the kind; see the Kind constants
 }
-
-// NoLabel is the Label or Suggested of a Finding without one (suspect.NoLabel).
-const NoLabel = suspect.NoLabel
 
 // Description says in one sentence what a finding of kind k is.
 func (k Kind) Description() string {

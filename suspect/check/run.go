@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/neardup"
@@ -72,17 +73,17 @@ var ErrNoOther = errors.New("the leak kind needs another set to check against")
 // Run checks d (and against, for Leak; may be nil) and returns each kind's findings. The
 // quick kinds run first and are handed to found (may be nil) as soon as each is done, before
 // the CNN scan starts: Duplicate, Leak, then Label and Outlier. Pairs handed over before the
-// scan have Suggested NoLabel; the Result's have the scan's suggestions. Run never changes a
+// scan have Suggested sample.NoLabel; the Result's have the scan's suggestions. Run never changes a
 // slice once it has handed it to found. progress (may be nil) is called
 // from Run's goroutines, one call at a time. Growth: the CNN scan's, and near-linear in N for
 // the others (nn.Index). Errors: ErrNoLabels, ErrNoOther, samples of different sizes, the
 // models' errors, or the context's error when cancelled.
-func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Options, progress func(Progress), found func(Kind, []Finding)) (*Result, error) {
+func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, progress func(Progress), found func(Kind, []Finding)) (*Result, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
 	opts.Index.Workers = opts.Workers
-	labelled := slices.ContainsFunc(d.Labels, func(l int) bool { return l != NoLabel })
+	labelled := slices.ContainsFunc(d.Labels, func(l int) bool { return l != sample.NoLabel })
 	kinds := opts.Kinds
 	if kinds == nil {
 		for _, k := range Kinds {
@@ -136,8 +137,8 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 		return neardup.Options{Threshold: opts.Threshold, Workers: opts.Workers, Index: opts.Index,
 			Progress: func(stage string, f float64) { report(k, stage)(f) }}
 	}
-	// suggested is filled once a scan exists; pairs found before it get NoLabel.
-	suggested := func(i int) int { return NoLabel }
+	// suggested is filled once a scan exists; pairs found before it get sample.NoLabel.
+	suggested := func(i int) int { return sample.NoLabel }
 	setScan := func(s *suspect.CNNResult) {
 		res.Scan = s
 		nc := len(s.Classes)
@@ -160,7 +161,7 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 	}
 	label := func(i int) int {
 		if d.Labels == nil {
-			return NoLabel
+			return sample.NoLabel
 		}
 		return d.Labels[i]
 	}

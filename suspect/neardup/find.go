@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -84,7 +84,7 @@ func (o Options) report(stage string) func(float64) {
 // and B. Growth: the neighbour index's (nn.Index: near-linear), plus N·Candidates pairs at most
 // and one Similarity (≤ 18 products of H·W pixels) per candidate pair within MaxDistance.
 // Errors: descriptors that are not d's, images of the wrong size, or the context's error.
-func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options) ([]Pair, error) {
+func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) ([]Pair, error) {
 	opts = opts.withDefaults()
 	h, w, err := size(d)
 	if err != nil {
@@ -135,7 +135,7 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 // first. desc and otherDesc must come from one Basis. Growth: an index of other, then as
 // Within per image of d. Errors: images of different sizes, descriptors that do not fit, or the
 // context's error when cancelled.
-func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspect.Data, otherDesc *Descriptors, opts Options) ([]Pair, error) {
+func Across(ctx context.Context, d sample.Set, desc *Descriptors, other sample.Set, otherDesc *Descriptors, opts Options) ([]Pair, error) {
 	opts = opts.withDefaults()
 	h, w, err := size(d)
 	if err != nil {
@@ -220,7 +220,7 @@ func withProgress(o nn.IndexOptions, f func(float64)) nn.IndexOptions {
 
 // verify computes the Similarity of each candidate pair (an image of a, an image of b) on the
 // workers and returns those that reach the threshold, in candidate order.
-func verify(ctx context.Context, a, b suspect.Data, da, db *Descriptors, cand [][2]int32, h, w int, opts Options) ([]Pair, error) {
+func verify(ctx context.Context, a, b sample.Set, da, db *Descriptors, cand [][2]int32, h, w int, opts Options) ([]Pair, error) {
 	sim := make([]float64, len(cand))
 	shift := make([]Shift, len(cand))
 	const chunk = 4096
@@ -267,7 +267,7 @@ type hashed struct {
 }
 
 // hashAll returns every image's hash, sorted by hash then number (16 bytes per image).
-func hashAll(d suspect.Data, seed maphash.Seed) []hashed {
+func hashAll(d sample.Set, seed maphash.Seed) []hashed {
 	out := make([]hashed, d.N)
 	for i := range d.N {
 		out[i] = hashed{maphash.Bytes(seed, d.Pixels(i)), int32(i)}
@@ -277,7 +277,7 @@ func hashAll(d suspect.Data, seed maphash.Seed) []hashed {
 }
 
 // identical returns the groups of two or more images of d with the same pixels, each ascending.
-func identical(d suspect.Data) [][]int {
+func identical(d sample.Set) [][]int {
 	hashes := hashAll(d, maphash.MakeSeed())
 	var out [][]int
 	for lo := 0; lo < len(hashes); {

@@ -10,17 +10,17 @@ import (
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/suspect"
+	"idxlabel/sample"
 )
 
 // data presents n images of an IDX array (n×28×28) as scan input.
-func data(images *idx.Array, n int) suspect.Data {
-	return suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
+func data(images *idx.Array, n int) sample.Set {
+	return sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
 }
 
 // plantedData presents a planted set's pixels as scan input.
-func plantedData(p *planted.Set) suspect.Data {
-	return suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }}
+func plantedData(p *planted.Set) sample.Set {
+	return sample.Set{N: p.N, H: 28, W: 28, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }}
 }
 
 // TestSimilarityOfCopies: every kind of copy of 200 real digits scores at least 0.995 (a shift
@@ -170,7 +170,7 @@ func TestErrorsAndCancel(t *testing.T) {
 	if _, err := Within(ctx, data(images, 2000), desc, Options{}); err == nil {
 		t.Error("descriptors of 3,000 samples accepted for 2,000")
 	}
-	small := suspect.Data{N: 10, Dim: 196, H: 14, W: 14, Pixels: func(i int) []byte { return images.Data[i*196 : (i+1)*196] }}
+	small := sample.Set{N: 10, H: 14, W: 14, Pixels: func(i int) []byte { return images.Data[i*196 : (i+1)*196] }}
 	if _, err := b.Describe(ctx, small, 0, nil); err == nil {
 		t.Error("14×14 samples described with a 28×28 basis")
 	}
