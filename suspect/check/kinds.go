@@ -73,6 +73,20 @@ type Finding struct {
 	Score     float64 // larger is more severe within the kind; see the Kind constants
 }
 
+// Flagged reports whether f passes its kind's bar, the one rule for what a list, a count or a
+// map marks: a Label finding doubted as suspect.Suspect.Doubted says (Score from FlagLabel and
+// a suggestion other than the label: a sample whose label is still its most probable class is
+// not flagged), an Outlier scoring FlagOutlier or more, every Duplicate and Leak.
+func (f Finding) Flagged() bool {
+	switch f.Kind {
+	case Label:
+		return suspect.Suspect{Label: f.Label, Suggested: f.Suggested, Score: f.Score}.Doubted()
+	case Outlier:
+		return f.Score >= FlagOutlier
+	}
+	return true
+}
+
 // NoLabel is the Label or Suggested of a Finding without one (suspect.NoLabel).
 const NoLabel = suspect.NoLabel
 
@@ -95,7 +109,7 @@ func (k Kind) Description() string {
 func (k Kind) ScoreNote() string {
 	switch k {
 	case Label:
-		return "1 − the out-of-fold probability of the given label (0–1; flagged above 0.5)."
+		return "1 − the out-of-fold probability of the given label (0–1; flagged from 0.5 when the most probable class is another)."
 	case Outlier:
 		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features) of ln(1 + z), z the robust z-score of the sample's mean distance to its 10 nearest neighbours (0 when not above the median; flagged from 6)."
 	case Duplicate, Leak:
