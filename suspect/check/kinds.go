@@ -26,11 +26,13 @@ const (
 	// the detectors of ln(1 + z⁺), z the robust z-score of the sample's distance to its
 	// neighbours (0 for a typical sample; planted non-digits in t10k score 4–12).
 	Outlier Kind = "outlier"
-	// Duplicate: two samples of the set that are the same image up to small changes. Score is
-	// their shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
+	// Duplicate: two samples of the set that are the same image up to small changes, closer to
+	// each other than to any other sample by far (neardup.Within). A group of k copies is k − 1
+	// findings, its first sample (Index) with each other member (Other). Score is their
+	// shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
 	Duplicate Kind = "duplicate"
-	// Leak: a sample of the set that is such a copy of a sample of the other set. Score as for
-	// Duplicate.
+	// Leak: a sample of the set that is such a copy of a sample of the other set (its most
+	// similar copy there). Score as for Duplicate.
 	Leak Kind = "leak"
 )
 
@@ -71,6 +73,9 @@ type Finding struct {
 	// Suggested is the CNN's most probable class for Index (suspect.NoLabel when no scan ran).
 	Suggested int
 	Score     float64 // larger is more severe within the kind; see the Kind constants
+	// Uniqueness, for Duplicate and Leak, says how distinct the match is (neardup.Pair's: 1
+	// for an identical image, at least 1 − neardup.DefaultRatio when listed); 0 otherwise.
+	Uniqueness float64
 }
 
 // Flagged reports whether f passes its kind's bar, the one rule for what a list, a count or a
@@ -98,7 +103,7 @@ func (k Kind) Description() string {
 	case Outlier:
 		return "A sample unlike every class: not a digit (a letter, a symbol, noise, a blank or near-blank image, a filled shape, an inverted scan, two digits in one image)."
 	case Duplicate:
-		return "Two samples of the set that are the same image up to small changes (an exact copy, a shift of a pixel or two, mild noise, a change of intensity)."
+		return "Two samples of the set that are the same image up to small changes (an exact copy, a shift of a pixel or two, mild noise, a change of intensity); a group of copies is listed from its first sample."
 	case Leak:
 		return "A sample of the set that is such a copy of a sample of the other set: leakage that inflates any accuracy measured on it."
 	}
@@ -113,7 +118,7 @@ func (k Kind) ScoreNote() string {
 	case Outlier:
 		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features) of ln(1 + z), z the robust z-score of the sample's mean distance to its 10 nearest neighbours (0 when not above the median; flagged from 6)."
 	case Duplicate, Leak:
-		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default)."
+		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default, when the match is at least four times closer, in 1 − similarity, than any other sample: a plain stroke like many others is no copy)."
 	}
 	return ""
 }

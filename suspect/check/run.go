@@ -168,7 +168,7 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 	pairs := func(k Kind, list []neardup.Pair) []Finding {
 		out := make([]Finding, len(list))
 		for m, p := range list {
-			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity}
+			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity, Uniqueness: p.Uniqueness}
 		}
 		return out
 	}
