@@ -196,11 +196,14 @@ func ScanCNN(ctx context.Context, d sample.Set, opts CNNOptions, progress func(P
 }
 
 // verdict turns one sample's class probabilities p (in the order of classes) into its Suspect:
-// Suggested is the most probable class (the first on ties), Confidence its probability, Score
-// 1 − p(label) and Support the highest probability of a class other than the label (cls, its
-// index; −1 for none).
+// Suggested is the most probable class (the label when it ties for most probable, else the
+// first of the tied), Confidence its probability, Score 1 − p(label) and Support the highest
+// probability of a class other than the label (cls, its index; −1 for none).
 func verdict(i, label, cls int, p []float32, classes []int) Suspect {
 	best, other := argmax(p), -1
+	if cls >= 0 && p[cls] == p[best] {
+		best = cls // a tie is no evidence against the label
+	}
 	for j := range p {
 		if j != cls && (other < 0 || p[j] > p[other]) {
 			other = j

@@ -53,6 +53,17 @@ type Suspect struct {
 	Confidence float64
 }
 
+// DoubtScore is the Score from which a Suspect whose suggestion is another class counts as a
+// likely label error (Doubted): its label is more probably wrong than right.
+const DoubtScore = 0.5
+
+// Doubted reports whether s is a likely label error: Score at least DoubtScore and a suggestion
+// other than its label. A sample whose label is still its most probable class, or tied with
+// the most probable, though below one half (three classes near a third each), is not doubted:
+// the method has no other label to offer, only uncertainty. This is the one rule that decides
+// which samples a review of suspects lists.
+func (s Suspect) Doubted() bool { return s.Score >= DoubtScore && s.Suggested != s.Label }
+
 // Result is a scan's outcome.
 type Result struct {
 	Suspects   []Suspect // every labelled sample, most suspicious first (ties: lower index first)

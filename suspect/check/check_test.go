@@ -163,3 +163,25 @@ func TestParseKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagged: a Label finding is flagged when its label is probably wrong and the suggestion is
+// another class, not when the label is still the most probable class (a tie); outliers from
+// FlagOutlier; every pair.
+func TestFlagged(t *testing.T) {
+	for _, c := range []struct {
+		f    Finding
+		want bool
+	}{
+		{Finding{Kind: Label, Label: 5, Suggested: 3, Score: 0.7}, true},
+		{Finding{Kind: Label, Label: 5, Suggested: 5, Score: 0.67}, false},
+		{Finding{Kind: Label, Label: 5, Suggested: 3, Score: 0.3}, false},
+		{Finding{Kind: Outlier, Score: FlagOutlier}, true},
+		{Finding{Kind: Outlier, Score: FlagOutlier - 0.1}, false},
+		{Finding{Kind: Duplicate, Score: 0.99}, true},
+		{Finding{Kind: Leak, Score: 0.99}, true},
+	} {
+		if got := c.f.Flagged(); got != c.want {
+			t.Errorf("%+v: flagged %v, want %v", c.f, got, c.want)
+		}
+	}
+}

@@ -48,15 +48,16 @@ type Progress struct {
 type Result struct {
 	Kinds    []Kind             // the kinds run, in list order
 	Findings map[Kind][]Finding // each kind's findings, most severe first (at most Options.Top)
-	// Flagged counts each kind's findings that pass its bar (FlagLabel, FlagOutlier; every
-	// pair for Duplicate and Leak), however many Top keeps.
+	// Flagged counts each kind's findings that pass its bar (Finding.Flagged), however many
+	// Top keeps.
 	Flagged map[Kind]int
 	Scan    *suspect.CNNResult // the CNN scan used (nil when none ran)
 }
 
-// FlagLabel is the Label score above which a sample counts as flagged: the model gives its
-// given label a probability below one half.
-const FlagLabel = 0.5
+// FlagLabel is the Label score from which a sample counts as flagged when its suggestion is
+// another class (Finding.Flagged): the model gives its given label a probability of one half or
+// less (suspect.DoubtScore).
+const FlagLabel = suspect.DoubtScore
 
 // FlagOutlier is the Outlier score at or above which a sample counts as flagged. On MNIST's
 // t10k with 30 planted non-digits (six seeds) it flagged 22–26 of them and 0–2 real digits; on
@@ -168,7 +169,7 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 	pairs := func(k Kind, list []neardup.Pair) []Finding {
 		out := make([]Finding, len(list))
 		for m, p := range list {
-			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity}
+			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity, Uniqueness: p.Uniqueness}
 		}
 		return out
 	}
@@ -216,7 +217,7 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		flagged := 0
 		for m, s := range res.Scan.Suspects {
 			list[m] = Finding{Kind: Label, Index: s.Index, Other: -1, Label: s.Label, Suggested: s.Suggested, Score: s.Score}
-			if s.Score > FlagLabel {
+			if list[m].Flagged() {
 				flagged++
 			}
 		}
@@ -237,7 +238,7 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		flagged := 0
 		for m, i := range order {
 			list[m] = Finding{Kind: Outlier, Index: i, Other: -1, Label: label(i), Suggested: suggested(i), Score: score[i]}
-			if score[i] >= FlagOutlier {
+			if list[m].Flagged() {
 				flagged++
 			}
 		}
