@@ -180,8 +180,15 @@ func TestCheckCSV(t *testing.T) {
 	if code, _, errOut := runCLI("check", alone, "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
 		t.Errorf("--map without labels: exit %d, %s", code, errOut)
 	}
-	// Writing the report again replaces it; a folder that is not a report is refused.
-	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 0 {
+	// Writing the report again is refused without --force and replaces it with it; a folder
+	// that is not a report is refused.
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 1 || !strings.Contains(errOut, "exists (use --force to replace it)") {
+		t.Errorf("second report without --force: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(report, "label.png")); err != nil {
+		t.Error("a refused report removed the earlier report's label.png")
+	}
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report, "--force"); code != 0 {
 		t.Errorf("second report: exit %d, %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(report, "label.png")); err == nil {

@@ -13,8 +13,9 @@ import (
 // runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
 // export): an ImageFolder tree of PNGs (the default), Kaggle's CSV or NumPy's .npz. The pair is
 // opened read-only and checked by the one pair rule (store.Open); the files are exported as they
-// are, every sample included. --force replaces only a regular file (csv, npz) or an earlier PNG
-// export (png), export.Write's rule; anything else at OUT exits 1 untouched. Progress goes to
+// are, every sample included. An existing OUT is replaced only with --force (claimOutputs' rule),
+// and then only a regular file (csv, npz) or an earlier PNG export (png), export.Write's rule;
+// anything else at OUT exits 1 untouched. Progress goes to
 // stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind. What an
 // earlier export of OUT killed midway left is finished, rolled back or removed first, each said
 // on stderr (export.Write).
@@ -35,7 +36,7 @@ func runExport(c *cli, args []string) error {
 	if *classes != "numbers" && *classes != "names" {
 		return usagef("export: --classes is numbers or names, not %q", *classes)
 	}
-	release, err := claimOutputs(files[:2], files[2:])
+	release, err := claimOutputs(files[:2], files[2:], *force, func(out string) error { return export.CheckOut(out, export.Format(*format)) })
 	if err != nil {
 		return err
 	}

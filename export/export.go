@@ -14,7 +14,6 @@ package export
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 	"unicode"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store"
 )
 
 // NoLabel is the label of a sample without one (store.NoLabel): an empty CSV field, the folder
@@ -72,9 +72,10 @@ type Options struct {
 	Notice func(msg string)
 }
 
-// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
-// states the fact; the command line adds its advice (--force), the window asks.
-var ErrExists = errors.New("exists")
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
+// store.ErrExists, the refusal of every writer's rule (store.ClaimOutputs): its message states
+// the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = store.ErrExists
 
 // Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
 // out that were killed midway left beside it (recoverTrees: a PNG export killed between its
