@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,10 +71,10 @@ options:
   --confusion FILE.csv
                    also write the confusion matrix: rows the given labels, columns the CNN's
                    out-of-fold predicted classes, counts; header given,<class>,<class>… (class
-                   names when the dataset has them). Needs the label kind (its scan)
+                   names when the dataset has them). Needs the label kind (its scan) and labelled samples
   --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
                    the CNN sees as alike sit together (a neighbour-graph layout of its
-                   features). Needs the label kind (its scan)
+                   features). Needs the label kind (its scan) and labelled samples
   --force          replace the --report, --confusion and --map outputs if they exist (never
                    a file of a pair open for editing or whose journal holds unsaved edits)
   --threshold S    duplicate and leak: the similarity from which a pair is listed
@@ -167,6 +168,9 @@ func runCheck(c *cli, args []string) error {
 	}
 	defer ds.Close()
 	set := checkData(ds)
+	if (*confusionOut != "" || *mapOut != "") && !slices.ContainsFunc(set.Labels, func(l int) bool { return l != store.NoLabel }) {
+		return fmt.Errorf("%s: no sample has a label, and --confusion and --map need the CNN scan, which learns from labelled samples", files[1])
+	}
 	var other *store.Dataset
 	var otherData *suspect.Data
 	if against != nil {
@@ -212,6 +216,9 @@ func runCheck(c *cli, args []string) error {
 		if out != "" { // what a check killed while writing out left beside it
 			atomicfile.RemoveStale(out, atomicfile.StaleAge)
 		}
+	}
+	if (*confusionOut != "" && views.Confusion == nil) || (*mapOut != "" && views.XY == nil) {
+		return fmt.Errorf("%s: the CNN scan did not run, so there is no confusion matrix or map to write", files[0])
 	}
 	if *confusionOut != "" {
 		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
