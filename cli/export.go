@@ -22,7 +22,7 @@ import (
 func runExport(c *cli, args []string) error {
 	fs := c.flags("export")
 	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
-	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers or names (from the class-name file)")
+	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers (zero-padded to the widest: 00…46) or names after them (0-zero, 1-one, … from the class-name file), so that sorted folder names, which torchvision's ImageFolder numbers, keep class order")
 	force := fs.Bool("force", false, "replace OUT if it is a regular file (csv, npz) or an earlier PNG export (png: a folder with the "+export.Marker+" file and only <class>/<index>.png files); anything else is refused")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,5 +183,26 @@ func TestExportFinishesOneKilledBetweenItsRenames(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tree, "0", "00.png")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// export --classes names takes the names from the class-name file line by line (line k names
+// class k; a blank line names none) and puts the class number first, so that the folders sort
+// in class order.
+func TestExportNamesFollowTheClassFile(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 30) // labels k mod 10
+	os.WriteFile(filepath.Join(dir, "classes.txt"), []byte("zero\n\ntwo\nthree\n"), 0o644)
+	tree := filepath.Join(dir, "tree")
+	if code, _, stderr := runCLI("export", "--classes", "names", ip, lp, tree); code != 0 {
+		t.Fatalf("export: %d %s", code, stderr)
+	}
+	for k, want := range []string{"0-zero", "1", "2-two", "3-three", "4", "9"} {
+		if k == 5 {
+			k = 9
+		}
+		if _, err := os.Stat(filepath.Join(tree, want, fmt.Sprintf("%02d.png", k))); err != nil { // indices padded to 2 digits
+			t.Errorf("class %d: %v", k, err)
+		}
 	}
 }

@@ -138,13 +138,15 @@ func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
 }
 
-// folderName returns the PNG tree's folder for class c: its number, or with names its name
-// made safe for file names on Linux, macOS and Windows.
-func folderName(s Samples, c int, names bool) string {
+// folderName returns the PNG tree's folder for class c: its number zero-padded to width digits
+// (classWidth), and with names "<number>-<name>", the name made safe for file names on Linux,
+// macOS and Windows (a class without a name, or named by its number, is its number alone);
+// "unlabelled" for NoLabel.
+func folderName(s Samples, c int, names bool, width int) string {
 	if c == NoLabel {
 		return "unlabelled"
 	}
-	num := strconv.Itoa(c)
+	num := fmt.Sprintf("%0*d", width, c)
 	if !names || s.ClassName == nil {
 		return num
 	}
@@ -156,8 +158,8 @@ func folderName(s Samples, c int, names bool) string {
 		return r
 	}, s.ClassName(c))
 	name = strings.Trim(name, " .")
-	if name == "" || name == num {
+	if name == "" || name == strconv.Itoa(c) {
 		return num
 	}
-	return name
+	return num + "-" + name
 }
