@@ -26,7 +26,7 @@ import (
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
                       [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv]
-                      [--threshold S]
+                      [--force] [--threshold S]
                       [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
@@ -66,15 +66,17 @@ options:
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
                    and with the label kind the confusion matrix and the 2-D map),
-                   readable offline; an existing DIR is replaced only if it is an earlier
-                   report or empty
+                   readable offline; an existing DIR is replaced only with --force, and
+                   only if it is an earlier report (an empty folder is written into)
   --confusion FILE.csv
                    also write the confusion matrix: rows the given labels, columns the CNN's
                    out-of-fold predicted classes, counts; header given,<class>,<class>… (class
-                   names when the dataset has them). Needs the label kind (its scan)
+                   names when the dataset has them). Needs the label kind (its scan) and labelled samples
   --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
                    the CNN sees as alike sit together (a neighbour-graph layout of its
-                   features). Needs the label kind (its scan)
+                   features). Needs the label kind (its scan) and labelled samples
+  --force          replace the --report, --confusion and --map outputs if they exist (never
+                   a file of a pair open for editing or whose journal holds unsaved edits)
   --threshold S    duplicate and leak: the similarity from which a pair is listed
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
   --seed N, --seeds S, --folds K, --epochs E
@@ -102,6 +104,7 @@ func runCheck(c *cli, args []string) error {
 	folds := fs.Int("folds", 3, "")
 	seeds := fs.Int("seeds", 2, "")
 	epochs := fs.Int("epochs", 0, "")
+	force := fs.Bool("force", false, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	files, err := c.parse(fs, args, 0, 2)
@@ -145,17 +148,19 @@ func runCheck(c *cli, args []string) error {
 	if (*confusionOut != "" || *mapOut != "") && !labelRuns {
 		return usagef("check: --confusion and --map need the label kind (its CNN scan) and a label file")
 	}
-	if len(outputs) > 0 {
-		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs)
+	if len(outputs) > 0 { // refused now, not after the scan
+		may := func(out string) error {
+			if out == *report {
+				_, err := export.ReportAt(out)
+				return err
+			}
+			return store.FileOutput(out)
+		}
+		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
 		if err != nil {
 			return err
 		}
 		defer release()
-	}
-	if *report != "" { // refused now, not after the scan
-		if _, err := export.ReportAt(*report); err != nil {
-			return err
-		}
 	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {
@@ -163,6 +168,9 @@ func runCheck(c *cli, args []string) error {
 	}
 	defer ds.Close()
 	set := ds.Snapshot()
+	if (*confusionOut != "" || *mapOut != "") && !set.Labelled() {
+		return fmt.Errorf("%s: no sample has a label, and --confusion and --map need the CNN scan, which learns from labelled samples", files[1])
+	}
 	var other *store.Dataset
 	var otherData *sample.Set
 	if against != nil {
@@ -208,6 +216,9 @@ func runCheck(c *cli, args []string) error {
 		if out != "" { // what a check killed while writing out left beside it
 			atomicfile.RemoveStale(out, atomicfile.StaleAge)
 		}
+	}
+	if (*confusionOut != "" && views.Confusion == nil) || (*mapOut != "" && views.XY == nil) {
+		return fmt.Errorf("%s: the CNN scan did not run, so there is no confusion matrix or map to write", files[0])
 	}
 	if *confusionOut != "" {
 		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {

@@ -18,7 +18,8 @@ const importMemoryLimit = 256 << 20
 // every image through MNIST's preprocessing (or, with --no-normalize, only resized to 28×28), in
 // sorted order. Unreadable files, and images too large to decode (normalize.MaxPixels), are
 // reported on stderr and skipped, never silently; a folder named by a number above 2^31−1 stops
-// the import. IMAGES and LABELS must be two different files, neither of them an input. Both
+// the import. IMAGES and LABELS must be two different files, neither of them an input, and are
+// replaced only with --force (claimOutputs' rule, checked before any image is decoded). Both
 // files are checked as a pair (store.CheckPair) and written together, atomically
 // (store.WritePair).
 func runImport(c *cli, args []string) error {
@@ -26,6 +27,7 @@ func runImport(c *cli, args []string) error {
 	var nf normalizeFlags
 	nf.register(fs)
 	noNormalize := fs.Bool("no-normalize", false, "only resize to 28×28 (for images that are already MNIST-like)")
+	force := fs.Bool("force", false, "replace IMAGES and LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -49,9 +51,11 @@ func runImport(c *cli, args []string) error {
 	for i, f := range list {
 		inputs[i] = f.Path
 	}
-	if err := checkOutputs(inputs, files[1:]); err != nil {
+	release, err := claimOutputs(inputs, files[1:], *force, nil)
+	if err != nil {
 		return err
 	}
+	defer func() { release() }()
 	// One image is decoded at a time (normalize bounds each); a soft memory limit makes the
 	// garbage collector return one image's memory before the next grows the heap past it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
@@ -78,6 +82,9 @@ func runImport(c *cli, args []string) error {
 	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
+	// WritePair takes the locks itself and checks the journals again.
+	release()
+	release = func() {}
 	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
 		return err
 	}

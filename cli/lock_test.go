@@ -58,7 +58,7 @@ func TestWritersHonourThePairLock(t *testing.T) {
 		t.Fatal("the label file of the open pair was replaced")
 	}
 	d.Close()
-	if code, _, e := runCLI("convert", other, pl); code != 0 {
+	if code, _, e := runCLI("convert", "--force", other, pl); code != 0 {
 		t.Fatalf("convert once the pair is closed: exit %d %q", code, e)
 	}
 	if _, err := os.Stat(pl + store.LockSuffix); err == nil {

@@ -14,7 +14,6 @@ package export
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 
 	"idxlabel/internal/atomicfile"
 	"idxlabel/sample"
+	"idxlabel/store"
 )
 
 // Format is an export format.
@@ -54,9 +54,10 @@ type Options struct {
 	Notice func(msg string)
 }
 
-// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
-// states the fact; the command line adds its advice (--force), the window asks.
-var ErrExists = errors.New("exists")
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
+// store.ErrExists, the refusal of every writer's rule (store.ClaimOutputs): its message states
+// the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = store.ErrExists
 
 // Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
 // out that were killed midway left beside it (recoverTrees: a PNG export killed between its
@@ -111,13 +112,15 @@ func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
 }
 
-// folderName returns the PNG tree's folder for class c: its number, or with names its name
-// made safe for file names on Linux, macOS and Windows.
-func folderName(s sample.Set, c int, names bool) string {
+// folderName returns the PNG tree's folder for class c: its number zero-padded to width digits
+// (classWidth), and with names "<number>-<name>", the name made safe for file names on Linux,
+// macOS and Windows (a class without a name, or named by its number, is its number alone);
+// "unlabelled" for sample.NoLabel.
+func folderName(s sample.Set, c int, names bool, width int) string {
 	if c == sample.NoLabel {
 		return "unlabelled"
 	}
-	num := strconv.Itoa(c)
+	num := fmt.Sprintf("%0*d", width, c)
 	if !names || s.ClassName == nil {
 		return num
 	}
@@ -129,8 +132,8 @@ func folderName(s sample.Set, c int, names bool) string {
 		return r
 	}, s.ClassName(c))
 	name = strings.Trim(name, " .")
-	if name == "" || name == num {
+	if name == "" || name == strconv.Itoa(c) {
 		return num
 	}
-	return name
+	return num + "-" + name
 }

@@ -46,7 +46,7 @@ func TestPNGTreeReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range s.N {
-		name := filepath.Join(out, folderName(s, s.Labels[k], false), strconv.Itoa(s.Index[k])+".png")
+		name := filepath.Join(out, folderName(s, s.Labels[k], false, classWidth(s.Labels)), strconv.Itoa(s.Index[k])+".png")
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +63,8 @@ func TestPNGTreeReadsBack(t *testing.T) {
 	}
 }
 
-// Class names become safe, unique folder names; an existing OUT is refused unless Force.
+// Class names become safe folder names after the class number, unique even when two names are
+// the same; an existing OUT is refused unless Force.
 func TestClassNamesAndExistingOut(t *testing.T) {
 	s := gen(6, 2, 2)
 	out := filepath.Join(t.TempDir(), "tree")
@@ -75,7 +76,7 @@ func TestClassNamesAndExistingOut(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != Marker+" one one-2 unlabelled zero_nil" {
+	if strings.Join(names, " ") != Marker+" 0-zero_nil 1-one 2-one unlabelled" {
 		t.Fatalf("folders %v", names)
 	}
 	if err := Write(context.Background(), s, out, Options{Format: PNG}); !errors.Is(err, ErrExists) {
@@ -84,7 +85,7 @@ func TestClassNamesAndExistingOut(t *testing.T) {
 	if err := Write(context.Background(), s, out, Options{Format: PNG, Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "zero_nil")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(out, "0-zero_nil")); !os.IsNotExist(err) {
 		t.Fatal("--force left the old tree's folders")
 	}
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".tree.idxlabel-export-*"))

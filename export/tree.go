@@ -52,23 +52,33 @@ func writeTree(ctx context.Context, s sample.Set, out string, opts Options) erro
 	return nil
 }
 
-// folders returns the folder of each class present, names made unique ("<name>-<class>" when two
-// classes' safe names meet).
+// folders returns the folder of each class present (folderName). Every class number is
+// zero-padded to the width of the largest one present (classWidth), so that the folders sort in
+// class order: torchvision's ImageFolder (and Keras') numbers classes by their sorted folder
+// names, and "10" would sort before "9", "eight" before "zero". The number also keeps two
+// classes' folders apart when their names are the same, or differ only in case (EMNIST's "A"
+// and "a") on a disk that ignores case. Unlabelled samples' folder sorts after them all.
 func folders(s sample.Set, names bool) map[int]string {
+	width := classWidth(s.Labels)
 	out := map[int]string{}
-	taken := map[string]int{}
 	for _, c := range s.Labels {
-		if _, ok := out[c]; ok {
-			continue
+		if _, ok := out[c]; !ok {
+			out[c] = folderName(s, c, names, width)
 		}
-		name := folderName(s, c, names)
-		if prev, clash := taken[name]; clash && prev != c {
-			name += "-" + strconv.Itoa(c)
-		}
-		taken[name] = c
-		out[c] = name
 	}
 	return out
+}
+
+// classWidth returns the digits of the longest class number among labels (sample.NoLabel aside; a
+// minus sign counts), at least 1.
+func classWidth(labels []int) int {
+	width := 1
+	for _, c := range labels {
+		if c != sample.NoLabel {
+			width = max(width, len(strconv.Itoa(c)))
+		}
+	}
+	return width
 }
 
 func buildTree(ctx context.Context, s sample.Set, root string, opts Options) error {

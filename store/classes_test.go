@@ -68,7 +68,8 @@ func TestClassNameRules(t *testing.T) {
 		want       map[int]string
 		err        string
 	}{
-		{"plain, CRLF, BOM, blank lines", "\uFEFFzero\r\n\r\none\r\n", map[int]string{0: "zero", 1: "one"}, ""},
+		{"plain, CRLF, BOM, a blank line names no class", "\uFEFFzero\r\n\r\ntwo\r\n", map[int]string{0: "zero", 2: "two"}, ""},
+		{"blank lines keep the numbering", "\n one\n\t\n\nfour\n\n", map[int]string{1: "one", 4: "four"}, ""},
 		{"white space made one space", "T-shirt\t/  top\n", map[int]string{0: "T-shirt / top"}, ""},
 		{"long name cut", long + "\n", map[int]string{0: strings.Repeat("ж", 63) + "…"}, ""},
 		{"exactly 64 kept", strings.Repeat("a", 64), map[int]string{0: strings.Repeat("a", 64)}, ""},

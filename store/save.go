@@ -303,8 +303,9 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 // compared, then renamed with a manifest so that a crash between the renames is finished by the
 // next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
 // It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
-// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
-// write, verify or rename error.
+// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, an
+// *UnsavedEditsError when its journal holds unsaved edits (RefuseUnsaved), and any write,
+// verify or rename error. It replaces existing files: a writer decides that first (ClaimOutputs).
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	if labels == nil {
 		labelsPath = ""
@@ -323,6 +324,9 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 		return err
 	}
 	defer release()
+	if err := RefuseUnsaved(paths...); err != nil {
+		return err
+	}
 	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
 }
 
