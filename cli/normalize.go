@@ -21,7 +21,7 @@ type normalizeFlags struct {
 func (n *normalizeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.center, "center", "mass", "centring: mass (MNIST's centre of mass) or box (bounding box)")
 	fs.StringVar(&n.ink, "ink", "auto", "which pixels are ink: auto, light (light on dark) or dark (dark on light)")
-	fs.IntVar(&n.threshold, "threshold", 0, "make the ink bilevel first: ink ≥ this (1–255) becomes full ink; 0 keeps grey levels")
+	fs.IntVar(&n.threshold, "threshold", 0, "ink ≥ this grey level (1–255) is ink, the rest ground; 0 chooses it from each image (Otsu's method)")
 }
 
 func (n *normalizeFlags) options() (normalize.Options, error) {
