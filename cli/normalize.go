@@ -29,16 +29,9 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 	if err != nil {
 		return normalize.Options{}, usagef("%v", err)
 	}
-	var p normalize.Polarity
-	switch n.ink {
-	case "auto":
-		p = normalize.InkAuto
-	case "light":
-		p = normalize.InkLight
-	case "dark":
-		p = normalize.InkDark
-	default:
-		return normalize.Options{}, usagef("--ink %q: expected auto, light or dark", n.ink)
+	p, err := normalize.ParsePolarity(n.ink)
+	if err != nil {
+		return normalize.Options{}, usagef("--%v", err)
 	}
 	if n.threshold < 0 || n.threshold > 255 {
 		return normalize.Options{}, usagef("--threshold %d: expected 0–255", n.threshold)

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strconv"
+	"strings"
 )
 
 // MNIST's geometry (the MNIST page).
@@ -60,6 +62,44 @@ const (
 	InkLight                 // light ink on a dark ground, like MNIST and the drawing pad
 	InkDark                  // dark ink on a light ground
 )
+
+// String returns "auto", "light" or "dark", the command-line spelling.
+func (p Polarity) String() string {
+	switch p {
+	case InkLight:
+		return "light"
+	case InkDark:
+		return "dark"
+	}
+	return "auto"
+}
+
+// ParsePolarity reads "auto" (or ""), "light" or "dark". Errors: any other word.
+func ParsePolarity(s string) (Polarity, error) {
+	switch s {
+	case "auto", "":
+		return InkAuto, nil
+	case "light":
+		return InkLight, nil
+	case "dark":
+		return InkDark, nil
+	}
+	return 0, fmt.Errorf("ink %q: expected auto, light or dark", s)
+}
+
+// ParseThreshold reads a threshold as a person types it: "auto" (or "", "0") for Otsu's method,
+// else a grey level 1–255. Errors: anything else, saying what is expected.
+func ParseThreshold(s string) (int, error) {
+	switch s = strings.TrimSpace(s); s {
+	case "", "auto", "0":
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 255 {
+		return 0, fmt.Errorf("threshold %q: expected auto or a grey level 1–255", s)
+	}
+	return n, nil
+}
 
 // Options control Digit. The zero value is MNIST's preprocessing with automatic ink detection
 // and threshold, for a 28×28 field.
