@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"time"
+
+	"idxlabel/dataset"
+	"idxlabel/store"
+)
+
+// claimNew is claimOutputs for the commands that build datasets (merge, split, subset), and
+// the one place they check their outputs: besides claimOutputs' refusals, an output that exists
+// is refused unless force, and even with force when a journal beside it (or beside the label
+// file of an output image file) holds edits a window has not saved: replacing the file would
+// leave them to be replayed onto other samples. Errors: a usage error (exit 2) for an output
+// refused; those of store.LockForWrite.
+func claimNew(inputs, outputs []string, force bool) (release func(), err error) {
+	if err := checkOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	for _, o := range outputs {
+		for _, j := range []string{o + store.JournalSuffix, store.FindLabels(o) + store.JournalSuffix} {
+			if fi, err := os.Stat(j); err == nil && fi.Size() > 0 && j != store.JournalSuffix {
+				return nil, usagef("%s: %s holds edits not yet saved; open the pair in idxlabel to save or discard them first", o, j)
+			}
+		}
+		if _, err := os.Lstat(o); err == nil && !force {
+			return nil, usagef("%s exists (use --force to replace it)", o)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return store.LockForWrite(outputs...)
+}
+
+// buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan
+// made from the inputs and written (dataset.Write) with progress on stderr once the work has
+// taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
+// on stdout for each pair written.
+func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {
+	var inFiles, outFiles []string
+	for _, p := range in {
+		inFiles = append(inFiles, p.Images, p.Labels)
+	}
+	for _, p := range out {
+		outFiles = append(outFiles, p.Images, p.Labels)
+	}
+	var names []string
+	for _, p := range out {
+		names = append(names, dataset.NamesFileFor(p.Labels))
+	}
+	// The class-name files beside the outputs are outputs too: one left from before would name
+	// the new classes.
+	release, err := claimNew(inFiles, append(outFiles, names...), force)
+	if err != nil {
+		return err
+	}
+	defer release()
+	inputs := make([]*dataset.Input, len(in))
+	for k, p := range in {
+		if inputs[k], err = dataset.Open(p); err != nil {
+			return err
+		}
+		for _, n := range inputs[k].Notices {
+			fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
+		}
+		if f := inputs[k].NamesFile; f != "" {
+			inFiles = append(inFiles, f)
+		}
+	}
+	if err := checkOutputs(inFiles, append(outFiles, names...)); err != nil {
+		return err
+	}
+	p, err := plan(inputs)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	shown := false
+	written, err := dataset.Write(ctx, p, func(file string, done, total int) {
+		if time.Since(start) > time.Second {
+			fmt.Fprintf(c.stderr, "\r%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
+			shown = true
+		}
+	})
+	if shown {
+		fmt.Fprintln(c.stderr)
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range written {
+		fmt.Fprintf(c.stdout, "%s, %s: %d samples (images %s, labels %s)", w.Out.Images, w.Out.Labels, w.Images.Dims[0], w.Images, w.Labels)
+		if w.NamesFile != "" {
+			fmt.Fprintf(c.stdout, "; class names in %s", w.NamesFile)
+		}
+		fmt.Fprintln(c.stdout)
+	}
+	return nil
+}
