@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,16 +67,19 @@ func rows(t *testing.T, ip, lp string) []string {
 	}
 	n, stride, cols := images.Dims[0], images.Stride(), labels.Stride()
 	out := make([]string, n)
+	var b []byte
 	for i := range n {
-		var b strings.Builder
+		b = b[:0]
 		for j := range stride {
-			fmt.Fprint(&b, images.Float(i*stride+j), " ")
+			b = strconv.AppendFloat(b, images.Float(i*stride+j), 'g', -1, 64)
+			b = append(b, ' ')
 		}
-		b.WriteString("|")
+		b = append(b, '|')
 		for c := range cols {
-			fmt.Fprint(&b, " ", labels.Int(i*cols+c))
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, labels.Int(i*cols+c), 10)
 		}
-		out[i] = b.String()
+		out[i] = string(b)
 	}
 	return out
 }

@@ -35,6 +35,7 @@ var commands = []command{
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
 	{"merge", "[--force] IMAGES1 LABELS1 IMAGES2 LABELS2 [IMAGESn LABELSn ...] OUT_IMAGES OUT_LABELS", "append pairs in the order given into one pair (same height and width; label dtypes widened; class names merged), streamed, written atomically", runMerge},
+	{"split", "[--test FRACTION | --test-count N] [--stratify] [--group-column K] [--shuffle] [--seed S] [--force] IMAGES LABELS TRAIN_IMAGES TRAIN_LABELS TEST_IMAGES TEST_LABELS", "a train and a test pair holding every sample exactly once: drawn by the seed, per class (--stratify) or by whole groups (--group-column), in input order unless --shuffle", runSplit},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 
