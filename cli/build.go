@@ -82,12 +82,12 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start := time.Now()
+	start, last := time.Now(), time.Time{}
 	shown := false
 	written, err := dataset.Write(ctx, p, func(file string, done, total int) {
-		if time.Since(start) > time.Second {
+		if now := time.Now(); now.Sub(start) > time.Second && (now.Sub(last) > 250*time.Millisecond || done == total) {
 			fmt.Fprintf(c.stderr, "\r%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
-			shown = true
+			shown, last = true, now
 		}
 	})
 	if shown {

@@ -230,3 +230,39 @@ func mnistFiles(t *testing.T) (ti, tl, ri, rl string) {
 	return mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TestLabels),
 		mnisttest.Path(t, mnisttest.TrainImages), mnisttest.Path(t, mnisttest.TrainLabels)
 }
+
+// TestBuildersHonourLocksAndJournals: merge, split and subset --force into a pair open for
+// editing exit 1 with the lock's message; into a pair whose journal holds edits, exit 2; the
+// files are left as they were.
+func TestBuildersHonourLocksAndJournals(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genBuildPair(t, dir, "in", 6, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })
+	hi, hl := genBuildPair(t, dir, "held", 3, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return 1 })
+	before := rows(t, hi, hl)
+	x, y := filepath.Join(dir, "x"), filepath.Join(dir, "y")
+	cmds := [][]string{
+		{"merge", "--force", ip, lp, ip, lp, hi, hl},
+		{"split", "--force", ip, lp, x, y, hi, hl},
+		{"subset", "--force", ip, lp, hi, hl},
+	}
+	d, err := store.Open(hi, hl, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range cmds {
+		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "open for editing") {
+			t.Errorf("%v on a held pair: exit %d, %q", args, code, e)
+		}
+	}
+	d.Close()
+	os.WriteFile(hl+store.JournalSuffix, []byte("edits"), 0o644)
+	for _, args := range cmds {
+		if code, _, e := runCLI(args...); code != 2 || !strings.Contains(e, "holds edits not yet saved") {
+			t.Errorf("%v beside a journal: exit %d, %q", args, code, e)
+		}
+	}
+	if !slices.Equal(rows(t, hi, hl), before) {
+		t.Error("the held pair was replaced")
+	}
+	noFiles(t, x, y)
+}
