@@ -34,6 +34,7 @@ var commands = []command{
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
+	{"suggest", "[--ask N] [--seed S] IMAGES [LABELS]", "labelling from scratch: --ask N prints CSV index of the N samples to label next (with no labels too); without it CSV index,suggested,confidence for every unlabelled sample, most confident first (calibrated probability)", runSuggest},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 
