@@ -50,7 +50,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.c = c
 	w.grid = newTileGrid(c)
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
-	w.d.done = w.keys.focusGrid
+	w.d.done = func() {
+		w.keys.focusGrid()
+		c.replayHeld() // inputs that waited behind the dialog (held.go)
+	}
 
 	// The modes beyond browsing, and the workflows that make their lists.
 	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects"}
@@ -104,8 +107,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 
 	// The views report to the controller, and to the key router.
 	w.grid.onZoom = w.side.setZoom
-	w.side.onShow, w.side.onClass, w.side.onGoto = c.choose, c.setClass, c.gotoSample
-	w.detail.onGoto = c.gotoSample // a suspect's neighbour
+	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
+	w.side.onShow = func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) }
+	w.side.onClass = func(class *int) { c.input(func() { c.setClass(class) }) }
+	w.side.onGoto, w.detail.onGoto = c.askGoto, c.askGoto // the go-to box, a suspect's neighbour
 	w.side.onZoom = w.grid.setZoom
 	w.side.onKey, w.side.onRune, w.side.onDone = w.keys.passKey, w.keys.passRune, w.keys.focusGrid
 	w.side.gotoBox.onFocus = w.footer.setTyping
@@ -157,14 +162,14 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: w.imp.importDialog, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.imp.importDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
-		save: w.save.save, saveAs: w.save.saveAs, cancelSave: w.save.cancel, quit: w.save.quit,
+		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
-		undo: c.undo, redo: c.redo,
-		selectAll:    func() { w.keys.selectAll(c.selectAll) },
-		relabel:      func() { c.pickClass("") },
-		toggleDelete: c.toggleDelete,
+		undo: func() { c.input(c.undo) }, redo: func() { c.input(c.redo) },
+		selectAll:    func() { w.keys.selectAll(func() { c.input(c.selectAll) }) },
+		relabel:      func() { c.input(func() { c.pickClass("") }) },
+		toggleDelete: func() { c.input(c.toggleDelete) },
 		draw:         w.draw.show,
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
