@@ -15,14 +15,14 @@ import (
 // drain → apply → refresh, and the views show the new state.
 
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
-// class picker for datasets whose classes need more than one keystroke; ? opens the keyboard
-// reference.
+// class picker for datasets whose classes need more than one keystroke, and for a letter or a
+// minus sign (which it keeps: "-8" is no 8); ? opens the keyboard reference.
 func (c *controller) typedRune(r rune) {
 	switch {
 	case r == '?':
 		c.d.showKeys()
-	case r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-		c.input(func() { c.typeClass(r) })
+	case r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-':
+		c.input(func() { c.typeClass(r) }) // a minus begins a negative class number
 	}
 }
 
