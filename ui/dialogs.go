@@ -176,7 +176,7 @@ func (p *dialogs) showKeys() {
 	// in bold, then what they do.
 	left, right := container.NewVBox(), container.NewVBox()
 	fg := theme.Color(theme.ColorNameForeground)
-	for _, k := range keyReference {
+	for _, k := range keyReference(p.win.MainMenu()) {
 		keys := canvas.NewText(k.keys, fg)
 		keys.TextStyle.Bold = true
 		keys.Alignment = fyne.TextAlignTrailing
