@@ -6,6 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/internal/version"
 )
 
 // Help → Keyboard lists every shortcut of the main menu (read from the menu, so none can be left
@@ -38,5 +41,20 @@ func TestKeyboardReferenceListsEveryMenuShortcut(t *testing.T) {
 	}
 	if n < 15 {
 		t.Fatalf("only %d menu shortcuts found", n)
+	}
+}
+
+// Help → About names the program's version.
+func TestAboutNamesTheVersion(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	menuItem(t, w, "Help", "About IDX Labeler").Action()
+	found := false
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, "IDX Labeler "+version.Version) {
+			found = true
+		}
+	})
+	if !found {
+		t.Fatal("Help → About does not name the version")
 	}
 }

@@ -182,6 +182,6 @@ func (w *window) menuActions() menuActions {
 			c.renderCursor()
 			w.sugg.stop()
 		},
-		keys: w.d.showKeys,
+		keys: w.d.showKeys, about: w.d.showAbout,
 	}
 }
