@@ -56,6 +56,7 @@ type screen struct {
 	footer *footer
 	menu   *menuBar
 	title  func(string)
+	banner func(string)            // shows a line above the grid ("": none)
 	focus  func()                  // gives the grid the keys
 	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
 }
@@ -237,6 +238,7 @@ func (c *controller) refresh() {
 	c.out.grid.show(c.gridFrame())
 	c.renderCursor()
 	c.out.title(c.title())
+	c.out.banner(c.banner())
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 

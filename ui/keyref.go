@@ -17,7 +17,7 @@ var gridKeyReference = []key{
 	{"Delete, Backspace", "delete the selection (again: restore it)"},
 	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
 	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
-	{"Escape", "clear the selection; cancel a dialog; on the map: show every sample again"},
+	{"Escape", "clear the selection; cancel a dialog; on the map: end the lasso"},
 	{"Enter", "in a dialog: its default answer"},
 	{"Ctrl+Shift+Z", "redo"},
 	{"Ctrl+wheel", "zoom the tiles"},

@@ -39,6 +39,16 @@ func (s *state) title() string {
 	return t
 }
 
+// banner is the line above the grid: on the demo, what it is and how to open one's own files;
+// "" otherwise (no line).
+func (s *state) banner() string {
+	if !s.demo {
+		return ""
+	}
+	return "This is the demo: digits drawn from the Go fonts, a few labelled wrong on purpose (Ctrl+K finds them). " +
+		"Your own IDX files: File → Open… (Ctrl+O), or drop them on the window; File → New Dataset… (Ctrl+N) starts an empty one."
+}
+
 // sideState is what the side panel shows.
 func (s *state) sideState() sideState {
 	return sideState{mode: s.mode, filter: s.v.filter, counts: s.ds.Counts(), total: s.ds.Len()}

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
 )
@@ -116,8 +117,25 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.side.gotoBox.onFocus = w.footer.setTyping
 
 	middle := container.NewStack(w.grid)
+	banner := widget.NewLabel("")
+	banner.Wrapping = fyne.TextWrapWord
+	banner.Importance = widget.HighImportance
+	banner.Hide()
+	centre := container.NewBorder(banner, nil, nil, nil, middle)
 	c.out = screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
 		title: win.SetTitle, focus: w.keys.focusGrid,
+		banner: func(text string) {
+			if text == banner.Text && banner.Visible() == (text != "") {
+				return // nothing changed: no layout for a key
+			}
+			banner.SetText(text)
+			if text == "" {
+				banner.Hide()
+			} else {
+				banner.Show()
+			}
+			centre.Refresh()
+		},
 		center: func(o fyne.CanvasObject) {
 			if o == nil {
 				o = w.grid
@@ -130,7 +148,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		}}
 	left := container.NewPadded(w.side.root)
 	right := container.NewPadded(w.detail.root)
-	win.SetContent(container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, middle))
+	win.SetContent(container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre))
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
