@@ -7,15 +7,15 @@ import (
 	"os"
 	"time"
 
-	"idxlabel/export"
 	"idxlabel/plot"
+	"idxlabel/report"
 )
 
 // testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
 // person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
 const (
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
-	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
+	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
 	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
 	// stderr how long each frame and each lasso took (logFrame, logLasso).
 	testMapEnv = "IDXLABEL_TEST_MAP"
@@ -44,7 +44,7 @@ func (m *mapper) writeDump(d *scanData) {
 	}
 	f, err := os.Create(m.dump)
 	if err == nil {
-		err = export.WriteMapCSV(f, xy)
+		err = report.WriteMapCSV(f, xy)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

@@ -34,6 +34,11 @@ const StaleAge = time.Hour
 // socket or device), so idxlabel neither reads nor replaces it.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrExists: an output already exists and the writer was not told to replace it (the command
+// line's --force). Its message states the fact; the command line adds its advice, the window
+// asks. Every writer returns this one error for it (store.ErrExists is it too).
+var ErrExists = errors.New("exists")
+
 // TempPrefix returns the name prefix every temporary file for target has:
 // "<dir>/.<name>.idxlabel-tmp-". The random suffix is decimal digits (os.CreateTemp's).
 func TempPrefix(target string) string {
