@@ -196,7 +196,9 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
-		c.resets++
+		if !keepsNumbers(ch.Renumber) {
+			c.resets++ // the scans describe samples by numbers that are gone
+		}
 		clear(c.places)
 		for _, mv := range c.modes {
 			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
@@ -467,4 +469,20 @@ func (c *controller) reselect(samples []int) {
 	if c.v.nsel == 0 {
 		c.v.move(cur, false)
 	}
+}
+
+// keepsNumbers reports whether a Reset's renumbering (store.Change.Renumber) leaves every sample
+// its number: a save that left none out (labels written, added samples kept). The scans of the
+// samples then still describe them (the pixels the networks saw are unchanged), so they are kept
+// across the save rather than run again. A replay's Reset (nil) renumbers. O(N), once a save.
+func keepsNumbers(renumber []int) bool {
+	if renumber == nil {
+		return false
+	}
+	for i, to := range renumber {
+		if to != i {
+			return false
+		}
+	}
+	return true
 }
