@@ -32,6 +32,7 @@ test: deps lint build
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/keysave.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/rank.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/drawquit.sh $(BIN)
 	scripts/dialogs.sh $(BIN)

@@ -256,6 +256,7 @@ func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 	c.modeView().shown(&c.state)
+	c.writeTestState()
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
