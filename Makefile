@@ -35,6 +35,7 @@ test: deps lint build
 	scripts/rank.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/drawquit.sh $(BIN)
+	scripts/drawfocus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/dialogs.sh $(BIN)
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz

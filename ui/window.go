@@ -93,6 +93,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		trained: func() bool { return w.sugg.model != nil },
 		few:     w.sugg.lowConfidence,
 		opened:  w.sugg.trainModel,
+		closed: func() {
+			win.RequestFocus()
+			w.keys.focusGrid()
+		},
 		quit: func() {
 			win.RequestFocus() // the question about unsaved edits opens there
 			w.save.quit()
