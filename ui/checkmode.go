@@ -76,7 +76,8 @@ func newCheckFindings(kinds []check.Kind, threshold float64) *checkFindings {
 
 // renumbered returns the findings after a save that renumbered the samples (to maps each old
 // number to the new one, -1 for a deleted sample, now gone): the same lists without the deleted
-// samples, a duplicate's copies renumbered too. The other set's positions stay.
+// samples, counted without them too (the tab's count is the tiles'), a duplicate's copies
+// renumbered. The other set's positions stay.
 func (f *checkFindings) renumbered(to []int) *checkFindings {
 	at := func(i int) (int, bool) {
 		if i < 0 || i >= len(to) || to[i] < 0 {
@@ -87,9 +88,13 @@ func (f *checkFindings) renumbered(to []int) *checkFindings {
 	out := &checkFindings{kinds: f.kinds, lists: map[check.Kind]*checkList{}, other: f.other, threshold: f.threshold}
 	for k, l := range f.lists {
 		m := &checkList{state: l.state, of: make(map[int]checkItem, len(l.of)), flagged: l.flagged, found: l.found}
-		for _, i := range l.order {
+		for p, i := range l.order {
 			j, ok := at(i)
 			if !ok {
+				m.found--
+				if p < l.flagged { // the list holds the flagged findings first
+					m.flagged--
+				}
 				continue
 			}
 			x := l.of[i]
@@ -334,10 +339,11 @@ func (m *checkMode) about(s *state, i int) about {
 		}
 		a.text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
+		set := baseName(o.name) // the other set's number, named so as not to be read as one of this set's
 		for _, k := range x.others[:min(4, len(x.others))] {
 			j := o.snap.Indices[k]
 			a.thumbs = append(a.thumbs, thumb{px: store.DisplayOrder(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
-				caption: n.short(o.snap.Labels[k]) + "  #" + strconv.Itoa(j)})
+				caption: n.short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
 	a.large = len(a.thumbs) > 0
