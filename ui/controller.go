@@ -57,6 +57,7 @@ type screen struct {
 	menu   *menuBar
 	title  func(string)
 	banner func(string)            // shows a line above the grid ("": none)
+	wide   func(bool)              // gives the middle the detail panel's room too (or back)
 	focus  func()                  // gives the grid the keys
 	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
 }
@@ -239,6 +240,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
+	c.out.wide(c.modeView().wide())
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
