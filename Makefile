@@ -32,8 +32,10 @@ test: deps lint build
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/keysave.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/rank.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/drawquit.sh $(BIN)
+	scripts/drawfocus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/dialogs.sh $(BIN)
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz

@@ -28,12 +28,12 @@ fail() {
   echo "drawquit: $* (screenshot /tmp/drawquit-fail.png)" >&2; cat "$log" >&2; exit 1
 }
 
-# draw: one stroke on the draw window's pad (it opens at the screen's top left: no window
-# manager under Xvfb; its pad spans about (10, 70)–(430, 490)).
+# draw: one stroke on the draw window's pad (open_draw found the window at DRAW_X, DRAW_Y; its pad
+# spans about (10, 40)–(430, 460) in it).
 draw() {
-  xdotool mousemove 120 140 mousedown 1
-  for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove $((120 + 20 * k)) 140; sleep 0.02; done
-  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool mousemove $((320 - 8 * k)) $((140 + 22 * k)); sleep 0.02; done
+  xdotool mousemove $((DRAW_X + 120)) $((DRAW_Y + 110)) mousedown 1
+  for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove $((DRAW_X + 120 + 20 * k)) $((DRAW_Y + 110)); sleep 0.02; done
+  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool mousemove $((DRAW_X + 320 - 8 * k)) $((DRAW_Y + 110 + 22 * k)); sleep 0.02; done
   xdotool mouseup 1
   sleep 0.3
 }

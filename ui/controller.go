@@ -57,6 +57,7 @@ type screen struct {
 	menu   *menuBar
 	title  func(string)
 	banner func(string)            // shows a line above the grid ("": none)
+	wide   func(bool)              // gives the middle the detail panel's room too (or back)
 	focus  func()                  // gives the grid the keys
 	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
 }
@@ -241,6 +242,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
+	c.out.wide(c.modeView().wide())
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -258,6 +260,7 @@ func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 	c.modeView().shown(&c.state)
+	c.writeTestState()
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
