@@ -2,40 +2,19 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/signal"
 	"time"
 
 	"idxlabel/dataset"
-	"idxlabel/store"
 )
 
-// claimNew is claimOutputs for the commands that build datasets (merge, split, subset), and
-// the one place they check their outputs: besides claimOutputs' refusals, an output that exists
-// is refused unless force, and even with force when a journal beside it (or beside the label
-// file of an output image file) holds edits a window has not saved: replacing the file would
-// leave them to be replayed onto other samples. Errors: a usage error (exit 2) for an output
-// refused; those of store.LockForWrite.
+// claimNew is the one place merge, split and subset claim their outputs: claimOutputs (an
+// output that exists is refused unless force, and even with force when it belongs to a pair a
+// window holds or whose journal holds unsaved edits). Errors: claimOutputs'.
 func claimNew(inputs, outputs []string, force bool) (release func(), err error) {
-	if err := checkOutputs(inputs, outputs); err != nil {
-		return nil, err
-	}
-	for _, o := range outputs {
-		for _, j := range []string{o + store.JournalSuffix, store.FindLabels(o) + store.JournalSuffix} {
-			if fi, err := os.Stat(j); err == nil && fi.Size() > 0 && j != store.JournalSuffix {
-				return nil, usagef("%s: %s holds edits not yet saved; open the pair in idxlabel to save or discard them first", o, j)
-			}
-		}
-		if _, err := os.Lstat(o); err == nil && !force {
-			return nil, usagef("%s exists (use --force to replace it)", o)
-		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-	}
-	return store.LockForWrite(outputs...)
+	return claimOutputs(inputs, outputs, force, nil)
 }
 
 // buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan

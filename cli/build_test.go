@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -99,7 +100,12 @@ func noFiles(t *testing.T, names ...string) {
 func TestMergeAppendsInOrderWidening(t *testing.T) {
 	dir := t.TempDir()
 	a1, a2 := genBuildPair(t, dir, "a", 5, 3, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 3) })
-	b1, b2 := genBuildPair(t, dir, "b", 4, 3, 2, idx.Int16, idx.Int32, 1, 50, func(i int) int64 { return 70000 + int64(i) })
+	b1, b2 := genBuildPair(t, dir, "b", 4, 3, 2, idx.Int16, idx.Int32, 1, 50, func(i int) int64 {
+		if i == 2 {
+			return sample.NoLabel // a sample without a label stays one
+		}
+		return 70000 + int64(i)
+	})
 	c1, c2 := genBuildPair(t, dir, "c", 0, 3, 2, idx.UByte, idx.UByte, 1, 0, func(int) int64 { return 0 })
 	oi, ol := filepath.Join(dir, "out-images.gz"), filepath.Join(dir, "out-labels")
 	code, out, errOut := runCLI("merge", a1, a2, b1, b2, c1, c2, oi, ol)
@@ -159,7 +165,7 @@ func TestMergeRefusals(t *testing.T) {
 	}
 	os.WriteFile(oi, []byte("keep"), 0o644)
 	code, _, errOut := runCLI("merge", a1, a2, a1, a2, oi, ol)
-	if code != 2 || !strings.Contains(errOut, oi+" exists (use --force to replace it)") {
+	if code != 1 || !strings.Contains(errOut, oi+": exists (use --force to replace it)") {
 		t.Errorf("existing output: exit %d, %q", code, errOut)
 	}
 	if b, _ := os.ReadFile(oi); string(b) != "keep" {
@@ -232,8 +238,8 @@ func mnistFiles(t *testing.T) (ti, tl, ri, rl string) {
 }
 
 // TestBuildersHonourLocksAndJournals: merge, split and subset --force into a pair open for
-// editing exit 1 with the lock's message; into a pair whose journal holds edits, exit 2; the
-// files are left as they were.
+// editing exit 1 with the lock's message; into a pair whose journal holds edits, exit 1 naming
+// the journal; the files are left as they were.
 func TestBuildersHonourLocksAndJournals(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := genBuildPair(t, dir, "in", 6, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })
@@ -257,7 +263,7 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 	d.Close()
 	os.WriteFile(hl+store.JournalSuffix, []byte("edits"), 0o644)
 	for _, args := range cmds {
-		if code, _, e := runCLI(args...); code != 2 || !strings.Contains(e, "holds edits not yet saved") {
+		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "replacing the file would lose them") {
 			t.Errorf("%v beside a journal: exit %d, %q", args, code, e)
 		}
 	}

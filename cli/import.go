@@ -29,7 +29,9 @@ const importMemoryLimit = 256 << 20
 // imported is listed on stderr with its reason (another format, unreadable, too large to decode,
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
 // import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
-// The pair is checked (store.CheckPair) and written together, atomically (store.WritePair).
+// They are replaced only with --force (claimOutputs' rule, checked before any image is
+// decoded). The pair is checked (store.CheckPair) and written together, atomically
+// (store.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -37,6 +39,7 @@ func runImport(c *cli, args []string) error {
 	noNormalize := fs.Bool("no-normalize", false, "only resize to the field (for images that are already MNIST-like)")
 	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels: MNIST's preprocessing scaled to it (box 20/28 of the field), or with --no-normalize a plain resize")
 	transpose := fs.Bool("transpose", false, "store every sample transposed (rows as columns), as EMNIST stores its images")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -69,9 +72,11 @@ func runImport(c *cli, args []string) error {
 	for i, f := range tree.Files {
 		inputs[i] = f.Path
 	}
-	if err := checkOutputs(inputs, outputs); err != nil {
+	release, err := claimOutputs(inputs, outputs, *force, nil)
+	if err != nil {
 		return err
 	}
+	defer func() { release() }()
 	if tree.Named {
 		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(tree.Names), classList(tree.Names), namesPath)
 	}
@@ -107,6 +112,9 @@ func runImport(c *cli, args []string) error {
 	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
+	// WritePair takes the locks itself and checks the journals again.
+	release()
+	release = func() {}
 	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func Open(p Pair) (*Input, error) {
 	return in, nil
 }
 
-// Class returns the class of sample i (column 0 of its label row; store.NoLabel when it has
+// Class returns the class of sample i (column 0 of its label row; sample.NoLabel when it has
 // none).
 func (in *Input) Class(i int) int64 { return in.Labels.Int(i * in.Labels.Stride()) }
 

@@ -26,7 +26,7 @@ func draw(r *rand.Rand, samples []int, k int) []int {
 	return out
 }
 
-// byClass groups the samples given by their class (column 0 of the labels; store.NoLabel, the
+// byClass groups the samples given by their class (column 0 of the labels; sample.NoLabel, the
 // unlabelled samples, is a class of its own), each group in the order of samples, and returns
 // the classes sorted.
 func byClass(in *Input, samples []int) (map[int64][]int, []int64) {

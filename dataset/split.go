@@ -21,7 +21,7 @@ type SplitOptions struct {
 // The test part holds round(Test·N) samples (or TestCount), chosen at random by the seed; with
 // Stratify each class's count there is ⌊t·n_c/N⌋ or one more (the extra samples go to the
 // classes with the largest remainders, ties drawn by the seed), so within one sample of the
-// fraction; unlabelled samples (store.NoLabel) are a class of their own. With a group column the
+// fraction; unlabelled samples (sample.NoLabel) are a class of their own. With a group column the
 // groups are kept whole: drawn in a random order, each goes to the test part when that brings
 // the test part's counts (per class with Stratify) closer to their targets, so the shares are
 // near the fraction, not within one sample. The class names go to both parts. Errors: a

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"idxlabel/store"
+	"idxlabel/sample"
 )
 
 // SubsetOptions choose the samples Subset keeps. The selections apply in this order: Indices,
@@ -117,9 +117,9 @@ func subsetNames(names map[int]string, o SubsetOptions, notice func(string)) map
 	return out
 }
 
-// className is c for messages: "3", "3 (three)" with a name, "unlabelled" for store.NoLabel.
+// className is c for messages: "3", "3 (three)" with a name, "unlabelled" for sample.NoLabel.
 func className(c int64, names map[int]string) string {
-	if c == store.NoLabel {
+	if c == sample.NoLabel {
 		return "unlabelled"
 	}
 	if s, ok := names[int(c)]; ok {

@@ -16,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/disintegration/imaging"
-
 	"idxlabel/internal/atomicfile"
 )
 
@@ -218,34 +216,27 @@ func decodeBounded(path string) (image.Image, error) {
 
 // LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
 // opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
-// normalizeDigit is false, only converted to ink (opts.Polarity, opts.Threshold) and resized to
-// the field (for images that are already MNIST-like). The file must be a regular file; its
-// dimensions are checked (image.DecodeConfig) before it is decoded. Errors, each naming the
-// file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be
-// decoded, is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink
-// (ErrEmpty).
+// normalizeDigit is false, only converted to ink (opts.Polarity; made bilevel only when
+// opts.Threshold is 1–255, else keeping its grey levels) and resized to the field by area
+// coverage (Resize; for images that are already MNIST-like). The file must be a regular file;
+// its dimensions are checked (image.DecodeConfig) before it is decoded. Errors, each naming the
+// file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be decoded,
+// is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink (ErrEmpty).
 func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
 	img, err := decodeBounded(path)
 	if err != nil {
 		return nil, err
 	}
 	if !normalizeDigit {
-		ink := Ink(img, opts.Polarity, opts.Threshold)
+		ink := Ink(img, opts.Polarity)
+		if opts.Threshold > 0 {
+			Bilevel(ink, opts.Threshold)
+		}
 		if _, ok := BoundingBox(ink); !ok {
 			return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 		}
-		width, height := FieldSize, FieldSize
-		if opts.Width > 0 && opts.Height > 0 {
-			width, height = opts.Width, opts.Height
-		}
-		if ink.Rect.Dx() == width && ink.Rect.Dy() == height {
-			return ink.Pix, nil
-		}
-		filter := DefaultFilter
-		if opts.Filter != nil {
-			filter = *opts.Filter
-		}
-		return toGray(imaging.Resize(ink, width, height, filter)).Pix, nil
+		width, height := opts.field()
+		return Resize(ink, width, height).Pix, nil
 	}
 	g, err := Digit(img, opts)
 	if err != nil {

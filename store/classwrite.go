@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
 // WriteClassNames writes names (class → name) to path atomically (atomicfile.WriteFile) in a
@@ -19,7 +20,7 @@ import (
 func WriteClassNames(path string, names map[int]string) error {
 	classes := make([]int, 0, len(names))
 	for k, s := range names {
-		if k <= NoLabel || int64(k) > 1<<31-1 {
+		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
 			return fmt.Errorf("%s: class %d is outside the 32-bit label range", path, k)
 		}
 		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {

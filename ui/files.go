@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/internal/demo"
+	"idxlabel/demo"
 	"idxlabel/store"
 )
 

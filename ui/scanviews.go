@@ -73,8 +73,8 @@ func (d *scanData) predicted(i, label int) (class int, p, pLabel float64, ok boo
 // as they are now (deleted samples excluded). O(N·C). Errors: the matrix's (shapes that do not
 // fit: a scan of another dataset).
 func newScanData(ds *store.Dataset, a *analysis) (*scanData, error) {
-	n := len(a.snap.Indices)
-	d := &scanData{a: a, ds: ds, sample: slices.Clone(a.snap.Indices), row: make([]int32, ds.Len())}
+	n := a.snap.N
+	d := &scanData{a: a, ds: ds, sample: slices.Clone(a.snap.Index), row: make([]int32, ds.Len())}
 	for i := range d.row {
 		d.row[i] = -1
 	}

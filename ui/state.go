@@ -3,6 +3,7 @@ package ui
 import (
 	"path/filepath"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -71,7 +72,7 @@ func (s *state) detailOf(i int) detailState {
 	}
 	h, w := s.ds.Size()
 	images, _ := s.ds.Paths()
-	return detailState{i: i, st: st, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
 		fromFile: images != "", classes: s.classes, about: s.modeView().about(s, i)}
 }
 
