@@ -10,14 +10,9 @@ import (
 	"idxlabel/dataset"
 )
 
-// claimNew is the one place merge, split and subset claim their outputs: claimOutputs (an
-// output that exists is refused unless force, and even with force when it belongs to a pair a
-// window holds or whose journal holds unsaved edits). Errors: claimOutputs'.
-func claimNew(inputs, outputs []string, force bool) (release func(), err error) {
-	return claimOutputs(inputs, outputs, force, nil)
-}
-
-// buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan
+// buildRun is what merge, split and subset share: outputs claimed (claimOutputs, here only:
+// an existing output is refused unless force, and even with force when it belongs to a pair a
+// window holds or whose journal holds unsaved edits), inputs opened, a plan
 // made from the inputs and written (dataset.Write) with progress on stderr once the work has
 // taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
@@ -35,7 +30,7 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 	}
 	// The class-name files beside the outputs are outputs too: one left from before would name
 	// the new classes.
-	release, err := claimNew(inFiles, append(outFiles, names...), force)
+	release, err := claimOutputs(inFiles, append(outFiles, names...), force, nil)
 	if err != nil {
 		return err
 	}
