@@ -21,7 +21,7 @@ import (
 const importMemoryLimit = 256 << 20
 
 // runImport builds an IDX pair (ubyte, 28×28 or --size W×H) from an ImageFolder tree
-// (normalize.ReadFolder: DIR/<class>/…/*.png|jpg, numbered folders keeping their numbers, named
+// (normalize.ReadFolder: DIR/<class>/…/*.png|jpg|…, numbered folders keeping their numbers, named
 // ones numbered as torchvision's ImageFolder numbers them, with their names written to the
 // class-name file beside LABELS): every image through MNIST's preprocessing (or, with
 // --no-normalize, only resized to the field), colour made grey by luminance, in torchvision's
