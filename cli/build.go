@@ -76,6 +76,12 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 			fmt.Fprintf(c.stdout, "; class names in %s", w.NamesFile)
 		}
 		fmt.Fprintln(c.stdout)
+		switch {
+		case w.NamesShadowed != "" && w.NamesFile != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, not from %s; remove or rename it\n", w.NamesShadowed, w.Out.Labels, w.NamesFile)
+		case w.NamesShadowed != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, which was there before; remove or rename it if it does not name these classes\n", w.NamesShadowed, w.Out.Labels)
+		}
 	}
 	return nil
 }

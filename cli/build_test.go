@@ -272,3 +272,16 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 	}
 	noFiles(t, x, y)
 }
+
+// TestShadowingClassNamesSaid: a class-name file the app reads before <labels>.classes.txt
+// (EMNIST's <set>-mapping.txt) beside an output is named on stderr.
+func TestShadowingClassNamesSaid(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genBuildPair(t, dir, "in", 4, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })
+	os.WriteFile(lp+".classes.txt", []byte("even\nodd\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x-mapping.txt"), []byte("0 65\n1 66\n"), 0o644)
+	code, _, e := runCLI("subset", ip, lp, filepath.Join(dir, "x-images"), filepath.Join(dir, "x-labels"))
+	if code != 0 || !strings.Contains(e, filepath.Join(dir, "x-mapping.txt")+": idxlabel reads the class names of "+filepath.Join(dir, "x-labels")+" from this file, not from "+filepath.Join(dir, "x-labels.classes.txt")) {
+		t.Errorf("exit %d, %q", code, e)
+	}
+}
