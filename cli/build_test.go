@@ -263,7 +263,7 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 	d.Close()
 	os.WriteFile(hl+store.JournalSuffix, []byte("edits"), 0o644)
 	for _, args := range cmds {
-		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "replacing the file would lose them") {
+		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "holds edits") {
 			t.Errorf("%v beside a journal: exit %d, %q", args, code, e)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/report"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -96,7 +96,7 @@ func runCheck(c *cli, args []string) error {
 	fs := c.flags("check")
 	kinds := fs.String("kinds", "", "")
 	top := fs.Int("top", 100, "")
-	report := fs.String("report", "", "")
+	reportDir := fs.String("report", "", "")
 	confusionOut := fs.String("confusion", "", "")
 	mapOut := fs.String("map", "", "")
 	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
@@ -139,7 +139,7 @@ func runCheck(c *cli, args []string) error {
 		return usagef("check: --against %s is the checked image file %s: leakage compares two sets", against[0], files[0])
 	}
 	var outputs []string
-	for _, o := range []string{*report, *confusionOut, *mapOut} {
+	for _, o := range []string{*reportDir, *confusionOut, *mapOut} {
 		if o != "" {
 			outputs = append(outputs, o)
 		}
@@ -150,7 +150,7 @@ func runCheck(c *cli, args []string) error {
 	}
 	if len(outputs) > 0 { // refused now, not after the scan
 		may := func(out string) error {
-			if out == *report {
+			if out == *reportDir {
 				_, err := export.ReportAt(out)
 				return err
 			}
@@ -192,23 +192,31 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
-	snap := ds.Snapshot()
 	var otherIndex []int
-	if other != nil {
-		otherIndex = other.Snapshot().Index
+	if otherData != nil {
+		otherIndex = otherData.Index
 	}
-	if err := writeCheckCSV(c.stdout, res, snap.Index, otherIndex); err != nil {
+	if err := writeCheckCSV(c.stdout, res, set.Index, otherIndex); err != nil {
 		return err
 	}
 	took := time.Since(start)
-	views, err := checkViews(ctx, c.stderr, res, set, *report != "" || *mapOut != "")
+	views, err := checkViews(ctx, c.stderr, res, set, *reportDir != "" || *mapOut != "")
 	if err != nil {
 		return err
 	}
 	// The report first: it is the only write that Ctrl+C cancels, so once it is in place
 	// nothing stops before the CSV files are written too.
-	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
+	if *reportDir != "" {
+		in := report.Input{Set: set, Other: otherData, Result: res, Views: views, Images: files[0],
+			Against: against, Began: start, Took: took}
+		if len(files) > 1 {
+			in.Labels = files[1]
+		}
+		r, err := report.Build(in)
+		if err == nil {
+			err = export.WriteReport(ctx, *reportDir, r)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -221,12 +229,12 @@ func runCheck(c *cli, args []string) error {
 		return fmt.Errorf("%s: the CNN scan did not run, so there is no confusion matrix or map to write", files[0])
 	}
 	if *confusionOut != "" {
-		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
+		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return report.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err
 		}
 	}
 	if *mapOut != "" {
-		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
+		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return report.WriteMapCSV(w, views.XY) }); err != nil {
 			return err
 		}
 	}
@@ -384,41 +392,10 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 
 // checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
 // 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
-// (export.NewScanViews). Errors: NewScanViews'.
-func checkViews(ctx context.Context, w io.Writer, res *check.Result, set sample.Set, withMap bool) (export.ScanViews, error) {
+// (report.NewScanViews). Errors: NewScanViews'.
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set sample.Set, withMap bool) (report.ScanViews, error) {
 	if res.Scan != nil && withMap {
 		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
 	}
-	return export.NewScanViews(ctx, res, set.Labels, withMap, nil)
-}
-
-// writeCheckReport writes the health report folder dir (export.WriteReport), with the confusion
-// matrix and map sections of views when the scan ran.
-func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views export.ScanViews) error {
-	h, w := ds.Size()
-	facts := [][2]string{{"Images", files[0]}}
-	if len(files) > 1 {
-		facts = append(facts, [2]string{"Labels", files[1]})
-	}
-	if against != nil {
-		facts = append(facts, [2]string{"Checked against", strings.Join(against, ", ")})
-	}
-	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", ds.Snapshot().N, h, w)})
-	if res.Scan != nil {
-		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*res.Scan.Error)})
-	}
-	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", time.Now().Format("2006-01-02 15:04"), took.Seconds())})
-	s := ds.Snapshot()
-	var o *sample.Set
-	if other != nil {
-		os := other.Snapshot()
-		o = &os
-	}
-	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
-	sections, err := views.Sections(ds.ClassName)
-	if err != nil {
-		return err
-	}
-	r.Sections = append(r.Sections, sections...)
-	return export.WriteReport(ctx, dir, r)
+	return report.NewScanViews(ctx, res, set.Labels, withMap, nil)
 }

@@ -12,6 +12,7 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -93,7 +94,7 @@ func runImport(c *cli, args []string) error {
 			continue
 		}
 		if *transpose {
-			p = transposed(p, opts.Width, opts.Height)
+			p = sample.AppendStored(nil, p, opts.Height, opts.Width, true)
 		}
 		pixels = append(pixels, p...)
 		labels = append(labels, f.Label)
@@ -138,17 +139,6 @@ func parseSize(s string) (w, h int, err error) {
 		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, store.MaxSide)
 	}
 	return w, h, nil
-}
-
-// transposed returns the w×h sample p (row-major) transposed: h×w, p's rows as its columns.
-func transposed(p []byte, w, h int) []byte {
-	out := make([]byte, len(p))
-	for r := range h {
-		for c := range w {
-			out[c*h+r] = p[r*w+c]
-		}
-	}
-	return out
 }
 
 // writeImportNames writes the class names of a tree of named folders beside the labels, or

@@ -9,7 +9,9 @@
 // an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
 // anything else in the way is refused (ErrInTheWay) and left untouched.
 //
-// export never imports Fyne; the command line and the window both call Write.
+// It also writes a health report, built elsewhere (package report), as a folder of HTML and PNG
+// files (WriteReport), under the same rules. export knows nothing of scans and never imports
+// Fyne; the command line and the window both call Write and WriteReport.
 package export
 
 import (
@@ -23,7 +25,6 @@ import (
 
 	"idxlabel/internal/atomicfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // Format is an export format.
@@ -55,9 +56,9 @@ type Options struct {
 }
 
 // ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
-// store.ErrExists, the refusal of every writer's rule (store.ClaimOutputs): its message states
-// the fact; the command line adds its advice (--force), the window asks.
-var ErrExists = store.ErrExists
+// atomicfile.ErrExists, the refusal of every writer's rule (store.ClaimOutputs returns it too):
+// its message states the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = atomicfile.ErrExists
 
 // Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
 // out that were killed midway left beside it (recoverTrees: a PNG export killed between its

@@ -3,7 +3,6 @@ package normalize
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -166,7 +165,7 @@ func (f *Folder) walk(root string) []File {
 			case efi.IsDir():
 				visit(p, depth+1, append(seen, fi))
 			case !efi.Mode().IsRegular():
-				f.Skipped = append(f.Skipped, notRegular(p))
+				f.Skipped = append(f.Skipped, fmt.Sprintf("%s: not a regular file (%s)", p, atomicfile.Kind(efi.Mode())))
 			case IsImageFile(e.Name()):
 				here.files = append(here.files, e.Name())
 			default:
@@ -194,18 +193,4 @@ func notImported(name string) string {
 		return kind + " images are not read; convert it to PNG"
 	}
 	return "not an image idxlabel reads (PNG, JPEG, GIF, BMP, WebP, TIFF)"
-}
-
-// notRegular says what the file p, which is not a regular file, is: atomicfile.OpenRegular's
-// refusal, which checks before it opens anything.
-func notRegular(p string) string {
-	f, _, err := atomicfile.OpenRegular(p)
-	if err == nil {
-		f.Close() // it became a regular file meanwhile
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s: %v", p, pe.Err)
-	}
-	return fmt.Sprintf("%s: not a regular file", p)
 }

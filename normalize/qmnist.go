@@ -197,7 +197,7 @@ func toBytes(f []float32) []byte {
 	if peak <= 0 {
 		return out
 	}
-	a := float32(255) / min(1, peak)
+	a := float32(255 / float64(min(1, peak))) // the program divides in double, keeps a float
 	for k, v := range f {
 		x := math.Floor(float64(v*a) + 0.5)
 		out[k] = byte(max(0, min(255, x)))
@@ -206,23 +206,25 @@ func toBytes(f []float32) []byte {
 }
 
 // barycenter returns the centre of mass of a rows×cols byte image with pixel centres at
-// i + 0.5 (ubim-barycenter): (row, col); false when it has no ink.
+// i + 0.5 (ubim-barycenter): (row, col); false when it has no ink. As in the program, the sums
+// are single precision (each product v·(i + 0.5) in double, added to a float), the quotient
+// double: the truncation in place can turn on the last bit of the centre.
 func barycenter(b []byte, rows, cols int) (bi, bj float64, ok bool) {
-	var s, x, y float64
+	var s, x, y float32
 	for i := range rows {
 		for j, v := range b[i*cols : (i+1)*cols] {
 			if v != 0 {
 				w := float64(v)
-				s += w
-				x += w * (float64(i) + 0.5)
-				y += w * (float64(j) + 0.5)
+				s = float32(float64(s) + w)
+				x = float32(float64(x) + w*(float64(i)+0.5))
+				y = float32(float64(y) + w*(float64(j)+0.5))
 			}
 		}
 	}
 	if s == 0 {
 		return 0, 0, false
 	}
-	return x / s, y / s, true
+	return float64(x) / float64(s), float64(y) / float64(s), true
 }
 
 // inkSpan returns the first and one-past-last rows, and columns, of b (rows×cols) holding ink;

@@ -26,9 +26,9 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"idxlabel/export"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/plot"
+	"idxlabel/report"
 	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
@@ -150,8 +150,8 @@ func outputs(xy []float32, labels []int, probs []float32, classes []int, csvOut,
 	}
 	xy = xy[:2*len(labels)]
 	if csvOut != "" {
-		write(csvOut+"-confusion.csv", func(f *os.File) error { return export.WriteConfusionCSV(f, m, nil) })
-		write(csvOut+"-map.csv", func(f *os.File) error { return export.WriteMapCSV(f, xy) })
+		write(csvOut+"-confusion.csv", func(f *os.File) error { return report.WriteConfusionCSV(f, m, nil) })
+		write(csvOut+"-map.csv", func(f *os.File) error { return report.WriteMapCSV(f, xy) })
 	}
 	if pngOut == "" {
 		return

@@ -1,4 +1,4 @@
-package export
+package report
 
 import (
 	"context"
@@ -57,8 +57,9 @@ func TestScanViews(t *testing.T) {
 		feats[i*cnn.Features+c] += 5 // two clusters
 	}
 	res := &check.Result{Scan: &suspect.CNNResult{Probs: probs, Classes: []int{0, 1}, Features: feats}, Findings: map[check.Kind][]check.Finding{
-		check.Label:   {{Index: 7, Score: 0.9}, {Index: 3, Score: 0.8}, {Index: 9, Score: 0.2}},
-		check.Outlier: {{Index: 3, Score: 9}, {Index: 20, Score: 6}, {Index: 21, Score: 1}},
+		check.Label: {{Kind: check.Label, Index: 7, Label: 1, Suggested: 0, Score: 0.9}, {Kind: check.Label, Index: 3, Label: 1, Suggested: 0, Score: 0.8},
+			{Kind: check.Label, Index: 9, Label: 1, Suggested: 0, Score: 0.2}, {Kind: check.Label, Index: 11, Label: 1, Suggested: 1, Score: 0.6}},
+		check.Outlier: {{Kind: check.Outlier, Index: 3, Score: 9}, {Kind: check.Outlier, Index: 20, Score: 6}, {Kind: check.Outlier, Index: 21, Score: 1}},
 	}}
 	ctx := context.Background()
 	v, err := NewScanViews(ctx, res, labels, false, nil)

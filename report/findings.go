@@ -1,21 +1,22 @@
-package export
+package report
 
 import (
 	"slices"
 	"strconv"
 
+	"idxlabel/export"
 	"idxlabel/sample"
 	"idxlabel/suspect/check"
 )
 
-// HealthReport turns a health check's result into a Report: each kind run, with its flagged
+// Findings turns a health check's result into a Report: each kind run, with its flagged
 // count, description and findings (as many as the result kept), the samples' pixels and labels
 // taken from s (the checked set, in the order the check saw it: finding k is sample k of s) and
 // other (the set a leak was found in; nil when none), and the class histogram of s's labels.
 // Class names come from s.ClassName. facts are shown under the title.
-func HealthReport(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) Report {
+func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) export.Report {
 	h, w := s.ShownSize()
-	r := Report{Title: title, Facts: facts, H: h, W: w}
+	r := export.Report{Title: title, Facts: facts, H: h, W: w}
 	label := func(c int) string {
 		if c == sample.NoLabel {
 			return ""
@@ -23,9 +24,9 @@ func HealthReport(title string, facts [][2]string, res *check.Result, s sample.S
 		return strconv.Itoa(c)
 	}
 	for _, k := range res.Kinds {
-		rk := ReportKind{Name: string(k), Description: k.Description(), ScoreNote: k.ScoreNote(), Flagged: res.Flagged[k]}
+		rk := export.ReportKind{Name: string(k), Description: k.Description(), ScoreNote: k.ScoreNote(), Flagged: res.Flagged[k]}
 		for _, f := range res.Findings[k] {
-			rf := ReportFinding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
+			rf := export.ReportFinding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
 				Score: f.Score, Pixels: s.Shown(f.Index, nil)}
 			switch {
 			case k == check.Duplicate:
@@ -59,7 +60,7 @@ func HealthReport(title string, facts [][2]string, res *check.Result, s sample.S
 				name += " " + n
 			}
 		}
-		r.Classes = append(r.Classes, ClassCount{Class: name, Count: counts[c]})
+		r.Classes = append(r.Classes, export.ClassCount{Class: name, Count: counts[c]})
 	}
 	return r
 }
