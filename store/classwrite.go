@@ -14,20 +14,25 @@ import (
 // format ReadClassNames reads back to the same map: one name per line (line k names class k)
 // when the classes are exactly 0…k−1 and no name could be read as another format's line;
 // otherwise EMNIST's mapping lines "class codepoint…", which hold any class number. Names are
-// cleaned as ReadClassNames cleans them (printable, one line, at most 64 characters). Errors:
-// a name that is empty or not printable, a class outside the 32-bit label range, or those of
+// written as ReadClassNames cleans them (white space runs made one space, cut to 64
+// characters). Errors: a name that is empty or holds a character that is not printable (a
+// control or format character), a class outside the 32-bit label range, or those of
 // atomicfile.WriteFile.
 func WriteClassNames(path string, names map[int]string) error {
 	classes := make([]int, 0, len(names))
+	clean := make(map[int]string, len(names))
 	for k, s := range names {
 		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
 			return fmt.Errorf("%s: class %d is outside the 32-bit label range", path, k)
 		}
-		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
-			return fmt.Errorf("%s: class %d's name %q is empty, not printable or not one line", path, k, s)
+		c, ok := cleanText(s, maxNameRunes)
+		if !ok || c == "" {
+			return fmt.Errorf("%s: class %d's name %q is empty or holds a character that is not printable", path, k, s)
 		}
+		clean[k] = c
 		classes = append(classes, k)
 	}
+	names = clean
 	slices.Sort(classes)
 	plain := len(classes) > 0 && classes[0] == 0 && classes[len(classes)-1] == len(classes)-1
 	if plain {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -29,7 +30,15 @@ func TestWriteClassNamesRoundTrip(t *testing.T) {
 			t.Errorf("%v: read back %v (%v) from\n%s", names, got, err, b)
 		}
 	}
-	if err := WriteClassNames(filepath.Join(dir, "bad"), map[int]string{0: "a\nb"}); err == nil {
-		t.Error("a name of two lines was written")
+	if err := WriteClassNames(filepath.Join(dir, "bad"), map[int]string{0: "a\u202eb"}); err == nil {
+		t.Error("a name with a format character was written")
+	}
+	long := strings.Repeat("x", 70)
+	p := filepath.Join(dir, "long")
+	if err := WriteClassNames(p, map[int]string{0: long, 1: "a\nb"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadClassNames(p); err != nil || got[0] != strings.Repeat("x", 63)+"…" || got[1] != "a b" {
+		t.Errorf("read back %v (%v)", got, err)
 	}
 }
