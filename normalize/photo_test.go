@@ -160,3 +160,32 @@ func shifted(g *image.Gray, d image.Point) []byte {
 	}
 	return out
 }
+
+// importFiles is how many files BenchmarkImport10k imports.
+const importFiles = 10000
+
+// BenchmarkImport10k times what import does per file, one after another: LoadFile with the
+// default options on 10,000 photo-like 160×160 colour JPEGs of t10k digits (written before the
+// timer starts; target ≤ 10 s on 2 cores).
+func BenchmarkImport10k(b *testing.B) {
+	images, _ := mnisttest.Load(b)
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	paths := make([]string, importFiles)
+	for i := range paths {
+		c := inkColours[i%len(inkColours)]
+		data, _ := photo(b, sample(images, i), 160, c.ink, c.bg, c.gradient, rng)
+		paths[i] = filepath.Join(dir, fmt.Sprintf("%05d.jpg", i))
+		if err := os.WriteFile(paths[i], data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range paths {
+			if _, err := LoadFile(p, Options{}, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
