@@ -189,3 +189,28 @@ func BenchmarkImport10k(b *testing.B) {
 		}
 	}
 }
+
+// A small digit in a large noisy photo (a 14-px ring in 600×600 grey paper with σ 4 noise):
+// splitting the noise in two has the larger between-class variance, but its classes differ by a
+// few levels; the threshold between paper and ink is the one taken, and the ring fills the box.
+func TestSmallDigitInLargePhoto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := image.NewGray(image.Rect(0, 0, 600, 600))
+	for y := range 600 {
+		for x := range 600 {
+			v := 200 + rng.NormFloat64()*4
+			if dx, dy := x-300, y-300; dx*dx+dy*dy <= 49 && dx*dx+dy*dy >= 16 {
+				v = 40
+			}
+			g.Pix[y*600+x] = uint8(max(0, min(255, v)))
+		}
+	}
+	got, err := Digit(g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := BoundingBox(got)
+	if box.Dx() != 20 || box.Dy() != 20 {
+		t.Fatalf("the ring's ink box is %v, want 20×20", box)
+	}
+}
