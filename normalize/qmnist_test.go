@@ -255,3 +255,25 @@ func TestLongLineMemory(t *testing.T) {
 		t.Fatalf("allocated %d MB for a %d-pixel line", alloc>>20, n)
 	}
 }
+
+// Resize (import --no-normalize) averages by area: halving a 4×2 image maps each 2×2 block to
+// its mean, (0 + 255 + 255 + 255)/4 = 191.25 → 191 and (100 + 100 + 0 + 0)/4 = 50; doubling
+// repeats each pixel over the 2×2 pixels it covers; the same size is a copy.
+func TestResizeByArea(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 4, 2))
+	copy(g.Pix, []byte{0, 255, 100, 100, 255, 255, 0, 0})
+	if got := Resize(g, 2, 1).Pix; got[0] != 191 || got[1] != 50 {
+		t.Fatalf("halved: %v, want [191 50]", got)
+	}
+	up := Resize(g, 8, 4)
+	for y := range 4 {
+		for x := range 8 {
+			if want := g.Pix[(y/2)*4+x/2]; up.Pix[y*8+x] != want {
+				t.Fatalf("doubled: (%d, %d) is %d, want %d", x, y, up.Pix[y*8+x], want)
+			}
+		}
+	}
+	if same := Resize(g, 4, 2); string(same.Pix) != string(g.Pix) || &same.Pix[0] == &g.Pix[0] {
+		t.Fatal("same size is not a copy")
+	}
+}
