@@ -214,3 +214,43 @@ func TestSmallDigitInLargePhoto(t *testing.T) {
 		t.Fatalf("the ring's ink box is %v, want 20×20", box)
 	}
 }
+
+// The pixel-array reading of RGBA and NRGBA images gives image/color's Gray model on every pixel,
+// also for a sub-image not at the origin; a YCbCr image gives its Y plane.
+func TestLuminanceFastPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	n := image.NewNRGBA(image.Rect(0, 0, 40, 30))
+	r := image.NewRGBA(n.Rect)
+	for k := 0; k < len(n.Pix); k += 4 {
+		c := color.NRGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 255}
+		copy(n.Pix[k:], []byte{c.R, c.G, c.B, 255})
+		copy(r.Pix[k:], []byte{c.R, c.G, c.B, 255})
+	}
+	for _, img := range []image.Image{n.SubImage(image.Rect(5, 3, 33, 27)), r.SubImage(image.Rect(7, 1, 40, 20))} {
+		got, transparent := luminance(img)
+		if transparent || got.Rect != img.Bounds() {
+			t.Fatalf("%T: transparent %v, bounds %v", img, transparent, got.Rect)
+		}
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if want := color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y; got.GrayAt(x, y).Y != want {
+					t.Fatalf("%T (%d, %d): %d, want %d", img, x, y, got.GrayAt(x, y).Y, want)
+				}
+			}
+		}
+	}
+	y := image.NewYCbCr(image.Rect(0, 0, 16, 16), image.YCbCrSubsampleRatio420)
+	for k := range y.Y {
+		y.Y[k] = byte(k)
+	}
+	sub := y.SubImage(image.Rect(2, 4, 12, 16)).(*image.YCbCr)
+	got, _ := luminance(sub)
+	for yy := 4; yy < 16; yy++ {
+		for x := 2; x < 12; x++ {
+			if got.GrayAt(x, yy).Y != byte(yy*16+x) {
+				t.Fatalf("YCbCr (%d, %d): %d, want %d", x, yy, got.GrayAt(x, yy).Y, yy*16+x)
+			}
+		}
+	}
+}
