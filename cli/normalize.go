@@ -42,12 +42,13 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 // runNormalize turns one image (PNG or JPEG) into a 28×28 MNIST-style PNG by MNIST's
 // preprocessing (normalize.Digit). IN must be a regular file of at most normalize.MaxPixels.
 // OUT is written atomically (atomicfile: temporary file, fsync, rename; stale temporary files
-// of OUT are removed first); it must not be IN, and if it exists it must be a regular file (a
-// symbolic link is written through to its target).
+// of OUT are removed first); it must not be IN, an existing OUT is replaced only with --force
+// (claimOutputs' rule), and it must be a regular file (a symbolic link is written through).
 func runNormalize(c *cli, args []string) error {
 	fs := c.flags("normalize")
 	var nf normalizeFlags
 	nf.register(fs)
+	force := fs.Bool("force", false, forceUsage)
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
@@ -56,7 +57,7 @@ func runNormalize(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	release, err := claimOutputs(files[:1], files[1:])
+	release, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}

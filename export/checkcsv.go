@@ -3,6 +3,7 @@ package export
 import (
 	"bufio"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,8 +14,12 @@ import (
 // WriteConfusionCSV writes a confusion matrix as CSV (RFC 4180 quoting, encoding/csv): a
 // header "given,<class>,<class>…" naming the predicted classes (m.Cols), then one row per given
 // label (m.Rows, ascending): the label, then its count in each column. Classes and labels are
-// written by name when className (may be nil) gives one, else as numbers. Errors: those of w.
+// written by name when className (may be nil) gives one, else as numbers. Errors: a nil m (no
+// scan ran); those of w.
 func WriteConfusionCSV(w io.Writer, m *confusion.Matrix, className func(c int) string) error {
+	if m == nil {
+		return errors.New("no confusion matrix to write: the CNN scan did not run")
+	}
 	name := func(c int) string {
 		if className != nil {
 			if s := className(c); s != "" {

@@ -83,3 +83,11 @@ var errFull = errors.New("disk full")
 type failing struct{}
 
 func (failing) Write([]byte) (int, error) { return 0, errFull }
+
+// A nil matrix (no scan ran) is an error, not a panic.
+func TestWriteConfusionCSVNil(t *testing.T) {
+	var b strings.Builder
+	if err := WriteConfusionCSV(&b, nil, nil); err == nil || b.Len() != 0 {
+		t.Fatalf("%v, %q", err, b.String())
+	}
+}

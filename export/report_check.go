@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/check"
 )
 
@@ -12,10 +13,11 @@ import (
 // taken from s (the checked set, in the order the check saw it: finding k is sample k of s) and
 // other (the set a leak was found in; nil when none), and the class histogram of s's labels.
 // Class names come from s.ClassName. facts are shown under the title.
-func HealthReport(title string, facts [][2]string, res *check.Result, s Samples, other *Samples) Report {
-	r := Report{Title: title, Facts: facts, H: s.H, W: s.W}
+func HealthReport(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) Report {
+	h, w := s.ShownSize()
+	r := Report{Title: title, Facts: facts, H: h, W: w}
 	label := func(c int) string {
-		if c == check.NoLabel {
+		if c == sample.NoLabel {
 			return ""
 		}
 		return strconv.Itoa(c)
@@ -23,13 +25,13 @@ func HealthReport(title string, facts [][2]string, res *check.Result, s Samples,
 	for _, k := range res.Kinds {
 		rk := ReportKind{Name: string(k), Description: k.Description(), ScoreNote: k.ScoreNote(), Flagged: res.Flagged[k]}
 		for _, f := range res.Findings[k] {
-			rf := ReportFinding{Index: s.index(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
-				Score: f.Score, Pixels: s.Pixels(f.Index)}
+			rf := ReportFinding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
+				Score: f.Score, Pixels: s.Shown(f.Index, nil)}
 			switch {
 			case k == check.Duplicate:
-				rf.Other, rf.OtherPixels, rf.OtherLabel = s.index(f.Other), s.Pixels(f.Other), label(s.Labels[f.Other])
+				rf.Other, rf.OtherPixels, rf.OtherLabel = s.Number(f.Other), s.Shown(f.Other, nil), label(s.Labels[f.Other])
 			case k == check.Leak && other != nil:
-				rf.Other, rf.OtherPixels = other.index(f.Other), other.Pixels(f.Other)
+				rf.Other, rf.OtherPixels = other.Number(f.Other), other.Shown(f.Other, nil)
 				if other.Labels != nil {
 					rf.OtherLabel = label(other.Labels[f.Other])
 				}
@@ -41,7 +43,7 @@ func HealthReport(title string, facts [][2]string, res *check.Result, s Samples,
 	counts := map[int]int{}
 	var classes []int
 	for _, c := range s.Labels {
-		if c == NoLabel {
+		if c == sample.NoLabel {
 			continue
 		}
 		if counts[c] == 0 {

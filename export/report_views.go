@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"idxlabel/plot"
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
@@ -37,7 +37,7 @@ func ConfusionSection(m *confusion.Matrix, name func(c int) string) Section {
 }
 
 // MapSection returns the report's section for the 2-D map: every sample at its place in xy
-// (N×2, from suspect/embed), coloured by its given label (labels, N, store.NoLabel for none, in
+// (N×2, from suspect/embed), coloured by its given label (labels, N, sample.NoLabel for none, in
 // classes' palette order), with the samples of marked ringed or crossed (suspects, outliers).
 // name (may be nil) names the classes in the key. Errors: those of plot.NewMap (an odd length,
 // a value that is not finite) and labels of another length than the points.
@@ -52,7 +52,7 @@ func MapSection(xy []float32, labels, classes []int, marked []plot.Marked, name 
 	colour := make([]uint16, len(labels))
 	for i, l := range labels {
 		colour[i] = plot.NoColour
-		if k, ok := slices.BinarySearch(classes, l); ok && l != store.NoLabel {
+		if k, ok := slices.BinarySearch(classes, l); ok && l != sample.NoLabel {
 			colour[i] = uint16(k)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/plot"
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/cnn"
@@ -17,7 +17,7 @@ import (
 // The confusion matrix and map sections: a chart and a table row per given label (with its
 // name), a map image with its key, and a refusal of labels that do not match the points.
 func TestConfusionAndMapSections(t *testing.T) {
-	labels := []int{0, 0, 1, 1, store.NoLabel}
+	labels := []int{0, 0, 1, 1, sample.NoLabel}
 	probs := []float32{0.9, 0.1, 0.2, 0.8, 0.1, 0.9, 0.6, 0.4, 0.5, 0.5}
 	m, err := confusion.New(labels, probs, []int{0, 1})
 	if err != nil {

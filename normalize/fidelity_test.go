@@ -9,8 +9,8 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // The fidelity benchmark: each real t10k digit is re-drawn as a 128×128 bilevel image, NIST's

@@ -9,9 +9,7 @@ import (
 	_ "image/jpeg" // register the JPEG decoder for LoadFile
 	_ "image/png"  // register the PNG decoder for LoadFile
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -35,73 +33,16 @@ type File struct {
 	Label int
 }
 
-// ImageFolder lists an ImageFolder tree (torchvision's layout: DIR/<label>/<image>, the label
-// being the folder's integer name, see ParseLabel): every PNG or JPEG file one level down, in
-// sorted order — folders by label value, files by name. A label folder may be a symbolic link
-// to a folder (followed, as torchvision does). Folders whose name is not a non-negative integer,
-// and links to nothing, are returned in skipped with the reason. Errors: DIR cannot be read,
-// holds no image at all, a folder's name is a number above MaxLabel (naming the folder,
-// wrapping strconv.ErrRange): it was meant as a label, and wrapping it to another would be
-// wrong; or two folders name the same label ("007" and "7", naming both), which torchvision
-// would keep as two classes.
+// ImageFolder is ReadFolder for callers that take only the images and what was skipped.
 func ImageFolder(dir string) (files []File, skipped []string, err error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	f, err := ReadFolder(dir)
+	if f == nil {
 		return nil, nil, err
 	}
-	type folder struct {
-		label int
-		name  string
+	if err != nil {
+		return nil, f.Skipped, err
 	}
-	var folders []folder
-	byLabel := map[int]string{}
-	for _, e := range entries {
-		if e.Type()&fs.ModeSymlink != 0 {
-			// A link is followed to what it names, as torchvision's ImageFolder does; only a
-			// link to a folder is a label folder.
-			fi, err := os.Stat(filepath.Join(dir, e.Name()))
-			if err != nil {
-				skipped = append(skipped, fmt.Sprintf("%s: a symbolic link to a missing or unreadable folder", filepath.Join(dir, e.Name())))
-				continue
-			}
-			if !fi.IsDir() {
-				continue
-			}
-		} else if !e.IsDir() {
-			continue
-		}
-		l, err := ParseLabel(e.Name())
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, skipped, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err)
-		}
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: folder name is not a label (a non-negative integer)", filepath.Join(dir, e.Name())))
-			continue
-		}
-		if other, dup := byLabel[l]; dup {
-			return nil, skipped, fmt.Errorf("%s and %s both name label %d: merge them or rename one", filepath.Join(dir, other), filepath.Join(dir, e.Name()), l)
-		}
-		byLabel[l] = e.Name()
-		folders = append(folders, folder{l, e.Name()})
-	}
-	slices.SortFunc(folders, func(a, b folder) int { return a.label - b.label })
-	for _, f := range folders {
-		sub := filepath.Join(dir, f.name)
-		names, err := os.ReadDir(sub)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: %v", sub, err))
-			continue
-		}
-		for _, n := range names {
-			if !n.IsDir() && IsImageFile(n.Name()) {
-				files = append(files, File{Path: filepath.Join(sub, n.Name()), Label: f.label})
-			}
-		}
-	}
-	if len(files) == 0 {
-		return nil, skipped, fmt.Errorf("%s: no PNG or JPEG images in label folders (DIR/<label>/*.png)", dir)
-	}
-	return files, skipped, nil
+	return f.Files, f.Skipped, nil
 }
 
 // MaxLabel is the largest label a folder name may give: the largest IDX int32, 2^31−1.

@@ -13,7 +13,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 )
 
 // inkColours are the inks of the photo-like test images, each on a ground: dark and coloured

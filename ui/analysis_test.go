@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -21,8 +22,8 @@ func TestAnalyseSharesOneScan(t *testing.T) {
 	if got[1] != a || a.res == nil || len(a.res.Features) != ds.Len()*128 || !a.current(w.c) {
 		t.Fatalf("two views, %d results", len(got))
 	}
-	if k, ok := a.row(a.snap.Indices[5]); !ok || k != 5 {
-		t.Fatalf("row of sample %d: %d %v", a.snap.Indices[5], k, ok)
+	if k, ok := a.row(a.snap.Index[5]); !ok || k != 5 {
+		t.Fatalf("row of sample %d: %d %v", a.snap.Index[5], k, ok)
 	}
 	w.scans.analyse(func(b *analysis) { got = append(got, b) })
 	if len(got) != 3 || got[2] != a || w.scans.cnn != nil {
@@ -100,7 +101,7 @@ func TestNothingToScan(t *testing.T) {
 		}
 		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	}
-	if got := nothingToScan([]store.ClassCount{{Class: store.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
+	if got := nothingToScan([]store.ClassCount{{Class: sample.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
 		t.Fatalf("no labelled sample: %q", got)
 	}
 	if got := nothingToScan([]store.ClassCount{{Class: 0, Count: 1}, {Class: 1, Count: 0}, {Class: 2, Count: 1}}, w.c.classes); got != "" {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -96,7 +97,7 @@ func (m *importer) importOptions(dir string) {
 		if !ok {
 			return
 		}
-		l := store.NoLabel
+		l := sample.NoLabel
 		if t := strings.TrimSpace(label.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
@@ -131,7 +132,7 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 		m.d.showError(err)
 		return
 	}
-	if files[0].Label == store.NoLabel && c.ds.HasLabels() {
+	if files[0].Label == sample.NoLabel && c.ds.HasLabels() {
 		m.d.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
 		return
 	}

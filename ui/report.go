@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"idxlabel/export"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 )
@@ -152,16 +153,11 @@ type progressFunc func(stage string, f float64)
 // beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
 func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (export.Report, error) {
 	ds, snap := run.ds, run.snap
-	h, w := ds.Size()
-	transposed := ds.Transposed()
-	samples := export.Samples{N: len(snap.Indices), H: h, W: w, Labels: snap.Labels, Index: snap.Indices, ClassName: ds.ClassName,
-		Pixels: func(k int) []byte { return store.DisplayOrder(snap.Pixels(k), h, w, transposed, nil) }}
-	var other *export.Samples
+	h, w := snap.ShownSize()
+	samples := snap
+	var other *sample.Set
 	if o := run.other; o != nil {
-		oh, ow := o.ds.Size()
-		ot := o.ds.Transposed()
-		other = &export.Samples{N: len(o.snap.Indices), H: oh, W: ow, Labels: o.snap.Labels, Index: o.snap.Indices,
-			Pixels: func(k int) []byte { return store.DisplayOrder(o.snap.Pixels(k), oh, ow, ot, nil) }}
+		other = &o.snap
 	}
 	res := reportResult(run)
 	images, labels := ds.Paths()
@@ -177,7 +173,7 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 	if run.against != nil {
 		facts = append(facts, [2]string{"Checked against", strings.Join(slices.DeleteFunc(slices.Clone(run.against), func(s string) bool { return s == "" }), ", ")})
 	}
-	facts = append(facts, [2]string{"Samples", count("%d", len(snap.Indices)) + fmt.Sprintf(", %d×%d pixels", h, w)})
+	facts = append(facts, [2]string{"Samples", count("%d", snap.N) + fmt.Sprintf(", %d×%d pixels", h, w)})
 	if run.scan != nil {
 		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*run.scan.res.Error)})
 	}
@@ -207,7 +203,7 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 // left out), each kind's findings cut to reportTop.
 func reportResult(run *checkRun) *check.Result {
 	res := &check.Result{Findings: map[check.Kind][]check.Finding{}, Flagged: map[check.Kind]int{}}
-	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Indices, i) }
+	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Index, i) }
 	add := func(r *check.Result, rows []int) {
 		if r == nil {
 			return
@@ -232,7 +228,7 @@ func reportResult(run *checkRun) *check.Result {
 	}
 	add(run.quick, nil)
 	if run.scan != nil {
-		add(run.slow, run.scan.snap.Indices)
+		add(run.slow, run.scan.snap.Index)
 	}
 	for _, kind := range check.Kinds {
 		if _, ok := res.Findings[kind]; ok {

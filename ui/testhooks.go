@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -71,4 +72,25 @@ func (v *mapView) logFrame(start time.Time) {
 // logLasso prints how long a lasso of vertices vertices took to select points.
 func (v *mapView) logLasso(vertices, points int, took time.Duration) {
 	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
+}
+
+// testSaveGateEnv is an environment variable for the real-window tests (scripts/keysave.sh)
+// only: it names a file, and every save of the window waits, once the store has begun it (the
+// dataset marked saving, its journal closed), until that file exists. Keys sent meanwhile meet a
+// save in progress however fast the machine writes.
+const testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
+
+// waitSaveGate waits until the test hook's file exists (at once when the hook is not set), or ctx
+// ends.
+func waitSaveGate(ctx context.Context) {
+	path := os.Getenv(testSaveGateEnv)
+	if path == "" {
+		return
+	}
+	for ctx.Err() == nil {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -27,8 +27,9 @@ import (
 	"time"
 
 	"idxlabel/export"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/plot"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
@@ -70,7 +71,7 @@ func main() {
 			log.Fatalf("%s: outputs of another dataset", *load)
 		}
 	} else {
-		d := suspect.Data{N: total, Dim: 784, Labels: labels, Pixels: func(i int) []byte { return pixels[i*784 : (i+1)*784] }}
+		d := sample.Set{N: total, H: 28, W: 28, Labels: labels, Pixels: func(i int) []byte { return pixels[i*784 : (i+1)*784] }}
 		start := time.Now()
 		res, err := suspect.ScanCNN(ctx, d, suspect.CNNOptions{Seed: *seed}, nil)
 		if err != nil {

@@ -80,13 +80,14 @@ func Resolve(target string) (string, error) {
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return "", &fs.PathError{Op: "write", Path: target, Err: fmt.Errorf("%w (%s); refusing to replace it", ErrNotRegular, kind(fi.Mode()))}
+		return "", &fs.PathError{Op: "write", Path: target, Err: fmt.Errorf("%w (%s); refusing to replace it", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return real, nil
 }
 
-// kind names a non-regular file mode for messages.
-func kind(m fs.FileMode) string {
+// Kind names a file mode that is not a regular file's for messages: "a folder", "a FIFO", "a
+// socket", "a character device", "a device", "a symbolic link", else "an irregular file".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
@@ -115,7 +116,7 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	if fi, err := os.Stat(name); err != nil {
 		return nil, nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
@@ -128,7 +129,7 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return f, fi, nil
 }
