@@ -17,10 +17,15 @@ start_xvfb() {
   return 1
 }
 
+# stop_xvfb ends the app (waiting up to 5 s for it to exit, then killing it, so that it writes
+# nothing into the folder being removed), then Xvfb, and removes the temporary folder.
 stop_xvfb() {
-  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  if [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null; then
+    for _ in $(seq 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$APP_PID" 2>/dev/null || true
+  fi
   [ -n "${XVFB_PID:-}" ] && kill "$XVFB_PID" 2>/dev/null || true
-  [ -n "${XVFB_CFG:-}" ] && rm -rf "$XVFB_CFG"
+  [ -n "${XVFB_CFG:-}" ] && { rm -rf "$XVFB_CFG" || rm -rf "$XVFB_CFG" || true; }
   return 0
 }
 
