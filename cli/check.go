@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -157,6 +158,14 @@ func runCheck(c *cli, args []string) error {
 			return store.FileOutput(out)
 		}
 		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *store.LockedError
+		if errors.As(err, &locked) && locked.Writing && *report != "" && locked.Path == filepath.Clean(*report) {
+			who := "another idxlabel"
+			if locked.PID > 0 {
+				who += fmt.Sprintf(" (process %d on %s)", locked.PID, locked.Host)
+			}
+			return fmt.Errorf("%s: %s is writing a report there: wait for it to finish, or choose another folder", *report, who)
+		}
 		if err != nil {
 			return err
 		}
