@@ -416,12 +416,22 @@ func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect
 // matrix and map sections of views when the scan ran.
 func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views export.ScanViews) error {
 	h, w := ds.Size()
-	facts := [][2]string{{"Images", files[0]}}
-	if len(files) > 1 {
-		facts = append(facts, [2]string{"Labels", files[1]})
+	var facts [][2]string
+	add := func(names [2]string, paths []string) error {
+		for k, p := range paths {
+			fact, err := export.FileFact(names[k], p)
+			if err != nil {
+				return err
+			}
+			facts = append(facts, fact)
+		}
+		return nil
 	}
-	if against != nil {
-		facts = append(facts, [2]string{"Checked against", strings.Join(against, ", ")})
+	if err := add([2]string{"Images", "Labels"}, files); err != nil {
+		return err
+	}
+	if err := add([2]string{"Checked against", "Its labels"}, against); err != nil {
+		return err
 	}
 	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", len(ds.Snapshot().Indices), h, w)})
 	if res.Scan != nil {

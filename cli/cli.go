@@ -34,6 +34,7 @@ var commands = []command{
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] [--force] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
+	{"version", "", "print idxlabel's version (also idxlabel --version)", runVersion},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ (a sample only one file has: the other side empty); exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 
@@ -60,6 +61,9 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			c.usage(stdout)
+			return 0
+		case "-version", "--version":
+			fmt.Fprintln(stdout, versionLine())
 			return 0
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"idxlabel/internal/version"
 	"idxlabel/suspect/check"
 )
 
@@ -11,8 +12,10 @@ import (
 // count, description and findings (as many as the result kept), the samples' pixels and labels
 // taken from s (the checked set, in the order the check saw it: finding k is sample k of s) and
 // other (the set a leak was found in; nil when none), and the class histogram of s's labels.
-// Class names come from s.ClassName. facts are shown under the title.
+// Class names come from s.ClassName. facts are shown under the title (FileFact gives a checked
+// file's), followed by the version of idxlabel that wrote the report.
 func HealthReport(title string, facts [][2]string, res *check.Result, s Samples, other *Samples) Report {
+	facts = append(slices.Clone(facts), [2]string{"Written by", "idxlabel " + version.Version})
 	r := Report{Title: title, Facts: facts, H: s.H, W: s.W}
 	label := func(c int) string {
 		if c == check.NoLabel {
