@@ -31,6 +31,7 @@ test: deps lint build
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/keysave.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/drawquit.sh $(BIN)
 	scripts/dialogs.sh $(BIN)

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/store"
+	"idxlabel/sample"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
@@ -239,7 +239,7 @@ func TestCheckViewsNeedLabelledSamples(t *testing.T) {
 	ip, _ := writePair(t, dir, "u", px, nil, n, 28, 28)
 	la, _ := idx.New(idx.Int32, n)
 	for i := range n {
-		la.SetInt(i, store.NoLabel)
+		la.SetInt(i, sample.NoLabel)
 	}
 	lp := filepath.Join(dir, "u-labels-idx1-ubyte")
 	if err := idx.WriteFile(lp, la); err != nil {

@@ -1,5 +1,5 @@
 // Package cli is idxlabel's command line: the sub-commands (info, verify, convert, normalize,
-// import, suspects, export, diff), their flags, messages and exit codes, and the advice a person
+// import, suspects, check, export, diff), their flags, messages and exit codes, and the advice a person
 // needs ("use --force"). It never imports Fyne: the GUI is handed to Run by the program's entry.
 package cli
 
@@ -30,10 +30,14 @@ var commands = []command{
 	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
 	{"convert", "[--force] IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
 	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--force] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
-	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
+	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--size WxH] [--transpose] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<class>/*.png|jpg; folders named by number keep it, named folders are numbered in sorted order as torchvision does, names written beside LABELS) to an IDX pair; colour images become grey by luminance; every file not imported is listed with its reason", runImport},
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] [--force] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
+	{"merge", "[--force] IMAGES1 LABELS1 IMAGES2 LABELS2 [IMAGESn LABELSn ...] OUT_IMAGES OUT_LABELS", "append pairs in the order given into one pair (same height and width; label dtypes widened; class names merged), streamed, written atomically", runMerge},
+	{"split", "[--test FRACTION | --test-count N] [--stratify] [--group-column K] [--shuffle] [--seed S] [--force] IMAGES LABELS TRAIN_IMAGES TRAIN_LABELS TEST_IMAGES TEST_LABELS", "a train and a test pair holding every sample exactly once: drawn by the seed, per class (--stratify) or by whole groups (--group-column), in input order unless --shuffle", runSplit},
+	{"subset", "[--classes LIST] [--per-class N] [--max N] [--indices FILE] [--exclude FILE] [--map OLD:NEW,...] [--shuffle] [--seed S] [--force] IMAGES LABELS OUT_IMAGES OUT_LABELS", "the samples chosen by class, count per class, total or index file, relabelled on the way (--map), in input order unless --shuffle", runSubset},
+	{"suggest", "[--ask N] [--seed S] IMAGES [LABELS]", "labelling from scratch: --ask N prints CSV index of the N samples to label next (with no labels too); without it CSV index,suggested,confidence for every unlabelled sample, most confident first (calibrated probability)", runSuggest},
 	{"version", "", "print idxlabel's version (also idxlabel --version)", runVersion},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ (a sample only one file has: the other side empty); exit 0 identical, 1 different, 2 not comparable", runDiff},
 }

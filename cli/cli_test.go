@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {

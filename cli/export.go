@@ -46,7 +46,7 @@ func runExport(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
-	s := export.FromDataset(ds)
+	s := ds.Snapshot()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()

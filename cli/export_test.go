@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // sampleSet returns the pair's samples as sorted "label:pixels" strings, to compare two pairs

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -68,7 +69,7 @@ func TestWritersHonourThePairLock(t *testing.T) {
 // info counts the samples a partial label file leaves without a label apart from the classes.
 func TestInfoCountsUnlabelledApart(t *testing.T) {
 	dir := t.TempDir()
-	_, lp := writeTestPair(t, dir, []int{4, 28, 28}, []int64{3, store.NoLabel, 3, store.NoLabel}, 1)
+	_, lp := writeTestPair(t, dir, []int{4, 28, 28}, []int64{3, sample.NoLabel, 3, sample.NoLabel}, 1)
 	code, out, e := runCLI("info", lp)
 	if code != 0 || !strings.Contains(out, "  classes 1\n  unlabelled 2 (value -2147483648)\n") || strings.Contains(out, "-2147483648        2") {
 		t.Fatalf("exit %d, %q %q", code, out, e)

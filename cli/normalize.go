@@ -21,7 +21,7 @@ type normalizeFlags struct {
 func (n *normalizeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.center, "center", "mass", "centring: mass (MNIST's centre of mass) or box (bounding box)")
 	fs.StringVar(&n.ink, "ink", "auto", "which pixels are ink: auto, light (light on dark) or dark (dark on light)")
-	fs.IntVar(&n.threshold, "threshold", 0, "make the ink bilevel first: ink ≥ this (1–255) becomes full ink; 0 keeps grey levels")
+	fs.IntVar(&n.threshold, "threshold", 0, "ink ≥ this grey level (1–255) is ink, the rest ground; 0 chooses it from each image (Otsu's method)")
 }
 
 func (n *normalizeFlags) options() (normalize.Options, error) {
@@ -29,16 +29,9 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 	if err != nil {
 		return normalize.Options{}, usagef("%v", err)
 	}
-	var p normalize.Polarity
-	switch n.ink {
-	case "auto":
-		p = normalize.InkAuto
-	case "light":
-		p = normalize.InkLight
-	case "dark":
-		p = normalize.InkDark
-	default:
-		return normalize.Options{}, usagef("--ink %q: expected auto, light or dark", n.ink)
+	p, err := normalize.ParsePolarity(n.ink)
+	if err != nil {
+		return normalize.Options{}, usagef("--%v", err)
 	}
 	if n.threshold < 0 || n.threshold > 255 {
 		return normalize.Options{}, usagef("--threshold %d: expected 0–255", n.threshold)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // loadImageFolder is run by python3: it loads the tree argv[1] with torchvision's

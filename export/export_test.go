@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
+	"idxlabel/sample"
 	"image"
 	"image/png"
 	"io"
@@ -20,18 +21,18 @@ import (
 
 // gen returns n generated samples of h×w pixels (sample k's pixel p is (k*7+p) mod 256), labels
 // k mod 3 with sample 4 unlabelled, named by the numbers 100+k.
-func gen(n, h, w int) Samples {
+func gen(n, h, w int) sample.Set {
 	px := make([]byte, n*h*w)
 	for i := range px {
 		px[i] = byte((i/(h*w))*7 + i%(h*w))
 	}
-	s := Samples{N: n, H: h, W: w, Labels: make([]int, n), Index: make([]int, n)}
+	s := sample.Set{N: n, H: h, W: w, Labels: make([]int, n), Index: make([]int, n)}
 	s.Pixels = func(k int) []byte { return px[k*h*w : (k+1)*h*w] }
 	for k := range n {
 		s.Labels[k], s.Index[k] = k%3, 100+k
 	}
 	if n > 4 {
-		s.Labels[4] = NoLabel
+		s.Labels[4] = sample.NoLabel
 	}
 	s.ClassName = func(c int) string { return []string{"zero/nil", "one", "one"}[c] }
 	return s
@@ -123,7 +124,7 @@ func TestCSVReadsBack(t *testing.T) {
 	}
 	for k, row := range rows[1:] {
 		want := strconv.Itoa(s.Labels[k])
-		if s.Labels[k] == NoLabel {
+		if s.Labels[k] == sample.NoLabel {
 			want = ""
 		}
 		if row[0] != want {
@@ -177,7 +178,7 @@ func TestNPZReadsBack(t *testing.T) {
 			t.Fatalf("x[%d]", k)
 		}
 		want := int64(s.Labels[k])
-		if s.Labels[k] == NoLabel {
+		if s.Labels[k] == sample.NoLabel {
 			want = -1
 		}
 		if got := int64(binary.LittleEndian.Uint64(y[8*k:])); got != want {

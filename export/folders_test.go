@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"idxlabel/sample"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +23,7 @@ func TestClassFoldersSortInClassOrder(t *testing.T) {
 	for k := range n {
 		s.Labels[k] = (k * 7) % len(names) // every class present, in no particular order
 	}
-	s.Labels[5] = NoLabel
+	s.Labels[5] = sample.NoLabel
 	s.Labels[6] = 5 // class 5 still present
 	s.ClassName = func(c int) string { return names[c] }
 	for _, withNames := range []bool{false, true} {
@@ -61,7 +62,7 @@ func TestClassFoldersSortInClassOrder(t *testing.T) {
 		// Every sample is in its class's folder.
 		for k := range n {
 			dir := "unlabelled"
-			if c := s.Labels[k]; c != NoLabel {
+			if c := s.Labels[k]; c != sample.NoLabel {
 				dir = folders[c]
 			}
 			if _, err := os.Stat(filepath.Join(out, dir, strconv.Itoa(s.Index[k])+".png")); err != nil {

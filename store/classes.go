@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
 // A class-name file is found beside the labels, so it is untrusted input (a dataset shared as
@@ -41,7 +42,7 @@ func classNameFiles(labelsPath string) []string {
 			break
 		}
 	}
-	return append(out, labelsPath+".classes.txt", filepath.Join(dir, "classes.txt"))
+	return append(out, labelsPath+ClassNamesSuffix, filepath.Join(dir, "classes.txt"))
 }
 
 // FindClassNames reads the first class-name file that exists beside labelsPath (see
@@ -112,7 +113,7 @@ func parseClassNames(name string, data []byte) (map[int]string, error) {
 	}
 	names := map[int]string{}
 	add := func(l line, k int, s string) error {
-		if k <= NoLabel || k > math.MaxInt32 {
+		if k <= sample.NoLabel || k > math.MaxInt32 {
 			return fail(l.n, "class %d is outside the 32-bit label range", k)
 		}
 		c, ok := cleanText(s, maxNameRunes)

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestClassNameRules(t *testing.T) {
 		{"line too long", "a\n" + strings.Repeat("b", maxClassLine+1) + "\n", nil, "line 2: 1025 bytes"},
 		{"mapping to NUL", "0 0\n", nil, "line 1"},
 		{"mapping to a surrogate", "0 55296\n", nil, "not a Unicode code point"},
-		{"mapping class NoLabel", "-2147483648 65\n", nil, "outside the 32-bit label range"},
+		{"mapping class sample.NoLabel", "-2147483648 65\n", nil, "outside the 32-bit label range"},
 		{"mapping class too big", "4294967296 65\n", nil, "outside the 32-bit label range"},
 		{"too many names", strings.Repeat("x\n", maxClassNames+1), nil, "more than 65536 class names"},
 	}
@@ -164,8 +165,8 @@ func FuzzClassNames(f *testing.F) {
 		}
 		checkNames(t, names)
 		for k := range names {
-			if k == NoLabel {
-				t.Fatal("a name for NoLabel")
+			if k == sample.NoLabel {
+				t.Fatal("a name for sample.NoLabel")
 			}
 		}
 	})

@@ -6,25 +6,67 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
-// ClassNamesSuffix is appended to a label file's path to name the class-name file a save writes
-// beside it when the pair would not find its class names otherwise (a Save As to another name
-// or folder, a new dataset's first save): "x-labels-idx1-ubyte.classes.txt" (FindClassNames).
+// WriteClassNames writes names (class → name) to path atomically (atomicfile.WriteFile) in a
+// format ReadClassNames reads back to the same map: one name per line (line k names class k)
+// when the classes are exactly 0…k−1 and no name could be read as another format's line;
+// otherwise EMNIST's mapping lines "class codepoint…", which hold any class number. Names are
+// cleaned as ReadClassNames cleans them (printable, one line, at most 64 characters). Errors:
+// a name that is empty or not printable, a class outside the 32-bit label range, or those of
+// atomicfile.WriteFile.
+func WriteClassNames(path string, names map[int]string) error {
+	classes := make([]int, 0, len(names))
+	for k, s := range names {
+		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
+			return fmt.Errorf("%s: class %d is outside the 32-bit label range", path, k)
+		}
+		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
+			return fmt.Errorf("%s: class %d's name %q is empty, not printable or not one line", path, k, s)
+		}
+		classes = append(classes, k)
+	}
+	slices.Sort(classes)
+	plain := len(classes) > 0 && classes[0] == 0 && classes[len(classes)-1] == len(classes)-1
+	if plain {
+		first := names[0]
+		plain = !isMappingLine(first) && !strings.HasPrefix(strings.ToLower(first), "index,codepoint")
+	}
+	var b strings.Builder
+	for _, k := range classes {
+		if plain {
+			fmt.Fprintln(&b, names[k])
+			continue
+		}
+		fmt.Fprint(&b, k)
+		for _, r := range names[k] {
+			fmt.Fprintf(&b, " %d", r)
+		}
+		fmt.Fprintln(&b)
+	}
+	return atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := io.WriteString(w, b.String())
+		return err
+	})
+}
+
+// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
+// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
 const ClassNamesSuffix = ".classes.txt"
 
 // saveClassNames makes the label file labelsPath find names when it is opened again
-// (FindClassNames): it does nothing when names is empty or the files beside labelsPath already
-// give exactly names, and otherwise writes them to labelsPath+ClassNamesSuffix atomically
-// (formatClassNames), replacing what was there. It returns the class-name file the pair now
-// finds ("" when none) and a sentence for the person when it wrote one or could not. It reads
-// the class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about
-// 1 MiB.
+// (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
+// already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix
+// (WriteClassNames), replacing what was there. It returns the class-name file the pair now finds
+// ("" when none) and a sentence for the person when it wrote one or could not. It reads the
+// class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about as much.
 func saveClassNames(labelsPath string, names map[int]string) (file, note string) {
+	names = maps.Clone(names)
+	maps.DeleteFunc(names, func(_ int, s string) bool { return s == "" })
 	if labelsPath == "" || len(names) == 0 {
 		return "", ""
 	}
@@ -32,8 +74,7 @@ func saveClassNames(labelsPath string, names map[int]string) (file, note string)
 		return p, ""
 	}
 	out := labelsPath + ClassNamesSuffix
-	text := formatClassNames(names)
-	if err := atomicfile.WriteFile(out, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
+	if err := WriteClassNames(out, names); err != nil {
 		return "", fmt.Sprintf("The class names could not be written beside %s (%v): the saved pair shows class numbers.", filepath.Base(labelsPath), err)
 	}
 	found, p, err := FindClassNames(labelsPath)
@@ -41,39 +82,4 @@ func saveClassNames(labelsPath string, names map[int]string) (file, note string)
 		return p, fmt.Sprintf("The class names were written to %s, but %s beside it names the classes when the pair is opened.", filepath.Base(out), filepath.Base(p))
 	}
 	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
-}
-
-// formatClassNames writes names as a class-name file ReadClassNames reads back to the same map:
-// one name per line, line k naming class k (blank lines for classes without a name), when the
-// classes are 0 to 65,535 and the first name cannot be taken for another format; otherwise as
-// EMNIST's mapping lines "class codepoint…", one per class in ascending order. Empty names are
-// left out. Size: one line per class up to the largest (one-per-line) or per name (mapping).
-func formatClassNames(names map[int]string) string {
-	classes := slices.Sorted(maps.Keys(names))
-	classes = slices.DeleteFunc(classes, func(c int) bool { return names[c] == "" })
-	if len(classes) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	first := names[classes[0]]
-	if classes[0] >= 0 && classes[len(classes)-1] < maxClassNames && !isMappingLine(first) &&
-		!strings.HasPrefix(strings.ToLower(first), "index,codepoint") {
-		next := 0
-		for _, c := range classes {
-			b.WriteString(strings.Repeat("\n", c-next))
-			b.WriteString(names[c])
-			b.WriteByte('\n')
-			next = c + 1
-		}
-		return b.String()
-	}
-	for _, c := range classes {
-		b.WriteString(strconv.Itoa(c))
-		for _, r := range names[c] {
-			b.WriteByte(' ')
-			b.WriteString(strconv.Itoa(int(r)))
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

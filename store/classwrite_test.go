@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,27 +10,30 @@ import (
 	"idxlabel/idx"
 )
 
-// formatClassNames writes what parseClassNames reads back to the same names: one name per line
-// (blank lines for classes without one) where it can, EMNIST mapping lines where it cannot
-// (negative or very large classes, a first name that reads as a mapping line or a KMNIST header).
-func TestFormatClassNamesRoundTrip(t *testing.T) {
-	for _, names := range []map[int]string{
-		{0: "zero", 2: "two", 3: "T-shirt / top"},
-		{1: "Aa", 2: "Bb", 26: "Zz"}, // EMNIST letters: no class 0
-		{0: "あ", 1: ",", 9: "nine"},
-		{-3: "minus three", 0: "zero"},
-		{70000: "far"},
-		{0: "1 2", 1: "one"},
-		{0: "index,codepoint,char", 1: "x"},
+// WriteClassNames writes what ReadClassNames reads back: one name a line for classes 0…k−1,
+// mapping lines for gaps, negative classes, and a first name that reads as a mapping line.
+func TestWriteClassNamesRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for k, names := range []map[int]string{
+		{0: "zero", 1: "one", 2: "two words"},
+		{0: "cat", 2: "owl"},
+		{-3: "minus three", 5: "A"},
+		{0: "1 2", 1: "x"},
+		{0: "index,codepoint", 1: "y"},
+		{0: "ka", 1: "ぎ"},
 	} {
-		text := formatClassNames(names)
-		got, err := parseClassNames("classes.txt", []byte(text))
-		if err != nil || !maps.Equal(got, names) {
-			t.Errorf("%v: wrote %q, read back %v, %v", names, text, got, err)
+		p := filepath.Join(dir, fmt.Sprint(k))
+		if err := WriteClassNames(p, names); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadClassNames(p)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(names) {
+			b, _ := os.ReadFile(p)
+			t.Errorf("%v: read back %v (%v) from\n%s", names, got, err, b)
 		}
 	}
-	if got := formatClassNames(map[int]string{0: "zero", 2: "two"}); got != "zero\n\ntwo\n" {
-		t.Errorf("one name per line: %q", got)
+	if err := WriteClassNames(filepath.Join(dir, "bad"), map[int]string{0: "a\nb"}); err == nil {
+		t.Error("a name of two lines was written")
 	}
 }
 
@@ -114,7 +116,7 @@ func TestSaveAsKeepsClassNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	nd.Close()
-	if b, err := os.ReadFile(fl + ClassNamesSuffix); err != nil || string(b) != "\none\ntwo\n" {
-		t.Fatalf("the new dataset's class names: %q, %v", b, err)
+	if got, err := ReadClassNames(fl + ClassNamesSuffix); err != nil || fmt.Sprint(got) != "map[1:one 2:two]" {
+		t.Fatalf("the new dataset's class names: %v, %v", got, err)
 	}
 }

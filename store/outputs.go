@@ -78,8 +78,9 @@ func CheckOutputs(inputs, outputs []string) error {
 
 // ErrExists: an output already exists and the writer was not told to replace it (ClaimOutputs
 // with force false; the command line's --force). Its message states the fact; the command line
-// adds its advice, the window asks.
-var ErrExists = errors.New("exists")
+// adds its advice, the window asks. It is atomicfile.ErrExists, which writers below the store
+// (export) return too.
+var ErrExists = atomicfile.ErrExists
 
 // ErrUnsavedEdits is what every *UnsavedEditsError matches with errors.Is.
 var ErrUnsavedEdits = errors.New("a journal of unsaved edits belongs to this file")

@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 	"idxlabel/store/journal"
 )
 
@@ -38,7 +39,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
 // when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// NoLabel in an int32 file (buildLabels).
+// sample.NoLabel in an int32 file (buildLabels).
 // LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
@@ -237,7 +238,7 @@ func (d *Dataset) AnyLabelled() bool {
 // anyLabelled reports whether a kept sample has a label (d.mu held).
 func (d *Dataset) anyLabelled() bool {
 	for i, l := range d.labels {
-		if l != NoLabel && !d.deleted[i] {
+		if l != sample.NoLabel && !d.deleted[i] {
 			return true
 		}
 	}
@@ -469,7 +470,7 @@ func (d *Dataset) buildImages(kept []int) *idx.Array {
 // buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label
 // file's, except where idxlabel chose it (ownLabels: images opened alone, or a label file it
 // wrote holding "no label"), where newLabelType chooses again. A sample without a label is
-// stored as NoLabel (−2147483648, int32's least value, which no class uses), and only in an
+// stored as sample.NoLabel (−2147483648, int32's least value, which no class uses), and only in an
 // int32 file of idxlabel's own: a file of the person's dtype that cannot hold it is refused
 // rather than widened. Errors: a sample without a label that the dtype cannot hold, and a label
 // the dtype cannot hold (labelRange), which is refused rather than written wrapped.
@@ -481,7 +482,7 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 	lo, hi := labelRange(h)
 	for _, i := range kept {
 		// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
-		if d.labels[i] == NoLabel {
+		if d.labels[i] == sample.NoLabel {
 			if h.Type == idx.Int32 && h.Rank() == 1 {
 				continue
 			}
@@ -514,10 +515,10 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 // (carry.go) and are checked against this dtype from then on: an undo after the save may bring
 // back a label of 300, which a ubyte file would store as 300 mod 256.
 func (d *Dataset) newLabelType(kept []int) idx.DType {
-	wide := func(l int32) bool { return l > 255 } // NoLabel, the only negative label here, fits
+	wide := func(l int32) bool { return l > 255 } // sample.NoLabel, the only negative label here, fits
 	for _, i := range kept {
-		if wide(d.labels[i]) || d.labels[i] == NoLabel {
-			return idx.Int32 // NoLabel is stored as int32's least value
+		if wide(d.labels[i]) || d.labels[i] == sample.NoLabel {
+			return idx.Int32 // sample.NoLabel is stored as int32's least value
 		}
 	}
 	for _, a := range slices.Concat(d.undo, d.redo) {
@@ -566,7 +567,7 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 		}
 	} else {
 		for i := range d.orig {
-			d.orig[i] = NoLabel
+			d.orig[i] = sample.NoLabel
 		}
 	}
 	d.labels = slices.Clone(d.orig)

@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"fmt"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -122,7 +123,7 @@ type CNNResult struct {
 	// broken by the highest probability of another class (Support, higher first), then by lower
 	// index.
 	Suspects []Suspect
-	// Unlabelled lists the samples labelled NoLabel, most confident suggestion first. They are
+	// Unlabelled lists the samples labelled sample.NoLabel, most confident suggestion first. They are
 	// not trained on; their probabilities are Model's (the calibrated mean of the fold models).
 	Unlabelled []Suspect
 	// Error is the out-of-fold error of the blended probabilities: the share of labelled samples
@@ -172,7 +173,7 @@ type CNNResult struct {
 // Errors: fewer than 2 samples, labels or pixels of the wrong length, fewer than 2 classes or
 // more than cnn.MaxClasses, folds below 2 or above the labelled samples, or the context's error
 // when cancelled.
-func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progress)) (*CNNResult, error) {
+func ScanCNN(ctx context.Context, d sample.Set, opts CNNOptions, progress func(Progress)) (*CNNResult, error) {
 	in, err := prepare(d)
 	if err != nil {
 		return nil, err
@@ -195,11 +196,14 @@ func ScanCNN(ctx context.Context, d Data, opts CNNOptions, progress func(Progres
 }
 
 // verdict turns one sample's class probabilities p (in the order of classes) into its Suspect:
-// Suggested is the most probable class (the first on ties), Confidence its probability, Score
-// 1 − p(label) and Support the highest probability of a class other than the label (cls, its
-// index; −1 for none).
+// Suggested is the most probable class (the label when it ties for most probable, else the
+// first of the tied), Confidence its probability, Score 1 − p(label) and Support the highest
+// probability of a class other than the label (cls, its index; −1 for none).
 func verdict(i, label, cls int, p []float32, classes []int) Suspect {
 	best, other := argmax(p), -1
+	if cls >= 0 && p[cls] == p[best] {
+		best = cls // a tie is no evidence against the label
+	}
 	for j := range p {
 		if j != cls && (other < 0 || p[j] > p[other]) {
 			other = j

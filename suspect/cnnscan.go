@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -17,7 +18,7 @@ type cnnScan struct {
 	opts       CNNOptions
 	cfg        cnn.Config
 	jobs       []cnnJob
-	unlabelled []int     // the samples labelled NoLabel, ascending
+	unlabelled []int     // the samples labelled sample.NoLabel, ascending
 	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
 	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them, then aligned
 	prog       scanProgress
@@ -38,7 +39,7 @@ type cnnJob struct {
 	unlProbs    []float32 // len(unlabelled)×classes
 }
 
-func newCNNScan(in *input, d Data, opts CNNOptions) *cnnScan {
+func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N), features: make([]float32, d.N*cnn.Features),
 		cfg: cnn.Config{Epochs: opts.Epochs, LabelSmoothing: labelSmoothing}}
 	for i := range sc.pos {
@@ -264,7 +265,7 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 		for m, i := range sc.unlabelled {
 			p := mean[m*nc : (m+1)*nc]
 			copy(res.Probs[i*nc:(i+1)*nc], p)
-			res.Unlabelled = append(res.Unlabelled, verdict(i, NoLabel, -1, p, sc.in.classes))
+			res.Unlabelled = append(res.Unlabelled, verdict(i, sample.NoLabel, -1, p, sc.in.classes))
 		}
 		sortSuggestions(res.Unlabelled)
 	}

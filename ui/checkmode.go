@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 )
@@ -24,8 +25,8 @@ type checkItem struct {
 	// others are the finding's other samples: a duplicate's copies (sample indices of this
 	// dataset), a leak's copies in the other set (positions in its snapshot, otherSet.snap).
 	others     []int
-	label      int     // the sample's label when it was checked (store.NoLabel: none)
-	suggested  int     // the CNN's most probable class for it (store.NoLabel: none)
+	label      int     // the sample's label when it was checked (sample.NoLabel: none)
+	suggested  int     // the CNN's most probable class for it (sample.NoLabel: none)
 	confidence float64 // the CNN's probability of suggested (label errors; 0 when unknown)
 	score      float64 // the kind's score (see check.Kind)
 }
@@ -52,8 +53,8 @@ type checkList struct {
 // written.
 type otherSet struct {
 	ds   *store.Dataset
-	snap store.Snapshot // what was compared: sample k of the comparison is snap.Indices[k]
-	name string         // its image file's name
+	snap sample.Set // what was compared: sample k of the comparison is snap.Index[k]
+	name string     // its image file's name
 }
 
 // checkFindings is what a health check found, as the mode shows it: the kinds it runs, in list
@@ -205,7 +206,7 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 	label := n.short(st.Label)
 	switch c.kind {
 	case check.Label:
-		if x.suggested != st.Label && x.suggested != store.NoLabel {
+		if x.suggested != st.Label && x.suggested != sample.NoLabel {
 			return badge{text: label + "→" + n.short(x.suggested) + "?", color: badgeSuspect}
 		}
 	case check.Outlier:
@@ -216,7 +217,7 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 		}
 	case check.Leak:
 		if len(x.others) > 0 && c.other != nil {
-			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Indices[x.others[0]]), color: badgeLeak}
+			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), color: badgeLeak}
 		}
 	}
 	return b
@@ -241,7 +242,7 @@ func (m *checkMode) key(c *controller, k *fyne.KeyEvent) bool {
 		c.keep(func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
-		if m.kind != check.Label || !ok || x.suggested == store.NoLabel {
+		if m.kind != check.Label || !ok || x.suggested == sample.NoLabel {
 			return false
 		}
 		c.decideAs(store.HowSuspectAccepted, x.suggested)
@@ -307,7 +308,7 @@ func (m *checkMode) about(s *state, i int) about {
 			n.long(x.suggested), 100*x.confidence, n.long(x.label), 100*(1-x.score))
 	case check.Outlier:
 		a.text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
-		if x.suggested != store.NoLabel {
+		if x.suggested != sample.NoLabel {
 			a.text += " The CNN's closest class: " + n.long(x.suggested) + "."
 		}
 	case check.Duplicate:
@@ -325,7 +326,7 @@ func (m *checkMode) about(s *state, i int) about {
 			if st.Deleted {
 				caption += " (deleted)"
 			}
-			a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w, caption: caption})
+			a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w, caption: caption})
 		}
 	case check.Leak:
 		o := m.f.other
@@ -335,8 +336,8 @@ func (m *checkMode) about(s *state, i int) about {
 		a.text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
 		for _, k := range x.others[:min(4, len(x.others))] {
-			j := o.snap.Indices[k]
-			a.thumbs = append(a.thumbs, thumb{px: store.DisplayOrder(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
+			j := o.snap.Index[k]
+			a.thumbs = append(a.thumbs, thumb{px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
 				caption: n.short(o.snap.Labels[k]) + "  #" + strconv.Itoa(j)})
 		}
 	}

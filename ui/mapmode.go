@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -256,7 +257,7 @@ func (m *mapMode) tile(pt int) (image.Image, string, bool) {
 	}
 	h, w := s.ds.Size()
 	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, store.DisplayOrder(px, h, w, s.ds.Transposed(), nil))
+	copy(img.Pix, sample.Upright(px, h, w, s.ds.Transposed(), nil))
 	text := "#" + strconv.Itoa(i) + "  " + s.classes.short(st.Label)
 	if sg := l.suggest[pt]; sg != st.Label {
 		text += " → " + s.classes.short(sg) + "?"

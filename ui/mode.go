@@ -11,7 +11,9 @@ import (
 // shows it and asks for another, and nothing reads it back from a widget.
 //
 // A new mode is a new file with its modeView (embedding browseMode and overriding what it
-// changes), one value here, and its line in newWindow, which registers it with what it needs.
+// changes), one value here, and its line where it is registered with what it needs: newWindow (window.go)
+// for the review modes and the health check, newScanViews (scanviews.go) for the confusion
+// matrix and the map.
 type mode int
 
 const (

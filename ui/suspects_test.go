@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -76,7 +77,7 @@ func TestReviewSuspectsOnRealMNIST(t *testing.T) {
 
 // suspectsReview opens the Suspects review of the demo's 300 digits on the kNN's list, the CNN
 // scan that would refine it stopped, and returns the kNN's result and the snapshot it scanned.
-func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, store.Snapshot) {
+func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sample.Set) {
 	t.Helper()
 	w, ds := demoWindow(t, true)
 	q := queueUI(w)
@@ -84,7 +85,7 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sto
 	waitUI(t, q, func() bool { return w.c.mode == modeSuspects })
 	w.scans.stop()
 	snap := ds.Snapshot()
-	knn, err := suspect.Scan(context.Background(), suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{}, nil)
+	knn, err := suspect.Scan(context.Background(), snap, suspect.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sto
 
 // cnnRanking is a CNN scan's result listing samples (snapshot positions = sample indices here)
 // as suspects, most suspicious first.
-func cnnRanking(w *window, snap store.Snapshot, samples []int) *analysis {
+func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
 	var list []suspect.Suspect
 	for k, i := range samples {
 		list = append(list, suspect.Suspect{Index: i, Label: snap.Labels[i], Suggested: (snap.Labels[i] + 1) % 10, Score: 0.9 - 0.001*float64(k), Confidence: 0.8})

@@ -1,20 +1,21 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
 	"time"
 
-	"idxlabel/export"
 	"idxlabel/plot"
+	"idxlabel/report"
 )
 
 // testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
 // person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
 const (
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
-	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
+	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
 	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
 	// stderr how long each frame and each lasso took (logFrame, logLasso).
 	testMapEnv = "IDXLABEL_TEST_MAP"
@@ -43,7 +44,7 @@ func (m *mapper) writeDump(d *scanData) {
 	}
 	f, err := os.Create(m.dump)
 	if err == nil {
-		err = export.WriteMapCSV(f, xy)
+		err = report.WriteMapCSV(f, xy)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -71,4 +72,25 @@ func (v *mapView) logFrame(start time.Time) {
 // logLasso prints how long a lasso of vertices vertices took to select points.
 func (v *mapView) logLasso(vertices, points int, took time.Duration) {
 	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
+}
+
+// testSaveGateEnv is an environment variable for the real-window tests (scripts/keysave.sh)
+// only: it names a file, and every save of the window waits, once the store has begun it (the
+// dataset marked saving, its journal closed), until that file exists. Keys sent meanwhile meet a
+// save in progress however fast the machine writes.
+const testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
+
+// waitSaveGate waits until the test hook's file exists (at once when the hook is not set), or ctx
+// ends.
+func waitSaveGate(ctx context.Context) {
+	path := os.Getenv(testSaveGateEnv)
+	if path == "" {
+		return
+	}
+	for ctx.Err() == nil {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -20,10 +20,10 @@ type gridAsks struct {
 	runes  []rune
 }
 
-func (a *gridAsks) typedRune(r rune)               { a.runes = append(a.runes, r) }
-func (a *gridAsks) typedKey(*fyne.KeyEvent) bool   { return false }
-func (a *gridAsks) click(p int, _, _ bool)         { a.clicks = append(a.clicks, p) }
-func (a *gridAsks) contextMenu(int, fyne.Position) {}
+func (a *gridAsks) typedRune(r rune)                   { a.runes = append(a.runes, r) }
+func (a *gridAsks) typedKey(*fyne.KeyEvent, bool) bool { return false }
+func (a *gridAsks) click(p int, _, _ bool)             { a.clicks = append(a.clicks, p) }
+func (a *gridAsks) contextMenu(int, fyne.Position)     {}
 func (a *gridAsks) moveCursor(to int, extend bool) {
 	e := 0
 	if extend {

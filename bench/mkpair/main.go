@@ -10,7 +10,7 @@ import (
 	"flag"
 	"log"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/store"
 )
 

@@ -6,19 +6,19 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
-	"idxlabel/suspect"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
+	"idxlabel/sample"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/nn"
 )
 
 // plantedT10k returns t10k with 30 non-digits (planted.Outliers, drawn with seed) written over
 // random samples, and the places they went.
-func plantedT10k(t *testing.T, seed uint64) (suspect.Data, map[int]string) {
+func plantedT10k(t *testing.T, seed uint64) (sample.Set, map[int]string) {
 	images, labels := mnisttest.Load(t)
 	p := planted.Plant(rand.New(rand.NewPCG(seed, 77)), images.Data, labels.Data, 10000, nil, nil, 0, planted.Plan{Outliers: 30})
-	return suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}, p.Outliers
+	return sample.Set{N: p.N, H: 28, W: 28, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}, p.Outliers
 }
 
 // TestScoresFindPlantedOutliers plants 30 varied non-digits into t10k (two seeds not used while
@@ -97,7 +97,7 @@ func TestStats(t *testing.T) {
 			imgs[1][y*28+x] = 255
 		}
 	}
-	d := suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return imgs[i] }}
+	d := sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return imgs[i] }}
 	v, err := Stats(context.Background(), d)
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,10 @@
 // Command plantpair writes a small MNIST-shaped pair with planted near-duplicates, for the
 // real-window test of the health check (scripts/checkdup.sh):
 //
-//	go run ./internal/planted/plantpair [-n N] [-copies K] [-seed S] [-from IMAGES LABELS] OUT_IMAGES OUT_LABELS
+//	go run ./bench/plantpair [-n N] [-copies K] [-seed S] [-from IMAGES LABELS] OUT_IMAGES OUT_LABELS
 //
 // It takes the first N samples (default 1,000) of the pair given with -from (t10k, say), or of
-// the generated demo digits (internal/demo, 300) when none is given, writes K copies of some of
+// the generated demo digits (demo, 300) when none is given, writes K copies of some of
 // them (planted.Plant: exact, shifted, noisy, fainter) over others, and writes the result as an
 // uncompressed IDX pair (N×28×28 and N ubyte). It prints one line per copy on stdout:
 // "copy,source", sample numbers in the pair written.
@@ -17,9 +17,9 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"idxlabel/demo"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/demo"
-	"idxlabel/internal/planted"
 	"idxlabel/store"
 )
 

@@ -1,4 +1,4 @@
-package export
+package report
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/plot"
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/cnn"
@@ -17,7 +17,7 @@ import (
 // The confusion matrix and map sections: a chart and a table row per given label (with its
 // name), a map image with its key, and a refusal of labels that do not match the points.
 func TestConfusionAndMapSections(t *testing.T) {
-	labels := []int{0, 0, 1, 1, store.NoLabel}
+	labels := []int{0, 0, 1, 1, sample.NoLabel}
 	probs := []float32{0.9, 0.1, 0.2, 0.8, 0.1, 0.9, 0.6, 0.4, 0.5, 0.5}
 	m, err := confusion.New(labels, probs, []int{0, 1})
 	if err != nil {
@@ -57,8 +57,9 @@ func TestScanViews(t *testing.T) {
 		feats[i*cnn.Features+c] += 5 // two clusters
 	}
 	res := &check.Result{Scan: &suspect.CNNResult{Probs: probs, Classes: []int{0, 1}, Features: feats}, Findings: map[check.Kind][]check.Finding{
-		check.Label:   {{Index: 7, Score: 0.9}, {Index: 3, Score: 0.8}, {Index: 9, Score: 0.2}},
-		check.Outlier: {{Index: 3, Score: 9}, {Index: 20, Score: 6}, {Index: 21, Score: 1}},
+		check.Label: {{Kind: check.Label, Index: 7, Label: 1, Suggested: 0, Score: 0.9}, {Kind: check.Label, Index: 3, Label: 1, Suggested: 0, Score: 0.8},
+			{Kind: check.Label, Index: 9, Label: 1, Suggested: 0, Score: 0.2}, {Kind: check.Label, Index: 11, Label: 1, Suggested: 1, Score: 0.6}},
+		check.Outlier: {{Kind: check.Outlier, Index: 3, Score: 9}, {Kind: check.Outlier, Index: 20, Score: 6}, {Kind: check.Outlier, Index: 21, Score: 1}},
 	}}
 	ctx := context.Background()
 	v, err := NewScanViews(ctx, res, labels, false, nil)

@@ -1,0 +1,102 @@
+package activelearn
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"idxlabel/sample"
+	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
+)
+
+// minCalibration is the fewest typed labels a temperature is fitted to; with fewer the
+// network's probabilities are taken as they are.
+const minCalibration = 20
+
+// Suggestion is a label suggested for one unlabelled sample.
+type Suggestion struct {
+	Index      int     // the sample, 0-based in d's order
+	Label      int     // the suggested label (one of the typed labels' values)
+	Confidence float64 // the calibrated probability that Label is right, 0–1
+}
+
+// Suggest suggests a label for every unlabelled sample of d (d.Labels, sample.NoLabel for
+// none), most confident first (ties: lower index first): the typed labels spread over the
+// neighbour graph, then a network self-trained on them (see the package comment), its
+// probabilities calibrated by temperature scaling on typed labels it did not learn (with at
+// least minCalibration of them). Errors: those of the space, labels of fewer than 2 classes or
+// more than cnn.MaxClasses, or the context's error when cancelled.
+func Suggest(ctx context.Context, d sample.Set, opts Options) ([]Suggestion, error) {
+	o := opts.withDefaults()
+	lab, err := newLabelling(d.Labels)
+	if err != nil {
+		return nil, err
+	}
+	if len(lab.classes) < 2 {
+		return nil, fmt.Errorf("suggestions need labels of at least 2 classes, the dataset has %d labelled samples, of %d classes", len(lab.labelled), len(lab.classes))
+	}
+	if len(lab.labelled) == d.N {
+		return []Suggestion{}, nil
+	}
+	s, err := newSpace(ctx, d, o)
+	if err != nil {
+		return nil, err
+	}
+	probs, err := s.suggest(ctx, d, lab, o)
+	if err != nil {
+		return nil, err
+	}
+	nc := len(lab.classes)
+	out := make([]Suggestion, 0, d.N-len(lab.labelled))
+	for i, c := range lab.cls {
+		if c < 0 {
+			row := probs[i*nc : (i+1)*nc]
+			b := argmax(row)
+			out = append(out, Suggestion{Index: i, Label: lab.classes[b], Confidence: float64(row[b])})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Suggestion) int { return cmp.Compare(b.Confidence, a.Confidence) })
+	return out, nil
+}
+
+// suggest returns the calibrated class probabilities of every sample (N×classes).
+func (s *space) suggest(ctx context.Context, d sample.Set, lab *labelling, o Options) ([]float32, error) {
+	o.report("spreading", 0)
+	nc := len(lab.classes)
+	f, err := spread(ctx, s.graph, lab.cls, nc)
+	if err != nil {
+		return nil, err
+	}
+	px := pixels28(d)
+	o.report("self-training", 0)
+	probs, held, err := selfTrain(ctx, px, lab, f, o.Seed, func(p float64) { o.report("self-training", p) })
+	if err != nil {
+		return nil, err
+	}
+	if len(held) >= minCalibration {
+		p := make([]float32, 0, len(held)*nc)
+		y := make([]int, len(held))
+		for k, i := range held {
+			p = append(p, probs[i*nc:(i+1)*nc]...)
+			y[k] = lab.cls[i]
+		}
+		suspect.Temper(probs, nc, suspect.FitTemperature(p, y, nc))
+	}
+	o.report("done", 1)
+	return probs, nil
+}
+
+// pixels28 returns d's samples as the network reads them: 28×28, resized (bilinear) one at a
+// time when they are another size, so no second copy of the dataset is held.
+func pixels28(d sample.Set) func(int) []byte {
+	h, w := d.H, d.W
+	if h == 0 && w == 0 {
+		return d.Pixels
+	}
+	if h == cnn.Side && w == cnn.Side {
+		return d.Pixels
+	}
+	return func(i int) []byte { return suspect.Resize28(d.Pixels(i), h, w, nil) }
+}
