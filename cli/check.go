@@ -3,11 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -157,6 +159,14 @@ func runCheck(c *cli, args []string) error {
 			return store.FileOutput(out)
 		}
 		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *store.LockedError
+		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
+			who := "another idxlabel"
+			if locked.PID > 0 {
+				who += fmt.Sprintf(" (process %d on %s)", locked.PID, locked.Host)
+			}
+			return fmt.Errorf("%s: %s is writing a report there: wait for it to finish, or choose another folder", *reportDir, who)
+		}
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -55,4 +57,34 @@ func WriteClassNames(path string, names map[int]string) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
+}
+
+// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
+// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
+const ClassNamesSuffix = ".classes.txt"
+
+// saveClassNames makes the label file labelsPath find names when it is opened again
+// (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
+// already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix
+// (WriteClassNames), replacing what was there. It returns the class-name file the pair now finds
+// ("" when none) and a sentence for the person when it wrote one or could not. It reads the
+// class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about as much.
+func saveClassNames(labelsPath string, names map[int]string) (file, note string) {
+	names = maps.Clone(names)
+	maps.DeleteFunc(names, func(_ int, s string) bool { return s == "" })
+	if labelsPath == "" || len(names) == 0 {
+		return "", ""
+	}
+	if found, p, err := FindClassNames(labelsPath); err == nil && maps.Equal(found, names) {
+		return p, ""
+	}
+	out := labelsPath + ClassNamesSuffix
+	if err := WriteClassNames(out, names); err != nil {
+		return "", fmt.Sprintf("The class names could not be written beside %s (%v): the saved pair shows class numbers.", filepath.Base(labelsPath), err)
+	}
+	found, p, err := FindClassNames(labelsPath)
+	if err != nil || !maps.Equal(found, names) {
+		return p, fmt.Sprintf("The class names were written to %s, but %s beside it names the classes when the pair is opened.", filepath.Base(out), filepath.Base(p))
+	}
+	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
 }

@@ -88,6 +88,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	d.keepClassNames()
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
@@ -296,6 +297,24 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
+}
+
+// keepClassNames makes the saved pair find the dataset's class names when it is opened again
+// (saveClassNames: after a Save As to another name or folder, or a new dataset's first save, the
+// names are written beside the label file) and adds its note to LastSave's.
+func (d *Dataset) keepClassNames() {
+	d.mu.RLock()
+	labels, names := d.labelsPath, d.names
+	d.mu.RUnlock()
+	file, note := saveClassNames(labels, names)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if file != "" {
+		d.namesPath = file
+	}
+	if note != "" {
+		d.lastSave.Notes = append(d.lastSave.Notes, note)
+	}
 }
 
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
