@@ -89,6 +89,42 @@ func Shifted(images, labels *idx.Array, n int) (*idx.Array, *idx.Array, error) {
 	return outImages, outLabels, nil
 }
 
+// Augmented returns an n-sample pair made from images (N×H×W ubyte) and labels (N ubyte) as an
+// augmented dataset is: sample i is source sample i mod N with its label, the first N as they
+// are, each later one shifted by a random whole pixel or none in each direction (pixels shifted
+// in are 0) with Gaussian noise of σ sigma grey levels added to every pixel (rounded, clipped to
+// 0–255), drawn with seed. Every source sample then has n/N − 1 near-copies. Errors: those of
+// idx.New for an impossible n.
+func Augmented(images, labels *idx.Array, n int, seed uint64, sigma float64) (*idx.Array, *idx.Array, error) {
+	src, h, w := images.Dims[0], images.Dims[1], images.Dims[2]
+	outImages, outLabels, err := newPair(n, h, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	size := h * w
+	rng := rand.New(rand.NewPCG(seed, 0xa06))
+	for i := range n {
+		s := i % src
+		in, out := images.Data[s*size:(s+1)*size], outImages.Data[i*size:(i+1)*size]
+		outLabels.Data[i] = labels.Data[s]
+		if i < src {
+			copy(out, in)
+			continue
+		}
+		dy, dx := rng.IntN(3)-1, rng.IntN(3)-1
+		for y := range h {
+			for x := range w {
+				v := 0.0
+				if sy, sx := y-dy, x-dx; sy >= 0 && sy < h && sx >= 0 && sx < w {
+					v = float64(in[sy*w+sx])
+				}
+				out[y*w+x] = byte(max(0, min(255, math.Round(v+sigma*rng.NormFloat64()))))
+			}
+		}
+	}
+	return outImages, outLabels, nil
+}
+
 // newPair allocates an n×h×w ubyte image array and n ubyte labels. Errors: those of idx.New.
 func newPair(n, h, w int) (*idx.Array, *idx.Array, error) {
 	images, err := idx.New(idx.UByte, n, h, w)

@@ -116,3 +116,19 @@ func (u *unionFind) groups() [][]int32 {
 	}
 	return out
 }
+
+// GroupIDs numbers the groups of Within's pairs among n images: each image gets the first
+// image of its group, an image in no pair its own number (4 bytes per image). It is the
+// grouping suspect.CNNOptions.Groups takes.
+func GroupIDs(pairs []Pair, n int) []int32 {
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	for _, p := range pairs {
+		if p.A >= 0 && p.A < n && p.B >= 0 && p.B < n {
+			ids[p.B] = int32(p.A)
+		}
+	}
+	return ids
+}

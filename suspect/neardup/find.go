@@ -92,7 +92,9 @@ func (o Options) report(stage string) func(float64) {
 }
 
 // Within groups the images of d that are copies of each other. Identical images are grouped
-// by hash first, whatever their descriptors; then each image's opts.Candidates nearest
+// by hash first, whatever their descriptors, and only the first of each is searched further
+// (a set made of exact copies costs what its distinct images cost); then each image's
+// opts.Candidates nearest
 // descriptors (desc, from a Basis fitted on d or a set of the same size) within MaxDistance are
 // verified (Similarity), and an image's copy group (copyGroup: the nearest matches at or above
 // the threshold that stand apart from its other neighbours by opts.Ratio) joins it to them;
@@ -115,14 +117,96 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	if d.N < 2 {
 		return nil, nil
 	}
+	// Identical images first, by hash: one of each is searched.
+	uf := newUnionFind(d.N)
+	best := make([]float32, d.N) // each image's best uniqueness among the matches that grouped it
+	ident := make([]int32, d.N)  // the first image with the same pixels
+	for i := range ident {
+		ident[i] = int32(i)
+	}
+	var keep []int // the images searched (nil: all)
+	if same := identical(d); len(same) > 0 {
+		for _, grp := range same {
+			for _, b := range grp[1:] {
+				uf.union(int32(grp[0]), int32(b))
+				ident[b], best[b] = int32(grp[0]), 1
+			}
+		}
+		for i := range d.N {
+			if ident[i] == int32(i) {
+				keep = append(keep, i)
+			}
+		}
+	}
+	sd, sdesc := d, desc
+	if keep != nil {
+		sd = suspect.Data{N: len(keep), Dim: d.Dim, H: d.H, W: d.W, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+	}
+	at := func(k int32) int32 {
+		if keep == nil {
+			return k
+		}
+		return int32(keep[k])
+	}
+	if sd.N >= 2 {
+		err := nearMatches(ctx, sd, sdesc, h, w, opts, func(i, j int32, u float32) {
+			i, j = at(i), at(j)
+			best[i], best[j] = max(best[i], u), max(best[j], u)
+			uf.union(i, j)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sd, sdesc, keep = suspect.Data{}, nil, nil
+	groups := uf.groups()
+	var pairs []Pair
+	for _, grp := range groups {
+		for _, b := range grp[1:] {
+			pairs = append(pairs, Pair{A: int(grp[0]), B: int(b), Uniqueness: float64(best[b])})
+		}
+	}
+	// Each member's Similarity to its group's first image, computed once per distinct image.
+	var compute []Pair
+	for _, p := range pairs {
+		if r := int(ident[p.B]); r == p.B && ident[p.A] != ident[p.B] {
+			compute = append(compute, Pair{A: p.A, B: r})
+		}
+	}
+	if err := similarities(ctx, d, desc, compute, h, w, opts.Workers); err != nil {
+		return nil, err
+	}
+	for m := range pairs {
+		p := &pairs[m]
+		if ident[p.A] == ident[p.B] {
+			p.Similarity = 1
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(compute, [2]int{p.A, int(ident[p.B])}, func(c Pair, t [2]int) int {
+			return cmp.Or(cmp.Compare(c.A, t[0]), cmp.Compare(c.B, t[1]))
+		})
+		p.Similarity, p.Shift = compute[at].Similarity, compute[at].Shift
+	}
+	sortPairs(pairs)
+	return pairs, nil
+}
+
+// nearMatches finds, for each image of d, its copy group among its opts.Candidates nearest
+// descriptors within MaxDistance (copyGroup), and calls found(i, j, u) from one goroutine for
+// each image j in image i's group, u their uniqueness.
+func nearMatches(ctx context.Context, d suspect.Data, desc *Descriptors, h, w int, opts Options, found func(i, j int32, u float32)) error {
 	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	k := min(opts.Candidates, d.N-1)
 	g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: opts.report("candidates")})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ix = nil
 	// Each unordered pair is verified once.
@@ -131,12 +215,8 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	cand = slices.Compact(cand)
 	sim, _, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// Each image's copy group among its own candidates; a pair joins when it is in the group of
-	// either image.
-	uf := newUnionFind(d.N)
-	best := make([]float32, d.N) // each image's best uniqueness among the matches that grouped it
 	var ms []match
 	for i := range g.Rows() {
 		ms = ms[:0]
@@ -152,30 +232,10 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 		}
 		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio)
 		for _, x := range ms[:p] {
-			u := float32(uniqueness(x.d, next))
-			best[i], best[x.j] = max(best[i], u), max(best[x.j], u)
-			uf.union(int32(i), x.j)
+			found(int32(i), x.j, float32(uniqueness(x.d, next)))
 		}
 	}
-	g, cand, sim = nil, nil, nil
-	for _, grp := range identical(d) {
-		for _, b := range grp {
-			uf.union(int32(grp[0]), int32(b))
-			best[b] = 1
-		}
-	}
-	groups := uf.groups()
-	pairs := make([]Pair, 0, len(groups))
-	for _, grp := range groups {
-		for _, b := range grp[1:] {
-			pairs = append(pairs, Pair{A: int(grp[0]), B: int(b), Uniqueness: float64(best[b])})
-		}
-	}
-	if err := similarities(ctx, d, desc, pairs, h, w, opts.Workers); err != nil {
-		return nil, err
-	}
-	sortPairs(pairs)
-	return pairs, nil
+	return nil
 }
 
 // Across finds, for each image of d, its copies in other among its opts.Candidates nearest
