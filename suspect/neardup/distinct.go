@@ -81,16 +81,36 @@ func (u *unionFind) find(i int32) int32 {
 	return i
 }
 
-// union joins the groups of i and j; a group's root is its lowest-numbered image.
-func (u *unionFind) union(i, j int32) {
+// union joins the groups of i and j, and reports whether they were apart; a group's root is
+// its lowest-numbered image.
+func (u *unionFind) union(i, j int32) bool {
 	a, b := u.find(i), u.find(j)
 	if a == b {
-		return
+		return false
 	}
 	if a > b {
 		a, b = b, a
 	}
 	u.parent[b] = a
+	return true
+}
+
+// roots returns the first image of each group of two or more, ascending.
+func (u *unionFind) roots() []int {
+	n := len(u.parent)
+	many := make([]bool, n)
+	for i := range n {
+		if r := u.find(int32(i)); r != int32(i) {
+			many[r] = true
+		}
+	}
+	var out []int
+	for i, m := range many {
+		if m {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // groups returns the groups of two or more images, each ascending (its root first), ordered

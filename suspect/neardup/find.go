@@ -146,20 +146,47 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 			sdesc.Offsets[k] = desc.Offsets[i]
 		}
 	}
-	at := func(k int32) int32 {
-		if keep == nil {
-			return k
+	// join searches sd (the images keep lists, nil: all) and joins each image to its copies;
+	// it reports whether any two groups were joined.
+	join := func(sd suspect.Data, sdesc *Descriptors, keep []int) (bool, error) {
+		at := func(k int32) int32 {
+			if keep == nil {
+				return k
+			}
+			return int32(keep[k])
 		}
-		return int32(keep[k])
-	}
-	if sd.N >= 2 {
+		joined := false
 		err := nearMatches(ctx, sd, sdesc, h, w, opts, func(i, j int32, u float32) {
 			i, j = at(i), at(j)
 			best[i], best[j] = max(best[i], u), max(best[j], u)
-			uf.union(i, j)
+			joined = uf.union(i, j) || joined
 		})
+		return joined, err
+	}
+	if sd.N >= 2 {
+		if _, err := join(sd, sdesc, keep); err != nil {
+			return nil, err
+		}
+	}
+	// An image with many copies (augmentation's dozens) may find only copies of one kind among
+	// its few candidates (the same shift, say), so its group can come out in parts; the parts'
+	// first images, searched among themselves, find each other (a few rounds at most).
+	for range 3 {
+		keep = uf.roots()
+		if len(keep) < 2 {
+			break
+		}
+		sd = suspect.Data{N: len(keep), Dim: d.Dim, H: d.H, W: d.W, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+		joined, err := join(sd, sdesc, keep)
 		if err != nil {
 			return nil, err
+		}
+		if !joined {
+			break
 		}
 	}
 	sd, sdesc, keep = suspect.Data{}, nil, nil
