@@ -170,7 +170,9 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	}
 	// An image with many copies (augmentation's dozens) may find only copies of one kind among
 	// its few candidates (the same shift, say), so its group can come out in parts; the parts'
-	// first images, searched among themselves, find each other (a few rounds at most).
+	// first images, searched among themselves, find each other (a few rounds at most, few
+	// images: not reported as progress).
+	opts.Progress = nil
 	for range 3 {
 		keep = uf.roots()
 		if len(keep) < 2 {
