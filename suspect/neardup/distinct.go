@@ -32,9 +32,10 @@ type match struct {
 // bound (MaxDistance) were not verified, and on real MNIST none reached 0.98, twice the default
 // threshold's distance. When all k candidates reach the threshold the group may reach beyond
 // them (an image with many near-copies, as augmentation makes): they are its group whatever the
-// ratio. It returns the group's size (0: none) and the distance it stands apart from (the next
-// one). ms is sorted in place.
-func copyGroup(ms []match, k int, threshold, ratio float64) (int, float64) {
+// ratio. With capped, the next distance is never taken as more than 2 × (1 − threshold) (the
+// candidates are a sample without the images' natural neighbours). It returns the group's size
+// (0: none) and the distance it stands apart from (the next one). ms is sorted in place.
+func copyGroup(ms []match, k int, threshold, ratio float64, capped bool) (int, float64) {
 	slices.SortFunc(ms, func(a, b match) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.j, b.j)) })
 	limit := 1 - threshold
 	for p := 1; p <= len(ms); p++ {
@@ -43,7 +44,7 @@ func copyGroup(ms []match, k int, threshold, ratio float64) (int, float64) {
 			return 0, 0
 		}
 		next := 2 * limit
-		if p < len(ms) {
+		if p < len(ms) && (!capped || float64(ms[p].d) < next) {
 			next = float64(ms[p].d)
 		}
 		if dp <= ratio*next || p == k {

@@ -94,11 +94,11 @@ func (o Options) report(stage string) func(float64) {
 // Within groups the images of d that are copies of each other. Identical images are grouped
 // by hash first, whatever their descriptors, and only the first of each is searched further
 // (a set made of exact copies costs what its distinct images cost); then each image's
-// opts.Candidates nearest
-// descriptors (desc, from a Basis fitted on d or a set of the same size) within MaxDistance are
-// verified (Similarity), and an image's copy group (copyGroup: the nearest matches at or above
-// the threshold that stand apart from its other neighbours by opts.Ratio) joins it to them;
-// groups are the connected sets of such matches. A group of k images is reported as k − 1
+// opts.Candidates nearest descriptors (desc, from a Basis fitted on d or a set of the same size)
+// within MaxDistance are verified (Similarity), and an image's copy group (copyGroup: the
+// nearest matches at or above the threshold that stand apart from its other neighbours by
+// opts.Ratio) joins it to them; groups are the connected sets of such matches, their parts
+// found apart joined as the parts' first images match (see below). A group of k images is reported as k − 1
 // pairs, its first image (A) with each other member (B), their Similarity computed directly (in
 // a group joined through a chain of matches it may fall below the threshold). Pairs are ordered
 // most similar first, then by A and B. Growth: the neighbour index's (nn.Index: near-linear),
@@ -148,7 +148,7 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	}
 	// join searches sd (the images keep lists, nil: all) and joins each image to its copies;
 	// it reports whether any two groups were joined.
-	join := func(sd suspect.Data, sdesc *Descriptors, keep []int) (bool, error) {
+	join := func(sd suspect.Data, sdesc *Descriptors, keep []int, alone bool) (bool, error) {
 		at := func(k int32) int32 {
 			if keep == nil {
 				return k
@@ -156,7 +156,7 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 			return int32(keep[k])
 		}
 		joined := false
-		err := nearMatches(ctx, sd, sdesc, h, w, opts, func(i, j int32, u float32) {
+		err := nearMatches(ctx, sd, sdesc, h, w, opts, alone, func(i, j int32, u float32) {
 			i, j = at(i), at(j)
 			best[i], best[j] = max(best[i], u), max(best[j], u)
 			joined = uf.union(i, j) || joined
@@ -164,14 +164,15 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 		return joined, err
 	}
 	if sd.N >= 2 {
-		if _, err := join(sd, sdesc, keep); err != nil {
+		if _, err := join(sd, sdesc, keep, false); err != nil {
 			return nil, err
 		}
 	}
 	// An image with many copies (augmentation's dozens) may find only copies of one kind among
 	// its few candidates (the same shift, say), so its group can come out in parts; the parts'
 	// first images, searched among themselves, find each other (a few rounds at most, few
-	// images: not reported as progress).
+	// images: not reported as progress). Their natural neighbours are not among them, so a
+	// match there must be a copy on its own (as if nothing stood beyond it: 0.995 and up).
 	opts.Progress = nil
 	for range 3 {
 		keep = uf.roots()
@@ -183,7 +184,7 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 		for k, i := range keep {
 			sdesc.Offsets[k] = desc.Offsets[i]
 		}
-		joined, err := join(sd, sdesc, keep)
+		joined, err := join(sd, sdesc, keep, true)
 		if err != nil {
 			return nil, err
 		}
@@ -226,8 +227,10 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 
 // nearMatches finds, for each image of d, its copy group among its opts.Candidates nearest
 // descriptors within MaxDistance (copyGroup), and calls found(i, j, u) from one goroutine for
-// each image j in image i's group, u their uniqueness.
-func nearMatches(ctx context.Context, d suspect.Data, desc *Descriptors, h, w int, opts Options, found func(i, j int32, u float32)) error {
+// each image j in image i's group, u their uniqueness. alone: d is a sample of a set whose
+// other images are missing, so a match must stand apart from 2 × (1 − threshold) whatever
+// its next candidate (copyGroup's bound on the next distance).
+func nearMatches(ctx context.Context, d suspect.Data, desc *Descriptors, h, w int, opts Options, alone bool, found func(i, j int32, u float32)) error {
 	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
 	if err != nil {
 		return err
@@ -259,7 +262,7 @@ func nearMatches(ctx context.Context, d suspect.Data, desc *Descriptors, h, w in
 			})
 			ms = append(ms, match{j, 1 - sim[at]})
 		}
-		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio)
+		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, alone)
 		for _, x := range ms[:p] {
 			found(int32(i), x.j, float32(uniqueness(x.d, next)))
 		}
@@ -318,7 +321,7 @@ func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspec
 		for m := lo; m < hi; m++ {
 			ms = append(ms, match{int32(m), 1 - sim[m]}) // j: the candidate's place in cand
 		}
-		if p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio); p > 0 {
+		if p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, false); p > 0 {
 			m := ms[0].j
 			best[int(cand[m][0])] = Pair{A: int(cand[m][0]), B: int(cand[m][1]), Similarity: float64(sim[m]), Shift: shift[m], Uniqueness: uniqueness(ms[0].d, next)}
 		}
