@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -529,14 +531,39 @@ func (d *Dataset) newLabelType(kept []int) idx.DType {
 	return idx.UByte
 }
 
-// verify decodes the file at path and compares it with want.
+// verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
+// it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
 func verify(path string, want *idx.Array) error {
-	got, err := idx.ReadFile(path)
+	f, err := idx.OpenFile(path)
 	if err != nil {
 		return err
 	}
-	if got.Header.String() != want.Header.String() || !equalYielding(got.Data, want.Data) {
-		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
+	defer f.Close()
+	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, want.Header)
+	if f.Header.String() != want.Header.String() {
+		return differs
+	}
+	buf := make([]byte, 1<<20)
+	var y yielder
+	off := 0
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if off+n > len(want.Data) || !bytes.Equal(buf[:n], want.Data[off:off+n]) {
+				return differs
+			}
+			off += n
+			y.add(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if off != len(want.Data) {
+		return differs
 	}
 	return nil
 }
