@@ -70,16 +70,32 @@ func (s *space) suggest(ctx context.Context, d suspect.Data, lab *labelling, o O
 	}
 	px := pixels28(d)
 	o.report("self-training", 0)
-	probs, held, err := selfTrain(ctx, px, lab, f, o.Seed, func(p float64) { o.report("self-training", p) })
+	probs, held, heldNet, err := selfTrain(ctx, px, lab, f, o.Seed, func(p float64) { o.report("self-training", p) })
 	if err != nil {
 		return nil, err
 	}
-	if len(held) >= minCalibration {
-		p := make([]float32, 0, len(held)*nc)
-		y := make([]int, len(held))
-		for k, i := range held {
-			p = append(p, probs[i*nc:(i+1)*nc]...)
-			y[k] = lab.cls[i]
+	if len(held[0]) > 0 {
+		// Each held-out typed label is scored as the suggestions are made, by the network that
+		// did not learn it blended with a spreading that did not start from it.
+		var p []float32
+		var y []int
+		row := 0
+		for _, h := range held {
+			hidden := slices.Clone(lab.cls)
+			for _, i := range h {
+				hidden[i] = -1
+			}
+			sp, err := spread(ctx, s.graph, hidden, nc)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range h {
+				for c := range nc {
+					p = append(p, float32((1-tune.blend)*float64(heldNet[row*nc+c])+tune.blend*float64(sp[i*nc+c])))
+				}
+				y = append(y, lab.cls[i])
+				row++
+			}
 		}
 		suspect.Temper(probs, nc, suspect.FitTemperature(p, y, nc))
 	}
