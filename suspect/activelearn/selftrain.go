@@ -14,8 +14,9 @@ import (
 // tuning holds the self-training recipe (see tune).
 type tuning struct {
 	rounds    []float64 // per round, the share of each class's unlabelled samples trained on, most confident first
-	draws     int       // samples drawn per network (epochs = draws / trained, at least minEpochs)
+	draws     int       // samples drawn per network (epochs = draws / trained, minEpochs to maxEpochs)
 	minEpochs int
+	maxEpochs int
 	smoothing float64 // label smoothing of the networks
 	blend     float64 // weight of the spread scores in each round's probabilities (the network's: 1 − blend)
 }
@@ -23,7 +24,7 @@ type tuning struct {
 // tune is the recipe measured on MNIST's t10k (bench/suggest, 100 labels asked for): the
 // spread labels alone 97.5% right; a network on the most confident half of them 97.6%, blended
 // with the spread 98.3%; a second round on every sample 98.6%.
-var tune = tuning{rounds: []float64{0.5, 1}, draws: 120000, minEpochs: 3, smoothing: 0.1, blend: 0.7}
+var tune = tuning{rounds: []float64{0.5, 1}, draws: 120000, minEpochs: 3, maxEpochs: 30, smoothing: 0.1, blend: 0.7}
 
 // selfTrain trains the package cnn network on the typed labels and the most confident
 // pseudo-labels, round after round: each round trains on the typed labels and, of every class,
@@ -48,7 +49,7 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 	}
 	trained := 0
 	train := func(list []int, r, k int) ([]float32, error) {
-		epochs := max(tune.minEpochs, (tune.draws+len(list)-1)/max(1, len(list)))
+		epochs := min(tune.maxEpochs, max(tune.minEpochs, (tune.draws+len(list)-1)/max(1, len(list))))
 		cfg := cnn.Config{Epochs: epochs, LabelSmoothing: tune.smoothing}
 		rng := rand.New(rand.NewPCG(seed, 0x5e1f+uint64(16*r+k)))
 		net, err := cnn.Train(ctx, cnn.Samples{Pixels: px, Labels: pseudo}, list, nc, cfg, rng, func(step, steps int) {
