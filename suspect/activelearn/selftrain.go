@@ -3,7 +3,6 @@ package activelearn
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -65,9 +64,6 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 	}
 	for r, share := range tune.rounds {
 		list := pick(probs, lab, share, pseudo)
-		if debugTruth != nil {
-			debugAcc(fmt.Sprintf("round %d train set (%d)", r, len(list)), list, pseudo, lab)
-		}
 		var out []float32
 		if r < rounds-1 || len(held[0]) == 0 {
 			if out, err = train(list, r, 0); err != nil {
@@ -92,16 +88,6 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 			out[i] = float32((1-tune.blend)*float64(out[i]) + tune.blend*float64(prior[i]))
 		}
 		probs = out
-		if debugTruth != nil {
-			all := make([]int, 0, n)
-			for i := range n {
-				if lab.cls[i] < 0 {
-					all = append(all, i)
-				}
-				pseudo[i] = argmax(out[i*nc : (i+1)*nc])
-			}
-			debugAcc(fmt.Sprintf("round %d blend on unlabelled", r), all, pseudo, lab)
-		}
 	}
 	return probs, held, heldNet, nil
 }
@@ -200,16 +186,4 @@ func argmax(p []float32) int {
 		}
 	}
 	return b
-}
-
-var debugTruth []int
-
-func debugAcc(what string, idx, pseudo []int, lab *labelling) {
-	right := 0
-	for _, i := range idx {
-		if lab.classes[pseudo[i]] == debugTruth[i] {
-			right++
-		}
-	}
-	fmt.Printf("  %s: %.2f%%\n", what, 100*float64(right)/float64(len(idx)))
 }
