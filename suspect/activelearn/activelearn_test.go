@@ -250,3 +250,48 @@ func TestRealMNISTLoop(t *testing.T) {
 		t.Errorf("%.2f%% right, want ≥ 75%%", 100*acc)
 	}
 }
+
+// TestSuggestOtherSize suggests for generated shapes shrunk to 14×14 (the networks read them
+// resized to 28×28), and refuses a size that does not match the pixel count.
+func TestSuggestOtherSize(t *testing.T) {
+	shortTraining(t, 3000)
+	const n, classes = 240, 3
+	big, truth := shapes(n, classes, 4)
+	px := make([]byte, n*196)
+	for i := range n {
+		for y := range 14 {
+			for x := range 14 {
+				s := 0
+				for _, o := range [4]int{0, 1, 28, 29} {
+					s += int(big[i*784+2*y*28+2*x+o])
+				}
+				px[i*196+y*14+x] = byte(s / 4)
+			}
+		}
+	}
+	labels := unlabelled(n)
+	for c := range classes {
+		for k := range 8 {
+			i := c*n/classes + 10*k
+			labels[i] = truth[i]
+		}
+	}
+	d := suspect.Data{N: n, Dim: 196, H: 14, W: 14, Labels: labels, Pixels: func(i int) []byte { return px[i*196 : (i+1)*196] }}
+	got, err := Suggest(context.Background(), d, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	for _, s := range got {
+		if s.Label == truth[s.Index] {
+			right++
+		}
+	}
+	if len(got) != n-24 || right < len(got)*9/10 {
+		t.Errorf("14×14: %d suggestions, %d right; want %d, at least 90%% right", len(got), right, n-24)
+	}
+	d.H, d.W = 3, 3
+	if _, err := Suggest(context.Background(), d, Options{}); err == nil {
+		t.Error("3×3 samples of 196 pixels: no error")
+	}
+}

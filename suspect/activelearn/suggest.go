@@ -39,6 +39,9 @@ func Suggest(ctx context.Context, d suspect.Data, opts Options) ([]Suggestion, e
 	if len(lab.labelled) == d.N {
 		return []Suggestion{}, nil
 	}
+	if h, w := d.H, d.W; h == 0 && w == 0 && d.Dim != cnn.Pixels || (h != 0 || w != 0) && (h <= 0 || w <= 0 || h*w != d.Dim) {
+		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim)
+	}
 	s, err := newSpace(ctx, d, o)
 	if err != nil {
 		return nil, err
@@ -103,14 +106,12 @@ func (s *space) suggest(ctx context.Context, d suspect.Data, lab *labelling, o O
 	return probs, nil
 }
 
-// pixels28 returns d's samples as the network reads them: 28×28, resized (bilinear) one at a
-// time when they are another size, so no second copy of the dataset is held.
+// pixels28 returns d's samples as the network reads them: 28×28 (H = W = 0 means 28×28),
+// resized (bilinear) one at a time when they are another size, so no second copy of the
+// dataset is held.
 func pixels28(d suspect.Data) func(int) []byte {
 	h, w := d.H, d.W
-	if h == 0 && w == 0 {
-		return d.Pixels
-	}
-	if h == cnn.Side && w == cnn.Side {
+	if h == 0 && w == 0 || h == cnn.Side && w == cnn.Side {
 		return d.Pixels
 	}
 	return func(i int) []byte { return suspect.Resize28(d.Pixels(i), h, w, nil) }
