@@ -100,7 +100,7 @@ func (s *space) suggest(ctx context.Context, d suspect.Data, lab *labelling, o O
 				row++
 			}
 		}
-		suspect.Temper(probs, nc, suspect.FitTemperature(p, y, nc))
+		suspect.Temper(probs, nc, temperature(p, y, nc))
 	}
 	o.report("done", 1)
 	return probs, nil
@@ -115,4 +115,19 @@ func pixels28(d suspect.Data) func(int) []byte {
 		return d.Pixels
 	}
 	return func(i int) []byte { return suspect.Resize28(d.Pixels(i), h, w, nil) }
+}
+
+// temperature is suspect.FitTemperature on the held-out typed labels y and their probabilities
+// p, never below 1 when every one of them is predicted right: then the likelihood only grows as
+// the probabilities sharpen, down to the smallest temperature, and the typed labels, typical
+// samples for the most part, say nothing of the errors among the rest (measured on t10k with
+// 50 labels asked for: 96.2% right with a mean confidence of 99.8% before this bound).
+func temperature(p []float32, y []int, classes int) float64 {
+	t := suspect.FitTemperature(p, y, classes)
+	for k, c := range y {
+		if argmax(p[k*classes:(k+1)*classes]) != c {
+			return t
+		}
+	}
+	return max(t, 1)
 }
