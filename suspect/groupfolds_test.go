@@ -6,7 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 )
 
 // TestStratifiedGroupFolds: every group lands in one fold, folds differ in size by less than the
@@ -82,7 +83,7 @@ func TestScanCNNGroupsAugmented(t *testing.T) {
 			lab[i] = (lab[i] + 1) % 10
 		}
 	}
-	d := Data{N: n, Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: lab}
+	d := sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: lab}
 	opts := CNNOptions{Folds: 3, Epochs: 3, Seed: 3, Seeds: 1}
 	ctx := context.Background()
 	plain, err := ScanCNN(ctx, d, opts, nil)

@@ -3,6 +3,7 @@ package suspect
 import (
 	"errors"
 	"fmt"
+	"idxlabel/sample"
 	"slices"
 )
 
@@ -12,7 +13,7 @@ var ErrNewClass = errors.New("a label the scan did not know")
 
 // Rescore returns the verdicts of a finished scan's probabilities against the labels as they
 // are now, as ScanCNN gives them: probs holds N×len(classes) values (CNNResult.Probs, classes
-// ascending), labels N labels (NoLabel for none). suspects lists the labelled samples, most
+// ascending), labels N labels (sample.NoLabel for none). suspects lists the labelled samples, most
 // suspicious first (Score 1 − p(label)); unlabelled the others, most confident first. It is how
 // a cached scan (suspect/scancache) serves a dataset whose labels changed since: the networks
 // learnt from the labels of then, so a relabelled sample keeps the probabilities it had.
@@ -24,8 +25,8 @@ func Rescore(classes []int, probs []float32, labels []int) (suspects, unlabelled
 	}
 	for i, l := range labels {
 		p := probs[i*nc : (i+1)*nc]
-		if l == NoLabel {
-			unlabelled = append(unlabelled, verdict(i, NoLabel, -1, p, classes))
+		if l == sample.NoLabel {
+			unlabelled = append(unlabelled, verdict(i, sample.NoLabel, -1, p, classes))
 			continue
 		}
 		c, ok := slices.BinarySearch(classes, l)

@@ -6,7 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 )
 
 // TestRescore: a scan's probabilities scored against its own labels give its verdicts; a
@@ -18,8 +19,8 @@ func TestRescore(t *testing.T) {
 	for i := range lab {
 		lab[i] = int(labels.Data[i])
 	}
-	lab[7] = NoLabel
-	d := Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: lab}
+	lab[7] = sample.NoLabel
+	d := sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: lab}
 	res, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 2, Epochs: 1, Seed: 3, Seeds: 1}, nil)
 	if err != nil {
 		t.Fatal(err)

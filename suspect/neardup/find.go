@@ -140,7 +140,7 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 	}
 	sd, sdesc := d, desc
 	if keep != nil {
-		sd = suspect.Data{N: len(keep), Dim: d.Dim, H: d.H, W: d.W, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
 		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
 		for k, i := range keep {
 			sdesc.Offsets[k] = desc.Offsets[i]
@@ -148,7 +148,7 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 	}
 	// join searches sd (the images keep lists, nil: all) and joins each image to its copies;
 	// it reports whether any two groups were joined.
-	join := func(sd suspect.Data, sdesc *Descriptors, keep []int, alone bool) (bool, error) {
+	join := func(sd sample.Set, sdesc *Descriptors, keep []int, alone bool) (bool, error) {
 		at := func(k int32) int32 {
 			if keep == nil {
 				return k
@@ -179,7 +179,7 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 		if len(keep) < 2 {
 			break
 		}
-		sd = suspect.Data{N: len(keep), Dim: d.Dim, H: d.H, W: d.W, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
 		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
 		for k, i := range keep {
 			sdesc.Offsets[k] = desc.Offsets[i]
@@ -192,7 +192,7 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 			break
 		}
 	}
-	sd, sdesc, keep = suspect.Data{}, nil, nil
+	sd, sdesc, keep = sample.Set{}, nil, nil
 	groups := uf.groups()
 	var pairs []Pair
 	for _, grp := range groups {
@@ -230,7 +230,7 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 // each image j in image i's group, u their uniqueness. alone: d is a sample of a set whose
 // other images are missing, so a match must stand apart from 2 × (1 − threshold) whatever
 // its next candidate (copyGroup's bound on the next distance).
-func nearMatches(ctx context.Context, d suspect.Data, desc *Descriptors, h, w int, opts Options, alone bool, found func(i, j int32, u float32)) error {
+func nearMatches(ctx context.Context, d sample.Set, desc *Descriptors, h, w int, opts Options, alone bool, found func(i, j int32, u float32)) error {
 	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
 	if err != nil {
 		return err

@@ -25,6 +25,7 @@ import (
 	"strconv"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 )
@@ -53,10 +54,10 @@ type Key [32]byte
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
 // neighbours, shifts, the groups of near-copies). Labels are not hashed. Cost: one pass over the
 // pixels (about 1 s per 1,000,000 MNIST samples).
-func KeyOf(d suspect.Data, opts suspect.CNNOptions) Key {
+func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	h := sha256.New()
 	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t\n",
-		version, d.N, d.Dim, d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)
+		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)
 	for i := range d.N {
 		h.Write(d.Pixels(i))
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 )
@@ -27,8 +28,8 @@ func entry(n int) *Entry {
 	return e
 }
 
-func data(n int, px []byte) suspect.Data {
-	return suspect.Data{N: n, Dim: 4, Pixels: func(i int) []byte { return px[4*i : 4*i+4] }}
+func data(n int, px []byte) sample.Set {
+	return sample.Set{N: n, H: 2, W: 2, Pixels: func(i int) []byte { return px[4*i : 4*i+4] }}
 }
 
 // TestStoreLoad: an entry comes back as stored; another key, another count or no file is a
