@@ -73,7 +73,8 @@ options:
   --confusion FILE.csv
                    also write the confusion matrix: rows the given labels, columns the CNN's
                    out-of-fold predicted classes, counts; header given,<class>,<class>… (class
-                   names when the dataset has them). Needs the label kind (its scan) and labelled samples
+                   names when the dataset has them). Needs the label kind (its scan) and
+                   labelled samples
   --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
                    the CNN sees as alike sit together (a neighbour-graph layout of its
                    features). Needs the label kind (its scan) and labelled samples

@@ -154,7 +154,7 @@ var errHelpShown = errors.New("help shown")
 // commandUsage prints the running sub-command's synopsis, its summary and each of fs's options
 // with its usage text and default (an option with no usage text is not listed) to w.
 func (c *cli) commandUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: idxlabel %s %s\n  %s\n", c.cmd.name, c.cmd.args, c.cmd.summary)
+	fmt.Fprintf(w, "usage: idxlabel %s\n  %s\n", strings.TrimSpace(c.cmd.name+" "+c.cmd.args), c.cmd.summary)
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Usage == "" {
@@ -204,7 +204,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	}
 	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
-		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
+		return nil, usagef("usage: idxlabel %s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args))
 	}
 	return operands, nil
 }
