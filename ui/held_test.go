@@ -166,3 +166,16 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 		t.Fatalf("selection %v, want %v", a, b)
 	}
 }
+
+// Ctrl+K (find suspects) asked for while a save runs waits for it, then scans: it was refused.
+func TestFindSuspectsDuringASaveWaits(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	_, let := blockedSave(t, w, ds)
+	w.menuActions().findSuspects()
+	if len(w.c.held) != 1 || w.c.mode == modeSuspects {
+		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
+	}
+	let()
+	waitFor(t, func() bool { return !w.jobs.busy() && w.c.mode == modeSuspects })
+	w.scans.stop()
+}
