@@ -57,5 +57,7 @@ case "$cnn" in
   *"mode=Suspects method=CNN "*" insight=1 undecided=0"*) ;;
   *) fail "after the CNN's ranking the cursor is not on the first undecided suspect in sight: $cnn (on the kNN's list: $knn)" ;;
 esac
+kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true # two decisions unsaved: not quit
+APP_PID=""
 grep -qi panic "$log" && fail "the app panicked"
 echo "rank: ok (kNN list: $knn; CNN list: $cnn)"

@@ -486,6 +486,7 @@ func (k *checker) show() {
 		}
 	}
 	m.view.show(s)
+	k.c.writeTestState() // a test's hook (the kinds' counts); nothing otherwise
 }
 
 // checkAbout says what kind's list l holds (the view's line under the kinds).

@@ -40,8 +40,10 @@ type scanner struct {
 // suspects for review and starts the CNN scan.
 func (s *scanner) findSuspects() {
 	c := s.c
-	if c.jobs.busy() {
-		c.say("Busy (saving, opening or importing): find suspects when it is done")
+	if c.jobs.editsHeld() {
+		if !c.holdAsked() { // asked for while a save runs: it waits for it (held.go)
+			c.say("Busy (saving, opening or importing): find suspects when it is done")
+		}
 		return
 	}
 	if !c.ds.HasLabels() {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2/widget"
+
 	"idxlabel/plot"
 	"idxlabel/report"
 )
@@ -112,7 +114,8 @@ var testStateFile = os.Getenv(testStateEnv)
 // "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
 // shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
-// decided yet, -1 elsewhere>". Its cost grows with the cursor's position: tests only.
+// decided yet, -1 elsewhere> tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">".
+// Its cost grows with the cursor's position: tests only.
 func (c *controller) writeTestState() {
 	if testStateFile == "" {
 		return
@@ -138,7 +141,18 @@ func (c *controller) writeTestState() {
 	if top >= g.offset && top+ge.cellH <= g.offset+g.Size().Height {
 		insight = 1
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d\n", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
+		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
+		var tabs []string
+		for _, o := range cm.view.buttons.Objects {
+			if b, ok := o.(*widget.Button); ok {
+				tabs = append(tabs, strings.Join(strings.Fields(b.Text), "_"))
+			}
+		}
+		line += " tabs=" + strings.Join(tabs, "|")
+	}
+	line += "\n"
 	if err := os.WriteFile(testStateFile, []byte(line), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
 	}

@@ -208,7 +208,7 @@ func (w *window) menuActions() menuActions {
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
 		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
-		findSuspects: w.scans.findSuspects, suggestLabels: w.sugg.suggestLabels,
+		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
 		confusion: func() { c.choose(modeConfusion, store.Live) },
 		showMap:   func() { c.choose(modeMap, store.Live) },
 		stopTraining: func() {
