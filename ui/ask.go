@@ -21,6 +21,13 @@ import (
 // round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
 // applying its result costs O(N) once on the UI thread.
 
+// askFor and suggestFor are the loop's method (package activelearn); the window's tests put
+// quicker stand-ins in their place to test the list's behaviour, not the method's.
+var (
+	askFor     = activelearn.Ask
+	suggestFor = activelearn.Suggest
+)
+
 // askRound is how many asked samples the list holds waiting at its front: a round asks for as
 // many as are needed to bring the outstanding ones back to it.
 const askRound = 20
@@ -98,10 +105,10 @@ func (g *suggester) round() {
 	c.jobs.run(func() {
 		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
 		if n > 0 {
-			res.asked, res.err = activelearn.Ask(job.ctx, snap, n, opts)
+			res.asked, res.err = askFor(job.ctx, snap, n, opts)
 		}
 		if res.err == nil && suggest {
-			res.list, res.err = activelearn.Suggest(job.ctx, snap, opts)
+			res.list, res.err = suggestFor(job.ctx, snap, opts)
 		}
 		res.took = time.Since(start)
 		c.jobs.schedule(func() {
@@ -171,7 +178,9 @@ func (g *suggester) asked(res askResult) {
 		g.round() // the samples were renumbered meanwhile
 		return
 	}
-	first := r.pending
+	// The first list, or one without suggestions yet (the person labelled what was asked and
+	// waits on samples in file order): the cursor goes to the first sample to decide.
+	first := r.pending || r.suggestsNone
 	nr := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, asked: map[int]bool{}, hidden: map[int]suspect.Suspect{}}
 	in := make(map[int]bool, len(r.order))
 	add := func(i int) {
@@ -290,7 +299,7 @@ func (g *suggester) writeDump(r *review, from int) {
 		if r.asked[i] {
 			asked = 1
 		}
-		b = fmt.Appendf(b, "%d,%d,%d,%d,%.4f\n", i, g.c.ds.Label(i), asked, s.Suggested, s.Confidence)
+		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.ds.Label(i), asked, s.Suggested, s.Confidence)
 	}
 	tmp := g.loop.dump + ".tmp"
 	err := os.WriteFile(tmp, b, 0o644)

@@ -128,6 +128,9 @@ func (g *suggester) progressNote(s *state) string {
 	if t.scored > 0 {
 		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), plural(t.scored, "label"))
 	}
+	if r := g.review.r; r != nil && r.few {
+		text += ", " + fewLabelsNote
+	}
 	return text
 }
 
