@@ -10,7 +10,9 @@ import (
 	"idxlabel/dataset"
 )
 
-// buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan
+// buildRun is what merge, split and subset share: outputs claimed (claimOutputs, here only:
+// an existing output is refused unless force, and even with force when it belongs to a pair a
+// window holds or whose journal holds unsaved edits), inputs opened, a plan
 // made from the inputs and written (dataset.Write) with progress on stderr once the work has
 // taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
@@ -74,6 +76,12 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 			fmt.Fprintf(c.stdout, "; class names in %s", w.NamesFile)
 		}
 		fmt.Fprintln(c.stdout)
+		switch {
+		case w.NamesShadowed != "" && w.NamesFile != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, not from %s; remove or rename it\n", w.NamesShadowed, w.Out.Labels, w.NamesFile)
+		case w.NamesShadowed != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, which was there before; remove or rename it if it does not name these classes\n", w.NamesShadowed, w.Out.Labels)
+		}
 	}
 	return nil
 }
