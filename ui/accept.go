@@ -48,7 +48,7 @@ func (g *suggester) acceptMany() {
 				idx, labels = append(idx, i), append(labels, x.Suggested)
 			}
 		}
-		what = count("%d suggestions of %s", len(idx), c.classes.long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
+		what = count("%d suggestions of class %s", len(idx), c.classes.long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
 	}
 	if len(idx) == 0 {
 		c.say("No suggestion to accept there")

@@ -147,13 +147,18 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.at(p), i)
 		}
 	}
-	// Then the new asked samples, then the suggestions, most confident first.
+	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
+	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	if err != nil || len(again) == 0 {
+		t.Fatalf("activelearn.Ask: %v, %d samples", err, len(again))
+	}
 	p := len(want)
-	for ; p < w.c.v.Len() && r.asked[w.c.v.at(p)]; p++ {
+	for k, i := range again {
+		if w.c.v.at(p+k) != i || !r.asked[i] {
+			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.at(p+k), i)
+		}
 	}
-	if p-len(want) != askRound {
-		t.Fatalf("%d new asked samples, want %d", p-len(want), askRound)
-	}
+	p += len(again)
 	firstSugg := p
 	for ; p < w.c.v.Len(); p++ {
 		s, ok := r.of[w.c.v.at(p)]
