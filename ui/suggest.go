@@ -35,12 +35,14 @@ type suggester struct {
 // errNoModel: a guess was asked for before any model was trained.
 var errNoModel = errors.New("no model to suggest labels yet")
 
-// why says why a sample has no suggestion: the model is still training (or suggesting), or
-// was stopped.
+// why says why a sample has no suggestion: a round of the Suggested list is running or waiting,
+// the model is training, no labels of two classes exist yet, or it was stopped.
 func (g *suggester) why() string {
 	switch r := g.review.r; {
 	case g.loop.job != nil || g.loop.timer != nil:
 		return "No suggestion for this sample yet (the suggestions are being made)"
+	case g.training != nil:
+		return "No suggestion for this sample yet (the model is training)"
 	case r != nil && r.suggestsNone:
 		return "No suggestion yet: suggestions need labels of two classes or more (label the asked samples first)"
 	}
