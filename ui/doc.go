@@ -52,7 +52,8 @@
 //
 // The workflows run the longer work as jobs and hand their results to the controller on the UI
 // thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
-// (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go), checker
+// (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go; ask.go,
+// accept.go, progressnote.go: the Suggested list as the labelling-from-scratch loop), checker
 // (check.go, checkdialog.go, report.go: the health check and its report), importer, exporter and
 // drawer. scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
 // them in step with every edit, undo, redo and save (controller.follows); mapper (maplayout.go)

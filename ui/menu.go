@@ -28,6 +28,7 @@ type menuActions struct {
 	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
+	acceptSuggestions                                                 func()
 	checkDataset, exportReport                                        func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
@@ -95,7 +96,8 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	)
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
-		item("Suggest Labels for Unlabelled Samples", nil, a.suggestLabels),
+		item("Suggest Labels for Unlabelled Samples", shortcut(fyne.KeyU, true), a.suggestLabels),
+		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", shortcut(fyne.KeyA, true), a.acceptSuggestions),
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),

@@ -44,6 +44,11 @@ type review struct {
 	// pending: the model is still training or predicting (suggested only); order is in sample
 	// order and of is empty until it is done.
 	pending bool
+	// The Suggested list's samples asked for (ask.go), with the suggestions made for them,
+	// scored but not shown; suggestsNone: no suggestion yet (labels of fewer than two classes).
+	asked        map[int]bool
+	hidden       map[int]suspect.Suspect
+	suggestsNone bool
 }
 
 // suspectScore is the smallest score a sample needs to enter the review: most of its neighbours
@@ -89,6 +94,8 @@ func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
 		b.text += " ✓"
+	case r.kind == reviewSuggested && st.Label == sample.NoLabel && r.asked[i]:
+		return r.askedBadge()
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok && r.few:
 		return badge{text: n.short(s.Suggested) + "?", color: badgeSuggested}
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok:
@@ -109,7 +116,19 @@ func (r *review) renumbered(to []int) *review {
 		}
 		return to[i], true
 	}
-	out := &review{kind: r.kind, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: r.took, method: r.method, pending: r.pending, few: r.few}
+	out := &review{kind: r.kind, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: r.took, method: r.method, pending: r.pending, few: r.few,
+		asked: map[int]bool{}, hidden: map[int]suspect.Suspect{}, suggestsNone: r.suggestsNone}
+	for i := range r.asked {
+		if k, ok := at(i); ok {
+			out.asked[k] = true
+		}
+	}
+	for i, x := range r.hidden {
+		if k, ok := at(i); ok {
+			x.Index = k
+			out.hidden[k] = x
+		}
+	}
 	for _, i := range r.order {
 		if k, ok := at(i); ok {
 			out.order = append(out.order, k)
@@ -144,6 +163,11 @@ type reviewMode struct {
 	begin func()  // starts making r (scan.go's findSuspects, suggest.go's suggestLabels)
 	// why says why there is no suggestion for a sample ("the model is training").
 	why func() string
+	// The Suggested list's: why the cursor's sample has no suggestion to accept (noSuggestion),
+	// its part of the status bar (progressNote), and what is told of each decision (the tally).
+	whyNot   func(i int) string
+	progress func(s *state) string
+	decided  func(r *review, i, label int, how store.How)
 }
 
 func (m *reviewMode) title() string       { return m.name }
@@ -187,11 +211,14 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		s, ok := m.r.of[i]
-		if !ok {
+		switch {
+		case !ok && m.whyNot != nil:
+			c.say(m.whyNot(i))
+		case !ok:
 			c.say(m.why() + ": type its label, or → to skip it")
-			return true
+		default:
+			m.decide(c, s.Suggested)
 		}
-		c.decide(m.r, s.Suggested)
 	case fyne.KeyRight:
 		c.keep(func(label int) store.How { return m.r.how(i, label) })
 	default:
@@ -243,7 +270,21 @@ func (c *controller) keep(how func(label int) store.How) {
 }
 
 // label records the decision: the label chosen for the cursor's sample.
-func (m *reviewMode) label(c *controller, l int) { c.decide(m.r, l) }
+func (m *reviewMode) label(c *controller, l int) { m.decide(c, l) }
+
+// decide is controller.decide in this review, telling decided of a decision made (the label is
+// the sample's now).
+func (m *reviewMode) decide(c *controller, label int) {
+	i, r := c.v.current(), m.r
+	if i < 0 || r == nil {
+		return
+	}
+	how := r.how(i, label)
+	c.decide(r, label)
+	if m.decided != nil && c.ds.Label(i) == label {
+		m.decided(r, i, label, how)
+	}
+}
 
 func (m *reviewMode) isDone(s *state) func(int) bool {
 	return func(i int) bool {
@@ -259,6 +300,7 @@ func (m *reviewMode) legend(digits bool) []key {
 	}
 	if m.kind == reviewSuggested {
 		right.does = "skip"
+		return []key{{"Enter", "accept suggestion"}, other, right, {"Ctrl+Shift+A", "accept its class ≥ its confidence"}, {"←", "back"}, {"Ctrl+Z", "undo"}}
 	}
 	return []key{{"Enter", "accept suggestion"}, other, right, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
 }
@@ -270,6 +312,9 @@ func (m *reviewMode) status(s *state) string {
 		verb = "labelled"
 	}
 	text := count("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+	if m.progress != nil {
+		text = m.progress(s)
+	}
 	if m.r != nil && m.r.few {
 		text += ", " + fewLabelsNote
 	}
@@ -295,6 +340,8 @@ func (m *reviewMode) about(s *state, i int) about {
 	n := s.classes
 	var a about
 	switch {
+	case !ok && m.r.asked[i]:
+		a.text = "Asked: its label would help the suggestions most. Type it."
 	case !ok:
 		a.text = m.why() + "."
 	case m.kind == reviewSuggested:

@@ -64,6 +64,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg}
 	suspects.begin, suspects.why = w.scans.findSuspects, w.sugg.why
 	suggested.begin, suggested.why = w.sugg.suggestLabels, w.sugg.why
+	w.sugg.wire(suggested)
 	c.replaced = []func(){w.scans.stop, w.sugg.drop}
 	checkMode := &checkMode{view: newCheckView(w.grid)}
 	c.modes[modeCheck] = checkMode
@@ -217,5 +218,6 @@ func (w *window) menuActions() menuActions {
 			w.sugg.stop()
 		},
 		keys: w.d.showKeys, about: w.d.showAbout,
+		acceptSuggestions: func() { c.input(w.sugg.acceptMany) },
 	}
 }

@@ -1,0 +1,312 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"os"
+	"time"
+
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/activelearn"
+)
+
+// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
+// samples whose labels would help the suggestions most (activelearn.Ask, badged "ask"), then a
+// suggestion for every other sample without a label, most confident first (activelearn.Suggest,
+// once labels of two classes exist). As labels arrive (typed, accepted, undone) the loop runs
+// again in the background after a quiet moment (retrainAfter); keys go on meanwhile and the next
+// round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
+// applying its result costs O(N) once on the UI thread.
+
+// askFor and suggestFor are the loop's method (package activelearn); the window's tests put
+// quicker stand-ins in their place to test the list's behaviour, not the method's.
+var (
+	askFor     = activelearn.Ask
+	suggestFor = activelearn.Suggest
+)
+
+// askRound is how many asked samples the list holds waiting at its front: a round asks for as
+// many as are needed to bring the outstanding ones back to it.
+const askRound = 20
+
+// retrainAfter is how long the labels must rest before the loop runs again: a person typing
+// labels one after another starts one round, not one per key.
+var retrainAfter = 2 * time.Second
+
+// askLoop is the state of the loop's rounds, kept by the suggester.
+type askLoop struct {
+	job   *job        // the round running, nil when none
+	again bool        // the labels changed since the running round's snapshot
+	timer *time.Timer // the debounce of the next round, nil when none waits
+	tally loopTally   // what the person did in the loop: accepted, typed, right
+	seed  uint64      // activelearn's seed (0: its default)
+	dump  string      // the test hook's file (testSuggestEnv), "" for none
+}
+
+// askResult is what a round found, for the UI thread.
+type askResult struct {
+	ds      *store.Dataset
+	resets  int
+	snap    sample.Set
+	asked   []int // snapshot positions, most useful first
+	list    []activelearn.Suggestion
+	from    int // labelled samples the round learnt from
+	suggest bool
+	err     error
+	took    time.Duration
+}
+
+// round starts a round of the loop in the background for the Suggested list, or, when one runs,
+// has another start when it ends (the labels changed meanwhile).
+func (g *suggester) round() {
+	l, c := &g.loop, g.c
+	if l.job != nil {
+		l.again = true
+		return
+	}
+	if g.review.r == nil {
+		return
+	}
+	snap := c.ds.Snapshot()
+	labelled, unlabelled := splitLabelled(snap)
+	if len(unlabelled) == 0 {
+		return
+	}
+	outstanding := 0
+	for i := range g.review.r.asked {
+		if c.ds.Label(i) == sample.NoLabel {
+			outstanding++
+		}
+	}
+	n := max(askRound-outstanding, 0)
+	suggest := nothingToLearn(snap, labelled) == ""
+	ds, resets := c.ds, c.resets
+	job := c.jobs.start(jobTraining, "Suggestions: learning from "+plural(len(labelled), "label"))
+	l.job, l.again = job, false
+	c.showProgress()
+	var last time.Time
+	opts := activelearn.Options{Seed: l.seed, Progress: func(stage string, done float64) {
+		if time.Since(last) < time.Second && done < 1 {
+			return
+		}
+		last = time.Now()
+		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", plural(len(labelled), "label"), stage, 100*done)
+		c.jobs.schedule(func() {
+			if l.job == job {
+				c.jobs.setNote(job, note)
+				c.showProgress()
+			}
+		})
+	}}
+	start := time.Now()
+	c.jobs.run(func() {
+		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
+		if n > 0 {
+			res.asked, res.err = askFor(job.ctx, snap, n, opts)
+		}
+		if res.err == nil && suggest {
+			res.list, res.err = suggestFor(job.ctx, snap, opts)
+		}
+		res.took = time.Since(start)
+		c.jobs.schedule(func() {
+			if l.job != job {
+				return // stopped, or another dataset
+			}
+			l.job = nil
+			c.jobs.finish(job)
+			g.asked(res)
+		})
+	})
+}
+
+// later has a round start once the labels rested for retrainAfter (each call starts the wait
+// again). The timer's goroutine only schedules the round on the UI thread.
+func (g *suggester) later() {
+	l := &g.loop
+	if l.timer != nil {
+		l.timer.Reset(retrainAfter)
+		return
+	}
+	schedule := g.c.jobs.schedule
+	l.timer = time.AfterFunc(retrainAfter, func() {
+		schedule(func() {
+			if g.loop.timer != nil {
+				g.loop.timer = nil
+				g.round()
+			}
+		})
+	})
+}
+
+// stopLoop cancels the round running and the one waiting.
+func (g *suggester) stopLoop() {
+	l := &g.loop
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if l.job != nil {
+		g.c.jobs.finish(l.job)
+		l.job, l.again = nil, false
+	}
+}
+
+// asked takes a round's result on the UI thread: the Suggested list becomes the samples it has
+// decided so far (in its order), the asked samples still without a label, the new asked ones,
+// then the suggestions most confident first. The cursor stays on its sample (the first round
+// puts it on the first sample to decide). A round of another dataset is dropped; one from before
+// a save's renumbering runs again.
+func (g *suggester) asked(res askResult) {
+	c, l := g.c, &g.loop
+	if res.ds != c.ds {
+		return
+	}
+	r := g.review.r
+	switch {
+	case res.err == context.Canceled:
+		return
+	case res.err != nil:
+		c.say("No suggestions: " + res.err.Error())
+		c.renderCursor()
+		return
+	case r == nil:
+		return
+	case c.resets != res.resets:
+		g.round() // the samples were renumbered meanwhile
+		return
+	}
+	// The first list, or one without suggestions yet (the person labelled what was asked and
+	// waits on samples in file order): the cursor goes to the first sample to decide.
+	first := r.pending || r.suggestsNone
+	nr := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, asked: map[int]bool{}, hidden: map[int]suspect.Suspect{}}
+	in := make(map[int]bool, len(r.order))
+	add := func(i int) {
+		if !in[i] {
+			in[i] = true
+			nr.order = append(nr.order, i)
+		}
+	}
+	for _, i := range r.order {
+		if c.ds.Label(i) != sample.NoLabel {
+			add(i) // decided: stays where it is
+		}
+	}
+	for _, i := range r.order {
+		if r.asked[i] && c.ds.Label(i) == sample.NoLabel {
+			nr.asked[i] = true
+			add(i)
+		}
+	}
+	for _, k := range res.asked {
+		i := res.snap.Index[k]
+		if c.ds.Label(i) == sample.NoLabel {
+			nr.asked[i] = true
+			add(i)
+		}
+	}
+	for _, s := range res.list {
+		i := res.snap.Index[s.Index]
+		x := suspect.Suspect{Index: i, Suggested: s.Label, Confidence: s.Confidence}
+		if nr.asked[i] {
+			nr.hidden[i] = x // an asked sample's label is typed, its suggestion only scored
+			continue
+		}
+		nr.of[i] = x
+		add(i)
+	}
+	if !res.suggest {
+		// No suggestion yet (labels of fewer than two classes): the rest in sample order.
+		for _, i := range r.order {
+			add(i)
+		}
+	}
+	nr.method = fmt.Sprintf("label spreading and a self-trained CNN from %s", plural(res.from, "label"))
+	if !res.suggest {
+		nr.method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", plural(res.from, "label"))
+	}
+	nr.few = res.suggest && res.from < suspect.FewLabels
+	nr.suggestsNone = !res.suggest
+	g.review.r = nr
+	c.modeChanged(modeSuggested)
+	if first && c.mode == modeSuggested {
+		g.review.toFirstUndecided(c)
+	}
+	g.writeDump(nr, res.from)
+	what := fmt.Sprintf("%s to label first", plural(len(nr.asked), "sample"))
+	if res.suggest {
+		what += fmt.Sprintf(", then %s most confident first", plural(len(nr.of), "suggestion"))
+	}
+	c.say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.method, res.took.Round(100*time.Millisecond)))
+	if l.again {
+		g.round() // labels came meanwhile: the next round learns from them
+	}
+}
+
+// askedBadge is the badge of an asked sample still without a label.
+func (r *review) askedBadge() badge { return badge{text: "ask", color: badgeAsked} }
+
+// followLoop keeps the loop in step with one change of the dataset (controller.follows): the
+// tally follows the labels, and a change of labels starts the wait for the next round.
+func (g *suggester) followLoop(ch store.Change) {
+	l := &g.loop
+	switch ch.Kind {
+	case store.Reset:
+		l.tally.renumber(ch.Renumber)
+		return
+	case store.Relabelled:
+		l.tally.follow(g.c.ds, ch.Indices)
+	}
+	if g.review.r != nil {
+		g.later()
+	}
+}
+
+// badgeAsked is the badge colour of an asked sample still without a label.
+var badgeAsked = color.NRGBA{255, 200, 90, 255}
+
+// wire hands the Suggested mode the loop's parts (the reasons, the progress, the tally) and has
+// the loop follow the dataset's changes.
+func (g *suggester) wire(m *reviewMode) {
+	m.whyNot, m.progress = g.noSuggestion, g.progressNote
+	g.loop.dump = os.Getenv(testSuggestEnv)
+	m.decided = func(r *review, i, label int, how store.How) { g.loop.tally.decided(r, i, label, how) }
+	g.c.follows = append(g.c.follows, g.followLoop)
+}
+
+// testSuggestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)
+// only: it names a file where the window writes the Suggested list after each round, as CSV
+// (index,label,asked,suggested,confidence in the list's order; a sample without a label or a
+// suggestion has -2147483648 there), after a first line "# learnt from N labels".
+const testSuggestEnv = "IDXLABEL_TEST_SUGGEST"
+
+// writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
+// when one is set (written beside it, then renamed, so a reader never sees half of it).
+func (g *suggester) writeDump(r *review, from int) {
+	if g.loop.dump == "" {
+		return
+	}
+	var b []byte
+	b = fmt.Appendf(b, "# learnt from %d labels\nindex,label,asked,suggested,confidence\n", from)
+	for _, i := range r.order {
+		s, ok := r.of[i]
+		if !ok {
+			s.Suggested = sample.NoLabel
+		}
+		asked := 0
+		if r.asked[i] {
+			asked = 1
+		}
+		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.ds.Label(i), asked, s.Suggested, s.Confidence)
+	}
+	tmp := g.loop.dump + ".tmp"
+	err := os.WriteFile(tmp, b, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, g.loop.dump)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the suggested list for the test:", err)
+	}
+}

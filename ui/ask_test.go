@@ -1,0 +1,426 @@
+package ui
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/activelearn"
+)
+
+// fakeSuggest stands in for activelearn.Suggest in the window's tests, which test the list, not
+// the method (suspect/activelearn's tests do; scripts/suggestloop.sh runs the real one in a
+// window): it suggests each unlabelled sample's true label, but a wrong one for every seventh
+// sample, with a confidence made from the sample's number, most confident first. It records the
+// labels each call saw, and waits for gate (when set) before it answers.
+type fakeSuggest struct {
+	truth []int
+	mu    sync.Mutex
+	seen  []int // labelled samples of each call's snapshot
+	gate  chan struct{}
+}
+
+func (f *fakeSuggest) suggest(ctx context.Context, d sample.Set, _ activelearn.Options) ([]activelearn.Suggestion, error) {
+	labelled := 0
+	var out []activelearn.Suggestion
+	for k, l := range d.Labels {
+		if l != sample.NoLabel {
+			labelled++
+			continue
+		}
+		i := d.Index[k]
+		s := activelearn.Suggestion{Index: k, Label: f.truth[i], Confidence: 0.5 + 0.5*float64(i*37%100)/100}
+		if i%7 == 0 {
+			s.Label = (s.Label + 1) % 10
+		}
+		out = append(out, s)
+	}
+	slices.SortStableFunc(out, func(a, b activelearn.Suggestion) int { return cmp.Compare(b.Confidence, a.Confidence) })
+	f.mu.Lock()
+	f.seen = append(f.seen, labelled)
+	gate := f.gate
+	f.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return out, nil
+}
+
+// lastSeen returns the labels the last call saw, and how many calls there were.
+func (f *fakeSuggest) lastSeen() (int, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.seen) == 0 {
+		return -1, 0
+	}
+	return f.seen[len(f.seen)-1], len(f.seen)
+}
+
+// loopWindow opens the demo's 300 digits with no label in a test window whose background steps
+// run on the test's goroutine, with fakeSuggest in activelearn.Suggest's place and a short
+// debounce.
+func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSuggest) {
+	t.Helper()
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds, truth := demoStore(t, false)
+	w.c.setDataset(ds, "demo images", false)
+	f := &fakeSuggest{truth: truth}
+	oldSuggest, oldAfter := suggestFor, retrainAfter
+	suggestFor, retrainAfter = f.suggest, 20*time.Millisecond
+	t.Cleanup(func() { suggestFor, retrainAfter = oldSuggest, oldAfter })
+	return w, q, ds, truth, f
+}
+
+// idle reports whether no round of the loop runs or waits.
+func idle(w *window) bool { return w.sugg.loop.job == nil && w.sugg.loop.timer == nil }
+
+// With no label at all, the Suggested list starts with the samples activelearn.Ask asks for
+// (badged "ask", the cursor on the first), Enter on one asks for its label; the labels typed
+// there are kept while rounds run and the next round learns from them all; then the
+// suggestions follow, most confident first, Enter accepts one, and the status bar counts
+// labelled, accepted, left and the share of suggestions right among the labels checked.
+func TestSuggestedAsksFirst(t *testing.T) {
+	w, q, ds, truth, f := loopWindow(t)
+	w.side.showList.SetSelected("Suggested")
+	if w.c.mode != modeSuggested || w.sugg.review.r == nil || !w.sugg.review.r.pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
+		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.loop.job != nil)
+	}
+	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
+	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := w.sugg.review.r
+	if w.c.v.Len() != 300 || !r.suggestsNone || len(r.of) != 0 {
+		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.suggestsNone, len(r.of))
+	}
+	badges := badgeTexts(w.grid)
+	for p, i := range want {
+		if w.c.v.at(p) != i || !r.asked[i] || badges[p] != "ask" {
+			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.at(p), r.asked[w.c.v.at(p)], badges[p], i)
+		}
+	}
+	if w.c.v.cursor != 0 || !strings.HasPrefix(w.detail.about.title.Text, "Asked") {
+		t.Fatalf("cursor %d, detail %q", w.c.v.cursor, w.detail.about.title.Text)
+	}
+	steps := ds.UndoName()
+	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Label(want[0]) != sample.NoLabel || ds.UndoName() != steps || !strings.HasPrefix(w.footer.status.Text, "Asked") {
+		t.Fatalf("Enter on an asked sample: label %d, status %q", ds.Label(want[0]), w.footer.status.Text)
+	}
+
+	// The asked labels typed, the queue run between keys (rounds start and end meanwhile).
+	for p, i := range want {
+		if w.c.v.at(w.c.v.cursor) != i {
+			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.at(w.c.v.cursor), i)
+		}
+		test.Type(w.grid, strconv.Itoa(truth[i]))
+		if ds.Label(i) != truth[i] {
+			t.Fatalf("key %d: sample %d has label %d", p, i, ds.Label(i))
+		}
+		q.run()
+	}
+	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return n == askRound && idle(w) })
+	r = w.sugg.review.r
+	if len(r.of) == 0 || r.suggestsNone {
+		t.Fatal("no suggestions after the asked labels")
+	}
+	for p, i := range want { // the decided samples stay where they were
+		if w.c.v.at(p) != i {
+			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.at(p), i)
+		}
+	}
+	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
+	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	if err != nil || len(again) == 0 {
+		t.Fatalf("activelearn.Ask: %v, %d samples", err, len(again))
+	}
+	p := len(want)
+	for k, i := range again {
+		if w.c.v.at(p+k) != i || !r.asked[i] {
+			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.at(p+k), i)
+		}
+	}
+	p += len(again)
+	firstSugg := p
+	for ; p < w.c.v.Len(); p++ {
+		s, ok := r.of[w.c.v.at(p)]
+		if !ok || p > firstSugg && s.Confidence > r.of[w.c.v.at(p-1)].Confidence {
+			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
+		}
+	}
+	w.c.renderCursor() // the round's message gives way to the counts
+	if !strings.Contains(w.footer.status.Text, "labelled 20 · accepted 0 · left 280") {
+		t.Fatalf("status %q", w.footer.status.Text)
+	}
+
+	// Enter accepts a suggestion: journaled as suggested-accepted, counted accepted and right.
+	w.c.moveCursor(firstSugg, false)
+	i := w.c.v.at(firstSugg)
+	s := r.of[i]
+	scored := w.sugg.loop.tally.scored
+	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Label(i) != s.Suggested || w.sugg.loop.tally.accepted != 1 || w.sugg.loop.tally.scored != scored+1 {
+		t.Fatalf("Enter: label %d, tally %+v", ds.Label(i), w.sugg.loop.tally)
+	}
+	if log := ds.ChangeLog(); log[len(log)-1].Index != i || log[len(log)-1].How != store.HowSuggestedAccepted {
+		t.Fatalf("the change log ends %+v", log[len(log)-1])
+	}
+	// A wrong suggestion corrected by a digit: scored, not right.
+	var wrong int = -1
+	for p := firstSugg; p < w.c.v.Len(); p++ {
+		if j := w.c.v.at(p); ds.Label(j) == sample.NoLabel && r.of[j].Suggested != truth[j] {
+			wrong = p
+			break
+		}
+	}
+	w.c.moveCursor(wrong, false)
+	j := w.c.v.at(wrong)
+	right := w.sugg.loop.tally.right
+	test.Type(w.grid, strconv.Itoa(truth[j]))
+	tl := w.sugg.loop.tally
+	if ds.Label(j) != truth[j] || tl.scored != scored+2 || tl.right != right || tl.accepted != 1 {
+		t.Fatalf("a digit over a wrong suggestion: label %d, tally %+v", ds.Label(j), tl)
+	}
+	if !strings.Contains(w.footer.status.Text, "labelled 21 · accepted 1 · left 278 · suggestions right:") {
+		t.Fatalf("status %q", w.footer.status.Text)
+	}
+	w.c.undo() // an undone label no longer counts
+	if tl := w.sugg.loop.tally; tl.scored != scored+1 || tl.accepted != 1 {
+		t.Fatalf("after undo: tally %+v", tl)
+	}
+}
+
+// A key typed while a round runs is applied at once and kept; when the round ends, its list
+// keeps the label, and another round starts that learns from it.
+func TestSuggestedKeyDuringRound(t *testing.T) {
+	w, q, ds, truth, f := loopWindow(t)
+	first := map[int]bool{}
+	var labelled []int
+	for i, l := range truth { // two of each class: suggestions from the first round
+		if !first[l*10+1] || !first[l*10+2] {
+			if first[l*10+1] {
+				first[l*10+2] = true
+			}
+			first[l*10+1] = true
+			labelled = append(labelled, i)
+		}
+	}
+	labels := make([]int, len(labelled))
+	for k, i := range labelled {
+		labels[k] = truth[i]
+	}
+	if err := ds.SetLabels(labelled, labels); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	gate := make(chan struct{})
+	f.mu.Lock()
+	f.gate = gate
+	f.mu.Unlock()
+	w.side.showList.SetSelected("Suggested")
+	waitFor(t, func() bool { _, calls := f.lastSeen(); return calls == 1 }) // the round waits at the gate
+	i := w.c.v.current()
+	test.Type(w.grid, strconv.Itoa(truth[i]))
+	if ds.Label(i) != truth[i] {
+		t.Fatalf("a key during the round: label %d", ds.Label(i))
+	}
+	close(gate)
+	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return calls >= 2 && idle(w) && n == len(labelled)+1 })
+	r := w.sugg.review.r
+	if r.pending || ds.Label(i) != truth[i] || !slices.Contains(r.order, i) {
+		t.Fatalf("after the rounds: pending %v, label %d", r.pending, ds.Label(i))
+	}
+	if _, ok := r.of[i]; ok {
+		t.Fatal("the sample labelled during the round still has a suggestion")
+	}
+}
+
+// Ctrl+Shift+A accepts every suggestion of the cursor's class at least as confident as the
+// cursor's, as one undoable step journaled suggested-accepted; with samples selected (a lasso on
+// the map selects what it holds), the suggestions of the selected samples. Nothing else changes.
+func TestAcceptManySuggestions(t *testing.T) {
+	w, q, ds, truth, _ := loopWindow(t)
+	labelled := make([]int, 30)
+	for i := range labelled {
+		labelled[i] = i
+	}
+	if err := ds.SetLabels(labelled, truth[:30]); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	w.side.showList.SetSelected("Suggested")
+	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
+	r := w.sugg.review.r
+	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
+	// The cursor on the fifth suggestion of the class of the most confident one.
+	var class, at = -1, -1
+	n := 0
+	for p := range w.c.v.Len() {
+		s, ok := r.of[w.c.v.at(p)]
+		if !ok {
+			continue
+		}
+		if class < 0 {
+			class = s.Suggested
+		}
+		if s.Suggested == class {
+			if n++; n == 5 {
+				at = p
+				break
+			}
+		}
+	}
+	w.c.moveCursor(at, false)
+	min := r.of[w.c.v.at(at)].Confidence
+	var want []int
+	for i, s := range r.of {
+		if s.Suggested == class && s.Confidence >= min {
+			want = append(want, i)
+		}
+	}
+	before := ds.ChangeLog()
+	accept.Action()
+	for i, s := range r.of {
+		l := ds.Label(i)
+		if in := slices.Contains(want, i); in && l != class || !in && l != sample.NoLabel {
+			t.Fatalf("sample %d (suggested %d at %.2f): label %d", i, s.Suggested, s.Confidence, l)
+		}
+	}
+	log := ds.ChangeLog()
+	if len(log) != len(before)+len(want) || log[len(log)-1].How != store.HowSuggestedAccepted || w.sugg.loop.tally.accepted != len(want) {
+		t.Fatalf("the change log grew by %d (want %d), ends %+v; accepted %d", len(log)-len(before), len(want), log[len(log)-1], w.sugg.loop.tally.accepted)
+	}
+	if !strings.HasPrefix(w.footer.status.Text, "Accepted "+strconv.Itoa(len(want))+" suggestions of") {
+		t.Fatalf("status %q", w.footer.status.Text)
+	}
+	w.c.undo() // one step
+	for _, i := range want {
+		if ds.Label(i) != sample.NoLabel {
+			t.Fatalf("after one undo sample %d has label %d", i, ds.Label(i))
+		}
+	}
+	if w.sugg.loop.tally.accepted != 0 {
+		t.Fatalf("after undo %d counted accepted", w.sugg.loop.tally.accepted)
+	}
+	// The selection: three samples with suggestions, whatever their class and confidence.
+	waitUI(t, q, func() bool { return idle(w) })
+	r = w.sugg.review.r
+	var sel []int
+	w.c.v.clearSelection()
+	for p := w.c.v.Len() - 1; p >= 0 && len(sel) < 3; p-- {
+		if i := w.c.v.at(p); ds.Label(i) == sample.NoLabel {
+			if _, ok := r.of[i]; ok {
+				sel = append(sel, i)
+				w.c.v.setSelected(i, true)
+			}
+		}
+	}
+	accept.Action()
+	for _, i := range sel {
+		if ds.Label(i) != r.of[i].Suggested {
+			t.Fatalf("selected sample %d: label %d, suggested %d", i, ds.Label(i), r.of[i].Suggested)
+		}
+	}
+	if got := ds.Counts()[0]; got.Class != sample.NoLabel || got.Count != 300-30-3 {
+		t.Fatalf("counts %+v", ds.Counts())
+	}
+}
+
+// Tools → Stop Training the CNN stops the round: the list stays as it was, without suggestions,
+// until Tools → Suggest Labels starts again.
+func TestSuggestedStop(t *testing.T) {
+	w, q, ds, truth, f := loopWindow(t)
+	if err := ds.SetLabels([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, truth[:10]); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	gate := make(chan struct{})
+	f.gate = gate
+	w.side.showList.SetSelected("Suggested")
+	if w.sugg.loop.job == nil || !strings.Contains(w.footer.progress.Text, "Suggestions") {
+		t.Fatalf("no round started: progress %q", w.footer.progress.Text)
+	}
+	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
+	close(gate)
+	q.run()
+	if !idle(w) || w.c.mode != modeSuggested || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
+		t.Fatalf("after Stop: idle %v, %d shown, status %q", idle(w), w.c.v.Len(), w.footer.status.Text)
+	}
+	f.mu.Lock()
+	f.gate = nil
+	f.mu.Unlock()
+	w.sugg.suggestLabels()
+	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
+	if len(w.sugg.review.r.of)+len(w.sugg.review.r.asked) != 290 {
+		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.review.r.of), len(w.sugg.review.r.asked))
+	}
+}
+
+// Suggestions made from fewer than suspect.FewLabels labels say so (the detail panel, the status
+// bar, badges without a percentage), and so does the draw window's model trained on them.
+func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
+	w, q, ds, truth, _ := loopWindow(t)
+	w.sugg.opts = suspect.CNNOptions{Epochs: 3}
+	var few []int // 3 of each class
+	seen := map[int]int{}
+	for i, l := range truth {
+		if seen[l] < 3 {
+			seen[l]++
+			few = append(few, i)
+		}
+	}
+	labels := make([]int, len(few))
+	for k, i := range few {
+		labels[k] = truth[i]
+	}
+	if err := ds.SetLabels(few, labels); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	w.sugg.suggestLabels()
+	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
+	for p := range w.c.v.Len() {
+		if _, ok := w.sugg.review.r.of[w.c.v.at(p)]; ok {
+			w.c.moveCursor(p, false)
+			break
+		}
+	}
+	if text := w.detail.about.title.Text; !strings.Contains(text, "Few labels: low confidence") {
+		t.Fatalf("the detail panel says %q", text)
+	}
+	if !strings.Contains(w.footer.status.Text, "few labels: low confidence") {
+		t.Fatalf("the status bar says %q", w.footer.status.Text)
+	}
+	if b := badgeTexts(w.grid)[w.c.v.cursor]; strings.Contains(b, "%") || !strings.HasSuffix(b, "?") {
+		t.Fatalf("the badge %q claims a confidence", b)
+	}
+	w.draw.show()
+	d := w.draw.open
+	d.win.Resize(fyne.NewSize(760, 480))
+	waitUI(t, q, func() bool { return w.sugg.model != nil })
+	if w.sugg.model.Labelled() != len(few) {
+		t.Fatalf("the model learnt from %d labels", w.sugg.model.Labelled())
+	}
+	drawSeven(d)
+	if !strings.Contains(d.status.Text, "few labels: low confidence") || d.label.Text == "" {
+		t.Fatalf("the draw window says %q, label %q", d.status.Text, d.label.Text)
+	}
+}
