@@ -69,7 +69,7 @@ func TestHelpKeys(t *testing.T) {
 		func() { w.win.Canvas().Unfocus(); w.keys.canvasRune('?') },
 	} {
 		open()
-		if text := overlayText(w); !strings.Contains(text, "Keyboard") || !strings.Contains(text, "undo") {
+		if text := overlayText(w); !strings.Contains(text, "Keyboard") || !strings.Contains(text, "Edit → Undo") {
 			t.Fatalf("the dialog on top says %q", text)
 		}
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
