@@ -29,6 +29,7 @@ type menuActions struct {
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	checkDataset, exportReport                                        func()
+	appendDataset                                                     func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -67,6 +68,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		m.recent,
 		item("Open Demo Dataset", nil, a.openDemo),
 		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
+		item("Append Dataset…", nil, a.appendDataset),
 		item("Export…", shortcut(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
 		item("Export Health Report…", nil, a.exportReport),

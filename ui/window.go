@@ -38,6 +38,7 @@ type window struct {
 	sugg  *suggester
 	draw  *drawer
 	imp   *importer
+	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
 	exp   *exporter
 	check *checker
 }
@@ -102,6 +103,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	c.shown = []func(){w.draw.follow}
 	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
 	w.imp = &importer{c: c, d: w.d, win: win}
+	w.build = newBuilders(c, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
 	w.save.menu, w.files.menu = w.menu, w.menu
@@ -180,7 +182,7 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.imp.importDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,

@@ -1,0 +1,12 @@
+package ui
+
+import "fyne.io/fyne/v2"
+
+// builders are the window's dataset-building workflows: File → Append Dataset… (appender).
+type builders struct {
+	app *appender
+}
+
+func newBuilders(c *controller, d *dialogs, win fyne.Window) builders {
+	return builders{app: &appender{c: c, d: d, win: win}}
+}
