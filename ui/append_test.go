@@ -43,8 +43,9 @@ func TestAppendDataset(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
 	n := ds.Len()
 	ip, _ := writeTestPair(t, t.TempDir(), "extra", 300, 28, 28)
+	q := queueUI(w)
 	w.build.app.run([]string{ip})
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return noJobs(w) })
 	if ds.Len() != n+300 {
 		t.Fatalf("%d samples after appending 300 to %d (dialog: %q, status %q)", ds.Len(), n, overlayText(w), w.footer.status.Text)
 	}
@@ -74,8 +75,9 @@ func TestAppendDatasetOtherSize(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
 	n := ds.Len()
 	ip, _ := writeTestPair(t, t.TempDir(), "big", 5, 32, 32)
+	q := queueUI(w)
 	w.build.app.run([]string{ip})
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return noJobs(w) })
 	if ds.Len() != n {
 		t.Fatalf("%d samples after a refused append", ds.Len())
 	}

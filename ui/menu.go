@@ -29,7 +29,7 @@ type menuActions struct {
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	checkDataset, exportReport                                        func()
-	appendDataset                                                     func()
+	appendDataset, saveShown                                          func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -75,6 +75,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		fyne.NewMenuItemSeparator(),
 		item("Save", shortcut(fyne.KeyS, false), a.save),
 		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
+		item("Save Shown As…", nil, a.saveShown),
 		m.cancelSave,
 		m.changeLog,
 		fyne.NewMenuItemSeparator(),

@@ -182,7 +182,8 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
+		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
