@@ -37,6 +37,7 @@ test: deps lint build
 	scripts/dialogs.sh $(BIN)
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/buildui.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:
