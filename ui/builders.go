@@ -3,12 +3,19 @@ package ui
 import "fyne.io/fyne/v2"
 
 // builders are the window's dataset-building workflows: File → Append Dataset… (appender),
-// File → Save Shown As… (shownSaver).
+// File → Save Shown As… (shownSaver), Tools → Split Dataset… (splitter).
 type builders struct {
 	app   *appender
 	shown *shownSaver
+	split *splitter
 }
 
-func newBuilders(c *controller, d *dialogs, win fyne.Window) builders {
-	return builders{app: &appender{c: c, d: d, win: win}, shown: &shownSaver{c: c, d: d, win: win}}
+// newBuilders builds them for the window: save saves the dataset over its files and then runs
+// then; open opens files as File → Open does.
+func newBuilders(c *controller, d *dialogs, win fyne.Window, save func(then func()), open func(paths []string)) builders {
+	return builders{
+		app:   &appender{c: c, d: d, win: win},
+		shown: &shownSaver{c: c, d: d, win: win},
+		split: &splitter{c: c, d: d, win: win, save: save, open: open},
+	}
 }

@@ -29,7 +29,7 @@ type menuActions struct {
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	checkDataset, exportReport                                        func()
-	appendDataset, saveShown                                          func()
+	appendDataset, saveShown, splitDataset                            func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -102,6 +102,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
+		item("Split Dataset…", nil, a.splitDataset),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))

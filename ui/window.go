@@ -103,7 +103,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	c.shown = []func(){w.draw.follow}
 	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
 	w.imp = &importer{c: c, d: w.d, win: win}
-	w.build = newBuilders(c, w.d, win)
+	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
 	w.save.menu, w.files.menu = w.menu, w.menu
@@ -183,7 +183,7 @@ func (w *window) menuActions() menuActions {
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
 		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
-		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
