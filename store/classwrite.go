@@ -18,17 +18,10 @@ import (
 // a name that is empty or not printable, a class outside the 32-bit label range, or those of
 // atomicfile.WriteFile.
 func WriteClassNames(path string, names map[int]string) error {
-	classes := make([]int, 0, len(names))
-	for k, s := range names {
-		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
-			return fmt.Errorf("%s: class %d is outside the 32-bit label range", path, k)
-		}
-		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
-			return fmt.Errorf("%s: class %d's name %q is empty, not printable or not one line", path, k, s)
-		}
-		classes = append(classes, k)
+	classes, err := checkClassNames(path, names)
+	if err != nil {
+		return err
 	}
-	slices.Sort(classes)
 	plain := len(classes) > 0 && classes[0] == 0 && classes[len(classes)-1] == len(classes)-1
 	if plain {
 		first := names[0]
@@ -50,4 +43,26 @@ func WriteClassNames(path string, names map[int]string) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})
+}
+
+// checkClassNames checks names as WriteClassNames writes them (classes in the 32-bit label
+// range; names printable, one line, at most 64 characters, as ReadClassNames cleans them) and
+// returns the classes in order. Errors name file ("" for none) and the class.
+func checkClassNames(file string, names map[int]string) ([]int, error) {
+	prefix := ""
+	if file != "" {
+		prefix = file + ": "
+	}
+	classes := make([]int, 0, len(names))
+	for k, s := range names {
+		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
+			return nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
+		}
+		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
+			return nil, fmt.Errorf("%sclass %d's name %q is empty, not printable, not one line or longer than %d characters", prefix, k, s, maxNameRunes)
+		}
+		classes = append(classes, k)
+	}
+	slices.Sort(classes)
+	return classes, nil
 }

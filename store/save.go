@@ -88,6 +88,9 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	if err := d.writeEditedNames(); err != nil {
+		return err
+	}
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)

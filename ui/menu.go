@@ -29,7 +29,7 @@ type menuActions struct {
 	zoomIn, zoomOut                                                   func()
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	checkDataset, exportReport                                        func()
-	appendDataset, saveShown, splitDataset                            func()
+	appendDataset, saveShown, splitDataset, classNames                func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -89,6 +89,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Delete / Restore Selection  (Delete)", nil, a.toggleDelete),
 		fyne.NewMenuItemSeparator(),
 		item("Draw New Digits…", shortcut(fyne.KeyD, false), a.draw),
+		item("Class Names…", nil, a.classNames),
 		fyne.NewMenuItemSeparator(),
 		item("Go to Sample…", shortcut(fyne.KeyG, false), a.gotoSample),
 	)

@@ -56,6 +56,9 @@ func TestSaveShownAs(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.drain()
+	if err := ds.SetClassNames(map[int]string{3: "three", 5: "five"}); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	saveShownThrough(t, w, q, dir, "three")
 	ip, lp := filepath.Join(dir, "three-images-idx3-ubyte.gz"), filepath.Join(dir, "three-labels-idx1-ubyte.gz")
@@ -83,6 +86,10 @@ func TestSaveShownAs(t *testing.T) {
 	}
 	if labels.Int(0) != 5 {
 		t.Fatalf("the relabelled sample was written as %d", labels.Int(0))
+	}
+	names, err := store.ReadClassNames(lp + ".classes.txt")
+	if err != nil || names[3] != "three" || names[5] != "five" {
+		t.Fatalf("class names written: %v, %v", names, err)
 	}
 	if !ds.Dirty() || ds.Len() != 10000 {
 		t.Fatal("Save Shown As changed the dataset")

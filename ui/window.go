@@ -183,7 +183,8 @@ func (w *window) menuActions() menuActions {
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
 		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
-		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) },
+		classNames: func() { c.input(w.build.names.classNamesDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
