@@ -4,7 +4,8 @@
 # chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows.
 # The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
 # to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); one
-# Ctrl+Z removes the 50 appended samples, so Ctrl+Q quits without a question, and A's files are
+# Ctrl+Z removes the 50 appended samples; Tools → Split Dataset… then writes the same files as
+# `idxlabel split` with the same options; Ctrl+Q quits without a question, and A's files are
 # unchanged. The menu and the file dialog are clicked at their places in the default 1280×820
 # window at the screen's top left.
 # Usage: scripts/buildui.sh BINARY
@@ -23,7 +24,7 @@ def pair(base, n, off):
 pair(sys.argv[1] + "/a", 200, 0)
 pair(sys.argv[1] + "/b", 50, 3)
 PY
-a_sum=$(md5sum "$work"/a-*)
+a_sum=$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)
 
 fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
@@ -69,7 +70,26 @@ echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it"
 sleep 0.5
 xdotool key --clearmodifiers ctrl+z
 sleep 0.5
+
+# Tools → Split Dataset… (sixth item) with its defaults (0.2, stratified, seed 1): the same files
+# as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
+xdotool mousemove 167 12 click 1
+sleep 0.7
+xdotool mousemove 230 240 click 1
+sleep 1
+xdotool key --clearmodifiers Return
+for _ in $(seq 100); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
+[ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
+sleep 1
+xdotool key --clearmodifiers Escape
+"$bin" split --test 0.2 --stratify --seed 1 "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte \
+  "$work"/c-train-images "$work"/c-train-labels "$work"/c-test-images "$work"/c-test-labels >/dev/null 2>&1
+for part in train-images:train-images-idx3-ubyte train-labels:train-labels-idx1-ubyte test-images:test-images-idx3-ubyte test-labels:test-labels-idx1-ubyte; do
+  cmp -s "$work/c-${part%%:*}" "$work/a-${part#*:}" || fail "the window's ${part%%:*} differs from idxlabel split's"
+done
+echo "buildui: Split Dataset wrote what idxlabel split writes"
+sleep 0.5
 quit_app || fail "Ctrl+Q after the undo"
-[ "$(md5sum "$work"/a-*-ubyte | grep -v shown)" = "$(echo "$a_sum" | grep -v shown)" ] || fail "A's files changed"
+[ "$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)" = "$a_sum" ] || fail "A's files changed"
 ! grep -qi "panic" "$log" || fail "the window panicked"
 echo "buildui: ok"
