@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,5 +98,24 @@ func TestAppendDatasetCancelled(t *testing.T) {
 	}
 	if samples, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
 		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(samples), err)
+	}
+}
+
+// A damaged pair (an image file cut short) is refused naming the file; nothing is added.
+func TestAppendDatasetDamaged(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
+	n := ds.Len()
+	ip, _ := writeTestPair(t, t.TempDir(), "cut", 20, 28, 28)
+	if err := os.Truncate(ip, 16+5*784); err != nil {
+		t.Fatal(err)
+	}
+	w.build.app.run([]string{ip})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n {
+		t.Fatalf("%d samples after appending a damaged pair", ds.Len())
+	}
+	if text := overlayText(w); !strings.Contains(text, "cut-images-idx3-ubyte") {
+		t.Fatalf("the error says %q", text)
 	}
 }

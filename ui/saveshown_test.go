@@ -132,3 +132,17 @@ func TestSaveShownAsRefusesAJournalsPair(t *testing.T) {
 		t.Fatal("the journal was lost")
 	}
 }
+
+// The open pair itself is never an output, even confirmed: the error says so and the files stay.
+func TestSaveShownAsRefusesTheOpenPair(t *testing.T) {
+	w, ds, ip, lp := testWindow(t)
+	before, _ := os.Stat(ip)
+	keep, _ := w.build.shown.shown()
+	w.build.shown.write(keep[:10], ip, lp, true)
+	if text := overlayText(w); !strings.Contains(text, "output is the input") {
+		t.Fatalf("writing over the open pair: the dialog says %q", text)
+	}
+	if after, _ := os.Stat(ip); !after.ModTime().Equal(before.ModTime()) || after.Size() != before.Size() || ds.Len() != 10000 {
+		t.Fatal("the open pair was replaced")
+	}
+}
