@@ -40,6 +40,7 @@ test: deps lint build
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/buildui.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:

@@ -2,63 +2,29 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"time"
 
 	"idxlabel/dataset"
+	"idxlabel/store"
 )
 
-// buildRun is what merge, split and subset share: outputs claimed (claimOutputs, here only:
-// an existing output is refused unless force, and even with force when it belongs to a pair a
-// window holds or whose journal holds unsaved edits), inputs opened, a plan
-// made from the inputs and written (dataset.Write) with progress on stderr once the work has
+// buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan
+// made from the inputs and written (dataset.Build; an output that is an input is a usage
+// error) with progress on stderr once the work has
 // taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
 func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {
-	var inFiles, outFiles []string
-	for _, p := range in {
-		inFiles = append(inFiles, p.Images, p.Labels)
-	}
-	for _, p := range out {
-		outFiles = append(outFiles, p.Images, p.Labels)
-	}
-	var names []string
-	for _, p := range out {
-		names = append(names, dataset.NamesFileFor(p.Labels))
-	}
-	// The class-name files beside the outputs are outputs too: one left from before would name
-	// the new classes.
-	release, err := claimOutputs(inFiles, append(outFiles, names...), force, nil)
-	if err != nil {
-		return err
-	}
-	defer release()
-	inputs := make([]*dataset.Input, len(in))
-	for k, p := range in {
-		if inputs[k], err = dataset.Open(p); err != nil {
-			return err
-		}
-		for _, n := range inputs[k].Notices {
-			fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
-		}
-		if f := inputs[k].NamesFile; f != "" {
-			inFiles = append(inFiles, f)
-		}
-	}
-	if err := checkOutputs(inFiles, append(outFiles, names...)); err != nil {
-		return err
-	}
-	p, err := plan(inputs)
-	if err != nil {
-		return err
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start, last := time.Now(), time.Time{}
 	shown := false
-	written, err := dataset.Write(ctx, p, func(file string, done, total int) {
+	written, err := dataset.Build(ctx, in, out, force, plan, func(n string) {
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
+	}, func(file string, done, total int) {
 		if now := time.Now(); now.Sub(start) > time.Second && (now.Sub(last) > 250*time.Millisecond || done == total) {
 			fmt.Fprintf(c.stderr, "\r%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
 			shown, last = true, now
@@ -66,6 +32,10 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 	})
 	if shown {
 		fmt.Fprintln(c.stderr)
+	}
+	var oe *store.OutputError
+	if errors.As(err, &oe) {
+		return usagef("%v", err) // an output that is an input: the command line was wrong
 	}
 	if err != nil {
 		return err

@@ -88,3 +88,25 @@ func saveClassNames(labelsPath string, names map[int]string) (file, note string)
 	}
 	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
 }
+
+// checkClassNames checks names as WriteClassNames writes them (classes in the 32-bit label
+// range; names printable, one line, at most 64 characters, as ReadClassNames cleans them) and
+// returns the classes in order. Errors name file ("" for none) and the class.
+func checkClassNames(file string, names map[int]string) ([]int, error) {
+	prefix := ""
+	if file != "" {
+		prefix = file + ": "
+	}
+	classes := make([]int, 0, len(names))
+	for k, s := range names {
+		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
+			return nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
+		}
+		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
+			return nil, fmt.Errorf("%sclass %d's name %q is empty, not printable, not one line or longer than %d characters", prefix, k, s, maxNameRunes)
+		}
+		classes = append(classes, k)
+	}
+	slices.Sort(classes)
+	return classes, nil
+}

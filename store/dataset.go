@@ -99,6 +99,8 @@ type Dataset struct {
 	declared  []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names     map[int]string // class names (EMNIST mapping, classes.txt, or given)
 	namesPath string
+	// namesEdited: SetClassNames changed the names since the last save (classnames.go).
+	namesEdited bool
 
 	undo, redo []action
 	// clean is the depth of the undo stack at which the samples are as the files hold them
@@ -496,11 +498,12 @@ func (d *Dataset) Notices() []string {
 }
 
 // Dirty reports whether the dataset has edits not yet saved: the undo history is not at the
-// step the files hold (undoing after a save makes it dirty, redoing back makes it clean).
+// step the files hold (undoing after a save makes it dirty, redoing back makes it clean), or
+// class names set (SetClassNames) and not yet written.
 func (d *Dataset) Dirty() bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return len(d.undo) != d.clean
+	return len(d.undo) != d.clean || d.namesEdited
 }
 
 // Close ends the editing session: it closes the journal file and releases the pair's lock, so

@@ -90,6 +90,9 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	if err := d.writeEditedNames(); err != nil {
+		return err
+	}
 	d.keepClassNames()
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
@@ -438,13 +441,14 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, 
 	return images, labels, err
 }
 
-// buildImages assembles the image array of the kept samples (d.mu held): the base's data itself
-// when every base sample is kept and none appended, otherwise a copy.
+// buildImages assembles the image array of the kept samples, in that order (d.mu held): the
+// base's data itself when kept is every base sample in order and none is appended, otherwise a
+// copy.
 func (d *Dataset) buildImages(kept []int) *idx.Array {
 	hw := d.h * d.w
 	dims := slices.Clone(d.imageHeader.Dims)
 	dims[0] = len(kept)
-	if d.imagesUnchanged() {
+	if d.imagesUnchanged() && isSpan(kept, d.baseN) {
 		return &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, Data: d.imageData}
 	}
 	images := &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}}
@@ -467,6 +471,19 @@ func (d *Dataset) buildImages(kept []int) *idx.Array {
 		}
 	}
 	return images
+}
+
+// isSpan reports whether kept is 0…n−1 in order.
+func isSpan(kept []int, n int) bool {
+	if len(kept) != n {
+		return false
+	}
+	for k, i := range kept {
+		if i != k {
+			return false
+		}
+	}
+	return true
 }
 
 // buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label

@@ -30,6 +30,7 @@ type menuActions struct {
 	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	acceptSuggestions                                                 func()
 	checkDataset, exportReport                                        func()
+	appendDataset, saveShown, splitDataset, classNames                func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
 }
@@ -68,12 +69,14 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		m.recent,
 		item("Open Demo Dataset", nil, a.openDemo),
 		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
+		item("Append Dataset…", nil, a.appendDataset),
 		item("Export…", shortcut(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
 		item("Export Health Report…", nil, a.exportReport),
 		fyne.NewMenuItemSeparator(),
 		item("Save", shortcut(fyne.KeyS, false), a.save),
 		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
+		item("Save Shown As…", nil, a.saveShown),
 		m.cancelSave,
 		m.changeLog,
 		fyne.NewMenuItemSeparator(),
@@ -87,6 +90,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Delete / Restore Selection  (Delete)", nil, a.toggleDelete),
 		fyne.NewMenuItemSeparator(),
 		item("Draw New Digits…", shortcut(fyne.KeyD, false), a.draw),
+		item("Class Names…", nil, a.classNames),
 		fyne.NewMenuItemSeparator(),
 		item("Go to Sample…", shortcut(fyne.KeyG, false), a.gotoSample),
 	)
@@ -101,6 +105,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
+		item("Split Dataset…", nil, a.splitDataset),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))

@@ -38,6 +38,7 @@ type window struct {
 	sugg  *suggester
 	draw  *drawer
 	imp   *importer
+	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
 	exp   *exporter
 	check *checker
 }
@@ -107,6 +108,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	c.shown = []func(){w.draw.follow}
 	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
 	w.imp = &importer{c: c, d: w.d, win: win}
+	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
 	w.save.menu, w.files.menu = w.menu, w.menu
@@ -197,7 +199,9 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.imp.importDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
+		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) },
+		classNames: func() { c.input(w.build.names.classNamesDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Real-window test of building a dataset in the window: File → Append Dataset… appends pair B to
+# the open pair A (the file dialog opens in A's folder; B's image file is picked), class 3 is
+# chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows.
+# The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
+# to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); one
+# Ctrl+Z removes the 50 appended samples; Tools → Split Dataset… then writes the same files as
+# `idxlabel split` with the same options; Ctrl+Q quits without a question, and A's files are
+# unchanged. The menu and the file dialog are clicked at their places in the default 1280×820
+# window at the screen's top left.
+# Usage: scripts/buildui.sh BINARY
+set -euo pipefail
+bin=$(realpath "$1")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+work=$XVFB_CFG/data
+mkdir -p "$work"
+python3 - "$work" <<'PY'
+import struct, sys
+def pair(base, n, off):
+    open(base + "-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes((i * 37 + i // 784 + off) % 256 for i in range(n * 784)))
+    open(base + "-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + bytes((i + off) % 10 for i in range(n)))
+pair(sys.argv[1] + "/a", 200, 0)
+pair(sys.argv[1] + "/b", 50, 3)
+PY
+a_sum=$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)
+
+fail() {
+  xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
+  echo "buildui: $* (screenshot /tmp/buildui-fail.png)" >&2; cat "$log" >&2; exit 1
+}
+# file_menu Y: opens the File menu and clicks the item at height Y.
+file_menu() {
+  xdotool mousemove 20 12 click 1
+  sleep 0.7
+  xdotool mousemove 100 "$1" click 1
+  sleep 1
+}
+
+"$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
+APP_PID=$!
+wait_window >/dev/null || fail "no window appeared within 60 s"
+sleep 2
+
+# Append Dataset…: the sixth item; the dialog lists (Parent), a-images, a-labels, b-images, b-labels.
+file_menu 240
+xdotool mousemove 482 153 click 1 # b-images-idx3-ubyte
+sleep 0.4
+xdotool mousemove 1224 778 click 1 # Open
+for _ in $(seq 50); do xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' && break; sleep 0.2; done
+xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' || fail "Append Dataset changed nothing"
+echo "buildui: Append Dataset added pair B"
+
+# Class 3, then Save Shown As… (below Save and Save As…), Enter saves to a-shown-* beside A.
+xdotool mousemove 60 293 click 1
+sleep 0.7
+file_menu 480
+xdotool key --clearmodifiers Return
+for _ in $(seq 100); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
+[ -f "$work/a-shown-images-idx3-ubyte" ] || fail "Save Shown As wrote no pair"
+"$bin" verify "$work/a-shown-images-idx3-ubyte" "$work/a-shown-labels-idx1-ubyte" | grep -q "^ok: 25 samples" || fail "the saved pair does not verify as 25 samples"
+"$bin" merge "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte "$work"/b-images-idx3-ubyte "$work"/b-labels-idx1-ubyte "$work/m-images-idx3-ubyte" "$work/m-labels-idx1-ubyte" >/dev/null
+"$bin" subset --classes 3 "$work/m-images-idx3-ubyte" "$work/m-labels-idx1-ubyte" "$work/e-images-idx3-ubyte" "$work/e-labels-idx1-ubyte" >/dev/null 2>&1
+cmp -s "$work/e-images-idx3-ubyte" "$work/a-shown-images-idx3-ubyte" || fail "the saved images are not A+B's class 3 in order"
+"$bin" diff "$work/e-labels-idx1-ubyte" "$work/a-shown-labels-idx1-ubyte" >/dev/null 2>&1 || fail "the saved labels differ from A+B's class 3"
+echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it"
+
+# One Ctrl+Z removes the appended samples: nothing unsaved, Ctrl+Q quits at once.
+sleep 0.5
+xdotool key --clearmodifiers ctrl+z
+sleep 0.5
+
+# Tools → Split Dataset… (sixth item) with its defaults (0.2, stratified, seed 1): the same files
+# as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
+xdotool mousemove 167 12 click 1
+sleep 0.7
+xdotool mousemove 230 240 click 1
+sleep 1
+xdotool key --clearmodifiers Return
+for _ in $(seq 100); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
+[ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
+sleep 1
+xdotool key --clearmodifiers Escape
+"$bin" split --test 0.2 --stratify --seed 1 "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte \
+  "$work"/c-train-images "$work"/c-train-labels "$work"/c-test-images "$work"/c-test-labels >/dev/null 2>&1
+for part in train-images:train-images-idx3-ubyte train-labels:train-labels-idx1-ubyte test-images:test-images-idx3-ubyte test-labels:test-labels-idx1-ubyte; do
+  cmp -s "$work/c-${part%%:*}" "$work/a-${part#*:}" || fail "the window's ${part%%:*} differs from idxlabel split's"
+done
+echo "buildui: Split Dataset wrote what idxlabel split writes"
+sleep 0.5
+quit_app || fail "Ctrl+Q after the undo"
+[ "$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)" = "$a_sum" ] || fail "A's files changed"
+! grep -qi "panic" "$log" || fail "the window panicked"
+echo "buildui: ok"

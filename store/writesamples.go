@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"idxlabel/idx"
+	"idxlabel/sample"
+)
+
+// WriteSamples writes the samples indices (sample numbers, in the order given, each once, none
+// deleted) as a new pair at imagesPath and labelsPath, as SaveAs writes a dataset: images in
+// the dtype and shape they were read in, labels as edited in their dtype and columns
+// (buildImages, buildLabels), ".gz" names written gzip, each file to a temporary name, fsynced,
+// decoded back and compared, then put in place together with a save record (as WritePair).
+// labelsPath "" writes images alone, refused when one of the samples has a label. The dataset
+// itself is not changed: its files, journal and edits stay as they are. The caller has claimed
+// the outputs (ClaimOutputs: refused existing files, taken their locks) and writes no class-name
+// file here. When ctx is cancelled before the files are put in place, nothing is replaced.
+// Memory: a copy of the samples' images and labels (at most the dataset's data). Errors: an
+// index out of range, repeated or deleted; a label the dtype cannot hold; ErrClosed; the
+// write's errors, naming the file.
+func (d *Dataset) WriteSamples(ctx context.Context, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
+	if progress == nil {
+		progress = func(float64) {}
+	}
+	images, labels, err := d.buildSamples(indices, labelsPath != "")
+	if err != nil {
+		return err
+	}
+	files := []pendingWrite{{imagesPath, images, false}}
+	if labels != nil {
+		files = append(files, pendingWrite{labelsPath, labels, false})
+	} else {
+		labelsPath = ""
+	}
+	progress(0.1)
+	if err := writeFiles(ctx, files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, progress); err != nil {
+		return err
+	}
+	progress(1)
+	return nil
+}
+
+// buildSamples assembles the image and label arrays of the samples indices under the read lock
+// (labels nil when withLabels is false, refused then when a sample has one).
+func (d *Dataset) buildSamples(indices []int, withLabels bool) (*idx.Array, *idx.Array, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.closed {
+		return nil, nil, ErrClosed
+	}
+	seen := make([]bool, len(d.labels))
+	for _, i := range indices {
+		if i < 0 || i >= len(d.labels) || seen[i] || d.deleted[i] {
+			return nil, nil, fmt.Errorf("sample %d is not a live sample of this dataset, or is given twice", i)
+		}
+		seen[i] = true
+	}
+	images := d.buildImages(indices)
+	if !withLabels {
+		for _, i := range indices {
+			if d.labels[i] != sample.NoLabel {
+				return nil, nil, errors.New("these samples have labels: choose a label file to write them to")
+			}
+		}
+		return images, nil, nil
+	}
+	labels, err := d.buildLabels(indices)
+	if err != nil {
+		return nil, nil, err
+	}
+	return images, labels, nil
+}

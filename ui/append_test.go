@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/store"
+)
+
+// writeTestPair writes n generated h×w samples (sample k all pixels k%256, label k%10) as a
+// pair in dir and returns its paths.
+func writeTestPair(t *testing.T, dir, base string, n, h, w int) (string, string) {
+	t.Helper()
+	images, err := idx.New(idx.UByte, n, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, err := idx.New(idx.UByte, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range n {
+		for j := range h * w {
+			images.Data[k*h*w+j] = byte(k % 256)
+		}
+		labels.Data[k] = byte(k % 10)
+	}
+	ip, lp := filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
+	if err := store.WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	return ip, lp
+}
+
+// File → Append Dataset adds the other pair's samples at the end, in order, with their labels
+// and pixels, as added samples (badged +), and one Undo removes them all.
+func TestAppendDataset(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	n := ds.Len()
+	ip, _ := writeTestPair(t, t.TempDir(), "extra", 300, 28, 28)
+	q := queueUI(w)
+	w.build.app.run([]string{ip})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n+300 {
+		t.Fatalf("%d samples after appending 300 to %d (dialog: %q, status %q)", ds.Len(), n, overlayText(w), w.footer.status.Text)
+	}
+	for _, k := range []int{0, 1, 137, 299} {
+		st := ds.State(n + k)
+		if !st.Added || !st.Unsaved || st.Label != k%10 {
+			t.Fatalf("appended sample %d: state %+v, want added, label %d", k, st, k%10)
+		}
+		if px := ds.Pixels(n + k); !bytes.Equal(px, bytes.Repeat([]byte{byte(k)}, 28*28)) {
+			t.Fatalf("appended sample %d has other pixels", k)
+		}
+	}
+	if w.c.v.Len() != n+300 {
+		t.Fatalf("the grid shows %d samples", w.c.v.Len())
+	}
+	if got := ds.UndoName(); got != "Add 300 samples" {
+		t.Fatalf("Undo says %q", got)
+	}
+	w.c.undo()
+	if ds.Len() != n || ds.Dirty() {
+		t.Fatalf("after one Undo: %d samples, dirty %v", ds.Len(), ds.Dirty())
+	}
+}
+
+// A pair of another size is refused, saying both sizes, and nothing is added.
+func TestAppendDatasetOtherSize(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	n := ds.Len()
+	ip, _ := writeTestPair(t, t.TempDir(), "big", 5, 32, 32)
+	q := queueUI(w)
+	w.build.app.run([]string{ip})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n {
+		t.Fatalf("%d samples after a refused append", ds.Len())
+	}
+	if text := overlayText(w); !strings.Contains(text, "32×32") || !strings.Contains(text, "28×28") {
+		t.Fatalf("the error says %q", text)
+	}
+}
+
+// Cancelled, the reading of the pair stops with the context's error and returns no samples.
+func TestAppendDatasetCancelled(t *testing.T) {
+	ip, lp := writeTestPair(t, t.TempDir(), "extra", 10, 28, 28)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	samples, err := readAppended(ctx, ip, lp, 28, 28, true, func(float64) {})
+	if !errors.Is(err, context.Canceled) || samples != nil {
+		t.Fatalf("cancelled: %d samples, error %v", len(samples), err)
+	}
+	if samples, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
+		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(samples), err)
+	}
+}
+
+// A damaged pair (an image file cut short) is refused naming the file; nothing is added.
+func TestAppendDatasetDamaged(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
+	n := ds.Len()
+	ip, _ := writeTestPair(t, t.TempDir(), "cut", 20, 28, 28)
+	if err := os.Truncate(ip, 16+5*784); err != nil {
+		t.Fatal(err)
+	}
+	w.build.app.run([]string{ip})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n {
+		t.Fatalf("%d samples after appending a damaged pair", ds.Len())
+	}
+	if text := overlayText(w); !strings.Contains(text, "cut-images-idx3-ubyte") {
+		t.Fatalf("the error says %q", text)
+	}
+}

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// maxNamedClasses is how many classes Edit → Class Names… shows a field for: one widget per
+// class, so a dataset of more classes names them in its class-name file instead.
+const maxNamedClasses = 1000
+
+// classNamer is Edit → Class Names…: a form with a name field for each class of the dataset
+// (store.Dataset.Classes). The names show at once and are written by the next save as the
+// class-name file (store.Dataset.SetClassNames); a field left empty names no class.
+type classNamer struct {
+	c   *controller
+	d   *dialogs
+	win fyne.Window
+}
+
+// classNamesDialog shows the form and applies it.
+func (n *classNamer) classNamesDialog() {
+	c := n.c
+	if c.cannotEdit() {
+		return
+	}
+	classes := c.ds.Classes()
+	if len(classes) > maxNamedClasses {
+		n.d.inform("Class Names", fmt.Sprintf("This dataset has %d classes: name them in its class-name file (one name a line) rather than here.", len(classes)))
+		return
+	}
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() }
+	form := widget.NewForm()
+	fields := make([]*promptEntry, len(classes))
+	for k, cl := range classes {
+		e := newPromptEntry(cancel)
+		e.SetText(c.ds.ClassName(cl))
+		e.SetPlaceHolder("no name")
+		e.OnSubmitted = func(string) { d.Confirm() }
+		fields[k] = e
+		form.Append(strconv.Itoa(cl), e)
+	}
+	note := widget.NewLabel("Written beside the label file when you save (Ctrl+S).")
+	content := container.NewBorder(note, nil, nil, nil, container.NewVScroll(form))
+	d = dialog.NewCustomConfirm("Class Names", "Apply", "Cancel", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		names := map[int]string{}
+		for k, e := range fields {
+			if s := strings.TrimSpace(e.Text); s != "" {
+				names[classes[k]] = s
+			}
+		}
+		if err := c.ds.SetClassNames(names); err != nil {
+			n.d.showError(err)
+			return
+		}
+		c.classes = newClassNames(c.ds)
+		c.refresh()
+		c.say("Class names set: File → Save writes them")
+	}, n.win)
+	h := min(form.MinSize().Height+note.MinSize().Height+120, n.win.Canvas().Size().Height-60)
+	d.Resize(fyne.NewSize(420, h))
+	n.d.show("class names", d, d.Dismiss, d.Confirm, nil)
+	if len(fields) > 0 {
+		n.win.Canvas().Focus(fields[0])
+	}
+}

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/dataset"
+	"idxlabel/store"
+)
+
+// shownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
+// lasso on the map, a filter: the view model's order), as edited, written as a new pair with the
+// class names (store.Dataset.WriteSamples), beside the dataset or anywhere. The open dataset is
+// not changed. The outputs follow the rule of every writer (store.ClaimOutputs): an existing
+// file is replaced only once the person confirms, and never a pair open elsewhere or whose
+// journal holds unsaved edits.
+type shownSaver struct {
+	c   *controller
+	d   *dialogs
+	win fyne.Window
+}
+
+// shown returns the samples the grid shows that a save would keep (in the grid's order), and how
+// many deleted samples it shows besides (they are left out, as a save removes them).
+func (s *shownSaver) shown() (keep []int, deleted int) {
+	v := s.c.v
+	keep = make([]int, 0, v.Len())
+	for p := range v.Len() {
+		i := v.at(p)
+		if s.c.ds.State(i).Deleted {
+			deleted++
+			continue
+		}
+		keep = append(keep, i)
+	}
+	return keep, deleted
+}
+
+// saveShownDialog asks for a folder and a base name ("<base>-images-idx3-ubyte", the label file
+// named from it, ".gz" when compressed) and writes what the grid shows there.
+func (s *shownSaver) saveShownDialog() {
+	ds := s.c.ds
+	keep, deleted := s.shown()
+	if len(keep) == 0 {
+		s.d.inform("Save Shown As", "The grid shows no samples to save.")
+		return
+	}
+	images, _ := ds.Paths()
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() }
+	folder, base := newPromptEntry(cancel), newPromptEntry(cancel)
+	gz := widget.NewCheck("Compress (.gz)", nil)
+	if images != "" {
+		folder.SetText(filepath.Dir(images))
+		base.SetText(baseName(images) + "-shown")
+		gz.SetChecked(strings.HasSuffix(images, ".gz"))
+	} else {
+		home, _ := os.UserHomeDir()
+		folder.SetText(home)
+		base.SetText("shown")
+		gz.SetChecked(true)
+	}
+	withLabels := ds.HasLabels() || ds.AnyLabelled()
+	paths := func() (string, string) {
+		suffix := ""
+		if gz.Checked {
+			suffix = ".gz"
+		}
+		i := filepath.Join(folder.Text, base.Text+"-images-idx3-ubyte"+suffix)
+		if !withLabels {
+			return i, ""
+		}
+		return i, store.LabelsFileFor(i)
+	}
+	preview := widget.NewLabel("")
+	update := func() {
+		i, l := paths()
+		text := filepath.Base(i)
+		if l != "" {
+			text += "\n" + filepath.Base(l)
+			if len(s.names()) > 0 {
+				text += "\n" + filepath.Base(dataset.NamesFileFor(l))
+			}
+		}
+		preview.SetText(text)
+	}
+	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
+	update()
+	choose := widget.NewButton("Choose…", func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				folder.SetText(u.Path())
+			}
+		}, s.win)
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
+			fd.SetLocation(dir)
+		}
+		fd.Resize(s.win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
+	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", plural(len(keep), "sample"))
+	if deleted > 0 {
+		what += fmt.Sprintf("\n%s marked deleted %s left out.", plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
+	}
+	form := widget.NewForm(
+		widget.NewFormItem("", widget.NewLabel(what)),
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
+		widget.NewFormItem("Base name", base),
+		widget.NewFormItem("", gz),
+		widget.NewFormItem("Files", preview),
+	)
+	d = dialog.NewCustomConfirm("Save Shown As", "Save", "Cancel", form, func(ok bool) {
+		if ok {
+			i, l := paths()
+			s.write(keep, i, l, false)
+		}
+	}, s.win)
+	for _, e := range []*promptEntry{folder, base} {
+		e.OnSubmitted = func(string) { d.Confirm() }
+	}
+	d.Resize(fyne.NewSize(560, d.MinSize().Height))
+	s.d.show("save shown", d, d.Dismiss, d.Confirm, nil)
+}
+
+// names returns the class names of the dataset's classes (nil when none has a name).
+func (s *shownSaver) names() map[int]string {
+	var names map[int]string
+	for _, c := range s.c.ds.Classes() {
+		if n := s.c.ds.ClassName(c); n != "" {
+			if names == nil {
+				names = map[int]string{}
+			}
+			names[c] = n
+		}
+	}
+	return names
+}
+
+// write claims the outputs (the pair and the class-name file beside its labels) and writes the
+// samples keep there off the UI thread, with a progress bar and Cancel. An output that exists
+// is replaced only when the person confirms (force); a refusal of another kind (a pair open
+// elsewhere, a journal holding edits, an output that is one of the dataset's files) is shown.
+func (s *shownSaver) write(keep []int, images, labels string, force bool) {
+	c := s.c
+	ds := c.ds
+	outputs := []string{images}
+	namesFile := ""
+	if labels != "" {
+		namesFile = dataset.NamesFileFor(labels)
+		outputs = append(outputs, labels, namesFile)
+	}
+	var inputs []string // the dataset's own files: never an output
+	i, l := ds.Paths()
+	for _, p := range []string{i, l, ds.ClassNamesFile()} {
+		if p != "" {
+			inputs = append(inputs, p)
+		}
+	}
+	release, err := store.ClaimOutputs(inputs, outputs, force, nil)
+	if errors.Is(err, store.ErrExists) && !force {
+		s.d.ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
+			if yes {
+				s.write(keep, images, labels, true)
+			}
+		})
+		return
+	}
+	if err != nil {
+		s.d.showError(err)
+		return
+	}
+	names := s.names()
+	bar := widget.NewProgressBar()
+	job := c.jobs.start(jobExporting, "Saving what is shown…")
+	prog := dialog.NewCustom("Saving "+plural(len(keep), "sample"), "Cancel", bar, s.win)
+	prog.SetOnClosed(job.cancel)
+	prog.Show()
+	c.jobs.run(func() {
+		defer release()
+		err := ds.WriteSamples(job.ctx, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
+		if err == nil && namesFile != "" {
+			err = writeNames(namesFile, names)
+		}
+		cancelled := job.ctx.Err() != nil && err != nil
+		c.jobs.schedule(func() {
+			defer c.jobs.finish(job)
+			prog.Hide()
+			switch {
+			case cancelled:
+				c.say("Save Shown As cancelled: nothing was written")
+			case err != nil:
+				s.d.showError(err)
+			default:
+				text := fmt.Sprintf("Saved %s to %s", plural(len(keep), "sample"), filepath.Base(images))
+				if labels != "" {
+					text += " and " + filepath.Base(labels)
+				}
+				if len(names) > 0 {
+					text += ", class names in " + filepath.Base(namesFile)
+				}
+				c.say(text)
+			}
+		})
+	})
+}
+
+// writeNames writes the class-name file names beside a pair written (store.WriteClassNames), or
+// removes one left there from before when there are no names: it would name the new classes.
+func writeNames(file string, names map[int]string) error {
+	if len(names) > 0 {
+		return store.WriteClassNames(file, names)
+	}
+	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

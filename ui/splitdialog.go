@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/dataset"
+	"idxlabel/store"
+)
+
+// splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
+// pair beside them, as `idxlabel split` splits them (dataset.Build with dataset.Split: every
+// sample once, stratified within one sample of the fraction, the same seed the same files). It
+// splits the files on disk, not the samples in memory: with unsaved edits it asks to save them
+// first, so that what is split is what the window shows. Once written it offers to open one of
+// the two pairs.
+type splitter struct {
+	c    *controller
+	d    *dialogs
+	win  fyne.Window
+	save func(then func()) // saves the dataset over its files, then runs then (saver.run)
+	open func(paths []string)
+}
+
+// splitDialog asks to save unsaved edits first, then for the split's options.
+func (s *splitter) splitDialog() {
+	ds := s.c.ds
+	images, labels := ds.Paths()
+	if images == "" || labels == "" {
+		s.d.inform("Split Dataset", "Split Dataset splits the saved image and label files.\nSave the dataset with its labels first (File → Save As…).")
+		return
+	}
+	if ds.Dirty() {
+		s.d.ask("Save first?", "Split Dataset splits the saved files, and this dataset has unsaved edits.\nSave them first, then split?", true, func(yes bool) {
+			if yes {
+				s.save(s.options)
+			}
+		})
+		return
+	}
+	s.options()
+}
+
+// splitNames proposes the output pairs' base names from the open pair's: "x-train", "x-test"
+// for x-images-idx3-ubyte (train-images-idx3-ubyte gives train-train and train-test).
+func splitNames(images string) (train, test string) {
+	b := baseName(images)
+	return b + "-train", b + "-test"
+}
+
+// splitPair returns the pair a base name stands for, in folder dir: "<base>-images-idx3-ubyte"
+// (".gz" when gz) and its label file (store.LabelsFileFor).
+func splitPair(dir, base string, gz bool) dataset.Pair {
+	name := base + "-images-idx3-ubyte"
+	if gz {
+		name += ".gz"
+	}
+	i := filepath.Join(dir, name)
+	return dataset.Pair{Images: i, Labels: store.LabelsFileFor(i)}
+}
+
+// options asks for the test fraction, stratify, the seed and the two pairs' base names (beside
+// the open pair, compressed as it is), then splits.
+func (s *splitter) options() {
+	images, labels := s.c.ds.Paths()
+	dir, gz := filepath.Dir(images), strings.HasSuffix(images, ".gz")
+	var d *dialog.ConfirmDialog
+	cancel := func() { d.Dismiss() }
+	fraction, seed, train, test := newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel)
+	fraction.SetText("0.2")
+	seed.SetText("1")
+	tb, sb := splitNames(images)
+	train.SetText(tb)
+	test.SetText(sb)
+	stratify := widget.NewCheck("Stratify (each class's share of the test part within one sample of the fraction)", nil)
+	stratify.SetChecked(true)
+	preview := widget.NewLabel("")
+	update := func() {
+		a, b := splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz)
+		preview.SetText(strings.Join([]string{filepath.Base(a.Images), filepath.Base(a.Labels), filepath.Base(b.Images), filepath.Base(b.Labels)}, "\n"))
+	}
+	train.OnChanged, test.OnChanged = func(string) { update() }, func(string) { update() }
+	update()
+	form := widget.NewForm(
+		widget.NewFormItem("Splits", widget.NewLabel(filepath.Base(images)+" + "+filepath.Base(labels)+" (as saved)")),
+		widget.NewFormItem("Test fraction", fraction),
+		widget.NewFormItem("", stratify),
+		widget.NewFormItem("Seed", seed),
+		widget.NewFormItem("Train", train),
+		widget.NewFormItem("Test", test),
+		widget.NewFormItem("Files", preview),
+	)
+	d = dialog.NewCustomConfirm("Split Dataset", "Split", "Cancel", form, func(ok bool) {
+		if !ok {
+			return
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(fraction.Text), 64)
+		if err != nil || !(f > 0 && f < 1) {
+			s.d.showError(fmt.Errorf("test fraction %q: expected a number between 0 and 1, such as 0.2", fraction.Text))
+			return
+		}
+		sd, err := strconv.ParseUint(strings.TrimSpace(seed.Text), 10, 64)
+		if err != nil {
+			s.d.showError(fmt.Errorf("seed %q: expected a whole number, 0 or more", seed.Text))
+			return
+		}
+		opts := dataset.SplitOptions{Test: f, TestCount: -1, Stratify: stratify.Checked, GroupColumn: -1, Seed: sd}
+		s.run(dataset.Pair{Images: images, Labels: labels}, splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz), opts, false)
+	}, s.win)
+	for _, e := range []*promptEntry{fraction, seed, train, test} {
+		e.OnSubmitted = func(string) { d.Confirm() }
+	}
+	d.Resize(fyne.NewSize(600, d.MinSize().Height))
+	s.d.show("split", d, d.Dismiss, d.Confirm, nil)
+}
+
+// run splits in into train and test off the UI thread with a progress bar and Cancel
+// (dataset.Build: outputs claimed by store.ClaimOutputs, so existing ones are replaced only with
+// force, which the person gives by answering Replace?), then offers to open one of them.
+func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, force bool) {
+	c := s.c
+	bar := widget.NewProgressBar()
+	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
+	job := c.jobs.start(jobExporting, "Splitting…")
+	prog := dialog.NewCustom("Splitting the dataset", "Cancel", container.NewVBox(note, bar), s.win)
+	prog.SetOnClosed(job.cancel)
+	prog.Show()
+	c.jobs.run(func() {
+		var notices []string
+		var counts [2]int
+		written, err := dataset.Build(job.ctx, []dataset.Pair{in}, []dataset.Pair{train, test}, force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
+			p, err := dataset.Split(inputs[0], train, test, opts)
+			if err == nil {
+				counts = [2]int{len(p.Parts[0].Samples), len(p.Parts[1].Samples)}
+			}
+			return p, err
+		}, func(n string) { notices = append(notices, n) }, func(file string, done, total int) {
+			c.jobs.schedule(func() {
+				note.SetText("Writing " + filepath.Base(file) + "…")
+				bar.SetValue(float64(done) / float64(max(total, 1)))
+			})
+		})
+		cancelled := job.ctx.Err() != nil && err != nil
+		c.jobs.schedule(func() {
+			defer c.jobs.finish(job)
+			prog.Hide()
+			switch {
+			case cancelled:
+				c.say("Split cancelled: nothing was written")
+			case errors.Is(err, store.ErrExists) && !force:
+				s.d.ask("Replace files?", existingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
+					if yes {
+						s.run(in, train, test, opts, true)
+					}
+				})
+			case err != nil:
+				s.d.showError(err)
+			default:
+				s.done(written, counts, notices)
+			}
+		})
+	})
+}
+
+// done says what was written and offers to open the train or the test pair.
+func (s *splitter) done(written []dataset.Written, counts [2]int, notices []string) {
+	if len(written) != 2 {
+		return
+	}
+	text := fmt.Sprintf("Train: %s, %s (%s)\nTest: %s, %s (%s)",
+		filepath.Base(written[0].Out.Images), filepath.Base(written[0].Out.Labels), plural(counts[0], "sample"),
+		filepath.Base(written[1].Out.Images), filepath.Base(written[1].Out.Labels), plural(counts[1], "sample"))
+	for _, n := range notices {
+		text += "\n" + n
+	}
+	var d *dialog.CustomDialog
+	openPair := func(p dataset.Pair) func() {
+		return func() {
+			d.Hide()
+			s.open([]string{p.Images, p.Labels})
+		}
+	}
+	d = dialog.NewCustomWithoutButtons("Split written: open one?", widget.NewLabel(text), s.win)
+	closeB := widget.NewButton("Close", func() { d.Hide() })
+	trainB := widget.NewButton("Open Train", openPair(written[0].Out))
+	trainB.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{closeB, widget.NewButton("Open Test", openPair(written[1].Out)), trainB})
+	s.d.show("split done", d, d.Hide, d.Hide, nil)
+}
