@@ -58,8 +58,8 @@ func runSuspects(c *cli, args []string) error {
 			return fmt.Errorf("%s: %w", files[1], err)
 		}
 		writeSuspects(out, res.Suspects, snap.Index, *top)
-		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d with most neighbours disagreeing\n",
-			snap.N, time.Since(start).Seconds(), countAbove(res.Suspects, 0.5))
+		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d likely label errors (most neighbours disagreeing, another class suggested)\n",
+			snap.N, time.Since(start).Seconds(), countDoubted(res.Suspects))
 		return nil
 	}
 	var last [2]int
@@ -75,8 +75,8 @@ func runSuspects(c *cli, args []string) error {
 		return fmt.Errorf("%s: %w", files[1], err)
 	}
 	writeSuspects(out, res.Suspects, snap.Index, *top)
-	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d × %d folds): out-of-fold error %.2f%%, %d with p(label) below 0.5, %d unlabelled\n",
-		snap.N, time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
+	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d × %d folds): out-of-fold error %.2f%%, %d likely label errors (p(label) at most 0.5, another class suggested), %d unlabelled\n",
+		snap.N, time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countDoubted(res.Suspects), len(res.Unlabelled))
 	return nil
 }
 
@@ -131,10 +131,12 @@ func writeSuspects(w *bufio.Writer, list []suspect.Suspect, indices []int, top i
 	}
 }
 
-func countAbove(s []suspect.Suspect, score float64) int {
+// countDoubted counts the likely label errors of s (suspect.Suspect.Doubted: most of the
+// evidence against the label, and a class other than it suggested).
+func countDoubted(s []suspect.Suspect) int {
 	n := 0
 	for _, x := range s {
-		if x.Score > score {
+		if x.Doubted() {
 			n++
 		}
 	}

@@ -236,7 +236,7 @@ func (k *checker) deliver(run *checkRun, kind check.Kind, list []check.Finding, 
 	*l = checkList{state: checkFound, of: map[int]checkItem{}, found: len(list)}
 	for m, f := range list {
 		switch {
-		case kind == check.Label && f.Score <= check.FlagLabel:
+		case kind == check.Label && !f.Flagged():
 			continue
 		case kind == check.Outlier && f.Score < check.FlagOutlier && m >= outliersListed:
 			continue

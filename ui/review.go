@@ -53,7 +53,7 @@ type review struct {
 
 // suspectScore is the smallest score a sample needs to enter the review: most of its neighbours
 // (distance-weighted) disagree with its label.
-const suspectScore = 0.5
+const suspectScore = suspect.DoubtScore
 
 // Badge colours of the samples a review has not decided yet: a suspect ("7→1?"), a suggestion
 // for a sample without a label ("7? 93%").

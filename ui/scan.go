@@ -105,7 +105,7 @@ func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, t
 		k := x.Index
 		x.Index = snap.Index[k]
 		r.of[x.Index] = x
-		if x.Score >= suspectScore {
+		if x.Doubted() {
 			r.order = append(r.order, x.Index)
 			var nb []int
 			for _, j := range knn.Neighbours(k) {
