@@ -13,8 +13,8 @@ import (
 
 	"idxlabel/cli"
 	"idxlabel/icons"
-	"idxlabel/internal/platform"
 	"idxlabel/ui"
+	"idxlabel/ui/platform"
 )
 
 func main() { os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, openGUI)) }

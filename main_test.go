@@ -44,7 +44,7 @@ func TestNoDisplayIsOneLine(t *testing.T) {
 // Under the C.UTF-8 locale (Debian's default in containers) no command prints Fyne's "Error
 // parsing user locale" lines: the error stays one line. It runs the test binary itself as the
 // child, so the locale fix (a constructor that runs before package init, linked in through
-// internal/platform) is exercised with Fyne linked in as in the program.
+// ui/platform) is exercised with Fyne linked in as in the program.
 func TestNoLocaleNoiseUnderCUTF8(t *testing.T) {
 	if os.Getenv("IDXLABEL_LOCALE_CHILD") != "" {
 		os.Exit(cli.Run([]string{"info", "/nonexistent/x"}, os.Stdout, os.Stderr, openGUI))

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 
-	"idxlabel/export"
 	"idxlabel/store"
 )
 
@@ -12,9 +11,14 @@ import (
 // place the command line turns them into advice.
 func advice(err error) string {
 	var locked *store.LockedError
+	var unsaved *store.UnsavedEditsError
 	switch {
-	case errors.Is(err, export.ErrExists):
+	case errors.Is(err, store.ErrExists):
 		return " (use --force to replace it)"
+	case errors.As(err, &unsaved):
+		return ": open that pair in idxlabel (the window offers to replay the edits, then save them, or to discard them), then write again"
+	case errors.As(err, &locked) && locked.Writing:
+		return ": wait for it to finish, or write elsewhere"
 	case errors.As(err, &locked) && locked.Self:
 		return ": edit it there"
 	case errors.As(err, &locked) && locked.PID == 0:

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/report"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -25,7 +28,7 @@ import (
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
                       [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv]
-                      [--threshold S]
+                      [--force] [--threshold S]
                       [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
@@ -65,15 +68,18 @@ options:
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
                    and with the label kind the confusion matrix and the 2-D map),
-                   readable offline; an existing DIR is replaced only if it is an earlier
-                   report or empty
+                   readable offline; an existing DIR is replaced only with --force, and
+                   only if it is an earlier report (an empty folder is written into)
   --confusion FILE.csv
                    also write the confusion matrix: rows the given labels, columns the CNN's
                    out-of-fold predicted classes, counts; header given,<class>,<class>… (class
-                   names when the dataset has them). Needs the label kind (its scan)
+                   names when the dataset has them). Needs the label kind (its scan) and
+                   labelled samples
   --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
                    the CNN sees as alike sit together (a neighbour-graph layout of its
-                   features). Needs the label kind (its scan)
+                   features). Needs the label kind (its scan) and labelled samples
+  --force          replace the --report, --confusion and --map outputs if they exist (never
+                   a file of a pair open for editing or whose journal holds unsaved edits)
   --threshold S    duplicate and leak: the similarity from which a pair is listed
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
   --seed N, --seeds S, --folds K, --epochs E
@@ -93,7 +99,7 @@ func runCheck(c *cli, args []string) error {
 	fs := c.flags("check")
 	kinds := fs.String("kinds", "", "")
 	top := fs.Int("top", 100, "")
-	report := fs.String("report", "", "")
+	reportDir := fs.String("report", "", "")
 	confusionOut := fs.String("confusion", "", "")
 	mapOut := fs.String("map", "", "")
 	threshold := fs.Float64("threshold", neardup.DefaultThreshold, "")
@@ -101,6 +107,7 @@ func runCheck(c *cli, args []string) error {
 	folds := fs.Int("folds", 3, "")
 	seeds := fs.Int("seeds", 2, "")
 	epochs := fs.Int("epochs", 0, "")
+	force := fs.Bool("force", false, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	files, err := c.parse(fs, args, 0, 2)
@@ -135,7 +142,7 @@ func runCheck(c *cli, args []string) error {
 		return usagef("check: --against %s is the checked image file %s: leakage compares two sets", against[0], files[0])
 	}
 	var outputs []string
-	for _, o := range []string{*report, *confusionOut, *mapOut} {
+	for _, o := range []string{*reportDir, *confusionOut, *mapOut} {
 		if o != "" {
 			outputs = append(outputs, o)
 		}
@@ -144,26 +151,39 @@ func runCheck(c *cli, args []string) error {
 	if (*confusionOut != "" || *mapOut != "") && !labelRuns {
 		return usagef("check: --confusion and --map need the label kind (its CNN scan) and a label file")
 	}
-	if len(outputs) > 0 {
-		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs)
+	if len(outputs) > 0 { // refused now, not after the scan
+		may := func(out string) error {
+			if out == *reportDir {
+				_, err := export.ReportAt(out)
+				return err
+			}
+			return store.FileOutput(out)
+		}
+		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *store.LockedError
+		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
+			who := "another idxlabel"
+			if locked.PID > 0 {
+				who += fmt.Sprintf(" (process %d on %s)", locked.PID, locked.Host)
+			}
+			return fmt.Errorf("%s: %s is writing a report there: wait for it to finish, or choose another folder", *reportDir, who)
+		}
 		if err != nil {
 			return err
 		}
 		defer release()
-	}
-	if *report != "" { // refused now, not after the scan
-		if _, err := export.ReportAt(*report); err != nil {
-			return err
-		}
 	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {
 		return err
 	}
 	defer ds.Close()
-	set := checkData(ds)
+	set := ds.Snapshot()
+	if (*confusionOut != "" || *mapOut != "") && !set.Labelled() {
+		return fmt.Errorf("%s: no sample has a label, and --confusion and --map need the CNN scan, which learns from labelled samples", files[1])
+	}
 	var other *store.Dataset
-	var otherData *suspect.Data
+	var otherData *sample.Set
 	if against != nil {
 		if other, err = openCheckSet(c, against); err != nil {
 			return err
@@ -173,7 +193,7 @@ func runCheck(c *cli, args []string) error {
 		if oh, ow := other.Size(); oh != h || ow != w {
 			return usagef("check: --against %s has %d×%d images, %s has %d×%d: leakage compares images of one size", against[0], oh, ow, files[0], h, w)
 		}
-		od := checkData(other)
+		od := other.Snapshot()
 		otherData = &od
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -183,23 +203,31 @@ func runCheck(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
-	snap := ds.Snapshot()
 	var otherIndex []int
-	if other != nil {
-		otherIndex = other.Snapshot().Indices
+	if otherData != nil {
+		otherIndex = otherData.Index
 	}
-	if err := writeCheckCSV(c.stdout, res, snap.Indices, otherIndex); err != nil {
+	if err := writeCheckCSV(c.stdout, res, set.Index, otherIndex); err != nil {
 		return err
 	}
 	took := time.Since(start)
-	views, err := checkViews(ctx, c.stderr, res, set, *report != "" || *mapOut != "")
+	views, err := checkViews(ctx, c.stderr, res, set, *reportDir != "" || *mapOut != "")
 	if err != nil {
 		return err
 	}
 	// The report first: it is the only write that Ctrl+C cancels, so once it is in place
 	// nothing stops before the CSV files are written too.
-	if *report != "" {
-		if err := writeCheckReport(ctx, *report, res, files, against, ds, other, took, views); err != nil {
+	if *reportDir != "" {
+		in := report.Input{Set: set, Other: otherData, Result: res, Views: views, Images: files[0],
+			Against: against, Began: start, Took: took}
+		if len(files) > 1 {
+			in.Labels = files[1]
+		}
+		r, err := report.Build(in)
+		if err == nil {
+			err = export.WriteReport(ctx, *reportDir, r)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -208,13 +236,16 @@ func runCheck(c *cli, args []string) error {
 			atomicfile.RemoveStale(out, atomicfile.StaleAge)
 		}
 	}
+	if (*confusionOut != "" && views.Confusion == nil) || (*mapOut != "" && views.XY == nil) {
+		return fmt.Errorf("%s: the CNN scan did not run, so there is no confusion matrix or map to write", files[0])
+	}
 	if *confusionOut != "" {
-		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return export.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
+		if err := atomicfile.WriteFile(*confusionOut, func(w io.Writer) error { return report.WriteConfusionCSV(w, views.Confusion, ds.ClassName) }); err != nil {
 			return err
 		}
 	}
 	if *mapOut != "" {
-		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return export.WriteMapCSV(w, views.XY) }); err != nil {
+		if err := atomicfile.WriteFile(*mapOut, func(w io.Writer) error { return report.WriteMapCSV(w, views.XY) }); err != nil {
 			return err
 		}
 	}
@@ -322,17 +353,6 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	return c.openRead(files[0], labels)
 }
 
-// checkData presents a dataset's samples as stored (EMNIST's transposed storage as stored,
-// with its height and width swapped), as the suspects command does.
-func checkData(ds *store.Dataset) suspect.Data {
-	snap := ds.Snapshot()
-	h, w := ds.Size()
-	if ds.Transposed() {
-		h, w = w, h
-	}
-	return suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
-}
-
 // checkProgress prints a line on w when the check moves to another kind or stage, and during
 // the CNN scan one per 5% of it.
 func checkProgress(w io.Writer) func(check.Progress) {
@@ -361,7 +381,7 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 	out := bufio.NewWriter(w)
 	fmt.Fprintln(out, "kind,index,other,label,suggested,score")
 	num := func(v int) string {
-		if v == check.NoLabel {
+		if v == sample.NoLabel {
 			return ""
 		}
 		return strconv.Itoa(v)
@@ -383,41 +403,10 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 
 // checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
 // 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
-// (export.NewScanViews). Errors: NewScanViews'.
-func checkViews(ctx context.Context, w io.Writer, res *check.Result, set suspect.Data, withMap bool) (export.ScanViews, error) {
+// (report.NewScanViews). Errors: NewScanViews'.
+func checkViews(ctx context.Context, w io.Writer, res *check.Result, set sample.Set, withMap bool) (report.ScanViews, error) {
 	if res.Scan != nil && withMap {
 		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
 	}
-	return export.NewScanViews(ctx, res, set.Labels, withMap, nil)
-}
-
-// writeCheckReport writes the health report folder dir (export.WriteReport), with the confusion
-// matrix and map sections of views when the scan ran.
-func writeCheckReport(ctx context.Context, dir string, res *check.Result, files, against []string, ds, other *store.Dataset, took time.Duration, views export.ScanViews) error {
-	h, w := ds.Size()
-	facts := [][2]string{{"Images", files[0]}}
-	if len(files) > 1 {
-		facts = append(facts, [2]string{"Labels", files[1]})
-	}
-	if against != nil {
-		facts = append(facts, [2]string{"Checked against", strings.Join(against, ", ")})
-	}
-	facts = append(facts, [2]string{"Samples", fmt.Sprintf("%d, %d×%d pixels", len(ds.Snapshot().Indices), h, w)})
-	if res.Scan != nil {
-		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*res.Scan.Error)})
-	}
-	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", time.Now().Format("2006-01-02 15:04"), took.Seconds())})
-	s := export.FromDataset(ds)
-	var o *export.Samples
-	if other != nil {
-		os := export.FromDataset(other)
-		o = &os
-	}
-	r := export.HealthReport("Health check of "+filepath.Base(files[0]), facts, res, s, o)
-	sections, err := views.Sections(ds.ClassName)
-	if err != nil {
-		return err
-	}
-	r.Sections = append(r.Sections, sections...)
-	return export.WriteReport(ctx, dir, r)
+	return report.NewScanViews(ctx, res, set.Labels, withMap, nil)
 }

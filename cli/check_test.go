@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/sample"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
@@ -180,8 +181,15 @@ func TestCheckCSV(t *testing.T) {
 	if code, _, errOut := runCLI("check", alone, "--map", mapCSV); code != 2 || !strings.Contains(errOut, "need the label kind") {
 		t.Errorf("--map without labels: exit %d, %s", code, errOut)
 	}
-	// Writing the report again replaces it; a folder that is not a report is refused.
-	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 0 {
+	// Writing the report again is refused without --force and replaces it with it; a folder
+	// that is not a report is refused.
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report); code != 1 || !strings.Contains(errOut, "exists (use --force to replace it)") {
+		t.Errorf("second report without --force: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(report, "label.png")); err != nil {
+		t.Error("a refused report removed the earlier report's label.png")
+	}
+	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", report, "--force"); code != 0 {
 		t.Errorf("second report: exit %d, %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(report, "label.png")); err == nil {
@@ -215,5 +223,37 @@ func TestCheckFindsTheLabelsBeside(t *testing.T) {
 	os.Remove(lp)
 	if code, _, errOut := runCLI("check", "--kinds", "label", ip); code != 2 || !strings.Contains(errOut, "the label kind needs a label file") {
 		t.Fatalf("without the label file: exit %d, %q", code, errOut)
+	}
+}
+
+// check --confusion and --map on a label file in which no sample has a label: no scan can run,
+// so each exits 1 with a clear message before the scan, writing nothing (it used to panic in
+// the confusion CSV, leaving its temporary file, or write a map of only a header, exit 0).
+func TestCheckViewsNeedLabelledSamples(t *testing.T) {
+	dir := t.TempDir()
+	n := 60
+	px := make([]byte, n*28*28)
+	for i := range px {
+		px[i] = byte(i * 7)
+	}
+	ip, _ := writePair(t, dir, "u", px, nil, n, 28, 28)
+	la, _ := idx.New(idx.Int32, n)
+	for i := range n {
+		la.SetInt(i, sample.NoLabel)
+	}
+	lp := filepath.Join(dir, "u-labels-idx1-ubyte")
+	if err := idx.WriteFile(lp, la); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadDir(dir)
+	for _, flag := range []string{"--confusion", "--map"} {
+		out := filepath.Join(dir, "out.csv")
+		code, stdout, stderr := runCLI("check", flag, out, ip, lp)
+		if code != 1 || !strings.Contains(stderr, lp+": no sample has a label") || stdout != "" {
+			t.Errorf("%s: exit %d, %q %q", flag, code, stdout, stderr)
+		}
+		if after, _ := os.ReadDir(dir); len(after) != len(before) {
+			t.Errorf("%s left %v", flag, after)
+		}
 	}
 }

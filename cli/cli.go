@@ -1,5 +1,5 @@
 // Package cli is idxlabel's command line: the sub-commands (info, verify, convert, normalize,
-// import, suspects, export, diff), their flags, messages and exit codes, and the advice a person
+// import, suspects, check, export, diff), their flags, messages and exit codes, and the advice a person
 // needs ("use --force"). It never imports Fyne: the GUI is handed to Run by the program's entry.
 package cli
 
@@ -28,14 +28,18 @@ type command struct {
 var commands = []command{
 	{"info", "FILE...", "print magic number, dtype, dimensions and count; a class histogram for 1-D integer files", runInfo},
 	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
-	{"convert", "IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
-	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
-	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<label>/*.png|jpg) to an IDX pair", runImport},
+	{"convert", "[--force] IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
+	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--force] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
+	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--size WxH] [--transpose] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<class>/*.png|jpg|gif|bmp|webp|tiff; folders named by number keep it, named folders are numbered in sorted order as torchvision does, names written beside LABELS) to an IDX pair; colour images become grey by luminance; every file not imported is listed with its reason", runImport},
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
-	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
+	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] [--force] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
+	{"merge", "[--force] IMAGES1 LABELS1 IMAGES2 LABELS2 [IMAGESn LABELSn ...] OUT_IMAGES OUT_LABELS", "append pairs in the order given into one pair (same height and width; label dtypes widened; class names merged), streamed, written atomically", runMerge},
+	{"split", "[--test FRACTION | --test-count N] [--stratify] [--group-column K] [--shuffle] [--seed S] [--force] IMAGES LABELS TRAIN_IMAGES TRAIN_LABELS TEST_IMAGES TEST_LABELS", "a train and a test pair holding every sample exactly once: drawn by the seed, per class (--stratify) or by whole groups (--group-column), in input order unless --shuffle", runSplit},
+	{"subset", "[--classes LIST] [--per-class N] [--max N] [--indices FILE] [--exclude FILE] [--map OLD:NEW,...] [--shuffle] [--seed S] [--force] IMAGES LABELS OUT_IMAGES OUT_LABELS", "the samples chosen by class, count per class, total or index file, relabelled on the way (--map), in input order unless --shuffle", runSubset},
 	{"suggest", "[--ask N] [--seed S] IMAGES [LABELS]", "labelling from scratch: --ask N prints CSV index of the N samples to label next (with no labels too); without it CSV index,suggested,confidence for every unlabelled sample, most confident first (calibrated probability)", runSuggest},
-	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ; exit 0 identical, 1 different, 2 not comparable", runDiff},
+	{"version", "", "print idxlabel's version (also idxlabel --version)", runVersion},
+	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ (a sample only one file has: the other side empty); exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 
 // cli carries the output streams of one invocation.
@@ -61,6 +65,9 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			c.usage(stdout)
+			return 0
+		case "-version", "--version":
+			fmt.Fprintln(stdout, versionLine())
 			return 0
 		}
 	}
@@ -135,7 +142,8 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "  Outputs are written atomically (a temporary .NAME.idxlabel-tmp-N beside them, then a")
 	fmt.Fprintln(w, "  rename); an existing output must be a regular file, and a symbolic link is written")
 	fmt.Fprintln(w, "  through to the file it names. An output may not be an input, a folder holding an input,")
-	fmt.Fprintln(w, "  or another output.")
+	fmt.Fprintln(w, "  or another output. An existing output is replaced only with --force, and never when it")
+	fmt.Fprintln(w, "  belongs to a pair open for editing, or whose journal holds edits not yet saved.")
 }
 
 // errHelpShown is returned by parse after -h or --help printed the sub-command's usage: exit
@@ -145,7 +153,7 @@ var errHelpShown = errors.New("help shown")
 // commandUsage prints the running sub-command's synopsis, its summary and each of fs's options
 // with its usage text and default (an option with no usage text is not listed) to w.
 func (c *cli) commandUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: idxlabel %s %s\n  %s\n", c.cmd.name, c.cmd.args, c.cmd.summary)
+	fmt.Fprintf(w, "usage: idxlabel %s\n  %s\n", strings.TrimSpace(c.cmd.name+" "+c.cmd.args), c.cmd.summary)
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Usage == "" {
@@ -195,20 +203,29 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	}
 	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
-		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
+		return nil, usagef("usage: idxlabel %s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args))
 	}
 	return operands, nil
 }
 
-// claimOutputs is checkOutputs, then the locks of the outputs (store.LockForWrite): a writer
-// never replaces a file of a pair that a window or another process holds open for editing.
-// The caller writes, then calls release. Errors: those of checkOutputs and LockForWrite.
-func claimOutputs(inputs, outputs []string) (release func(), err error) {
-	if err := checkOutputs(inputs, outputs); err != nil {
-		return nil, err
+// claimOutputs is store.ClaimOutputs, the one rule of every command-line writer, its
+// *store.OutputError a usage error (exit 2): outputs that are not inputs, folders holding them
+// or each other; nothing in the way that may not be replaced (may: store.FileOutput when nil;
+// exit 1); without force no output that exists (store.ErrExists: exit 1, "use --force"); the
+// outputs' locks (a pair open for editing elsewhere: exit 1); and, even with force, no output of
+// a pair whose journal holds unsaved edits (exit 1, naming the journal). Every writer calls it
+// before reading its inputs, with its --force flag (forceUsage), writes, then calls release.
+func claimOutputs(inputs, outputs []string, force bool, may store.Replaceable) (release func(), err error) {
+	release, err = store.ClaimOutputs(inputs, outputs, force, may)
+	var oe *store.OutputError
+	if errors.As(err, &oe) {
+		return nil, usagef("%v", err)
 	}
-	return store.LockForWrite(outputs...)
+	return release, err
 }
+
+// forceUsage is the --force flag's usage text for a writer whose outputs are files.
+const forceUsage = "replace OUT if it exists (never a file of a pair open for editing, or whose journal holds unsaved edits)"
 
 // checkOutputs is store.CheckOutputs, its refusal a usage error.
 func checkOutputs(inputs, outputs []string) error {

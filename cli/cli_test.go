@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -105,7 +105,7 @@ func TestConvertFailureLeavesOutputUntouched(t *testing.T) {
 	bad, out := filepath.Join(dir, "bad"), filepath.Join(dir, "out")
 	os.WriteFile(bad, []byte{0, 0, 8, 1, 0, 0, 0, 5, 1, 2}, 0o644)
 	os.WriteFile(out, []byte("precious"), 0o644)
-	code, _, errOut := runCLI("convert", bad, out)
+	code, _, errOut := runCLI("convert", "--force", bad, out)
 	if code != 1 || !strings.HasPrefix(errOut, "idxlabel: "+bad+": truncated IDX data") {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
@@ -286,7 +286,10 @@ func TestConvertWritesThroughSymlink(t *testing.T) {
 	if err := os.Symlink("real", link); err != nil {
 		t.Skip(err)
 	}
-	if code, _, e := runCLI("convert", ip, link); code != 0 {
+	if code, _, e := runCLI("convert", ip, link); code != 1 || !strings.Contains(e, "link: exists (use --force") {
+		t.Fatalf("without --force: exit %d, %q", code, e)
+	}
+	if code, _, e := runCLI("convert", "--force", ip, link); code != 0 {
 		t.Fatalf("exit %d, %q", code, e)
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
@@ -419,7 +422,7 @@ func TestCommandHelp(t *testing.T) {
 			if code != 0 || errOut != "" {
 				t.Errorf("%s %s: exit %d, stderr %q", cmd.name, h, code, errOut)
 			}
-			want := "usage: idxlabel " + cmd.name + " " + cmd.args
+			want := strings.TrimSpace("usage: idxlabel " + cmd.name + " " + cmd.args)
 			if cmd.name == "check" {
 				want = "usage: idxlabel check"
 			}

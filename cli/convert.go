@@ -12,16 +12,19 @@ import (
 // ends in .gz, plain otherwise. The data streams through in chunks (bounded memory whatever the
 // size) and IN is verified to its end before OUT is replaced. OUT is written atomically
 // (atomicfile: temporary file beside it, fsync, rename), so it is never half-written and an
-// existing OUT survives any failure; it must be a regular file or not exist (a symbolic link is
-// written through to its target), and must not be IN. Temporary files of OUT left by a killed
+// existing OUT survives any failure. OUT must not be IN, and an existing OUT is replaced only
+// with --force (claimOutputs' rule); it must be a regular file (a symbolic link is written
+// through to its target). Temporary files of OUT left by a killed
 // writer more than an hour ago are removed first.
 func runConvert(c *cli, args []string) error {
-	files, err := c.parse(c.flags("convert"), args, 2, 2)
+	fs := c.flags("convert")
+	force := fs.Bool("force", false, forceUsage)
+	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
 	}
 	in, out := files[0], files[1]
-	release, err := claimOutputs(files[:1], files[1:])
+	release, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
 
 	"idxlabel/idx"
@@ -10,8 +11,12 @@ import (
 // runDiff compares two label files sample by sample, as diff(1) compares text: it prints CSV
 // "index,a,b" for every sample whose class differs, and a summary line on stderr ("37 of 60000
 // labels differ"). The classes are column 0 of either file, so MNIST's ubyte labels compare with
-// QMNIST's N×8 int32 ones. Exit status: 0 identical, 1 different, 2 files that cannot be
-// compared (different counts, not label files) or a usage error.
+// QMNIST's N×8 int32 ones. Files of different lengths (after samples were deleted or added)
+// compare over the samples both have; each sample only the longer one has is a row with the
+// other side empty ("10000,,7"), and stderr says how many there are and that a deletion or an
+// addition before the end shifts every later sample (the change log records them). Exit
+// status: 0 identical, 1 different (or of different lengths), 2 files that cannot be compared
+// (not label files) or a usage error.
 func runDiff(c *cli, args []string) error {
 	files, err := c.parse(c.flags("diff"), args, 2, 2)
 	if err != nil {
@@ -33,19 +38,39 @@ func runDiff(c *cli, args []string) error {
 			cols[k][i] = a.Int(i * stride)
 		}
 	}
-	if len(cols[0]) != len(cols[1]) {
-		return usagef("%s has %d labels and %s %d: they cannot be compared sample by sample", files[0], len(cols[0]), files[1], len(cols[1]))
-	}
-	fmt.Fprintln(c.stdout, "index,a,b")
+	na, nb := len(cols[0]), len(cols[1])
+	common := min(na, nb)
+	w := bufio.NewWriterSize(c.stdout, 1<<16)
+	fmt.Fprintln(w, "index,a,b")
 	differ := 0
-	for i, a := range cols[0] {
+	for i, a := range cols[0][:common] {
 		if b := cols[1][i]; a != b {
-			fmt.Fprintf(c.stdout, "%d,%d,%d\n", i, a, b)
+			fmt.Fprintf(w, "%d,%d,%d\n", i, a, b)
 			differ++
 		}
 	}
-	fmt.Fprintf(c.stderr, "%d of %d labels differ\n", differ, len(cols[0]))
-	if differ > 0 {
+	for i := common; i < na; i++ {
+		fmt.Fprintf(w, "%d,%d,\n", i, cols[0][i])
+	}
+	for i := common; i < nb; i++ {
+		fmt.Fprintf(w, "%d,,%d\n", i, cols[1][i])
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "%d of %d labels differ\n", differ, common)
+	if na != nb {
+		longer, extra := files[1], nb-na
+		if na > nb {
+			longer, extra = files[0], na-nb
+		}
+		samples := "samples"
+		if extra == 1 {
+			samples = "sample"
+		}
+		fmt.Fprintf(c.stderr, "%d %s only in %s (%d against %d): the samples both have are compared by number, and a deletion or an addition before the end shifts every sample after it; the change log (LABELS.changes.csv) records deletions and additions\n", extra, samples, longer, na, nb)
+	}
+	if differ > 0 || na != nb {
 		return errReported
 	}
 	return nil

@@ -13,15 +13,16 @@ import (
 // runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
 // export): an ImageFolder tree of PNGs (the default), Kaggle's CSV or NumPy's .npz. The pair is
 // opened read-only and checked by the one pair rule (store.Open); the files are exported as they
-// are, every sample included. --force replaces only a regular file (csv, npz) or an earlier PNG
-// export (png), export.Write's rule; anything else at OUT exits 1 untouched. Progress goes to
+// are, every sample included. An existing OUT is replaced only with --force (claimOutputs' rule),
+// and then only a regular file (csv, npz) or an earlier PNG export (png), export.Write's rule;
+// anything else at OUT exits 1 untouched. Progress goes to
 // stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind. What an
 // earlier export of OUT killed midway left is finished, rolled back or removed first, each said
 // on stderr (export.Write).
 func runExport(c *cli, args []string) error {
 	fs := c.flags("export")
 	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
-	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers or names (from the class-name file)")
+	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers (zero-padded to the widest: 00…46) or names after them (0-zero, 1-one, … from the class-name file), so that sorted folder names, which torchvision's ImageFolder numbers, keep class order")
 	force := fs.Bool("force", false, "replace OUT if it is a regular file (csv, npz) or an earlier PNG export (png: a folder with the "+export.Marker+" file and only <class>/<index>.png files); anything else is refused")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
@@ -35,7 +36,7 @@ func runExport(c *cli, args []string) error {
 	if *classes != "numbers" && *classes != "names" {
 		return usagef("export: --classes is numbers or names, not %q", *classes)
 	}
-	release, err := claimOutputs(files[:2], files[2:])
+	release, err := claimOutputs(files[:2], files[2:], *force, func(out string) error { return export.CheckOut(out, export.Format(*format)) })
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func runExport(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
-	s := export.FromDataset(ds)
+	s := ds.Snapshot()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()

@@ -1,14 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // sampleSet returns the pair's samples as sorted "label:pixels" strings, to compare two pairs
@@ -53,7 +54,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 }
 
 // diff lists the samples whose labels differ, across dtypes (ubyte against QMNIST-style N×2
-// int32 column 0), and exits like diff(1): 0 same, 1 different, 2 not comparable.
+// int32 column 0), and exits like diff(1): 0 same, 1 different, 2 not comparable. Files of
+// different lengths (a sample deleted) compare over the samples both have, list the samples
+// only one has with the other side empty, and say so.
 func TestDiffLabels(t *testing.T) {
 	dir := t.TempDir()
 	a, _ := idx.New(idx.UByte, 5)
@@ -64,6 +67,7 @@ func TestDiffLabels(t *testing.T) {
 		b.SetInt(2*i+1, 1234) // another column, not compared
 	}
 	c, _ := idx.New(idx.UByte, 4)
+	copy(c.Data, []byte{1, 2, 4, 5}) // a with its sample 2 deleted
 	pa, pb, pc := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
 	for p, x := range map[string]*idx.Array{pa: a, pb: b, pc: c} {
 		if err := idx.WriteFile(p, x); err != nil {
@@ -77,8 +81,19 @@ func TestDiffLabels(t *testing.T) {
 	if code, _, stderr := runCLI("diff", pa, pa); code != 0 || stderr != "0 of 5 labels differ\n" {
 		t.Fatalf("diff of a file with itself: %d %q", code, stderr)
 	}
-	if code, _, stderr := runCLI("diff", pa, pc); code != 2 || !strings.Contains(stderr, "cannot be compared") {
-		t.Fatalf("diff of different counts: %d %q", code, stderr)
+	code, out, stderr = runCLI("diff", pa, pc)
+	if code != 1 || out != "index,a,b\n2,3,4\n3,4,5\n4,5,\n" || !strings.HasPrefix(stderr, "2 of 4 labels differ\n1 sample only in "+pa+" (5 against 4)") || !strings.Contains(stderr, "shifts every sample after it") {
+		t.Fatalf("diff of different counts: %d %q %q", code, out, stderr)
+	}
+	code, out, _ = runCLI("diff", pc, pa)
+	if code != 1 || out != "index,a,b\n2,4,3\n3,5,4\n4,,5\n" {
+		t.Fatalf("diff of different counts, the other way: %d %q", code, out)
+	}
+	empty, _ := idx.New(idx.UByte, 0)
+	pe := filepath.Join(dir, "empty")
+	idx.WriteFile(pe, empty)
+	if code, out, stderr := runCLI("diff", pe, pc); code != 1 || out != "index,a,b\n0,,1\n1,,2\n2,,4\n3,,5\n" {
+		t.Fatalf("diff of an empty file: %d %q %q", code, out, stderr)
 	}
 	if code, _, _ := runCLI("diff", pa, filepath.Join(dir, "missing")); code != 2 {
 		t.Fatal("a missing file is not exit 2")
@@ -182,5 +197,26 @@ func TestExportFinishesOneKilledBetweenItsRenames(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tree, "0", "00.png")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// export --classes names takes the names from the class-name file line by line (line k names
+// class k; a blank line names none) and puts the class number first, so that the folders sort
+// in class order.
+func TestExportNamesFollowTheClassFile(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 30) // labels k mod 10
+	os.WriteFile(filepath.Join(dir, "classes.txt"), []byte("zero\n\ntwo\nthree\n"), 0o644)
+	tree := filepath.Join(dir, "tree")
+	if code, _, stderr := runCLI("export", "--classes", "names", ip, lp, tree); code != 0 {
+		t.Fatalf("export: %d %s", code, stderr)
+	}
+	for k, want := range []string{"0-zero", "1", "2-two", "3-three", "4", "9"} {
+		if k == 5 {
+			k = 9
+		}
+		if _, err := os.Stat(filepath.Join(tree, want, fmt.Sprintf("%02d.png", k))); err != nil { // indices padded to 2 digits
+			t.Errorf("class %d: %v", k, err)
+		}
 	}
 }

@@ -1,11 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	iofs "io/fs"
+	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
+	"idxlabel/dataset"
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -14,18 +21,26 @@ import (
 // room for the samples gathered so far.
 const importMemoryLimit = 256 << 20
 
-// runImport builds an IDX pair (ubyte, 28×28) from an ImageFolder tree (DIR/<label>/*.png|jpg):
-// every image through MNIST's preprocessing (or, with --no-normalize, only resized to 28×28), in
-// sorted order. Unreadable files, and images too large to decode (normalize.MaxPixels), are
-// reported on stderr and skipped, never silently; a folder named by a number above 2^31−1 stops
-// the import. IMAGES and LABELS must be two different files, neither of them an input. Both
-// files are checked as a pair (store.CheckPair) and written together, atomically
+// runImport builds an IDX pair (ubyte, 28×28 or --size W×H) from an ImageFolder tree
+// (normalize.ReadFolder: DIR/<class>/…/*.png|jpg|…, numbered folders keeping their numbers, named
+// ones numbered as torchvision's ImageFolder numbers them, with their names written to the
+// class-name file beside LABELS): every image through MNIST's preprocessing (or, with
+// --no-normalize, only resized to the field), colour made grey by luminance, in torchvision's
+// order; --transpose stores each sample transposed, as EMNIST does. Every file of the tree not
+// imported is listed on stderr with its reason (another format, unreadable, too large to decode,
+// no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
+// import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
+// They are replaced only with --force (claimOutputs' rule, checked before any image is
+// decoded). The pair is checked (store.CheckPair) and written together, atomically
 // (store.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
 	nf.register(fs)
-	noNormalize := fs.Bool("no-normalize", false, "only resize to 28×28 (for images that are already MNIST-like)")
+	noNormalize := fs.Bool("no-normalize", false, "only resize to the field (for images that are already MNIST-like)")
+	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels: MNIST's preprocessing scaled to it (box 20/28 of the field), or with --no-normalize a plain resize")
+	transpose := fs.Bool("transpose", false, "store every sample transposed (rows as columns), as EMNIST stores its images")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -34,62 +49,127 @@ func runImport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	dir, imagesPath, labelsPath := files[0], files[1], files[2]
-	if err := checkOutputs(files[:1], files[1:]); err != nil {
+	if opts.Width, opts.Height, err = parseSize(*size); err != nil {
 		return err
 	}
-	list, skippedDirs, err := normalize.ImageFolder(dir)
-	for _, s := range skippedDirs {
-		fmt.Fprintf(c.stderr, "idxlabel: %s (skipped)\n", s)
+	dir, imagesPath, labelsPath := files[0], files[1], files[2]
+	namesPath := dataset.NamesFileFor(labelsPath)
+	outputs := []string{imagesPath, labelsPath, namesPath}
+	if err := checkOutputs(files[:1], outputs); err != nil {
+		return err
+	}
+	tree, err := normalize.ReadFolder(dir)
+	skipped := 0
+	if tree != nil {
+		for _, s := range tree.Skipped {
+			fmt.Fprintf(c.stderr, "idxlabel: %s (skipped)\n", s)
+		}
+		skipped = len(tree.Skipped)
 	}
 	if err != nil {
 		return err
 	}
-	inputs := make([]string, len(list))
-	for i, f := range list {
+	inputs := make([]string, len(tree.Files))
+	for i, f := range tree.Files {
 		inputs[i] = f.Path
 	}
-	if err := checkOutputs(inputs, files[1:]); err != nil {
+	release, err := claimOutputs(inputs, outputs, *force, nil)
+	if err != nil {
 		return err
+	}
+	defer func() { release() }()
+	if tree.Named {
+		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(tree.Names), classList(tree.Names), namesPath)
 	}
 	// One image is decoded at a time (normalize bounds each); a soft memory limit makes the
 	// garbage collector return one image's memory before the next grows the heap past it.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
 	var pixels []byte
 	var labels []int
-	skipped := 0
-	for _, f := range list {
+	for _, f := range tree.Files {
 		p, err := normalize.LoadFile(f.Path, opts, !*noNormalize)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "idxlabel: %s (skipped)\n", describe(err))
 			skipped++
 			continue
 		}
+		if *transpose {
+			p = sample.AppendStored(nil, p, opts.Height, opts.Width, true)
+		}
 		pixels = append(pixels, p...)
 		labels = append(labels, f.Label)
 	}
 	if len(labels) == 0 {
-		return fmt.Errorf("%s: none of the %d images could be read", dir, len(list))
+		return fmt.Errorf("%s: none of the %d images could be read", dir, len(tree.Files))
 	}
-	images, labelArr, err := importArrays(pixels, labels)
+	rows, cols := opts.Height, opts.Width
+	if *transpose {
+		rows, cols = cols, rows
+	}
+	images, labelArr, err := importArrays(pixels, labels, rows, cols)
 	if err != nil {
 		return err
 	}
 	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
+	// WritePair takes the locks itself and checks the journals again.
+	release()
+	release = func() {}
 	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "%s, %s: %d samples of 28×28 from %s (%d skipped)\n", imagesPath, labelsPath, len(labels), dir, skipped)
+	if err := writeImportNames(namesPath, tree.Names); err != nil {
+		return err
+	}
+	how := ""
+	if *transpose {
+		how = ", stored transposed"
+	}
+	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d%s from %s (%d skipped)\n", imagesPath, labelsPath, len(labels), opts.Width, opts.Height, how, dir, skipped)
 	return nil
 }
 
-// importArrays wraps the samples as IDX arrays: images N×28×28 ubyte, labels N ubyte (int32 when
-// a label is above 255).
-func importArrays(pixels []byte, labels []int) (*idx.Array, *idx.Array, error) {
+// parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to store.MaxSide pixels each.
+func parseSize(s string) (w, h int, err error) {
+	a, b, ok := strings.Cut(strings.ReplaceAll(strings.ToLower(s), "×", "x"), "x")
+	w, err1 := strconv.Atoi(a)
+	h, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 || w > store.MaxSide || h > store.MaxSide {
+		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, store.MaxSide)
+	}
+	return w, h, nil
+}
+
+// writeImportNames writes the class names of a tree of named folders beside the labels, or
+// removes a class-name file left there by an earlier import when the folders were numbered.
+func writeImportNames(path string, names map[int]string) error {
+	if len(names) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return store.WriteClassNames(path, names)
+}
+
+// classList formats names as "cat 0, dog 1", at most 10 of them.
+func classList(names map[int]string) string {
+	var parts []string
+	for k := 0; k < len(names) && k < 10; k++ {
+		parts = append(parts, fmt.Sprintf("%s %d", names[k], k))
+	}
+	if len(names) > 10 {
+		parts = append(parts, "…")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// importArrays wraps the samples as IDX arrays: images N×rows×cols ubyte, labels N ubyte (int32
+// when a label is above 255).
+func importArrays(pixels []byte, labels []int, rows, cols int) (*idx.Array, *idx.Array, error) {
 	n := len(labels)
-	images := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: []int{n, normalize.FieldSize, normalize.FieldSize}}, Data: pixels}
+	images := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: []int{n, rows, cols}}, Data: pixels}
 	dt := idx.UByte
 	for _, l := range labels {
 		if l > 255 {

@@ -67,7 +67,7 @@ func TestNormalizeCommand(t *testing.T) {
 	if code, _, stderr := runCLI("normalize", "--center", "middle", in, out); code != 2 || !strings.Contains(stderr, "expected mass or box") {
 		t.Fatalf("bad --center: %d %q", code, stderr)
 	}
-	if code, _, stderr := runCLI("normalize", filepath.Join(dir, "missing.png"), out); code != 1 || !strings.Contains(stderr, "missing.png: no such file") {
+	if code, _, stderr := runCLI("normalize", "--force", filepath.Join(dir, "missing.png"), out); code != 1 || !strings.Contains(stderr, "missing.png: no such file") {
 		t.Fatalf("missing input: %d %q", code, stderr)
 	}
 }
@@ -87,10 +87,12 @@ func TestImportCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "broken.png: cannot decode") || !strings.Contains(stderr, "misc: folder name is not a label") {
-		t.Fatalf("skipped files not reported: %q", stderr)
+	for _, want := range []string{"broken.png: cannot decode", "misc: class folder holds no image", "notes.txt: not an image idxlabel reads"} {
+		if !strings.Contains(stderr, want) {
+			t.Fatalf("skipped files not reported (%q): %q", want, stderr)
+		}
 	}
-	if !strings.Contains(stdout, "4 samples of 28×28") || !strings.Contains(stdout, "(1 skipped)") {
+	if !strings.Contains(stdout, "4 samples of 28×28") || !strings.Contains(stdout, "(3 skipped)") {
 		t.Fatalf("stdout %q", stdout)
 	}
 	images, err := idx.ReadFile(ip)
@@ -111,13 +113,13 @@ func TestImportCommand(t *testing.T) {
 		t.Fatalf("normalized 1: box %v", box)
 	}
 	// …and is squeezed to 28×28 with --no-normalize (the bar widens to about 5 px).
-	code, _, _ = runCLI("import", "--no-normalize", tree, ip, lp)
+	code, _, _ = runCLI("import", "--no-normalize", "--force", tree, ip, lp)
 	images, _ = idx.ReadFile(ip)
 	first = &image.Gray{Pix: images.Data[:784], Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
 	if box, _ := normalize.BoundingBox(first); code != 0 || box.Dx() < 4 {
 		t.Fatalf("--no-normalize: exit %d, box %v", code, box)
 	}
-	if code, _, stderr := runCLI("import", filepath.Join(dir, "nothing"), ip, lp); code != 1 || !strings.Contains(stderr, "nothing: no such file") {
+	if code, _, stderr := runCLI("import", "--force", filepath.Join(dir, "nothing"), ip, lp); code != 1 || !strings.Contains(stderr, "nothing: no such file") {
 		t.Fatalf("missing folder: %d %q", code, stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -107,7 +108,7 @@ func (c *cli) histogram(counts *classCounts) {
 	}
 	fmt.Fprintf(c.stdout, "  classes %d\n", len(classes))
 	if counts.unlabelled > 0 {
-		fmt.Fprintf(c.stdout, "  unlabelled %d (value %d)\n", counts.unlabelled, store.NoLabel)
+		fmt.Fprintf(c.stdout, "  unlabelled %d (value %d)\n", counts.unlabelled, sample.NoLabel)
 	}
 	for _, v := range classes {
 		n := counts.count(v)
@@ -127,14 +128,14 @@ type classCounts struct {
 	distinct int
 	total    int
 	lo, hi   int64
-	// unlabelled counts the value store.NoLabel (−2147483648), a sample without a label: it is
+	// unlabelled counts the value sample.NoLabel (−2147483648), a sample without a label: it is
 	// in no class and not in total.
 	unlabelled int
 	overflow   bool // more than maxClasses distinct values: large is no longer kept
 }
 
 func (c *classCounts) add(v int64) {
-	if v == store.NoLabel {
+	if v == sample.NoLabel {
 		c.unlabelled++ // a sample not labelled yet, as idxlabel saves it: no class
 		return
 	}

@@ -21,7 +21,7 @@ type normalizeFlags struct {
 func (n *normalizeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&n.center, "center", "mass", "centring: mass (MNIST's centre of mass) or box (bounding box)")
 	fs.StringVar(&n.ink, "ink", "auto", "which pixels are ink: auto, light (light on dark) or dark (dark on light)")
-	fs.IntVar(&n.threshold, "threshold", 0, "make the ink bilevel first: ink ≥ this (1–255) becomes full ink; 0 keeps grey levels")
+	fs.IntVar(&n.threshold, "threshold", 0, "ink ≥ this grey level (1–255) is ink, the rest ground; 0 chooses it from each image (Otsu's method)")
 }
 
 func (n *normalizeFlags) options() (normalize.Options, error) {
@@ -29,16 +29,9 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 	if err != nil {
 		return normalize.Options{}, usagef("%v", err)
 	}
-	var p normalize.Polarity
-	switch n.ink {
-	case "auto":
-		p = normalize.InkAuto
-	case "light":
-		p = normalize.InkLight
-	case "dark":
-		p = normalize.InkDark
-	default:
-		return normalize.Options{}, usagef("--ink %q: expected auto, light or dark", n.ink)
+	p, err := normalize.ParsePolarity(n.ink)
+	if err != nil {
+		return normalize.Options{}, usagef("--%v", err)
 	}
 	if n.threshold < 0 || n.threshold > 255 {
 		return normalize.Options{}, usagef("--threshold %d: expected 0–255", n.threshold)
@@ -49,12 +42,13 @@ func (n *normalizeFlags) options() (normalize.Options, error) {
 // runNormalize turns one image (PNG or JPEG) into a 28×28 MNIST-style PNG by MNIST's
 // preprocessing (normalize.Digit). IN must be a regular file of at most normalize.MaxPixels.
 // OUT is written atomically (atomicfile: temporary file, fsync, rename; stale temporary files
-// of OUT are removed first); it must not be IN, and if it exists it must be a regular file (a
-// symbolic link is written through to its target).
+// of OUT are removed first); it must not be IN, an existing OUT is replaced only with --force
+// (claimOutputs' rule), and it must be a regular file (a symbolic link is written through).
 func runNormalize(c *cli, args []string) error {
 	fs := c.flags("normalize")
 	var nf normalizeFlags
 	nf.register(fs)
+	force := fs.Bool("force", false, forceUsage)
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
@@ -63,7 +57,7 @@ func runNormalize(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	release, err := claimOutputs(files[:1], files[1:])
+	release, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}

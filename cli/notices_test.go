@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/internal/mnisttest"
 )
 
 // A class-name file that the store refuses (here a name holding an escape character) leaves the

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"time"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/activelearn"
 )
@@ -78,15 +79,15 @@ func runSuggest(c *cli, args []string) error {
 		return err
 	}
 	defer ds.Close()
-	data := checkData(ds)
-	indices := ds.Snapshot().Indices
+	data := ds.Snapshot()
+	indices := ds.Snapshot().Index
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
 	opts := activelearn.Options{Seed: *seed, Progress: suggestProgress(c.stderr)}
 	labelled := 0
 	for _, l := range data.Labels {
-		if l != store.NoLabel {
+		if l != sample.NoLabel {
 			labelled++
 		}
 	}

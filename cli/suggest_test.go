@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -90,11 +91,11 @@ func TestSuggestLoop(t *testing.T) {
 	}
 	labels := make([]int, n)
 	for i := range labels {
-		labels[i] = store.NoLabel
+		labels[i] = sample.NoLabel
 	}
 	for _, l := range lines[1:] {
 		i, err := strconv.Atoi(l)
-		if err != nil || i < 0 || i >= n || labels[i] != store.NoLabel {
+		if err != nil || i < 0 || i >= n || labels[i] != sample.NoLabel {
 			t.Fatalf("--ask printed %q", l)
 		}
 		labels[i] = cls[i]
@@ -124,7 +125,7 @@ func TestSuggestLoop(t *testing.T) {
 		i, _ := strconv.Atoi(f[0])
 		s, _ := strconv.Atoi(f[1])
 		c, _ := strconv.ParseFloat(f[2], 64)
-		if len(f) != 3 || labels[i] != store.NoLabel || seen[i] || c > last || s != cls[i] {
+		if len(f) != 3 || labels[i] != sample.NoLabel || seen[i] || c > last || s != cls[i] {
 			t.Fatalf("row %q: labelled, repeated, out of order or wrong (class %d)", r, cls[i])
 		}
 		seen[i], last = true, c

@@ -50,25 +50,20 @@ func runSuspects(c *cli, args []string) error {
 	defer stop()
 	start := time.Now()
 	snap := ds.Snapshot()
-	h, w := ds.Size()
-	if ds.Transposed() {
-		h, w = w, h
-	}
-	data := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
 	out := bufio.NewWriter(c.stdout)
 	defer out.Flush()
 	if suspect.Method(*method) == suspect.MethodKNN {
-		res, err := suspect.Scan(ctx, data, suspect.Options{K: *k}, nil)
+		res, err := suspect.Scan(ctx, snap, suspect.Options{K: *k}, nil)
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[1], err)
 		}
-		writeSuspects(out, res.Suspects, snap.Indices, *top)
+		writeSuspects(out, res.Suspects, snap.Index, *top)
 		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d with most neighbours disagreeing\n",
-			len(snap.Indices), time.Since(start).Seconds(), countAbove(res.Suspects, 0.5))
+			snap.N, time.Since(start).Seconds(), countAbove(res.Suspects, 0.5))
 		return nil
 	}
 	var last [2]int
-	res, err := suspect.ScanCNN(ctx, data, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
+	res, err := suspect.ScanCNN(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
 		if at := [2]int{p.Fold, p.Epoch}; at != last {
 			last = at
 			// p.Fold counts the fold models of every seed: seed 1's folds, then seed 2's.
@@ -79,9 +74,9 @@ func runSuspects(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[1], err)
 	}
-	writeSuspects(out, res.Suspects, snap.Indices, *top)
+	writeSuspects(out, res.Suspects, snap.Index, *top)
 	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d × %d folds): out-of-fold error %.2f%%, %d with p(label) below 0.5, %d unlabelled\n",
-		len(snap.Indices), time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
+		snap.N, time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countAbove(res.Suspects, 0.5), len(res.Unlabelled))
 	return nil
 }
 

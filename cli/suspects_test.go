@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // TestSuspectsUsageErrors checks that option values that make no sense exit with status 2

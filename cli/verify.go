@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // pair by the rule the app opens pairs with (store.CheckImages, CheckLabels, CheckLabel): the
 // same number of samples (0 or more), images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W
 // square), integer labels N or N×K with every class valid. Both files stream in chunks, so memory
-// stays bounded whatever their size. Samples labelled store.NoLabel (−2147483648: not labelled
+// stays bounded whatever their size. Samples labelled sample.NoLabel (−2147483648: not labelled
 // yet, as idxlabel saves labels typed on part of an image file) are counted apart. It prints one
 // summary line and returns nil when the pair is valid. When a save of the pair was cut off
 // between its renames (store.ReadView finds its record with a temporary file not yet renamed),
@@ -136,7 +137,7 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 	}
 	none := ""
 	if counts.unlabelled > 0 {
-		none = fmt.Sprintf("; %d unlabelled (%d)", counts.unlabelled, store.NoLabel)
+		none = fmt.Sprintf("; %d unlabelled (%d)", counts.unlabelled, sample.NoLabel)
 	}
 	return fmt.Sprintf("ok: %d samples; images %s; labels %s, %s%s", shape.N, images.Header, labels.Header, classes, none), nil
 }

@@ -3,13 +3,14 @@ package export
 import (
 	"bufio"
 	"context"
+	"idxlabel/sample"
 	"io"
 	"strconv"
 )
 
 // writeCSV writes Kaggle's digit-recognizer layout: a header "label,pixel0,…,pixel{H·W−1}",
-// then one row per sample, its label (empty for NoLabel) and its pixels in row-major order.
-func writeCSV(ctx context.Context, s Samples, w io.Writer, progress func(done, total int)) error {
+// then one row per sample, its label (empty for sample.NoLabel) and its pixels in row-major order.
+func writeCSV(ctx context.Context, s sample.Set, w io.Writer, progress func(done, total int)) error {
 	b := bufio.NewWriterSize(w, 1<<20)
 	b.WriteString("label")
 	for p := range s.H * s.W {
@@ -18,6 +19,7 @@ func writeCSV(ctx context.Context, s Samples, w io.Writer, progress func(done, t
 	}
 	b.WriteByte('\n')
 	row := make([]byte, 0, 4*s.H*s.W+16)
+	var buf []byte
 	for k := range s.N {
 		if k%1000 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -26,10 +28,11 @@ func writeCSV(ctx context.Context, s Samples, w io.Writer, progress func(done, t
 			progress(k, s.N)
 		}
 		row = row[:0]
-		if l := s.Labels[k]; l != NoLabel {
+		if l := s.Labels[k]; l != sample.NoLabel {
 			row = strconv.AppendInt(row, int64(l), 10)
 		}
-		for _, v := range s.Pixels(k) {
+		buf = s.Shown(k, buf)
+		for _, v := range buf {
 			row = append(row, ',')
 			row = strconv.AppendUint(row, uint64(v), 10)
 		}

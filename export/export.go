@@ -9,12 +9,13 @@
 // an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
 // anything else in the way is refused (ErrInTheWay) and left untouched.
 //
-// export never imports Fyne; the command line and the window both call Write.
+// It also writes a health report, built elsewhere (package report), as a folder of HTML and PNG
+// files (WriteReport), under the same rules. export knows nothing of scans and never imports
+// Fyne; the command line and the window both call Write and WriteReport.
 package export
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -23,26 +24,8 @@ import (
 	"unicode"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
-
-// NoLabel is the label of a sample without one (store.NoLabel): an empty CSV field, the folder
-// "unlabelled" in a PNG tree, −1 in an NPZ's y.
-const NoLabel = -2147483648
-
-// Samples is what Write exports: N samples of H×W pixels.
-type Samples struct {
-	N, H, W int
-	// Pixels returns sample k's H×W display pixels, row-major (k in 0…N−1). The slice is only
-	// read.
-	Pixels func(k int) []byte
-	// Labels holds the N labels (NoLabel for none).
-	Labels []int
-	// Index holds the number each sample is named by (its 0-based sample number in the files);
-	// nil names them 0…N−1.
-	Index []int
-	// ClassName returns class c's name ("" for none); nil: no names.
-	ClassName func(c int) string
-}
 
 // Format is an export format.
 type Format string
@@ -72,9 +55,10 @@ type Options struct {
 	Notice func(msg string)
 }
 
-// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. Its message
-// states the fact; the command line adds its advice (--force), the window asks.
-var ErrExists = errors.New("exists")
+// ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
+// atomicfile.ErrExists, the refusal of every writer's rule (store.ClaimOutputs returns it too):
+// its message states the fact; the command line adds its advice (--force), the window asks.
+var ErrExists = atomicfile.ErrExists
 
 // Write exports s to out in opts.Format ("" is PNG). First it makes good what earlier exports of
 // out that were killed midway left beside it (recoverTrees: a PNG export killed between its
@@ -84,7 +68,7 @@ var ErrExists = errors.New("exists")
 // when out exists and Force may not replace it, with or without Force; ErrExists (wrapped,
 // naming out) when it may and Force is not set; an unknown format; samples of the wrong size;
 // the context's error when cancelled (nothing is left behind); and any write error.
-func Write(ctx context.Context, s Samples, out string, opts Options) error {
+func Write(ctx context.Context, s sample.Set, out string, opts Options) error {
 	if opts.Progress == nil {
 		opts.Progress = func(int, int) {}
 	}
@@ -123,27 +107,21 @@ func Write(ctx context.Context, s Samples, out string, opts Options) error {
 	return writeTree(ctx, s, out, opts)
 }
 
-// index returns the number sample k is named by.
-func (s Samples) index(k int) int {
-	if s.Index == nil {
-		return k
-	}
-	return s.Index[k]
-}
-
 // place returns a temporary name beside out for building a folder: ".<name>.idxlabel-export-*".
 // (A single file is written by atomicfile.WriteFile.)
 func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
 }
 
-// folderName returns the PNG tree's folder for class c: its number, or with names its name
-// made safe for file names on Linux, macOS and Windows.
-func folderName(s Samples, c int, names bool) string {
-	if c == NoLabel {
+// folderName returns the PNG tree's folder for class c: its number zero-padded to width digits
+// (classWidth), and with names "<number>-<name>", the name made safe for file names on Linux,
+// macOS and Windows (a class without a name, or named by its number, is its number alone);
+// "unlabelled" for sample.NoLabel.
+func folderName(s sample.Set, c int, names bool, width int) string {
+	if c == sample.NoLabel {
 		return "unlabelled"
 	}
-	num := strconv.Itoa(c)
+	num := fmt.Sprintf("%0*d", width, c)
 	if !names || s.ClassName == nil {
 		return num
 	}
@@ -155,8 +133,8 @@ func folderName(s Samples, c int, names bool) string {
 		return r
 	}, s.ClassName(c))
 	name = strings.Trim(name, " .")
-	if name == "" || name == num {
+	if name == "" || name == strconv.Itoa(c) {
 		return num
 	}
-	return name
+	return num + "-" + name
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
+	"idxlabel/sample"
 	"image"
 	"image/png"
 	"io"
@@ -20,18 +21,18 @@ import (
 
 // gen returns n generated samples of h×w pixels (sample k's pixel p is (k*7+p) mod 256), labels
 // k mod 3 with sample 4 unlabelled, named by the numbers 100+k.
-func gen(n, h, w int) Samples {
+func gen(n, h, w int) sample.Set {
 	px := make([]byte, n*h*w)
 	for i := range px {
 		px[i] = byte((i/(h*w))*7 + i%(h*w))
 	}
-	s := Samples{N: n, H: h, W: w, Labels: make([]int, n), Index: make([]int, n)}
+	s := sample.Set{N: n, H: h, W: w, Labels: make([]int, n), Index: make([]int, n)}
 	s.Pixels = func(k int) []byte { return px[k*h*w : (k+1)*h*w] }
 	for k := range n {
 		s.Labels[k], s.Index[k] = k%3, 100+k
 	}
 	if n > 4 {
-		s.Labels[4] = NoLabel
+		s.Labels[4] = sample.NoLabel
 	}
 	s.ClassName = func(c int) string { return []string{"zero/nil", "one", "one"}[c] }
 	return s
@@ -45,7 +46,7 @@ func TestPNGTreeReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range s.N {
-		name := filepath.Join(out, folderName(s, s.Labels[k], false), strconv.Itoa(s.Index[k])+".png")
+		name := filepath.Join(out, folderName(s, s.Labels[k], false, classWidth(s.Labels)), strconv.Itoa(s.Index[k])+".png")
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +63,8 @@ func TestPNGTreeReadsBack(t *testing.T) {
 	}
 }
 
-// Class names become safe, unique folder names; an existing OUT is refused unless Force.
+// Class names become safe folder names after the class number, unique even when two names are
+// the same; an existing OUT is refused unless Force.
 func TestClassNamesAndExistingOut(t *testing.T) {
 	s := gen(6, 2, 2)
 	out := filepath.Join(t.TempDir(), "tree")
@@ -74,7 +76,7 @@ func TestClassNamesAndExistingOut(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, " ") != Marker+" one one-2 unlabelled zero_nil" {
+	if strings.Join(names, " ") != Marker+" 0-zero_nil 1-one 2-one unlabelled" {
 		t.Fatalf("folders %v", names)
 	}
 	if err := Write(context.Background(), s, out, Options{Format: PNG}); !errors.Is(err, ErrExists) {
@@ -83,7 +85,7 @@ func TestClassNamesAndExistingOut(t *testing.T) {
 	if err := Write(context.Background(), s, out, Options{Format: PNG, Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "zero_nil")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(out, "0-zero_nil")); !os.IsNotExist(err) {
 		t.Fatal("--force left the old tree's folders")
 	}
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".tree.idxlabel-export-*"))
@@ -122,7 +124,7 @@ func TestCSVReadsBack(t *testing.T) {
 	}
 	for k, row := range rows[1:] {
 		want := strconv.Itoa(s.Labels[k])
-		if s.Labels[k] == NoLabel {
+		if s.Labels[k] == sample.NoLabel {
 			want = ""
 		}
 		if row[0] != want {
@@ -176,7 +178,7 @@ func TestNPZReadsBack(t *testing.T) {
 			t.Fatalf("x[%d]", k)
 		}
 		want := int64(s.Labels[k])
-		if s.Labels[k] == NoLabel {
+		if s.Labels[k] == sample.NoLabel {
 			want = -1
 		}
 		if got := int64(binary.LittleEndian.Uint64(y[8*k:])); got != want {

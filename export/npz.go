@@ -5,24 +5,27 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"idxlabel/sample"
 	"io"
 	"strings"
 )
 
 // writeNPZ writes a NumPy .npz (a zip of .npy files, stored uncompressed like numpy.savez):
-// x.npy, N×H×W uint8, and y.npy, N int64 (−1 for NoLabel). The .npy header is format version
+// x.npy, N×H×W uint8, and y.npy, N int64 (−1 for sample.NoLabel). The .npy header is format version
 // 1.0 as the NumPy documentation gives it: the magic "\x93NUMPY", the version bytes 1 0, a
 // little-endian uint16 header length, and a Python dict literal padded with spaces and a
 // newline so that the data starts at a multiple of 64 bytes.
-func writeNPZ(ctx context.Context, s Samples, w io.Writer, progress func(done, total int)) error {
+func writeNPZ(ctx context.Context, s sample.Set, w io.Writer, progress func(done, total int)) error {
 	z := zip.NewWriter(w)
 	x, err := z.CreateHeader(&zip.FileHeader{Name: "x.npy", Method: zip.Store})
 	if err != nil {
 		return err
 	}
-	if _, err := x.Write(npyHeader("|u1", s.N, s.H, s.W)); err != nil {
+	height, width := s.ShownSize()
+	if _, err := x.Write(npyHeader("|u1", s.N, height, width)); err != nil {
 		return err
 	}
+	var px []byte
 	for k := range s.N {
 		if k%1000 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -30,7 +33,8 @@ func writeNPZ(ctx context.Context, s Samples, w io.Writer, progress func(done, t
 			}
 			progress(k, s.N)
 		}
-		if _, err := x.Write(s.Pixels(k)[:s.H*s.W]); err != nil {
+		px = s.Shown(k, px)
+		if _, err := x.Write(px); err != nil {
 			return err
 		}
 	}
@@ -41,7 +45,7 @@ func writeNPZ(ctx context.Context, s Samples, w io.Writer, progress func(done, t
 	buf := npyHeader("<i8", s.N)
 	for _, l := range s.Labels {
 		v := int64(l)
-		if l == NoLabel {
+		if l == sample.NoLabel {
 			v = -1
 		}
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(v))

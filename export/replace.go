@@ -26,6 +26,14 @@ const MarkerText = "idxlabel export: an ImageFolder tree written by idxlabel; `i
 // earlier PNG export for PNG), so it is not replaced, with or without Options.Force. The error wrapping it names OUT and what is in the way.
 var ErrInTheWay = errors.New("refusing to replace it; remove it yourself or choose another output")
 
+// CheckOut returns an error wrapping ErrInTheWay when something is at out that Write would
+// refuse to replace even with Options.Force (checkOut's rule): a caller says so before it asks
+// for --force. It reads out's metadata and, for a folder, its entries. Errors: ErrInTheWay
+// (wrapped, naming out and what is there), Lstat's error.
+func CheckOut(out string, f Format) error {
+	return checkOut(filepath.Clean(out), f, true)
+}
+
 // checkOut is the rule for what Write may replace: nothing is at out; or, with force, a regular
 // file for CSV and NPZ, a folder that is an earlier PNG export (exportTree) for PNG. Errors:
 // ErrInTheWay (wrapped, naming out and what is there) for anything else, with or without force;

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
 // writeTree writes the ImageFolder tree OUT/<class>/<index>.png, <index> zero-padded to the
@@ -21,7 +22,7 @@ import (
 // removed on failure or cancel); an earlier export at out is replaced (replace). The Marker is
 // written first and held (atomicfile.Hold) until the export ends, so that another export's
 // recoverTrees knows the temporary folder as its own and leaves it alone while this one runs.
-func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
+func writeTree(ctx context.Context, s sample.Set, out string, opts Options) error {
 	dir, pattern := place(out)
 	tmp, err := os.MkdirTemp(dir, pattern+"*")
 	if err != nil {
@@ -51,35 +52,46 @@ func writeTree(ctx context.Context, s Samples, out string, opts Options) error {
 	return nil
 }
 
-// folders returns the folder of each class present, names made unique ("<name>-<class>" when two
-// classes' safe names meet).
-func folders(s Samples, names bool) map[int]string {
+// folders returns the folder of each class present (folderName). Every class number is
+// zero-padded to the width of the largest one present (classWidth), so that the folders sort in
+// class order: torchvision's ImageFolder (and Keras') numbers classes by their sorted folder
+// names, and "10" would sort before "9", "eight" before "zero". The number also keeps two
+// classes' folders apart when their names are the same, or differ only in case (EMNIST's "A"
+// and "a") on a disk that ignores case. Unlabelled samples' folder sorts after them all.
+func folders(s sample.Set, names bool) map[int]string {
+	width := classWidth(s.Labels)
 	out := map[int]string{}
-	taken := map[string]int{}
 	for _, c := range s.Labels {
-		if _, ok := out[c]; ok {
-			continue
+		if _, ok := out[c]; !ok {
+			out[c] = folderName(s, c, names, width)
 		}
-		name := folderName(s, c, names)
-		if prev, clash := taken[name]; clash && prev != c {
-			name += "-" + strconv.Itoa(c)
-		}
-		taken[name] = c
-		out[c] = name
 	}
 	return out
 }
 
-func buildTree(ctx context.Context, s Samples, root string, opts Options) error {
+// classWidth returns the digits of the longest class number among labels (sample.NoLabel aside; a
+// minus sign counts), at least 1.
+func classWidth(labels []int) int {
+	width := 1
+	for _, c := range labels {
+		if c != sample.NoLabel {
+			width = max(width, len(strconv.Itoa(c)))
+		}
+	}
+	return width
+}
+
+func buildTree(ctx context.Context, s sample.Set, root string, opts Options) error {
 	dirs := folders(s, opts.ClassNames)
 	for _, name := range dirs {
 		if err := os.Mkdir(filepath.Join(root, name), 0o755); err != nil {
 			return err
 		}
 	}
+	h, w := s.ShownSize()
 	width := 1
 	for k := range s.N {
-		width = max(width, len(strconv.Itoa(s.index(k))))
+		width = max(width, len(strconv.Itoa(s.Number(k))))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -100,8 +112,8 @@ func buildTree(ctx context.Context, s Samples, root string, opts Options) error 
 				if k >= s.N || ctx.Err() != nil {
 					return
 				}
-				img := &image.Gray{Pix: s.Pixels(k), Stride: s.W, Rect: image.Rect(0, 0, s.W, s.H)}
-				name := filepath.Join(root, dirs[s.Labels[k]], fmt.Sprintf("%0*d.png", width, s.index(k)))
+				img := &image.Gray{Pix: s.Shown(k, nil), Stride: w, Rect: image.Rect(0, 0, w, h)}
+				name := filepath.Join(root, dirs[s.Labels[k]], fmt.Sprintf("%0*d.png", width, s.Number(k)))
 				if err := writePNG(name, img, &enc); err != nil {
 					fail(err)
 					return

@@ -10,8 +10,8 @@ import (
 
 	kgzip "github.com/klauspost/compress/gzip"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // benchFiles holds the files one benchmark run decodes: the real t10k images (.gz and raw) and a

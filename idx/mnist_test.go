@@ -9,8 +9,8 @@ import (
 	"os"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 func TestRealMNISTFiles(t *testing.T) {

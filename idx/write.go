@@ -107,37 +107,77 @@ func WriteFile(name string, a *Array) error {
 // convert a file of any size (data is typically a *FileReader). data is read to its end, so a
 // FileReader verifies its input in full before name is replaced. Errors: h's validation error,
 // a *FormatError wrapping ErrTruncated or ErrTrailing (naming name) when data holds fewer or more
-// bytes than h declares, data's own error, or those of atomicfile.WriteFile; on any error name is
-// untouched and no temporary file is left.
+// bytes than h declares, data's own error, or those of CreateFunc and Commit; on any error name
+// is untouched and no temporary file is left.
 func WriteStream(name string, h Header, data io.Reader) error {
-	if err := h.Validate(); err != nil {
-		return withFile(err, name)
-	}
-	return atomicfile.WriteFile(name, func(w io.Writer) error {
-		return encodeTo(w, name, func(w io.Writer) error {
-			if _, err := w.Write(AppendHeader(nil, h)); err != nil {
-				return err
+	p, err := CreateFunc(name, h, func(w io.Writer) error {
+		n, err := io.Copy(w, io.LimitReader(data, h.DataSize()))
+		if err != nil {
+			return err
+		}
+		if n < h.DataSize() {
+			return &FormatError{File: name, Err: ErrTruncated, Detail: fmt.Sprintf("header %s declares %d bytes of data, the input gave %d", h, h.DataSize(), n)}
+		}
+		var one [1]byte
+		for {
+			m, err := data.Read(one[:])
+			if m > 0 {
+				return &FormatError{File: name, Err: ErrTrailing, Detail: fmt.Sprintf("the input gives more than the %d bytes of data header %s declares", h.DataSize(), h)}
 			}
-			n, err := io.Copy(w, io.LimitReader(data, h.DataSize()))
+			if err == io.EOF {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
-			if n < h.DataSize() {
-				return &FormatError{File: name, Err: ErrTruncated, Detail: fmt.Sprintf("header %s declares %d bytes of data, the input gave %d", h, h.DataSize(), n)}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if err := p.Commit(); err != nil {
+		p.Abort()
+		return err
+	}
+	return nil
+}
+
+// CreateFunc writes an IDX file of header h to a new temporary file beside target (gzip when
+// target ends in ".gz", plain otherwise) and returns it uncommitted, as WritePending does:
+// the header, then the data bytes that data writes to w as it makes them (C order, the file's
+// byte order), so a file of any size is written holding no more than data holds. data must
+// write exactly h.DataSize() bytes. Errors: h's validation error, a *FormatError wrapping
+// ErrShape (naming target) when data wrote another number of bytes, data's own error, or those
+// of atomicfile.Create; on any error the temporary file is removed and target is untouched.
+func CreateFunc(target string, h Header, data func(w io.Writer) error) (*Pending, error) {
+	if err := h.Validate(); err != nil {
+		return nil, withFile(err, target)
+	}
+	return atomicfile.Create(target, func(w io.Writer) error {
+		return encodeTo(w, target, func(w io.Writer) error {
+			if _, err := w.Write(AppendHeader(nil, h)); err != nil {
+				return err
 			}
-			var one [1]byte
-			for {
-				m, err := data.Read(one[:])
-				if m > 0 {
-					return &FormatError{File: name, Err: ErrTrailing, Detail: fmt.Sprintf("the input gives more than the %d bytes of data header %s declares", h.DataSize(), h)}
-				}
-				if err == io.EOF {
-					return nil
-				}
-				if err != nil {
-					return err
-				}
+			cw := &countWriter{w: w}
+			if err := data(cw); err != nil {
+				return err
 			}
+			if cw.n != h.DataSize() {
+				return &FormatError{File: target, Err: ErrShape, Detail: fmt.Sprintf("header %s declares %d bytes of data, %d were written", h, h.DataSize(), cw.n)}
+			}
+			return nil
 		})
 	})
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -9,13 +9,17 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
-// The fidelity benchmark (issue: "faithful to MNIST to the pixel"): each real t10k digit is
-// upsampled ×10 (bilinear), thresholded to bilevel (ink ≥ 128) like NIST's originals, run through
-// Digit, and compared with the original 28×28.
+// The fidelity benchmark: each real t10k digit is re-drawn as a 128×128 bilevel image, NIST's
+// resolution (the 28×28 original upsampled bilinearly, ink ≥ 128), run through Digit, and
+// compared with the original 28×28. The re-drawn digits are a proxy, not NIST's scans: they
+// carry MNIST's own anti-aliasing and placement, so no algorithm reproduces them exactly.
+
+// redrawSide is the side of the bilevel re-drawing, NIST's 128 px.
+const redrawSide = 128
 
 // report summarises a fidelity run.
 type report struct {
@@ -23,8 +27,12 @@ type report struct {
 	meanCorr     float64 // mean Pearson correlation with the original
 	p5Corr       float64 // 5th percentile of the correlation
 	exact        float64 // share whose best-matching shift against the original is (0, 0)
+	identical    float64 // share equal to the original byte for byte
+	medMaxDiff   float64 // median over digits of the largest per-pixel difference (grey levels)
+	meanAbsDiff  float64 // mean per-pixel absolute difference (grey levels)
+	clamped      int     // digits whose placement was clamped to keep ink in the field
 	longSideOK   float64 // share whose ink bounding box's long side is 19 or 20 px
-	centerOK     float64 // share whose centre of mass is within 0.5 px of 14.0 (row and col)
+	centerOK     float64 // share of the unclamped digits whose centre of mass is within 0.5 px of 14.0 (row and col)
 	maxCenterOff float64 // largest distance of a centre of mass from 14.0 on either axis
 }
 
@@ -32,36 +40,53 @@ func evaluate(tb testing.TB, images *idx.Array, n int, opts Options) report {
 	tb.Helper()
 	var r report
 	corrs := make([]float64, 0, n)
-	var exact, longOK, centerOK int
+	maxDiffs := make([]float64, 0, n)
+	var exact, identical, longOK, centerOK int
+	var absSum float64
 	for i := range n {
 		orig := sample(images, i)
-		up := imaging.Resize(orig, 280, 280, imaging.Linear)
-		bilevel := image.NewGray(up.Rect)
-		for k := range bilevel.Pix {
-			if up.Pix[4*k] >= 128 {
-				bilevel.Pix[k] = 255
-			}
-		}
-		got, err := Digit(bilevel, opts)
+		got, clamped, err := digit(redraw(orig), opts)
 		if err != nil {
 			tb.Fatalf("digit %d: %v", i, err)
+		}
+		if clamped {
+			r.clamped++
 		}
 		corrs = append(corrs, pearson(got.Pix, orig.Pix))
 		if bestShift(got, orig) == (image.Point{}) {
 			exact++
 		}
+		maxDiff := 0
+		for k := range got.Pix {
+			d := int(got.Pix[k]) - int(orig.Pix[k])
+			if d < 0 {
+				d = -d
+			}
+			absSum += float64(d)
+			maxDiff = max(maxDiff, d)
+		}
+		if maxDiff == 0 {
+			identical++
+		}
+		maxDiffs = append(maxDiffs, float64(maxDiff))
 		box, _ := BoundingBox(got)
 		if long := max(box.Dx(), box.Dy()); long == 19 || long == 20 {
 			longOK++
 		}
 		row, col, _ := CenterOfMass(got)
-		off := max(math.Abs(row-Center), math.Abs(col-Center))
-		r.maxCenterOff = max(r.maxCenterOff, off)
-		if off <= 0.5 {
-			centerOK++
+		if !clamped {
+			off := max(math.Abs(row-Center), math.Abs(col-Center))
+			r.maxCenterOff = max(r.maxCenterOff, off)
+			if off <= 0.5 {
+				centerOK++
+			}
 		}
 	}
 	slices.Sort(corrs)
+	slices.Sort(maxDiffs)
+	r.medMaxDiff = maxDiffs[n/2]
+	r.identical = float64(identical) / float64(n)
+	r.meanAbsDiff = absSum / float64(n*784)
 	for _, c := range corrs {
 		r.meanCorr += c / float64(n)
 	}
@@ -69,8 +94,21 @@ func evaluate(tb testing.TB, images *idx.Array, n int, opts Options) report {
 	r.p5Corr = corrs[n*5/100]
 	r.exact = float64(exact) / float64(n)
 	r.longSideOK = float64(longOK) / float64(n)
-	r.centerOK = float64(centerOK) / float64(n)
+	r.centerOK = float64(centerOK) / float64(n-r.clamped)
 	return r
+}
+
+// redraw returns orig re-drawn as a redrawSide×redrawSide bilevel image (bilinear upsampling,
+// ink ≥ 128 becomes 255).
+func redraw(orig *image.Gray) *image.Gray {
+	up := imaging.Resize(orig, redrawSide, redrawSide, imaging.Linear)
+	bilevel := image.NewGray(up.Rect)
+	for k := range bilevel.Pix {
+		if up.Pix[4*k] >= 128 {
+			bilevel.Pix[k] = 255
+		}
+	}
+	return bilevel
 }
 
 func sample(images *idx.Array, i int) *image.Gray {
@@ -114,14 +152,15 @@ func bestShift(got, want *image.Gray) image.Point {
 }
 
 // TestFidelityOnRealMNIST asserts, on the first 1,000 t10k digits, the invariants on every
-// digit (long side of the ink 19–20 px, centre of mass within 0.5 px of 14.0) and a floor for the
-// mean correlation (the issue's target, 0.95). The 5th percentile and the exact placement are
-// logged; BenchmarkFidelity reports them on 2,000 and 10,000 digits.
+// digit (long side of the ink 19–20 px; centre of mass within 0.5 px of 14.0 unless the placement
+// was clamped) and a floor for the mean correlation (0.95; the old Mitchell–Netravali resize gave
+// 0.9542 on all 10,000, the port 0.9558). The 5th percentile, the exact placement and the clamps
+// are logged; BenchmarkFidelity reports them on 2,000 and 10,000 digits.
 func TestFidelityOnRealMNIST(t *testing.T) {
 	images, _ := mnisttest.Load(t)
 	r := evaluate(t, images, 1000, Options{Polarity: InkLight})
-	t.Logf("first %d digits: mean correlation %.4f, 5th percentile %.4f, exact placement %.1f%%, long side 19–20 %.1f%%, centre within 0.5 px %.1f%% (max off %.2f)",
-		r.n, r.meanCorr, r.p5Corr, 100*r.exact, 100*r.longSideOK, 100*r.centerOK, r.maxCenterOff)
+	t.Logf("first %d digits: mean correlation %.4f, 5th percentile %.4f, exact placement %.1f%%, long side 19–20 %.1f%%, centre within 0.5 px %.1f%% (max off %.2f), %d clamped",
+		r.n, r.meanCorr, r.p5Corr, 100*r.exact, 100*r.longSideOK, 100*r.centerOK, r.maxCenterOff, r.clamped)
 	if r.longSideOK != 1 || r.centerOK != 1 {
 		t.Errorf("invariants not met on every digit: long side %.3f, centre %.3f", r.longSideOK, r.centerOK)
 	}
@@ -134,40 +173,22 @@ func reportFigures(b *testing.B, r report) {
 	b.ReportMetric(r.meanCorr, "mean-corr")
 	b.ReportMetric(r.p5Corr, "p5-corr")
 	b.ReportMetric(100*r.exact, "exact-%")
+	b.ReportMetric(100*r.identical, "identical-%")
+	b.ReportMetric(r.medMaxDiff, "med-max-diff")
+	b.ReportMetric(r.meanAbsDiff, "mean-abs-diff")
 	b.ReportMetric(100*r.longSideOK, "long-side-ok-%")
 	b.ReportMetric(100*r.centerOK, "center-ok-%")
+	b.ReportMetric(float64(r.clamped), "clamped")
 }
 
 // BenchmarkFidelity reports the fidelity figures of Digit's defaults on the first 2,000 t10k
-// digits (the size of the PIL+scipy reference: mean 0.945, 5th percentile 0.78, 75% exact) and on
-// all 10,000.
+// digits and on all 10,000 (bench/normalize/README.md has them, before and after the port).
 func BenchmarkFidelity(b *testing.B) {
 	images, _ := mnisttest.Load(b)
 	for _, n := range []int{2000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
 				reportFigures(b, evaluate(b, images, n, Options{Polarity: InkLight}))
-			}
-		})
-	}
-}
-
-// BenchmarkFidelityFilters compares imaging's anti-aliasing filters on the first 2,000 digits;
-// it is how DefaultFilter was chosen.
-func BenchmarkFidelityFilters(b *testing.B) {
-	images, _ := mnisttest.Load(b)
-	filters := []struct {
-		name string
-		f    imaging.ResampleFilter
-	}{
-		{"Box", imaging.Box}, {"Linear", imaging.Linear}, {"Hermite", imaging.Hermite},
-		{"MitchellNetravali", imaging.MitchellNetravali}, {"CatmullRom", imaging.CatmullRom},
-		{"BSpline", imaging.BSpline}, {"Gaussian", imaging.Gaussian}, {"Lanczos", imaging.Lanczos},
-	}
-	for _, f := range filters {
-		b.Run(f.name, func(b *testing.B) {
-			for b.Loop() {
-				reportFigures(b, evaluate(b, images, 2000, Options{Polarity: InkLight, Filter: &f.f}))
 			}
 		})
 	}

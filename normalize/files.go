@@ -6,25 +6,26 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	_ "image/gif"  // register the GIF decoder for LoadFile (the first frame)
 	_ "image/jpeg" // register the JPEG decoder for LoadFile
 	_ "image/png"  // register the PNG decoder for LoadFile
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/disintegration/imaging"
+	_ "golang.org/x/image/bmp"  // register the BMP decoder for LoadFile
+	_ "golang.org/x/image/tiff" // register the TIFF decoder for LoadFile
+	_ "golang.org/x/image/webp" // register the WebP decoder for LoadFile
 
 	"idxlabel/internal/atomicfile"
 )
 
 // ImageExtensions are the file name endings LoadFile and ImageFolder take (any case).
-var ImageExtensions = []string{".png", ".jpg", ".jpeg"}
+var ImageExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"}
 
 // IsImageFile reports whether name ends in one of ImageExtensions.
 func IsImageFile(name string) bool {
@@ -37,73 +38,16 @@ type File struct {
 	Label int
 }
 
-// ImageFolder lists an ImageFolder tree (torchvision's layout: DIR/<label>/<image>, the label
-// being the folder's integer name, see ParseLabel): every PNG or JPEG file one level down, in
-// sorted order — folders by label value, files by name. A label folder may be a symbolic link
-// to a folder (followed, as torchvision does). Folders whose name is not a non-negative integer,
-// and links to nothing, are returned in skipped with the reason. Errors: DIR cannot be read,
-// holds no image at all, a folder's name is a number above MaxLabel (naming the folder,
-// wrapping strconv.ErrRange): it was meant as a label, and wrapping it to another would be
-// wrong; or two folders name the same label ("007" and "7", naming both), which torchvision
-// would keep as two classes.
+// ImageFolder is ReadFolder for callers that take only the images and what was skipped.
 func ImageFolder(dir string) (files []File, skipped []string, err error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	f, err := ReadFolder(dir)
+	if f == nil {
 		return nil, nil, err
 	}
-	type folder struct {
-		label int
-		name  string
+	if err != nil {
+		return nil, f.Skipped, err
 	}
-	var folders []folder
-	byLabel := map[int]string{}
-	for _, e := range entries {
-		if e.Type()&fs.ModeSymlink != 0 {
-			// A link is followed to what it names, as torchvision's ImageFolder does; only a
-			// link to a folder is a label folder.
-			fi, err := os.Stat(filepath.Join(dir, e.Name()))
-			if err != nil {
-				skipped = append(skipped, fmt.Sprintf("%s: a symbolic link to a missing or unreadable folder", filepath.Join(dir, e.Name())))
-				continue
-			}
-			if !fi.IsDir() {
-				continue
-			}
-		} else if !e.IsDir() {
-			continue
-		}
-		l, err := ParseLabel(e.Name())
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, skipped, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err)
-		}
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: folder name is not a label (a non-negative integer)", filepath.Join(dir, e.Name())))
-			continue
-		}
-		if other, dup := byLabel[l]; dup {
-			return nil, skipped, fmt.Errorf("%s and %s both name label %d: merge them or rename one", filepath.Join(dir, other), filepath.Join(dir, e.Name()), l)
-		}
-		byLabel[l] = e.Name()
-		folders = append(folders, folder{l, e.Name()})
-	}
-	slices.SortFunc(folders, func(a, b folder) int { return a.label - b.label })
-	for _, f := range folders {
-		sub := filepath.Join(dir, f.name)
-		names, err := os.ReadDir(sub)
-		if err != nil {
-			skipped = append(skipped, fmt.Sprintf("%s: %v", sub, err))
-			continue
-		}
-		for _, n := range names {
-			if !n.IsDir() && IsImageFile(n.Name()) {
-				files = append(files, File{Path: filepath.Join(sub, n.Name()), Label: f.label})
-			}
-		}
-	}
-	if len(files) == 0 {
-		return nil, skipped, fmt.Errorf("%s: no PNG or JPEG images in label folders (DIR/<label>/*.png)", dir)
-	}
-	return files, skipped, nil
+	return f.Files, f.Skipped, nil
 }
 
 // MaxLabel is the largest label a folder name may give: the largest IDX int32, 2^31−1.
@@ -275,36 +219,29 @@ func decodeBounded(path string) (image.Image, error) {
 	return img, nil
 }
 
-// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
+// LoadFile decodes an image file (PNG, JPEG, GIF's first frame, BMP, WebP or TIFF) and returns its 28×28 MNIST sample (or
 // opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
-// normalizeDigit is false, only converted to ink (opts.Polarity, opts.Threshold) and resized to
-// the field (for images that are already MNIST-like). The file must be a regular file; its
-// dimensions are checked (image.DecodeConfig) before it is decoded. Errors, each naming the
-// file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be
-// decoded, is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink
-// (ErrEmpty).
+// normalizeDigit is false, only converted to ink (opts.Polarity; made bilevel only when
+// opts.Threshold is 1–255, else keeping its grey levels) and resized to the field by area
+// coverage (Resize; for images that are already MNIST-like). The file must be a regular file;
+// its dimensions are checked (image.DecodeConfig) before it is decoded. Errors, each naming the
+// file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be decoded,
+// is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink (ErrEmpty).
 func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
 	img, err := decodeBounded(path)
 	if err != nil {
 		return nil, err
 	}
 	if !normalizeDigit {
-		ink := Ink(img, opts.Polarity, opts.Threshold)
+		ink := Ink(img, opts.Polarity)
+		if opts.Threshold > 0 {
+			Bilevel(ink, opts.Threshold)
+		}
 		if _, ok := BoundingBox(ink); !ok {
 			return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 		}
-		width, height := FieldSize, FieldSize
-		if opts.Width > 0 && opts.Height > 0 {
-			width, height = opts.Width, opts.Height
-		}
-		if ink.Rect.Dx() == width && ink.Rect.Dy() == height {
-			return ink.Pix, nil
-		}
-		filter := DefaultFilter
-		if opts.Filter != nil {
-			filter = *opts.Filter
-		}
-		return toGray(imaging.Resize(ink, width, height, filter)).Pix, nil
+		width, height := opts.field()
+		return Resize(ink, width, height).Pix, nil
 	}
 	g, err := Digit(img, opts)
 	if err != nil {

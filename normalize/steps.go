@@ -6,40 +6,47 @@ import (
 )
 
 // Ink converts img to an ink image: one byte per pixel, 255 = full ink, 0 = background, in
-// img's bounds. Colour is reduced to luminance (ITU-R 601, as image/color's Gray model).
-// Polarity says whether light or dark pixels are ink (InkAuto: dark ink when the image's border
-// is mostly light). An image with transparency takes its alpha as the ink's coverage, so a
-// stroke on a transparent ground is ink whatever its colour. threshold 1–255 makes the result
-// bilevel (ink ≥ threshold → 255, else 0); 0 keeps grey levels.
-func Ink(img image.Image, p Polarity, threshold int) *image.Gray {
+// img's bounds, with the input's grey levels. Colour is reduced to luminance (ITU-R 601, as
+// image/color's Gray model; a JPEG's Y channel directly). Polarity says whether light or dark
+// pixels are ink (InkAuto: dark ink when the image's border is mostly light). An image with
+// transparency takes its alpha as the ink's coverage, so a stroke on a transparent ground is ink
+// whatever its colour.
+func Ink(img image.Image, p Polarity) *image.Gray {
 	out, transparent := luminance(img)
 	if !transparent && (p == InkDark || p == InkAuto && lightBorder(out)) {
 		for k, v := range out.Pix {
 			out.Pix[k] = 255 - v
 		}
 	}
-	if threshold > 0 {
-		for k, v := range out.Pix {
-			if int(v) >= threshold {
-				out.Pix[k] = 255
-			} else {
-				out.Pix[k] = 0
-			}
-		}
-	}
 	return out
 }
 
 // luminance returns img as grey levels (its alpha instead, when any pixel is not opaque, and
-// then true). *image.Gray is copied directly; other types go through image/color.
+// then true). Grey, YCbCr (JPEG), RGBA and NRGBA images are read from their pixel arrays; other
+// types go through image/color.
 func luminance(img image.Image) (*image.Gray, bool) {
 	b := img.Bounds()
 	out := image.NewGray(b)
-	if g, ok := img.(*image.Gray); ok {
+	w := b.Dx()
+	switch m := img.(type) {
+	case *image.Gray:
 		for y := b.Min.Y; y < b.Max.Y; y++ {
-			copy(out.Pix[out.PixOffset(b.Min.X, y):][:b.Dx()], g.Pix[g.PixOffset(b.Min.X, y):])
+			copy(out.Pix[out.PixOffset(b.Min.X, y):][:w], m.Pix[m.PixOffset(b.Min.X, y):])
 		}
 		return out, false
+	case *image.YCbCr:
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			copy(out.Pix[out.PixOffset(b.Min.X, y):][:w], m.Y[m.YOffset(b.Min.X, y):])
+		}
+		return out, false
+	case *image.NRGBA:
+		if rgbaLuminance(out, m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y)) {
+			return out, false
+		}
+	case *image.RGBA:
+		if rgbaLuminance(out, m.Pix, m.Stride, m.PixOffset(b.Min.X, b.Min.Y)) {
+			return out, false
+		}
 	}
 	alpha := image.NewGray(b)
 	transparent := false
@@ -59,6 +66,27 @@ func luminance(img image.Image) (*image.Gray, bool) {
 		return alpha, true
 	}
 	return out, false
+}
+
+// rgbaLuminance fills out with the luminance of an opaque 8-bit RGBA pixel array (image/color's
+// Gray model: (19595·R + 38470·G + 7471·B + 2¹⁵) >> 24 on 16-bit values; RGBA and NRGBA agree
+// on opaque pixels), starting at offset
+// off; false, leaving out partly written, when a pixel is not opaque.
+func rgbaLuminance(out *image.Gray, pix []byte, stride, off int) bool {
+	w, h := out.Rect.Dx(), out.Rect.Dy()
+	for y := range h {
+		row := pix[off+y*stride:][:4*w]
+		o := out.Pix[y*out.Stride:][:w]
+		for x := range w {
+			p := row[4*x : 4*x+4]
+			if p[3] != 255 {
+				return false
+			}
+			r, g, b := uint32(p[0])*0x101, uint32(p[1])*0x101, uint32(p[2])*0x101
+			o[x] = uint8((19595*r + 38470*g + 7471*b + 1<<15) >> 24)
+		}
+	}
+	return true
 }
 
 // lightBorder reports whether the mean of g's outermost pixels is above mid-grey.

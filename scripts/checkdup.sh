@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real-window test of Tools → Check Dataset: a small pair with planted near-duplicates
-# (internal/planted/plantpair: the first 1,000 samples of IMAGES and their labels, or the
+# (bench/plantpair: the first 1,000 samples of IMAGES and their labels, or the
 # generated demo digits without it) is opened in the built app under Xvfb; Ctrl+Shift+K opens
 # the check and Enter runs it (no other set); Delete on the first duplicate the view lists
 # (the tile at the cursor: the first row `idxlabel check --kinds duplicate` prints), Ctrl+S
@@ -22,10 +22,10 @@ fail() { echo "checkdup: $*" >&2; [ -f "$XVFB_CFG/app.log" ] && cat "$XVFB_CFG/a
 
 if [ -n "$images" ] && [ -f "$images" ]; then
   labels=${images/images-idx3/labels-idx1}
-  (cd "$root" && go run ./internal/planted/plantpair -from "$images" "$labels" "$pi" "$pl") >"$work/planted.csv"
+  (cd "$root" && go run ./bench/plantpair -from "$images" "$labels" "$pi" "$pl") >"$work/planted.csv"
 else
   echo "checkdup: ${images:-no image file given} not found; planting into the generated demo digits"
-  (cd "$root" && go run ./internal/planted/plantpair "$pi" "$pl") >"$work/planted.csv"
+  (cd "$root" && go run ./bench/plantpair "$pi" "$pl") >"$work/planted.csv"
 fi
 # The view lists the duplicates as the check command does: its first row is the first tile.
 first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>/dev/null | awk -F, 'NR == 2 { print $2 }')

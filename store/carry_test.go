@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 )
 
 // mustDo fails the test on an edit's error.
@@ -639,7 +640,7 @@ func TestCrashAfterUndoAfterSave(t *testing.T) {
 }
 
 // Images opened alone, labelled and saved with a new label file: undoing the labelling leaves
-// the samples without labels, which the next save stores as NoLabel in an int32 file (the label
+// the samples without labels, which the next save stores as sample.NoLabel in an int32 file (the label
 // file is idxlabel's own), and a crash then replays to the same.
 func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 	ip, _ := writeTestPair(t, 6, 2, 2)
@@ -651,17 +652,17 @@ func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 	lp := ip + "-labels"
 	mustDo(t, d.SaveAs(ip, lp, nil))
 	mustStep(t, d, true, "Relabel 6 samples as 4")
-	if d.Label(0) != NoLabel || d.State(0).Edited {
+	if d.Label(0) != sample.NoLabel || d.State(0).Edited {
 		t.Fatalf("after undo: %+v", d.State(0))
 	}
 	mustDo(t, d.Save(nil))
-	if got, err := idx.ReadFile(lp); err != nil || got.Header.Type != idx.Int32 || slices.ContainsFunc(got.Ints(), func(v int64) bool { return v != NoLabel }) {
-		t.Fatalf("unlabelled samples saved as %v, err %v; want int32 NoLabel ×6", got, err)
+	if got, err := idx.ReadFile(lp); err != nil || got.Header.Type != idx.Int32 || slices.ContainsFunc(got.Ints(), func(v int64) bool { return v != sample.NoLabel }) {
+		t.Fatalf("unlabelled samples saved as %v, err %v; want int32 sample.NoLabel ×6", got, err)
 	}
 	mustDo(t, d.Relabel(span(0, 6), 2))
 	e := reopen(t, d, ip, lp)
 	defer e.Close()
-	if e.Label(0) != 2 || e.OriginalLabel(0) != NoLabel {
+	if e.Label(0) != 2 || e.OriginalLabel(0) != sample.NoLabel {
 		t.Fatalf("reopened: label %d, original %d", e.Label(0), e.OriginalLabel(0))
 	}
 	mustDo(t, e.Save(nil))

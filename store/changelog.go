@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"idxlabel/sample"
 	"slices"
 	"sync"
 	"time"
@@ -12,7 +13,7 @@ import (
 //
 // What it lists. One entry per sample an edit changed, oldest first: a relabel or a review
 // decision that changed the label (Original = the label before it), an added sample
-// (Original = NoLabel), a deletion (New = NoLabel). Undone edits are not changes: undoing an
+// (Original = sample.NoLabel), a deletion (New = sample.NoLabel). Undone edits are not changes: undoing an
 // edit takes its entries out, and redoing it puts them back with the time it was first made.
 // Only an edit made before the log began cannot be taken out: undoing it is a change of its
 // own, at the time of the undo: HowUndone for a label taken back, HowDeleted for a sample it
@@ -175,7 +176,7 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 // ChangeLogEntry is one change in the change log (see the numbering above).
 type ChangeLogEntry struct {
 	Index         int       // the sample's number in the files as opened (added samples after them)
-	Original, New int       // the label before and after; NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
+	Original, New int       // the label before and after; sample.NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
 	How           How       // how the change was made: added-drawn/-imported add the sample, deleted removes it, the others change its label
 	When          time.Time // when it was made (UTC); zero when unknown
 }
@@ -190,7 +191,7 @@ type logEvent struct {
 
 // Kinds of event.
 const (
-	evLabel   byte = iota // a label changed (from or to NoLabel, too: images without labels)
+	evLabel   byte = iota // a label changed (from or to sample.NoLabel, too: images without labels)
 	evAdd                 // a sample added
 	evDelete              // a sample deleted
 	evRestore             // a deleted sample restored: it cancels the deletion, no entry of its own
@@ -298,25 +299,25 @@ func (d *Dataset) events(a action, inverse bool) []logEvent {
 	case *appendSamples: // undone: its samples are gone
 		for k, l := range a.labels {
 			if inverse {
-				ev(evDelete, a.first+k, l, NoLabel)
+				ev(evDelete, a.first+k, l, sample.NoLabel)
 			} else {
-				ev(evAdd, a.first+k, NoLabel, l)
+				ev(evAdd, a.first+k, sample.NoLabel, l)
 			}
 		}
 	case *savedAppend: // undone: its samples marked deleted; redone: restored
 		for k, i := range a.idx {
 			if inverse {
-				ev(evDelete, int(i), d.labels[i], NoLabel)
+				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
 			} else {
-				ev(evAdd, int(i), NoLabel, a.labels[k])
+				ev(evAdd, int(i), sample.NoLabel, a.labels[k])
 			}
 		}
 	case *setDeleted:
 		for _, i := range a.idx {
 			if a.to != inverse {
-				ev(evDelete, int(i), d.labels[i], NoLabel)
+				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
 			} else {
-				ev(evRestore, int(i), NoLabel, NoLabel)
+				ev(evRestore, int(i), sample.NoLabel, sample.NoLabel)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
 // ChangesSuffix is appended to the label file's path (the image file's when there is none) to
@@ -22,7 +23,7 @@ const ChangesSuffix = ".changes.csv"
 const ChangeLogHeader = "index,original,new,how,when"
 
 // WriteChangeLog writes entries as CSV rows "index,original,new,how,when", after the header
-// line when header is true. Labels are decimal integers, empty for NoLabel (an added sample's
+// line when header is true. Labels are decimal integers, empty for sample.NoLabel (an added sample's
 // original, a deleted sample's new); how is How.String() (empty when unknown); when is RFC 3339
 // in UTC to the second ("2026-03-01T13:05:09Z"), empty when unknown. Errors: w's.
 func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
@@ -33,7 +34,7 @@ func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
 		}
 	}
 	label := func(l int) string {
-		if l == NoLabel {
+		if l == sample.NoLabel {
 			return ""
 		}
 		return strconv.Itoa(l)

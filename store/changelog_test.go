@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
+	"idxlabel/sample"
 	"idxlabel/store/journal"
 	"io"
 	"os"
@@ -37,20 +38,20 @@ func checkLogExplains(t *testing.T, d *Dataset) {
 		}
 	}
 	for k, e := range d.ChangeLog() {
-		add := e.How == HowAddedDrawn || e.How == HowAddedImported || e.How == HowUnknown && e.Original == NoLabel && !exists[e.Index]
+		add := e.How == HowAddedDrawn || e.How == HowAddedImported || e.How == HowUnknown && e.Original == sample.NoLabel && !exists[e.Index]
 		if _, ok := label[e.Index]; !ok && !add {
 			label[e.Index], exists[e.Index] = e.Original, true // a sample a save removed
 		}
 		switch {
 		case add:
-			if exists[e.Index] || e.Original != NoLabel || e.New == NoLabel {
+			if exists[e.Index] || e.Original != sample.NoLabel || e.New == sample.NoLabel {
 				t.Fatalf("entry %d %+v: an addition of a sample that exists", k, e)
 			}
 			label[e.Index], exists[e.Index], deleted[e.Index] = e.New, true, false
 		case !exists[e.Index] || deleted[e.Index] || label[e.Index] != e.Original:
 			t.Fatalf("entry %d %+v: the sample has label %d (exists %v, deleted %v)", k, e, label[e.Index], exists[e.Index], deleted[e.Index])
-		case e.How == HowDeleted || e.How == HowUnknown && e.New == NoLabel:
-			if e.New != NoLabel {
+		case e.How == HowDeleted || e.How == HowUnknown && e.New == sample.NoLabel:
+			if e.New != sample.NoLabel {
 				t.Fatalf("entry %d %+v: a deletion with a label", k, e)
 			}
 			deleted[e.Index] = true
@@ -482,8 +483,8 @@ func TestChangeLogCSVFormat(t *testing.T) {
 	at := time.Date(2026, 3, 1, 14, 5, 9, 500e6, time.FixedZone("CET", 3600))
 	entries := []ChangeLogEntry{
 		{Index: 7, Original: 3, New: 5, How: HowSuspectAccepted, When: at},
-		{Index: 10000, Original: NoLabel, New: 11, How: HowAddedImported, When: at},
-		{Index: 2, Original: -4, New: NoLabel, How: HowDeleted},
+		{Index: 10000, Original: sample.NoLabel, New: 11, How: HowAddedImported, When: at},
+		{Index: 2, Original: -4, New: sample.NoLabel, How: HowDeleted},
 		{Index: 3, Original: 1, New: 2, How: HowUnknown},
 	}
 	var b bytes.Buffer
@@ -772,7 +773,7 @@ func (c *changesFile) saved(t *testing.T, d *Dataset, where string) {
 	}
 	for _, r := range rows[min(c.skip, len(rows)):] {
 		i, _ := strconv.Atoi(r[0])
-		from, to := NoLabel, NoLabel
+		from, to := sample.NoLabel, sample.NoLabel
 		if r[1] != "" {
 			from, _ = strconv.Atoi(r[1])
 		}
@@ -781,11 +782,11 @@ func (c *changesFile) saved(t *testing.T, d *Dataset, where string) {
 		}
 		l, ok := c.labels[i]
 		switch {
-		case from == NoLabel && !ok, from != NoLabel && ok && l == from:
+		case from == sample.NoLabel && !ok, from != sample.NoLabel && ok && l == from:
 		default:
 			t.Fatalf("%s: row %v, but sample %d is %d (%v)", where, r, i, l, ok)
 		}
-		if to == NoLabel {
+		if to == sample.NoLabel {
 			delete(c.labels, i)
 		} else {
 			c.labels[i] = to

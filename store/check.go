@@ -21,7 +21,7 @@ import (
 // Labels: an integer dtype (ubyte, sbyte, int16, int32), N of them (1-D), or N×K with the class
 // in column 0 (QMNIST's N×8 int32); N equal to the images' N. Every class must fit the label
 // file's dtype (it does by construction) and must not be −2147483648 (math.MinInt32), which
-// idxlabel reserves as NoLabel, "no label". Negative classes are valid in signed dtypes.
+// idxlabel reserves as sample.NoLabel, "no label". Negative classes are valid in signed dtypes.
 
 // Shape is the shape CheckImages finds: N samples of H×W pixels (rows × columns).
 type Shape struct {
@@ -96,7 +96,7 @@ func CheckLabels(labelsName string, h idx.Header, imagesName string, n int) erro
 }
 
 // CheckLabel checks one class value v, of sample i (0-based), read from the label file name:
-// it must fit in 32 bits. NoLabel (−2147483648, int32's least value) is accepted: it marks a
+// it must fit in 32 bits. sample.NoLabel (−2147483648, int32's least value) is accepted: it marks a
 // sample without a label, which idxlabel writes for samples not yet labelled (see
 // Dataset.SaveAs). Errors: a message naming the file, the sample and the value.
 func CheckLabel(name string, i int, v int64) error {

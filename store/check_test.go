@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 )
 
 func TestCheckImagesShapes(t *testing.T) {
@@ -50,7 +51,7 @@ func TestCheckPairLabels(t *testing.T) {
 	}
 	labels.SetInt(2, math.MinInt32)
 	if _, err := CheckPair("i", images, "l", labels, 0, 0); err != nil {
-		t.Fatalf("NoLabel (a sample without a label): %v", err)
+		t.Fatalf("sample.NoLabel (a sample without a label): %v", err)
 	}
 	if err := CheckLabel("l", 2, math.MinInt32-1); err == nil || !strings.Contains(err.Error(), "l: label -2147483649 of sample 2") {
 		t.Fatalf("a label below 32 bits: %v", err)
@@ -70,7 +71,7 @@ func TestCheckPairLabels(t *testing.T) {
 }
 
 // TestOpenChannelFirstAndNoLabel: Open follows CheckPair. Before it, Open refused N×1×H×W images
-// (which verify accepted). The label −2147483648 (NoLabel) opens as a sample without a label.
+// (which verify accepted). The label −2147483648 (sample.NoLabel) opens as a sample without a label.
 func TestOpenChannelFirstAndNoLabel(t *testing.T) {
 	dir := t.TempDir()
 	images, _ := idx.New(idx.UByte, 4, 1, 3, 2)
@@ -95,7 +96,7 @@ func TestOpenChannelFirstAndNoLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err = Open(ip, lp, Options{})
-	if err != nil || d.Label(3) != NoLabel || d.Label(2) != 0 {
+	if err != nil || d.Label(3) != sample.NoLabel || d.Label(2) != 0 {
 		t.Fatalf("label -2147483648: %v", err)
 	}
 	d.Close()

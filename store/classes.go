@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 )
 
 // A class-name file is found beside the labels, so it is untrusted input (a dataset shared as
@@ -41,14 +42,15 @@ func classNameFiles(labelsPath string) []string {
 			break
 		}
 	}
-	return append(out, labelsPath+".classes.txt", filepath.Join(dir, "classes.txt"))
+	return append(out, labelsPath+ClassNamesSuffix, filepath.Join(dir, "classes.txt"))
 }
 
 // FindClassNames reads the first class-name file that exists beside labelsPath (see
 // classNameFiles) and returns the names by class and the file's path; no file gives a nil map
 // and "". Formats: EMNIST mapping lines "label codepoint..." (the name is the characters: "A",
 // or "Aa" for EMNIST letters' "1 65 97"), KMNIST CSV "index,codepoint,char" with a header
-// line, or one name per line (line k names class k). Errors: those of ReadClassNames, naming
+// line, or one name per line (line k, counting from 0, names class k; a blank line names no
+// class, and the lines after it keep their numbers). Errors: those of ReadClassNames, naming
 // the file; the map is then nil.
 func FindClassNames(labelsPath string) (map[int]string, string, error) {
 	for _, p := range classNameFiles(labelsPath) {
@@ -111,7 +113,7 @@ func parseClassNames(name string, data []byte) (map[int]string, error) {
 	}
 	names := map[int]string{}
 	add := func(l line, k int, s string) error {
-		if k <= NoLabel || k > math.MaxInt32 {
+		if k <= sample.NoLabel || k > math.MaxInt32 {
 			return fail(l.n, "class %d is outside the 32-bit label range", k)
 		}
 		c, ok := cleanText(s, maxNameRunes)
@@ -159,8 +161,10 @@ func parseClassNames(name string, data []byte) (map[int]string, error) {
 			}
 		}
 	default:
-		for k, l := range lines {
-			if err := add(l, k, l.text); err != nil {
+		// Line k names class k (counting from 0): a blank line names no class and keeps the
+		// numbering of the lines after it.
+		for _, l := range lines {
+			if err := add(l, l.n-1, l.text); err != nil {
 				return nil, err
 			}
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -67,7 +68,8 @@ func TestClassNameRules(t *testing.T) {
 		want       map[int]string
 		err        string
 	}{
-		{"plain, CRLF, BOM, blank lines", "\uFEFFzero\r\n\r\none\r\n", map[int]string{0: "zero", 1: "one"}, ""},
+		{"plain, CRLF, BOM, a blank line names no class", "\uFEFFzero\r\n\r\ntwo\r\n", map[int]string{0: "zero", 2: "two"}, ""},
+		{"blank lines keep the numbering", "\n one\n\t\n\nfour\n\n", map[int]string{1: "one", 4: "four"}, ""},
 		{"white space made one space", "T-shirt\t/  top\n", map[int]string{0: "T-shirt / top"}, ""},
 		{"long name cut", long + "\n", map[int]string{0: strings.Repeat("ж", 63) + "…"}, ""},
 		{"exactly 64 kept", strings.Repeat("a", 64), map[int]string{0: strings.Repeat("a", 64)}, ""},
@@ -80,7 +82,7 @@ func TestClassNameRules(t *testing.T) {
 		{"line too long", "a\n" + strings.Repeat("b", maxClassLine+1) + "\n", nil, "line 2: 1025 bytes"},
 		{"mapping to NUL", "0 0\n", nil, "line 1"},
 		{"mapping to a surrogate", "0 55296\n", nil, "not a Unicode code point"},
-		{"mapping class NoLabel", "-2147483648 65\n", nil, "outside the 32-bit label range"},
+		{"mapping class sample.NoLabel", "-2147483648 65\n", nil, "outside the 32-bit label range"},
 		{"mapping class too big", "4294967296 65\n", nil, "outside the 32-bit label range"},
 		{"too many names", strings.Repeat("x\n", maxClassNames+1), nil, "more than 65536 class names"},
 	}
@@ -163,8 +165,8 @@ func FuzzClassNames(f *testing.F) {
 		}
 		checkNames(t, names)
 		for k := range names {
-			if k == NoLabel {
-				t.Fatal("a name for NoLabel")
+			if k == sample.NoLabel {
+				t.Fatal("a name for sample.NoLabel")
 			}
 		}
 	})

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // The crash tests re-run this test binary as a child (TestCrashChild, selected by the

@@ -4,18 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store/journal"
 )
-
-// NoLabel is the label of a sample that has none (a dataset opened from images alone).
-const NoLabel = math.MinInt32
 
 // Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
 type Transpose int
@@ -81,9 +78,9 @@ type Dataset struct {
 	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
-	orig        []int32    // baseN labels in the files (as read or last saved), NoLabel when unlabelled
+	orig        []int32    // baseN labels in the files (as read or last saved), sample.NoLabel when unlabelled
 	// ownLabels: the label file's dtype is idxlabel's to choose at each save (newLabelType): a
-	// new dataset, images opened alone, or a label file holding NoLabel (which only idxlabel
+	// new dataset, images opened alone, or a label file holding sample.NoLabel (which only idxlabel
 	// writes). Otherwise a save keeps the dtype of the person's file.
 	ownLabels bool
 
@@ -246,12 +243,12 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 	d.orig = make([]int32, d.baseN)
 	if labels == nil {
 		for i := range d.orig {
-			d.orig[i] = NoLabel
+			d.orig[i] = sample.NoLabel
 		}
 	} else if err := d.checkLabels(labels); err != nil {
 		return err
 	}
-	d.ownLabels = labels == nil || labels.Rank() == 1 && slices.Contains(d.orig, NoLabel)
+	d.ownLabels = labels == nil || labels.Rank() == 1 && slices.Contains(d.orig, sample.NoLabel)
 	d.labels = slices.Clone(d.orig)
 	d.opened = slices.Clone(d.orig)
 	d.deleted = make([]bool, d.baseN)
@@ -266,7 +263,7 @@ func (d *Dataset) setBase(images, labels *idx.Array, opts Options) error {
 // defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
 func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 
-// presentClasses returns the distinct labels of the samples, sorted (NoLabel left out). Open
+// presentClasses returns the distinct labels of the samples, sorted (sample.NoLabel left out). Open
 // declares them, so a class keeps its place in the histogram when its last sample is relabelled.
 func (d *Dataset) presentClasses() []int {
 	var small [256]bool
@@ -275,7 +272,7 @@ func (d *Dataset) presentClasses() []int {
 		switch {
 		case l >= 0 && l < 256:
 			small[l] = true
-		case l != NoLabel:
+		case l != sample.NoLabel:
 			set[int(l)] = true
 		}
 	}
@@ -427,7 +424,7 @@ func (d *Dataset) pixelsLocked(i int) []byte {
 	return d.added[j*n : (j+1)*n : (j+1)*n]
 }
 
-// Label returns sample i's current label, NoLabel when it has none. It panics if i is not in
+// Label returns sample i's current label, sample.NoLabel when it has none. It panics if i is not in
 // 0…Len()-1.
 func (d *Dataset) Label(i int) int {
 	d.mu.RLock()
@@ -437,14 +434,14 @@ func (d *Dataset) Label(i int) int {
 }
 
 // OriginalLabel returns sample i's label when the files were opened, whatever saves happened
-// since (NoLabel for samples added since and for unlabelled files). It panics if i is not in
+// since (sample.NoLabel for samples added since and for unlabelled files). It panics if i is not in
 // 0…Len()-1.
 func (d *Dataset) OriginalLabel(i int) int {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	d.mustExist(i, "OriginalLabel")
 	if i >= len(d.opened) {
-		return NoLabel
+		return sample.NoLabel
 	}
 	return int(d.opened[i])
 }
@@ -453,7 +450,7 @@ func (d *Dataset) OriginalLabel(i int) int {
 // the files as they were opened: a save keeps them (see Dataset.opened), until the pair is
 // closed.
 type State struct {
-	Label, Original int  // current label and its label when the files were opened (NoLabel when none)
+	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
 	Edited          bool // a sample of the files as opened whose label differs from its label then
 	Added           bool // appended since the files were opened (saved or not)
 	Deleted         bool // marked deleted; removed by the next save
@@ -481,7 +478,7 @@ func (d *Dataset) StateAt(i int) (s State, ok bool) {
 }
 
 func (d *Dataset) stateLocked(i int) State {
-	s := State{Label: int(d.labels[i]), Original: NoLabel, Deleted: d.deleted[i], Added: i >= len(d.opened), Reviewed: d.reviewed[i]}
+	s := State{Label: int(d.labels[i]), Original: sample.NoLabel, Deleted: d.deleted[i], Added: i >= len(d.opened), Reviewed: d.reviewed[i]}
 	s.Unsaved = i >= d.baseN || d.labels[i] != d.orig[i]
 	if !s.Added {
 		s.Original = int(d.opened[i])

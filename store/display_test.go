@@ -8,23 +8,6 @@ import (
 	"idxlabel/idx"
 )
 
-// TestDisplayOrder: a 2×3 sample (as displayed) stored transposed (3×2, as EMNIST stores it)
-// comes back in display order; an untransposed one comes back as stored, without a copy.
-func TestDisplayOrder(t *testing.T) {
-	display := []byte{1, 2, 3, 4, 5, 6} // rows {1 2 3}, {4 5 6}
-	stored := []byte{1, 4, 2, 5, 3, 6}  // its transpose: rows {1 4}, {2 5}, {3 6}
-	if got := DisplayOrder(stored, 2, 3, true, nil); !bytes.Equal(got, display) {
-		t.Fatalf("transposed: got %v, want %v", got, display)
-	}
-	buf := make([]byte, 0, 6)
-	if got := DisplayOrder(stored, 2, 3, true, buf); &got[0] != &buf[:1][0] {
-		t.Fatal("transposed: buf was not reused")
-	}
-	if got := DisplayOrder(display, 2, 3, false, nil); &got[0] != &display[0] || len(got) != 6 {
-		t.Fatal("not transposed: not the stored pixels themselves")
-	}
-}
-
 // TestDisplayPixelsRoundTrip: a sample appended to a transposed dataset (given in display
 // order, 3 rows × 2 cols) is stored transposed and reads back in display order; a stored
 // sample of the file reads back as the transpose of its bytes.

@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/numfmt"
+	"idxlabel/sample"
 )
 
 // action is one step on the undo or redo stack. apply and revert run with d.mu held; remap
@@ -255,26 +256,13 @@ func (d *Dataset) appendAs(how How, samples []Sample) (int, error) {
 				return nil, err
 			}
 			a.labels[k] = int32(s.Label)
-			if d.transposed {
-				a.pixels = appendTransposed(a.pixels, s.Pixels, d.w, d.h)
-			} else {
-				a.pixels = append(a.pixels, s.Pixels...)
-			}
+			h, w := d.Size()
+			a.pixels = sample.AppendStored(a.pixels, s.Pixels, h, w, d.transposed)
 		}
 		first = len(d.labels)
 		return a, nil
 	})
 	return first, err
-}
-
-// appendTransposed appends the transpose of a rows×cols row-major image to dst.
-func appendTransposed(dst, src []byte, rows, cols int) []byte {
-	for c := range cols {
-		for r := range rows {
-			dst = append(dst, src[r*cols+c])
-		}
-	}
-	return dst
 }
 
 // Delete marks samples deleted (they stay, dimmed, until the next save removes them) as one
@@ -476,7 +464,7 @@ func labelRange(h idx.Header) (int, int) {
 	return 0, math.MaxInt32
 }
 
-// stepLabels returns every label step a sets or restores when done or undone (NoLabel among
+// stepLabels returns every label step a sets or restores when done or undone (sample.NoLabel among
 // them when it restores the lack of a label).
 func stepLabels(a action) []int32 {
 	switch a := a.(type) {
@@ -493,7 +481,7 @@ func stepLabels(a action) []int32 {
 }
 
 func labelText(l int32) string {
-	if l == NoLabel {
+	if l == sample.NoLabel {
 		return "none"
 	}
 	return fmt.Sprint(l)

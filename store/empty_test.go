@@ -46,7 +46,7 @@ func TestEmptyPairOpensAndGrows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Len() != 0 || len(r.Snapshot().Indices) != 0 {
+	if r.Len() != 0 || len(r.Snapshot().Index) != 0 {
 		t.Fatalf("read-only: %d samples", r.Len())
 	}
 	r.Close()

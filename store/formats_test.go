@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/sample"
 )
 
 func write(t *testing.T, p string, a *idx.Array) string {
@@ -160,16 +161,16 @@ func TestUnlabelledImagesGetLabelsAndSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.HasLabels() || d.Label(0) != NoLabel || d.Counts()[0].Class != NoLabel || d.Counts()[0].Count != 3 {
+	if d.HasLabels() || d.Label(0) != sample.NoLabel || d.Counts()[0].Class != sample.NoLabel || d.Counts()[0].Count != 3 {
 		t.Fatalf("unlabelled: %v %v", d.Label(0), d.Counts())
 	}
 	d.Relabel([]int{0, 1}, 4)
 	lp := filepath.Join(dir, "my-labels-idx1-ubyte.gz")
-	// Sample 2 has no label yet: it is stored as NoLabel, which takes an int32 file.
+	// Sample 2 has no label yet: it is stored as sample.NoLabel, which takes an int32 file.
 	if err := d.SaveAs(ip, lp, nil); err != nil {
 		t.Fatalf("saving with an unlabelled sample: %v", err)
 	}
-	if got, _ := idx.ReadFile(lp); got.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{4, 4, NoLabel}) {
+	if got, _ := idx.ReadFile(lp); got.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{4, 4, sample.NoLabel}) {
 		t.Fatalf("saved partial labels %s %v", got.Header, got.Ints())
 	}
 	d.Relabel([]int{2}, 300)

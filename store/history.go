@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"idxlabel/sample"
 	"slices"
 )
 
@@ -107,7 +108,7 @@ func (a *appendSamples) history(e enc) enc {
 // given version, the first record of a journal (d.mu held; both stacks empty). The record is untrusted: every index must name a
 // sample that exists when its step would be undone or redone (counting the samples the redo
 // stack's appends add), every label must fit the label dtype (a label before may also be
-// NoLabel: samples that had none before a save wrote labels), and appended pixels must have
+// sample.NoLabel: samples that had none before a save wrote labels), and appended pixels must have
 // the samples' size. Errors: a record that does not decode or does not fit, in which case
 // nothing is restored.
 func (d *Dataset) replayHistory(p []byte, version int) error {
@@ -182,7 +183,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 		pv = provenance{how: How(r.u8()), when: r.i64()}
 	}
 	label := func(l int32, before bool) {
-		if r.err == nil && !(before && l == NoLabel) {
+		if r.err == nil && !(before && l == sample.NoLabel) {
 			if err := d.checkLabel(int(l)); err != nil {
 				r.err = err
 			}

@@ -14,8 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/sample"
 )
 
 // writeImagesOnly writes n generated 4×4 images named name in a new folder and returns the path.
@@ -64,7 +65,7 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 			if w := d.LastSave().Files; len(w) != 1 || w[0].Path != want || !w[0].Created {
 				t.Fatalf("LastSave = %+v, want the new label file alone", w)
 			}
-			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != NoLabel {
+			if d.Dirty() || d.Label(0) != 7 || d.Label(2) != 1 || d.Label(3) != sample.NoLabel {
 				t.Fatalf("after the save: dirty %v, labels %d %d %d", d.Dirty(), d.Label(0), d.Label(2), d.Label(3))
 			}
 			if after, _ := os.ReadFile(ip); !bytes.Equal(after, imagesBefore) {
@@ -83,7 +84,7 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer e.Close()
-			if e.Recovery() != nil || e.Label(0) != 7 || e.Label(1) != 2 || e.Label(2) != 1 || e.Label(199) != NoLabel {
+			if e.Recovery() != nil || e.Label(0) != 7 || e.Label(1) != 2 || e.Label(2) != 1 || e.Label(199) != sample.NoLabel {
 				t.Fatalf("reopened: recovery %v, labels %d %d %d %d", e.Recovery(), e.Label(0), e.Label(1), e.Label(2), e.Label(199))
 			}
 			// The rest labelled: the label file becomes MNIST's ubyte.

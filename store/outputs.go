@@ -1,11 +1,14 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // OutputError is CheckOutputs' refusal of an output: its message names the output, what it would
@@ -71,4 +74,169 @@ func CheckOutputs(inputs, outputs []string) error {
 		}
 	}
 	return nil
+}
+
+// ErrExists: an output already exists and the writer was not told to replace it (ClaimOutputs
+// with force false; the command line's --force). Its message states the fact; the command line
+// adds its advice, the window asks. It is atomicfile.ErrExists, which writers below the store
+// (export) return too.
+var ErrExists = atomicfile.ErrExists
+
+// ErrUnsavedEdits is what every *UnsavedEditsError matches with errors.Is.
+var ErrUnsavedEdits = errors.New("a journal of unsaved edits belongs to this file")
+
+// UnsavedEditsError says that an output belongs to a pair whose journal holds edits not yet
+// saved (a window that stopped before saving them): replacing the file would make them
+// unreplayable, so no writer replaces it, not even when told to (--force).
+type UnsavedEditsError struct {
+	Output  string // the output as the writer named it
+	Journal string // the journal holding the edits
+	Pair    string // the file the journal belongs to: the pair's label file (image file when alone)
+	Edits   int    // the journal's intact edit records; 0 when it cannot be read
+}
+
+func (e *UnsavedEditsError) Error() string {
+	held := "edits it cannot read"
+	if e.Edits > 0 {
+		held = fmt.Sprintf("%d unsaved edits", e.Edits)
+	}
+	return fmt.Sprintf("%s: the journal %s holds %s of %s, made in a window that stopped before saving them; replacing the file would lose them", e.Output, e.Journal, held, e.Pair)
+}
+
+// Is makes errors.Is(err, ErrUnsavedEdits) true for an *UnsavedEditsError.
+func (e *UnsavedEditsError) Is(target error) bool { return target == ErrUnsavedEdits }
+
+// Replaceable is a writer's rule of what it may replace at an output that exists: nil when it
+// may (with force), else an error saying what is in the way, refused with or without force.
+type Replaceable func(out string) error
+
+// FileOutput is the Replaceable of a writer whose output is one file written atomically
+// (package atomicfile): a regular file, or a symbolic link to one (written through). Errors:
+// atomicfile.Resolve's (a folder, FIFO, socket, device or a link to nothing: an *fs.PathError
+// wrapping atomicfile.ErrNotRegular).
+func FileOutput(out string) error {
+	_, err := atomicfile.Resolve(out)
+	return err
+}
+
+// ClaimOutputs is the one rule every writer (each command-line writer, and any other program
+// about to replace files) follows before it writes outputs computed from inputs:
+//
+//  1. CheckOutputs: no output is an input, a folder holding one, another output or one of
+//     idxlabel's own files (*OutputError).
+//  2. Whatever is at an output must be something the writer may replace: may (FileOutput when
+//     nil) says what is in the way, and that is refused with or without force.
+//  3. The outputs' locks are taken (LockForWrite): a pair open for editing in a window or
+//     another process is refused (*LockedError), as is a pair whose save was cut off.
+//  4. Even with force, no output belongs to a pair whose journal holds unsaved edits
+//     (RefuseUnsaved: *UnsavedEditsError, naming the journal); opening the pair in the window
+//     replays or discards them.
+//  5. Without force, no output exists (ErrExists, wrapped, naming it): nothing os.Lstat finds
+//     (a file, a folder, a symbolic link) but an empty folder, which holds nothing to lose.
+//     This comes last, so that "use --force" is never the advice where force is refused too.
+//
+// On success the caller writes while it holds the locks, then calls release (once). On an
+// error nothing is held. It reads the outputs' metadata, a folder's first entry and each
+// journal found (bounded by idx.MaxData); nothing else grows with the outputs' sizes.
+func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (release func(), err error) {
+	if err := CheckOutputs(inputs, outputs); err != nil {
+		return nil, err
+	}
+	if may == nil {
+		may = FileOutput
+	}
+	var exists []string
+	for _, o := range outputs {
+		if _, err := os.Lstat(o); err == nil {
+			if err := may(o); err != nil {
+				return nil, err
+			}
+		}
+		if outputExists(o) {
+			exists = append(exists, o)
+		}
+	}
+	release, err = LockForWrite(outputs...)
+	if err != nil {
+		return nil, err
+	}
+	if err := RefuseUnsaved(outputs...); err != nil {
+		release()
+		return nil, err
+	}
+	if len(exists) > 0 && !force {
+		release()
+		return nil, fmt.Errorf("%s: %w", exists[0], ErrExists)
+	}
+	return release, nil
+}
+
+// outputExists reports whether something is at path for a writer to replace: anything os.Lstat
+// finds except an empty folder.
+func outputExists(path string) bool {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return !errors.Is(err, fs.ErrNotExist)
+	}
+	if !fi.IsDir() {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
+}
+
+// RefuseUnsaved returns an *UnsavedEditsError when one of paths belongs to a pair whose journal
+// holds unsaved edits (ClaimOutputs' step 4; WritePair checks it too): the journal beside the
+// path, beside the file a symbolic link names, beside the label file of an image file
+// (FindLabels), or their per-user fallbacks, that has edit records which do not cancel out, or
+// that cannot be read. Call it while holding the
+// paths' locks (LockForWrite), so that no window starts a journal meanwhile.
+func RefuseUnsaved(paths ...string) error {
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		owners := []string{p}
+		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
+			owners = append(owners, r)
+		}
+		if l := FindLabels(p); l != "" {
+			owners = append(owners, l)
+		}
+		for _, owner := range owners {
+			primary := owner + JournalSuffix
+			for _, j := range []string{primary, fallbackJournal(primary)} {
+				if edits, held := journalHolds(j); held {
+					return &UnsavedEditsError{Output: p, Journal: j, Pair: owner, Edits: edits}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// journalHolds reports whether the journal at path (never followed through a link) holds edits
+// a window would offer to replay, and how many edit records it has: a regular, non-empty file
+// whose records do not cancel out (netEmpty), or one that cannot be read (edits 0), as
+// findJournal offers them.
+func journalHolds(path string) (edits int, held bool) {
+	if path == "" {
+		return 0, false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return 0, false
+	}
+	c, err := readJournal(path)
+	if err != nil {
+		return 0, true
+	}
+	edits = editRecords(c.Records)
+	if edits == 0 || netEmpty(c.Records) && c.Damaged == 0 {
+		return 0, false
+	}
+	return edits, true
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/sample"
 	"maps"
 	"slices"
 )
@@ -58,13 +59,13 @@ func (d *Dataset) Select(f Filter) []int {
 
 // ClassCount is the number of samples of one class.
 type ClassCount struct {
-	Class int    // the label value (NoLabel for unlabelled samples)
+	Class int    // the label value (sample.NoLabel for unlabelled samples)
 	Name  string // its name from the class-name file, or ""
 	Count int    // samples with this label, deleted ones left out
 }
 
 // Counts returns the number of samples per class, deleted ones left out, for every class in
-// Classes (zero counts included) plus NoLabel when unlabelled samples exist, in class order. It
+// Classes (zero counts included) plus sample.NoLabel when unlabelled samples exist, in class order. It
 // costs O(classes), whatever the number of samples (see tally).
 func (d *Dataset) Counts() []ClassCount {
 	d.mu.RLock()
@@ -72,8 +73,8 @@ func (d *Dataset) Counts() []ClassCount {
 	counts := d.tally.liveCounts(d)
 	classes := d.classesLocked()
 	out := make([]ClassCount, 0, len(classes)+1)
-	if n := counts[NoLabel]; n > 0 {
-		out = append(out, ClassCount{Class: NoLabel, Count: n})
+	if n := counts[sample.NoLabel]; n > 0 {
+		out = append(out, ClassCount{Class: sample.NoLabel, Count: n})
 	}
 	for _, c := range classes {
 		out = append(out, ClassCount{Class: c, Name: d.names[c], Count: counts[int32(c)]})
@@ -133,30 +134,24 @@ func (d *Dataset) Counters() Counters {
 	return d.tally.counters(d)
 }
 
-// Snapshot is the live (not deleted) samples at one moment, for analyses that run off the UI
-// thread (suspect.Scan): the k-th live sample is sample Indices[k], with Labels[k] (NoLabel when
-// none) and Pixels(k), Dim stored bytes. Pixels reads buffers that never change, so it is safe
-// from any goroutine while editing goes on.
-type Snapshot struct {
-	Indices []int
-	Labels  []int
-	Dim     int
-	Pixels  func(k int) []byte
-}
-
-// Snapshot takes a Snapshot of the samples not deleted.
-func (d *Dataset) Snapshot() Snapshot {
+// Snapshot returns the live (not deleted) samples at this moment as a sample.Set, for work that
+// runs off the UI thread (scans, exports, reports): the k-th is sample Index[k], with Labels[k]
+// (sample.NoLabel when none) and Pixels(k), H×W bytes as stored (Transposed for EMNIST's
+// storage), and the class names as they are now. Pixels reads buffers that never change, so it
+// is safe from any goroutine while editing goes on.
+func (d *Dataset) Snapshot() sample.Set {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	s := Snapshot{Dim: d.h * d.w}
+	s := sample.Set{H: d.h, W: d.w, Transposed: d.transposed, ClassName: d.ClassName}
 	for i, del := range d.deleted {
 		if !del {
-			s.Indices = append(s.Indices, i)
+			s.Index = append(s.Index, i)
 			s.Labels = append(s.Labels, int(d.labels[i]))
 		}
 	}
-	base, added, baseN, n := d.pixels, d.added, d.baseN, s.Dim
-	idx := s.Indices
+	s.N = len(s.Index)
+	base, added, baseN, n := d.pixels, d.added, d.baseN, s.Dim()
+	idx := s.Index
 	s.Pixels = func(k int) []byte {
 		i := idx[k]
 		if i < baseN {

@@ -26,7 +26,7 @@ func TestHeldPixelsNeverChange(t *testing.T) {
 	}
 	held := d.Pixels(i)
 	snap := d.Snapshot()
-	fromSnap := snap.Pixels(len(snap.Indices) - 1)
+	fromSnap := snap.Pixels(snap.N - 1)
 	if _, _, err := d.Undo(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestHeldPixelsNeverChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(held, filled(4, 1)) || !bytes.Equal(fromSnap, filled(4, 1)) ||
-		!bytes.Equal(snap.Pixels(len(snap.Indices)-1), filled(4, 1)) {
+		!bytes.Equal(snap.Pixels(snap.N-1), filled(4, 1)) {
 		t.Fatalf("held pixels changed: %v, snapshot %v", held, fromSnap)
 	}
 	if !bytes.Equal(d.Pixels(i), filled(4, 2)) {

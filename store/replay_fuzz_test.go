@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/sample"
 	"idxlabel/store/journal"
 	"io"
 	"os"
@@ -12,7 +13,7 @@ import (
 // them) to Open and ReplayJournal on a small generated pair: whatever the bytes, nothing panics
 // or hangs (the menus' names of the steps replayed, UndoName and RedoName, included), every
 // label after a replay is one the label dtype holds (0–255 here) on a sample that exists, or
-// NoLabel (undoing, after a save, the labelling of images that had none; a save refuses it),
+// sample.NoLabel (undoing, after a save, the labelling of images that had none; a save refuses it),
 // and the change log explains the state replayed (checkLogExplains) with a how that fits each
 // entry.
 func FuzzReplay(f *testing.F) {
@@ -61,7 +62,7 @@ func FuzzReplay(f *testing.F) {
 			d.ReplayJournal()
 		}
 		for i := range d.Len() {
-			if l := d.Label(i); (l < 0 || l > 255) && l != NoLabel {
+			if l := d.Label(i); (l < 0 || l > 255) && l != sample.NoLabel {
 				t.Fatalf("sample %d has label %d after a replay", i, l)
 			}
 		}

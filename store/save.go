@@ -1,15 +1,18 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/sample"
 	"idxlabel/store/journal"
 )
 
@@ -38,7 +41,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
 // when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// NoLabel in an int32 file (buildLabels).
+// sample.NoLabel in an int32 file (buildLabels).
 // LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
@@ -87,6 +90,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	d.keepClassNames()
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
@@ -236,7 +240,7 @@ func (d *Dataset) AnyLabelled() bool {
 // anyLabelled reports whether a kept sample has a label (d.mu held).
 func (d *Dataset) anyLabelled() bool {
 	for i, l := range d.labels {
-		if l != NoLabel && !d.deleted[i] {
+		if l != sample.NoLabel && !d.deleted[i] {
 			return true
 		}
 	}
@@ -297,13 +301,32 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
 }
 
+// keepClassNames makes the saved pair find the dataset's class names when it is opened again
+// (saveClassNames: after a Save As to another name or folder, or a new dataset's first save, the
+// names are written beside the label file) and adds its note to LastSave's.
+func (d *Dataset) keepClassNames() {
+	d.mu.RLock()
+	labels, names := d.labelsPath, d.names
+	d.mu.RUnlock()
+	file, note := saveClassNames(labels, names)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if file != "" {
+		d.namesPath = file
+	}
+	if note != "" {
+		d.lastSave.Notes = append(d.lastSave.Notes, note)
+	}
+}
+
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
 // paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
 // compared, then renamed with a manifest so that a crash between the renames is finished by the
 // next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
 // It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
-// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, and any
-// write, verify or rename error.
+// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, an
+// *UnsavedEditsError when its journal holds unsaved edits (RefuseUnsaved), and any write,
+// verify or rename error. It replaces existing files: a writer decides that first (ClaimOutputs).
 func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	if labels == nil {
 		labelsPath = ""
@@ -322,6 +345,9 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 		return err
 	}
 	defer release()
+	if err := RefuseUnsaved(paths...); err != nil {
+		return err
+	}
 	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
 }
 
@@ -446,7 +472,7 @@ func (d *Dataset) buildImages(kept []int) *idx.Array {
 // buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label
 // file's, except where idxlabel chose it (ownLabels: images opened alone, or a label file it
 // wrote holding "no label"), where newLabelType chooses again. A sample without a label is
-// stored as NoLabel (−2147483648, int32's least value, which no class uses), and only in an
+// stored as sample.NoLabel (−2147483648, int32's least value, which no class uses), and only in an
 // int32 file of idxlabel's own: a file of the person's dtype that cannot hold it is refused
 // rather than widened. Errors: a sample without a label that the dtype cannot hold, and a label
 // the dtype cannot hold (labelRange), which is refused rather than written wrapped.
@@ -458,7 +484,7 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 	lo, hi := labelRange(h)
 	for _, i := range kept {
 		// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
-		if d.labels[i] == NoLabel {
+		if d.labels[i] == sample.NoLabel {
 			if h.Type == idx.Int32 && h.Rank() == 1 {
 				continue
 			}
@@ -491,10 +517,10 @@ func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
 // (carry.go) and are checked against this dtype from then on: an undo after the save may bring
 // back a label of 300, which a ubyte file would store as 300 mod 256.
 func (d *Dataset) newLabelType(kept []int) idx.DType {
-	wide := func(l int32) bool { return l > 255 } // NoLabel, the only negative label here, fits
+	wide := func(l int32) bool { return l > 255 } // sample.NoLabel, the only negative label here, fits
 	for _, i := range kept {
-		if wide(d.labels[i]) || d.labels[i] == NoLabel {
-			return idx.Int32 // NoLabel is stored as int32's least value
+		if wide(d.labels[i]) || d.labels[i] == sample.NoLabel {
+			return idx.Int32 // sample.NoLabel is stored as int32's least value
 		}
 	}
 	for _, a := range slices.Concat(d.undo, d.redo) {
@@ -505,14 +531,39 @@ func (d *Dataset) newLabelType(kept []int) idx.DType {
 	return idx.UByte
 }
 
-// verify decodes the file at path and compares it with want.
+// verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
+// it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
 func verify(path string, want *idx.Array) error {
-	got, err := idx.ReadFile(path)
+	f, err := idx.OpenFile(path)
 	if err != nil {
 		return err
 	}
-	if got.Header.String() != want.Header.String() || !equalYielding(got.Data, want.Data) {
-		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
+	defer f.Close()
+	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, want.Header)
+	if f.Header.String() != want.Header.String() {
+		return differs
+	}
+	buf := make([]byte, 1<<20)
+	var y yielder
+	off := 0
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if off+n > len(want.Data) || !bytes.Equal(buf[:n], want.Data[off:off+n]) {
+				return differs
+			}
+			off += n
+			y.add(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if off != len(want.Data) {
+		return differs
 	}
 	return nil
 }
@@ -543,7 +594,7 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 		}
 	} else {
 		for i := range d.orig {
-			d.orig[i] = NoLabel
+			d.orig[i] = sample.NoLabel
 		}
 	}
 	d.labels = slices.Clone(d.orig)

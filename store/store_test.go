@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 )
 
 // copyPair writes an n-sample pair built from the real t10k files into a temporary folder (raw

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/sample"
 	"maps"
 	"slices"
 	"sync"
@@ -135,7 +136,7 @@ func (t *tally) liveCounts(d *Dataset) map[int32]int {
 	return maps.Clone(t.live)
 }
 
-// present returns the distinct labels of the samples, deleted ones included, sorted, NoLabel
+// present returns the distinct labels of the samples, deleted ones included, sorted, sample.NoLabel
 // left out (d.mu held for reading).
 func (t *tally) present(d *Dataset) []int {
 	t.mu.Lock()
@@ -143,7 +144,7 @@ func (t *tally) present(d *Dataset) []int {
 	t.fill(d)
 	out := make([]int, 0, len(t.all))
 	for l := range t.all {
-		if l != NoLabel {
+		if l != sample.NoLabel {
 			out = append(out, int(l))
 		}
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"idxlabel/sample"
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
@@ -34,8 +35,8 @@ func recount(d *Dataset) (Counters, []ClassCount, []int) {
 		set[k] = true
 	}
 	var counts []ClassCount
-	if n := live[NoLabel]; n > 0 {
-		counts = append(counts, ClassCount{Class: NoLabel, Count: n})
+	if n := live[sample.NoLabel]; n > 0 {
+		counts = append(counts, ClassCount{Class: sample.NoLabel, Count: n})
 	}
 	for _, k := range slices.Sorted(maps.Keys(set)) {
 		counts = append(counts, ClassCount{Class: k, Name: d.names[k], Count: live[k]})

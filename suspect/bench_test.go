@@ -4,7 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -23,12 +24,12 @@ func BenchmarkScanCNNT10k(b *testing.B) { benchScan(b, mnistData(b, 10000), cnnS
 // recipe (6 epochs at this size; target ≤ 120 s on 2 cores).
 func BenchmarkScanCNN60k(b *testing.B) { benchScan(b, mnistTrainData(b), cnnScanBench) }
 
-func knnScan(d Data) (float64, error) {
+func knnScan(d sample.Set) (float64, error) {
 	_, err := Scan(context.Background(), d, Options{}, nil)
 	return -1, err
 }
 
-func cnnScanBench(d Data) (float64, error) {
+func cnnScanBench(d sample.Set) (float64, error) {
 	res, err := ScanCNN(context.Background(), d, CNNOptions{}, nil)
 	if err != nil {
 		return 0, err
@@ -38,7 +39,7 @@ func cnnScanBench(d Data) (float64, error) {
 
 // benchScan also reports the scan's peak heap beyond the pixels (sampled every 5 ms) against the
 // pixel data (target: total ≤ 2× the pixels), and the CNN's out-of-fold error.
-func benchScan(b *testing.B, d Data, scan func(Data) (float64, error)) {
+func benchScan(b *testing.B, d sample.Set, scan func(sample.Set) (float64, error)) {
 	for b.Loop() {
 		var errRate float64
 		peak, err := mnisttest.PeakHeap(func() (err error) {

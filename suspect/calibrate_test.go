@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"fmt"
+	"idxlabel/sample"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -69,14 +70,14 @@ type calibration struct {
 
 // measureCalibration trains TrainModel on labelled t10k samples (perClass of each class, drawn
 // with seed) and measures its suggestions for 2,000 other samples.
-func measureCalibration(tb testing.TB, d Data, perClass int, seed uint64) calibration {
+func measureCalibration(tb testing.TB, d sample.Set, perClass int, seed uint64) calibration {
 	tb.Helper()
 	truth := slices.Clone(d.Labels)
 	rng := rand.New(rand.NewPCG(seed, 77))
 	order := rng.Perm(d.N)
 	train := make([]int, d.N)
 	for i := range train {
-		train[i] = NoLabel
+		train[i] = sample.NoLabel
 	}
 	count := map[int]int{}
 	var rest []int

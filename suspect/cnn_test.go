@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -71,7 +72,7 @@ var quickCNN = CNNOptions{Folds: 2, Epochs: 2, Seed: 3}
 func TestScanCNNDeterministic(t *testing.T) {
 	d := mnistData(t, 1000)
 	for i := 0; i < d.N; i += 97 {
-		d.Labels[i] = NoLabel
+		d.Labels[i] = sample.NoLabel
 	}
 	one, two := quickCNN, quickCNN
 	one.Workers, two.Workers = 1, 2
@@ -101,7 +102,7 @@ func TestScanCNNDeterministic(t *testing.T) {
 // checkOutputs checks a scan's per-sample outputs: N×classes probabilities that sum to 1 and
 // agree with each suspect's Score, and N×cnn.Features embeddings, non-negative (after ReLU) and
 // not all zero for any sample.
-func checkOutputs(t *testing.T, d Data, r *CNNResult) {
+func checkOutputs(t *testing.T, d sample.Set, r *CNNResult) {
 	t.Helper()
 	nc := len(r.Classes)
 	if len(r.Probs) != d.N*nc || len(r.Features) != d.N*cnn.Features {
@@ -148,7 +149,7 @@ func TestScanCNNFindsPlantedErrors(t *testing.T) {
 	}
 	for n := 0; n < 30; {
 		if i := rng.IntN(d.N); d.Labels[i] == truth[i] {
-			d.Labels[i] = NoLabel
+			d.Labels[i] = sample.NoLabel
 			n++
 		}
 	}
@@ -212,9 +213,9 @@ func TestScanCNNErrorsAndCancel(t *testing.T) {
 		t.Fatal("a one-class scan succeeded")
 	}
 	odd := d
-	odd.Dim = 700
+	odd.H = 25 // 25×28 = 700 pixels, where each sample has 784
 	if _, err := ScanCNN(context.Background(), odd, quickCNN, nil); err == nil {
-		t.Fatal("700-pixel samples without a size were accepted")
+		t.Fatal("784-pixel samples said to be 25×28 were accepted")
 	}
 }
 
@@ -232,7 +233,7 @@ func TestScanCNNResizes(t *testing.T) {
 			}
 		}
 	}
-	d.Dim, d.H, d.W = 196, 14, 14
+	d.H, d.W = 14, 14
 	d.Pixels = func(i int) []byte { return small[i*196 : (i+1)*196] }
 	noVote := quickCNN
 	noVote.Neighbours = -1
@@ -261,7 +262,7 @@ func TestTrainModel(t *testing.T) {
 	d := mnistData(t, 1800)
 	truth := slices.Clone(d.Labels)
 	for i := 1500; i < d.N; i++ {
-		d.Labels[i] = NoLabel
+		d.Labels[i] = sample.NoLabel
 	}
 	var last Progress
 	m, err := TrainModel(context.Background(), d, CNNOptions{Epochs: 4}, func(p Progress) { last = p })
@@ -291,7 +292,7 @@ func TestTrainModel(t *testing.T) {
 	few := d
 	few.Labels = make([]int, d.N)
 	for i := range few.Labels {
-		few.Labels[i] = NoLabel
+		few.Labels[i] = sample.NoLabel
 		if i < 5 {
 			few.Labels[i] = truth[i]
 		}
@@ -328,7 +329,7 @@ func TestSuggest(t *testing.T) {
 	truth := slices.Clone(d.Labels)
 	var ask []int
 	for i := 1000; i < d.N; i++ {
-		d.Labels[i] = NoLabel
+		d.Labels[i] = sample.NoLabel
 		ask = append(ask, i)
 	}
 	m, err := TrainModel(context.Background(), d, CNNOptions{Epochs: 8}, nil)
@@ -348,7 +349,7 @@ func TestSuggest(t *testing.T) {
 		if k > 0 && (s.Confidence > list[k-1].Confidence || s.Confidence == list[k-1].Confidence && s.Index < list[k-1].Index) {
 			t.Fatalf("suggestion %d out of order", k)
 		}
-		if seen[s.Index] || s.Index < 1000 || s.Label != NoLabel || s.Score != 1 {
+		if seen[s.Index] || s.Index < 1000 || s.Label != sample.NoLabel || s.Score != 1 {
 			t.Fatalf("suggestion %+v", s)
 		}
 		seen[s.Index] = true
@@ -368,7 +369,7 @@ func TestSuggest(t *testing.T) {
 		t.Error("an index past the samples was accepted")
 	}
 	odd := d
-	odd.Dim, odd.H, odd.W = 196, 14, 14
+	odd.H, odd.W = 14, 14
 	if _, err := m.Suggest(context.Background(), odd, ask, nil); err == nil {
 		t.Error("14×14 samples were accepted by a 28×28 model")
 	}

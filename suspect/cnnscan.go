@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -17,7 +18,7 @@ type cnnScan struct {
 	opts       CNNOptions
 	cfg        cnn.Config
 	jobs       []cnnJob
-	unlabelled []int     // the samples labelled NoLabel, ascending
+	unlabelled []int     // the samples labelled sample.NoLabel, ascending
 	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
 	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them, then aligned
 	prog       scanProgress
@@ -38,7 +39,7 @@ type cnnJob struct {
 	unlProbs    []float32 // len(unlabelled)×classes
 }
 
-func newCNNScan(in *input, d Data, opts CNNOptions) *cnnScan {
+func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N), features: make([]float32, d.N*cnn.Features),
 		cfg: cnn.Config{Epochs: opts.Epochs, LabelSmoothing: labelSmoothing}}
 	for i := range sc.pos {
@@ -55,7 +56,11 @@ func newCNNScan(in *input, d Data, opts CNNOptions) *cnnScan {
 	// One job per seed and fold: the folds are dealt anew for each seed.
 	for r := range opts.Seeds {
 		seed := opts.Seed + uint64(r)
-		for _, held := range stratifiedFolds(in.labelled, in.cls, opts.Folds, seed) {
+		folds := stratifiedFolds(in.labelled, in.cls, opts.Folds, seed)
+		if opts.Groups != nil {
+			folds = stratifiedGroupFolds(in.labelled, in.cls, opts.Groups, opts.Folds, seed)
+		}
+		for _, held := range folds {
 			mark := make([]bool, d.N)
 			for _, i := range held {
 				mark[i] = true
@@ -153,10 +158,17 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 			queries[m] = at(m)
 		}
 		cls := make([]int, len(lab))
+		var groups []int32 // by place in lab: a held-out sample's near-copies cast no vote on it
+		if sc.opts.Groups != nil {
+			groups = make([]int32, len(lab))
+		}
 		for p, i := range lab {
 			cls[p] = sc.in.cls[i]
+			if groups != nil {
+				groups[p] = sc.opts.Groups[i]
+			}
 		}
-		j.votes, err = featureVote(ctx, feats, cls, queries, sc.nc, sc.opts.Neighbours, sc.opts.Workers, func(f float64) { sc.prog.voted(k, f) })
+		j.votes, err = featureVote(ctx, feats, cls, groups, queries, sc.nc, sc.opts.Neighbours, sc.opts.Workers, func(f float64) { sc.prog.voted(k, f) })
 		if err != nil {
 			return err
 		}
@@ -264,7 +276,7 @@ func (sc *cnnScan) result(ctx context.Context) (*CNNResult, error) {
 		for m, i := range sc.unlabelled {
 			p := mean[m*nc : (m+1)*nc]
 			copy(res.Probs[i*nc:(i+1)*nc], p)
-			res.Unlabelled = append(res.Unlabelled, verdict(i, NoLabel, -1, p, sc.in.classes))
+			res.Unlabelled = append(res.Unlabelled, verdict(i, sample.NoLabel, -1, p, sc.in.classes))
 		}
 		sortSuggestions(res.Unlabelled)
 	}

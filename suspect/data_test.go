@@ -3,11 +3,12 @@ package suspect
 import (
 	"testing"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 )
 
 // mnistData returns n samples built from the real t10k files as scan input.
-func mnistData(tb testing.TB, n int) Data {
+func mnistData(tb testing.TB, n int) sample.Set {
 	images, labels := mnisttest.Load(tb)
 	if n != images.Dims[0] {
 		images, labels = mnisttest.Build(tb, images, labels, n)
@@ -16,11 +17,11 @@ func mnistData(tb testing.TB, n int) Data {
 	for i := range ls {
 		ls[i] = int(labels.Data[i])
 	}
-	return Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	return sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 }
 
 // mnistTrainData returns the real 60,000-sample training set as scan input.
-func mnistTrainData(tb testing.TB) Data {
+func mnistTrainData(tb testing.TB) sample.Set {
 	images, labels, err := mnisttest.ReadPair(mnisttest.Path(tb, mnisttest.TrainImages), mnisttest.Path(tb, mnisttest.TrainLabels))
 	if err != nil {
 		tb.Fatal(err)
@@ -30,5 +31,5 @@ func mnistTrainData(tb testing.TB) Data {
 	for i := range ls {
 		ls[i] = int(labels.Data[i])
 	}
-	return Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	return sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 }

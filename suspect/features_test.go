@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -43,7 +44,7 @@ func TestModelFeaturesShareTheScansSpace(t *testing.T) {
 	if _, err := res.Model.Features(context.Background(), d, []int{d.N}); err == nil {
 		t.Error("an index past the samples was accepted")
 	}
-	small := Data{N: 1, Dim: 100, H: 10, W: 10, Pixels: func(int) []byte { return make([]byte, 100) }}
+	small := sample.Set{N: 1, H: 10, W: 10, Pixels: func(int) []byte { return make([]byte, 100) }}
 	if _, err := res.Model.Features(context.Background(), small, []int{0}); err == nil {
 		t.Error("samples of another size were accepted")
 	}

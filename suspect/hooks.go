@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -14,13 +15,13 @@ import (
 // for the axes, O(N·Dim·dims) time and O(N·dims) memory for the projection. Errors: fewer than
 // 2 samples, pixels of the wrong length, a PCA that does not converge, or the context's error
 // when cancelled.
-func PixelFeatures(ctx context.Context, d Data, dims, maxSamples int, seed uint64, workers int) ([]float32, int, error) {
+func PixelFeatures(ctx context.Context, d sample.Set, dims, maxSamples int, seed uint64, workers int) ([]float32, int, error) {
 	o := Options{Dims: dims, PCASamples: maxSamples, Seed: seed, Workers: workers}.withDefaults()
 	if d.N < 2 {
 		return nil, 0, fmt.Errorf("features need at least 2 samples, the dataset has %d", d.N)
 	}
-	if got := len(d.Pixels(0)); got != d.Dim {
-		return nil, 0, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim)
+	if got := len(d.Pixels(0)); got != d.Dim() {
+		return nil, 0, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim())
 	}
 	p, err := fitPCA(ctx, d, o.Dims, o.PCASamples, o.Seed)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -91,13 +92,13 @@ func (m *Model) calibrate(p []float32) { temper(p, len(m.classes), m.temperature
 const suggestChunk = 256
 
 // Suggest predicts a label for each sample idx[k] of d (d.Labels is not read): one Suspect per
-// sample, with Index idx[k], Label NoLabel, Suggested the most probable class (the first on
+// sample, with Index idx[k], Label sample.NoLabel, Suggested the most probable class (the first on
 // ties), Confidence its probability (0–1), Score 1 and Support the highest probability (as
 // ScanCNN gives its unlabelled samples), most confident first, ties by lower index. Images other
 // than 28×28 are resized for the model as in training. progress (may be nil) gets the share
 // done, 0–1, from the calling goroutine. Errors: samples of another size than the model was
 // trained on, an index outside 0…N−1, or the context's error when cancelled.
-func (m *Model) Suggest(ctx context.Context, d Data, idx []int, progress func(done float64)) ([]Suspect, error) {
+func (m *Model) Suggest(ctx context.Context, d sample.Set, idx []int, progress func(done float64)) ([]Suspect, error) {
 	s, err := m.samples(d, idx)
 	if err != nil {
 		return nil, err
@@ -120,13 +121,10 @@ func (m *Model) Suggest(ctx context.Context, d Data, idx []int, progress func(do
 // samples returns d's samples as the model's networks read them (resized to 28×28 as in
 // training when they are another size), after checking that d has the size the model was
 // trained on and that every index of idx is a sample of d.
-func (m *Model) samples(d Data, idx []int) (cnn.Samples, error) {
+func (m *Model) samples(d sample.Set, idx []int) (cnn.Samples, error) {
 	h, w := d.H, d.W
-	if h == 0 && w == 0 && d.Dim == cnn.Pixels {
-		h, w = cnn.Side, cnn.Side
-	}
-	if h != m.h || w != m.w || h*w != d.Dim {
-		return cnn.Samples{}, fmt.Errorf("samples of %d×%d pixels (%d), the model takes %d×%d", h, w, d.Dim, m.h, m.w)
+	if h != m.h || w != m.w || h*w != d.Dim() {
+		return cnn.Samples{}, fmt.Errorf("samples of %d×%d pixels (%d), the model takes %d×%d", h, w, d.Dim(), m.h, m.w)
 	}
 	for _, i := range idx {
 		if i < 0 || i >= d.N {
@@ -147,7 +145,7 @@ func (m *Model) samples(d Data, idx []int) (cnn.Samples, error) {
 // its points). Images other than 28×28 are resized as in training. Growth: one forward pass per
 // sample, O(len(idx)·cnn.Features) memory. Errors: samples of another size than the model was
 // trained on, an index outside 0…N−1, or the context's error when cancelled.
-func (m *Model) Features(ctx context.Context, d Data, idx []int) ([]float32, error) {
+func (m *Model) Features(ctx context.Context, d sample.Set, idx []int) ([]float32, error) {
 	s, err := m.samples(d, idx)
 	if err != nil {
 		return nil, err
@@ -170,7 +168,7 @@ func (m *Model) suggest(ctx context.Context, s cnn.Samples, idx []int) ([]Suspec
 	nc := len(m.classes)
 	out := make([]Suspect, len(idx))
 	for k, i := range idx {
-		out[k] = verdict(i, NoLabel, -1, p[k*nc:(k+1)*nc], m.classes)
+		out[k] = verdict(i, sample.NoLabel, -1, p[k*nc:(k+1)*nc], m.classes)
 	}
 	return out, nil
 }
@@ -206,7 +204,7 @@ func modelEpochs(n int) int {
 // third, and the model's temperature is fitted to those predictions (see Temperature; none below
 // 20 labelled samples). The calibration networks train alongside the model, opts.Workers at a
 // time, and cost up to about twice its training. Errors: as ScanCNN's.
-func TrainModel(ctx context.Context, d Data, opts CNNOptions, progress func(Progress)) (*Model, error) {
+func TrainModel(ctx context.Context, d sample.Set, opts CNNOptions, progress func(Progress)) (*Model, error) {
 	in, err := prepare(d)
 	if err != nil {
 		return nil, err
@@ -329,10 +327,10 @@ func without(all, drop []int) []int {
 
 // input is a dataset made ready for the CNN.
 type input struct {
-	samples  cnn.Samples // 28×28 pixels; Labels holds class indices (−1 for NoLabel)
-	labels   []int       // the given labels (NoLabel for none)
+	samples  cnn.Samples // 28×28 pixels; Labels holds class indices (−1 for sample.NoLabel)
+	labels   []int       // the given labels (sample.NoLabel for none)
 	labelled []int       // indices of the labelled samples
-	cls      []int       // each sample's class index, −1 for NoLabel
+	cls      []int       // each sample's class index, −1 for sample.NoLabel
 	classes  []int       // the distinct labels, ascending
 	h, w     int
 }
@@ -340,7 +338,7 @@ type input struct {
 // prepare checks d and maps its labels to class indices; images other than 28×28 are resized
 // once into a buffer of N×784 bytes. Errors: fewer than 2 samples, labels or pixels of the wrong
 // length, a size that does not match Dim, fewer than 2 classes or more than cnn.MaxClasses.
-func prepare(d Data) (*input, error) {
+func prepare(d sample.Set) (*input, error) {
 	if d.N < 2 {
 		return nil, fmt.Errorf("suspects need at least 2 samples, the dataset has %d", d.N)
 	}
@@ -348,19 +346,16 @@ func prepare(d Data) (*input, error) {
 		return nil, fmt.Errorf("%d labels for %d samples", len(d.Labels), d.N)
 	}
 	h, w := d.H, d.W
-	if h == 0 && w == 0 && d.Dim == cnn.Pixels {
-		h, w = cnn.Side, cnn.Side
+	if h <= 0 || w <= 0 || h*w != d.Dim() {
+		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim())
 	}
-	if h <= 0 || w <= 0 || h*w != d.Dim {
-		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim)
-	}
-	if got := len(d.Pixels(0)); got != d.Dim {
-		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim)
+	if got := len(d.Pixels(0)); got != d.Dim() {
+		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim())
 	}
 	in := &input{h: h, w: w, cls: make([]int, d.N), labels: d.Labels}
 	seen := map[int]bool{}
 	for _, l := range d.Labels {
-		if l != NoLabel && !seen[l] {
+		if l != sample.NoLabel && !seen[l] {
 			seen[l] = true
 			in.classes = append(in.classes, l)
 			if len(in.classes) > cnn.MaxClasses {
@@ -374,7 +369,7 @@ func prepare(d Data) (*input, error) {
 	slices.Sort(in.classes)
 	for i, l := range d.Labels {
 		in.cls[i] = -1
-		if l != NoLabel {
+		if l != sample.NoLabel {
 			in.cls[i], _ = slices.BinarySearch(in.classes, l)
 			in.labelled = append(in.labelled, i)
 		}

@@ -3,6 +3,7 @@ package suspect
 import (
 	"context"
 	"errors"
+	"idxlabel/sample"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -23,7 +24,7 @@ type pca struct {
 // fitPCA estimates the principal axes from up to maxSamples samples chosen at random (with a
 // fixed seed, so runs repeat): the covariance of their pixels (dim×dim) and its eigenvectors.
 // Errors: the eigendecomposition does not converge; a cancelled context.
-func fitPCA(ctx context.Context, d Data, dims, maxSamples int, seed uint64) (*pca, error) {
+func fitPCA(ctx context.Context, d sample.Set, dims, maxSamples int, seed uint64) (*pca, error) {
 	n := d.N
 	idx := make([]int, n)
 	for i := range idx {
@@ -35,8 +36,8 @@ func fitPCA(ctx context.Context, d Data, dims, maxSamples int, seed uint64) (*pc
 		idx = idx[:maxSamples]
 	}
 	m := len(idx)
-	mean := make([]float64, d.Dim)
-	vec := make([]float32, d.Dim)
+	mean := make([]float64, d.Dim())
+	vec := make([]float32, d.Dim())
 	for _, i := range idx {
 		for k, v := range unitVector(d.Pixels(i), vec) {
 			mean[k] += float64(v)
@@ -47,33 +48,33 @@ func fitPCA(ctx context.Context, d Data, dims, maxSamples int, seed uint64) (*pc
 	}
 	// The covariance accumulates over chunks of samples, so the float64 copy stays small.
 	const chunk = 500
-	x := make([]float64, min(m, chunk)*d.Dim)
-	cov := blas64.Symmetric{Uplo: blas.Upper, N: d.Dim, Stride: d.Dim, Data: make([]float64, d.Dim*d.Dim)}
+	x := make([]float64, min(m, chunk)*d.Dim())
+	cov := blas64.Symmetric{Uplo: blas.Upper, N: d.Dim(), Stride: d.Dim(), Data: make([]float64, d.Dim()*d.Dim())}
 	for c0 := 0; c0 < m; c0 += chunk {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		rows := min(chunk, m-c0)
 		for r, i := range idx[c0 : c0+rows] {
-			row := x[r*d.Dim : (r+1)*d.Dim]
+			row := x[r*d.Dim() : (r+1)*d.Dim()]
 			for k, v := range unitVector(d.Pixels(i), vec) {
 				row[k] = float64(v) - mean[k]
 			}
 		}
-		blas64.Syrk(blas.Trans, 1/float64(m), blas64.General{Rows: rows, Cols: d.Dim, Stride: d.Dim, Data: x[:rows*d.Dim]}, 1, cov)
+		blas64.Syrk(blas.Trans, 1/float64(m), blas64.General{Rows: rows, Cols: d.Dim(), Stride: d.Dim(), Data: x[:rows*d.Dim()]}, 1, cov)
 	}
-	dims = min(dims, d.Dim)
+	dims = min(dims, d.Dim())
 	vecs, err := leadingEigenvectors(cov, dims, seed)
 	if err != nil {
 		return nil, err
 	}
-	dims = min(dims, d.Dim)
-	p := &pca{dim: d.Dim, dims: dims, mean: make([]float32, d.Dim), axes: make([]float32, d.Dim*dims)}
+	dims = min(dims, d.Dim())
+	p := &pca{dim: d.Dim(), dims: dims, mean: make([]float32, d.Dim()), axes: make([]float32, d.Dim()*dims)}
 	for k := range mean {
 		p.mean[k] = float32(mean[k])
 	}
 	for j := range dims {
-		for k := range d.Dim {
+		for k := range d.Dim() {
 			p.axes[k*dims+j] = float32(vecs.At(k, j))
 		}
 	}
@@ -137,7 +138,7 @@ func leadingEigenvectors(c blas64.Symmetric, dims int, seed uint64) (*mat.Dense,
 
 // project returns every sample's coordinates on the axes: N×dims float32, row-major, computed
 // in blocks across workers. progress is called with the samples done.
-func (p *pca) project(ctx context.Context, d Data, workers int, progress func(done int)) ([]float32, error) {
+func (p *pca) project(ctx context.Context, d sample.Set, workers int, progress func(done int)) ([]float32, error) {
 	out := make([]float32, d.N*p.dims)
 	const block = 512
 	blocks := make(chan int)

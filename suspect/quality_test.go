@@ -2,6 +2,7 @@ package suspect
 
 import (
 	"context"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"testing"
 
@@ -94,7 +95,7 @@ func TestScanCancelAndErrors(t *testing.T) {
 	if _, err := Scan(ctx, d, Options{}, nil); err != context.Canceled {
 		t.Fatalf("cancelled scan: %v", err)
 	}
-	if _, err := Scan(context.Background(), Data{N: 1, Dim: 784, Pixels: d.Pixels, Labels: []int{1}}, Options{}, nil); err == nil {
+	if _, err := Scan(context.Background(), sample.Set{N: 1, H: 28, W: 28, Pixels: d.Pixels, Labels: []int{1}}, Options{}, nil); err == nil {
 		t.Fatal("a 1-sample scan succeeded")
 	}
 }

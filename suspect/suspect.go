@@ -6,21 +6,9 @@ import (
 	"runtime"
 	"slices"
 
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
-
-// NoLabel marks a sample without a label: it is a neighbour of others but casts no vote and is
-// not ranked. It is store.NoLabel (defined there, once), named here for suspect's callers.
-const NoLabel = store.NoLabel
-
-// Data is what the scan reads: N samples of Dim pixels each (0–255) and their labels.
-type Data struct {
-	N, Dim int
-	H, W   int                // each sample's height and width in pixels, H×W = Dim (0, 0: 28×28; ScanCNN only)
-	Pixels func(i int) []byte // sample i's Dim pixels; called concurrently, must not change
-	Labels []int              // N labels (NoLabel for none)
-}
 
 // Options tune the scan. The zero value takes the defaults.
 type Options struct {
@@ -65,6 +53,17 @@ type Suspect struct {
 	Confidence float64
 }
 
+// DoubtScore is the Score from which a Suspect whose suggestion is another class counts as a
+// likely label error (Doubted): its label is more probably wrong than right.
+const DoubtScore = 0.5
+
+// Doubted reports whether s is a likely label error: Score at least DoubtScore and a suggestion
+// other than its label. A sample whose label is still its most probable class, or tied with
+// the most probable, though below one half (three classes near a third each), is not doubted:
+// the method has no other label to offer, only uncertainty. This is the one rule that decides
+// which samples a review of suspects lists.
+func (s Suspect) Doubted() bool { return s.Score >= DoubtScore && s.Suggested != s.Label }
+
 // Result is a scan's outcome.
 type Result struct {
 	Suspects   []Suspect // every labelled sample, most suspicious first (ties: lower index first)
@@ -88,7 +87,7 @@ func (r *Result) Neighbours(i int) []int {
 // progress (may be nil) is called from the scan's goroutines with a stage name and the share
 // done (0–1). Errors: fewer than 2 samples, pixels of the wrong length, the context's error when
 // cancelled, or a PCA that does not converge.
-func Scan(ctx context.Context, d Data, opts Options, progress func(stage string, done float64)) (*Result, error) {
+func Scan(ctx context.Context, d sample.Set, opts Options, progress func(stage string, done float64)) (*Result, error) {
 	opts = opts.withDefaults()
 	if d.N < 2 {
 		return nil, fmt.Errorf("suspects need at least 2 samples, the dataset has %d", d.N)
@@ -96,8 +95,8 @@ func Scan(ctx context.Context, d Data, opts Options, progress func(stage string,
 	if len(d.Labels) != d.N {
 		return nil, fmt.Errorf("%d labels for %d samples", len(d.Labels), d.N)
 	}
-	if got := len(d.Pixels(0)); got != d.Dim {
-		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim)
+	if got := len(d.Pixels(0)); got != d.Dim() {
+		return nil, fmt.Errorf("samples have %d pixels, not %d", got, d.Dim())
 	}
 	report := func(stage string, f float64) {
 		if progress != nil {
@@ -144,14 +143,14 @@ func vote(labels []int, nb *nn.Graph) []Suspect {
 	out := make([]Suspect, 0, len(labels))
 	votes := map[int]float64{}
 	for i, l := range labels {
-		if l == NoLabel {
+		if l == sample.NoLabel {
 			continue
 		}
 		clear(votes)
 		var total float64
 		idx, dist := nb.Of(i)
 		for m, j := range idx {
-			if j < 0 || labels[j] == NoLabel {
+			if j < 0 || labels[j] == sample.NoLabel {
 				continue
 			}
 			w := 1 / (1 + float64(dist[m])/scale)

@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"time"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
 
 // analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
 // review, the health check, the confusion matrix and the map (its out-of-fold probabilities and
-// its features). Its rows are snapshot positions: snap.Indices[k] is the sample of row k. It
+// its features). Its rows are snapshot positions: snap.Index[k] is the sample of row k. It
 // describes the samples as they were when scanned; edits since then change labels (the views
 // read those from the store), a save renumbers the samples and makes it stale (current).
 type analysis struct {
 	ds     *store.Dataset
 	resets int // controller.resets when the scan began
-	snap   store.Snapshot
+	snap   sample.Set
 	res    *suspect.CNNResult
 	took   time.Duration
 	rows   map[int]int // sample index → row; O(N) memory, made once per scan
@@ -71,7 +72,7 @@ func nothingToScan(counts []store.ClassCount, n classNames) string {
 	var classes []int
 	labelled := 0
 	for _, cc := range counts {
-		if cc.Class != store.NoLabel && cc.Count > 0 {
+		if cc.Class != sample.NoLabel && cc.Count > 0 {
 			classes = append(classes, cc.Class)
 			labelled += cc.Count
 		}
@@ -108,7 +109,7 @@ func (s *scanner) drop(stale bool) {
 // its progress on the status bar) and, when it is done and the dataset is still ds, not
 // renumbered, makes its result the current analysis, hands it to done (may be nil) and to the
 // views waiting (analyse). A failure is shown; a cancel drops the waiting views.
-func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*analysis)) {
+func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis)) {
 	waiting := s.waiting
 	s.waiting = nil
 	s.stop() // a newer scan replaces it; the views waiting for it wait for this one
@@ -118,7 +119,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 	s.cnn = job
 	resets := c.resets
 	start := time.Now()
-	data, opts := cnnData(ds, snap, nil), s.models.opts
+	data, opts := snap, s.models.opts
 	c.jobs.run(func() {
 		var last time.Time
 		res, err := suspect.ScanCNN(job.ctx, data, opts, func(p suspect.Progress) {
@@ -137,6 +138,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 				}
 			})
 		})
+		waitGate(job.ctx, testRankGateEnv) // a test's hook; nothing otherwise
 		c.jobs.schedule(func() {
 			if s.cnn != job {
 				return // stopped, or replaced by a newer scan
@@ -157,8 +159,8 @@ func (s *scanner) runCNN(ds *store.Dataset, snap store.Snapshot, done func(*anal
 				s.drop(false)
 				return
 			}
-			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), rows: make(map[int]int, len(snap.Indices))}
-			for k, i := range snap.Indices {
+			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), rows: make(map[int]int, snap.N)}
+			for k, i := range snap.Index {
 				a.rows[i] = k
 			}
 			if done != nil {

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -82,7 +83,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	var want []string
 	row := func(i, from, to int, how string) {
 		label := func(l int) string {
-			if l == store.NoLabel {
+			if l == sample.NoLabel {
 				return ""
 			}
 			return strconv.Itoa(l)
@@ -108,7 +109,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	// Delete.
 	test.TapAt(g, tileCenter(g, 20))
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	row(20, ds.Label(20), store.NoLabel, "deleted")
+	row(20, ds.Label(20), sample.NoLabel, "deleted")
 	// A drawing: added-drawn.
 	w.draw.show()
 	w.sugg.drop() // no suggestions needed here
@@ -119,7 +120,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	if ds.Label(n) != 7 {
 		t.Fatalf("the drawing was not added: %d samples", ds.Len())
 	}
-	row(n, store.NoLabel, 7, "added-drawn")
+	row(n, sample.NoLabel, 7, "added-drawn")
 	w.draw.open.win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
 	w.scans.findSuspects()

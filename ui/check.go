@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -61,7 +62,7 @@ type checkRun struct {
 	against  []string      // the other set's image and label files (nil: leakage not checked)
 	other    *otherSet     // opened by the first pass
 	labelled bool          // some sample had a label: the second pass runs
-	snap     store.Snapshot
+	snap     sample.Set
 	quick    *check.Result // the first pass (nil until done)
 	scan     *analysis     // the CNN scan the second pass used
 	slow     *check.Result // the second pass (nil until done)
@@ -71,9 +72,11 @@ type checkRun struct {
 	// renums are the renumberings (saves) since the check began, in order: a pass maps the
 	// samples of its snapshot through those made after it.
 	renums [][]int
-	stage  string  // the progress line
-	done   float64 // its share done
-	why    string  // why it ended before finding every kind ("" when it did)
+	// removed counts the samples saves have left out since the check began (deleted, then saved).
+	removed int
+	stage   string  // the progress line
+	done    float64 // its share done
+	why     string  // why it ended before finding every kind ("" when it did)
 }
 
 // complete reports whether every pass of r ended with its findings.
@@ -103,13 +106,13 @@ func (k *checker) start(against []string) bool {
 	c := k.c
 	ds := c.ds
 	snap := ds.Snapshot()
-	if len(snap.Indices) == 0 {
+	if snap.N == 0 {
 		k.d.inform("Check Dataset", "There are no samples to check: every sample is deleted.")
 		return false
 	}
 	k.stop("replaced by a new check")
 	run := &checkRun{ds: ds, resets: c.resets, gen: ds.Gen(), began: time.Now(), against: against, snap: snap,
-		labelled: slices.ContainsFunc(snap.Labels, func(l int) bool { return l != store.NoLabel })}
+		labelled: slices.ContainsFunc(snap.Labels, func(l int) bool { return l != sample.NoLabel })}
 	run.job = c.jobs.start(jobChecking, "Health check: starting")
 	k.run = run
 	kinds := []check.Kind{check.Outlier, check.Duplicate}
@@ -131,18 +134,18 @@ func (k *checker) start(against []string) bool {
 	}
 	c.enter(modeCheck)
 	k.show()
-	data := checkData(ds, snap)
+	data := snap
 	ctx := run.job.ctx
 	c.jobs.run(func() {
 		var other *otherSet
-		var od *suspect.Data
+		var od *sample.Set
 		if against != nil {
 			var err error
 			if other, err = openOther(against, ds); err != nil {
 				c.jobs.schedule(func() { k.passDone(run, nil, err) })
 				return
 			}
-			d := checkData(other.ds, other.snap)
+			d := other.snap
 			od = &d
 			c.jobs.schedule(func() {
 				if k.run != run || k.mode.f == nil {
@@ -177,16 +180,6 @@ func openOther(files []string, ds *store.Dataset) (*otherSet, error) {
 	return &otherSet{ds: o, snap: o.Snapshot(), name: filepath.Base(files[0])}, nil
 }
 
-// checkData presents a snapshot's samples to the check as stored (EMNIST's transposed storage
-// as stored, with its height and width swapped), as the check command does.
-func checkData(ds *store.Dataset, snap store.Snapshot) suspect.Data {
-	h, w := ds.Size()
-	if ds.Transposed() {
-		h, w = w, h
-	}
-	return suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
-}
-
 // progress returns check.Run's progress callback for run: at most ten updates a second reach the
 // view and the status bar.
 func (k *checker) progress(run *checkRun) func(check.Progress) {
@@ -212,7 +205,7 @@ func (k *checker) progress(run *checkRun) func(check.Progress) {
 // deliver hands kind's findings to the view: list's samples are positions in snap, renumbered
 // through the saves made from run.renums[since] on; scan (nil: none) is the CNN scan of snap,
 // whose probabilities give a label error's confidence.
-func (k *checker) deliver(run *checkRun, kind check.Kind, list []check.Finding, snap store.Snapshot, since int, scan *suspect.CNNResult) {
+func (k *checker) deliver(run *checkRun, kind check.Kind, list []check.Finding, snap sample.Set, since int, scan *suspect.CNNResult) {
 	if k.run != run || k.mode.f == nil {
 		return
 	}
@@ -221,7 +214,7 @@ func (k *checker) deliver(run *checkRun, kind check.Kind, list []check.Finding, 
 		return
 	}
 	sample := func(row int) int {
-		i := snap.Indices[row]
+		i := snap.Index[row]
 		for _, to := range run.renums[since:] {
 			if i < 0 || i >= len(to) {
 				return -1
@@ -350,7 +343,7 @@ func (k *checker) scanned(run *checkRun, a *analysis) {
 	run.waitingScan, run.scan = false, a
 	run.stage, run.done = "label errors and outliers", 0
 	since := len(run.renums) // the scan is of the samples as they are numbered now
-	data := checkData(a.ds, a.snap)
+	data := a.snap
 	ctx := run.job.ctx
 	c.jobs.run(func() {
 		res, err := check.Run(ctx, data, nil, check.Options{Kinds: []check.Kind{check.Label, check.Outlier}, Scan: a.res, Top: checkTop},
@@ -426,11 +419,21 @@ func (k *checker) drop() {
 	k.run = nil
 }
 
-// followed keeps a check running in step with the samples: a save's renumbering is applied to
-// what it finds later; a replayed journal ends it (what it found no longer applies).
+// followed keeps a check in step with the samples: a save's renumbering is applied to what a
+// check running finds later, and the view shows the findings as they are now; a replayed
+// journal ends a check running (what it found no longer applies).
 func (k *checker) followed(renumber []int) {
 	run := k.run
-	if run == nil || run.job == nil {
+	if run == nil {
+		return
+	}
+	for _, to := range renumber {
+		if to < 0 {
+			run.removed++ // said beside "Checked N samples"
+		}
+	}
+	defer k.show() // the kinds' counts follow the findings (renumbered, without the samples saved away)
+	if run.job == nil {
 		return
 	}
 	if renumber == nil {
@@ -467,11 +470,14 @@ func (k *checker) show() {
 	case k.rep != nil:
 		s.note, s.done = "Writing the health report to "+k.rep.dir+": "+k.rep.stage, k.rep.done
 	default:
-		s.note = count("Checked %d samples", len(run.snap.Indices))
+		s.note = count("Checked %d samples", run.snap.N)
 		if o := m.f.other; o != nil {
-			s.note += " against " + o.name + count(" (%d)", len(o.snap.Indices))
+			s.note += " against " + o.name + count(" (%d)", o.snap.N)
 		}
 		s.note += fmt.Sprintf(" in %.1f s", run.took.Seconds())
+		if run.removed > 0 {
+			s.note += count("; saves since removed %d", run.removed) + count(" (%d samples now)", k.c.ds.Len())
+		}
 		if run.slow != nil {
 			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s)", run.quickOK.Seconds())
 		}

@@ -14,9 +14,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
@@ -27,7 +28,7 @@ var quickCNN = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
 
 // plantedCheck is a small pair for the check's tests, written to a temporary folder: the first
 // 1,500 samples of t10k with 4 copies of its own samples, 4 copies of training samples, 3
-// non-digits and 10 flipped labels planted (internal/planted, seed 7), and the other set: the
+// non-digits and 10 flipped labels planted (fixture/planted, seed 7), and the other set: the
 // first 3,000 training samples, whose files the leak kind reads.
 type plantedCheck struct {
 	set                  *planted.Set
@@ -152,7 +153,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 	}
 	for at, src := range pc.set.Leaks {
-		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Indices[x.others[0]] != src {
+		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Index[x.others[0]] != src {
 			t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
 		}
 	}
@@ -398,7 +399,7 @@ func TestCheckSaveDuringScan(t *testing.T) {
 	if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
 		t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
 	}
-	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Indices))
+	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
 	for kind, l := range k.mode.f.lists {
 		if l.state != checkFound || len(l.order) == 0 {
 			t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
@@ -470,7 +471,7 @@ func TestCheckWithoutLabels(t *testing.T) {
 		t.Fatalf("outliers: %v, %d listed", l.state, len(l.order))
 	}
 	for _, i := range l.order {
-		if x := l.of[i]; x.suggested != store.NoLabel || x.label != store.NoLabel {
+		if x := l.of[i]; x.suggested != sample.NoLabel || x.label != sample.NoLabel {
 			t.Fatalf("outlier %d: %+v", i, x)
 		}
 	}

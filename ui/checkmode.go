@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 )
@@ -24,8 +25,8 @@ type checkItem struct {
 	// others are the finding's other samples: a duplicate's copies (sample indices of this
 	// dataset), a leak's copies in the other set (positions in its snapshot, otherSet.snap).
 	others     []int
-	label      int     // the sample's label when it was checked (store.NoLabel: none)
-	suggested  int     // the CNN's most probable class for it (store.NoLabel: none)
+	label      int     // the sample's label when it was checked (sample.NoLabel: none)
+	suggested  int     // the CNN's most probable class for it (sample.NoLabel: none)
 	confidence float64 // the CNN's probability of suggested (label errors; 0 when unknown)
 	score      float64 // the kind's score (see check.Kind)
 }
@@ -52,8 +53,8 @@ type checkList struct {
 // written.
 type otherSet struct {
 	ds   *store.Dataset
-	snap store.Snapshot // what was compared: sample k of the comparison is snap.Indices[k]
-	name string         // its image file's name
+	snap sample.Set // what was compared: sample k of the comparison is snap.Index[k]
+	name string     // its image file's name
 }
 
 // checkFindings is what a health check found, as the mode shows it: the kinds it runs, in list
@@ -76,7 +77,8 @@ func newCheckFindings(kinds []check.Kind, threshold float64) *checkFindings {
 
 // renumbered returns the findings after a save that renumbered the samples (to maps each old
 // number to the new one, -1 for a deleted sample, now gone): the same lists without the deleted
-// samples, a duplicate's copies renumbered too. The other set's positions stay.
+// samples, counted without them too (the tab's count is the tiles'), a duplicate's copies
+// renumbered. The other set's positions stay.
 func (f *checkFindings) renumbered(to []int) *checkFindings {
 	at := func(i int) (int, bool) {
 		if i < 0 || i >= len(to) || to[i] < 0 {
@@ -87,9 +89,13 @@ func (f *checkFindings) renumbered(to []int) *checkFindings {
 	out := &checkFindings{kinds: f.kinds, lists: map[check.Kind]*checkList{}, other: f.other, threshold: f.threshold}
 	for k, l := range f.lists {
 		m := &checkList{state: l.state, of: make(map[int]checkItem, len(l.of)), flagged: l.flagged, found: l.found}
-		for _, i := range l.order {
+		for p, i := range l.order {
 			j, ok := at(i)
 			if !ok {
+				m.found--
+				if p < l.flagged { // the list holds the flagged findings first
+					m.flagged--
+				}
 				continue
 			}
 			x := l.of[i]
@@ -149,6 +155,7 @@ func (m *checkMode) ready() bool                  { return m.f != nil }
 func (m *checkMode) start()                       { m.begin() }
 func (m *checkMode) keepsAppended() bool          { return false }
 func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
+func (m *checkMode) wide() bool                   { return false }
 func (m *checkMode) shown(*state)                 {}
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
@@ -205,7 +212,7 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 	label := n.short(st.Label)
 	switch c.kind {
 	case check.Label:
-		if x.suggested != st.Label && x.suggested != store.NoLabel {
+		if x.suggested != st.Label && x.suggested != sample.NoLabel {
 			return badge{text: label + "→" + n.short(x.suggested) + "?", color: badgeSuspect}
 		}
 	case check.Outlier:
@@ -216,7 +223,7 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 		}
 	case check.Leak:
 		if len(x.others) > 0 && c.other != nil {
-			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Indices[x.others[0]]), color: badgeLeak}
+			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), color: badgeLeak}
 		}
 	}
 	return b
@@ -241,7 +248,7 @@ func (m *checkMode) key(c *controller, k *fyne.KeyEvent) bool {
 		c.keep(func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
-		if m.kind != check.Label || !ok || x.suggested == store.NoLabel {
+		if m.kind != check.Label || !ok || x.suggested == sample.NoLabel {
 			return false
 		}
 		c.decideAs(store.HowSuspectAccepted, x.suggested)
@@ -307,7 +314,7 @@ func (m *checkMode) about(s *state, i int) about {
 			n.long(x.suggested), 100*x.confidence, n.long(x.label), 100*(1-x.score))
 	case check.Outlier:
 		a.text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
-		if x.suggested != store.NoLabel {
+		if x.suggested != sample.NoLabel {
 			a.text += " The CNN's closest class: " + n.long(x.suggested) + "."
 		}
 	case check.Duplicate:
@@ -325,7 +332,7 @@ func (m *checkMode) about(s *state, i int) about {
 			if st.Deleted {
 				caption += " (deleted)"
 			}
-			a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w, caption: caption})
+			a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w, caption: caption})
 		}
 	case check.Leak:
 		o := m.f.other
@@ -334,10 +341,11 @@ func (m *checkMode) about(s *state, i int) about {
 		}
 		a.text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
+		set := baseName(o.name) // the other set's number, named so as not to be read as one of this set's
 		for _, k := range x.others[:min(4, len(x.others))] {
-			j := o.snap.Indices[k]
-			a.thumbs = append(a.thumbs, thumb{px: store.DisplayOrder(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
-				caption: n.short(o.snap.Labels[k]) + "  #" + strconv.Itoa(j)})
+			j := o.snap.Index[k]
+			a.thumbs = append(a.thumbs, thumb{px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
+				caption: n.short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
 	a.large = len(a.thumbs) > 0

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -40,7 +41,7 @@ func (n classNames) name(c int) string {
 
 // long names class c for display: "3", "3 (T-shirt)"; "none" for NoLabel.
 func (n classNames) long(c int) string {
-	if c == store.NoLabel {
+	if c == sample.NoLabel {
 		return "none"
 	}
 	if s := n.name(c); s != "" && s != strconv.Itoa(c) {
@@ -52,7 +53,7 @@ func (n classNames) long(c int) string {
 // short is the badge text of class c: its name when it is short, else its number; "?" for
 // NoLabel.
 func (n classNames) short(c int) string {
-	if c == store.NoLabel {
+	if c == sample.NoLabel {
 		return "?"
 	}
 	if s := n.name(c); s != "" && len([]rune(s)) <= 2 {

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 )
 
@@ -146,7 +146,7 @@ func predictionText(d *scanData, n classNames, i, label int) string {
 	switch {
 	case !ok:
 		return "The CNN scan did not see this sample (added or restored since)."
-	case label == store.NoLabel:
+	case label == sample.NoLabel:
 		return fmt.Sprintf("The model predicts %s (%.0f%%).", n.long(pred), 100*p)
 	case pred == label:
 		return fmt.Sprintf("The model agrees out of fold: %s (%.0f%%).", n.long(pred), 100*p)

@@ -38,6 +38,13 @@ type controller struct {
 	// matrix and map) in step with each change of it, on the UI thread, before the view model
 	// and the modes follow the change.
 	follows []func(store.Change)
+
+	// asking is the input being made (held.go): an edit it asks for that must wait queues it.
+	asking *heldInput
+	// replaying: the inputs that waited are being applied.
+	replaying bool
+	// lastReplay counts the inputs the last replay applied and left out (replayHeld).
+	lastReplay [2]int
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -49,6 +56,8 @@ type screen struct {
 	footer *footer
 	menu   *menuBar
 	title  func(string)
+	banner func(string)            // shows a line above the grid ("": none)
+	wide   func(bool)              // gives the middle the detail panel's room too (or back)
 	focus  func()                  // gives the grid the keys
 	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
 }
@@ -60,7 +69,9 @@ type pendingChange struct {
 }
 
 func newController(j *jobs, d *dialogs) *controller {
-	return &controller{state: state{jobs: j, modes: map[mode]modeView{modeBrowse: browseMode{}}, v: newView(nil, 0)}, d: d}
+	c := &controller{state: state{jobs: j, modes: map[mode]modeView{modeBrowse: browseMode{}}, v: newView(nil, 0)}, d: d}
+	j.idle = func() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
+	return c
 }
 
 // setEmpty gives the window an empty dataset, so that it is never without one: every handler
@@ -186,7 +197,9 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
-		c.resets++
+		if !keepsNumbers(ch.Renumber) {
+			c.resets++ // the scans describe samples by numbers that are gone
+		}
 		clear(c.places)
 		for _, mv := range c.modes {
 			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
@@ -196,13 +209,24 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.mode, f = modeBrowse, store.Filter{}
 			c.out.center(nil)
 		}
+		var sel []int
 		if ch.Renumber != nil {
-			// A save renumbered the samples: the cursor follows its sample.
-			if i := c.v.current(); i >= 0 && i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
-				c.v.order, c.v.cursor = []int{ch.Renumber[i]}, 0
+			// A save renumbered the samples: the cursor follows its sample (one the save left
+			// out: the next one kept), the selection and the inputs waiting follow theirs.
+			c.renumberHeld(ch.Renumber)
+			if c.v.nsel > 0 {
+				for _, i := range c.v.selection() {
+					if i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
+						sel = append(sel, ch.Renumber[i])
+					}
+				}
+			}
+			if k := nextKept(ch.Renumber, c.v.current()); k >= 0 {
+				c.v.order, c.v.cursor = []int{k}, 0
 			}
 		}
 		c.rebuild(f)
+		c.reselect(sel)
 		c.refresh()
 		c.follow()
 		return
@@ -217,6 +241,8 @@ func (c *controller) refresh() {
 	c.out.grid.show(c.gridFrame())
 	c.renderCursor()
 	c.out.title(c.title())
+	c.out.banner(c.banner())
+	c.out.wide(c.modeView().wide())
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -234,6 +260,7 @@ func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 	c.modeView().shown(&c.state)
+	c.writeTestState()
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
@@ -246,13 +273,15 @@ func (c *controller) say(text string) { c.out.footer.say(text) }
 // cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
 // status bar, never in a dialog (a key must not open one, and a burst of keys must not stack
 // them): the dataset is open read-only, or a job holds edits (a load, save, import or scan) and
-// the edit waits until it is done.
+// the input that asked for the edit waits until it is done (held.go).
 func (c *controller) cannotEdit() bool {
 	switch {
 	case c.ds.ReadOnly():
 		c.say(readOnlyNote)
-	case c.jobs.busy():
-		c.say("Busy (saving, opening or importing): edits wait until it is done")
+	case c.jobs.editsHeld():
+		if !c.holdAsked() {
+			c.say("Busy (saving, opening or importing): edits wait until it is done")
+		}
 	default:
 		return false
 	}
@@ -339,6 +368,20 @@ func (c *controller) setClass(class *int) {
 	c.follow()
 }
 
+// askGoto is the person asking for sample i (the go-to box, a neighbour's thumbnail): gotoSample
+// now, or once the inputs waiting before it are applied (held.go).
+func (c *controller) askGoto(i int) {
+	if i < 0 || i >= c.ds.Len() {
+		c.input(func() { c.gotoSample(i) }) // no such sample: gotoSample says so
+		return
+	}
+	c.inputOf(heldInput{run: func() {
+		if i >= 0 {
+			c.gotoSample(i)
+		}
+	}, samples: []*int{&i}, click: true})
+}
+
 // gotoSample puts the cursor on sample i, browsing every sample first if the view hides it.
 func (c *controller) gotoSample(i int) {
 	if i < 0 || i >= c.ds.Len() {
@@ -368,8 +411,18 @@ func (c *controller) moveCursor(to int, extend bool) {
 	c.follow()
 }
 
-// click is a tap on position p: select it alone, a Shift range, or toggle it with Ctrl.
+// click is a tap on position p: select it alone, a Shift range, or toggle it with Ctrl. While
+// inputs wait for a job (held.go) it waits too, for the sample it was on.
 func (c *controller) click(p int, shift, ctrl bool) {
+	if c.mustWait() && p >= 0 && p < c.v.Len() {
+		i := c.v.at(p)
+		c.hold(heldInput{run: func() {
+			if c.v.shows(i) {
+				c.click(c.v.pos[i], shift, ctrl)
+			}
+		}, samples: []*int{&i}, click: true})
+		return
+	}
 	c.v.click(p, shift, ctrl)
 	c.out.grid.Refresh()
 	c.renderCursor()
@@ -378,11 +431,61 @@ func (c *controller) click(p int, shift, ctrl bool) {
 // contextMenu is a secondary tap on position p: it selects p's tile unless it is selected
 // already, and offers the edits for the selection.
 func (c *controller) contextMenu(p int, at fyne.Position) {
+	if c.mustWait() {
+		c.say("Inputs wait for the job running: the menu comes when it is done")
+		return
+	}
 	if !c.v.isSelected(c.v.at(p)) {
 		c.click(p, false, false)
 	}
 	n := c.v.selectionSize()
 	c.d.popUpMenu(at,
-		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { c.pickClass("") }),
-		fyne.NewMenuItem("Delete / Restore", c.toggleDelete))
+		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { c.input(func() { c.pickClass("") }) }),
+		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
+}
+
+// nextKept returns the number after a save (renumber, see store.Change) of sample i, or of the
+// first sample after it the save kept; -1 when there is none (or i is -1).
+func nextKept(renumber []int, i int) int {
+	for ; i >= 0 && i < len(renumber); i++ {
+		if renumber[i] >= 0 {
+			return renumber[i]
+		}
+	}
+	return -1
+}
+
+// reselect selects again those of samples the view shows (the selection a save renumbered),
+// keeping the cursor where it is; with fewer than two it leaves the selection as rebuild made
+// it (the cursor's sample).
+func (c *controller) reselect(samples []int) {
+	if len(samples) < 2 {
+		return
+	}
+	cur := c.v.cursor
+	c.v.clearSelection()
+	for _, i := range samples {
+		if c.v.shows(i) {
+			c.v.setSelected(i, true)
+		}
+	}
+	if c.v.nsel == 0 {
+		c.v.move(cur, false)
+	}
+}
+
+// keepsNumbers reports whether a Reset's renumbering (store.Change.Renumber) leaves every sample
+// its number: a save that left none out (labels written, added samples kept). The scans of the
+// samples then still describe them (the pixels the networks saw are unchanged), so they are kept
+// across the save rather than run again. A replay's Reset (nil) renumbers. O(N), once a save.
+func keepsNumbers(renumber []int) bool {
+	if renumber == nil {
+		return false
+	}
+	for i, to := range renumber {
+		if to != i {
+			return false
+		}
+	}
+	return true
 }

@@ -33,7 +33,7 @@ func newPixelView() *pixelView {
 	return v
 }
 
-// set shows px (h×w, in display order: see store.DisplayOrder).
+// set shows px (h×w, upright: see sample.Upright).
 func (v *pixelView) set(px []byte, h, w int) {
 	v.px, v.h, v.w = px, h, w
 	v.raster.Refresh()

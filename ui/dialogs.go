@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -11,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/internal/version"
 )
 
 // prompt is an open dialog that asks the person something: Escape runs cancel, Enter runs
@@ -176,7 +180,7 @@ func (p *dialogs) showKeys() {
 	// in bold, then what they do.
 	left, right := container.NewVBox(), container.NewVBox()
 	fg := theme.Color(theme.ColorNameForeground)
-	for _, k := range keyReference {
+	for _, k := range keyReference(p.win.MainMenu()) {
 		keys := canvas.NewText(k.keys, fg)
 		keys.TextStyle.Bold = true
 		keys.Alignment = fyne.TextAlignTrailing
@@ -188,6 +192,12 @@ func (p *dialogs) showKeys() {
 	size := p.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
 	p.show("keys", d, d.Dismiss, nil, nil)
+}
+
+// showAbout is Help → About: the program's name and version (internal/version), what it is for,
+// and the Go release it was built with.
+func (p *dialogs) showAbout() {
+	p.inform("About "+Title, fmt.Sprintf("%s %s\n\nCorrect, extend and build image datasets in the IDX format\n(MNIST, Fashion-MNIST, KMNIST, EMNIST, QMNIST).\n\nBuilt with %s. The command line: idxlabel --help.", Title, version.Version, runtime.Version()))
 }
 
 // pickClass opens the class picker titled title: type a class's number or name (type-ahead

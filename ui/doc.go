@@ -28,6 +28,8 @@
 //     modeView, a value of mode, and its registration in newWindow.
 //   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
 //     with its progress and Cancel; it says whether edits wait.
+//   - held.go: the inputs that wait while a job holds edits (a key typed during a save, and
+//     every input after it), applied in order when the job ends.
 //
 // The views own their widgets, draw what they are handed and report what the person asks for;
 // none holds the window or the controller:
@@ -79,6 +81,10 @@
 // on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
 // there; a view reads the store only at the generation its view model reflects
 // (store.Dataset.SampleAt), never with an index from an older state.
+//
+// While a save runs the digit does not reach the store (its journal is closed): cannotEdit
+// queues the input (held.go), the cursor stays, the status bar counts what waits, and the save's
+// end makes the inputs again in order, before anything that waited for the save (a quit).
 //
 // # Cost
 //

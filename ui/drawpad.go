@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// padRaster is the side, in pixels, of the raster a drawing is normalized from (≥ 280×280, the
-// MNIST-like high-resolution input normalize expects). It does not depend on the screen, so the
-// same strokes give the same sample at any display scale.
-const padRaster = 336
+// padRaster is the side, in pixels, of the bilevel raster a drawing is normalized from: 128,
+// the resolution of NIST's scans that MNIST's preprocessing was made for. It does not depend on
+// the screen, so the same strokes give the same sample at any display scale.
+const padRaster = 128
 
 // defaultPen is the default pen width as a fraction of the pad's side: a digit drawn over about
 // two thirds of the pad then has MNIST's stroke width (about 12% of the digit's height) after
@@ -47,7 +47,7 @@ type drawPad struct {
 
 func newDrawPad() *drawPad {
 	p := &drawPad{pen: defaultPen}
-	p.raster = canvas.NewRaster(func(w, h int) image.Image { return renderStrokes(p.strokes, w, h) })
+	p.raster = canvas.NewRaster(func(w, h int) image.Image { return rasterStrokes(p.strokes, w, h, false) })
 	p.ExtendBaseWidget(p)
 	return p
 }
@@ -123,8 +123,9 @@ func (p *drawPad) clear() {
 // empty reports whether nothing is drawn.
 func (p *drawPad) empty() bool { return len(p.strokes) == 0 }
 
-// image renders the strokes at padRaster×padRaster for normalization.
-func (p *drawPad) image() *image.Gray { return renderStrokes(p.strokes, padRaster, padRaster) }
+// image renders the strokes at padRaster×padRaster, bilevel (255 where a pixel's centre lies
+// within a stroke, else 0), for normalization.
+func (p *drawPad) image() *image.Gray { return rasterStrokes(p.strokes, padRaster, padRaster, true) }
 
 // FocusGained and FocusLost make the pad focusable (keys: Enter, Escape, digits, Ctrl+Z).
 func (p *drawPad) FocusGained() {}
@@ -162,10 +163,11 @@ func (p *drawPad) MinSize() fyne.Size { return fyne.NewSize(320, 320) }
 
 func (p *drawPad) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.raster) }
 
-// renderStrokes draws strokes into a w×h grey image, 255 = ink: each segment a capsule (a line
+// rasterStrokes draws strokes into a w×h grey image, 255 = ink: each segment a capsule (a line
 // with round caps) of the stroke's width, anti-aliased by the distance of each pixel centre to
-// the segment; overlapping strokes take the larger coverage.
-func renderStrokes(strokes []stroke, w, h int) *image.Gray {
+// the segment (for the screen), or bilevel: full ink where that distance is at most the pen's
+// radius (for normalization, as NIST's bilevel scans). Overlapping strokes take the larger value.
+func rasterStrokes(strokes []stroke, w, h int, bilevel bool) *image.Gray {
 	g := image.NewGray(image.Rect(0, 0, w, h))
 	side := float64(min(w, h))
 	for _, s := range strokes {
@@ -173,14 +175,14 @@ func renderStrokes(strokes []stroke, w, h int) *image.Gray {
 		for k := range s.pts {
 			a := s.pts[max(0, k-1)]
 			b := s.pts[k]
-			capsule(g, a.x*float64(w), a.y*float64(h), b.x*float64(w), b.y*float64(h), r)
+			capsule(g, a.x*float64(w), a.y*float64(h), b.x*float64(w), b.y*float64(h), r, bilevel)
 		}
 	}
 	return g
 }
 
-// capsule max-blends the segment (ax, ay)–(bx, by) of radius r into g.
-func capsule(g *image.Gray, ax, ay, bx, by, r float64) {
+// capsule max-blends the segment (ax, ay)–(bx, by) of radius r into g, anti-aliased or bilevel.
+func capsule(g *image.Gray, ax, ay, bx, by, r float64, bilevel bool) {
 	x0 := max(0, int(math.Floor(min(ax, bx)-r-1)))
 	x1 := min(g.Rect.Dx()-1, int(math.Ceil(max(ax, bx)+r+1)))
 	y0 := max(0, int(math.Floor(min(ay, by)-r-1)))
@@ -197,10 +199,13 @@ func capsule(g *image.Gray, ax, ay, bx, by, r float64) {
 			}
 			ex, ey := px-(ax+t*dx), py-(ay+t*dy)
 			cov := r + 0.5 - math.Sqrt(ex*ex+ey*ey)
-			if cov <= 0 {
+			if cov <= 0 || bilevel && cov < 0.5 {
 				continue
 			}
 			v := byte(math.Round(255 * min(1, cov)))
+			if bilevel {
+				v = 255
+			}
 			if o := y*g.Stride + x; v > g.Pix[o] {
 				g.Pix[o] = v
 			}

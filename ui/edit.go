@@ -15,27 +15,64 @@ import (
 // drain → apply → refresh, and the views show the new state.
 
 // typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
-// class picker for datasets whose classes need more than one keystroke; ? opens the keyboard
-// reference.
+// class picker for datasets whose classes need more than one keystroke, and for a letter or a
+// minus sign (which it keeps: "-8" is no 8); ? opens the keyboard reference.
 func (c *controller) typedRune(r rune) {
-	isClass := r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-	if isClass && c.cannotEdit() {
-		return
-	}
 	switch {
 	case r == '?':
 		c.d.showKeys()
-	case r >= '0' && r <= '9' && c.classes.digits:
-		c.modeView().label(c, int(r-'0'))
-	case isClass:
-		c.pickClass(string(r))
+	case r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-':
+		c.input(func() { c.typeClass(r) }) // a minus begins a negative class number
 	}
+}
+
+// typeClass is a digit or letter typed on the grid, now (or again, after waiting for a save).
+func (c *controller) typeClass(r rune) {
+	if c.cannotEdit() {
+		return
+	}
+	if r >= '0' && r <= '9' && c.classes.digits {
+		c.modeView().label(c, int(r-'0'))
+		return
+	}
+	c.pickClass(string(r))
 }
 
 // typedKey takes the keys the mode takes (a review's Enter, →), Delete and Backspace (delete or
 // restore), Escape (clear the selection) and F1 (the keyboard reference); it reports whether it
-// took k.
-func (c *controller) typedKey(k *fyne.KeyEvent) bool {
+// took k. While inputs wait for a job (held.go) it takes every key, the grid's navigation too,
+// and queues it, with Shift as it was (shift).
+func (c *controller) typedKey(k *fyne.KeyEvent, shift bool) bool {
+	if k.Name == fyne.KeyF1 {
+		c.d.showKeys()
+		return true
+	}
+	h := heldInput{run: func() { c.out.grid.key(k, shift) }}
+	if c.mustWait() {
+		if gridKeys[k.Name] {
+			c.hold(h)
+		}
+		return true
+	}
+	prev := c.asking
+	c.asking = &h
+	took := c.takeKey(k)
+	queued := c.asking == nil // an edit it asked for waits: the key is queued
+	c.asking = prev
+	return took || queued
+}
+
+// gridKeys are the keys the grid and the modes act on; a character's key (a digit's, whose
+// character comes to typedRune as well) is none of them.
+var gridKeys = map[fyne.KeyName]bool{
+	fyne.KeyDelete: true, fyne.KeyBackspace: true, fyne.KeyEscape: true, fyne.KeyReturn: true,
+	fyne.KeyEnter: true, fyne.KeySpace: true, fyne.KeyLeft: true, fyne.KeyRight: true,
+	fyne.KeyUp: true, fyne.KeyDown: true, fyne.KeyHome: true, fyne.KeyEnd: true,
+	fyne.KeyPageUp: true, fyne.KeyPageDown: true,
+}
+
+// takeKey is typedKey made now.
+func (c *controller) takeKey(k *fyne.KeyEvent) bool {
 	if c.modeView().key(c, k) {
 		return true
 	}
@@ -44,8 +81,6 @@ func (c *controller) typedKey(k *fyne.KeyEvent) bool {
 		c.toggleDelete()
 	case fyne.KeyEscape:
 		c.clearSelection()
-	case fyne.KeyF1:
-		c.d.showKeys()
 	default:
 		return false
 	}
@@ -60,7 +95,7 @@ func (c *controller) pickClass(initial string) {
 		return
 	}
 	c.d.pickClass("Relabel "+samplesText(n)+" as…", initial, c.classes, func(l int) {
-		c.modeView().label(c, l)
+		c.input(func() { c.modeView().label(c, l) })
 		c.out.focus()
 	})
 }

@@ -104,7 +104,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		x.d.showError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
-	s := export.FromDataset(c.ds)
+	s := c.ds.Snapshot()
 	opts.Force = force
 	job := c.jobs.start(jobExporting, "")
 	bar := widget.NewProgressBar()

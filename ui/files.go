@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/internal/demo"
+	"idxlabel/demo"
 	"idxlabel/store"
 )
 
@@ -121,6 +121,9 @@ func (o *opener) load(images, labels string, readOnly bool) {
 			defer o.c.jobs.finish(job) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
+			// What was typed on the dataset shown while this one opened is applied to it first,
+			// before the question about its unsaved edits (held.go).
+			o.c.jobs.release(job)
 			if errors.Is(err, store.ErrLocked) && !readOnly {
 				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {

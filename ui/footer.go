@@ -29,34 +29,6 @@ func plural(n int, noun string) string {
 // key is one line of the keyboard reference: the keys and what they do.
 type key struct{ keys, does string }
 
-// keyReference is Help → Keyboard, in order.
-var keyReference = []key{
-	{"0–9", "relabel the selection and move to the next sample"},
-	{"Ctrl+L, or type a letter", "relabel with the class picker (classes above 9, named classes)"},
-	{"Delete, Backspace", "delete the selection (again: restore it)"},
-	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
-	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
-	{"Ctrl+A", "select every shown sample"},
-	{"Escape", "clear the selection; cancel a dialog"},
-	{"Enter", "in a dialog: its default answer"},
-	{"Ctrl+Z", "undo"},
-	{"Ctrl+Shift+Z, Ctrl+Y", "redo"},
-	{"Ctrl+S, Ctrl+Shift+S", "save; save as"},
-	{"Ctrl+O, Ctrl+N, Ctrl+I", "open; new dataset; import images"},
-	{"Ctrl+D", "draw new samples"},
-	{"Ctrl+G", "go to a sample by number"},
-	{"Ctrl+= / Ctrl+-, Ctrl+wheel", "zoom the tiles"},
-	{"Ctrl+K", "find suspects (likely label errors) and review them"},
-	{"In a review: Enter, Space", "accept the suggested label"},
-	{"In a review: 0–9 (or type a class)", "set another label"},
-	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
-	{"Ctrl+Shift+K", "check the dataset: label errors, outliers, near-duplicates, leakage"},
-	{"In the health check: Delete", "delete the sample (a duplicate's tile, a leak's copy here)"},
-	{"In the health check: →", "keep it as it is (a duplicate: keep both)"},
-	{"Ctrl+Q", "quit (asks about unsaved edits)"},
-	{"F1, ?", "this list"},
-}
-
 // footer is the bottom of the window: the status line with the progress of the jobs running at
 // its right, the legend of the keys that work now, and where the cursor is. It shows what it is
 // given; the one thing it keeps is whether a text field of the window has the keys (then the

@@ -96,3 +96,60 @@ func TestImportReportListsSkippedFiles(t *testing.T) {
 		t.Fatal("Enter did not close the report")
 	}
 }
+
+// The import dialog has the command line's ink and threshold options: dark bars on white paper
+// named as light ink are the paper (no ink inside the bars' frame: the whole image becomes the
+// digit), a threshold out of range is refused with what is expected, and automatic ink with
+// "auto" imports the bar as a 1.
+func TestImportDialogInkAndThreshold(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "1", "a.png"))
+	n := ds.Len()
+	choose := func(ink int, threshold string) {
+		t.Helper()
+		q := queueUI(w)
+		w.imp.importOptions(dir)
+		var sel *widget.Select
+		var entries []*widget.Entry
+		walkOverlay(w, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Select:
+				sel = x
+			case *widget.Entry:
+				entries = append(entries, x)
+			}
+		})
+		if sel == nil || len(entries) != 2 || len(sel.Options) != 3 {
+			t.Fatalf("the dialog has no ink choice and threshold entry (select %v, %d entries)", sel != nil, len(entries))
+		}
+		sel.SetSelectedIndex(ink)
+		entries[0].SetText(threshold)
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		waitUI(t, q, func() bool { return !w.jobs.busy() })
+	}
+	choose(int(normalize.InkDark), "300")
+	if text := overlayText(w); ds.Len() != n || !strings.Contains(text, "expected auto or a grey level 1–255") {
+		t.Fatalf("threshold 300: %d added, the window says %q", ds.Len()-n, text)
+	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	choose(int(normalize.InkLight), "")
+	if ds.Len() != n+1 {
+		t.Fatalf("%d added", ds.Len()-n)
+	}
+	paper := ds.Pixels(n)
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	choose(int(normalize.InkAuto), "auto")
+	if ds.Len() != n+2 {
+		t.Fatalf("%d added", ds.Len()-n)
+	}
+	bar := ds.Pixels(n + 1)
+	g := &image.Gray{Pix: bar, Stride: 28, Rect: image.Rect(0, 0, 28, 28)}
+	box, _ := normalize.BoundingBox(g)
+	if box.Dy() != 20 || box.Dx() > 5 {
+		t.Fatalf("the bar with automatic ink has ink box %v", box)
+	}
+	if string(paper) == string(bar) {
+		t.Fatal("light ink on the paper gave the same sample as automatic ink")
+	}
+}

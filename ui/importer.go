@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -67,17 +68,28 @@ func (m *importer) importDialog() {
 	fd.Show()
 }
 
-// importOptions asks for the normalization options (and a label for a flat folder).
+// inkChoices are the import dialog's ink options, in normalize.Polarity's order (InkAuto,
+// InkLight, InkDark), as the command line's --ink auto|light|dark.
+var inkChoices = []string{"Automatic (from the image's border)", "Light on dark (like MNIST)", "Dark on light (paper, scans)"}
+
+// importOptions asks for the normalization options — centring, ink, threshold, as the command
+// line's --center, --ink and --threshold — and a label for a flat folder.
 func (m *importer) importOptions(dir string) {
 	centering := widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
 	centering.Required = true
 	centering.SetSelected(centerMassText)
+	ink := widget.NewSelect(inkChoices, nil)
+	ink.SetSelectedIndex(int(normalize.InkAuto))
+	threshold := widget.NewEntry()
+	threshold.SetPlaceHolder("auto (Otsu), or a grey level 1–255")
 	only := widget.NewCheck("Only resize (images already MNIST-like)", nil)
 	label := widget.NewEntry()
 	label.SetPlaceHolder("for images not in label folders")
 	form := widget.NewForm(
 		widget.NewFormItem("Folder", widget.NewLabel(dir)),
 		widget.NewFormItem("Centring", centering),
+		widget.NewFormItem("Ink", ink),
+		widget.NewFormItem("Threshold", threshold),
 		widget.NewFormItem("", only),
 		widget.NewFormItem("Label", label),
 	)
@@ -85,7 +97,7 @@ func (m *importer) importOptions(dir string) {
 		if !ok {
 			return
 		}
-		l := store.NoLabel
+		l := sample.NoLabel
 		if t := strings.TrimSpace(label.Text); t != "" {
 			n, err := strconv.Atoi(t)
 			if err != nil {
@@ -94,14 +106,20 @@ func (m *importer) importOptions(dir string) {
 			}
 			l = n
 		}
+		th, err := normalize.ParseThreshold(threshold.Text)
+		if err != nil {
+			m.d.showError(err)
+			return
+		}
 		h, wd := m.c.ds.Size()
-		opts := normalize.Options{Width: wd, Height: h}
+		opts := normalize.Options{Width: wd, Height: h, Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th}
 		if centering.Selected == centerBoxText {
 			opts.Centering = normalize.CenterBox
 		}
 		m.run(dir, l, opts, !only.Checked)
 	}, m.win)
 	label.OnSubmitted = func(string) { d.Confirm() } // Enter imports, as elsewhere in the dialog
+	threshold.OnSubmitted = label.OnSubmitted
 	m.d.show("import options", d, d.Dismiss, d.Confirm, nil)
 }
 
@@ -114,7 +132,7 @@ func (m *importer) run(dir string, label int, opts normalize.Options, normalizeD
 		m.d.showError(err)
 		return
 	}
-	if files[0].Label == store.NoLabel && c.ds.HasLabels() {
+	if files[0].Label == sample.NoLabel && c.ds.HasLabels() {
 		m.d.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
 		return
 	}

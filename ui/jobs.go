@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,8 @@ type job struct {
 	// bar ("quit"); nil when nothing waits.
 	after     func()
 	afterName string
+	// released: the job no longer holds edits though it has not finished (jobs.release).
+	released bool
 }
 
 // jobs is the job state: the jobs running, the context they derive from (cancelled when the
@@ -48,9 +51,14 @@ type jobs struct {
 	running []*job
 	// holding counts the running jobs that hold edits; tests poll it from their own goroutine.
 	holding atomic.Int32
-	life    context.Context
-	end     context.CancelFunc
-	bg      sync.WaitGroup
+	// released counts those of them that let edits go on before they finish (release).
+	released atomic.Int32
+	// idle runs on the UI thread when the last job holding edits lets them go on: the inputs
+	// that waited are applied (controller.replayHeld). nil: nothing.
+	idle func()
+	life context.Context
+	end  context.CancelFunc
+	bg   sync.WaitGroup
 	// schedule runs a function on the UI thread later: fyne.Do. Tests queue the functions and run
 	// them on their own goroutine, as the real driver does on the UI thread (the test driver's
 	// fyne.Do would run them at once on the worker's goroutine).
@@ -95,9 +103,43 @@ func (j *jobs) finish(x *job) bool {
 	}
 	x.cancel()
 	if x.kind.holdsEdits() {
+		if x.released {
+			j.released.Add(-1)
+		} else {
+			j.letGo()
+		}
 		j.holding.Add(-1)
 	}
 	return true
+}
+
+// release lets edits go on while x, which held them, has still work to finish on the UI thread
+// (a save's ending runs what waited for it after the inputs that waited are applied); finish
+// still ends it. It does nothing for a job that holds no edits or was released already.
+func (j *jobs) release(x *job) {
+	if !x.kind.holdsEdits() || x.released {
+		return
+	}
+	j.mu.Lock()
+	running := slices.Contains(j.running, x)
+	j.mu.Unlock()
+	if !running {
+		return
+	}
+	x.released = true
+	j.letGo()
+	j.released.Add(1)
+}
+
+// letGo runs idle when the job about to stop holding edits is the last that held them (on the
+// UI thread, before the counts change).
+func (j *jobs) letGo() {
+	if j.idle != nil && j.holding.Load()-j.released.Load() == 1 {
+		// The counts must already say "no edits held" while idle applies the inputs.
+		j.released.Add(1)
+		defer j.released.Add(-1)
+		j.idle()
+	}
 }
 
 // setNote makes note x's progress on the status bar ("" shows none).
@@ -117,8 +159,12 @@ func (j *jobs) then(x *job, f func(), name string) func() {
 	return before
 }
 
-// busy reports whether a job that holds edits runs.
+// busy reports whether a job that holds edits runs (finished: tests wait on it).
 func (j *jobs) busy() bool { return j.holding.Load() > 0 }
+
+// editsHeld reports whether edits wait now: a job that holds them runs and has not released
+// them.
+func (j *jobs) editsHeld() bool { return j.holding.Load()-j.released.Load() > 0 }
 
 // status is the progress of the jobs running, for the status bar: each one's note, and what
 // waits for a save ("Saving… 40% (edits wait), then quit"), joined by "   |   "; "" when none

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/internal/demo"
+	"idxlabel/demo"
 	"idxlabel/store"
 )
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"idxlabel/plot"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
@@ -88,7 +89,7 @@ func (l *mapLayout) index() error {
 
 // colourOf returns the palette index of class c, or plot.NoColour.
 func (l *mapLayout) colourOf(c int) uint16 {
-	if k, found := slices.BinarySearch(l.classes, c); found && c != store.NoLabel {
+	if k, found := slices.BinarySearch(l.classes, c); found && c != sample.NoLabel {
 		return uint16(k)
 	}
 	return plot.NoColour
@@ -106,7 +107,7 @@ func (l *mapLayout) restyle(d *scanData, p int) {
 		l.given[p], l.byModel[p] = plot.NoColour, plot.NoColour
 	default:
 		l.given[p], l.byModel[p] = l.colourOf(st.Label), l.colourOf(l.suggest[p])
-		if st.Label != store.NoLabel && st.Label != l.suggest[p] {
+		if st.Label != sample.NoLabel && st.Label != l.suggest[p] {
 			mk |= plot.Suspect
 		}
 		if st.Edited || st.Added {
@@ -306,8 +307,8 @@ func (m *mapper) place(d *scanData) {
 	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", plural(len(idx), "sample")))
 	m.job, m.laying = job, false
 	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
-	h, w := d.ds.Size()
-	data := suspect.Data{N: len(idx), Dim: h * w, H: h, W: w, Pixels: func(k int) []byte { return pixels[k] }}
+	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).
+	data := sample.Set{N: len(idx), H: d.a.snap.H, W: d.a.snap.W, Transposed: d.a.snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
 	c.jobs.run(func() {
 		at, suggested, err := placeSamples(job.ctx, res, rows, laid, data)
 		c.jobs.schedule(func() {
@@ -337,7 +338,7 @@ func (m *mapper) place(d *scanData) {
 
 // placeSamples returns the places (len×2) of the samples of data among the scan's rows laid out
 // at laid, and the class the scan's model suggests for each.
-func placeSamples(ctx context.Context, res *suspect.CNNResult, rows int, laid []float32, data suspect.Data) ([]float32, []int, error) {
+func placeSamples(ctx context.Context, res *suspect.CNNResult, rows int, laid []float32, data sample.Set) ([]float32, []int, error) {
 	all := make([]int, data.N)
 	for k := range all {
 		all[k] = k

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -53,6 +54,10 @@ type mapMode struct {
 	over         []plot.Marked
 	s            *state // the state last shown (the hover card reads the samples from it)
 }
+
+// wide: the map takes the detail panel's room (its hover card shows the sample under the mouse;
+// the grid beside it the cursor's).
+func (m *mapMode) wide() bool { return true }
 
 func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
 	return &mapMode{views: views, panel: panel}
@@ -256,7 +261,7 @@ func (m *mapMode) tile(pt int) (image.Image, string, bool) {
 	}
 	h, w := s.ds.Size()
 	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, store.DisplayOrder(px, h, w, s.ds.Transposed(), nil))
+	copy(img.Pix, sample.Upright(px, h, w, s.ds.Transposed(), nil))
 	text := "#" + strconv.Itoa(i) + "  " + s.classes.short(st.Label)
 	if sg := l.suggest[pt]; sg != st.Label {
 		text += " → " + s.classes.short(sg) + "?"
@@ -389,9 +394,9 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	// The progress spans the map's width (its text wraps there), centred from top to bottom.
 	p.busy = container.NewPadded(container.NewVBox(layout.NewSpacer(), p.text, p.bar, container.NewCenter(p.button), layout.NewSpacer()))
 	p.busy.Hide()
-	// Two short rows rather than one long one: the map's side, and so the window, stays narrow
-	// (one row of these asked for 730 pixels: the window grew to 1,173 to show the map).
-	bar := container.NewVBox(container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), fit), p.tool)
+	// One row: the map takes the detail panel's room (mapMode.wide), so the row fits beside the
+	// grid without widening the window, and the map gets the row's height.
+	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, p.tool, layout.NewSpacer(), fit)
 	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
 	marks.Wrapping = fyne.TextWrapWord
 	// The key scrolls beyond keyRows rows (256 classes made it 32 rows, taller than a screen).
@@ -399,7 +404,7 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	top := container.NewVBox(bar, key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
-	split.Offset = 0.6
+	split.Offset = 0.65
 	p.root = split
 	return p
 }

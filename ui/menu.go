@@ -27,7 +27,7 @@ type menuActions struct {
 	save, saveAs, cancelSave, toggleChangeLog, quit                   func()
 	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
 	zoomIn, zoomOut                                                   func()
-	findSuspects, suggestLabels, stopTraining, keys                   func()
+	findSuspects, suggestLabels, stopTraining, keys, about            func()
 	checkDataset, exportReport                                        func()
 	confusion, showMap                                                func()
 	changeLogOn                                                       func() bool
@@ -101,7 +101,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
-	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys))
+	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))
 	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)
 	win.SetMainMenu(m.menu)
 	c := win.Canvas()

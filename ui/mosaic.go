@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -85,7 +86,7 @@ func (m *mosaic) tile(ds samples, v *view, p, x0, y0 int, pal palette) {
 		frame = pal.added
 	}
 	fill(m.img, image.Rect(x0, y0, x0+dw+2, y0+dh+2), frame)
-	px = store.DisplayOrder(px, dh, dw, ds.Transposed(), m.buf)
+	px = sample.Upright(px, dh, dw, ds.Transposed(), m.buf)
 	if ds.Transposed() {
 		m.buf = px
 	}

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"idxlabel/internal/demo"
+	"idxlabel/demo"
 	"idxlabel/store"
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"idxlabel/export"
+	"idxlabel/report"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 )
@@ -147,67 +147,35 @@ type progressFunc func(stage string, f float64)
 // healthReport makes the report of run (complete): the findings of both passes (the reportTop
 // most severe of each kind) on the samples as the check saw them, the class histogram, and,
 // when a CNN scan served it, the confusion matrix and the 2-D map of the scan
-// (export.NewScanViews: the long part, with progress). gen is the dataset's generation now: the
+// (report.NewScanViews: the long part, with progress; report.Build). gen is the dataset's generation now: the
 // report says when edits since the check are not in it. Growth: the map's (embed.Map), O(N)
 // beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
 func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (export.Report, error) {
-	ds, snap := run.ds, run.snap
-	h, w := ds.Size()
-	transposed := ds.Transposed()
-	samples := export.Samples{N: len(snap.Indices), H: h, W: w, Labels: snap.Labels, Index: snap.Indices, ClassName: ds.ClassName,
-		Pixels: func(k int) []byte { return store.DisplayOrder(snap.Pixels(k), h, w, transposed, nil) }}
-	var other *export.Samples
+	in := report.Input{Set: run.snap, Result: reportResult(run), Against: run.against,
+		Began: run.began, Took: run.took, Stale: gen != run.gen}
+	in.Images, in.Labels = run.ds.Paths()
 	if o := run.other; o != nil {
-		oh, ow := o.ds.Size()
-		ot := o.ds.Transposed()
-		other = &export.Samples{N: len(o.snap.Indices), H: oh, W: ow, Labels: o.snap.Labels, Index: o.snap.Indices,
-			Pixels: func(k int) []byte { return store.DisplayOrder(o.snap.Pixels(k), oh, ow, ot, nil) }}
+		in.Other = &o.snap
 	}
-	res := reportResult(run)
-	images, labels := ds.Paths()
-	name := "the dataset"
-	facts := [][2]string{}
-	if images != "" {
-		name = filepath.Base(images)
-		facts = append(facts, [2]string{"Images", images})
-	}
-	if labels != "" {
-		facts = append(facts, [2]string{"Labels", labels})
-	}
-	if run.against != nil {
-		facts = append(facts, [2]string{"Checked against", strings.Join(slices.DeleteFunc(slices.Clone(run.against), func(s string) bool { return s == "" }), ", ")})
-	}
-	facts = append(facts, [2]string{"Samples", count("%d", len(snap.Indices)) + fmt.Sprintf(", %d×%d pixels", h, w)})
-	if run.scan != nil {
-		facts = append(facts, [2]string{"CNN scan", fmt.Sprintf("out-of-fold error %.2f%%", 100*run.scan.res.Error)})
-	}
-	facts = append(facts, [2]string{"Checked", fmt.Sprintf("%s, in %.1f s", run.began.Format("2006-01-02 15:04"), run.took.Seconds())})
-	if gen != run.gen {
-		facts = append(facts, [2]string{"Edits since the check", "not in this report (check again to include them)"})
-	}
-	r := export.HealthReport("Health check of "+name, facts, res, samples, other)
 	if a := run.scan; a != nil && run.slow != nil {
 		progress("confusion matrix and map", 0)
-		views, err := export.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
+		views, err := report.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
 		if err != nil {
 			return export.Report{}, err
 		}
-		sections, err := views.Sections(ds.ClassName)
-		if err != nil {
-			return export.Report{}, err
-		}
-		r.Sections = append(r.Sections, sections...)
+		in.Views = views
 	}
+	r, err := report.Build(in)
 	progress("writing", 1)
-	return r, nil
+	return r, err
 }
 
 // reportResult joins run's two passes into one check.Result on run.snap's positions (the second
 // pass's rows are the scan's snapshot's: mapped by sample index; a sample not in run.snap is
-// left out), each kind's findings cut to reportTop.
+// left out), each kind's findings cut to reportTop, with the scan's result (for its out-of-fold error).
 func reportResult(run *checkRun) *check.Result {
 	res := &check.Result{Findings: map[check.Kind][]check.Finding{}, Flagged: map[check.Kind]int{}}
-	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Indices, i) }
+	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Index, i) }
 	add := func(r *check.Result, rows []int) {
 		if r == nil {
 			return
@@ -232,7 +200,8 @@ func reportResult(run *checkRun) *check.Result {
 	}
 	add(run.quick, nil)
 	if run.scan != nil {
-		add(run.slow, run.scan.snap.Indices)
+		add(run.slow, run.scan.snap.Index)
+		res.Scan = run.scan.res
 	}
 	for _, kind := range check.Kinds {
 		if _, ok := res.Findings[kind]; ok {

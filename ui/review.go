@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -60,7 +61,7 @@ var (
 // it, a sample without a label once it has one.
 func (r *review) decided(st store.State) bool {
 	if r.kind == reviewSuggested {
-		return st.Label != store.NoLabel
+		return st.Label != sample.NoLabel
 	}
 	return st.Reviewed
 }
@@ -88,9 +89,9 @@ func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
 		b.text += " ✓"
-	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok && r.few:
+	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok && r.few:
 		return badge{text: n.short(s.Suggested) + "?", color: badgeSuggested}
-	case r.kind == reviewSuggested && st.Label == store.NoLabel && ok:
+	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok:
 		return badge{text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
 		return badge{text: n.short(st.Label) + "→" + n.short(s.Suggested) + "?", color: badgeSuspect}
@@ -169,7 +170,7 @@ func (m *reviewMode) order(s *state, f store.Filter) []int {
 			continue
 		}
 		x, suggested := m.r.of[i]
-		if f.Class == nil || st.Label == *f.Class || st.Label == store.NoLabel && suggested && x.Suggested == *f.Class {
+		if f.Class == nil || st.Label == *f.Class || st.Label == sample.NoLabel && suggested && x.Suggested == *f.Class {
 			out = append(out, i)
 		}
 	}
@@ -234,7 +235,7 @@ func (c *controller) keep(how func(label int) store.How) {
 	st, _, ok := c.ds.SampleAt(c.v.gen, c.v.current())
 	switch {
 	case !ok:
-	case st.Label == store.NoLabel:
+	case st.Label == sample.NoLabel:
 		c.next() // nothing to keep: skipped, no edit
 	default:
 		c.decideAs(how(st.Label), st.Label)
@@ -316,7 +317,7 @@ func (m *reviewMode) about(s *state, i int) about {
 		if !ok {
 			continue // the dataset changed since; the view catches up and shows them again
 		}
-		a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+		a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
 			caption: n.short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -78,7 +79,9 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 		case <-job.ctx.Done(): // the window closing (its queue may be dropped): do returns at once
 		}
 		last := -1
+		var gate sync.Once
 		err := do(job.ctx, func(f float64) {
+			gate.Do(func() { waitGate(job.ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
 				c.jobs.schedule(func() {
@@ -114,9 +117,6 @@ func (s *saver) done(job *job, err error, then func()) {
 		s.d.showError(err)
 		return
 	}
-	if then == nil {
-		then = next // a save that was asked to do something after it already does that
-	}
 	if images, labels := c.ds.Paths(); images != "" {
 		name := filepath.Base(labels)
 		if labels == "" {
@@ -126,8 +126,26 @@ func (s *saver) done(job *job, err error, then func()) {
 		s.recent(images, labels)
 	}
 	c.refresh()
+	saved := ""
 	if images, _ := c.ds.Paths(); images != "" {
-		c.say(savedText(c.ds.LastSave(), images))
+		saved = savedText(c.ds.LastSave(), images)
+	}
+	// The inputs typed during the save are applied now, before what waited for it: a quit then
+	// asks about the edits they made.
+	c.lastReplay = [2]int{}
+	c.jobs.release(job)
+	if applied, lost := c.lastReplay[0], c.lastReplay[1]; applied+lost > 0 {
+		saved += "; then " + replayNote(applied, lost)
+		if then != nil && applied > 0 {
+			action := then
+			then = func() { s.confirmUnsaved("Continue", action, nil) }
+		}
+	}
+	if then == nil {
+		then = next // a save that was asked to do something after it already does that
+	}
+	if saved != "" {
+		c.say(saved)
 	}
 	if s.afterSave(then) {
 		return // then runs when the person has read why the change log was not written

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -56,13 +57,13 @@ func (s *scanner) findSuspects() {
 	job := c.jobs.start(jobScanning, "")
 	stage := widget.NewLabel("Starting…")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", len(snap.Indices)), "Cancel", container.NewVBox(stage, bar), s.win)
+	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", snap.N), "Cancel", container.NewVBox(stage, bar), s.win)
 	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	start := time.Now()
 	c.jobs.run(func() {
 		var last time.Time
-		res, err := suspect.Scan(job.ctx, suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.Options{},
+		res, err := suspect.Scan(job.ctx, snap, suspect.Options{},
 			func(st string, f float64) {
 				if time.Since(last) < 50*time.Millisecond && f < 1 {
 					return
@@ -96,17 +97,17 @@ func (s *scanner) findSuspects() {
 
 // newSuspects makes the review of a scan's ranked suspects (snapshot positions), in sample
 // indices, with the neighbours of the kNN pass knn.
-func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap store.Snapshot, took time.Duration) *review {
+func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, took time.Duration) *review {
 	r := &review{kind: reviewSuspects, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: took}
 	for _, x := range list {
 		k := x.Index
-		x.Index = snap.Indices[k]
+		x.Index = snap.Index[k]
 		r.of[x.Index] = x
 		if x.Score >= suspectScore {
 			r.order = append(r.order, x.Index)
 			var nb []int
 			for _, j := range knn.Neighbours(k) {
-				nb = append(nb, snap.Indices[j])
+				nb = append(nb, snap.Index[j])
 			}
 			r.neighbours[x.Index] = nb
 		}
@@ -114,29 +115,14 @@ func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap store.Snapsho
 	return r
 }
 
-// cnnData is what the CNN reads of a snapshot's samples at positions keep (all of them when
-// keep is nil): their pixels in stored order, their labels, and the dataset's sample size.
-func cnnData(ds *store.Dataset, snap store.Snapshot, keep []int) suspect.Data {
-	h, w := ds.Size()
-	d := suspect.Data{N: len(snap.Indices), Dim: snap.Dim, H: h, W: w, Pixels: snap.Pixels, Labels: snap.Labels}
-	if keep != nil {
-		d.N, d.Labels = len(keep), make([]int, len(keep))
-		d.Pixels = func(k int) []byte { return snap.Pixels(keep[k]) }
-		for k, p := range keep {
-			d.Labels[k] = snap.Labels[p]
-		}
-	}
-	return d
-}
-
 // refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
 // the neighbours shown in the detail panel) and, when it is done, makes its ranking the
 // review's (ranked). The review keeps the kNN's ranking if the dataset is renumbered (saved) or
 // the review closed meanwhile; the scan's model then still suggests labels.
-func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Result) {
+func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result) {
 	labelled := 0
 	for _, l := range snap.Labels {
-		if l != store.NoLabel {
+		if l != sample.NoLabel {
 			labelled++
 		}
 	}
@@ -147,23 +133,26 @@ func (s *scanner) refine(ds *store.Dataset, snap store.Snapshot, knn *suspect.Re
 }
 
 // ranked makes the CNN scan a's ranking the review's, unless the dataset was renumbered (saved)
-// or the review closed meanwhile. The person keeps their place: the cursor stays on its sample
-// when the new ranking lists it, else goes to the first sample not decided yet, never simply
-// back to the top.
-func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap store.Snapshot) {
+// or the review closed meanwhile. The new list is a new order: the cursor goes to its first
+// sample not decided yet (the most suspicious left to review), shown, and the status bar says
+// so; the decisions made on the kNN's list are kept. (Kept on its sample, the cursor sat in the
+// middle of a list the person had not seen yet.) When every sample is decided it stays on its
+// sample if listed.
+func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	c := s.c
 	if !a.current(c) || s.review.r == nil {
 		return
 	}
-	cur := c.v.current()
 	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
 	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
 	s.review.r.few = fewLabels(a.res.Model)
 	c.modeChanged(modeSuspects)
-	if c.mode == modeSuspects && !c.v.shows(cur) {
+	where := ""
+	if c.mode == modeSuspects {
 		s.review.toFirstUndecided(c)
+		where = "; the cursor is on the first not reviewed yet"
 	}
-	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
+	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", plural(len(s.review.r.order), "suspect"), s.review.r.method, where))
 }
 
 // stop cancels a CNN scan that is running (the views waiting for it are dropped, and told so:

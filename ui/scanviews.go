@@ -73,8 +73,8 @@ func (d *scanData) predicted(i, label int) (class int, p, pLabel float64, ok boo
 // as they are now (deleted samples excluded). O(N·C). Errors: the matrix's (shapes that do not
 // fit: a scan of another dataset).
 func newScanData(ds *store.Dataset, a *analysis) (*scanData, error) {
-	n := len(a.snap.Indices)
-	d := &scanData{a: a, ds: ds, sample: slices.Clone(a.snap.Indices), row: make([]int32, ds.Len())}
+	n := a.snap.N
+	d := &scanData{a: a, ds: ds, sample: slices.Clone(a.snap.Index), row: make([]int32, ds.Len())}
 	for i := range d.row {
 		d.row[i] = -1
 	}
@@ -225,15 +225,15 @@ func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject) *scanVi
 
 	conf := newConfusionMode(v, newConfusionView(grid))
 	conf.begin = func() { conf.open(c) }
-	conf.view.onCell = func(label, class int) { conf.choose(c, false, label, class) }
+	conf.view.onCell = func(label, class int) { c.input(func() { conf.choose(c, false, label, class) }) }
 	conf.view.onAll = func() { conf.choose(c, true, 0, 0) }
 	conf.view.onHide = func(on bool) { conf.setHide(c, on) }
 
 	mm := newMapMode(v, newMapPanel(grid))
 	mm.begin = func() { mm.open(c) }
 	p := mm.panel
-	p.view.onPick = func(pt int) { mm.pick(c, pt) }
-	p.view.onLasso = func(points []int, add bool) { mm.lasso(c, points, add) }
+	p.view.onPick = func(pt int) { c.input(func() { mm.pick(c, pt) }) }
+	p.view.onLasso = func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) }
 	p.view.onDone, p.onDone = focus, focus
 	p.view.tile = mm.tile
 	p.onColour = func(byModel bool) { mm.setColour(c, byModel) }

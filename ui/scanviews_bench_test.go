@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect"

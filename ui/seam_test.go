@@ -125,7 +125,7 @@ func TestSaveKeepsTheReview(t *testing.T) {
 func TestDrawWindowSuggestsLabels(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	snap := ds.Snapshot()
-	m, err := suspect.TrainModel(context.Background(), suspect.Data{N: len(snap.Indices), Dim: snap.Dim, Pixels: snap.Pixels, Labels: snap.Labels}, suspect.CNNOptions{Epochs: 2}, nil)
+	m, err := suspect.TrainModel(context.Background(), snap, suspect.CNNOptions{Epochs: 2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
 	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
 	d.chosen = false
-	w.sugg.setModel(m, len(snap.Indices))
+	w.sugg.setModel(m, snap.N)
 	want, _, _ := m.Predict(snap.Pixels(0))
 	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
 		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -184,7 +185,7 @@ func (s *sidePanel) setZoom(z int) {
 // number; "unlabelled" for NoLabel.
 func classText(c store.ClassCount) string {
 	switch {
-	case c.Class == store.NoLabel:
+	case c.Class == sample.NoLabel:
 		return "unlabelled"
 	case c.Name != "" && c.Name != strconv.Itoa(c.Class):
 		return fmt.Sprintf("%d  %s", c.Class, clip(c.Name, maxClassText))
@@ -240,7 +241,7 @@ func (s *sidePanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	r.count.SetText(strconv.Itoa(c.Count))
 	bl.frac = float32(c.Count) / float32(s.most)
 	r.bar.FillColor = theme.Color(theme.ColorNamePrimary)
-	if c.Class == store.NoLabel {
+	if c.Class == sample.NoLabel {
 		r.bar.FillColor = color.NRGBA{150, 150, 150, 255}
 	}
 	r.bars.Refresh()

@@ -3,6 +3,7 @@ package ui
 import (
 	"path/filepath"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -18,8 +19,10 @@ type state struct {
 	modes   map[mode]modeView
 	v       *view // the view model: order, cursor, selection, filter
 	classes classNames
-	resets  int   // Resets applied (a save, a replay): a scan started before is stale
+	resets  int   // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
 	jobs    *jobs // the job state: what runs in the background, and whether edits wait
+	// held are the inputs that wait for a job holding edits, oldest first (held.go).
+	held []heldInput
 }
 
 // nothingOpen names the empty dataset the window starts with.
@@ -35,6 +38,16 @@ func (s *state) title() string {
 		t += " *"
 	}
 	return t
+}
+
+// banner is the line above the grid: on the demo, what it is and how to open one's own files;
+// "" otherwise (no line).
+func (s *state) banner() string {
+	if !s.demo {
+		return ""
+	}
+	return "This is the demo: digits drawn from the Go fonts, a few labelled wrong on purpose (Ctrl+K finds them). " +
+		"Your own IDX files: File → Open… (Ctrl+O), or drop them on the window; File → New Dataset… (Ctrl+N) starts an empty one."
 }
 
 // sideState is what the side panel shows.
@@ -71,7 +84,7 @@ func (s *state) detailOf(i int) detailState {
 	}
 	h, w := s.ds.Size()
 	images, _ := s.ds.Paths()
-	return detailState{i: i, st: st, px: store.DisplayOrder(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
+	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
 		fromFile: images != "", classes: s.classes, about: s.modeView().about(s, i)}
 }
 
@@ -105,5 +118,15 @@ func (s *state) statusText() string {
 }
 
 // progressText is the progress of the jobs running, shown at the status bar's right in full
-// ("CNN scan: model 2/6, epoch 9/14, 12s left"): "" when none runs.
-func (s *state) progressText() string { return s.jobs.status() }
+// ("CNN scan: model 2/6, epoch 9/14, 12s left"), and the inputs that wait for one: "" when none
+// runs.
+func (s *state) progressText() string {
+	text := s.jobs.status()
+	if h := s.heldText(); h != "" {
+		if text != "" {
+			text += " — "
+		}
+		text += h
+	}
+	return text
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -69,7 +70,7 @@ func (g *suggester) suggestLabels() {
 	}
 	r := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, pending: true, method: "the model is training"}
 	for _, k := range unlabelled {
-		r.order = append(r.order, snap.Indices[k])
+		r.order = append(r.order, snap.Index[k])
 	}
 	if g.training != nil && g.forList != nil {
 		g.stopJob() // it suggests for the samples as they were
@@ -81,7 +82,7 @@ func (g *suggester) suggestLabels() {
 
 // nothingToLearn says why a model cannot be trained on the labelled samples (positions in snap),
 // or returns "" when it can: a classifier needs labelled samples of at least two classes.
-func nothingToLearn(snap store.Snapshot, labelled []int) string {
+func nothingToLearn(snap sample.Set, labelled []int) string {
 	classes := map[int]bool{}
 	for _, k := range labelled {
 		classes[snap.Labels[k]] = true
@@ -98,9 +99,9 @@ func nothingToLearn(snap store.Snapshot, labelled []int) string {
 
 // splitLabelled returns the positions in snap of the labelled samples and of those without a
 // label.
-func splitLabelled(snap store.Snapshot) (labelled, unlabelled []int) {
+func splitLabelled(snap sample.Set) (labelled, unlabelled []int) {
 	for k, l := range snap.Labels {
-		if l == store.NoLabel {
+		if l == sample.NoLabel {
 			unlabelled = append(unlabelled, k)
 		} else {
 			labelled = append(labelled, k)
@@ -165,7 +166,7 @@ func (g *suggester) learn() {
 		var err error
 		var last time.Time
 		if train {
-			model, err = suspect.TrainModel(job.ctx, cnnData(ds, snap, labelled), opts, func(p suspect.Progress) {
+			model, err = suspect.TrainModel(job.ctx, snap.Subset(labelled), opts, func(p suspect.Progress) {
 				if time.Since(last) >= time.Second || p.Done == 1 {
 					last = time.Now()
 					progress(fmt.Sprintf("Suggestion model: epoch %d/%d, %s left", p.Epoch, p.Epochs, p.Left.Round(time.Second)))
@@ -174,7 +175,7 @@ func (g *suggester) learn() {
 		}
 		var list []suspect.Suspect
 		if err == nil && suggest {
-			list, err = model.Suggest(job.ctx, cnnData(ds, snap, nil), unlabelled, func(f float64) {
+			list, err = model.Suggest(job.ctx, snap, unlabelled, func(f float64) {
 				if time.Since(last) >= time.Second {
 					last = time.Now()
 					progress(fmt.Sprintf("Suggesting labels: %.0f%%", 100*f))
@@ -197,7 +198,7 @@ func (g *suggester) learn() {
 type learning struct {
 	ds          *store.Dataset
 	resets      int
-	snap        store.Snapshot
+	snap        sample.Set
 	model       *suspect.Model
 	from        int
 	trained     bool
@@ -252,10 +253,10 @@ func (g *suggester) learnt(l learning) {
 // fill gives the waiting list its suggestions (list, in snapshot positions, most confident
 // first): the samples decided while the model trained come first, as they were, then the
 // suggestions.
-func (r *review) fill(list []suspect.Suspect, snap store.Snapshot) {
+func (r *review) fill(list []suspect.Suspect, snap sample.Set) {
 	suggested := make(map[int]bool, len(list))
 	for _, s := range list {
-		s.Index = snap.Indices[s.Index]
+		s.Index = snap.Index[s.Index]
 		r.of[s.Index] = s
 		suggested[s.Index] = true
 	}
@@ -266,7 +267,7 @@ func (r *review) fill(list []suspect.Suspect, snap store.Snapshot) {
 		}
 	}
 	for _, s := range list {
-		order = append(order, snap.Indices[s.Index])
+		order = append(order, snap.Index[s.Index])
 	}
 	r.order, r.pending = order, false
 }
@@ -296,7 +297,7 @@ func (g *suggester) guess(px []byte, h, w int) (int, float64, error) {
 		return 0, 0, errNoModel
 	}
 	// The model learnt the samples as stored; EMNIST stores them transposed.
-	return g.model.Predict(store.DisplayOrder(px, w, h, g.c.ds.Transposed(), nil))
+	return g.model.Predict(sample.Upright(px, w, h, g.c.ds.Transposed(), nil))
 }
 
 // stopJob cancels the training running, if any.

@@ -15,7 +15,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/internal/demo"
+	"idxlabel/demo"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -148,7 +149,7 @@ func TestSuggestedReview(t *testing.T) {
 	}
 	steps := ds.UndoName()
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(200) != store.NoLabel || ds.UndoName() != steps || !strings.HasPrefix(w.footer.status.Text, "No suggestion for this sample yet") {
+	if ds.Label(200) != sample.NoLabel || ds.UndoName() != steps || !strings.HasPrefix(w.footer.status.Text, "No suggestion for this sample yet") {
 		t.Fatalf("Enter without a suggestion: label %d, status %q", ds.Label(200), w.footer.status.Text)
 	}
 	// The person can label while the model trains: a digit on the sixth sample.
@@ -234,14 +235,14 @@ func TestSuggestedReview(t *testing.T) {
 	third := w.c.v.at(free[2])
 	steps, size = ds.UndoName(), journal()
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if ds.Label(third) != store.NoLabel || w.c.v.cursor != free[2]+1 || ds.UndoName() != steps || journal() != size {
+	if ds.Label(third) != sample.NoLabel || w.c.v.cursor != free[2]+1 || ds.UndoName() != steps || journal() != size {
 		t.Fatalf("→: label %d, cursor %d, undo %q", ds.Label(third), w.c.v.cursor, ds.UndoName())
 	}
 	if !strings.Contains(w.footer.status.Text, "labelled 3 / 100") {
 		t.Fatalf("status %q", w.footer.status.Text)
 	}
 	// The change log tells the suggestion accepted from the label typed (changelog.go).
-	if log := ds.ChangeLog(); len(log) != 203 || log[201] != (store.ChangeLogEntry{Index: first, Original: store.NoLabel, New: s.Suggested, How: store.HowSuggestedAccepted, When: log[201].When}) ||
+	if log := ds.ChangeLog(); len(log) != 203 || log[201] != (store.ChangeLogEntry{Index: first, Original: sample.NoLabel, New: s.Suggested, How: store.HowSuggestedAccepted, When: log[201].When}) ||
 		log[202].Index != second || log[202].How != store.HowManual || log[201].When.IsZero() {
 		t.Fatalf("the change log ends %+v", log[max(len(log)-2, 0):])
 	}
@@ -254,7 +255,7 @@ func TestSuggestedReview(t *testing.T) {
 	w.side.list.Select(histogramRow(t, w, c))
 	for p := range w.c.v.Len() {
 		i := w.c.v.at(p)
-		if l := ds.Label(i); l != c && (l != store.NoLabel || w.sugg.review.r.of[i].Suggested != c) {
+		if l := ds.Label(i); l != c && (l != sample.NoLabel || w.sugg.review.r.of[i].Suggested != c) {
 			t.Fatalf("class %d shows sample %d, label %d, suggested %d", c, i, l, w.sugg.review.r.of[i].Suggested)
 		}
 	}
@@ -262,11 +263,11 @@ func TestSuggestedReview(t *testing.T) {
 
 	// Each decision is one undoable step.
 	w.c.undo()
-	if ds.Label(second) != store.NoLabel || ds.Label(first) != s.Suggested {
+	if ds.Label(second) != sample.NoLabel || ds.Label(first) != s.Suggested {
 		t.Fatalf("undo: labels %d, %d", ds.Label(first), ds.Label(second))
 	}
 	w.c.undo()
-	if ds.Label(first) != store.NoLabel || ds.State(first).Reviewed || !strings.Contains(w.footer.status.Text, "labelled 1 / 100") {
+	if ds.Label(first) != sample.NoLabel || ds.State(first).Reviewed || !strings.Contains(w.footer.status.Text, "labelled 1 / 100") {
 		t.Fatalf("second undo: label %d, status %q", ds.Label(first), w.footer.status.Text)
 	}
 	w.c.redo()

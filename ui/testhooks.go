@@ -1,20 +1,22 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
 
-	"idxlabel/export"
 	"idxlabel/plot"
+	"idxlabel/report"
 )
 
 // testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
 // person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
 const (
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
-	// (index,x,y by sample, export.WriteMapCSV), and after each frame of the map it writes to the
+	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
 	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
 	// stderr how long each frame and each lasso took (logFrame, logLasso).
 	testMapEnv = "IDXLABEL_TEST_MAP"
@@ -43,7 +45,7 @@ func (m *mapper) writeDump(d *scanData) {
 	}
 	f, err := os.Create(m.dump)
 	if err == nil {
-		err = export.WriteMapCSV(f, xy)
+		err = report.WriteMapCSV(f, xy)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -71,4 +73,73 @@ func (v *mapView) logFrame(start time.Time) {
 // logLasso prints how long a lasso of vertices vertices took to select points.
 func (v *mapView) logLasso(vertices, points int, took time.Duration) {
 	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
+}
+
+// Environment variables for the real-window tests only (scripts/keysave.sh, scripts/rank.sh); a
+// person never sets them.
+const (
+	// testSaveGateEnv names a file: every save of the window waits, once the store has begun it
+	// (the dataset marked saving, its journal closed), until that file exists. Keys sent
+	// meanwhile meet a save in progress however fast the machine writes.
+	testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
+	// testRankGateEnv names a file: a CNN scan's result waits until that file exists before it
+	// is handed to the window, so keys sent meanwhile act on the kNN's list.
+	testRankGateEnv = "IDXLABEL_TEST_RANK_GATE"
+	// testStateEnv names a file the window rewrites each time it shows the cursor
+	// (controller.renderCursor) with one line of its state: see writeTestState.
+	testStateEnv = "IDXLABEL_TEST_STATE"
+)
+
+// waitGate waits until the file the environment variable env names exists (at once when env is
+// not set), or ctx ends.
+func waitGate(ctx context.Context, env string) {
+	path := os.Getenv(env)
+	if path == "" {
+		return
+	}
+	for ctx.Err() == nil {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// testStateFile is the file testStateEnv names ("" when not set), read once.
+var testStateFile = os.Getenv(testStateEnv)
+
+// writeTestState writes, when the test hook is set, the window's state as one line:
+// "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
+// shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
+// the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
+// decided yet, -1 elsewhere>". Its cost grows with the cursor's position: tests only.
+func (c *controller) writeTestState() {
+	if testStateFile == "" {
+		return
+	}
+	m := c.modeView().title()
+	if m == "" {
+		m = "browse"
+	}
+	method, undecided := "-", -1
+	if r, ok := c.modeView().(*reviewMode); ok && r.r != nil {
+		method, _, _ = strings.Cut(r.r.method, ",")
+		undecided = 0
+		for p := range max(c.v.cursor, 0) {
+			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !r.r.decided(st) {
+				undecided++
+			}
+		}
+	}
+	g := c.out.grid
+	ge := g.geometry(g.Size())
+	top := float32(max(c.v.cursor, 0)/ge.cols) * ge.cellH
+	insight := 0
+	if top >= g.offset && top+ge.cellH <= g.offset+g.Size().Height {
+		insight = 1
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d\n", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	if err := os.WriteFile(testStateFile, []byte(line), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
+	}
 }

@@ -25,9 +25,9 @@ const (
 type gridInput interface {
 	// typedRune: a character typed on the grid (digits relabel).
 	typedRune(r rune)
-	// typedKey: a key typed on the grid, offered before the grid's navigation uses it (a
-	// review's → keeps a label); it reports whether it was taken.
-	typedKey(k *fyne.KeyEvent) bool
+	// typedKey: a key typed on the grid (with Shift held: shift), offered before the grid's
+	// navigation uses it (a review's → keeps a label); it reports whether it was taken.
+	typedKey(k *fyne.KeyEvent, shift bool) bool
 	// moveCursor: a navigation key asks for the cursor at position to (maybe out of range),
 	// extending the selection with Shift.
 	moveCursor(to int, extend bool)
@@ -283,7 +283,13 @@ func (g *tileGrid) TypedRune(r rune) { g.in.typedRune(r) }
 // depends on the grid's columns and height.
 func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
 	defer reportKey(k.Name)
-	if g.in.typedKey(k) || g.frame.ds == nil || g.frame.v.Len() == 0 {
+	g.key(k, currentModifiers()&fyne.KeyModifierShift != 0)
+}
+
+// key is TypedKey with Shift held (shift) or not: a key typed now, or one that waited for a save
+// and is applied after it (held.go).
+func (g *tileGrid) key(k *fyne.KeyEvent, shift bool) {
+	if g.in.typedKey(k, shift) || g.frame.ds == nil || g.frame.v.Len() == 0 {
 		return
 	}
 	ge := g.geometry(g.Size())
@@ -316,7 +322,7 @@ func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
 	if to < 0 && (k.Name == fyne.KeyLeft || k.Name == fyne.KeyUp) && cur == 0 {
 		return
 	}
-	g.in.moveCursor(to, currentModifiers()&fyne.KeyModifierShift != 0)
+	g.in.moveCursor(to, shift)
 }
 
 // CreateRenderer builds the grid's renderer.

@@ -20,10 +20,10 @@ type gridAsks struct {
 	runes  []rune
 }
 
-func (a *gridAsks) typedRune(r rune)               { a.runes = append(a.runes, r) }
-func (a *gridAsks) typedKey(*fyne.KeyEvent) bool   { return false }
-func (a *gridAsks) click(p int, _, _ bool)         { a.clicks = append(a.clicks, p) }
-func (a *gridAsks) contextMenu(int, fyne.Position) {}
+func (a *gridAsks) typedRune(r rune)                   { a.runes = append(a.runes, r) }
+func (a *gridAsks) typedKey(*fyne.KeyEvent, bool) bool { return false }
+func (a *gridAsks) click(p int, _, _ bool)             { a.clicks = append(a.clicks, p) }
+func (a *gridAsks) contextMenu(int, fyne.Position)     {}
 func (a *gridAsks) moveCursor(to int, extend bool) {
 	e := 0
 	if extend {
@@ -145,7 +145,8 @@ func TestAModeIsAViewAndAValue(t *testing.T) {
 	spot := widget.NewLabel("spot view")
 	w.c.modes[modeSpot] = spotMode{view: spot}
 	w.c.choose(modeSpot, store.Live)
-	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container)
+	// The window's middle: the centre of the window's border, below the banner line.
+	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
 	if w.c.mode != modeSpot || w.c.v.Len() != 100 || w.c.v.at(1) != 3 || middle.Objects[0] != spot {
 		t.Fatalf("mode %d, %d shown, middle %T", w.c.mode, w.c.v.Len(), middle.Objects[0])
 	}

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
 )
@@ -50,7 +51,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.c = c
 	w.grid = newTileGrid(c)
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
-	w.d.done = w.keys.focusGrid
+	w.d.done = func() {
+		w.keys.focusGrid()
+		c.replayHeld() // inputs that waited behind the dialog (held.go)
+	}
 
 	// The modes beyond browsing, and the workflows that make their lists.
 	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects"}
@@ -89,6 +93,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		trained: func() bool { return w.sugg.model != nil },
 		few:     w.sugg.lowConfidence,
 		opened:  w.sugg.trainModel,
+		closed: func() {
+			win.RequestFocus()
+			w.keys.focusGrid()
+		},
 		quit: func() {
 			win.RequestFocus() // the question about unsaved edits opens there
 			w.save.quit()
@@ -104,15 +112,34 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 
 	// The views report to the controller, and to the key router.
 	w.grid.onZoom = w.side.setZoom
-	w.side.onShow, w.side.onClass, w.side.onGoto = c.choose, c.setClass, c.gotoSample
-	w.detail.onGoto = c.gotoSample // a suspect's neighbour
+	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
+	w.side.onShow = func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) }
+	w.side.onClass = func(class *int) { c.input(func() { c.setClass(class) }) }
+	w.side.onGoto, w.detail.onGoto = c.askGoto, c.askGoto // the go-to box, a suspect's neighbour
 	w.side.onZoom = w.grid.setZoom
 	w.side.onKey, w.side.onRune, w.side.onDone = w.keys.passKey, w.keys.passRune, w.keys.focusGrid
 	w.side.gotoBox.onFocus = w.footer.setTyping
 
 	middle := container.NewStack(w.grid)
+	banner := widget.NewLabel("")
+	banner.Wrapping = fyne.TextWrapWord
+	banner.Importance = widget.HighImportance
+	banner.Hide()
+	centre := container.NewBorder(banner, nil, nil, nil, middle)
 	c.out = screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
 		title: win.SetTitle, focus: w.keys.focusGrid,
+		banner: func(text string) {
+			if text == banner.Text && banner.Visible() == (text != "") {
+				return // nothing changed: no layout for a key
+			}
+			banner.SetText(text)
+			if text == "" {
+				banner.Hide()
+			} else {
+				banner.Show()
+			}
+			centre.Refresh()
+		},
 		center: func(o fyne.CanvasObject) {
 			if o == nil {
 				o = w.grid
@@ -125,7 +152,19 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		}}
 	left := container.NewPadded(w.side.root)
 	right := container.NewPadded(w.detail.root)
-	win.SetContent(container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, middle))
+	content := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre)
+	c.out.wide = func(on bool) {
+		if on == !right.Visible() {
+			return // nothing changed: no layout for a key
+		}
+		if on {
+			right.Hide()
+		} else {
+			right.Show()
+		}
+		content.Refresh()
+	}
+	win.SetContent(content)
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
@@ -157,14 +196,14 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: w.imp.importDialog, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.imp.importDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.exportReport, checkDataset: w.check.ask,
-		save: w.save.save, saveAs: w.save.saveAs, cancelSave: w.save.cancel, quit: w.save.quit,
+		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
-		undo: c.undo, redo: c.redo,
-		selectAll:    func() { w.keys.selectAll(c.selectAll) },
-		relabel:      func() { c.pickClass("") },
-		toggleDelete: c.toggleDelete,
+		undo: func() { c.input(c.undo) }, redo: func() { c.input(c.redo) },
+		selectAll:    func() { w.keys.selectAll(func() { c.input(c.selectAll) }) },
+		relabel:      func() { c.input(func() { c.pickClass("") }) },
+		toggleDelete: func() { c.input(c.toggleDelete) },
 		draw:         w.draw.show,
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
@@ -177,6 +216,6 @@ func (w *window) menuActions() menuActions {
 			c.renderCursor()
 			w.sugg.stop()
 		},
-		keys: w.d.showKeys,
+		keys: w.d.showKeys, about: w.d.showAbout,
 	}
 }

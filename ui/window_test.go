@@ -12,8 +12,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
 	"idxlabel/store"
 )
 

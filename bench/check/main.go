@@ -1,6 +1,6 @@
 // Command check measures the health check's quality on real MNIST: for each seed, t10k with
 // planted cases (30 non-digits, 40 copies of its own digits, 40 copies of training digits and
-// 100 flipped labels: internal/planted) checked against the training set with the default CNN
+// 100 flipped labels: fixture/planted) checked against the training set with the default CNN
 // scan, it prints how many planted cases each kind finds (outliers in the top 50 and 100,
 // copies and leaks paired with their sources, flipped labels in the top 100 and 200) and what
 // else it lists; with -natural it checks the real files without plants (the natural findings:
@@ -21,9 +21,10 @@ import (
 	"strings"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 )
@@ -128,7 +129,7 @@ func report(res *check.Result, p *planted.Set) {
 
 // runNatural checks the real t10k against the training set, and the training set within for
 // duplicates, and prints what each kind lists.
-func runNatural(test, train suspect.Data, folds, epochs int) {
+func runNatural(test, train sample.Set, folds, epochs int) {
 	start := time.Now()
 	res, err := check.Run(context.Background(), test, &train, check.Options{CNN: suspect.CNNOptions{Folds: folds, Epochs: epochs}}, nil, nil)
 	if err != nil {
@@ -164,6 +165,6 @@ func ints(b []byte) []int {
 	return out
 }
 
-func data(px []byte, labels []int) suspect.Data {
-	return suspect.Data{N: len(labels), Dim: 784, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: labels}
+func data(px []byte, labels []int) sample.Set {
+	return sample.Set{N: len(labels), H: 28, W: 28, Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: labels}
 }

@@ -26,9 +26,10 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"idxlabel/export"
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/plot"
+	"idxlabel/report"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
@@ -70,7 +71,7 @@ func main() {
 			log.Fatalf("%s: outputs of another dataset", *load)
 		}
 	} else {
-		d := suspect.Data{N: total, Dim: 784, Labels: labels, Pixels: func(i int) []byte { return pixels[i*784 : (i+1)*784] }}
+		d := sample.Set{N: total, H: 28, W: 28, Labels: labels, Pixels: func(i int) []byte { return pixels[i*784 : (i+1)*784] }}
 		start := time.Now()
 		res, err := suspect.ScanCNN(ctx, d, suspect.CNNOptions{Seed: *seed}, nil)
 		if err != nil {
@@ -149,8 +150,8 @@ func outputs(xy []float32, labels []int, probs []float32, classes []int, csvOut,
 	}
 	xy = xy[:2*len(labels)]
 	if csvOut != "" {
-		write(csvOut+"-confusion.csv", func(f *os.File) error { return export.WriteConfusionCSV(f, m, nil) })
-		write(csvOut+"-map.csv", func(f *os.File) error { return export.WriteMapCSV(f, xy) })
+		write(csvOut+"-confusion.csv", func(f *os.File) error { return report.WriteConfusionCSV(f, m, nil) })
+		write(csvOut+"-map.csv", func(f *os.File) error { return report.WriteMapCSV(f, xy) })
 	}
 	if pngOut == "" {
 		return

@@ -19,7 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/store"
 )
 

@@ -28,9 +28,9 @@ import (
 	"strings"
 	"time"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/store"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 )
 
@@ -77,7 +77,7 @@ func main() {
 	labPath := filepath.Join(dir, "typed-labels-idx1-int")
 	given := make([]int, *n)
 	for i := range given {
-		given[i] = store.NoLabel
+		given[i] = sample.NoLabel
 	}
 	var rounds, cuts []int
 	for _, f := range strings.Split(*asks, ",") {
@@ -109,14 +109,14 @@ func main() {
 		classes := map[int]bool{}
 		for _, row := range rows[1:] {
 			i, err := strconv.Atoi(row[0])
-			if err != nil || i < 0 || i >= *n || given[i] != store.NoLabel {
+			if err != nil || i < 0 || i >= *n || given[i] != sample.NoLabel {
 				log.Fatalf("--ask printed %q: not an unlabelled sample", row[0])
 			}
 			given[i] = truth[i]
 			total++
 		}
 		for _, l := range given {
-			if l != store.NoLabel {
+			if l != sample.NoLabel {
 				classes[l] = true
 			}
 		}
@@ -144,7 +144,7 @@ func labelStride(a *idx.Array) int {
 	return 1
 }
 
-// writeLabels writes labels as an int32 IDX label file (store.NoLabel for none).
+// writeLabels writes labels as an int32 IDX label file (sample.NoLabel for none).
 func writeLabels(path string, labels []int) error {
 	a, err := idx.New(idx.Int32, len(labels))
 	if err != nil {
@@ -202,7 +202,7 @@ func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) 
 		i, err1 := strconv.Atoi(row[0])
 		s, err2 := strconv.Atoi(row[1])
 		c, err3 := strconv.ParseFloat(row[2], 64)
-		if err1 != nil || err2 != nil || err3 != nil || i < 0 || i >= len(given) || seen[i] || given[i] != store.NoLabel || !(c >= 0 && c <= 1) {
+		if err1 != nil || err2 != nil || err3 != nil || i < 0 || i >= len(given) || seen[i] || given[i] != sample.NoLabel || !(c >= 0 && c <= 1) {
 			log.Fatalf("suggest printed a bad row %q", row)
 		}
 		if c > last {
@@ -221,7 +221,7 @@ func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) 
 		m++
 	}
 	for i := range given {
-		if given[i] == store.NoLabel && !seen[i] {
+		if given[i] == sample.NoLabel && !seen[i] {
 			log.Fatalf("suggest left sample %d out", i)
 		}
 	}
@@ -240,20 +240,20 @@ func baselineScore(images *idx.Array, truth []int, dim, k int, seed uint64) floa
 	rng := rand.New(rand.NewPCG(seed, 0xba5e))
 	labels := make([]int, n)
 	for i := range labels {
-		labels[i] = store.NoLabel
+		labels[i] = sample.NoLabel
 	}
 	for _, i := range rng.Perm(n)[:k] {
 		labels[i] = truth[i]
 	}
 	h, w := images.Dims[1], images.Dims[2]
-	d := suspect.Data{N: n, Dim: dim, H: h, W: w, Labels: labels, Pixels: func(i int) []byte { return images.Data[i*dim : (i+1)*dim] }}
+	d := sample.Set{N: n, H: h, W: w, Labels: labels, Pixels: func(i int) []byte { return images.Data[i*dim : (i+1)*dim] }}
 	m, err := suspect.TrainModel(context.Background(), d, suspect.CNNOptions{Seed: seed}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	var rest []int
 	for i, l := range labels {
-		if l == store.NoLabel {
+		if l == sample.NoLabel {
 			rest = append(rest, i)
 		}
 	}

@@ -30,7 +30,8 @@ import (
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
 
-	"idxlabel/internal/mnisttest"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 )
 
@@ -90,7 +91,7 @@ func main() {
 			}
 		}
 	}
-	data := suspect.Data{N: *n, Dim: 784, Labels: ls, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
+	data := sample.Set{N: *n, H: 28, W: 28, Labels: ls, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {

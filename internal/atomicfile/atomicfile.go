@@ -34,6 +34,11 @@ const StaleAge = time.Hour
 // socket or device), so idxlabel neither reads nor replaces it.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrExists: an output already exists and the writer was not told to replace it (the command
+// line's --force). Its message states the fact; the command line adds its advice, the window
+// asks. Every writer returns this one error for it (store.ErrExists is it too).
+var ErrExists = errors.New("exists")
+
 // TempPrefix returns the name prefix every temporary file for target has:
 // "<dir>/.<name>.idxlabel-tmp-". The random suffix is decimal digits (os.CreateTemp's).
 func TempPrefix(target string) string {
@@ -80,13 +85,14 @@ func Resolve(target string) (string, error) {
 		}
 	}
 	if !fi.Mode().IsRegular() {
-		return "", &fs.PathError{Op: "write", Path: target, Err: fmt.Errorf("%w (%s); refusing to replace it", ErrNotRegular, kind(fi.Mode()))}
+		return "", &fs.PathError{Op: "write", Path: target, Err: fmt.Errorf("%w (%s); refusing to replace it", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return real, nil
 }
 
-// kind names a non-regular file mode for messages.
-func kind(m fs.FileMode) string {
+// Kind names a file mode that is not a regular file's for messages: "a folder", "a FIFO", "a
+// socket", "a character device", "a device", "a symbolic link", else "an irregular file".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
@@ -115,7 +121,7 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	if fi, err := os.Stat(name); err != nil {
 		return nil, nil, err
 	} else if !fi.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
@@ -128,7 +134,7 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return f, fi, nil
 }

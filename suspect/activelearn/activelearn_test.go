@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
-	"idxlabel/suspect"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/sample"
 )
 
 // shapeStrokes are the classes of the generated images: line segments (x0, y0, x1, y1) in a
@@ -60,15 +60,15 @@ func segDist(x, y float64, s [4]float64) float64 {
 }
 
 // dataset presents generated or real pixels with the given labels.
-func dataset(px []byte, labels []int) suspect.Data {
-	return suspect.Data{N: len(labels), Dim: 784, H: 28, W: 28, Labels: labels,
+func dataset(px []byte, labels []int) sample.Set {
+	return sample.Set{N: len(labels), H: 28, W: 28, Labels: labels,
 		Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }}
 }
 
 func unlabelled(n int) []int {
 	l := make([]int, n)
 	for i := range l {
-		l[i] = suspect.NoLabel
+		l[i] = sample.NoLabel
 	}
 	return l
 }
@@ -114,7 +114,7 @@ func TestAskCoversEveryClusterFirst(t *testing.T) {
 		t.Fatalf("second ask: %v, %v", next, err)
 	}
 	for _, i := range next {
-		if labels[i] != suspect.NoLabel || slices.Contains(next[:slices.Index(next, i)], i) {
+		if labels[i] != sample.NoLabel || slices.Contains(next[:slices.Index(next, i)], i) {
 			t.Errorf("second ask %v repeats a labelled or asked sample %d", next, i)
 		}
 	}
@@ -128,7 +128,7 @@ func TestAskCoversEveryClusterFirst(t *testing.T) {
 func countLabelled(labels []int) int {
 	k := 0
 	for _, l := range labels {
-		if l != suspect.NoLabel {
+		if l != sample.NoLabel {
 			k++
 		}
 	}
@@ -164,7 +164,7 @@ func TestSuggestGeneratedShapes(t *testing.T) {
 	seen := make([]bool, n)
 	right, sure := 0, 0.0
 	for k, s := range got {
-		if labels[s.Index] != suspect.NoLabel || seen[s.Index] || s.Label < 100 || s.Label >= 100+classes ||
+		if labels[s.Index] != sample.NoLabel || seen[s.Index] || s.Label < 100 || s.Label >= 100+classes ||
 			!(s.Confidence >= 0 && s.Confidence <= 1) || k > 0 && s.Confidence > got[k-1].Confidence {
 			t.Fatalf("suggestion %d: %+v (labelled %v, seen %v)", k, s, labels[s.Index], seen[s.Index])
 		}
@@ -276,7 +276,7 @@ func TestSuggestOtherSize(t *testing.T) {
 			labels[i] = truth[i]
 		}
 	}
-	d := suspect.Data{N: n, Dim: 196, H: 14, W: 14, Labels: labels, Pixels: func(i int) []byte { return px[i*196 : (i+1)*196] }}
+	d := sample.Set{N: n, H: 14, W: 14, Labels: labels, Pixels: func(i int) []byte { return px[i*196 : (i+1)*196] }}
 	got, err := Suggest(context.Background(), d, Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"idxlabel/sample"
 	"slices"
-
-	"idxlabel/suspect"
 )
 
 // Ask settings.
@@ -25,7 +24,7 @@ const (
 // labels (4 a class), 97.4% at 20, 97.3% at 60.
 const askPerClass = 4
 
-// Ask returns the n unlabelled samples of d (labels in d.Labels, suspect.NoLabel for none)
+// Ask returns the n unlabelled samples of d (labels in d.Labels, sample.NoLabel for none)
 // whose labels would help most now, most useful first: first the most typical sample of each
 // cluster that holds no label yet, largest cluster first (TypiClust, with k-means clusters as
 // many as the labels typed plus n) while fewer than 4 labels a known class are typed (or fewer
@@ -34,7 +33,7 @@ const askPerClass = 4
 // labels at all it answers with typical samples of distinct clusters. Fewer than n come back
 // when fewer are unlabelled. Errors: those of the space (too few samples, pixels of the wrong
 // length), more than cnn.MaxClasses classes, n < 0, or the context's error when cancelled.
-func Ask(ctx context.Context, d suspect.Data, n int, opts Options) ([]int, error) {
+func Ask(ctx context.Context, d sample.Set, n int, opts Options) ([]int, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("asked for %d samples", n)
 	}

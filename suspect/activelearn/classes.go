@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"slices"
 
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
 // labelling is the typed labels as class indices.
 type labelling struct {
 	classes  []int // the distinct labels, ascending
-	cls      []int // each sample's class index, −1 for suspect.NoLabel
+	cls      []int // each sample's class index, −1 for sample.NoLabel
 	labelled []int // the labelled samples, ascending
 }
 
@@ -20,7 +20,7 @@ func newLabelling(labels []int) (*labelling, error) {
 	l := &labelling{cls: make([]int, len(labels))}
 	seen := map[int]bool{}
 	for _, v := range labels {
-		if v != suspect.NoLabel && !seen[v] {
+		if v != sample.NoLabel && !seen[v] {
 			seen[v] = true
 			l.classes = append(l.classes, v)
 			if len(l.classes) > cnn.MaxClasses {
@@ -31,7 +31,7 @@ func newLabelling(labels []int) (*labelling, error) {
 	slices.Sort(l.classes)
 	for i, v := range labels {
 		l.cls[i] = -1
-		if v != suspect.NoLabel {
+		if v != sample.NoLabel {
 			l.cls[i], _ = slices.BinarySearch(l.classes, v)
 			l.labelled = append(l.labelled, i)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/nn"
 )
@@ -54,7 +55,7 @@ type space struct {
 
 // newSpace computes the features and the neighbour graph of d. Errors: fewer than 2 samples,
 // pixels of the wrong length, labels not N long, or the context's error when cancelled.
-func newSpace(ctx context.Context, d suspect.Data, o Options) (*space, error) {
+func newSpace(ctx context.Context, d sample.Set, o Options) (*space, error) {
 	if d.N < 2 {
 		return nil, fmt.Errorf("active learning needs at least 2 samples, the dataset has %d", d.N)
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 )
@@ -22,13 +23,13 @@ type Suggestion struct {
 	Confidence float64 // the calibrated probability that Label is right, 0–1
 }
 
-// Suggest suggests a label for every unlabelled sample of d (d.Labels, suspect.NoLabel for
+// Suggest suggests a label for every unlabelled sample of d (d.Labels, sample.NoLabel for
 // none), most confident first (ties: lower index first): the typed labels spread over the
 // neighbour graph, then a network self-trained on them (see the package comment), its
 // probabilities calibrated by temperature scaling on typed labels it did not learn (with at
 // least minCalibration of them). Errors: those of the space, labels of fewer than 2 classes or
 // more than cnn.MaxClasses, or the context's error when cancelled.
-func Suggest(ctx context.Context, d suspect.Data, opts Options) ([]Suggestion, error) {
+func Suggest(ctx context.Context, d sample.Set, opts Options) ([]Suggestion, error) {
 	o := opts.withDefaults()
 	lab, err := newLabelling(d.Labels)
 	if err != nil {
@@ -40,8 +41,8 @@ func Suggest(ctx context.Context, d suspect.Data, opts Options) ([]Suggestion, e
 	if len(lab.labelled) == d.N {
 		return []Suggestion{}, nil
 	}
-	if h, w := d.H, d.W; h == 0 && w == 0 && d.Dim != cnn.Pixels || (h != 0 || w != 0) && (h <= 0 || w <= 0 || h*w != d.Dim) {
-		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim)
+	if h, w := d.H, d.W; h == 0 && w == 0 && d.Dim() != cnn.Pixels || (h != 0 || w != 0) && (h <= 0 || w <= 0 || h*w != d.Dim()) {
+		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim())
 	}
 	s, err := newSpace(ctx, d, o)
 	if err != nil {
@@ -65,7 +66,7 @@ func Suggest(ctx context.Context, d suspect.Data, opts Options) ([]Suggestion, e
 }
 
 // suggest returns the calibrated class probabilities of every sample (N×classes).
-func (s *space) suggest(ctx context.Context, d suspect.Data, lab *labelling, o Options) ([]float32, error) {
+func (s *space) suggest(ctx context.Context, d sample.Set, lab *labelling, o Options) ([]float32, error) {
 	o.report("spreading", 0)
 	nc := len(lab.classes)
 	f, err := spread(ctx, s.graph, lab.cls, nc)
@@ -107,10 +108,10 @@ func (s *space) suggest(ctx context.Context, d suspect.Data, lab *labelling, o O
 	return probs, nil
 }
 
-// pixels28 returns d's samples as the network reads them: 28×28 (H = W = 0 means 28×28),
+// pixels28 returns d's samples as the network reads them: 28×28,
 // resized (bilinear) one at a time when they are another size, so no second copy of the
 // dataset is held.
-func pixels28(d suspect.Data) func(int) []byte {
+func pixels28(d sample.Set) func(int) []byte {
 	h, w := d.H, d.W
 	if h == 0 && w == 0 || h == cnn.Side && w == cnn.Side {
 		return d.Pixels

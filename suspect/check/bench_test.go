@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/internal/mnisttest"
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/nn"
 	"idxlabel/suspect/outlier"
@@ -23,7 +23,7 @@ import (
 
 // benchSet returns n samples: t10k for 10,000, the training set for 60,000, the training set
 // tiled otherwise.
-func benchSet(b *testing.B, n int, shifted bool) suspect.Data {
+func benchSet(b *testing.B, n int, shifted bool) sample.Set {
 	var images, labels *idx.Array
 	if n == 10000 {
 		images, labels = mnisttest.Load(b)
@@ -44,7 +44,7 @@ func benchSet(b *testing.B, n int, shifted bool) suspect.Data {
 	for i := range ls {
 		ls[i] = int(labels.Data[i])
 	}
-	return suspect.Data{N: n, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	return sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 }
 
 func BenchmarkDuplicates10k(b *testing.B)         { benchDuplicates(b, 10000, false) }
@@ -61,7 +61,7 @@ func BenchmarkCheckTrain60k(b *testing.B)         { benchCheck(b, 60000) }
 func BenchmarkDescriptorsAndIndex1M(b *testing.B) { benchIndex(b, 1000000) }
 
 // describe fits a basis on d and describes sets with it.
-func describe(b *testing.B, d suspect.Data, sets ...suspect.Data) []*neardup.Descriptors {
+func describe(b *testing.B, d sample.Set, sets ...sample.Set) []*neardup.Descriptors {
 	ctx := context.Background()
 	basis, err := neardup.FitBasis(ctx, d, 1)
 	if err != nil {
@@ -158,7 +158,7 @@ func standInFeatures(v nn.Vectors) nn.Vectors {
 // also leakage against the training set.
 func benchCheck(b *testing.B, n int) {
 	d := benchSet(b, n, false)
-	var against *suspect.Data
+	var against *sample.Set
 	if n == 10000 {
 		train := benchSet(b, 60000, false)
 		against = &train

@@ -7,26 +7,27 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/internal/mnisttest"
-	"idxlabel/internal/planted"
+	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/planted"
+	"idxlabel/sample"
 	"idxlabel/suspect"
 )
 
 // plantedT10k is t10k with 30 non-digits, 20 copies of other t10k digits and 20 copies of
 // training digits written over random samples, and 100 other labels flipped (planted.Plant),
 // with the training set to check it against.
-func plantedT10k(t *testing.T, seed uint64) (*planted.Set, suspect.Data, suspect.Data) {
+func plantedT10k(t *testing.T, seed uint64) (*planted.Set, sample.Set, sample.Set) {
 	images, labels := mnisttest.Load(t)
 	train, trainLabels := mnisttest.LoadTrain(t)
 	rng := rand.New(rand.NewPCG(seed, 99))
 	p := planted.Plant(rng, images.Data, labels.Data, 10000, train.Data, trainLabels.Data, 60000,
 		planted.Plan{Outliers: 30, Duplicates: 20, Leaks: 20, Flips: 100})
-	d := suspect.Data{N: p.N, Dim: 784, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}
+	d := sample.Set{N: p.N, H: 28, W: 28, Pixels: func(i int) []byte { return p.Pixels[i*784 : (i+1)*784] }, Labels: p.Labels}
 	tl := make([]int, 60000)
 	for i := range tl {
 		tl[i] = int(trainLabels.Data[i])
 	}
-	other := suspect.Data{N: 60000, Dim: 784, Pixels: func(i int) []byte { return train.Data[i*784 : (i+1)*784] }, Labels: tl}
+	other := sample.Set{N: 60000, H: 28, W: 28, Pixels: func(i int) []byte { return train.Data[i*784 : (i+1)*784] }, Labels: tl}
 	return p, d, other
 }
 
@@ -64,7 +65,7 @@ func TestRunFindsPlanted(t *testing.T) {
 	pairs := map[[2]int]bool{}
 	for _, f := range res.Findings[Duplicate] {
 		pairs[[2]int{f.Index, f.Other}] = true
-		if f.Label != d.Labels[f.Index] || f.Suggested == NoLabel {
+		if f.Label != d.Labels[f.Index] || f.Suggested == sample.NoLabel {
 			t.Fatalf("duplicate %+v: label or suggestion missing", f)
 		}
 	}
@@ -96,7 +97,9 @@ func TestRunFindsPlanted(t *testing.T) {
 		}
 	}
 	t.Logf("outliers: %d of 30 in the top 100 (%d flagged); flipped labels: %d of 100 in the top 200", in100, res.Flagged[Outlier], flips)
-	if in100 < 27 {
+	// 26 with this seed since the planted non-digits go through MNIST's own preprocessing (the
+	// letters look more like digits; see outlier's TestScoresFindPlantedOutliers); 27–28 before.
+	if in100 < 24 {
 		t.Errorf("only %d of 30 planted non-digits in the outliers' top 100", in100)
 	}
 	if flips < 85 {
@@ -118,9 +121,9 @@ func TestRunWithoutLabels(t *testing.T) {
 	images, _ := mnisttest.Load(t)
 	ls := make([]int, 3000)
 	for i := range ls {
-		ls[i] = NoLabel
+		ls[i] = sample.NoLabel
 	}
-	d := suspect.Data{N: 3000, Dim: 784, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	d := sample.Set{N: 3000, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 	ctx := context.Background()
 	res, err := Run(ctx, d, nil, Options{Top: 7}, nil, nil)
 	if err != nil {
@@ -133,7 +136,7 @@ func TestRunWithoutLabels(t *testing.T) {
 		t.Errorf("%d outliers kept with Top 7", n)
 	}
 	for _, f := range res.Findings[Outlier] {
-		if f.Label != NoLabel || f.Suggested != NoLabel || f.Other != -1 {
+		if f.Label != sample.NoLabel || f.Suggested != sample.NoLabel || f.Other != -1 {
 			t.Errorf("outlier %+v", f)
 		}
 	}
@@ -159,6 +162,28 @@ func TestParseKinds(t *testing.T) {
 	for _, bad := range []string{"", "labels", "label,label", "label,"} {
 		if _, err := ParseKinds(bad); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestFlagged: a Label finding is flagged when its label is probably wrong and the suggestion is
+// another class, not when the label is still the most probable class (a tie); outliers from
+// FlagOutlier; every pair.
+func TestFlagged(t *testing.T) {
+	for _, c := range []struct {
+		f    Finding
+		want bool
+	}{
+		{Finding{Kind: Label, Label: 5, Suggested: 3, Score: 0.7}, true},
+		{Finding{Kind: Label, Label: 5, Suggested: 5, Score: 0.67}, false},
+		{Finding{Kind: Label, Label: 5, Suggested: 3, Score: 0.3}, false},
+		{Finding{Kind: Outlier, Score: FlagOutlier}, true},
+		{Finding{Kind: Outlier, Score: FlagOutlier - 0.1}, false},
+		{Finding{Kind: Duplicate, Score: 0.99}, true},
+		{Finding{Kind: Leak, Score: 0.99}, true},
+	} {
+		if got := c.f.Flagged(); got != c.want {
+			t.Errorf("%+v: flagged %v, want %v", c.f, got, c.want)
 		}
 	}
 }

@@ -7,10 +7,9 @@ package check
 
 import (
 	"fmt"
+	"idxlabel/suspect"
 	"slices"
 	"strings"
-
-	"idxlabel/suspect"
 )
 
 // Kind names one kind of finding. Its string is the kind column of `idxlabel check`'s CSV.
@@ -26,11 +25,13 @@ const (
 	// the detectors of ln(1 + z⁺), z the robust z-score of the sample's distance to its
 	// neighbours (0 for a typical sample; planted non-digits in t10k score 4–12).
 	Outlier Kind = "outlier"
-	// Duplicate: two samples of the set that are the same image up to small changes. Score is
-	// their shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
+	// Duplicate: two samples of the set that are the same image up to small changes, closer to
+	// each other than to any other sample by far (neardup.Within). A group of k copies is k − 1
+	// findings, its first sample (Index) with each other member (Other). Score is their
+	// shift-aligned cosine similarity (neardup.Similarity), 1 for identical images.
 	Duplicate Kind = "duplicate"
-	// Leak: a sample of the set that is such a copy of a sample of the other set. Score as for
-	// Duplicate.
+	// Leak: a sample of the set that is such a copy of a sample of the other set (its most
+	// similar copy there). Score as for Duplicate.
 	Leak Kind = "leak"
 )
 
@@ -63,18 +64,32 @@ func ParseKinds(s string) ([]Kind, error) {
 // Finding is one finding of a kind.
 type Finding struct {
 	Kind  Kind
-	Index int // the sample of the set, 0-based in Data's order
+	Index int // the sample of the set, 0-based in the sample.Set's order
 	// Other is the second sample: for Duplicate another sample of the set (Index < Other), for
 	// Leak a sample of the other set; -1 for Label and Outlier.
 	Other int
-	Label int // Index's given label (suspect.NoLabel for none)
-	// Suggested is the CNN's most probable class for Index (suspect.NoLabel when no scan ran).
+	Label int // Index's given label (sample.NoLabel for none)
+	// Suggested is the CNN's most probable class for Index (sample.NoLabel when no scan ran).
 	Suggested int
 	Score     float64 // larger is more severe within the kind; see the Kind constants
+	// Uniqueness, for Duplicate and Leak, says how distinct the match is (neardup.Pair's: 1
+	// for an identical image, at least 1 − neardup.DefaultRatio when listed); 0 otherwise.
+	Uniqueness float64
 }
 
-// NoLabel is the Label or Suggested of a Finding without one (suspect.NoLabel).
-const NoLabel = suspect.NoLabel
+// Flagged reports whether f passes its kind's bar, the one rule for what a list, a count or a
+// map marks: a Label finding doubted as suspect.Suspect.Doubted says (Score from FlagLabel and
+// a suggestion other than the label: a sample whose label is still its most probable class is
+// not flagged), an Outlier scoring FlagOutlier or more, every Duplicate and Leak.
+func (f Finding) Flagged() bool {
+	switch f.Kind {
+	case Label:
+		return suspect.Suspect{Label: f.Label, Suggested: f.Suggested, Score: f.Score}.Doubted()
+	case Outlier:
+		return f.Score >= FlagOutlier
+	}
+	return true
+}
 
 // Description says in one sentence what a finding of kind k is.
 func (k Kind) Description() string {
@@ -84,7 +99,7 @@ func (k Kind) Description() string {
 	case Outlier:
 		return "A sample unlike every class: not a digit (a letter, a symbol, noise, a blank or near-blank image, a filled shape, an inverted scan, two digits in one image)."
 	case Duplicate:
-		return "Two samples of the set that are the same image up to small changes (an exact copy, a shift of a pixel or two, mild noise, a change of intensity)."
+		return "Two samples of the set that are the same image up to small changes (an exact copy, a shift of a pixel or two, mild noise, a change of intensity); a group of copies is listed from its first sample."
 	case Leak:
 		return "A sample of the set that is such a copy of a sample of the other set: leakage that inflates any accuracy measured on it."
 	}
@@ -95,11 +110,11 @@ func (k Kind) Description() string {
 func (k Kind) ScoreNote() string {
 	switch k {
 	case Label:
-		return "1 − the out-of-fold probability of the given label (0–1; flagged above 0.5)."
+		return "1 − the out-of-fold probability of the given label (0–1; flagged from 0.5 when the most probable class is another)."
 	case Outlier:
 		return "Σ over the detectors (pixel statistics, pixel descriptors, CNN features) of ln(1 + z), z the robust z-score of the sample's mean distance to its 10 nearest neighbours (0 when not above the median; flagged from 6)."
 	case Duplicate, Leak:
-		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default)."
+		return "the cosine similarity of the two images' pixels at their best alignment (0 and ±1 pixel, and around the centre-of-mass shift); 1 = identical up to shift and intensity (listed from the threshold, 0.99 by default, when the match is at least four times closer, in 1 − similarity, than any other sample: a plain stroke like many others is no copy)."
 	}
 	return ""
 }

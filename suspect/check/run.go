@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 
+	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/neardup"
@@ -47,15 +48,16 @@ type Progress struct {
 type Result struct {
 	Kinds    []Kind             // the kinds run, in list order
 	Findings map[Kind][]Finding // each kind's findings, most severe first (at most Options.Top)
-	// Flagged counts each kind's findings that pass its bar (FlagLabel, FlagOutlier; every
-	// pair for Duplicate and Leak), however many Top keeps.
+	// Flagged counts each kind's findings that pass its bar (Finding.Flagged), however many
+	// Top keeps.
 	Flagged map[Kind]int
 	Scan    *suspect.CNNResult // the CNN scan used (nil when none ran)
 }
 
-// FlagLabel is the Label score above which a sample counts as flagged: the model gives its
-// given label a probability below one half.
-const FlagLabel = 0.5
+// FlagLabel is the Label score from which a sample counts as flagged when its suggestion is
+// another class (Finding.Flagged): the model gives its given label a probability of one half or
+// less (suspect.DoubtScore).
+const FlagLabel = suspect.DoubtScore
 
 // FlagOutlier is the Outlier score at or above which a sample counts as flagged. On MNIST's
 // t10k with 30 planted non-digits (six seeds) it flagged 22–26 of them and 0–2 real digits; on
@@ -69,20 +71,23 @@ var ErrNoLabels = errors.New("the label kind needs labels (a label file)")
 // ErrNoOther: the Leak kind was asked without another set.
 var ErrNoOther = errors.New("the leak kind needs another set to check against")
 
-// Run checks d (and against, for Leak; may be nil) and returns each kind's findings. The
+// Run checks d (and against, for Leak; may be nil) and returns each kind's findings. A CNN scan
+// it runs keeps each group of near-copies (neardup.Within, found first whatever the kinds) in
+// one fold, so their out-of-fold probabilities are out of fold (opts.CNN.Groups, when set,
+// wins). The
 // quick kinds run first and are handed to found (may be nil) as soon as each is done, before
 // the CNN scan starts: Duplicate, Leak, then Label and Outlier. Pairs handed over before the
-// scan have Suggested NoLabel; the Result's have the scan's suggestions. Run never changes a
+// scan have Suggested sample.NoLabel; the Result's have the scan's suggestions. Run never changes a
 // slice once it has handed it to found. progress (may be nil) is called
 // from Run's goroutines, one call at a time. Growth: the CNN scan's, and near-linear in N for
 // the others (nn.Index). Errors: ErrNoLabels, ErrNoOther, samples of different sizes, the
 // models' errors, or the context's error when cancelled.
-func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Options, progress func(Progress), found func(Kind, []Finding)) (*Result, error) {
+func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, progress func(Progress), found func(Kind, []Finding)) (*Result, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
 	opts.Index.Workers = opts.Workers
-	labelled := slices.ContainsFunc(d.Labels, func(l int) bool { return l != NoLabel })
+	labelled := slices.ContainsFunc(d.Labels, func(l int) bool { return l != sample.NoLabel })
 	kinds := opts.Kinds
 	if kinds == nil {
 		for _, k := range Kinds {
@@ -114,11 +119,16 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 			found(k, list)
 		}
 	}
-	// The pixel descriptors serve the duplicates, the leakage and the outliers.
+	needScan := slices.Contains(kinds, Label) || slices.Contains(kinds, Outlier) && labelled
+	// The pixel descriptors serve the duplicates (also the groups of near-copies a scan keeps
+	// in one fold), the leakage and the outliers.
 	var basis *neardup.Basis
 	var desc *neardup.Descriptors
-	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) {
+	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) || needScan && opts.Scan == nil {
 		first := Outlier // the first kind that uses them, in run order
+		if !slices.Contains(kinds, Outlier) {
+			first = Label
+		}
 		for _, k := range []Kind{Leak, Duplicate} {
 			if slices.Contains(kinds, k) {
 				first = k
@@ -136,8 +146,8 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 		return neardup.Options{Threshold: opts.Threshold, Workers: opts.Workers, Index: opts.Index,
 			Progress: func(stage string, f float64) { report(k, stage)(f) }}
 	}
-	// suggested is filled once a scan exists; pairs found before it get NoLabel.
-	suggested := func(i int) int { return NoLabel }
+	// suggested is filled once a scan exists; pairs found before it get sample.NoLabel.
+	suggested := func(i int) int { return sample.NoLabel }
 	setScan := func(s *suspect.CNNResult) {
 		res.Scan = s
 		nc := len(s.Classes)
@@ -160,23 +170,31 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 	}
 	label := func(i int) int {
 		if d.Labels == nil {
-			return NoLabel
+			return sample.NoLabel
 		}
 		return d.Labels[i]
 	}
 	pairs := func(k Kind, list []neardup.Pair) []Finding {
 		out := make([]Finding, len(list))
 		for m, p := range list {
-			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity}
+			out[m] = Finding{Kind: k, Index: p.A, Other: p.B, Label: label(p.A), Suggested: suggested(p.A), Score: p.Similarity, Uniqueness: p.Uniqueness}
 		}
 		return out
 	}
-	if slices.Contains(kinds, Duplicate) {
-		list, err := neardup.Within(ctx, d, desc, pairOpts(Duplicate))
+	var groups []int32 // the near-copies' groups, for the scan's folds
+	if slices.Contains(kinds, Duplicate) || needScan && opts.Scan == nil {
+		k := Duplicate
+		if !slices.Contains(kinds, Duplicate) {
+			k = Label
+		}
+		list, err := neardup.Within(ctx, d, desc, pairOpts(k))
 		if err != nil {
 			return nil, err
 		}
-		deliver(Duplicate, pairs(Duplicate, list), len(list))
+		groups = neardup.GroupIDs(list, d.N)
+		if k == Duplicate {
+			deliver(Duplicate, pairs(Duplicate, list), len(list))
+		}
 	}
 	if slices.Contains(kinds, Leak) {
 		od, err := basis.Describe(ctx, *against, opts.Workers, report(Leak, "describe"))
@@ -189,9 +207,12 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 		}
 		deliver(Leak, pairs(Leak, list), len(list))
 	}
-	needScan := slices.Contains(kinds, Label) || slices.Contains(kinds, Outlier) && labelled
 	if needScan && res.Scan == nil {
-		s, err := suspect.ScanCNN(ctx, d, opts.CNN, func(p suspect.Progress) {
+		cnnOpts := opts.CNN
+		if cnnOpts.Groups == nil {
+			cnnOpts.Groups = groups
+		}
+		s, err := suspect.ScanCNN(ctx, d, cnnOpts, func(p suspect.Progress) {
 			if progress != nil {
 				progress(Progress{Kind: Label, Stage: "scan", Done: p.Done, CNN: &p})
 			}
@@ -215,7 +236,7 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 		flagged := 0
 		for m, s := range res.Scan.Suspects {
 			list[m] = Finding{Kind: Label, Index: s.Index, Other: -1, Label: s.Label, Suggested: s.Suggested, Score: s.Score}
-			if s.Score > FlagLabel {
+			if list[m].Flagged() {
 				flagged++
 			}
 		}
@@ -236,7 +257,7 @@ func Run(ctx context.Context, d suspect.Data, against *suspect.Data, opts Option
 		flagged := 0
 		for m, i := range order {
 			list[m] = Finding{Kind: Outlier, Index: i, Other: -1, Label: label(i), Suggested: suggested(i), Score: score[i]}
-			if score[i] >= FlagOutlier {
+			if list[m].Flagged() {
 				flagged++
 			}
 		}

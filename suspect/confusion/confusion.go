@@ -8,9 +8,8 @@ package confusion
 import (
 	"errors"
 	"fmt"
+	"idxlabel/sample"
 	"slices"
-
-	"idxlabel/store"
 )
 
 // ErrShape reports inputs whose sizes do not fit together (probabilities that are not
@@ -20,14 +19,14 @@ var ErrShape = errors.New("confusion: shape mismatch")
 // Matrix is a confusion matrix that follows edits. Rows are the given labels (Rows, ascending;
 // a row is added when a sample is relabelled to a label no row has), columns the predicted
 // classes (Cols, ascending: the classes the model was trained on). Samples without a label
-// (store.NoLabel) and excluded (deleted) samples are in no cell. The zero value is not usable:
+// (sample.NoLabel) and excluded (deleted) samples are in no cell. The zero value is not usable:
 // build one with New. A Matrix is not safe for concurrent use.
 type Matrix struct {
 	Cols []int // the predicted classes, ascending
 	Rows []int // the given labels that have a row, ascending
 
 	pred   []int32 // per sample: column index
-	label  []int32 // per sample: its given label (store.NoLabel for none)
+	label  []int32 // per sample: its given label (sample.NoLabel for none)
 	out    []bool  // per sample: excluded (deleted)
 	row    map[int32]int
 	counts [][]int     // Rows×Cols
@@ -35,7 +34,7 @@ type Matrix struct {
 	pos    []int32     // per sample: its place in its cell's list (−1: in no cell)
 }
 
-// New builds the matrix of n samples from their given labels (store.NoLabel for none) and a
+// New builds the matrix of n samples from their given labels (sample.NoLabel for none) and a
 // model's out-of-fold class probabilities probs, n×len(classes) (row i for sample i; a CNN
 // scan's CNNResult.Probs and Classes): sample i's predicted class is the class of its highest
 // probability (the first on ties). Growth: O(N·C) time, O(N + R·C) memory for R rows and C
@@ -64,7 +63,7 @@ func New(labels []int, probs []float32, classes []int) (*Matrix, error) {
 		m.pred[i] = int32(best)
 		m.label[i] = int32(labels[i])
 		m.pos[i] = -1
-		if labels[i] != store.NoLabel {
+		if labels[i] != sample.NoLabel {
 			if _, ok := m.row[int32(labels[i])]; !ok {
 				m.row[int32(labels[i])] = -1
 			}
@@ -94,7 +93,7 @@ func (m *Matrix) N() int { return len(m.pred) }
 
 // enter puts sample i into its cell, if it has one.
 func (m *Matrix) enter(i int) {
-	if m.label[i] == store.NoLabel || m.out[i] {
+	if m.label[i] == sample.NoLabel || m.out[i] {
 		return
 	}
 	r, col := m.row[m.label[i]], m.pred[i]
@@ -120,7 +119,7 @@ func (m *Matrix) leave(i int) {
 	m.counts[r][col]--
 }
 
-// Relabel records that sample i's given label is now label (store.NoLabel: none): it leaves
+// Relabel records that sample i's given label is now label (sample.NoLabel: none): it leaves
 // its cell and enters the cell of its new row, in O(1), or O(R·C) when label has no row yet (a
 // row is inserted in order; Rows changes). Errors: ErrShape when i is out of range.
 func (m *Matrix) Relabel(i, label int) error {
@@ -129,7 +128,7 @@ func (m *Matrix) Relabel(i, label int) error {
 	}
 	m.leave(i)
 	m.label[i] = int32(label)
-	if _, ok := m.row[int32(label)]; !ok && label != store.NoLabel {
+	if _, ok := m.row[int32(label)]; !ok && label != sample.NoLabel {
 		m.addRow(label)
 	}
 	m.enter(i)
@@ -164,7 +163,7 @@ func (m *Matrix) addRow(label int) {
 func (m *Matrix) Count(label, class int) int {
 	r, ok := m.row[int32(label)]
 	c, found := slices.BinarySearch(m.Cols, class)
-	if !ok || !found || label == store.NoLabel {
+	if !ok || !found || label == sample.NoLabel {
 		return 0
 	}
 	return m.counts[r][c]
@@ -186,7 +185,7 @@ func (m *Matrix) Counts() [][]int {
 func (m *Matrix) Cell(label, class int) []int {
 	r, ok := m.row[int32(label)]
 	c, found := slices.BinarySearch(m.Cols, class)
-	if !ok || !found || label == store.NoLabel {
+	if !ok || !found || label == sample.NoLabel {
 		return nil
 	}
 	out := make([]int, len(m.cells[r][c]))

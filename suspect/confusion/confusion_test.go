@@ -2,11 +2,10 @@ package confusion
 
 import (
 	"errors"
+	"idxlabel/sample"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"idxlabel/store"
 )
 
 // hand is a case worked by hand: 8 samples, classes 0, 1, 2; sample 6 has no label.
@@ -18,7 +17,7 @@ import (
 // Rows 0, 1, 2; counts: row 0 = [1 1 0], row 1 = [0 2 1], row 2 = [1 0 1].
 func hand(t *testing.T) *Matrix {
 	t.Helper()
-	labels := []int{0, 0, 1, 1, 1, 2, store.NoLabel, 2}
+	labels := []int{0, 0, 1, 1, 1, 2, sample.NoLabel, 2}
 	pred := []int{0, 1, 1, 1, 2, 0, 2, 2}
 	probs := make([]float32, 8*3)
 	for i, p := range pred {
@@ -56,7 +55,7 @@ func TestCountsByHand(t *testing.T) {
 	if got := m.Cell(2, 0); !slices.Equal(got, []int{5}) {
 		t.Errorf("cell (2, 0) = %v, want [5]", got)
 	}
-	if m.Cell(7, 0) != nil || m.Count(0, 9) != 0 || m.Count(store.NoLabel, 2) != 0 {
+	if m.Cell(7, 0) != nil || m.Count(0, 9) != 0 || m.Count(sample.NoLabel, 2) != 0 {
 		t.Error("a label or class without a row or column has samples")
 	}
 }
@@ -90,7 +89,7 @@ func TestEditsMoveSamples(t *testing.T) {
 	if err := m.Relabel(7, 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Relabel(0, store.NoLabel); err != nil {
+	if err := m.Relabel(0, sample.NoLabel); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(m.Rows, []int{0, 1, 2, 5}) || m.Count(5, 2) != 1 || m.Count(0, 0) != 1 {
@@ -139,7 +138,7 @@ func TestEditsMatchRebuild(t *testing.T) {
 		} else {
 			labels[i] = rng.IntN(c+1) - 1
 			if labels[i] < 0 {
-				labels[i] = store.NoLabel
+				labels[i] = sample.NoLabel
 			}
 			if err := m.Relabel(i, labels[i]); err != nil {
 				t.Fatal(err)
@@ -151,7 +150,7 @@ func TestEditsMatchRebuild(t *testing.T) {
 		kept := slices.Clone(labels)
 		for j := range n {
 			if deleted[j] {
-				kept[j] = store.NoLabel
+				kept[j] = sample.NoLabel
 			}
 		}
 		fresh, err := New(kept, probs, []int{0, 1, 2, 3})

@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"idxlabel/internal/gemm"
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -49,24 +49,21 @@ type Descriptors struct {
 	Offsets []Offset
 }
 
-func size(d suspect.Data) (h, w int, err error) {
+func size(d sample.Set) (h, w int, err error) {
 	h, w = d.H, d.W
-	if h == 0 && w == 0 {
-		h, w = 28, 28
+	if h <= 0 || w <= 0 || h*w != d.Dim() {
+		return 0, 0, fmt.Errorf("samples of %d pixels are not %d×%d", d.Dim(), h, w)
 	}
-	if h <= 0 || w <= 0 || h*w != d.Dim {
-		return 0, 0, fmt.Errorf("samples of %d pixels are not %d×%d", d.Dim, h, w)
-	}
-	if d.N > 0 && len(d.Pixels(0)) != d.Dim {
-		return 0, 0, fmt.Errorf("samples have %d pixels, not %d", len(d.Pixels(0)), d.Dim)
+	if d.N > 0 && len(d.Pixels(0)) != d.Dim() {
+		return 0, 0, fmt.Errorf("samples have %d pixels, not %d", len(d.Pixels(0)), d.Dim())
 	}
 	return h, w, nil
 }
 
 // FitBasis estimates a Basis from up to 5,000 images of d chosen with seed (all of them when
-// fewer). Errors: samples whose size does not match d.H×d.W (0×0: 28×28), no samples, an
+// fewer). Errors: samples whose size does not match d.H×d.W, no samples, an
 // eigendecomposition that fails, or the context's error when cancelled.
-func FitBasis(ctx context.Context, d suspect.Data, seed uint64) (*Basis, error) {
+func FitBasis(ctx context.Context, d sample.Set, seed uint64) (*Basis, error) {
 	h, w, err := size(d)
 	if err != nil {
 		return nil, err
@@ -225,7 +222,7 @@ const describeBlock = 256
 // workers goroutines (0: one per CPU); progress (may be nil) gets the share done from one
 // goroutine at a time. Memory: N·Dims float32 and 2N bytes. Errors: images of another size
 // than the Basis's, or the context's error when cancelled.
-func (b *Basis) Describe(ctx context.Context, d suspect.Data, workers int, progress func(float64)) (*Descriptors, error) {
+func (b *Basis) Describe(ctx context.Context, d sample.Set, workers int, progress func(float64)) (*Descriptors, error) {
 	h, w, err := size(d)
 	if err != nil {
 		return nil, err

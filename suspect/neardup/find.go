@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -32,15 +32,26 @@ const MaxDistance = 0.06
 
 // Pair is two images that are copies of each other.
 type Pair struct {
-	A, B       int     // Within: two images of the set, A < B; Across: A in the set, B in the other
-	Similarity float64 // their Similarity, at least the threshold (1: the same image up to a shift and intensity)
+	// Within: A is the first (lowest-numbered) image of a group of copies and B another
+	// member; Across: A in the set, B in the other.
+	A, B       int
+	Similarity float64 // their Similarity (1: the same image up to a shift and intensity)
 	Shift      Shift   // the shift of B that matches A best
+	// Uniqueness says how distinct the match is: 1 − its distance (1 − Similarity) over the
+	// distance of the nearest sample beyond the copy group (copyGroup), 0–1; at least
+	// 1 − Ratio for every pair reported, 1 for identical images found by hash. Within, a
+	// member's best among the matches that put it in its group.
+	Uniqueness float64
 }
 
 // Options tune Within and Across. The zero value takes the defaults.
 type Options struct {
-	Threshold  float64 // Similarity at or above which a pair is reported (default DefaultThreshold)
+	Threshold  float64 // Similarity at or above which a pair can be reported (default DefaultThreshold)
 	Candidates int     // nearest descriptors verified per image (default DefaultCandidates)
+	// Ratio bounds a copy's distance (1 − Similarity) as a share of the distance of the nearest
+	// sample beyond its copy group (default DefaultRatio; 1 or more: any match above the
+	// threshold).
+	Ratio float64
 	// MaxDistance bounds the squared descriptor distance of a candidate verified (default
 	// MaxDistance).
 	MaxDistance float64
@@ -62,6 +73,9 @@ func (o Options) withDefaults() Options {
 	if o.Candidates <= 0 {
 		o.Candidates = DefaultCandidates
 	}
+	if o.Ratio <= 0 {
+		o.Ratio = DefaultRatio
+	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
 	}
@@ -77,14 +91,21 @@ func (o Options) report(stage string) func(float64) {
 	}
 }
 
-// Within finds the pairs of images of d that are copies of each other: each identical image
-// (by hash, whatever its descriptor) paired with the first of its copies, and every pair among each image's
-// opts.Candidates nearest descriptors (desc, from a Basis fitted on d or a set of the same
-// size) whose Similarity reaches the threshold. Pairs are ordered most similar first, then by A
-// and B. Growth: the neighbour index's (nn.Index: near-linear), plus N·Candidates pairs at most
-// and one Similarity (≤ 18 products of H·W pixels) per candidate pair within MaxDistance.
+// Within groups the images of d that are copies of each other. Identical images are grouped
+// by hash first, whatever their descriptors, and only the first of each is searched further
+// (a set made of exact copies costs what its distinct images cost); then each image's
+// opts.Candidates nearest descriptors (desc, from a Basis fitted on d or a set of the same size)
+// within MaxDistance are verified (Similarity), and an image's copy group (copyGroup: the
+// nearest matches at or above the threshold that stand apart from its other neighbours by
+// opts.Ratio) joins it to them; groups are the connected sets of such matches, their parts
+// found apart joined as the parts' first images match (see below). A group of k images is reported as k − 1
+// pairs, its first image (A) with each other member (B), their Similarity computed directly (in
+// a group joined through a chain of matches it may fall below the threshold). Pairs are ordered
+// most similar first, then by A and B. Growth: the neighbour index's (nn.Index: near-linear),
+// plus N·Candidates candidate pairs (12 bytes each) and one Similarity (≤ 18 products of H·W
+// pixels) per candidate pair within MaxDistance, and one per image grouped; N−1 pairs at most.
 // Errors: descriptors that are not d's, images of the wrong size, or the context's error.
-func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options) ([]Pair, error) {
+func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) ([]Pair, error) {
 	opts = opts.withDefaults()
 	h, w, err := size(d)
 	if err != nil {
@@ -96,46 +117,166 @@ func Within(ctx context.Context, d suspect.Data, desc *Descriptors, opts Options
 	if d.N < 2 {
 		return nil, nil
 	}
-	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
-	if err != nil {
-		return nil, err
+	// Identical images first, by hash: one of each is searched.
+	uf := newUnionFind(d.N)
+	best := make([]float32, d.N) // each image's best uniqueness among the matches that grouped it
+	ident := make([]int32, d.N)  // the first image with the same pixels
+	for i := range ident {
+		ident[i] = int32(i)
 	}
-	k := min(opts.Candidates, d.N-1)
-	g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: opts.report("candidates")})
-	if err != nil {
-		return nil, err
-	}
-	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{min(i, j), max(i, j)} })
-	slices.SortFunc(cand, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-	cand = slices.Compact(cand)
-	pairs, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
-	if err != nil {
-		return nil, err
-	}
-	// Identical images: each copy paired with the first of its group (a group of g copies
-	// gives g−1 pairs, not g²), unless the candidates found the pair (pairs is in candidate
-	// order: by A, then B).
-	found := len(pairs)
-	for _, grp := range identical(d) {
-		for _, b := range grp[1:] {
-			if _, ok := slices.BinarySearchFunc(pairs[:found], [2]int{grp[0], b}, func(p Pair, t [2]int) int {
-				return cmp.Or(cmp.Compare(p.A, t[0]), cmp.Compare(p.B, t[1]))
-			}); !ok {
-				pairs = append(pairs, Pair{A: grp[0], B: b, Similarity: 1})
+	var keep []int // the images searched (nil: all)
+	if same := identical(d); len(same) > 0 {
+		for _, grp := range same {
+			for _, b := range grp[1:] {
+				uf.union(int32(grp[0]), int32(b))
+				ident[b], best[b] = int32(grp[0]), 1
 			}
 		}
+		for i := range d.N {
+			if ident[i] == int32(i) {
+				keep = append(keep, i)
+			}
+		}
+	}
+	sd, sdesc := d, desc
+	if keep != nil {
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+	}
+	// join searches sd (the images keep lists, nil: all) and joins each image to its copies;
+	// it reports whether any two groups were joined.
+	join := func(sd sample.Set, sdesc *Descriptors, keep []int, alone bool) (bool, error) {
+		at := func(k int32) int32 {
+			if keep == nil {
+				return k
+			}
+			return int32(keep[k])
+		}
+		joined := false
+		err := nearMatches(ctx, sd, sdesc, h, w, opts, alone, func(i, j int32, u float32) {
+			i, j = at(i), at(j)
+			best[i], best[j] = max(best[i], u), max(best[j], u)
+			joined = uf.union(i, j) || joined
+		})
+		return joined, err
+	}
+	if sd.N >= 2 {
+		if _, err := join(sd, sdesc, keep, false); err != nil {
+			return nil, err
+		}
+	}
+	// An image with many copies (augmentation's dozens) may find only copies of one kind among
+	// its few candidates (the same shift, say), so its group can come out in parts; the parts'
+	// first images, searched among themselves, find each other (a few rounds at most, few
+	// images: not reported as progress). Their natural neighbours are not among them, so a
+	// match there must be a copy on its own (as if nothing stood beyond it: 0.995 and up).
+	opts.Progress = nil
+	for range 3 {
+		keep = uf.roots()
+		if len(keep) < 2 {
+			break
+		}
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+		joined, err := join(sd, sdesc, keep, true)
+		if err != nil {
+			return nil, err
+		}
+		if !joined {
+			break
+		}
+	}
+	sd, sdesc, keep = sample.Set{}, nil, nil
+	groups := uf.groups()
+	var pairs []Pair
+	for _, grp := range groups {
+		for _, b := range grp[1:] {
+			pairs = append(pairs, Pair{A: int(grp[0]), B: int(b), Uniqueness: float64(best[b])})
+		}
+	}
+	// Each member's Similarity to its group's first image, computed once per distinct image.
+	var compute []Pair
+	for _, p := range pairs {
+		if r := int(ident[p.B]); r == p.B && ident[p.A] != ident[p.B] {
+			compute = append(compute, Pair{A: p.A, B: r})
+		}
+	}
+	if err := similarities(ctx, d, desc, compute, h, w, opts.Workers); err != nil {
+		return nil, err
+	}
+	for m := range pairs {
+		p := &pairs[m]
+		if ident[p.A] == ident[p.B] {
+			p.Similarity = 1
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(compute, [2]int{p.A, int(ident[p.B])}, func(c Pair, t [2]int) int {
+			return cmp.Or(cmp.Compare(c.A, t[0]), cmp.Compare(c.B, t[1]))
+		})
+		p.Similarity, p.Shift = compute[at].Similarity, compute[at].Shift
 	}
 	sortPairs(pairs)
 	return pairs, nil
 }
 
-// Across finds, for each image of d, its most similar image of other among its opts.Candidates
-// nearest descriptors there (or an identical one, by hash), and reports it when the Similarity
-// reaches the threshold: at most one Pair per image of d, A in d and B in other, most similar
-// first. desc and otherDesc must come from one Basis. Growth: an index of other, then as
-// Within per image of d. Errors: images of different sizes, descriptors that do not fit, or the
-// context's error when cancelled.
-func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspect.Data, otherDesc *Descriptors, opts Options) ([]Pair, error) {
+// nearMatches finds, for each image of d, its copy group among its opts.Candidates nearest
+// descriptors within MaxDistance (copyGroup), and calls found(i, j, u) from one goroutine for
+// each image j in image i's group, u their uniqueness. alone: d is a sample of a set whose
+// other images are missing, so a match must stand apart from 2 × (1 − threshold) whatever
+// its next candidate (copyGroup's bound on the next distance).
+func nearMatches(ctx context.Context, d sample.Set, desc *Descriptors, h, w int, opts Options, alone bool, found func(i, j int32, u float32)) error {
+	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
+	if err != nil {
+		return err
+	}
+	k := min(opts.Candidates, d.N-1)
+	g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: opts.report("candidates")})
+	if err != nil {
+		return err
+	}
+	ix = nil
+	// Each unordered pair is verified once.
+	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{min(i, j), max(i, j)} })
+	slices.SortFunc(cand, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
+	cand = slices.Compact(cand)
+	sim, _, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
+	if err != nil {
+		return err
+	}
+	var ms []match
+	for i := range g.Rows() {
+		ms = ms[:0]
+		idx, dist := g.Of(i)
+		for m, j := range idx {
+			if j < 0 || float64(dist[m]) > opts.MaxDistance {
+				continue
+			}
+			at, _ := slices.BinarySearchFunc(cand, [2]int32{min(int32(i), j), max(int32(i), j)}, func(c, t [2]int32) int {
+				return cmp.Or(cmp.Compare(c[0], t[0]), cmp.Compare(c[1], t[1]))
+			})
+			ms = append(ms, match{j, 1 - sim[at]})
+		}
+		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, alone)
+		for _, x := range ms[:p] {
+			found(int32(i), x.j, float32(uniqueness(x.d, next)))
+		}
+	}
+	return nil
+}
+
+// Across finds, for each image of d, its copies in other among its opts.Candidates nearest
+// descriptors there (its copy group, as Within finds it) or an identical image (by hash), and
+// reports the most similar (the lowest-numbered identical one): at most one Pair per image of
+// d, A in d and B in other, most similar first. desc and otherDesc must come from one Basis.
+// Growth: an index of other, then as Within per image of d. Errors: images of different sizes,
+// descriptors that do not fit, or the context's error when cancelled.
+func Across(ctx context.Context, d sample.Set, desc *Descriptors, other sample.Set, otherDesc *Descriptors, opts Options) ([]Pair, error) {
 	opts = opts.withDefaults()
 	h, w, err := size(d)
 	if err != nil {
@@ -163,16 +304,28 @@ func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspec
 	if err != nil {
 		return nil, err
 	}
+	ix = nil
 	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{i, j} })
-	pairs, err := verify(ctx, d, other, desc, otherDesc, cand, h, w, opts)
+	sim, shift, err := verify(ctx, d, other, desc, otherDesc, cand, h, w, opts)
 	if err != nil {
 		return nil, err
 	}
 	best := map[int]Pair{}
-	for _, p := range pairs {
-		if q, ok := best[p.A]; !ok || p.Similarity > q.Similarity || p.Similarity == q.Similarity && p.B < q.B {
-			best[p.A] = p
+	var ms []match
+	for lo := 0; lo < len(cand); {
+		hi := lo + 1
+		for hi < len(cand) && cand[hi][0] == cand[lo][0] {
+			hi++
 		}
+		ms = ms[:0]
+		for m := lo; m < hi; m++ {
+			ms = append(ms, match{int32(m), 1 - sim[m]}) // j: the candidate's place in cand
+		}
+		if p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, false); p > 0 {
+			m := ms[0].j
+			best[int(cand[m][0])] = Pair{A: int(cand[m][0]), B: int(cand[m][1]), Similarity: float64(sim[m]), Shift: shift[m], Uniqueness: uniqueness(ms[0].d, next)}
+		}
+		lo = hi
 	}
 	// Identical images, by hash: the lowest-numbered copy in other.
 	seed := maphash.MakeSeed()
@@ -184,7 +337,7 @@ func Across(ctx context.Context, d suspect.Data, desc *Descriptors, other suspec
 		for ; at < len(hashes) && hashes[at].hash == h; at++ {
 			if j := int(hashes[at].index); slices.Equal(px, other.Pixels(j)) {
 				if q, ok := best[i]; !ok || q.Similarity < 1 || q.B > j {
-					best[i] = Pair{A: i, B: j, Similarity: 1}
+					best[i] = Pair{A: i, B: j, Similarity: 1, Uniqueness: 1}
 				}
 				break
 			}
@@ -219,45 +372,59 @@ func withProgress(o nn.IndexOptions, f func(float64)) nn.IndexOptions {
 }
 
 // verify computes the Similarity of each candidate pair (an image of a, an image of b) on the
-// workers and returns those that reach the threshold, in candidate order.
-func verify(ctx context.Context, a, b suspect.Data, da, db *Descriptors, cand [][2]int32, h, w int, opts Options) ([]Pair, error) {
-	sim := make([]float64, len(cand))
+// workers: its similarity and best shift, in candidate order (float32: 4 bytes, and 2 for the
+// shift, per pair).
+func verify(ctx context.Context, a, b sample.Set, da, db *Descriptors, cand [][2]int32, h, w int, opts Options) ([]float32, []Shift, error) {
+	sim := make([]float32, len(cand))
 	shift := make([]Shift, len(cand))
+	err := parallel(ctx, len(cand), opts.Workers, opts.report("verify"), func(m int) {
+		i, j := cand[m][0], cand[m][1]
+		s, at := Similarity(a.Pixels(int(i)), b.Pixels(int(j)), h, w, da.Offsets[i], db.Offsets[j])
+		sim[m], shift[m] = float32(s), at
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return sim, shift, nil
+}
+
+// similarities fills in each pair's Similarity and Shift (images of d) on the workers.
+func similarities(ctx context.Context, d sample.Set, desc *Descriptors, pairs []Pair, h, w, workers int) error {
+	return parallel(ctx, len(pairs), workers, nil, func(m int) {
+		p := &pairs[m]
+		p.Similarity, p.Shift = Similarity(d.Pixels(p.A), d.Pixels(p.B), h, w, desc.Offsets[p.A], desc.Offsets[p.B])
+	})
+}
+
+// parallel calls f(m) for m in [0, n) on the workers, in chunks of 4,096, reporting the share of
+// chunks done (report may be nil); it stops early when ctx is cancelled and returns its error.
+func parallel(ctx context.Context, n, workers int, report func(float64), f func(m int)) error {
 	const chunk = 4096
-	chunks := (len(cand) + chunk - 1) / chunk
+	chunks := (n + chunk - 1) / chunk
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	report := opts.report("verify")
-	for range min(opts.Workers, chunks) {
+	for range min(workers, chunks) {
 		wg.Go(func() {
 			for {
 				c := int(next.Add(1)) - 1
 				if c >= chunks || ctx.Err() != nil {
 					return
 				}
-				for m := c * chunk; m < min(len(cand), (c+1)*chunk); m++ {
-					i, j := cand[m][0], cand[m][1]
-					sim[m], shift[m] = Similarity(a.Pixels(int(i)), b.Pixels(int(j)), h, w, da.Offsets[i], db.Offsets[j])
+				for m := c * chunk; m < min(n, (c+1)*chunk); m++ {
+					f(m)
 				}
-				n := done.Add(1)
-				mu.Lock()
-				report(float64(n) / float64(chunks))
-				mu.Unlock()
+				if report != nil {
+					k := done.Add(1)
+					mu.Lock()
+					report(float64(k) / float64(chunks))
+					mu.Unlock()
+				}
 			}
 		})
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var out []Pair
-	for m, c := range cand {
-		if sim[m] >= opts.Threshold {
-			out = append(out, Pair{A: int(c[0]), B: int(c[1]), Similarity: sim[m], Shift: shift[m]})
-		}
-	}
-	return out, nil
+	return ctx.Err()
 }
 
 // hashed is an image's hash and number.
@@ -267,7 +434,7 @@ type hashed struct {
 }
 
 // hashAll returns every image's hash, sorted by hash then number (16 bytes per image).
-func hashAll(d suspect.Data, seed maphash.Seed) []hashed {
+func hashAll(d sample.Set, seed maphash.Seed) []hashed {
 	out := make([]hashed, d.N)
 	for i := range d.N {
 		out[i] = hashed{maphash.Bytes(seed, d.Pixels(i)), int32(i)}
@@ -277,7 +444,7 @@ func hashAll(d suspect.Data, seed maphash.Seed) []hashed {
 }
 
 // identical returns the groups of two or more images of d with the same pixels, each ascending.
-func identical(d suspect.Data) [][]int {
+func identical(d sample.Set) [][]int {
 	hashes := hashAll(d, maphash.MakeSeed())
 	var out [][]int
 	for lo := 0; lo < len(hashes); {

@@ -26,7 +26,7 @@ import (
 	"runtime"
 	"slices"
 
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -49,7 +49,7 @@ type Options struct {
 // Growth: the neighbour searches' (near-linear in N, nn.Index) and O(N log N) for the medians;
 // memory O(N·D) per embedding while its index exists. Errors: an embedding with another number
 // of rows, pixels of the wrong length, fewer than 2 samples, or the context's error.
-func Scores(ctx context.Context, d suspect.Data, embeddings []nn.Vectors, opts Options) ([]float64, error) {
+func Scores(ctx context.Context, d sample.Set, embeddings []nn.Vectors, opts Options) ([]float64, error) {
 	if opts.K <= 0 {
 		opts.K = DefaultK
 	}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"idxlabel/suspect"
+	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
 
@@ -28,14 +28,11 @@ const StatCount = 6
 //  4. the mean value of the inked pixels, over 255;
 //  5. the share of the field at 128 or more.
 //
-// Samples are H×W (0×0: 28×28). Errors: pixels of the wrong length, or the context's error.
-func Stats(ctx context.Context, d suspect.Data) (nn.Vectors, error) {
+// Samples are H×W. Errors: pixels of the wrong length, or the context's error.
+func Stats(ctx context.Context, d sample.Set) (nn.Vectors, error) {
 	h, w := d.H, d.W
-	if h == 0 && w == 0 {
-		h, w = 28, 28
-	}
-	if h*w != d.Dim || h <= 0 || w <= 0 {
-		return nn.Vectors{}, fmt.Errorf("samples of %d pixels are not %d×%d", d.Dim, h, w)
+	if h*w != d.Dim() || h <= 0 || w <= 0 {
+		return nn.Vectors{}, fmt.Errorf("samples of %d pixels are not %d×%d", d.Dim(), h, w)
 	}
 	out := nn.Vectors{Data: make([]float32, d.N*StatCount), N: d.N, Dim: StatCount}
 	raw := make([][]float64, StatCount)
@@ -48,8 +45,8 @@ func Stats(ctx context.Context, d suspect.Data) (nn.Vectors, error) {
 			return nn.Vectors{}, ctx.Err()
 		}
 		px := d.Pixels(i)
-		if len(px) != d.Dim {
-			return nn.Vectors{}, fmt.Errorf("sample %d has %d pixels, not %d", i, len(px), d.Dim)
+		if len(px) != d.Dim() {
+			return nn.Vectors{}, fmt.Errorf("sample %d has %d pixels, not %d", i, len(px), d.Dim())
 		}
 		var ink, border, valueSum float64
 		var inked, grey, bright int

@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"idxlabel/dataset"
+)
+
+// buildRun is what merge, split and subset share: outputs claimed (claimOutputs, here only:
+// an existing output is refused unless force, and even with force when it belongs to a pair a
+// window holds or whose journal holds unsaved edits), inputs opened, a plan
+// made from the inputs and written (dataset.Write) with progress on stderr once the work has
+// taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
+// on stdout for each pair written.
+func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {
+	var inFiles, outFiles []string
+	for _, p := range in {
+		inFiles = append(inFiles, p.Images, p.Labels)
+	}
+	for _, p := range out {
+		outFiles = append(outFiles, p.Images, p.Labels)
+	}
+	var names []string
+	for _, p := range out {
+		names = append(names, dataset.NamesFileFor(p.Labels))
+	}
+	// The class-name files beside the outputs are outputs too: one left from before would name
+	// the new classes.
+	release, err := claimOutputs(inFiles, append(outFiles, names...), force, nil)
+	if err != nil {
+		return err
+	}
+	defer release()
+	inputs := make([]*dataset.Input, len(in))
+	for k, p := range in {
+		if inputs[k], err = dataset.Open(p); err != nil {
+			return err
+		}
+		for _, n := range inputs[k].Notices {
+			fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
+		}
+		if f := inputs[k].NamesFile; f != "" {
+			inFiles = append(inFiles, f)
+		}
+	}
+	if err := checkOutputs(inFiles, append(outFiles, names...)); err != nil {
+		return err
+	}
+	p, err := plan(inputs)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start, last := time.Now(), time.Time{}
+	shown := false
+	written, err := dataset.Write(ctx, p, func(file string, done, total int) {
+		if now := time.Now(); now.Sub(start) > time.Second && (now.Sub(last) > 250*time.Millisecond || done == total) {
+			fmt.Fprintf(c.stderr, "\r%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
+			shown, last = true, now
+		}
+	})
+	if shown {
+		fmt.Fprintln(c.stderr)
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range written {
+		fmt.Fprintf(c.stdout, "%s, %s: %d samples (images %s, labels %s)", w.Out.Images, w.Out.Labels, w.Images.Dims[0], w.Images, w.Labels)
+		if w.NamesFile != "" {
+			fmt.Fprintf(c.stdout, "; class names in %s", w.NamesFile)
+		}
+		fmt.Fprintln(c.stdout)
+		switch {
+		case w.NamesShadowed != "" && w.NamesFile != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, not from %s; remove or rename it\n", w.NamesShadowed, w.Out.Labels, w.NamesFile)
+		case w.NamesShadowed != "":
+			fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file, which was there before; remove or rename it if it does not name these classes\n", w.NamesShadowed, w.Out.Labels)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+
+	"idxlabel/dataset"
+)
+
+// seedFlag registers --seed: the seed of every random draw of split and subset (default 1, so
+// a command run twice gives the same files).
+func seedFlag(fs *flag.FlagSet) *uint64 {
+	return fs.Uint64("seed", 1, "seed of the random draws: the same seed gives byte-identical outputs")
+}
+
+// runSplit writes a train and a test pair that together hold every sample of IMAGES LABELS
+// exactly once (dataset.Split): a share (--test) or a count (--test-count) of samples drawn by
+// the seed, per class with --stratify (each class within one sample of the fraction;
+// unlabelled samples a class of their own), whole groups with --group-column K (the label
+// column naming a sample's group, QMNIST's writer in column 2), in input order unless
+// --shuffle. The outputs are written as buildRun writes them.
+func runSplit(c *cli, args []string) error {
+	fs := c.flags("split")
+	test := fs.Float64("test", 0.2, "the share of samples in the test part, between 0 and 1")
+	testCount := fs.Int("test-count", -1, "the number of samples in the test part (instead of --test)")
+	stratify := fs.Bool("stratify", false, "keep each class's share of the test part within one sample of the fraction (unlabelled samples count as a class)")
+	group := fs.Int("group-column", -1, "keep whole the groups named by this label column (0-based; QMNIST's writer is column 2): no group is in both parts")
+	shuffle := fs.Bool("shuffle", false, "write each part in a random order drawn by the seed (else the input order)")
+	seed := seedFlag(fs)
+	force := fs.Bool("force", false, "replace output files that exist (never a pair whose journal holds unsaved edits)")
+	files, err := c.parse(fs, args, 6, 6)
+	if err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["test"] && set["test-count"] {
+		return usagef("split: give --test or --test-count, not both")
+	}
+	if !set["test-count"] && !(*test > 0 && *test < 1) {
+		return usagef("split: --test %s: expected a fraction between 0 and 1", strconv.FormatFloat(*test, 'g', -1, 64))
+	}
+	if set["test-count"] && *testCount < 0 {
+		return usagef("split: --test-count %d: expected 0 or more", *testCount)
+	}
+	if set["group-column"] && *group < 0 {
+		return usagef("split: --group-column %d: columns count from 0", *group)
+	}
+	in := dataset.Pair{Images: files[0], Labels: files[1]}
+	train := dataset.Pair{Images: files[2], Labels: files[3]}
+	testOut := dataset.Pair{Images: files[4], Labels: files[5]}
+	opts := dataset.SplitOptions{Test: *test, TestCount: *testCount, Stratify: *stratify, GroupColumn: *group, Shuffle: *shuffle, Seed: *seed}
+	return c.buildRun([]dataset.Pair{in}, []dataset.Pair{train, testOut}, *force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
+		p, err := dataset.Split(inputs[0], train, testOut, opts)
+		if err != nil {
+			return nil, usagef("split: %v", err)
+		}
+		n := inputs[0].Shape.N
+		fmt.Fprintf(c.stderr, "split: %d samples: train %d, test %d (%.2f%%)\n", n, len(p.Parts[0].Samples), len(p.Parts[1].Samples), 100*float64(len(p.Parts[1].Samples))/float64(max(n, 1)))
+		return p, nil
+	})
+}

@@ -1,0 +1,91 @@
+// Package dataset builds datasets from IDX pairs: merge (pairs appended in order), split (a
+// train and a test pair, stratified by class or keeping groups whole) and subset (samples kept
+// by class, count per class, total or index file, relabelled on the way). It chooses the samples
+// from the labels alone (Merge, Split, Subset return a Plan), then writes the plan (Write): the
+// images stream record by record from the inputs to the outputs, so memory holds the labels and
+// 4 bytes per input sample of each output, never the images, except for an output written in
+// another order than the inputs' (a shuffle), which is assembled in memory: at most that
+// output's size. It never imports Fyne.
+package dataset
+
+import (
+	"fmt"
+	"math"
+
+	"idxlabel/idx"
+	"idxlabel/store"
+)
+
+// Pair names an image file and its label file.
+type Pair struct {
+	Images, Labels string
+}
+
+// Input is one input pair, checked by the pair rule (store.CheckImages, store.CheckLabels,
+// store.CheckLabel), with its labels in memory (N, or N×K with the class in column 0) and the
+// header of its images; the images themselves stay on disk until Write streams them.
+type Input struct {
+	Files       Pair
+	ImageHeader idx.Header     // the image file's header
+	Shape       store.Shape    // N samples of H×W
+	Labels      *idx.Array     // N or N×K integers, column 0 the class
+	Names       map[int]string // class names from the class-name file beside the labels; nil when none
+	NamesFile   string         // that file; "" when none
+	Notices     []string       // what a person should know: a class-name file refused, naming it
+}
+
+// Open reads the header of p.Images and the whole of p.Labels, checks them as a pair and finds
+// the class-name file beside the labels (store.FindClassNames; one that cannot be read becomes a
+// notice and the input has no names). Memory: the label file (at most idx.MaxData bytes).
+// Errors, naming the file: those of idx.ReadHeaderFile, idx.ReadFileLimit, store.CheckImages,
+// store.CheckLabels and store.CheckLabel; an input of more than 2^31−1 samples.
+func Open(p Pair) (*Input, error) {
+	h, err := idx.ReadHeaderFile(p.Images)
+	if err != nil {
+		return nil, err
+	}
+	shape, err := store.CheckImages(p.Images, h, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := idx.ReadFileLimit(p.Labels, idx.MaxData())
+	if err != nil {
+		return nil, err
+	}
+	if err := store.CheckLabels(p.Labels, labels.Header, p.Images, shape.N); err != nil {
+		return nil, err
+	}
+	stride := labels.Stride()
+	for i := range shape.N {
+		if err := store.CheckLabel(p.Labels, i, labels.Int(i*stride)); err != nil {
+			return nil, err
+		}
+	}
+	in := &Input{Files: p, ImageHeader: h, Shape: shape, Labels: labels}
+	names, file, err := store.FindClassNames(p.Labels)
+	if err != nil {
+		in.Notices = append(in.Notices, fmt.Sprintf("%v (class names left out)", err))
+	} else {
+		in.Names, in.NamesFile = names, file
+	}
+	return in, nil
+}
+
+// Class returns the class of sample i (column 0 of its label row; sample.NoLabel when it has
+// none).
+func (in *Input) Class(i int) int64 { return in.Labels.Int(i * in.Labels.Stride()) }
+
+// Columns returns the number of values in each label row: 1 for N labels, K for N×K.
+func (in *Input) Columns() int { return in.Labels.Stride() }
+
+// checkTotal refuses a plan over more samples than an int32 position can number.
+func checkTotal(inputs []*Input) (int, error) {
+	total := 0
+	for _, in := range inputs {
+		total += in.Shape.N
+		if total > math.MaxInt32 {
+			return 0, fmt.Errorf("%s: more than %d samples in all; idxlabel builds datasets of at most that many", in.Files.Images, math.MaxInt32)
+		}
+	}
+	return total, nil
+}

@@ -1,0 +1,353 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+
+	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
+	"idxlabel/store"
+)
+
+// Plan is what Write writes: the inputs (concatenated in order, sample g of the plan is sample
+// g − (samples of the inputs before) of its input), each output pair with the samples it holds,
+// in output order, the relabelling of column 0 and the class names of the outputs.
+type Plan struct {
+	Inputs  []*Input
+	Parts   []Part
+	Relabel map[int64]int64 // class OLD (column 0) is written as NEW; nil for none
+	Names   map[int]string  // the outputs' class names; nil for none
+}
+
+// Part is one output pair of a Plan and the samples it holds, in output order.
+type Part struct {
+	Out     Pair
+	Samples []int // sample numbers of the concatenated inputs
+}
+
+// Written describes one output pair Write wrote.
+type Written struct {
+	Out            Pair
+	Images, Labels idx.Header
+	NamesFile      string // the class-name file written beside the labels; "" when none
+	// NamesShadowed is the class-name file the app will read for these labels instead of
+	// NamesFile (one store.FindClassNames looks for first, such as EMNIST's
+	// "<set>-mapping.txt"); "" when it reads NamesFile or none.
+	NamesShadowed string
+}
+
+// Progress reports Write's progress: done of total input samples read for the output file.
+type Progress func(file string, done, total int)
+
+// NamesFileFor returns the class-name file Write writes beside an output label file:
+// "<labels>.classes.txt" (store.FindClassNames finds it there).
+func NamesFileFor(labels string) string { return labels + ".classes.txt" }
+
+// Write writes every part of p: each output's images stream from the inputs, read in order to
+// their ends (every input verified in full; an input changed since Open is refused), converted
+// to the output dtype (imageLayout); its labels are the input rows, every column kept, column 0
+// relabelled by p.Relabel, in the smallest dtype holding the inputs' dtypes and the new classes
+// (labelType). Every file is written to a temporary name beside its target and read back
+// (images: a CRC-32C of the data; labels: decoded and compared) before any output is put in
+// place; then each pair is put in place as one operation (store.CommitPair) and its class-name
+// file (NamesFileFor, p.Names; removed when p has none) written atomically. The caller holds the
+// outputs' locks (store.LockForWrite) and has refused outputs that must not be replaced. When
+// ctx is cancelled before the outputs are put in place, nothing is replaced, the temporary files
+// are removed and ctx's error is returned. Memory: the output labels, 4 bytes per input sample
+// per part, one record per input; a part not in input order (shuffled) also its images.
+// Errors: those of imageLayout, label files of different column counts, a relabelled class its
+// dtype cannot hold, the input and output files' errors, naming them.
+func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
+	if progress == nil {
+		progress = func(string, int, int) {}
+	}
+	total, err := checkTotal(p.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	imgHeader, err := imageLayout(p.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	cols := p.Inputs[0].Columns()
+	var types []idx.DType
+	for _, in := range p.Inputs {
+		if in.Columns() != cols {
+			return nil, fmt.Errorf("%s: label rows of %d values, %s's of %d: merged label files must have the same columns",
+				in.Files.Labels, in.Columns(), p.Inputs[0].Files.Labels, cols)
+		}
+		types = append(types, in.Labels.Type)
+	}
+	var newClasses []int64
+	for _, v := range p.Relabel {
+		newClasses = append(newClasses, v)
+	}
+	labType := labelType(types, newClasses)
+	type pending struct {
+		images, labels *idx.Pending
+		w              Written
+	}
+	var done []pending
+	abort := func() {
+		for _, d := range done {
+			d.images.Abort()
+			d.labels.Abort()
+		}
+	}
+	for _, part := range p.Parts {
+		n := len(part.Samples)
+		ih := imgHeader
+		ih.Dims = slices.Clone(imgHeader.Dims)
+		ih.Dims[0] = n
+		labels := p.labels(part.Samples, labType, cols)
+		atomicfile.RemoveStale(part.Out.Images, atomicfile.StaleAge)
+		atomicfile.RemoveStale(part.Out.Labels, atomicfile.StaleAge)
+		imgs, err := p.writeImages(ctx, part, ih, total, progress)
+		if err != nil {
+			abort()
+			return nil, err
+		}
+		labs, err := idx.WritePendingContext(ctx, part.Out.Labels, labels)
+		if err == nil {
+			err = verifyArray(labs.Temp, part.Out.Labels, labels)
+		}
+		if err != nil {
+			imgs.Abort()
+			if labs != nil {
+				labs.Abort()
+			}
+			abort()
+			return nil, err
+		}
+		done = append(done, pending{imgs, labs, Written{Out: part.Out, Images: ih, Labels: labels.Header}})
+	}
+	if err := ctx.Err(); err != nil {
+		abort()
+		return nil, err
+	}
+	var out []Written
+	for k, d := range done {
+		if err := store.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
+			for _, rest := range done[k+1:] {
+				rest.images.Abort()
+				rest.labels.Abort()
+			}
+			return out, err
+		}
+		names := NamesFileFor(d.w.Out.Labels)
+		if len(p.Names) > 0 {
+			if err := store.WriteClassNames(names, p.Names); err != nil {
+				return out, err
+			}
+			d.w.NamesFile = names
+		} else if err := os.Remove(names); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return out, err
+		}
+		if _, found, _ := store.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
+			d.w.NamesShadowed = found
+		}
+		out = append(out, d.w)
+	}
+	return out, nil
+}
+
+// labels builds the label array of the samples given, in that order: every column of each
+// input row, column 0 relabelled, as dtype t.
+func (p *Plan) labels(samples []int, t idx.DType, cols int) *idx.Array {
+	dims := []int{len(samples)}
+	if p.Inputs[0].Labels.Rank() == 2 {
+		dims = append(dims, cols)
+	}
+	a, _ := idx.New(t, dims...) // dims are checked: N ≤ 2^31−1, cols from a valid file
+	for k, g := range samples {
+		in, i := p.locate(g)
+		for c := range cols {
+			v := in.Labels.Int(i*cols + c)
+			if c == 0 {
+				if nv, ok := p.Relabel[v]; ok {
+					v = nv
+				}
+			}
+			a.SetInt(k*cols+c, v)
+		}
+	}
+	return a
+}
+
+// locate returns the input holding plan sample g and g's number in it.
+func (p *Plan) locate(g int) (*Input, int) {
+	for _, in := range p.Inputs {
+		if g < in.Shape.N {
+			return in, g
+		}
+		g -= in.Shape.N
+	}
+	panic(fmt.Sprintf("dataset: sample %d is outside the plan's inputs", g))
+}
+
+// writeImages writes part's images to a temporary file beside part.Out.Images and reads it
+// back. In input order the records go straight from the inputs to the file; otherwise they are
+// placed in a buffer of the output's size, written once every input is read.
+func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total int, progress Progress) (*idx.Pending, error) {
+	pos := make([]int32, total)
+	for g := range pos {
+		pos[g] = -1
+	}
+	inOrder := true
+	for k, g := range part.Samples {
+		if g < 0 || g >= total || pos[g] >= 0 {
+			return nil, fmt.Errorf("dataset: %s: sample %d is not one of the %d samples, or is written twice", part.Out.Images, g, total)
+		}
+		pos[g] = int32(k)
+		inOrder = inOrder && (k == 0 || g > part.Samples[k-1])
+	}
+	outRec := int(h.DataSize() / int64(max(h.Dims[0], 1)))
+	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	pend, err := idx.CreateFunc(part.Out.Images, h, func(w io.Writer) error {
+		var buf []byte
+		if !inOrder {
+			buf = make([]byte, h.DataSize())
+		}
+		out := io.MultiWriter(w, sum)
+		put := func(k int32, rec []byte) error {
+			if inOrder {
+				_, err := out.Write(rec)
+				return err
+			}
+			copy(buf[int(k)*outRec:], rec)
+			return nil
+		}
+		if err := p.readImages(ctx, pos, h.Type, part.Out.Images, total, progress, put); err != nil {
+			return err
+		}
+		for off := 0; off < len(buf); off += 1 << 20 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if _, err := out.Write(buf[off:min(len(buf), off+1<<20)]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyStream(pend.Temp, h, sum.Sum32()); err != nil {
+		pend.Abort()
+		return nil, fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", part.Out.Images, err)
+	}
+	return pend, nil
+}
+
+// readImages reads every input's images in order, to the end of each file, and calls put with
+// each record whose pos is not −1, converted to dtype t.
+func (p *Plan) readImages(ctx context.Context, pos []int32, t idx.DType, file string, total int, progress Progress, put func(k int32, rec []byte) error) error {
+	g := 0
+	for _, in := range p.Inputs {
+		f, err := idx.OpenFile(in.Files.Images)
+		if err != nil {
+			return err
+		}
+		err = func() error {
+			defer f.Close()
+			if f.Header.String() != in.ImageHeader.String() {
+				return fmt.Errorf("%s: the file changed while it was read (header %s, was %s)", in.Files.Images, f.Header, in.ImageHeader)
+			}
+			r := bufio.NewReaderSize(f, 1<<20)
+			rec := make([]byte, f.Header.DataSize()/int64(max(in.Shape.N, 1)))
+			conv := converter(f.Header.Type, t, len(rec)/f.Header.Type.Size())
+			for i := 0; i < in.Shape.N; i, g = i+1, g+1 {
+				if i%4096 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					progress(file, g, total)
+				}
+				if _, err := io.ReadFull(r, rec); err != nil {
+					return err
+				}
+				if pos[g] >= 0 {
+					if err := put(pos[g], conv(rec)); err != nil {
+						return err
+					}
+				}
+			}
+			// Reading to io.EOF verifies the end of the file (nothing after the data; gzip's CRC).
+			if _, err := io.ReadFull(r, make([]byte, 1)); err != io.EOF {
+				if err == nil {
+					err = fmt.Errorf("%s: data after the samples", in.Files.Images)
+				}
+				return err
+			}
+			return nil
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	progress(file, total, total)
+	return nil
+}
+
+// converter returns a function converting one record of n values from dtype from to dtype to
+// (to holds every value of from: exact); the identity when they are the same.
+func converter(from, to idx.DType, n int) func([]byte) []byte {
+	if from == to {
+		return func(b []byte) []byte { return b }
+	}
+	src := &idx.Array{Header: idx.Header{Type: from, Dims: []int{n}}}
+	dst, _ := idx.New(to, n)
+	return func(b []byte) []byte {
+		src.Data = b
+		for i := range n {
+			if to.IsInteger() {
+				dst.SetInt(i, src.Int(i))
+			} else {
+				dst.SetFloat(i, src.Float(i))
+			}
+		}
+		return dst.Data
+	}
+}
+
+// verifyStream reads the IDX file name to its end and checks its header is h and its data's
+// CRC-32C is sum.
+func verifyStream(name string, h idx.Header, sum uint32) error {
+	f, err := idx.OpenFile(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if f.Header.String() != h.String() {
+		return fmt.Errorf("header %s, %s was written", f.Header, h)
+	}
+	got := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	if _, err := io.Copy(got, f); err != nil {
+		return err
+	}
+	if got.Sum32() != sum {
+		return errors.New("its data differs from the data written")
+	}
+	return nil
+}
+
+// verifyArray decodes the IDX file name, written for target, and checks it holds a.
+func verifyArray(name, target string, a *idx.Array) error {
+	got, err := idx.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if got.Header.String() != a.Header.String() || !bytes.Equal(got.Data, a.Data) {
+		return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced", target)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// listed is what `go list -json` says of one package: its path and what it imports, directly
+// (Imports, test files left out) and through others (Deps).
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// goList runs `go list -json PATTERNS` and returns every package it lists.
+func goList(t *testing.T, patterns ...string) []listed {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json"}, patterns...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", patterns, err)
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p listed
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("go list %v: %v", patterns, err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		t.Fatalf("go list %v listed no package", patterns)
+	}
+	return pkgs
+}
+
+// The packages below the interface never depend on Fyne, whatever the path: the codec, the
+// store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
+// the test data (DESIGN.md, "Packages").
+func TestLowerPackagesDoNotImportFyne(t *testing.T) {
+	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
+		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "fyne.io/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+				break
+			}
+		}
+	}
+}
+
+// internal/ is the ground floor: its packages import nothing of the program but each other.
+func TestInternalIsGroundFloor(t *testing.T) {
+	for _, p := range goList(t, "./internal/...") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "idxlabel/") && !strings.HasPrefix(d, "idxlabel/internal/") {
+				t.Errorf("%s depends on %s, above the ground floor", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// fixture/ holds test data: only tests (which `go list` leaves out of Imports) and the bench/
+// tools import it, never the program.
+func TestFixturesOnlyForTestsAndBench(t *testing.T) {
+	for _, p := range goList(t, "./...") {
+		if strings.HasPrefix(p.ImportPath, "idxlabel/bench/") || strings.HasPrefix(p.ImportPath, "idxlabel/fixture/") {
+			continue
+		}
+		for _, d := range p.Imports {
+			if strings.HasPrefix(d, "idxlabel/fixture/") {
+				t.Errorf("%s imports the test fixture %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// The scans, the plots and the file formats read samples as sample.Set and never the store
+// they came from: the store hands them a snapshot.
+func TestScansAndFormatsDoNotImportStore(t *testing.T) {
+	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./report/...", "./sample/...") {
+		for _, d := range p.Deps {
+			if d == "idxlabel/store" {
+				t.Errorf("%s depends on idxlabel/store", p.ImportPath)
+			}
+		}
+	}
+}
+
+// sample is a leaf: it imports nothing of the program.
+func TestSampleIsALeaf(t *testing.T) {
+	for _, p := range goList(t, "./sample") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "idxlabel/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// export writes file formats and knows nothing of scans: the health report's findings, matrix
+// and map are built by report, which export does not import.
+func TestExportKnowsNothingOfScans(t *testing.T) {
+	for _, p := range goList(t, "./export/...") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "idxlabel/suspect") || d == "idxlabel/plot" || d == "idxlabel/report" {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}

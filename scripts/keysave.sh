@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Real-window regression test: keys typed while a save runs are neither dropped nor applied to
+# the wrong samples. Before, digits typed during a save were thrown away while each still moved
+# the cursor on, so the next digits labelled the samples meant for the dropped ones, and that was
+# saved.
+# Every save of the window waits, inside the store's save, until a gate file exists
+# (IDXLABEL_TEST_SAVE_GATE, ui/testhooks.go): the keys meet a save in progress however fast the
+# machine writes, and the script waits on files, not on the clock.
+#  1. On a copy of the t10k pair, cursor on sample 0: type 9, Ctrl+S, then 1 2 3 4 5 6 7 8 150 ms
+#     apart; open the gate; once the save has replaced the label file, Ctrl+S again. Every label
+#     on disk must be the original but samples 0–8, now 9, 1, 2, … 8.
+#  2. Then (the cursor on sample 9) Delete, Ctrl+S, and during that save 5 (typed on the deleted
+#     sample the save removes), Right, 6; open the gate, save again, quit. The 5 must land on no
+#     sample; the Right and the 6 act from the sample after the deleted one, as if typed after the
+#     save: the files hold 9,999 samples, the one after 9 moved on by the Right labelled 6.
+# Usage: scripts/keysave.sh BINARY [T10K_IMAGES]
+set -euo pipefail
+bin=$(realpath "$1")
+images=${2:-}
+if [ -z "$images" ] || [ ! -f "$images" ]; then
+  echo "keysave: ${images:-no t10k images given} not found; skipping (it needs the real MNIST files)"
+  exit 0
+fi
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+work=$XVFB_CFG/data
+mkdir -p "$work"
+cp "$images" "$work/t10k-images-idx3-ubyte.gz"
+cp "${images/images-idx3/labels-idx1}" "$work/t10k-labels-idx1-ubyte.gz"
+cp "$work/t10k-labels-idx1-ubyte.gz" "$XVFB_CFG/orig-labels.gz"
+labels=$work/t10k-labels-idx1-ubyte.gz
+gate=$XVFB_CFG/gate
+log=$XVFB_CFG/app.log
+shots=${KEYSAVE_SHOTS:-}
+
+fail() { echo "keysave: $*" >&2; cat "$log" >&2; exit 1; }
+inode() { stat -c %i "$labels"; }
+# saved OLD waits (up to 120 s) until the label file is no longer inode OLD: a save replaced it.
+saved() {
+  for _ in $(seq 1200); do [ "$(inode)" != "$1" ] && return 0; sleep 0.1; done
+  fail "no save replaced $labels within 120 s"
+}
+shot() { [ -z "$shots" ] || import -window root "$shots-$1.png"; }
+
+IDXLABEL_TEST_SAVE_GATE=$gate "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 3 # the first frames
+xdotool windowfocus "$main"
+sleep 0.3
+
+# 1. The issue's sequence.
+before=$(inode)
+xdotool key --clearmodifiers 9
+sleep 0.3
+xdotool key --clearmodifiers ctrl+s
+xdotool key --delay 150 1 2 3 4 5 6 7 8
+sleep 0.5
+shot during
+[ "$(inode)" = "$before" ] || fail "the save ended before its gate opened (the hook is not working)"
+touch "$gate"
+saved "$before"
+shot after
+before=$(inode)
+rm -f "$gate"
+touch "$gate" # the second save goes through at once
+xdotool key --clearmodifiers ctrl+s
+saved "$before"
+
+# 2. A key typed on a deleted sample that the save removes.
+rm -f "$gate"
+xdotool key --clearmodifiers Delete
+sleep 0.3
+before=$(inode)
+xdotool key --clearmodifiers ctrl+s
+xdotool key --delay 150 5 Right 6
+sleep 0.5
+[ "$(inode)" = "$before" ] || fail "the second part's save ended before its gate opened"
+touch "$gate"
+saved "$before"
+before=$(inode)
+xdotool key --clearmodifiers ctrl+s
+saved "$before"
+sleep 0.5
+quit_app || fail "quitting"
+grep -qi panic "$log" && fail "the app panicked"
+
+# Every label on disk against the expected ones.
+python3 - "$XVFB_CFG/orig-labels.gz" "$labels" <<'EOF'
+import gzip, struct, sys
+
+def labels(path):
+    data = gzip.open(path).read()
+    magic, n = struct.unpack(">II", data[:8])
+    assert magic == 2049 and len(data) == 8 + n, (path, magic, n, len(data))
+    return list(data[8:])
+
+orig, got = labels(sys.argv[1]), labels(sys.argv[2])
+want = orig[:]
+want[0:9] = [9, 1, 2, 3, 4, 5, 6, 7, 8]  # part 1
+del want[9]                              # part 2: sample 9 deleted and saved, the 5 lands nowhere
+want[10] = 6                             # Right from sample 9 (was 10) to 10 (was 11), then 6
+if len(got) != len(want):
+    sys.exit(f"keysave: {len(got)} labels saved, want {len(want)}")
+bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w]
+if bad:
+    sys.exit("keysave: wrong labels saved (index, saved, expected): " + str(bad[:20]))
+print(f"keysave: all {len(got)} labels as expected")
+EOF

@@ -1,0 +1,14 @@
+package store
+
+import "idxlabel/idx"
+
+// CommitPair puts the written files of one pair in place as one operation, as WritePair does:
+// images and labels are IDX files already written in full to temporary names beside their
+// targets (idx.CreateFunc, idx.WritePending), and are renamed over imagesPath and labelsPath
+// with a save record, so that a crash between the renames is finished by the next Open. It is
+// for a writer that streams a pair too large to hold (a command-line merge or split); the caller
+// holds the pair's locks (LockForWrite). On any failure the targets keep their old content and
+// the temporary files are removed. Errors: a rename or save-record error naming the target.
+func CommitPair(imagesPath, labelsPath string, images, labels *idx.Pending) error {
+	return commitAll([]*idx.Pending{images, labels}, []bool{false, false}, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil)
+}

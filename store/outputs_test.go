@@ -1,0 +1,100 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+)
+
+// ClaimOutputs' rule, step by step: an empty folder is not an existing output; without force
+// anything else that exists is refused (ErrExists), even a symbolic link naming nothing; what
+// the writer may not replace is refused with force too; a journal whose edits cancel out does
+// not hold the pair, one with edits (or one that cannot be read) does, with force.
+func TestClaimOutputsRule(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := copyPair(t, 30, false)
+	claim := func(force bool, outs ...string) error {
+		release, err := ClaimOutputs([]string{ip}, outs, force, nil)
+		if err == nil {
+			release()
+		}
+		return err
+	}
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	if err := claimFolder(empty); err != nil {
+		t.Fatalf("an empty folder: %v", err)
+	}
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nothing"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := claim(false, filepath.Join(dir, "new"), file); !errors.Is(err, ErrExists) || !strings.HasPrefix(err.Error(), file+": ") {
+		t.Errorf("an empty file without force: %v", err)
+	}
+	if err := claim(true, file); err != nil {
+		t.Errorf("an empty file with force: %v", err)
+	}
+	if err := claim(true, dangling); err == nil || errors.Is(err, ErrExists) {
+		t.Errorf("a link naming nothing, with force: %v", err)
+	}
+	if err := claim(true, empty); err == nil {
+		t.Error("a folder as a file output, with force: accepted")
+	}
+	if err := claim(false, ip); err == nil || !strings.Contains(err.Error(), "is the input") {
+		t.Errorf("the input: %v", err)
+	}
+
+	// A journal whose edit was undone holds nothing; once it holds an edit it holds the pair.
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Relabel([]int{0}, 3)
+	d.Undo()
+	journal := d.JournalPath()
+	d.Close()
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("the journal: %v", err)
+	}
+	if err := claim(true, lp); err != nil {
+		t.Errorf("a journal whose edits cancel out: %v", err)
+	}
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Relabel([]int{0}, 3)
+	d.Close()
+	for _, out := range []string{lp, ip} {
+		_, err := ClaimOutputs(nil, []string{out}, true, nil)
+		var ue *UnsavedEditsError
+		if !errors.As(err, &ue) || !errors.Is(err, ErrUnsavedEdits) || ue.Journal != journal || ue.Edits != 1 || !strings.Contains(err.Error(), journal) {
+			t.Errorf("%s with a journal of 1 edit: %v", out, err)
+		}
+	}
+	images, _ := idx.ReadFile(ip)
+	if err := WritePair(ip, lp, images, nil); !errors.Is(err, ErrUnsavedEdits) {
+		t.Errorf("WritePair over a pair with unsaved edits: %v", err)
+	}
+	os.WriteFile(journal, []byte("not a journal at all"), 0o644)
+	var ue *UnsavedEditsError
+	if err := claim(true, lp); !errors.As(err, &ue) || ue.Edits != 0 || !strings.Contains(err.Error(), "cannot read") {
+		t.Errorf("an unreadable journal: %v", err)
+	}
+}
+
+// claimFolder claims the folder out alone, without force, from no inputs.
+func claimFolder(out string) error {
+	release, err := ClaimOutputs(nil, []string{out}, false, func(string) error { return nil })
+	if err == nil {
+		release()
+	}
+	return err
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Inputs that wait. While a job that holds edits runs (a save, a load, an import, the scan's
+// snapshot: jobKind.holdsEdits), an edit cannot reach the store (a save has closed the journal,
+// and would write the samples without it). Such an edit is not dropped: the input that asked for
+// it (a key, a menu item, the class picker's choice) waits, and so does every input after it that
+// moves the cursor or changes what the grid shows, so that when the job ends they are applied in
+// the order they came, each as if typed then: each edit journaled before it is shown, the cursor
+// moving as those edits move it. Until then the cursor stays where the first waiting input found
+// it (it never runs ahead of the edits) and the status bar counts the inputs that wait.
+//
+// The edits are not applied during a save, though the journal would record them: the store's
+// save closes the journal for its whole length and rebases the dataset on the arrays it built
+// when it began (store/save.go), so an edit made meanwhile would be missing from the files and
+// from the journal the save starts over with.
+//
+// The queue grows with the inputs made during one job (a few per second), never with the
+// dataset.
+
+// heldInput is one input that waits: run makes it again. samples are the sample numbers it
+// captured (a clicked tile's sample), renumbered in place when a save renumbers the samples.
+type heldInput struct {
+	run     func()
+	samples []*int
+	click   bool // a mouse input (for the status bar's count)
+	// at is, for the first input of the queue, the sample the cursor was on when it was made
+	// (renumbered with samples; -1 once a save left it out); nil for the others, made where the
+	// inputs before them will have put the cursor.
+	at *int
+}
+
+// input runs f, an input of the person's (a key, a menu item, a click), now; or, when inputs
+// already wait for a job, queues it behind them. While f runs, an edit it asks for that must
+// wait (cannotEdit) queues f itself.
+func (c *controller) input(f func()) { c.inputOf(heldInput{run: f}) }
+
+// inputOf is input for an input that captured sample numbers or came from the mouse.
+func (c *controller) inputOf(h heldInput) {
+	if c.mustWait() {
+		c.hold(h)
+		return
+	}
+	prev := c.asking
+	c.asking = &h
+	h.run()
+	c.asking = prev
+}
+
+// mustWait reports whether an input now must wait: inputs already wait for a job that holds
+// edits (and none is being applied from the queue).
+func (c *controller) mustWait() bool {
+	return len(c.held) > 0 && !c.replaying && c.jobs.editsHeld()
+}
+
+// holdAsked queues the input being made, whose edit must wait for the job running; it reports
+// false when there is none to queue (an edit asked for outside an input: nothing to make again).
+func (c *controller) holdAsked() bool {
+	if c.asking == nil {
+		return false
+	}
+	c.hold(*c.asking)
+	c.asking = nil // the input is queued once, however many edits it asks for
+	return true
+}
+
+// hold queues h behind the inputs that wait and says so on the status bar.
+func (c *controller) hold(h heldInput) {
+	if len(c.held) == 0 {
+		at := c.v.current()
+		h.at = &at
+		h.samples = append(h.samples, h.at)
+	}
+	c.held = append(c.held, h)
+	c.showProgress()
+}
+
+// renumberHeld makes the samples the waiting inputs captured follow a save's renumbering
+// (renumber[i] is sample i's new number, -1 for a sample the save left out).
+func (c *controller) renumberHeld(renumber []int) {
+	for _, h := range c.held {
+		for _, p := range h.samples {
+			if *p >= 0 && *p < len(renumber) {
+				*p = renumber[*p]
+			} else {
+				*p = -1
+			}
+		}
+	}
+}
+
+// replayHeld applies the inputs that waited, in order, once no job holds edits; it stops when one
+// of them starts such a job (a Ctrl+S typed during a save: the rest wait for that one) or opens a
+// dialog (the class picker: the rest wait until it closes, as they would have gone to it). The
+// first input is not applied when the save left out the sample it was typed on (a digit typed on
+// a deleted sample): it would land on another one; the cursor is already on the sample after it,
+// where that input would have moved it. It returns how many inputs it applied and how many it
+// left out so; the status bar says so.
+func (c *controller) replayHeld() (applied, lost int) {
+	for len(c.held) > 0 && !c.jobs.editsHeld() && !c.d.covered() {
+		h := c.held[0]
+		c.held = c.held[1:]
+		if h.at != nil && *h.at < 0 {
+			lost++
+			continue
+		}
+		c.replaying = true
+		c.inputOf(h)
+		c.replaying = false
+		applied++
+	}
+	if len(c.held) == 0 {
+		c.held = nil
+	}
+	if applied+lost > 0 {
+		c.renderCursor()
+		note := replayNote(applied, lost)
+		c.say(strings.ToUpper(note[:1]) + note[1:])
+	}
+	return applied, lost
+}
+
+// replayNote is what the status bar says once inputs that waited were applied (applied) or left
+// out because the save removed the sample they were typed on (lost).
+func replayNote(applied, lost int) string {
+	text := "applied " + plural(applied, "input") + " made meanwhile"
+	if lost > 0 {
+		text += "; left out " + plural(lost, "key") + " typed on a deleted sample the save removed"
+	}
+	return text
+}
+
+// heldText is what the status bar says of the inputs that wait ("" when none): "3 keys wait,
+// applied when it is done".
+func (s *state) heldText() string {
+	if len(s.held) == 0 {
+		return ""
+	}
+	clicks := 0
+	for _, h := range s.held {
+		if h.click {
+			clicks++
+		}
+	}
+	what := plural(len(s.held)-clicks, "key")
+	switch {
+	case clicks == len(s.held):
+		what = plural(clicks, "click")
+	case clicks > 0:
+		what += " and " + plural(clicks, "click")
+	}
+	return fmt.Sprintf("%s wait, applied in order when it is done", what)
+}

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+)
+
+// The keyboard reference (Help → Keyboard, F1, ?): the keys no menu item carries, then every
+// shortcut of the main menu, read from the menu itself so that the list cannot leave one out.
+
+// gridKeyReference lists, in order, the keys and gestures that no menu item carries: those of
+// the grid, the reviews, the health check, the map and the dialogs.
+var gridKeyReference = []key{
+	{"0–9", "relabel the selection and move to the next sample"},
+	{"A letter, or -", "relabel with the class picker (classes above 9, named classes)"},
+	{"Delete, Backspace", "delete the selection (again: restore it)"},
+	{"Arrows, Home, End, Page Up/Down", "move the cursor; with Shift, extend the selection"},
+	{"Click", "select; Shift-click a range; Ctrl-click toggles one"},
+	{"Escape", "clear the selection; cancel a dialog; on the map: end the lasso"},
+	{"Enter", "in a dialog: its default answer"},
+	{"Ctrl+Shift+Z", "redo"},
+	{"Ctrl+wheel", "zoom the tiles"},
+	{"In a review: Enter, Space", "accept the suggested label"},
+	{"In a review: 0–9 (or type a class)", "set another label"},
+	{"In a review: →", "keep the label (Suspects), skip the sample (Suggested)"},
+	{"In the health check: Delete", "delete the sample (a duplicate's tile, a leak's copy here)"},
+	{"In the health check: →", "keep it as it is (a duplicate: keep both)"},
+	{"On the map: drag, wheel", "pan, zoom"},
+	{"On the map: Shift+drag", "lasso: the grid shows the samples inside, all selected"},
+	{"On the map: Ctrl+Shift+drag", "add to the lasso"},
+	{"In the draw window: Enter, Escape", "add the drawing; clear the pad"},
+	{"In the draw window: Ctrl+Z, Ctrl+W", "undo a stroke; close the window"},
+	{"F1, ?", "this list"},
+}
+
+// keyReference returns the whole reference: gridKeyReference, then each item of menu that has a
+// shortcut, as its keys and "Menu → Item".
+func keyReference(menu *fyne.MainMenu) []key {
+	out := append([]key(nil), gridKeyReference...)
+	if menu == nil {
+		return out
+	}
+	for _, m := range menu.Items {
+		for _, it := range m.Items {
+			if keys := shortcutText(it.Shortcut); keys != "" {
+				out = append(out, key{keys, m.Label + " → " + strings.TrimRight(it.Label, " ")})
+			}
+		}
+	}
+	return out
+}
+
+// shortcutText writes a keyboard shortcut as a person types it ("Ctrl+Shift+M"); "" for none.
+func shortcutText(sc fyne.Shortcut) string {
+	k, ok := sc.(fyne.KeyboardShortcut)
+	if !ok || k == nil {
+		return ""
+	}
+	var parts []string
+	mod := k.Mod()
+	for _, m := range []struct {
+		mod  fyne.KeyModifier
+		name string
+	}{{fyne.KeyModifierControl, "Ctrl"}, {fyne.KeyModifierSuper, "Cmd"}, {fyne.KeyModifierAlt, "Alt"}, {fyne.KeyModifierShift, "Shift"}} {
+		if mod&m.mod != 0 {
+			parts = append(parts, m.name)
+		}
+	}
+	return strings.Join(append(parts, string(k.Key())), "+")
+}
