@@ -120,12 +120,13 @@ func runSuggest(c *cli, args []string) error {
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	expected := 0.0
-	if len(list) > 0 {
-		expected = 100 * sure / float64(len(list))
+	took := time.Since(start).Seconds()
+	if len(list) == 0 {
+		fmt.Fprintf(c.stderr, "idxlabel: %d samples, all labelled: nothing to suggest (%.1f s)\n", data.N, took)
+		return nil
 	}
 	fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled: suggested %d in %.1f s (expected right: %.1f%%)\n",
-		data.N, labelled, len(list), time.Since(start).Seconds(), expected)
+		data.N, labelled, len(list), took, 100*sure/float64(len(list)))
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"idxlabel/sample"
@@ -119,10 +120,12 @@ func pixels28(d sample.Set) func(int) []byte {
 }
 
 // temperature is suspect.FitTemperature on the held-out typed labels y and their probabilities
-// p, never below 1 when every one of them is predicted right: then the likelihood only grows as
-// the probabilities sharpen, down to the smallest temperature, and the typed labels, typical
-// samples for the most part, say nothing of the errors among the rest (measured on t10k with
-// 50 labels asked for: 96.2% right with a mean confidence of 99.8% before this bound).
+// p (len(y)×classes). When every one of them is predicted right the likelihood only grows as the
+// probabilities sharpen, down to the smallest temperature, so instead the temperature is the
+// one that makes their mean confidence (m+1)/(m+2) for m labels (Laplace's rule of succession:
+// the accuracy m right of m suggests). Measured on t10k with 50 labels asked for, 96.2% right:
+// the likelihood's temperature gave a mean confidence of 99.8%, none (the blend as it is)
+// 77.0%.
 func temperature(p []float32, y []int, classes int) float64 {
 	t := suspect.FitTemperature(p, y, classes)
 	for k, c := range y {
@@ -130,5 +133,33 @@ func temperature(p []float32, y []int, classes int) float64 {
 			return t
 		}
 	}
-	return max(t, 1)
+	target := float64(len(y)+1) / float64(len(y)+2)
+	q := make([]float32, len(p))
+	mean := func(t float64) float64 {
+		copy(q, p)
+		suspect.Temper(q, classes, t)
+		var sum float64
+		for k := range y {
+			row := q[k*classes : (k+1)*classes]
+			sum += float64(row[argmax(row)])
+		}
+		return sum / float64(len(y))
+	}
+	// The mean confidence falls as the temperature rises: bisect on its logarithm.
+	lo, hi := minTemperature, maxTemperature
+	for range 40 {
+		mid := math.Sqrt(lo * hi)
+		if mean(mid) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Sqrt(lo * hi)
 }
+
+// The range of temperatures searched when every held-out label is right (suspect's bounds).
+const (
+	minTemperature = 0.05
+	maxTemperature = 50.0
+)
