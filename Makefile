@@ -10,7 +10,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build build-timing run test bench compare lint fuzz monkey savelat package windows windows-check clean
+.PHONY: deps build build-timing run test bench torchvision compare lint fuzz monkey savelat package windows windows-check clean
 
 deps:
 	@scripts/deps.sh
@@ -32,8 +32,10 @@ test: deps lint build
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/seam.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/keysave.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/rank.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/scratch.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/drawquit.sh $(BIN)
+	scripts/drawfocus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/dialogs.sh $(BIN)
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
@@ -42,6 +44,13 @@ test: deps lint build
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# torchvision's ImageFolder loads `export --classes names` and every label is its class index
+# (the Go tests skip it without torchvision; installing it from Debian took ~6 min, so make test
+# does not; export's TestClassFoldersSortInClassOrder checks the folder order there).
+torchvision:
+	@scripts/deps.sh python3-torchvision
+	$(GO) test $(TAGS) -count=1 -run Torchvision -v ./cli
 
 # Times our decoder against numpy+gzip and torchvision on the same files, in one run.
 compare:

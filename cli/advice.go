@@ -17,6 +17,8 @@ func advice(err error) string {
 		return " (use --force to replace it)"
 	case errors.As(err, &unsaved):
 		return ": open that pair in idxlabel (the window offers to replay the edits, then save them, or to discard them), then write again"
+	case errors.As(err, &locked) && locked.Writing:
+		return ": wait for it to finish, or write elsewhere"
 	case errors.As(err, &locked) && locked.Self:
 		return ": edit it there"
 	case errors.As(err, &locked) && locked.PID == 0:

@@ -20,6 +20,7 @@ func TestAdviceFollowsTheFacts(t *testing.T) {
 		{&store.LockedError{Path: "l", LockFile: "l.lock", PID: 12, Host: "h"}, ": close it there"},
 		{&store.LockedError{Path: "l", LockFile: "l.lock"}, ": close it there (if no other idxlabel is running, delete l.lock)"},
 		{&store.LockedError{Path: "l", Self: true}, ": edit it there"},
+		{&store.LockedError{Path: "l", PID: 12, Host: "h", Writing: true}, ": wait for it to finish, or write elsewhere"},
 		{fmt.Errorf("plain"), ""},
 	} {
 		if got := advice(c.err); got != c.want {

@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/sample"
 	"idxlabel/store"
 )
 
@@ -99,7 +100,12 @@ func noFiles(t *testing.T, names ...string) {
 func TestMergeAppendsInOrderWidening(t *testing.T) {
 	dir := t.TempDir()
 	a1, a2 := genBuildPair(t, dir, "a", 5, 3, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 3) })
-	b1, b2 := genBuildPair(t, dir, "b", 4, 3, 2, idx.Int16, idx.Int32, 1, 50, func(i int) int64 { return 70000 + int64(i) })
+	b1, b2 := genBuildPair(t, dir, "b", 4, 3, 2, idx.Int16, idx.Int32, 1, 50, func(i int) int64 {
+		if i == 2 {
+			return sample.NoLabel // a sample without a label stays one
+		}
+		return 70000 + int64(i)
+	})
 	c1, c2 := genBuildPair(t, dir, "c", 0, 3, 2, idx.UByte, idx.UByte, 1, 0, func(int) int64 { return 0 })
 	oi, ol := filepath.Join(dir, "out-images.gz"), filepath.Join(dir, "out-labels")
 	code, out, errOut := runCLI("merge", a1, a2, b1, b2, c1, c2, oi, ol)
@@ -232,8 +238,8 @@ func mnistFiles(t *testing.T) (ti, tl, ri, rl string) {
 }
 
 // TestBuildersHonourLocksAndJournals: merge, split and subset --force into a pair open for
-// editing exit 1 with the lock's message; into a pair whose journal holds edits, exit 2; the
-// files are left as they were.
+// editing exit 1 with the lock's message; into a pair whose journal holds edits, exit 1 naming
+// the journal; the files are left as they were.
 func TestBuildersHonourLocksAndJournals(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := genBuildPair(t, dir, "in", 6, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })
@@ -265,4 +271,17 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 		t.Error("the held pair was replaced")
 	}
 	noFiles(t, x, y)
+}
+
+// TestShadowingClassNamesSaid: a class-name file the app reads before <labels>.classes.txt
+// (EMNIST's <set>-mapping.txt) beside an output is named on stderr.
+func TestShadowingClassNamesSaid(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genBuildPair(t, dir, "in", 4, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })
+	os.WriteFile(lp+".classes.txt", []byte("even\nodd\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "x-mapping.txt"), []byte("0 65\n1 66\n"), 0o644)
+	code, _, e := runCLI("subset", ip, lp, filepath.Join(dir, "x-images"), filepath.Join(dir, "x-labels"))
+	if code != 0 || !strings.Contains(e, filepath.Join(dir, "x-mapping.txt")+": idxlabel reads the class names of "+filepath.Join(dir, "x-labels")+" from this file, not from "+filepath.Join(dir, "x-labels.classes.txt")) {
+		t.Errorf("exit %d, %q", code, e)
+	}
 }

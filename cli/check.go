@@ -3,11 +3,13 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +73,8 @@ options:
   --confusion FILE.csv
                    also write the confusion matrix: rows the given labels, columns the CNN's
                    out-of-fold predicted classes, counts; header given,<class>,<class>… (class
-                   names when the dataset has them). Needs the label kind (its scan) and labelled samples
+                   names when the dataset has them). Needs the label kind (its scan) and
+                   labelled samples
   --map FILE.csv   also write the 2-D map: index,x,y for every sample, placed so that samples
                    the CNN sees as alike sit together (a neighbour-graph layout of its
                    features). Needs the label kind (its scan) and labelled samples
@@ -157,6 +160,14 @@ func runCheck(c *cli, args []string) error {
 			return store.FileOutput(out)
 		}
 		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *store.LockedError
+		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
+			who := "another idxlabel"
+			if locked.PID > 0 {
+				who += fmt.Sprintf(" (process %d on %s)", locked.PID, locked.Host)
+			}
+			return fmt.Errorf("%s: %s is writing a report there: wait for it to finish, or choose another folder", *reportDir, who)
+		}
 		if err != nil {
 			return err
 		}

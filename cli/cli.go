@@ -30,7 +30,7 @@ var commands = []command{
 	{"verify", "IMAGES LABELS", "decode both files fully and check they form a valid pair", runVerify},
 	{"convert", "[--force] IN OUT", "re-encode IN as OUT (gzip when OUT ends in .gz), written atomically", runConvert},
 	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--force] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
-	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--size WxH] [--transpose] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<class>/*.png|jpg; folders named by number keep it, named folders are numbered in sorted order as torchvision does, names written beside LABELS) to an IDX pair; colour images become grey by luminance; every file not imported is listed with its reason", runImport},
+	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--size WxH] [--transpose] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<class>/*.png|jpg|gif|bmp|webp|tiff; folders named by number keep it, named folders are numbered in sorted order as torchvision does, names written beside LABELS) to an IDX pair; colour images become grey by luminance; every file not imported is listed with its reason", runImport},
 	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] [--force] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|csv|npz] [--classes numbers|names] [--force] IMAGES LABELS OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV or NumPy's .npz (x, y), written atomically; --force replaces only a file (csv, npz) or an earlier PNG export", runExport},
@@ -38,6 +38,7 @@ var commands = []command{
 	{"split", "[--test FRACTION | --test-count N] [--stratify] [--group-column K] [--shuffle] [--seed S] [--force] IMAGES LABELS TRAIN_IMAGES TRAIN_LABELS TEST_IMAGES TEST_LABELS", "a train and a test pair holding every sample exactly once: drawn by the seed, per class (--stratify) or by whole groups (--group-column), in input order unless --shuffle", runSplit},
 	{"subset", "[--classes LIST] [--per-class N] [--max N] [--indices FILE] [--exclude FILE] [--map OLD:NEW,...] [--shuffle] [--seed S] [--force] IMAGES LABELS OUT_IMAGES OUT_LABELS", "the samples chosen by class, count per class, total or index file, relabelled on the way (--map), in input order unless --shuffle", runSubset},
 	{"suggest", "[--ask N] [--seed S] IMAGES [LABELS]", "labelling from scratch: --ask N prints CSV index of the N samples to label next (with no labels too); without it CSV index,suggested,confidence for every unlabelled sample, most confident first (calibrated probability)", runSuggest},
+	{"version", "", "print idxlabel's version (also idxlabel --version)", runVersion},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ (a sample only one file has: the other side empty); exit 0 identical, 1 different, 2 not comparable", runDiff},
 }
 
@@ -64,6 +65,9 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
 			c.usage(stdout)
+			return 0
+		case "-version", "--version":
+			fmt.Fprintln(stdout, versionLine())
 			return 0
 		}
 	}
@@ -149,7 +153,7 @@ var errHelpShown = errors.New("help shown")
 // commandUsage prints the running sub-command's synopsis, its summary and each of fs's options
 // with its usage text and default (an option with no usage text is not listed) to w.
 func (c *cli) commandUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: idxlabel %s %s\n  %s\n", c.cmd.name, c.cmd.args, c.cmd.summary)
+	fmt.Fprintf(w, "usage: idxlabel %s\n  %s\n", strings.TrimSpace(c.cmd.name+" "+c.cmd.args), c.cmd.summary)
 	first := true
 	fs.VisitAll(func(f *flag.Flag) {
 		if f.Usage == "" {
@@ -199,7 +203,7 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	}
 	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
-		return nil, usagef("usage: idxlabel %s %s", c.cmd.name, c.cmd.args)
+		return nil, usagef("usage: idxlabel %s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args))
 	}
 	return operands, nil
 }

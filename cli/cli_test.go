@@ -422,7 +422,7 @@ func TestCommandHelp(t *testing.T) {
 			if code != 0 || errOut != "" {
 				t.Errorf("%s %s: exit %d, stderr %q", cmd.name, h, code, errOut)
 			}
-			want := "usage: idxlabel " + cmd.name + " " + cmd.args
+			want := strings.TrimSpace("usage: idxlabel " + cmd.name + " " + cmd.args)
 			if cmd.name == "check" {
 				want = "usage: idxlabel check"
 			}

@@ -22,16 +22,17 @@ import (
 const importMemoryLimit = 256 << 20
 
 // runImport builds an IDX pair (ubyte, 28×28 or --size W×H) from an ImageFolder tree
-// (normalize.ReadFolder: DIR/<class>/…/*.png|jpg, numbered folders keeping their numbers, named
+// (normalize.ReadFolder: DIR/<class>/…/*.png|jpg|…, numbered folders keeping their numbers, named
 // ones numbered as torchvision's ImageFolder numbers them, with their names written to the
 // class-name file beside LABELS): every image through MNIST's preprocessing (or, with
 // --no-normalize, only resized to the field), colour made grey by luminance, in torchvision's
 // order; --transpose stores each sample transposed, as EMNIST does. Every file of the tree not
 // imported is listed on stderr with its reason (another format, unreadable, too large to decode,
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
-// import. IMAGES, LABELS and the class-name file must be different files, none of them an input,
-// and are replaced only with --force (claimOutputs' rule, checked before any image is decoded).
-// The pair is checked (store.CheckPair) and written together, atomically (store.WritePair).
+// import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
+// They are replaced only with --force (claimOutputs' rule, checked before any image is
+// decoded). The pair is checked (store.CheckPair) and written together, atomically
+// (store.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -39,7 +40,7 @@ func runImport(c *cli, args []string) error {
 	noNormalize := fs.Bool("no-normalize", false, "only resize to the field (for images that are already MNIST-like)")
 	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels: MNIST's preprocessing scaled to it (box 20/28 of the field), or with --no-normalize a plain resize")
 	transpose := fs.Bool("transpose", false, "store every sample transposed (rows as columns), as EMNIST stores its images")
-	force := fs.Bool("force", false, "replace IMAGES and LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err

@@ -87,7 +87,7 @@ func TestImportCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"broken.png: cannot decode", "misc: class folder holds no PNG or JPEG image", "notes.txt: not a PNG or JPEG image"} {
+	for _, want := range []string{"broken.png: cannot decode", "misc: class folder holds no image", "notes.txt: not an image idxlabel reads"} {
 		if !strings.Contains(stderr, want) {
 			t.Fatalf("skipped files not reported (%q): %q", want, stderr)
 		}

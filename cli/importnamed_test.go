@@ -2,10 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"image"
+	"image/gif"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/image/bmp"
+	"golang.org/x/image/tiff"
 
 	"idxlabel/idx"
 	"idxlabel/store"
@@ -73,5 +79,41 @@ func TestImportSizeAndTranspose(t *testing.T) {
 	}
 	if code, _, e := runCLI("import", "--size", "28", tree, a1, a2); code != 2 || !strings.Contains(e, "expected WIDTHxHEIGHT") {
 		t.Errorf("--size 28: exit %d %q", code, e)
+	}
+}
+
+// TestImportOtherFormats: the same digit as PNG, GIF, BMP and TIFF (all lossless) gives the same
+// sample from each.
+func TestImportOtherFormats(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "d")
+	src := filepath.Join(tree, "4", "a.png")
+	writeDigitPNG(t, src, 60, 80, 0.3)
+	f, _ := os.Open(src)
+	img, _, err := image.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ext, enc := range map[string]func(io.Writer, image.Image) error{
+		"b.gif":  func(w io.Writer, m image.Image) error { return gif.Encode(w, m, nil) },
+		"c.bmp":  bmp.Encode,
+		"d.tiff": func(w io.Writer, m image.Image) error { return tiff.Encode(w, m, nil) },
+	} {
+		out, _ := os.Create(filepath.Join(tree, "4", ext))
+		if err := enc(out, img); err != nil {
+			t.Fatal(err)
+		}
+		out.Close()
+	}
+	ip, lp := filepath.Join(dir, "i"), filepath.Join(dir, "l")
+	if code, out, e := runCLI("import", tree, ip, lp); code != 0 || !strings.Contains(out, "4 samples") || !strings.Contains(out, "(0 skipped)") {
+		t.Fatalf("exit %d, %q, %q", code, out, e)
+	}
+	a, _ := idx.ReadFile(ip)
+	for k := 1; k < 4; k++ {
+		if string(a.Data[k*784:(k+1)*784]) != string(a.Data[:784]) {
+			t.Errorf("sample %d differs from the PNG's", k)
+		}
 	}
 }

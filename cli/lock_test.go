@@ -75,3 +75,35 @@ func TestInfoCountsUnlabelledApart(t *testing.T) {
 		t.Fatalf("exit %d, %q %q", code, out, e)
 	}
 }
+
+// Two check --report to one folder at once: the second is told that a report is being written
+// there (by which process), not that a pair is open for editing. The first's lock is taken by
+// store.LockForWrite, as check takes it, and its line made another process's.
+func TestCheckReportBeingWritten(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := genPair(t, dir, 20)
+	report := filepath.Join(dir, "report")
+	release, err := store.LockForWrite(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	lock := report + store.LockSuffix
+	f, err := os.OpenFile(lock, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(lock); !strings.Contains(string(b), " job=write\n") {
+		t.Fatalf("a writer's lock line: %q", b)
+	}
+	f.WriteAt([]byte("idxlabel-lock pid=4242 host=elsewhere job=write\n"), 1)
+	f.Close()
+	code, _, stderr := runCLI("check", "--kinds", "duplicate", "--report", report+"/", ip, lp)
+	if code != 1 || !strings.Contains(stderr, "another idxlabel (process 4242 on elsewhere) is writing a report there: wait for it to finish") {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runCLI("convert", lp, report)
+	if code != 1 || !strings.Contains(stderr, report+" is being written by another idxlabel (process 4242 on elsewhere): wait for it to finish") {
+		t.Fatalf("convert: exit %d, %q", code, stderr)
+	}
+}

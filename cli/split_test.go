@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/sample"
+	"idxlabel/store"
 )
 
 // splitFiles returns the four output paths of a split in dir, named by tag.
@@ -61,6 +63,7 @@ func TestSplitStratifiedSeeded(t *testing.T) {
 		return int64(i % 7)
 	}
 	ip, lp := genBuildPair(t, dir, "in", 503, 5, 3, idx.Int16, idx.Int32, 1, 0, classOf)
+	os.WriteFile(lp+".classes.txt", []byte("0 48\n6 54\n"), 0o644) // EMNIST-style mapping lines
 	in := rows(t, ip, lp)
 	run := func(tag string, args ...string) []string {
 		t.Helper()
@@ -91,6 +94,11 @@ func TestSplitStratifiedSeeded(t *testing.T) {
 	for c, n := range all {
 		if d := math.Abs(float64(inTest[c]) - 0.3*float64(n)); d >= 1 {
 			t.Errorf("class %s: %d of %d in the test part, %.2f from the fraction", c, inTest[c], n, d)
+		}
+	}
+	for _, l := range []string{a[1], a[3]} {
+		if names, _, err := store.FindClassNames(l); err != nil || fmt.Sprint(names) != "map[0:0 6:6]" {
+			t.Errorf("%s: class names %v (%v), want the input's", l, names, err)
 		}
 	}
 	b := run("b", "--stratify", "--test", "0.3", "--seed", "7")
@@ -155,7 +163,7 @@ func TestSplitGroupColumn(t *testing.T) {
 	noFiles(t, splitFiles(dir, "h")...)
 }
 
-// TestSplitRefusals: usage mistakes and an existing output exit 2 with nothing written.
+// TestSplitRefusals: usage mistakes exit 2, an existing output 1, with nothing written.
 func TestSplitRefusals(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := genBuildPair(t, dir, "in", 10, 2, 2, idx.UByte, idx.UByte, 1, 0, func(i int) int64 { return int64(i % 2) })

@@ -55,9 +55,6 @@ func runSubset(c *cli, args []string) error {
 			if o.Indices, err = dataset.ReadIndexFile(*indices, n); err != nil {
 				return nil, err
 			}
-			if o.Indices == nil {
-				o.Indices = []int{}
-			}
 		}
 		if *exclude != "" {
 			if o.Exclude, err = dataset.ReadIndexFile(*exclude, n); err != nil {

@@ -15,7 +15,8 @@ const maxIndexLine = 64 << 10
 // ReadIndexFile reads a list of 0-based sample numbers, for samples 0…n−1: one number a line,
 // or CSV whose header names a column "index" (what idxlabel check, diff and suspects print:
 // "kind,index,other,…", "index,a,b"), whose column that is. Blank lines are skipped; a number
-// may appear more than once. The numbers are returned in the file's order. Memory: the numbers.
+// may appear more than once. The numbers are returned sorted, each once. Memory: one byte per
+// sample, whatever the file's size.
 // Errors, naming the file and the line: not a regular file, a line over 64 KiB, a header with no
 // index column, a field that is not an integer, a number outside 0…n−1.
 func ReadIndexFile(path string, n int) ([]int, error) {
@@ -27,7 +28,7 @@ func ReadIndexFile(path string, n int) ([]int, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 4096), maxIndexLine)
 	col := -1 // the column holding the numbers; −1 until the first line is seen
-	var out []int
+	listed := make([]bool, n)
 	for line := 1; sc.Scan(); line++ {
 		text := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\uFEFF"))
 		if text == "" {
@@ -59,10 +60,16 @@ func ReadIndexFile(path string, n int) ([]int, error) {
 		if v < 0 || v >= n {
 			return nil, fmt.Errorf("%s: line %d: sample %d is outside 0 to %d", path, line, v, n-1)
 		}
-		out = append(out, v)
+		listed[v] = true
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	out := []int{}
+	for i, l := range listed {
+		if l {
+			out = append(out, i)
+		}
 	}
 	return out, nil
 }

@@ -1,9 +1,11 @@
 package dataset
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -40,12 +42,16 @@ func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 	if o.GroupColumn >= in.Columns() {
 		return nil, fmt.Errorf("%s: label rows of %d values have no column %d (columns count from 0)", in.Files.Labels, in.Columns(), o.GroupColumn)
 	}
+	share := o.Test
+	if o.TestCount >= 0 {
+		share = float64(t) / float64(max(n, 1))
+	}
 	r := newRand(o.Seed)
 	var isTest []bool
 	if o.GroupColumn >= 0 {
 		isTest = splitGroups(in, t, o, r.Perm)
 	} else {
-		isTest = splitSamples(in, t, o.Stratify, r)
+		isTest = splitSamples(in, t, share, o.Stratify, r)
 	}
 	var trainS, testS []int
 	for i, x := range isTest {
@@ -62,12 +68,10 @@ func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 	return &Plan{Inputs: []*Input{in}, Parts: []Part{{train, trainS}, {test, testS}}, Names: in.Names}, nil
 }
 
-// splitSamples marks t samples of in as test: t drawn from all, or per class with the largest
-// remainder method (stratify).
-func splitSamples(in *Input, t int, stratify bool, r interface {
-	Perm(int) []int
-	Shuffle(int, func(int, int))
-}) []bool {
+// splitSamples marks t samples of in as test: t drawn from all, or per class (stratify): each
+// class gets ⌊share·n_c⌋ or ⌈share·n_c⌉ (share the fraction, or t/N for a count), the classes
+// with the largest remainders the larger, so that the counts add up to t.
+func splitSamples(in *Input, t int, share float64, stratify bool, r *rand.Rand) []bool {
 	n := in.Shape.N
 	isTest := make([]bool, n)
 	if !stratify {
@@ -78,26 +82,27 @@ func splitSamples(in *Input, t int, stratify bool, r interface {
 	}
 	groups, classes := byClass(in, all(n))
 	want := make([]int, len(classes))
-	rem := make([]int64, len(classes))
-	left := t
+	rem := make([]float64, len(classes))
+	sum := 0
 	for k, c := range classes {
-		nc := int64(len(groups[c]))
-		want[k] = int(int64(t) * nc / int64(n))
-		rem[k] = int64(t) * nc % int64(n)
-		left -= want[k]
+		ideal := share * float64(len(groups[c]))
+		want[k] = int(math.Floor(ideal))
+		rem[k] = ideal - float64(want[k])
+		sum += want[k]
 	}
 	order := r.Perm(len(classes)) // ties between equal remainders are drawn by the seed
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case rem[a] > rem[b]:
-			return -1
-		case rem[a] < rem[b]:
-			return 1
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rem[b], rem[a]) })
+	for j := 0; sum < t; j = (j + 1) % len(order) {
+		if k := order[j]; want[k] < len(groups[classes[k]]) {
+			want[k]++
+			sum++
 		}
-		return 0
-	})
-	for _, k := range order[:left] {
-		want[k]++
+	}
+	for j := len(order) - 1; sum > t; j = (j - 1 + len(order)) % len(order) { // rounding of share·n_c
+		if k := order[j]; want[k] > 0 {
+			want[k]--
+			sum--
+		}
 	}
 	for k, c := range classes {
 		members := groups[c]

@@ -2,9 +2,10 @@ package dataset
 
 import (
 	"fmt"
-	"idxlabel/sample"
 	"maps"
 	"slices"
+
+	"idxlabel/sample"
 )
 
 // SubsetOptions choose the samples Subset keeps. The selections apply in this order: Indices,

@@ -38,6 +38,10 @@ type Written struct {
 	Out            Pair
 	Images, Labels idx.Header
 	NamesFile      string // the class-name file written beside the labels; "" when none
+	// NamesShadowed is the class-name file the app will read for these labels instead of
+	// NamesFile (one store.FindClassNames looks for first, such as EMNIST's
+	// "<set>-mapping.txt"); "" when it reads NamesFile or none.
+	NamesShadowed string
 }
 
 // Progress reports Write's progress: done of total input samples read for the output file.
@@ -146,6 +150,9 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 			d.w.NamesFile = names
 		} else if err := os.Remove(names); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return out, err
+		}
+		if _, found, _ := store.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
+			d.w.NamesShadowed = found
 		}
 		out = append(out, d.w)
 	}

@@ -111,12 +111,16 @@ func expectEOF(r io.Reader, h Header, size int64) error {
 }
 
 // classifyReadError wraps a corrupt-gzip error as a *FormatError with ErrCompressed, a gzip
-// stream that ends early as ErrTruncated, and returns any other error unchanged.
+// stream that ends early as ErrTruncated, and returns any other error (a *FormatError already
+// among them) unchanged.
 func classifyReadError(err error) error {
 	var corrupt kflate.CorruptInputError
+	var fe *FormatError
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &fe): // already says what is wrong (gunzip's header and trailer checks)
+		return err
 	case errors.As(err, &corrupt), errors.Is(err, kgzip.ErrChecksum), errors.Is(err, kgzip.ErrHeader):
 		return &FormatError{Err: ErrCompressed, Detail: err.Error(), Cause: err}
 	case errors.Is(err, io.ErrUnexpectedEOF):

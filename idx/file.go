@@ -1,14 +1,11 @@
 package idx
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-
-	kgzip "github.com/klauspost/compress/gzip"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -42,18 +39,6 @@ func open(name string) (*source, error) {
 
 func (s *source) Close() error { return s.file.Close() }
 
-// gzipReader starts decompressing r, mapping a bad or incomplete gzip header to a *FormatError.
-func gzipReader(r io.Reader) (*kgzip.Reader, error) {
-	zr, err := kgzip.NewReader(r)
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return nil, &FormatError{Err: ErrTruncated, Detail: "the gzip header is incomplete", Cause: err}
-	}
-	if err != nil {
-		return nil, &FormatError{Err: ErrCompressed, Detail: err.Error(), Cause: err}
-	}
-	return zr, nil
-}
-
 // header decodes the file's IDX header (through gzip when the file is gzip) and checks the size
 // it declares against what the file can hold: exactly the bytes after the header for a plain
 // file, at most 1032 times the file size for gzip (maxDeflateRatio), and at most limit bytes
@@ -61,7 +46,7 @@ func gzipReader(r io.Reader) (*kgzip.Reader, error) {
 func (s *source) header(limit int64) (Header, io.Reader, error) {
 	var r io.Reader = s.file
 	if s.gzip {
-		zr, err := gzipReader(bufio.NewReaderSize(s.file, 64<<10))
+		zr, err := newGunzip(s.file)
 		if err != nil {
 			return Header{}, nil, err
 		}
@@ -124,7 +109,8 @@ func ReadFile(name string) (*Array, error) { return ReadFileLimit(name, 0) }
 // checked against the file size before any allocation. A gzip file's is checked against the most
 // its compressed size can expand to (1032:1); when the gzip trailer's length agrees with the
 // header the data is allocated once and decompressed in one call (libdeflate, see FastGunzip),
-// otherwise it streams through klauspost/compress and the buffer grows only as bytes arrive.
+// otherwise it streams (gunzip: klauspost/compress's flate) and the buffer grows only as bytes
+// arrive.
 // Errors: those of Decode with File set to name, a *FormatError wrapping ErrTooLarge naming the
 // declared size and the limit, an *fs.PathError wrapping atomicfile.ErrNotRegular, or the
 // *os.PathError of opening or reading it.
@@ -185,7 +171,7 @@ func (s *source) streamGzip(h Header, trusted int64) (*Array, error) {
 	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	zr, err := gzipReader(bufio.NewReaderSize(s.file, 64<<10))
+	zr, err := newGunzip(s.file)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +192,7 @@ func ReadHeaderFile(name string) (Header, error) {
 	defer s.Close()
 	var r io.Reader = s.file
 	if s.gzip {
-		zr, err := gzipReader(bufio.NewReaderSize(s.file, 4096))
+		zr, err := newGunzip(s.file)
 		if err != nil {
 			return Header{}, withFile(err, name)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	_ "image/gif"  // register the GIF decoder for LoadFile (the first frame)
 	_ "image/jpeg" // register the JPEG decoder for LoadFile
 	_ "image/png"  // register the PNG decoder for LoadFile
 	"io"
@@ -16,11 +17,15 @@ import (
 	"strconv"
 	"strings"
 
+	_ "golang.org/x/image/bmp"  // register the BMP decoder for LoadFile
+	_ "golang.org/x/image/tiff" // register the TIFF decoder for LoadFile
+	_ "golang.org/x/image/webp" // register the WebP decoder for LoadFile
+
 	"idxlabel/internal/atomicfile"
 )
 
 // ImageExtensions are the file name endings LoadFile and ImageFolder take (any case).
-var ImageExtensions = []string{".png", ".jpg", ".jpeg"}
+var ImageExtensions = []string{".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".tif", ".tiff"}
 
 // IsImageFile reports whether name ends in one of ImageExtensions.
 func IsImageFile(name string) bool {
@@ -214,7 +219,7 @@ func decodeBounded(path string) (image.Image, error) {
 	return img, nil
 }
 
-// LoadFile decodes an image file (PNG or JPEG) and returns its 28×28 MNIST sample (or
+// LoadFile decodes an image file (PNG, JPEG, GIF's first frame, BMP, WebP or TIFF) and returns its 28×28 MNIST sample (or
 // opts.Width×Height), row-major, 0 = background, 255 = ink: through Digit with opts, or, when
 // normalizeDigit is false, only converted to ink (opts.Polarity; made bilevel only when
 // opts.Threshold is 1–255, else keeping its grey levels) and resized to the field by area

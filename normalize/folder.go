@@ -3,12 +3,13 @@ package normalize
 import (
 	"errors"
 	"fmt"
-	"idxlabel/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // Folder is an ImageFolder tree as ReadFolder reads it.
@@ -23,10 +24,8 @@ type Folder struct {
 const maxFolderDepth = 32
 
 // otherImageExtensions are image files ReadFolder lists as skipped with the reason: formats
-// torchvision's ImageFolder takes (and GIF) that LoadFile does not decode.
-var otherImageExtensions = map[string]string{
-	".bmp": "BMP", ".gif": "GIF", ".webp": "WebP", ".tif": "TIFF", ".tiff": "TIFF", ".ppm": "PPM", ".pgm": "PGM",
-}
+// torchvision's ImageFolder takes that LoadFile does not decode.
+var otherImageExtensions = map[string]string{".ppm": "PPM", ".pgm": "PGM"}
 
 // ReadFolder reads an ImageFolder tree (torchvision's layout: DIR/<class>/…/<image>) as
 // torchvision's ImageFolder does. Every folder in DIR is a class (a symbolic link to a folder
@@ -34,10 +33,10 @@ var otherImageExtensions = map[string]string{
 // "7", "10") the class is that number (folders without images are then only listed);
 // otherwise every class folder is numbered 0, 1, … in the order of the names sorted
 // (torchvision's find_classes: "cat" 0, "dog" 1; "A" before "a"), and Names maps each number
-// to its folder's name. A class's images are every PNG and JPEG file in its folder and in folders
+// to its folder's name. A class's images are every image file LoadFile reads (ImageExtensions) in its folder and in folders
 // below it (links followed, a loop cut), ordered as torchvision orders them: by the folder's
 // path, then by file name. Every other file of the tree is listed in Skipped with its reason
-// (another image format, not an image, outside a class folder, not a regular file), as is a
+// (PPM and PGM, not an image, outside a class folder, not a regular file), as is a
 // class folder with no image; nothing is dropped without a word. Memory: one entry per file.
 // Errors: DIR cannot be read; the tree holds no image; with numbered folders, a number above
 // MaxLabel (wrapping strconv.ErrRange) or two folders naming one number ("007" and "7").
@@ -66,13 +65,13 @@ func ReadFolder(dir string) (*Folder, error) {
 	for k, name := range classes {
 		found[k] = f.walk(filepath.Join(dir, name))
 		if len(found[k]) == 0 {
-			f.Skipped = append(f.Skipped, fmt.Sprintf("%s: class folder holds no PNG or JPEG image", filepath.Join(dir, name)))
+			f.Skipped = append(f.Skipped, fmt.Sprintf("%s: class folder holds no image", filepath.Join(dir, name)))
 		} else {
 			full = append(full, name)
 		}
 	}
 	if len(full) == 0 {
-		return f, fmt.Errorf("%s: no PNG or JPEG images in class folders (DIR/<class>/*.png)", dir)
+		return f, fmt.Errorf("%s: no images (PNG, JPEG, GIF, BMP, WebP, TIFF) in class folders (DIR/<class>/*.png)", dir)
 	}
 	labels, err := classLabels(dir, full)
 	if err != nil {
@@ -187,10 +186,11 @@ func (f *Folder) walk(root string) []File {
 	return files
 }
 
-// notImported says why a file that is not PNG or JPEG is not imported.
+// notImported says why a file that is not an image LoadFile reads (ImageExtensions) is not
+// imported.
 func notImported(name string) string {
 	if kind, ok := otherImageExtensions[strings.ToLower(filepath.Ext(name))]; ok {
 		return kind + " images are not read; convert it to PNG"
 	}
-	return "not a PNG or JPEG image"
+	return "not an image idxlabel reads (PNG, JPEG, GIF, BMP, WebP, TIFF)"
 }

@@ -10,8 +10,8 @@ import (
 )
 
 // torchvisionOrder is torchvision's ImageFolder (datasets/folder.py: find_classes, then
-// make_dataset's sorted os.walk with followlinks), restricted to the formats LoadFile reads: one
-// "class path" line per image.
+// make_dataset's sorted os.walk with followlinks), with the formats LoadFile reads: one "class
+// path" line per image.
 const torchvisionOrder = `
 import os, sys
 d = sys.argv[1]
@@ -19,7 +19,7 @@ classes = sorted(e.name for e in os.scandir(d) if e.is_dir())
 for i, c in enumerate(classes):
     for root, _, fnames in sorted(os.walk(os.path.join(d, c), followlinks=True)):
         for f in sorted(fnames):
-            if f.lower().endswith((".jpg", ".jpeg", ".png")):
+            if f.lower().endswith((".jpg", ".jpeg", ".png", ".gif", ".bmp", ".webp", ".tif", ".tiff")):
                 print(i, os.path.join(root, f))
 `
 
@@ -31,13 +31,12 @@ func TestReadFolderNamedClasses(t *testing.T) {
 	dir := t.TempDir()
 	png := pngHeader(2, 2, 8, 0)
 	for _, p := range []string{"cat/b.png", "cat/a.PNG", "cat/sub/z.png", "cat/sub/deeper/y.jpg", "cat/sub2/x.jpeg", "cat/a b/w.png",
-		"dog/1.png", "A/q.png", "ka/k.png", "ka/ZZ.png"} {
+		"dog/1.png", "A/q.png", "ka/k.png", "ka/ZZ.png", "dog/x.bmp", "dog/y.gif", "A/z.webp"} {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
 		os.WriteFile(filepath.Join(dir, p), png, 0o644)
 	}
 	others := map[string]string{
-		"dog/x.bmp": "BMP images are not read", "dog/y.gif": "GIF images are not read", "A/z.webp": "WebP images are not read",
-		"A/notes.txt": "not a PNG or JPEG image", "README.md": "not in a class folder",
+		"dog/x.ppm": "PPM images are not read", "A/notes.txt": "not an image idxlabel reads", "README.md": "not in a class folder",
 	}
 	for p := range others {
 		os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644)
@@ -54,7 +53,7 @@ func TestReadFolderNamedClasses(t *testing.T) {
 	for _, file := range f.Files {
 		got = append(got, fmt.Sprintf("%d %s", file.Label, file.Path))
 	}
-	if len(got) != 10 {
+	if len(got) != 13 {
 		t.Errorf("%d images: %q", len(got), got)
 	}
 	if len(f.Skipped) != len(others)+1 {
@@ -100,7 +99,7 @@ func TestReadFolderNumbersAndLoops(t *testing.T) {
 		t.Errorf("files %q (named %v)", got, f.Named)
 	}
 	skipped := strings.Join(f.Skipped, "\n")
-	if len(f.Skipped) != 2 || !strings.Contains(skipped, "loop: a link back to a folder above it") || !strings.Contains(skipped, "misc: class folder holds no PNG or JPEG image") {
+	if len(f.Skipped) != 2 || !strings.Contains(skipped, "loop: a link back to a folder above it") || !strings.Contains(skipped, "misc: class folder holds no image") {
 		t.Errorf("skipped %q", f.Skipped)
 	}
 }

@@ -160,3 +160,97 @@ func shifted(g *image.Gray, d image.Point) []byte {
 	}
 	return out
 }
+
+// importFiles is how many files BenchmarkImport10k imports.
+const importFiles = 10000
+
+// BenchmarkImport10k times what import does per file, one after another: LoadFile with the
+// default options on 10,000 photo-like 160×160 colour JPEGs of t10k digits (written before the
+// timer starts; target ≤ 10 s on 2 cores).
+func BenchmarkImport10k(b *testing.B) {
+	images, _ := mnisttest.Load(b)
+	dir := b.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	paths := make([]string, importFiles)
+	for i := range paths {
+		c := inkColours[i%len(inkColours)]
+		data, _ := photo(b, sample(images, i), 160, c.ink, c.bg, c.gradient, rng)
+		paths[i] = filepath.Join(dir, fmt.Sprintf("%05d.jpg", i))
+		if err := os.WriteFile(paths[i], data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range paths {
+			if _, err := LoadFile(p, Options{}, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// A small digit in a large noisy photo (a 14-px ring in 600×600 grey paper with σ 4 noise):
+// splitting the noise in two has the larger between-class variance, but its classes differ by a
+// few levels; the threshold between paper and ink is the one taken, and the ring fills the box.
+func TestSmallDigitInLargePhoto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := image.NewGray(image.Rect(0, 0, 600, 600))
+	for y := range 600 {
+		for x := range 600 {
+			v := 200 + rng.NormFloat64()*4
+			if dx, dy := x-300, y-300; dx*dx+dy*dy <= 49 && dx*dx+dy*dy >= 16 {
+				v = 40
+			}
+			g.Pix[y*600+x] = uint8(max(0, min(255, v)))
+		}
+	}
+	got, err := Digit(g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := BoundingBox(got)
+	if box.Dx() != 20 || box.Dy() != 20 {
+		t.Fatalf("the ring's ink box is %v, want 20×20", box)
+	}
+}
+
+// The pixel-array reading of RGBA and NRGBA images gives image/color's Gray model on every pixel,
+// also for a sub-image not at the origin; a YCbCr image gives its Y plane.
+func TestLuminanceFastPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	n := image.NewNRGBA(image.Rect(0, 0, 40, 30))
+	r := image.NewRGBA(n.Rect)
+	for k := 0; k < len(n.Pix); k += 4 {
+		c := color.NRGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 255}
+		copy(n.Pix[k:], []byte{c.R, c.G, c.B, 255})
+		copy(r.Pix[k:], []byte{c.R, c.G, c.B, 255})
+	}
+	for _, img := range []image.Image{n.SubImage(image.Rect(5, 3, 33, 27)), r.SubImage(image.Rect(7, 1, 40, 20))} {
+		got, transparent := luminance(img)
+		if transparent || got.Rect != img.Bounds() {
+			t.Fatalf("%T: transparent %v, bounds %v", img, transparent, got.Rect)
+		}
+		b := img.Bounds()
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if want := color.GrayModel.Convert(img.At(x, y)).(color.Gray).Y; got.GrayAt(x, y).Y != want {
+					t.Fatalf("%T (%d, %d): %d, want %d", img, x, y, got.GrayAt(x, y).Y, want)
+				}
+			}
+		}
+	}
+	y := image.NewYCbCr(image.Rect(0, 0, 16, 16), image.YCbCrSubsampleRatio420)
+	for k := range y.Y {
+		y.Y[k] = byte(k)
+	}
+	sub := y.SubImage(image.Rect(2, 4, 12, 16)).(*image.YCbCr)
+	got, _ := luminance(sub)
+	for yy := 4; yy < 16; yy++ {
+		for x := 2; x < 12; x++ {
+			if got.GrayAt(x, yy).Y != byte(yy*16+x) {
+				t.Fatalf("YCbCr (%d, %d): %d, want %d", x, yy, got.GrayAt(x, yy).Y, yy*16+x)
+			}
+		}
+	}
+}

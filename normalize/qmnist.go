@@ -78,24 +78,29 @@ type axis struct {
 	dLast       float64 // dxw: the fraction of the last one
 }
 
-// resampleAxis computes the axis of each of n input pixels mapped onto out output pixels with
-// the given fudge, in the program's arithmetic (double precision, the same order of operations,
-// floor(x + 1e-11) and ceil(xw − 1e-11) − 1). Indices are kept within the output; they never
-// leave it for 0 ≤ i < n.
-func resampleAxis(n, out int, fud float64) (scale float64, ax []axis) {
-	inOff, outOff := float64(n)/2, float64(out)/2
-	scale = float64(out) / float64(n)
-	ax = make([]axis, n)
-	for i := range ax {
-		x := outOff + float64(scale*(float64(i)-inOff))
-		xw := x + float64(fud*scale)
-		first := int(math.Floor(x + 1e-11))
-		last := int(math.Ceil(xw-1e-11)) - 1
-		first = max(0, min(out-1, first))
-		last = max(first, min(out-1, last))
-		ax[i] = axis{first, last, clip01(float64(first+1) - x), clip01(xw - float64(last))}
-	}
-	return scale, ax
+// axisMap maps the n input pixels of one axis onto out output pixels with the given fudge.
+type axisMap struct {
+	n, out               int
+	scale, inOff, outOff float64
+	fud                  float64
+}
+
+func newAxisMap(n, out int, fud float64) axisMap {
+	return axisMap{n: n, out: out, scale: float64(out) / float64(n), inOff: float64(n) / 2, outOff: float64(out) / 2, fud: fud}
+}
+
+// at computes input pixel i's axis in the program's arithmetic (double precision, the same
+// order of operations, floor(x + 1e-11) and ceil(xw − 1e-11) − 1). Indices are kept within
+// the output; they never leave it for 0 ≤ i < n. It is computed per pixel, not tabulated, so
+// that a 1×40,000,000 image costs no memory per column.
+func (a axisMap) at(i int) axis {
+	x := a.outOff + float64(a.scale*(float64(i)-a.inOff))
+	xw := x + float64(a.fud*a.scale)
+	first := int(math.Floor(x + 1e-11))
+	last := int(math.Ceil(xw-1e-11)) - 1
+	first = max(0, min(a.out-1, first))
+	last = max(first, min(a.out-1, last))
+	return axis{first, last, clip01(float64(first+1) - x), clip01(xw - float64(last))}
 }
 
 func clip01(x float64) float64 { return max(0, min(1, x)) }
@@ -107,7 +112,7 @@ func clip01(x float64) float64 { return max(0, min(1, x)) }
 // whole area, scaleI·scaleJ, unfudged), split by one boundary, or by both. The output is single
 // precision, as the program's.
 type resampler struct {
-	rows, cols     []axis
+	rows, cols     axisMap
 	scaleI, scaleJ float64
 	out            []float32 // outRows×outCols, row-major
 	outCols        int
@@ -115,8 +120,8 @@ type resampler struct {
 
 func newResampler(inRows, inCols, outRows, outCols int, fud float64) *resampler {
 	r := &resampler{out: make([]float32, outRows*outCols), outCols: outCols}
-	r.scaleI, r.rows = resampleAxis(inRows, outRows, fud)
-	r.scaleJ, r.cols = resampleAxis(inCols, outCols, fud)
+	r.rows, r.cols = newAxisMap(inRows, outRows, fud), newAxisMap(inCols, outCols, fud)
+	r.scaleI, r.scaleJ = r.rows.scale, r.cols.scale
 	return r
 }
 
@@ -127,10 +132,10 @@ func (r *resampler) acc(i, j int, v float64) {
 	*p = float32(float64(*p) + v)
 }
 
-// add spreads input pixel (i, j) of value inpix (non-zero) over the output, as the program's
-// inner loop does, in its order of operations.
-func (r *resampler) add(i, j int, inpix float64) {
-	x, y := r.rows[i], r.cols[j]
+// add spreads an input pixel of value inpix (non-zero) whose row and column have the axes x and
+// y (r.rows.at(i), r.cols.at(j)) over the output, as the program's inner loop does, in its
+// order of operations.
+func (r *resampler) add(x, y axis, inpix float64) {
 	switch {
 	case x.first == x.last && y.first == y.last: // inside one output pixel
 		r.acc(x.first, y.first, float64(inpix*float64(r.scaleI*r.scaleJ)))
@@ -175,9 +180,14 @@ func resampleSquare(s square, box int) []float32 {
 	for I := s.top * s.k; I < (s.top+s.bbox.Dy())*s.k; I++ {
 		y := s.bbox.Min.Y + I/s.k - s.top
 		row := s.ink.Pix[s.ink.PixOffset(s.bbox.Min.X, y):][:w]
+		var ax axis
+		axisDone := false
 		for J := s.left * s.k; J < (s.left+w)*s.k; J++ {
 			if row[J/s.k-s.left] != 0 {
-				r.add(I, J, 1)
+				if !axisDone {
+					ax, axisDone = r.rows.at(I), true
+				}
+				r.add(ax, r.cols.at(J), 1)
 			}
 		}
 	}
@@ -197,7 +207,7 @@ func toBytes(f []float32) []byte {
 	if peak <= 0 {
 		return out
 	}
-	a := float32(255) / min(1, peak)
+	a := float32(255 / float64(min(1, peak))) // the program divides in double, keeps a float
 	for k, v := range f {
 		x := math.Floor(float64(v*a) + 0.5)
 		out[k] = byte(max(0, min(255, x)))
@@ -206,23 +216,25 @@ func toBytes(f []float32) []byte {
 }
 
 // barycenter returns the centre of mass of a rows×cols byte image with pixel centres at
-// i + 0.5 (ubim-barycenter): (row, col); false when it has no ink.
+// i + 0.5 (ubim-barycenter): (row, col); false when it has no ink. As in the program, the sums
+// are single precision (each product v·(i + 0.5) in double, added to a float), the quotient
+// double: the truncation in place can turn on the last bit of the centre.
 func barycenter(b []byte, rows, cols int) (bi, bj float64, ok bool) {
-	var s, x, y float64
+	var s, x, y float32
 	for i := range rows {
 		for j, v := range b[i*cols : (i+1)*cols] {
 			if v != 0 {
 				w := float64(v)
-				s += w
-				x += w * (float64(i) + 0.5)
-				y += w * (float64(j) + 0.5)
+				s = float32(float64(s) + w)
+				x = float32(float64(x) + w*(float64(i)+0.5))
+				y = float32(float64(y) + w*(float64(j)+0.5))
 			}
 		}
 	}
 	if s == 0 {
 		return 0, 0, false
 	}
-	return x / s, y / s, true
+	return float64(x) / float64(s), float64(y) / float64(s), true
 }
 
 // inkSpan returns the first and one-past-last rows, and columns, of b (rows×cols) holding ink;
@@ -319,9 +331,10 @@ func Resize(g *image.Gray, width, height int) *image.Gray {
 	}
 	r := newResampler(h, w, height, width, 1)
 	for i := range h {
+		x := r.rows.at(i)
 		for j, v := range g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y+i):][:w] {
 			if v != 0 {
-				r.add(i, j, float64(v))
+				r.add(x, r.cols.at(j), float64(v))
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"image"
+	"runtime"
 	"testing"
 )
 
@@ -86,7 +87,7 @@ func TestResampleBlockAtFractionalScale(t *testing.T) {
 	r := newResampler(25, 25, 20, 20, fudge)
 	for i := 10; i <= 12; i++ {
 		for j := 5; j <= 11; j++ {
-			r.add(i, j, 1)
+			r.add(r.rows.at(i), r.cols.at(j), 1)
 		}
 	}
 	got := toBytes(r.out)
@@ -229,5 +230,50 @@ func TestGeometryScales(t *testing.T) {
 		if g.box != c.box || g.minSide != c.minSide || g.colTarget != float64(c.w)/2+1 || g.rowTarget != float64(c.h)/2+1 {
 			t.Errorf("%d×%d: %+v", c.w, c.h, g)
 		}
+	}
+}
+
+// A 1×N line: a square of side N, the line's row inside one output row; the result is a row of
+// 255 across the box (TestOnePixelLine works it out for N = 100). For N = 8,000,000 nothing is
+// tabulated per input column: the preprocessing allocates about the input's copies (8 MB each),
+// not 32 bytes per column and row of the square (512 MB).
+func TestLongLineMemory(t *testing.T) {
+	const n = 8_000_000
+	g := image.NewGray(image.Rect(0, 0, n, 1))
+	for k := range g.Pix {
+		g.Pix[k] = 255
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, _, err := digit(g, Options{Polarity: InkLight})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameField(t, "1×8,000,000 line", got, wantField(14, 5, fill(20, 255)))
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 4*n {
+		t.Fatalf("allocated %d MB for a %d-pixel line", alloc>>20, n)
+	}
+}
+
+// Resize (import --no-normalize) averages by area: halving a 4×2 image maps each 2×2 block to
+// its mean, (0 + 255 + 255 + 255)/4 = 191.25 → 191 and (100 + 100 + 0 + 0)/4 = 50; doubling
+// repeats each pixel over the 2×2 pixels it covers; the same size is a copy.
+func TestResizeByArea(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 4, 2))
+	copy(g.Pix, []byte{0, 255, 100, 100, 255, 255, 0, 0})
+	if got := Resize(g, 2, 1).Pix; got[0] != 191 || got[1] != 50 {
+		t.Fatalf("halved: %v, want [191 50]", got)
+	}
+	up := Resize(g, 8, 4)
+	for y := range 4 {
+		for x := range 8 {
+			if want := g.Pix[(y/2)*4+x/2]; up.Pix[y*8+x] != want {
+				t.Fatalf("doubled: (%d, %d) is %d, want %d", x, y, up.Pix[y*8+x], want)
+			}
+		}
+	}
+	if same := Resize(g, 4, 2); string(same.Pix) != string(g.Pix) || &same.Pix[0] == &g.Pix[0] {
+		t.Fatal("same size is not a copy")
 	}
 }

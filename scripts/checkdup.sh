@@ -5,7 +5,9 @@
 # the check and Enter runs it (no other set); Delete on the first duplicate the view lists
 # (the tile at the cursor: the first row `idxlabel check --kinds duplicate` prints), Ctrl+S
 # saves, Ctrl+Q quits. The saved pair must be the pair as it was with exactly that sample left
-# out (compared as CSV exports). IDXLABEL_QUICK_CNN=1 shortens the CNN scan the check shares
+# out (compared as CSV exports), and the Duplicates button must count one fewer after the save
+# (it kept its count over one tile fewer; read from the window's state, IDXLABEL_TEST_STATE).
+# IDXLABEL_QUICK_CNN=1 shortens the CNN scan the check shares
 # (2 folds, 1 seed, 2 epochs; ui/quickcnn.go) so the script stays well under a minute.
 # Usage: scripts/checkdup.sh BINARY [IMAGES]
 set -euo pipefail
@@ -32,7 +34,8 @@ first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>/dev/null | awk -F, 'NR == 
 [ -n "$first" ] || fail "idxlabel check found no duplicate in the planted pair"
 "$bin" export --format csv "$pi" "$pl" "$work/before.csv" 2>/dev/null
 
-IDXLABEL_QUICK_CNN=1 "$bin" "$pi" "$pl" >"$XVFB_CFG/app.log" 2>&1 &
+state=$XVFB_CFG/state
+IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "$pi" "$pl" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
 wait_window >/dev/null || fail "no window appeared within 60 s"
 sleep 2 # let the first frames render
@@ -48,9 +51,14 @@ for _ in $(seq 20); do
   [ -s "$journal" ] && break
 done
 [ -s "$journal" ] || fail "Delete in the check's view made no edit"
+for _ in $(seq 50); do grep -q 'Duplicates_[0-9]' "$state" && break; sleep 0.2; done
+dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2)
+[ -n "$dups" ] || fail "no count on the Duplicates button: $(cat "$state")"
 before=$(stat -c %Y.%s "$pi")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 150); do [ "$(stat -c %Y.%s "$pi")" != "$before" ] && [ ! -e "$journal" ] && break; sleep 0.2; done
+for _ in $(seq 50); do grep -q "Duplicates_$((dups - 1))\b" "$state" && break; sleep 0.2; done
+grep -q "Duplicates_$((dups - 1))\b" "$state" || fail "after the save the Duplicates button does not count $((dups - 1)) (was $dups): $(cat "$state")"
 sleep 0.5
 xdotool key --clearmodifiers ctrl+q
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
@@ -69,4 +77,4 @@ sed "$((first + 2))d" "$work/before.csv" >"$work/expected.csv" # line 1 is the h
 if ! cmp -s "$work/expected.csv" "$work/after.csv"; then
   fail "the saved pair is not the pair without sample $first ($(wc -l <"$work/before.csv") → $(wc -l <"$work/after.csv") lines)"
 fi
-echo "checkdup: ok (sample $first, the first of a near-duplicate pair, deleted in the check and saved away; $(grep -c . "$work/planted.csv") copies planted)"
+echo "checkdup: ok (sample $first, the first of a near-duplicate pair, deleted in the check and saved away; $(grep -c . "$work/planted.csv") copies planted; Duplicates $dups → $((dups - 1)))"

@@ -54,13 +54,20 @@ sleep 2
 
 # 1. F1 and ?.
 plain=$(shade)
+# until_shade OP: waits up to 10 s (a loaded machine draws slowly) until the window is dimmed
+# (OP "dim") or not (OP "plain").
+until_shade() {
+  for _ in $(seq 20); do
+    if dimmed "$plain" "$(shade)"; then [ "$1" = dim ] && return 0; else [ "$1" = plain ] && return 0; fi
+    sleep 0.5
+  done
+  return 1
+}
 for k in F1 question; do
   xdotool key --clearmodifiers "$k"
-  sleep 0.5
-  dimmed "$plain" "$(shade)" || fail "$k opened no dialog"
+  until_shade dim || fail "$k opened no dialog"
   xdotool key --clearmodifiers Escape
-  sleep 0.5
-  dimmed "$plain" "$(shade)" && fail "Escape did not close the keyboard reference opened by $k"
+  until_shade plain || fail "Escape did not close the keyboard reference opened by $k"
 done
 echo "dialogs: F1 and ? open the keyboard reference"
 

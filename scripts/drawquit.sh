@@ -4,7 +4,7 @@
 #     label typed (the label box must be empty: it used to keep the 4, and Enter added the second
 #     drawing as a 4); type 1, Enter; Ctrl+S in the draw window saves; Ctrl+Q in the draw window
 #     quits: the process must exit. The saved pair must hold exactly two 28×28 samples, labelled
-#     4 and 1.
+#     4 and 1, each with peak 255 and an ink box whose long side is 20 px (MNIST's preprocessing).
 #  2. open the pair again, Ctrl+D, then Ctrl+Q in the main window: the process must exit (it
 #     closed the main window only; the draw window kept the program alive).
 # Usage: scripts/drawquit.sh BINARY
@@ -28,12 +28,12 @@ fail() {
   echo "drawquit: $* (screenshot /tmp/drawquit-fail.png)" >&2; cat "$log" >&2; exit 1
 }
 
-# draw: one stroke on the draw window's pad (it opens at the screen's top left: no window
-# manager under Xvfb; its pad spans about (10, 70)–(430, 490)).
+# draw: one stroke on the draw window's pad (open_draw found the window at DRAW_X, DRAW_Y; its pad
+# spans about (10, 40)–(430, 460) in it).
 draw() {
-  xdotool mousemove 120 140 mousedown 1
-  for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove $((120 + 20 * k)) 140; sleep 0.02; done
-  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool mousemove $((320 - 8 * k)) $((140 + 22 * k)); sleep 0.02; done
+  xdotool mousemove $((DRAW_X + 120)) $((DRAW_Y + 110)) mousedown 1
+  for k in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove $((DRAW_X + 120 + 20 * k)) $((DRAW_Y + 110)); sleep 0.02; done
+  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool mousemove $((DRAW_X + 320 - 8 * k)) $((DRAW_Y + 110 + 22 * k)); sleep 0.02; done
   xdotool mouseup 1
   sleep 0.3
 }
@@ -74,7 +74,15 @@ import struct, sys
 i = open(sys.argv[1], "rb").read()
 l = open(sys.argv[2], "rb").read()
 n, h, w = struct.unpack(">III", i[4:16])
-print(f"{n}x{h}x{w}", " ".join(str(b) for b in l[8:]))
+# Each drawn sample as MNIST's preprocessing makes it: peak 255, ink box long side 20 px.
+shapes = []
+for k in range(n):
+    px = i[16 + k * h * w:16 + (k + 1) * h * w]
+    rows = [y for y in range(h) if any(px[y * w:(y + 1) * w])]
+    cols = [x for x in range(w) if any(px[y * w + x] for y in range(h))]
+    long = max(rows[-1] - rows[0], cols[-1] - cols[0]) + 1 if rows else 0
+    shapes.append("" if max(px, default=0) == 255 and long == 20 else f" (sample {k}: peak {max(px, default=0)}, long side {long})")
+print(f"{n}x{h}x{w}", " ".join(str(b) for b in l[8:]) + "".join(shapes))
 PY
 )
 echo "drawquit: saved $got"

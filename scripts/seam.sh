@@ -30,11 +30,11 @@ APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
 sleep 2
 open_draw || fail "no draw window"
-# The draw window opens at the screen's top left (no window manager under Xvfb); its pad spans
-# about (10, 70)–(430, 490). One stroke per digit, then its label and Enter.
+# open_draw found the draw window at DRAW_X, DRAW_Y; its pad spans about (10, 40)–(430, 460) in
+# it. One stroke per digit, then its label and Enter.
 for _ in 1 2 3; do
-  xdotool mousemove 150 150 mousedown 1
-  for y in 180 220 260 300 340 380 400; do xdotool mousemove $((150 + (y - 150) / 5)) "$y"; sleep 0.02; done
+  xdotool mousemove $((DRAW_X + 150)) $((DRAW_Y + 120)) mousedown 1
+  for y in 180 220 260 300 340 380 400; do xdotool mousemove $((DRAW_X + 150 + (y - 150) / 5)) $((DRAW_Y + y - 30)); sleep 0.02; done
   xdotool mouseup 1
   sleep 0.3
   xdotool key 1 Return

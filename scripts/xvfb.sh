@@ -17,10 +17,15 @@ start_xvfb() {
   return 1
 }
 
+# stop_xvfb ends the app (waiting up to 5 s for it to exit, then killing it, so that it writes
+# nothing into the folder being removed), then Xvfb, and removes the temporary folder.
 stop_xvfb() {
-  [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null || true
+  if [ -n "${APP_PID:-}" ] && kill "$APP_PID" 2>/dev/null; then
+    for _ in $(seq 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$APP_PID" 2>/dev/null || true
+  fi
   [ -n "${XVFB_PID:-}" ] && kill "$XVFB_PID" 2>/dev/null || true
-  [ -n "${XVFB_CFG:-}" ] && rm -rf "$XVFB_CFG"
+  [ -n "${XVFB_CFG:-}" ] && { rm -rf "$XVFB_CFG" || rm -rf "$XVFB_CFG" || true; }
   return 0
 }
 
@@ -30,10 +35,16 @@ wait_window() {
 }
 
 # open_draw presses Ctrl+D and waits (up to 20 s) for the draw window; it fails when none opens.
+# It sets DRAW_WIN to the window's id and DRAW_X, DRAW_Y to its top left on the screen (it opens
+# centred on the screen).
 open_draw() {
   xdotool key --clearmodifiers ctrl+d
-  timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" >/dev/null || return 1
+  DRAW_WIN=$(timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" | head -n 1) || return 1
+  [ -n "$DRAW_WIN" ] || return 1
   sleep 1
+  local X Y WIDTH HEIGHT SCREEN WINDOW
+  eval "$(xdotool getwindowgeometry --shell "$DRAW_WIN")"
+  DRAW_X=$X DRAW_Y=$Y
 }
 
 # quit_app presses Ctrl+Q and waits (up to 10 s) for the app (APP_PID) to exit; it says why on

@@ -42,7 +42,7 @@ func classNameFiles(labelsPath string) []string {
 			break
 		}
 	}
-	return append(out, labelsPath+".classes.txt", filepath.Join(dir, "classes.txt"))
+	return append(out, labelsPath+ClassNamesSuffix, filepath.Join(dir, "classes.txt"))
 }
 
 // FindClassNames reads the first class-name file that exists beside labelsPath (see

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -14,11 +16,12 @@ import (
 // format ReadClassNames reads back to the same map: one name per line (line k names class k)
 // when the classes are exactly 0…k−1 and no name could be read as another format's line;
 // otherwise EMNIST's mapping lines "class codepoint…", which hold any class number. Names are
-// cleaned as ReadClassNames cleans them (printable, one line, at most 64 characters). Errors:
-// a name that is empty or not printable, a class outside the 32-bit label range, or those of
+// written as ReadClassNames cleans them (white space runs made one space, cut to 64
+// characters). Errors: a name that is empty or holds a character that is not printable (a
+// control or format character), a class outside the 32-bit label range, or those of
 // atomicfile.WriteFile.
 func WriteClassNames(path string, names map[int]string) error {
-	classes, err := checkClassNames(path, names)
+	names, classes, err := cleanClassNames(path, names)
 	if err != nil {
 		return err
 	}
@@ -45,24 +48,59 @@ func WriteClassNames(path string, names map[int]string) error {
 	})
 }
 
-// checkClassNames checks names as WriteClassNames writes them (classes in the 32-bit label
-// range; names printable, one line, at most 64 characters, as ReadClassNames cleans them) and
-// returns the classes in order. Errors name file ("" for none) and the class.
-func checkClassNames(file string, names map[int]string) ([]int, error) {
+// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
+// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
+const ClassNamesSuffix = ".classes.txt"
+
+// saveClassNames makes the label file labelsPath find names when it is opened again
+// (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
+// already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix
+// (WriteClassNames), replacing what was there. It returns the class-name file the pair now finds
+// ("" when none) and a sentence for the person when it wrote one or could not. It reads the
+// class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about as much.
+func saveClassNames(labelsPath string, names map[int]string) (file, note string) {
+	names = maps.Clone(names)
+	maps.DeleteFunc(names, func(_ int, s string) bool { return s == "" })
+	if labelsPath == "" || len(names) == 0 {
+		return "", ""
+	}
+	if found, p, err := FindClassNames(labelsPath); err == nil && maps.Equal(found, names) {
+		return p, ""
+	}
+	out := labelsPath + ClassNamesSuffix
+	if err := WriteClassNames(out, names); err != nil {
+		return "", fmt.Sprintf("The class names could not be written beside %s (%v): the saved pair shows class numbers.", filepath.Base(labelsPath), err)
+	}
+	found, p, err := FindClassNames(labelsPath)
+	if err != nil || !maps.Equal(found, names) {
+		return p, fmt.Sprintf("The class names were written to %s, but %s beside it names the classes when the pair is opened.", filepath.Base(out), filepath.Base(p))
+	}
+	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
+}
+
+// cleanClassNames checks names as WriteClassNames writes them and returns them as
+// ReadClassNames would read them back (white space runs made one space, cut to 64 characters),
+// with the classes in order. Errors, naming file ("" for none) and the class: a name that is
+// empty or holds a character that is not printable (a control or format character), a class
+// outside the 32-bit label range.
+func cleanClassNames(file string, names map[int]string) (map[int]string, []int, error) {
 	prefix := ""
 	if file != "" {
 		prefix = file + ": "
 	}
 	classes := make([]int, 0, len(names))
+	clean := make(map[int]string, len(names))
 	for k, s := range names {
 		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
-			return nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
+			return nil, nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
 		}
-		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
-			return nil, fmt.Errorf("%sclass %d's name %q is empty, not printable, not one line or longer than %d characters", prefix, k, s, maxNameRunes)
+		c, ok := cleanText(s, maxNameRunes)
+		if !ok || c == "" {
+			return nil, nil, fmt.Errorf("%sclass %d's name %q is empty or holds a character that is not printable", prefix, k, s)
 		}
+		clean[k] = c
 		classes = append(classes, k)
 	}
 	slices.Sort(classes)
-	return classes, nil
+	return clean, classes, nil
 }

@@ -20,7 +20,8 @@ import (
 // name the pair's lock file: "t10k-labels-idx1-ubyte.gz.idxlabel-lock". While a pair is open for
 // editing, one process holds an advisory lock on it (flock on Unix, LockFileEx on Windows, via
 // github.com/gofrs/flock); from byte 1 on, the file holds one line naming its holder,
-// "idxlabel-lock pid=1234 host=name". Byte 0 is the byte LockFileEx locks, so it is left alone.
+// "idxlabel-lock pid=1234 host=name", with " job=write" when the holder is a writer
+// (LockForWrite: a command-line writer, an export) rather than a window editing the pair. Byte 0 is the byte LockFileEx locks, so it is left alone.
 const LockSuffix = ".idxlabel-lock"
 
 // ErrLocked is what every *LockedError matches with errors.Is: another process (or another
@@ -38,10 +39,17 @@ type LockedError struct {
 	PID      int    // the holder's process id, 0 when unknown
 	Host     string // the holder's host name, "" when unknown
 	Self     bool   // the holder is this process (another Dataset of it: another window)
+	Writing  bool   // the holder is writing the file (LockForWrite), not editing its pair
 }
 
 func (e *LockedError) Error() string {
 	switch {
+	case e.Writing && e.Self:
+		return fmt.Sprintf("%s is being written by this idxlabel", e.Path)
+	case e.Writing && e.PID > 0:
+		return fmt.Sprintf("%s is being written by another idxlabel (process %d on %s)", e.Path, e.PID, e.Host)
+	case e.Writing:
+		return fmt.Sprintf("%s is being written by another idxlabel (its lock file: %s)", e.Path, e.LockFile)
 	case e.Self:
 		return fmt.Sprintf("%s is already open for editing in this idxlabel (another window)", e.Path)
 	case e.PID > 0:
@@ -71,8 +79,8 @@ var errLockFile = errors.New("the lock file is not a regular file; remove it")
 // opened without following links (O_NOFOLLOW) and without waiting on a FIFO (O_NONBLOCK) where
 // the system has them, and must be a regular file. Errors: a *LockedError when another holder
 // has it, errLockFile, or the error that kept the lock file from being created (a read-only
-// folder).
-func lockPair(target string) (*pairLock, error) {
+// folder). writing says the holder writes the file (ownerLine's job=write) rather than edits it.
+func lockPair(target string, writing bool) (*pairLock, error) {
 	path := target + LockSuffix
 	for range 4 {
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
@@ -88,7 +96,7 @@ func lockPair(target string) (*pairLock, error) {
 			}
 			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, pe.Err)
 		case err != nil: // the file system has no flock
-			return lockExclusive(target, path)
+			return lockExclusive(target, path, writing)
 		case !ok:
 			return nil, lockedBy(target, path)
 		}
@@ -104,7 +112,7 @@ func lockPair(target string) (*pairLock, error) {
 			fl.Unlock()
 			continue
 		}
-		writeOwner(path, held)
+		writeOwner(path, held, writing)
 		return &pairLock{path: path, fl: fl}, nil
 	}
 	return nil, lockedBy(target, path)
@@ -113,11 +121,11 @@ func lockPair(target string) (*pairLock, error) {
 // lockExclusive is the fallback where flock is unsupported: the lock is the lock file itself,
 // created with O_EXCL. A lock file left by a process of this host that no longer runs is stale
 // and is replaced.
-func lockExclusive(target, path string) (*pairLock, error) {
+func lockExclusive(target, path string, writing bool) (*pairLock, error) {
 	for range 2 {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
-			f.WriteAt(ownerLine(), 1)
+			f.WriteAt(ownerLine(writing), 1)
 			f.Close()
 			return &pairLock{path: path}, nil
 		}
@@ -170,22 +178,26 @@ func (l *pairLock) sameAs(target string) bool {
 	return err1 == nil && err2 == nil && x == y
 }
 
-// ownerLine is what a holder writes into its lock file from byte 1 on.
-func ownerLine() []byte {
+// ownerLine is what a holder writes into its lock file from byte 1 on (LockSuffix).
+func ownerLine(writing bool) []byte {
 	host, _ := os.Hostname()
-	return fmt.Appendf(nil, "idxlabel-lock pid=%d host=%s\n", os.Getpid(), host)
+	job := ""
+	if writing {
+		job = " job=write"
+	}
+	return fmt.Appendf(nil, "idxlabel-lock pid=%d host=%s%s\n", os.Getpid(), host, job)
 }
 
 // writeOwner writes ownerLine into the lock file at path, the file held, through a handle of
 // its own (the lock's handle is read-only). Best effort: the lock holds without it.
-func writeOwner(path string, held os.FileInfo) {
+func writeOwner(path string, held os.FileInfo, writing bool) {
 	f, err := os.OpenFile(path, os.O_WRONLY|openSafe, 0)
 	if err != nil {
 		return
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && os.SameFile(fi, held) {
-		f.WriteAt(ownerLine(), 1)
+		f.WriteAt(ownerLine(writing), 1)
 	}
 }
 
@@ -213,6 +225,8 @@ func lockedBy(target, path string) *LockedError {
 			}
 		case "host":
 			e.Host, _ = cleanText(v, maxNameRunes)
+		case "job":
+			e.Writing = v == "write"
 		}
 	}
 	host, _ := os.Hostname()
@@ -264,11 +278,11 @@ func (ls pairLocks) holds(target string) bool {
 // regular file, or any other failure to create it; no lock is held then.
 func (d *Dataset) takeLock() error {
 	for _, target := range lockTargets(d.imagesPath, d.labelsPath) {
-		l, err := lockPair(target)
+		l, err := lockPair(target, false)
 		if cannotWrite(err) {
 			if fb := fallbackJournal(target); fb != "" {
 				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
-					l, err = lockPair(fb)
+					l, err = lockPair(fb, false)
 					if le, ok := err.(*LockedError); ok {
 						le.Path = target
 					}
@@ -299,7 +313,7 @@ func (d *Dataset) relock(images, labels string) (pairLocks, error) {
 		if d.locks.holds(target) {
 			continue
 		}
-		l, err := lockPair(target)
+		l, err := lockPair(target, false)
 		if err != nil {
 			out.release()
 			return nil, err
@@ -366,7 +380,7 @@ func LockForWrite(paths ...string) (release func(), err error) {
 		if slices.ContainsFunc(targets[:k], func(o string) bool { return samePath(o, t) }) {
 			continue
 		}
-		l, err := lockPair(t)
+		l, err := lockPair(t, true)
 		if err != nil {
 			if !errors.Is(err, ErrLocked) && !errors.Is(err, errLockFile) && (cannotWrite(err) || errors.Is(err, fs.ErrNotExist)) {
 				continue

@@ -199,7 +199,7 @@ func TestLockFileContentIsUntrusted(t *testing.T) {
 	if err := os.WriteFile(lp+LockSuffix, plant, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l, err := lockPair(lp)
+	l, err := lockPair(lp, false)
 	if err != nil {
 		t.Fatalf("an unlocked planted file must not block: %v", err)
 	}

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,7 +90,8 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
-	if err := d.writeEditedNames(); err != nil {
+	d.keepClassNames()
+	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
@@ -299,6 +302,24 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
+}
+
+// keepClassNames makes the saved pair find the dataset's class names when it is opened again
+// (saveClassNames: after a Save As to another name or folder, or a new dataset's first save, the
+// names are written beside the label file) and adds its note to LastSave's.
+func (d *Dataset) keepClassNames() {
+	d.mu.RLock()
+	labels, names := d.labelsPath, d.names
+	d.mu.RUnlock()
+	file, note := saveClassNames(labels, names)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if file != "" {
+		d.namesPath = file
+	}
+	if note != "" {
+		d.lastSave.Notes = append(d.lastSave.Notes, note)
+	}
 }
 
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
@@ -527,14 +548,39 @@ func (d *Dataset) newLabelType(kept []int) idx.DType {
 	return idx.UByte
 }
 
-// verify decodes the file at path and compares it with want.
+// verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
+// it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
 func verify(path string, want *idx.Array) error {
-	got, err := idx.ReadFile(path)
+	f, err := idx.OpenFile(path)
 	if err != nil {
 		return err
 	}
-	if got.Header.String() != want.Header.String() || !equalYielding(got.Data, want.Data) {
-		return fmt.Errorf("decoded %s differs from the %s written", got.Header, want.Header)
+	defer f.Close()
+	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, want.Header)
+	if f.Header.String() != want.Header.String() {
+		return differs
+	}
+	buf := make([]byte, 1<<20)
+	var y yielder
+	off := 0
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if off+n > len(want.Data) || !bytes.Equal(buf[:n], want.Data[off:off+n]) {
+				return differs
+			}
+			off += n
+			y.add(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if off != len(want.Data) {
+		return differs
 	}
 	return nil
 }

@@ -1,9 +1,6 @@
 package store
 
-import (
-	"bytes"
-	"runtime"
-)
+import "runtime"
 
 // yieldBytes is how many bytes a save copies or compares in memory between two yields.
 const yieldBytes = 1 << 20
@@ -26,20 +23,4 @@ func (y *yielder) add(n int) {
 		y.n = 0
 		runtime.Gosched()
 	}
-}
-
-// equalYielding is bytes.Equal(a, b), compared yieldBytes at a time with a yielder.
-func equalYielding(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	var y yielder
-	for off := 0; off < len(a); off += yieldBytes {
-		end := min(off+yieldBytes, len(a))
-		if !bytes.Equal(a[off:end], b[off:end]) {
-			return false
-		}
-		y.add(end - off)
-	}
-	return true
 }

@@ -43,6 +43,12 @@ type CNNOptions struct {
 	// Shifts averages each held-out sample's network probabilities over its 9 translations by
 	// up to one pixel (test-time augmentation; 9 more predictions per sample).
 	Shifts bool
+	// Groups (nil: none) numbers each sample's group of near-copies, one value per sample
+	// (neardup.GroupIDs): a group's labelled samples are held out in one fold together, and
+	// never vote on each other, so a sample's copies cannot sit in the folds that predict it
+	// (an augmented dataset's out-of-fold error would otherwise be near 0 and hide its label
+	// errors).
+	Groups []int32
 }
 
 // The recipe's fixed parts: label smoothing of the training targets, and the kNN vote's share of
@@ -187,6 +193,9 @@ func ScanCNN(ctx context.Context, d sample.Set, opts CNNOptions, progress func(P
 	if len(in.labelled) < opts.Folds {
 		return nil, fmt.Errorf("%d folds for %d labelled samples", opts.Folds, len(in.labelled))
 	}
+	if opts.Groups != nil && len(opts.Groups) != d.N {
+		return nil, fmt.Errorf("%d groups for %d samples", len(opts.Groups), d.N)
+	}
 	opts = opts.withDefaults(len(in.labelled) - len(in.labelled)/opts.Folds)
 	sc := newCNNScan(in, d, opts)
 	if err := sc.run(ctx, progress); err != nil {
@@ -265,6 +274,55 @@ func stratifiedFolds(labelled []int, cls []int, k int, seed uint64) [][]int {
 		for _, i := range m {
 			folds[next] = append(folds[next], i)
 			next = (next + 1) % k
+		}
+	}
+	for _, f := range folds {
+		slices.Sort(f)
+	}
+	return folds
+}
+
+// stratifiedGroupFolds deals the labelled samples into k folds keeping each group (groups[i]
+// is sample i's) in one fold: groups are taken class by class (a group's class is its first
+// sample's), shuffled with the seed, larger groups first, and each goes to the fold with the
+// fewest samples so far (ties: the next in turn), so folds stay nearly equal in size and class
+// mix. Without groups of two or more it deals as stratifiedFolds does, round-robin.
+func stratifiedGroupFolds(labelled []int, cls []int, groups []int32, k int, seed uint64) [][]int {
+	members := map[int32][]int{}
+	var order []int32 // groups in order of their first sample
+	for _, i := range labelled {
+		g := groups[i]
+		if _, ok := members[g]; !ok {
+			order = append(order, g)
+		}
+		members[g] = append(members[g], i)
+	}
+	byClass := map[int][]int32{}
+	for _, g := range order {
+		c := cls[members[g][0]]
+		byClass[c] = append(byClass[c], g)
+	}
+	keys := make([]int, 0, len(byClass))
+	for c := range byClass {
+		keys = append(keys, c)
+	}
+	slices.Sort(keys)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	folds := make([][]int, k)
+	next := 0
+	for _, c := range keys {
+		gs := byClass[c]
+		rng.Shuffle(len(gs), func(a, b int) { gs[a], gs[b] = gs[b], gs[a] })
+		slices.SortStableFunc(gs, func(a, b int32) int { return len(members[b]) - len(members[a]) })
+		for _, g := range gs {
+			f := next
+			for m := range k {
+				if at := (next + m) % k; len(folds[at]) < len(folds[f]) {
+					f = at
+				}
+			}
+			folds[f] = append(folds[f], members[g]...)
+			next = (f + 1) % k
 		}
 	}
 	for _, f := range folds {

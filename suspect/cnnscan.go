@@ -56,7 +56,11 @@ func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 	// One job per seed and fold: the folds are dealt anew for each seed.
 	for r := range opts.Seeds {
 		seed := opts.Seed + uint64(r)
-		for _, held := range stratifiedFolds(in.labelled, in.cls, opts.Folds, seed) {
+		folds := stratifiedFolds(in.labelled, in.cls, opts.Folds, seed)
+		if opts.Groups != nil {
+			folds = stratifiedGroupFolds(in.labelled, in.cls, opts.Groups, opts.Folds, seed)
+		}
+		for _, held := range folds {
 			mark := make([]bool, d.N)
 			for _, i := range held {
 				mark[i] = true
@@ -154,10 +158,17 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 			queries[m] = at(m)
 		}
 		cls := make([]int, len(lab))
+		var groups []int32 // by place in lab: a held-out sample's near-copies cast no vote on it
+		if sc.opts.Groups != nil {
+			groups = make([]int32, len(lab))
+		}
 		for p, i := range lab {
 			cls[p] = sc.in.cls[i]
+			if groups != nil {
+				groups[p] = sc.opts.Groups[i]
+			}
 		}
-		j.votes, err = featureVote(ctx, feats, cls, queries, sc.nc, sc.opts.Neighbours, sc.opts.Workers, func(f float64) { sc.prog.voted(k, f) })
+		j.votes, err = featureVote(ctx, feats, cls, groups, queries, sc.nc, sc.opts.Neighbours, sc.opts.Workers, func(f float64) { sc.prog.voted(k, f) })
 		if err != nil {
 			return err
 		}

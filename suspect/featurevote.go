@@ -14,17 +14,18 @@ import (
 // each neighbour weighs 1/(1 + d/m), d its Euclidean distance and m the median of the queries'
 // nearest-neighbour distances (1 when that median is 0), and the weights of each class are
 // divided by their sum, so a row sums to 1 (a query without neighbours gets 1/classes each).
-// Result: len(queries)×classes. The search runs on workers goroutines (the result does not
+// With groups (one value per point; nil: none) a query's neighbours leave out the points of its
+// own group. Result: len(queries)×classes. The search runs on workers goroutines (the result does not
 // depend on them); progress (may be nil) gets the share of it done. Errors: the context's error
 // when cancelled.
-func featureVote(ctx context.Context, feats []float32, cls, queries []int, classes, k, workers int, progress func(float64)) ([]float32, error) {
+func featureVote(ctx context.Context, feats []float32, cls []int, groups []int32, queries []int, classes, k, workers int, progress func(float64)) ([]float32, error) {
 	points := len(cls)
 	k = min(k, points-1)
 	out := make([]float32, len(queries)*classes)
 	if k < 1 {
 		return out, ctx.Err()
 	}
-	g, err := featureNeighbours(ctx, nn.Vectors{Data: feats, N: points, Dim: cnn.Features}, queries, k, workers, progress)
+	g, err := featureNeighbours(ctx, nn.Vectors{Data: feats, N: points, Dim: cnn.Features}, groups, queries, k, workers, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -64,16 +65,17 @@ func featureVote(ctx context.Context, feats []float32, cls, queries []int, class
 	return out, nil
 }
 
-// featureNeighbours finds each query's k nearest other points of v: the CNN scan's one call of
+// featureNeighbours finds each query's k nearest other points of v (outside its group, with
+// groups; nil: none): the CNN scan's one call of
 // the neighbour search, on the index the health check uses too (nn.NewIndex). Below
 // nn.ExactBelow points it is exact: O(len(queries)·N·Dim) time. Above, it is the inverted-file
 // index: k-means cells, each query searching the 8 nearest (about 0.997 of the true 10 nearest
 // CNN-feature neighbours found at 60,000 points), O(len(queries)·√N·Dim) time. Memory: the
 // index's transposed copy of the points, O(N·Dim). The result does not depend on workers.
-func featureNeighbours(ctx context.Context, v nn.Vectors, queries []int, k, workers int, progress func(float64)) (*nn.Graph, error) {
+func featureNeighbours(ctx context.Context, v nn.Vectors, groups []int32, queries []int, k, workers int, progress func(float64)) (*nn.Graph, error) {
 	ix, err := nn.NewIndex(ctx, v, nn.IndexOptions{Workers: workers})
 	if err != nil {
 		return nil, err
 	}
-	return ix.Among(ctx, queries, k, nn.Options{Workers: workers, Progress: progress})
+	return ix.Among(ctx, queries, k, nn.Options{Workers: workers, Progress: progress, Groups: groups})
 }

@@ -21,7 +21,7 @@ func TestFeatureVote(t *testing.T) {
 	}
 	queries := []int{0, 2, 5}
 	const k, classes = 2, 3
-	got, err := featureVote(context.Background(), feats, cls, queries, classes, k, 2, nil)
+	got, err := featureVote(context.Background(), feats, cls, nil, queries, classes, k, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestFeatureVote(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := featureVote(ctx, feats, cls, queries, classes, k, 1, nil); err != context.Canceled {
+	if _, err := featureVote(ctx, feats, cls, nil, queries, classes, k, 1, nil); err != context.Canceled {
 		t.Fatalf("cancelled: %v", err)
 	}
 }

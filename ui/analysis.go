@@ -138,6 +138,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 				}
 			})
 		})
+		waitGate(job.ctx, testRankGateEnv) // a test's hook; nothing otherwise
 		c.jobs.schedule(func() {
 			if s.cnn != job {
 				return // stopped, or replaced by a newer scan

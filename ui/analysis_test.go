@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,35 @@ func TestNothingToScan(t *testing.T) {
 	}
 	if got := nothingToScan([]store.ClassCount{{Class: 0, Count: 1}, {Class: 1, Count: 0}, {Class: 2, Count: 1}}, w.c.classes); got != "" {
 		t.Fatalf("two classes of one sample each: %q", got)
+	}
+}
+
+// A save that leaves every sample its number (labels written) keeps the scan: the confusion
+// matrix, the map and the health check open at once after it, without training again. A save
+// that leaves samples out renumbers the rest and makes the scan stale, as a replay does.
+func TestScanKeptAcrossLabelsOnlySave(t *testing.T) {
+	w, q, ds := scanWindow(t)
+	var a *analysis
+	w.scans.analyse(func(got *analysis) { a = got })
+	waitUI(t, q, func() bool { return a != nil })
+	same := make([]int, ds.Len())
+	for i := range same {
+		same[i] = i
+	}
+	w.c.apply(ds, store.Change{Kind: store.Reset, Renumber: same, Gen: w.c.v.gen + 1})
+	if w.c.v.gen != ds.Gen()+1 {
+		t.Fatal("the Reset was not applied")
+	}
+	if !a.current(w.c) {
+		t.Fatal("a labels-only save made the scan stale")
+	}
+	fewer := slices.Clone(same)
+	fewer[3] = -1
+	for i := 4; i < len(fewer); i++ {
+		fewer[i] = i - 1
+	}
+	w.c.apply(ds, store.Change{Kind: store.Reset, Renumber: fewer, Gen: w.c.v.gen + 1})
+	if a.current(w.c) {
+		t.Fatal("a save that renumbered the samples kept the scan")
 	}
 }

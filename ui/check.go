@@ -72,9 +72,11 @@ type checkRun struct {
 	// renums are the renumberings (saves) since the check began, in order: a pass maps the
 	// samples of its snapshot through those made after it.
 	renums [][]int
-	stage  string  // the progress line
-	done   float64 // its share done
-	why    string  // why it ended before finding every kind ("" when it did)
+	// removed counts the samples saves have left out since the check began (deleted, then saved).
+	removed int
+	stage   string  // the progress line
+	done    float64 // its share done
+	why     string  // why it ended before finding every kind ("" when it did)
 }
 
 // complete reports whether every pass of r ended with its findings.
@@ -417,11 +419,21 @@ func (k *checker) drop() {
 	k.run = nil
 }
 
-// followed keeps a check running in step with the samples: a save's renumbering is applied to
-// what it finds later; a replayed journal ends it (what it found no longer applies).
+// followed keeps a check in step with the samples: a save's renumbering is applied to what a
+// check running finds later, and the view shows the findings as they are now; a replayed
+// journal ends a check running (what it found no longer applies).
 func (k *checker) followed(renumber []int) {
 	run := k.run
-	if run == nil || run.job == nil {
+	if run == nil {
+		return
+	}
+	for _, to := range renumber {
+		if to < 0 {
+			run.removed++ // said beside "Checked N samples"
+		}
+	}
+	defer k.show() // the kinds' counts follow the findings (renumbered, without the samples saved away)
+	if run.job == nil {
 		return
 	}
 	if renumber == nil {
@@ -463,6 +475,9 @@ func (k *checker) show() {
 			s.note += " against " + o.name + count(" (%d)", o.snap.N)
 		}
 		s.note += fmt.Sprintf(" in %.1f s", run.took.Seconds())
+		if run.removed > 0 {
+			s.note += count("; saves since removed %d", run.removed) + count(" (%d samples now)", k.c.ds.Len())
+		}
 		if run.slow != nil {
 			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s)", run.quickOK.Seconds())
 		}
@@ -471,6 +486,7 @@ func (k *checker) show() {
 		}
 	}
 	m.view.show(s)
+	k.c.writeTestState() // a test's hook (the kinds' counts); nothing otherwise
 }
 
 // checkAbout says what kind's list l holds (the view's line under the kinds).

@@ -77,7 +77,8 @@ func newCheckFindings(kinds []check.Kind, threshold float64) *checkFindings {
 
 // renumbered returns the findings after a save that renumbered the samples (to maps each old
 // number to the new one, -1 for a deleted sample, now gone): the same lists without the deleted
-// samples, a duplicate's copies renumbered too. The other set's positions stay.
+// samples, counted without them too (the tab's count is the tiles'), a duplicate's copies
+// renumbered. The other set's positions stay.
 func (f *checkFindings) renumbered(to []int) *checkFindings {
 	at := func(i int) (int, bool) {
 		if i < 0 || i >= len(to) || to[i] < 0 {
@@ -88,9 +89,13 @@ func (f *checkFindings) renumbered(to []int) *checkFindings {
 	out := &checkFindings{kinds: f.kinds, lists: map[check.Kind]*checkList{}, other: f.other, threshold: f.threshold}
 	for k, l := range f.lists {
 		m := &checkList{state: l.state, of: make(map[int]checkItem, len(l.of)), flagged: l.flagged, found: l.found}
-		for _, i := range l.order {
+		for p, i := range l.order {
 			j, ok := at(i)
 			if !ok {
+				m.found--
+				if p < l.flagged { // the list holds the flagged findings first
+					m.flagged--
+				}
 				continue
 			}
 			x := l.of[i]
@@ -150,6 +155,7 @@ func (m *checkMode) ready() bool                  { return m.f != nil }
 func (m *checkMode) start()                       { m.begin() }
 func (m *checkMode) keepsAppended() bool          { return false }
 func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
+func (m *checkMode) wide() bool                   { return false }
 func (m *checkMode) shown(*state)                 {}
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
@@ -335,10 +341,11 @@ func (m *checkMode) about(s *state, i int) about {
 		}
 		a.text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
+		set := baseName(o.name) // the other set's number, named so as not to be read as one of this set's
 		for _, k := range x.others[:min(4, len(x.others))] {
 			j := o.snap.Index[k]
 			a.thumbs = append(a.thumbs, thumb{px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
-				caption: n.short(o.snap.Labels[k]) + "  #" + strconv.Itoa(j)})
+				caption: n.short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
 	a.large = len(a.thumbs) > 0

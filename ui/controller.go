@@ -57,6 +57,7 @@ type screen struct {
 	menu   *menuBar
 	title  func(string)
 	banner func(string)            // shows a line above the grid ("": none)
+	wide   func(bool)              // gives the middle the detail panel's room too (or back)
 	focus  func()                  // gives the grid the keys
 	center func(fyne.CanvasObject) // shows a mode's view in the middle (nil: the grid)
 }
@@ -196,7 +197,9 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
-		c.resets++
+		if !keepsNumbers(ch.Renumber) {
+			c.resets++ // the scans describe samples by numbers that are gone
+		}
 		clear(c.places)
 		for _, mv := range c.modes {
 			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
@@ -239,6 +242,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
+	c.out.wide(c.modeView().wide())
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -256,6 +260,7 @@ func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 	c.modeView().shown(&c.state)
+	c.writeTestState()
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
@@ -467,4 +472,20 @@ func (c *controller) reselect(samples []int) {
 	if c.v.nsel == 0 {
 		c.v.move(cur, false)
 	}
+}
+
+// keepsNumbers reports whether a Reset's renumbering (store.Change.Renumber) leaves every sample
+// its number: a save that left none out (labels written, added samples kept). The scans of the
+// samples then still describe them (the pixels the networks saw are unchanged), so they are kept
+// across the save rather than run again. A replay's Reset (nil) renumbers. O(N), once a save.
+func keepsNumbers(renumber []int) bool {
+	if renumber == nil {
+		return false
+	}
+	for i, to := range renumber {
+		if to != i {
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,7 @@ type drawDeps struct {
 	trained func() bool // a model suggests labels
 	few     func() bool // the model learnt from too few labels for its confidence to be trusted
 	opened  func()      // the window opened: the model trains if there is none
+	closed  func()      // the window closed: the main window's grid takes the keys again
 }
 
 // drawer opens the draw window (Edit → Draw New Digits…) and keeps it while it is open.
@@ -120,7 +121,16 @@ func (dr *drawer) show() {
 	)
 	d.win.SetContent(container.NewBorder(nil, d.status, nil, side, container.NewPadded(container.New(squareLayout{}, d.pad))))
 	d.win.Resize(fyne.NewSize(760, 480))
-	d.win.SetOnClosed(func() { dr.open = nil })
+	// Centred on the screen: without a window manager a new window opens at the screen's top
+	// left, over the main window's menu bar.
+	d.win.CenterOnScreen()
+	d.win.SetOnClosed(func() {
+		dr.open = nil
+		if deps.closed != nil {
+			// Without a window manager nothing else gives the keyboard back: keys went nowhere.
+			deps.closed()
+		}
+	})
 	dr.open = d
 	d.renormalize()
 	d.win.Show()
@@ -331,9 +341,10 @@ type windowShortcut struct {
 }
 
 // shortcuts are the main window's shortcuts that act in the draw window too: Ctrl+S saves the
-// dataset, Ctrl+Q quits the application.
+// dataset, Ctrl+Q quits the application; and Ctrl+W closes the draw window (the one way to
+// without a window manager).
 func (d *drawWindow) shortcuts() []windowShortcut {
-	return []windowShortcut{{shortcut(fyne.KeyS, false), d.deps.save}, {shortcut(fyne.KeyQ, false), d.deps.quit}}
+	return []windowShortcut{{shortcut(fyne.KeyS, false), d.deps.save}, {shortcut(fyne.KeyQ, false), d.deps.quit}, {shortcut(fyne.KeyW, false), d.win.Close}}
 }
 
 // typedShortcut runs one of the window's shortcuts typed on the pad or in the label box (a
@@ -350,7 +361,7 @@ func (d *drawWindow) typedShortcut(s fyne.Shortcut) bool {
 }
 
 // labelEntry is the draw window's label box: a SelectEntry that hands the window's shortcuts
-// (Ctrl+S, Ctrl+Q) to onShortcut (a focused text field takes every shortcut, and Entry ignores
+// (Ctrl+S, Ctrl+Q, Ctrl+W) to onShortcut (a focused text field takes every shortcut, and Entry ignores
 // those).
 type labelEntry struct {
 	widget.SelectEntry

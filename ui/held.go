@@ -30,7 +30,7 @@ type heldInput struct {
 	click   bool // a mouse input (for the status bar's count)
 	// at is, for the first input of the queue, the sample the cursor was on when it was made
 	// (renumbered with samples; -1 once a save left it out); nil for the others, made where the
-	// inputs before them will have put the cursor.
+	// inputs before them will have put the cursor, and when there was no cursor.
 	at *int
 }
 
@@ -70,8 +70,7 @@ func (c *controller) holdAsked() bool {
 
 // hold queues h behind the inputs that wait and says so on the status bar.
 func (c *controller) hold(h heldInput) {
-	if len(c.held) == 0 {
-		at := c.v.current()
+	if at := c.v.current(); len(c.held) == 0 && at >= 0 {
 		h.at = &at
 		h.samples = append(h.samples, h.at)
 	}

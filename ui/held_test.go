@@ -166,3 +166,45 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 		t.Fatalf("selection %v, want %v", a, b)
 	}
 }
+
+// Ctrl+K (find suspects) asked for while a save runs waits for it, then scans: it was refused.
+func TestFindSuspectsDuringASaveWaits(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	_, let := blockedSave(t, w, ds)
+	w.menuActions().findSuspects()
+	if len(w.c.held) != 1 || w.c.mode == modeSuspects {
+		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
+	}
+	let()
+	waitFor(t, func() bool { return !w.jobs.busy() && w.c.mode == modeSuspects })
+	w.scans.stop()
+}
+
+// An input that waits with no cursor (the grid shows nothing) is made when the save ends, not
+// taken for a key typed on a sample the save removed: Ctrl+Z then Ctrl+S during a save, with the
+// Show list on Deleted (none), undo the relabel the save wrote and save again.
+func TestInputWithoutACursorWaits(t *testing.T) {
+	w, ds := demoWindow(t, false)
+	orig := ds.Label(0)
+	w.c.moveCursor(0, false)
+	test.Type(w.grid, string(rune('0'+(orig+1)%10)))
+	w.c.choose(modeBrowse, store.Deleted)
+	if w.c.v.current() >= 0 {
+		t.Fatal("the grid shows a sample")
+	}
+	lp, let := blockedSave(t, w, ds)
+	w.menuActions().undo()
+	w.menuActions().save()
+	if len(w.c.held) != 2 {
+		t.Fatalf("%d inputs wait, want 2", len(w.c.held))
+	}
+	let()
+	waitFor(t, func() bool { return !w.jobs.busy() && len(w.c.held) == 0 })
+	saved, err := idx.ReadFile(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(saved.Data[0]) != orig || ds.Dirty() {
+		t.Fatalf("saved label 0 is %d (want %d, the relabel undone), dirty %v", saved.Data[0], orig, ds.Dirty())
+	}
+}

@@ -29,6 +29,8 @@ var gridKeyReference = []key{
 	{"On the map: drag, wheel", "pan, zoom"},
 	{"On the map: Shift+drag", "lasso: the grid shows the samples inside, all selected"},
 	{"On the map: Ctrl+Shift+drag", "add to the lasso"},
+	{"In the draw window: Enter, Escape", "add the drawing; clear the pad"},
+	{"In the draw window: Ctrl+Z, Ctrl+W", "undo a stroke; close the window"},
 	{"F1, ?", "this list"},
 }
 

@@ -307,8 +307,8 @@ func (m *mapper) place(d *scanData) {
 	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", plural(len(idx), "sample")))
 	m.job, m.laying = job, false
 	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
-	h, w := d.ds.Size()
-	data := sample.Set{N: len(idx), H: h, W: w, Pixels: func(k int) []byte { return pixels[k] }}
+	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).
+	data := sample.Set{N: len(idx), H: d.a.snap.H, W: d.a.snap.W, Transposed: d.a.snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
 	c.jobs.run(func() {
 		at, suggested, err := placeSamples(job.ctx, res, rows, laid, data)
 		c.jobs.schedule(func() {

@@ -55,6 +55,10 @@ type mapMode struct {
 	s            *state // the state last shown (the hover card reads the samples from it)
 }
 
+// wide: the map takes the detail panel's room (its hover card shows the sample under the mouse;
+// the grid beside it the cursor's).
+func (m *mapMode) wide() bool { return true }
+
 func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
 	return &mapMode{views: views, panel: panel}
 }
@@ -390,9 +394,9 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	// The progress spans the map's width (its text wraps there), centred from top to bottom.
 	p.busy = container.NewPadded(container.NewVBox(layout.NewSpacer(), p.text, p.bar, container.NewCenter(p.button), layout.NewSpacer()))
 	p.busy.Hide()
-	// Two short rows rather than one long one: the map's side, and so the window, stays narrow
-	// (one row of these asked for 730 pixels: the window grew to 1,173 to show the map).
-	bar := container.NewVBox(container.NewHBox(widget.NewLabel("Colour:"), p.colour, layout.NewSpacer(), fit), p.tool)
+	// One row: the map takes the detail panel's room (mapMode.wide), so the row fits beside the
+	// grid without widening the window, and the map gets the row's height.
+	bar := container.NewHBox(widget.NewLabel("Colour:"), p.colour, p.tool, layout.NewSpacer(), fit)
 	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
 	marks.Wrapping = fyne.TextWrapWord
 	// The key scrolls beyond keyRows rows (256 classes made it 32 rows, taller than a screen).
@@ -400,7 +404,7 @@ func newMapPanel(grid fyne.CanvasObject) *mapPanel {
 	top := container.NewVBox(bar, key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
-	split.Offset = 0.6
+	split.Offset = 0.65
 	p.root = split
 	return p
 }

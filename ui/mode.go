@@ -62,6 +62,9 @@ type modeView interface {
 	follow(renumber []int)
 	// center is the view the mode shows in the grid's place; nil for the grid.
 	center() fyne.CanvasObject
+	// wide reports whether the mode's view takes the detail panel's room too (the map, whose
+	// hover card shows the sample under the mouse).
+	wide() bool
 	// shown hands the mode's own view (center) the state after any change of the cursor, the
 	// selection or the samples (controller.renderCursor); browsing has none.
 	shown(s *state)
@@ -84,6 +87,7 @@ func (browseMode) status(*state) string                 { return "" }
 func (browseMode) about(*state, int) about              { return about{} }
 func (browseMode) follow([]int)                         {}
 func (browseMode) center() fyne.CanvasObject            { return nil }
+func (browseMode) wide() bool                           { return false }
 func (browseMode) shown(*state)                         {}
 
 func (browseMode) legend(digits bool) []key {

@@ -81,7 +81,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 		last := -1
 		var gate sync.Once
 		err := do(job.ctx, func(f float64) {
-			gate.Do(func() { waitSaveGate(job.ctx) }) // a test's hook; nothing otherwise
+			gate.Do(func() { waitGate(job.ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
 				c.jobs.schedule(func() {

@@ -40,8 +40,10 @@ type scanner struct {
 // suspects for review and starts the CNN scan.
 func (s *scanner) findSuspects() {
 	c := s.c
-	if c.jobs.busy() {
-		c.say("Busy (saving, opening or importing): find suspects when it is done")
+	if c.jobs.editsHeld() {
+		if !c.holdAsked() { // asked for while a save runs: it waits for it (held.go)
+			c.say("Busy (saving, opening or importing): find suspects when it is done")
+		}
 		return
 	}
 	if !c.ds.HasLabels() {
@@ -133,23 +135,26 @@ func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result
 }
 
 // ranked makes the CNN scan a's ranking the review's, unless the dataset was renumbered (saved)
-// or the review closed meanwhile. The person keeps their place: the cursor stays on its sample
-// when the new ranking lists it, else goes to the first sample not decided yet, never simply
-// back to the top.
+// or the review closed meanwhile. The new list is a new order: the cursor goes to its first
+// sample not decided yet (the most suspicious left to review), shown, and the status bar says
+// so; the decisions made on the kNN's list are kept. (Kept on its sample, the cursor sat in the
+// middle of a list the person had not seen yet.) When every sample is decided it stays on its
+// sample if listed.
 func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	c := s.c
 	if !a.current(c) || s.review.r == nil {
 		return
 	}
-	cur := c.v.current()
 	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
 	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
 	s.review.r.few = fewLabels(a.res.Model)
 	c.modeChanged(modeSuspects)
-	if c.mode == modeSuspects && !c.v.shows(cur) {
+	where := ""
+	if c.mode == modeSuspects {
 		s.review.toFirstUndecided(c)
+		where = "; the cursor is on the first not reviewed yet"
 	}
-	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)", plural(len(s.review.r.order), "suspect"), s.review.r.method))
+	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", plural(len(s.review.r.order), "suspect"), s.review.r.method, where))
 }
 
 // stop cancels a CNN scan that is running (the views waiting for it are dropped, and told so:

@@ -19,7 +19,7 @@ type state struct {
 	modes   map[mode]modeView
 	v       *view // the view model: order, cursor, selection, filter
 	classes classNames
-	resets  int   // Resets applied (a save, a replay): a scan started before is stale
+	resets  int   // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
 	jobs    *jobs // the job state: what runs in the background, and whether edits wait
 	// held are the inputs that wait for a job holding edits, oldest first (held.go).
 	held []heldInput

@@ -105,9 +105,10 @@ func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
 	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}}
 }
 
-// When the CNN's ranking replaces the kNN's list, the cursor keeps its sample if the new list
-// has it, or goes to the first sample not decided yet: never back to the top.
-func TestCNNRankingKeepsThePlace(t *testing.T) {
+// When the CNN's ranking replaces the kNN's list, the cursor goes to the new list's first
+// sample not decided yet, in sight, even when the new list has the sample it was on (it stayed
+// there, in the middle of a list the person had not seen).
+func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	w, ds, knn, snap := suspectsReview(t)
 	kept := w.c.v.at(2)
 	w.c.moveCursor(2, false)
@@ -119,17 +120,21 @@ func TestCNNRankingKeepsThePlace(t *testing.T) {
 		}
 	}
 	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
-	if w.c.v.current() != kept || w.c.v.cursor != 5 {
-		t.Fatalf("the cursor went to sample %d (position %d), was on %d", w.c.v.current(), w.c.v.cursor, kept)
+	if w.c.v.current() != others[0] || w.c.v.cursor != 0 || w.grid.offset != 0 {
+		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.current(), w.c.v.cursor, w.grid.offset, others[0])
 	}
-	// Decide the first two of the new list, then a ranking without the cursor's sample: the
-	// cursor goes to the first undecided (the third), not to the top.
+	if !strings.Contains(w.footer.status.Text, "first not reviewed yet") {
+		t.Fatalf("the status bar says %q", w.footer.status.Text)
+	}
+	// Decide the first two of the new list, then another ranking: the cursor goes to the first
+	// undecided (the third), not to the top.
 	for _, i := range others[:2] {
 		if err := ds.Decide(i, ds.Label(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.c.drain()
+	w.c.moveCursor(6, false)
 	w.scans.ranked(cnnRanking(w, snap, others), knn, snap)
 	if w.c.v.current() != others[2] {
 		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.current(), w.c.v.cursor, others[2])

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
+
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
 	"idxlabel/report"
@@ -74,16 +77,25 @@ func (v *mapView) logLasso(vertices, points int, took time.Duration) {
 	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
 }
 
-// testSaveGateEnv is an environment variable for the real-window tests (scripts/keysave.sh)
-// only: it names a file, and every save of the window waits, once the store has begun it (the
-// dataset marked saving, its journal closed), until that file exists. Keys sent meanwhile meet a
-// save in progress however fast the machine writes.
-const testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
+// Environment variables for the real-window tests only (scripts/keysave.sh, scripts/rank.sh); a
+// person never sets them.
+const (
+	// testSaveGateEnv names a file: every save of the window waits, once the store has begun it
+	// (the dataset marked saving, its journal closed), until that file exists. Keys sent
+	// meanwhile meet a save in progress however fast the machine writes.
+	testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
+	// testRankGateEnv names a file: a CNN scan's result waits until that file exists before it
+	// is handed to the window, so keys sent meanwhile act on the kNN's list.
+	testRankGateEnv = "IDXLABEL_TEST_RANK_GATE"
+	// testStateEnv names a file the window rewrites each time it shows the cursor
+	// (controller.renderCursor) with one line of its state: see writeTestState.
+	testStateEnv = "IDXLABEL_TEST_STATE"
+)
 
-// waitSaveGate waits until the test hook's file exists (at once when the hook is not set), or ctx
-// ends.
-func waitSaveGate(ctx context.Context) {
-	path := os.Getenv(testSaveGateEnv)
+// waitGate waits until the file the environment variable env names exists (at once when env is
+// not set), or ctx ends.
+func waitGate(ctx context.Context, env string) {
+	path := os.Getenv(env)
 	if path == "" {
 		return
 	}
@@ -92,5 +104,56 @@ func waitSaveGate(ctx context.Context) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// testStateFile is the file testStateEnv names ("" when not set), read once.
+var testStateFile = os.Getenv(testStateEnv)
+
+// writeTestState writes, when the test hook is set, the window's state as one line:
+// "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
+// shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
+// the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
+// decided yet, -1 elsewhere> tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">".
+// Its cost grows with the cursor's position: tests only.
+func (c *controller) writeTestState() {
+	if testStateFile == "" {
+		return
+	}
+	m := c.modeView().title()
+	if m == "" {
+		m = "browse"
+	}
+	method, undecided := "-", -1
+	if r, ok := c.modeView().(*reviewMode); ok && r.r != nil {
+		method, _, _ = strings.Cut(r.r.method, ",")
+		undecided = 0
+		for p := range max(c.v.cursor, 0) {
+			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !r.r.decided(st) {
+				undecided++
+			}
+		}
+	}
+	g := c.out.grid
+	ge := g.geometry(g.Size())
+	top := float32(max(c.v.cursor, 0)/ge.cols) * ge.cellH
+	insight := 0
+	if top >= g.offset && top+ge.cellH <= g.offset+g.Size().Height {
+		insight = 1
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
+		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
+		var tabs []string
+		for _, o := range cm.view.buttons.Objects {
+			if b, ok := o.(*widget.Button); ok {
+				tabs = append(tabs, strings.Join(strings.Fields(b.Text), "_"))
+			}
+		}
+		line += " tabs=" + strings.Join(tabs, "|")
+	}
+	line += "\n"
+	if err := os.WriteFile(testStateFile, []byte(line), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
 	}
 }

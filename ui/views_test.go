@@ -145,7 +145,8 @@ func TestAModeIsAViewAndAValue(t *testing.T) {
 	spot := widget.NewLabel("spot view")
 	w.c.modes[modeSpot] = spotMode{view: spot}
 	w.c.choose(modeSpot, store.Live)
-	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container)
+	// The window's middle: the centre of the window's border, below the banner line.
+	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
 	if w.c.mode != modeSpot || w.c.v.Len() != 100 || w.c.v.at(1) != 3 || middle.Objects[0] != spot {
 		t.Fatalf("mode %d, %d shown, middle %T", w.c.mode, w.c.v.Len(), middle.Objects[0])
 	}

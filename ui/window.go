@@ -94,6 +94,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		trained: func() bool { return w.sugg.model != nil },
 		few:     w.sugg.lowConfidence,
 		opened:  w.sugg.trainModel,
+		closed: func() {
+			win.RequestFocus()
+			w.keys.focusGrid()
+		},
 		quit: func() {
 			win.RequestFocus() // the question about unsaved edits opens there
 			w.save.quit()
@@ -150,7 +154,19 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		}}
 	left := container.NewPadded(w.side.root)
 	right := container.NewPadded(w.detail.root)
-	win.SetContent(container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre))
+	content := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre)
+	c.out.wide = func(on bool) {
+		if on == !right.Visible() {
+			return // nothing changed: no layout for a key
+		}
+		if on {
+			right.Hide()
+		} else {
+			right.Show()
+		}
+		content.Refresh()
+	}
+	win.SetContent(content)
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
@@ -196,7 +212,7 @@ func (w *window) menuActions() menuActions {
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
 		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
 		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
-		findSuspects: w.scans.findSuspects, suggestLabels: w.sugg.suggestLabels,
+		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
 		confusion: func() { c.choose(modeConfusion, store.Live) },
 		showMap:   func() { c.choose(modeMap, store.Live) },
 		stopTraining: func() {

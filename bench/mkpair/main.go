@@ -1,8 +1,9 @@
 // Command mkpair writes an N-sample IDX pair built from the real t10k files (the t10k samples
 // and shifted copies, as the Go tests and benchmarks build them: mnisttest.Shifted), for the
-// comparison and GUI benchmark scripts.
+// comparison and GUI benchmark scripts; with -augment σ, as an augmented dataset (each later
+// copy shifted by up to a pixel with Gaussian noise of σ grey levels: mnisttest.Augmented).
 //
-// Usage: mkpair [-n 60000] [-gz] T10K_IMAGES T10K_LABELS OUT_PREFIX
+// Usage: mkpair [-n 60000] [-gz] [-augment σ] T10K_IMAGES T10K_LABELS OUT_PREFIX
 // writes OUT_PREFIX-images-idx3-ubyte and OUT_PREFIX-labels-idx1-ubyte (".gz" with -gz).
 package main
 
@@ -17,15 +18,19 @@ import (
 func main() {
 	n := flag.Int("n", 60000, "samples")
 	gz := flag.Bool("gz", false, "write gzip files")
+	augment := flag.Float64("augment", 0, "σ of the noise of augmented copies shifted by up to a pixel (0: shifted copies, mnisttest.Shifted)")
 	flag.Parse()
 	if flag.NArg() != 3 {
-		log.Fatal("usage: mkpair [-n N] [-gz] T10K_IMAGES T10K_LABELS OUT_PREFIX")
+		log.Fatal("usage: mkpair [-n N] [-gz] [-augment σ] T10K_IMAGES T10K_LABELS OUT_PREFIX")
 	}
 	images, labels, err := mnisttest.ReadPair(flag.Arg(0), flag.Arg(1))
 	if err != nil {
 		log.Fatal(err)
 	}
 	bigImages, bigLabels, err := mnisttest.Shifted(images, labels, *n)
+	if *augment > 0 {
+		bigImages, bigLabels, err = mnisttest.Augmented(images, labels, *n, 1, *augment)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}

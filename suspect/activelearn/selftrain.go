@@ -3,7 +3,6 @@ package activelearn
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -14,71 +13,115 @@ import (
 // tuning holds the self-training recipe (see tune).
 type tuning struct {
 	rounds    []float64 // per round, the share of each class's unlabelled samples trained on, most confident first
-	draws     int       // samples drawn per round of training (epochs = draws / trained, at least minEpochs)
+	draws     int       // samples drawn per network (epochs = draws / trained, minEpochs to maxEpochs)
 	minEpochs int
+	maxEpochs int
 	smoothing float64 // label smoothing of the networks
-	holdOut   bool    // the last round leaves the typed labels out, to calibrate on them
-	blend     float64 // weight of the spread scores blended into each round's ranking (0: the network's alone)
+	blend     float64 // weight of the spread scores in each round's probabilities (the network's: 1 − blend)
 }
 
-// tune is the recipe measured on MNIST (bench/suggest).
-var tune = tuning{rounds: []float64{0.5, 0.8}, draws: 120000, minEpochs: 3, smoothing: 0.1, holdOut: true}
+// tune is the recipe measured on MNIST's t10k (bench/suggest, 100 labels asked for): the
+// spread labels alone 97.5% right; a network on the most confident half of them 97.6%, blended
+// with the spread 98.3%; a second round on every sample 98.6%.
+var tune = tuning{rounds: []float64{0.5, 1}, draws: 120000, minEpochs: 3, maxEpochs: 30, smoothing: 0.1, blend: 0.7}
 
 // selfTrain trains the package cnn network on the typed labels and the most confident
-// pseudo-labels of prior (N×classes, rows summing to 1), round after round, each round ranking
-// by the previous round's probabilities; it returns the last network's probabilities of every
-// sample (N×classes) and the typed labels it did not learn (held out for calibration).
-// progress gets the share done. Errors: the context's error when cancelled.
-func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior []float32, seed uint64, progress func(float64)) ([]float32, []int, error) {
+// pseudo-labels, round after round: each round trains on the typed labels and, of every class,
+// the unlabelled samples most confidently given it by the previous probabilities (prior, the
+// spread scores, for the first round), and its probabilities are the network's blended with
+// prior. The last round trains two networks, each without one half of the typed labels
+// (cross-fitting), and averages them. It returns the last probabilities of every sample
+// (N×classes) and, for calibration, the halves (held[k] the typed samples network k did not
+// learn) with each held-out sample's probabilities from the network that did not learn it, not
+// yet blended (heldNet, len(held[0])+len(held[1]) rows, held[0]'s first). Below minCalibration
+// typed labels the last round trains one network on all of them and held is empty. progress
+// gets the share done. Errors: the context's error when cancelled.
+func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior []float32, seed uint64, progress func(float64)) (probs []float32, held [2][]int, heldNet []float32, err error) {
 	n, nc := len(lab.cls), len(lab.classes)
-	probs := slices.Clone(prior)
+	probs = slices.Clone(prior)
 	pseudo := make([]int, n)
-	var held []int
-	for r, share := range tune.rounds {
-		last := r == len(tune.rounds)-1
-		train := pick(probs, lab, share, pseudo)
-		if last && tune.holdOut && len(lab.labelled) >= minCalibration {
-			held = lab.labelled
-			train = slices.DeleteFunc(train, func(i int) bool { return lab.cls[i] >= 0 })
-		}
-		if debugTruth != nil {
-			debugAcc(fmt.Sprintf("round %d train set (%d)", r, len(train)), train, pseudo, lab)
-		}
-		epochs := max(tune.minEpochs, (tune.draws+len(train)-1)/max(1, len(train)))
+	rounds := len(tune.rounds)
+	nets := rounds
+	if len(lab.labelled) >= minCalibration {
+		held = halves(lab.labelled, lab.cls, seed)
+		nets++
+	}
+	trained := 0
+	train := func(list []int, r, k int) ([]float32, error) {
+		epochs := min(tune.maxEpochs, max(tune.minEpochs, (tune.draws+len(list)-1)/max(1, len(list))))
 		cfg := cnn.Config{Epochs: epochs, LabelSmoothing: tune.smoothing}
-		rng := rand.New(rand.NewPCG(seed, 0x5e1f+uint64(r)))
-		base := float64(r) / float64(len(tune.rounds))
-		net, err := cnn.Train(ctx, cnn.Samples{Pixels: px, Labels: pseudo}, train, nc, cfg, rng, func(step, steps int) {
+		rng := rand.New(rand.NewPCG(seed, 0x5e1f+uint64(16*r+k)))
+		net, err := cnn.Train(ctx, cnn.Samples{Pixels: px, Labels: pseudo}, list, nc, cfg, rng, func(step, steps int) {
 			if progress != nil && step%20 == 0 {
-				progress(base + 0.95*float64(step)/float64(steps)/float64(len(tune.rounds)))
+				progress((float64(trained) + 0.95*float64(step)/float64(steps)) / float64(nets))
 			}
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		out, err := predictAll(ctx, net, px, n)
-		if err != nil {
-			return nil, nil, err
-		}
-		if tune.blend > 0 {
-			for i := range out {
-				out[i] = float32((1-tune.blend)*float64(out[i]) + tune.blend*float64(prior[i]))
+		trained++
+		return predictAll(ctx, net, px, n)
+	}
+	for r, share := range tune.rounds {
+		list := pick(probs, lab, share, pseudo)
+		var out []float32
+		if r < rounds-1 || len(held[0]) == 0 {
+			if out, err = train(list, r, 0); err != nil {
+				return nil, held, nil, err
 			}
+		} else {
+			out = make([]float32, n*nc)
+			for k, h := range held {
+				p, err := train(without(list, h), r, k)
+				if err != nil {
+					return nil, held, nil, err
+				}
+				for i := range out {
+					out[i] += p[i] / 2
+				}
+				for _, i := range h {
+					heldNet = append(heldNet, p[i*nc:(i+1)*nc]...)
+				}
+			}
+		}
+		for i := range out {
+			out[i] = float32((1-tune.blend)*float64(out[i]) + tune.blend*float64(prior[i]))
 		}
 		probs = out
-		if debugTruth != nil {
-			all := make([]int, 0, n)
-			for i := range n {
-				if lab.cls[i] < 0 {
-					all = append(all, i)
-				}
-				pseudo[i] = argmax(out[i*nc : (i+1)*nc])
-			}
-			debugAcc(fmt.Sprintf("round %d net on unlabelled", r), all, pseudo, lab)
-		}
 	}
-	_ = nc
-	return probs, held, nil
+	return probs, held, heldNet, nil
+}
+
+// halves deals the labelled samples (ascending) into two halves, class by class in an order
+// shuffled with seed, so each half holds about half of every class; each half is ascending.
+func halves(labelled, cls []int, seed uint64) [2][]int {
+	order := slices.Clone(labelled)
+	rng := rand.New(rand.NewPCG(seed, 0x4a1f))
+	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cls[a], cls[b]) })
+	var h [2][]int
+	for k, i := range order {
+		h[k%2] = append(h[k%2], i)
+	}
+	slices.Sort(h[0])
+	slices.Sort(h[1])
+	return h
+}
+
+// without returns the samples of all (ascending) not in drop (ascending).
+func without(all, drop []int) []int {
+	out := make([]int, 0, len(all))
+	d := 0
+	for _, i := range all {
+		for d < len(drop) && drop[d] < i {
+			d++
+		}
+		if d < len(drop) && drop[d] == i {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // pick returns the samples a round trains on, ascending: every labelled sample with its class,
@@ -143,16 +186,4 @@ func argmax(p []float32) int {
 		}
 	}
 	return b
-}
-
-var debugTruth []int
-
-func debugAcc(what string, idx, pseudo []int, lab *labelling) {
-	right := 0
-	for _, i := range idx {
-		if lab.classes[pseudo[i]] == debugTruth[i] {
-			right++
-		}
-	}
-	fmt.Printf("  %s: %.2f%%\n", what, 100*float64(right)/float64(len(idx)))
 }

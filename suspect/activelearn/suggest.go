@@ -40,6 +40,9 @@ func Suggest(ctx context.Context, d sample.Set, opts Options) ([]Suggestion, err
 	if len(lab.labelled) == d.N {
 		return []Suggestion{}, nil
 	}
+	if h, w := d.H, d.W; h == 0 && w == 0 && d.Dim() != cnn.Pixels || (h != 0 || w != 0) && (h <= 0 || w <= 0 || h*w != d.Dim()) {
+		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim())
+	}
 	s, err := newSpace(ctx, d, o)
 	if err != nil {
 		return nil, err
@@ -71,32 +74,61 @@ func (s *space) suggest(ctx context.Context, d sample.Set, lab *labelling, o Opt
 	}
 	px := pixels28(d)
 	o.report("self-training", 0)
-	probs, held, err := selfTrain(ctx, px, lab, f, o.Seed, func(p float64) { o.report("self-training", p) })
+	probs, held, heldNet, err := selfTrain(ctx, px, lab, f, o.Seed, func(p float64) { o.report("self-training", p) })
 	if err != nil {
 		return nil, err
 	}
-	if len(held) >= minCalibration {
-		p := make([]float32, 0, len(held)*nc)
-		y := make([]int, len(held))
-		for k, i := range held {
-			p = append(p, probs[i*nc:(i+1)*nc]...)
-			y[k] = lab.cls[i]
+	if len(held[0]) > 0 {
+		// Each held-out typed label is scored as the suggestions are made, by the network that
+		// did not learn it blended with a spreading that did not start from it.
+		var p []float32
+		var y []int
+		row := 0
+		for _, h := range held {
+			hidden := slices.Clone(lab.cls)
+			for _, i := range h {
+				hidden[i] = -1
+			}
+			sp, err := spread(ctx, s.graph, hidden, nc)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range h {
+				for c := range nc {
+					p = append(p, float32((1-tune.blend)*float64(heldNet[row*nc+c])+tune.blend*float64(sp[i*nc+c])))
+				}
+				y = append(y, lab.cls[i])
+				row++
+			}
 		}
-		suspect.Temper(probs, nc, suspect.FitTemperature(p, y, nc))
+		suspect.Temper(probs, nc, temperature(p, y, nc))
 	}
 	o.report("done", 1)
 	return probs, nil
 }
 
-// pixels28 returns d's samples as the network reads them: 28×28, resized (bilinear) one at a
-// time when they are another size, so no second copy of the dataset is held.
+// pixels28 returns d's samples as the network reads them: 28×28,
+// resized (bilinear) one at a time when they are another size, so no second copy of the
+// dataset is held.
 func pixels28(d sample.Set) func(int) []byte {
 	h, w := d.H, d.W
-	if h == 0 && w == 0 {
-		return d.Pixels
-	}
-	if h == cnn.Side && w == cnn.Side {
+	if h == 0 && w == 0 || h == cnn.Side && w == cnn.Side {
 		return d.Pixels
 	}
 	return func(i int) []byte { return suspect.Resize28(d.Pixels(i), h, w, nil) }
+}
+
+// temperature is suspect.FitTemperature on the held-out typed labels y and their probabilities
+// p, never below 1 when every one of them is predicted right: then the likelihood only grows as
+// the probabilities sharpen, down to the smallest temperature, and the typed labels, typical
+// samples for the most part, say nothing of the errors among the rest (measured on t10k with
+// 50 labels asked for: 96.2% right with a mean confidence of 99.8% before this bound).
+func temperature(p []float32, y []int, classes int) float64 {
+	t := suspect.FitTemperature(p, y, classes)
+	for k, c := range y {
+		if argmax(p[k*classes:(k+1)*classes]) != c {
+			return t
+		}
+	}
+	return max(t, 1)
 }

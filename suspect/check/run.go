@@ -71,7 +71,10 @@ var ErrNoLabels = errors.New("the label kind needs labels (a label file)")
 // ErrNoOther: the Leak kind was asked without another set.
 var ErrNoOther = errors.New("the leak kind needs another set to check against")
 
-// Run checks d (and against, for Leak; may be nil) and returns each kind's findings. The
+// Run checks d (and against, for Leak; may be nil) and returns each kind's findings. A CNN scan
+// it runs keeps each group of near-copies (neardup.Within, found first whatever the kinds) in
+// one fold, so their out-of-fold probabilities are out of fold (opts.CNN.Groups, when set,
+// wins). The
 // quick kinds run first and are handed to found (may be nil) as soon as each is done, before
 // the CNN scan starts: Duplicate, Leak, then Label and Outlier. Pairs handed over before the
 // scan have Suggested sample.NoLabel; the Result's have the scan's suggestions. Run never changes a
@@ -116,11 +119,16 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 			found(k, list)
 		}
 	}
-	// The pixel descriptors serve the duplicates, the leakage and the outliers.
+	needScan := slices.Contains(kinds, Label) || slices.Contains(kinds, Outlier) && labelled
+	// The pixel descriptors serve the duplicates (also the groups of near-copies a scan keeps
+	// in one fold), the leakage and the outliers.
 	var basis *neardup.Basis
 	var desc *neardup.Descriptors
-	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) {
+	if slices.ContainsFunc(kinds, func(k Kind) bool { return k != Label }) || needScan && opts.Scan == nil {
 		first := Outlier // the first kind that uses them, in run order
+		if !slices.Contains(kinds, Outlier) {
+			first = Label
+		}
 		for _, k := range []Kind{Leak, Duplicate} {
 			if slices.Contains(kinds, k) {
 				first = k
@@ -173,12 +181,20 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		}
 		return out
 	}
-	if slices.Contains(kinds, Duplicate) {
-		list, err := neardup.Within(ctx, d, desc, pairOpts(Duplicate))
+	var groups []int32 // the near-copies' groups, for the scan's folds
+	if slices.Contains(kinds, Duplicate) || needScan && opts.Scan == nil {
+		k := Duplicate
+		if !slices.Contains(kinds, Duplicate) {
+			k = Label
+		}
+		list, err := neardup.Within(ctx, d, desc, pairOpts(k))
 		if err != nil {
 			return nil, err
 		}
-		deliver(Duplicate, pairs(Duplicate, list), len(list))
+		groups = neardup.GroupIDs(list, d.N)
+		if k == Duplicate {
+			deliver(Duplicate, pairs(Duplicate, list), len(list))
+		}
 	}
 	if slices.Contains(kinds, Leak) {
 		od, err := basis.Describe(ctx, *against, opts.Workers, report(Leak, "describe"))
@@ -191,9 +207,12 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		}
 		deliver(Leak, pairs(Leak, list), len(list))
 	}
-	needScan := slices.Contains(kinds, Label) || slices.Contains(kinds, Outlier) && labelled
 	if needScan && res.Scan == nil {
-		s, err := suspect.ScanCNN(ctx, d, opts.CNN, func(p suspect.Progress) {
+		cnnOpts := opts.CNN
+		if cnnOpts.Groups == nil {
+			cnnOpts.Groups = groups
+		}
+		s, err := suspect.ScanCNN(ctx, d, cnnOpts, func(p suspect.Progress) {
 			if progress != nil {
 				progress(Progress{Kind: Label, Stage: "scan", Done: p.Done, CNN: &p})
 			}

@@ -32,9 +32,10 @@ type match struct {
 // bound (MaxDistance) were not verified, and on real MNIST none reached 0.98, twice the default
 // threshold's distance. When all k candidates reach the threshold the group may reach beyond
 // them (an image with many near-copies, as augmentation makes): they are its group whatever the
-// ratio. It returns the group's size (0: none) and the distance it stands apart from (the next
-// one). ms is sorted in place.
-func copyGroup(ms []match, k int, threshold, ratio float64) (int, float64) {
+// ratio. With capped, the next distance is never taken as more than 2 × (1 − threshold) (the
+// candidates are a sample without the images' natural neighbours). It returns the group's size
+// (0: none) and the distance it stands apart from (the next one). ms is sorted in place.
+func copyGroup(ms []match, k int, threshold, ratio float64, capped bool) (int, float64) {
 	slices.SortFunc(ms, func(a, b match) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.j, b.j)) })
 	limit := 1 - threshold
 	for p := 1; p <= len(ms); p++ {
@@ -43,7 +44,7 @@ func copyGroup(ms []match, k int, threshold, ratio float64) (int, float64) {
 			return 0, 0
 		}
 		next := 2 * limit
-		if p < len(ms) {
+		if p < len(ms) && (!capped || float64(ms[p].d) < next) {
 			next = float64(ms[p].d)
 		}
 		if dp <= ratio*next || p == k {
@@ -81,16 +82,36 @@ func (u *unionFind) find(i int32) int32 {
 	return i
 }
 
-// union joins the groups of i and j; a group's root is its lowest-numbered image.
-func (u *unionFind) union(i, j int32) {
+// union joins the groups of i and j, and reports whether they were apart; a group's root is
+// its lowest-numbered image.
+func (u *unionFind) union(i, j int32) bool {
 	a, b := u.find(i), u.find(j)
 	if a == b {
-		return
+		return false
 	}
 	if a > b {
 		a, b = b, a
 	}
 	u.parent[b] = a
+	return true
+}
+
+// roots returns the first image of each group of two or more, ascending.
+func (u *unionFind) roots() []int {
+	n := len(u.parent)
+	many := make([]bool, n)
+	for i := range n {
+		if r := u.find(int32(i)); r != int32(i) {
+			many[r] = true
+		}
+	}
+	var out []int
+	for i, m := range many {
+		if m {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // groups returns the groups of two or more images, each ascending (its root first), ordered
@@ -115,4 +136,20 @@ func (u *unionFind) groups() [][]int32 {
 		out[at[r]-1] = append(out[at[r]-1], int32(i))
 	}
 	return out
+}
+
+// GroupIDs numbers the groups of Within's pairs among n images: each image gets the first
+// image of its group, an image in no pair its own number (4 bytes per image). It is the
+// grouping suspect.CNNOptions.Groups takes.
+func GroupIDs(pairs []Pair, n int) []int32 {
+	ids := make([]int32, n)
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	for _, p := range pairs {
+		if p.A >= 0 && p.A < n && p.B >= 0 && p.B < n {
+			ids[p.B] = int32(p.A)
+		}
+	}
+	return ids
 }

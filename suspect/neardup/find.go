@@ -92,11 +92,13 @@ func (o Options) report(stage string) func(float64) {
 }
 
 // Within groups the images of d that are copies of each other. Identical images are grouped
-// by hash first, whatever their descriptors; then each image's opts.Candidates nearest
-// descriptors (desc, from a Basis fitted on d or a set of the same size) within MaxDistance are
-// verified (Similarity), and an image's copy group (copyGroup: the nearest matches at or above
-// the threshold that stand apart from its other neighbours by opts.Ratio) joins it to them;
-// groups are the connected sets of such matches. A group of k images is reported as k − 1
+// by hash first, whatever their descriptors, and only the first of each is searched further
+// (a set made of exact copies costs what its distinct images cost); then each image's
+// opts.Candidates nearest descriptors (desc, from a Basis fitted on d or a set of the same size)
+// within MaxDistance are verified (Similarity), and an image's copy group (copyGroup: the
+// nearest matches at or above the threshold that stand apart from its other neighbours by
+// opts.Ratio) joins it to them; groups are the connected sets of such matches, their parts
+// found apart joined as the parts' first images match (see below). A group of k images is reported as k − 1
 // pairs, its first image (A) with each other member (B), their Similarity computed directly (in
 // a group joined through a chain of matches it may fall below the threshold). Pairs are ordered
 // most similar first, then by A and B. Growth: the neighbour index's (nn.Index: near-linear),
@@ -115,14 +117,128 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 	if d.N < 2 {
 		return nil, nil
 	}
+	// Identical images first, by hash: one of each is searched.
+	uf := newUnionFind(d.N)
+	best := make([]float32, d.N) // each image's best uniqueness among the matches that grouped it
+	ident := make([]int32, d.N)  // the first image with the same pixels
+	for i := range ident {
+		ident[i] = int32(i)
+	}
+	var keep []int // the images searched (nil: all)
+	if same := identical(d); len(same) > 0 {
+		for _, grp := range same {
+			for _, b := range grp[1:] {
+				uf.union(int32(grp[0]), int32(b))
+				ident[b], best[b] = int32(grp[0]), 1
+			}
+		}
+		for i := range d.N {
+			if ident[i] == int32(i) {
+				keep = append(keep, i)
+			}
+		}
+	}
+	sd, sdesc := d, desc
+	if keep != nil {
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+	}
+	// join searches sd (the images keep lists, nil: all) and joins each image to its copies;
+	// it reports whether any two groups were joined.
+	join := func(sd sample.Set, sdesc *Descriptors, keep []int, alone bool) (bool, error) {
+		at := func(k int32) int32 {
+			if keep == nil {
+				return k
+			}
+			return int32(keep[k])
+		}
+		joined := false
+		err := nearMatches(ctx, sd, sdesc, h, w, opts, alone, func(i, j int32, u float32) {
+			i, j = at(i), at(j)
+			best[i], best[j] = max(best[i], u), max(best[j], u)
+			joined = uf.union(i, j) || joined
+		})
+		return joined, err
+	}
+	if sd.N >= 2 {
+		if _, err := join(sd, sdesc, keep, false); err != nil {
+			return nil, err
+		}
+	}
+	// An image with many copies (augmentation's dozens) may find only copies of one kind among
+	// its few candidates (the same shift, say), so its group can come out in parts; the parts'
+	// first images, searched among themselves, find each other (a few rounds at most, few
+	// images: not reported as progress). Their natural neighbours are not among them, so a
+	// match there must be a copy on its own (as if nothing stood beyond it: 0.995 and up).
+	opts.Progress = nil
+	for range 3 {
+		keep = uf.roots()
+		if len(keep) < 2 {
+			break
+		}
+		sd = sample.Set{N: len(keep), H: d.H, W: d.W, Transposed: d.Transposed, Pixels: func(k int) []byte { return d.Pixels(keep[k]) }}
+		sdesc = &Descriptors{Vectors: desc.Vectors.Gather(keep), Offsets: make([]Offset, len(keep))}
+		for k, i := range keep {
+			sdesc.Offsets[k] = desc.Offsets[i]
+		}
+		joined, err := join(sd, sdesc, keep, true)
+		if err != nil {
+			return nil, err
+		}
+		if !joined {
+			break
+		}
+	}
+	sd, sdesc, keep = sample.Set{}, nil, nil
+	groups := uf.groups()
+	var pairs []Pair
+	for _, grp := range groups {
+		for _, b := range grp[1:] {
+			pairs = append(pairs, Pair{A: int(grp[0]), B: int(b), Uniqueness: float64(best[b])})
+		}
+	}
+	// Each member's Similarity to its group's first image, computed once per distinct image.
+	var compute []Pair
+	for _, p := range pairs {
+		if r := int(ident[p.B]); r == p.B && ident[p.A] != ident[p.B] {
+			compute = append(compute, Pair{A: p.A, B: r})
+		}
+	}
+	if err := similarities(ctx, d, desc, compute, h, w, opts.Workers); err != nil {
+		return nil, err
+	}
+	for m := range pairs {
+		p := &pairs[m]
+		if ident[p.A] == ident[p.B] {
+			p.Similarity = 1
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(compute, [2]int{p.A, int(ident[p.B])}, func(c Pair, t [2]int) int {
+			return cmp.Or(cmp.Compare(c.A, t[0]), cmp.Compare(c.B, t[1]))
+		})
+		p.Similarity, p.Shift = compute[at].Similarity, compute[at].Shift
+	}
+	sortPairs(pairs)
+	return pairs, nil
+}
+
+// nearMatches finds, for each image of d, its copy group among its opts.Candidates nearest
+// descriptors within MaxDistance (copyGroup), and calls found(i, j, u) from one goroutine for
+// each image j in image i's group, u their uniqueness. alone: d is a sample of a set whose
+// other images are missing, so a match must stand apart from 2 × (1 − threshold) whatever
+// its next candidate (copyGroup's bound on the next distance).
+func nearMatches(ctx context.Context, d sample.Set, desc *Descriptors, h, w int, opts Options, alone bool, found func(i, j int32, u float32)) error {
 	ix, err := nn.NewIndex(ctx, desc.Vectors, withProgress(opts.Index, opts.report("index")))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	k := min(opts.Candidates, d.N-1)
 	g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: opts.report("candidates")})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ix = nil
 	// Each unordered pair is verified once.
@@ -131,12 +247,8 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 	cand = slices.Compact(cand)
 	sim, _, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	// Each image's copy group among its own candidates; a pair joins when it is in the group of
-	// either image.
-	uf := newUnionFind(d.N)
-	best := make([]float32, d.N) // each image's best uniqueness among the matches that grouped it
 	var ms []match
 	for i := range g.Rows() {
 		ms = ms[:0]
@@ -150,32 +262,12 @@ func Within(ctx context.Context, d sample.Set, desc *Descriptors, opts Options) 
 			})
 			ms = append(ms, match{j, 1 - sim[at]})
 		}
-		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio)
+		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, alone)
 		for _, x := range ms[:p] {
-			u := float32(uniqueness(x.d, next))
-			best[i], best[x.j] = max(best[i], u), max(best[x.j], u)
-			uf.union(int32(i), x.j)
+			found(int32(i), x.j, float32(uniqueness(x.d, next)))
 		}
 	}
-	g, cand, sim = nil, nil, nil
-	for _, grp := range identical(d) {
-		for _, b := range grp {
-			uf.union(int32(grp[0]), int32(b))
-			best[b] = 1
-		}
-	}
-	groups := uf.groups()
-	pairs := make([]Pair, 0, len(groups))
-	for _, grp := range groups {
-		for _, b := range grp[1:] {
-			pairs = append(pairs, Pair{A: int(grp[0]), B: int(b), Uniqueness: float64(best[b])})
-		}
-	}
-	if err := similarities(ctx, d, desc, pairs, h, w, opts.Workers); err != nil {
-		return nil, err
-	}
-	sortPairs(pairs)
-	return pairs, nil
+	return nil
 }
 
 // Across finds, for each image of d, its copies in other among its opts.Candidates nearest
@@ -229,7 +321,7 @@ func Across(ctx context.Context, d sample.Set, desc *Descriptors, other sample.S
 		for m := lo; m < hi; m++ {
 			ms = append(ms, match{int32(m), 1 - sim[m]}) // j: the candidate's place in cand
 		}
-		if p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio); p > 0 {
+		if p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, false); p > 0 {
 			m := ms[0].j
 			best[int(cand[m][0])] = Pair{A: int(cand[m][0]), B: int(cand[m][1]), Similarity: float64(sim[m]), Shift: shift[m], Uniqueness: uniqueness(ms[0].d, next)}
 		}

@@ -193,9 +193,16 @@ func TestCopyGroup(t *testing.T) {
 		{"alone above the threshold", ms(0.004), 1},
 		{"every candidate a copy", ms(0.004, 0.005, 0.003, 0.004, 0.005, 0.004, 0.003, 0.005), 8},
 	} {
-		if got, _ := copyGroup(c.ms, 8, DefaultThreshold, DefaultRatio); got != c.want {
+		if got, _ := copyGroup(c.ms, 8, DefaultThreshold, DefaultRatio, false); got != c.want {
 			t.Errorf("%s: group of %d, want %d", c.name, got, c.want)
 		}
+	}
+	// Among a sample without the natural neighbours, a far next candidate proves nothing.
+	if got, _ := copyGroup([]match{{0, 0.009}, {1, 0.05}}, 8, DefaultThreshold, DefaultRatio, true); got != 0 {
+		t.Errorf("capped: a match at 0.991 grouped")
+	}
+	if got, _ := copyGroup([]match{{0, 0.002}, {1, 0.05}}, 8, DefaultThreshold, DefaultRatio, true); got != 1 {
+		t.Errorf("capped: a match at 0.998 not grouped")
 	}
 }
 

@@ -213,6 +213,9 @@ func (ix *Index) Among(ctx context.Context, queries []int, k int, opts Options) 
 			return nil, fmt.Errorf("%w: query %d of %d points", ErrShape, q, ix.v.N)
 		}
 	}
+	if err := opts.checkGroups(ix.v.N); err != nil {
+		return nil, err
+	}
 	self := func(r int) int32 { return int32(r) }
 	if queries != nil {
 		self = func(r int) int32 { return int32(queries[r]) }
@@ -241,6 +244,7 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 // by pushOrdered, which orders equal distances by point number, so the result depends neither
 // on the workers nor on the order of the visits. self(r) is the point row r must not match.
 func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r int) int32, k int, unit bool, opts Options) (*Graph, error) {
+	apart := opts.apart()
 	if k < 1 {
 		return nil, fmt.Errorf("%w: k = %d", ErrShape, k)
 	}
@@ -349,7 +353,7 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 									if d > dist[k-1] {
 										continue
 									}
-									if j := ix.order[j0+s]; j != own {
+									if j := ix.order[j0+s]; apart(own, j) {
 										pushOrdered(idx, dist, j, d)
 									}
 								}

@@ -54,6 +54,26 @@ func (g *Graph) Rows() int {
 type Options struct {
 	Workers  int           // goroutines (default runtime.NumCPU())
 	Progress func(float64) // called with the share done (0–1), one call at a time; may be nil
+	// Groups (Among only; nil: none) numbers each point's group, one value per point: a query
+	// never gets a point of its own group (its near-copies) as a neighbour.
+	Groups []int32
+}
+
+// apart returns the test a candidate j of a query that is point own (-1: none) must pass: not
+// own, nor of own's group.
+func (o Options) apart() func(own, j int32) bool {
+	if o.Groups == nil {
+		return func(own, j int32) bool { return j != own }
+	}
+	return func(own, j int32) bool { return j != own && (own < 0 || o.Groups[j] != o.Groups[own]) }
+}
+
+// checkGroups reports Groups that do not number n points.
+func (o Options) checkGroups(n int) error {
+	if o.Groups != nil && len(o.Groups) != n {
+		return fmt.Errorf("%w: %d groups for %d points", ErrShape, len(o.Groups), n)
+	}
+	return nil
 }
 
 // ErrShape reports vectors or indices that do not fit the sizes given.
@@ -91,6 +111,9 @@ func Among(ctx context.Context, v Vectors, queries []int, k int, opts Options) (
 		if q < 0 || q >= v.N {
 			return nil, fmt.Errorf("%w: query %d of %d points", ErrShape, q, v.N)
 		}
+	}
+	if err := opts.checkGroups(v.N); err != nil {
+		return nil, err
 	}
 	qv := v.Gather(queries)
 	return search(ctx, v, qv, func(r int) int32 { return int32(queries[r]) }, k, opts)
@@ -140,6 +163,7 @@ func norms(v Vectors) []float32 {
 // Query blocks are spread over the workers; each row's list is written by one worker only.
 // self(r) is the base index query row r must not match (-1: none).
 func search(ctx context.Context, base, q Vectors, self func(r int) int32, k int, opts Options) (*Graph, error) {
+	apart := opts.apart()
 	if k < 1 {
 		return nil, fmt.Errorf("%w: k = %d", ErrShape, k)
 	}
@@ -190,7 +214,7 @@ func search(ctx context.Context, base, q Vectors, self func(r int) int32, k int,
 						worst := dist[k-1]
 						for s, dot := range row {
 							d := max(0, nq+bn[j0+s]-2*dot)
-							if d < worst && int32(j0+s) != own {
+							if d < worst && apart(own, int32(j0+s)) {
 								push(idx, dist, int32(j0+s), d)
 								worst = dist[k-1]
 							}

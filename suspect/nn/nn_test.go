@@ -132,3 +132,46 @@ func TestPaddingAndErrors(t *testing.T) {
 		t.Fatalf("cancelled search: %v", err)
 	}
 }
+
+// TestAmongGroups: with Groups a query's neighbours leave out its own group, in the exact
+// search and in the index's.
+func TestAmongGroups(t *testing.T) {
+	// Points on a line at 0, 1, 2, …; points 0–3 are one group, the rest each their own: point 0's
+	// nearest are then 4, 5, 6, and point 5 keeps 4 (of another group than its own).
+	n := 30000
+	v := Vectors{Data: make([]float32, n*2), N: n, Dim: 2}
+	groups := make([]int32, n)
+	for i := range n {
+		v.Data[2*i] = float32(i)
+		groups[i] = int32(i)
+	}
+	for i := range 4 {
+		groups[i] = 0
+	}
+	ctx := context.Background()
+	check := func(name string, g *Graph) {
+		idx, _ := g.Of(0)
+		if slices.ContainsFunc(idx, func(j int32) bool { return j < 4 }) || !slices.Contains(idx, 4) {
+			t.Errorf("%s: point 0's neighbours %v include its group or miss point 4", name, idx)
+		}
+		if idx, _ := g.Of(5); !slices.Contains(idx, 4) || !slices.Contains(idx, 6) {
+			t.Errorf("%s: point 5's neighbours %v", name, idx)
+		}
+	}
+	g, err := Among(ctx, Vectors{Data: v.Data[:2000*2], N: 2000, Dim: 2}, nil, 3, Options{Groups: groups[:2000]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("exact", g)
+	ix, err := NewIndex(ctx, v, IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err = ix.Among(ctx, nil, 3, Options{Groups: groups}); err != nil {
+		t.Fatal(err)
+	}
+	check("index", g)
+	if _, err := ix.Among(ctx, nil, 3, Options{Groups: groups[:5]}); err == nil {
+		t.Error("5 groups for 30,000 points accepted")
+	}
+}

@@ -23,8 +23,11 @@ func plantedT10k(t *testing.T, seed uint64) (sample.Set, map[int]string) {
 
 // TestScoresFindPlantedOutliers plants 30 varied non-digits into t10k (two seeds not used while
 // the detectors were chosen) and ranks with the pixel detectors alone (statistics and the
-// neardup descriptors; the CNN features join them in package check's test): at least 27 in the
-// top 100 (a raw-pixel 10-NN distance gets about 22 of a similar set, and 11–18 of this one).
+// neardup descriptors; the CNN features join them in package check's test): at least 21 in the
+// top 100. Since the planted letters and symbols go through MNIST's own preprocessing (the
+// QMNIST port: bilevel, area-resampled) they look more like digits than they did through a
+// smooth resize: over seeds 41–46 the pixel detectors put 24, 28, 22, 23, 23 and 24 in the top
+// 100 (blanks, inverted scans, noise and shapes all; letters 1–5 of 6); it was 27–28 before.
 func TestScoresFindPlantedOutliers(t *testing.T) {
 	for _, seed := range []uint64{41, 42} {
 		d, at := plantedT10k(t, seed)
@@ -63,7 +66,7 @@ func TestScoresFindPlantedOutliers(t *testing.T) {
 			}
 		}
 		t.Logf("seed %d: %d of 30 in the top 50, %d in the top 100; missed %v", seed, in50, in100, missed)
-		if in100 < 27 {
+		if in100 < 21 {
 			t.Errorf("seed %d: only %d of 30 planted non-digits in the top 100 (missed %v)", seed, in100, missed)
 		}
 		if !slices.Equal(stages, []string{"statistics", "embedding 1"}) {

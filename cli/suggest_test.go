@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/sample"
+	"idxlabel/store"
+)
+
+// TestSuggestUsageErrors checks the usage errors (exit 2, before any file is read: the files
+// do not exist) and --help (exit 0, the usage on stdout).
+func TestSuggestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--ask", "0", "/nonexistent/i"}, "--ask must be at least 1, not 0"},
+		{[]string{"--ask", "-2", "/nonexistent/i"}, "--ask must be at least 1, not -2"},
+		{[]string{"--seed", "0", "/nonexistent/i"}, "--seed must be at least 1"},
+		{[]string{"/nonexistent/i", "/nonexistent/l", "/nonexistent/x"}, "usage: idxlabel suggest"},
+		{[]string{}, "usage: idxlabel suggest"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runCLI(append([]string{"suggest"}, c.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	code, out, _ := runCLI("suggest", "--help")
+	if code != 0 || !strings.Contains(out, "usage: idxlabel suggest [--ask N] [--seed S] IMAGES [LABELS]") {
+		t.Errorf("--help: exit %d, %q", code, out)
+	}
+}
+
+// barImages writes n generated 28×28 images (even samples a horizontal bar, odd a vertical
+// one, each shifted at random by up to ±3 px) as an IDX image file in dir, named as MNIST names
+// its images, and returns its path and each sample's class (0 horizontal, 1 vertical).
+func barImages(t *testing.T, dir string, n int) (string, []int) {
+	a, _ := idx.New(idx.UByte, n, 28, 28)
+	rng := rand.New(rand.NewPCG(1, 2))
+	cls := make([]int, n)
+	for i := range n {
+		cls[i] = i % 2
+		at := 14 + rng.IntN(7) - 3
+		from, to := 4+rng.IntN(3), 22+rng.IntN(3)
+		for p := from; p < to; p++ {
+			for w := -1; w <= 1; w++ {
+				y, x := at+w, p
+				if cls[i] == 1 {
+					y, x = p, at+w
+				}
+				a.Data[i*784+y*28+x] = 255
+			}
+		}
+	}
+	path := filepath.Join(dir, "bars-images-idx3-ubyte")
+	if err := idx.WriteFile(path, a); err != nil {
+		t.Fatal(err)
+	}
+	return path, cls
+}
+
+// TestSuggestLoop runs the loop on generated images: --ask with no label file names distinct
+// samples (the same for the same seed); the asked samples labelled in an int32 file beside the
+// images (−2147483648 for the rest, found without naming it), suggest lists every other sample
+// once, most confident first, and gets them right.
+func TestSuggestLoop(t *testing.T) {
+	dir := t.TempDir()
+	const n = 200
+	images, cls := barImages(t, dir, n)
+	code, out, errOut := runCLI("suggest", "--ask", "6", images)
+	if code != 0 {
+		t.Fatalf("--ask: exit %d, %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 7 || lines[0] != "index" {
+		t.Fatalf("--ask 6: %q", out)
+	}
+	if !strings.Contains(errOut, "asked for 6") {
+		t.Errorf("--ask: stderr %q", errOut)
+	}
+	if _, again, _ := runCLI("suggest", "--ask", "6", images); again != out {
+		t.Errorf("the same seed asked %q, then %q", out, again)
+	}
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = sample.NoLabel
+	}
+	for _, l := range lines[1:] {
+		i, err := strconv.Atoi(l)
+		if err != nil || i < 0 || i >= n || labels[i] != sample.NoLabel {
+			t.Fatalf("--ask printed %q", l)
+		}
+		labels[i] = cls[i]
+	}
+	if slices.Index(labels, 0) < 0 || slices.Index(labels, 1) < 0 {
+		t.Fatalf("the asks %v cover one class only", lines[1:])
+	}
+	lab, _ := idx.New(idx.Int32, n)
+	for i, l := range labels {
+		binary.BigEndian.PutUint32(lab.Data[4*i:], uint32(int32(l)))
+	}
+	if err := idx.WriteFile(store.LabelsFileFor(images), lab); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI("suggest", images)
+	if code != 0 {
+		t.Fatalf("suggest: exit %d, %s", code, errOut)
+	}
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if rows[0] != "index,suggested,confidence" || len(rows) != n-6+1 {
+		t.Fatalf("suggest printed %d lines, header %q", len(rows), rows[0])
+	}
+	seen := map[int]bool{}
+	last := 2.0
+	for _, r := range rows[1:] {
+		f := strings.Split(r, ",")
+		i, _ := strconv.Atoi(f[0])
+		s, _ := strconv.Atoi(f[1])
+		c, _ := strconv.ParseFloat(f[2], 64)
+		if len(f) != 3 || labels[i] != sample.NoLabel || seen[i] || c > last || s != cls[i] {
+			t.Fatalf("row %q: labelled, repeated, out of order or wrong (class %d)", r, cls[i])
+		}
+		seen[i], last = true, c
+	}
+	if !strings.Contains(errOut, "labels: ") || !strings.Contains(errOut, "suggested 194") {
+		t.Errorf("suggest: stderr %q", errOut)
+	}
+}

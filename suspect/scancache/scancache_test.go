@@ -1,0 +1,115 @@
+package scancache
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"idxlabel/sample"
+	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
+)
+
+func entry(n int) *Entry {
+	rng := rand.New(rand.NewPCG(1, 1))
+	e := &Entry{Classes: []int{0, 3, 7}, Probs: make([]float32, 3*n), Features: make([]float32, n*cnn.Features)}
+	for i := range n {
+		a, b := rng.Float32(), rng.Float32()
+		a, b = min(a, b), max(a, b)
+		e.Probs[3*i], e.Probs[3*i+1], e.Probs[3*i+2] = a, b-a, 1-b
+	}
+	for m := range e.Features {
+		e.Features[m] = float32(rng.NormFloat64())
+	}
+	return e
+}
+
+func data(n int, px []byte) sample.Set {
+	return sample.Set{N: n, H: 2, W: 2, Pixels: func(i int) []byte { return px[4*i : 4*i+4] }}
+}
+
+// TestStoreLoad: an entry comes back as stored; another key, another count or no file is a
+// miss; the key follows pixels and settings, not labels.
+func TestStoreLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x-images-idx3-ubyte"+Suffix)
+	px := make([]byte, 4*50)
+	for i := range px {
+		px[i] = byte(i)
+	}
+	opts := suspect.CNNOptions{Folds: 3}
+	key := KeyOf(data(50, px), opts)
+	if _, err := Load(path, key, 50); !errors.Is(err, ErrMiss) {
+		t.Fatalf("no file: %v", err)
+	}
+	e := entry(50)
+	if err := Store(path, key, e); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path, key, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Classes, e.Classes) || !slices.Equal(got.Probs, e.Probs) || !slices.Equal(got.Features, e.Features) {
+		t.Fatal("the entry read back differs")
+	}
+	if _, err := Load(path, key, 49); !errors.Is(err, ErrMiss) {
+		t.Errorf("another count: %v", err)
+	}
+	labelled := data(50, px)
+	labelled.Labels = make([]int, 50)
+	if KeyOf(labelled, opts) != key {
+		t.Error("labels changed the key")
+	}
+	px[77]++
+	if KeyOf(data(50, px), opts) == key {
+		t.Error("a pixel changed, the key did not")
+	}
+	px[77]--
+	if KeyOf(data(50, px), suspect.CNNOptions{Folds: 3, Seed: 2}) == key {
+		t.Error("another seed, the same key")
+	}
+	if k, _ := Load(path, KeyOf(data(50, px), suspect.CNNOptions{Folds: 5}), 50); k != nil {
+		t.Error("an entry of other settings was used")
+	}
+}
+
+// TestLoadDamaged: a truncated or longer file, a flipped byte and a NaN under a good checksum
+// are errors naming the file, never a panic.
+func TestLoadDamaged(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a"+Suffix)
+	key := Key{1}
+	e := entry(20)
+	if err := Store(path, key, e); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	for name, bad := range map[string][]byte{
+		"truncated":    good[:len(good)-9],
+		"header only":  good[:headerSize],
+		"flipped byte": flip(good, headerSize+40),
+		"longer":       append(slices.Clone(good), 0),
+	} {
+		os.WriteFile(path, bad, 0o644)
+		if _, err := Load(path, key, 20); err == nil || errors.Is(err, ErrMiss) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	e.Probs[5] = float32(math.NaN())
+	if err := Store(path, key, e); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, key, 20); err == nil || errors.Is(err, ErrMiss) {
+		t.Errorf("a NaN: %v", err)
+	}
+}
+
+func flip(b []byte, at int) []byte {
+	b = slices.Clone(b)
+	b[at] ^= 0x40
+	return b
+}
