@@ -12,9 +12,10 @@ import (
 	"idxlabel/store"
 )
 
-// buildRun is what merge, split and subset share: inputs opened, outputs claimed, a plan
-// made from the inputs and written (dataset.Build; an output that is an input is a usage
-// error) with progress on stderr once the work has
+// buildRun is what merge, split and subset share: outputs claimed (an existing output is refused
+// unless force, and even with force when it belongs to a pair a window holds or whose journal
+// holds unsaved edits), inputs opened, a plan made from the inputs and written (dataset.Build;
+// an output that is an input is a usage error) with progress on stderr once the work has
 // taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
 func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {

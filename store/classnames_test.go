@@ -45,13 +45,16 @@ func TestSetClassNamesWrittenOnSave(t *testing.T) {
 	if again.ClassName(2) != "" {
 		t.Fatalf("class 2 has the name %q", again.ClassName(2))
 	}
-	for _, bad := range []map[int]string{{1: ""}, {1: "a\nb"}, {1: "x\x00"}} {
+	for _, bad := range []map[int]string{{1: ""}, {1: "x\x00"}, {1: "\u202e"}} {
 		if err := again.SetClassNames(bad); err == nil {
 			t.Errorf("names %v accepted", bad)
 		}
 	}
 	if again.Dirty() {
 		t.Fatal("refused names made the dataset dirty")
+	}
+	if err := again.SetClassNames(map[int]string{1: "a\n  b"}); err != nil || again.ClassName(1) != "a b" {
+		t.Fatalf("a name of two lines: %v, %q (want it cleaned as a class-name file is read)", err, again.ClassName(1))
 	}
 	if err := again.SetClassNames(nil); err != nil || !again.Dirty() {
 		t.Fatalf("clearing the names: %v, dirty %v", err, again.Dirty())

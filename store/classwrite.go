@@ -21,21 +21,10 @@ import (
 // control or format character), a class outside the 32-bit label range, or those of
 // atomicfile.WriteFile.
 func WriteClassNames(path string, names map[int]string) error {
-	classes := make([]int, 0, len(names))
-	clean := make(map[int]string, len(names))
-	for k, s := range names {
-		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
-			return fmt.Errorf("%s: class %d is outside the 32-bit label range", path, k)
-		}
-		c, ok := cleanText(s, maxNameRunes)
-		if !ok || c == "" {
-			return fmt.Errorf("%s: class %d's name %q is empty or holds a character that is not printable", path, k, s)
-		}
-		clean[k] = c
-		classes = append(classes, k)
+	names, classes, err := cleanClassNames(path, names)
+	if err != nil {
+		return err
 	}
-	names = clean
-	slices.Sort(classes)
 	plain := len(classes) > 0 && classes[0] == 0 && classes[len(classes)-1] == len(classes)-1
 	if plain {
 		first := names[0]
@@ -89,24 +78,29 @@ func saveClassNames(labelsPath string, names map[int]string) (file, note string)
 	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
 }
 
-// checkClassNames checks names as WriteClassNames writes them (classes in the 32-bit label
-// range; names printable, one line, at most 64 characters, as ReadClassNames cleans them) and
-// returns the classes in order. Errors name file ("" for none) and the class.
-func checkClassNames(file string, names map[int]string) ([]int, error) {
+// cleanClassNames checks names as WriteClassNames writes them and returns them as
+// ReadClassNames would read them back (white space runs made one space, cut to 64 characters),
+// with the classes in order. Errors, naming file ("" for none) and the class: a name that is
+// empty or holds a character that is not printable (a control or format character), a class
+// outside the 32-bit label range.
+func cleanClassNames(file string, names map[int]string) (map[int]string, []int, error) {
 	prefix := ""
 	if file != "" {
 		prefix = file + ": "
 	}
 	classes := make([]int, 0, len(names))
+	clean := make(map[int]string, len(names))
 	for k, s := range names {
 		if k <= sample.NoLabel || int64(k) > 1<<31-1 {
-			return nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
+			return nil, nil, fmt.Errorf("%sclass %d is outside the 32-bit label range", prefix, k)
 		}
-		if c, ok := cleanText(s, maxNameRunes); !ok || c == "" || c != s {
-			return nil, fmt.Errorf("%sclass %d's name %q is empty, not printable, not one line or longer than %d characters", prefix, k, s, maxNameRunes)
+		c, ok := cleanText(s, maxNameRunes)
+		if !ok || c == "" {
+			return nil, nil, fmt.Errorf("%sclass %d's name %q is empty or holds a character that is not printable", prefix, k, s)
 		}
+		clean[k] = c
 		classes = append(classes, k)
 	}
 	slices.Sort(classes)
-	return classes, nil
+	return clean, classes, nil
 }

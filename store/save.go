@@ -90,10 +90,10 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
-	if err := d.writeEditedNames(); err != nil {
+	d.keepClassNames()
+	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
-	d.keepClassNames()
 	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
