@@ -41,8 +41,8 @@ func Suggest(ctx context.Context, d sample.Set, opts Options) ([]Suggestion, err
 	if len(lab.labelled) == d.N {
 		return []Suggestion{}, nil
 	}
-	if h, w := d.H, d.W; h == 0 && w == 0 && d.Dim() != cnn.Pixels || (h != 0 || w != 0) && (h <= 0 || w <= 0 || h*w != d.Dim()) {
-		return nil, fmt.Errorf("samples of %d×%d pixels do not have %d pixels", h, w, d.Dim())
+	if d.H <= 0 || d.W <= 0 || len(d.Pixels(0)) != d.Dim() {
+		return nil, fmt.Errorf("samples said to be %d×%d pixels have %d", d.H, d.W, len(d.Pixels(0)))
 	}
 	s, err := newSpace(ctx, d, o)
 	if err != nil {
