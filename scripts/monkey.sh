@@ -2,7 +2,8 @@
 # Seeded random input ("monkey") in a real window: N keys and clicks chosen by a PRNG seeded with
 # SEED (relabel digits, Delete, arrows with and without Shift, undo/redo, select all, zoom, page
 # keys, Enter, Escape, Ctrl+S, the views of the CNN scan (Ctrl+K suspects, Ctrl+Shift+M the
-# confusion matrix, Ctrl+M the map; the short scan of IDXLABEL_QUICK_CNN=1), clicks anywhere in
+# confusion matrix, Ctrl+M the map; the short scan of IDXLABEL_QUICK_CNN=1; Ctrl+Shift+U the
+# labelling loop's Suggested view, its rounds in the background, Ctrl+Shift+A accepting many), clicks anywhere in
 # the window, drags with and without Shift (the map's pan and lasso), some in bursts with no
 # delay) on a copy of an IDX pair. The app must stay alive with no panic in its log; at the end it saves
 # (Ctrl+S), and the saved pair must pass `idxlabel verify`.
@@ -44,7 +45,8 @@ xdotool windowfocus "$main"
 
 RANDOM=$seed
 keys=(0 1 2 3 4 5 6 7 8 9 Delete Left Right Up Down shift+Right shift+Down ctrl+z ctrl+z ctrl+shift+z ctrl+a
-  Escape Escape Return space ctrl+equal ctrl+minus Next Prior Home End ctrl+k ctrl+m ctrl+shift+m)
+  Escape Escape Return space ctrl+equal ctrl+minus Next Prior Home End ctrl+k ctrl+m ctrl+shift+m
+  ctrl+shift+u ctrl+shift+a)
 for ((k = 1; k <= n; k++)); do
   r=$((RANDOM % 100))
   if [ "$r" -lt 60 ]; then
