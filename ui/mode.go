@@ -11,9 +11,8 @@ import (
 // shows it and asks for another, and nothing reads it back from a widget.
 //
 // A new mode is a new file with its modeView (embedding browseMode and overriding what it
-// changes), one value here, and its line where it is registered with what it needs: newWindow (window.go)
-// for the review modes and the health check, newScanViews (scanviews.go) for the confusion
-// matrix and the map.
+// changes), one value here, and its line in newWindow (window.go), where every mode is registered
+// with what it needs.
 type mode int
 
 const (

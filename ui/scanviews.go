@@ -245,7 +245,6 @@ func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject) *scanVi
 		}
 	}
 
-	c.modes[modeConfusion], c.modes[modeMap] = conf, mm
 	c.follows = append(c.follows, v.follow)
 	c.replaced = append(c.replaced, v.drop)
 	v.confusion, v.mapm = conf, mm

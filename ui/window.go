@@ -76,6 +76,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.scans.watch = append(w.scans.watch, w.check.scanProgress)
 	w.views = newScanViews(c, w.scans, w.grid)
 	w.views.mapm.outliers = checkMode.outliers
+	c.modes[modeConfusion], c.modes[modeMap] = w.views.confusion, w.views.mapm
 
 	w.side = newSidePanel(modeChoices(c.modes))
 	w.detail = newDetailPanel()
