@@ -1,0 +1,34 @@
+package ui
+
+import "testing"
+
+// The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 6th
+// and 12th items, Tools' 7th, 40 px a row): an item added above them moves them, and the script
+// then clicks another item. This says so here, by name, instead of a script failing later.
+func TestMenuPlacesTheScriptsClick(t *testing.T) {
+	w := newTestWindow(t)
+	for _, c := range []struct {
+		menu  string
+		place int // 1-based, separators not counted
+		label string
+	}{
+		{"File", 6, "Append Dataset…"},
+		{"File", 12, "Save Shown As…"},
+		{"Tools", 7, "Split Dataset…"},
+	} {
+		n := 0
+		for _, m := range w.menu.menu.Items {
+			if m.Label != c.menu {
+				continue
+			}
+			for _, it := range m.Items {
+				if it.IsSeparator {
+					continue
+				}
+				if n++; n == c.place && it.Label != c.label {
+					t.Errorf("%s's item %d is %q, where scripts/buildui.sh clicks %q: update the script", c.menu, c.place, it.Label, c.label)
+				}
+			}
+		}
+	}
+}
