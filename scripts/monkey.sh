@@ -24,6 +24,7 @@ mkdir -p "$work"
 args=()
 if [ -n "$images" ] && [ -f "$images" ]; then
   labels=${images/images-idx3/labels-idx1}
+  original_labels=$labels
   cp "$images" "$work/t10k-images-idx3-ubyte.gz"
   cp "$labels" "$work/t10k-labels-idx1-ubyte.gz"
   images=$work/t10k-images-idx3-ubyte.gz labels=$work/t10k-labels-idx1-ubyte.gz
@@ -82,6 +83,8 @@ if [ -n "$images" ]; then
   alive "the save"
   out=$("$bin" verify "$images" "$labels") || fail "the saved pair does not verify: $out"
   echo "monkey: seed $seed: the saved pair verifies: $out"
+  changed=$( { "$bin" diff "$original_labels" "$labels" 2>/dev/null || true; } | tail -n +2 | wc -l)
+  echo "monkey: seed $seed: $changed rows of idxlabel diff against the labels as opened"
 fi
 kill "$APP_PID" 2>/dev/null || true
 wait "$APP_PID" 2>/dev/null || true
