@@ -90,7 +90,9 @@ func (x *exporter) exportDialog() {
 // (anything else in the way is refused by Write and shown as an error). A target that is one of
 // the dataset's own files, or a folder holding them, is refused up front (store.CheckOutputs);
 // while it writes, the export holds the locks that guard out as a file of a pair open for
-// editing (store.LockForWrite), as every command-line writer does.
+// editing, and never replaces a file of a pair whose journal holds unsaved edits
+// (store.ClaimOutputs, as export's command line claims them; whether an existing target may be
+// replaced is asked above, so the claim does not refuse it for existing).
 func (x *exporter) run(out string, opts export.Options, force bool) {
 	c := x.c
 	var inputs []string
@@ -116,7 +118,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
-		release, err := store.LockForWrite(out)
+		release, err := store.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
 			err = export.Write(job.ctx, s, out, opts)
 			release()

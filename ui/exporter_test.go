@@ -115,4 +115,19 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 	if _, err := idx.ReadFile(ol); err != nil {
 		t.Fatalf("the other pair's label file was replaced: %v", err)
 	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	// Nor over the label file of a pair whose journal holds the unsaved edits of a window that
+	// stopped: replacing the file would leave them to be replayed onto other samples.
+	other.Close()
+	if err := os.WriteFile(ol+store.JournalSuffix, []byte("edits"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.exp.run(ol, export.Options{Format: export.CSV}, true)
+	waitUI(t, q, func() bool { return !w.jobs.busy() && strings.Contains(overlayText(w), "OK") })
+	if text := overlayText(w); !strings.Contains(text, "journal") {
+		t.Fatalf("export over a pair's label file with a journal of edits: the window says %q", text)
+	}
+	if _, err := idx.ReadFile(ol); err != nil {
+		t.Fatalf("the label file beside a journal of edits was replaced: %v", err)
+	}
 }
