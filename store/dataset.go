@@ -76,6 +76,9 @@ type Dataset struct {
 	imageData   []byte     // raw data as read (any dtype), baseN × H·W elements
 	vmap        valueMap   // stored value ↔ display pixel
 	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
+	// baseRows, when not nil, holds the base's images instead of imageData and pixels (nil
+	// then): rows of the buffers a save wrote its image file from (baseimages.go).
+	baseRows *baseImages
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
 	orig        []int32    // baseN labels in the files (as read or last saved), sample.NoLabel when unlabelled
@@ -420,7 +423,7 @@ func (d *Dataset) mustExist(i int, method string) {
 func (d *Dataset) pixelsLocked(i int) []byte {
 	n := d.h * d.w
 	if i < d.baseN {
-		return d.pixels[i*n : (i+1)*n : (i+1)*n]
+		return d.basePixels(i)
 	}
 	j := i - d.baseN
 	return d.added[j*n : (j+1)*n : (j+1)*n]

@@ -150,12 +150,12 @@ func (d *Dataset) Snapshot() sample.Set {
 		}
 	}
 	s.N = len(s.Index)
-	base, added, baseN, n := d.pixels, d.added, d.baseN, s.Dim()
+	base, added, baseN, n := d.baseView(), d.added, d.baseN, s.Dim()
 	idx := s.Index
 	s.Pixels = func(k int) []byte {
 		i := idx[k]
 		if i < baseN {
-			return base[i*n : (i+1)*n : (i+1)*n]
+			return base(i)
 		}
 		j := i - baseN
 		return added[j*n : (j+1)*n : (j+1)*n]

@@ -74,7 +74,7 @@ func (d *Dataset) baseRecord() []byte {
 	}
 	e := enc{recBase}.u8(kind).u32(uint32(d.baseN)).u32(uint32(d.h)).u32(uint32(d.w)).
 		u8(byte(d.imageHeader.Type)).u8(byte(d.labelHeader.Type)).
-		u32(crc32.Checksum(d.imageData, castagnoli)).u32(crc32.Checksum(d.labelData, castagnoli))
+		u32(d.imageCRC()).u32(crc32.Checksum(d.labelData, castagnoli))
 	if kind == baseNew {
 		e = e.u32(uint32(len(d.declared)))
 		for _, c := range d.declared {

@@ -103,10 +103,11 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 // saveJob is a save between startSave and finishSave.
 type saveJob struct {
 	imagesPath, labelsPath string
-	// images and labels are the arrays to write; nil when that file is not written: images a
-	// save leaves untouched (no sample added or deleted, and the same image file), labels of a
-	// dataset without any.
-	images, labels *idx.Array
+	// images and labels are what to write; nil when that file is not written: images a save
+	// leaves untouched (no sample added or deleted, and the same image file), labels of a
+	// dataset without any. images are rows of the dataset's buffers (planImages), not a copy.
+	images         *baseImages
+	labels         *idx.Array
 	journals       []string       // the journals the save makes obsolete
 	oldJournal     string         // reopened if the save fails
 	locks          pairLocks      // the target pair's locks the dataset did not hold yet
@@ -120,8 +121,9 @@ type saveJob struct {
 // dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
 // ErrRecoveryPending, ErrLabelsFileExists, and a *LockedError.
 //
-// The arrays (a copy of the whole image data when samples were deleted or appended: 47 MB for
-// 60,000 MNIST samples) are built under the read lock, with the dataset already marked saving so
+// What to write (the kept samples' rows of the dataset's own buffers, no copy of the image
+// data; the appended samples' raw data when the dtype is not ubyte; a new label array) is built
+// under the read lock, with the dataset already marked saving so
 // that no edit can change it meanwhile: a window's drawing and reading go on while they are
 // built. The write lock is held only for the checks and for the lock and journal steps around
 // that. A call that wants the write lock meanwhile (an edit, which then fails with ErrSaving)
@@ -154,10 +156,14 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal.Close()
 		d.journal = nil
 	}
-	for _, f := range []pendingWrite{{job.imagesPath, job.images, false}, {job.labelsPath, job.labels, false}} {
-		if f.a == nil {
-			continue
-		}
+	var files []pendingWrite
+	if job.images != nil {
+		files = append(files, pendingWrite{job.imagesPath, job.images, false})
+	}
+	if job.labels != nil {
+		files = append(files, pendingWrite{job.labelsPath, job.labels, false})
+	}
+	for _, f := range files {
 		w := describeWrite(f.path)
 		f.create = w.Created // nothing there now: the save must not replace a file made meanwhile
 		job.files, job.written = append(job.files, f), append(job.written, w)
@@ -354,10 +360,11 @@ func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
 }
 
-// pendingWrite is one file of a paired save: its path and the array to write there.
+// pendingWrite is one file of a paired save: its path and what to write there (an array, or
+// rows of the dataset's buffers: baseImages).
 type pendingWrite struct {
 	path string
-	a    *idx.Array
+	a    idx.Source
 	// create: no file was at path when the save began, so none may be replaced when it ends
 	// (one made meanwhile by another program stays, and the save fails).
 	create bool
@@ -380,7 +387,7 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 		}
 	}
 	for k, f := range files {
-		p, err := idx.WritePendingContext(ctx, f.path, f.a)
+		p, err := idx.WriteSourceContext(ctx, f.path, f.a)
 		if err != nil {
 			abort()
 			return err
@@ -414,22 +421,21 @@ func writeFiles(ctx context.Context, files []pendingWrite, manifest string, jour
 	return nil
 }
 
-// build assembles the arrays a save to imagesPath and labelsPath writes (d.mu held, the read
-// lock is enough): the kept samples' raw image data (original values for base samples, display
+// build assembles what a save to imagesPath and labelsPath writes (d.mu held, the read lock is
+// enough): the kept samples' images (planImages: original values for base samples, display
 // pixels mapped back for appended ones), nil when the save leaves the image file alone (the same
 // file, no sample appended or deleted: see replaces), and their labels, nil when labelsPath is
-// "". It yields as it copies (yielder). Errors: labels with no label file
-// to hold them, and those of buildLabels.
-func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, error) {
+// "". Errors: labels with no label file to hold them, and those of buildLabels.
+func (d *Dataset) build(imagesPath, labelsPath string) (*baseImages, *idx.Array, error) {
 	var kept []int
 	for i, del := range d.deleted {
 		if !del {
 			kept = append(kept, i)
 		}
 	}
-	var images *idx.Array
+	var images *baseImages
 	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
-		images = d.buildImages(kept)
+		images = d.planImages(kept)
 	}
 	if labelsPath == "" {
 		if d.anyLabelled() {
@@ -441,49 +447,64 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*idx.Array, *idx.Array, 
 	return images, labels, err
 }
 
+// planImages returns the images of the samples kept (sample numbers, each once, in the order
+// to write) as rows of the buffers the dataset holds (d.mu held): base samples as rows of the
+// base's segments, appended ones as rows of d.added (ubyte: its bytes are never written again,
+// see appendSamples.revert) or, for other dtypes, of a new segment holding their display pixels
+// mapped back to the dtype's values (and those values' display pixels, as a reopening would
+// show them). Memory: 4 bytes a sample, and that new segment; the base's data is not copied.
+func (d *Dataset) planImages(kept []int) *baseImages {
+	cur := d.base()
+	dims := slices.Clone(d.imageHeader.Dims)
+	dims[0] = len(kept)
+	p := &baseImages{header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, rawSize: cur.rawSize, pxSize: cur.pxSize}
+	p.segs = slices.Clone(cur.segs)
+	next := 0
+	for _, seg := range cur.segs {
+		next += seg.n
+	}
+	var appended []int
+	for _, i := range kept {
+		if i >= d.baseN {
+			appended = append(appended, i)
+		}
+	}
+	if len(appended) > 0 {
+		if d.vmap.identity {
+			p.segs = append(p.segs, imageSeg{raw: d.added, px: d.added, first: next, n: len(d.added) / p.pxSize})
+		} else {
+			hw := p.pxSize
+			a := &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: []int{len(appended), hw}}}
+			a.Data = make([]byte, len(appended)*p.rawSize)
+			for j, i := range appended {
+				for x, px := range d.pixelsLocked(i) {
+					a.SetFloat(j*hw+x, d.vmap.stored(px))
+				}
+			}
+			p.segs = append(p.segs, imageSeg{raw: a.Data, px: d.vmap.displayPixels(a), first: next, n: len(appended)})
+		}
+	}
+	p.rows = make([]uint32, len(kept))
+	j := 0 // appended samples so far: the j-th is row j of the new segment (other dtypes)
+	for k, i := range kept {
+		switch {
+		case i < d.baseN:
+			p.rows[k] = cur.rows[i]
+		case d.vmap.identity:
+			p.rows[k] = uint32(next + i - d.baseN)
+		default:
+			p.rows[k] = uint32(next + j)
+			j++
+		}
+	}
+	return p
+}
+
 // buildImages assembles the image array of the kept samples, in that order (d.mu held): the
 // base's data itself when kept is every base sample in order and none is appended, otherwise a
 // copy.
 func (d *Dataset) buildImages(kept []int) *idx.Array {
-	hw := d.h * d.w
-	dims := slices.Clone(d.imageHeader.Dims)
-	dims[0] = len(kept)
-	if d.imagesUnchanged() && isSpan(kept, d.baseN) {
-		return &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}, Data: d.imageData}
-	}
-	images := &idx.Array{Header: idx.Header{Type: d.imageHeader.Type, Dims: dims}}
-	images.Data = make([]byte, images.DataSize())
-	size := hw * d.imageHeader.Type.Size()
-	var y yielder
-	for k, i := range kept {
-		y.add(size)
-		if i < d.baseN {
-			copy(images.Data[k*size:(k+1)*size], d.imageData[i*size:(i+1)*size])
-			continue
-		}
-		px := d.pixelsLocked(i)
-		if d.vmap.identity {
-			copy(images.Data[k*size:], px)
-			continue
-		}
-		for j, p := range px {
-			images.SetFloat(k*hw+j, d.vmap.stored(p))
-		}
-	}
-	return images
-}
-
-// isSpan reports whether kept is 0…n−1 in order.
-func isSpan(kept []int, n int) bool {
-	if len(kept) != n {
-		return false
-	}
-	for k, i := range kept {
-		if i != k {
-			return false
-		}
-	}
-	return true
+	return d.planImages(kept).array()
 }
 
 // buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label
@@ -550,56 +571,67 @@ func (d *Dataset) newLabelType(kept []int) idx.DType {
 
 // verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
 // it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
-func verify(path string, want *idx.Array) error {
+func verify(path string, want idx.Source) error {
 	f, err := idx.OpenFile(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, want.Header)
-	if f.Header.String() != want.Header.String() {
+	h := want.SourceHeader()
+	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, h)
+	if f.Header.String() != h.String() {
 		return differs
 	}
-	buf := make([]byte, 1<<20)
-	var y yielder
-	off := 0
-	for {
-		n, err := f.Read(buf)
-		if n > 0 {
-			if off+n > len(want.Data) || !bytes.Equal(buf[:n], want.Data[off:off+n]) {
-				return differs
-			}
-			off += n
-			y.add(n)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	c := &compareWriter{r: f, buf: make([]byte, 1<<20), differs: differs}
+	if err := want.WriteData(c); err != nil {
+		return err
 	}
-	if off != len(want.Data) {
+	if n, err := f.Read(c.buf[:1]); n > 0 {
 		return differs
+	} else if err != io.EOF {
+		return err
 	}
 	return nil
 }
 
-// rebase makes the saved arrays the dataset's base (d.mu held): renumber (see renumber) maps
-// every sample to its number in them. images is nil when the save left the image file alone
-// (the base's images stay as they are). The review marks, the labels when the files were opened
-// and the undo history follow their samples.
-func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Array, renumber []int) {
+// compareWriter compares the bytes written to it with those read from r, a buffer at a time,
+// failing with differs at the first difference or when r ends first.
+type compareWriter struct {
+	r       io.Reader
+	buf     []byte
+	differs error
+	y       yielder
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n := min(len(p)-done, len(c.buf))
+		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				return done, c.differs
+			}
+			return done, err
+		}
+		if !bytes.Equal(c.buf[:n], p[done:done+n]) {
+			return done, c.differs
+		}
+		done += n
+		c.y.add(n)
+	}
+	return done, nil
+}
+
+// rebase makes what a save wrote the dataset's base (d.mu held): renumber (see renumber) maps
+// every sample to its number in it. images is nil when the save left the image file alone (the
+// base's images stay as they are); otherwise its rows, settled (baseImages.settle), become the
+// base's images without a copy. The review marks, the labels when the files were opened and
+// the undo history follow their samples.
+func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labels *idx.Array, renumber []int) {
 	d.imagesPath, d.labelsPath = imagesPath, labelsPath
 	d.journalPath = ""
 	if images != nil {
-		d.baseN = images.Dims[0]
-		d.imageHeader, d.imageData = images.Header, images.Data
-		if d.vmap.identity {
-			d.pixels = images.Data
-		} else {
-			d.pixels = d.vmap.displayPixels(images)
-		}
+		d.setBaseImages(images.settle())
 	}
 	n := d.baseN
 	d.orig = make([]int32, n)
