@@ -76,9 +76,6 @@ type Dataset struct {
 	imageData   []byte     // raw data as read (any dtype), baseN × H·W elements
 	vmap        valueMap   // stored value ↔ display pixel
 	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
-	// baseRows, when not nil, holds the base's images instead of imageData and pixels (nil
-	// then): rows of the buffers a save wrote its image file from (baseimages.go).
-	baseRows *baseImages
 	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
 	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
 	orig        []int32    // baseN labels in the files (as read or last saved), sample.NoLabel when unlabelled
@@ -86,6 +83,10 @@ type Dataset struct {
 	// new dataset, images opened alone, or a label file holding sample.NoLabel (which only idxlabel
 	// writes). Otherwise a save keeps the dtype of the person's file.
 	ownLabels bool
+
+	// baseRows, when not nil, holds the base's images instead of imageData and pixels (nil
+	// then): rows of the buffers a save wrote its image file from (baseimages.go).
+	baseRows *baseImages
 
 	// What the files held when they were opened, renumbered through every save since: the
 	// first len(opened) samples existed then, with these labels; the others were added since.

@@ -106,14 +106,14 @@ type saveJob struct {
 	// images and labels are what to write; nil when that file is not written: images a save
 	// leaves untouched (no sample added or deleted, and the same image file), labels of a
 	// dataset without any. images are rows of the dataset's buffers (planImages), not a copy.
-	images         *baseImages
-	labels         *idx.Array
-	journals       []string       // the journals the save makes obsolete
-	oldJournal     string         // reopened if the save fails
-	locks          pairLocks      // the target pair's locks the dataset did not hold yet
-	files          []pendingWrite // the files the job writes, images first
-	written        []SavedFile    // what each of files replaces (LastSave)
-	notes          []string       // for the person (LastSave)
+	images     *baseImages
+	labels     *idx.Array
+	journals   []string       // the journals the save makes obsolete
+	oldJournal string         // reopened if the save fails
+	locks      pairLocks      // the target pair's locks the dataset did not hold yet
+	files      []pendingWrite // the files the job writes, images first
+	written    []SavedFile    // what each of files replaces (LastSave)
+	notes      []string       // for the person (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
