@@ -137,8 +137,12 @@ func (b *baseImages) isSpan(n int) bool {
 	return true
 }
 
-// settle returns b as a base keeps it: segments no sample uses let go, the two smallest (by the
-// rows used) copied into one while there are more than maxSegs. b is not changed.
+// settle returns b as a base keeps it: segments no sample uses let go; the rows used of those
+// mostly unused (fewer than a third of their rows: a save after deleting most samples) copied
+// into one new segment, and those of the two smallest (by the rows used) too while there are
+// more than maxSegs, their buffers let go. b is not changed. So what stays is at most 3× the
+// rows used, and the copy made is at most a third of what b held (the buffers let go are freed
+// once no Pixels view or Snapshot holds them).
 func (b *baseImages) settle() *baseImages {
 	used := make([]int, len(b.segs))
 	for _, g := range b.rows {
@@ -147,8 +151,15 @@ func (b *baseImages) settle() *baseImages {
 	}
 	out := &baseImages{header: b.header, rawSize: b.rawSize, pxSize: b.pxSize, rows: make([]uint32, len(b.rows))}
 	keep := make([]bool, len(b.segs))
-	for s := range b.segs {
-		keep[s] = used[s] > 0
+	var merged []int // segments whose used rows go to a new segment
+	for s, seg := range b.segs {
+		switch {
+		case used[s] == 0: // let go
+		case 3*used[s] < seg.n:
+			merged = append(merged, s)
+		default:
+			keep[s] = true
+		}
 	}
 	live := func() []int {
 		var l []int
@@ -159,7 +170,6 @@ func (b *baseImages) settle() *baseImages {
 		}
 		return l
 	}
-	var merged []int // segments whose used rows go to a new segment
 	for l := live(); len(l)+min(len(merged), 1) > maxSegs; l = live() {
 		slices.SortFunc(l, func(x, y int) int { return used[x] - used[y] })
 		take := l[:2]

@@ -1,9 +1,11 @@
 // Command mkpair writes an N-sample IDX pair built from the real t10k files (the t10k samples
 // and shifted copies, as the Go tests and benchmarks build them: mnisttest.Shifted), for the
 // comparison and GUI benchmark scripts; with -augment σ, as an augmented dataset (each later
-// copy shifted by up to a pixel with Gaussian noise of σ grey levels: mnisttest.Augmented).
+// copy shifted by up to a pixel with Gaussian noise of σ grey levels: mnisttest.Augmented); with
+// -float32, images of float32 values in [0, 1] (each pixel / 255), four times the bytes, for
+// measuring a dtype whose display pixels are not its data.
 //
-// Usage: mkpair [-n 60000] [-gz] [-augment σ] T10K_IMAGES T10K_LABELS OUT_PREFIX
+// Usage: mkpair [-n 60000] [-gz] [-augment σ] [-float32] T10K_IMAGES T10K_LABELS OUT_PREFIX
 // writes OUT_PREFIX-images-idx3-ubyte and OUT_PREFIX-labels-idx1-ubyte (".gz" with -gz).
 package main
 
@@ -12,6 +14,7 @@ import (
 	"log"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/idx"
 	"idxlabel/store"
 )
 
@@ -19,9 +22,10 @@ func main() {
 	n := flag.Int("n", 60000, "samples")
 	gz := flag.Bool("gz", false, "write gzip files")
 	augment := flag.Float64("augment", 0, "σ of the noise of augmented copies shifted by up to a pixel (0: shifted copies, mnisttest.Shifted)")
+	float := flag.Bool("float32", false, "write float32 images in [0, 1] (pixel / 255)")
 	flag.Parse()
 	if flag.NArg() != 3 {
-		log.Fatal("usage: mkpair [-n N] [-gz] [-augment σ] T10K_IMAGES T10K_LABELS OUT_PREFIX")
+		log.Fatal("usage: mkpair [-n N] [-gz] [-augment σ] [-float32] T10K_IMAGES T10K_LABELS OUT_PREFIX")
 	}
 	images, labels, err := mnisttest.ReadPair(flag.Arg(0), flag.Arg(1))
 	if err != nil {
@@ -33,6 +37,16 @@ func main() {
 	}
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *float {
+		f, err := idx.New(idx.Float32, bigImages.Dims...)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for i, p := range bigImages.Data {
+			f.SetFloat(i, float64(p)/255)
+		}
+		bigImages = f
 	}
 	suffix := ""
 	if *gz {

@@ -3,7 +3,8 @@
 // /proc/self/status (Linux), the peak resident memory (VmHWM) of the opening and of the save
 // alone (the peak is reset between them through /proc/self/clear_refs), and the resident memory
 // (VmRSS) after each, and after the save once the Go runtime has returned freed memory to the
-// system (debug.FreeOSMemory). The pair is rewritten in place (use a copy). Build the pair with
+// system (debug.FreeOSMemory); each also as a multiple of the image data's size (the images
+// file's for a plain file, decoded for gzip). The pair is rewritten in place (use a copy). Build the pair with
 // bench/mkpair (-n 2500000: a 1.96 GB images file).
 //
 // Usage: savemem [-labels] IMAGES LABELS
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"idxlabel/idx"
 	"idxlabel/store"
 )
 
@@ -28,11 +30,12 @@ func main() {
 	if flag.NArg() != 2 {
 		log.Fatal("usage: savemem [-labels] IMAGES LABELS")
 	}
-	fi, err := os.Stat(flag.Arg(0))
+	f, err := idx.OpenFile(flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
 	}
-	size := float64(fi.Size())
+	size := float64(f.Header.DataSize())
+	f.Close()
 	start := time.Now()
 	d, err := store.Open(flag.Arg(0), flag.Arg(1), store.Options{})
 	if err != nil {
@@ -56,11 +59,11 @@ func main() {
 	}
 	report("saved", time.Since(start), size)
 	debug.FreeOSMemory()
-	fmt.Printf("after FreeOSMemory: RSS %s (%.2f× the images file of %s)\n", mb(status("VmRSS")), status("VmRSS")/size, mb(size))
+	fmt.Printf("after FreeOSMemory: RSS %s (%.2f× the image data of %s)\n", mb(status("VmRSS")), status("VmRSS")/size, mb(size))
 }
 
 // report prints a step's time, the peak resident memory since the last resetPeak and the
-// resident memory now, each also as a multiple of the images file's size.
+// resident memory now, each also as a multiple of the image data's size.
 func report(step string, took time.Duration, size float64) {
 	peak, rss := status("VmHWM"), status("VmRSS")
 	fmt.Printf("%s in %.1f s: peak RSS %s (%.2f×), RSS now %s (%.2f×)\n", step, took.Seconds(), mb(peak), peak/size, mb(rss), rss/size)
