@@ -202,6 +202,7 @@ func (b *baseImages) settle() *baseImages {
 			copied.px = make([]byte, 0, n*b.pxSize)
 		}
 	}
+	var y yielder
 	for k, g := range b.rows {
 		s, r := b.find(int(g))
 		seg := &b.segs[s]
@@ -209,6 +210,7 @@ func (b *baseImages) settle() *baseImages {
 			out.rows[k] = uint32(first[s] + r)
 			continue
 		}
+		y.add(b.rawSize + b.pxSize)
 		out.rows[k] = uint32(copied.first + len(copied.raw)/b.rawSize)
 		copied.raw = append(copied.raw, seg.raw[r*b.rawSize:(r+1)*b.rawSize]...)
 		if copied.px != nil {

@@ -86,6 +86,9 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	}
 	progress(0.1)
 	err = writeFiles(ctx, job.files, pairKey(job.imagesPath, job.labelsPath)+ManifestSuffix, job.journals, progress)
+	if err == nil && job.images != nil {
+		job.images = job.images.settle() // a copy it makes is made before rebase takes the write lock
+	}
 	ch, err := d.finishSave(job, err)
 	if err != nil {
 		return err
@@ -624,14 +627,14 @@ func (c *compareWriter) Write(p []byte) (int, error) {
 
 // rebase makes what a save wrote the dataset's base (d.mu held): renumber (see renumber) maps
 // every sample to its number in it. images is nil when the save left the image file alone (the
-// base's images stay as they are); otherwise its rows, settled (baseImages.settle), become the
-// base's images without a copy. The review marks, the labels when the files were opened and
+// base's images stay as they are); otherwise its rows (settled by save: baseImages.settle)
+// become the base's images without a copy. The review marks, the labels when the files were opened and
 // the undo history follow their samples.
 func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labels *idx.Array, renumber []int) {
 	d.imagesPath, d.labelsPath = imagesPath, labelsPath
 	d.journalPath = ""
 	if images != nil {
-		d.setBaseImages(images.settle())
+		d.setBaseImages(images)
 	}
 	n := d.baseN
 	d.orig = make([]int32, n)
