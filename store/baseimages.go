@@ -19,7 +19,8 @@ import (
 //
 // Neither a baseImages nor its buffers are ever written once made; a save makes a new one.
 // Memory: the segments (raw data, and display pixels where the dtype is not ubyte) and 4 bytes
-// a sample for rows; a segment no sample uses is let go at the save that stops using it.
+// a sample for rows (uint32: at most 2³² rows over all segments); settle says which segments a
+// save lets go or copies, so that at most 3× the data used stays.
 type baseImages struct {
 	header  idx.Header // the samples' header: Dims[0] = len(rows)
 	segs    []imageSeg
