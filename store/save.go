@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -438,6 +439,9 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*baseImages, *idx.Array,
 	}
 	var images *baseImages
 	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+		if rows := d.heldRows(); rows > math.MaxUint32 {
+			return nil, nil, fmt.Errorf("the dataset holds %d samples' images, more than a save can number (2³²−1); nothing was saved", rows)
+		}
 		images = d.planImages(kept)
 	}
 	if labelsPath == "" {
@@ -501,6 +505,19 @@ func (d *Dataset) planImages(kept []int) *baseImages {
 		}
 	}
 	return p
+}
+
+// heldRows returns the number of rows planImages counts (d.mu held): every row of the base's
+// buffers, used or not, and the appended samples.
+func (d *Dataset) heldRows() int {
+	n := len(d.labels) - d.baseN
+	if d.baseRows == nil {
+		return n + d.baseN
+	}
+	for _, s := range d.baseRows.segs {
+		n += s.n
+	}
+	return n
 }
 
 // buildImages assembles the image array of the kept samples, in that order (d.mu held): the
