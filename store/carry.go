@@ -127,16 +127,16 @@ type savedAppend struct {
 	labels []int32
 }
 
-func (a *savedAppend) apply(d *Dataset) Change {
+func (a *savedAppend) apply(m *model) Change {
 	for _, i := range a.idx {
-		d.deleted[i] = false
+		m.deleted[i] = false
 	}
 	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
 }
 
-func (a *savedAppend) revert(d *Dataset) Change {
+func (a *savedAppend) revert(m *model) Change {
 	for _, i := range a.idx {
-		d.deleted[i] = true
+		m.deleted[i] = true
 	}
 	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
 }

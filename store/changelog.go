@@ -144,35 +144,6 @@ func provOf(a action) *provenance {
 	return &provenance{}
 }
 
-// SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
-// HowBatch, HowSuspectAccepted or HowSuggestedAccepted (a model's suggestion accepted for
-// unlabelled samples). Errors: as SetLabels, and a How of another kind.
-func (d *Dataset) SetLabelsAs(how How, indices, labels []int) error {
-	if err := checkHow(recRelabel, how); err != nil || how == HowUnknown {
-		return fmt.Errorf("SetLabelsAs: %q is not how labels are set", how)
-	}
-	return d.setLabels(how, indices, labels)
-}
-
-// DecideAs is Decide for a review that says how the label was chosen: HowSuspectAccepted when
-// the person accepted the suggestion, HowManual when they typed a label. Errors: as Decide, and
-// a How of another kind.
-func (d *Dataset) DecideAs(how How, i, label int) error {
-	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
-		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)
-	}
-	return d.decideAs(how, i, label)
-}
-
-// AppendAs is Append for a caller that says where the samples come from: HowAddedDrawn or
-// HowAddedImported. Errors: as Append, and a How of another kind.
-func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
-	if how != HowAddedDrawn && how != HowAddedImported {
-		return 0, fmt.Errorf("AppendAs: %q is not how samples are added", how)
-	}
-	return d.appendAs(how, samples)
-}
-
 // ChangeLogEntry is one change in the change log (see the numbering above).
 type ChangeLogEntry struct {
 	Index         int       // the sample's number in the files as opened (added samples after them)
@@ -219,63 +190,63 @@ type sessionLog struct {
 func (d *Dataset) ChangeLog() []ChangeLogEntry {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.sessionEntries()
+	return d.log.sessionEntries(&d.model)
 }
 
-// sessionEntries returns the entries of the session's events (d.mu held).
-func (d *Dataset) sessionEntries() []ChangeLogEntry {
-	return entries(d.log.session, d.addedDeleted(len(d.opened)))
+// sessionEntries returns the entries of the session's events (m.mu held).
+func (l *sessionLog) sessionEntries(m *model) []ChangeLogEntry {
+	return entries(l.session, l.addedDeleted(m, len(m.opened)))
 }
 
 // addedDeleted returns the session numbers of the samples from the from-th on (those added
 // since the files as opened, or as last saved) that are deleted now: whatever their events, they
-// never reach the files (d.mu held).
-func (d *Dataset) addedDeleted(from int) map[int]bool {
+// never reach the files (m.mu held).
+func (l *sessionLog) addedDeleted(m *model, from int) map[int]bool {
 	out := map[int]bool{}
-	for i := from; i < len(d.deleted); i++ {
-		if d.deleted[i] {
-			out[d.sessionIndex(i)] = true
+	for i := from; i < len(m.deleted); i++ {
+		if m.deleted[i] {
+			out[l.sessionIndex(m, i)] = true
 		}
 	}
 	return out
 }
 
-// sessionIndex returns the session number of sample i (d.mu held).
-func (d *Dataset) sessionIndex(i int) int {
-	if i >= d.baseN {
-		return i + d.log.shift
+// sessionIndex returns the session number of sample i (m.mu held).
+func (l *sessionLog) sessionIndex(m *model, i int) int {
+	if i >= m.baseN {
+		return i + l.shift
 	}
-	if d.log.index != nil {
-		return d.log.index[i]
+	if l.index != nil {
+		return l.index[i]
 	}
 	return i
 }
 
-// stepID returns a's id, giving it one if it has none (d.mu held).
-func (d *Dataset) stepID(a action) uint64 {
+// stepID returns a's id, giving it one if it has none (m.mu held).
+func (l *sessionLog) stepID(a action) uint64 {
 	p := provOf(a)
 	if p.id == 0 {
-		d.log.nextID++
-		p.id = d.log.nextID
+		l.nextID++
+		p.id = l.nextID
 	}
 	return p.id
 }
 
-// events returns the events step a makes on the samples as they are now (d.mu held): applied,
+// events returns the events step a makes on the samples as they are now (m.mu held): applied,
 // or, when inverse, just reverted by an undo, at log.undoTime: a label change taken back is
 // HowUndone, a sample an undo removes (an added one, a restored one) HowDeleted. Deletions
 // read the sample's label now, so it runs right after a.apply or a.revert.
-func (d *Dataset) events(a action, inverse bool) []logEvent {
+func (l *sessionLog) events(m *model, a action, inverse bool) []logEvent {
 	p := provOf(a)
-	base := logEvent{step: d.stepID(a), inverse: inverse}
+	base := logEvent{step: l.stepID(a), inverse: inverse}
 	base.How, base.When = p.how, unixMilli(p.when)
 	if inverse {
-		base.How, base.When = HowUndone, unixMilli(d.log.undoTime)
+		base.How, base.When = HowUndone, unixMilli(l.undoTime)
 	}
 	var out []logEvent
 	ev := func(kind byte, i int, from, to int32) {
 		e := base
-		e.kind, e.Index, e.Original, e.New = kind, d.sessionIndex(i), int(from), int(to)
+		e.kind, e.Index, e.Original, e.New = kind, l.sessionIndex(m, i), int(from), int(to)
 		if kind == evDelete {
 			e.How = HowDeleted
 		}
@@ -307,7 +278,7 @@ func (d *Dataset) events(a action, inverse bool) []logEvent {
 	case *savedAppend: // undone: its samples marked deleted; redone: restored
 		for k, i := range a.idx {
 			if inverse {
-				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
+				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
 			} else {
 				ev(evAdd, int(i), sample.NoLabel, a.labels[k])
 			}
@@ -315,7 +286,7 @@ func (d *Dataset) events(a action, inverse bool) []logEvent {
 	case *setDeleted:
 		for _, i := range a.idx {
 			if a.to != inverse {
-				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
+				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
 			} else {
 				ev(evRestore, int(i), sample.NoLabel, sample.NoLabel)
 			}
@@ -332,30 +303,30 @@ func unixMilli(ms int64) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// logDo records the events of an edit just applied (perform; d.mu held).
-func (d *Dataset) logDo(a action) {
-	ev := d.events(a, false)
-	d.log.session = append(d.log.session, ev...)
-	d.log.unsaved = append(d.log.unsaved, ev...)
+// do records the events of an edit just applied (Dataset.edit, after perform; m.mu held).
+func (l *sessionLog) do(m *model, a action) {
+	ev := l.events(m, a, false)
+	l.session = append(l.session, ev...)
+	l.unsaved = append(l.unsaved, ev...)
 }
 
-// logStep records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
-// when (Unix milliseconds; 0 unknown), in both lists (d.mu held). An undo takes the step's
+// step records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
+// when (Unix milliseconds; 0 unknown), in both lists (m.mu held). An undo takes the step's
 // entries out of a list that has them, or else (the files already held the step when the list
 // began) adds the entries of its undoing; a redo takes those out again, or else puts the step's
 // entries back. An undone saved append always adds its deletions: its samples stay, deleted,
 // and a restore can bring them back (entries then sees the deletion cancelled).
-func (d *Dataset) logStep(a action, undo bool, when int64) {
-	d.log.undoTime = when
-	fwd, inv := d.events(a, false), d.events(a, true)
+func (l *sessionLog) step(m *model, a action, undo bool, when int64) {
+	l.undoTime = when
+	fwd, inv := l.events(m, a, false), l.events(m, a, true)
 	_, stays := a.(*savedAppend) // undone, its samples stay, deleted
-	for _, l := range []*[]logEvent{&d.log.session, &d.log.unsaved} {
+	for _, list := range []*[]logEvent{&l.session, &l.unsaved} {
 		if undo {
-			if stays || !drop(l, fwd, false) {
-				*l = append(*l, inv...)
+			if stays || !drop(list, fwd, false) {
+				*list = append(*list, inv...)
 			}
-		} else if !drop(l, inv, true) {
-			*l = append(*l, fwd...)
+		} else if !drop(list, inv, true) {
+			*list = append(*list, fwd...)
 		}
 	}
 }
@@ -414,13 +385,13 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 	return out
 }
 
-// logSave turns the events since the last save into the entries the save appends to the change
+// save turns the events since the last save into the entries the save appends to the change
 // log beside the label file (appendChanges), and carries the session numbering over the save's
 // renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
-// calls it before rebase (d.mu held).
-func (d *Dataset) logSave(renumber []int) {
-	d.log.saved = append(d.log.saved, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
-	d.log.unsaved = nil
+// calls it before rebase (m.mu held).
+func (l *sessionLog) save(m *model, renumber []int) {
+	l.saved = append(l.saved, entries(l.unsaved, l.addedDeleted(m, m.baseN))...)
+	l.unsaved = nil
 	kept := 0
 	for _, k := range renumber {
 		kept = max(kept, k+1)
@@ -429,7 +400,7 @@ func (d *Dataset) logSave(renumber []int) {
 	identity := true
 	for i, k := range renumber {
 		if k >= 0 {
-			index[k] = d.sessionIndex(i)
+			index[k] = l.sessionIndex(m, i)
 			identity = identity && index[k] == k
 		}
 	}
@@ -437,8 +408,8 @@ func (d *Dataset) logSave(renumber []int) {
 		index = nil
 	}
 	// Samples added later keep numbers after all the session's earlier ones, even deleted ones.
-	d.log.shift = len(d.labels) + d.log.shift - kept
-	d.log.index = index
+	l.shift = len(m.labels) + l.shift - kept
+	l.index = index
 }
 
 // SetWriteChanges says whether saves append their changes to the change log beside the label

@@ -146,7 +146,7 @@ func (d *Dataset) replay(p []byte, version int) (Change, error) {
 			return Change{}, errors.New("undo or redo with nothing to undo or redo")
 		}
 		a, ch := d.performStep(undo)
-		d.logStep(a, undo, when)
+		d.log.step(&d.model, a, undo, when)
 		return ch, nil
 	}
 	var pv provenance
@@ -164,7 +164,9 @@ func (d *Dataset) replay(p []byte, version int) (Change, error) {
 		return Change{}, err
 	}
 	*provOf(a) = pv
-	return d.perform(a), nil
+	ch := d.perform(a)
+	d.log.do(&d.model, a)
+	return ch, nil
 }
 
 // errNoSample: a journaled step names no sample. An edit of no sample is never made (Relabel,
@@ -188,9 +190,9 @@ func distinct(idx []int32) error {
 }
 
 // decodeEdit decodes the body of an edit record of type t (after any provenance) into the
-// action it journals, checking it against d (d.mu held): a relabel, deletion, restore or append
+// action it journals, checking it against m (m.mu held): a relabel, deletion, restore or append
 // names at least one sample (errNoSample), each at most once (distinct).
-func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
+func (m *model) decodeEdit(t byte, r *dec) (action, error) {
 	switch t {
 	case recRelabel:
 		n := r.count(8)
@@ -200,11 +202,11 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
 		for k := range n {
 			a.idx[k], a.to[k] = r.i32(), r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
+				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
 			}
 			if r.err == nil {
-				if err := d.checkLabel(int(a.to[k])); err != nil {
+				if err := m.checkLabel(int(a.to[k])); err != nil {
 					return nil, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
 				}
 			}
@@ -219,14 +221,14 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 			return nil, errNoSample
 		}
 		pps := int(r.u32())
-		if r.err == nil && pps != d.h*d.w {
-			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
+		if r.err == nil && pps != m.h*m.w {
+			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, m.h, m.w)
 		}
 		a := &appendSamples{labels: make([]int32, n)}
 		for k := range n {
 			a.labels[k] = r.i32()
 			if r.err == nil {
-				if err := d.checkLabel(int(a.labels[k])); err != nil {
+				if err := m.checkLabel(int(a.labels[k])); err != nil {
 					return nil, fmt.Errorf("appended sample %d: %w", k, err)
 				}
 			}
@@ -244,8 +246,8 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		a := &setDeleted{idx: make([]int32, n), to: t == recDelete}
 		for k := range n {
 			a.idx[k] = r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
+				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
 			}
 		}
 		if r.err == nil {
@@ -254,11 +256,11 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		return a, r.err
 	case recDecide:
 		a := &decide{i: r.i32(), to: r.i32()}
-		if r.err == nil && (a.i < 0 || int(a.i) >= len(d.labels)) {
-			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
+		if r.err == nil && (a.i < 0 || int(a.i) >= len(m.labels)) {
+			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(m.labels))
 		}
 		if r.err == nil {
-			if err := d.checkLabel(int(a.to)); err != nil {
+			if err := m.checkLabel(int(a.to)); err != nil {
 				return nil, fmt.Errorf("decision on sample %d: %w", a.i, err)
 			}
 		}

@@ -180,15 +180,10 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if err := d.takesEdits(); err != nil {
+		return "", "", err
+	}
 	switch {
-	case d.closed:
-		return "", "", ErrClosed
-	case d.readOnly:
-		return "", "", ErrReadOnly
-	case d.saving:
-		return "", "", ErrSaving
-	case d.recovery != nil:
-		return "", "", ErrRecoveryPending
 	case current && d.imagesPath == "":
 		return "", "", ErrNoPath
 	case current:
@@ -293,7 +288,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	}
 	d.moveLocks(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
-	d.logSave(renumber)
+	d.log.save(&d.model, renumber)
 	var written []string
 	for _, f := range job.files {
 		written = append(written, f.path)
