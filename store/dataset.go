@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"idxlabel/idx"
-	"idxlabel/store/journal"
 )
 
 // Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
@@ -71,15 +70,11 @@ type Dataset struct {
 	readOnly               bool
 	namesPath              string // the class-name file the names were read from or last written to
 
-	// carry is the history record (history.go) that the journal begun after a save must start
-	// with, nil when the save left no history or it has been written.
-	carry       []byte
-	journal     *journal.Journal
-	journalPath string // where the journal goes; "" = beside the label (or image) file
-	recovery    *Recovery
-	saving      bool          // a save is writing the files: edits fail with ErrSaving
-	saveEnd     chan struct{} // closed when the save in progress ends (Close waits for it)
-	notices     []string
+	sessionJournal               // the journal of the edits (journalwrite.go)
+	recovery       *Recovery     // a journal found at Open that awaits a decision (recovery.go)
+	saving         bool          // a save is writing the files: edits fail with ErrSaving
+	saveEnd        chan struct{} // closed when the save in progress ends (Close waits for it)
+	notices        []string
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 
@@ -176,7 +171,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 // they had been read from files: images N×H×W (any dtype), labels N integers or nil. It has no
 // files until SaveAs; edits are journaled to journalPath. Errors: as for Open (shapes, counts).
 func FromArrays(images, labels *idx.Array, names map[int]string, journalPath string, opts Options) (*Dataset, error) {
-	d := &Dataset{journalPath: journalPath, model: model{names: names, subs: map[int]func(Change){}}}
+	d := &Dataset{sessionJournal: sessionJournal{journalPath: journalPath}, model: model{names: names, subs: map[int]func(Change){}}}
 	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts); err != nil {
 		return nil, err
 	}

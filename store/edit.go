@@ -6,7 +6,7 @@ import (
 )
 
 // The session's edits: every edit, undo and redo passes the gate (takesEdits), is journaled and
-// synced (writeJournal), and only then is applied to the model (perform, performStep) and
+// synced (sessionJournal.append), and only then is applied to the model (perform, performStep) and
 // logged (changelog.go); subscribers are told once d.mu is released. The model builds and
 // checks each step (modeledit.go).
 
@@ -132,7 +132,7 @@ func (d *Dataset) commit(record []byte, apply func() Change) (*Change, error) {
 	if err := d.takesEdits(); err != nil {
 		return nil, err
 	}
-	if err := d.writeJournal(record); err != nil {
+	if err := d.sessionJournal.append(d.journalFile(), d.baseRecord, record); err != nil {
 		return nil, err
 	}
 	ch := apply()

@@ -289,18 +289,6 @@ func (m *model) fits(a action, n int) error {
 	return nil
 }
 
-// replayRecord replays the k-th record of a journal of the given version (d.mu held): the
-// history record, which may only come first, or an edit, undo or redo (replay).
-func (d *Dataset) replayRecord(k int, p []byte, version int) (Change, error) {
-	if p[0] == recHistory {
-		if k != 0 {
-			return Change{}, errors.New("a history record after edits")
-		}
-		return Change{}, d.replayHistory(p, version)
-	}
-	return d.replay(p, version)
-}
-
 // editRecords returns how many of a journal's records are edits, undos and redos (the history
 // record is none).
 func editRecords(records [][]byte) int {

@@ -126,12 +126,20 @@ func parseNewBase(p []byte) (*newBase, error) {
 	return nb, nil
 }
 
-// replay applies one edit record of a journal of the given version to d (d.mu held), as the
-// edit did originally but without journaling it. Errors: a record that does not decode or does
-// not fit the dataset (an index out of range, a wrong pixel count, a How that does not fit the
-// edit), in which case nothing is applied.
-func (d *Dataset) replay(p []byte, version int) (Change, error) {
+// replay replays the k-th record of a journal of the given version (d.mu held): the history
+// record, which may only come first (replayHistory), or an edit, undo or redo, applied as the
+// edit did originally but without journaling it, and logged (changelog.go). Errors: a history
+// record after edits, a record that does not decode or does not fit the dataset (an index out of
+// range, a wrong pixel count, a How that does not fit the edit), in which case nothing is
+// applied.
+func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
 	t := p[0]
+	if t == recHistory {
+		if k != 0 {
+			return Change{}, errors.New("a history record after edits")
+		}
+		return Change{}, d.replayHistory(p, version)
+	}
 	r := &dec{b: p[1:]}
 	if t == recUndo || t == recRedo {
 		undo := t == recUndo
