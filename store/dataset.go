@@ -8,15 +8,6 @@ import (
 	"idxlabel/idx"
 )
 
-// Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
-type Transpose int
-
-const (
-	TransposeAuto Transpose = iota // transposed when the image file's name contains "emnist"
-	TransposeNo                    // stored as displayed
-	TransposeYes                   // stored transposed: display shows the transpose
-)
-
 // Options adjust how Open reads a pair.
 type Options struct {
 	// Height and Width give the sample size in pixels for N×(H·W) image files whose H·W is not a
@@ -28,13 +19,6 @@ type Options struct {
 	// export): Open then writes, renames and deletes nothing, and edits and saves fail with
 	// ErrReadOnly.
 	ReadOnly bool
-}
-
-// Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
-// 255 = ink, as shown, not transposed) and its label.
-type Sample struct {
-	Pixels []byte
-	Label  int
 }
 
 // ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
@@ -148,7 +132,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 			return nil, err
 		}
 	}
-	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts); err != nil {
+	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts.Height, opts.Width, opts.Transposed); err != nil {
 		return nil, err
 	}
 	if labelsPath != "" {
@@ -172,7 +156,7 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 // files until SaveAs; edits are journaled to journalPath. Errors: as for Open (shapes, counts).
 func FromArrays(images, labels *idx.Array, names map[int]string, journalPath string, opts Options) (*Dataset, error) {
 	d := &Dataset{sessionJournal: sessionJournal{journalPath: journalPath}, model: model{names: names, subs: map[int]func(Change){}}}
-	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts); err != nil {
+	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts.Height, opts.Width, opts.Transposed); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -101,3 +101,26 @@ func (s *sessionJournal) append(primary string, base func() []byte, payload []by
 	}
 	return s.journal.Append(payload)
 }
+
+// baseRecord is the base record of this session's journal (d.mu held): the model's fingerprint,
+// of the files it was read from, or of a new dataset when it has none (fingerprint).
+func (d *Dataset) baseRecord() []byte { return d.fingerprint(d.imagesPath == "") }
+
+// carryHistory carries the undo and redo stacks through a save whose renumbering is r (d.mu
+// held, before rebase resets the samples): the model remaps them (remapHistory), and the history
+// record the next journal starts with is prepared (carry). A history too large for one journal
+// record (journal.MaxRecord: a redo stack holding a large import's pixels) is cut: first the redo
+// stack, then all of it. What is cut can no longer be undone or redone, and the review marks of
+// decisions on a cut undo stack are kept in memory but not restored after a crash (history.go).
+func (d *Dataset) carryHistory(r renumbering) {
+	d.remapHistory(r)
+	d.carry = d.historyRecord()
+	if len(d.carry) > journal.MaxRecord {
+		d.forgetSteps(true)
+		d.carry = d.historyRecord()
+	}
+	if len(d.carry) > journal.MaxRecord {
+		d.forgetSteps(false)
+		d.carry = d.historyRecord()
+	}
+}

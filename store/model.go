@@ -11,6 +11,15 @@ import (
 	"sync"
 )
 
+// Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
+type Transpose int
+
+const (
+	TransposeAuto Transpose = iota // transposed when the image file's name contains "emnist"
+	TransposeNo                    // stored as displayed
+	TransposeYes                   // stored transposed: display shows the transpose
+)
+
 // model is the samples a person edits and what their edits do to them, in memory: the base
 // read from the files (or given), the current labels, deletion marks, review marks and
 // appended samples, the class names, the undo and redo stacks, the counts kept up to date
@@ -73,11 +82,12 @@ type model struct {
 	tally   tally // counts kept up to date as edits happen (tally.go)
 }
 
-// setBase makes images and labels (nil: unlabelled) the model's base, checking their shapes;
-// imagesPath and labelsPath name them in errors ("" for arrays not read from files), and an
-// image file whose name says EMNIST is taken as transposed unless opts says otherwise.
-func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array, opts Options) error {
-	s, err := CheckPair(imagesPath, images, labelsPath, labels, opts.Height, opts.Width)
+// setBase makes images and labels (nil: unlabelled) the model's base, checking their shapes
+// (height and width as Options has them); imagesPath and labelsPath name them in errors ("" for
+// arrays not read from files), and an image file whose name says EMNIST is taken as transposed
+// when transpose is TransposeAuto.
+func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array, height, width int, transpose Transpose) error {
+	s, err := CheckPair(imagesPath, images, labelsPath, labels, height, width)
 	if err != nil {
 		return err
 	}
@@ -87,7 +97,7 @@ func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array
 	m.imageData = images.Data
 	m.vmap = newValueMap(images)
 	m.pixels = m.vmap.displayPixels(images)
-	switch opts.Transposed {
+	switch transpose {
 	case TransposeYes:
 		m.transposed = true
 	case TransposeAuto:

@@ -15,6 +15,13 @@ import (
 // the session's (Dataset.edit, Dataset.commit in edit.go). Every method here runs with m.mu held
 // except UndoName and RedoName, which take it.
 
+// Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
+// 255 = ink, as shown, not transposed) and its label.
+type Sample struct {
+	Pixels []byte
+	Label  int
+}
+
 // newRelabel returns the step that sets sample indices[k] to labels[k] for every k, leaving out
 // samples that already have their label and repeats; nil when none is left. Errors: indices and
 // labels of different lengths, an index out of range, a label the dtype cannot hold.

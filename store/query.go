@@ -113,9 +113,6 @@ func (m *model) ClassName(c int) string {
 	return m.names[c]
 }
 
-// ClassNamesFile returns the class-name file Open read, or "".
-func (d *Dataset) ClassNamesFile() string { return d.namesPath }
-
 // Counters summarises the dataset for a status bar and the question about unsaved edits.
 type Counters struct {
 	Samples       int // every sample, deleted ones included

@@ -65,23 +65,28 @@ const (
 	baseNew   byte = 1
 )
 
-// baseRecord fingerprints what the edits apply to: for files, the sample count, size, dtypes and
-// CRC-32C of the image and label data as read; for a new dataset, its size, classes and names.
-func (d *Dataset) baseRecord() []byte {
+// castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32 on amd64 and arm64): the
+// content hash of the stamps and the fingerprint of the files in a journal's base record.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fingerprint returns the base record of a journal of edits to this model (m.mu held): for files
+// (isNew false), the sample count, size, dtypes and CRC-32C of the image and label data as read;
+// for a new dataset, its size, classes and names too. O(N): it reads all the data.
+func (m *model) fingerprint(isNew bool) []byte {
 	kind := baseFiles
-	if d.imagesPath == "" {
+	if isNew {
 		kind = baseNew
 	}
-	e := enc{recBase}.u8(kind).u32(uint32(d.baseN)).u32(uint32(d.h)).u32(uint32(d.w)).
-		u8(byte(d.imageHeader.Type)).u8(byte(d.labelHeader.Type)).
-		u32(crc32.Checksum(d.imageData, castagnoli)).u32(crc32.Checksum(d.labelData, castagnoli))
+	e := enc{recBase}.u8(kind).u32(uint32(m.baseN)).u32(uint32(m.h)).u32(uint32(m.w)).
+		u8(byte(m.imageHeader.Type)).u8(byte(m.labelHeader.Type)).
+		u32(crc32.Checksum(m.imageData, castagnoli)).u32(crc32.Checksum(m.labelData, castagnoli))
 	if kind == baseNew {
-		e = e.u32(uint32(len(d.declared)))
-		for _, c := range d.declared {
+		e = e.u32(uint32(len(m.declared)))
+		for _, c := range m.declared {
 			e = e.i32(int32(c))
 		}
 		classes := slices.Sorted(func(yield func(int) bool) {
-			for c := range d.names {
+			for c := range m.names {
 				if !yield(c) {
 					return
 				}
@@ -89,7 +94,7 @@ func (d *Dataset) baseRecord() []byte {
 		})
 		e = e.u32(uint32(len(classes)))
 		for _, c := range classes {
-			e = e.i32(int32(c)).u32(uint32(len(d.names[c]))).bytes([]byte(d.names[c]))
+			e = e.i32(int32(c)).u32(uint32(len(m.names[c]))).bytes([]byte(m.names[c]))
 		}
 	}
 	return e
@@ -124,57 +129,6 @@ func parseNewBase(p []byte) (*newBase, error) {
 		return nil, fmt.Errorf("damaged base record: %v", r.err)
 	}
 	return nb, nil
-}
-
-// replay replays the k-th record of a journal of the given version (d.mu held): the history
-// record, which may only come first (replayHistory), or an edit, undo or redo, applied as the
-// edit did originally but without journaling it, and logged (changelog.go). Errors: a history
-// record after edits, a record that does not decode or does not fit the dataset (an index out of
-// range, a wrong pixel count, a How that does not fit the edit), in which case nothing is
-// applied.
-func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
-	t := p[0]
-	if t == recHistory {
-		if k != 0 {
-			return Change{}, errors.New("a history record after edits")
-		}
-		return Change{}, d.replayHistory(p, version)
-	}
-	r := &dec{b: p[1:]}
-	if t == recUndo || t == recRedo {
-		undo := t == recUndo
-		var when int64
-		if version >= 2 {
-			when = r.i64()
-		}
-		if r.err != nil || len(r.b) != 0 {
-			return Change{}, errors.New("an undo or redo record of the wrong length")
-		}
-		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
-			return Change{}, errors.New("undo or redo with nothing to undo or redo")
-		}
-		a, ch := d.performStep(undo)
-		d.log.step(&d.model, a, undo, when)
-		return ch, nil
-	}
-	var pv provenance
-	if version >= 2 {
-		pv = provenance{how: How(r.u8()), when: r.i64()}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		if err := checkHow(t, pv.how); err != nil {
-			return Change{}, err
-		}
-	}
-	a, err := d.decodeEdit(t, r)
-	if err != nil {
-		return Change{}, err
-	}
-	*provOf(a) = pv
-	ch := d.perform(a)
-	d.log.do(&d.model, a)
-	return ch, nil
 }
 
 // errNoSample: a journaled step names no sample. An edit of no sample is never made (Relabel,

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -301,7 +302,8 @@ func OpenJournal(path string) (*Dataset, error) {
 func (d *Dataset) Abandon() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.undo, d.redo, d.clean, d.carry = nil, nil, 0, nil
+	d.forgetSteps(false)
+	d.carry = nil
 	if d.journal == nil {
 		return nil
 	}
@@ -312,4 +314,55 @@ func (d *Dataset) Abandon() error {
 		return err
 	}
 	return nil
+}
+
+// replay replays the k-th record of a journal of the given version (d.mu held): the history
+// record, which may only come first (replayHistory), or an edit, undo or redo, applied as the
+// edit did originally but without journaling it, and logged (changelog.go). Errors: a history
+// record after edits, a record that does not decode or does not fit the dataset (an index out of
+// range, a wrong pixel count, a How that does not fit the edit), in which case nothing is
+// applied.
+func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
+	t := p[0]
+	if t == recHistory {
+		if k != 0 {
+			return Change{}, errors.New("a history record after edits")
+		}
+		return Change{}, d.replayHistory(p, version)
+	}
+	r := &dec{b: p[1:]}
+	if t == recUndo || t == recRedo {
+		undo := t == recUndo
+		var when int64
+		if version >= 2 {
+			when = r.i64()
+		}
+		if r.err != nil || len(r.b) != 0 {
+			return Change{}, errors.New("an undo or redo record of the wrong length")
+		}
+		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
+			return Change{}, errors.New("undo or redo with nothing to undo or redo")
+		}
+		a, ch := d.performStep(undo)
+		d.log.step(&d.model, a, undo, when)
+		return ch, nil
+	}
+	var pv provenance
+	if version >= 2 {
+		pv = provenance{how: How(r.u8()), when: r.i64()}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		if err := checkHow(t, pv.how); err != nil {
+			return Change{}, err
+		}
+	}
+	a, err := d.decodeEdit(t, r)
+	if err != nil {
+		return Change{}, err
+	}
+	*provOf(a) = pv
+	ch := d.perform(a)
+	d.log.do(&d.model, a)
+	return ch, nil
 }
