@@ -8,7 +8,7 @@ import (
 	"idxlabel/sample"
 )
 
-// action is one step on the undo or redo stack. apply and revert run with d.mu held; remap
+// action is one step on the undo or redo stack. apply and revert run with m.mu held; remap
 // carries it through a save (carry.go) and history encodes it for the journal begun after one
 // (history.go).
 type action interface {

@@ -68,11 +68,11 @@ const (
 type sessionLog struct {
 	session  []logEvent       // since the files were opened
 	unsaved  []logEvent       // since the last save (or the opening)
-	saved    []ChangeLogEntry // the entries of every save of the session, in order (logSave)
+	saved    []ChangeLogEntry // the entries of every save of the session, in order (sessionLog.save)
 	index    []int            // session number of each base sample; nil when it is its number
 	shift    int              // session number of the first appended sample, minus baseN
 	nextID   uint64           // the last step id given (stepID)
-	undoTime int64            // the time of the undo logStep is logging, for its entries
+	undoTime int64            // the time of the undo step (sessionLog.step) is logging, for its entries
 	off      bool             // saves do not append to the changes file (SetWriteChanges)
 
 	fileMu   sync.Mutex     // one append to a changes file at a time; guards appended and err

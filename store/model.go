@@ -292,7 +292,7 @@ func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
 // uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
 
 // State describes one sample for display and filtering. Edited, Added and Original compare with
-// the files as they were opened: a save keeps them (see Dataset.opened), until the pair is
+// the files as they were opened: a save keeps them (see model.opened), until the pair is
 // closed.
 type State struct {
 	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
