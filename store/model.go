@@ -123,6 +123,9 @@ func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array
 	return nil
 }
 
+// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
+func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
+
 // presentClasses returns the distinct labels of the samples, sorted (sample.NoLabel left out). Open
 // declares them, so a class keeps its place in the histogram when its last sample is relabelled.
 func (m *model) presentClasses() []int {
@@ -183,6 +186,23 @@ func (m *model) HasLabels() bool {
 
 // hasLabels is HasLabels with m.mu held.
 func (m *model) hasLabels() bool { return m.labelHeader.Type != 0 }
+
+// Reading a sample that does not exist is a programming error: Pixels, Label, OriginalLabel and
+// State panic with a message naming the index and Len, never returning stale data. A reader
+// whose index may have been taken before an edit removed samples (an undone append, a save)
+// uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
+
+// State describes one sample for display and filtering. Edited, Added and Original compare with
+// the files as they were opened: a save keeps them (see model.opened), until the pair is
+// closed.
+type State struct {
+	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
+	Edited          bool // a sample of the files as opened whose label differs from its label then
+	Added           bool // appended since the files were opened (saved or not)
+	Deleted         bool // marked deleted; removed by the next save
+	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
+	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
+}
 
 // Pixels returns sample i's H·W display pixels (0 = background, 255 = ink) in stored order:
 // row-major, or column-major when Transposed. It is a view into the dataset's buffer, not a copy;
@@ -281,24 +301,4 @@ func (m *model) Dirty() bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return len(m.undo) != m.clean || m.namesEdited
-}
-
-// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
-func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
-
-// Reading a sample that does not exist is a programming error: Pixels, Label, OriginalLabel and
-// State panic with a message naming the index and Len, never returning stale data. A reader
-// whose index may have been taken before an edit removed samples (an undone append, a save)
-// uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
-
-// State describes one sample for display and filtering. Edited, Added and Original compare with
-// the files as they were opened: a save keeps them (see model.opened), until the pair is
-// closed.
-type State struct {
-	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
-	Edited          bool // a sample of the files as opened whose label differs from its label then
-	Added           bool // appended since the files were opened (saved or not)
-	Deleted         bool // marked deleted; removed by the next save
-	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
-	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
 }
