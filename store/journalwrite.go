@@ -68,13 +68,14 @@ type sessionJournal struct {
 	carry []byte
 }
 
-// append appends one record to the journal, creating it at primary (Dataset.journalFile) with
+// append appends one record to the journal, creating it at primary() (Dataset.journalFile) with
 // base() as its base record on the first edit, or in the per-user fallback when primary's folder
 // is read-only, followed by the history a save carried (carry) when there is one. The caller
 // holds d.mu and has checked that the dataset takes edits (Dataset.commit). Errors: no place for
 // the journal, or its creation or write failed (ErrJournalWrite).
-func (s *sessionJournal) append(primary string, base func() []byte, payload []byte) error {
+func (s *sessionJournal) append(primaryPath func() string, base func() []byte, payload []byte) error {
 	if s.journal == nil {
+		primary := primaryPath()
 		if primary == "" {
 			return fmt.Errorf("this dataset has no place for its journal")
 		}
