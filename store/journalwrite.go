@@ -4,10 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"idxlabel/store/journal"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/store/journal"
 )
 
 // Where a session's journal goes and how its records are written (journal.go has the records,

@@ -2,13 +2,14 @@ package store
 
 import (
 	"fmt"
-	"idxlabel/idx"
-	"idxlabel/sample"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"idxlabel/idx"
+	"idxlabel/sample"
 )
 
 // Transpose says whether samples are stored transposed (EMNIST stores every image transposed).

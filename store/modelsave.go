@@ -2,9 +2,10 @@ package store
 
 import (
 	"fmt"
+	"slices"
+
 	"idxlabel/idx"
 	"idxlabel/sample"
-	"slices"
 )
 
 // What the model gives a save (save.go): whether it has labels to write, whether its image data
