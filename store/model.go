@@ -30,7 +30,8 @@ const (
 // journal encoding (records.go, history.go), so the model can be rebuilt from a journal's
 // bytes, but it never reads or writes the journal file.
 //
-// mu guards every field of the model and of the Dataset that embeds it: one lock for both, so
+// mu guards every field of the model and of the Dataset that embeds it (but for what has a lock
+// of its own: the tally's first count, the change log file's appends): one lock for both, so
 // that a step's journal record and its application happen under one critical section. The
 // exported methods take mu themselves and are safe for concurrent use; the unexported ones run
 // with mu held, as each says.
