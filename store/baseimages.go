@@ -233,59 +233,59 @@ func sameBuffer(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// base returns the base's images as a baseImages (d.mu held): d.baseRows, or a view of
+// base returns the base's images as a baseImages (m.mu held): m.baseRows, or a view of
 // imageData and pixels as one segment in order.
-func (d *Dataset) base() *baseImages {
-	if d.baseRows != nil {
-		return d.baseRows
+func (m *model) base() *baseImages {
+	if m.baseRows != nil {
+		return m.baseRows
 	}
-	b := &baseImages{header: d.imageHeader, rawSize: d.h * d.w * d.imageHeader.Type.Size(), pxSize: d.h * d.w}
-	b.segs = []imageSeg{{raw: d.imageData, px: d.pixels, n: d.baseN}}
-	b.rows = make([]uint32, d.baseN)
+	b := &baseImages{header: m.imageHeader, rawSize: m.h * m.w * m.imageHeader.Type.Size(), pxSize: m.h * m.w}
+	b.segs = []imageSeg{{raw: m.imageData, px: m.pixels, n: m.baseN}}
+	b.rows = make([]uint32, m.baseN)
 	for k := range b.rows {
 		b.rows[k] = uint32(k)
 	}
 	return b
 }
 
-// basePixels returns base sample i's display pixels (d.mu held): a view, capacity clipped.
-func (d *Dataset) basePixels(i int) []byte {
-	if d.baseRows != nil {
-		return d.baseRows.pixels(i)
+// basePixels returns base sample i's display pixels (m.mu held): a view, capacity clipped.
+func (m *model) basePixels(i int) []byte {
+	if m.baseRows != nil {
+		return m.baseRows.pixels(i)
 	}
-	n := d.h * d.w
-	return d.pixels[i*n : (i+1)*n : (i+1)*n]
+	n := m.h * m.w
+	return m.pixels[i*n : (i+1)*n : (i+1)*n]
 }
 
-// baseView returns a function giving base sample i's display pixels as the base is now (d.mu
+// baseView returns a function giving base sample i's display pixels as the base is now (m.mu
 // held): it stays right after a save has made another base, for it holds this one's buffers.
-func (d *Dataset) baseView() func(i int) []byte {
-	if b := d.baseRows; b != nil {
+func (m *model) baseView() func(i int) []byte {
+	if b := m.baseRows; b != nil {
 		return b.pixels
 	}
-	px, n := d.pixels, d.h*d.w
+	px, n := m.pixels, m.h*m.w
 	return func(i int) []byte { return px[i*n : (i+1)*n : (i+1)*n] }
 }
 
-// imageCRC returns the CRC-32C of the base's raw image data in order (d.mu held).
-func (d *Dataset) imageCRC() uint32 {
-	if d.baseRows != nil {
-		return d.baseRows.crc()
+// imageCRC returns the CRC-32C of the base's raw image data in order (m.mu held).
+func (m *model) imageCRC() uint32 {
+	if m.baseRows != nil {
+		return m.baseRows.crc()
 	}
-	return crc32.Checksum(d.imageData, castagnoli)
+	return crc32.Checksum(m.imageData, castagnoli)
 }
 
-// setBaseImages makes b the base's images (d.mu held): as imageData and pixels when it is one
+// setBaseImages makes b the base's images (m.mu held): as imageData and pixels when it is one
 // segment's rows in order (as Open makes them), otherwise as baseRows.
-func (d *Dataset) setBaseImages(b *baseImages) {
-	d.baseN, d.imageHeader = b.Len(), b.header
+func (m *model) setBaseImages(b *baseImages) {
+	m.baseN, m.imageHeader = b.Len(), b.header
 	if s := b.segs; len(s) == 1 && b.isSpan(s[0].n) {
-		d.imageData, d.pixels, d.baseRows = s[0].raw, s[0].px, nil
+		m.imageData, m.pixels, m.baseRows = s[0].raw, s[0].px, nil
 		return
 	}
 	if len(b.segs) == 0 { // no sample
-		d.imageData, d.pixels, d.baseRows = nil, nil, nil
+		m.imageData, m.pixels, m.baseRows = nil, nil, nil
 		return
 	}
-	d.imageData, d.pixels, d.baseRows = nil, nil, b
+	m.imageData, m.pixels, m.baseRows = nil, nil, b
 }
