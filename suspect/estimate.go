@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"time"
 
+	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
 
@@ -33,13 +34,20 @@ func jobWork(train, held, labelled, unlabelled int, opts CNNOptions, cfg cnn.Con
 	return units, vote
 }
 
-// EstimateCNN returns about how long ScanCNN takes on this machine for labelled and
-// unlabelled samples with opts: its work (jobWork over every seed and fold, each fold holding out
-// a share of the labelled samples) at cnnRate per core, on runtime.GOMAXPROCS cores (or
-// opts.Workers when fewer). An estimate: the rate was measured on one machine at one load, and
-// the networks see every image at 28×28, so the image size (H×W) adds only the resize. O(folds ×
-// seeds).
-func EstimateCNN(labelled, unlabelled int, opts CNNOptions) time.Duration {
+// EstimateCNN returns about how long ScanCNN takes on this machine for d with opts: its work
+// (jobWork over every seed and fold, each fold holding out a share of d's labelled samples) at
+// cnnRate per core, on runtime.GOMAXPROCS cores (or twice opts.Workers when fewer). An estimate:
+// the rate was measured on one machine at one load, and the networks see every image at 28×28,
+// so the image size (H×W) adds only the resize. 0 when no scan can run (fewer labelled samples
+// than folds). O(N) (counts the labelled samples).
+func EstimateCNN(d sample.Set, opts CNNOptions) time.Duration {
+	labelled := 0
+	for _, l := range d.Labels {
+		if l != sample.NoLabel {
+			labelled++
+		}
+	}
+	unlabelled := d.N - labelled
 	if opts.Folds == 0 {
 		opts.Folds = 3
 	}
@@ -61,4 +69,21 @@ func EstimateCNN(labelled, unlabelled int, opts CNNOptions) time.Duration {
 	}
 	cores := max(1, min(runtime.GOMAXPROCS(0), opts.Workers*2))
 	return time.Duration(total / (cnnRate * float64(cores)) * float64(time.Second))
+}
+
+// Settled returns o with the defaults ScanCNN takes for its zero fields filled in, so that two
+// options that scan alike are equal: Folds, Seed, Seeds and Neighbours (any value below 0 is
+// −1, no vote); Epochs stays 0 when at or below 0 (its default depends on the labelled
+// samples); Workers is 0 (the result does not depend on it).
+func (o CNNOptions) Settled() CNNOptions {
+	epochs, neighbours := max(0, o.Epochs), o.Neighbours
+	if o.Folds == 0 {
+		o.Folds = 3
+	}
+	o = o.withDefaults(1)
+	o.Epochs, o.Workers = epochs, 0
+	if neighbours < 0 {
+		o.Neighbours = -1
+	}
+	return o
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"idxlabel/sample"
 	"idxlabel/suspect"
@@ -38,7 +40,9 @@ func (e *Entry) Result(labels []int) (*suspect.CNNResult, error) {
 // Scanner puts the cache file Path in front of suspect.ScanCNN: a scan whose key (KeyOf: the
 // pixels and the settings) is stored there is rebuilt from it (Entry.Result) instead of run; any
 // other scan runs, and its outputs are stored there after (atomically, replacing the entry
-// before). A cache that cannot be read or written never stops a scan: Note hears why.
+// before), unless the folder is read-only by its permission bits (a shared dataset's, left
+// alone even by root). A cache that cannot be read or written never stops a scan: Note hears
+// why.
 type Scanner struct {
 	Path  string // the cache file (an image file's path + Suffix); "" scans without a cache
 	Read  bool   // use an entry stored at Path (false: always scan, as with check --no-cache)
@@ -100,10 +104,24 @@ func (s Scanner) Scan(ctx context.Context, d sample.Set, opts suspect.CNNOptions
 		return nil, out, err
 	}
 	if s.Path != "" && s.Write {
-		if err := Store(s.Path, out.Key, FromResult(res)); err != nil {
+		err := readOnlyFolder(filepath.Dir(s.Path))
+		if err == nil {
+			err = Store(s.Path, out.Key, FromResult(res))
+		}
+		if err != nil {
 			out.Store = fmt.Errorf("the scan was not kept for next time: %w", err)
 			note(out.Store)
 		}
 	}
 	return res, out, nil
+}
+
+// readOnlyFolder returns an error naming dir when its permission bits let no one write in it (a
+// shared dataset's folder): the cache leaves it alone even when the system would let this user
+// (root) write there. A folder that cannot be read is left to Store's own error.
+func readOnlyFolder(dir string) error {
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() && fi.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%s: the folder is read-only (%v)", dir, fi.Mode().Perm())
+	}
+	return nil
 }

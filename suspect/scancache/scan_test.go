@@ -145,3 +145,23 @@ func TestScannerUnwritable(t *testing.T) {
 		t.Fatalf("res %v, store %v, notes %q, %v", res != nil, out.Store, notes, err)
 	}
 }
+
+// TestScannerReadOnlyFolder: a folder without write permission bits gets no cache, even for a
+// user the system lets write there (root); the scan is returned and the reason noted.
+func TestScannerReadOnlyFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	var notes []string
+	path := filepath.Join(dir, "x"+Suffix)
+	s := Scanner{Path: path, Read: true, Write: true, Note: func(n string) { notes = append(notes, n) }}
+	res, out, err := s.Scan(context.Background(), twoShapes(40), quick, nil)
+	if err != nil || res == nil || out.Store == nil || len(notes) != 1 || !strings.Contains(notes[0], "read-only") {
+		t.Fatalf("res %v, store %v, notes %q, %v", res != nil, out.Store, notes, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a cache was written in a read-only folder: %v", err)
+	}
+}

@@ -52,9 +52,11 @@ type Key [32]byte
 
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
-// neighbours, shifts, the groups of near-copies). Labels are not hashed. Cost: one pass over the
+// neighbours, shifts, the groups of near-copies), settled (suspect.CNNOptions.Settled: a default
+// given and one left zero are one key). Labels are not hashed. Cost: one pass over the
 // pixels (about 1 s per 1,000,000 MNIST samples).
 func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
+	opts = opts.Settled() // the defaults given or left zero scan alike
 	h := sha256.New()
 	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t\n",
 		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/scancache"
+)
+
+// scanCache returns how the window's CNN scan of ds uses the scan cache: the file beside its
+// image file (scancache.Suffix; none for a dataset never saved), read always, written only when
+// ds is open for editing (a read-only open, whose pair another window or process edits, changes
+// nothing in the pair's folder).
+func scanCache(ds *store.Dataset) scancache.Scanner {
+	images, _ := ds.Paths()
+	s := scancache.Scanner{Read: true, Write: !ds.ReadOnly()}
+	if images != "" {
+		s.Path = images + scancache.Suffix
+	}
+	return s
+}
+
+// estimateNote says, before a CNN scan of d with opts starts, about how long it will take
+// (suspect.EstimateCNN: its work at a rate measured once, on this machine's cores), labelled as
+// an estimate. O(N).
+func estimateNote(d sample.Set, opts suspect.CNNOptions) string {
+	return fmt.Sprintf("CNN scan of %s: about %s (an estimate for %d cores)", plural(d.N, "sample"), roughDuration(suspect.EstimateCNN(d, opts)), runtime.GOMAXPROCS(0))
+}
+
+// roughDuration writes an estimate d as a person would say it: to the second below a minute,
+// to the minute below an hour, then in hours and minutes.
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return d.Round(time.Second).String()
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%d h %d min", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
