@@ -151,6 +151,9 @@ func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	}
 	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
 	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+	if a.cached {
+		s.review.r.method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.res.Error)
+	}
 	s.review.r.few = fewLabels(a.res.Model)
 	if a.res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
 		s.review.r.few = len(a.res.Suspects) < suspect.FewLabels
