@@ -388,13 +388,14 @@ func cachedScan(w io.Writer, images string, read bool) func(context.Context, sam
 }
 
 // checkProgress prints a line on w when the check moves to another kind or stage, and during
-// the CNN scan one per 5% of it.
+// the CNN scan one per 5% of it from 5% (before, the time left measured so far is noise: the
+// estimate printed as the scan started stands).
 func checkProgress(w io.Writer) func(check.Progress) {
 	var last string
 	step := -1
 	return func(p check.Progress) {
 		if p.CNN != nil {
-			if s := int(20 * p.Done); s != step {
+			if s := int(20 * p.Done); s != step && s > 0 { // below 5% done, the estimate said before it stands
 				step = s
 				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
 					100*p.Done, p.CNN.Fold, p.CNN.Folds, p.CNN.Epoch, p.CNN.Epochs, p.CNN.Left.Round(time.Second))

@@ -109,7 +109,7 @@ func (s *scanner) drop(stale bool) {
 }
 
 // runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
-// its progress on the status bar, an estimate of its time first: estimateNote), or reads it
+// its progress on the status bar, an estimate of its time first: estimate), or reads it
 // from the scan cache beside the image file when that holds a scan of these pixels with these
 // settings (scanCache: scored against snap's labels, without a model), and, when it is done and
 // the dataset is still ds, not renumbered, makes its result the current analysis, hands it to
@@ -140,7 +140,11 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 				}
 			})
 		}
-		cache.Starting = func(d sample.Set, opts suspect.CNNOptions) { tell(estimateNote(d, opts), 0) }
+		var est string // the estimate made before the scan, said until its first 5% are done
+		cache.Starting = func(d sample.Set, opts suspect.CNNOptions) {
+			est = estimate(d, opts)
+			tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
+		}
 		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
 		var last time.Time
 		res, out, err := cache.Scan(job.ctx, data, opts, func(p suspect.Progress) {
@@ -148,7 +152,11 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 				return
 			}
 			last = time.Now()
-			tell(fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, about %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second)), p.Done)
+			left := fmt.Sprintf("about %s left", p.Left.Round(time.Second))
+			if p.Done < 0.05 { // too little done yet to time the rest by
+				left = est
+			}
+			tell(fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s", p.Fold, p.Folds, p.Epoch, p.Epochs, left), p.Done)
 		})
 		waitGate(job.ctx, testRankGateEnv) // a test's hook; nothing otherwise
 		c.jobs.schedule(func() {

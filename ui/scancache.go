@@ -24,11 +24,11 @@ func scanCache(ds *store.Dataset) scancache.Scanner {
 	return s
 }
 
-// estimateNote says, before a CNN scan of d with opts starts, about how long it will take
+// estimate says, before a CNN scan of d with opts starts, about how long it will take
 // (suspect.EstimateCNN: its work at a rate measured once, on this machine's cores), labelled as
-// an estimate. O(N).
-func estimateNote(d sample.Set, opts suspect.CNNOptions) string {
-	return fmt.Sprintf("CNN scan of %s: about %s (an estimate for %d cores)", plural(d.N, "sample"), roughDuration(suspect.EstimateCNN(d, opts)), runtime.GOMAXPROCS(0))
+// an estimate: "about 2 min (an estimate for 2 cores)". O(N).
+func estimate(d sample.Set, opts suspect.CNNOptions) string {
+	return fmt.Sprintf("about %s (an estimate for %d cores)", roughDuration(suspect.EstimateCNN(d, opts)), runtime.GOMAXPROCS(0))
 }
 
 // roughDuration writes an estimate d as a person would say it: to the second below a minute,
