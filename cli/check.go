@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -88,7 +87,7 @@ options:
                    the CNN scan, as for idxlabel suspects (default: seed 1, 2 seeds × 3 folds,
                    the epochs for the size); one scan serves the label and outlier kinds.
                    Before it starts, stderr says about how long it will take (an estimate
-                   from the samples, the settings and a rate measured on one machine)
+                   from the samples, the settings and this machine's speed, timed in 0.3 s)
   --no-cache       run the CNN scan even when IMAGES.idxlabel-scan beside IMAGES holds one
                    of these pixels with these settings. Without it that kept scan is used
                    (its probabilities scored against the labels as they are now: a label
@@ -367,14 +366,16 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 
 // cachedScan returns the CNN scan check runs: through the scan cache beside images
 // (scancache.Scanner: read unless read is false, written after a scan), saying on w where the
-// scan came from, about how long a scan that runs will take (suspect.EstimateCNN), and why the
-// cache was not used or not written.
+// scan came from, about how long a scan that runs will take (suspect.EstimateCNN at the rate
+// suspect.CalibrateCNN measures, in about 0.3 s), and why the cache was not used or not written.
 func cachedScan(w io.Writer, images string, read bool) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
 	sc := scancache.Scanner{Path: images + scancache.Suffix, Read: read, Write: true,
 		Note: func(text string) { fmt.Fprintf(w, "idxlabel: label: %s\n", text) },
-		Starting: func(d sample.Set, opts suspect.CNNOptions) {
-			fmt.Fprintf(w, "idxlabel: label: CNN scan of %d samples: about %s (an estimate for %d cores)\n",
-				d.N, suspect.EstimateCNN(d, opts).Round(time.Second), runtime.GOMAXPROCS(0))
+		Starting: func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
+			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
+				fmt.Fprintf(w, "idxlabel: label: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
+					d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
+			}
 		}}
 	return func(ctx context.Context, d sample.Set, opts suspect.CNNOptions, progress func(suspect.Progress)) (*suspect.CNNResult, error) {
 		start := time.Now()

@@ -19,7 +19,7 @@ func TestCheckScanCache(t *testing.T) {
 	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
 	args := []string{"check", "--kinds", "label", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "300", ip, lp}
 	code, first, errOut := runCLI(args...)
-	if code != 0 || !strings.Contains(errOut, "CNN scan of 300 samples: about ") || !strings.Contains(errOut, "(an estimate for ") {
+	if code != 0 || !strings.Contains(errOut, "CNN scan of 300 samples: about ") || !strings.Contains(errOut, "(an estimate, ") {
 		t.Fatalf("first run: exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(ip + scancache.Suffix); err != nil {

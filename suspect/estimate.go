@@ -1,6 +1,9 @@
 package suspect
 
 import (
+	"context"
+	"errors"
+	"math/rand/v2"
 	"runtime"
 	"time"
 
@@ -8,13 +11,55 @@ import (
 	"idxlabel/suspect/cnn"
 )
 
-// cnnRate is how many units of a CNN scan's work (forward passes of one 28×28 sample, as
-// scanProgress counts them) one core does per second. Measured on this project's 2-core
-// machine on MNIST's t10k (10,000 samples): the default recipe, 1,793,436 units in 128 s, 7,030
-// a core a second; the quick recipe of the window's tests (2 folds, 1 seed, 2 epochs), 100,672
-// units in 10.9 s, 4,636 (its fixed costs weigh more); both under a load of 6–9 from other work.
-// An idle or faster machine is faster.
-const cnnRate = 7000
+// calibrationTime bounds how long CalibrateCNN trains: long enough for a few dozen steps on an
+// idle core, short beside any scan worth an estimate.
+const calibrationTime = 300 * time.Millisecond
+
+// CalibrateCNN measures how many units of a CNN scan's work (forward passes of one 28×28
+// sample, as scanProgress counts them: a training step of b samples counts 3b) one fold model
+// does per second on this machine now, load included: it trains a network on 640 generated
+// samples for up to calibrationTime (at most 200 steps) and times the steps after the first
+// (which allocates). For scale: on this project's 2-core machine (AVX-512), idle, MNIST's t10k
+// by the default recipe is 1,793,436 units in 17.6 s of CPU, about 100,000 a second on 2
+// cores; under a load of 6–9 from other work, 128 s wall. Errors: the context's.
+func CalibrateCNN(ctx context.Context) (float64, error) {
+	const n, batch = 640, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	px := make([]byte, n*784)
+	for i := range px {
+		px[i] = byte(rng.IntN(256))
+	}
+	s := cnn.Samples{Pixels: func(i int) []byte { return px[i*784 : (i+1)*784] }, Labels: make([]int, n)}
+	train := make([]int, n)
+	for i := range train {
+		train[i] = i
+		s.Labels[i] = i % 2
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var first time.Time
+	steps := 0
+	_, err := cnn.Train(ctx, s, train, 2, cnn.Config{Epochs: 20}, rng, func(step, _ int) {
+		if step == 1 {
+			first = time.Now()
+			return
+		}
+		steps = step - 1
+		if time.Since(first) >= calibrationTime {
+			cancel()
+		}
+	})
+	if err := context.Cause(ctx); err != nil && steps == 0 {
+		return 0, err
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return 0, err
+	}
+	if steps == 0 {
+		return 0, errors.New("no training step to time")
+	}
+	return float64(3*batch*steps) / time.Since(first).Seconds(), nil
+}
 
 // jobWork returns a fold model's work in units (forward passes of one sample; see scanProgress)
 // and, within it, its neighbour search's: training on train samples, predicting held held-out
@@ -34,13 +79,14 @@ func jobWork(train, held, labelled, unlabelled int, opts CNNOptions, cfg cnn.Con
 	return units, vote
 }
 
-// EstimateCNN returns about how long ScanCNN takes on this machine for d with opts: its work
-// (jobWork over every seed and fold, each fold holding out a share of d's labelled samples) at
-// cnnRate per core, on runtime.GOMAXPROCS cores (or twice opts.Workers when fewer). An estimate:
-// the rate was measured on one machine at one load, and the networks see every image at 28×28,
-// so the image size (H×W) adds only the resize. 0 when no scan can run (fewer labelled samples
-// than folds). O(N) (counts the labelled samples).
-func EstimateCNN(d sample.Set, opts CNNOptions) time.Duration {
+// EstimateCNN returns about how long ScanCNN takes for d with opts on this machine now: its
+// work (jobWork over every seed and fold, each fold holding out a share of d's labelled samples)
+// at rate units a second for one fold model (CalibrateCNN), times the fold models that run at
+// once on runtime.GOMAXPROCS cores (each uses two goroutines; opts.Workers at a time). An
+// estimate: the load may change, and the networks see every image at 28×28, so the image size
+// (H×W) adds only the resize. 0 when no scan can run (fewer labelled samples than folds) or rate
+// is not positive. O(N) (counts the labelled samples).
+func EstimateCNN(d sample.Set, opts CNNOptions, rate float64) time.Duration {
 	labelled := 0
 	for _, l := range d.Labels {
 		if l != sample.NoLabel {
@@ -51,7 +97,7 @@ func EstimateCNN(d sample.Set, opts CNNOptions) time.Duration {
 	if opts.Folds == 0 {
 		opts.Folds = 3
 	}
-	if labelled < opts.Folds || opts.Folds < 2 {
+	if labelled < opts.Folds || opts.Folds < 2 || !(rate > 0) {
 		return 0
 	}
 	opts = opts.withDefaults(labelled - labelled/opts.Folds)
@@ -67,8 +113,11 @@ func EstimateCNN(d sample.Set, opts CNNOptions) time.Duration {
 			total += u
 		}
 	}
-	cores := max(1, min(runtime.GOMAXPROCS(0), opts.Workers*2))
-	return time.Duration(total / (cnnRate * float64(cores)) * float64(time.Second))
+	// A fold model's two goroutines use up to 2 cores; more fold models at once use more.
+	cores := runtime.GOMAXPROCS(0)
+	atOnce := min(opts.Workers, opts.Folds*opts.Seeds)
+	speedup := float64(min(cores, 2*atOnce)) / float64(min(cores, 2))
+	return time.Duration(total / (rate * speedup) * float64(time.Second))
 }
 
 // Settled returns o with the defaults ScanCNN takes for its zero fields filled in, so that two

@@ -1,6 +1,8 @@
 package suspect
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"idxlabel/sample"
@@ -22,22 +24,40 @@ func labelledSet(n, labelled int) sample.Set {
 // TestEstimateCNNGrows: the estimate grows with the labelled samples, the seeds and the
 // epochs, and is 0 when no scan can run (fewer labelled samples than folds).
 func TestEstimateCNNGrows(t *testing.T) {
-	base := EstimateCNN(labelledSet(10000, 10000), CNNOptions{})
+	base := EstimateCNN(labelledSet(10000, 10000), CNNOptions{}, 100000)
 	if base <= 0 {
 		t.Fatalf("10,000 samples: %v", base)
 	}
 	for name, more := range map[string]int64{
-		"more samples":   int64(EstimateCNN(labelledSet(20000, 20000), CNNOptions{})),
-		"more seeds":     int64(EstimateCNN(labelledSet(10000, 10000), CNNOptions{Seeds: 3})),
-		"more epochs":    int64(EstimateCNN(labelledSet(10000, 10000), CNNOptions{Epochs: 20})),
-		"unlabelled too": int64(EstimateCNN(labelledSet(15000, 10000), CNNOptions{})),
+		"more samples":   int64(EstimateCNN(labelledSet(20000, 20000), CNNOptions{}, 100000)),
+		"more seeds":     int64(EstimateCNN(labelledSet(10000, 10000), CNNOptions{Seeds: 3}, 100000)),
+		"more epochs":    int64(EstimateCNN(labelledSet(10000, 10000), CNNOptions{Epochs: 20}, 100000)),
+		"unlabelled too": int64(EstimateCNN(labelledSet(15000, 10000), CNNOptions{}, 100000)),
 	} {
 		if more <= int64(base) {
 			t.Errorf("%s: %v, not above %v", name, more, base)
 		}
 	}
-	if e := EstimateCNN(labelledSet(2, 2), CNNOptions{Folds: 3}); e != 0 {
+	if e := EstimateCNN(labelledSet(2, 2), CNNOptions{Folds: 3}, 100000); e != 0 {
 		t.Errorf("2 labelled samples in 3 folds: %v", e)
+	}
+	if half := EstimateCNN(labelledSet(10000, 10000), CNNOptions{}, 50000); half < 19*base/10 || half > 21*base/10 {
+		t.Errorf("half the rate: %v, at the full rate %v", half, base)
+	}
+}
+
+// TestCalibrateCNN: the calibration trains and times some steps and gives a positive rate; a
+// cancelled context is its error.
+func TestCalibrateCNN(t *testing.T) {
+	rate, err := CalibrateCNN(context.Background())
+	if err != nil || !(rate > 0) {
+		t.Fatalf("rate %v, %v", rate, err)
+	}
+	t.Logf("%.0f units a second (t10k's default scan: %v)", rate, EstimateCNN(labelledSet(10000, 10000), CNNOptions{}, rate))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CalibrateCNN(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
 	}
 }
 

@@ -141,8 +141,8 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 			})
 		}
 		var est string // the estimate made before the scan, said until its first 5% are done
-		cache.Starting = func(d sample.Set, opts suspect.CNNOptions) {
-			est = estimate(d, opts)
+		cache.Starting = func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
+			est = estimate(ctx, d, opts)
 			tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
 		}
 		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
@@ -153,7 +153,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 			}
 			last = time.Now()
 			left := fmt.Sprintf("about %s left", p.Left.Round(time.Second))
-			if p.Done < 0.05 { // too little done yet to time the rest by
+			if p.Done < 0.05 && est != "" { // too little done yet to time the rest by
 				left = est
 			}
 			tell(fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s", p.Fold, p.Folds, p.Epoch, p.Epochs, left), p.Done)

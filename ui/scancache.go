@@ -1,8 +1,8 @@
 package ui
 
 import (
+	"context"
 	"fmt"
-	"runtime"
 	"time"
 
 	"idxlabel/sample"
@@ -24,11 +24,15 @@ func scanCache(ds *store.Dataset) scancache.Scanner {
 	return s
 }
 
-// estimate says, before a CNN scan of d with opts starts, about how long it will take
-// (suspect.EstimateCNN: its work at a rate measured once, on this machine's cores), labelled as
-// an estimate: "about 2 min (an estimate for 2 cores)". O(N).
-func estimate(d sample.Set, opts suspect.CNNOptions) string {
-	return fmt.Sprintf("about %s (an estimate for %d cores)", roughDuration(suspect.EstimateCNN(d, opts)), runtime.GOMAXPROCS(0))
+// estimate says, before a CNN scan of d with opts starts, about how long it will take:
+// "about 2 min (an estimate)" (suspect.EstimateCNN at the rate suspect.CalibrateCNN measures
+// now, in about 0.3 s); "" when the calibration failed (ctx cancelled). O(N).
+func estimate(ctx context.Context, d sample.Set, opts suspect.CNNOptions) string {
+	rate, err := suspect.CalibrateCNN(ctx)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("about %s (an estimate)", roughDuration(suspect.EstimateCNN(d, opts, rate)))
 }
 
 // roughDuration writes an estimate d as a person would say it: to the second below a minute,

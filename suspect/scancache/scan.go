@@ -50,9 +50,10 @@ type Scanner struct {
 	// Note (may be nil) hears, as a sentence naming the file, why the cache was not used or not
 	// written: a damaged file, a class added since, a failed write. A miss says nothing.
 	Note func(string)
-	// Starting (may be nil) is called just before a scan runs (not on a hit), with the samples
-	// it scans: where a caller says how long it will take (suspect.EstimateCNN).
-	Starting func(d sample.Set, opts suspect.CNNOptions)
+	// Starting (may be nil) is called just before a scan runs (not on a hit), with Scan's
+	// context and the samples it scans: where a caller says how long it will take
+	// (suspect.EstimateCNN).
+	Starting func(ctx context.Context, d sample.Set, opts suspect.CNNOptions)
 }
 
 // Outcome says where a Scan's result came from.
@@ -97,7 +98,7 @@ func (s Scanner) Scan(ctx context.Context, d sample.Set, opts suspect.CNNOptions
 		return nil, out, err
 	}
 	if s.Starting != nil {
-		s.Starting(d, opts)
+		s.Starting(ctx, d, opts)
 	}
 	res, err := suspect.ScanCNN(ctx, d, opts, progress)
 	if err != nil {
