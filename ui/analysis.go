@@ -142,8 +142,9 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 		}
 		var est string // the estimate made before the scan, said until its first 5% are done
 		cache.Starting = func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
-			est = estimate(ctx, d, opts)
-			tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
+			if est = estimate(ctx, d, opts); est != "" {
+				tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
+			}
 		}
 		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
 		var last time.Time
