@@ -93,7 +93,8 @@ options:
                    (its probabilities scored against the labels as they are now: a label
                    changed since is checked, a class added since scans again), and a scan
                    that ran is kept there for next time (replacing the one before; where the
-                   folder cannot be written, stderr says so and the check goes on)
+                   folder cannot be written, or is read-only by its permissions, stderr says
+                   so and the check goes on)
 
 exit status: 0 done, 1 a file could not be read or written, 2 a usage error.
 `

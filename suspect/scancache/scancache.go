@@ -34,7 +34,9 @@ import (
 // place: beside the pair's other state files).
 const Suffix = ".idxlabel-scan"
 
-// magic opens every cache file; version 1 is this layout.
+// magic opens every cache file; version 1 is this layout. The version is also in every key
+// (KeyOf): raise it when ScanCNN's recipe changes what it gives for the same pixels and
+// settings (the network, the training, the vote), so that no scan of an older recipe is used.
 const (
 	magic   = "IDXLSCAN"
 	version = 1
