@@ -145,7 +145,8 @@ func Store(path string, key Key, e *Entry) error {
 // beyond the header then, and never more than the size n samples need, straight into the
 // entry's arrays (the file's bytes are not held besides). Errors (naming path):
 // a file that is not a regular file, or is damaged (wrong size, checksum, classes not strictly
-// ascending, a probability outside 0–1 or a value that is not finite), or the read error.
+// ascending or one of them sample.NoLabel, a probability outside 0–1 or a value that is not
+// finite), or the read error.
 func Load(path string, key Key, n int) (*Entry, error) {
 	f, fi, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -192,6 +193,9 @@ func Load(path string, key Key, n int) (*Entry, error) {
 			return nil, err
 		}
 		e.Classes[c] = int(int32(u))
+		if e.Classes[c] == sample.NoLabel && bad == "" {
+			bad = "a class that is no label"
+		}
 		if c > 0 && e.Classes[c] <= e.Classes[c-1] && bad == "" {
 			bad = "classes out of order"
 		}
