@@ -27,15 +27,19 @@ func logScanShown(asked time.Time, source string, n int) {
 	}
 }
 
-// logModeShown returns what prints, under testScanLogEnv, that the mode titled title, chosen
-// now and ready (its scan adopted), was shown: in Unix time (nanoseconds) and ms after it was
-// chosen. Called as defer logModeShown(title)().
-func logModeShown(title string) func() {
+// logModeShown returns what prints, under testScanLogEnv, that mode m, chosen now and ready
+// (its scan adopted), was shown: in Unix time (nanoseconds) and ms after it was chosen. Called
+// as defer logModeShown(m)().
+func logModeShown(m mode) func() {
 	chosen := time.Now()
 	return func() {
 		if scanLogOn {
+			name := map[mode]string{modeConfusion: "Confusion matrix", modeMap: "Map"}[m]
+			if name == "" {
+				name = fmt.Sprint(int(m))
+			}
 			fmt.Fprintf(os.Stderr, "idxlabel: mode %q shown at %d, %.1f ms after it was chosen (ready)\n",
-				title, time.Now().UnixNano(), float64(time.Since(chosen).Microseconds())/1000)
+				name, time.Now().UnixNano(), float64(time.Since(chosen).Microseconds())/1000)
 		}
 	}
 }
