@@ -108,3 +108,31 @@ func TestScanKeptOnDisk(t *testing.T) {
 		t.Fatal("a sample added since a kept scan was placed, or a placement runs")
 	}
 }
+
+// Before a scan runs the status bar's progress says about how long it will take, labelled an
+// estimate; a scan read from the cache says nothing of the kind.
+func TestScanEstimateSaid(t *testing.T) {
+	ip, lp := demoPair(t)
+	for _, want := range []bool{true, false} { // a scan, then the kept one
+		w := newTestWindow(t)
+		q := queueUI(w)
+		w.sugg.opts = quickCNN
+		var notes []string
+		w.scans.watch = append(w.scans.watch, func(note string, _ float64) { notes = append(notes, note) })
+		ds, err := store.Open(ip, lp, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.c.setDataset(ds, filepath.Base(lp), false)
+		var got *analysis
+		w.scans.analyse(func(a *analysis) { got = a })
+		waitUI(t, q, func() bool { return got != nil })
+		said := slices.ContainsFunc(notes, func(n string) bool {
+			return strings.HasPrefix(n, "CNN scan of 300 samples: about ") && strings.HasSuffix(n, " (an estimate)")
+		})
+		if said != want || got.cached == want {
+			t.Fatalf("scanned %t: the estimate said %t (%q)", want, said, notes)
+		}
+		ds.Close()
+	}
+}
