@@ -48,8 +48,8 @@ type Written struct {
 type Progress func(file string, done, total int)
 
 // NamesFileFor returns the class-name file Write writes beside an output label file:
-// "<labels>.classes.txt" (store.FindClassNames finds it there).
-func NamesFileFor(labels string) string { return labels + ".classes.txt" }
+// labels + store.ClassNamesSuffix, where store.FindClassNames finds it.
+func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix }
 
 // Write writes every part of p: each output's images stream from the inputs, read in order to
 // their ends (every input verified in full; an input changed since Open is refused), converted

@@ -1,7 +1,5 @@
 package store
 
-import "idxlabel/store/journal"
-
 // The undo history outlives a save, as in any editor. A save drops the deleted samples and
 // renumbers the rest (renumber), so every step on the undo and redo stacks is carried through
 // that renumbering (remap), by these rules:
@@ -127,16 +125,16 @@ type savedAppend struct {
 	labels []int32
 }
 
-func (a *savedAppend) apply(d *Dataset) Change {
+func (a *savedAppend) apply(m *model) Change {
 	for _, i := range a.idx {
-		d.deleted[i] = false
+		m.deleted[i] = false
 	}
 	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
 }
 
-func (a *savedAppend) revert(d *Dataset) Change {
+func (a *savedAppend) revert(m *model) Change {
 	for _, i := range a.idx {
-		d.deleted[i] = true
+		m.deleted[i] = true
 	}
 	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
 }
@@ -156,23 +154,20 @@ func (a *savedAppend) remap(r renumbering, _ bool) action {
 	return b
 }
 
-// carryHistory carries the undo and redo stacks through a save whose renumbering is r (d.mu
-// held, before rebase resets the samples): the steps are remapped, the saved state becomes the
-// clean one, and the history record the next journal starts with is prepared. A history too
-// large for one journal record (journal.MaxRecord: a redo stack holding a large import's pixels) is
-// cut: first the redo stack, then all of it. What is cut can no longer be undone or redone, and
-// the review marks of decisions on a cut undo stack are kept in memory but not restored after
-// a crash (history.go).
-func (d *Dataset) carryHistory(r renumbering) {
-	d.undo, d.redo = remapStack(d.undo, r, true), remapStack(d.redo, r, false)
-	d.clean = len(d.undo)
-	d.carry = d.historyRecord()
-	if len(d.carry) > journal.MaxRecord {
-		d.redo = nil
-		d.carry = d.historyRecord()
-	}
-	if len(d.carry) > journal.MaxRecord {
-		d.undo, d.redo, d.clean = nil, nil, 0
-		d.carry = d.historyRecord()
+// remapHistory carries the undo and redo stacks through a save whose renumbering is r (m.mu
+// held, before the samples are reset to the saved ones): the steps are remapped and the saved
+// state becomes the clean one.
+func (m *model) remapHistory(r renumbering) {
+	m.undo, m.redo = remapStack(m.undo, r, true), remapStack(m.redo, r, false)
+	m.clean = len(m.undo)
+}
+
+// forgetSteps empties the redo stack, and the undo stack too unless redoOnly (m.mu held): what
+// is forgotten can no longer be undone or redone. The samples stay as they are; with the undo
+// stack gone they are the clean state.
+func (m *model) forgetSteps(redoOnly bool) {
+	m.redo = nil
+	if !redoOnly {
+		m.undo, m.clean = nil, 0
 	}
 }

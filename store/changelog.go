@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"idxlabel/sample"
 	"slices"
 	"sync"
@@ -9,7 +8,7 @@ import (
 )
 
 // The change log: every label change since the files were opened, each with how and when it
-// was made (issue 13's provenance).
+// was made.
 //
 // What it lists. One entry per sample an edit changed, oldest first: a relabel or a review
 // decision that changed the label (Original = the label before it), an added sample
@@ -35,143 +34,10 @@ import (
 //
 // How it is kept. Every edit carries its How and time, and every undo and redo its time, in its
 // journal record (and each step of a history record its How and time), so a replayed journal
-// rebuilds the same log. As edits, undos and redos are made or replayed (logDo, logStep) the
+// rebuilds the same log. As edits, undos and redos are made or replayed (sessionLog.do, step) the
 // Dataset keeps two lists of events: the session's, and the one since the last save, which
 // the save turns into the entries it appends to the change log beside the label file. entries
 // reads a list (restores cancel deletions; added-and-deleted samples are left out).
-
-// How says how a change was made. Its values are stored in journals (version 2): they are
-// never renumbered, and new ones go at the end.
-type How uint8
-
-const (
-	// HowUnknown: an edit replayed from a journal an older idxlabel wrote, which did not record
-	// how (it is written as an empty field).
-	HowUnknown           How = iota
-	HowManual                // a person set one sample's label (a digit, the class picker)
-	HowBatch                 // a person set the label of several samples in one step
-	HowSuspectAccepted       // a review of suspects: the suggested label accepted
-	HowSuggestedAccepted     // a model's suggested label accepted for an unlabelled sample
-	HowAddedDrawn            // a sample drawn in the draw window
-	HowAddedImported         // a sample imported from image files
-	HowDeleted               // a sample deleted
-	howRestore               // a restore (never in the log: it cancels the deletion)
-	// HowUndone: a label change the log already held before it began (saved, or reopened with
-	// its history after a crash) taken back by an undo; in no journal record (the undo is one).
-	HowUndone
-	howCount
-)
-
-var howNames = [howCount]string{"", "manual", "batch", "suspect-accepted", "suggested-accepted", "added-drawn", "added-imported", "deleted", "", "undone"}
-
-// String returns the name written in the change log's how column ("manual", "suspect-accepted",
-// …), "" for HowUnknown.
-func (h How) String() string {
-	if h < howCount {
-		return howNames[h]
-	}
-	return fmt.Sprintf("How(%d)", h)
-}
-
-// relabelHow is the How of SetLabels and Relabel, which do not say: manual for one sample
-// named, batch for several.
-func relabelHow(n int) How {
-	if n == 1 {
-		return HowManual
-	}
-	return HowBatch
-}
-
-// checkHow refuses a How that does not describe an edit of record type t: a label change is
-// manual, batch, suspect-accepted or suggested-accepted; an append added-drawn or
-// added-imported; a deletion deleted; a restore has none of its own. HowUnknown fits every type
-// (old journals). It is the one rule for the API and for journal records.
-func checkHow(t byte, h How) error {
-	ok := h == HowUnknown
-	switch t {
-	case recRelabel, recDecide:
-		ok = ok || h >= HowManual && h <= HowSuggestedAccepted
-	case recAppend:
-		ok = ok || h == HowAddedDrawn || h == HowAddedImported
-	case recDelete:
-		ok = ok || h == HowDeleted
-	case recRestore:
-		ok = ok || h == howRestore
-	}
-	if !ok {
-		return fmt.Errorf("how %q does not describe this kind of edit", h)
-	}
-	return nil
-}
-
-// recordType returns the type of the journal record of an edit like a (a saved append's is an
-// append's), for checkHow.
-func recordType(a action) byte {
-	switch a := a.(type) {
-	case *relabel:
-		return recRelabel
-	case *decide:
-		return recDecide
-	case *appendSamples, *savedAppend:
-		return recAppend
-	case *setDeleted:
-		if a.to {
-			return recDelete
-		}
-		return recRestore
-	}
-	return 0
-}
-
-// provenance is how and when an edit was made; every action embeds it, and a save's remap
-// (carry.go) copies it.
-type provenance struct {
-	how  How
-	when int64  // Unix time in milliseconds; 0 when unknown
-	id   uint64 // names the step in the session's events (0 until it makes one: stepID)
-}
-
-func (p *provenance) prov() *provenance { return p }
-
-// madeNow returns the provenance of an edit made now.
-func madeNow(how How) provenance { return provenance{how: how, when: time.Now().UnixMilli()} }
-
-// provOf returns a's provenance (every action has one).
-func provOf(a action) *provenance {
-	if p, ok := a.(interface{ prov() *provenance }); ok {
-		return p.prov()
-	}
-	return &provenance{}
-}
-
-// SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
-// HowBatch, HowSuspectAccepted or HowSuggestedAccepted (a model's suggestion accepted for
-// unlabelled samples). Errors: as SetLabels, and a How of another kind.
-func (d *Dataset) SetLabelsAs(how How, indices, labels []int) error {
-	if err := checkHow(recRelabel, how); err != nil || how == HowUnknown {
-		return fmt.Errorf("SetLabelsAs: %q is not how labels are set", how)
-	}
-	return d.setLabels(how, indices, labels)
-}
-
-// DecideAs is Decide for a review that says how the label was chosen: HowSuspectAccepted when
-// the person accepted the suggestion, HowManual when they typed a label. Errors: as Decide, and
-// a How of another kind.
-func (d *Dataset) DecideAs(how How, i, label int) error {
-	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
-		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)
-	}
-	return d.decideAs(how, i, label)
-}
-
-// AppendAs is Append for a caller that says where the samples come from: HowAddedDrawn or
-// HowAddedImported. Errors: as Append, and a How of another kind.
-func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
-	if how != HowAddedDrawn && how != HowAddedImported {
-		return 0, fmt.Errorf("AppendAs: %q is not how samples are added", how)
-	}
-	return d.appendAs(how, samples)
-}
 
 // ChangeLogEntry is one change in the change log (see the numbering above).
 type ChangeLogEntry struct {
@@ -202,11 +68,11 @@ const (
 type sessionLog struct {
 	session  []logEvent       // since the files were opened
 	unsaved  []logEvent       // since the last save (or the opening)
-	saved    []ChangeLogEntry // the entries of every save of the session, in order (logSave)
+	saved    []ChangeLogEntry // the entries of every save of the session, in order (sessionLog.save)
 	index    []int            // session number of each base sample; nil when it is its number
 	shift    int              // session number of the first appended sample, minus baseN
 	nextID   uint64           // the last step id given (stepID)
-	undoTime int64            // the time of the undo logStep is logging, for its entries
+	undoTime int64            // the time of the undo step (sessionLog.step) is logging, for its entries
 	off      bool             // saves do not append to the changes file (SetWriteChanges)
 
 	fileMu   sync.Mutex     // one append to a changes file at a time; guards appended and err
@@ -219,63 +85,63 @@ type sessionLog struct {
 func (d *Dataset) ChangeLog() []ChangeLogEntry {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	return d.sessionEntries()
+	return d.log.sessionEntries(&d.model)
 }
 
-// sessionEntries returns the entries of the session's events (d.mu held).
-func (d *Dataset) sessionEntries() []ChangeLogEntry {
-	return entries(d.log.session, d.addedDeleted(len(d.opened)))
+// sessionEntries returns the entries of the session's events (m.mu held).
+func (l *sessionLog) sessionEntries(m *model) []ChangeLogEntry {
+	return entries(l.session, l.addedDeleted(m, len(m.opened)))
 }
 
 // addedDeleted returns the session numbers of the samples from the from-th on (those added
 // since the files as opened, or as last saved) that are deleted now: whatever their events, they
-// never reach the files (d.mu held).
-func (d *Dataset) addedDeleted(from int) map[int]bool {
+// never reach the files (m.mu held).
+func (l *sessionLog) addedDeleted(m *model, from int) map[int]bool {
 	out := map[int]bool{}
-	for i := from; i < len(d.deleted); i++ {
-		if d.deleted[i] {
-			out[d.sessionIndex(i)] = true
+	for i := from; i < len(m.deleted); i++ {
+		if m.deleted[i] {
+			out[l.sessionIndex(m, i)] = true
 		}
 	}
 	return out
 }
 
-// sessionIndex returns the session number of sample i (d.mu held).
-func (d *Dataset) sessionIndex(i int) int {
-	if i >= d.baseN {
-		return i + d.log.shift
+// sessionIndex returns the session number of sample i (m.mu held).
+func (l *sessionLog) sessionIndex(m *model, i int) int {
+	if i >= m.baseN {
+		return i + l.shift
 	}
-	if d.log.index != nil {
-		return d.log.index[i]
+	if l.index != nil {
+		return l.index[i]
 	}
 	return i
 }
 
-// stepID returns a's id, giving it one if it has none (d.mu held).
-func (d *Dataset) stepID(a action) uint64 {
+// stepID returns a's id, giving it one if it has none (m.mu held).
+func (l *sessionLog) stepID(a action) uint64 {
 	p := provOf(a)
 	if p.id == 0 {
-		d.log.nextID++
-		p.id = d.log.nextID
+		l.nextID++
+		p.id = l.nextID
 	}
 	return p.id
 }
 
-// events returns the events step a makes on the samples as they are now (d.mu held): applied,
+// events returns the events step a makes on the samples as they are now (m.mu held): applied,
 // or, when inverse, just reverted by an undo, at log.undoTime: a label change taken back is
 // HowUndone, a sample an undo removes (an added one, a restored one) HowDeleted. Deletions
 // read the sample's label now, so it runs right after a.apply or a.revert.
-func (d *Dataset) events(a action, inverse bool) []logEvent {
+func (l *sessionLog) events(m *model, a action, inverse bool) []logEvent {
 	p := provOf(a)
-	base := logEvent{step: d.stepID(a), inverse: inverse}
+	base := logEvent{step: l.stepID(a), inverse: inverse}
 	base.How, base.When = p.how, unixMilli(p.when)
 	if inverse {
-		base.How, base.When = HowUndone, unixMilli(d.log.undoTime)
+		base.How, base.When = HowUndone, unixMilli(l.undoTime)
 	}
 	var out []logEvent
 	ev := func(kind byte, i int, from, to int32) {
 		e := base
-		e.kind, e.Index, e.Original, e.New = kind, d.sessionIndex(i), int(from), int(to)
+		e.kind, e.Index, e.Original, e.New = kind, l.sessionIndex(m, i), int(from), int(to)
 		if kind == evDelete {
 			e.How = HowDeleted
 		}
@@ -307,7 +173,7 @@ func (d *Dataset) events(a action, inverse bool) []logEvent {
 	case *savedAppend: // undone: its samples marked deleted; redone: restored
 		for k, i := range a.idx {
 			if inverse {
-				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
+				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
 			} else {
 				ev(evAdd, int(i), sample.NoLabel, a.labels[k])
 			}
@@ -315,7 +181,7 @@ func (d *Dataset) events(a action, inverse bool) []logEvent {
 	case *setDeleted:
 		for _, i := range a.idx {
 			if a.to != inverse {
-				ev(evDelete, int(i), d.labels[i], sample.NoLabel)
+				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
 			} else {
 				ev(evRestore, int(i), sample.NoLabel, sample.NoLabel)
 			}
@@ -332,30 +198,30 @@ func unixMilli(ms int64) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// logDo records the events of an edit just applied (perform; d.mu held).
-func (d *Dataset) logDo(a action) {
-	ev := d.events(a, false)
-	d.log.session = append(d.log.session, ev...)
-	d.log.unsaved = append(d.log.unsaved, ev...)
+// do records the events of an edit just applied (Dataset.edit, after perform; m.mu held).
+func (l *sessionLog) do(m *model, a action) {
+	ev := l.events(m, a, false)
+	l.session = append(l.session, ev...)
+	l.unsaved = append(l.unsaved, ev...)
 }
 
-// logStep records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
-// when (Unix milliseconds; 0 unknown), in both lists (d.mu held). An undo takes the step's
+// step records an undo (undo true) or a redo of step a, just reverted or re-applied, made at
+// when (Unix milliseconds; 0 unknown), in both lists (m.mu held). An undo takes the step's
 // entries out of a list that has them, or else (the files already held the step when the list
 // began) adds the entries of its undoing; a redo takes those out again, or else puts the step's
 // entries back. An undone saved append always adds its deletions: its samples stay, deleted,
 // and a restore can bring them back (entries then sees the deletion cancelled).
-func (d *Dataset) logStep(a action, undo bool, when int64) {
-	d.log.undoTime = when
-	fwd, inv := d.events(a, false), d.events(a, true)
+func (l *sessionLog) step(m *model, a action, undo bool, when int64) {
+	l.undoTime = when
+	fwd, inv := l.events(m, a, false), l.events(m, a, true)
 	_, stays := a.(*savedAppend) // undone, its samples stay, deleted
-	for _, l := range []*[]logEvent{&d.log.session, &d.log.unsaved} {
+	for _, list := range []*[]logEvent{&l.session, &l.unsaved} {
 		if undo {
-			if stays || !drop(l, fwd, false) {
-				*l = append(*l, inv...)
+			if stays || !drop(list, fwd, false) {
+				*list = append(*list, inv...)
 			}
-		} else if !drop(l, inv, true) {
-			*l = append(*l, fwd...)
+		} else if !drop(list, inv, true) {
+			*list = append(*list, fwd...)
 		}
 	}
 }
@@ -414,13 +280,13 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 	return out
 }
 
-// logSave turns the events since the last save into the entries the save appends to the change
+// save turns the events since the last save into the entries the save appends to the change
 // log beside the label file (appendChanges), and carries the session numbering over the save's
 // renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
-// calls it before rebase (d.mu held).
-func (d *Dataset) logSave(renumber []int) {
-	d.log.saved = append(d.log.saved, entries(d.log.unsaved, d.addedDeleted(d.baseN))...)
-	d.log.unsaved = nil
+// calls it before rebase (m.mu held).
+func (l *sessionLog) save(m *model, renumber []int) {
+	l.saved = append(l.saved, entries(l.unsaved, l.addedDeleted(m, m.baseN))...)
+	l.unsaved = nil
 	kept := 0
 	for _, k := range renumber {
 		kept = max(kept, k+1)
@@ -429,7 +295,7 @@ func (d *Dataset) logSave(renumber []int) {
 	identity := true
 	for i, k := range renumber {
 		if k >= 0 {
-			index[k] = d.sessionIndex(i)
+			index[k] = l.sessionIndex(m, i)
 			identity = identity && index[k] == k
 		}
 	}
@@ -437,8 +303,8 @@ func (d *Dataset) logSave(renumber []int) {
 		index = nil
 	}
 	// Samples added later keep numbers after all the session's earlier ones, even deleted ones.
-	d.log.shift = len(d.labels) + d.log.shift - kept
-	d.log.index = index
+	l.shift = len(m.labels) + l.shift - kept
+	l.index = index
 }
 
 // SetWriteChanges says whether saves append their changes to the change log beside the label

@@ -104,7 +104,7 @@ func (d *Dataset) appendChanges() {
 	if had, ok := d.log.appended[key]; ok {
 		list = d.log.saved[had:n:n]
 	} else {
-		list = d.sessionEntries()
+		list = d.log.sessionEntries(&d.model)
 	}
 	d.mu.RUnlock()
 	if off || path == "" {

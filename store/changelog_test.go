@@ -28,7 +28,7 @@ func checkLogExplains(t *testing.T, d *Dataset) {
 	d.mu.RLock()
 	session := make([]int, len(d.labels))
 	for i := range session {
-		session[i] = d.sessionIndex(i)
+		session[i] = d.log.sessionIndex(&d.model, i)
 	}
 	d.mu.RUnlock()
 	label, deleted, exists := map[int]int{}, map[int]bool{}, map[int]bool{}
@@ -802,7 +802,7 @@ func (c *changesFile) saved(t *testing.T, d *Dataset, where string) {
 		t.Fatalf("%s: the rows give %d samples, the files hold %d", where, len(c.labels), len(d.labels))
 	}
 	for i, l := range d.labels {
-		if s := d.sessionIndex(i); c.labels[s] != int(l) {
+		if s := d.log.sessionIndex(&d.model, i); c.labels[s] != int(l) {
 			t.Fatalf("%s: the rows give sample %d (session %d) label %d, the files %d", where, i, s, c.labels[s], l)
 		}
 	}

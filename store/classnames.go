@@ -59,3 +59,6 @@ func (d *Dataset) settleEditedNames() error {
 	d.mu.Unlock()
 	return nil
 }
+
+// ClassNamesFile returns the class-name file Open read, or "".
+func (d *Dataset) ClassNamesFile() string { return d.namesPath }

@@ -6,7 +6,7 @@ import "idxlabel/sample"
 // Height×Width as Size reports, row-major. For a transposed dataset it fills buf (grown as
 // needed); otherwise it returns the stored pixels themselves, which must not be modified. It
 // panics if i is out of range.
-func (d *Dataset) DisplayPixels(i int, buf []byte) []byte {
-	h, w := d.Size()
-	return sample.Upright(d.Pixels(i), h, w, d.transposed, buf)
+func (m *model) DisplayPixels(i int, buf []byte) []byte {
+	h, w := m.Size()
+	return sample.Upright(m.Pixels(i), h, w, m.transposed, buf)
 }

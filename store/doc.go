@@ -2,6 +2,18 @@
 // (plain or gzip, any IDX dtype), the edits made to it (relabel, append, delete, restore) with
 // unlimited undo and redo, a crash-safe journal of every edit, and an atomic paired save.
 //
+// Two types make it up. The model (model.go, unexported, embedded in Dataset so that its
+// queries are Dataset's) is what a person's edits do, in memory: the samples, their labels,
+// deletion and review marks, appended samples, class names, the undo and redo stacks
+// (actions.go, modeledit.go, carry.go), the counts (tally.go), the queries (query.go) and the
+// notifications (notify.go); it writes no file, and its steps know their journal encoding
+// (records.go, history.go). Dataset is the session that keeps those edits: it opens and locks
+// the pair (dataset.go, lock.go), journals every edit before the model applies it (edit.go,
+// journalwrite.go), offers and replays a journal left by a crash (recovery.go), saves
+// (save.go), logs the changes (changelog.go), and refuses edits when it cannot keep them
+// (closed, read-only, saving, a journal awaiting a decision: takesEdits). One lock, the model's,
+// guards both, so every method of either is safe for concurrent use.
+//
 // Samples are numbered 0…Len()-1: first the samples of the files in file order, then appended
 // samples. Deleted samples keep their number until the next save removes them. Pixels stay in one
 // contiguous buffer per origin (the file's, the appended ones') and Pixels returns views.

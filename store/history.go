@@ -44,16 +44,16 @@ const (
 )
 
 // historyRecord encodes the undo and redo stacks as a history record; nil when both are empty
-// (d.mu held).
-func (d *Dataset) historyRecord() []byte {
-	if len(d.undo)+len(d.redo) == 0 {
+// (m.mu held).
+func (m *model) historyRecord() []byte {
+	if len(m.undo)+len(m.redo) == 0 {
 		return nil
 	}
-	e := enc{recHistory}.u32(uint32(len(d.undo))).u32(uint32(len(d.redo)))
-	for _, a := range d.undo {
+	e := enc{recHistory}.u32(uint32(len(m.undo))).u32(uint32(len(m.redo)))
+	for _, a := range m.undo {
 		e = a.history(e)
 	}
-	for _, a := range d.redo {
+	for _, a := range m.redo {
 		e = a.history(e)
 	}
 	return e
@@ -105,14 +105,14 @@ func (a *appendSamples) history(e enc) enc {
 }
 
 // replayHistory restores the undo and redo stacks from a history record of a journal of the
-// given version, the first record of a journal (d.mu held; both stacks empty). The record is untrusted: every index must name a
+// given version, the first record of a journal (m.mu held; both stacks empty). The record is untrusted: every index must name a
 // sample that exists when its step would be undone or redone (counting the samples the redo
 // stack's appends add), every label must fit the label dtype (a label before may also be
 // sample.NoLabel: samples that had none before a save wrote labels), and appended pixels must have
 // the samples' size. Errors: a record that does not decode or does not fit, in which case
 // nothing is restored.
-func (d *Dataset) replayHistory(p []byte, version int) error {
-	if len(d.undo)+len(d.redo) > 0 {
+func (m *model) replayHistory(p []byte, version int) error {
+	if len(m.undo)+len(m.redo) > 0 {
 		return errors.New("a history record after edits")
 	}
 	r := &dec{b: p[1:]}
@@ -128,7 +128,7 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 	}
 	undo := make([]action, 0, nu)
 	for range nu {
-		a, err := d.historyStep(r, false, version)
+		a, err := m.historyStep(r, false, version)
 		if err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 	}
 	redo := make([]action, 0, nr)
 	for range nr {
-		a, err := d.historyStep(r, true, version)
+		a, err := m.historyStep(r, true, version)
 		if err != nil {
 			return err
 		}
@@ -147,26 +147,26 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 	}
 	// The undo stack's steps are undone with every sample there; the redo stack's are redone
 	// from the top, each after the appends above it.
-	n := len(d.labels)
+	n := len(m.labels)
 	for _, a := range undo {
-		if err := d.fits(a, n); err != nil {
+		if err := m.fits(a, n); err != nil {
 			return err
 		}
 	}
 	for _, a := range slices.Backward(redo) {
-		if err := d.fits(a, n); err != nil {
+		if err := m.fits(a, n); err != nil {
 			return err
 		}
 		if ap, ok := a.(*appendSamples); ok {
 			n += len(ap.labels)
 		}
 	}
-	d.undo, d.redo, d.clean = undo, redo, len(undo)
+	m.undo, m.redo, m.clean = undo, redo, len(undo)
 	// A sample is marked reviewed exactly when a decision on it is on the undo stack (Decide
 	// marks it, undoing the first decision unmarks it): the marks come back with the history.
 	for _, a := range undo {
 		if a, ok := a.(*decide); ok {
-			d.reviewed[a.i] = true
+			m.reviewed[a.i] = true
 		}
 	}
 	return nil
@@ -175,8 +175,8 @@ func (d *Dataset) replayHistory(p []byte, version int) error {
 // historyStep decodes one step of a history record of a journal of the given version,
 // checking its labels, pixel size and How (checkHow, as the edit record of the same kind), and
 // that it names at least one sample, none twice (as decodeEdit); appends are allowed only on the
-// redo stack (d.mu held).
-func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
+// redo stack (m.mu held).
+func (m *model) historyStep(r *dec, redo bool, version int) (action, error) {
 	kind := r.u8()
 	var pv provenance
 	if version >= 2 {
@@ -184,7 +184,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 	}
 	label := func(l int32, before bool) {
 		if r.err == nil && !(before && l == sample.NoLabel) {
-			if err := d.checkLabel(int(l)); err != nil {
+			if err := m.checkLabel(int(l)); err != nil {
 				r.err = err
 			}
 		}
@@ -242,8 +242,8 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 			r.err = errNoSample
 		}
 		pps := int(r.u32())
-		if r.err == nil && pps != d.h*d.w {
-			return nil, fmt.Errorf("history: appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
+		if r.err == nil && pps != m.h*m.w {
+			return nil, fmt.Errorf("history: appended samples of %d pixels in a dataset of %d×%d", pps, m.h, m.w)
 		}
 		b := &appendSamples{labels: make([]int32, n)}
 		for k := range n {
@@ -269,7 +269,7 @@ func (d *Dataset) historyStep(r *dec, redo bool, version int) (action, error) {
 
 // fits checks that every sample step a names is below n, the samples there are when it is
 // undone or redone.
-func (d *Dataset) fits(a action, n int) error {
+func (m *model) fits(a action, n int) error {
 	var idx []int32
 	switch a := a.(type) {
 	case *relabel:
@@ -287,82 +287,4 @@ func (d *Dataset) fits(a action, n int) error {
 		}
 	}
 	return nil
-}
-
-// replayRecord replays the k-th record of a journal of the given version (d.mu held): the
-// history record, which may only come first, or an edit, undo or redo (replay).
-func (d *Dataset) replayRecord(k int, p []byte, version int) (Change, error) {
-	if p[0] == recHistory {
-		if k != 0 {
-			return Change{}, errors.New("a history record after edits")
-		}
-		return Change{}, d.replayHistory(p, version)
-	}
-	return d.replay(p, version)
-}
-
-// editRecords returns how many of a journal's records are edits, undos and redos (the history
-// record is none).
-func editRecords(records [][]byte) int {
-	n := len(records)
-	if n > 0 && records[0][0] == recHistory {
-		n--
-	}
-	return n
-}
-
-// netEmpty reports whether a journal's records leave the samples as the files hold them: the
-// undo stack ends as it began (the history record's, or empty). Each edit pushes a new step
-// and clears the redo stack, an undo moves the top step to the redo stack, a redo moves it
-// back. A record that cannot be followed (an undo with nothing to undo, a damaged history
-// record) makes it not empty, so the journal is offered and its replay reports the problem.
-func netEmpty(records [][]byte) bool {
-	var undo, redo []int
-	next := 0
-	for k, p := range records {
-		switch p[0] {
-		case recHistory:
-			r := &dec{b: p[1:]}
-			nu, nr := r.count(1), r.count(1)
-			if k != 0 || r.err != nil || nu+nr > len(r.b) {
-				return false
-			}
-			for range nu {
-				undo = append(undo, next)
-				next++
-			}
-			for range nr {
-				redo = append(redo, next)
-				next++
-			}
-		case recUndo:
-			if len(undo) == 0 {
-				return false
-			}
-			redo, undo = append(redo, undo[len(undo)-1]), undo[:len(undo)-1]
-		case recRedo:
-			if len(redo) == 0 {
-				return false
-			}
-			undo, redo = append(undo, redo[len(redo)-1]), redo[:len(redo)-1]
-		default:
-			undo, redo = append(undo, next), nil
-			next++
-		}
-	}
-	start := 0
-	if len(records) > 0 && records[0][0] == recHistory {
-		r := &dec{b: records[0][1:]}
-		start = r.count(1)
-	}
-	// The step tokens of the history's undo stack are 0…start-1, bottom to top.
-	if len(undo) != start {
-		return false
-	}
-	for k, t := range undo {
-		if t != k {
-			return false
-		}
-	}
-	return true
 }

@@ -145,3 +145,69 @@ func (r *dec) takeElems(n, size int) []byte {
 	}
 	return r.take(n * size)
 }
+
+// editRecords returns how many of a journal's records are edits, undos and redos (the history
+// record is none).
+func editRecords(records [][]byte) int {
+	n := len(records)
+	if n > 0 && records[0][0] == recHistory {
+		n--
+	}
+	return n
+}
+
+// netEmpty reports whether a journal's records leave the samples as the files hold them: the
+// undo stack ends as it began (the history record's, or empty). Each edit pushes a new step
+// and clears the redo stack, an undo moves the top step to the redo stack, a redo moves it
+// back. A record that cannot be followed (an undo with nothing to undo, a damaged history
+// record) makes it not empty, so the journal is offered and its replay reports the problem.
+func netEmpty(records [][]byte) bool {
+	var undo, redo []int
+	next := 0
+	for k, p := range records {
+		switch p[0] {
+		case recHistory:
+			r := &dec{b: p[1:]}
+			nu, nr := r.count(1), r.count(1)
+			if k != 0 || r.err != nil || nu+nr > len(r.b) {
+				return false
+			}
+			for range nu {
+				undo = append(undo, next)
+				next++
+			}
+			for range nr {
+				redo = append(redo, next)
+				next++
+			}
+		case recUndo:
+			if len(undo) == 0 {
+				return false
+			}
+			redo, undo = append(redo, undo[len(undo)-1]), undo[:len(undo)-1]
+		case recRedo:
+			if len(redo) == 0 {
+				return false
+			}
+			undo, redo = append(undo, redo[len(redo)-1]), redo[:len(redo)-1]
+		default:
+			undo, redo = append(undo, next), nil
+			next++
+		}
+	}
+	start := 0
+	if len(records) > 0 && records[0][0] == recHistory {
+		r := &dec{b: records[0][1:]}
+		start = r.count(1)
+	}
+	// The step tokens of the history's undo stack are 0…start-1, bottom to top.
+	if len(undo) != start {
+		return false
+	}
+	for k, t := range undo {
+		if t != k {
+			return false
+		}
+	}
+	return true
+}

@@ -303,14 +303,14 @@ func (d *Dataset) takeLock() error {
 	return nil
 }
 
-// relock takes, for a save to other files (images, labels), the locks of that pair that d does
-// not hold yet, and returns them; the old ones stay held. finishSave keeps what the saved pair
-// needs and releases the rest (d.mu held). Errors: *LockedError, or a lock file cannot be
-// created; no new lock is held then.
-func (d *Dataset) relock(images, labels string) (pairLocks, error) {
+// relock takes, for a save to other files (images, labels), the locks of that pair that ls (the
+// dataset's locks) does not hold yet, and returns them; the old ones stay held. finishSave keeps
+// what the saved pair needs and releases the rest (moveTo). Errors: *LockedError, or a lock file
+// cannot be created; no new lock is held then.
+func (ls pairLocks) relock(images, labels string) (pairLocks, error) {
 	var out pairLocks
 	for _, target := range lockTargets(images, labels) {
-		if d.locks.holds(target) {
+		if ls.holds(target) {
 			continue
 		}
 		l, err := lockPair(target, false)
@@ -323,19 +323,19 @@ func (d *Dataset) relock(images, labels string) (pairLocks, error) {
 	return out, nil
 }
 
-// moveLocks makes the locks of the pair (images, labels) the dataset's after a save to it: the
-// ones it held that the pair needs, and those the save took (taken); the others are released
-// (d.mu held).
-func (d *Dataset) moveLocks(images, labels string, taken pairLocks) {
+// moveTo returns the locks of the pair (images, labels) after a save to it: the ones of ls (the
+// dataset's locks) that the pair needs, and those the save took (taken); the others are
+// released.
+func (ls pairLocks) moveTo(images, labels string, taken pairLocks) pairLocks {
 	var keep pairLocks
-	for _, l := range d.locks {
+	for _, l := range ls {
 		if slices.ContainsFunc(lockTargets(images, labels), func(t string) bool { return pairLocks{l}.holds(t) }) {
 			keep = append(keep, l)
 		} else {
 			l.release()
 		}
 	}
-	d.locks = append(keep, taken...)
+	return append(keep, taken...)
 }
 
 // ErrSavePending: a file is part of a pair whose save was cut off between its renames (a save

@@ -26,18 +26,18 @@ type Change struct {
 // Gen returns the dataset's generation: a number that grows with every change to its samples
 // (an edit, undo, redo, replayed record or save). A view records the generation it reflects and
 // reads through SampleAt, which refuses reads from an older generation.
-func (d *Dataset) Gen() uint64 {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.gen
+func (m *model) Gen() uint64 {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.gen
 }
 
-// changed stamps c with a new generation and brings the counts up to date (d.mu held for
+// changed stamps c with a new generation and brings the counts up to date (m.mu held for
 // writing).
-func (d *Dataset) changed(c Change) Change {
-	d.tally.follow(d, c)
-	d.gen++
-	c.Gen = d.gen
+func (m *model) changed(c Change) Change {
+	m.tally.follow(m, c)
+	m.gen++
+	c.Gen = m.gen
 	return c
 }
 
@@ -46,38 +46,38 @@ func (d *Dataset) changed(c Change) Change {
 // reader's index may name another sample now) or i does not exist. Views read this way so that
 // a change made by another goroutine (a save renumbering the samples) is never mixed with
 // positions computed before it.
-func (d *Dataset) SampleAt(gen uint64, i int) (st State, px []byte, ok bool) {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if gen != d.gen || i < 0 || i >= len(d.labels) {
+func (m *model) SampleAt(gen uint64, i int) (st State, px []byte, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if gen != m.gen || i < 0 || i >= len(m.labels) {
 		return State{}, nil, false
 	}
-	return d.stateLocked(i), d.pixelsLocked(i), true
+	return m.stateLocked(i), m.pixelsLocked(i), true
 }
 
 // Subscribe registers f to be called after every change, on the goroutine that made it, with
 // no lock held (f may call the Dataset's methods). It returns a function that unsubscribes f.
 // f must not block; a UI hands the change to its own thread (fyne.Do).
-func (d *Dataset) Subscribe(f func(Change)) (cancel func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	id := d.nextSub
-	d.nextSub++
-	d.subs[id] = f
+func (m *model) Subscribe(f func(Change)) (cancel func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id := m.nextSub
+	m.nextSub++
+	m.subs[id] = f
 	return func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		delete(d.subs, id)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		delete(m.subs, id)
 	}
 }
 
-func (d *Dataset) notify(c Change) {
-	d.mu.RLock()
-	subs := make([]func(Change), 0, len(d.subs))
-	for _, f := range d.subs {
+func (m *model) notify(c Change) {
+	m.mu.RLock()
+	subs := make([]func(Change), 0, len(m.subs))
+	for _, f := range m.subs {
 		subs = append(subs, f)
 	}
-	d.mu.RUnlock()
+	m.mu.RUnlock()
 	for _, f := range subs {
 		f(c)
 	}

@@ -26,29 +26,29 @@ type Filter struct {
 
 // Select returns, in sample order, the indices of the samples f selects. It runs in O(Len()) and
 // allocates only the result.
-func (d *Dataset) Select(f Filter) []int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	out := make([]int, 0, len(d.labels))
-	for i, l := range d.labels {
+func (m *model) Select(f Filter) []int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]int, 0, len(m.labels))
+	for i, l := range m.labels {
 		if f.Class != nil && int(l) != *f.Class {
 			continue
 		}
 		switch f.Subset {
 		case Live:
-			if d.deleted[i] {
+			if m.deleted[i] {
 				continue
 			}
 		case Edited:
-			if i >= len(d.opened) || l == d.opened[i] {
+			if i >= len(m.opened) || l == m.opened[i] {
 				continue
 			}
 		case Added:
-			if i < len(d.opened) {
+			if i < len(m.opened) {
 				continue
 			}
 		case Deleted:
-			if !d.deleted[i] {
+			if !m.deleted[i] {
 				continue
 			}
 		}
@@ -67,17 +67,17 @@ type ClassCount struct {
 // Counts returns the number of samples per class, deleted ones left out, for every class in
 // Classes (zero counts included) plus sample.NoLabel when unlabelled samples exist, in class order. It
 // costs O(classes), whatever the number of samples (see tally).
-func (d *Dataset) Counts() []ClassCount {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	counts := d.tally.liveCounts(d)
-	classes := d.classesLocked()
+func (m *model) Counts() []ClassCount {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	counts := m.tally.liveCounts(m)
+	classes := m.classesLocked()
 	out := make([]ClassCount, 0, len(classes)+1)
 	if n := counts[sample.NoLabel]; n > 0 {
 		out = append(out, ClassCount{Class: sample.NoLabel, Count: n})
 	}
 	for _, c := range classes {
-		out = append(out, ClassCount{Class: c, Name: d.names[c], Count: counts[int32(c)]})
+		out = append(out, ClassCount{Class: c, Name: m.names[c], Count: counts[int32(c)]})
 	}
 	return out
 }
@@ -85,21 +85,21 @@ func (d *Dataset) Counts() []ClassCount {
 // Classes returns the sorted class values: every label present in the dataset (deleted samples
 // included), every class present when the files were read (or given to New), and every class
 // the class-name file names.
-func (d *Dataset) Classes() []int {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.classesLocked()
+func (m *model) Classes() []int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.classesLocked()
 }
 
-func (d *Dataset) classesLocked() []int {
+func (m *model) classesLocked() []int {
 	set := map[int]bool{}
-	for _, c := range d.declared {
+	for _, c := range m.declared {
 		set[c] = true
 	}
-	for c := range d.names {
+	for c := range m.names {
 		set[c] = true
 	}
-	for _, c := range d.tally.present(d) {
+	for _, c := range m.tally.present(m) {
 		set[c] = true
 	}
 	return slices.Sorted(maps.Keys(set))
@@ -107,14 +107,11 @@ func (d *Dataset) classesLocked() []int {
 
 // ClassName returns the name of class c from the class-name file (EMNIST mapping, classes.txt)
 // or the names given to New, or "" when it has none.
-func (d *Dataset) ClassName(c int) string {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.names[c]
+func (m *model) ClassName(c int) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.names[c]
 }
-
-// ClassNamesFile returns the class-name file Open read, or "".
-func (d *Dataset) ClassNamesFile() string { return d.namesPath }
 
 // Counters summarises the dataset for a status bar and the question about unsaved edits.
 type Counters struct {
@@ -128,10 +125,10 @@ type Counters struct {
 
 // Counters counts the samples; see the fields. It costs the same whatever the number of samples
 // (see tally).
-func (d *Dataset) Counters() Counters {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.tally.counters(d)
+func (m *model) Counters() Counters {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.tally.counters(m)
 }
 
 // Snapshot returns the live (not deleted) samples at this moment as a sample.Set, for work that
@@ -139,18 +136,18 @@ func (d *Dataset) Counters() Counters {
 // (sample.NoLabel when none) and Pixels(k), H×W bytes as stored (Transposed for EMNIST's
 // storage), and the class names as they are now. Pixels reads buffers that never change, so it
 // is safe from any goroutine while editing goes on.
-func (d *Dataset) Snapshot() sample.Set {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	s := sample.Set{H: d.h, W: d.w, Transposed: d.transposed, ClassName: d.ClassName}
-	for i, del := range d.deleted {
+func (m *model) Snapshot() sample.Set {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	s := sample.Set{H: m.h, W: m.w, Transposed: m.transposed, ClassName: m.ClassName}
+	for i, del := range m.deleted {
 		if !del {
 			s.Index = append(s.Index, i)
-			s.Labels = append(s.Labels, int(d.labels[i]))
+			s.Labels = append(s.Labels, int(m.labels[i]))
 		}
 	}
 	s.N = len(s.Index)
-	base, added, baseN, n := d.pixels, d.added, d.baseN, s.Dim()
+	base, added, baseN, n := m.pixels, m.added, m.baseN, s.Dim()
 	idx := s.Index
 	s.Pixels = func(k int) []byte {
 		i := idx[k]

@@ -65,23 +65,28 @@ const (
 	baseNew   byte = 1
 )
 
-// baseRecord fingerprints what the edits apply to: for files, the sample count, size, dtypes and
-// CRC-32C of the image and label data as read; for a new dataset, its size, classes and names.
-func (d *Dataset) baseRecord() []byte {
+// castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32 on amd64 and arm64): the
+// content hash of the stamps and the fingerprint of the files in a journal's base record.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// fingerprint returns the base record of a journal of edits to this model (m.mu held): for files
+// (isNew false), the sample count, size, dtypes and CRC-32C of the image and label data as read;
+// for a new dataset, its size, classes and names too. O(N): it reads all the data.
+func (m *model) fingerprint(isNew bool) []byte {
 	kind := baseFiles
-	if d.imagesPath == "" {
+	if isNew {
 		kind = baseNew
 	}
-	e := enc{recBase}.u8(kind).u32(uint32(d.baseN)).u32(uint32(d.h)).u32(uint32(d.w)).
-		u8(byte(d.imageHeader.Type)).u8(byte(d.labelHeader.Type)).
-		u32(crc32.Checksum(d.imageData, castagnoli)).u32(crc32.Checksum(d.labelData, castagnoli))
+	e := enc{recBase}.u8(kind).u32(uint32(m.baseN)).u32(uint32(m.h)).u32(uint32(m.w)).
+		u8(byte(m.imageHeader.Type)).u8(byte(m.labelHeader.Type)).
+		u32(crc32.Checksum(m.imageData, castagnoli)).u32(crc32.Checksum(m.labelData, castagnoli))
 	if kind == baseNew {
-		e = e.u32(uint32(len(d.declared)))
-		for _, c := range d.declared {
+		e = e.u32(uint32(len(m.declared)))
+		for _, c := range m.declared {
 			e = e.i32(int32(c))
 		}
 		classes := slices.Sorted(func(yield func(int) bool) {
-			for c := range d.names {
+			for c := range m.names {
 				if !yield(c) {
 					return
 				}
@@ -89,7 +94,7 @@ func (d *Dataset) baseRecord() []byte {
 		})
 		e = e.u32(uint32(len(classes)))
 		for _, c := range classes {
-			e = e.i32(int32(c)).u32(uint32(len(d.names[c]))).bytes([]byte(d.names[c]))
+			e = e.i32(int32(c)).u32(uint32(len(m.names[c]))).bytes([]byte(m.names[c]))
 		}
 	}
 	return e
@@ -126,47 +131,6 @@ func parseNewBase(p []byte) (*newBase, error) {
 	return nb, nil
 }
 
-// replay applies one edit record of a journal of the given version to d (d.mu held), as the
-// edit did originally but without journaling it. Errors: a record that does not decode or does
-// not fit the dataset (an index out of range, a wrong pixel count, a How that does not fit the
-// edit), in which case nothing is applied.
-func (d *Dataset) replay(p []byte, version int) (Change, error) {
-	t := p[0]
-	r := &dec{b: p[1:]}
-	if t == recUndo || t == recRedo {
-		undo := t == recUndo
-		var when int64
-		if version >= 2 {
-			when = r.i64()
-		}
-		if r.err != nil || len(r.b) != 0 {
-			return Change{}, errors.New("an undo or redo record of the wrong length")
-		}
-		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
-			return Change{}, errors.New("undo or redo with nothing to undo or redo")
-		}
-		a, ch := d.performStep(undo)
-		d.logStep(a, undo, when)
-		return ch, nil
-	}
-	var pv provenance
-	if version >= 2 {
-		pv = provenance{how: How(r.u8()), when: r.i64()}
-		if r.err != nil {
-			return Change{}, r.err
-		}
-		if err := checkHow(t, pv.how); err != nil {
-			return Change{}, err
-		}
-	}
-	a, err := d.decodeEdit(t, r)
-	if err != nil {
-		return Change{}, err
-	}
-	*provOf(a) = pv
-	return d.perform(a), nil
-}
-
 // errNoSample: a journaled step names no sample. An edit of no sample is never made (Relabel,
 // Delete, Restore and Append of nothing do nothing), so such a record is damage; accepted, its
 // name (UndoName) would have nothing to name.
@@ -188,9 +152,9 @@ func distinct(idx []int32) error {
 }
 
 // decodeEdit decodes the body of an edit record of type t (after any provenance) into the
-// action it journals, checking it against d (d.mu held): a relabel, deletion, restore or append
+// action it journals, checking it against m (m.mu held): a relabel, deletion, restore or append
 // names at least one sample (errNoSample), each at most once (distinct).
-func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
+func (m *model) decodeEdit(t byte, r *dec) (action, error) {
 	switch t {
 	case recRelabel:
 		n := r.count(8)
@@ -200,11 +164,11 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
 		for k := range n {
 			a.idx[k], a.to[k] = r.i32(), r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
+				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
 			}
 			if r.err == nil {
-				if err := d.checkLabel(int(a.to[k])); err != nil {
+				if err := m.checkLabel(int(a.to[k])); err != nil {
 					return nil, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
 				}
 			}
@@ -219,14 +183,14 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 			return nil, errNoSample
 		}
 		pps := int(r.u32())
-		if r.err == nil && pps != d.h*d.w {
-			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, d.h, d.w)
+		if r.err == nil && pps != m.h*m.w {
+			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, m.h, m.w)
 		}
 		a := &appendSamples{labels: make([]int32, n)}
 		for k := range n {
 			a.labels[k] = r.i32()
 			if r.err == nil {
-				if err := d.checkLabel(int(a.labels[k])); err != nil {
+				if err := m.checkLabel(int(a.labels[k])); err != nil {
 					return nil, fmt.Errorf("appended sample %d: %w", k, err)
 				}
 			}
@@ -244,8 +208,8 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		a := &setDeleted{idx: make([]int32, n), to: t == recDelete}
 		for k := range n {
 			a.idx[k] = r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(d.labels)) {
-				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(d.labels))
+			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
+				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
 			}
 		}
 		if r.err == nil {
@@ -254,11 +218,11 @@ func (d *Dataset) decodeEdit(t byte, r *dec) (action, error) {
 		return a, r.err
 	case recDecide:
 		a := &decide{i: r.i32(), to: r.i32()}
-		if r.err == nil && (a.i < 0 || int(a.i) >= len(d.labels)) {
-			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(d.labels))
+		if r.err == nil && (a.i < 0 || int(a.i) >= len(m.labels)) {
+			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(m.labels))
 		}
 		if r.err == nil {
-			if err := d.checkLabel(int(a.to)); err != nil {
+			if err := m.checkLabel(int(a.to)); err != nil {
 				return nil, fmt.Errorf("decision on sample %d: %w", a.i, err)
 			}
 		}

@@ -2,13 +2,10 @@ package store
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
@@ -38,39 +35,6 @@ func (d *Dataset) Recovery() *Recovery {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return d.recovery
-}
-
-// journalFile returns where this dataset's journal is written: the path given to New, or beside
-// the label (image) file.
-func (d *Dataset) journalFile() string {
-	if d.journalPath != "" {
-		return d.journalPath
-	}
-	return d.statePath(JournalSuffix)
-}
-
-// maxFallbackName is the longest file name fallbackJournal gives, in bytes: 255 (the name limit
-// of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
-// ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
-const maxFallbackName = 255 - 26
-
-// fallbackJournal returns the per-user place for the journal of files whose folder cannot be
-// written (a read-only dataset folder), and for their lock: <config>/idxlabel/journals/
-// <hash>-<name>, the hash being of primary's absolute path. A name that would be longer than
-// maxFallbackName bytes is cut (at a character boundary) to fit, the hash keeping it apart from
-// others; shorter names are as they have always been, so journals already there are found.
-func fallbackJournal(primary string) string {
-	dir, err := os.UserConfigDir()
-	if err != nil || primary == "" {
-		return ""
-	}
-	abs, _ := filepath.Abs(primary)
-	sum := sha256.Sum256([]byte(abs))
-	name := hex.EncodeToString(sum[:8]) + "-" + filepath.Base(primary)
-	if len(name) > maxFallbackName {
-		name = strings.ToValidUTF8(name[:maxFallbackName], "")
-	}
-	return filepath.Join(dir, "idxlabel", "journals", name)
 }
 
 // findJournal looks at every journal that can belong to this pair (beside it, and the per-user
@@ -184,71 +148,67 @@ func keepAside(path, tag string) string {
 // matching journal is pending, the journal cannot be reopened or copied, or the replay stopped
 // early (the dataset then holds the records before it, and editing goes on).
 func (d *Dataset) ReplayJournal() (int, error) {
-	applied, ch, err := d.replayJournal()
+	applied, ch, err := func() (int, *Change, error) {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		rec := d.recovery
+		if rec == nil || !rec.Matches {
+			return 0, nil, fmt.Errorf("no journal that matches these files is pending")
+		}
+		c := rec.contents
+		good := c.Good
+		applied, replayed := 0, 0
+		var history []byte // a version 1 history record, re-encoded in version 2
+		var stopped error
+		for k, p := range c.Records {
+			if _, err := d.replay(k, p, c.Version); err != nil {
+				good = c.BaseEnd()
+				if k > 0 {
+					good = c.Ends[k-1]
+				}
+				stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.Records), err)
+				break
+			}
+			replayed++
+			if p[0] != recHistory {
+				applied++
+			} else if c.Version == 1 {
+				history = d.historyRecord() // the stacks it restored, without provenance
+			}
+		}
+		if stopped != nil || c.Damaged > 0 {
+			copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
+			if err := copyFile(rec.Path, copyPath); err != nil {
+				return applied, nil, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
+			}
+			if stopped != nil {
+				stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
+			}
+		}
+		if c.Version == 1 {
+			// An older idxlabel's journal: rewritten as version 2 (the records applied, without
+			// provenance) so that the records appended from now on carry theirs.
+			var err error
+			if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
+				return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
+			}
+		}
+		j, err := journal.Reopen(rec.Path, good)
+		if err != nil {
+			return applied, nil, err
+		}
+		d.journal, d.recovery = j, nil
+		if rec.Path != d.journalFile() {
+			d.journalPath = rec.Path // the fallback location: keep using it
+		}
+		setAsideOthers(rec)
+		ch := d.changed(Change{Kind: Reset})
+		return applied, &ch, stopped
+	}()
 	if ch != nil {
 		d.notify(*ch)
 	}
 	return applied, err
-}
-
-// replayJournal is ReplayJournal under d.mu; it returns the Change to announce (nil when the
-// dataset did not change).
-func (d *Dataset) replayJournal() (int, *Change, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	rec := d.recovery
-	if rec == nil || !rec.Matches {
-		return 0, nil, fmt.Errorf("no journal that matches these files is pending")
-	}
-	c := rec.contents
-	good := c.Good
-	applied, replayed := 0, 0
-	var history []byte // a version 1 history record, re-encoded in version 2
-	var stopped error
-	for k, p := range c.Records {
-		if _, err := d.replayRecord(k, p, c.Version); err != nil {
-			good = c.BaseEnd()
-			if k > 0 {
-				good = c.Ends[k-1]
-			}
-			stopped = fmt.Errorf("journal %s: record %d of %d was not replayed: %v", rec.Path, k+1, len(c.Records), err)
-			break
-		}
-		replayed++
-		if p[0] != recHistory {
-			applied++
-		} else if c.Version == 1 {
-			history = d.historyRecord() // the stacks it restored, without provenance
-		}
-	}
-	if stopped != nil || c.Damaged > 0 {
-		copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
-		if err := copyFile(rec.Path, copyPath); err != nil {
-			return applied, nil, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
-		}
-		if stopped != nil {
-			stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
-		}
-	}
-	if c.Version == 1 {
-		// An older idxlabel's journal: rewritten as version 2 (the records applied, without
-		// provenance) so that the records appended from now on carry theirs.
-		var err error
-		if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
-			return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
-		}
-	}
-	j, err := journal.Reopen(rec.Path, good)
-	if err != nil {
-		return applied, nil, err
-	}
-	d.journal, d.recovery = j, nil
-	if rec.Path != d.journalFile() {
-		d.journalPath = rec.Path // the fallback location: keep using it
-	}
-	setAsideOthers(rec)
-	ch := d.changed(Change{Kind: Reset})
-	return applied, &ch, stopped
 }
 
 // upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
@@ -306,51 +266,6 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	return nil
 }
 
-// writeJournal appends one record to the journal, creating the journal with its base record on
-// the first edit (beside the files, or in the per-user fallback when their folder is read-only),
-// followed by the history a save carried (d.carry) when there is one. d.mu is held; commit has
-// checked that the dataset takes edits.
-func (d *Dataset) writeJournal(payload []byte) error {
-	if d.journal == nil {
-		primary := d.journalFile()
-		if primary == "" {
-			return fmt.Errorf("this dataset has no place for its journal")
-		}
-		base := d.baseRecord()
-		j, err := journal.Create(primary, base)
-		if err != nil && d.journalPath == "" {
-			if fb := fallbackJournal(primary); fb != "" {
-				if j2, err2 := journal.Create(fb, base); err2 == nil {
-					j, err = j2, nil
-					d.journalPath = fb
-				}
-			}
-		}
-		if err != nil {
-			return journal.WriteError(err, "cannot start the journal "+primary)
-		}
-		d.journal = j
-	}
-	if d.carry != nil {
-		if err := d.journal.Append(d.carry); err != nil {
-			return err
-		}
-		d.carry = nil
-	}
-	return d.journal.Append(payload)
-}
-
-// JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
-// of a dataset without files).
-func (d *Dataset) JournalPath() string {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.journal != nil {
-		return d.journal.Path()
-	}
-	return d.journalFile()
-}
-
 // OpenJournal restores a new dataset (one made with New and never saved) from its journal: the
 // size and classes from the base record, then every intact edit. Errors: the file cannot be
 // read, is not a journal, or journals edits to files (open those files instead).
@@ -387,7 +302,8 @@ func OpenJournal(path string) (*Dataset, error) {
 func (d *Dataset) Abandon() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.undo, d.redo, d.clean, d.carry = nil, nil, 0, nil
+	d.forgetSteps(false)
+	d.carry = nil
 	if d.journal == nil {
 		return nil
 	}
@@ -398,4 +314,55 @@ func (d *Dataset) Abandon() error {
 		return err
 	}
 	return nil
+}
+
+// replay replays the k-th record of a journal of the given version (d.mu held): the history
+// record, which may only come first (replayHistory), or an edit, undo or redo, applied as the
+// edit did originally but without journaling it, and logged (changelog.go). Errors: a history
+// record after edits, a record that does not decode or does not fit the dataset (an index out of
+// range, a wrong pixel count, a How that does not fit the edit), in which case nothing is
+// applied.
+func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
+	t := p[0]
+	if t == recHistory {
+		if k != 0 {
+			return Change{}, errors.New("a history record after edits")
+		}
+		return Change{}, d.replayHistory(p, version)
+	}
+	r := &dec{b: p[1:]}
+	if t == recUndo || t == recRedo {
+		undo := t == recUndo
+		var when int64
+		if version >= 2 {
+			when = r.i64()
+		}
+		if r.err != nil || len(r.b) != 0 {
+			return Change{}, errors.New("an undo or redo record of the wrong length")
+		}
+		if undo && len(d.undo) == 0 || !undo && len(d.redo) == 0 {
+			return Change{}, errors.New("undo or redo with nothing to undo or redo")
+		}
+		a, ch := d.performStep(undo)
+		d.log.step(&d.model, a, undo, when)
+		return ch, nil
+	}
+	var pv provenance
+	if version >= 2 {
+		pv = provenance{how: How(r.u8()), when: r.i64()}
+		if r.err != nil {
+			return Change{}, r.err
+		}
+		if err := checkHow(t, pv.how); err != nil {
+			return Change{}, err
+		}
+	}
+	a, err := d.decodeEdit(t, r)
+	if err != nil {
+		return Change{}, err
+	}
+	*provOf(a) = pv
+	ch := d.perform(a)
+	d.log.do(&d.model, a)
+	return ch, nil
 }

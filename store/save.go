@@ -141,7 +141,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	defer d.mu.Unlock()
 	var locks pairLocks
 	if err == nil {
-		locks, err = d.relock(imagesPath, labelsPath)
+		locks, err = d.locks.relock(imagesPath, labelsPath)
 	}
 	if err != nil {
 		d.endSaving()
@@ -180,15 +180,10 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if err := d.takesEdits(); err != nil {
+		return "", "", err
+	}
 	switch {
-	case d.closed:
-		return "", "", ErrClosed
-	case d.readOnly:
-		return "", "", ErrReadOnly
-	case d.saving:
-		return "", "", ErrSaving
-	case d.recovery != nil:
-		return "", "", ErrRecoveryPending
 	case current && d.imagesPath == "":
 		return "", "", ErrNoPath
 	case current:
@@ -232,30 +227,6 @@ var ErrNameTooLong = errors.New("file name too long to save")
 // replaced by Save. SaveAs with a label file named by the caller is the way on.
 var ErrLabelsFileExists = errors.New("a file of the name the new label file gets already exists")
 
-// AnyLabelled reports whether a sample that is not deleted has a label: a save then writes a
-// label file (see SaveAs). O(N).
-func (d *Dataset) AnyLabelled() bool {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.anyLabelled()
-}
-
-// anyLabelled reports whether a kept sample has a label (d.mu held).
-func (d *Dataset) anyLabelled() bool {
-	for i, l := range d.labels {
-		if l != sample.NoLabel && !d.deleted[i] {
-			return true
-		}
-	}
-	return false
-}
-
-// imagesUnchanged reports whether the image data to save is the base as read or last saved: no
-// sample appended or deleted (d.mu held). Samples' pixels never change otherwise.
-func (d *Dataset) imagesUnchanged() bool {
-	return len(d.labels) == d.baseN && !slices.Contains(d.deleted, true)
-}
-
 // replaces returns which of the files a save to imagesPath and labelsPath writes (d.mu held):
 // the image file only when it is another file or its samples changed (see build).
 func (d *Dataset) replaces(imagesPath, labelsPath string) []string {
@@ -291,9 +262,9 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 		job.locks.release()
 		return Change{}, werr
 	}
-	d.moveLocks(job.imagesPath, job.labelsPath, job.locks)
+	d.locks = d.locks.moveTo(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
-	d.logSave(renumber)
+	d.log.save(&d.model, renumber)
 	var written []string
 	for _, f := range job.files {
 		written = append(written, f.path)
@@ -486,68 +457,6 @@ func isSpan(kept []int, n int) bool {
 	return true
 }
 
-// buildLabels assembles the label array for the kept samples (d.mu held). The dtype is the label
-// file's, except where idxlabel chose it (ownLabels: images opened alone, or a label file it
-// wrote holding "no label"), where newLabelType chooses again. A sample without a label is
-// stored as sample.NoLabel (−2147483648, int32's least value, which no class uses), and only in an
-// int32 file of idxlabel's own: a file of the person's dtype that cannot hold it is refused
-// rather than widened. Errors: a sample without a label that the dtype cannot hold, and a label
-// the dtype cannot hold (labelRange), which is refused rather than written wrapped.
-func (d *Dataset) buildLabels(kept []int) (*idx.Array, error) {
-	h := d.labelHeader
-	if d.ownLabels {
-		h = idx.Header{Type: d.newLabelType(kept), Dims: []int{0}}
-	}
-	lo, hi := labelRange(h)
-	for _, i := range kept {
-		// A sample without a label: images opened alone, or labelled, saved, and the labelling undone.
-		if d.labels[i] == sample.NoLabel {
-			if h.Type == idx.Int32 && h.Rank() == 1 {
-				continue
-			}
-			return nil, fmt.Errorf("sample %d has no label, and the labels' dtype %s cannot store \"no label\": label it or delete it; nothing was saved", i, h.Type)
-		}
-		if l := int(d.labels[i]); l < lo || l > hi {
-			return nil, fmt.Errorf("sample %d has label %d, which the labels' dtype %s cannot hold (%d–%d); nothing was saved", i, l, h.Type, lo, hi)
-		}
-	}
-	dims := slices.Clone(h.Dims)
-	dims[0] = len(kept)
-	labels, err := idx.New(h.Type, dims...)
-	if err != nil {
-		return nil, err
-	}
-	cols := labels.Stride()
-	row := cols * h.Type.Size()
-	for k, i := range kept {
-		if i < d.baseN && d.labelData != nil && !d.ownLabels { // QMNIST's other columns
-			copy(labels.Data[k*row:(k+1)*row], d.labelData[i*row:(i+1)*row])
-		}
-		labels.SetInt(k*cols, int64(d.labels[i]))
-	}
-	return labels, nil
-}
-
-// newLabelType returns the dtype of the first label file of images opened alone (d.mu held):
-// ubyte when every label it may ever have to hold fits 0–255, int32 otherwise. Those are the
-// kept samples' labels and every label on the undo and redo stacks, which outlive the save
-// (carry.go) and are checked against this dtype from then on: an undo after the save may bring
-// back a label of 300, which a ubyte file would store as 300 mod 256.
-func (d *Dataset) newLabelType(kept []int) idx.DType {
-	wide := func(l int32) bool { return l > 255 } // sample.NoLabel, the only negative label here, fits
-	for _, i := range kept {
-		if wide(d.labels[i]) || d.labels[i] == sample.NoLabel {
-			return idx.Int32 // sample.NoLabel is stored as int32's least value
-		}
-	}
-	for _, a := range slices.Concat(d.undo, d.redo) {
-		if slices.ContainsFunc(stepLabels(a), wide) {
-			return idx.Int32
-		}
-	}
-	return idx.UByte
-}
-
 // verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
 // it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
 func verify(path string, want *idx.Array) error {
@@ -630,21 +539,6 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images, labels *idx.Arra
 	d.reviewed = reviewed
 	d.opened = opened
 	d.added = nil
-}
-
-// renumber returns, for every sample now, its number once a save has left out the deleted
-// samples: -1 for a deleted one (d.mu held).
-func (d *Dataset) renumber() []int {
-	out := make([]int, len(d.deleted))
-	k := 0
-	for i, del := range d.deleted {
-		out[i] = -1
-		if !del {
-			out[i] = k
-			k++
-		}
-	}
-	return out
 }
 
 // removeStale removes leftovers of saves that crashed before their manifest was written (Open

@@ -15,10 +15,6 @@ import (
 // overwrite those changes; SaveAs to other files, or opening the files again, are the ways on.
 var ErrChangedOnDisk = errors.New("changed by another program since you opened it; Save As or reload")
 
-// castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32 on amd64 and arm64): the
-// content hash of the stamps and the fingerprint of the files in a journal's base record.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // stamp is what a file looked like when the dataset read or wrote it: its identity (device and
 // inode on Unix, file index on Windows), size in bytes, modification time, and a CRC-32C of its
 // bytes. A program that saves by renaming a new file over it (as idxlabel itself does) changes

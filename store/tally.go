@@ -13,9 +13,9 @@ import (
 //
 // It is filled from the samples on its first read (O(N)), and again after a change it does not
 // follow sample by sample (a save's or a replay's Reset). It remembers the label and the deleted
-// mark it counted for each sample (5 bytes a sample), so that a change, which Dataset.changed
+// mark it counted for each sample (5 bytes a sample), so that a change, which model.changed
 // hands it after the samples have changed, can take back what each changed sample counted
-// before. Writes come from changed, with d.mu held for writing; reads hold d.mu for reading, and
+// before. Writes come from changed, with m.mu held for writing; reads hold m.mu for reading, and
 // a read that fills it must not race with another read, hence its own mutex.
 type tally struct {
 	mu    sync.Mutex
@@ -29,8 +29,8 @@ type tally struct {
 	deleted, edited, relabelled int
 }
 
-// follow brings t up to date with change c, just made to d (d.mu held for writing).
-func (t *tally) follow(d *Dataset, c Change) {
+// follow brings t up to date with change c, just made to m (m.mu held for writing).
+func (t *tally) follow(m *model, c Change) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.valid {
@@ -39,18 +39,18 @@ func (t *tally) follow(d *Dataset, c Change) {
 	switch c.Kind {
 	case Relabelled, DeletedChanged:
 		for _, i := range c.Indices {
-			t.sub(d, i)
-			t.add(d, i)
+			t.sub(m, i)
+			t.add(m, i)
 		}
 	case Appended:
 		t.label = append(t.label, make([]int32, len(c.Indices))...)
 		t.del = append(t.del, make([]bool, len(c.Indices))...)
 		for _, i := range c.Indices {
-			t.add(d, i)
+			t.add(m, i)
 		}
 	case Truncated:
 		for _, i := range c.Indices {
-			t.sub(d, i)
+			t.sub(m, i)
 		}
 		n := len(t.label) - len(c.Indices)
 		t.label, t.del = t.label[:n], t.del[:n]
@@ -59,26 +59,26 @@ func (t *tally) follow(d *Dataset, c Change) {
 	}
 }
 
-// fill counts every sample of d afresh, unless t is up to date (d.mu held, for reading at
+// fill counts every sample of m afresh, unless t is up to date (m.mu held, for reading at
 // least; t.mu held).
-func (t *tally) fill(d *Dataset) {
+func (t *tally) fill(m *model) {
 	if t.valid {
 		return
 	}
-	n := len(d.labels)
+	n := len(m.labels)
 	t.label = slices.Grow(t.label[:0], n)[:n]
 	t.del = slices.Grow(t.del[:0], n)[:n]
 	t.live, t.all = map[int32]int{}, map[int32]int{}
 	t.deleted, t.edited, t.relabelled = 0, 0, 0
 	for i := range n {
-		t.add(d, i)
+		t.add(m, i)
 	}
 	t.valid = true
 }
 
-// add counts sample i as d holds it now and remembers what it counted.
-func (t *tally) add(d *Dataset, i int) {
-	l, del := d.labels[i], d.deleted[i]
+// add counts sample i as m holds it now and remembers what it counted.
+func (t *tally) add(m *model, i int) {
+	l, del := m.labels[i], m.deleted[i]
 	t.label[i], t.del[i] = l, del
 	t.all[l]++
 	if del {
@@ -86,12 +86,12 @@ func (t *tally) add(d *Dataset, i int) {
 	} else {
 		t.live[l]++
 	}
-	t.edited += differs(i, l, d.opened)
-	t.relabelled += differs(i, l, d.orig)
+	t.edited += differs(i, l, m.opened)
+	t.relabelled += differs(i, l, m.orig)
 }
 
 // sub takes back what sample i counted.
-func (t *tally) sub(d *Dataset, i int) {
+func (t *tally) sub(m *model, i int) {
 	l, del := t.label[i], t.del[i]
 	uncount(t.all, l)
 	if del {
@@ -99,8 +99,8 @@ func (t *tally) sub(d *Dataset, i int) {
 	} else {
 		uncount(t.live, l)
 	}
-	t.edited -= differs(i, l, d.opened)
-	t.relabelled -= differs(i, l, d.orig)
+	t.edited -= differs(i, l, m.opened)
+	t.relabelled -= differs(i, l, m.orig)
 }
 
 // differs is 1 when sample i is one of the samples of base and its label l differs from base's.
@@ -118,30 +118,30 @@ func uncount(m map[int32]int, l int32) {
 	}
 }
 
-// counters returns d's Counters (d.mu held for reading).
-func (t *tally) counters(d *Dataset) Counters {
+// counters returns m's Counters (m.mu held for reading).
+func (t *tally) counters(m *model) Counters {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fill(d)
-	n := len(d.labels)
-	return Counters{Samples: n, Added: n - len(d.opened), Appended: n - d.baseN,
+	t.fill(m)
+	n := len(m.labels)
+	return Counters{Samples: n, Added: n - len(m.opened), Appended: n - m.baseN,
 		Deleted: t.deleted, Edited: t.edited, Relabelled: t.relabelled}
 }
 
-// liveCounts returns the number of samples not deleted of each label (d.mu held for reading).
-func (t *tally) liveCounts(d *Dataset) map[int32]int {
+// liveCounts returns the number of samples not deleted of each label (m.mu held for reading).
+func (t *tally) liveCounts(m *model) map[int32]int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fill(d)
+	t.fill(m)
 	return maps.Clone(t.live)
 }
 
 // present returns the distinct labels of the samples, deleted ones included, sorted, sample.NoLabel
-// left out (d.mu held for reading).
-func (t *tally) present(d *Dataset) []int {
+// left out (m.mu held for reading).
+func (t *tally) present(m *model) []int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.fill(d)
+	t.fill(m)
 	out := make([]int, 0, len(t.all))
 	for l := range t.all {
 		if l != sample.NoLabel {

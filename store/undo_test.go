@@ -32,23 +32,23 @@ func writeTestPair(t testing.TB, n, h, w int) (string, string) {
 	return ip, lp
 }
 
-// model is the reference: a dataset state as plain slices.
-type model struct {
+// refState is the reference: a dataset state as plain slices.
+type refState struct {
 	labels  []int
 	deleted []bool
 	pixels  []byte
 }
 
-func (m model) clone() model {
-	return model{slices.Clone(m.labels), slices.Clone(m.deleted), slices.Clone(m.pixels)}
+func (m refState) clone() refState {
+	return refState{slices.Clone(m.labels), slices.Clone(m.deleted), slices.Clone(m.pixels)}
 }
 
-func modelOf(d *Dataset) model {
+func modelOf(d *Dataset) refState {
 	s := snap(d)
-	return model{s.labels, s.deleted, s.pixels}
+	return refState{s.labels, s.deleted, s.pixels}
 }
 
-func (m model) equal(o model) bool {
+func (m refState) equal(o refState) bool {
 	return slices.Equal(m.labels, o.labels) && slices.Equal(m.deleted, o.deleted) && slices.Equal(m.pixels, o.pixels)
 }
 
@@ -67,7 +67,7 @@ func TestUndoRedoProperty(t *testing.T) {
 		}
 		cur := modelOf(d)
 		initial := cur.clone()
-		var undo, redo []model
+		var undo, redo []refState
 		pick := func() []int {
 			var s []int
 			for range 1 + rng.IntN(5) {
@@ -150,7 +150,7 @@ func TestUndoRedoProperty(t *testing.T) {
 			}
 			checkLogExplains(t, d)
 			if got := modelOf(d); !got.equal(cur) {
-				t.Fatalf("seed %d step %d: dataset differs from the model", seed, step)
+				t.Fatalf("seed %d step %d: dataset differs from the refState", seed, step)
 			}
 			if d.Dirty() != (len(undo) > 0) {
 				t.Fatalf("seed %d step %d: Dirty %v with %d undo steps", seed, step, d.Dirty(), len(undo))

@@ -15,6 +15,10 @@ func TestWithAdvice(t *testing.T) {
 	if !errors.Is(err, store.ErrLocked) || !strings.HasSuffix(err.Error(), "Close it there, or choose other files") {
 		t.Fatalf("%v", err)
 	}
+	err = withAdvice(&store.LockedError{Path: "x-labels-idx1-ubyte", PID: 7, Host: "h", Writing: true})
+	if !errors.Is(err, store.ErrLocked) || !strings.HasSuffix(err.Error(), "Wait for it to finish, or choose other files") {
+		t.Fatalf("a file being written: %v", err)
+	}
 	plain := errors.New("plain")
 	if withAdvice(plain) != plain {
 		t.Fatal("an error without advice was changed")

@@ -67,21 +67,24 @@ func splitPair(dir, base string, gz bool) dataset.Pair {
 	return dataset.Pair{Images: i, Labels: store.LabelsFileFor(i)}
 }
 
-// options asks for the test fraction, stratify, the seed and the two pairs' base names (beside
-// the open pair, compressed as it is), then splits.
+// options asks for the test part (a fraction or a number of samples), stratify, shuffle, a group
+// column, the seed and the two pairs' base names (beside the open pair, compressed as it is),
+// then splits.
 func (s *splitter) options() {
 	images, labels := s.c.ds.Paths()
 	dir, gz := filepath.Dir(images), strings.HasSuffix(images, ".gz")
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
-	fraction, seed, train, test := newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel)
-	fraction.SetText("0.2")
+	part, seed, train, test, group := newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel)
+	part.SetText("0.2")
 	seed.SetText("1")
+	group.SetPlaceHolder("none")
 	tb, sb := splitNames(images)
 	train.SetText(tb)
 	test.SetText(sb)
 	stratify := widget.NewCheck("Stratify (each class's share of the test part within one sample of the fraction)", nil)
 	stratify.SetChecked(true)
+	shuffle := widget.NewCheck("Shuffle (write each part in a random order drawn by the seed; else the file's order)", nil)
 	preview := widget.NewLabel("")
 	update := func() {
 		a, b := splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz)
@@ -91,31 +94,29 @@ func (s *splitter) options() {
 	update()
 	form := widget.NewForm(
 		widget.NewFormItem("Splits", widget.NewLabel(filepath.Base(images)+" + "+filepath.Base(labels)+" (as saved)")),
-		widget.NewFormItem("Test fraction", fraction),
+		widget.NewFormItem("Test part", part),
 		widget.NewFormItem("", stratify),
+		widget.NewFormItem("", shuffle),
+		widget.NewFormItem("Group column", group),
 		widget.NewFormItem("Seed", seed),
 		widget.NewFormItem("Train", train),
 		widget.NewFormItem("Test", test),
 		widget.NewFormItem("Files", preview),
 	)
+	form.Items[1].HintText = "a fraction (0.2) or a number of samples (2000)"
+	form.Items[4].HintText = "keep whole the groups this label column names (QMNIST's writer: 2)"
 	d = dialog.NewCustomConfirm("Split Dataset", "Split", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
-		f, err := strconv.ParseFloat(strings.TrimSpace(fraction.Text), 64)
-		if err != nil || !(f > 0 && f < 1) {
-			s.d.showError(fmt.Errorf("test fraction %q: expected a number between 0 and 1, such as 0.2", fraction.Text))
-			return
-		}
-		sd, err := strconv.ParseUint(strings.TrimSpace(seed.Text), 10, 64)
+		opts, err := splitOptions(part.Text, seed.Text, group.Text, stratify.Checked, shuffle.Checked)
 		if err != nil {
-			s.d.showError(fmt.Errorf("seed %q: expected a whole number, 0 or more", seed.Text))
+			s.d.showError(err)
 			return
 		}
-		opts := dataset.SplitOptions{Test: f, TestCount: -1, Stratify: stratify.Checked, GroupColumn: -1, Seed: sd}
 		s.run(dataset.Pair{Images: images, Labels: labels}, splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz), opts, false)
 	}, s.win)
-	for _, e := range []*promptEntry{fraction, seed, train, test} {
+	for _, e := range []*promptEntry{part, seed, train, test, group} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	d.Resize(fyne.NewSize(600, d.MinSize().Height))
@@ -194,4 +195,32 @@ func (s *splitter) done(written []dataset.Written, counts [2]int, notices []stri
 	trainB.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{closeB, widget.NewButton("Open Test", openPair(written[1].Out)), trainB})
 	s.d.show("split done", d, d.Hide, d.Hide, nil)
+}
+
+// splitOptions reads the dialog's fields as `idxlabel split` reads its flags: the test part is a
+// fraction strictly between 0 and 1 or a whole number of samples (TestCount); the seed a whole
+// number; the group column blank (none) or a 0-based label column. Errors name the field.
+func splitOptions(part, seed, group string, stratify, shuffle bool) (dataset.SplitOptions, error) {
+	o := dataset.SplitOptions{TestCount: -1, Stratify: stratify, Shuffle: shuffle, GroupColumn: -1}
+	part = strings.TrimSpace(part)
+	if n, err := strconv.Atoi(part); err == nil && n >= 1 {
+		o.TestCount = n
+	} else if f, err := strconv.ParseFloat(part, 64); err == nil && f > 0 && f < 1 {
+		o.Test = f
+	} else {
+		return o, fmt.Errorf("test part %q: expected a fraction between 0 and 1, such as 0.2, or a number of samples, such as 2000", part)
+	}
+	sd, err := strconv.ParseUint(strings.TrimSpace(seed), 10, 64)
+	if err != nil {
+		return o, fmt.Errorf("seed %q: expected a whole number, 0 or more", seed)
+	}
+	o.Seed = sd
+	if g := strings.TrimSpace(group); g != "" {
+		k, err := strconv.Atoi(g)
+		if err != nil || k < 0 {
+			return o, fmt.Errorf("group column %q: expected a label column number (0-based), or nothing for no groups", group)
+		}
+		o.GroupColumn = k
+	}
+	return o, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
 )
@@ -18,11 +19,11 @@ func TestSplitDialog(t *testing.T) {
 	q := queueUI(w)
 	w.build.split.splitDialog()
 	_, entries := overlayTexts(w)
-	if len(entries) != 4 {
+	if len(entries) != 5 { // test part, group column, seed, train, test
 		t.Fatalf("Split Dataset shows %d text fields", len(entries))
 	}
-	if entries[2].Text != "t10k-train" || entries[3].Text != "t10k-test" {
-		t.Fatalf("proposed names %q, %q", entries[2].Text, entries[3].Text)
+	if entries[3].Text != "t10k-train" || entries[4].Text != "t10k-test" {
+		t.Fatalf("proposed names %q, %q", entries[3].Text, entries[4].Text)
 	}
 	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	waitUI(t, q, func() bool { return noJobs(w) })
@@ -89,5 +90,73 @@ func TestSplitNames(t *testing.T) {
 		if a, b := splitNames(in); a != want[0] || b != want[1] {
 			t.Errorf("%s: %s, %s; want %v", in, a, b, want)
 		}
+	}
+}
+
+// The dialog's fields read as split's flags: a fraction or a count, the seed, a group column or
+// none; a wrong field is refused by name.
+func TestSplitOptions(t *testing.T) {
+	o, err := splitOptions(" 0.25 ", "7", "", true, false)
+	if err != nil || o.Test != 0.25 || o.TestCount != -1 || o.Seed != 7 || o.GroupColumn != -1 || !o.Stratify || o.Shuffle {
+		t.Fatalf("0.25, 7, none: %+v %v", o, err)
+	}
+	o, err = splitOptions("2000", "0", "2", false, true)
+	if err != nil || o.TestCount != 2000 || o.GroupColumn != 2 || o.Stratify || !o.Shuffle {
+		t.Fatalf("2000, 0, column 2: %+v %v", o, err)
+	}
+	for _, bad := range [][3]string{{"0", "1", ""}, {"1.5", "1", ""}, {"-3", "1", ""}, {"x", "1", ""}, {"0.2", "-1", ""}, {"0.2", "1", "-1"}, {"0.2", "1", "a"}} {
+		if _, err := splitOptions(bad[0], bad[1], bad[2], true, false); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// A test part given as a number of samples, with Shuffle: the test part holds that many, and
+// its samples are not in the file's order.
+func TestSplitDialogCountShuffle(t *testing.T) {
+	w, _, ip, _ := testWindow(t)
+	q := queueUI(w)
+	w.build.split.splitDialog()
+	var checks []*widget.Check
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if c, ok := o.(*widget.Check); ok {
+			checks = append(checks, c)
+		}
+	})
+	_, entries := overlayTexts(w)
+	entries[0].SetText("1000")
+	for _, c := range checks {
+		if strings.HasPrefix(c.Text, "Shuffle") {
+			c.SetChecked(true)
+		}
+	}
+	entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	dir := filepath.Dir(ip)
+	all, err := idx.ReadFile(ip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := idx.ReadFile(filepath.Join(dir, "t10k-test-images-idx3-ubyte.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if test.Dims[0] != 1000 {
+		t.Fatalf("%d samples in the test part, asked for 1000", test.Dims[0])
+	}
+	// In the file's order, each test sample's position in t10k would grow; shuffled, it falls.
+	size := 28 * 28
+	where := map[string]int{}
+	for k := range all.Dims[0] {
+		where[string(all.Data[k*size:(k+1)*size])] = k
+	}
+	falls := 0
+	for k := 1; k < test.Dims[0]; k++ {
+		if where[string(test.Data[k*size:(k+1)*size])] < where[string(test.Data[(k-1)*size:k*size])] {
+			falls++
+		}
+	}
+	if falls < 300 {
+		t.Fatalf("the test part is in the file's order (%d of 999 steps fall): Shuffle was not applied", falls)
 	}
 }

@@ -1,0 +1,306 @@
+package store
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"idxlabel/idx"
+	"idxlabel/sample"
+)
+
+// Transpose says whether samples are stored transposed (EMNIST stores every image transposed).
+type Transpose int
+
+const (
+	TransposeAuto Transpose = iota // transposed when the image file's name contains "emnist"
+	TransposeNo                    // stored as displayed
+	TransposeYes                   // stored transposed: display shows the transpose
+)
+
+// model is the samples a person edits and what their edits do to them, in memory: the base
+// read from the files (or given), the current labels, deletion marks, review marks and
+// appended samples, the class names, the undo and redo stacks, the counts kept up to date
+// (tally) and the subscribers told of each change. It writes no file and keeps no journal: the
+// session around it (Dataset) journals each step before handing it to the model to apply
+// (perform, performStep), and saves, recovers and locks. Its steps (actions) know their own
+// journal encoding (records.go, history.go), so the model can be rebuilt from a journal's
+// bytes, but it never reads or writes the journal file.
+//
+// mu guards every field of the model and of the Dataset that embeds it (but for what has a lock
+// of its own: the tally's first count, the change log file's appends): one lock for both, so
+// that a step's journal record and its application happen under one critical section. The
+// exported methods take mu themselves and are safe for concurrent use; the unexported ones run
+// with mu held, as each says.
+type model struct {
+	mu sync.RWMutex
+
+	h, w       int
+	transposed bool
+
+	// The samples of the files (the base), unchanged until a save.
+	baseN       int
+	imageHeader idx.Header // as read; Dims[0] is baseN
+	imageData   []byte     // raw data as read (any dtype), baseN × H·W elements
+	vmap        valueMap   // stored value ↔ display pixel
+	pixels      []byte     // baseN×H×W display pixels; aliases imageData for ubyte
+	labelHeader idx.Header // as read; Type 0 when the dataset has no label file
+	labelData   []byte     // raw label data as read (QMNIST's extra columns live here)
+	orig        []int32    // baseN labels in the files (as read or last saved), sample.NoLabel when unlabelled
+	// ownLabels: the label file's dtype is idxlabel's to choose at each save (newLabelType): a
+	// new dataset, images opened alone, or a label file holding sample.NoLabel (which only idxlabel
+	// writes). Otherwise a save keeps the dtype of the person's file.
+	ownLabels bool
+
+	// What the files held when they were opened, renumbered through every save since: the
+	// first len(opened) samples existed then, with these labels; the others were added since.
+	// State's Edited and Added, and the Edited and Added filters, compare with it, so a save
+	// does not hide what changed.
+	opened []int32
+
+	// The current state: one entry per sample, base then appended.
+	labels   []int32
+	deleted  []bool
+	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
+	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
+
+	declared []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
+	names    map[int]string // class names (EMNIST mapping, classes.txt, or given)
+	// namesEdited: SetClassNames changed the names since the last save (classnames.go).
+	namesEdited bool
+
+	undo, redo []action
+	// clean is the depth of the undo stack at which the samples are as the files hold them
+	// (0 when opened, len(undo) after a save); -1 when that state can no longer be reached
+	// (an edit replaced the redo steps leading to it). See Dirty.
+	clean int
+	gen   uint64 // see Gen
+
+	subs    map[int]func(Change)
+	nextSub int
+	tally   tally // counts kept up to date as edits happen (tally.go)
+}
+
+// setBase makes images and labels (nil: unlabelled) the model's base, checking their shapes
+// (height and width as Options has them); imagesPath and labelsPath name them in errors ("" for
+// arrays not read from files), and an image file whose name says EMNIST is taken as transposed
+// when transpose is TransposeAuto.
+func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array, height, width int, transpose Transpose) error {
+	s, err := CheckPair(imagesPath, images, labelsPath, labels, height, width)
+	if err != nil {
+		return err
+	}
+	m.h, m.w = s.H, s.W
+	m.baseN = images.Dims[0]
+	m.imageHeader = images.Header
+	m.imageData = images.Data
+	m.vmap = newValueMap(images)
+	m.pixels = m.vmap.displayPixels(images)
+	switch transpose {
+	case TransposeYes:
+		m.transposed = true
+	case TransposeAuto:
+		m.transposed = strings.Contains(strings.ToLower(filepath.Base(imagesPath)), "emnist")
+	}
+	m.orig = make([]int32, m.baseN)
+	if labels == nil {
+		for i := range m.orig {
+			m.orig[i] = sample.NoLabel
+		}
+	} else if err := m.checkLabels(labels); err != nil {
+		return err
+	}
+	m.ownLabels = labels == nil || labels.Rank() == 1 && slices.Contains(m.orig, sample.NoLabel)
+	m.labels = slices.Clone(m.orig)
+	m.opened = slices.Clone(m.orig)
+	m.deleted = make([]bool, m.baseN)
+	m.reviewed = make([]bool, m.baseN)
+	m.declared = m.presentClasses()
+	if labels != nil && m.baseN == 0 {
+		m.declared = defaultClasses() // an empty label file: the classes of a new dataset
+	}
+	return nil
+}
+
+// defaultClasses returns the classes of a dataset that names none: MNIST's digits 0–9.
+func defaultClasses() []int { return []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} }
+
+// presentClasses returns the distinct labels of the samples, sorted (sample.NoLabel left out). Open
+// declares them, so a class keeps its place in the histogram when its last sample is relabelled.
+func (m *model) presentClasses() []int {
+	var small [256]bool
+	set := map[int]bool{}
+	for _, l := range m.labels {
+		switch {
+		case l >= 0 && l < 256:
+			small[l] = true
+		case l != sample.NoLabel:
+			set[int(l)] = true
+		}
+	}
+	for c, ok := range small {
+		if ok {
+			set[c] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// checkLabels takes the labels of a label array that CheckPair has accepted.
+func (m *model) checkLabels(labels *idx.Array) error {
+	m.labelHeader, m.labelData = labels.Header, labels.Data
+	stride := labels.Stride()
+	for i := range m.orig {
+		m.orig[i] = int32(labels.Int(i * stride))
+	}
+	return nil
+}
+
+// Len returns the number of samples, deleted ones included: base then appended.
+func (m *model) Len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.labels)
+}
+
+// Size returns the height and width of every sample in pixels (as displayed).
+func (m *model) Size() (height, width int) {
+	if m.transposed {
+		return m.w, m.h
+	}
+	return m.h, m.w
+}
+
+// Transposed reports whether samples are stored transposed (EMNIST): a viewer shows the
+// transpose of Pixels.
+func (m *model) Transposed() bool { return m.transposed }
+
+// HasLabels reports whether the dataset has a label file (or, for a new dataset, labels). A save
+// of images opened alone with a new label file gives it one.
+func (m *model) HasLabels() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.hasLabels()
+}
+
+// hasLabels is HasLabels with m.mu held.
+func (m *model) hasLabels() bool { return m.labelHeader.Type != 0 }
+
+// Reading a sample that does not exist is a programming error: Pixels, Label, OriginalLabel and
+// State panic with a message naming the index and Len, never returning stale data. A reader
+// whose index may have been taken before an edit removed samples (an undone append, a save)
+// uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
+
+// State describes one sample for display and filtering. Edited, Added and Original compare with
+// the files as they were opened: a save keeps them (see model.opened), until the pair is
+// closed.
+type State struct {
+	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
+	Edited          bool // a sample of the files as opened whose label differs from its label then
+	Added           bool // appended since the files were opened (saved or not)
+	Deleted         bool // marked deleted; removed by the next save
+	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
+	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
+}
+
+// Pixels returns sample i's H·W display pixels (0 = background, 255 = ink) in stored order:
+// row-major, or column-major when Transposed. It is a view into the dataset's buffer, not a copy;
+// it must not be modified and stays valid (unchanged) for as long as the caller holds it, through
+// any later edit, undo or save. It panics if i is not in 0…Len()-1.
+func (m *model) Pixels(i int) []byte {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "Pixels")
+	return m.pixelsLocked(i)
+}
+
+// PixelsAt is Pixels for readers that may race with an edit: ok is false (and px nil) when
+// sample i does not exist now.
+func (m *model) PixelsAt(i int) (px []byte, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if i < 0 || i >= len(m.labels) {
+		return nil, false
+	}
+	return m.pixelsLocked(i), true
+}
+
+// mustExist panics unless sample i exists (m.mu held).
+func (m *model) mustExist(i int, method string) {
+	if i < 0 || i >= len(m.labels) {
+		panic(fmt.Sprintf("store: %s(%d): no such sample, the dataset has %d (use the checked forms PixelsAt, StateAt when the length may have changed)", method, i, len(m.labels)))
+	}
+}
+
+// pixelsLocked returns sample i's pixels; i exists (m.mu held).
+func (m *model) pixelsLocked(i int) []byte {
+	n := m.h * m.w
+	if i < m.baseN {
+		return m.pixels[i*n : (i+1)*n : (i+1)*n]
+	}
+	j := i - m.baseN
+	return m.added[j*n : (j+1)*n : (j+1)*n]
+}
+
+// Label returns sample i's current label, sample.NoLabel when it has none. It panics if i is not in
+// 0…Len()-1.
+func (m *model) Label(i int) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "Label")
+	return int(m.labels[i])
+}
+
+// OriginalLabel returns sample i's label when the files were opened, whatever saves happened
+// since (sample.NoLabel for samples added since and for unlabelled files). It panics if i is not in
+// 0…Len()-1.
+func (m *model) OriginalLabel(i int) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "OriginalLabel")
+	if i >= len(m.opened) {
+		return sample.NoLabel
+	}
+	return int(m.opened[i])
+}
+
+// State returns sample i's state. It panics if i is not in 0…Len()-1.
+func (m *model) State(i int) State {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "State")
+	return m.stateLocked(i)
+}
+
+// StateAt is State for readers that may race with an edit: ok is false when sample i does not
+// exist now.
+func (m *model) StateAt(i int) (s State, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if i < 0 || i >= len(m.labels) {
+		return State{}, false
+	}
+	return m.stateLocked(i), true
+}
+
+func (m *model) stateLocked(i int) State {
+	s := State{Label: int(m.labels[i]), Original: sample.NoLabel, Deleted: m.deleted[i], Added: i >= len(m.opened), Reviewed: m.reviewed[i]}
+	s.Unsaved = i >= m.baseN || m.labels[i] != m.orig[i]
+	if !s.Added {
+		s.Original = int(m.opened[i])
+		s.Edited = s.Label != s.Original
+	}
+	return s
+}
+
+// Dirty reports whether the dataset has edits not yet saved: the undo history is not at the
+// step the files hold (undoing after a save makes it dirty, redoing back makes it clean), or
+// class names set (SetClassNames) and not yet written.
+func (m *model) Dirty() bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.undo) != m.clean || m.namesEdited
+}
