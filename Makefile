@@ -39,6 +39,7 @@ test: deps lint build
 	scripts/dialogs.sh $(BIN)
 	scripts/checkdup.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/mapview.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/scancache.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/buildui.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300

@@ -23,12 +23,13 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/neardup"
+	"idxlabel/suspect/scancache"
 )
 
 // checkHelp is `idxlabel check --help`: what the command does and what its columns mean.
 const checkHelp = `usage: idxlabel check [--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]]
                       [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv]
-                      [--force] [--threshold S]
+                      [--force] [--threshold S] [--no-cache]
                       [--seed N] [--seeds S] [--folds K] [--epochs E] IMAGES [LABELS]
 
 Checks a dataset's health and prints CSV on stdout, header kind,index,other,label,suggested,score:
@@ -84,7 +85,16 @@ options:
                    (default 0.99: on MNIST 5 natural train/test pairs, none within the test set)
   --seed N, --seeds S, --folds K, --epochs E
                    the CNN scan, as for idxlabel suspects (default: seed 1, 2 seeds × 3 folds,
-                   the epochs for the size); one scan serves the label and outlier kinds
+                   the epochs for the size); one scan serves the label and outlier kinds.
+                   Before it starts, stderr says about how long it will take (an estimate
+                   from the samples, the settings and this machine's speed, timed in 0.3 s)
+  --no-cache       run the CNN scan even when IMAGES.idxlabel-scan beside IMAGES holds one
+                   of these pixels with these settings. Without it that kept scan is used
+                   (its probabilities scored against the labels as they are now: a label
+                   changed since is checked, a class added since scans again), and a scan
+                   that ran is kept there for next time (replacing the one before; where the
+                   folder cannot be written, or is read-only by its permissions, stderr says
+                   so and the check goes on)
 
 exit status: 0 done, 1 a file could not be read or written, 2 a usage error.
 `
@@ -108,6 +118,7 @@ func runCheck(c *cli, args []string) error {
 	seeds := fs.Int("seeds", 2, "")
 	epochs := fs.Int("epochs", 0, "")
 	force := fs.Bool("force", false, "")
+	noCache := fs.Bool("no-cache", false, "")
 	help := fs.Bool("help", false, "")
 	fs.BoolVar(help, "h", false, "")
 	files, err := c.parse(fs, args, 0, 2)
@@ -198,6 +209,7 @@ func runCheck(c *cli, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	opts.ScanCNN = cachedScan(c.stderr, files[0], !*noCache)
 	start := time.Now()
 	res, err := check.Run(ctx, set, otherData, opts, checkProgress(c.stderr), nil)
 	if err != nil {
@@ -353,16 +365,41 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	return c.openRead(files[0], labels)
 }
 
+// cachedScan returns the CNN scan check runs: through the scan cache beside images
+// (scancache.Scanner: read unless read is false, written after a scan), saying on w where the
+// scan came from, about how long a scan that runs will take (suspect.EstimateCNN at the rate
+// suspect.CalibrateCNN measures, in about 0.3 s), and why the cache was not used or not written.
+func cachedScan(w io.Writer, images string, read bool) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
+	sc := scancache.Scanner{Path: images + scancache.Suffix, Read: read, Write: true,
+		Note: func(text string) { fmt.Fprintf(w, "idxlabel: label: %s\n", text) },
+		Starting: func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
+			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
+				fmt.Fprintf(w, "idxlabel: label: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
+					d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
+			}
+		}}
+	return func(ctx context.Context, d sample.Set, opts suspect.CNNOptions, progress func(suspect.Progress)) (*suspect.CNNResult, error) {
+		start := time.Now()
+		res, out, err := sc.Scan(ctx, d, opts, progress)
+		if err == nil && out.Cached {
+			fmt.Fprintf(w, "idxlabel: label: CNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
+				sc.Path, time.Since(start).Seconds())
+		}
+		return res, err
+	}
+}
+
 // checkProgress prints a line on w when the check moves to another kind or stage, and during
-// the CNN scan one per 5% of it.
+// the CNN scan one per 5% of it from 5% (before, the time left measured so far is noise: the
+// estimate printed as the scan started stands).
 func checkProgress(w io.Writer) func(check.Progress) {
 	var last string
 	step := -1
 	return func(p check.Progress) {
 		if p.CNN != nil {
-			if s := int(20 * p.Done); s != step {
+			if s := int(20 * p.Done); s != step && s > 0 { // below 5% done, the estimate said before it stands
 				step = s
-				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), %s left\n",
+				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
 					100*p.Done, p.CNN.Fold, p.CNN.Folds, p.CNN.Epoch, p.CNN.Epochs, p.CNN.Left.Round(time.Second))
 			}
 			return

@@ -336,20 +336,10 @@ type scanProgress struct {
 func (p *scanProgress) start(sc *cnnScan, report func(Progress)) {
 	p.report, p.clock, p.epochs, p.jobs = report, newProgressClock(), sc.opts.Epochs, len(sc.jobs)
 	p.searched, p.vote = make([]float64, len(sc.jobs)), make([]float64, len(sc.jobs))
-	batch := 64
 	for k, j := range sc.jobs {
-		p.total += float64(3 * batch * sc.cfg.Steps(len(j.train)))
-		p.total += float64(len(j.held) + len(sc.unlabelled))
-		if sc.opts.Neighbours > 0 {
-			p.total += float64(len(sc.in.labelled) - len(j.held))
-		}
-		if sc.opts.Shifts {
-			p.total += float64(9 * len(j.held))
-		}
-		if sc.opts.Neighbours > 0 {
-			p.vote[k] = float64(len(j.held)) * float64(len(sc.in.labelled)) / 5000
-			p.total += p.vote[k]
-		}
+		units, vote := jobWork(len(j.train), len(j.held), len(sc.in.labelled), len(sc.unlabelled), sc.opts, sc.cfg)
+		p.total += units
+		p.vote[k] = vote
 	}
 }
 

@@ -21,6 +21,9 @@ type analysis struct {
 	snap   sample.Set
 	res    *suspect.CNNResult
 	took   time.Duration
+	// cached: res was read from the scan cache (scancache.Scanner) and scored against snap's
+	// labels: it has no Model (no networks to predict samples it did not see).
+	cached bool
 	rows   map[int]int // sample index → row; O(N) memory, made once per scan
 }
 
@@ -106,9 +109,13 @@ func (s *scanner) drop(stale bool) {
 }
 
 // runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
-// its progress on the status bar) and, when it is done and the dataset is still ds, not
-// renumbered, makes its result the current analysis, hands it to done (may be nil) and to the
-// views waiting (analyse). A failure is shown; a cancel drops the waiting views.
+// its progress on the status bar, an estimate of its time first: estimate), or reads it
+// from the scan cache beside the image file when that holds a scan of these pixels with these
+// settings (scanCache: scored against snap's labels, without a model), and, when it is done and
+// the dataset is still ds, not renumbered, makes its result the current analysis, hands it to
+// done (may be nil) and to the views waiting (analyse). A scan that ran is stored in the cache
+// (a failure to store it is said on the status bar). A failure is shown; a cancel drops the
+// waiting views.
 func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis)) {
 	waiting := s.waiting
 	s.waiting = nil
@@ -120,23 +127,37 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 	resets := c.resets
 	start := time.Now()
 	data, opts := snap, s.models.opts
+	cache := scanCache(ds)
 	c.jobs.run(func() {
-		var last time.Time
-		res, err := suspect.ScanCNN(job.ctx, data, opts, func(p suspect.Progress) {
-			if time.Since(last) < time.Second {
-				return
-			}
-			last = time.Now()
-			note := fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s left", p.Fold, p.Folds, p.Epoch, p.Epochs, p.Left.Round(time.Second))
+		tell := func(note string, done float64) {
 			c.jobs.schedule(func() {
 				if s.cnn == job {
 					c.jobs.setNote(job, note)
 					for _, f := range s.watch {
-						f(note, p.Done)
+						f(note, done)
 					}
 					c.showProgress()
 				}
 			})
+		}
+		var est string // the estimate made before the scan, said until its first 5% are done
+		cache.Starting = func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
+			if est = estimate(ctx, d, opts); est != "" {
+				tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
+			}
+		}
+		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
+		var last time.Time
+		res, out, err := cache.Scan(job.ctx, data, opts, func(p suspect.Progress) {
+			if time.Since(last) < time.Second {
+				return
+			}
+			last = time.Now()
+			left := fmt.Sprintf("about %s left", p.Left.Round(time.Second))
+			if p.Done < 0.05 && est != "" { // too little done yet to time the rest by
+				left = est
+			}
+			tell(fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s", p.Fold, p.Folds, p.Epoch, p.Epochs, left), p.Done)
 		})
 		waitGate(job.ctx, testRankGateEnv) // a test's hook; nothing otherwise
 		c.jobs.schedule(func() {
@@ -159,9 +180,13 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 				s.drop(false)
 				return
 			}
-			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), rows: make(map[int]int, snap.N)}
+			a := &analysis{ds: ds, resets: resets, snap: snap, res: res, took: time.Since(start), cached: out.Cached, rows: make(map[int]int, snap.N)}
 			for k, i := range snap.Index {
 				a.rows[i] = k
+			}
+			if out.Cached {
+				c.say(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
+					plural(snap.N, "sample"), a.took.Round(10*time.Millisecond)))
 			}
 			if done != nil {
 				done(a)

@@ -322,6 +322,7 @@ func (c *controller) choose(m mode, subset store.Subset) {
 		c.refresh()
 		return
 	}
+	defer logModeShown(m)() // the real-window tests' hook (scanlog.go)
 	cur := c.v.current()
 	c.leave(m)
 	c.out.center(mv.center())

@@ -280,7 +280,8 @@ func (m *mapper) queueUnplaced(d *scanData) {
 // place places the samples waiting for a place (not deleted, without a point) in the
 // background, unless a job runs (it is called again when that ends): their features from the
 // scan's model, their nearest scanned samples by those features, the mean of those samples'
-// places weighted as embed.Place weighs them.
+// places weighted as embed.Place weighs them. A scan read from the scan cache has no model: the
+// status bar says the samples are not placed, and why.
 func (m *mapper) place(d *scanData) {
 	l := d.lay
 	if l == nil || m.job != nil || len(m.pending) == 0 {
@@ -304,6 +305,11 @@ func (m *mapper) place(d *scanData) {
 		return
 	}
 	c := m.c
+	if d.a.res.Model == nil { // read from the scan cache: no networks to place new samples
+		c.say(fmt.Sprintf("%s added or restored since the scan not on the map: the scan was read from the disk cache, without the networks that place new samples (the next scan places them; it runs when the dataset is next opened)",
+			plural(len(idx), "sample")))
+		return
+	}
 	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", plural(len(idx), "sample")))
 	m.job, m.laying = job, false
 	res, laid, rows := d.a.res, l.laid, len(l.laid)/2

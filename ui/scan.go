@@ -118,9 +118,11 @@ func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, t
 }
 
 // refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
-// the neighbours shown in the detail panel) and, when it is done, makes its ranking the
-// review's (ranked). The review keeps the kNN's ranking if the dataset is renumbered (saved) or
-// the review closed meanwhile; the scan's model then still suggests labels.
+// the neighbours shown in the detail panel), or reads it from the scan cache, and, when it is
+// done, makes its ranking the review's (ranked). The review keeps the kNN's ranking if the
+// dataset is renumbered (saved) or the review closed meanwhile; the scan's model then still
+// suggests labels (a scan read from the cache has none: the draw window trains one when it
+// opens, suggester.learn).
 func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result) {
 	labelled := 0
 	for _, l := range snap.Labels {
@@ -129,7 +131,9 @@ func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result
 		}
 	}
 	s.runCNN(ds, snap, func(a *analysis) {
-		s.models.setModel(a.res.Model, labelled) // the cross-validated model suggests labels from now on
+		if a.res.Model != nil { // none when read from the scan cache: the draw window trains its own when it opens
+			s.models.setModel(a.res.Model, labelled) // the cross-validated model suggests labels from now on
+		}
 		s.ranked(a, knn, snap)
 	})
 }
@@ -147,7 +151,13 @@ func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	}
 	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
 	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+	if a.cached {
+		s.review.r.method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.res.Error)
+	}
 	s.review.r.few = fewLabels(a.res.Model)
+	if a.res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
+		s.review.r.few = len(a.res.Suspects) < suspect.FewLabels
+	}
 	c.modeChanged(modeSuspects)
 	where := ""
 	if c.mode == modeSuspects {

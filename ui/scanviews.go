@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -116,14 +117,22 @@ func (v *scanViews) current() *scanData {
 // current analysis (scanner.analyseOr runs the scan if needed, its progress on the status bar;
 // a scan that a save made stale while it ran is asked for again).
 func (v *scanViews) open(then func(*scanData)) {
+	asked := time.Now()
 	if d := v.current(); d != nil {
 		then(d)
+		logScanShown(asked, "adopted", len(d.sample))
 		return
 	}
+	waited := false // analyseOr returned before handing the scan over: it came later
 	v.scans.analyseOr(func(a *analysis) {
 		c := v.c
+		source := "memory"
+		if waited {
+			source = map[bool]string{true: "disk cache", false: "scan"}[a.cached]
+		}
 		if v.seen != nil && v.seen.a == a && v.seen.ds == c.ds {
 			then(v.seen)
+			logScanShown(asked, source, len(v.seen.sample))
 			return
 		}
 		d, err := newScanData(c.ds, a)
@@ -134,11 +143,13 @@ func (v *scanViews) open(then func(*scanData)) {
 		v.drop()
 		v.seen = d
 		then(d)
+		logScanShown(asked, source, len(d.sample))
 	}, func(stale bool) {
 		if stale {
 			v.open(then)
 		}
 	})
+	waited = true
 }
 
 // follow keeps the adopted scan in step with one change of the dataset (controller.follows).

@@ -24,6 +24,9 @@ type Options struct {
 	// Features); nil runs suspect.ScanCNN with CNN when a kind needs it.
 	Scan *suspect.CNNResult
 	CNN  suspect.CNNOptions
+	// ScanCNN runs the CNN scan when Scan is nil and a kind needs it (nil: suspect.ScanCNN):
+	// where a caller puts the scan cache in front of it (scancache.Scanner).
+	ScanCNN func(ctx context.Context, d sample.Set, opts suspect.CNNOptions, progress func(suspect.Progress)) (*suspect.CNNResult, error)
 	// Threshold is the similarity at or above which Duplicate and Leak report a pair (default
 	// neardup.DefaultThreshold).
 	Threshold float64
@@ -212,7 +215,11 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		if cnnOpts.Groups == nil {
 			cnnOpts.Groups = groups
 		}
-		s, err := suspect.ScanCNN(ctx, d, cnnOpts, func(p suspect.Progress) {
+		scan := opts.ScanCNN
+		if scan == nil {
+			scan = suspect.ScanCNN
+		}
+		s, err := scan(ctx, d, cnnOpts, func(p suspect.Progress) {
 			if progress != nil {
 				progress(Progress{Kind: Label, Stage: "scan", Done: p.Done, CNN: &p})
 			}

@@ -34,7 +34,9 @@ import (
 // place: beside the pair's other state files).
 const Suffix = ".idxlabel-scan"
 
-// magic opens every cache file; version 1 is this layout.
+// magic opens every cache file; version 1 is this layout. The version is also in every key
+// (KeyOf): raise it when ScanCNN's recipe changes what it gives for the same pixels and
+// settings (the network, the training, the vote), so that no scan of an older recipe is used.
 const (
 	magic   = "IDXLSCAN"
 	version = 1
@@ -52,9 +54,11 @@ type Key [32]byte
 
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
-// neighbours, shifts, the groups of near-copies). Labels are not hashed. Cost: one pass over the
+// neighbours, shifts, the groups of near-copies), settled (suspect.CNNOptions.Settled: a default
+// given and one left zero are one key). Labels are not hashed. Cost: one pass over the
 // pixels (about 1 s per 1,000,000 MNIST samples).
 func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
+	opts = opts.Settled() // the defaults given or left zero scan alike
 	h := sha256.New()
 	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t\n",
 		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)
@@ -138,9 +142,11 @@ func Store(path string, key Key, e *Entry) error {
 
 // Load reads the entry stored under key at path for n samples. It returns ErrMiss when there
 // is no file, or the file holds another key or another number of samples; it reads nothing
-// beyond the header then, and never more than the size n samples need. Errors (naming path):
+// beyond the header then, and never more than the size n samples need, straight into the
+// entry's arrays (the file's bytes are not held besides). Errors (naming path):
 // a file that is not a regular file, or is damaged (wrong size, checksum, classes not strictly
-// ascending, a probability outside 0–1 or a value that is not finite), or the read error.
+// ascending or one of them sample.NoLabel, a probability outside 0–1 or a value that is not
+// finite), or the read error.
 func Load(path string, key Key, n int) (*Entry, error) {
 	f, fi, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -168,32 +174,52 @@ func Load(path string, key Key, n int) (*Entry, error) {
 	if fi.Size() != size(n, nc) {
 		return nil, damaged(fmt.Sprintf("%d bytes, its header declares %d", fi.Size(), size(n, nc)))
 	}
-	rest := make([]byte, size(n, nc)-headerSize)
-	if _, err := io.ReadFull(f, rest); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	// Read straight into the arrays (the file is not held twice), the checksum taken as it goes.
 	crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 	crc.Write(head)
-	crc.Write(rest[:len(rest)-4])
-	if crc.Sum32() != binary.LittleEndian.Uint32(rest[len(rest)-4:]) {
-		return nil, damaged("checksum")
+	br := bufio.NewReaderSize(io.TeeReader(io.LimitReader(f, size(n, nc)-headerSize-4), crc), 1<<20)
+	var v [4]byte
+	next := func() (uint32, error) {
+		if _, err := io.ReadFull(br, v[:]); err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+		return binary.LittleEndian.Uint32(v[:]), nil
 	}
 	e := &Entry{Classes: make([]int, nc), Probs: make([]float32, n*nc), Features: make([]float32, n*nf)}
+	bad := "" // the first damage seen, said once the checksum is known
 	for c := range e.Classes {
-		e.Classes[c] = int(int32(binary.LittleEndian.Uint32(rest[4*c:])))
-		if c > 0 && e.Classes[c] <= e.Classes[c-1] {
-			return nil, damaged("classes out of order")
+		u, err := next()
+		if err != nil {
+			return nil, err
+		}
+		e.Classes[c] = int(int32(u))
+		if e.Classes[c] == sample.NoLabel && bad == "" {
+			bad = "a class that is no label"
+		}
+		if c > 0 && e.Classes[c] <= e.Classes[c-1] && bad == "" {
+			bad = "classes out of order"
 		}
 	}
-	at := 4 * nc
 	for _, a := range [][]float32{e.Probs, e.Features} {
 		for m := range a {
-			a[m] = math.Float32frombits(binary.LittleEndian.Uint32(rest[at:]))
-			at += 4
-			if v := float64(a[m]); math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, damaged("a value that is not a number")
+			u, err := next()
+			if err != nil {
+				return nil, err
+			}
+			a[m] = math.Float32frombits(u)
+			if x := float64(a[m]); (math.IsNaN(x) || math.IsInf(x, 0)) && bad == "" {
+				bad = "a value that is not a number"
 			}
 		}
+	}
+	if _, err := io.ReadFull(f, v[:]); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if crc.Sum32() != binary.LittleEndian.Uint32(v[:]) {
+		return nil, damaged("checksum")
+	}
+	if bad != "" {
+		return nil, damaged(bad)
 	}
 	for _, p := range e.Probs {
 		if p < 0 || p > 1 {

@@ -99,6 +99,14 @@ func TestLoadDamaged(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	noLabel := entry(20)
+	noLabel.Classes = []int{sample.NoLabel, 0, 1}
+	if err := Store(path, key, noLabel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path, key, 20); err == nil || errors.Is(err, ErrMiss) {
+		t.Errorf("a class that is no label: %v", err)
+	}
 	e.Probs[5] = float32(math.NaN())
 	if err := Store(path, key, e); err != nil {
 		t.Fatal(err)
