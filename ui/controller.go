@@ -23,6 +23,9 @@ type controller struct {
 	// goroutine that made them, applied on the UI thread by drain.
 	pmu     sync.Mutex
 	pending []pendingChange
+	// inline: an edit made on the UI thread is under way (controller.edit), and drains what it
+	// changed itself when it returns, so queue schedules no second drain for it.
+	inline bool
 
 	out screen
 	d   *dialogs
@@ -131,22 +134,40 @@ func (c *controller) rename(name string) {
 }
 
 // queue takes a change of ds from the store's subscription, on the goroutine that made it, and
-// has drain apply it on the UI thread.
+// has drain apply it on the UI thread: at the end of the edit that made it when an edit of the
+// UI thread is under way (controller.edit), else by a drain scheduled on the UI thread. Each
+// change is drained once.
 func (c *controller) queue(ds *store.Dataset, ch store.Change) {
 	c.pmu.Lock()
 	c.pending = append(c.pending, pendingChange{ds, ch})
+	later := !c.inline
 	c.pmu.Unlock()
-	c.jobs.schedule(c.drain)
+	if later {
+		c.jobs.schedule(c.drain)
+	}
+}
+
+// edit runs f, which changes the store on the UI thread (the store delivers its changes
+// synchronously into the queue), and drains them at once, so the view never lags the store by
+// an edit the person made. It returns f's error.
+func (c *controller) edit(f func() error) error {
+	c.pmu.Lock()
+	c.inline = true
+	c.pmu.Unlock()
+	err := f()
+	c.drain()
+	return err
 }
 
 // drain applies, in order and on the UI thread, every change of the dataset that the view has
-// not applied yet. An edit made on the UI thread calls drain at once (the store delivered its
-// change synchronously into the queue), so the view never lags the store by an edit the person
-// made; a change made elsewhere is drained when its scheduled call runs.
+// not applied yet: the changes of the edit under way (controller.edit), or those made elsewhere
+// when the drain their queueing scheduled runs (one that finds them applied already does
+// nothing).
 func (c *controller) drain() {
 	c.pmu.Lock()
 	p := c.pending
 	c.pending = nil
+	c.inline = false
 	c.pmu.Unlock()
 	for _, x := range p {
 		c.apply(x.ds, x.ch)

@@ -68,18 +68,20 @@
 //
 //	tileGrid.TypedRune (tilegrid.go)
 //	→ controller.typedRune (edit.go) → the mode's label, which holds the mode's edit:
-//	    browsing: browseMode.label → controller.relabel (mode.go) → store.Dataset.Relabel
+//	    browsing: browseMode.label → controller.relabel (mode.go) → controller.edit
+//	              → store.Dataset.Relabel
 //	    a review: reviewMode.label → controller.decide, review.how (review.go)
-//	              → store.Dataset.DecideAs
+//	              → controller.edit → store.Dataset.DecideAs
 //	→ the store journals the edit (synced to disk), applies it, updates its counts and notifies
-//	  its subscribers on this goroutine: controller.queue
-//	→ controller.drain, called by the edit at once → controller.apply: the view model follows
+//	  its subscribers on this goroutine: controller.queue, which schedules nothing (the edit
+//	  drains it)
+//	→ controller.drain, called by controller.edit at once → controller.apply: the view model follows
 //	  (positions, a review's progress) → controller.refresh: every view is handed its state
 //	→ controller.moveCursor (the next sample) → follow: the grid scrolls to the cursor and
 //	  redraws; the detail panel, the status bar and the legend follow.
 //
 // A change made on another goroutine (a save's renumbering) is queued the same way and drained
-// on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
+// once, by the drain its queueing scheduled on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
 // there; a view reads the store only at the generation its view model reflects
 // (store.Dataset.SampleAt), never with an index from an older state.
 //

@@ -126,13 +126,12 @@ func (c *controller) toggleDelete() {
 		return
 	}
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !c.ds.State(i).Deleted })
-	var err error
-	if allDeleted {
-		err = c.ds.Restore(sel)
-	} else {
-		err = c.ds.Delete(sel)
-	}
-	c.drain()
+	err := c.edit(func() error {
+		if allDeleted {
+			return c.ds.Restore(sel)
+		}
+		return c.ds.Delete(sel)
+	})
 	if err != nil {
 		c.d.showError(err)
 		return
@@ -149,8 +148,11 @@ func (c *controller) toggleDelete() {
 // add appends samples as one undoable step (how says where they came from: drawn, imported)
 // and shows the last of them; it returns the index of the first.
 func (c *controller) add(how store.How, samples []store.Sample) (int, error) {
-	i, err := c.ds.AppendAs(how, samples)
-	c.drain()
+	var i int
+	err := c.edit(func() (err error) {
+		i, err = c.ds.AppendAs(how, samples)
+		return err
+	})
 	return i, err
 }
 
@@ -172,14 +174,15 @@ func (c *controller) step(undo bool) {
 			touched = ch.Indices
 		}
 	})
-	var err error
-	if undo {
-		_, _, err = c.ds.Undo()
-	} else {
-		_, _, err = c.ds.Redo()
-	}
+	err := c.edit(func() (err error) {
+		if undo {
+			_, _, err = c.ds.Undo()
+		} else {
+			_, _, err = c.ds.Redo()
+		}
+		return err
+	})
 	unsub()
-	c.drain()
 	if err != nil {
 		c.d.showError(err)
 		return

@@ -186,8 +186,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 	}
 	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
-			_, err := ds.ReplayJournal()
-			o.c.drain()
+			err := o.c.edit(func() error { _, err := ds.ReplayJournal(); return err })
 			if err != nil {
 				o.d.showError(err)
 			}

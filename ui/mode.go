@@ -103,8 +103,7 @@ func (c *controller) relabel(label int) {
 	if len(sel) == 0 || c.cannotEdit() {
 		return
 	}
-	err := c.ds.Relabel(sel, label)
-	c.drain()
+	err := c.edit(func() error { return c.ds.Relabel(sel, label) })
 	if err != nil {
 		c.d.showError(err)
 		return

@@ -247,8 +247,7 @@ func (c *controller) decideAs(how store.How, label int) {
 	if i < 0 || c.cannotEdit() {
 		return
 	}
-	err := c.ds.DecideAs(how, i, label)
-	c.drain()
+	err := c.edit(func() error { return c.ds.DecideAs(how, i, label) })
 	if err != nil {
 		c.d.showError(err)
 		return
