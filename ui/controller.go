@@ -103,7 +103,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 		f()
 	}
 	for _, m := range c.modes {
-		m.follow(nil)
+		modeFollow(m, nil)
 	}
 	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
 	c.places = map[mode]int{}
@@ -191,7 +191,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	case store.Appended:
 		f := c.v.filter
 		for _, i := range ch.Indices {
-			if m.keepsAppended() && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+			if modeKeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
 				c.v.order = append(c.v.order, i)
 			}
 		}
@@ -214,7 +214,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.reindex(ds.Len())
 		}
 	case store.Relabelled, store.DeletedChanged:
-		if isDone := m.isDone(&c.state); isDone != nil {
+		if isDone := modeIsDone(m, &c.state); isDone != nil {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
@@ -223,10 +223,10 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 		clear(c.places)
 		for _, mv := range c.modes {
-			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
+			modeFollow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		}
 		f := c.v.filter
-		if !c.modeView().ready() {
+		if !modeReady(c.modeView()) {
 			c.mode, f = modeBrowse, store.Filter{}
 			c.out.center(nil)
 		}
@@ -263,7 +263,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
-	c.out.wide(c.modeView().wide())
+	c.out.wide(modeWide(c.modeView()))
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -280,7 +280,7 @@ func (c *controller) follow() {
 func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
-	c.modeView().shown(&c.state)
+	modeShown(c.modeView(), &c.state)
 	c.writeTestState()
 }
 
@@ -323,7 +323,7 @@ func (c *controller) rebuild(f store.Filter) {
 	c.v.clearSelection()
 	c.v.reindex(c.ds.Len())
 	c.v.cursor, c.v.anchor = -1, -1
-	c.v.countDone(m.isDone(&c.state))
+	c.v.countDone(modeIsDone(m, &c.state))
 	c.out.grid.scrollTop()
 	if c.v.shows(keep) {
 		c.v.move(c.v.pos[keep], false)
@@ -338,14 +338,14 @@ func (c *controller) rebuild(f store.Filter) {
 // when m was left (a review left for a neighbour's sample), else to the first.
 func (c *controller) choose(m mode, subset store.Subset) {
 	mv := c.modes[m]
-	if !mv.ready() {
-		mv.start()
+	if !modeReady(mv) {
+		modeStart(mv)
 		c.refresh()
 		return
 	}
 	cur := c.v.current()
 	c.leave(m)
-	c.out.center(mv.center())
+	c.out.center(modeCenter(mv))
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
 	if p, ok := c.places[m]; ok && !c.v.shows(cur) && c.v.shows(p) {
 		c.v.move(c.v.pos[p], false) // back in a review: where it was left
@@ -366,7 +366,7 @@ func (c *controller) leave(m mode) {
 // the suggestions are ready).
 func (c *controller) enter(m mode) {
 	c.leave(m)
-	c.out.center(c.modes[m].center())
+	c.out.center(modeCenter(c.modes[m]))
 	c.rebuild(store.Filter{Subset: store.Live})
 	c.refresh()
 	c.follow()

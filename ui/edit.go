@@ -73,7 +73,7 @@ var gridKeys = map[fyne.KeyName]bool{
 
 // takeKey is typedKey made now.
 func (c *controller) takeKey(k *fyne.KeyEvent) bool {
-	if c.modeView().key(c, k) {
+	if modeKey(c.modeView(), c, k) {
 		return true
 	}
 	switch k.Name {
