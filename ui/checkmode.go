@@ -155,7 +155,6 @@ func (m *checkMode) ready() bool                  { return m.f != nil }
 func (m *checkMode) start()                       { m.begin() }
 func (m *checkMode) keepsAppended() bool          { return false }
 func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
-func (m *checkMode) shown(*state)                 {}
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
 

@@ -48,6 +48,9 @@ func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
 	return m
 }
 
+// start opens the mode (open), with the controller of its views.
+func (m *confusionMode) start() { m.open(m.views.c) }
+
 // ready reports whether the scan the chart shows is still the one to show.
 func (m *confusionMode) ready() bool {
 	return m.r != nil && m.d != nil && m.views.current() == m.d
@@ -218,14 +221,19 @@ type confusionView struct {
 	every *widget.Button
 	note  *widget.Label
 
-	onCell func(label, class int)
-	onAll  func()
-	onHide func(on bool)
+	confusionInput
 }
 
-// newConfusionView builds the view with grid beside the chart.
-func newConfusionView(grid fyne.CanvasObject) *confusionView {
-	v := &confusionView{chart: newChartImage(), note: widget.NewLabel("")}
+// confusionInput is what the confusion matrix's view reports.
+type confusionInput struct {
+	onCell func(label, class int) // a click on a cell
+	onAll  func()                 // Every confusion
+	onHide func(on bool)          // Hide the diagonal
+}
+
+// newConfusionView builds the view with grid beside the chart; it reports to in.
+func newConfusionView(grid fyne.CanvasObject, in confusionInput) *confusionView {
+	v := &confusionView{confusionInput: in, chart: newChartImage(), note: widget.NewLabel("")}
 	v.note.Wrapping = fyne.TextWrapWord
 	v.hide = widget.NewCheck("Hide the diagonal", func(on bool) {
 		if v.onHide != nil {

@@ -71,11 +71,31 @@ type pendingChange struct {
 	ch store.Change
 }
 
+// newController builds the controller over the jobs j, its questions and errors shown by d. It
+// shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
 func newController(j *jobs, d *dialogs) *controller {
-	c := &controller{state: state{jobs: j, modes: map[mode]modeView{modeBrowse: browseMode{}}, v: newView(nil, 0)}, d: d}
-	j.idle = func() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
-	return c
+	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
 }
+
+// controllerParts are what the controller is handed once the views and the workflows, which
+// report to it, are built: where it shows the state, the modes (every mode the window has, by
+// value), and what runs when the dataset is replaced (replaced), once a new one is shown
+// (shown), and at every change of it before the view model follows (follows).
+type controllerParts struct {
+	out      screen
+	modes    map[mode]modeView
+	replaced []func()
+	shown    []func()
+	follows  []func(store.Change)
+}
+
+// attach hands the controller its parts (newWindow, once, before anything is shown).
+func (c *controller) attach(p controllerParts) {
+	c.out, c.modes, c.replaced, c.shown, c.follows = p.out, p.modes, p.replaced, p.shown, p.follows
+}
+
+// idle applies the inputs that waited for a job (jobs.idle), counting them for the tests.
+func (c *controller) idle() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
 
 // setEmpty gives the window an empty dataset, so that it is never without one: every handler
 // works (on nothing) before a first file opens, or when it fails to.

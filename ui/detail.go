@@ -147,8 +147,9 @@ type detailPanel struct {
 	onGoto func(i int)
 }
 
-func newDetailPanel() *detailPanel {
+func newDetailPanel(onGoto func(i int)) *detailPanel {
 	d := &detailPanel{
+		onGoto: onGoto,
 		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		pixels: newPixelView(),
 		info:   widget.NewLabel(""),

@@ -28,7 +28,6 @@ type opener struct {
 	d     *dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
-	menu  *menuBar
 	save  *saver
 	draw  func() // opens the draw window (a new dataset starts there)
 }
@@ -240,5 +239,5 @@ func (o *opener) showRecent() {
 			o.load(images, labels, false)
 		}))
 	}
-	o.menu.setRecent(items)
+	o.c.out.menu.setRecent(items)
 }

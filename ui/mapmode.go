@@ -31,7 +31,6 @@ import (
 // mapMode is the mode: what the grid shows beside the map, and the map's frame.
 type mapMode struct {
 	browseMode
-	begin func() // open, with the controller
 	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
 	outliers func() []int
 	views    *scanViews
@@ -59,12 +58,13 @@ type mapMode struct {
 // the grid beside it the cursor's).
 func (m *mapMode) wide() bool { return true }
 
-func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
-	return &mapMode{views: views, panel: panel}
+// newMapMode builds the mode around panel; outliers returns the samples a health check flagged.
+func newMapMode(views *scanViews, outliers func() []int, panel *mapPanel) *mapMode {
+	return &mapMode{views: views, outliers: outliers, panel: panel}
 }
 
 func (m *mapMode) title() string { return "Map" }
-func (m *mapMode) start()        { m.begin() }
+func (m *mapMode) start()        { m.open(m.views.c) }
 
 // ready reports whether the scan the map is of is still the one to show (its layout may still
 // be running: the view shows its progress).
@@ -352,6 +352,11 @@ type mapPanel struct {
 	button *widget.Button
 	shown  []int // the classes the key shows
 
+	mapPanelInput
+}
+
+// mapPanelInput is what the map's controls report.
+type mapPanelInput struct {
 	onColour func(byModel bool)
 	onCancel func() // Cancel the layout
 	onRetry  func() // lay the map out again after a Cancel
@@ -364,15 +369,18 @@ const (
 	colourSuggested = "Suggested label"
 )
 
-func newMapPanel(grid fyne.CanvasObject) *mapPanel {
-	p := &mapPanel{view: newMapView(), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
-	p.colour = widget.NewSelect([]string{colourGiven, colourSuggested}, func(s string) {
+// newMapPanel builds the map (reporting to view) and its controls (reporting to in) beside grid.
+func newMapPanel(grid fyne.CanvasObject, in mapPanelInput, view mapInput) *mapPanel {
+	p := &mapPanel{mapPanelInput: in, view: newMapView(view), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
+	// The first choice is made before the person's choices are reported: it is nobody's.
+	p.colour = widget.NewSelect([]string{colourGiven, colourSuggested}, nil)
+	p.colour.SetSelected(colourGiven)
+	p.colour.OnChanged = func(s string) {
 		if p.onColour != nil {
 			p.onColour(s == colourSuggested)
 		}
 		p.done()
-	})
-	p.colour.SetSelected(colourGiven)
+	}
 	p.tool = widget.NewCheck("Lasso tool (or Shift+drag)", func(on bool) {
 		p.view.lassoTool = on
 		p.done()

@@ -63,12 +63,17 @@ type mapView struct {
 	hoverAt   fyne.Position // where the pointer is
 	r         *mapRenderer  // its renderer, which places the hover card
 
+	mapInput
+	dump string // a test hook: where writeView writes how each frame shows the map
+}
+
+// mapInput is what the map reports, and where its hover card's tiles come from.
+type mapInput struct {
 	onPick  func(point int)
 	onLasso func(points []int, add bool)
 	onDone  func() // a click or a drag on the map is done: the grid takes the keys again
 	// tile returns what the hover card shows of a point: its pixels as an image and a caption.
 	tile func(point int) (image.Image, string, bool)
-	dump string // a test hook: where writeView writes how each frame shows the map
 }
 
 // What a drag does.
@@ -81,8 +86,9 @@ const (
 // Hover and click reach (pixels of the frame): the nearest point within it is picked.
 const pickReach = 6
 
-func newMapView() *mapView {
-	v := &mapView{fit: true, hovered: -1, scale: 1}
+// newMapView builds the map, which reports to in.
+func newMapView(in mapInput) *mapView {
+	v := &mapView{mapInput: in, fit: true, hovered: -1, scale: 1}
 	v.ExtendBaseWidget(v)
 	return v
 }

@@ -38,13 +38,14 @@ func viewMapSized(t testing.TB, n int, size fyne.Size) (*mapView, *mapAsks, []fl
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := newMapView()
 	asks := &mapAsks{}
-	v.onPick = func(i int) { asks.picks = append(asks.picks, i) }
-	v.onLasso = func(pts []int, add bool) { asks.lassos = append(asks.lassos, pts); asks.adds = append(asks.adds, add) }
-	v.tile = func(i int) (image.Image, string, bool) {
-		return image.NewGray(image.Rect(0, 0, 28, 28)), "#" + string(rune('0'+i%10)), true
-	}
+	v := newMapView(mapInput{
+		onPick:  func(i int) { asks.picks = append(asks.picks, i) },
+		onLasso: func(pts []int, add bool) { asks.lassos = append(asks.lassos, pts); asks.adds = append(asks.adds, add) },
+		tile: func(i int) (image.Image, string, bool) {
+			return image.NewGray(image.Rect(0, 0, 28, 28)), "#" + string(rune('0'+i%10)), true
+		},
+	})
 	w := test.NewWindow(v)
 	t.Cleanup(w.Close)
 	w.Resize(size)

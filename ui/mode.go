@@ -102,8 +102,12 @@ type follower interface {
 type ownView interface {
 	// center is the view the mode shows in the grid's place.
 	center() fyne.CanvasObject
-	// shown hands the view the state after any change of the cursor, the selection or the
-	// samples (controller.renderCursor).
+}
+
+// stateShower is a mode whose own view follows the cursor, the selection and the samples (the
+// map marks the cursor).
+type stateShower interface {
+	// shown hands the view the state after any change of them (controller.renderCursor).
 	shown(s *state)
 }
 
@@ -185,9 +189,9 @@ func modeCenter(m modeView) fyne.CanvasObject {
 	return nil
 }
 
-// modeShown hands m's own view the state (nothing for a mode without one).
+// modeShown hands m's own view the state (nothing for a mode whose view does not follow it).
 func modeShown(m modeView, s *state) {
-	if v, ok := m.(ownView); ok {
+	if v, ok := m.(stateShower); ok {
 		v.shown(s)
 	}
 }
@@ -221,6 +225,7 @@ var (
 		describer
 		follower
 		ownView
+		stateShower
 	} = (*confusionMode)(nil)
 	_ interface {
 		preparer
@@ -241,6 +246,7 @@ var (
 		describer
 		follower
 		ownView
+		stateShower
 		wideView
 	} = (*mapMode)(nil)
 )

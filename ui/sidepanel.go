@@ -55,20 +55,26 @@ type sidePanel struct {
 	counts  []store.ClassCount
 	most    int
 
-	onShow  func(m mode, subset store.Subset) // the Show list's choice
-	onClass func(class *int)                  // a class of the histogram (nil: every class)
-	onGoto  func(i int)
-	onZoom  func(z int)
-	onKey   func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
-	onRune  func(r rune)           // characters they do not use
-	onDone  func()                 // a click in the panel is done: the grid takes the keys again
-	quiet   bool                   // set while the panel shows a state: its widgets' changes are not the person's
+	sideInput
+	quiet bool // set while the panel shows a state: its widgets' changes are not the person's
 }
 
-// newSidePanel builds the panel; modes are the titles of the modes the Show list offers after
-// the subsets, in order.
-func newSidePanel(modes []showChoice) *sidePanel {
-	s := &sidePanel{total: widget.NewLabel("")}
+// sideInput is what the side panel reports: what the person chose in it.
+type sideInput struct {
+	onShow   func(m mode, subset store.Subset) // the Show list's choice
+	onClass  func(class *int)                  // a class of the histogram (nil: every class)
+	onGoto   func(i int)
+	onZoom   func(z int)
+	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
+	onRune   func(r rune)           // characters they do not use
+	onDone   func()                 // a click in the panel is done: the grid takes the keys again
+	onTyping func(on bool)          // the go-to box gained (true) or lost the keyboard focus
+}
+
+// newSidePanel builds the panel, which reports to in; modes are the titles of the modes the
+// Show list offers after the subsets, in order.
+func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
+	s := &sidePanel{sideInput: in, total: widget.NewLabel("")}
 	for _, sub := range subsets {
 		s.choices = append(s.choices, showChoice{name: sub.name, mode: modeBrowse, subset: sub.subset})
 	}
@@ -99,6 +105,7 @@ func newSidePanel(modes []showChoice) *sidePanel {
 		s.done()
 	}
 	s.gotoBox = newPromptEntry(func() { s.done() })
+	s.gotoBox.onFocus = in.onTyping
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {

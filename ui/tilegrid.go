@@ -66,8 +66,10 @@ type tileGrid struct {
 	m        mosaic
 }
 
-func newTileGrid(in gridInput) *tileGrid {
-	g := &tileGrid{in: in, zoom: defaultZoom}
+// newTileGrid builds the grid, which reports to in and tells onZoom of a zoom it changed
+// itself (Ctrl+wheel).
+func newTileGrid(in gridInput, onZoom func(zoom int)) *tileGrid {
+	g := &tileGrid{in: in, onZoom: onZoom, zoom: defaultZoom}
 	g.ExtendBaseWidget(g)
 	return g
 }

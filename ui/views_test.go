@@ -41,7 +41,7 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	v.gen = ds.Gen()
 	v.move(5, false)
 	asks := &gridAsks{}
-	g := newTileGrid(asks)
+	g := newTileGrid(asks, nil)
 	w := test.NewWindow(g)
 	defer w.Close()
 	w.Resize(fyne.NewSize(600, 400))
@@ -77,12 +77,13 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 // the person chooses.
 func TestSidePanelAlone(t *testing.T) {
 	test.NewTempApp(t)
-	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}})
 	var shown []string
 	var classes []*int
-	s.onShow = func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) }
-	s.onClass = func(c *int) { classes = append(classes, c) }
-	s.onDone = func() {}
+	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}}, sideInput{
+		onShow:  func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) },
+		onClass: func(c *int) { classes = append(classes, c) },
+		onDone:  func() {},
+	})
 	three := 3
 	counts := []store.ClassCount{{Class: 1, Count: 5}, {Class: 3, Count: 2}}
 	s.show(sideState{mode: modeSuspects, filter: store.Filter{Subset: store.Live, Class: &three}, counts: counts, total: 7})
