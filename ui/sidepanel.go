@@ -83,15 +83,13 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	for k, ch := range s.choices {
 		names[k] = ch.name
 	}
-	s.showList = newShowSelect(names, s.showChanged)
+	// The panel's controls pass on the keys and characters they do not use.
+	pass := passOn{onKey: func(k *fyne.KeyEvent) { s.onKey(k) }, onRune: func(r rune) { s.onRune(r) }}
+	s.showList = newShowSelect(names, s.showChanged, pass)
 	s.quiet = true
 	s.showList.SetSelected("All")
 	s.quiet = false
-	s.showList.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.showList.onRune = func(r rune) { s.onRune(r) }
-	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
-	s.list.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.list.onRune = func(r rune) { s.onRune(r) }
+	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow, pass)
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if s.quiet {
 			return
@@ -112,7 +110,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 			s.onGoto(i)
 		}
 	}
-	s.zoom = newZoomSlider(minZoom, maxZoom)
+	s.zoom = newZoomSlider(minZoom, maxZoom, pass)
 	s.zoom.SetValue(defaultZoom)
 	s.zoom.OnChanged = func(v float64) {
 		if !s.quiet && s.onZoom != nil {
@@ -120,8 +118,6 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 		}
 	}
 	s.zoom.OnChangeEnded = func(float64) { s.done() }
-	s.zoom.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.zoom.onRune = func(r rune) { s.onRune(r) }
 	s.total.Alignment = fyne.TextAlignTrailing
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.showList),
