@@ -246,7 +246,7 @@ func (g *suggester) asked(res askResult) {
 }
 
 // askedBadge is the badge of an asked sample still without a label.
-func (r *review) askedBadge() badge { return badge{text: "ask", color: badgeAsked} }
+func (r *review) askedBadge() badge { return badge{Text: "ask", Color: badgeAsked} }
 
 // followLoop keeps the loop in step with one change of the dataset (controller.follows): the
 // tally follows the labels, and a change of labels starts the wait for the next round.

@@ -204,24 +204,24 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 	case !ok || st.Deleted:
 		return b
 	case st.Reviewed:
-		b.text += " ✓"
+		b.Text += " ✓"
 		return b
 	}
 	label := n.short(st.Label)
 	switch c.kind {
 	case check.Label:
 		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return badge{text: label + "→" + n.short(x.suggested) + "?", color: badgeSuspect}
+			return badge{Text: label + "→" + n.short(x.suggested) + "?", Color: badgeSuspect}
 		}
 	case check.Outlier:
-		return badge{text: label + " ?", color: badgeOutlier}
+		return badge{Text: label + " ?", Color: badgeOutlier}
 	case check.Duplicate:
 		if len(x.others) > 0 {
-			return badge{text: label + " =#" + strconv.Itoa(x.others[0]), color: badgeDuplicate}
+			return badge{Text: label + " =#" + strconv.Itoa(x.others[0]), Color: badgeDuplicate}
 		}
 	case check.Leak:
 		if len(x.others) > 0 && c.other != nil {
-			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), color: badgeLeak}
+			return badge{Text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), Color: badgeLeak}
 		}
 	}
 	return b

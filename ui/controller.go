@@ -7,11 +7,12 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // controller owns the application state (state.go) and is its one writer: the dataset being
 // edited, the mode, the jobs and the view model (order, cursor, selection, filter). Views report
-// what the person asked for (gridInput, the side panel's and menus' callbacks); the controller
+// what the person asked for (gridReports, the side panel's and menus' callbacks); the controller
 // applies it to the store and the view model in one step on the UI thread, then hands each view
 // what it shows (refresh, follow). Changes made elsewhere (a save's renumbering, a replayed
 // journal) come back through the store's subscription and are applied on the UI thread (drain).
@@ -53,7 +54,7 @@ type controller struct {
 // screen is where the controller shows the state: the views, the window's title, and the middle
 // of the window (the grid, or a mode's own view).
 type screen struct {
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	side   *sidePanel
 	detail *detailPanel
 	footer *footer
@@ -132,7 +133,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
 	c.v.gen = ds.Gen()
 	c.classes = newClassNames(ds)
-	c.out.grid.scrollTop()
+	c.out.grid.ScrollTop()
 	if c.v.Len() > 0 {
 		c.v.move(0, false)
 	}
@@ -279,7 +280,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 // depends on the cursor. It does not scroll the grid.
 func (c *controller) refresh() {
 	c.out.side.show(c.sideState())
-	c.out.grid.show(c.gridFrame())
+	c.out.grid.SetSource(c.gridFrame())
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
@@ -290,7 +291,7 @@ func (c *controller) refresh() {
 // follow shows a moved cursor: the grid scrolls to it and redraws, and what depends on the
 // cursor follows.
 func (c *controller) follow() {
-	c.out.grid.reveal(c.v.cursor)
+	c.out.grid.Reveal(c.v.cursor)
 	c.renderCursor()
 }
 
@@ -344,7 +345,7 @@ func (c *controller) rebuild(f store.Filter) {
 	c.v.reindex(c.ds.Len())
 	c.v.cursor, c.v.anchor = -1, -1
 	c.v.countDone(modeIsDone(m, &c.state))
-	c.out.grid.scrollTop()
+	c.out.grid.ScrollTop()
 	if c.v.shows(keep) {
 		c.v.move(c.v.pos[keep], false)
 	} else if c.v.Len() > 0 {

@@ -47,7 +47,7 @@ func (c *controller) typedKey(k *fyne.KeyEvent, shift bool) bool {
 		c.d.showKeys()
 		return true
 	}
-	h := heldInput{run: func() { c.out.grid.key(k, shift) }}
+	h := heldInput{run: func() { c.out.grid.Key(k, shift) }}
 	if c.mustWait() {
 		if gridKeys[k.Name] {
 			c.hold(h)

@@ -3,6 +3,8 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/ui/widgets"
 )
 
 // Key routing. Unless a text field or an open dialog has them, the editing keys (digits,
@@ -16,7 +18,7 @@ import (
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
 	canvas fyne.Canvas
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	d      *dialogs
 }
 

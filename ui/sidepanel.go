@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // subsets are the Show list's choices for browsing, in order; the modes' titles follow them.
@@ -110,8 +111,8 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 			s.onGoto(i)
 		}
 	}
-	s.zoom = newZoomSlider(minZoom, maxZoom, pass)
-	s.zoom.SetValue(defaultZoom)
+	s.zoom = newZoomSlider(widgets.MinZoom, widgets.MaxZoom, pass)
+	s.zoom.SetValue(widgets.DefaultZoom)
 	s.zoom.OnChanged = func(v float64) {
 		if !s.quiet && s.onZoom != nil {
 			s.onZoom(int(v))

@@ -5,6 +5,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // state is the application's state: the dataset being edited and what the window shows of it.
@@ -55,8 +56,11 @@ func (s *state) sideState() sideState {
 	return sideState{mode: s.mode, filter: s.v.filter, counts: s.ds.Counts(), total: s.ds.Len()}
 }
 
-// gridFrame is what the grid draws.
-func (s *state) gridFrame() gridFrame {
+// gridFrame is what the grid draws (gridsource.go); nil before a dataset is set.
+func (s *state) gridFrame() widgets.TileSource {
+	if s.ds == nil {
+		return nil
+	}
 	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: modeMarks(s.modeView())}}
 }
 

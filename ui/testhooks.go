@@ -135,10 +135,10 @@ func (c *controller) writeTestState() {
 		}
 	}
 	g := c.out.grid
-	ge := g.geometry(g.Size())
-	top := float32(max(c.v.cursor, 0)/ge.cols) * ge.cellH
+	ge := g.Geometry()
+	top := float32(max(c.v.cursor, 0)/ge.Cols) * ge.CellH
 	insight := 0
-	if top >= g.offset && top+ge.cellH <= g.offset+g.Size().Height {
+	if top >= g.Offset() && top+ge.CellH <= g.Offset()+g.Size().Height {
 		insight = 1
 	}
 	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)

@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/widgets"
 )
 
 // Title is the window title's base.
@@ -27,7 +28,7 @@ type window struct {
 	d    *dialogs
 	keys *keyRouter
 
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	side   *sidePanel
 	detail *detailPanel
 	footer *footer
@@ -64,7 +65,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	}}
 	c := newController(w.jobs, w.d)
 	w.c = c
-	w.grid = newTileGrid(c, func(z int) { w.side.setZoom(z) })
+	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
 	// The modes beyond browsing, and the workflows that make their lists.
@@ -106,7 +107,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		onShow:   func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
 		onClass:  func(class *int) { c.input(func() { c.setClass(class) }) },
 		onGoto:   c.askGoto, // the go-to box
-		onZoom:   w.grid.setZoom,
+		onZoom:   w.grid.SetZoom,
 		onKey:    w.keys.passKey,
 		onRune:   w.keys.passRune,
 		onDone:   w.keys.focusGrid,
@@ -237,8 +238,8 @@ func (w *window) menuActions() menuActions {
 		toggleDelete: func() { c.input(c.toggleDelete) },
 		draw:         w.draw.show,
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
-		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
-		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
+		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
+		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
 		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
 		confusion: func() { c.choose(modeConfusion, store.Live) },
 		showMap:   func() { c.choose(modeMap, store.Live) },
