@@ -10,7 +10,7 @@ import (
 
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
 // thread, changes the store, and applies the store's change to the view model at once (drain)
-// before it moves the cursor: a digit key goes tileGrid.TypedRune → typedRune → the mode's label
+// before it moves the cursor: a digit key goes widgets.TileGrid.TypedRune → gridReports → typedRune → the mode's label
 // (relabel in mode.go, or decide in review.go) → the store, which journals it and notifies →
 // drain → apply → refresh, and the views show the new state.
 

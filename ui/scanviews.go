@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/suspect/confusion"
+	"idxlabel/ui/widgets"
 )
 
 // scanViews keeps what the confusion matrix and the map show of one CNN scan (an analysis) in
@@ -243,11 +244,11 @@ func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject, outlier
 			}
 		},
 		onDone: focus,
-	}, mapInput{
-		onPick:  func(pt int) { c.input(func() { mm.pick(c, pt) }) },
-		onLasso: func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) },
-		onDone:  focus,
-		tile:    func(pt int) (image.Image, string, bool) { return mm.tile(pt) },
+	}, widgets.MapInput{
+		OnPick:  func(pt int) { c.input(func() { mm.pick(c, pt) }) },
+		OnLasso: func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) },
+		OnDone:  focus,
+		Tile:    func(pt int) (image.Image, string, bool) { return mm.tile(pt) },
 	}))
 	v.confusion, v.mapm = conf, mm
 	return v
