@@ -203,39 +203,29 @@ func modeWide(m modeView) bool {
 }
 
 // What each mode adds to browsing, checked when the package builds: a method renamed or dropped
-// here would otherwise leave its mode acting as browsing does, silently.
+// here would otherwise leave its mode acting as browsing does, silently. A review (reviewing)
+// adds all but a view of its own; the confusion matrix and the health check are reviews with
+// one.
+type reviewing interface {
+	preparer
+	keyTaker
+	appendDropper
+	marker
+	doneCounter
+	statusSayer
+	describer
+	follower
+}
+
 var (
+	_ reviewing = (*reviewMode)(nil)
 	_ interface {
-		preparer
-		keyTaker
-		appendDropper
-		marker
-		doneCounter
-		statusSayer
-		describer
-		follower
-	} = (*reviewMode)(nil)
-	_ interface {
-		preparer
-		keyTaker
-		appendDropper
-		marker
-		doneCounter
-		statusSayer
-		describer
-		follower
+		reviewing
 		ownView
 		stateShower
 	} = (*confusionMode)(nil)
 	_ interface {
-		preparer
-		keyTaker
-		appendDropper
-		marker
-		doneCounter
-		statusSayer
-		describer
-		follower
+		reviewing
 		ownView
 	} = (*checkMode)(nil)
 	_ interface {
