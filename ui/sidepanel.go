@@ -103,8 +103,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 		s.onClass(class)
 		s.done()
 	}
-	s.gotoBox = newPromptEntry(func() { s.done() })
-	s.gotoBox.onFocus = in.onTyping
+	s.gotoBox = newWatchedEntry(func() { s.done() }, in.onTyping)
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {
