@@ -116,3 +116,15 @@ func TestExportKnowsNothingOfScans(t *testing.T) {
 		}
 	}
 }
+
+// The window's passive widgets read what they show through their own small interfaces: they
+// depend on neither the window (ui) nor the store, so no arrow runs from them back up.
+func TestWidgetsKnowNeitherWindowNorStore(t *testing.T) {
+	for _, p := range goList(t, "./ui/widgets/...") {
+		for _, d := range p.Deps {
+			if d == "idxlabel/ui" || d == "idxlabel/store" {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}

@@ -54,8 +54,7 @@ func (g *suggester) acceptMany() {
 		c.say("No suggestion to accept there")
 		return
 	}
-	err := c.ds.SetLabelsAs(store.HowSuggestedAccepted, idx, labels)
-	c.drain()
+	err := c.edit(func() error { return c.ds.SetLabelsAs(store.HowSuggestedAccepted, idx, labels) })
 	if err != nil {
 		c.d.showError(err)
 		return

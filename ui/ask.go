@@ -246,7 +246,7 @@ func (g *suggester) asked(res askResult) {
 }
 
 // askedBadge is the badge of an asked sample still without a label.
-func (r *review) askedBadge() badge { return badge{text: "ask", color: badgeAsked} }
+func (r *review) askedBadge() badge { return badge{Text: "ask", Color: badgeAsked} }
 
 // followLoop keeps the loop in step with one change of the dataset (controller.follows): the
 // tally follows the labels, and a change of labels starts the wait for the next round.
@@ -267,13 +267,10 @@ func (g *suggester) followLoop(ch store.Change) {
 // badgeAsked is the badge colour of an asked sample still without a label.
 var badgeAsked = color.NRGBA{255, 200, 90, 255}
 
-// wire hands the Suggested mode the loop's parts (the reasons, the progress, the tally) and has
-// the loop follow the dataset's changes.
-func (g *suggester) wire(m *reviewMode) {
-	m.whyNot, m.progress = g.noSuggestion, g.progressNote
-	g.loop.dump = os.Getenv(testSuggestEnv)
-	m.decided = func(r *review, i, label int, how store.How) { g.loop.tally.decided(r, i, label, how) }
-	g.c.follows = append(g.c.follows, g.followLoop)
+// decided tells the loop's tally of a decision on sample i of the Suggested list r
+// (reviewMode.decided).
+func (g *suggester) decided(r *review, i, label int, how store.How) {
+	g.loop.tally.decided(r, i, label, how)
 }
 
 // testSuggestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)

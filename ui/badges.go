@@ -4,15 +4,12 @@ import (
 	"image/color"
 
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
-// badge is the text drawn in a tile's corner: its label, or "3→7" for an edited sample, in
-// color on back (nil: badgeBack).
-type badge struct {
-	text  string
-	color color.Color
-	back  color.Color
-}
+// badge is the text drawn in a tile's corner (widgets.Badge): its label, or "3→7" for an edited
+// sample, in its colour on its back (nil: widgets.BadgeBack).
+type badge = widgets.Badge
 
 // Badge colours. The tiles are MNIST's white ink on black in both themes (a deleted one tinted
 // dark red), so the badges are the same in both.
@@ -25,10 +22,6 @@ var (
 	badgeDeleted     = color.NRGBA{255, 255, 255, 255}
 	badgeDeletedBack = color.NRGBA{160, 25, 25, 255}
 )
-
-// badgeBack is behind a badge's text unless the badge says otherwise: translucent, so the tile
-// shows through.
-var badgeBack = color.NRGBA{0, 0, 0, 120}
 
 // badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
 // (a review's "7→1?"); n names the classes.
@@ -46,16 +39,16 @@ type tileMarks struct {
 // badge is the corner text of sample i in state st: "7", or "3→7" when edited, "+7" when
 // added, in red when deleted; then what the mode's verdicts make of it.
 func (m tileMarks) badge(i int, st store.State) badge {
-	b := badge{text: m.classes.short(st.Label), color: badgePlain}
+	b := badge{Text: m.classes.short(st.Label), Color: badgePlain}
 	switch {
 	case st.Deleted:
-		b.color, b.back = badgeDeleted, badgeDeletedBack
+		b.Color, b.Back = badgeDeleted, badgeDeletedBack
 	case st.Edited:
-		b.text = m.classes.short(st.Original) + "→" + b.text
-		b.color = badgeEdited
+		b.Text = m.classes.short(st.Original) + "→" + b.Text
+		b.Color = badgeEdited
 	case st.Added:
-		b.text = "+" + b.text
-		b.color = badgeAdded
+		b.Text = "+" + b.Text
+		b.Color = badgeAdded
 	}
 	if m.verdicts != nil {
 		b = m.verdicts.badge(i, st, b, m.classes)

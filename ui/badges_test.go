@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // luminance is WCAG 2's relative luminance of c.
@@ -41,13 +42,13 @@ func over(c color.NRGBA, under color.RGBA) color.RGBA {
 // same in both themes. Before, red text on the tile's dark red reached 5.4:1.
 func TestDeletedBadgeIsReadable(t *testing.T) {
 	b := tileMarks{classes: classNames{digits: true}}.badge(0, store.State{Label: 7, Deleted: true})
-	back := badgeBack
-	if b.back != nil {
-		back = b.back.(color.NRGBA)
+	back := widgets.BadgeBack
+	if b.Back != nil {
+		back = b.Back.(color.NRGBA)
 	}
 	for _, g := range []uint8{0, 64, 128, 192, 255} {
-		r, gr, bl := deletedTint(g)
-		if c := contrast(b.color, over(back, color.RGBA{r, gr, bl, 255})); c < 7 {
+		r, gr, bl := widgets.DeletedTint(g)
+		if c := contrast(b.Color, over(back, color.RGBA{r, gr, bl, 255})); c < 7 {
 			t.Errorf("deleted badge over grey level %d: contrast %.1f:1", g, c)
 		}
 	}
@@ -58,11 +59,11 @@ func TestDeletedBadgeIsReadable(t *testing.T) {
 // piled over each other.
 func TestBadgesAtTheSmallestTiles(t *testing.T) {
 	w, ds := demoWindow(t, true)
-	w.grid.setZoom(minZoom)
+	w.grid.SetZoom(widgets.MinZoom)
 	texts := badgeTexts(w.grid)
-	first := tileMarks{classes: w.c.classes}.badge(0, ds.State(0)).text
+	first := tileMarks{classes: w.c.classes}.badge(0, ds.State(0)).Text
 	if len(texts) != ds.Len() || texts[0] != first {
-		t.Fatalf("%d badges for %d tiles in sight at zoom %d: %v", len(texts), ds.Len(), w.grid.zoom, texts[:min(5, len(texts))])
+		t.Fatalf("%d badges for %d tiles in sight at zoom %d: %v", len(texts), ds.Len(), w.grid.Zoom(), texts[:min(5, len(texts))])
 	}
 	images, _ := idx.New(idx.UByte, 3, 1, 1)
 	labels, _ := idx.New(idx.UByte, 3)
@@ -72,8 +73,8 @@ func TestBadgesAtTheSmallestTiles(t *testing.T) {
 	}
 	t.Cleanup(func() { tiny.Abandon(); tiny.Close() })
 	w.c.setDataset(tiny, "tiny", false)
-	w.grid.setZoom(defaultZoom)
+	w.grid.SetZoom(widgets.DefaultZoom)
 	if texts := badgeTexts(w.grid); len(texts) != 0 {
-		t.Fatalf("1×1 tiles at zoom %d carry badges %v", w.grid.zoom, texts)
+		t.Fatalf("1×1 tiles at zoom %d carry badges %v", w.grid.Zoom(), texts)
 	}
 }

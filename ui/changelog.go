@@ -32,7 +32,7 @@ func (s *saver) writeChangeLog() bool {
 func (s *saver) toggleChangeLog() {
 	on := !s.writeChangeLog()
 	s.prefs.SetBool(changeLogPref, on)
-	s.menu.setChangeLog(on)
+	s.c.out.menu.setChangeLog(on)
 	if on {
 		s.c.say("Saves append their changes to " + s.changesFileName())
 	} else {

@@ -155,8 +155,6 @@ func (m *checkMode) ready() bool                  { return m.f != nil }
 func (m *checkMode) start()                       { m.begin() }
 func (m *checkMode) keepsAppended() bool          { return false }
 func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
-func (m *checkMode) wide() bool                   { return false }
-func (m *checkMode) shown(*state)                 {}
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
 
@@ -206,24 +204,24 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 	case !ok || st.Deleted:
 		return b
 	case st.Reviewed:
-		b.text += " ✓"
+		b.Text += " ✓"
 		return b
 	}
 	label := n.short(st.Label)
 	switch c.kind {
 	case check.Label:
 		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return badge{text: label + "→" + n.short(x.suggested) + "?", color: badgeSuspect}
+			return badge{Text: label + "→" + n.short(x.suggested) + "?", Color: badgeSuspect}
 		}
 	case check.Outlier:
-		return badge{text: label + " ?", color: badgeOutlier}
+		return badge{Text: label + " ?", Color: badgeOutlier}
 	case check.Duplicate:
 		if len(x.others) > 0 {
-			return badge{text: label + " =#" + strconv.Itoa(x.others[0]), color: badgeDuplicate}
+			return badge{Text: label + " =#" + strconv.Itoa(x.others[0]), Color: badgeDuplicate}
 		}
 	case check.Leak:
 		if len(x.others) > 0 && c.other != nil {
-			return badge{text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), color: badgeLeak}
+			return badge{Text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), Color: badgeLeak}
 		}
 	}
 	return b

@@ -26,6 +26,11 @@ type checkView struct {
 	cancel   *widget.Button
 	running  *fyne.Container // the bar and Cancel, shown while the check runs
 
+	checkViewInput
+}
+
+// checkViewInput is what the check's view reports.
+type checkViewInput struct {
 	onKind   func(k check.Kind) // a kind's button
 	onCancel func()
 }
@@ -43,13 +48,14 @@ type checkViewState struct {
 	done    float64
 }
 
-// newCheckView builds the view around grid, the window's tile grid.
-func newCheckView(grid fyne.CanvasObject) *checkView {
+// newCheckView builds the view around grid, the window's tile grid; it reports to in.
+func newCheckView(grid fyne.CanvasObject, in checkViewInput) *checkView {
 	v := &checkView{
-		buttons:  container.NewHBox(),
-		about:    widget.NewLabel(""),
-		note:     widget.NewLabel(""),
-		progress: widget.NewProgressBar(),
+		checkViewInput: in,
+		buttons:        container.NewHBox(),
+		about:          widget.NewLabel(""),
+		note:           widget.NewLabel(""),
+		progress:       widget.NewProgressBar(),
 	}
 	v.about.Wrapping = fyne.TextWrapWord
 	v.note.Truncation = fyne.TextTruncateEllipsis

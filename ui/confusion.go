@@ -42,11 +42,14 @@ type confusionMode struct {
 }
 
 func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
-	m := &confusionMode{views: views, view: view, all: true, drawn: -1}
-	m.kind, m.name = reviewSuspects, "Confusion matrix"
-	m.why = func() string { return "The CNN scan did not see this sample (added or restored since)" }
-	return m
+	return &confusionMode{
+		reviewMode: reviewMode{kind: reviewSuspects, name: "Confusion matrix",
+			why: func() string { return "The CNN scan did not see this sample (added or restored since)" }},
+		views: views, view: view, all: true, drawn: -1}
 }
+
+// start opens the mode (open), with the controller of its views.
+func (m *confusionMode) start() { m.open(m.views.c) }
 
 // ready reports whether the scan the chart shows is still the one to show.
 func (m *confusionMode) ready() bool {
@@ -218,14 +221,24 @@ type confusionView struct {
 	every *widget.Button
 	note  *widget.Label
 
-	onCell func(label, class int)
-	onAll  func()
-	onHide func(on bool)
+	confusionInput
 }
 
-// newConfusionView builds the view with grid beside the chart.
-func newConfusionView(grid fyne.CanvasObject) *confusionView {
-	v := &confusionView{chart: newChartImage(), note: widget.NewLabel("")}
+// confusionInput is what the confusion matrix's view reports.
+type confusionInput struct {
+	onCell func(label, class int) // a click on a cell
+	onAll  func()                 // Every confusion
+	onHide func(on bool)          // Hide the diagonal
+}
+
+// newConfusionView builds the view with grid beside the chart; it reports to in.
+func newConfusionView(grid fyne.CanvasObject, in confusionInput) *confusionView {
+	v := &confusionView{confusionInput: in, note: widget.NewLabel("")}
+	v.chart = newChartImage(func(x, y int) {
+		if label, class, ok := v.chart.c.CellAt(x, y); ok && v.onCell != nil {
+			v.onCell(label, class)
+		}
+	})
 	v.note.Wrapping = fyne.TextWrapWord
 	v.hide = widget.NewCheck("Hide the diagonal", func(on bool) {
 		if v.onHide != nil {
@@ -237,11 +250,6 @@ func newConfusionView(grid fyne.CanvasObject) *confusionView {
 			v.onAll()
 		}
 	})
-	v.chart.onTap = func(x, y int) {
-		if label, class, ok := v.chart.c.CellAt(x, y); ok && v.onCell != nil {
-			v.onCell(label, class)
-		}
-	}
 	// The help is the note's (it wraps): in this row it asked for 480 pixels and was cut off.
 	top := container.NewHBox(v.hide, v.every)
 	left := container.NewBorder(top, v.note, nil, nil, container.NewScroll(v.chart))
@@ -309,8 +317,9 @@ type chartImage struct {
 	onTap        func(x, y int)
 }
 
-func newChartImage() *chartImage {
-	ci := &chartImage{img: &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillStretch},
+// newChartImage builds the chart's image, which reports the pixel tapped to onTap.
+func newChartImage(onTap func(x, y int)) *chartImage {
+	ci := &chartImage{onTap: onTap, img: &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillStretch},
 		outline: canvas.NewRectangle(color.Transparent)}
 	ci.outline.StrokeWidth = 3
 	ci.ExtendBaseWidget(ci)

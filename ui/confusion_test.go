@@ -200,13 +200,14 @@ func TestConfusionViewReportsTheCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := newConfusionView(widget.NewLabel("the grid"))
 	var cells [][2]int
 	var hides []bool
 	alls := 0
-	v.onCell = func(l, k int) { cells = append(cells, [2]int{l, k}) }
-	v.onHide = func(on bool) { hides = append(hides, on) }
-	v.onAll = func() { alls++ }
+	v := newConfusionView(widget.NewLabel("the grid"), confusionInput{
+		onCell: func(l, k int) { cells = append(cells, [2]int{l, k}) },
+		onHide: func(on bool) { hides = append(hides, on) },
+		onAll:  func() { alls++ },
+	})
 	w := test.NewWindow(v.root)
 	defer w.Close()
 	w.Resize(fyne.NewSize(900, 600))

@@ -7,11 +7,12 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // controller owns the application state (state.go) and is its one writer: the dataset being
 // edited, the mode, the jobs and the view model (order, cursor, selection, filter). Views report
-// what the person asked for (gridInput, the side panel's and menus' callbacks); the controller
+// what the person asked for (gridReports, the side panel's and menus' callbacks); the controller
 // applies it to the store and the view model in one step on the UI thread, then hands each view
 // what it shows (refresh, follow). Changes made elsewhere (a save's renumbering, a replayed
 // journal) come back through the store's subscription and are applied on the UI thread (drain).
@@ -23,6 +24,9 @@ type controller struct {
 	// goroutine that made them, applied on the UI thread by drain.
 	pmu     sync.Mutex
 	pending []pendingChange
+	// inline: an edit made on the UI thread is under way (controller.edit), and drains what it
+	// changed itself when it returns, so queue schedules no second drain for it.
+	inline bool
 
 	out screen
 	d   *dialogs
@@ -50,7 +54,7 @@ type controller struct {
 // screen is where the controller shows the state: the views, the window's title, and the middle
 // of the window (the grid, or a mode's own view).
 type screen struct {
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	side   *sidePanel
 	detail *detailPanel
 	footer *footer
@@ -68,11 +72,31 @@ type pendingChange struct {
 	ch store.Change
 }
 
+// newController builds the controller over the jobs j, its questions and errors shown by d. It
+// shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
 func newController(j *jobs, d *dialogs) *controller {
-	c := &controller{state: state{jobs: j, modes: map[mode]modeView{modeBrowse: browseMode{}}, v: newView(nil, 0)}, d: d}
-	j.idle = func() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
-	return c
+	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
 }
+
+// controllerParts are what the controller is handed once the views and the workflows, which
+// report to it, are built: where it shows the state, the modes (every mode the window has, by
+// value), and what runs when the dataset is replaced (replaced), once a new one is shown
+// (shown), and at every change of it before the view model follows (follows).
+type controllerParts struct {
+	out      screen
+	modes    map[mode]modeView
+	replaced []func()
+	shown    []func()
+	follows  []func(store.Change)
+}
+
+// attach hands the controller its parts (newWindow, once, before anything is shown).
+func (c *controller) attach(p controllerParts) {
+	c.out, c.modes, c.replaced, c.shown, c.follows = p.out, p.modes, p.replaced, p.shown, p.follows
+}
+
+// idle applies the inputs that waited for a job (jobs.idle), counting them for the tests.
+func (c *controller) idle() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
 
 // setEmpty gives the window an empty dataset, so that it is never without one: every handler
 // works (on nothing) before a first file opens, or when it fails to.
@@ -100,7 +124,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 		f()
 	}
 	for _, m := range c.modes {
-		m.follow(nil)
+		modeFollow(m, nil)
 	}
 	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
 	c.places = map[mode]int{}
@@ -109,7 +133,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
 	c.v.gen = ds.Gen()
 	c.classes = newClassNames(ds)
-	c.out.grid.scrollTop()
+	c.out.grid.ScrollTop()
 	if c.v.Len() > 0 {
 		c.v.move(0, false)
 	}
@@ -131,22 +155,40 @@ func (c *controller) rename(name string) {
 }
 
 // queue takes a change of ds from the store's subscription, on the goroutine that made it, and
-// has drain apply it on the UI thread.
+// has drain apply it on the UI thread: at the end of the edit that made it when an edit of the
+// UI thread is under way (controller.edit), else by a drain scheduled on the UI thread. Each
+// change is drained once.
 func (c *controller) queue(ds *store.Dataset, ch store.Change) {
 	c.pmu.Lock()
 	c.pending = append(c.pending, pendingChange{ds, ch})
+	later := !c.inline
 	c.pmu.Unlock()
-	c.jobs.schedule(c.drain)
+	if later {
+		c.jobs.schedule(c.drain)
+	}
+}
+
+// edit runs f, which changes the store on the UI thread (the store delivers its changes
+// synchronously into the queue), and drains them at once, so the view never lags the store by
+// an edit the person made. It returns f's error.
+func (c *controller) edit(f func() error) error {
+	c.pmu.Lock()
+	c.inline = true
+	c.pmu.Unlock()
+	err := f()
+	c.drain()
+	return err
 }
 
 // drain applies, in order and on the UI thread, every change of the dataset that the view has
-// not applied yet. An edit made on the UI thread calls drain at once (the store delivered its
-// change synchronously into the queue), so the view never lags the store by an edit the person
-// made; a change made elsewhere is drained when its scheduled call runs.
+// not applied yet: the changes of the edit under way (controller.edit), or those made elsewhere
+// when the drain their queueing scheduled runs (one that finds them applied already does
+// nothing).
 func (c *controller) drain() {
 	c.pmu.Lock()
 	p := c.pending
 	c.pending = nil
+	c.inline = false
 	c.pmu.Unlock()
 	for _, x := range p {
 		c.apply(x.ds, x.ch)
@@ -170,7 +212,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	case store.Appended:
 		f := c.v.filter
 		for _, i := range ch.Indices {
-			if m.keepsAppended() && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+			if modeKeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
 				c.v.order = append(c.v.order, i)
 			}
 		}
@@ -193,7 +235,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.reindex(ds.Len())
 		}
 	case store.Relabelled, store.DeletedChanged:
-		if isDone := m.isDone(&c.state); isDone != nil {
+		if isDone := modeIsDone(m, &c.state); isDone != nil {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
@@ -202,10 +244,10 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 		clear(c.places)
 		for _, mv := range c.modes {
-			mv.follow(ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
+			modeFollow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		}
 		f := c.v.filter
-		if !c.modeView().ready() {
+		if !modeReady(c.modeView()) {
 			c.mode, f = modeBrowse, store.Filter{}
 			c.out.center(nil)
 		}
@@ -238,18 +280,18 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 // depends on the cursor. It does not scroll the grid.
 func (c *controller) refresh() {
 	c.out.side.show(c.sideState())
-	c.out.grid.show(c.gridFrame())
+	c.out.grid.SetSource(c.gridFrame())
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
-	c.out.wide(c.modeView().wide())
+	c.out.wide(modeWide(c.modeView()))
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
 // follow shows a moved cursor: the grid scrolls to it and redraws, and what depends on the
 // cursor follows.
 func (c *controller) follow() {
-	c.out.grid.reveal(c.v.cursor)
+	c.out.grid.Reveal(c.v.cursor)
 	c.renderCursor()
 }
 
@@ -259,7 +301,7 @@ func (c *controller) follow() {
 func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
-	c.modeView().shown(&c.state)
+	modeShown(c.modeView(), &c.state)
 	c.writeTestState()
 }
 
@@ -302,8 +344,8 @@ func (c *controller) rebuild(f store.Filter) {
 	c.v.clearSelection()
 	c.v.reindex(c.ds.Len())
 	c.v.cursor, c.v.anchor = -1, -1
-	c.v.countDone(m.isDone(&c.state))
-	c.out.grid.scrollTop()
+	c.v.countDone(modeIsDone(m, &c.state))
+	c.out.grid.ScrollTop()
 	if c.v.shows(keep) {
 		c.v.move(c.v.pos[keep], false)
 	} else if c.v.Len() > 0 {
@@ -317,15 +359,15 @@ func (c *controller) rebuild(f store.Filter) {
 // when m was left (a review left for a neighbour's sample), else to the first.
 func (c *controller) choose(m mode, subset store.Subset) {
 	mv := c.modes[m]
-	if !mv.ready() {
-		mv.start()
+	if !modeReady(mv) {
+		modeStart(mv)
 		c.refresh()
 		return
 	}
 	defer logModeShown(m)() // the real-window tests' hook (scanlog.go)
 	cur := c.v.current()
 	c.leave(m)
-	c.out.center(mv.center())
+	c.out.center(modeCenter(mv))
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
 	if p, ok := c.places[m]; ok && !c.v.shows(cur) && c.v.shows(p) {
 		c.v.move(c.v.pos[p], false) // back in a review: where it was left
@@ -346,7 +388,7 @@ func (c *controller) leave(m mode) {
 // the suggestions are ready).
 func (c *controller) enter(m mode) {
 	c.leave(m)
-	c.out.center(c.modes[m].center())
+	c.out.center(modeCenter(c.modes[m]))
 	c.rebuild(store.Filter{Subset: store.Live})
 	c.refresh()
 	c.follow()

@@ -25,8 +25,9 @@ type pixelView struct {
 	raster  *canvas.Raster
 }
 
-func newPixelView() *pixelView {
-	v := &pixelView{}
+// newPixelView builds the view, which tells onHover of the pixel under the pointer.
+func newPixelView(onHover func(row, col, value int, in bool)) *pixelView {
+	v := &pixelView{onHover: onHover}
 	v.raster = canvas.NewRaster(v.draw)
 	v.raster.ScaleMode = canvas.ImageScalePixels
 	v.ExtendBaseWidget(v)
@@ -147,27 +148,27 @@ type detailPanel struct {
 	onGoto func(i int)
 }
 
-func newDetailPanel() *detailPanel {
+func newDetailPanel(onGoto func(i int)) *detailPanel {
+	hover := widget.NewLabel(" ")
 	d := &detailPanel{
+		onGoto: onGoto,
 		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		pixels: newPixelView(),
-		info:   widget.NewLabel(""),
-		hover:  widget.NewLabel(" "),
-		about:  newAboutStrip(),
+		pixels: newPixelView(func(r, c, v int, in bool) {
+			if in {
+				hover.SetText(fmt.Sprintf("pixel (row %d, col %d) = %d", r, c, v))
+			} else {
+				hover.SetText(" ")
+			}
+		}),
+		info:  widget.NewLabel(""),
+		hover: hover,
+		about: newAboutStrip(func(i int) {
+			if onGoto != nil {
+				onGoto(i)
+			}
+		}),
 	}
 	d.info.Wrapping = fyne.TextWrapWord
-	d.pixels.onHover = func(r, c, v int, in bool) {
-		if in {
-			d.hover.SetText(fmt.Sprintf("pixel (row %d, col %d) = %d", r, c, v))
-		} else {
-			d.hover.SetText(" ")
-		}
-	}
-	d.about.onTap = func(i int) {
-		if d.onGoto != nil {
-			d.onGoto(i)
-		}
-	}
 	d.root = container.NewVScroll(container.NewVBox(d.title, d.pixels, d.info, d.hover, d.about.root))
 	return d
 }
@@ -219,8 +220,9 @@ type aboutStrip struct {
 	onTap func(i int)
 }
 
-func newAboutStrip() *aboutStrip {
-	a := &aboutStrip{title: widget.NewLabel("")}
+// newAboutStrip builds the strip, which reports a tap on a thumbnail of sample i to onTap.
+func newAboutStrip(onTap func(i int)) *aboutStrip {
+	a := &aboutStrip{onTap: onTap, title: widget.NewLabel("")}
 	a.title.Wrapping = fyne.TextWrapWord // wraps within the detail panel instead of widening it
 	a.root = container.NewVBox()
 	return a

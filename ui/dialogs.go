@@ -108,8 +108,11 @@ type promptEntry struct {
 	onFocus  func(bool)
 }
 
-func newPromptEntry(onEscape func()) *promptEntry {
-	e := &promptEntry{onEscape: onEscape}
+func newPromptEntry(onEscape func()) *promptEntry { return newWatchedEntry(onEscape, nil) }
+
+// newWatchedEntry is newPromptEntry for a field whose focus onFocus follows (nil: none).
+func newWatchedEntry(onEscape func(), onFocus func(bool)) *promptEntry {
+	e := &promptEntry{onEscape: onEscape, onFocus: onFocus}
 	e.ExtendBaseWidget(e)
 	return e
 }

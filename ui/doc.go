@@ -21,11 +21,12 @@
 //   - view.go: the view model: the samples shown, in order, their positions, the selection,
 //     the cursor, the filter, and a mode's progress.
 //   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check,
-//     Confusion matrix, Map). A mode is a modeView: what the grid shows in it, its badges, the
-//     keys it takes (Enter, →, Delete), what a digit does, its legend, status and detail, and the
-//     view it shows instead of the grid, if any (the health check's: its kinds and progress above
-//     the grid; handed the state after every change: shown). A new mode is a new file with its
-//     modeView, a value of mode, and its registration in newWindow.
+//     Confusion matrix, Map). A mode is a modeView: its title, what the grid shows in it, what a
+//     digit does and its legend; what only some modes have is an optional interface the
+//     controller asks for (a list made first, the keys it takes, its badges, its progress,
+//     status and detail, the view it shows instead of the grid and whether that view follows
+//     the state). A new mode is a new file with its modeView, a value of mode, and its entry in
+//     newWindow's table of modes.
 //   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
 //     with its progress and Cancel; it says whether edits wait.
 //   - held.go: the inputs that wait while a job holds edits (a key typed during a save, and
@@ -34,10 +35,15 @@
 // The views own their widgets, draw what they are handed and report what the person asks for;
 // none holds the window or the controller:
 //
-//   - tilegrid.go, mosaic.go, badges.go: the grid (gridInput: keys, clicks and characters as
-//     the positions they ask for; its renderer draws the frame it is handed: one mosaic image of
-//     the rows in sight and a badge per tile).
-//   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go, drawpad.go,
+//   - widgets/ (package widgets, which imports neither ui nor store): the passive widgets. The
+//     tile grid (it reads a TileSource and reports keys, clicks and characters as the positions
+//     they ask for to a GridInput; its renderer draws one mosaic image of the rows in sight and
+//     a Badge per tile), the map view (MapView: pan, zoom, hover, click, lasso; it draws the
+//     MapFrame it is handed and reports points), and the draw pad.
+//   - gridsource.go, badges.go: what the grid reads (gridFrame: the samples at the view's
+//     generation in the view's order, with what each badge says) and where it reports
+//     (gridReports: the controller).
+//   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go,
 //     checkview.go: the side panel, the detail panel (its thumbnails go to their samples), the
 //     status bar with the jobs' progress at its right and the legend, the main menu, the
 //     dialogs (prompts that answer Escape and Enter, the class picker; an error already open is
@@ -45,10 +51,9 @@
 //   - filedialog.go: what the file dialogs list (IDX files, never idxlabel's own files) and the
 //     favourite folders Fyne's dialog asks xdg-user-dir for.
 //   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
-//   - confusion.go, mapmode.go, mapview.go: the views of the CNN scan, each beside the grid: the
-//     confusion matrix as a chart whose cells list their samples (reviewed like suspects), and
-//     the 2-D map (mapView: pan, zoom, hover, click, lasso; it draws the frame it is handed and
-//     reports points).
+//   - confusion.go, mapmode.go: the views of the CNN scan, each beside the grid: the confusion
+//     matrix as a chart whose cells list their samples (reviewed like suspects), and the 2-D map
+//     (widgets.MapView, with its controls and key).
 //
 // The workflows run the longer work as jobs and hand their results to the controller on the UI
 // thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
@@ -66,20 +71,22 @@
 //
 // A digit typed on the grid goes one way, then back through the store's notification:
 //
-//	tileGrid.TypedRune (tilegrid.go)
+//	widgets.TileGrid.TypedRune (widgets/tilegrid.go) → gridReports.TypedRune (gridsource.go)
 //	→ controller.typedRune (edit.go) → the mode's label, which holds the mode's edit:
-//	    browsing: browseMode.label → controller.relabel (mode.go) → store.Dataset.Relabel
+//	    browsing: browseMode.label → controller.relabel (mode.go) → controller.edit
+//	              → store.Dataset.Relabel
 //	    a review: reviewMode.label → controller.decide, review.how (review.go)
-//	              → store.Dataset.DecideAs
+//	              → controller.edit → store.Dataset.DecideAs
 //	→ the store journals the edit (synced to disk), applies it, updates its counts and notifies
-//	  its subscribers on this goroutine: controller.queue
-//	→ controller.drain, called by the edit at once → controller.apply: the view model follows
+//	  its subscribers on this goroutine: controller.queue, which schedules nothing (the edit
+//	  drains it)
+//	→ controller.drain, called by controller.edit at once → controller.apply: the view model follows
 //	  (positions, a review's progress) → controller.refresh: every view is handed its state
 //	→ controller.moveCursor (the next sample) → follow: the grid scrolls to the cursor and
 //	  redraws; the detail panel, the status bar and the legend follow.
 //
 // A change made on another goroutine (a save's renumbering) is queued the same way and drained
-// on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
+// once, by the drain its queueing scheduled on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
 // there; a view reads the store only at the generation its view model reflects
 // (store.Dataset.SampleAt), never with an index from an older state.
 //

@@ -59,8 +59,8 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 		t.Fatal("Add is enabled on an empty pad")
 	}
 	drawSeven(d)
-	if len(d.pad.strokes) != 2 || d.digit == nil {
-		t.Fatalf("strokes %d, preview %v", len(d.pad.strokes), d.digit != nil)
+	if d.pad.Strokes() != 2 || d.digit == nil {
+		t.Fatalf("strokes %d, preview %v", d.pad.Strokes(), d.digit != nil)
 	}
 	if !d.add.Disabled() {
 		t.Fatal("Add is enabled without a label")
@@ -70,17 +70,17 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 		t.Fatalf("label %q, add disabled %v", d.label.Text, d.add.Disabled())
 	}
 	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.empty() || d.label.Text != "" {
-		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.pad.empty(), d.label.Text)
+	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.Empty() || d.label.Text != "" {
+		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.pad.Empty(), d.label.Text)
 	}
 	// Ctrl+Z undoes a stroke; Escape clears the pad.
 	drawSeven(d)
 	d.pad.TypedShortcut(&fyne.ShortcutUndo{})
-	if len(d.pad.strokes) != 1 {
-		t.Fatalf("Ctrl+Z left %d strokes", len(d.pad.strokes))
+	if d.pad.Strokes() != 1 {
+		t.Fatalf("Ctrl+Z left %d strokes", d.pad.Strokes())
 	}
 	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if !d.pad.empty() || !d.add.Disabled() {
+	if !d.pad.Empty() || !d.add.Disabled() {
 		t.Fatal("Escape did not clear the pad")
 	}
 	drawSeven(d)
@@ -146,7 +146,7 @@ func TestPenWidthAndCentring(t *testing.T) {
 	d.pen.SetValue(0.04)
 	drag(d, 0.5, 0.2, 0.5, 0.8)
 	thin := inkSum(d.digit)
-	d.pad.clear()
+	d.pad.Clear()
 	d.pen.SetValue(0.14)
 	drag(d, 0.5, 0.2, 0.5, 0.8)
 	thick := inkSum(d.digit)
@@ -187,7 +187,7 @@ func TestDrawLabelBoxStartsEmpty(t *testing.T) {
 	if ds.Len() != 1 || !strings.Contains(d.status.Text, "type its label") {
 		t.Fatalf("Enter with no label: %d samples, status %q", ds.Len(), d.status.Text)
 	}
-	d.pad.clear()
+	d.pad.Clear()
 	d.pad.TypedRune('1')
 	drawSeven(d)
 	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -223,8 +223,8 @@ func TestDrawFollowsANewDataset(t *testing.T) {
 	}
 	t.Cleanup(func() { one.Close() })
 	w.c.setDataset(one, "one", false)
-	if d.status.Text == old || !strings.Contains(d.heading.Text, "1×1") || !d.pad.empty() || d.label.Text != "" {
-		t.Fatalf("after another dataset: status %q, heading %q, pad empty %v, label %q", d.status.Text, d.heading.Text, d.pad.empty(), d.label.Text)
+	if d.status.Text == old || !strings.Contains(d.heading.Text, "1×1") || !d.pad.Empty() || d.label.Text != "" {
+		t.Fatalf("after another dataset: status %q, heading %q, pad empty %v, label %q", d.status.Text, d.heading.Text, d.pad.Empty(), d.label.Text)
 	}
 	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if one.Len() != 2 {

@@ -13,7 +13,7 @@ import (
 func TestPadRasterIsBilevelAtNISTResolution(t *testing.T) {
 	_, d, _ := newDatasetWindow(t)
 	drawSeven(d)
-	g := d.pad.image()
+	g := d.pad.Image()
 	if g.Rect != image.Rect(0, 0, 128, 128) {
 		t.Fatalf("raster %v, want 128×128", g.Rect)
 	}
@@ -48,26 +48,6 @@ func TestPadRasterIsBilevelAtNISTResolution(t *testing.T) {
 	for k := range want.Pix {
 		if want.Pix[k] != d.digit.Pix[k] {
 			t.Fatalf("preview differs from the raster's preprocessing at pixel %d", k)
-		}
-	}
-}
-
-// BenchmarkPadPreview times the live preview's work on each stroke: a seven of two strokes
-// (20 points each) rasterized at 128×128 bilevel and preprocessed to 28×28 (target ≤ 1 ms).
-func BenchmarkPadPreview(b *testing.B) {
-	var strokes []stroke
-	for _, seg := range [][4]float64{{0.25, 0.2, 0.75, 0.2}, {0.75, 0.2, 0.4, 0.85}} {
-		s := stroke{width: defaultPen}
-		for k := range 20 {
-			t := float64(k) / 19
-			s.pts = append(s.pts, point{seg[0] + t*(seg[2]-seg[0]), seg[1] + t*(seg[3]-seg[1])})
-		}
-		strokes = append(strokes, s)
-	}
-	for b.Loop() {
-		g := rasterStrokes(strokes, padRaster, padRaster, true)
-		if _, err := normalize.Digit(g, normalize.Options{Polarity: normalize.InkLight}); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

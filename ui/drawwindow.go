@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
+	"idxlabel/ui/widgets"
 )
 
 // drawDeps is what the draw window works with, handed to it by the window: the dataset's sample
@@ -47,7 +48,7 @@ type drawer struct {
 type drawWindow struct {
 	deps      drawDeps
 	win       fyne.Window
-	pad       *drawPad
+	pad       *widgets.DrawPad
 	preview   *canvas.Image
 	heading   *widget.Label // above the preview: the sample size a drawing becomes
 	label     *labelEntry
@@ -78,7 +79,8 @@ func (dr *drawer) show() {
 		return
 	}
 	deps := dr.deps
-	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), pad: newDrawPad(), status: widget.NewLabel(drawHint)}
+	d := &drawWindow{deps: deps, win: dr.app.NewWindow("Draw digits — " + Title), status: widget.NewLabel(drawHint)}
+	d.pad = widgets.NewDrawPad(widgets.DrawPadInput{OnChange: d.renormalize, OnKey: d.typedKey, OnRune: d.typedRune, OnShortcut: d.typedShortcut})
 	d.heading = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.preview = &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillContain}
 	d.preview.SetMinSize(fyne.NewSize(168, 168))
@@ -97,16 +99,12 @@ func (dr *drawer) show() {
 	d.centering.OnChanged = func(string) { d.renormalize() }
 	d.pen = widget.NewSlider(0.02, 0.16)
 	d.pen.Step = 0.005
-	d.pen.SetValue(defaultPen)
-	d.pen.OnChanged = func(v float64) { d.pad.pen = v }
+	d.pen.SetValue(widgets.DefaultPen)
+	d.pen.OnChanged = func(v float64) { d.pad.SetPen(v) }
 	d.add = widget.NewButton("Add sample (Enter)", d.addSample)
 	d.add.Importance = widget.HighImportance
-	clearBtn := widget.NewButton("Clear (Esc)", d.pad.clear)
-	undoBtn := widget.NewButton("Undo stroke (Ctrl+Z)", d.pad.undoStroke)
-	d.pad.onChange = d.renormalize
-	d.pad.onKey = d.typedKey
-	d.pad.onRune = d.typedRune
-	d.pad.onShortcut = d.typedShortcut
+	clearBtn := widget.NewButton("Clear (Esc)", d.pad.Clear)
+	undoBtn := widget.NewButton("Undo stroke (Ctrl+Z)", d.pad.UndoStroke)
 	for _, sc := range d.shortcuts() {
 		d.win.Canvas().AddShortcut(sc.key, func(fyne.Shortcut) { sc.do() })
 	}
@@ -149,7 +147,7 @@ func (dr *drawer) follow() {
 	}
 	d.chosen = false
 	d.setLabel("")
-	d.pad.clear() // renormalizes: the preview at the new size
+	d.pad.Clear() // renormalizes: the preview at the new size
 	d.updateClasses()
 	d.status.SetText(drawHint)
 	d.deps.opened()
@@ -208,12 +206,12 @@ func (d *drawWindow) renormalize() {
 	d.digit = nil
 	h, w := d.deps.size()
 	setText(d.heading, fmt.Sprintf("As it will be saved (%d×%d)", h, w))
-	if !d.pad.empty() {
+	if !d.pad.Empty() {
 		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h}
 		if d.centering.Selected == centerBoxText {
 			opts.Centering = normalize.CenterBox
 		}
-		if g, err := normalize.Digit(d.pad.image(), opts); err == nil {
+		if g, err := normalize.Digit(d.pad.Image(), opts); err == nil {
 			d.digit = g
 		}
 	}
@@ -303,7 +301,7 @@ func (d *drawWindow) addSample() {
 	}
 	if h, w := d.deps.size(); d.digit.Rect.Dy() != h || d.digit.Rect.Dx() != w {
 		d.status.SetText(fmt.Sprintf("The drawing is %d×%d pixels and this dataset's samples are %d×%d: not added. Draw it again.", d.digit.Rect.Dy(), d.digit.Rect.Dx(), h, w))
-		d.pad.clear()
+		d.pad.Clear()
 		return
 	}
 	i, err := d.deps.add(append([]byte(nil), d.digit.Pix...), label)
@@ -313,7 +311,7 @@ func (d *drawWindow) addSample() {
 	}
 	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.deps.classes().long(label)))
 	d.chosen = false
-	d.pad.clear() // and the label box (renormalize)
+	d.pad.Clear() // and the label box (renormalize)
 	d.win.Canvas().Focus(d.pad)
 }
 
@@ -323,7 +321,7 @@ func (d *drawWindow) typedKey(k *fyne.KeyEvent) {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		d.addSample()
 	case fyne.KeyEscape:
-		d.pad.clear()
+		d.pad.Clear()
 	}
 }
 

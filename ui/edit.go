@@ -10,7 +10,7 @@ import (
 
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
 // thread, changes the store, and applies the store's change to the view model at once (drain)
-// before it moves the cursor: a digit key goes tileGrid.TypedRune → typedRune → the mode's label
+// before it moves the cursor: a digit key goes widgets.TileGrid.TypedRune → gridReports → typedRune → the mode's label
 // (relabel in mode.go, or decide in review.go) → the store, which journals it and notifies →
 // drain → apply → refresh, and the views show the new state.
 
@@ -47,7 +47,7 @@ func (c *controller) typedKey(k *fyne.KeyEvent, shift bool) bool {
 		c.d.showKeys()
 		return true
 	}
-	h := heldInput{run: func() { c.out.grid.key(k, shift) }}
+	h := heldInput{run: func() { c.out.grid.Key(k, shift) }}
 	if c.mustWait() {
 		if gridKeys[k.Name] {
 			c.hold(h)
@@ -73,7 +73,7 @@ var gridKeys = map[fyne.KeyName]bool{
 
 // takeKey is typedKey made now.
 func (c *controller) takeKey(k *fyne.KeyEvent) bool {
-	if c.modeView().key(c, k) {
+	if modeKey(c.modeView(), c, k) {
 		return true
 	}
 	switch k.Name {
@@ -126,13 +126,12 @@ func (c *controller) toggleDelete() {
 		return
 	}
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !c.ds.State(i).Deleted })
-	var err error
-	if allDeleted {
-		err = c.ds.Restore(sel)
-	} else {
-		err = c.ds.Delete(sel)
-	}
-	c.drain()
+	err := c.edit(func() error {
+		if allDeleted {
+			return c.ds.Restore(sel)
+		}
+		return c.ds.Delete(sel)
+	})
 	if err != nil {
 		c.d.showError(err)
 		return
@@ -149,8 +148,11 @@ func (c *controller) toggleDelete() {
 // add appends samples as one undoable step (how says where they came from: drawn, imported)
 // and shows the last of them; it returns the index of the first.
 func (c *controller) add(how store.How, samples []store.Sample) (int, error) {
-	i, err := c.ds.AppendAs(how, samples)
-	c.drain()
+	var i int
+	err := c.edit(func() (err error) {
+		i, err = c.ds.AppendAs(how, samples)
+		return err
+	})
 	return i, err
 }
 
@@ -172,14 +174,15 @@ func (c *controller) step(undo bool) {
 			touched = ch.Indices
 		}
 	})
-	var err error
-	if undo {
-		_, _, err = c.ds.Undo()
-	} else {
-		_, _, err = c.ds.Redo()
-	}
+	err := c.edit(func() (err error) {
+		if undo {
+			_, _, err = c.ds.Undo()
+		} else {
+			_, _, err = c.ds.Redo()
+		}
+		return err
+	})
 	unsub()
-	c.drain()
 	if err != nil {
 		c.d.showError(err)
 		return

@@ -28,7 +28,6 @@ type opener struct {
 	d     *dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
-	menu  *menuBar
 	save  *saver
 	draw  func() // opens the draw window (a new dataset starts there)
 }
@@ -186,8 +185,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 	}
 	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
-			_, err := ds.ReplayJournal()
-			o.c.drain()
+			err := o.c.edit(func() error { _, err := ds.ReplayJournal(); return err })
 			if err != nil {
 				o.d.showError(err)
 			}
@@ -241,5 +239,5 @@ func (o *opener) showRecent() {
 			o.load(images, labels, false)
 		}))
 	}
-	o.menu.setRecent(items)
+	o.c.out.menu.setRecent(items)
 }

@@ -65,9 +65,11 @@ type jobs struct {
 	schedule func(func())
 }
 
-func newJobs(schedule func(func())) *jobs {
+// newJobs makes the job state: schedule runs a function on the UI thread later (fyne.Do), idle
+// runs there when the last job holding edits lets them go on (nil: nothing).
+func newJobs(schedule func(func()), idle func()) *jobs {
 	life, end := context.WithCancel(context.Background())
-	return &jobs{life: life, end: end, schedule: schedule}
+	return &jobs{life: life, end: end, schedule: schedule, idle: idle}
 }
 
 // start registers a job of kind with note as its progress; its context is cancelled by its

@@ -3,6 +3,8 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/ui/widgets"
 )
 
 // Key routing. Unless a text field or an open dialog has them, the editing keys (digits,
@@ -16,7 +18,7 @@ import (
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
 	canvas fyne.Canvas
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	d      *dialogs
 }
 
@@ -73,12 +75,19 @@ func (k *keyRouter) selectAll(samples func()) {
 // onRune, so a digit typed after clicking a class relabels instead of being dropped.
 type classList struct {
 	widget.List
+	passOn
+}
+
+// passOn is where a side panel control passes the keys and characters it does not use.
+type passOn struct {
 	onKey  func(*fyne.KeyEvent)
 	onRune func(rune)
 }
 
-func newClassList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *classList {
-	l := &classList{}
+// newClassList builds the histogram's list (widget.List's length, create and update), passing
+// what it does not use to pass.
+func newClassList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject), pass passOn) *classList {
+	l := &classList{passOn: pass}
 	l.Length, l.CreateItem, l.UpdateItem = length, create, update
 	l.ExtendBaseWidget(l)
 	return l
@@ -111,12 +120,12 @@ func (l *classList) TypedRune(r rune) {
 // character on (see classList).
 type zoomSlider struct {
 	widget.Slider
-	onKey  func(*fyne.KeyEvent)
-	onRune func(rune)
+	passOn
 }
 
-func newZoomSlider(lo, hi float64) *zoomSlider {
-	s := &zoomSlider{}
+// newZoomSlider builds the slider from lo to hi, passing what it does not use to pass.
+func newZoomSlider(lo, hi float64, pass passOn) *zoomSlider {
+	s := &zoomSlider{passOn: pass}
 	s.Min, s.Max, s.Step = lo, hi, 1
 	s.Orientation = widget.Horizontal
 	s.ExtendBaseWidget(s)
@@ -146,12 +155,13 @@ func (s *zoomSlider) TypedRune(r rune) {
 // its menu (Space, Up, Down) and passes every other key and character on (see classList).
 type showSelect struct {
 	widget.Select
-	onKey  func(*fyne.KeyEvent)
-	onRune func(rune)
+	passOn
 }
 
-func newShowSelect(options []string, changed func(string)) *showSelect {
-	s := &showSelect{}
+// newShowSelect builds the choice of options, reporting a choice to changed and passing what
+// it does not use to pass.
+func newShowSelect(options []string, changed func(string), pass passOn) *showSelect {
+	s := &showSelect{passOn: pass}
 	s.Options, s.OnChanged = options, changed
 	s.ExtendBaseWidget(s)
 	return s

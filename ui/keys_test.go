@@ -218,16 +218,16 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 	g := w.grid
 	w.c.moveCursor(0, false)
 	g.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -600)})
-	mid := g.positionAt(fyne.NewPos(g.Size().Width/2, g.Size().Height/2))
-	if mid < 0 || g.offset == 0 {
-		t.Fatalf("scrolling moved nothing (offset %v, middle tile %d)", g.offset, mid)
+	mid := g.PositionAt(fyne.NewPos(g.Size().Width/2, g.Size().Height/2))
+	if mid < 0 || g.Offset() == 0 {
+		t.Fatalf("scrolling moved nothing (offset %v, middle tile %d)", g.Offset(), mid)
 	}
-	g.setZoom(g.zoom + 1)
-	ge := g.geometry(g.Size())
-	if !g.rowVisible(mid/ge.cols, ge) {
-		t.Fatalf("after zooming, tile %d (in the middle before) is out of sight; offset %v", mid, g.offset)
+	g.SetZoom(g.Zoom() + 1)
+	ge := g.Geometry()
+	if !rowInSight(g, mid/ge.Cols) {
+		t.Fatalf("after zooming, tile %d (in the middle before) is out of sight; offset %v", mid, g.Offset())
 	}
-	if g.offset == 0 {
+	if g.Offset() == 0 {
 		t.Fatal("zooming jumped back to the top (the cursor)")
 	}
 }

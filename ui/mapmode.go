@@ -17,6 +17,7 @@ import (
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // The map mode: every sample as a point of the 2-D map of the last CNN scan's features
@@ -31,7 +32,6 @@ import (
 // mapMode is the mode: what the grid shows beside the map, and the map's frame.
 type mapMode struct {
 	browseMode
-	begin func() // open, with the controller
 	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
 	outliers func() []int
 	views    *scanViews
@@ -59,12 +59,13 @@ type mapMode struct {
 // the grid beside it the cursor's).
 func (m *mapMode) wide() bool { return true }
 
-func newMapMode(views *scanViews, panel *mapPanel) *mapMode {
-	return &mapMode{views: views, panel: panel}
+// newMapMode builds the mode around panel; outliers returns the samples a health check flagged.
+func newMapMode(views *scanViews, outliers func() []int, panel *mapPanel) *mapMode {
+	return &mapMode{views: views, outliers: outliers, panel: panel}
 }
 
 func (m *mapMode) title() string { return "Map" }
-func (m *mapMode) start()        { m.begin() }
+func (m *mapMode) start()        { m.open(m.views.c) }
 
 // ready reports whether the scan the map is of is still the one to show (its layout may still
 // be running: the view shows its progress).
@@ -237,8 +238,8 @@ func (m *mapMode) shown(s *state) {
 	if pt := pointOf(s.v.current()); pt >= 0 {
 		m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Cursor})
 	}
-	p.showMap(mapFrame{pm: l.pm, points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
-		edited: m.edited[:len(l.palette)+1], version: m.frames, over: m.over, style: plotStyle()})
+	p.showMap(widgets.MapFrame{Map: l.pm, Points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
+		Edited: m.edited[:len(l.palette)+1], Version: m.frames, Over: m.over, Style: plotStyle()})
 }
 
 // sameList reports whether a and b are the same list (the same elements of the same array): a
@@ -342,7 +343,7 @@ func (m *mapMode) setColour(c *controller, byModel bool) {
 // its progress and Cancel in the map's place.
 type mapPanel struct {
 	root   fyne.CanvasObject
-	view   *mapView
+	view   *widgets.MapView
 	colour *widget.Select
 	tool   *widget.Check
 	key    *fyne.Container
@@ -352,6 +353,11 @@ type mapPanel struct {
 	button *widget.Button
 	shown  []int // the classes the key shows
 
+	mapPanelInput
+}
+
+// mapPanelInput is what the map's controls report.
+type mapPanelInput struct {
 	onColour func(byModel bool)
 	onCancel func() // Cancel the layout
 	onRetry  func() // lay the map out again after a Cancel
@@ -364,20 +370,23 @@ const (
 	colourSuggested = "Suggested label"
 )
 
-func newMapPanel(grid fyne.CanvasObject) *mapPanel {
-	p := &mapPanel{view: newMapView(), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
-	p.colour = widget.NewSelect([]string{colourGiven, colourSuggested}, func(s string) {
+// newMapPanel builds the map (reporting to view) and its controls (reporting to in) beside grid.
+func newMapPanel(grid fyne.CanvasObject, in mapPanelInput, view widgets.MapInput) *mapPanel {
+	p := &mapPanel{mapPanelInput: in, view: widgets.NewMapView(view), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
+	// The first choice is made before the person's choices are reported: it is nobody's.
+	p.colour = widget.NewSelect([]string{colourGiven, colourSuggested}, nil)
+	p.colour.SetSelected(colourGiven)
+	p.colour.OnChanged = func(s string) {
 		if p.onColour != nil {
 			p.onColour(s == colourSuggested)
 		}
 		p.done()
-	})
-	p.colour.SetSelected(colourGiven)
+	}
 	p.tool = widget.NewCheck("Lasso tool (or Shift+drag)", func(on bool) {
-		p.view.lassoTool = on
+		p.view.SetLassoTool(on)
 		p.done()
 	})
-	fit := widget.NewButton("Fit", func() { p.view.fitAll(); p.done() })
+	fit := widget.NewButton("Fit", func() { p.view.FitAll(); p.done() })
 	p.key = container.NewGridWrap(fyne.NewSize(64, keyRow))
 	p.text.Alignment = fyne.TextAlignCenter
 	p.text.Wrapping = fyne.TextWrapWord
@@ -441,7 +450,7 @@ func (p *mapPanel) done() {
 // showBusy shows, in the map's place, the layout's progress and Cancel, or why there is no map
 // and a button to lay it out again.
 func (p *mapPanel) showBusy(d *scanData, mp *mapper) {
-	p.view.show(mapFrame{style: plotStyle()})
+	p.view.SetFrame(widgets.MapFrame{Style: plotStyle()})
 	switch {
 	case mp.job != nil && mp.laying:
 		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", plural(len(d.sample), "sample")))
@@ -457,9 +466,9 @@ func (p *mapPanel) showBusy(d *scanData, mp *mapper) {
 }
 
 // showMap shows frame f.
-func (p *mapPanel) showMap(f mapFrame) {
+func (p *mapPanel) showMap(f widgets.MapFrame) {
 	p.busy.Hide()
-	p.view.show(f)
+	p.view.SetFrame(f)
 }
 
 // setKey shows the class colours (palette, in the order of classes) when the classes changed.

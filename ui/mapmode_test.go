@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/plot"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // inPolygon is the crossing-number test over every edge of poly (x, y pairs, closed).
@@ -31,7 +32,7 @@ func inPolygon(poly []float64, x, y float64) bool {
 
 // lassoDrag draws a lasso on v through the widget positions pts with Shift held, as the driver
 // reports a drag: a press, moves, the end of the drag.
-func lassoDrag(v *mapView, mods fyne.KeyModifier, pts []fyne.Position) {
+func lassoDrag(v *widgets.MapView, mods fyne.KeyModifier, pts []fyne.Position) {
 	v.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pts[0]}, Modifier: mods})
 	for k := 1; k < len(pts); k++ {
 		v.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: pts[k]}, Dragged: fyne.NewDelta(pts[k].X-pts[k-1].X, pts[k].Y-pts[k-1].Y)})
@@ -56,8 +57,8 @@ func TestMapLassoRelabels(t *testing.T) {
 	}
 	v := mm.panel.view
 	w.win.Canvas().Capture() // paints a frame: the view fits the map
-	if v.view.Scale <= 0 || v.f.pm != l.pm {
-		t.Fatalf("no frame drawn: view %+v", v.view)
+	if v.View().Scale <= 0 || v.Frame().Map != l.pm {
+		t.Fatalf("no frame drawn: view %+v", v.View())
 	}
 
 	// A lasso around the points of the class-1 samples: a hexagon about their centre.
@@ -70,15 +71,15 @@ func TestMapLassoRelabels(t *testing.T) {
 		}
 	}
 	cx, cy = cx/float64(ones), cy/float64(ones)
-	px, py := v.view.ToPixel(float32(cx), float32(cy))
+	px, py := v.View().ToPixel(float32(cx), float32(cy))
 	var pts []fyne.Position
 	var poly []float64 // in map units, from the positions the drag reports
 	for k := range 7 {
 		a := 2 * math.Pi * float64(k%6) / 6
-		pos := fyne.NewPos(float32(px+60*math.Cos(a))/v.scale, float32(py+45*math.Sin(a))/v.scale)
+		pos := fyne.NewPos(float32(px+60*math.Cos(a))/v.PixelsPerUnit(), float32(py+45*math.Sin(a))/v.PixelsPerUnit())
 		pts = append(pts, pos)
 		if k < 6 {
-			x, y := v.view.ToMap(float64(pos.X*v.scale), float64(pos.Y*v.scale))
+			x, y := v.View().ToMap(float64(pos.X*v.PixelsPerUnit()), float64(pos.Y*v.PixelsPerUnit()))
 			poly = append(poly, float64(x), float64(y))
 		}
 	}
@@ -129,8 +130,8 @@ func TestMapLassoRelabels(t *testing.T) {
 	far := -1
 	for p, i := range l.sample {
 		if !slices.Contains(want, i) {
-			if x, y := v.view.ToPixel(l.xy[2*p], l.xy[2*p+1]); x > 10 && y > 10 && x < float64(v.view.W-10) && y < float64(v.view.H-10) {
-				if j := v.pointAt(fyne.NewPos(float32(x)/v.scale, float32(y)/v.scale)); j == p {
+			if x, y := v.View().ToPixel(l.xy[2*p], l.xy[2*p+1]); x > 10 && y > 10 && x < float64(v.View().W-10) && y < float64(v.View().H-10) {
+				if j := v.PointAt(fyne.NewPos(float32(x)/v.PixelsPerUnit(), float32(y)/v.PixelsPerUnit())); j == p {
 					far = p
 					break
 				}
@@ -140,8 +141,8 @@ func TestMapLassoRelabels(t *testing.T) {
 	if far < 0 {
 		t.Fatal("no point outside the lasso to click")
 	}
-	x, y := v.view.ToPixel(l.xy[2*far], l.xy[2*far+1])
-	test.TapAt(v, fyne.NewPos(float32(x)/v.scale, float32(y)/v.scale))
+	x, y := v.View().ToPixel(l.xy[2*far], l.xy[2*far+1])
+	test.TapAt(v, fyne.NewPos(float32(x)/v.PixelsPerUnit(), float32(y)/v.PixelsPerUnit()))
 	if mm.lassoed != nil || w.c.v.Len() != ds.Len() || w.c.v.current() != l.sample[far] {
 		t.Fatalf("after a click: %d shown, cursor on %d, want %d", w.c.v.Len(), w.c.v.current(), l.sample[far])
 	}
@@ -158,7 +159,7 @@ func TestMapLassoRelabels(t *testing.T) {
 
 	// Colour by suggested label.
 	mm.panel.colour.SetSelected(colourSuggested)
-	if !mm.byModel || &v.f.points.Colour[0] != &l.byModel[0] {
+	if !mm.byModel || &v.Frame().Points.Colour[0] != &l.byModel[0] {
 		t.Fatal("the toggle does not colour by the suggested label")
 	}
 

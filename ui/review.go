@@ -93,15 +93,15 @@ func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	s, ok := r.of[i]
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
-		b.text += " ✓"
+		b.Text += " ✓"
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && r.asked[i]:
 		return r.askedBadge()
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok && r.few:
-		return badge{text: n.short(s.Suggested) + "?", color: badgeSuggested}
+		return badge{Text: n.short(s.Suggested) + "?", Color: badgeSuggested}
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok:
-		return badge{text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), color: badgeSuggested}
+		return badge{Text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), Color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
-		return badge{text: n.short(st.Label) + "→" + n.short(s.Suggested) + "?", color: badgeSuspect}
+		return badge{Text: n.short(st.Label) + "→" + n.short(s.Suggested) + "?", Color: badgeSuspect}
 	}
 	return b
 }
@@ -247,8 +247,7 @@ func (c *controller) decideAs(how store.How, label int) {
 	if i < 0 || c.cannotEdit() {
 		return
 	}
-	err := c.ds.DecideAs(how, i, label)
-	c.drain()
+	err := c.edit(func() error { return c.ds.DecideAs(how, i, label) })
 	if err != nil {
 		c.d.showError(err)
 		return

@@ -27,7 +27,6 @@ type saver struct {
 	d      *dialogs
 	win    fyne.Window
 	prefs  fyne.Preferences
-	menu   *menuBar
 	recent func(images, labels string) // puts a saved pair at the top of Open Recent
 	// closing closes the application's other windows (the draw window) before the main one
 	// closes; nil: none.
@@ -64,7 +63,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 	// while a save runs (edits wait). The progress is on the status bar.
 	job := c.jobs.start(jobSaving, "Saving… (edits wait)")
 	s.job = job
-	s.menu.setSaving(true)
+	s.c.out.menu.setSaving(true)
 	c.renderCursor()
 	s.beforeSave()
 	c.jobs.run(func() {
@@ -104,7 +103,7 @@ func (s *saver) done(job *job, err error, then func()) {
 	next := c.jobs.then(job, nil, "")
 	c.jobs.setNote(job, "")
 	s.job = nil
-	s.menu.setSaving(false)
+	s.c.out.menu.setSaving(false)
 	c.renderCursor()
 	if errors.Is(err, context.Canceled) {
 		c.say("Save cancelled: the files were not changed; the edits are kept, unsaved")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image"
 	"slices"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/suspect/confusion"
+	"idxlabel/ui/widgets"
 )
 
 // scanViews keeps what the confusion matrix and the map show of one CNN scan (an analysis) in
@@ -226,38 +228,39 @@ func (v *scanViews) drop() {
 	v.seen = nil
 }
 
-// newScanViews builds the confusion matrix and map modes, each beside grid, registers them with
-// c (their modes, and the following of every change of the dataset), and wires their views; scans
-// runs the scan they show.
-func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject) *scanViews {
+// newScanViews builds the confusion matrix and map modes, each beside grid, their views
+// reporting to c; scans runs the scan they show, and outliers returns the samples a health check
+// flagged (the map marks them). The controller is to call follow at every change of the dataset
+// and drop when it is replaced.
+func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject, outliers func() []int) *scanViews {
 	v := &scanViews{c: c, scans: scans}
 	v.maps = &mapper{c: c, views: v}
 	focus := func() { c.out.focus() }
 
-	conf := newConfusionMode(v, newConfusionView(grid))
-	conf.begin = func() { conf.open(c) }
-	conf.view.onCell = func(label, class int) { c.input(func() { conf.choose(c, false, label, class) }) }
-	conf.view.onAll = func() { conf.choose(c, true, 0, 0) }
-	conf.view.onHide = func(on bool) { conf.setHide(c, on) }
+	var conf *confusionMode // the view reports to the mode built around it
+	conf = newConfusionMode(v, newConfusionView(grid, confusionInput{
+		onCell: func(label, class int) { c.input(func() { conf.choose(c, false, label, class) }) },
+		onAll:  func() { conf.choose(c, true, 0, 0) },
+		onHide: func(on bool) { conf.setHide(c, on) },
+	}))
 
-	mm := newMapMode(v, newMapPanel(grid))
-	mm.begin = func() { mm.open(c) }
-	p := mm.panel
-	p.view.onPick = func(pt int) { c.input(func() { mm.pick(c, pt) }) }
-	p.view.onLasso = func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) }
-	p.view.onDone, p.onDone = focus, focus
-	p.view.tile = mm.tile
-	p.onColour = func(byModel bool) { mm.setColour(c, byModel) }
-	p.onCancel = v.maps.cancelLayout
-	p.onRetry = func() {
-		if mm.d != nil {
-			v.maps.layOut(mm.d)
-			c.renderCursor()
-		}
-	}
-
-	c.follows = append(c.follows, v.follow)
-	c.replaced = append(c.replaced, v.drop)
+	var mm *mapMode
+	mm = newMapMode(v, outliers, newMapPanel(grid, mapPanelInput{
+		onColour: func(byModel bool) { mm.setColour(c, byModel) },
+		onCancel: v.maps.cancelLayout,
+		onRetry: func() {
+			if mm.d != nil {
+				v.maps.layOut(mm.d)
+				c.renderCursor()
+			}
+		},
+		onDone: focus,
+	}, widgets.MapInput{
+		OnPick:  func(pt int) { c.input(func() { mm.pick(c, pt) }) },
+		OnLasso: func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) },
+		OnDone:  focus,
+		Tile:    func(pt int) (image.Image, string, bool) { return mm.tile(pt) },
+	}))
 	v.confusion, v.mapm = conf, mm
 	return v
 }

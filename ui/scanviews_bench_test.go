@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/fixture/mnisttest"
-	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -54,29 +53,4 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 		conf.d, conf.r = nil, nil
 		b.StartTimer()
 	}
-}
-
-// BenchmarkMapFrame70k times one frame of the map view, 1000×800 pixels, showing 70,000 points
-// in clusters: after a pan or zoom (the points drawn again, then the marks) and after a move of
-// the grid's cursor (the marks over the kept points). 30 frames a second leave 33 ms a frame.
-func BenchmarkMapFrame70k(b *testing.B) {
-	v, _, _ := viewMapSized(b, 70000, fyne.NewSize(1000, 800))
-	w, h := v.view.W, v.view.H
-	v.fit = false
-	b.Run("pan", func(b *testing.B) {
-		k := 0
-		for b.Loop() {
-			v.view = v.view.Pan(float64(1-2*(k%2)), 0) // back and forth: every point stays in view
-			k++
-			v.frame(w, h)
-		}
-	})
-	b.Run("cursor", func(b *testing.B) {
-		k := 0
-		for b.Loop() {
-			v.f.over = append(v.f.over[:0], plot.Marked{Index: k % 70000, Marks: plot.Cursor})
-			k++
-			v.frame(w, h)
-		}
-	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // subsets are the Show list's choices for browsing, in order; the modes' titles follow them.
@@ -55,20 +56,26 @@ type sidePanel struct {
 	counts  []store.ClassCount
 	most    int
 
-	onShow  func(m mode, subset store.Subset) // the Show list's choice
-	onClass func(class *int)                  // a class of the histogram (nil: every class)
-	onGoto  func(i int)
-	onZoom  func(z int)
-	onKey   func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
-	onRune  func(r rune)           // characters they do not use
-	onDone  func()                 // a click in the panel is done: the grid takes the keys again
-	quiet   bool                   // set while the panel shows a state: its widgets' changes are not the person's
+	sideInput
+	quiet bool // set while the panel shows a state: its widgets' changes are not the person's
 }
 
-// newSidePanel builds the panel; modes are the titles of the modes the Show list offers after
-// the subsets, in order.
-func newSidePanel(modes []showChoice) *sidePanel {
-	s := &sidePanel{total: widget.NewLabel("")}
+// sideInput is what the side panel reports: what the person chose in it.
+type sideInput struct {
+	onShow   func(m mode, subset store.Subset) // the Show list's choice
+	onClass  func(class *int)                  // a class of the histogram (nil: every class)
+	onGoto   func(i int)
+	onZoom   func(z int)
+	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
+	onRune   func(r rune)           // characters they do not use
+	onDone   func()                 // a click in the panel is done: the grid takes the keys again
+	onTyping func(on bool)          // the go-to box gained (true) or lost the keyboard focus
+}
+
+// newSidePanel builds the panel, which reports to in; modes are the titles of the modes the
+// Show list offers after the subsets, in order.
+func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
+	s := &sidePanel{sideInput: in, total: widget.NewLabel("")}
 	for _, sub := range subsets {
 		s.choices = append(s.choices, showChoice{name: sub.name, mode: modeBrowse, subset: sub.subset})
 	}
@@ -77,15 +84,13 @@ func newSidePanel(modes []showChoice) *sidePanel {
 	for k, ch := range s.choices {
 		names[k] = ch.name
 	}
-	s.showList = newShowSelect(names, s.showChanged)
+	// The panel's controls pass on the keys and characters they do not use.
+	pass := passOn{onKey: func(k *fyne.KeyEvent) { s.onKey(k) }, onRune: func(r rune) { s.onRune(r) }}
+	s.showList = newShowSelect(names, s.showChanged, pass)
 	s.quiet = true
 	s.showList.SetSelected("All")
 	s.quiet = false
-	s.showList.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.showList.onRune = func(r rune) { s.onRune(r) }
-	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
-	s.list.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.list.onRune = func(r rune) { s.onRune(r) }
+	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow, pass)
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if s.quiet {
 			return
@@ -98,23 +103,21 @@ func newSidePanel(modes []showChoice) *sidePanel {
 		s.onClass(class)
 		s.done()
 	}
-	s.gotoBox = newPromptEntry(func() { s.done() })
+	s.gotoBox = newWatchedEntry(func() { s.done() }, in.onTyping)
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {
 			s.onGoto(i)
 		}
 	}
-	s.zoom = newZoomSlider(minZoom, maxZoom)
-	s.zoom.SetValue(defaultZoom)
+	s.zoom = newZoomSlider(widgets.MinZoom, widgets.MaxZoom, pass)
+	s.zoom.SetValue(widgets.DefaultZoom)
 	s.zoom.OnChanged = func(v float64) {
 		if !s.quiet && s.onZoom != nil {
 			s.onZoom(int(v))
 		}
 	}
 	s.zoom.OnChangeEnded = func(float64) { s.done() }
-	s.zoom.onKey = func(k *fyne.KeyEvent) { s.onKey(k) }
-	s.zoom.onRune = func(r rune) { s.onRune(r) }
 	s.total.Alignment = fyne.TextAlignTrailing
 	top := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.showList),

@@ -5,6 +5,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // state is the application's state: the dataset being edited and what the window shows of it.
@@ -55,9 +56,12 @@ func (s *state) sideState() sideState {
 	return sideState{mode: s.mode, filter: s.v.filter, counts: s.ds.Counts(), total: s.ds.Len()}
 }
 
-// gridFrame is what the grid draws.
-func (s *state) gridFrame() gridFrame {
-	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: s.modeView().marks()}}
+// gridFrame is what the grid draws (gridsource.go); nil before a dataset is set.
+func (s *state) gridFrame() widgets.TileSource {
+	if s.ds == nil {
+		return nil
+	}
+	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: modeMarks(s.modeView())}}
 }
 
 // legend is the keys that act now: on a dataset without samples, those that bring some.
@@ -85,7 +89,7 @@ func (s *state) detailOf(i int) detailState {
 	h, w := s.ds.Size()
 	images, _ := s.ds.Paths()
 	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-		fromFile: images != "", classes: s.classes, about: s.modeView().about(s, i)}
+		fromFile: images != "", classes: s.classes, about: modeAbout(s.modeView(), s, i)}
 }
 
 // statusText is the status bar: the files and whether they are saved or read-only (first: when
@@ -114,7 +118,7 @@ func (s *state) statusText() string {
 	if k := s.v.selectionSize(); k > 1 {
 		text += count("   |   %d selected", k)
 	}
-	return text + s.modeView().status(s)
+	return text + modeStatus(s.modeView(), s)
 }
 
 // progressText is the progress of the jobs running, shown at the status bar's right in full

@@ -120,8 +120,8 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 		}
 	}
 	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
-	if w.c.v.current() != others[0] || w.c.v.cursor != 0 || w.grid.offset != 0 {
-		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.current(), w.c.v.cursor, w.grid.offset, others[0])
+	if w.c.v.current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
+		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.current(), w.c.v.cursor, w.grid.Offset(), others[0])
 	}
 	if !strings.Contains(w.footer.status.Text, "first not reviewed yet") {
 		t.Fatalf("the status bar says %q", w.footer.status.Text)

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/plot"
 	"idxlabel/report"
 )
 
@@ -19,7 +18,7 @@ import (
 const (
 	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
 	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
-	// file with ".view" appended how the frame shows it (see mapView.writeView); it prints to
+	// file with ".view" appended how the frame shows it (see widgets.MapView.SetDump); it prints to
 	// stderr how long each frame and each lasso took (logFrame, logLasso).
 	testMapEnv = "IDXLABEL_TEST_MAP"
 )
@@ -28,7 +27,7 @@ const (
 func applyTestHooks(w *window) {
 	if path := os.Getenv(testMapEnv); path != "" {
 		w.views.maps.dump = path
-		w.views.mapm.panel.view.dump = path + ".view"
+		w.views.mapm.panel.view.SetDump(path + ".view")
 	}
 }
 
@@ -55,26 +54,6 @@ func (m *mapper) writeDump(d *scanData) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the map for the test:", err)
 	}
-}
-
-// writeView writes to the test hook's file how the frame just drawn shows the map: the map
-// view's top-left corner in the window (units), the frame's size (pixels), plot.View's centre
-// and scale, and the frame's pixels per unit, on one line: "x y w h cx cy scale pixelsPerUnit".
-func (v *mapView) writeView(x, y float32, pv plot.View) {
-	line := fmt.Sprintf("%g %g %d %d %g %g %g %g\n", x, y, pv.W, pv.H, pv.CX, pv.CY, pv.Scale, v.scale)
-	if err := os.WriteFile(v.dump, []byte(line), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "idxlabel: writing the map's view for the test:", err)
-	}
-}
-
-// logFrame prints how long the frame begun at start took to make (the test hook's timing).
-func (v *mapView) logFrame(start time.Time) {
-	fmt.Fprintf(os.Stderr, "idxlabel: map frame at %d in %.3f ms\n", start.UnixNano(), float64(time.Since(start).Microseconds())/1000)
-}
-
-// logLasso prints how long a lasso of vertices vertices took to select points.
-func (v *mapView) logLasso(vertices, points int, took time.Duration) {
-	fmt.Fprintf(os.Stderr, "idxlabel: lasso of %d vertices selected %d points in %.3f ms\n", vertices, points, float64(took.Microseconds())/1000)
 }
 
 // Environment variables for the real-window tests only (scripts/keysave.sh, scripts/rank.sh); a
@@ -135,10 +114,10 @@ func (c *controller) writeTestState() {
 		}
 	}
 	g := c.out.grid
-	ge := g.geometry(g.Size())
-	top := float32(max(c.v.cursor, 0)/ge.cols) * ge.cellH
+	ge := g.Geometry()
+	top := float32(max(c.v.cursor, 0)/ge.Cols) * ge.CellH
 	insight := 0
-	if top >= g.offset && top+ge.cellH <= g.offset+g.Size().Height {
+	if top >= g.Offset() && top+ge.CellH <= g.Offset()+g.Size().Height {
 		insight = 1
 	}
 	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // gridAsks records what a grid reports, for testing the grid alone.
@@ -20,11 +21,12 @@ type gridAsks struct {
 	runes  []rune
 }
 
-func (a *gridAsks) typedRune(r rune)                   { a.runes = append(a.runes, r) }
-func (a *gridAsks) typedKey(*fyne.KeyEvent, bool) bool { return false }
-func (a *gridAsks) click(p int, _, _ bool)             { a.clicks = append(a.clicks, p) }
-func (a *gridAsks) contextMenu(int, fyne.Position)     {}
-func (a *gridAsks) moveCursor(to int, extend bool) {
+func (a *gridAsks) TypedRune(r rune)                   { a.runes = append(a.runes, r) }
+func (a *gridAsks) TypedKey(*fyne.KeyEvent, bool) bool { return false }
+func (a *gridAsks) Click(p int, _, _ bool)             { a.clicks = append(a.clicks, p) }
+func (a *gridAsks) ContextMenu(int, fyne.Position)     {}
+func (a *gridAsks) KeyHandled(fyne.KeyName)            {}
+func (a *gridAsks) MoveCursor(to int, extend bool) {
 	e := 0
 	if extend {
 		e = 1
@@ -33,7 +35,7 @@ func (a *gridAsks) moveCursor(to int, extend bool) {
 }
 
 // The grid alone: it reports the keys and clicks as the positions they ask for and changes no
-// view model; its renderer draws what it is handed and never moves the scroll offset.
+// view model; its renderer draws what it is handed.
 func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	test.NewTempApp(t)
 	ds, _ := demoStore(t, true)
@@ -41,12 +43,12 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	v.gen = ds.Gen()
 	v.move(5, false)
 	asks := &gridAsks{}
-	g := newTileGrid(asks)
+	g := widgets.NewTileGrid(asks, nil)
 	w := test.NewWindow(g)
 	defer w.Close()
 	w.Resize(fyne.NewSize(600, 400))
-	g.show(gridFrame{ds: ds, v: v, marks: tileMarks{classes: newClassNames(ds)}})
-	cols := g.geometry(g.Size()).cols
+	g.SetSource(gridFrame{ds: ds, v: v, marks: tileMarks{classes: newClassNames(ds)}})
+	cols := g.Geometry().Cols
 
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
@@ -65,24 +67,20 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	if b := badgeTexts(g); len(b) < cols || b[0] != strconv.Itoa(ds.Label(0)) {
 		t.Fatalf("badges %v", b)
 	}
-	// Laying out sizes; the offset the grid scrolled to stays what it was.
-	g.offset = 1e9
-	test.WidgetRenderer(g).Layout(g.Size())
-	if g.offset != 1e9 {
-		t.Fatalf("Layout moved the scroll offset to %v", g.offset)
-	}
+	// Laying out keeps the offset the grid scrolled to: TestGridLayoutKeepsTheOffset (widgets).
 }
 
 // The side panel alone: it shows the state it is given without reporting it, and reports what
 // the person chooses.
 func TestSidePanelAlone(t *testing.T) {
 	test.NewTempApp(t)
-	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}})
 	var shown []string
 	var classes []*int
-	s.onShow = func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) }
-	s.onClass = func(c *int) { classes = append(classes, c) }
-	s.onDone = func() {}
+	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}}, sideInput{
+		onShow:  func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) },
+		onClass: func(c *int) { classes = append(classes, c) },
+		onDone:  func() {},
+	})
 	three := 3
 	counts := []store.ClassCount{{Class: 1, Count: 5}, {Class: 3, Count: 2}}
 	s.show(sideState{mode: modeSuspects, filter: store.Filter{Subset: store.Live, Class: &three}, counts: counts, total: 7})

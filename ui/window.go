@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -8,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
+	"idxlabel/suspect/check"
+	"idxlabel/ui/widgets"
 )
 
 // Title is the window title's base.
@@ -25,7 +28,7 @@ type window struct {
 	d    *dialogs
 	keys *keyRouter
 
-	grid   *tileGrid
+	grid   *widgets.TileGrid
 	side   *sidePanel
 	detail *detailPanel
 	footer *footer
@@ -43,47 +46,78 @@ type window struct {
 	check *checker
 }
 
-// newWindow builds the main window's parts in win and wires them; it starts with an empty
-// dataset (the controller's setEmpty), and opener.use gives it something to show.
+// newWindow builds the main window's parts in win, each with what it needs; it starts with an
+// empty dataset (the controller's setEmpty), and opener.use gives it something to show.
+//
+// The parts are built in the order of what they need. Where two need each other (the save
+// puts a pair in Open Recent and File → Open saves first; the draw window saves and asks the
+// model, which tells the draw window what it suggests), one is handed a function that reaches
+// the other through w when it is called, after newWindow has returned: nothing is set on a part
+// after it is built. The controller, which every view and workflow reports to and which shows
+// them all, is handed its parts (attach) once they are built.
 func newWindow(a fyne.App, win fyne.Window) *window {
 	nameFavouriteFolders() // before any file dialog opens
-	w := &window{app: a, win: win, jobs: newJobs(fyne.Do), d: &dialogs{win: win}}
+	w := &window{app: a, win: win}
+	w.jobs = newJobs(fyne.Do, func() { w.c.idle() })
+	w.d = &dialogs{win: win, done: func() {
+		w.keys.focusGrid()
+		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
+	}}
 	c := newController(w.jobs, w.d)
 	w.c = c
-	w.grid = newTileGrid(c)
+	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
-	w.d.done = func() {
-		w.keys.focusGrid()
-		c.replayHeld() // inputs that waited behind the dialog (held.go)
-	}
 
 	// The modes beyond browsing, and the workflows that make their lists.
-	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects"}
-	suggested := &reviewMode{kind: reviewSuggested, name: "Suggested"}
-	c.modes[modeSuspects], c.modes[modeSuggested] = suspects, suggested
-	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv()}
-	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg}
-	suspects.begin, suspects.why = w.scans.findSuspects, w.sugg.why
-	suggested.begin, suggested.why = w.sugg.suggestLabels, w.sugg.why
-	w.sugg.wire(suggested)
-	c.replaced = []func(){w.scans.stop, w.sugg.drop}
-	checkMode := &checkMode{view: newCheckView(w.grid)}
-	c.modes[modeCheck] = checkMode
+	suggested := &reviewMode{kind: reviewSuggested, name: "Suggested",
+		begin:    func() { w.sugg.suggestLabels() },
+		why:      func() string { return w.sugg.why() },
+		whyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
+		progress: func(s *state) string { return w.sugg.progressNote(s) },
+		decided:  func(r *review, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
+	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv(),
+		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
+		note:  func(text string) { w.draw.say(text) },
+		ready: func() { w.draw.suggest() }}
+	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects",
+		begin: func() { w.scans.findSuspects() }, why: w.sugg.why}
+	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg,
+		watch: []func(string, float64){func(note string, done float64) { w.check.scanProgress(note, done) }}}
+	checkMode := &checkMode{
+		view: newCheckView(w.grid, checkViewInput{
+			onKind:   func(k check.Kind) { w.check.pick(k) },
+			onCancel: func() { w.check.cancel() }}),
+		begin:    func() { w.check.ask() },
+		followed: func(renumber []int) { w.check.followed(renumber) }}
 	w.check = &checker{c: c, d: w.d, win: win, prefs: a.Preferences(), scans: w.scans, mode: checkMode}
-	checkMode.begin, checkMode.followed = w.check.ask, w.check.followed
-	checkMode.view.onKind, checkMode.view.onCancel = w.check.pick, w.check.cancel
-	c.replaced = append(c.replaced, w.check.drop)
-	w.scans.watch = append(w.scans.watch, w.check.scanProgress)
-	w.views = newScanViews(c, w.scans, w.grid)
-	w.views.mapm.outliers = checkMode.outliers
-	c.modes[modeConfusion], c.modes[modeMap] = w.views.confusion, w.views.mapm
+	w.views = newScanViews(c, w.scans, w.grid, checkMode.outliers)
 
-	w.side = newSidePanel(modeChoices(c.modes))
-	w.detail = newDetailPanel()
+	// Every mode the window has: the Show list offers those with a title, in this order.
+	modes := map[mode]modeView{
+		modeBrowse:    browseMode{},
+		modeSuspects:  suspects,
+		modeSuggested: suggested,
+		modeCheck:     checkMode,
+		modeConfusion: w.views.confusion,
+		modeMap:       w.views.mapm,
+	}
+
+	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
+	w.side = newSidePanel(modeChoices(modes), sideInput{
+		onShow:   func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
+		onClass:  func(class *int) { c.input(func() { c.setClass(class) }) },
+		onGoto:   c.askGoto, // the go-to box
+		onZoom:   w.grid.SetZoom,
+		onKey:    w.keys.passKey,
+		onRune:   w.keys.passRune,
+		onDone:   w.keys.focusGrid,
+		onTyping: func(on bool) { w.footer.setTyping(on) },
+	})
+	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
 	w.footer = newFooter()
-	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences()}
-	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save}
-	w.save.recent = w.files.addRecent
+	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
+		recent:  func(images, labels string) { w.files.addRecent(images, labels) },
+		closing: func() { w.draw.close() }}
 	w.draw = &drawer{app: a, deps: drawDeps{
 		size:    func() (int, int) { return c.ds.Size() },
 		classes: func() classNames { return c.classes },
@@ -105,24 +139,11 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 			w.save.quit()
 		},
 	}}
-	w.files.draw = w.draw.show
-	c.shown = []func(){w.draw.follow}
-	w.sugg.note, w.sugg.ready = w.draw.say, w.draw.suggest
+	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
 	w.imp = &importer{c: c, d: w.d, win: win}
 	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
-	w.save.menu, w.files.menu = w.menu, w.menu
-
-	// The views report to the controller, and to the key router.
-	w.grid.onZoom = w.side.setZoom
-	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
-	w.side.onShow = func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) }
-	w.side.onClass = func(class *int) { c.input(func() { c.setClass(class) }) }
-	w.side.onGoto, w.detail.onGoto = c.askGoto, c.askGoto // the go-to box, a suspect's neighbour
-	w.side.onZoom = w.grid.setZoom
-	w.side.onKey, w.side.onRune, w.side.onDone = w.keys.passKey, w.keys.passRune, w.keys.focusGrid
-	w.side.gotoBox.onFocus = w.footer.setTyping
 
 	middle := container.NewStack(w.grid)
 	banner := widget.NewLabel("")
@@ -130,50 +151,55 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	banner.Importance = widget.HighImportance
 	banner.Hide()
 	centre := container.NewBorder(banner, nil, nil, nil, middle)
-	c.out = screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
-		title: win.SetTitle, focus: w.keys.focusGrid,
-		banner: func(text string) {
-			if text == banner.Text && banner.Visible() == (text != "") {
-				return // nothing changed: no layout for a key
-			}
-			banner.SetText(text)
-			if text == "" {
-				banner.Hide()
-			} else {
-				banner.Show()
-			}
-			centre.Refresh()
-		},
-		center: func(o fyne.CanvasObject) {
-			if o == nil {
-				o = w.grid
-			}
-			if len(middle.Objects) == 1 && middle.Objects[0] == o {
-				return
-			}
-			middle.Objects = []fyne.CanvasObject{o}
-			middle.Refresh()
-		}}
 	left := container.NewPadded(w.side.root)
 	right := container.NewPadded(w.detail.root)
 	content := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre)
-	c.out.wide = func(on bool) {
-		if on == !right.Visible() {
-			return // nothing changed: no layout for a key
-		}
-		if on {
-			right.Hide()
-		} else {
-			right.Show()
-		}
-		content.Refresh()
-	}
+	c.attach(controllerParts{
+		out: screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
+			title: win.SetTitle, focus: w.keys.focusGrid,
+			banner: func(text string) {
+				if text == banner.Text && banner.Visible() == (text != "") {
+					return // nothing changed: no layout for a key
+				}
+				banner.SetText(text)
+				if text == "" {
+					banner.Hide()
+				} else {
+					banner.Show()
+				}
+				centre.Refresh()
+			},
+			center: func(o fyne.CanvasObject) {
+				if o == nil {
+					o = w.grid
+				}
+				if len(middle.Objects) == 1 && middle.Objects[0] == o {
+					return
+				}
+				middle.Objects = []fyne.CanvasObject{o}
+				middle.Refresh()
+			},
+			wide: func(on bool) {
+				if on == !right.Visible() {
+					return // nothing changed: no layout for a key
+				}
+				if on {
+					right.Hide()
+				} else {
+					right.Show()
+				}
+				content.Refresh()
+			}},
+		modes:    modes,
+		replaced: []func(){w.scans.stop, w.sugg.drop, w.check.drop, w.views.drop},
+		shown:    []func(){w.draw.follow},
+		follows:  []func(store.Change){w.sugg.followLoop, w.views.follow},
+	})
 	win.SetContent(content)
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
 	win.SetMaster()
-	w.save.closing = w.draw.close
 	win.SetCloseIntercept(w.save.quit)
 	win.SetOnDropped(w.files.dropped)
 	win.Canvas().SetOnTypedRune(w.keys.canvasRune)
@@ -212,8 +238,8 @@ func (w *window) menuActions() menuActions {
 		toggleDelete: func() { c.input(c.toggleDelete) },
 		draw:         w.draw.show,
 		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
-		zoomIn:       func() { w.grid.setZoom(w.grid.zoom + 1) },
-		zoomOut:      func() { w.grid.setZoom(w.grid.zoom - 1) },
+		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
+		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
 		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
 		confusion: func() { c.choose(modeConfusion, store.Live) },
 		showMap:   func() { c.choose(modeMap, store.Live) },

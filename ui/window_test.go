@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"image"
 	"image/color"
 	"path/filepath"
 	"slices"
@@ -9,12 +10,14 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // testWindow opens a copy of the real t10k pair (in a temporary folder: tests never write
@@ -39,18 +42,39 @@ func testWindow(t *testing.T) (*window, *store.Dataset, string, string) {
 }
 
 // tileCenter returns the grid coordinates of the middle of position p's tile.
-func tileCenter(g *tileGrid, p int) fyne.Position {
-	ge := g.geometry(g.Size())
-	row, col := p/ge.cols, p%ge.cols
-	return fyne.NewPos(ge.x0+(float32(col)+0.5)*ge.cellW, float32(row)*ge.cellH-g.offset+ge.cellH/2)
+func tileCenter(g *widgets.TileGrid, p int) fyne.Position {
+	ge := g.Geometry()
+	row, col := p/ge.Cols, p%ge.Cols
+	return fyne.NewPos(ge.X0+(float32(col)+0.5)*ge.CellW, float32(row)*ge.CellH-g.Offset()+ge.CellH/2)
+}
+
+// rowInSight reports whether any of row's tiles is on screen.
+func rowInSight(g *widgets.TileGrid, row int) bool {
+	ge := g.Geometry()
+	top := float32(row) * ge.CellH
+	return top+ge.CellH > g.Offset() && top < g.Offset()+g.Size().Height
+}
+
+// gridObjects returns what the grid's renderer draws: the background, the mosaic, the badges
+// (a back and a text each), then the cursor's mark, the scroll bar's track and thumb, the
+// placeholder text and the focus ring.
+func gridObjects(g *widgets.TileGrid) []fyne.CanvasObject {
+	return test.WidgetRenderer(g).Objects()
+}
+
+// gridMosaic returns the mosaic image the grid shows (nil: none drawn).
+func gridMosaic(g *widgets.TileGrid) image.Image {
+	return gridObjects(g)[1].(*canvas.Image).Image
 }
 
 // badgeTexts returns the texts of the badges the grid shows.
-func badgeTexts(g *tileGrid) []string {
-	r := test.WidgetRenderer(g).(*tileGridRenderer)
+func badgeTexts(g *widgets.TileGrid) []string {
+	objs := gridObjects(g)
 	var out []string
-	for _, t := range r.texts[:r.nbadges] {
-		out = append(out, t.Text)
+	for _, o := range objs[2 : len(objs)-5] {
+		if t, ok := o.(*canvas.Text); ok {
+			out = append(out, t.Text)
+		}
 	}
 	return out
 }
@@ -59,11 +83,12 @@ func badgeTexts(g *tileGrid) []string {
 // mosaic the grid shows (its first row is the first visible row).
 func frameColor(w *window, p int) color.Color {
 	g := w.grid
-	img := test.WidgetRenderer(g).(*tileGridRenderer).img.Image
-	ge := g.geometry(g.Size())
-	cw, ch := cellSize(g.frame.ds)
-	row0 := int(g.offset / ge.cellH)
-	return img.At((p%ge.cols)*cw, (p/ge.cols-row0)*ch)
+	img := gridMosaic(g)
+	ge := g.Geometry()
+	h, wd := w.c.ds.Size()
+	cw, ch := wd+2, h+2 // a tile and its frame, in mosaic pixels
+	row0 := int(g.Offset() / ge.CellH)
+	return img.At((p%ge.Cols)*cw, (p/ge.Cols-row0)*ch)
 }
 
 func near(c color.Color, want color.RGBA) bool {
@@ -229,30 +254,30 @@ func TestSelectAllAndBatchRelabelIsOneUndo(t *testing.T) {
 func TestZoomAndKeyboardNavigation(t *testing.T) {
 	w, _, _, _ := testWindow(t)
 	g := w.grid
-	cols := g.geometry(g.Size()).cols
+	cols := g.Geometry().Cols
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	if w.c.v.current() != cols {
 		t.Fatalf("Down moved to %d, want %d", w.c.v.current(), cols)
 	}
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-	if w.c.v.current() != 9999 || g.offset == 0 {
-		t.Fatalf("End: cursor %d, offset %v", w.c.v.current(), g.offset)
+	if w.c.v.current() != 9999 || g.Offset() == 0 {
+		t.Fatalf("End: cursor %d, offset %v", w.c.v.current(), g.Offset())
 	}
-	g.setZoom(maxZoom)
-	if g.zoom != maxZoom || w.side.zoom.Value != maxZoom {
-		t.Fatalf("zoom %d, slider %v", g.zoom, w.side.zoom.Value)
+	g.SetZoom(widgets.MaxZoom)
+	if g.Zoom() != widgets.MaxZoom || w.side.zoom.Value != widgets.MaxZoom {
+		t.Fatalf("zoom %d, slider %v", g.Zoom(), w.side.zoom.Value)
 	}
-	if tile := g.geometry(g.Size()).cellW; tile < 280 {
+	if tile := g.Geometry().CellW; tile < 280 {
 		t.Fatalf("largest tile %v units, want ≥ 280", tile)
 	}
-	g.setZoom(0)
-	if g.zoom != minZoom || g.geometry(g.Size()).cellW != 30 {
-		t.Fatalf("smallest zoom %d", g.zoom)
+	g.SetZoom(0)
+	if g.Zoom() != widgets.MinZoom || g.Geometry().CellW != 30 {
+		t.Fatalf("smallest zoom %d", g.Zoom())
 	}
 	// The cursor stays visible across zooms.
-	ge := g.geometry(g.Size())
-	row := float32(w.c.v.cursor/ge.cols) * ge.cellH
-	if row < g.offset || row > g.offset+g.Size().Height {
-		t.Fatalf("cursor row at %v, view %v–%v", row, g.offset, g.offset+g.Size().Height)
+	ge := g.Geometry()
+	row := float32(w.c.v.cursor/ge.Cols) * ge.CellH
+	if row < g.Offset() || row > g.Offset()+g.Size().Height {
+		t.Fatalf("cursor row at %v, view %v–%v", row, g.Offset(), g.Offset()+g.Size().Height)
 	}
 }

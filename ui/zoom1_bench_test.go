@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // BenchmarkArrowSmallestTiles times an arrow key at the smallest tile size (zoom 1: the most
@@ -22,7 +23,7 @@ func BenchmarkArrowSmallestTiles(b *testing.B) {
 	w := newTestWindow(b)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	w.c.setDataset(ds, "bench", false)
-	w.grid.setZoom(minZoom)
+	w.grid.SetZoom(widgets.MinZoom)
 	right := &fyne.KeyEvent{Name: fyne.KeyRight}
 	for b.Loop() {
 		w.grid.TypedKey(right)

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -15,22 +15,22 @@ import (
 	"idxlabel/plot"
 )
 
-// mapFrame is what the map view draws: the points (their index, plot.Map), what the kept frame
+// MapFrame is what the map view draws: the points (their index, plot.Map), what the kept frame
 // of the points shows (their colours, the edited points boxed in their own colour, the
-// suspects ringed), and the marks drawn over it each time (the selection, the cursor). version
-// changes whenever pm, points or edited does: the kept frame is drawn again.
-type mapFrame struct {
-	pm     *plot.Map // nil: nothing to draw
-	points plot.Layer
-	// edited lists the edited points by palette index (the last list: points of no colour):
+// suspects ringed), and the marks drawn over it each time (the selection, the cursor). Version
+// changes whenever Map, Points or Edited does: the kept frame is drawn again.
+type MapFrame struct {
+	Map    *plot.Map // nil: nothing to draw
+	Points plot.Layer
+	// Edited lists the edited points by palette index (the last list: points of no colour):
 	// boxed in their colour, so that a cluster relabelled at once shows its new colour.
-	edited  [][]plot.Marked
-	version int
-	over    []plot.Marked
-	style   plot.Style
+	Edited  [][]plot.Marked
+	Version int
+	Over    []plot.Marked
+	Style   plot.Style
 }
 
-// mapView is the 2-D map of the samples as a widget: it draws the frame it is handed at its own
+// MapView is the 2-D map of the samples as a widget: it draws the frame it is handed at its own
 // pan and zoom, and reports what the person asks for in point numbers (plot.Map's indices): a
 // click near a point (pick), a lasso (the points inside the free-hand polygon drawn with
 // Shift+drag, or with a plain drag while the lasso tool is on; Ctrl adds them to the last), and
@@ -39,10 +39,10 @@ type mapFrame struct {
 // the frame into a kept image (plot.Map.Draw: O(points in view)); the marks of the cursor and
 // the selection are drawn over a copy of it (O(pixels + marks)); a frame allocates nothing that
 // grows with the points (plot's few small kernels; the images only on a resize).
-type mapView struct {
+type MapView struct {
 	widget.BaseWidget
 
-	f     mapFrame
+	f     MapFrame
 	view  plot.View // in pixels of the frame
 	fit   bool      // the view shows the whole map (until the person pans or zooms)
 	scale float32   // frame pixels per unit, from the last frame drawn
@@ -63,12 +63,17 @@ type mapView struct {
 	hoverAt   fyne.Position // where the pointer is
 	r         *mapRenderer  // its renderer, which places the hover card
 
-	onPick  func(point int)
-	onLasso func(points []int, add bool)
-	onDone  func() // a click or a drag on the map is done: the grid takes the keys again
-	// tile returns what the hover card shows of a point: its pixels as an image and a caption.
-	tile func(point int) (image.Image, string, bool)
-	dump string // a test hook: where writeView writes how each frame shows the map
+	MapInput
+	dump string // a test hook: where writeView writes how each frame shows the map (SetDump)
+}
+
+// MapInput is what the map reports, and where its hover card's tiles come from.
+type MapInput struct {
+	OnPick  func(point int)
+	OnLasso func(points []int, add bool)
+	OnDone  func() // a click or a drag on the map is done: the grid takes the keys again
+	// Tile returns what the hover card shows of a point: its pixels as an image and a caption.
+	Tile func(point int) (image.Image, string, bool)
 }
 
 // What a drag does.
@@ -81,39 +86,52 @@ const (
 // Hover and click reach (pixels of the frame): the nearest point within it is picked.
 const pickReach = 6
 
-func newMapView() *mapView {
-	v := &mapView{fit: true, hovered: -1, scale: 1}
+// NewMapView builds the map, which reports to in.
+func NewMapView(in MapInput) *MapView {
+	v := &MapView{MapInput: in, fit: true, hovered: -1, scale: 1}
 	v.ExtendBaseWidget(v)
 	return v
 }
 
-// show draws f from now on.
-func (v *mapView) show(f mapFrame) {
-	if f.pm != v.f.pm && v.f.pm == nil {
+// SetFrame draws f from now on.
+func (v *MapView) SetFrame(f MapFrame) {
+	if f.Map != v.f.Map && v.f.Map == nil {
 		v.fit = true
 	}
 	v.f = f
 	v.Refresh()
 }
 
-// fitAll shows the whole map again.
-func (v *mapView) fitAll() {
+// FitAll shows the whole map again.
+func (v *MapView) FitAll() {
 	v.fit = true
 	v.Refresh()
 }
 
+// SetLassoTool makes a plain drag draw a lasso (on) or pan (off).
+func (v *MapView) SetLassoTool(on bool) { v.lassoTool = on }
+
+// View is how the last frame shows the map (plot.View: its size in pixels, centre and scale).
+func (v *MapView) View() plot.View { return v.view }
+
+// PixelsPerUnit is the frame's pixels per unit of the widget, from the last frame drawn.
+func (v *MapView) PixelsPerUnit() float32 { return v.scale }
+
+// Frame is the frame the view draws.
+func (v *MapView) Frame() MapFrame { return v.f }
+
 // toPixels returns a position of the widget in pixels of the frame.
-func (v *mapView) toPixels(p fyne.Position) (float64, float64) {
+func (v *MapView) toPixels(p fyne.Position) (float64, float64) {
 	return float64(p.X * v.scale), float64(p.Y * v.scale)
 }
 
-// pointAt returns the point nearest to position p within pickReach pixels, or -1.
-func (v *mapView) pointAt(p fyne.Position) int {
-	if v.f.pm == nil || v.view.Scale <= 0 {
+// PointAt returns the point nearest to position p within pickReach pixels, or -1.
+func (v *MapView) PointAt(p fyne.Position) int {
+	if v.f.Map == nil || v.view.Scale <= 0 {
 		return -1
 	}
 	x, y := v.view.ToMap(v.toPixels(p))
-	i, ok := v.f.pm.Nearest(x, y, float32(pickReach/v.view.Scale))
+	i, ok := v.f.Map.Nearest(x, y, float32(pickReach/v.view.Scale))
 	if !ok {
 		return -1
 	}
@@ -121,30 +139,30 @@ func (v *mapView) pointAt(p fyne.Position) int {
 }
 
 // Tapped reports the point clicked, if any.
-func (v *mapView) Tapped(ev *fyne.PointEvent) {
-	if i := v.pointAt(ev.Position); i >= 0 && v.onPick != nil {
-		v.onPick(i)
+func (v *MapView) Tapped(ev *fyne.PointEvent) {
+	if i := v.PointAt(ev.Position); i >= 0 && v.OnPick != nil {
+		v.OnPick(i)
 	}
 	v.done()
 }
 
-func (v *mapView) done() {
-	if v.onDone != nil {
-		v.onDone()
+func (v *MapView) done() {
+	if v.OnDone != nil {
+		v.OnDone()
 	}
 }
 
 // MouseDown remembers where a drag starts and the modifiers that say what it does.
-func (v *mapView) MouseDown(ev *desktop.MouseEvent) {
+func (v *MapView) MouseDown(ev *desktop.MouseEvent) {
 	v.mods, v.down, v.drag = ev.Modifier, ev.Position, dragNone
 }
 
 // MouseUp ends a press that did not drag.
-func (v *mapView) MouseUp(*desktop.MouseEvent) {}
+func (v *MapView) MouseUp(*desktop.MouseEvent) {}
 
 // Dragged pans the map, or draws the lasso: with Shift held when the drag began, or with the
 // lasso tool on.
-func (v *mapView) Dragged(ev *fyne.DragEvent) {
+func (v *MapView) Dragged(ev *fyne.DragEvent) {
 	if v.drag == dragNone {
 		v.drag = dragPan
 		if v.lassoTool || v.mods&fyne.KeyModifierShift != 0 {
@@ -170,7 +188,7 @@ func (v *mapView) Dragged(ev *fyne.DragEvent) {
 }
 
 // DragEnd reports the points inside a lasso drawn.
-func (v *mapView) DragEnd() {
+func (v *MapView) DragEnd() {
 	drag := v.drag
 	v.drag = dragNone
 	if drag == dragLasso {
@@ -181,28 +199,28 @@ func (v *mapView) DragEnd() {
 		}
 		v.lasso = v.lasso[:0]
 		v.Refresh()
-		if v.onLasso != nil {
-			v.onLasso(points, v.mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
+		if v.OnLasso != nil {
+			v.OnLasso(points, v.mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
 		}
 	}
 	v.done()
 }
 
 // lassoed returns the points inside the lasso drawn (plot.Map.Lasso), ascending.
-func (v *mapView) lassoed() []int {
-	if v.f.pm == nil || len(v.lasso) < 6 {
+func (v *MapView) lassoed() []int {
+	if v.f.Map == nil || len(v.lasso) < 6 {
 		return nil
 	}
 	poly := make([]float32, len(v.lasso))
 	for k := 0; k < len(v.lasso); k += 2 {
 		poly[k], poly[k+1] = v.view.ToMap(float64(v.lasso[k]), float64(v.lasso[k+1]))
 	}
-	return v.f.pm.Lasso(poly)
+	return v.f.Map.Lasso(poly)
 }
 
 // Scrolled zooms about the pointer: a wheel notch up zooms in by a quarter.
-func (v *mapView) Scrolled(ev *fyne.ScrollEvent) {
-	if v.f.pm == nil || ev.Scrolled.DY == 0 {
+func (v *MapView) Scrolled(ev *fyne.ScrollEvent) {
+	if v.f.Map == nil || ev.Scrolled.DY == 0 {
 		return
 	}
 	f := math.Pow(1.25, float64(ev.Scrolled.DY)/25)
@@ -217,21 +235,21 @@ func (v *mapView) Scrolled(ev *fyne.ScrollEvent) {
 }
 
 // MouseIn, MouseMoved and MouseOut show the tile of the point under the pointer.
-func (v *mapView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
+func (v *MapView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
 
 // MouseMoved: see MouseIn.
-func (v *mapView) MouseMoved(ev *desktop.MouseEvent) {
+func (v *MapView) MouseMoved(ev *desktop.MouseEvent) {
 	if v.drag != dragNone {
 		return
 	}
 	v.hoverAt = ev.Position
-	v.setHover(v.pointAt(ev.Position))
+	v.setHover(v.PointAt(ev.Position))
 }
 
 // MouseOut: see MouseIn.
-func (v *mapView) MouseOut() { v.setHover(-1) }
+func (v *MapView) MouseOut() { v.setHover(-1) }
 
-func (v *mapView) setHover(i int) {
+func (v *MapView) setHover(i int) {
 	if i == v.hovered {
 		return
 	}
@@ -242,7 +260,7 @@ func (v *mapView) setHover(i int) {
 }
 
 // CreateRenderer builds the map's renderer.
-func (v *mapView) CreateRenderer() fyne.WidgetRenderer {
+func (v *MapView) CreateRenderer() fyne.WidgetRenderer {
 	r := &mapRenderer{v: v,
 		card:    canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground)),
 		tile:    &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillStretch},
@@ -262,7 +280,7 @@ func (v *mapView) CreateRenderer() fyne.WidgetRenderer {
 
 // frame is the raster's generator: the frame of w×h pixels. It runs on the UI thread when the
 // map is painted.
-func (v *mapView) frame(w, h int) image.Image {
+func (v *MapView) frame(w, h int) image.Image {
 	if v.dump != "" {
 		defer v.logFrame(time.Now())
 	}
@@ -278,25 +296,25 @@ func (v *mapView) frame(w, h int) image.Image {
 		v.scale = float32(w) / sw
 	}
 	f := v.f
-	if f.pm == nil {
-		fillRGBA(v.img, f.style.Background)
+	if f.Map == nil {
+		fillRGBA(v.img, f.Style.Background)
 		return v.img
 	}
 	if v.fit {
-		v.view = f.pm.Fit(w, h, 16)
+		v.view = f.Map.Fit(w, h, 16)
 	} else if v.view.W != w || v.view.H != h {
 		// A resize keeps the centre and the scale.
 		v.view.W, v.view.H = w, h
 	}
-	if v.drawn.version != f.version || v.drawn.view != v.view || v.drawn.style != f.style {
+	if v.drawn.version != f.Version || v.drawn.view != v.view || v.drawn.style != f.Style {
 		v.drawPoints()
-		v.drawn.version, v.drawn.view, v.drawn.style = f.version, v.view, f.style
+		v.drawn.version, v.drawn.view, v.drawn.style = f.Version, v.view, f.Style
 	}
 	copy(v.img.Pix, v.base.Pix)
-	over := f.points
-	over.Marked = f.over
-	f.pm.DrawMarks(v.img, v.view, over, f.style)
-	polyline(v.img, v.lasso, f.style.Mark)
+	over := f.Points
+	over.Marked = f.Over
+	f.Map.DrawMarks(v.img, v.view, over, f.Style)
+	polyline(v.img, v.lasso, f.Style.Mark)
 	if v.dump != "" {
 		if d := fyne.CurrentApp().Driver(); d != nil {
 			pos := d.AbsolutePositionForObject(v)
@@ -308,18 +326,18 @@ func (v *mapView) frame(w, h int) image.Image {
 
 // drawPoints draws the kept frame: the points, the edited ones boxed in their colour, the
 // suspects' rings.
-func (v *mapView) drawPoints() {
+func (v *MapView) drawPoints() {
 	f := v.f
-	f.pm.Draw(v.base, v.view, plot.Layer{Colour: f.points.Colour, Palette: f.points.Palette}, f.style)
-	for k, group := range f.edited {
-		s := f.style
+	f.Map.Draw(v.base, v.view, plot.Layer{Colour: f.Points.Colour, Palette: f.Points.Palette}, f.Style)
+	for k, group := range f.Edited {
+		s := f.Style
 		s.Mark = s.Faint
-		if k < len(f.points.Palette) {
-			s.Mark = f.points.Palette[k]
+		if k < len(f.Points.Palette) {
+			s.Mark = f.Points.Palette[k]
 		}
-		f.pm.DrawMarks(v.base, v.view, plot.Layer{Marked: group}, s)
+		f.Map.DrawMarks(v.base, v.view, plot.Layer{Marked: group}, s)
 	}
-	f.pm.DrawMarks(v.base, v.view, f.points, f.style)
+	f.Map.DrawMarks(v.base, v.view, f.Points, f.Style)
 }
 
 // fillRGBA sets every pixel of img to c.
@@ -347,7 +365,7 @@ func polyline(img *image.RGBA, pts []float32, c color.RGBA) {
 // mapRenderer shows the frame (a raster drawn when painted) and the hover card. Layout only
 // sizes; Refresh asks for a new frame and places the card.
 type mapRenderer struct {
-	v       *mapView
+	v       *MapView
 	raster  *canvas.Raster
 	card    *canvas.Rectangle
 	tile    *canvas.Image
@@ -378,8 +396,8 @@ func (r *mapRenderer) placeCard() {
 	var img image.Image
 	var text string
 	ok := false
-	if v.hovered >= 0 && v.tile != nil {
-		img, text, ok = v.tile(v.hovered)
+	if v.hovered >= 0 && v.Tile != nil {
+		img, text, ok = v.Tile(v.hovered)
 	}
 	if !ok {
 		r.card.Hide()

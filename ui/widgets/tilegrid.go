@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -13,50 +13,44 @@ import (
 
 // Zoom limits: each sample pixel is zoom units wide, so a 28×28 tile is 28 to 336 units.
 const (
-	minZoom     = 1
-	maxZoom     = 12
-	defaultZoom = 3
+	MinZoom     = 1
+	MaxZoom     = 12
+	DefaultZoom = 3
 	barWidth    = 12 // scroll bar, units
 )
 
-// gridInput is what the grid reports: what the person asked for with the mouse and the keys.
-// The controller applies it to the view model and hands the grid the result (tileGrid.show);
-// the grid never changes the view model itself.
-type gridInput interface {
-	// typedRune: a character typed on the grid (digits relabel).
-	typedRune(r rune)
-	// typedKey: a key typed on the grid (with Shift held: shift), offered before the grid's
+// GridInput is what the grid reports: what the person asked for with the mouse and the keys.
+// Its owner applies it and hands the grid the result (TileGrid.SetSource); the grid changes nothing
+// it shows itself but its scroll offset and zoom.
+type GridInput interface {
+	// TypedRune: a character typed on the grid (digits relabel).
+	TypedRune(r rune)
+	// TypedKey: a key typed on the grid (with Shift held: shift), offered before the grid's
 	// navigation uses it (a review's → keeps a label); it reports whether it was taken.
-	typedKey(k *fyne.KeyEvent, shift bool) bool
-	// moveCursor: a navigation key asks for the cursor at position to (maybe out of range),
+	TypedKey(k *fyne.KeyEvent, shift bool) bool
+	// MoveCursor: a navigation key asks for the cursor at position to (maybe out of range),
 	// extending the selection with Shift.
-	moveCursor(to int, extend bool)
-	// click: a tap on position p, with Shift or Ctrl held.
-	click(p int, shift, ctrl bool)
-	// contextMenu: a secondary tap on position p, at the absolute position at.
-	contextMenu(p int, at fyne.Position)
+	MoveCursor(to int, extend bool)
+	// Click: a tap on position p, with Shift or Ctrl held.
+	Click(p int, shift, ctrl bool)
+	// ContextMenu: a secondary tap on position p, at the absolute position at.
+	ContextMenu(p int, at fyne.Position)
+	// KeyHandled: the grid has handled key name, whatever it did with it (timing builds
+	// print when).
+	KeyHandled(name fyne.KeyName)
 }
 
-// gridFrame is what the grid draws: the samples (read at the view's generation, so a change the
-// view has not applied yet is never mixed with its positions), the view model, and what the
-// badges say. The controller hands it over with every change.
-type gridFrame struct {
-	ds    samples
-	v     *view
-	marks tileMarks
-}
-
-// tileGrid is the virtualized grid of samples: it draws only the rows in sight, as one mosaic
+// TileGrid is the virtualized grid of samples: it draws only the rows in sight, as one mosaic
 // image (see mosaic.go) plus a label badge per visible tile, so its cost depends on the window,
-// not on the dataset (60,000 or 1,000,000 samples). It reports clicks, keys and typed characters
-// (gridInput); it owns only what is its own to show: the scroll offset and the zoom (wheel,
-// Ctrl+wheel, the scroll bar).
-type tileGrid struct {
+// not on the dataset (60,000 or 1,000,000 samples). It reads what it shows from a TileSource
+// and reports clicks, keys and typed characters (GridInput); it owns only what is its own to
+// show: the scroll offset and the zoom (wheel, Ctrl+wheel, the scroll bar).
+type TileGrid struct {
 	widget.BaseWidget
 
-	in     gridInput
+	in     GridInput
 	onZoom func(zoom int) // the zoom changed (Ctrl+wheel, the View menu)
-	frame  gridFrame
+	src    TileSource     // nil: nothing to show yet ("Opening…")
 	zoom   int
 	offset float32 // scroll offset, units
 
@@ -66,117 +60,128 @@ type tileGrid struct {
 	m        mosaic
 }
 
-func newTileGrid(in gridInput) *tileGrid {
-	g := &tileGrid{in: in, zoom: defaultZoom}
+// NewTileGrid builds the grid, which reports to in and tells onZoom of a zoom it changed
+// (Ctrl+wheel, SetZoom; nil: nobody).
+func NewTileGrid(in GridInput, onZoom func(zoom int)) *TileGrid {
+	g := &TileGrid{in: in, onZoom: onZoom, zoom: DefaultZoom}
 	g.ExtendBaseWidget(g)
 	return g
 }
 
-// show draws f from now on.
-func (g *tileGrid) show(f gridFrame) {
-	g.frame = f
+// SetSource draws src from now on (nil: nothing yet).
+func (g *TileGrid) SetSource(src TileSource) {
+	g.src = src
 	g.clampOffset()
 	g.Refresh()
 }
 
-// scrollTop scrolls to the first row (the view was rebuilt).
-func (g *tileGrid) scrollTop() { g.offset = 0 }
+// ScrollTop scrolls to the first row (what it shows was rebuilt).
+func (g *TileGrid) ScrollTop() { g.offset = 0 }
+
+// Zoom is the tile size: units per sample pixel, MinZoom to MaxZoom.
+func (g *TileGrid) Zoom() int { return g.zoom }
+
+// Offset is the scroll offset, units from the top of the first row.
+func (g *TileGrid) Offset() float32 { return g.offset }
 
 // Resize sizes the grid, keeps the scroll offset within the rows and redraws: the rows in
 // sight depend on the size.
-func (g *tileGrid) Resize(size fyne.Size) {
+func (g *TileGrid) Resize(size fyne.Size) {
 	g.BaseWidget.Resize(size)
 	g.clampOffset()
 	g.Refresh()
 }
 
-// geometry is the grid's layout for a size.
-type geometry struct {
-	unit         float32 // units per sample pixel
-	cellW, cellH float32 // one tile with its frame, units
-	cols, rows   int     // columns, and rows in all
-	x0           float32 // left edge of the first column (the grid is centred)
-	maxOffset    float32
+// Geometry is the grid's layout for a size, in units.
+type Geometry struct {
+	Unit         float32 // units per sample pixel
+	CellW, CellH float32 // one tile with its frame
+	Cols, Rows   int     // columns, and rows in all
+	X0           float32 // left edge of the first column (the grid is centred)
+	MaxOffset    float32 // the largest scroll offset
 }
 
-func (g *tileGrid) geometry(size fyne.Size) geometry {
-	if g.frame.ds == nil {
-		return geometry{cols: 1}
+// Geometry returns the layout at the grid's size.
+func (g *TileGrid) Geometry() Geometry { return g.geometry(g.Size()) }
+
+func (g *TileGrid) geometry(size fyne.Size) Geometry {
+	if g.src == nil {
+		return Geometry{Cols: 1}
 	}
-	cw, ch := cellSize(g.frame.ds)
-	ge := geometry{unit: float32(g.zoom)}
-	ge.cellW, ge.cellH = float32(cw)*ge.unit, float32(ch)*ge.unit
-	ge.cols = max(1, int((size.Width-barWidth)/ge.cellW))
-	ge.rows = (g.frame.v.Len() + ge.cols - 1) / ge.cols
-	ge.x0 = float32(math.Floor(float64(size.Width-barWidth-float32(ge.cols)*ge.cellW) / 2))
-	ge.x0 = max(0, ge.x0)
-	ge.maxOffset = max(0, float32(ge.rows)*ge.cellH-size.Height)
+	cw, ch := cellSize(g.src)
+	ge := Geometry{Unit: float32(g.zoom)}
+	ge.CellW, ge.CellH = float32(cw)*ge.Unit, float32(ch)*ge.Unit
+	ge.Cols = max(1, int((size.Width-barWidth)/ge.CellW))
+	ge.Rows = (g.src.Len() + ge.Cols - 1) / ge.Cols
+	ge.X0 = float32(math.Floor(float64(size.Width-barWidth-float32(ge.Cols)*ge.CellW) / 2))
+	ge.X0 = max(0, ge.X0)
+	ge.MaxOffset = max(0, float32(ge.Rows)*ge.CellH-size.Height)
 	return ge
 }
 
 // clampOffset keeps the scroll offset within the rows.
-func (g *tileGrid) clampOffset() {
-	g.offset = max(0, min(g.geometry(g.Size()).maxOffset, g.offset))
+func (g *TileGrid) clampOffset() {
+	g.offset = max(0, min(g.geometry(g.Size()).MaxOffset, g.offset))
 }
 
-// positionAt returns the view position under a point of the widget, or -1.
-func (g *tileGrid) positionAt(p fyne.Position) int {
-	if g.frame.ds == nil {
+// PositionAt returns the position under a point of the widget, or -1.
+func (g *TileGrid) PositionAt(p fyne.Position) int {
+	if g.src == nil {
 		return -1
 	}
 	ge := g.geometry(g.Size())
-	if p.X < ge.x0 || p.X >= ge.x0+float32(ge.cols)*ge.cellW {
+	if p.X < ge.X0 || p.X >= ge.X0+float32(ge.Cols)*ge.CellW {
 		return -1
 	}
-	col := int((p.X - ge.x0) / ge.cellW)
-	row := int((p.Y + g.offset) / ge.cellH)
-	pos := row*ge.cols + col
-	if pos < 0 || pos >= g.frame.v.Len() {
+	col := int((p.X - ge.X0) / ge.CellW)
+	row := int((p.Y + g.offset) / ge.CellH)
+	pos := row*ge.Cols + col
+	if pos < 0 || pos >= g.src.Len() {
 		return -1
 	}
 	return pos
 }
 
-// reveal scrolls the least distance that shows position p's whole row, and redraws.
-func (g *tileGrid) reveal(p int) {
-	if g.frame.ds == nil || p < 0 {
+// Reveal scrolls the least distance that shows position p's whole row, and redraws.
+func (g *TileGrid) Reveal(p int) {
+	if g.src == nil || p < 0 {
 		return
 	}
 	ge := g.geometry(g.Size())
-	top := float32(p/ge.cols) * ge.cellH
+	top := float32(p/ge.Cols) * ge.CellH
 	h := g.Size().Height
 	switch {
 	case top < g.offset:
 		g.offset = top
-	case top+ge.cellH > g.offset+h:
-		g.offset = top + ge.cellH - h
+	case top+ge.CellH > g.offset+h:
+		g.offset = top + ge.CellH - h
 	}
-	g.offset = max(0, min(ge.maxOffset, g.offset))
+	g.offset = max(0, min(ge.MaxOffset, g.offset))
 	g.Refresh()
 }
 
-// setZoom changes the tile size keeping the place in sight: the cursor's tile when it is
+// SetZoom changes the tile size (clamped to MinZoom–MaxZoom) keeping the place in sight: the cursor's tile when it is
 // visible, otherwise the tile in the middle of the view, stays at the same height on screen
 // (zooming after scrolling away from the cursor does not jump back to it).
-func (g *tileGrid) setZoom(z int) {
-	z = max(minZoom, min(maxZoom, z))
-	if z == g.zoom || g.frame.ds == nil || g.frame.v.Len() == 0 {
+func (g *TileGrid) SetZoom(z int) {
+	z = max(MinZoom, min(MaxZoom, z))
+	if z == g.zoom || g.src == nil || g.src.Len() == 0 {
 		g.zoom = z
 		return
 	}
 	size := g.Size()
 	before := g.geometry(size)
-	anchor := g.frame.v.cursor
-	if anchor < 0 || !g.rowVisible(anchor/before.cols, before) {
-		anchor = g.positionAt(fyne.NewPos(size.Width/2, size.Height/2))
+	anchor := g.src.Cursor()
+	if anchor < 0 || !g.rowVisible(anchor/before.Cols, before) {
+		anchor = g.PositionAt(fyne.NewPos(size.Width/2, size.Height/2))
 		if anchor < 0 {
-			anchor = min(g.frame.v.Len()-1, int(g.offset/before.cellH)*before.cols)
+			anchor = min(g.src.Len()-1, int(g.offset/before.CellH)*before.Cols)
 		}
 	}
-	screenY := float32(anchor/before.cols)*before.cellH - g.offset // the anchor row's top, on screen
+	screenY := float32(anchor/before.Cols)*before.CellH - g.offset // the anchor row's top, on screen
 	g.zoom = z
 	after := g.geometry(size)
-	g.offset = max(0, min(after.maxOffset, float32(anchor/after.cols)*after.cellH-screenY*after.cellH/before.cellH))
+	g.offset = max(0, min(after.MaxOffset, float32(anchor/after.Cols)*after.CellH-screenY*after.CellH/before.CellH))
 	g.Refresh()
 	if g.onZoom != nil {
 		g.onZoom(g.zoom)
@@ -184,13 +189,13 @@ func (g *tileGrid) setZoom(z int) {
 }
 
 // rowVisible reports whether any of row's tiles is on screen.
-func (g *tileGrid) rowVisible(row int, ge geometry) bool {
-	top := float32(row) * ge.cellH
-	return top+ge.cellH > g.offset && top < g.offset+g.Size().Height
+func (g *TileGrid) rowVisible(row int, ge Geometry) bool {
+	top := float32(row) * ge.CellH
+	return top+ge.CellH > g.offset && top < g.offset+g.Size().Height
 }
 
 // MouseDown remembers the modifiers for the tap that follows, and starts a scroll-bar drag.
-func (g *tileGrid) MouseDown(ev *desktop.MouseEvent) {
+func (g *TileGrid) MouseDown(ev *desktop.MouseEvent) {
 	g.mods = ev.Modifier
 	g.dragging = ev.Position.X >= g.Size().Width-barWidth
 	if g.dragging {
@@ -199,26 +204,26 @@ func (g *tileGrid) MouseDown(ev *desktop.MouseEvent) {
 }
 
 // MouseUp ends a scroll-bar drag.
-func (g *tileGrid) MouseUp(*desktop.MouseEvent) { g.dragging = false }
+func (g *TileGrid) MouseUp(*desktop.MouseEvent) { g.dragging = false }
 
 // Dragged moves the scroll bar when the drag started on it.
-func (g *tileGrid) Dragged(ev *fyne.DragEvent) {
+func (g *TileGrid) Dragged(ev *fyne.DragEvent) {
 	if g.dragging {
 		g.scrollBarTo(ev.Position.Y)
 	}
 }
 
 // DragEnd ends a drag.
-func (g *tileGrid) DragEnd() { g.dragging = false }
+func (g *TileGrid) DragEnd() { g.dragging = false }
 
-func (g *tileGrid) scrollBarTo(y float32) {
+func (g *TileGrid) scrollBarTo(y float32) {
 	ge := g.geometry(g.Size())
-	g.offset = max(0, min(ge.maxOffset, y/g.Size().Height*float32(ge.rows)*ge.cellH-g.Size().Height/2))
+	g.offset = max(0, min(ge.MaxOffset, y/g.Size().Height*float32(ge.Rows)*ge.CellH-g.Size().Height/2))
 	g.Refresh()
 }
 
 // Tapped reports a click on the tile under the pointer: alone, with Shift or with Ctrl.
-func (g *tileGrid) Tapped(ev *fyne.PointEvent) {
+func (g *TileGrid) Tapped(ev *fyne.PointEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(g); c != nil {
 		c.Focus(g)
 	}
@@ -227,31 +232,31 @@ func (g *tileGrid) Tapped(ev *fyne.PointEvent) {
 	if ev.Position.X >= g.Size().Width-barWidth {
 		return
 	}
-	if p := g.positionAt(ev.Position); p >= 0 {
-		g.in.click(p, mods&fyne.KeyModifierShift != 0, mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
+	if p := g.PositionAt(ev.Position); p >= 0 {
+		g.in.Click(p, mods&fyne.KeyModifierShift != 0, mods&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0)
 	}
 }
 
 // TappedSecondary reports a secondary tap on a tile (a context menu).
-func (g *tileGrid) TappedSecondary(ev *fyne.PointEvent) {
-	if p := g.positionAt(ev.Position); p >= 0 {
-		g.in.contextMenu(p, ev.AbsolutePosition)
+func (g *TileGrid) TappedSecondary(ev *fyne.PointEvent) {
+	if p := g.PositionAt(ev.Position); p >= 0 {
+		g.in.ContextMenu(p, ev.AbsolutePosition)
 	}
 }
 
 // Scrolled scrolls the grid, or zooms it when Ctrl (Cmd) is held.
-func (g *tileGrid) Scrolled(ev *fyne.ScrollEvent) {
+func (g *TileGrid) Scrolled(ev *fyne.ScrollEvent) {
 	if currentModifiers()&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 {
 		switch {
 		case ev.Scrolled.DY > 0:
-			g.setZoom(g.zoom + 1)
+			g.SetZoom(g.zoom + 1)
 		case ev.Scrolled.DY < 0:
-			g.setZoom(g.zoom - 1)
+			g.SetZoom(g.zoom - 1)
 		}
 		return
 	}
 	ge := g.geometry(g.Size())
-	g.offset = max(0, min(ge.maxOffset, g.offset-ev.Scrolled.DY))
+	g.offset = max(0, min(ge.MaxOffset, g.offset-ev.Scrolled.DY))
 	g.Refresh()
 }
 
@@ -265,36 +270,36 @@ func currentModifiers() fyne.KeyModifier {
 
 // FocusGained and FocusLost track keyboard focus: a focused grid has a ring around it and a
 // bright cursor; without the focus both are grey.
-func (g *tileGrid) FocusGained() { g.setFocused(true) }
+func (g *TileGrid) FocusGained() { g.setFocused(true) }
 
 // FocusLost: see FocusGained.
-func (g *tileGrid) FocusLost() { g.setFocused(false) }
+func (g *TileGrid) FocusLost() { g.setFocused(false) }
 
-func (g *tileGrid) setFocused(on bool) {
+func (g *TileGrid) setFocused(on bool) {
 	g.focused = on
 	g.Refresh()
 }
 
 // TypedRune reports a typed character (digits relabel).
-func (g *tileGrid) TypedRune(r rune) { g.in.typedRune(r) }
+func (g *TileGrid) TypedRune(r rune) { g.in.TypedRune(r) }
 
 // TypedKey offers the key to the controller, then turns the navigation keys (arrows, Home/End,
 // Page Up/Down; with Shift they extend the selection) into the position they ask for, which
 // depends on the grid's columns and height.
-func (g *tileGrid) TypedKey(k *fyne.KeyEvent) {
-	defer reportKey(k.Name)
-	g.key(k, currentModifiers()&fyne.KeyModifierShift != 0)
+func (g *TileGrid) TypedKey(k *fyne.KeyEvent) {
+	defer g.in.KeyHandled(k.Name)
+	g.Key(k, currentModifiers()&fyne.KeyModifierShift != 0)
 }
 
-// key is TypedKey with Shift held (shift) or not: a key typed now, or one that waited for a save
-// and is applied after it (held.go).
-func (g *tileGrid) key(k *fyne.KeyEvent, shift bool) {
-	if g.in.typedKey(k, shift) || g.frame.ds == nil || g.frame.v.Len() == 0 {
+// Key is TypedKey with Shift held (shift) or not: a key typed now, or one that waited (a key
+// typed during a save, applied after it).
+func (g *TileGrid) Key(k *fyne.KeyEvent, shift bool) {
+	if g.in.TypedKey(k, shift) || g.src == nil || g.src.Len() == 0 {
 		return
 	}
 	ge := g.geometry(g.Size())
-	page := max(1, int(g.Size().Height/ge.cellH)) * ge.cols
-	cur := max(g.frame.v.cursor, 0)
+	page := max(1, int(g.Size().Height/ge.CellH)) * ge.Cols
+	cur := max(g.src.Cursor(), 0)
 	var to int
 	switch k.Name {
 	case fyne.KeyLeft:
@@ -302,13 +307,13 @@ func (g *tileGrid) key(k *fyne.KeyEvent, shift bool) {
 	case fyne.KeyRight:
 		to = cur + 1
 	case fyne.KeyUp:
-		to = cur - ge.cols
+		to = cur - ge.Cols
 	case fyne.KeyDown:
-		to = cur + ge.cols
+		to = cur + ge.Cols
 	case fyne.KeyHome:
 		to = 0
 	case fyne.KeyEnd:
-		to = g.frame.v.Len() - 1
+		to = g.src.Len() - 1
 	case fyne.KeyPageUp:
 		to = cur - page
 	case fyne.KeyPageDown:
@@ -316,17 +321,17 @@ func (g *tileGrid) key(k *fyne.KeyEvent, shift bool) {
 	default:
 		return
 	}
-	if g.frame.v.cursor < 0 {
+	if g.src.Cursor() < 0 {
 		to = 0
 	}
 	if to < 0 && (k.Name == fyne.KeyLeft || k.Name == fyne.KeyUp) && cur == 0 {
 		return
 	}
-	g.in.moveCursor(to, shift)
+	g.in.MoveCursor(to, shift)
 }
 
 // CreateRenderer builds the grid's renderer.
-func (g *tileGrid) CreateRenderer() fyne.WidgetRenderer {
+func (g *TileGrid) CreateRenderer() fyne.WidgetRenderer {
 	r := &tileGridRenderer{
 		g:     g,
 		bg:    canvas.NewRectangle(theme.Color(theme.ColorNameBackground)),
@@ -349,7 +354,7 @@ func (g *tileGrid) CreateRenderer() fyne.WidgetRenderer {
 // badges, the cursor's mark and the scroll bar's thumb, reading nothing but the grid's frame
 // and its scroll offset and zoom.
 type tileGridRenderer struct {
-	g            *tileGrid
+	g            *TileGrid
 	bg           *canvas.Rectangle
 	img          *canvas.Image
 	backs        []*canvas.Rectangle
@@ -398,12 +403,12 @@ func (r *tileGridRenderer) Refresh() {
 	r.ring.Refresh()
 	r.nbadges = 0
 	r.mark.Hide()
-	f := g.frame
-	if f.ds == nil || f.v.Len() == 0 {
+	src := g.src
+	if src == nil || src.Len() == 0 {
 		r.img.Hide()
 		r.thumb.Hide()
 		r.empty.Text = "No samples to show"
-		if f.ds == nil {
+		if src == nil {
 			r.empty.Text = "Opening…"
 		}
 		r.empty.Color = theme.Color(theme.ColorNamePlaceHolder)
@@ -422,16 +427,16 @@ func (r *tileGridRenderer) Refresh() {
 func (r *tileGridRenderer) draw(size fyne.Size) {
 	g := r.g
 	ge := g.geometry(size)
-	offset := max(0, min(ge.maxOffset, g.offset))
-	row0 := int(offset / ge.cellH)
-	rows := min(ge.rows-row0, int(math.Ceil(float64((offset+size.Height)/ge.cellH)))-row0+1)
+	offset := max(0, min(ge.MaxOffset, g.offset))
+	row0 := int(offset / ge.CellH)
+	rows := min(ge.Rows-row0, int(math.Ceil(float64((offset+size.Height)/ge.CellH)))-row0+1)
 	rows = max(rows, 0)
-	r.img.Image = g.m.draw(g.frame.ds, g.frame.v, ge.cols, row0, rows, r.palette())
-	r.img.Move(fyne.NewPos(ge.x0, float32(row0)*ge.cellH-offset))
-	r.img.Resize(fyne.NewSize(float32(ge.cols)*ge.cellW, float32(rows)*ge.cellH))
+	r.img.Image = g.m.draw(g.src, ge.Cols, row0, rows, r.palette())
+	r.img.Move(fyne.NewPos(ge.X0, float32(row0)*ge.CellH-offset))
+	r.img.Resize(fyne.NewSize(float32(ge.Cols)*ge.CellW, float32(rows)*ge.CellH))
 	r.img.Show()
 	r.img.Refresh()
-	if ge.cellW >= minBadgeCell {
+	if ge.CellW >= minBadgeCell {
 		r.placeBadges(ge, offset, row0, rows)
 	}
 	r.placeMark(ge, offset)
@@ -442,17 +447,17 @@ func (r *tileGridRenderer) draw(size fyne.Size) {
 // tile's own frame: a thick outline that shows against dark tiles and against the light or dark
 // theme's background alike (a foreground-coloured frame vanished on black tiles in the light
 // theme). Without the keyboard focus both are grey.
-func (r *tileGridRenderer) placeMark(ge geometry, offset float32) {
-	v := r.g.frame.v
-	p := v.cursor
-	if p < 0 || p >= v.Len() {
+func (r *tileGridRenderer) placeMark(ge Geometry, offset float32) {
+	src := r.g.src
+	p := src.Cursor()
+	if p < 0 || p >= src.Len() {
 		return
 	}
-	row, col := p/ge.cols, p%ge.cols
-	w := max(3, ge.unit)
+	row, col := p/ge.Cols, p%ge.Cols
+	w := max(3, ge.Unit)
 	r.mark.StrokeWidth = w
-	r.mark.Move(fyne.NewPos(ge.x0+float32(col)*ge.cellW-w/2, float32(row)*ge.cellH-offset-w/2))
-	r.mark.Resize(fyne.NewSize(ge.cellW+w, ge.cellH+w))
+	r.mark.Move(fyne.NewPos(ge.X0+float32(col)*ge.CellW-w/2, float32(row)*ge.CellH-offset-w/2))
+	r.mark.Resize(fyne.NewSize(ge.CellW+w, ge.CellH+w))
 	r.mark.Show()
 	r.mark.Refresh()
 }
@@ -464,35 +469,32 @@ const minBadgeCell = 20
 
 // placeBadges puts a small, translucent label badge in the top-left corner of every visible
 // tile, inside the top margin of the sample (MNIST's digits fill the middle 20×20 of 28×28, so a
-// badge up to a seventh of the tile high stays off the ink). The badges' text comes from the
-// frame's marks and the samples' states read at the view's generation.
-func (r *tileGridRenderer) placeBadges(ge geometry, offset float32, row0, rows int) {
-	f := r.g.frame
-	h, _ := f.ds.Size()
-	margin := ge.unit * float32(h) / 7 // units above the ink
-	textSize := max(8, min(16, (margin+ge.unit)/1.35))
-	first, last := row0*ge.cols, min(f.v.Len(), (row0+rows)*ge.cols)
+// badge up to a seventh of the tile high stays off the ink). The badges come from the source.
+func (r *tileGridRenderer) placeBadges(ge Geometry, offset float32, row0, rows int) {
+	src := r.g.src
+	h, _ := src.Size()
+	margin := ge.Unit * float32(h) / 7 // units above the ink
+	textSize := max(8, min(16, (margin+ge.Unit)/1.35))
+	first, last := row0*ge.Cols, min(src.Len(), (row0+rows)*ge.Cols)
 	for p := first; p < last; p++ {
-		i := f.v.at(p)
-		st, _, ok := f.ds.SampleAt(f.v.gen, i)
+		b, ok := src.Badge(p)
 		if !ok {
-			continue // the view catches up with the dataset and redraws
+			continue // none, or the source changed since it was handed over
 		}
-		b := f.marks.badge(i, st)
 		if r.nbadges == len(r.texts) {
 			r.texts = append(r.texts, canvas.NewText("", color.White))
-			r.backs = append(r.backs, canvas.NewRectangle(badgeBack))
+			r.backs = append(r.backs, canvas.NewRectangle(BadgeBack))
 		}
 		t, back := r.texts[r.nbadges], r.backs[r.nbadges]
 		r.nbadges++
-		t.Text, t.Color, t.TextSize = b.text, b.color, textSize
+		t.Text, t.Color, t.TextSize = b.Text, b.Color, textSize
 		t.TextStyle.Bold = true
-		back.FillColor = badgeBack
-		if b.back != nil {
-			back.FillColor = b.back
+		back.FillColor = BadgeBack
+		if b.Back != nil {
+			back.FillColor = b.Back
 		}
-		row, col := p/ge.cols, p%ge.cols
-		pos := fyne.NewPos(ge.x0+float32(col)*ge.cellW+ge.unit, float32(row)*ge.cellH-offset+ge.unit)
+		row, col := p/ge.Cols, p%ge.Cols
+		pos := fyne.NewPos(ge.X0+float32(col)*ge.CellW+ge.Unit, float32(row)*ge.CellH-offset+ge.Unit)
 		ts := t.MinSize()
 		back.Move(pos)
 		back.Resize(fyne.NewSize(ts.Width+4, ts.Height))
@@ -504,14 +506,14 @@ func (r *tileGridRenderer) placeBadges(ge geometry, offset float32, row0, rows i
 }
 
 // placeThumb sizes the scroll bar's thumb to the visible share of the rows.
-func (r *tileGridRenderer) placeThumb(ge geometry, offset float32, size fyne.Size) {
-	total := float32(ge.rows) * ge.cellH
+func (r *tileGridRenderer) placeThumb(ge Geometry, offset float32, size fyne.Size) {
+	total := float32(ge.Rows) * ge.CellH
 	if total <= size.Height {
 		r.thumb.Hide()
 		return
 	}
 	h := max(24, size.Height*size.Height/total)
-	y := (size.Height - h) * offset / ge.maxOffset
+	y := (size.Height - h) * offset / ge.MaxOffset
 	r.thumb.Move(fyne.NewPos(size.Width-barWidth+3, y))
 	r.thumb.Resize(fyne.NewSize(barWidth-6, h))
 	r.thumb.Show()

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image"
@@ -10,15 +10,15 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// padRaster is the side, in pixels, of the bilevel raster a drawing is normalized from: 128,
+// PadRaster is the side, in pixels, of the bilevel raster a drawing is normalized from: 128,
 // the resolution of NIST's scans that MNIST's preprocessing was made for. It does not depend on
 // the screen, so the same strokes give the same sample at any display scale.
-const padRaster = 128
+const PadRaster = 128
 
-// defaultPen is the default pen width as a fraction of the pad's side: a digit drawn over about
+// DefaultPen is the default pen width as a fraction of the pad's side: a digit drawn over about
 // two thirds of the pad then has MNIST's stroke width (about 12% of the digit's height) after
 // normalization.
-const defaultPen = 0.08
+const DefaultPen = 0.08
 
 // point is a position on the pad, each coordinate 0–1 of the pad's side.
 type point struct{ x, y float64 }
@@ -29,42 +29,49 @@ type stroke struct {
 	width float64
 }
 
-// drawPad is the drawing surface: strokes are kept as vectors and rendered as smooth,
+// DrawPad is the drawing surface: strokes are kept as vectors and rendered as smooth,
 // anti-aliased lines with round caps between successive pointer positions, light ink on dark
-// like MNIST — on screen at the display's resolution, and for normalization at padRaster.
+// like MNIST — on screen at the display's resolution, and for normalization at PadRaster.
 // It takes mouse (desktop.Mouseable) and pen/touch drags (fyne.Draggable).
-type drawPad struct {
+type DrawPad struct {
 	widget.BaseWidget
-	strokes    []stroke
-	drawing    bool // a stroke is in progress
-	pen        float64
-	onChange   func()
-	onKey      func(k *fyne.KeyEvent)
-	onRune     func(r rune)
-	onShortcut func(s fyne.Shortcut) bool // shortcuts other than Ctrl+Z
-	raster     *canvas.Raster
+	DrawPadInput
+	strokes []stroke
+	drawing bool // a stroke is in progress
+	pen     float64
+	raster  *canvas.Raster
 }
 
-func newDrawPad() *drawPad {
-	p := &drawPad{pen: defaultPen}
+// DrawPadInput is what the pad reports: a change of the drawing, and the keys, characters and
+// shortcuts typed on it that it does not use itself (it takes Ctrl+Z).
+type DrawPadInput struct {
+	OnChange   func()
+	OnKey      func(k *fyne.KeyEvent)
+	OnRune     func(r rune)
+	OnShortcut func(s fyne.Shortcut) bool // shortcuts other than Ctrl+Z; reports whether it took s
+}
+
+// NewDrawPad builds an empty pad with the default pen, reporting to in.
+func NewDrawPad(in DrawPadInput) *DrawPad {
+	p := &DrawPad{DrawPadInput: in, pen: DefaultPen}
 	p.raster = canvas.NewRaster(func(w, h int) image.Image { return rasterStrokes(p.strokes, w, h, false) })
 	p.ExtendBaseWidget(p)
 	return p
 }
 
 // toPad converts a widget position to pad coordinates.
-func (p *drawPad) toPad(pos fyne.Position) point {
+func (p *DrawPad) toPad(pos fyne.Position) point {
 	s := p.Size()
 	return point{float64(pos.X / max(s.Width, 1)), float64(pos.Y / max(s.Height, 1))}
 }
 
-func (p *drawPad) begin(at fyne.Position) {
+func (p *DrawPad) begin(at fyne.Position) {
 	p.strokes = append(p.strokes, stroke{pts: []point{p.toPad(at)}, width: p.pen})
 	p.drawing = true
 	p.changed()
 }
 
-func (p *drawPad) extend(at fyne.Position) {
+func (p *DrawPad) extend(at fyne.Position) {
 	s := &p.strokes[len(p.strokes)-1]
 	q := p.toPad(at)
 	if last := s.pts[len(s.pts)-1]; last != q {
@@ -73,15 +80,15 @@ func (p *drawPad) extend(at fyne.Position) {
 	}
 }
 
-func (p *drawPad) changed() {
+func (p *DrawPad) changed() {
 	p.raster.Refresh()
-	if p.onChange != nil {
-		p.onChange()
+	if p.OnChange != nil {
+		p.OnChange()
 	}
 }
 
 // MouseDown starts a stroke (a click alone leaves a dot) and takes the keyboard focus.
-func (p *drawPad) MouseDown(ev *desktop.MouseEvent) {
+func (p *DrawPad) MouseDown(ev *desktop.MouseEvent) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(p); c != nil {
 		c.Focus(p)
 	}
@@ -91,11 +98,11 @@ func (p *drawPad) MouseDown(ev *desktop.MouseEvent) {
 }
 
 // MouseUp ends the stroke.
-func (p *drawPad) MouseUp(*desktop.MouseEvent) { p.drawing = false }
+func (p *DrawPad) MouseUp(*desktop.MouseEvent) { p.drawing = false }
 
 // Dragged extends the stroke; a drag without a mouse press first (pen, touch) starts one where
 // the drag began.
-func (p *drawPad) Dragged(ev *fyne.DragEvent) {
+func (p *DrawPad) Dragged(ev *fyne.DragEvent) {
 	if !p.drawing {
 		p.begin(ev.Position.Subtract(ev.Dragged))
 	}
@@ -103,10 +110,10 @@ func (p *drawPad) Dragged(ev *fyne.DragEvent) {
 }
 
 // DragEnd ends the stroke.
-func (p *drawPad) DragEnd() { p.drawing = false }
+func (p *DrawPad) DragEnd() { p.drawing = false }
 
-// undoStroke removes the last stroke.
-func (p *drawPad) undoStroke() {
+// UndoStroke removes the last stroke.
+func (p *DrawPad) UndoStroke() {
 	if len(p.strokes) > 0 {
 		p.strokes = p.strokes[:len(p.strokes)-1]
 		p.drawing = false
@@ -114,54 +121,62 @@ func (p *drawPad) undoStroke() {
 	}
 }
 
-// clear removes every stroke.
-func (p *drawPad) clear() {
+// Clear removes every stroke.
+func (p *DrawPad) Clear() {
 	p.strokes, p.drawing = nil, false
 	p.changed()
 }
 
-// empty reports whether nothing is drawn.
-func (p *drawPad) empty() bool { return len(p.strokes) == 0 }
+// Empty reports whether nothing is drawn.
+func (p *DrawPad) Empty() bool { return len(p.strokes) == 0 }
 
-// image renders the strokes at padRaster×padRaster, bilevel (255 where a pixel's centre lies
+// Strokes returns the number of strokes drawn.
+func (p *DrawPad) Strokes() int { return len(p.strokes) }
+
+// SetPen sets the width of the strokes drawn from now on, a fraction of the pad's side.
+func (p *DrawPad) SetPen(width float64) { p.pen = width }
+
+// image renders the strokes at PadRaster×padRaster, bilevel (255 where a pixel's centre lies
 // within a stroke, else 0), for normalization.
-func (p *drawPad) image() *image.Gray { return rasterStrokes(p.strokes, padRaster, padRaster, true) }
+func (p *DrawPad) Image() *image.Gray { return rasterStrokes(p.strokes, PadRaster, PadRaster, true) }
 
 // FocusGained and FocusLost make the pad focusable (keys: Enter, Escape, digits, Ctrl+Z).
-func (p *drawPad) FocusGained() {}
+func (p *DrawPad) FocusGained() {}
 
 // FocusLost: see FocusGained.
-func (p *drawPad) FocusLost() {}
+func (p *DrawPad) FocusLost() {}
 
 // TypedRune hands digits (the label) to the draw window.
-func (p *drawPad) TypedRune(r rune) {
-	if p.onRune != nil {
-		p.onRune(r)
+func (p *DrawPad) TypedRune(r rune) {
+	if p.OnRune != nil {
+		p.OnRune(r)
 	}
 }
 
 // TypedKey hands Enter and Escape to the draw window.
-func (p *drawPad) TypedKey(k *fyne.KeyEvent) {
-	if p.onKey != nil {
-		p.onKey(k)
+func (p *DrawPad) TypedKey(k *fyne.KeyEvent) {
+	if p.OnKey != nil {
+		p.OnKey(k)
 	}
 }
 
-// TypedShortcut undoes the last stroke on Ctrl+Z and hands other shortcuts to onShortcut (a
+// TypedShortcut undoes the last stroke on Ctrl+Z and hands other shortcuts to OnShortcut (a
 // focused pad receives them all, so Ctrl+S and Ctrl+Q would otherwise do nothing here).
-func (p *drawPad) TypedShortcut(s fyne.Shortcut) {
+func (p *DrawPad) TypedShortcut(s fyne.Shortcut) {
 	if _, ok := s.(*fyne.ShortcutUndo); ok {
-		p.undoStroke()
+		p.UndoStroke()
 		return
 	}
-	if p.onShortcut != nil {
-		p.onShortcut(s)
+	if p.OnShortcut != nil {
+		p.OnShortcut(s)
 	}
 }
 
-func (p *drawPad) MinSize() fyne.Size { return fyne.NewSize(320, 320) }
+// MinSize is 320×320 units.
+func (p *DrawPad) MinSize() fyne.Size { return fyne.NewSize(320, 320) }
 
-func (p *drawPad) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.raster) }
+// CreateRenderer shows the strokes at the display's resolution.
+func (p *DrawPad) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(p.raster) }
 
 // rasterStrokes draws strokes into a w×h grey image, 255 = ink: each segment a capsule (a line
 // with round caps) of the stroke's width, anti-aliased by the distance of each pixel centre to
