@@ -141,6 +141,9 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("key %d: sample %d has label %d", p, i, ds.Label(i))
 		}
 		q.run()
+		if w.sugg.loop.job != nil {
+			t.Fatalf("key %d: a round started while the asked labels were typed", p)
+		}
 	}
 	if w.sugg.review.r != before {
 		t.Fatal("a round ended while the asked labels were typed")
