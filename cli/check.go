@@ -91,7 +91,8 @@ options:
   --no-cache       run the CNN scan even when IMAGES.idxlabel-scan beside IMAGES holds one
                    of these pixels with these settings. Without it that kept scan is used
                    (its probabilities scored against the labels as they are now: a label
-                   changed since is checked, a class added since scans again), and a scan
+                   changed since is checked; a class added since, or labelled samples
+                   twice or half as many as it learnt from, scans again), and a scan
                    that ran is kept there for next time (replacing the one before; where the
                    folder cannot be written, or is read-only by its permissions, stderr says
                    so and the check goes on)

@@ -8,6 +8,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/suspect/scancache"
 )
 
 // analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
@@ -25,6 +26,33 @@ type analysis struct {
 	// labels: it has no Model (no networks to predict samples it did not see).
 	cached bool
 	rows   map[int]int // sample index → row; O(N) memory, made once per scan
+	// learnt is how many of the scanned samples were labelled: the scan serves while the
+	// labelled samples stay in the same power of two (scancache.LearntAlike).
+	learnt int
+}
+
+// labelledIn returns how many of d's samples have a label. O(N).
+func labelledIn(d sample.Set) int {
+	n := 0
+	for _, l := range d.Labels {
+		if l != sample.NoLabel {
+			n++
+		}
+	}
+	return n
+}
+
+// learntAlike reports whether the dataset's labelled samples (deleted ones left out) are still
+// as many as the scan learnt from, within a power of two (scancache.LearntAlike): labelling from
+// scratch makes the scan again as the labels double. O(classes).
+func (a *analysis) learntAlike(c *controller) bool {
+	now := 0
+	for _, cc := range c.ds.Counts() {
+		if cc.Class != sample.NoLabel {
+			now += cc.Count
+		}
+	}
+	return scancache.LearntAlike(a.learnt, now)
 }
 
 // current reports whether a still describes c's dataset: the same dataset, not renumbered since.
@@ -51,7 +79,7 @@ func (s *scanner) analyse(then func(*analysis)) { s.analyseOr(then, nil) }
 // prompt), or (stale true) the samples were renumbered (saved) while it ran, so that its result
 // describes them no longer: ask again for a scan of the samples as they are now.
 func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
-	if s.last.current(s.c) {
+	if s.last.current(s.c) && s.last.learntAlike(s.c) {
 		then(s.last)
 		return
 	}
@@ -184,6 +212,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 			for k, i := range snap.Index {
 				a.rows[i] = k
 			}
+			a.learnt = labelledIn(snap)
 			if out.Cached {
 				c.say(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
 					plural(snap.N, "sample"), a.took.Round(10*time.Millisecond)))

@@ -139,3 +139,50 @@ func TestScanKeptAcrossLabelsOnlySave(t *testing.T) {
 		t.Fatal("a save that renumbered the samples kept the scan")
 	}
 }
+
+// A scan serves while the labelled samples stay within a power of two of those it learnt from
+// (relabelling, a few more labels); once they double, as in labelling from scratch, asking for
+// it makes a new one.
+func TestScanRedoneWhenLabelsDouble(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	w.sugg.opts = quickCNN
+	ds, truth := demoStore(t, false)
+	w.c.setDataset(ds, "demo", false)
+	label := func(from, to int) {
+		for i := from; i < to; i++ {
+			if err := ds.Relabel([]int{i}, truth[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.c.drain()
+	}
+	label(0, 10)
+	var got *analysis
+	w.scans.analyse(func(a *analysis) { got = a })
+	waitUI(t, q, func() bool { return got != nil })
+	first := got
+	if first.learnt != 10 {
+		t.Fatalf("the scan learnt from %d labels, 10 were given", first.learnt)
+	}
+	label(10, 15)
+	if err := ds.Relabel([]int{3}, (truth[3]+1)%10); err != nil { // a relabel keeps the count
+		t.Fatal(err)
+	}
+	w.c.drain()
+	w.scans.analyse(func(a *analysis) { got = a })
+	if got != first || w.scans.cnn != nil {
+		t.Fatal("15 labels: the scan of 10 was not handed over at once")
+	}
+	label(15, 16)
+	got = nil
+	w.scans.analyse(func(a *analysis) { got = a })
+	if w.scans.cnn == nil {
+		t.Fatal("16 labels, twice the 10 the scan learnt from: no new scan started")
+	}
+	waitUI(t, q, func() bool { return got != nil })
+	if got == first || got.learnt != 16 {
+		t.Fatalf("the new scan learnt from %d labels", got.learnt)
+	}
+}

@@ -310,7 +310,7 @@ func (k *checker) passDone(run *checkRun, res *check.Result, err error) {
 func (k *checker) askScan(run *checkRun) {
 	s := k.scans
 	run.waitingScan = true
-	run.startedScan = run.startedScan || s.cnn == nil && !s.last.current(k.c)
+	run.startedScan = run.startedScan || s.cnn == nil && !(s.last.current(k.c) && s.last.learntAlike(k.c))
 	run.stage, run.done = "label errors and outliers wait for the CNN scan", 0
 	k.c.jobs.setNote(run.job, "Health check: waiting for the CNN scan")
 	k.show()

@@ -40,7 +40,7 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 		}
 		probs[r*10+p] = 0.91
 	}
-	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}}
+	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}, learnt: labelledIn(snap)}
 	conf := w.views.confusion
 	for b.Loop() {
 		conf.open(w.c)

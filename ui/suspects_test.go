@@ -102,7 +102,7 @@ func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
 	for k, i := range samples {
 		list = append(list, suspect.Suspect{Index: i, Label: snap.Labels[i], Suggested: (snap.Labels[i] + 1) % 10, Score: 0.9 - 0.001*float64(k), Confidence: 0.8})
 	}
-	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}}
+	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}, learnt: labelledIn(snap)}
 }
 
 // When the CNN's ranking replaces the kNN's list, the cursor goes to the new list's first

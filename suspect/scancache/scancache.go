@@ -21,6 +21,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -55,13 +56,21 @@ type Key [32]byte
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
 // neighbours, shifts, the groups of near-copies), settled (suspect.CNNOptions.Settled: a default
-// given and one left zero are one key). Labels are not hashed. Cost: one pass over the
-// pixels (about 1 s per 1,000,000 MNIST samples).
+// given and one left zero are one key). The labels are not hashed, only the power of two their
+// count falls in (LearntAlike): relabelling keeps the key, while a scan that learnt from 100
+// labels is not used once 10,000 are (labelling from scratch). Cost: one pass over the pixels
+// (about 1 s per 1,000,000 MNIST samples).
 func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	opts = opts.Settled() // the defaults given or left zero scan alike
+	labelled := 0
+	for _, l := range d.Labels {
+		if l != sample.NoLabel {
+			labelled++
+		}
+	}
 	h := sha256.New()
-	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t\n",
-		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)
+	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t learnt=%d\n",
+		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts, learnt(labelled))
 	for i := range d.N {
 		h.Write(d.Pixels(i))
 	}
@@ -76,6 +85,15 @@ func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	h.Sum(k[:0])
 	return k
 }
+
+// LearntAlike reports whether a scan that learnt from then labelled samples still stands for
+// now labelled ones: both counts fall in the same power of two ([2^k, 2^(k+1))). The networks
+// learn from the labels; a scan is scored again against labels edited since (suspect.Rescore),
+// but once the labels it learnt from have doubled (or halved) it is done again. O(1).
+func LearntAlike(then, now int) bool { return learnt(then) == learnt(now) }
+
+// learnt is the power of two n labelled samples fall in (0 for none).
+func learnt(n int) int { return bits.Len(uint(max(n, 0))) }
 
 // Entry is a scan's network outputs for N samples.
 type Entry struct {

@@ -33,7 +33,8 @@ func data(n int, px []byte) sample.Set {
 }
 
 // TestStoreLoad: an entry comes back as stored; another key, another count or no file is a
-// miss; the key follows pixels and settings, not labels.
+// miss; the key follows pixels and settings, and of the labels only the power of two their
+// count falls in.
 func TestStoreLoad(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x-images-idx3-ubyte"+Suffix)
 	px := make([]byte, 4*50)
@@ -59,10 +60,35 @@ func TestStoreLoad(t *testing.T) {
 	if _, err := Load(path, key, 49); !errors.Is(err, ErrMiss) {
 		t.Errorf("another count: %v", err)
 	}
-	labelled := data(50, px)
-	labelled.Labels = make([]int, 50)
-	if KeyOf(labelled, opts) != key {
-		t.Error("labels changed the key")
+	// Labels: relabelling keeps the key; labels that double (or halve) in number change it.
+	withLabels := func(labelled, class int) sample.Set {
+		d := data(50, px)
+		d.Labels = make([]int, 50)
+		for i := range d.Labels {
+			d.Labels[i] = sample.NoLabel
+			if i < labelled {
+				d.Labels[i] = class
+			}
+		}
+		return d
+	}
+	if KeyOf(withLabels(0, 0), opts) != key {
+		t.Error("no label and no label array give two keys")
+	}
+	ten := KeyOf(withLabels(10, 1), opts)
+	if ten == key {
+		t.Error("ten labels, the key of none")
+	}
+	if KeyOf(withLabels(10, 2), opts) != ten || KeyOf(withLabels(15, 1), opts) != ten {
+		t.Error("relabelling, or labels within the same power of two, changed the key")
+	}
+	if KeyOf(withLabels(16, 1), opts) == ten || KeyOf(withLabels(40, 1), opts) == ten {
+		t.Error("labels twice as many, the same key")
+	}
+	for _, c := range [][3]int{{8, 15, 1}, {8, 16, 0}, {0, 0, 1}, {0, 1, 0}, {1000, 1023, 1}, {1000, 2000, 0}} {
+		if LearntAlike(c[0], c[1]) != (c[2] == 1) {
+			t.Errorf("LearntAlike(%d, %d) = %v", c[0], c[1], !(c[2] == 1))
+		}
 	}
 	px[77]++
 	if KeyOf(data(50, px), opts) == key {
