@@ -248,15 +248,6 @@ func (m *model) base() *baseImages {
 	return b
 }
 
-// basePixels returns base sample i's display pixels (m.mu held): a view, capacity clipped.
-func (m *model) basePixels(i int) []byte {
-	if m.baseRows != nil {
-		return m.baseRows.pixels(i)
-	}
-	n := m.h * m.w
-	return m.pixels[i*n : (i+1)*n : (i+1)*n]
-}
-
 // baseView returns a function giving base sample i's display pixels as the base is now (m.mu
 // held): it stays right after a save has made another base, for it holds this one's buffers.
 func (m *model) baseView() func(i int) []byte {

@@ -242,8 +242,12 @@ func (m *model) mustExist(i int, method string) {
 // pixelsLocked returns sample i's pixels; i exists (m.mu held).
 func (m *model) pixelsLocked(i int) []byte {
 	n := m.h * m.w
-	if i < m.baseN {
-		return m.basePixels(i)
+	switch {
+	case i >= m.baseN:
+	case m.baseRows != nil:
+		return m.baseRows.pixels(i) // a save's rows (baseimages.go)
+	default:
+		return m.pixels[i*n : (i+1)*n : (i+1)*n]
 	}
 	j := i - m.baseN
 	return m.added[j*n : (j+1)*n : (j+1)*n]
