@@ -29,7 +29,8 @@ type cnnScan struct {
 }
 
 // cnnJob is one fold model: the seed whose folds it belongs to, the labelled samples it holds
-// out (ascending) and learns from, and, once run, its outputs.
+// out and learns from (ascending; the latter at most CNNOptions.TrainBudget of the other
+// folds'), and, once run, its outputs.
 type cnnJob struct {
 	seed        uint64
 	held, train []int
@@ -71,10 +72,29 @@ func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 					train = append(train, i)
 				}
 			}
+			train = budgeted(train, opts.TrainBudget, seed, len(sc.jobs)%opts.Folds)
 			sc.jobs = append(sc.jobs, cnnJob{seed: seed, held: held, train: train})
 		}
 	}
 	return sc
+}
+
+// budgeted returns train when it holds at most budget samples, else budget of them drawn at
+// random with the seed and the fold (r), ascending: what a fold model learns from when the
+// other folds hold more.
+func budgeted(train []int, budget int, seed uint64, r int) []int {
+	if budget <= 0 || len(train) <= budget {
+		return train
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6275646765740000+uint64(r)))
+	pick := slices.Clone(train)
+	for m := range budget { // a partial Fisher–Yates shuffle: the first budget places
+		k := m + rng.IntN(len(pick)-m)
+		pick[m], pick[k] = pick[k], pick[m]
+	}
+	pick = pick[:budget:budget]
+	slices.Sort(pick)
+	return pick
 }
 
 // run trains and applies every fold model, opts.Workers at a time; the first failure cancels
@@ -122,12 +142,14 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 	j.net = net
 	sc.apply.Lock()
 	defer sc.apply.Unlock()
-	// The samples passed through the network: every labelled one when they vote (their
-	// features are the held-out samples' neighbours), else the held-out ones; row at(m) is held-out
-	// sample m's.
+	// The samples passed through the network: when they vote, the held-out ones and those the
+	// model learnt from (their features are the held-out samples' neighbours: every labelled
+	// sample when no budget drew from the other folds), else the held-out ones; row at(m) is
+	// held-out sample m's.
 	pass, at := j.held, func(m int) int { return m }
 	if sc.opts.Neighbours > 0 {
-		pass, at = sc.in.labelled, func(m int) int { return sc.pos[j.held[m]] }
+		pass = mergeSorted(j.held, j.train)
+		at = func(m int) int { p, _ := slices.BinarySearch(pass, j.held[m]); return p }
 	}
 	feats := make([]float32, len(pass)*cnn.Features)
 	probs := make([]float32, len(pass)*sc.nc)
@@ -152,7 +174,7 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		}
 	}
 	if sc.opts.Neighbours > 0 {
-		lab := sc.in.labelled
+		lab := pass
 		queries := make([]int, len(j.held))
 		for m := range j.held {
 			queries[m] = at(m)
@@ -190,6 +212,19 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		sc.prog.add(k, len(sc.unlabelled))
 	}
 	return nil
+}
+
+// mergeSorted returns the union of two ascending lists without common elements, ascending.
+func mergeSorted(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // result combines the jobs, in job order, into the scan's result.
@@ -341,13 +376,13 @@ func (p *scanProgress) start(sc *cnnScan, report func(Progress)) {
 		p.total += float64(3 * batch * sc.cfg.Steps(len(j.train)))
 		p.total += float64(len(j.held) + len(sc.unlabelled))
 		if sc.opts.Neighbours > 0 {
-			p.total += float64(len(sc.in.labelled) - len(j.held))
+			p.total += float64(len(j.train))
 		}
 		if sc.opts.Shifts {
 			p.total += float64(9 * len(j.held))
 		}
 		if sc.opts.Neighbours > 0 {
-			p.vote[k] = float64(len(j.held)) * float64(len(sc.in.labelled)) / 5000
+			p.vote[k] = float64(len(j.held)) * float64(len(j.held)+len(j.train)) / 5000
 			p.total += p.vote[k]
 		}
 	}

@@ -52,12 +52,12 @@ type Key [32]byte
 
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
-// neighbours, shifts, the groups of near-copies). Labels are not hashed. Cost: one pass over the
+// neighbours, shifts, the training budget, the groups of near-copies). Labels are not hashed. Cost: one pass over the
 // pixels (about 1 s per 1,000,000 MNIST samples).
 func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	h := sha256.New()
-	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t\n",
-		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts)
+	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t budget=%d\n",
+		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts, opts.TrainBudget)
 	for i := range d.N {
 		h.Write(d.Pixels(i))
 	}
