@@ -183,8 +183,9 @@ type CNNResult struct {
 // learning with cross-validated CNNs. For each seed the labelled samples are dealt into
 // stratified folds (each class shuffled with the seed and dealt round-robin); a network
 // (package cnn, trained with label smoothing) learns all folds but one and predicts the held-out
-// fold. Its penultimate features (cnn.Features values per sample) of every labelled sample then
-// give each held-out sample a vote of its nearest labelled neighbours, each weighted
+// fold. Its penultimate features (cnn.Features values per sample) of every labelled sample (of
+// the held-out ones and those it learnt from, when CNNOptions.TrainBudget bounds the latter)
+// then give each held-out sample a vote of its nearest labelled neighbours, each weighted
 // 1/(1 + d/m), d its Euclidean distance and m the median distance of the held-out samples to
 // their nearest neighbour, the votes normalized to sum to 1. A sample's out-of-fold p is
 // 0.5 × the network's probabilities + 0.5 × the vote, averaged over the seeds. Images other than
