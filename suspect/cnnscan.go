@@ -19,11 +19,10 @@ type cnnScan struct {
 	cfg        cnn.Config
 	jobs       []cnnJob
 	unlabelled []int     // the samples labelled sample.NoLabel, ascending
-	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
 	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them, then aligned
 	prog       scanProgress
 	// apply is held by the fold model computing its features and neighbour vote: that stage
-	// holds N×cnn.Features values (and the search as many again), so one at a time halves the
+	// holds a cnn.Features row per sample it passes (and the search as many again), so one at a time halves the
 	// peak memory, while the other fold model trains on the other core.
 	apply sync.Mutex
 }
@@ -41,14 +40,8 @@ type cnnJob struct {
 }
 
 func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
-	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N), features: make([]float32, d.N*cnn.Features),
+	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, features: make([]float32, d.N*cnn.Features),
 		cfg: cnn.Config{Epochs: opts.Epochs, LabelSmoothing: labelSmoothing}}
-	for i := range sc.pos {
-		sc.pos[i] = -1
-	}
-	for p, i := range in.labelled {
-		sc.pos[i] = p
-	}
 	for i, c := range in.cls {
 		if c < 0 {
 			sc.unlabelled = append(sc.unlabelled, i)
