@@ -1,6 +1,7 @@
 package suspect
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"idxlabel/sample"
@@ -43,6 +44,12 @@ type CNNOptions struct {
 	// Shifts averages each held-out sample's network probabilities over its 9 translations by
 	// up to one pixel (test-time augmentation; 9 more predictions per sample).
 	Shifts bool
+	// TrainBudget bounds the labelled samples each fold model learns from (default
+	// DefaultTrainBudget; below 0: no bound). When the other folds hold more, the model learns
+	// from that many of them drawn at random with the seed, and its held-out samples' vote
+	// comes from those and the held-out samples; every labelled sample is still held out once
+	// per seed, so each gets its out-of-fold probabilities.
+	TrainBudget int
 	// Groups (nil: none) numbers each sample's group of near-copies, one value per sample
 	// (neardup.GroupIDs): a group's labelled samples are held out in one fold together, and
 	// never vote on each other, so a sample's copies cannot sit in the folds that predict it
@@ -77,8 +84,21 @@ func (o CNNOptions) withDefaults(trainPerFold int) CNNOptions {
 	if o.Neighbours == 0 {
 		o.Neighbours = 10
 	}
+	if o.TrainBudget == 0 {
+		o.TrainBudget = DefaultTrainBudget
+	}
 	return o
 }
+
+// DefaultTrainBudget is the most labelled samples a fold model of ScanCNN learns from by
+// default: with 3 folds, every sample of a set up to 180,000 (MNIST's 60,000 and 70,000 are
+// learnt whole); above, training and the neighbour vote cost the same whatever the set's size,
+// and only the held-out predictions grow with N. At 120,000 samples a model draws 240,000 in
+// its 2 epochs (DefaultEpochs), against 1,333,000 at 1,000,000 samples without the bound. On
+// 4,000 t10k digits with 100 planted label errors, a budget of half a fold's training set put
+// 90 of them in the top 200 against 93 without (TestScanCNNTrainBudget); the check of
+// 1,000,000 augmented samples is measured in bench/README.md.
+const DefaultTrainBudget = 120000
 
 // DefaultEpochs returns the epochs per fold ScanCNN uses for n training samples per fold: 14 (the
 // recipe measured on 10,000 samples in 3 folds) up to about epochSamples/14 samples, then fewer
@@ -163,8 +183,9 @@ type CNNResult struct {
 // learning with cross-validated CNNs. For each seed the labelled samples are dealt into
 // stratified folds (each class shuffled with the seed and dealt round-robin); a network
 // (package cnn, trained with label smoothing) learns all folds but one and predicts the held-out
-// fold. Its penultimate features (cnn.Features values per sample) of every labelled sample then
-// give each held-out sample a vote of its nearest labelled neighbours, each weighted
+// fold. Its penultimate features (cnn.Features values per sample) of every labelled sample (of
+// the held-out ones and those it learnt from, when CNNOptions.TrainBudget bounds the latter)
+// then give each held-out sample a vote of its nearest labelled neighbours, each weighted
 // 1/(1 + d/m), d its Euclidean distance and m the median distance of the held-out samples to
 // their nearest neighbour, the votes normalized to sum to 1. A sample's out-of-fold p is
 // 0.5 × the network's probabilities + 0.5 × the vote, averaged over the seeds. Images other than
@@ -172,9 +193,11 @@ type CNNResult struct {
 // depends only on d and opts, not on the number of cores or workers. progress (may be nil) is
 // called as training advances.
 //
-// Growth: training is linear in N (DefaultEpochs bounds the samples drawn per fold model);
-// the neighbour vote is an exact search (suspect/nn), O(N²·cnn.Features) per seed; memory
-// O(N·(cnn.Features + classes)) per fold model at work.
+// Growth: training is linear in N up to the budget (DefaultEpochs bounds the samples drawn per
+// fold model), then constant (CNNOptions.TrainBudget); the held-out predictions are linear in N;
+// the neighbour vote searches the held-out samples among themselves and the training budget
+// with the neighbour index (suspect/nn: exact below nn.ExactBelow points, then O(Q·√P·D) for Q
+// queries among P points); memory O(N·(cnn.Features + classes)) per fold model at work.
 //
 // Errors: fewer than 2 samples, labels or pixels of the wrong length, fewer than 2 classes or
 // more than cnn.MaxClasses, folds below 2 or above the labelled samples, or the context's error
@@ -196,7 +219,11 @@ func ScanCNN(ctx context.Context, d sample.Set, opts CNNOptions, progress func(P
 	if opts.Groups != nil && len(opts.Groups) != d.N {
 		return nil, fmt.Errorf("%d groups for %d samples", len(opts.Groups), d.N)
 	}
-	opts = opts.withDefaults(len(in.labelled) - len(in.labelled)/opts.Folds)
+	trainPerFold := len(in.labelled) - len(in.labelled)/opts.Folds
+	if b := cmp.Or(opts.TrainBudget, DefaultTrainBudget); b > 0 {
+		trainPerFold = min(trainPerFold, b)
+	}
+	opts = opts.withDefaults(trainPerFold)
 	sc := newCNNScan(in, d, opts)
 	if err := sc.run(ctx, progress); err != nil {
 		return nil, err

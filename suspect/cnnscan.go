@@ -19,17 +19,17 @@ type cnnScan struct {
 	cfg        cnn.Config
 	jobs       []cnnJob
 	unlabelled []int     // the samples labelled sample.NoLabel, ascending
-	pos        []int     // pos[i]: sample i's place in in.labelled (−1 when unlabelled)
 	features   []float32 // N×cnn.Features: CNNResult.Features, rows written by the jobs that own them, then aligned
 	prog       scanProgress
 	// apply is held by the fold model computing its features and neighbour vote: that stage
-	// holds N×cnn.Features values (and the search as many again), so one at a time halves the
+	// holds a cnn.Features row per sample it passes (and the search as many again), so one at a time halves the
 	// peak memory, while the other fold model trains on the other core.
 	apply sync.Mutex
 }
 
 // cnnJob is one fold model: the seed whose folds it belongs to, the labelled samples it holds
-// out (ascending) and learns from, and, once run, its outputs.
+// out and learns from (ascending; the latter at most CNNOptions.TrainBudget of the other
+// folds'), and, once run, its outputs.
 type cnnJob struct {
 	seed        uint64
 	held, train []int
@@ -40,14 +40,8 @@ type cnnJob struct {
 }
 
 func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
-	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, pos: make([]int, d.N), features: make([]float32, d.N*cnn.Features),
+	sc := &cnnScan{in: in, n: d.N, nc: len(in.classes), opts: opts, features: make([]float32, d.N*cnn.Features),
 		cfg: cnn.Config{Epochs: opts.Epochs, LabelSmoothing: labelSmoothing}}
-	for i := range sc.pos {
-		sc.pos[i] = -1
-	}
-	for p, i := range in.labelled {
-		sc.pos[i] = p
-	}
 	for i, c := range in.cls {
 		if c < 0 {
 			sc.unlabelled = append(sc.unlabelled, i)
@@ -71,10 +65,29 @@ func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 					train = append(train, i)
 				}
 			}
+			train = budgeted(train, opts.TrainBudget, seed, len(sc.jobs)%opts.Folds)
 			sc.jobs = append(sc.jobs, cnnJob{seed: seed, held: held, train: train})
 		}
 	}
 	return sc
+}
+
+// budgeted returns train when it holds at most budget samples, else budget of them drawn at
+// random with the seed and the fold (r), ascending: what a fold model learns from when the
+// other folds hold more.
+func budgeted(train []int, budget int, seed uint64, r int) []int {
+	if budget <= 0 || len(train) <= budget {
+		return train
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6275646765740000+uint64(r)))
+	pick := slices.Clone(train)
+	for m := range budget { // a partial Fisher–Yates shuffle: the first budget places
+		k := m + rng.IntN(len(pick)-m)
+		pick[m], pick[k] = pick[k], pick[m]
+	}
+	pick = pick[:budget:budget]
+	slices.Sort(pick)
+	return pick
 }
 
 // run trains and applies every fold model, opts.Workers at a time; the first failure cancels
@@ -122,12 +135,14 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 	j.net = net
 	sc.apply.Lock()
 	defer sc.apply.Unlock()
-	// The samples passed through the network: every labelled one when they vote (their
-	// features are the held-out samples' neighbours), else the held-out ones; row at(m) is held-out
-	// sample m's.
+	// The samples passed through the network: when they vote, the held-out ones and those the
+	// model learnt from (their features are the held-out samples' neighbours: every labelled
+	// sample when no budget drew from the other folds), else the held-out ones; row at(m) is
+	// held-out sample m's.
 	pass, at := j.held, func(m int) int { return m }
 	if sc.opts.Neighbours > 0 {
-		pass, at = sc.in.labelled, func(m int) int { return sc.pos[j.held[m]] }
+		pass = mergeSorted(j.held, j.train)
+		at = func(m int) int { p, _ := slices.BinarySearch(pass, j.held[m]); return p }
 	}
 	feats := make([]float32, len(pass)*cnn.Features)
 	probs := make([]float32, len(pass)*sc.nc)
@@ -152,7 +167,7 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		}
 	}
 	if sc.opts.Neighbours > 0 {
-		lab := sc.in.labelled
+		lab := pass
 		queries := make([]int, len(j.held))
 		for m := range j.held {
 			queries[m] = at(m)
@@ -190,6 +205,19 @@ func (sc *cnnScan) runJob(ctx context.Context, k int) error {
 		sc.prog.add(k, len(sc.unlabelled))
 	}
 	return nil
+}
+
+// mergeSorted returns the union of two ascending lists without common elements, ascending.
+func mergeSorted(a, b []int) []int {
+	out := make([]int, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // result combines the jobs, in job order, into the scan's result.
@@ -337,7 +365,7 @@ func (p *scanProgress) start(sc *cnnScan, report func(Progress)) {
 	p.report, p.clock, p.epochs, p.jobs = report, newProgressClock(), sc.opts.Epochs, len(sc.jobs)
 	p.searched, p.vote = make([]float64, len(sc.jobs)), make([]float64, len(sc.jobs))
 	for k, j := range sc.jobs {
-		units, vote := jobWork(len(j.train), len(j.held), len(sc.in.labelled), len(sc.unlabelled), sc.opts, sc.cfg)
+		units, vote := jobWork(len(j.train), len(j.held), len(sc.unlabelled), sc.opts, sc.cfg)
 		p.total += units
 		p.vote[k] = vote
 	}

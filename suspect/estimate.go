@@ -62,15 +62,16 @@ func CalibrateCNN(ctx context.Context) (float64, error) {
 }
 
 // jobWork returns a fold model's work in units (forward passes of one sample; see scanProgress)
-// and, within it, its neighbour search's: training on train samples, predicting held held-out
-// ones (and, with a vote, passing the other labelled samples too and searching among all
-// labelled ones), with Shifts 9 more passes per held-out sample, and predicting the unlabelled.
-func jobWork(train, held, labelled, unlabelled int, opts CNNOptions, cfg cnn.Config) (units, vote float64) {
+// and, within it, its neighbour search's: training on train samples (the other folds', at most
+// CNNOptions.TrainBudget), predicting held held-out ones (and, with a vote, passing the train
+// samples too and searching among them and the held-out ones), with Shifts 9 more passes per
+// held-out sample, and predicting the unlabelled.
+func jobWork(train, held, unlabelled int, opts CNNOptions, cfg cnn.Config) (units, vote float64) {
 	const batch = 64
 	units = float64(3*batch*cfg.Steps(train)) + float64(held+unlabelled)
 	if opts.Neighbours > 0 {
-		units += float64(labelled - held)
-		vote = float64(held) * float64(labelled) / 5000
+		units += float64(train)
+		vote = float64(held) * float64(held+train) / 5000
 		units += vote
 	}
 	if opts.Shifts {
@@ -109,7 +110,11 @@ func EstimateCNN(d sample.Set, opts CNNOptions, rate float64) time.Duration {
 			if f < labelled%opts.Folds {
 				held++
 			}
-			u, _ := jobWork(labelled-held, held, labelled, unlabelled, opts, cfg)
+			train := labelled - held
+			if opts.TrainBudget > 0 {
+				train = min(train, opts.TrainBudget)
+			}
+			u, _ := jobWork(train, held, unlabelled, opts, cfg)
 			total += u
 		}
 	}

@@ -210,6 +210,23 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		}
 		deliver(Leak, pairs(Leak, list), len(list))
 	}
+	// The outliers' pixel detectors run before the scan, so that the descriptors (N×48) can go
+	// before the scan's features (N×128) are made: the two are never held at once.
+	var scorer *outlier.Scorer
+	if slices.Contains(kinds, Outlier) {
+		var err error
+		if scorer, err = outlier.NewScorer(d.N, outlier.Options{Workers: opts.Workers, Index: opts.Index,
+			Progress: func(stage string, f float64) { report(Outlier, stage)(f) }}); err != nil {
+			return nil, err
+		}
+		if err := scorer.AddStats(ctx, d); err != nil {
+			return nil, err
+		}
+		if err := scorer.AddEmbedding(ctx, desc.Vectors); err != nil {
+			return nil, err
+		}
+	}
+	basis, desc = nil, nil
 	if needScan && res.Scan == nil {
 		cnnOpts := opts.CNN
 		if cnnOpts.Groups == nil {
@@ -250,15 +267,12 @@ func Run(ctx context.Context, d sample.Set, against *sample.Set, opts Options, p
 		deliver(Label, list, flagged)
 	}
 	if slices.Contains(kinds, Outlier) {
-		embs := []nn.Vectors{desc.Vectors}
 		if res.Scan != nil {
-			embs = append(embs, nn.Vectors{Data: res.Scan.Features, N: d.N, Dim: cnn.Features})
+			if err := scorer.AddEmbedding(ctx, nn.Vectors{Data: res.Scan.Features, N: d.N, Dim: cnn.Features}); err != nil {
+				return nil, err
+			}
 		}
-		score, err := outlier.Scores(ctx, d, embs, outlier.Options{Workers: opts.Workers, Index: opts.Index,
-			Progress: func(stage string, f float64) { report(Outlier, stage)(f) }})
-		if err != nil {
-			return nil, err
-		}
+		score := scorer.Scores()
 		order := outlier.Rank(score)
 		list := make([]Finding, len(order))
 		flagged := 0

@@ -114,12 +114,13 @@ func FitBasis(ctx context.Context, d sample.Set, seed uint64) (*Basis, error) {
 
 // scratch is one goroutine's buffers for pool.
 type scratch struct {
+	rows             []int32 // the horizontal pass of the shift, one row of W
 	shifted, blurred []int32
 	pooled           []float32
 }
 
 func newScratch(b *Basis) *scratch {
-	return &scratch{shifted: make([]int32, b.H*b.W), blurred: make([]int32, b.H*b.W), pooled: make([]float32, b.ph*b.pw)}
+	return &scratch{rows: make([]int32, 2*b.W), shifted: make([]int32, b.H*b.W), blurred: make([]int32, b.H*b.W), pooled: make([]float32, b.ph*b.pw)}
 }
 
 // OffsetOf returns the Offset of one h×w image.
@@ -155,6 +156,10 @@ func centring(px []byte, h, w int) (dy, dx float64, ok bool) {
 // pool computes px's pooled unit vector into sc.pooled and returns px's Offset. The image is
 // moved by its exact (fractional) centring shift with bilinear interpolation, so that a copy
 // whose centre of mass moved by a fraction of a pixel (noise) gets nearly the same vector.
+// In integers, with weights in 1/16 each way: out(y, x) = (16−wy)·top + wy·bot, top and bot
+// the rows sy and sy−1 (sy = y − ⌊dy⌋) each mixed as (16−wx)·in(·, sx) + wx·in(·, sx−1)
+// (sx = x − ⌊dx⌋), pixels outside the field 0; then a 3×3 box sum (over the pixels inside
+// the field) and 2×2 block sums. Each pass is separable, so a pixel costs a few additions.
 func (b *Basis) pool(px []byte, sc *scratch) Offset {
 	h, w := b.H, b.W
 	dy, dx, ok := centring(px, h, w)
@@ -162,35 +167,67 @@ func (b *Basis) pool(px []byte, sc *scratch) Offset {
 	if ok {
 		o = Offset{int8(math.Round(dy)), int8(math.Round(dx))}
 	}
-	// Bilinear shift: out(y, x) = in(y − dy, x − dx); weights in 1/256.
 	fy, fx := math.Floor(dy), math.Floor(dx)
 	iy, ix := int(fy), int(fx)
 	wy, wx := int32(math.Round((dy-fy)*16)), int32(math.Round((dx-fx)*16))
-	at := func(y, x int) int32 {
-		if y < 0 || y >= h || x < 0 || x >= w {
-			return 0
+	// mix writes source row sy mixed horizontally into dst (zeros for a row outside the field).
+	mix := func(dst []int32, sy int) {
+		if sy < 0 || sy >= h {
+			clear(dst)
+			return
 		}
-		return int32(px[y*w+x])
-	}
-	for y := range h {
-		sy := y - iy
+		src := px[sy*w : (sy+1)*w]
 		for x := range w {
 			sx := x - ix
-			// in(sy − fraction) mixes rows sy and sy−1.
-			top := (16-wx)*at(sy, sx) + wx*at(sy, sx-1)
-			bot := (16-wx)*at(sy-1, sx) + wx*at(sy-1, sx-1)
-			sc.shifted[y*w+x] = (16-wy)*top + wy*bot
+			var v int32
+			if sx >= 0 && sx < w {
+				v = (16 - wx) * int32(src[sx])
+			}
+			if sx-1 >= 0 && sx-1 < w {
+				v += wx * int32(src[sx-1])
+			}
+			dst[x] = v
 		}
 	}
+	top, bot := sc.rows[:w], sc.rows[w:2*w]
+	mix(top, -iy-1) // so that row y = 0 finds source row −iy−1 as the last row's top
 	for y := range h {
+		sy := y - iy
+		top, bot = bot, top // the last row's top is this row's bottom (source row sy − 1)
+		mix(top, sy)
+		out := sc.shifted[y*w : (y+1)*w]
 		for x := range w {
-			var s int32
-			for yy := max(0, y-1); yy <= min(h-1, y+1); yy++ {
-				for xx := max(0, x-1); xx <= min(w-1, x+1); xx++ {
-					s += sc.shifted[yy*w+xx]
-				}
+			out[x] = (16-wy)*top[x] + wy*bot[x]
+		}
+	}
+	// The 3×3 box: columns first (into blurred), then rows (in place, one row buffer).
+	for y := range h {
+		out := sc.blurred[y*w : (y+1)*w]
+		copy(out, sc.shifted[y*w:(y+1)*w])
+		if y > 0 {
+			for x, v := range sc.shifted[(y-1)*w : y*w] {
+				out[x] += v
 			}
-			sc.blurred[y*w+x] = s
+		}
+		if y+1 < h {
+			for x, v := range sc.shifted[(y+1)*w : (y+2)*w] {
+				out[x] += v
+			}
+		}
+	}
+	row := sc.rows[:w]
+	for y := range h {
+		in := sc.blurred[y*w : (y+1)*w]
+		copy(row, in)
+		for x := range w {
+			v := row[x]
+			if x > 0 {
+				v += row[x-1]
+			}
+			if x+1 < w {
+				v += row[x+1]
+			}
+			in[x] = v
 		}
 	}
 	var norm float64

@@ -18,7 +18,30 @@ type Shift struct{ Row, Col int }
 // (bench/check/README.md). Two images without ink
 // score 1, one without ink against one with 0.
 func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
-	ea, eb := energies(a, h, w), energies(b, h, w)
+	var sc simScratch
+	return sc.similarity(a, b, h, w, oa, ob, -1)
+}
+
+// simScratch is one goroutine's buffers for Similarity: the summed-area tables of the two
+// images, and which image the first one is of (so a run of pairs sharing their first image
+// computes its table once).
+type simScratch struct {
+	ea, eb []int64
+	keyA   int // the image whose table ea holds (−1: none)
+}
+
+// similarity is Similarity with sc's buffers; keyA names a's image so that its table is kept
+// for the next pair with the same keyA (−1: a is not named, its table is computed).
+func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int) (float64, Shift) {
+	if n := (h + 1) * (w + 1); len(sc.ea) != n {
+		sc.ea, sc.eb, sc.keyA = make([]int64, n), make([]int64, n), -1
+	}
+	if keyA < 0 || keyA != sc.keyA {
+		energies(sc.ea, a, h, w)
+		sc.keyA = keyA
+	}
+	energies(sc.eb, b, h, w)
+	ea, eb := sc.ea, sc.eb
 	na, nb := ea[h*(w+1)+w], eb[h*(w+1)+w]
 	if na == 0 || nb == 0 {
 		if na == nb {
@@ -63,11 +86,14 @@ func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
 	return max(best, 0), at
 }
 
-// energies returns the (h+1)×(w+1) summed-area table of p's squared pixels: entry (y, x) is
-// Σ p² over rows < y and columns < x.
-func energies(p []byte, h, w int) []int64 {
-	t := make([]int64, (h+1)*(w+1))
+// energies fills t ((h+1)×(w+1)) with the summed-area table of p's squared pixels: entry
+// (y, x) is Σ p² over rows < y and columns < x.
+func energies(t []int64, p []byte, h, w int) {
+	for x := range w + 1 {
+		t[x] = 0
+	}
 	for y := range h {
+		t[(y+1)*(w+1)] = 0
 		var row int64
 		for x := range w {
 			v := int64(p[y*w+x])
@@ -75,7 +101,6 @@ func energies(p []byte, h, w int) []int64 {
 			t[(y+1)*(w+1)+x+1] = t[y*(w+1)+x+1] + row
 		}
 	}
-	return t
 }
 
 // rectEnergy is the energy of rows y0…y1−1 and columns x0…x1−1 from a summed-area table.
@@ -84,7 +109,9 @@ func rectEnergy(t []int64, w, y0, y1, x0, x1 int) int64 {
 	return t[y1*s+x1] - t[y0*s+x1] - t[y1*s+x0] + t[y0*s+x0]
 }
 
-// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist.
+// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist. A row's
+// sum fits in 32 bits (at most w·255²); the loop has no branch on the pixels, as noisy images
+// (augmentation) have few zeros to skip.
 func shiftedDot(a, b []byte, h, w int, s Shift) int64 {
 	var dot int64
 	y0, y1 := max(0, s.Row), min(h, h+s.Row)
@@ -96,11 +123,18 @@ func shiftedDot(a, b []byte, h, w int, s Shift) int64 {
 		ra := a[y*w+x0 : y*w+x1]
 		rb := b[(y-s.Row)*w+x0-s.Col : (y-s.Row)*w+x1-s.Col]
 		rb = rb[:len(ra)]
-		for x, v := range ra {
-			if v != 0 {
-				dot += int64(v) * int64(rb[x])
-			}
+		var s0, s1, s2, s3 uint32
+		x := 0
+		for ; x+4 <= len(ra); x += 4 {
+			s0 += uint32(ra[x]) * uint32(rb[x])
+			s1 += uint32(ra[x+1]) * uint32(rb[x+1])
+			s2 += uint32(ra[x+2]) * uint32(rb[x+2])
+			s3 += uint32(ra[x+3]) * uint32(rb[x+3])
 		}
+		for ; x < len(ra); x++ {
+			s0 += uint32(ra[x]) * uint32(rb[x])
+		}
+		dot += int64(s0) + int64(s1) + int64(s2) + int64(s3)
 	}
 	return dot
 }

@@ -45,67 +45,111 @@ type Options struct {
 }
 
 // Scores returns one score per sample of d (N values, larger = more of an outlier; see the
-// package comment), from the pixel statistics and each embedding.
+// package comment), from the pixel statistics and each embedding: a Scorer given the
+// statistics, then each embedding in order.
 // Growth: the neighbour searches' (near-linear in N, nn.Index) and O(N log N) for the medians;
 // memory O(N·D) per embedding while its index exists. Errors: an embedding with another number
 // of rows, pixels of the wrong length, fewer than 2 samples, or the context's error.
 func Scores(ctx context.Context, d sample.Set, embeddings []nn.Vectors, opts Options) ([]float64, error) {
+	sc, err := NewScorer(d.N, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.AddStats(ctx, d); err != nil {
+		return nil, err
+	}
+	for _, v := range embeddings {
+		if err := sc.AddEmbedding(ctx, v); err != nil {
+			return nil, err
+		}
+	}
+	return sc.Scores(), nil
+}
+
+// Scorer adds the detectors' verdicts one at a time, so that a caller can let go of an
+// embedding once its detector has run (the pixel descriptors before a CNN scan makes its
+// features): N float64 of state. Scores is the same whatever the detectors are added in, up
+// to the rounding of the sum; Scores (the function) adds the statistics first, then each
+// embedding in order.
+type Scorer struct {
+	score     []float64
+	opts      Options
+	embedding int // embeddings added so far (their progress stages are numbered)
+}
+
+// NewScorer returns a Scorer of n samples. Errors: fewer than 2 samples.
+func NewScorer(n int, opts Options) (*Scorer, error) {
 	if opts.K <= 0 {
 		opts.K = DefaultK
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
-	if d.N < 2 {
-		return nil, fmt.Errorf("outliers need at least 2 samples, the dataset has %d", d.N)
+	if n < 2 {
+		return nil, fmt.Errorf("outliers need at least 2 samples, the dataset has %d", n)
 	}
-	for _, e := range embeddings {
-		if e.N != d.N {
-			return nil, fmt.Errorf("an embedding of %d rows for %d samples", e.N, d.N)
-		}
+	return &Scorer{score: make([]float64, n), opts: opts}, nil
+}
+
+// AddStats adds the pixel statistics' detector (Stats, Euclidean distance; progress stage
+// "statistics"). Errors: another number of samples, pixels of the wrong length, or the
+// context's error.
+func (s *Scorer) AddStats(ctx context.Context, d sample.Set) error {
+	if d.N != len(s.score) {
+		return fmt.Errorf("%d samples for a scorer of %d", d.N, len(s.score))
 	}
 	stats, err := Stats(ctx, d)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	score := make([]float64, d.N)
-	detect := func(stage string, v nn.Vectors, cosine bool) error {
-		report := func(f float64) {
-			if opts.Progress != nil {
-				opts.Progress(stage, f)
-			}
-		}
-		io := opts.Index
-		io.Workers, io.Cosine = opts.Workers, cosine
-		io.Progress = func(f float64) { report(f / 2) }
-		ix, err := nn.NewIndex(ctx, v, io)
-		if err != nil {
-			return err
-		}
-		k := min(opts.K, d.N-1)
-		g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: func(f float64) { report(0.5 + f/2) }})
-		if err != nil {
-			return err
-		}
-		far := make([]float64, d.N)
-		for i := range d.N {
-			_, dist := g.Of(i)
-			for _, x := range dist {
-				far[i] += math.Sqrt(float64(x)) / float64(k)
-			}
-		}
-		addZ(score, far)
-		return nil
+	return s.detect(ctx, "statistics", stats, false)
+}
+
+// AddEmbedding adds the detector of an embedding (N rows, compared by angle; progress stage
+// "embedding k", k counting the embeddings added). Errors: another number of rows, or the
+// context's error.
+func (s *Scorer) AddEmbedding(ctx context.Context, v nn.Vectors) error {
+	if v.N != len(s.score) {
+		return fmt.Errorf("an embedding of %d rows for %d samples", v.N, len(s.score))
 	}
-	if err := detect("statistics", stats, false); err != nil {
-		return nil, err
-	}
-	for e, v := range embeddings {
-		if err := detect(fmt.Sprintf("embedding %d", e+1), v, true); err != nil {
-			return nil, err
+	s.embedding++
+	return s.detect(ctx, fmt.Sprintf("embedding %d", s.embedding), v, true)
+}
+
+// Scores returns the sum of the detectors' verdicts so far, one per sample (the Scorer's own
+// slice: adding another detector changes it).
+func (s *Scorer) Scores() []float64 { return s.score }
+
+// detect adds ln(1 + z⁺) of each sample's mean distance to its K nearest neighbours in v.
+func (s *Scorer) detect(ctx context.Context, stage string, v nn.Vectors, cosine bool) error {
+	opts, n := s.opts, len(s.score)
+	report := func(f float64) {
+		if opts.Progress != nil {
+			opts.Progress(stage, f)
 		}
 	}
-	return score, nil
+	io := opts.Index
+	io.Workers, io.Cosine = opts.Workers, cosine
+	io.Progress = func(f float64) { report(f / 2) }
+	ix, err := nn.NewIndex(ctx, v, io)
+	if err != nil {
+		return err
+	}
+	k := min(opts.K, n-1)
+	g, err := ix.Among(ctx, nil, k, nn.Options{Workers: opts.Workers, Progress: func(f float64) { report(0.5 + f/2) }})
+	if err != nil {
+		return err
+	}
+	ix = nil // the index's copy of v can go before the distances are summed
+	far := make([]float64, n)
+	for i := range n {
+		_, dist := g.Of(i)
+		for _, x := range dist {
+			far[i] += math.Sqrt(float64(x)) / float64(k)
+		}
+	}
+	addZ(s.score, far)
+	return nil
 }
 
 // addZ adds ln(1 + max(0, z)) to score[i] for each sample, z the robust z-score of far[i]:

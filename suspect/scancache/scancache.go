@@ -55,11 +55,11 @@ type Key [32]byte
 
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
 // of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
-// neighbours, shifts, the groups of near-copies), settled (suspect.CNNOptions.Settled: a default
-// given and one left zero are one key). The labels are not hashed, only the power of two their
-// count falls in (LearntAlike): relabelling keeps the key, while a scan that learnt from 100
-// labels is not used once 10,000 are (labelling from scratch). Cost: one pass over the pixels
-// (about 1 s per 1,000,000 MNIST samples).
+// neighbours, shifts, the training budget, the groups of near-copies), settled
+// (suspect.CNNOptions.Settled: a default given and one left zero are one key). The labels are
+// not hashed, only the power of two their count falls in (LearntAlike): relabelling keeps the
+// key, while a scan that learnt from 100 labels is not used once 10,000 are (labelling from
+// scratch). Cost: one pass over the pixels (about 1 s per 1,000,000 MNIST samples).
 func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	opts = opts.Settled() // the defaults given or left zero scan alike
 	labelled := 0
@@ -69,8 +69,8 @@ func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 		}
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t learnt=%d\n",
-		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts, learnt(labelled))
+	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t budget=%d learnt=%d\n",
+		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts, opts.TrainBudget, learnt(labelled))
 	for i := range d.N {
 		h.Write(d.Pixels(i))
 	}
