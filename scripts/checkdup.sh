@@ -24,15 +24,15 @@ fail() { echo "checkdup: $*" >&2; [ -f "$XVFB_CFG/app.log" ] && cat "$XVFB_CFG/a
 
 if [ -n "$images" ] && [ -f "$images" ]; then
   labels=${images/images-idx3/labels-idx1}
-  (cd "$root" && go run ./bench/plantpair -from "$images" "$labels" "$pi" "$pl") >"$work/planted.csv"
+  (cd "$root" && go run ./bench/plantpair -from "$images" "$labels" "$pi" "$pl") >"$work/planted.csv" || fail "bench/plantpair failed"
 else
   echo "checkdup: ${images:-no image file given} not found; planting into the generated demo digits"
-  (cd "$root" && go run ./bench/plantpair "$pi" "$pl") >"$work/planted.csv"
+  (cd "$root" && go run ./bench/plantpair "$pi" "$pl") >"$work/planted.csv" || fail "bench/plantpair failed"
 fi
 # The view lists the duplicates as the check command does: its first row is the first tile.
-first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>/dev/null | awk -F, 'NR == 2 { print $2 }')
+first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>"$work/check.err" | awk -F, 'NR == 2 { print $2 }') || fail "idxlabel check --kinds duplicate failed: $(cat "$work/check.err")"
 [ -n "$first" ] || fail "idxlabel check found no duplicate in the planted pair"
-"$bin" export --format csv "$pi" "$pl" "$work/before.csv" 2>/dev/null
+"$bin" export --format csv "$pi" "$pl" "$work/before.csv" 2>"$work/export.err" || fail "export before: $(cat "$work/export.err")"
 
 state=$XVFB_CFG/state
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "$pi" "$pl" >"$XVFB_CFG/app.log" 2>&1 &
@@ -51,10 +51,10 @@ for _ in $(seq 20); do
   [ -s "$journal" ] && break
 done
 [ -s "$journal" ] || fail "Delete in the check's view made no edit"
-for _ in $(seq 50); do grep -q 'Duplicates_[0-9]' "$state" && break; sleep 0.2; done
-dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2)
+for _ in $(seq 150); do grep -q 'Duplicates_[0-9]' "$state" && break; sleep 0.2; done
+dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2 || true)
 [ -n "$dups" ] || fail "no count on the Duplicates button: $(cat "$state")"
-before=$(stat -c %Y.%s "$pi")
+before=$(stat -c %Y.%s "$pi") || fail "no images file after the edit"
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 150); do [ "$(stat -c %Y.%s "$pi")" != "$before" ] && [ ! -e "$journal" ] && break; sleep 0.2; done
 for _ in $(seq 50); do grep -q "Duplicates_$((dups - 1))\b" "$state" && break; sleep 0.2; done
@@ -72,7 +72,7 @@ APP_PID=""
 [ "$status" -eq 0 ] || fail "the app exited with status $status"
 if grep -qi "panic\|fatal" "$XVFB_CFG/app.log"; then fail "the app logged a panic"; fi
 
-"$bin" export --format csv "$pi" "$pl" "$work/after.csv" 2>/dev/null
+"$bin" export --format csv "$pi" "$pl" "$work/after.csv" 2>"$work/export.err" || fail "export after: $(cat "$work/export.err")"
 sed "$((first + 2))d" "$work/before.csv" >"$work/expected.csv" # line 1 is the header
 if ! cmp -s "$work/expected.csv" "$work/after.csv"; then
   fail "the saved pair is not the pair without sample $first ($(wc -l <"$work/before.csv") → $(wc -l <"$work/after.csv") lines)"
