@@ -2,15 +2,16 @@
 # (1400×900), exports DISPLAY, LANG and a temporary XDG_CONFIG_HOME, and stops it all on exit.
 start_xvfb() {
   local n
-  XVFB_DISPLAY=""
-  for n in $(seq 90 120); do
-    if [ ! -e "/tmp/.X$n-lock" ] && [ ! -e "/tmp/.X11-unix/X$n" ]; then XVFB_DISPLAY=":$n"; break; fi
-  done
-  [ -n "$XVFB_DISPLAY" ] || { echo "no free X display" >&2; return 1; }
   XVFB_CFG=$(mktemp -d)
-  Xvfb "$XVFB_DISPLAY" -screen 0 1400x900x24 -nolisten tcp >/dev/null 2>&1 &
+  # -displayfd: Xvfb takes the first free display itself (its lock file made atomically) and
+  # writes its number when ready, so two scripts started at once never share a display.
+  Xvfb -displayfd 3 -screen 0 1400x900x24 -nolisten tcp 3>"$XVFB_CFG/display" >/dev/null 2>&1 &
   XVFB_PID=$!
   trap 'stop_xvfb' EXIT
+  for _ in $(seq 100); do [ -s "$XVFB_CFG/display" ] && break; sleep 0.1; done
+  n=$(tr -dc 0-9 <"$XVFB_CFG/display")
+  [ -n "$n" ] || { echo "Xvfb did not start (no display number)" >&2; return 1; }
+  XVFB_DISPLAY=":$n"
   export DISPLAY=$XVFB_DISPLAY LANG=en_US.UTF-8 XDG_CONFIG_HOME=$XVFB_CFG
   for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && return 0; sleep 0.2; done
   echo "Xvfb did not start" >&2
