@@ -15,7 +15,9 @@ import (
 // review, the health check, the confusion matrix and the map (its out-of-fold probabilities and
 // its features). Its rows are snapshot positions: snap.Index[k] is the sample of row k. It
 // describes the samples as they were when scanned; edits since then change labels (the views
-// read those from the store), a save renumbers the samples and makes it stale (current).
+// read those from the store), a save renumbers the samples and makes it stale (current), and
+// labelled samples doubled or halved since have a new scan made when one is asked for
+// (learntAlike).
 type analysis struct {
 	ds     *store.Dataset
 	resets int // controller.resets when the scan began
@@ -68,7 +70,8 @@ func (a *analysis) row(i int) (int, bool) {
 }
 
 // analyse calls then on the UI thread with a current analysis of the dataset: at once when the
-// last scan is still current, otherwise when the CNN scan that it starts (or that is running)
+// last scan is still current and learnt from about as many labels as there are now
+// (learntAlike), otherwise when the CNN scan that it starts (or that is running)
 // is done, its progress on the status bar (Tools → Stop Training the CNN cancels it, and then is
 // not called). Views that show what the scan found call it.
 func (s *scanner) analyse(then func(*analysis)) { s.analyseOr(then, nil) }
