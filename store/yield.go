@@ -9,11 +9,13 @@ const yieldBytes = 1 << 20
 // bytes (runtime.Gosched), so that a garbage collection can scan the saving goroutine's stack.
 // Such loops spend their time in runtime.memmove or memequal (on a new array, in its page faults
 // there): assembly, where the runtime cannot preempt a goroutine asynchronously. A collection
-// started meanwhile (the save's own 47 MB array for 60,000 samples starts one) then waits for
-// the loop's end to finish marking, and a goroutine that allocates until then, the window's
-// included, can be held in a mark assist: in a trace of Ctrl+S on a 60,000-sample pair the
-// window's goroutine sat 151 ms in one, frozen, while build copied (issue 11 §3,
-// scripts/savelat.sh). A yield per MiB costs about 50 scheduler calls for 47 MB.
+// started meanwhile then waits for the loop's end to finish marking, and a goroutine that
+// allocates until then, the window's included, can be held in a mark assist: in a trace of
+// Ctrl+S on a 60,000-sample pair, when a save still copied the kept samples into a new 47 MB
+// array, the window's goroutine sat 151 ms in one, frozen (scripts/savelat.sh measures it).
+// Saves now write the rows from the dataset's own buffers; the loops that remain are the
+// read-back's comparison (save.go) and the copies baseimages.go makes of a buffer mostly
+// deleted or of two merged. A yield per MiB costs about 50 scheduler calls for 47 MB.
 type yielder struct{ n int }
 
 // add counts n more bytes done and yields once yieldBytes have been done since the last yield.
