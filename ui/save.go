@@ -224,18 +224,7 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := widget.NewButton("Choose…", func() {
-		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err == nil && u != nil {
-				folder.SetText(u.Path())
-			}
-		}, s.win)
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
-			fd.SetLocation(dir) // start at the typed folder, not the home folder
-		}
-		fd.Resize(s.win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
-	})
+	choose := folderButton(folder, s.win)
 	form := widget.NewForm(
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
@@ -377,4 +366,22 @@ func (s *saver) quit() {
 		}
 		s.win.Close()
 	}, nil)
+}
+
+// folderButton is the "Choose…" beside a folder field: a folder dialog, nearly the window's
+// size, that starts at the folder typed (when it is absolute and exists) and puts the folder
+// chosen into the field.
+func folderButton(folder *promptEntry, win fyne.Window) *widget.Button {
+	return widget.NewButton("Choose…", func() {
+		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				folder.SetText(u.Path())
+			}
+		}, win)
+		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
+			fd.SetLocation(dir) // start at the typed folder, not the home folder
+		}
+		fd.Resize(win.Canvas().Size().SubtractWidthHeight(40, 40))
+		fd.Show()
+	})
 }

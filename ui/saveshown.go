@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/dataset"
@@ -96,18 +95,7 @@ func (s *shownSaver) saveShownDialog() {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := widget.NewButton("Choose…", func() {
-		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err == nil && u != nil {
-				folder.SetText(u.Path())
-			}
-		}, s.win)
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
-			fd.SetLocation(dir)
-		}
-		fd.Resize(s.win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
-	})
+	choose := folderButton(folder, s.win)
 	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", plural(len(keep), "sample"))
 	if deleted > 0 {
 		what += fmt.Sprintf("\n%s marked deleted %s left out.", plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
