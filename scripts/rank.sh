@@ -18,10 +18,7 @@ if [ -z "$images" ] || [ ! -f "$images" ]; then
 fi
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
-work=$XVFB_CFG/data
-mkdir -p "$work"
-cp "$images" "$work/t10k-images-idx3-ubyte.gz"
-cp "${images/images-idx3/labels-idx1}" "$work/t10k-labels-idx1-ubyte.gz"
+copy_t10k "$images"
 gate=$XVFB_CFG/gate
 state=$XVFB_CFG/state
 log=$XVFB_CFG/app.log

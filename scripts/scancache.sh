@@ -25,11 +25,7 @@ if [ -z "$images" ] || [ ! -f "$images" ]; then
 fi
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
-work=$XVFB_CFG/data
-mkdir -p "$work"
-cp "$images" "$work/t10k-images-idx3-ubyte.gz"
-cp "${images/images-idx3/labels-idx1}" "$work/t10k-labels-idx1-ubyte.gz"
-chmod u+w "$work"/*
+copy_t10k "$images"
 labels=$work/t10k-labels-idx1-ubyte.gz
 cp "$labels" "$XVFB_CFG/opened-labels.gz"
 cache=$work/t10k-images-idx3-ubyte.gz.idxlabel-scan

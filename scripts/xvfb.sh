@@ -18,6 +18,17 @@ start_xvfb() {
   return 1
 }
 
+# copy_t10k IMAGES copies the image file IMAGES and its label file (named as MNIST names its
+# pairs) into $XVFB_CFG/data as t10k-images-idx3-ubyte.gz and t10k-labels-idx1-ubyte.gz,
+# writable, and sets work to that folder: the app edits the copy, never the shared files.
+copy_t10k() {
+  work=$XVFB_CFG/data
+  mkdir -p "$work"
+  cp "$1" "$work/t10k-images-idx3-ubyte.gz"
+  cp "${1/images-idx3/labels-idx1}" "$work/t10k-labels-idx1-ubyte.gz"
+  chmod u+w "$work"/*
+}
+
 # stop_xvfb ends the app (waiting up to 5 s for it to exit, then killing it, so that it writes
 # nothing into the folder being removed), then Xvfb, and removes the temporary folder.
 stop_xvfb() {
