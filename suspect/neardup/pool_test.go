@@ -117,3 +117,72 @@ func TestPoolIsTheDirectFormula(t *testing.T) {
 	}
 	check(27, 13, odd)
 }
+
+// TestShiftedDotIsTheDirectSum: shiftedDot (one run of bytes less the pixels between rows)
+// equals the sum over the overlap pixel by pixel, for every shift that leaves an overlap and
+// some that do not, on images of several sizes with random and saturated pixels.
+func TestShiftedDotIsTheDirectSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, sz := range [][2]int{{28, 28}, {1, 40}, {40, 1}, {5, 17}, {33, 31}} {
+		h, w := sz[0], sz[1]
+		a, b := make([]byte, h*w), make([]byte, h*w)
+		for trial := range 3 {
+			for i := range a {
+				a[i], b[i] = byte(rng.IntN(256)), byte(rng.IntN(256))
+				if trial == 2 {
+					a[i], b[i] = 255, 255
+				}
+			}
+			for r := -h - 1; r <= h+1; r++ {
+				for c := -w - 1; c <= w+1; c++ {
+					var want int64
+					for y := range h {
+						for x := range w {
+							if yb, xb := y-r, x-c; yb >= 0 && yb < h && xb >= 0 && xb < w {
+								want += int64(a[y*w+x]) * int64(b[yb*w+xb])
+							}
+						}
+					}
+					if got := shiftedDot(a, b, h, w, Shift{r, c}); got != want {
+						t.Fatalf("%d×%d shift (%d,%d): %d, want %d", h, w, r, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDotKernelIsDotGo: the kernel's sum is the Go one's for every length up to 300 and the
+// longest run (dotRun bytes of 255).
+func TestDotKernelIsDotGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	a, b := make([]byte, dotRun), make([]byte, dotRun)
+	for n := range 301 {
+		for i := range n {
+			a[i], b[i] = byte(rng.IntN(256)), byte(rng.IntN(256))
+		}
+		if got, want := dotKernel(a[:n], b[:n]), dotGo(a[:n], b[:n]); got != want {
+			t.Fatalf("%d bytes: %d, want %d", n, got, want)
+		}
+	}
+	for i := range a {
+		a[i], b[i] = 255, 255
+	}
+	if got, want := dotBytes(a, b), int64(dotRun)*255*255; got != want {
+		t.Fatalf("%d bytes of 255: %d, want %d", dotRun, got, want)
+	}
+}
+
+// BenchmarkSimilarity: one shift-aligned similarity of two noisy 28×28 images whose centres of
+// mass differ (18 shifts tried), as the duplicates' verification computes it.
+func BenchmarkSimilarity(b *testing.B) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	a, c := make([]byte, 784), make([]byte, 784)
+	for i := range a {
+		a[i], c[i] = byte(rng.IntN(256)), byte(rng.IntN(256))
+	}
+	var sc simScratch
+	for b.Loop() {
+		sc.similarity(a, c, 28, 28, Offset{}, Offset{Row: 2, Col: 2}, 0)
+	}
+}

@@ -109,32 +109,24 @@ func rectEnergy(t []int64, w, y0, y1, x0, x1 int) int64 {
 	return t[y1*s+x1] - t[y0*s+x1] - t[y1*s+x0] + t[y0*s+x0]
 }
 
-// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist. A row's
-// sum fits in 32 bits (at most w·255²); the loop has no branch on the pixels, as noisy images
-// (augmentation) have few zeros to skip.
+// shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist. In the
+// images' row-major bytes, b's pixel is a's less one offset (s.Row·w + s.Col), so the sum is
+// one run from the overlap's first pixel to its last (dotBytes, AVX2 on amd64) less the
+// pixels of that run outside the overlap's columns: |s.Col| between each two rows.
 func shiftedDot(a, b []byte, h, w int, s Shift) int64 {
-	var dot int64
 	y0, y1 := max(0, s.Row), min(h, h+s.Row)
 	x0, x1 := max(0, s.Col), min(w, w+s.Col)
-	if x0 >= x1 {
+	if x0 >= x1 || y0 >= y1 {
 		return 0
 	}
-	for y := y0; y < y1; y++ {
-		ra := a[y*w+x0 : y*w+x1]
-		rb := b[(y-s.Row)*w+x0-s.Col : (y-s.Row)*w+x1-s.Col]
-		rb = rb[:len(ra)]
-		var s0, s1, s2, s3 uint32
-		x := 0
-		for ; x+4 <= len(ra); x += 4 {
-			s0 += uint32(ra[x]) * uint32(rb[x])
-			s1 += uint32(ra[x+1]) * uint32(rb[x+1])
-			s2 += uint32(ra[x+2]) * uint32(rb[x+2])
-			s3 += uint32(ra[x+3]) * uint32(rb[x+3])
+	off := s.Row*w + s.Col
+	first, end := y0*w+x0, (y1-1)*w+x1
+	dot := dotBytes(a[first:end], b[first-off:end-off])
+	if x1-x0 < w {
+		for y := y0; y < y1-1; y++ {
+			g0, g1 := y*w+x1, (y+1)*w+x0 // the run's pixels past row y's overlap
+			dot -= dotBytes(a[g0:g1], b[g0-off:g1-off])
 		}
-		for ; x < len(ra); x++ {
-			s0 += uint32(ra[x]) * uint32(rb[x])
-		}
-		dot += int64(s0) + int64(s1) + int64(s2) + int64(s3)
 	}
 	return dot
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
@@ -32,12 +33,16 @@ const ExactBelow = 20000
 // BenchmarkIndexRecall60k and bench/check/README.md.
 //
 // Growth: building costs O(N·Cells·Dim) for the filing and O(Sample·Cells·Dim) per k-means
-// iteration; a search of Q queries O(Q·Cells·Dim + Q·Probe·(N/Cells)·Dim); with the default
-// Cells ≈ √(Probe·N) both are O(N^1.5·Dim) with a small constant (1,000,000 points of 128
-// values: seconds, not the hours of an exact search). Memory: a transposed copy of the points
-// (N·Dim float32), N point numbers and norms, a sample of 32·Cells points while building, and
-// Q·Probe cell numbers during a search (queries are read in place, not copied). An Index is safe
-// for concurrent searches.
+// iteration; a search of Q queries O(Q·Cells·Dim + Q·Probe·(N/Cells)·Dim), less the first term
+// for Among, whose queries are indexed points (the build found their Probe nearest cells when it
+// filed them, and keeps them); with the default Cells ≈ √(Probe·N) both are O(N^1.5·Dim) with a
+// small constant (1,000,000 points of 128 values: seconds, not the hours of an exact search).
+// Most of a search's distances are never looked at one by one: a first pass (belowMask, AVX2
+// on amd64) keeps only the points of a block that may enter a query's list. Memory: a
+// transposed copy of the points (N·Dim float32), N point numbers and norms, N·Probe cell
+// numbers, a sample of 32·Cells points while building, and Q·Probe cell numbers during a search
+// of other queries (queries are read in place, not copied). An Index is safe for concurrent
+// searches.
 type Index struct {
 	v      Vectors   // the points, as given (read by Among for its queries)
 	cent   *Index    // an exact index of the Cells×Dim centroids (nil: one cell)
@@ -45,8 +50,10 @@ type Index struct {
 	order  []int32   // point numbers, grouped by cell, ascending within a cell
 	pts    []float32 // Dim×N: column p is point order[p] (for the products, see search)
 	norms  []float32 // N: ‖point order[p]‖²
+	top    float32   // the largest of norms
 	probe  int
 	cosine bool
+	visits []int32 // N×probe: the cells point i's search visits, nearest first (nil: one cell)
 }
 
 // IndexOptions tune NewIndex. The zero value takes the defaults.
@@ -125,11 +132,18 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 		return nil, err
 	}
 	ix.cent = exact(cent)
-	g, err := ix.cent.search(ctx, v, nil, noSelf, 1, ix.cosine, Options{Workers: opts.Workers, Progress: func(f float64) { report(0.8 + 0.2*f) }})
+	// Each point's Probe nearest centroids: the first files it, and all of them are the cells
+	// Among visits for it (the same search, made once).
+	g, err := ix.cent.search(ctx, v, nil, noSelf, ix.probe, ix.cosine, nil, Options{Workers: opts.Workers, Progress: func(f float64) { report(0.8 + 0.2*f) }})
 	if err != nil {
 		return nil, err
 	}
-	ix.file(g.Idx, opts.Cells)
+	cell := make([]int32, v.N)
+	for i := range cell {
+		cell[i] = g.Idx[i*ix.probe]
+	}
+	ix.file(cell, opts.Cells)
+	ix.visits = g.Idx
 	report(1)
 	return ix, nil
 }
@@ -170,7 +184,17 @@ func (ix *Index) file(cell []int32, cells int) {
 			ix.pts[c*v.N+p] = x * scale
 		}
 		ix.norms[p] = n2
+		ix.top = max(ix.top, n2)
 	}
+}
+
+// slack is how far search's first pass (belowMask: ‖p‖² − 2·q·p ≤ worst − ‖q‖², rounded as
+// float32) may put a point the exact comparison (‖q‖² + ‖p‖² − 2·q·p ≤ worst, rounded
+// otherwise) would keep: each side's roundings are within 2⁻²⁴ of values at most a few times
+// ‖q‖² + ‖p‖² + worst, and 16 times that keeps every such point in the first pass (which admits a
+// few more, the exact comparison deciding). qn is ‖q‖², worst the list's last distance.
+func (ix *Index) slack(qn, worst float32) float32 {
+	return (qn + ix.top + worst) * 0x1p-20
 }
 
 // rowScale returns the factor a row is multiplied by (1, or 1/‖row‖ with unit; a row of length
@@ -220,7 +244,17 @@ func (ix *Index) Among(ctx context.Context, queries []int, k int, opts Options) 
 	if queries != nil {
 		self = func(r int) int32 { return int32(queries[r]) }
 	}
-	return ix.search(ctx, ix.v, queries, self, k, ix.cosine, opts)
+	var visit []int32 // the queries' cells, found when the index was built
+	if ix.visits != nil {
+		visit = ix.visits
+		if queries != nil {
+			visit = make([]int32, len(queries)*ix.probe)
+			for r, i := range queries {
+				copy(visit[r*ix.probe:(r+1)*ix.probe], ix.visits[i*ix.probe:])
+			}
+		}
+	}
+	return ix.search(ctx, ix.v, queries, self, k, ix.cosine, visit, opts)
 }
 
 // Across finds, for each point of queries (another set: no point is excluded), its k nearest
@@ -233,7 +267,7 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 	if queries.Dim != ix.v.Dim {
 		return nil, fmt.Errorf("%w: %d values per point against %d", ErrShape, queries.Dim, ix.v.Dim)
 	}
-	return ix.search(ctx, queries, nil, noSelf, k, ix.cosine, opts)
+	return ix.search(ctx, queries, nil, noSelf, k, ix.cosine, nil, opts)
 }
 
 // search finds the k nearest indexed points of each query row r: row rows[r] of q (rows nil:
@@ -243,7 +277,7 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 // copied) with the cell's points (256 at a time) on internal/gemm. A row's candidates are kept
 // by pushOrdered, which orders equal distances by point number, so the result depends neither
 // on the workers nor on the order of the visits. self(r) is the point row r must not match.
-func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r int) int32, k int, unit bool, opts Options) (*Graph, error) {
+func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r int) int32, k int, unit bool, visits []int32, opts Options) (*Graph, error) {
 	apart := opts.apart()
 	if k < 1 {
 		return nil, fmt.Errorf("%w: k = %d", ErrShape, k)
@@ -268,13 +302,16 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 	}
 	cells, probe := ix.Cells(), min(ix.probe, ix.Cells())
 	var visit *Graph // each row's cells
-	if cells > 1 {
+	switch {
+	case cells > 1 && visits != nil:
+		visit = &Graph{K: probe, Idx: visits}
+	case cells > 1:
 		var err error
-		visit, err = ix.cent.search(ctx, q, rows, noSelf, probe, unit, Options{Workers: workers})
+		visit, err = ix.cent.search(ctx, q, rows, noSelf, probe, unit, nil, Options{Workers: workers})
 		if err != nil {
 			return nil, err
 		}
-	} else {
+	default:
 		visit = &Graph{K: 1, Idx: make([]int32, nq), Dist: make([]float32, nq)}
 	}
 	dim, n := q.Dim, ix.v.N
@@ -289,6 +326,9 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 			c := make([]float32, rowBlock*colBlock)
 			a := make([]float32, rowBlock*dim)
 			qn := make([]float32, rowBlock)
+			mask := make([]uint8, colBlock/8)
+			rs, rn := make([]float32, chunk), make([]float32, chunk) // the chunk's rows' scales and squared norms
+			cand := make([]int32, 0, colBlock)
 			count := make([]int, cells+1)
 			var byCell []int32
 			for {
@@ -297,6 +337,9 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 					return
 				}
 				r0, r1 := ch*chunk, min(nq, (ch+1)*chunk)
+				for r := r0; r < r1; r++ { // each row's scale once, not once per cell it visits
+					rs[r-r0], rn[r-r0] = rowScale(row(r), unit)
+				}
 				// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
 				clear(count)
 				for r := r0; r < r1; r++ {
@@ -331,12 +374,11 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 					for b := 0; b < len(mine); b += rowBlock {
 						blk := mine[b:min(b+rowBlock, len(mine))]
 						for m, r := range blk {
-							src := row(int(r))
-							scale, n2 := rowScale(src, unit)
-							for x, v := range src {
+							scale := rs[int(r)-r0]
+							for x, v := range row(int(r)) {
 								a[m*dim+x] = v * scale
 							}
-							qn[m] = n2
+							qn[m] = rn[int(r)-r0]
 						}
 						for j0 := p0; j0 < p1; j0 += colBlock {
 							if j0 > p0 && ix.settled(g, blk, ix.order[j0]) {
@@ -345,15 +387,31 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 							blocks.Add(1)
 							cols := min(colBlock, p1-j0)
 							gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
+							norms := ix.norms[j0 : j0+cols]
 							for m, r := range blk {
 								idx, dist := g.Of(int(r))
 								own := self(int(r))
-								for s, dot := range c[m*cols : (m+1)*cols] {
-									d := max(0, qn[m]+ix.norms[j0+s]-2*dot)
+								dots := c[m*cols : (m+1)*cols]
+								// The points that may enter the list first (a loose bound: see
+								// slack), then each of them compared exactly.
+								cand = cand[:0]
+								worst := dist[k-1]
+								if belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
+									for b, bits8 := range mask[:cols/8] {
+										for ; bits8 != 0; bits8 &= bits8 - 1 {
+											cand = append(cand, int32(8*b+bits.TrailingZeros8(bits8)))
+										}
+									}
+								}
+								for s := cols &^ 7; s < cols; s++ {
+									cand = append(cand, int32(s))
+								}
+								for _, s := range cand {
+									d := max(0, qn[m]+norms[s]-2*dots[s])
 									if d > dist[k-1] {
 										continue
 									}
-									if j := ix.order[j0+s]; apart(own, j) {
+									if j := ix.order[j0+int(s)]; apart(own, j) {
 										pushOrdered(idx, dist, j, d)
 									}
 								}

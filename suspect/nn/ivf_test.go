@@ -245,3 +245,58 @@ func TestIndexIdenticalPointsStopEarly(t *testing.T) {
 		t.Errorf("the point apart: %v %v", idx, dist)
 	}
 }
+
+// BenchmarkAmong200k: every point's 10 nearest among 200,000 clustered points of 128 values
+// (the CNN features' width), the index built once.
+func BenchmarkAmong200k(b *testing.B) {
+	v := clustered(1, 2, 200000, 128)
+	ix, err := NewIndex(context.Background(), v, IndexOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ix.Among(context.Background(), nil, 10, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestAmongReusesTheBuildsCells: Among on an index's own points visits the cells the build
+// found for them, and finds exactly what a search that looks the cells up again finds (all
+// points and a subset, Euclidean and cosine, with groups).
+func TestAmongReusesTheBuildsCells(t *testing.T) {
+	ctx := context.Background()
+	v := clustered(8, 9, 30000, 24)
+	groups := make([]int32, v.N)
+	for i := range groups {
+		groups[i] = int32(i / 3)
+	}
+	for _, cosine := range []bool{false, true} {
+		ix, err := NewIndex(ctx, v, IndexOptions{Cosine: cosine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.Cells() == 1 || ix.visits == nil {
+			t.Fatalf("cosine %v: %d cells, visits kept: %v", cosine, ix.Cells(), ix.visits != nil)
+		}
+		for _, queries := range [][]int{nil, {29999, 7, 7, 12000, 0}} {
+			opts := Options{Groups: groups}
+			got, err := ix.Among(ctx, queries, 6, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			self := func(r int) int32 { return int32(r) }
+			if queries != nil {
+				self = func(r int) int32 { return int32(queries[r]) }
+			}
+			want, err := ix.search(ctx, ix.v, queries, self, 6, cosine, nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Idx, want.Idx) || !slices.Equal(got.Dist, want.Dist) {
+				t.Fatalf("cosine %v, queries %v: the kept cells give another graph", cosine, queries)
+			}
+		}
+	}
+}
