@@ -347,8 +347,8 @@ func halves(idx []int, f func(lo, hi int) error) error {
 
 // scanProgress turns the fold models' advances into Progress reports. Work is counted in
 // forward passes of one sample: a training step of b samples counts 3b (the backward pass costs
-// about twice the forward), and a neighbour search of q queries among n points q·n/5000 (its
-// multiply-adds against a forward pass's, 1.4 million).
+// about twice the forward), and a neighbour search of q queries among n points
+// nn.Work(n, q)/5000 (its distances' multiply-adds against a forward pass's, 1.4 million).
 type scanProgress struct {
 	mu       sync.Mutex
 	report   func(Progress)

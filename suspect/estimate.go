@@ -3,7 +3,6 @@ package suspect
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"time"
@@ -73,23 +72,13 @@ func jobWork(train, held, unlabelled int, opts CNNOptions, cfg cnn.Config) (unit
 	units = float64(3*batch*cfg.Steps(train)) + float64(held+unlabelled)
 	if opts.Neighbours > 0 {
 		units += float64(train)
-		vote = float64(held) * searched(held+train) / 5000
+		vote = nn.Work(held+train, held) / 5000
 		units += vote
 	}
 	if opts.Shifts {
 		units += float64(9 * held)
 	}
 	return units, vote
-}
-
-// searched returns the points a neighbour query visits in an index of p points built with
-// nn.NewIndex's defaults: all of them below nn.ExactBelow; above, Probe = 8 cells of about
-// √(p/8) points each, plus the √(8p) centroids that choose them: 2·√(8p).
-func searched(p int) float64 {
-	if p < nn.ExactBelow {
-		return float64(p)
-	}
-	return 2 * math.Sqrt(8*float64(p))
 }
 
 // EstimateCNN returns about how long ScanCNN takes for d with opts on this machine now: its

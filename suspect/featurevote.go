@@ -69,9 +69,10 @@ func featureVote(ctx context.Context, feats []float32, cls []int, groups []int32
 // groups; nil: none): the CNN scan's one call of
 // the neighbour search, on the index the health check uses too (nn.NewIndex). Below
 // nn.ExactBelow points it is exact: O(len(queries)·N·Dim) time. Above, it is the inverted-file
-// index: k-means cells, each query searching the 8 nearest (about 0.997 of the true 10 nearest
-// CNN-feature neighbours found at 60,000 points), O(len(queries)·√N·Dim) time. Memory: the
-// index's transposed copy of the points, O(N·Dim). The result does not depend on workers.
+// index: k-means cells, each query searching the 8 nearest (its recall: nn.Index),
+// O(len(queries)·√N·Dim) time. Memory: the
+// index's transposed copy of the points, O(N·Dim); v can go once the index is built (the
+// search reads its queries from the copy). The result does not depend on workers.
 func featureNeighbours(ctx context.Context, v nn.Vectors, groups []int32, queries []int, k, workers int, progress func(float64)) (*nn.Graph, error) {
 	ix, err := nn.NewIndex(ctx, v, nn.IndexOptions{Workers: workers})
 	if err != nil {

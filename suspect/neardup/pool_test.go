@@ -186,3 +186,35 @@ func BenchmarkSimilarity(b *testing.B) {
 		sc.similarity(a, c, 28, 28, Offset{}, Offset{Row: 2, Col: 2}, 0)
 	}
 }
+
+// TestEnergyRectIsTheDirectSum: an image's energy over any rectangle, from its row and column
+// sums, is the sum of its squared pixels there.
+func TestEnergyRectIsTheDirectSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for _, sz := range [][2]int{{28, 28}, {1, 9}, {9, 1}, {6, 11}} {
+		h, w := sz[0], sz[1]
+		p := make([]byte, h*w)
+		for i := range p {
+			p[i] = byte(rng.IntN(256))
+		}
+		var e energy
+		e.fill(p, h, w)
+		for y0 := 0; y0 <= h; y0++ {
+			for y1 := y0; y1 <= h; y1++ {
+				for x0 := 0; x0 <= w; x0++ {
+					for x1 := x0; x1 <= w; x1++ {
+						var want int64
+						for y := y0; y < y1; y++ {
+							for x := x0; x < x1; x++ {
+								want += int64(p[y*w+x]) * int64(p[y*w+x])
+							}
+						}
+						if got := e.rect(p, y0, y1, x0, x1); got != want {
+							t.Fatalf("%d×%d rows %d–%d columns %d–%d: %d, want %d", h, w, y0, y1, x0, x1, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -22,27 +22,27 @@ func Similarity(a, b []byte, h, w int, oa, ob Offset) (float64, Shift) {
 	return sc.similarity(a, b, h, w, oa, ob, -1)
 }
 
-// simScratch is one goroutine's buffers for Similarity: the summed-area tables of the two
-// images, and which image the first one is of (so a run of pairs sharing their first image
-// computes its table once).
+// simScratch is one goroutine's buffers for Similarity: the energies of the two images, and
+// which image the first one is of (so a run of pairs sharing their first image computes its
+// energies once).
 type simScratch struct {
-	ea, eb []int64
-	keyA   int // the image whose table ea holds (−1: none)
+	ea, eb energy
+	keyA   int // the image whose energies ea holds (−1: none)
 }
 
 // similarity is Similarity with sc's buffers; keyA names a's image so that its table is kept
 // for the next pair with the same keyA (−1: a is not named, its table is computed).
 func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int) (float64, Shift) {
-	if n := (h + 1) * (w + 1); len(sc.ea) != n {
-		sc.ea, sc.eb, sc.keyA = make([]int64, n), make([]int64, n), -1
+	if len(sc.ea.rows) != h || len(sc.ea.cols) != w {
+		sc.keyA = -1
 	}
 	if keyA < 0 || keyA != sc.keyA {
-		energies(sc.ea, a, h, w)
+		sc.ea.fill(a, h, w)
 		sc.keyA = keyA
 	}
-	energies(sc.eb, b, h, w)
-	ea, eb := sc.ea, sc.eb
-	na, nb := ea[h*(w+1)+w], eb[h*(w+1)+w]
+	sc.eb.fill(b, h, w)
+	ea, eb := &sc.ea, &sc.eb
+	na, nb := ea.total, eb.total
 	if na == 0 || nb == 0 {
 		if na == nb {
 			return 1, Shift{}
@@ -58,8 +58,8 @@ func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int)
 		if y0 >= y1 || x0 >= x1 {
 			return
 		}
-		oa := rectEnergy(ea, w, y0, y1, x0, x1)
-		ob := rectEnergy(eb, w, y0-s.Row, y1-s.Row, x0-s.Col, x1-s.Col)
+		oa := ea.rect(a, y0, y1, x0, x1)
+		ob := eb.rect(b, y0-s.Row, y1-s.Row, x0-s.Col, x1-s.Col)
 		norm := float64(na) * float64(nb)
 		if 5*oa >= 4*na && 5*ob >= 4*nb {
 			norm = float64(oa) * float64(ob)
@@ -86,27 +86,57 @@ func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int)
 	return max(best, 0), at
 }
 
-// energies fills t ((h+1)×(w+1)) with the summed-area table of p's squared pixels: entry
-// (y, x) is Σ p² over rows < y and columns < x.
-func energies(t []int64, p []byte, h, w int) {
-	for x := range w + 1 {
-		t[x] = 0
+// energy is an image's energy (Σ pixel²) row by row, column by column and in all: what the
+// energy of any rectangle that reaches two opposite sides' neighbours needs (rect).
+type energy struct {
+	rows, cols []int64
+	total      int64
+}
+
+// fill computes e for the h×w image p.
+func (e *energy) fill(p []byte, h, w int) {
+	if len(e.rows) != h || len(e.cols) != w {
+		e.rows, e.cols = make([]int64, h), make([]int64, w)
 	}
+	clear(e.cols)
+	cols := e.cols[:w]
+	e.total = 0
 	for y := range h {
-		t[(y+1)*(w+1)] = 0
 		var row int64
-		for x := range w {
-			v := int64(p[y*w+x])
-			row += v * v
-			t[(y+1)*(w+1)+x+1] = t[y*(w+1)+x+1] + row
+		for x, v := range p[y*w : (y+1)*w] {
+			sq := int64(v) * int64(v)
+			row += sq
+			cols[x] += sq
 		}
+		e.rows[y] = row
+		e.total += row
 	}
 }
 
-// rectEnergy is the energy of rows y0…y1−1 and columns x0…x1−1 from a summed-area table.
-func rectEnergy(t []int64, w, y0, y1, x0, x1 int) int64 {
-	s := w + 1
-	return t[y1*s+x1] - t[y0*s+x1] - t[y1*s+x0] + t[y0*s+x0]
+// rect returns the energy of rows y0…y1−1 and columns x0…x1−1 of p (e filled from p): the
+// total less the rows and the columns outside them, plus the pixels outside both (taken off
+// twice), summed directly. A shift's overlap leaves out a few rows on one side and a few
+// columns on one side, so this costs a few rows' and columns' sums, not the image's.
+func (e *energy) rect(p []byte, y0, y1, x0, x1 int) int64 {
+	h, w := len(e.rows), len(e.cols)
+	s := e.total
+	rows, cols := [2][2]int{{0, y0}, {y1, h}}, [2][2]int{{0, x0}, {x1, w}} // the parts left out
+	for _, ry := range rows {
+		for y := ry[0]; y < ry[1]; y++ {
+			s -= e.rows[y]
+			for _, rx := range cols {
+				for _, v := range p[y*w+rx[0] : y*w+max(rx[0], rx[1])] {
+					s += int64(v) * int64(v)
+				}
+			}
+		}
+	}
+	for _, rx := range cols {
+		for x := rx[0]; x < rx[1]; x++ {
+			s -= e.cols[x]
+		}
+	}
+	return s
 }
 
 // shiftedDot returns Σ a[y][x]·b[y−s.Row][x−s.Col] over the pixels where both exist. In the
@@ -124,8 +154,9 @@ func shiftedDot(a, b []byte, h, w int, s Shift) int64 {
 	dot := dotBytes(a[first:end], b[first-off:end-off])
 	if x1-x0 < w {
 		for y := y0; y < y1-1; y++ {
-			g0, g1 := y*w+x1, (y+1)*w+x0 // the run's pixels past row y's overlap
-			dot -= dotBytes(a[g0:g1], b[g0-off:g1-off])
+			for i := y*w + x1; i < (y+1)*w+x0; i++ { // the run's pixels past row y's overlap
+				dot -= int64(a[i]) * int64(b[i-off])
+			}
 		}
 	}
 	return dot

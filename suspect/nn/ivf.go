@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -28,39 +29,45 @@ const ExactBelow = 20000
 // points, so a neighbour is missed only when it was filed in a cell the query did not visit.
 //
 // Recall against the exact search (the share of the true 10 nearest found) with the default
-// options, on the 60,000 MNIST training images: 0.997 for a CNN scan's features (128 values),
-// 0.974 for their 48-value pixel descriptors (suspect/neardup); suspect/check's
-// BenchmarkIndexRecall60k and bench/check/README.md.
+// options, on the 60,000 MNIST training images (348 cells): 0.985 for their 48-value pixel
+// descriptors (suspect/neardup), 0.981 for 128 values standing in for CNN features (a random
+// projection of those through a ReLU); with √(8·N) cells (693) they were 0.974 and 0.970, and a
+// CNN scan's real features 0.997 (suspect/check's BenchmarkIndexRecall60k, bench/check/README.md).
+// On 1,000,000 augmented MNIST digits (1,991 cells) the descriptors' recall is 1.000
+// (bench/nnrecall).
 //
 // Growth: building costs O(N·Cells·Dim) for the filing and O(Sample·Cells·Dim) per k-means
 // iteration; a search of Q queries O(Q·Cells·Dim + Q·Probe·(N/Cells)·Dim), less the first term
 // for Among, whose queries are indexed points (the build found their Probe nearest cells when it
-// filed them, and keeps them); with the default Cells ≈ √(Probe·N) both are O(N^1.5·Dim) with a
-// small constant (1,000,000 points of 128 values: seconds, not the hours of an exact search).
+// filed them, and keeps them); with the default Cells (balancedCells: below √(Probe·N), which
+// it approaches as N grows) both are O(N^1.5·Dim) with a small constant (1,000,000 points of
+// 128 values: seconds, not the hours of an exact search).
 // Most of a search's distances are never looked at one by one: a first pass (belowMask, AVX2
 // on amd64) keeps only the points of a block that may enter a query's list. Memory: a
 // transposed copy of the points (N·Dim float32), N point numbers and norms, N·Probe cell
-// numbers, a sample of 32·Cells points while building, and Q·Probe cell numbers during a search
-// of other queries (queries are read in place, not copied). An Index is safe for concurrent
-// searches.
+// numbers and places, a sample of 32·Cells points while building, and during a search each
+// worker's chunk of queries (up to 16,384 rows, copied as they are scaled) and, for other
+// queries, Q·Probe cell numbers. The index does not keep the points it was given. An Index is
+// safe for concurrent searches.
 type Index struct {
-	v      Vectors   // the points, as given (read by Among for its queries)
+	n, dim int       // the points' number and values per point
 	cent   *Index    // an exact index of the Cells×Dim centroids (nil: one cell)
 	start  []int     // Cells+1 offsets: cell c holds points order[start[c]:start[c+1]]
 	order  []int32   // point numbers, grouped by cell, ascending within a cell
+	pos    []int32   // N: where point i is in order (and in pts)
 	pts    []float32 // Dim×N: column p is point order[p] (for the products, see search)
 	norms  []float32 // N: ‖point order[p]‖²
 	top    float32   // the largest of norms
 	probe  int
 	cosine bool
-	visits []int32 // N×probe: the cells point i's search visits, nearest first (nil: one cell)
+	visits []int32 // N×probe: the cells point order[p]'s search visits, nearest first (nil: one cell)
 }
 
 // IndexOptions tune NewIndex. The zero value takes the defaults.
 type IndexOptions struct {
 	// Cells is the number of k-means cells (default: 1, an exact index, below ExactBelow
-	// points; otherwise √(Probe·N) rounded, which balances the cost of finding a query's cells
-	// against the cost of searching them).
+	// points; otherwise balancedCells, the number that makes building the index and searching
+	// it for every point cheapest).
 	Cells int
 	// Probe is the number of cells a query visits (default 8; at most Cells).
 	Probe int
@@ -77,6 +84,47 @@ type IndexOptions struct {
 	Progress func(float64) // the share of the build done (0–1), one call at a time; may be nil
 }
 
+// balancedCells returns the number of cells C that makes an index of n points cheapest to
+// build and to search for each of its points (Among), counted in distances: filing n·C, k-means
+// iterations·sample·C (the sample 32·C unless given), the search n·probe·n/C. The sum is convex
+// in C; its minimum, where n + 2·iterations·32·C = probe·n²/C² (without the k-means term it
+// would be √(probe·n), the balance of finding the cells and searching them), is found by
+// bisection. With the defaults, 1,000,000 points get 1,991 cells (√(8·n) would be 2,828) and
+// 60,000 get 348 (693).
+func balancedCells(n, probe, iterations, sample int) int {
+	if iterations <= 0 {
+		iterations = 8
+	}
+	slope := func(c float64) float64 { // the sum's derivative in C
+		s := float64(n) - float64(probe)*float64(n)*float64(n)/(c*c)
+		if sample > 0 {
+			return s + float64(iterations*sample)
+		}
+		return s + 2*float64(iterations)*32*c
+	}
+	lo, hi := 1.0, math.Sqrt(float64(probe)*float64(n))+1 // slope(lo) < 0 ≤ slope(hi)
+	for range 60 {
+		if mid := (lo + hi) / 2; slope(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return max(probe, int(math.Round(hi)))
+}
+
+// Work returns about how many distances (of Dim values each) an index of n points built with
+// the defaults computes to build itself and answer q of its points' queries (Among): q·n below
+// ExactBelow; above, the filing, k-means and the searches balancedCells weighs.
+func Work(n, q int) float64 {
+	if n < ExactBelow {
+		return float64(q) * float64(n)
+	}
+	o := IndexOptions{}.withDefaults(n)
+	c := float64(o.Cells)
+	return float64(n)*c + float64(o.Iterations*o.Sample)*c + float64(q)*float64(o.Probe)*float64(n)/c
+}
+
 func (o IndexOptions) withDefaults(n int) IndexOptions {
 	if o.Probe <= 0 {
 		o.Probe = 8
@@ -84,7 +132,7 @@ func (o IndexOptions) withDefaults(n int) IndexOptions {
 	if o.Cells <= 0 {
 		o.Cells = 1
 		if n >= ExactBelow {
-			o.Cells = int(math.Round(math.Sqrt(float64(o.Probe) * float64(n))))
+			o.Cells = balancedCells(n, o.Probe, o.Iterations, o.Sample)
 		}
 	}
 	o.Cells = max(1, min(o.Cells, n))
@@ -105,8 +153,8 @@ func (o IndexOptions) withDefaults(n int) IndexOptions {
 	return o
 }
 
-// NewIndex builds an Index of the points v. It keeps v.Data (the caller must not change it
-// while the index is used). The build is deterministic for given points and options (the
+// NewIndex builds an Index of the points v. It keeps a copy of what it needs, so v may change
+// or be let go once it returns (Among reads its queries from the copy). The build is deterministic for given points and options (the
 // workers do not change it). Errors: ErrShape (v's sizes, no points), or the context's error
 // when cancelled.
 func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error) {
@@ -121,9 +169,9 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 	if opts.Progress != nil {
 		report = opts.Progress
 	}
-	ix := &Index{v: v, probe: opts.Probe, cosine: opts.Cosine}
+	ix := &Index{n: v.N, dim: v.Dim, probe: opts.Probe, cosine: opts.Cosine}
 	if opts.Cells == 1 {
-		ix.file(make([]int32, v.N), 1)
+		ix.file(v, make([]int32, v.N), 1)
 		report(1)
 		return ix, nil
 	}
@@ -134,7 +182,7 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 	ix.cent = exact(cent)
 	// Each point's Probe nearest centroids: the first files it, and all of them are the cells
 	// Among visits for it (the same search, made once).
-	g, err := ix.cent.search(ctx, v, nil, noSelf, ix.probe, ix.cosine, nil, Options{Workers: opts.Workers, Progress: func(f float64) { report(0.8 + 0.2*f) }})
+	g, err := ix.cent.search(ctx, vectorRows(v, nil, ix.cosine), noSelf, ix.probe, nil, Options{Workers: opts.Workers, Progress: func(f float64) { report(0.8 + 0.2*f) }})
 	if err != nil {
 		return nil, err
 	}
@@ -142,26 +190,28 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 	for i := range cell {
 		cell[i] = g.Idx[i*ix.probe]
 	}
-	ix.file(cell, opts.Cells)
-	ix.visits = g.Idx
+	ix.file(v, cell, opts.Cells)
+	ix.visits = make([]int32, len(g.Idx)) // by place in order, as Among takes its queries
+	for p, i := range ix.order {
+		copy(ix.visits[p*ix.probe:(p+1)*ix.probe], g.Idx[int(i)*ix.probe:])
+	}
 	report(1)
 	return ix, nil
 }
 
 // exact returns a one-cell Index of v (every query compares with every point).
 func exact(v Vectors) *Index {
-	ix := &Index{v: v, probe: 1}
-	ix.file(make([]int32, v.N), 1)
+	ix := &Index{n: v.N, dim: v.Dim, probe: 1}
+	ix.file(v, make([]int32, v.N), 1)
 	return ix
 }
 
 // noSelf is search's self for queries that are not among the points.
 func noSelf(int) int32 { return -1 }
 
-// file groups the points by cell (a counting sort: ascending point number within a cell) and
+// file groups the points v by cell (a counting sort: ascending point number within a cell) and
 // stores them transposed with their norms (scaled to unit length with Cosine).
-func (ix *Index) file(cell []int32, cells int) {
-	v := ix.v
+func (ix *Index) file(v Vectors, cell []int32, cells int) {
 	ix.start = make([]int, cells+1)
 	for _, c := range cell {
 		ix.start[c+1]++
@@ -170,9 +220,9 @@ func (ix *Index) file(cell []int32, cells int) {
 		ix.start[c+1] += ix.start[c]
 	}
 	next := slices.Clone(ix.start[:cells])
-	ix.order = make([]int32, v.N)
+	ix.order, ix.pos = make([]int32, v.N), make([]int32, v.N)
 	for i, c := range cell {
-		ix.order[next[c]] = int32(i)
+		ix.order[next[c]], ix.pos[i] = int32(i), int32(next[c])
 		next[c]++
 	}
 	ix.pts = make([]float32, v.Dim*v.N)
@@ -214,14 +264,14 @@ func rowScale(row []float32, unit bool) (scale, norm2 float32) {
 }
 
 // Len returns the number of points indexed.
-func (ix *Index) Len() int { return ix.v.N }
+func (ix *Index) Len() int { return ix.n }
 
 // Cells returns the number of cells (1: the index is exact).
 func (ix *Index) Cells() int {
 	if ix.cent == nil {
 		return 1
 	}
-	return ix.cent.v.N
+	return ix.cent.n
 }
 
 // Exact reports whether every query compares with every point (one cell, or Probe = Cells).
@@ -233,28 +283,15 @@ func (ix *Index) Exact() bool { return ix.probe >= ix.Cells() }
 // Errors: ErrShape (an index out of range, k < 1), or the context's error when cancelled.
 func (ix *Index) Among(ctx context.Context, queries []int, k int, opts Options) (*Graph, error) {
 	for _, q := range queries {
-		if q < 0 || q >= ix.v.N {
-			return nil, fmt.Errorf("%w: query %d of %d points", ErrShape, q, ix.v.N)
+		if q < 0 || q >= ix.n {
+			return nil, fmt.Errorf("%w: query %d of %d points", ErrShape, q, ix.n)
 		}
 	}
-	if err := opts.checkGroups(ix.v.N); err != nil {
+	if err := opts.checkGroups(ix.n); err != nil {
 		return nil, err
 	}
-	self := func(r int) int32 { return int32(r) }
-	if queries != nil {
-		self = func(r int) int32 { return int32(queries[r]) }
-	}
-	var visit []int32 // the queries' cells, found when the index was built
-	if ix.visits != nil {
-		visit = ix.visits
-		if queries != nil {
-			visit = make([]int32, len(queries)*ix.probe)
-			for r, i := range queries {
-				copy(visit[r*ix.probe:(r+1)*ix.probe], ix.visits[i*ix.probe:])
-			}
-		}
-	}
-	return ix.search(ctx, ix.v, queries, self, k, ix.cosine, visit, opts)
+	q, self, visit := ix.ownRows(queries)
+	return ix.search(ctx, q, self, k, visit, opts)
 }
 
 // Across finds, for each point of queries (another set: no point is excluded), its k nearest
@@ -264,20 +301,21 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 	if err := queries.check(); err != nil {
 		return nil, err
 	}
-	if queries.Dim != ix.v.Dim {
-		return nil, fmt.Errorf("%w: %d values per point against %d", ErrShape, queries.Dim, ix.v.Dim)
+	if queries.Dim != ix.dim {
+		return nil, fmt.Errorf("%w: %d values per point against %d", ErrShape, queries.Dim, ix.dim)
 	}
-	return ix.search(ctx, queries, nil, noSelf, k, ix.cosine, nil, opts)
+	return ix.search(ctx, vectorRows(queries, nil, ix.cosine), noSelf, k, nil, opts)
 }
 
-// search finds the k nearest indexed points of each query row r: row rows[r] of q (rows nil:
-// row r), scaled to unit length when unit, among the points of the probe cells whose centroids
-// are nearest to it. Queries are cut into chunks whose size depends only on their number; a
-// worker takes a chunk, groups its rows by cell and multiplies each cell's rows (64 at a time,
-// copied) with the cell's points (256 at a time) on internal/gemm. A row's candidates are kept
-// by pushOrdered, which orders equal distances by point number, so the result depends neither
-// on the workers nor on the order of the visits. self(r) is the point row r must not match.
-func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r int) int32, k int, unit bool, visits []int32, opts Options) (*Graph, error) {
+// search finds the k nearest indexed points of each query row r of q among the points of the
+// probe cells whose centroids are nearest to it (visits: each row's cells, nearest first, probe
+// a row; nil: found here). Queries are cut into chunks whose size depends only on their number;
+// a worker takes a chunk, loads its rows, groups them by cell and multiplies each cell's rows
+// (64 at a time) with the cell's points (256 at a time) on internal/gemm. A row's candidates are
+// kept by pushOrdered, which orders equal distances by point number, so the result depends
+// neither on the workers nor on the order of the visits. self(r) is the point row r must not
+// match.
+func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32, k int, visits []int32, opts Options) (*Graph, error) {
 	apart := opts.apart()
 	if k < 1 {
 		return nil, fmt.Errorf("%w: k = %d", ErrShape, k)
@@ -286,16 +324,7 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	nq := q.N
-	if rows != nil {
-		nq = len(rows)
-	}
-	row := func(r int) []float32 {
-		if rows != nil {
-			r = rows[r]
-		}
-		return q.Data[r*q.Dim : (r+1)*q.Dim]
-	}
+	nq := q.n
 	g := newGraph(nq, k)
 	if nq == 0 {
 		return g, ctx.Err()
@@ -307,14 +336,14 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 		visit = &Graph{K: probe, Idx: visits}
 	case cells > 1:
 		var err error
-		visit, err = ix.cent.search(ctx, q, rows, noSelf, probe, unit, nil, Options{Workers: workers})
+		visit, err = ix.cent.search(ctx, q, noSelf, probe, nil, Options{Workers: workers})
 		if err != nil {
 			return nil, err
 		}
 	default:
 		visit = &Graph{K: 1, Idx: make([]int32, nq), Dist: make([]float32, nq)}
 	}
-	dim, n := q.Dim, ix.v.N
+	dim, n := ix.dim, ix.n
 	chunk := max(512, min(16384, (nq+31)/32))
 	chunks := (nq + chunk - 1) / chunk
 	const rowBlock, colBlock = 64, 256
@@ -327,7 +356,7 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 			a := make([]float32, rowBlock*dim)
 			qn := make([]float32, rowBlock)
 			mask := make([]uint8, colBlock/8)
-			rs, rn := make([]float32, chunk), make([]float32, chunk) // the chunk's rows' scales and squared norms
+			rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
 			cand := make([]int32, 0, colBlock)
 			count := make([]int, cells+1)
 			var byCell []int32
@@ -337,82 +366,82 @@ func (ix *Index) search(ctx context.Context, q Vectors, rows []int, self func(r 
 					return
 				}
 				r0, r1 := ch*chunk, min(nq, (ch+1)*chunk)
-				for r := r0; r < r1; r++ { // each row's scale once, not once per cell it visits
-					rs[r-r0], rn[r-r0] = rowScale(row(r), unit)
-				}
-				// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
-				clear(count)
-				for r := r0; r < r1; r++ {
-					for _, cl := range visit.Idx[r*visit.K : r*visit.K+probe] {
-						if cl >= 0 {
-							count[cl+1]++
-						}
-					}
-				}
-				for cl := range cells {
-					count[cl+1] += count[cl]
-				}
-				byCell = slices.Grow(byCell[:0], count[cells])[:count[cells]]
-				pos := slices.Clone(count[:cells])
-				for r := r0; r < r1; r++ {
-					for _, cl := range visit.Idx[r*visit.K : r*visit.K+probe] {
-						if cl >= 0 {
-							byCell[pos[cl]] = int32(r)
-							pos[cl]++
-						}
-					}
-				}
-				for cl := range cells {
-					if ctx.Err() != nil {
-						return
-					}
-					mine := byCell[count[cl]:count[cl+1]]
-					p0, p1 := ix.start[cl], ix.start[cl+1]
-					if p0 == p1 {
-						continue
-					}
-					for b := 0; b < len(mine); b += rowBlock {
-						blk := mine[b:min(b+rowBlock, len(mine))]
-						for m, r := range blk {
-							scale := rs[int(r)-r0]
-							for x, v := range row(int(r)) {
-								a[m*dim+x] = v * scale
+				q.load(r0, r1, rows[:(r1-r0)*dim], rn[:r1-r0])
+				// The rows' nearest cells first, then the others: after the first, each row's
+				// list holds near points, so the first pass (belowMask) lets few more through.
+				for _, span := range [][2]int{{0, 1}, {1, probe}} {
+					lo, hi := span[0], span[1]
+					// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
+					clear(count)
+					for r := r0; r < r1; r++ {
+						for _, cl := range visit.Idx[r*visit.K+lo : r*visit.K+hi] {
+							if cl >= 0 {
+								count[cl+1]++
 							}
-							qn[m] = rn[int(r)-r0]
 						}
-						for j0 := p0; j0 < p1; j0 += colBlock {
-							if j0 > p0 && ix.settled(g, blk, ix.order[j0]) {
-								break
+					}
+					for cl := range cells {
+						count[cl+1] += count[cl]
+					}
+					byCell = slices.Grow(byCell[:0], count[cells])[:count[cells]]
+					pos := slices.Clone(count[:cells])
+					for r := r0; r < r1; r++ {
+						for _, cl := range visit.Idx[r*visit.K+lo : r*visit.K+hi] {
+							if cl >= 0 {
+								byCell[pos[cl]] = int32(r)
+								pos[cl]++
 							}
-							blocks.Add(1)
-							cols := min(colBlock, p1-j0)
-							gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
-							norms := ix.norms[j0 : j0+cols]
+						}
+					}
+					for cl := range cells {
+						if ctx.Err() != nil {
+							return
+						}
+						mine := byCell[count[cl]:count[cl+1]]
+						p0, p1 := ix.start[cl], ix.start[cl+1]
+						if p0 == p1 {
+							continue
+						}
+						for b := 0; b < len(mine); b += rowBlock {
+							blk := mine[b:min(b+rowBlock, len(mine))]
 							for m, r := range blk {
-								idx, dist := g.Of(int(r))
-								own := self(int(r))
-								dots := c[m*cols : (m+1)*cols]
-								// The points that may enter the list first (a loose bound: see
-								// slack), then each of them compared exactly.
-								cand = cand[:0]
-								worst := dist[k-1]
-								if belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
-									for b, bits8 := range mask[:cols/8] {
-										for ; bits8 != 0; bits8 &= bits8 - 1 {
-											cand = append(cand, int32(8*b+bits.TrailingZeros8(bits8)))
+								copy(a[m*dim:(m+1)*dim], rows[(int(r)-r0)*dim:])
+								qn[m] = rn[int(r)-r0]
+							}
+							for j0 := p0; j0 < p1; j0 += colBlock {
+								if j0 > p0 && settled(g, q.out, blk, ix.order[j0]) {
+									break
+								}
+								blocks.Add(1)
+								cols := min(colBlock, p1-j0)
+								gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
+								norms := ix.norms[j0 : j0+cols]
+								for m, r := range blk {
+									idx, dist := g.Of(q.row(r))
+									own := self(int(r))
+									dots := c[m*cols : (m+1)*cols]
+									// The points that may enter the list first (a loose bound: see
+									// slack), then each of them compared exactly.
+									cand = cand[:0]
+									worst := dist[k-1]
+									if belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
+										for b, bits8 := range mask[:cols/8] {
+											for ; bits8 != 0; bits8 &= bits8 - 1 {
+												cand = append(cand, int32(8*b+bits.TrailingZeros8(bits8)))
+											}
 										}
 									}
-								}
-								for s := cols &^ 7; s < cols; s++ {
-									cand = append(cand, int32(s))
-								}
-								for _, s := range cand {
-									d := max(0, qn[m]+norms[s]-2*dots[s])
-									if d > dist[k-1] {
-										continue
+									for s := cols &^ 7; s < cols; s++ {
+										cand = append(cand, int32(s))
 									}
-									if j := ix.order[j0+int(s)]; apart(own, j) {
-										pushOrdered(idx, dist, j, d)
+									for _, s := range cand {
+										d := max(0, qn[m]+norms[s]-2*dots[s])
+										if d > dist[k-1] {
+											continue
+										}
+										if j := ix.order[j0+int(s)]; apart(own, j) {
+											pushOrdered(idx, dist, j, d)
+										}
 									}
 								}
 							}
@@ -444,8 +473,11 @@ var blocks atomic.Int64
 // distance 0 with numbers below next, which pushOrdered keeps against any point at distance 0
 // with a larger number. It ends the scan of a cell of identical points (blank images) after
 // one block: without it every query compared with the whole cell, O(N²).
-func (ix *Index) settled(g *Graph, blk []int32, next int32) bool {
+func settled(g *Graph, out []int32, blk []int32, next int32) bool {
 	for _, r := range blk {
+		if out != nil {
+			r = out[r]
+		}
 		idx, dist := g.Of(int(r))
 		if last := len(dist) - 1; dist[last] != 0 || idx[last] < 0 || idx[last] >= next {
 			return false
@@ -477,4 +509,95 @@ func pushOrdered(idx []int32, dist []float32, j int32, d float32) {
 		p--
 	}
 	dist[p], idx[p] = d, j
+}
+
+// queryRows are search's queries: n rows of the index's dim values. load writes rows
+// r0…r1−1, scaled as the index's points are, to dst ((r1−r0)×dim) and their squared norms to
+// n2 (r1−r0); search calls it once per chunk of rows, from its workers at once. Row r's
+// neighbours go to row out[r] of the graph (out nil: row r), so that a search may take its
+// queries in an order of its own.
+type queryRows struct {
+	n    int
+	load func(r0, r1 int, dst, n2 []float32)
+	out  []int32
+}
+
+// row returns the graph row of query row r.
+func (q queryRows) row(r int32) int {
+	if q.out != nil {
+		return int(q.out[r])
+	}
+	return int(r)
+}
+
+// vectorRows returns the rows of q (row rows[r], or row r when rows is nil), scaled to unit
+// length when unit.
+func vectorRows(q Vectors, rows []int, unit bool) queryRows {
+	n := q.N
+	if rows != nil {
+		n = len(rows)
+	}
+	return queryRows{n: n, load: func(r0, r1 int, dst, n2 []float32) {
+		for r := r0; r < r1; r++ {
+			i := r
+			if rows != nil {
+				i = rows[r]
+			}
+			src := q.Data[i*q.Dim : (i+1)*q.Dim]
+			scale, norm2 := rowScale(src, unit)
+			for x, v := range src {
+				dst[(r-r0)*q.Dim+x] = v * scale
+			}
+			n2[r-r0] = norm2
+		}
+	}}
+}
+
+// ownRows returns the index's own points as queries (point queries[m], or point m when
+// queries is nil, whose neighbours go to graph row m), with self (each query row's point) and
+// the cells the build found for them. The rows are taken in the order the points are filed in
+// (by cell, point number within a cell) and read from the transposed copy: the same values
+// vectorRows gives of the points the index was built from, scaled alike. In that order a chunk
+// of rows is a run of the copy's columns (read in streams, not at random), and its rows share
+// their nearest cells, so the products come in full blocks.
+func (ix *Index) ownRows(queries []int) (q queryRows, self func(r int) int32, visit []int32) {
+	if queries == nil {
+		q = queryRows{n: ix.n, out: ix.order, load: func(r0, r1 int, dst, n2 []float32) {
+			copy(n2, ix.norms[r0:r1])
+			for c := range ix.dim {
+				col := ix.pts[c*ix.n+r0 : c*ix.n+r1]
+				for m, x := range col {
+					dst[m*ix.dim+c] = x
+				}
+			}
+		}}
+		return q, func(r int) int32 { return ix.order[r] }, ix.visits
+	}
+	// The queries by place (then by their number, for repeated points).
+	at := make([]int32, len(queries))
+	for m := range at {
+		at[m] = int32(m)
+	}
+	slices.SortFunc(at, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(ix.pos[queries[a]], ix.pos[queries[b]]), cmp.Compare(a, b))
+	})
+	q = queryRows{n: len(queries), out: at, load: func(r0, r1 int, dst, n2 []float32) {
+		for r := r0; r < r1; r++ {
+			n2[r-r0] = ix.norms[ix.pos[queries[at[r]]]]
+		}
+		for c := range ix.dim { // a value of every row at a time: one row of pts
+			col := ix.pts[c*ix.n : (c+1)*ix.n]
+			for r := r0; r < r1; r++ {
+				dst[(r-r0)*ix.dim+c] = col[ix.pos[queries[at[r]]]]
+			}
+		}
+	}}
+	if ix.visits != nil {
+		visit = make([]int32, len(queries)*ix.probe)
+		for r, m := range at {
+			p := int(ix.pos[queries[m]])
+			copy(visit[r*ix.probe:(r+1)*ix.probe], ix.visits[p*ix.probe:])
+		}
+	}
+	return q, func(r int) int32 { return int32(queries[at[r]]) }, visit
 }

@@ -263,8 +263,9 @@ func BenchmarkAmong200k(b *testing.B) {
 }
 
 // TestAmongReusesTheBuildsCells: Among on an index's own points visits the cells the build
-// found for them, and finds exactly what a search that looks the cells up again finds (all
-// points and a subset, Euclidean and cosine, with groups).
+// found for them and reads the points from the index's copy, and finds exactly what a search
+// of the points as given, looking the cells up again, finds (all points and a subset,
+// Euclidean and cosine, with groups).
 func TestAmongReusesTheBuildsCells(t *testing.T) {
 	ctx := context.Background()
 	v := clustered(8, 9, 30000, 24)
@@ -290,7 +291,7 @@ func TestAmongReusesTheBuildsCells(t *testing.T) {
 			if queries != nil {
 				self = func(r int) int32 { return int32(queries[r]) }
 			}
-			want, err := ix.search(ctx, ix.v, queries, self, 6, cosine, nil, opts)
+			want, err := ix.search(ctx, vectorRows(v, queries, cosine), self, 6, nil, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,5 +299,52 @@ func TestAmongReusesTheBuildsCells(t *testing.T) {
 				t.Fatalf("cosine %v, queries %v: the kept cells give another graph", cosine, queries)
 			}
 		}
+	}
+}
+
+// TestIndexKeepsNoPoints: an index answers from its own copy: the points given may change (or
+// go) once NewIndex returns, and Among finds what it found before (an IVF index and an exact one).
+func TestIndexKeepsNoPoints(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{25000, 500} {
+		v := clustered(10, 11, n, 16)
+		ix, err := NewIndex(ctx, v, IndexOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := ix.Among(ctx, nil, 5, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range v.Data {
+			v.Data[i] = float32(i % 7)
+		}
+		after, err := ix.Among(ctx, nil, 5, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(before.Idx, after.Idx) || !slices.Equal(before.Dist, after.Dist) {
+			t.Fatalf("%d points: the index read the points it was given after it was built", n)
+		}
+	}
+}
+
+// TestBalancedCells: the default cells minimize the distances counted (filing, k-means and an
+// Among of every point) among all nearby numbers, and are fewer than √(8·N).
+func TestBalancedCells(t *testing.T) {
+	cost := func(n, c int) float64 {
+		return float64(n)*float64(c) + 8*32*float64(c)*float64(c) + 8*float64(n)*float64(n)/float64(c)
+	}
+	for _, n := range []int{20000, 60000, 453000, 1000000, 10000000} {
+		c := balancedCells(n, 8, 8, 0)
+		for _, d := range []int{-20, -1, 1, 20} {
+			if cost(n, c+d) < cost(n, c) {
+				t.Fatalf("%d points: %d cells cost %g, %d cost %g", n, c, cost(n, c), c+d, cost(n, c+d))
+			}
+		}
+		if float64(c) >= math.Sqrt(8*float64(n)) {
+			t.Fatalf("%d points: %d cells, not fewer than √(8N)", n, c)
+		}
+		t.Logf("%d points: %d cells", n, c)
 	}
 }

@@ -34,7 +34,7 @@ func kmeans(ctx context.Context, v Vectors, opts IndexOptions, progress func(flo
 	sums := make([]float64, opts.Cells*dim)
 	counts := make([]int, opts.Cells)
 	for it := range opts.Iterations {
-		g, err := exact(cent).search(ctx, sample, nil, noSelf, 1, false, nil, Options{Workers: opts.Workers})
+		g, err := exact(cent).search(ctx, vectorRows(sample, nil, false), noSelf, 1, nil, Options{Workers: opts.Workers})
 		if err != nil {
 			return Vectors{}, err
 		}
