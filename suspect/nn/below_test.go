@@ -25,7 +25,7 @@ func TestBelowMaskIsBelowGo(t *testing.T) {
 			if trial%7 == 0 {
 				lim = odd[rng.IntN(len(odd))]
 			}
-			got, want := make([]uint8, n/8), make([]uint8, n/8)
+			got, want := make([]uint8, (n+7)/8), make([]uint8, (n+7)/8)
 			a, b := belowMask(dots, norms, lim, got), belowGo(dots, norms, lim, want)
 			if a != b || string(got) != string(want) {
 				t.Fatalf("n=%d lim=%v: kernel %v %08b, Go %v %08b", n, lim, a, got, b, want)

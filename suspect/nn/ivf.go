@@ -357,7 +357,6 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 			qn := make([]float32, rowBlock)
 			mask := make([]uint8, colBlock/8)
 			rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
-			cand := make([]int32, 0, colBlock)
 			count := make([]int, cells+1)
 			var byCell []int32
 			for {
@@ -420,27 +419,22 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 									idx, dist := g.Of(q.row(r))
 									own := self(int(r))
 									dots := c[m*cols : (m+1)*cols]
-									// The points that may enter the list first (a loose bound: see
-									// slack), then each of them compared exactly.
-									cand = cand[:0]
+									// The points that may enter the list (a loose bound: see
+									// slack), each of them then compared exactly.
 									worst := dist[k-1]
-									if belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
-										for b, bits8 := range mask[:cols/8] {
-											for ; bits8 != 0; bits8 &= bits8 - 1 {
-												cand = append(cand, int32(8*b+bits.TrailingZeros8(bits8)))
+									if !belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
+										continue
+									}
+									for b, bits8 := range mask[:(cols+7)/8] {
+										for ; bits8 != 0; bits8 &= bits8 - 1 {
+											s := 8*b + bits.TrailingZeros8(bits8)
+											d := max(0, qn[m]+norms[s]-2*dots[s])
+											if d > dist[k-1] {
+												continue
 											}
-										}
-									}
-									for s := cols &^ 7; s < cols; s++ {
-										cand = append(cand, int32(s))
-									}
-									for _, s := range cand {
-										d := max(0, qn[m]+norms[s]-2*dots[s])
-										if d > dist[k-1] {
-											continue
-										}
-										if j := ix.order[j0+int(s)]; apart(own, j) {
-											pushOrdered(idx, dist, j, d)
+											if j := ix.order[j0+s]; apart(own, j) {
+												pushOrdered(idx, dist, j, d)
+											}
 										}
 									}
 								}
