@@ -77,37 +77,35 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		{
-			t0 := time.Now()
-			ix, err := nn.NewIndex(ctx, sp.v, nn.IndexOptions{Cosine: sp.cosine, Cells: *cells, Probe: *probe})
-			if err != nil {
-				log.Fatal(err)
-			}
-			built := time.Since(t0)
-			t1 := time.Now()
-			if _, err := ix.Among(ctx, nil, *k, nn.Options{}); err != nil {
-				log.Fatal(err)
-			}
-			searched := time.Since(t1)
-			got, err := ix.Among(ctx, queries, *k, nn.Options{})
-			if err != nil {
-				log.Fatal(err)
-			}
-			found, total := 0, 0
-			for q := range queries {
-				w, _ := want.Of(q)
-				g, _ := got.Of(q)
-				for _, j := range w {
-					if j >= 0 {
-						total++
-						if slices.Contains(g, j) {
-							found++
-						}
+		t0 := time.Now()
+		ix, err := nn.NewIndex(ctx, sp.v, nn.IndexOptions{Cosine: sp.cosine, Cells: *cells, Probe: *probe})
+		if err != nil {
+			log.Fatal(err)
+		}
+		built := time.Since(t0)
+		t1 := time.Now()
+		if _, err := ix.Among(ctx, nil, *k, nn.Options{}); err != nil {
+			log.Fatal(err)
+		}
+		searched := time.Since(t1)
+		got, err := ix.Among(ctx, queries, *k, nn.Options{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		found, total := 0, 0
+		for q := range queries {
+			w, _ := want.Of(q)
+			g, _ := got.Of(q)
+			for _, j := range w {
+				if j >= 0 {
+					total++
+					if slices.Contains(g, j) {
+						found++
 					}
 				}
 			}
-			fmt.Printf("%-24s %5d cells  build %6.1f s  Among %6.1f s  recall@%d %.4f\n",
-				sp.name, ix.Cells(), built.Seconds(), searched.Seconds(), *k, float64(found)/float64(total))
 		}
+		fmt.Printf("%-24s %5d cells  build %6.1f s  Among %6.1f s  recall@%d %.4f\n",
+			sp.name, ix.Cells(), built.Seconds(), searched.Seconds(), *k, float64(found)/float64(total))
 	}
 }

@@ -46,7 +46,8 @@ const ExactBelow = 20000
 // on amd64) keeps only the points of a block that may enter a query's list. Memory: a
 // transposed copy of the points (N·Dim float32), N point numbers and norms, N·Probe cell
 // numbers and places, a sample of 32·Cells points while building, and during a search each
-// worker's chunk of queries (up to 16,384 rows, copied as they are scaled) and, for other
+// worker's chunk of queries (up to 16,384 rows, copied as they are scaled, with their k nearest
+// so far) and, for other
 // queries, Q·Probe cell numbers. The index does not keep the points it was given. An Index is
 // safe for concurrent searches.
 type Index struct {
@@ -312,9 +313,9 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 // a row; nil: found here). Queries are cut into chunks whose size depends only on their number;
 // a worker takes a chunk, loads its rows, groups them by cell and multiplies each cell's rows
 // (64 at a time) with the cell's points (256 at a time) on internal/gemm. A row's candidates are
-// kept by pushOrdered, which orders equal distances by point number, so the result depends
-// neither on the workers nor on the order of the visits. self(r) is the point row r must not
-// match.
+// kept by pushOrdered in the chunk's own lists (put in the graph when the chunk is done), which
+// orders equal distances by point number, so the result depends neither on the workers nor on
+// the order of the visits. self(r) is the point row r must not match.
 func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32, k int, visits []int32, opts Options) (*Graph, error) {
 	apart := opts.apart()
 	if k < 1 {
@@ -356,6 +357,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 			a := make([]float32, rowBlock*dim)
 			qn := make([]float32, rowBlock)
 			mask := make([]uint8, colBlock/8)
+			lists := newGraph(chunk, k)                                    // the chunk's rows' neighbours, put in g when it is done
 			rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
 			count := make([]int, cells+1)
 			var byCell []int32
@@ -366,6 +368,9 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 				}
 				r0, r1 := ch*chunk, min(nq, (ch+1)*chunk)
 				q.load(r0, r1, rows[:(r1-r0)*dim], rn[:r1-r0])
+				for i := range (r1 - r0) * k {
+					lists.Idx[i], lists.Dist[i] = -1, float32(math.Inf(1))
+				}
 				// The rows' nearest cells first, then the others: after the first, each row's
 				// list holds near points, so the first pass (belowMask) lets few more through.
 				for _, span := range [][2]int{{0, 1}, {1, probe}} {
@@ -408,7 +413,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 								qn[m] = rn[int(r)-r0]
 							}
 							for j0 := p0; j0 < p1; j0 += colBlock {
-								if j0 > p0 && settled(g, q.out, blk, ix.order[j0]) {
+								if j0 > p0 && settled(lists, blk, r0, ix.order[j0]) {
 									break
 								}
 								blocks.Add(1)
@@ -416,7 +421,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 								gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
 								norms := ix.norms[j0 : j0+cols]
 								for m, r := range blk {
-									idx, dist := g.Of(q.row(r))
+									idx, dist := lists.Of(int(r) - r0)
 									own := self(int(r))
 									dots := c[m*cols : (m+1)*cols]
 									// The points that may enter the list (a loose bound: see
@@ -442,6 +447,11 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 						}
 					}
 				}
+				for r := r0; r < r1; r++ {
+					idx, dist := g.Of(q.row(int32(r)))
+					copy(idx, lists.Idx[(r-r0)*k:])
+					copy(dist, lists.Dist[(r-r0)*k:])
+				}
 				if opts.Progress != nil {
 					d := done.Add(1)
 					mu.Lock()
@@ -463,16 +473,14 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 var blocks atomic.Int64
 
 // settled reports whether no point from next on in the cell being searched (its points are
-// numbered upwards, file) can enter the lists of the rows of blk: each holds its k neighbours at
+// numbered upwards, file) can enter the lists of the rows of blk (row r's is row r − r0 of
+// lists): each holds its k neighbours at
 // distance 0 with numbers below next, which pushOrdered keeps against any point at distance 0
 // with a larger number. It ends the scan of a cell of identical points (blank images) after
 // one block: without it every query compared with the whole cell, O(N²).
-func settled(g *Graph, out []int32, blk []int32, next int32) bool {
+func settled(lists *Graph, blk []int32, r0 int, next int32) bool {
 	for _, r := range blk {
-		if out != nil {
-			r = out[r]
-		}
-		idx, dist := g.Of(int(r))
+		idx, dist := lists.Of(int(r) - r0)
 		if last := len(dist) - 1; dist[last] != 0 || idx[last] < 0 || idx[last] >= next {
 			return false
 		}
