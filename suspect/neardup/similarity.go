@@ -33,7 +33,7 @@ type simScratch struct {
 // similarity is Similarity with sc's buffers; keyA names a's image so that its table is kept
 // for the next pair with the same keyA (−1: a is not named, its table is computed).
 func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int) (float64, Shift) {
-	if len(sc.ea.rows) != h || len(sc.ea.cols) != w {
+	if len(sc.ea.rows) != h+1 || len(sc.ea.cols) != w+1 {
 		sc.keyA = -1
 	}
 	if keyA < 0 || keyA != sc.keyA {
@@ -42,7 +42,7 @@ func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int)
 	}
 	sc.eb.fill(b, h, w)
 	ea, eb := &sc.ea, &sc.eb
-	na, nb := ea.total, eb.total
+	na, nb := ea.total(), eb.total()
 	if na == 0 || nb == 0 {
 		if na == nb {
 			return 1, Shift{}
@@ -86,21 +86,19 @@ func (sc *simScratch) similarity(a, b []byte, h, w int, oa, ob Offset, keyA int)
 	return max(best, 0), at
 }
 
-// energy is an image's energy (Σ pixel²) row by row, column by column and in all: what the
-// energy of any rectangle that reaches two opposite sides' neighbours needs (rect).
+// energy is an image's energy (Σ pixel²) in prefix sums by row and by column: what the energy
+// of a rectangle that leaves out a few rows and columns at the sides needs (rect).
 type energy struct {
-	rows, cols []int64
-	total      int64
+	rows, cols []int64 // rows[y]: the energy of rows < y (h+1 values); cols[x] of columns < x
 }
 
 // fill computes e for the h×w image p.
 func (e *energy) fill(p []byte, h, w int) {
-	if len(e.rows) != h || len(e.cols) != w {
-		e.rows, e.cols = make([]int64, h), make([]int64, w)
+	if len(e.rows) != h+1 || len(e.cols) != w+1 {
+		e.rows, e.cols = make([]int64, h+1), make([]int64, w+1)
 	}
 	clear(e.cols)
-	cols := e.cols[:w]
-	e.total = 0
+	cols := e.cols[1 : w+1]
 	for y := range h {
 		var row int64
 		for x, v := range p[y*w : (y+1)*w] {
@@ -108,32 +106,29 @@ func (e *energy) fill(p []byte, h, w int) {
 			row += sq
 			cols[x] += sq
 		}
-		e.rows[y] = row
-		e.total += row
+		e.rows[y+1] = e.rows[y] + row
+	}
+	for x := range w {
+		e.cols[x+1] += e.cols[x]
 	}
 }
 
+// total returns the image's energy.
+func (e *energy) total() int64 { return e.rows[len(e.rows)-1] }
+
 // rect returns the energy of rows y0…y1−1 and columns x0…x1−1 of p (e filled from p): the
 // total less the rows and the columns outside them, plus the pixels outside both (taken off
-// twice), summed directly. A shift's overlap leaves out a few rows on one side and a few
-// columns on one side, so this costs a few rows' and columns' sums, not the image's.
+// twice), summed directly: a shift's overlap leaves out a few rows and columns, so those are few.
 func (e *energy) rect(p []byte, y0, y1, x0, x1 int) int64 {
-	h, w := len(e.rows), len(e.cols)
-	s := e.total
-	rows, cols := [2][2]int{{0, y0}, {y1, h}}, [2][2]int{{0, x0}, {x1, w}} // the parts left out
-	for _, ry := range rows {
+	h, w := len(e.rows)-1, len(e.cols)-1
+	s := e.total() - e.rows[y0] - (e.rows[h] - e.rows[y1]) - e.cols[x0] - (e.cols[w] - e.cols[x1])
+	for _, ry := range [2][2]int{{0, y0}, {y1, h}} {
 		for y := ry[0]; y < ry[1]; y++ {
-			s -= e.rows[y]
-			for _, rx := range cols {
-				for _, v := range p[y*w+rx[0] : y*w+max(rx[0], rx[1])] {
+			for _, rx := range [2][2]int{{0, x0}, {x1, w}} {
+				for _, v := range p[y*w+rx[0] : y*w+rx[1]] {
 					s += int64(v) * int64(v)
 				}
 			}
-		}
-	}
-	for _, rx := range cols {
-		for x := rx[0]; x < rx[1]; x++ {
-			s -= e.cols[x]
 		}
 	}
 	return s
