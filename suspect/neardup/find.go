@@ -242,9 +242,7 @@ func nearMatches(ctx context.Context, d sample.Set, desc *Descriptors, h, w int,
 	}
 	ix = nil
 	// Each unordered pair is verified once.
-	cand := candidates(g, opts.MaxDistance, func(i, j int32) [2]int32 { return [2]int32{min(i, j), max(i, j)} })
-	slices.SortFunc(cand, func(a, b [2]int32) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-	cand = slices.Compact(cand)
+	cand, at := distinctPairs(g, opts.MaxDistance)
 	sim, _, err := verify(ctx, d, d, desc, desc, cand, h, w, opts)
 	if err != nil {
 		return err
@@ -252,15 +250,11 @@ func nearMatches(ctx context.Context, d sample.Set, desc *Descriptors, h, w int,
 	var ms []match
 	for i := range g.Rows() {
 		ms = ms[:0]
-		idx, dist := g.Of(i)
+		idx, _ := g.Of(i)
 		for m, j := range idx {
-			if j < 0 || float64(dist[m]) > opts.MaxDistance {
-				continue
+			if c := at[i*g.K+m]; c >= 0 {
+				ms = append(ms, match{j, 1 - sim[c]})
 			}
-			at, _ := slices.BinarySearchFunc(cand, [2]int32{min(int32(i), j), max(int32(i), j)}, func(c, t [2]int32) int {
-				return cmp.Or(cmp.Compare(c[0], t[0]), cmp.Compare(c[1], t[1]))
-			})
-			ms = append(ms, match{j, 1 - sim[at]})
 		}
 		p, next := copyGroup(ms, k, opts.Threshold, opts.Ratio, alone)
 		for _, x := range ms[:p] {
@@ -364,6 +358,50 @@ func candidates(g *nn.Graph, maxDist float64, pair func(i, j int32) [2]int32) []
 		}
 	}
 	return out
+}
+
+// distinctPairs returns the unordered pairs {i, j} of g's neighbours within maxDist, once each
+// as (min, max), ordered by their first image then their second, and for each slot of g (row i,
+// place m: i·K + m) its pair's place in that list (−1: none). A counting sort by the first
+// image, then each image's few pairs sorted: O(pairs + rows), not a sort of every pair.
+func distinctPairs(g *nn.Graph, maxDist float64) (cand [][2]int32, at []int32) {
+	n := g.Rows()
+	near := func(slot int) bool { return g.Idx[slot] >= 0 && float64(g.Dist[slot]) <= maxDist }
+	start := make([]int32, n+1) // by first image: its pairs are by[start[i]:start[i+1]]
+	for slot := range g.Idx {
+		if near(slot) {
+			start[min(int32(slot/g.K), g.Idx[slot])+1]++
+		}
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	type other struct{ j, slot int32 }
+	by := make([]other, start[n])
+	next := slices.Clone(start[:n])
+	for slot := range g.Idx {
+		if near(slot) {
+			i, j := int32(slot/g.K), g.Idx[slot]
+			lo, hi := min(i, j), max(i, j)
+			by[next[lo]] = other{hi, int32(slot)}
+			next[lo]++
+		}
+	}
+	at = make([]int32, len(g.Idx))
+	for slot := range at {
+		at[slot] = -1
+	}
+	for i := range n {
+		mine := by[start[i]:start[i+1]]
+		slices.SortFunc(mine, func(a, b other) int { return cmp.Compare(a.j, b.j) })
+		for m, o := range mine {
+			if m == 0 || o.j != mine[m-1].j {
+				cand = append(cand, [2]int32{int32(i), o.j})
+			}
+			at[o.slot] = int32(len(cand) - 1)
+		}
+	}
+	return cand, at
 }
 
 func withProgress(o nn.IndexOptions, f func(float64)) nn.IndexOptions {
