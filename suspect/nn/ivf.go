@@ -43,13 +43,14 @@ const ExactBelow = 20000
 // it approaches as N grows) both are O(N^1.5·Dim) with a small constant (1,000,000 points of
 // 128 values: seconds, not the hours of an exact search).
 // Most of a search's distances are never looked at one by one: a first pass (belowMask, AVX2
-// on amd64) keeps only the points of a block that may enter a query's list. Memory: a
-// transposed copy of the points (N·Dim float32), N point numbers and norms, N·Probe cell
-// numbers and places, a sample of 32·Cells points while building, and during a search each
-// worker's chunk of queries (up to 16,384 rows, copied as they are scaled, with their k nearest
-// so far) and, for other
-// queries, Q·Probe cell numbers. The index does not keep the points it was given. An Index is
-// safe for concurrent searches.
+// on amd64) keeps only the points of a block that may enter a query's list; and once a query has
+// searched its nearest cell, a cell whose points all lie farther than its list's last (by the
+// plane halfway between the two centroids: skip) is not searched. Memory: a transposed copy of
+// the points (N·Dim float32), N point numbers and norms, N·Probe cell numbers and centroid
+// distances, the centroids, a sample of 32·Cells points while building, and during a search
+// each worker's chunk of queries (up to 16,384 rows, copied as they are scaled, with their k
+// nearest so far) and, for other queries, Q·Probe cell numbers and distances. The index does
+// not keep the points it was given. An Index is safe for concurrent searches.
 type Index struct {
 	n, dim int       // the points' number and values per point
 	cent   *Index    // an exact index of the Cells×Dim centroids (nil: one cell)
@@ -61,7 +62,13 @@ type Index struct {
 	top    float32   // the largest of norms
 	probe  int
 	cosine bool
-	visits []int32 // N×probe: the cells point order[p]'s search visits, nearest first (nil: one cell)
+	// N×probe: the cells point order[p]'s search visits, nearest first, with the squared
+	// distances of their centroids (nil: one cell).
+	visits *Graph
+	// The centroids (Cells×Dim, row-major) and the largest squared norm among them, for the
+	// bound that skips a cell (skip).
+	centroids []float32
+	centTop   float32
 }
 
 // IndexOptions tune NewIndex. The zero value takes the defaults.
@@ -192,10 +199,13 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 		cell[i] = g.Idx[i*ix.probe]
 	}
 	ix.file(v, cell, opts.Cells)
-	ix.visits = make([]int32, len(g.Idx)) // by place in order, as Among takes its queries
+	// By place in order, as Among takes its queries.
+	ix.visits = &Graph{K: ix.probe, Idx: make([]int32, len(g.Idx)), Dist: make([]float32, len(g.Dist))}
 	for p, i := range ix.order {
-		copy(ix.visits[p*ix.probe:(p+1)*ix.probe], g.Idx[int(i)*ix.probe:])
+		copy(ix.visits.Idx[p*ix.probe:(p+1)*ix.probe], g.Idx[int(i)*ix.probe:])
+		copy(ix.visits.Dist[p*ix.probe:(p+1)*ix.probe], g.Dist[int(i)*ix.probe:])
 	}
+	ix.centroids, ix.centTop = cent.Data, ix.cent.top
 	report(1)
 	return ix, nil
 }
@@ -237,6 +247,32 @@ func (ix *Index) file(v Vectors, cell []int32, cells int) {
 		ix.norms[p] = n2
 		ix.top = max(ix.top, n2)
 	}
+}
+
+// skip reports whether no point filed under cell ci can enter a list whose last distance is
+// worst, for a query of squared norm qn at squared distances d0 from the centroid of its
+// nearest cell c0 and di from ci's: those points lie on ci's side of the plane halfway between
+// the two centroids, (di − d0)/(2·‖ci − c0‖) or more from the query. The rounding of the
+// distances (a dot product of Dim float32 products is within Dim·2⁻²⁴ of their magnitudes) is
+// taken off the gap and added to worst, so a skipped cell holds no point the search would have
+// kept (TestSkipKeepsTheResult).
+func (ix *Index) skip(c0, ci int32, d0, di, qn, worst float32) bool {
+	if math.IsInf(float64(worst), 1) {
+		return false
+	}
+	eps := (qn + ix.top + 2*ix.centTop) * float32(ix.dim) * 0x1p-22
+	gap := di - d0 - eps
+	if gap <= 0 {
+		return false
+	}
+	a := ix.centroids[int(c0)*ix.dim : int(c0+1)*ix.dim]
+	b := ix.centroids[int(ci)*ix.dim : int(ci+1)*ix.dim]
+	var sep float32
+	for x := range a {
+		d := a[x] - b[x]
+		sep += d * d
+	}
+	return gap*gap > 4*sep*(worst+eps)*(1+0x1p-16)
 }
 
 // slack is how far search's first pass (belowMask: ‖p‖² − 2·q·p ≤ worst − ‖q‖², rounded as
@@ -310,13 +346,14 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 
 // search finds the k nearest indexed points of each query row r of q among the points of the
 // probe cells whose centroids are nearest to it (visits: each row's cells, nearest first, probe
-// a row; nil: found here). Queries are cut into chunks whose size depends only on their number;
+// a row, with their centroids' squared distances; nil: found here), less the cells skip rules
+// out once the row has searched its nearest. Queries are cut into chunks whose size depends only on their number;
 // a worker takes a chunk, loads its rows, groups them by cell and multiplies each cell's rows
 // (64 at a time) with the cell's points (256 at a time) on internal/gemm. A row's candidates are
 // kept by pushOrdered in the chunk's own lists (put in the graph when the chunk is done), which
 // orders equal distances by point number, so the result depends neither on the workers nor on
 // the order of the visits. self(r) is the point row r must not match.
-func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32, k int, visits []int32, opts Options) (*Graph, error) {
+func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32, k int, visits *Graph, opts Options) (*Graph, error) {
 	apart := opts.apart()
 	if k < 1 {
 		return nil, fmt.Errorf("%w: k = %d", ErrShape, k)
@@ -334,7 +371,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 	var visit *Graph // each row's cells
 	switch {
 	case cells > 1 && visits != nil:
-		visit = &Graph{K: probe, Idx: visits}
+		visit = visits
 	case cells > 1:
 		var err error
 		visit, err = ix.cent.search(ctx, q, noSelf, probe, nil, Options{Workers: workers})
@@ -361,6 +398,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 			rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
 			count := make([]int, cells+1)
 			var byCell []int32
+			visited := make([]int32, chunk*visit.K) // the chunk's rows' cells, less those skipped
 			for {
 				ch := int(next.Add(1)) - 1
 				if ch >= chunks || ctx.Err() != nil {
@@ -372,13 +410,28 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 					lists.Idx[i], lists.Dist[i] = -1, float32(math.Inf(1))
 				}
 				// The rows' nearest cells first, then the others: after the first, each row's
-				// list holds near points, so the first pass (belowMask) lets few more through.
+				// list holds near points, so the first pass (belowMask) lets few more through,
+				// and a cell none of whose points can enter the list is not visited (skip).
 				for _, span := range [][2]int{{0, 1}, {1, probe}} {
 					lo, hi := span[0], span[1]
+					for r := r0; r < r1; r++ {
+						mine := visited[(r-r0)*visit.K : (r-r0+1)*visit.K]
+						copy(mine[lo:hi], visit.Idx[r*visit.K+lo:r*visit.K+hi])
+						if lo == 0 || ix.centroids == nil {
+							continue
+						}
+						_, dist := lists.Of(r - r0)
+						at := visit.Dist[r*visit.K : (r+1)*visit.K]
+						for slot := lo; slot < hi; slot++ {
+							if mine[slot] >= 0 && ix.skip(mine[0], mine[slot], at[0], at[slot], rn[r-r0], dist[k-1]) {
+								mine[slot] = -1
+							}
+						}
+					}
 					// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
 					clear(count)
 					for r := r0; r < r1; r++ {
-						for _, cl := range visit.Idx[r*visit.K+lo : r*visit.K+hi] {
+						for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
 							if cl >= 0 {
 								count[cl+1]++
 							}
@@ -390,7 +443,7 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 					byCell = slices.Grow(byCell[:0], count[cells])[:count[cells]]
 					pos := slices.Clone(count[:cells])
 					for r := r0; r < r1; r++ {
-						for _, cl := range visit.Idx[r*visit.K+lo : r*visit.K+hi] {
+						for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
 							if cl >= 0 {
 								byCell[pos[cl]] = int32(r)
 								pos[cl]++
@@ -562,7 +615,7 @@ func vectorRows(q Vectors, rows []int, unit bool) queryRows {
 // vectorRows gives of the points the index was built from, scaled alike. In that order a chunk
 // of rows is a run of the copy's columns (read in streams, not at random), and its rows share
 // their nearest cells, so the products come in full blocks.
-func (ix *Index) ownRows(queries []int) (q queryRows, self func(r int) int32, visit []int32) {
+func (ix *Index) ownRows(queries []int) (q queryRows, self func(r int) int32, visit *Graph) {
 	if queries == nil {
 		q = queryRows{n: ix.n, out: ix.order, load: func(r0, r1 int, dst, n2 []float32) {
 			copy(n2, ix.norms[r0:r1])
@@ -595,10 +648,11 @@ func (ix *Index) ownRows(queries []int) (q queryRows, self func(r int) int32, vi
 		}
 	}}
 	if ix.visits != nil {
-		visit = make([]int32, len(queries)*ix.probe)
+		visit = &Graph{K: ix.probe, Idx: make([]int32, len(queries)*ix.probe), Dist: make([]float32, len(queries)*ix.probe)}
 		for r, m := range at {
 			p := int(ix.pos[queries[m]])
-			copy(visit[r*ix.probe:(r+1)*ix.probe], ix.visits[p*ix.probe:])
+			copy(visit.Idx[r*ix.probe:(r+1)*ix.probe], ix.visits.Idx[p*ix.probe:])
+			copy(visit.Dist[r*ix.probe:(r+1)*ix.probe], ix.visits.Dist[p*ix.probe:])
 		}
 	}
 	return q, func(r int) int32 { return int32(queries[at[r]]) }, visit

@@ -348,3 +348,50 @@ func TestBalancedCells(t *testing.T) {
 		t.Logf("%d points: %d cells", n, c)
 	}
 }
+
+// TestSkipKeepsTheResult: skipping the cells no point of which can enter a query's list (skip)
+// changes no neighbour and no distance, for Among and Across, Euclidean and cosine, on
+// clustered points with near-copies (lists of tiny distances, the case where most cells are
+// skipped), and it does skip: fewer blocks are multiplied.
+func TestSkipKeepsTheResult(t *testing.T) {
+	ctx := context.Background()
+	v := clustered(12, 13, 24000, 32)
+	rng := rand.New(rand.NewPCG(14, 15))
+	for i := 0; i+1 < v.N; i += 3 { // every third point a near-copy of the one before it
+		for c := range v.Dim {
+			v.Data[(i+1)*v.Dim+c] = v.Data[i*v.Dim+c] + float32(1e-4*rng.NormFloat64())
+		}
+	}
+	others := clustered(12, 16, 3000, 32)
+	for _, cosine := range []bool{false, true} {
+		ix, err := NewIndex(ctx, v, IndexOptions{Cosine: cosine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := *ix
+		plain.centroids = nil // skips nothing
+		for name, run := range map[string]func(ix *Index) (*Graph, error){
+			"among":  func(ix *Index) (*Graph, error) { return ix.Among(ctx, nil, 10, Options{}) },
+			"across": func(ix *Index) (*Graph, error) { return ix.Across(ctx, others, 10, Options{}) },
+		} {
+			b0 := blocks.Load()
+			got, err := run(ix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b1 := blocks.Load()
+			want, err := run(&plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b2 := blocks.Load()
+			if !slices.Equal(got.Idx, want.Idx) || !slices.Equal(got.Dist, want.Dist) {
+				t.Fatalf("cosine %v, %s: skipping cells changed the neighbours", cosine, name)
+			}
+			if name == "among" && b1-b0 >= b2-b1 {
+				t.Fatalf("cosine %v, %s: %d blocks with skipping, %d without", cosine, name, b1-b0, b2-b1)
+			}
+			t.Logf("cosine %v, %s: %d blocks with skipping, %d without", cosine, name, b1-b0, b2-b1)
+		}
+	}
+}
