@@ -347,9 +347,10 @@ func (ix *Index) Across(ctx context.Context, queries Vectors, k int, opts Option
 // search finds the k nearest indexed points of each query row r of q among the points of the
 // probe cells whose centroids are nearest to it (visits: each row's cells, nearest first, probe
 // a row, with their centroids' squared distances; nil: found here), less the cells skip rules
-// out once the row has searched its nearest. Queries are cut into chunks whose size depends only on their number;
-// a worker takes a chunk, loads its rows, groups them by cell and multiplies each cell's rows
-// (64 at a time) with the cell's points (256 at a time) on internal/gemm. A row's candidates are
+// out once the row has searched its nearest. Queries are cut into chunks whose size depends
+// only on their number; a worker takes a chunk, loads its rows, groups them by cell and
+// multiplies each cell's rows (64 at a time) with the cell's points (256 at a time) on
+// internal/gemm. A row's candidates are
 // kept by pushOrdered in the chunk's own lists (put in the graph when the chunk is done), which
 // orders equal distances by point number, so the result depends neither on the workers nor on
 // the order of the visits. self(r) is the point row r must not match.
@@ -527,9 +528,8 @@ var blocks atomic.Int64
 
 // settled reports whether no point from next on in the cell being searched (its points are
 // numbered upwards, file) can enter the lists of the rows of blk (row r's is row r − r0 of
-// lists): each holds its k neighbours at
-// distance 0 with numbers below next, which pushOrdered keeps against any point at distance 0
-// with a larger number. It ends the scan of a cell of identical points (blank images) after
+// lists): each holds its k neighbours at distance 0 with numbers below next, which pushOrdered
+// keeps against any point at distance 0 with a larger number. It ends the scan of a cell of identical points (blank images) after
 // one block: without it every query compared with the whole cell, O(N²).
 func settled(lists *Graph, blk []int32, r0 int, next int32) bool {
 	for _, r := range blk {
