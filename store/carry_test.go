@@ -175,7 +175,7 @@ func TestUndoAppendAfterSave(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	d, _ := Open(ip, lp, Options{})
 	px := []byte{1, 2, 3, 4}
-	_, err := d.Append([]Sample{{px, 5}, {px, 6}})
+	_, err := d.Append([]Sample{{Pixels: px, Label: 5}, {Pixels: px, Label: 6}})
 	mustDo(t, err)
 	mustDo(t, d.Save(nil))
 	if d.Len() != 12 || !d.State(10).Added || d.UndoName() != "Add 2 samples" {
@@ -199,7 +199,7 @@ func TestUndoAppendAfterSave(t *testing.T) {
 	// with the relabel of its sample.
 	mustDo(t, d.Delete([]int{0}))
 	mustDo(t, d.Relabel([]int{5}, 0))
-	_, err = d.Append([]Sample{{px, 8}})
+	_, err = d.Append([]Sample{{Pixels: px, Label: 8}})
 	mustDo(t, err)
 	mustDo(t, d.Relabel([]int{10}, 3))
 	mustStep(t, d, true, "Relabel sample 10 as 3")
@@ -444,7 +444,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				var touched []int
 				for range 1 + rng.IntN(2) {
 					px := []byte{byte(rng.IntN(256)), byte(nextID), 3, 4}
-					samples = append(samples, Sample{px, rng.IntN(10)})
+					samples = append(samples, Sample{Pixels: px, Label: rng.IntN(10)})
 					m.pixels[nextID] = px
 					m.cur = append(m.cur, msample{id: nextID, label: samples[len(samples)-1].Label})
 					touched = append(touched, nextID)
@@ -552,7 +552,7 @@ func undoAfterSave(d *Dataset, after func(step int)) {
 	for k := range px {
 		px[k] = byte(k)
 	}
-	_, err := d.Append([]Sample{{px, 1}, {px, 2}})
+	_, err := d.Append([]Sample{{Pixels: px, Label: 1}, {Pixels: px, Label: 2}})
 	must(err)
 	must(d.Relabel(span(50, 100), 3))
 	must(d.Save(nil))

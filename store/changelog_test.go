@@ -110,9 +110,9 @@ func TestChangeLogListsTheEditsInEffect(t *testing.T) {
 	must(d.DecideAs(HowSuspectAccepted, 3, 7))
 	must(d.Decide(4, 4)) // keeps the label: not a change
 	must(d.SetLabelsAs(HowSuggestedAccepted, []int{5}, []int{1}))
-	_, err = d.AppendAs(HowAddedDrawn, []Sample{{px, 2}})
+	_, err = d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 2}})
 	must(err)
-	_, err = d.Append([]Sample{{px, 3}, {px, 4}})
+	_, err = d.Append([]Sample{{Pixels: px, Label: 3}, {Pixels: px, Label: 4}})
 	must(err)
 	must(d.Delete([]int{6, 14})) // 14 was just added: it never reaches the files
 	must(d.Relabel([]int{7}, 0))
@@ -170,7 +170,7 @@ func TestEditsRefuseAHowOfAnotherKind(t *testing.T) {
 	if err := d.DecideAs(HowDeleted, 0, 1); err == nil {
 		t.Fatal("DecideAs took deleted")
 	}
-	if _, err := d.AppendAs(HowManual, []Sample{{make([]byte, 16), 1}}); err == nil {
+	if _, err := d.AppendAs(HowManual, []Sample{{Pixels: make([]byte, 16), Label: 1}}); err == nil {
 		t.Fatal("AppendAs took manual")
 	}
 	if d.Dirty() || len(d.ChangeLog()) != 0 {
@@ -187,7 +187,7 @@ func TestChangeLogSurvivesACrash(t *testing.T) {
 	if err := d.DecideAs(HowSuspectAccepted, 30, (d.Label(30)+1)%10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.AppendAs(HowAddedDrawn, []Sample{{make([]byte, 784), 3}}); err != nil {
+	if _, err := d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 784), Label: 3}}); err != nil {
 		t.Fatal(err)
 	}
 	want := d.ChangeLog()
@@ -249,7 +249,7 @@ func TestChangesFileAcrossSavesAndACrash(t *testing.T) {
 	px := make([]byte, 16)
 	d.Relabel([]int{3}, 8)
 	d.Delete([]int{1, 2})
-	d.AppendAs(HowAddedDrawn, []Sample{{px, 6}})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 6}})
 	d.Relabel([]int{9}, 0)
 	d.Undo() // not in effect: not in the file
 	if err := d.Save(nil); err != nil {
@@ -275,7 +275,7 @@ func TestChangesFileAcrossSavesAndACrash(t *testing.T) {
 	}
 	d.Relabel([]int{1}, 2)  // session 3
 	d.Relabel([]int{10}, 7) // session 12
-	d.AppendAs(HowAddedDrawn, []Sample{{px, 1}})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 1}})
 	d.Delete([]int{2}) // session 4
 	second := []string{"3,8,2,manual", "12,6,7,manual", "13,,1,added-drawn", "4,4,,deleted"}
 	if got := logRows(d.ChangeLog()); !reflect.DeepEqual(got, append(first[1:], second...)) {
@@ -290,7 +290,7 @@ func TestChangesFileAcrossSavesAndACrash(t *testing.T) {
 	// Two saves later, the numbering is still the session's: the files' sample 2 was its 5th,
 	// and a sample drawn now is its 14th (12 and 13 were drawn before).
 	d.Relabel([]int{2}, 0)
-	d.AppendAs(HowAddedDrawn, []Sample{{px, 1}})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 1}})
 	d.Relabel([]int{0}, 3)
 	third := []string{"5,5,0,manual", "14,,1,added-drawn", "0,0,3,manual"}
 	if got := logRows(d.ChangeLog()); !reflect.DeepEqual(got, slices.Concat(first[1:], second, third)) {
@@ -567,7 +567,7 @@ func TestVersion1JournalReplays(t *testing.T) {
 	jp := lp + JournalSuffix
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0, 1}, 9)
-	d.AppendAs(HowAddedDrawn, []Sample{{make([]byte, 16), 4}})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 4}})
 	d.Delete([]int{2})
 	d.DecideAs(HowSuspectAccepted, 3, 0)
 	d.Undo()
@@ -665,7 +665,7 @@ func TestUndoAfterSaveIsLogged(t *testing.T) {
 	cp := lp + ChangesSuffix
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{3}, 8)
-	d.AppendAs(HowAddedDrawn, []Sample{{make([]byte, 16), 6}})
+	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 6}})
 	made := d.ChangeLog()
 	if err := d.Save(nil); err != nil {
 		t.Fatal(err)

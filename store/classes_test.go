@@ -133,7 +133,7 @@ func TestTenThousandClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	if _, err := d.Append([]Sample{{make([]byte, 4), 255}}); err != nil {
+	if _, err := d.Append([]Sample{{Pixels: make([]byte, 4), Label: 255}}); err != nil {
 		t.Fatal(err)
 	}
 	classes := d.Classes()

@@ -85,7 +85,7 @@ func nextVersion(d *Dataset) {
 		for k := range px {
 			px[k] = byte(v * k)
 		}
-		d.Append([]Sample{{px, v}})
+		d.Append([]Sample{{Pixels: px, Label: v}})
 	} else {
 		d.Delete([]int{d.Len() - 1})
 	}

@@ -62,7 +62,7 @@ func TestEmptyPairOpensAndGrows(t *testing.T) {
 		t.Fatalf("classes of an empty label file: %v, want 0–9 as for a new dataset", got)
 	}
 	px := bytes.Repeat([]byte{200}, 784)
-	if _, err := d.Append([]Sample{{px, 4}}); err != nil {
+	if _, err := d.Append([]Sample{{Pixels: px, Label: 4}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Save(nil); err != nil {

@@ -43,7 +43,7 @@ func TestQMNISTLabelsKeepTheirOtherColumns(t *testing.T) {
 		t.Fatalf("label %d classes %v", d.Label(2), d.Classes())
 	}
 	d.Relabel([]int{1}, 9)
-	d.Append([]Sample{{make([]byte, 784), 4}})
+	d.Append([]Sample{{Pixels: make([]byte, 784), Label: 4}})
 	if err := d.Save(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestFloatImagesKeepValuesAndMapAppended(t *testing.T) {
 	if !slices.Equal(d.Pixels(0), []byte{0, 128, 255, 64}) {
 		t.Fatalf("display pixels %v", d.Pixels(0))
 	}
-	d.Append([]Sample{{[]byte{255, 0, 51, 0}, 1}})
+	d.Append([]Sample{{Pixels: []byte{255, 0, 51, 0}, Label: 1}})
 	if err := d.Save(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestFlatImagesAndTransposedEMNIST(t *testing.T) {
 		t.Fatalf("displayed size %d×%d, want 3×2 (transposed 2×3)", h, w)
 	}
 	// A sample drawn as displayed (3 rows × 2 cols) is stored transposed (2 rows × 3 cols).
-	e.Append([]Sample{{[]byte{1, 2, 3, 4, 5, 6}, 2}})
+	e.Append([]Sample{{Pixels: []byte{1, 2, 3, 4, 5, 6}, Label: 2}})
 	if !bytes.Equal(e.Pixels(1), []byte{1, 3, 5, 2, 4, 6}) {
 		t.Fatalf("stored %v", e.Pixels(1))
 	}
@@ -228,8 +228,8 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 	}
 	px := make([]byte, 784)
 	px[100] = 200
-	d.Append([]Sample{{px, 3}, {px, 3}})
-	d.Append([]Sample{{px, 7}})
+	d.Append([]Sample{{Pixels: px, Label: 3}, {Pixels: px, Label: 3}})
+	d.Append([]Sample{{Pixels: px, Label: 7}})
 	d.Delete([]int{1})
 	want := snap(d)
 	d.Close() // crash before saving

@@ -52,13 +52,13 @@ func someEdits(t *testing.T, d *Dataset) {
 	steps := []func() error{
 		func() error { return d.Relabel([]int{0, 1, 2}, 9) },
 		func() error { return d.Delete([]int{3, 4}) },
-		func() error { _, err := d.Append([]Sample{{px, 1}, {px, 2}}); return err },
+		func() error { _, err := d.Append([]Sample{{Pixels: px, Label: 1}, {Pixels: px, Label: 2}}); return err },
 		func() error { _, _, err := d.Undo(); return err },
 		func() error { _, _, err := d.Undo(); return err },
 		func() error { _, _, err := d.Redo(); return err },
 		func() error { return d.SetLabels([]int{10, 11}, []int{4, 5}) },
 		func() error { return d.Restore([]int{3}) },
-		func() error { _, err := d.Append([]Sample{{px, 7}}); return err },
+		func() error { _, err := d.Append([]Sample{{Pixels: px, Label: 7}}); return err },
 		func() error { _, _, err := d.Undo(); return err },
 	}
 	for k, f := range steps {

@@ -16,10 +16,12 @@ import (
 // except UndoName and RedoName, which take it.
 
 // Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
-// 255 = ink, as shown, not transposed) and its label.
+// 255 = ink, as shown, not transposed), its label, and its source: the file it was imported
+// from, a slash-separated path relative to the folder imported ("" for a drawn sample).
 type Sample struct {
 	Pixels []byte
 	Label  int
+	Source string
 }
 
 // newRelabel returns the step that sets sample indices[k] to labels[k] for every k, leaving out

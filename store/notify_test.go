@@ -19,7 +19,7 @@ func TestSubscribeReportsEveryChange(t *testing.T) {
 		_ = d.Label(0) // callbacks may call back into the dataset
 	})
 	d.Relabel([]int{3, 4}, 9)
-	d.Append([]Sample{{make([]byte, 4), 1}})
+	d.Append([]Sample{{Pixels: make([]byte, 4), Label: 1}})
 	d.Delete([]int{5})
 	d.Undo()
 	d.Undo()
@@ -90,7 +90,7 @@ func TestConcurrentReadsDuringEdits(t *testing.T) {
 	}
 	for k := range 100 {
 		d.Relabel([]int{k}, (k+1)%10)
-		d.Append([]Sample{{bytes.Repeat([]byte{byte(k + 1)}, 16), k % 10}})
+		d.Append([]Sample{{Pixels: bytes.Repeat([]byte{byte(k + 1)}, 16), Label: k % 10}})
 		if k%3 == 0 {
 			d.Undo()
 		}

@@ -16,11 +16,11 @@ func TestHeldPixelsNeverChange(t *testing.T) {
 	d, _ := Open(ip, lp, Options{})
 	defer d.Close()
 	for range 3 { // room in d.added's buffer, as after a few appends
-		d.Append([]Sample{{filled(4, 9), 1}})
+		d.Append([]Sample{{Pixels: filled(4, 9), Label: 1}})
 	}
 	d.Undo()
 	d.Undo()
-	i, err := d.Append([]Sample{{filled(4, 1), 1}})
+	i, err := d.Append([]Sample{{Pixels: filled(4, 1), Label: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestHeldPixelsNeverChange(t *testing.T) {
 	if _, _, err := d.Undo(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Append([]Sample{{filled(4, 2), 2}}); err != nil {
+	if _, err := d.Append([]Sample{{Pixels: filled(4, 2), Label: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(held, filled(4, 1)) || !bytes.Equal(fromSnap, filled(4, 1)) ||
@@ -48,7 +48,7 @@ func TestReadsPastLenFailLoudly(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	d, _ := Open(ip, lp, Options{})
 	defer d.Close()
-	i, _ := d.Append([]Sample{{filled(4, 7), 3}})
+	i, _ := d.Append([]Sample{{Pixels: filled(4, 7), Label: 3}})
 	d.Undo()
 	for name, read := range map[string]func(){
 		"Pixels":        func() { d.Pixels(i) },

@@ -116,7 +116,7 @@ func TestUndoRedoProperty(t *testing.T) {
 					for k := range px {
 						px[k] = byte(rng.IntN(256))
 					}
-					samples = append(samples, Sample{px, rng.IntN(10)})
+					samples = append(samples, Sample{Pixels: px, Label: rng.IntN(10)})
 					cur.labels = append(cur.labels, samples[len(samples)-1].Label)
 					cur.deleted = append(cur.deleted, false)
 					cur.pixels = append(cur.pixels, px...)
