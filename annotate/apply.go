@@ -18,6 +18,27 @@ const (
 	DoesNotFit                 // the new label does not fit the label file's dtype
 )
 
+// String names the reason in a few words ("label changed"), for counts and column headers.
+func (r Reason) String() string {
+	switch r {
+	case Applied:
+		return "applied"
+	case NotFound:
+		return "pixels not found"
+	case Ambiguous:
+		return "pixels at several samples"
+	case LabelDiffers:
+		return "label changed since"
+	case AlreadyNew:
+		return "already corrected"
+	case Repeated:
+		return "sample corrected twice"
+	case DoesNotFit:
+		return "new label does not fit the dtype"
+	}
+	return fmt.Sprintf("Reason(%d)", uint8(r))
+}
+
 // Outcome is what Apply did with one errata row.
 type Outcome struct {
 	Row    Row

@@ -140,22 +140,35 @@ type boundedReader struct {
 	line  int // bytes of the current line so far
 	seen  int // lines ended so far
 	lines int // lines before the CSV reader's first (the comment line), added to its numbers
+	err   error
 }
 
 func (b *boundedReader) offset() int { return b.lines }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.err != nil { // sticky: a bufio.Reader hands an error out once
+		return 0, b.err
+	}
 	n, err := b.r.Read(p)
 	for _, c := range p[:n] {
-		if c == '\n' {
+		switch {
+		case c == 0:
+			b.err = &FormatError{b.name, b.seen + 1, "binary data (a NUL byte): not a CSV file"}
+		case c == '\n':
 			b.seen++
 			b.line = 0
-		} else if b.line++; b.line > MaxLine {
-			return 0, &FormatError{b.name, b.seen + 1, fmt.Sprintf("longer than %d bytes: not an errata or votes line", MaxLine)}
+		default:
+			if b.line++; b.line > MaxLine {
+				b.err = &FormatError{b.name, b.seen + 1, fmt.Sprintf("longer than %d bytes: not an errata or votes line", MaxLine)}
+			}
+		}
+		if b.err != nil {
+			return 0, b.err
 		}
 	}
 	if b.total += int64(n); b.total > MaxBytes {
-		return 0, &FormatError{b.name, 0, fmt.Sprintf("larger than %d MiB: not an errata or votes file", MaxBytes>>20)}
+		b.err = &FormatError{b.name, 0, fmt.Sprintf("larger than %d MiB: not an errata or votes file", MaxBytes>>20)}
+		return 0, b.err
 	}
 	return n, err
 }

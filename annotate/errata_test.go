@@ -195,7 +195,7 @@ func TestApplyReasons(t *testing.T) {
 // A forged errata file gets an error naming the file and the line and saying what is wrong,
 // whatever it holds: an over-long line, bad hex, a negative, signed, huge or path-like index,
 // a bad label, a control character, a missing or extra field, a wrong header, a repeated
-// sample, bad votes.
+// sample, bad votes, binary data (an IDX file given as errata).
 func TestReadErrataForged(t *testing.T) {
 	const h = "index,sha256,old,new,votes,note\n"
 	d := strings.Repeat("ab", 32)
@@ -226,6 +226,8 @@ func TestReadErrataForged(t *testing.T) {
 		{h + "0," + d + ",1,2,,\n5," + d + ",1,2,,\n0," + d + ",3,4,,\n", "f.csv:4: sample 0 is corrected twice (line 2 too)"},
 		{"# comment\n" + h + "0," + d + ",1,2,,\n1,xyz,1,2,,\n", "f.csv:4: sha256 \"xyz\""},
 		{h + "0," + d + ",1,2,,\xff\xfe\n", "f.csv:2: field 6 is not UTF-8 text"},
+		{h + "0," + d + ",1,2,,\x00\n", "f.csv:2: binary data (a NUL byte)"},
+		{"\x00\x00\x08\x01\x00\x00\x27\x10", "f.csv:1: binary data (a NUL byte)"},
 	} {
 		_, err := ReadErrata(strings.NewReader(tc.text), "f.csv")
 		var fe *FormatError
