@@ -65,6 +65,7 @@ func HashImages(ctx context.Context, h idx.Header, data io.Reader) (*ImageHashes
 	one := sha256.New()
 	buf := make([]byte, 1<<15)
 	out := &ImageHashes{}
+	sampleData := &io.LimitedReader{R: r}
 	for i := range n {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -72,7 +73,8 @@ func HashImages(ctx context.Context, h idx.Header, data io.Reader) (*ImageHashes
 			}
 		}
 		one.Reset()
-		if got, err := io.CopyBuffer(one, io.LimitReader(r, sampleBytes), buf); err != nil {
+		sampleData.N = sampleBytes
+		if got, err := io.CopyBuffer(one, sampleData, buf); err != nil {
 			return nil, err
 		} else if got < sampleBytes {
 			return nil, fmt.Errorf("sample %d: %w (%d of its %d bytes)", i, io.ErrUnexpectedEOF, got, sampleBytes)

@@ -205,8 +205,12 @@ func printEstimate(w io.Writer, p *annotate.Panel, est *annotate.Estimate) {
 		state = "stopped before converging"
 	}
 	fmt.Fprintf(w, "weighted consensus (Dawid–Skene EM, %d iterations, %s); each annotator's estimated accuracy:\n", est.Iterations, state)
+	width := 0
+	for _, n := range p.Names() {
+		width = max(width, len(n))
+	}
 	for a, n := range p.Names() {
-		fmt.Fprintf(w, "  %s  %s\n", n, percent(est.Accuracy[a]))
+		fmt.Fprintf(w, "  %-*s  %s\n", width, n, percent(est.Accuracy[a]))
 	}
 }
 
