@@ -73,6 +73,9 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 		return err
 	}
 	cols = nil // the panel holds its own copy
+	if weighted && len(p.Classes()) > annotate.MaxDSClasses {
+		return usagef("agree --weighted: the files hold %d classes; Dawid–Skene estimates at most %d (its model holds a C×C matrix per annotator)", len(p.Classes()), annotate.MaxDSClasses)
+	}
 	differ, err := writeDisagreements(c.stdout, p)
 	if err != nil {
 		return err
@@ -162,7 +165,9 @@ func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int
 		fmt.Fprintf(w, "raw agreement: %s (%d of the %d samples labelled by two or more have one label; %d disagree)\n",
 			percent(s.Raw), s.Agreeing, s.Compared, differ)
 	}
-	if p.K() == 2 {
+	if p.K() == 2 && s.Cohen.N == 0 {
+		fmt.Fprintln(w, "Cohen's κ: no sample was labelled by both annotators")
+	} else if p.K() == 2 {
 		fmt.Fprintf(w, "Cohen's κ: %s over the %d samples both labelled (observed %s, by chance %s)\n",
 			kappaText(s.Cohen.Value), s.Cohen.N, percent(s.Cohen.Observed), percent(s.Cohen.Expected))
 	} else {
@@ -175,8 +180,11 @@ func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int
 		fmt.Fprintln(w, "Cohen's κ of each pair (over the samples both labelled):")
 		for a := range p.K() {
 			for b := a + 1; b < p.K(); b++ {
-				k := p.Cohen(a, b)
-				fmt.Fprintf(w, "  %-*s  %-*s  %s over %d\n", width, names[a], width, names[b], kappaText(k.Value), k.N)
+				if k := p.Cohen(a, b); k.N == 0 {
+					fmt.Fprintf(w, "  %-*s  %-*s  no sample labelled by both\n", width, names[a], width, names[b])
+				} else {
+					fmt.Fprintf(w, "  %-*s  %-*s  %s over %d\n", width, names[a], width, names[b], kappaText(k.Value), k.N)
+				}
 			}
 		}
 	}
@@ -264,7 +272,7 @@ func percent(v float64) string {
 // kappaText formats κ with four decimals, or says why it is undefined.
 func kappaText(v float64) string {
 	if math.IsNaN(v) {
-		return "undefined (one class throughout, or no sample)"
+		return "undefined (every label is one class: chance explains all agreement)"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }

@@ -280,3 +280,27 @@ func TestAgreeBadInputAndOutputs(t *testing.T) {
 	}
 	unchanged(t, "the open pair", lp, before)
 }
+
+// Files of 0 labels agree (exit 0, the header alone; κ undefined, said so); --weighted with more
+// classes than Dawid–Skene estimates is refused before anything is printed.
+func TestAgreeEmptyAndTooManyClasses(t *testing.T) {
+	dir := t.TempDir()
+	e1 := writeLabels(t, dir, "e1", idx.UByte, 1, nil)
+	e2 := writeLabels(t, dir, "e2", idx.UByte, 1, nil)
+	code, out, errOut := runCLI("agree", "--votes", filepath.Join(dir, "v.csv"), e1, e2)
+	if code != 0 || out != "index,e1,e2\n" || !strings.Contains(errOut, "Cohen's κ: no sample was labelled by both annotators") {
+		t.Fatalf("empty: exit %d %q %s", code, out, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "v.csv")); string(b) != "index,label,votes,annotators\n" {
+		t.Fatalf("votes of nothing: %q", b)
+	}
+	many := make([]int64, 300)
+	for i := range many {
+		many[i] = int64(i)
+	}
+	w1 := writeLabels(t, dir, "w1", idx.Int16, 1, many)
+	code, out, errOut = runCLI("agree", "--weighted", w1, w1)
+	if code != 2 || out != "" || !strings.Contains(errOut, "300 classes; Dawid–Skene estimates at most 256") {
+		t.Fatalf("300 classes weighted: exit %d %q %s", code, out, errOut)
+	}
+}
