@@ -74,3 +74,16 @@ func (p *Panel) Confusion(a, b int) (*Confusion, error) {
 	}
 	return m, nil
 }
+
+// Cell returns the samples annotator a labelled x and annotator b labelled y (a cell of
+// Confusion(a, b); NoLabel for either matches the samples that annotator left unlabelled),
+// increasing. O(N).
+func (p *Panel) Cell(a, b int, x, y int32) []int {
+	var out []int
+	for i := range p.n {
+		if p.Label(i, a) == x && p.Label(i, b) == y {
+			out = append(out, i)
+		}
+	}
+	return out
+}

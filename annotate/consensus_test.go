@@ -49,7 +49,8 @@ func TestPanelErrors(t *testing.T) {
 	}
 }
 
-// The confusion table between two annotators counts the samples both labelled.
+// The confusion table between two annotators counts the samples both labelled; a cell lists its
+// samples.
 func TestConfusion(t *testing.T) {
 	p := mustPanel(t, columns([][]int32{{1, 1}, {1, 2}, {2, 2}, {x, 1}, {300, 2}}))
 	m, err := p.Confusion(0, 1)
@@ -58,6 +59,12 @@ func TestConfusion(t *testing.T) {
 	}
 	if !slices.Equal(m.Classes, []int32{1, 2, 300}) || !slices.Equal(m.Counts, []int64{1, 1, 0, 0, 1, 0, 0, 1, 0}) {
 		t.Fatalf("classes %v counts %v", m.Classes, m.Counts)
+	}
+	if got := p.Cell(0, 1, 300, 2); !slices.Equal(got, []int{4}) {
+		t.Fatalf("cell (300, 2): %v", got)
+	}
+	if got := p.Cell(0, 1, x, 1); !slices.Equal(got, []int{3}) {
+		t.Fatalf("cell (none, 1): %v", got)
 	}
 }
 

@@ -16,13 +16,14 @@
 //	for i := range p.N() { if p.Disagrees(i) { … } } // or p.Disagreements()
 //	votes := p.Majority()               // per sample: label (NoLabel: no majority), votes, annotators
 //	est, err := p.DawidSkene(ctx, annotate.DSOptions{}) // weighted labels, each annotator's accuracy
-//	k := annotate.Cohen(annotator, adjudicated) // κ of any two columns
+//	k, err := annotate.Cohen(annotator, adjudicated) // κ of any two columns (p.Cohen(a, b) within a panel)
 //	m, err := p.Confusion(0, 1)          // the C×C table between two annotators
+//	samples := p.Cell(0, 1, 4, 9)        // the samples of one cell: 0 said 4, 1 said 9
 //
 // Errata:
 //
-//	h, err := annotate.HashImages(ctx, r, header) // the images file's SHA-256 and each sample's
-//	e, err := annotate.MakeErrata(h, old, new, votes, note)
+//	h, err := annotate.HashImages(ctx, header, data) // the images file's SHA-256 and each sample's
+//	e, err := annotate.MakeErrata(h, old, new, votes, note) // a row per sample whose label changed
 //	err = e.WriteCSV(w, "t10k-images-idx3-ubyte.gz")
 //	e, err = annotate.ReadErrata(r, "errata.csv")  // untrusted: bounded, errors name file and line
 //	outcomes := annotate.Apply(e, h.Samples, labels, fits) // where each row applies, or why not
