@@ -145,6 +145,13 @@ func writeDisagreements(out io.Writer, p *annotate.Panel) (int, error) {
 	return differ, w.Flush()
 }
 
+// maxPairs is the most annotators whose pairs' Cohen's κ printSummary lists (45 pairs): each pair
+// costs a pass over the samples.
+const maxPairs = 10
+
+// maxClassesListed is the most classes whose agreement printSummary lists, a line each.
+const maxClassesListed = 256
+
 // printSummary writes agree's summary to w.
 func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int) {
 	names := p.Names()
@@ -177,18 +184,11 @@ func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int
 			fmt.Fprintf(w, "Fleiss' κ: %s over the %d samples every annotator labelled (observed %s, by chance %s)\n",
 				kappaText(s.Fleiss.Value), s.Fleiss.N, percent(s.Fleiss.Observed), percent(s.Fleiss.Expected))
 		}
-		fmt.Fprintln(w, "Cohen's κ of each pair (over the samples both labelled):")
-		for a := range p.K() {
-			for b := a + 1; b < p.K(); b++ {
-				if k := p.Cohen(a, b); k.N == 0 {
-					fmt.Fprintf(w, "  %-*s  %-*s  no sample labelled by both\n", width, names[a], width, names[b])
-				} else {
-					fmt.Fprintf(w, "  %-*s  %-*s  %s over %d\n", width, names[a], width, names[b], kappaText(k.Value), k.N)
-				}
-			}
-		}
+		printPairs(w, p, width)
 	}
-	if len(s.Classes) > 0 {
+	if len(s.Classes) > maxClassesListed {
+		fmt.Fprintf(w, "per class: not listed for more than %d classes (%d given)\n", maxClassesListed, len(s.Classes))
+	} else if len(s.Classes) > 0 {
 		fmt.Fprintln(w, "per class: its labels, agreement (when one annotator gives it, how often another gives it too), the class most confused with it (annotator pairs)")
 		for _, ca := range s.Classes {
 			if ca.Given == 0 {
@@ -203,6 +203,26 @@ func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int
 	}
 	if differ > 0 {
 		fmt.Fprintf(w, "%d samples with differing labels listed on stdout\n", differ)
+	}
+}
+
+// printPairs writes each pair's Cohen's κ (names padded to width), or, for more than maxPairs
+// annotators, that they are not listed.
+func printPairs(w io.Writer, p *annotate.Panel, width int) {
+	names := p.Names()
+	if p.K() > maxPairs {
+		fmt.Fprintf(w, "Cohen's κ of each pair: not listed for more than %d annotators (%d pairs)\n", maxPairs, p.K()*(p.K()-1)/2)
+		return
+	}
+	fmt.Fprintln(w, "Cohen's κ of each pair (over the samples both labelled):")
+	for a := range p.K() {
+		for b := a + 1; b < p.K(); b++ {
+			if k := p.Cohen(a, b); k.N == 0 {
+				fmt.Fprintf(w, "  %-*s  %-*s  no sample labelled by both\n", width, names[a], width, names[b])
+			} else {
+				fmt.Fprintf(w, "  %-*s  %-*s  %s over %d\n", width, names[a], width, names[b], kappaText(k.Value), k.N)
+			}
+		}
 	}
 }
 

@@ -282,7 +282,8 @@ func TestAgreeBadInputAndOutputs(t *testing.T) {
 }
 
 // Files of 0 labels agree (exit 0, the header alone; κ undefined, said so); --weighted with more
-// classes than Dawid–Skene estimates is refused before anything is printed.
+// classes than Dawid–Skene estimates is refused before anything is printed; the summary of many
+// annotators or classes stays short.
 func TestAgreeEmptyAndTooManyClasses(t *testing.T) {
 	dir := t.TempDir()
 	e1 := writeLabels(t, dir, "e1", idx.UByte, 1, nil)
@@ -302,5 +303,15 @@ func TestAgreeEmptyAndTooManyClasses(t *testing.T) {
 	code, out, errOut = runCLI("agree", "--weighted", w1, w1)
 	if code != 2 || out != "" || !strings.Contains(errOut, "300 classes; Dawid–Skene estimates at most 256") {
 		t.Fatalf("300 classes weighted: exit %d %q %s", code, out, errOut)
+	}
+	// Without --weighted they agree; the summary does not list 300 classes nor 55 pairs.
+	eleven := []string{"agree"}
+	for range 11 {
+		eleven = append(eleven, w1)
+	}
+	code, _, errOut = runCLI(eleven...)
+	if code != 0 || !strings.Contains(errOut, "per class: not listed for more than 256 classes (300 given)") ||
+		!strings.Contains(errOut, "Cohen's κ of each pair: not listed for more than 10 annotators (55 pairs)") || strings.Count(errOut, "\n") > 20 {
+		t.Fatalf("11 annotators of 300 classes: exit %d\n%s", code, errOut)
 	}
 }
