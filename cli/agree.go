@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 
 	"idxlabel/annotate"
@@ -23,7 +24,8 @@ import (
 // the samples every annotator labelled, each pair's Cohen's κ for three or more, and per class
 // the specific agreement and the class most confused with it). --consensus writes the majority
 // labels (more than half of the annotators who labelled a sample agree; −2147483648 otherwise),
-// or with --weighted Dawid–Skene's; --votes writes CSV index,label,votes,annotators for every
+// or with --weighted Dawid–Skene's, with the class names of the first input that has them
+// beside it (keepNames); --votes writes CSV index,label,votes,annotators for every
 // sample. Outputs follow claimOutputs' rule. Exit status: 0 all agree, 1 some disagree, 2 a
 // usage error or anything that stopped it (failure).
 func runAgree(c *cli, args []string) error {
@@ -41,17 +43,28 @@ func runAgree(c *cli, args []string) error {
 
 func agree(c *cli, files []string, consensusOut, votesOut string, weighted, force bool) error {
 	var outputs []string
-	for _, o := range []string{consensusOut, votesOut} {
-		if o != "" {
-			outputs = append(outputs, o)
-		}
+	if consensusOut != "" {
+		outputs = append(outputs, consensusOut, namesFileFor(consensusOut))
 	}
+	if votesOut != "" {
+		outputs = append(outputs, votesOut)
+	}
+	var classNames map[int]string
 	if len(outputs) > 0 {
 		release, err := claimOutputs(files, outputs, force, nil)
 		if err != nil {
 			return err
 		}
 		defer release()
+		var namesFile string
+		if consensusOut != "" {
+			classNames, namesFile = c.findNames(files...)
+		}
+		if namesFile != "" {
+			if err := checkOutputs(append(slices.Clone(files), namesFile), outputs); err != nil {
+				return err
+			}
+		}
 	}
 	names := annotatorNames(files)
 	cols := make([]annotate.Column, len(files))
@@ -96,6 +109,9 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 	}
 	if consensusOut != "" {
 		if err := writeConsensus(c.stderr, consensusOut, result, firstType, weighted); err != nil {
+			return err
+		}
+		if err := c.keepNames(consensusOut, classNames); err != nil {
 			return err
 		}
 	}

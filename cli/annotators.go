@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"idxlabel/annotate"
+	"idxlabel/dataset"
 	"idxlabel/idx"
 	"idxlabel/store"
 )
@@ -109,4 +112,45 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// namesFileFor is the class-name file a writer puts beside an output label file (the
+// builder's rule, dataset.NamesFileFor): claimed with the label file, since one left from
+// before would name the new classes.
+func namesFileFor(labels string) string { return dataset.NamesFileFor(labels) }
+
+// findNames returns the class names of the first of labels that has a class-name file beside
+// it (store.FindClassNames), and that file; a class-name file that cannot be read is said on
+// stderr and left out, as the builder does.
+func (c *cli) findNames(labels ...string) (map[int]string, string) {
+	for _, l := range labels {
+		names, file, err := store.FindClassNames(l)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "idxlabel: %v (class names left out)\n", err)
+			continue
+		}
+		if file != "" {
+			return names, file
+		}
+	}
+	return nil, ""
+}
+
+// keepNames writes names beside the output label file out (namesFileFor), or removes a
+// class-name file left there when there are none, as the builder does (dataset.Write); it says
+// on stderr when another class-name file beside out would be read instead. Errors: writing or
+// removing the file.
+func (c *cli) keepNames(out string, names map[int]string) error {
+	target := namesFileFor(out)
+	if len(names) > 0 {
+		if err := store.WriteClassNames(target, names); err != nil {
+			return err
+		}
+	} else if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if _, found, _ := store.FindClassNames(out); found != "" && found != target {
+		fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file; remove or rename it if it does not name these classes\n", found, out)
+	}
+	return nil
 }

@@ -109,11 +109,18 @@ func runApplyErrata(c *cli, args []string) error {
 }
 
 func applyErrata(c *cli, errataFile, images, labels, out string, force bool) error {
-	release, err := claimOutputs([]string{errataFile, images, labels}, []string{out}, force, nil)
+	inputs, outputs := []string{errataFile, images, labels}, []string{out, namesFileFor(out)}
+	release, err := claimOutputs(inputs, outputs, force, nil)
 	if err != nil {
 		return err
 	}
 	defer release()
+	names, namesFile := c.findNames(labels)
+	if namesFile != "" {
+		if err := checkOutputs(append(inputs, namesFile), outputs); err != nil {
+			return err
+		}
+	}
 	f, _, err := atomicfile.OpenRegular(errataFile)
 	if err != nil {
 		return err
@@ -168,6 +175,9 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 	}
 	atomicfile.RemoveStale(out, atomicfile.StaleAge)
 	if err := idx.WriteFile(out, arr); err != nil {
+		return err
+	}
+	if err := c.keepNames(out, names); err != nil {
 		return err
 	}
 	by := ""

@@ -250,3 +250,55 @@ func TestErrataForgedAndBadInput(t *testing.T) {
 		t.Fatal("--force did not replace the output")
 	}
 }
+
+// The class names beside the labels travel with the result, as the builder's outputs keep them:
+// apply-errata and agree --consensus write them beside OUT_LABELS (OUT_LABELS.classes.txt), a
+// class-name file already there is an output like the labels (refused without --force, removed
+// when the inputs have no names), and an output that is an input's class-name file is refused.
+func TestAnnotatorOutputsKeepClassNames(t *testing.T) {
+	dir := t.TempDir()
+	ip := uniqueImages(t, dir, 3)
+	lp := writeLabels(t, dir, "labels", idx.UByte, 1, []int64{0, 1, 2})
+	os.WriteFile(lp+".classes.txt", []byte("zero\none\ntwo\n"), 0o644)
+	other := writeLabels(t, dir, "other", idx.UByte, 1, []int64{0, 2, 2})
+	code, errata, _ := runCLI("errata", ip, lp, other)
+	errataPath := filepath.Join(dir, "errata.csv")
+	os.WriteFile(errataPath, []byte(errata), 0o644)
+	outDir := t.TempDir()
+	out := filepath.Join(outDir, "fixed")
+	if code != 0 {
+		t.Fatal("errata")
+	}
+	os.WriteFile(out+".classes.txt", []byte("old\n"), 0o644)
+	if code, _, errOut := runCLI("apply-errata", errataPath, ip, lp, out); code != 2 || !strings.Contains(errOut, out+".classes.txt: exists (use --force") {
+		t.Fatalf("a class-name file in the way: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI("apply-errata", "--force", errataPath, ip, lp, out); code != 0 {
+		t.Fatalf("apply-errata: exit %d %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(out + ".classes.txt"); string(b) != "zero\none\ntwo\n" {
+		t.Fatalf("the class names beside the output: %q", b)
+	}
+	cons := filepath.Join(outDir, "cons")
+	if code, _, errOut := runCLI("agree", "--consensus", cons, lp, other, other); code != 1 {
+		t.Fatalf("agree: exit %d %q", code, errOut)
+	}
+	if b, _ := os.ReadFile(cons + ".classes.txt"); string(b) != "zero\none\ntwo\n" {
+		t.Fatalf("the class names beside the consensus: %q", b)
+	}
+	// Inputs without names: the class-name file left beside the output goes.
+	if code, _, errOut := runCLI("agree", "--force", "--consensus", cons, other, other); code != 0 {
+		t.Fatalf("agree --force: exit %d %q", code, errOut)
+	}
+	if _, err := os.Stat(cons + ".classes.txt"); err == nil {
+		t.Fatal("a class-name file of other classes was left beside the consensus")
+	}
+	// An output that is the input's class-name file.
+	shared := filepath.Join(dir, "classes.txt")
+	os.Remove(lp + ".classes.txt")
+	os.WriteFile(shared, []byte("a\nb\nc\n"), 0o644)
+	if code, _, errOut := runCLI("apply-errata", "--force", errataPath, ip, lp, shared); code != 2 || !strings.Contains(errOut, "output is the input "+shared) {
+		t.Fatalf("onto the input's class-name file: exit %d %q", code, errOut)
+	}
+	unchanged(t, "the input's class-name file", shared, []byte("a\nb\nc\n"))
+}
