@@ -128,3 +128,16 @@ func TestWidgetsKnowNeitherWindowNorStore(t *testing.T) {
 		}
 	}
 }
+
+// annotate (agreement, consensus, errata) stands on the codec and the sample set alone: no Fyne,
+// no store, no scans, so the command line and the window use it alike.
+func TestAnnotateStandsOnIdxAndSample(t *testing.T) {
+	for _, p := range goList(t, "./annotate/...") {
+		for _, d := range p.Deps {
+			program := strings.HasPrefix(d, "idxlabel/") && d != "idxlabel/idx" && d != "idxlabel/sample" && !strings.HasPrefix(d, "idxlabel/internal/")
+			if program || strings.HasPrefix(d, "fyne.io/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
