@@ -69,6 +69,10 @@ const (
 	// testStateEnv names a file the window rewrites each time it shows the cursor
 	// (controller.renderCursor) with one line of its state: see writeTestState.
 	testStateEnv = "IDXLABEL_TEST_STATE"
+	// testImportGateEnv names a file: an import, once its images are read, waits until that
+	// file exists before it hands them to the window, so keys sent meanwhile meet an import
+	// in progress however fast the machine reads.
+	testImportGateEnv = "IDXLABEL_TEST_IMPORT_GATE"
 )
 
 // waitGate waits until the file the environment variable env names exists (at once when env is

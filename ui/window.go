@@ -59,7 +59,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	nameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
 	w.jobs = newJobs(fyne.Do, func() { w.c.idle() })
-	w.d = &dialogs{win: win, done: func() {
+	w.d = &dialogs{win: win, prefs: a.Preferences(), done: func() {
 		w.keys.focusGrid()
 		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
 	}}
@@ -140,7 +140,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		},
 	}}
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
-	w.imp = &importer{c: c, d: w.d, win: win}
+	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
 	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
