@@ -36,6 +36,8 @@ type dialogs struct {
 	prefs fyne.Preferences // where the choosers remember their folders (chooser.go)
 	open  []*prompt
 	done  func()
+	// changed runs when a prompt opens or closes (nil: nothing): the tests' state line follows.
+	changed func()
 }
 
 // choose opens a chooser for spec (chooser.go); picked gets the path chosen.
@@ -69,10 +71,16 @@ func (p *dialogs) show(key string, d dialog.Dialog, cancel, accept func(), onClo
 		if onClosed != nil {
 			onClosed()
 		}
+		if p.changed != nil {
+			p.changed()
+		}
 	})
 	d.Show()
 	q.depth = len(p.win.Canvas().Overlays().List())
 	p.open = append(p.open, q)
+	if p.changed != nil {
+		p.changed()
+	}
 }
 
 // showPassing shows d, a job's progress, as a prompt for key that takes no key but Escape

@@ -222,9 +222,9 @@ func TestImportOntoNamedClasses(t *testing.T) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}
 		}
-		var checks []*widget.Check
+		var checks []*enterCheck
 		walkOverlay(w, func(o fyne.CanvasObject) {
-			if c, ok := o.(*widget.Check); ok && c.Text == "" {
+			if c, ok := o.(*enterCheck); ok {
 				checks = append(checks, c)
 			}
 		})

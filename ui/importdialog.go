@@ -57,7 +57,8 @@ func (m *importer) importOptions(f found) {
 	where := widget.NewRadioGroup(choices, nil)
 	where.Required = true
 
-	mp := newMappingView(f)
+	var d *dialog.ConfirmDialog
+	mp := newMappingView(f, func() { d.Confirm() })
 	update := func() {
 		t := normalize.Target{}
 		if into == intoOpen {
@@ -71,6 +72,7 @@ func (m *importer) importOptions(f found) {
 			into = intoNew
 		}
 		update()
+		m.win.Canvas().Unfocus() // Enter imports (a focused choice would keep it)
 	}
 	where.SetSelected(choices[min(into, len(choices)-1)])
 	if len(choices) == 1 {
@@ -91,7 +93,6 @@ func (m *importer) importOptions(f found) {
 	if f.tree == nil {
 		opts.Append("Label", label)
 	}
-	var d *dialog.ConfirmDialog
 	content := container.NewBorder(container.NewVBox(form, mp.head), opts, nil, nil, mp.box)
 	d = dialog.NewCustomConfirm("Import images", "Import", "Cancel", content, func(ok bool) {
 		if !ok {
@@ -174,18 +175,19 @@ type mappingView struct {
 	many map[int]int       // folders by class
 }
 
-func newMappingView(f found) *mappingView {
+// newMappingView makes the list of f's class folders; enter runs on Enter typed on a check.
+func newMappingView(f found, enter func()) *mappingView {
 	v := &mappingView{f: f, head: widget.NewLabel("")}
 	v.head.Wrapping = fyne.TextWrapWord
 	v.list = widget.NewList(func() int { return len(v.rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, widget.NewCheck("", nil), nil, l)
+			return container.NewBorder(nil, nil, newEnterCheck(enter), nil, l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
-			check := box.Objects[1].(*widget.Check)
+			check := box.Objects[1].(*enterCheck)
 			check.OnChanged = nil
 			check.SetChecked(v.keep[id])
 			check.OnChanged = func(on bool) {
@@ -255,6 +257,9 @@ func (v *mappingView) sum() {
 	if skipped > 0 {
 		text += fmt.Sprintf(" %s skipped.", plural(skipped, "folder"))
 	}
+	if n := len(v.f.tree.Skipped); n > 0 {
+		text += fmt.Sprintf(" %s skipped (not an image in a class folder): the report lists %s.", plural(n, "other file"), itThem(n))
+	}
 	v.head.SetText(text)
 	v.list.Refresh()
 }
@@ -322,4 +327,34 @@ func (v *mappingView) plan(p *plan) error {
 	slices.Sort(p.classes)
 	p.classes = slices.Compact(p.classes)
 	return nil
+}
+
+// enterCheck is a check box in a prompt that runs onEnter on Enter (a focused check box takes
+// the keys, and Enter would do nothing).
+type enterCheck struct {
+	widget.Check
+	onEnter func()
+}
+
+func newEnterCheck(onEnter func()) *enterCheck {
+	c := &enterCheck{onEnter: onEnter}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// TypedKey runs onEnter on Enter and hands other keys to the check box.
+func (c *enterCheck) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
+		c.onEnter()
+		return
+	}
+	c.Check.TypedKey(k)
+}
+
+// itThem is "it" for 1, else "them".
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }

@@ -31,7 +31,7 @@ type menuActions struct {
 	acceptSuggestions                                                 func()
 	checkDataset, exportReport                                        func()
 	appendDataset, saveShown, splitDataset, classNames                func()
-	confusion, showMap                                                func()
+	confusion, showMap, scanAgain                                     func()
 	changeLogOn                                                       func() bool
 }
 
@@ -105,6 +105,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
+		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
 		item("Split Dataset…", nil, a.splitDataset),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)

@@ -356,14 +356,18 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 // edits. The main window is the application's master: closing it ends the program.
 func (s *saver) quit() {
 	s.confirmUnsaved("Quit", func() {
-		if s.c.demo {
-			s.c.ds.Abandon()
-		}
-		s.c.ds.Close()
-		if s.closing != nil {
-			s.closing()
-		}
-		s.win.Close()
+		// The jobs running (a scan, an export, an import) are cancelled, and the window closes
+		// once their goroutines have ended: none is cut off half way through a file.
+		s.c.jobs.stopThen(func() {
+			if s.c.demo {
+				s.c.ds.Abandon()
+			}
+			s.c.ds.Close()
+			if s.closing != nil {
+				s.closing()
+			}
+			s.win.Close()
+		})
 	}, nil)
 }
 

@@ -97,7 +97,10 @@ var testStateFile = os.Getenv(testStateEnv)
 // "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
 // shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
-// decided yet, -1 elsewhere> tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">".
+// decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
+// waiting for a job> prompt=<the key of the prompt on top, "-" for none> tabs=<the health
+// check's kind buttons, "Duplicates_4|Leaks_…">". It is written again when a prompt opens or
+// closes (dialogs.changed).
 // Its cost grows with the cursor's position: tests only.
 func (c *controller) writeTestState() {
 	if testStateFile == "" {
@@ -124,7 +127,12 @@ func (c *controller) writeTestState() {
 	if top >= g.Offset() && top+ge.CellH <= g.Offset()+g.Size().Height {
 		insight = 1
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	prompt := "-"
+	if n := len(c.d.open); n > 0 {
+		prompt = strings.ReplaceAll(c.d.open[n-1].key, " ", "_")
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s",
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt)
 	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
