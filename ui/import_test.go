@@ -164,7 +164,7 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	}
 	importFolder(t, w, q, dir, func() {
 		text := overlayText(w)
-		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "A new dataset", `eight/  →  class 0 "eight"  ·  2 images`, `zero/  →  class 9 "zero"  ·  2 images  ·  NEW class`, "20 images in 10 class folders → 10 classes."} {
+		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "A new dataset", `eight/  →  class 0 "eight"  ·  2 images`, `zero/  →  class 9 "zero"  ·  2 images  ·  class without name or samples`, "20 images in 10 class folders → 10 classes."} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}
@@ -217,7 +217,7 @@ func TestImportOntoNamedClasses(t *testing.T) {
 	uncheck := func() {
 		text := overlayText(w)
 		for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
-			`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder match no class of the dataset"} {
+			`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}

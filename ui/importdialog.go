@@ -173,6 +173,7 @@ type mappingView struct {
 	box  fyne.CanvasObject // the list, at least mappingRows rows high (fewer when there are fewer)
 	tot  map[int]int       // images by class
 	many map[int]int       // folders by class
+	has  map[int]bool      // the classes the dataset has
 }
 
 // newMappingView makes the list of f's class folders; enter runs on Enter typed on a check.
@@ -218,6 +219,10 @@ func (v *mappingView) show(t normalize.Target) {
 		return
 	}
 	v.rows, v.err = v.f.tree.Map(t)
+	v.has = map[int]bool{}
+	for _, c := range t.Classes {
+		v.has[c] = true
+	}
 	v.keep = make([]bool, len(v.rows))
 	for k := range v.keep {
 		v.keep[k] = true
@@ -252,7 +257,11 @@ func (v *mappingView) sum() {
 		text += " The folders are named, not numbered: classes are numbered in sorted name order, as torchvision's ImageFolder and idxlabel import number them, and the names are kept."
 	}
 	if none > 0 {
-		text += fmt.Sprintf(" %s match no class of the dataset: each becomes the new class shown; uncheck one to skip it.", plural(none, "folder"))
+		verb := "match"
+		if none == 1 {
+			verb = "matches"
+		}
+		text += fmt.Sprintf(" %s %s no class of the dataset by name or number: each goes to the class shown (a new one, or one without name or samples yet, which takes the folder's name); uncheck one to skip it.", plural(none, "folder"), verb)
 	}
 	if skipped > 0 {
 		text += fmt.Sprintf(" %s skipped.", plural(skipped, "folder"))
@@ -284,7 +293,11 @@ func (v *mappingView) rowText(id int) string {
 			cls = "class " + strconv.Itoa(r.Class)
 		}
 	}
-	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, plural(r.Images, "image"), matchText[r.Match])
+	how := matchText[r.Match]
+	if r.Match == normalize.MatchNone && v.has[r.Class] {
+		how = "class without name or samples"
+	}
+	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, plural(r.Images, "image"), how)
 	if v.keep[id] && v.many[r.Class] > 1 {
 		text += count("  (%d images in the class from %d folders)", v.tot[r.Class], v.many[r.Class])
 	}

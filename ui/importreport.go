@@ -22,7 +22,8 @@ func (m *importer) report(dir string, added []store.Sample, skipped []string, na
 		text = fmt.Sprintf("Added %s (undo removes them all): %s.", plural(len(added), "sample"), perClass(added, names))
 	}
 	if len(skipped) == 0 {
-		m.d.inform("Import", text)
+		d := dialog.NewInformation("Import", text, m.win)
+		m.d.show("import report", d, d.Dismiss, nil, nil)
 		return
 	}
 	text += fmt.Sprintf(" Skipped %s:", plural(len(skipped), "file"))

@@ -105,8 +105,8 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
-		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
 		item("Split Dataset…", nil, a.splitDataset),
+		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/report"
@@ -90,6 +92,31 @@ func waitGate(ctx context.Context, env string) {
 	}
 }
 
+// cutTexts names the texts of the window that do not fit their place now, "status,show" ("-"
+// for none): the status line (wrapped onto more lines than its place has, or wider than its
+// place on one line), the Show list narrower than its longest entry.
+func (c *controller) cutTexts() string {
+	var cut []string
+	st := c.out.footer.status
+	th := st.Theme()
+	wide := fyne.MeasureText(st.Text, th.Size(theme.SizeNameText), st.TextStyle).Width+2*th.Size(theme.SizeNameInnerPadding) > st.Size().Width+0.5
+	if st.Wrapping == fyne.TextWrapOff && wide || st.Size().Height+0.5 < st.MinSize().Height {
+		cut = append(cut, "status")
+	}
+	sel := c.out.side.showList
+	for _, o := range sel.Options {
+		need := fyne.MeasureText(o, th.Size(theme.SizeNameText), fyne.TextStyle{}).Width + 4*th.Size(theme.SizeNameInnerPadding) + th.Size(theme.SizeNameInlineIcon)
+		if need > sel.Size().Width {
+			cut = append(cut, "show")
+			break
+		}
+	}
+	if len(cut) == 0 {
+		return "-"
+	}
+	return strings.Join(cut, ",")
+}
+
 // testStateFile is the file testStateEnv names ("" when not set), read once.
 var testStateFile = os.Getenv(testStateEnv)
 
@@ -98,10 +125,10 @@ var testStateFile = os.Getenv(testStateEnv)
 // shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
 // decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
-// waiting for a job> prompt=<the key of the prompt on top, "-" for none> tabs=<the health
-// check's kind buttons, "Duplicates_4|Leaks_…">". It is written again when a prompt opens or
-// closes (dialogs.changed).
-// Its cost grows with the cursor's position: tests only.
+// waiting for a job> prompt=<the key of the prompt on top, "question" for one without, "-" for
+// none> class=<the class the grid is filtered to, or -> cut=<texts that do not fit: cutTexts>
+// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">". It is written again when a
+// prompt opens or closes (dialogs.changed). Its cost grows with the cursor's position: tests only.
 func (c *controller) writeTestState() {
 	if testStateFile == "" {
 		return
@@ -130,9 +157,16 @@ func (c *controller) writeTestState() {
 	prompt := "-"
 	if n := len(c.d.open); n > 0 {
 		prompt = strings.ReplaceAll(c.d.open[n-1].key, " ", "_")
+		if prompt == "" {
+			prompt = "question" // a prompt without a key (dialogs.ask, inform)
+		}
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s",
-		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt)
+	class := "-"
+	if f := c.v.filter.Class; f != nil {
+		class = fmt.Sprint(*f)
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
 	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
