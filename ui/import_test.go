@@ -385,3 +385,16 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		t.Fatal("light ink on the paper gave the same sample as automatic ink")
 	}
 }
+
+// The report counts the first classes one by one and says how many more there are.
+func TestPerClassIsBounded(t *testing.T) {
+	var samples []store.Sample
+	for k := range 1000 {
+		samples = append(samples, store.Sample{Label: k})
+	}
+	w, _ := demoWindow(t, false)
+	got := perClass(samples, w.c.classes)
+	if !strings.HasPrefix(got, "class 0: 1, class 1: 1") || !strings.HasSuffix(got, "class 19: 1, … and 980 more classes") {
+		t.Fatalf("perClass: %q", got)
+	}
+}

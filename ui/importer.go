@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 
@@ -211,21 +212,30 @@ func sourceOf(dir, path string) string {
 // InkLight, InkDark), as the command line's --ink auto|light|dark.
 var inkChoices = []string{"Automatic (from the image's border)", "Light on dark (like MNIST)", "Dark on light (paper, scans)"}
 
-// perClass counts samples by class, in class order: "class 0 (eight) 180, class 1 (five) 178".
+// perClass counts samples by class, in class order, the first maxPerClass classes: "class 0
+// (eight): 180, class 1 (five): 178, … and 990 more classes".
 func perClass(samples []store.Sample, names classNames) string {
 	n := map[int]int{}
 	for _, s := range samples {
 		n[s.Label]++
 	}
-	var out string
-	for _, k := range slices.Sorted(maps.Keys(n)) {
-		if out != "" {
-			out += ", "
-		}
-		out += fmt.Sprintf("%s: %s", classWord(k, names), count("%d", n[k]))
+	var parts []string
+	classes := slices.Sorted(maps.Keys(n))
+	for _, k := range classes[:min(len(classes), maxPerClass)] {
+		parts = append(parts, fmt.Sprintf("%s: %s", classWord(k, names), count("%d", n[k])))
 	}
-	return out
+	if more := len(classes) - maxPerClass; more > 0 {
+		word := "classes"
+		if more == 1 {
+			word = "class"
+		}
+		parts = append(parts, count("… and %d more ", more)+word)
+	}
+	return strings.Join(parts, ", ")
 }
+
+// maxPerClass is how many classes the import report counts one by one.
+const maxPerClass = 20
 
 // classWord names class k in a sentence: "class 3 (three)", "no label".
 func classWord(k int, names classNames) string {
