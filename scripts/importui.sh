@@ -36,23 +36,8 @@ fail() {
   [ -f "$state" ] && echo "state: $(cat "$state")" >&2
   cat "$log" >&2; exit 1
 }
-# until_state REGEX WHAT: waits (up to 60 s) until the window's state line matches REGEX.
-until_state() {
-  for _ in $(seq 600); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
-  fail "$2 (the window's state never matched $1)"
-}
 # shot NAME: a screenshot to $IMPORTUI_SHOTS-NAME.png when that is set (once the frame is drawn).
 shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:- png:"$shots-$1.png"; }; }
-# start ARGS…: starts the app (its state in $state) and waits for its window.
-start() {
-  rm -f "$state"
-  IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
-  APP_PID=$!
-  MAIN=$(wait_window) || fail "no window appeared within 60 s"
-  sleep 2
-  xdotool windowfocus "$MAIN"
-  sleep 0.3
-}
 # choose_folder DIR: types DIR into the open folder chooser and picks it; the import dialog opens.
 choose_folder() {
   until_state "prompt=choose_import" "no folder chooser for the import"
@@ -75,6 +60,16 @@ save_as() {
   for _ in $(seq 300); do [ -f "$1/mydata-labels-idx1-ubyte.gz" ] && break; sleep 0.1; done
   [ -f "$1/mydata-images-idx3-ubyte.gz" ] && [ -f "$1/mydata-labels-idx1-ubyte.gz" ] || fail "Save As wrote no pair in $1"
   sleep 0.5
+}
+
+# same_as_cli DIR WHOSE: the pair Save As wrote in DIR (and its class-name file) must be byte for
+# byte what idxlabel import wrote from the same folder.
+same_as_cli() {
+  for f in images-idx3-ubyte labels-idx1-ubyte; do
+    gunzip -c "$1/mydata-$f.gz" | cmp -s - "$work/cli-$f" || fail "$2 $f differ from idxlabel import's"
+  done
+  cmp -s "$1/mydata-labels-idx1-ubyte.gz.classes.txt" "$work/cli-labels-idx1-ubyte.classes.txt" ||
+    fail "$2 class-name file differs from idxlabel import's (or is missing)"
 }
 
 # Generated images: 6 per class of bars and boxes that differ by class and sample, exported as
@@ -107,7 +102,7 @@ for w in zero one two three four five six seven eight nine; do mv "$work/png/$k"
 [ -f "$work/cli-labels-idx1-ubyte.classes.txt" ] || fail "idxlabel import wrote no class-name file"
 
 # 1. New Dataset, Ctrl+I from the draw window, import, Save As: what idxlabel import writes.
-start
+start_state
 xdotool key --clearmodifiers ctrl+n
 until_state "prompt=new_dataset" "Ctrl+N opened no New Dataset dialog"
 xdotool key --clearmodifiers Return
@@ -124,16 +119,12 @@ until_state "prompt=import_report" "the import ended without its report"
 until_state "samples=60 dataset=untitled " "the import did not add the 60 images to the new dataset"
 xdotool key --clearmodifiers Return
 save_as "$work/out1"
-for f in images-idx3-ubyte labels-idx1-ubyte; do
-  gunzip -c "$work/out1/mydata-$f.gz" | cmp -s - "$work/cli-$f" || fail "the window's $f differ from idxlabel import's"
-done
-cmp -s "$work/out1/mydata-labels-idx1-ubyte.gz.classes.txt" "$work/cli-labels-idx1-ubyte.classes.txt" ||
-  fail "the window's class-name file differs from idxlabel import's (or is missing)"
+same_as_cli "$work/out1" "the window's"
 echo "importui: New Dataset, Ctrl+I in the draw window, import, Save As: the pair and class names idxlabel import writes"
 quit_app || fail "Ctrl+Q after the save"
 
 # 2. An import while the demo is open goes into a new dataset by default.
-start
+start_state
 until_state "dataset=demo " "the demo did not open"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$tree"
@@ -142,11 +133,7 @@ until_state "prompt=import_report" "the import from the demo ended without its r
 until_state "samples=60 dataset=untitled " "the import from the demo did not go into a new dataset"
 xdotool key --clearmodifiers Return
 save_as "$work/out2"
-for f in images-idx3-ubyte labels-idx1-ubyte; do
-  gunzip -c "$work/out2/mydata-$f.gz" | cmp -s - "$work/cli-$f" || fail "the new dataset's $f differ from idxlabel import's"
-done
-cmp -s "$work/out2/mydata-labels-idx1-ubyte.gz.classes.txt" "$work/cli-labels-idx1-ubyte.classes.txt" ||
-  fail "the new dataset's class-name file differs from idxlabel import's (or is missing)"
+same_as_cli "$work/out2" "the new dataset's"
 echo "importui: with the demo open, the import went into a new dataset (as idxlabel import writes it); the demo got nothing"
 quit_app || fail "Ctrl+Q after the import from the demo"
 
@@ -154,12 +141,9 @@ quit_app || fail "Ctrl+Q after the import from the demo"
 # classes).
 gate=$XVFB_CFG/gate
 labels=$work/p-labels-idx1-ubyte
-rm -f "$state"
-IDXLABEL_TEST_IMPORT_GATE=$gate IDXLABEL_TEST_STATE=$state "$bin" "$work/p-images-idx3-ubyte" "$labels" >>"$log" 2>&1 &
-APP_PID=$!
-MAIN=$(wait_window) || fail "no window for the pair"
-sleep 2
-xdotool windowfocus "$MAIN"
+export IDXLABEL_TEST_IMPORT_GATE=$gate
+start_state "$work/p-images-idx3-ubyte" "$labels"
+unset IDXLABEL_TEST_IMPORT_GATE
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$work/numbered"
@@ -196,7 +180,7 @@ cp "$tree/zero/$png" "$bad/bell"$'\a'"/a.png"
 cp "$tree/zero/$png" "$bad/loop/in/a.png"
 ln -s .. "$bad/loop/in/up"
 for k in $(seq 300); do mkdir -p "$bad/c$k"; cp "$tree/one/$(ls "$tree/one" | head -n 1)" "$bad/c$k/a.png"; done
-start
+start_state
 until_state "dataset=demo " "the demo did not open"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$bad"

@@ -34,22 +34,9 @@ fail() {
   [ -f "$state" ] && echo "state: $(cat "$state")" >&2
   cat "$log" >&2; exit 1
 }
-until_state() {
-  for _ in $(seq 300); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
-  fail "$2 (the window's state never matched $1)"
-}
-start() {
-  rm -f "$state"
-  IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
-  APP_PID=$!
-  MAIN=$(wait_window) || fail "no window appeared within 60 s"
-  sleep 2
-  xdotool windowfocus "$MAIN"
-  sleep 0.3
-}
 
 # 1. Ctrl+G twice.
-start "$base-images-idx3-ubyte" "$base-labels-idx1-ubyte"
+start_state "$base-images-idx3-ubyte" "$base-labels-idx1-ubyte"
 until_state "cursor=0 " "the pair did not open with the cursor on sample 0"
 for n in 74 66; do
   xdotool key --clearmodifiers ctrl+g
@@ -71,7 +58,7 @@ echo "newuser: the status line wraps and the Show list fits its entries at 1,280
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
 
 # 3. The histogram of an image file opened alone.
-start "$work/alone-images-idx3-ubyte"
+start_state "$work/alone-images-idx3-ubyte"
 until_state "cursor=0 .*samples=200 " "the image file did not open"
 # The histogram's rows, 39 px apart in the default window: "All classes" at y=175, then
 # "unlabelled", then 0 … 9: class 7 is the ninth row below "All classes".
