@@ -219,7 +219,11 @@ func (f *Folder) Labelled(m []FolderClass, keep func(k int) bool) []File {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return m[a].Class - m[b].Class })
-	var files []File
+	n := 0
+	for _, k := range order {
+		n += len(byName[m[k].Folder])
+	}
+	files := make([]File, 0, n)
 	for _, k := range order {
 		for _, p := range byName[m[k].Folder] {
 			files = append(files, File{Path: p, Label: m[k].Class, Folder: m[k].Folder})
