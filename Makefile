@@ -42,6 +42,8 @@ test: deps lint build
 	scripts/scancache.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/buildui.sh $(BIN)
+	scripts/importui.sh $(BIN)
+	scripts/newuser.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
 bench:

@@ -32,10 +32,12 @@ func IsImageFile(name string) bool {
 	return slices.Contains(ImageExtensions, strings.ToLower(filepath.Ext(name)))
 }
 
-// File is one image of an ImageFolder tree and its label.
+// File is one image of an ImageFolder tree: its path, its class, and its class folder's name
+// ("" for an image not in a class folder).
 type File struct {
-	Path  string
-	Label int
+	Path   string
+	Label  int
+	Folder string
 }
 
 // ImageFolder is ReadFolder for callers that take only the images and what was skipped.

@@ -59,9 +59,22 @@ func (x *exporter) exportDialog() {
 		}
 		base = filepath.Join(filepath.Dir(p), baseName(p)+"-export")
 	}
+	if dir := startFolder(x.d.prefs, purposeExport, "", ""); x.d.prefs.String(lastFolderKey(purposeExport)) == dir {
+		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
+	}
 	target.SetText(base)
+	choose := widget.NewButton("Choose…", func() {
+		x.d.choose(chooseSpec{title: "Export: the folder to write in", confirm: "Choose", purpose: purposeExport, folder: true, typed: filepath.Dir(target.Text)},
+			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
+	})
 	format.OnChanged = func(string) {
 		f := exportFormats[format.SelectedIndex()]
+		if f.format == export.PNG { // class folders: only a PNG tree has them
+			names.Show()
+		} else {
+			names.SetChecked(false)
+			names.Hide()
+		}
 		t := target.Text
 		for _, g := range exportFormats {
 			if g.suffix != "" && filepath.Ext(t) == g.suffix {
@@ -73,10 +86,11 @@ func (x *exporter) exportDialog() {
 	form := widget.NewForm(
 		widget.NewFormItem("Format", format),
 		widget.NewFormItem("", names),
-		widget.NewFormItem("Write to", target),
+		widget.NewFormItem("Write to", container.NewBorder(nil, nil, nil, choose, target)),
 	)
 	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
+			rememberFolder(x.d.prefs, purposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
 	}, x.win)

@@ -17,13 +17,20 @@ import (
 // the change logs of saves (…-ubyte.gz.changes.csv), which are not IDX files.
 type idxFilter struct{}
 
-func (idxFilter) Matches(u fyne.URI) bool {
-	name := strings.ToLower(u.Name())
+func (idxFilter) Matches(u fyne.URI) bool { return isIDXName(u.Name()) }
+
+// isIDXName reports whether a file named name is listed as an IDX file (see idxFilter).
+func isIDXName(name string) bool {
+	name = strings.ToLower(name)
 	if store.IsStateFile(name) || strings.HasSuffix(name, store.ChangesSuffix) {
 		return false
 	}
 	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
 }
+
+// isOtherFile reports whether a file named name is listed in a chooser of other files (a
+// class-name file): every file but idxlabel's own (store.IsStateFile).
+func isOtherFile(name string) bool { return !store.IsStateFile(name) }
 
 // notStateFiles shows every file but idxlabel's own (store.IsStateFile), in choosers of other
 // files (a class-name file).

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
@@ -34,26 +33,9 @@ type opener struct {
 
 // openDialog asks for an image file (or a label file); its partner is found beside it.
 func (o *opener) openDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			o.d.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		o.open([]string{path})
-	}, o.win)
-	d.SetFilter(idxFilter{})
-	if images, _ := o.c.ds.Paths(); images != "" {
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
-			d.SetLocation(dir)
-		}
-	}
-	d.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
-	d.Show()
+	start, _ := o.c.ds.Paths()
+	o.d.choose(chooseSpec{title: "Open", confirm: "Open", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
+		start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
 }
 
 // dropped opens files dragged onto the window.

@@ -95,7 +95,7 @@ func (s *shownSaver) saveShownDialog() {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.win)
+	choose := folderButton(folder, s.d, purposeSave)
 	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", plural(len(keep), "sample"))
 	if deleted > 0 {
 		what += fmt.Sprintf("\n%s marked deleted %s left out.", plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
