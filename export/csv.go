@@ -10,10 +10,11 @@ import (
 
 // writeCSV writes Kaggle's digit-recognizer layout: a header "label,pixel0,…,pixel{H·W−1}",
 // then one row per sample, its label (empty for sample.NoLabel) and its pixels (as shown) in
-// row-major order. A set without any label is written as Kaggle's test.csv: no label column.
+// row-major order. Samples none of which has a label are written as Kaggle's test.csv: no label
+// column.
 func writeCSV(ctx context.Context, s sample.Set, w io.Writer, progress func(done, total int)) error {
 	b := bufio.NewWriterSize(w, 1<<20)
-	labelled := s.Labelled()
+	labelled := s.N == 0 || s.Labelled()
 	sep := ""
 	if labelled {
 		b.WriteString("label")

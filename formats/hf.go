@@ -3,6 +3,7 @@ package formats
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,8 +36,9 @@ type hfFeature struct {
 }
 
 // classNames reads the names of the ClassLabel feature column from the metadata's JSON value v:
-// nil when there is none. A name that is empty or not printable, or longer than 64
-// characters, is left out and noted (the sentence returned).
+// nil when there is none. A name that is the class's number ("3" for class 3, as the hub's
+// MNIST names its classes) names nothing; a name that is empty or not printable, or longer
+// than 64 characters, is left out and noted (the sentence returned).
 func classNames(v, column string) (map[int]string, string) {
 	var info hfInfo
 	if err := json.Unmarshal([]byte(v), &info); err != nil {
@@ -58,7 +60,9 @@ func classNames(v, column string) (map[int]string, string) {
 			dropped++
 			continue
 		}
-		names[k] = n
+		if n != strconv.Itoa(k) {
+			names[k] = n
+		}
 	}
 	note := ""
 	if dropped > 0 {
