@@ -38,6 +38,7 @@ var commands = []command{
 	{"split", "[--test FRACTION | --test-count N] [--stratify] [--group-column K] [--shuffle] [--seed S] [--force] IMAGES LABELS TRAIN_IMAGES TRAIN_LABELS TEST_IMAGES TEST_LABELS", "a train and a test pair holding every sample exactly once: drawn by the seed, per class (--stratify) or by whole groups (--group-column), in input order unless --shuffle", runSplit},
 	{"subset", "[--classes LIST] [--per-class N] [--max N] [--indices FILE] [--exclude FILE] [--map OLD:NEW,...] [--shuffle] [--seed S] [--force] IMAGES LABELS OUT_IMAGES OUT_LABELS", "the samples chosen by class, count per class, total or index file, relabelled on the way (--map), in input order unless --shuffle", runSubset},
 	{"suggest", "[--ask N] [--seed S] IMAGES [LABELS]", "labelling from scratch: --ask N prints CSV index of the N samples to label next (with no labels too); without it CSV index,suggested,confidence for every unlabelled sample, most confident first (calibrated probability)", runSuggest},
+	{"similar", "[--k N] IMAGES INDEX|IMAGE", "the N (100) samples most like sample INDEX or an image file, as CSV index,similarity, most similar first: by the CNN's features of a scan kept beside IMAGES, else by pixel descriptors (stderr says which)", runSimilar},
 	{"version", "", "print idxlabel's version (also idxlabel --version)", runVersion},
 	{"diff", "LABELS_A LABELS_B", "CSV index,a,b of the samples whose labels differ (a sample only one file has: the other side empty); exit 0 identical, 1 different, 2 not comparable", runDiff},
 }

@@ -225,6 +225,12 @@ func decodeFrom(name string, r io.ReadSeeker) (image.Image, error) {
 	return img, nil
 }
 
+// DecodeFile decodes the image file path as LoadFile does before its preprocessing: a regular
+// file (never a FIFO or device), its dimensions checked with image.DecodeConfig before it is
+// decoded. Errors, naming the file: it cannot be read, is not a regular file
+// (atomicfile.ErrNotRegular), cannot be decoded, or is too large (ErrTooLarge).
+func DecodeFile(path string) (image.Image, error) { return decodeBounded(path) }
+
 // DecodeBytes decodes an image file held in memory (PNG, JPEG, GIF's first frame, BMP, WebP or
 // TIFF: a Parquet file's image cell), checking its dimensions with image.DecodeConfig first, as
 // LoadFile does. name names it in errors ("train.parquet: row 12"). Errors: not a decodable
