@@ -1,13 +1,15 @@
 // Package export writes a dataset's samples in the formats training code loads: an ImageFolder
 // tree of PNG files (torchvision.datasets.ImageFolder, Keras' image_dataset_from_directory),
-// Kaggle's digit-recognizer CSV, and NumPy's .npz. Every format reads back exactly: the pixels
-// are the samples' H×W display pixels (0 = background, 255 = ink for MNIST), the labels their
-// classes. The output is written atomically (a folder or file under a temporary name beside OUT,
-// renamed at the end), so a cancelled or failed export leaves nothing half-written, and what an
-// export killed midway leaves the next export of the same OUT makes good. Options.Force
-// replaces only what the format writes: a regular file for CSV and NPZ, for PNG a folder that is
-// an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
-// anything else in the way is refused (ErrInTheWay) and left untouched.
+// Kaggle's digit-recognizer CSV (train.csv, or test.csv's layout for unlabelled samples), NumPy's
+// .npz, and a Hugging Face dataset of Parquet files with its dataset card (WriteParquet). Every
+// format reads back exactly (package formats reads the last three): the pixels are the samples'
+// H×W display pixels (0 = background, 255 = ink for MNIST), the labels their classes. The output
+// is written atomically (a folder or file under a temporary name beside OUT, renamed at the end),
+// so a cancelled or failed export leaves nothing half-written, and what an export killed midway
+// leaves the next export of the same OUT makes good. Options.Force replaces only what the format
+// writes: a regular file for CSV and NPZ, for PNG a folder that is an earlier PNG export (the
+// Marker file and class folders of <index>.png files, nothing else), for Parquet an earlier
+// Parquet export; anything else in the way is refused (ErrInTheWay) and left untouched.
 //
 // It also writes a health report, built elsewhere (package report), as a folder of HTML and PNG
 // files (WriteReport), under the same rules. export knows nothing of scans and never imports

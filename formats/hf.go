@@ -75,9 +75,9 @@ func classNames(v, column string) (map[int]string, string) {
 }
 
 // HFMetadata returns the "huggingface" metadata of an image-classification split: an Image
-// feature named image and, for label, a ClassLabel whose names are names[0…k−1] (the number
-// itself for a class without a name), or, when labels are not 0…k−1 with k at most
-// maxClassLabel (a negative label other than −1, or a huge one), a plain int64 Value.
+// feature named image and, for label, with classLabel a ClassLabel whose names are those of
+// classes 0…classes−1 (ClassLabelNames), else a plain int64 Value (labels a ClassLabel cannot
+// hold: negative ones, or too many classes; the caller decides).
 func HFMetadata(names func(c int) string, classes int, classLabel bool) string {
 	var info hfInfo
 	info.Info.Features = map[string]json.RawMessage{}
