@@ -133,10 +133,8 @@ func (f *formatFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.imagesKey, "images-key", "x", ".npz: the array of images (uint8 N×H×W)")
 	fs.StringVar(&f.labelsKey, "labels-key", "", ".npz: the array of labels (integers, N; −1 no label) (default y)")
 	fs.StringVar(&f.size, "size", "", "Parquet: the samples' size WIDTHxHEIGHT; images of another size go through MNIST's preprocessing (default: the first image's size when at most 64×64, else 28x28)")
-	fs.BoolVar(&f.noNormalize, "no-normalize", false, "Parquet: only resize images of another size to the field")
-	fs.StringVar(&f.normalize.center, "center", "mass", "Parquet, images of another size: centring, mass (MNIST's centre of mass) or box (bounding box)")
-	fs.StringVar(&f.normalize.ink, "ink", "auto", "Parquet, images of another size: which pixels are ink: auto, light (light on dark) or dark (dark on light)")
-	fs.IntVar(&f.normalize.threshold, "threshold", 0, "Parquet, images of another size: ink ≥ this grey level (1–255) is ink; 0 chooses it from each image (Otsu's method)")
+	fs.BoolVar(&f.noNormalize, "no-normalize", false, "Parquet: only resize images of another size to the field (else MNIST's preprocessing, with --center, --ink and --threshold)")
+	f.normalize.register(fs) // --center, --ink, --threshold: for Parquet images of another size
 }
 
 // options returns the flags as formats.Options. Errors: usage errors for a size or a

@@ -121,7 +121,7 @@ func WriteParquet(ctx context.Context, splits []Split, out string, opts Options)
 	}
 	meta := formats.HFMetadata(card.className, card.classes, card.classLabel)
 	fo := folderOutput{what: "the Parquet export", marker: HubMarker, markerText: HubMarkerText, place: hubPlace,
-		replaceable: hubReplaceable, find: hubTree}
+		replaceable: folderReplaceable, find: hubTree}
 	return fo.write(ctx, out, func(tmp string) error {
 		if err := os.Mkdir(filepath.Join(tmp, "data"), 0o755); err != nil {
 			return err
@@ -247,7 +247,7 @@ func checkHubOut(out string, force bool) error {
 		}
 		return err
 	}
-	if err := hubReplaceable(out, fi); err != nil {
+	if err := folderReplaceable(out, fi); err != nil {
 		return err
 	}
 	t, err := hubTree(out, out)
@@ -260,31 +260,13 @@ func checkHubOut(out string, force bool) error {
 	return nil
 }
 
-// hubReplaceable refuses anything at out but a folder (of FileInfo fi, from Lstat).
-func hubReplaceable(out string, fi fs.FileInfo) error {
-	switch m := fi.Mode(); {
-	case m&fs.ModeSymlink != 0:
-		return inTheWay(out, "a symbolic link")
-	case !m.IsDir():
-		return inTheWay(out, "not a folder, and a Parquet export is a folder")
-	}
-	return nil
-}
-
 // hubTree checks that dir is empty or an earlier Parquet export: a folder (not a link) holding
 // the HubMarker file with HubMarkerText, README.md and a folder data holding only regular
 // .parquet files, nothing else; and returns what it holds (its files as samples, data as its
 // one class folder, for tree.remove). Errors name what is in the way by its path under name
 // (wrapping ErrInTheWay), or are a read error.
 func hubTree(dir, name string) (*tree, error) {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, inTheWay(name, "not a folder")
-	}
-	entries, err := os.ReadDir(dir)
+	fi, entries, err := listFolder(dir, name)
 	if err != nil {
 		return nil, err
 	}

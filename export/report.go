@@ -110,7 +110,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	}
 	recoverReports(dir)
 	out := folderOutput{what: "the report", marker: ReportMarker, markerText: ReportMarkerText, place: reportPlace,
-		replaceable: reportReplaceable, find: reportTree}
+		replaceable: folderReplaceable, find: reportTree}
 	return out.write(ctx, dir, func(tmp string) error { return buildReport(ctx, tmp, r) })
 }
 
