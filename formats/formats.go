@@ -155,7 +155,8 @@ func Detect(path string) (Format, error) {
 // Memory: the samples (N·H·W bytes) and their labels, and, while reading, one Parquet page per
 // column or one NumPy array. Errors, each naming the file: Detect's; IDX (read it with
 // store.Open); ErrTooLarge and ErrMalformed (wrapped); an image that does not decode (naming its
-// row); the context's error when cancelled.
+// row); the context's error when cancelled (checked between batches of Parquet images and of CSV
+// lines; a NumPy array is read whole).
 func Read(ctx context.Context, path string, opts Options) (*Set, error) {
 	f, err := Detect(path)
 	if err != nil {
