@@ -100,13 +100,9 @@ func TestRoundTripGenerated(t *testing.T) {
 			if got.Labels.Type != idx.Int32 {
 				t.Fatalf("%s: labels %v, want int32 (a label above 255, samples without one)", f, got.Labels.Type)
 			}
-			if f == export.Parquet {
-				want := map[int]string{0: "zero", 1: "1", 2: "2", 3: "three, with a comma", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9"}
-				for c, n := range want {
-					if got.Names[c] != n {
-						t.Fatalf("parquet: class %d named %q, want %q (%v)", c, got.Names[c], n, got.Names)
-					}
-				}
+			// The ClassLabel names classes 1, 2, 4… by their numbers, which name nothing.
+			if f == export.Parquet && fmt.Sprint(got.Names) != "map[0:zero 3:three, with a comma]" {
+				t.Fatalf("parquet: class names %v", got.Names)
 			}
 		}
 	}
