@@ -10,7 +10,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build build-timing run test bench torchvision compare lint fuzz monkey savelat package windows windows-check clean
+.PHONY: deps build build-timing run test bench torchvision compare lint fuzz monkey savelat package windows windows-check clean formats-check
 
 deps:
 	@scripts/deps.sh
@@ -55,6 +55,17 @@ bench:
 torchvision:
 	@scripts/deps.sh python3-torchvision
 	$(GO) test $(TAGS) -count=1 -run Torchvision -v ./cli
+
+# Our Parquet export read back by readers written apart from ours, hyparquet (JavaScript) and
+# pngjs, installed with npm into .scratch/formatscheck (gitignored); labels and every decoded
+# pixel compared (formats' TestHyparquetReadsOurParquet, with numpy's checks of the CSV and .npz).
+FORMATSCHECK := $(CURDIR)/.scratch/formatscheck
+formats-check:
+	@command -v npm >/dev/null || scripts/deps.sh nodejs npm
+	@scripts/deps.sh python3-numpy
+	mkdir -p $(FORMATSCHECK)
+	npm install --prefix $(FORMATSCHECK) --no-audit --no-fund --silent hyparquet@1.33.0 pngjs@7.0.0
+	IDXLABEL_FORMATSCHECK=$(FORMATSCHECK) $(GO) test $(TAGS) -count=1 -run 'Hyparquet|Numpy' -v ./formats
 
 # Times our decoder against numpy+gzip and torchvision on the same files, in one run.
 compare:

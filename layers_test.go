@@ -46,7 +46,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // the test data (DESIGN.md, "Packages").
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
-		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...") {
+		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -85,7 +85,7 @@ func TestFixturesOnlyForTestsAndBench(t *testing.T) {
 // The scans, the plots and the file formats read samples as sample.Set and never the store
 // they came from: the store hands them a snapshot.
 func TestScansAndFormatsDoNotImportStore(t *testing.T) {
-	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./report/...", "./sample/...") {
+	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./report/...", "./sample/...", "./formats/...") {
 		for _, d := range p.Deps {
 			if d == "idxlabel/store" {
 				t.Errorf("%s depends on idxlabel/store", p.ImportPath)
@@ -105,10 +105,10 @@ func TestSampleIsALeaf(t *testing.T) {
 	}
 }
 
-// export writes file formats and knows nothing of scans: the health report's findings, matrix
-// and map are built by report, which export does not import.
+// export writes file formats and formats reads them; they know nothing of scans: the health
+// report's findings, matrix and map are built by report, which export does not import.
 func TestExportKnowsNothingOfScans(t *testing.T) {
-	for _, p := range goList(t, "./export/...") {
+	for _, p := range goList(t, "./export/...", "./formats/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "idxlabel/suspect") || d == "idxlabel/plot" || d == "idxlabel/report" {
 				t.Errorf("%s depends on %s", p.ImportPath, d)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"idxlabel/dataset"
+	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/normalize"
 	"idxlabel/sample"
@@ -106,20 +107,11 @@ func runImport(c *cli, args []string) error {
 	if *transpose {
 		rows, cols = cols, rows
 	}
-	images, labelArr, err := importArrays(pixels, labels, rows, cols)
+	images, labelArr, err := formats.Arrays(pixels, labels, rows, cols)
 	if err != nil {
 		return err
 	}
-	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
-		return err
-	}
-	// WritePair takes the locks itself and checks the journals again.
-	release()
-	release = func() {}
-	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
-		return err
-	}
-	if err := writeImportNames(namesPath, tree.Names); err != nil {
+	if err := writeNewPair(imagesPath, labelsPath, namesPath, images, labelArr, tree.Names, &release); err != nil {
 		return err
 	}
 	how := ""
@@ -141,16 +133,27 @@ func parseSize(s string) (w, h int, err error) {
 	return w, h, nil
 }
 
-// writeImportNames writes the class names of a tree of named folders beside the labels, or
-// removes a class-name file left there by an earlier import when the folders were numbered.
-func writeImportNames(path string, names map[int]string) error {
+// writeNewPair writes a pair made by a command (import, convert): it checks the arrays
+// (store.CheckPair), lets go of the outputs' claim (*release; store.WritePair takes the locks
+// itself and checks the journals again), writes the pair together, atomically, then the class
+// names to namesPath, or removes a class-name file left there by an earlier run when there are
+// none. Errors: those of store.CheckPair, store.WritePair and store.WriteClassNames.
+func writeNewPair(imagesPath, labelsPath, namesPath string, images, labels *idx.Array, names map[int]string, release *func()) error {
+	if _, err := store.CheckPair(imagesPath, images, labelsPath, labels, 0, 0); err != nil {
+		return err
+	}
+	(*release)()
+	*release = func() {}
+	if err := store.WritePair(imagesPath, labelsPath, images, labels); err != nil {
+		return err
+	}
 	if len(names) == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		if err := os.Remove(namesPath); err != nil && !errors.Is(err, iofs.ErrNotExist) {
 			return err
 		}
 		return nil
 	}
-	return store.WriteClassNames(path, names)
+	return store.WriteClassNames(namesPath, names)
 }
 
 // classList formats names as "cat 0, dog 1", at most 10 of them.
@@ -163,25 +166,4 @@ func classList(names map[int]string) string {
 		parts = append(parts, "…")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// importArrays wraps the samples as IDX arrays: images N×rows×cols ubyte, labels N ubyte (int32
-// when a label is above 255).
-func importArrays(pixels []byte, labels []int, rows, cols int) (*idx.Array, *idx.Array, error) {
-	n := len(labels)
-	images := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: []int{n, rows, cols}}, Data: pixels}
-	dt := idx.UByte
-	for _, l := range labels {
-		if l > 255 {
-			dt = idx.Int32
-		}
-	}
-	la, err := idx.New(dt, n)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, l := range labels {
-		la.SetInt(i, int64(l))
-	}
-	return images, la, nil
 }

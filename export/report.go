@@ -11,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"idxlabel/internal/atomicfile"
 )
 
 // Report is a dataset health report: what WriteReport puts in a folder as index.html and PNG
@@ -111,35 +109,9 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 		return err
 	}
 	recoverReports(dir)
-	parent, pattern := reportPlace(dir)
-	tmp, err := os.MkdirTemp(parent, pattern+"*")
-	if err != nil {
-		return fmt.Errorf("%s: cannot create the report's folder in %s: %w", dir, parent, pathCause(err))
-	}
-	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
-	marker := filepath.Join(tmp, ReportMarker)
-	err = os.WriteFile(marker, []byte(ReportMarkerText), 0o644)
-	if err == nil {
-		var held *os.File
-		if held, err = atomicfile.Hold(marker); held != nil {
-			defer held.Close()
-		}
-	}
-	if err == nil {
-		err = buildReport(ctx, tmp, r)
-	}
-	if err != nil {
-		os.RemoveAll(tmp)
-		if ctx.Err() != nil {
-			return err
-		}
-		return fmt.Errorf("%s: writing the report: %w", dir, pathCause(err))
-	}
-	if err := replaceTree(tmp, dir, ReportMarker, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	return nil
+	out := folderOutput{what: "the report", marker: ReportMarker, markerText: ReportMarkerText, place: reportPlace,
+		replaceable: folderReplaceable, find: reportTree}
+	return out.write(ctx, dir, func(tmp string) error { return buildReport(ctx, tmp, r) })
 }
 
 // pathCause is err's cause when err is a *fs.PathError (naming a temporary path the person

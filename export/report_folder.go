@@ -29,7 +29,7 @@ func ReportAt(dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := reportReplaceable(dir, fi); err != nil {
+	if err := folderReplaceable(dir, fi); err != nil {
 		return false, err
 	}
 	t, err := reportTree(dir, dir)
@@ -39,8 +39,9 @@ func ReportAt(dir string) (bool, error) {
 	return len(t.samples) > 0, nil
 }
 
-// reportReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat).
-func reportReplaceable(dir string, fi fs.FileInfo) error {
+// folderReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat): the rule
+// of the folder outputs, the report and the Parquet export.
+func folderReplaceable(dir string, fi fs.FileInfo) error {
 	switch m := fi.Mode(); {
 	case m&fs.ModeSymlink != 0:
 		return inTheWay(dir, "a symbolic link")
@@ -50,20 +51,28 @@ func reportReplaceable(dir string, fi fs.FileInfo) error {
 	return nil
 }
 
+// listFolder returns the folder dir's FileInfo (Lstat) and entries: a folder output's first
+// look at what is there. Errors: a read error, or ErrInTheWay (wrapped, naming name) when dir
+// is not a folder.
+func listFolder(dir, name string) (fs.FileInfo, []os.DirEntry, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.IsDir() {
+		return nil, nil, inTheWay(name, "not a folder")
+	}
+	entries, err := os.ReadDir(dir)
+	return fi, entries, err
+}
+
 // reportTree checks that dir is empty or an earlier report: a folder (not a link) holding the
 // ReportMarker file with ReportMarkerText, index.html and .png files, all regular, nothing
 // else; and returns what it holds (as a tree whose samples are its files, for tree.remove).
 // Errors name what is in the way by its path under name (wrapping ErrInTheWay), or are a read
 // error.
 func reportTree(dir, name string) (*tree, error) {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, inTheWay(name, "not a folder")
-	}
-	entries, err := os.ReadDir(dir)
+	fi, entries, err := listFolder(dir, name)
 	if err != nil {
 		return nil, err
 	}

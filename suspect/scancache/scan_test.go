@@ -64,6 +64,10 @@ func TestScannerHitMissRescore(t *testing.T) {
 	if !slices.Equal(again.Suspects, first.Suspects) || again.Error != first.Error {
 		t.Fatalf("the cached verdicts differ: error %v, scanned %v", again.Error, first.Error)
 	}
+	// The stored scan is found for these pixels whatever its settings (a similarity search).
+	if e, err := LoadFor(path, PixelsOf(d), d.N); err != nil || !slices.Equal(e.Features, first.Features) {
+		t.Fatalf("LoadFor: %v", err)
+	}
 	// A relabelled sample is scored against its new label.
 	relabelled := d
 	relabelled.Labels = slices.Clone(d.Labels)

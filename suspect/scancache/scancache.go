@@ -35,32 +35,55 @@ import (
 // place: beside the pair's other state files).
 const Suffix = ".idxlabel-scan"
 
-// magic opens every cache file; version 1 is this layout. The version is also in every key
-// (KeyOf): raise it when ScanCNN's recipe changes what it gives for the same pixels and
-// settings (the network, the training, the vote), so that no scan of an older recipe is used.
+// magic opens every cache file; version 2 is this layout (version 1 had no pixels' digest). The
+// version is also in every key (KeyOf): raise it when ScanCNN's recipe changes what it gives for
+// the same pixels and settings (the network, the training, the vote), so that no scan of an older
+// recipe is used.
 const (
 	magic   = "IDXLSCAN"
-	version = 1
+	version = 2
 )
 
-// headerSize is the fixed part before the classes: magic, version, key, N, classes, features.
-const headerSize = 8 + 4 + 32 + 4 + 4 + 4
+// headerSize is the fixed part before the classes: magic, version, key, the pixels' digest, N,
+// classes, features.
+const headerSize = 8 + 4 + 32 + 32 + 4 + 4 + 4
 
 // ErrMiss: no usable entry for the key (no file, another key, another number of samples).
 var ErrMiss = errors.New("no cached scan for these samples and settings")
 
-// Key identifies a scan: the SHA-256 of the samples' pixels (in scan order, with their count
-// and size) and of the scan's settings.
+// Key identifies a scan: the SHA-256 of the samples' pixels (their Digest) and of the scan's
+// settings.
 type Key [32]byte
 
+// Digest identifies the samples a scan saw: the SHA-256 of their count, size and every pixel, in
+// scan order (PixelsOf). A similarity search uses a kept scan's features for the same pixels
+// whatever its settings (LoadFeatures).
+type Digest [32]byte
+
+// PixelsOf returns the Digest of d's samples. Cost: one pass over the pixels (about 1 s per
+// 1,000,000 MNIST samples).
+func PixelsOf(d sample.Set) Digest {
+	h := sha256.New()
+	fmt.Fprintf(h, "idxlabel pixels n=%d dim=%d h=%d w=%d\n", d.N, d.Dim(), d.H, d.W)
+	for i := range d.N {
+		h.Write(d.Pixels(i))
+	}
+	var out Digest
+	h.Sum(out[:0])
+	return out
+}
+
 // KeyOf returns the key of a scan of d (its N samples of Dim pixels, H×W) with opts: every pixel
-// of every sample and each setting that changes the networks' outputs (folds, epochs, seeds,
-// neighbours, shifts, the training budget, the groups of near-copies), settled
+// of every sample (PixelsOf) and each setting that changes the networks' outputs (folds,
+// epochs, seeds, neighbours, shifts, the training budget, the groups of near-copies), settled
 // (suspect.CNNOptions.Settled: a default given and one left zero are one key). The labels are
 // not hashed, only the power of two their count falls in (LearntAlike): relabelling keeps the
 // key, while a scan that learnt from 100 labels is not used once 10,000 are (labelling from
-// scratch). Cost: one pass over the pixels (about 1 s per 1,000,000 MNIST samples).
-func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
+// scratch). Cost: PixelsOf's.
+func KeyOf(d sample.Set, opts suspect.CNNOptions) Key { return keyFrom(PixelsOf(d), d, opts) }
+
+// keyFrom is KeyOf of samples whose Digest is pixels.
+func keyFrom(pixels Digest, d sample.Set, opts suspect.CNNOptions) Key {
 	opts = opts.Settled() // the defaults given or left zero scan alike
 	labelled := 0
 	for _, l := range d.Labels {
@@ -71,9 +94,7 @@ func KeyOf(d sample.Set, opts suspect.CNNOptions) Key {
 	h := sha256.New()
 	fmt.Fprintf(h, "idxlabel scan v%d n=%d dim=%d h=%d w=%d folds=%d epochs=%d seed=%d seeds=%d neighbours=%d shifts=%t budget=%d learnt=%d\n",
 		version, d.N, d.Dim(), d.H, d.W, opts.Folds, opts.Epochs, opts.Seed, opts.Seeds, opts.Neighbours, opts.Shifts, opts.TrainBudget, learnt(labelled))
-	for i := range d.N {
-		h.Write(d.Pixels(i))
-	}
+	h.Write(pixels[:])
 	if opts.Groups != nil {
 		var b [4]byte
 		for _, g := range opts.Groups {
@@ -100,6 +121,7 @@ type Entry struct {
 	Classes  []int     // the labels of Probs' columns, ascending
 	Probs    []float32 // N×len(Classes), suspect.CNNResult.Probs
 	Features []float32 // N×cnn.Features, suspect.CNNResult.Features
+	Pixels   Digest    // the samples scanned (PixelsOf), for LoadFeatures
 }
 
 // FromResult takes r's outputs (not copied).
@@ -132,6 +154,7 @@ func Store(path string, key Key, e *Entry) error {
 		b = append(b, magic...)
 		b = binary.LittleEndian.AppendUint32(b, version)
 		b = append(b, key[:]...)
+		b = append(b, e.Pixels[:]...)
 		b = binary.LittleEndian.AppendUint32(b, uint32(n))
 		b = binary.LittleEndian.AppendUint32(b, uint32(nc))
 		b = binary.LittleEndian.AppendUint32(b, uint32(cnn.Features))
@@ -166,6 +189,20 @@ func Store(path string, key Key, e *Entry) error {
 // ascending or one of them sample.NoLabel, a probability outside 0–1 or a value that is not
 // finite), or the read error.
 func Load(path string, key Key, n int) (*Entry, error) {
+	return load(path, n, func(head []byte) bool { return slices.Equal(head[12:44], key[:]) })
+}
+
+// LoadFor reads the entry of a scan of the samples whose Digest is pixels (n of them), whatever
+// the scan's settings: a similarity search takes its features, which are the network's view of
+// these pixels however it was trained. Errors: as Load's (ErrMiss for no file, another layout,
+// other pixels or another count).
+func LoadFor(path string, pixels Digest, n int) (*Entry, error) {
+	return load(path, n, func(head []byte) bool { return slices.Equal(head[44:76], pixels[:]) })
+}
+
+// load is Load and LoadFor: match says whether the header (headerSize bytes, of this layout)
+// is the entry wanted.
+func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
 	f, fi, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrMiss
@@ -182,10 +219,10 @@ func Load(path string, key Key, n int) (*Entry, error) {
 	if string(head[:8]) != magic || binary.LittleEndian.Uint32(head[8:]) != version {
 		return nil, ErrMiss // another program's file, or another layout: scan again
 	}
-	if !slices.Equal(head[12:44], key[:]) || int(binary.LittleEndian.Uint32(head[44:])) != n {
+	if !match(head) || int(binary.LittleEndian.Uint32(head[76:])) != n {
 		return nil, ErrMiss
 	}
-	nc, nf := int(binary.LittleEndian.Uint32(head[48:])), int(binary.LittleEndian.Uint32(head[52:]))
+	nc, nf := int(binary.LittleEndian.Uint32(head[80:])), int(binary.LittleEndian.Uint32(head[84:]))
 	if nc < 2 || nc > cnn.MaxClasses || nf != cnn.Features {
 		return nil, damaged(strconv.Itoa(nc) + " classes, " + strconv.Itoa(nf) + " features")
 	}
@@ -204,6 +241,7 @@ func Load(path string, key Key, n int) (*Entry, error) {
 		return binary.LittleEndian.Uint32(v[:]), nil
 	}
 	e := &Entry{Classes: make([]int, nc), Probs: make([]float32, n*nc), Features: make([]float32, n*nf)}
+	copy(e.Pixels[:], head[44:76])
 	bad := "" // the first damage seen, said once the checksum is known
 	for c := range e.Classes {
 		u, err := next()

@@ -147,3 +147,33 @@ func flip(b []byte, at int) []byte {
 	b[at] ^= 0x40
 	return b
 }
+
+// TestLoadFor: a scan of the same pixels is found whatever its settings (the key); other pixels
+// or another count are a miss.
+func TestLoadFor(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x"+Suffix)
+	px := make([]byte, 4*30)
+	for i := range px {
+		px[i] = byte(3 * i)
+	}
+	d := data(30, px)
+	e := entry(30)
+	e.Pixels = PixelsOf(d)
+	if err := Store(path, KeyOf(d, suspect.CNNOptions{Folds: 5, Seed: 9}), e); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadFor(path, PixelsOf(d), 30)
+	if err != nil || !slices.Equal(got.Features, e.Features) || got.Pixels != e.Pixels {
+		t.Fatalf("LoadFor: %v", err)
+	}
+	if _, err := LoadFor(path, PixelsOf(d), 29); !errors.Is(err, ErrMiss) {
+		t.Fatalf("another count: %v", err)
+	}
+	px[7]++
+	if _, err := LoadFor(path, PixelsOf(d), 30); !errors.Is(err, ErrMiss) {
+		t.Fatalf("other pixels: %v", err)
+	}
+	if PixelsOf(data(30, px)) == PixelsOf(sample.Set{N: 30, H: 4, W: 1, Pixels: d.Pixels}) {
+		t.Fatal("the digest ignores the samples' shape")
+	}
+}
