@@ -535,13 +535,14 @@ func TestExportChangeLog(t *testing.T) {
 	}
 }
 
-// downgrade returns a version 2 journal without a history record as version 1 (what idxlabel
-// wrote before the change log): the old magic, no provenance in the edit records, no time in
-// the undo and redo records.
+// downgrade returns a journal of this version without a history record as version 1 (what
+// idxlabel wrote before the change log): the old magic, no pair record, no provenance in the
+// edit records, no time in the undo and redo records.
 func downgrade(t testing.TB, b []byte) []byte {
 	t.Helper()
 	out := []byte(journal.MagicV1)
 	b = b[len(journal.Magic):]
+	b = b[8+binary.LittleEndian.Uint32(b):] // the pair record
 	for first := true; len(b) >= 8; first = false {
 		n := int(binary.LittleEndian.Uint32(b))
 		p := b[8 : 8+n]
@@ -559,7 +560,7 @@ func downgrade(t testing.TB, b []byte) []byte {
 }
 
 // A journal an older idxlabel wrote (version 1) still replays: its edits are logged without how
-// (but a deletion is deleted) or time, and the journal is rewritten in version 2 so that later
+// (but a deletion is deleted) or time, and the journal is rewritten in this version so that later
 // edits are journaled with theirs, and all of it replays again after another crash.
 func TestVersion1JournalReplays(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -597,7 +598,7 @@ func TestVersion1JournalReplays(t *testing.T) {
 		}
 	}
 	if b := mustRead(t, jp); string(b[:len(journal.Magic)]) != journal.Magic {
-		t.Fatalf("the journal was not rewritten in version 2: %q", b[:8])
+		t.Fatalf("the journal was not rewritten in this version: %q", b[:8])
 	}
 	e.Relabel([]int{5}, 0)
 	want = e.ChangeLog()

@@ -63,6 +63,17 @@ func TestCrashChild(t *testing.T) {
 		}
 	case "undo-after-save":
 		undoAfterSave(d, func(step int) { fmt.Println("step", step) })
+	case "three-edits":
+		// Three edits journaled, then stopped for good until the parent kills the process: a
+		// window that dies before saving.
+		for i := range 3 {
+			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {
+				fmt.Println("error", err)
+				os.Exit(3)
+			}
+		}
+		fmt.Println("edited")
+		select {}
 	case "edits":
 		for i := 1; i < d.Len(); i++ {
 			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {

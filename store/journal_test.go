@@ -328,7 +328,7 @@ func craftJournal(t *testing.T, ip, lp string, records ...[]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+	b := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 	d.Close()
 	for _, r := range records {
 		b = append(b, journal.Frame(r)...)
@@ -483,7 +483,7 @@ func TestReplayRefusesAHistoryLabelOutsideTheDtype(t *testing.T) {
 		t.Fatalf("replay of a history holding 300 in a ubyte pair: %v", err)
 	}
 	kept := matches(t, lp+JournalSuffix+".*.unreplayed")
-	want := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+	want := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 	want = append(append(want, journal.Frame(history)...), journal.Frame(edit)...)
 	if !bytes.Equal(mustRead(t, kept), want) {
 		t.Fatal("the copy kept is not the journal")

@@ -69,22 +69,22 @@ type sessionJournal struct {
 	carry []byte
 }
 
-// append appends one record to the journal, creating it at primary() (Dataset.journalFile) with
-// base() as its base record on the first edit, or in the per-user fallback when primary's folder
+// append appends one record to the journal, creating it at primary() (Dataset.journalFile) for
+// the files pair (Dataset.pair) with base() as its base record on the first edit, or in the per-user fallback when primary's folder
 // is read-only, followed by the history a save carried (carry) when there is one. The caller
 // holds d.mu and has checked that the dataset takes edits (Dataset.commit). Errors: no place for
 // the journal, or its creation or write failed (ErrJournalWrite).
-func (s *sessionJournal) append(primaryPath func() string, base func() []byte, payload []byte) error {
+func (s *sessionJournal) append(primaryPath func() string, pair []string, base func() []byte, payload []byte) error {
 	if s.journal == nil {
 		primary := primaryPath()
 		if primary == "" {
 			return fmt.Errorf("this dataset has no place for its journal")
 		}
 		b := base()
-		j, err := journal.Create(primary, b)
+		j, err := journal.Create(primary, pair, b)
 		if err != nil && s.journalPath == "" {
 			if fb := fallbackJournal(primary); fb != "" {
-				if j2, err2 := journal.Create(fb, b); err2 == nil {
+				if j2, err2 := journal.Create(fb, pair, b); err2 == nil {
 					j, err = j2, nil
 					s.journalPath = fb
 				}
@@ -102,6 +102,18 @@ func (s *sessionJournal) append(primaryPath func() string, base func() []byte, p
 		s.carry = nil
 	}
 	return s.journal.Append(payload)
+}
+
+// pair returns the dataset's files (d.mu held), as a journal's pair record names them: the
+// image file and the label file, those it has.
+func (d *Dataset) pair() []string {
+	var out []string
+	for _, p := range []string{d.imagesPath, d.labelsPath} {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // baseRecord is the base record of this session's journal (d.mu held): the model's fingerprint,

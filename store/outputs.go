@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/store/journal"
 )
 
 // OutputError is CheckOutputs' refusal of an output: its message names the output, what it would
@@ -191,31 +193,86 @@ func outputExists(path string) bool {
 }
 
 // RefuseUnsaved returns an *UnsavedEditsError when one of paths belongs to a pair whose journal
-// holds unsaved edits (ClaimOutputs' step 4; WritePair checks it too): the journal beside the
-// path, beside the file a symbolic link names, beside the label file of an image file
-// (FindLabels), or their per-user fallbacks, that has edit records which do not cancel out, or
-// that cannot be read. Call it while holding the
-// paths' locks (LockForWrite), so that no window starts a journal meanwhile.
+// holds unsaved edits (ClaimOutputs' step 4; WritePair checks it too), whatever the files are
+// named: a journal that names the path in its pair record (journal.Contents.Pair: every journal
+// idxlabel writes names both files of its pair), found among the journals in the path's folder,
+// in the folder of the file a symbolic link names, and in the per-user fallback folder; and,
+// for journals of older versions, which name no file, the journal beside the path, beside the
+// file a symbolic link names, beside the label file of an image file (FindLabels), or their
+// per-user fallbacks. A journal holds edits when it has edit records which do not cancel out,
+// or when it cannot be read. Call it while holding the paths' locks (LockForWrite), so that no
+// window starts a journal meanwhile. It reads the names in those folders and the first record
+// of each journal there; a journal naming the path is read whole (at most idx.MaxData bytes).
 func RefuseUnsaved(paths ...string) error {
 	for _, p := range paths {
 		p = filepath.Clean(p)
-		owners := []string{p}
+		files := []string{p} // the path, and the file its symbolic link names
 		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
-			owners = append(owners, r)
+			files = append(files, r)
 		}
+		cands := journalsNaming(files)
+		owners := files
 		if l := FindLabels(p); l != "" {
-			owners = append(owners, l)
+			owners = append(slices.Clip(owners), l)
 		}
 		for _, owner := range owners {
 			primary := owner + JournalSuffix
-			for _, j := range []string{primary, fallbackJournal(primary)} {
-				if edits, held := journalHolds(j); held {
-					return &UnsavedEditsError{Output: p, Journal: j, Pair: owner, Edits: edits}
-				}
+			cands = append(cands, namingJournal{primary, owner}, namingJournal{fallbackJournal(primary), owner})
+		}
+		for _, c := range cands {
+			if edits, held := journalHolds(c.journal); held {
+				return &UnsavedEditsError{Output: p, Journal: c.journal, Pair: c.owner, Edits: edits}
 			}
 		}
 	}
 	return nil
+}
+
+// namingJournal is a journal found by journalsNaming and the file of its pair it names the pair
+// by: its label file, or its image file when it has none (the file the journal is named after).
+type namingJournal struct{ journal, owner string }
+
+// journalsNaming returns the journals whose pair record names one of files (a path, and the
+// file its symbolic link names): those in the files' folders and in the per-user fallback
+// folder, named "<something>" + JournalSuffix, regular files. A journal that cannot be read is
+// not returned (the rules by name in RefuseUnsaved offer those that can belong to the file).
+func journalsNaming(files []string) []namingJournal {
+	var dirs []string
+	for _, f := range files {
+		dirs = append(dirs, filepath.Dir(absClean(f)))
+	}
+	if fb := fallbackJournal("x"); fb != "" {
+		dirs = append(dirs, filepath.Dir(fb))
+	}
+	var out []namingJournal
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), JournalSuffix) || !e.Type().IsRegular() {
+				continue
+			}
+			j := filepath.Join(dir, e.Name())
+			pair, err := journal.ReadPair(j)
+			if err != nil {
+				continue
+			}
+			for _, f := range files {
+				if slices.ContainsFunc(pair, func(p string) bool { return sameTarget(p, f) }) {
+					out = append(out, namingJournal{j, pair[len(pair)-1]})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // journalHolds reports whether the journal at path (never followed through a link) holds edits

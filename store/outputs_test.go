@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,4 +98,55 @@ func claimFolder(out string) error {
 		release()
 	}
 	return err
+}
+
+// A window killed with three edits journaled on a pair whose names say nothing of a pair (g-img,
+// g-lab): no writer replaces the image file, not even with force and another label file, since
+// its journal (beside g-lab) names g-img. Before, the rule looked only beside g-img and beside the
+// label file MNIST's naming gives it, found nothing, and a --force subset or merge replaced
+// g-img: the pair no longer opened and its edits could not be replayed.
+func TestClaimRefusesAPairOfAnyNamesWithUnsavedEdits(t *testing.T) {
+	dir := t.TempDir()
+	gi, gl := writeTestPair(t, 40, 28, 28)
+	ip, lp := filepath.Join(dir, "g-img"), filepath.Join(dir, "g-lab")
+	if err := os.Rename(gi, ip); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(gl, lp); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(ip)
+	cmd, sc := child(t, "three-edits", ip, lp)
+	waitFor(t, sc, "edited")
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	other := filepath.Join(dir, "zz-lab")
+	for _, outs := range [][]string{{ip, other}, {ip}, {lp}} {
+		release, err := ClaimOutputs(nil, outs, true, nil)
+		if err == nil {
+			release()
+		}
+		var ue *UnsavedEditsError
+		if !errors.As(err, &ue) || ue.Journal != lp+JournalSuffix || ue.Edits != 3 {
+			t.Errorf("claim %v with force after a crash with 3 edits: %v", outs, err)
+		}
+	}
+	images, _ := idx.ReadFile(ip)
+	labels, _ := idx.New(idx.UByte, 40)
+	if err := WritePair(ip, other, images, labels); !errors.Is(err, ErrUnsavedEdits) {
+		t.Errorf("WritePair over g-img with another label file: %v", err)
+	}
+	if after, _ := os.ReadFile(ip); !bytes.Equal(after, before) {
+		t.Fatal("g-img was replaced")
+	}
+	// The journal still replays the three edits.
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if n, err := d.ReplayJournal(); err != nil || n != 3 {
+		t.Fatalf("replayed %d: %v", n, err)
+	}
 }

@@ -185,11 +185,12 @@ func (d *Dataset) ReplayJournal() (int, error) {
 				stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
 			}
 		}
-		if c.Version == 1 {
-			// An older idxlabel's journal: rewritten as version 2 (the records applied, without
-			// provenance) so that the records appended from now on carry theirs.
+		if c.Version < journal.Version {
+			// An older idxlabel's journal: rewritten in this version (the records applied; those
+			// of version 1 without provenance) so that the records appended from now on carry
+			// theirs, and so that it names the pair it belongs to (its pair record).
 			var err error
-			if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
+			if good, err = upgradeJournal(rec.Path, d.pair(), c.Base, history, c.Records[:replayed], c.Version); err != nil {
 				return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 			}
 		}
@@ -211,22 +212,26 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	return applied, err
 }
 
-// upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
-// and records (upgradeRecord; a history record replaced by history, the same stacks encoded in
-// version 2), written atomically, and returns its length.
-func upgradeJournal(path string, base, history []byte, records [][]byte) (int64, error) {
-	var out [][]byte
-	for _, p := range records {
-		if p[0] == recHistory {
-			p = history
-		} else {
-			p = upgradeRecord(p)
-		}
-		if p != nil {
-			out = append(out, p)
+// upgradeJournal replaces the journal at path, of an older version, by a journal of this
+// version for the files pair, of the same base and records, written atomically, and returns its
+// length. Records of version 1 are upgraded (upgradeRecord; a history record replaced by
+// history, the same stacks encoded with provenance); those of version 2 are kept as they are.
+func upgradeJournal(path string, pair []string, base, history []byte, records [][]byte, version int) (int64, error) {
+	out := records
+	if version == 1 {
+		out = nil
+		for _, p := range records {
+			if p[0] == recHistory {
+				p = history
+			} else {
+				p = upgradeRecord(p)
+			}
+			if p != nil {
+				out = append(out, p)
+			}
 		}
 	}
-	return journal.Write(path, base, out)
+	return journal.Write(path, pair, base, out)
 }
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).

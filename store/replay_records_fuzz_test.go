@@ -37,7 +37,7 @@ func FuzzReplayRecords(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+		file := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 		d.Close()
 		for len(data) > 0 {
 			n := int(data[0])

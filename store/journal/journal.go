@@ -7,12 +7,19 @@
 //
 // File format (all integers little-endian):
 //
-//	"IDXLJRN2"                          8-byte magic (version 2; "IDXLJRN1" is version 1)
+//	"IDXLJRN3"                          8-byte magic (version 3; "IDXLJRN2", "IDXLJRN1" earlier)
 //	record*                             u32 payload length, u32 CRC-32C of the payload, payload
 //
-// The first record is the base: what the edits apply to. Every later record is appended in a
-// single write and synced. A record whose length or checksum does not hold ends the good prefix:
-// Read stops there, and Reopen cuts the file back to it before appending again.
+// In version 3 the first record is the pair: the files the edits apply to (Contents.Pair), so
+// that a writer about to replace one of them finds the journal whatever the files are named
+// (package store's output rule). Its payload is a count u8 (0 for a dataset without files, at
+// most 2), then for each file a length u16 and its name, UTF-8 with '/' separators: relative to
+// the journal's folder when the file is in it or below it, absolute otherwise. Versions 1 and 2
+// have no pair record. The next record is the base: what the edits apply to (the dataset's
+// fingerprint). Every later record is appended in a single write and synced. A record whose
+// length or checksum does not hold ends the good prefix: Read stops there, and Reopen cuts the
+// file back to it before appending again. The version tells package store how to read the
+// payloads after the base (version 2 added provenance; version 3's payloads are version 2's).
 package journal
 
 import (
@@ -23,21 +30,26 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
 )
 
-// The magic numbers of the two versions, the first 8 bytes of a journal. The version tells the
-// reader how to read the payloads (package store: version 2 added provenance to the edit
-// records); the framing is the same.
+// The magic numbers of the three versions, the first 8 bytes of a journal. The version tells the
+// reader whether a pair record comes first (version 3) and how to read the payloads (package
+// store: version 2 added provenance to the edit records); the framing is the same.
 const (
-	Magic   = "IDXLJRN2"
+	Magic   = "IDXLJRN3"
+	MagicV2 = "IDXLJRN2"
 	MagicV1 = "IDXLJRN1"
 )
 
 // Version is the version Create and Write write.
-const Version = 2
+const Version = 3
+
+// MaxName bounds the length in bytes of one name in a pair record (a path): longer is damage.
+const MaxName = 4096
 
 // MaxRecord bounds one record's payload (bytes); a longer length field is damage.
 const MaxRecord = 1 << 30
@@ -90,12 +102,13 @@ func openFile(path string, flag int) (*os.File, error) {
 	return f, nil
 }
 
-// Create starts a journal at path holding only the base record: written to a temporary file,
+// Create starts a journal at path for the files in pair (absolute paths; none for a dataset
+// without files) holding the pair record and the base record: written to a temporary file,
 // synced and renamed into place, so a failure leaves no empty or partial journal behind. A file
 // already at path is never overwritten: one with records after its base (or anything that is
 // not a journal) is moved aside to "<path>.<time>.kept" first. Errors: ErrNotRegular when path
-// is a symbolic link or other non-regular file, and any write error.
-func Create(path string, base []byte) (*Journal, error) {
+// is a symbolic link or other non-regular file, a name longer than MaxName, and any write error.
+func Create(path string, pair []string, base []byte) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -109,7 +122,7 @@ func Create(path string, base []byte) (*Journal, error) {
 			}
 		}
 	}
-	size, err := Write(path, base, nil)
+	size, err := Write(path, pair, base, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -120,19 +133,81 @@ func Create(path string, base []byte) (*Journal, error) {
 	return &Journal{path: path, f: f, size: size}, nil
 }
 
-// Write writes a whole journal, the base and records, to path atomically (temporary file,
-// fsync, rename): a new journal, or an old one rewritten in this version. It returns its length
-// in bytes. Errors: those of writing.
-func Write(path string, base []byte, records [][]byte) (int64, error) {
-	b := append([]byte(Magic), Frame(base)...)
+// Write writes a whole journal of this version, the pair record (pair: absolute paths), the base
+// and records, to path atomically (temporary file, fsync, rename): a new journal, or an old one
+// rewritten in this version. It returns its length in bytes. Errors: a name longer than MaxName
+// or more than two, and those of writing.
+func Write(path string, pair []string, base []byte, records [][]byte) (int64, error) {
+	pr, err := pairRecord(filepath.Dir(path), pair)
+	if err != nil {
+		return 0, fmt.Errorf("journal %s: %w", path, err)
+	}
+	b := append([]byte(Magic), Frame(pr)...)
+	b = append(b, Frame(base)...)
 	for _, p := range records {
 		b = append(b, Frame(p)...)
 	}
-	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+	err = atomicfile.WriteFile(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})
 	return int64(len(b)), err
+}
+
+// pairRecord encodes the pair record of a journal in dir (see the package comment): each file
+// relative to dir, with '/' separators, when it lies in dir or below, otherwise absolute.
+func pairRecord(dir string, pair []string) ([]byte, error) {
+	if len(pair) > 2 {
+		return nil, fmt.Errorf("a pair of %d files", len(pair))
+	}
+	out := []byte{byte(len(pair))}
+	for _, p := range pair {
+		name := p
+		if rel, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(rel) {
+			name = rel
+		}
+		name = filepath.ToSlash(name)
+		if len(name) > MaxName {
+			return nil, fmt.Errorf("the name %s is over %d bytes", name, MaxName)
+		}
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(name)))
+		out = append(out, name...)
+	}
+	return out, nil
+}
+
+// parsePair decodes a pair record of a journal in dir into absolute, cleaned paths. Errors: a
+// record that does not decode (a count above 2, a name over MaxName or holding a NUL byte,
+// bytes left over).
+func parsePair(dir string, p []byte) ([]string, error) {
+	bad := errors.New("the journal's pair record is damaged")
+	if len(p) < 1 || p[0] > 2 {
+		return nil, bad
+	}
+	n, rest := int(p[0]), p[1:]
+	var out []string
+	for range n {
+		if len(rest) < 2 {
+			return nil, bad
+		}
+		l := int(binary.LittleEndian.Uint16(rest))
+		if l == 0 || l > MaxName || len(rest) < 2+l {
+			return nil, bad
+		}
+		name := filepath.FromSlash(string(rest[2 : 2+l]))
+		if strings.IndexByte(name, 0) >= 0 {
+			return nil, bad
+		}
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		out = append(out, filepath.Clean(name))
+		rest = rest[2+l:]
+	}
+	if len(rest) != 0 {
+		return nil, bad
+	}
+	return out, nil
 }
 
 // Reopen opens an existing journal for appending after its good prefix of size bytes (Contents
@@ -198,18 +273,20 @@ func (j *Journal) WrapFile(wrap func(File) File) { j.f = wrap(j.f) }
 
 // Contents is what Read found.
 type Contents struct {
-	Version int      // 1 or 2 (the magic)
+	Version int      // 1, 2 or 3 (the magic)
+	Pair    []string // the files the edits apply to (version 3), absolute; nil before version 3 and for a dataset without files
 	Base    []byte   // the base record's payload
 	Records [][]byte // the later records' payloads, in order
 	Ends    []int64  // Ends[k]: file offset just past Records[k]
-	Good    int64    // length of the good prefix (magic, base, intact records), in bytes
+	Good    int64    // length of the good prefix (magic, pair, base, intact records), in bytes
 	Damaged int64    // bytes after the good prefix
+	baseEnd int64    // file offset just past the base record
 }
 
 // Read reads the journal at path and splits it into records, stopping at the first record whose
 // length or CRC-32C does not hold. A file larger than limit bytes (limit > 0) is refused before
 // it is read. Errors: the file cannot be read or is too large, ErrNotRegular, ErrNotJournal (no
-// magic), or a damaged or empty base record.
+// magic), or a damaged or empty pair or base record.
 func Read(path string, limit int64) (*Contents, error) {
 	f, err := openFile(path, os.O_RDONLY)
 	if err != nil {
@@ -228,34 +305,29 @@ func Read(path string, limit int64) (*Contents, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c := &Contents{}
-	switch {
-	case len(b) < len(Magic):
-		return nil, fmt.Errorf("%s: %w", path, ErrNotJournal)
-	case string(b[:len(Magic)]) == Magic:
-		c.Version = 2
-	case string(b[:len(MagicV1)]) == MagicV1:
-		c.Version = 1
-	default:
+	if c.Version = version(b); c.Version == 0 {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotJournal)
 	}
 	off := int64(len(Magic))
+	if c.Version >= 3 {
+		payload, n := nextRecord(b[off:])
+		if payload == nil {
+			return nil, fmt.Errorf("%s: the journal's first record is damaged", path)
+		}
+		if c.Pair, err = parsePair(filepath.Dir(path), payload); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		off += n
+	}
 	for {
-		rest := b[off:]
-		if len(rest) < 8 {
+		payload, n := nextRecord(b[off:])
+		if payload == nil {
 			break
 		}
-		n := int64(binary.LittleEndian.Uint32(rest))
-		if n > MaxRecord || n > int64(len(rest))-8 {
-			break
-		}
-		payload := rest[8 : 8+n]
-		if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) || n == 0 {
-			break
-		}
-		off += 8 + n
+		off += n
 		if c.Base == nil {
 			c.Base = payload
-			c.Good = off
+			c.Good, c.baseEnd = off, off
 			continue
 		}
 		c.Records = append(c.Records, payload)
@@ -269,6 +341,73 @@ func Read(path string, limit int64) (*Contents, error) {
 	return c, nil
 }
 
+// version returns the version the magic at the start of b says, 0 when it is none.
+func version(b []byte) int {
+	if len(b) < len(Magic) {
+		return 0
+	}
+	switch string(b[:len(Magic)]) {
+	case Magic:
+		return 3
+	case MagicV2:
+		return 2
+	case MagicV1:
+		return 1
+	}
+	return 0
+}
+
+// nextRecord returns the payload of the record at the start of b and the bytes it takes with its
+// frame; nil when b does not start with an intact, non-empty record (too short, a length over
+// MaxRecord or past b's end, a CRC-32C that does not hold).
+func nextRecord(b []byte) ([]byte, int64) {
+	if len(b) < 8 {
+		return nil, 0
+	}
+	n := int64(binary.LittleEndian.Uint32(b))
+	if n == 0 || n > MaxRecord || n > int64(len(b))-8 {
+		return nil, 0
+	}
+	payload := b[8 : 8+n]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(b[4:]) {
+		return nil, 0
+	}
+	return payload, 8 + n
+}
+
+// ReadPair reads only the pair record of the journal at path: the files its edits apply to,
+// absolute (see Contents.Pair), nil for a journal before version 3 or of a dataset without
+// files. It reads at most the magic and one record of at most two names, however large the
+// journal. Errors: ErrNotRegular, ErrNotJournal, a damaged pair record, and those of reading.
+func ReadPair(path string) ([]string, error) {
+	f, err := openFile(path, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, len(Magic)+8+1+2*(2+MaxName))
+	n, err := io.ReadFull(f, b)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b = b[:n]
+	switch version(b) {
+	case 0:
+		return nil, fmt.Errorf("%s: %w", path, ErrNotJournal)
+	case 1, 2:
+		return nil, nil
+	}
+	payload, _ := nextRecord(b[len(Magic):])
+	if payload == nil {
+		return nil, fmt.Errorf("%s: the journal's first record is damaged", path)
+	}
+	pair, err := parsePair(filepath.Dir(path), payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pair, nil
+}
+
 // BaseEnd returns the file offset just past the base record: the length of a journal cut back
 // to its base.
-func (c *Contents) BaseEnd() int64 { return int64(len(Magic)) + 8 + int64(len(c.Base)) }
+func (c *Contents) BaseEnd() int64 { return c.baseEnd }

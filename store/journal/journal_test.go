@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 // whole.
 func TestCreateKeepsAJournalWithRecords(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "j")
-	j, err := Create(p, []byte{1, 1})
+	j, err := Create(p, nil, []byte{1, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +22,7 @@ func TestCreateKeepsAJournalWithRecords(t *testing.T) {
 	}
 	j.Close()
 	before, _ := os.ReadFile(p)
-	j2, err := Create(p, []byte{1, 2})
+	j2, err := Create(p, nil, []byte{1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestCreateKeepsAJournalWithRecords(t *testing.T) {
 // Reopen cuts them off before the next Append.
 func TestReadStopsAtDamageAndReopenCutsItOff(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "j")
-	j, err := Create(p, []byte{1})
+	j, err := Create(p, nil, []byte{1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,5 +79,54 @@ func TestReadStopsAtDamageAndReopenCutsItOff(t *testing.T) {
 	os.WriteFile(p, []byte("not a journal"), 0o644)
 	if _, err := Read(p, 0); !errors.Is(err, ErrNotJournal) {
 		t.Fatalf("a file without the magic: %v", err)
+	}
+}
+
+// A journal names the files of its pair: relative to its folder when they are in it, absolute
+// otherwise, read back absolute by Read and ReadPair (which reads the first record alone); a
+// journal of version 2 names none and is read as before; a damaged pair record is refused.
+func TestPairRecord(t *testing.T) {
+	dir := t.TempDir()
+	other := t.TempDir()
+	p := filepath.Join(dir, "g-lab.idxlabel-journal")
+	pair := []string{filepath.Join(other, "g-img"), filepath.Join(dir, "g-lab")}
+	j, err := Create(p, pair, []byte{1, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append([]byte{2, 9}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	b, _ := os.ReadFile(p)
+	if !bytes.Contains(b, []byte("\x05\x00g-lab")) || !bytes.Contains(b, []byte(filepath.ToSlash(pair[0]))) {
+		t.Fatalf("the pair record does not hold g-lab relative and g-img absolute: %q", b)
+	}
+	c, err := Read(p, 0)
+	if err != nil || c.Version != 3 || len(c.Pair) != 2 || c.Pair[0] != pair[0] || c.Pair[1] != pair[1] || !bytes.Equal(c.Base, []byte{1, 7}) || len(c.Records) != 1 {
+		t.Fatalf("read: %+v, %v", c, err)
+	}
+	if c.BaseEnd() != int64(len(Magic)+len(Frame(b[16:16+binary.LittleEndian.Uint32(b[8:])]))+len(Frame([]byte{1, 7}))) {
+		t.Fatalf("BaseEnd %d", c.BaseEnd())
+	}
+	if got, err := ReadPair(p); err != nil || len(got) != 2 || got[0] != pair[0] || got[1] != pair[1] {
+		t.Fatalf("ReadPair: %v, %v", got, err)
+	}
+
+	v2 := filepath.Join(dir, "v2")
+	os.WriteFile(v2, append(append([]byte(MagicV2), Frame([]byte{1, 7})...), Frame([]byte{2, 9})...), 0o644)
+	if c, err := Read(v2, 0); err != nil || c.Version != 2 || c.Pair != nil || len(c.Records) != 1 || c.BaseEnd() != int64(len(MagicV2)+len(Frame([]byte{1, 7}))) {
+		t.Fatalf("a version 2 journal: %+v, %v", c, err)
+	}
+	if got, err := ReadPair(v2); err != nil || got != nil {
+		t.Fatalf("ReadPair of version 2: %v, %v", got, err)
+	}
+	bad := filepath.Join(dir, "bad")
+	os.WriteFile(bad, append(append([]byte(Magic), Frame([]byte{3, 1, 0, 'x'})...), Frame([]byte{1})...), 0o644)
+	if _, err := Read(bad, 0); err == nil {
+		t.Fatal("a pair record of three files was read")
+	}
+	if _, err := ReadPair(bad); err == nil {
+		t.Fatal("ReadPair read a pair record of three files")
 	}
 }
