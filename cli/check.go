@@ -182,7 +182,7 @@ func runCheck(c *cli, args []string) error {
 			}
 			return store.FileOutput(out)
 		}
-		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		claim, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
 		var locked *store.LockedError
 		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
 			who := "another idxlabel"
@@ -194,7 +194,7 @@ func runCheck(c *cli, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer claim.Release()
 	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {

@@ -214,14 +214,15 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 // exit 1); without force no output that exists (store.ErrExists: exit 1, "use --force"); the
 // outputs' locks (a pair open for editing elsewhere: exit 1); and, even with force, no output of
 // a pair whose journal holds unsaved edits (exit 1, naming the journal). Every writer calls it
-// before reading its inputs, with its --force flag (forceUsage), writes, then calls release.
-func claimOutputs(inputs, outputs []string, force bool, may store.Replaceable) (release func(), err error) {
-	release, err = store.ClaimOutputs(inputs, outputs, force, may)
+// before reading its inputs, with its --force flag (forceUsage), writes under the claim, then
+// releases it.
+func claimOutputs(inputs, outputs []string, force bool, may store.Replaceable) (*store.Claim, error) {
+	claim, err := store.ClaimOutputs(inputs, outputs, force, may)
 	var oe *store.OutputError
 	if errors.As(err, &oe) {
 		return nil, usagef("%v", err)
 	}
-	return release, err
+	return claim, err
 }
 
 // forceUsage is the --force flag's usage text for a writer whose outputs are files.

@@ -24,11 +24,11 @@ func runConvert(c *cli, args []string) error {
 		return err
 	}
 	in, out := files[0], files[1]
-	release, err := claimOutputs(files[:1], files[1:], *force, nil)
+	claim, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	f, err := idx.OpenFile(in)
 	if err != nil {
 		return err

@@ -36,11 +36,11 @@ func runExport(c *cli, args []string) error {
 	if *classes != "numbers" && *classes != "names" {
 		return usagef("export: --classes is numbers or names, not %q", *classes)
 	}
-	release, err := claimOutputs(files[:2], files[2:], *force, func(out string) error { return export.CheckOut(out, export.Format(*format)) })
+	claim, err := claimOutputs(files[:2], files[2:], *force, func(out string) error { return export.CheckOut(out, export.Format(*format)) })
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	ds, err := c.openRead(files[0], files[1])
 	if err != nil {
 		return err

@@ -31,8 +31,8 @@ const importMemoryLimit = 256 << 20
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
 // import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
 // They are replaced only with --force (claimOutputs' rule, checked before any image is
-// decoded). The pair is checked (store.CheckPair) and written together, atomically
-// (store.WritePair).
+// decoded, and held until the files are written). The pair is checked (store.CheckPair) and
+// written together, atomically (store.Claim.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -73,11 +73,11 @@ func runImport(c *cli, args []string) error {
 	for i, f := range tree.Files {
 		inputs[i] = f.Path
 	}
-	release, err := claimOutputs(inputs, outputs, *force, nil)
+	claim, err := claimOutputs(inputs, outputs, *force, nil)
 	if err != nil {
 		return err
 	}
-	defer func() { release() }()
+	defer claim.Release()
 	if tree.Named {
 		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(tree.Names), classList(tree.Names), namesPath)
 	}
@@ -113,10 +113,11 @@ func runImport(c *cli, args []string) error {
 	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
-	// WritePair takes the locks itself and checks the journals again.
-	release()
-	release = func() {}
-	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
+	if importBeforeWrite != nil {
+		importBeforeWrite()
+	}
+	// Written under the claim made before any image was decoded: its locks were held all along.
+	if err := claim.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
 		return err
 	}
 	if err := writeImportNames(namesPath, tree.Names); err != nil {
@@ -129,6 +130,10 @@ func runImport(c *cli, args []string) error {
 	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d%s from %s (%d skipped)\n", imagesPath, labelsPath, len(labels), opts.Width, opts.Height, how, dir, skipped)
 	return nil
 }
+
+// importBeforeWrite, when set (by a test), runs just before import writes its pair: the moment
+// at which another writer must still find the outputs claimed.
+var importBeforeWrite func()
 
 // parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to store.MaxSide pixels each.
 func parseSize(s string) (w, h int, err error) {

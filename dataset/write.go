@@ -57,15 +57,15 @@ func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix
 // relabelled by p.Relabel, in the smallest dtype holding the inputs' dtypes and the new classes
 // (labelType). Every file is written to a temporary name beside its target and read back
 // (images: a CRC-32C of the data; labels: decoded and compared) before any output is put in
-// place; then each pair is put in place as one operation (store.CommitPair) and its class-name
-// file (NamesFileFor, p.Names; removed when p has none) written atomically. The caller holds the
-// outputs' locks (store.LockForWrite) and has refused outputs that must not be replaced. When
+// place; then each pair is put in place as one operation (store.Claim.CommitPair) and its
+// class-name file (NamesFileFor, p.Names; removed when p has none) written atomically, all under
+// claim, the caller's claim of the outputs (store.ClaimOutputs), which it releases. When
 // ctx is cancelled before the outputs are put in place, nothing is replaced, the temporary files
 // are removed and ctx's error is returned. Memory: the output labels, 4 bytes per input sample
 // per part, one record per input; a part not in input order (shuffled) also its images.
 // Errors: those of imageLayout, label files of different column counts, a relabelled class its
 // dtype cannot hold, the input and output files' errors, naming them.
-func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
+func Write(ctx context.Context, claim *store.Claim, p *Plan, progress Progress) ([]Written, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -135,7 +135,7 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 	}
 	var out []Written
 	for k, d := range done {
-		if err := store.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
+		if err := claim.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
 			for _, rest := range done[k+1:] {
 				rest.images.Abort()
 				rest.labels.Abort()

@@ -6,9 +6,15 @@ import "idxlabel/idx"
 // images and labels are IDX files already written in full to temporary names beside their
 // targets (idx.CreateFunc, idx.WritePending), and are renamed over imagesPath and labelsPath
 // with a save record, so that a crash between the renames is finished by the next Open. It is
-// for a writer that streams a pair too large to hold (a command-line merge or split); the caller
-// holds the pair's locks (LockForWrite). On any failure the targets keep their old content and
-// the temporary files are removed. Errors: a rename or save-record error naming the target.
-func CommitPair(imagesPath, labelsPath string, images, labels *idx.Pending) error {
+// for a writer that streams a pair too large to hold (a command-line merge or split). Both
+// targets must be outputs of c not written yet; the claim's locks are held throughout. On any
+// failure the targets keep their old content and the temporary files are removed. Errors:
+// ErrNotClaimed (the temporary files removed), a rename or save-record error naming the target.
+func (c *Claim) CommitPair(imagesPath, labelsPath string, images, labels *idx.Pending) error {
+	if err := c.take(imagesPath, labelsPath); err != nil {
+		images.Abort()
+		labels.Abort()
+		return err
+	}
 	return commitAll([]*idx.Pending{images, labels}, []bool{false, false}, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil)
 }

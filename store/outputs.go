@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"idxlabel/internal/atomicfile"
 	"idxlabel/store/journal"
@@ -137,10 +138,13 @@ func FileOutput(out string) error {
 //     (a file, a folder, a symbolic link) but an empty folder, which holds nothing to lose.
 //     This comes last, so that "use --force" is never the advice where force is refused too.
 //
-// On success the caller writes while it holds the locks, then calls release (once). On an
-// error nothing is held. It reads the outputs' metadata, a folder's first entry and each
-// journal found (bounded by idx.MaxData); nothing else grows with the outputs' sizes.
-func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (release func(), err error) {
+// On success the outputs are the writer's until it calls the Claim's Release: it writes them
+// while it holds the claim (a pair through Claim.WritePair or Claim.CommitPair, which take no
+// lock of their own), so that no other writer or window gets in between the check and the
+// write. On an error nothing is held. It reads the outputs' metadata, a folder's first entry,
+// the names in the outputs' folders and each journal found (bounded by idx.MaxData); nothing
+// else grows with the outputs' sizes.
+func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim, error) {
 	if err := CheckOutputs(inputs, outputs); err != nil {
 		return nil, err
 	}
@@ -158,7 +162,7 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (releas
 			exists = append(exists, o)
 		}
 	}
-	release, err = LockForWrite(outputs...)
+	release, err := LockForWrite(outputs...)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +174,69 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (releas
 		release()
 		return nil, fmt.Errorf("%s: %w", exists[0], ErrExists)
 	}
-	return release, nil
+	c := &Claim{release: release}
+	for _, o := range outputs {
+		c.outputs = append(c.outputs, absClean(o))
+	}
+	return c, nil
+}
+
+// Claim is the hold a writer has on its outputs from ClaimOutputs' check until it calls
+// Release: their locks (LockForWrite), under which no window opens them for editing and no other
+// writer claims them. The pair writes a writer makes through it (WritePair, CommitPair) are the
+// write the claim was made for: each output is written once, and a path the claim does not hold
+// is refused. Its methods are safe for concurrent use.
+type Claim struct {
+	mu       sync.Mutex
+	outputs  []string // absolute, cleaned
+	written  []string // the outputs a pair write of this claim has put in place (or is putting)
+	release  func()
+	released bool
+}
+
+// ErrNotClaimed: a write through a Claim names a file the claim does not hold, one it has
+// already written, or comes after Release.
+var ErrNotClaimed = errors.New("not claimed for this write")
+
+// take marks paths ("" ignored) as being written under c: each must be an output of c not
+// written yet, and c not released. Errors: ErrNotClaimed, wrapped with the path.
+func (c *Claim) take(paths ...string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		p = absClean(p)
+		switch {
+		case c.released:
+			return fmt.Errorf("%s: %w (the claim was released)", p, ErrNotClaimed)
+		case slices.Contains(c.written, p):
+			return fmt.Errorf("%s: %w (already written under this claim)", p, ErrNotClaimed)
+		case !slices.Contains(c.outputs, p):
+			return fmt.Errorf("%s: %w", p, ErrNotClaimed)
+		}
+	}
+	for _, p := range paths {
+		if p != "" {
+			c.written = append(c.written, absClean(p))
+		}
+	}
+	return nil
+}
+
+// Release gives the outputs up: their locks are released. Calling it again, or on a nil Claim,
+// does nothing.
+func (c *Claim) Release() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.released {
+		c.released = true
+		c.release()
+	}
 }
 
 // outputExists reports whether something is at path for a writer to replace: anything os.Lstat

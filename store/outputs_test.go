@@ -19,9 +19,9 @@ func TestClaimOutputsRule(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := copyPair(t, 30, false)
 	claim := func(force bool, outs ...string) error {
-		release, err := ClaimOutputs([]string{ip}, outs, force, nil)
+		claim, err := ClaimOutputs([]string{ip}, outs, force, nil)
 		if err == nil {
-			release()
+			claim.Release()
 		}
 		return err
 	}
@@ -93,9 +93,9 @@ func TestClaimOutputsRule(t *testing.T) {
 
 // claimFolder claims the folder out alone, without force, from no inputs.
 func claimFolder(out string) error {
-	release, err := ClaimOutputs(nil, []string{out}, false, func(string) error { return nil })
+	claim, err := ClaimOutputs(nil, []string{out}, false, func(string) error { return nil })
 	if err == nil {
-		release()
+		claim.Release()
 	}
 	return err
 }
@@ -123,9 +123,9 @@ func TestClaimRefusesAPairOfAnyNamesWithUnsavedEdits(t *testing.T) {
 
 	other := filepath.Join(dir, "zz-lab")
 	for _, outs := range [][]string{{ip, other}, {ip}, {lp}} {
-		release, err := ClaimOutputs(nil, outs, true, nil)
+		claim, err := ClaimOutputs(nil, outs, true, nil)
 		if err == nil {
-			release()
+			claim.Release()
 		}
 		var ue *UnsavedEditsError
 		if !errors.As(err, &ue) || ue.Journal != lp+JournalSuffix || ue.Edits != 3 {
@@ -148,5 +148,47 @@ func TestClaimRefusesAPairOfAnyNamesWithUnsavedEdits(t *testing.T) {
 	defer d.Close()
 	if n, err := d.ReplayJournal(); err != nil || n != 3 {
 		t.Fatalf("replayed %d: %v", n, err)
+	}
+}
+
+// A claim holds its outputs from the check until Release: no other writer claims them meanwhile,
+// its pair write takes no lock of its own (so none is let go and taken again), and it writes only
+// what it claimed, once.
+func TestClaimHoldsUntilReleased(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "a-images-idx3-ubyte"), filepath.Join(dir, "a-labels-idx1-ubyte")
+	images, _ := idx.New(idx.UByte, 2, 3, 3)
+	labels, _ := idx.New(idx.UByte, 2)
+	c, err := ClaimOutputs(nil, []string{ip, lp}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClaimOutputs(nil, []string{ip}, true, nil); !errors.Is(err, ErrLocked) {
+		t.Fatalf("a second claim while the first is held: %v", err)
+	}
+	if err := c.WritePair(ip, filepath.Join(dir, "other"), images, labels); !errors.Is(err, ErrNotClaimed) {
+		t.Fatalf("a write to a file not claimed: %v", err)
+	}
+	if err := c.WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClaimOutputs(nil, []string{lp}, true, nil); !errors.Is(err, ErrLocked) {
+		t.Fatalf("a claim after the write, before Release: %v", err)
+	}
+	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, ErrNotClaimed) {
+		t.Fatalf("a second write of the same outputs: %v", err)
+	}
+	c.Release()
+	c.Release()
+	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, ErrNotClaimed) {
+		t.Fatalf("a write after Release: %v", err)
+	}
+	c2, err := ClaimOutputs(nil, []string{ip, lp}, true, nil)
+	if err != nil {
+		t.Fatalf("a claim after Release: %v", err)
+	}
+	c2.Release()
+	if got, err := idx.ReadFile(lp); err != nil || got.Dims[0] != 2 {
+		t.Fatalf("the labels written: %v, %v", got, err)
 	}
 }

@@ -304,34 +304,41 @@ func (d *Dataset) keepClassNames() {
 
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
 // paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
-// compared, then renamed with a manifest so that a crash between the renames is finished by the
-// next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
-// It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
-// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, an
-// *UnsavedEditsError when its journal holds unsaved edits (RefuseUnsaved), and any write,
-// verify or rename error. It replaces existing files: a writer decides that first (ClaimOutputs).
-func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
+// compared, then renamed with a save record so that a crash between the renames is finished by
+// the next Open. On any failure the targets keep their old content. A ".gz" name is written
+// gzip. Both paths must be outputs of c not written yet; the claim's locks are held
+// throughout. Errors: ErrNotClaimed, and any write, verify or rename error.
+func (c *Claim) WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
 	if labels == nil {
 		labelsPath = ""
 	}
-	target := pairKey(imagesPath, labelsPath)
+	if err := c.take(imagesPath, labelsPath); err != nil {
+		return err
+	}
 	files := []pendingWrite{{imagesPath, images, false}}
 	if labels != nil {
 		files = append(files, pendingWrite{labelsPath, labels, false})
 	}
-	paths := []string{imagesPath}
+	return writeFiles(context.Background(), files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, nil)
+}
+
+// WritePair writes a pair as Claim.WritePair does, replacing what is there, under a claim of
+// its own: ClaimOutputs of the two paths with force (nothing is an input), released when it is
+// done. It is for programs that make a pair to a path they chose (a benchmark's generator, a
+// test). Errors: those of ClaimOutputs (a *LockedError when a pair either file belongs to is
+// open for editing elsewhere, an *UnsavedEditsError when its journal holds unsaved edits) and
+// of Claim.WritePair.
+func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
+	outputs := []string{imagesPath}
 	if labels != nil {
-		paths = append(paths, labelsPath)
+		outputs = append(outputs, labelsPath)
 	}
-	release, err := LockForWrite(paths...)
+	c, err := ClaimOutputs(nil, outputs, true, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
-	if err := RefuseUnsaved(paths...); err != nil {
-		return err
-	}
-	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
+	defer c.Release()
+	return c.WritePair(imagesPath, labelsPath, images, labels)
 }
 
 // pendingWrite is one file of a paired save: its path and what to write there (an array, or

@@ -42,8 +42,30 @@ func writeMNISTPair(t testing.TB, dir string, n int, gz bool) (string, string) {
 	return ip, lp
 }
 
+// realCopy copies the real MNIST files named into a temporary folder and returns their paths
+// there: a test that opens them for editing takes their locks beside them, which must not depend
+// on (or block) whoever else has the shared files open.
+func realCopy(t *testing.T, names ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var out []string
+	for _, n := range names {
+		b, err := os.ReadFile(mnisttest.Path(t, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func TestOpenRealPair(t *testing.T) {
-	d, err := Open(mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TestLabels), Options{})
+	pair := realCopy(t, mnisttest.TestImages, mnisttest.TestLabels)
+	d, err := Open(pair[0], pair[1], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +100,8 @@ func TestOpenRealPair(t *testing.T) {
 }
 
 func TestOpenCountMismatchNamesBothFiles(t *testing.T) {
-	images, labels := mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TrainLabels)
+	pair := realCopy(t, mnisttest.TestImages, mnisttest.TrainLabels)
+	images, labels := pair[0], pair[1]
 	_, err := Open(images, labels, Options{})
 	want := labels + " has 60000 labels, but " + images + " has 10000 images: the counts must match"
 	if err == nil || err.Error() != want {

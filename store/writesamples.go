@@ -15,13 +15,13 @@ import (
 // (buildImages, buildLabels), ".gz" names written gzip, each file to a temporary name, fsynced,
 // decoded back and compared, then put in place together with a save record (as WritePair).
 // labelsPath "" writes images alone, refused when one of the samples has a label. The dataset
-// itself is not changed: its files, journal and edits stay as they are. The caller has claimed
-// the outputs (ClaimOutputs: refused existing files, taken their locks) and writes no class-name
-// file here. When ctx is cancelled before the files are put in place, nothing is replaced.
+// itself is not changed: its files, journal and edits stay as they are. The files are written
+// under c, the claim of the outputs (ClaimOutputs: refused existing files, taken their locks),
+// which the caller releases; no class-name file is written here. When ctx is cancelled before the files are put in place, nothing is replaced.
 // Memory: a copy of the samples' images and labels (at most the dataset's data). Errors: an
 // index out of range, repeated or deleted; a label the dtype cannot hold; ErrClosed; the
-// write's errors, naming the file.
-func (d *Dataset) WriteSamples(ctx context.Context, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
+// write's errors, naming the file; ErrNotClaimed when c does not hold the paths.
+func (d *Dataset) WriteSamples(ctx context.Context, c *Claim, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
@@ -34,6 +34,9 @@ func (d *Dataset) WriteSamples(ctx context.Context, indices []int, imagesPath, l
 		files = append(files, pendingWrite{labelsPath, labels, false})
 	} else {
 		labelsPath = ""
+	}
+	if err := c.take(imagesPath, labelsPath); err != nil {
+		return err
 	}
 	progress(0.1)
 	if err := writeFiles(ctx, files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, progress); err != nil {

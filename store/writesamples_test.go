@@ -31,7 +31,7 @@ func TestWriteSamples(t *testing.T) {
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
 	keep := []int{100, 3, 0, 99}
-	if err := d.WriteSamples(context.Background(), keep, oi, ol, nil); err != nil {
+	if err := writeSamples(t, d, context.Background(), keep, oi, ol, nil); err != nil {
 		t.Fatal(err)
 	}
 	images, err := idx.ReadFile(oi)
@@ -59,23 +59,39 @@ func TestWriteSamples(t *testing.T) {
 	if d.Len() != 101 || !d.Dirty() {
 		t.Fatalf("the dataset changed: %d samples, dirty %v", d.Len(), d.Dirty())
 	}
-	if err := d.WriteSamples(context.Background(), []int{5}, oi, ol, nil); err == nil {
+	if err := writeSamples(t, d, context.Background(), []int{5}, oi, ol, nil); err == nil {
 		t.Fatal("a deleted sample was written")
 	}
-	if err := d.WriteSamples(context.Background(), []int{1, 1}, oi, ol, nil); err == nil {
+	if err := writeSamples(t, d, context.Background(), []int{1, 1}, oi, ol, nil); err == nil {
 		t.Fatal("a sample given twice was written")
 	}
-	if err := d.WriteSamples(context.Background(), []int{1}, oi, "", nil); err == nil {
+	if err := writeSamples(t, d, context.Background(), []int{1}, oi, "", nil); err == nil {
 		t.Fatal("labelled samples were written without their labels")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := d.WriteSamples(ctx, []int{1}, oi, ol, nil); err == nil {
+	if err := writeSamples(t, d, ctx, []int{1}, oi, ol, nil); err == nil {
 		t.Fatal("a cancelled write succeeded")
 	}
 	if again, _ := idx.ReadFile(oi); again == nil || again.Dims[0] != 4 {
 		t.Fatal("a cancelled write replaced the output")
 	}
+}
+
+// writeSamples calls d.WriteSamples under a claim of the outputs made for it (with force) and
+// released after it.
+func writeSamples(t *testing.T, d *Dataset, ctx context.Context, indices []int, images, labels string, progress func(float64)) error {
+	t.Helper()
+	outs := []string{images}
+	if labels != "" {
+		outs = append(outs, labels)
+	}
+	c, err := ClaimOutputs(nil, outs, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Release()
+	return d.WriteSamples(ctx, c, indices, images, labels, progress)
 }
 
 // The whole base, in order and unchanged, is written from the base's data; a reordering of it
@@ -89,7 +105,7 @@ func TestWriteSamplesReordered(t *testing.T) {
 	defer d.Close()
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "o-images-idx3-ubyte"), filepath.Join(dir, "o-labels-idx1-ubyte")
-	if err := d.WriteSamples(context.Background(), []int{2, 1, 0}, oi, ol, nil); err != nil {
+	if err := writeSamples(t, d, context.Background(), []int{2, 1, 0}, oi, ol, nil); err != nil {
 		t.Fatal(err)
 	}
 	images, err := idx.ReadFile(oi)

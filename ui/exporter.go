@@ -118,10 +118,10 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
-		release, err := store.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
+		claim, err := store.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
 			err = export.Write(job.ctx, s, out, opts)
-			release()
+			claim.Release()
 		}
 		c.jobs.schedule(func() {
 			c.jobs.finish(job)

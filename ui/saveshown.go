@@ -154,7 +154,7 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 			inputs = append(inputs, p)
 		}
 	}
-	release, err := store.ClaimOutputs(inputs, outputs, force, nil)
+	claim, err := store.ClaimOutputs(inputs, outputs, force, nil)
 	if errors.Is(err, store.ErrExists) && !force {
 		s.d.ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
 			if yes {
@@ -174,8 +174,8 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	c.jobs.run(func() {
-		defer release()
-		err := ds.WriteSamples(job.ctx, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
+		defer claim.Release()
+		err := ds.WriteSamples(job.ctx, claim, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
 		if err == nil && namesFile != "" {
 			err = writeNames(namesFile, names)
 		}
