@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -45,7 +46,7 @@ func opensGUI(args []string) bool {
 		}
 	}
 	for _, a := range args {
-		if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
+		if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !pairfile.SavePending(a) {
 			return false
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // importMemoryLimit is the Go runtime's soft memory limit while import runs (see
@@ -31,8 +31,8 @@ const importMemoryLimit = 256 << 20
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
 // import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
 // They are replaced only with --force (claimOutputs' rule, checked before any image is
-// decoded, and held until the files are written). The pair is checked (store.CheckPair) and
-// written together, atomically (store.Claim.WritePair).
+// decoded, and held until the files are written). The pair is checked (pairfile.CheckPair) and
+// written together, atomically (pairfile.Claim.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -110,7 +110,7 @@ func runImport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
+	if _, err := pairfile.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
 		return err
 	}
 	if importBeforeWrite != nil {
@@ -135,13 +135,13 @@ func runImport(c *cli, args []string) error {
 // at which another writer must still find the outputs claimed.
 var importBeforeWrite func()
 
-// parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to store.MaxSide pixels each.
+// parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to pairfile.MaxSide pixels each.
 func parseSize(s string) (w, h int, err error) {
 	a, b, ok := strings.Cut(strings.ReplaceAll(strings.ToLower(s), "×", "x"), "x")
 	w, err1 := strconv.Atoi(a)
 	h, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 || w > store.MaxSide || h > store.MaxSide {
-		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, store.MaxSide)
+	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 || w > pairfile.MaxSide || h > pairfile.MaxSide {
+		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, pairfile.MaxSide)
 	}
 	return w, h, nil
 }
@@ -155,7 +155,7 @@ func writeImportNames(path string, names map[int]string) error {
 		}
 		return nil
 	}
-	return store.WriteClassNames(path, names)
+	return pairfile.WriteClassNames(path, names)
 }
 
 // classList formats names as "cat 0, dog 1", at most 10 of them.

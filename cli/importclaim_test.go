@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // import holds its claim on the outputs from its check until the pair is written: another
@@ -19,7 +19,7 @@ func TestImportHoldsItsClaimUntilWritten(t *testing.T) {
 	ip, lp := filepath.Join(dir, "x-images-idx3-ubyte"), filepath.Join(dir, "x-labels-idx1-ubyte")
 	var during error
 	importBeforeWrite = func() {
-		c, err := store.ClaimOutputs(nil, []string{ip, lp}, true, nil)
+		c, err := pairfile.ClaimOutputs(nil, []string{ip, lp}, true, nil)
 		if err == nil {
 			c.Release()
 		}
@@ -29,7 +29,7 @@ func TestImportHoldsItsClaimUntilWritten(t *testing.T) {
 	if code, _, stderr := runCLI("import", tree, ip, lp); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var le *store.LockedError
+	var le *pairfile.LockedError
 	if !errors.As(during, &le) || !le.Writing {
 		t.Fatalf("another writer's claim just before import writes: %v", during)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // writePair writes n samples of 4×4 ubyte (sample i all i) and ubyte labels i%3 to dir.
@@ -98,14 +98,14 @@ func TestWriteTruncatedInput(t *testing.T) {
 	}
 }
 
-// claimParts claims the outputs of p's parts (store.ClaimOutputs, with force), as Build does.
-func claimParts(t *testing.T, p *Plan) *store.Claim {
+// claimParts claims the outputs of p's parts (pairfile.ClaimOutputs, with force), as Build does.
+func claimParts(t *testing.T, p *Plan) *pairfile.Claim {
 	t.Helper()
 	var outs []string
 	for _, part := range p.Parts {
 		outs = append(outs, part.Out.Images, part.Out.Labels, NamesFileFor(part.Out.Labels))
 	}
-	claim, err := store.ClaimOutputs(nil, outs, true, nil)
+	claim, err := pairfile.ClaimOutputs(nil, outs, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"idxlabel/idx"
+	"idxlabel/internal/yield"
 )
 
 // baseImages is the base's image data held as rows of one or more buffers (segments) instead
@@ -116,10 +117,10 @@ func (b *baseImages) array() *idx.Array {
 		return a
 	}
 	a.Data = make([]byte, 0, b.header.DataSize())
-	var y yielder
+	var y yield.Yielder
 	b.runs(func(p []byte) bool {
 		a.Data = append(a.Data, p...)
-		y.add(len(p))
+		y.Add(len(p))
 		return true
 	})
 	return a
@@ -203,7 +204,7 @@ func (b *baseImages) settle() *baseImages {
 			copied.px = make([]byte, 0, n*b.pxSize)
 		}
 	}
-	var y yielder
+	var y yield.Yielder
 	for k, g := range b.rows {
 		s, r := b.find(int(g))
 		seg := &b.segs[s]
@@ -211,7 +212,7 @@ func (b *baseImages) settle() *baseImages {
 			out.rows[k] = uint32(first[s] + r)
 			continue
 		}
-		y.add(b.rawSize + b.pxSize)
+		y.Add(b.rawSize + b.pxSize)
 		out.rows[k] = uint32(copied.first + len(copied.raw)/b.rawSize)
 		copied.raw = append(copied.raw, seg.raw[r*b.rawSize:(r+1)*b.rawSize]...)
 		if copied.px != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -56,7 +57,7 @@ func testSaveKeepsSnapshots(t *testing.T, typ idx.DType, gz bool) {
 	dir := t.TempDir()
 	suffix := map[bool]string{false: "", true: ".gz"}[gz]
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"+suffix), filepath.Join(dir, "s-labels-idx1-ubyte"+suffix)
-	if err := WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open(ip, lp, Options{})

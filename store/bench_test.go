@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"idxlabel/pairfile"
 )
 
 // pairs caches the benchmark pairs by size and compression, written once per run.
@@ -78,7 +80,7 @@ func BenchmarkRelabel(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { d.DiscardJournal(false); d.Close(); os.Remove(lp + JournalSuffix) }()
+	defer func() { d.DiscardJournal(false); d.Close(); os.Remove(lp + pairfile.JournalSuffix) }()
 	i := 0
 	for b.Loop() {
 		if err := d.Relabel([]int{i % 60000}, (d.Label(i%60000)+1)%10); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -64,23 +65,12 @@ func (d *Dataset) ExportChangeLog(path string) (int, error) {
 	own := d.statePath(ChangesSuffix)
 	d.mu.RUnlock()
 	for _, p := range []string{images, labels, own} {
-		if p != "" && sameTarget(path, p) {
+		if p != "" && pairfile.SameFile(path, p) {
 			return 0, fmt.Errorf("%s is one of this dataset's own files: write the change log to another file", path)
 		}
 	}
 	err := atomicfile.WriteFile(path, func(w io.Writer) error { return WriteChangeLog(w, entries, true) })
 	return len(entries), err
-}
-
-// sameTarget reports whether paths a and b name the same file: the same cleaned absolute path,
-// or the same existing file under two names.
-func sameTarget(a, b string) bool {
-	if absClean(a) == absClean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // appendChanges appends to the change log beside the label file the entries it has not had:
@@ -98,7 +88,7 @@ func (d *Dataset) appendChanges() {
 	off, path, n := d.log.off, d.statePath(ChangesSuffix), len(d.log.saved)
 	key := ""
 	if path != "" {
-		key = absClean(path)
+		key = pairfile.Abs(path)
 	}
 	var list []ChangeLogEntry
 	if had, ok := d.log.appended[key]; ok {
@@ -150,7 +140,7 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; refusing to write through it", path)
 	}
-	if n := linkCount(fi); n > 1 {
+	if n := atomicfile.Links(fi); n > 1 {
 		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
 	}
 	size := fi.Size()

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"idxlabel/sample"
-	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
@@ -565,7 +566,7 @@ func downgrade(t testing.TB, b []byte) []byte {
 func TestVersion1JournalReplays(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12)
-	jp := lp + JournalSuffix
+	jp := lp + pairfile.JournalSuffix
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0, 1}, 9)
 	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 4}})

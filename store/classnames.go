@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+
+	"idxlabel/pairfile"
 )
 
 // SetClassNames replaces the class names (class → name; a class left out has none), checked and
@@ -15,7 +17,7 @@ import (
 // that stops before saving keeps its label edits (the journal) but not the names. Errors: those
 // of the check, naming the class; ErrReadOnly; ErrClosed.
 func (d *Dataset) SetClassNames(names map[int]string) error {
-	names, _, err := cleanClassNames("", names)
+	names, _, err := pairfile.CleanClassNames("", names)
 	if err != nil {
 		return err
 	}
@@ -47,7 +49,7 @@ func (d *Dataset) settleEditedNames() error {
 		return nil
 	}
 	if empty {
-		if err := os.Remove(labels + ClassNamesSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(labels + pairfile.ClassNamesSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
 )
 
 // Close during a save waits for it: the save writes and renames its files, and moves to the new
@@ -48,7 +50,7 @@ func TestCloseWaitsForASave(t *testing.T) {
 		if err := <-closed; err != nil {
 			t.Fatalf("close: %v", err)
 		}
-		if !as && !errors.Is(during, ErrLocked) {
+		if !as && !errors.Is(during, pairfile.ErrLocked) {
 			t.Fatalf("while the save wrote, after Close was called, the pair opened for editing (%v)", during)
 		}
 		e, err := Open(toI, toL, Options{})

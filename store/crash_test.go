@@ -15,6 +15,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // The crash tests re-run this test binary as a child (TestCrashChild, selected by the
@@ -38,7 +39,7 @@ func TestCrashChild(t *testing.T) {
 	switch mode {
 	case "save":
 		// Widen the window between the two renames so that some kills land in it.
-		afterCommit = func(int) { time.Sleep(5 * time.Millisecond) }
+		pairfile.AfterRename = func(int) { time.Sleep(5 * time.Millisecond) }
 		nextVersion(d)
 		fmt.Println("saving")
 		if err := d.Save(nil); err != nil {
@@ -49,7 +50,7 @@ func TestCrashChild(t *testing.T) {
 	case "save-as-stop":
 		// Save As into a new folder, stopped for good after the first rename (the image file)
 		// until the parent kills the process: the label file is not in place yet.
-		afterCommit = func(k int) {
+		pairfile.AfterRename = func(k int) {
 			if k == 0 {
 				fmt.Println("between")
 				select {}
@@ -286,16 +287,16 @@ func TestSaveAsToNewFolderKilledBetweenRenames(t *testing.T) {
 			cmd.Process.Kill()
 			cmd.Wait()
 			nip, nlp := to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz"
-			if _, err := os.Stat(nlp); err == nil || !SavePending(nlp) {
-				t.Fatalf("the kill did not land between the renames (label file there: %v, pending %v)", err == nil, SavePending(nlp))
+			if _, err := os.Stat(nlp); err == nil || !pairfile.SavePending(nlp) {
+				t.Fatalf("the kill did not land between the renames (label file there: %v, pending %v)", err == nil, pairfile.SavePending(nlp))
 			}
 			paths := []string{nip}
 			if open == "both names" {
 				paths = []string{nlp, nip}
 			}
-			images, labels, err := ClassifyPair(paths)
+			images, labels, err := pairfile.ClassifyPair(paths)
 			if err != nil || images != nip || labels != nlp {
-				t.Fatalf("ClassifyPair(%v) = %q %q %v", paths, images, labels, err)
+				t.Fatalf("pairfile.ClassifyPair(%v) = %q %q %v", paths, images, labels, err)
 			}
 			d, err := Open(images, labels, Options{})
 			if err != nil {
@@ -306,7 +307,7 @@ func TestSaveAsToNewFolderKilledBetweenRenames(t *testing.T) {
 			if d.Len() != 300 || d.Label(0) != (int(orig.Data[0])+1)%10 || d.Label(1) != int(orig.Data[1]) || len(d.Notices()) == 0 {
 				t.Fatalf("opened: %d samples, labels %d %d (file had %d), notices %v", d.Len(), d.Label(0), d.Label(1), orig.Data[0], d.Notices())
 			}
-			if SavePending(nlp) {
+			if pairfile.SavePending(nlp) {
 				t.Fatal("the save record is still there")
 			}
 			leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(nip), ".*idxlabel-tmp*"))

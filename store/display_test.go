@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // TestDisplayPixelsRoundTrip: a sample appended to a transposed dataset (given in display
@@ -15,7 +16,7 @@ func TestDisplayPixelsRoundTrip(t *testing.T) {
 	em, _ := idx.New(idx.UByte, 1, 2, 3) // stored 2×3: displayed 3×2
 	copy(em.Data, []byte{1, 2, 3, 4, 5, 6})
 	lab, _ := idx.New(idx.UByte, 1)
-	ds, err := FromArrays(em, lab, nil, filepath.Join(t.TempDir(), "j"+JournalSuffix), Options{Transposed: TransposeYes})
+	ds, err := FromArrays(em, lab, nil, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix), Options{Transposed: TransposeYes})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@
 // pair finds the journal and offers it (Recovery, ReplayJournal). Saving writes both files to
 // temporary names, syncs and decodes them back, then renames them over the targets; a save cut
 // off between the two renames is finished the next time the pair is opened, from the record
-// "<labels>.idxlabel-saving" (ManifestSuffix), which names only this pair's own files.
+// "<labels>.idxlabel-saving" (pairfile.ManifestSuffix), which names only this pair's own files.
 //
 // A save keeps the undo history, renumbered past the samples it removed (carry.go: a saved
 // deletion can no longer be undone; a saved append is undone by marking its samples deleted),
@@ -36,7 +36,7 @@
 // is moved aside and the files are left as they are. Journals and lock files are never opened
 // through a symbolic link. One process edits a pair at a time (an advisory lock,
 // "<labels>.idxlabel-lock"; a second opener gets a LockedError naming the holder), Save refuses
-// files changed on disk since they were read (ErrChangedOnDisk), and a journal record that
+// files changed on disk since they were read (pairfile.ErrChangedOnDisk), and a journal record that
 // cannot be synced refuses its edit (ErrJournalWrite). Options.ReadOnly opens a pair without
 // writing, renaming or deleting anything.
 //

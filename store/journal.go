@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"idxlabel/idx"
-	"idxlabel/store/journal"
+	"idxlabel/pairfile/journal"
 )
 
 // What the journal's records hold (package journal keeps the file: magic, framing, checksums,

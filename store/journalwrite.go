@@ -1,14 +1,10 @@
 package store
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"idxlabel/store/journal"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // Where a session's journal goes and how its records are written (journal.go has the records,
@@ -20,7 +16,7 @@ func (d *Dataset) journalFile() string {
 	if d.journalPath != "" {
 		return d.journalPath
 	}
-	return d.statePath(JournalSuffix)
+	return d.statePath(pairfile.JournalSuffix)
 }
 
 // JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
@@ -32,30 +28,6 @@ func (d *Dataset) JournalPath() string {
 		return d.journal.Path()
 	}
 	return d.journalFile()
-}
-
-// maxFallbackName is the longest file name fallbackJournal gives, in bytes: 255 (the name limit
-// of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
-// ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
-const maxFallbackName = 255 - 26
-
-// fallbackJournal returns the per-user place for the journal of files whose folder cannot be
-// written (a read-only dataset folder), and for their lock: <config>/idxlabel/journals/
-// <hash>-<name>, the hash being of primary's absolute path. A name that would be longer than
-// maxFallbackName bytes is cut (at a character boundary) to fit, the hash keeping it apart from
-// others; shorter names are as they have always been, so journals already there are found.
-func fallbackJournal(primary string) string {
-	dir, err := os.UserConfigDir()
-	if err != nil || primary == "" {
-		return ""
-	}
-	abs, _ := filepath.Abs(primary)
-	sum := sha256.Sum256([]byte(abs))
-	name := hex.EncodeToString(sum[:8]) + "-" + filepath.Base(primary)
-	if len(name) > maxFallbackName {
-		name = strings.ToValidUTF8(name[:maxFallbackName], "")
-	}
-	return filepath.Join(dir, "idxlabel", "journals", name)
 }
 
 // sessionJournal is the journal a session writes its edits to (journal.go has its records,
@@ -83,7 +55,7 @@ func (s *sessionJournal) append(primaryPath func() string, pair []string, base f
 		b := base()
 		j, err := journal.Create(primary, pair, b)
 		if err != nil && s.journalPath == "" {
-			if fb := fallbackJournal(primary); fb != "" {
+			if fb := pairfile.Fallback(primary); fb != "" {
 				if j2, err2 := journal.Create(fb, pair, b); err2 == nil {
 					j, err = j2, nil
 					s.journalPath = fb

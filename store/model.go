@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -93,7 +94,7 @@ type model struct {
 // arrays not read from files), and an image file whose name says EMNIST is taken as transposed
 // when transpose is TransposeAuto.
 func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array, height, width int, transpose Transpose) error {
-	s, err := CheckPair(imagesPath, images, labelsPath, labels, height, width)
+	s, err := pairfile.CheckPair(imagesPath, images, labelsPath, labels, height, width)
 	if err != nil {
 		return err
 	}

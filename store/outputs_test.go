@@ -9,17 +9,18 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // ClaimOutputs' rule, step by step: an empty folder is not an existing output; without force
-// anything else that exists is refused (ErrExists), even a symbolic link naming nothing; what
+// anything else that exists is refused (pairfile.ErrExists), even a symbolic link naming nothing; what
 // the writer may not replace is refused with force too; a journal whose edits cancel out does
 // not hold the pair, one with edits (or one that cannot be read) does, with force.
 func TestClaimOutputsRule(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := copyPair(t, 30, false)
 	claim := func(force bool, outs ...string) error {
-		claim, err := ClaimOutputs([]string{ip}, outs, force, nil)
+		claim, err := pairfile.ClaimOutputs([]string{ip}, outs, force, nil)
 		if err == nil {
 			claim.Release()
 		}
@@ -36,13 +37,13 @@ func TestClaimOutputsRule(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "nothing"), dangling); err != nil {
 		t.Fatal(err)
 	}
-	if err := claim(false, filepath.Join(dir, "new"), file); !errors.Is(err, ErrExists) || !strings.HasPrefix(err.Error(), file+": ") {
+	if err := claim(false, filepath.Join(dir, "new"), file); !errors.Is(err, pairfile.ErrExists) || !strings.HasPrefix(err.Error(), file+": ") {
 		t.Errorf("an empty file without force: %v", err)
 	}
 	if err := claim(true, file); err != nil {
 		t.Errorf("an empty file with force: %v", err)
 	}
-	if err := claim(true, dangling); err == nil || errors.Is(err, ErrExists) {
+	if err := claim(true, dangling); err == nil || errors.Is(err, pairfile.ErrExists) {
 		t.Errorf("a link naming nothing, with force: %v", err)
 	}
 	if err := claim(true, empty); err == nil {
@@ -74,18 +75,18 @@ func TestClaimOutputsRule(t *testing.T) {
 	d.Relabel([]int{0}, 3)
 	d.Close()
 	for _, out := range []string{lp, ip} {
-		_, err := ClaimOutputs(nil, []string{out}, true, nil)
-		var ue *UnsavedEditsError
-		if !errors.As(err, &ue) || !errors.Is(err, ErrUnsavedEdits) || ue.Journal != journal || ue.Edits != 1 || !strings.Contains(err.Error(), journal) {
+		_, err := pairfile.ClaimOutputs(nil, []string{out}, true, nil)
+		var ue *pairfile.UnsavedEditsError
+		if !errors.As(err, &ue) || !errors.Is(err, pairfile.ErrUnsavedEdits) || ue.Journal != journal || ue.Edits != 1 || !strings.Contains(err.Error(), journal) {
 			t.Errorf("%s with a journal of 1 edit: %v", out, err)
 		}
 	}
 	images, _ := idx.ReadFile(ip)
-	if err := WritePair(ip, lp, images, nil); !errors.Is(err, ErrUnsavedEdits) {
+	if err := pairfile.WritePair(ip, lp, images, nil); !errors.Is(err, pairfile.ErrUnsavedEdits) {
 		t.Errorf("WritePair over a pair with unsaved edits: %v", err)
 	}
 	os.WriteFile(journal, []byte("not a journal at all"), 0o644)
-	var ue *UnsavedEditsError
+	var ue *pairfile.UnsavedEditsError
 	if err := claim(true, lp); !errors.As(err, &ue) || ue.Edits != 0 || !strings.Contains(err.Error(), "cannot read") {
 		t.Errorf("an unreadable journal: %v", err)
 	}
@@ -93,7 +94,7 @@ func TestClaimOutputsRule(t *testing.T) {
 
 // claimFolder claims the folder out alone, without force, from no inputs.
 func claimFolder(out string) error {
-	claim, err := ClaimOutputs(nil, []string{out}, false, func(string) error { return nil })
+	claim, err := pairfile.ClaimOutputs(nil, []string{out}, false, func(string) error { return nil })
 	if err == nil {
 		claim.Release()
 	}
@@ -123,18 +124,18 @@ func TestClaimRefusesAPairOfAnyNamesWithUnsavedEdits(t *testing.T) {
 
 	other := filepath.Join(dir, "zz-lab")
 	for _, outs := range [][]string{{ip, other}, {ip}, {lp}} {
-		claim, err := ClaimOutputs(nil, outs, true, nil)
+		claim, err := pairfile.ClaimOutputs(nil, outs, true, nil)
 		if err == nil {
 			claim.Release()
 		}
-		var ue *UnsavedEditsError
-		if !errors.As(err, &ue) || ue.Journal != lp+JournalSuffix || ue.Edits != 3 {
+		var ue *pairfile.UnsavedEditsError
+		if !errors.As(err, &ue) || ue.Journal != lp+pairfile.JournalSuffix || ue.Edits != 3 {
 			t.Errorf("claim %v with force after a crash with 3 edits: %v", outs, err)
 		}
 	}
 	images, _ := idx.ReadFile(ip)
 	labels, _ := idx.New(idx.UByte, 40)
-	if err := WritePair(ip, other, images, labels); !errors.Is(err, ErrUnsavedEdits) {
+	if err := pairfile.WritePair(ip, other, images, labels); !errors.Is(err, pairfile.ErrUnsavedEdits) {
 		t.Errorf("WritePair over g-img with another label file: %v", err)
 	}
 	if after, _ := os.ReadFile(ip); !bytes.Equal(after, before) {
@@ -159,31 +160,31 @@ func TestClaimHoldsUntilReleased(t *testing.T) {
 	ip, lp := filepath.Join(dir, "a-images-idx3-ubyte"), filepath.Join(dir, "a-labels-idx1-ubyte")
 	images, _ := idx.New(idx.UByte, 2, 3, 3)
 	labels, _ := idx.New(idx.UByte, 2)
-	c, err := ClaimOutputs(nil, []string{ip, lp}, false, nil)
+	c, err := pairfile.ClaimOutputs(nil, []string{ip, lp}, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ClaimOutputs(nil, []string{ip}, true, nil); !errors.Is(err, ErrLocked) {
+	if _, err := pairfile.ClaimOutputs(nil, []string{ip}, true, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("a second claim while the first is held: %v", err)
 	}
-	if err := c.WritePair(ip, filepath.Join(dir, "other"), images, labels); !errors.Is(err, ErrNotClaimed) {
+	if err := c.WritePair(ip, filepath.Join(dir, "other"), images, labels); !errors.Is(err, pairfile.ErrNotClaimed) {
 		t.Fatalf("a write to a file not claimed: %v", err)
 	}
 	if err := c.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ClaimOutputs(nil, []string{lp}, true, nil); !errors.Is(err, ErrLocked) {
+	if _, err := pairfile.ClaimOutputs(nil, []string{lp}, true, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("a claim after the write, before Release: %v", err)
 	}
-	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, ErrNotClaimed) {
+	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, pairfile.ErrNotClaimed) {
 		t.Fatalf("a second write of the same outputs: %v", err)
 	}
 	c.Release()
 	c.Release()
-	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, ErrNotClaimed) {
+	if err := c.WritePair(ip, lp, images, labels); !errors.Is(err, pairfile.ErrNotClaimed) {
 		t.Fatalf("a write after Release: %v", err)
 	}
-	c2, err := ClaimOutputs(nil, []string{ip, lp}, true, nil)
+	c2, err := pairfile.ClaimOutputs(nil, []string{ip, lp}, true, nil)
 	if err != nil {
 		t.Fatalf("a claim after Release: %v", err)
 	}

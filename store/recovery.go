@@ -9,12 +9,9 @@ import (
 	"time"
 
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store/journal"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
-
-// JournalSuffix is appended to the label file's path (the image file's when there is none) to
-// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
-const JournalSuffix = ".idxlabel-journal"
 
 // Recovery describes a journal of unsaved edits found when the pair was opened.
 type Recovery struct {
@@ -48,12 +45,12 @@ func (d *Dataset) Recovery() *Recovery {
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
-	candidates := []string{primary, fallbackJournal(primary)}
+	candidates := []string{primary, pairfile.Fallback(primary)}
 	if d.labelsPath != "" && d.imagesPath != "" {
 		// Edits typed on the image file opened alone, before this label file existed: they fit
 		// these files no more, but are offered (and kept) rather than never seen again.
-		alone := d.imagesPath + JournalSuffix
-		candidates = append(candidates, alone, fallbackJournal(alone))
+		alone := d.imagesPath + pairfile.JournalSuffix
+		candidates = append(candidates, alone, pairfile.Fallback(alone))
 	}
 	var found []*Recovery
 	for _, p := range candidates {

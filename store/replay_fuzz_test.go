@@ -1,8 +1,9 @@
 package store
 
 import (
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"idxlabel/sample"
-	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func FuzzReplay(f *testing.F) {
 	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 3}})
 	d.Delete([]int{12})
 	d.Close()
-	seed, err := os.ReadFile(lp + JournalSuffix)
+	seed, err := os.ReadFile(lp + pairfile.JournalSuffix)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -44,15 +45,15 @@ func FuzzReplay(f *testing.F) {
 	f.Add([]byte(journal.Magic))
 	f.Add(downgrade(f, seed))
 	f.Add([]byte(journal.MagicV1))
-	os.Remove(lp + JournalSuffix)
+	os.Remove(lp + pairfile.JournalSuffix)
 	f.Add(historySeed(f))
 
 	f.Fuzz(func(t *testing.T, journal []byte) {
 		t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-		if err := os.WriteFile(lp+JournalSuffix, journal, 0o644); err != nil {
+		if err := os.WriteFile(lp+pairfile.JournalSuffix, journal, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		defer os.Remove(lp + JournalSuffix)
+		defer os.Remove(lp + pairfile.JournalSuffix)
 		d, err := Open(ip, lp, Options{})
 		if err != nil {
 			t.Fatal(err) // a journal never blocks opening
@@ -104,7 +105,7 @@ func historySeed(f *testing.F) []byte {
 	d.Redo()
 	d.Undo()
 	d.Close()
-	seed, err := os.ReadFile(lp + JournalSuffix)
+	seed, err := os.ReadFile(lp + pairfile.JournalSuffix)
 	if err != nil {
 		f.Fatal(err)
 	}

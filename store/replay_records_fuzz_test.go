@@ -1,7 +1,8 @@
 package store
 
 import (
-	"idxlabel/store/journal"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"os"
 	"testing"
 )
@@ -48,7 +49,7 @@ func FuzzReplayRecords(f *testing.F) {
 			file = append(file, journal.Frame(data[:n])...)
 			data = data[n:]
 		}
-		if err := os.WriteFile(lp+JournalSuffix, file, 0o644); err != nil {
+		if err := os.WriteFile(lp+pairfile.JournalSuffix, file, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		d, err = Open(ip, lp, Options{})

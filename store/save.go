@@ -1,26 +1,24 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"idxlabel/idx"
-	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"idxlabel/sample"
-	"idxlabel/store/journal"
 )
 
 // Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
 // first checks that those files are as the dataset read or last wrote them and refuses to
 // overwrite changes another program made. Errors: ErrNoPath for a new dataset,
-// ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
+// pairfile.ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
 func (d *Dataset) Save(progress func(fraction float64)) error {
 	return d.save(context.Background(), "", "", true, progress)
 }
@@ -41,7 +39,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // Only what changed is written. The image file is left alone (its bytes, inode and links) when
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
-// when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
+// when given, otherwise pairfile.LabelsFileFor(imagesPath); samples not labelled yet are stored as
 // sample.NoLabel in an int32 file (buildLabels).
 // LastSave says what was written.
 //
@@ -55,7 +53,7 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 // visible (State). progress (may be nil) is called with 0–1 as it goes.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
-// LockSuffix) and, on success, keeps it and releases the old pair's.
+// pairfile.LockSuffix) and, on success, keeps it and releases the old pair's.
 // Errors: a sample without a label that the label file's dtype cannot store, the images and
 // labels named as one file, ErrLabelsFileExists, a *LockedError (errors.Is ErrLocked) when the
 // target pair is open for editing elsewhere, ErrClosed, and any write, verify or rename error.
@@ -86,7 +84,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	err = writeFiles(ctx, job.files, pairKey(job.imagesPath, job.labelsPath)+ManifestSuffix, job.journals, progress)
+	err = pairfile.Write(ctx, job.files, pairfile.Key(job.imagesPath, job.labelsPath)+pairfile.ManifestSuffix, job.journals, progress)
 	if err == nil && job.images != nil {
 		job.images = job.images.settle() // a copy it makes is made before rebase takes the write lock
 	}
@@ -112,17 +110,17 @@ type saveJob struct {
 	// dataset without any. images are rows of the dataset's buffers (planImages), not a copy.
 	images     *baseImages
 	labels     *idx.Array
-	journals   []string       // the journals the save makes obsolete
-	oldJournal string         // reopened if the save fails
-	locks      pairLocks      // the target pair's locks the dataset did not hold yet
-	files      []pendingWrite // the files the job writes, images first
-	written    []SavedFile    // what each of files replaces (LastSave)
-	notes      []string       // for the person (LastSave)
+	journals   []string             // the journals the save makes obsolete
+	oldJournal string               // reopened if the save fails
+	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
+	files      []pairfile.File      // the files the job writes, images first
+	written    []pairfile.SavedFile // what each of files replaces (LastSave)
+	notes      []string             // for the person (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
-// dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
+// dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, pairfile.ErrChangedOnDisk,
 // ErrRecoveryPending, ErrLabelsFileExists, and a *LockedError.
 //
 // What to write (the kept samples' rows of the dataset's own buffers, no copy of the image
@@ -138,15 +136,15 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	if err != nil {
 		return nil, err
 	}
-	target := pairKey(imagesPath, labelsPath)
+	target := pairfile.Key(imagesPath, labelsPath)
 	d.mu.RLock()
 	images, labels, err := d.build(imagesPath, labelsPath)
 	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var locks pairLocks
+	var locks pairfile.Locks
 	if err == nil {
-		locks, err = d.locks.relock(imagesPath, labelsPath)
+		locks, err = d.locks.Relock(imagesPath, labelsPath)
 	}
 	if err != nil {
 		d.endSaving()
@@ -159,20 +157,20 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.journal.Close()
 		d.journal = nil
 	}
-	var files []pendingWrite
+	var files []pairfile.File
 	if job.images != nil {
-		files = append(files, pendingWrite{job.imagesPath, job.images, false})
+		files = append(files, pairfile.File{Path: job.imagesPath, Data: job.images})
 	}
 	if job.labels != nil {
-		files = append(files, pendingWrite{job.labelsPath, job.labels, false})
+		files = append(files, pairfile.File{Path: job.labelsPath, Data: job.labels})
 	}
 	for _, f := range files {
-		w := describeWrite(f.path)
-		f.create = w.Created // nothing there now: the save must not replace a file made meanwhile
+		w := pairfile.DescribeWrite(f.Path)
+		f.Create = w.Created // nothing there now: the save must not replace a file made meanwhile
 		job.files, job.written = append(job.files, f), append(job.written, w)
 	}
 	job.journals = []string{job.oldJournal}
-	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
+	if tj := target + pairfile.JournalSuffix; !pairfile.SamePath(tj, job.oldJournal) {
 		// The target's own journal was written by another session of the target pair (its lock is
 		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
 		// never deleted.
@@ -185,7 +183,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 
 // claimSave checks that the dataset can be saved and marks it saving, so that edits fail with
 // ErrSaving from now on; it returns the paths to save to (the dataset's own for Save). Errors:
-// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, ErrChangedOnDisk.
+// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, pairfile.ErrChangedOnDisk.
 func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -201,12 +199,12 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	if labelsPath == "" && d.anyLabelled() {
 		// Labels typed on images that had none: they get a label file of their own, named as
 		// MNIST names its pairs, beside the images.
-		labelsPath = LabelsFileFor(imagesPath)
+		labelsPath = pairfile.LabelsFileFor(imagesPath)
 		if _, err := os.Lstat(labelsPath); err == nil {
 			return "", "", fmt.Errorf("%s: %w", labelsPath, ErrLabelsFileExists)
 		}
 	}
-	if samePath(imagesPath, labelsPath) {
+	if pairfile.SamePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
 	for _, p := range []string{imagesPath, labelsPath} {
@@ -240,7 +238,7 @@ var ErrLabelsFileExists = errors.New("a file of the name the new label file gets
 // the image file only when it is another file or its samples changed (see build).
 func (d *Dataset) replaces(imagesPath, labelsPath string) []string {
 	var out []string
-	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+	if !d.imagesUnchanged() || !pairfile.SamePath(imagesPath, d.imagesPath) {
 		out = append(out, imagesPath)
 	}
 	if labelsPath != "" {
@@ -268,15 +266,15 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 				d.journal = j
 			}
 		}
-		job.locks.release()
+		job.locks.Release()
 		return Change{}, werr
 	}
-	d.locks = d.locks.moveTo(job.imagesPath, job.labelsPath, job.locks)
+	d.locks = d.locks.MoveTo(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
 	d.log.save(&d.model, renumber)
 	var written []string
 	for _, f := range job.files {
-		written = append(written, f.path)
+		written = append(written, f.Path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
 	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
@@ -291,7 +289,7 @@ func (d *Dataset) keepClassNames() {
 	d.mu.RLock()
 	labels, names := d.labelsPath, d.names
 	d.mu.RUnlock()
-	file, note := saveClassNames(labels, names)
+	file, note := pairfile.KeepClassNames(labels, names)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if file != "" {
@@ -300,106 +298,6 @@ func (d *Dataset) keepClassNames() {
 	if note != "" {
 		d.lastSave.Notes = append(d.lastSave.Notes, note)
 	}
-}
-
-// WritePair writes an image array and a label array (labels may be nil: images only) to their
-// paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
-// compared, then renamed with a save record so that a crash between the renames is finished by
-// the next Open. On any failure the targets keep their old content. A ".gz" name is written
-// gzip. Both paths must be outputs of c not written yet; the claim's locks are held
-// throughout. Errors: ErrNotClaimed, and any write, verify or rename error.
-func (c *Claim) WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
-	if labels == nil {
-		labelsPath = ""
-	}
-	if err := c.take(imagesPath, labelsPath); err != nil {
-		return err
-	}
-	files := []pendingWrite{{imagesPath, images, false}}
-	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels, false})
-	}
-	return writeFiles(context.Background(), files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, nil)
-}
-
-// WritePair writes a pair as Claim.WritePair does, replacing what is there, under a claim of
-// its own: ClaimOutputs of the two paths with force (nothing is an input), released when it is
-// done. It is for programs that make a pair to a path they chose (a benchmark's generator, a
-// test). Errors: those of ClaimOutputs (a *LockedError when a pair either file belongs to is
-// open for editing elsewhere, an *UnsavedEditsError when its journal holds unsaved edits) and
-// of Claim.WritePair.
-func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
-	outputs := []string{imagesPath}
-	if labels != nil {
-		outputs = append(outputs, labelsPath)
-	}
-	c, err := ClaimOutputs(nil, outputs, true, nil)
-	if err != nil {
-		return err
-	}
-	defer c.Release()
-	return c.WritePair(imagesPath, labelsPath, images, labels)
-}
-
-// pendingWrite is one file of a paired save: its path and what to write there (an array, or
-// rows of the dataset's buffers: baseImages).
-type pendingWrite struct {
-	path string
-	a    idx.Source
-	// create: no file was at path when the save began, so none may be replaced when it ends
-	// (one made meanwhile by another program stays, and the save fails).
-	create bool
-}
-
-// writeFiles writes files as one operation (see WritePair), with the save record at manifest;
-// journals are the journals the save makes obsolete, removed once every file is in place. With
-// no files it writes nothing.
-func writeFiles(ctx context.Context, files []pendingWrite, manifest string, journals []string, progress func(float64)) error {
-	if progress == nil {
-		progress = func(float64) {}
-	}
-	if len(files) == 0 {
-		return ctx.Err()
-	}
-	var pending []*idx.Pending
-	abort := func() {
-		for _, p := range pending {
-			p.Abort()
-		}
-	}
-	for k, f := range files {
-		p, err := idx.WriteSourceContext(ctx, f.path, f.a)
-		if err != nil {
-			abort()
-			return err
-		}
-		pending = append(pending, p)
-		progress(0.1 + 0.5*float64(k+1)/float64(len(files)))
-	}
-	for k, p := range pending {
-		if err := ctx.Err(); err != nil {
-			abort()
-			return err
-		}
-		if err := verify(p.Temp, files[k].a); err != nil {
-			abort()
-			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", files[k].path, err)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		abort()
-		return err
-	}
-	progress(0.8)
-	creates := make([]bool, len(files))
-	for k, f := range files {
-		creates[k] = f.create
-	}
-	if err := commitAll(pending, creates, manifest, journals); err != nil {
-		return err
-	}
-	progress(0.95)
-	return nil
 }
 
 // build assembles what a save to imagesPath and labelsPath writes (d.mu held, the read lock is
@@ -415,7 +313,7 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*baseImages, *idx.Array,
 		}
 	}
 	var images *baseImages
-	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+	if !d.imagesUnchanged() || !pairfile.SamePath(imagesPath, d.imagesPath) {
 		if rows := d.heldRows(); rows > math.MaxUint32 {
 			return nil, nil, fmt.Errorf("the dataset holds %d samples' images, more than a save can number (2³²−1); nothing was saved", rows)
 		}
@@ -504,59 +402,6 @@ func (d *Dataset) buildImages(kept []int) *idx.Array {
 	return d.planImages(kept).array()
 }
 
-// verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
-// it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
-func verify(path string, want idx.Source) error {
-	f, err := idx.OpenFile(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h := want.SourceHeader()
-	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, h)
-	if f.Header.String() != h.String() {
-		return differs
-	}
-	c := &compareWriter{r: f, buf: make([]byte, 1<<20), differs: differs}
-	if err := want.WriteData(c); err != nil {
-		return err
-	}
-	if n, err := f.Read(c.buf[:1]); n > 0 {
-		return differs
-	} else if err != io.EOF {
-		return err
-	}
-	return nil
-}
-
-// compareWriter compares the bytes written to it with those read from r, a buffer at a time,
-// failing with differs at the first difference or when r ends first.
-type compareWriter struct {
-	r       io.Reader
-	buf     []byte
-	differs error
-	y       yielder
-}
-
-func (c *compareWriter) Write(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		n := min(len(p)-done, len(c.buf))
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return done, c.differs
-			}
-			return done, err
-		}
-		if !bytes.Equal(c.buf[:n], p[done:done+n]) {
-			return done, c.differs
-		}
-		done += n
-		c.y.add(n)
-	}
-	return done, nil
-}
-
 // rebase makes what a save wrote the dataset's base (d.mu held): renumber (see renumber) maps
 // every sample to its number in it. images is nil when the save left the image file alone (the
 // base's images stay as they are); otherwise its rows (settled by save: baseImages.settle)
@@ -597,14 +442,4 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 	d.reviewed = reviewed
 	d.opened = opened
 	d.added = nil
-}
-
-// removeStale removes leftovers of saves that crashed before their manifest was written (Open
-// calls it after finishing any save that has one): the backup ".<name>.idxlabel-backup" (a hard
-// link to, or copy of, the target, which such a save never touched) and atomicfile's temporary
-// files of path older than atomicfile.StaleAge, except those in keep (named by a save record
-// that is not finished).
-func removeStale(path string, keep []string) {
-	os.Remove(backupPath(path))
-	atomicfile.RemoveStale(path, atomicfile.StaleAge, keep...)
 }

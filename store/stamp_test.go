@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
 )
 
 // TestSaveRefusesFilesChangedOnDisk: another program changes the label file while it is open;
@@ -54,7 +56,7 @@ func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
 				theirs = nil
 			}
 			err = d.Save(nil)
-			if !errors.Is(err, ErrChangedOnDisk) || !strings.Contains(err.Error(), lp) ||
+			if !errors.Is(err, pairfile.ErrChangedOnDisk) || !strings.Contains(err.Error(), lp) ||
 				!strings.Contains(err.Error(), "changed by another program since you opened it; Save As or reload") {
 				t.Fatalf("Save over a changed file: %v", err)
 			}

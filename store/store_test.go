@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // copyPair writes an n-sample pair built from the real t10k files into a temporary folder (raw
@@ -140,7 +141,7 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 		if !d.Dirty() || d.Len() != 10001 {
 			t.Fatalf("dirty %v len %d", d.Dirty(), d.Len())
 		}
-		if _, err := os.Stat(lp + JournalSuffix); err != nil {
+		if _, err := os.Stat(lp + pairfile.JournalSuffix); err != nil {
 			t.Fatalf("no journal beside the labels: %v", err)
 		}
 		var steps []float64
@@ -150,7 +151,7 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 		if steps[len(steps)-1] != 1 || !slices.IsSorted(steps) {
 			t.Fatalf("progress %v", steps)
 		}
-		if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+		if _, err := os.Stat(lp + pairfile.JournalSuffix); !os.IsNotExist(err) {
 			t.Fatal("the journal survived the save")
 		}
 		// Saved, but what changed since opening stays visible: sample 0 was 7 in the t10k file.

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"idxlabel/idx"
-	"idxlabel/store/journal"
+	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // tinyPair writes a generated pair of n 4×4 ubyte samples (labels k mod 10) into dir/pair and
@@ -99,7 +101,7 @@ func TestPlantedManifestStaysInFolder(t *testing.T) {
 			ip, lp := tinyPair(t, dir, 12)
 			a, b := outsideFiles(t, dir)
 			before := mustRead(t, ip)
-			mp := lp + ManifestSuffix
+			mp := lp + pairfile.ManifestSuffix
 			os.WriteFile(mp, []byte(planted(dir, ip, lp, a, b)), 0o644)
 			d, err := Open(ip, lp, Options{})
 			if err != nil {
@@ -134,31 +136,23 @@ func interruptedSave(t *testing.T, ip, lp string) (*idx.Array, *idx.Array) {
 		images.Data[k*16] = byte(k + 1)
 		labels.Data[k] = byte((k + 3) % 10)
 	}
-	pi, err := idx.WritePending(ip, images)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := idx.WritePending(lp, labels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &manifest{Files: []manifestFile{{Temp: pi.Temp, Target: pi.Target}, {Temp: pl.Temp, Target: pl.Target}}}
-	for k := range m.Files { // backups of the targets, as a save keeps them
-		f := &m.Files[k]
-		f.Backup = backupPath(f.Target)
-		if err := linkOrCopy(f.Target, f.Backup); err != nil {
-			t.Fatal(err)
+	pairfile.AfterRename = func(k int) {
+		if k == 0 {
+			panic("killed between the renames")
 		}
 	}
-	if err := writeManifest(lp+ManifestSuffix, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := pi.Commit(); err != nil {
-		t.Fatal(err)
+	func() {
+		defer func() { pairfile.AfterRename = nil; recover() }()
+		err := pairfile.WritePair(ip, lp, images, labels)
+		t.Fatalf("the save was not cut off: %v", err)
+	}()
+	temps, _ := filepath.Glob(atomicfile.TempPrefix(pairfile.Abs(lp)) + "*")
+	if len(temps) != 1 {
+		t.Fatalf("the labels' temporary files: %v", temps)
 	}
 	// Old enough that a sweep by age would take them.
 	old := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(pl.Temp, old, old)
+	os.Chtimes(temps[0], old, old)
 	return images, labels
 }
 
@@ -225,7 +219,7 @@ func TestReadOnlyOpenWritesNothing(t *testing.T) {
 	os.WriteFile(stale, []byte("old"), 0o644)
 	old := time.Now().Add(-3 * time.Hour)
 	os.Chtimes(stale, old, old)
-	os.WriteFile(lp+JournalSuffix, nil, 0o644) // an empty journal, which an editing Open removes
+	os.WriteFile(lp+pairfile.JournalSuffix, nil, 0o644) // an empty journal, which an editing Open removes
 	before := dirState(t, dir)
 
 	d, err := Open(ip, lp, Options{ReadOnly: true})
@@ -261,7 +255,7 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	ip, lp := tinyPair(t, dir, 12)
 	target := filepath.Join(dir, "outside", "created-by-idxlabel")
 	os.MkdirAll(filepath.Dir(target), 0o755)
-	if err := os.Symlink(target, lp+JournalSuffix); err != nil {
+	if err := os.Symlink(target, lp+pairfile.JournalSuffix); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
 	d, err := Open(ip, lp, Options{})
@@ -276,10 +270,10 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatal("the edit wrote through the journal's symbolic link")
 	}
-	if fi, err := os.Lstat(lp + JournalSuffix); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	if fi, err := os.Lstat(lp + pairfile.JournalSuffix); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the link itself was replaced or removed")
 	}
-	if _, err := journal.Reopen(lp+JournalSuffix, 0); !errors.Is(err, journal.ErrNotRegular) {
+	if _, err := journal.Reopen(lp+pairfile.JournalSuffix, 0); !errors.Is(err, journal.ErrNotRegular) {
 		t.Fatalf("journal.Reopen on a link: %v", err)
 	}
 }
@@ -349,14 +343,14 @@ func TestRecoveryFindsFallbackBehindEmptyPrimary(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12)
-	os.Mkdir(lp+JournalSuffix, 0o755)
+	os.Mkdir(lp+pairfile.JournalSuffix, 0o755)
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0}, 5)
 	d.Relabel([]int{1}, 4)
 	fb := d.JournalPath()
 	d.Close()
-	os.Remove(lp + JournalSuffix)
-	os.WriteFile(lp+JournalSuffix, nil, 0o644) // what a full disk left behind
+	os.Remove(lp + pairfile.JournalSuffix)
+	os.WriteFile(lp+pairfile.JournalSuffix, nil, 0o644) // what a full disk left behind
 
 	e, err := Open(ip, lp, Options{})
 	if err != nil {
@@ -384,13 +378,13 @@ func TestReplayRefusesLabelOutsideDtype(t *testing.T) {
 	e, _ := Open(ip, lp, Options{})
 	defer e.Close()
 	applied, err := e.ReplayJournal()
-	if err == nil || !strings.Contains(err.Error(), lp+JournalSuffix) || !strings.Contains(err.Error(), "300") {
+	if err == nil || !strings.Contains(err.Error(), lp+pairfile.JournalSuffix) || !strings.Contains(err.Error(), "300") {
 		t.Fatalf("replay of label 300 in ubyte: %v", err)
 	}
 	if applied != 1 || e.Label(0) != 5 || e.Label(1) != 1 {
 		t.Fatalf("applied %d, labels %d %d", applied, e.Label(0), e.Label(1))
 	}
-	matches(t, lp+JournalSuffix+".*.unreplayed") // the whole journal, kept
+	matches(t, lp+pairfile.JournalSuffix+".*.unreplayed") // the whole journal, kept
 }
 
 // Edits that cancel out (an edit and its undo) leave nothing to recover: no offer.
@@ -440,7 +434,7 @@ func TestPlantedManifestKeepsUnsavedJournal(t *testing.T) {
 	}
 	lb := filepath.Base(lp)
 	planted := `{"version":2,"files":[{"target":"` + lb + `","temp":".` + lb + `.idxlabel-tmp-1","backup":false}],"journals":["` + lb + `"]}`
-	os.WriteFile(lp+ManifestSuffix, []byte(planted), 0o644)
+	os.WriteFile(lp+pairfile.ManifestSuffix, []byte(planted), 0o644)
 	d, err = Open(ip, lp, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -21,7 +22,7 @@ import (
 // Memory: a copy of the samples' images and labels (at most the dataset's data). Errors: an
 // index out of range, repeated or deleted; a label the dtype cannot hold; ErrClosed; the
 // write's errors, naming the file; ErrNotClaimed when c does not hold the paths.
-func (d *Dataset) WriteSamples(ctx context.Context, c *Claim, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
+func (d *Dataset) WriteSamples(ctx context.Context, c *pairfile.Claim, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
@@ -29,17 +30,12 @@ func (d *Dataset) WriteSamples(ctx context.Context, c *Claim, indices []int, ima
 	if err != nil {
 		return err
 	}
-	files := []pendingWrite{{imagesPath, images, false}}
+	files := []pairfile.File{{Path: imagesPath, Data: images}}
 	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels, false})
-	} else {
-		labelsPath = ""
-	}
-	if err := c.take(imagesPath, labelsPath); err != nil {
-		return err
+		files = append(files, pairfile.File{Path: labelsPath, Data: labels})
 	}
 	progress(0.1)
-	if err := writeFiles(ctx, files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, progress); err != nil {
+	if err := c.Write(ctx, files, progress); err != nil {
 		return err
 	}
 	progress(1)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // WriteSamples writes the samples given, in that order, with their edits (a relabel, an
@@ -86,7 +87,7 @@ func writeSamples(t *testing.T, d *Dataset, ctx context.Context, indices []int, 
 	if labels != "" {
 		outs = append(outs, labels)
 	}
-	c, err := ClaimOutputs(nil, outs, true, nil)
+	c, err := pairfile.ClaimOutputs(nil, outs, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

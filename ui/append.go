@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -52,7 +53,7 @@ func (a *appender) appendDialog() {
 	fd.Show()
 }
 
-// run appends the pair named by paths (store.ClassifyPair: an image file, a label file, or
+// run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
 // both). The pair is opened read-only (store.Open: checked as a pair, class names found) and
 // its samples taken upright, so a transposed pair (EMNIST) appends upright samples to a
 // dataset stored either way. Memory: the other pair once as read and once as the samples to
@@ -62,7 +63,7 @@ func (a *appender) run(paths []string) {
 	if c.cannotEdit() {
 		return
 	}
-	images, labels, err := store.ClassifyPair(paths)
+	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
 		a.d.showError(err)
 		return

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // writeTestPair writes n generated h×w samples (sample k all pixels k%256, label k%10) as a
@@ -32,7 +32,7 @@ func writeTestPair(t *testing.T, dir, base string, n, h, w int) (string, string)
 		labels.Data[k] = byte(k % 10)
 	}
 	ip, lp := filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp

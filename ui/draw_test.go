@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -214,7 +215,7 @@ func TestDrawFollowsANewDataset(t *testing.T) {
 	labels, _ := idx.New(idx.UByte, 2)
 	copy(images.Data, []byte{0, 255})
 	copy(labels.Data, []byte{1, 2})
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	one, err := store.Open(ip, lp, store.Options{})

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -308,7 +309,7 @@ func TestTenThousandClassesStayUsable(t *testing.T) {
 		classes[c] = c
 		names[c] = "class" + strconv.Itoa(c)
 	}
-	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +338,7 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	for c := range classes {
 		classes[c] = c
 	}
-	ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}

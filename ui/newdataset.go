@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -99,7 +100,7 @@ func (o *opener) newDatasetForm() {
 			}
 		case classesFile:
 			var err error
-			if names, err = store.ReadClassNames(file.Text); err != nil {
+			if names, err = pairfile.ReadClassNames(file.Text); err != nil {
 				o.d.showError(err)
 				return
 			}
@@ -108,7 +109,7 @@ func (o *opener) newDatasetForm() {
 			}
 			slices.Sort(classes)
 		}
-		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
+		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+pairfile.JournalSuffix)
 		ds, err := store.New(h, wd, classes, names, journal)
 		if err != nil {
 			o.d.showError(err)
@@ -133,7 +134,7 @@ func enable(o fyne.Disableable, on bool) {
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
 // unsaved folder) and offers to restore the newest.
 func (o *opener) offerUnsavedRecovery() {
-	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+store.JournalSuffix))
+	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+pairfile.JournalSuffix))
 	if len(paths) == 0 {
 		return
 	}

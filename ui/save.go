@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -206,7 +207,7 @@ func (s *saver) saveAsThen(then func()) {
 	update := func() {
 		if !labelTyped {
 			setting = true
-			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
+			labelName.SetText(filepath.Base(pairfile.LabelsFileFor(imagesName())))
 			setting = false
 		}
 		i, l := paths()

@@ -36,7 +36,7 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // ErrExists: an output already exists and the writer was not told to replace it (the command
 // line's --force). Its message states the fact; the command line adds its advice, the window
-// asks. Every writer returns this one error for it (store.ErrExists is it too).
+// asks. Every writer returns this one error for it (pairfile.ErrExists is it too).
 var ErrExists = errors.New("exists")
 
 // TempPrefix returns the name prefix every temporary file for target has:

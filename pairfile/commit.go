@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"fmt"
@@ -8,9 +8,11 @@ import (
 	"idxlabel/idx"
 )
 
-// afterCommit, when set (by the crash tests), runs after each rename of a paired save, to widen
-// the window in which a crash leaves one file renamed and the other not.
-var afterCommit func(k int)
+// AfterRename, when set, runs after each rename of a paired write (k: the file's place in it, 0
+// for the image file): the crash tests of this package and of package store set it to widen, or
+// to stop at, the moment when a crash leaves one file renamed and the other not. Programs leave
+// it nil.
+var AfterRename func(k int)
 
 // commitAll puts pending files in place as one operation. It keeps a backup of each existing
 // target (a hard link, or a copy where links are not supported), writes the manifest, renames
@@ -62,8 +64,8 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 			os.Remove(manifestPath)
 			return fmt.Errorf("%s: %w (the files were left as they were)", p.Target, err)
 		}
-		if afterCommit != nil {
-			afterCommit(k)
+		if AfterRename != nil {
+			AfterRename(k)
 		}
 	}
 	finishManifest(manifestPath, &m)

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package store
+package pairfile
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ func processAlive(pid int) bool { return true }
 // openSafe: no O_NOFOLLOW here; lockPair's Lstat check refuses a link.
 const openSafe = atomicfile.NoFollow
 
-// removeWhileOpen: as on Unix (see pairLock.release).
+// removeWhileOpen: as on Unix (see lock.release).
 const removeWhileOpen = true
 
 // isLink: never on this system.

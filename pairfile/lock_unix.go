@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package pairfile
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func processAlive(pid int) bool {
 // its place, never wait for a writer on a FIFO.
 const openSafe = atomicfile.NoFollow | syscall.O_NONBLOCK
 
-// removeWhileOpen: a file can be removed while it is open (see pairLock.release).
+// removeWhileOpen: a file can be removed while it is open (see lock.release).
 const removeWhileOpen = true
 
 // isLink reports whether an open with openSafe failed because the path is a symbolic link.

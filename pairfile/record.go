@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ const manifestVersion = 2
 const maxManifest = 64 << 10
 
 // manifest is written (atomically) just before a paired save renames its files, and removed
-// when every rename and cleanup is done. Finding one at Open means the save was cut off between
+// when every rename and cleanup is done. Finding one when the pair is opened means the save was cut off between
 // its renames: every temporary file it names was complete and verified, so the save is finished
 // by renaming what is left. In memory it holds full paths; on disk only names that the reader
 // checks against the pair it opens (see diskManifest).
@@ -72,10 +72,10 @@ func backupPath(target string) string {
 // no rule of this pair (a new dataset's journal in the config folder) are left out: the saving
 // process removes them itself, and a reader could not check them.
 func (m *manifest) toDisk(path string) (*diskManifest, error) {
-	dir := filepath.Dir(path)
+	dir := filepath.Dir(Abs(path))
 	dm := &diskManifest{Version: manifestVersion}
 	for _, f := range m.Files {
-		rel, err := filepath.Rel(dir, f.Target)
+		rel, err := filepath.Rel(dir, Abs(f.Target))
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot be named relative to %s: %w", f.Target, dir, err)
 		}
@@ -85,13 +85,13 @@ func (m *manifest) toDisk(path string) (*diskManifest, error) {
 		named := false
 		for _, f := range dm.Files {
 			target := filepath.Join(dir, filepath.FromSlash(f.Target))
-			if samePath(j, target+JournalSuffix) {
+			if SamePath(j, target+JournalSuffix) {
 				dm.Journals, named = append(dm.Journals, f.Target), true
-			} else if samePath(j, fallbackJournal(target+JournalSuffix)) {
+			} else if SamePath(j, Fallback(target+JournalSuffix)) {
 				dm.Fallback, named = append(dm.Fallback, f.Target), true
 			}
 		}
-		if !named && j != "" && samePath(filepath.Dir(j), dir) && strings.HasSuffix(j, JournalSuffix) {
+		if !named && j != "" && SamePath(filepath.Dir(j), dir) && strings.HasSuffix(j, JournalSuffix) {
 			dm.Others = append(dm.Others, strings.TrimSuffix(filepath.Base(j), JournalSuffix))
 		}
 	}
@@ -111,13 +111,6 @@ func (r *refusal) Unwrap() error { return errManifest }
 
 func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
 
-// readManifest reads and checks the save record at path for the pair whose files are pair (the
-// image and label paths as opened; "" entries are ignored). Each target must be one of the
-// pair's files (compared after following symbolic links, as a save writes through them); each
-// temporary file must carry the exact name a save makes for that target (atomicfile.IsTemp)
-// and be a regular file or absent; backups and journals are named by rule, never read. It
-// returns nil, nil when there is no record. Errors match errManifest and say what was wrong;
-// reading errors other than "does not exist" are returned as they are.
 // parseManifest reads the save record at path (at most maxManifest bytes, a regular file, of
 // this version) without checking the files it names; nil, nil when there is none. Errors as for
 // readManifest.
@@ -164,6 +157,13 @@ func parseManifest(path string) (*diskManifest, error) {
 	return &dm, nil
 }
 
+// readManifest reads and checks the save record at path for the pair whose files are pair (the
+// image and label paths as opened; "" entries are ignored). Each target must be one of the
+// pair's files (compared after following symbolic links, as a save writes through them); each
+// temporary file must carry the exact name a save makes for that target (atomicfile.IsTemp)
+// and be a regular file or absent; backups and journals are named by rule, never read. It
+// returns nil, nil when there is no record. Errors match errManifest and say what was wrong;
+// reading errors other than "does not exist" are returned as they are.
 func readManifest(path string, pair []string) (*manifest, error) {
 	dm, err := parseManifest(path)
 	if dm == nil || err != nil {
@@ -178,7 +178,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	targets := map[string]string{} // as written in the record → full path
 	for _, df := range dm.Files {
 		target := filepath.Clean(filepath.Join(dir, filepath.FromSlash(df.Target)))
-		if filepath.IsAbs(filepath.FromSlash(df.Target)) || !slices.ContainsFunc(own, func(p string) bool { return samePath(p, target) }) {
+		if filepath.IsAbs(filepath.FromSlash(df.Target)) || !slices.ContainsFunc(own, func(p string) bool { return SamePath(p, target) }) {
 			return nil, refuse("%q is not one of this pair's files", df.Target)
 		}
 		if _, dup := targets[df.Target]; dup {
@@ -209,7 +209,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 		// The journal of a file of the pair the save did not write: only when that file is
 		// this pair's own (a bare name beside the record); anything else is left alone.
 		other := filepath.Join(dir, name)
-		if filepath.Base(name) == name && slices.ContainsFunc(own, func(p string) bool { return samePath(p, other) }) {
+		if filepath.Base(name) == name && slices.ContainsFunc(own, func(p string) bool { return SamePath(p, other) }) {
 			m.Journals = append(m.Journals, other+JournalSuffix)
 		}
 	}
@@ -218,7 +218,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 		if !ok {
 			return nil, refuse("journal of %q, a file it does not save", name)
 		}
-		if fb := fallbackJournal(target + JournalSuffix); fb != "" {
+		if fb := Fallback(target + JournalSuffix); fb != "" {
 			m.Journals = append(m.Journals, fb)
 		}
 	}
@@ -233,24 +233,13 @@ func pairFiles(pair []string) []string {
 		if p == "" {
 			continue
 		}
-		out = append(out, absClean(p))
+		out = append(out, Abs(p))
 		if r, err := atomicfile.Resolve(p); err == nil {
-			out = append(out, absClean(r))
+			out = append(out, Abs(r))
 		}
 	}
 	return out
 }
-
-// absClean returns p absolute and cleaned (p itself when it cannot be made absolute).
-func absClean(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
-}
-
-// samePath reports whether a and b name the same path once absolute and cleaned.
-func samePath(a, b string) bool { return a != "" && b != "" && absClean(a) == absClean(b) }
 
 // writeManifest writes m to path atomically (temporary file, fsync, rename, folder fsync).
 func writeManifest(path string, m *manifest) error {
@@ -334,7 +323,7 @@ func setAside(path string) string {
 // is moved aside and touches nothing: the notice says so and the pair opens as it is on disk.
 // The journals a record names are removed only when it renamed at least one file now: a record
 // with nothing left to finish (a save stopped after its last rename, or a record planted beside
-// files it never wrote) leaves them for findJournal, so edits that are in no file are never
+// files it never wrote) leaves them for the dataset opening the pair to offer, so edits that are in no file are never
 // deleted. Errors: a rename that fails while finishing a valid record.
 func finishInterruptedSave(path string, pair []string) (notice string, keep []string, err error) {
 	if path == "" {
@@ -384,7 +373,7 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 	if finished == 0 {
 		// Nothing was left to rename: either the save had put every file in place before it
 		// stopped, or the record was planted beside files it never wrote. Its journals are kept
-		// (findJournal offers one that still matches the files; one of the old files is set
+		// (the dataset opening the pair offers one that still matches the files; one of the old files is set
 		// aside there), since removing them could lose edits that are in no file.
 		m.Journals = nil
 	}
@@ -400,12 +389,12 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 }
 
 // ReadView returns the files to read to see the pair (images, labels; labels may be "") as it is
-// saved, the rule Open follows with Options.ReadOnly: when a valid record of an interrupted save
+// saved, the rule a dataset opened read-only follows: when a valid record of an interrupted save
 // is beside the pair, the temporary files that save had not yet renamed stand in for their
 // targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
 // a record that is refused is named in notice and the files are read as they are.
 func ReadView(images, labels string) (readImages, readLabels, notice string) {
-	return interruptedSaveView(recordPath(images, labels), images, labels)
+	return interruptedSaveView(RecordPath(images, labels), images, labels)
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of
@@ -421,7 +410,7 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 	}
 	swap := func(p string) string {
 		for _, f := range m.Files {
-			if p != "" && (samePath(p, f.Target) || slices.Contains(pairFiles([]string{p}), f.Target)) {
+			if p != "" && (SamePath(p, f.Target) || slices.Contains(pairFiles([]string{p}), f.Target)) {
 				if _, err := os.Lstat(f.Temp); err == nil {
 					return f.Temp
 				}
@@ -430,4 +419,27 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 		return p
 	}
 	return swap(images), swap(labels), "A save of these files was interrupted; it is shown as saved, and it will be finished when the pair is opened for editing."
+}
+
+// FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for
+// editing, its locks held (LockPair): it finishes a save of the pair that was cut off between its
+// renames, from its record (RecordPath), and removes what saves killed before writing a record
+// left beside the files: the backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the
+// target, which such a save never touched) and atomicfile's temporary files older than
+// atomicfile.StaleAge, but for those a record still names. A record that is damaged or names
+// files that are not this pair's own, or whose targets changed since, is moved aside unused and
+// touches nothing. notice says what was done or refused ("" when nothing). Errors: a rename
+// that fails while finishing a valid record.
+func FinishInterrupted(images, labels string) (notice string, err error) {
+	notice, keep, err := finishInterruptedSave(RecordPath(images, labels), []string{images, labels})
+	if err != nil {
+		return "", err
+	}
+	for _, p := range []string{images, labels} {
+		if p != "" {
+			os.Remove(backupPath(p))
+			atomicfile.RemoveStale(p, atomicfile.StaleAge, keep...)
+		}
+	}
+	return notice, nil
 }

@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // control or format character), a class outside the 32-bit label range, or those of
 // atomicfile.WriteFile.
 func WriteClassNames(path string, names map[int]string) error {
-	names, classes, err := cleanClassNames(path, names)
+	names, classes, err := CleanClassNames(path, names)
 	if err != nil {
 		return err
 	}
@@ -52,13 +52,13 @@ func WriteClassNames(path string, names map[int]string) error {
 // it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
 const ClassNamesSuffix = ".classes.txt"
 
-// saveClassNames makes the label file labelsPath find names when it is opened again
+// KeepClassNames makes the label file labelsPath find names when it is opened again
 // (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
 // already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix
 // (WriteClassNames), replacing what was there. It returns the class-name file the pair now finds
 // ("" when none) and a sentence for the person when it wrote one or could not. It reads the
 // class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about as much.
-func saveClassNames(labelsPath string, names map[int]string) (file, note string) {
+func KeepClassNames(labelsPath string, names map[int]string) (file, note string) {
 	names = maps.Clone(names)
 	maps.DeleteFunc(names, func(_ int, s string) bool { return s == "" })
 	if labelsPath == "" || len(names) == 0 {
@@ -78,12 +78,12 @@ func saveClassNames(labelsPath string, names map[int]string) (file, note string)
 	return out, fmt.Sprintf("The class names were written to %s.", filepath.Base(out))
 }
 
-// cleanClassNames checks names as WriteClassNames writes them and returns them as
+// CleanClassNames checks names as WriteClassNames writes them and returns them as
 // ReadClassNames would read them back (white space runs made one space, cut to 64 characters),
 // with the classes in order. Errors, naming file ("" for none) and the class: a name that is
 // empty or holds a character that is not printable (a control or format character), a class
 // outside the 32-bit label range.
-func cleanClassNames(file string, names map[int]string) (map[int]string, []int, error) {
+func CleanClassNames(file string, names map[int]string) (map[int]string, []int, error) {
 	prefix := ""
 	if file != "" {
 		prefix = file + ": "

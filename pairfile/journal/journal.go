@@ -48,6 +48,17 @@ const (
 // Version is the version Create and Write write.
 const Version = 3
 
+// Record types the journal itself knows: a record's type is the first byte of its payload. The
+// others (the edits: relabel, append, delete, ...) are package store's, which the journal frames
+// but does not read. It knows these four because whether a journal still holds edits to replay
+// (Holds) depends on them.
+const (
+	RecBase    byte = 1  // the base record: what the edits apply to (package store's fingerprint)
+	RecUndo    byte = 6  // an undo of the last step
+	RecRedo    byte = 7  // a redo of the last step undone
+	RecHistory byte = 32 // the undo and redo stacks a save carried, first after the base if at all: undo count u32, redo count u32, the steps
+)
+
 // MaxName bounds the length in bytes of one name in a pair record (a path): longer is damage.
 const MaxName = 4096
 
@@ -286,7 +297,7 @@ type Contents struct {
 // Read reads the journal at path and splits it into records, stopping at the first record whose
 // length or CRC-32C does not hold. A file larger than limit bytes (limit > 0) is refused before
 // it is read. Errors: the file cannot be read or is too large, ErrNotRegular, ErrNotJournal (no
-// magic), or a damaged or empty pair or base record.
+// magic), a damaged or empty pair or base record, or a base record not of type RecBase.
 func Read(path string, limit int64) (*Contents, error) {
 	f, err := openFile(path, os.O_RDONLY)
 	if err != nil {
@@ -334,7 +345,7 @@ func Read(path string, limit int64) (*Contents, error) {
 		c.Ends = append(c.Ends, off)
 		c.Good = off
 	}
-	if c.Base == nil {
+	if c.Base == nil || c.Base[0] != RecBase {
 		return nil, fmt.Errorf("%s: the journal's first record is damaged", path)
 	}
 	c.Damaged = int64(len(b)) - c.Good
@@ -411,3 +422,101 @@ func ReadPair(path string) ([]string, error) {
 // BaseEnd returns the file offset just past the base record: the length of a journal cut back
 // to its base.
 func (c *Contents) BaseEnd() int64 { return c.baseEnd }
+
+// Edits returns how many of the records are edits, undos and redos (a history record is none).
+func (c *Contents) Edits() int {
+	n := len(c.Records)
+	if n > 0 && c.Records[0][0] == RecHistory {
+		n--
+	}
+	return n
+}
+
+// NetEmpty reports whether the records leave the samples as the files hold them: the undo stack
+// ends as it began (the history record's, or empty). Each edit pushes a new step and clears the
+// redo stack, an undo moves the top step to the redo stack, a redo moves it back. A record that
+// cannot be followed (an undo with nothing to undo, a damaged history record, a history record
+// after edits) makes it not empty, so the journal is offered and its replay reports the problem.
+func (c *Contents) NetEmpty() bool {
+	var undo, redo []int
+	next, start := 0, 0
+	for k, p := range c.Records {
+		switch p[0] {
+		case RecHistory:
+			nu, nr, ok := historyCounts(p)
+			if k != 0 || !ok {
+				return false
+			}
+			for range nu {
+				undo = append(undo, next)
+				next++
+			}
+			for range nr {
+				redo = append(redo, next)
+				next++
+			}
+			start = nu
+		case RecUndo:
+			if len(undo) == 0 {
+				return false
+			}
+			redo, undo = append(redo, undo[len(undo)-1]), undo[:len(undo)-1]
+		case RecRedo:
+			if len(redo) == 0 {
+				return false
+			}
+			undo, redo = append(undo, redo[len(redo)-1]), redo[:len(redo)-1]
+		default:
+			undo, redo = append(undo, next), nil
+			next++
+		}
+	}
+	// The step tokens of the history's undo stack are 0…start-1, bottom to top.
+	if len(undo) != start {
+		return false
+	}
+	for k, t := range undo {
+		if t != k {
+			return false
+		}
+	}
+	return true
+}
+
+// historyCounts reads the undo and redo counts of a history record; ok is false when the record
+// is too short to hold them or holds fewer bytes after them than steps (each step takes at least
+// one).
+func historyCounts(p []byte) (undo, redo int, ok bool) {
+	if len(p) < 9 {
+		return 0, 0, false
+	}
+	nu, nr := uint64(binary.LittleEndian.Uint32(p[1:])), uint64(binary.LittleEndian.Uint32(p[5:]))
+	if nu+nr > uint64(len(p)-9) {
+		return 0, 0, false
+	}
+	return int(nu), int(nr), true
+}
+
+// Holds reports whether the journal at path (never followed through a link) holds edits a
+// dataset would offer to replay, and how many edit records it has (Edits): a regular, non-empty
+// file whose records do not cancel out (NetEmpty, and no damaged tail), or one that cannot be
+// read (edits 0). It reads the whole journal, at most limit bytes (0: no limit; a larger one
+// cannot be read, so it holds).
+func Holds(path string, limit int64) (edits int, held bool) {
+	if path == "" {
+		return 0, false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return 0, false
+	}
+	c, err := Read(path, limit)
+	if err != nil {
+		return 0, true
+	}
+	edits = c.Edits()
+	if edits == 0 || c.NetEmpty() && c.Damaged == 0 {
+		return 0, false
+	}
+	return edits, true
+}

@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"errors"
@@ -10,8 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store/journal"
+	"idxlabel/pairfile/journal"
 )
 
 // OutputError is CheckOutputs' refusal of an output: its message names the output, what it would
@@ -81,7 +82,7 @@ func CheckOutputs(inputs, outputs []string) error {
 
 // ErrExists: an output already exists and the writer was not told to replace it (ClaimOutputs
 // with force false; the command line's --force). Its message states the fact; the command line
-// adds its advice, the window asks. It is atomicfile.ErrExists, which writers below the store
+// adds its advice, the window asks. It is atomicfile.ErrExists, which writers below this package
 // (export) return too.
 var ErrExists = atomicfile.ErrExists
 
@@ -129,7 +130,7 @@ func FileOutput(out string) error {
 //     idxlabel's own files (*OutputError).
 //  2. Whatever is at an output must be something the writer may replace: may (FileOutput when
 //     nil) says what is in the way, and that is refused with or without force.
-//  3. The outputs' locks are taken (LockForWrite): a pair open for editing in a window or
+//  3. The outputs' locks are taken (as a writer's: job=write in the lock file): a pair open for editing in a window or
 //     another process is refused (*LockedError), as is a pair whose save was cut off.
 //  4. Even with force, no output belongs to a pair whose journal holds unsaved edits
 //     (RefuseUnsaved: *UnsavedEditsError, naming the journal); opening the pair in the window
@@ -162,7 +163,7 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 			exists = append(exists, o)
 		}
 	}
-	release, err := LockForWrite(outputs...)
+	release, err := lockForWrite(outputs...)
 	if err != nil {
 		return nil, err
 	}
@@ -176,13 +177,13 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 	}
 	c := &Claim{release: release}
 	for _, o := range outputs {
-		c.outputs = append(c.outputs, absClean(o))
+		c.outputs = append(c.outputs, Abs(o))
 	}
 	return c, nil
 }
 
 // Claim is the hold a writer has on its outputs from ClaimOutputs' check until it calls
-// Release: their locks (LockForWrite), under which no window opens them for editing and no other
+// Release: their locks, under which no window opens them for editing and no other
 // writer claims them. The pair writes a writer makes through it (WritePair, CommitPair) are the
 // write the claim was made for: each output is written once, and a path the claim does not hold
 // is refused. Its methods are safe for concurrent use.
@@ -207,7 +208,7 @@ func (c *Claim) take(paths ...string) error {
 		if p == "" {
 			continue
 		}
-		p = absClean(p)
+		p = Abs(p)
 		switch {
 		case c.released:
 			return fmt.Errorf("%s: %w (the claim was released)", p, ErrNotClaimed)
@@ -219,7 +220,7 @@ func (c *Claim) take(paths ...string) error {
 	}
 	for _, p := range paths {
 		if p != "" {
-			c.written = append(c.written, absClean(p))
+			c.written = append(c.written, Abs(p))
 		}
 	}
 	return nil
@@ -259,21 +260,21 @@ func outputExists(path string) bool {
 }
 
 // RefuseUnsaved returns an *UnsavedEditsError when one of paths belongs to a pair whose journal
-// holds unsaved edits (ClaimOutputs' step 4; WritePair checks it too), whatever the files are
+// holds unsaved edits (ClaimOutputs' step 4), whatever the files are
 // named: a journal that names the path in its pair record (journal.Contents.Pair: every journal
 // idxlabel writes names both files of its pair), found among the journals in the path's folder,
 // in the folder of the file a symbolic link names, and in the per-user fallback folder; and,
 // for journals of older versions, which name no file, the journal beside the path, beside the
 // file a symbolic link names, beside the label file of an image file (FindLabels), or their
 // per-user fallbacks. A journal holds edits when it has edit records which do not cancel out,
-// or when it cannot be read. Call it while holding the paths' locks (LockForWrite), so that no
-// window starts a journal meanwhile. It reads the names in those folders and the first record
+// or when it cannot be read (journal.Holds). Call it while holding the paths' locks
+// (ClaimOutputs does), so that no window starts a journal meanwhile. It reads the names in those folders and the first record
 // of each journal there; a journal naming the path is read whole (at most idx.MaxData bytes).
 func RefuseUnsaved(paths ...string) error {
 	for _, p := range paths {
 		p = filepath.Clean(p)
 		files := []string{p} // the path, and the file its symbolic link names
-		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
+		if r, err := atomicfile.Resolve(p); err == nil && !SamePath(r, p) {
 			files = append(files, r)
 		}
 		cands := journalsNaming(files)
@@ -283,10 +284,10 @@ func RefuseUnsaved(paths ...string) error {
 		}
 		for _, owner := range owners {
 			primary := owner + JournalSuffix
-			cands = append(cands, namingJournal{primary, owner}, namingJournal{fallbackJournal(primary), owner})
+			cands = append(cands, namingJournal{primary, owner}, namingJournal{Fallback(primary), owner})
 		}
 		for _, c := range cands {
-			if edits, held := journalHolds(c.journal); held {
+			if edits, held := journal.Holds(c.journal, idx.MaxData()); held {
 				return &UnsavedEditsError{Output: p, Journal: c.journal, Pair: c.owner, Edits: edits}
 			}
 		}
@@ -305,10 +306,10 @@ type namingJournal struct{ journal, owner string }
 func journalsNaming(files []string) []namingJournal {
 	var dirs []string
 	for _, f := range files {
-		dirs = append(dirs, filepath.Dir(absClean(f)))
+		dirs = append(dirs, filepath.Dir(Abs(f)))
 	}
-	if fb := fallbackJournal("x"); fb != "" {
-		dirs = append(dirs, filepath.Dir(fb))
+	if fb := FallbackDir(); fb != "" {
+		dirs = append(dirs, fb)
 	}
 	var out []namingJournal
 	seen := map[string]bool{}
@@ -331,7 +332,7 @@ func journalsNaming(files []string) []namingJournal {
 				continue
 			}
 			for _, f := range files {
-				if slices.ContainsFunc(pair, func(p string) bool { return sameTarget(p, f) }) {
+				if slices.ContainsFunc(pair, func(p string) bool { return SameFile(p, f) }) {
 					out = append(out, namingJournal{j, pair[len(pair)-1]})
 					break
 				}
@@ -339,27 +340,4 @@ func journalsNaming(files []string) []namingJournal {
 		}
 	}
 	return out
-}
-
-// journalHolds reports whether the journal at path (never followed through a link) holds edits
-// a window would offer to replay, and how many edit records it has: a regular, non-empty file
-// whose records do not cancel out (netEmpty), or one that cannot be read (edits 0), as
-// findJournal offers them.
-func journalHolds(path string) (edits int, held bool) {
-	if path == "" {
-		return 0, false
-	}
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
-		return 0, false
-	}
-	c, err := readJournal(path)
-	if err != nil {
-		return 0, true
-	}
-	edits = editRecords(c.Records)
-	if edits == 0 || netEmpty(c.Records) && c.Damaged == 0 {
-		return 0, false
-	}
-	return edits, true
 }

@@ -1,8 +1,7 @@
-package store
+package pairfile
 
 import (
 	"os"
-	"slices"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -21,8 +20,9 @@ type SavedFile struct {
 	Links int
 }
 
-// describeWrite says what writing path will do to what is there now.
-func describeWrite(path string) SavedFile {
+// DescribeWrite says what writing path will do to what is there now: whether a file is there,
+// the file a symbolic link there names, and how many names that file has.
+func DescribeWrite(path string) SavedFile {
 	f := SavedFile{Path: path, Links: 1}
 	li, err := os.Lstat(path)
 	if err != nil {
@@ -35,24 +35,7 @@ func describeWrite(path string) SavedFile {
 		}
 	}
 	if fi, err := os.Stat(path); err == nil {
-		f.Links = hardLinks(fi)
+		f.Links = atomicfile.Links(fi)
 	}
 	return f
-}
-
-// SaveReport is what a save did.
-type SaveReport struct {
-	// Files lists the files written, images first; none when there was nothing to write. A save
-	// that changed only labels lists the label file alone: the image file was left as it was.
-	Files []SavedFile
-	// Notes are sentences for the person about what the save found and did besides (a journal of
-	// another session kept aside).
-	Notes []string
-}
-
-// LastSave returns what the last successful save did (the zero SaveReport before any).
-func (d *Dataset) LastSave() SaveReport {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return SaveReport{Files: slices.Clone(d.lastSave.Files), Notes: slices.Clone(d.lastSave.Notes)}
 }

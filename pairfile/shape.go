@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"fmt"
@@ -7,7 +7,8 @@ import (
 	"idxlabel/idx"
 )
 
-// The one rule for a valid pair of IDX files, used by Open, FromArrays and the command line
+// The one rule for a valid pair of IDX files, used by the store (opening a pair, or arrays in
+// memory), the builder and the command line
 // (verify, suspects, import), so that what one accepts the others accept too.
 //
 // Images: any IDX dtype, of rank 2 to 4, N samples of H×W pixels (N ≥ 0: an empty pair is valid):
@@ -98,7 +99,7 @@ func CheckLabels(labelsName string, h idx.Header, imagesName string, n int) erro
 // CheckLabel checks one class value v, of sample i (0-based), read from the label file name:
 // it must fit in 32 bits. sample.NoLabel (−2147483648, int32's least value) is accepted: it marks a
 // sample without a label, which idxlabel writes for samples not yet labelled (see
-// Dataset.SaveAs). Errors: a message naming the file, the sample and the value.
+// store.Dataset.SaveAsContext). Errors: a message naming the file, the sample and the value.
 func CheckLabel(name string, i int, v int64) error {
 	if v < math.MinInt32 || v > math.MaxInt32 {
 		return fmt.Errorf("%s: label %d of sample %d is outside the 32-bit classes idxlabel accepts (%d to %d; %d means \"no label\")",

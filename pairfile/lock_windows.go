@@ -1,6 +1,6 @@
 //go:build windows
 
-package store
+package pairfile
 
 import (
 	"errors"
@@ -38,7 +38,7 @@ func processAlive(pid int) bool {
 const openSafe = atomicfile.NoFollow
 
 // removeWhileOpen: false, a file open anywhere cannot be removed on Windows (Go opens files
-// without FILE_SHARE_DELETE); see pairLock.release.
+// without FILE_SHARE_DELETE); see lock.release.
 const removeWhileOpen = false
 
 // isLink reports whether an open failed because the path is a symbolic link; never on Windows,

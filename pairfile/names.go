@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func FindLabels(imagesPath string) string {
 // SavePending reports whether a save of path was cut off before path was put in place: the save
 // record beside it ("<path>.idxlabel-saving", read and bounded, not trusted further) names path
 // with a temporary file still waiting, so path may not exist yet. Opening the pair for editing
-// finishes that save (Open). A damaged or planted record, or one with nothing left to rename,
+// finishes that save (FinishInterrupted). A damaged or planted record, or one with nothing left to rename,
 // is not a pending save.
 func SavePending(path string) bool {
 	dm, err := parseManifest(path + ManifestSuffix)
@@ -39,7 +39,7 @@ func SavePending(path string) bool {
 	for _, f := range dm.Files {
 		target := filepath.Join(dir, filepath.FromSlash(f.Target))
 		temp := filepath.Join(filepath.Dir(target), f.Temp)
-		if samePath(target, path) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
+		if SamePath(target, path) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
 			if fi, err := os.Lstat(temp); err == nil && fi.Mode().IsRegular() {
 				return true
 			}
@@ -205,7 +205,8 @@ func ClassifyPair(paths []string) (images, labels string, err error) {
 		return images, paths[0], nil
 	case 2:
 		// A label file that an interrupted save has still to put in place (the image file,
-		// renamed first, is there): its partner is the image file, and Open finishes the save.
+		// renamed first, is there): its partner is the image file, and FinishInterrupted
+		// finishes the save.
 		for i, p := range paths {
 			if _, err := os.Lstat(p); err != nil && SavePending(p) {
 				if other, err := classify(paths[1-i]); err != nil || !other.images {

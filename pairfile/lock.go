@@ -1,4 +1,4 @@
-package store
+package pairfile
 
 import (
 	"bytes"
@@ -21,15 +21,16 @@ import (
 // editing, one process holds an advisory lock on it (flock on Unix, LockFileEx on Windows, via
 // github.com/gofrs/flock); from byte 1 on, the file holds one line naming its holder,
 // "idxlabel-lock pid=1234 host=name", with " job=write" when the holder is a writer
-// (LockForWrite: a command-line writer, an export) rather than a window editing the pair. Byte 0 is the byte LockFileEx locks, so it is left alone.
+// (a Claim: a command-line writer, an export) rather than a window editing the pair. Byte 0 is
+// the byte LockFileEx locks, so it is left alone.
 const LockSuffix = ".idxlabel-lock"
 
 // ErrLocked is what every *LockedError matches with errors.Is: another process (or another
-// Dataset in this process) has the pair open for editing.
+// dataset of this process) has the pair open for editing.
 var ErrLocked = errors.New("open for editing elsewhere")
 
-// LockedError says that a pair is open for editing in another idxlabel: Open and SaveAs return
-// it when they cannot take the pair's lock. PID and Host name the holder as it wrote itself into
+// LockedError says that a pair is open for editing in another idxlabel: LockPair, Locks.Relock
+// and ClaimOutputs return it when they cannot take a lock of the pair. PID and Host name the holder as it wrote itself into
 // the lock file (0 and "" when it could not be read). Its message states who holds the pair;
 // what the person can do about it (close it there, open it read-only) is for the command line
 // and the window to say.
@@ -38,8 +39,8 @@ type LockedError struct {
 	LockFile string // the lock file
 	PID      int    // the holder's process id, 0 when unknown
 	Host     string // the holder's host name, "" when unknown
-	Self     bool   // the holder is this process (another Dataset of it: another window)
-	Writing  bool   // the holder is writing the file (LockForWrite), not editing its pair
+	Self     bool   // the holder is this process (another dataset of it: another window)
+	Writing  bool   // the holder is writing the file (a Claim), not editing its pair
 }
 
 func (e *LockedError) Error() string {
@@ -61,9 +62,9 @@ func (e *LockedError) Error() string {
 // Is makes errors.Is(err, ErrLocked) true for a *LockedError.
 func (e *LockedError) Is(target error) bool { return target == ErrLocked }
 
-// pairLock is a held lock on a pair: an flock on the lock file, or, where the file system does
+// lock is a held lock on a pair: an flock on the lock file, or, where the file system does
 // not support flock, the lock file itself created with O_EXCL.
-type pairLock struct {
+type lock struct {
 	path string       // the lock file
 	fl   *flock.Flock // nil in the O_EXCL fallback
 }
@@ -80,7 +81,7 @@ var errLockFile = errors.New("the lock file is not a regular file; remove it")
 // the system has them, and must be a regular file. Errors: a *LockedError when another holder
 // has it, errLockFile, or the error that kept the lock file from being created (a read-only
 // folder). writing says the holder writes the file (ownerLine's job=write) rather than edits it.
-func lockPair(target string, writing bool) (*pairLock, error) {
+func lockPair(target string, writing bool) (*lock, error) {
 	path := target + LockSuffix
 	for range 4 {
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
@@ -113,7 +114,7 @@ func lockPair(target string, writing bool) (*pairLock, error) {
 			continue
 		}
 		writeOwner(path, held, writing)
-		return &pairLock{path: path, fl: fl}, nil
+		return &lock{path: path, fl: fl}, nil
 	}
 	return nil, lockedBy(target, path)
 }
@@ -121,13 +122,13 @@ func lockPair(target string, writing bool) (*pairLock, error) {
 // lockExclusive is the fallback where flock is unsupported: the lock is the lock file itself,
 // created with O_EXCL. A lock file left by a process of this host that no longer runs is stale
 // and is replaced.
-func lockExclusive(target, path string, writing bool) (*pairLock, error) {
+func lockExclusive(target, path string, writing bool) (*lock, error) {
 	for range 2 {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err == nil {
 			f.WriteAt(ownerLine(writing), 1)
 			f.Close()
-			return &pairLock{path: path}, nil
+			return &lock{path: path}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, err)
@@ -146,7 +147,7 @@ func lockExclusive(target, path string, writing bool) (*pairLock, error) {
 // it is removed first, so that no one can lock the old file after we let it go (see lockPair's
 // SameFile check). On Windows an open file cannot be removed, so the lock is let go first; the
 // removal then fails, leaving the file to its new holder, if another process opened it meanwhile.
-func (l *pairLock) release() error {
+func (l *lock) release() error {
 	if l == nil {
 		return nil
 	}
@@ -164,7 +165,7 @@ func (l *pairLock) release() error {
 }
 
 // sameAs reports whether l is the lock of the pair whose label (or image) file is target.
-func (l *pairLock) sameAs(target string) bool {
+func (l *lock) sameAs(target string) bool {
 	if l == nil {
 		return false
 	}
@@ -237,7 +238,7 @@ func lockedBy(target, path string) *LockedError {
 // lockTargets returns the files whose locks a dataset open for editing holds: the label file's
 // (the pair's lock, found by every writer of the label file), and the image file's too when
 // there is a label file, so that a writer of the image file, or a window opening it alone, finds
-// the pair open (LockForWrite). A pair without a label file is locked by its image file.
+// the pair open (a Claim). A pair without a label file is locked by its image file.
 func lockTargets(images, labels string) []string {
 	switch {
 	case labels != "":
@@ -248,11 +249,12 @@ func lockTargets(images, labels string) []string {
 	return nil
 }
 
-// pairLocks are the locks a dataset holds, one per file of lockTargets.
-type pairLocks []*pairLock
+// Locks are the locks a dataset holds on its pair while it is open for editing, one per file of
+// lockTargets (LockPair), or those a save to other files takes (Relock).
+type Locks []*lock
 
-// release gives every lock up; it returns the first error.
-func (ls pairLocks) release() error {
+// Release gives every lock up; it returns the first error. Calling it on no locks does nothing.
+func (ls Locks) Release() error {
 	var first error
 	for _, l := range ls {
 		if err := l.release(); err != nil && first == nil {
@@ -263,24 +265,26 @@ func (ls pairLocks) release() error {
 }
 
 // holds reports whether one of ls is the lock of target (beside it, or in the per-user fallback
-// folder where takeLock put it).
-func (ls pairLocks) holds(target string) bool {
-	return slices.ContainsFunc(ls, func(l *pairLock) bool {
-		return l.sameAs(target) || l != nil && samePath(l.path, fallbackJournal(target)+LockSuffix)
+// folder where LockPair put it).
+func (ls Locks) holds(target string) bool {
+	return slices.ContainsFunc(ls, func(l *lock) bool {
+		return l.sameAs(target) || l != nil && SamePath(l.path, Fallback(target)+LockSuffix)
 	})
 }
 
-// takeLock takes the locks of the dataset's pair for Open (lockTargets). Where a lock file cannot
-// be created because the folder is read-only or not ours, the journal goes to the per-user
-// fallback folder (see fallbackJournal), and so does the lock: two windows on such a pair would
-// otherwise share that journal; when even that fails, a notice says the file is not locked.
-// Errors: the pair locked elsewhere (*LockedError, naming the file), a lock file that is not a
-// regular file, or any other failure to create it; no lock is held then.
-func (d *Dataset) takeLock() error {
-	for _, target := range lockTargets(d.imagesPath, d.labelsPath) {
+// LockPair takes the locks of the pair (images, labels; labels may be "") for editing
+// (lockTargets): a dataset opens a pair for editing with them, and holds them until it closes
+// it. Where a lock file cannot be created because the folder is read-only or not ours, the lock
+// goes to the per-user fallback folder (Fallback), where the pair's journal goes too: two windows
+// on such a pair would otherwise share that journal; when even that fails, a notice says the
+// file is not locked and the others are taken. Errors: the pair locked elsewhere (*LockedError,
+// naming the file), a lock file that is not a regular file, or any other failure to create it;
+// no lock is held then.
+func LockPair(images, labels string) (held Locks, notices []string, err error) {
+	for _, target := range lockTargets(images, labels) {
 		l, err := lockPair(target, false)
 		if cannotWrite(err) {
-			if fb := fallbackJournal(target); fb != "" {
+			if fb := Fallback(target); fb != "" {
 				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
 					l, err = lockPair(fb, false)
 					if le, ok := err.(*LockedError); ok {
@@ -290,32 +294,32 @@ func (d *Dataset) takeLock() error {
 			}
 		}
 		if cannotWrite(err) {
-			d.notices = append(d.notices, err.Error()+"; make sure no other program edits these files")
+			notices = append(notices, err.Error()+"; make sure no other program edits these files")
 			continue
 		}
 		if err != nil {
-			d.locks.release()
-			d.locks = nil
-			return err
+			held.Release()
+			return nil, nil, err
 		}
-		d.locks = append(d.locks, l)
+		held = append(held, l)
 	}
-	return nil
+	return held, notices, nil
 }
 
-// relock takes, for a save to other files (images, labels), the locks of that pair that ls (the
-// dataset's locks) does not hold yet, and returns them; the old ones stay held. finishSave keeps
-// what the saved pair needs and releases the rest (moveTo). Errors: *LockedError, or a lock file
-// cannot be created; no new lock is held then.
-func (ls pairLocks) relock(images, labels string) (pairLocks, error) {
-	var out pairLocks
+// Relock takes, for a save to other files (images, labels), the locks of that pair that ls (the
+// dataset's locks) does not hold yet, and returns them; the old ones stay held. The save keeps
+// what the saved pair needs and releases the rest (MoveTo) once it is done, or releases the new
+// ones when it fails. Errors: *LockedError, or a lock file cannot be created; no new lock is
+// held then.
+func (ls Locks) Relock(images, labels string) (Locks, error) {
+	var out Locks
 	for _, target := range lockTargets(images, labels) {
 		if ls.holds(target) {
 			continue
 		}
 		l, err := lockPair(target, false)
 		if err != nil {
-			out.release()
+			out.Release()
 			return nil, err
 		}
 		out = append(out, l)
@@ -323,13 +327,13 @@ func (ls pairLocks) relock(images, labels string) (pairLocks, error) {
 	return out, nil
 }
 
-// moveTo returns the locks of the pair (images, labels) after a save to it: the ones of ls (the
+// MoveTo returns the locks of the pair (images, labels) after a save to it: the ones of ls (the
 // dataset's locks) that the pair needs, and those the save took (taken); the others are
 // released.
-func (ls pairLocks) moveTo(images, labels string, taken pairLocks) pairLocks {
-	var keep pairLocks
+func (ls Locks) MoveTo(images, labels string, taken Locks) Locks {
+	var keep Locks
 	for _, l := range ls {
-		if slices.ContainsFunc(lockTargets(images, labels), func(t string) bool { return pairLocks{l}.holds(t) }) {
+		if slices.ContainsFunc(lockTargets(images, labels), func(t string) bool { return Locks{l}.holds(t) }) {
 			keep = append(keep, l)
 		} else {
 			l.release()
@@ -342,7 +346,7 @@ func (ls pairLocks) moveTo(images, labels string, taken pairLocks) pairLocks {
 // record lies beside it, SavePending); opening the pair for editing finishes that save.
 var ErrSavePending = errors.New("a save of this pair was cut off; open the pair to finish it before writing it")
 
-// LockForWrite takes, for a program about to replace the files in paths (a command-line writer),
+// lockForWrite takes, for a program about to replace the files in paths (a command-line writer),
 // every lock that guards one of them as a file of a pair open for editing: the file's own (a label
 // file, or an image file opened alone) and, for an image file, its label file's (FindLabels), which
 // is where a pair's lock lives. The caller writes while it holds them and then calls release. A
@@ -353,8 +357,8 @@ var ErrSavePending = errors.New("a save of this pair was cut off; open the pair 
 // no pair there can be open for editing, and the write itself will fail with its own error. Errors:
 // ErrSavePending, a *LockedError (errors.Is ErrLocked) naming the pair's file when a window or
 // process has it open for editing, or a lock file that is not a regular file.
-func LockForWrite(paths ...string) (release func(), err error) {
-	var held []*pairLock
+func lockForWrite(paths ...string) (release func(), err error) {
+	var held []*lock
 	release = func() {
 		for _, l := range held {
 			l.release()
@@ -364,7 +368,7 @@ func LockForWrite(paths ...string) (release func(), err error) {
 	for _, p := range paths {
 		p = filepath.Clean(p) // "out/" is the folder out: its lock lies beside it, not in it
 		targets = append(targets, p)
-		if r, err := atomicfile.Resolve(p); err == nil && !samePath(r, p) {
+		if r, err := atomicfile.Resolve(p); err == nil && !SamePath(r, p) {
 			targets = append(targets, r) // a link: the file it names may be a pair's own
 		}
 		if l := FindLabels(p); l != "" {
@@ -377,7 +381,7 @@ func LockForWrite(paths ...string) (release func(), err error) {
 		}
 	}
 	for k, t := range targets {
-		if slices.ContainsFunc(targets[:k], func(o string) bool { return samePath(o, t) }) {
+		if slices.ContainsFunc(targets[:k], func(o string) bool { return SamePath(o, t) }) {
 			continue
 		}
 		l, err := lockPair(t, true)
