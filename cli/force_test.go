@@ -24,7 +24,7 @@ func crashedPair(t *testing.T, dir string, n int) (ip, lp, journal string) {
 	if err := d.Relabel([]int{0}, 7); err != nil {
 		t.Fatal(err)
 	}
-	journal = d.JournalPath()
+	journal = lp + pairfile.JournalSuffix
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}

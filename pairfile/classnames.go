@@ -27,6 +27,10 @@ const (
 	maxClassNames = 1 << 16 // names in one file
 )
 
+// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
+// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
+const ClassNamesSuffix = ".classes.txt"
+
 // classNameFiles returns the class-name files to look for beside labelsPath, most specific
 // first: EMNIST's "<set>-mapping.txt" (e.g. emnist-balanced-mapping.txt beside
 // emnist-balanced-train-labels-idx1-ubyte.gz), KMNIST's "<set>_classmap.csv", then

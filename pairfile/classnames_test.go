@@ -3,13 +3,14 @@ package pairfile
 import (
 	"errors"
 	"fmt"
-	"idxlabel/sample"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"idxlabel/sample"
 )
 
 // checkNames fails unless every name is what a class name may be: UTF-8, at most 64 printable

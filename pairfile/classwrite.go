@@ -48,10 +48,6 @@ func WriteClassNames(path string, names map[int]string) error {
 	})
 }
 
-// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
-// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
-const ClassNamesSuffix = ".classes.txt"
-
 // KeepClassNames makes the label file labelsPath find names when it is opened again
 // (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
 // already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix

@@ -14,10 +14,6 @@ import (
 	"idxlabel/internal/atomicfile"
 )
 
-// ManifestSuffix is appended to the label file's path (the image file's when there is none) to
-// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".
-const ManifestSuffix = ".idxlabel-saving"
-
 // manifestVersion is the on-disk version of the save record. Version 1 (no "version" field)
 // stored paths as they were typed, relative to the working directory; it is not trusted.
 const manifestVersion = 2

@@ -22,9 +22,3 @@ func SaveProgress(images, labels string) (files, placed int) {
 	}
 	return len(m.Files), placed
 }
-
-// RecordPath returns where the record of a paired write of images and labels (labels may be
-// "") is: beside the label file (ManifestSuffix), or beside the image file when there is none.
-func RecordPath(images, labels string) string {
-	return Abs(Key(images, labels)) + ManifestSuffix
-}

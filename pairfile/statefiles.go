@@ -31,6 +31,10 @@ func Key(images, labels string) string {
 // name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
 const JournalSuffix = ".idxlabel-journal"
 
+// ManifestSuffix is appended to the label file's path (the image file's when there is none) to
+// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".
+const ManifestSuffix = ".idxlabel-saving"
+
 // Abs returns p absolute and cleaned (p cleaned when it cannot be made absolute): how the pair's
 // files are named and compared.
 func Abs(p string) string {
@@ -53,4 +57,10 @@ func SameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// RecordPath returns where the record of a paired write of images and labels (labels may be
+// "") is: beside the label file (ManifestSuffix), or beside the image file when there is none.
+func RecordPath(images, labels string) string {
+	return Abs(Key(images, labels)) + ManifestSuffix
 }

@@ -23,6 +23,32 @@ const ChangesSuffix = ".changes.csv"
 // ChangeLogHeader is the first line of a change log file (CSV, RFC 4180, "\n" line ends).
 const ChangeLogHeader = "index,original,new,how,when"
 
+// ChangeLog returns every change since the files were opened, oldest first (see the rules
+// above). It is a copy.
+func (d *Dataset) ChangeLog() []ChangeLogEntry {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.log.sessionEntries(&d.model)
+}
+
+// SetWriteChanges says whether saves append their changes to the change log beside the label
+// file (ChangesSuffix); it is on until turned off.
+func (d *Dataset) SetWriteChanges(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.log.off = !on
+}
+
+// ChangesFileError returns why the last save could not append its changes to the change log
+// beside the label file, or nil when it did (or had nothing to append, or SetWriteChanges is
+// off). The save itself succeeded either way: the labels are written; the entries not appended
+// are appended by the next save to the same files.
+func (d *Dataset) ChangesFileError() error {
+	d.log.fileMu.Lock()
+	defer d.log.fileMu.Unlock()
+	return d.log.err
+}
+
 // WriteChangeLog writes entries as CSV rows "index,original,new,how,when", after the header
 // line when header is true. Labels are decimal integers, empty for sample.NoLabel (an added sample's
 // original, a deleted sample's new); how is How.String() (empty when unknown); when is RFC 3339

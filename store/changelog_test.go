@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
-	"idxlabel/pairfile"
-	"idxlabel/pairfile/journal"
-	"idxlabel/sample"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
+	"idxlabel/sample"
 )
 
 // checkLogExplains checks the change log's promise on d: its entries, applied in order to the

@@ -2,12 +2,13 @@ package store
 
 import (
 	"fmt"
-	"idxlabel/pairfile"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"idxlabel/pairfile"
 )
 
 // TestRandomBytesAreNotClassNames: 500 KB of random bytes as classes.txt beside the labels (it

@@ -10,17 +10,11 @@ import (
 // logged (changelog.go); subscribers are told once d.mu is released. The model builds and
 // checks each step (modeledit.go).
 
-// Decide records a person's decision on sample i in a review of suspects: its label becomes
+// DecideAs records a person's decision on sample i in a review of suspects: its label becomes
 // label (which may be the label it has: the decision to keep it) and it is marked reviewed, as
-// one undoable, journaled step; the change log says how: manual (DecideAs says otherwise).
-// Errors as for Relabel.
-func (d *Dataset) Decide(i, label int) error {
-	return d.edit(func() (edit, error) { return d.newDecide(HowManual, i, label) })
-}
-
-// DecideAs is Decide for a review that says how the label was chosen: HowSuspectAccepted when
-// the person accepted the suggestion, HowManual when they typed a label. Errors: as Decide, and
-// a How of another kind.
+// one undoable, journaled step. how says how the label was chosen, and the change log says it:
+// HowSuspectAccepted when the person accepted the suggestion, HowManual when they typed a label.
+// Errors: as Relabel, and a How of another kind.
 func (d *Dataset) DecideAs(how How, i, label int) error {
 	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
 		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)

@@ -3,13 +3,14 @@ package store
 import (
 	"bytes"
 	"errors"
-	"idxlabel/pairfile"
-	"idxlabel/pairfile/journal"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // snapshot is everything observable about a dataset's samples.

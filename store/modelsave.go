@@ -14,7 +14,7 @@ import (
 // with m.mu held except AnyLabelled, which takes it.
 
 // AnyLabelled reports whether a sample that is not deleted has a label: a save then writes a
-// label file (see SaveAs). O(N).
+// label file (see SaveAsContext). O(N).
 func (m *model) AnyLabelled() bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -92,7 +92,7 @@ func (m *model) newLabelType(kept []int) idx.DType {
 		}
 	}
 	for _, a := range slices.Concat(m.undo, m.redo) {
-		if slices.ContainsFunc(stepLabels(a), wide) {
+		if slices.ContainsFunc(a.labelsSet(), wide) {
 			return idx.Int32
 		}
 	}

@@ -8,23 +8,11 @@ import (
 	"os"
 	"time"
 
+	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
 	"idxlabel/pairfile"
 	"idxlabel/pairfile/journal"
 )
-
-// Recovery describes a journal of unsaved edits found when the pair was opened.
-type Recovery struct {
-	Path    string    // the journal file
-	ModTime time.Time // when it was last written
-	Edits   int       // intact edit records (edits, undos and redos; not the history a save carried)
-	Damaged int64     // bytes at its end that failed their checksum and will be ignored
-	Matches bool      // it was written against exactly these files (same fingerprint)
-	Reason  string    // why it does not match, when !Matches
-	Others  []string  // other journals of the pair, less complete; set aside when this one is replayed or discarded
-
-	contents *journal.Contents
-}
 
 // Recovery returns the journal found at Open that awaits a decision, or nil. While it is
 // pending, edits fail with ErrRecoveryPending.
@@ -39,7 +27,7 @@ func (d *Dataset) Recovery() *Recovery {
 // of its image file opened alone) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
-// person can set it aside). Journals whose edits cancel out (netEmpty: every step undone, or
+// person can set it aside). Journals whose edits cancel out (journal.Contents.NetEmpty: every step undone, or
 // after a save every step back where the save left it) and empty files are removed: there is
 // nothing in them. The journals not chosen are listed in Recovery.Others
 // and set aside, never deleted, when the person decides.
@@ -66,14 +54,14 @@ func (d *Dataset) findJournal() error {
 			os.Remove(p)
 			continue
 		}
-		c, err := readJournal(p)
+		c, err := journal.Read(p, idx.MaxData())
 		if err != nil {
 			rec.Reason = err.Error()
 			found = append(found, rec)
 			continue
 		}
-		rec.contents, rec.Edits, rec.Damaged = c, editRecords(c.Records), c.Damaged
-		if rec.Edits == 0 || netEmpty(c.Records) && c.Damaged == 0 {
+		rec.contents, rec.Edits, rec.Damaged = c, c.Edits(), c.Damaged
+		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 {
 			os.Remove(p)
 			continue
 		}
@@ -99,18 +87,6 @@ func (d *Dataset) findJournal() error {
 	}
 	d.recovery = best
 	return nil
-}
-
-// better reports whether r is a more complete journal to offer than o: one that matches the
-// files beats one that does not, then more edit records, then a readable one.
-func (r *Recovery) better(o *Recovery) bool {
-	if r.Matches != o.Matches {
-		return r.Matches
-	}
-	if r.Edits != o.Edits {
-		return r.Edits > o.Edits
-	}
-	return r.contents != nil && o.contents == nil
 }
 
 // setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"
@@ -266,29 +242,6 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	setAsideOthers(rec)
 	d.recovery = nil
 	return nil
-}
-
-// OpenJournal restores a new dataset (one made with New and never saved) from its journal: the
-// size and classes from the base record, then every intact edit. Errors: the file cannot be
-// read, is not a journal, or journals edits to files (open those files instead).
-func OpenJournal(path string) (*Dataset, error) {
-	c, err := readJournal(path)
-	if err != nil {
-		return nil, err
-	}
-	nb, err := parseNewBase(c.Base)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	d, err := New(nb.h, nb.w, nb.declared, nb.names, path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	d.recovery = &Recovery{Path: path, Edits: len(c.Records), Damaged: c.Damaged, Matches: true, contents: c}
-	if _, err := d.ReplayJournal(); err != nil {
-		return nil, err
-	}
-	return d, nil
 }
 
 // Abandon gives up the unsaved edits on purpose (the person chose "Discard"): it closes and

@@ -1,13 +1,14 @@
 package store
 
 import (
-	"idxlabel/pairfile"
-	"idxlabel/pairfile/journal"
-	"idxlabel/sample"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
+	"idxlabel/sample"
 )
 
 // FuzzReplay feeds arbitrary journal files (version 2, and version 1 as older idxlabels wrote

@@ -1,10 +1,11 @@
 package store
 
 import (
-	"idxlabel/pairfile"
-	"idxlabel/pairfile/journal"
 	"os"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // FuzzReplayRecords frames arbitrary payloads as intact journal records (true lengths and

@@ -15,10 +15,11 @@ import (
 	"idxlabel/sample"
 )
 
-// Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
+// Save writes the dataset over the files it was opened from (or last saved to); see
+// SaveAsContext. It
 // first checks that those files are as the dataset read or last wrote them and refuses to
 // overwrite changes another program made. Errors: ErrNoPath for a new dataset,
-// pairfile.ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
+// pairfile.ErrChangedOnDisk (naming the file and what changed), and those of SaveAsContext.
 func (d *Dataset) Save(progress func(fraction float64)) error {
 	return d.save(context.Background(), "", "", true, progress)
 }
@@ -29,48 +30,45 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 	return d.save(ctx, "", "", true, progress)
 }
 
-// SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
-// appended samples at the end, labels as edited (every sample deleted: an empty pair, N = 0).
-// Images are written in the dtype and shape they were read in (ubyte stays ubyte; other dtypes
-// keep their original values, and appended samples are mapped back from display pixels); labels
-// in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros there). A
-// name ending in ".gz" is written gzip.
+// SaveAsContext writes the dataset to imagesPath and labelsPath together: deleted samples left
+// out, appended samples at the end, labels as edited (every sample deleted: an empty pair,
+// N = 0). Images are written in the dtype and shape they were read in (ubyte stays ubyte; other
+// dtypes keep their original values, and appended samples are mapped back from display pixels);
+// labels in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros
+// there). A name ending in ".gz" is written gzip.
 //
 // Only what changed is written. The image file is left alone (its bytes, inode and links) when
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
-// when given, otherwise pairfile.LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// sample.NoLabel in an int32 file (buildLabels).
-// LastSave says what was written.
+// when given, otherwise pairfile.LabelsFileFor(imagesPath); samples not labelled yet are stored
+// as sample.NoLabel in an int32 file (buildLabels). LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
 // compared with what was meant, and only then renamed over the target, with a save record on
-// disk so that a crash between the renames is finished by the next Open. On any failure the
-// targets keep their old content and the temporary files are removed. On success the dataset is
-// the saved files: samples renumbered, the journal started over against them, and the undo
-// history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved append
-// is undone by marking its samples deleted). What changed since the files were opened stays
-// visible (State). progress (may be nil) is called with 0–1 as it goes.
+// disk so that a crash between the renames is finished by the next Open (pairfile.Write). On any
+// failure the targets keep their old content and the temporary files are removed. On success the
+// dataset is the saved files: samples renumbered, the journal started over against them, and the
+// undo history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved
+// append is undone by marking its samples deleted). What changed since the files were opened
+// stays visible (State). progress (may be nil) is called with 0–1 as it goes.
+//
+// When ctx is cancelled while the files are written or verified, the temporary files are
+// removed, the targets and the dataset stay as they were (its edits unsaved, the journal kept)
+// and ctx's error is returned. Once the renames have begun the save finishes whatever ctx says,
+// since a pair half renamed is worse than a save that took longer than asked.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
 // pairfile.LockSuffix) and, on success, keeps it and releases the old pair's.
 // Errors: a sample without a label that the label file's dtype cannot store, the images and
-// labels named as one file, ErrLabelsFileExists, a *LockedError (errors.Is ErrLocked) when the
-// target pair is open for editing elsewhere, ErrClosed, and any write, verify or rename error.
-func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
-	return d.save(context.Background(), imagesPath, labelsPath, false, progress)
-}
-
-// SaveAsContext is SaveAs, stopped when ctx is cancelled while the files are written or
-// verified: the temporary files are removed, the targets and the dataset stay as they were (its
-// edits unsaved, the journal kept) and ctx's error is returned. Once the renames have begun the
-// save finishes whatever ctx says, since a pair half renamed is worse than a save that took
-// longer than asked.
+// labels named as one file, ErrLabelsFileExists, a *pairfile.LockedError (errors.Is
+// pairfile.ErrLocked) when the target pair is open for editing elsewhere, ErrClosed, ctx's, and
+// any write, verify or rename error.
 func (d *Dataset) SaveAsContext(ctx context.Context, imagesPath, labelsPath string, progress func(fraction float64)) error {
 	return d.save(ctx, imagesPath, labelsPath, false, progress)
 }
 
-// save is Save (current: the dataset's own files, checked against their stamps) or SaveAs. It
+// save is Save (current: the dataset's own files, checked against their stamps) or
+// SaveAsContext. It
 // holds d.mu only at the start (startSave: the arrays to write are built under the read lock)
 // and at the end (rebase): encoding, compression, fsync, verification and the renames run
 // without it, so readers (a window's drawing) never wait for the disk. Edits in between fail
@@ -231,7 +229,7 @@ var ErrNameTooLong = errors.New("file name too long to save")
 
 // ErrLabelsFileExists: a save of labels typed on images opened alone found a file already at
 // the name their label file gets (LabelsFileFor): a file the dataset did not open is never
-// replaced by Save. SaveAs with a label file named by the caller is the way on.
+// replaced by Save. SaveAsContext with a label file named by the caller is the way on.
 var ErrLabelsFileExists = errors.New("a file of the name the new label file gets already exists")
 
 // replaces returns which of the files a save to imagesPath and labelsPath writes (d.mu held):
@@ -442,4 +440,11 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 	d.reviewed = reviewed
 	d.opened = opened
 	d.added = nil
+}
+
+// LastSave returns what the last successful save did (the zero SaveReport before any).
+func (d *Dataset) LastSave() SaveReport {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return SaveReport{Files: slices.Clone(d.lastSave.Files), Notes: slices.Clone(d.lastSave.Notes)}
 }

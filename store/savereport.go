@@ -1,8 +1,6 @@
 package store
 
 import (
-	"slices"
-
 	"idxlabel/pairfile"
 )
 
@@ -14,11 +12,4 @@ type SaveReport struct {
 	// Notes are sentences for the person about what the save found and did besides (a journal of
 	// another session kept aside).
 	Notes []string
-}
-
-// LastSave returns what the last successful save did (the zero SaveReport before any).
-func (d *Dataset) LastSave() SaveReport {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return SaveReport{Files: slices.Clone(d.lastSave.Files), Notes: slices.Clone(d.lastSave.Notes)}
 }

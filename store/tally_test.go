@@ -1,12 +1,13 @@
 package store
 
 import (
-	"idxlabel/sample"
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"idxlabel/sample"
 )
 
 // recount computes Counters, Counts and the classes present from every sample, as they were

@@ -11,7 +11,7 @@ import (
 )
 
 // WriteSamples writes the samples indices (sample numbers, in the order given, each once, none
-// deleted) as a new pair at imagesPath and labelsPath, as SaveAs writes a dataset: images in
+// deleted) as a new pair at imagesPath and labelsPath, as SaveAsContext writes a dataset: images in
 // the dtype and shape they were read in, labels as edited in their dtype and columns
 // (buildImages, buildLabels), ".gz" names written gzip, each file to a temporary name, fsynced,
 // decoded back and compared, then put in place together with a save record (as WritePair).

@@ -104,7 +104,7 @@ func pixelsOf(t *testing.T, ds *store.Dataset, i int) []byte {
 
 // journalSize returns the size of ds's journal (0 before the first edit).
 func journalSize(ds *store.Dataset) int64 {
-	fi, err := os.Stat(ds.JournalPath())
+	fi, err := os.Stat(pairfile.Key(ds.Paths()) + pairfile.JournalSuffix)
 	if err != nil {
 		return 0
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image"
 	"math"
 	"path/filepath"
@@ -102,7 +103,7 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")
-	if err := ds.SaveAs(ip, lp, nil); err != nil {
+	if err := ds.SaveAsContext(context.Background(), ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	images, err := idx.ReadFile(ip)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -421,7 +422,7 @@ func TestReadOnlyWindowSaysSo(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "d-images-idx3-ubyte"), filepath.Join(dir, "d-labels-idx1-ubyte")
-	if err := demo.SaveAs(ip, lp, nil); err != nil {
+	if err := demo.SaveAsContext(context.Background(), ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	demo.Close()
