@@ -5,6 +5,7 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -29,10 +30,12 @@ const importMemoryLimit = 256 << 20
 // order; --transpose stores each sample transposed, as EMNIST does. Every file of the tree not
 // imported is listed on stderr with its reason (another format, unreadable, too large to decode,
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
-// import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
-// They are replaced only with --force (claimOutputs' rule, checked before any image is
-// decoded, and held until the files are written). The pair is checked (pairfile.CheckPair) and
-// written together, atomically (pairfile.Claim.WritePair).
+// import. Each sample's source, its file's path relative to DIR, goes to the sources file beside
+// LABELS (pairfile.SourcesFile: one line a sample). IMAGES, LABELS, the class-name file and the
+// sources file must be different files, none of them an input. They are replaced only with
+// --force (claimOutputs' rule, checked before any image is decoded, and held until the files are
+// written). The pair is checked (pairfile.CheckPair) and written together, atomically
+// (pairfile.Claim.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -40,7 +43,7 @@ func runImport(c *cli, args []string) error {
 	noNormalize := fs.Bool("no-normalize", false, "only resize to the field (for images that are already MNIST-like)")
 	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels: MNIST's preprocessing scaled to it (box 20/28 of the field), or with --no-normalize a plain resize")
 	transpose := fs.Bool("transpose", false, "store every sample transposed (rows as columns), as EMNIST stores its images")
-	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name and sources files beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -54,7 +57,8 @@ func runImport(c *cli, args []string) error {
 	}
 	dir, imagesPath, labelsPath := files[0], files[1], files[2]
 	namesPath := dataset.NamesFileFor(labelsPath)
-	outputs := []string{imagesPath, labelsPath, namesPath}
+	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
+	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath}
 	if err := checkOutputs(files[:1], outputs); err != nil {
 		return err
 	}
@@ -86,6 +90,7 @@ func runImport(c *cli, args []string) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
 	var pixels []byte
 	var labels []int
+	var sources []string
 	for _, f := range tree.Files {
 		p, err := normalize.LoadFile(f.Path, opts, !*noNormalize)
 		if err != nil {
@@ -98,6 +103,7 @@ func runImport(c *cli, args []string) error {
 		}
 		pixels = append(pixels, p...)
 		labels = append(labels, f.Label)
+		sources = append(sources, importSource(dir, f.Path))
 	}
 	if len(labels) == 0 {
 		return fmt.Errorf("%s: none of the %d images could be read", dir, len(tree.Files))
@@ -123,6 +129,9 @@ func runImport(c *cli, args []string) error {
 	if err := writeImportNames(namesPath, tree.Names); err != nil {
 		return err
 	}
+	if err := pairfile.WriteSources(sourcesPath, sources); err != nil {
+		return err
+	}
 	how := ""
 	if *transpose {
 		how = ", stored transposed"
@@ -134,6 +143,16 @@ func runImport(c *cli, args []string) error {
 // importBeforeWrite, when set (by a test), runs just before import writes its pair: the moment
 // at which another writer must still find the outputs claimed.
 var importBeforeWrite func()
+
+// importSource is the source of the sample imported from file, a file of the tree dir: its path
+// relative to dir, slash-separated ("3/a.png"), as the sources file beside the pair holds it.
+func importSource(dir, file string) string {
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		rel = file
+	}
+	return filepath.ToSlash(rel)
+}
 
 // parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to pairfile.MaxSide pixels each.
 func parseSize(s string) (w, h int, err error) {

@@ -2,10 +2,13 @@ package cli
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"idxlabel/pairfile"
+	"idxlabel/store"
 )
 
 // import holds its claim on the outputs from its check until the pair is written: another
@@ -32,5 +35,36 @@ func TestImportHoldsItsClaimUntilWritten(t *testing.T) {
 	var le *pairfile.LockedError
 	if !errors.As(during, &le) || !le.Writing {
 		t.Fatalf("another writer's claim just before import writes: %v", during)
+	}
+}
+
+// import writes where each sample came from beside the labels, one line a sample in the samples'
+// order (torchvision's: by class, then by path), each the file's path relative to DIR with '/';
+// a file skipped has no line. The window opening the pair reads them back (store.Dataset.Source).
+func TestImportWritesSources(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "d")
+	writeDigitPNG(t, filepath.Join(tree, "5", "b.png"), 90, 80, -0.1)
+	writeDigitPNG(t, filepath.Join(tree, "3", "sub", "a.png"), 60, 80, 0.3)
+	writeDigitPNG(t, filepath.Join(tree, "3", "c.png"), 60, 80, 0.2)
+	os.WriteFile(filepath.Join(tree, "3", "empty.png"), nil, 0o644)
+	ip, lp := filepath.Join(dir, "x-images-idx3-ubyte"), filepath.Join(dir, "x-labels-idx1-ubyte")
+	if code, _, stderr := runCLI("import", tree, ip, lp); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(lp + pairfile.SourcesSuffix)
+	if err != nil || string(b) != "3/c.png\n3/sub/a.png\n5/b.png\n" {
+		t.Fatalf("the sources file %q (%v)", b, err)
+	}
+	d, err := store.Open(ip, lp, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Source(1) != "3/sub/a.png" || len(d.Notices()) != 0 {
+		t.Fatalf("source %q, notices %q", d.Source(1), d.Notices())
+	}
+	// Without --force the sources file is an output that exists too.
+	if code, _, stderr := runCLI("import", tree, filepath.Join(dir, "y-images"), lp); code == 0 || !strings.Contains(stderr, "exists") {
+		t.Fatalf("over an existing pair without --force: exit %d, %s", code, stderr)
 	}
 }

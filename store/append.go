@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"idxlabel/internal/numfmt"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -16,18 +17,25 @@ import (
 // only by a save, never journaled as an edit; its How is its append's.
 //
 // Journal record (records.go): recAppend, provenance, n u32, pixels per sample u32, n × label
-// i32, n × pixels (stored order).
-// History steps (history.go): hAppend, provenance, then as the record (on the redo stack only:
-// an append on the undo stack is a saved one); hSavedAppend, provenance, n u32, n × (index u32,
-// label added with i32).
+// i32, n × pixels (stored order), then, when a sample has a source, n × source (length u16, UTF-8
+// bytes: see sourceBlock); a record without them (drawn samples, or an older idxlabel's) is the
+// same as before sources were kept.
+// History steps (history.go): hAppend, provenance, then as the record without sources, or
+// hAppendSources, the same followed by the sources (on the redo stack only: an append on the undo
+// stack is a saved one); hSavedAppend, provenance, n u32, n × (index u32, label added with i32).
 const (
-	recAppend    byte = 3
-	hAppend      byte = 5
-	hSavedAppend byte = 4
+	recAppend      byte = 3
+	hAppend        byte = 5
+	hSavedAppend   byte = 4
+	hAppendSources byte = 6
 )
 
 func init() {
-	register(editKind{decode: decodeAppend, how: addHow}, map[byte]func(*model, *dec, bool) (action, error){hAppend: historyAppend, hSavedAppend: historySavedAppend}, recAppend)
+	register(editKind{decode: decodeAppend, how: addHow}, map[byte]func(*model, *dec, bool) (action, error){
+		hAppend:        func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, false) },
+		hAppendSources: func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, true) },
+		hSavedAppend:   historySavedAppend,
+	}, recAppend)
 }
 
 // addHow reports whether h describes samples added: drawn or imported.
@@ -42,13 +50,15 @@ type Sample struct {
 	Source string
 }
 
-// appendSamples adds samples at the end; pixels are in stored order. first is where the
-// samples went when it was last applied.
+// appendSamples adds samples at the end; pixels are in stored order, sources cleaned
+// (pairfile.CleanSource), nil when none of them has one. first is where the samples went when it
+// was last applied.
 type appendSamples struct {
 	provenance
-	labels []int32
-	pixels []byte
-	first  int
+	labels  []int32
+	pixels  []byte
+	sources []string
+	first   int
 }
 
 // newAppend returns the step that appends samples (display pixels, stored transposed when the
@@ -67,6 +77,12 @@ func (m *model) newAppend(how How, samples []Sample) (edit, error) {
 		}
 		a.labels[k] = int32(s.Label)
 		a.pixels = sample.AppendStored(a.pixels, s.Pixels, h, w, m.transposed)
+		if s.Source != "" {
+			if a.sources == nil {
+				a.sources = make([]string, len(samples))
+			}
+			a.sources[k] = pairfile.CleanSource(s.Source)
+		}
 	}
 	return a, nil
 }
@@ -77,6 +93,16 @@ func (a *appendSamples) apply(m *model) Change {
 	m.deleted = append(m.deleted, make([]bool, len(a.labels))...)
 	m.reviewed = append(m.reviewed, make([]bool, len(a.labels))...)
 	m.added = append(m.added, a.pixels...)
+	if a.sources != nil || m.sources != nil {
+		if m.sources == nil {
+			m.sources = make([]string, a.first, len(m.labels))
+		}
+		if a.sources != nil {
+			m.sources = append(m.sources, a.sources...)
+		} else {
+			m.sources = append(m.sources, make([]string, len(a.labels))...)
+		}
+	}
 	return Change{Kind: Appended, Indices: span(a.first, len(m.labels))}
 }
 
@@ -90,6 +116,9 @@ func (a *appendSamples) revert(m *model) Change {
 	m.reviewed = m.reviewed[:n]
 	k := len(m.added) - len(a.pixels)
 	m.added = m.added[:k:k]
+	if m.sources != nil {
+		m.sources = m.sources[:n]
+	}
 	return Change{Kind: Truncated, Indices: span(n, n+len(a.labels))}
 }
 
@@ -117,16 +146,49 @@ func (a *appendSamples) record() []byte {
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
-	return e.bytes(a.pixels)
+	return sourceBlock(e.bytes(a.pixels), a.sources)
 }
 
 func (a *appendSamples) history(e enc) enc {
 	n := len(a.labels)
-	e = e.u8(hAppend).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
+	kind := hAppend
+	if a.sources != nil {
+		kind = hAppendSources
+	}
+	e = e.u8(kind).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
-	return e.bytes(a.pixels)
+	return sourceBlock(e.bytes(a.pixels), a.sources)
+}
+
+// sourceBlock appends the samples' sources to a record (none when sources is nil): each a length
+// u16 and its bytes, cleaned and so at most pairfile.MaxSource bytes.
+func sourceBlock(e enc, sources []string) enc {
+	for _, s := range sources {
+		e = e.u16(uint16(len(s))).bytes([]byte(s))
+	}
+	return e
+}
+
+// readSources reads n sources written by sourceBlock (unless r.err is set already): each at most
+// pairfile.MaxSource bytes, kept as CleanSource makes them (a record is untrusted); nil when
+// none has one.
+func readSources(r *dec, n int) []string {
+	out := make([]string, n)
+	any := false
+	for k := range n {
+		l := int(r.u16())
+		if r.err == nil && l > pairfile.MaxSource {
+			r.err = fmt.Errorf("a source of %d bytes, more than %d", l, pairfile.MaxSource)
+		}
+		out[k] = pairfile.CleanSource(string(r.take(l)))
+		any = any || out[k] != ""
+	}
+	if r.err != nil || !any {
+		return nil
+	}
+	return out
 }
 
 // remap of an append: on the undo stack its samples are in the saved files now (a savedAppend
@@ -147,15 +209,23 @@ func (a *appendSamples) remap(r renumbering, applied bool) action {
 	return b
 }
 
-// logEvents: the samples added; undone, they are gone.
+// logEvents: the samples added, with their sources; undone, they are gone.
 func (a *appendSamples) logEvents(_ *model, ev eventSink, inverse bool) {
 	for k, l := range a.labels {
 		if inverse {
 			ev.remove(a.first+k, l)
 		} else {
-			ev.add(a.first+k, l)
+			ev.add(a.first+k, l, a.source(k))
 		}
 	}
+}
+
+// source returns the source of its k-th sample, "" for none.
+func (a *appendSamples) source(k int) string {
+	if a.sources == nil {
+		return ""
+	}
+	return a.sources[k]
 }
 
 // decodeAppend decodes an append record's body: at least one sample, of the dataset's size,
@@ -180,15 +250,18 @@ func decodeAppend(m *model, _ byte, r *dec) (action, error) {
 	}
 	a.pixels = slices.Clone(r.takeElems(n, pps))
 	if r.err == nil && len(r.b) != 0 {
-		r.err = errors.New("extra bytes after the appended pixels")
+		a.sources = readSources(r, n)
+		if r.err == nil && len(r.b) != 0 {
+			r.err = errors.New("extra bytes after the appended samples' sources")
+		}
 	}
 	return a, r.err
 }
 
-// historyAppend decodes an append step of a history record: only on the redo stack (an append
-// on the undo stack is a saved one), at least one sample, of the dataset's size, every label
-// fitting the dtype.
-func historyAppend(m *model, r *dec, redo bool) (action, error) {
+// historyAppend decodes an append step of a history record, with its samples' sources when
+// sources: only on the redo stack (an append on the undo stack is a saved one), at least one
+// sample, of the dataset's size, every label fitting the dtype.
+func historyAppend(m *model, r *dec, redo, sources bool) (action, error) {
 	if !redo {
 		return nil, errors.New("an unsaved append on the undo stack")
 	}
@@ -206,6 +279,9 @@ func historyAppend(m *model, r *dec, redo bool) (action, error) {
 		m.historyLabel(r, b.labels[k], false)
 	}
 	b.pixels = slices.Clone(r.takeElems(n, pps))
+	if sources {
+		b.sources = readSources(r, n)
+	}
 	return b, r.err
 }
 
@@ -268,7 +344,7 @@ func (a *savedAppend) logEvents(m *model, ev eventSink, inverse bool) {
 		if inverse {
 			ev.remove(int(i), m.labels[i])
 		} else {
-			ev.add(int(i), a.labels[k])
+			ev.add(int(i), a.labels[k], m.sourceOf(int(i)))
 		}
 	}
 }

@@ -46,6 +46,7 @@ type ChangeLogEntry struct {
 	Original, New int       // the label before and after; sample.NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
 	How           How       // how the change was made: added-drawn/-imported add the sample, deleted removes it, the others change its label
 	When          time.Time // when it was made (UTC); zero when unknown
+	Source        string    // where an added sample came from (Dataset.Source), "" for none and for the other changes
 }
 
 // logEvent is one event of a change log list: an entry, or a restore, made by a step.
@@ -164,8 +165,11 @@ func (s *logSink) label(i int, from, to int32) {
 	s.event(evLabel, i, from, to)
 }
 
-// add: sample i is added with label.
-func (s *logSink) add(i int, label int32) { s.event(evAdd, i, sample.NoLabel, label) }
+// add: sample i is added with label, from source ("" for none).
+func (s *logSink) add(i int, label int32, source string) {
+	s.event(evAdd, i, sample.NoLabel, label)
+	s.out[len(s.out)-1].Source = source
+}
 
 // remove: sample i, of label, is deleted (or its addition undone).
 func (s *logSink) remove(i int, label int32) { s.event(evDelete, i, label, sample.NoLabel) }

@@ -21,7 +21,11 @@ import (
 const ChangesSuffix = ".changes.csv"
 
 // ChangeLogHeader is the first line of a change log file (CSV, RFC 4180, "\n" line ends).
-const ChangeLogHeader = "index,original,new,how,when"
+const ChangeLogHeader = "index,original,new,how,when,source"
+
+// changeLogHeaderV1 is the first line of a change log an idxlabel before sources wrote: saves go
+// on appending rows without the source column to such a file.
+const changeLogHeaderV1 = "index,original,new,how,when"
 
 // ChangeLog returns every change since the files were opened, oldest first (see the rules
 // above). It is a copy.
@@ -49,14 +53,25 @@ func (d *Dataset) ChangesFileError() error {
 	return d.log.err
 }
 
-// WriteChangeLog writes entries as CSV rows "index,original,new,how,when", after the header
-// line when header is true. Labels are decimal integers, empty for sample.NoLabel (an added sample's
-// original, a deleted sample's new); how is How.String() (empty when unknown); when is RFC 3339
-// in UTC to the second ("2026-03-01T13:05:09Z"), empty when unknown. Errors: w's.
+// WriteChangeLog writes entries as CSV rows "index,original,new,how,when,source", after the
+// header line (ChangeLogHeader) when header is true. Labels are decimal integers, empty for
+// sample.NoLabel (an added sample's original, a deleted sample's new); how is How.String() (empty
+// when unknown); when is RFC 3339 in UTC to the second ("2026-03-01T13:05:09Z"), empty when
+// unknown; source is an added sample's (ChangeLogEntry.Source), empty for none. Errors: w's.
 func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
+	return writeChangeRows(w, entries, header, true)
+}
+
+// writeChangeRows is WriteChangeLog, without the source column when withSource is false (rows
+// appended to a change log an idxlabel before sources wrote: changeLogHeaderV1).
+func writeChangeRows(w io.Writer, entries []ChangeLogEntry, header, withSource bool) error {
 	cw := csv.NewWriter(w)
 	if header {
-		if _, err := io.WriteString(w, ChangeLogHeader+"\n"); err != nil {
+		h := ChangeLogHeader
+		if !withSource {
+			h = changeLogHeaderV1
+		}
+		if _, err := io.WriteString(w, h+"\n"); err != nil {
 			return err
 		}
 	}
@@ -71,7 +86,11 @@ func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
 		if !e.When.IsZero() {
 			when = e.When.UTC().Format(time.RFC3339)
 		}
-		if err := cw.Write([]string{strconv.Itoa(e.Index), label(e.Original), label(e.New), e.How.String(), when}); err != nil {
+		row := []string{strconv.Itoa(e.Index), label(e.Original), label(e.New), e.How.String(), when}
+		if withSource {
+			row = append(row, e.Source)
+		}
+		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
@@ -138,6 +157,12 @@ func (d *Dataset) appendChanges() {
 	d.log.appended[key] = n
 }
 
+// startsWithLine reports whether head starts with the line header: header, then a line end or
+// nothing (head is the file's first len(header)+1 bytes, or all of a shorter file).
+func startsWithLine(head []byte, header string) bool {
+	return bytes.HasPrefix(head, []byte(header)) && (len(head) == len(header) || head[len(header)] == '\n' || head[len(header)] == '\r')
+}
+
 // errNotChangeLog: a file where the change log goes is not one idxlabel wrote.
 var errNotChangeLog = errors.New("not a change log")
 
@@ -146,8 +171,9 @@ var errNotChangeLog = errors.New("not a change log")
 // one name: a symbolic link, folder, FIFO or device there is refused (the link is not
 // followed, so a planted link never makes it write outside the folder), and so is a file with
 // other names (hard links), which could be a file elsewhere. An existing file must start with
-// ChangeLogHeader (errNotChangeLog otherwise), except that a file holding only a strict prefix
-// of the header (its creation cut short) is emptied and started over; if its last line is torn
+// ChangeLogHeader, or with the header of a change log before sources (changeLogHeaderV1: its
+// rows go on without the source column), errNotChangeLog otherwise, except that a file holding
+// only a strict prefix of the header (its creation cut short) is emptied and started over; if its last line is torn
 // (no line end), the new rows start on a line of their own. A write that fails is cut back off.
 // Errors name path: the refusals above and any I/O error.
 func appendChangeLog(path string, entries []ChangeLogEntry) error {
@@ -183,12 +209,17 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 		}
 	}
 	var buf bytes.Buffer
+	withSource := true
 	if size > 0 {
 		head := make([]byte, min(size, int64(len(ChangeLogHeader)+1)))
 		if _, err := f.ReadAt(head, 0); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if !bytes.HasPrefix(head, []byte(ChangeLogHeader)) || len(head) > len(ChangeLogHeader) && head[len(ChangeLogHeader)] != '\n' && head[len(ChangeLogHeader)] != '\r' {
+		switch {
+		case startsWithLine(head, ChangeLogHeader):
+		case startsWithLine(head, changeLogHeaderV1):
+			withSource = false // an older idxlabel's change log: its rows go on without sources
+		default:
 			return fmt.Errorf("%s: %w (it does not start with %q); refusing to append to it", path, errNotChangeLog, ChangeLogHeader)
 		}
 		last := make([]byte, 1)
@@ -199,7 +230,7 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 			buf.WriteByte('\n')
 		}
 	}
-	if err := WriteChangeLog(&buf, entries, size == 0); err != nil {
+	if err := writeChangeRows(&buf, entries, size == 0, withSource); err != nil {
 		return err
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {

@@ -85,6 +85,7 @@ func logRows(entries []ChangeLogEntry) []string {
 	WriteChangeLog(&b, entries, false)
 	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 		if line != "" {
+			line = line[:strings.LastIndexByte(line, ',')] // the source
 			out = append(out, line[:strings.LastIndexByte(line, ',')])
 		}
 	}
@@ -223,7 +224,7 @@ func readLog(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	r := csv.NewReader(bytes.NewReader(b))
-	r.FieldsPerRecord = 5
+	r.FieldsPerRecord = 6
 	recs, err := r.ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", path, err, b)
@@ -485,7 +486,7 @@ func TestChangeLogCSVFormat(t *testing.T) {
 	at := time.Date(2026, 3, 1, 14, 5, 9, 500e6, time.FixedZone("CET", 3600))
 	entries := []ChangeLogEntry{
 		{Index: 7, Original: 3, New: 5, How: HowSuspectAccepted, When: at},
-		{Index: 10000, Original: sample.NoLabel, New: 11, How: HowAddedImported, When: at},
+		{Index: 10000, Original: sample.NoLabel, New: 11, How: HowAddedImported, When: at, Source: "3/a, b.png"},
 		{Index: 2, Original: -4, New: sample.NoLabel, How: HowDeleted},
 		{Index: 3, Original: 1, New: 2, How: HowUnknown},
 	}
@@ -493,15 +494,16 @@ func TestChangeLogCSVFormat(t *testing.T) {
 	if err := WriteChangeLog(&b, entries, true); err != nil {
 		t.Fatal(err)
 	}
-	want := "index,original,new,how,when\n" +
-		"7,3,5,suspect-accepted,2026-03-01T13:05:09Z\n" +
-		"10000,,11,added-imported,2026-03-01T13:05:09Z\n" +
-		"2,-4,,deleted,\n" +
-		"3,1,2,,\n"
+	want := "index,original,new,how,when,source\n" +
+		"7,3,5,suspect-accepted,2026-03-01T13:05:09Z,\n" +
+		"10000,,11,added-imported,2026-03-01T13:05:09Z,\"3/a, b.png\"\n" +
+		"2,-4,,deleted,,\n" +
+		"3,1,2,,,\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	// Appending after a torn last line starts a line of its own; the header is not repeated.
+	// Appending after a torn last line starts a line of its own; the header is not repeated. A
+	// change log an idxlabel before sources wrote goes on without the source column.
 	p := filepath.Join(t.TempDir(), "x.changes.csv")
 	os.WriteFile(p, []byte("index,original,new,how,when\n1,2,3,manual,2026-03-01T13:05:09Z\n4,5"), 0o644)
 	if err := appendChangeLog(p, entries[:1]); err != nil {

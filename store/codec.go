@@ -13,6 +13,7 @@ import (
 type enc []byte
 
 func (e enc) u8(v byte) enc    { return append(e, v) }
+func (e enc) u16(v uint16) enc { return binary.LittleEndian.AppendUint16(e, v) }
 func (e enc) u32(v uint32) enc { return binary.LittleEndian.AppendUint32(e, v) }
 func (e enc) i32(v int32) enc  { return e.u32(uint32(v)) }
 func (e enc) i64(v int64) enc  { return binary.LittleEndian.AppendUint64(e, uint64(v)) }
@@ -43,6 +44,13 @@ func (r *dec) take(n int) []byte {
 func (r *dec) u8() byte {
 	if b := r.take(1); b != nil {
 		return b[0]
+	}
+	return 0
+}
+
+func (r *dec) u16() uint16 {
+	if b := r.take(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
 	}
 	return 0
 }

@@ -72,6 +72,9 @@ type model struct {
 	deleted  []bool
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
+	// sources: where each sample came from (Source), one a sample when any has one, nil when
+	// none has: read from the pair's sources file, given to Append, renumbered by a save.
+	sources []string
 
 	declared []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names    map[int]string // class names (EMNIST mapping, classes.txt, or given)
@@ -129,10 +132,10 @@ type edit interface {
 // eventSink is what a step tells the change log of what it did (action.logEvents): each call
 // one sample, numbered as the model numbers it now (changelog.go gathers them).
 type eventSink interface {
-	label(i int, from, to int32) // the step changes sample i's label from → to (to → from when undone)
-	add(i int, label int32)      // sample i is added with label
-	remove(i int, label int32)   // sample i, of label, is deleted, or its addition undone
-	restore(i int)               // sample i's deletion is cancelled
+	label(i int, from, to int32)           // the step changes sample i's label from → to (to → from when undone)
+	add(i int, label int32, source string) // sample i is added with label, from source ("" for none)
+	remove(i int, label int32)             // sample i, of label, is deleted, or its addition undone
+	restore(i int)                         // sample i's deletion is cancelled
 }
 
 // tally keeps the figures a window shows after every key (Counters, Counts and the classes
@@ -317,6 +320,25 @@ func (m *model) Label(i int) int {
 	defer m.mu.RUnlock()
 	m.mustExist(i, "Label")
 	return int(m.labels[i])
+}
+
+// Source returns where sample i came from: the file it was imported from, a slash-separated path
+// relative to the folder imported, as Append was given it or the pair's sources file gives it
+// (pairfile.SourcesFile), cleaned for display (pairfile.CleanSource); "" when it has none (a
+// drawn sample, a sample of files without a sources file). It panics if i is not in 0…Len()-1.
+func (m *model) Source(i int) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "Source")
+	return m.sourceOf(i)
+}
+
+// sourceOf is Source with m.mu held, for an i that exists.
+func (m *model) sourceOf(i int) string {
+	if m.sources == nil {
+		return ""
+	}
+	return m.sources[i]
 }
 
 // OriginalLabel returns sample i's label when the files were opened, whatever saves happened

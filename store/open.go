@@ -76,6 +76,12 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		d.names, d.namesPath = names, p
 	}
+	// Where the samples came from: a sources file that does not fit them is left out, said.
+	if sources, err := pairfile.ReadSources(pairfile.SourcesFile(imagesPath, labelsPath), d.baseN); err != nil {
+		d.notices = append(d.notices, err.Error())
+	} else if pairfile.HasSources(sources) {
+		d.sources = sources
+	}
 	if opts.ReadOnly {
 		return d, nil
 	}

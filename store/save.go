@@ -91,6 +91,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	d.keepClassNames()
+	d.keepSources(job.sources)
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -112,6 +113,7 @@ type saveJob struct {
 	oldJournal string               // reopened if the save fails
 	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
 	files      []pairfile.File      // the files the job writes, images first
+	sources    []string             // the saved samples' sources (keepSources), set by finishSave
 	written    []pairfile.SavedFile // what each of files replaces (LastSave)
 	notes      []string             // for the person (LastSave)
 }
@@ -277,7 +279,29 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
 	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
+	job.sources = d.sources // rebase made it anew: no later edit writes into it
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
+}
+
+// keepSources makes the saved pair's sources file (pairfile.SourcesFile) say where its samples
+// came from: written when one of sources (the saved samples', in their order) has one, removed
+// when none has, so that a file left by an earlier save never names the samples of another; a
+// failure is a note in LastSave's (the pair itself is saved). It writes one line a sample.
+func (d *Dataset) keepSources(sources []string) {
+	d.mu.RLock()
+	path := pairfile.SourcesFile(d.imagesPath, d.labelsPath)
+	d.mu.RUnlock()
+	var err error
+	if sources != nil {
+		err = pairfile.WriteSources(path, sources)
+	} else {
+		err = pairfile.RemoveSources(path)
+	}
+	if err != nil {
+		d.mu.Lock()
+		d.lastSave.Notes = append(d.lastSave.Notes, fmt.Sprintf("Where the samples came from could not be written beside %s (%v).", filepath.Base(path), err))
+		d.mu.Unlock()
+	}
 }
 
 // keepClassNames makes the saved pair find the dataset's class names when it is opened again
@@ -436,10 +460,23 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 		}
 	}
 	d.carryHistory(newRenumbering(renumber))
+	var sources []string // the kept samples' sources, in their new order
+	if d.sources != nil {
+		sources = make([]string, n)
+		for old, k := range renumber {
+			if k >= 0 {
+				sources[k] = d.sources[old]
+			}
+		}
+		if !pairfile.HasSources(sources) {
+			sources = nil
+		}
+	}
 	d.deleted = make([]bool, n)
 	d.reviewed = reviewed
 	d.opened = opened
 	d.added = nil
+	d.sources = sources
 }
 
 // LastSave returns what the last successful save did (the zero SaveReport before any).
