@@ -118,7 +118,7 @@ func WriteReport(ctx context.Context, dir string, r Report) error {
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
 	marker := filepath.Join(tmp, ReportMarker)
-	err = os.WriteFile(marker, []byte(ReportMarkerText), 0o644)
+	err = writeNew(marker, []byte(ReportMarkerText))
 	if err == nil {
 		var held *os.File
 		if held, err = atomicfile.Hold(marker); held != nil {
@@ -163,7 +163,7 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 		if err := png.Encode(&b, img); err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
+		return writeNew(filepath.Join(dir, name), b.Bytes())
 	}
 	for _, k := range r.Kinds {
 		name := ""
@@ -195,7 +195,22 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+	return writeNew(filepath.Join(dir, "index.html"), b.Bytes())
+}
+
+// writeNew writes b to name, a new file of the report's folder in the making: created there,
+// never through a symbolic link (atomicfile.OpenNoFollow with O_EXCL), as every file idxlabel
+// writes beside a dataset.
+func writeNew(name string, b []byte) error {
+	f, _, err := atomicfile.OpenNoFollow(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // safeName keeps letters, digits and '-' of a kind's name for its file name.

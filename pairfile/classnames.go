@@ -58,8 +58,8 @@ func classNameFiles(labelsPath string) []string {
 // the file; the map is then nil.
 func FindClassNames(labelsPath string) (map[int]string, string, error) {
 	for _, p := range classNameFiles(labelsPath) {
-		if _, err := os.Stat(p); err != nil {
-			continue
+		if _, err := os.Lstat(p); err != nil {
+			continue // a symbolic link there is read, and refused (ReadClassNames)
 		}
 		names, err := ReadClassNames(p)
 		return names, p, err
@@ -75,7 +75,7 @@ func FindClassNames(labelsPath string) (map[int]string, string, error) {
 // control or format character), a mapping line with a bad number or a class outside the 32-bit
 // label range, more than 65,536 names.
 func ReadClassNames(path string) (map[int]string, error) {
-	f, _, err := atomicfile.OpenRegular(path)
+	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func WriteClassNames(path string, names map[int]string) error {
 		}
 		fmt.Fprintln(&b)
 	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	})

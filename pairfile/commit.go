@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 )
 
 // AfterRename, when set, runs after each rename of a paired write (k: the file's place in it, 0
@@ -83,7 +84,7 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.Create(dst)
+	out, _, err := atomicfile.OpenNoFollow(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@
 //     names its pair, so the rule for outputs finds it whatever the files are named.
 //
 // Everything read beside a pair is untrusted: a save record is obeyed only when every name in it
-// is one of the pair's files; lock files, journals and records are never opened through a
-// symbolic link. Nothing here imports Fyne.
+// is one of the pair's files; no file beside a pair (lock, journal, record, class-name and
+// sources files) is opened through a symbolic link (atomicfile.OpenNoFollow). Nothing here
+// imports Fyne.
 package pairfile

@@ -192,12 +192,12 @@ func ownerLine(writing bool) []byte {
 // writeOwner writes ownerLine into the lock file at path, the file held, through a handle of
 // its own (the lock's handle is read-only). Best effort: the lock holds without it.
 func writeOwner(path string, held os.FileInfo, writing bool) {
-	f, err := os.OpenFile(path, os.O_WRONLY|openSafe, 0)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_WRONLY, 0)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && os.SameFile(fi, held) {
+	if os.SameFile(fi, held) {
 		f.WriteAt(ownerLine(writing), 1)
 	}
 }
@@ -206,14 +206,11 @@ func writeOwner(path string, held os.FileInfo, writing bool) {
 // host name cleaned to printable text) into a LockedError.
 func lockedBy(target, path string) *LockedError {
 	e := &LockedError{Path: target, LockFile: path}
-	f, err := os.OpenFile(path, os.O_RDONLY|openSafe, 0)
+	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return e
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return e
-	}
 	buf := make([]byte, 256)
 	n, _ := f.ReadAt(buf, 1)
 	line, _, _ := bytes.Cut(buf[:n], []byte("\n"))

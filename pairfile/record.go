@@ -121,7 +121,10 @@ func parseManifest(path string) (*diskManifest, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, refuse("it is not a regular file")
 	}
-	f, err := os.Open(path)
+	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
+	if errors.Is(err, atomicfile.ErrNotRegular) {
+		return nil, refuse("it is not a regular file")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +250,7 @@ func writeManifest(path string, m *manifest) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})

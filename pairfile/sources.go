@@ -75,7 +75,7 @@ func CleanSource(s string) string {
 // a regular file (atomicfile.ErrNotRegular; a FIFO is not waited on), larger than that, a line
 // over MaxSource bytes, or another number of lines than n.
 func ReadSources(path string, n int) ([]string, error) {
-	f, _, err := atomicfile.OpenRegular(path)
+	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
 			return nil, nil // no file there, or a name too long for any to be
@@ -113,7 +113,7 @@ func ReadSources(path string, n int) ([]string, error) {
 // (atomicfile.WriteFile), one line each, each cleaned (CleanSource), so that ReadSources reads
 // them back. Errors: those of atomicfile.WriteFile.
 func WriteSources(path string, sources []string) error {
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		bw := &bytes.Buffer{}
 		for _, s := range sources {
 			bw.WriteString(CleanSource(s))

@@ -177,21 +177,11 @@ var errNotChangeLog = errors.New("not a change log")
 // (no line end), the new rows start on a line of their own. A write that fails is cut back off.
 // Errors name path: the refusals above and any I/O error.
 func appendChangeLog(path string, entries []ChangeLogEntry) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s); refusing to write through it", path, fi.Mode().Type())
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|atomicfile.NoFollow, 0o644)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; refusing to write through it", path)
-	}
 	if n := atomicfile.Links(fi); n > 1 {
 		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
 	}

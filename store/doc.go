@@ -36,8 +36,9 @@
 //
 // Trust: everything read beside a pair is untrusted. A save record is obeyed only when every name
 // in it is one of the pair's files or the exact temporary name a save makes for it; otherwise it
-// is moved aside and the files are left as they are. Journals and lock files are never opened
-// through a symbolic link. One process edits a pair at a time (an advisory lock,
+// is moved aside and the files are left as they are. No file kept or read beside a pair (its
+// journal, lock, save record, change log, class-name and sources files) is opened through a
+// symbolic link (atomicfile.OpenNoFollow, atomicfile.WriteFileNoFollow). One process edits a pair at a time (an advisory lock,
 // "<labels>.idxlabel-lock"; a second opener gets a pairfile.LockedError naming the holder), Save
 // refuses files changed on disk since they were read (pairfile.ErrChangedOnDisk), and a journal
 // record that cannot be synced refuses its edit (ErrJournalWrite). Options.ReadOnly opens a pair without

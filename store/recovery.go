@@ -209,12 +209,12 @@ func upgradeJournal(path string, pair []string, base, history []byte, records []
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, _, err := atomicfile.OpenNoFollow(src, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	return atomicfile.WriteFile(dst, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(dst, func(w io.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	})

@@ -161,6 +161,12 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
+	return create(target, real, write)
+}
+
+// create is Create once target is resolved to real, the path the temporary file goes beside and
+// is renamed to (and whose permissions, Lstat's, it takes).
+func create(target, real string, write func(w io.Writer) error) (*Pending, error) {
 	dir, name := filepath.Split(real)
 	if dir == "" {
 		dir = "."
@@ -187,7 +193,7 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 		return fail(err)
 	}
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(real); err == nil {
+	if fi, err := os.Lstat(real); err == nil && fi.Mode().IsRegular() {
 		mode = fi.Mode().Perm()
 	}
 	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {

@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,28 +90,23 @@ type Journal struct {
 var ErrWrite = errors.New("cannot record edits")
 
 // ErrNotRegular: something other than a regular file (a symbolic link, a folder, a FIFO) sits
-// where a journal goes; a journal is never written or read through it.
-var ErrNotRegular = errors.New("not a regular file")
+// where a journal goes; a journal is never written or read through it. It is
+// atomicfile.ErrNotRegular.
+var ErrNotRegular = atomicfile.ErrNotRegular
 
 // ErrNotJournal: the file does not start with a journal's magic.
 var ErrNotJournal = errors.New("not an idxlabel journal")
 
-// openFile opens the journal at path with flag, never following a symbolic link (NoFollow
-// where the system has it, and a check of the file before and after opening). Errors:
-// ErrNotRegular (naming the path) or the open error.
+// openFile opens the journal at path with flag, never following a symbolic link
+// (atomicfile.OpenNoFollow). Errors: ErrNotRegular (naming the path and what is there) or the
+// open error.
 func openFile(path string, flag int) (*os.File, error) {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("journal %s: %w (%s); refusing to use it", path, ErrNotRegular, fi.Mode().Type())
+	f, _, err := atomicfile.OpenNoFollow(path, flag, 0o644)
+	var pe *fs.PathError
+	if errors.Is(err, ErrNotRegular) && errors.As(err, &pe) {
+		return nil, fmt.Errorf("journal %s: %w", path, pe.Err)
 	}
-	f, err := os.OpenFile(path, flag|atomicfile.NoFollow, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("journal %s: %w; refusing to use it", path, ErrNotRegular)
-	}
-	return f, nil
+	return f, err
 }
 
 // Create starts a journal at path for the files in pair (absolute paths; none for a dataset
@@ -146,8 +142,9 @@ func Create(path string, pair []string, base []byte) (*Journal, error) {
 
 // Write writes a whole journal of this version, the pair record (pair: absolute paths), the base
 // and records, to path atomically (temporary file, fsync, rename): a new journal, or an old one
-// rewritten in this version. It returns its length in bytes. Errors: a name longer than MaxName
-// or more than two, and those of writing.
+// rewritten in this version. Nothing but a regular file at path is replaced, and a symbolic
+// link there is not followed (atomicfile.WriteFileNoFollow). It returns its length in bytes.
+// Errors: a name longer than MaxName or more than two, ErrNotRegular, and those of writing.
 func Write(path string, pair []string, base []byte, records [][]byte) (int64, error) {
 	pr, err := pairRecord(filepath.Dir(path), pair)
 	if err != nil {
@@ -158,7 +155,7 @@ func Write(path string, pair []string, base []byte, records [][]byte) (int64, er
 	for _, p := range records {
 		b = append(b, Frame(p)...)
 	}
-	err = atomicfile.WriteFile(path, func(w io.Writer) error {
+	err = atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})

@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"math"
 	"math/bits"
+	"os"
 	"slices"
 	"strconv"
 
@@ -125,7 +126,7 @@ func Store(path string, key Key, e *Entry) error {
 	if len(e.Features) != n*cnn.Features {
 		return fmt.Errorf("%s: %d features for %d samples", path, len(e.Features), n)
 	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 		bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
 		b := make([]byte, 0, headerSize)
@@ -166,7 +167,7 @@ func Store(path string, key Key, e *Entry) error {
 // ascending or one of them sample.NoLabel, a probability outside 0–1 or a value that is not
 // finite), or the read error.
 func Load(path string, key Key, n int) (*Entry, error) {
-	f, fi, err := atomicfile.OpenRegular(path)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrMiss
 	}
