@@ -111,6 +111,7 @@ type saveJob struct {
 	labels     *idx.Array
 	journals   []string             // the journals the save makes obsolete
 	oldJournal string               // reopened if the save fails
+	oldSize    int64                // its intact records' length (journal.Journal.Size); -1: it was not open
 	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
 	files      []pairfile.File      // the files the job writes, images first
 	sources    []string             // the saved samples' sources (keepSources), set by finishSave
@@ -150,10 +151,10 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		job.oldJournal = d.journal.Path()
+		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
 		d.journal.Close()
 		d.journal = nil
 	}
@@ -261,8 +262,10 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	defer d.mu.Unlock()
 	d.endSaving()
 	if werr != nil {
-		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
-			if j, jerr := journal.Reopen(job.oldJournal, fi.Size()); jerr == nil {
+		// The journal goes on after its last intact record: torn bytes a damaged journal left
+		// after it (journal.ErrDamaged) are cut off, not written after.
+		if job.oldSize >= 0 {
+			if j, jerr := journal.Reopen(job.oldJournal, job.oldSize); jerr == nil {
 				d.journal = j
 			}
 		}

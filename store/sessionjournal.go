@@ -17,6 +17,12 @@ import (
 // journal.ErrWrite.
 var ErrJournalWrite = journal.ErrWrite
 
+// ErrJournalDamaged: an edit's record could not be written and the journal could not be cut back
+// to its last intact record either, so no edit is accepted until it can be (each edit tries
+// again first): its error wraps ErrJournalWrite and this, and says to save. A save keeps the
+// edits made so far and starts the journal over. It is journal.ErrDamaged.
+var ErrJournalDamaged = journal.ErrDamaged
+
 // sessionJournal is the journal a session writes its edits to (records.go has its records,
 // package journal the file): the file open for appending, where it goes, and the history record
 // a save left to be written first. Dataset embeds it; d.mu guards it.

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -455,5 +456,118 @@ func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
 	err := journal.WriteError(&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, "cannot start the journal x")
 	if !errors.Is(err, ErrJournalWrite) || !strings.HasPrefix(err.Error(), "cannot record edits: disk full") {
 		t.Fatalf("error %q", err)
+	}
+}
+
+// brokenDisk is a journal file whose writes stop half-way and whose truncations fail while broken
+// is set.
+type brokenDisk struct {
+	journal.File
+	broken bool
+}
+
+func (f *brokenDisk) Write(p []byte) (int, error) {
+	if f.broken {
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, &os.PathError{Op: "write", Path: "journal", Err: syscall.EIO}
+	}
+	return f.File.Write(p)
+}
+
+func (f *brokenDisk) Truncate(size int64) error {
+	if f.broken {
+		return &os.PathError{Op: "truncate", Path: "journal", Err: syscall.EIO}
+	}
+	return f.File.Truncate(size)
+}
+
+// An edit whose record is torn and cannot be cut back leaves the journal damaged: that edit and
+// every later one are refused (ErrJournalDamaged, saying to save) and not shown, the disk
+// recovered or not, until the journal is cut back; then edits go on, and every edit reported done
+// replays after a crash. A save meanwhile keeps the edits made before the damage and starts the
+// journal over.
+func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 5))
+	bd := &brokenDisk{broken: true}
+	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	for k := range 3 {
+		err := d.Relabel([]int{1}, 6)
+		if !errors.Is(err, ErrJournalWrite) || !errors.Is(err, ErrJournalDamaged) || !strings.Contains(err.Error(), "save the dataset") {
+			t.Fatalf("edit %d on a damaged journal: %v", k, err)
+		}
+	}
+	if d.Label(1) != 1 || d.UndoName() != "Relabel sample 0 as 5" {
+		t.Fatalf("a refused edit was applied: label %d, undo %q", d.Label(1), d.UndoName())
+	}
+	bd.broken = false
+	mustDo(t, d.Relabel([]int{2}, 8))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := e.Recovery(); rec == nil || rec.Edits != 2 || rec.Damaged != 0 {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if e.Label(0) != 5 || e.Label(1) != 1 || e.Label(2) != 8 {
+		t.Fatalf("replayed labels %d %d %d", e.Label(0), e.Label(1), e.Label(2))
+	}
+	// Damaged again, the person saves: the edits made are in the files, and edits go on.
+	bd = &brokenDisk{broken: true}
+	e.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	if err := e.Relabel([]int{3}, 9); !errors.Is(err, ErrJournalDamaged) {
+		t.Fatalf("%v", err)
+	}
+	mustDo(t, e.Save(nil))
+	mustDo(t, e.Relabel([]int{3}, 9))
+	e.Close()
+	saved, _ := idx.ReadFile(lp)
+	if saved.Data[0] != 5 || saved.Data[2] != 8 || saved.Data[3] != 3 {
+		t.Fatalf("saved labels %v", saved.Data[:4])
+	}
+}
+
+// A save that fails while the journal is damaged (torn bytes at its end) reopens it after its
+// last intact record, not after the torn bytes: the edits made after it replay. Before, the
+// journal went on at its file's length, after the torn record, where a replay stops.
+func TestFailedSaveReopensTheJournalAfterItsIntactRecords(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 5))
+	bd := &brokenDisk{broken: true}
+	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	if err := d.Relabel([]int{1}, 6); !errors.Is(err, ErrJournalDamaged) {
+		t.Fatalf("%v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.SaveContext(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled save: %v", err)
+	}
+	mustDo(t, d.Relabel([]int{2}, 8))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if e.Label(0) != 5 || e.Label(1) != 1 || e.Label(2) != 8 {
+		t.Fatalf("replayed labels %d %d %d", e.Label(0), e.Label(1), e.Label(2))
 	}
 }

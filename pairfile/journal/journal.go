@@ -80,9 +80,10 @@ type File interface {
 // Journal is an open journal file being appended to. It is not safe for concurrent use (the
 // dataset holds its lock around every call).
 type Journal struct {
-	path string
-	f    File
-	size int64 // bytes of intact records: where the next record starts
+	path    string
+	f       File
+	size    int64 // bytes of intact records: where the next record starts
+	damaged error // why the file could not be cut back to size after a failed write; nil when whole
 }
 
 // ErrWrite: a record could not be written and synced, so the edit it holds was not made (a full
@@ -236,6 +237,10 @@ func Reopen(path string, size int64) (*Journal, error) {
 // Path returns the journal file's path.
 func (j *Journal) Path() string { return j.path }
 
+// Size returns the length of its intact records in bytes: where the next record goes (Reopen's
+// size to go on after them).
+func (j *Journal) Size() int64 { return j.size }
+
 // Frame returns a record as the file holds it: the payload's length (u32), its CRC-32C (u32),
 // the payload.
 func Frame(payload []byte) []byte {
@@ -246,20 +251,63 @@ func Frame(payload []byte) []byte {
 }
 
 // Append writes one record in a single write and syncs it to disk. If either fails, the file is
-// cut back to its intact records (so a later record never follows a torn one) and the error
-// wraps ErrWrite, saying "disk full" when the disk is full.
+// cut back to its intact records (so a later record never follows a torn one) and the error wraps
+// ErrWrite, saying "disk full" when the disk is full. If the cut-back fails too, the journal is
+// damaged: its file may end in torn bytes, after which a replay would stop, so the error wraps
+// ErrDamaged as well, and every later Append first cuts the file back again (and syncs it) and
+// refuses its record with an error wrapping ErrWrite and ErrDamaged as long as that fails: no
+// record is ever written after torn bytes. Once a cut-back succeeds the journal is whole again
+// and records are written as before.
 func (j *Journal) Append(payload []byte) error {
+	if j.damaged != nil {
+		if err := j.cutBack(); err != nil {
+			return j.damagedError(err)
+		}
+		j.damaged = nil
+	}
 	rec := Frame(payload)
 	_, err := j.f.Write(rec)
 	if err == nil {
 		err = j.f.Sync()
 	}
 	if err != nil {
-		j.f.Truncate(j.size)
+		if terr := j.cutBack(); terr != nil {
+			j.damaged = terr
+			return fmt.Errorf("%w; %w", WriteError(err, "journal "+j.path), j.damage(terr))
+		}
 		return WriteError(err, "journal "+j.path)
 	}
 	j.size += int64(len(rec))
 	return nil
+}
+
+// cutBack cuts the file back to its intact records and syncs it.
+func (j *Journal) cutBack() error {
+	if err := j.f.Truncate(j.size); err != nil {
+		return err
+	}
+	return j.f.Sync()
+}
+
+// Damaged reports why the journal is damaged (Append), nil when it is whole.
+func (j *Journal) Damaged() error { return j.damaged }
+
+// ErrDamaged: a record could not be written, and the journal could not be cut back to its intact
+// records either (Append): until a cut-back succeeds, no record is written, so no edit can be
+// made. Saving keeps the edits made so far (a save writes them to the files and starts the
+// journal over).
+var ErrDamaged = errors.New("the journal is damaged")
+
+// damage says that the journal is damaged, cause the cut-back's failure, and what to do: it
+// wraps ErrDamaged.
+func (j *Journal) damage(cause error) error {
+	return fmt.Errorf("%w (%s could not be cut back to its last intact record: %v); no edit is accepted until it can be, so that none is lost: save the dataset now to keep the edits made so far (Save As to another disk if this one fails)", ErrDamaged, j.path, cause)
+}
+
+// damagedError is the refusal of a record while the journal is damaged, cause the last cut-back's
+// failure: it wraps ErrWrite and ErrDamaged.
+func (j *Journal) damagedError(cause error) error {
+	return fmt.Errorf("%w: %w", ErrWrite, j.damage(cause))
 }
 
 // WriteError is the error of an edit refused because its journal could not be written (where:

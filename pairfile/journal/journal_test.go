@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -128,5 +129,71 @@ func TestPairRecord(t *testing.T) {
 	}
 	if _, err := ReadPair(bad); err == nil {
 		t.Fatal("ReadPair read a pair record of three files")
+	}
+}
+
+// faulty is a journal's file whose writes stop half-way and whose truncations fail, each while
+// its switch is set.
+type faulty struct {
+	File
+	failWrite, failTruncate bool
+	writes                  int
+}
+
+func (f *faulty) Write(p []byte) (int, error) {
+	f.writes++
+	if f.failWrite {
+		n, _ := f.File.Write(p[:len(p)/2])
+		return n, errors.New("I/O error")
+	}
+	return f.File.Write(p)
+}
+
+func (f *faulty) Truncate(size int64) error {
+	if f.failTruncate {
+		return errors.New("truncate failed")
+	}
+	return f.File.Truncate(size)
+}
+
+// A write that fails part way whose cut-back fails too leaves the journal damaged, and that is
+// sticky: every later record is refused, unwritten, with an error saying so and what to do,
+// until a cut-back succeeds; then records are written after the last intact one, and a read
+// finds every record that was accepted. Before, the cut-back's error was ignored and later
+// records landed after the torn bytes, where a replay stops: edits shown as done were lost.
+func TestDamageIsSticky(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "j")
+	j, err := Create(p, nil, []byte{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := j.Append([]byte{2, 1}); err != nil {
+		t.Fatal(err)
+	}
+	f := &faulty{failWrite: true, failTruncate: true}
+	j.WrapFile(func(in File) File { f.File = in; return f })
+	err = j.Append([]byte{2, 2, 2, 2})
+	if !errors.Is(err, ErrWrite) || !errors.Is(err, ErrDamaged) || j.Damaged() == nil {
+		t.Fatalf("a torn write not cut back: %v", err)
+	}
+	f.failWrite = false
+	writes := f.writes
+	for range 3 {
+		err = j.Append([]byte{2, 3})
+		if !errors.Is(err, ErrWrite) || !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "save the dataset") || !strings.Contains(err.Error(), p) {
+			t.Fatalf("a record while damaged: %v", err)
+		}
+	}
+	if f.writes != writes {
+		t.Fatal("a record was written while the journal was damaged")
+	}
+	f.failTruncate = false
+	if err := j.Append([]byte{2, 4}); err != nil || j.Damaged() != nil {
+		t.Fatalf("once the cut-back works: %v, damaged %v", err, j.Damaged())
+	}
+	c, err := Read(p, 0)
+	if err != nil || len(c.Records) != 2 || c.Records[1][1] != 4 || c.Damaged != 0 {
+		t.Fatalf("read back: %+v, %v", c, err)
 	}
 }
