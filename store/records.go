@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"slices"
 
 	"idxlabel/pairfile/journal"
@@ -70,19 +71,29 @@ func (m *model) fingerprint(isNew bool) []byte {
 		for _, c := range m.declared {
 			e = e.i32(int32(c))
 		}
-		classes := slices.Sorted(func(yield func(int) bool) {
-			for c := range m.names {
-				if !yield(c) {
-					return
-				}
-			}
-		})
-		e = e.u32(uint32(len(classes)))
-		for _, c := range classes {
-			e = e.i32(int32(c)).u32(uint32(len(m.names[c]))).bytes([]byte(m.names[c]))
-		}
+		e = e.names(m.names)
 	}
 	return e
+}
+
+// names appends class names, in class order: n u32, n × (class i32, length u32, UTF-8 name).
+func (e enc) names(names map[int]string) enc {
+	classes := slices.Sorted(maps.Keys(names))
+	e = e.u32(uint32(len(classes)))
+	for _, c := range classes {
+		e = e.i32(int32(c)).u32(uint32(len(names[c]))).bytes([]byte(names[c]))
+	}
+	return e
+}
+
+// names reads class names as enc.names writes them, unchecked.
+func (r *dec) names() map[int]string {
+	out := map[int]string{}
+	for range r.count(8) {
+		c := r.i32()
+		out[int(c)] = string(r.take(int(r.u32())))
+	}
+	return out
 }
 
 // newBase is what a new dataset's base record holds.
@@ -101,15 +112,12 @@ func parseNewBase(p []byte) (*newBase, error) {
 	if n := r.u32(); n != 0 {
 		return nil, fmt.Errorf("the journal's dataset started with %d samples held only in memory (a demo); they cannot be restored", n)
 	}
-	nb := &newBase{h: int(r.u32()), w: int(r.u32()), names: map[int]string{}}
+	nb := &newBase{h: int(r.u32()), w: int(r.u32())}
 	r.take(10)
 	for range r.count(4) {
 		nb.declared = append(nb.declared, int(r.i32()))
 	}
-	for range r.count(8) {
-		c := r.i32()
-		nb.names[int(c)] = string(r.take(int(r.u32())))
-	}
+	nb.names = r.names()
 	if r.err != nil {
 		return nil, fmt.Errorf("damaged base record: %v", r.err)
 	}

@@ -285,6 +285,9 @@ func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
 		}
 		return Change{}, d.replayHistory(p, version)
 	}
+	if t == recNames {
+		return Change{}, d.replayNames(p)
+	}
 	r := &dec{b: p[1:]}
 	if t == recUndo || t == recRedo {
 		undo := t == recUndo

@@ -420,13 +420,6 @@ func (d *Dataset) heldRows() int {
 	return n
 }
 
-// buildImages assembles the image array of the kept samples, in that order (d.mu held): the
-// base's data itself when kept is every base sample in order and none is appended, otherwise a
-// copy.
-func (d *Dataset) buildImages(kept []int) *idx.Array {
-	return d.planImages(kept).array()
-}
-
 // rebase makes what a save wrote the dataset's base (d.mu held): renumber (see renumber) maps
 // every sample to its number in it. images is nil when the save left the image file alone (the
 // base's images stay as they are); otherwise its rows (settled by save: baseImages.settle)

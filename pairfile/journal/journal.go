@@ -51,13 +51,14 @@ const Version = 3
 
 // Record types the journal itself knows: a record's type is the first byte of its payload. The
 // others (the edits: relabel, append, delete, ...) are package store's, which the journal frames
-// but does not read. It knows these four because whether a journal still holds edits to replay
+// but does not read. It knows these five because whether a journal still holds edits to replay
 // (Holds) depends on them.
 const (
 	RecBase    byte = 1  // the base record: what the edits apply to (package store's fingerprint)
 	RecUndo    byte = 6  // an undo of the last step
 	RecRedo    byte = 7  // a redo of the last step undone
 	RecHistory byte = 32 // the undo and redo stacks a save carried, first after the base if at all: undo count u32, redo count u32, the steps
+	RecNames   byte = 9  // class names set: no step of the undo stack, but a change the files do not hold
 )
 
 // MaxName bounds the length in bytes of one name in a pair record (a path): longer is damage.
@@ -477,11 +478,12 @@ func (c *Contents) Edits() int {
 	return n
 }
 
-// NetEmpty reports whether the records leave the samples as the files hold them: the undo stack
-// ends as it began (the history record's, or empty). Each edit pushes a new step and clears the
-// redo stack, an undo moves the top step to the redo stack, a redo moves it back. A record that
-// cannot be followed (an undo with nothing to undo, a damaged history record, a history record
-// after edits) makes it not empty, so the journal is offered and its replay reports the problem.
+// NetEmpty reports whether the records leave the dataset as the files hold it: no class names
+// set (RecNames), and the undo stack ending as it began (the history record's, or empty). Each
+// edit pushes a new step and clears the redo stack, an undo moves the top step to the redo stack,
+// a redo moves it back. A record that cannot be followed (an undo with nothing to undo, a damaged
+// history record, a history record after edits) makes it not empty, so the journal is offered
+// and its replay reports the problem.
 func (c *Contents) NetEmpty() bool {
 	var undo, redo []int
 	next, start := 0, 0
@@ -501,6 +503,8 @@ func (c *Contents) NetEmpty() bool {
 				next++
 			}
 			start = nu
+		case RecNames:
+			return false // names set: the files do not hold them, whatever the steps do
 		case RecUndo:
 			if len(undo) == 0 {
 				return false
