@@ -23,6 +23,7 @@ import (
 // holds more than maxSegs buffers, and the files reopen as the dataset showed them. For ubyte
 // (raw data = display pixels) and float32 (raw data and display pixels apart), gzip and plain.
 func TestSaveAfterDeletionKeepsSnapshots(t *testing.T) {
+	skipShort(t)
 	for _, typ := range []idx.DType{idx.UByte, idx.Float32} {
 		for _, gz := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s gz=%v", typ, gz), func(t *testing.T) { testSaveKeepsSnapshots(t, typ, gz) })

@@ -380,6 +380,7 @@ func (m *historyModel) check(t *testing.T, d *Dataset, where string) {
 // the dataset after every step, and that a crash offers no recovery only when the samples are
 // as the files hold them.
 func TestHistoryThroughSavesProperty(t *testing.T) {
+	skipShort(t)
 	const n, h, w = 24, 2, 2
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for seed := range uint64(16) {

@@ -49,6 +49,7 @@ func recount(d *Dataset) (Counters, []ClassCount, []int) {
 // relabels, deletions, restores, appends, review decisions, undos and redos, a save (which
 // renumbers the samples) and a replayed journal, on a labelled pair and on images alone.
 func TestTallyFollowsEveryChange(t *testing.T) {
+	skipShort(t)
 	check := func(t *testing.T, d *Dataset, what string) {
 		t.Helper()
 		wantC, wantCounts, wantClasses := recount(d)
