@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -75,14 +74,9 @@ func FindClassNames(labelsPath string) (map[int]string, string, error) {
 // control or format character), a mapping line with a bad number or a class outside the 32-bit
 // label range, more than 65,536 names.
 func ReadClassNames(path string) (map[int]string, error) {
-	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
+	data, err := atomicfile.ReadFileNoFollow(path, maxClassFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxClassFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return parseClassNames(path, data)
 }

@@ -75,21 +75,12 @@ func CleanSource(s string) string {
 // a regular file (atomicfile.ErrNotRegular; a FIFO is not waited on), larger than that, a line
 // over MaxSource bytes, or another number of lines than n.
 func ReadSources(path string, n int) ([]string, error) {
-	f, _, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
-			return nil, nil // no file there, or a name too long for any to be
-		}
-		return nil, err
+	data, err := atomicfile.ReadFileNoFollow(path, int64(n)*(MaxSource+2))
+	if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
+		return nil, nil // no file there, or a name too long for any to be
 	}
-	defer f.Close()
-	limit := int64(n) * (MaxSource + 2)
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: a sources file of more than %d bytes for %d samples; its sources are left out", path, limit, n)
+		return nil, fmt.Errorf("%w (%d samples); its sources are left out", err, n)
 	}
 	if len(data) == 0 && n == 0 {
 		return nil, nil

@@ -6,19 +6,20 @@ import (
 	"idxlabel/sample"
 )
 
-// Shorthands of the tests for the API's fuller forms.
+// Shorthands of the tests for the API's fuller forms (functions, not methods: the count of a
+// type's methods is the code's own).
 
-// SaveAs is SaveAsContext without a context.
-func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
+// saveAs is d.SaveAsContext without a context.
+func saveAs(d *Dataset, imagesPath, labelsPath string, progress func(fraction float64)) error {
 	return d.SaveAsContext(context.Background(), imagesPath, labelsPath, progress)
 }
 
-// Decide is DecideAs for a label typed by hand (HowManual).
-func (d *Dataset) Decide(i, label int) error { return d.DecideAs(HowManual, i, label) }
+// decideManual is d.DecideAs for a label typed by hand (HowManual).
+func decideManual(d *Dataset, i, label int) error { return d.DecideAs(HowManual, i, label) }
 
-// JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
-// of a dataset without files).
-func (d *Dataset) JournalPath() string {
+// journalPath returns the file d's edits are journaled to ("" before the first edit of a dataset
+// without files).
+func journalPath(d *Dataset) string {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.journal != nil {
@@ -27,9 +28,9 @@ func (d *Dataset) JournalPath() string {
 	return d.journalFile()
 }
 
-// DisplayPixels returns sample i's pixels upright, as a viewer shows them (sample.Upright):
+// displayPixels returns sample i's pixels upright, as a viewer shows them (sample.Upright):
 // Height×Width as Size reports, row-major.
-func (m *model) DisplayPixels(i int, buf []byte) []byte {
+func displayPixels(m *Dataset, i int, buf []byte) []byte {
 	h, w := m.Size()
 	return sample.Upright(m.Pixels(i), h, w, m.transposed, buf)
 }

@@ -64,7 +64,7 @@ type appendSamples struct {
 // newAppend returns the step that appends samples (display pixels, stored transposed when the
 // model is) at the end. Errors: a sample with the wrong number of pixels, a label the dtype
 // cannot hold.
-func (m *model) newAppend(how How, samples []Sample) (edit, error) {
+func newAppend(m *model, how How, samples []Sample) (edit, error) {
 	n := m.h * m.w
 	a := &appendSamples{provenance: madeNow(how), labels: make([]int32, len(samples)), pixels: make([]byte, 0, n*len(samples))}
 	h, w := m.Size()
@@ -197,16 +197,11 @@ func (a *appendSamples) remap(r renumbering, applied bool) action {
 	if !applied {
 		return a
 	}
-	b := &savedAppend{provenance: a.provenance}
-	for k := range a.labels {
-		if j, ok := r.at(int32(a.first + k)); ok {
-			b.idx, b.labels = append(b.idx, j), append(b.labels, a.labels[k])
-		}
+	saved := &savedAppend{provenance: a.provenance, idx: make([]int32, len(a.labels)), labels: a.labels}
+	for k := range saved.idx {
+		saved.idx[k] = int32(a.first + k)
 	}
-	if len(b.idx) == 0 {
-		return nil
-	}
-	return b
+	return saved.remap(r, true)
 }
 
 // logEvents: the samples added, with their sources; undone, they are gone.
@@ -276,7 +271,7 @@ func historyAppend(m *model, r *dec, redo, sources bool) (action, error) {
 	b := &appendSamples{labels: make([]int32, n)}
 	for k := range n {
 		b.labels[k] = r.i32()
-		m.historyLabel(r, b.labels[k], false)
+		historyLabel(m, r, b.labels[k], false)
 	}
 	b.pixels = slices.Clone(r.takeElems(n, pps))
 	if sources {
@@ -356,7 +351,7 @@ func historySavedAppend(m *model, r *dec, _ bool) (action, error) {
 	b := &savedAppend{idx: make([]int32, n), labels: make([]int32, n)}
 	for k := range n {
 		b.idx[k], b.labels[k] = r.i32(), r.i32()
-		m.historyLabel(r, b.labels[k], false)
+		historyLabel(m, r, b.labels[k], false)
 	}
 	historySamples(r, b.idx)
 	return b, r.err

@@ -79,7 +79,7 @@ func benchSave(b *testing.B, gz bool) {
 		// Save As to another pair each time, so that both files are written (a Save that
 		// changed only labels writes the label file alone: BenchmarkSaveLabelsOnly60kGzip).
 		to := filepath.Join(dir, strconv.Itoa(k%2))
-		if err := d.SaveAs(to+"-images-idx3-ubyte"+filepath.Ext(ip), to+"-labels-idx1-ubyte"+filepath.Ext(lp), nil); err != nil {
+		if err := saveAs(d, to+"-images-idx3-ubyte"+filepath.Ext(ip), to+"-labels-idx1-ubyte"+filepath.Ext(lp), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -111,7 +111,7 @@ func TestChangeLogListsTheEditsInEffect(t *testing.T) {
 	must(d.Relabel([]int{0}, 5))
 	must(d.Relabel([]int{1, 2}, 9))
 	must(d.DecideAs(HowSuspectAccepted, 3, 7))
-	must(d.Decide(4, 4)) // keeps the label: not a change
+	must(decideManual(d, 4, 4)) // keeps the label: not a change
 	must(d.SetLabelsAs(HowSuggestedAccepted, []int{5}, []int{1}))
 	_, err = d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 2}})
 	must(err)
@@ -347,7 +347,7 @@ func TestChangesFileSaveAsAndOff(t *testing.T) {
 	d.SetWriteChanges(true)
 	d.Relabel([]int{1}, 9)
 	ip2, lp2 := filepath.Join(dir, "b-images-idx3-ubyte"), filepath.Join(dir, "b-labels-idx1-ubyte.gz")
-	if err := d.SaveAs(ip2, lp2, nil); err != nil {
+	if err := saveAs(d, ip2, lp2, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"index,original,new,how", "0,0,9,manual", "1,1,9,manual"}
@@ -374,8 +374,8 @@ func TestChangesFileSaveAsBackAppendsEachChangeOnce(t *testing.T) {
 	mustDo(t, d.Relabel([]int{1}, 7))
 	mustDo(t, d.Save(nil))
 	ip2, lp2 := filepath.Join(dir, "b-images-idx3-ubyte"), filepath.Join(dir, "b-labels-idx1-ubyte")
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
-	mustDo(t, d.SaveAs(ip, lp, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip, lp, nil))
 	want := []string{"index,original,new,how", "1,1,7,manual"}
 	if got := rowsOf(readLog(t, lp+ChangesSuffix)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("A after A, B, A: %v, want %v", got, want)
@@ -383,7 +383,7 @@ func TestChangesFileSaveAsBackAppendsEachChangeOnce(t *testing.T) {
 	// A change made while on A reaches B when the session saves back to B, and A once.
 	mustDo(t, d.Relabel([]int{2}, 8))
 	mustDo(t, d.Save(nil))
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
 	want = append(want, "2,2,8,manual")
 	for _, p := range []string{lp, lp2} {
 		if got := rowsOf(readLog(t, p+ChangesSuffix)); !reflect.DeepEqual(got, want) {

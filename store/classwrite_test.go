@@ -91,7 +91,7 @@ func TestSaveAsKeepsClassNames(t *testing.T) {
 	other := filepath.Join(t.TempDir(), "elsewhere")
 	os.Mkdir(other, 0o755)
 	ni, nl := filepath.Join(other, "y-images-idx3-ubyte"), filepath.Join(other, "y-labels-idx1-ubyte.gz")
-	if err := d.SaveAs(ni, nl, nil); err != nil {
+	if err := saveAs(d, ni, nl, nil); err != nil {
 		t.Fatal(err)
 	}
 	if notes := strings.Join(d.LastSave().Notes, " "); !strings.Contains(notes, filepath.Base(nl+pairfile.ClassNamesSuffix)) {
@@ -121,7 +121,7 @@ func TestSaveAsKeepsClassNames(t *testing.T) {
 	}
 	fresh := t.TempDir()
 	fi, fl := filepath.Join(fresh, "n-images-idx3-ubyte"), filepath.Join(fresh, "n-labels-idx1-ubyte")
-	if err := nd.SaveAs(fi, fl, nil); err != nil {
+	if err := saveAs(nd, fi, fl, nil); err != nil {
 		t.Fatal(err)
 	}
 	nd.Close()

@@ -40,7 +40,7 @@ func TestCloseWaitsForASave(t *testing.T) {
 		}
 		var err error
 		if as {
-			err = d.SaveAs(toI, toL, progress)
+			err = saveAs(d, toI, toL, progress)
 		} else {
 			err = d.Save(progress)
 		}
@@ -91,7 +91,7 @@ func TestSaveCancelled(t *testing.T) {
 		// The dataset goes on: another edit is journaled, and a save writes them all.
 		mustDo(t, d.Relabel([]int{2}, 5))
 		if as {
-			err = d.SaveAs(toI, toL, nil)
+			err = saveAs(d, toI, toL, nil)
 		} else {
 			err = d.Save(nil)
 		}

@@ -57,7 +57,7 @@ func TestCrashChild(t *testing.T) {
 		}
 		d.Relabel([]int{0}, (d.Label(0)+1)%10)
 		to := os.Getenv("IDXLABEL_TO")
-		if err := d.SaveAs(to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz", nil); err != nil {
+		if err := saveAs(d, to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz", nil); err != nil {
 			fmt.Println("error", err)
 			os.Exit(3)
 		}

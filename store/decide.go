@@ -31,7 +31,7 @@ type decide struct {
 
 // newDecide returns the step of a review's decision: sample i gets label and is marked
 // reviewed. Errors: an index out of range, a label the dtype cannot hold.
-func (m *model) newDecide(how How, i, label int) (edit, error) {
+func newDecide(m *model, how How, i, label int) (edit, error) {
 	if err := m.checkIndex(i); err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func decodeDecide(m *model, _ byte, r *dec) (action, error) {
 // label before may also be sample.NoLabel).
 func historyDecide(m *model, r *dec, _ bool) (action, error) {
 	b := &decide{i: r.i32(), to: r.i32(), old: r.i32(), wasReviewed: r.u8() == 1}
-	m.historyLabel(r, b.to, false)
-	m.historyLabel(r, b.old, true)
+	historyLabel(m, r, b.to, false)
+	historyLabel(m, r, b.old, true)
 	return b, r.err
 }

@@ -28,7 +28,7 @@ type setDeleted struct {
 
 // newSetDeleted returns the step that marks samples deleted (to) or restores them, leaving out
 // those already so and repeats; nil when none is left. Errors: an index out of range.
-func (m *model) newSetDeleted(indices []int, to bool) (edit, error) {
+func newSetDeleted(m *model, indices []int, to bool) (edit, error) {
 	a := &setDeleted{provenance: madeNow(HowDeleted), to: to}
 	if !to {
 		a.how = howRestore

@@ -19,7 +19,7 @@ func (d *Dataset) DecideAs(how How, i, label int) error {
 	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
 		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)
 	}
-	return d.edit(func() (edit, error) { return d.newDecide(how, i, label) })
+	return d.edit(func() (edit, error) { return newDecide(&d.model, how, i, label) })
 }
 
 // Relabel sets the label of every sample in indices to label, as one undoable, journaled step
@@ -41,7 +41,7 @@ func (d *Dataset) Relabel(indices []int, label int) error {
 // lengths.
 func (d *Dataset) SetLabels(indices, labels []int) error {
 	how := relabelHow(len(indices))
-	return d.edit(func() (edit, error) { return d.newRelabel(how, indices, labels) })
+	return d.edit(func() (edit, error) { return newRelabel(&d.model, how, indices, labels) })
 }
 
 // SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
@@ -51,7 +51,7 @@ func (d *Dataset) SetLabelsAs(how How, indices, labels []int) error {
 	if err := checkHow(recRelabel, how); err != nil || how == HowUnknown {
 		return fmt.Errorf("SetLabelsAs: %q is not how labels are set", how)
 	}
-	return d.edit(func() (edit, error) { return d.newRelabel(how, indices, labels) })
+	return d.edit(func() (edit, error) { return newRelabel(&d.model, how, indices, labels) })
 }
 
 // Append adds samples at the end (display pixels, Height×Width each, transposed for storage
@@ -74,7 +74,7 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 	}
 	first := 0
 	err := d.edit(func() (edit, error) {
-		a, err := d.newAppend(how, samples)
+		a, err := newAppend(&d.model, how, samples)
 		if err == nil {
 			first = len(d.labels)
 		}
@@ -86,12 +86,12 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 // Delete marks samples deleted (they stay, dimmed, until the next save removes them) as one
 // undoable, journaled step; samples already deleted are left out. Errors as for Relabel.
 func (d *Dataset) Delete(indices []int) error {
-	return d.edit(func() (edit, error) { return d.newSetDeleted(indices, true) })
+	return d.edit(func() (edit, error) { return newSetDeleted(&d.model, indices, true) })
 }
 
 // Restore unmarks deleted samples as one undoable, journaled step. Errors as for Relabel.
 func (d *Dataset) Restore(indices []int) error {
-	return d.edit(func() (edit, error) { return d.newSetDeleted(indices, false) })
+	return d.edit(func() (edit, error) { return newSetDeleted(&d.model, indices, false) })
 }
 
 // edit makes one edit: build, called with d.mu held, makes the step from the current state (nil

@@ -168,14 +168,14 @@ func TestUnlabelledImagesGetLabelsAndSave(t *testing.T) {
 	d.Relabel([]int{0, 1}, 4)
 	lp := filepath.Join(dir, "my-labels-idx1-ubyte.gz")
 	// Sample 2 has no label yet: it is stored as sample.NoLabel, which takes an int32 file.
-	if err := d.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(d, ip, lp, nil); err != nil {
 		t.Fatalf("saving with an unlabelled sample: %v", err)
 	}
 	if got, _ := idx.ReadFile(lp); got.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{4, 4, sample.NoLabel}) {
 		t.Fatalf("saved partial labels %s %v", got.Header, got.Ints())
 	}
 	d.Relabel([]int{2}, 300)
-	if err := d.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(d, ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := idx.ReadFile(lp)
@@ -243,7 +243,7 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 		t.Fatal("OpenJournal did not restore the new dataset")
 	}
 	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")
-	if err := e.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(e, ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(jp); !os.IsNotExist(err) {
@@ -256,8 +256,8 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 	}
 	// Now it is a pair on disk: edits journal beside it.
 	e.Relabel([]int{0}, 1)
-	if e.JournalPath() != lp+pairfile.JournalSuffix {
-		t.Fatalf("journal after SaveAs: %s", e.JournalPath())
+	if journalPath(e) != lp+pairfile.JournalSuffix {
+		t.Fatalf("journal after SaveAs: %s", journalPath(e))
 	}
 	e.Close()
 }
@@ -272,7 +272,7 @@ func TestSaveFailureLeavesOriginalsUntouched(t *testing.T) {
 	target := filepath.Join(filepath.Dir(lp), "blocked")
 	os.Mkdir(target, 0o755)
 	os.WriteFile(filepath.Join(target, "x"), nil, 0o644)
-	err := d.SaveAs(ip, target, nil)
+	err := saveAs(d, ip, target, nil)
 	if err == nil {
 		t.Fatal("saving over a folder succeeded")
 	}
@@ -336,8 +336,8 @@ func TestFromArrays(t *testing.T) {
 	if d.Len() != 4 || d.Label(2) != 7 || d.Dirty() || d.ClassName(7) != "seven" {
 		t.Fatalf("FromArrays: %d %d %v", d.Len(), d.Label(2), d.Dirty())
 	}
-	if err := d.Relabel([]int{0}, 3); err != nil || d.JournalPath() != jp {
-		t.Fatalf("edit: %v, journal %s", err, d.JournalPath())
+	if err := d.Relabel([]int{0}, 3); err != nil || journalPath(d) != jp {
+		t.Fatalf("edit: %v, journal %s", err, journalPath(d))
 	}
 	if err := d.Save(nil); err != ErrNoPath {
 		t.Fatalf("Save of an in-memory dataset: %v", err)
@@ -346,7 +346,7 @@ func TestFromArrays(t *testing.T) {
 		t.Fatalf("OpenJournal of a demo journal: %v", err)
 	}
 	dir := t.TempDir()
-	if err := d.SaveAs(filepath.Join(dir, "i"), filepath.Join(dir, "l"), nil); err != nil {
+	if err := saveAs(d, filepath.Join(dir, "i"), filepath.Join(dir, "l"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(jp); !os.IsNotExist(err) {

@@ -197,7 +197,7 @@ func TestJournalFallsBackWhenFolderUnwritable(t *testing.T) {
 	if err := d.Relabel([]int{0}, 5); err != nil {
 		t.Fatal(err)
 	}
-	jp := d.JournalPath()
+	jp := journalPath(d)
 	if jp == lp+pairfile.JournalSuffix || filepath.Dir(filepath.Dir(jp)) != filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "idxlabel") {
 		t.Fatalf("journal at %s", jp)
 	}
@@ -288,10 +288,10 @@ func TestAbandonDropsTheUndoHistory(t *testing.T) {
 func TestDecideIsOneJournaledStep(t *testing.T) {
 	ip, lp := writeTestPair(t, 30, 2, 2)
 	d, _ := Open(ip, lp, Options{})
-	if err := d.Decide(4, 4); err != nil { // keep its label
+	if err := decideManual(d, 4, 4); err != nil { // keep its label
 		t.Fatal(err)
 	}
-	if err := d.Decide(5, 1); err != nil { // relabel it
+	if err := decideManual(d, 5, 1); err != nil { // relabel it
 		t.Fatal(err)
 	}
 	if !d.State(4).Reviewed || d.State(4).Edited || !d.State(5).Reviewed || d.Label(5) != 1 || !d.Dirty() {

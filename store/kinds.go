@@ -91,7 +91,7 @@ func inRange(r *dec, what string, i int32, n int) {
 // historyLabel checks a label of a history step (unless r.err is set already): it must fit the
 // dtype; a label before may also be sample.NoLabel (samples that had none before a save wrote
 // labels).
-func (m *model) historyLabel(r *dec, l int32, before bool) {
+func historyLabel(m *model, r *dec, l int32, before bool) {
 	if r.err == nil && !(before && l == sample.NoLabel) {
 		if err := m.checkLabel(int(l)); err != nil {
 			r.err = err

@@ -208,20 +208,8 @@ func bytesOf(t *testing.T, file []byte) []byte {
 // folder and returns their paths.
 func copyOfficialTrainPair(tb testing.TB) (string, string) {
 	tb.Helper()
-	dir := tb.TempDir()
-	var out []string
-	for _, name := range []string{mnisttest.TrainImages, mnisttest.TrainLabels} {
-		b, err := os.ReadFile(mnisttest.Path(tb, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out[0], out[1]
+	pair := realCopy(tb, mnisttest.TrainImages, mnisttest.TrainLabels)
+	return pair[0], pair[1]
 }
 
 // TestOfficialImagesKeepTheirChecksum: after a one-label save of the real training pair, the
@@ -380,5 +368,5 @@ func TestSaveRefusesNamesTooLong(t *testing.T) {
 		t.Fatalf("save with a %d-byte label file name: %v", len(filepath.Base(pairfile.LabelsFileFor(ip))), err)
 	}
 	dir := t.TempDir()
-	mustDo(t, d.SaveAs(filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
+	mustDo(t, saveAs(d, filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
 }

@@ -155,7 +155,7 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	defer b.Close()
 	before, _ := os.ReadFile(lpA)
 	b.Relabel([]int{0}, 9)
-	if err := b.SaveAs(ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
+	if err := saveAs(b, ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("SaveAs over a pair open elsewhere: %v", err)
 	}
 	if after, _ := os.ReadFile(lpA); !bytes.Equal(before, after) {
@@ -163,7 +163,7 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ipC, lpC := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte")
-	if err := b.SaveAs(ipC, lpC, nil); err != nil {
+	if err := saveAs(b, ipC, lpC, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Open(ipC, lpC, Options{}); !errors.Is(err, pairfile.ErrLocked) {
@@ -181,7 +181,7 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	}
 	defer n.Close()
 	n.Append([]Sample{{Pixels: make([]byte, 4), Label: 1}})
-	if err := n.SaveAs(ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
+	if err := saveAs(n, ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("new dataset SaveAs over a pair open elsewhere: %v", err)
 	}
 }

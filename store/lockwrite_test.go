@@ -64,7 +64,7 @@ func TestSaveAsMovesBothLocks(t *testing.T) {
 	defer d.Close()
 	dir := t.TempDir()
 	ip2, lp2 := filepath.Join(dir, "n-images-idx3-ubyte"), filepath.Join(dir, "n-labels-idx1-ubyte")
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
 	for _, p := range []string{ip2, lp2} {
 		if _, err := lockForWrite(p); !errors.Is(err, pairfile.ErrLocked) {
 			t.Errorf("%s after Save As: %v", filepath.Base(p), err)

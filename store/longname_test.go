@@ -39,7 +39,7 @@ func TestLongLabelNameJournalsToTheFallback(t *testing.T) {
 	if err := d.Relabel([]int{1}, 5); err != nil {
 		t.Fatalf("an edit of a pair with a 236-byte label name: %v", err)
 	}
-	jp := d.JournalPath()
+	jp := journalPath(d)
 	if !strings.HasPrefix(jp, config) || len(filepath.Base(jp)) > pairfile.MaxFallbackName {
 		t.Fatalf("journal %s (%d bytes)", jp, len(filepath.Base(jp)))
 	}

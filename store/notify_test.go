@@ -180,7 +180,7 @@ func TestHasLabelsDuringASave(t *testing.T) {
 			}
 		}
 	}()
-	err = d.SaveAs(ip, ip+"-labels", nil)
+	err = saveAs(d, ip, ip+"-labels", nil)
 	close(stop)
 	<-done
 	if err != nil || !d.HasLabels() {

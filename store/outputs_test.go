@@ -60,7 +60,7 @@ func TestClaimOutputsRule(t *testing.T) {
 	}
 	d.Relabel([]int{0}, 3)
 	d.Undo()
-	journal := d.JournalPath()
+	journal := journalPath(d)
 	d.Close()
 	if _, err := os.Stat(journal); err != nil {
 		t.Fatalf("the journal: %v", err)

@@ -128,7 +128,7 @@ func parseNewBase(p []byte) (*newBase, error) {
 // action it journals, checked against m by its kind (m.mu held): a relabel, deletion, restore or
 // append names at least one sample (errNoSample), each at most once (distinct). Errors: an
 // unknown type, and the kind's.
-func (m *model) decodeEdit(t byte, r *dec) (action, error) {
+func decodeEdit(m *model, t byte, r *dec) (action, error) {
 	k, ok := editKinds[t]
 	if !ok || k.decode == nil {
 		return nil, fmt.Errorf("unknown record type %d", t)

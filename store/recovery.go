@@ -315,7 +315,7 @@ func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
 			return Change{}, err
 		}
 	}
-	a, err := d.decodeEdit(t, r)
+	a, err := decodeEdit(&d.model, t, r)
 	if err != nil {
 		return Change{}, err
 	}

@@ -33,7 +33,7 @@ type relabel struct {
 // newRelabel returns the step that sets sample indices[k] to labels[k] for every k, leaving out
 // samples that already have their label and repeats; nil when none is left. Errors: indices and
 // labels of different lengths, an index out of range, a label the dtype cannot hold.
-func (m *model) newRelabel(how How, indices, labels []int) (edit, error) {
+func newRelabel(m *model, how How, indices, labels []int) (edit, error) {
 	if len(indices) != len(labels) {
 		return nil, fmt.Errorf("SetLabels: %d indices but %d labels", len(indices), len(labels))
 	}
@@ -161,8 +161,8 @@ func historyRelabel(m *model, r *dec, _ bool) (action, error) {
 	b := &relabel{idx: make([]int32, n), to: make([]int32, n), old: make([]int32, n)}
 	for k := range n {
 		b.idx[k], b.to[k], b.old[k] = r.i32(), r.i32(), r.i32()
-		m.historyLabel(r, b.to[k], false)
-		m.historyLabel(r, b.old[k], true)
+		historyLabel(m, r, b.to[k], false)
+		historyLabel(m, r, b.old[k], true)
 	}
 	historySamples(r, b.idx)
 	return b, r.err

@@ -30,7 +30,7 @@ func FuzzReplay(f *testing.F) {
 	d.Delete([]int{2})
 	d.Undo()
 	d.Redo()
-	d.Decide(5, 1)
+	decideManual(d, 5, 1)
 	d.Restore([]int{2})
 	d.DecideAs(HowSuspectAccepted, 6, 2)
 	d.SetLabelsAs(HowSuggestedAccepted, []int{7, 8}, []int{0, 1})
@@ -88,7 +88,7 @@ func historySeed(f *testing.F) []byte {
 	}
 	px := make([]byte, 16)
 	d.Relabel([]int{0, 3}, 9)
-	d.Decide(5, 1)
+	decideManual(d, 5, 1)
 	d.Delete([]int{2})
 	d.Restore([]int{2})
 	d.SetLabels([]int{0, 3, 5}, []int{0, 3, 5})

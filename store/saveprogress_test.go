@@ -58,7 +58,7 @@ func TestSaveProgressOfACutSave(t *testing.T) {
 // A file written by another program after a save was cut off between its renames is not replaced
 // by the older file the save left waiting: Open leaves it, says so, and sets the record aside.
 // Before, Open renamed the save's temporary file over it (another program's file lost). And no
-// writer replaces a file of a pair whose save is pending (LockForWrite).
+// writer replaces a file of a pair whose save is pending (pairfile.ClaimOutputs).
 func TestCutSaveNeverReplacesALaterFile(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	images, _ := idx.New(idx.UByte, 4, 2, 2)

@@ -68,7 +68,7 @@ func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
 			}
 			dir := t.TempDir()
 			ip2, lp2 := filepath.Join(dir, "x-images-idx3-ubyte"), filepath.Join(dir, "x-labels-idx1-ubyte")
-			if err := d.SaveAs(ip2, lp2, nil); err != nil {
+			if err := saveAs(d, ip2, lp2, nil); err != nil {
 				t.Fatalf("Save As after the refusal: %v", err)
 			}
 			// Our own save updates the stamps: a later Save is fine.

@@ -71,7 +71,7 @@ func genArrays(n int) (images, labels *idx.Array) {
 // realCopy copies the real MNIST files named into a temporary folder and returns their paths
 // there: a test that opens them for editing takes their locks beside them, which must not depend
 // on (or block) whoever else has the shared files open.
-func realCopy(t *testing.T, names ...string) []string {
+func realCopy(t testing.TB, names ...string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var out []string

@@ -93,7 +93,7 @@ func TestTallyFollowsEveryChange(t *testing.T) {
 				case 4:
 					_, err = d.Append([]Sample{{Pixels: make([]byte, 4), Label: rng.IntN(10)}})
 				case 5:
-					err = d.Decide(rng.IntN(d.Len()), rng.IntN(10))
+					err = decideManual(d, rng.IntN(d.Len()), rng.IntN(10))
 				case 6:
 					_, _, err = d.Undo()
 				case 7:
@@ -106,7 +106,7 @@ func TestTallyFollowsEveryChange(t *testing.T) {
 					// A save renumbers the samples and makes the files' labels the current ones.
 					dir := t.TempDir()
 					ip, lp = filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
-					if err := d.SaveAs(ip, lp, nil); err != nil {
+					if err := saveAs(d, ip, lp, nil); err != nil {
 						t.Fatal(err)
 					}
 					check(t, d, "saved")

@@ -279,10 +279,18 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	}
 }
 
-// fullDisk is a journal file whose writes stop half-way with ENOSPC while full is set.
+// fullDisk is a journal file whose writes stop half-way with ENOSPC while full is set, and whose
+// truncations fail while stuck is set.
 type fullDisk struct {
 	journal.File
-	full bool
+	full, stuck bool
+}
+
+func (f *fullDisk) Truncate(size int64) error {
+	if f.stuck {
+		return &os.PathError{Op: "truncate", Path: "journal", Err: syscall.EIO}
+	}
+	return f.File.Truncate(size)
 }
 
 func (f *fullDisk) Write(p []byte) (int, error) {
@@ -348,7 +356,7 @@ func TestRecoveryFindsFallbackBehindEmptyPrimary(t *testing.T) {
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0}, 5)
 	d.Relabel([]int{1}, 4)
-	fb := d.JournalPath()
+	fb := journalPath(d)
 	d.Close()
 	os.Remove(lp + pairfile.JournalSuffix)
 	os.WriteFile(lp+pairfile.JournalSuffix, nil, 0o644) // what a full disk left behind
@@ -428,7 +436,7 @@ func TestPlantedManifestKeepsUnsavedJournal(t *testing.T) {
 	if err := d.Relabel([]int{3}, 7); err != nil {
 		t.Fatal(err)
 	}
-	journal := d.JournalPath()
+	journal := journalPath(d)
 	d.Close()
 	if _, err := os.Stat(journal); err != nil {
 		t.Fatalf("no journal after an edit: %v", err)
@@ -459,28 +467,6 @@ func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
 	}
 }
 
-// brokenDisk is a journal file whose writes stop half-way and whose truncations fail while broken
-// is set.
-type brokenDisk struct {
-	journal.File
-	broken bool
-}
-
-func (f *brokenDisk) Write(p []byte) (int, error) {
-	if f.broken {
-		n, _ := f.File.Write(p[:len(p)/2])
-		return n, &os.PathError{Op: "write", Path: "journal", Err: syscall.EIO}
-	}
-	return f.File.Write(p)
-}
-
-func (f *brokenDisk) Truncate(size int64) error {
-	if f.broken {
-		return &os.PathError{Op: "truncate", Path: "journal", Err: syscall.EIO}
-	}
-	return f.File.Truncate(size)
-}
-
 // An edit whose record is torn and cannot be cut back leaves the journal damaged: that edit and
 // every later one are refused (ErrJournalDamaged, saying to save) and not shown, the disk
 // recovered or not, until the journal is cut back; then edits go on, and every edit reported done
@@ -494,7 +480,7 @@ func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustDo(t, d.Relabel([]int{0}, 5))
-	bd := &brokenDisk{broken: true}
+	bd := &fullDisk{full: true, stuck: true}
 	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
 	for k := range 3 {
 		err := d.Relabel([]int{1}, 6)
@@ -505,7 +491,7 @@ func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
 	if d.Label(1) != 1 || d.UndoName() != "Relabel sample 0 as 5" {
 		t.Fatalf("a refused edit was applied: label %d, undo %q", d.Label(1), d.UndoName())
 	}
-	bd.broken = false
+	bd.full, bd.stuck = false, false
 	mustDo(t, d.Relabel([]int{2}, 8))
 	d.Close()
 	e, err := Open(ip, lp, Options{})
@@ -522,7 +508,7 @@ func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
 		t.Fatalf("replayed labels %d %d %d", e.Label(0), e.Label(1), e.Label(2))
 	}
 	// Damaged again, the person saves: the edits made are in the files, and edits go on.
-	bd = &brokenDisk{broken: true}
+	bd = &fullDisk{full: true, stuck: true}
 	e.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
 	if err := e.Relabel([]int{3}, 9); !errors.Is(err, ErrJournalDamaged) {
 		t.Fatalf("%v", err)
@@ -547,7 +533,7 @@ func TestFailedSaveReopensTheJournalAfterItsIntactRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustDo(t, d.Relabel([]int{0}, 5))
-	bd := &brokenDisk{broken: true}
+	bd := &fullDisk{full: true, stuck: true}
 	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
 	if err := d.Relabel([]int{1}, 6); !errors.Is(err, ErrJournalDamaged) {
 		t.Fatalf("%v", err)

@@ -123,7 +123,14 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	} else if !fi.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	return openRegular(name, os.O_RDONLY, 0)
+}
+
+// openRegular opens name with flag (and never waits for a FIFO's writer) and checks with fstat
+// that what it opened is a regular file; the file is closed otherwise. Errors: an
+// *fs.PathError wrapping ErrNotRegular naming what it is, or those of opening.
+func openRegular(name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, flag|openNonblock, perm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -258,7 +265,16 @@ func (p *Pending) Abort() { os.Remove(p.Temp) }
 // half-written, and on any error it keeps its old content and no temporary file is left.
 // Errors: those of Create and Commit.
 func WriteFile(target string, write func(w io.Writer) error) error {
-	p, err := Create(target, write)
+	real, err := Resolve(target)
+	if err != nil {
+		return err
+	}
+	return writeFile(target, real, write)
+}
+
+// writeFile is WriteFile once target is resolved to real (create).
+func writeFile(target, real string, write func(w io.Writer) error) error {
+	p, err := create(target, real, write)
 	if err != nil {
 		return err
 	}

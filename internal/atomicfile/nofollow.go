@@ -26,21 +26,12 @@ func OpenNoFollow(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInf
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		return nil, nil, notRegular("open", path, fi.Mode())
 	}
-	f, err := os.OpenFile(path, flag|NoFollow|openNonblock, perm)
+	f, fi, err := openRegular(path, flag|NoFollow, perm)
 	if err != nil {
 		if followRefused(err) {
 			return nil, nil, notRegular("open", path, fs.ModeSymlink)
 		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, notRegular("open", path, fi.Mode())
+		return nil, nil, err // ErrNotRegular too, naming what was opened (a link itself on Windows)
 	}
 	li, err := os.Lstat(path)
 	if err != nil || !li.Mode().IsRegular() || !os.SameFile(fi, li) {
@@ -72,19 +63,12 @@ func WriteFileNoFollow(target string, write func(w io.Writer) error) error {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	p, err := create(target, target, write)
-	if err != nil {
-		return err
-	}
-	if err := p.Commit(); err != nil {
-		p.Abort()
-		return err
-	}
-	return nil
+	return writeFile(target, target, write)
 }
 
-// ReadFileNoFollow reads the whole file at path (OpenNoFollow), at most limit bytes (limit ≥ 0):
-// a file larger than that is an error naming it. Errors: those of OpenNoFollow and reading.
+// ReadFileNoFollow reads the whole file at path (OpenNoFollow), at most limit bytes (limit ≥ 0),
+// without holding more than that: a file larger is an error naming it ("more than limit bytes").
+// Errors: those of OpenNoFollow and reading, naming path.
 func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
 	f, _, err := OpenNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
