@@ -68,3 +68,32 @@ func TestImportWritesSources(t *testing.T) {
 		t.Fatalf("over an existing pair without --force: exit %d, %s", code, stderr)
 	}
 }
+
+// A symbolic link planted as the sources (or class-name) file of an import's labels is refused
+// before anything is written, with --force too: it would not be written through, and the file
+// it names is left as it was.
+func TestImportRefusesALinkedSideFile(t *testing.T) {
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "d")
+	writeDigitPNG(t, filepath.Join(tree, "3", "a.png"), 60, 80, 0.3)
+	ip, lp := filepath.Join(dir, "x-images-idx3-ubyte"), filepath.Join(dir, "x-labels-idx1-ubyte")
+	target := filepath.Join(dir, "precious.txt")
+	os.WriteFile(target, []byte("precious"), 0o644)
+	for _, side := range []string{pairfile.SourcesSuffix, pairfile.ClassNamesSuffix} {
+		link := lp + side
+		if err := os.Symlink(target, link); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+		code, _, stderr := runCLI("import", "--force", tree, ip, lp)
+		if code == 0 || !strings.Contains(stderr, link) || !strings.Contains(stderr, "symbolic link") {
+			t.Fatalf("%s a link: exit %d, %s", side, code, stderr)
+		}
+		if _, err := os.Stat(ip); !os.IsNotExist(err) {
+			t.Fatalf("%s a link: the images were written: %v", side, err)
+		}
+		if b, _ := os.ReadFile(target); string(b) != "precious" {
+			t.Fatalf("the file the link names was written: %q", b)
+		}
+		os.Remove(link)
+	}
+}

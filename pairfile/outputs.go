@@ -129,7 +129,9 @@ func FileOutput(out string) error {
 //  1. CheckOutputs: no output is an input, a folder holding one, another output or one of
 //     idxlabel's own files (*OutputError).
 //  2. Whatever is at an output must be something the writer may replace: may (FileOutput when
-//     nil) says what is in the way, and that is refused with or without force.
+//     nil) says what is in the way, and that is refused with or without force. A class-name or
+//     sources file beside the outputs (ClassNamesSuffix, SourcesSuffix) is written without
+//     following a link, so there nothing but a regular file may be (never a symbolic link).
 //  3. The outputs' locks are taken (as a writer's: job=write in the lock file): a pair open for editing in a window or
 //     another process is refused (*LockedError), as is a pair whose save was cut off.
 //  4. Even with force, no output belongs to a pair whose journal holds unsaved edits
@@ -154,8 +156,12 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 	}
 	var exists []string
 	for _, o := range outputs {
-		if _, err := os.Lstat(o); err == nil {
-			if err := may(o); err != nil {
+		if fi, err := os.Lstat(o); err == nil {
+			check := may
+			if isSideFile(o) {
+				check = func(string) error { return sideFileOutput(o, fi) }
+			}
+			if err := check(o); err != nil {
 				return nil, err
 			}
 		}
@@ -238,6 +244,22 @@ func (c *Claim) Release() {
 		c.released = true
 		c.release()
 	}
+}
+
+// isSideFile reports whether the output o is a file written beside a pair, never through a
+// symbolic link: a class-name or sources file.
+func isSideFile(o string) bool {
+	return strings.HasSuffix(o, ClassNamesSuffix) || strings.HasSuffix(o, SourcesSuffix)
+}
+
+// sideFileOutput refuses, at a side file's output o (Lstat's fi), anything but a regular file: a
+// symbolic link is not written through (atomicfile.WriteFileNoFollow). Errors: an *fs.PathError
+// wrapping atomicfile.ErrNotRegular naming what is there.
+func sideFileOutput(o string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &fs.PathError{Op: "write", Path: o, Err: fmt.Errorf("%w (%s); it is written beside the pair without following links: remove it", atomicfile.ErrNotRegular, atomicfile.Kind(fi.Mode()))}
 }
 
 // outputExists reports whether something is at path for a writer to replace: anything os.Lstat
