@@ -467,21 +467,29 @@ func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
 	}
 }
 
+// brokenAfterOneEdit opens a 12-sample pair, relabels sample 0 as 5, and makes its journal's file
+// tear every write and fail every truncation (fullDisk, full and stuck) until told otherwise.
+func brokenAfterOneEdit(t *testing.T) (ip, lp string, d *Dataset, bd *fullDisk) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp = tinyPair(t, t.TempDir(), 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 5))
+	bd = &fullDisk{full: true, stuck: true}
+	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	return ip, lp, d, bd
+}
+
 // An edit whose record is torn and cannot be cut back leaves the journal damaged: that edit and
 // every later one are refused (ErrJournalDamaged, saying to save) and not shown, the disk
 // recovered or not, until the journal is cut back; then edits go on, and every edit reported done
 // replays after a crash. A save meanwhile keeps the edits made before the damage and starts the
 // journal over.
 func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ip, lp := tinyPair(t, t.TempDir(), 12)
-	d, err := Open(ip, lp, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustDo(t, d.Relabel([]int{0}, 5))
-	bd := &fullDisk{full: true, stuck: true}
-	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	ip, lp, d, bd := brokenAfterOneEdit(t)
 	for k := range 3 {
 		err := d.Relabel([]int{1}, 6)
 		if !errors.Is(err, ErrJournalWrite) || !errors.Is(err, ErrJournalDamaged) || !strings.Contains(err.Error(), "save the dataset") {
@@ -526,15 +534,7 @@ func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
 // last intact record, not after the torn bytes: the edits made after it replay. Before, the
 // journal went on at its file's length, after the torn record, where a replay stops.
 func TestFailedSaveReopensTheJournalAfterItsIntactRecords(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ip, lp := tinyPair(t, t.TempDir(), 12)
-	d, err := Open(ip, lp, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustDo(t, d.Relabel([]int{0}, 5))
-	bd := &fullDisk{full: true, stuck: true}
-	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	ip, lp, d, _ := brokenAfterOneEdit(t)
 	if err := d.Relabel([]int{1}, 6); !errors.Is(err, ErrJournalDamaged) {
 		t.Fatalf("%v", err)
 	}
