@@ -92,12 +92,12 @@ func (m *model) replayHistory(p []byte, version int) error {
 	// from the top, each after the appends above it.
 	n := len(m.labels)
 	for _, a := range undo {
-		if err := fits(a, n); err != nil {
+		if err := stepFits(a, n); err != nil {
 			return err
 		}
 	}
 	for _, a := range slices.Backward(redo) {
-		if err := fits(a, n); err != nil {
+		if err := stepFits(a, n); err != nil {
 			return err
 		}
 		n += a.appends()
@@ -140,9 +140,9 @@ func (m *model) historyStep(r *dec, redo bool, version int) (action, error) {
 	return a, nil
 }
 
-// fits checks that every sample step a names is below n, the samples there are when it is
+// stepFits checks that every sample step a names is below n, the samples there are when it is
 // undone or redone.
-func fits(a action, n int) error {
+func stepFits(a action, n int) error {
 	for _, i := range a.named() {
 		if i < 0 || int(i) >= n {
 			return fmt.Errorf("history: a step on sample %d, beyond the %d samples", i, n)

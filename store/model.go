@@ -105,7 +105,7 @@ type action interface {
 	// kind is the type of the journal record of an edit like it (a saved append's is an
 	// append's): the Hows that describe it are that type's (checkHow).
 	kind() byte
-	// named returns the sample numbers it names (fits checks them against the samples).
+	// named returns the sample numbers it names (stepFits checks them against the samples).
 	named() []int32
 	// labelsSet returns every label it sets or restores when done or undone (sample.NoLabel
 	// among them when it restores the lack of a label): a new label file's dtype must hold them.
