@@ -9,7 +9,6 @@ import (
 	"syscall"
 
 	"idxlabel/pairfile"
-	"idxlabel/store"
 )
 
 // idxlabel.exe is linked as a GUI-subsystem program (-H=windowsgui, see `make windows`), so
