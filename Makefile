@@ -45,6 +45,7 @@ test: deps lint build
 	scripts/importui.sh $(BIN)
 	scripts/newuser.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
+	scripts/forcecrash.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...

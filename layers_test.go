@@ -42,11 +42,11 @@ func goList(t *testing.T, patterns ...string) []listed {
 }
 
 // The packages below the interface never depend on Fyne, whatever the path: the codec, the
-// store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
+// pair's files, the store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
 // the test data (DESIGN.md, "Packages").
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
-		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...") {
+		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...", "./pairfile/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -136,6 +136,21 @@ func TestAnnotateStandsOnIdxAndSample(t *testing.T) {
 		for _, d := range p.Deps {
 			program := strings.HasPrefix(d, "idxlabel/") && d != "idxlabel/idx" && d != "idxlabel/sample" && !strings.HasPrefix(d, "idxlabel/internal/")
 			if program || strings.HasPrefix(d, "fyne.io/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// pairfile holds a pair's files on disk (names and partners, locks, the paired commit and its
+// record, the rule for outputs, class-name and sources files, shape checks, stamps, the journal's
+// framing): it sits below the store, which keeps the dataset a person edits and its session on
+// top of it, and knows neither the store nor the window. The builder (dataset) reaches the
+// pair's files through it and never opens a store.Dataset.
+func TestPairFileKnowsNeitherStoreNorWindow(t *testing.T) {
+	for _, p := range goList(t, "./pairfile/...", "./dataset/...") {
+		for _, d := range p.Deps {
+			if d == "idxlabel/store" || strings.HasPrefix(d, "idxlabel/store/") || d == "idxlabel/ui" || strings.HasPrefix(d, "idxlabel/ui/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
 			}
 		}

@@ -51,11 +51,11 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 	}
 	var classNames map[int]string
 	if len(outputs) > 0 {
-		release, err := claimOutputs(files, outputs, force, nil)
+		claim, err := claimOutputs(files, outputs, force, nil)
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer claim.Release()
 		var namesFile string
 		if consensusOut != "" {
 			classNames, namesFile = c.findNames(files...)

@@ -11,7 +11,7 @@ import (
 	"idxlabel/annotate"
 	"idxlabel/dataset"
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // What agree, errata and apply-errata share: reading a label file as one annotator's column,
@@ -20,7 +20,7 @@ import (
 // readLabelColumn reads the label file name (plain or gzip; its size bounded by idx.MaxData)
 // and returns the whole array with its column 0, the classes, as int32 (annotate.NoLabel,
 // −2147483648, where the file stores it). The header is checked before the data is read: an
-// integer dtype, N or N×K (store.CheckLabels); so is every class (32 bits, store.CheckLabel).
+// integer dtype, N or N×K (pairfile.CheckLabels); so is every class (32 bits, pairfile.CheckLabel).
 // Errors name the file.
 func readLabelColumn(name string) (*idx.Array, []int32, error) {
 	h, err := idx.ReadHeaderFile(name)
@@ -41,7 +41,7 @@ func readLabelColumn(name string) (*idx.Array, []int32, error) {
 	col := make([]int32, n)
 	for i := range n {
 		v := a.Int(i * stride)
-		if err := store.CheckLabel(name, i, v); err != nil {
+		if err := pairfile.CheckLabel(name, i, v); err != nil {
 			return nil, nil, err
 		}
 		col[i] = int32(v)
@@ -54,19 +54,19 @@ func checkLabelHeader(name string, h idx.Header) error {
 	if h.Rank() == 0 {
 		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", name, h)
 	}
-	return store.CheckLabels(name, h, "", h.Dims[0])
+	return pairfile.CheckLabels(name, h, "", h.Dims[0])
 }
 
 // hashImageFile streams the image file name (idx.OpenFile: a regular file, its header checked
 // against its size, gzip verified to its end) and returns its digests and header. The header
-// must be one of images (store.CheckImages). Errors name the file.
+// must be one of images (pairfile.CheckImages). Errors name the file.
 func hashImageFile(ctx context.Context, name string) (*annotate.ImageHashes, idx.Header, error) {
 	f, err := idx.OpenFile(name)
 	if err != nil {
 		return nil, idx.Header{}, err
 	}
 	defer f.Close()
-	if _, err := store.CheckImages(name, f.Header, 0, 0); err != nil {
+	if _, err := pairfile.CheckImages(name, f.Header, 0, 0); err != nil {
 		return nil, idx.Header{}, err
 	}
 	h, err := annotate.HashImages(ctx, f.Header, f)
@@ -120,11 +120,11 @@ func plural(n int, noun string) string {
 func namesFileFor(labels string) string { return dataset.NamesFileFor(labels) }
 
 // findNames returns the class names of the first of labels that has a class-name file beside
-// it (store.FindClassNames), and that file; a class-name file that cannot be read is said on
+// it (pairfile.FindClassNames), and that file; a class-name file that cannot be read is said on
 // stderr and left out, as the builder does.
 func (c *cli) findNames(labels ...string) (map[int]string, string) {
 	for _, l := range labels {
-		names, file, err := store.FindClassNames(l)
+		names, file, err := pairfile.FindClassNames(l)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "idxlabel: %v (class names left out)\n", err)
 			continue
@@ -143,13 +143,13 @@ func (c *cli) findNames(labels ...string) (map[int]string, string) {
 func (c *cli) keepNames(out string, names map[int]string) error {
 	target := namesFileFor(out)
 	if len(names) > 0 {
-		if err := store.WriteClassNames(target, names); err != nil {
+		if err := pairfile.WriteClassNames(target, names); err != nil {
 			return err
 		}
 	} else if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if _, found, _ := store.FindClassNames(out); found != "" && found != target {
+	if _, found, _ := pairfile.FindClassNames(out); found != "" && found != target {
 		fmt.Fprintf(c.stderr, "idxlabel: %s: idxlabel reads the class names of %s from this file; remove or rename it if it does not name these classes\n", found, out)
 	}
 	return nil

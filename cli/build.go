@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"idxlabel/dataset"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // buildRun is what merge, split and subset share: outputs claimed (an existing output is refused
@@ -34,7 +34,7 @@ func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan f
 	if shown {
 		fmt.Fprintln(c.stderr)
 	}
-	var oe *store.OutputError
+	var oe *pairfile.OutputError
 	if errors.As(err, &oe) {
 		return usagef("%v", err) // an output that is an input: the command line was wrong
 	}

@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 	"idxlabel/store"
 )
@@ -192,7 +193,7 @@ func TestMergeClassNames(t *testing.T) {
 	if code, _, errOut := runCLI("merge", a1, a2, b1, b2, oi, ol); code != 0 {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
-	names, file, err := store.FindClassNames(ol)
+	names, file, err := pairfile.FindClassNames(ol)
 	want := map[int]string{0: "cat", 1: "dog", 2: "owl", 4: "emu"}
 	if err != nil || file != ol+".classes.txt" || fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Errorf("names %v in %q (%v), want %v", names, file, err, want)
@@ -261,7 +262,7 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 		}
 	}
 	d.Close()
-	os.WriteFile(hl+store.JournalSuffix, []byte("edits"), 0o644)
+	os.WriteFile(hl+pairfile.JournalSuffix, []byte("edits"), 0o644)
 	for _, args := range cmds {
 		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "holds edits") {
 			t.Errorf("%v beside a journal: exit %d, %q", args, code, e)

@@ -18,6 +18,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 	"idxlabel/report"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -145,7 +146,7 @@ func runCheck(c *cli, args []string) error {
 		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
 	}
 	if len(files) == 1 { // the label file beside the images, found as the window finds it
-		if l := store.FindLabels(files[0]); l != "" {
+		if l := pairfile.FindLabels(files[0]); l != "" {
 			files = append(files, l)
 			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
 		}
@@ -180,10 +181,10 @@ func runCheck(c *cli, args []string) error {
 				_, err := export.ReportAt(out)
 				return err
 			}
-			return store.FileOutput(out)
+			return pairfile.FileOutput(out)
 		}
-		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
-		var locked *store.LockedError
+		claim, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *pairfile.LockedError
 		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
 			who := "another idxlabel"
 			if locked.PID > 0 {
@@ -194,7 +195,7 @@ func runCheck(c *cli, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer claim.Release()
 	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {

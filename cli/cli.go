@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -95,7 +96,7 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 			return c.exit(usagef("%s is not a command, and the GUI opens at most two files (IMAGES [LABELS]); see idxlabel help", args[0]))
 		}
 		for _, a := range args {
-			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
+			if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !pairfile.SavePending(a) {
 				return c.exit(usagef("%s is neither a command nor a file; see idxlabel help", a))
 			}
 		}
@@ -212,28 +213,29 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	return operands, nil
 }
 
-// claimOutputs is store.ClaimOutputs, the one rule of every command-line writer, its
-// *store.OutputError a usage error (exit 2): outputs that are not inputs, folders holding them
-// or each other; nothing in the way that may not be replaced (may: store.FileOutput when nil;
-// exit 1); without force no output that exists (store.ErrExists: exit 1, "use --force"); the
+// claimOutputs is pairfile.ClaimOutputs, the one rule of every command-line writer, its
+// *pairfile.OutputError a usage error (exit 2): outputs that are not inputs, folders holding them
+// or each other; nothing in the way that may not be replaced (may: pairfile.FileOutput when nil;
+// exit 1); without force no output that exists (pairfile.ErrExists: exit 1, "use --force"); the
 // outputs' locks (a pair open for editing elsewhere: exit 1); and, even with force, no output of
 // a pair whose journal holds unsaved edits (exit 1, naming the journal). Every writer calls it
-// before reading its inputs, with its --force flag (forceUsage), writes, then calls release.
-func claimOutputs(inputs, outputs []string, force bool, may store.Replaceable) (release func(), err error) {
-	release, err = store.ClaimOutputs(inputs, outputs, force, may)
-	var oe *store.OutputError
+// before reading its inputs, with its --force flag (forceUsage), writes under the claim, then
+// releases it.
+func claimOutputs(inputs, outputs []string, force bool, may pairfile.Replaceable) (*pairfile.Claim, error) {
+	claim, err := pairfile.ClaimOutputs(inputs, outputs, force, may)
+	var oe *pairfile.OutputError
 	if errors.As(err, &oe) {
 		return nil, usagef("%v", err)
 	}
-	return release, err
+	return claim, err
 }
 
 // forceUsage is the --force flag's usage text for a writer whose outputs are files.
 const forceUsage = "replace OUT if it exists (never a file of a pair open for editing, or whose journal holds unsaved edits)"
 
-// checkOutputs is store.CheckOutputs, its refusal a usage error.
+// checkOutputs is pairfile.CheckOutputs, its refusal a usage error.
 func checkOutputs(inputs, outputs []string) error {
-	if err := store.CheckOutputs(inputs, outputs); err != nil {
+	if err := pairfile.CheckOutputs(inputs, outputs); err != nil {
 		return usagef("%v", err)
 	}
 	return nil

@@ -164,7 +164,7 @@ func writeTestPair(t *testing.T, dir string, imageDims []int, labels []int64, k 
 	return ip, lp
 }
 
-// TestVerifyFollowsThePairRule: verify and the app (store.CheckPair) agree: both open N×1×H×W,
+// TestVerifyFollowsThePairRule: verify and the app (pairfile.CheckPair) agree: both open N×1×H×W,
 // and both take the label −2147483648 as a sample without a label.
 func TestVerifyFollowsThePairRule(t *testing.T) {
 	dir := t.TempDir()

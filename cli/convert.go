@@ -51,11 +51,11 @@ func runConvert(c *cli, args []string) error {
 		return usagef("convert: %s is a %s file: convert FILE IMAGES LABELS writes it as an IDX pair", files[0], f)
 	}
 	in, out := files[0], files[1]
-	release, err := claimOutputs(files[:1], files[1:], *force, nil)
+	claim, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	src, err := idx.OpenFile(in)
 	if err != nil {
 		return err
@@ -82,11 +82,11 @@ func convertDataset(c *cli, in, imagesPath, labelsPath string, fo formatFlags, f
 		return err
 	}
 	namesPath := dataset.NamesFileFor(labelsPath)
-	release, err := claimOutputs([]string{in}, []string{imagesPath, labelsPath, namesPath}, force, nil)
+	claim, err := claimOutputs([]string{in}, []string{imagesPath, labelsPath, namesPath}, force, nil)
 	if err != nil {
 		return err
 	}
-	defer func() { release() }()
+	defer claim.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
@@ -109,7 +109,7 @@ func convertDataset(c *cli, in, imagesPath, labelsPath string, fo formatFlags, f
 	for _, n := range set.Notes {
 		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
 	}
-	if err := writeNewPair(imagesPath, labelsPath, namesPath, set.Images, set.Labels, set.Names, &release); err != nil {
+	if err := writeNewPair(claim, imagesPath, labelsPath, namesPath, set.Images, set.Labels, set.Names); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d from %s (%s)\n", imagesPath, labelsPath, set.N(), set.Images.Dims[2], set.Images.Dims[1], in, set.Format)

@@ -110,11 +110,11 @@ func runApplyErrata(c *cli, args []string) error {
 
 func applyErrata(c *cli, errataFile, images, labels, out string, force bool) error {
 	inputs, outputs := []string{errataFile, images, labels}, []string{out, namesFileFor(out)}
-	release, err := claimOutputs(inputs, outputs, force, nil)
+	claim, err := claimOutputs(inputs, outputs, force, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	names, namesFile := c.findNames(labels)
 	if namesFile != "" {
 		if err := checkOutputs(append(inputs, namesFile), outputs); err != nil {

@@ -58,11 +58,11 @@ func runExport(c *cli, args []string) error {
 			return err
 		}
 	}
-	release, err := claimOutputs(inputs, []string{out}, *force, func(out string) error { return export.CheckOut(out, f) })
+	claim, err := claimOutputs(inputs, []string{out}, *force, func(out string) error { return export.CheckOut(out, f) })
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	var parts []export.Split
 	for k := 0; k < len(inputs); k += 2 {
 		ds, err := c.openRead(inputs[k], inputs[k+1])

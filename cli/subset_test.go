@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // TestSubsetSelections: on a generated float32 pair with N×3 int16 labels, each selection keeps
@@ -89,7 +89,7 @@ func TestSubsetSelections(t *testing.T) {
 			t.Errorf("--map: row %q from %q", r, orig)
 		}
 	}
-	names, _, _ := store.FindClassNames(files[1])
+	names, _, _ := pairfile.FindClassNames(files[1])
 	if fmt.Sprint(names) != "map[0:three 1:one]" {
 		t.Errorf("--map class names %v", names)
 	}

@@ -10,8 +10,8 @@ import (
 	"os/signal"
 	"time"
 
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 	"idxlabel/suspect/activelearn"
 )
 
@@ -69,7 +69,7 @@ func runSuggest(c *cli, args []string) error {
 		return usagef("suggest: --seed must be at least 1")
 	}
 	if len(files) == 1 {
-		if l := store.FindLabels(files[0]); l != "" {
+		if l := pairfile.FindLabels(files[0]); l != "" {
 			files = append(files, l)
 			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
 		}

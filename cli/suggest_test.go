@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // TestSuggestUsageErrors checks the usage errors (exit 2, before any file is read: the files
@@ -107,7 +107,7 @@ func TestSuggestLoop(t *testing.T) {
 	for i, l := range labels {
 		binary.BigEndian.PutUint32(lab.Data[4*i:], uint32(int32(l)))
 	}
-	if err := idx.WriteFile(store.LabelsFileFor(images), lab); err != nil {
+	if err := idx.WriteFile(pairfile.LabelsFileFor(images), lab); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("suggest", images)

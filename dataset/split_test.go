@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // memInput is an Input of n samples whose classes are classOf(i), held in memory (Split reads
@@ -17,7 +17,7 @@ func memInput(n int, classOf func(int) int64) *Input {
 	for i := range n {
 		labels.SetInt(i, classOf(i))
 	}
-	return &Input{Shape: store.Shape{N: n, H: 1, W: 1}, Labels: labels}
+	return &Input{Shape: pairfile.Shape{N: n, H: 1, W: 1}, Labels: labels}
 }
 
 // Over 200 random datasets (1–2,000 samples, 1–30 classes of skewed sizes, unlabelled samples)

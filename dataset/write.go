@@ -14,7 +14,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // Plan is what Write writes: the inputs (concatenated in order, sample g of the plan is sample
@@ -39,7 +39,7 @@ type Written struct {
 	Images, Labels idx.Header
 	NamesFile      string // the class-name file written beside the labels; "" when none
 	// NamesShadowed is the class-name file the app will read for these labels instead of
-	// NamesFile (one store.FindClassNames looks for first, such as EMNIST's
+	// NamesFile (one pairfile.FindClassNames looks for first, such as EMNIST's
 	// "<set>-mapping.txt"); "" when it reads NamesFile or none.
 	NamesShadowed string
 }
@@ -48,8 +48,8 @@ type Written struct {
 type Progress func(file string, done, total int)
 
 // NamesFileFor returns the class-name file Write writes beside an output label file:
-// labels + store.ClassNamesSuffix, where store.FindClassNames finds it.
-func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix }
+// labels + pairfile.ClassNamesSuffix, where pairfile.FindClassNames finds it.
+func NamesFileFor(labels string) string { return labels + pairfile.ClassNamesSuffix }
 
 // Write writes every part of p: each output's images stream from the inputs, read in order to
 // their ends (every input verified in full; an input changed since Open is refused), converted
@@ -57,15 +57,15 @@ func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix
 // relabelled by p.Relabel, in the smallest dtype holding the inputs' dtypes and the new classes
 // (labelType). Every file is written to a temporary name beside its target and read back
 // (images: a CRC-32C of the data; labels: decoded and compared) before any output is put in
-// place; then each pair is put in place as one operation (store.CommitPair) and its class-name
-// file (NamesFileFor, p.Names; removed when p has none) written atomically. The caller holds the
-// outputs' locks (store.LockForWrite) and has refused outputs that must not be replaced. When
+// place; then each pair is put in place as one operation (pairfile.Claim.CommitPair) and its
+// class-name file (NamesFileFor, p.Names; removed when p has none) written atomically, all under
+// claim, the caller's claim of the outputs (pairfile.ClaimOutputs), which it releases. When
 // ctx is cancelled before the outputs are put in place, nothing is replaced, the temporary files
 // are removed and ctx's error is returned. Memory: the output labels, 4 bytes per input sample
 // per part, one record per input; a part not in input order (shuffled) also its images.
 // Errors: those of imageLayout, label files of different column counts, a relabelled class its
 // dtype cannot hold, the input and output files' errors, naming them.
-func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
+func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progress) ([]Written, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -135,7 +135,7 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 	}
 	var out []Written
 	for k, d := range done {
-		if err := store.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
+		if err := claim.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
 			for _, rest := range done[k+1:] {
 				rest.images.Abort()
 				rest.labels.Abort()
@@ -144,14 +144,14 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 		}
 		names := NamesFileFor(d.w.Out.Labels)
 		if len(p.Names) > 0 {
-			if err := store.WriteClassNames(names, p.Names); err != nil {
+			if err := pairfile.WriteClassNames(names, p.Names); err != nil {
 				return out, err
 			}
 			d.w.NamesFile = names
 		} else if err := os.Remove(names); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return out, err
 		}
-		if _, found, _ := store.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
+		if _, found, _ := pairfile.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
 			d.w.NamesShadowed = found
 		}
 		out = append(out, d.w)

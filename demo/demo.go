@@ -29,6 +29,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -168,6 +169,6 @@ func Dataset() (*store.Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	jp := filepath.Join(os.TempDir(), fmt.Sprintf("idxlabel-demo-%d%s", os.Getpid(), store.JournalSuffix))
+	jp := filepath.Join(os.TempDir(), fmt.Sprintf("idxlabel-demo-%d%s", os.Getpid(), pairfile.JournalSuffix))
 	return store.FromArrays(images, labels, nil, jp, store.Options{})
 }

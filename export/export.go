@@ -63,7 +63,7 @@ type Options struct {
 }
 
 // ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
-// atomicfile.ErrExists, the refusal of every writer's rule (store.ClaimOutputs returns it too):
+// atomicfile.ErrExists, the refusal of every writer's rule (pairfile.ClaimOutputs returns it too):
 // its message states the fact; the command line adds its advice (--force), the window asks.
 var ErrExists = atomicfile.ErrExists
 

@@ -143,7 +143,7 @@ func WriteParquet(ctx context.Context, splits []Split, out string, opts Options)
 			card.splits[i].bytes = n
 			done += sp.Set.N
 		}
-		return os.WriteFile(filepath.Join(tmp, "README.md"), []byte(card.text()), 0o644)
+		return writeNew(filepath.Join(tmp, "README.md"), []byte(card.text()))
 	})
 }
 

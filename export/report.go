@@ -8,7 +8,6 @@ import (
 	"image"
 	"image/png"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -135,7 +134,7 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 		if err := png.Encode(&b, img); err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
+		return writeNew(filepath.Join(dir, name), b.Bytes())
 	}
 	for _, k := range r.Kinds {
 		name := ""
@@ -167,7 +166,7 @@ func buildReport(ctx context.Context, dir string, r Report) error {
 	if err := pageTemplate.Execute(&b, page); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+	return writeNew(filepath.Join(dir, "index.html"), b.Bytes())
 }
 
 // safeName keeps letters, digits and '-' of a kind's name for its file name.

@@ -28,6 +28,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -224,9 +225,9 @@ func (s *samples) reserve(n int64, h, w int) error {
 	return nil
 }
 
-// MaxSide is the largest height or width of a sample, in pixels (store.MaxSide's value: the
-// store refuses larger samples).
-const MaxSide = 4096
+// MaxSide is the largest height or width of a sample, in pixels: pairfile's, whose shape checks
+// refuse larger samples.
+const MaxSide = pairfile.MaxSide
 
 // add appends one sample (H·W pixels) and its label.
 func (s *samples) add(px []byte, label int) {

@@ -10,8 +10,6 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
-
-	"idxlabel/store"
 )
 
 // allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
@@ -99,12 +97,5 @@ func TestSkimThrift(t *testing.T) {
 	_, alloc, err := skimThrift([]byte{0x19, 0x3c, 0x00, 0x00, 0x00, 0x00}, nil)
 	if err != nil || alloc != 3*structCost {
 		t.Fatalf("alloc %d, %v", alloc, err)
-	}
-}
-
-// MaxSide is the store's.
-func TestLimitsMatchTheStore(t *testing.T) {
-	if MaxSide != store.MaxSide {
-		t.Fatalf("MaxSide %d, the store's %d", MaxSide, store.MaxSide)
 	}
 }

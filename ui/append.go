@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/dataset"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -32,7 +33,7 @@ func (a *appender) appendDialog() {
 		start: filepath.Dir(images)}, func(path string) { a.run([]string{path}) })
 }
 
-// run appends the pair named by paths (store.ClassifyPair: an image file, a label file, or
+// run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
 // both). The pair is opened read-only (store.Open: checked as a pair, class names found) and
 // its samples taken upright, so a transposed pair (EMNIST) appends upright samples to a
 // dataset stored either way. Its class names join the open dataset's by `idxlabel merge`'s rule
@@ -45,7 +46,7 @@ func (a *appender) run(paths []string) {
 	if c.cannotEdit() {
 		return
 	}
-	images, labels, err := store.ClassifyPair(paths)
+	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
 		a.d.showError(err)
 		return

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // writeTestPair writes n generated h×w samples (sample k all pixels k%256, label k%10) as a
@@ -34,7 +34,7 @@ func writeTestPair(t *testing.T, dir, base string, n, h, w int) (string, string)
 		labels.Data[k] = byte(k % 10)
 	}
 	ip, lp := filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp
@@ -134,7 +134,7 @@ func TestAppendDatasetClassNames(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := writeTestPair(t, dir, "named", 10, 28, 28)
-	if err := store.WriteClassNames(lp+store.ClassNamesSuffix, map[int]string{1: "one", 2: "two"}); err != nil {
+	if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, map[int]string{1: "one", 2: "two"}); err != nil {
 		t.Fatal(err)
 	}
 	w.build.app.run([]string{ip})
@@ -144,7 +144,7 @@ func TestAppendDatasetClassNames(t *testing.T) {
 	}
 	for _, bad := range []map[int]string{{1: "uno"}, {5: "zero"}} {
 		ip, lp := writeTestPair(t, t.TempDir(), "clash", 10, 28, 28)
-		if err := store.WriteClassNames(lp+store.ClassNamesSuffix, bad); err != nil {
+		if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, bad); err != nil {
 			t.Fatal(err)
 		}
 		w.build.app.run([]string{ip})

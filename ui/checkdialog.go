@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // dialog asks for what a check needs: the other set to check leakage against (typed, or picked
@@ -61,13 +61,13 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 }
 
 // otherFiles finds the image and label files of the other set named by path (either file of
-// the pair; its partner is found beside it, store.ClassifyPair), or nil for an empty path.
+// the pair; its partner is found beside it, pairfile.ClassifyPair), or nil for an empty path.
 // Errors: ClassifyPair's (naming the file), or the dataset's own image file (images).
 func otherFiles(path, images string) ([]string, error) {
 	if path == "" {
 		return nil, nil
 	}
-	oi, ol, err := store.ClassifyPair([]string{path})
+	oi, ol, err := pairfile.ClassifyPair([]string{path})
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -102,10 +102,10 @@ func (x *exporter) exportDialog() {
 // run writes the export off the UI thread with a progress bar and Cancel; an existing target
 // is replaced only after asking, and asked about only where export.Write may replace it
 // (anything else in the way is refused by Write and shown as an error). A target that is one of
-// the dataset's own files, or a folder holding them, is refused up front (store.CheckOutputs);
+// the dataset's own files, or a folder holding them, is refused up front (pairfile.CheckOutputs);
 // while it writes, the export holds the locks that guard out as a file of a pair open for
 // editing, and never replaces a file of a pair whose journal holds unsaved edits
-// (store.ClaimOutputs, as export's command line claims them; whether an existing target may be
+// (pairfile.ClaimOutputs, as export's command line claims them; whether an existing target may be
 // replaced is asked above, so the claim does not refuse it for existing).
 func (x *exporter) run(out string, opts export.Options, force bool) {
 	c := x.c
@@ -116,7 +116,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			inputs = append(inputs, p)
 		}
 	}
-	if err := store.CheckOutputs(inputs, []string{out}); err != nil {
+	if err := pairfile.CheckOutputs(inputs, []string{out}); err != nil {
 		x.d.showError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
@@ -132,10 +132,10 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
-		release, err := store.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
+		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
 			err = export.Write(job.ctx, s, out, opts)
-			release()
+			claim.Release()
 		}
 		c.jobs.schedule(func() {
 			c.jobs.finish(job)

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -187,10 +188,10 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 		t.Fatalf("the report says %q", text)
 	}
 	out := t.TempDir()
-	if err := ds.SaveAs(filepath.Join(out, "d-images-idx3-ubyte"), filepath.Join(out, "d-labels-idx1-ubyte"), nil); err != nil {
+	if err := ds.SaveAsContext(context.Background(), filepath.Join(out, "d-images-idx3-ubyte"), filepath.Join(out, "d-labels-idx1-ubyte"), nil); err != nil {
 		t.Fatal(err)
 	}
-	names, _, err := store.FindClassNames(filepath.Join(out, "d-labels-idx1-ubyte"))
+	names, _, err := pairfile.FindClassNames(filepath.Join(out, "d-labels-idx1-ubyte"))
 	if err != nil || fmt.Sprint(names) != fmt.Sprint(tree.Names) {
 		t.Fatalf("saved names %v (%v), want %v", names, err, tree.Names)
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -92,7 +93,7 @@ func (o *opener) newDatasetForm() {
 			}
 		case classesFile:
 			var err error
-			if names, err = store.ReadClassNames(file.Text); err != nil {
+			if names, err = pairfile.ReadClassNames(file.Text); err != nil {
 				o.d.showError(err)
 				return
 			}
@@ -113,7 +114,7 @@ func (o *opener) newDatasetForm() {
 // newUnsaved makes an empty dataset of h×w samples with classes and names, journaled in the
 // per-user unsaved folder until its first save; on failure it shows why and returns nil.
 func (o *opener) newUnsaved(h, w int, classes []int, names map[int]string) *store.Dataset {
-	journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
+	journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+pairfile.JournalSuffix)
 	ds, err := store.New(h, w, classes, names, journal)
 	if err != nil {
 		o.d.showError(err)
@@ -145,7 +146,7 @@ func enable(o fyne.Disableable, on bool) {
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
 // unsaved folder) and offers to restore the newest.
 func (o *opener) offerUnsavedRecovery() {
-	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+store.JournalSuffix))
+	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+pairfile.JournalSuffix))
 	if len(paths) == 0 {
 		return
 	}

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -40,12 +41,12 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	waitFor(t, func() bool { return !w.jobs.busy() })
 	// The quit closes the dataset once the jobs' goroutines have ended (jobs.stopThen): its
 	// lock goes then.
-	waitFor(t, func() bool { _, err := os.Stat(lp + store.LockSuffix); return os.IsNotExist(err) })
+	waitFor(t, func() bool { _, err := os.Stat(lp + pairfile.LockSuffix); return os.IsNotExist(err) })
 	if ds.Dirty() || w.win.Canvas().Overlays().Top() != nil {
 		t.Fatalf("after the save: dirty %v, a dialog open %v", ds.Dirty(), w.win.Canvas().Overlays().Top() != nil)
 	}
 	// The quit ran: the dataset is closed, so the saved pair's lock is released.
-	if _, err := os.Stat(lp + store.LockSuffix); !os.IsNotExist(err) {
+	if _, err := os.Stat(lp + pairfile.LockSuffix); !os.IsNotExist(err) {
 		t.Fatalf("the saved pair is still locked after the quit: %v", err)
 	}
 	if err := ds.Relabel([]int{1}, 3); err != store.ErrClosed {

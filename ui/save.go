@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -204,7 +205,7 @@ func (s *saver) saveAsThen(then func()) {
 	update := func() {
 		if !labelTyped {
 			setting = true
-			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
+			labelName.SetText(filepath.Base(pairfile.LabelsFileFor(imagesName())))
 			setting = false
 		}
 		i, l := paths()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/scancache"
@@ -24,7 +25,7 @@ func demoPair(t *testing.T) (string, string) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "d-images-idx3-ubyte"), filepath.Join(dir, "d-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp

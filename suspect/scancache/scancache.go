@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"math"
 	"math/bits"
+	"os"
 	"slices"
 	"strconv"
 
@@ -147,7 +148,7 @@ func Store(path string, key Key, e *Entry) error {
 	if len(e.Features) != n*cnn.Features {
 		return fmt.Errorf("%s: %d features for %d samples", path, len(e.Features), n)
 	}
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 		bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
 		b := make([]byte, 0, headerSize)
@@ -203,7 +204,7 @@ func LoadFor(path string, pixels Digest, n int) (*Entry, error) {
 // load is Load and LoadFor: match says whether the header (headerSize bytes, of this layout)
 // is the entry wanted.
 func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
-	f, fi, err := atomicfile.OpenRegular(path)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrMiss
 	}
