@@ -66,7 +66,7 @@ options:
                    the other set for leak (same image size, not IMAGES itself); LABELS2, when
                    it follows and is a label file (1-D, or N×K with K ≤ 16), labels the other
                    copies in the report
-  --top N          rows per kind, most severe first (default 100; at least 1)
+  --top N|all      rows per kind, most severe first (default 100; at least 1, or all)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
                    and with the label kind the confusion matrix and the 2-D map),
@@ -120,7 +120,8 @@ func runCheck(c *cli, args []string) error {
 	}
 	fs := c.flags("check")
 	kinds := fs.String("kinds", "", "")
-	top := fs.Int("top", 100, "")
+	top := topFlag(100)
+	fs.Var(&top, "top", "")
 	reportDir := fs.String("report", "", "")
 	confusionOut := fs.String("confusion", "", "")
 	mapOut := fs.String("map", "", "")
@@ -150,7 +151,7 @@ func runCheck(c *cli, args []string) error {
 			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
 		}
 	}
-	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs, *seeds)
+	opts, err := checkOptions(fs, *kinds, int(top), *threshold, *folds, *epochs, *seeds)
 	if err != nil {
 		return err
 	}
@@ -337,8 +338,6 @@ func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, fo
 		opts.Kinds = k
 	}
 	switch {
-	case top < 1:
-		return opts, usagef("check: --top must be at least 1, not %d", top)
 	case !(threshold > 0 && threshold <= 1):
 		return opts, usagef("check: --threshold must be above 0 and at most 1, not %v", threshold)
 	case folds < 2:

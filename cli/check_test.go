@@ -20,7 +20,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--top", "0"}, "--top must be at least 1, not 0"},
+		{[]string{"--top", "0"}, `invalid value "0" for flag -top: expected a count of 1 or more, or all`},
 		{[]string{"--kinds", "label,typo"}, `unknown kind "typo"`},
 		{[]string{"--kinds", "label,label"}, `kind "label" is listed twice`},
 		{[]string{"--kinds", "leak"}, "the leak kind needs --against IMAGES2"},

@@ -19,7 +19,8 @@ func TestSuspectsUsageErrors(t *testing.T) {
 		{[]string{"--k", "0"}, "--k must be at least 1, not 0"},
 		{[]string{"--k", "-3"}, "--k must be at least 1, not -3"},
 		{[]string{"--folds", "1"}, "--folds must be at least 2, not 1"},
-		{[]string{"--top", "-1"}, "--top must be 0 (all) or more, not -1"},
+		{[]string{"--top", "-1"}, "expected a count of 1 or more, or all"},
+		{[]string{"--top", "0"}, "expected a count of 1 or more, or all"},
 		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
 		{[]string{"--method", "svm"}, `--method must be cnn or knn, not "svm"`},
 		{[]string{"--seed", "-1"}, "invalid value"},
@@ -40,7 +41,7 @@ func TestSuspectsUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.flags, code, errOut, c.want)
 		}
 	}
-	if code, _, errOut := runCLI("suspects", "/nonexistent/i", "/nonexistent/l", "--method", "knn", "--top", "0"); code != 1 {
+	if code, _, errOut := runCLI("suspects", "/nonexistent/i", "/nonexistent/l", "--method", "knn", "--top", "all"); code != 1 {
 		t.Errorf("valid options: exit %d (%q), want 1 for the missing files", code, errOut)
 	}
 }
