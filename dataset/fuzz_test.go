@@ -100,7 +100,9 @@ func FuzzBuild(f *testing.F) {
 		os.WriteFile(in.Images, images, 0o644)
 		os.WriteFile(in.Labels, labels, 0o644)
 		before := entries(t, dir)
-		o := func(tag string) Pair { return Pair{filepath.Join(dir, tag+"-images"), filepath.Join(dir, tag+"-labels")} }
+		o := func(tag string) Pair {
+			return Pair{filepath.Join(dir, tag+"-images"), filepath.Join(dir, tag+"-labels")}
+		}
 		var ins, outs []Pair
 		var plan func([]*Input) (*Plan, error)
 		switch op % 3 {
