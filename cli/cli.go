@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"idxlabel/idx"
 	"idxlabel/store"
@@ -46,6 +47,10 @@ var commands = []command{
 type cli struct {
 	stdout, stderr io.Writer
 	cmd            command // the sub-command running
+	// now is the clock of progress lines, and progressAfter how long work runs before one shows
+	// (progressLine): time.Now and progressAfter in Run.
+	now           func() time.Time
+	progressAfter time.Duration
 }
 
 // usageError is a mistake in the command line itself: it exits with status 2.
@@ -60,14 +65,19 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // but one or two files (IMAGES [LABELS]), or none at all, open the GUI: Run calls gui with them,
 // and its error is reported like a sub-command's.
 func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error) int {
-	c := &cli{stdout: stdout, stderr: stderr}
+	c := &cli{stdout: stdout, stderr: stderr, now: time.Now, progressAfter: progressAfter}
+	return c.run(args, gui)
+}
+
+// run is Run with c's streams and clock.
+func (c *cli) run(args []string, gui func(args []string) error) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
-			c.usage(stdout)
+			c.usage(c.stdout)
 			return 0
 		case "-version", "--version":
-			fmt.Fprintln(stdout, versionLine())
+			fmt.Fprintln(c.stdout, versionLine())
 			return 0
 		}
 	}
@@ -83,7 +93,7 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 			}
 		}
 		if strings.HasPrefix(args[0], "-") {
-			c.usage(stderr)
+			c.usage(c.stderr)
 			return c.exit(usagef("unknown option %s", args[0]))
 		}
 		// Only files open the GUI: anything else is a misspelled command, not a file to try.

@@ -16,11 +16,18 @@ import (
 	"idxlabel/idx"
 )
 
+// runCLI runs one invocation as Run does, except that no progress line ever shows (progressLine:
+// noProgress), so that what a command prints does not depend on how long it took on a loaded
+// machine; TestProgressLine tests the lines themselves with a clock of its own.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(args, &o, &e, noGUI)
+	c := &cli{stdout: &o, stderr: &e, now: time.Now, progressAfter: noProgress}
+	code = c.run(args, noGUI)
 	return code, o.String(), e.String()
 }
+
+// noProgress is a progressAfter that no work reaches.
+const noProgress = time.Duration(math.MaxInt64)
 
 // errGUI is what noGUI returns: the command line asked for the GUI.
 var errGUI = errors.New("the GUI would open")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"idxlabel/export"
 )
@@ -16,7 +15,7 @@ import (
 // are, every sample included. An existing OUT is replaced only with --force (claimOutputs' rule),
 // and then only a regular file (csv, npz) or an earlier PNG export (png), export.Write's rule;
 // anything else at OUT exits 1 untouched. Progress goes to
-// stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind. What an
+// stderr for exports that take over c.progressAfter (progressLine); Ctrl+C cancels and leaves nothing behind. What an
 // earlier export of OUT killed midway left is finished, rolled back or removed first, each said
 // on stderr (export.Write).
 func runExport(c *cli, args []string) error {
@@ -49,19 +48,11 @@ func runExport(c *cli, args []string) error {
 	s := ds.Snapshot()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start := time.Now()
+	bar := c.progress()
 	opts := export.Options{Format: export.Format(*format), ClassNames: *classes == "names", Force: *force,
-		Progress: func(done, total int) {
-			if time.Since(start) > time.Second {
-				fmt.Fprintf(c.stderr, "\rexport: %d of %d samples", done, total)
-			}
-		},
-		Notice: func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
-	if err := export.Write(ctx, s, files[2], opts); err != nil {
-		return err
-	}
-	if time.Since(start) > time.Second {
-		fmt.Fprintln(c.stderr)
-	}
-	return nil
+		Progress: func(done, total int) { bar.show(done == total, "export: %d of %d samples", done, total) },
+		Notice:   func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
+	err = export.Write(ctx, s, files[2], opts)
+	bar.end()
+	return err
 }
