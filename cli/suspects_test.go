@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 )
 
@@ -51,13 +50,13 @@ func TestSuspectsUsageErrors(t *testing.T) {
 // in package suspect): the same CSV header, --top rows with file indices, progress per seed,
 // fold and epoch and a summary on stderr.
 func TestSuspectsCSV(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 600
+	images, labels := digits(t, n)
 	dir := t.TempDir()
 	sub, _ := idx.New(idx.UByte, n, 28, 28)
-	copy(sub.Data, images.Data[:n*784])
+	copy(sub.Data, images)
 	lab, _ := idx.New(idx.UByte, n)
-	copy(lab.Data, labels.Data[:n])
+	copy(lab.Data, labels)
 	lab.Data[3] = (lab.Data[3] + 5) % 10
 	ip, lp := filepath.Join(dir, "images"), filepath.Join(dir, "labels")
 	if err := idx.WriteFile(ip, sub); err != nil {

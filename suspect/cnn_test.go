@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
@@ -198,7 +199,7 @@ func TestScanCNNFindsPlantedErrors(t *testing.T) {
 
 // TestScanCNNErrorsAndCancel checks the refusals and that a cancelled scan stops.
 func TestScanCNNErrorsAndCancel(t *testing.T) {
-	d := mnistData(t, 200)
+	d := digits.Set(t, 200) // generated: a test of the errors runs without the real files
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ScanCNN(ctx, d, quickCNN, nil); err != context.Canceled {

@@ -2,6 +2,7 @@ package suspect
 
 import (
 	"context"
+	"idxlabel/fixture/digits"
 	"idxlabel/sample"
 	"math/rand/v2"
 	"testing"
@@ -89,7 +90,7 @@ func TestScanFindsPlantedErrors(t *testing.T) {
 
 // TestScanCancelAndErrors: a cancelled scan stops; a 1-sample scan is refused.
 func TestScanCancelAndErrors(t *testing.T) {
-	d := mnistData(t, 2000)
+	d := digits.Set(t, 200) // generated: a test of the errors runs without the real files
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Scan(ctx, d, Options{}, nil); err != context.Canceled {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/sample"
@@ -118,12 +119,10 @@ func TestRunFindsPlanted(t *testing.T) {
 // TestRunWithoutLabels: images alone run the outliers (pixels only) and duplicates; asking for
 // labels or a leak that cannot be done is an error; Top bounds the lists; a cancelled run stops.
 func TestRunWithoutLabels(t *testing.T) {
-	images, _ := mnisttest.Load(t)
-	ls := make([]int, 3000)
-	for i := range ls {
-		ls[i] = sample.NoLabel
+	d := digits.Set(t, 1000) // generated: the errors and Top run without the real files
+	for i := range d.Labels {
+		d.Labels[i] = sample.NoLabel
 	}
-	d := sample.Set{N: 3000, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
 	ctx := context.Background()
 	res, err := Run(ctx, d, nil, Options{Top: 7}, nil, nil)
 	if err != nil {

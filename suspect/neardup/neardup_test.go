@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
@@ -267,13 +268,13 @@ func jitter(rng *rand.Rand, src []byte) []byte {
 
 // TestErrorsAndCancel: descriptors of another set, images of another size, a cancelled search.
 func TestErrorsAndCancel(t *testing.T) {
-	images, _ := mnisttest.Load(t)
-	d := data(images, 3000)
+	images, _ := digits.Load(t, 1000) // generated: a test of the errors runs without the real files
+	d := data(images, 1000)
 	ctx := context.Background()
 	b, _ := FitBasis(ctx, d, 1)
 	desc, _ := b.Describe(ctx, d, 0, nil)
-	if _, err := Within(ctx, data(images, 2000), desc, Options{}); err == nil {
-		t.Error("descriptors of 3,000 samples accepted for 2,000")
+	if _, err := Within(ctx, data(images, 800), desc, Options{}); err == nil {
+		t.Error("descriptors of 1,000 samples accepted for 800")
 	}
 	small := sample.Set{N: 10, H: 14, W: 14, Pixels: func(i int) []byte { return images.Data[i*196 : (i+1)*196] }}
 	if _, err := b.Describe(ctx, small, 0, nil); err == nil {
