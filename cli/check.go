@@ -222,7 +222,7 @@ func runCheck(c *cli, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts.ScanCNN = cachedScan(c.stderr, files[0], !*noCache)
+	opts.ScanCNN = cachedScan(c.stderr, files[0], !*noCache, "label: ")
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
 	}
@@ -379,25 +379,26 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	return c.openRead(files[0], labels)
 }
 
-// cachedScan returns the CNN scan check runs: through the scan cache beside images
-// (scancache.Scanner: read unless read is false, written after a scan), saying on w where the
-// scan came from, about how long a scan that runs will take (suspect.EstimateCNN at the rate
-// suspect.CalibrateCNN measures, in about 0.3 s), and why the cache was not used or not written.
-func cachedScan(w io.Writer, images string, read bool) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
+// cachedScan returns the CNN scan check and suspects run: through the scan cache beside images
+// (scancache.Scanner: read unless read is false, written after a scan), saying on w, each line
+// after "idxlabel: " and prefix, where the scan came from, about how long a scan that runs will
+// take (suspect.EstimateCNN at the rate suspect.CalibrateCNN measures, in about 0.3 s), and why
+// the cache was not used or not written.
+func cachedScan(w io.Writer, images string, read bool, prefix string) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
 	sc := scancache.Scanner{Path: images + scancache.Suffix, Read: read, Write: true,
-		Note: func(text string) { fmt.Fprintf(w, "idxlabel: label: %s\n", text) },
+		Note: func(text string) { fmt.Fprintf(w, "idxlabel: %s%s\n", prefix, text) },
 		Starting: func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
 			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
-				fmt.Fprintf(w, "idxlabel: label: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
-					d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
+				fmt.Fprintf(w, "idxlabel: %sCNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
+					prefix, d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
 			}
 		}}
 	return func(ctx context.Context, d sample.Set, opts suspect.CNNOptions, progress func(suspect.Progress)) (*suspect.CNNResult, error) {
 		start := time.Now()
 		res, out, err := sc.Scan(ctx, d, opts, progress)
 		if err == nil && out.Cached {
-			fmt.Fprintf(w, "idxlabel: label: CNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
-				sc.Path, time.Since(start).Seconds())
+			fmt.Fprintf(w, "idxlabel: %sCNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
+				prefix, sc.Path, time.Since(start).Seconds())
 		}
 		return res, err
 	}

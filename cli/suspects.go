@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"idxlabel/suspect"
+	"idxlabel/suspect/scancache"
 )
 
 // runSuspects ranks the samples of a pair by how likely their label is wrong and prints CSV,
@@ -18,7 +19,9 @@ import (
 // out-of-fold probabilities of cross-validated CNNs (suspect.ScanCNN: --seeds cross-validations
 // of --folds folds, blended with a vote of each sample's neighbours in the networks' features),
 // printing its progress per seed, fold and epoch on stderr; --method knn by the labels of the
-// k nearest neighbours (suspect.Scan, seconds). A summary goes to stderr. Interrupt (Ctrl+C)
+// k nearest neighbours (suspect.Scan, seconds). The CNN scan goes through the scan cache beside
+// IMAGES as check's does (cachedScan: the same key, --no-cache). A summary goes to stderr.
+// Interrupt (Ctrl+C)
 // cancels the scan. Near-duplicates are `idxlabel check --kinds duplicate`'s: --duplicates says
 // so.
 func runSuspects(c *cli, args []string) error {
@@ -32,6 +35,7 @@ func runSuspects(c *cli, args []string) error {
 	folds := fs.Int("folds", 3, "cnn: cross-validation folds (2–50)")
 	seeds := fs.Int("seeds", 2, "cnn: cross-validations averaged, each dealing its own folds (1–10; each costs a scan)")
 	epochs := fs.Int("epochs", 0, "cnn: epochs per fold (default: 14 up to about 26,000 samples, fewer above: 6 for 60,000)")
+	noCache := fs.Bool("no-cache", false, "cnn: scan even when IMAGES"+scancache.Suffix+" holds a scan of these pixels with these settings (as check --no-cache); without it that scan is used, scored against the labels as they are now, and a scan that ran is kept there")
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
@@ -64,7 +68,8 @@ func runSuspects(c *cli, args []string) error {
 		return nil
 	}
 	var last [2]int
-	res, err := suspect.ScanCNN(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
+	scan := cachedScan(c.stderr, files[0], !*noCache, "")
+	res, err := scan(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
 		if at := [2]int{p.Fold, p.Epoch}; at != last {
 			last = at
 			// p.Fold counts the fold models of every seed: seed 1's folds, then seed 2's.

@@ -83,3 +83,27 @@ func TestSuspectsCSV(t *testing.T) {
 		}
 	}
 }
+
+// suspects keeps its CNN scan beside the images and reads it back as check does: a second run
+// says so and prints the same CSV; --no-cache scans again. Before, every run scanned.
+func TestSuspectsScanCache(t *testing.T) {
+	const n = 300
+	images, labels := digits(t, n)
+	ip, lp := writePair(t, t.TempDir(), "set", images, labels, n, 28, 28)
+	args := []string{"suspects", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "all", ip, lp}
+	code, first, errOut := runCLI(args...)
+	if code != 0 || !strings.Contains(errOut, "CNN scan of 300 samples: about ") {
+		t.Fatalf("first run: exit %d, stderr %q", code, errOut)
+	}
+	code, again, errOut := runCLI(args...)
+	if code != 0 || !strings.Contains(errOut, "CNN scan read from "+ip+".idxlabel-scan") || strings.Contains(errOut, "epoch") {
+		t.Fatalf("second run: exit %d, stderr %q", code, errOut)
+	}
+	if again != first {
+		t.Errorf("the cached scan's CSV differs:\n%s\nscanned:\n%s", again, first)
+	}
+	code, _, errOut = runCLI(append([]string{"suspects", "--no-cache"}, args[1:]...)...)
+	if code != 0 || strings.Contains(errOut, "read from") || !strings.Contains(errOut, "epoch 1/1") {
+		t.Fatalf("--no-cache: exit %d, stderr %q", code, errOut)
+	}
+}
