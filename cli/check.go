@@ -222,7 +222,7 @@ func runCheck(c *cli, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts.ScanCNN = cachedScan(c.stderr, files[0], !*noCache, "label: ")
+	opts.ScanCNN = cachedScan(c.stderr, files[0], !*noCache)
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
 	}
@@ -380,25 +380,24 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 }
 
 // cachedScan returns the CNN scan check and suspects run: through the scan cache beside images
-// (scancache.Scanner: read unless read is false, written after a scan), saying on w, each line
-// after "idxlabel: " and prefix, where the scan came from, about how long a scan that runs will
-// take (suspect.EstimateCNN at the rate suspect.CalibrateCNN measures, in about 0.3 s), and why
-// the cache was not used or not written.
-func cachedScan(w io.Writer, images string, read bool, prefix string) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
+// (scancache.Scanner: read unless read is false, written after a scan), saying on w where the
+// scan came from, about how long a scan that runs will take (suspect.EstimateCNN at the rate
+// suspect.CalibrateCNN measures, in about 0.3 s), and why the cache was not used or not written.
+func cachedScan(w io.Writer, images string, read bool) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
 	sc := scancache.Scanner{Path: images + scancache.Suffix, Read: read, Write: true,
-		Note: func(text string) { fmt.Fprintf(w, "idxlabel: %s%s\n", prefix, text) },
+		Note: func(text string) { fmt.Fprintf(w, "idxlabel: %s\n", text) },
 		Starting: func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
 			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
-				fmt.Fprintf(w, "idxlabel: %sCNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
-					prefix, d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
+				fmt.Fprintf(w, "idxlabel: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
+					d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
 			}
 		}}
 	return func(ctx context.Context, d sample.Set, opts suspect.CNNOptions, progress func(suspect.Progress)) (*suspect.CNNResult, error) {
 		start := time.Now()
 		res, out, err := sc.Scan(ctx, d, opts, progress)
 		if err == nil && out.Cached {
-			fmt.Fprintf(w, "idxlabel: %sCNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
-				prefix, sc.Path, time.Since(start).Seconds())
+			fmt.Fprintf(w, "idxlabel: CNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
+				sc.Path, time.Since(start).Seconds())
 		}
 		return res, err
 	}
@@ -421,16 +420,42 @@ func checkProgress(w io.Writer) func(check.Progress) {
 		if p.CNN != nil {
 			if s := int(20 * p.Done); s != step && s > 0 { // below 5% done, the estimate said before it stands
 				step = s
-				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
+				fmt.Fprintf(w, "idxlabel: CNN scan (for label errors and outliers) %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
 					100*p.Done, p.CNN.Fold, p.CNN.Folds, p.CNN.Epoch, p.CNN.Epochs, p.CNN.Left.Round(time.Second))
 			}
 			return
 		}
 		if at := string(p.Kind) + ": " + p.Stage; at != last {
 			last = at
-			fmt.Fprintf(w, "idxlabel: %s\n", at)
+			fmt.Fprintf(w, "idxlabel: %s\n", stageText(p.Kind, p.Stage))
 		}
 	}
+}
+
+// stageText says in words what a stage of the check does (check.Progress's Kind and Stage):
+// "duplicates: finding each image's nearest images (the candidate copies)". A stage it does not
+// know is said by its name.
+func stageText(k check.Kind, stage string) string {
+	kind := map[check.Kind]string{check.Label: "label errors", check.Outlier: "outliers", check.Duplicate: "duplicates", check.Leak: "leaks"}[k]
+	if kind == "" {
+		kind = string(k)
+	}
+	what := map[string]string{
+		"describe":    "describing every image by its pixels (shift-tolerant descriptors)",
+		"index":       "indexing the descriptors for the nearest-neighbour search",
+		"candidates":  "finding each image's nearest images (the candidate copies)",
+		"verify":      "comparing each candidate pair pixel by pixel at its best alignment",
+		"statistics":  "measuring each image's pixel statistics against its nearest images",
+		"embedding 1": "comparing each image with its nearest images by pixel descriptors",
+		"embedding 2": "comparing each image with its nearest images by the CNN's features",
+	}[stage]
+	if k == check.Leak && stage == "describe" {
+		what = "describing every image of the other set by its pixels"
+	}
+	if what == "" {
+		what = stage
+	}
+	return kind + ": " + what
 }
 
 // writeCheckCSV prints the findings as CSV (kind,index,other,label,suggested,score) with file

@@ -9,6 +9,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/sample"
+	"idxlabel/suspect/check"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
@@ -142,7 +143,7 @@ func TestCheckCSV(t *testing.T) {
 	if !has("outlier", "outlier,701,,") {
 		t.Errorf("the blank image 701 is not among the top 4 outliers:\n%s", out)
 	}
-	for _, want := range []string{"duplicate: candidates", "CNN scan", "outlier: statistics", "checked 800 samples"} {
+	for _, want := range []string{"duplicates: finding each image's nearest images", "CNN scan", "outliers: measuring each image's pixel statistics", "checked 800 samples"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
@@ -254,6 +255,21 @@ func TestCheckViewsNeedLabelledSamples(t *testing.T) {
 		}
 		if after, _ := os.ReadDir(dir); len(after) != len(before) {
 			t.Errorf("%s left %v", flag, after)
+		}
+	}
+}
+
+// check says in words what each stage does, not its bare name ("idxlabel: duplicate: describe"
+// before): every stage the scans report (neardup's, outlier's, the leak's description).
+func TestCheckStagesInWords(t *testing.T) {
+	for _, s := range []struct {
+		kind  check.Kind
+		stage string
+	}{{check.Duplicate, "describe"}, {check.Leak, "describe"}, {check.Duplicate, "index"}, {check.Leak, "candidates"},
+		{check.Duplicate, "verify"}, {check.Outlier, "statistics"}, {check.Outlier, "embedding 1"}, {check.Outlier, "embedding 2"}} {
+		got := stageText(s.kind, s.stage)
+		if strings.HasSuffix(got, ": "+s.stage) || strings.HasPrefix(got, string(s.kind)+":") || len(strings.Fields(got)) < 5 {
+			t.Errorf("%s %s: %q", s.kind, s.stage, got)
 		}
 	}
 }

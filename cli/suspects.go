@@ -68,7 +68,7 @@ func runSuspects(c *cli, args []string) error {
 		return nil
 	}
 	var last [2]int
-	scan := cachedScan(c.stderr, files[0], !*noCache, "")
+	scan := cachedScan(c.stderr, files[0], !*noCache)
 	res, err := scan(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
 		if at := [2]int{p.Fold, p.Epoch}; at != last {
 			last = at
