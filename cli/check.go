@@ -132,18 +132,9 @@ func runCheck(c *cli, args []string) error {
 	epochs := fs.Int("epochs", 0, "")
 	force := fs.Bool("force", false, "")
 	noCache := fs.Bool("no-cache", false, "")
-	help := fs.Bool("help", false, "")
-	fs.BoolVar(help, "h", false, "")
-	files, err := c.parse(fs, args, 0, 2)
+	files, err := c.parseHelp(fs, args, 1, 2, checkHelp)
 	if err != nil {
 		return err
-	}
-	if *help {
-		fmt.Fprint(c.stdout, checkHelp)
-		return nil
-	}
-	if len(files) == 0 {
-		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
 	}
 	if len(files) == 1 { // the label file beside the images, found as the window finds it
 		if l := store.FindLabels(files[0]); l != "" {

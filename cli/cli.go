@@ -191,15 +191,27 @@ func (c *cli) flags(name string) *flag.FlagSet {
 // parse parses options anywhere among the arguments (flag alone stops at the first operand) and
 // returns the operands, checking there are between min and max of them (max < 0: no limit).
 // The first "--" ends the options: every argument after it is an operand, even one that starts
-// with "-" (POSIX's utility syntax guideline 10).
+// with "-" (POSIX's utility syntax guideline 10). -h, -help and --help print the command's usage
+// (commandUsage) on stdout and return errHelpShown.
 func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
+	return c.parseHelp(fs, args, min, max, "")
+}
+
+// parseHelp is parse for a command with a help text of its own (help, when not ""): -h, -help
+// and --help print help instead of the options' list, and a wrong number of operands is a usage
+// error that points to --help.
+func (c *cli) parseHelp(fs *flag.FlagSet, args []string, min, max int, help string) ([]string, error) {
 	var operands, after []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, after = args[:i], args[i+1:]
 	}
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			c.commandUsage(c.stdout, fs)
+			if help != "" {
+				fmt.Fprint(c.stdout, help)
+			} else {
+				c.commandUsage(c.stdout, fs)
+			}
 			return nil, errHelpShown
 		} else if err != nil {
 			return nil, usagef("%s: %v", fs.Name(), err)
@@ -213,7 +225,11 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	}
 	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
-		return nil, usagef("usage: idxlabel %s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args))
+		more := ""
+		if help != "" {
+			more = fmt.Sprintf(" (idxlabel %s --help explains)", c.cmd.name)
+		}
+		return nil, usagef("usage: idxlabel %s%s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args), more)
 	}
 	return operands, nil
 }
