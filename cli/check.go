@@ -244,7 +244,7 @@ func runCheck(c *cli, args []string) error {
 		}
 		r, err := report.Build(in)
 		if err == nil {
-			err = export.WriteReport(ctx, *reportDir, r)
+			err = report.Write(ctx, *reportDir, r)
 		}
 		if err != nil {
 			return err

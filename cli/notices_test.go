@@ -64,7 +64,7 @@ func TestCheckAgainstItself(t *testing.T) {
 	}
 }
 
-// A --report folder that WriteReport would refuse (here a folder of other files) is refused
+// A --report folder that report.Write would refuse (here a folder of other files) is refused
 // before the check runs, and no other output is replaced: it used to be found only after the
 // scan, with --confusion already replaced.
 func TestCheckReportInTheWayRefusedFirst(t *testing.T) {
