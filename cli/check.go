@@ -440,9 +440,6 @@ func stageText(k check.Kind, stage string) string {
 		"embedding 1": "comparing each image with its nearest images by pixel descriptors",
 		"embedding 2": "comparing each image with its nearest images by the CNN's features",
 	}[stage]
-	if k == check.Leak && stage == "describe" {
-		what = "describing every image of the other set by its pixels"
-	}
 	if what == "" {
 		what = stage
 	}
