@@ -47,6 +47,12 @@ test: deps lint build
 	scripts/buildui.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 
+# The quick inner loop: go test -short leaves out the tests that take more than a couple of
+# seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.
+.PHONY: test-short
+test-short:
+	$(GO) test $(TAGS) -short ./...
+
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
 
