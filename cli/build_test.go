@@ -210,6 +210,9 @@ func TestMergeClassNames(t *testing.T) {
 // TestMergeRealMNIST: t10k then train, every row of both in order (real files; skipped when
 // ../shared is absent).
 func TestMergeRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "all-images-idx3-ubyte.gz"), filepath.Join(dir, "all-labels-idx1-ubyte.gz")

@@ -80,6 +80,9 @@ func writePair(t *testing.T, dir, name string, px []byte, labels []byte, n, h, w
 // the CSV's header, its kinds in order, file indices, the planted pairs, --top, the report
 // folder, and an other set of another size as a usage error.
 func TestCheckCSV(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	all, allLabels := digits(t, 1100)
 	const n = 800
 	dir := t.TempDir()

@@ -15,6 +15,9 @@ import (
 // TestLeadingEigenvectors checks the subspace iteration against a full eigendecomposition of
 // the covariance of real MNIST: the 50 axes found capture the variance of the true 50.
 func TestLeadingEigenvectors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	const m, dim = 2000, 784
 	x := make([]float64, m*dim)
@@ -59,6 +62,9 @@ func TestLeadingEigenvectors(t *testing.T) {
 // TestScanFindsPlantedErrors relabels 1% of t10k at random and checks that the scan ranks most
 // of them in its top 2%, with the right suggestion.
 func TestScanFindsPlantedErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	rng := rand.New(rand.NewPCG(5, 5))
 	planted := map[int]int{}

@@ -13,6 +13,9 @@ import (
 // TestRescore: a scan's probabilities scored against its own labels give its verdicts; a
 // relabelled sample is scored against its new label; a label the scan never saw is ErrNewClass.
 func TestRescore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	const n = 600
 	d := digits.Set(t, n) // generated: the scan cache rests on this, so it runs without the real files
 	lab := d.Labels

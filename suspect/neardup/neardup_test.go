@@ -130,6 +130,9 @@ func TestWithinFindsPlantedCopies(t *testing.T) {
 // training set (60,000 samples: the approximate index), and that few natural pairs reach the
 // threshold (5 measured).
 func TestAcrossFindsLeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	test, labels := mnisttest.Load(t)
 	train, trainLabels := mnisttest.LoadTrain(t)
 	p := planted.Plant(rand.New(rand.NewPCG(32, 8)), test.Data, labels.Data, 10000, train.Data, trainLabels.Data, 60000, planted.Plan{Leaks: 40})
@@ -268,6 +271,9 @@ func jitter(rng *rand.Rand, src []byte) []byte {
 
 // TestErrorsAndCancel: descriptors of another set, images of another size, a cancelled search.
 func TestErrorsAndCancel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	images, _ := digits.Load(t, 1000) // generated: a test of the errors runs without the real files
 	d := data(images, 1000)
 	ctx := context.Background()
