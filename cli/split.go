@@ -23,7 +23,10 @@ func seedFlag(fs *flag.FlagSet) *uint64 {
 // the seed, per class with --stratify (each class within one sample of the fraction;
 // unlabelled samples a class of their own), whole groups with --group-column K (the label
 // column naming a sample's group, QMNIST's writer in column 2), in input order unless
-// --shuffle. The outputs are written as buildRun writes them.
+// --shuffle. It prints each part's size and, with --stratify or --group-column, each class's
+// share of the test part (classShares). A split the samples cannot give as asked (a part
+// empty, whole groups far from the count: dataset.SplitError) exits 1 saying why; a count of 0
+// is a usage error like a negative one. The outputs are written as buildRun writes them.
 func runSplit(c *cli, args []string) error {
 	fs := c.flags("split")
 	test := fs.Float64("test", 0.2, "the share of samples in the test part, between 0 and 1")

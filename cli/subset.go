@@ -14,7 +14,8 @@ import (
 // class (--classes, numbers or names), a count per class drawn by the seed (--per-class; a class
 // with fewer keeps all and says so on stderr), a total (--max), an index file (--indices) or all
 // but one (--exclude), relabelled on the way (--map OLD:NEW,...) and in a random order with
-// --shuffle. The outputs are written as buildRun writes them.
+// --shuffle. --per-class and --max take a count of 1 or more (left out: no limit). The
+// outputs are written as buildRun writes them.
 func runSubset(c *cli, args []string) error {
 	fs := c.flags("subset")
 	classes := fs.String("classes", "", "keep only these classes: numbers or class names, comma-separated (3,8 or cat,dog)")

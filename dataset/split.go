@@ -29,8 +29,9 @@ type SplitOptions struct {
 // near the fraction, not within one sample. The class names go to both parts. Errors: a
 // fraction outside (0, 1), a count outside 0…N, a group column the labels do not have; a
 // *SplitError when the parts cannot be what was asked: either part would be empty (0 samples
-// in all, a fraction that rounds to 0 or N, a count of 0 or N), or whole groups give a test
-// part far from the count asked (more than half of it, or at least 2 samples, away).
+// in all, a fraction that rounds to 0 or N, a count of 0 or N, whole groups that fall all on
+// one side), or whole groups give a test part more than half the count asked (and more than
+// one sample) away from it.
 func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 	n := in.Shape.N
 	t := o.TestCount
