@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	fixturedigits "idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -210,6 +211,9 @@ func TestMergeClassNames(t *testing.T) {
 // TestMergeRealMNIST: t10k then train, every row of both in order (real files; skipped when
 // ../shared is absent).
 func TestMergeRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "all-images-idx3-ubyte.gz"), filepath.Join(dir, "all-labels-idx1-ubyte.gz")
@@ -285,4 +289,12 @@ func TestShadowingClassNamesSaid(t *testing.T) {
 	if code != 0 || !strings.Contains(e, filepath.Join(dir, "x-mapping.txt")+": idxlabel reads the class names of "+filepath.Join(dir, "x-labels")+" from this file, not from "+filepath.Join(dir, "x-labels.classes.txt")) {
 		t.Errorf("exit %d, %q", code, e)
 	}
+}
+
+// digits returns the first n ≤ 1,100 of 1,100 generated MNIST-like digits (fixture/digits) as
+// N×784 pixels and N labels, so that a test runs the same with or without the real MNIST files.
+func digits(t *testing.T, n int) (px, labels []byte) {
+	t.Helper()
+	images, l := fixturedigits.Load(t, 1100)
+	return images.Data[:n*784], l.Data[:n]
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -32,7 +33,7 @@ var commands = []command{
 	{"convert", "[--force] IN OUT | [options] FILE IMAGES LABELS", "re-encode the IDX file IN as OUT (gzip when OUT ends in .gz), or write a Parquet, Kaggle CSV, .npy or .npz FILE as an IDX pair (convert --help lists the options); written atomically", runConvert},
 	{"normalize", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--force] IN OUT.png", "one image to a 28×28 MNIST-style PNG (fit 20×20, centre of mass at 14,14)", runNormalize},
 	{"import", "[--center mass|box] [--ink auto|light|dark] [--threshold N] [--no-normalize] [--size WxH] [--transpose] [--force] DIR IMAGES LABELS", "an ImageFolder tree (DIR/<class>/*.png|jpg|gif|bmp|webp|tiff; folders named by number keep it, named folders are numbered in sorted order as torchvision does, names written beside LABELS) to an IDX pair; colour images become grey by luminance; every file not imported is listed with its reason", runImport},
-	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N] [--k K]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
+	{"suspects", "IMAGES LABELS [--method cnn|knn] [--seed N] [--seeds S] [--folds K] [--epochs E] [--top N|all] [--k K] [--no-cache]", "likely label errors as CSV index,label,suggested,score, ranked by a cross-validated CNN's out-of-fold self-confidence (or the kNN)", runSuspects},
 	{"check", "[--kinds label,outlier,duplicate,leak] [--against IMAGES2 [LABELS2]] [--top N] [--report DIR] [--confusion FILE.csv] [--map FILE.csv] [--force] IMAGES [LABELS]", "dataset health: label errors, outliers, near-duplicates and leakage, as CSV kind,index,other,label,suggested,score (check --help explains each); --report DIR also writes an offline HTML report", runCheck},
 	{"export", "[--format png|kaggle-csv|npz|parquet] [--classes numbers|names] [--splits LIST] [--force] IMAGES LABELS [IMAGES2 LABELS2 ...] OUT", "the pair as an ImageFolder tree of PNGs (OUT/<class>/<index>.png), Kaggle's CSV, NumPy's .npz (x, y) or a Hugging Face dataset (OUT/data/<split>-00000-of-00001.parquet per pair and OUT/README.md), written atomically; --force replaces only a file (kaggle-csv, npz) or an earlier export of the format", runExport},
 	{"merge", "[--force] IMAGES1 LABELS1 IMAGES2 LABELS2 [IMAGESn LABELSn ...] OUT_IMAGES OUT_LABELS", "append pairs in the order given into one pair (same height and width; label dtypes widened; class names merged), streamed, written atomically", runMerge},
@@ -51,6 +52,10 @@ var commands = []command{
 type cli struct {
 	stdout, stderr io.Writer
 	cmd            command // the sub-command running
+	// now is the clock of progress lines, and progressAfter how long work runs before one shows
+	// (progressLine): time.Now and progressAfter in Run.
+	now           func() time.Time
+	progressAfter time.Duration
 }
 
 // usageError is a mistake in the command line itself: it exits with status 2.
@@ -65,14 +70,19 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // but one or two files (IMAGES [LABELS]), or none at all, open the GUI: Run calls gui with them,
 // and its error is reported like a sub-command's.
 func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error) int {
-	c := &cli{stdout: stdout, stderr: stderr}
+	c := &cli{stdout: stdout, stderr: stderr, now: time.Now, progressAfter: progressAfter}
+	return c.run(args, gui)
+}
+
+// run is Run with c's streams and clock.
+func (c *cli) run(args []string, gui func(args []string) error) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "help", "-h", "-help", "--help":
-			c.usage(stdout)
+			c.usage(c.stdout)
 			return 0
 		case "-version", "--version":
-			fmt.Fprintln(stdout, versionLine())
+			fmt.Fprintln(c.stdout, versionLine())
 			return 0
 		}
 	}
@@ -88,7 +98,7 @@ func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error)
 			}
 		}
 		if strings.HasPrefix(args[0], "-") {
-			c.usage(stderr)
+			c.usage(c.stderr)
 			return c.exit(usagef("unknown option %s", args[0]))
 		}
 		// Only files open the GUI: anything else is a misspelled command, not a file to try.
@@ -186,15 +196,27 @@ func (c *cli) flags(name string) *flag.FlagSet {
 // parse parses options anywhere among the arguments (flag alone stops at the first operand) and
 // returns the operands, checking there are between min and max of them (max < 0: no limit).
 // The first "--" ends the options: every argument after it is an operand, even one that starts
-// with "-" (POSIX's utility syntax guideline 10).
+// with "-" (POSIX's utility syntax guideline 10). -h, -help and --help print the command's usage
+// (commandUsage) on stdout and return errHelpShown.
 func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
+	return c.parseHelp(fs, args, min, max, "")
+}
+
+// parseHelp is parse for a command with a help text of its own (help, when not ""): -h, -help
+// and --help print help instead of the options' list, and a wrong number of operands is a usage
+// error that points to --help.
+func (c *cli) parseHelp(fs *flag.FlagSet, args []string, min, max int, help string) ([]string, error) {
 	var operands, after []string
 	if i := slices.Index(args, "--"); i >= 0 {
 		args, after = args[:i], args[i+1:]
 	}
 	for {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			c.commandUsage(c.stdout, fs)
+			if help != "" {
+				fmt.Fprint(c.stdout, help)
+			} else {
+				c.commandUsage(c.stdout, fs)
+			}
 			return nil, errHelpShown
 		} else if err != nil {
 			return nil, usagef("%s: %v", fs.Name(), err)
@@ -208,7 +230,11 @@ func (c *cli) parse(fs *flag.FlagSet, args []string, min, max int) ([]string, er
 	}
 	operands = append(operands, after...)
 	if len(operands) < min || (max >= 0 && len(operands) > max) {
-		return nil, usagef("usage: idxlabel %s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args))
+		more := ""
+		if help != "" {
+			more = fmt.Sprintf(" (idxlabel %s --help explains)", c.cmd.name)
+		}
+		return nil, usagef("usage: idxlabel %s%s", strings.TrimSpace(c.cmd.name+" "+c.cmd.args), more)
 	}
 	return operands, nil
 }

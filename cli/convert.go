@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"idxlabel/dataset"
 	"idxlabel/formats"
@@ -75,7 +74,8 @@ func runConvert(c *cli, args []string) error {
 
 // convertDataset writes the dataset file in as the IDX pair imagesPath labelsPath (runConvert).
 // The outputs are claimed before anything is read; progress goes to stderr for reads that take
-// over a second, and the reader's notes (images preprocessed, samples without labels) after it.
+// over c.progressAfter (progressLine), and the reader's notes (images preprocessed, samples
+// without labels) after it.
 func convertDataset(c *cli, in, imagesPath, labelsPath string, fo formatFlags, force bool) error {
 	opts, err := fo.options()
 	if err != nil {
@@ -89,20 +89,16 @@ func convertDataset(c *cli, in, imagesPath, labelsPath string, fo formatFlags, f
 	defer claim.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start := time.Now()
+	bar := c.progress()
 	opts.Progress = func(done, total int) {
-		if time.Since(start) > time.Second {
-			if total > 0 {
-				fmt.Fprintf(c.stderr, "\rconvert: %d of %d samples", done, total)
-			} else {
-				fmt.Fprintf(c.stderr, "\rconvert: %d samples", done)
-			}
+		if total > 0 {
+			bar.show(done == total, "convert: %d of %d samples", done, total)
+		} else {
+			bar.show(false, "convert: %d samples", done)
 		}
 	}
 	set, err := formats.Read(ctx, in, opts)
-	if time.Since(start) > time.Second {
-		fmt.Fprintln(c.stderr)
-	}
+	bar.end()
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"idxlabel/export"
 	"idxlabel/internal/version"
@@ -19,8 +18,8 @@ import (
 // (store.Open); the files are exported as they are, every sample included. An existing OUT is
 // replaced only with --force (claimOutputs' rule), and then only a regular file (kaggle-csv,
 // npz), an earlier PNG export (png) or an earlier Parquet export (parquet), export's rule;
-// anything else at OUT exits 1 untouched. Progress goes to stderr for exports that take over a
-// second; Ctrl+C cancels and leaves nothing behind. What an earlier export of OUT killed midway
+// anything else at OUT exits 1 untouched. Progress goes to stderr for exports that take over
+// c.progressAfter (progressLine); Ctrl+C cancels and leaves nothing behind. What an earlier export of OUT killed midway
 // left is finished, rolled back or removed first, each said on stderr (export.Write).
 //
 // Parquet takes one or more pairs, IMAGES LABELS [IMAGES2 LABELS2 ...] OUT, one split each, into
@@ -78,22 +77,16 @@ func runExport(c *cli, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start := time.Now()
+	bar := c.progress()
 	opts := export.Options{Format: f, ClassNames: *classes == "names", Force: *force, Made: "idxlabel " + version.Version,
-		Progress: func(done, total int) {
-			if time.Since(start) > time.Second {
-				fmt.Fprintf(c.stderr, "\rexport: %d of %d samples", done, total)
-			}
-		},
-		Notice: func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
+		Progress: func(done, total int) { bar.show(done == total, "export: %d of %d samples", done, total) },
+		Notice:   func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
 	if f == export.Parquet {
 		err = export.WriteParquet(ctx, parts, out, opts)
 	} else {
 		err = export.Write(ctx, parts[0].Set, out, opts)
 	}
-	if time.Since(start) > time.Second {
-		fmt.Fprintln(c.stderr)
-	}
+	bar.end()
 	return err
 }
 

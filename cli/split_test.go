@@ -187,6 +187,9 @@ func TestSplitRefusals(t *testing.T) {
 // every row once, 14,000 in the test part, each class within one sample of 20% (real files;
 // skipped when ../shared is absent).
 func TestSplitRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	ai, al := filepath.Join(dir, "all-images"), filepath.Join(dir, "all-labels")

@@ -72,6 +72,9 @@ func barImages(t *testing.T, dir string, n int) (string, []int) {
 // images (−2147483648 for the rest, found without naming it), suggest lists every other sample
 // once, most confident first, and gets them right.
 func TestSuggestLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	dir := t.TempDir()
 	const n = 200
 	images, cls := barImages(t, dir, n)

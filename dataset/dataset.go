@@ -34,16 +34,21 @@ type Input struct {
 	Notices     []string       // what a person should know: a class-name file refused, naming it
 }
 
-// Open reads the header of p.Images and the whole of p.Labels, checks them as a pair and finds
-// the class-name file beside the labels (pairfile.FindClassNames; one that cannot be read becomes a
-// notice and the input has no names). Memory: the label file (at most idx.MaxData bytes).
-// Errors, naming the file: those of idx.ReadHeaderFile, idx.ReadFileLimit, pairfile.CheckImages,
-// pairfile.CheckLabels and pairfile.CheckLabel; an input of more than 2^31−1 samples.
+// Open reads the header of p.Images, checked against the bytes the file holds (idx.OpenFile:
+// exactly the data a plain file's header declares; for gzip at most 1032 times the file's size),
+// so that no size Write allocates from it is one a header merely claims; then the whole of
+// p.Labels, checks them as a pair and finds the class-name file beside the labels
+// (pairfile.FindClassNames; one that cannot be read becomes a notice and the input has no names).
+// Memory: the label file (at most idx.MaxData bytes). Errors, naming the file: those of
+// idx.OpenFile, idx.ReadFileLimit, pairfile.CheckImages, pairfile.CheckLabels and pairfile.CheckLabel; an
+// input of more than 2^31−1 samples.
 func Open(p Pair) (*Input, error) {
-	h, err := idx.ReadHeaderFile(p.Images)
+	f, err := idx.OpenFile(p.Images)
 	if err != nil {
 		return nil, err
 	}
+	h := f.Header
+	f.Close()
 	shape, err := pairfile.CheckImages(p.Images, h, 0, 0)
 	if err != nil {
 		return nil, err

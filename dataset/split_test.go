@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -42,6 +43,13 @@ func TestSplitStratifiedWithinOneSample(t *testing.T) {
 			f = float64(o.TestCount) / float64(n)
 		}
 		p, err := Split(in, Pair{}, Pair{}, o)
+		if want := int(math.Round(f * float64(n))); want == 0 || want == n {
+			var se *SplitError
+			if !errors.As(err, &se) {
+				t.Fatalf("trial %d: a test part of %d of %d samples: %v, want a SplitError", trial, want, n, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

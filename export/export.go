@@ -11,9 +11,9 @@
 // Marker file and class folders of <index>.png files, nothing else), for Parquet an earlier
 // Parquet export; anything else in the way is refused (ErrInTheWay) and left untouched.
 //
-// It also writes a health report, built elsewhere (package report), as a folder of HTML and PNG
-// files (WriteReport), under the same rules. export knows nothing of scans and never imports
-// Fyne; the command line and the window both call Write and WriteReport.
+// It also puts a health report's folder in place (WriteReportFolder: its page and pictures are
+// package report's), under the same rules. export knows nothing of scans and never imports
+// Fyne; the command line and the window both call Write.
 package export
 
 import (

@@ -11,7 +11,7 @@ import (
 )
 
 // folderOutput is a writer whose output is a folder built whole and renamed into place: the
-// health report (WriteReport) and the Hugging Face export (WriteParquet).
+// health report (WriteReportFolder) and the Hugging Face export (WriteParquet).
 type folderOutput struct {
 	what               string // "the report": what errors say was being written
 	marker, markerText string // the marker file at its top and its content
@@ -37,7 +37,7 @@ func (o folderOutput) write(ctx context.Context, dir string, build func(tmp stri
 	}
 	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the output is an ordinary folder
 	marker := filepath.Join(tmp, o.marker)
-	err = writeNew(marker, []byte(o.markerText))
+	err = atomicfile.WriteNew(marker, []byte(o.markerText))
 	if err == nil {
 		var held *os.File
 		if held, err = atomicfile.Hold(marker); held != nil {
@@ -59,19 +59,4 @@ func (o folderOutput) write(ctx context.Context, dir string, build func(tmp stri
 		return err
 	}
 	return nil
-}
-
-// writeNew writes b to name, a new file of an output folder in the making (a report, a Parquet
-// export): created there, never through a symbolic link (atomicfile.OpenNoFollow with O_EXCL),
-// as every file idxlabel writes beside a dataset.
-func writeNew(name string, b []byte) error {
-	f, _, err := atomicfile.OpenNoFollow(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

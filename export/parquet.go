@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"idxlabel/internal/atomicfile"
 	"image"
 	"image/png"
 	"io"
@@ -143,7 +144,7 @@ func WriteParquet(ctx context.Context, splits []Split, out string, opts Options)
 			card.splits[i].bytes = n
 			done += sp.Set.N
 		}
-		return writeNew(filepath.Join(tmp, "README.md"), []byte(card.text()))
+		return atomicfile.WriteNew(filepath.Join(tmp, "README.md"), []byte(card.text()))
 	})
 }
 

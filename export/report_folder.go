@@ -9,17 +9,17 @@ import (
 	"strings"
 )
 
-// checkReportDir is WriteReport's rule for what may be at dir (ReportAt). Errors: as ReportAt's.
+// checkReportDir is WriteReportFolder's rule for what may be at dir (ReportAt). Errors: as ReportAt's.
 func checkReportDir(dir string) error {
 	_, err := ReportAt(dir)
 	return err
 }
 
-// ReportAt tells what WriteReport would find at dir: true when dir is an earlier report, which it
+// ReportAt tells what WriteReportFolder would find at dir: true when dir is an earlier report, which it
 // would replace (a caller asks first); false when there is nothing to replace (no dir, or an empty
-// folder). dir is cleaned first, as WriteReport cleans it. It reads only dir's entries and its
+// folder). dir is cleaned first, as WriteReportFolder cleans it. It reads only dir's entries and its
 // ReportMarker file (at most a few hundred bytes). Errors: ErrInTheWay (wrapped, naming dir and
-// what is there) when WriteReport would refuse dir, or a read error.
+// what is there) when WriteReportFolder would refuse dir, or a read error.
 func ReportAt(dir string) (bool, error) {
 	dir = filepath.Clean(dir)
 	fi, err := os.Lstat(dir)

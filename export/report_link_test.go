@@ -21,7 +21,7 @@ func TestReportAtALinkIsRefused(t *testing.T) {
 	if err := os.Symlink(other, dir); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	if err := WriteReport(context.Background(), dir, sampleReport()); !errors.Is(err, ErrInTheWay) {
+	if err := WriteReportFolder(context.Background(), dir, sampleFill); !errors.Is(err, ErrInTheWay) {
 		t.Fatalf("a report at a link: %v", err)
 	}
 	entries, _ := os.ReadDir(other)

@@ -9,7 +9,7 @@ import (
 	"idxlabel/internal/atomicfile"
 )
 
-// reportPlace returns where WriteReport builds the report dir: its parent folder and the name
+// reportPlace returns where WriteReportFolder builds the report dir: its parent folder and the name
 // prefix of its temporary folder, ".<name>.idxlabel-report-" (os.MkdirTemp adds digits; an
 // earlier report set aside while it is replaced adds oldSuffix too).
 func reportPlace(dir string) (parent, pattern string) {

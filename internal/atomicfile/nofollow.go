@@ -84,3 +84,19 @@ func ReadFileNoFollow(path string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// WriteNew writes b to name, a file that must not exist yet (a file of a folder being built, such
+// as a report's or an export's temporary folder): created with O_EXCL, never through a symbolic
+// link (OpenNoFollow). Errors: fs.ErrExist when name exists (a link included), and the write's
+// or close's error.
+func WriteNew(name string, b []byte) error {
+	f, _, err := OpenNoFollow(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

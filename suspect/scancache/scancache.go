@@ -137,16 +137,20 @@ func size(n, nc int) int64 {
 
 // Store writes e under key to path atomically (a temporary file renamed over it; an existing
 // cache there is replaced). Size: 4·N·(classes + cnn.Features) bytes and a header (5.4 MB for
-// 10,000 MNIST samples). Errors: an entry whose arrays do not fit its classes, or those of
-// atomicfile.WriteFile.
+// 10,000 MNIST samples). Errors: an entry whose arrays do not fit its classes (2 to
+// cnn.MaxClasses of them), one that Load would refuse (Entry.problem: so no scan is kept that is
+// never read back), or those of atomicfile.WriteFile.
 func Store(path string, key Key, e *Entry) error {
 	nc := len(e.Classes)
-	if nc == 0 || nc > cnn.MaxClasses || len(e.Probs)%nc != 0 {
+	if nc < 2 || nc > cnn.MaxClasses || len(e.Probs)%nc != 0 {
 		return fmt.Errorf("%s: a scan of %d classes and %d probabilities cannot be cached", path, nc, len(e.Probs))
 	}
 	n := len(e.Probs) / nc
 	if len(e.Features) != n*cnn.Features {
 		return fmt.Errorf("%s: %d features for %d samples", path, len(e.Features), n)
+	}
+	if bad := e.problem(); bad != "" {
+		return fmt.Errorf("%s: a scan with %s cannot be cached", path, bad)
 	}
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
@@ -185,10 +189,12 @@ func Store(path string, key Key, e *Entry) error {
 // Load reads the entry stored under key at path for n samples. It returns ErrMiss when there
 // is no file, or the file holds another key or another number of samples; it reads nothing
 // beyond the header then, and never more than the size n samples need, straight into the
-// entry's arrays (the file's bytes are not held besides). Errors (naming path):
-// a file that is not a regular file, or is damaged (wrong size, checksum, classes not strictly
-// ascending or one of them sample.NoLabel, a probability outside 0–1 or a value that is not
-// finite), or the read error.
+// entry's arrays (the file's bytes are not held besides). A checksum that matches proves only
+// that the file is as written, not that a scan wrote it: every value is checked against what a
+// scan gives (Entry.problem). Errors (naming path, saying what is wrong; a caller uses no
+// entry then and scans again): a file that is not a regular file; a damaged one (wrong size or
+// checksum, 2 to cnn.MaxClasses classes, or values no scan gives: Entry.problem); the read
+// error.
 func Load(path string, key Key, n int) (*Entry, error) {
 	return load(path, n, func(head []byte) bool { return slices.Equal(head[12:44], key[:]) })
 }
@@ -212,7 +218,9 @@ func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	damaged := func(what string) error { return fmt.Errorf("%s: a damaged scan cache (%s); delete it", path, what) }
+	damaged := func(what string) error {
+		return fmt.Errorf("%s: a damaged scan cache (%s): not used, the scan runs again and replaces it", path, what)
+	}
 	head := make([]byte, headerSize)
 	if _, err := io.ReadFull(f, head); err != nil {
 		return nil, damaged("shorter than its header")
@@ -243,19 +251,12 @@ func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
 	}
 	e := &Entry{Classes: make([]int, nc), Probs: make([]float32, n*nc), Features: make([]float32, n*nf)}
 	copy(e.Pixels[:], head[44:76])
-	bad := "" // the first damage seen, said once the checksum is known
 	for c := range e.Classes {
 		u, err := next()
 		if err != nil {
 			return nil, err
 		}
 		e.Classes[c] = int(int32(u))
-		if e.Classes[c] == sample.NoLabel && bad == "" {
-			bad = "a class that is no label"
-		}
-		if c > 0 && e.Classes[c] <= e.Classes[c-1] && bad == "" {
-			bad = "classes out of order"
-		}
 	}
 	for _, a := range [][]float32{e.Probs, e.Features} {
 		for m := range a {
@@ -264,9 +265,6 @@ func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
 				return nil, err
 			}
 			a[m] = math.Float32frombits(u)
-			if x := float64(a[m]); (math.IsNaN(x) || math.IsInf(x, 0)) && bad == "" {
-				bad = "a value that is not a number"
-			}
 		}
 	}
 	if _, err := io.ReadFull(f, v[:]); err != nil {
@@ -275,13 +273,52 @@ func load(path string, n int, match func(head []byte) bool) (*Entry, error) {
 	if crc.Sum32() != binary.LittleEndian.Uint32(v[:]) {
 		return nil, damaged("checksum")
 	}
-	if bad != "" {
+	if bad := e.problem(); bad != "" {
 		return nil, damaged(bad)
 	}
-	for _, p := range e.Probs {
-		if p < 0 || p > 1 {
-			return nil, damaged("a probability outside 0–1")
+	return e, nil
+}
+
+// probSumTolerance is how far a row of probabilities may sum from 1: the rounding of float32
+// sums of up to cnn.MaxClasses values (each about 6e-8 relative), with a wide margin.
+const probSumTolerance = 1e-3
+
+// maxFeature bounds a feature's magnitude: a network's penultimate activations on pixels of 0–1
+// are tens at most; far beyond, squared distances between features overflow float32.
+const maxFeature = 1e6
+
+// problem returns what makes e's values other than a scan's outputs, "" when nothing does:
+// a class that is sample.NoLabel, classes not strictly ascending, a probability row (one per
+// sample) with a value that is not finite, below 0 or above 1 (beyond rounding), or whose sum is not 1 within
+// probSumTolerance, and a feature that is not finite or beyond ±maxFeature. It names the first
+// such value found. Time: one pass over the arrays.
+func (e *Entry) problem() string {
+	nc := len(e.Classes)
+	for c, v := range e.Classes {
+		if v == sample.NoLabel {
+			return "a class that is no label"
+		}
+		if c > 0 && v <= e.Classes[c-1] {
+			return "classes out of order"
 		}
 	}
-	return e, nil
+	for i := 0; i+nc <= len(e.Probs); i += nc {
+		sum := 0.0
+		for _, p := range e.Probs[i : i+nc] {
+			x := float64(p)
+			if math.IsNaN(x) || x < 0 || x > 1+probSumTolerance {
+				return fmt.Sprintf("sample %d: a probability of %v", i/nc, p)
+			}
+			sum += x
+		}
+		if math.Abs(sum-1) > probSumTolerance {
+			return fmt.Sprintf("sample %d: probabilities summing to %.4g, not 1", i/nc, sum)
+		}
+	}
+	for m, f := range e.Features {
+		if x := float64(f); math.IsNaN(x) || math.Abs(x) > maxFeature {
+			return fmt.Sprintf("sample %d: a feature of %v", m/cnn.Features, f)
+		}
+	}
+	return ""
 }

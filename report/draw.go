@@ -1,4 +1,4 @@
-package export
+package report
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ func tileScale(h, w int) int { return max(1, tileSide/max(h, w)) }
 // contactSheet draws the findings in rows of sheetCols tiles (pairs: half as many, the two
 // samples side by side), each with its rank and sample number, the given label → suggestion
 // (or the other sample's number and label) and the score.
-func contactSheet(list []ReportFinding, h, w int) *image.RGBA {
+func contactSheet(list []Finding, h, w int) *image.RGBA {
 	s := tileScale(h, w)
 	pair := false
 	for _, f := range list {
@@ -69,7 +69,7 @@ func contactSheet(list []ReportFinding, h, w int) *image.RGBA {
 
 // labelLine is a tile's second line: "3→5" (given → suggested), the given label alone, or for a
 // pair the two labels ("3=3", or "3/5" when they differ).
-func labelLine(f ReportFinding) string {
+func labelLine(f Finding) string {
 	dash := func(s string) string {
 		if s == "" {
 			return "-"
