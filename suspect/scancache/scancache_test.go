@@ -148,6 +148,7 @@ func forge(t *testing.T, path string, key Key, e *Entry) {
 	b := []byte(magic)
 	b = binary.LittleEndian.AppendUint32(b, version)
 	b = append(b, key[:]...)
+	b = append(b, e.Pixels[:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Probs)/len(e.Classes)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(e.Classes)))
 	b = binary.LittleEndian.AppendUint32(b, uint32(cnn.Features))
