@@ -10,6 +10,7 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
@@ -247,22 +248,17 @@ func TrainModel(ctx context.Context, d sample.Set, opts CNNOptions, progress fun
 			progress(clock.progress(1, 1, epoch, final.epochs, float64(done)/float64(total)))
 		}
 	}
-	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, opts.Workers)
-	var wg sync.WaitGroup
-	for k, j := range jobs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
+	err = parallel.For(ctx, len(jobs), parallel.Options{Workers: opts.Workers}, func(ctx context.Context) func(k, _ int) error {
+		return func(k, _ int) error {
+			j := jobs[k]
 			cfg := cnn.Config{Epochs: j.epochs, LabelSmoothing: labelSmoothing}
-			j.net, errs[k] = cnn.Train(ctx, in.samples, j.train, len(in.classes), cfg, j.rng, func(step, n int) { report(k, step, n) })
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+			var err error
+			j.net, err = cnn.Train(ctx, in.samples, j.train, len(in.classes), cfg, j.rng, func(step, n int) { report(k, step, n) })
+			return err
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	m := &Model{nets: []*cnn.Net{final.net}, classes: in.classes, h: in.h, w: in.w, labelled: len(in.labelled), temperature: 1}
 	if len(jobs) > 1 {

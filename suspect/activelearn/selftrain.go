@@ -5,8 +5,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/suspect/cnn"
 )
 
@@ -161,19 +161,11 @@ func predictAll(ctx context.Context, net *cnn.Net, px func(int) []byte, n int) (
 	for i := range idx {
 		idx[i] = i
 	}
-	h := n / 2
-	var errs [2]error
-	var wg sync.WaitGroup
-	for k, part := range [2][2]int{{0, h}, {h, n}} {
-		wg.Go(func() {
-			errs[k] = net.Probabilities(ctx, cnn.Samples{Pixels: px}, idx[part[0]:part[1]], out[part[0]*nc:part[1]*nc])
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	err := parallel.Each(ctx, n, parallel.Options{Workers: 2, Chunk: (n + 1) / 2}, func(lo, hi int) error {
+		return net.Probabilities(ctx, cnn.Samples{Pixels: px}, idx[lo:hi], out[lo*nc:hi*nc])
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
