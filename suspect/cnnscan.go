@@ -9,6 +9,7 @@ import (
 	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // cnnScan is one ScanCNN run: its input, its fold models (jobs) and what each produced.
@@ -51,11 +52,7 @@ func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 	// One job per seed and fold: the folds are dealt anew for each seed.
 	for r := range opts.Seeds {
 		seed := opts.Seed + uint64(r)
-		folds := stratifiedFolds(in.labelled, in.cls, opts.Folds, seed)
-		if opts.Groups != nil {
-			folds = stratifiedGroupFolds(in.labelled, in.cls, opts.Groups, opts.Folds, seed)
-		}
-		for _, held := range folds {
+		for _, held := range folds.Stratified(in.labelled, in.cls, opts.Groups, opts.Folds, seed) {
 			mark := make([]bool, d.N)
 			for _, i := range held {
 				mark[i] = true

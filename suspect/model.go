@@ -13,6 +13,7 @@ import (
 	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // Model is a trained classifier of samples: one or more networks whose class probabilities are
@@ -220,8 +221,8 @@ func TrainModel(ctx context.Context, d sample.Set, opts CNNOptions, progress fun
 	}
 	jobs := []*job{{train: in.labelled, rng: rand.New(rand.NewPCG(opts.Seed, 0xfeed))}}
 	if calib := calibrationSet(in.labelled, opts.Seed); len(calib) >= minCalibration {
-		for f, held := range stratifiedFolds(calib, in.cls, calibrationFolds, opts.Seed^0xca1) {
-			jobs = append(jobs, &job{train: without(calib, held), held: held, rng: rand.New(rand.NewPCG(opts.Seed, 0xca1+uint64(f)))})
+		for f, held := range folds.Stratified(calib, in.cls, nil, calibrationFolds, opts.Seed^0xca1) {
+			jobs = append(jobs, &job{train: folds.Rest(calib, held), held: held, rng: rand.New(rand.NewPCG(opts.Seed, 0xca1+uint64(f)))})
 		}
 	}
 	total, steps := 0, make([]int, len(jobs))
@@ -303,22 +304,6 @@ func calibrationSet(labelled []int, seed uint64) []int {
 	pick = pick[:calibrationSamples]
 	slices.Sort(pick)
 	return pick
-}
-
-// without returns the samples of all (ascending) that are not in drop (ascending).
-func without(all, drop []int) []int {
-	out := make([]int, 0, len(all)-len(drop))
-	d := 0
-	for _, i := range all {
-		for d < len(drop) && drop[d] < i {
-			d++
-		}
-		if d < len(drop) && drop[d] == i {
-			continue
-		}
-		out = append(out, i)
-	}
-	return out
 }
 
 // input is a dataset made ready for the CNN.

@@ -8,6 +8,7 @@ import (
 
 	"idxlabel/internal/parallel"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // tuning holds the self-training recipe (see tune).
@@ -43,7 +44,8 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 	rounds := len(tune.rounds)
 	nets := rounds
 	if len(lab.labelled) >= minCalibration {
-		held = halves(lab.labelled, lab.cls, seed)
+		h := folds.Stratified(lab.labelled, lab.cls, nil, 2, seed)
+		held = [2][]int{h[0], h[1]}
 		nets++
 	}
 	trained := 0
@@ -72,7 +74,7 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 		} else {
 			out = make([]float32, n*nc)
 			for k, h := range held {
-				p, err := train(without(list, h), r, k)
+				p, err := train(folds.Rest(list, h), r, k)
 				if err != nil {
 					return nil, held, nil, err
 				}
@@ -90,38 +92,6 @@ func selfTrain(ctx context.Context, px func(int) []byte, lab *labelling, prior [
 		probs = out
 	}
 	return probs, held, heldNet, nil
-}
-
-// halves deals the labelled samples (ascending) into two halves, class by class in an order
-// shuffled with seed, so each half holds about half of every class; each half is ascending.
-func halves(labelled, cls []int, seed uint64) [2][]int {
-	order := slices.Clone(labelled)
-	rng := rand.New(rand.NewPCG(seed, 0x4a1f))
-	rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cls[a], cls[b]) })
-	var h [2][]int
-	for k, i := range order {
-		h[k%2] = append(h[k%2], i)
-	}
-	slices.Sort(h[0])
-	slices.Sort(h[1])
-	return h
-}
-
-// without returns the samples of all (ascending) not in drop (ascending).
-func without(all, drop []int) []int {
-	out := make([]int, 0, len(all))
-	d := 0
-	for _, i := range all {
-		for d < len(drop) && drop[d] < i {
-			d++
-		}
-		if d < len(drop) && drop[d] == i {
-			continue
-		}
-		out = append(out, i)
-	}
-	return out
 }
 
 // pick returns the samples a round trains on, ascending: every labelled sample with its class,
