@@ -183,7 +183,8 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 		report(1)
 		return ix, nil
 	}
-	cent, err := kmeans(ctx, v, opts, func(f float64) { report(0.8 * f) })
+	cent, err := KMeans(ctx, v, KMeansOptions{K: opts.Cells, Sample: opts.Sample, Iterations: opts.Iterations, Cosine: opts.Cosine,
+		Seed: opts.Seed, Workers: opts.Workers, Progress: func(f float64) { report(0.8 * f) }})
 	if err != nil {
 		return nil, err
 	}
