@@ -28,6 +28,10 @@ type Config struct {
 	// LabelSmoothing is the share ε, 0–1, of each target spread evenly over the classes: the
 	// target is (1−ε)·one-hot + ε/Classes (0: one-hot; 0.1 gives 0.91 and 0.01 for 10 classes).
 	LabelSmoothing float64
+	// Start (nil: none) is a trained network to start from (fine-tuning): the new network takes
+	// a copy of its convolutions and first fully connected layer, and of its last layer too
+	// when it has as many classes (otherwise the last layer is drawn anew). Start is not changed.
+	Start *Net
 }
 
 func (c Config) withDefaults() Config {
@@ -61,6 +65,13 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 	n, err := newNet(classes, rng)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Start != nil {
+		keep := len(n.params) - len(n.w4) - len(n.b4) // every layer below the last
+		if cfg.Start.Classes == classes {
+			keep = len(n.params)
+		}
+		copy(n.params[:keep], cfg.Start.params)
 	}
 	if len(train) == 0 {
 		return nil, errNoSamples
