@@ -31,12 +31,18 @@ type Options struct {
 	Progress func(float64)
 }
 
+// DefaultEpochs returns Layout's epochs for n points when Options.Epochs is 0: 500 up to 10,000
+// points, 200 above (UMAP's defaults).
+func DefaultEpochs(n int) int {
+	if n > 10000 {
+		return 200
+	}
+	return 500
+}
+
 func (o Options) withDefaults(n int) Options {
 	if o.Epochs <= 0 {
-		o.Epochs = 500
-		if n > 10000 {
-			o.Epochs = 200
-		}
+		o.Epochs = DefaultEpochs(n)
 	}
 	if o.Negative <= 0 {
 		o.Negative = 5
