@@ -19,14 +19,23 @@ const (
 )
 
 // spread returns N×classes label scores, each row normalized to sum to 1 (uniform for a sample
-// no label reaches), from the class indices cls (−1: unlabelled). Growth: O(N·k·classes) per
-// iteration, O(N·(k + classes)) memory.
+// no label reaches), from the class indices cls (−1: unlabelled), over each sample's first
+// spreadNeighbours neighbours of g. Growth: O(N·k·classes) per iteration, O(N·(k + classes))
+// memory.
 func spread(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32, error) {
+	return spreadK(ctx, g, cls, classes, spreadNeighbours)
+}
+
+// spreadNeighbours is how many of each sample's nearest neighbours label spreading follows.
+const spreadNeighbours = 10
+
+func spreadK(ctx context.Context, g *nn.Graph, cls []int, classes, use int) ([]float32, error) {
 	n, k := g.Rows(), g.K
+	use = min(use, k)
 	sigma := make([]float64, n)
 	for i := range n {
 		_, dist := g.Of(i)
-		t := min(scaleNeighbour, k) - 1
+		t := min(scaleNeighbour, use) - 1
 		for t > 0 && math.IsInf(float64(dist[t]), 1) {
 			t--
 		}
@@ -36,7 +45,7 @@ func spread(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32
 	deg := make([]float64, n)
 	for i := range n {
 		idx, dist := g.Of(i)
-		for t, j := range idx {
+		for t, j := range idx[:use] {
 			if j < 0 {
 				continue
 			}
@@ -51,7 +60,7 @@ func spread(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32
 	}
 	for i := range n {
 		idx, _ := g.Of(i)
-		for t, j := range idx {
+		for t, j := range idx[:use] {
 			if j >= 0 {
 				w[i*k+t] *= float32(deg[i] * deg[j])
 			}
@@ -76,7 +85,7 @@ func spread(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32
 		for i := range n {
 			idx, _ := g.Of(i)
 			fi, ni := f[i*classes:(i+1)*classes], next[i*classes:(i+1)*classes]
-			for t, j := range idx {
+			for t, j := range idx[:use] {
 				if j < 0 {
 					continue
 				}
