@@ -58,10 +58,12 @@ func learning(labels []int, n int, o Options) (*learnt, error) {
 // Suggest is a round's first suggestions, in a fraction of a second per 10,000 samples: the
 // typed labels (labels, N of them, sample.NoLabel for none; opts.Accepted marks the accepted
 // ones, which are not learnt from) spread over the space's graph (label spreading, Zhou et al.
-// 2004), calibrated by temperature scaling on the typed labels, each scored by a spreading
-// that did not start from it (two folds). Refine makes better ones, in seconds. Growth:
-// O(N·k·classes) per spreading iteration, 3 spreadings. Errors: those of the labels (lengths,
-// fewer than 2 typed classes, more than cnn.MaxClasses), or the context's error when
+// 2004), calibrated by temperature scaling on the typed labels, each scored by the spreading
+// without its own label (leave-one-out: exact, since spreading is linear in the labels; at most
+// looCalibration of them, a stratified share drawn with the seed). Refine makes better ones,
+// in seconds. Growth: O(N·k·classes) per spreading iteration, one spreading, then one of
+// max(classes, 16) columns for every as many held-out labels. Errors: those of the labels
+// (lengths, fewer than 2 typed classes, more than cnn.MaxClasses), or the context's error when
 // cancelled.
 func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Suggestions, error) {
 	o := opts.withDefaults()
@@ -71,27 +73,28 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 	}
 	o.report("spreading", 0)
 	nc := len(l.classes)
-	probs, err := spread(ctx, s.Graph, l.cls, nc)
+	sp := newSpreader(s.Graph, spreadNeighbours)
+	raw, err := sp.raw(ctx, oneHot(l.cls, nc), nc)
 	if err != nil {
 		return nil, err
 	}
+	probs := slices.Clone(raw)
+	for i := range s.N() {
+		normalizeRow(probs[i*nc : (i+1)*nc])
+	}
 	out := &Suggestions{Classes: l.classes, Probs: probs, Temperature: 1, Typed: len(l.labelled)}
 	if len(l.labelled) >= MinCalibration {
-		var p []float32
-		var y []int
-		for _, h := range folds.Stratified(l.labelled, l.cls, nil, 2, o.Seed) {
-			hidden := slices.Clone(l.cls)
-			for _, i := range h {
-				hidden[i] = -1
-			}
-			sp, err := spread(ctx, s.Graph, hidden, nc)
-			if err != nil {
-				return nil, err
-			}
-			for _, i := range h {
-				p = append(p, sp[i*nc:(i+1)*nc]...)
-				y = append(y, l.cls[i])
-			}
+		held := l.labelled
+		if len(held) > looCalibration {
+			held = folds.Stratified(l.labelled, l.cls, nil, (len(held)+looCalibration-1)/looCalibration, o.Seed)[0]
+		}
+		p, err := sp.leaveOneOut(ctx, raw, l.cls, nc, held)
+		if err != nil {
+			return nil, err
+		}
+		y := make([]int, len(held))
+		for m, i := range held {
+			y[m] = l.cls[i]
 		}
 		out.Temperature, out.Calibrated = temperature(p, y, nc), true
 		suspect.Temper(probs, nc, out.Temperature)
@@ -100,3 +103,6 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 	o.report("spreading", 1)
 	return out, nil
 }
+
+// looCalibration is the most typed labels Suggest scores without their own label to calibrate.
+const looCalibration = 160
