@@ -37,17 +37,23 @@ func refineDraws(n int) int {
 	return min(200000, max(10000, min(4*n, 40000), 2*n))
 }
 
-// Refine is a round's better suggestions, in seconds: chains of networks (package cnn), each
-// network fine-tuned from the one before and the first from the space's Net, each learning
-// every sample's class (its typed label, else the most probable class of the spread labels for
-// the first, of the first network's probabilities blended with the spread's for the second).
-// The last network's probabilities are the suggestions, calibrated by temperature scaling on
-// half of the typed labels as scored by a second chain that never saw them (labels of the
-// other half only, spread and learnt); below MinCalibration typed labels there is no second
-// chain and the confidences are the network's own (Calibrated false). labels and opts are as
-// Suggest's; d is the dataset of the space (its pixels, N samples). Growth: 2 chains of 2
-// networks, each drawing refineDraws(N) samples and passing every sample once. Errors: those
-// of Suggest, a dataset of another size than the space's, or the context's error when
+// Refine is a round's better suggestions, in seconds: a chain of tune.rounds networks
+// (package cnn), each fine-tuned from the one before and the first from the space's Net, each
+// learning every sample's class (its typed label, else the most probable class of the spread
+// labels for the first, of the first network's probabilities blended with the spread's for the
+// second). The last network's probabilities are the suggestions, calibrated by temperature
+// scaling on the typed labels, each scored by a network that never saw it: the typed labels
+// are dealt into calibrationFolds stratified folds, and for each a network fine-tuned from the
+// space's Net learns the spread of the other folds' labels (half the draws; a class's only typed
+// label is never held out). Held out a quarter at a time, the calibration networks know nearly
+// what the chain knows (t10k, 100 and 200 labels: ECE 0.012 and 0.004; halves, 0.030 and
+// 0.039: a network without half the labels is less sure, and its temperature makes the chain
+// timid). Below MinCalibration typed labels of classes with two or more there are no
+// calibration networks and the confidences are the chain's own (Calibrated false). labels
+// and opts are as Suggest's; d is the dataset of the space (its pixels, N samples). Growth:
+// the chain's networks draw refineDraws(N) samples each and pass every sample once; the
+// calibration networks draw half as many and pass only the labels they hold out. Errors:
+// those of Suggest, a dataset of another size than the space's, or the context's error when
 // cancelled.
 func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Options) (*Suggestions, error) {
 	o := opts.withDefaults()
@@ -59,45 +65,49 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 		return nil, err
 	}
 	nc := len(l.classes)
-	calibrate := len(l.labelled) >= MinCalibration
-	chains := 1
+	holdable := l.holdable()
+	calibrate := len(holdable) >= MinCalibration
+	nets := float64(tune.rounds)
 	if calibrate {
-		chains = 2
+		nets += calibrationFolds / 2 // each draws half as many samples
 	}
 	o.report("networks", 0)
-	net := 0 // networks trained so far, for the progress
-	progress := func(f float64) {
-		o.report("networks", (float64(net)+f)/float64(chains*tune.rounds))
-	}
+	done := 0.0 // networks trained so far, in chain networks, for the progress
+	progress := func(f float64) { o.report("networks", (done+f)/nets) }
 	px := pixels28(d)
 	f, err := spread(ctx, s.Graph, l.cls, nc)
 	if err != nil {
 		return nil, err
 	}
-	probs, err := s.chain(ctx, px, l.cls, nc, f, o.Seed, o.Workers, &net, progress)
+	draws := refineDraws(s.N())
+	probs, err := s.chain(ctx, px, l.cls, nc, f, chainRun{seed: o.Seed, rounds: tune.rounds, draws: draws, workers: o.Workers}, func(f float64) { progress(f) })
 	if err != nil {
 		return nil, err
 	}
+	done = float64(tune.rounds)
 	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Temperature: 1, Typed: len(l.labelled)}
 	if calibrate {
-		held := folds.Stratified(l.labelled, l.cls, nil, 2, o.Seed)[0]
-		hidden := slices.Clone(l.cls)
-		for _, i := range held {
-			hidden[i] = -1
-		}
-		fh, err := spread(ctx, s.Graph, hidden, nc)
-		if err != nil {
-			return nil, err
-		}
-		ph, err := s.chain(ctx, px, hidden, nc, fh, o.Seed+1, o.Workers, &net, progress)
-		if err != nil {
-			return nil, err
-		}
-		p := make([]float32, 0, len(held)*nc)
-		y := make([]int, 0, len(held))
-		for _, i := range held {
-			p = append(p, ph[i*nc:(i+1)*nc]...)
-			y = append(y, l.cls[i])
+		var p []float32
+		var y []int
+		for k, held := range folds.Stratified(holdable, l.cls, nil, calibrationFolds, o.Seed) {
+			hidden := slices.Clone(l.cls)
+			for _, i := range held {
+				hidden[i] = -1
+			}
+			fh, err := spread(ctx, s.Graph, hidden, nc)
+			if err != nil {
+				return nil, err
+			}
+			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers, predict: held}
+			ph, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
+			if err != nil {
+				return nil, err
+			}
+			done += 0.5
+			p = append(p, ph...)
+			for _, i := range held {
+				y = append(y, l.cls[i])
+			}
 		}
 		out.Temperature, out.Calibrated = temperature(p, y, nc), true
 		suspect.Temper(probs, nc, out.Temperature)
@@ -107,48 +117,62 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 	return out, nil
 }
 
-// chain trains tune.rounds networks from the class indices cls (−1: none) and their spread
-// probabilities f, and returns the last one's probabilities of every sample (N×nc); *net
-// counts the networks trained, progress gets the share of the current one done.
-func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, seed uint64, workers int, net *int, progress func(float64)) ([]float32, error) {
+// calibrationFolds is how many folds Refine deals the typed labels into to calibrate.
+const calibrationFolds = 4
+
+// chainRun is how a chain trains: its seed, networks, samples each draws, workers, and the
+// samples the last network predicts (nil: every one).
+type chainRun struct {
+	seed          uint64
+	rounds, draws int
+	workers       int
+	predict       []int
+}
+
+// chain trains run.rounds networks from the class indices cls (−1: none) and their spread
+// probabilities f, and returns the last one's probabilities of the samples run.predict (every
+// sample when nil), len×nc; progress gets the share of the chain done.
+func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, run chainRun, progress func(float64)) ([]float32, error) {
 	n := len(cls)
 	pseudo := make([]int, n)
-	draws := refineDraws(n)
 	list := make([]int, n)
 	for i := range list {
 		list[i] = i
 	}
-	epochs := max(1, (draws+n-1)/n)
+	epochs := max(1, (run.draws+n-1)/n)
 	prev, start := f, s.Net
-	for r := range tune.rounds {
+	for r := range run.rounds {
 		for i, c := range cls {
 			pseudo[i] = c
 			if c < 0 {
 				pseudo[i] = argmax(prev[i*nc : (i+1)*nc])
 			}
 		}
-		rng := rand.New(rand.NewPCG(seed, 0x5e1f+uint64(r)))
+		rng := rand.New(rand.NewPCG(run.seed, 0x5e1f+uint64(r)))
 		train := list
-		if draws < n { // fewer draws than samples: a pass over as many, drawn at random
-			train = rng.Perm(n)[:draws]
+		if run.draws < n { // fewer draws than samples: a pass over as many, drawn at random
+			train = rng.Perm(n)[:run.draws]
 			slices.Sort(train)
 		}
 		cfg := cnn.Config{Epochs: epochs, LabelSmoothing: tune.smoothing, Start: start}
 		nw, err := cnn.Train(ctx, cnn.Samples{Pixels: px, Labels: pseudo}, train, nc, cfg, rng, func(step, steps int) {
 			if step%20 == 0 {
-				progress(0.95 * float64(step) / float64(steps))
+				progress((float64(r) + 0.95*float64(step)/float64(steps)) / float64(run.rounds))
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
-		p, err := predictAll(ctx, nw, px, n, workers)
+		if r == run.rounds-1 {
+			if run.predict != nil {
+				out := make([]float32, len(run.predict)*nc)
+				return out, nw.Probabilities(ctx, cnn.Samples{Pixels: px}, run.predict, out)
+			}
+			return predictAll(ctx, nw, px, n, run.workers)
+		}
+		p, err := predictAll(ctx, nw, px, n, run.workers)
 		if err != nil {
 			return nil, err
-		}
-		*net++
-		if r == tune.rounds-1 {
-			return p, nil
 		}
 		for i := range p {
 			p[i] = float32((1-tune.blend)*float64(p[i]) + tune.blend*float64(f[i]))

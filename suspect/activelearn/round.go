@@ -22,6 +22,23 @@ type learnt struct {
 	unlabelled []bool
 }
 
+// holdable returns the typed samples that may be held out to calibrate: those of a class with
+// at least one other typed label (held out, a class's only label would leave its class unknown,
+// which no suggestion of a known class is).
+func (l *learnt) holdable() []int {
+	count := make([]int, len(l.classes))
+	for _, i := range l.labelled {
+		count[l.cls[i]]++
+	}
+	var out []int
+	for _, i := range l.labelled {
+		if count[l.cls[i]] >= 2 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // learning returns what a round learns from labels (N, sample.NoLabel for none) and
 // opts.Accepted. Errors: lengths that do not fit, labels of fewer than 2 typed classes or more
 // than cnn.MaxClasses.
@@ -60,7 +77,7 @@ func learning(labels []int, n int, o Options) (*learnt, error) {
 // ones, which are not learnt from) spread over the space's graph (label spreading, Zhou et al.
 // 2004), calibrated by temperature scaling on the typed labels, each scored by the spreading
 // without its own label (leave-one-out: exact, since spreading is linear in the labels; at most
-// looCalibration of them, a stratified share drawn with the seed). Refine makes better ones,
+// looHeld(N) of them, a stratified share drawn with the seed). Refine makes better ones,
 // in seconds. Growth: O(N·k·classes) per spreading iteration, one spreading, then one of
 // max(classes, 16) columns for every as many held-out labels. Errors: those of the labels
 // (lengths, fewer than 2 typed classes, more than cnn.MaxClasses), or the context's error when
@@ -83,10 +100,9 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 		normalizeRow(probs[i*nc : (i+1)*nc])
 	}
 	out := &Suggestions{Classes: l.classes, Probs: probs, Temperature: 1, Typed: len(l.labelled)}
-	if len(l.labelled) >= MinCalibration {
-		held := l.labelled
-		if len(held) > looCalibration {
-			held = folds.Stratified(l.labelled, l.cls, nil, (len(held)+looCalibration-1)/looCalibration, o.Seed)[0]
+	if held := l.holdable(); len(held) >= MinCalibration {
+		if most := looHeld(s.N()); len(held) > most {
+			held = folds.Stratified(held, l.cls, nil, (len(held)+most-1)/most, o.Seed)[0]
 		}
 		p, err := sp.leaveOneOut(ctx, raw, l.cls, nc, held)
 		if err != nil {
@@ -104,5 +120,10 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 	return out, nil
 }
 
-// looCalibration is the most typed labels Suggest scores without their own label to calibrate.
-const looCalibration = 160
+// looHeld returns the most typed labels Suggest scores without their own label to calibrate,
+// for n samples: 160 up to 100,000 samples, in inverse proportion above, at least 48. Each
+// costs a column of spreading: at 1,000,000 samples the 48 cost about five spreadings of 10
+// classes (some seconds), at 10,000 the 160 a tenth of a second.
+func looHeld(n int) int {
+	return max(48, min(160, 160*100000/max(n, 1)))
+}

@@ -24,7 +24,8 @@ type Suggestions struct {
 	// (Space.Suggest).
 	Refined bool
 	// Calibrated: the confidences were fitted (temperature scaling) to typed labels held out
-	// of the models that scored them; false below MinCalibration typed labels, when nothing
+	// of the models that scored them; false below MinCalibration typed labels (of classes with
+	// two or more: a class's only label is never held out), when nothing
 	// can be held out and the confidences are the models' own.
 	Calibrated  bool
 	Temperature float64 // the fitted temperature (1: none)
