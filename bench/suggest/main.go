@@ -248,7 +248,8 @@ func afterAccept(bin, imgPath, labPath, dir string, seed uint64, p float64, rows
 		accepted++
 	}
 	before, beforeConf, beforeECE, m := score(rows, nil, truth, func(c float64) bool { return c < p })
-	fmt.Printf("BEFORE accept at %.2f: the %d below it: %.2f%% right, mean confidence %.2f%%, ECE %.3f\n", p, m, 100*before, 100*beforeConf, beforeECE)
+	fmt.Printf("BEFORE accept at %.2f: the %d below it: %.2f%% right, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f)\n",
+		p, m, 100*before, 100*beforeConf, beforeECE, eceFloor(rows, func(c float64) bool { return c < p }))
 	accPath := filepath.Join(dir, "accepted.csv")
 	if err := os.WriteFile(accPath, acc, 0o644); err != nil {
 		log.Fatal(err)
@@ -263,9 +264,47 @@ func afterAccept(bin, imgPath, labPath, dir string, seed uint64, p float64, rows
 		}
 	}
 	out, u := run(bin, "suggest", "--accepted", accPath, "--seed", strconv.FormatUint(seed, 10), imgPath, labPath)
-	a, conf, ece, m := score(readCSV(out), given, truth, nil)
-	fmt.Printf("AFTER accepting %d at %.2f (labels now %d, %.2f%% of them right): %.2f%% right of the %d left, mean confidence %.2f%%, ECE %.3f; %s\n",
-		accepted, p, len(given)-m, 100*float64(right)/float64(len(given)-m), 100*a, m, 100*conf, ece, u)
+	rest := readCSV(out)
+	a, conf, ece, m := score(rest, given, truth, nil)
+	fmt.Printf("AFTER accepting %d at %.2f (labels now %d, %.2f%% of them right): %.2f%% right of the %d left, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f); %s\n",
+		accepted, p, len(given)-m, 100*float64(right)/float64(len(given)-m), 100*a, m, 100*conf, ece, eceFloor(rest, nil), u)
+}
+
+// eceFloor returns the mean ECE (10 bins) a perfectly calibrated model with the confidences of
+// rows (those keep accepts; nil: all) would show, its outcomes drawn 200 times (each right with
+// the probability its confidence says): the sampling noise below which no model's ECE on these
+// samples can be told from 0.
+func eceFloor(rows [][]string, keep func(float64) bool) float64 {
+	var conf []float64
+	for _, row := range rows[1:] {
+		c, _ := strconv.ParseFloat(row[2], 64)
+		if keep == nil || keep(c) {
+			conf = append(conf, c)
+		}
+	}
+	if len(conf) == 0 {
+		return 0
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var sum float64
+	const draws = 200
+	for range draws {
+		var bins [10][3]float64
+		for _, c := range conf {
+			b := min(9, int(c*10))
+			bins[b][0]++
+			bins[b][1] += c
+			if rng.Float64() < c {
+				bins[b][2]++
+			}
+		}
+		for _, b := range bins {
+			if b[0] > 0 {
+				sum += math.Abs(b[1]-b[2]) / float64(len(conf))
+			}
+		}
+	}
+	return sum / draws
 }
 
 // labelStride is the number of values per sample in a label file (QMNIST's N×8: column 0).
