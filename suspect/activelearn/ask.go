@@ -73,19 +73,7 @@ func (s *Space) AskFrom(ctx context.Context, labels []int, n int, from *Suggesti
 		return nil, fmt.Errorf("asked for %d samples", n)
 	}
 	o := opts.withDefaults()
-	if len(labels) != s.N() || o.Accepted != nil && len(o.Accepted) != s.N() {
-		return nil, fmt.Errorf("%d labels and %d accepted marks for %d samples", len(labels), len(o.Accepted), s.N())
-	}
-	typed := labels
-	if o.Accepted != nil {
-		typed = slices.Clone(labels)
-		for i, a := range o.Accepted {
-			if a {
-				typed[i] = sample.NoLabel
-			}
-		}
-	}
-	lab, err := newLabelling(typed)
+	lab, err := typedLabelling(labels, s.N(), o.Accepted)
 	if err != nil {
 		return nil, err
 	}

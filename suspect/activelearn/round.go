@@ -43,22 +43,7 @@ func (l *learnt) holdable() []int {
 // opts.Accepted. Errors: lengths that do not fit, labels of fewer than 2 typed classes or more
 // than cnn.MaxClasses.
 func learning(labels []int, n int, o Options) (*learnt, error) {
-	if len(labels) != n {
-		return nil, fmt.Errorf("%d labels for %d samples", len(labels), n)
-	}
-	if o.Accepted != nil && len(o.Accepted) != n {
-		return nil, fmt.Errorf("%d accepted marks for %d samples", len(o.Accepted), n)
-	}
-	typed := labels
-	if o.Accepted != nil {
-		typed = slices.Clone(labels)
-		for i, a := range o.Accepted {
-			if a {
-				typed[i] = sample.NoLabel
-			}
-		}
-	}
-	lab, err := newLabelling(typed)
+	lab, err := typedLabelling(labels, n, o.Accepted)
 	if err != nil {
 		return nil, err
 	}
