@@ -25,11 +25,11 @@
 //     islands. Then the least sure suggestions, one per group a round (AskFrom takes a round's
 //     probabilities, e.g. Refine's, for that).
 //   - Space.Suggest: the first suggestions, in a fraction of a second per 10,000 samples: the
-//     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated by
-//     temperature scaling on typed labels held out of the spreading.
+//     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
+//     (Calibration: temperature, then Platt scaling) on every typed label scored without it.
 //   - Space.Refine: better ones, in seconds: networks fine-tuned from the space's network on
-//     every sample's suggested class, twice; calibrated on half of the typed labels as scored
-//     by a second such chain that never saw them.
+//     every sample's suggested class, twice; calibrated on every typed label as scored by one
+//     of four networks that learnt the others.
 //   - Suggestions.Acceptance: for a confidence threshold, how many suggestions of each class
 //     it accepts and how many of those are expected to be wrong.
 //

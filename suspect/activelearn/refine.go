@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"idxlabel/sample"
-	"idxlabel/suspect"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/folds"
 )
@@ -41,8 +40,8 @@ func refineDraws(n int) int {
 // (package cnn), each fine-tuned from the one before and the first from the space's Net, each
 // learning every sample's class (its typed label, else the most probable class of the spread
 // labels for the first, of the first network's probabilities blended with the spread's for the
-// second). The last network's probabilities are the suggestions, calibrated by temperature
-// scaling on the typed labels, each scored by a network that never saw it: the typed labels
+// second). The last network's probabilities are the suggestions, calibrated (Calibration) on
+// the typed labels, each scored by a network that never saw it: the typed labels
 // are dealt into calibrationFolds stratified folds, and for each a network fine-tuned from the
 // space's Net learns the spread of the other folds' labels (half the draws; a class's only typed
 // label is never held out). Held out a quarter at a time, the calibration networks know nearly
@@ -85,7 +84,7 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 		return nil, err
 	}
 	done = float64(tune.rounds)
-	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Temperature: 1, Typed: len(l.labelled)}
+	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Typed: len(l.labelled)}
 	if calibrate {
 		var p []float32
 		var y []int
@@ -109,8 +108,8 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 				y = append(y, l.cls[i])
 			}
 		}
-		out.Temperature, out.Calibrated = temperature(p, y, nc), true
-		suspect.Temper(probs, nc, out.Temperature)
+		out.Calibration, out.Calibrated = fitCalibration(p, y, nc), true
+		out.Calibration.apply(probs, nc)
 	}
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("networks", 1)

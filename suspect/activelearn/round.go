@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"idxlabel/sample"
-	"idxlabel/suspect"
 	"idxlabel/suspect/folds"
 )
 
@@ -60,8 +59,8 @@ func learning(labels []int, n int, o Options) (*learnt, error) {
 // Suggest is a round's first suggestions, in a fraction of a second per 10,000 samples: the
 // typed labels (labels, N of them, sample.NoLabel for none; opts.Accepted marks the accepted
 // ones, which are not learnt from) spread over the space's graph (label spreading, Zhou et al.
-// 2004), calibrated by temperature scaling on the typed labels, each scored by the spreading
-// without its own label (leave-one-out: exact, since spreading is linear in the labels; at most
+// 2004), calibrated (Calibration) on the typed labels, each scored by the spreading without its
+// own label (leave-one-out: exact, since spreading is linear in the labels; at most
 // looHeld(N) of them, a stratified share drawn with the seed). Refine makes better ones,
 // in seconds. Growth: O(N·k·classes) per spreading iteration, one spreading, then one of
 // max(classes, 16) columns for every as many held-out labels. Errors: those of the labels
@@ -84,7 +83,7 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 	for i := range s.N() {
 		normalizeRow(probs[i*nc : (i+1)*nc])
 	}
-	out := &Suggestions{Classes: l.classes, Probs: probs, Temperature: 1, Typed: len(l.labelled)}
+	out := &Suggestions{Classes: l.classes, Probs: probs, Typed: len(l.labelled)}
 	if held := l.holdable(); len(held) >= MinCalibration {
 		if most := looHeld(s.N()); len(held) > most {
 			held = folds.Stratified(held, l.cls, nil, (len(held)+most-1)/most, o.Seed)[0]
@@ -97,8 +96,8 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 		for m, i := range held {
 			y[m] = l.cls[i]
 		}
-		out.Temperature, out.Calibrated = temperature(p, y, nc), true
-		suspect.Temper(probs, nc, out.Temperature)
+		out.Calibration, out.Calibrated = fitCalibration(p, y, nc), true
+		out.Calibration.apply(probs, nc)
 	}
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("spreading", 1)

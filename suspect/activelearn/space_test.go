@@ -141,8 +141,8 @@ func TestAcceptedAreNotLearnt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range [][2]*Suggestions{{before, fast}, {refBefore, ref}} {
-		if !slices.Equal(c[0].Probs, c[1].Probs) || c[0].Temperature != c[1].Temperature {
-			t.Errorf("accepting changed the probabilities (temperature %v, then %v)", c[0].Temperature, c[1].Temperature)
+		if !slices.Equal(c[0].Probs, c[1].Probs) || c[0].Calibration != c[1].Calibration {
+			t.Errorf("accepting changed the probabilities (calibration %+v, then %+v)", c[0].Calibration, c[1].Calibration)
 		}
 		for _, x := range c[1].List {
 			if accepted[x.Index] || after[x.Index] != sample.NoLabel {

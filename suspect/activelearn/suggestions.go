@@ -23,13 +23,13 @@ type Suggestions struct {
 	// Refined: the probabilities are the networks' (Space.Refine), not label spreading's alone
 	// (Space.Suggest).
 	Refined bool
-	// Calibrated: the confidences were fitted (temperature scaling) to typed labels held out
-	// of the models that scored them; false below MinCalibration typed labels (of classes with
-	// two or more: a class's only label is never held out), when nothing
-	// can be held out and the confidences are the models' own.
+	// Calibrated: the confidences were fitted (Calibration) to typed labels held out of the
+	// models that scored them; false below MinCalibration typed labels (of classes with two
+	// or more: a class's only label is never held out), when nothing can be held out and the
+	// confidences are the models' own.
 	Calibrated  bool
-	Temperature float64 // the fitted temperature (1: none)
-	Typed       int     // the typed labels learnt from (accepted ones are not learnt from)
+	Calibration Calibration // what was fitted (the zero value: none)
+	Typed       int         // the typed labels learnt from (accepted ones are not learnt from)
 }
 
 // ClassAcceptance is what accepting every suggestion of one class at a confidence threshold or
