@@ -118,5 +118,9 @@ func (c Calibration) apply(p []float32, classes int) {
 				row[j] = float32(float64(row[j]) * scale)
 			}
 		}
+		if b := argmax(row); b != k { // a tie at the bound, or rounding: k stays first, just
+			half := (row[k] + row[b]) / 2
+			row[k], row[b] = half*(1+1e-6), half*(1-1e-6)
+		}
 	}
 }

@@ -80,3 +80,16 @@ func TestCalibrationFitsHeldOut(t *testing.T) {
 		t.Errorf("every held-out label right: %+v, want a temperature alone", allRight)
 	}
 }
+
+// TestCalibrationKeepsTheClass: a calibration that would make the most probable class less
+// probable than the second leaves it first, however close the two were (ties included).
+func TestCalibrationKeepsTheClass(t *testing.T) {
+	c := Calibration{Temperature: 1, Slope: 0.1, Offset: -3}
+	for _, row := range [][]float32{{0.5, 0.5, 0}, {0.34, 0.33, 0.33}, {0.2, 0.45, 0.35}, {0.35, 0.45, 0.2}, {0.9, 0.1, 0}} {
+		q := append([]float32(nil), row...)
+		c.apply(q, 3)
+		if argmax(q) != argmax(row) {
+			t.Errorf("%v became %v: another class first", row, q)
+		}
+	}
+}
