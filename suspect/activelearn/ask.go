@@ -21,9 +21,11 @@ const (
 )
 
 // askPerClass is the labels a known class need before the asks turn from typical samples of
-// clusters without labels to the least sure suggestions: measured on t10k (rounds of 20), the
-// spread labels after 100 were 96.2% right with typical samples alone, 97.5% turning at 40
-// labels (4 a class), 97.4% at 20, 97.3% at 60.
+// clusters without labels to the least sure suggestions: measured on t10k with the pixels'
+// features (rounds of 20), the spread labels after 100 were 96.2% right with typical samples
+// alone, 97.5% turning at 40 labels (4 a class), 97.4% at 20, 97.3% at 60; with the learnt
+// features (10, 10, 30, 50 asks, seed 1), the networks' suggestions at 100 labels 98.4% right
+// turning at 4 a class or with typical samples alone, 98.1% asking half of each.
 const askPerClass = 4
 
 // Ask returns the n unlabelled samples of d (labels in d.Labels, sample.NoLabel for none)

@@ -12,9 +12,10 @@ import (
 // graph first (edges between them per pair of their samples, average linkage on the graph),
 // until one group is left. Cutting that order after the first K0 − G joins gives G groups:
 // the clusters a person should name first when G labels will be typed. Classes of a dataset
-// come out as groups when they are linked more within than between (measured on MNIST's t10k:
-// 100 fine clusters of the map joined into 10 groups, 96–97% of the samples in a group of their
-// class's majority, every class a group's majority).
+// come out as groups when they are linked more within than between (measured on MNIST's t10k,
+// 3 seeds: 100 fine clusters of the map joined into 10 groups, 96.8–96.9% of the samples in a
+// group of their class's majority, every class a group's majority; 26 letters: 94.7–97.3%, 25
+// or 26 classes; 16 symbols: 92.1–98.0%, 15 or 16).
 
 // join is one step of the order: group b joins group a (fine-cluster numbers naming the groups
 // they lead).
