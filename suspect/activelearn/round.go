@@ -105,9 +105,10 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 }
 
 // looHeld returns the most typed labels Suggest scores without their own label to calibrate,
-// for n samples: 160 up to 100,000 samples, in inverse proportion above, at least 48. Each
-// costs a column of spreading: at 1,000,000 samples the 48 cost about five spreadings of 10
-// classes (some seconds), at 10,000 the 160 a tenth of a second.
+// for n samples: 160 up to 10,000 samples, in inverse proportion above, at least 48. Each costs
+// a column of spreading (a tenth of a 10-class spreading): at 10,000 samples the 160 take a
+// fraction of a second; at 60,000 the 48 take about 5 of the round's own spreadings (measured
+// with 160 there: 38 s a round under a load of 7–10, most of it these).
 func looHeld(n int) int {
-	return max(48, min(160, 160*100000/max(n, 1)))
+	return max(48, min(160, 160*10000/max(n, 1)))
 }
