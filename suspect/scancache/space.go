@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -118,10 +119,15 @@ func StoreSpace(path string, key Key, s *activelearn.Space) error {
 // LoadSpace reads the space stored under key at path for n samples. It returns ErrMiss when
 // there is no file, or the file holds another key, another number of samples, or another
 // layout; it reads nothing beyond the header then, and never more than the size its header's
-// counts imply, checked against the file's size first. Errors (naming path): a file that is
-// not a regular file, or is damaged (wrong size, checksum, counts out of range, a value out of
-// place: activelearn.Space.Ready and cnn.NetFrom check every one), or the read error.
+// counts imply, checked against the file's size first. Errors (naming path): a symbolic link
+// (never followed) or another file that is not a regular file, or one damaged (wrong size,
+// checksum, counts out of range, a value out of place: activelearn.Space.Ready and
+// cnn.NetFrom check every one), or the read error.
 func LoadSpace(path string, key Key, n int) (*activelearn.Space, error) {
+	// A file beside a dataset is never read through a symbolic link planted in its place.
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s: a symbolic link, not a space file; delete it", path)
+	}
 	f, fi, err := atomicfile.OpenRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrMiss

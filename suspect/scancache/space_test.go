@@ -152,3 +152,20 @@ func TestLoadSpaceDamaged(t *testing.T) {
 
 // crc is the files' checksum (CRC-32C) of b.
 func crc(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+
+// TestLoadSpaceSymlink: a symbolic link where the space file should be is an error naming it,
+// not followed, even to a good space file.
+func TestLoadSpaceSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real"+SpaceSuffix)
+	if err := StoreSpace(real, Key{3}, space(t, 30)); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "x"+SpaceSuffix)
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if _, err := LoadSpace(link, Key{3}, 30); err == nil || errors.Is(err, ErrMiss) || !strings.Contains(err.Error(), link) {
+		t.Errorf("a symbolic link: %v", err)
+	}
+}
