@@ -44,8 +44,10 @@
 // neighbours), k-means O(min(N, 20,000)·K) per iteration and O(N·K) to file every sample, the
 // features network's training (featuresDraws: 15 passes up to 10,000 samples, at most 500,000
 // draws) and one pass over every sample, and the join order O(K·E') for E' linked pairs of
-// clusters (at most N·k). A round: spreading O(N·k·C) per iteration (3 spreadings of 40);
-// Refine 4 networks each drawing refineDraws(N) ≤ 200,000 samples and passing all N. Memory:
-// O(N·(k + C)) values beyond the pixels; the kept space 4·N·(3 + 2k) bytes and the network.
-// Nothing is O(N²) above nn.ExactBelow samples.
+// clusters (at most N·k). A round: spreading O(N·k·C) per iteration (40 iterations), and one
+// column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 2 networks each drawing
+// refineDraws(N) ≤ 200,000 samples and passing all N, and 4 drawing half as many and passing
+// only the labels they hold out. Memory: O(N·(k + C)) values beyond the pixels (while the
+// space is computed, N·128 features and the index's copy of them); the kept space
+// 4·N·(3 + 2k) bytes and the network. Nothing is O(N²) above nn.ExactBelow samples.
 package activelearn
