@@ -156,3 +156,15 @@ func TestPairFileKnowsNeitherStoreNorWindow(t *testing.T) {
 		}
 	}
 }
+
+// suspect/folds deals cross-validation folds for every model above it: it imports nothing of
+// the program.
+func TestFoldsIsALeaf(t *testing.T) {
+	for _, p := range goList(t, "./suspect/folds") {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, "idxlabel/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}

@@ -3,20 +3,27 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
+	"idxlabel/internal/atomicfile"
 	"idxlabel/pairfile"
 	"idxlabel/sample"
+	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
+	"idxlabel/suspect/scancache"
 )
 
 // suggestHelp is `idxlabel suggest --help`.
-const suggestHelp = `usage: idxlabel suggest [--ask N] [--seed S] IMAGES [LABELS]
+const suggestHelp = `usage: idxlabel suggest [--ask N] [--fast] [--accepted CSV] [--per-class P] [--seed S] [--no-cache] IMAGES [LABELS]
 
 Labelling from scratch: which samples to label next, and a label for every other one.
 A sample without a label (no label file, or -2147483648 in an int32 label file, which is how
@@ -24,15 +31,31 @@ idxlabel saves samples not yet labelled) is unlabelled. Without LABELS, the labe
 MNIST names its pairs beside IMAGES is used when it exists (t10k-images-idx3-ubyte.gz →
 t10k-labels-idx1-ubyte.gz); without one every sample is unlabelled.
 
-  --ask N   print CSV with the header index, then the N unlabelled samples whose labels would
-            help most now, most useful first (one 0-based index a line, in file order's
-            numbering). With few labels these are typical samples of clusters that hold no label
-            yet; later the samples whose suggestion is least sure. Works with no labels at all:
-            that is where a person starts.
-  (none)    print CSV index,suggested,confidence for every unlabelled sample, most confident
-            first: the suggested label and the calibrated probability (0–1) that it is right.
-            Needs labels of at least 2 classes.
-  --seed S  every random choice (default 1): the same files and seed give the same output.
+The first call on a set of images learns features from the pixels alone (a map of the images,
+its clusters, and a network taught to tell the clusters apart: about 15 s of CPU per 10,000
+28×28 images, an estimate is printed first) and keeps them beside the images (IMAGES plus
+.idxlabel-space); every call after, whatever the labels, reads them in a moment.
+
+  --ask N         print CSV with the header index, then the N unlabelled samples whose labels
+                  would help most now, most useful first (one 0-based index a line, in file
+                  order's numbering). With few labels these are typical samples of the
+                  clusters that hold no label yet (with no labels at all, one of each of the N
+                  largest clusters); later the samples whose suggestion is least sure.
+  (none)          print CSV index,suggested,confidence for every unlabelled sample, most
+                  confident first: the suggested label and the calibrated probability (0–1)
+                  that it is right, from networks fine-tuned on the labels (seconds). Needs
+                  labels of at least 2 classes.
+  --fast          the first suggestions only: the labels spread over the kept features'
+                  neighbours (a fraction of a second), less right than the networks'.
+  --accepted CSV  a CSV file whose column index lists the samples whose labels in LABELS are
+                  suggestions accepted without a look (e.g. the rows of an earlier suggest you
+                  accepted): they are not learnt from (they hold nothing the suggestions did
+                  not) nor used to calibrate, and are not suggested again.
+  --per-class P   instead of the suggestions, print CSV class,suggested,accepted,expected_wrong:
+                  for each class, its suggestions, how many are at confidence P (0–1) or more,
+                  and how many of those are expected wrong (the sum of 1 − confidence).
+  --seed S        every random choice (default 1): the same files and seed give the same output.
+  --no-cache      compute the features again even when kept ones fit the images.
 
 The loop: ask, type the asked labels into the label file, ask again; then accept the
 suggestions. Progress goes to stderr; Ctrl+C stops (exit 130) without output.
@@ -41,23 +64,32 @@ exit status: 0 done, 1 a file could not be read (or too few labels to suggest), 
 error, 130 interrupted.
 `
 
-// runSuggest prints the samples to label next (--ask N) or a suggested label for every
-// unlabelled sample (package suspect/activelearn); see suggestHelp.
+// runSuggest prints the samples to label next (--ask N), a suggested label for every
+// unlabelled sample, or the suggestions' count per class at a threshold (package
+// suspect/activelearn, its space kept beside the images by suspect/scancache); see suggestHelp.
 func runSuggest(c *cli, args []string) error {
 	fs := c.flags("suggest")
 	ask := fs.Int("ask", -1, "")
 	seed := fs.Uint64("seed", 1, "")
+	fast := fs.Bool("fast", false, "")
+	accepted := fs.String("accepted", "", "")
+	perClass := fs.Float64("per-class", -1, "")
+	noCache := fs.Bool("no-cache", false, "")
 	files, err := c.parseHelp(fs, args, 1, 2, suggestHelp)
 	if err != nil {
 		return err
 	}
-	asked := false
-	fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "ask" })
-	if asked && *ask < 1 {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case set["ask"] && *ask < 1:
 		return usagef("suggest: --ask must be at least 1, not %d", *ask)
-	}
-	if *seed == 0 {
+	case *seed == 0:
 		return usagef("suggest: --seed must be at least 1")
+	case set["per-class"] && !(*perClass >= 0 && *perClass <= 1):
+		return usagef("suggest: --per-class must be a confidence from 0 to 1, not %v", *perClass)
+	case set["ask"] && (set["fast"] || set["per-class"]):
+		return usagef("suggest: --ask prints the samples to label; --fast and --per-class are about suggestions")
 	}
 	if len(files) == 1 {
 		if l := pairfile.FindLabels(files[0]); l != "" {
@@ -71,20 +103,32 @@ func runSuggest(c *cli, args []string) error {
 	}
 	defer ds.Close()
 	data := ds.Snapshot()
-	indices := ds.Snapshot().Index
+	indices := data.Index
+	opts := activelearn.Options{Seed: *seed, Progress: suggestProgress(c.stderr)}
+	if *accepted != "" {
+		if opts.Accepted, err = readAccepted(*accepted, data); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	opts := activelearn.Options{Seed: *seed, Progress: suggestProgress(c.stderr)}
-	labelled := 0
-	for _, l := range data.Labels {
+	space, err := keptSpace(ctx, c.stderr, files[0], data, opts, !*noCache)
+	if err != nil {
+		return fmt.Errorf("%s: %w", files[0], err)
+	}
+	labelled, typed := 0, 0
+	for i, l := range data.Labels {
 		if l != sample.NoLabel {
 			labelled++
+			if opts.Accepted == nil || !opts.Accepted[i] {
+				typed++
+			}
 		}
 	}
 	out := bufio.NewWriter(c.stdout)
-	if asked {
-		list, err := activelearn.Ask(ctx, data, *ask, opts)
+	if set["ask"] {
+		list, err := space.Ask(ctx, data.Labels, *ask, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[0], err)
 		}
@@ -98,27 +142,136 @@ func runSuggest(c *cli, args []string) error {
 		fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled: asked for %d in %.1f s\n", data.N, labelled, len(list), time.Since(start).Seconds())
 		return nil
 	}
-	list, err := activelearn.Suggest(ctx, data, opts)
+	first := time.Now()
+	sugg, err := space.Suggest(ctx, data.Labels, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
-	fmt.Fprintln(out, "index,suggested,confidence")
-	var sure float64
-	for _, s := range list {
-		fmt.Fprintf(out, "%d,%d,%.4f\n", indices[s.Index], s.Label, s.Confidence)
-		sure += s.Confidence
+	firstTook := time.Since(first)
+	if !*fast {
+		if sugg, err = space.Refine(ctx, data, data.Labels, opts); err != nil {
+			return fmt.Errorf("%s: %w", files[0], err)
+		}
+	}
+	if set["per-class"] {
+		fmt.Fprintln(out, "class,suggested,accepted,expected_wrong")
+		for _, a := range sugg.Acceptance(*perClass) {
+			fmt.Fprintf(out, "%d,%d,%d,%.1f\n", a.Label, a.Suggested, a.Accepted, a.Wrong)
+		}
+	} else {
+		fmt.Fprintln(out, "index,suggested,confidence")
+		for _, s := range sugg.List {
+			fmt.Fprintf(out, "%d,%d,%.4f\n", indices[s.Index], s.Label, s.Confidence)
+		}
 	}
 	if err := out.Flush(); err != nil {
 		return err
 	}
 	took := time.Since(start).Seconds()
-	if len(list) == 0 {
+	if len(sugg.List) == 0 {
 		fmt.Fprintf(c.stderr, "idxlabel: %d samples, all labelled: nothing to suggest (%.1f s)\n", data.N, took)
 		return nil
 	}
-	fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled: suggested %d in %.1f s (expected right: %.1f%%)\n",
-		data.N, labelled, len(list), took, 100*sure/float64(len(list)))
+	var sure float64
+	for _, s := range sugg.List {
+		sure += s.Confidence
+	}
+	how := "calibrated on typed labels held out"
+	if !sugg.Calibrated {
+		how = fmt.Sprintf("not calibrated: fewer than %d typed labels", activelearn.MinCalibration)
+	}
+	fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled (%d typed): suggested %d in %.1f s, the first suggestions in %.1f s (expected right: %.1f%%; %s)\n",
+		data.N, labelled, typed, len(sugg.List), took, firstTook.Seconds(), 100*sure/float64(len(sugg.List)), how)
 	return nil
+}
+
+// keptSpace returns the labelling space of data (the images at path): read from the file
+// beside the images when it fits them and read is set, else computed (saying first about how
+// long it will take, by suspect.CalibrateCNN's measure of this machine now) and kept there.
+func keptSpace(ctx context.Context, w io.Writer, path string, data sample.Set, opts activelearn.Options, read bool) (*activelearn.Space, error) {
+	sp := scancache.Spaces{Path: path + scancache.SpaceSuffix, Read: read, Write: true,
+		Note: func(text string) { fmt.Fprintf(w, "idxlabel: suggest: %s\n", text) },
+		Starting: func(ctx context.Context, d sample.Set) {
+			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
+				fmt.Fprintf(w, "idxlabel: suggest: learning features of %d samples from their pixels: about %s (an estimate, from this machine's speed now; once, kept in %s)\n",
+					d.N, activelearn.EstimateSpace(d.N, rate).Round(time.Second), path+scancache.SpaceSuffix)
+			}
+		}}
+	start := time.Now()
+	space, out, err := sp.Space(ctx, data, opts)
+	if err != nil {
+		return nil, err
+	}
+	if out.Cached {
+		fmt.Fprintf(w, "idxlabel: suggest: features read from %s in %.1f s\n", sp.Path, time.Since(start).Seconds())
+	} else {
+		fmt.Fprintf(w, "idxlabel: suggest: features learnt in %.1f s\n", time.Since(start).Seconds())
+	}
+	return space, nil
+}
+
+// readAccepted reads the CSV file at path (a header naming a column index, then one sample a
+// row, numbered as the output of suggest numbers them) into one mark per sample of data.
+// Errors (naming the file): no index column, a value that is not a sample's number, a sample
+// listed twice or one without a label; the file is opened without following a symbolic link
+// and read in bounded lines.
+func readAccepted(path string, data sample.Set) ([]bool, error) {
+	f, _, err := atomicfile.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var at map[int]int // a sample's number → its position (nil: the same)
+	if data.Index != nil {
+		at = make(map[int]int, data.N)
+		for k := range data.N {
+			at[data.Number(k)] = k
+		}
+	}
+	r := csv.NewReader(bufio.NewReader(io.LimitReader(f, 64<<20)))
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: no header: %w", path, err)
+	}
+	col := -1
+	for k, h := range head {
+		if strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) == "index" {
+			col = k
+		}
+	}
+	if col < 0 {
+		return nil, fmt.Errorf("%s: no column named index in the header %q", path, strings.Join(head, ","))
+	}
+	marks := make([]bool, data.N)
+	for row := 2; ; row++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if col >= len(rec) {
+			return nil, fmt.Errorf("%s: row %d has no index", path, row)
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(rec[col]))
+		k, ok := v, v >= 0 && v < data.N
+		if at != nil {
+			k, ok = at[v]
+		}
+		switch {
+		case err != nil || !ok:
+			return nil, fmt.Errorf("%s: row %d: %q is not a sample of the images", path, row, rec[col])
+		case marks[k]:
+			return nil, fmt.Errorf("%s: row %d: sample %d is listed twice", path, row, v)
+		case data.Labels[k] == sample.NoLabel:
+			return nil, fmt.Errorf("%s: row %d: sample %d is listed as accepted but has no label", path, row, v)
+		}
+		marks[k] = true
+	}
+	return marks, nil
 }
 
 // suggestProgress prints a line on w when the work moves to another stage and every 10% of a

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -34,7 +35,7 @@ func TestSuggestUsageErrors(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI("suggest", "--help")
-	if code != 0 || !strings.Contains(out, "usage: idxlabel suggest [--ask N] [--seed S] IMAGES [LABELS]") {
+	if code != 0 || !strings.Contains(out, "usage: idxlabel suggest [--ask N] [--fast] [--accepted CSV] [--per-class P] [--seed S] [--no-cache] IMAGES [LABELS]") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }
@@ -135,5 +136,109 @@ func TestSuggestLoop(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "labels: ") || !strings.Contains(errOut, "suggested 194") {
 		t.Errorf("suggest: stderr %q", errOut)
+	}
+}
+
+// TestSuggestKeptAcceptedPerClass: the first call learns the features and keeps them beside
+// the images, the next reads them; --fast lists the first suggestions; --per-class counts them
+// at a threshold, class by class; --accepted takes the rows of an earlier output whose labels
+// were written into the label file: they are not suggested again, and the others' confidences
+// do not move; a bad --accepted file is an error naming it.
+func TestSuggestKeptAcceptedPerClass(t *testing.T) {
+	dir := t.TempDir()
+	const n = 120
+	images, cls := barImages(t, dir, n)
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = sample.NoLabel
+	}
+	for _, i := range []int{0, 1, 2, 3} {
+		labels[i] = cls[i]
+	}
+	write := func() {
+		lab, _ := idx.New(idx.Int32, n)
+		for i, l := range labels {
+			binary.BigEndian.PutUint32(lab.Data[4*i:], uint32(int32(l)))
+		}
+		if err := idx.WriteFile(pairfile.LabelsFileFor(images), lab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write()
+	code, out, errOut := runCLI("suggest", "--fast", images)
+	if code != 0 || !strings.Contains(errOut, "features learnt") {
+		t.Fatalf("--fast: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(images + ".idxlabel-space"); err != nil {
+		t.Fatalf("no space kept beside the images: %v", err)
+	}
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != n-4+1 || rows[0] != "index,suggested,confidence" {
+		t.Fatalf("--fast printed %d rows", len(rows))
+	}
+	code, out, errOut = runCLI("suggest", "--per-class", "0.5", images)
+	if code != 0 || !strings.Contains(errOut, "features read from") {
+		t.Fatalf("--per-class: exit %d, %s", code, errOut)
+	}
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	if len(rows) != 3 || rows[0] != "class,suggested,accepted,expected_wrong" {
+		t.Fatalf("--per-class printed %q", out)
+	}
+	total := 0
+	for _, r := range rows[1:] {
+		f := strings.Split(r, ",")
+		s, _ := strconv.Atoi(f[1])
+		a, _ := strconv.Atoi(f[2])
+		if len(f) != 4 || a > s {
+			t.Fatalf("--per-class row %q", r)
+		}
+		total += s
+	}
+	if total != n-4 {
+		t.Errorf("--per-class counted %d suggestions of %d", total, n-4)
+	}
+	_, out, _ = runCLI("suggest", images)
+	before := map[string]string{}
+	var accept []string
+	for k, r := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+		f := strings.Split(r, ",")
+		before[f[0]] = r
+		if k%2 == 0 { // accept every other suggestion, whatever its confidence
+			accept = append(accept, f[0])
+			i, _ := strconv.Atoi(f[0])
+			labels[i], _ = strconv.Atoi(f[1])
+		}
+	}
+	write()
+	acc := filepath.Join(dir, "accepted.csv")
+	os.WriteFile(acc, []byte("suggested,index\n1,"+strings.Join(accept, "\n1,")+"\n"), 0o644)
+	code, out, errOut = runCLI("suggest", "--accepted", acc, images)
+	if code != 0 {
+		t.Fatalf("--accepted: exit %d, %s", code, errOut)
+	}
+	after := strings.Split(strings.TrimSpace(out), "\n")[1:]
+	if len(after) != n-4-len(accept) {
+		t.Fatalf("%d suggestions after accepting %d of %d", len(after), len(accept), n-4)
+	}
+	for _, r := range after {
+		if before[strings.Split(r, ",")[0]] != r {
+			t.Errorf("after the accept %q, before %q", r, before[strings.Split(r, ",")[0]])
+		}
+	}
+	for name, body := range map[string]string{
+		"no index":   "a,b\n1,2\n",
+		"not number": "index\nx\n",
+		"beyond":     "index\n" + strconv.Itoa(n) + "\n",
+		"twice":      "index\n" + accept[0] + "\n" + accept[0] + "\n",
+		"no label":   "index\n" + strings.Split(after[0], ",")[0] + "\n",
+	} {
+		os.WriteFile(acc, []byte(body), 0o644)
+		if code, _, errOut := runCLI("suggest", "--accepted", acc, images); code != 1 || !strings.Contains(errOut, acc) {
+			t.Errorf("%s: exit %d, %q", name, code, errOut)
+		}
+	}
+	for _, args := range [][]string{{"--per-class", "1.5", images}, {"--ask", "3", "--fast", images}} {
+		if code, _, _ := runCLI(append([]string{"suggest"}, args...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
 	}
 }

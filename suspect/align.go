@@ -3,10 +3,10 @@ package suspect
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/suspect/cnn"
 )
 
@@ -47,30 +47,18 @@ func commonFeatures(ctx context.Context, s cnn.Samples, n int, nets []*cnn.Net, 
 	}
 	// The folds' maps are fitted and applied in parallel, each by one goroutine with its own
 	// buffer; each writes only its own fold's features.
-	errs := make([]error, len(nets))
-	sem := make(chan struct{}, max(1, workers))
-	var wg sync.WaitGroup
-	for m := 1; m < len(nets); m++ {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			src := make([]float32, len(ref)*f)
-			if errs[m] = nets[m].Outputs(ctx, s, ref, nil, src); errs[m] != nil {
-				return
-			}
-			var w *mat.Dense
-			if w, errs[m] = affineFit(src, y); errs[m] == nil {
-				applyAffine(out, held[m], w)
-			}
-		})
-	}
-	wg.Wait()
-	for m := range nets {
-		if errs[m] != nil {
-			return errs[m]
+	return parallel.Each(ctx, len(nets)-1, parallel.Options{Workers: workers}, func(lo, _ int) error {
+		m := lo + 1
+		src := make([]float32, len(ref)*f)
+		if err := nets[m].Outputs(ctx, s, ref, nil, src); err != nil {
+			return err
 		}
-	}
-	return nil
+		w, err := affineFit(src, y)
+		if err == nil {
+			applyAffine(out, held[m], w)
+		}
+		return err
+	})
 }
 
 // affineFit returns W, (Features+1)×Features, minimising ‖[X 1]·W − Y‖² + λ‖W‖² for X the

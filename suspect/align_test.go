@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 	"idxlabel/suspect/nn"
 )
 
@@ -29,7 +30,7 @@ func TestScanCNNFeaturesShareOneSpace(t *testing.T) {
 		labelled[i] = i
 	}
 	fold := make([]int, d.N)
-	for k, held := range stratifiedFolds(labelled, d.Labels, opts.Folds, opts.Seed) {
+	for k, held := range folds.Stratified(labelled, d.Labels, nil, opts.Folds, opts.Seed) {
 		for _, i := range held {
 			fold[i] = k
 		}

@@ -1,10 +1,10 @@
 package suspect
 
 import (
+	"context"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
+
+	"idxlabel/internal/parallel"
 )
 
 // Temperature scaling (Guo et al. 2017, "On Calibration of Modern Neural Networks"): a model's
@@ -40,29 +40,23 @@ func fitTemperature(p []float32, y []int, classes int) float64 {
 	runs := (len(y) + nllRun - 1) / nllRun
 	part := make([]float64, runs)
 	nll := func(beta float64) float64 {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range min(runtime.NumCPU(), runs) {
-			wg.Go(func() {
-				for r := int(next.Add(1)) - 1; r < runs; r = int(next.Add(1)) - 1 {
-					var sum float64
-					for s := r * nllRun; s < min(len(y), (r+1)*nllRun); s++ {
-						row := logs[s*classes : (s+1)*classes]
-						top := math.Inf(-1)
-						for _, l := range row {
-							top = max(top, beta*l)
-						}
-						var z float64
-						for _, l := range row {
-							z += math.Exp(beta*l - top)
-						}
-						sum += top + math.Log(z) - beta*row[y[s]]
-					}
-					part[r] = sum
+		parallel.Each(context.Background(), runs, parallel.Options{}, func(r, _ int) error {
+			var sum float64
+			for s := r * nllRun; s < min(len(y), (r+1)*nllRun); s++ {
+				row := logs[s*classes : (s+1)*classes]
+				top := math.Inf(-1)
+				for _, l := range row {
+					top = max(top, beta*l)
 				}
-			})
-		}
-		wg.Wait()
+				var z float64
+				for _, l := range row {
+					z += math.Exp(beta*l - top)
+				}
+				sum += top + math.Log(z) - beta*row[y[s]]
+			}
+			part[r] = sum
+			return nil
+		})
 		var sum float64
 		for _, v := range part {
 			sum += v

@@ -7,6 +7,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // The scan's Model gives the features of samples it never saw in the space of the scan's
@@ -23,7 +24,7 @@ func TestModelFeaturesShareTheScansSpace(t *testing.T) {
 	for i := range labelled {
 		labelled[i] = i
 	}
-	held := stratifiedFolds(labelled, d.Labels, opts.Folds, opts.Seed)[0][:50]
+	held := folds.Stratified(labelled, d.Labels, nil, opts.Folds, opts.Seed)[0][:50]
 	got, err := res.Model.Features(context.Background(), d, held)
 	if err != nil {
 		t.Fatal(err)

@@ -3,58 +3,11 @@ package suspect
 import (
 	"context"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/sample"
 )
-
-// TestStratifiedGroupFolds: every group lands in one fold, folds differ in size by less than the
-// largest group, every labelled sample is dealt once; without groups of two or more the folds
-// are stratifiedFolds'.
-func TestStratifiedGroupFolds(t *testing.T) {
-	rng := rand.New(rand.NewPCG(2, 2))
-	const n = 3000
-	cls, groups := make([]int, n), make([]int32, n)
-	var labelled []int
-	for i := 0; i < n; {
-		size := 1 + rng.IntN(30)
-		c := rng.IntN(4)
-		for m := 0; m < size && i < n; m++ {
-			cls[i], groups[i] = c, int32(n-i+m) // any numbering: a group is a value
-			if i%19 == 0 {
-				cls[i] = -1
-			} else {
-				labelled = append(labelled, i)
-			}
-			i++
-		}
-	}
-	folds := stratifiedGroupFolds(labelled, cls, groups, 3, 7)
-	foldOf := map[int32]int{}
-	dealt := 0
-	for f, fold := range folds {
-		for _, i := range fold {
-			if g, ok := foldOf[groups[i]]; ok && g != f {
-				t.Fatalf("group %d in folds %d and %d", groups[i], g, f)
-			}
-			foldOf[groups[i]] = f
-			dealt++
-		}
-	}
-	sizes := []int{len(folds[0]), len(folds[1]), len(folds[2])}
-	if dealt != len(labelled) || slices.Max(sizes)-slices.Min(sizes) > 30 {
-		t.Errorf("dealt %d of %d; fold sizes %v", dealt, len(labelled), sizes)
-	}
-	own := make([]int32, n)
-	for i := range own {
-		own[i] = int32(i)
-	}
-	if !slices.EqualFunc(stratifiedGroupFolds(labelled, cls, own, 5, 9), stratifiedFolds(labelled, cls, 5, 9), slices.Equal) {
-		t.Error("singleton groups dealt otherwise than stratifiedFolds")
-	}
-}
 
 // TestScanCNNGroupsAugmented: 1,000 t10k digits, 60 of them relabelled, each with 7 near-copies
 // (shifted by up to a pixel, noise σ 2) carrying its label: without groups each sample's copies

@@ -10,8 +10,10 @@ import (
 
 	"github.com/disintegration/imaging"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // Model is a trained classifier of samples: one or more networks whose class probabilities are
@@ -219,8 +221,8 @@ func TrainModel(ctx context.Context, d sample.Set, opts CNNOptions, progress fun
 	}
 	jobs := []*job{{train: in.labelled, rng: rand.New(rand.NewPCG(opts.Seed, 0xfeed))}}
 	if calib := calibrationSet(in.labelled, opts.Seed); len(calib) >= minCalibration {
-		for f, held := range stratifiedFolds(calib, in.cls, calibrationFolds, opts.Seed^0xca1) {
-			jobs = append(jobs, &job{train: without(calib, held), held: held, rng: rand.New(rand.NewPCG(opts.Seed, 0xca1+uint64(f)))})
+		for f, held := range folds.Stratified(calib, in.cls, nil, calibrationFolds, opts.Seed^0xca1) {
+			jobs = append(jobs, &job{train: folds.Rest(calib, held), held: held, rng: rand.New(rand.NewPCG(opts.Seed, 0xca1+uint64(f)))})
 		}
 	}
 	total, steps := 0, make([]int, len(jobs))
@@ -247,22 +249,17 @@ func TrainModel(ctx context.Context, d sample.Set, opts CNNOptions, progress fun
 			progress(clock.progress(1, 1, epoch, final.epochs, float64(done)/float64(total)))
 		}
 	}
-	errs := make([]error, len(jobs))
-	sem := make(chan struct{}, opts.Workers)
-	var wg sync.WaitGroup
-	for k, j := range jobs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
+	err = parallel.For(ctx, len(jobs), parallel.Options{Workers: opts.Workers}, func(ctx context.Context) func(k, _ int) error {
+		return func(k, _ int) error {
+			j := jobs[k]
 			cfg := cnn.Config{Epochs: j.epochs, LabelSmoothing: labelSmoothing}
-			j.net, errs[k] = cnn.Train(ctx, in.samples, j.train, len(in.classes), cfg, j.rng, func(step, n int) { report(k, step, n) })
-		})
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+			var err error
+			j.net, err = cnn.Train(ctx, in.samples, j.train, len(in.classes), cfg, j.rng, func(step, n int) { report(k, step, n) })
+			return err
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	m := &Model{nets: []*cnn.Net{final.net}, classes: in.classes, h: in.h, w: in.w, labelled: len(in.labelled), temperature: 1}
 	if len(jobs) > 1 {
@@ -307,22 +304,6 @@ func calibrationSet(labelled []int, seed uint64) []int {
 	pick = pick[:calibrationSamples]
 	slices.Sort(pick)
 	return pick
-}
-
-// without returns the samples of all (ascending) that are not in drop (ascending).
-func without(all, drop []int) []int {
-	out := make([]int, 0, len(all)-len(drop))
-	d := 0
-	for _, i := range all {
-		for d < len(drop) && drop[d] < i {
-			d++
-		}
-		if d < len(drop) && drop[d] == i {
-			continue
-		}
-		out = append(out, i)
-	}
-	return out
 }
 
 // input is a dataset made ready for the CNN.

@@ -3,15 +3,16 @@ package suspect
 import (
 	"context"
 	"errors"
-	"idxlabel/sample"
 	"math"
 	"math/rand/v2"
-	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"idxlabel/internal/parallel"
+	"idxlabel/sample"
 )
 
 // pca is a fitted projection: the pixel mean and the first dims principal axes.
@@ -137,50 +138,29 @@ func leadingEigenvectors(c blas64.Symmetric, dims int, seed uint64) (*mat.Dense,
 }
 
 // project returns every sample's coordinates on the axes: N×dims float32, row-major, computed
-// in blocks across workers. progress is called with the samples done.
-func (p *pca) project(ctx context.Context, d sample.Set, workers int, progress func(done int)) ([]float32, error) {
+// in blocks across workers. progress (may be nil) is called with the share of the samples done.
+func (p *pca) project(ctx context.Context, d sample.Set, workers int, progress func(done float64)) ([]float32, error) {
 	out := make([]float32, d.N*p.dims)
 	const block = 512
-	blocks := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	axes := blas32.General{Rows: p.dim, Cols: p.dims, Stride: p.dims, Data: p.axes}
-	for range max(1, workers) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := make([]float32, block*p.dim)
-			vec := make([]float32, p.dim)
-			for start := range blocks {
-				if ctx.Err() != nil {
-					continue
+	err := parallel.For(ctx, d.N, parallel.Options{Workers: workers, Chunk: block, Progress: progress}, func(context.Context) func(start, end int) error {
+		x := make([]float32, block*p.dim)
+		vec := make([]float32, p.dim)
+		return func(start, end int) error {
+			rows := end - start
+			for r := range rows {
+				row := x[r*p.dim : (r+1)*p.dim]
+				for k, v := range unitVector(d.Pixels(start+r), vec) {
+					row[k] = v - p.mean[k]
 				}
-				rows := min(block, d.N-start)
-				for r := range rows {
-					row := x[r*p.dim : (r+1)*p.dim]
-					for k, v := range unitVector(d.Pixels(start+r), vec) {
-						row[k] = v - p.mean[k]
-					}
-				}
-				blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
-					blas32.General{Rows: rows, Cols: p.dim, Stride: p.dim, Data: x[:rows*p.dim]}, axes,
-					0, blas32.General{Rows: rows, Cols: p.dims, Stride: p.dims, Data: out[start*p.dims : (start+rows)*p.dims]})
-				mu.Lock()
-				done += rows
-				if progress != nil {
-					progress(done)
-				}
-				mu.Unlock()
 			}
-		}()
-	}
-	for start := 0; start < d.N; start += block {
-		blocks <- start
-	}
-	close(blocks)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			blas32.Gemm(blas.NoTrans, blas.NoTrans, 1,
+				blas32.General{Rows: rows, Cols: p.dim, Stride: p.dim, Data: x[:rows*p.dim]}, axes,
+				0, blas32.General{Rows: rows, Cols: p.dims, Stride: p.dims, Data: out[start*p.dims : end*p.dims]})
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

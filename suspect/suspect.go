@@ -108,7 +108,7 @@ func Scan(ctx context.Context, d sample.Set, opts Options, progress func(stage s
 	if err != nil {
 		return nil, err
 	}
-	feats, err := p.project(ctx, d, opts.Workers, func(done int) { report("projecting", float64(done)/float64(d.N)) })
+	feats, err := p.project(ctx, d, opts.Workers, func(done float64) { report("projecting", done) })
 	if err != nil {
 		return nil, err
 	}

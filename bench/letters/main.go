@@ -1,11 +1,12 @@
-// Command letters writes a 26-class IDX pair of capital letters A–Z (labels 0–25) rendered from
-// the Go fonts (golang.org/x/image/font/gofont: 12 faces, regular to bold, roman to italic,
+// Command letters writes a 26-class IDX pair of capital letters A–Z (labels 0–25), or with
+// -set symbols a 16-class pair of symbols that are neither letters nor digits (♠ ♣ ♥ ♦ ♪ ☺ ← →
+// ↑ ↓ ↔ ▲ ● ■ ○ □, labels 0–15, in that order), rendered from the Go fonts (golang.org/x/image/font/gofont: 12 faces, regular to bold, roman to italic,
 // proportional and monospaced, small capitals), each drawn with its own rotation (±12°), shear
 // (±0.3), width (0.75–1.25) and stroke (thinned or thickened by a pixel, or as drawn), then put
 // through the MNIST preprocessing (package normalize) into 28×28: a set that is not MNIST, to
 // check that the labelling loop is not tuned to digits (bench/suggest).
 //
-// Usage: go run ./bench/letters [-n 10000] [-seed 1] IMAGES LABELS
+// Usage: go run ./bench/letters [-set letters|symbols] [-n 10000] [-seed 1] IMAGES LABELS
 package main
 
 import (
@@ -41,9 +42,21 @@ const canvas = 96 // the side of the image a letter is drawn on, pixels
 func main() {
 	n := flag.Int("n", 10000, "samples")
 	seed := flag.Uint64("seed", 1, "seed of every random choice")
+	set := flag.String("set", "letters", "letters (A–Z) or symbols")
 	flag.Parse()
 	if flag.NArg() != 2 {
-		log.Fatal("usage: letters [-n 10000] [-seed 1] IMAGES LABELS")
+		log.Fatal("usage: letters [-set letters|symbols] [-n 10000] [-seed 1] IMAGES LABELS")
+	}
+	var classes []rune
+	switch *set {
+	case "letters":
+		for c := 'A'; c <= 'Z'; c++ {
+			classes = append(classes, c)
+		}
+	case "symbols":
+		classes = []rune("♠♣♥♦♪☺←→↑↓↔▲●■○□")
+	default:
+		log.Fatalf("-set %q: letters or symbols", *set)
 	}
 	var faces []font.Face
 	for _, ttf := range [][]byte{goregular.TTF, gobold.TTF, goitalic.TTF, gobolditalic.TTF, gomedium.TTF, gomediumitalic.TTF,
@@ -55,6 +68,11 @@ func main() {
 		face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: 56, DPI: 72, Hinting: font.HintingNone})
 		if err != nil {
 			log.Fatal(err)
+		}
+		for _, r := range classes {
+			if _, ok := face.GlyphAdvance(r); !ok {
+				log.Fatalf("a Go font has no glyph for %c", r)
+			}
 		}
 		faces = append(faces, face)
 	}
@@ -68,10 +86,10 @@ func main() {
 		log.Fatal(err)
 	}
 	for i := range *n {
-		c := rng.IntN(26)
+		c := rng.IntN(len(classes))
 		src := image.NewGray(image.Rect(0, 0, canvas, canvas))
 		d := font.Drawer{Dst: src, Src: image.White, Face: faces[rng.IntN(len(faces))], Dot: fixed.P(canvas/4, canvas*3/4)}
-		d.DrawString(string(rune('A' + c)))
+		d.DrawString(string(classes[c]))
 		out := warp(src, rng)
 		switch rng.IntN(3) {
 		case 0:
@@ -81,7 +99,7 @@ func main() {
 		}
 		g, err := normalize.Digit(out, normalize.Options{Polarity: normalize.InkLight})
 		if err != nil {
-			log.Fatalf("letter %c: %v", 'A'+c, err)
+			log.Fatalf("%c: %v", classes[c], err)
 		}
 		copy(images.Data[i*784:(i+1)*784], g.Pix)
 		labels.Data[i] = byte(c)

@@ -1,14 +1,23 @@
 // Command suggest measures labelling from scratch through the command line: starting from a
 // set with no labels, it runs rounds of `idxlabel suggest --ask N`, answers each with the true
 // labels (written into an int32 label file, −2147483648 for the samples not yet labelled), and
-// after the rounds listed in -at runs `idxlabel suggest` and scores its suggestions against the
-// truth: the share right, the mean confidence and the expected calibration error (10 bins).
-// Each call's wall time, CPU time and peak RSS are printed. With -baseline it also scores the
-// path the window took before (random labels, suspect.TrainModel, Model.Suggest) at the same
-// numbers of labels.
+// after the rounds listed in -at runs `idxlabel suggest` (and with -fast `suggest --fast`) and
+// scores its suggestions against the truth: the share right, the mean confidence and the
+// expected calibration error (10 bins). The images are copied into a temporary folder first,
+// so the features the first call learns and keeps beside them (IMAGES.idxlabel-space) go there
+// and every later call reads them. Each call's wall time, CPU time and peak RSS are printed.
+//
+// With -accept P, after the last scoring it accepts every suggestion at confidence P or more
+// (their labels written into the label file, their rows into a CSV for --accepted), runs
+// `suggest --accepted` and scores the rest: the calibration after an accept. With -protocol
+// TEST_IMAGES TEST_LABELS (the semi-supervised papers' protocol) it then trains one network
+// (package cnn, ScanCNN's recipe, 12 epochs) on every sample with its label typed or suggested,
+// and one on the true labels, and prints their errors on the test pair. With -baseline it also
+// scores the path the window took before (random labels, suspect.TrainModel, Model.Suggest) at
+// the same numbers of labels.
 //
 // Usage: go run ./bench/suggest [-bin bin/idxlabel] [-asks 20,20,20,20,20] [-at LIST] [-seed 1]
-// [-n 0] [-baseline] IMAGES LABELS
+// [-n 0] [-fast] [-accept P] [-protocol TEST_IMAGES,TEST_LABELS] [-baseline] IMAGES LABELS
 package main
 
 import (
@@ -24,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +42,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/sample"
 	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
 )
 
 func main() {
@@ -41,6 +52,9 @@ func main() {
 	seed := flag.Uint64("seed", 1, "--seed of every call")
 	n := flag.Int("n", 0, "use the first n samples (0: all)")
 	baseline := flag.Bool("baseline", false, "also score random labels + suspect.TrainModel at the same numbers of labels")
+	fast := flag.Bool("fast", false, "also score suggest --fast (the first suggestions)")
+	accept := flag.Float64("accept", -1, "after the last scoring, accept the suggestions at this confidence or more and score suggest --accepted on the rest")
+	protocol := flag.String("protocol", "", "TEST_IMAGES,TEST_LABELS: train a network on the labels typed and suggested, and one on the truth, and print their errors there")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		log.Fatal("usage: suggest [flags] IMAGES LABELS (-h lists the flags)")
@@ -62,17 +76,16 @@ func main() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	imgPath := flag.Arg(0)
-	if *n != images.Dims[0] { // a subset: its own image file
-		sub, err := idx.New(images.Type, append([]int{*n}, images.Dims[1:]...)...)
-		if err != nil {
-			log.Fatal(err)
-		}
-		copy(sub.Data, images.Data[:*n*dim])
-		imgPath = filepath.Join(dir, "sub-images-idx3-ubyte")
-		if err := idx.WriteFile(imgPath, sub); err != nil {
-			log.Fatal(err)
-		}
+	// The images (or the first n) get a file of their own in the temporary folder: the space
+	// the first call keeps beside them goes there, never beside the originals.
+	sub, err := idx.New(images.Type, append([]int{*n}, images.Dims[1:]...)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	copy(sub.Data, images.Data[:*n*dim])
+	imgPath := filepath.Join(dir, "bench-images-idx3-ubyte")
+	if err := idx.WriteFile(imgPath, sub); err != nil {
+		log.Fatal(err)
 	}
 	labPath := filepath.Join(dir, "typed-labels-idx1-int")
 	given := make([]int, *n)
@@ -97,6 +110,7 @@ func main() {
 		}
 	}
 	total := 0
+	var last [][]string // the last scored suggestions
 	for r, k := range rounds {
 		if err := writeLabels(labPath, given); err != nil {
 			log.Fatal(err)
@@ -125,15 +139,172 @@ func main() {
 			if err := writeLabels(labPath, given); err != nil {
 				log.Fatal(err)
 			}
+			if *fast {
+				out, u := run(*bin, "suggest", "--fast", "--seed", strconv.FormatUint(*seed, 10), imgPath, labPath)
+				acc, conf, ece, m := score(readCSV(out), given, truth, nil)
+				fmt.Printf("FAST labels=%d seed=%d: %.2f%% right of %d, mean confidence %.2f%%, ECE %.3f; %s\n", total, *seed, 100*acc, m, 100*conf, ece, u)
+			}
 			out, u := run(*bin, "suggest", "--seed", strconv.FormatUint(*seed, 10), imgPath, labPath)
-			acc, conf, ece, m := score(readCSV(out), given, truth)
+			rows := readCSV(out)
+			acc, conf, ece, m := score(rows, given, truth, nil)
 			fmt.Printf("SCORE labels=%d seed=%d: %.2f%% right of %d, mean confidence %.2f%%, ECE %.3f; %s\n", total, *seed, 100*acc, m, 100*conf, ece, u)
+			last = rows
 			if *baseline {
 				a := baselineScore(images, truth, dim, total, *seed)
 				fmt.Printf("BASELINE labels=%d seed=%d (random labels, suspect.TrainModel): %.2f%% right\n", total, *seed, 100*a)
 			}
 		}
 	}
+	if *protocol != "" && last != nil {
+		protocolErrors(*protocol, images, dim, last, given, truth, *seed)
+	}
+	if *accept >= 0 && last != nil {
+		afterAccept(*bin, imgPath, labPath, dir, *seed, *accept, last, given, truth)
+	}
+}
+
+// protocolErrors is the semi-supervised papers' protocol: a network (package cnn, ScanCNN's
+// recipe: label smoothing 0.1, 12 epochs of batches of 64 under the one-cycle schedule, the
+// random warps) trained on every sample with its typed label or its suggested one (rows), and
+// one trained on the true labels, each scored on the test pair named in spec
+// ("IMAGES,LABELS").
+func protocolErrors(spec string, images *idx.Array, dim int, rows [][]string, given, truth []int, seed uint64) {
+	files := strings.Split(spec, ",")
+	if len(files) != 2 {
+		log.Fatalf("-protocol %q: TEST_IMAGES,TEST_LABELS", spec)
+	}
+	testImages, testLabels, err := mnisttest.ReadPair(files[0], files[1])
+	if err != nil {
+		log.Fatal(err)
+	}
+	full := slices.Clone(given)
+	for _, row := range rows[1:] {
+		i, _ := strconv.Atoi(row[0])
+		full[i], _ = strconv.Atoi(row[1])
+	}
+	right := 0
+	for i, l := range full {
+		if l == truth[i] {
+			right++
+		}
+	}
+	fmt.Printf("PROTOCOL: %d training samples labelled, %.2f%% of them right\n", len(full), 100*float64(right)/float64(len(full)))
+	nt := testImages.Dims[0]
+	test := make([]int, nt)
+	for i := range test {
+		test[i] = i
+	}
+	for _, c := range []struct {
+		name   string
+		labels []int
+	}{{"labels typed and suggested", full}, {"the true labels", truth}} {
+		px := func(i int) []byte { return images.Data[i*dim : (i+1)*dim] }
+		all := make([]int, len(c.labels))
+		for i := range all {
+			all[i] = i
+		}
+		start := time.Now()
+		net, err := cnn.Train(context.Background(), cnn.Samples{Pixels: px, Labels: c.labels}, all, 10, cnn.Config{Epochs: 12, LabelSmoothing: 0.1},
+			rand.New(rand.NewPCG(seed, 0x9a9e)), nil)
+		if err != nil {
+			log.Fatal(err)
+		}
+		probs := make([]float32, nt*10)
+		tpx := func(i int) []byte { return testImages.Data[i*784 : (i+1)*784] }
+		if err := net.Probabilities(context.Background(), cnn.Samples{Pixels: tpx}, test, probs); err != nil {
+			log.Fatal(err)
+		}
+		wrong := 0
+		for i := range nt {
+			b := 0
+			for k := range 10 {
+				if probs[i*10+k] > probs[i*10+b] {
+					b = k
+				}
+			}
+			if b != int(testLabels.Int(i*labelStride(testLabels))) {
+				wrong++
+			}
+		}
+		fmt.Printf("PROTOCOL: a network trained on %s: %.2f%% error on the %d test samples (%.0f s)\n", c.name, 100*float64(wrong)/float64(nt), nt, time.Since(start).Seconds())
+	}
+}
+
+// afterAccept accepts the suggestions rows at confidence p or more (their labels into given and
+// the label file, their rows into a CSV for --accepted), runs suggest --accepted and scores
+// the rest, beside the part below p of the suggestions before.
+func afterAccept(bin, imgPath, labPath, dir string, seed uint64, p float64, rows [][]string, given, truth []int) {
+	var acc []byte
+	acc = append(acc, "index\n"...)
+	accepted := 0
+	for _, row := range rows[1:] {
+		c, _ := strconv.ParseFloat(row[2], 64)
+		if c < p {
+			continue
+		}
+		i, _ := strconv.Atoi(row[0])
+		given[i], _ = strconv.Atoi(row[1])
+		acc = append(acc, row[0]+"\n"...)
+		accepted++
+	}
+	before, beforeConf, beforeECE, m := score(rows, nil, truth, func(c float64) bool { return c < p })
+	fmt.Printf("BEFORE accept at %.2f: the %d below it: %.2f%% right, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f)\n",
+		p, m, 100*before, 100*beforeConf, beforeECE, eceFloor(rows, func(c float64) bool { return c < p }))
+	accPath := filepath.Join(dir, "accepted.csv")
+	if err := os.WriteFile(accPath, acc, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeLabels(labPath, given); err != nil {
+		log.Fatal(err)
+	}
+	right := 0
+	for i, l := range given {
+		if l != sample.NoLabel && l == truth[i] {
+			right++
+		}
+	}
+	out, u := run(bin, "suggest", "--accepted", accPath, "--seed", strconv.FormatUint(seed, 10), imgPath, labPath)
+	rest := readCSV(out)
+	a, conf, ece, m := score(rest, given, truth, nil)
+	fmt.Printf("AFTER accepting %d at %.2f (labels now %d, %.2f%% of them right): %.2f%% right of the %d left, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f); %s\n",
+		accepted, p, len(given)-m, 100*float64(right)/float64(len(given)-m), 100*a, m, 100*conf, ece, eceFloor(rest, nil), u)
+}
+
+// eceFloor returns the mean ECE (10 bins) a perfectly calibrated model with the confidences of
+// rows (those keep accepts; nil: all) would show, its outcomes drawn 200 times (each right with
+// the probability its confidence says): the sampling noise below which no model's ECE on these
+// samples can be told from 0.
+func eceFloor(rows [][]string, keep func(float64) bool) float64 {
+	var conf []float64
+	for _, row := range rows[1:] {
+		c, _ := strconv.ParseFloat(row[2], 64)
+		if keep == nil || keep(c) {
+			conf = append(conf, c)
+		}
+	}
+	if len(conf) == 0 {
+		return 0
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	var sum float64
+	const draws = 200
+	for range draws {
+		var bins [10][3]float64
+		for _, c := range conf {
+			b := min(9, int(c*10))
+			bins[b][0]++
+			bins[b][1] += c
+			if rng.Float64() < c {
+				bins[b][2]++
+			}
+		}
+		for _, b := range bins {
+			if b[0] > 0 {
+				sum += math.Abs(b[1]-b[2]) / float64(len(conf))
+			}
+		}
+	}
+	return sum / draws
 }
 
 // labelStride is the number of values per sample in a label file (QMNIST's N×8: column 0).
@@ -187,14 +358,15 @@ func readCSV(b []byte) [][]string {
 	return rows
 }
 
-// score checks the suggestions (header index,suggested,confidence; every unlabelled sample
-// once, most confident first) and returns the share right, the mean confidence, the expected
-// calibration error over 10 bins, and the number scored.
-func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) {
+// score checks the suggestions (header index,suggested,confidence; with given, every sample
+// unlabelled there once, most confident first) and returns, over the rows keep accepts (nil:
+// all), the share right, the mean confidence, the expected calibration error over 10 bins, and
+// the number scored.
+func score(rows [][]string, given, truth []int, keep func(confidence float64) bool) (acc, conf, ece float64, m int) {
 	if len(rows) == 0 || strings.Join(rows[0], ",") != "index,suggested,confidence" {
 		log.Fatal("suggest printed no index,suggested,confidence header")
 	}
-	seen := make([]bool, len(given))
+	seen := make([]bool, len(truth))
 	var bins [10][3]float64
 	last := math.Inf(1)
 	right := 0
@@ -202,7 +374,7 @@ func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) 
 		i, err1 := strconv.Atoi(row[0])
 		s, err2 := strconv.Atoi(row[1])
 		c, err3 := strconv.ParseFloat(row[2], 64)
-		if err1 != nil || err2 != nil || err3 != nil || i < 0 || i >= len(given) || seen[i] || given[i] != sample.NoLabel || !(c >= 0 && c <= 1) {
+		if err1 != nil || err2 != nil || err3 != nil || i < 0 || i >= len(truth) || seen[i] || given != nil && given[i] != sample.NoLabel || !(c >= 0 && c <= 1) {
 			log.Fatalf("suggest printed a bad row %q", row)
 		}
 		if c > last {
@@ -210,6 +382,9 @@ func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) 
 		}
 		last = c
 		seen[i] = true
+		if keep != nil && !keep(c) {
+			continue
+		}
 		b := min(9, int(c*10))
 		bins[b][0]++
 		bins[b][1] += c
@@ -230,7 +405,7 @@ func score(rows [][]string, given, truth []int) (acc, conf, ece float64, m int) 
 			ece += b[0] / float64(m) * math.Abs(b[1]/b[0]-b[2]/b[0])
 		}
 	}
-	return float64(right) / float64(m), conf / float64(m), ece, m
+	return float64(right) / float64(max(m, 1)), conf / float64(max(m, 1)), ece, m
 }
 
 // baselineScore labels k random samples, trains suspect.TrainModel on them and returns the share

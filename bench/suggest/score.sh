@@ -3,7 +3,7 @@
 # MNIST's test set (10,000 digits, no labels) runs five rounds of `idxlabel suggest --ask 20`
 # answered with the true labels, then `idxlabel suggest`, and prints the share of the other
 # 9,900 suggested right (bench/suggest/main.go; extra arguments go to it, e.g. -seed 2, or
-# -asks 10,10,15,15,25,25,50,50 -at 10,20,50,100,200 -baseline for the curve).
+# -asks 10,10,30,50,100 -at 10,20,50,100,200 -fast -accept 0.95 for the curve).
 # Usage: bench/suggest/score.sh [flags]   (MNIST=../shared/data/mnist by default)
 set -e
 cd "$(dirname "$0")/../.."

@@ -20,6 +20,10 @@ var shapeStrokes = [][][4]float64{
 	{{3, 3, 17, 17}, {3, 17, 17, 3}},  // a cross
 	{{3, 3, 17, 3}, {3, 3, 3, 17}},    // a corner
 	{{4, 17, 10, 3}, {10, 3, 16, 17}}, // a caret
+	{{3, 3, 17, 3}, {17, 3, 17, 17}, {17, 17, 3, 17}, {3, 17, 3, 3}}, // a square
+	{{10, 3, 17, 17}, {17, 17, 3, 17}, {3, 17, 10, 3}},               // a triangle
+	{{2, 10, 18, 10}, {10, 2, 10, 18}},                               // a plus
+	{{3, 3, 17, 3}, {17, 3, 3, 17}, {3, 17, 17, 17}},                 // a Z
 }
 
 // shapes returns n generated 28×28 images of the classes of shapeStrokes (the first
@@ -73,12 +77,19 @@ func unlabelled(n int) []int {
 	return l
 }
 
-// shortTraining makes the networks of the test train on fewer draws (the recipe's 120,000
-// take seconds a network), restoring the recipe when the test ends.
+// shortTraining makes the networks of the suggestions draw fewer samples than the recipe's,
+// restoring the recipe when the test ends.
 func shortTraining(t *testing.T, draws int) {
 	saved := tune
 	tune.draws = draws
 	t.Cleanup(func() { tune = saved })
+}
+
+// slow skips a test that trains networks for seconds under go test -short.
+func slow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains networks for seconds (go test -short skips it)")
+	}
 }
 
 // TestAskCoversEveryClusterFirst asks for as many samples as there are classes of generated
@@ -87,9 +98,7 @@ func shortTraining(t *testing.T, draws int) {
 // of five classes cover all with probability 4%); then the loop of asks and answers reaches
 // labels of every class, and the same seed gives the same asks.
 func TestAskCoversEveryClusterFirst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes seconds: left out of go test -short (make test runs it)")
-	}
+	slow(t)
 	const n, classes = 500, 5
 	px, truth := shapes(n, classes, 1)
 	labels := unlabelled(n)
@@ -144,9 +153,7 @@ func countLabelled(labels []int) int {
 // sixth right, one that ignored the asked labels none); the mean confidence within 0.05 of the
 // share right (calibrated); the same seed, the same suggestions.
 func TestSuggestGeneratedShapes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
-	}
+	slow(t)
 	shortTraining(t, 8000)
 	const n, classes = 600, 6
 	px, truth := shapes(n, classes, 2)
@@ -226,9 +233,7 @@ func TestCancelled(t *testing.T) {
 // right; at least 75% is required (a method that ignored the pixels gets about 10%). The full
 // recipe on all 10,000 digits with 100 labels: bench/suggest.
 func TestRealMNISTLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
-	}
+	slow(t)
 	images, lab := mnisttest.Load(t)
 	shortTraining(t, 20000)
 	const n = 2000
@@ -263,9 +268,7 @@ func TestRealMNISTLoop(t *testing.T) {
 // TestSuggestOtherSize suggests for generated shapes shrunk to 14×14 (the networks read them
 // resized to 28×28), and refuses a size that does not match the pixel count.
 func TestSuggestOtherSize(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
-	}
+	slow(t)
 	shortTraining(t, 3000)
 	const n, classes = 240, 3
 	big, truth := shapes(n, classes, 4)

@@ -38,3 +38,22 @@ func newLabelling(labels []int) (*labelling, error) {
 	}
 	return l, nil
 }
+
+// typedLabelling returns the typed labels of labels (N of them, sample.NoLabel for none) as
+// class indices: those accepted marks (nil, or N marks) are taken for no label. Errors: labels
+// or marks not n long, more than cnn.MaxClasses classes.
+func typedLabelling(labels []int, n int, accepted []bool) (*labelling, error) {
+	if len(labels) != n || accepted != nil && len(accepted) != n {
+		return nil, fmt.Errorf("%d labels and %d accepted marks for %d samples", len(labels), len(accepted), n)
+	}
+	typed := labels
+	if accepted != nil {
+		typed = slices.Clone(labels)
+		for i, a := range accepted {
+			if a {
+				typed[i] = sample.NoLabel
+			}
+		}
+	}
+	return newLabelling(typed)
+}

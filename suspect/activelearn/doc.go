@@ -1,31 +1,53 @@
 // Package activelearn is the labelling-from-scratch loop: which unlabelled samples a person
-// should label next (Ask: the active-learning query) and a label for every other unlabelled
-// sample with a calibrated confidence (Suggest), from a dataset with few labels or none.
+// should label next (the active-learning query) and a label for every other unlabelled sample
+// with a calibrated confidence, from a dataset with few labels or none.
 //
-// Both start from one space: each sample's first principal components of its deskewed, blurred,
-// unit-length pixels (suspect.PixelFeatures), and the graph of its nearest neighbours there
-// (suspect/nn).
+// Everything starts from a Space, computed once per dataset from its pixels alone (NewSpace;
+// package scancache keeps it beside the images, keyed by the pixels) and then used by every
+// round whatever the labels: features learnt without labels (cluster-then-label, as N2D and
+// DeepCluster do):
 //
-//   - Ask picks typical samples of distinct clusters (TypiClust, Hacohen et al. 2022): k-means
-//     with as many clusters as there will be labels, then in each cluster that holds no label,
-//     largest first, its most typical sample (the one whose nearest neighbours are nearest).
-//     With no labels at all this is where a person starts. From 4 labels a class known on, the
-//     asks go to the samples whose suggestion is least sure (the smallest margin between the
-//     two most probable classes of the label spreading below), one per cluster a round.
-//   - Suggest spreads the labels over the neighbour graph (label spreading, Zhou et al. 2004),
-//     then self-trains the package cnn network: a first network learns the typed labels and the
-//     most confident half of every class's spread labels, its probabilities blended with the
-//     spread ones (0.3 / 0.7); a second round learns every sample's blended label, as two
-//     networks each without one half of the typed labels, averaged. Each held-out half scores
-//     the network that did not learn it, blended with a spreading that did not start from it,
-//     and the temperature fitted to those scores (temperature scaling) calibrates the
-//     confidences. With fewer than 20 typed labels there is no held-out half and the
-//     confidences are the blend's, uncalibrated.
+//  1. each sample's first principal components of its deskewed, blurred, unit-length pixels
+//     (suspect.PixelFeatures) and their neighbour graph (suspect/nn);
+//  2. a UMAP-style map of that graph in two dimensions (suspect/embed), in which a class's
+//     samples gather in islands, and fine clusters of the map (k-means, one per 100 samples);
+//  3. a network (package cnn) trained to tell the fine clusters apart from randomly warped
+//     copies of every sample: its penultimate features, and their neighbour graph (Graph), put
+//     more of a sample's neighbours in its class than the pixels do;
+//  4. the fine clusters joined two at a time by the links of that graph (groups.go): cut at
+//     any number G, the G groups a person should name first.
 //
-// Growth for N samples of D pixels, k = 10 neighbours, C classes: the features cost O(N·D·50)
-// time; the graph an exact search below nn.ExactBelow points (O(N²·50), 10,000 points in about
-// a second) and nn's inverted-file index above (near-linear); the spreading O(N·k·C) per
-// iteration; k-means O(min(N, 20,000)·K·50) per iteration and O(N·K·50) to file every sample,
-// for K ≤ 1,000 clusters; each network draws min(30·N, max(120,000, 3·N)) samples. Memory:
-// O(N·(50 + k + 4·C)) values beyond the pixels. Nothing is O(N²) above nn.ExactBelow points.
+// The window's loop, per change of the labels (the CLI's suggest does the same in one call):
+//
+//   - Space.Ask: the samples to label next. While fewer than 4 labels a known class are
+//     typed, the most typical sample of each group without a label (TypiClust, Hacohen et
+//     al. 2022), largest first: with no labels, ten asks name ten classes when the classes are
+//     islands. Then the least sure suggestions, one per group a round (AskFrom takes a round's
+//     probabilities, e.g. Refine's, for that).
+//   - Space.Suggest: the first suggestions, in a fraction of a second per 10,000 samples: the
+//     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
+//     (Calibration: temperature, then Platt scaling) on every typed label scored without it.
+//   - Space.Refine: better ones, in seconds: networks fine-tuned from the space's network on
+//     every sample's suggested class, twice; calibrated on every typed label as scored by one
+//     of four networks that learnt the others.
+//   - Suggestions.Acceptance: for a confidence threshold, how many suggestions of each class
+//     it accepts and how many of those are expected to be wrong.
+//
+// Accepted suggestions (Options.Accepted) are pseudo-labels: they are not learnt from (they
+// hold nothing the suggestions did not) and never held out to calibrate, so accepting
+// suggestions leaves the confidences of the rest as they were, calibrated as they were.
+//
+// Growth for N samples (k = 15 neighbours, C classes, K = min(max(50, N/100), 1,000) fine
+// clusters): NewSpace costs the pixel features O(N·D·50), two neighbour graphs (exact below
+// nn.ExactBelow points, O(N²·d); nn's inverted-file index above, near-linear), the map
+// (O(E·min(N, 50,000)·k) for E epochs; above 50,000 samples the rest placed by their
+// neighbours), k-means O(min(N, 20,000)·K) per iteration and O(N·K) to file every sample, the
+// features network's training (featuresDraws: 15 passes up to 10,000 samples, at most 500,000
+// draws) and one pass over every sample, and the join order O(K·E') for E' linked pairs of
+// clusters (at most N·k). A round: spreading O(N·k·C) per iteration (40 iterations), and one
+// column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 2 networks each drawing
+// refineDraws(N) ≤ 200,000 samples and passing all N, and 4 drawing half as many and passing
+// only the labels they hold out. Memory: O(N·(k + C)) values beyond the pixels (while the
+// space is computed, N·128 features and the index's copy of them); the kept space
+// 4·N·(3 + 2k) bytes and the network. Nothing is O(N²) above nn.ExactBelow samples.
 package activelearn

@@ -71,6 +71,31 @@ func newNet(classes int, rng *rand.Rand) (*Net, error) {
 	return n, nil
 }
 
+// Params returns a copy of every parameter of the network, in a fixed order (the convolutions,
+// then the fully connected layers, each its weights then its biases): what NetFrom reads back.
+// paramCount(Classes) values (about 58,000 for 10 classes).
+func (n *Net) Params() []float32 { return append([]float32(nil), n.params...) }
+
+// NetFrom returns the network with the given classes and parameters (Params' order, copied).
+// Errors: classes out of 2–MaxClasses, a parameter count that does not fit them, or a value
+// that is not a finite number (parameters read from a file are untrusted).
+func NetFrom(classes int, params []float32) (*Net, error) {
+	if classes < 2 || classes > MaxClasses {
+		return nil, fmt.Errorf("a network needs 2 to %d classes, not %d", MaxClasses, classes)
+	}
+	if want := paramCount(classes); len(params) != want {
+		return nil, fmt.Errorf("%d parameters for a network of %d classes, which has %d", len(params), classes, want)
+	}
+	for _, v := range params {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("a network parameter that is not a number")
+		}
+	}
+	n := &Net{Classes: classes, params: append([]float32(nil), params...)}
+	n.views(n.params)
+	return n, nil
+}
+
 // views points the layer slices into p (same layout as params, used for gradients too).
 func (n *Net) views(p []float32) {
 	take := func(k int) []float32 {

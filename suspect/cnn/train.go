@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync"
+
+	"idxlabel/internal/parallel"
 )
 
 // Samples are the images a network trains on or predicts: Pixels(i) returns sample i's 784
@@ -27,6 +28,10 @@ type Config struct {
 	// LabelSmoothing is the share ε, 0–1, of each target spread evenly over the classes: the
 	// target is (1−ε)·one-hot + ε/Classes (0: one-hot; 0.1 gives 0.91 and 0.01 for 10 classes).
 	LabelSmoothing float64
+	// Start (nil: none) is a trained network to start from (fine-tuning): the new network takes
+	// a copy of its convolutions and first fully connected layer, and of its last layer too
+	// when it has as many classes (otherwise the last layer is drawn anew). Start is not changed.
+	Start *Net
 }
 
 func (c Config) withDefaults() Config {
@@ -61,6 +66,13 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Start != nil {
+		keep := len(n.params) - len(n.w4) - len(n.b4) // every layer below the last
+		if cfg.Start.Classes == classes {
+			keep = len(n.params)
+		}
+		copy(n.params[:keep], cfg.Start.params)
+	}
 	if len(train) == 0 {
 		return nil, errNoSamples
 	}
@@ -80,7 +92,6 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 	eps := float32(cfg.LabelSmoothing)
 	order := append([]int(nil), train...)
 	steps, step := cfg.Steps(len(train)), 0
-	var wg sync.WaitGroup
 	for range cfg.Epochs {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for at := 0; at < len(order); at += cfg.Batch {
@@ -96,10 +107,13 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 				}
 			}
 			inv := 1 / float32(len(batch))
-			for _, sh := range shards {
-				wg.Go(func() { sh.run(n, s, inv, eps, !cfg.NoAugment) })
+			err := parallel.Each(ctx, len(shards), parallel.Options{Workers: len(shards)}, func(k, _ int) error {
+				shards[k].run(n, s, inv, eps, !cfg.NoAugment)
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
-			wg.Wait()
 			lr, beta1 := oneCycle(step, steps, cfg.MaxLR)
 			opt.step(n.params, shards[0].acc, shards[1].acc, lr, beta1)
 			step++
@@ -364,8 +378,8 @@ func (a *adam) step(params, g0, g1 []float32, lr, beta1 float64) {
 	c := adamConsts{b1: float32(beta1), b2: float32(beta2), step: float32(lr / bc1), sqrtBC2: float32(math.Sqrt(bc2)), eps: eps}
 	c.c1, c.c2 = 1-c.b1, 1-c.b2
 	h := len(params) / 16 * 8 // a multiple of 8
-	var wg sync.WaitGroup
-	wg.Go(func() { adamUpdate(params[:h], g0[:h], g1[:h], a.m[:h], a.v[:h], &c) })
-	adamUpdate(params[h:], g0[h:], g1[h:], a.m[h:], a.v[h:], &c)
-	wg.Wait()
+	parallel.Each(context.Background(), len(params), parallel.Options{Workers: 2, Chunk: h}, func(lo, hi int) error {
+		adamUpdate(params[lo:hi], g0[lo:hi], g1[lo:hi], a.m[lo:hi], a.v[lo:hi], &c)
+		return nil
+	})
 }

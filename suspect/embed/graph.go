@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/suspect/nn"
 )
 
@@ -48,44 +48,35 @@ func memberships(ctx context.Context, g *nn.Graph, workers int) ([]float32, erro
 	w := make([]float32, len(g.Idx))
 	target := math.Log2(float64(g.K + 1))
 	const chunk = 1024
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for range max(1, min(workers, (n+chunk-1)/chunk)) {
-		wg.Go(func() {
-			d := make([]float64, g.K)
-			for {
-				mu.Lock()
-				r0 := next
-				next += chunk
-				mu.Unlock()
-				if r0 >= n || ctx.Err() != nil {
-					return
-				}
-				for i := r0; i < min(n, r0+chunk); i++ {
-					idx, dist := g.Of(i)
-					m := 0
-					for s, j := range idx {
-						if j >= 0 {
-							d[m] = math.Sqrt(float64(dist[s]))
-							m++
-						}
-					}
-					rho, sigma := smoothKNN(d[:m], target)
-					m = 0
-					for s, j := range idx {
-						if j < 0 {
-							continue
-						}
-						w[i*g.K+s] = float32(math.Exp(-max(0, d[m]-rho) / sigma))
+	err := parallel.For(ctx, n, parallel.Options{Workers: workers, Chunk: chunk}, func(context.Context) func(r0, r1 int) error {
+		d := make([]float64, g.K)
+		return func(r0, r1 int) error {
+			for i := r0; i < r1; i++ {
+				idx, dist := g.Of(i)
+				m := 0
+				for s, j := range idx {
+					if j >= 0 {
+						d[m] = math.Sqrt(float64(dist[s]))
 						m++
 					}
 				}
+				rho, sigma := smoothKNN(d[:m], target)
+				m = 0
+				for s, j := range idx {
+					if j < 0 {
+						continue
+					}
+					w[i*g.K+s] = float32(math.Exp(-max(0, d[m]-rho) / sigma))
+					m++
+				}
 			}
-		})
+			return nil
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	return w, ctx.Err()
+	return w, nil
 }
 
 // smoothKNN returns ρ and σ for one row of neighbour distances (ascending): see memberships.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/suspect/nn"
 )
 
@@ -31,12 +31,18 @@ type Options struct {
 	Progress func(float64)
 }
 
+// DefaultEpochs returns Layout's epochs for n points when Options.Epochs is 0: 500 up to 10,000
+// points, 200 above (UMAP's defaults).
+func DefaultEpochs(n int) int {
+	if n > 10000 {
+		return 200
+	}
+	return 500
+}
+
 func (o Options) withDefaults(n int) Options {
 	if o.Epochs <= 0 {
-		o.Epochs = 500
-		if n > 10000 {
-			o.Epochs = 200
-		}
+		o.Epochs = DefaultEpochs(n)
 	}
 	if o.Negative <= 0 {
 		o.Negative = 5
@@ -139,51 +145,37 @@ func optimize(ctx context.Context, f *fuzzy, pos []float32, opts Options) ([]flo
 	prev, next := pos, make([]float32, len(pos))
 	const chunk = 512
 	for epoch := range epochs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		alpha := 1 - float32(epoch)/float32(epochs)
 		ep := float32(epoch)
-		var mu sync.Mutex
-		cursor := 0
-		var wg sync.WaitGroup
-		for range max(1, min(opts.Workers, (n+chunk-1)/chunk)) {
-			wg.Go(func() {
-				for {
-					mu.Lock()
-					i0 := cursor
-					cursor += chunk
-					mu.Unlock()
-					if i0 >= n {
-						return
+		err := parallel.Each(ctx, n, parallel.Options{Workers: opts.Workers, Chunk: chunk}, func(i0, i1 int) error {
+			for i := i0; i < i1; i++ {
+				rng := stream(mix(opts.Seed, uint64(i), uint64(epoch)+1))
+				x, y := prev[2*i], prev[2*i+1]
+				for e := f.start[i]; e < f.start[i+1]; e++ {
+					if every[e] < 0 || nextPos[e] > ep {
+						continue
 					}
-					for i := i0; i < min(n, i0+chunk); i++ {
-						rng := stream(mix(opts.Seed, uint64(i), uint64(epoch)+1))
-						x, y := prev[2*i], prev[2*i+1]
-						for e := f.start[i]; e < f.start[i+1]; e++ {
-							if every[e] < 0 || nextPos[e] > ep {
-								continue
-							}
-							j := f.to[e]
-							x, y = attract(x, y, prev[2*j], prev[2*j+1], alpha)
-							nextPos[e] += every[e]
-							per := every[e] / float32(opts.Negative)
-							negs := int((ep - nextNeg[e]) / per)
-							for range negs {
-								k := int((rng.next() >> 32) * uint64(n) >> 32)
-								if k == i {
-									continue
-								}
-								x, y = repel(x, y, prev[2*k], prev[2*k+1], alpha)
-							}
-							nextNeg[e] += float32(negs) * per
+					j := f.to[e]
+					x, y = attract(x, y, prev[2*j], prev[2*j+1], alpha)
+					nextPos[e] += every[e]
+					per := every[e] / float32(opts.Negative)
+					negs := int((ep - nextNeg[e]) / per)
+					for range negs {
+						k := int((rng.next() >> 32) * uint64(n) >> 32)
+						if k == i {
+							continue
 						}
-						next[2*i], next[2*i+1] = x, y
+						x, y = repel(x, y, prev[2*k], prev[2*k+1], alpha)
 					}
+					nextNeg[e] += float32(negs) * per
 				}
-			})
+				next[2*i], next[2*i+1] = x, y
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		wg.Wait()
 		prev, next = next, prev
 		if opts.Progress != nil {
 			opts.Progress(float64(epoch+1) / float64(epochs))

@@ -7,13 +7,12 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/mat"
 
 	"idxlabel/internal/gemm"
+	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
@@ -272,36 +271,19 @@ func (b *Basis) Describe(ctx context.Context, d sample.Set, workers int, progres
 	}
 	out := &Descriptors{Vectors: nn.Vectors{Data: make([]float32, d.N*b.dims), N: d.N, Dim: b.dims}, Offsets: make([]Offset, d.N)}
 	pd := b.ph * b.pw
-	blocks := (d.N + describeBlock - 1) / describeBlock
-	var next, done atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, blocks) {
-		wg.Go(func() {
-			sc := newScratch(b)
-			a := make([]float32, describeBlock*pd)
-			for {
-				blk := int(next.Add(1)) - 1
-				if blk >= blocks || ctx.Err() != nil {
-					return
-				}
-				i0, i1 := blk*describeBlock, min(d.N, (blk+1)*describeBlock)
-				for i := i0; i < i1; i++ {
-					out.Offsets[i] = b.pool(d.Pixels(i), sc)
-					copy(a[(i-i0)*pd:], sc.pooled)
-				}
-				gemm.Mul(blas.NoTrans, blas.NoTrans, i1-i0, b.dims, pd, a, pd, b.axes, b.dims, out.Vectors.Data[i0*b.dims:], b.dims)
-				if progress != nil {
-					n := done.Add(1)
-					mu.Lock()
-					progress(float64(n) / float64(blocks))
-					mu.Unlock()
-				}
+	err = parallel.For(ctx, d.N, parallel.Options{Workers: workers, Chunk: describeBlock, Progress: progress}, func(context.Context) func(i0, i1 int) error {
+		sc := newScratch(b)
+		a := make([]float32, describeBlock*pd)
+		return func(i0, i1 int) error {
+			for i := i0; i < i1; i++ {
+				out.Offsets[i] = b.pool(d.Pixels(i), sc)
+				copy(a[(i-i0)*pd:], sc.pooled)
 			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			gemm.Mul(blas.NoTrans, blas.NoTrans, i1-i0, b.dims, pd, a, pd, b.axes, b.dims, out.Vectors.Data[i0*b.dims:], b.dims)
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -7,9 +7,8 @@ import (
 	"hash/maphash"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/nn"
 )
@@ -415,12 +414,15 @@ func withProgress(o nn.IndexOptions, f func(float64)) nn.IndexOptions {
 func verify(ctx context.Context, a, b sample.Set, da, db *Descriptors, cand [][2]int32, h, w int, opts Options) ([]float32, []Shift, error) {
 	sim := make([]float32, len(cand))
 	shift := make([]Shift, len(cand))
-	err := parallel(ctx, len(cand), opts.Workers, opts.report("verify"), func() func(int) {
+	err := parallel.For(ctx, len(cand), parallel.Options{Workers: opts.Workers, Chunk: verifyChunk, Progress: opts.report("verify")}, func(context.Context) func(lo, hi int) error {
 		var sc simScratch
-		return func(m int) { // candidates come by their first image: its table is kept
-			i, j := cand[m][0], cand[m][1]
-			s, at := sc.similarity(a.Pixels(int(i)), b.Pixels(int(j)), h, w, da.Offsets[i], db.Offsets[j], int(i))
-			sim[m], shift[m] = float32(s), at
+		return func(lo, hi int) error {
+			for m := lo; m < hi; m++ { // candidates come by their first image: its table is kept
+				i, j := cand[m][0], cand[m][1]
+				s, at := sc.similarity(a.Pixels(int(i)), b.Pixels(int(j)), h, w, da.Offsets[i], db.Offsets[j], int(i))
+				sim[m], shift[m] = float32(s), at
+			}
+			return nil
 		}
 	})
 	if err != nil {
@@ -431,47 +433,20 @@ func verify(ctx context.Context, a, b sample.Set, da, db *Descriptors, cand [][2
 
 // similarities fills in each pair's Similarity and Shift (images of d) on the workers.
 func similarities(ctx context.Context, d sample.Set, desc *Descriptors, pairs []Pair, h, w, workers int) error {
-	return parallel(ctx, len(pairs), workers, nil, func() func(int) {
+	return parallel.For(ctx, len(pairs), parallel.Options{Workers: workers, Chunk: verifyChunk}, func(context.Context) func(lo, hi int) error {
 		var sc simScratch
-		return func(m int) {
-			p := &pairs[m]
-			p.Similarity, p.Shift = sc.similarity(d.Pixels(p.A), d.Pixels(p.B), h, w, desc.Offsets[p.A], desc.Offsets[p.B], p.A)
+		return func(lo, hi int) error {
+			for m := lo; m < hi; m++ {
+				p := &pairs[m]
+				p.Similarity, p.Shift = sc.similarity(d.Pixels(p.A), d.Pixels(p.B), h, w, desc.Offsets[p.A], desc.Offsets[p.B], p.A)
+			}
+			return nil
 		}
 	})
 }
 
-// parallel calls f(m) for m in [0, n) on the workers, in chunks of 4,096, reporting the share of
-// chunks done (report may be nil); each worker gets its own f from worker (its buffers). It
-// stops early when ctx is cancelled and returns its error.
-func parallel(ctx context.Context, n, workers int, report func(float64), worker func() func(m int)) error {
-	const chunk = 4096
-	chunks := (n + chunk - 1) / chunk
-	var next, done atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, chunks) {
-		wg.Go(func() {
-			f := worker()
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= chunks || ctx.Err() != nil {
-					return
-				}
-				for m := c * chunk; m < min(n, (c+1)*chunk); m++ {
-					f(m)
-				}
-				if report != nil {
-					k := done.Add(1)
-					mu.Lock()
-					report(float64(k) / float64(chunks))
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
-}
+// verifyChunk is how many pairs a worker verifies at a time.
+const verifyChunk = 4096
 
 // hashed is an image's hash and number.
 type hashed struct {

@@ -8,12 +8,12 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 
 	"idxlabel/internal/gemm"
+	"idxlabel/internal/parallel"
 )
 
 // ExactBelow is the number of points below which NewIndex makes an exact index (one cell: every
@@ -183,7 +183,8 @@ func NewIndex(ctx context.Context, v Vectors, opts IndexOptions) (*Index, error)
 		report(1)
 		return ix, nil
 	}
-	cent, err := kmeans(ctx, v, opts, func(f float64) { report(0.8 * f) })
+	cent, err := KMeans(ctx, v, KMeansOptions{K: opts.Cells, Sample: opts.Sample, Iterations: opts.Iterations, Cosine: opts.Cosine,
+		Seed: opts.Seed, Workers: opts.Workers, Progress: func(f float64) { report(0.8 * f) }})
 	if err != nil {
 		return nil, err
 	}
@@ -384,116 +385,105 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 	}
 	dim, n := ix.dim, ix.n
 	chunk := max(512, min(16384, (nq+31)/32))
-	chunks := (nq + chunk - 1) / chunk
 	const rowBlock, colBlock = 64, 256
-	var next, done atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, chunks) {
-		wg.Go(func() {
-			c := make([]float32, rowBlock*colBlock)
-			a := make([]float32, rowBlock*dim)
-			qn := make([]float32, rowBlock)
-			mask := make([]uint8, colBlock/8)
-			lists := newGraph(chunk, k)                                    // the chunk's rows' neighbours, put in g when it is done
-			rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
-			count := make([]int, cells+1)
-			var byCell []int32
-			visited := make([]int32, chunk*visit.K) // the chunk's rows' cells, less those skipped
-			for {
-				ch := int(next.Add(1)) - 1
-				if ch >= chunks || ctx.Err() != nil {
-					return
+	err := parallel.For(ctx, nq, parallel.Options{Workers: workers, Chunk: chunk, Progress: opts.Progress}, func(ctx context.Context) func(r0, r1 int) error {
+		c := make([]float32, rowBlock*colBlock)
+		a := make([]float32, rowBlock*dim)
+		qn := make([]float32, rowBlock)
+		mask := make([]uint8, colBlock/8)
+		lists := newGraph(chunk, k)                                    // the chunk's rows' neighbours, put in g when it is done
+		rows, rn := make([]float32, chunk*dim), make([]float32, chunk) // the chunk's rows, scaled, and their squared norms
+		count := make([]int, cells+1)
+		var byCell []int32
+		visited := make([]int32, chunk*visit.K) // the chunk's rows' cells, less those skipped
+		return func(r0, r1 int) error {
+			q.load(r0, r1, rows[:(r1-r0)*dim], rn[:r1-r0])
+			for i := range (r1 - r0) * k {
+				lists.Idx[i], lists.Dist[i] = -1, float32(math.Inf(1))
+			}
+			// The rows' nearest cells first, then the others: after the first, each row's
+			// list holds near points, so the first pass (belowMask) lets few more through,
+			// and a cell none of whose points can enter the list is not visited (skip).
+			for _, span := range [][2]int{{0, 1}, {1, probe}} {
+				lo, hi := span[0], span[1]
+				for r := r0; r < r1; r++ {
+					mine := visited[(r-r0)*visit.K : (r-r0+1)*visit.K]
+					copy(mine[lo:hi], visit.Idx[r*visit.K+lo:r*visit.K+hi])
+					if lo == 0 || ix.centroids == nil {
+						continue
+					}
+					_, dist := lists.Of(r - r0)
+					at := visit.Dist[r*visit.K : (r+1)*visit.K]
+					for slot := lo; slot < hi; slot++ {
+						if mine[slot] >= 0 && ix.skip(mine[0], mine[slot], at[0], at[slot], rn[r-r0], dist[k-1]) {
+							mine[slot] = -1
+						}
+					}
 				}
-				r0, r1 := ch*chunk, min(nq, (ch+1)*chunk)
-				q.load(r0, r1, rows[:(r1-r0)*dim], rn[:r1-r0])
-				for i := range (r1 - r0) * k {
-					lists.Idx[i], lists.Dist[i] = -1, float32(math.Inf(1))
+				// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
+				clear(count)
+				for r := r0; r < r1; r++ {
+					for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
+						if cl >= 0 {
+							count[cl+1]++
+						}
+					}
 				}
-				// The rows' nearest cells first, then the others: after the first, each row's
-				// list holds near points, so the first pass (belowMask) lets few more through,
-				// and a cell none of whose points can enter the list is not visited (skip).
-				for _, span := range [][2]int{{0, 1}, {1, probe}} {
-					lo, hi := span[0], span[1]
-					for r := r0; r < r1; r++ {
-						mine := visited[(r-r0)*visit.K : (r-r0+1)*visit.K]
-						copy(mine[lo:hi], visit.Idx[r*visit.K+lo:r*visit.K+hi])
-						if lo == 0 || ix.centroids == nil {
-							continue
+				for cl := range cells {
+					count[cl+1] += count[cl]
+				}
+				byCell = slices.Grow(byCell[:0], count[cells])[:count[cells]]
+				pos := slices.Clone(count[:cells])
+				for r := r0; r < r1; r++ {
+					for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
+						if cl >= 0 {
+							byCell[pos[cl]] = int32(r)
+							pos[cl]++
 						}
-						_, dist := lists.Of(r - r0)
-						at := visit.Dist[r*visit.K : (r+1)*visit.K]
-						for slot := lo; slot < hi; slot++ {
-							if mine[slot] >= 0 && ix.skip(mine[0], mine[slot], at[0], at[slot], rn[r-r0], dist[k-1]) {
-								mine[slot] = -1
+					}
+				}
+				for cl := range cells {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					mine := byCell[count[cl]:count[cl+1]]
+					p0, p1 := ix.start[cl], ix.start[cl+1]
+					if p0 == p1 {
+						continue
+					}
+					for b := 0; b < len(mine); b += rowBlock {
+						blk := mine[b:min(b+rowBlock, len(mine))]
+						for m, r := range blk {
+							copy(a[m*dim:(m+1)*dim], rows[(int(r)-r0)*dim:])
+							qn[m] = rn[int(r)-r0]
+						}
+						for j0 := p0; j0 < p1; j0 += colBlock {
+							if j0 > p0 && settled(lists, blk, r0, ix.order[j0]) {
+								break
 							}
-						}
-					}
-					// Group the chunk's rows by cell (counting sort, rows ascending within a cell).
-					clear(count)
-					for r := r0; r < r1; r++ {
-						for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
-							if cl >= 0 {
-								count[cl+1]++
-							}
-						}
-					}
-					for cl := range cells {
-						count[cl+1] += count[cl]
-					}
-					byCell = slices.Grow(byCell[:0], count[cells])[:count[cells]]
-					pos := slices.Clone(count[:cells])
-					for r := r0; r < r1; r++ {
-						for _, cl := range visited[(r-r0)*visit.K+lo : (r-r0)*visit.K+hi] {
-							if cl >= 0 {
-								byCell[pos[cl]] = int32(r)
-								pos[cl]++
-							}
-						}
-					}
-					for cl := range cells {
-						if ctx.Err() != nil {
-							return
-						}
-						mine := byCell[count[cl]:count[cl+1]]
-						p0, p1 := ix.start[cl], ix.start[cl+1]
-						if p0 == p1 {
-							continue
-						}
-						for b := 0; b < len(mine); b += rowBlock {
-							blk := mine[b:min(b+rowBlock, len(mine))]
+							blocks.Add(1)
+							cols := min(colBlock, p1-j0)
+							gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
+							norms := ix.norms[j0 : j0+cols]
 							for m, r := range blk {
-								copy(a[m*dim:(m+1)*dim], rows[(int(r)-r0)*dim:])
-								qn[m] = rn[int(r)-r0]
-							}
-							for j0 := p0; j0 < p1; j0 += colBlock {
-								if j0 > p0 && settled(lists, blk, r0, ix.order[j0]) {
-									break
+								idx, dist := lists.Of(int(r) - r0)
+								own := self(int(r))
+								dots := c[m*cols : (m+1)*cols]
+								// The points that may enter the list (a loose bound: see
+								// slack), each of them then compared exactly.
+								worst := dist[k-1]
+								if !belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
+									continue
 								}
-								blocks.Add(1)
-								cols := min(colBlock, p1-j0)
-								gemm.Mul(blas.NoTrans, blas.NoTrans, len(blk), cols, dim, a, dim, ix.pts[j0:], n, c, cols)
-								norms := ix.norms[j0 : j0+cols]
-								for m, r := range blk {
-									idx, dist := lists.Of(int(r) - r0)
-									own := self(int(r))
-									dots := c[m*cols : (m+1)*cols]
-									// The points that may enter the list (a loose bound: see
-									// slack), each of them then compared exactly.
-									worst := dist[k-1]
-									if !belowMask(dots, norms, worst-qn[m]+ix.slack(qn[m], worst), mask) {
-										continue
-									}
-									for b, bits8 := range mask[:(cols+7)/8] {
-										for ; bits8 != 0; bits8 &= bits8 - 1 {
-											s := 8*b + bits.TrailingZeros8(bits8)
-											d := max(0, qn[m]+norms[s]-2*dots[s])
-											if d > dist[k-1] {
-												continue
-											}
-											if j := ix.order[j0+s]; apart(own, j) {
-												pushOrdered(idx, dist, j, d)
-											}
+								for b, bits8 := range mask[:(cols+7)/8] {
+									for ; bits8 != 0; bits8 &= bits8 - 1 {
+										s := 8*b + bits.TrailingZeros8(bits8)
+										d := max(0, qn[m]+norms[s]-2*dots[s])
+										if d > dist[k-1] {
+											continue
+										}
+										if j := ix.order[j0+s]; apart(own, j) {
+											pushOrdered(idx, dist, j, d)
 										}
 									}
 								}
@@ -501,22 +491,16 @@ func (ix *Index) search(ctx context.Context, q queryRows, self func(r int) int32
 						}
 					}
 				}
-				for r := r0; r < r1; r++ {
-					idx, dist := g.Of(q.row(int32(r)))
-					copy(idx, lists.Idx[(r-r0)*k:])
-					copy(dist, lists.Dist[(r-r0)*k:])
-				}
-				if opts.Progress != nil {
-					d := done.Add(1)
-					mu.Lock()
-					opts.Progress(float64(d) / float64(chunks))
-					mu.Unlock()
-				}
 			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			for r := r0; r < r1; r++ {
+				idx, dist := g.Of(q.row(int32(r)))
+				copy(idx, lists.Idx[(r-r0)*k:])
+				copy(dist, lists.Dist[(r-r0)*k:])
+			}
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return g, nil

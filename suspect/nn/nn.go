@@ -19,12 +19,11 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 
 	"idxlabel/internal/gemm"
+	"idxlabel/internal/parallel"
 )
 
 // Graph holds K nearest neighbours for each of Q query points, nearest first: row q is
@@ -188,50 +187,31 @@ func search(ctx context.Context, base, q Vectors, self func(r int) int32, k int,
 		}
 	}
 	const rowBlock, colBlock = 64, 256
-	blocks := (q.N + rowBlock - 1) / rowBlock
-	var next, done atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, blocks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := make([]float32, rowBlock*colBlock)
-			for {
-				b := int(next.Add(1)) - 1
-				if b >= blocks || ctx.Err() != nil {
-					return
-				}
-				r0 := b * rowBlock
-				rows := min(rowBlock, q.N-r0)
-				for j0 := 0; j0 < base.N; j0 += colBlock {
-					cols := min(colBlock, base.N-j0)
-					gemm.Mul(blas.NoTrans, blas.NoTrans, rows, cols, dim, q.Data[r0*dim:], dim, bt[j0:], base.N, c, cols)
-					for r := range rows {
-						row := c[r*cols : (r+1)*cols]
-						idx, dist := g.Of(r0 + r)
-						own, nq := self(r0+r), qn[r0+r]
-						worst := dist[k-1]
-						for s, dot := range row {
-							d := max(0, nq+bn[j0+s]-2*dot)
-							if d < worst && apart(own, int32(j0+s)) {
-								push(idx, dist, int32(j0+s), d)
-								worst = dist[k-1]
-							}
+	err := parallel.For(ctx, q.N, parallel.Options{Workers: workers, Chunk: rowBlock, Progress: opts.Progress}, func(context.Context) func(r0, r1 int) error {
+		c := make([]float32, rowBlock*colBlock)
+		return func(r0, r1 int) error {
+			rows := r1 - r0
+			for j0 := 0; j0 < base.N; j0 += colBlock {
+				cols := min(colBlock, base.N-j0)
+				gemm.Mul(blas.NoTrans, blas.NoTrans, rows, cols, dim, q.Data[r0*dim:], dim, bt[j0:], base.N, c, cols)
+				for r := range rows {
+					row := c[r*cols : (r+1)*cols]
+					idx, dist := g.Of(r0 + r)
+					own, nq := self(r0+r), qn[r0+r]
+					worst := dist[k-1]
+					for s, dot := range row {
+						d := max(0, nq+bn[j0+s]-2*dot)
+						if d < worst && apart(own, int32(j0+s)) {
+							push(idx, dist, int32(j0+s), d)
+							worst = dist[k-1]
 						}
 					}
 				}
-				if opts.Progress != nil {
-					n := done.Add(1)
-					mu.Lock()
-					opts.Progress(float64(n) / float64(blocks))
-					mu.Unlock()
-				}
 			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			return nil
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	return g, nil

@@ -9,6 +9,9 @@
 // its header declares, a CRC-32C of its content, and the values' ranges before it is used; any
 // mismatch is a miss (ErrMiss) or an error naming the file, never a panic. scancache never
 // imports Fyne.
+//
+// Beside it, a second file keeps the labelling loop's space (activelearn.Space, space.go),
+// keyed by the pixels alone.
 package scancache
 
 import (

@@ -12,57 +12,6 @@ import (
 	"idxlabel/suspect/cnn"
 )
 
-// TestStratifiedFolds checks the deal: every labelled sample in exactly one fold, fold sizes
-// within one of each other, each class spread evenly, and the same seed giving the same folds.
-func TestStratifiedFolds(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	const n = 1003
-	cls := make([]int, n)
-	var labelled []int
-	for i := range cls {
-		cls[i] = -1
-		if i%17 != 0 {
-			cls[i] = rng.IntN(4)
-			labelled = append(labelled, i)
-		}
-	}
-	folds := stratifiedFolds(labelled, cls, 5, 7)
-	seen := map[int]bool{}
-	for f, fold := range folds {
-		perClass := map[int]int{}
-		for _, i := range fold {
-			if seen[i] || cls[i] < 0 {
-				t.Fatalf("sample %d dealt twice or unlabelled", i)
-			}
-			seen[i] = true
-			perClass[cls[i]]++
-		}
-		if d := len(fold) - len(labelled)/5; d < 0 || d > 1 {
-			t.Errorf("fold %d has %d samples of %d", f, len(fold), len(labelled))
-		}
-		for c := range 4 {
-			total := 0
-			for _, i := range labelled {
-				if cls[i] == c {
-					total++
-				}
-			}
-			if d := perClass[c] - total/5; d < -1 || d > 1 {
-				t.Errorf("fold %d has %d of class %d's %d samples", f, perClass[c], c, total)
-			}
-		}
-	}
-	if len(seen) != len(labelled) {
-		t.Fatalf("%d of %d samples dealt", len(seen), len(labelled))
-	}
-	if !slices.EqualFunc(folds, stratifiedFolds(labelled, cls, 5, 7), slices.Equal) {
-		t.Fatal("the same seed dealt different folds")
-	}
-	if slices.EqualFunc(folds, stratifiedFolds(labelled, cls, 5, 8), slices.Equal) {
-		t.Fatal("another seed dealt the same folds")
-	}
-}
-
 // quickCNN is a fast configuration for tests: 2 folds, 2 epochs.
 var quickCNN = CNNOptions{Folds: 2, Epochs: 2, Seed: 3}
 

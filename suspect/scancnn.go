@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"idxlabel/sample"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"time"
@@ -277,83 +276,4 @@ func sortSuspects(out []Suspect) {
 		}
 		return a.Index - b.Index
 	})
-}
-
-// stratifiedFolds deals the labelled samples into k folds: each class's samples (cls[i] is
-// sample i's class index) are shuffled with the seed, then dealt round-robin, continuing from
-// class to class, so every fold has nearly the same size and class mix.
-func stratifiedFolds(labelled []int, cls []int, k int, seed uint64) [][]int {
-	byClass := map[int][]int{}
-	for _, i := range labelled {
-		byClass[cls[i]] = append(byClass[cls[i]], i)
-	}
-	keys := make([]int, 0, len(byClass))
-	for c := range byClass {
-		keys = append(keys, c)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(seed, 0))
-	folds := make([][]int, k)
-	next := 0
-	for _, c := range keys {
-		m := byClass[c]
-		rng.Shuffle(len(m), func(a, b int) { m[a], m[b] = m[b], m[a] })
-		for _, i := range m {
-			folds[next] = append(folds[next], i)
-			next = (next + 1) % k
-		}
-	}
-	for _, f := range folds {
-		slices.Sort(f)
-	}
-	return folds
-}
-
-// stratifiedGroupFolds deals the labelled samples into k folds keeping each group (groups[i]
-// is sample i's) in one fold: groups are taken class by class (a group's class is its first
-// sample's), shuffled with the seed, larger groups first, and each goes to the fold with the
-// fewest samples so far (ties: the next in turn), so folds stay nearly equal in size and class
-// mix. Without groups of two or more it deals as stratifiedFolds does, round-robin.
-func stratifiedGroupFolds(labelled []int, cls []int, groups []int32, k int, seed uint64) [][]int {
-	members := map[int32][]int{}
-	var order []int32 // groups in order of their first sample
-	for _, i := range labelled {
-		g := groups[i]
-		if _, ok := members[g]; !ok {
-			order = append(order, g)
-		}
-		members[g] = append(members[g], i)
-	}
-	byClass := map[int][]int32{}
-	for _, g := range order {
-		c := cls[members[g][0]]
-		byClass[c] = append(byClass[c], g)
-	}
-	keys := make([]int, 0, len(byClass))
-	for c := range byClass {
-		keys = append(keys, c)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(seed, 0))
-	folds := make([][]int, k)
-	next := 0
-	for _, c := range keys {
-		gs := byClass[c]
-		rng.Shuffle(len(gs), func(a, b int) { gs[a], gs[b] = gs[b], gs[a] })
-		slices.SortStableFunc(gs, func(a, b int32) int { return len(members[b]) - len(members[a]) })
-		for _, g := range gs {
-			f := next
-			for m := range k {
-				if at := (next + m) % k; len(folds[at]) < len(folds[f]) {
-					f = at
-				}
-			}
-			folds[f] = append(folds[f], members[g]...)
-			next = (f + 1) % k
-		}
-	}
-	for _, f := range folds {
-		slices.Sort(f)
-	}
-	return folds
 }

@@ -6,8 +6,10 @@ import (
 	"slices"
 	"sync"
 
+	"idxlabel/internal/parallel"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/folds"
 )
 
 // cnnScan is one ScanCNN run: its input, its fold models (jobs) and what each produced.
@@ -50,11 +52,7 @@ func newCNNScan(in *input, d sample.Set, opts CNNOptions) *cnnScan {
 	// One job per seed and fold: the folds are dealt anew for each seed.
 	for r := range opts.Seeds {
 		seed := opts.Seed + uint64(r)
-		folds := stratifiedFolds(in.labelled, in.cls, opts.Folds, seed)
-		if opts.Groups != nil {
-			folds = stratifiedGroupFolds(in.labelled, in.cls, opts.Groups, opts.Folds, seed)
-		}
-		for _, held := range folds {
+		for _, held := range folds.Stratified(in.labelled, in.cls, opts.Groups, opts.Folds, seed) {
 			mark := make([]bool, d.N)
 			for _, i := range held {
 				mark[i] = true
@@ -94,31 +92,9 @@ func budgeted(train []int, budget int, seed uint64, r int) []int {
 // the rest.
 func (sc *cnnScan) run(ctx context.Context, progress func(Progress)) error {
 	sc.prog.start(sc, progress)
-	errs := make([]error, len(sc.jobs))
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sem := make(chan struct{}, sc.opts.Workers)
-	var wg sync.WaitGroup
-	for k := range sc.jobs {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if errs[k] = sc.runJob(ctx, k); errs[k] != nil {
-				cancel()
-			}
-		})
-	}
-	wg.Wait()
-	if err := parent.Err(); err != nil {
-		return err
-	}
-	for _, err := range errs {
-		if err != nil && err != context.Canceled {
-			return err
-		}
-	}
-	return nil
+	return parallel.For(ctx, len(sc.jobs), parallel.Options{Workers: sc.opts.Workers}, func(ctx context.Context) func(k, _ int) error {
+		return func(k, _ int) error { return sc.runJob(ctx, k) }
+	})
 }
 
 // runJob trains fold model k, then computes its held-out probabilities, the features of every
@@ -333,16 +309,7 @@ func shiftedParallel(ctx context.Context, net *cnn.Net, s cnn.Samples, idx []int
 // halves runs f on the two halves [0, h) and [h, len(idx)) of idx concurrently and returns the
 // first error.
 func halves(idx []int, f func(lo, hi int) error) error {
-	h := len(idx) / 2
-	var err0 error
-	var wg sync.WaitGroup
-	wg.Go(func() { err0 = f(0, h) })
-	err1 := f(h, len(idx))
-	wg.Wait()
-	if err0 != nil {
-		return err0
-	}
-	return err1
+	return parallel.Each(context.Background(), len(idx), parallel.Options{Workers: 2, Chunk: (len(idx) + 1) / 2}, f)
 }
 
 // scanProgress turns the fold models' advances into Progress reports. Work is counted in
