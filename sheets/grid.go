@@ -94,7 +94,7 @@ func findGrid(p *page, l *Layout) (*grid, error) {
 		return nil, &GridError{Reason: "no ruled frame: nothing on the page is a large outline of lines"}
 	}
 	sort.Slice(cands, func(a, b int) bool { return cands[a].n > cands[b].n })
-	var first error
+	var best *GridError
 	for k, c := range cands {
 		if k == maxCandidates {
 			break
@@ -103,15 +103,15 @@ func findGrid(p *page, l *Layout) (*grid, error) {
 		if err == nil {
 			return g, nil
 		}
-		if first == nil {
-			first = err
+		if best == nil || err.stage > best.stage {
+			best = err
 		}
 	}
-	return nil, first
+	return nil, best
 }
 
 // tryGrid reads the component c as the grid.
-func tryGrid(p *page, c component, l *Layout) (*grid, error) {
+func tryGrid(p *page, c component, l *Layout) (*grid, *GridError) {
 	px := func(q [2]int) Point { return Point{float64(q[0]) + 0.5, float64(q[1]) + 0.5} }
 	quad := [4]Point{px(c.pMinSum), px(c.pMaxDiff), px(c.pMaxSum), px(c.pMinDiff)}
 	side := (dist(quad[0], quad[1]) + dist(quad[1], quad[2]) + dist(quad[2], quad[3]) + dist(quad[3], quad[0])) / 4
@@ -144,7 +144,7 @@ type line struct{ c, e Point }
 // (the line's width, not a run reaching the end of the search, which is a line meeting it),
 // and a line is fitted to those centres, leaving out the points far from the rest (a stroke
 // or a printed word beside the frame). The corners are where the fitted sides meet.
-func refineQuad(p *page, quad [4]Point, d float64) ([4]Point, error) {
+func refineQuad(p *page, quad [4]Point, d float64) ([4]Point, *GridError) {
 	d = max(d, 4)
 	var sides [4]line
 	for k := range 4 {
@@ -285,12 +285,13 @@ func intersect(a, b line) (Point, bool) {
 const lineCoverage = 0.5
 
 // lines finds the grid's ruled lines: the outline is rectified (each pixel of a canvas the
-// outline's size sampled through g.h), and a row of the canvas lies on a ruled line when
-// runs of ink longer than any box cover at least half of it (a row of digits' bars never
+// outline's size sampled through g.h, ink at half the page's threshold or more), and a row of
+// the canvas lies on a ruled line when runs of ink longer than any box cover at least half of
+// it (a row of digits' bars never
 // does: each stays inside its box); columns likewise. The lines counted must match the layout,
 // as it is or turned a quarter; which way up the page is comes from its heading (turnOf).
 // Errors: *GridError saying what was found instead.
-func (g *grid) lines(p *page, l *Layout) error {
+func (g *grid) lines(p *page, l *Layout) *GridError {
 	q := g.quad
 	wq := (dist(q[0], q[1]) + dist(q[3], q[2])) / 2
 	hq := (dist(q[0], q[3]) + dist(q[1], q[2])) / 2
@@ -300,12 +301,15 @@ func (g *grid) lines(p *page, l *Layout) error {
 	m := int(0.02*max(wq, hq)) + 2
 	cw, ch := int(wq)+2*m, int(hq)+2*m
 	canvas := make([]bool, cw*ch)
+	// Lines are taken at half the page's ink threshold: a thin line blurred across (a camera
+	// moving) is fainter than a stroke, and only runs longer than a box count.
+	lineLevel := max(minLineInk/2, p.level/2)
 	for i := range ch {
 		y := (float64(i) + 0.5 - float64(m)) / hq
 		for j := range cw {
 			x := (float64(j) + 0.5 - float64(m)) / wq
 			pt := g.h.Apply(Point{x, y})
-			canvas[i*cw+j] = p.binAt(pt.X, pt.Y)
+			canvas[i*cw+j] = p.inkNear(pt.X, pt.Y) >= lineLevel
 		}
 	}
 	lmin := func(length float64) int {
@@ -318,10 +322,10 @@ func (g *grid) lines(p *page, l *Layout) error {
 	nr, nc := len(ys)-1, len(xs)-1
 	if nr < 1 || nc < 1 || ys[0] > 0.1/float64(max(1, nr)) || ys[nr] < 1-0.1/float64(max(1, nr)) ||
 		xs[0] > 0.1/float64(max(1, nc)) || xs[nc] < 1-0.1/float64(max(1, nc)) {
-		return &GridError{Reason: "the largest ruled frame holds no grid of ruled lines"}
+		return &GridError{Reason: "the largest ruled frame holds no grid of ruled lines", stage: 1}
 	}
 	if !regular(xs) || !regular(ys) {
-		return &GridError{Reason: fmt.Sprintf("the ruled frame's lines are unevenly spaced (%d×%d boxes, some of them less than half the size of the others)", nr, nc)}
+		return &GridError{stage: 2, Reason: fmt.Sprintf("the ruled frame's lines are unevenly spaced (%d×%d boxes, some of them less than half the size of the others)", nr, nc)}
 	}
 	var turns []int
 	if nr == l.Rows && nc == l.Cols {
@@ -331,12 +335,12 @@ func (g *grid) lines(p *page, l *Layout) error {
 		turns = append(turns, 1, 3)
 	}
 	if len(turns) == 0 {
-		return &GridError{Reason: fmt.Sprintf("the grid found has %d rows × %d columns of boxes; the layout has %d × %d", nr, nc, l.Rows, l.Cols)}
+		return &GridError{stage: 2, Reason: fmt.Sprintf("the grid found has %d rows × %d columns of boxes; the layout has %d × %d", nr, nc, l.Rows, l.Cols)}
 	}
 	g.xs, g.ys = xs, ys
-	turn, err := g.turnOf(p, turns)
-	if err != nil {
-		return err
+	turn, gerr := g.turnOf(p, turns)
+	if gerr != nil {
+		return gerr
 	}
 	g.turn = turn
 	g.us, g.vs = uprightLines(turn, xs, ys)
@@ -425,7 +429,7 @@ func regular(ls []float64) bool {
 // field) is above its grid. When the ink beside the grid does not tell (less than 1.5 times
 // the next side's, or almost none), an upright or upside-down page is taken as upright, and a
 // page turned a quarter is refused.
-func (g *grid) turnOf(p *page, turns []int) (int, error) {
+func (g *grid) turnOf(p *page, turns []int) (int, *GridError) {
 	if len(turns) == 1 {
 		return turns[0], nil
 	}
@@ -459,7 +463,7 @@ func (g *grid) turnOf(p *page, turns []int) (int, error) {
 	if slices.Contains(turns, 0) {
 		return 0, nil
 	}
-	return 0, &GridError{Reason: "the grid is turned a quarter turn and nothing beside it (a heading above the grid) tells which way up the page is"}
+	return 0, &GridError{stage: 3, Reason: "the grid is turned a quarter turn and nothing beside it (a heading above the grid) tells which way up the page is"}
 }
 
 // density returns the share of ink among the working pixels of the band x0 … x1, y0 … y1 of

@@ -39,8 +39,8 @@ type inside struct {
 	x0, y0 int    // where the inside starts in its crop's pixels
 	w, h   int    // its size, in its own (finer) pixels
 	bin    []bool // ink, w×h, specks and what is left of the lines removed
-	level        int    // the crop's ink at least this is ink (Otsu's threshold)
-	empty        bool   // no digit: no ink, or too little
+	level  int    // the crop's ink at least this is ink (Otsu's threshold)
+	empty  bool   // no digit: no ink, or too little
 	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it.
 	touch [4][]bool
 	// reach[s]: how far the box's largest shape reaches from side s, which it touches, in
@@ -67,7 +67,7 @@ func analyse(c *crop, usual float64) *inside {
 		}
 		return w / 2
 	}
-	const pad = 1
+	const pad = 0.5
 	x0 := int(math.Ceil(c.centre[left] + half(left) + pad))
 	x1 := int(math.Floor(c.centre[right] - half(right) - pad))
 	y0 := int(math.Ceil(c.centre[top] + half(top) + pad))

@@ -29,6 +29,7 @@ type page struct {
 	paper      []float32
 	ink        []uint8
 	bin        []bool
+	level      uint8 // bin's threshold: ink at least level
 }
 
 // newPage prepares g (at least 1×1).
@@ -179,8 +180,12 @@ func (p *page) inkImage() {
 	g := &image.Gray{Pix: slices.Clone(p.ink), Stride: p.w, Rect: image.Rect(0, 0, p.w, p.h)}
 	normalize.Bilevel(g, 0)
 	p.bin = make([]bool, len(g.Pix))
+	p.level = 255
 	for k, v := range g.Pix {
 		p.bin[k] = v != 0
+		if v != 0 {
+			p.level = min(p.level, p.ink[k])
+		}
 	}
 }
 
@@ -198,6 +203,18 @@ func (p *page) inkAt(x, y float64) float64 {
 	a := float64(p.ink[y0*p.w+x0])*(1-fx) + float64(p.ink[y0*p.w+x1])*fx
 	b := float64(p.ink[y1*p.w+x0])*(1-fx) + float64(p.ink[y1*p.w+x1])*fx
 	return a*(1-fy) + b*fy
+}
+
+// inkNear returns the ink of the working pixel at (x, y); 0 outside the image.
+func (p *page) inkNear(x, y float64) uint8 {
+	if x < 0 || y < 0 {
+		return 0
+	}
+	xi, yi := int(x), int(y)
+	if xi >= p.w || yi >= p.h {
+		return 0
+	}
+	return p.ink[yi*p.w+xi]
 }
 
 // binAt reports whether the working pixel nearest (x, y) is ink; false outside the image.

@@ -15,7 +15,7 @@ import (
 
 // The colours a preview draws each state of box in.
 var (
-	FilledColour  = color.RGBA{0, 150, 60, 255}  // a sample: green
+	FilledColour  = color.RGBA{0, 150, 60, 255}    // a sample: green
 	EmptyColour   = color.RGBA{150, 150, 150, 255} // no ink: grey
 	FlaggedColour = color.RGBA{220, 30, 30, 255}   // ink crossing a line: red
 	SkippedColour = color.RGBA{90, 110, 200, 255}  // not read: blue

@@ -85,6 +85,7 @@ var ErrNoGrid = errors.New("grid not found")
 type GridError struct {
 	Path   string // the sheet's file, when read from one
 	Reason string
+	stage  int // how far the shape that failed got: the furthest is the one reported
 }
 
 func (e *GridError) Error() string {

@@ -1,0 +1,296 @@
+package sheets_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image"
+	"image/jpeg"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"idxlabel/fixture/sheetgen"
+	"idxlabel/sheets"
+)
+
+// generate makes a sheet of Go-font digits (no MNIST files needed), writes it as a JPEG file
+// (quality 70 for scans, 85 for photos) and reads it back with sheets.Read.
+func generate(t *testing.T, o sheetgen.Options, read *sheets.Layout) (*sheetgen.Sheet, *sheets.Sheet, error) {
+	t.Helper()
+	truth, err := sheetgen.Make(sheetgen.GlyphDigits(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := 70
+	if o.Kind == sheetgen.Photo {
+		q = 85
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, truth.Image, &jpeg.Options{Quality: q}); err != nil {
+		t.Fatal(err)
+	}
+	truth.Image = nil
+	path := filepath.Join(t.TempDir(), "sheet.jpg")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if read == nil {
+		read = truth.Layout
+	}
+	got, err := sheets.Read(context.Background(), path, read, sheets.Options{})
+	return truth, got, err
+}
+
+// checkBoxes fails t unless every empty box was skipped, every sample but maxUnlike is most like
+// its own label's digits on the sheet (the grid, its turn and its labels are right: a grid one
+// row off puts every sample under another label),
+// every filled box was found but for at most one pair flagged at a line both touch, and the
+// samples are close to their digits drawn alone (mean correlation at least minCorr).
+func checkBoxes(t *testing.T, truth *sheetgen.Sheet, got *sheets.Sheet, minCorr float64, maxUnlike int) {
+	t.Helper()
+	if len(got.Boxes) != len(truth.Boxes) {
+		t.Fatalf("%d boxes read, %d on the sheet", len(got.Boxes), len(truth.Boxes))
+	}
+	var sum float64
+	found, filled, flagged, unlike := 0, 0, 0, 0
+	for i, b := range truth.Boxes {
+		g := got.Boxes[i]
+		if g.Row != b.Row || g.Col != b.Col || g.Label != b.Label {
+			t.Fatalf("box %d is row %d col %d label %d, the sheet's row %d col %d label %d", i, g.Row, g.Col, g.Label, b.Row, b.Col, b.Label)
+		}
+		if !b.Filled {
+			if g.State != sheets.Empty && g.State != sheets.Skipped {
+				t.Errorf("row %d col %d is empty on the sheet, read as %v (%s)", b.Row, b.Col, g.State, g.Note)
+			}
+			continue
+		}
+		filled++
+		switch g.State {
+		case sheets.Filled:
+			found++
+		case sheets.Flagged:
+			flagged++
+			t.Logf("row %d col %d flagged: %s", b.Row, b.Col, g.Note)
+			continue
+		default:
+			t.Errorf("row %d col %d holds a %d, read as %v", b.Row, b.Col, b.Label, g.State)
+			continue
+		}
+		sum += corr(g.Sample, b.Reference)
+		if like := likest(g.Sample, truth); like != b.Label {
+			unlike++
+			t.Logf("row %d col %d holds a %d; its sample is most like the %ds drawn on the sheet", b.Row, b.Col, b.Label, like)
+		}
+	}
+	if unlike > maxUnlike {
+		t.Errorf("%d samples are more like another label's digits than their own", unlike)
+	}
+	if flagged > 2 {
+		t.Errorf("%d of %d filled boxes flagged", flagged, filled)
+	}
+	if mean := sum / float64(max(1, found)); mean < minCorr {
+		t.Errorf("mean correlation with the digits drawn alone %.3f, want at least %.2f", mean, minCorr)
+	}
+	if got.Counts.Filled != found || got.Counts.Flagged != flagged || got.Counts.Read != len(truth.Boxes) {
+		t.Errorf("counts %+v; found %d, flagged %d of %d boxes", got.Counts, found, flagged, len(truth.Boxes))
+	}
+}
+
+// likest returns the label whose digits drawn on the sheet the sample is most like, on average
+// (corrShift): a sample placed under the wrong label is more like another label's digits.
+func likest(sample []byte, truth *sheetgen.Sheet) int {
+	sums, counts := map[int]float64{}, map[int]int{}
+	for _, o := range truth.Boxes {
+		if o.Filled {
+			sums[o.Label] += corrShift(sample, o.Reference)
+			counts[o.Label]++
+		}
+	}
+	best, label := -2.0, -1
+	for l, s := range sums {
+		if m := s / float64(counts[l]); m > best {
+			best, label = m, l
+		}
+	}
+	return label
+}
+
+// corr returns the Pearson correlation of two images of one size.
+func corr(a, b []byte) float64 {
+	n := float64(len(a))
+	var sa, sb, saa, sbb, sab float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		sa, sb, saa, sbb, sab = sa+x, sb+y, saa+x*x, sbb+y*y, sab+x*y
+	}
+	va, vb := saa-sa*sa/n, sbb-sb*sb/n
+	if va <= 0 || vb <= 0 {
+		return 0
+	}
+	return (sab - sa*sb/n) / math.Sqrt(va*vb)
+}
+
+// corrShift is corr at the best shift of b by up to 2 pixels each way (28×28 images).
+func corrShift(a, b []byte) float64 {
+	best := -1.0
+	s := make([]byte, len(b))
+	for dy := -2; dy <= 2; dy++ {
+		for dx := -2; dx <= 2; dx++ {
+			clear(s)
+			for y := range 28 {
+				for x := range 28 {
+					if xx, yy := x+dx, y+dy; xx >= 0 && xx < 28 && yy >= 0 && yy < 28 {
+						s[yy*28+xx] = b[y*28+x]
+					}
+				}
+			}
+			best = max(best, corr(a, s))
+		}
+	}
+	return best
+}
+
+// A 300 dpi scan turned 5° either way (more than a scanner's ±4°) finds every box, with its
+// label, and skips every empty one.
+func TestScanTurnedFiveDegrees(t *testing.T) {
+	for _, angle := range []float64{5, -5} {
+		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 11, Angle: angle, SetAngle: true}, nil)
+		if err != nil {
+			t.Fatalf("%.0f°: %v", angle, err)
+		}
+		if got.Turned != 0 {
+			t.Errorf("%.0f°: read as turned %d°", angle, got.Turned)
+		}
+		checkBoxes(t, truth, got, 0.9, 0)
+	}
+}
+
+// A page scanned upside down, or turned a quarter, is read the right way up: its heading is
+// above the grid.
+func TestScanTurnedOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads two full pages")
+	}
+	for turns, want := range map[int]int{2: 180, 1: 90, 3: 270} {
+		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 12, Turns: turns}, nil)
+		if err != nil {
+			t.Fatalf("%d quarter turns: %v", turns, err)
+		}
+		if got.Turned != want {
+			t.Errorf("%d quarter turns read as %d°", turns, got.Turned)
+		}
+		checkBoxes(t, truth, got, 0.9, 0)
+	}
+}
+
+// A photo with the camera tilted 10° about both axes, shading, motion blur and a coloured pen,
+// 2250×3000 pixels (the page at about 200 dpi); and one of 1500×2000, the page at about 150
+// dpi, where a thin stroke along a line may lose a pixel to it.
+func TestPhotoTilted(t *testing.T) {
+	for w, unlike := range map[int]int{2250: 2, 1500: 3} {
+		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Photo, Seed: 13, Tilt: 10, SetTilt: true, PhotoWidth: w}, nil)
+		if err != nil {
+			t.Fatalf("%d px wide: %v", w, err)
+		}
+		t.Logf("%d px wide", w)
+		checkBoxes(t, truth, got, 0.8, unlike)
+	}
+}
+
+// Scans at 150 and 600 dpi, the ends of a flatbed's range.
+func TestScanResolutions(t *testing.T) {
+	dpis := map[float64]int{150: 2} // the samples allowed to be unlike their label's: 20–50 px digits
+	if !testing.Short() {
+		dpis[600] = 0
+	}
+	for dpi, unlike := range dpis {
+		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 14, DPI: dpi}, nil)
+		if err != nil {
+			t.Fatalf("%.0f dpi: %v", dpi, err)
+		}
+		t.Logf("%.0f dpi", dpi)
+		checkBoxes(t, truth, got, 0.85, unlike)
+	}
+}
+
+// A layout of another shape than the sheet's is refused, saying what the sheet holds; so is a
+// layout turned a quarter on a square grid's... a grid of 10×12 read as 12×10 is a turned page.
+func TestWrongLayoutIsReported(t *testing.T) {
+	for _, shape := range [][2]int{{10, 11}, {9, 12}, {11, 12}} {
+		l, err := sheets.ParseLayout(shape[0], shape[1], strings.Repeat("1", shape[0]*shape[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = generate(t, sheetgen.Options{Kind: sheetgen.Clean, Seed: 15, EmptyShare: 0.3}, l)
+		var ge *sheets.GridError
+		if !errors.As(err, &ge) || !errors.Is(err, sheets.ErrNoGrid) {
+			t.Fatalf("%v: %v, want a GridError", shape, err)
+		}
+		if !strings.Contains(err.Error(), "has 10 rows × 12 columns") {
+			t.Errorf("%v: %v", shape, err)
+		}
+	}
+}
+
+// A page with no grid (blank paper, text, noise) is refused with a reason, never read.
+func TestNoGrid(t *testing.T) {
+	blank := image.NewGray(image.Rect(0, 0, 1240, 1754))
+	for i := range blank.Pix {
+		blank.Pix[i] = 240 - uint8(i%7)
+	}
+	// A frame with no lines inside: a drawn box, not a grid.
+	frame := image.NewGray(blank.Rect)
+	copy(frame.Pix, blank.Pix)
+	for y := 300; y < 1300; y++ {
+		for x := 200; x < 1000; x++ {
+			if y < 305 || y >= 1295 || x < 205 || x >= 995 {
+				frame.Pix[y*frame.Stride+x] = 10
+			}
+		}
+	}
+	tiny := image.NewGray(image.Rect(0, 0, 20, 30))
+	for name, g := range map[string]*image.Gray{"blank": blank, "frame": frame, "tiny": tiny} {
+		_, err := sheets.Find(context.Background(), g, sheets.DefaultLayout(), sheets.Options{})
+		if !errors.Is(err, sheets.ErrNoGrid) {
+			t.Errorf("%s: %v, want ErrNoGrid", name, err)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+// A digit crossing a line into its neighbour is flagged, never made a sample cut at the line.
+func TestCrossingIsFlagged(t *testing.T) {
+	truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 16, CrossShare: 0.15, TouchShare: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crossing := 0
+	for i, b := range truth.Boxes {
+		if !b.Crossing {
+			continue
+		}
+		crossing++
+		if g := got.Boxes[i]; g.State != sheets.Flagged {
+			t.Errorf("row %d col %d crosses into its neighbour, read as %v", b.Row, b.Col, g.State)
+		} else if !strings.Contains(g.Note, "crosses its") {
+			t.Errorf("row %d col %d: note %q", b.Row, b.Col, g.Note)
+		}
+	}
+	if crossing < 5 {
+		t.Fatalf("only %d crossing digits drawn", crossing)
+	}
+}
+
+// Cancelling stops a read with the context's error.
+func TestFindCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := image.NewGray(image.Rect(0, 0, 800, 1100))
+	if _, err := sheets.Find(ctx, g, sheets.DefaultLayout(), sheets.Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v, want context.Canceled", err)
+	}
+}
