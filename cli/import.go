@@ -110,16 +110,7 @@ func runImport(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := store.CheckPair(imagesPath, images, labelsPath, labelArr, 0, 0); err != nil {
-		return err
-	}
-	// WritePair takes the locks itself and checks the journals again.
-	release()
-	release = func() {}
-	if err := store.WritePair(imagesPath, labelsPath, images, labelArr); err != nil {
-		return err
-	}
-	if err := writeImportNames(namesPath, tree.Names); err != nil {
+	if err := writeImported(&release, imagesPath, labelsPath, namesPath, images, labelArr, tree.Names); err != nil {
 		return err
 	}
 	how := ""
@@ -128,6 +119,23 @@ func runImport(c *cli, args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d%s from %s (%d skipped)\n", imagesPath, labelsPath, len(labels), opts.Width, opts.Height, how, dir, skipped)
 	return nil
+}
+
+// writeImported writes an imported pair, its outputs claimed with claimOutputs (*release
+// their release): the pair checked (store.CheckPair), the claim released and the pair written
+// together, atomically (store.WritePair takes the locks itself and checks the journals again),
+// then the class names written beside the labels, or an earlier import's class-name file
+// removed when there are none. It is the one place import and import-sheets write through.
+func writeImported(release *func(), imagesPath, labelsPath, namesPath string, images, labels *idx.Array, names map[int]string) error {
+	if _, err := store.CheckPair(imagesPath, images, labelsPath, labels, 0, 0); err != nil {
+		return err
+	}
+	(*release)()
+	*release = func() {}
+	if err := store.WritePair(imagesPath, labelsPath, images, labels); err != nil {
+		return err
+	}
+	return writeImportNames(namesPath, names)
 }
 
 // parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to store.MaxSide pixels each.

@@ -44,7 +44,7 @@ func (s *Sheet) Preview(maxSide int) *image.RGBA {
 		}
 	}
 	for k := range 4 {
-		drawLine(out, at(s.Corners[k]), at(s.Corners[(k+1)%4]), color.RGBA{30, 90, 220, 255}, 2)
+		drawLine(out, at(s.Corners[k]), at(s.Corners[(k+1)%4]), gridColour, 2)
 	}
 	for _, b := range s.Boxes {
 		text := fmt.Sprint(b.Label)
@@ -62,7 +62,7 @@ func (s *Sheet) Preview(maxSide int) *image.RGBA {
 		label(out, int(x), int(y), text, stateColour(b.State))
 	}
 	if s.Turned != 0 {
-		label(out, 4, 2, fmt.Sprintf("turned %d°", s.Turned), color.RGBA{30, 90, 220, 255})
+		label(out, 4, 2, fmt.Sprintf("turned %d°", s.Turned), gridColour)
 	}
 	return out
 }

@@ -120,13 +120,13 @@ func Read(ctx context.Context, path string, l *Layout, o Options) (*Sheet, error
 // and makes every box the layout reads a sample, an empty box or a flagged one. Time and
 // memory grow with the image's pixels (a 600 dpi A4 page: the image and about as much again).
 // Errors: a *GridError when no grid of the layout's shape is found (the reason says what was
-// found instead), ctx's error when cancelled.
+// found instead; the Sheet returned holds only the Image), ctx's error when cancelled.
 func Find(ctx context.Context, g *image.Gray, l *Layout, o Options) (*Sheet, error) {
 	if l == nil || l.Rows < 1 || l.Cols < 1 || len(l.Labels) != l.Rows*l.Cols {
 		return nil, errors.New("sheets: no layout, or one whose labels are not rows × cols")
 	}
 	if g.Rect.Dx() < 64 || g.Rect.Dy() < 64 {
-		return nil, &GridError{Reason: fmt.Sprintf("the image is %d×%d pixels, too small to hold a grid", g.Rect.Dx(), g.Rect.Dy())}
+		return &Sheet{Image: g, Layout: l}, &GridError{Reason: fmt.Sprintf("the image is %d×%d pixels, too small to hold a grid", g.Rect.Dx(), g.Rect.Dy())}
 	}
 	if g.Rect.Min != (image.Point{}) {
 		g = &image.Gray{Pix: g.Pix[g.PixOffset(g.Rect.Min.X, g.Rect.Min.Y):], Stride: g.Stride, Rect: image.Rect(0, 0, g.Rect.Dx(), g.Rect.Dy())}
@@ -137,7 +137,7 @@ func Find(ctx context.Context, g *image.Gray, l *Layout, o Options) (*Sheet, err
 	}
 	gr, err := findGrid(p, l)
 	if err != nil {
-		return nil, err
+		return &Sheet{Image: g, Layout: l}, err
 	}
 	s := &Sheet{Image: g, Turned: 90 * gr.turn, Layout: l}
 	f := float64(p.f)

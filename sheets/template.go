@@ -130,10 +130,11 @@ func sameAlong(l *Layout, byRow bool) bool {
 	for i := range n {
 		want := Skip
 		for j := range m {
-			v := l.Label(i, j)
+			r, c := i, j
 			if !byRow {
-				v = l.Label(j, i)
+				r, c = j, i
 			}
+			v := l.Label(r, c)
 			if v == Skip {
 				continue
 			}
