@@ -89,30 +89,38 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64) {
 	}
 	g := sm.p.full
 	gw, gh := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
+	gwi, ghi := g.Rect.Dx()-1, g.Rect.Dy()-1
 	for i := range h {
 		b, fb := i/lattice, float32(i%lattice)/lattice
-		for j := range w {
-			a, fa := j/lattice, float32(j%lattice)/lattice
+		row := dst[i*w : (i+1)*w]
+		for a := 0; a*lattice < w; a++ {
+			// Along one lattice cell of this row the map is linear: step it.
 			n00, n01 := nodes[b*nx+a], nodes[b*nx+a+1]
 			n10, n11 := nodes[(b+1)*nx+a], nodes[(b+1)*nx+a+1]
-			x := (n00.x*(1-fa)+n01.x*fa)*(1-fb) + (n10.x*(1-fa)+n11.x*fa)*fb
-			y := (n00.y*(1-fa)+n01.y*fa)*(1-fb) + (n10.y*(1-fa)+n11.y*fa)*fb
-			inv := (n00.inv*(1-fa)+n01.inv*fa)*(1-fb) + (n10.inv*(1-fa)+n11.inv*fa)*fb
-			grey := float32(255) // outside the page: white
-			if x >= 0 && y >= 0 && x <= gw && y <= gh {
-				xi, yi := int(x), int(y)
-				fx, fy := x-float32(xi), y-float32(yi)
-				x1, y1 := min(xi+1, int(gw)), min(yi+1, int(gh))
-				r0, r1 := g.Pix[yi*g.Stride:], g.Pix[y1*g.Stride:]
-				top := float32(r0[xi])*(1-fx) + float32(r0[x1])*fx
-				bot := float32(r1[xi])*(1-fx) + float32(r1[x1])*fx
-				grey = top*(1-fy) + bot*fy
+			x := n00.x*(1-fb) + n10.x*fb
+			y := n00.y*(1-fb) + n10.y*fb
+			inv := n00.inv*(1-fb) + n10.inv*fb
+			dx := (n01.x*(1-fb) + n11.x*fb - x) / lattice
+			dy := (n01.y*(1-fb) + n11.y*fb - y) / lattice
+			dinv := (n01.inv*(1-fb) + n11.inv*fb - inv) / lattice
+			for j := a * lattice; j < min(w, (a+1)*lattice); j++ {
+				grey := float32(255) // outside the page: white
+				if x >= 0 && y >= 0 && x <= gw && y <= gh {
+					xi, yi := int(x), int(y)
+					fx, fy := x-float32(xi), y-float32(yi)
+					x1, y1 := min(xi+1, gwi), min(yi+1, ghi)
+					r0, r1 := g.Pix[yi*g.Stride:], g.Pix[y1*g.Stride:]
+					t := float32(r0[xi]) + (float32(r0[x1])-float32(r0[xi]))*fx
+					u := float32(r1[xi]) + (float32(r1[x1])-float32(r1[xi]))*fx
+					grey = t + (u-t)*fy
+				}
+				v := 255 * (1 - grey*inv)
+				if inv == 0 || v < 0 {
+					v = 0
+				}
+				row[j] = uint8(min(255, v+0.5))
+				x, y, inv = x+dx, y+dy, inv+dinv
 			}
-			v := 255 * (1 - grey*inv)
-			if inv == 0 || v < 0 {
-				v = 0
-			}
-			dst[i*w+j] = uint8(min(255, v+0.5))
 		}
 	}
 }

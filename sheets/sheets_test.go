@@ -294,3 +294,22 @@ func TestFindCancelled(t *testing.T) {
 		t.Fatalf("%v, want context.Canceled", err)
 	}
 }
+
+// BenchmarkReadScan reads a 300 dpi scan of 120 boxes (JPEG quality 70, 2480×3508) from its
+// file: decoding, finding the grid, every box. Run with -benchtime and compare CPU time
+// (bench/sheets/README.md).
+func BenchmarkReadScan(b *testing.B) {
+	truth, err := sheetgen.Make(sheetgen.GlyphDigits(), sheetgen.Options{Kind: sheetgen.Scan, Seed: 21})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	jpeg.Encode(&buf, truth.Image, &jpeg.Options{Quality: 70})
+	path := filepath.Join(b.TempDir(), "scan.jpg")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	for b.Loop() {
+		if _, err := sheets.Read(context.Background(), path, truth.Layout, sheets.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -171,12 +171,16 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 		switch {
 		case b.Filled && g.State == sheets.Filled:
 			c := corr(g.Sample, b.Reference)
-			// Placed under the wrong label: more like another label's digits on the sheet
-			// than its own label's, on average, each compared at its best shift (±2 px), so a
-			// sample one pixel off is not taken for another digit.
-			if like := likest(g.Sample, truth); like != b.Label {
-				t.wrong++
-				t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d) is most like the %ds", filepath.Base(path), b.Row, b.Col, b.Label, like))
+			// Placed under the wrong label: more like another label's digit on the sheet than
+			// its own box's digit, each compared at its best shift (±2 px), so a sample one
+			// pixel off its reference is not taken for another digit.
+			own := corrShift(g.Sample, b.Reference)
+			for _, o := range truth.Boxes {
+				if o.Filled && o.Label != b.Label && corrShift(g.Sample, o.Reference) > own {
+					t.wrong++
+					t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d) is more like row %d col %d (label %d)", filepath.Base(path), b.Row, b.Col, b.Label, o.Row, o.Col, o.Label))
+					break
+				}
 			}
 			t.found++
 			if b.Touching {
@@ -252,24 +256,6 @@ func corr(a, b []byte) float64 {
 		return 0
 	}
 	return cov / math.Sqrt(va*vb)
-}
-
-// likest returns the label whose digits on the sheet the sample is most like, on average.
-func likest(sample []byte, truth *sheetgen.Sheet) int {
-	sums, counts := map[int]float64{}, map[int]int{}
-	for _, o := range truth.Boxes {
-		if o.Filled {
-			sums[o.Label] += corrShift(sample, o.Reference)
-			counts[o.Label]++
-		}
-	}
-	best, label := -2.0, -1
-	for l, s := range sums {
-		if m := s / float64(counts[l]); m > best {
-			best, label = m, l
-		}
-	}
-	return label
 }
 
 // corrShift returns the best correlation of a with b shifted by up to 2 pixels each way (28×28
