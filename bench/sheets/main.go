@@ -138,7 +138,7 @@ type tally struct {
 	empty, emptySkipped, emptyFlagged int
 	wrong                             int
 	touching, touchingFound           int
-	corr, corrTouching                []float64
+	corr, corrTouching, alone         []float64
 	cpu, wall                         []float64
 	notes                             []string
 }
@@ -187,6 +187,9 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 				t.touchingFound++
 			}
 			t.corr = append(t.corr, c)
+			if b.Degraded != nil {
+				t.alone = append(t.alone, corr(b.Degraded, b.Reference))
+			}
 			if b.Touching {
 				t.corrTouching = append(t.corrTouching, c)
 			}
@@ -225,10 +228,10 @@ func (t *tally) print(kind string, seed uint64) {
 		slices.Sort(s)
 		return s[min(len(s)-1, int(p*float64(len(s))))]
 	}
-	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, wrong label %d; touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
+	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, wrong label %d; touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f; the capture alone %.4f), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
 		kind, seed, t.sheets, t.noGrid, t.filled, t.found, 100*float64(t.found)/float64(max(1, t.filled)), t.flaggedFilled, t.wrong,
 		t.touching, t.touchingFound, t.empty, t.emptySkipped, t.emptyFlagged,
-		mean(t.corr), mean(t.corrTouching), pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
+		mean(t.corr), mean(t.corrTouching), mean(t.alone), pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
 	for k, n := range t.notes {
 		if k == 20 {
 			fmt.Printf("  … %d more\n", len(t.notes)-20)
