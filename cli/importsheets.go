@@ -23,7 +23,7 @@ import (
 // sheetsMemoryLimit is the Go runtime's soft memory limit while import-sheets runs: one page
 // decoded (normalize.MaxDecodeBytes at most), its grey copy and working images, the contact
 // sheet (sheets.MaxContactPixels) and the samples gathered.
-const sheetsMemoryLimit = 384 << 20
+const sheetsMemoryLimit = 256 << 20
 
 // runImportSheets builds an IDX pair from scanned or photographed sheets of handwritten digits
 // (package sheets): on each sheet the grid of ruled boxes is found, and every box the layout

@@ -57,31 +57,28 @@ func readBoxes(ctx context.Context, s *Sheet, p *page, gr *grid, full func(u, v 
 		slices.Sort(widths)
 		usual = widths[len(widths)/2]
 	}
+	// Each box read and made a sample at once, its crop released: what is kept for deciding
+	// crossings is a few bytes a pixel of its sides.
 	ins := make([]*inside, len(s.Boxes))
 	if err := parallel(ctx, len(s.Boxes), func(i int) {
 		if crops[i] != nil {
-			ins[i] = analyse(crops[i], usual)
+			ins[i] = analyse(crops[i], usual, o)
+			crops[i] = nil
 		}
 	}); err != nil {
 		return err
 	}
 	for i := range s.Boxes {
-		if ins[i] == nil || ins[i].empty {
+		in := ins[i]
+		if in == nil || in.empty {
 			continue
 		}
-		if note := crossings(s, i, crops, ins); note != "" {
-			s.Boxes[i].State, s.Boxes[i].Note = Flagged, note
-		}
-	}
-	if err := parallel(ctx, len(s.Boxes), func(i int) {
 		b := &s.Boxes[i]
-		if in := ins[i]; in != nil && !in.empty && b.State != Flagged {
-			if d := in.sample(o); d != nil {
-				b.State, b.Sample = Filled, d
-			}
+		if note := crossings(s, i, ins); note != "" {
+			b.State, b.Note = Flagged, note
+		} else if in.digit != nil {
+			b.State, b.Sample = Filled, in.digit
 		}
-	}); err != nil {
-		return err
 	}
 	for _, b := range s.Boxes {
 		switch b.State {
@@ -129,7 +126,7 @@ func opposite(s int) int { return (s + 2) % 4 }
 // happen to touch the line at one place (twoDigits). Across the grid's outline, or into a box
 // the layout skips, ink just past the line where the box's ink touches it is a crossing
 // (crop.beyond).
-func crossings(s *Sheet, i int, crops []*crop, ins []*inside) string {
+func crossings(s *Sheet, i int, ins []*inside) string {
 	l := s.Layout
 	b := &s.Boxes[i]
 	a := ins[i]
@@ -150,7 +147,7 @@ func crossings(s *Sheet, i int, crops []*crop, ins []*inside) string {
 		}
 		j := r*l.Cols + c
 		if r < 0 || c < 0 || r >= l.Rows || c >= l.Cols || ins[j] == nil {
-			if crops[i].beyond(a, side) {
+			if a.past[side] {
 				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
 			}
 			continue
@@ -166,7 +163,7 @@ func crossings(s *Sheet, i int, crops []*crop, ins []*inside) string {
 			if !t {
 				continue
 			}
-			kk := alongIn(crops[i], a, crops[j], nb, side, k)
+			kk := alongIn(a, nb, side, k)
 			for d := -3 * oversample; d <= 3*oversample && !contact; d++ {
 				if q := kk + d; q >= 0 && q < len(other) && other[q] {
 					contact = true
@@ -204,14 +201,14 @@ var sideName = [4]string{"top", "right", "bottom", "left"}
 // alongIn converts position k along side of box a's inside to the same place along the facing
 // side of its neighbour's inside (crops of one row, or of one column, cover the same span of
 // the grid, so a fraction of one crop is the same fraction of the other).
-func alongIn(ca *crop, a *inside, cb *crop, b *inside, side, k int) int {
+func alongIn(a, b *inside, side, k int) int {
 	pos := (float64(k) + 0.5) / oversample // crop pixels from the inside's start
 	if side == top || side == bottom {
-		f := (float64(a.x0) + pos) / float64(ca.w)
-		return int(math.Floor((f*float64(cb.w) - float64(b.x0)) * oversample))
+		f := (float64(a.x0) + pos) / float64(a.cw)
+		return int(math.Floor((f*float64(b.cw) - float64(b.x0)) * oversample))
 	}
-	f := (float64(a.y0) + pos) / float64(ca.h)
-	return int(math.Floor((f*float64(cb.h) - float64(b.y0)) * oversample))
+	f := (float64(a.y0) + pos) / float64(a.ch)
+	return int(math.Floor((f*float64(b.ch) - float64(b.y0)) * oversample))
 }
 
 // neighbour names the box beyond side s of b, or the grid's edge.

@@ -78,13 +78,7 @@ func (c *Contact) Add(k int, r Report, s *Sheet) {
 		W, H := float64(s.Image.Rect.Dx()), float64(s.Image.Rect.Dy())
 		scale := min(float64(c.tw)/W, float64(pageH)/H)
 		side := max(1, int(scale*max(W, H)))
-		var p *image.RGBA
-		if len(s.Boxes) > 0 {
-			p = s.Preview(side)
-		} else { // no grid: the page alone
-			p = (&Sheet{Image: s.Image}).Preview(side)
-		}
-		c.paste(p, x0, y0)
+		c.paste(s.Preview(side), x0, y0)
 	} else {
 		fill := image.Rect(x0, y0, x0+c.tw, y0+pageH)
 		for y := fill.Min.Y; y < fill.Max.Y; y++ {

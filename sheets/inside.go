@@ -37,8 +37,13 @@ const oversample = 2
 // crop.
 type inside struct {
 	x0, y0 int    // where the inside starts in its crop's pixels
+	cw, ch int    // the crop's size
 	w, h   int    // its size, in its own (finer) pixels
-	bin    []bool // ink, w×h, specks and what is left of the lines removed
+	bin    []bool // ink, w×h, specks and what is left of the lines removed (nil once read)
+	digit  []byte // the sample made of bin (nil for an empty box)
+	// past[s]: ink lies just past side s's line where the box's ink touches it (crop.beyond),
+	// the test for a line with no box read beyond it.
+	past [4]bool
 	level  int    // the crop's ink at least this is ink (Otsu's threshold)
 	empty  bool   // no digit: no ink, or too little
 	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it.
@@ -50,13 +55,14 @@ type inside struct {
 	side  float64 // the box's side, in the inside's pixels
 }
 
-// analyse reads what lies inside a box's ruled lines: the crop between them (each line taken
+// analyse reads what lies inside a box's ruled lines and makes its sample (o), keeping what
+// deciding crossings needs and not its pixels: the crop between them (each line taken
 // where the crop shows it, at most 2.5 times the usual width, plus a pixel for its blurred
 // edge), made bilevel by Otsu's threshold (normalize.Bilevel, the rule import binarizes by);
 // rows or columns along an edge that are more than half ink (a line's edge the inset missed)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
 // left, or ink spanning less than emptyShare of the box, is an empty box.
-func analyse(c *crop, usual float64) *inside {
+func analyse(c *crop, usual float64, o Options) *inside {
 	half := func(s int) float64 {
 		w := c.width[s]
 		if usual > 0 {
@@ -74,7 +80,7 @@ func analyse(c *crop, usual float64) *inside {
 	y1 := int(math.Floor(c.centre[bottom] - half(bottom) - pad))
 	x0, y0 = max(0, x0), max(0, y0)
 	x1, y1 = min(c.w, x1), min(c.h, y1)
-	in := &inside{x0: x0, y0: y0, w: max(0, x1-x0) * oversample, h: max(0, y1-y0) * oversample, level: 256, empty: true}
+	in := &inside{x0: x0, y0: y0, cw: c.w, ch: c.h, w: max(0, x1-x0) * oversample, h: max(0, y1-y0) * oversample, level: 256, empty: true}
 	w, h := in.w, in.h
 	side := c.side * oversample
 	for s := range 4 {
@@ -157,6 +163,11 @@ func analyse(c *crop, usual float64) *inside {
 	if m.minX < touchPixels {
 		in.reach[left] = float64(m.maxX + 1)
 	}
+	for s := range 4 {
+		in.past[s] = c.beyond(in, s)
+	}
+	in.digit = in.sample(o)
+	in.bin = nil
 	return in
 }
 

@@ -24,7 +24,8 @@ var (
 // Preview draws the sheet at most maxSide pixels on its longer side (as decoded when smaller):
 // the page in grey, the grid's outline, every box's outline in its state's colour and, inside
 // its top left corner, its label (a flagged box's with "!"; a skipped box's "–"), and how far
-// the page was turned when it was. It is what a window shows before anything is imported, and
+// the page was turned when it was. A sheet whose grid was not found (Read's Sheet with only
+// its Image) is drawn as the page alone. It is what a window shows before anything is imported, and
 // what import-sheets' contact sheet is made of. Memory: 4 bytes a pixel of the preview.
 func (s *Sheet) Preview(maxSide int) *image.RGBA {
 	W, H := s.Image.Rect.Dx(), s.Image.Rect.Dy()
@@ -44,7 +45,9 @@ func (s *Sheet) Preview(maxSide int) *image.RGBA {
 		}
 	}
 	for k := range 4 {
-		drawLine(out, at(s.Corners[k]), at(s.Corners[(k+1)%4]), gridColour, 2)
+		if len(s.Boxes) > 0 { // a sheet whose grid was not found has no outline
+			drawLine(out, at(s.Corners[k]), at(s.Corners[(k+1)%4]), gridColour, 2)
+		}
 	}
 	for _, b := range s.Boxes {
 		text := fmt.Sprint(b.Label)
