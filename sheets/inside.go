@@ -43,9 +43,9 @@ type inside struct {
 	digit  []byte // the sample made of bin (nil for an empty box)
 	// past[s]: ink lies just past side s's line where the box's ink touches it (crop.beyond),
 	// the test for a line with no box read beyond it.
-	past [4]bool
-	level  int    // the crop's ink at least this is ink (Otsu's threshold)
-	empty  bool   // no digit: no ink, or too little
+	past  [4]bool
+	level int  // the crop's ink at least this is ink (Otsu's threshold)
+	empty bool // no digit: no ink, or too little
 	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it.
 	touch [4][]bool
 	// reach[s]: how far the box's largest shape reaches from side s, which it touches, in
