@@ -134,19 +134,8 @@ func crossings(s *Sheet, i int, ins []*inside) string {
 		if !slices.Contains(a.touch[side], true) {
 			continue
 		}
-		r, c := b.Row, b.Col
-		switch side {
-		case top:
-			r--
-		case bottom:
-			r++
-		case left:
-			c--
-		default:
-			c++
-		}
-		j := r*l.Cols + c
-		if r < 0 || c < 0 || r >= l.Rows || c >= l.Cols || ins[j] == nil {
+		j, inGrid := beside(b, side, l)
+		if !inGrid || ins[j] == nil {
 			if a.past[side] {
 				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
 			}
@@ -211,8 +200,9 @@ func alongIn(a, b *inside, side, k int) int {
 	return int(math.Floor((f*float64(b.ch) - float64(b.y0)) * oversample))
 }
 
-// neighbour names the box beyond side s of b, or the grid's edge.
-func neighbour(b *Box, s int, l *Layout) string {
+// beside returns the index of the box beyond side s of b (row-major), and false when that is
+// outside the grid.
+func beside(b *Box, s int, l *Layout) (int, bool) {
 	r, c := b.Row, b.Col
 	switch s {
 	case top:
@@ -224,8 +214,14 @@ func neighbour(b *Box, s int, l *Layout) string {
 	default:
 		c++
 	}
-	if r < 0 || c < 0 || r >= l.Rows || c >= l.Cols {
+	return r*l.Cols + c, r >= 0 && c >= 0 && r < l.Rows && c < l.Cols
+}
+
+// neighbour names the box beyond side s of b, or the grid's edge.
+func neighbour(b *Box, s int, l *Layout) string {
+	j, ok := beside(b, s, l)
+	if !ok {
 		return " out of the grid"
 	}
-	return fmt.Sprintf(" into row %d, column %d", r, c)
+	return fmt.Sprintf(" into row %d, column %d", j/l.Cols, j%l.Cols)
 }

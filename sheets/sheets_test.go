@@ -6,7 +6,6 @@ import (
 	"errors"
 	"image"
 	"image/jpeg"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +78,7 @@ func checkBoxes(t *testing.T, truth *sheetgen.Sheet, got *sheets.Sheet, minCorr 
 			t.Errorf("row %d col %d holds a %d, read as %v", b.Row, b.Col, b.Label, g.State)
 			continue
 		}
-		sum += corr(g.Sample, b.Reference)
+		sum += sheetgen.Correlation(g.Sample, b.Reference)
 		if like := likest(g.Sample, truth); like != b.Label {
 			unlike++
 			t.Logf("row %d col %d holds a %d; its sample is most like the %ds drawn on the sheet", b.Row, b.Col, b.Label, like)
@@ -105,7 +104,7 @@ func likest(sample []byte, truth *sheetgen.Sheet) int {
 	sums, counts := map[int]float64{}, map[int]int{}
 	for _, o := range truth.Boxes {
 		if o.Filled {
-			sums[o.Label] += corrShift(sample, o.Reference)
+			sums[o.Label] += sheetgen.ShiftedCorrelation(sample, o.Reference, 28)
 			counts[o.Label]++
 		}
 	}
@@ -116,41 +115,6 @@ func likest(sample []byte, truth *sheetgen.Sheet) int {
 		}
 	}
 	return label
-}
-
-// corr returns the Pearson correlation of two images of one size.
-func corr(a, b []byte) float64 {
-	n := float64(len(a))
-	var sa, sb, saa, sbb, sab float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		sa, sb, saa, sbb, sab = sa+x, sb+y, saa+x*x, sbb+y*y, sab+x*y
-	}
-	va, vb := saa-sa*sa/n, sbb-sb*sb/n
-	if va <= 0 || vb <= 0 {
-		return 0
-	}
-	return (sab - sa*sb/n) / math.Sqrt(va*vb)
-}
-
-// corrShift is corr at the best shift of b by up to 2 pixels each way (28×28 images).
-func corrShift(a, b []byte) float64 {
-	best := -1.0
-	s := make([]byte, len(b))
-	for dy := -2; dy <= 2; dy++ {
-		for dx := -2; dx <= 2; dx++ {
-			clear(s)
-			for y := range 28 {
-				for x := range 28 {
-					if xx, yy := x+dx, y+dy; xx >= 0 && xx < 28 && yy >= 0 && yy < 28 {
-						s[yy*28+xx] = b[y*28+x]
-					}
-				}
-			}
-			best = max(best, corr(a, s))
-		}
-	}
-	return best
 }
 
 // A 300 dpi scan turned 5° either way (more than a scanner's ±4°) finds every box, with its

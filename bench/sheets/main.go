@@ -112,9 +112,9 @@ func main() {
 				}
 				s.Image = nil
 				runtime.GC()
-				cpu0, t0 := cpuTime(), time.Now()
+				cpu0, t0 := mnisttest.CPUTime(), time.Now()
 				got, err := sheets.Read(context.Background(), path, layout, sheets.Options{})
-				t.cpu = append(t.cpu, (cpuTime() - cpu0).Seconds())
+				t.cpu = append(t.cpu, (mnisttest.CPUTime() - cpu0).Seconds())
 				t.wall = append(t.wall, time.Since(t0).Seconds())
 				t.compare(path, s, got, err)
 				if *keep != "" && got != nil {
@@ -169,13 +169,13 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 		}
 		switch {
 		case b.Filled && g.State == sheets.Filled:
-			c := corr(g.Sample, b.Reference)
+			c := sheetgen.Correlation(g.Sample, b.Reference)
 			// Placed under the wrong label: more like another label's digit on the sheet than
 			// its own box's digit, each compared at its best shift (±2 px), so a sample one
 			// pixel off its reference is not taken for another digit.
-			own := corrShift(g.Sample, b.Reference)
+			own := sheetgen.ShiftedCorrelation(g.Sample, b.Reference, 28)
 			for _, o := range truth.Boxes {
-				if o.Filled && o.Label != b.Label && corrShift(g.Sample, o.Reference) > own {
+				if o.Filled && o.Label != b.Label && sheetgen.ShiftedCorrelation(g.Sample, o.Reference, 28) > own {
 					t.wrong++
 					t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d) is more like row %d col %d (label %d)", filepath.Base(path), b.Row, b.Col, b.Label, o.Row, o.Col, o.Label))
 					break
@@ -187,7 +187,7 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 			}
 			t.corr = append(t.corr, c)
 			if b.Degraded != nil {
-				t.alone = append(t.alone, corr(b.Degraded, b.Reference))
+				t.alone = append(t.alone, sheetgen.Correlation(b.Degraded, b.Reference))
 			}
 			if b.Touching {
 				t.corrTouching = append(t.corrTouching, c)
@@ -238,47 +238,6 @@ func (t *tally) print(kind string, seed uint64) {
 		}
 		fmt.Println("  " + n)
 	}
-}
-
-// corr returns the Pearson correlation of two equal-length byte images.
-func corr(a, b []byte) float64 {
-	n := float64(len(a))
-	var sa, sb, saa, sbb, sab float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		sa += x
-		sb += y
-		saa += x * x
-		sbb += y * y
-		sab += x * y
-	}
-	cov := sab - sa*sb/n
-	va, vb := saa-sa*sa/n, sbb-sb*sb/n
-	if va <= 0 || vb <= 0 {
-		return 0
-	}
-	return cov / math.Sqrt(va*vb)
-}
-
-// corrShift returns the best correlation of a with b shifted by up to 2 pixels each way (28×28
-// images; what a shift moves out of the field is dropped).
-func corrShift(a, b []byte) float64 {
-	best := -1.0
-	s := make([]byte, len(b))
-	for dy := -2; dy <= 2; dy++ {
-		for dx := -2; dx <= 2; dx++ {
-			clear(s)
-			for y := range 28 {
-				for x := range 28 {
-					if xx, yy := x+dx, y+dy; xx >= 0 && xx < 28 && yy >= 0 && yy < 28 {
-						s[yy*28+xx] = b[y*28+x]
-					}
-				}
-			}
-			best = max(best, corr(a, s))
-		}
-	}
-	return best
 }
 
 // loadavg returns the machine's load averages.
