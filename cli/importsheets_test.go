@@ -181,6 +181,9 @@ func TestImportSheets(t *testing.T) {
 // --writer-from name takes the writer from the first number in each file name, so two pages of
 // writer 7 share it; a name without a number is refused before anything is read.
 func TestImportSheetsWriterFromName(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes and reads three sheets")
+	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "scans")
 	writeSheets(t, in, "w7-page1.jpg", "w7-page2.jpg", "w12.jpg")

@@ -120,7 +120,11 @@ func likest(sample []byte, truth *sheetgen.Sheet) int {
 // A 300 dpi scan turned 5° either way (more than a scanner's ±4°) finds every box, with its
 // label, and skips every empty one.
 func TestScanTurnedFiveDegrees(t *testing.T) {
-	for _, angle := range []float64{5, -5} {
+	angles := []float64{5}
+	if !testing.Short() {
+		angles = append(angles, -5)
+	}
+	for _, angle := range angles {
 		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 11, Angle: angle, SetAngle: true}, nil)
 		if err != nil {
 			t.Fatalf("%.0f°: %v", angle, err)
@@ -154,6 +158,9 @@ func TestScanTurnedOver(t *testing.T) {
 // 2250×3000 pixels (the page at about 200 dpi); and one of 1500×2000, the page at about 150
 // dpi, where a thin stroke along a line may lose a pixel to it.
 func TestPhotoTilted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes and reads two photos")
+	}
 	for w, unlike := range map[int]int{2250: 2, 1500: 3} {
 		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Photo, Seed: 13, Tilt: 10, SetTilt: true, PhotoWidth: w}, nil)
 		if err != nil {
@@ -166,10 +173,10 @@ func TestPhotoTilted(t *testing.T) {
 
 // Scans at 150 and 600 dpi, the ends of a flatbed's range.
 func TestScanResolutions(t *testing.T) {
-	dpis := map[float64]int{150: 2} // the samples allowed to be unlike their label's: 20–50 px digits
-	if !testing.Short() {
-		dpis[600] = 0
+	if testing.Short() {
+		t.Skip("makes and reads a 600 dpi page")
 	}
+	dpis := map[float64]int{150: 2, 600: 0} // the samples allowed to be unlike their label's: at 150 dpi digits are 20–50 px
 	for dpi, unlike := range dpis {
 		truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 14, DPI: dpi}, nil)
 		if err != nil {
@@ -183,12 +190,16 @@ func TestScanResolutions(t *testing.T) {
 // A layout of another shape than the sheet's is refused, saying what the sheet holds; so is a
 // layout turned a quarter on a square grid's... a grid of 10×12 read as 12×10 is a turned page.
 func TestWrongLayoutIsReported(t *testing.T) {
-	for _, shape := range [][2]int{{10, 11}, {9, 12}, {11, 12}} {
+	shapes := [][2]int{{10, 11}}
+	if !testing.Short() {
+		shapes = append(shapes, [2]int{9, 12}, [2]int{11, 12})
+	}
+	for _, shape := range shapes {
 		l, err := sheets.ParseLayout(shape[0], shape[1], strings.Repeat("1", shape[0]*shape[1]))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = generate(t, sheetgen.Options{Kind: sheetgen.Clean, Seed: 15, EmptyShare: 0.3}, l)
+		_, _, err = generate(t, sheetgen.Options{Kind: sheetgen.Clean, Seed: 15, EmptyShare: 0.3, DPI: 150}, l)
 		var ge *sheets.GridError
 		if !errors.As(err, &ge) || !errors.Is(err, sheets.ErrNoGrid) {
 			t.Fatalf("%v: %v, want a GridError", shape, err)
@@ -228,6 +239,9 @@ func TestNoGrid(t *testing.T) {
 
 // A digit crossing a line into its neighbour is flagged, never made a sample cut at the line.
 func TestCrossingIsFlagged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes and reads a page")
+	}
 	truth, got, err := generate(t, sheetgen.Options{Kind: sheetgen.Scan, Seed: 16, CrossShare: 0.15, TouchShare: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
