@@ -95,7 +95,7 @@ func (c *Contact) Add(k int, r Report, s *Sheet) {
 		line1 = fmt.Sprintf("%d. %s", k+1, name)
 		line2 = fmt.Sprintf("%d filled, %d empty, %d flagged", r.Counts.Filled, r.Counts.Empty, r.Counts.Flagged)
 		if r.Turned != 0 {
-			line2 += fmt.Sprintf(", turned %d°", r.Turned)
+			line2 += fmt.Sprintf(", turned %d degrees", r.Turned) // the 7×13 font has no °
 		}
 	case errors.As(r.Err, &ge):
 		line1 = fmt.Sprintf("%d. %s: grid not found", k+1, name)

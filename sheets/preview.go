@@ -65,7 +65,7 @@ func (s *Sheet) Preview(maxSide int) *image.RGBA {
 		label(out, int(x), int(y), text, stateColour(b.State))
 	}
 	if s.Turned != 0 {
-		label(out, 4, 2, fmt.Sprintf("turned %d°", s.Turned), gridColour)
+		label(out, 4, 2, fmt.Sprintf("turned %d degrees", s.Turned), gridColour) // the 7×13 font has no °
 	}
 	return out
 }

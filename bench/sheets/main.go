@@ -12,7 +12,8 @@
 //     normalize.Digit, import's path);
 //   - the time and the CPU time of each read.
 //
-// Usage: go run ./bench/sheets [-n 50] [-seeds 1,2,3] [-kinds scan,photo] [-glyphs] [-keep DIR]
+// Usage: go run ./bench/sheets [-n 50] [-seeds 1,2,3] [-kinds scan,photo] [-dpi 300] [-turns 0]
+// [-glyphs] [-keep DIR]
 //
 // The real MNIST files come from ../shared/data/mnist (or $IDXLABEL_MNIST); -glyphs draws
 // digits from the Go font instead.
@@ -49,6 +50,7 @@ func main() {
 	glyphs := flag.Bool("glyphs", false, "digits from the Go font instead of MNIST")
 	keep := flag.String("keep", "", "a folder to keep the sheets' JPEG files in")
 	dpi := flag.Float64("dpi", 300, "the page's resolution")
+	turns := flag.Int("turns", 0, "quarter turns clockwise of every page before capture (2: upside down)")
 	flag.Parse()
 	digits := sheetgen.GlyphDigits()
 	if !*glyphs {
@@ -94,7 +96,7 @@ func main() {
 			}
 			var t tally
 			for i := range *n {
-				s, err := sheetgen.Make(digits, sheetgen.Options{Kind: k, Seed: seed*100000 + uint64(i), DPI: *dpi, Layout: layout})
+				s, err := sheetgen.Make(digits, sheetgen.Options{Kind: k, Seed: seed*100000 + uint64(i), DPI: *dpi, Layout: layout, Turns: *turns})
 				if err != nil {
 					log.Fatal(err)
 				}
