@@ -43,9 +43,10 @@ func generate(t *testing.T, o sheetgen.Options, read *sheets.Layout) (*sheetgen.
 	return truth, got, err
 }
 
-// checkBoxes fails t unless every empty box was skipped, every sample but maxUnlike is most like
-// its own label's digits on the sheet (the grid, its turn and its labels are right: a grid one
-// row off puts every sample under another label),
+// checkBoxes fails t unless every empty box was skipped, every box found holds the digit drawn
+// in it and every sample but maxUnlike is most like its own label's digits on the sheet (the
+// grid, its turn and its labels are right: a grid one row off puts every sample under another
+// label),
 // every filled box was found but for at most one pair flagged at a line both touch, and the
 // samples are close to their digits drawn alone (mean correlation at least minCorr).
 func checkBoxes(t *testing.T, truth *sheetgen.Sheet, got *sheets.Sheet, minCorr float64, maxUnlike int) {
@@ -79,6 +80,9 @@ func checkBoxes(t *testing.T, truth *sheetgen.Sheet, got *sheets.Sheet, minCorr 
 			continue
 		}
 		sum += sheetgen.Correlation(g.Sample, b.Reference)
+		if !sheetgen.Holds(g.Corners, b.Centre) {
+			t.Errorf("row %d col %d: the box found, %v, does not hold the digit drawn there, at %v", b.Row, b.Col, g.Corners, b.Centre)
+		}
 		if like := likest(g.Sample, truth); like != b.Label {
 			unlike++
 			t.Logf("row %d col %d holds a %d; its sample is most like the %ds drawn on the sheet", b.Row, b.Col, b.Label, like)

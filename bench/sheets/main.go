@@ -6,8 +6,9 @@
 // back with sheets.Read, as import-sheets does, and compares every box with the truth:
 //
 //   - filled boxes found (a sample under the box's label), empty boxes skipped, boxes flagged;
-//   - a sample placed under the wrong label: one that is more like another box's digit of
-//     another label than its own box's;
+//   - a sample placed under the wrong label: the box outlined under that label does not hold
+//     the digit drawn there (sheetgen carries each digit's centre through the capture); and,
+//     as a check on the samples, one more like another label's digit than its own;
 //   - each sample's correlation with the same digit imported alone (the clean drawing through
 //     normalize.Digit, import's path);
 //   - the time and the CPU time of each read.
@@ -137,7 +138,7 @@ type tally struct {
 	sheets, noGrid                    int
 	filled, found, flaggedFilled      int
 	empty, emptySkipped, emptyFlagged int
-	wrong                             int
+	wrong, unlike                     int
 	touching, touchingFound           int
 	corr, corrTouching, alone         []float64
 	cpu, wall                         []float64
@@ -172,14 +173,19 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 		switch {
 		case b.Filled && g.State == sheets.Filled:
 			c := sheetgen.Correlation(g.Sample, b.Reference)
-			// Placed under the wrong label: more like another label's digit on the sheet than
-			// its own box's digit, each compared at its best shift (±2 px), so a sample one
-			// pixel off its reference is not taken for another digit.
+			// Placed under the wrong label: the box the reader outlined under this label does
+			// not hold the digit drawn in that box (its centre, carried through the capture).
+			if !sheetgen.Holds(g.Corners, b.Centre) {
+				t.wrong++
+				t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d): the box found does not hold its digit", filepath.Base(path), b.Row, b.Col, b.Label))
+			}
+			// And, as a check on the samples themselves, whether one is more like another
+			// label's digit on the sheet than its own (each at its best shift of ±2 px).
 			own := sheetgen.ShiftedCorrelation(g.Sample, b.Reference, 28)
 			for _, o := range truth.Boxes {
 				if o.Filled && o.Label != b.Label && sheetgen.ShiftedCorrelation(g.Sample, o.Reference, 28) > own {
-					t.wrong++
-					t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d) is more like row %d col %d (label %d)", filepath.Base(path), b.Row, b.Col, b.Label, o.Row, o.Col, o.Label))
+					t.unlike++
+					t.notes = append(t.notes, fmt.Sprintf("%s: row %d col %d (label %d): its sample is more like row %d col %d (label %d)", filepath.Base(path), b.Row, b.Col, b.Label, o.Row, o.Col, o.Label))
 					break
 				}
 			}
@@ -229,8 +235,8 @@ func (t *tally) print(kind string, seed uint64) {
 		slices.Sort(s)
 		return s[min(len(s)-1, int(p*float64(len(s))))]
 	}
-	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, wrong label %d; touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f; the capture alone %.4f), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
-		kind, seed, t.sheets, t.noGrid, t.filled, t.found, 100*float64(t.found)/float64(max(1, t.filled)), t.flaggedFilled, t.wrong,
+	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, under a wrong label %d (samples more like another label's digit %d); touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f; the capture alone %.4f), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
+		kind, seed, t.sheets, t.noGrid, t.filled, t.found, 100*float64(t.found)/float64(max(1, t.filled)), t.flaggedFilled, t.wrong, t.unlike,
 		t.touching, t.touchingFound, t.empty, t.emptySkipped, t.emptyFlagged,
 		mean(t.corr), mean(t.corrTouching), mean(t.alone), pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
 	for k, n := range t.notes {
