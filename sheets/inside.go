@@ -14,7 +14,7 @@ const (
 	speckShare = 0.02
 	// hugShare: a shape lying wholly within this share of the box (at least 2 pixels) from
 	// one edge of the inside is what is left of that ruled line's blurred edge.
-	hugShare = 0.015
+	hugShare = 0.03
 	// emptyShare: ink whose extent is under this share of the box is not a digit.
 	emptyShare = 0.1
 	// ownReach: the ink touching a line may be the box's own digit when its shape reaches at
@@ -171,8 +171,10 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	return in
 }
 
-// clearLineRemnants clears, from each edge of the bilevel inside (w×h) inward, at most depth
-// rows or columns that are more than half ink: a ruled line's edge the inset did not reach.
+// clearLineRemnants clears, within depth rows or columns of each edge of the bilevel inside
+// (w×h), every row or column that is more than half ink: a ruled line's blurred edge the inset
+// did not reach (a line a little off the rectified axis leaves it over two or three of them, the
+// nearest to the edge not always the fullest).
 func clearLineRemnants(bin []bool, w, h, depth int) {
 	rowInk := func(y int) int {
 		n := 0
@@ -192,20 +194,20 @@ func clearLineRemnants(bin []bool, w, h, depth int) {
 		}
 		return n
 	}
-	for k := 0; k < depth && k < h && 2*rowInk(k) > w; k++ {
-		clear(bin[k*w : (k+1)*w])
-	}
-	for k := h - 1; k >= h-depth && k >= 0 && 2*rowInk(k) > w; k-- {
-		clear(bin[k*w : (k+1)*w])
-	}
-	for k := 0; k < depth && k < w && 2*colInk(k) > h; k++ {
-		for y := range h {
-			bin[y*w+k] = false
+	for k := range min(depth, h) {
+		for _, y := range []int{k, h - 1 - k} {
+			if 2*rowInk(y) > w {
+				clear(bin[y*w : (y+1)*w])
+			}
 		}
 	}
-	for k := w - 1; k >= w-depth && k >= 0 && 2*colInk(k) > h; k-- {
-		for y := range h {
-			bin[y*w+k] = false
+	for k := range min(depth, w) {
+		for _, x := range []int{k, w - 1 - k} {
+			if 2*colInk(x) > h {
+				for y := range h {
+					bin[y*w+x] = false
+				}
+			}
 		}
 	}
 }
