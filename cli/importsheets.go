@@ -141,8 +141,12 @@ func runImportSheets(c *cli, args []string) error {
 	if err := atomicfile.WriteFile(contactPath, func(w io.Writer) error { _, err := w.Write(contactPNG.Bytes()); return err }); err != nil {
 		return fmt.Errorf("%w (the pair %s, %s is written)", err, imagesPath, labelsPath)
 	}
-	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d from %d of %d sheets (labels N×2: class, writer); contact sheet %s\n",
-		imagesPath, labelsPath, batch.N(), opts.Width, opts.Height, read, len(sources), contactPath)
+	shown := ""
+	if len(sources) > sheets.MaxContactSheets {
+		shown = fmt.Sprintf(" (its first %d sheets)", sheets.MaxContactSheets)
+	}
+	fmt.Fprintf(c.stdout, "%s, %s: %d samples of %d×%d from %d of %d sheets (labels N×2: class, writer); contact sheet %s%s\n",
+		imagesPath, labelsPath, batch.N(), opts.Width, opts.Height, read, len(sources), contactPath, shown)
 	return nil
 }
 

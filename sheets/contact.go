@@ -6,13 +6,17 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-	"math"
 	"path/filepath"
 	"strings"
 )
 
-// MaxContactPixels bounds a contact sheet: 24 megapixels, one byte each (a palette).
-const MaxContactPixels = 24_000_000
+// MaxContactPixels is the size a contact sheet's tiles are chosen to fill: 24 megapixels, one
+// byte each (a palette). MaxContactSheets bounds the sheets it shows (at the smallest tiles,
+// about 19 megapixels); the rest are only reported.
+const (
+	MaxContactPixels = 24_000_000
+	MaxContactSheets = 1000
+)
 
 // The contact sheet's tiles: at most 480 pixels wide, at least 96, an A4 page's shape (portrait)
 // above two lines of caption.
@@ -41,16 +45,19 @@ var contactColours = []color.Color{FilledColour, FlaggedColour, SkippedColour, g
 
 var gridColour = color.RGBA{30, 90, 220, 255}
 
-// NewContact makes a contact sheet for n sheets (at least 1): tiles as large as MaxContactPixels
-// allows, between 96 and 480 pixels wide, up to 6 a row. Memory: at most MaxContactPixels bytes
-// (a sheet too many to fit at 96 pixels each makes a larger image: 1,000 sheets about 17 MB).
+// NewContact makes a contact sheet for n sheets (at least 1; at most MaxContactSheets are
+// drawn): tiles as large as MaxContactPixels allows, between 96 and 480 pixels wide, up to 6 a
+// row. Memory: at most about MaxContactPixels bytes.
 func NewContact(n int) *Contact {
-	n = max(1, n)
-	tw := int(math.Sqrt(MaxContactPixels / (float64(n) * pageRatio * 1.1)))
-	tw = max(minTile, min(maxTile, tw))
+	n = min(MaxContactSheets, max(1, n))
 	cols := min(n, tileCols)
 	rows := (n + cols - 1) / cols
-	th := int(float64(tw)*pageRatio) + captionRows*lineHeight + 6
+	tileH := func(tw int) int { return int(float64(tw)*pageRatio) + captionRows*lineHeight + 6 }
+	tw := maxTile
+	for tw > minTile && (cols*(tw+8)+8)*(rows*(tileH(tw)+8)+8) > MaxContactPixels {
+		tw--
+	}
+	th := tileH(tw)
 	pal := make(color.Palette, 0, 256)
 	for k := range contactGreys {
 		v := uint8(k * 255 / (contactGreys - 1))
@@ -64,7 +71,8 @@ func NewContact(n int) *Contact {
 	return &Contact{img: img, cols: cols, tw: tw, th: th}
 }
 
-// Add draws sheet k's tile: s's preview (nil s: nothing could be decoded) with r's caption.
+// Add draws sheet k's tile: s's preview (nil s: nothing could be decoded) with r's caption; a
+// sheet beyond the contact sheet's MaxContactSheets is not drawn.
 func (c *Contact) Add(k int, r Report, s *Sheet) {
 	x0 := 8 + (k%c.cols)*(c.tw+8)
 	y0 := 8 + (k/c.cols)*(c.th+8)
