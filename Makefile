@@ -10,7 +10,7 @@ ARGS    ?=
 MNIST   ?= $(or $(IDXLABEL_MNIST),../shared/data/mnist)
 export LANG := en_US.UTF-8
 
-.PHONY: deps build build-timing run test bench torchvision compare lint fuzz monkey savelat package windows windows-check clean
+.PHONY: deps build build-timing run test bench torchvision compare lint fuzz monkey savelat package windows windows-check clean formats-check
 
 deps:
 	@scripts/deps.sh
@@ -26,6 +26,9 @@ run: deps build
 
 test: deps lint build
 	@scripts/deps.sh python3-numpy   # numpy.load reads our .npz exports (export tests)
+	@if [ ! -f "$(MNIST)/t10k-images-idx3-ubyte.gz" ]; then \
+	  if [ "$$IDXLABEL_REQUIRE_MNIST" = 1 ]; then echo "make test: the real MNIST files are not in $(MNIST), and IDXLABEL_REQUIRE_MNIST=1 requires them" >&2; exit 1; fi; \
+	  echo "make test: no real MNIST files in $(MNIST): the tests that need them skip, each saying so (IDXLABEL_REQUIRE_MNIST=1 makes that a failure)"; fi
 	$(GO) test $(TAGS) -count=1 ./...
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
@@ -42,7 +45,16 @@ test: deps lint build
 	scripts/scancache.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/buildui.sh $(BIN)
+	scripts/importui.sh $(BIN)
+	scripts/newuser.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
+	scripts/forcecrash.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+
+# The quick inner loop: go test -short leaves out the tests that take more than a couple of
+# seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.
+.PHONY: test-short
+test-short:
+	$(GO) test $(TAGS) -short ./...
 
 bench:
 	$(GO) test $(TAGS) -run '^$$' -bench . -benchmem ./...
@@ -53,6 +65,17 @@ bench:
 torchvision:
 	@scripts/deps.sh python3-torchvision
 	$(GO) test $(TAGS) -count=1 -run Torchvision -v ./cli
+
+# Our Parquet export read back by readers written apart from ours, hyparquet (JavaScript) and
+# pngjs, installed with npm into .scratch/formatscheck (gitignored); labels and every decoded
+# pixel compared (formats' TestHyparquetReadsOurParquet, with numpy's checks of the CSV and .npz).
+FORMATSCHECK := $(CURDIR)/.scratch/formatscheck
+formats-check:
+	@command -v npm >/dev/null || scripts/deps.sh nodejs npm
+	@scripts/deps.sh python3-numpy
+	mkdir -p $(FORMATSCHECK)
+	npm install --prefix $(FORMATSCHECK) --no-audit --no-fund --silent hyparquet@1.33.0 pngjs@7.0.0
+	IDXLABEL_FORMATSCHECK=$(FORMATSCHECK) $(GO) test $(TAGS) -count=1 -run 'Hyparquet|Numpy' -v ./formats
 
 # Times our decoder against numpy+gzip and torchvision on the same files, in one run.
 compare:
@@ -79,6 +102,13 @@ savelat: deps build-timing
 
 fuzz: deps
 	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m
+
+# FuzzBuild feeds arbitrary pairs to merge, split and subset (dataset.Build) with drawn options.
+# Go's fuzzer reports a worker's executions only when it hands back an input, so its "execs"
+# count can stand still for many seconds while the workers run.
+.PHONY: fuzz-build
+fuzz-build: deps
+	$(GO) test $(TAGS) ./dataset -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime 5m
 
 # Installable builds in dist/, made with the fyne tool pinned in go.mod (scripts/package.sh):
 # dist/idxlabel-<version>-linux-amd64.tar.xz (binary, .desktop entry, icon, IDX MIME types and a

@@ -42,11 +42,11 @@ func goList(t *testing.T, patterns ...string) []listed {
 }
 
 // The packages below the interface never depend on Fyne, whatever the path: the codec, the
-// store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
+// pair's files, the store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
 // the test data (DESIGN.md, "Packages").
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
-		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./sheets/...") {
+		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...", "./pairfile/...", "./sheets/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -86,7 +86,7 @@ func TestFixturesOnlyForTestsAndBench(t *testing.T) {
 // they came from: the store hands them a snapshot. The reader of sheets makes samples and
 // leaves writing them to its callers.
 func TestScansAndFormatsDoNotImportStore(t *testing.T) {
-	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./report/...", "./sample/...", "./sheets/...") {
+	for _, p := range goList(t, "./suspect/...", "./plot/...", "./export/...", "./report/...", "./sample/...", "./formats/...", "./sheets/...") {
 		for _, d := range p.Deps {
 			if d == "idxlabel/store" {
 				t.Errorf("%s depends on idxlabel/store", p.ImportPath)
@@ -106,10 +106,10 @@ func TestSampleIsALeaf(t *testing.T) {
 	}
 }
 
-// export writes file formats and knows nothing of scans: the health report's findings, matrix
-// and map are built by report, which export does not import.
+// export writes file formats and formats reads them; they know nothing of scans: the health
+// report's findings, matrix and map are built by report, which export does not import.
 func TestExportKnowsNothingOfScans(t *testing.T) {
-	for _, p := range goList(t, "./export/...") {
+	for _, p := range goList(t, "./export/...", "./formats/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "idxlabel/suspect") || d == "idxlabel/plot" || d == "idxlabel/report" {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -124,6 +124,34 @@ func TestWidgetsKnowNeitherWindowNorStore(t *testing.T) {
 	for _, p := range goList(t, "./ui/widgets/...") {
 		for _, d := range p.Deps {
 			if d == "idxlabel/ui" || d == "idxlabel/store" {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// annotate (agreement, consensus, errata) stands on the codec and the sample set alone: no Fyne,
+// no store, no scans, so the command line and the window use it alike.
+func TestAnnotateStandsOnIdxAndSample(t *testing.T) {
+	for _, p := range goList(t, "./annotate/...") {
+		for _, d := range p.Deps {
+			program := strings.HasPrefix(d, "idxlabel/") && d != "idxlabel/idx" && d != "idxlabel/sample" && !strings.HasPrefix(d, "idxlabel/internal/")
+			if program || strings.HasPrefix(d, "fyne.io/") {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// pairfile holds a pair's files on disk (names and partners, locks, the paired commit and its
+// record, the rule for outputs, class-name and sources files, shape checks, stamps, the journal's
+// framing): it sits below the store, which keeps the dataset a person edits and its session on
+// top of it, and knows neither the store nor the window. The builder (dataset) reaches the
+// pair's files through it and never opens a store.Dataset.
+func TestPairFileKnowsNeitherStoreNorWindow(t *testing.T) {
+	for _, p := range goList(t, "./pairfile/...", "./dataset/...") {
+		for _, d := range p.Deps {
+			if d == "idxlabel/store" || strings.HasPrefix(d, "idxlabel/store/") || d == "idxlabel/ui" || strings.HasPrefix(d, "idxlabel/ui/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
 			}
 		}

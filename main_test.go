@@ -11,7 +11,7 @@ import (
 
 	"idxlabel/cli"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // Without a display the GUI says so in one line and exits 1, instead of GLFW's panic.
@@ -34,7 +34,7 @@ func TestNoDisplayIsOneLine(t *testing.T) {
 	temp := atomicfile.TempPrefix(pending) + "12345" // the labels written, not yet renamed
 	os.WriteFile(temp, []byte("x"), 0o644)
 	record := fmt.Sprintf(`{"version":2,"files":[{"target":%q,"temp":%q,"backup":false}]}`, filepath.Base(pending), filepath.Base(temp))
-	os.WriteFile(pending+store.ManifestSuffix, []byte(record), 0o644)
+	os.WriteFile(pending+pairfile.ManifestSuffix, []byte(record), 0o644)
 	stderr.Reset()
 	if code := cli.Run([]string{file, pending}, &stdout, &stderr, openGUI); code != 1 || !strings.Contains(stderr.String(), "no display") {
 		t.Fatalf("a pair whose label file a save has still to put in place: exit %d, %q", code, stderr.String())

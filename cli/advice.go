@@ -3,17 +3,17 @@ package cli
 import (
 	"errors"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // advice returns what a person at the command line can do about err, as text to follow its
 // message ("" when there is nothing to add). The libraries' errors state facts; this is the one
 // place the command line turns them into advice.
 func advice(err error) string {
-	var locked *store.LockedError
-	var unsaved *store.UnsavedEditsError
+	var locked *pairfile.LockedError
+	var unsaved *pairfile.UnsavedEditsError
 	switch {
-	case errors.Is(err, store.ErrExists):
+	case errors.Is(err, pairfile.ErrExists):
 		return " (use --force to replace it)"
 	case errors.As(err, &unsaved):
 		return ": open that pair in idxlabel (the window offers to replay the edits, then save them, or to discard them), then write again"

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/export"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -17,10 +18,10 @@ func TestAdviceFollowsTheFacts(t *testing.T) {
 		want string
 	}{
 		{fmt.Errorf("out.csv: %w", export.ErrExists), " (use --force to replace it)"},
-		{&store.LockedError{Path: "l", LockFile: "l.lock", PID: 12, Host: "h"}, ": close it there"},
-		{&store.LockedError{Path: "l", LockFile: "l.lock"}, ": close it there (if no other idxlabel is running, delete l.lock)"},
-		{&store.LockedError{Path: "l", Self: true}, ": edit it there"},
-		{&store.LockedError{Path: "l", PID: 12, Host: "h", Writing: true}, ": wait for it to finish, or write elsewhere"},
+		{&pairfile.LockedError{Path: "l", LockFile: "l.lock", PID: 12, Host: "h"}, ": close it there"},
+		{&pairfile.LockedError{Path: "l", LockFile: "l.lock"}, ": close it there (if no other idxlabel is running, delete l.lock)"},
+		{&pairfile.LockedError{Path: "l", Self: true}, ": edit it there"},
+		{&pairfile.LockedError{Path: "l", PID: 12, Host: "h", Writing: true}, ": wait for it to finish, or write elsewhere"},
 		{fmt.Errorf("plain"), ""},
 	} {
 		if got := advice(c.err); got != c.want {

@@ -6,35 +6,28 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"idxlabel/dataset"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // buildRun is what merge, split and subset share: outputs claimed (an existing output is refused
 // unless force, and even with force when it belongs to a pair a window holds or whose journal
 // holds unsaved edits), inputs opened, a plan made from the inputs and written (dataset.Build;
 // an output that is an input is a usage error) with progress on stderr once the work has
-// taken a second, Ctrl+C cancelling it before any output is replaced (exit 130), and one line
+// taken c.progressAfter (progressLine), Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
 func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start, last := time.Now(), time.Time{}
-	shown := false
+	bar := c.progress()
 	written, err := dataset.Build(ctx, in, out, force, plan, func(n string) {
 		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
 	}, func(file string, done, total int) {
-		if now := time.Now(); now.Sub(start) > time.Second && (now.Sub(last) > 250*time.Millisecond || done == total) {
-			fmt.Fprintf(c.stderr, "\r%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
-			shown, last = true, now
-		}
+		bar.show(done == total, "%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
 	})
-	if shown {
-		fmt.Fprintln(c.stderr)
-	}
-	var oe *store.OutputError
+	bar.end()
+	var oe *pairfile.OutputError
 	if errors.As(err, &oe) {
 		return usagef("%v", err) // an output that is an input: the command line was wrong
 	}

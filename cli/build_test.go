@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	fixturedigits "idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 	"idxlabel/store"
 )
@@ -192,7 +194,7 @@ func TestMergeClassNames(t *testing.T) {
 	if code, _, errOut := runCLI("merge", a1, a2, b1, b2, oi, ol); code != 0 {
 		t.Fatalf("exit %d, %q", code, errOut)
 	}
-	names, file, err := store.FindClassNames(ol)
+	names, file, err := pairfile.FindClassNames(ol)
 	want := map[int]string{0: "cat", 1: "dog", 2: "owl", 4: "emu"}
 	if err != nil || file != ol+".classes.txt" || fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Errorf("names %v in %q (%v), want %v", names, file, err, want)
@@ -209,6 +211,9 @@ func TestMergeClassNames(t *testing.T) {
 // TestMergeRealMNIST: t10k then train, every row of both in order (real files; skipped when
 // ../shared is absent).
 func TestMergeRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "all-images-idx3-ubyte.gz"), filepath.Join(dir, "all-labels-idx1-ubyte.gz")
@@ -261,7 +266,7 @@ func TestBuildersHonourLocksAndJournals(t *testing.T) {
 		}
 	}
 	d.Close()
-	os.WriteFile(hl+store.JournalSuffix, []byte("edits"), 0o644)
+	os.WriteFile(hl+pairfile.JournalSuffix, []byte("edits"), 0o644)
 	for _, args := range cmds {
 		if code, _, e := runCLI(args...); code != 1 || !strings.Contains(e, "holds edits") {
 			t.Errorf("%v beside a journal: exit %d, %q", args, code, e)
@@ -284,4 +289,12 @@ func TestShadowingClassNamesSaid(t *testing.T) {
 	if code != 0 || !strings.Contains(e, filepath.Join(dir, "x-mapping.txt")+": idxlabel reads the class names of "+filepath.Join(dir, "x-labels")+" from this file, not from "+filepath.Join(dir, "x-labels.classes.txt")) {
 		t.Errorf("exit %d, %q", code, e)
 	}
+}
+
+// digits returns the first n ≤ 1,100 of 1,100 generated MNIST-like digits (fixture/digits) as
+// N×784 pixels and N labels, so that a test runs the same with or without the real MNIST files.
+func digits(t *testing.T, n int) (px, labels []byte) {
+	t.Helper()
+	images, l := fixturedigits.Load(t, 1100)
+	return images.Data[:n*784], l.Data[:n]
 }

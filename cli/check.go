@@ -18,6 +18,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 	"idxlabel/report"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -66,7 +67,7 @@ options:
                    the other set for leak (same image size, not IMAGES itself); LABELS2, when
                    it follows and is a label file (1-D, or N×K with K ≤ 16), labels the other
                    copies in the report
-  --top N          rows per kind, most severe first (default 100; at least 1)
+  --top N|all      rows per kind, most severe first (default 100; at least 1, or all)
   --report DIR     also write a health report to the folder DIR: index.html and PNG images
                    (counts, contact sheets of each kind's top findings, the class histogram,
                    and with the label kind the confusion matrix and the 2-D map),
@@ -120,7 +121,8 @@ func runCheck(c *cli, args []string) error {
 	}
 	fs := c.flags("check")
 	kinds := fs.String("kinds", "", "")
-	top := fs.Int("top", 100, "")
+	top := topFlag(100)
+	fs.Var(&top, "top", "")
 	reportDir := fs.String("report", "", "")
 	confusionOut := fs.String("confusion", "", "")
 	mapOut := fs.String("map", "", "")
@@ -131,26 +133,17 @@ func runCheck(c *cli, args []string) error {
 	epochs := fs.Int("epochs", 0, "")
 	force := fs.Bool("force", false, "")
 	noCache := fs.Bool("no-cache", false, "")
-	help := fs.Bool("help", false, "")
-	fs.BoolVar(help, "h", false, "")
-	files, err := c.parse(fs, args, 0, 2)
+	files, err := c.parseHelp(fs, args, 1, 2, checkHelp)
 	if err != nil {
 		return err
 	}
-	if *help {
-		fmt.Fprint(c.stdout, checkHelp)
-		return nil
-	}
-	if len(files) == 0 {
-		return usagef("usage: idxlabel %s %s (idxlabel check --help explains)", c.cmd.name, c.cmd.args)
-	}
 	if len(files) == 1 { // the label file beside the images, found as the window finds it
-		if l := store.FindLabels(files[0]); l != "" {
+		if l := pairfile.FindLabels(files[0]); l != "" {
 			files = append(files, l)
 			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
 		}
 	}
-	opts, err := checkOptions(fs, *kinds, *top, *threshold, *folds, *epochs, *seeds)
+	opts, err := checkOptions(fs, *kinds, int(top), *threshold, *folds, *epochs, *seeds)
 	if err != nil {
 		return err
 	}
@@ -180,10 +173,10 @@ func runCheck(c *cli, args []string) error {
 				_, err := export.ReportAt(out)
 				return err
 			}
-			return store.FileOutput(out)
+			return pairfile.FileOutput(out)
 		}
-		release, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
-		var locked *store.LockedError
+		claim, err := claimOutputs(append(append([]string{}, files...), against...), outputs, *force, may)
+		var locked *pairfile.LockedError
 		if errors.As(err, &locked) && locked.Writing && *reportDir != "" && locked.Path == filepath.Clean(*reportDir) {
 			who := "another idxlabel"
 			if locked.PID > 0 {
@@ -194,7 +187,7 @@ func runCheck(c *cli, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer claim.Release()
 	}
 	ds, err := openCheckSet(c, files)
 	if err != nil {
@@ -252,7 +245,7 @@ func runCheck(c *cli, args []string) error {
 		}
 		r, err := report.Build(in)
 		if err == nil {
-			err = export.WriteReport(ctx, *reportDir, r)
+			err = report.Write(ctx, *reportDir, r)
 		}
 		if err != nil {
 			return err
@@ -337,8 +330,6 @@ func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, fo
 		opts.Kinds = k
 	}
 	switch {
-	case top < 1:
-		return opts, usagef("check: --top must be at least 1, not %d", top)
 	case !(threshold > 0 && threshold <= 1):
 		return opts, usagef("check: --threshold must be above 0 and at most 1, not %v", threshold)
 	case folds < 2:
@@ -380,16 +371,16 @@ func openCheckSet(c *cli, files []string) (*store.Dataset, error) {
 	return c.openRead(files[0], labels)
 }
 
-// cachedScan returns the CNN scan check runs: through the scan cache beside images
+// cachedScan returns the CNN scan check and suspects run: through the scan cache beside images
 // (scancache.Scanner: read unless read is false, written after a scan), saying on w where the
 // scan came from, about how long a scan that runs will take (suspect.EstimateCNN at the rate
 // suspect.CalibrateCNN measures, in about 0.3 s), and why the cache was not used or not written.
 func cachedScan(w io.Writer, images string, read bool) func(context.Context, sample.Set, suspect.CNNOptions, func(suspect.Progress)) (*suspect.CNNResult, error) {
 	sc := scancache.Scanner{Path: images + scancache.Suffix, Read: read, Write: true,
-		Note: func(text string) { fmt.Fprintf(w, "idxlabel: label: %s\n", text) },
+		Note: func(text string) { fmt.Fprintf(w, "idxlabel: %s\n", text) },
 		Starting: func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
 			if rate, err := suspect.CalibrateCNN(ctx); err == nil {
-				fmt.Fprintf(w, "idxlabel: label: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
+				fmt.Fprintf(w, "idxlabel: CNN scan of %d samples: about %s (an estimate, from this machine's speed now)\n",
 					d.N, suspect.EstimateCNN(d, opts, rate).Round(time.Second))
 			}
 		}}
@@ -397,7 +388,7 @@ func cachedScan(w io.Writer, images string, read bool) func(context.Context, sam
 		start := time.Now()
 		res, out, err := sc.Scan(ctx, d, opts, progress)
 		if err == nil && out.Cached {
-			fmt.Fprintf(w, "idxlabel: label: CNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
+			fmt.Fprintf(w, "idxlabel: CNN scan read from %s in %.1f s (the pixels and settings have not changed since it ran; --no-cache scans again)\n",
 				sc.Path, time.Since(start).Seconds())
 		}
 		return res, err
@@ -421,16 +412,39 @@ func checkProgress(w io.Writer) func(check.Progress) {
 		if p.CNN != nil {
 			if s := int(20 * p.Done); s != step && s > 0 { // below 5% done, the estimate said before it stands
 				step = s
-				fmt.Fprintf(w, "idxlabel: label: CNN scan %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
+				fmt.Fprintf(w, "idxlabel: CNN scan (for label errors and outliers) %.0f%% done (fold %d/%d, epoch %d/%d), about %s left\n",
 					100*p.Done, p.CNN.Fold, p.CNN.Folds, p.CNN.Epoch, p.CNN.Epochs, p.CNN.Left.Round(time.Second))
 			}
 			return
 		}
 		if at := string(p.Kind) + ": " + p.Stage; at != last {
 			last = at
-			fmt.Fprintf(w, "idxlabel: %s\n", at)
+			fmt.Fprintf(w, "idxlabel: %s\n", stageText(p.Kind, p.Stage))
 		}
 	}
+}
+
+// stageText says in words what a stage of the check does (check.Progress's Kind and Stage):
+// "duplicates: finding each image's nearest images (the candidate copies)". A stage it does not
+// know is said by its name.
+func stageText(k check.Kind, stage string) string {
+	kind := map[check.Kind]string{check.Label: "label errors", check.Outlier: "outliers", check.Duplicate: "duplicates", check.Leak: "leaks"}[k]
+	if kind == "" {
+		kind = string(k)
+	}
+	what := map[string]string{
+		"describe":    "describing every image by its pixels (shift-tolerant descriptors)",
+		"index":       "indexing the descriptors for the nearest-neighbour search",
+		"candidates":  "finding each image's nearest images (the candidate copies)",
+		"verify":      "comparing each candidate pair pixel by pixel at its best alignment",
+		"statistics":  "measuring each image's pixel statistics against its nearest images",
+		"embedding 1": "comparing each image with its nearest images by pixel descriptors",
+		"embedding 2": "comparing each image with its nearest images by the CNN's features",
+	}[stage]
+	if what == "" {
+		what = stage
+	}
+	return kind + ": " + what
 }
 
 // writeCheckCSV prints the findings as CSV (kind,index,other,label,suggested,score) with file

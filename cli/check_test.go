@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 	"idxlabel/sample"
+	"idxlabel/suspect/check"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
@@ -20,7 +20,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--top", "0"}, "--top must be at least 1, not 0"},
+		{[]string{"--top", "0"}, `invalid value "0" for flag -top: expected a count of 1 or more, or all`},
 		{[]string{"--kinds", "label,typo"}, `unknown kind "typo"`},
 		{[]string{"--kinds", "label,label"}, `kind "label" is listed twice`},
 		{[]string{"--kinds", "leak"}, "the leak kind needs --against IMAGES2"},
@@ -73,29 +73,33 @@ func writePair(t *testing.T, dir, name string, px []byte, labels []byte, n, h, w
 	return ip, lp
 }
 
-// TestCheckCSV runs every kind on 800 t10k digits with planted cases (sample 700 a copy of 5
-// shifted one pixel, 701 a blank image, 702 an exact copy of sample 3 of the other set, 703 of
-// its sample 4 at 85% intensity) against a 300-sample set (t10k 9,000–9,299), with a short CNN:
+// TestCheckCSV runs every kind on 800 generated digits (digits) with planted cases (sample 700
+// a copy of 5 shifted one pixel, 701 a blank image, 702 an exact copy of sample 3 of the other
+// set, 703 of its sample 4 at 85% intensity) against a 300-sample set (generated digits 800–1,099),
+// with a short CNN:
 // the CSV's header, its kinds in order, file indices, the planted pairs, --top, the report
 // folder, and an other set of another size as a usage error.
 func TestCheckCSV(t *testing.T) {
-	images, labels := mnisttest.Load(t)
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
+	all, allLabels := digits(t, 1100)
 	const n = 800
 	dir := t.TempDir()
-	px := append([]byte(nil), images.Data[:n*784]...)
-	lab := append([]byte(nil), labels.Data[:n]...)
+	px := append([]byte(nil), all[:n*784]...)
+	lab := append([]byte(nil), allLabels[:n]...)
 	for y := range 27 { // 700: sample 5 moved one row down
-		copy(px[700*784+(y+1)*28:700*784+(y+2)*28], images.Data[5*784+y*28:5*784+(y+1)*28])
+		copy(px[700*784+(y+1)*28:700*784+(y+2)*28], all[5*784+y*28:5*784+(y+1)*28])
 	}
 	lab[700] = lab[5]
 	clear(px[701*784 : 702*784])
-	other := images.Data[9000*784 : 9300*784]
+	other := all[800*784 : 1100*784]
 	copy(px[702*784:703*784], other[3*784:4*784])
 	for k, v := range other[4*784 : 5*784] {
 		px[703*784+k] = byte(int(v) * 85 / 100)
 	}
 	ip, lp := writePair(t, dir, "set", px, lab, n, 28, 28)
-	op, ol := writePair(t, dir, "other", other, labels.Data[9000:9300], 300, 28, 28)
+	op, ol := writePair(t, dir, "other", other, allLabels[800:1100], 300, 28, 28)
 	report := filepath.Join(dir, "report")
 	confusionCSV, mapCSV := filepath.Join(dir, "confusion.csv"), filepath.Join(dir, "map.csv")
 	code, out, errOut := runCLI("check", ip, lp, "--against", op, ol, "--folds", "2", "--seeds", "1", "--epochs", "2", "--top", "4", "--report", report,
@@ -142,7 +146,7 @@ func TestCheckCSV(t *testing.T) {
 	if !has("outlier", "outlier,701,,") {
 		t.Errorf("the blank image 701 is not among the top 4 outliers:\n%s", out)
 	}
-	for _, want := range []string{"duplicate: candidates", "CNN scan", "outlier: statistics", "checked 800 samples"} {
+	for _, want := range []string{"duplicates: finding each image's nearest images", "CNN scan", "outliers: measuring each image's pixel statistics", "checked 800 samples"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
@@ -198,7 +202,7 @@ func TestCheckCSV(t *testing.T) {
 	if code, _, errOut := runCLI("check", ip, "--kinds", "duplicate", "--report", dir); code != 2 || !strings.Contains(errOut, "holds the input") {
 		t.Errorf("a report over the inputs' folder: exit %d, %s", code, errOut)
 	}
-	small, _ := writePair(t, dir, "small", images.Data[:100*196], nil, 100, 14, 14)
+	small, _ := writePair(t, dir, "small", all[:100*196], nil, 100, 14, 14)
 	if code, _, errOut := runCLI("check", ip, lp, "--against", small, "--kinds", "leak"); code != 2 || !strings.Contains(errOut, "has 14×14 images") {
 		t.Errorf("--against of another size: exit %d, %s", code, errOut)
 	}
@@ -209,10 +213,10 @@ func itoa(b byte) string { return strings.TrimSpace(string(rune('0' + b))) }
 // check IMAGES alone uses the label file named as MNIST names its pairs beside IMAGES, as the
 // window does, and says so; with none there, the label kind is still a usage error.
 func TestCheckFindsTheLabelsBeside(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 200
+	px, labels := digits(t, n)
 	dir := t.TempDir()
-	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	ip, lp := writePair(t, dir, "set", px, labels, n, 28, 28)
 	code, out, errOut := runCLI("check", "--kinds", "label", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "3", ip)
 	if code != 0 || !strings.Contains(errOut, lp+" (found beside the images)") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -254,6 +258,21 @@ func TestCheckViewsNeedLabelledSamples(t *testing.T) {
 		}
 		if after, _ := os.ReadDir(dir); len(after) != len(before) {
 			t.Errorf("%s left %v", flag, after)
+		}
+	}
+}
+
+// check says in words what each stage does, not its bare name ("idxlabel: duplicate: describe"
+// before): every stage the scans report (neardup's, outlier's, the leak's description).
+func TestCheckStagesInWords(t *testing.T) {
+	for _, s := range []struct {
+		kind  check.Kind
+		stage string
+	}{{check.Duplicate, "describe"}, {check.Leak, "describe"}, {check.Duplicate, "index"}, {check.Leak, "candidates"},
+		{check.Duplicate, "verify"}, {check.Outlier, "statistics"}, {check.Outlier, "embedding 1"}, {check.Outlier, "embedding 2"}} {
+		got := stageText(s.kind, s.stage)
+		if strings.HasSuffix(got, ": "+s.stage) || strings.HasPrefix(got, string(s.kind)+":") || len(strings.Fields(got)) < 5 {
+			t.Errorf("%s %s: %q", s.kind, s.stage, got)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/suspect/scancache"
 )
 
@@ -13,10 +12,10 @@ import (
 // the same CSV; a label changed since is scored as it is now; --no-cache scans again (saying
 // its estimate first); a pixel changed since scans again.
 func TestCheckScanCache(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 300
+	images, labels := digits(t, n)
 	dir := t.TempDir()
-	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	ip, lp := writePair(t, dir, "set", images, labels, n, 28, 28)
 	args := []string{"check", "--kinds", "label", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "300", ip, lp}
 	code, first, errOut := runCLI(args...)
 	if code != 0 || !strings.Contains(errOut, "CNN scan of 300 samples: about ") || !strings.Contains(errOut, "(an estimate, ") {
@@ -33,9 +32,9 @@ func TestCheckScanCache(t *testing.T) {
 		t.Errorf("the cached scan's CSV differs:\n%s\nscanned:\n%s", again, first)
 	}
 	// Sample 0 relabelled in the file: still a hit, its row has the new label.
-	lab := append([]byte(nil), labels.Data[:n]...)
+	lab := append([]byte(nil), labels...)
 	lab[0] = (lab[0] + 1) % 10
-	_, lp = writePair(t, dir, "set", images.Data[:n*784], lab, n, 28, 28)
+	_, lp = writePair(t, dir, "set", images, lab, n, 28, 28)
 	code, out, errOut := runCLI(args...)
 	if code != 0 || !strings.Contains(errOut, "CNN scan read from") {
 		t.Fatalf("relabelled: exit %d, stderr %q", code, errOut)
@@ -47,7 +46,7 @@ func TestCheckScanCache(t *testing.T) {
 	if code != 0 || strings.Contains(errOut, "read from") || !strings.Contains(errOut, "CNN scan of 300 samples: about ") {
 		t.Fatalf("--no-cache: exit %d, stderr %q", code, errOut)
 	}
-	px := append([]byte(nil), images.Data[:n*784]...)
+	px := append([]byte(nil), images...)
 	px[100*784+400] ^= 0x80
 	writePair(t, dir, "set", px, lab, n, 28, 28)
 	if code, _, errOut := runCLI(args...); code != 0 || strings.Contains(errOut, "read from") {

@@ -16,11 +16,18 @@ import (
 	"idxlabel/idx"
 )
 
+// runCLI runs one invocation as Run does, except that no progress line ever shows (progressLine:
+// noProgress), so that what a command prints does not depend on how long it took on a loaded
+// machine; TestProgressLine tests the lines themselves with a clock of its own.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = Run(args, &o, &e, noGUI)
+	c := &cli{stdout: &o, stderr: &e, now: time.Now, progressAfter: noProgress}
+	code = c.run(args, noGUI)
 	return code, o.String(), e.String()
 }
+
+// noProgress is a progressAfter that no work reaches.
+const noProgress = time.Duration(math.MaxInt64)
 
 // errGUI is what noGUI returns: the command line asked for the GUI.
 var errGUI = errors.New("the GUI would open")
@@ -55,10 +62,13 @@ func TestVerifyRealPair(t *testing.T) {
 	}
 }
 
+// verify refuses a pair whose counts differ, naming both files and both counts.
 func TestVerifyCountMismatch(t *testing.T) {
-	images, labels := mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TrainLabels)
+	dir := t.TempDir()
+	images, _ := genPair(t, dir, 100)
+	_, labels := genPair(t, t.TempDir(), 600)
 	code, out, errOut := runCLI("verify", images, labels)
-	want := "idxlabel: " + labels + " has 60000 labels, but " + images + " has 10000 images: the counts must match\n"
+	want := "idxlabel: " + labels + " has 600 labels, but " + images + " has 100 images: the counts must match\n"
 	if code != 1 || out != "" || errOut != want {
 		t.Fatalf("exit %d, stderr %q, want %q", code, errOut, want)
 	}
@@ -76,9 +86,10 @@ func TestVerifyRejectsFloatLabels(t *testing.T) {
 	}
 }
 
+// convert re-encodes 10,000 labels as plain IDX and as gzip, the data unchanged.
 func TestConvertRoundTripsGzipAndPlain(t *testing.T) {
 	dir := t.TempDir()
-	src := mnisttest.Path(t, mnisttest.TestLabels)
+	_, src := genPair(t, dir, 10000)
 	plain, gz := filepath.Join(dir, "labels"), filepath.Join(dir, "labels.gz")
 	if code, _, e := runCLI("convert", src, plain); code != 0 {
 		t.Fatal(e)
@@ -164,7 +175,7 @@ func writeTestPair(t *testing.T, dir string, imageDims []int, labels []int64, k 
 	return ip, lp
 }
 
-// TestVerifyFollowsThePairRule: verify and the app (store.CheckPair) agree: both open N×1×H×W,
+// TestVerifyFollowsThePairRule: verify and the app (pairfile.CheckPair) agree: both open N×1×H×W,
 // and both take the label −2147483648 as a sample without a label.
 func TestVerifyFollowsThePairRule(t *testing.T) {
 	dir := t.TempDir()

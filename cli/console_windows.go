@@ -8,7 +8,7 @@ import (
 	"strings"
 	"syscall"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // idxlabel.exe is linked as a GUI-subsystem program (-H=windowsgui, see `make windows`), so
@@ -45,7 +45,7 @@ func opensGUI(args []string) bool {
 		}
 	}
 	for _, a := range args {
-		if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !store.SavePending(a) {
+		if fi, err := os.Stat(a); (err != nil || fi.IsDir()) && !pairfile.SavePending(a) {
 			return false
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // runDiff compares two label files sample by sample, as diff(1) compares text: it prints CSV
@@ -29,7 +29,7 @@ func runDiff(c *cli, args []string) error {
 			return usageError{describe(err)}
 		}
 		n := a.Dims[0]
-		if err := store.CheckLabels(f, a.Header, "", n); err != nil {
+		if err := pairfile.CheckLabels(f, a.Header, "", n); err != nil {
 			return usageError{err.Error()}
 		}
 		stride := a.Stride()

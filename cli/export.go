@@ -5,63 +5,125 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
+	"path/filepath"
+	"strings"
 
 	"idxlabel/export"
+	"idxlabel/internal/version"
 )
 
 // runExport writes the pair IMAGES LABELS to OUT in a format training code loads (package
-// export): an ImageFolder tree of PNGs (the default), Kaggle's CSV or NumPy's .npz. The pair is
-// opened read-only and checked by the one pair rule (store.Open); the files are exported as they
-// are, every sample included. An existing OUT is replaced only with --force (claimOutputs' rule),
-// and then only a regular file (csv, npz) or an earlier PNG export (png), export.Write's rule;
-// anything else at OUT exits 1 untouched. Progress goes to
-// stderr for exports that take over a second; Ctrl+C cancels and leaves nothing behind. What an
-// earlier export of OUT killed midway left is finished, rolled back or removed first, each said
-// on stderr (export.Write).
+// export): an ImageFolder tree of PNGs (the default), Kaggle's CSV, NumPy's .npz, or a Hugging
+// Face dataset of Parquet files. The pair is opened read-only and checked by the one pair rule
+// (store.Open); the files are exported as they are, every sample included. An existing OUT is
+// replaced only with --force (claimOutputs' rule), and then only a regular file (kaggle-csv,
+// npz), an earlier PNG export (png) or an earlier Parquet export (parquet), export's rule;
+// anything else at OUT exits 1 untouched. Progress goes to stderr for exports that take over
+// c.progressAfter (progressLine); Ctrl+C cancels and leaves nothing behind. What an earlier export of OUT killed midway
+// left is finished, rolled back or removed first, each said on stderr (export.Write).
+//
+// Parquet takes one or more pairs, IMAGES LABELS [IMAGES2 LABELS2 ...] OUT, one split each, into
+// the folder OUT (export.WriteParquet); --splits names them, else splitNames does.
 func runExport(c *cli, args []string) error {
 	fs := c.flags("export")
-	format := fs.String("format", "png", "png (ImageFolder tree), csv (Kaggle) or npz (NumPy)")
+	format := fs.String("format", "png", "png (ImageFolder tree), kaggle-csv (Kaggle's CSV; csv is the same), npz (NumPy) or parquet (a Hugging Face dataset folder)")
 	classes := fs.String("classes", "numbers", "name the PNG class folders by numbers (zero-padded to the widest: 00…46) or names after them (0-zero, 1-one, … from the class-name file), so that sorted folder names, which torchvision's ImageFolder numbers, keep class order")
-	force := fs.Bool("force", false, "replace OUT if it is a regular file (csv, npz) or an earlier PNG export (png: a folder with the "+export.Marker+" file and only <class>/<index>.png files); anything else is refused")
-	files, err := c.parse(fs, args, 3, 3)
+	splits := fs.String("splits", "", "parquet: the splits' names, one per pair in order (train,test); default: from the image files' names (train, test or t10k, val)")
+	force := fs.Bool("force", false, "replace OUT if it is a regular file (kaggle-csv, npz), an earlier PNG export (png: a folder with the "+export.Marker+" file and only <class>/<index>.png files) or an earlier Parquet export (parquet); anything else is refused")
+	files, err := c.parse(fs, args, 3, -1)
 	if err != nil {
 		return err
 	}
-	switch *format {
-	case "png", "csv", "npz":
+	f := export.Format(*format)
+	switch f {
+	case export.PNG, export.CSV, export.KaggleCSV, export.NPZ:
+		if len(files) != 3 {
+			return usagef("export: --format %s writes one pair: export IMAGES LABELS OUT", f)
+		}
+	case export.Parquet:
+		if len(files)%2 != 1 {
+			return usagef("export: --format parquet takes pairs IMAGES LABELS [IMAGES2 LABELS2 ...] and OUT")
+		}
 	default:
-		return usagef("export: --format is png, csv or npz, not %q", *format)
+		return usagef("export: --format is png, kaggle-csv, npz or parquet, not %q", *format)
 	}
 	if *classes != "numbers" && *classes != "names" {
 		return usagef("export: --classes is numbers or names, not %q", *classes)
 	}
-	release, err := claimOutputs(files[:2], files[2:], *force, func(out string) error { return export.CheckOut(out, export.Format(*format)) })
+	inputs, out := files[:len(files)-1], files[len(files)-1]
+	var names []string
+	if f == export.Parquet {
+		if names, err = splitNames(*splits, inputs); err != nil {
+			return err
+		}
+	}
+	claim, err := claimOutputs(inputs, []string{out}, *force, func(out string) error { return export.CheckOut(out, f) })
 	if err != nil {
 		return err
 	}
-	defer release()
-	ds, err := c.openRead(files[0], files[1])
-	if err != nil {
-		return err
+	defer claim.Release()
+	var parts []export.Split
+	for k := 0; k < len(inputs); k += 2 {
+		ds, err := c.openRead(inputs[k], inputs[k+1])
+		if err != nil {
+			return err
+		}
+		defer ds.Close()
+		sp := export.Split{Set: ds.Snapshot(), Sources: inputs[k : k+2]}
+		if names != nil {
+			sp.Name = names[k/2]
+		}
+		parts = append(parts, sp)
 	}
-	defer ds.Close()
-	s := ds.Snapshot()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	start := time.Now()
-	opts := export.Options{Format: export.Format(*format), ClassNames: *classes == "names", Force: *force,
-		Progress: func(done, total int) {
-			if time.Since(start) > time.Second {
-				fmt.Fprintf(c.stderr, "\rexport: %d of %d samples", done, total)
-			}
-		},
-		Notice: func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
-	if err := export.Write(ctx, s, files[2], opts); err != nil {
-		return err
+	bar := c.progress()
+	opts := export.Options{Format: f, ClassNames: *classes == "names", Force: *force, Made: "idxlabel " + version.Version,
+		Progress: func(done, total int) { bar.show(done == total, "export: %d of %d samples", done, total) },
+		Notice:   func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) }}
+	if f == export.Parquet {
+		err = export.WriteParquet(ctx, parts, out, opts)
+	} else {
+		err = export.Write(ctx, parts[0].Set, out, opts)
 	}
-	if time.Since(start) > time.Second {
-		fmt.Fprintln(c.stderr)
+	bar.end()
+	return err
+}
+
+// splitNames returns the Parquet splits' names, one per pair of inputs: those of given (a comma-
+// separated list), else each image file's: "train" when its name holds train, "test" when it
+// holds test or t10k (MNIST's test files), "validation" when it holds val; a single pair named
+// otherwise is train. Errors (usage): a count that is not the pairs', or names that cannot be
+// told from the files or come twice.
+func splitNames(given string, inputs []string) ([]string, error) {
+	pairs := len(inputs) / 2
+	if given != "" {
+		names := strings.Split(given, ",")
+		if len(names) != pairs {
+			return nil, usagef("export: --splits names %d splits for %d pairs", len(names), pairs)
+		}
+		return names, nil
 	}
-	return nil
+	names := make([]string, pairs)
+	seen := map[string]bool{}
+	for k := range pairs {
+		base := strings.ToLower(filepath.Base(inputs[2*k]))
+		switch {
+		case strings.Contains(base, "train"):
+			names[k] = "train"
+		case strings.Contains(base, "test"), strings.Contains(base, "t10k"):
+			names[k] = "test"
+		case strings.Contains(base, "val"):
+			names[k] = "validation"
+		case pairs == 1:
+			names[k] = "train"
+		default:
+			return nil, usagef("export: cannot tell the split of %s from its name: name the splits with --splits (train,test)", inputs[2*k])
+		}
+		if seen[names[k]] {
+			return nil, usagef("export: two pairs would be the %s split: name the splits with --splits (train,test)", names[k])
+		}
+		seen[names[k]] = true
+	}
+	return names, nil
 }

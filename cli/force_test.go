@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -23,7 +24,7 @@ func crashedPair(t *testing.T, dir string, n int) (ip, lp, journal string) {
 	if err := d.Relabel([]int{0}, 7); err != nil {
 		t.Fatal(err)
 	}
-	journal = d.JournalPath()
+	journal = lp + pairfile.JournalSuffix
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestWritersRefuseAnExistingOutputWithoutForce(t *testing.T) {
 			t.Errorf("%s --force did not replace %s", tc.name, tc.outputs[0])
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(dir, "*"+store.LockSuffix)); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(dir, "*"+pairfile.LockSuffix)); len(left) > 0 {
 		t.Errorf("refused writers left their locks: %v", left)
 	}
 	// An empty folder holds nothing to lose: a report is written into it without --force.

@@ -5,15 +5,17 @@ import (
 	"fmt"
 	iofs "io/fs"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"idxlabel/dataset"
+	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // importMemoryLimit is the Go runtime's soft memory limit while import runs (see
@@ -29,10 +31,12 @@ const importMemoryLimit = 256 << 20
 // order; --transpose stores each sample transposed, as EMNIST does. Every file of the tree not
 // imported is listed on stderr with its reason (another format, unreadable, too large to decode,
 // no ink; normalize.MaxPixels), and counted; a folder named by a number above 2^31−1 stops the
-// import. IMAGES, LABELS and the class-name file must be different files, none of them an input.
-// They are replaced only with --force (claimOutputs' rule, checked before any image is
-// decoded). The pair is checked (store.CheckPair) and written together, atomically
-// (store.WritePair).
+// import. Each sample's source, its file's path relative to DIR, goes to the sources file beside
+// LABELS (pairfile.SourcesFile: one line a sample). IMAGES, LABELS, the class-name file and the
+// sources file must be different files, none of them an input. They are replaced only with
+// --force (claimOutputs' rule, checked before any image is decoded, and held until the files are
+// written). The pair is checked (pairfile.CheckPair) and written together, atomically
+// (pairfile.Claim.WritePair).
 func runImport(c *cli, args []string) error {
 	fs := c.flags("import")
 	var nf normalizeFlags
@@ -40,7 +44,7 @@ func runImport(c *cli, args []string) error {
 	noNormalize := fs.Bool("no-normalize", false, "only resize to the field (for images that are already MNIST-like)")
 	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels: MNIST's preprocessing scaled to it (box 20/28 of the field), or with --no-normalize a plain resize")
 	transpose := fs.Bool("transpose", false, "store every sample transposed (rows as columns), as EMNIST stores its images")
-	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS and the class-name and sources files beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	files, err := c.parse(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -54,7 +58,8 @@ func runImport(c *cli, args []string) error {
 	}
 	dir, imagesPath, labelsPath := files[0], files[1], files[2]
 	namesPath := dataset.NamesFileFor(labelsPath)
-	outputs := []string{imagesPath, labelsPath, namesPath}
+	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
+	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath}
 	if err := checkOutputs(files[:1], outputs); err != nil {
 		return err
 	}
@@ -73,11 +78,11 @@ func runImport(c *cli, args []string) error {
 	for i, f := range tree.Files {
 		inputs[i] = f.Path
 	}
-	release, err := claimOutputs(inputs, outputs, *force, nil)
+	claim, err := claimOutputs(inputs, outputs, *force, nil)
 	if err != nil {
 		return err
 	}
-	defer func() { release() }()
+	defer claim.Release()
 	if tree.Named {
 		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(tree.Names), classList(tree.Names), namesPath)
 	}
@@ -86,6 +91,7 @@ func runImport(c *cli, args []string) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit))
 	var pixels []byte
 	var labels []int
+	var sources []string
 	for _, f := range tree.Files {
 		p, err := normalize.LoadFile(f.Path, opts, !*noNormalize)
 		if err != nil {
@@ -98,6 +104,7 @@ func runImport(c *cli, args []string) error {
 		}
 		pixels = append(pixels, p...)
 		labels = append(labels, f.Label)
+		sources = append(sources, importSource(dir, f.Path))
 	}
 	if len(labels) == 0 {
 		return fmt.Errorf("%s: none of the %d images could be read", dir, len(tree.Files))
@@ -106,11 +113,14 @@ func runImport(c *cli, args []string) error {
 	if *transpose {
 		rows, cols = cols, rows
 	}
-	images, labelArr, err := importArrays(pixels, labels, rows, cols)
+	images, labelArr, err := formats.Arrays(pixels, labels, rows, cols)
 	if err != nil {
 		return err
 	}
-	if err := writeImported(&release, imagesPath, labelsPath, namesPath, images, labelArr, tree.Names); err != nil {
+	if err := writeNewPair(claim, imagesPath, labelsPath, namesPath, images, labelArr, tree.Names); err != nil {
+		return err
+	}
+	if err := pairfile.WriteSources(sourcesPath, sources); err != nil {
 		return err
 	}
 	how := ""
@@ -121,44 +131,53 @@ func runImport(c *cli, args []string) error {
 	return nil
 }
 
-// writeImported writes an imported pair, its outputs claimed with claimOutputs (*release
-// their release): the pair checked (store.CheckPair), the claim released and the pair written
-// together, atomically (store.WritePair takes the locks itself and checks the journals again),
-// then the class names written beside the labels, or an earlier import's class-name file
-// removed when there are none. It is the one place import and import-sheets write through.
-func writeImported(release *func(), imagesPath, labelsPath, namesPath string, images, labels *idx.Array, names map[int]string) error {
-	if _, err := store.CheckPair(imagesPath, images, labelsPath, labels, 0, 0); err != nil {
-		return err
+// importBeforeWrite, when set (by a test), runs just before import or convert writes its pair:
+// the moment at which another writer must still find the outputs claimed.
+var importBeforeWrite func()
+
+// importSource is the source of the sample imported from file, a file of the tree dir: its path
+// relative to dir, slash-separated ("3/a.png"), as the sources file beside the pair holds it.
+func importSource(dir, file string) string {
+	rel, err := filepath.Rel(dir, file)
+	if err != nil {
+		rel = file
 	}
-	(*release)()
-	*release = func() {}
-	if err := store.WritePair(imagesPath, labelsPath, images, labels); err != nil {
-		return err
-	}
-	return writeImportNames(namesPath, names)
+	return filepath.ToSlash(rel)
 }
 
-// parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to store.MaxSide pixels each.
+// parseSize reads --size WIDTHxHEIGHT ("28x28", "32×32"): 1 to pairfile.MaxSide pixels each.
 func parseSize(s string) (w, h int, err error) {
 	a, b, ok := strings.Cut(strings.ReplaceAll(strings.ToLower(s), "×", "x"), "x")
 	w, err1 := strconv.Atoi(a)
 	h, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 || w > store.MaxSide || h > store.MaxSide {
-		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, store.MaxSide)
+	if !ok || err1 != nil || err2 != nil || w < 1 || h < 1 || w > pairfile.MaxSide || h > pairfile.MaxSide {
+		return 0, 0, usagef("--size %q: expected WIDTHxHEIGHT, 1 to %d pixels each (28x28)", s, pairfile.MaxSide)
 	}
 	return w, h, nil
 }
 
-// writeImportNames writes the class names of a tree of named folders beside the labels, or
-// removes a class-name file left there by an earlier import when the folders were numbered.
-func writeImportNames(path string, names map[int]string) error {
+// writeNewPair writes a pair made by a command (import, convert) under claim, the outputs'
+// claim the command made before it read anything (its locks held all along): it checks the
+// arrays (pairfile.CheckPair), writes the pair together, atomically, then the class names to
+// namesPath, or removes a class-name file left there by an earlier run when there are none.
+// Errors: those of pairfile.CheckPair, Claim.WritePair and pairfile.WriteClassNames.
+func writeNewPair(claim *pairfile.Claim, imagesPath, labelsPath, namesPath string, images, labels *idx.Array, names map[int]string) error {
+	if _, err := pairfile.CheckPair(imagesPath, images, labelsPath, labels, 0, 0); err != nil {
+		return err
+	}
+	if importBeforeWrite != nil {
+		importBeforeWrite()
+	}
+	if err := claim.WritePair(imagesPath, labelsPath, images, labels); err != nil {
+		return err
+	}
 	if len(names) == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		if err := os.Remove(namesPath); err != nil && !errors.Is(err, iofs.ErrNotExist) {
 			return err
 		}
 		return nil
 	}
-	return store.WriteClassNames(path, names)
+	return pairfile.WriteClassNames(namesPath, names)
 }
 
 // classList formats names as "cat 0, dog 1", at most 10 of them.
@@ -171,25 +190,4 @@ func classList(names map[int]string) string {
 		parts = append(parts, "…")
 	}
 	return strings.Join(parts, ", ")
-}
-
-// importArrays wraps the samples as IDX arrays: images N×rows×cols ubyte, labels N ubyte (int32
-// when a label is above 255).
-func importArrays(pixels []byte, labels []int, rows, cols int) (*idx.Array, *idx.Array, error) {
-	n := len(labels)
-	images := &idx.Array{Header: idx.Header{Type: idx.UByte, Dims: []int{n, rows, cols}}, Data: pixels}
-	dt := idx.UByte
-	for _, l := range labels {
-		if l > 255 {
-			dt = idx.Int32
-		}
-	}
-	la, err := idx.New(dt, n)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, l := range labels {
-		la.SetInt(i, int64(l))
-	}
-	return images, la, nil
 }

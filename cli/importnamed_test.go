@@ -14,7 +14,7 @@ import (
 	"golang.org/x/image/tiff"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // TestImportNamedFolders: folders named cat/, dog/, A/ become classes 0, 1, 2 in sorted name
@@ -42,7 +42,7 @@ func TestImportNamedFolders(t *testing.T) {
 	if fmt.Sprint(labels.Data) != "[0 1 1 2]" {
 		t.Errorf("labels %v, want A 0, cat 1 1, dog 2", labels.Data)
 	}
-	names, file, err := store.FindClassNames(lp)
+	names, file, err := pairfile.FindClassNames(lp)
 	if err != nil || file != lp+".classes.txt" || fmt.Sprint(names) != "map[0:A 1:cat 2:dog]" {
 		t.Errorf("class names %v from %q (%v)", names, file, err)
 	}

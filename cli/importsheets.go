@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/sheets"
 )
 
@@ -34,8 +36,10 @@ const sheetsMemoryLimit = 256 << 20
 // each writer on one side. Each sheet's boxes found, filled, empty and flagged go to stderr, or
 // why its grid was not found (nothing taken from it); a contact sheet PNG of every sheet with
 // its boxes and labels drawn goes beside IMAGES (IMAGES.sheets.png). The outputs follow
-// claimOutputs' rule, are written only once every sheet is read (Ctrl+C before: exit 130,
-// nothing written), the pair atomically (writeImported). --print-template FILE.pdf writes
+// claimOutputs' rule (held from before the first sheet is read until every file is written),
+// are written only once every sheet is read (Ctrl+C before: exit 130, nothing written), the pair
+// atomically (writeNewPair, as import writes), and each sample's sheet and box go to the sources
+// file beside LABELS (pairfile.SourcesFile). --print-template FILE.pdf writes
 // instead the sheet this layout reads best, to print.
 func runImportSheets(c *cli, args []string) error {
 	fs := c.flags("import-sheets")
@@ -47,7 +51,7 @@ func runImportSheets(c *cli, args []string) error {
 	size := fs.String("size", "28x28", "the samples' field, WIDTHxHEIGHT pixels (MNIST's preprocessing scaled to it)")
 	center := fs.String("center", "mass", "centring: mass (MNIST's centre of mass) or box (bounding box)")
 	template := fs.String("print-template", "", "write the sheet for this layout as a PDF to FILE, to print, and read nothing")
-	force := fs.Bool("force", false, "replace IMAGES, LABELS, the contact sheet and the class-name file beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
+	force := fs.Bool("force", false, "replace IMAGES, LABELS, the contact sheet and the class-name and sources files beside LABELS if they exist (never a pair open for editing, or whose journal holds unsaved edits)")
 	minArgs := 3
 	if hasFlag(args, "print-template") {
 		minArgs = 0
@@ -80,8 +84,9 @@ func runImportSheets(c *cli, args []string) error {
 	n := len(files)
 	imagesPath, labelsPath := files[n-2], files[n-1]
 	namesPath := dataset.NamesFileFor(labelsPath)
+	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
 	contactPath := contactFor(imagesPath)
-	outputs := []string{imagesPath, labelsPath, namesPath, contactPath}
+	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath, contactPath}
 	if err := checkOutputs(files[:n-2], outputs); err != nil {
 		return err
 	}
@@ -96,11 +101,11 @@ func runImportSheets(c *cli, args []string) error {
 	for i, s := range sources {
 		inputs[i] = s.Path
 	}
-	release, err := claimOutputs(inputs, outputs, *force, nil)
+	claim, err := claimOutputs(inputs, outputs, *force, nil)
 	if err != nil {
 		return err
 	}
-	defer func() { release() }()
+	defer claim.Release()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(sheetsMemoryLimit))
@@ -134,11 +139,14 @@ func runImportSheets(c *cli, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := writeImported(&release, imagesPath, labelsPath, namesPath, images, labelArr, nil); err != nil {
+	if err := writeNewPair(claim, imagesPath, labelsPath, namesPath, images, labelArr, nil); err != nil {
+		return err
+	}
+	if err := pairfile.WriteSources(sourcesPath, sheetSources(batch, sources, files[:n-2])); err != nil {
 		return err
 	}
 	atomicfile.RemoveStale(contactPath, atomicfile.StaleAge)
-	if err := atomicfile.WriteFile(contactPath, func(w io.Writer) error { _, err := w.Write(contactPNG.Bytes()); return err }); err != nil {
+	if err := atomicfile.WriteFileNoFollow(contactPath, func(w io.Writer) error { _, err := w.Write(contactPNG.Bytes()); return err }); err != nil {
 		return fmt.Errorf("%w (the pair %s, %s is written)", err, imagesPath, labelsPath)
 	}
 	shown := ""
@@ -219,6 +227,28 @@ func sheetArrays(b *sheets.Batch) (*idx.Array, *idx.Array, error) {
 	return images, la, nil
 }
 
+// sheetSources returns each sample's source for the sources file beside the pair
+// (pairfile.WriteSources): its sheet, as a path relative to the folder given that holds it (the
+// file as given otherwise), slash-separated, and its box: "scans/sheet-03.jpg row 4, column 7"
+// reads "sheet-03.jpg row 4, column 7" when scans/ was given.
+func sheetSources(b *sheets.Batch, sources []sheets.Source, args []string) []string {
+	out := make([]string, b.N())
+	names := make([]string, len(sources))
+	for k, src := range sources {
+		names[k] = filepath.ToSlash(src.Path)
+		for _, a := range args {
+			if rel, err := filepath.Rel(a, src.Path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+				names[k] = filepath.ToSlash(rel)
+				break
+			}
+		}
+	}
+	for i, o := range b.Origins {
+		out[i] = fmt.Sprintf("%s row %d, column %d", names[o.Sheet], o.Row, o.Col)
+	}
+	return out
+}
+
 // contactFor returns the contact sheet's path for an images file: beside it, its name without
 // .gz, then .sheets.png.
 func contactFor(images string) string {
@@ -234,11 +264,11 @@ func encodePNG(w io.Writer, c *sheets.Contact) error {
 // writeTemplate writes the template PDF for a layout (claimOutputs' rule: replaced only with
 // --force).
 func writeTemplate(c *cli, path string, l *sheets.Layout, force bool) error {
-	release, err := claimOutputs(nil, []string{path}, force, nil)
+	claim, err := claimOutputs(nil, []string{path}, force, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	atomicfile.RemoveStale(path, atomicfile.StaleAge)
 	if err := atomicfile.WriteFile(path, func(w io.Writer) error { return sheets.WritePDF(w, sheets.Template(l)) }); err != nil {
 		return err

@@ -135,6 +135,12 @@ func TestImportSheets(t *testing.T) {
 	if !strings.Contains(stdout, "samples of 28×28 from 2 of 5 sheets") {
 		t.Errorf("stdout %q", stdout)
 	}
+	// Each sample's sheet and box, in the pair's order, for the window's detail panel.
+	src, err := os.ReadFile(labels + ".sources.txt")
+	lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+	if err != nil || len(lines) != n || !strings.HasPrefix(lines[0], "sheet-2.jpg row 0, column ") || !strings.HasPrefix(lines[n-1], "sheet-10.jpg row 9, column ") {
+		t.Errorf("sources %v: %d lines for %d samples, first %q, last %q", err, len(lines), n, lines[0], lines[len(lines)-1])
+	}
 	cf, err := os.Open(images + ".sheets.png")
 	if err != nil {
 		t.Fatal(err)

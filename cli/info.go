@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // runInfo prints, for each file, its magic number, dtype, dimensions, sample count and, for a
@@ -79,15 +79,15 @@ func (c *cli) info(name string) error {
 }
 
 // cutSaveNote returns a note when name belongs to a pair whose save was cut off between its
-// renames (store.ReadView finds a temporary file of it not yet renamed), its partner found the
-// way the app finds it (store.FindLabels, FindImages); "" otherwise. info describes each file as
+// renames (pairfile.ReadView finds a temporary file of it not yet renamed), its partner found the
+// way the app finds it (pairfile.FindLabels, FindImages); "" otherwise. info describes each file as
 // it stands; the note says that the file, or its partner, is not yet what was saved.
 func cutSaveNote(name string) string {
-	for _, p := range [][2]string{{name, store.FindLabels(name)}, {store.FindImages(name), name}} {
+	for _, p := range [][2]string{{name, pairfile.FindLabels(name)}, {pairfile.FindImages(name), name}} {
 		if p[0] == "" {
 			continue
 		}
-		if ri, rl, _ := store.ReadView(p[0], p[1]); ri != p[0] || rl != p[1] {
+		if ri, rl, _ := pairfile.ReadView(p[0], p[1]); ri != p[0] || rl != p[1] {
 			return fmt.Sprintf("%s: a save of it was cut off between its renames and waits to be finished: as they stand, its files are not the pair that was saved (idxlabel verify says more; opening the pair in idxlabel finishes the save)", strings.Trim(p[0]+", "+p[1], ", "))
 		}
 	}

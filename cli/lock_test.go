@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 	"idxlabel/store"
 )
@@ -61,7 +62,7 @@ func TestWritersHonourThePairLock(t *testing.T) {
 	if code, _, e := runCLI("convert", "--force", other, pl); code != 0 {
 		t.Fatalf("convert once the pair is closed: exit %d %q", code, e)
 	}
-	if _, err := os.Stat(pl + store.LockSuffix); err == nil {
+	if _, err := os.Stat(pl + pairfile.LockSuffix); err == nil {
 		t.Fatal("convert left its lock file behind")
 	}
 }
@@ -78,17 +79,18 @@ func TestInfoCountsUnlabelledApart(t *testing.T) {
 
 // Two check --report to one folder at once: the second is told that a report is being written
 // there (by which process), not that a pair is open for editing. The first's lock is taken by
-// store.LockForWrite, as check takes it, and its line made another process's.
+// a claim of the folder (pairfile.ClaimOutputs), as check takes it, and its line made another
+// process's.
 func TestCheckReportBeingWritten(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := genPair(t, dir, 20)
 	report := filepath.Join(dir, "report")
-	release, err := store.LockForWrite(report)
+	claim, err := pairfile.ClaimOutputs(nil, []string{report}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
-	lock := report + store.LockSuffix
+	defer claim.Release()
+	lock := report + pairfile.LockSuffix
 	f, err := os.OpenFile(lock, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

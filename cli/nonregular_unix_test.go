@@ -3,32 +3,23 @@
 package cli
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"idxlabel/fixture/nonregular"
 )
 
 // TestNonRegularFiles: `info fifo` used to hang forever (it reopened the FIFO for the gzip check);
 // `convert x fifo` (and, as root, `convert x /dev/null`) replaced the node with a file.
 func TestNonRegularFiles(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	fifo, sock := nonregular.FIFO(t, dir, "fifo"), nonregular.Socket(t, dir, "sock")
 	ip, lp := writeTestPair(t, dir, []int{2, 28, 28}, []int64{1, 2}, 1)
 	tree := filepath.Join(dir, "digits", "3")
 	os.MkdirAll(tree, 0o755)
-	syscall.Mkfifo(filepath.Join(tree, "a.png"), 0o644)
+	nonregular.FIFO(t, tree, "a.png")
 	writeDigitPNG(t, filepath.Join(tree, "b.png"), 60, 60, 0)
 	cases := []struct {
 		args []string
@@ -52,11 +43,7 @@ func TestNonRegularFiles(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want %q", c.args, code, e, c.want)
 		}
 	}
-	for _, p := range []string{fifo, sock} {
-		if fi, err := os.Lstat(p); err != nil || fi.Mode().IsRegular() {
-			t.Errorf("%s was replaced", p)
-		}
-	}
+	nonregular.Kept(t, fifo, sock)
 	// In an import, a FIFO among the images is skipped and named; the rest is imported.
 	code, out, e := runCLI("import", filepath.Dir(tree), filepath.Join(dir, "i2"), filepath.Join(dir, "l2"))
 	if code != 0 || !strings.Contains(e, filepath.Join(tree, "a.png")+": not a regular file (a FIFO)") || !strings.Contains(out, "1 samples") {

@@ -57,11 +57,11 @@ func runNormalize(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	release, err := claimOutputs(files[:1], files[1:], *force, nil)
+	claim, err := claimOutputs(files[:1], files[1:], *force, nil)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer claim.Release()
 	pix, err := normalize.LoadFile(files[0], opts, true)
 	if err != nil {
 		return err

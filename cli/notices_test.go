@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/internal/atomicfile"
 )
 
@@ -65,14 +64,14 @@ func TestCheckAgainstItself(t *testing.T) {
 	}
 }
 
-// A --report folder that WriteReport would refuse (here a folder of other files) is refused
+// A --report folder that report.Write would refuse (here a folder of other files) is refused
 // before the check runs, and no other output is replaced: it used to be found only after the
 // scan, with --confusion already replaced.
 func TestCheckReportInTheWayRefusedFirst(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 300
+	images, labels := digits(t, n)
 	dir := t.TempDir()
-	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	ip, lp := writePair(t, dir, "set", images, labels, n, 28, 28)
 	report := filepath.Join(dir, "photos")
 	if err := os.Mkdir(report, 0o755); err != nil {
 		t.Fatal(err)
@@ -97,10 +96,10 @@ func TestCheckReportInTheWayRefusedFirst(t *testing.T) {
 // are removed by the next check writing them once abandoned (atomicfile.RemoveStale), as convert
 // and export do; they were left for good.
 func TestCheckRemovesStaleTemporaries(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 300
+	images, labels := digits(t, n)
 	dir := t.TempDir()
-	ip, lp := writePair(t, dir, "set", images.Data[:n*784], labels.Data[:n], n, 28, 28)
+	ip, lp := writePair(t, dir, "set", images, labels, n, 28, 28)
 	confusionCSV, mapCSV := filepath.Join(dir, "confusion.csv"), filepath.Join(dir, "map.csv")
 	old := time.Now().Add(-2 * atomicfile.StaleAge)
 	var stale []string

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // splitFiles returns the four output paths of a split in dir, named by tag.
@@ -97,7 +97,7 @@ func TestSplitStratifiedSeeded(t *testing.T) {
 		}
 	}
 	for _, l := range []string{a[1], a[3]} {
-		if names, _, err := store.FindClassNames(l); err != nil || fmt.Sprint(names) != "map[0:0 6:6]" {
+		if names, _, err := pairfile.FindClassNames(l); err != nil || fmt.Sprint(names) != "map[0:0 6:6]" {
 			t.Errorf("%s: class names %v (%v), want the input's", l, names, err)
 		}
 	}
@@ -187,6 +187,9 @@ func TestSplitRefusals(t *testing.T) {
 // every row once, 14,000 in the test part, each class within one sample of 20% (real files;
 // skipped when ../shared is absent).
 func TestSplitRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	ai, al := filepath.Join(dir, "all-images"), filepath.Join(dir, "all-labels")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -13,12 +14,13 @@ import (
 // class (--classes, numbers or names), a count per class drawn by the seed (--per-class; a class
 // with fewer keeps all and says so on stderr), a total (--max), an index file (--indices) or all
 // but one (--exclude), relabelled on the way (--map OLD:NEW,...) and in a random order with
-// --shuffle. The outputs are written as buildRun writes them.
+// --shuffle. --per-class and --max take a count of 1 or more (left out: no limit). The
+// outputs are written as buildRun writes them.
 func runSubset(c *cli, args []string) error {
 	fs := c.flags("subset")
 	classes := fs.String("classes", "", "keep only these classes: numbers or class names, comma-separated (3,8 or cat,dog)")
-	perClass := fs.Int("per-class", 0, "keep at most N samples of each class, drawn by the seed")
-	maxN := fs.Int("max", 0, "keep at most N samples in all, drawn by the seed")
+	perClass := fs.Int("per-class", 0, "keep at most N samples of each class (1 or more), drawn by the seed; without it, every sample of each class")
+	maxN := fs.Int("max", 0, "keep at most N samples in all (1 or more), drawn by the seed; without it, no limit")
 	indices := fs.String("indices", "", "keep only the samples listed in FILE: one 0-based index a line, or CSV with an index column (what check, diff and suspects print)")
 	exclude := fs.String("exclude", "", "leave out the samples listed in FILE (same format as --indices)")
 	mapping := fs.String("map", "", "relabel class OLD as NEW (column 0 of the labels), OLD:NEW,... (3:0,8:1 makes a binary set)")
@@ -29,8 +31,15 @@ func runSubset(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *perClass < 0 || *maxN < 0 {
-		return usagef("subset: --per-class and --max take a count of 1 or more")
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"per-class", *perClass}, {"max", *maxN}} {
+		if name, v := f.name, f.v; set[name] && v < 1 {
+			return usagef("subset: --%s %d: expected a count of 1 or more (leave it out for no limit)", name, v)
+		}
 	}
 	relabel, err := parseMap(*mapping)
 	if err != nil {

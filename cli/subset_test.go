@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // TestSubsetSelections: on a generated float32 pair with N×3 int16 labels, each selection keeps
@@ -89,7 +89,7 @@ func TestSubsetSelections(t *testing.T) {
 			t.Errorf("--map: row %q from %q", r, orig)
 		}
 	}
-	names, _, _ := store.FindClassNames(files[1])
+	names, _, _ := pairfile.FindClassNames(files[1])
 	if fmt.Sprint(names) != "map[0:three 1:one]" {
 		t.Errorf("--map class names %v", names)
 	}
@@ -124,6 +124,9 @@ func TestSubsetRefusals(t *testing.T) {
 // TestSubsetRealMNIST: a binary set of t10k's 3s and 8s relabelled 0 and 1, and 100 of each
 // class of the training set (real files; skipped when ../shared is absent).
 func TestSubsetRealMNIST(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds from the 70,000 real samples for seconds: left out of go test -short (make test runs it)")
+	}
 	ti, tl, ri, rl := mnistFiles(t)
 	dir := t.TempDir()
 	oi, ol := filepath.Join(dir, "b-images"), filepath.Join(dir, "b-labels")

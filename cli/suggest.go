@@ -10,8 +10,8 @@ import (
 	"os/signal"
 	"time"
 
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 	"idxlabel/suspect/activelearn"
 )
 
@@ -47,18 +47,9 @@ func runSuggest(c *cli, args []string) error {
 	fs := c.flags("suggest")
 	ask := fs.Int("ask", -1, "")
 	seed := fs.Uint64("seed", 1, "")
-	help := fs.Bool("help", false, "")
-	fs.BoolVar(help, "h", false, "")
-	files, err := c.parse(fs, args, 0, 2)
+	files, err := c.parseHelp(fs, args, 1, 2, suggestHelp)
 	if err != nil {
 		return err
-	}
-	if *help {
-		fmt.Fprint(c.stdout, suggestHelp)
-		return nil
-	}
-	if len(files) == 0 {
-		return usagef("usage: idxlabel %s %s (idxlabel suggest --help explains)", c.cmd.name, c.cmd.args)
 	}
 	asked := false
 	fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "ask" })
@@ -69,7 +60,7 @@ func runSuggest(c *cli, args []string) error {
 		return usagef("suggest: --seed must be at least 1")
 	}
 	if len(files) == 1 {
-		if l := store.FindLabels(files[0]); l != "" {
+		if l := pairfile.FindLabels(files[0]); l != "" {
 			files = append(files, l)
 			fmt.Fprintf(c.stderr, "idxlabel: labels: %s (found beside the images)\n", l)
 		}

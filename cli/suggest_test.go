@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // TestSuggestUsageErrors checks the usage errors (exit 2, before any file is read: the files
@@ -72,6 +72,9 @@ func barImages(t *testing.T, dir string, n int) (string, []int) {
 // images (−2147483648 for the rest, found without naming it), suggest lists every other sample
 // once, most confident first, and gets them right.
 func TestSuggestLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	dir := t.TempDir()
 	const n = 200
 	images, cls := barImages(t, dir, n)
@@ -107,7 +110,7 @@ func TestSuggestLoop(t *testing.T) {
 	for i, l := range labels {
 		binary.BigEndian.PutUint32(lab.Data[4*i:], uint32(int32(l)))
 	}
-	if err := idx.WriteFile(store.LabelsFileFor(images), lab); err != nil {
+	if err := idx.WriteFile(pairfile.LabelsFileFor(images), lab); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut = runCLI("suggest", images)

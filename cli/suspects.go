@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"idxlabel/suspect"
+	"idxlabel/suspect/scancache"
 )
 
 // runSuspects ranks the samples of a pair by how likely their label is wrong and prints CSV,
@@ -18,19 +19,23 @@ import (
 // out-of-fold probabilities of cross-validated CNNs (suspect.ScanCNN: --seeds cross-validations
 // of --folds folds, blended with a vote of each sample's neighbours in the networks' features),
 // printing its progress per seed, fold and epoch on stderr; --method knn by the labels of the
-// k nearest neighbours (suspect.Scan, seconds). A summary goes to stderr. Interrupt (Ctrl+C)
+// k nearest neighbours (suspect.Scan, seconds). The CNN scan goes through the scan cache beside
+// IMAGES as check's does (cachedScan: the same key, --no-cache). A summary goes to stderr.
+// Interrupt (Ctrl+C)
 // cancels the scan. Near-duplicates are `idxlabel check --kinds duplicate`'s: --duplicates says
 // so.
 func runSuspects(c *cli, args []string) error {
 	fs := c.flags("suspects")
 	method := fs.String("method", string(suspect.MethodCNN), "cnn (cross-validated network) or knn (nearest neighbours)")
-	top := fs.Int("top", 100, "print the N most suspicious samples (0: all)")
+	top := topFlag(100)
+	fs.Var(&top, "top", "print the N most suspicious samples (1 or more), or all")
 	dups := fs.Bool("duplicates", false, "") // moved to idxlabel check --kinds duplicate: not listed
 	k := fs.Int("k", 10, "knn: neighbours per sample (1–100)")
 	seed := fs.Uint64("seed", 1, "cnn: seed of every random choice (the same seed gives the same ranking); seeds S, S+1, … deal the folds")
 	folds := fs.Int("folds", 3, "cnn: cross-validation folds (2–50)")
 	seeds := fs.Int("seeds", 2, "cnn: cross-validations averaged, each dealing its own folds (1–10; each costs a scan)")
 	epochs := fs.Int("epochs", 0, "cnn: epochs per fold (default: 14 up to about 26,000 samples, fewer above: 6 for 60,000)")
+	noCache := fs.Bool("no-cache", false, "cnn: scan even when IMAGES"+scancache.Suffix+" holds a scan of these pixels with these settings (as check --no-cache); without it that scan is used, scored against the labels as they are now, and a scan that ran is kept there")
 	files, err := c.parse(fs, args, 2, 2)
 	if err != nil {
 		return err
@@ -38,7 +43,7 @@ func runSuspects(c *cli, args []string) error {
 	if *dups {
 		return usagef("suspects: --duplicates moved: near-duplicates are idxlabel check --kinds duplicate IMAGES")
 	}
-	if err := checkSuspectsFlags(fs, suspect.Method(*method), *top, *k, *folds, *epochs, *seeds); err != nil {
+	if err := checkSuspectsFlags(fs, suspect.Method(*method), *k, *folds, *epochs, *seeds); err != nil {
 		return err
 	}
 	ds, err := c.openRead(files[0], files[1])
@@ -57,13 +62,14 @@ func runSuspects(c *cli, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[1], err)
 		}
-		writeSuspects(out, res.Suspects, snap.Index, *top)
+		writeSuspects(out, res.Suspects, snap.Index, int(top))
 		fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (k-NN): %d likely label errors (most neighbours disagreeing, another class suggested)\n",
 			snap.N, time.Since(start).Seconds(), countDoubted(res.Suspects))
 		return nil
 	}
 	var last [2]int
-	res, err := suspect.ScanCNN(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
+	scan := cachedScan(c.stderr, files[0], !*noCache)
+	res, err := scan(ctx, snap, suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}, func(p suspect.Progress) {
 		if at := [2]int{p.Fold, p.Epoch}; at != last {
 			last = at
 			// p.Fold counts the fold models of every seed: seed 1's folds, then seed 2's.
@@ -74,7 +80,7 @@ func runSuspects(c *cli, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[1], err)
 	}
-	writeSuspects(out, res.Suspects, snap.Index, *top)
+	writeSuspects(out, res.Suspects, snap.Index, int(top))
 	fmt.Fprintf(c.stderr, "idxlabel: scanned %d samples in %.1f s (CNN, %d × %d folds): out-of-fold error %.2f%%, %d likely label errors (p(label) at most 0.5, another class suggested), %d unlabelled\n",
 		snap.N, time.Since(start).Seconds(), *seeds, *folds, 100*res.Error, countDoubted(res.Suspects), len(res.Unlabelled))
 	return nil
@@ -92,16 +98,14 @@ const (
 )
 
 // checkSuspectsFlags reports option values that make no sense as usage errors: an unknown
-// method, top below 0, k outside 1–maxK, folds outside 2–maxFolds, seeds outside 1–maxSeeds, or
+// method, k outside 1–maxK, folds outside 2–maxFolds, seeds outside 1–maxSeeds, or
 // epochs below 1 when given.
-func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, top, k, folds, epochs, seeds int) error {
+func checkSuspectsFlags(fs *flag.FlagSet, method suspect.Method, k, folds, epochs, seeds int) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case method != suspect.MethodCNN && method != suspect.MethodKNN:
 		return usagef("suspects: --method must be cnn or knn, not %q", method)
-	case top < 0:
-		return usagef("suspects: --top must be 0 (all) or more, not %d", top)
 	case k < 1:
 		return usagef("suspects: --k must be at least 1, not %d", k)
 	case k > maxK:

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 )
 
@@ -19,7 +18,8 @@ func TestSuspectsUsageErrors(t *testing.T) {
 		{[]string{"--k", "0"}, "--k must be at least 1, not 0"},
 		{[]string{"--k", "-3"}, "--k must be at least 1, not -3"},
 		{[]string{"--folds", "1"}, "--folds must be at least 2, not 1"},
-		{[]string{"--top", "-1"}, "--top must be 0 (all) or more, not -1"},
+		{[]string{"--top", "-1"}, "expected a count of 1 or more, or all"},
+		{[]string{"--top", "0"}, "expected a count of 1 or more, or all"},
 		{[]string{"--epochs", "0"}, "--epochs must be at least 1, not 0"},
 		{[]string{"--method", "svm"}, `--method must be cnn or knn, not "svm"`},
 		{[]string{"--seed", "-1"}, "invalid value"},
@@ -40,7 +40,7 @@ func TestSuspectsUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.flags, code, errOut, c.want)
 		}
 	}
-	if code, _, errOut := runCLI("suspects", "/nonexistent/i", "/nonexistent/l", "--method", "knn", "--top", "0"); code != 1 {
+	if code, _, errOut := runCLI("suspects", "/nonexistent/i", "/nonexistent/l", "--method", "knn", "--top", "all"); code != 1 {
 		t.Errorf("valid options: exit %d (%q), want 1 for the missing files", code, errOut)
 	}
 }
@@ -50,13 +50,13 @@ func TestSuspectsUsageErrors(t *testing.T) {
 // in package suspect): the same CSV header, --top rows with file indices, progress per seed,
 // fold and epoch and a summary on stderr.
 func TestSuspectsCSV(t *testing.T) {
-	images, labels := mnisttest.Load(t)
 	const n = 600
+	images, labels := digits(t, n)
 	dir := t.TempDir()
 	sub, _ := idx.New(idx.UByte, n, 28, 28)
-	copy(sub.Data, images.Data[:n*784])
+	copy(sub.Data, images)
 	lab, _ := idx.New(idx.UByte, n)
-	copy(lab.Data, labels.Data[:n])
+	copy(lab.Data, labels)
 	lab.Data[3] = (lab.Data[3] + 5) % 10
 	ip, lp := filepath.Join(dir, "images"), filepath.Join(dir, "labels")
 	if err := idx.WriteFile(ip, sub); err != nil {
@@ -81,5 +81,29 @@ func TestSuspectsCSV(t *testing.T) {
 		if m == "knn" && !strings.Contains(out, "\n3,") {
 			t.Errorf("%s: the relabelled sample 3 is not among the top 7:\n%s", m, out)
 		}
+	}
+}
+
+// suspects keeps its CNN scan beside the images and reads it back as check does: a second run
+// says so and prints the same CSV; --no-cache scans again. Before, every run scanned.
+func TestSuspectsScanCache(t *testing.T) {
+	const n = 300
+	images, labels := digits(t, n)
+	ip, lp := writePair(t, t.TempDir(), "set", images, labels, n, 28, 28)
+	args := []string{"suspects", "--folds", "2", "--seeds", "1", "--epochs", "1", "--top", "all", ip, lp}
+	code, first, errOut := runCLI(args...)
+	if code != 0 || !strings.Contains(errOut, "CNN scan of 300 samples: about ") {
+		t.Fatalf("first run: exit %d, stderr %q", code, errOut)
+	}
+	code, again, errOut := runCLI(args...)
+	if code != 0 || !strings.Contains(errOut, "CNN scan read from "+ip+".idxlabel-scan") || strings.Contains(errOut, "epoch") {
+		t.Fatalf("second run: exit %d, stderr %q", code, errOut)
+	}
+	if again != first {
+		t.Errorf("the cached scan's CSV differs:\n%s\nscanned:\n%s", again, first)
+	}
+	code, _, errOut = runCLI(append([]string{"suspects", "--no-cache"}, args[1:]...)...)
+	if code != 0 || strings.Contains(errOut, "read from") || !strings.Contains(errOut, "epoch 1/1") {
+		t.Fatalf("--no-cache: exit %d, stderr %q", code, errOut)
 	}
 }

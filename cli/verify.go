@@ -6,21 +6,21 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // runVerify reads an image file and a label file to their ends and checks that they form a
-// pair by the rule the app opens pairs with (store.CheckImages, CheckLabels, CheckLabel): the
+// pair by the rule the app opens pairs with (pairfile.CheckImages, CheckLabels, CheckLabel): the
 // same number of samples (0 or more), images N×H×W (or N×1×H×W, N×H×W×1, N×(H·W) with H·W
 // square), integer labels N or N×K with every class valid. Both files stream in chunks, so memory
 // stays bounded whatever their size. Samples labelled sample.NoLabel (−2147483648: not labelled
 // yet, as idxlabel saves labels typed on part of an image file) are counted apart. It prints one
 // summary line and returns nil when the pair is valid. When a save of the pair was cut off
-// between its renames (store.ReadView finds its record with a temporary file not yet renamed),
+// between its renames (pairfile.ReadView finds its record with a temporary file not yet renamed),
 // it checks the files as they stand and as that save left them to be (the temporary files
 // standing in), says so on stderr, and fails when either is not a valid pair; a save that had
-// renamed some of its files and not others (store.SaveProgress) left a mix of old and new files
+// renamed some of its files and not others (pairfile.SaveProgress) left a mix of old and new files
 // that is no pair, whatever their counts, so it always fails. Nothing on disk is changed.
 func runVerify(c *cli, args []string) error {
 	files, err := c.parse(c.flags("verify"), args, 2, 2)
@@ -28,7 +28,7 @@ func runVerify(c *cli, args []string) error {
 		return err
 	}
 	imagesName, labelsName := files[0], files[1]
-	readImages, readLabels, note := store.ReadView(imagesName, labelsName)
+	readImages, readLabels, note := pairfile.ReadView(imagesName, labelsName)
 	if readImages == imagesName && readLabels == labelsName {
 		if note != "" {
 			fmt.Fprintf(c.stderr, "idxlabel: %s\n", note)
@@ -47,7 +47,7 @@ func runVerify(c *cli, args []string) error {
 		asSaved = "as saved they would not be a pair: " + describe(savedErr)
 	}
 	const finish = "open the pair in idxlabel (for editing) to finish the save"
-	if n, placed := store.SaveProgress(imagesName, labelsName); placed == 0 || placed == n {
+	if n, placed := pairfile.SaveProgress(imagesName, labelsName); placed == 0 || placed == n {
 		// Nothing renamed yet: the files as they stand are the pair from before the save.
 		fmt.Fprintf(c.stderr, "idxlabel: a save of this pair was cut off before its renames: the files are as they were before it; %s; %s\n", asSaved, finish)
 		summary, err := verifyPair(imagesName, labelsName, imagesName, labelsName)
@@ -76,7 +76,7 @@ func runVerify(c *cli, args []string) error {
 }
 
 // checkHeaders checks the headers of the pair's files as they are on disk against the pair rule
-// (store.CheckImages, CheckLabels), reading nothing past them.
+// (pairfile.CheckImages, CheckLabels), reading nothing past them.
 func checkHeaders(imagesName, labelsName string) error {
 	ih, err := idx.ReadHeaderFile(imagesName)
 	if err != nil {
@@ -86,11 +86,11 @@ func checkHeaders(imagesName, labelsName string) error {
 	if err != nil {
 		return err
 	}
-	shape, err := store.CheckImages(imagesName, ih, 0, 0)
+	shape, err := pairfile.CheckImages(imagesName, ih, 0, 0)
 	if err != nil {
 		return err
 	}
-	return store.CheckLabels(labelsName, lh, imagesName, shape.N)
+	return pairfile.CheckLabels(labelsName, lh, imagesName, shape.N)
 }
 
 // verifyPair streams readImages and readLabels (the pair's files, or the temporary files of an
@@ -107,16 +107,16 @@ func verifyPair(imagesName, labelsName, readImages, readLabels string) (string, 
 		return "", err
 	}
 	defer labels.Close()
-	shape, err := store.CheckImages(imagesName, images.Header, 0, 0)
+	shape, err := pairfile.CheckImages(imagesName, images.Header, 0, 0)
 	if err != nil {
 		return "", err
 	}
-	if err := store.CheckLabels(labelsName, labels.Header, imagesName, shape.N); err != nil {
+	if err := pairfile.CheckLabels(labelsName, labels.Header, imagesName, shape.N); err != nil {
 		return "", err
 	}
 	counts := &classCounts{}
 	err = scanClasses(labels, func(i int, v int64) error {
-		if err := store.CheckLabel(labelsName, i, v); err != nil {
+		if err := pairfile.CheckLabel(labelsName, i, v); err != nil {
 			return err
 		}
 		counts.add(v)

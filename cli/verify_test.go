@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // cutSave lays out in dir the pair x-images-idx3-ubyte, x-labels-idx1-ubyte as a save from
@@ -37,7 +37,7 @@ func cutSave(t *testing.T, dir string, oldImages, oldLabels, newImages, newLabel
 		}
 		record = append(record, `{"target":"`+name+`","temp":"`+temp+`","backup":false}`)
 	}
-	if err := os.WriteFile(lp+store.ManifestSuffix, []byte(`{"version":2,"files":[`+strings.Join(record, ",")+`]}`), 0o644); err != nil {
+	if err := os.WriteFile(lp+pairfile.ManifestSuffix, []byte(`{"version":2,"files":[`+strings.Join(record, ",")+`]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // Build claims, plans and writes: a merge of two pairs holds both in order; run again it is
@@ -29,13 +29,13 @@ func TestBuild(t *testing.T) {
 	if images.Dims[0] != 12 || images.Data[5*16] != 0 || images.Data[4*16] != 4 || images.Data[11*16] != 6 {
 		t.Fatalf("merged images %v are not a then b", images.Dims)
 	}
-	if _, err := Build(context.Background(), []Pair{a, b}, []Pair{out}, false, merge, nil, nil); !errors.Is(err, store.ErrExists) {
+	if _, err := Build(context.Background(), []Pair{a, b}, []Pair{out}, false, merge, nil, nil); !errors.Is(err, pairfile.ErrExists) {
 		t.Fatalf("an existing output, not forced: %v", err)
 	}
 	if _, err := Build(context.Background(), []Pair{a, b}, []Pair{out}, true, merge, nil, nil); err != nil {
 		t.Fatalf("forced: %v", err)
 	}
-	var oe *store.OutputError
+	var oe *pairfile.OutputError
 	if _, err := Build(context.Background(), []Pair{a}, []Pair{{a.Images, out.Labels}}, true, func(in []*Input) (*Plan, error) {
 		return Merge(in, Pair{a.Images, out.Labels})
 	}, nil, nil); !errors.As(err, &oe) {

@@ -13,7 +13,7 @@ import (
 	"math"
 
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // Pair names an image file and its label file.
@@ -21,30 +21,35 @@ type Pair struct {
 	Images, Labels string
 }
 
-// Input is one input pair, checked by the pair rule (store.CheckImages, store.CheckLabels,
-// store.CheckLabel), with its labels in memory (N, or N×K with the class in column 0) and the
+// Input is one input pair, checked by the pair rule (pairfile.CheckImages, pairfile.CheckLabels,
+// pairfile.CheckLabel), with its labels in memory (N, or N×K with the class in column 0) and the
 // header of its images; the images themselves stay on disk until Write streams them.
 type Input struct {
 	Files       Pair
 	ImageHeader idx.Header     // the image file's header
-	Shape       store.Shape    // N samples of H×W
+	Shape       pairfile.Shape // N samples of H×W
 	Labels      *idx.Array     // N or N×K integers, column 0 the class
 	Names       map[int]string // class names from the class-name file beside the labels; nil when none
 	NamesFile   string         // that file; "" when none
 	Notices     []string       // what a person should know: a class-name file refused, naming it
 }
 
-// Open reads the header of p.Images and the whole of p.Labels, checks them as a pair and finds
-// the class-name file beside the labels (store.FindClassNames; one that cannot be read becomes a
-// notice and the input has no names). Memory: the label file (at most idx.MaxData bytes).
-// Errors, naming the file: those of idx.ReadHeaderFile, idx.ReadFileLimit, store.CheckImages,
-// store.CheckLabels and store.CheckLabel; an input of more than 2^31−1 samples.
+// Open reads the header of p.Images, checked against the bytes the file holds (idx.OpenFile:
+// exactly the data a plain file's header declares; for gzip at most 1032 times the file's size),
+// so that no size Write allocates from it is one a header merely claims; then the whole of
+// p.Labels, checks them as a pair and finds the class-name file beside the labels
+// (pairfile.FindClassNames; one that cannot be read becomes a notice and the input has no names).
+// Memory: the label file (at most idx.MaxData bytes). Errors, naming the file: those of
+// idx.OpenFile, idx.ReadFileLimit, pairfile.CheckImages, pairfile.CheckLabels and pairfile.CheckLabel; an
+// input of more than 2^31−1 samples.
 func Open(p Pair) (*Input, error) {
-	h, err := idx.ReadHeaderFile(p.Images)
+	f, err := idx.OpenFile(p.Images)
 	if err != nil {
 		return nil, err
 	}
-	shape, err := store.CheckImages(p.Images, h, 0, 0)
+	h := f.Header
+	f.Close()
+	shape, err := pairfile.CheckImages(p.Images, h, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -52,17 +57,17 @@ func Open(p Pair) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := store.CheckLabels(p.Labels, labels.Header, p.Images, shape.N); err != nil {
+	if err := pairfile.CheckLabels(p.Labels, labels.Header, p.Images, shape.N); err != nil {
 		return nil, err
 	}
 	stride := labels.Stride()
 	for i := range shape.N {
-		if err := store.CheckLabel(p.Labels, i, labels.Int(i*stride)); err != nil {
+		if err := pairfile.CheckLabel(p.Labels, i, labels.Int(i*stride)); err != nil {
 			return nil, err
 		}
 	}
 	in := &Input{Files: p, ImageHeader: h, Shape: shape, Labels: labels}
-	names, file, err := store.FindClassNames(p.Labels)
+	names, file, err := pairfile.FindClassNames(p.Labels)
 	if err != nil {
 		in.Notices = append(in.Notices, fmt.Sprintf("%v (class names left out)", err))
 	} else {

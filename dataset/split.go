@@ -27,7 +27,11 @@ type SplitOptions struct {
 // groups are kept whole: drawn in a random order, each goes to the test part when that brings
 // the test part's counts (per class with Stratify) closer to their targets, so the shares are
 // near the fraction, not within one sample. The class names go to both parts. Errors: a
-// fraction outside (0, 1), a count outside 0…N, a group column the labels do not have.
+// fraction outside (0, 1), a count outside 0…N, a group column the labels do not have; a
+// *SplitError when the parts cannot be what was asked: either part would be empty (0 samples
+// in all, a fraction that rounds to 0 or N, a count of 0 or N, whole groups that fall all on
+// one side), or whole groups give a test part more than half the count asked (and more than
+// one sample) away from it.
 func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 	n := in.Shape.N
 	t := o.TestCount
@@ -53,6 +57,9 @@ func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 	} else {
 		isTest = splitSamples(in, t, share, o.Stratify, r)
 	}
+	if err := checkParts(in, t, isTest, o); err != nil {
+		return nil, err
+	}
 	var trainS, testS []int
 	for i, x := range isTest {
 		if x {
@@ -66,6 +73,68 @@ func Split(in *Input, train, test Pair, o SplitOptions) (*Plan, error) {
 		r.Shuffle(len(testS), func(i, j int) { testS[i], testS[j] = testS[j], testS[i] })
 	}
 	return &Plan{Inputs: []*Input{in}, Parts: []Part{{train, trainS}, {test, testS}}, Names: in.Names}, nil
+}
+
+// SplitError says why a split cannot give the parts asked for, naming the label file: it is
+// the samples' fault, not the request's (a fraction or count that is valid in itself).
+type SplitError struct {
+	File string // the input's label file
+	Why  string
+}
+
+func (e *SplitError) Error() string { return e.File + ": " + e.Why }
+
+// checkParts returns a *SplitError when the split isTest of in cannot stand for a test part of
+// t samples: a part is empty, or (groups kept whole) the test part is more than max(1, t/2)
+// samples from t.
+func checkParts(in *Input, t int, isTest []bool, o SplitOptions) error {
+	n := in.Shape.N
+	got := 0
+	for _, x := range isTest {
+		if x {
+			got++
+		}
+	}
+	fail := func(format string, a ...any) error {
+		return &SplitError{File: in.Files.Labels, Why: fmt.Sprintf(format, a...)}
+	}
+	switch {
+	case n == 0:
+		return fail("0 samples: nothing to split")
+	case t == 0 && o.TestCount < 0:
+		return fail("a test part of %g of %d samples rounds to 0 samples: the test part would be empty", o.Test, n)
+	case t == 0:
+		return fail("a test part of 0 samples: the test part would be empty")
+	case t == n:
+		return fail("a test part of all %d samples: the train part would be empty", n)
+	}
+	if o.GroupColumn < 0 || (got > 0 && got < n && abs(got-t) <= max(1, t/2)) {
+		return nil
+	}
+	groups := map[int64]int{}
+	for i := range n {
+		groups[in.Labels.Int(i*in.Columns()+o.GroupColumn)]++
+	}
+	largest := 0
+	for _, c := range groups {
+		largest = max(largest, c)
+	}
+	why := fmt.Sprintf("keeping whole the %d groups of label column %d (the largest of %d samples) gives a test part of %d samples, far from the %d asked (%.1f%% of %d)",
+		len(groups), o.GroupColumn, largest, got, t, 100*float64(t)/float64(n), n)
+	if o.Stratify {
+		why += "; with stratify each class's share comes from whole groups"
+		if o.GroupColumn == 0 {
+			why += ", and column 0 is the class itself: every group is a whole class, which never lies near a share of itself"
+		}
+	}
+	return fail("%s", why)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // splitSamples marks t samples of in as test: t drawn from all, or per class (stratify): each

@@ -1,13 +1,14 @@
 package dataset
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
-	"idxlabel/store"
 )
 
 // memInput is an Input of n samples whose classes are classOf(i), held in memory (Split reads
@@ -17,7 +18,7 @@ func memInput(n int, classOf func(int) int64) *Input {
 	for i := range n {
 		labels.SetInt(i, classOf(i))
 	}
-	return &Input{Shape: store.Shape{N: n, H: 1, W: 1}, Labels: labels}
+	return &Input{Shape: pairfile.Shape{N: n, H: 1, W: 1}, Labels: labels}
 }
 
 // Over 200 random datasets (1–2,000 samples, 1–30 classes of skewed sizes, unlabelled samples)
@@ -42,6 +43,13 @@ func TestSplitStratifiedWithinOneSample(t *testing.T) {
 			f = float64(o.TestCount) / float64(n)
 		}
 		p, err := Split(in, Pair{}, Pair{}, o)
+		if want := int(math.Round(f * float64(n))); want == 0 || want == n {
+			var se *SplitError
+			if !errors.As(err, &se) {
+				t.Fatalf("trial %d: a test part of %d of %d samples: %v, want a SplitError", trial, want, n, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -71,7 +71,7 @@ func Subset(in *Input, out Pair, o SubsetOptions, notice func(string)) (*Plan, e
 		for _, c := range classes {
 			g := groups[c]
 			if len(g) < o.PerClass {
-				notice(fmt.Sprintf("class %s has %d samples, fewer than --per-class %d: all %d kept", className(c, in.Names), len(g), o.PerClass, len(g)))
+				notice(fmt.Sprintf("class %s has %d samples, fewer than --per-class %d: all %d kept", ClassName(c, in.Names), len(g), o.PerClass, len(g)))
 			}
 			samples = append(samples, draw(r, g, o.PerClass)...)
 		}
@@ -117,8 +117,9 @@ func subsetNames(names map[int]string, o SubsetOptions, notice func(string)) map
 	return out
 }
 
-// className is c for messages: "3", "3 (three)" with a name, "unlabelled" for sample.NoLabel.
-func className(c int64, names map[int]string) string {
+// ClassName is class c for messages: "3", "3 (three)" with a name in names, "unlabelled" for
+// sample.NoLabel.
+func ClassName(c int64, names map[int]string) string {
 	if c == sample.NoLabel {
 		return "unlabelled"
 	}

@@ -14,7 +14,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // Plan is what Write writes: the inputs (concatenated in order, sample g of the plan is sample
@@ -39,7 +39,7 @@ type Written struct {
 	Images, Labels idx.Header
 	NamesFile      string // the class-name file written beside the labels; "" when none
 	// NamesShadowed is the class-name file the app will read for these labels instead of
-	// NamesFile (one store.FindClassNames looks for first, such as EMNIST's
+	// NamesFile (one pairfile.FindClassNames looks for first, such as EMNIST's
 	// "<set>-mapping.txt"); "" when it reads NamesFile or none.
 	NamesShadowed string
 }
@@ -48,8 +48,8 @@ type Written struct {
 type Progress func(file string, done, total int)
 
 // NamesFileFor returns the class-name file Write writes beside an output label file:
-// labels + store.ClassNamesSuffix, where store.FindClassNames finds it.
-func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix }
+// labels + pairfile.ClassNamesSuffix, where pairfile.FindClassNames finds it.
+func NamesFileFor(labels string) string { return labels + pairfile.ClassNamesSuffix }
 
 // Write writes every part of p: each output's images stream from the inputs, read in order to
 // their ends (every input verified in full; an input changed since Open is refused), converted
@@ -57,15 +57,15 @@ func NamesFileFor(labels string) string { return labels + store.ClassNamesSuffix
 // relabelled by p.Relabel, in the smallest dtype holding the inputs' dtypes and the new classes
 // (labelType). Every file is written to a temporary name beside its target and read back
 // (images: a CRC-32C of the data; labels: decoded and compared) before any output is put in
-// place; then each pair is put in place as one operation (store.CommitPair) and its class-name
-// file (NamesFileFor, p.Names; removed when p has none) written atomically. The caller holds the
-// outputs' locks (store.LockForWrite) and has refused outputs that must not be replaced. When
+// place; then each pair is put in place as one operation (pairfile.Claim.CommitPair) and its
+// class-name file (NamesFileFor, p.Names; removed when p has none) written atomically, all under
+// claim, the caller's claim of the outputs (pairfile.ClaimOutputs), which it releases. When
 // ctx is cancelled before the outputs are put in place, nothing is replaced, the temporary files
 // are removed and ctx's error is returned. Memory: the output labels, 4 bytes per input sample
 // per part, one record per input; a part not in input order (shuffled) also its images.
 // Errors: those of imageLayout, label files of different column counts, a relabelled class its
 // dtype cannot hold, the input and output files' errors, naming them.
-func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
+func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progress) ([]Written, error) {
 	if progress == nil {
 		progress = func(string, int, int) {}
 	}
@@ -135,7 +135,7 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 	}
 	var out []Written
 	for k, d := range done {
-		if err := store.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
+		if err := claim.CommitPair(d.w.Out.Images, d.w.Out.Labels, d.images, d.labels); err != nil {
 			for _, rest := range done[k+1:] {
 				rest.images.Abort()
 				rest.labels.Abort()
@@ -144,14 +144,14 @@ func Write(ctx context.Context, p *Plan, progress Progress) ([]Written, error) {
 		}
 		names := NamesFileFor(d.w.Out.Labels)
 		if len(p.Names) > 0 {
-			if err := store.WriteClassNames(names, p.Names); err != nil {
+			if err := pairfile.WriteClassNames(names, p.Names); err != nil {
 				return out, err
 			}
 			d.w.NamesFile = names
 		} else if err := os.Remove(names); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return out, err
 		}
-		if _, found, _ := store.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
+		if _, found, _ := pairfile.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
 			d.w.NamesShadowed = found
 		}
 		out = append(out, d.w)
@@ -195,7 +195,8 @@ func (p *Plan) locate(g int) (*Input, int) {
 
 // writeImages writes part's images to a temporary file beside part.Out.Images and reads it
 // back. In input order the records go straight from the inputs to the file; otherwise they are
-// placed in a buffer of the output's size, written once every input is read.
+// kept as they arrive (records, whose memory grows with the records read, never with what a
+// header declares) and written in the part's order once every input is read.
 func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total int, progress Progress) (*idx.Pending, error) {
 	pos := make([]int32, total)
 	for g := range pos {
@@ -212,31 +213,34 @@ func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total i
 	outRec := int(h.DataSize() / int64(max(h.Dims[0], 1)))
 	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 	pend, err := idx.CreateFunc(part.Out.Images, h, func(w io.Writer) error {
-		var buf []byte
-		if !inOrder {
-			buf = make([]byte, h.DataSize())
-		}
 		out := io.MultiWriter(w, sum)
+		var held *records
 		put := func(k int32, rec []byte) error {
-			if inOrder {
-				_, err := out.Write(rec)
-				return err
-			}
-			copy(buf[int(k)*outRec:], rec)
-			return nil
+			_, err := out.Write(rec)
+			return err
+		}
+		if !inOrder {
+			held = newRecords(len(part.Samples), outRec)
+			put = func(k int32, rec []byte) error { held.put(k, rec); return nil }
 		}
 		if err := p.readImages(ctx, pos, h.Type, part.Out.Images, total, progress, put); err != nil {
 			return err
 		}
-		for off := 0; off < len(buf); off += 1 << 20 {
-			if err := ctx.Err(); err != nil {
-				return err
+		if held == nil {
+			return nil
+		}
+		bw := bufio.NewWriterSize(out, 1<<20)
+		for k := range len(part.Samples) {
+			if k%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
-			if _, err := out.Write(buf[off:min(len(buf), off+1<<20)]); err != nil {
+			if _, err := bw.Write(held.get(k)); err != nil {
 				return err
 			}
 		}
-		return nil
+		return bw.Flush()
 	})
 	if err != nil {
 		return nil, err
@@ -246,6 +250,41 @@ func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total i
 		return nil, fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", part.Out.Images, err)
 	}
 	return pend, nil
+}
+
+// records holds the records of a part written in another order than its inputs' (a shuffle), in
+// the order they are read: blocks of about 1 MiB (at least one record), each allocated when the
+// first record it holds arrives, so its memory is the records received (and less than a block
+// more), whatever the inputs' headers declare; slot maps the part's position k to where its
+// record is held.
+type records struct {
+	size, perBlock int
+	blocks         [][]byte
+	slot           []int32 // the part's position k → the number of its record in arrival order
+	n              int32   // records received
+}
+
+// newRecords returns an empty store for n records of size bytes.
+func newRecords(n, size int) *records {
+	return &records{size: size, perBlock: max(1, (1<<20)/max(size, 1)), slot: make([]int32, n)}
+}
+
+// put keeps rec, the record at the part's position k.
+func (r *records) put(k int32, rec []byte) {
+	b := int(r.n) / r.perBlock
+	if b == len(r.blocks) {
+		r.blocks = append(r.blocks, make([]byte, 0, r.perBlock*r.size))
+	}
+	r.blocks[b] = append(r.blocks[b], rec...)
+	r.slot[k] = r.n
+	r.n++
+}
+
+// get returns the record at the part's position k (put before).
+func (r *records) get(k int) []byte {
+	s := int(r.slot[k])
+	at := s % r.perBlock * r.size
+	return r.blocks[s/r.perBlock][at : at+r.size]
 }
 
 // readImages reads every input's images in order, to the end of each file, and calls put with

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // writePair writes n samples of 4×4 ubyte (sample i all i) and ubyte labels i%3 to dir.
@@ -59,11 +60,13 @@ func TestWriteCancelledLeavesNothing(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		calls := 0
-		_, err = Write(ctx, p, func(string, int, int) {
+		claim := claimParts(t, p)
+		_, err = Write(ctx, claim, p, func(string, int, int) {
 			if calls++; calls == 2 {
 				cancel()
 			}
 		})
+		claim.Release()
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("shuffle %v: error %v, want context.Canceled", shuffle, err)
 		}
@@ -84,11 +87,27 @@ func TestWriteTruncatedInput(t *testing.T) {
 	before := entries(t, dir)
 	os.Truncate(src.Images, 16+16*10)
 	p, _ := Merge([]*Input{in}, Pair{filepath.Join(dir, "o-images"), filepath.Join(dir, "o-labels")})
-	_, err = Write(context.Background(), p, nil)
+	claim := claimParts(t, p)
+	_, err = Write(context.Background(), claim, p, nil)
+	claim.Release()
 	if err == nil || !strings.Contains(err.Error(), src.Images) {
 		t.Errorf("error %v, want one naming %s", err, src.Images)
 	}
 	if got := entries(t, dir); got != before {
 		t.Errorf("the folder holds %q, held %q", got, before)
 	}
+}
+
+// claimParts claims the outputs of p's parts (pairfile.ClaimOutputs, with force), as Build does.
+func claimParts(t *testing.T, p *Plan) *pairfile.Claim {
+	t.Helper()
+	var outs []string
+	for _, part := range p.Parts {
+		outs = append(outs, part.Out.Images, part.Out.Labels, NamesFileFor(part.Out.Labels))
+	}
+	claim, err := pairfile.ClaimOutputs(nil, outs, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return claim
 }

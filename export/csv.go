@@ -9,13 +9,22 @@ import (
 )
 
 // writeCSV writes Kaggle's digit-recognizer layout: a header "label,pixel0,…,pixel{H·W−1}",
-// then one row per sample, its label (empty for sample.NoLabel) and its pixels in row-major order.
+// then one row per sample, its label (empty for sample.NoLabel) and its pixels (as shown) in
+// row-major order. Samples none of which has a label are written as Kaggle's test.csv: no label
+// column.
 func writeCSV(ctx context.Context, s sample.Set, w io.Writer, progress func(done, total int)) error {
 	b := bufio.NewWriterSize(w, 1<<20)
-	b.WriteString("label")
+	labelled := s.N == 0 || s.Labelled()
+	sep := ""
+	if labelled {
+		b.WriteString("label")
+		sep = ","
+	}
 	for p := range s.H * s.W {
-		b.WriteString(",pixel")
+		b.WriteString(sep)
+		b.WriteString("pixel")
 		b.WriteString(strconv.Itoa(p))
+		sep = ","
 	}
 	b.WriteByte('\n')
 	row := make([]byte, 0, 4*s.H*s.W+16)
@@ -32,8 +41,10 @@ func writeCSV(ctx context.Context, s sample.Set, w io.Writer, progress func(done
 			row = strconv.AppendInt(row, int64(l), 10)
 		}
 		buf = s.Shown(k, buf)
-		for _, v := range buf {
-			row = append(row, ',')
+		for p, v := range buf {
+			if labelled || p > 0 {
+				row = append(row, ',')
+			}
 			row = strconv.AppendUint(row, uint64(v), 10)
 		}
 		row = append(row, '\n')

@@ -1,17 +1,19 @@
 // Package export writes a dataset's samples in the formats training code loads: an ImageFolder
 // tree of PNG files (torchvision.datasets.ImageFolder, Keras' image_dataset_from_directory),
-// Kaggle's digit-recognizer CSV, and NumPy's .npz. Every format reads back exactly: the pixels
-// are the samples' H×W display pixels (0 = background, 255 = ink for MNIST), the labels their
-// classes. The output is written atomically (a folder or file under a temporary name beside OUT,
-// renamed at the end), so a cancelled or failed export leaves nothing half-written, and what an
-// export killed midway leaves the next export of the same OUT makes good. Options.Force
-// replaces only what the format writes: a regular file for CSV and NPZ, for PNG a folder that is
-// an earlier PNG export (the Marker file and class folders of <index>.png files, nothing else);
-// anything else in the way is refused (ErrInTheWay) and left untouched.
+// Kaggle's digit-recognizer CSV (train.csv, or test.csv's layout for unlabelled samples), NumPy's
+// .npz, and a Hugging Face dataset of Parquet files with its dataset card (WriteParquet). Every
+// format reads back exactly (package formats reads the last three): the pixels are the samples'
+// H×W display pixels (0 = background, 255 = ink for MNIST), the labels their classes. The output
+// is written atomically (a folder or file under a temporary name beside OUT, renamed at the end),
+// so a cancelled or failed export leaves nothing half-written, and what an export killed midway
+// leaves the next export of the same OUT makes good. Options.Force replaces only what the format
+// writes: a regular file for CSV and NPZ, for PNG a folder that is an earlier PNG export (the
+// Marker file and class folders of <index>.png files, nothing else), for Parquet an earlier
+// Parquet export; anything else in the way is refused (ErrInTheWay) and left untouched.
 //
-// It also writes a health report, built elsewhere (package report), as a folder of HTML and PNG
-// files (WriteReport), under the same rules. export knows nothing of scans and never imports
-// Fyne; the command line and the window both call Write and WriteReport.
+// It also puts a health report's folder in place (WriteReportFolder: its page and pictures are
+// package report's), under the same rules. export knows nothing of scans and never imports
+// Fyne; the command line and the window both call Write.
 package export
 
 import (
@@ -32,9 +34,11 @@ type Format string
 
 // The formats.
 const (
-	PNG Format = "png" // OUT/<class>/<index>.png, 8-bit grayscale
-	CSV Format = "csv" // label,pixel0,…,pixel{H·W−1}; one row per sample
-	NPZ Format = "npz" // x: N×H×W uint8; y: N int64
+	PNG       Format = "png"        // OUT/<class>/<index>.png, 8-bit grayscale
+	KaggleCSV Format = "kaggle-csv" // label,pixel0,…,pixel{H·W−1}; one row per sample (Kaggle's train.csv; test.csv when unlabelled)
+	CSV       Format = "csv"        // KaggleCSV by its earlier name
+	NPZ       Format = "npz"        // x: N×H×W uint8; y: N int64
+	Parquet   Format = "parquet"    // a Hugging Face dataset folder: data/train-00000-of-00001.parquet and README.md (WriteParquet)
 )
 
 // Options adjust Write.
@@ -53,10 +57,13 @@ type Options struct {
 	// Notice (may be nil) is called with a sentence for the person about what an earlier export
 	// of OUT that was killed midway had left, and what Write did with it (see Write).
 	Notice func(msg string)
+	// Made names the program that writes a Parquet export, in its dataset card and its files'
+	// created_by ("idxlabel 0.1.0").
+	Made string
 }
 
 // ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
-// atomicfile.ErrExists, the refusal of every writer's rule (store.ClaimOutputs returns it too):
+// atomicfile.ErrExists, the refusal of every writer's rule (pairfile.ClaimOutputs returns it too):
 // its message states the fact; the command line adds its advice (--force), the window asks.
 var ErrExists = atomicfile.ErrExists
 
@@ -82,9 +89,11 @@ func Write(ctx context.Context, s sample.Set, out string, opts Options) error {
 		opts.Format = PNG
 	}
 	switch opts.Format {
-	case PNG, CSV, NPZ:
+	case PNG, CSV, KaggleCSV, NPZ:
+	case Parquet:
+		return WriteParquet(ctx, []Split{{Name: "train", Set: s}}, out, opts)
 	default:
-		return fmt.Errorf("export: unknown format %q (png, csv or npz)", opts.Format)
+		return fmt.Errorf("export: unknown format %q (png, kaggle-csv, npz or parquet)", opts.Format)
 	}
 	out = filepath.Clean(out)
 	for _, msg := range recoverTrees(out) {
@@ -99,7 +108,7 @@ func Write(ctx context.Context, s sample.Set, out string, opts Options) error {
 		}
 	}
 	switch opts.Format {
-	case CSV:
+	case CSV, KaggleCSV:
 		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeCSV(ctx, s, w, opts.Progress) })
 	case NPZ:
 		return atomicfile.WriteFile(out, func(w io.Writer) error { return writeNPZ(ctx, s, w, opts.Progress) })

@@ -119,6 +119,9 @@ func age(t *testing.T, dir string) {
 // its own tree in every case, and leaves the hidden folders of the killed export until they are
 // abandoned: 3 hours later the export after it removes every one, saying so.
 func TestKilledExportIsMadeGood(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child exports at each step, seconds: left out of go test -short (make test runs it)")
+	}
 	for _, c := range []struct {
 		at       string
 		out      int // samples at OUT just after the kill (-1: nothing there)

@@ -35,10 +35,14 @@ func CheckOut(out string, f Format) error {
 }
 
 // checkOut is the rule for what Write may replace: nothing is at out; or, with force, a regular
-// file for CSV and NPZ, a folder that is an earlier PNG export (exportTree) for PNG. Errors:
+// file for CSV and NPZ, a folder that is an earlier PNG export (exportTree) for PNG, an empty
+// folder or an earlier Parquet export for Parquet (checkHubOut). Errors:
 // ErrInTheWay (wrapped, naming out and what is there) for anything else, with or without force;
 // ErrExists (wrapped) for a replaceable out without force; Lstat's error.
 func checkOut(out string, f Format, force bool) error {
+	if f == Parquet {
+		return checkHubOut(out, force)
+	}
 	fi, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -62,7 +66,7 @@ func replaceable(out string, fi fs.FileInfo, f Format) error {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return inTheWay(out, "a symbolic link")
-	case f == CSV || f == NPZ:
+	case f == CSV || f == KaggleCSV || f == NPZ:
 		if m.IsRegular() {
 			return nil
 		}

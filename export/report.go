@@ -1,145 +1,43 @@
 package export
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"image"
-	"image/png"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
-
-	"idxlabel/internal/atomicfile"
 )
 
-// Report is a dataset health report: what WriteReport puts in a folder as index.html and PNG
-// images, readable offline in any browser (no scripts, nothing fetched from the network).
-// Every string in it is shown as text (HTML-escaped), so names read from files are safe.
-type Report struct {
-	Title string
-	// Facts are name–value lines shown under the title (the files, the samples, when, how long).
-	Facts [][2]string
-	// H and W are the samples' size in pixels (the tiles of the contact sheets).
-	H, W int
-	// Kinds are the kinds of finding checked, each with a contact sheet of its findings.
-	Kinds []ReportKind
-	// Classes is the class histogram (nil: none, for a set without labels).
-	Classes []ClassCount
-	// Sections are added after the built-in ones, in order: a titled image or table with a
-	// caption (the confusion matrix, the 2-D map, …).
-	Sections []Section
-}
-
-// ReportKind is one kind of finding: its count and its top findings.
-type ReportKind struct {
-	Name        string // the kind's name ("label", "outlier", …)
-	Description string // one sentence: what a finding of this kind is
-	ScoreNote   string // what the score means
-	Flagged     int    // findings that pass the kind's bar
-	// Findings are the top findings, most severe first, shown on the contact sheet and in a
-	// table (the caller bounds how many).
-	Findings []ReportFinding
-}
-
-// ReportFinding is one finding as the report shows it.
-type ReportFinding struct {
-	Index int // the sample's number in its file
-	// Other is the second sample's number (a duplicate's other copy, a leak's sample in the
-	// other set); -1 for none.
-	Other            int
-	Label, Suggested string  // the given and the suggested label as shown ("" for none)
-	OtherLabel       string  // the second sample's label ("" for none or unknown)
-	Score            float64 // the kind's score
-	// Pixels and OtherPixels are the samples' H×W display pixels (0 = background); OtherPixels
-	// is nil for a finding without a second sample.
-	Pixels, OtherPixels []byte
-}
-
-// ClassCount is one bar of the class histogram.
-type ClassCount struct {
-	Class string // the class as shown (its number, and its name when it has one)
-	Count int
-}
-
-// Section is an extra part of the report: a title, a caption, and an image, a table or both.
-type Section struct {
-	Title, Caption string
-	Image          image.Image // saved as a PNG beside index.html (nil: none)
-	Alt            string      // the image's text alternative (default: Title)
-	Table          *Table      // nil: none
-}
-
-// Table is a table of text cells.
-type Table struct {
-	Header []string
-	Rows   [][]string
-}
-
 // ReportMarker is the file a report folder holds (DIR/.idxlabel-report, with
-// ReportMarkerText), so that WriteReport replaces only an earlier report.
+// ReportMarkerText), so that WriteReportFolder replaces only an earlier report.
 const (
 	ReportMarker     = ".idxlabel-report"
 	ReportMarkerText = "idxlabel health report: index.html and PNG images written by idxlabel; writing a report here again replaces this folder whole.\n"
 )
 
-// WriteReport writes r into the folder dir: index.html, one PNG per kind's contact sheet
-// (<kind>.png), the class histogram (classes.png) and each section's image (section-N.png). The
-// folder is built under a temporary name beside dir (its ReportMarker written first and held while
-// it runs) and renamed at the end, so a failed or cancelled write leaves nothing half-written; what
-// a killed one left beside dir is removed by the next report of dir once abandoned for
-// atomicfile.StaleAge (recoverReports). An existing dir is replaced only when it is an earlier
-// report (the ReportMarker file and only index.html and .png files) or empty. dir is cleaned first:
-// "report/" is the folder report, its temporary folder beside it. Errors: ErrInTheWay (wrapped,
-// naming dir and what is there), samples whose pixels are not H×W, the context's error, and any
-// write error (naming dir, not the temporary folder).
-func WriteReport(ctx context.Context, dir string, r Report) error {
-	if r.H <= 0 || r.W <= 0 {
-		return fmt.Errorf("report: samples of %d×%d pixels", r.H, r.W)
-	}
-	for _, k := range r.Kinds {
-		for _, f := range k.Findings {
-			if len(f.Pixels) != r.H*r.W || f.OtherPixels != nil && len(f.OtherPixels) != r.H*r.W {
-				return fmt.Errorf("report: %s finding %d: pixels are not %d×%d", k.Name, f.Index, r.H, r.W)
-			}
-		}
-	}
+// WriteReportFolder writes a health report's folder dir (package report makes its files): fill
+// writes index.html and PNG files into a temporary folder beside dir (its ReportMarker written
+// first and held while it runs), which is renamed to dir at the end, so a failed or cancelled
+// write leaves nothing half-written; what a killed one left beside dir is removed by the next
+// report of dir once abandoned for atomicfile.StaleAge (recoverReports). An existing dir is
+// replaced only when it is an earlier report (the ReportMarker file and only index.html and .png
+// files) or empty. dir is cleaned first: "report/" is the folder report, its temporary folder
+// beside it. Errors: ErrInTheWay (wrapped, naming dir and what is there), fill's error, the
+// context's error (ctx is checked once fill is done, before dir is replaced), and any write error
+// (naming dir, not the temporary folder).
+func WriteReportFolder(ctx context.Context, dir string, fill func(tmp string) error) error {
 	dir = filepath.Clean(dir)
 	if err := checkReportDir(dir); err != nil {
 		return err
 	}
 	recoverReports(dir)
-	parent, pattern := reportPlace(dir)
-	tmp, err := os.MkdirTemp(parent, pattern+"*")
-	if err != nil {
-		return fmt.Errorf("%s: cannot create the report's folder in %s: %w", dir, parent, pathCause(err))
-	}
-	os.Chmod(tmp, 0o755) // MkdirTemp makes it private; the report is an ordinary folder
-	marker := filepath.Join(tmp, ReportMarker)
-	err = os.WriteFile(marker, []byte(ReportMarkerText), 0o644)
-	if err == nil {
-		var held *os.File
-		if held, err = atomicfile.Hold(marker); held != nil {
-			defer held.Close()
-		}
-	}
-	if err == nil {
-		err = buildReport(ctx, tmp, r)
-	}
-	if err != nil {
-		os.RemoveAll(tmp)
-		if ctx.Err() != nil {
+	out := folderOutput{what: "the report", marker: ReportMarker, markerText: ReportMarkerText, place: reportPlace,
+		replaceable: folderReplaceable, find: reportTree}
+	return out.write(ctx, dir, func(tmp string) error {
+		if err := fill(tmp); err != nil {
 			return err
 		}
-		return fmt.Errorf("%s: writing the report: %w", dir, pathCause(err))
-	}
-	if err := replaceTree(tmp, dir, ReportMarker, func(fi fs.FileInfo) error { return reportReplaceable(dir, fi) }, reportTree); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	return nil
+		return ctx.Err()
+	})
 }
 
 // pathCause is err's cause when err is a *fs.PathError (naming a temporary path the person
@@ -150,64 +48,4 @@ func pathCause(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// buildReport writes the report's files into the folder dir (which holds its ReportMarker).
-func buildReport(ctx context.Context, dir string, r Report) error {
-	page := pageData{Report: r}
-	save := func(name string, img image.Image) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var b bytes.Buffer
-		if err := png.Encode(&b, img); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
-	}
-	for _, k := range r.Kinds {
-		name := ""
-		if len(k.Findings) > 0 {
-			name = safeName(k.Name) + ".png"
-			if err := save(name, contactSheet(k.Findings, r.H, r.W)); err != nil {
-				return err
-			}
-		}
-		page.Sheets = append(page.Sheets, name)
-	}
-	if len(r.Classes) > 0 {
-		page.Histogram = "classes.png"
-		if err := save(page.Histogram, histogram(r.Classes)); err != nil {
-			return err
-		}
-	}
-	for n, s := range r.Sections {
-		name := ""
-		if s.Image != nil {
-			name = fmt.Sprintf("section-%d.png", n+1)
-			if err := save(name, s.Image); err != nil {
-				return err
-			}
-		}
-		page.SectionImages = append(page.SectionImages, name)
-	}
-	var b bytes.Buffer
-	if err := pageTemplate.Execute(&b, page); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
-}
-
-// safeName keeps letters, digits and '-' of a kind's name for its file name.
-func safeName(s string) string {
-	out := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
-			return r
-		}
-		return '_'
-	}, s)
-	if out == "" || out == "classes" || strings.HasPrefix(out, "section-") {
-		out = "kind-" + out
-	}
-	return out
 }

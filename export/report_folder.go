@@ -9,17 +9,17 @@ import (
 	"strings"
 )
 
-// checkReportDir is WriteReport's rule for what may be at dir (ReportAt). Errors: as ReportAt's.
+// checkReportDir is WriteReportFolder's rule for what may be at dir (ReportAt). Errors: as ReportAt's.
 func checkReportDir(dir string) error {
 	_, err := ReportAt(dir)
 	return err
 }
 
-// ReportAt tells what WriteReport would find at dir: true when dir is an earlier report, which it
+// ReportAt tells what WriteReportFolder would find at dir: true when dir is an earlier report, which it
 // would replace (a caller asks first); false when there is nothing to replace (no dir, or an empty
-// folder). dir is cleaned first, as WriteReport cleans it. It reads only dir's entries and its
+// folder). dir is cleaned first, as WriteReportFolder cleans it. It reads only dir's entries and its
 // ReportMarker file (at most a few hundred bytes). Errors: ErrInTheWay (wrapped, naming dir and
-// what is there) when WriteReport would refuse dir, or a read error.
+// what is there) when WriteReportFolder would refuse dir, or a read error.
 func ReportAt(dir string) (bool, error) {
 	dir = filepath.Clean(dir)
 	fi, err := os.Lstat(dir)
@@ -29,7 +29,7 @@ func ReportAt(dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := reportReplaceable(dir, fi); err != nil {
+	if err := folderReplaceable(dir, fi); err != nil {
 		return false, err
 	}
 	t, err := reportTree(dir, dir)
@@ -39,8 +39,9 @@ func ReportAt(dir string) (bool, error) {
 	return len(t.samples) > 0, nil
 }
 
-// reportReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat).
-func reportReplaceable(dir string, fi fs.FileInfo) error {
+// folderReplaceable refuses anything at dir but a folder (of FileInfo fi, from Lstat): the rule
+// of the folder outputs, the report and the Parquet export.
+func folderReplaceable(dir string, fi fs.FileInfo) error {
 	switch m := fi.Mode(); {
 	case m&fs.ModeSymlink != 0:
 		return inTheWay(dir, "a symbolic link")
@@ -50,20 +51,28 @@ func reportReplaceable(dir string, fi fs.FileInfo) error {
 	return nil
 }
 
+// listFolder returns the folder dir's FileInfo (Lstat) and entries: a folder output's first
+// look at what is there. Errors: a read error, or ErrInTheWay (wrapped, naming name) when dir
+// is not a folder.
+func listFolder(dir, name string) (fs.FileInfo, []os.DirEntry, error) {
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.IsDir() {
+		return nil, nil, inTheWay(name, "not a folder")
+	}
+	entries, err := os.ReadDir(dir)
+	return fi, entries, err
+}
+
 // reportTree checks that dir is empty or an earlier report: a folder (not a link) holding the
 // ReportMarker file with ReportMarkerText, index.html and .png files, all regular, nothing
 // else; and returns what it holds (as a tree whose samples are its files, for tree.remove).
 // Errors name what is in the way by its path under name (wrapping ErrInTheWay), or are a read
 // error.
 func reportTree(dir, name string) (*tree, error) {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.IsDir() {
-		return nil, inTheWay(name, "not a folder")
-	}
-	entries, err := os.ReadDir(dir)
+	fi, entries, err := listFolder(dir, name)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,7 @@ import (
 // that may still run), one holding a file a report never writes, and a link are left alone. Before,
 // each report killed while writing left its temporary folder for good (2 of 20 kill -9s of
 // idxlabel check --report left one each, 1 MB with --top 1000).
-func TestWriteReportRemovesAbandonedLeftovers(t *testing.T) {
+func TestWriteReportFolderRemovesAbandonedLeftovers(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "report")
 	old := time.Now().Add(-2 * atomicfile.StaleAge)
@@ -47,7 +47,7 @@ func TestWriteReportRemovesAbandonedLeftovers(t *testing.T) {
 	link := filepath.Join(root, ".report.idxlabel-report-777")
 	os.Symlink(other, link)
 
-	if err := WriteReport(context.Background(), dir, sampleReport()); err != nil {
+	if err := WriteReportFolder(context.Background(), dir, sampleFill); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{partial, aside, empty} {

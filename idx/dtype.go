@@ -1,6 +1,9 @@
 package idx
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // DType is the IDX element type: the third byte of the magic number (IDX spec).
 type DType byte
@@ -39,6 +42,23 @@ func (t DType) Size() int {
 // IsInteger reports whether t holds integers (ubyte, sbyte, int16, int32).
 func (t DType) IsInteger() bool {
 	return t == UByte || t == SByte || t == Int16 || t == Int32
+}
+
+// IntRange returns the least and greatest values an integer dtype holds (ubyte 0–255, sbyte
+// −128–127, int16 −32768–32767, int32 −2147483648–2147483647); ok is false for the float
+// dtypes and unknown type bytes.
+func (t DType) IntRange() (lo, hi int64, ok bool) {
+	switch t {
+	case UByte:
+		return 0, math.MaxUint8, true
+	case SByte:
+		return math.MinInt8, math.MaxInt8, true
+	case Int16:
+		return math.MinInt16, math.MaxInt16, true
+	case Int32:
+		return math.MinInt32, math.MaxInt32, true
+	}
+	return 0, 0, false
 }
 
 // String returns the name the IDX spec uses ("ubyte", "sbyte", "int16", "int32", "float32",

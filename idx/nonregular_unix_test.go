@@ -4,21 +4,16 @@ package idx
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 
+	"idxlabel/fixture/nonregular"
 	"idxlabel/internal/atomicfile"
 )
 
 // TestFIFOIsRefused: a FIFO that no one writes used to hang ReadFile forever (os.Open waits
 // for a writer, and the gzip check opened it again).
 func TestFIFOIsRefused(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
+	fifo := nonregular.FIFO(t, "", "fifo")
 	if _, err := ReadFile(fifo); !errors.Is(err, atomicfile.ErrNotRegular) {
 		t.Fatalf("ReadFile(fifo): %v", err)
 	}
@@ -30,7 +25,5 @@ func TestFIFOIsRefused(t *testing.T) {
 	if err := WriteFile(fifo, a); !errors.Is(err, atomicfile.ErrNotRegular) {
 		t.Fatalf("WriteFile(fifo): %v", err)
 	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-		t.Fatal("the FIFO was replaced")
-	}
+	nonregular.Kept(t, fifo)
 }

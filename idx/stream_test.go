@@ -86,6 +86,9 @@ func TestStreamCorruptGzipTrailer(t *testing.T) {
 
 // TestStreamMemoryIsBounded: 256 MiB of zeros behind a 250 KB gzip stream streams in a few MB.
 func TestStreamMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	const n = 256 << 20
 	p := writeGzipBomb(t, header([]byte{0, 0, 8, 3}, n/784, 28, 28), n/784*784)
 	var err error

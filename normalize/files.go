@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"image"
@@ -32,10 +33,12 @@ func IsImageFile(name string) bool {
 	return slices.Contains(ImageExtensions, strings.ToLower(filepath.Ext(name)))
 }
 
-// File is one image of an ImageFolder tree and its label.
+// File is one image of an ImageFolder tree: its path, its class, and its class folder's name
+// ("" for an image not in a class folder).
 type File struct {
-	Path  string
-	Label int
+	Path   string
+	Label  int
+	Folder string
 }
 
 // ImageFolder is ReadFolder for callers that take only the images and what was skipped.
@@ -190,21 +193,26 @@ func decodeBounded(path string, extra float64) (image.Image, error) {
 		return nil, err
 	}
 	defer f.Close()
-	cfg, format, err := image.DecodeConfig(f)
+	return decodeFrom(path, f, extra)
+}
+
+// decodeFrom decodes the image r holds as decodeBounded does, name naming it in errors.
+func decodeFrom(name string, r io.ReadSeeker, extra float64) (image.Image, error) {
+	cfg, format, err := image.DecodeConfig(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot decode: %v", path, err)
+		return nil, fmt.Errorf("%s: cannot decode: %v", name, err)
 	}
 	pixels := int64(cfg.Width) * int64(cfg.Height)
 	if pixels > MaxPixels {
 		return nil, fmt.Errorf("%s: %w: %d×%d pixels (%.1f megapixels), above the %d megapixels idxlabel decodes",
-			path, ErrTooLarge, cfg.Width, cfg.Height, float64(pixels)/1e6, MaxPixels/1_000_000)
+			name, ErrTooLarge, cfg.Width, cfg.Height, float64(pixels)/1e6, MaxPixels/1_000_000)
 	}
-	bpp := bytesPerPixel(format, cfg.ColorModel, f)
+	bpp := bytesPerPixel(format, cfg.ColorModel, r)
 	if need := float64(pixels) * (bpp + extra); need > MaxDecodeBytes {
 		return nil, fmt.Errorf("%s: %w: %d×%d pixels of %s at %.3g bytes each would need %.0f MiB to decode, above the %d MiB idxlabel allows",
-			path, ErrTooLarge, cfg.Width, cfg.Height, format, bpp, need/(1<<20), MaxDecodeBytes>>20)
+			name, ErrTooLarge, cfg.Width, cfg.Height, format, bpp, need/(1<<20), MaxDecodeBytes>>20)
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
 	if need := float64(pixels) * (bpp + extra); need > largeDecode {
@@ -213,11 +221,25 @@ func decodeBounded(path string, extra float64) (image.Image, error) {
 		// of 32 megapixels peaked at 352 MB without this, 270 MB with it).
 		runtime.GC()
 	}
-	img, _, err := image.Decode(f)
+	img, _, err := image.Decode(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot decode: %v", path, err)
+		return nil, fmt.Errorf("%s: cannot decode: %v", name, err)
 	}
 	return img, nil
+}
+
+// DecodeFile decodes the image file path as LoadFile does before its preprocessing: a regular
+// file (never a FIFO or device), its dimensions checked with image.DecodeConfig before it is
+// decoded. Errors, naming the file: it cannot be read, is not a regular file
+// (atomicfile.ErrNotRegular), cannot be decoded, or is too large (ErrTooLarge).
+func DecodeFile(path string) (image.Image, error) { return decodeBounded(path, 2) }
+
+// DecodeBytes decodes an image file held in memory (PNG, JPEG, GIF's first frame, BMP, WebP or
+// TIFF: a Parquet file's image cell), checking its dimensions with image.DecodeConfig first, as
+// LoadFile does. name names it in errors ("train.parquet: row 12"). Errors: not a decodable
+// image, or ErrTooLarge (above MaxPixels or MaxDecodeBytes).
+func DecodeBytes(name string, data []byte) (image.Image, error) {
+	return decodeFrom(name, bytes.NewReader(data), 2)
 }
 
 // LoadFile decodes an image file (PNG, JPEG, GIF's first frame, BMP, WebP or TIFF) and returns its 28×28 MNIST sample (or
@@ -233,20 +255,28 @@ func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Sample(path, img, opts, normalizeDigit)
+}
+
+// Sample turns a decoded image into a sample as LoadFile does (MNIST's preprocessing, or with
+// normalizeDigit false ink resized to the field): opts.Width×Height pixels (28×28 when 0),
+// row-major, 0 = background, 255 = ink. name names the image in errors. Errors: ErrEmpty (no
+// ink), naming it.
+func Sample(name string, img image.Image, opts Options, normalizeDigit bool) ([]byte, error) {
 	if !normalizeDigit {
 		ink := Ink(img, opts.Polarity)
 		if opts.Threshold > 0 {
 			Bilevel(ink, opts.Threshold)
 		}
 		if _, ok := BoundingBox(ink); !ok {
-			return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
+			return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
 		}
 		width, height := opts.field()
 		return Resize(ink, width, height).Pix, nil
 	}
 	g, err := Digit(img, opts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return g.Pix, nil
 }

@@ -1,12 +1,10 @@
 package normalize
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"idxlabel/internal/atomicfile"
@@ -14,10 +12,24 @@ import (
 
 // Folder is an ImageFolder tree as ReadFolder reads it.
 type Folder struct {
-	Files   []File         // the images to import, in torchvision's order: by class, then by path
+	// Files are the images to import into a new dataset, in torchvision's order (by class, then
+	// by path), labelled by Map's rule for a new dataset (Target{}); Folder.Labelled gives them
+	// for another target.
+	Files   []File
 	Skipped []string       // every other file of the tree, and every folder that gave nothing, with the reason
 	Names   map[int]string // class → folder name when the folders are named (not all numbers); nil otherwise
 	Named   bool           // the classes are numbered by sorted folder names (torchvision's rule)
+	// Classes are the class folders (every folder in DIR), sorted by name as torchvision sorts
+	// them, each with its images in torchvision's order; a folder without images has none.
+	Classes []ClassFolder
+	dir     string // DIR, as given
+}
+
+// ClassFolder is one class folder of an ImageFolder tree, DIR/<Name>/…: its name and the paths
+// of its images (in it and below it) in torchvision's order.
+type ClassFolder struct {
+	Name  string
+	Files []string
 }
 
 // maxFolderDepth bounds how deep ReadFolder descends inside a class folder.
@@ -45,7 +57,7 @@ func ReadFolder(dir string) (*Folder, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Folder{}
+	f := &Folder{dir: dir}
 	var classes []string // folder names
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
@@ -60,74 +72,35 @@ func ReadFolder(dir string) (*Folder, error) {
 		}
 	}
 	slices.Sort(classes) // byte order of UTF-8 is code point order, Python's sorted()
-	found := make([][]File, len(classes))
-	var full []string // the class folders that hold images
-	for k, name := range classes {
-		found[k] = f.walk(filepath.Join(dir, name))
-		if len(found[k]) == 0 {
+	full := 0            // the class folders that hold images
+	for _, name := range classes {
+		cf := ClassFolder{Name: name}
+		cf.Files = f.walk(filepath.Join(dir, name))
+		if len(cf.Files) == 0 {
 			f.Skipped = append(f.Skipped, fmt.Sprintf("%s: class folder holds no image", filepath.Join(dir, name)))
 		} else {
-			full = append(full, name)
+			full++
 		}
+		f.Classes = append(f.Classes, cf)
 	}
-	if len(full) == 0 {
+	if full == 0 {
 		return f, fmt.Errorf("%s: no images (PNG, JPEG, GIF, BMP, WebP, TIFF) in class folders (DIR/<class>/*.png)", dir)
 	}
-	labels, err := classLabels(dir, full)
+	m, err := f.Map(Target{})
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]int{}
-	if labels != nil {
-		for k, name := range full {
-			byName[name] = labels[k]
-		}
-	} else {
+	f.Files = f.Labelled(m, nil)
+	if len(m) > 0 && m[0].Match == MatchSorted {
 		f.Named = true
-		f.Names = map[int]string{}
-		for k, name := range classes { // every folder, as torchvision's find_classes numbers them
-			byName[name] = k
-			f.Names[k] = name
-		}
-	}
-	order := slices.Clone(full)
-	slices.SortStableFunc(order, func(a, b string) int { return byName[a] - byName[b] })
-	for _, name := range order {
-		for _, file := range found[slices.Index(classes, name)] {
-			file.Label = byName[name]
-			f.Files = append(f.Files, file)
-		}
+		f.Names = ClassNames(m, nil)
 	}
 	return f, nil
 }
 
-// classLabels returns the label of each class folder given when every name is a label
-// (ParseLabel), or nil when one is not. Errors: a number above MaxLabel, two names of one number.
-func classLabels(dir string, classes []string) ([]int, error) {
-	for _, name := range classes {
-		if _, err := ParseLabel(name); errors.Is(err, strconv.ErrSyntax) {
-			return nil, nil // a named class: every folder is a name
-		}
-	}
-	labels := make([]int, len(classes))
-	byLabel := map[int]string{}
-	for k, name := range classes {
-		l, err := ParseLabel(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-		}
-		if other, dup := byLabel[l]; dup {
-			return nil, fmt.Errorf("%s and %s both name label %d: merge them or rename one", filepath.Join(dir, other), filepath.Join(dir, name), l)
-		}
-		byLabel[l] = name
-		labels[k] = l
-	}
-	return labels, nil
-}
-
 // walk returns the images under the class folder root, in torchvision's order (os.walk's
 // folders sorted by path, each one's files by name), and lists the rest in f.Skipped.
-func (f *Folder) walk(root string) []File {
+func (f *Folder) walk(root string) []string {
 	type folder struct {
 		path  string
 		files []string
@@ -176,11 +149,11 @@ func (f *Folder) walk(root string) []File {
 	}
 	visit(root, 0, nil)
 	slices.SortFunc(folders, func(a, b folder) int { return strings.Compare(a.path, b.path) })
-	var files []File
+	var files []string
 	for _, d := range folders {
 		slices.Sort(d.files)
 		for _, name := range d.files {
-			files = append(files, File{Path: filepath.Join(d.path, name)})
+			files = append(files, filepath.Join(d.path, name))
 		}
 	}
 	return files
@@ -193,4 +166,24 @@ func notImported(name string) string {
 		return kind + " images are not read; convert it to PNG"
 	}
 	return "not an image idxlabel reads (PNG, JPEG, GIF, BMP, WebP, TIFF)"
+}
+
+// FlatImages lists the image files (ImageExtensions) directly in dir, sorted by name: a folder
+// of images without class folders, which an import gives one label. Errors: dir cannot be read;
+// it holds no image file.
+func FlatImages(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries { // os.ReadDir sorts them by name
+		if !e.IsDir() && IsImageFile(e.Name()) {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no images (PNG, JPEG, GIF, BMP, WebP, TIFF), in class folders (DIR/<class>/*.png) or in the folder itself", dir)
+	}
+	return files, nil
 }

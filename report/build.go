@@ -1,10 +1,12 @@
 // Package report builds the offline health report of a dataset from a health check
 // (suspect/check): its findings with their thumbnails, the class histogram, the facts of the
 // check (the files by name and SHA-256, the tool's version, when and how long), and, when a
-// CNN scan ran, the confusion matrix and the 2-D map (ScanViews). It also writes the scan's
-// confusion matrix and map as CSV. The command line (check --report) and the window (Export
-// Health Report) build a report with the one function Build; export writes it as a folder
-// (export.WriteReport). No Fyne.
+// CNN scan ran, the confusion matrix and the 2-D map (ScanViews); and it draws the report's page
+// and pictures (Report, Write: index.html, contact sheets, the histogram) into a folder that
+// export puts in place by its rule for report folders (export.WriteReportFolder). It also writes
+// the scan's confusion matrix and map as CSV. The command line (check --report) and the window
+// (Export Health Report) build a report with the one function Build and write it with Write.
+// No Fyne.
 package report
 
 import (
@@ -18,7 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"idxlabel/export"
 	"idxlabel/internal/numfmt"
 	"idxlabel/internal/version"
 	"idxlabel/sample"
@@ -54,7 +55,7 @@ type Input struct {
 // in.Views. Reading a file for its SHA-256 is the only I/O: a file that cannot be read is named
 // with why, not a failure. Growth: O(N) for the histogram, the files' sizes for the hashes.
 // Errors: those of in.Views.Sections.
-func Build(in Input) (export.Report, error) {
+func Build(in Input) (Report, error) {
 	name := "the dataset"
 	if in.Images != "" {
 		name = filepath.Base(in.Images)
@@ -85,7 +86,7 @@ func Build(in Input) (export.Report, error) {
 	r := Findings("Health check of "+name, facts, in.Result, in.Set, in.Other)
 	sections, err := in.Views.Sections(in.Set.ClassName)
 	if err != nil {
-		return export.Report{}, err
+		return Report{}, err
 	}
 	r.Sections = append(r.Sections, sections...)
 	return r, nil

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strconv"
 
-	"idxlabel/export"
 	"idxlabel/sample"
 	"idxlabel/suspect/check"
 )
@@ -14,9 +13,9 @@ import (
 // taken from s (the checked set, in the order the check saw it: finding k is sample k of s) and
 // other (the set a leak was found in; nil when none), and the class histogram of s's labels.
 // Class names come from s.ClassName. facts are shown under the title.
-func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) export.Report {
+func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) Report {
 	h, w := s.ShownSize()
-	r := export.Report{Title: title, Facts: facts, H: h, W: w}
+	r := Report{Title: title, Facts: facts, H: h, W: w}
 	label := func(c int) string {
 		if c == sample.NoLabel {
 			return ""
@@ -24,9 +23,9 @@ func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, 
 		return strconv.Itoa(c)
 	}
 	for _, k := range res.Kinds {
-		rk := export.ReportKind{Name: string(k), Description: k.Description(), ScoreNote: k.ScoreNote(), Flagged: res.Flagged[k]}
+		rk := Kind{Name: string(k), Description: k.Description(), ScoreNote: k.ScoreNote(), Flagged: res.Flagged[k]}
 		for _, f := range res.Findings[k] {
-			rf := export.ReportFinding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
+			rf := Finding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
 				Score: f.Score, Pixels: s.Shown(f.Index, nil)}
 			switch {
 			case k == check.Duplicate:
@@ -60,7 +59,7 @@ func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, 
 				name += " " + n
 			}
 		}
-		r.Classes = append(r.Classes, export.ClassCount{Class: name, Count: counts[c]})
+		r.Classes = append(r.Classes, ClassCount{Class: name, Count: counts[c]})
 	}
 	return r
 }

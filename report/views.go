@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"idxlabel/export"
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/suspect/check"
@@ -21,14 +20,14 @@ import (
 // given labels, columns the out-of-fold predicted classes, cells coloured by count, per-class
 // figures; plot.NewConfusion in the light style) and the per-class figures as a table. name
 // (may be nil) gives a class's name for the chart and the table.
-func ConfusionSection(m *confusion.Matrix, name func(c int) string) export.Section {
+func ConfusionSection(m *confusion.Matrix, name func(c int) string) Section {
 	img := plot.NewConfusion(m, plot.ConfusionOptions{Name: name, Figures: true, Style: plot.Light()}).Draw()
-	t := &export.Table{Header: []string{"class", "samples", "out-of-fold accuracy", "suspects", "predicted as it"}}
+	t := &Table{Header: []string{"class", "samples", "out-of-fold accuracy", "suspects", "predicted as it"}}
 	for _, c := range m.Classes() {
 		t.Rows = append(t.Rows, []string{classText(c.Label, name), strconv.Itoa(c.Samples),
 			fmt.Sprintf("%.2f%%", 100*c.Accuracy()), strconv.Itoa(c.Suspects), strconv.Itoa(c.Predicted)})
 	}
-	return export.Section{
+	return Section{
 		Title:   "Confusion matrix",
 		Caption: "Rows are the given labels, columns the class the cross-validated CNN predicts for the sample when it did not train on it (out of fold). Off the diagonal are the samples whose label the model disagrees with: the likely label errors and the classes that are confused.",
 		Image:   img,
@@ -42,13 +41,13 @@ func ConfusionSection(m *confusion.Matrix, name func(c int) string) export.Secti
 // classes' palette order), with the samples of marked ringed or crossed (suspects, outliers).
 // name (may be nil) names the classes in the key. Errors: those of plot.NewMap (an odd length,
 // a value that is not finite) and labels of another length than the points.
-func MapSection(xy []float32, labels, classes []int, marked []plot.Marked, name func(c int) string) (export.Section, error) {
+func MapSection(xy []float32, labels, classes []int, marked []plot.Marked, name func(c int) string) (Section, error) {
 	pm, err := plot.NewMap(xy)
 	if err != nil {
-		return export.Section{}, err
+		return Section{}, err
 	}
 	if len(labels) != pm.Len() {
-		return export.Section{}, fmt.Errorf("%d labels for %d points of the map", len(labels), pm.Len())
+		return Section{}, fmt.Errorf("%d labels for %d points of the map", len(labels), pm.Len())
 	}
 	colour := make([]uint16, len(labels))
 	for i, l := range labels {
@@ -71,7 +70,7 @@ func MapSection(xy []float32, labels, classes []int, marked []plot.Marked, name 
 		}
 	}
 	var img image.Image = pm.Image(1000, 800, plot.Layer{Colour: colour, Palette: plot.Palette(len(classes)), Marked: marked}, keys, plot.Light())
-	return export.Section{
+	return Section{
 		Title:   "Map of the dataset",
 		Caption: "Every sample as a point, placed so that samples the CNN sees as alike sit together (a neighbour-graph layout of its features). Colour is the given label: a point of one colour inside another's cluster is a likely label error; points between clusters are ambiguous.",
 		Image:   img,
@@ -146,8 +145,8 @@ func NewScanViews(ctx context.Context, res *check.Result, labels []int, withMap 
 // Sections returns the report's sections of v: the confusion matrix (ConfusionSection) and the
 // map (MapSection) when laid out; none without a scan. name (may be nil) names the classes.
 // Errors: MapSection's.
-func (v ScanViews) Sections(name func(c int) string) ([]export.Section, error) {
-	var out []export.Section
+func (v ScanViews) Sections(name func(c int) string) ([]Section, error) {
+	var out []Section
 	if v.Confusion != nil {
 		out = append(out, ConfusionSection(v.Confusion, name))
 	}

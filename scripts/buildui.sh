@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Real-window test of building a dataset in the window: File → Append Dataset… appends pair B to
-# the open pair A (the file dialog opens in A's folder; B's image file is picked), class 3 is
+# the open pair A (B's image file typed into its chooser), class 3 is
 # chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows.
 # The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
 # to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); one
 # Ctrl+Z removes the 50 appended samples; Tools → Split Dataset… then writes the same files as
 # `idxlabel split` with the same options; Ctrl+Q quits without a question, and A's files are
-# unchanged. The menu and the file dialog are clicked at their places in the default 1280×820
+# unchanged. The menu and the side panel are clicked at their places in the default 1280×820
 # window at the screen's top left.
 # Usage: scripts/buildui.sh BINARY
 set -euo pipefail
@@ -43,17 +43,17 @@ APP_PID=$!
 wait_window >/dev/null || fail "no window appeared within 60 s"
 sleep 2
 
-# Append Dataset…: the sixth item; the dialog lists (Parent), a-images, a-labels, b-images, b-labels.
+# Append Dataset…: the sixth item; its chooser starts in A's folder and takes B's path typed.
 file_menu 240
-xdotool mousemove 482 153 click 1 # b-images-idx3-ubyte
-sleep 0.4
-xdotool mousemove 1224 778 click 1 # Open
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 5 "$work/b-images-idx3-ubyte"
+xdotool key --clearmodifiers Return
 for _ in $(seq 50); do xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' && break; sleep 0.2; done
 xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' || fail "Append Dataset changed nothing"
 echo "buildui: Append Dataset added pair B"
 
 # Class 3, then Save Shown As… (below Save and Save As…), Enter saves to a-shown-* beside A.
-xdotool mousemove 60 293 click 1
+xdotool mousemove 60 331 click 1
 sleep 0.7
 file_menu 480
 xdotool key --clearmodifiers Return

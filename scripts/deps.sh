@@ -35,12 +35,20 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+  fi
+  echo "deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-echo "deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+
+# A first build compiles Fyne's C code (GLFW and OpenGL, through cgo): about 20 minutes on two
+# cores, with nothing printed once the modules are downloaded. Say so before it starts (go list
+# reports whether the build cache holds those packages; it downloads the modules if need be).
+cd "$(dirname "$0")/.."
+if go list -tags "$(scripts/tags.sh)" -f '{{.Stale}}' github.com/go-gl/gl/v2.1/gl github.com/go-gl/glfw/v3.3/glfw 2>/dev/null | grep -q true; then
+  echo "deps: first build: compiling Fyne's C code (GLFW, OpenGL) takes about 20 minutes on 2 cores and prints nothing meanwhile"
+fi

@@ -45,15 +45,16 @@ if ! wid=$(wait_window); then
 fi
 sleep 3 # let the first frames render
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
-# Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list and its
-# second choice, class 3's row of the histogram and the tile-size slider's track.
-xdotool mousemove $((X + 130)) $((Y + 53)) click 1
+# Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list (below
+# its title) and its second choice, class 3's row of the histogram and the tile-size slider's
+# track.
+xdotool mousemove $((X + 100)) $((Y + 91)) click 1
 sleep 0.7
-xdotool mousemove $((X + 120)) $((Y + 127)) click 1
+xdotool mousemove $((X + 100)) $((Y + 165)) click 1
 sleep 0.5
 xdotool key --clearmodifiers 8
 sleep 0.5
-xdotool mousemove $((X + 60)) $((Y + 292)) click 1
+xdotool mousemove $((X + 60)) $((Y + 330)) click 1
 sleep 0.5
 xdotool key --clearmodifiers ctrl+a
 sleep 0.3

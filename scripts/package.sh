@@ -116,12 +116,21 @@ grep -q '^MimeType=' "$desktop" || {
 install -Dm644 scripts/mime-types.xml "$prefix/share/mime/packages/$id.xml"
 
 # fyne's Makefile installs three files; it also installs (and uninstalls) the MIME types and,
-# when installing into the running system (no DESTDIR), refreshes the desktop's caches.
+# when installing into the running system (no DESTDIR), refreshes the desktop's caches. Its
+# PREFIX is /usr/local unless given: fyne's chose /usr when $(DESTDIR)/usr/local did not exist,
+# so `make install DESTDIR=/tmp/stage` put the files in /tmp/stage/usr, not under the prefix.
 awk -v rel="$rel" '
   function refresh(dir) {
     print "\t@[ -n \"$(DESTDIR)\" ] || ! command -v update-mime-database >/dev/null || update-mime-database " dir "/share/mime"
     print "\t@[ -n \"$(DESTDIR)\" ] || ! command -v update-desktop-database >/dev/null || update-desktop-database -q " dir "/share/applications"
   }
+  /^# If PREFIX isn.t provided/ {
+    print "# PREFIX is /usr/local unless given (make install PREFIX=/usr); DESTDIR stages the files"
+    print "# under it as usual: make install DESTDIR=/tmp/stage puts them in /tmp/stage/usr/local."
+    next
+  }
+  /^# Otherwise we fall back to using \/usr/ || /^LOCAL / { next }
+  /^PREFIX \?= / { print "PREFIX ?= /usr/local"; p++; next }
   { print }
   /^\tinstall / && index($0, " $(DESTDIR)$(PREFIX)/share/pixmaps/$(Icon)") {
     print "\tinstall -Dm00644 " rel "/share/mime/packages/$(AppID).xml $(DESTDIR)$(PREFIX)/share/mime/packages/$(AppID).xml"
@@ -139,7 +148,7 @@ awk -v rel="$rel" '
     print "\t-rm $(DESTDIR)$(HOME)/.local/share/mime/packages/$(AppID).xml"
     refresh("$(HOME)/.local"); n++
   }
-  END { if (n != 4) { print "package: expected 4 places in fyne'\''s Makefile, found " n > "/dev/stderr"; exit 1 } }
+  END { if (n != 4 || p != 1) { print "package: expected 4 places and one PREFIX in fyne'\''s Makefile, found " n " and " p > "/dev/stderr"; exit 1 } }
 ' "$stage/Makefile" >"$tmp/Makefile"
 mv "$tmp/Makefile" "$stage/Makefile"
 

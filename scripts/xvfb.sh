@@ -74,3 +74,23 @@ quit_app() {
   APP_PID=""
   [ "$status" -eq 0 ] || { echo "the app exited with status $status" >&2; return 1; }
 }
+
+# until_state REGEX WHAT: waits (up to 60 s) until the window's state line (the file $state,
+# written by the app run with IDXLABEL_TEST_STATE=$state: ui/testhooks.go) matches the extended
+# REGEX; else it calls the script's fail with WHAT.
+until_state() {
+  for _ in $(seq 600); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
+  fail "$2 (the window's state never matched $1)"
+}
+
+# start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
+# appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
+start_state() {
+  rm -f "$state"
+  IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
+  APP_PID=$!
+  MAIN=$(wait_window) || fail "no window appeared within 60 s"
+  sleep 2
+  xdotool windowfocus "$MAIN"
+  sleep 0.3
+}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"idxlabel/idx"
+	"idxlabel/internal/yield"
 )
 
 // baseImages is the base's image data held as rows of one or more buffers (segments) instead
@@ -116,10 +117,10 @@ func (b *baseImages) array() *idx.Array {
 		return a
 	}
 	a.Data = make([]byte, 0, b.header.DataSize())
-	var y yielder
+	var y yield.Yielder
 	b.runs(func(p []byte) bool {
 		a.Data = append(a.Data, p...)
-		y.add(len(p))
+		y.Add(len(p))
 		return true
 	})
 	return a
@@ -203,7 +204,7 @@ func (b *baseImages) settle() *baseImages {
 			copied.px = make([]byte, 0, n*b.pxSize)
 		}
 	}
-	var y yielder
+	var y yield.Yielder
 	for k, g := range b.rows {
 		s, r := b.find(int(g))
 		seg := &b.segs[s]
@@ -211,7 +212,7 @@ func (b *baseImages) settle() *baseImages {
 			out.rows[k] = uint32(first[s] + r)
 			continue
 		}
-		y.add(b.rawSize + b.pxSize)
+		y.Add(b.rawSize + b.pxSize)
 		out.rows[k] = uint32(copied.first + len(copied.raw)/b.rawSize)
 		copied.raw = append(copied.raw, seg.raw[r*b.rawSize:(r+1)*b.rawSize]...)
 		if copied.px != nil {
@@ -231,52 +232,4 @@ func (b *baseImages) settle() *baseImages {
 // are its display pixels).
 func sameBuffer(a, b []byte) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// base returns the base's images as a baseImages (m.mu held): m.baseRows, or a view of
-// imageData and pixels as one segment in order.
-func (m *model) base() *baseImages {
-	if m.baseRows != nil {
-		return m.baseRows
-	}
-	b := &baseImages{header: m.imageHeader, rawSize: m.h * m.w * m.imageHeader.Type.Size(), pxSize: m.h * m.w}
-	b.segs = []imageSeg{{raw: m.imageData, px: m.pixels, n: m.baseN}}
-	b.rows = make([]uint32, m.baseN)
-	for k := range b.rows {
-		b.rows[k] = uint32(k)
-	}
-	return b
-}
-
-// baseView returns a function giving base sample i's display pixels as the base is now (m.mu
-// held): it stays right after a save has made another base, for it holds this one's buffers.
-func (m *model) baseView() func(i int) []byte {
-	if b := m.baseRows; b != nil {
-		return b.pixels
-	}
-	px, n := m.pixels, m.h*m.w
-	return func(i int) []byte { return px[i*n : (i+1)*n : (i+1)*n] }
-}
-
-// imageCRC returns the CRC-32C of the base's raw image data in order (m.mu held).
-func (m *model) imageCRC() uint32 {
-	if m.baseRows != nil {
-		return m.baseRows.crc()
-	}
-	return crc32.Checksum(m.imageData, castagnoli)
-}
-
-// setBaseImages makes b the base's images (m.mu held): as imageData and pixels when it is one
-// segment's rows in order (as Open makes them), otherwise as baseRows.
-func (m *model) setBaseImages(b *baseImages) {
-	m.baseN, m.imageHeader = b.Len(), b.header
-	if s := b.segs; len(s) == 1 && b.isSpan(s[0].n) {
-		m.imageData, m.pixels, m.baseRows = s[0].raw, s[0].px, nil
-		return
-	}
-	if len(b.segs) == 0 { // no sample
-		m.imageData, m.pixels, m.baseRows = nil, nil, nil
-		return
-	}
-	m.imageData, m.pixels, m.baseRows = nil, nil, b
 }

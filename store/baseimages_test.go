@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -22,6 +23,7 @@ import (
 // holds more than maxSegs buffers, and the files reopen as the dataset showed them. For ubyte
 // (raw data = display pixels) and float32 (raw data and display pixels apart), gzip and plain.
 func TestSaveAfterDeletionKeepsSnapshots(t *testing.T) {
+	skipShort(t)
 	for _, typ := range []idx.DType{idx.UByte, idx.Float32} {
 		for _, gz := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s gz=%v", typ, gz), func(t *testing.T) { testSaveKeepsSnapshots(t, typ, gz) })
@@ -56,7 +58,7 @@ func testSaveKeepsSnapshots(t *testing.T, typ idx.DType, gz bool) {
 	dir := t.TempDir()
 	suffix := map[bool]string{false: "", true: ".gz"}[gz]
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"+suffix), filepath.Join(dir, "s-labels-idx1-ubyte"+suffix)
-	if err := WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Open(ip, lp, Options{})

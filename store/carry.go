@@ -22,34 +22,6 @@ package store
 // so undoing and redoing after a save gives every kept sample the label and deletion mark it
 // had at that point of the history.
 
-// renumbering maps sample numbers before a save to numbers after it.
-type renumbering struct {
-	to      []int // for each sample before the save: its number after, -1 when it was left out
-	removed int   // samples left out
-}
-
-// newRenumbering makes the renumbering of a save that keeps the samples to[i] >= 0 (renumber).
-func newRenumbering(to []int) renumbering {
-	r := renumbering{to: to}
-	for _, k := range to {
-		if k < 0 {
-			r.removed++
-		}
-	}
-	return r
-}
-
-// at returns sample i's number after the save, false when the save left it out. A number past
-// the samples before the save is one a redone append will create: it moves down by the samples
-// left out.
-func (r renumbering) at(i int32) (int32, bool) {
-	if int(i) >= len(r.to) {
-		return i - int32(r.removed), true
-	}
-	k := r.to[i]
-	return int32(k), k >= 0
-}
-
 // remapStack carries a stack through a save, bottom to top, leaving out the steps that concern
 // no kept sample. applied: the undo stack (whose steps the saved files hold).
 func remapStack(s []action, r renumbering, applied bool) []action {
@@ -60,98 +32,6 @@ func remapStack(s []action, r renumbering, applied bool) []action {
 		}
 	}
 	return out
-}
-
-func (a *relabel) remap(r renumbering, _ bool) action {
-	b := &relabel{provenance: a.provenance}
-	for k, i := range a.idx {
-		if j, ok := r.at(i); ok {
-			b.idx, b.to, b.old = append(b.idx, j), append(b.to, a.to[k]), append(b.old, a.old[k])
-		}
-	}
-	if len(b.idx) == 0 {
-		return nil
-	}
-	return b
-}
-
-func (a *setDeleted) remap(r renumbering, _ bool) action {
-	b := &setDeleted{provenance: a.provenance, to: a.to}
-	for _, i := range a.idx {
-		if j, ok := r.at(i); ok {
-			b.idx = append(b.idx, j)
-		}
-	}
-	if len(b.idx) == 0 {
-		return nil
-	}
-	return b
-}
-
-func (a *decide) remap(r renumbering, _ bool) action {
-	j, ok := r.at(a.i)
-	if !ok {
-		return nil
-	}
-	b := *a
-	b.i = j
-	return &b
-}
-
-// remap of an append: on the undo stack its samples are in the saved files now (a savedAppend
-// of those kept); on the redo stack it appends at the end when redone, as before.
-func (a *appendSamples) remap(r renumbering, applied bool) action {
-	if !applied {
-		return a
-	}
-	b := &savedAppend{provenance: a.provenance}
-	for k := range a.labels {
-		if j, ok := r.at(int32(a.first + k)); ok {
-			b.idx, b.labels = append(b.idx, j), append(b.labels, a.labels[k])
-		}
-	}
-	if len(b.idx) == 0 {
-		return nil
-	}
-	return b
-}
-
-// savedAppend is an append that a save wrote into the files: its samples are samples of the
-// files now, so undoing it marks them deleted (the next save removes them) and redoing it
-// restores them. labels are the labels they were added with (for its name).
-type savedAppend struct {
-	provenance
-	idx    []int32
-	labels []int32
-}
-
-func (a *savedAppend) apply(m *model) Change {
-	for _, i := range a.idx {
-		m.deleted[i] = false
-	}
-	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
-}
-
-func (a *savedAppend) revert(m *model) Change {
-	for _, i := range a.idx {
-		m.deleted[i] = true
-	}
-	return Change{Kind: DeletedChanged, Indices: ints(a.idx)}
-}
-
-func (a *savedAppend) String() string { return appendName(a.labels) }
-
-func (a *savedAppend) remap(r renumbering, _ bool) action {
-	b := &savedAppend{provenance: a.provenance}
-	for k, i := range a.idx {
-		if j, ok := r.at(i); ok {
-			b.idx, b.labels = append(b.idx, j), append(b.labels, a.labels[k])
-		}
-	}
-	if len(b.idx) == 0 {
-		return nil
-	}
-	return b
 }
 
 // remapHistory carries the undo and redo stacks through a save whose renumbering is r (m.mu

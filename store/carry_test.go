@@ -107,7 +107,7 @@ func TestUndoAcrossTwoSaves(t *testing.T) {
 	defer func() { d.Close() }()
 	mustDo(t, d.Relabel([]int{3}, 9))
 	mustDo(t, d.Save(nil))
-	mustDo(t, d.Decide(4, 0))
+	mustDo(t, decideManual(d, 4, 0))
 	mustDo(t, d.Save(nil))
 	if d.UndoName() != "Relabel sample 4 as 0 (review)" || d.Dirty() {
 		t.Fatalf("undo %q", d.UndoName())
@@ -380,6 +380,7 @@ func (m *historyModel) check(t *testing.T, d *Dataset, where string) {
 // the dataset after every step, and that a crash offers no recovery only when the samples are
 // as the files hold them.
 func TestHistoryThroughSavesProperty(t *testing.T) {
+	skipShort(t)
 	const n, h, w = 24, 2, 2
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for seed := range uint64(16) {
@@ -456,7 +457,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 			case op < 10:
 				where = "decide"
 				i, l := rng.IntN(len(m.cur)), rng.IntN(10)
-				mustDo(t, d.Decide(i, l))
+				mustDo(t, decideManual(d, i, l))
 				m.cur[i].label, m.cur[i].reviewed = l, true
 				m.edit(before, []int{m.cur[i].id})
 			case op < 14:
@@ -650,7 +651,7 @@ func TestUndoLabellingOfUnlabelledImages(t *testing.T) {
 	}
 	mustDo(t, d.Relabel(span(0, 6), 4))
 	lp := ip + "-labels"
-	mustDo(t, d.SaveAs(ip, lp, nil))
+	mustDo(t, saveAs(d, ip, lp, nil))
 	mustStep(t, d, true, "Relabel 6 samples as 4")
 	if d.Label(0) != sample.NoLabel || d.State(0).Edited {
 		t.Fatalf("after undo: %+v", d.State(0))
@@ -683,7 +684,7 @@ func wideLabelThenNarrow(t *testing.T) (d *Dataset, ip, lp string) {
 	mustDo(t, d.Relabel([]int{0, 1, 2}, 300))
 	mustDo(t, d.Relabel([]int{0, 1, 2}, 5))
 	lp = ip + "-labels"
-	mustDo(t, d.SaveAs(ip, lp, nil))
+	mustDo(t, saveAs(d, ip, lp, nil))
 	return d, ip, lp
 }
 
@@ -713,7 +714,7 @@ func TestNewLabelFileHoldsTheLabelsOfTheHistory(t *testing.T) {
 	defer e.Close()
 	mustDo(t, e.Relabel([]int{0, 1, 2}, 255))
 	mustDo(t, e.Relabel([]int{0, 1, 2}, 5))
-	mustDo(t, e.SaveAs(ip, ip+"-labels", nil))
+	mustDo(t, saveAs(e, ip, ip+"-labels", nil))
 	if got, err := idx.ReadFile(ip + "-labels"); err != nil || got.Header.Type != idx.UByte {
 		t.Fatalf("labels up to 255 saved as %v, err %v; want ubyte", got, err)
 	}

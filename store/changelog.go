@@ -1,10 +1,11 @@
 package store
 
 import (
-	"idxlabel/sample"
 	"slices"
 	"sync"
 	"time"
+
+	"idxlabel/sample"
 )
 
 // The change log: every label change since the files were opened, each with how and when it
@@ -45,6 +46,7 @@ type ChangeLogEntry struct {
 	Original, New int       // the label before and after; sample.NoLabel for an added sample's Original, a deleted sample's New, and a sample without a label
 	How           How       // how the change was made: added-drawn/-imported add the sample, deleted removes it, the others change its label
 	When          time.Time // when it was made (UTC); zero when unknown
+	Source        string    // where an added sample came from (Dataset.Source), "" for none and for the other changes
 }
 
 // logEvent is one event of a change log list: an entry, or a restore, made by a step.
@@ -78,14 +80,6 @@ type sessionLog struct {
 	fileMu   sync.Mutex     // one append to a changes file at a time; guards appended and err
 	appended map[string]int // each changes file this session appended to (absolute): how many of saved it holds
 	err      error          // why the last save did not append its entries (ChangesFileError)
-}
-
-// ChangeLog returns every change since the files were opened, oldest first (see the rules
-// above). It is a copy.
-func (d *Dataset) ChangeLog() []ChangeLogEntry {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.log.sessionEntries(&d.model)
 }
 
 // sessionEntries returns the entries of the session's events (m.mu held).
@@ -130,65 +124,58 @@ func (l *sessionLog) stepID(a action) uint64 {
 // events returns the events step a makes on the samples as they are now (m.mu held): applied,
 // or, when inverse, just reverted by an undo, at log.undoTime: a label change taken back is
 // HowUndone, a sample an undo removes (an added one, a restored one) HowDeleted. Deletions
-// read the sample's label now, so it runs right after a.apply or a.revert.
+// read the sample's label now, so it runs right after a.apply or a.revert. Each kind says which
+// events it makes (action.logEvents).
 func (l *sessionLog) events(m *model, a action, inverse bool) []logEvent {
 	p := provOf(a)
-	base := logEvent{step: l.stepID(a), inverse: inverse}
-	base.How, base.When = p.how, unixMilli(p.when)
+	ev := &logSink{l: l, m: m, inverse: inverse}
+	ev.base = logEvent{step: l.stepID(a), inverse: inverse}
+	ev.base.How, ev.base.When = p.how, unixMilli(p.when)
 	if inverse {
-		base.How, base.When = HowUndone, unixMilli(l.undoTime)
+		ev.base.How, ev.base.When = HowUndone, unixMilli(l.undoTime)
 	}
-	var out []logEvent
-	ev := func(kind byte, i int, from, to int32) {
-		e := base
-		e.kind, e.Index, e.Original, e.New = kind, l.sessionIndex(m, i), int(from), int(to)
-		if kind == evDelete {
-			e.How = HowDeleted
-		}
-		out = append(out, e)
-	}
-	label := func(i int, from, to int32) {
-		if inverse {
-			from, to = to, from
-		}
-		ev(evLabel, i, from, to)
-	}
-	switch a := a.(type) {
-	case *relabel:
-		for k, i := range a.idx {
-			label(int(i), a.old[k], a.to[k])
-		}
-	case *decide:
-		if a.to != a.old {
-			label(int(a.i), a.old, a.to)
-		}
-	case *appendSamples: // undone: its samples are gone
-		for k, l := range a.labels {
-			if inverse {
-				ev(evDelete, a.first+k, l, sample.NoLabel)
-			} else {
-				ev(evAdd, a.first+k, sample.NoLabel, l)
-			}
-		}
-	case *savedAppend: // undone: its samples marked deleted; redone: restored
-		for k, i := range a.idx {
-			if inverse {
-				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
-			} else {
-				ev(evAdd, int(i), sample.NoLabel, a.labels[k])
-			}
-		}
-	case *setDeleted:
-		for _, i := range a.idx {
-			if a.to != inverse {
-				ev(evDelete, int(i), m.labels[i], sample.NoLabel)
-			} else {
-				ev(evRestore, int(i), sample.NoLabel, sample.NoLabel)
-			}
-		}
-	}
-	return out
+	a.logEvents(m, ev, inverse)
+	return ev.out
 }
+
+// logSink gathers the events of one step (sessionLog.events): the eventSink a kind's logEvents
+// tells what its step did to each sample, numbered in the session (sessionIndex).
+type logSink struct {
+	l       *sessionLog
+	m       *model
+	base    logEvent // the step's id, How and time, as every event of it has them
+	inverse bool     // the step was undone
+	out     []logEvent
+}
+
+func (s *logSink) event(kind byte, i int, from, to int32) {
+	e := s.base
+	e.kind, e.Index, e.Original, e.New = kind, s.l.sessionIndex(s.m, i), int(from), int(to)
+	if kind == evDelete {
+		e.How = HowDeleted
+	}
+	s.out = append(s.out, e)
+}
+
+// label: the step changes sample i's label from → to (taken back, to → from, when it is undone).
+func (s *logSink) label(i int, from, to int32) {
+	if s.inverse {
+		from, to = to, from
+	}
+	s.event(evLabel, i, from, to)
+}
+
+// add: sample i is added with label, from source ("" for none).
+func (s *logSink) add(i int, label int32, source string) {
+	s.event(evAdd, i, sample.NoLabel, label)
+	s.out[len(s.out)-1].Source = source
+}
+
+// remove: sample i, of label, is deleted (or its addition undone).
+func (s *logSink) remove(i int, label int32) { s.event(evDelete, i, label, sample.NoLabel) }
+
+// restore: sample i's deletion is cancelled.
+func (s *logSink) restore(i int) { s.event(evRestore, i, sample.NoLabel, sample.NoLabel) }
 
 // unixMilli returns the time of ms, Unix milliseconds, in UTC; the zero time for 0 (unknown).
 func unixMilli(ms int64) time.Time {
@@ -214,7 +201,7 @@ func (l *sessionLog) do(m *model, a action) {
 func (l *sessionLog) step(m *model, a action, undo bool, when int64) {
 	l.undoTime = when
 	fwd, inv := l.events(m, a, false), l.events(m, a, true)
-	_, stays := a.(*savedAppend) // undone, its samples stay, deleted
+	stays := a.undoneStays() // undone, its samples stay, deleted
 	for _, list := range []*[]logEvent{&l.session, &l.unsaved} {
 		if undo {
 			if stays || !drop(list, fwd, false) {
@@ -305,22 +292,4 @@ func (l *sessionLog) save(m *model, renumber []int) {
 	// Samples added later keep numbers after all the session's earlier ones, even deleted ones.
 	l.shift = len(m.labels) + l.shift - kept
 	l.index = index
-}
-
-// SetWriteChanges says whether saves append their changes to the change log beside the label
-// file (ChangesSuffix); it is on until turned off.
-func (d *Dataset) SetWriteChanges(on bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.log.off = !on
-}
-
-// ChangesFileError returns why the last save could not append its changes to the change log
-// beside the label file, or nil when it did (or had nothing to append, or SetWriteChanges is
-// off). The save itself succeeded either way: the labels are written; the entries not appended
-// are appended by the next save to the same files.
-func (d *Dataset) ChangesFileError() error {
-	d.log.fileMu.Lock()
-	defer d.log.fileMu.Unlock()
-	return d.log.err
 }

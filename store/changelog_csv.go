@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -20,16 +21,57 @@ import (
 const ChangesSuffix = ".changes.csv"
 
 // ChangeLogHeader is the first line of a change log file (CSV, RFC 4180, "\n" line ends).
-const ChangeLogHeader = "index,original,new,how,when"
+const ChangeLogHeader = "index,original,new,how,when,source"
 
-// WriteChangeLog writes entries as CSV rows "index,original,new,how,when", after the header
-// line when header is true. Labels are decimal integers, empty for sample.NoLabel (an added sample's
-// original, a deleted sample's new); how is How.String() (empty when unknown); when is RFC 3339
-// in UTC to the second ("2026-03-01T13:05:09Z"), empty when unknown. Errors: w's.
+// changeLogHeaderV1 is the first line of a change log an idxlabel before sources wrote: saves go
+// on appending rows without the source column to such a file.
+const changeLogHeaderV1 = "index,original,new,how,when"
+
+// ChangeLog returns every change since the files were opened, oldest first (see the rules
+// above). It is a copy.
+func (d *Dataset) ChangeLog() []ChangeLogEntry {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.log.sessionEntries(&d.model)
+}
+
+// SetWriteChanges says whether saves append their changes to the change log beside the label
+// file (ChangesSuffix); it is on until turned off.
+func (d *Dataset) SetWriteChanges(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.log.off = !on
+}
+
+// ChangesFileError returns why the last save could not append its changes to the change log
+// beside the label file, or nil when it did (or had nothing to append, or SetWriteChanges is
+// off). The save itself succeeded either way: the labels are written; the entries not appended
+// are appended by the next save to the same files.
+func (d *Dataset) ChangesFileError() error {
+	d.log.fileMu.Lock()
+	defer d.log.fileMu.Unlock()
+	return d.log.err
+}
+
+// WriteChangeLog writes entries as CSV rows "index,original,new,how,when,source", after the
+// header line (ChangeLogHeader) when header is true. Labels are decimal integers, empty for
+// sample.NoLabel (an added sample's original, a deleted sample's new); how is How.String() (empty
+// when unknown); when is RFC 3339 in UTC to the second ("2026-03-01T13:05:09Z"), empty when
+// unknown; source is an added sample's (ChangeLogEntry.Source), empty for none. Errors: w's.
 func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
+	return writeChangeRows(w, entries, header, true)
+}
+
+// writeChangeRows is WriteChangeLog, without the source column when withSource is false (rows
+// appended to a change log an idxlabel before sources wrote: changeLogHeaderV1).
+func writeChangeRows(w io.Writer, entries []ChangeLogEntry, header, withSource bool) error {
 	cw := csv.NewWriter(w)
 	if header {
-		if _, err := io.WriteString(w, ChangeLogHeader+"\n"); err != nil {
+		h := ChangeLogHeader
+		if !withSource {
+			h = changeLogHeaderV1
+		}
+		if _, err := io.WriteString(w, h+"\n"); err != nil {
 			return err
 		}
 	}
@@ -44,7 +86,11 @@ func WriteChangeLog(w io.Writer, entries []ChangeLogEntry, header bool) error {
 		if !e.When.IsZero() {
 			when = e.When.UTC().Format(time.RFC3339)
 		}
-		if err := cw.Write([]string{strconv.Itoa(e.Index), label(e.Original), label(e.New), e.How.String(), when}); err != nil {
+		row := []string{strconv.Itoa(e.Index), label(e.Original), label(e.New), e.How.String(), when}
+		if withSource {
+			row = append(row, e.Source)
+		}
+		if err := cw.Write(row); err != nil {
 			return err
 		}
 	}
@@ -64,23 +110,12 @@ func (d *Dataset) ExportChangeLog(path string) (int, error) {
 	own := d.statePath(ChangesSuffix)
 	d.mu.RUnlock()
 	for _, p := range []string{images, labels, own} {
-		if p != "" && sameTarget(path, p) {
+		if p != "" && pairfile.SameFile(path, p) {
 			return 0, fmt.Errorf("%s is one of this dataset's own files: write the change log to another file", path)
 		}
 	}
 	err := atomicfile.WriteFile(path, func(w io.Writer) error { return WriteChangeLog(w, entries, true) })
 	return len(entries), err
-}
-
-// sameTarget reports whether paths a and b name the same file: the same cleaned absolute path,
-// or the same existing file under two names.
-func sameTarget(a, b string) bool {
-	if absClean(a) == absClean(b) {
-		return true
-	}
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // appendChanges appends to the change log beside the label file the entries it has not had:
@@ -98,7 +133,7 @@ func (d *Dataset) appendChanges() {
 	off, path, n := d.log.off, d.statePath(ChangesSuffix), len(d.log.saved)
 	key := ""
 	if path != "" {
-		key = absClean(path)
+		key = pairfile.Abs(path)
 	}
 	var list []ChangeLogEntry
 	if had, ok := d.log.appended[key]; ok {
@@ -122,6 +157,12 @@ func (d *Dataset) appendChanges() {
 	d.log.appended[key] = n
 }
 
+// startsWithLine reports whether head starts with the line header: header, then a line end or
+// nothing (head is the file's first len(header)+1 bytes, or all of a shorter file).
+func startsWithLine(head []byte, header string) bool {
+	return bytes.HasPrefix(head, []byte(header)) && (len(head) == len(header) || head[len(header)] == '\n' || head[len(header)] == '\r')
+}
+
 // errNotChangeLog: a file where the change log goes is not one idxlabel wrote.
 var errNotChangeLog = errors.New("not a change log")
 
@@ -130,27 +171,18 @@ var errNotChangeLog = errors.New("not a change log")
 // one name: a symbolic link, folder, FIFO or device there is refused (the link is not
 // followed, so a planted link never makes it write outside the folder), and so is a file with
 // other names (hard links), which could be a file elsewhere. An existing file must start with
-// ChangeLogHeader (errNotChangeLog otherwise), except that a file holding only a strict prefix
-// of the header (its creation cut short) is emptied and started over; if its last line is torn
+// ChangeLogHeader, or with the header of a change log before sources (changeLogHeaderV1: its
+// rows go on without the source column), errNotChangeLog otherwise, except that a file holding
+// only a strict prefix of the header (its creation cut short) is emptied and started over; if its last line is torn
 // (no line end), the new rows start on a line of their own. A write that fails is cut back off.
 // Errors name path: the refusals above and any I/O error.
 func appendChangeLog(path string, entries []ChangeLogEntry) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s); refusing to write through it", path, fi.Mode().Type())
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|atomicfile.NoFollow, 0o644)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; refusing to write through it", path)
-	}
-	if n := linkCount(fi); n > 1 {
+	if n := atomicfile.Links(fi); n > 1 {
 		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
 	}
 	size := fi.Size()
@@ -167,12 +199,17 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 		}
 	}
 	var buf bytes.Buffer
+	withSource := true
 	if size > 0 {
 		head := make([]byte, min(size, int64(len(ChangeLogHeader)+1)))
 		if _, err := f.ReadAt(head, 0); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		if !bytes.HasPrefix(head, []byte(ChangeLogHeader)) || len(head) > len(ChangeLogHeader) && head[len(ChangeLogHeader)] != '\n' && head[len(ChangeLogHeader)] != '\r' {
+		switch {
+		case startsWithLine(head, ChangeLogHeader):
+		case startsWithLine(head, changeLogHeaderV1):
+			withSource = false // an older idxlabel's change log: its rows go on without sources
+		default:
 			return fmt.Errorf("%s: %w (it does not start with %q); refusing to append to it", path, errNotChangeLog, ChangeLogHeader)
 		}
 		last := make([]byte, 1)
@@ -183,7 +220,7 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 			buf.WriteByte('\n')
 		}
 	}
-	if err := WriteChangeLog(&buf, entries, size == 0); err != nil {
+	if err := writeChangeRows(&buf, entries, size == 0, withSource); err != nil {
 		return err
 	}
 	if _, err := f.Write(buf.Bytes()); err != nil {

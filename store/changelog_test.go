@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
-	"idxlabel/sample"
-	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
+	"idxlabel/sample"
 )
 
 // checkLogExplains checks the change log's promise on d: its entries, applied in order to the
@@ -83,6 +85,7 @@ func logRows(entries []ChangeLogEntry) []string {
 	WriteChangeLog(&b, entries, false)
 	for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
 		if line != "" {
+			line = line[:strings.LastIndexByte(line, ',')] // the source
 			out = append(out, line[:strings.LastIndexByte(line, ',')])
 		}
 	}
@@ -108,7 +111,7 @@ func TestChangeLogListsTheEditsInEffect(t *testing.T) {
 	must(d.Relabel([]int{0}, 5))
 	must(d.Relabel([]int{1, 2}, 9))
 	must(d.DecideAs(HowSuspectAccepted, 3, 7))
-	must(d.Decide(4, 4)) // keeps the label: not a change
+	must(decideManual(d, 4, 4)) // keeps the label: not a change
 	must(d.SetLabelsAs(HowSuggestedAccepted, []int{5}, []int{1}))
 	_, err = d.AppendAs(HowAddedDrawn, []Sample{{Pixels: px, Label: 2}})
 	must(err)
@@ -221,7 +224,7 @@ func readLog(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	r := csv.NewReader(bytes.NewReader(b))
-	r.FieldsPerRecord = 5
+	r.FieldsPerRecord = 6
 	recs, err := r.ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", path, err, b)
@@ -344,7 +347,7 @@ func TestChangesFileSaveAsAndOff(t *testing.T) {
 	d.SetWriteChanges(true)
 	d.Relabel([]int{1}, 9)
 	ip2, lp2 := filepath.Join(dir, "b-images-idx3-ubyte"), filepath.Join(dir, "b-labels-idx1-ubyte.gz")
-	if err := d.SaveAs(ip2, lp2, nil); err != nil {
+	if err := saveAs(d, ip2, lp2, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"index,original,new,how", "0,0,9,manual", "1,1,9,manual"}
@@ -371,8 +374,8 @@ func TestChangesFileSaveAsBackAppendsEachChangeOnce(t *testing.T) {
 	mustDo(t, d.Relabel([]int{1}, 7))
 	mustDo(t, d.Save(nil))
 	ip2, lp2 := filepath.Join(dir, "b-images-idx3-ubyte"), filepath.Join(dir, "b-labels-idx1-ubyte")
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
-	mustDo(t, d.SaveAs(ip, lp, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip, lp, nil))
 	want := []string{"index,original,new,how", "1,1,7,manual"}
 	if got := rowsOf(readLog(t, lp+ChangesSuffix)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("A after A, B, A: %v, want %v", got, want)
@@ -380,7 +383,7 @@ func TestChangesFileSaveAsBackAppendsEachChangeOnce(t *testing.T) {
 	// A change made while on A reaches B when the session saves back to B, and A once.
 	mustDo(t, d.Relabel([]int{2}, 8))
 	mustDo(t, d.Save(nil))
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
 	want = append(want, "2,2,8,manual")
 	for _, p := range []string{lp, lp2} {
 		if got := rowsOf(readLog(t, p+ChangesSuffix)); !reflect.DeepEqual(got, want) {
@@ -483,7 +486,7 @@ func TestChangeLogCSVFormat(t *testing.T) {
 	at := time.Date(2026, 3, 1, 14, 5, 9, 500e6, time.FixedZone("CET", 3600))
 	entries := []ChangeLogEntry{
 		{Index: 7, Original: 3, New: 5, How: HowSuspectAccepted, When: at},
-		{Index: 10000, Original: sample.NoLabel, New: 11, How: HowAddedImported, When: at},
+		{Index: 10000, Original: sample.NoLabel, New: 11, How: HowAddedImported, When: at, Source: "3/a, b.png"},
 		{Index: 2, Original: -4, New: sample.NoLabel, How: HowDeleted},
 		{Index: 3, Original: 1, New: 2, How: HowUnknown},
 	}
@@ -491,15 +494,16 @@ func TestChangeLogCSVFormat(t *testing.T) {
 	if err := WriteChangeLog(&b, entries, true); err != nil {
 		t.Fatal(err)
 	}
-	want := "index,original,new,how,when\n" +
-		"7,3,5,suspect-accepted,2026-03-01T13:05:09Z\n" +
-		"10000,,11,added-imported,2026-03-01T13:05:09Z\n" +
-		"2,-4,,deleted,\n" +
-		"3,1,2,,\n"
+	want := "index,original,new,how,when,source\n" +
+		"7,3,5,suspect-accepted,2026-03-01T13:05:09Z,\n" +
+		"10000,,11,added-imported,2026-03-01T13:05:09Z,\"3/a, b.png\"\n" +
+		"2,-4,,deleted,,\n" +
+		"3,1,2,,,\n"
 	if b.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	// Appending after a torn last line starts a line of its own; the header is not repeated.
+	// Appending after a torn last line starts a line of its own; the header is not repeated. A
+	// change log an idxlabel before sources wrote goes on without the source column.
 	p := filepath.Join(t.TempDir(), "x.changes.csv")
 	os.WriteFile(p, []byte("index,original,new,how,when\n1,2,3,manual,2026-03-01T13:05:09Z\n4,5"), 0o644)
 	if err := appendChangeLog(p, entries[:1]); err != nil {
@@ -535,13 +539,14 @@ func TestExportChangeLog(t *testing.T) {
 	}
 }
 
-// downgrade returns a version 2 journal without a history record as version 1 (what idxlabel
-// wrote before the change log): the old magic, no provenance in the edit records, no time in
-// the undo and redo records.
+// downgrade returns a journal of this version without a history record as version 1 (what
+// idxlabel wrote before the change log): the old magic, no pair record, no provenance in the
+// edit records, no time in the undo and redo records.
 func downgrade(t testing.TB, b []byte) []byte {
 	t.Helper()
 	out := []byte(journal.MagicV1)
 	b = b[len(journal.Magic):]
+	b = b[8+binary.LittleEndian.Uint32(b):] // the pair record
 	for first := true; len(b) >= 8; first = false {
 		n := int(binary.LittleEndian.Uint32(b))
 		p := b[8 : 8+n]
@@ -559,12 +564,12 @@ func downgrade(t testing.TB, b []byte) []byte {
 }
 
 // A journal an older idxlabel wrote (version 1) still replays: its edits are logged without how
-// (but a deletion is deleted) or time, and the journal is rewritten in version 2 so that later
+// (but a deletion is deleted) or time, and the journal is rewritten in this version so that later
 // edits are journaled with theirs, and all of it replays again after another crash.
 func TestVersion1JournalReplays(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12)
-	jp := lp + JournalSuffix
+	jp := lp + pairfile.JournalSuffix
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0, 1}, 9)
 	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 4}})
@@ -597,7 +602,7 @@ func TestVersion1JournalReplays(t *testing.T) {
 		}
 	}
 	if b := mustRead(t, jp); string(b[:len(journal.Magic)]) != journal.Magic {
-		t.Fatalf("the journal was not rewritten in version 2: %q", b[:8])
+		t.Fatalf("the journal was not rewritten in this version: %q", b[:8])
 	}
 	e.Relabel([]int{5}, 0)
 	want = e.ChangeLog()

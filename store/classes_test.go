@@ -1,33 +1,15 @@
 package store
 
 import (
-	"errors"
 	"fmt"
-	"idxlabel/sample"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
-)
 
-// checkNames fails unless every name is what a class name may be: UTF-8, at most 64 printable
-// characters, no leading or trailing space.
-func checkNames(t testing.TB, names map[int]string) {
-	t.Helper()
-	for k, n := range names {
-		if !utf8.ValidString(n) || utf8.RuneCountInString(n) > maxNameRunes || strings.TrimSpace(n) != n {
-			t.Fatalf("class %d: name %q", k, n)
-		}
-		for _, r := range n {
-			if !unicode.IsGraphic(r) || (unicode.IsSpace(r) && r != ' ') {
-				t.Fatalf("class %d: name %q holds %U", k, n, r)
-			}
-		}
-	}
-}
+	"idxlabel/pairfile"
+)
 
 // TestRandomBytesAreNotClassNames: 500 KB of random bytes as classes.txt beside the labels (it
 // froze the GUI drawing a 46,000-px "name") is refused with a notice; the pair opens unnamed.
@@ -61,62 +43,6 @@ func TestRandomBytesAreNotClassNames(t *testing.T) {
 	}
 }
 
-func TestClassNameRules(t *testing.T) {
-	long := strings.Repeat("ж", 100)
-	cases := []struct {
-		name, data string
-		want       map[int]string
-		err        string
-	}{
-		{"plain, CRLF, BOM, a blank line names no class", "\uFEFFzero\r\n\r\ntwo\r\n", map[int]string{0: "zero", 2: "two"}, ""},
-		{"blank lines keep the numbering", "\n one\n\t\n\nfour\n\n", map[int]string{1: "one", 4: "four"}, ""},
-		{"white space made one space", "T-shirt\t/  top\n", map[int]string{0: "T-shirt / top"}, ""},
-		{"long name cut", long + "\n", map[int]string{0: strings.Repeat("ж", 63) + "…"}, ""},
-		{"exactly 64 kept", strings.Repeat("a", 64), map[int]string{0: strings.Repeat("a", 64)}, ""},
-		{"KMNIST CSV, comma char", "index,codepoint,char\n0,U+0030,,\n1,U+3042,あ\n", map[int]string{0: ",", 1: "あ"}, ""},
-		{"EMNIST mapping", "0 48\n36 97\n", map[int]string{0: "0", 36: "a"}, ""},
-		{"control character", "ok\nbad\x07bell\n", nil, "line 2"},
-		{"escape sequence", "\x1b[2Jclear\n", nil, "line 1"},
-		{"right-to-left override", "abc\u202edef\n", nil, "line 1"},
-		{"invalid UTF-8", "ok\n\xff\xfe\n", nil, "line 2: not UTF-8 text"},
-		{"line too long", "a\n" + strings.Repeat("b", maxClassLine+1) + "\n", nil, "line 2: 1025 bytes"},
-		{"mapping to NUL", "0 0\n", nil, "line 1"},
-		{"mapping to a surrogate", "0 55296\n", nil, "not a Unicode code point"},
-		{"mapping class sample.NoLabel", "-2147483648 65\n", nil, "outside the 32-bit label range"},
-		{"mapping class too big", "4294967296 65\n", nil, "outside the 32-bit label range"},
-		{"too many names", strings.Repeat("x\n", maxClassNames+1), nil, "more than 65536 class names"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := parseClassNames("classes.txt", []byte(c.data))
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) || !strings.HasPrefix(err.Error(), "classes.txt: ") || !errors.Is(err, errClassNames) {
-					t.Fatalf("error %v, want one with %q", err, c.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(c.want) {
-				t.Fatalf("names %v, want %v", got, c.want)
-			}
-		})
-	}
-}
-
-func TestClassNameFileBounds(t *testing.T) {
-	dir := t.TempDir()
-	big := filepath.Join(dir, "big.txt")
-	os.WriteFile(big, []byte(strings.Repeat("a\n", maxClassFile/2+1)), 0o644)
-	if _, err := ReadClassNames(big); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
-		t.Fatalf("a file over 1 MiB: %v", err)
-	}
-	if _, err := ReadClassNames(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Fatalf("a folder: %v", err)
-	}
-}
-
 // TestTenThousandClasses: a name file of 10,000 classes and labels using them; store answers
 // with every class, in order, named.
 func TestTenThousandClasses(t *testing.T) {
@@ -124,7 +50,9 @@ func TestTenThousandClasses(t *testing.T) {
 	for k := range 10000 {
 		fmt.Fprintf(&b, "class %05d\n", k)
 	}
-	names, err := parseClassNames("classes.txt", []byte(b.String()))
+	p := filepath.Join(t.TempDir(), "classes.txt")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	names, err := pairfile.ReadClassNames(p)
 	if err != nil || len(names) != 10000 || names[9999] != "class 09999" {
 		t.Fatalf("%d names, %v", len(names), err)
 	}
@@ -141,33 +69,4 @@ func TestTenThousandClasses(t *testing.T) {
 	if len(classes) != 10000 || classes[9999] != 9999 || len(counts) != 10000 || counts[255].Count != 1 || counts[255].Name != "class 00255" {
 		t.Fatalf("%d classes, %d counts", len(classes), len(counts))
 	}
-}
-
-// FuzzClassNames: whatever the bytes, the parser returns names a window can draw (or an
-// error), within its bounds.
-func FuzzClassNames(f *testing.F) {
-	for _, s := range []string{
-		"zero\none\n", "index,codepoint,char\n0,U+3042,あ\n", "1 65 97\n2 66 98\n", "\uFEFFa\r\n",
-		"a\x00b\n", "\xff\n", "0 1114111\n", strings.Repeat("x", 70),
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		names, err := parseClassNames("f", data)
-		if err != nil {
-			if names != nil || !errors.Is(err, errClassNames) {
-				t.Fatalf("error %v with names %v", err, names)
-			}
-			return
-		}
-		if len(names) > maxClassNames {
-			t.Fatalf("%d names", len(names))
-		}
-		checkNames(t, names)
-		for k := range names {
-			if k == sample.NoLabel {
-				t.Fatal("a name for sample.NoLabel")
-			}
-		}
-	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // WriteClassNames writes what ReadClassNames reads back: one name a line for classes 0…k−1,
@@ -23,24 +24,24 @@ func TestWriteClassNamesRoundTrip(t *testing.T) {
 		{0: "ka", 1: "ぎ"},
 	} {
 		p := filepath.Join(dir, fmt.Sprint(k))
-		if err := WriteClassNames(p, names); err != nil {
+		if err := pairfile.WriteClassNames(p, names); err != nil {
 			t.Fatal(err)
 		}
-		got, err := ReadClassNames(p)
+		got, err := pairfile.ReadClassNames(p)
 		if err != nil || fmt.Sprint(got) != fmt.Sprint(names) {
 			b, _ := os.ReadFile(p)
 			t.Errorf("%v: read back %v (%v) from\n%s", names, got, err, b)
 		}
 	}
-	if err := WriteClassNames(filepath.Join(dir, "bad"), map[int]string{0: "a\u202eb"}); err == nil {
+	if err := pairfile.WriteClassNames(filepath.Join(dir, "bad"), map[int]string{0: "a\u202eb"}); err == nil {
 		t.Error("a name with a format character was written")
 	}
 	long := strings.Repeat("x", 70)
 	p := filepath.Join(dir, "long")
-	if err := WriteClassNames(p, map[int]string{0: long, 1: "a\nb"}); err != nil {
+	if err := pairfile.WriteClassNames(p, map[int]string{0: long, 1: "a\nb"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := ReadClassNames(p); err != nil || got[0] != strings.Repeat("x", 63)+"…" || got[1] != "a b" {
+	if got, err := pairfile.ReadClassNames(p); err != nil || got[0] != strings.Repeat("x", 63)+"…" || got[1] != "a b" {
 		t.Errorf("read back %v (%v)", got, err)
 	}
 }
@@ -84,19 +85,19 @@ func TestSaveAsKeepsClassNames(t *testing.T) {
 	if err := d.Save(nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(lp + ClassNamesSuffix); !os.IsNotExist(err) {
-		t.Fatalf("a save of the pair where its names are wrote %s: %v", lp+ClassNamesSuffix, err)
+	if _, err := os.Stat(lp + pairfile.ClassNamesSuffix); !os.IsNotExist(err) {
+		t.Fatalf("a save of the pair where its names are wrote %s: %v", lp+pairfile.ClassNamesSuffix, err)
 	}
 	other := filepath.Join(t.TempDir(), "elsewhere")
 	os.Mkdir(other, 0o755)
 	ni, nl := filepath.Join(other, "y-images-idx3-ubyte"), filepath.Join(other, "y-labels-idx1-ubyte.gz")
-	if err := d.SaveAs(ni, nl, nil); err != nil {
+	if err := saveAs(d, ni, nl, nil); err != nil {
 		t.Fatal(err)
 	}
-	if notes := strings.Join(d.LastSave().Notes, " "); !strings.Contains(notes, filepath.Base(nl+ClassNamesSuffix)) {
+	if notes := strings.Join(d.LastSave().Notes, " "); !strings.Contains(notes, filepath.Base(nl+pairfile.ClassNamesSuffix)) {
 		t.Errorf("the save does not say it wrote the class names: %q", notes)
 	}
-	if d.ClassNamesFile() != nl+ClassNamesSuffix {
+	if d.ClassNamesFile() != nl+pairfile.ClassNamesSuffix {
 		t.Errorf("ClassNamesFile %q", d.ClassNamesFile())
 	}
 	d.Close()
@@ -120,11 +121,11 @@ func TestSaveAsKeepsClassNames(t *testing.T) {
 	}
 	fresh := t.TempDir()
 	fi, fl := filepath.Join(fresh, "n-images-idx3-ubyte"), filepath.Join(fresh, "n-labels-idx1-ubyte")
-	if err := nd.SaveAs(fi, fl, nil); err != nil {
+	if err := saveAs(nd, fi, fl, nil); err != nil {
 		t.Fatal(err)
 	}
 	nd.Close()
-	if got, err := ReadClassNames(fl + ClassNamesSuffix); err != nil || fmt.Sprint(got) != "map[1:one 2:two]" {
+	if got, err := pairfile.ReadClassNames(fl + pairfile.ClassNamesSuffix); err != nil || fmt.Sprint(got) != "map[1:one 2:two]" {
 		t.Fatalf("the new dataset's class names: %v, %v", got, err)
 	}
 }

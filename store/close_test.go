@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
 )
 
 // Close during a save waits for it: the save writes and renames its files, and moves to the new
@@ -38,7 +40,7 @@ func TestCloseWaitsForASave(t *testing.T) {
 		}
 		var err error
 		if as {
-			err = d.SaveAs(toI, toL, progress)
+			err = saveAs(d, toI, toL, progress)
 		} else {
 			err = d.Save(progress)
 		}
@@ -48,7 +50,7 @@ func TestCloseWaitsForASave(t *testing.T) {
 		if err := <-closed; err != nil {
 			t.Fatalf("close: %v", err)
 		}
-		if !as && !errors.Is(during, ErrLocked) {
+		if !as && !errors.Is(during, pairfile.ErrLocked) {
 			t.Fatalf("while the save wrote, after Close was called, the pair opened for editing (%v)", during)
 		}
 		e, err := Open(toI, toL, Options{})
@@ -89,7 +91,7 @@ func TestSaveCancelled(t *testing.T) {
 		// The dataset goes on: another edit is journaled, and a save writes them all.
 		mustDo(t, d.Relabel([]int{2}, 5))
 		if as {
-			err = d.SaveAs(toI, toL, nil)
+			err = saveAs(d, toI, toL, nil)
 		} else {
 			err = d.Save(nil)
 		}

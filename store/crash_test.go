@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // The crash tests re-run this test binary as a child (TestCrashChild, selected by the
@@ -38,7 +38,7 @@ func TestCrashChild(t *testing.T) {
 	switch mode {
 	case "save":
 		// Widen the window between the two renames so that some kills land in it.
-		afterCommit = func(int) { time.Sleep(5 * time.Millisecond) }
+		pairfile.AfterRename = func(int) { time.Sleep(5 * time.Millisecond) }
 		nextVersion(d)
 		fmt.Println("saving")
 		if err := d.Save(nil); err != nil {
@@ -49,7 +49,7 @@ func TestCrashChild(t *testing.T) {
 	case "save-as-stop":
 		// Save As into a new folder, stopped for good after the first rename (the image file)
 		// until the parent kills the process: the label file is not in place yet.
-		afterCommit = func(k int) {
+		pairfile.AfterRename = func(k int) {
 			if k == 0 {
 				fmt.Println("between")
 				select {}
@@ -57,12 +57,23 @@ func TestCrashChild(t *testing.T) {
 		}
 		d.Relabel([]int{0}, (d.Label(0)+1)%10)
 		to := os.Getenv("IDXLABEL_TO")
-		if err := d.SaveAs(to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz", nil); err != nil {
+		if err := saveAs(d, to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz", nil); err != nil {
 			fmt.Println("error", err)
 			os.Exit(3)
 		}
 	case "undo-after-save":
 		undoAfterSave(d, func(step int) { fmt.Println("step", step) })
+	case "three-edits":
+		// Three edits journaled, then stopped for good until the parent kills the process: a
+		// window that dies before saving.
+		for i := range 3 {
+			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {
+				fmt.Println("error", err)
+				os.Exit(3)
+			}
+		}
+		fmt.Println("edited")
+		select {}
 	case "edits":
 		for i := 1; i < d.Len(); i++ {
 			if err := d.Relabel([]int{i}, (d.Label(i)+1)%10); err != nil {
@@ -161,8 +172,8 @@ func waitFor(t *testing.T, sc *bufio.Scanner, line string) {
 // file is always either the old or the new complete file, and that after Open (which finishes
 // a save cut off between its two renames) the pair is consistent: both old or both new.
 func TestCrashDuringSave(t *testing.T) {
-	images, labels := mnisttest.Load(t)
-	images, labels = mnisttest.Build(t, images, labels, 3000)
+	skipShort(t)
+	images, labels := genArrays(3000)
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte.gz")
 	idx.WriteFile(ip, images)
@@ -275,16 +286,16 @@ func TestSaveAsToNewFolderKilledBetweenRenames(t *testing.T) {
 			cmd.Process.Kill()
 			cmd.Wait()
 			nip, nlp := to+"-images-idx3-ubyte.gz", to+"-labels-idx1-ubyte.gz"
-			if _, err := os.Stat(nlp); err == nil || !SavePending(nlp) {
-				t.Fatalf("the kill did not land between the renames (label file there: %v, pending %v)", err == nil, SavePending(nlp))
+			if _, err := os.Stat(nlp); err == nil || !pairfile.SavePending(nlp) {
+				t.Fatalf("the kill did not land between the renames (label file there: %v, pending %v)", err == nil, pairfile.SavePending(nlp))
 			}
 			paths := []string{nip}
 			if open == "both names" {
 				paths = []string{nlp, nip}
 			}
-			images, labels, err := ClassifyPair(paths)
+			images, labels, err := pairfile.ClassifyPair(paths)
 			if err != nil || images != nip || labels != nlp {
-				t.Fatalf("ClassifyPair(%v) = %q %q %v", paths, images, labels, err)
+				t.Fatalf("pairfile.ClassifyPair(%v) = %q %q %v", paths, images, labels, err)
 			}
 			d, err := Open(images, labels, Options{})
 			if err != nil {
@@ -295,7 +306,7 @@ func TestSaveAsToNewFolderKilledBetweenRenames(t *testing.T) {
 			if d.Len() != 300 || d.Label(0) != (int(orig.Data[0])+1)%10 || d.Label(1) != int(orig.Data[1]) || len(d.Notices()) == 0 {
 				t.Fatalf("opened: %d samples, labels %d %d (file had %d), notices %v", d.Len(), d.Label(0), d.Label(1), orig.Data[0], d.Notices())
 			}
-			if SavePending(nlp) {
+			if pairfile.SavePending(nlp) {
 				t.Fatal("the save record is still there")
 			}
 			leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(nip), ".*idxlabel-tmp*"))

@@ -2,10 +2,9 @@ package store
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
-	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // Options adjust how Open reads a pair.
@@ -21,7 +20,7 @@ type Options struct {
 	ReadOnly bool
 }
 
-// ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAs.
+// ErrNoPath: Save was called on a dataset that has no files yet (a new dataset): use SaveAsContext.
 var ErrNoPath = errors.New("the dataset has no files yet: choose where to save it")
 
 // ErrSaving: an edit was attempted while a save is writing the files; it can be made again
@@ -62,148 +61,20 @@ type Dataset struct {
 
 	log sessionLog // the change log of the edits saved in this session (changelog.go)
 
-	locks  pairLocks // the pair's locks while it is open for editing (lock.go); none without files
-	stamps []stamp   // the files as they were read or last saved (stamp.go)
+	locks  pairfile.Locks   // the pair's locks while it is open for editing (lock.go); none without files
+	stamps []pairfile.Stamp // the files as they were read or last saved (stamp.go)
 	// lastSave is what the last successful save wrote (LastSave).
 	lastSave SaveReport
 	closed   bool // Close was called: edits and saves fail with ErrClosed
 }
 
-// Open reads an image file and, unless labelsPath is "", its label file, as a pair. Images are
-// N×H×W (or N×(H·W), N×H×W×1) of any IDX dtype; labels are 1-D integers, or N×K integers with the
-// class in column 0 (QMNIST's N×8 int32). The paths are kept absolute and cleaned, so nothing
-// depends on the working directory afterwards. It first takes the pair's lock for editing,
-// held by this Dataset until Close (see LockSuffix). Before reading, it finishes a save of this
-// pair that was cut off between its renames (Notices says so; a save record that is damaged or
-// names files that are not this pair's is moved aside unused, and Notices says that too) and
-// removes stale temporary files of earlier saves; after reading, it looks for a journal of
-// unsaved edits (Recovery). With opts.ReadOnly it does none of that: no lock is taken, nothing
-// on disk is created, changed or removed, an interrupted save is shown as saved without being
-// finished, and edits fail with ErrReadOnly. Errors: a *LockedError (errors.Is ErrLocked) when
-// another process or Dataset has the pair open for editing, the idx errors of either file
-// (naming it), a label file that is not integer or not 1-D/2-D, counts that differ (naming both
-// files and counts), or a rename that fails while finishing an interrupted save.
-func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
-	imagesPath = absClean(imagesPath)
-	if labelsPath != "" {
-		labelsPath = absClean(labelsPath)
-	}
-	d := &Dataset{imagesPath: imagesPath, labelsPath: labelsPath, readOnly: opts.ReadOnly, model: model{subs: map[int]func(Change){}}}
-	if !opts.ReadOnly {
-		if err := d.takeLock(); err != nil {
-			return nil, err
-		}
-		defer func() {
-			if err != nil {
-				d.locks.release()
-			}
-		}()
-	}
-	readImages, readLabels := imagesPath, labelsPath
-	if opts.ReadOnly {
-		var note string
-		readImages, readLabels, note = interruptedSaveView(d.statePath(ManifestSuffix), imagesPath, labelsPath)
-		if note != "" {
-			d.notices = append(d.notices, note)
-		}
-	} else {
-		note, keep, err := finishInterruptedSave(d.statePath(ManifestSuffix), []string{imagesPath, labelsPath})
-		if err != nil {
-			return nil, err
-		}
-		if note != "" {
-			d.notices = append(d.notices, note)
-		}
-		removeStale(imagesPath, keep)
-		if labelsPath != "" {
-			removeStale(labelsPath, keep)
-		}
-	}
-	if !opts.ReadOnly { // a read-only dataset never saves: its stamps are never checked
-		d.stamps = takeStamps(imagesPath, labelsPath)
-	}
-	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
-	if err != nil {
-		return nil, err
-	}
-	var labels *idx.Array
-	if labelsPath != "" {
-		if labels, err = idx.ReadFileLimit(readLabels, idx.MaxData()); err != nil {
-			return nil, err
-		}
-	}
-	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts.Height, opts.Width, opts.Transposed); err != nil {
-		return nil, err
-	}
-	if labelsPath != "" {
-		names, p, err := FindClassNames(labelsPath)
-		if err != nil {
-			d.notices = append(d.notices, err.Error())
-		}
-		d.names, d.namesPath = names, p
-	}
-	if opts.ReadOnly {
-		return d, nil
-	}
-	if err := d.findJournal(); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// FromArrays makes a dataset of arrays already in memory (a generated demo, an import) as if
-// they had been read from files: images N×H×W (any dtype), labels N integers or nil. It has no
-// files until SaveAs; edits are journaled to journalPath. Errors: as for Open (shapes, counts).
-func FromArrays(images, labels *idx.Array, names map[int]string, journalPath string, opts Options) (*Dataset, error) {
-	d := &Dataset{sessionJournal: sessionJournal{journalPath: journalPath}, model: model{names: names, subs: map[int]func(Change){}}}
-	if err := d.setBase(d.imagesPath, d.labelsPath, images, labels, opts.Height, opts.Width, opts.Transposed); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// New returns an empty dataset of height×width samples (28×28 for MNIST) with ubyte images and
-// labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
-// until SaveAs; its journal is written to journalPath (a per-user folder the caller chooses) so
-// unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
-// above MaxSide.
-func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
-	if height < 1 || width < 1 || height > MaxSide || width > MaxSide {
-		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–%d pixels", height, width, MaxSide)
-	}
-	if classes == nil {
-		classes = defaultClasses()
-	}
-	d := &Dataset{model: model{
-		h: height, w: width,
-		imageHeader: idx.Header{Type: idx.UByte, Dims: []int{0, height, width}},
-		labelHeader: idx.Header{Type: idx.UByte, Dims: []int{0}},
-		ownLabels:   true,
-		vmap:        valueMap{identity: true, lo: 0, hi: 255},
-		declared:    slices.Sorted(slices.Values(classes)),
-		names:       names,
-		subs:        map[int]func(Change){},
-	}}
-	d.journalPath = journalPath
-	return d, nil
-}
-
 // statePath returns the path of a per-pair state file (journal, save manifest): beside the
 // label file, or beside the image file when there is none; "" for a dataset without files.
 func (d *Dataset) statePath(suffix string) string {
-	if key := pairKey(d.imagesPath, d.labelsPath); key != "" {
+	if key := pairfile.Key(d.imagesPath, d.labelsPath); key != "" {
 		return key + suffix
 	}
 	return ""
-}
-
-// pairKey is the file a pair's own files are named after (its journal, save record, change log
-// and first lock): the label file, or the image file when there is none ("" for neither).
-func pairKey(images, labels string) string {
-	if labels != "" {
-		return labels
-	}
-	return images
 }
 
 // ReadOnly reports whether the dataset was opened with Options.ReadOnly: its edits and saves fail
@@ -248,7 +119,7 @@ func (d *Dataset) Close() error {
 		err = d.journal.Close()
 		d.journal = nil
 	}
-	if lerr := d.locks.release(); err == nil {
+	if lerr := d.locks.Release(); err == nil {
 		err = lerr
 	}
 	d.locks = nil

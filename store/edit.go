@@ -10,22 +10,16 @@ import (
 // logged (changelog.go); subscribers are told once d.mu is released. The model builds and
 // checks each step (modeledit.go).
 
-// Decide records a person's decision on sample i in a review of suspects: its label becomes
+// DecideAs records a person's decision on sample i in a review of suspects: its label becomes
 // label (which may be the label it has: the decision to keep it) and it is marked reviewed, as
-// one undoable, journaled step; the change log says how: manual (DecideAs says otherwise).
-// Errors as for Relabel.
-func (d *Dataset) Decide(i, label int) error {
-	return d.edit(func() (edit, error) { return d.newDecide(HowManual, i, label) })
-}
-
-// DecideAs is Decide for a review that says how the label was chosen: HowSuspectAccepted when
-// the person accepted the suggestion, HowManual when they typed a label. Errors: as Decide, and
-// a How of another kind.
+// one undoable, journaled step. how says how the label was chosen, and the change log says it:
+// HowSuspectAccepted when the person accepted the suggestion, HowManual when they typed a label.
+// Errors: as Relabel, and a How of another kind.
 func (d *Dataset) DecideAs(how How, i, label int) error {
 	if err := checkHow(recDecide, how); err != nil || how == HowUnknown {
 		return fmt.Errorf("DecideAs: %q is not how a label is decided", how)
 	}
-	return d.edit(func() (edit, error) { return d.newDecide(how, i, label) })
+	return d.edit(func() (edit, error) { return newDecide(&d.model, how, i, label) })
 }
 
 // Relabel sets the label of every sample in indices to label, as one undoable, journaled step
@@ -47,7 +41,7 @@ func (d *Dataset) Relabel(indices []int, label int) error {
 // lengths.
 func (d *Dataset) SetLabels(indices, labels []int) error {
 	how := relabelHow(len(indices))
-	return d.edit(func() (edit, error) { return d.newRelabel(how, indices, labels) })
+	return d.edit(func() (edit, error) { return newRelabel(&d.model, how, indices, labels) })
 }
 
 // SetLabelsAs is SetLabels for a caller that says how the labels were chosen: HowManual,
@@ -57,7 +51,7 @@ func (d *Dataset) SetLabelsAs(how How, indices, labels []int) error {
 	if err := checkHow(recRelabel, how); err != nil || how == HowUnknown {
 		return fmt.Errorf("SetLabelsAs: %q is not how labels are set", how)
 	}
-	return d.edit(func() (edit, error) { return d.newRelabel(how, indices, labels) })
+	return d.edit(func() (edit, error) { return newRelabel(&d.model, how, indices, labels) })
 }
 
 // Append adds samples at the end (display pixels, Height×Width each, transposed for storage
@@ -80,7 +74,7 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 	}
 	first := 0
 	err := d.edit(func() (edit, error) {
-		a, err := d.newAppend(how, samples)
+		a, err := newAppend(&d.model, how, samples)
 		if err == nil {
 			first = len(d.labels)
 		}
@@ -92,12 +86,12 @@ func (d *Dataset) AppendAs(how How, samples []Sample) (int, error) {
 // Delete marks samples deleted (they stay, dimmed, until the next save removes them) as one
 // undoable, journaled step; samples already deleted are left out. Errors as for Relabel.
 func (d *Dataset) Delete(indices []int) error {
-	return d.edit(func() (edit, error) { return d.newSetDeleted(indices, true) })
+	return d.edit(func() (edit, error) { return newSetDeleted(&d.model, indices, true) })
 }
 
 // Restore unmarks deleted samples as one undoable, journaled step. Errors as for Relabel.
 func (d *Dataset) Restore(indices []int) error {
-	return d.edit(func() (edit, error) { return d.newSetDeleted(indices, false) })
+	return d.edit(func() (edit, error) { return newSetDeleted(&d.model, indices, false) })
 }
 
 // edit makes one edit: build, called with d.mu held, makes the step from the current state (nil
@@ -132,7 +126,7 @@ func (d *Dataset) commit(record []byte, apply func() Change) (*Change, error) {
 	if err := d.takesEdits(); err != nil {
 		return nil, err
 	}
-	if err := d.sessionJournal.append(d.journalFile, d.baseRecord, record); err != nil {
+	if err := d.sessionJournal.append(d.journalFile, d.pair(), d.baseRecord, record); err != nil {
 		return nil, err
 	}
 	ch := apply()

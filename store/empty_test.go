@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // writeArrays writes images and labels (nil: none) into a new folder under MNIST's names and
@@ -34,12 +35,12 @@ func TestEmptyPairOpensAndGrows(t *testing.T) {
 	labels, _ := idx.New(idx.UByte, 0)
 	ip, lp := writeArrays(t, images, labels)
 	for _, paths := range [][]string{{ip}, {lp}, {lp, ip}} {
-		gi, gl, err := ClassifyPair(paths)
+		gi, gl, err := pairfile.ClassifyPair(paths)
 		if err != nil || gi != ip || gl != lp {
-			t.Fatalf("ClassifyPair(%v) = %s, %s, %v", paths, gi, gl, err)
+			t.Fatalf("pairfile.ClassifyPair(%v) = %s, %s, %v", paths, gi, gl, err)
 		}
 	}
-	if s, err := CheckPair(ip, images, lp, labels, 0, 0); err != nil || s != (Shape{0, 28, 28}) {
+	if s, err := pairfile.CheckPair(ip, images, lp, labels, 0, 0); err != nil || s != (pairfile.Shape{N: 0, H: 28, W: 28}) {
 		t.Fatalf("CheckPair: %v %v", s, err)
 	}
 	r, err := Open(ip, lp, Options{ReadOnly: true})
@@ -80,18 +81,18 @@ func TestEmptyPairOpensAndGrows(t *testing.T) {
 }
 
 // An empty image file's header alone declares the sample size, with no bytes behind it: sides
-// above MaxSide are refused (as New refuses them), before anything is allocated per pixel.
+// above pairfile.MaxSide are refused (as New refuses them), before anything is allocated per pixel.
 func TestEmptyImagesSampleSizeBounded(t *testing.T) {
-	h := idx.Header{Type: idx.UByte, Dims: []int{0, MaxSide + 1, 28}}
-	if _, err := CheckImages("big", h, 0, 0); err == nil || !strings.Contains(err.Error(), "big") {
-		t.Fatalf("0×%d×28: %v", MaxSide+1, err)
+	h := idx.Header{Type: idx.UByte, Dims: []int{0, pairfile.MaxSide + 1, 28}}
+	if _, err := pairfile.CheckImages("big", h, 0, 0); err == nil || !strings.Contains(err.Error(), "big") {
+		t.Fatalf("0×%d×28: %v", pairfile.MaxSide+1, err)
 	}
 	h.Dims = []int{0, 65536 * 65536}
-	if _, err := CheckImages("flat", h, 0, 0); err == nil {
+	if _, err := pairfile.CheckImages("flat", h, 0, 0); err == nil {
 		t.Fatal("0×(65536·65536) accepted")
 	}
-	h.Dims = []int{1, MaxSide + 1, 28} // backed by its bytes: the file's size bounds it
-	if _, err := CheckImages("one", h, 0, 0); err != nil {
+	h.Dims = []int{1, pairfile.MaxSide + 1, 28} // backed by its bytes: the file's size bounds it
+	if _, err := pairfile.CheckImages("one", h, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -108,9 +109,9 @@ func TestOneByOnePair(t *testing.T) {
 		}
 		ip, lp := writeArrays(t, images, labels)
 		for _, paths := range [][]string{{ip, lp}, {lp, ip}, {ip}, {lp}} {
-			gi, gl, err := ClassifyPair(paths)
+			gi, gl, err := pairfile.ClassifyPair(paths)
 			if err != nil || gi != ip || gl != lp {
-				t.Fatalf("n=%d: ClassifyPair(%v) = %q, %q, %v", n, paths, gi, gl, err)
+				t.Fatalf("n=%d: pairfile.ClassifyPair(%v) = %q, %q, %v", n, paths, gi, gl, err)
 			}
 		}
 		d, err := Open(ip, lp, Options{})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -32,7 +33,7 @@ func TestQMNISTLabelsKeepTheirOtherColumns(t *testing.T) {
 	}
 	ip := write(t, filepath.Join(dir, "qmnist-test-images-idx3-ubyte"), images)
 	lp := write(t, filepath.Join(dir, "qmnist-test-labels-idx2-int"), labels)
-	if got := FindLabels(ip); got != lp {
+	if got := pairfile.FindLabels(ip); got != lp {
 		t.Fatalf("FindLabels found %q", got)
 	}
 	d, err := Open(ip, lp, Options{})
@@ -130,22 +131,22 @@ func TestClassNameFormats(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "classes.txt")
 	os.WriteFile(p, []byte("T-shirt/top\nTrouser\nPullover\n"), 0o644)
-	names, err := ReadClassNames(p)
+	names, err := pairfile.ReadClassNames(p)
 	if err != nil || names[0] != "T-shirt/top" || names[2] != "Pullover" {
 		t.Fatalf("one name per line: %v %v", names, err)
 	}
 	os.WriteFile(p, []byte("index,codepoint,char\n0,12362,お\n1,12365,き\n"), 0o644)
-	names, err = ReadClassNames(p)
+	names, err = pairfile.ReadClassNames(p)
 	if err != nil || names[0] != "お" || names[1] != "き" {
 		t.Fatalf("KMNIST classmap: %v %v", names, err)
 	}
 	os.WriteFile(p, []byte("0 48\n10 65\n"), 0o644)
-	names, err = ReadClassNames(p)
+	names, err = pairfile.ReadClassNames(p)
 	if err != nil || names[0] != "0" || names[10] != "A" {
 		t.Fatalf("EMNIST balanced mapping: %v %v", names, err)
 	}
 	os.WriteFile(p, []byte("0 48\n10 sixty-five\n"), 0o644)
-	if _, err = ReadClassNames(p); err == nil || !strings.Contains(err.Error(), "line 2") {
+	if _, err = pairfile.ReadClassNames(p); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Fatalf("bad mapping line: %v", err)
 	}
 }
@@ -154,7 +155,7 @@ func TestUnlabelledImagesGetLabelsAndSave(t *testing.T) {
 	dir := t.TempDir()
 	images, _ := idx.New(idx.UByte, 3, 2, 2)
 	ip := write(t, filepath.Join(dir, "my-images-idx3-ubyte"), images)
-	if FindLabels(ip) != "" {
+	if pairfile.FindLabels(ip) != "" {
 		t.Fatal("found labels that do not exist")
 	}
 	d, err := Open(ip, "", Options{})
@@ -167,22 +168,22 @@ func TestUnlabelledImagesGetLabelsAndSave(t *testing.T) {
 	d.Relabel([]int{0, 1}, 4)
 	lp := filepath.Join(dir, "my-labels-idx1-ubyte.gz")
 	// Sample 2 has no label yet: it is stored as sample.NoLabel, which takes an int32 file.
-	if err := d.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(d, ip, lp, nil); err != nil {
 		t.Fatalf("saving with an unlabelled sample: %v", err)
 	}
 	if got, _ := idx.ReadFile(lp); got.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{4, 4, sample.NoLabel}) {
 		t.Fatalf("saved partial labels %s %v", got.Header, got.Ints())
 	}
 	d.Relabel([]int{2}, 300)
-	if err := d.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(d, ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := idx.ReadFile(lp)
 	if got.Type != idx.Int32 || !slices.Equal(got.Ints(), []int64{4, 4, 300}) {
 		t.Fatalf("saved labels %s %v", got.Header, got.Ints())
 	}
-	if FindLabels(ip) != lp || FindImages(lp) != ip {
-		t.Fatalf("partners: %q %q", FindLabels(ip), FindImages(lp))
+	if pairfile.FindLabels(ip) != lp || pairfile.FindImages(lp) != ip {
+		t.Fatalf("partners: %q %q", pairfile.FindLabels(ip), pairfile.FindImages(lp))
 	}
 	d.Close()
 }
@@ -204,11 +205,11 @@ func TestFindPartnerNames(t *testing.T) {
 	}
 	for _, p := range pairs {
 		ip, lp := filepath.Join(dir, p[0]), filepath.Join(dir, p[1])
-		if got := FindLabels(ip); got != lp {
-			t.Errorf("FindLabels(%s) = %q, want %s", p[0], filepath.Base(got), p[1])
+		if got := pairfile.FindLabels(ip); got != lp {
+			t.Errorf("pairfile.FindLabels(%s) = %q, want %s", p[0], filepath.Base(got), p[1])
 		}
-		if got := FindImages(lp); got != ip {
-			t.Errorf("FindImages(%s) = %q, want %s", p[1], filepath.Base(got), p[0])
+		if got := pairfile.FindImages(lp); got != ip {
+			t.Errorf("pairfile.FindImages(%s) = %q, want %s", p[1], filepath.Base(got), p[0])
 		}
 	}
 }
@@ -242,7 +243,7 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 		t.Fatal("OpenJournal did not restore the new dataset")
 	}
 	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")
-	if err := e.SaveAs(ip, lp, nil); err != nil {
+	if err := saveAs(e, ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(jp); !os.IsNotExist(err) {
@@ -255,8 +256,8 @@ func TestNewDatasetSaveAsAndJournalRecovery(t *testing.T) {
 	}
 	// Now it is a pair on disk: edits journal beside it.
 	e.Relabel([]int{0}, 1)
-	if e.JournalPath() != lp+JournalSuffix {
-		t.Fatalf("journal after SaveAs: %s", e.JournalPath())
+	if journalPath(e) != lp+pairfile.JournalSuffix {
+		t.Fatalf("journal after SaveAs: %s", journalPath(e))
 	}
 	e.Close()
 }
@@ -271,7 +272,7 @@ func TestSaveFailureLeavesOriginalsUntouched(t *testing.T) {
 	target := filepath.Join(filepath.Dir(lp), "blocked")
 	os.Mkdir(target, 0o755)
 	os.WriteFile(filepath.Join(target, "x"), nil, 0o644)
-	err := d.SaveAs(ip, target, nil)
+	err := saveAs(d, ip, target, nil)
 	if err == nil {
 		t.Fatal("saving over a folder succeeded")
 	}
@@ -304,21 +305,21 @@ func TestSaveFailureLeavesOriginalsUntouched(t *testing.T) {
 func TestClassifyPair(t *testing.T) {
 	ip, lp := writeTestPair(t, 5, 28, 28)
 	for _, c := range [][]string{{ip, lp}, {lp, ip}} {
-		if i, l, err := ClassifyPair(c); err != nil || i != ip || l != lp {
+		if i, l, err := pairfile.ClassifyPair(c); err != nil || i != ip || l != lp {
 			t.Fatalf("%v: %q %q %v", c, i, l, err)
 		}
 	}
 	// writeTestPair names the files s-images-idx3-ubyte / s-labels-idx1-ubyte: partners are found.
-	if i, l, err := ClassifyPair([]string{ip}); err != nil || i != ip || l != lp {
+	if i, l, err := pairfile.ClassifyPair([]string{ip}); err != nil || i != ip || l != lp {
 		t.Fatalf("images alone: %q %q %v", i, l, err)
 	}
-	if i, l, err := ClassifyPair([]string{lp}); err != nil || i != ip || l != lp {
+	if i, l, err := pairfile.ClassifyPair([]string{lp}); err != nil || i != ip || l != lp {
 		t.Fatalf("labels alone: %q %q %v", i, l, err)
 	}
-	if _, _, err := ClassifyPair([]string{lp, lp}); err == nil {
+	if _, _, err := pairfile.ClassifyPair([]string{lp, lp}); err == nil {
 		t.Fatal("two label files accepted")
 	}
-	if _, _, err := ClassifyPair([]string{ip, lp, lp}); err == nil {
+	if _, _, err := pairfile.ClassifyPair([]string{ip, lp, lp}); err == nil {
 		t.Fatal("three files accepted")
 	}
 }
@@ -335,8 +336,8 @@ func TestFromArrays(t *testing.T) {
 	if d.Len() != 4 || d.Label(2) != 7 || d.Dirty() || d.ClassName(7) != "seven" {
 		t.Fatalf("FromArrays: %d %d %v", d.Len(), d.Label(2), d.Dirty())
 	}
-	if err := d.Relabel([]int{0}, 3); err != nil || d.JournalPath() != jp {
-		t.Fatalf("edit: %v, journal %s", err, d.JournalPath())
+	if err := d.Relabel([]int{0}, 3); err != nil || journalPath(d) != jp {
+		t.Fatalf("edit: %v, journal %s", err, journalPath(d))
 	}
 	if err := d.Save(nil); err != ErrNoPath {
 		t.Fatalf("Save of an in-memory dataset: %v", err)
@@ -345,7 +346,7 @@ func TestFromArrays(t *testing.T) {
 		t.Fatalf("OpenJournal of a demo journal: %v", err)
 	}
 	dir := t.TempDir()
-	if err := d.SaveAs(filepath.Join(dir, "i"), filepath.Join(dir, "l"), nil); err != nil {
+	if err := saveAs(d, filepath.Join(dir, "i"), filepath.Join(dir, "l"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(jp); !os.IsNotExist(err) {

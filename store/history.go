@@ -3,8 +3,9 @@ package store
 import (
 	"errors"
 	"fmt"
-	"idxlabel/sample"
 	"slices"
+
+	"idxlabel/pairfile/journal"
 )
 
 // A save starts the journal over against the files it wrote, but the undo history outlives it
@@ -20,28 +21,15 @@ import (
 // decisions that were on a cut undo stack (they live on in the window until it closes, not in
 // the journal).
 //
-// Payload (integers little-endian, as journal.go): recHistory, undo count u32, redo count u32,
+// Payload (integers little-endian, as records.go): recHistory, undo count u32, redo count u32,
 // then the undo stack's steps bottom to top and the redo stack's bottom to top, each a kind
-// byte, in version 2 the step's provenance (how u8, when i64: journal.go), and its fields:
-//
-//	hRelabel      n u32, n × (index u32, label i32, label before i32)
-//	hSetDeleted   deleted u8 (1 delete, 0 restore), n u32, n × index u32
-//	hDecide       index u32, label i32, label before i32, reviewed before u8
-//	hSavedAppend  n u32, n × (index u32, label added with i32)
-//	hAppend       n u32, pixels per sample u32, n × label i32, n × pixels (stored order); redo stack only
+// byte, in version 2 the step's provenance (how u8, when i64: records.go), and its fields, as
+// the kind's own file says (relabel.go, delete.go, decide.go, savedappend.go, and append.go for
+// an append, which only the redo stack holds).
 //
 // Indices are the samples' numbers after the save; a redo step's may name samples that a redo
 // step above it appends.
-const recHistory byte = 32
-
-// Kinds of step in a history record.
-const (
-	hRelabel     byte = 1
-	hSetDeleted  byte = 2
-	hDecide      byte = 3
-	hSavedAppend byte = 4
-	hAppend      byte = 5
-)
+const recHistory = journal.RecHistory
 
 // historyRecord encodes the undo and redo stacks as a history record; nil when both are empty
 // (m.mu held).
@@ -57,51 +45,6 @@ func (m *model) historyRecord() []byte {
 		e = a.history(e)
 	}
 	return e
-}
-
-func (a *relabel) history(e enc) enc {
-	e = e.u8(hRelabel).prov(a.provenance).u32(uint32(len(a.idx)))
-	for k, i := range a.idx {
-		e = e.u32(uint32(i)).i32(a.to[k]).i32(a.old[k])
-	}
-	return e
-}
-
-func (a *setDeleted) history(e enc) enc {
-	var to byte
-	if a.to {
-		to = 1
-	}
-	e = e.u8(hSetDeleted).prov(a.provenance).u8(to).u32(uint32(len(a.idx)))
-	for _, i := range a.idx {
-		e = e.u32(uint32(i))
-	}
-	return e
-}
-
-func (a *decide) history(e enc) enc {
-	var was byte
-	if a.wasReviewed {
-		was = 1
-	}
-	return e.u8(hDecide).prov(a.provenance).u32(uint32(a.i)).i32(a.to).i32(a.old).u8(was)
-}
-
-func (a *savedAppend) history(e enc) enc {
-	e = e.u8(hSavedAppend).prov(a.provenance).u32(uint32(len(a.idx)))
-	for k, i := range a.idx {
-		e = e.u32(uint32(i)).i32(a.labels[k])
-	}
-	return e
-}
-
-func (a *appendSamples) history(e enc) enc {
-	n := len(a.labels)
-	e = e.u8(hAppend).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
-	for _, l := range a.labels {
-		e = e.i32(l)
-	}
-	return e.bytes(a.pixels)
 }
 
 // replayHistory restores the undo and redo stacks from a history record of a journal of the
@@ -149,139 +92,58 @@ func (m *model) replayHistory(p []byte, version int) error {
 	// from the top, each after the appends above it.
 	n := len(m.labels)
 	for _, a := range undo {
-		if err := m.fits(a, n); err != nil {
+		if err := stepFits(a, n); err != nil {
 			return err
 		}
 	}
 	for _, a := range slices.Backward(redo) {
-		if err := m.fits(a, n); err != nil {
+		if err := stepFits(a, n); err != nil {
 			return err
 		}
-		if ap, ok := a.(*appendSamples); ok {
-			n += len(ap.labels)
-		}
+		n += a.appends()
 	}
 	m.undo, m.redo, m.clean = undo, redo, len(undo)
 	// A sample is marked reviewed exactly when a decision on it is on the undo stack (Decide
 	// marks it, undoing the first decision unmarks it): the marks come back with the history.
 	for _, a := range undo {
-		if a, ok := a.(*decide); ok {
-			m.reviewed[a.i] = true
+		for _, i := range a.reviews() {
+			m.reviewed[i] = true
 		}
 	}
 	return nil
 }
 
-// historyStep decodes one step of a history record of a journal of the given version,
-// checking its labels, pixel size and How (checkHow, as the edit record of the same kind), and
-// that it names at least one sample, none twice (as decodeEdit); appends are allowed only on the
-// redo stack (m.mu held).
+// historyStep decodes one step of a history record of a journal of the given version, by its
+// kind (historyKinds: each checks its labels, pixel size and that it names at least one sample,
+// none twice, as the edit record of the same kind), then its How (checkHow, as that record's);
+// appends are allowed only on the redo stack (m.mu held).
 func (m *model) historyStep(r *dec, redo bool, version int) (action, error) {
 	kind := r.u8()
 	var pv provenance
 	if version >= 2 {
 		pv = provenance{how: How(r.u8()), when: r.i64()}
 	}
-	label := func(l int32, before bool) {
-		if r.err == nil && !(before && l == sample.NoLabel) {
-			if err := m.checkLabel(int(l)); err != nil {
-				r.err = err
-			}
-		}
-	}
-	// samples checks a step's sample numbers as decodeEdit does: at least one, none twice.
-	samples := func(idx []int32) {
-		if r.err == nil && len(idx) == 0 {
-			r.err = errNoSample
-		}
-		if r.err == nil {
-			r.err = distinct(idx)
-		}
-	}
 	var a action
-	switch kind {
-	case hRelabel:
-		n := r.count(12)
-		b := &relabel{idx: make([]int32, n), to: make([]int32, n), old: make([]int32, n)}
-		for k := range n {
-			b.idx[k], b.to[k], b.old[k] = r.i32(), r.i32(), r.i32()
-			label(b.to[k], false)
-			label(b.old[k], true)
-		}
-		samples(b.idx)
-		a = b
-	case hSetDeleted:
-		b := &setDeleted{to: r.u8() == 1}
-		n := r.count(4)
-		b.idx = make([]int32, n)
-		for k := range n {
-			b.idx[k] = r.i32()
-		}
-		samples(b.idx)
-		a = b
-	case hDecide:
-		b := &decide{i: r.i32(), to: r.i32(), old: r.i32(), wasReviewed: r.u8() == 1}
-		label(b.to, false)
-		label(b.old, true)
-		a = b
-	case hSavedAppend:
-		n := r.count(8)
-		b := &savedAppend{idx: make([]int32, n), labels: make([]int32, n)}
-		for k := range n {
-			b.idx[k], b.labels[k] = r.i32(), r.i32()
-			label(b.labels[k], false)
-		}
-		samples(b.idx)
-		a = b
-	case hAppend:
-		if !redo {
-			return nil, errors.New("history: an unsaved append on the undo stack")
-		}
-		n := r.count(4)
-		if r.err == nil && n == 0 {
-			r.err = errNoSample
-		}
-		pps := int(r.u32())
-		if r.err == nil && pps != m.h*m.w {
-			return nil, fmt.Errorf("history: appended samples of %d pixels in a dataset of %d×%d", pps, m.h, m.w)
-		}
-		b := &appendSamples{labels: make([]int32, n)}
-		for k := range n {
-			b.labels[k] = r.i32()
-			label(b.labels[k], false)
-		}
-		b.pixels = slices.Clone(r.takeElems(n, pps))
-		a = b
-	default:
-		if r.err == nil {
-			r.err = fmt.Errorf("unknown step kind %d", kind)
-		}
+	var err error
+	if decode, ok := historyKinds[kind]; ok && r.err == nil {
+		a, err = decode(m, r, redo)
+	} else if err = r.err; err == nil {
+		err = fmt.Errorf("unknown step kind %d", kind)
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("history: %v", r.err)
+	if err != nil {
+		return nil, fmt.Errorf("history: %v", err)
 	}
-	if err := checkHow(recordType(a), pv.how); err != nil {
+	if err := checkHow(a.kind(), pv.how); err != nil {
 		return nil, fmt.Errorf("history: %v", err)
 	}
 	*provOf(a) = pv
 	return a, nil
 }
 
-// fits checks that every sample step a names is below n, the samples there are when it is
+// stepFits checks that every sample step a names is below n, the samples there are when it is
 // undone or redone.
-func (m *model) fits(a action, n int) error {
-	var idx []int32
-	switch a := a.(type) {
-	case *relabel:
-		idx = a.idx
-	case *setDeleted:
-		idx = a.idx
-	case *decide:
-		idx = []int32{a.i}
-	case *savedAppend:
-		idx = a.idx
-	}
-	for _, i := range idx {
+func stepFits(a action, n int) error {
+	for _, i := range a.named() {
 		if i < 0 || int(i) >= n {
 			return fmt.Errorf("history: a step on sample %d, beyond the %d samples", i, n)
 		}

@@ -3,12 +3,14 @@ package store
 import (
 	"bytes"
 	"errors"
-	"idxlabel/store/journal"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // snapshot is everything observable about a dataset's samples.
@@ -123,7 +125,7 @@ func TestJournalDamagedTailReplaysGoodPrefix(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	jp := lp + JournalSuffix
+	jp := lp + pairfile.JournalSuffix
 	b, _ := os.ReadFile(jp)
 	// Damage the last record's payload (a torn write), then add garbage after it.
 	b[len(b)-2] ^= 0xff
@@ -163,7 +165,7 @@ func TestJournalOfOtherFilesIsNotReplayed(t *testing.T) {
 	other.Relabel([]int{7}, 1)
 	other.Save(nil)
 	other.Close()
-	os.WriteFile(lp+JournalSuffix, mustRead(t, matches(t, lp+JournalSuffix+".*.discarded")), 0o644)
+	os.WriteFile(lp+pairfile.JournalSuffix, mustRead(t, matches(t, lp+pairfile.JournalSuffix+".*.discarded")), 0o644)
 
 	e, _ := Open(ip, lp, Options{})
 	rec := e.Recovery()
@@ -176,7 +178,7 @@ func TestJournalOfOtherFilesIsNotReplayed(t *testing.T) {
 	if err := e.DiscardJournal(false); err != nil || e.Recovery() != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+	if _, err := os.Stat(lp + pairfile.JournalSuffix); !os.IsNotExist(err) {
 		t.Fatal("discard left the journal")
 	}
 	if err := e.Relabel([]int{0}, 1); err != nil {
@@ -190,13 +192,13 @@ func TestJournalFallsBackWhenFolderUnwritable(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	ip, lp := copyPair(t, 10000, false)
 	// A folder where the journal file should go makes creating it fail, like a read-only folder.
-	os.Mkdir(lp+JournalSuffix, 0o755)
+	os.Mkdir(lp+pairfile.JournalSuffix, 0o755)
 	d, _ := Open(ip, lp, Options{})
 	if err := d.Relabel([]int{0}, 5); err != nil {
 		t.Fatal(err)
 	}
-	jp := d.JournalPath()
-	if jp == lp+JournalSuffix || filepath.Dir(filepath.Dir(jp)) != filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "idxlabel") {
+	jp := journalPath(d)
+	if jp == lp+pairfile.JournalSuffix || filepath.Dir(filepath.Dir(jp)) != filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "idxlabel") {
 		t.Fatalf("journal at %s", jp)
 	}
 	d.Close()
@@ -234,7 +236,7 @@ func TestAbandonRemovesTheJournal(t *testing.T) {
 	if err := d.Abandon(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+	if _, err := os.Stat(lp + pairfile.JournalSuffix); !os.IsNotExist(err) {
 		t.Fatal("Abandon left the journal")
 	}
 	d.Close()
@@ -286,10 +288,10 @@ func TestAbandonDropsTheUndoHistory(t *testing.T) {
 func TestDecideIsOneJournaledStep(t *testing.T) {
 	ip, lp := writeTestPair(t, 30, 2, 2)
 	d, _ := Open(ip, lp, Options{})
-	if err := d.Decide(4, 4); err != nil { // keep its label
+	if err := decideManual(d, 4, 4); err != nil { // keep its label
 		t.Fatal(err)
 	}
-	if err := d.Decide(5, 1); err != nil { // relabel it
+	if err := decideManual(d, 5, 1); err != nil { // relabel it
 		t.Fatal(err)
 	}
 	if !d.State(4).Reviewed || d.State(4).Edited || !d.State(5).Reviewed || d.Label(5) != 1 || !d.Dirty() {
@@ -328,12 +330,12 @@ func craftJournal(t *testing.T, ip, lp string, records ...[]byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+	b := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 	d.Close()
 	for _, r := range records {
 		b = append(b, journal.Frame(r)...)
 	}
-	if err := os.WriteFile(lp+JournalSuffix, b, 0o644); err != nil {
+	if err := os.WriteFile(lp+pairfile.JournalSuffix, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -482,8 +484,8 @@ func TestReplayRefusesAHistoryLabelOutsideTheDtype(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "record 1 of 2 was not replayed: history: label 300 does not fit the labels' dtype ubyte (0–255)") {
 		t.Fatalf("replay of a history holding 300 in a ubyte pair: %v", err)
 	}
-	kept := matches(t, lp+JournalSuffix+".*.unreplayed")
-	want := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+	kept := matches(t, lp+pairfile.JournalSuffix+".*.unreplayed")
+	want := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 	want = append(append(want, journal.Frame(history)...), journal.Frame(edit)...)
 	if !bytes.Equal(mustRead(t, kept), want) {
 		t.Fatal("the copy kept is not the journal")

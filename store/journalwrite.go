@@ -1,17 +1,11 @@
 package store
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
-
-	"idxlabel/store/journal"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
-// Where a session's journal goes and how its records are written (journal.go has the records,
+// Where a session's journal goes and how its records are written (records.go has the records,
 // recovery.go reads a journal back when the pair is opened again).
 
 // journalFile returns where this dataset's journal is written: the path given to New, or beside
@@ -20,88 +14,19 @@ func (d *Dataset) journalFile() string {
 	if d.journalPath != "" {
 		return d.journalPath
 	}
-	return d.statePath(JournalSuffix)
+	return d.statePath(pairfile.JournalSuffix)
 }
 
-// JournalPath returns the file the dataset's edits are journaled to ("" before the first edit
-// of a dataset without files).
-func (d *Dataset) JournalPath() string {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.journal != nil {
-		return d.journal.Path()
-	}
-	return d.journalFile()
-}
-
-// maxFallbackName is the longest file name fallbackJournal gives, in bytes: 255 (the name limit
-// of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
-// ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
-const maxFallbackName = 255 - 26
-
-// fallbackJournal returns the per-user place for the journal of files whose folder cannot be
-// written (a read-only dataset folder), and for their lock: <config>/idxlabel/journals/
-// <hash>-<name>, the hash being of primary's absolute path. A name that would be longer than
-// maxFallbackName bytes is cut (at a character boundary) to fit, the hash keeping it apart from
-// others; shorter names are as they have always been, so journals already there are found.
-func fallbackJournal(primary string) string {
-	dir, err := os.UserConfigDir()
-	if err != nil || primary == "" {
-		return ""
-	}
-	abs, _ := filepath.Abs(primary)
-	sum := sha256.Sum256([]byte(abs))
-	name := hex.EncodeToString(sum[:8]) + "-" + filepath.Base(primary)
-	if len(name) > maxFallbackName {
-		name = strings.ToValidUTF8(name[:maxFallbackName], "")
-	}
-	return filepath.Join(dir, "idxlabel", "journals", name)
-}
-
-// sessionJournal is the journal a session writes its edits to (journal.go has its records,
-// package journal the file): the file open for appending, where it goes, and the history record
-// a save left to be written first. Dataset embeds it; d.mu guards it.
-type sessionJournal struct {
-	journal     *journal.Journal
-	journalPath string // where the journal goes; "" = beside the label (or image) file
-	// carry is the history record (history.go) that the journal begun after a save must start
-	// with, nil when the save left no history or it has been written.
-	carry []byte
-}
-
-// append appends one record to the journal, creating it at primary() (Dataset.journalFile) with
-// base() as its base record on the first edit, or in the per-user fallback when primary's folder
-// is read-only, followed by the history a save carried (carry) when there is one. The caller
-// holds d.mu and has checked that the dataset takes edits (Dataset.commit). Errors: no place for
-// the journal, or its creation or write failed (ErrJournalWrite).
-func (s *sessionJournal) append(primaryPath func() string, base func() []byte, payload []byte) error {
-	if s.journal == nil {
-		primary := primaryPath()
-		if primary == "" {
-			return fmt.Errorf("this dataset has no place for its journal")
+// pair returns the dataset's files (d.mu held), as a journal's pair record names them: the
+// image file and the label file, those it has.
+func (d *Dataset) pair() []string {
+	var out []string
+	for _, p := range []string{d.imagesPath, d.labelsPath} {
+		if p != "" {
+			out = append(out, p)
 		}
-		b := base()
-		j, err := journal.Create(primary, b)
-		if err != nil && s.journalPath == "" {
-			if fb := fallbackJournal(primary); fb != "" {
-				if j2, err2 := journal.Create(fb, b); err2 == nil {
-					j, err = j2, nil
-					s.journalPath = fb
-				}
-			}
-		}
-		if err != nil {
-			return journal.WriteError(err, "cannot start the journal "+primary)
-		}
-		s.journal = j
 	}
-	if s.carry != nil {
-		if err := s.journal.Append(s.carry); err != nil {
-			return err
-		}
-		s.carry = nil
-	}
-	return s.journal.Append(payload)
+	return out
 }
 
 // baseRecord is the base record of this session's journal (d.mu held): the model's fingerprint,

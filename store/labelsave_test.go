@@ -16,6 +16,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -47,7 +48,7 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 		t.Run(c.images, func(t *testing.T) {
 			ip := writeImagesOnly(t, c.images, 200)
 			want := filepath.Join(filepath.Dir(ip), c.labels)
-			if got := LabelsFileFor(ip); got != want {
+			if got := pairfile.LabelsFileFor(ip); got != want {
 				t.Fatalf("LabelsFileFor = %s, want %s", got, want)
 			}
 			imagesBefore, _ := os.ReadFile(ip)
@@ -71,11 +72,11 @@ func TestLabelsTypedOnImagesAloneAreSaved(t *testing.T) {
 			if after, _ := os.ReadFile(ip); !bytes.Equal(after, imagesBefore) {
 				t.Fatal("a labels-only save rewrote the image file")
 			}
-			if _, err := os.Lstat(ip + JournalSuffix); err == nil {
+			if _, err := os.Lstat(ip + pairfile.JournalSuffix); err == nil {
 				t.Fatal("the journal of the saved edits was left behind")
 			}
 			d.Close()
-			images, labels, err := ClassifyPair([]string{ip})
+			images, labels, err := pairfile.ClassifyPair([]string{ip})
 			if err != nil || images != ip || labels != want {
 				t.Fatalf("reopening the images: %q %q %v", images, labels, err)
 			}
@@ -113,7 +114,7 @@ func TestSaveNeverReplacesAFileItDidNotOpen(t *testing.T) {
 	defer d.Close()
 	mustDo(t, d.Relabel([]int{0}, 3))
 	theirs := []byte("someone's file")
-	lp := LabelsFileFor(ip)
+	lp := pairfile.LabelsFileFor(ip)
 	os.WriteFile(lp, theirs, 0o644)
 	if err := d.Save(nil); !errors.Is(err, ErrLabelsFileExists) {
 		t.Fatalf("Save over a file it did not open: %v", err)
@@ -121,7 +122,7 @@ func TestSaveNeverReplacesAFileItDidNotOpen(t *testing.T) {
 	if got, _ := os.ReadFile(lp); !bytes.Equal(got, theirs) || !d.Dirty() || d.Label(0) != 3 {
 		t.Fatal("the refused save touched the file or lost the edit")
 	}
-	if _, err := os.Stat(ip + JournalSuffix); err != nil {
+	if _, err := os.Stat(ip + pairfile.JournalSuffix); err != nil {
 		t.Fatalf("the journal of the unsaved edit: %v", err)
 	}
 }
@@ -207,20 +208,8 @@ func bytesOf(t *testing.T, file []byte) []byte {
 // folder and returns their paths.
 func copyOfficialTrainPair(tb testing.TB) (string, string) {
 	tb.Helper()
-	dir := tb.TempDir()
-	var out []string
-	for _, name := range []string{mnisttest.TrainImages, mnisttest.TrainLabels} {
-		b, err := os.ReadFile(mnisttest.Path(tb, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-		out = append(out, p)
-	}
-	return out[0], out[1]
+	pair := realCopy(tb, mnisttest.TrainImages, mnisttest.TrainLabels)
+	return pair[0], pair[1]
 }
 
 // TestOfficialImagesKeepTheirChecksum: after a one-label save of the real training pair, the
@@ -271,14 +260,14 @@ func TestPartnerNamesOfUnicodeNames(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"Ⱥ-images", "x-images-Ⱥidx3", "\u212a-images-idx3-ubyte.gz", "ȺȺȺ", "x-IMAGES-\u212aIDX3"} {
 		p := filepath.Join(dir, name)
-		got := LabelsFileFor(p)
+		got := pairfile.LabelsFileFor(p)
 		if !utf8.ValidString(got) || filepath.Dir(got) != dir {
-			t.Fatalf("LabelsFileFor(%q) = %q", name, got)
+			t.Fatalf("pairfile.LabelsFileFor(%q) = %q", name, got)
 		}
-		FindLabels(p)
-		FindImages(got)
+		pairfile.FindLabels(p)
+		pairfile.FindImages(got)
 	}
-	if got := filepath.Base(LabelsFileFor(filepath.Join(dir, "\u212a-images-idx3-ubyte.gz"))); got != "\u212a-labels-idx1-ubyte.gz" {
+	if got := filepath.Base(pairfile.LabelsFileFor(filepath.Join(dir, "\u212a-images-idx3-ubyte.gz"))); got != "\u212a-labels-idx1-ubyte.gz" {
 		t.Fatalf("Kelvin name: %q", got)
 	}
 }
@@ -293,7 +282,7 @@ func TestNewLabelFileNeverReplacesOneMadeMeanwhile(t *testing.T) {
 	}
 	defer d.Close()
 	mustDo(t, d.Relabel([]int{0}, 1))
-	lp := LabelsFileFor(ip)
+	lp := pairfile.LabelsFileFor(ip)
 	theirs := []byte("theirs")
 	// The progress callback runs after the files are written and verified, before the renames.
 	err = d.Save(func(f float64) {
@@ -327,8 +316,8 @@ func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
 	mustDo(t, d.Relabel([]int{0, 1, 2}, 7))
 	d.Close() // as a kill: the journal stays
 	labels, _ := idx.New(idx.UByte, 10)
-	idx.WriteFile(LabelsFileFor(ip), labels) // someone's labels, by convert or import
-	images, lp, err := ClassifyPair([]string{ip})
+	idx.WriteFile(pairfile.LabelsFileFor(ip), labels) // someone's labels, by convert or import
+	images, lp, err := pairfile.ClassifyPair([]string{ip})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,13 +327,13 @@ func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
 	}
 	defer e.Close()
 	rec := e.Recovery()
-	if rec == nil || rec.Path != ip+JournalSuffix || rec.Edits != 1 || rec.Matches {
+	if rec == nil || rec.Path != ip+pairfile.JournalSuffix || rec.Edits != 1 || rec.Matches {
 		t.Fatalf("recovery %+v, want the image file's journal, 1 edit (of 3 samples), not matching the pair", rec)
 	}
 	if err := e.DiscardJournal(true); err != nil {
 		t.Fatal(err)
 	}
-	if kept, _ := filepath.Glob(ip + JournalSuffix + ".*.discarded"); len(kept) != 1 {
+	if kept, _ := filepath.Glob(ip + pairfile.JournalSuffix + ".*.discarded"); len(kept) != 1 {
 		t.Fatalf("the journal was not kept: %v", kept)
 	}
 }
@@ -353,11 +342,11 @@ func TestJournalOfImagesAloneIsOfferedWithTheirPair(t *testing.T) {
 // file's partner a label file that does not exist: the image file opens alone.
 func TestPlantedRecordIsNoPendingLabelFile(t *testing.T) {
 	ip := writeImagesOnly(t, "s-images-idx3-ubyte", 4)
-	os.WriteFile(LabelsFileFor(ip)+ManifestSuffix, []byte("{}"), 0o644)
-	if SavePending(LabelsFileFor(ip)) || FindLabels(ip) != "" {
-		t.Fatalf("a planted record counts as a pending label file (FindLabels %q)", FindLabels(ip))
+	os.WriteFile(pairfile.LabelsFileFor(ip)+pairfile.ManifestSuffix, []byte("{}"), 0o644)
+	if pairfile.SavePending(pairfile.LabelsFileFor(ip)) || pairfile.FindLabels(ip) != "" {
+		t.Fatalf("a planted record counts as a pending label file (FindLabels %q)", pairfile.FindLabels(ip))
 	}
-	d, err := Open(ip, FindLabels(ip), Options{})
+	d, err := Open(ip, pairfile.FindLabels(ip), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,8 +365,8 @@ func TestSaveRefusesNamesTooLong(t *testing.T) {
 	defer d.Close()
 	mustDo(t, d.Relabel([]int{0}, 4))
 	if err := d.Save(nil); !errors.Is(err, ErrNameTooLong) || !d.Dirty() {
-		t.Fatalf("save with a %d-byte label file name: %v", len(filepath.Base(LabelsFileFor(ip))), err)
+		t.Fatalf("save with a %d-byte label file name: %v", len(filepath.Base(pairfile.LabelsFileFor(ip))), err)
 	}
 	dir := t.TempDir()
-	mustDo(t, d.SaveAs(filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
+	mustDo(t, saveAs(d, filepath.Join(dir, "short-images-idx3-ubyte"), filepath.Join(dir, "short-labels-idx1-ubyte"), nil))
 }

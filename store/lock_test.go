@@ -11,17 +11,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gofrs/flock"
-
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
-// wantLocked checks that err is a *LockedError naming pid on this host.
-func wantLocked(t *testing.T, err error, pid int) *LockedError {
+// wantLocked checks that err is a *pairfile.LockedError naming pid on this host.
+func wantLocked(t *testing.T, err error, pid int) *pairfile.LockedError {
 	t.Helper()
-	var le *LockedError
-	if !errors.Is(err, ErrLocked) || !errors.As(err, &le) {
-		t.Fatalf("want a *LockedError, got %v", err)
+	var le *pairfile.LockedError
+	if !errors.Is(err, pairfile.ErrLocked) || !errors.As(err, &le) {
+		t.Fatalf("want a *pairfile.LockedError, got %v", err)
 	}
 	host, _ := os.Hostname()
 	if le.PID != pid || le.Host != host {
@@ -44,14 +43,14 @@ func TestSecondOpenOfAPairIsRefused(t *testing.T) {
 	// The same pair named another way (relative, images alone is another pair) is still locked.
 	wd, _ := os.Getwd()
 	t.Chdir(filepath.Dir(lp))
-	if _, err := Open(filepath.Base(ip), filepath.Base(lp), Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(filepath.Base(ip), filepath.Base(lp), Options{}); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("relative names: %v", err)
 	}
 	t.Chdir(wd)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(lp + LockSuffix); !os.IsNotExist(err) {
+	if _, err := os.Stat(lp + pairfile.LockSuffix); !os.IsNotExist(err) {
 		t.Fatalf("Close left the lock file: %v", err)
 	}
 	e, err := Open(ip, lp, Options{})
@@ -118,7 +117,7 @@ func TestLockHeldByAnotherProcess(t *testing.T) {
 	if !strings.Contains(err.Error(), fmt.Sprintf("process %d on ", cmd.Process.Pid)) {
 		t.Fatalf("error does not name the process: %v", err)
 	}
-	if err := WritePair(ip, lp, mustArray(t, 3), mustArray(t)); !errors.Is(err, ErrLocked) {
+	if err := pairfile.WritePair(ip, lp, mustArray(t, 3), mustArray(t)); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("WritePair over a pair open elsewhere: %v", err)
 	}
 	stdin.Close() // the child exits without Close: its lock goes with it
@@ -141,80 +140,6 @@ func mustArray(t *testing.T, dims ...int) *idx.Array {
 	return a
 }
 
-// TestLockFallbackWithoutFlock plays a file system without flock: the lock is the lock file,
-// created exclusively; a lock file of a process that no longer runs is stale and is taken over.
-func TestLockFallbackWithoutFlock(t *testing.T) {
-	tryFlock = func(*flock.Flock) (bool, error) { return false, errors.ErrUnsupported }
-	defer func() { tryFlock = (*flock.Flock).TryLock }()
-	ip, lp := writeTestPair(t, 10, 2, 2)
-	d, err := Open(ip, lp, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Open(ip, lp, Options{})
-	wantLocked(t, err, os.Getpid())
-	d.Close()
-	if _, err := os.Stat(lp + LockSuffix); !os.IsNotExist(err) {
-		t.Fatalf("Close left the lock file: %v", err)
-	}
-
-	host, _ := os.Hostname()
-	plant := func(pid int, host string) {
-		b := append([]byte{0}, fmt.Sprintf("idxlabel-lock pid=%d host=%s\n", pid, host)...)
-		if err := os.WriteFile(lp+LockSuffix, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// A live process on this host (our parent, go test) holds it.
-	plant(os.Getppid(), host)
-	_, err = Open(ip, lp, Options{})
-	wantLocked(t, err, os.Getppid())
-	// A process on another host: we cannot tell whether it runs, so it holds.
-	plant(os.Getpid(), "elsewhere")
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "on elsewhere") {
-		t.Fatalf("lock of another host: %v", err)
-	}
-	// A process of this host that has exited: stale.
-	dead := exec.Command(os.Args[0], "-test.run=^$")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	plant(dead.Process.Pid, host)
-	d, err = Open(ip, lp, Options{})
-	if err != nil {
-		t.Fatalf("stale lock of exited pid %d: %v", dead.Process.Pid, err)
-	}
-	b, _ := os.ReadFile(lp + LockSuffix)
-	if !bytes.Contains(b, fmt.Appendf(nil, "pid=%d ", os.Getpid())) {
-		t.Fatalf("lock file after taking over: %q", b)
-	}
-	d.Close()
-}
-
-// TestLockFileContentIsUntrusted: a planted lock file with a hostile host name gives a clean,
-// short message.
-func TestLockFileContentIsUntrusted(t *testing.T) {
-	_, lp := writeTestPair(t, 10, 2, 2)
-	plant := append([]byte{0}, "idxlabel-lock pid=99 host=\u202eevil\x1b[2J"+strings.Repeat("x", 5000)...)
-	if err := os.WriteFile(lp+LockSuffix, plant, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l, err := lockPair(lp, false)
-	if err != nil {
-		t.Fatalf("an unlocked planted file must not block: %v", err)
-	}
-	e := lockedBy(lp, lp+LockSuffix)
-	l.release()
-	if e.PID != os.Getpid() {
-		t.Fatalf("holder %d after locking", e.PID)
-	}
-	os.WriteFile(lp+LockSuffix, plant, 0o644)
-	e = lockedBy(lp, lp+LockSuffix)
-	if e.PID != 99 || strings.ContainsAny(e.Host, "\u202e\x1b") || len([]rune(e.Host)) > maxNameRunes {
-		t.Fatalf("host read from a planted file: %q", e.Host)
-	}
-}
-
 func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	ipA, lpA := writeTestPair(t, 10, 2, 2)
 	ipB, lpB := writeTestPair(t, 10, 2, 2)
@@ -230,7 +155,7 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	defer b.Close()
 	before, _ := os.ReadFile(lpA)
 	b.Relabel([]int{0}, 9)
-	if err := b.SaveAs(ipA, lpA, nil); !errors.Is(err, ErrLocked) {
+	if err := saveAs(b, ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("SaveAs over a pair open elsewhere: %v", err)
 	}
 	if after, _ := os.ReadFile(lpA); !bytes.Equal(before, after) {
@@ -238,10 +163,10 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ipC, lpC := filepath.Join(dir, "c-images-idx3-ubyte"), filepath.Join(dir, "c-labels-idx1-ubyte")
-	if err := b.SaveAs(ipC, lpC, nil); err != nil {
+	if err := saveAs(b, ipC, lpC, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(ipC, lpC, Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(ipC, lpC, Options{}); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("the pair saved to is not locked: %v", err)
 	}
 	old, err := Open(ipB, lpB, Options{})
@@ -256,40 +181,8 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	}
 	defer n.Close()
 	n.Append([]Sample{{Pixels: make([]byte, 4), Label: 1}})
-	if err := n.SaveAs(ipA, lpA, nil); !errors.Is(err, ErrLocked) {
+	if err := saveAs(n, ipA, lpA, nil); !errors.Is(err, pairfile.ErrLocked) {
 		t.Fatalf("new dataset SaveAs over a pair open elsewhere: %v", err)
-	}
-}
-
-// TestPlantedLockFileIsNeverFollowed: a link in the lock file's place, pointing outside the
-// folder, is refused: the file it points to is neither created nor written. A FIFO there is
-// refused without waiting for a writer.
-func TestPlantedLockFileIsNeverFollowed(t *testing.T) {
-	ip, lp := writeTestPair(t, 10, 2, 2)
-	outside := filepath.Join(t.TempDir(), "outside.txt")
-	if err := os.Symlink(outside, lp+LockSuffix); err != nil {
-		t.Skipf("cannot make a symbolic link here: %v", err)
-	}
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
-		t.Fatalf("open with a planted link: %v", err)
-	}
-	if _, err := os.Lstat(outside); !os.IsNotExist(err) {
-		t.Fatalf("the link's target was created: %v", err)
-	}
-	os.WriteFile(outside, []byte("precious"), 0o644)
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
-		t.Fatalf("open with a planted link to a file: %v", err)
-	}
-	if b, _ := os.ReadFile(outside); string(b) != "precious" {
-		t.Fatalf("the link's target was written: %q", b)
-	}
-	os.Remove(lp + LockSuffix)
-	if err := mkfifo(lp + LockSuffix); err != nil {
-		t.Logf("no FIFO on this system: %v", err)
-		return
-	}
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, errLockFile) {
-		t.Fatalf("open with a planted FIFO: %v", err)
 	}
 }
 
@@ -313,7 +206,7 @@ func TestReadOnlyFolder(t *testing.T) {
 	if len(d.Notices()) != 0 {
 		t.Fatalf("notices %q", d.Notices())
 	}
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), lp) {
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, pairfile.ErrLocked) || !strings.Contains(err.Error(), lp) {
 		t.Fatalf("second open of a pair in a read-only folder: %v", err)
 	}
 	d.Close()

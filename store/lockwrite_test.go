@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // A pair open for editing guards both of its files: a writer of its image file is refused when
@@ -24,20 +25,20 @@ func TestPairLocksGuardBothFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LockForWrite(ip); !errors.Is(err, ErrLocked) {
+	if _, err := lockForWrite(ip); !errors.Is(err, pairfile.ErrLocked) {
 		t.Errorf("a writer of the open pair's image file: %v", err)
 	}
 	link := filepath.Join(t.TempDir(), "mine-labels")
 	if err := os.Symlink(lp, link); err == nil {
-		if _, err := LockForWrite(link); !errors.Is(err, ErrLocked) {
+		if _, err := lockForWrite(link); !errors.Is(err, pairfile.ErrLocked) {
 			t.Errorf("a writer through a link to the open pair's label file: %v", err)
 		}
 	}
-	if _, err := Open(ip, "", Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(ip, "", Options{}); !errors.Is(err, pairfile.ErrLocked) {
 		t.Errorf("the image file opened alone while its pair is open: %v", err)
 	}
 	d.Close()
-	release, err := LockForWrite(ip, lp)
+	release, err := lockForWrite(ip, lp)
 	if err != nil {
 		t.Fatalf("once the pair is closed: %v", err)
 	}
@@ -48,7 +49,7 @@ func TestPairLocksGuardBothFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) {
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, pairfile.ErrLocked) {
 		t.Errorf("the pair opened while its image file is open alone: %v", err)
 	}
 }
@@ -63,44 +64,17 @@ func TestSaveAsMovesBothLocks(t *testing.T) {
 	defer d.Close()
 	dir := t.TempDir()
 	ip2, lp2 := filepath.Join(dir, "n-images-idx3-ubyte"), filepath.Join(dir, "n-labels-idx1-ubyte")
-	mustDo(t, d.SaveAs(ip2, lp2, nil))
+	mustDo(t, saveAs(d, ip2, lp2, nil))
 	for _, p := range []string{ip2, lp2} {
-		if _, err := LockForWrite(p); !errors.Is(err, ErrLocked) {
+		if _, err := lockForWrite(p); !errors.Is(err, pairfile.ErrLocked) {
 			t.Errorf("%s after Save As: %v", filepath.Base(p), err)
 		}
 	}
-	release, err := LockForWrite(ip, lp)
+	release, err := lockForWrite(ip, lp)
 	if err != nil {
 		t.Fatalf("the old pair after Save As: %v", err)
 	}
 	release()
-}
-
-// An output named with a trailing separator ("out/", as a shell completes a folder) is locked
-// beside the folder, as "out" is: the lock file was "out/.idxlabel-lock", inside it, so a writer
-// then found its own lock file in an empty folder (or in an earlier export or report) and
-// refused it as not its own.
-func TestLockForWriteFolderWithSlash(t *testing.T) {
-	parent := t.TempDir()
-	out := filepath.Join(parent, "out")
-	if err := os.Mkdir(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	release, err := LockForWrite(out + string(filepath.Separator))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		t.Errorf("the lock put %s inside the output folder", e.Name())
-	}
-	if _, err := os.Lstat(out + LockSuffix); err != nil {
-		t.Errorf("no lock file beside the folder: %v", err)
-	}
 }
 
 // An output that is one of idxlabel's own files (a pair's lock, journal or save record), by name
@@ -115,16 +89,26 @@ func TestCheckOutputsRefusesStateFiles(t *testing.T) {
 	}
 	defer d.Close()
 	link := filepath.Join(t.TempDir(), "innocent.csv")
-	if err := os.Symlink(lp+LockSuffix, link); err != nil {
+	if err := os.Symlink(lp+pairfile.LockSuffix, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, out := range []string{lp + LockSuffix, lp + JournalSuffix, lp + ManifestSuffix, link} {
-		var oe *OutputError
-		if err := CheckOutputs([]string{"/elsewhere/in"}, []string{out}); !errors.As(err, &oe) {
-			t.Errorf("%s: %v, want an *OutputError", filepath.Base(out), err)
+	for _, out := range []string{lp + pairfile.LockSuffix, lp + pairfile.JournalSuffix, lp + pairfile.ManifestSuffix, link} {
+		var oe *pairfile.OutputError
+		if err := pairfile.CheckOutputs([]string{"/elsewhere/in"}, []string{out}); !errors.As(err, &oe) {
+			t.Errorf("%s: %v, want an *pairfile.OutputError", filepath.Base(out), err)
 		}
 	}
-	if err := CheckOutputs(nil, []string{filepath.Join(filepath.Dir(lp), "confusion.csv")}); err != nil {
+	if err := pairfile.CheckOutputs(nil, []string{filepath.Join(filepath.Dir(lp), "confusion.csv")}); err != nil {
 		t.Errorf("an ordinary output: %v", err)
 	}
+}
+
+// lockForWrite takes the locks a writer of paths takes (pairfile.ClaimOutputs with force,
+// anything at them replaceable) and returns their release.
+func lockForWrite(paths ...string) (func(), error) {
+	c, err := pairfile.ClaimOutputs(nil, paths, true, func(string) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	return c.Release, nil
 }

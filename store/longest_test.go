@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // Label file names of 240 to 255 bytes: the save record's name (+16 bytes) and, from 242, the
@@ -29,7 +30,7 @@ func TestLongestLabelNames(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, _, note := ReadView(ip, lp); note != "" {
+		if _, _, note := pairfile.ReadView(ip, lp); note != "" {
 			t.Fatalf("%d bytes: ReadView says %q", n, note)
 		}
 		d, err := Open(ip, lp, Options{})
@@ -39,7 +40,7 @@ func TestLongestLabelNames(t *testing.T) {
 		if len(d.Notices()) != 0 {
 			t.Fatalf("%d bytes: notices %q", n, d.Notices())
 		}
-		if _, err := Open(ip, lp, Options{}); !errors.Is(err, ErrLocked) {
+		if _, err := Open(ip, lp, Options{}); !errors.Is(err, pairfile.ErrLocked) {
 			t.Fatalf("%d bytes: a second editor: %v", n, err)
 		}
 		if err := d.Relabel([]int{0}, 4); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
 // A label file whose name is 236 bytes long (of the 255 a name may have): the journal beside it
@@ -38,8 +39,8 @@ func TestLongLabelNameJournalsToTheFallback(t *testing.T) {
 	if err := d.Relabel([]int{1}, 5); err != nil {
 		t.Fatalf("an edit of a pair with a 236-byte label name: %v", err)
 	}
-	jp := d.JournalPath()
-	if !strings.HasPrefix(jp, config) || len(filepath.Base(jp)) > maxFallbackName {
+	jp := journalPath(d)
+	if !strings.HasPrefix(jp, config) || len(filepath.Base(jp)) > pairfile.MaxFallbackName {
 		t.Fatalf("journal %s (%d bytes)", jp, len(filepath.Base(jp)))
 	}
 	d.Close()
@@ -52,8 +53,8 @@ func TestLongLabelNameJournalsToTheFallback(t *testing.T) {
 		t.Fatalf("reopened: recovery %+v", rec)
 	}
 	short := filepath.Join(dir, "t10k-labels-idx1-ubyte")
-	abs, _ := filepath.Abs(short + JournalSuffix)
-	if fb := fallbackJournal(short + JournalSuffix); !strings.HasSuffix(fb, "-t10k-labels-idx1-ubyte"+JournalSuffix) || len(filepath.Base(fb)) != 17+len("t10k-labels-idx1-ubyte"+JournalSuffix) {
+	abs, _ := filepath.Abs(short + pairfile.JournalSuffix)
+	if fb := pairfile.Fallback(short + pairfile.JournalSuffix); !strings.HasSuffix(fb, "-t10k-labels-idx1-ubyte"+pairfile.JournalSuffix) || len(filepath.Base(fb)) != 17+len("t10k-labels-idx1-ubyte"+pairfile.JournalSuffix) {
 		t.Fatalf("the fallback of %s is %s", abs, fb)
 	}
 	if _, err := os.Stat(jp); err != nil {

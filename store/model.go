@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
@@ -70,6 +72,9 @@ type model struct {
 	deleted  []bool
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
+	// sources: where each sample came from (Source), one a sample when any has one, nil when
+	// none has: read from the pair's sources file, given to Append, renumbered by a save.
+	sources []string
 
 	declared []int          // classes of a new dataset, or those present when the files were read (0–9 for an empty label file)
 	names    map[int]string // class names (EMNIST mapping, classes.txt, or given)
@@ -88,12 +93,79 @@ type model struct {
 	tally   tally // counts kept up to date as edits happen (tally.go)
 }
 
+// action is one step on the undo or redo stack. apply and revert run with m.mu held; remap
+// carries it through a save (carry.go) and history encodes it for the journal begun after one
+// (history.go).
+type action interface {
+	apply(m *model) Change
+	revert(m *model) Change
+	String() string
+	remap(r renumbering, applied bool) action
+	history(e enc) enc
+	// kind is the type of the journal record of an edit like it (a saved append's is an
+	// append's): the Hows that describe it are that type's (checkHow).
+	kind() byte
+	// named returns the sample numbers it names (stepFits checks them against the samples).
+	named() []int32
+	// labelsSet returns every label it sets or restores when done or undone (sample.NoLabel
+	// among them when it restores the lack of a label): a new label file's dtype must hold them.
+	labelsSet() []int32
+	// logEvents adds to ev the change log events it makes on the samples as they are now:
+	// applied, or, when inverse, just reverted by an undo (changelog.go).
+	logEvents(m *model, ev eventSink, inverse bool)
+	// undoneStays reports whether undoing it keeps its samples, marked deleted (a saved
+	// append's): the change log then adds its undoing even when it holds the step.
+	undoneStays() bool
+	// appends returns how many samples it appends at the end when done (an unsaved append's).
+	appends() int
+	// reviews returns the samples it marks reviewed while it is done (a review decision's).
+	reviews() []int32
+}
+
+// edit is an action a person makes (not one a save turned into another): record is its journal
+// payload (records.go).
+type edit interface {
+	action
+	record() []byte
+}
+
+// eventSink is what a step tells the change log of what it did (action.logEvents): each call
+// one sample, numbered as the model numbers it now (changelog.go gathers them).
+type eventSink interface {
+	label(i int, from, to int32)           // the step changes sample i's label from → to (to → from when undone)
+	add(i int, label int32, source string) // sample i is added with label, from source ("" for none)
+	remove(i int, label int32)             // sample i, of label, is deleted, or its addition undone
+	restore(i int)                         // sample i's deletion is cancelled
+}
+
+// tally keeps the figures a window shows after every key (Counters, Counts and the classes
+// present) up to date as edits happen, so that reading them costs the same on 300 samples as on
+// 1,000,000: an edit of k samples updates it in O(k), a read costs O(classes).
+//
+// It is filled from the samples on its first read (O(N)), and again after a change it does not
+// follow sample by sample (a save's or a replay's Reset). It remembers the label and the deleted
+// mark it counted for each sample (5 bytes a sample), so that a change, which model.changed
+// hands it after the samples have changed, can take back what each changed sample counted
+// before. Writes come from changed, with m.mu held for writing; reads hold m.mu for reading, and
+// a read that fills it must not race with another read, hence its own mutex.
+type tally struct {
+	mu    sync.Mutex
+	valid bool
+	label []int32 // the label counted for each sample
+	del   []bool  // whether it was counted as deleted
+	live  map[int32]int
+	all   map[int32]int // by label, deleted samples included: the classes present
+	// Samples marked deleted; samples of the files as opened whose label differs from it
+	// (State.Edited); samples of the files as last saved whose label differs (Relabelled).
+	deleted, edited, relabelled int
+}
+
 // setBase makes images and labels (nil: unlabelled) the model's base, checking their shapes
 // (height and width as Options has them); imagesPath and labelsPath name them in errors ("" for
 // arrays not read from files), and an image file whose name says EMNIST is taken as transposed
 // when transpose is TransposeAuto.
 func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array, height, width int, transpose Transpose) error {
-	s, err := CheckPair(imagesPath, images, labelsPath, labels, height, width)
+	s, err := pairfile.CheckPair(imagesPath, images, labelsPath, labels, height, width)
 	if err != nil {
 		return err
 	}
@@ -198,18 +270,6 @@ func (m *model) hasLabels() bool { return m.labelHeader.Type != 0 }
 // whose index may have been taken before an edit removed samples (an undone append, a save)
 // uses the checked forms PixelsAt and StateAt, which say whether the sample exists.
 
-// State describes one sample for display and filtering. Edited, Added and Original compare with
-// the files as they were opened: a save keeps them (see model.opened), until the pair is
-// closed.
-type State struct {
-	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
-	Edited          bool // a sample of the files as opened whose label differs from its label then
-	Added           bool // appended since the files were opened (saved or not)
-	Deleted         bool // marked deleted; removed by the next save
-	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
-	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
-}
-
 // Pixels returns sample i's H·W display pixels (0 = background, 255 = ink) in stored order:
 // row-major, or column-major when Transposed. It is a view into the dataset's buffer, not a copy;
 // it must not be modified and stays valid (unchanged) for as long as the caller holds it, through
@@ -262,6 +322,25 @@ func (m *model) Label(i int) int {
 	return int(m.labels[i])
 }
 
+// Source returns where sample i came from: the file it was imported from, a slash-separated path
+// relative to the folder imported, as Append was given it or the pair's sources file gives it
+// (pairfile.SourcesFile), cleaned for display (pairfile.CleanSource); "" when it has none (a
+// drawn sample, a sample of files without a sources file). It panics if i is not in 0…Len()-1.
+func (m *model) Source(i int) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	m.mustExist(i, "Source")
+	return m.sourceOf(i)
+}
+
+// sourceOf is Source with m.mu held, for an i that exists.
+func (m *model) sourceOf(i int) string {
+	if m.sources == nil {
+		return ""
+	}
+	return m.sources[i]
+}
+
 // OriginalLabel returns sample i's label when the files were opened, whatever saves happened
 // since (sample.NoLabel for samples added since and for unlabelled files). It panics if i is not in
 // 0…Len()-1.
@@ -275,35 +354,6 @@ func (m *model) OriginalLabel(i int) int {
 	return int(m.opened[i])
 }
 
-// State returns sample i's state. It panics if i is not in 0…Len()-1.
-func (m *model) State(i int) State {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	m.mustExist(i, "State")
-	return m.stateLocked(i)
-}
-
-// StateAt is State for readers that may race with an edit: ok is false when sample i does not
-// exist now.
-func (m *model) StateAt(i int) (s State, ok bool) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if i < 0 || i >= len(m.labels) {
-		return State{}, false
-	}
-	return m.stateLocked(i), true
-}
-
-func (m *model) stateLocked(i int) State {
-	s := State{Label: int(m.labels[i]), Original: sample.NoLabel, Deleted: m.deleted[i], Added: i >= len(m.opened), Reviewed: m.reviewed[i]}
-	s.Unsaved = i >= m.baseN || m.labels[i] != m.orig[i]
-	if !s.Added {
-		s.Original = int(m.opened[i])
-		s.Edited = s.Label != s.Original
-	}
-	return s
-}
-
 // Dirty reports whether the dataset has edits not yet saved: the undo history is not at the
 // step the files hold (undoing after a save makes it dirty, redoing back makes it clean), or
 // class names set (SetClassNames) and not yet written.
@@ -311,4 +361,52 @@ func (m *model) Dirty() bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return len(m.undo) != m.clean || m.namesEdited
+}
+
+// base returns the base's images as a baseImages (m.mu held): m.baseRows, or a view of
+// imageData and pixels as one segment in order.
+func (m *model) base() *baseImages {
+	if m.baseRows != nil {
+		return m.baseRows
+	}
+	b := &baseImages{header: m.imageHeader, rawSize: m.h * m.w * m.imageHeader.Type.Size(), pxSize: m.h * m.w}
+	b.segs = []imageSeg{{raw: m.imageData, px: m.pixels, n: m.baseN}}
+	b.rows = make([]uint32, m.baseN)
+	for k := range b.rows {
+		b.rows[k] = uint32(k)
+	}
+	return b
+}
+
+// baseView returns a function giving base sample i's display pixels as the base is now (m.mu
+// held): it stays right after a save has made another base, for it holds this one's buffers.
+func (m *model) baseView() func(i int) []byte {
+	if b := m.baseRows; b != nil {
+		return b.pixels
+	}
+	px, n := m.pixels, m.h*m.w
+	return func(i int) []byte { return px[i*n : (i+1)*n : (i+1)*n] }
+}
+
+// imageCRC returns the CRC-32C of the base's raw image data in order (m.mu held).
+func (m *model) imageCRC() uint32 {
+	if m.baseRows != nil {
+		return m.baseRows.crc()
+	}
+	return crc32.Checksum(m.imageData, castagnoli)
+}
+
+// setBaseImages makes b the base's images (m.mu held): as imageData and pixels when it is one
+// segment's rows in order (as Open makes them), otherwise as baseRows.
+func (m *model) setBaseImages(b *baseImages) {
+	m.baseN, m.imageHeader = b.Len(), b.header
+	if s := b.segs; len(s) == 1 && b.isSpan(s[0].n) {
+		m.imageData, m.pixels, m.baseRows = s[0].raw, s[0].px, nil
+		return
+	}
+	if len(b.segs) == 0 { // no sample
+		m.imageData, m.pixels, m.baseRows = nil, nil, nil
+		return
+	}
+	m.imageData, m.pixels, m.baseRows = nil, nil, b
 }

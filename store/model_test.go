@@ -42,7 +42,7 @@ func TestModelEditsUndoRedoAlone(t *testing.T) {
 	m := newTestModel(t, 5)
 	gen := m.Gen()
 
-	a, err := m.newRelabel(HowBatch, []int{0, 1, 1}, []int{7, 7, 7})
+	a, err := newRelabel(m, HowBatch, []int{0, 1, 1}, []int{7, 7, 7})
 	apply(t, m, a, err)
 	if m.Label(0) != 7 || m.Label(1) != 7 || !m.State(1).Edited || !m.Dirty() {
 		t.Fatalf("after relabel: labels %d %d, state %+v, dirty %v", m.Label(0), m.Label(1), m.State(1), m.Dirty())
@@ -50,10 +50,10 @@ func TestModelEditsUndoRedoAlone(t *testing.T) {
 	if got := m.UndoName(); got != "Relabel 2 samples as 7" {
 		t.Fatalf("undo name %q", got)
 	}
-	a, err = m.newSetDeleted([]int{2}, true)
+	a, err = newSetDeleted(m, []int{2}, true)
 	apply(t, m, a, err)
 	px := []byte{1, 2, 3, 4, 5, 6}
-	a, err = m.newAppend(HowAddedDrawn, []Sample{{Pixels: px, Label: 4}})
+	a, err = newAppend(m, HowAddedDrawn, []Sample{{Pixels: px, Label: 4}})
 	apply(t, m, a, err)
 	if m.Len() != 6 || !m.State(5).Added || !slices.Equal(m.Pixels(5), px) || !m.State(2).Deleted {
 		t.Fatalf("after delete and append: len %d, states %+v %+v", m.Len(), m.State(2), m.State(5))
@@ -81,19 +81,19 @@ func TestModelEditsUndoRedoAlone(t *testing.T) {
 // index, a label the dtype cannot hold, a sample of the wrong size, or a step with nothing to do.
 func TestModelRefusesBadSteps(t *testing.T) {
 	m := newTestModel(t, 3)
-	if _, err := m.newRelabel(HowManual, []int{3}, []int{1}); err == nil {
+	if _, err := newRelabel(m, HowManual, []int{3}, []int{1}); err == nil {
 		t.Error("relabel of sample 3 of 3 accepted")
 	}
-	if _, err := m.newRelabel(HowManual, []int{0}, []int{256}); err == nil {
+	if _, err := newRelabel(m, HowManual, []int{0}, []int{256}); err == nil {
 		t.Error("label 256 accepted for ubyte labels")
 	}
-	if _, err := m.newAppend(HowAddedDrawn, []Sample{{Pixels: make([]byte, 5), Label: 1}}); err == nil {
+	if _, err := newAppend(m, HowAddedDrawn, []Sample{{Pixels: make([]byte, 5), Label: 1}}); err == nil {
 		t.Error("a sample of 5 pixels accepted in a 2×3 dataset")
 	}
-	if a, err := m.newRelabel(HowManual, []int{0}, []int{0}); a != nil || err != nil {
+	if a, err := newRelabel(m, HowManual, []int{0}, []int{0}); a != nil || err != nil {
 		t.Errorf("relabel to the label it has: step %v, error %v", a, err)
 	}
-	if a, err := m.newSetDeleted([]int{1}, false); a != nil || err != nil {
+	if a, err := newSetDeleted(m, []int{1}, false); a != nil || err != nil {
 		t.Errorf("restore of a sample not deleted: step %v, error %v", a, err)
 	}
 	if m.Dirty() || len(m.undo) != 0 || m.Label(0) != 0 {

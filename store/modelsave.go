@@ -10,11 +10,11 @@ import (
 
 // What the model gives a save (save.go): whether it has labels to write, whether its image data
 // is the base unchanged, the label array of the samples kept, its dtype, and the renumbering a
-// save makes. The images are assembled by Dataset.buildImages (save.go). Every method here runs
+// save makes. The images are assembled by Dataset.planImages (save.go). Every method here runs
 // with m.mu held except AnyLabelled, which takes it.
 
 // AnyLabelled reports whether a sample that is not deleted has a label: a save then writes a
-// label file (see SaveAs). O(N).
+// label file (see SaveAsContext). O(N).
 func (m *model) AnyLabelled() bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -92,7 +92,7 @@ func (m *model) newLabelType(kept []int) idx.DType {
 		}
 	}
 	for _, a := range slices.Concat(m.undo, m.redo) {
-		if slices.ContainsFunc(stepLabels(a), wide) {
+		if slices.ContainsFunc(a.labelsSet(), wide) {
 			return idx.Int32
 		}
 	}

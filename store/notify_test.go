@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"idxlabel/pairfile"
 )
 
 func TestSubscribeReportsEveryChange(t *testing.T) {
@@ -137,13 +139,13 @@ func TestSaveHoldsNoLockWhileWriting(t *testing.T) {
 	d.Relabel([]int{1}, 7)
 	var editErr error
 	var label int
-	afterCommit = func(k int) {
+	pairfile.AfterRename = func(k int) {
 		if k == 0 {
 			label = d.Label(1) // would deadlock if the save held d.mu
 			editErr = d.Relabel([]int{2}, 7)
 		}
 	}
-	defer func() { afterCommit = nil }()
+	defer func() { pairfile.AfterRename = nil }()
 	if err := d.Save(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func TestHasLabelsDuringASave(t *testing.T) {
 			}
 		}
 	}()
-	err = d.SaveAs(ip, ip+"-labels", nil)
+	err = saveAs(d, ip, ip+"-labels", nil)
 	close(stop)
 	<-done
 	if err != nil || !d.HasLabels() {

@@ -50,46 +50,12 @@ func relabelHow(n int) How {
 	return HowBatch
 }
 
-// checkHow refuses a How that does not describe an edit of record type t: a label change is
-// manual, batch, suspect-accepted or suggested-accepted; an append added-drawn or
-// added-imported; a deletion deleted; a restore has none of its own. HowUnknown fits every type
-// (old journals). It is the one rule for the API and for journal records.
-func checkHow(t byte, h How) error {
-	ok := h == HowUnknown
-	switch t {
-	case recRelabel, recDecide:
-		ok = ok || h >= HowManual && h <= HowSuggestedAccepted
-	case recAppend:
-		ok = ok || h == HowAddedDrawn || h == HowAddedImported
-	case recDelete:
-		ok = ok || h == HowDeleted
-	case recRestore:
-		ok = ok || h == howRestore
-	}
-	if !ok {
-		return fmt.Errorf("how %q does not describe this kind of edit", h)
-	}
-	return nil
-}
+// labelHow reports whether h describes a label change: manual, batch, suspect-accepted or
+// suggested-accepted (a relabel's, and a review decision's).
+func labelHow(h How) bool { return h >= HowManual && h <= HowSuggestedAccepted }
 
-// recordType returns the type of the journal record of an edit like a (a saved append's is an
-// append's), for checkHow.
-func recordType(a action) byte {
-	switch a := a.(type) {
-	case *relabel:
-		return recRelabel
-	case *decide:
-		return recDecide
-	case *appendSamples, *savedAppend:
-		return recAppend
-	case *setDeleted:
-		if a.to {
-			return recDelete
-		}
-		return recRestore
-	}
-	return 0
-}
+// provenanceSize is the bytes of provenance in a version 2 edit record: how u8, when i64.
+const provenanceSize = 9
 
 // provenance is how and when an edit was made; every action embeds it, and a save's remap
 // (carry.go) copies it.
@@ -104,10 +70,5 @@ func (p *provenance) prov() *provenance { return p }
 // madeNow returns the provenance of an edit made now.
 func madeNow(how How) provenance { return provenance{how: how, when: time.Now().UnixMilli()} }
 
-// provOf returns a's provenance (every action has one).
-func provOf(a action) *provenance {
-	if p, ok := a.(interface{ prov() *provenance }); ok {
-		return p.prov()
-	}
-	return &provenance{}
-}
+// prov appends an edit's provenance: how u8, when i64 (version 2).
+func (e enc) prov(p provenance) enc { return e.u8(byte(p.how)).i64(p.when) }

@@ -1,60 +1,51 @@
 package store
 
 import (
-	"idxlabel/sample"
 	"maps"
 	"slices"
+
+	"idxlabel/sample"
 )
 
-// Subset is the part of the dataset a view shows.
-type Subset int
-
-const (
-	All     Subset = iota // every sample, deleted ones included
-	Live                  // samples not deleted
-	Edited                // samples whose label differs from their label when the files were opened (State.Edited)
-	Added                 // samples appended since the files were opened (State.Added)
-	Deleted               // samples marked deleted
-)
-
-// Filter selects samples for a view: a subset, optionally narrowed to one class. The zero
-// Filter selects every sample.
-type Filter struct {
-	Subset Subset
-	Class  *int // only samples whose current label is this class (nil: any)
+// State describes one sample for display and filtering. Edited, Added and Original compare with
+// the files as they were opened: a save keeps them (see model.opened), until the pair is
+// closed.
+type State struct {
+	Label, Original int  // current label and its label when the files were opened (sample.NoLabel when none)
+	Edited          bool // a sample of the files as opened whose label differs from its label then
+	Added           bool // appended since the files were opened (saved or not)
+	Deleted         bool // marked deleted; removed by the next save
+	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
+	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
 }
 
-// Select returns, in sample order, the indices of the samples f selects. It runs in O(Len()) and
-// allocates only the result.
-func (m *model) Select(f Filter) []int {
+// State returns sample i's state. It panics if i is not in 0…Len()-1.
+func (m *model) State(i int) State {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	out := make([]int, 0, len(m.labels))
-	for i, l := range m.labels {
-		if f.Class != nil && int(l) != *f.Class {
-			continue
-		}
-		switch f.Subset {
-		case Live:
-			if m.deleted[i] {
-				continue
-			}
-		case Edited:
-			if i >= len(m.opened) || l == m.opened[i] {
-				continue
-			}
-		case Added:
-			if i < len(m.opened) {
-				continue
-			}
-		case Deleted:
-			if !m.deleted[i] {
-				continue
-			}
-		}
-		out = append(out, i)
+	m.mustExist(i, "State")
+	return m.stateLocked(i)
+}
+
+// StateAt is State for readers that may race with an edit: ok is false when sample i does not
+// exist now.
+func (m *model) StateAt(i int) (s State, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if i < 0 || i >= len(m.labels) {
+		return State{}, false
 	}
-	return out
+	return m.stateLocked(i), true
+}
+
+func (m *model) stateLocked(i int) State {
+	s := State{Label: int(m.labels[i]), Original: sample.NoLabel, Deleted: m.deleted[i], Added: i >= len(m.opened), Reviewed: m.reviewed[i]}
+	s.Unsaved = i >= m.baseN || m.labels[i] != m.orig[i]
+	if !s.Added {
+		s.Original = int(m.opened[i])
+		s.Edited = s.Label != s.Original
+	}
+	return s
 }
 
 // ClassCount is the number of samples of one class.
@@ -111,16 +102,6 @@ func (m *model) ClassName(c int) string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	return m.names[c]
-}
-
-// Counters summarises the dataset for a status bar and the question about unsaved edits.
-type Counters struct {
-	Samples       int // every sample, deleted ones included
-	Edited, Added int // since the files were opened (State.Edited, State.Added), saves or not
-	Deleted       int // marked deleted (the next save removes them)
-	// What the next save would change besides the deletions: samples of the files whose label
-	// differs from the files' (Relabelled), and samples not in the files yet (Appended).
-	Relabelled, Appended int
 }
 
 // Counters counts the samples; see the fields. It costs the same whatever the number of samples

@@ -4,46 +4,36 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"slices"
+
+	"idxlabel/pairfile/journal"
 )
 
-// record encodings of the actions (see journal.go for the layout).
+// What the journal's records hold (package journal keeps the file: magic, framing, checksums,
+// append and sync, reading back). All integers little-endian.
+//
+// The first record is the base (recBase): a fingerprint of the files the edits apply to, or the
+// size and classes of a new dataset. Every later record is one edit, undo or redo, appended and
+// synced before the edit is reported done.
+//
+// Version 2 records provenance, so that a replayed journal gives the same change log
+// (changelog.go): after the type byte of every edit record (relabel, append, delete, restore,
+// decide) how u8 (a How; checkHow says which fit the type) and when i64 (Unix time in
+// milliseconds); after an undo's or redo's type byte its when i64; after the kind byte of every
+// step of a history record (history.go) its how u8 and when i64. Version 1 (idxlabel before the
+// change log) has none: it is still replayed, its edits logged with HowUnknown and no time, and
+// rewritten in the current version before journaling goes on (upgradeJournal).
 
-// prov appends an edit's provenance: how u8, when i64 (version 2).
-func (e enc) prov(p provenance) enc { return e.u8(byte(p.how)).i64(p.when) }
-
-func (a *relabel) record() []byte {
-	e := enc{recRelabel}.prov(a.provenance).u32(uint32(len(a.idx)))
-	for k, i := range a.idx {
-		e = e.u32(uint32(i)).i32(a.to[k])
-	}
-	return e
-}
-
-func (a *appendSamples) record() []byte {
-	n := len(a.labels)
-	e := make(enc, 0, 9+provenanceSize+4*n+len(a.pixels)).u8(recAppend).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
-	for _, l := range a.labels {
-		e = e.i32(l)
-	}
-	return e.bytes(a.pixels)
-}
-
-func (a *setDeleted) record() []byte {
-	t := recDelete
-	if !a.to {
-		t = recRestore
-	}
-	e := enc{t}.prov(a.provenance).u32(uint32(len(a.idx)))
-	for _, i := range a.idx {
-		e = e.u32(uint32(i))
-	}
-	return e
-}
-
-func (a *decide) record() []byte {
-	return enc{recDecide}.prov(a.provenance).u32(uint32(a.i)).i32(a.to)
-}
+// Record types, the payload's first byte: the base, undo and redo (and the history record,
+// history.go) are the ones package journal knows too; each kind of edit has its own (relabel.go,
+// append.go, delete.go, decide.go), laid out there as version 1 wrote it: version 2 inserts how
+// u8, when i64 after the type byte of the edit records, and when i64 after an undo's or redo's.
+const (
+	recBase = journal.RecBase // kind u8 (0 files, 1 new), n u32, h u32, w u32, image dtype u8, label dtype u8, images CRC u32, labels CRC u32 [, new: classes, names]
+	recUndo = journal.RecUndo
+	recRedo = journal.RecRedo
+)
 
 // stepRecord is the record of an undo (recUndo) or redo (recRedo) made at when (Unix
 // milliseconds; version 2).
@@ -65,10 +55,6 @@ const (
 	baseNew   byte = 1
 )
 
-// castagnoli is the CRC-32C table (hardware-accelerated by hash/crc32 on amd64 and arm64): the
-// content hash of the stamps and the fingerprint of the files in a journal's base record.
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // fingerprint returns the base record of a journal of edits to this model (m.mu held): for files
 // (isNew false), the sample count, size, dtypes and CRC-32C of the image and label data as read;
 // for a new dataset, its size, classes and names too. O(N): it reads all the data.
@@ -85,19 +71,29 @@ func (m *model) fingerprint(isNew bool) []byte {
 		for _, c := range m.declared {
 			e = e.i32(int32(c))
 		}
-		classes := slices.Sorted(func(yield func(int) bool) {
-			for c := range m.names {
-				if !yield(c) {
-					return
-				}
-			}
-		})
-		e = e.u32(uint32(len(classes)))
-		for _, c := range classes {
-			e = e.i32(int32(c)).u32(uint32(len(m.names[c]))).bytes([]byte(m.names[c]))
-		}
+		e = e.names(m.names)
 	}
 	return e
+}
+
+// names appends class names, in class order: n u32, n × (class i32, length u32, UTF-8 name).
+func (e enc) names(names map[int]string) enc {
+	classes := slices.Sorted(maps.Keys(names))
+	e = e.u32(uint32(len(classes)))
+	for _, c := range classes {
+		e = e.i32(int32(c)).u32(uint32(len(names[c]))).bytes([]byte(names[c]))
+	}
+	return e
+}
+
+// names reads class names as enc.names writes them, unchecked.
+func (r *dec) names() map[int]string {
+	out := map[int]string{}
+	for range r.count(8) {
+		c := r.i32()
+		out[int(c)] = string(r.take(int(r.u32())))
+	}
+	return out
 }
 
 // newBase is what a new dataset's base record holds.
@@ -116,117 +112,26 @@ func parseNewBase(p []byte) (*newBase, error) {
 	if n := r.u32(); n != 0 {
 		return nil, fmt.Errorf("the journal's dataset started with %d samples held only in memory (a demo); they cannot be restored", n)
 	}
-	nb := &newBase{h: int(r.u32()), w: int(r.u32()), names: map[int]string{}}
+	nb := &newBase{h: int(r.u32()), w: int(r.u32())}
 	r.take(10)
 	for range r.count(4) {
 		nb.declared = append(nb.declared, int(r.i32()))
 	}
-	for range r.count(8) {
-		c := r.i32()
-		nb.names[int(c)] = string(r.take(int(r.u32())))
-	}
+	nb.names = r.names()
 	if r.err != nil {
 		return nil, fmt.Errorf("damaged base record: %v", r.err)
 	}
 	return nb, nil
 }
 
-// errNoSample: a journaled step names no sample. An edit of no sample is never made (Relabel,
-// Delete, Restore and Append of nothing do nothing), so such a record is damage; accepted, its
-// name (UndoName) would have nothing to name.
-var errNoSample = errors.New("a step on no sample")
-
-// distinct returns an error when a journaled step names a sample twice. An edit names each
-// sample once (SetLabels, Delete and Restore leave repeats out, a save's renumbering keeps
-// numbers apart); a relabel naming one twice would be undone wrong (its revert restores the
-// labels before it in order, the second of them being the first's result).
-func distinct(idx []int32) error {
-	s := slices.Clone(idx)
-	slices.Sort(s)
-	for k := 1; k < len(s); k++ {
-		if s[k] == s[k-1] {
-			return fmt.Errorf("a step naming sample %d twice", s[k])
-		}
-	}
-	return nil
-}
-
 // decodeEdit decodes the body of an edit record of type t (after any provenance) into the
-// action it journals, checking it against m (m.mu held): a relabel, deletion, restore or append
-// names at least one sample (errNoSample), each at most once (distinct).
-func (m *model) decodeEdit(t byte, r *dec) (action, error) {
-	switch t {
-	case recRelabel:
-		n := r.count(8)
-		if r.err == nil && n == 0 {
-			return nil, errNoSample
-		}
-		a := &relabel{idx: make([]int32, n), to: make([]int32, n)}
-		for k := range n {
-			a.idx[k], a.to[k] = r.i32(), r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
-				return nil, fmt.Errorf("relabel of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
-			}
-			if r.err == nil {
-				if err := m.checkLabel(int(a.to[k])); err != nil {
-					return nil, fmt.Errorf("relabel of sample %d: %w", a.idx[k], err)
-				}
-			}
-		}
-		if r.err == nil {
-			r.err = distinct(a.idx)
-		}
-		return a, r.err
-	case recAppend:
-		n := r.count(4)
-		if r.err == nil && n == 0 {
-			return nil, errNoSample
-		}
-		pps := int(r.u32())
-		if r.err == nil && pps != m.h*m.w {
-			return nil, fmt.Errorf("appended samples of %d pixels in a dataset of %d×%d", pps, m.h, m.w)
-		}
-		a := &appendSamples{labels: make([]int32, n)}
-		for k := range n {
-			a.labels[k] = r.i32()
-			if r.err == nil {
-				if err := m.checkLabel(int(a.labels[k])); err != nil {
-					return nil, fmt.Errorf("appended sample %d: %w", k, err)
-				}
-			}
-		}
-		a.pixels = slices.Clone(r.takeElems(n, pps))
-		if r.err == nil && len(r.b) != 0 {
-			r.err = errors.New("extra bytes after the appended pixels")
-		}
-		return a, r.err
-	case recDelete, recRestore:
-		n := r.count(4)
-		if r.err == nil && n == 0 {
-			return nil, errNoSample
-		}
-		a := &setDeleted{idx: make([]int32, n), to: t == recDelete}
-		for k := range n {
-			a.idx[k] = r.i32()
-			if r.err == nil && (a.idx[k] < 0 || int(a.idx[k]) >= len(m.labels)) {
-				return nil, fmt.Errorf("deletion of sample %d, beyond the %d samples", a.idx[k], len(m.labels))
-			}
-		}
-		if r.err == nil {
-			r.err = distinct(a.idx)
-		}
-		return a, r.err
-	case recDecide:
-		a := &decide{i: r.i32(), to: r.i32()}
-		if r.err == nil && (a.i < 0 || int(a.i) >= len(m.labels)) {
-			return nil, fmt.Errorf("decision on sample %d, beyond the %d samples", a.i, len(m.labels))
-		}
-		if r.err == nil {
-			if err := m.checkLabel(int(a.to)); err != nil {
-				return nil, fmt.Errorf("decision on sample %d: %w", a.i, err)
-			}
-		}
-		return a, r.err
+// action it journals, checked against m by its kind (m.mu held): a relabel, deletion, restore or
+// append names at least one sample (errNoSample), each at most once (distinct). Errors: an
+// unknown type, and the kind's.
+func decodeEdit(m *model, t byte, r *dec) (action, error) {
+	k, ok := editKinds[t]
+	if !ok || k.decode == nil {
+		return nil, fmt.Errorf("unknown record type %d", t)
 	}
-	return nil, fmt.Errorf("unknown record type %d", t)
+	return k.decode(m, t, r)
 }

@@ -8,26 +8,11 @@ import (
 	"os"
 	"time"
 
+	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
-	"idxlabel/store/journal"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
-
-// JournalSuffix is appended to the label file's path (the image file's when there is none) to
-// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
-const JournalSuffix = ".idxlabel-journal"
-
-// Recovery describes a journal of unsaved edits found when the pair was opened.
-type Recovery struct {
-	Path    string    // the journal file
-	ModTime time.Time // when it was last written
-	Edits   int       // intact edit records (edits, undos and redos; not the history a save carried)
-	Damaged int64     // bytes at its end that failed their checksum and will be ignored
-	Matches bool      // it was written against exactly these files (same fingerprint)
-	Reason  string    // why it does not match, when !Matches
-	Others  []string  // other journals of the pair, less complete; set aside when this one is replayed or discarded
-
-	contents *journal.Contents
-}
 
 // Recovery returns the journal found at Open that awaits a decision, or nil. While it is
 // pending, edits fail with ErrRecoveryPending.
@@ -42,18 +27,18 @@ func (d *Dataset) Recovery() *Recovery {
 // of its image file opened alone) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
-// person can set it aside). Journals whose edits cancel out (netEmpty: every step undone, or
+// person can set it aside). Journals whose edits cancel out (journal.Contents.NetEmpty: every step undone, or
 // after a save every step back where the save left it) and empty files are removed: there is
 // nothing in them. The journals not chosen are listed in Recovery.Others
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
-	candidates := []string{primary, fallbackJournal(primary)}
+	candidates := []string{primary, pairfile.Fallback(primary)}
 	if d.labelsPath != "" && d.imagesPath != "" {
 		// Edits typed on the image file opened alone, before this label file existed: they fit
 		// these files no more, but are offered (and kept) rather than never seen again.
-		alone := d.imagesPath + JournalSuffix
-		candidates = append(candidates, alone, fallbackJournal(alone))
+		alone := d.imagesPath + pairfile.JournalSuffix
+		candidates = append(candidates, alone, pairfile.Fallback(alone))
 	}
 	var found []*Recovery
 	for _, p := range candidates {
@@ -69,14 +54,14 @@ func (d *Dataset) findJournal() error {
 			os.Remove(p)
 			continue
 		}
-		c, err := readJournal(p)
+		c, err := journal.Read(p, idx.MaxData())
 		if err != nil {
 			rec.Reason = err.Error()
 			found = append(found, rec)
 			continue
 		}
-		rec.contents, rec.Edits, rec.Damaged = c, editRecords(c.Records), c.Damaged
-		if rec.Edits == 0 || netEmpty(c.Records) && c.Damaged == 0 {
+		rec.contents, rec.Edits, rec.Damaged = c, c.Edits(), c.Damaged
+		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 {
 			os.Remove(p)
 			continue
 		}
@@ -102,18 +87,6 @@ func (d *Dataset) findJournal() error {
 	}
 	d.recovery = best
 	return nil
-}
-
-// better reports whether r is a more complete journal to offer than o: one that matches the
-// files beats one that does not, then more edit records, then a readable one.
-func (r *Recovery) better(o *Recovery) bool {
-	if r.Matches != o.Matches {
-		return r.Matches
-	}
-	if r.Edits != o.Edits {
-		return r.Edits > o.Edits
-	}
-	return r.contents != nil && o.contents == nil
 }
 
 // setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"
@@ -185,11 +158,12 @@ func (d *Dataset) ReplayJournal() (int, error) {
 				stopped = fmt.Errorf("%w; %d edit(s) were replayed and the whole journal was kept as %s", stopped, applied, copyPath)
 			}
 		}
-		if c.Version == 1 {
-			// An older idxlabel's journal: rewritten as version 2 (the records applied, without
-			// provenance) so that the records appended from now on carry theirs.
+		if c.Version < journal.Version {
+			// An older idxlabel's journal: rewritten in this version (the records applied; those
+			// of version 1 without provenance) so that the records appended from now on carry
+			// theirs, and so that it names the pair it belongs to (its pair record).
 			var err error
-			if good, err = upgradeJournal(rec.Path, c.Base, history, c.Records[:replayed]); err != nil {
+			if good, err = upgradeJournal(rec.Path, d.pair(), c.Base, history, c.Records[:replayed], c.Version); err != nil {
 				return applied, nil, fmt.Errorf("journal %s: cannot rewrite it in the current format: %w", rec.Path, err)
 			}
 		}
@@ -211,32 +185,36 @@ func (d *Dataset) ReplayJournal() (int, error) {
 	return applied, err
 }
 
-// upgradeJournal replaces the version 1 journal at path by a version 2 journal of the same base
-// and records (upgradeRecord; a history record replaced by history, the same stacks encoded in
-// version 2), written atomically, and returns its length.
-func upgradeJournal(path string, base, history []byte, records [][]byte) (int64, error) {
-	var out [][]byte
-	for _, p := range records {
-		if p[0] == recHistory {
-			p = history
-		} else {
-			p = upgradeRecord(p)
-		}
-		if p != nil {
-			out = append(out, p)
+// upgradeJournal replaces the journal at path, of an older version, by a journal of this
+// version for the files pair, of the same base and records, written atomically, and returns its
+// length. Records of version 1 are upgraded (upgradeRecord; a history record replaced by
+// history, the same stacks encoded with provenance); those of version 2 are kept as they are.
+func upgradeJournal(path string, pair []string, base, history []byte, records [][]byte, version int) (int64, error) {
+	out := records
+	if version == 1 {
+		out = nil
+		for _, p := range records {
+			if p[0] == recHistory {
+				p = history
+			} else {
+				p = upgradeRecord(p)
+			}
+			if p != nil {
+				out = append(out, p)
+			}
 		}
 	}
-	return journal.Write(path, base, out)
+	return journal.Write(path, pair, base, out)
 }
 
 // copyFile copies src to dst atomically (a new file; dst is replaced).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, _, err := atomicfile.OpenNoFollow(src, os.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	return atomicfile.WriteFile(dst, func(w io.Writer) error {
+	return atomicfile.WriteFileNoFollow(dst, func(w io.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	})
@@ -264,29 +242,6 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	setAsideOthers(rec)
 	d.recovery = nil
 	return nil
-}
-
-// OpenJournal restores a new dataset (one made with New and never saved) from its journal: the
-// size and classes from the base record, then every intact edit. Errors: the file cannot be
-// read, is not a journal, or journals edits to files (open those files instead).
-func OpenJournal(path string) (*Dataset, error) {
-	c, err := readJournal(path)
-	if err != nil {
-		return nil, err
-	}
-	nb, err := parseNewBase(c.Base)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	d, err := New(nb.h, nb.w, nb.declared, nb.names, path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	d.recovery = &Recovery{Path: path, Edits: len(c.Records), Damaged: c.Damaged, Matches: true, contents: c}
-	if _, err := d.ReplayJournal(); err != nil {
-		return nil, err
-	}
-	return d, nil
 }
 
 // Abandon gives up the unsaved edits on purpose (the person chose "Discard"): it closes and
@@ -330,6 +285,9 @@ func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
 		}
 		return Change{}, d.replayHistory(p, version)
 	}
+	if t == recNames {
+		return Change{}, d.replayNames(p)
+	}
 	r := &dec{b: p[1:]}
 	if t == recUndo || t == recRedo {
 		undo := t == recUndo
@@ -357,7 +315,7 @@ func (d *Dataset) replay(k int, p []byte, version int) (Change, error) {
 			return Change{}, err
 		}
 	}
-	a, err := d.decodeEdit(t, r)
+	a, err := decodeEdit(&d.model, t, r)
 	if err != nil {
 		return Change{}, err
 	}

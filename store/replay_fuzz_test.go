@@ -1,12 +1,14 @@
 package store
 
 import (
-	"idxlabel/sample"
-	"idxlabel/store/journal"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
+	"idxlabel/sample"
 )
 
 // FuzzReplay feeds arbitrary journal files (version 2, and version 1 as older idxlabels wrote
@@ -28,14 +30,14 @@ func FuzzReplay(f *testing.F) {
 	d.Delete([]int{2})
 	d.Undo()
 	d.Redo()
-	d.Decide(5, 1)
+	decideManual(d, 5, 1)
 	d.Restore([]int{2})
 	d.DecideAs(HowSuspectAccepted, 6, 2)
 	d.SetLabelsAs(HowSuggestedAccepted, []int{7, 8}, []int{0, 1})
 	d.AppendAs(HowAddedDrawn, []Sample{{Pixels: make([]byte, 16), Label: 3}})
 	d.Delete([]int{12})
 	d.Close()
-	seed, err := os.ReadFile(lp + JournalSuffix)
+	seed, err := os.ReadFile(lp + pairfile.JournalSuffix)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -44,15 +46,15 @@ func FuzzReplay(f *testing.F) {
 	f.Add([]byte(journal.Magic))
 	f.Add(downgrade(f, seed))
 	f.Add([]byte(journal.MagicV1))
-	os.Remove(lp + JournalSuffix)
+	os.Remove(lp + pairfile.JournalSuffix)
 	f.Add(historySeed(f))
 
 	f.Fuzz(func(t *testing.T, journal []byte) {
 		t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-		if err := os.WriteFile(lp+JournalSuffix, journal, 0o644); err != nil {
+		if err := os.WriteFile(lp+pairfile.JournalSuffix, journal, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		defer os.Remove(lp + JournalSuffix)
+		defer os.Remove(lp + pairfile.JournalSuffix)
 		d, err := Open(ip, lp, Options{})
 		if err != nil {
 			t.Fatal(err) // a journal never blocks opening
@@ -86,7 +88,7 @@ func historySeed(f *testing.F) []byte {
 	}
 	px := make([]byte, 16)
 	d.Relabel([]int{0, 3}, 9)
-	d.Decide(5, 1)
+	decideManual(d, 5, 1)
 	d.Delete([]int{2})
 	d.Restore([]int{2})
 	d.SetLabels([]int{0, 3, 5}, []int{0, 3, 5})
@@ -104,7 +106,7 @@ func historySeed(f *testing.F) []byte {
 	d.Redo()
 	d.Undo()
 	d.Close()
-	seed, err := os.ReadFile(lp + JournalSuffix)
+	seed, err := os.ReadFile(lp + pairfile.JournalSuffix)
 	if err != nil {
 		f.Fatal(err)
 	}

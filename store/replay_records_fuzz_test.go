@@ -1,9 +1,11 @@
 package store
 
 import (
-	"idxlabel/store/journal"
 	"os"
 	"testing"
+
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // FuzzReplayRecords frames arbitrary payloads as intact journal records (true lengths and
@@ -37,7 +39,7 @@ func FuzzReplayRecords(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		file := append([]byte(journal.Magic), journal.Frame(d.baseRecord())...)
+		file := append([]byte(journal.MagicV2), journal.Frame(d.baseRecord())...)
 		d.Close()
 		for len(data) > 0 {
 			n := int(data[0])
@@ -48,7 +50,7 @@ func FuzzReplayRecords(f *testing.F) {
 			file = append(file, journal.Frame(data[:n])...)
 			data = data[n:]
 		}
-		if err := os.WriteFile(lp+JournalSuffix, file, 0o644); err != nil {
+		if err := os.WriteFile(lp+pairfile.JournalSuffix, file, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		d, err = Open(ip, lp, Options{})

@@ -1,26 +1,25 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 
 	"idxlabel/idx"
-	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"idxlabel/sample"
-	"idxlabel/store/journal"
 )
 
-// Save writes the dataset over the files it was opened from (or last saved to); see SaveAs. It
+// Save writes the dataset over the files it was opened from (or last saved to); see
+// SaveAsContext. It
 // first checks that those files are as the dataset read or last wrote them and refuses to
 // overwrite changes another program made. Errors: ErrNoPath for a new dataset,
-// ErrChangedOnDisk (naming the file and what changed), and those of SaveAs.
+// pairfile.ErrChangedOnDisk (naming the file and what changed), and those of SaveAsContext.
 func (d *Dataset) Save(progress func(fraction float64)) error {
 	return d.save(context.Background(), "", "", true, progress)
 }
@@ -31,48 +30,45 @@ func (d *Dataset) SaveContext(ctx context.Context, progress func(fraction float6
 	return d.save(ctx, "", "", true, progress)
 }
 
-// SaveAs writes the dataset to imagesPath and labelsPath together: deleted samples left out,
-// appended samples at the end, labels as edited (every sample deleted: an empty pair, N = 0).
-// Images are written in the dtype and shape they were read in (ubyte stays ubyte; other dtypes
-// keep their original values, and appended samples are mapped back from display pixels); labels
-// in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros there). A
-// name ending in ".gz" is written gzip.
+// SaveAsContext writes the dataset to imagesPath and labelsPath together: deleted samples left
+// out, appended samples at the end, labels as edited (every sample deleted: an empty pair,
+// N = 0). Images are written in the dtype and shape they were read in (ubyte stays ubyte; other
+// dtypes keep their original values, and appended samples are mapped back from display pixels);
+// labels in their dtype and columns (QMNIST's other columns kept; appended rows hold zeros
+// there). A name ending in ".gz" is written gzip.
 //
 // Only what changed is written. The image file is left alone (its bytes, inode and links) when
 // it is the dataset's own and no sample was appended or deleted: a save that changed only labels
 // writes the label file alone. Labels typed on images opened alone get a label file: labelsPath
-// when given, otherwise LabelsFileFor(imagesPath); samples not labelled yet are stored as
-// sample.NoLabel in an int32 file (buildLabels).
-// LastSave says what was written.
+// when given, otherwise pairfile.LabelsFileFor(imagesPath); samples not labelled yet are stored
+// as sample.NoLabel in an int32 file (buildLabels). LastSave says what was written.
 //
 // Each file written goes to a temporary name in its target's folder, is fsynced, decoded back and
 // compared with what was meant, and only then renamed over the target, with a save record on
-// disk so that a crash between the renames is finished by the next Open. On any failure the
-// targets keep their old content and the temporary files are removed. On success the dataset is
-// the saved files: samples renumbered, the journal started over against them, and the undo
-// history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved append
-// is undone by marking its samples deleted). What changed since the files were opened stays
-// visible (State). progress (may be nil) is called with 0–1 as it goes.
+// disk so that a crash between the renames is finished by the next Open (pairfile.Write). On any
+// failure the targets keep their old content and the temporary files are removed. On success the
+// dataset is the saved files: samples renumbered, the journal started over against them, and the
+// undo history kept, renumbered (carry.go: a saved deletion can no longer be undone, a saved
+// append is undone by marking its samples deleted). What changed since the files were opened
+// stays visible (State). progress (may be nil) is called with 0–1 as it goes.
+//
+// When ctx is cancelled while the files are written or verified, the temporary files are
+// removed, the targets and the dataset stay as they were (its edits unsaved, the journal kept)
+// and ctx's error is returned. Once the renames have begun the save finishes whatever ctx says,
+// since a pair half renamed is worse than a save that took longer than asked.
 //
 // Saving to other files than the dataset's takes the lock of the target pair first (see
-// LockSuffix) and, on success, keeps it and releases the old pair's.
+// pairfile.LockSuffix) and, on success, keeps it and releases the old pair's.
 // Errors: a sample without a label that the label file's dtype cannot store, the images and
-// labels named as one file, ErrLabelsFileExists, a *LockedError (errors.Is ErrLocked) when the
-// target pair is open for editing elsewhere, ErrClosed, and any write, verify or rename error.
-func (d *Dataset) SaveAs(imagesPath, labelsPath string, progress func(fraction float64)) error {
-	return d.save(context.Background(), imagesPath, labelsPath, false, progress)
-}
-
-// SaveAsContext is SaveAs, stopped when ctx is cancelled while the files are written or
-// verified: the temporary files are removed, the targets and the dataset stay as they were (its
-// edits unsaved, the journal kept) and ctx's error is returned. Once the renames have begun the
-// save finishes whatever ctx says, since a pair half renamed is worse than a save that took
-// longer than asked.
+// labels named as one file, ErrLabelsFileExists, a *pairfile.LockedError (errors.Is
+// pairfile.ErrLocked) when the target pair is open for editing elsewhere, ErrClosed, ctx's, and
+// any write, verify or rename error.
 func (d *Dataset) SaveAsContext(ctx context.Context, imagesPath, labelsPath string, progress func(fraction float64)) error {
 	return d.save(ctx, imagesPath, labelsPath, false, progress)
 }
 
-// save is Save (current: the dataset's own files, checked against their stamps) or SaveAs. It
+// save is Save (current: the dataset's own files, checked against their stamps) or
+// SaveAsContext. It
 // holds d.mu only at the start (startSave: the arrays to write are built under the read lock)
 // and at the end (rebase): encoding, compression, fsync, verification and the renames run
 // without it, so readers (a window's drawing) never wait for the disk. Edits in between fail
@@ -86,7 +82,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	err = writeFiles(ctx, job.files, pairKey(job.imagesPath, job.labelsPath)+ManifestSuffix, job.journals, progress)
+	err = pairfile.Write(ctx, job.files, pairfile.Key(job.imagesPath, job.labelsPath)+pairfile.ManifestSuffix, job.journals, progress)
 	if err == nil && job.images != nil {
 		job.images = job.images.settle() // a copy it makes is made before rebase takes the write lock
 	}
@@ -95,6 +91,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	d.keepClassNames()
+	d.keepSources(job.sources)
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -112,17 +109,19 @@ type saveJob struct {
 	// dataset without any. images are rows of the dataset's buffers (planImages), not a copy.
 	images     *baseImages
 	labels     *idx.Array
-	journals   []string       // the journals the save makes obsolete
-	oldJournal string         // reopened if the save fails
-	locks      pairLocks      // the target pair's locks the dataset did not hold yet
-	files      []pendingWrite // the files the job writes, images first
-	written    []SavedFile    // what each of files replaces (LastSave)
-	notes      []string       // for the person (LastSave)
+	journals   []string             // the journals the save makes obsolete
+	oldJournal string               // reopened if the save fails
+	oldSize    int64                // its intact records' length (journal.Journal.Size); -1: it was not open
+	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
+	files      []pairfile.File      // the files the job writes, images first
+	sources    []string             // the saved samples' sources (keepSources), set by finishSave
+	written    []pairfile.SavedFile // what each of files replaces (LastSave)
+	notes      []string             // for the person (LastSave)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
 // pair's lock and closes the journal (Windows cannot remove an open file), and marks the
-// dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, ErrChangedOnDisk,
+// dataset saving. Errors: ErrClosed, ErrReadOnly, ErrNoPath, ErrSaving, pairfile.ErrChangedOnDisk,
 // ErrRecoveryPending, ErrLabelsFileExists, and a *LockedError.
 //
 // What to write (the kept samples' rows of the dataset's own buffers, no copy of the image
@@ -138,41 +137,41 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 	if err != nil {
 		return nil, err
 	}
-	target := pairKey(imagesPath, labelsPath)
+	target := pairfile.Key(imagesPath, labelsPath)
 	d.mu.RLock()
 	images, labels, err := d.build(imagesPath, labelsPath)
 	d.mu.RUnlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var locks pairLocks
+	var locks pairfile.Locks
 	if err == nil {
-		locks, err = d.locks.relock(imagesPath, labelsPath)
+		locks, err = d.locks.Relock(imagesPath, labelsPath)
 	}
 	if err != nil {
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
-		job.oldJournal = d.journal.Path()
+		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
 		d.journal.Close()
 		d.journal = nil
 	}
-	var files []pendingWrite
+	var files []pairfile.File
 	if job.images != nil {
-		files = append(files, pendingWrite{job.imagesPath, job.images, false})
+		files = append(files, pairfile.File{Path: job.imagesPath, Data: job.images})
 	}
 	if job.labels != nil {
-		files = append(files, pendingWrite{job.labelsPath, job.labels, false})
+		files = append(files, pairfile.File{Path: job.labelsPath, Data: job.labels})
 	}
 	for _, f := range files {
-		w := describeWrite(f.path)
-		f.create = w.Created // nothing there now: the save must not replace a file made meanwhile
+		w := pairfile.DescribeWrite(f.Path)
+		f.Create = w.Created // nothing there now: the save must not replace a file made meanwhile
 		job.files, job.written = append(job.files, f), append(job.written, w)
 	}
 	job.journals = []string{job.oldJournal}
-	if tj := target + JournalSuffix; !samePath(tj, job.oldJournal) {
+	if tj := target + pairfile.JournalSuffix; !pairfile.SamePath(tj, job.oldJournal) {
 		// The target's own journal was written by another session of the target pair (its lock is
 		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
 		// never deleted.
@@ -185,7 +184,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 
 // claimSave checks that the dataset can be saved and marks it saving, so that edits fail with
 // ErrSaving from now on; it returns the paths to save to (the dataset's own for Save). Errors:
-// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, ErrChangedOnDisk.
+// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, pairfile.ErrChangedOnDisk.
 func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -201,12 +200,12 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	if labelsPath == "" && d.anyLabelled() {
 		// Labels typed on images that had none: they get a label file of their own, named as
 		// MNIST names its pairs, beside the images.
-		labelsPath = LabelsFileFor(imagesPath)
+		labelsPath = pairfile.LabelsFileFor(imagesPath)
 		if _, err := os.Lstat(labelsPath); err == nil {
 			return "", "", fmt.Errorf("%s: %w", labelsPath, ErrLabelsFileExists)
 		}
 	}
-	if samePath(imagesPath, labelsPath) {
+	if pairfile.SamePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
 	for _, p := range []string{imagesPath, labelsPath} {
@@ -233,14 +232,14 @@ var ErrNameTooLong = errors.New("file name too long to save")
 
 // ErrLabelsFileExists: a save of labels typed on images opened alone found a file already at
 // the name their label file gets (LabelsFileFor): a file the dataset did not open is never
-// replaced by Save. SaveAs with a label file named by the caller is the way on.
+// replaced by Save. SaveAsContext with a label file named by the caller is the way on.
 var ErrLabelsFileExists = errors.New("a file of the name the new label file gets already exists")
 
 // replaces returns which of the files a save to imagesPath and labelsPath writes (d.mu held):
 // the image file only when it is another file or its samples changed (see build).
 func (d *Dataset) replaces(imagesPath, labelsPath string) []string {
 	var out []string
-	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+	if !d.imagesUnchanged() || !pairfile.SamePath(imagesPath, d.imagesPath) {
 		out = append(out, imagesPath)
 	}
 	if labelsPath != "" {
@@ -263,25 +262,49 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	defer d.mu.Unlock()
 	d.endSaving()
 	if werr != nil {
-		if fi, statErr := os.Stat(job.oldJournal); statErr == nil && job.oldJournal != "" {
-			if j, jerr := journal.Reopen(job.oldJournal, fi.Size()); jerr == nil {
+		// The journal goes on after its last intact record: torn bytes a damaged journal left
+		// after it (journal.ErrDamaged) are cut off, not written after.
+		if job.oldSize >= 0 {
+			if j, jerr := journal.Reopen(job.oldJournal, job.oldSize); jerr == nil {
 				d.journal = j
 			}
 		}
-		job.locks.release()
+		job.locks.Release()
 		return Change{}, werr
 	}
-	d.locks = d.locks.moveTo(job.imagesPath, job.labelsPath, job.locks)
+	d.locks = d.locks.MoveTo(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
 	d.log.save(&d.model, renumber)
 	var written []string
 	for _, f := range job.files {
-		written = append(written, f.path)
+		written = append(written, f.Path)
 	}
 	d.stamps = d.restamp(job.imagesPath, job.labelsPath, written)
 	d.lastSave = SaveReport{Files: job.written, Notes: job.notes}
 	d.rebase(job.imagesPath, job.labelsPath, job.images, job.labels, renumber)
+	job.sources = d.sources // rebase made it anew: no later edit writes into it
 	return d.changed(Change{Kind: Reset, Renumber: renumber}), nil
+}
+
+// keepSources makes the saved pair's sources file (pairfile.SourcesFile) say where its samples
+// came from: written when one of sources (the saved samples', in their order) has one, removed
+// when none has, so that a file left by an earlier save never names the samples of another; a
+// failure is a note in LastSave's (the pair itself is saved). It writes one line a sample.
+func (d *Dataset) keepSources(sources []string) {
+	d.mu.RLock()
+	path := pairfile.SourcesFile(d.imagesPath, d.labelsPath)
+	d.mu.RUnlock()
+	var err error
+	if sources != nil {
+		err = pairfile.WriteSources(path, sources)
+	} else {
+		err = pairfile.RemoveSources(path)
+	}
+	if err != nil {
+		d.mu.Lock()
+		d.lastSave.Notes = append(d.lastSave.Notes, fmt.Sprintf("Where the samples came from could not be written beside %s (%v).", filepath.Base(path), err))
+		d.mu.Unlock()
+	}
 }
 
 // keepClassNames makes the saved pair find the dataset's class names when it is opened again
@@ -291,7 +314,7 @@ func (d *Dataset) keepClassNames() {
 	d.mu.RLock()
 	labels, names := d.labelsPath, d.names
 	d.mu.RUnlock()
-	file, note := saveClassNames(labels, names)
+	file, note := pairfile.KeepClassNames(labels, names)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if file != "" {
@@ -300,99 +323,6 @@ func (d *Dataset) keepClassNames() {
 	if note != "" {
 		d.lastSave.Notes = append(d.lastSave.Notes, note)
 	}
-}
-
-// WritePair writes an image array and a label array (labels may be nil: images only) to their
-// paths as one operation, the way Dataset.SaveAs does: temporary files, fsync, decoded back and
-// compared, then renamed with a manifest so that a crash between the renames is finished by the
-// next Open. On any failure the targets keep their old content. A ".gz" name is written gzip.
-// It holds the locks of both files while it writes (LockForWrite). Errors: a *LockedError
-// (errors.Is ErrLocked) when a pair either file belongs to is open for editing elsewhere, an
-// *UnsavedEditsError when its journal holds unsaved edits (RefuseUnsaved), and any write,
-// verify or rename error. It replaces existing files: a writer decides that first (ClaimOutputs).
-func WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
-	if labels == nil {
-		labelsPath = ""
-	}
-	target := pairKey(imagesPath, labelsPath)
-	files := []pendingWrite{{imagesPath, images, false}}
-	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels, false})
-	}
-	paths := []string{imagesPath}
-	if labels != nil {
-		paths = append(paths, labelsPath)
-	}
-	release, err := LockForWrite(paths...)
-	if err != nil {
-		return err
-	}
-	defer release()
-	if err := RefuseUnsaved(paths...); err != nil {
-		return err
-	}
-	return writeFiles(context.Background(), files, target+ManifestSuffix, nil, nil)
-}
-
-// pendingWrite is one file of a paired save: its path and what to write there (an array, or
-// rows of the dataset's buffers: baseImages).
-type pendingWrite struct {
-	path string
-	a    idx.Source
-	// create: no file was at path when the save began, so none may be replaced when it ends
-	// (one made meanwhile by another program stays, and the save fails).
-	create bool
-}
-
-// writeFiles writes files as one operation (see WritePair), with the save record at manifest;
-// journals are the journals the save makes obsolete, removed once every file is in place. With
-// no files it writes nothing.
-func writeFiles(ctx context.Context, files []pendingWrite, manifest string, journals []string, progress func(float64)) error {
-	if progress == nil {
-		progress = func(float64) {}
-	}
-	if len(files) == 0 {
-		return ctx.Err()
-	}
-	var pending []*idx.Pending
-	abort := func() {
-		for _, p := range pending {
-			p.Abort()
-		}
-	}
-	for k, f := range files {
-		p, err := idx.WriteSourceContext(ctx, f.path, f.a)
-		if err != nil {
-			abort()
-			return err
-		}
-		pending = append(pending, p)
-		progress(0.1 + 0.5*float64(k+1)/float64(len(files)))
-	}
-	for k, p := range pending {
-		if err := ctx.Err(); err != nil {
-			abort()
-			return err
-		}
-		if err := verify(p.Temp, files[k].a); err != nil {
-			abort()
-			return fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", files[k].path, err)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		abort()
-		return err
-	}
-	progress(0.8)
-	creates := make([]bool, len(files))
-	for k, f := range files {
-		creates[k] = f.create
-	}
-	if err := commitAll(pending, creates, manifest, journals); err != nil {
-		return err
-	}
-	progress(0.95)
-	return nil
 }
 
 // build assembles what a save to imagesPath and labelsPath writes (d.mu held, the read lock is
@@ -408,7 +338,7 @@ func (d *Dataset) build(imagesPath, labelsPath string) (*baseImages, *idx.Array,
 		}
 	}
 	var images *baseImages
-	if !d.imagesUnchanged() || !samePath(imagesPath, d.imagesPath) {
+	if !d.imagesUnchanged() || !pairfile.SamePath(imagesPath, d.imagesPath) {
 		if rows := d.heldRows(); rows > math.MaxUint32 {
 			return nil, nil, fmt.Errorf("the dataset holds %d samples' images, more than a save can number (2³²−1); nothing was saved", rows)
 		}
@@ -490,66 +420,6 @@ func (d *Dataset) heldRows() int {
 	return n
 }
 
-// buildImages assembles the image array of the kept samples, in that order (d.mu held): the
-// base's data itself when kept is every base sample in order and none is appended, otherwise a
-// copy.
-func (d *Dataset) buildImages(kept []int) *idx.Array {
-	return d.planImages(kept).array()
-}
-
-// verify decodes the file at path as a stream and compares it with want, a MiB at a time, so
-// it holds no second copy of the data (idx.FileReader also checks that nothing follows it).
-func verify(path string, want idx.Source) error {
-	f, err := idx.OpenFile(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h := want.SourceHeader()
-	differs := fmt.Errorf("decoded %s differs from the %s written", f.Header, h)
-	if f.Header.String() != h.String() {
-		return differs
-	}
-	c := &compareWriter{r: f, buf: make([]byte, 1<<20), differs: differs}
-	if err := want.WriteData(c); err != nil {
-		return err
-	}
-	if n, err := f.Read(c.buf[:1]); n > 0 {
-		return differs
-	} else if err != io.EOF {
-		return err
-	}
-	return nil
-}
-
-// compareWriter compares the bytes written to it with those read from r, a buffer at a time,
-// failing with differs at the first difference or when r ends first.
-type compareWriter struct {
-	r       io.Reader
-	buf     []byte
-	differs error
-	y       yielder
-}
-
-func (c *compareWriter) Write(p []byte) (int, error) {
-	done := 0
-	for done < len(p) {
-		n := min(len(p)-done, len(c.buf))
-		if _, err := io.ReadFull(c.r, c.buf[:n]); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return done, c.differs
-			}
-			return done, err
-		}
-		if !bytes.Equal(c.buf[:n], p[done:done+n]) {
-			return done, c.differs
-		}
-		done += n
-		c.y.add(n)
-	}
-	return done, nil
-}
-
 // rebase makes what a save wrote the dataset's base (d.mu held): renumber (see renumber) maps
 // every sample to its number in it. images is nil when the save left the image file alone (the
 // base's images stay as they are); otherwise its rows (settled by save: baseImages.settle)
@@ -586,18 +456,28 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 		}
 	}
 	d.carryHistory(newRenumbering(renumber))
+	var sources []string // the kept samples' sources, in their new order
+	if d.sources != nil {
+		sources = make([]string, n)
+		for old, k := range renumber {
+			if k >= 0 {
+				sources[k] = d.sources[old]
+			}
+		}
+		if !pairfile.HasSources(sources) {
+			sources = nil
+		}
+	}
 	d.deleted = make([]bool, n)
 	d.reviewed = reviewed
 	d.opened = opened
 	d.added = nil
+	d.sources = sources
 }
 
-// removeStale removes leftovers of saves that crashed before their manifest was written (Open
-// calls it after finishing any save that has one): the backup ".<name>.idxlabel-backup" (a hard
-// link to, or copy of, the target, which such a save never touched) and atomicfile's temporary
-// files of path older than atomicfile.StaleAge, except those in keep (named by a save record
-// that is not finished).
-func removeStale(path string, keep []string) {
-	os.Remove(backupPath(path))
-	atomicfile.RemoveStale(path, atomicfile.StaleAge, keep...)
+// LastSave returns what the last successful save did (the zero SaveReport before any).
+func (d *Dataset) LastSave() SaveReport {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return SaveReport{Files: slices.Clone(d.lastSave.Files), Notes: slices.Clone(d.lastSave.Notes)}
 }

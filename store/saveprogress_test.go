@@ -2,12 +2,10 @@ package store
 
 import (
 	"os"
-	"path/filepath"
-	"slices"
 	"testing"
 
 	"idxlabel/idx"
-	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 )
 
 // A save of a pair stopped after its first rename (the images in place, the labels waiting under
@@ -15,26 +13,26 @@ import (
 // once Open has finished the save there is nothing left to say. A damaged record says nothing.
 func TestSaveProgressOfACutSave(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
-	if files, placed := SaveProgress(ip, lp); files != 0 || placed != 0 {
+	if files, placed := pairfile.SaveProgress(ip, lp); files != 0 || placed != 0 {
 		t.Fatalf("no save yet: %d files, %d placed", files, placed)
 	}
 	images, _ := idx.New(idx.UByte, 4, 2, 2)
 	labels, _ := idx.New(idx.UByte, 4)
 	labels.Data[3] = 9
-	afterCommit = func(k int) {
+	pairfile.AfterRename = func(k int) {
 		if k == 0 {
 			panic("killed between the renames")
 		}
 	}
 	func() {
-		defer func() { afterCommit = nil; recover() }()
-		WritePair(ip, lp, images, labels)
+		defer func() { pairfile.AfterRename = nil; recover() }()
+		pairfile.WritePair(ip, lp, images, labels)
 		t.Fatal("the save was not cut off")
 	}()
-	if files, placed := SaveProgress(ip, lp); files != 2 || placed != 1 {
+	if files, placed := pairfile.SaveProgress(ip, lp); files != 2 || placed != 1 {
 		t.Fatalf("cut after the first rename: %d files, %d placed; want 2, 1", files, placed)
 	}
-	ri, rl, note := ReadView(ip, lp)
+	ri, rl, note := pairfile.ReadView(ip, lp)
 	if ri != ip || rl == lp || note == "" {
 		t.Fatalf("ReadView: %q %q %q", ri, rl, note)
 	}
@@ -46,13 +44,13 @@ func TestSaveProgressOfACutSave(t *testing.T) {
 		t.Fatalf("after Open finished the save: %d samples", d.Len())
 	}
 	d.Close()
-	if files, placed := SaveProgress(ip, lp); files != 0 || placed != 0 {
+	if files, placed := pairfile.SaveProgress(ip, lp); files != 0 || placed != 0 {
 		t.Fatalf("after Open: %d files, %d placed", files, placed)
 	}
-	if err := os.WriteFile(lp+ManifestSuffix, []byte("{damaged"), 0o644); err != nil {
+	if err := os.WriteFile(lp+pairfile.ManifestSuffix, []byte("{damaged"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if files, placed := SaveProgress(ip, lp); files != 0 || placed != 0 {
+	if files, placed := pairfile.SaveProgress(ip, lp); files != 0 || placed != 0 {
 		t.Fatalf("a damaged record: %d files, %d placed", files, placed)
 	}
 }
@@ -60,25 +58,25 @@ func TestSaveProgressOfACutSave(t *testing.T) {
 // A file written by another program after a save was cut off between its renames is not replaced
 // by the older file the save left waiting: Open leaves it, says so, and sets the record aside.
 // Before, Open renamed the save's temporary file over it (another program's file lost). And no
-// writer replaces a file of a pair whose save is pending (LockForWrite).
+// writer replaces a file of a pair whose save is pending (pairfile.ClaimOutputs).
 func TestCutSaveNeverReplacesALaterFile(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	images, _ := idx.New(idx.UByte, 4, 2, 2)
 	labels, _ := idx.New(idx.UByte, 4)
-	afterCommit = func(k int) {
+	pairfile.AfterRename = func(k int) {
 		if k == 0 {
 			panic("killed between the renames")
 		}
 	}
 	func() {
-		defer func() { afterCommit = nil; recover() }()
-		WritePair(ip, lp, images, labels)
+		defer func() { pairfile.AfterRename = nil; recover() }()
+		pairfile.WritePair(ip, lp, images, labels)
 		t.Fatal("the save was not cut off")
 	}()
-	if _, err := LockForWrite(lp); err == nil {
+	if _, err := lockForWrite(lp); err == nil {
 		t.Fatal("a writer may replace a file of a pair whose save is pending")
 	}
-	if _, err := LockForWrite(ip); err == nil {
+	if _, err := lockForWrite(ip); err == nil {
 		t.Fatal("a writer may replace the image file of a pair whose save is pending")
 	}
 	theirs, _ := idx.New(idx.UByte, 4)
@@ -99,27 +97,7 @@ func TestCutSaveNeverReplacesALaterFile(t *testing.T) {
 	if got, _ := os.ReadFile(lp); string(got) != string(want) {
 		t.Fatal("Open put the cut save's older file over the file written since")
 	}
-	if d.Label(0) != 7 || len(d.Notices()) == 0 || SavePending(lp) {
-		t.Fatalf("label %d, notices %q, record still pending %v", d.Label(0), d.Notices(), SavePending(lp))
-	}
-}
-
-// The record of a save that wrote only the label file names the image file's journal too (the
-// edits it saved were typed on the image file opened alone), so finishing the save removes it;
-// a reader of another pair does not take that name.
-func TestRecordNamesTheJournalOfAFileNotWritten(t *testing.T) {
-	dir := t.TempDir()
-	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
-	m := &manifest{Files: []manifestFile{{Temp: atomicfile.TempPrefix(lp) + "1", Target: lp}}, Journals: []string{ip + JournalSuffix}}
-	if err := writeManifest(lp+ManifestSuffix, m); err != nil {
-		t.Fatal(err)
-	}
-	got, err := readManifest(lp+ManifestSuffix, []string{ip, lp})
-	if err != nil || !slices.Contains(got.Journals, ip+JournalSuffix) {
-		t.Fatalf("read back: %+v, %v", got, err)
-	}
-	other, err := readManifest(lp+ManifestSuffix, []string{filepath.Join(dir, "x-images"), lp})
-	if err != nil || slices.Contains(other.Journals, ip+JournalSuffix) {
-		t.Fatalf("another pair took the journal: %+v, %v", other, err)
+	if d.Label(0) != 7 || len(d.Notices()) == 0 || pairfile.SavePending(lp) {
+		t.Fatalf("label %d, notices %q, record still pending %v", d.Label(0), d.Notices(), pairfile.SavePending(lp))
 	}
 }

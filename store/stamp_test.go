@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"idxlabel/pairfile"
 )
 
 // TestSaveRefusesFilesChangedOnDisk: another program changes the label file while it is open;
@@ -54,7 +56,7 @@ func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
 				theirs = nil
 			}
 			err = d.Save(nil)
-			if !errors.Is(err, ErrChangedOnDisk) || !strings.Contains(err.Error(), lp) ||
+			if !errors.Is(err, pairfile.ErrChangedOnDisk) || !strings.Contains(err.Error(), lp) ||
 				!strings.Contains(err.Error(), "changed by another program since you opened it; Save As or reload") {
 				t.Fatalf("Save over a changed file: %v", err)
 			}
@@ -66,7 +68,7 @@ func TestSaveRefusesFilesChangedOnDisk(t *testing.T) {
 			}
 			dir := t.TempDir()
 			ip2, lp2 := filepath.Join(dir, "x-images-idx3-ubyte"), filepath.Join(dir, "x-labels-idx1-ubyte")
-			if err := d.SaveAs(ip2, lp2, nil); err != nil {
+			if err := saveAs(d, ip2, lp2, nil); err != nil {
 				t.Fatalf("Save As after the refusal: %v", err)
 			}
 			// Our own save updates the stamps: a later Save is fine.

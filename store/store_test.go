@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,22 +12,21 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 )
 
-// copyPair writes an n-sample pair built from the real t10k files into a temporary folder (raw
-// or gzip) and returns the paths.
+// copyPair writes an n-sample MNIST-shaped pair made here (genArrays: no real file needed, so
+// the tests of what store promises never skip) into a temporary folder (raw or gzip), named as
+// t10k is, and returns the paths.
 func copyPair(t testing.TB, n int, gz bool) (string, string) {
 	t.Helper()
 	return writeMNISTPair(t, t.TempDir(), n, gz)
 }
 
-// writeMNISTPair writes an n-sample pair built from the real t10k files into dir.
+// writeMNISTPair writes an n-sample pair of genArrays into dir, named as t10k is.
 func writeMNISTPair(t testing.TB, dir string, n int, gz bool) (string, string) {
 	t.Helper()
-	images, labels := mnisttest.Load(t)
-	if n != images.Dims[0] {
-		images, labels = mnisttest.Build(t, images, labels, n)
-	}
+	images, labels := genArrays(n)
 	suffix := ""
 	if gz {
 		suffix = ".gz"
@@ -42,8 +42,56 @@ func writeMNISTPair(t testing.TB, dir string, n int, gz bool) (string, string) {
 	return ip, lp
 }
 
+// genArrays returns an n-sample set shaped as MNIST's, the same for the same n: n×28×28 ubyte
+// images, each three strokes of grey levels at places of its own on a background of 0 (as a
+// digit's ink covers a fifth of its field), and n ubyte labels, t10k's first ten in turn (7 2 1 0
+// 4 1 4 9 5 9).
+func genArrays(n int) (images, labels *idx.Array) {
+	images, _ = idx.New(idx.UByte, n, 28, 28)
+	labels, _ = idx.New(idx.UByte, n)
+	first := []byte{7, 2, 1, 0, 4, 1, 4, 9, 5, 9}
+	rng := rand.New(rand.NewPCG(uint64(n), 28))
+	for i := range n {
+		labels.Data[i] = first[i%10]
+		px := images.Data[i*784 : (i+1)*784]
+		for range 3 {
+			y, x := 4+rng.IntN(20), 4+rng.IntN(20)
+			dy, dx := rng.IntN(3)-1, rng.IntN(3)-1
+			for k := range 8 {
+				yy, xx := y+k*dy, x+k*dx
+				if yy >= 0 && yy < 28 && xx >= 0 && xx < 28 {
+					px[yy*28+xx] = byte(128 + rng.IntN(128))
+				}
+			}
+		}
+	}
+	return images, labels
+}
+
+// realCopy copies the real MNIST files named into a temporary folder and returns their paths
+// there: a test that opens them for editing takes their locks beside them, which must not depend
+// on (or block) whoever else has the shared files open.
+func realCopy(t testing.TB, names ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var out []string
+	for _, n := range names {
+		b, err := os.ReadFile(mnisttest.Path(t, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func TestOpenRealPair(t *testing.T) {
-	d, err := Open(mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TestLabels), Options{})
+	pair := realCopy(t, mnisttest.TestImages, mnisttest.TestLabels)
+	d, err := Open(pair[0], pair[1], Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +126,8 @@ func TestOpenRealPair(t *testing.T) {
 }
 
 func TestOpenCountMismatchNamesBothFiles(t *testing.T) {
-	images, labels := mnisttest.Path(t, mnisttest.TestImages), mnisttest.Path(t, mnisttest.TrainLabels)
+	pair := realCopy(t, mnisttest.TestImages, mnisttest.TrainLabels)
+	images, labels := pair[0], pair[1]
 	_, err := Open(images, labels, Options{})
 	want := labels + " has 60000 labels, but " + images + " has 10000 images: the counts must match"
 	if err == nil || err.Error() != want {
@@ -117,7 +166,7 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 		if !d.Dirty() || d.Len() != 10001 {
 			t.Fatalf("dirty %v len %d", d.Dirty(), d.Len())
 		}
-		if _, err := os.Stat(lp + JournalSuffix); err != nil {
+		if _, err := os.Stat(lp + pairfile.JournalSuffix); err != nil {
 			t.Fatalf("no journal beside the labels: %v", err)
 		}
 		var steps []float64
@@ -127,7 +176,7 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 		if steps[len(steps)-1] != 1 || !slices.IsSorted(steps) {
 			t.Fatalf("progress %v", steps)
 		}
-		if _, err := os.Stat(lp + JournalSuffix); !os.IsNotExist(err) {
+		if _, err := os.Stat(lp + pairfile.JournalSuffix); !os.IsNotExist(err) {
 			t.Fatal("the journal survived the save")
 		}
 		// Saved, but what changed since opening stays visible: sample 0 was 7 in the t10k file.
@@ -142,7 +191,7 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 		if isGz, _ := idx.IsGzipFile(ip); isGz != gz {
 			t.Fatalf("gzip %v, want %v", isGz, gz)
 		}
-		orig, origLabels := mnisttest.Load(t)
+		orig, origLabels := genArrays(10000)
 		want := bytes.Clone(origLabels.Data)
 		want[0], want[5], want[9999] = 3, 3, 3
 		want = append(slices.Delete(want, 1, 3), 8)
@@ -153,5 +202,14 @@ func TestRelabelSaveRoundTrip(t *testing.T) {
 			t.Fatal("saved images are not the kept samples in order plus the new one")
 		}
 		d.Close()
+	}
+}
+
+// skipShort skips a test that takes seconds (a property test of many random steps, the crash
+// tests' kills) under go test -short, the fast inner loop; make test runs it.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("takes seconds: run without -short (make test does)")
 	}
 }

@@ -1,32 +1,20 @@
 package store
 
 import (
-	"idxlabel/sample"
 	"maps"
 	"slices"
-	"sync"
+
+	"idxlabel/sample"
 )
 
-// tally keeps the figures a window shows after every key (Counters, Counts and the classes
-// present) up to date as edits happen, so that reading them costs the same on 300 samples as on
-// 1,000,000: an edit of k samples updates it in O(k), a read costs O(classes).
-//
-// It is filled from the samples on its first read (O(N)), and again after a change it does not
-// follow sample by sample (a save's or a replay's Reset). It remembers the label and the deleted
-// mark it counted for each sample (5 bytes a sample), so that a change, which model.changed
-// hands it after the samples have changed, can take back what each changed sample counted
-// before. Writes come from changed, with m.mu held for writing; reads hold m.mu for reading, and
-// a read that fills it must not race with another read, hence its own mutex.
-type tally struct {
-	mu    sync.Mutex
-	valid bool
-	label []int32 // the label counted for each sample
-	del   []bool  // whether it was counted as deleted
-	live  map[int32]int
-	all   map[int32]int // by label, deleted samples included: the classes present
-	// Samples marked deleted; samples of the files as opened whose label differs from it
-	// (State.Edited); samples of the files as last saved whose label differs (Relabelled).
-	deleted, edited, relabelled int
+// Counters summarises the dataset for a status bar and the question about unsaved edits.
+type Counters struct {
+	Samples       int // every sample, deleted ones included
+	Edited, Added int // since the files were opened (State.Edited, State.Added), saves or not
+	Deleted       int // marked deleted (the next save removes them)
+	// What the next save would change besides the deletions: samples of the files whose label
+	// differs from the files' (Relabelled), and samples not in the files yet (Appended).
+	Relabelled, Appended int
 }
 
 // follow brings t up to date with change c, just made to m (m.mu held for writing).

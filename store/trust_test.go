@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"time"
 
 	"idxlabel/idx"
-	"idxlabel/store/journal"
+	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 )
 
 // tinyPair writes a generated pair of n 4×4 ubyte samples (labels k mod 10) into dir/pair and
@@ -99,7 +102,7 @@ func TestPlantedManifestStaysInFolder(t *testing.T) {
 			ip, lp := tinyPair(t, dir, 12)
 			a, b := outsideFiles(t, dir)
 			before := mustRead(t, ip)
-			mp := lp + ManifestSuffix
+			mp := lp + pairfile.ManifestSuffix
 			os.WriteFile(mp, []byte(planted(dir, ip, lp, a, b)), 0o644)
 			d, err := Open(ip, lp, Options{})
 			if err != nil {
@@ -134,31 +137,23 @@ func interruptedSave(t *testing.T, ip, lp string) (*idx.Array, *idx.Array) {
 		images.Data[k*16] = byte(k + 1)
 		labels.Data[k] = byte((k + 3) % 10)
 	}
-	pi, err := idx.WritePending(ip, images)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pl, err := idx.WritePending(lp, labels)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := &manifest{Files: []manifestFile{{Temp: pi.Temp, Target: pi.Target}, {Temp: pl.Temp, Target: pl.Target}}}
-	for k := range m.Files { // backups of the targets, as a save keeps them
-		f := &m.Files[k]
-		f.Backup = backupPath(f.Target)
-		if err := linkOrCopy(f.Target, f.Backup); err != nil {
-			t.Fatal(err)
+	pairfile.AfterRename = func(k int) {
+		if k == 0 {
+			panic("killed between the renames")
 		}
 	}
-	if err := writeManifest(lp+ManifestSuffix, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := pi.Commit(); err != nil {
-		t.Fatal(err)
+	func() {
+		defer func() { pairfile.AfterRename = nil; recover() }()
+		err := pairfile.WritePair(ip, lp, images, labels)
+		t.Fatalf("the save was not cut off: %v", err)
+	}()
+	temps, _ := filepath.Glob(atomicfile.TempPrefix(pairfile.Abs(lp)) + "*")
+	if len(temps) != 1 {
+		t.Fatalf("the labels' temporary files: %v", temps)
 	}
 	// Old enough that a sweep by age would take them.
 	old := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(pl.Temp, old, old)
+	os.Chtimes(temps[0], old, old)
 	return images, labels
 }
 
@@ -225,7 +220,7 @@ func TestReadOnlyOpenWritesNothing(t *testing.T) {
 	os.WriteFile(stale, []byte("old"), 0o644)
 	old := time.Now().Add(-3 * time.Hour)
 	os.Chtimes(stale, old, old)
-	os.WriteFile(lp+JournalSuffix, nil, 0o644) // an empty journal, which an editing Open removes
+	os.WriteFile(lp+pairfile.JournalSuffix, nil, 0o644) // an empty journal, which an editing Open removes
 	before := dirState(t, dir)
 
 	d, err := Open(ip, lp, Options{ReadOnly: true})
@@ -261,7 +256,7 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	ip, lp := tinyPair(t, dir, 12)
 	target := filepath.Join(dir, "outside", "created-by-idxlabel")
 	os.MkdirAll(filepath.Dir(target), 0o755)
-	if err := os.Symlink(target, lp+JournalSuffix); err != nil {
+	if err := os.Symlink(target, lp+pairfile.JournalSuffix); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
 	d, err := Open(ip, lp, Options{})
@@ -276,18 +271,26 @@ func TestJournalSymlinkNotFollowed(t *testing.T) {
 	if _, err := os.Stat(target); !os.IsNotExist(err) {
 		t.Fatal("the edit wrote through the journal's symbolic link")
 	}
-	if fi, err := os.Lstat(lp + JournalSuffix); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+	if fi, err := os.Lstat(lp + pairfile.JournalSuffix); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the link itself was replaced or removed")
 	}
-	if _, err := journal.Reopen(lp+JournalSuffix, 0); !errors.Is(err, journal.ErrNotRegular) {
+	if _, err := journal.Reopen(lp+pairfile.JournalSuffix, 0); !errors.Is(err, journal.ErrNotRegular) {
 		t.Fatalf("journal.Reopen on a link: %v", err)
 	}
 }
 
-// fullDisk is a journal file whose writes stop half-way with ENOSPC while full is set.
+// fullDisk is a journal file whose writes stop half-way with ENOSPC while full is set, and whose
+// truncations fail while stuck is set.
 type fullDisk struct {
 	journal.File
-	full bool
+	full, stuck bool
+}
+
+func (f *fullDisk) Truncate(size int64) error {
+	if f.stuck {
+		return &os.PathError{Op: "truncate", Path: "journal", Err: syscall.EIO}
+	}
+	return f.File.Truncate(size)
 }
 
 func (f *fullDisk) Write(p []byte) (int, error) {
@@ -349,14 +352,14 @@ func TestRecoveryFindsFallbackBehindEmptyPrimary(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 12)
-	os.Mkdir(lp+JournalSuffix, 0o755)
+	os.Mkdir(lp+pairfile.JournalSuffix, 0o755)
 	d, _ := Open(ip, lp, Options{})
 	d.Relabel([]int{0}, 5)
 	d.Relabel([]int{1}, 4)
-	fb := d.JournalPath()
+	fb := journalPath(d)
 	d.Close()
-	os.Remove(lp + JournalSuffix)
-	os.WriteFile(lp+JournalSuffix, nil, 0o644) // what a full disk left behind
+	os.Remove(lp + pairfile.JournalSuffix)
+	os.WriteFile(lp+pairfile.JournalSuffix, nil, 0o644) // what a full disk left behind
 
 	e, err := Open(ip, lp, Options{})
 	if err != nil {
@@ -384,13 +387,13 @@ func TestReplayRefusesLabelOutsideDtype(t *testing.T) {
 	e, _ := Open(ip, lp, Options{})
 	defer e.Close()
 	applied, err := e.ReplayJournal()
-	if err == nil || !strings.Contains(err.Error(), lp+JournalSuffix) || !strings.Contains(err.Error(), "300") {
+	if err == nil || !strings.Contains(err.Error(), lp+pairfile.JournalSuffix) || !strings.Contains(err.Error(), "300") {
 		t.Fatalf("replay of label 300 in ubyte: %v", err)
 	}
 	if applied != 1 || e.Label(0) != 5 || e.Label(1) != 1 {
 		t.Fatalf("applied %d, labels %d %d", applied, e.Label(0), e.Label(1))
 	}
-	matches(t, lp+JournalSuffix+".*.unreplayed") // the whole journal, kept
+	matches(t, lp+pairfile.JournalSuffix+".*.unreplayed") // the whole journal, kept
 }
 
 // Edits that cancel out (an edit and its undo) leave nothing to recover: no offer.
@@ -433,14 +436,14 @@ func TestPlantedManifestKeepsUnsavedJournal(t *testing.T) {
 	if err := d.Relabel([]int{3}, 7); err != nil {
 		t.Fatal(err)
 	}
-	journal := d.JournalPath()
+	journal := journalPath(d)
 	d.Close()
 	if _, err := os.Stat(journal); err != nil {
 		t.Fatalf("no journal after an edit: %v", err)
 	}
 	lb := filepath.Base(lp)
 	planted := `{"version":2,"files":[{"target":"` + lb + `","temp":".` + lb + `.idxlabel-tmp-1","backup":false}],"journals":["` + lb + `"]}`
-	os.WriteFile(lp+ManifestSuffix, []byte(planted), 0o644)
+	os.WriteFile(lp+pairfile.ManifestSuffix, []byte(planted), 0o644)
 	d, err = Open(ip, lp, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -461,5 +464,96 @@ func TestJournalStartOnAFullDiskSaysSo(t *testing.T) {
 	err := journal.WriteError(&os.PathError{Op: "write", Path: "x", Err: syscall.ENOSPC}, "cannot start the journal x")
 	if !errors.Is(err, ErrJournalWrite) || !strings.HasPrefix(err.Error(), "cannot record edits: disk full") {
 		t.Fatalf("error %q", err)
+	}
+}
+
+// brokenAfterOneEdit opens a 12-sample pair, relabels sample 0 as 5, and makes its journal's file
+// tear every write and fail every truncation (fullDisk, full and stuck) until told otherwise.
+func brokenAfterOneEdit(t *testing.T) (ip, lp string, d *Dataset, bd *fullDisk) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp = tinyPair(t, t.TempDir(), 12)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, d.Relabel([]int{0}, 5))
+	bd = &fullDisk{full: true, stuck: true}
+	d.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	return ip, lp, d, bd
+}
+
+// An edit whose record is torn and cannot be cut back leaves the journal damaged: that edit and
+// every later one are refused (ErrJournalDamaged, saying to save) and not shown, the disk
+// recovered or not, until the journal is cut back; then edits go on, and every edit reported done
+// replays after a crash. A save meanwhile keeps the edits made before the damage and starts the
+// journal over.
+func TestDamagedJournalRefusesEditsUntilWhole(t *testing.T) {
+	ip, lp, d, bd := brokenAfterOneEdit(t)
+	for k := range 3 {
+		err := d.Relabel([]int{1}, 6)
+		if !errors.Is(err, ErrJournalWrite) || !errors.Is(err, ErrJournalDamaged) || !strings.Contains(err.Error(), "save the dataset") {
+			t.Fatalf("edit %d on a damaged journal: %v", k, err)
+		}
+	}
+	if d.Label(1) != 1 || d.UndoName() != "Relabel sample 0 as 5" {
+		t.Fatalf("a refused edit was applied: label %d, undo %q", d.Label(1), d.UndoName())
+	}
+	bd.full, bd.stuck = false, false
+	mustDo(t, d.Relabel([]int{2}, 8))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := e.Recovery(); rec == nil || rec.Edits != 2 || rec.Damaged != 0 {
+		t.Fatalf("recovery %+v", rec)
+	}
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if e.Label(0) != 5 || e.Label(1) != 1 || e.Label(2) != 8 {
+		t.Fatalf("replayed labels %d %d %d", e.Label(0), e.Label(1), e.Label(2))
+	}
+	// Damaged again, the person saves: the edits made are in the files, and edits go on.
+	bd = &fullDisk{full: true, stuck: true}
+	e.journal.WrapFile(func(f journal.File) journal.File { bd.File = f; return bd })
+	if err := e.Relabel([]int{3}, 9); !errors.Is(err, ErrJournalDamaged) {
+		t.Fatalf("%v", err)
+	}
+	mustDo(t, e.Save(nil))
+	mustDo(t, e.Relabel([]int{3}, 9))
+	e.Close()
+	saved, _ := idx.ReadFile(lp)
+	if saved.Data[0] != 5 || saved.Data[2] != 8 || saved.Data[3] != 3 {
+		t.Fatalf("saved labels %v", saved.Data[:4])
+	}
+}
+
+// A save that fails while the journal is damaged (torn bytes at its end) reopens it after its
+// last intact record, not after the torn bytes: the edits made after it replay. Before, the
+// journal went on at its file's length, after the torn record, where a replay stops.
+func TestFailedSaveReopensTheJournalAfterItsIntactRecords(t *testing.T) {
+	ip, lp, d, _ := brokenAfterOneEdit(t)
+	if err := d.Relabel([]int{1}, 6); !errors.Is(err, ErrJournalDamaged) {
+		t.Fatalf("%v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.SaveContext(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled save: %v", err)
+	}
+	mustDo(t, d.Relabel([]int{2}, 8))
+	d.Close()
+	e, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if e.Label(0) != 5 || e.Label(1) != 1 || e.Label(2) != 8 {
+		t.Fatalf("replayed labels %d %d %d", e.Label(0), e.Label(1), e.Label(2))
 	}
 }

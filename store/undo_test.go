@@ -57,6 +57,7 @@ func (m refState) equal(o refState) bool {
 // Dirty is right, and at the end that undoing everything restores the files' state, redoing
 // everything restores the final one, and the journal replays it exactly.
 func TestUndoRedoProperty(t *testing.T) {
+	skipShort(t)
 	const h, w = 3, 3
 	for seed := range uint64(20) {
 		rng := rand.New(rand.NewPCG(seed, 99))

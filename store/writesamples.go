@@ -6,22 +6,26 @@ import (
 	"fmt"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
 
 // WriteSamples writes the samples indices (sample numbers, in the order given, each once, none
-// deleted) as a new pair at imagesPath and labelsPath, as SaveAs writes a dataset: images in
-// the dtype and shape they were read in, labels as edited in their dtype and columns
-// (buildImages, buildLabels), ".gz" names written gzip, each file to a temporary name, fsynced,
+// deleted) as a new pair at imagesPath and labelsPath, as SaveAsContext writes a dataset: images in
+// the dtype and shape they were read in, streamed from the dataset's buffers in the order given
+// (planImages), labels as edited in their dtype and columns (buildLabels), ".gz" names written
+// gzip, each file to a temporary name, fsynced,
 // decoded back and compared, then put in place together with a save record (as WritePair).
 // labelsPath "" writes images alone, refused when one of the samples has a label. The dataset
-// itself is not changed: its files, journal and edits stay as they are. The caller has claimed
-// the outputs (ClaimOutputs: refused existing files, taken their locks) and writes no class-name
-// file here. When ctx is cancelled before the files are put in place, nothing is replaced.
-// Memory: a copy of the samples' images and labels (at most the dataset's data). Errors: an
+// itself is not changed: its files, journal and edits stay as they are. The files are written
+// under c, the claim of the outputs (ClaimOutputs: refused existing files, taken their locks),
+// which the caller releases; no class-name file is written here. When ctx is cancelled before
+// the files are put in place, nothing is replaced. Memory: 4 bytes a sample for the rows, the
+// labels' array, and the appended samples' values when the dtype is not ubyte; the images are
+// not copied (the buffers they are read from are never written again). Errors: an
 // index out of range, repeated or deleted; a label the dtype cannot hold; ErrClosed; the
-// write's errors, naming the file.
-func (d *Dataset) WriteSamples(ctx context.Context, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
+// write's errors, naming the file; ErrNotClaimed when c does not hold the paths.
+func (d *Dataset) WriteSamples(ctx context.Context, c *pairfile.Claim, indices []int, imagesPath, labelsPath string, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
@@ -29,23 +33,22 @@ func (d *Dataset) WriteSamples(ctx context.Context, indices []int, imagesPath, l
 	if err != nil {
 		return err
 	}
-	files := []pendingWrite{{imagesPath, images, false}}
+	files := []pairfile.File{{Path: imagesPath, Data: images}}
 	if labels != nil {
-		files = append(files, pendingWrite{labelsPath, labels, false})
-	} else {
-		labelsPath = ""
+		files = append(files, pairfile.File{Path: labelsPath, Data: labels})
 	}
 	progress(0.1)
-	if err := writeFiles(ctx, files, pairKey(imagesPath, labelsPath)+ManifestSuffix, nil, progress); err != nil {
+	if err := c.Write(ctx, files, progress); err != nil {
 		return err
 	}
 	progress(1)
 	return nil
 }
 
-// buildSamples assembles the image and label arrays of the samples indices under the read lock
-// (labels nil when withLabels is false, refused then when a sample has one).
-func (d *Dataset) buildSamples(indices []int, withLabels bool) (*idx.Array, *idx.Array, error) {
+// buildSamples assembles, under the read lock, the images of the samples indices as rows of the
+// dataset's buffers (planImages: no copy of them) and their labels' array (nil when withLabels is
+// false, refused then when a sample has one).
+func (d *Dataset) buildSamples(indices []int, withLabels bool) (idx.Source, *idx.Array, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	if d.closed {
@@ -58,7 +61,7 @@ func (d *Dataset) buildSamples(indices []int, withLabels bool) (*idx.Array, *idx
 		}
 		seen[i] = true
 	}
-	images := d.buildImages(indices)
+	images := d.planImages(indices) // rows of the dataset's buffers, written as they are read
 	if !withLabels {
 		for _, i := range indices {
 			if d.labels[i] != sample.NoLabel {

@@ -15,6 +15,9 @@ import (
 // recipe; 1.000 when each fold keeps its model's own space), and mostly share its label
 // (measured 0.81 and 0.83; 0.76 without the common space).
 func TestScanCNNFeaturesShareOneSpace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 3000)
 	opts := CNNOptions{Folds: 3, Epochs: 2, Seed: 4}
 	res, err := ScanCNN(context.Background(), d, opts, nil)

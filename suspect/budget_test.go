@@ -45,6 +45,9 @@ func TestBudgeted(t *testing.T) {
 // per seed and gets its out-of-fold probabilities, and 100 labels planted wrong in 4,000 real
 // digits are still found (in the top 200) about as well as without the budget.
 func TestScanCNNTrainBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 4000)
 	rng := rand.New(rand.NewPCG(9, 9))
 	planted := map[int]bool{}

@@ -131,6 +131,9 @@ func measureCalibration(tb testing.TB, d sample.Set, perClass int, seed uint64) 
 // confidence about 0.1 below it (ECE 0.098 on average), calibrated |confidence − accuracy| 0.064
 // on average (ECE 0.068), 0.16 at worst: 30 held-out labels fix a temperature only so well.
 func TestCalibratedFewLabels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	var gap, before, after float64
 	for seed := range uint64(3) {

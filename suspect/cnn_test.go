@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 )
@@ -70,6 +71,9 @@ var quickCNN = CNNOptions{Folds: 2, Epochs: 2, Seed: 3}
 // one fold at a time as on two cores training two: the training shards, the feature search's
 // goroutines and the order the folds finish in must not show in the result.
 func TestScanCNNDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 1000)
 	for i := 0; i < d.N; i += 97 {
 		d.Labels[i] = sample.NoLabel
@@ -136,6 +140,9 @@ func checkOutputs(t *testing.T, d sample.Set, r *CNNResult) {
 // them in its top 200. It also removes the labels of 30 other samples: they must get
 // suggestions, most of them right, and the model's Predict must agree with them.
 func TestScanCNNFindsPlantedErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	truth := slices.Clone(d.Labels)
 	rng := rand.New(rand.NewPCG(5, 5))
@@ -198,7 +205,7 @@ func TestScanCNNFindsPlantedErrors(t *testing.T) {
 
 // TestScanCNNErrorsAndCancel checks the refusals and that a cancelled scan stops.
 func TestScanCNNErrorsAndCancel(t *testing.T) {
-	d := mnistData(t, 200)
+	d := digits.Set(t, 200) // generated: a test of the errors runs without the real files
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ScanCNN(ctx, d, quickCNN, nil); err != context.Canceled {
@@ -259,6 +266,9 @@ func TestScanCNNResizes(t *testing.T) {
 // TestTrainModel trains one network on 1,500 labelled t10k digits (the rest unlabelled) and
 // checks it predicts most of 300 others.
 func TestTrainModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 1800)
 	truth := slices.Clone(d.Labels)
 	for i := 1500; i < d.N; i++ {
@@ -325,6 +335,9 @@ func TestModelEpochs(t *testing.T) {
 // TestSuggest checks the model's suggestions for unlabelled samples: one per sample asked, most
 // confident first, each what Predict says, mostly right; and its refusals.
 func TestSuggest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 1500)
 	truth := slices.Clone(d.Labels)
 	var ask []int

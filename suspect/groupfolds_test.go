@@ -61,6 +61,9 @@ func TestStratifiedGroupFolds(t *testing.T) {
 // sit in the folds that predict it and the out-of-fold error hides the relabelled ones; with the
 // copies grouped it shows them.
 func TestScanCNNGroupsAugmented(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	images, labels := mnisttest.Load(t)
 	const src, copies = 1000, 8
 	rng := rand.New(rand.NewPCG(8, 8))

@@ -2,6 +2,7 @@ package suspect
 
 import (
 	"context"
+	"idxlabel/fixture/digits"
 	"idxlabel/sample"
 	"math/rand/v2"
 	"testing"
@@ -14,6 +15,9 @@ import (
 // TestLeadingEigenvectors checks the subspace iteration against a full eigendecomposition of
 // the covariance of real MNIST: the 50 axes found capture the variance of the true 50.
 func TestLeadingEigenvectors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	const m, dim = 2000, 784
 	x := make([]float64, m*dim)
@@ -58,6 +62,9 @@ func TestLeadingEigenvectors(t *testing.T) {
 // TestScanFindsPlantedErrors relabels 1% of t10k at random and checks that the scan ranks most
 // of them in its top 2%, with the right suggestion.
 func TestScanFindsPlantedErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	d := mnistData(t, 10000)
 	rng := rand.New(rand.NewPCG(5, 5))
 	planted := map[int]int{}
@@ -89,7 +96,7 @@ func TestScanFindsPlantedErrors(t *testing.T) {
 
 // TestScanCancelAndErrors: a cancelled scan stops; a 1-sample scan is refused.
 func TestScanCancelAndErrors(t *testing.T) {
-	d := mnistData(t, 2000)
+	d := digits.Set(t, 200) // generated: a test of the errors runs without the real files
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Scan(ctx, d, Options{}, nil); err != context.Canceled {

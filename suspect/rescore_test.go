@@ -6,21 +6,20 @@ import (
 	"slices"
 	"testing"
 
-	"idxlabel/fixture/mnisttest"
+	"idxlabel/fixture/digits"
 	"idxlabel/sample"
 )
 
 // TestRescore: a scan's probabilities scored against its own labels give its verdicts; a
 // relabelled sample is scored against its new label; a label the scan never saw is ErrNewClass.
 func TestRescore(t *testing.T) {
-	images, labels := mnisttest.Load(t)
-	const n = 600
-	lab := make([]int, n)
-	for i := range lab {
-		lab[i] = int(labels.Data[i])
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
 	}
+	const n = 600
+	d := digits.Set(t, n) // generated: the scan cache rests on this, so it runs without the real files
+	lab := d.Labels
 	lab[7] = sample.NoLabel
-	d := sample.Set{N: n, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: lab}
 	res, err := ScanCNN(context.Background(), d, CNNOptions{Folds: 2, Epochs: 1, Seed: 3, Seeds: 1}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // withAdvice returns err with what a person in the window can do about it, where the library's
 // error states only the fact (a pair open for editing, or a file being written, elsewhere); other errors as they are.
 func withAdvice(err error) error {
-	var locked *store.LockedError
+	var locked *pairfile.LockedError
 	switch {
 	case errors.As(err, &locked) && locked.Writing:
 		return fmt.Errorf("%w.\n\nWait for it to finish, or choose other files", err)

@@ -96,7 +96,30 @@ func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 		s.d.inform("Scan", why)
 		return
 	}
-	s.runCNN(c.ds, c.ds.Snapshot(), nil)
+	s.runCNN(c.ds, c.ds.Snapshot(), true, nil)
+}
+
+// scanAgain is Tools → Scan Again: the CNN scan made anew of the samples as they are now, its
+// progress on the status bar (Tools → Stop Training the CNN cancels it), without reading the
+// scan kept beside the image file (a scan that ran replaces it there): in the Suspects review,
+// the kNN pass first as Find Suspects makes it; elsewhere the scan alone, after which the
+// confusion matrix or the map shown is made again from it (a view opened later takes it).
+func (s *scanner) scanAgain() {
+	c := s.c
+	if c.mode == modeSuspects {
+		s.findSuspectsAs(false)
+		return
+	}
+	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
+		s.d.inform("Scan", why)
+		return
+	}
+	s.waiting = append(s.waiting, waiter{then: func(*analysis) {
+		if c.mode == modeConfusion || c.mode == modeMap {
+			c.choose(c.mode, store.Live)
+		}
+	}})
+	s.runCNN(c.ds, c.ds.Snapshot(), false, nil)
 }
 
 // nothingToScan says why the CNN scan cannot run on samples of these class counts (deleted ones
@@ -140,14 +163,15 @@ func (s *scanner) drop(stale bool) {
 }
 
 // runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
-// its progress on the status bar, an estimate of its time first: estimate), or reads it
-// from the scan cache beside the image file when that holds a scan of these pixels with these
-// settings (scanCache: scored against snap's labels, without a model), and, when it is done and
+// its progress on the status bar, an estimate of its time first: estimate), or, when cached is
+// true, reads it from the scan cache beside the image file when that holds a scan of these
+// pixels with these settings (scanCache: scored against snap's labels, without a model), and,
+// when it is done and
 // the dataset is still ds, not renumbered, makes its result the current analysis, hands it to
 // done (may be nil) and to the views waiting (analyse). A scan that ran is stored in the cache
 // (a failure to store it is said on the status bar). A failure is shown; a cancel drops the
 // waiting views.
-func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis)) {
+func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done func(*analysis)) {
 	waiting := s.waiting
 	s.waiting = nil
 	s.stop() // a newer scan replaces it; the views waiting for it wait for this one
@@ -159,6 +183,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, done func(*analysis
 	start := time.Now()
 	data, opts := snap, s.models.opts
 	cache := scanCache(ds)
+	cache.Read = cached
 	c.jobs.run(func() {
 		tell := func(note string, done float64) {
 			c.jobs.schedule(func() {

@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/dataset"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -30,39 +28,25 @@ func (a *appender) appendDialog() {
 	if a.c.cannotEdit() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
-	fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			a.d.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		a.run([]string{path})
-	}, a.win)
-	fd.SetFilter(idxFilter{})
-	if images, _ := a.c.ds.Paths(); images != "" {
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
-			fd.SetLocation(dir)
-		}
-	}
-	fd.Resize(a.win.Canvas().Size().SubtractWidthHeight(40, 40))
-	fd.Show()
+	images, _ := a.c.ds.Paths()
+	a.d.choose(chooseSpec{title: "Append Dataset", confirm: "Append", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
+		start: filepath.Dir(images)}, func(path string) { a.run([]string{path}) })
 }
 
-// run appends the pair named by paths (store.ClassifyPair: an image file, a label file, or
+// run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
 // both). The pair is opened read-only (store.Open: checked as a pair, class names found) and
 // its samples taken upright, so a transposed pair (EMNIST) appends upright samples to a
-// dataset stored either way. Memory: the other pair once as read and once as the samples to
-// add. Nothing is added when it is cancelled or fails.
+// dataset stored either way. Its class names join the open dataset's by `idxlabel merge`'s rule
+// (dataset.MergeNames: a number named two ways, or a name on two numbers, is refused before
+// anything is added). The samples are added after the inputs typed meanwhile
+// (addAfterInputs). Memory: the other pair once as read and once as the samples to add.
+// Nothing is added when it is cancelled or fails.
 func (a *appender) run(paths []string) {
 	c := a.c
 	if c.cannotEdit() {
 		return
 	}
-	images, labels, err := store.ClassifyPair(paths)
+	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
 		a.d.showError(err)
 		return
@@ -70,25 +54,20 @@ func (a *appender) run(paths []string) {
 	ds := c.ds
 	h, w := ds.Size()
 	withLabels := ds.HasLabels() || ds.AnyLabelled()
-	bar := widget.NewProgressBar()
-	note := widget.NewLabel("Reading " + filepath.Base(images) + "…")
-	job := c.jobs.start(jobImporting, "")
-	prog := dialog.NewCustom("Appending a dataset", "Cancel", container.NewVBox(note, bar), a.win)
-	prog.SetOnClosed(job.cancel)
-	prog.Show()
+	own := &dataset.Input{Names: classNamesOf(ds), NamesFile: ds.ClassNamesFile()}
+	if own.NamesFile == "" {
+		own.NamesFile = "the open dataset"
+	}
+	p := startProgress(c, a.d, a.win, "Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
 	c.jobs.run(func() {
-		samples, err := readAppended(job.ctx, images, labels, h, w, withLabels, func(frac float64) {
-			c.jobs.schedule(func() {
-				note.SetText("Converting " + filepath.Base(images) + "…")
-				bar.SetValue(frac)
-			})
+		got, err := readAppended(p.job.ctx, images, labels, h, w, withLabels, func(frac float64) {
+			c.jobs.schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
 		})
-		// Decided here: hiding the progress dialog below runs its Cancel (SetOnClosed chains).
-		cancelled := job.ctx.Err() != nil
+		if err == nil {
+			got.names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
+		}
 		c.jobs.schedule(func() {
-			defer c.jobs.finish(job) // last: tests wait on it
-			prog.Hide()
-			if cancelled {
+			if p.end(c) {
 				c.say("Append cancelled: nothing was added")
 				return
 			}
@@ -96,46 +75,49 @@ func (a *appender) run(paths []string) {
 				a.d.showError(err)
 				return
 			}
-			if ds != c.ds {
-				return // another dataset was opened meanwhile
-			}
-			if _, err := c.add(store.HowAddedImported, samples); err != nil {
-				a.d.showError(err)
-				return
-			}
-			c.say(fmt.Sprintf("Appended %s from %s (undo removes them all)", plural(len(samples), "sample"), filepath.Base(images)))
+			c.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
+				c.say(fmt.Sprintf("Appended %s from %s (undo removes them all)", plural(len(got.samples), "sample"), filepath.Base(images)))
+			})
 		})
 	})
 }
 
+// appended is what readAppended read: the samples, and the pair's class names as merge sees
+// them.
+type appended struct {
+	addition
+	from *dataset.Input
+}
+
 // readAppended reads the pair images, labels (labels "" for images alone) read-only and returns
-// its live samples upright with their labels, after the size check (appendSize). withLabels
-// says the open dataset has labels: a pair without any is refused then, since its samples
-// would come in unlabelled. progress gets the fraction converted. Errors: store.Open's, the
-// size check's, ctx's.
-func readAppended(ctx context.Context, images, labels string, h, w int, withLabels bool, progress func(float64)) ([]store.Sample, error) {
+// its live samples upright with their labels, after the size check (appendSize), and its class
+// names. withLabels says the open dataset has labels: a pair without any is refused then, since
+// its samples would come in unlabelled. progress gets the fraction converted. Errors:
+// store.Open's, the size check's, ctx's.
+func readAppended(ctx context.Context, images, labels string, h, w int, withLabels bool, progress func(float64)) (appended, error) {
 	other, err := store.Open(images, labels, store.Options{ReadOnly: true})
 	if err != nil {
-		return nil, err
+		return appended{}, err
 	}
 	defer other.Close()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return appended{}, err
 	}
 	oh, ow := other.Size()
 	if err := appendSize(images, oh, ow, h, w); err != nil {
-		return nil, err
+		return appended{}, err
 	}
 	if withLabels && !other.HasLabels() {
-		return nil, fmt.Errorf("%s has no label file beside it: its samples would be added without labels; open the pair with its label file", images)
+		return appended{}, fmt.Errorf("%s has no label file beside it: its samples would be added without labels; open the pair with its label file", images)
 	}
+	from := &dataset.Input{Names: classNamesOf(other), NamesFile: other.ClassNamesFile()}
 	snap := other.Snapshot()
 	samples := make([]store.Sample, snap.N)
 	pixels := make([]byte, snap.N*h*w) // one buffer: the samples' own copy (other closes)
 	for k := range snap.N {
 		if k%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return appended{}, err
 			}
 			progress(float64(k) / float64(max(snap.N, 1)))
 		}
@@ -144,7 +126,7 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 		samples[k] = store.Sample{Pixels: px, Label: snap.Labels[k]}
 	}
 	progress(1)
-	return samples, nil
+	return appended{addition: addition{samples: samples}, from: from}, nil
 }
 
 // appendSize refuses samples of file that are not the open dataset's size, as idxlabel merge

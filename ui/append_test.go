@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // writeTestPair writes n generated h×w samples (sample k all pixels k%256, label k%10) as a
@@ -32,7 +34,7 @@ func writeTestPair(t *testing.T, dir, base string, n, h, w int) (string, string)
 		labels.Data[k] = byte(k % 10)
 	}
 	ip, lp := filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp
@@ -92,12 +94,12 @@ func TestAppendDatasetCancelled(t *testing.T) {
 	ip, lp := writeTestPair(t, t.TempDir(), "extra", 10, 28, 28)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	samples, err := readAppended(ctx, ip, lp, 28, 28, true, func(float64) {})
-	if !errors.Is(err, context.Canceled) || samples != nil {
-		t.Fatalf("cancelled: %d samples, error %v", len(samples), err)
+	got, err := readAppended(ctx, ip, lp, 28, 28, true, func(float64) {})
+	if !errors.Is(err, context.Canceled) || got.samples != nil {
+		t.Fatalf("cancelled: %d samples, error %v", len(got.samples), err)
 	}
-	if samples, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
-		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(samples), err)
+	if got, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
+		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(got.samples), err)
 	}
 }
 
@@ -117,5 +119,39 @@ func TestAppendDatasetDamaged(t *testing.T) {
 	}
 	if text := overlayText(w); !strings.Contains(text, "cut-images-idx3-ubyte") {
 		t.Fatalf("the error says %q", text)
+	}
+}
+
+// The other pair's class names join the open dataset's by merge's rule: names of classes the
+// open dataset does not name are added; a class named two ways, or a name on two classes, is
+// refused before anything is added, naming both.
+func TestAppendDatasetClassNames(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
+	n := ds.Len()
+	if err := ds.SetClassNames(map[int]string{0: "zero", 1: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ip, lp := writeTestPair(t, dir, "named", 10, 28, 28)
+	if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, map[int]string{1: "one", 2: "two"}); err != nil {
+		t.Fatal(err)
+	}
+	w.build.app.run([]string{ip})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n+10 || ds.ClassName(0) != "zero" || ds.ClassName(2) != "two" {
+		t.Fatalf("%d appended, names %q %q (window: %q)", ds.Len()-n, ds.ClassName(0), ds.ClassName(2), overlayText(w))
+	}
+	for _, bad := range []map[int]string{{1: "uno"}, {5: "zero"}} {
+		ip, lp := writeTestPair(t, t.TempDir(), "clash", 10, 28, 28)
+		if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, bad); err != nil {
+			t.Fatal(err)
+		}
+		w.build.app.run([]string{ip})
+		waitUI(t, q, func() bool { return noJobs(w) })
+		if text := overlayText(w); ds.Len() != n+10 || !strings.Contains(text, "clash-labels-idx1-ubyte.classes.txt") || !strings.Contains(text, "the open dataset") {
+			t.Fatalf("names %v: %d appended; the window says %q", bad, ds.Len()-n-10, text)
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	}
 }

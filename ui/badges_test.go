@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
 )
@@ -67,7 +68,7 @@ func TestBadgesAtTheSmallestTiles(t *testing.T) {
 	}
 	images, _ := idx.New(idx.UByte, 3, 1, 1)
 	labels, _ := idx.New(idx.UByte, 3)
-	tiny, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "tiny"+store.JournalSuffix), store.Options{})
+	tiny, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "tiny"+pairfile.JournalSuffix), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

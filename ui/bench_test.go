@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkStartup60k(b *testing.B) {
 	images, labels = mnisttest.Build(b, images, labels, 60000)
 	dir := b.TempDir()
 	ip, lp := filepath.Join(dir, "b-images-idx3-ubyte.gz"), filepath.Join(dir, "b-labels-idx1-ubyte.gz")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		b.Fatal(err)
 	}
 	w := newTestWindow(b)

@@ -17,6 +17,7 @@ import (
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -61,7 +62,7 @@ func newPlantedCheck(t *testing.T) plantedCheck {
 		for i := range count {
 			l.Data[i] = byte(ls[i])
 		}
-		if err := store.WritePair(ip, lp, a, l); err != nil {
+		if err := pairfile.WritePair(ip, lp, a, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,7 +104,7 @@ func pixelsOf(t *testing.T, ds *store.Dataset, i int) []byte {
 
 // journalSize returns the size of ds's journal (0 before the first edit).
 func journalSize(ds *store.Dataset) int64 {
-	fi, err := os.Stat(ds.JournalPath())
+	fi, err := os.Stat(pairfile.Key(ds.Paths()) + pairfile.JournalSuffix)
 	if err != nil {
 		return 0
 	}
@@ -297,7 +298,7 @@ func TestCheckDataset(t *testing.T) {
 	if got := k.lastAgainst(pc.images, pc.labels); got != pc.otherImg {
 		t.Fatalf("remembered %q", got)
 	}
-	if _, err := os.Stat(pc.otherImg + store.JournalSuffix); err == nil {
+	if _, err := os.Stat(pc.otherImg + pairfile.JournalSuffix); err == nil {
 		t.Fatal("the other set got a journal")
 	}
 }

@@ -9,10 +9,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // dialog asks for what a check needs: the other set to check leakage against (typed, or picked
@@ -26,28 +25,12 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 	against.SetPlaceHolder("none: leakage is not checked")
 	against.SetText(k.lastAgainst(images, labels))
 	choose := widget.NewButton("Choose…", func() {
-		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err != nil {
-				k.d.showError(err)
-				return
-			}
-			if r != nil {
-				against.SetText(r.URI().Path())
-				r.Close()
-			}
-		}, k.win)
-		fd.SetFilter(idxFilter{})
+		start := filepath.Dir(images)
 		if p := strings.TrimSpace(against.Text); p != "" {
-			if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(p))); err == nil {
-				fd.SetLocation(dir)
-			}
-		} else if images != "" {
-			if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
-				fd.SetLocation(dir)
-			}
+			start = filepath.Dir(p)
 		}
-		fd.Resize(k.win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
+		k.d.choose(chooseSpec{title: "The other set", confirm: "Choose", purpose: purposeOpen, filter: isIDXName, kind: "IDX files", start: start},
+			func(path string) { against.SetText(path) })
 	})
 	intro := widget.NewLabel("Finds likely label errors, outliers (not digits) and near-duplicates in this dataset; " +
 		"with another set (a test set's training set), the samples it shares with that set: leakage.")
@@ -78,13 +61,13 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 }
 
 // otherFiles finds the image and label files of the other set named by path (either file of
-// the pair; its partner is found beside it, store.ClassifyPair), or nil for an empty path.
+// the pair; its partner is found beside it, pairfile.ClassifyPair), or nil for an empty path.
 // Errors: ClassifyPair's (naming the file), or the dataset's own image file (images).
 func otherFiles(path, images string) ([]string, error) {
 	if path == "" {
 		return nil, nil
 	}
-	oi, ol, err := store.ClassifyPair([]string{path})
+	oi, ol, err := pairfile.ClassifyPair([]string{path})
 	if err != nil {
 		return nil, err
 	}

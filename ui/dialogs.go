@@ -23,15 +23,26 @@ type prompt struct {
 	key            string // what it asks, e.g. "unsaved": one prompt per key is open at a time
 	depth          int    // the window's overlay count with it shown: it answers keys only on top
 	cancel, accept func()
+	// passes: a job's progress, which asks nothing: Escape cancels the job and every other key
+	// goes on to the grid (showPassing).
+	passes bool
 }
 
 // dialogs are the window's dialogs: the prompts open on it, newest last, and the helpers that
 // show an error, a question, a message, the keyboard reference, a pop-up menu and the class
 // picker as prompts. done runs when a prompt closes (the grid takes the keys back).
 type dialogs struct {
-	win  fyne.Window
-	open []*prompt
-	done func()
+	win   fyne.Window
+	prefs fyne.Preferences // where the choosers remember their folders (chooser.go)
+	open  []*prompt
+	done  func()
+	// changed runs when a prompt opens or closes (nil: nothing): the tests' state line follows.
+	changed func()
+}
+
+// choose opens a chooser for spec (chooser.go); picked gets the path chosen.
+func (p *dialogs) choose(spec chooseSpec, picked func(path string)) {
+	(&chooser{win: p.win, d: p, prefs: p.prefs}).choose(spec, picked)
 }
 
 // isOpen reports whether a prompt asking key is open (a second Ctrl+Q then must not stack a
@@ -60,10 +71,32 @@ func (p *dialogs) show(key string, d dialog.Dialog, cancel, accept func(), onClo
 		if onClosed != nil {
 			onClosed()
 		}
+		if p.changed != nil {
+			p.changed()
+		}
 	})
 	d.Show()
 	q.depth = len(p.win.Canvas().Overlays().List())
 	p.open = append(p.open, q)
+	if p.changed != nil {
+		p.changed()
+	}
+}
+
+// showPassing shows d, a job's progress, as a prompt for key that takes no key but Escape
+// (cancel): the others go on to the grid, where edits wait for the job (held.go).
+func (p *dialogs) showPassing(key string, d dialog.Dialog, cancel func()) {
+	p.show(key, d, cancel, nil, nil)
+	p.open[len(p.open)-1].passes = true
+}
+
+// passing reports whether the top overlay is a prompt that passes keys on (showPassing).
+func (p *dialogs) passing() bool {
+	if len(p.open) == 0 {
+		return false
+	}
+	q := p.open[len(p.open)-1]
+	return q.passes && q.depth == len(p.win.Canvas().Overlays().List())
 }
 
 func (p *dialogs) remove(q *prompt) {

@@ -28,7 +28,8 @@
 //     the state). A new mode is a new file with its modeView, a value of mode, and its entry in
 //     newWindow's table of modes.
 //   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
-//     with its progress and Cancel; it says whether edits wait.
+//     with its progress and Cancel; it says whether edits wait. A quit cancels them all and
+//     closes the window once their goroutines have ended (stopThen).
 //   - held.go: the inputs that wait while a job holds edits (a key typed during a save, and
 //     every input after it), applied in order when the job ends.
 //
@@ -47,10 +48,16 @@
 //     checkview.go: the side panel, the detail panel (its thumbnails go to their samples), the
 //     status bar with the jobs' progress at its right and the legend, the main menu, the
 //     dialogs (prompts that answer Escape and Enter, the class picker; an error already open is
-//     not stacked again), the draw window and its pad, the health check's kinds and progress.
-//   - filedialog.go: what the file dialogs list (IDX files, never idxlabel's own files) and the
-//     favourite folders Fyne's dialog asks xdg-user-dir for.
-//   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open).
+//     not stacked again; a job's progress, which passes every key but Escape on to the grid),
+//     the draw window and its pad (the main menu's keys typed there act in the main window),
+//     the health check's kinds and progress.
+//   - chooser.go, filedialog.go: the file and folder chooser (a typed path; the folder's entries
+//     in full, filtered to the IDX or image files it is for; Fyne's dialog behind Browse…; the
+//     last folder of each purpose kept in Preferences, checked when read), what it lists (IDX
+//     files, never idxlabel's own files) and the favourite folders Fyne's dialog asks
+//     xdg-user-dir for.
+//   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open; under a
+//     job's progress to the grid too, where an edit waits for the job).
 //   - confusion.go, mapmode.go: the views of the CNN scan, each beside the grid: the confusion
 //     matrix as a chart whose cells list their samples (reviewed like suspects), and the 2-D map
 //     (widgets.MapView, with its controls and key).
@@ -59,8 +66,12 @@
 // thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
 // (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go; ask.go,
 // accept.go, progressnote.go: the Suggested list as the labelling-from-scratch loop), checker
-// (check.go, checkdialog.go, report.go: the health check and its report), importer, exporter and
-// drawer. scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
+// (check.go, checkdialog.go, report.go: the health check and its report), importer (importer.go,
+// importdialog.go, importreport.go: an image folder's classes by normalize's one folder → class
+// rule, shown with the dataset that receives them before anything is added), exporter and
+// drawer. File → Import Images… and File → Append Dataset… share adding.go: the progress job
+// and the add, made after the inputs typed while it ran, with the class names they bring.
+// Tools → Scan Again makes the CNN scan without the kept scan (analysis.go). scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
 // them in step with every edit, undo, redo and save (controller.follows); mapper (maplayout.go)
 // lays the map out and places samples added later. window.go builds every part with what it
 // needs and wires them; app.go's Run is the package's entry. IDXLABEL_QUICK_CNN=1 shortens every

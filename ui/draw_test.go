@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image"
 	"math"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -101,7 +103,7 @@ func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "mine-images-idx3-ubyte.gz"), filepath.Join(dir, "mine-labels-idx1-ubyte.gz")
-	if err := ds.SaveAs(ip, lp, nil); err != nil {
+	if err := ds.SaveAsContext(context.Background(), ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	images, err := idx.ReadFile(ip)
@@ -214,7 +216,7 @@ func TestDrawFollowsANewDataset(t *testing.T) {
 	labels, _ := idx.New(idx.UByte, 2)
 	copy(images.Data, []byte{0, 255})
 	copy(labels.Data, []byte{1, 2})
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	one, err := store.Open(ip, lp, store.Options{})

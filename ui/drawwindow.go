@@ -30,6 +30,9 @@ type drawDeps struct {
 	few     func() bool // the model learnt from too few labels for its confidence to be trusted
 	opened  func()      // the window opened: the model trains if there is none
 	closed  func()      // the window closed: the main window's grid takes the keys again
+	// menu are the main menu's shortcuts the draw window passes on to the main window (nil:
+	// none): each raises the main window and does what its item does.
+	menu func() []windowShortcut
 }
 
 // drawer opens the draw window (Edit → Draw New Digits…) and keeps it while it is open.
@@ -339,10 +342,26 @@ type windowShortcut struct {
 }
 
 // shortcuts are the main window's shortcuts that act in the draw window too: Ctrl+S saves the
-// dataset, Ctrl+Q quits the application; and Ctrl+W closes the draw window (the one way to
-// without a window manager).
+// dataset, Ctrl+Q quits the application; Ctrl+W closes the draw window (the one way to
+// without a window manager); and the main menu's others (Ctrl+I imports, Ctrl+O opens, …),
+// which the main window takes (deps.menu), so that a key of the menu works whichever window
+// has the keys. The draw window's own (Ctrl+Z undoes a stroke) come first.
 func (d *drawWindow) shortcuts() []windowShortcut {
-	return []windowShortcut{{shortcut(fyne.KeyS, false), d.deps.save}, {shortcut(fyne.KeyQ, false), d.deps.quit}, {shortcut(fyne.KeyW, false), d.win.Close}}
+	own := []windowShortcut{{shortcut(fyne.KeyS, false), d.deps.save}, {shortcut(fyne.KeyQ, false), d.deps.quit}, {shortcut(fyne.KeyW, false), d.win.Close}}
+	if d.deps.menu == nil {
+		return own
+	}
+	taken := map[string]bool{}
+	for _, sc := range own {
+		taken[sc.key.ShortcutName()] = true
+	}
+	for _, sc := range d.deps.menu() {
+		if !taken[sc.key.ShortcutName()] {
+			taken[sc.key.ShortcutName()] = true
+			own = append(own, sc)
+		}
+	}
+	return own
 }
 
 // typedShortcut runs one of the window's shortcuts typed on the pad or in the label box (a

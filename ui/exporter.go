@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -59,9 +59,22 @@ func (x *exporter) exportDialog() {
 		}
 		base = filepath.Join(filepath.Dir(p), baseName(p)+"-export")
 	}
+	if dir := startFolder(x.d.prefs, purposeExport, "", ""); x.d.prefs.String(lastFolderKey(purposeExport)) == dir {
+		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
+	}
 	target.SetText(base)
+	choose := widget.NewButton("Choose…", func() {
+		x.d.choose(chooseSpec{title: "Export: the folder to write in", confirm: "Choose", purpose: purposeExport, folder: true, typed: filepath.Dir(target.Text)},
+			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
+	})
 	format.OnChanged = func(string) {
 		f := exportFormats[format.SelectedIndex()]
+		if f.format == export.PNG { // class folders: only a PNG tree has them
+			names.Show()
+		} else {
+			names.SetChecked(false)
+			names.Hide()
+		}
 		t := target.Text
 		for _, g := range exportFormats {
 			if g.suffix != "" && filepath.Ext(t) == g.suffix {
@@ -73,10 +86,11 @@ func (x *exporter) exportDialog() {
 	form := widget.NewForm(
 		widget.NewFormItem("Format", format),
 		widget.NewFormItem("", names),
-		widget.NewFormItem("Write to", target),
+		widget.NewFormItem("Write to", container.NewBorder(nil, nil, nil, choose, target)),
 	)
 	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
+			rememberFolder(x.d.prefs, purposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
 	}, x.win)
@@ -88,10 +102,10 @@ func (x *exporter) exportDialog() {
 // run writes the export off the UI thread with a progress bar and Cancel; an existing target
 // is replaced only after asking, and asked about only where export.Write may replace it
 // (anything else in the way is refused by Write and shown as an error). A target that is one of
-// the dataset's own files, or a folder holding them, is refused up front (store.CheckOutputs);
+// the dataset's own files, or a folder holding them, is refused up front (pairfile.CheckOutputs);
 // while it writes, the export holds the locks that guard out as a file of a pair open for
 // editing, and never replaces a file of a pair whose journal holds unsaved edits
-// (store.ClaimOutputs, as export's command line claims them; whether an existing target may be
+// (pairfile.ClaimOutputs, as export's command line claims them; whether an existing target may be
 // replaced is asked above, so the claim does not refuse it for existing).
 func (x *exporter) run(out string, opts export.Options, force bool) {
 	c := x.c
@@ -102,7 +116,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			inputs = append(inputs, p)
 		}
 	}
-	if err := store.CheckOutputs(inputs, []string{out}); err != nil {
+	if err := pairfile.CheckOutputs(inputs, []string{out}); err != nil {
 		x.d.showError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
@@ -118,10 +132,10 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
 	c.jobs.run(func() {
-		release, err := store.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
+		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
 			err = export.Write(job.ctx, s, out, opts)
-			release()
+			claim.Release()
 		}
 		c.jobs.schedule(func() {
 			c.jobs.finish(job)

@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -119,7 +120,7 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 	// Nor over the label file of a pair whose journal holds the unsaved edits of a window that
 	// stopped: replacing the file would leave them to be replayed onto other samples.
 	other.Close()
-	if err := os.WriteFile(ol+store.JournalSuffix, []byte("edits"), 0o644); err != nil {
+	if err := os.WriteFile(ol+pairfile.JournalSuffix, []byte("edits"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	w.exp.run(ol, export.Options{Format: export.CSV}, true)

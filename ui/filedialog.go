@@ -8,28 +8,36 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
 // idxFilter shows IDX files in the open dialog: names with "idx" or "ubyte" in them
 // (train-images-idx3-ubyte, t10k-labels.idx1-ubyte), ".idx", and gzip files; not idxlabel's own
-// files beside them (store.IsStateFile: journals, locks, save records, backups, temporaries) nor
+// files beside them (pairfile.IsStateFile: journals, locks, save records, backups, temporaries) nor
 // the change logs of saves (…-ubyte.gz.changes.csv), which are not IDX files.
 type idxFilter struct{}
 
-func (idxFilter) Matches(u fyne.URI) bool {
-	name := strings.ToLower(u.Name())
-	if store.IsStateFile(name) || strings.HasSuffix(name, store.ChangesSuffix) {
+func (idxFilter) Matches(u fyne.URI) bool { return isIDXName(u.Name()) }
+
+// isIDXName reports whether a file named name is listed as an IDX file (see idxFilter).
+func isIDXName(name string) bool {
+	name = strings.ToLower(name)
+	if pairfile.IsStateFile(name) || strings.HasSuffix(name, store.ChangesSuffix) {
 		return false
 	}
 	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
 }
 
-// notStateFiles shows every file but idxlabel's own (store.IsStateFile), in choosers of other
+// isOtherFile reports whether a file named name is listed in a chooser of other files (a
+// class-name file): every file but idxlabel's own (pairfile.IsStateFile).
+func isOtherFile(name string) bool { return !pairfile.IsStateFile(name) }
+
+// notStateFiles shows every file but idxlabel's own (pairfile.IsStateFile), in choosers of other
 // files (a class-name file).
 type notStateFiles struct{}
 
-func (notStateFiles) Matches(u fyne.URI) bool { return !store.IsStateFile(u.Name()) }
+func (notStateFiles) Matches(u fyne.URI) bool { return !pairfile.IsStateFile(u.Name()) }
 
 // xdgFolders are the favourite folders Fyne's file dialog lists beside Home on Linux and the
 // BSDs, each with the variable that names it for xdg-user-dir and the folder Fyne falls back to

@@ -12,10 +12,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -34,26 +34,9 @@ type opener struct {
 
 // openDialog asks for an image file (or a label file); its partner is found beside it.
 func (o *opener) openDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			o.d.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		o.open([]string{path})
-	}, o.win)
-	d.SetFilter(idxFilter{})
-	if images, _ := o.c.ds.Paths(); images != "" {
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Dir(images))); err == nil {
-			d.SetLocation(dir)
-		}
-	}
-	d.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
-	d.Show()
+	start, _ := o.c.ds.Paths()
+	o.d.choose(chooseSpec{title: "Open", confirm: "Open", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
+		start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
 }
 
 // dropped opens files dragged onto the window.
@@ -69,7 +52,7 @@ func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
 // read and checked first; only then is the person asked about unsaved edits, so a file that
 // fails to open never costs the edits on screen.
 func (o *opener) open(paths []string) {
-	images, labels, err := store.ClassifyPair(paths)
+	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
 		o.d.showError(err)
 		return
@@ -97,7 +80,7 @@ func sameFile(a, b string) bool {
 // load opens a pair off the UI thread with a progress indicator, read-only when readOnly; once
 // it has opened, it asks about the current dataset's unsaved edits and shows it (or closes it
 // again when the person cancels). On failure the previous dataset stays as it was and the error
-// (file and reason) is shown; a pair open for editing elsewhere (store.ErrLocked) is offered
+// (file and reason) is shown; a pair open for editing elsewhere (pairfile.ErrLocked) is offered
 // read-only.
 func (o *opener) load(images, labels string, readOnly bool) {
 	name := filepath.Base(images)
@@ -123,7 +106,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 			// What was typed on the dataset shown while this one opened is applied to it first,
 			// before the question about its unsaved edits (held.go).
 			o.c.jobs.release(job)
-			if errors.Is(err, store.ErrLocked) && !readOnly {
+			if errors.Is(err, pairfile.ErrLocked) && !readOnly {
 				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						o.load(images, labels, true)

@@ -32,8 +32,8 @@ type key struct{ keys, does string }
 // footer is the bottom of the window: the status line with the progress of the jobs running at
 // its right, the legend of the keys that work now, and where the cursor is. It shows what it is
 // given; the one thing it keeps is whether a text field of the window has the keys (then the
-// legend says so instead). The progress is never cut: the status line gives way to it (its end
-// is cut, with an ellipsis, when the window is too narrow for both).
+// legend says so instead). Neither is cut: the status line gives the progress the width it
+// needs and wraps onto more lines when it is longer than what is left.
 type footer struct {
 	root     fyne.CanvasObject
 	status   *widget.Label
@@ -48,7 +48,7 @@ type footer struct {
 
 func newFooter() *footer {
 	f := &footer{status: widget.NewLabel(""), progress: widget.NewLabel(""), legend: container.New(&flowLayout{}), position: widget.NewLabel("")}
-	f.status.Truncation = fyne.TextTruncateEllipsis
+	f.status.Wrapping = fyne.TextWrapWord // a long status takes a second line rather than being cut
 	f.position.Alignment = fyne.TextAlignTrailing
 	f.progress.Hide()
 	f.top = container.NewBorder(nil, nil, nil, f.progress, f.status)

@@ -76,6 +76,7 @@ func (c *controller) hold(h heldInput) {
 	}
 	c.held = append(c.held, h)
 	c.showProgress()
+	c.writeTestState()
 }
 
 // renumberHeld makes the samples the waiting inputs captured follow a save's renumbering

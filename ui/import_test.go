@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
+	"idxlabel/pairfile"
+	"idxlabel/store"
 )
 
 func writeBar(t *testing.T, path string) {
@@ -33,15 +37,45 @@ func writeBar(t *testing.T, path string) {
 	f.Close()
 }
 
+// importFolder imports dir in w as File → Import Images… does once the folder is chosen: the
+// folder is read, the import dialog opens, set (may be nil) changes it, Enter imports; it waits
+// until the jobs are done (q runs the UI thread's steps).
+func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
+	t.Helper()
+	w.imp.read(dir)
+	waitUI(t, q, func() bool { return w.d.isOpen("import options") || w.d.isOpen("error: "+overlayErr(w)) })
+	if !w.d.isOpen("import options") {
+		t.Fatalf("no import dialog: %q", overlayText(w))
+	}
+	if set != nil {
+		set()
+	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports
+	waitUI(t, q, func() bool { return noJobs(w) })
+}
+
+// overlayErr is the text of the error dialog on top, if any ("" else).
+func overlayErr(w *window) string {
+	for _, p := range w.d.open {
+		if strings.HasPrefix(p.key, "error: ") {
+			return strings.TrimPrefix(p.key, "error: ")
+		}
+	}
+	return ""
+}
+
+// Numbered class folders into the open pair: each image through the preprocessing, labelled by
+// its folder, added at the end as one undoable step, the cursor on the last; a damaged image is
+// skipped. A flat folder gets the label typed.
 func TestImportImageFolder(t *testing.T) {
 	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
 	dir := t.TempDir()
 	writeBar(t, filepath.Join(dir, "1", "a.png"))
 	writeBar(t, filepath.Join(dir, "1", "b.png"))
 	writeBar(t, filepath.Join(dir, "4", "c.png"))
 	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
-	w.imp.run(dir, -1, normalize.Options{}, true)
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	importFolder(t, w, q, dir, nil)
 	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
 		t.Fatalf("after import: %d samples", ds.Len())
 	}
@@ -51,12 +85,212 @@ func TestImportImageFolder(t *testing.T) {
 	if w.c.v.current() != 10002 {
 		t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
 	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
 	flat := t.TempDir()
 	writeBar(t, filepath.Join(flat, "x.png"))
-	w.imp.run(flat, 9, normalize.Options{}, false)
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	importFolder(t, w, q, flat, func() {
+		_, entries := overlayTexts(w)
+		_ = entries
+		var label *widget.Entry
+		walkOverlay(w, func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
+				label = e
+			}
+		})
+		if label == nil {
+			t.Fatal("a flat folder's dialog has no label field")
+		}
+		label.SetText("9")
+	})
 	if ds.Len() != 10004 || ds.Label(10003) != 9 {
 		t.Fatalf("flat folder import: %d samples", ds.Len())
+	}
+}
+
+// Every imported sample carries its source: its file's path relative to the folder chosen,
+// slash-separated; a file that could not be read is skipped with its reason.
+func TestImportSources(t *testing.T) {
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "zero", "in", "a.png"))
+	writeBar(t, filepath.Join(dir, "one", "b.png"))
+	os.WriteFile(filepath.Join(dir, "one", "bad.png"), []byte("nope"), 0o644)
+	tree, err := normalize.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan{dir: dir, tree: tree, files: tree.Files, opts: normalize.Options{Width: 28, Height: 28}, digit: true}
+	samples, skipped := loadImages(context.Background(), p, func(float64) {})
+	var got []string
+	for _, s := range samples {
+		got = append(got, fmt.Sprintf("%d %s", s.Label, s.Source))
+	}
+	if strings.Join(got, ",") != "0 one/b.png,1 zero/in/a.png" || len(skipped) != 1 || !strings.Contains(skipped[0], "bad.png") {
+		t.Fatalf("samples %q, skipped %q", got, skipped)
+	}
+	if s := sourceOf(dir, "/elsewhere/x.png"); s != "/elsewhere/x.png" {
+		t.Fatalf("a path outside the folder: %q", s)
+	}
+}
+
+// digitFolders writes a tree of folders named zero … nine (n bars each) and returns it.
+func digitFolders(t *testing.T, n int, extra ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range append([]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}, extra...) {
+		for k := range n {
+			writeBar(t, filepath.Join(dir, name, fmt.Sprintf("%d.png", k)))
+		}
+	}
+	return dir
+}
+
+// Folders named by class into File → New Dataset…'s digits 0–9 (classes without names or
+// samples) are numbered as idxlabel import numbers them (sorted names: eight 0 … zero 9), the
+// dialog says so and lists each folder's class and count before anything is added, and the
+// dataset gets the names: Edit → Class Names… shows them and Save As writes the class-name file.
+// Before, the names were dropped.
+func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds, err := store.New(28, 28, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, filepath.Join(t.TempDir(), "new.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.c.setDataset(ds, "untitled", false)
+	dir := digitFolders(t, 2)
+	tree, err := normalize.ReadFolder(dir) // what idxlabel import numbers them by
+	if err != nil {
+		t.Fatal(err)
+	}
+	importFolder(t, w, q, dir, func() {
+		text := overlayText(w)
+		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "A new dataset", `eight/  →  class 0 "eight"  ·  2 images`, `zero/  →  class 9 "zero"  ·  2 images  ·  class without name or samples`, "20 images in 10 class folders → 10 classes."} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("the dialog does not say %q:\n%s", want, text)
+			}
+		}
+	})
+	if w.c.ds != ds || ds.Len() != 20 {
+		t.Fatalf("%d samples imported into %q", w.c.ds.Len(), w.c.name)
+	}
+	for k, f := range tree.Files {
+		if ds.Label(k) != f.Label {
+			t.Fatalf("sample %d (%s) has label %d, idxlabel import gives %d", k, f.Path, ds.Label(k), f.Label)
+		}
+	}
+	for c, name := range tree.Names {
+		if ds.ClassName(c) != name {
+			t.Fatalf("class %d is named %q, want %q", c, ds.ClassName(c), name)
+		}
+	}
+	if text := overlayText(w); !strings.Contains(text, `class 9 (zero): 2`) {
+		t.Fatalf("the report says %q", text)
+	}
+	out := t.TempDir()
+	if err := ds.SaveAsContext(context.Background(), filepath.Join(out, "d-images-idx3-ubyte"), filepath.Join(out, "d-labels-idx1-ubyte"), nil); err != nil {
+		t.Fatal(err)
+	}
+	names, _, err := pairfile.FindClassNames(filepath.Join(out, "d-labels-idx1-ubyte"))
+	if err != nil || fmt.Sprint(names) != fmt.Sprint(tree.Names) {
+		t.Fatalf("saved names %v (%v), want %v", names, err, tree.Names)
+	}
+}
+
+// Into a dataset whose classes are named, folders find their classes by name (any case) or
+// number; a folder that matches none is shown as a new class before anything is added, and
+// unchecked it is skipped; checked, it becomes a new class with its name.
+func TestImportOntoNamedClasses(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
+	names := map[int]string{}
+	for k, s := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
+		names[k] = s
+	}
+	if err := ds.SetClassNames(names); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, p := range []string{"Zero/a.png", "7/b.png", "seven/c.png", "ten/d.png"} {
+		writeBar(t, filepath.Join(dir, p))
+	}
+	n := ds.Len()
+	uncheck := func() {
+		text := overlayText(w)
+		for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
+			`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("the dialog does not say %q:\n%s", want, text)
+			}
+		}
+		var checks []*enterCheck
+		walkOverlay(w, func(o fyne.CanvasObject) {
+			if c, ok := o.(*enterCheck); ok {
+				checks = append(checks, c)
+			}
+		})
+		if len(checks) < 4 {
+			t.Fatalf("%d checks in the mapping", len(checks))
+		}
+		checks[3].SetChecked(false) // ten: skipped
+	}
+	importFolder(t, w, q, dir, uncheck)
+	if ds.Len() != n+3 || ds.Label(n) != 0 || ds.Label(n+1) != 7 || ds.Label(n+2) != 7 || slices.Contains(ds.Classes(), 10) {
+		t.Fatalf("%d added, labels %d %d %d, classes %v", ds.Len()-n, ds.Label(n), ds.Label(n+1), ds.Label(n+2), ds.Classes())
+	}
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
+	importFolder(t, w, q, dir, nil)
+	if ds.Len() != n+7 || ds.Label(n+6) != 10 || ds.ClassName(10) != "ten" || ds.ClassName(0) != "zero" {
+		t.Fatalf("%d added, last label %d named %q", ds.Len()-n, ds.Label(n+6), ds.ClassName(10))
+	}
+}
+
+// An import while the demo is open says which dataset would receive the samples and offers a
+// new one, chosen by default for the demo: the demo is left as it was. Before, the digits went
+// silently into the demo's 300.
+func TestImportFromTheDemoMakesANewDataset(t *testing.T) {
+	w, demoDS := demoWindow(t, true)
+	q := queueUI(w)
+	dir := digitFolders(t, 1)
+	importFolder(t, w, q, dir, func() {
+		text := overlayText(w)
+		if !strings.Contains(text, "The open dataset: demo (300 samples, 10 classes)") || !strings.Contains(text, "A new dataset of 28×28 samples") {
+			t.Fatalf("the dialog does not name the datasets:\n%s", text)
+		}
+	})
+	if demoDS.Len() != 300 || w.c.ds == demoDS || w.c.ds.Len() != 10 || w.c.ds.ClassName(9) != "zero" || w.c.name != "untitled" {
+		t.Fatalf("demo %d samples; the window shows %q with %d samples", demoDS.Len(), w.c.name, w.c.ds.Len())
+	}
+	t.Cleanup(func() { w.c.ds.Abandon(); w.c.ds.Close() })
+}
+
+// Keys typed while an import runs are neither dropped nor applied to the imported samples: the
+// progress dialog passes them to the grid, where the edits wait, and when the import ends they
+// are applied in order on the samples they were typed on, then the samples are added.
+func TestImportKeysWhileItRuns(t *testing.T) {
+	w, ds, _, _ := testWindow(t)
+	q := queueUI(w)
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "1", "a.png"))
+	w.imp.read(dir)
+	waitUI(t, q, func() bool { return w.d.isOpen("import options") })
+	w.c.moveCursor(0, false)
+	l0, l1 := ds.Label(0), ds.Label(1)
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
+	if !w.jobs.busy() || !w.d.passing() {
+		t.Fatal("no import running under a progress dialog")
+	}
+	w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
+	w.keys.canvasRune(rune('0' + (l1+2)%10))
+	if ds.Label(0) != l0 {
+		t.Fatal("an edit reached the store while the import held edits")
+	}
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Label(0) != (l0+1)%10 || ds.Label(1) != (l1+2)%10 || ds.Len() != 10001 || ds.Label(10000) != 1 {
+		t.Fatalf("labels %d %d (want %d %d), %d samples", ds.Label(0), ds.Label(1), (l0+1)%10, (l1+2)%10, ds.Len())
+	}
+	if !strings.HasPrefix(ds.UndoName(), "Add a sample") {
+		t.Fatalf("the last step is %q, want the import after the keys", ds.UndoName())
 	}
 }
 
@@ -72,14 +306,12 @@ func TestImportReportListsSkippedFiles(t *testing.T) {
 	}
 	n := ds.Len()
 	q := queueUI(w)
-	w.imp.importOptions(dir)
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	importFolder(t, w, q, dir, nil)
 	if ds.Len() != n+1 {
 		t.Fatalf("%d samples added", ds.Len()-n)
 	}
 	text := overlayText(w)
-	if !strings.Contains(text, "Added 1 sample. Skipped 20 files:") || !strings.Contains(text, filepath.Join("4", "bad00.png")+": ") {
+	if !strings.Contains(text, "Added 1 sample (undo removes them all): class 1: 1. Skipped 20 files:") || !strings.Contains(text, filepath.Join("4", "bad00.png")+": ") {
 		t.Fatalf("the report says %q", text)
 	}
 	var list *widget.List
@@ -109,7 +341,8 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	choose := func(ink int, threshold string) {
 		t.Helper()
 		q := queueUI(w)
-		w.imp.importOptions(dir)
+		w.imp.read(dir)
+		waitUI(t, q, func() bool { return w.d.isOpen("import options") })
 		var sel *widget.Select
 		var entries []*widget.Entry
 		walkOverlay(w, func(o fyne.CanvasObject) {
@@ -120,7 +353,7 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 				entries = append(entries, x)
 			}
 		})
-		if sel == nil || len(entries) != 2 || len(sel.Options) != 3 {
+		if sel == nil || len(entries) != 1 || len(sel.Options) != 3 {
 			t.Fatalf("the dialog has no ink choice and threshold entry (select %v, %d entries)", sel != nil, len(entries))
 		}
 		sel.SetSelectedIndex(ink)
@@ -151,5 +384,18 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	}
 	if string(paper) == string(bar) {
 		t.Fatal("light ink on the paper gave the same sample as automatic ink")
+	}
+}
+
+// The report counts the first classes one by one and says how many more there are.
+func TestPerClassIsBounded(t *testing.T) {
+	var samples []store.Sample
+	for k := range 1000 {
+		samples = append(samples, store.Sample{Label: k})
+	}
+	w, _ := demoWindow(t, false)
+	got := perClass(samples, w.c.classes)
+	if !strings.HasPrefix(got, "class 0: 1, class 1: 1") || !strings.HasSuffix(got, "class 19: 1, … and 980 more classes") {
+		t.Fatalf("perClass: %q", got)
 	}
 }

@@ -1,214 +1,246 @@
 package ui
 
 import (
+	"context"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/normalize"
 	"idxlabel/sample"
 	"idxlabel/store"
 )
 
-// importFiles lists what a folder holds for import: an ImageFolder tree (DIR/<label>/*.png) with
-// labels from the folder names, or a flat folder of images that all get label. Skipped folders
-// are reported. Errors: the folder holds no images.
-func importFiles(dir string, label int) ([]normalize.File, []string, error) {
-	files, skipped, err := normalize.ImageFolder(dir)
-	if err == nil {
-		return files, skipped, nil
-	}
-	entries, rerr := os.ReadDir(dir)
-	if rerr != nil {
-		return nil, nil, rerr
-	}
-	files = files[:0]
-	for _, e := range entries {
-		if !e.IsDir() && normalize.IsImageFile(e.Name()) {
-			files = append(files, normalize.File{Path: filepath.Join(dir, e.Name()), Label: label})
-		}
-	}
-	if len(files) == 0 {
-		return nil, nil, fmt.Errorf("%s: no PNG or JPEG images, in label folders (DIR/<label>/*.png) or in the folder itself", dir)
-	}
-	return files, nil, nil
-}
-
-// importer adds a folder of images to the dataset (File → Import Images…): an ImageFolder tree
-// or a flat folder, each image through MNIST's preprocessing, in the background with a progress
-// bar, as one undoable step.
+// importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
+// folders given classes by normalize's one rule (Folder.Map: as `idxlabel import` numbers a new
+// dataset, and by number or name onto a dataset that has classes), or a flat folder of images
+// that all get one label. The person sees, before anything is added, which dataset receives the
+// samples (the open one, or a new one as File → New Dataset… starts it), each folder's class and
+// image count, and the folders that match no class (a new class, or skipped). Each image goes
+// through MNIST's preprocessing in the background (progress, Cancel) and the samples are added
+// as one undoable step, with the class names the folders give and each sample's source file.
 type importer struct {
 	c   *controller
 	d   *dialogs
 	win fyne.Window
+	// startNew asks about the open dataset's unsaved edits, then replaces it by a new, empty
+	// dataset of h×w samples with classes and names (journaled in the unsaved folder, as File →
+	// New Dataset… starts one) and runs then with it; nothing when the person cancels.
+	startNew func(h, w int, classes []int, names map[int]string, then func(*store.Dataset))
 }
 
-// importDialog asks for a folder of images and how to process them, then imports.
+// newSize is the sample size of a dataset an import starts: MNIST's, as `idxlabel import`'s
+// default.
+const newSize = 28
+
+// importDialog asks for a folder of images, reads what it holds, then asks how to import it.
 func (m *importer) importDialog() {
 	if m.c.cannotEdit() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
-	fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+	images, _ := m.c.ds.Paths()
+	m.d.choose(chooseSpec{title: "Import Images: the folder", confirm: "Choose", purpose: purposeImport, folder: true,
+		filter: normalize.IsImageFile, kind: "image", start: filepath.Dir(images)}, m.read)
+}
+
+// found is what a folder holds for import: an ImageFolder tree, or (tree nil) the images of a
+// flat folder.
+type found struct {
+	dir  string
+	tree *normalize.Folder
+	flat []string
+}
+
+// read reads the folder dir off the UI thread (its tree is walked, no image decoded) and then
+// shows the import dialog. Errors (shown): the folder cannot be read or holds no image.
+func (m *importer) read(dir string) {
+	c := m.c
+	if c.cannotEdit() {
+		return
+	}
+	p := startProgress(c, m.d, m.win, "Import Images", "Reading "+dir+"…", true)
+	c.jobs.run(func() {
+		f := found{dir: dir}
+		tree, err := normalize.ReadFolder(dir)
+		if err == nil {
+			f.tree = tree
+		} else if tree != nil && !hasClassFolderImages(tree) {
+			if f.flat, err = normalize.FlatImages(dir); err == nil {
+				f.tree = nil // no class folder holds images: the folder's own images
+			}
+		}
+		c.jobs.schedule(func() {
+			if p.end(c) {
+				return
+			}
+			if err != nil {
+				m.d.showError(err)
+				return
+			}
+			m.importOptions(f)
+		})
+	})
+}
+
+// hasClassFolderImages reports whether a class folder of t holds an image.
+func hasClassFolderImages(t *normalize.Folder) bool {
+	for _, cf := range t.Classes {
+		if len(cf.Files) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// target is the open dataset as normalize's folder → class rule sees it (normalize.Target):
+// its classes, their names, and the classes holding samples. O(classes).
+func target(ds *store.Dataset) normalize.Target {
+	t := normalize.Target{Classes: ds.Classes(), Names: classNamesOf(ds), Used: map[int]bool{}}
+	for _, cc := range ds.Counts() {
+		if cc.Class != sample.NoLabel && cc.Count > 0 {
+			t.Used[cc.Class] = true
+		}
+	}
+	return t
+}
+
+// plan is an import the person confirmed: the files with their classes, the class names, and
+// whether they go into a new dataset.
+type plan struct {
+	dir      string
+	tree     *normalize.Folder // nil: a flat folder
+	files    []normalize.File
+	names    map[int]string // the new names the folders give (class → name); nil: none
+	fresh    bool           // into a new dataset
+	classes  []int          // a new dataset's classes
+	opts     normalize.Options
+	digit    bool // through MNIST's preprocessing (else only resized)
+	skipping int  // class folders left out by the person
+}
+
+// start runs plan p: into a new dataset (started first, after the question about the open
+// one's unsaved edits), or into the open one.
+func (m *importer) start(p plan) {
+	if !p.fresh {
+		m.run(m.c.ds, p)
+		return
+	}
+	m.startNew(newSize, newSize, p.classes, p.names, func(ds *store.Dataset) {
+		p.names = nil // the new dataset has them
+		m.run(ds, p)
+	})
+}
+
+// run loads and normalizes p's images into ds off the UI thread with a progress bar and Cancel,
+// then adds them in one undoable step (after the inputs typed meanwhile, addAfterInputs), with
+// the class names p gives, and reports what came in and every file skipped. Memory: the
+// samples, H×W bytes each.
+func (m *importer) run(ds *store.Dataset, p plan) {
+	c := m.c
+	if c.cannotEdit() {
+		return
+	}
+	h, w := ds.Size()
+	p.opts.Width, p.opts.Height = w, h
+	var names map[int]string
+	if p.names != nil {
+		names = classNamesOf(ds)
+		for k, s := range p.names {
+			names[k] = s
+		}
+	}
+	pj := startProgress(c, m.d, m.win, count("Importing %d images", len(p.files)), p.dir, false)
+	c.jobs.run(func() {
+		samples, skipped := loadImages(pj.job.ctx, p, func(frac float64) { c.jobs.schedule(func() { pj.set("", frac) }) })
+		waitGate(pj.job.ctx, testImportGateEnv) // a test's hook; nothing otherwise
+		c.jobs.schedule(func() {
+			if pj.end(c) {
+				c.say("Import cancelled: nothing was added")
+				return
+			}
+			if len(samples) == 0 {
+				m.report(p.dir, nil, skipped, c.classes)
+				return
+			}
+			c.addAfterInputs(ds, store.HowAddedImported, addition{samples: samples, names: names}, func(int) {
+				m.report(p.dir, samples, skipped, c.classes)
+			})
+		})
+	})
+}
+
+// loadImages loads p's images through its options in order, each with its class and its source
+// (sourceOf), and lists what it skipped: the tree's skipped files, then each image that could
+// not be read, with the reason. It stops when ctx is cancelled; progress gets the fraction
+// done about every 32 images. Memory: the samples, H×W bytes each.
+func loadImages(ctx context.Context, p plan, progress func(float64)) (samples []store.Sample, skipped []string) {
+	if p.tree != nil {
+		skipped = slices.Clone(p.tree.Skipped)
+	}
+	for k, f := range p.files {
+		if ctx.Err() != nil {
+			return nil, skipped // cancelled: nothing is added
+		}
+		px, err := normalize.LoadFile(f.Path, p.opts, p.digit)
 		if err != nil {
-			m.d.showError(err)
-			return
+			skipped = append(skipped, err.Error())
+		} else {
+			samples = append(samples, store.Sample{Pixels: px, Label: f.Label, Source: sourceOf(p.dir, f.Path)})
 		}
-		if u != nil {
-			m.importOptions(u.Path())
+		if k%32 == 0 || k == len(p.files)-1 {
+			progress(float64(k+1) / float64(len(p.files)))
 		}
-	}, m.win)
-	fd.Resize(m.win.Canvas().Size().SubtractWidthHeight(40, 40))
-	fd.Show()
+	}
+	return samples, skipped
+}
+
+// sourceOf is the source of an image imported from dir: its path relative to dir,
+// slash-separated ("zero/a.png"); the path itself when it is not inside dir.
+func sourceOf(dir, path string) string {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
 }
 
 // inkChoices are the import dialog's ink options, in normalize.Polarity's order (InkAuto,
 // InkLight, InkDark), as the command line's --ink auto|light|dark.
 var inkChoices = []string{"Automatic (from the image's border)", "Light on dark (like MNIST)", "Dark on light (paper, scans)"}
 
-// importOptions asks for the normalization options — centring, ink, threshold, as the command
-// line's --center, --ink and --threshold — and a label for a flat folder.
-func (m *importer) importOptions(dir string) {
-	centering := widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
-	centering.Required = true
-	centering.SetSelected(centerMassText)
-	ink := widget.NewSelect(inkChoices, nil)
-	ink.SetSelectedIndex(int(normalize.InkAuto))
-	threshold := widget.NewEntry()
-	threshold.SetPlaceHolder("auto (Otsu), or a grey level 1–255")
-	only := widget.NewCheck("Only resize (images already MNIST-like)", nil)
-	label := widget.NewEntry()
-	label.SetPlaceHolder("for images not in label folders")
-	form := widget.NewForm(
-		widget.NewFormItem("Folder", widget.NewLabel(dir)),
-		widget.NewFormItem("Centring", centering),
-		widget.NewFormItem("Ink", ink),
-		widget.NewFormItem("Threshold", threshold),
-		widget.NewFormItem("", only),
-		widget.NewFormItem("Label", label),
-	)
-	d := dialog.NewCustomConfirm("Import images", "Import", "Cancel", form, func(ok bool) {
-		if !ok {
-			return
+// perClass counts samples by class, in class order, the first maxPerClass classes: "class 0
+// (eight): 180, class 1 (five): 178, … and 990 more classes".
+func perClass(samples []store.Sample, names classNames) string {
+	n := map[int]int{}
+	for _, s := range samples {
+		n[s.Label]++
+	}
+	var parts []string
+	classes := slices.Sorted(maps.Keys(n))
+	for _, k := range classes[:min(len(classes), maxPerClass)] {
+		parts = append(parts, fmt.Sprintf("%s: %s", classWord(k, names), count("%d", n[k])))
+	}
+	if more := len(classes) - maxPerClass; more > 0 {
+		word := "classes"
+		if more == 1 {
+			word = "class"
 		}
-		l := sample.NoLabel
-		if t := strings.TrimSpace(label.Text); t != "" {
-			n, err := strconv.Atoi(t)
-			if err != nil {
-				m.d.showError(fmt.Errorf("label %q is not a class number", t))
-				return
-			}
-			l = n
-		}
-		th, err := normalize.ParseThreshold(threshold.Text)
-		if err != nil {
-			m.d.showError(err)
-			return
-		}
-		h, wd := m.c.ds.Size()
-		opts := normalize.Options{Width: wd, Height: h, Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th}
-		if centering.Selected == centerBoxText {
-			opts.Centering = normalize.CenterBox
-		}
-		m.run(dir, l, opts, !only.Checked)
-	}, m.win)
-	label.OnSubmitted = func(string) { d.Confirm() } // Enter imports, as elsewhere in the dialog
-	threshold.OnSubmitted = label.OnSubmitted
-	m.d.show("import options", d, d.Dismiss, d.Confirm, nil)
+		parts = append(parts, count("… and %d more ", more)+word)
+	}
+	return strings.Join(parts, ", ")
 }
 
-// run loads and normalizes the images off the UI thread with a progress bar, appends them in
-// one undoable step and reports the files it skipped.
-func (m *importer) run(dir string, label int, opts normalize.Options, normalizeDigit bool) {
-	c := m.c
-	files, skipped, err := importFiles(dir, label)
-	if err != nil {
-		m.d.showError(err)
-		return
-	}
-	if files[0].Label == sample.NoLabel && c.ds.HasLabels() {
-		m.d.showError(fmt.Errorf("%s holds images outside label folders: give them a label", dir))
-		return
-	}
-	bar := widget.NewProgressBar()
-	job := c.jobs.start(jobImporting, "")
-	prog := dialog.NewCustom(fmt.Sprintf("Importing %d images", len(files)), "Cancel", bar, m.win)
-	prog.SetOnClosed(job.cancel)
-	prog.Show()
-	ds := c.ds
-	c.jobs.run(func() {
-		var samples []store.Sample
-		for k, f := range files {
-			if job.ctx.Err() != nil {
-				break // cancelled: nothing is added
-			}
-			px, err := normalize.LoadFile(f.Path, opts, normalizeDigit)
-			if err != nil {
-				skipped = append(skipped, err.Error())
-			} else {
-				samples = append(samples, store.Sample{Pixels: px, Label: f.Label})
-			}
-			if k%32 == 0 || k == len(files)-1 {
-				frac := float64(k+1) / float64(len(files))
-				c.jobs.schedule(func() { bar.SetValue(frac) })
-			}
-		}
-		cancelled := job.ctx.Err() != nil
-		c.jobs.schedule(func() {
-			defer c.jobs.finish(job) // last: tests wait on it
-			prog.SetOnClosed(func() {})
-			prog.Hide()
-			if cancelled {
-				c.say("Import cancelled: nothing was added")
-				return
-			}
-			if ds != c.ds {
-				return // another dataset was opened meanwhile
-			}
-			if len(samples) > 0 {
-				if _, err := c.add(store.HowAddedImported, samples); err != nil {
-					m.d.showError(err)
-					return
-				}
-			}
-			m.report(dir, len(samples), skipped)
-		})
-	})
-}
+// maxPerClass is how many classes the import report counts one by one.
+const maxPerClass = 20
 
-// report says how many samples came in and lists every file skipped, with the count and the
-// reason, named within dir: a list of at most maxReportRows rows in sight, which scrolls (a list
-// lays out only the rows in sight, so thousands of skipped files cost nothing). Enter or Escape
-// closes it.
-func (m *importer) report(dir string, added int, skipped []string) {
-	text := fmt.Sprintf("Added %s.", plural(added, "sample"))
-	if len(skipped) == 0 {
-		m.d.inform("Import", text)
-		return
+// classWord names class k in a sentence: "class 3 (three)", "no label".
+func classWord(k int, names classNames) string {
+	if k == sample.NoLabel {
+		return "no label"
 	}
-	text += fmt.Sprintf(" Skipped %s:", plural(len(skipped), "file"))
-	names := make([]string, len(skipped))
-	for k, s := range skipped {
-		names[k] = strings.TrimPrefix(s, dir+string(filepath.Separator))
-	}
-	list := widget.NewList(func() int { return len(names) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis // a reason can be long: the row shows its start
-			return l
-		},
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names[id]) })
-	row := widget.NewLabel("X").MinSize().Height + theme.SeparatorThicknessSize()
-	content := newFixedBorder(widget.NewLabel(text), list, fyne.NewSize(560, row*float32(min(len(names), maxReportRows)+1)))
-	d := dialog.NewCustom("Import", "OK", content, m.win)
-	m.d.show("import report", d, d.Hide, nil, nil)
+	return "class " + names.long(k)
 }
-
-// maxReportRows is how many skipped files the import report shows at once before it scrolls.
-const maxReportRows = 12

@@ -44,7 +44,7 @@ type job struct {
 }
 
 // jobs is the job state: the jobs running, the context they derive from (cancelled when the
-// window closes) and the goroutines doing their work. It is the one place that says whether edits
+// window quits: stopThen) and the goroutines doing their work. It is the one place that says whether edits
 // wait (busy) and what the status bar says about work in progress.
 type jobs struct {
 	mu      sync.Mutex
@@ -73,7 +73,7 @@ func newJobs(schedule func(func()), idle func()) *jobs {
 }
 
 // start registers a job of kind with note as its progress; its context is cancelled by its
-// cancel, by stopAll, or when the window closes.
+// cancel, or by stopAll and stopThen (the window quits).
 func (j *jobs) start(kind jobKind, note string) *job {
 	ctx, cancel := context.WithCancel(j.life)
 	x := &job{kind: kind, note: note, ctx: ctx, cancel: cancel}
@@ -188,8 +188,20 @@ func (j *jobs) status() string {
 	return strings.Join(notes, "   |   ")
 }
 
-// run runs f in a goroutine the window waits for when it closes (stopAll).
+// run runs f in a goroutine the window waits for when it closes (stopAll, stopThen).
 func (j *jobs) run(f func()) { j.bg.Go(f) }
+
+// stopThen cancels every job (as stopAll) and, once every goroutine of the window has ended, runs
+// then on the UI thread (schedule), after the last steps those goroutines queued there: a quit
+// closes the dataset and the window only when no work of the window runs any more. Called on the
+// UI thread, it returns at once.
+func (j *jobs) stopThen(then func()) {
+	j.end()
+	go func() {
+		j.bg.Wait()
+		j.schedule(then)
+	}()
+}
 
 // stopAll cancels every job and anything such work would start next (their contexts derive from
 // life), and waits for every goroutine of the window to end. It may be called from any goroutine

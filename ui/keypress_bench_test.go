@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkKeyPress(b *testing.B) {
 	images, labels := mnisttest.Load(b)
 	for _, n := range []int{60000, 1000000} {
 		im, lb := mnisttest.Build(b, images, labels, n)
-		ds, err := store.FromArrays(im, lb, nil, filepath.Join(b.TempDir(), "j"+store.JournalSuffix), store.Options{})
+		ds, err := store.FromArrays(im, lb, nil, filepath.Join(b.TempDir(), "j"+pairfile.JournalSuffix), store.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,7 +13,8 @@ import (
 // keys they use themselves (see showSelect, classList, zoomSlider) and pass the rest on, focusing
 // the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
 // typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
-// top prompt (see dialogs.key).
+// top prompt (see dialogs.key); behind a job's progress (an import) Escape cancels the job and
+// every other key goes to the grid, where an edit waits for the job (dialogs.passing).
 
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
@@ -32,20 +33,26 @@ func (k *keyRouter) focusGrid() {
 // canvasRune takes the characters typed while nothing has the focus: to the grid, unless a
 // dialog is open.
 func (k *keyRouter) canvasRune(r rune) {
-	if k.d.covered() {
-		return
+	switch {
+	case k.d.passing():
+		k.grid.TypedRune(r) // under a job's progress: the grid keeps what waits for the job
+	case k.d.covered():
+	default:
+		k.passRune(r)
 	}
-	k.passRune(r)
 }
 
 // canvasKey takes the keys typed while nothing has the focus: Escape and Enter answer an open
 // prompt; with no dialog open they go to the grid.
 func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
-	if k.d.covered() {
+	switch {
+	case k.d.passing() && e.Name != fyne.KeyEscape:
+		k.grid.TypedKey(e) // under a job's progress: the grid keeps what waits for the job
+	case k.d.covered():
 		k.d.key(e)
-		return
+	default:
+		k.passKey(e)
 	}
-	k.passKey(e)
 }
 
 // passKey hands a key a side-panel widget does not use to the grid, focusing it.

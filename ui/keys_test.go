@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -308,7 +310,7 @@ func TestTenThousandClassesStayUsable(t *testing.T) {
 		classes[c] = c
 		names[c] = "class" + strconv.Itoa(c)
 	}
-	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +339,7 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	for c := range classes {
 		classes[c] = c
 	}
-	ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+	ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +422,7 @@ func TestReadOnlyWindowSaysSo(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "d-images-idx3-ubyte"), filepath.Join(dir, "d-labels-idx1-ubyte")
-	if err := demo.SaveAs(ip, lp, nil); err != nil {
+	if err := demo.SaveAsContext(context.Background(), ip, lp, nil); err != nil {
 		t.Fatal(err)
 	}
 	demo.Close()

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -18,7 +19,7 @@ func TestEmptyDatasetLegend(t *testing.T) {
 	w := newTestWindow(t)
 	for _, when := range []string{"nothing open", "new dataset"} {
 		if when == "new dataset" {
-			ds, err := store.New(28, 28, nil, nil, filepath.Join(t.TempDir(), "new"+store.JournalSuffix))
+			ds, err := store.New(28, 28, nil, nil, filepath.Join(t.TempDir(), "new"+pairfile.JournalSuffix))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +45,7 @@ func TestMenuNumbersAsTheWindowWritesThem(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	images, _ := idx.New(idx.UByte, 1200, 28, 28)
 	labels, _ := idx.New(idx.UByte, 1200)
-	ds, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "big"+store.JournalSuffix), store.Options{})
+	ds, err := store.FromArrays(images, labels, nil, filepath.Join(t.TempDir(), "big"+pairfile.JournalSuffix), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type menuActions struct {
 	acceptSuggestions                                                 func()
 	checkDataset, exportReport                                        func()
 	appendDataset, saveShown, splitDataset, classNames                func()
-	confusion, showMap                                                func()
+	confusion, showMap, scanAgain                                     func()
 	changeLogOn                                                       func() bool
 }
 
@@ -106,6 +106,7 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
 		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
 		item("Split Dataset…", nil, a.splitDataset),
+		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -50,15 +51,8 @@ func (o *opener) newDatasetForm() {
 	file := newPromptEntry(cancel)
 	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
 	browse := widget.NewButton("Choose…", func() {
-		fd := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-			if err == nil && r != nil {
-				file.SetText(r.URI().Path())
-				r.Close()
-			}
-		}, o.win)
-		fd.SetFilter(notStateFiles{})
-		fd.Resize(o.win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
+		o.d.choose(chooseSpec{title: "Class-name file", confirm: "Choose", purpose: purposeOpen, filter: isOtherFile, kind: "files"},
+			func(path string) { file.SetText(path) })
 	})
 	// N and the class file apply to one choice each: the others leave them disabled.
 	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
@@ -99,7 +93,7 @@ func (o *opener) newDatasetForm() {
 			}
 		case classesFile:
 			var err error
-			if names, err = store.ReadClassNames(file.Text); err != nil {
+			if names, err = pairfile.ReadClassNames(file.Text); err != nil {
 				o.d.showError(err)
 				return
 			}
@@ -108,17 +102,36 @@ func (o *opener) newDatasetForm() {
 			}
 			slices.Sort(classes)
 		}
-		journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+store.JournalSuffix)
-		ds, err := store.New(h, wd, classes, names, journal)
-		if err != nil {
-			o.d.showError(err)
-			return
+		if ds := o.newUnsaved(h, wd, classes, names); ds != nil {
+			o.use(ds, "untitled", false)
+			o.draw()
 		}
-		o.use(ds, "untitled", false)
-		o.draw()
 	}, o.win)
 	d.Resize(fyne.NewSize(480, d.MinSize().Height)) // room to read a class file's path
 	o.d.show("new dataset", d, d.Dismiss, d.Confirm, nil)
+}
+
+// newUnsaved makes an empty dataset of h×w samples with classes and names, journaled in the
+// per-user unsaved folder until its first save; on failure it shows why and returns nil.
+func (o *opener) newUnsaved(h, w int, classes []int, names map[int]string) *store.Dataset {
+	journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+pairfile.JournalSuffix)
+	ds, err := store.New(h, w, classes, names, journal)
+	if err != nil {
+		o.d.showError(err)
+		return nil
+	}
+	return ds
+}
+
+// startNew asks about the open dataset's unsaved edits, then replaces it by a new, empty dataset
+// (newUnsaved) and runs then with it (File → Import Images… into a new dataset).
+func (o *opener) startNew(h, w int, classes []int, names map[int]string, then func(*store.Dataset)) {
+	o.save.confirmUnsaved("Start a new dataset", func() {
+		if ds := o.newUnsaved(h, w, classes, names); ds != nil {
+			o.use(ds, "untitled", false)
+			then(ds)
+		}
+	}, nil)
 }
 
 // enable enables or disables a widget.
@@ -133,7 +146,7 @@ func enable(o fyne.Disableable, on bool) {
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
 // unsaved folder) and offers to restore the newest.
 func (o *opener) offerUnsavedRecovery() {
-	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+store.JournalSuffix))
+	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+pairfile.JournalSuffix))
 	if len(paths) == 0 {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -20,7 +21,7 @@ func TestClassPickerKeepsTheMinusSign(t *testing.T) {
 		for c := range classes {
 			classes[c] = c
 		}
-		ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+store.JournalSuffix))
+		ds, err := store.New(28, 28, classes, nil, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -38,11 +39,14 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 	}
 	let()
 	waitFor(t, func() bool { return !w.jobs.busy() })
+	// The quit closes the dataset once the jobs' goroutines have ended (jobs.stopThen): its
+	// lock goes then.
+	waitFor(t, func() bool { _, err := os.Stat(lp + pairfile.LockSuffix); return os.IsNotExist(err) })
 	if ds.Dirty() || w.win.Canvas().Overlays().Top() != nil {
 		t.Fatalf("after the save: dirty %v, a dialog open %v", ds.Dirty(), w.win.Canvas().Overlays().Top() != nil)
 	}
 	// The quit ran: the dataset is closed, so the saved pair's lock is released.
-	if _, err := os.Stat(lp + store.LockSuffix); !os.IsNotExist(err) {
+	if _, err := os.Stat(lp + pairfile.LockSuffix); !os.IsNotExist(err) {
 		t.Fatalf("the saved pair is still locked after the quit: %v", err)
 	}
 	if err := ds.Relabel([]int{1}, 3); err != store.ErrClosed {
@@ -94,20 +98,24 @@ func TestQuitClosesTheDrawWindow(t *testing.T) {
 	for _, where := range []string{"menu", "pad", "label box"} {
 		t.Run(where, func(t *testing.T) {
 			w, ds := demoWindow(t, true)
+			q := queueUI(w)
 			w.draw.show()
 			d := w.draw.open
 			if d == nil {
 				t.Fatal("no draw window")
 			}
-			q := shortcut(fyne.KeyQ, false)
+			ctrlQ := shortcut(fyne.KeyQ, false)
 			switch where {
 			case "menu":
 				menuItem(t, w, "File", "Quit").Action()
 			case "pad":
-				d.pad.TypedShortcut(q)
+				d.pad.TypedShortcut(ctrlQ)
 			case "label box":
-				d.label.TypedShortcut(q)
+				d.label.TypedShortcut(ctrlQ)
 			}
+			// The window closes once the jobs' goroutines have ended (jobs.stopThen), on the
+			// UI thread (here, the test's goroutine running q).
+			waitUI(t, q, func() bool { return w.draw.open == nil })
 			if w.draw.open != nil {
 				t.Fatal("the draw window is still open after Quit")
 			}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -71,7 +72,7 @@ func writeDemoPair(t *testing.T, dir, base string) (images, labels string) {
 		t.Fatal(err)
 	}
 	images, labels = filepath.Join(dir, base+"-images-idx3-ubyte"), filepath.Join(dir, base+"-labels-idx1-ubyte")
-	if err := store.WritePair(images, labels, im, lb); err != nil {
+	if err := pairfile.WritePair(images, labels, im, lb); err != nil {
 		t.Fatal(err)
 	}
 	return images, labels

@@ -73,7 +73,7 @@ func (k *checker) afterCheck(dir string) {
 
 // writeReport writes run's health report into dir off the UI thread, its progress and Cancel in
 // the check's view (which the window shows) and on the status bar. An earlier report at dir is
-// replaced only after asking (replace); anything else there is refused (export.WriteReport's
+// replaced only after asking (replace); anything else there is refused (report.Write's
 // rule).
 func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 	c := k.c
@@ -103,7 +103,7 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 			return
 		}
 		if err == nil {
-			var r export.Report
+			var r report.Report
 			if r, err = healthReport(ctx, run, gen, func(stage string, f float64) {
 				c.jobs.schedule(func() {
 					if k.rep == rep {
@@ -114,7 +114,7 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 					}
 				})
 			}); err == nil {
-				err = export.WriteReport(ctx, dir, r)
+				err = report.Write(ctx, dir, r)
 			}
 		}
 		c.jobs.schedule(func() {
@@ -150,7 +150,7 @@ type progressFunc func(stage string, f float64)
 // (report.NewScanViews: the long part, with progress; report.Build). gen is the dataset's generation now: the
 // report says when edits since the check are not in it. Growth: the map's (embed.Map), O(N)
 // beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
-func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (export.Report, error) {
+func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (report.Report, error) {
 	in := report.Input{Set: run.snap, Result: reportResult(run), Against: run.against,
 		Began: run.began, Took: run.took, Stale: gen != run.gen}
 	in.Images, in.Labels = run.ds.Paths()
@@ -161,7 +161,7 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 		progress("confusion matrix and map", 0)
 		views, err := report.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
 		if err != nil {
-			return export.Report{}, err
+			return report.Report{}, err
 		}
 		in.Views = views
 	}

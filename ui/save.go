@@ -14,9 +14,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -176,8 +176,7 @@ func (s *saver) saveAsThen(then func()) {
 		base.SetText(baseName(images))
 		gz.SetChecked(strings.HasSuffix(images, ".gz"))
 	} else {
-		home, _ := os.UserHomeDir()
-		folder.SetText(home)
+		folder.SetText(startFolder(s.prefs, purposeSave, "", ""))
 		base.SetText("mydata")
 		gz.SetChecked(true)
 	}
@@ -206,7 +205,7 @@ func (s *saver) saveAsThen(then func()) {
 	update := func() {
 		if !labelTyped {
 			setting = true
-			labelName.SetText(filepath.Base(store.LabelsFileFor(imagesName())))
+			labelName.SetText(filepath.Base(pairfile.LabelsFileFor(imagesName())))
 			setting = false
 		}
 		i, l := paths()
@@ -224,7 +223,7 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.win)
+	choose := folderButton(folder, s.d, purposeSave)
 	form := widget.NewForm(
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
@@ -240,6 +239,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		i, l := paths()
 		dir := filepath.Dir(i)
+		rememberFolder(s.prefs, purposeSave, dir)
 		write := func(mkdir bool) {
 			s.run(func(ctx context.Context, progress func(float64)) error {
 				if mkdir {
@@ -357,31 +357,27 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 // edits. The main window is the application's master: closing it ends the program.
 func (s *saver) quit() {
 	s.confirmUnsaved("Quit", func() {
-		if s.c.demo {
-			s.c.ds.Abandon()
-		}
-		s.c.ds.Close()
-		if s.closing != nil {
-			s.closing()
-		}
-		s.win.Close()
+		// The jobs running (a scan, an export, an import) are cancelled, and the window closes
+		// once their goroutines have ended: none is cut off half way through a file.
+		s.c.jobs.stopThen(func() {
+			if s.c.demo {
+				s.c.ds.Abandon()
+			}
+			s.c.ds.Close()
+			if s.closing != nil {
+				s.closing()
+			}
+			s.win.Close()
+		})
 	}, nil)
 }
 
-// folderButton is the "Choose…" beside a folder field: a folder dialog, nearly the window's
-// size, that starts at the folder typed (when it is absolute and exists) and puts the folder
-// chosen into the field.
-func folderButton(folder *promptEntry, win fyne.Window) *widget.Button {
+// folderButton is the "Choose…" beside a folder field: a folder chooser for p that starts at
+// the folder typed (when it is absolute and exists, else at the one last used for p) and puts
+// the folder chosen into the field.
+func folderButton(folder *promptEntry, d *dialogs, p purpose) *widget.Button {
 	return widget.NewButton("Choose…", func() {
-		fd := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
-			if err == nil && u != nil {
-				folder.SetText(u.Path())
-			}
-		}, win)
-		if dir, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(folder.Text))); err == nil && filepath.IsAbs(folder.Text) {
-			fd.SetLocation(dir) // start at the typed folder, not the home folder
-		}
-		fd.Resize(win.Canvas().Size().SubtractWidthHeight(40, 40))
-		fd.Show()
+		d.choose(chooseSpec{title: "Folder", confirm: "Choose", purpose: p, folder: true, typed: filepath.Clean(folder.Text)},
+			func(path string) { folder.SetText(path) })
 	})
 }

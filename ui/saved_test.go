@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -14,11 +15,11 @@ func TestSavedText(t *testing.T) {
 		r          store.SaveReport
 		want, nope []string
 	}{
-		{store.SaveReport{Files: []store.SavedFile{{Path: "/d/x-labels-idx1-ubyte", Created: true, Links: 1}}},
+		{store.SaveReport{Files: []pairfile.SavedFile{{Path: "/d/x-labels-idx1-ubyte", Created: true, Links: 1}}},
 			[]string{"Saved x-labels-idx1-ubyte (a new label file)", "image file was left as it was"}, nil},
-		{store.SaveReport{Files: []store.SavedFile{{Path: "/d/x-images-idx3-ubyte", Created: true, Links: 1}, {Path: "/d/x-labels-idx1-ubyte", Links: 1}}},
+		{store.SaveReport{Files: []pairfile.SavedFile{{Path: "/d/x-images-idx3-ubyte", Created: true, Links: 1}, {Path: "/d/x-labels-idx1-ubyte", Links: 1}}},
 			[]string{"Saved x-images-idx3-ubyte and x-labels-idx1-ubyte"}, []string{"new label file", "left as it was"}},
-		{store.SaveReport{Files: []store.SavedFile{{Path: "/d/x-images-idx3-ubyte", Through: "/s/real", Links: 3}}, Notes: []string{"a journal was kept"}},
+		{store.SaveReport{Files: []pairfile.SavedFile{{Path: "/d/x-images-idx3-ubyte", Through: "/s/real", Links: 3}}, Notes: []string{"a journal was kept"}},
 			[]string{"symbolic link", "/s/real", "had 3 hard links", "a journal was kept"}, nil},
 		{store.SaveReport{}, []string{"nothing was written"}, nil},
 	} {

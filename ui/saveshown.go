@@ -14,13 +14,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/dataset"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // shownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
 // lasso on the map, a filter: the view model's order), as edited, written as a new pair with the
 // class names (store.Dataset.WriteSamples), beside the dataset or anywhere. The open dataset is
-// not changed. The outputs follow the rule of every writer (store.ClaimOutputs): an existing
+// not changed. The outputs follow the rule of every writer (pairfile.ClaimOutputs): an existing
 // file is replaced only once the person confirms, and never a pair open elsewhere or whose
 // journal holds unsaved edits.
 type shownSaver struct {
@@ -79,7 +79,7 @@ func (s *shownSaver) saveShownDialog() {
 		if !withLabels {
 			return i, ""
 		}
-		return i, store.LabelsFileFor(i)
+		return i, pairfile.LabelsFileFor(i)
 	}
 	preview := widget.NewLabel("")
 	update := func() {
@@ -95,7 +95,7 @@ func (s *shownSaver) saveShownDialog() {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.win)
+	choose := folderButton(folder, s.d, purposeSave)
 	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", plural(len(keep), "sample"))
 	if deleted > 0 {
 		what += fmt.Sprintf("\n%s marked deleted %s left out.", plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
@@ -154,8 +154,8 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 			inputs = append(inputs, p)
 		}
 	}
-	release, err := store.ClaimOutputs(inputs, outputs, force, nil)
-	if errors.Is(err, store.ErrExists) && !force {
+	claim, err := pairfile.ClaimOutputs(inputs, outputs, force, nil)
+	if errors.Is(err, pairfile.ErrExists) && !force {
 		s.d.ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
 			if yes {
 				s.write(keep, images, labels, true)
@@ -174,8 +174,8 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	c.jobs.run(func() {
-		defer release()
-		err := ds.WriteSamples(job.ctx, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
+		defer claim.Release()
+		err := ds.WriteSamples(job.ctx, claim, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
 		if err == nil && namesFile != "" {
 			err = writeNames(namesFile, names)
 		}
@@ -202,11 +202,11 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 	})
 }
 
-// writeNames writes the class-name file names beside a pair written (store.WriteClassNames), or
+// writeNames writes the class-name file names beside a pair written (pairfile.WriteClassNames), or
 // removes one left there from before when there are no names: it would name the new classes.
 func writeNames(file string, names map[int]string) error {
 	if len(names) > 0 {
-		return store.WriteClassNames(file, names)
+		return pairfile.WriteClassNames(file, names)
 	}
 	if err := os.Remove(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -87,7 +88,7 @@ func TestSaveShownAs(t *testing.T) {
 	if labels.Int(0) != 5 {
 		t.Fatalf("the relabelled sample was written as %d", labels.Int(0))
 	}
-	names, err := store.ReadClassNames(lp + ".classes.txt")
+	names, err := pairfile.ReadClassNames(lp + ".classes.txt")
 	if err != nil || names[3] != "three" || names[5] != "five" {
 		t.Fatalf("class names written: %v, %v", names, err)
 	}
@@ -121,14 +122,14 @@ func TestSaveShownAsRefusesAJournalsPair(t *testing.T) {
 	other.Close() // the journal stays, holding the edit
 	keep, _ := w.build.shown.shown()
 	w.build.shown.write(keep[:5], ip, lp, true)
-	if text := overlayText(w); !strings.Contains(text, store.JournalSuffix) {
+	if text := overlayText(w); !strings.Contains(text, pairfile.JournalSuffix) {
 		t.Fatalf("writing over a pair whose journal holds edits: the dialog says %q", text)
 	}
 	got, err := idx.ReadFile(ip)
 	if err != nil || got.Dims[0] != 10 {
 		t.Fatalf("the pair was replaced: %v, %v", got, err)
 	}
-	if !errors.Is(store.RefuseUnsaved(ip), store.ErrUnsavedEdits) {
+	if !errors.Is(pairfile.RefuseUnsaved(ip), pairfile.ErrUnsavedEdits) {
 		t.Fatal("the journal was lost")
 	}
 }

@@ -38,7 +38,11 @@ type scanner struct {
 
 // findSuspects scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
 // suspects for review and starts the CNN scan.
-func (s *scanner) findSuspects() {
+func (s *scanner) findSuspects() { s.findSuspectsAs(true) }
+
+// findSuspectsAs is findSuspects; cached false makes the CNN scan anew, without reading the scan
+// cache (scanAgain).
+func (s *scanner) findSuspectsAs(cached bool) {
 	c := s.c
 	if c.jobs.editsHeld() {
 		if !c.holdAsked() { // asked for while a save runs: it waits for it (held.go)
@@ -91,7 +95,7 @@ func (s *scanner) findSuspects() {
 				s.review.r = newSuspects(res.Suspects, res, snap, time.Since(start))
 				s.review.r.method = "kNN"
 				c.enter(modeSuspects)
-				s.refine(ds, snap, res)
+				s.refine(ds, snap, res, cached)
 			}
 		})
 	})
@@ -118,19 +122,19 @@ func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, t
 }
 
 // refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
-// the neighbours shown in the detail panel), or reads it from the scan cache, and, when it is
-// done, makes its ranking the review's (ranked). The review keeps the kNN's ranking if the
-// dataset is renumbered (saved) or the review closed meanwhile; the scan's model then still
-// suggests labels (a scan read from the cache has none: the draw window trains one when it
-// opens, suggester.learn).
-func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result) {
+// the neighbours shown in the detail panel), or, when cached is true, reads it from the scan
+// cache, and, when it is done, makes its ranking the review's (ranked). The review keeps the
+// kNN's ranking if the dataset is renumbered (saved) or the review closed meanwhile; the scan's
+// model then still suggests labels (a scan read from the cache has none: the draw window trains
+// one when it opens, suggester.learn).
+func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result, cached bool) {
 	labelled := 0
 	for _, l := range snap.Labels {
 		if l != sample.NoLabel {
 			labelled++
 		}
 	}
-	s.runCNN(ds, snap, func(a *analysis) {
+	s.runCNN(ds, snap, cached, func(a *analysis) {
 		if a.res.Model != nil { // none when read from the scan cache: the draw window trains its own when it opens
 			s.models.setModel(a.res.Model, labelled) // the cross-validated model suggests labels from now on
 		}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/scancache"
@@ -24,7 +25,7 @@ func demoPair(t *testing.T) (string, string) {
 	}
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "d-images-idx3-ubyte"), filepath.Join(dir, "d-labels-idx1-ubyte")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	return ip, lp
@@ -134,5 +135,29 @@ func TestScanEstimateSaid(t *testing.T) {
 			t.Fatalf("scanned %t: the estimate said %t (%q)", want, said, notes)
 		}
 		ds.Close()
+	}
+}
+
+// Tools → Scan Again makes the scan anew though one of these pixels is kept beside the image
+// file: the new scan ran (it has a model) and is the window's scan from then on; the confusion
+// matrix shown is made again from it.
+func TestScanAgainIgnoresTheKeptScan(t *testing.T) {
+	ip, lp := demoPair(t)
+	w1, _, _ := analysed(t, ip, lp, false) // writes the cache
+	w1.c.ds.Close()
+	w, q, kept := analysed(t, ip, lp, false)
+	if !kept.cached {
+		t.Fatal("the second window did not read the kept scan")
+	}
+	w.c.choose(modeConfusion, store.Live)
+	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	menuItem(t, w, "Tools", "Scan Again (Not the Kept Scan)").Action()
+	waitUI(t, q, func() bool { return w.scans.last != kept && w.scans.cnn == nil })
+	again := w.scans.last
+	if again == nil || again.cached || again.res.Model == nil {
+		t.Fatalf("Scan Again: %+v", again)
+	}
+	if w.c.mode != modeConfusion || w.views.current() == nil || w.views.current().a != again {
+		t.Fatal("the confusion matrix shown was not made again from the new scan")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
 )
@@ -19,7 +20,7 @@ import (
 func BenchmarkConfusionOpen70k(b *testing.B) {
 	images, labels := mnisttest.Load(b)
 	images, labels = mnisttest.Build(b, images, labels, 70000)
-	ds, err := store.FromArrays(images, labels, nil, filepath.Join(b.TempDir(), "j"+store.JournalSuffix), store.Options{})
+	ds, err := store.FromArrays(images, labels, nil, filepath.Join(b.TempDir(), "j"+pairfile.JournalSuffix), store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestLateChangesFromElsewhere(t *testing.T) {
 	}
 	w.c.drain()
 	w.c.moveCursor(w.c.v.pos[last], false)
-	if err := ds.SaveAs(t.TempDir()+"/x-images-idx3-ubyte", t.TempDir()+"/x-labels-idx1-ubyte", nil); err != nil {
+	if err := ds.SaveAsContext(context.Background(), t.TempDir()+"/x-images-idx3-ubyte", t.TempDir()+"/x-labels-idx1-ubyte", nil); err != nil {
 		t.Fatal(err)
 	}
 	// The save's Reset is queued, not applied: the view still has the old positions.
@@ -101,14 +101,14 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 func TestSaveKeepsTheReview(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	w.scans.review.r = &review{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
-	if err := ds.Decide(5, 1); err != nil {
+	if err := ds.DecideAs(store.HowManual, 5, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := ds.Delete([]int{1, 2}); err != nil {
 		t.Fatal(err)
 	}
 	w.c.drain()
-	if err := ds.SaveAs(t.TempDir()+"/r-images-idx3-ubyte", t.TempDir()+"/r-labels-idx1-ubyte", nil); err != nil {
+	if err := ds.SaveAsContext(context.Background(), t.TempDir()+"/r-images-idx3-ubyte", t.TempDir()+"/r-labels-idx1-ubyte", nil); err != nil {
 		t.Fatal(err)
 	}
 	w.c.drain()

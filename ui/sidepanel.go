@@ -120,7 +120,8 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	s.zoom.OnChangeEnded = func(float64) { s.done() }
 	s.total.Alignment = fyne.TextAlignTrailing
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.showList),
+		// "Show" above its list, which then has the column's width for its longest entry.
+		widget.NewLabelWithStyle("Show", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), s.showList,
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Classes", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.total),
 	)
@@ -175,6 +176,15 @@ func (s *sidePanel) show(st sideState) {
 		}
 	}
 	s.list.Select(row)
+}
+
+// focusGoto gives the go-to box the keys (Edit → Go to Sample…, Ctrl+G) with its text selected,
+// so the number typed replaces the last one instead of following it.
+func (s *sidePanel) focusGoto() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(s.gotoBox); c != nil {
+		c.Focus(s.gotoBox)
+	}
+	s.gotoBox.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 // setZoom moves the slider without reporting it.

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/dataset"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 // splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
@@ -57,14 +57,14 @@ func splitNames(images string) (train, test string) {
 }
 
 // splitPair returns the pair a base name stands for, in folder dir: "<base>-images-idx3-ubyte"
-// (".gz" when gz) and its label file (store.LabelsFileFor).
+// (".gz" when gz) and its label file (pairfile.LabelsFileFor).
 func splitPair(dir, base string, gz bool) dataset.Pair {
 	name := base + "-images-idx3-ubyte"
 	if gz {
 		name += ".gz"
 	}
 	i := filepath.Join(dir, name)
-	return dataset.Pair{Images: i, Labels: store.LabelsFileFor(i)}
+	return dataset.Pair{Images: i, Labels: pairfile.LabelsFileFor(i)}
 }
 
 // options asks for the test part (a fraction or a number of samples), stratify, shuffle, a group
@@ -124,7 +124,7 @@ func (s *splitter) options() {
 }
 
 // run splits in into train and test off the UI thread with a progress bar and Cancel
-// (dataset.Build: outputs claimed by store.ClaimOutputs, so existing ones are replaced only with
+// (dataset.Build: outputs claimed by pairfile.ClaimOutputs, so existing ones are replaced only with
 // force, which the person gives by answering Replace?), then offers to open one of them.
 func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, force bool) {
 	c := s.c
@@ -156,7 +156,7 @@ func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 			switch {
 			case cancelled:
 				c.say("Split cancelled: nothing was written")
-			case errors.Is(err, store.ErrExists) && !force:
+			case errors.Is(err, pairfile.ErrExists) && !force:
 				s.d.ask("Replace files?", existingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
 					if yes {
 						s.run(in, train, test, opts, true)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path/filepath"
+	"slices"
 
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -53,7 +54,29 @@ func (s *state) banner() string {
 
 // sideState is what the side panel shows.
 func (s *state) sideState() sideState {
-	return sideState{mode: s.mode, filter: s.v.filter, counts: s.ds.Counts(), total: s.ds.Len()}
+	return sideState{mode: s.mode, filter: s.v.filter, counts: histogram(s.ds.Counts(), s.classes.digits), total: s.ds.Len()}
+}
+
+// histogram is the side panel's class list: every class of the dataset with its count (zero
+// counts included, store.Dataset.Counts), and, when the classes are digits (none yet, or all
+// 0–9: the digit keys label them), every digit 0–9, so that a class nobody labelled yet can be
+// clicked too. O(classes).
+func histogram(counts []store.ClassCount, digits bool) []store.ClassCount {
+	if !digits {
+		return counts
+	}
+	have := map[int]bool{}
+	for _, cc := range counts {
+		have[cc.Class] = true
+	}
+	out := counts
+	for d := range 10 {
+		if !have[d] {
+			out = append(out, store.ClassCount{Class: d})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b store.ClassCount) int { return a.Class - b.Class })
+	return out
 }
 
 // gridFrame is what the grid draws (gridsource.go); nil before a dataset is set.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -66,7 +67,7 @@ func demoStore(t *testing.T, labelled bool) (*store.Dataset, []int) {
 	if !labelled {
 		given = nil
 	}
-	ds, err := store.FromArrays(images, given, nil, filepath.Join(t.TempDir(), "demo"+store.JournalSuffix), store.Options{})
+	ds, err := store.FromArrays(images, given, nil, filepath.Join(t.TempDir(), "demo"+pairfile.JournalSuffix), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

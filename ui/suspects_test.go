@@ -129,7 +129,7 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	// Decide the first two of the new list, then another ranking: the cursor goes to the first
 	// undecided (the third), not to the top.
 	for _, i := range others[:2] {
-		if err := ds.Decide(i, ds.Label(i)); err != nil {
+		if err := ds.DecideAs(store.HowManual, i, ds.Label(i)); err != nil {
 			t.Fatal(err)
 		}
 	}

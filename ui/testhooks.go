@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/report"
@@ -69,6 +71,10 @@ const (
 	// testStateEnv names a file the window rewrites each time it shows the cursor
 	// (controller.renderCursor) with one line of its state: see writeTestState.
 	testStateEnv = "IDXLABEL_TEST_STATE"
+	// testImportGateEnv names a file: an import, once its images are read, waits until that
+	// file exists before it hands them to the window, so keys sent meanwhile meet an import
+	// in progress however fast the machine reads.
+	testImportGateEnv = "IDXLABEL_TEST_IMPORT_GATE"
 )
 
 // waitGate waits until the file the environment variable env names exists (at once when env is
@@ -86,6 +92,31 @@ func waitGate(ctx context.Context, env string) {
 	}
 }
 
+// cutTexts names the texts of the window that do not fit their place now, "status,show" ("-"
+// for none): the status line (wrapped onto more lines than its place has, or wider than its
+// place on one line), the Show list narrower than its longest entry.
+func (c *controller) cutTexts() string {
+	var cut []string
+	st := c.out.footer.status
+	th := st.Theme()
+	wide := fyne.MeasureText(st.Text, th.Size(theme.SizeNameText), st.TextStyle).Width+2*th.Size(theme.SizeNameInnerPadding) > st.Size().Width+0.5
+	if st.Wrapping == fyne.TextWrapOff && wide || st.Size().Height+0.5 < st.MinSize().Height {
+		cut = append(cut, "status")
+	}
+	sel := c.out.side.showList
+	for _, o := range sel.Options {
+		need := fyne.MeasureText(o, th.Size(theme.SizeNameText), fyne.TextStyle{}).Width + 4*th.Size(theme.SizeNameInnerPadding) + th.Size(theme.SizeNameInlineIcon)
+		if need > sel.Size().Width {
+			cut = append(cut, "show")
+			break
+		}
+	}
+	if len(cut) == 0 {
+		return "-"
+	}
+	return strings.Join(cut, ",")
+}
+
 // testStateFile is the file testStateEnv names ("" when not set), read once.
 var testStateFile = os.Getenv(testStateEnv)
 
@@ -93,8 +124,11 @@ var testStateFile = os.Getenv(testStateEnv)
 // "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
 // shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
-// decided yet, -1 elsewhere> tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">".
-// Its cost grows with the cursor's position: tests only.
+// decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
+// waiting for a job> prompt=<the key of the prompt on top, "question" for one without, "-" for
+// none> class=<the class the grid is filtered to, or -> cut=<texts that do not fit: cutTexts>
+// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">". It is written again when a
+// prompt opens or closes (dialogs.changed). Its cost grows with the cursor's position: tests only.
 func (c *controller) writeTestState() {
 	if testStateFile == "" {
 		return
@@ -120,7 +154,19 @@ func (c *controller) writeTestState() {
 	if top >= g.Offset() && top+ge.CellH <= g.Offset()+g.Size().Height {
 		insight = 1
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d", strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided)
+	prompt := "-"
+	if n := len(c.d.open); n > 0 {
+		prompt = strings.ReplaceAll(c.d.open[n-1].key, " ", "_")
+		if prompt == "" {
+			prompt = "question" // a prompt without a key (dialogs.ask, inform)
+		}
+	}
+	class := "-"
+	if f := c.v.filter.Class; f != nil {
+		class = fmt.Sprint(*f)
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
 	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string

@@ -59,12 +59,15 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	nameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
 	w.jobs = newJobs(fyne.Do, func() { w.c.idle() })
-	w.d = &dialogs{win: win, done: func() {
+	w.d = &dialogs{win: win, prefs: a.Preferences(), done: func() {
 		w.keys.focusGrid()
 		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
 	}}
 	c := newController(w.jobs, w.d)
 	w.c = c
+	if testStateFile != "" {
+		w.d.changed = func() { c.writeTestState() }
+	}
 	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
@@ -138,9 +141,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 			win.RequestFocus() // the question about unsaved edits opens there
 			w.save.quit()
 		},
+		menu: func() []windowShortcut { return menuShortcuts(w.menu.menu, win) },
 	}}
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
-	w.imp = &importer{c: c, d: w.d, win: win}
+	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
 	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
@@ -209,6 +213,30 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	return w
 }
 
+// menuShortcuts are the shortcuts of menu's items that another window passes on to win (the
+// draw window: Ctrl+I imports there too), each raising win first; not those a text field or a
+// drawing pad has its own meaning for (undo, redo, select all, cut, copy, paste).
+func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
+	var out []windowShortcut
+	for _, m := range menu.Items {
+		for _, it := range m.Items {
+			switch it.Shortcut.(type) {
+			case nil, *fyne.ShortcutUndo, *fyne.ShortcutRedo, *fyne.ShortcutSelectAll, *fyne.ShortcutCut, *fyne.ShortcutCopy, *fyne.ShortcutPaste:
+				continue
+			}
+			if it.Action == nil {
+				continue
+			}
+			action := it.Action
+			out = append(out, windowShortcut{key: it.Shortcut, do: func() {
+				win.RequestFocus()
+				action()
+			}})
+		}
+	}
+	return out
+}
+
 // modeChoices lists the Show list's entries of the modes that have a title, in mode order.
 func modeChoices(modes map[mode]modeView) []showChoice {
 	var out []showChoice
@@ -237,12 +265,13 @@ func (w *window) menuActions() menuActions {
 		relabel:      func() { c.input(func() { c.pickClass("") }) },
 		toggleDelete: func() { c.input(c.toggleDelete) },
 		draw:         w.draw.show,
-		gotoSample:   func() { w.win.Canvas().Focus(w.side.gotoBox) },
+		gotoSample:   w.side.focusGoto,
 		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
 		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
 		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
 		confusion: func() { c.choose(modeConfusion, store.Live) },
 		showMap:   func() { c.choose(modeMap, store.Live) },
+		scanAgain: func() { c.input(w.scans.scanAgain) },
 		stopTraining: func() {
 			w.scans.stop()
 			c.renderCursor()

@@ -16,6 +16,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
 )
@@ -27,7 +28,7 @@ func testWindow(t *testing.T) (*window, *store.Dataset, string, string) {
 	images, labels := mnisttest.Load(t)
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "t10k-images-idx3-ubyte.gz"), filepath.Join(dir, "t10k-labels-idx1-ubyte.gz")
-	if err := store.WritePair(ip, lp, images, labels); err != nil {
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
 	w := newTestWindow(t)

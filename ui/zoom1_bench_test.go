@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
 )
@@ -15,7 +16,7 @@ import (
 // tiles, and their badges, in sight) on the 10,000 real test digits.
 func BenchmarkArrowSmallestTiles(b *testing.B) {
 	images, labels := mnisttest.Load(b)
-	ds, err := store.FromArrays(images, labels, nil, filepath.Join(b.TempDir(), "j"+store.JournalSuffix), store.Options{})
+	ds, err := store.FromArrays(images, labels, nil, filepath.Join(b.TempDir(), "j"+pairfile.JournalSuffix), store.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

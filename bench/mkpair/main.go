@@ -15,7 +15,7 @@ import (
 
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 func main() {
@@ -53,7 +53,7 @@ func main() {
 		suffix = ".gz"
 	}
 	prefix := flag.Arg(2)
-	if err := store.WritePair(prefix+"-images-idx3-ubyte"+suffix, prefix+"-labels-idx1-ubyte"+suffix, bigImages, bigLabels); err != nil {
+	if err := pairfile.WritePair(prefix+"-images-idx3-ubyte"+suffix, prefix+"-labels-idx1-ubyte"+suffix, bigImages, bigLabels); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"idxlabel/demo"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
-	"idxlabel/store"
+	"idxlabel/pairfile"
 )
 
 func main() {
@@ -81,7 +81,7 @@ func run(args []string) error {
 	for i, l := range p.Labels {
 		outLabels.Data[i] = byte(l)
 	}
-	if err := store.WritePair(rest[0], rest[1], outImages, outLabels); err != nil {
+	if err := pairfile.WritePair(rest[0], rest[1], outImages, outLabels); err != nil {
 		return err
 	}
 	for at, src := range p.Duplicates {

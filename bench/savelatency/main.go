@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"idxlabel/fixture/mnisttest"
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -43,7 +44,7 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	ip, lp := filepath.Join(dir, "big-images-idx3-ubyte.gz"), filepath.Join(dir, "big-labels-idx1-ubyte.gz")
-	if err := store.WritePair(ip, lp, big, bigLabels); err != nil {
+	if err := pairfile.WritePair(ip, lp, big, bigLabels); err != nil {
 		log.Fatal(err)
 	}
 	ds, err := store.Open(ip, lp, store.Options{})

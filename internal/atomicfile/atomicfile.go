@@ -36,7 +36,7 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // ErrExists: an output already exists and the writer was not told to replace it (the command
 // line's --force). Its message states the fact; the command line adds its advice, the window
-// asks. Every writer returns this one error for it (store.ErrExists is it too).
+// asks. Every writer returns this one error for it (pairfile.ErrExists is it too).
 var ErrExists = errors.New("exists")
 
 // TempPrefix returns the name prefix every temporary file for target has:
@@ -123,7 +123,14 @@ func OpenRegular(name string) (*os.File, fs.FileInfo, error) {
 	} else if !fi.Mode().IsRegular() {
 		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
-	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	return openRegular(name, os.O_RDONLY, 0)
+}
+
+// openRegular opens name with flag (and never waits for a FIFO's writer) and checks with fstat
+// that what it opened is a regular file; the file is closed otherwise. Errors: an
+// *fs.PathError wrapping ErrNotRegular naming what it is, or those of opening.
+func openRegular(name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, flag|openNonblock, perm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -161,6 +168,12 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
+	return create(target, real, write)
+}
+
+// create is Create once target is resolved to real, the path the temporary file goes beside and
+// is renamed to (and whose permissions, Lstat's, it takes).
+func create(target, real string, write func(w io.Writer) error) (*Pending, error) {
 	dir, name := filepath.Split(real)
 	if dir == "" {
 		dir = "."
@@ -187,7 +200,7 @@ func Create(target string, write func(w io.Writer) error) (*Pending, error) {
 		return fail(err)
 	}
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(real); err == nil {
+	if fi, err := os.Lstat(real); err == nil && fi.Mode().IsRegular() {
 		mode = fi.Mode().Perm()
 	}
 	if err := f.Chmod(mode); err != nil && runtime.GOOS != "windows" {
@@ -252,7 +265,16 @@ func (p *Pending) Abort() { os.Remove(p.Temp) }
 // half-written, and on any error it keeps its old content and no temporary file is left.
 // Errors: those of Create and Commit.
 func WriteFile(target string, write func(w io.Writer) error) error {
-	p, err := Create(target, write)
+	real, err := Resolve(target)
+	if err != nil {
+		return err
+	}
+	return writeFile(target, real, write)
+}
+
+// writeFile is WriteFile once target is resolved to real (create).
+func writeFile(target, real string, write func(w io.Writer) error) error {
+	p, err := create(target, real, write)
 	if err != nil {
 		return err
 	}

@@ -10,3 +10,7 @@ import "syscall"
 // itself instead of the file it names. The callers' check of the opened file (a link is not a
 // regular file) then refuses it, without the gap between an Lstat and the open.
 const NoFollow = syscall.FILE_FLAG_OPEN_REPARSE_POINT
+
+// followRefused is false on Windows: an open with NoFollow opens a link itself, and the check of
+// the opened file refuses it (OpenNoFollow).
+func followRefused(error) bool { return false }

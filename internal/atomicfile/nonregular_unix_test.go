@@ -5,26 +5,17 @@ package atomicfile
 import (
 	"errors"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"idxlabel/fixture/nonregular"
 )
 
 func TestRefusesNonRegularTargets(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	fifo, sock := nonregular.FIFO(t, dir, "fifo"), nonregular.Socket(t, dir, "sock")
 	for _, p := range []string{fifo, sock, dir, os.DevNull} {
 		err := WriteFile(p, write("x"))
 		if !errors.Is(err, ErrNotRegular) {
@@ -34,6 +25,7 @@ func TestRefusesNonRegularTargets(t *testing.T) {
 	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&os.ModeDevice == 0 {
 		t.Fatalf("%s is no longer a device", os.DevNull)
 	}
+	nonregular.Kept(t, fifo, sock)
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Fatalf("folder holds %v", entries)
@@ -42,10 +34,7 @@ func TestRefusesNonRegularTargets(t *testing.T) {
 
 func TestOpenRegularDoesNotBlockOnFIFO(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
+	fifo := nonregular.FIFO(t, dir, "fifo")
 	// No writer ever opens the FIFO: an open that waited for one would hang the test.
 	if _, _, err := OpenRegular(fifo); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "FIFO") {
 		t.Fatalf("OpenRegular(fifo): %v", err)

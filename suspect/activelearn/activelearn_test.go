@@ -87,6 +87,9 @@ func shortTraining(t *testing.T, draws int) {
 // of five classes cover all with probability 4%); then the loop of asks and answers reaches
 // labels of every class, and the same seed gives the same asks.
 func TestAskCoversEveryClusterFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	const n, classes = 500, 5
 	px, truth := shapes(n, classes, 1)
 	labels := unlabelled(n)
@@ -141,6 +144,9 @@ func countLabelled(labels []int) int {
 // sixth right, one that ignored the asked labels none); the mean confidence within 0.05 of the
 // share right (calibrated); the same seed, the same suggestions.
 func TestSuggestGeneratedShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	shortTraining(t, 8000)
 	const n, classes = 600, 6
 	px, truth := shapes(n, classes, 2)
@@ -220,6 +226,9 @@ func TestCancelled(t *testing.T) {
 // right; at least 75% is required (a method that ignored the pixels gets about 10%). The full
 // recipe on all 10,000 digits with 100 labels: bench/suggest.
 func TestRealMNISTLoop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	images, lab := mnisttest.Load(t)
 	shortTraining(t, 20000)
 	const n = 2000
@@ -254,6 +263,9 @@ func TestRealMNISTLoop(t *testing.T) {
 // TestSuggestOtherSize suggests for generated shapes shrunk to 14×14 (the networks read them
 // resized to 28×28), and refuses a size that does not match the pixel count.
 func TestSuggestOtherSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	shortTraining(t, 3000)
 	const n, classes = 240, 3
 	big, truth := shapes(n, classes, 4)

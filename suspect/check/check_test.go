@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/sample"
@@ -41,6 +42,9 @@ var quickCNN = suspect.CNNOptions{Folds: 2, Epochs: 2, Seed: 5, Seeds: 1}
 // features are weaker than a full scan's, whose figures bench/check reports), and most flipped
 // labels are in the labels' top 200.
 func TestRunFindsPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains CNNs for seconds: left out of go test -short (make test runs it)")
+	}
 	p, d, train := plantedT10k(t, 43)
 	var order []Kind
 	sawScan := false
@@ -118,12 +122,13 @@ func TestRunFindsPlanted(t *testing.T) {
 // TestRunWithoutLabels: images alone run the outliers (pixels only) and duplicates; asking for
 // labels or a leak that cannot be done is an error; Top bounds the lists; a cancelled run stops.
 func TestRunWithoutLabels(t *testing.T) {
-	images, _ := mnisttest.Load(t)
-	ls := make([]int, 3000)
-	for i := range ls {
-		ls[i] = sample.NoLabel
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
 	}
-	d := sample.Set{N: 3000, H: 28, W: 28, Pixels: func(i int) []byte { return images.Data[i*784 : (i+1)*784] }, Labels: ls}
+	d := digits.Set(t, 1000) // generated: the errors and Top run without the real files
+	for i := range d.Labels {
+		d.Labels[i] = sample.NoLabel
+	}
 	ctx := context.Background()
 	res, err := Run(ctx, d, nil, Options{Top: 7}, nil, nil)
 	if err != nil {

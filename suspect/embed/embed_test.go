@@ -60,6 +60,9 @@ func mapAgreement(t *testing.T, v nn.Vectors, labels []int) float64 {
 // 2-D principal axes cannot separate, and checks that each point's 10 nearest neighbours in
 // the map share its cluster at least 95% of the time, while the principal axes stay below 60%.
 func TestMapSeparatesPlantedClusters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	v, labels := planted(11, 2000, 10, 50)
 	got := mapAgreement(t, v, labels)
 	pca, err := Project(v)
@@ -80,6 +83,9 @@ func TestMapSeparatesPlantedClusters(t *testing.T) {
 // point's 10 nearest neighbours in 50 dimensions belong to other clusters, and checks that the
 // map's neighbourhoods are at least as pure as the graph it was laid out from.
 func TestMapKeepsOverlappingClusters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	v, labels := plantedAt(31, 3000, 10, 50, 4)
 	ctx := context.Background()
 	g, err := nn.Among(ctx, v, nil, 10, nn.Options{})

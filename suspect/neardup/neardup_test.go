@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
@@ -129,6 +130,9 @@ func TestWithinFindsPlantedCopies(t *testing.T) {
 // training set (60,000 samples: the approximate index), and that few natural pairs reach the
 // threshold (5 measured).
 func TestAcrossFindsLeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	test, labels := mnisttest.Load(t)
 	train, trainLabels := mnisttest.LoadTrain(t)
 	p := planted.Plant(rand.New(rand.NewPCG(32, 8)), test.Data, labels.Data, 10000, train.Data, trainLabels.Data, 60000, planted.Plan{Leaks: 40})
@@ -267,13 +271,16 @@ func jitter(rng *rand.Rand, src []byte) []byte {
 
 // TestErrorsAndCancel: descriptors of another set, images of another size, a cancelled search.
 func TestErrorsAndCancel(t *testing.T) {
-	images, _ := mnisttest.Load(t)
-	d := data(images, 3000)
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
+	images, _ := digits.Load(t, 1000) // generated: a test of the errors runs without the real files
+	d := data(images, 1000)
 	ctx := context.Background()
 	b, _ := FitBasis(ctx, d, 1)
 	desc, _ := b.Describe(ctx, d, 0, nil)
-	if _, err := Within(ctx, data(images, 2000), desc, Options{}); err == nil {
-		t.Error("descriptors of 3,000 samples accepted for 2,000")
+	if _, err := Within(ctx, data(images, 800), desc, Options{}); err == nil {
+		t.Error("descriptors of 1,000 samples accepted for 800")
 	}
 	small := sample.Set{N: 10, H: 14, W: 14, Pixels: func(i int) []byte { return images.Data[i*196 : (i+1)*196] }}
 	if _, err := b.Describe(ctx, small, 0, nil); err == nil {

@@ -267,6 +267,9 @@ func BenchmarkAmong200k(b *testing.B) {
 // of the points as given, looking the cells up again, finds (all points and a subset,
 // Euclidean and cosine, with groups).
 func TestAmongReusesTheBuildsCells(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	ctx := context.Background()
 	v := clustered(8, 9, 30000, 24)
 	groups := make([]int32, v.N)
@@ -354,6 +357,9 @@ func TestBalancedCells(t *testing.T) {
 // clustered points with near-copies (lists of tiny distances, the case where most cells are
 // skipped), and it does skip: fewer blocks are multiplied.
 func TestSkipKeepsTheResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	ctx := context.Background()
 	v := clustered(12, 13, 24000, 32)
 	rng := rand.New(rand.NewPCG(14, 15))

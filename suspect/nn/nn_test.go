@@ -40,6 +40,9 @@ func bruteForce(base Vectors, q []float32, self, k int) []float64 {
 // TestAmongIsExact compares the blocked search with a plain double loop on random vectors that
 // span several blocks (and dimensions that are not a multiple of the kernels' widths).
 func TestAmongIsExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	for _, dim := range []int{7, 50, 128} {
 		v := randomVectors(uint64(dim), 1300, dim)
 		const k = 5

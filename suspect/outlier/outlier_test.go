@@ -29,6 +29,9 @@ func plantedT10k(t *testing.T, seed uint64) (sample.Set, map[int]string) {
 // smooth resize: over seeds 41–46 the pixel detectors put 24, 28, 22, 23, 23 and 24 in the top
 // 100 (blanks, inverted scans, noise and shapes all; letters 1–5 of 6); it was 27–28 before.
 func TestScoresFindPlantedOutliers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes seconds: left out of go test -short (make test runs it)")
+	}
 	for _, seed := range []uint64{41, 42} {
 		d, at := plantedT10k(t, seed)
 		ctx := context.Background()

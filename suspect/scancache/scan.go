@@ -76,8 +76,10 @@ func (s Scanner) Scan(ctx context.Context, d sample.Set, opts suspect.CNNOptions
 			s.Note(err.Error())
 		}
 	}
+	var pixels Digest
 	if s.Path != "" && (s.Read || s.Write) {
-		out.Key = KeyOf(d, opts)
+		pixels = PixelsOf(d)
+		out.Key = keyFrom(pixels, d, opts)
 	}
 	if s.Path != "" && s.Read {
 		e, err := Load(s.Path, out.Key, d.N)
@@ -107,7 +109,9 @@ func (s Scanner) Scan(ctx context.Context, d sample.Set, opts suspect.CNNOptions
 	if s.Path != "" && s.Write {
 		err := readOnlyFolder(filepath.Dir(s.Path))
 		if err == nil {
-			err = Store(s.Path, out.Key, FromResult(res))
+			e := FromResult(res)
+			e.Pixels = pixels
+			err = Store(s.Path, out.Key, e)
 		}
 		if err != nil {
 			out.Store = fmt.Errorf("the scan was not kept for next time: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/suspect"
+	"idxlabel/suspect/cnn"
 )
 
 // twoShapes returns n 8×8 samples, half a bar across (label 0) and half a bar down (label 1),
@@ -64,6 +65,10 @@ func TestScannerHitMissRescore(t *testing.T) {
 	if !slices.Equal(again.Suspects, first.Suspects) || again.Error != first.Error {
 		t.Fatalf("the cached verdicts differ: error %v, scanned %v", again.Error, first.Error)
 	}
+	// The stored scan is found for these pixels whatever its settings (a similarity search).
+	if e, err := LoadFor(path, PixelsOf(d), d.N); err != nil || !slices.Equal(e.Features, first.Features) {
+		t.Fatalf("LoadFor: %v", err)
+	}
 	// A relabelled sample is scored against its new label.
 	relabelled := d
 	relabelled.Labels = slices.Clone(d.Labels)
@@ -110,6 +115,29 @@ func TestScannerHitMissRescore(t *testing.T) {
 	}
 	if _, out, _ := s.Scan(ctx, d, quick, nil); !out.Cached {
 		t.Error("the damaged file was not replaced by the new scan")
+	}
+}
+
+// A forged cache under the scan's key, its checksum right and its probability rows all zero,
+// is not used: the Scanner says so naming the file, scans, and replaces it with the scan.
+// Before, the rows were scored as they were: every sample a likely label error of score 1.
+func TestScannerForgedRows(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x"+Suffix)
+	var notes []string
+	s := Scanner{Path: path, Read: true, Write: true, Note: func(n string) { notes = append(notes, n) }}
+	d := twoShapes(40)
+	e := &Entry{Classes: []int{0, 1}, Probs: make([]float32, 2*d.N), Features: make([]float32, d.N*cnn.Features)}
+	forge(t, path, KeyOf(d, quick), e)
+	res, out, err := s.Scan(ctx, d, quick, nil)
+	if err != nil || out.Cached || out.Load == nil || res.Model == nil {
+		t.Fatalf("forged: cached %t, load %v, %v", out.Cached, out.Load, err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], path) || !strings.Contains(notes[0], "summing to 0") {
+		t.Errorf("notes: %q", notes)
+	}
+	if _, out, _ := s.Scan(ctx, d, quick, nil); !out.Cached {
+		t.Error("the forged file was not replaced by the scan")
 	}
 }
 

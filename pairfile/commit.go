@@ -1,0 +1,102 @@
+package pairfile
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
+)
+
+// AfterRename, when set, runs after each rename of a paired write (k: the file's place in it, 0
+// for the image file): the crash tests of this package and of package store set it to widen, or
+// to stop at, the moment when a crash leaves one file renamed and the other not. Programs leave
+// it nil.
+var AfterRename func(k int)
+
+// commitAll puts pending files in place as one operation. It keeps a backup of each existing
+// target (a hard link, or a copy where links are not supported), writes the manifest, renames
+// every file (a target marked in creates, one that did not exist when the save began, is put in
+// place only if nothing is there yet: atomicfile's CommitNew), and then removes the journals, backups and manifest. If a rename fails, the
+// targets already replaced get their backups back and every temporary file is removed: the
+// originals are untouched. Errors: the backup, manifest or rename error.
+func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string) error {
+	m := manifest{Journals: journals}
+	abort := func() {
+		for _, p := range pending {
+			p.Abort()
+		}
+		for _, f := range m.Files {
+			if f.Backup != "" {
+				os.Remove(f.Backup)
+			}
+		}
+	}
+	for _, p := range pending {
+		f := manifestFile{Temp: p.Temp, Target: p.Target}
+		if _, err := os.Stat(p.Target); err == nil {
+			f.Backup = backupPath(p.Target)
+			if err := linkOrCopy(p.Target, f.Backup); err != nil {
+				abort()
+				return fmt.Errorf("%s: cannot keep a backup while saving: %w", p.Target, err)
+			}
+		}
+		m.Files = append(m.Files, f)
+	}
+	if err := writeManifest(manifestPath, &m); err != nil {
+		abort()
+		return err
+	}
+	for k, p := range pending {
+		commit := p.Commit
+		if creates[k] {
+			commit = p.CommitNew // no file was there when the save began: never replace one made since
+		}
+		if err := commit(); err != nil {
+			for _, f := range m.Files[:k] {
+				if f.Backup != "" {
+					os.Rename(f.Backup, f.Target)
+				} else {
+					os.Remove(f.Target)
+				}
+			}
+			abort()
+			os.Remove(manifestPath)
+			return fmt.Errorf("%s: %w (the files were left as they were)", p.Target, err)
+		}
+		if AfterRename != nil {
+			AfterRename(k)
+		}
+	}
+	finishManifest(manifestPath, &m)
+	return nil
+}
+
+// linkOrCopy makes dst a hard link to src, or a copy (fsynced) where hard links fail.
+func linkOrCopy(src, dst string) error {
+	os.Remove(dst)
+	if err := os.Link(src, dst); err == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, _, err := atomicfile.OpenNoFollow(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	return out.Close()
+}

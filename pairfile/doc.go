@@ -1,0 +1,31 @@
+// Package pairfile holds a pair's files on disk: an IDX image file and label file, and the files
+// idxlabel keeps beside them. It is what the store's editing session, the builder (package
+// dataset), the command line and the benchmarks share, and it knows neither the dataset a person
+// edits (package store) nor the window (package ui).
+//
+//   - Names and partners (names.go): the label file of an image file and back as MNIST and its
+//     siblings name them (FindLabels, FindImages, LabelsFileFor), which of two files is which
+//     (ClassifyPair), and the names of idxlabel's own files (Key, IsStateFile, the suffixes).
+//   - Locks (lock.go): one process edits a pair at a time (LockPair, an advisory lock beside
+//     each file, "<file>.idxlabel-lock"), and a writer takes the locks of what it writes.
+//   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace
+//     (no input, none of idxlabel's own files, no file of a pair open for editing or whose journal
+//     holds unsaved edits, nothing that exists without force) and returns a Claim that holds the
+//     outputs until the write it guards is done (Claim.WritePair, Claim.CommitPair).
+//   - The paired atomic commit (write.go, commit.go, record.go): both files written to temporary
+//     names, synced, read back, then renamed with a record beside the label file
+//     ("<labels>.idxlabel-saving") so that a crash between the renames is finished when the
+//     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
+//   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
+//     untrusted and bounded, and written so that they read back the same.
+//   - The pair rule (shape.go): the shapes an image file and a label file may have (CheckPair).
+//   - Stamps (stamp.go): what a file looked like when read, to refuse a save over a file
+//     another program changed since (ErrChangedOnDisk).
+//   - The journal's file (package journal): the framing of a pair's log of unsaved edits, which
+//     names its pair, so the rule for outputs finds it whatever the files are named.
+//
+// Everything read beside a pair is untrusted: a save record is obeyed only when every name in it
+// is one of the pair's files; no file beside a pair (lock, journal, record, class-name and
+// sources files) is opened through a symbolic link (atomicfile.OpenNoFollow). Nothing here
+// imports Fyne.
+package pairfile

@@ -1,0 +1,66 @@
+package pairfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// StateMarker is in the name of every file idxlabel keeps for its own bookkeeping: beside a pair,
+// its journal (JournalSuffix) and a journal set aside (….discarded), its lock (LockSuffix), a
+// save's record (ManifestSuffix), backups (".<name>.idxlabel-backup") and temporary files
+// (".<name>.idxlabel-tmp-N"); beside an export, its trees in the making and their markers.
+const StateMarker = ".idxlabel-"
+
+// IsStateFile reports whether the file named name (a base name or a path) is one of idxlabel's
+// bookkeeping files (StateMarker), which file choosers need not list.
+func IsStateFile(name string) bool {
+	return strings.Contains(filepath.Base(name), StateMarker)
+}
+
+// Key is the file a pair's own files are named after (its journal, save record, change log and
+// first lock): the label file, or the image file when there is none ("" for neither).
+func Key(images, labels string) string {
+	if labels != "" {
+		return labels
+	}
+	return images
+}
+
+// JournalSuffix is appended to the label file's path (the image file's when there is none) to
+// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
+const JournalSuffix = ".idxlabel-journal"
+
+// ManifestSuffix is appended to the label file's path (the image file's when there is none) to
+// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".
+const ManifestSuffix = ".idxlabel-saving"
+
+// Abs returns p absolute and cleaned (p cleaned when it cannot be made absolute): how the pair's
+// files are named and compared.
+func Abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// SamePath reports whether a and b name the same path once absolute and cleaned.
+func SamePath(a, b string) bool { return a != "" && b != "" && Abs(a) == Abs(b) }
+
+// SameFile reports whether a and b name the same file: the same path once absolute and cleaned,
+// or, both existing, the same file under two names (os.SameFile: through hard and symbolic
+// links).
+func SameFile(a, b string) bool {
+	if SamePath(a, b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// RecordPath returns where the record of a paired write of images and labels (labels may be
+// "") is: beside the label file (ManifestSuffix), or beside the image file when there is none.
+func RecordPath(images, labels string) string {
+	return Abs(Key(images, labels)) + ManifestSuffix
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Real-window regression test: a --force writer never replaces a file of a pair whose window died
+# with unsaved edits, whatever the pair's files are named. Before, with names that follow no
+# MNIST rule (g-img, g-lab), `subset --force … g-img zz-lab` found no journal for g-img (it looked
+# beside g-img and beside the label file MNIST's naming gives it), exited 0 and replaced g-img:
+# the pair no longer opened and its edits could not be replayed.
+#  1. On a copy of the t10k pair named g-img and g-lab (ungzipped), type 3 5 7 (three relabels,
+#     each journaled) and kill -9 the window once the journal holds them.
+#  2. `subset --force --max 5 T10K_IMAGES T10K_LABELS g-img zz-lab` and `merge --force` of the
+#     same must be refused (exit 1, naming the journal) and leave g-img's bytes as they were.
+#  3. The window opened again on g-img g-lab offers the journal of 3 edits; replaying it and
+#     saving (Enter, Ctrl+S) gives labels 3 5 7 to samples 0, 1, 2.
+# Usage: scripts/forcecrash.sh BINARY [T10K_IMAGES]
+set -euo pipefail
+bin=$(realpath "$1")
+images=${2:-}
+if [ -z "$images" ] || [ ! -f "$images" ]; then
+  echo "forcecrash: ${images:-no t10k images given} not found; skipping (it needs the real MNIST files)"
+  exit 0
+fi
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+copy_t10k "$images"
+gunzip -c "$work/t10k-images-idx3-ubyte.gz" >"$work/g-img"
+gunzip -c "$work/t10k-labels-idx1-ubyte.gz" >"$work/g-lab"
+src_i=$work/t10k-images-idx3-ubyte.gz src_l=$work/t10k-labels-idx1-ubyte.gz # another pair: the writers' input
+log=$XVFB_CFG/app.log
+journal=$work/g-lab.idxlabel-journal
+
+fail() { echo "forcecrash: $*" >&2; cat "$log" >&2; exit 1; }
+
+# journal_edits prints how many records follow the journal's pair record (version 3) and base
+# record (0 when there is no journal).
+journal_edits() {
+  python3 - "$journal" <<'EOF'
+import os, struct, sys
+p = sys.argv[1]
+if not os.path.exists(p):
+    print(0); sys.exit()
+b = open(p, "rb").read()
+off, n = 8, 0
+while off + 8 <= len(b):
+    size = struct.unpack("<I", b[off:off+4])[0]
+    if off + 8 + size > len(b):
+        break
+    off += 8 + size
+    n += 1
+first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
+print(max(0, n - first))
+EOF
+}
+
+"$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared within 60 s"
+sleep 3 # the first frames
+xdotool windowfocus "$main"
+sleep 0.3
+xdotool key --delay 200 3 5 7
+for _ in $(seq 300); do [ "$(journal_edits)" -ge 3 ] && break; sleep 0.1; done
+[ "$(journal_edits)" -ge 3 ] || fail "the journal holds $(journal_edits) edits after 3 digits, want 3"
+kill -9 "$APP_PID"
+wait "$APP_PID" 2>/dev/null || true
+APP_PID=""
+
+before=$(md5sum <"$work/g-img")
+for cmd in "subset --force --max 5" "merge --force $src_i $src_l"; do
+  set +e
+  out=$("$bin" $cmd "$src_i" "$src_l" "$work/g-img" "$work/zz-lab" 2>&1)
+  code=$?
+  set -e
+  [ "$code" -eq 1 ] || fail "$cmd over g-img after the crash: exit $code: $out"
+  grep -q "g-lab.idxlabel-journal" <<<"$out" || fail "$cmd: the refusal does not name the journal: $out"
+  [ "$(md5sum <"$work/g-img")" = "$before" ] || fail "$cmd replaced g-img"
+  echo "forcecrash: ${cmd%% *} refused: $out"
+done
+
+# 3. The pair opens again and its edits replay.
+"$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared on reopening"
+sleep 3
+xdotool windowfocus "$main"
+sleep 0.3
+xdotool key --clearmodifiers Return # the question about the journal: Enter replays
+sleep 1
+old=$(stat -c %i "$work/g-lab")
+xdotool key --clearmodifiers ctrl+s
+for _ in $(seq 300); do [ "$(stat -c %i "$work/g-lab")" != "$old" ] && break; sleep 0.1; done
+[ "$(stat -c %i "$work/g-lab")" != "$old" ] || fail "no save after replaying"
+sleep 0.5
+quit_app || fail "quitting"
+got=$(python3 -c 'import sys; b=open(sys.argv[1],"rb").read(); print(*b[8:11])' "$work/g-lab")
+[ "$got" = "3 5 7" ] || fail "labels of samples 0–2 after the replay and save: $got, want 3 5 7"
+echo "forcecrash: ok: the writers were refused, g-img is intact, and the 3 edits replayed and saved"

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"maps"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/store"
+)
+
+// What File → Import Images… and File → Append Dataset… share: a job that reads samples from
+// outside with a progress dialog (Cancel, or Escape), and the step that adds them, with the
+// class names they bring, as one undoable edit.
+//
+// The job holds edits (jobImporting). The progress dialog does not take the keys: a key typed
+// meanwhile goes on to the grid, where an edit waits (held.go) with every input after it, and
+// when the job ends those inputs are applied first, in order, on the samples they were typed
+// on; the samples are added after them, as the inputs' place in the order says.
+
+// progressJob is a job of kind jobImporting and its progress dialog.
+type progressJob struct {
+	job  *job
+	dlg  *dialog.CustomDialog
+	note *widget.Label
+	bar  *widget.ProgressBar
+}
+
+// startProgress starts a job that holds edits, with a progress dialog titled title showing note
+// and a bar (infinite: it moves without a fraction) and Cancel; Escape cancels too, and every
+// other key goes on to the grid (dialogs.passes).
+func startProgress(c *controller, d *dialogs, win fyne.Window, title, note string, infinite bool) *progressJob {
+	p := &progressJob{job: c.jobs.start(jobImporting, ""), note: widget.NewLabel(note), bar: widget.NewProgressBar()}
+	var bar fyne.CanvasObject = p.bar
+	if infinite {
+		bar = widget.NewProgressBarInfinite()
+	}
+	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(p.note, bar), win)
+	d.showPassing("progress", p.dlg, p.job.cancel)
+	return p
+}
+
+// set shows the fraction done and, when not "", a new note (UI thread).
+func (p *progressJob) set(note string, frac float64) {
+	if note != "" {
+		p.note.SetText(note)
+	}
+	p.bar.SetValue(frac)
+}
+
+// end hides the dialog (which cancels nothing then) and finishes the job: the inputs that waited
+// for it are applied (jobs.finish → controller.idle). It reports whether the job was cancelled.
+func (p *progressJob) end(c *controller) (cancelled bool) {
+	cancelled = p.job.ctx.Err() != nil
+	p.dlg.SetOnClosed(func() {})
+	p.dlg.Hide()
+	c.jobs.finish(p.job)
+	return cancelled
+}
+
+// addition is what a job brings in: the samples, and the class names the dataset has once they
+// are added (nil: the names do not change).
+type addition struct {
+	samples []store.Sample
+	names   map[int]string
+}
+
+// addAfterInputs adds a to ds (how says where the samples came from) as one undoable step, after
+// the inputs that wait (typed while the job ran): at once when none waits, else as the next input
+// in the queue. The class names are set first (store.Dataset.SetClassNames: shown at once,
+// written by the next save); when the samples cannot be added they are set back. done runs after
+// a successful add with the index of the first new sample. Nothing is added when ds is no longer
+// the window's dataset.
+func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition, done func(first int)) {
+	add := func() {
+		if ds != c.ds || c.cannotEdit() { // cannotEdit queues it behind a save a waiting Ctrl+S began
+			return
+		}
+		before := classNamesOf(ds)
+		changed := a.names != nil && !maps.Equal(a.names, before)
+		if changed {
+			if err := ds.SetClassNames(a.names); err != nil {
+				c.d.showError(err)
+				return
+			}
+		}
+		first, err := c.add(how, a.samples)
+		if err != nil {
+			if changed {
+				err = errors.Join(err, ds.SetClassNames(before))
+			}
+			c.d.showError(err)
+			return
+		}
+		if changed {
+			c.classes = newClassNames(ds)
+			c.refresh()
+		}
+		done(first)
+	}
+	if len(c.held) > 0 {
+		c.hold(heldInput{run: add})
+		return
+	}
+	c.input(add)
+}
+
+// classNamesOf returns ds's class names, class → name. O(classes).
+func classNamesOf(ds *store.Dataset) map[int]string {
+	names := map[int]string{}
+	for _, k := range ds.Classes() {
+		if s := ds.ClassName(k); s != "" {
+			names[k] = s
+		}
+	}
+	return names
+}
+
+// errCancelled is a job's work cancelled (its context's error).
+func errCancelled(err error) bool { return errors.Is(err, context.Canceled) }

@@ -1,0 +1,373 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/normalize"
+	"idxlabel/sample"
+)
+
+// The import dialog's choices of the dataset that receives the samples.
+const (
+	intoOpen = iota
+	intoNew
+)
+
+// importOptions asks how to import what f holds: which dataset receives the samples (the open
+// one, named with its size, or a new one), each class folder's class and image count with the
+// folders that match no class marked (unchecking a folder skips it), the normalization
+// (centring, ink, threshold, as the command line's --center, --ink and --threshold), and for a
+// flat folder its label. Enter imports.
+func (m *importer) importOptions(f found) {
+	c := m.c
+	centering := widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
+	centering.Required = true
+	centering.SetSelected(centerMassText)
+	ink := widget.NewSelect(inkChoices, nil)
+	ink.SetSelectedIndex(int(normalize.InkAuto))
+	threshold := widget.NewEntry()
+	threshold.SetPlaceHolder("auto (Otsu), or a grey level 1–255")
+	only := widget.NewCheck("Only resize (images already MNIST-like)", nil)
+	label := widget.NewEntry()
+	label.SetPlaceHolder("none")
+
+	into := intoOpen
+	var choices []string
+	openText := fmt.Sprintf("The open dataset: %s (%s, %s)", c.name, samplesText(c.ds.Len()), pluralClasses(len(c.ds.Classes())))
+	newText := fmt.Sprintf("A new dataset of %d×%d samples (as File → New Dataset… starts one; the open one closes)", newSize, newSize)
+	if c.name == nothingOpen {
+		choices = append(choices, newText)
+		into = intoNew
+	} else {
+		choices = append(choices, openText, newText)
+		if c.demo {
+			into = intoNew // the demo is for trying the window, not a dataset to grow
+		}
+	}
+	where := widget.NewRadioGroup(choices, nil)
+	where.Required = true
+
+	var d *dialog.ConfirmDialog
+	mp := newMappingView(f, func() { d.Confirm() })
+	update := func() {
+		t := normalize.Target{}
+		if into == intoOpen {
+			t = target(c.ds)
+		}
+		mp.show(t)
+	}
+	where.OnChanged = func(s string) {
+		into = intoOpen
+		if s == newText {
+			into = intoNew
+		}
+		update()
+		m.win.Canvas().Unfocus() // Enter imports (a focused choice would keep it)
+	}
+	where.SetSelected(choices[min(into, len(choices)-1)])
+	if len(choices) == 1 {
+		where.SetSelected(choices[0])
+	}
+	update()
+
+	form := widget.NewForm(
+		widget.NewFormItem("Folder", widget.NewLabel(f.dir)),
+		widget.NewFormItem("Add to", where),
+	)
+	opts := widget.NewForm(
+		widget.NewFormItem("Centring", centering),
+		widget.NewFormItem("Ink", ink),
+		widget.NewFormItem("Threshold", threshold),
+		widget.NewFormItem("", only),
+	)
+	if f.tree == nil {
+		opts.Append("Label", label)
+	}
+	content := container.NewBorder(container.NewVBox(form, mp.head), opts, nil, nil, mp.box)
+	d = dialog.NewCustomConfirm("Import images", "Import", "Cancel", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		p := plan{dir: f.dir, tree: f.tree, fresh: into == intoNew, digit: !only.Checked}
+		th, err := normalize.ParseThreshold(threshold.Text)
+		if err != nil {
+			m.d.showError(err)
+			return
+		}
+		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th}
+		if centering.Selected == centerBoxText {
+			p.opts.Centering = normalize.CenterBox
+		}
+		if f.tree == nil {
+			l, err := flatLabel(label.Text)
+			if err != nil {
+				m.d.showError(err)
+				return
+			}
+			if l == sample.NoLabel && !p.fresh && (c.ds.HasLabels() || c.ds.AnyLabelled()) {
+				m.d.showError(fmt.Errorf("%s holds images outside class folders: give them a label, or import them into a new dataset", f.dir))
+				return
+			}
+			for _, path := range f.flat {
+				p.files = append(p.files, normalize.File{Path: path, Label: l})
+			}
+			if l != sample.NoLabel {
+				p.classes = []int{l}
+			}
+		} else if err := mp.plan(&p); err != nil {
+			m.d.showError(err)
+			return
+		}
+		m.start(p)
+	}, m.win)
+	label.OnSubmitted = func(string) { d.Confirm() } // Enter imports, as elsewhere in the dialog
+	threshold.OnSubmitted = label.OnSubmitted
+	size := m.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(size.Width-60, 820), min(size.Height-40, 760)))
+	m.d.show("import options", d, d.Dismiss, d.Confirm, nil)
+}
+
+// pluralClasses counts classes: "1 class", "10 classes".
+func pluralClasses(n int) string {
+	if n == 1 {
+		return "1 class"
+	}
+	return count("%d classes", n)
+}
+
+// flatLabel reads the label given a flat folder's images: "" for none. Errors: not a class
+// number.
+func flatLabel(text string) (int, error) {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		return sample.NoLabel, nil
+	}
+	n, err := normalize.ParseLabel(t)
+	if err != nil {
+		return 0, fmt.Errorf("label %q is not a class number (0 to %d)", t, normalize.MaxLabel)
+	}
+	return n, nil
+}
+
+// mappingView is the import dialog's list of class folders: each folder's class (number and
+// name), how it was found, its image count (and its class's, when several folders give one
+// class), and a check to import it; above it a line that sums it up and says what matched
+// nothing. A list lays out only the rows in sight: 1,000 class folders cost nothing.
+type mappingView struct {
+	f    found
+	rows []normalize.FolderClass
+	keep []bool
+	err  error // the rule refused the folders (two folders of one number)
+	head *widget.Label
+	list *widget.List
+	box  fyne.CanvasObject // the list, at least mappingRows rows high (fewer when there are fewer)
+	tot  map[int]int       // images by class
+	many map[int]int       // folders by class
+	has  map[int]bool      // the classes the dataset has
+}
+
+// newMappingView makes the list of f's class folders; enter runs on Enter typed on a check.
+func newMappingView(f found, enter func()) *mappingView {
+	v := &mappingView{f: f, head: widget.NewLabel("")}
+	v.head.Wrapping = fyne.TextWrapWord
+	v.list = widget.NewList(func() int { return len(v.rows) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, newEnterCheck(enter), nil, l)
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			box := o.(*fyne.Container)
+			check := box.Objects[1].(*enterCheck)
+			check.OnChanged = nil
+			check.SetChecked(v.keep[id])
+			check.OnChanged = func(on bool) {
+				v.keep[id] = on
+				v.sum()
+			}
+			box.Objects[0].(*widget.Label).SetText(v.rowText(id))
+		})
+	rows := 0
+	if f.tree != nil {
+		rows = min(len(f.tree.Classes), mappingRows)
+	} else {
+		v.list.Hide()
+	}
+	h := widget.NewCheck("X", nil).MinSize().Height + theme.Padding()
+	v.box = newFixedBorder(nil, v.list, fyne.NewSize(0, h*float32(rows)))
+	return v
+}
+
+// mappingRows is how many class folders the import dialog's list shows at once before it
+// scrolls.
+const mappingRows = 10
+
+// show maps the folders onto t (the zero Target: a new dataset).
+func (v *mappingView) show(t normalize.Target) {
+	if v.f.tree == nil {
+		v.head.SetText(fmt.Sprintf("%s directly in the folder, no class folders: they all get the label below (none: unlabelled).", plural(len(v.f.flat), "image")))
+		return
+	}
+	v.rows, v.err = v.f.tree.Map(t)
+	v.has = map[int]bool{}
+	for _, c := range t.Classes {
+		v.has[c] = true
+	}
+	v.keep = make([]bool, len(v.rows))
+	for k := range v.keep {
+		v.keep[k] = true
+	}
+	v.sum()
+	v.list.Refresh()
+	v.list.ScrollToTop()
+}
+
+// sum counts the images and folders kept by class and says it on the head line.
+func (v *mappingView) sum() {
+	if v.err != nil {
+		v.head.SetText(v.err.Error())
+		return
+	}
+	v.tot, v.many = map[int]int{}, map[int]int{}
+	images, none, skipped := 0, 0, 0
+	for k, r := range v.rows {
+		if !v.keep[k] {
+			skipped++
+			continue
+		}
+		v.tot[r.Class] += r.Images
+		v.many[r.Class]++
+		images += r.Images
+		if r.Match == normalize.MatchNone {
+			none++
+		}
+	}
+	text := fmt.Sprintf("%s in %s → %s.", plural(images, "image"), plural(len(v.rows)-skipped, "class folder"), pluralClasses(len(v.tot)))
+	if len(v.rows) > 0 && v.rows[0].Match == normalize.MatchSorted {
+		text += " The folders are named, not numbered: classes are numbered in sorted name order, as torchvision's ImageFolder and idxlabel import number them, and the names are kept."
+	}
+	if none > 0 {
+		verb := "match"
+		if none == 1 {
+			verb = "matches"
+		}
+		text += fmt.Sprintf(" %s %s no class of the dataset by name or number: each goes to the class shown (a new one, or one without name or samples yet, which takes the folder's name); uncheck one to skip it.", plural(none, "folder"), verb)
+	}
+	if skipped > 0 {
+		text += fmt.Sprintf(" %s skipped.", plural(skipped, "folder"))
+	}
+	if n := len(v.f.tree.Skipped); n > 0 {
+		text += fmt.Sprintf(" %s skipped (not an image in a class folder): the report lists %s.", plural(n, "other file"), itThem(n))
+	}
+	v.head.SetText(text)
+	v.list.Refresh()
+}
+
+// matchText says how a folder found its class.
+var matchText = map[normalize.Match]string{
+	normalize.MatchNumber: "by number",
+	normalize.MatchName:   "by name",
+	normalize.MatchSorted: "sorted name order",
+	normalize.MatchNone:   "NEW class",
+}
+
+// rowText is row id of the list: `zero/  →  class 9 "zero"  ·  180 images  ·  NEW class`.
+func (v *mappingView) rowText(id int) string {
+	r := v.rows[id]
+	cls := "class " + strconv.Itoa(r.Class)
+	if r.Name != "" {
+		cls += " " + strconv.Quote(r.Name)
+	} else if r.Match != normalize.MatchNumber && r.Match != normalize.MatchName {
+		cls += " (no name: the folder's name is not printable text)"
+		if _, err := normalize.ParseLabel(r.Folder); err == nil {
+			cls = "class " + strconv.Itoa(r.Class)
+		}
+	}
+	how := matchText[r.Match]
+	if r.Match == normalize.MatchNone && v.has[r.Class] {
+		how = "class without name or samples"
+	}
+	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, plural(r.Images, "image"), how)
+	if v.keep[id] && v.many[r.Class] > 1 {
+		text += count("  (%d images in the class from %d folders)", v.tot[r.Class], v.many[r.Class])
+	}
+	return text
+}
+
+// folderText shows a folder's name on one line: quoted (Go's escapes) when it holds a character
+// that is not printable or a line break.
+func folderText(name string) string {
+	for _, r := range name {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return strconv.Quote(name)
+		}
+	}
+	return name
+}
+
+// plan fills p with the folders kept: their images with their classes, the names the folders
+// bring (new classes; a new dataset's sorted ones), and a new dataset's classes. Errors: the
+// rule's (two folders of one number), or every folder skipped.
+func (v *mappingView) plan(p *plan) error {
+	if v.err != nil {
+		return v.err
+	}
+	keep := func(k int) bool { return v.keep[k] }
+	p.files = v.f.tree.Labelled(v.rows, keep)
+	if len(p.files) == 0 {
+		return fmt.Errorf("every class folder of %s is unchecked: nothing to import", v.f.dir)
+	}
+	p.names = normalize.ClassNames(v.rows, func(k int) bool {
+		return v.keep[k] && (v.rows[k].Match == normalize.MatchNone || v.rows[k].Match == normalize.MatchSorted)
+	})
+	for k, r := range v.rows {
+		if v.keep[k] {
+			p.classes = append(p.classes, r.Class)
+		} else {
+			p.skipping++
+		}
+	}
+	slices.Sort(p.classes)
+	p.classes = slices.Compact(p.classes)
+	return nil
+}
+
+// enterCheck is a check box in a prompt that runs onEnter on Enter (a focused check box takes
+// the keys, and Enter would do nothing).
+type enterCheck struct {
+	widget.Check
+	onEnter func()
+}
+
+func newEnterCheck(onEnter func()) *enterCheck {
+	c := &enterCheck{onEnter: onEnter}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// TypedKey runs onEnter on Enter and hands other keys to the check box.
+func (c *enterCheck) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
+		c.onEnter()
+		return
+	}
+	c.Check.TypedKey(k)
+}
+
+// itThem is "it" for 1, else "them".
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
