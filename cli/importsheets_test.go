@@ -12,21 +12,23 @@ import (
 	"strings"
 	"testing"
 
+	gendigits "idxlabel/fixture/digits"
 	"idxlabel/fixture/sheetgen"
 	"idxlabel/idx"
 	"idxlabel/sheets"
 )
 
-// writeSheets writes generated 150 dpi scans of Go-font digits (the default layout: 10×12, row k
+// writeSheets writes generated 150 dpi scans of generated digits (fixture/digits) (the default layout: 10×12, row k
 // the digit k) into dir under the names given, and returns how many boxes of each are filled.
 func writeSheets(t *testing.T, dir string, names ...string) []int {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	images, labels := gendigits.Load(t, 2000)
 	var filled []int
 	for k, name := range names {
-		s, err := sheetgen.Make(sheetgen.GlyphDigits(), sheetgen.Options{Kind: sheetgen.Scan, Seed: uint64(100 + k), DPI: 150, TouchShare: -1})
+		s, err := sheetgen.Make(sheetgen.MNISTDigits(images.Data, labels.Data), sheetgen.Options{Kind: sheetgen.Scan, Seed: uint64(100 + k), DPI: 150, TouchShare: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -123,9 +123,10 @@ func opposite(s int) int { return (s + 2) % 4 }
 // crossings decides whether the ink of box i crosses one of its lines and returns a note
 // saying which, or "". Across a line between two boxes read, the ink of both touching the line
 // at the same place (within 3 pixels) is a stroke crossing it, unless it is two digits that
-// happen to touch the line at one place (twoDigits). Across the grid's outline, or into a box
-// the layout skips, ink just past the line where the box's ink touches it is a crossing
-// (crop.beyond).
+// happen to touch the line at one place (twoDigits); so is ink just past the line where this
+// box's ink touches it (crop.beyond) when the neighbour holds none there (a short overshoot,
+// cleared on its side as the line's edge). Across the grid's outline, or into a box the layout
+// skips, ink just past the line is a crossing.
 func crossings(s *Sheet, i int, ins []*inside) string {
 	l := s.Layout
 	b := &s.Boxes[i]
@@ -144,6 +145,11 @@ func crossings(s *Sheet, i int, ins []*inside) string {
 		nb := ins[j]
 		other := nb.touch[opposite(side)]
 		if !slices.Contains(other, true) {
+			// Ink past the line where the neighbour holds none near it: a short stroke beyond
+			// the line, cleared on that side as the line's edge or a speck.
+			if a.past[side] && !holdsNear(a, side, nb) {
+				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
+			}
 			continue
 		}
 		// The neighbour's touches, in this box's positions along the line.
@@ -183,6 +189,28 @@ func twoDigits(a *inside, side int, b *inside) bool {
 		return false
 	}
 	return 2*min(ra, rb) >= max(ra, rb) && 2*min(a.mainN, b.mainN) >= max(a.mainN, b.mainN)
+}
+
+// holdsNear reports whether the neighbour nb holds ink of its own within the reach of a's test
+// for ink past their line (crop.beyond: crossShare of the box, and a few pixels for the line's
+// edge), within that distance too along the line of where a's ink touches it: then the ink
+// past the line may be nb's digit, leaning toward a's stroke, rather than a's stroke going on.
+func holdsNear(a *inside, side int, nb *inside) bool {
+	span := crossShare*nb.side + 8*oversample // the inside's pixels
+	reach, along := int32(span), int(span)
+	near := nb.near[opposite(side)]
+	for k, t := range a.touch[side] {
+		if !t {
+			continue
+		}
+		kk := alongIn(a, nb, side, k)
+		for q := max(0, kk-along); q <= min(len(near)-1, kk+along); q++ {
+			if near[q] < reach {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var sideName = [4]string{"top", "right", "bottom", "left"}

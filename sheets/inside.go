@@ -19,7 +19,7 @@ const (
 	emptyShare = 0.1
 	// ownReach: the ink touching a line may be the box's own digit when its shape reaches at
 	// least this far from the line (crossings).
-	ownReach = 0.15
+	ownReach = 0.25
 	// crossShare: how far past the grid's outline, as a share of the box, ink is looked for
 	// where a stroke touches the outline from inside.
 	crossShare = 0.05
@@ -46,8 +46,10 @@ type inside struct {
 	past  [4]bool
 	level int  // the crop's ink at least this is ink (Otsu's threshold)
 	empty bool // no digit: no ink, or too little
-	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it.
+	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it;
+	// near[s][k] is how far the nearest kept ink lies from side s there (w or h when none).
 	touch [4][]bool
+	near  [4][]int32
 	// reach[s]: how far the box's largest shape reaches from side s, which it touches, in
 	// the inside's pixels (0 when it does not touch s); mainN is that shape's size, pixels.
 	reach [4]float64
@@ -59,7 +61,8 @@ type inside struct {
 // deciding crossings needs and not its pixels: the crop between them (each line taken
 // where the crop shows it, at most 2.5 times the usual width, plus a pixel for its blurred
 // edge), made bilevel by Otsu's threshold (normalize.Bilevel, the rule import binarizes by);
-// rows or columns along an edge that are more than half ink (a line's edge the inset missed)
+// rows or columns along an edge that are more than three quarters ink (a line's edge the inset
+// missed)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
 // left, or ink spanning less than emptyShare of the box, is an empty box.
 func analyse(c *crop, usual float64, o Options) *inside {
@@ -84,10 +87,14 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	w, h := in.w, in.h
 	side := c.side * oversample
 	for s := range 4 {
+		n, far := h, int32(w)
 		if s == top || s == bottom {
-			in.touch[s] = make([]bool, w)
-		} else {
-			in.touch[s] = make([]bool, h)
+			n, far = w, int32(h)
+		}
+		in.touch[s] = make([]bool, n)
+		in.near[s] = make([]int32, n)
+		for k := range in.near[s] {
+			in.near[s][k] = far
 		}
 	}
 	if w < 8*oversample || h < 8*oversample {
@@ -132,17 +139,14 @@ func analyse(c *crop, usual float64, o Options) *inside {
 		x, y := k%w, k/w
 		minX, maxX = min(minX, x), max(maxX, x)
 		minY, maxY = min(minY, y), max(maxY, y)
-		if y < touchPixels {
-			in.touch[top][x] = true
-		}
-		if y >= h-touchPixels {
-			in.touch[bottom][x] = true
-		}
-		if x < touchPixels {
-			in.touch[left][y] = true
-		}
-		if x >= w-touchPixels {
-			in.touch[right][y] = true
+		in.near[top][x] = min(in.near[top][x], int32(y))
+		in.near[bottom][x] = min(in.near[bottom][x], int32(h-1-y))
+		in.near[left][y] = min(in.near[left][y], int32(x))
+		in.near[right][y] = min(in.near[right][y], int32(w-1-x))
+	}
+	for s := range 4 {
+		for k, d := range in.near[s] {
+			in.touch[s][k] = d < touchPixels
 		}
 	}
 	if maxX < 0 || float64(max(maxX-minX+1, maxY-minY+1)) < emptyShare*side {
@@ -172,9 +176,10 @@ func analyse(c *crop, usual float64, o Options) *inside {
 }
 
 // clearLineRemnants clears, within depth rows or columns of each edge of the bilevel inside
-// (w×h), every row or column that is more than half ink: a ruled line's blurred edge the inset
-// did not reach (a line a little off the rectified axis leaves it over two or three of them, the
-// nearest to the edge not always the fullest).
+// (w×h), every row or column that is ink over more than three quarters of its length: a ruled
+// line's blurred edge the inset did not reach (a line a little off the rectified axis leaves it
+// over two or three of them, the nearest to the edge not always the fullest). A digit's stroke
+// along the edge is shorter: a digit is at most about 60% of its box.
 func clearLineRemnants(bin []bool, w, h, depth int) {
 	rowInk := func(y int) int {
 		n := 0
@@ -196,14 +201,14 @@ func clearLineRemnants(bin []bool, w, h, depth int) {
 	}
 	for k := range min(depth, h) {
 		for _, y := range []int{k, h - 1 - k} {
-			if 2*rowInk(y) > w {
+			if 4*rowInk(y) > 3*w {
 				clear(bin[y*w : (y+1)*w])
 			}
 		}
 	}
 	for k := range min(depth, w) {
 		for _, x := range []int{k, w - 1 - k} {
-			if 2*colInk(x) > h {
+			if 4*colInk(x) > 3*h {
 				for y := range h {
 					bin[y*w+x] = false
 				}

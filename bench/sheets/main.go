@@ -16,8 +16,8 @@
 // Usage: go run ./bench/sheets [-n 50] [-seeds 1,2,3] [-kinds scan,photo] [-dpi 300] [-turns 0]
 // [-glyphs] [-keep DIR]
 //
-// The real MNIST files come from ../shared/data/mnist (or $IDXLABEL_MNIST); -glyphs draws
-// digits from the Go font instead.
+// The real MNIST files come from ../shared/data/mnist (or $IDXLABEL_MNIST); -glyphs takes
+// generated digits (demo.Digits) instead.
 package main
 
 import (
@@ -39,6 +39,7 @@ import (
 	"strings"
 	"time"
 
+	"idxlabel/demo"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/sheetgen"
 	"idxlabel/sheets"
@@ -48,13 +49,19 @@ func main() {
 	n := flag.Int("n", 50, "sheets of each kind for each seed")
 	seedList := flag.String("seeds", "1,2,3", "seeds, comma-separated")
 	kinds := flag.String("kinds", "scan,photo", "kinds of sheets: scan, photo, clean")
-	glyphs := flag.Bool("glyphs", false, "digits from the Go font instead of MNIST")
+	glyphs := flag.Bool("glyphs", false, "generated digits (demo.Digits: Go font glyphs through MNIST's preprocessing) instead of MNIST")
 	keep := flag.String("keep", "", "a folder to keep the sheets' JPEG files in")
 	dpi := flag.Float64("dpi", 300, "the page's resolution")
 	turns := flag.Int("turns", 0, "quarter turns clockwise of every page before capture (2: upside down)")
 	flag.Parse()
-	digits := sheetgen.GlyphDigits()
-	if !*glyphs {
+	var digits sheetgen.Digits
+	if *glyphs {
+		images, labels, err := demo.Digits(3000, 1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		digits = sheetgen.MNISTDigits(images.Data, labels.Data)
+	} else {
 		dir := os.Getenv("IDXLABEL_MNIST")
 		if dir == "" {
 			dir = "../shared/data/mnist"
