@@ -74,10 +74,22 @@ func readBoxes(ctx context.Context, s *Sheet, p *page, gr *grid, full func(u, v 
 			continue
 		}
 		b := &s.Boxes[i]
-		if note := crossings(s, i, ins); note != "" {
-			b.State, b.Note = Flagged, note
-		} else if in.digit != nil {
-			b.State, b.Sample = Filled, in.digit
+		if b.State == Flagged { // flagged already, from its neighbour's side
+			continue
+		}
+		note, side := crossings(s, i, ins)
+		if note == "" {
+			if in.digit != nil {
+				b.State, b.Sample = Filled, in.digit
+			}
+			continue
+		}
+		b.State, b.Sample, b.Note = Flagged, nil, note
+		// The stroke crossing the line is in both boxes: the neighbour's ink is cut too.
+		if j, ok := beside(b, side, s.Layout); ok && ins[j] != nil && !ins[j].empty && s.Boxes[j].State != Flagged {
+			nb := &s.Boxes[j]
+			nb.State, nb.Sample = Flagged, nil
+			nb.Note = fmt.Sprintf("ink crosses its %s line (from row %d, column %d)", sideName[opposite(side)], b.Row, b.Col)
 		}
 	}
 	for _, b := range s.Boxes {
@@ -121,13 +133,14 @@ func parallel(ctx context.Context, n int, work func(i int)) error {
 func opposite(s int) int { return (s + 2) % 4 }
 
 // crossings decides whether the ink of box i crosses one of its lines and returns a note
-// saying which, or "". Across a line between two boxes read, the ink of both touching the line
+// saying which, and the side, or "". Across a line between two boxes read, the ink of both touching the line
 // at the same place (within 3 pixels) is a stroke crossing it, unless it is two digits that
 // happen to touch the line at one place (twoDigits); so is ink just past the line where this
 // box's ink touches it (crop.beyond) when the neighbour holds none there (a short overshoot,
-// cleared on its side as the line's edge). Across the grid's outline, or into a box the layout
-// skips, ink just past the line is a crossing.
-func crossings(s *Sheet, i int, ins []*inside) string {
+// cleared on its side as the line's edge), or when what touches the line is a piece apart from
+// this box's digit (the end of a stroke from beyond). Across the grid's outline, or into a box
+// the layout skips, ink just past the line is a crossing.
+func crossings(s *Sheet, i int, ins []*inside) (string, int) {
 	l := s.Layout
 	b := &s.Boxes[i]
 	a := ins[i]
@@ -138,17 +151,23 @@ func crossings(s *Sheet, i int, ins []*inside) string {
 		j, inGrid := beside(b, side, l)
 		if !inGrid || ins[j] == nil {
 			if a.past[side] {
-				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
+				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l)), side
 			}
 			continue
 		}
 		nb := ins[j]
+		// A piece of ink at the line that is not part of the box's digit, with ink going on
+		// past the line: the end of a stroke from beyond (its body may hide at the line on the
+		// far side, cleared there as the line's edge).
+		if a.past[side] && a.reach[side] == 0 {
+			return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l)), side
+		}
 		other := nb.touch[opposite(side)]
 		if !slices.Contains(other, true) {
 			// Ink past the line where the neighbour holds none near it: a short stroke beyond
 			// the line, cleared on that side as the line's edge or a speck.
 			if a.past[side] && !holdsNear(a, side, nb) {
-				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
+				return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l)), side
 			}
 			continue
 		}
@@ -174,9 +193,9 @@ func crossings(s *Sheet, i int, ins []*inside) string {
 		if twoDigits(a, side, nb) {
 			continue
 		}
-		return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l))
+		return fmt.Sprintf("ink crosses its %s line%s", sideName[side], neighbour(b, side, l)), side
 	}
-	return ""
+	return "", 0
 }
 
 // twoDigits reports whether the ink of box a touching its side and that of its neighbour b

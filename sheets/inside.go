@@ -61,8 +61,8 @@ type inside struct {
 // deciding crossings needs and not its pixels: the crop between them (each line taken
 // where the crop shows it, at most 2.5 times the usual width, plus a pixel for its blurred
 // edge), made bilevel by Otsu's threshold (normalize.Bilevel, the rule import binarizes by);
-// rows or columns along an edge that are more than three quarters ink (a line's edge the inset
-// missed)
+// rows or columns along an edge that are mostly ink (a line's edge the inset missed:
+// clearLineRemnants)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
 // left, or ink spanning less than emptyShare of the box, is an empty box.
 func analyse(c *crop, usual float64, o Options) *inside {
@@ -114,7 +114,7 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	if in.level > 255 {
 		return in
 	}
-	clearLineRemnants(in.bin, w, h, max(2, int(0.03*side)))
+	clearLineRemnants(in.bin, w, h, 2*oversample, max(2, int(0.03*side)))
 	comps, lab := components(in.bin, w, h)
 	speck := max(3, int(math.Pow(speckShare*side, 2)))
 	hug := max(2, int(math.Round(hugShare*side)))
@@ -175,12 +175,13 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	return in
 }
 
-// clearLineRemnants clears, within depth rows or columns of each edge of the bilevel inside
-// (w×h), every row or column that is ink over more than three quarters of its length: a ruled
-// line's blurred edge the inset did not reach (a line a little off the rectified axis leaves it
-// over two or three of them, the nearest to the edge not always the fullest). A digit's stroke
-// along the edge is shorter: a digit is at most about 60% of its box.
-func clearLineRemnants(bin []bool, w, h, depth int) {
+// clearLineRemnants clears, near each edge of the bilevel inside (w×h), the rows or columns
+// that are what is left of a ruled line's blurred edge the inset did not reach: within thin of
+// the edge, those more than half ink; further, up to depth, those more than three quarters ink
+// (a line a little off the rectified axis leaves its edge over two or three of them, the
+// nearest not always the fullest). A digit's stroke along the edge is shorter than the deeper
+// rule: a digit is at most about 60% of its box.
+func clearLineRemnants(bin []bool, w, h, thin, depth int) {
 	rowInk := func(y int) int {
 		n := 0
 		for _, v := range bin[y*w : (y+1)*w] {
@@ -199,16 +200,22 @@ func clearLineRemnants(bin []bool, w, h, depth int) {
 		}
 		return n
 	}
+	line := func(ink, length, k int) bool {
+		if k < thin {
+			return 2*ink > length
+		}
+		return 4*ink > 3*length
+	}
 	for k := range min(depth, h) {
 		for _, y := range []int{k, h - 1 - k} {
-			if 4*rowInk(y) > 3*w {
+			if line(rowInk(y), w, k) {
 				clear(bin[y*w : (y+1)*w])
 			}
 		}
 	}
 	for k := range min(depth, w) {
 		for _, x := range []int{k, w - 1 - k} {
-			if 4*colInk(x) > 3*h {
+			if line(colInk(x), h, k) {
 				for y := range h {
 					bin[y*w+x] = false
 				}
