@@ -76,8 +76,8 @@ func ParseLabel(name string) (int, error) {
 const MaxPixels = 40_000_000
 
 // MaxDecodeBytes bounds the memory LoadFile may need for one image, estimated before decoding
-// as width × height × (the decoded bytes per pixel + 2 for the ink images): 192 MiB, so an
-// import stays under 300 MB. Bytes per pixel come from the colour model image.DecodeConfig
+// as width × height × (the decoded bytes per pixel + 2 for the ink images; + 1 for DecodeGray's
+// grey copy): 192 MiB, so an import stays under 300 MB. Bytes per pixel come from the colour model image.DecodeConfig
 // reports (1 grey, 2 grey 16-bit, 4 RGBA, 8 RGBA 16-bit) and, for JPEG, from its frame header:
 // the planes of its components at their sampling factors, and for a progressive JPEG 4 more
 // bytes for each of their pixels (image/jpeg keeps every DCT coefficient until the last scan).
@@ -184,19 +184,20 @@ func jpegBytesPerPixel(r io.ReadSeeker) float64 {
 }
 
 // decodeBounded decodes an image from the regular file path, checking its dimensions with
-// image.DecodeConfig first. Errors name the file: not a regular file (atomicfile.ErrNotRegular),
-// not a decodable image, or ErrTooLarge (above MaxPixels or MaxDecodeBytes).
-func decodeBounded(path string) (image.Image, error) {
+// image.DecodeConfig first: at most MaxPixels, and the decoded image plus extra bytes per pixel
+// (what the caller makes of it) at most MaxDecodeBytes. Errors name the file: not a regular file
+// (atomicfile.ErrNotRegular), not a decodable image, or ErrTooLarge.
+func decodeBounded(path string, extra float64) (image.Image, error) {
 	f, _, err := atomicfile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return decodeFrom(path, f)
+	return decodeFrom(path, f, extra)
 }
 
 // decodeFrom decodes the image r holds as decodeBounded does, name naming it in errors.
-func decodeFrom(name string, r io.ReadSeeker) (image.Image, error) {
+func decodeFrom(name string, r io.ReadSeeker, extra float64) (image.Image, error) {
 	cfg, format, err := image.DecodeConfig(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot decode: %v", name, err)
@@ -207,14 +208,14 @@ func decodeFrom(name string, r io.ReadSeeker) (image.Image, error) {
 			name, ErrTooLarge, cfg.Width, cfg.Height, float64(pixels)/1e6, MaxPixels/1_000_000)
 	}
 	bpp := bytesPerPixel(format, cfg.ColorModel, r)
-	if need := float64(pixels) * (bpp + 2); need > MaxDecodeBytes {
+	if need := float64(pixels) * (bpp + extra); need > MaxDecodeBytes {
 		return nil, fmt.Errorf("%s: %w: %d×%d pixels of %s at %.3g bytes each would need %.0f MiB to decode, above the %d MiB idxlabel allows",
 			name, ErrTooLarge, cfg.Width, cfg.Height, format, bpp, need/(1<<20), MaxDecodeBytes>>20)
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	if need := float64(pixels) * (bpp + 2); need > largeDecode {
+	if need := float64(pixels) * (bpp + extra); need > largeDecode {
 		// The decoder allocates its planes in one go, before the collector can run: collect
 		// the previous image's garbage first, or the heap holds both (measured: 5 RGBA images
 		// of 32 megapixels peaked at 352 MB without this, 270 MB with it).
@@ -231,14 +232,14 @@ func decodeFrom(name string, r io.ReadSeeker) (image.Image, error) {
 // file (never a FIFO or device), its dimensions checked with image.DecodeConfig before it is
 // decoded. Errors, naming the file: it cannot be read, is not a regular file
 // (atomicfile.ErrNotRegular), cannot be decoded, or is too large (ErrTooLarge).
-func DecodeFile(path string) (image.Image, error) { return decodeBounded(path) }
+func DecodeFile(path string) (image.Image, error) { return decodeBounded(path, 2) }
 
 // DecodeBytes decodes an image file held in memory (PNG, JPEG, GIF's first frame, BMP, WebP or
 // TIFF: a Parquet file's image cell), checking its dimensions with image.DecodeConfig first, as
 // LoadFile does. name names it in errors ("train.parquet: row 12"). Errors: not a decodable
 // image, or ErrTooLarge (above MaxPixels or MaxDecodeBytes).
 func DecodeBytes(name string, data []byte) (image.Image, error) {
-	return decodeFrom(name, bytes.NewReader(data))
+	return decodeFrom(name, bytes.NewReader(data), 2)
 }
 
 // LoadFile decodes an image file (PNG, JPEG, GIF's first frame, BMP, WebP or TIFF) and returns its 28×28 MNIST sample (or
@@ -250,7 +251,7 @@ func DecodeBytes(name string, data []byte) (image.Image, error) {
 // file: it cannot be read, is not a regular file (atomicfile.ErrNotRegular), cannot be decoded,
 // is too large (ErrTooLarge: above MaxPixels or MaxDecodeBytes), or has no ink (ErrEmpty).
 func LoadFile(path string, opts Options, normalizeDigit bool) ([]byte, error) {
-	img, err := decodeBounded(path)
+	img, err := decodeBounded(path, 2) // the ink image and its bilevel copy
 	if err != nil {
 		return nil, err
 	}
@@ -278,4 +279,33 @@ func Sample(name string, img image.Image, opts Options, normalizeDigit bool) ([]
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return g.Pix, nil
+}
+
+// DecodeGray decodes an image file (the formats LoadFile reads) into grey levels, one byte a
+// pixel (0 black, 255 white): a JPEG's Y channel as it is (its colour planes dropped), a grey
+// image as it is, any other colour by luminance (Ink's rule), an image with transparency as
+// dark ink on white paper (255 − alpha). It is for pages too large to hold twice, such as a
+// 600 dpi A4 scan (35 megapixels): the file must be a regular file, its dimensions are checked
+// with image.DecodeConfig before decoding (at most MaxPixels; the decoded image plus its grey
+// copy at most MaxDecodeBytes), and the decoded image is released once the grey one is made.
+// Errors, each naming the file: it cannot be read, is not a regular file
+// (atomicfile.ErrNotRegular), cannot be decoded, or is too large (ErrTooLarge).
+func DecodeGray(path string) (*image.Gray, error) {
+	img, err := decodeBounded(path, 1)
+	if err != nil {
+		return nil, err
+	}
+	switch m := img.(type) {
+	case *image.Gray:
+		return m, nil
+	case *image.YCbCr:
+		return &image.Gray{Pix: m.Y, Stride: m.YStride, Rect: m.Rect}, nil
+	}
+	g, transparent := luminance(img)
+	if transparent {
+		for k, v := range g.Pix {
+			g.Pix[k] = 255 - v
+		}
+	}
+	return g, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -166,5 +167,61 @@ func TestImageFolderFollowsLinkedFolders(t *testing.T) {
 	}
 	if len(skipped) != 1 || !strings.Contains(skipped[0], filepath.Join(dir, "3")) {
 		t.Fatalf("skipped %q, want the dangling link 3", skipped)
+	}
+}
+
+// DecodeGray keeps a JPEG's Y plane (no copy), turns colour into luminance and transparency into
+// ink on white, and refuses a page too large before decoding it: a 600 dpi A4 RGBA PNG
+// (4,960×7,016, 35 megapixels: 5 bytes a pixel with its grey copy) is allowed where import's
+// ink images would not be, a 6,000×7,000 one is not.
+func TestDecodeGray(t *testing.T) {
+	dir := t.TempDir()
+	rgba := image.NewNRGBA(image.Rect(0, 0, 4, 2))
+	for i := range 8 {
+		rgba.Pix[4*i], rgba.Pix[4*i+1], rgba.Pix[4*i+2], rgba.Pix[4*i+3] = 200, 100, 50, 255
+	}
+	p := filepath.Join(dir, "c.png")
+	f, _ := os.Create(p)
+	png.Encode(f, rgba)
+	f.Close()
+	g, err := DecodeGray(p)
+	if err != nil || g.Rect.Dx() != 4 || g.Pix[0] != 124 { // (19595·200+38470·100+7471·50)/65536
+		t.Fatalf("RGB: %v %v", g, err)
+	}
+	rgba.Pix[3], rgba.Pix[0] = 0, 0 // one transparent pixel: the image is ink on a transparent ground
+	f, _ = os.Create(p)
+	png.Encode(f, rgba)
+	f.Close()
+	if g, err = DecodeGray(p); err != nil || g.Pix[0] != 255 || g.Pix[1] != 0 {
+		t.Fatalf("transparent: %v %v", g.Pix, err)
+	}
+	y := image.NewYCbCr(image.Rect(0, 0, 16, 16), image.YCbCrSubsampleRatio420)
+	for i := range y.Y {
+		y.Y[i] = uint8(i)
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, y, &jpeg.Options{Quality: 90}); err != nil {
+		t.Fatal(err)
+	}
+	p = filepath.Join(dir, "y.jpg")
+	os.WriteFile(p, b.Bytes(), 0o644)
+	if g, err = DecodeGray(p); err != nil || g.Rect.Dx() != 16 || g.Stride < 16 {
+		t.Fatalf("JPEG: %v %v", g, err)
+	}
+	for name, hdr := range map[string][]byte{
+		"a4-600dpi.png": pngHeader(4960, 7016, 8, 6),
+		"big.png":       pngHeader(6000, 7000, 8, 6),
+		"huge.png":      pngHeader(20000, 20000, 8, 2),
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, hdr, 0o644)
+		_, err := DecodeGray(p)
+		if tooLarge := errors.Is(err, ErrTooLarge); tooLarge != (name != "a4-600dpi.png") || err == nil {
+			t.Errorf("%s: %v", name, err) // the A4 page passes the bounds, then fails on its missing data
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "empty.png"), nil, 0o644)
+	if _, err := DecodeGray(filepath.Join(dir, "empty.png")); err == nil || !strings.Contains(err.Error(), "cannot decode") {
+		t.Errorf("0-byte file: %v", err)
 	}
 }

@@ -107,7 +107,7 @@ func main() {
 		methods = []string{"knn", "cnn"}
 	}
 	for _, m := range methods {
-		start, cpu0 := time.Now(), cpuTime()
+		start, cpu0 := time.Now(), mnisttest.CPUTime()
 		var list []suspect.Suspect
 		var errRate float64
 		var what string
@@ -149,9 +149,9 @@ func main() {
 			}
 			return nil
 		})
-		took, cpu := time.Since(start), cpuTime()-cpu0
+		took, cpu := time.Since(start), mnisttest.CPUTime()-cpu0
 		fmt.Printf("%s: %d samples scanned in %.1f s wall, %.1f s CPU; %s %.2f%%; heap peak %.1f MB beyond the %.1f MB of pixels; process peak RSS %.0f MB\n",
-			m, *n, took.Seconds(), cpu.Seconds(), what, 100*errRate, float64(heapPeak)/(1<<20), float64(*n*784)/(1<<20), peakRSS())
+			m, *n, took.Seconds(), cpu.Seconds(), what, 100*errRate, float64(heapPeak)/(1<<20), float64(*n*784)/(1<<20), mnisttest.PeakRSS())
 		if len(planted) > 0 {
 			reportPlanted(m, list, planted, cuts)
 		}

@@ -1,0 +1,198 @@
+package sheets
+
+import (
+	"math"
+	"slices"
+)
+
+// boxMargin is how far a box's crop reaches beyond each of its sides, as a share of the box:
+// enough to hold the ruled line, the search for it, and what lies just past it.
+const boxMargin = 0.12
+
+// maxCrop bounds a box's crop, in pixels a side.
+const maxCrop = 4096
+
+// Sides of a box, in crop order.
+const (
+	top = iota
+	right
+	bottom
+	left
+)
+
+// crop is one box cut out of the full-resolution page and rectified: each pixel sampled through
+// the grid's map, as ink relative to the paper (0 paper … 255 black), with the box's ruled
+// lines where the grid says they are (edge) and where the crop shows them (centre, width).
+type crop struct {
+	w, h   int
+	ink    []uint8
+	edge   [4]float64 // the expected line centres: y of top and bottom, x of right and left
+	centre [4]float64 // the line centres found (edge when not found)
+	width  [4]float64 // the lines' widths found, pixels; 0 when not found
+	side   float64    // the box's mean side, pixels
+	sm     sampler    // how the crop's pixels were sampled, to sample its inside again finer
+}
+
+// cropBox cuts the box spanning s0 … s1 across and t0 … t1 down of the upright grid out of the
+// page, at the page's full resolution.
+func cropBox(p *page, full func(u, v float64) Point, s0, s1, t0, t1 float64) *crop {
+	sm, tm := (s0+s1)/2, (t0+t1)/2
+	nw := dist(full(s0, tm), full(s1, tm))
+	nh := dist(full(sm, t0), full(sm, t1))
+	span := 1 + 2*boxMargin
+	c := &crop{w: min(maxCrop, max(8, int(math.Ceil(nw*span)))), h: min(maxCrop, max(8, int(math.Ceil(nh*span)))), side: (nw + nh) / 2}
+	c.edge = [4]float64{
+		boxMargin / span * float64(c.h), (1 + boxMargin) / span * float64(c.w),
+		(1 + boxMargin) / span * float64(c.h), boxMargin / span * float64(c.w),
+	}
+	c.centre = c.edge
+	// Crop pixel (x, y) ↦ the grid's (s, t).
+	du, dv := (s1-s0)*span/float64(c.w), (t1-t0)*span/float64(c.h)
+	c.sm = sampler{p: p, full: full, u0: s0 - (s1-s0)*boxMargin, v0: t0 - (t1-t0)*boxMargin, du: du, dv: dv}
+	c.ink = make([]uint8, c.w*c.h)
+	c.sm.fill(c.ink, c.w, c.h, 0, 0, 1)
+	return c
+}
+
+// sampler maps a crop's pixel coordinates (continuous, pixel centres at i + 0.5) to the page
+// and samples the page's ink there.
+type sampler struct {
+	p              *page
+	full           func(u, v float64) Point // the grid's (s, t) ↦ full-resolution page pixels
+	u0, v0, du, dv float64                  // crop (x, y) ↦ (u0 + x·du, v0 + y·dv)
+}
+
+// lattice is the spacing, in output pixels, of the points at which fill maps exactly; between
+// them the map is interpolated (a homography bends by far less than a pixel over 8 pixels of a
+// box).
+const lattice = 8
+
+// fill writes the ink of a w×h image whose pixel (j, i) is crop point (x0 + (j + ½)·step,
+// y0 + (i + ½)·step): the page sampled bilinearly, as ink relative to the paper.
+func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64) {
+	f := float64(sm.p.f)
+	nx, ny := (w+lattice-1)/lattice+1, (h+lattice-1)/lattice+1
+	type node struct{ x, y, inv float32 }
+	nodes := make([]node, nx*ny)
+	for b := range ny {
+		for a := range nx {
+			cx := x0 + (float64(a*lattice)+0.5)*step
+			cy := y0 + (float64(b*lattice)+0.5)*step
+			q := sm.full(sm.u0+cx*sm.du, sm.v0+cy*sm.dv)
+			paper := sm.p.paperAt(q.X/f, q.Y/f)
+			inv := float32(0)
+			if paper >= minPaper {
+				inv = float32(1 / paper)
+			}
+			nodes[b*nx+a] = node{float32(q.X - 0.5), float32(q.Y - 0.5), inv}
+		}
+	}
+	g := sm.p.full
+	gw, gh := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
+	gwi, ghi := g.Rect.Dx()-1, g.Rect.Dy()-1
+	for i := range h {
+		b, fb := i/lattice, float32(i%lattice)/lattice
+		row := dst[i*w : (i+1)*w]
+		for a := 0; a*lattice < w; a++ {
+			// Along one lattice cell of this row the map is linear: step it.
+			n00, n01 := nodes[b*nx+a], nodes[b*nx+a+1]
+			n10, n11 := nodes[(b+1)*nx+a], nodes[(b+1)*nx+a+1]
+			x := n00.x*(1-fb) + n10.x*fb
+			y := n00.y*(1-fb) + n10.y*fb
+			inv := n00.inv*(1-fb) + n10.inv*fb
+			dx := (n01.x*(1-fb) + n11.x*fb - x) / lattice
+			dy := (n01.y*(1-fb) + n11.y*fb - y) / lattice
+			dinv := (n01.inv*(1-fb) + n11.inv*fb - inv) / lattice
+			for j := a * lattice; j < min(w, (a+1)*lattice); j++ {
+				grey := float32(255) // outside the page: white
+				if x >= 0 && y >= 0 && x <= gw && y <= gh {
+					xi, yi := int(x), int(y)
+					fx, fy := x-float32(xi), y-float32(yi)
+					x1, y1 := min(xi+1, gwi), min(yi+1, ghi)
+					r0, r1 := g.Pix[yi*g.Stride:], g.Pix[y1*g.Stride:]
+					t := float32(r0[xi]) + (float32(r0[x1])-float32(r0[xi]))*fx
+					u := float32(r1[xi]) + (float32(r1[x1])-float32(r1[xi]))*fx
+					grey = t + (u-t)*fy
+				}
+				v := 255 * (1 - grey*inv)
+				if inv == 0 || v < 0 {
+					v = 0
+				}
+				row[j] = uint8(min(255, v+0.5))
+				x, y, inv = x+dx, y+dy, inv+dinv
+			}
+		}
+	}
+}
+
+// findLines looks for each of the box's four ruled lines within 7% of the box of where the grid
+// puts it: across the box's middle (its corners left out, where the other lines cross), the
+// ink that 70% of the pixels along a row reach peaks on the line; the line is the run around the
+// peak at least half as dark, its centre the run's ink-weighted mean. A digit's stroke along the
+// line covers less than 70% of it (a 0's side, a 7's bar) and stays out of the run, so it is
+// not taken for part of the line.
+func (c *crop) findLines() {
+	for s := range 4 {
+		horizontal := s == top || s == bottom
+		var lo, hi float64 // the span across which to average
+		length := c.edge[right] - c.edge[left]
+		if !horizontal {
+			length = c.edge[bottom] - c.edge[top]
+		}
+		if horizontal {
+			lo, hi = c.edge[left]+0.15*length, c.edge[right]-0.15*length
+		} else {
+			lo, hi = c.edge[top]+0.15*length, c.edge[bottom]-0.15*length
+		}
+		delta := max(3, 0.07*length)
+		from, to := int(c.edge[s]-delta), int(math.Ceil(c.edge[s]+delta))
+		limit := c.h
+		if !horizontal {
+			limit = c.w
+		}
+		from, to = max(0, from), min(limit-1, to)
+		a, b := max(0, int(lo)), int(hi)
+		if to-from < 2 || b <= a {
+			continue
+		}
+		prof := make([]float64, to-from+1)
+		var hist [256]int
+		for k := range prof {
+			clear(hist[:])
+			for q := a; q < b; q++ {
+				if horizontal {
+					hist[c.ink[(from+k)*c.w+q]]++
+				} else {
+					hist[c.ink[q*c.w+from+k]]++
+				}
+			}
+			// The level at least 70% of the pixels reach: the 30th percentile.
+			v, seen := 0, 0
+			for ; v < 255; v++ {
+				seen += hist[v]
+				if 10*seen > 3*(b-a) {
+					break
+				}
+			}
+			prof[k] = float64(v)
+		}
+		peak := slices.Index(prof, slices.Max(prof))
+		if prof[peak] < minLineInk {
+			continue
+		}
+		lo2, hi2 := peak, peak
+		for lo2 > 0 && prof[lo2-1] >= prof[peak]/2 {
+			lo2--
+		}
+		for hi2 < len(prof)-1 && prof[hi2+1] >= prof[peak]/2 {
+			hi2++
+		}
+		var m, mw float64
+		for k := lo2; k <= hi2; k++ {
+			m += (float64(from+k) + 0.5) * prof[k]
+			mw += prof[k]
+		}
+		c.centre[s] = m / mw
+		c.width[s] = float64(hi2 - lo2 + 1)
+	}
+}
