@@ -123,20 +123,22 @@ func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimp
 
 // detailState is what the detail panel shows: sample i (-1: none) in state st, its pixels h×w
 // in display order, whether the dataset has files (so "as in the file" means something), the
-// class names, and what the mode says of it.
+// file it was imported from (store.Dataset.Source; "" for none), the class names, and what the
+// mode says of it.
 type detailState struct {
 	i        int
 	st       store.State
 	px       []byte
 	h, w     int
 	fromFile bool
+	source   string
 	classes  classNames
 	about    about
 }
 
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
-// original label and state, the value of the pixel under the mouse, and what the mode says of
-// it (a suspect's suggestion and nearest samples). It reports a click on a thumbnail (onGoto:
+// original label and state, the file it was imported from, the value of the pixel under the
+// mouse, and what the mode says of it (a suspect's suggestion and nearest samples). It reports a click on a thumbnail (onGoto:
 // the sample it shows).
 type detailPanel struct {
 	root   fyne.CanvasObject
@@ -203,6 +205,9 @@ func (d *detailPanel) show(s detailState) {
 		text += " (as when opened; not saved)" // an edit saved, then undone
 	default:
 		text += " (as generated)"
+	}
+	if s.source != "" {
+		text += "\nfrom " + s.source
 	}
 	if st.Deleted {
 		text += "\ndeleted: removed when saved"

@@ -148,6 +148,23 @@ func positionText(i, p, shown, n int) string {
 	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
 }
 
+// maxSourceNote is how many characters of a sample's source the status bar's sample line shows;
+// the detail panel shows it whole.
+const maxSourceNote = 48
+
+// sourceNote is what the status bar's sample line adds for a sample imported from a file
+// (store.Dataset.Source): "  ·  from zero/img_0001.png", its start cut ("…") when it is longer
+// than maxSourceNote characters, so that the file's name shows; "" for a sample without one.
+func sourceNote(source string) string {
+	if source == "" {
+		return ""
+	}
+	if r := []rune(source); len(r) > maxSourceNote {
+		source = "…" + string(r[len(r)-maxSourceNote+1:])
+	}
+	return "  ·  from " + source
+}
+
 // flowLayout places objects left to right at their minimum sizes, starting a new line when the
 // next one does not fit: the legend wraps between keys in a narrow window instead of being cut
 // off. Its minimum height is that of the lines at the width it last laid out.

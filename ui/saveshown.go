@@ -19,37 +19,46 @@ import (
 
 // shownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
 // lasso on the map, a filter: the view model's order), as edited, written as a new pair with the
-// class names (store.Dataset.WriteSamples), beside the dataset or anywhere. The open dataset is
-// not changed. The outputs follow the rule of every writer (pairfile.ClaimOutputs): an existing
-// file is replaced only once the person confirms, and never a pair open elsewhere or whose
-// journal holds unsaved edits.
+// class names (store.Dataset.WriteSamples) and, as Save writes it, the sources file that says
+// which file each imported sample came from (pairfile.SourcesFile), beside the dataset or
+// anywhere. The open dataset is not changed. The outputs follow the rule of every writer
+// (pairfile.ClaimOutputs): an existing file is replaced only once the person confirms, and never
+// a pair open elsewhere or whose journal holds unsaved edits.
 type shownSaver struct {
 	c   *controller
 	d   *dialogs
 	win fyne.Window
 }
 
-// shown returns the samples the grid shows that a save would keep (in the grid's order), and how
-// many deleted samples it shows besides (they are left out, as a save removes them).
-func (s *shownSaver) shown() (keep []int, deleted int) {
+// shown returns the samples the grid shows that a save would keep (in the grid's order), their
+// sources (store.Dataset.Source; nil when none has one), and how many deleted samples it shows
+// besides (they are left out, as a save removes them).
+func (s *shownSaver) shown() (keep []int, sources []string, deleted int) {
 	v := s.c.v
 	keep = make([]int, 0, v.Len())
+	any := false
 	for p := range v.Len() {
 		i := v.at(p)
-		if s.c.ds.State(i).Deleted {
+		st, _, ok := s.c.ds.SampleAt(v.gen, i)
+		if !ok || st.Deleted {
 			deleted++
 			continue
 		}
-		keep = append(keep, i)
+		src, _ := s.c.ds.SourceAt(v.gen, i)
+		any = any || src != ""
+		keep, sources = append(keep, i), append(sources, src)
 	}
-	return keep, deleted
+	if !any {
+		sources = nil
+	}
+	return keep, sources, deleted
 }
 
 // saveShownDialog asks for a folder and a base name ("<base>-images-idx3-ubyte", the label file
 // named from it, ".gz" when compressed) and writes what the grid shows there.
 func (s *shownSaver) saveShownDialog() {
 	ds := s.c.ds
-	keep, deleted := s.shown()
+	keep, sources, deleted := s.shown()
 	if len(keep) == 0 {
 		s.d.inform("Save Shown As", "The grid shows no samples to save.")
 		return
@@ -91,6 +100,9 @@ func (s *shownSaver) saveShownDialog() {
 				text += "\n" + filepath.Base(dataset.NamesFileFor(l))
 			}
 		}
+		if sources != nil {
+			text += "\n" + filepath.Base(pairfile.SourcesFile(i, l))
+		}
 		preview.SetText(text)
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
@@ -110,7 +122,7 @@ func (s *shownSaver) saveShownDialog() {
 	d = dialog.NewCustomConfirm("Save Shown As", "Save", "Cancel", form, func(ok bool) {
 		if ok {
 			i, l := paths()
-			s.write(keep, i, l, false)
+			s.write(shownPair{keep: keep, sources: sources, images: i, labels: l}, false)
 		}
 	}, s.win)
 	for _, e := range []*promptEntry{folder, base} {
@@ -134,31 +146,45 @@ func (s *shownSaver) names() map[int]string {
 	return names
 }
 
-// write claims the outputs (the pair and the class-name file beside its labels) and writes the
-// samples keep there off the UI thread, with a progress bar and Cancel. An output that exists
-// is replaced only when the person confirms (force); a refusal of another kind (a pair open
-// elsewhere, a journal holding edits, an output that is one of the dataset's files) is shown.
-func (s *shownSaver) write(keep []int, images, labels string, force bool) {
+// shownPair is what Save Shown As writes: the samples keep (in the grid's order) with their
+// sources (nil: none has one), to the pair images, labels (labels "" for images alone).
+type shownPair struct {
+	keep           []int
+	sources        []string
+	images, labels string
+}
+
+// write claims the outputs (the pair, the class-name file beside its labels and the sources file,
+// pairfile.SourcesFile) and writes p there off the UI thread, with a progress bar and Cancel: the
+// samples (store.Dataset.WriteSamples), the class names, and the sources when a sample has one
+// (pairfile.WriteSources; a sources file left there from before is removed otherwise, as Save
+// removes it: it would name other samples). An output that exists is replaced only when the
+// person confirms (force); a refusal of another kind (a pair open elsewhere, a journal holding
+// edits, an output that is one of the dataset's files) is shown.
+func (s *shownSaver) write(p shownPair, force bool) {
 	c := s.c
 	ds := c.ds
+	images, labels, keep := p.images, p.labels, p.keep
+	sourcesFile := pairfile.SourcesFile(images, labels)
 	outputs := []string{images}
 	namesFile := ""
 	if labels != "" {
 		namesFile = dataset.NamesFileFor(labels)
 		outputs = append(outputs, labels, namesFile)
 	}
+	outputs = append(outputs, sourcesFile)
 	var inputs []string // the dataset's own files: never an output
 	i, l := ds.Paths()
-	for _, p := range []string{i, l, ds.ClassNamesFile()} {
-		if p != "" {
-			inputs = append(inputs, p)
+	for _, f := range []string{i, l, ds.ClassNamesFile(), pairfile.SourcesFile(i, l)} {
+		if f != "" {
+			inputs = append(inputs, f)
 		}
 	}
 	claim, err := pairfile.ClaimOutputs(inputs, outputs, force, nil)
 	if errors.Is(err, pairfile.ErrExists) && !force {
 		s.d.ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
 			if yes {
-				s.write(keep, images, labels, true)
+				s.write(p, true)
 			}
 		})
 		return
@@ -179,6 +205,9 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 		if err == nil && namesFile != "" {
 			err = writeNames(namesFile, names)
 		}
+		if err == nil {
+			err = writeSources(sourcesFile, p.sources)
+		}
 		cancelled := job.ctx.Err() != nil && err != nil
 		c.jobs.schedule(func() {
 			defer c.jobs.finish(job)
@@ -196,6 +225,9 @@ func (s *shownSaver) write(keep []int, images, labels string, force bool) {
 				if len(names) > 0 {
 					text += ", class names in " + filepath.Base(namesFile)
 				}
+				if p.sources != nil {
+					text += ", their source files in " + filepath.Base(sourcesFile)
+				}
 				c.say(text)
 			}
 		})
@@ -212,4 +244,13 @@ func writeNames(file string, names map[int]string) error {
 		return err
 	}
 	return nil
+}
+
+// writeSources writes the sources file beside a pair written (pairfile.WriteSources, one line a
+// sample), or removes one left there from before when no sample has a source (sources nil).
+func writeSources(file string, sources []string) error {
+	if sources != nil {
+		return pairfile.WriteSources(file, sources)
+	}
+	return pairfile.RemoveSources(file)
 }

@@ -120,8 +120,8 @@ func TestSaveShownAsRefusesAJournalsPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Close() // the journal stays, holding the edit
-	keep, _ := w.build.shown.shown()
-	w.build.shown.write(keep[:5], ip, lp, true)
+	keep, _, _ := w.build.shown.shown()
+	w.build.shown.write(shownPair{keep: keep[:5], images: ip, labels: lp}, true)
 	if text := overlayText(w); !strings.Contains(text, pairfile.JournalSuffix) {
 		t.Fatalf("writing over a pair whose journal holds edits: the dialog says %q", text)
 	}
@@ -138,8 +138,8 @@ func TestSaveShownAsRefusesAJournalsPair(t *testing.T) {
 func TestSaveShownAsRefusesTheOpenPair(t *testing.T) {
 	w, ds, ip, lp := testWindow(t)
 	before, _ := os.Stat(ip)
-	keep, _ := w.build.shown.shown()
-	w.build.shown.write(keep[:10], ip, lp, true)
+	keep, _, _ := w.build.shown.shown()
+	w.build.shown.write(shownPair{keep: keep[:10], images: ip, labels: lp}, true)
 	if text := overlayText(w); !strings.Contains(text, "output is the input") {
 		t.Fatalf("writing over the open pair: the dialog says %q", text)
 	}

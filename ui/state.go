@@ -98,9 +98,12 @@ func (s *state) legend() []key {
 	return s.modeView().legend(s.classes.digits)
 }
 
-// position says where the cursor is (see positionText).
+// position says where the cursor is (see positionText) and, for a sample imported from a file,
+// which file (sourceNote).
 func (s *state) position() string {
-	return positionText(s.v.current(), s.v.cursor, s.v.Len(), s.ds.Len())
+	i := s.v.current()
+	src, _ := s.ds.SourceAt(s.v.gen, i)
+	return positionText(i, s.v.cursor, s.v.Len(), s.ds.Len()) + sourceNote(src)
 }
 
 // detailOf gathers what the detail panel shows of sample i.
@@ -111,8 +114,9 @@ func (s *state) detailOf(i int) detailState {
 	}
 	h, w := s.ds.Size()
 	images, _ := s.ds.Paths()
+	src, _ := s.ds.SourceAt(s.v.gen, i)
 	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-		fromFile: images != "", classes: s.classes, about: modeAbout(s.modeView(), s, i)}
+		fromFile: images != "", source: src, classes: s.classes, about: modeAbout(s.modeView(), s, i)}
 }
 
 // statusText is the status bar: the files and whether they are saved or read-only (first: when

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -28,6 +29,28 @@ func testWindow(t *testing.T) (*window, *store.Dataset, string, string) {
 	images, labels := mnisttest.Load(t)
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "t10k-images-idx3-ubyte.gz"), filepath.Join(dir, "t10k-labels-idx1-ubyte.gz")
+	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	ds, err := store.Open(ip, lp, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.c.setDataset(ds, filepath.Base(lp), false)
+	t.Cleanup(func() { ds.Close() })
+	return w, ds, ip, lp
+}
+
+// digitsWindow opens n generated digits (fixture/digits: MNIST-like, every label right, the
+// same on every run) written as a gzip pair in a temporary folder, in a headless main window:
+// what testWindow does without the real MNIST files, for the tests of a safety or data promise.
+func digitsWindow(t *testing.T, n int) (*window, *store.Dataset, string, string) {
+	t.Helper()
+	images, labels := digits.Load(t, n)
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "g-images-idx3-ubyte.gz"), filepath.Join(dir, "g-labels-idx1-ubyte.gz")
 	if err := pairfile.WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
