@@ -63,14 +63,49 @@ func (n classNames) short(c int) string {
 }
 
 // matches returns the classes whose number or name starts with prefix (case-insensitive).
-func (n classNames) matches(prefix string) []int {
+func (n classNames) matches(prefix string) []int { return matchClasses(prefix, n.list, n.name) }
+
+// parse reads a class typed or picked from a list (parseClass) among the dataset's classes.
+func (n classNames) parse(text string) (int, bool) { return parseClass(text, n.list, n.name) }
+
+// matchClasses returns those of classes whose number or name (name: "" for none) starts with
+// prefix (case-insensitive). O(classes).
+func matchClasses(prefix string, classes []int, name func(int) string) []int {
 	prefix = strings.ToLower(strings.TrimSpace(prefix))
 	var out []int
-	for _, c := range n.list {
-		num, name := strconv.Itoa(c), strings.ToLower(n.name(c))
-		if prefix == "" || strings.HasPrefix(num, prefix) || name != "" && strings.HasPrefix(name, prefix) {
+	for _, c := range classes {
+		num, nm := strconv.Itoa(c), strings.ToLower(name(c))
+		if prefix == "" || strings.HasPrefix(num, prefix) || nm != "" && strings.HasPrefix(nm, prefix) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// parseClass reads a class typed in a class field or picked from its list: a number, alone or as
+// the lists show a class ("11 (B)"): that class, whether classes hold it or not (a new class); else
+// the one of classes whose name is the text (case-insensitive), or else the one whose number or
+// name starts with it. false when the text is empty, or names no class or several. O(classes).
+func parseClass(text string, classes []int, name func(int) string) (int, bool) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return 0, false
+	}
+	num, _, _ := strings.Cut(text, " ")
+	if n, err := strconv.Atoi(num); err == nil {
+		return n, true
+	}
+	var exact []int
+	for _, c := range classes {
+		if nm := name(c); nm != "" && strings.EqualFold(nm, text) {
+			exact = append(exact, c)
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0], true
+	}
+	if m := matchClasses(text, classes, name); len(m) == 1 {
+		return m[0], true
+	}
+	return 0, false
 }

@@ -231,21 +231,9 @@ func (d *drawWindow) renormalize() {
 	d.updateAdd()
 }
 
-// chosenLabel reads the label box: a class number, a class as listed ("11 (B)"), or a name.
-func (d *drawWindow) chosenLabel() (int, bool) {
-	text := strings.TrimSpace(d.label.Text)
-	if text == "" {
-		return 0, false
-	}
-	num, _, _ := strings.Cut(text, " ")
-	if n, err := strconv.Atoi(num); err == nil {
-		return n, true
-	}
-	if m := d.deps.classes().matches(text); len(m) == 1 {
-		return m[0], true
-	}
-	return 0, false
-}
+// chosenLabel reads the label box: a class number, a class as listed ("11 (B)"), or a name
+// (classNames.parse).
+func (d *drawWindow) chosenLabel() (int, bool) { return d.deps.classes().parse(d.label.Text) }
 
 // updateAdd enables Add only with something drawn and a label chosen.
 func (d *drawWindow) updateAdd() {

@@ -144,20 +144,14 @@ func digitFolders(t *testing.T, n int, extra ...string) string {
 	return dir
 }
 
-// Folders named by class into File → New Dataset…'s digits 0–9 (classes without names or
-// samples) are numbered as idxlabel import numbers them (sorted names: eight 0 … zero 9), the
-// dialog says so and lists each folder's class and count before anything is added, and the
-// dataset gets the names: Edit → Class Names… shows them and Save As writes the class-name file.
-// Before, the names were dropped.
+// Folders named by class into a new dataset (nothing open: the dialog's one choice) are numbered
+// as idxlabel import numbers them (sorted names: eight 0 … zero 9), the dialog says so and lists
+// each folder's class and count before anything is added, and the dataset gets the names: Edit →
+// Class Names… shows them and Save As writes the class-name file. Before, the names were dropped.
 func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	ds, err := store.New(28, 28, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, filepath.Join(t.TempDir(), "new.journal"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.c.setDataset(ds, "untitled", false)
 	dir := digitFolders(t, 2)
 	tree, err := normalize.ReadFolder(dir) // what idxlabel import numbers them by
 	if err != nil {
@@ -165,14 +159,16 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	}
 	importFolder(t, w, q, dir, func() {
 		text := overlayText(w)
-		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "A new dataset", `eight/  →  class 0 "eight"  ·  2 images`, `zero/  →  class 9 "zero"  ·  2 images  ·  class without name or samples`, "20 images in 10 class folders → 10 classes."} {
+		for _, want := range []string{"A new dataset", `eight/  →  class 0 "eight"  ·  2 images  ·  sorted name order`, `zero/  →  class 9 "zero"  ·  2 images  ·  sorted name order`, "20 images in 10 class folders → 10 classes."} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}
 		}
 	})
-	if w.c.ds != ds || ds.Len() != 20 {
-		t.Fatalf("%d samples imported into %q", w.c.ds.Len(), w.c.name)
+	ds := w.c.ds
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	if w.c.name != "untitled" || ds.Len() != 20 {
+		t.Fatalf("%d samples imported into %q", ds.Len(), w.c.name)
 	}
 	for k, f := range tree.Files {
 		if ds.Label(k) != f.Label {
@@ -194,6 +190,107 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	names, _, err := pairfile.FindClassNames(filepath.Join(out, "d-labels-idx1-ubyte"))
 	if err != nil || fmt.Sprint(names) != fmt.Sprint(tree.Names) {
 		t.Fatalf("saved names %v (%v), want %v", names, err, tree.Names)
+	}
+}
+
+// digitsDataset shows in w a new, empty dataset of the digits 0–9 without names, as File → New
+// Dataset… (Digits 0–9) makes it.
+func digitsDataset(t *testing.T, w *window) *store.Dataset {
+	t.Helper()
+	ds, err := store.New(28, 28, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, filepath.Join(t.TempDir(), "new.journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.c.setDataset(ds, "untitled", false)
+	return ds
+}
+
+// Folders named by the digits' words into File → New Dataset…'s digits 0–9 (classes without
+// names or samples) go to their digits, zero to 0 (before, torchvision's order made eight 0 and
+// zero 9): the dialog says "by digit word" for each before anything is added, every sample's
+// label is the digit of the folder it came from, and no class gets a name.
+func TestImportDigitWordsOntoDigits(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds := digitsDataset(t, w)
+	dir := digitFolders(t, 2)
+	importFolder(t, w, q, dir, func() {
+		text := overlayText(w)
+		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "zero/  →  class 0  ·  2 images  ·  by digit word",
+			"eight/  →  class 8  ·  2 images  ·  by digit word", "10 folders named by a digit's word go to that digit"} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("the dialog does not say %q:\n%s", want, text)
+			}
+		}
+	})
+	if w.c.ds != ds || ds.Len() != 20 {
+		t.Fatalf("%d samples imported into %q", w.c.ds.Len(), w.c.name)
+	}
+	for i := range ds.Len() {
+		folder, _, _ := strings.Cut(ds.Source(i), "/")
+		if d, ok := normalize.DigitWord(folder); !ok || ds.Label(i) != d {
+			t.Fatalf("sample %d from %q has label %d", i, ds.Source(i), ds.Label(i))
+		}
+	}
+	for c := range 10 {
+		if ds.ClassName(c) != "" {
+			t.Fatalf("class %d was named %q", c, ds.ClassName(c))
+		}
+	}
+}
+
+// classFields returns the class fields of the import dialog's mapping that are in sight, in row
+// order.
+func classFields(w *window) []*classField {
+	var out []*classField
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if f, ok := o.(*classField); ok && f.Visible() {
+			out = append(out, f)
+		}
+	})
+	return out
+}
+
+// Each folder's class can be chosen before the import: a number typed in its field (a new class
+// takes the folder's name), or a class of the dataset picked by name; the row says "chosen" and
+// the images come in with that class.
+func TestImportClassChosen(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds := digitsDataset(t, w)
+	if err := ds.SetClassNames(map[int]string{4: "vier"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, p := range []string{"alpha/a.png", "beta/b.png", "gamma/c.png"} {
+		writeBar(t, filepath.Join(dir, p))
+	}
+	importFolder(t, w, q, dir, func() {
+		fields := classFields(w)
+		if len(fields) != 3 {
+			t.Fatalf("%d class fields in the mapping", len(fields))
+		}
+		fields[0].SetText("12")   // alpha: a new class, by number
+		fields[1].SetText("VIER") // beta: class 4, by its name
+		fields[2].SetText("nope") // gamma: names no class, keeps its own
+		text := overlayText(w)
+		for _, want := range []string{`alpha/  →  class 12 "alpha"  ·  1 image  ·  chosen: a NEW class`, `beta/  →  class 4 "vier"  ·  1 image  ·  chosen`} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("the dialog does not say %q:\n%s", want, text)
+			}
+		}
+	})
+	got := map[string]int{}
+	for i := range ds.Len() {
+		got[ds.Source(i)] = ds.Label(i)
+	}
+	if ds.Len() != 3 || got["alpha/a.png"] != 12 || got["beta/b.png"] != 4 || ds.ClassName(12) != "alpha" || ds.ClassName(4) != "vier" {
+		t.Fatalf("labels by source %v, names %q %q", got, ds.ClassName(12), ds.ClassName(4))
+	}
+	if l, ok := got["gamma/c.png"]; !ok || l == 4 || l == 12 {
+		t.Fatalf("gamma (typed a name of no class) got label %d", l)
 	}
 }
 

@@ -25,7 +25,8 @@ const (
 
 // importOptions asks how to import what f holds: which dataset receives the samples (the open
 // one, named with its size, or a new one), each class folder's class and image count with the
-// folders that match no class marked (unchecking a folder skips it), the normalization
+// folders that match no class marked (unchecking a folder skips it; its class field chooses
+// another class), the normalization
 // (centring, ink, threshold, as the command line's --center, --ink and --threshold), and for a
 // flat folder its label. Enter imports.
 func (m *importer) importOptions(f found) {
@@ -58,7 +59,7 @@ func (m *importer) importOptions(f found) {
 	where.Required = true
 
 	var d *dialog.ConfirmDialog
-	mp := newMappingView(f, func() { d.Confirm() })
+	mp := newMappingView(f, func() { d.Confirm() }, func() { d.Dismiss() })
 	update := func() {
 		t := normalize.Target{}
 		if into == intoOpen {
@@ -159,32 +160,40 @@ func flatLabel(text string) (int, error) {
 	return n, nil
 }
 
-// mappingView is the import dialog's list of class folders: each folder's class (number and
-// name), how it was found, its image count (and its class's, when several folders give one
-// class), and a check to import it; above it a line that sums it up and says what matched
-// nothing. A list lays out only the rows in sight: 1,000 class folders cost nothing.
+// mappingView is the import dialog's list of class folders: a check to import each folder, the
+// folder's class (number and name), how it was found, its image count (and its class's, when
+// several folders give one class), and a class field in which the person may choose another
+// class for it (a number, or a class picked or typed by name); above it a line that sums it up
+// and says what matched nothing. A list lays out only the rows in sight: 1,000 class folders
+// cost nothing.
 type mappingView struct {
-	f    found
-	rows []normalize.FolderClass
-	keep []bool
-	err  error // the rule refused the folders (two folders of one number)
-	head *widget.Label
-	list *widget.List
-	box  fyne.CanvasObject // the list, at least mappingRows rows high (fewer when there are fewer)
-	tot  map[int]int       // images by class
-	many map[int]int       // folders by class
-	has  map[int]bool      // the classes the dataset has
+	f     found
+	t     normalize.Target // the dataset the rows are mapped onto (the zero Target: a new one)
+	rows  []normalize.FolderClass
+	keep  []bool
+	typed map[int]string // what the person typed in a row's class field, by row
+	err   error          // the rule refused the folders (two folders of one number)
+	head  *widget.Label
+	list  *widget.List
+	box   fyne.CanvasObject // the list, at least mappingRows rows high (fewer when there are fewer)
+	tot   map[int]int       // images by class
+	many  map[int]int       // folders by class
+	has   map[int]bool      // the classes the dataset has
+	// options are the class fields' lists: the dataset's classes and those the rows give, as
+	// classNames.long writes them, at most maxLabelOptions.
+	options []string
 }
 
-// newMappingView makes the list of f's class folders; enter runs on Enter typed on a check.
-func newMappingView(f found, enter func()) *mappingView {
+// newMappingView makes the list of f's class folders; enter runs on Enter typed on a check,
+// escape on Escape typed in a class field.
+func newMappingView(f found, enter, escape func()) *mappingView {
 	v := &mappingView{f: f, head: widget.NewLabel("")}
 	v.head.Wrapping = fyne.TextWrapWord
 	v.list = widget.NewList(func() int { return len(v.rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, newEnterCheck(enter), nil, l)
+			return container.NewBorder(nil, nil, newEnterCheck(enter), newClassField(escape), l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
@@ -195,6 +204,17 @@ func newMappingView(f found, enter func()) *mappingView {
 				v.keep[id] = on
 				v.sum()
 			}
+			field := box.Objects[2].(*classField)
+			field.OnChanged = nil
+			field.SetOptions(v.options)
+			text, ok := v.typed[id]
+			if !ok {
+				text = strconv.Itoa(v.rows[id].Class)
+			}
+			if field.Text != text {
+				field.SetText(text)
+			}
+			field.OnChanged = func(text string) { v.choose(id, text) }
 			box.Objects[0].(*widget.Label).SetText(v.rowText(id))
 		})
 	rows := 0
@@ -203,7 +223,7 @@ func newMappingView(f found, enter func()) *mappingView {
 	} else {
 		v.list.Hide()
 	}
-	h := widget.NewCheck("X", nil).MinSize().Height + theme.Padding()
+	h := newClassField(nil).MinSize().Height + theme.Padding()
 	v.box = newFixedBorder(nil, v.list, fyne.NewSize(0, h*float32(rows)))
 	return v
 }
@@ -218,6 +238,7 @@ func (v *mappingView) show(t normalize.Target) {
 		v.head.SetText(fmt.Sprintf("%s directly in the folder, no class folders: they all get the label below (none: unlabelled).", plural(len(v.f.flat), "image")))
 		return
 	}
+	v.t = t
 	v.rows, v.err = v.f.tree.Map(t)
 	v.has = map[int]bool{}
 	for _, c := range t.Classes {
@@ -227,9 +248,72 @@ func (v *mappingView) show(t normalize.Target) {
 	for k := range v.keep {
 		v.keep[k] = true
 	}
+	v.typed = map[int]string{}
+	v.options = v.classOptions()
 	v.sum()
 	v.list.Refresh()
 	v.list.ScrollToTop()
+}
+
+// name returns class c's name as the import would leave it: the dataset's, else the one a row
+// gives it ("" for none).
+func (v *mappingView) name(c int) string {
+	if n := v.t.Names[c]; n != "" {
+		return n
+	}
+	for _, r := range v.rows {
+		if r.Class == c && r.Name != "" {
+			return r.Name
+		}
+	}
+	return ""
+}
+
+// classes returns the dataset's classes and those the rows give, ascending.
+func (v *mappingView) classes() []int {
+	cs := slices.Clone(v.t.Classes)
+	for _, r := range v.rows {
+		cs = append(cs, r.Class)
+	}
+	slices.Sort(cs)
+	return slices.Compact(cs)
+}
+
+// classOptions lists the classes for the class fields' lists: "3", "3 (T-shirt)", at most
+// maxLabelOptions of them (typing a number or a name chooses any class).
+func (v *mappingView) classOptions() []string {
+	var out []string
+	for _, c := range v.classes() {
+		if len(out) == maxLabelOptions {
+			break
+		}
+		s := strconv.Itoa(c)
+		if n := v.name(c); n != "" && n != s {
+			s += " (" + folderText(n) + ")"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// choose is text typed or picked in row id's class field: when it names a class (parseClass:
+// a number, or a class's name) the row takes it (normalize.Choose: a class of the dataset with
+// its name, a new class with the folder's); otherwise the row keeps its class until it does.
+func (v *mappingView) choose(id int, text string) {
+	if id < 0 || id >= len(v.rows) {
+		return
+	}
+	v.typed[id] = text
+	c, ok := parseClass(text, v.classes(), v.name)
+	if !ok || c == v.rows[id].Class && v.rows[id].Match == normalize.MatchChosen {
+		return
+	}
+	r, err := normalize.Choose(v.rows[id], c, v.t)
+	if err != nil {
+		return // not a label: the row keeps its class (the field shows what was typed)
+	}
+	v.rows[id] = r
+	v.sum()
 }
 
 // sum counts the images and folders kept by class and says it on the head line.
@@ -239,7 +323,7 @@ func (v *mappingView) sum() {
 		return
 	}
 	v.tot, v.many = map[int]int{}, map[int]int{}
-	images, none, skipped := 0, 0, 0
+	images, none, skipped, words := 0, 0, 0, 0
 	for k, r := range v.rows {
 		if !v.keep[k] {
 			skipped++
@@ -248,13 +332,19 @@ func (v *mappingView) sum() {
 		v.tot[r.Class] += r.Images
 		v.many[r.Class]++
 		images += r.Images
-		if r.Match == normalize.MatchNone {
+		switch r.Match {
+		case normalize.MatchNone:
 			none++
+		case normalize.MatchDigitWord:
+			words++
 		}
 	}
 	text := fmt.Sprintf("%s in %s → %s.", plural(images, "image"), plural(len(v.rows)-skipped, "class folder"), pluralClasses(len(v.tot)))
 	if len(v.rows) > 0 && v.rows[0].Match == normalize.MatchSorted {
 		text += " The folders are named, not numbered: classes are numbered in sorted name order, as torchvision's ImageFolder and idxlabel import number them, and the names are kept."
+	}
+	if words > 0 {
+		text += fmt.Sprintf(" %s named by a digit's word %s that digit (zero is 0).", plural(words, "folder"), map[bool]string{true: "goes to", false: "go to"}[words == 1])
 	}
 	if none > 0 {
 		verb := "match"
@@ -269,33 +359,40 @@ func (v *mappingView) sum() {
 	if n := len(v.f.tree.Skipped); n > 0 {
 		text += fmt.Sprintf(" %s skipped (not an image in a class folder): the report lists %s.", plural(n, "other file"), itThem(n))
 	}
+	text += " Type or pick another class in a folder's field to change it."
 	v.head.SetText(text)
 	v.list.Refresh()
 }
 
 // matchText says how a folder found its class.
 var matchText = map[normalize.Match]string{
-	normalize.MatchNumber: "by number",
-	normalize.MatchName:   "by name",
-	normalize.MatchSorted: "sorted name order",
-	normalize.MatchNone:   "NEW class",
+	normalize.MatchNumber:    "by number",
+	normalize.MatchName:      "by name",
+	normalize.MatchSorted:    "sorted name order",
+	normalize.MatchNone:      "NEW class",
+	normalize.MatchDigitWord: "by digit word",
+	normalize.MatchChosen:    "chosen",
 }
 
 // rowText is row id of the list: `zero/  →  class 9 "zero"  ·  180 images  ·  NEW class`.
 func (v *mappingView) rowText(id int) string {
 	r := v.rows[id]
 	cls := "class " + strconv.Itoa(r.Class)
-	if r.Name != "" {
+	switch {
+	case r.Name != "":
 		cls += " " + strconv.Quote(r.Name)
-	} else if r.Match != normalize.MatchNumber && r.Match != normalize.MatchName {
+	case r.Match == normalize.MatchSorted || r.Match == normalize.MatchNone:
 		cls += " (no name: the folder's name is not printable text)"
 		if _, err := normalize.ParseLabel(r.Folder); err == nil {
 			cls = "class " + strconv.Itoa(r.Class)
 		}
 	}
 	how := matchText[r.Match]
-	if r.Match == normalize.MatchNone && v.has[r.Class] {
+	switch {
+	case r.Match == normalize.MatchNone && v.has[r.Class]:
 		how = "class without name or samples"
+	case r.Match == normalize.MatchChosen && !v.has[r.Class] && len(v.t.Classes) > 0:
+		how = "chosen: a NEW class"
 	}
 	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, plural(r.Images, "image"), how)
 	if v.keep[id] && v.many[r.Class] > 1 {
@@ -316,8 +413,8 @@ func folderText(name string) string {
 }
 
 // plan fills p with the folders kept: their images with their classes, the names the folders
-// bring (new classes; a new dataset's sorted ones), and a new dataset's classes. Errors: the
-// rule's (two folders of one number), or every folder skipped.
+// bring (new classes; a new dataset's sorted ones; classes chosen), and a new dataset's classes.
+// Errors: the rule's (two folders of one number), or every folder skipped.
 func (v *mappingView) plan(p *plan) error {
 	if v.err != nil {
 		return v.err
@@ -328,7 +425,8 @@ func (v *mappingView) plan(p *plan) error {
 		return fmt.Errorf("every class folder of %s is unchecked: nothing to import", v.f.dir)
 	}
 	p.names = normalize.ClassNames(v.rows, func(k int) bool {
-		return v.keep[k] && (v.rows[k].Match == normalize.MatchNone || v.rows[k].Match == normalize.MatchSorted)
+		m := v.rows[k].Match
+		return v.keep[k] && (m == normalize.MatchNone || m == normalize.MatchSorted || m == normalize.MatchChosen)
 	})
 	for k, r := range v.rows {
 		if v.keep[k] {
@@ -340,6 +438,45 @@ func (v *mappingView) plan(p *plan) error {
 	slices.Sort(p.classes)
 	p.classes = slices.Compact(p.classes)
 	return nil
+}
+
+// classField is a class folder's class field in the import dialog: a class typed (a number or a
+// name) or picked from its list; Escape cancels the dialog and Enter leaves the field (the class
+// is taken as typed; Enter again imports).
+type classField struct {
+	widget.SelectEntry
+	onEscape func()
+}
+
+func newClassField(onEscape func()) *classField {
+	e := &classField{onEscape: onEscape}
+	e.ExtendBaseWidget(e)
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
+	e.SetPlaceHolder("class")
+	return e
+}
+
+// MinSize is wide enough for a class number and a short name.
+func (e *classField) MinSize() fyne.Size {
+	m := e.SelectEntry.MinSize()
+	return fyne.NewSize(max(m.Width, 140), m.Height)
+}
+
+// TypedKey cancels the dialog on Escape, leaves the field on Enter, and edits the text on the
+// others.
+func (e *classField) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyEscape:
+		if e.onEscape != nil {
+			e.onEscape()
+		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
+			c.Unfocus()
+		}
+	default:
+		e.SelectEntry.TypedKey(k)
+	}
 }
 
 // enterCheck is a check box in a prompt that runs onEnter on Enter (a focused check box takes

@@ -20,7 +20,8 @@ import (
 // dataset, and by number or name onto a dataset that has classes), or a flat folder of images
 // that all get one label. The person sees, before anything is added, which dataset receives the
 // samples (the open one, or a new one as File → New Dataset… starts it), each folder's class and
-// image count, and the folders that match no class (a new class, or skipped). Each image goes
+// image count, and the folders that match no class (a new class, or skipped), and may choose
+// another class for any folder (normalize.Choose). Each image goes
 // through MNIST's preprocessing in the background (progress, Cancel) and the samples are added
 // as one undoable step, with the class names the folders give and each sample's source file.
 type importer struct {

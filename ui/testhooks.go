@@ -122,7 +122,8 @@ var testStateFile = os.Getenv(testStateEnv)
 
 // writeTestState writes, when the test hook is set, the window's state as one line:
 // "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
-// shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
+// shown=<samples shown> sample=<sample at the cursor> source=<the file it was imported from, its
+// spaces written _, or -> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
 // decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
 // waiting for a job> prompt=<the key of the prompt on top, "question" for one without, "-" for
@@ -165,8 +166,12 @@ func (c *controller) writeTestState() {
 	if f := c.v.filter.Class; f != nil {
 		class = fmt.Sprint(*f)
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
-		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
+	source, _ := c.ds.SourceAt(c.v.gen, c.v.current())
+	if source == "" {
+		source = "-"
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d source=%s insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
 	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
