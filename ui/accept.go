@@ -56,7 +56,7 @@ func (g *suggester) acceptMany() {
 	}
 	err := c.edit(func() error { return c.ds.SetLabelsAs(store.HowSuggestedAccepted, idx, labels) })
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	for k, i := range idx {

@@ -72,9 +72,9 @@ type addition struct {
 // addAfterInputs adds a to ds (how says where the samples came from) as one undoable step, after
 // the inputs that wait (typed while the job ran): at once when none waits, else as the next input
 // in the queue. The class names are set first (store.Dataset.SetClassNames: shown at once,
-// written by the next save); when the samples cannot be added they are set back. done runs after
-// a successful add with the index of the first new sample. Nothing is added when ds is no longer
-// the window's dataset.
+// written by the next save); when the samples cannot be added they are set back, and the status
+// bar says why (notAdded). done runs after a successful add with the index of the first new
+// sample. Nothing is added when ds is no longer the window's dataset.
 func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition, done func(first int)) {
 	add := func() {
 		if ds != c.ds || c.cannotEdit() { // cannotEdit queues it behind a save a waiting Ctrl+S began
@@ -84,7 +84,7 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 		changed := a.names != nil && !maps.Equal(a.names, before)
 		if changed {
 			if err := ds.SetClassNames(a.names); err != nil {
-				c.d.showError(err)
+				c.say(notAdded(len(a.samples), err))
 				return
 			}
 		}
@@ -93,7 +93,7 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 			if changed {
 				err = errors.Join(err, ds.SetClassNames(before))
 			}
-			c.d.showError(err)
+			c.say(notAdded(len(a.samples), err))
 			return
 		}
 		if changed {
@@ -107,6 +107,12 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 		return
 	}
 	c.input(add)
+}
+
+// notAdded is what the status bar says when n samples could not be added (the store's err: an
+// edit refused, editRefusal), never a dialog: nothing came in.
+func notAdded(n int, err error) string {
+	return plural(n, "sample") + " not added. " + editRefusal(err)
 }
 
 // classNamesOf returns ds's class names, class → name. O(classes).

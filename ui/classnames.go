@@ -59,13 +59,9 @@ func (n *classNamer) classNamesDialog() {
 				names[classes[k]] = s
 			}
 		}
-		if err := c.ds.SetClassNames(names); err != nil {
-			n.d.showError(err)
-			return
-		}
-		c.classes = newClassNames(c.ds)
-		c.refresh()
-		c.say("Class names set: File → Save writes them")
+		// An input of the person's: it waits behind a save begun meanwhile (cannotEdit), and a
+		// refusal of the store (a journal that cannot be written) is said on the status bar.
+		c.input(func() { n.apply(names) })
 	}, n.win)
 	h := min(form.MinSize().Height+note.MinSize().Height+120, n.win.Canvas().Size().Height-60)
 	d.Resize(fyne.NewSize(420, h))
@@ -73,4 +69,22 @@ func (n *classNamer) classNamesDialog() {
 	if len(fields) > 0 {
 		n.win.Canvas().Focus(fields[0])
 	}
+}
+
+// apply sets the class names the form gave (store.Dataset.SetClassNames: journaled, shown at
+// once, written by the next save), unless an edit cannot be made now (cannotEdit, which queues
+// it behind a save running) or the store refuses it (refuse: read-only, a journal found at Open
+// awaiting its answer, a journal that cannot be written); the status bar says which.
+func (n *classNamer) apply(names map[int]string) {
+	c := n.c
+	if c.cannotEdit() {
+		return
+	}
+	if err := c.ds.SetClassNames(names); err != nil {
+		c.refuse(err)
+		return
+	}
+	c.classes = newClassNames(c.ds)
+	c.refresh()
+	c.say("Class names set: File → Save writes them")
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -310,16 +311,23 @@ func (c *controller) renderCursor() {
 func (c *controller) showProgress() { c.out.footer.showProgress(c.progressText()) }
 
 // say puts a message on the status bar until the next change of the cursor or the state.
-func (c *controller) say(text string) { c.out.footer.say(text) }
+func (c *controller) say(text string) {
+	c.out.footer.say(text)
+	c.writeTestState() // the real-window tests read what it says; nothing otherwise
+}
 
 // cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
 // status bar, never in a dialog (a key must not open one, and a burst of keys must not stack
-// them): the dataset is open read-only, or a job holds edits (a load, save, import or scan) and
-// the input that asked for the edit waits until it is done (held.go).
+// them): the dataset is open read-only, a journal found beside its files awaits the person's
+// answer (replay or discard), or a job holds edits (a load, save, import or scan) and the input
+// that asked for the edit waits until it is done (held.go). An edit the store refuses all the
+// same (a journal that cannot be written) is said there too (refuse).
 func (c *controller) cannotEdit() bool {
 	switch {
 	case c.ds.ReadOnly():
 		c.say(readOnlyNote)
+	case c.ds.Recovery() != nil:
+		c.refuse(store.ErrRecoveryPending)
 	case c.jobs.editsHeld():
 		if !c.holdAsked() {
 			c.say("Busy (saving, opening or importing): edits wait until it is done")
@@ -333,6 +341,32 @@ func (c *controller) cannotEdit() bool {
 // readOnlyNote is what the status bar says when an edit or a save is refused on a dataset open
 // read-only.
 const readOnlyNote = "Read-only (the pair is open for editing elsewhere): edits and saves are refused here"
+
+// refuse says on the status bar why the store did not make an edit (err, its error: editRefusal),
+// never in a dialog, as cannotEdit says why an edit cannot be made: a key must not open one, and
+// a burst of keys must not stack them.
+func (c *controller) refuse(err error) { c.say(editRefusal(err)) }
+
+// editRefusal is what the status bar says of an edit the store refused with err: the journal
+// could not be written (a full disk: the edit was not made, and edits work again once it can be)
+// or is damaged (no edit is taken until it can be cut back: save now), a save writes the files,
+// a journal found at Open awaits its answer, the dataset is read-only, or the edit itself was
+// refused (a label the file's type cannot hold), with the store's reason.
+func editRefusal(err error) string {
+	switch {
+	case errors.Is(err, store.ErrJournalDamaged):
+		return "Not done, and no edit is taken until the journal can be repaired: " + err.Error()
+	case errors.Is(err, store.ErrJournalWrite):
+		return "Not done (the edit could not be recorded; try again once there is room): " + err.Error()
+	case errors.Is(err, store.ErrSaving):
+		return "Not done: a save is writing the files; edits wait until it is done"
+	case errors.Is(err, store.ErrRecoveryPending):
+		return "Not done: unsaved edits were found beside the files; replay or discard them first"
+	case errors.Is(err, store.ErrReadOnly):
+		return readOnlyNote
+	}
+	return "Not done: " + err.Error()
+}
 
 // rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
 // sample when it is among them.

@@ -133,7 +133,7 @@ func (c *controller) toggleDelete() {
 		return c.ds.Delete(sel)
 	})
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	verb := "Deleted"
@@ -184,7 +184,7 @@ func (c *controller) step(undo bool) {
 	})
 	unsub()
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	c.cursorTo(touched)

@@ -265,7 +265,7 @@ func (c *controller) relabel(label int) {
 	}
 	err := c.edit(func() error { return c.ds.Relabel(sel, label) })
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	last := c.v.cursor

@@ -249,7 +249,7 @@ func (c *controller) decideAs(how store.How, label int) {
 	}
 	err := c.edit(func() error { return c.ds.DecideAs(how, i, label) })
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	c.next()
