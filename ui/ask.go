@@ -34,16 +34,27 @@ const askRound = 20
 
 // retrainAfter is how long the labels must rest before the loop runs again: a person typing
 // labels one after another starts one round, not one per key.
-var retrainAfter = 2 * time.Second
+const retrainAfter = 2 * time.Second
+
+// restTimer is the wait for the labels to rest (a *time.Timer).
+type restTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// afterRest starts the wait: f runs on a goroutine of its own once d has passed
+// (time.AfterFunc). The window's tests put a clock of their own in its place, so that when a
+// round starts is theirs to say, not the machine's speed.
+var afterRest = func(d time.Duration, f func()) restTimer { return time.AfterFunc(d, f) }
 
 // askLoop is the state of the loop's rounds, kept by the suggester.
 type askLoop struct {
-	job   *job        // the round running, nil when none
-	again bool        // the labels changed since the running round's snapshot
-	timer *time.Timer // the debounce of the next round, nil when none waits
-	tally loopTally   // what the person did in the loop: accepted, typed, right
-	seed  uint64      // activelearn's seed (0: its default)
-	dump  string      // the test hook's file (testSuggestEnv), "" for none
+	job   *job      // the round running, nil when none
+	again bool      // the labels changed since the running round's snapshot
+	timer restTimer // the debounce of the next round, nil when none waits
+	tally loopTally // what the person did in the loop: accepted, typed, right
+	seed  uint64    // activelearn's seed (0: its default)
+	dump  string    // the test hook's file (testSuggestEnv), "" for none
 }
 
 // askResult is what a round found, for the UI thread.
@@ -131,7 +142,7 @@ func (g *suggester) later() {
 		return
 	}
 	schedule := g.c.jobs.schedule
-	l.timer = time.AfterFunc(retrainAfter, func() {
+	l.timer = afterRest(retrainAfter, func() {
 		schedule(func() {
 			if g.loop.timer != nil {
 				g.loop.timer = nil

@@ -72,8 +72,9 @@ func (f *fakeSuggest) lastSeen() (int, int) {
 }
 
 // loopWindow opens the demo's 300 digits with no label in a test window whose background steps
-// run on the test's goroutine, with fakeSuggest in activelearn.Suggest's place and a short
-// debounce.
+// run on the test's goroutine, with fakeSuggest in activelearn.Suggest's place and the wait for
+// the labels to rest on the test's clock (handTimer): a round the labels start begins when the
+// test says they have rested (rested), whatever the machine's speed.
 func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSuggest) {
 	t.Helper()
 	w := newTestWindow(t)
@@ -82,14 +83,37 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 	f := &fakeSuggest{truth: truth}
-	oldSuggest, oldAfter := suggestFor, retrainAfter
-	suggestFor, retrainAfter = f.suggest, 20*time.Millisecond
-	t.Cleanup(func() { suggestFor, retrainAfter = oldSuggest, oldAfter })
+	oldSuggest, oldAfter := suggestFor, afterRest
+	suggestFor = f.suggest
+	afterRest = func(_ time.Duration, run func()) restTimer { return &handTimer{run: run, armed: true} }
+	t.Cleanup(func() { suggestFor, afterRest = oldSuggest, oldAfter })
 	return w, q, ds, truth, f
 }
 
+// handTimer is the wait for the labels to rest on a test's clock: it ends when the test says so
+// (rested), never by itself.
+type handTimer struct {
+	run   func()
+	armed bool
+}
+
+func (h *handTimer) Reset(time.Duration) bool { was := h.armed; h.armed = true; return was }
+func (h *handTimer) Stop() bool               { was := h.armed; h.armed = false; return was }
+
 // idle reports whether no round of the loop runs or waits.
 func idle(w *window) bool { return w.sugg.loop.job == nil && w.sugg.loop.timer == nil }
+
+// rested ends the wait for the labels to rest, if one is armed (its end schedules the round on
+// the UI thread, as the timer's goroutine does), and reports whether no round runs or waits: a
+// condition for waitUI that lets the loop run its rounds until it has learnt from every label
+// (first in a condition, so that it is always evaluated).
+func rested(w *window) bool {
+	if h, ok := w.sugg.loop.timer.(*handTimer); ok && h.armed {
+		h.armed = false
+		h.run()
+	}
+	return idle(w)
+}
 
 // With no label at all, the Suggested list starts with the samples activelearn.Ask asks for
 // (badged "ask", the cursor on the first), Enter on one asks for its label; the labels typed
@@ -126,11 +150,10 @@ func TestSuggestedAsksFirst(t *testing.T) {
 		t.Fatalf("Enter on an asked sample: label %d, status %q", ds.Label(want[0]), w.footer.status.Text)
 	}
 
-	// The asked labels typed, the queue run between keys. No round starts meanwhile (the wait
-	// after a key is made long; TestSuggestedKeyDuringRound types during a round): a round
-	// begun after some of them would ask for samples of its own, from fewer labels, and which
-	// keys it falls between is the machine's timing, not the window's rule.
-	retrainAfter = time.Hour
+	// The asked labels typed, the queue run between keys. No round starts meanwhile (the labels
+	// have not rested: the test's clock says when; TestSuggestedKeyDuringRound types during a
+	// round): a round begun after some of them would ask for samples of its own, from fewer
+	// labels.
 	before := w.sugg.review.r
 	for p, i := range want {
 		if w.c.v.at(w.c.v.cursor) != i {
@@ -148,9 +171,8 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	if w.sugg.review.r != before {
 		t.Fatal("a round ended while the asked labels were typed")
 	}
-	retrainAfter = 20 * time.Millisecond
 	w.sugg.later()
-	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return n == askRound && idle(w) })
+	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == askRound })
 	r = w.sugg.review.r
 	if len(r.of) == 0 || r.suggestsNone {
 		t.Fatal("no suggestions after the asked labels")
@@ -256,7 +278,7 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 		t.Fatalf("a key during the round: label %d", ds.Label(i))
 	}
 	close(gate)
-	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return calls >= 2 && idle(w) && n == len(labelled)+1 })
+	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return rested(w) && calls >= 2 && n == len(labelled)+1 })
 	r := w.sugg.review.r
 	if r.pending || ds.Label(i) != truth[i] || !slices.Contains(r.order, i) {
 		t.Fatalf("after the rounds: pending %v, label %d", r.pending, ds.Label(i))
@@ -280,7 +302,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Suggested")
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.r.pending })
 	r := w.sugg.review.r
 	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
 	// The cursor on the fifth suggestion of the class of the most confident one.
@@ -334,7 +356,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 		t.Fatalf("after undo %d counted accepted", w.sugg.loop.tally.accepted)
 	}
 	// The selection: three samples with suggestions, whatever their class and confidence.
-	waitUI(t, q, func() bool { return idle(w) })
+	waitUI(t, q, func() bool { return rested(w) })
 	r = w.sugg.review.r
 	var sel []int
 	w.c.v.clearSelection()
@@ -409,7 +431,7 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	}
 	w.c.drain()
 	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.r.pending })
 	for p := range w.c.v.Len() {
 		if _, ok := w.sugg.review.r.of[w.c.v.at(p)]; ok {
 			w.c.moveCursor(p, false)
