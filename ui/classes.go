@@ -84,8 +84,8 @@ func matchClasses(prefix string, classes []int, name func(int) string) []int {
 
 // parseClass reads a class typed in a class field or picked from its list: a number, alone or as
 // the lists show a class ("11 (B)"): that class, whether classes hold it or not (a new class); else
-// the one of classes whose name is the text (case-insensitive), or else the one whose number or
-// name starts with it. false when the text is empty, or names no class or several. O(classes).
+// the one of classes whose number or name starts with the text (case-insensitive, matchClasses).
+// false when the text is empty, or names no class or several (typing narrows them). O(classes).
 func parseClass(text string, classes []int, name func(int) string) (int, bool) {
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -94,15 +94,6 @@ func parseClass(text string, classes []int, name func(int) string) (int, bool) {
 	num, _, _ := strings.Cut(text, " ")
 	if n, err := strconv.Atoi(num); err == nil {
 		return n, true
-	}
-	var exact []int
-	for _, c := range classes {
-		if nm := name(c); nm != "" && strings.EqualFold(nm, text) {
-			exact = append(exact, c)
-		}
-	}
-	if len(exact) == 1 {
-		return exact[0], true
 	}
 	if m := matchClasses(text, classes, name); len(m) == 1 {
 		return m[0], true
