@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
@@ -27,21 +28,64 @@ import (
 // quickCNN is the short CNN recipe of the ui tests (and of IDXLABEL_QUICK_CNN=1).
 var quickCNN = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
 
-// plantedCheck is a small pair for the check's tests, written to a temporary folder: the first
-// 1,500 samples of t10k with 4 copies of its own samples, 4 copies of training samples, 3
-// non-digits and 10 flipped labels planted (fixture/planted, seed 7), and the other set: the
-// first 3,000 training samples, whose files the leak kind reads.
+// plantedCheck is a small pair for the check's tests, written to a temporary folder: 1,500
+// digits with 4 copies of its own samples, 4 copies of the other set's samples, 3 non-digits and
+// 10 flipped labels planted (fixture/planted, seed 7), and the other set of 3,000 digits, whose
+// files the leak kind reads. The digits are generated (fixture/digits: its first 1,500, and the
+// next 3,000 as the other set) or real (t10k's first 1,500, the first 3,000 training samples).
 type plantedCheck struct {
 	set                  *planted.Set
 	images, labels       string // the pair's files
 	otherImg, otherLabel string // the other set's files
 }
 
-func newPlantedCheck(t *testing.T) plantedCheck {
+// plantedN and plantedOther are the samples of a planted check's pair and of its other set.
+const plantedN, plantedOther = 1500, 3000
+
+// plantedSources are where a planted check's digits come from: the pair's and the other set's.
+var plantedSources = []struct {
+	name string
+	load func(t *testing.T) (images, labels, train, trainLabels *idx.Array)
+}{
+	{"digits", func(t *testing.T) (*idx.Array, *idx.Array, *idx.Array, *idx.Array) {
+		images, labels := digits.Load(t, plantedN+plantedOther)
+		other, err := idx.New(idx.UByte, plantedOther, 28, 28)
+		if err != nil {
+			t.Fatal(err)
+		}
+		otherLabels, err := idx.New(idx.UByte, plantedOther)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(other.Data, images.Data[plantedN*784:])
+		copy(otherLabels.Data, labels.Data[plantedN:])
+		return images, labels, other, otherLabels
+	}},
+	{"t10k", func(t *testing.T) (*idx.Array, *idx.Array, *idx.Array, *idx.Array) {
+		images, labels := mnisttest.Load(t)
+		train, trainLabels := mnisttest.LoadTrain(t)
+		return images, labels, train, trainLabels
+	}},
+}
+
+// eachPlanted runs f as subtests on a planted check of each source (plantedSources): "digits"
+// runs everywhere, "t10k" skips without the real files (saying so) or fails when they are
+// required. These tests train the CNN: they skip under -short.
+func eachPlanted(t *testing.T, f func(t *testing.T, pc plantedCheck)) {
+	if testing.Short() {
+		t.Skip("trains the CNN scan (seconds): not in -short")
+	}
+	for _, src := range plantedSources {
+		t.Run(src.name, func(t *testing.T) {
+			images, labels, train, trainLabels := src.load(t)
+			f(t, newPlantedCheck(t, images, labels, train, trainLabels))
+		})
+	}
+}
+
+func newPlantedCheck(t *testing.T, images, labels, train, trainLabels *idx.Array) plantedCheck {
 	t.Helper()
-	images, labels := mnisttest.Load(t)
-	train, trainLabels := mnisttest.LoadTrain(t)
-	const n, on = 1500, 3000
+	const n, on = plantedN, plantedOther
 	rng := rand.New(rand.NewPCG(7, 20))
 	p := planted.Plant(rng, images.Data, labels.Data, n, train.Data, trainLabels.Data, on,
 		planted.Plan{Duplicates: 4, Leaks: 4, Outliers: 3, Flips: 10})
@@ -117,190 +161,191 @@ func journalSize(ds *store.Dataset) int64 {
 // journaled, undoable decision and move on; the lists survive a save (renumbered); the other
 // set is remembered for the pair.
 func TestCheckDataset(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, ds := pc.open(t)
-	k := w.check
-	menuItem(t, w, "Tools", "Check Dataset…").Action()
-	if !strings.Contains(overlayText(w), "Leakage against") {
-		t.Fatalf("the dialog says %q", overlayText(w))
-	}
-	focused, ok := w.win.Canvas().Focused().(*promptEntry)
-	if !ok {
-		t.Fatal("the path field does not have the keys")
-	}
-	test.Type(focused, pc.otherImg)
-	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if w.c.mode != modeCheck || k.run == nil || k.run.job == nil || !slices.Equal(k.run.against, []string{pc.otherImg, pc.otherLabel}) {
-		t.Fatalf("after Check: mode %v, run %+v", w.c.mode, k.run)
-	}
-	if text := buttonTexts(k.mode.view); !slices.Equal(text, []string{"Label errors  …", "Outliers  …", "Duplicates  …", "Leaks  …"}) {
-		t.Fatalf("the kinds while starting: %q", text)
-	}
-
-	// The quick kinds first: when the duplicates are shown, the CNN's kinds are not yet.
-	waitUI(t, q, func() bool { return k.mode.f.lists[check.Duplicate].state == checkFound })
-	if k.mode.f.lists[check.Label].state != checkWaiting || k.mode.f.lists[check.Outlier].state != checkWaiting {
-		t.Fatal("label errors or outliers came before the duplicates")
-	}
-	waitUI(t, q, func() bool { return k.run.job == nil })
-	if k.run.why != "" || !k.run.complete() {
-		t.Fatalf("the check ended: %q", k.run.why)
-	}
-	f := k.mode.f
-	for at, src := range pc.set.Duplicates {
-		a, b := min(at, src), max(at, src)
-		if x, ok := f.lists[check.Duplicate].of[a]; !ok || !slices.Contains(x.others, b) {
-			t.Errorf("the planted copy %d of %d is not listed: %+v", at, src, x)
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, ds := pc.open(t)
+		k := w.check
+		menuItem(t, w, "Tools", "Check Dataset…").Action()
+		if !strings.Contains(overlayText(w), "Leakage against") {
+			t.Fatalf("the dialog says %q", overlayText(w))
 		}
-	}
-	for at, src := range pc.set.Leaks {
-		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Index[x.others[0]] != src {
-			t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
+		focused, ok := w.win.Canvas().Focused().(*promptEntry)
+		if !ok {
+			t.Fatal("the path field does not have the keys")
 		}
-	}
-	outliers := 0
-	for at := range pc.set.Outliers {
-		if _, ok := f.lists[check.Outlier].of[at]; ok {
-			outliers++
+		test.Type(focused, pc.otherImg)
+		focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if w.c.mode != modeCheck || k.run == nil || k.run.job == nil || !slices.Equal(k.run.against, []string{pc.otherImg, pc.otherLabel}) {
+			t.Fatalf("after Check: mode %v, run %+v", w.c.mode, k.run)
 		}
-	}
-	t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.lists[check.Duplicate].order),
-		len(f.lists[check.Leak].order), len(f.lists[check.Label].order), len(f.lists[check.Outlier].order), outliers)
-	if outliers < 2 {
-		t.Errorf("only %d of the 3 planted non-digits among the outliers listed", outliers)
-	}
-	if len(f.lists[check.Outlier].order) < outliersListed || len(f.lists[check.Label].order) == 0 {
-		t.Fatalf("%d outliers, %d label errors listed", len(f.lists[check.Outlier].order), len(f.lists[check.Label].order))
-	}
+		if text := buttonTexts(k.mode.view); !slices.Equal(text, []string{"Label errors  …", "Outliers  …", "Duplicates  …", "Leaks  …"}) {
+			t.Fatalf("the kinds while starting: %q", text)
+		}
 
-	// Duplicates: each tile the first of its pair, badged with its copy, shown large beside it.
-	k.pick(check.Duplicate)
-	dups := slices.Clone(w.c.v.order)
-	if len(dups) != len(f.lists[check.Duplicate].order) || w.c.v.cursor != 0 {
-		t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.lists[check.Duplicate].order), w.c.v.cursor)
-	}
-	first := dups[0]
-	partner := f.lists[check.Duplicate].of[first].others[0]
-	if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "=#"+strconv.Itoa(partner)) {
-		t.Fatalf("the first duplicate's badge %q", b)
-	}
-	if a := w.detail.about; !strings.Contains(a.title.Text, "Near-duplicate") || len(a.root.Objects) != 2 {
-		t.Fatalf("the detail panel: %q", a.title.Text)
-	}
-	if l := legendKeys(w); !strings.Contains(l, "Del delete this copy") || !strings.Contains(l, "→ keep both") {
-		t.Fatalf("legend %q", l)
-	}
-	// Delete removes the tile's sample (one journaled step) and moves on.
-	size := journalSize(ds)
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	if !ds.State(first).Deleted || ds.State(partner).Deleted || w.c.v.cursor != 1 || journalSize(ds) <= size || ds.UndoName() != "Delete sample "+strconv.Itoa(first) {
-		t.Fatalf("Delete: deleted %v/%v, cursor %d, undo %q", ds.State(first).Deleted, ds.State(partner).Deleted, w.c.v.cursor, ds.UndoName())
-	}
-	// → keeps both: a review decision on the tile's sample.
-	second := dups[1]
-	keep, size := ds.Label(second), journalSize(ds)
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if st := ds.State(second); !st.Reviewed || st.Label != keep || st.Deleted || w.c.v.cursor != 2 || journalSize(ds) <= size {
-		t.Fatalf("→: %+v, cursor %d", st, w.c.v.cursor)
-	}
-	if !strings.Contains(w.footer.status.Text, "decided 2 / "+strconv.Itoa(len(dups))) {
-		t.Fatalf("status %q", w.footer.status.Text)
-	}
-
-	// Outliers: a digit relabels (a decision set by hand).
-	k.pick(check.Outlier)
-	out := w.c.v.at(0)
-	to := (ds.Label(out) + 3) % 10
-	test.Type(w.grid, strconv.Itoa(to))
-	if st := ds.State(out); st.Label != to || !st.Reviewed || w.c.v.cursor != 1 {
-		t.Fatalf("a digit on an outlier: %+v, cursor %d", st, w.c.v.cursor)
-	}
-	if log := ds.ChangeLog(); log[len(log)-1].Index != out || log[len(log)-1].How != store.HowManual {
-		t.Fatalf("the change log ends %+v", log[len(log)-1])
-	}
-
-	// Label errors: Enter accepts the suggestion.
-	k.pick(check.Label)
-	lab := w.c.v.current()
-	if st := ds.State(lab); st.Reviewed || st.Deleted {
-		t.Fatalf("the cursor is on decided sample %d", lab)
-	}
-	sugg := f.lists[check.Label].of[lab].suggested
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if st := ds.State(lab); st.Label != sugg || !st.Reviewed {
-		t.Fatalf("Enter on a label error: %+v, suggested %d", st, sugg)
-	}
-	if log := ds.ChangeLog(); log[len(log)-1].How != store.HowSuspectAccepted {
-		t.Fatalf("the change log ends %+v", log[len(log)-1])
-	}
-
-	// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
-	k.pick(check.Leak)
-	leak := w.c.v.at(0)
-	if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
-		t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
-	}
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	if !ds.State(leak).Deleted {
-		t.Fatal("Delete did not delete the leak")
-	}
-	// Undo takes back the last decision alone.
-	w.c.undo()
-	if ds.State(leak).Deleted || !ds.State(first).Deleted || ds.Label(lab) != sugg {
-		t.Fatal("undo did not take back just the last decision")
-	}
-	w.c.redo()
-
-	// A save renumbers the lists: the deleted samples are gone, the rest follow their pixels.
-	before := map[check.Kind]map[int][]byte{}
-	partners := map[int][]byte{} // a duplicate tile's first copy's pixels, by the tile's pixels' key
-	for kind, l := range f.lists {
-		before[kind] = map[int][]byte{}
-		for _, i := range l.order {
-			before[kind][i] = pixelsOf(t, ds, i)
-			if kind == check.Duplicate {
-				partners[i] = pixelsOf(t, ds, l.of[i].others[0])
+		// The quick kinds first: when the duplicates are shown, the CNN's kinds are not yet.
+		waitUI(t, q, func() bool { return k.mode.f.lists[check.Duplicate].state == checkFound })
+		if k.mode.f.lists[check.Label].state != checkWaiting || k.mode.f.lists[check.Outlier].state != checkWaiting {
+			t.Fatal("label errors or outliers came before the duplicates")
+		}
+		waitUI(t, q, func() bool { return k.run.job == nil })
+		if k.run.why != "" || !k.run.complete() {
+			t.Fatalf("the check ended: %q", k.run.why)
+		}
+		f := k.mode.f
+		for at, src := range pc.set.Duplicates {
+			a, b := min(at, src), max(at, src)
+			if x, ok := f.lists[check.Duplicate].of[a]; !ok || !slices.Contains(x.others, b) {
+				t.Errorf("the planted copy %d of %d is not listed: %+v", at, src, x)
 			}
 		}
-	}
-	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() && !ds.Dirty() })
-	if w.c.mode != modeCheck || k.mode.f == nil {
-		t.Fatalf("after the save: mode %v", w.c.mode)
-	}
-	g := k.mode.f
-	for kind, l := range g.lists {
-		if want := len(before[kind]) - countDeleted(before[kind], first, leak); len(l.order) != want {
-			t.Errorf("%s: %d listed after the save, want %d", kind, len(l.order), want)
+		for at, src := range pc.set.Leaks {
+			if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Index[x.others[0]] != src {
+				t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
+			}
 		}
-		for _, i := range l.order {
-			px := pixelsOf(t, ds, i)
-			found := false
-			for old, p := range before[kind] {
-				if bytes.Equal(p, px) {
-					found = true
-					if kind == check.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.of[i].others[0]), partners[old]) {
-						t.Errorf("duplicate %d's copy was not renumbered with it", i)
-					}
+		outliers := 0
+		for at := range pc.set.Outliers {
+			if _, ok := f.lists[check.Outlier].of[at]; ok {
+				outliers++
+			}
+		}
+		t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.lists[check.Duplicate].order),
+			len(f.lists[check.Leak].order), len(f.lists[check.Label].order), len(f.lists[check.Outlier].order), outliers)
+		if outliers < 2 {
+			t.Errorf("only %d of the 3 planted non-digits among the outliers listed", outliers)
+		}
+		if len(f.lists[check.Outlier].order) < outliersListed || len(f.lists[check.Label].order) == 0 {
+			t.Fatalf("%d outliers, %d label errors listed", len(f.lists[check.Outlier].order), len(f.lists[check.Label].order))
+		}
+
+		// Duplicates: each tile the first of its pair, badged with its copy, shown large beside it.
+		k.pick(check.Duplicate)
+		dups := slices.Clone(w.c.v.order)
+		if len(dups) != len(f.lists[check.Duplicate].order) || w.c.v.cursor != 0 {
+			t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.lists[check.Duplicate].order), w.c.v.cursor)
+		}
+		first := dups[0]
+		partner := f.lists[check.Duplicate].of[first].others[0]
+		if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "=#"+strconv.Itoa(partner)) {
+			t.Fatalf("the first duplicate's badge %q", b)
+		}
+		if a := w.detail.about; !strings.Contains(a.title.Text, "Near-duplicate") || len(a.root.Objects) != 2 {
+			t.Fatalf("the detail panel: %q", a.title.Text)
+		}
+		if l := legendKeys(w); !strings.Contains(l, "Del delete this copy") || !strings.Contains(l, "→ keep both") {
+			t.Fatalf("legend %q", l)
+		}
+		// Delete removes the tile's sample (one journaled step) and moves on.
+		size := journalSize(ds)
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if !ds.State(first).Deleted || ds.State(partner).Deleted || w.c.v.cursor != 1 || journalSize(ds) <= size || ds.UndoName() != "Delete sample "+strconv.Itoa(first) {
+			t.Fatalf("Delete: deleted %v/%v, cursor %d, undo %q", ds.State(first).Deleted, ds.State(partner).Deleted, w.c.v.cursor, ds.UndoName())
+		}
+		// → keeps both: a review decision on the tile's sample.
+		second := dups[1]
+		keep, size := ds.Label(second), journalSize(ds)
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+		if st := ds.State(second); !st.Reviewed || st.Label != keep || st.Deleted || w.c.v.cursor != 2 || journalSize(ds) <= size {
+			t.Fatalf("→: %+v, cursor %d", st, w.c.v.cursor)
+		}
+		if !strings.Contains(w.footer.status.Text, "decided 2 / "+strconv.Itoa(len(dups))) {
+			t.Fatalf("status %q", w.footer.status.Text)
+		}
+
+		// Outliers: a digit relabels (a decision set by hand).
+		k.pick(check.Outlier)
+		out := w.c.v.at(0)
+		to := (ds.Label(out) + 3) % 10
+		test.Type(w.grid, strconv.Itoa(to))
+		if st := ds.State(out); st.Label != to || !st.Reviewed || w.c.v.cursor != 1 {
+			t.Fatalf("a digit on an outlier: %+v, cursor %d", st, w.c.v.cursor)
+		}
+		if log := ds.ChangeLog(); log[len(log)-1].Index != out || log[len(log)-1].How != store.HowManual {
+			t.Fatalf("the change log ends %+v", log[len(log)-1])
+		}
+
+		// Label errors: Enter accepts the suggestion.
+		k.pick(check.Label)
+		lab := w.c.v.current()
+		if st := ds.State(lab); st.Reviewed || st.Deleted {
+			t.Fatalf("the cursor is on decided sample %d", lab)
+		}
+		sugg := f.lists[check.Label].of[lab].suggested
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if st := ds.State(lab); st.Label != sugg || !st.Reviewed {
+			t.Fatalf("Enter on a label error: %+v, suggested %d", st, sugg)
+		}
+		if log := ds.ChangeLog(); log[len(log)-1].How != store.HowSuspectAccepted {
+			t.Fatalf("the change log ends %+v", log[len(log)-1])
+		}
+
+		// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
+		k.pick(check.Leak)
+		leak := w.c.v.at(0)
+		if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
+			t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
+		}
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if !ds.State(leak).Deleted {
+			t.Fatal("Delete did not delete the leak")
+		}
+		// Undo takes back the last decision alone.
+		w.c.undo()
+		if ds.State(leak).Deleted || !ds.State(first).Deleted || ds.Label(lab) != sugg {
+			t.Fatal("undo did not take back just the last decision")
+		}
+		w.c.redo()
+
+		// A save renumbers the lists: the deleted samples are gone, the rest follow their pixels.
+		before := map[check.Kind]map[int][]byte{}
+		partners := map[int][]byte{} // a duplicate tile's first copy's pixels, by the tile's pixels' key
+		for kind, l := range f.lists {
+			before[kind] = map[int][]byte{}
+			for _, i := range l.order {
+				before[kind][i] = pixelsOf(t, ds, i)
+				if kind == check.Duplicate {
+					partners[i] = pixelsOf(t, ds, l.of[i].others[0])
 				}
 			}
-			if !found {
-				t.Errorf("%s: sample %d after the save is not one that was listed", kind, i)
+		}
+		w.save.save()
+		waitUI(t, q, func() bool { return !w.jobs.busy() && !ds.Dirty() })
+		if w.c.mode != modeCheck || k.mode.f == nil {
+			t.Fatalf("after the save: mode %v", w.c.mode)
+		}
+		g := k.mode.f
+		for kind, l := range g.lists {
+			if want := len(before[kind]) - countDeleted(before[kind], first, leak); len(l.order) != want {
+				t.Errorf("%s: %d listed after the save, want %d", kind, len(l.order), want)
+			}
+			for _, i := range l.order {
+				px := pixelsOf(t, ds, i)
+				found := false
+				for old, p := range before[kind] {
+					if bytes.Equal(p, px) {
+						found = true
+						if kind == check.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.of[i].others[0]), partners[old]) {
+							t.Errorf("duplicate %d's copy was not renumbered with it", i)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("%s: sample %d after the save is not one that was listed", kind, i)
+				}
 			}
 		}
-	}
-	k.pick(check.Duplicate)
-	if w.c.v.Len() != len(dups)-1 || w.c.v.ndone != 1 {
-		t.Fatalf("after the save the duplicates show %d, %d decided", w.c.v.Len(), w.c.v.ndone)
-	}
+		k.pick(check.Duplicate)
+		if w.c.v.Len() != len(dups)-1 || w.c.v.ndone != 1 {
+			t.Fatalf("after the save the duplicates show %d, %d decided", w.c.v.Len(), w.c.v.ndone)
+		}
 
-	// The other set is remembered for the pair, and was never written.
-	if got := k.lastAgainst(pc.images, pc.labels); got != pc.otherImg {
-		t.Fatalf("remembered %q", got)
-	}
-	if _, err := os.Stat(pc.otherImg + pairfile.JournalSuffix); err == nil {
-		t.Fatal("the other set got a journal")
-	}
+		// The other set is remembered for the pair, and was never written.
+		if got := k.lastAgainst(pc.images, pc.labels); got != pc.otherImg {
+			t.Fatalf("remembered %q", got)
+		}
+		if _, err := os.Stat(pc.otherImg + pairfile.JournalSuffix); err == nil {
+			t.Fatal("the other set got a journal")
+		}
+	})
 }
 
 // countDeleted counts which of the samples deleted (then saved away) a list held.
@@ -327,56 +372,57 @@ func buttonTexts(v *checkView) []string {
 // the duplicates found stay; a scan another view asked for goes on. Cancel in the first pass
 // ends the check too.
 func TestCheckCancel(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, _ := pc.open(t)
-	k := w.check
-	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if !k.run.startedScan || w.scans.cnn == nil {
-		t.Fatalf("the check did not start the CNN scan: %v", k.run.startedScan)
-	}
-	k.mode.view.cancel.OnTapped()
-	if k.run.job != nil || k.run.why != "cancelled" || w.scans.cnn != nil {
-		t.Fatalf("after Cancel: running %v, why %q, scan %v", k.run.job != nil, k.run.why, w.scans.cnn != nil)
-	}
-	f := k.mode.f
-	if f.lists[check.Label].state != checkStopped || f.lists[check.Duplicate].state != checkFound || len(f.lists[check.Duplicate].order) < 4 {
-		t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.lists[check.Label].state, f.lists[check.Duplicate].state, len(f.lists[check.Duplicate].order))
-	}
-	if !strings.Contains(k.mode.view.note.Text, "stopped: cancelled") || k.mode.view.running.Visible() {
-		t.Fatalf("the view says %q", k.mode.view.note.Text)
-	}
-	if b := buttonTexts(k.mode.view); b[0] != "Label errors  —" {
-		t.Fatalf("buttons %q", b)
-	}
-	q.run()
-	if w.c.mode != modeCheck || k.mode.f.lists[check.Label].state != checkStopped {
-		t.Fatal("the stopped scan delivered")
-	}
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, _ := pc.open(t)
+		k := w.check
+		k.start(nil)
+		waitUI(t, q, func() bool { return k.run.waitingScan })
+		if !k.run.startedScan || w.scans.cnn == nil {
+			t.Fatalf("the check did not start the CNN scan: %v", k.run.startedScan)
+		}
+		k.mode.view.cancel.OnTapped()
+		if k.run.job != nil || k.run.why != "cancelled" || w.scans.cnn != nil {
+			t.Fatalf("after Cancel: running %v, why %q, scan %v", k.run.job != nil, k.run.why, w.scans.cnn != nil)
+		}
+		f := k.mode.f
+		if f.lists[check.Label].state != checkStopped || f.lists[check.Duplicate].state != checkFound || len(f.lists[check.Duplicate].order) < 4 {
+			t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.lists[check.Label].state, f.lists[check.Duplicate].state, len(f.lists[check.Duplicate].order))
+		}
+		if !strings.Contains(k.mode.view.note.Text, "stopped: cancelled") || k.mode.view.running.Visible() {
+			t.Fatalf("the view says %q", k.mode.view.note.Text)
+		}
+		if b := buttonTexts(k.mode.view); b[0] != "Label errors  —" {
+			t.Fatalf("buttons %q", b)
+		}
+		q.run()
+		if w.c.mode != modeCheck || k.mode.f.lists[check.Label].state != checkStopped {
+			t.Fatal("the stopped scan delivered")
+		}
 
-	// A scan another view asked for goes on when the check is cancelled (a long one: it must
-	// outlast the check's first pass).
-	w.sugg.opts.Epochs = 40
-	w.scans.analyse(func(*analysis) {})
-	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if k.run.startedScan {
-		t.Fatal("the check claims the scan another view started")
-	}
-	k.cancel()
-	if w.scans.cnn == nil || len(w.scans.waiting) != 2 || k.run.job != nil {
-		t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.cnn != nil, len(w.scans.waiting), k.run.job != nil)
-	}
-	w.scans.stop()
-	w.sugg.opts.Epochs = quickCNN.Epochs
+		// A scan another view asked for goes on when the check is cancelled (a long one: it must
+		// outlast the check's first pass).
+		w.sugg.opts.Epochs = 40
+		w.scans.analyse(func(*analysis) {})
+		k.start(nil)
+		waitUI(t, q, func() bool { return k.run.waitingScan })
+		if k.run.startedScan {
+			t.Fatal("the check claims the scan another view started")
+		}
+		k.cancel()
+		if w.scans.cnn == nil || len(w.scans.waiting) != 2 || k.run.job != nil {
+			t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.cnn != nil, len(w.scans.waiting), k.run.job != nil)
+		}
+		w.scans.stop()
+		w.sugg.opts.Epochs = quickCNN.Epochs
 
-	// Cancel in the first pass.
-	k.start(nil)
-	k.cancel()
-	waitUI(t, q, func() bool { return k.run.job == nil })
-	if k.run.why != "cancelled" || k.mode.f.lists[check.Duplicate].state != checkStopped {
-		t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.run.why, k.mode.f.lists[check.Duplicate].state)
-	}
+		// Cancel in the first pass.
+		k.start(nil)
+		k.cancel()
+		waitUI(t, q, func() bool { return k.run.job == nil })
+		if k.run.why != "cancelled" || k.mode.f.lists[check.Duplicate].state != checkStopped {
+			t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.run.why, k.mode.f.lists[check.Duplicate].state)
+		}
+	})
 }
 
 // A save while the check waits for the CNN scan: usually the scan ends after the save, goes
@@ -385,41 +431,42 @@ func TestCheckCancel(t *testing.T) {
 // errors and outliers are found in the new numbering: every finding's label is its sample's
 // label now.
 func TestCheckSaveDuringScan(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, ds := pc.open(t)
-	w.sugg.opts.Epochs = 6 // a scan that outlasts the save
-	k := w.check
-	k.start([]string{pc.otherImg, pc.otherLabel})
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if err := ds.Delete([]int{0, 1, 2}); err != nil {
-		t.Fatal(err)
-	}
-	w.c.drain()
-	w.save.save()
-	waitUI(t, q, func() bool { return k.run.job == nil && !w.jobs.busy() })
-	if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
-		t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
-	}
-	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
-	for kind, l := range k.mode.f.lists {
-		if l.state != checkFound || len(l.order) == 0 {
-			t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, ds := pc.open(t)
+		w.sugg.opts.Epochs = 6 // a scan that outlasts the save
+		k := w.check
+		k.start([]string{pc.otherImg, pc.otherLabel})
+		waitUI(t, q, func() bool { return k.run.waitingScan })
+		if err := ds.Delete([]int{0, 1, 2}); err != nil {
+			t.Fatal(err)
 		}
-		for _, i := range l.order {
-			if x := l.of[i]; x.label != ds.Label(i) {
-				t.Fatalf("%s: sample %d was checked with label %d, has %d", kind, i, x.label, ds.Label(i))
+		w.c.drain()
+		w.save.save()
+		waitUI(t, q, func() bool { return k.run.job == nil && !w.jobs.busy() })
+		if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
+			t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
+		}
+		t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
+		for kind, l := range k.mode.f.lists {
+			if l.state != checkFound || len(l.order) == 0 {
+				t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
+			}
+			for _, i := range l.order {
+				if x := l.of[i]; x.label != ds.Label(i) {
+					t.Fatalf("%s: sample %d was checked with label %d, has %d", kind, i, x.label, ds.Label(i))
+				}
 			}
 		}
-	}
-	for at, src := range pc.set.Duplicates {
-		a, b := min(at, src)-3, max(at, src)-3
-		if x, ok := k.mode.f.lists[check.Duplicate].of[a]; a >= 0 && (!ok || !slices.Contains(x.others, b)) {
-			t.Errorf("the planted copy %d of %d is not listed as %d, %d", at, src, a, b)
+		for at, src := range pc.set.Duplicates {
+			a, b := min(at, src)-3, max(at, src)-3
+			if x, ok := k.mode.f.lists[check.Duplicate].of[a]; a >= 0 && (!ok || !slices.Contains(x.others, b)) {
+				t.Errorf("the planted copy %d of %d is not listed as %d, %d", at, src, a, b)
+			}
 		}
-	}
-	if k.run.current(w.c) {
-		t.Fatal("a check renumbered while it ran counts as current (the report would misnumber it)")
-	}
+		if k.run.current(w.c) {
+			t.Fatal("a check renumbered while it ran counts as current (the report would misnumber it)")
+		}
+	})
 }
 
 // The other set remembered per pair is a preference, untrusted: malformed entries are skipped, a

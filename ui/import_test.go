@@ -68,43 +68,45 @@ func overlayErr(w *window) string {
 // its folder, added at the end as one undoable step, the cursor on the last; a damaged image is
 // skipped. A flat folder gets the label typed.
 func TestImportImageFolder(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "1", "a.png"))
-	writeBar(t, filepath.Join(dir, "1", "b.png"))
-	writeBar(t, filepath.Join(dir, "4", "c.png"))
-	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
-	importFolder(t, w, q, dir, nil)
-	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
-		t.Fatalf("after import: %d samples", ds.Len())
-	}
-	if ds.UndoName() != "Add 3 samples" {
-		t.Fatalf("one undoable step expected, got %q", ds.UndoName())
-	}
-	if w.c.v.current() != 10002 {
-		t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
-	}
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
-	flat := t.TempDir()
-	writeBar(t, filepath.Join(flat, "x.png"))
-	importFolder(t, w, q, flat, func() {
-		_, entries := overlayTexts(w)
-		_ = entries
-		var label *widget.Entry
-		walkOverlay(w, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
-				label = e
-			}
-		})
-		if label == nil {
-			t.Fatal("a flat folder's dialog has no label field")
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		dir := t.TempDir()
+		writeBar(t, filepath.Join(dir, "1", "a.png"))
+		writeBar(t, filepath.Join(dir, "1", "b.png"))
+		writeBar(t, filepath.Join(dir, "4", "c.png"))
+		os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
+		n := ds.Len() // 10,000 on t10k
+		importFolder(t, w, q, dir, nil)
+		if ds.Len() != n+3 || ds.Label(n) != 1 || ds.Label(n+2) != 4 || !ds.State(n+2).Added {
+			t.Fatalf("after import: %d samples", ds.Len())
 		}
-		label.SetText("9")
+		if ds.UndoName() != "Add 3 samples" {
+			t.Fatalf("one undoable step expected, got %q", ds.UndoName())
+		}
+		if w.c.v.current() != n+2 {
+			t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
+		flat := t.TempDir()
+		writeBar(t, filepath.Join(flat, "x.png"))
+		importFolder(t, w, q, flat, func() {
+			_, entries := overlayTexts(w)
+			_ = entries
+			var label *widget.Entry
+			walkOverlay(w, func(o fyne.CanvasObject) {
+				if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
+					label = e
+				}
+			})
+			if label == nil {
+				t.Fatal("a flat folder's dialog has no label field")
+			}
+			label.SetText("9")
+		})
+		if ds.Len() != n+4 || ds.Label(n+3) != 9 {
+			t.Fatalf("flat folder import: %d samples", ds.Len())
+		}
 	})
-	if ds.Len() != 10004 || ds.Label(10003) != 9 {
-		t.Fatalf("flat folder import: %d samples", ds.Len())
-	}
 }
 
 // Every imported sample carries its source: its file's path relative to the folder chosen,
@@ -298,48 +300,49 @@ func TestImportClassChosen(t *testing.T) {
 // number; a folder that matches none is shown as a new class before anything is added, and
 // unchecked it is skipped; checked, it becomes a new class with its name.
 func TestImportOntoNamedClasses(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	names := map[int]string{}
-	for k, s := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
-		names[k] = s
-	}
-	if err := ds.SetClassNames(names); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, p := range []string{"Zero/a.png", "7/b.png", "seven/c.png", "ten/d.png"} {
-		writeBar(t, filepath.Join(dir, p))
-	}
-	n := ds.Len()
-	uncheck := func() {
-		text := overlayText(w)
-		for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
-			`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
-			if !strings.Contains(text, want) {
-				t.Fatalf("the dialog does not say %q:\n%s", want, text)
-			}
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		names := map[int]string{}
+		for k, s := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
+			names[k] = s
 		}
-		var checks []*enterCheck
-		walkOverlay(w, func(o fyne.CanvasObject) {
-			if c, ok := o.(*enterCheck); ok {
-				checks = append(checks, c)
-			}
-		})
-		if len(checks) < 4 {
-			t.Fatalf("%d checks in the mapping", len(checks))
+		if err := ds.SetClassNames(names); err != nil {
+			t.Fatal(err)
 		}
-		checks[3].SetChecked(false) // ten: skipped
-	}
-	importFolder(t, w, q, dir, uncheck)
-	if ds.Len() != n+3 || ds.Label(n) != 0 || ds.Label(n+1) != 7 || ds.Label(n+2) != 7 || slices.Contains(ds.Classes(), 10) {
-		t.Fatalf("%d added, labels %d %d %d, classes %v", ds.Len()-n, ds.Label(n), ds.Label(n+1), ds.Label(n+2), ds.Classes())
-	}
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
-	importFolder(t, w, q, dir, nil)
-	if ds.Len() != n+7 || ds.Label(n+6) != 10 || ds.ClassName(10) != "ten" || ds.ClassName(0) != "zero" {
-		t.Fatalf("%d added, last label %d named %q", ds.Len()-n, ds.Label(n+6), ds.ClassName(10))
-	}
+		dir := t.TempDir()
+		for _, p := range []string{"Zero/a.png", "7/b.png", "seven/c.png", "ten/d.png"} {
+			writeBar(t, filepath.Join(dir, p))
+		}
+		n := ds.Len()
+		uncheck := func() {
+			text := overlayText(w)
+			for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
+				`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
+				if !strings.Contains(text, want) {
+					t.Fatalf("the dialog does not say %q:\n%s", want, text)
+				}
+			}
+			var checks []*enterCheck
+			walkOverlay(w, func(o fyne.CanvasObject) {
+				if c, ok := o.(*enterCheck); ok {
+					checks = append(checks, c)
+				}
+			})
+			if len(checks) < 4 {
+				t.Fatalf("%d checks in the mapping", len(checks))
+			}
+			checks[3].SetChecked(false) // ten: skipped
+		}
+		importFolder(t, w, q, dir, uncheck)
+		if ds.Len() != n+3 || ds.Label(n) != 0 || ds.Label(n+1) != 7 || ds.Label(n+2) != 7 || slices.Contains(ds.Classes(), 10) {
+			t.Fatalf("%d added, labels %d %d %d, classes %v", ds.Len()-n, ds.Label(n), ds.Label(n+1), ds.Label(n+2), ds.Classes())
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
+		importFolder(t, w, q, dir, nil)
+		if ds.Len() != n+7 || ds.Label(n+6) != 10 || ds.ClassName(10) != "ten" || ds.ClassName(0) != "zero" {
+			t.Fatalf("%d added, last label %d named %q", ds.Len()-n, ds.Label(n+6), ds.ClassName(10))
+		}
+	})
 }
 
 // An import while the demo is open says which dataset would receive the samples and offers a
@@ -365,30 +368,31 @@ func TestImportFromTheDemoMakesANewDataset(t *testing.T) {
 // progress dialog passes them to the grid, where the edits wait, and when the import ends they
 // are applied in order on the samples they were typed on, then the samples are added.
 func TestImportKeysWhileItRuns(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "1", "a.png"))
-	w.imp.read(dir)
-	waitUI(t, q, func() bool { return w.d.isOpen("import options") })
-	w.c.moveCursor(0, false)
-	l0, l1 := ds.Label(0), ds.Label(1)
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
-	if !w.jobs.busy() || !w.d.passing() {
-		t.Fatal("no import running under a progress dialog")
-	}
-	w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
-	w.keys.canvasRune(rune('0' + (l1+2)%10))
-	if ds.Label(0) != l0 {
-		t.Fatal("an edit reached the store while the import held edits")
-	}
-	waitUI(t, q, func() bool { return noJobs(w) })
-	if ds.Label(0) != (l0+1)%10 || ds.Label(1) != (l1+2)%10 || ds.Len() != 10001 || ds.Label(10000) != 1 {
-		t.Fatalf("labels %d %d (want %d %d), %d samples", ds.Label(0), ds.Label(1), (l0+1)%10, (l1+2)%10, ds.Len())
-	}
-	if !strings.HasPrefix(ds.UndoName(), "Add a sample") {
-		t.Fatalf("the last step is %q, want the import after the keys", ds.UndoName())
-	}
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		dir := t.TempDir()
+		writeBar(t, filepath.Join(dir, "1", "a.png"))
+		w.imp.read(dir)
+		waitUI(t, q, func() bool { return w.d.isOpen("import options") })
+		w.c.moveCursor(0, false)
+		l0, l1, n := ds.Label(0), ds.Label(1), ds.Len()
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
+		if !w.jobs.busy() || !w.d.passing() {
+			t.Fatal("no import running under a progress dialog")
+		}
+		w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
+		w.keys.canvasRune(rune('0' + (l1+2)%10))
+		if ds.Label(0) != l0 {
+			t.Fatal("an edit reached the store while the import held edits")
+		}
+		waitUI(t, q, func() bool { return noJobs(w) })
+		if ds.Label(0) != (l0+1)%10 || ds.Label(1) != (l1+2)%10 || ds.Len() != n+1 || ds.Label(n) != 1 {
+			t.Fatalf("labels %d %d (want %d %d), %d samples", ds.Label(0), ds.Label(1), (l0+1)%10, (l1+2)%10, ds.Len())
+		}
+		if !strings.HasPrefix(ds.UndoName(), "Add a sample") {
+			t.Fatalf("the last step is %q, want the import after the keys", ds.UndoName())
+		}
+	})
 }
 
 // Enter in the import's options imports; its report names every skipped file with the count, in
