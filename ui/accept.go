@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 )
@@ -35,7 +36,7 @@ func (g *suggester) acceptMany() {
 				idx, labels = append(idx, i), append(labels, s.Suggested)
 			}
 		}
-		what = count("the suggestions for the %d selected samples without a label", len(idx))
+		what = numfmt.Sprintf("the suggestions for the %d selected samples without a label", len(idx))
 	} else {
 		cur := c.v.current()
 		s, ok := r.of[cur]
@@ -48,7 +49,7 @@ func (g *suggester) acceptMany() {
 				idx, labels = append(idx, i), append(labels, x.Suggested)
 			}
 		}
-		what = count("%d suggestions of class %s", len(idx), c.classes.long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
+		what = numfmt.Sprintf("%d suggestions of class %s", len(idx), c.classes.long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
 	}
 	if len(idx) == 0 {
 		c.say("No suggestion to accept there")

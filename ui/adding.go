@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -112,7 +113,7 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 // notAdded is what the status bar says when n samples could not be added (the store's err: an
 // edit refused, editRefusal), never a dialog: nothing came in.
 func notAdded(n int, err error) string {
-	return plural(n, "sample") + " not added. " + editRefusal(err)
+	return numfmt.Plural(n, "sample") + " not added. " + editRefusal(err)
 }
 
 // classNamesOf returns ds's class names, class → name. O(classes).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -139,7 +140,7 @@ func nothingToScan(counts []store.ClassCount, n classNames) string {
 		return "The CNN learns from labelled samples: this dataset has none yet."
 	case 1:
 		return fmt.Sprintf("The CNN learns to tell classes apart: every labelled sample (%s) is of class %s. Label samples of another class first.",
-			plural(labelled, "sample"), n.long(classes[0]))
+			numfmt.Plural(labelled, "sample"), n.long(classes[0]))
 	}
 	return ""
 }
@@ -199,7 +200,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 		var est string // the estimate made before the scan, said until its first 5% are done
 		cache.Starting = func(ctx context.Context, d sample.Set, opts suspect.CNNOptions) {
 			if est = estimate(ctx, d, opts); est != "" {
-				tell(fmt.Sprintf("CNN scan of %s: %s", plural(d.N, "sample"), est), 0)
+				tell(fmt.Sprintf("CNN scan of %s: %s", numfmt.Plural(d.N, "sample"), est), 0)
 			}
 		}
 		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
@@ -243,7 +244,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 			a.learnt = labelledIn(snap)
 			if out.Cached {
 				c.say(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
-					plural(snap.N, "sample"), a.took.Round(10*time.Millisecond)))
+					numfmt.Plural(snap.N, "sample"), a.took.Round(10*time.Millisecond)))
 			}
 			if done != nil {
 				done(a)

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/dataset"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
 )
@@ -76,7 +77,7 @@ func (a *appender) run(paths []string) {
 				return
 			}
 			c.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
-				c.say(fmt.Sprintf("Appended %s from %s (undo removes them all)", plural(len(got.samples), "sample"), filepath.Base(images)))
+				c.say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.samples), "sample"), filepath.Base(images)))
 			})
 		})
 	})

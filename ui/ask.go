@@ -7,6 +7,7 @@ import (
 	"os"
 	"time"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -95,7 +96,7 @@ func (g *suggester) round() {
 	n := max(askRound-outstanding, 0)
 	suggest := nothingToLearn(snap, labelled) == ""
 	ds, resets := c.ds, c.resets
-	job := c.jobs.start(jobTraining, "Suggestions: learning from "+plural(len(labelled), "label"))
+	job := c.jobs.start(jobTraining, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
 	l.job, l.again = job, false
 	c.showProgress()
 	var last time.Time
@@ -104,7 +105,7 @@ func (g *suggester) round() {
 			return
 		}
 		last = time.Now()
-		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", plural(len(labelled), "label"), stage, 100*done)
+		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done)
 		c.jobs.schedule(func() {
 			if l.job == job {
 				c.jobs.setNote(job, note)
@@ -234,9 +235,9 @@ func (g *suggester) asked(res askResult) {
 			add(i)
 		}
 	}
-	nr.method = fmt.Sprintf("label spreading and a self-trained CNN from %s", plural(res.from, "label"))
+	nr.method = fmt.Sprintf("label spreading and a self-trained CNN from %s", numfmt.Plural(res.from, "label"))
 	if !res.suggest {
-		nr.method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", plural(res.from, "label"))
+		nr.method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", numfmt.Plural(res.from, "label"))
 	}
 	nr.few = res.suggest && res.from < suspect.FewLabels
 	nr.suggestsNone = !res.suggest
@@ -246,9 +247,9 @@ func (g *suggester) asked(res askResult) {
 		g.review.toFirstUndecided(c)
 	}
 	g.writeDump(nr, res.from)
-	what := fmt.Sprintf("%s to label first", plural(len(nr.asked), "sample"))
+	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.asked), "sample"))
 	if res.suggest {
-		what += fmt.Sprintf(", then %s most confident first", plural(len(nr.of), "suggestion"))
+		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.of), "suggestion"))
 	}
 	c.say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.method, res.took.Round(100*time.Millisecond)))
 	if l.again {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -90,7 +91,7 @@ func changeLogSummary(entries []store.ChangeLogEntry) string {
 		if name == "" {
 			name = "how unknown"
 		}
-		parts = append(parts, count("%d ", counts[h])+name)
+		parts = append(parts, numfmt.Sprintf("%d ", counts[h])+name)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -116,7 +117,7 @@ func (s *saver) exportChangeLogDialog() {
 		target.SetText(filepath.Join(home, "changelog.csv"))
 	}
 	about := widget.NewLabel(fmt.Sprintf("%s since the files were opened (%s).\nColumns: %s; undone edits are not listed.",
-		plural(len(entries), "change"), changeLogSummary(entries), store.ChangeLogHeader))
+		numfmt.Plural(len(entries), "change"), changeLogSummary(entries), store.ChangeLogHeader))
 	save := "Saves also append their changes to " + s.changesFileName() + "."
 	if !s.writeChangeLog() {
 		save = "Saves write no change log (File → Write Change Log on Save is off)."
@@ -162,7 +163,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 				s.d.showError(err)
 				return
 			}
-			s.d.inform("Change log written", fmt.Sprintf("%s written to %s.", plural(n, "change"), path))
+			s.d.inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), path))
 		})
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -458,9 +459,9 @@ func (k *checker) show() {
 		case l.state == checkStopped:
 			s.counts[kind] = "—"
 		case kind == check.Outlier:
-			s.counts[kind] = count("%d flagged", l.flagged)
+			s.counts[kind] = numfmt.Sprintf("%d flagged", l.flagged)
 		default:
-			s.counts[kind] = count("%d", l.flagged)
+			s.counts[kind] = numfmt.Sprintf("%d", l.flagged)
 		}
 	}
 	s.about = checkAbout(m.kind, m.listOf(m.kind), m.f, run)
@@ -470,13 +471,13 @@ func (k *checker) show() {
 	case k.rep != nil:
 		s.note, s.done = "Writing the health report to "+k.rep.dir+": "+k.rep.stage, k.rep.done
 	default:
-		s.note = count("Checked %d samples", run.snap.N)
+		s.note = numfmt.Sprintf("Checked %d samples", run.snap.N)
 		if o := m.f.other; o != nil {
-			s.note += " against " + o.name + count(" (%d)", o.snap.N)
+			s.note += " against " + o.name + numfmt.Sprintf(" (%d)", o.snap.N)
 		}
 		s.note += fmt.Sprintf(" in %.1f s", run.took.Seconds())
 		if run.removed > 0 {
-			s.note += count("; saves since removed %d", run.removed) + count(" (%d samples now)", k.c.ds.Len())
+			s.note += numfmt.Sprintf("; saves since removed %d", run.removed) + numfmt.Sprintf(" (%d samples now)", k.c.ds.Len())
 		}
 		if run.slow != nil {
 			s.note += fmt.Sprintf(" (the pixel kinds in %.1f s)", run.quickOK.Seconds())
@@ -504,25 +505,25 @@ func checkAbout(kind check.Kind, l *checkList, f *checkFindings, run *checkRun) 
 	var text string
 	switch kind {
 	case check.Label:
-		text = count("%d samples whose given label the cross-validated CNN doubts (below 50%% out of fold), most doubtful first. Enter accepts the suggestion, a digit sets another label, → keeps it.", l.flagged)
+		text = numfmt.Sprintf("%d samples whose given label the cross-validated CNN doubts (below 50%% out of fold), most doubtful first. Enter accepts the suggestion, a digit sets another label, → keeps it.", l.flagged)
 	case check.Outlier:
-		text = count("%d flagged as surely not a digit; ", l.flagged) + count("the %d most unusual samples are listed, most unusual first. Delete removes one, a digit relabels it, → keeps it.", shown)
+		text = numfmt.Sprintf("%d flagged as surely not a digit; ", l.flagged) + numfmt.Sprintf("the %d most unusual samples are listed, most unusual first. Delete removes one, a digit relabels it, → keeps it.", shown)
 	case check.Duplicate:
-		text = count("%d pairs of samples that are the same image up to small changes", l.flagged) + fmt.Sprintf(" (similarity ≥ %.2f). ", f.threshold) +
+		text = numfmt.Sprintf("%d pairs of samples that are the same image up to small changes", l.flagged) + fmt.Sprintf(" (similarity ≥ %.2f). ", f.threshold) +
 			"Each tile is the first of its pair; its copy is beside it in the detail panel. Delete removes the tile's sample, → keeps both."
 	case check.Leak:
 		name := "the other set"
 		if f.other != nil {
 			name = f.other.name
 		}
-		text = count("%d samples that are also in ", l.flagged) + name + fmt.Sprintf(" (similarity ≥ %.2f): leakage, which inflates any accuracy measured on this set. ", f.threshold) +
+		text = numfmt.Sprintf("%d samples that are also in ", l.flagged) + name + fmt.Sprintf(" (similarity ≥ %.2f): leakage, which inflates any accuracy measured on this set. ", f.threshold) +
 			"Delete removes this set's copy (the other set is read-only), → keeps it."
 	}
 	if shown == 0 {
 		return checkKindTitle(kind) + ": none found."
 	}
 	if l.flagged > l.found {
-		text += count(" The check kept the first %d.", l.found)
+		text += numfmt.Sprintf(" The check kept the first %d.", l.found)
 	}
 	return text
 }

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
@@ -294,7 +295,7 @@ func (m *checkMode) legend(digits bool) []key {
 
 // status is "   |   decided 3 / 20": the shown findings decided so far.
 func (m *checkMode) status(s *state) string {
-	return count("   |   decided %d / %d", s.v.ndone, s.v.Len())
+	return numfmt.Sprintf("   |   decided %d / %d", s.v.ndone, s.v.Len())
 }
 
 // about says what the check found of sample i: its score, the suggestion, and a duplicate's or

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"idxlabel/internal/numfmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,7 +206,7 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 		case cur.err != nil:
 			note.SetText(fmt.Sprintf("%s cannot be listed: %v", dir, cur.err))
 		case cur.more > 0:
-			note.SetText(count("%s holds more than %d entries: the first are listed; type the name.", dir, maxListed))
+			note.SetText(numfmt.Sprintf("%s holds more than %d entries: the first are listed; type the name.", dir, maxListed))
 		case spec.folder && spec.filter != nil:
 			n := 0
 			for _, f := range cur.files {
@@ -213,7 +214,7 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 					n++
 				}
 			}
-			note.SetText(fmt.Sprintf("%s holds %s and %s.", dir, plural(len(cur.folders), "folder"), plural(n, spec.kind)))
+			note.SetText(fmt.Sprintf("%s holds %s and %s.", dir, numfmt.Plural(len(cur.folders), "folder"), numfmt.Plural(n, spec.kind)))
 		default:
 			note.SetText("")
 		}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/suspect"
@@ -188,10 +189,10 @@ func (m *confusionMode) shown(s *state) {
 		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
-	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", plural(len(m.r.order), "sample"))
+	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.r.order), "sample"))
 	if !m.all {
 		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.long(m.cell[0]), s.classes.long(m.cell[1]),
-			plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
+			numfmt.Plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
 	}
 	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)
 }

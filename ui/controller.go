@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
 )
@@ -476,7 +477,7 @@ func (c *controller) gotoSample(i int) {
 	c.moveCursor(c.v.pos[i], false)
 	c.out.focus()
 	if left != "" {
-		c.say(count("Sample %d is not listed in %s: all samples shown; Show → %s goes back to where you were", i, left, left))
+		c.say(numfmt.Sprintf("Sample %d is not listed in %s: all samples shown; Show → %s goes back to where you were", i, left, left))
 	}
 }
 
@@ -517,7 +518,7 @@ func (c *controller) contextMenu(p int, at fyne.Position) {
 	}
 	n := c.v.selectionSize()
 	c.d.popUpMenu(at,
-		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { c.input(func() { c.pickClass("") }) }),
+		fyne.NewMenuItem("Relabel "+numfmt.Plural(n, "sample")+"…", func() { c.input(func() { c.pickClass("") }) }),
 		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
 }
 

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -185,7 +186,7 @@ func (d *detailPanel) show(s detailState) {
 		return
 	}
 	st, name := s.st, s.classes.long
-	setText(d.title, count("Sample %d", s.i))
+	setText(d.title, numfmt.Sprintf("Sample %d", s.i))
 	d.pixels.set(s.px, s.h, s.w)
 	text := "label " + name(st.Label)
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/ui/widgets"
 )
@@ -198,7 +199,7 @@ func (d *drawWindow) updateClasses() {
 		opts = append(opts, names.long(c))
 	}
 	if len(matches) > maxLabelOptions {
-		opts = append(opts, count("… %d more: type to narrow", len(matches)-maxLabelOptions))
+		opts = append(opts, numfmt.Sprintf("… %d more: type to narrow", len(matches)-maxLabelOptions))
 	}
 	d.options = opts
 	d.label.SetOptions(opts)

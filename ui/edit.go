@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -94,7 +95,7 @@ func (c *controller) pickClass(initial string) {
 	if n == 0 || c.cannotEdit() {
 		return
 	}
-	c.d.pickClass("Relabel "+samplesText(n)+" as…", initial, c.classes, func(l int) {
+	c.d.pickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
 		c.input(func() { c.modeView().label(c, l) })
 		c.out.focus()
 	})
@@ -116,7 +117,7 @@ func largeEditNote(n int, verb string) string {
 	if n <= largeEdit {
 		return ""
 	}
-	return count(verb+" %d samples — Ctrl+Z to undo", n)
+	return numfmt.Sprintf(verb+" %d samples — Ctrl+Z to undo", n)
 }
 
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 )
 
@@ -124,7 +125,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	opts.Force = force
 	job := c.jobs.start(jobExporting, "")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
+	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
 	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	start := time.Now()
@@ -152,7 +153,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			case err != nil:
 				x.d.showError(err)
 			default:
-				x.d.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
+				x.d.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}
 		})
 	})

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
 )
@@ -162,7 +163,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 		}
 		return
 	}
-	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
+	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", numfmt.Plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}

@@ -10,22 +10,6 @@ import (
 	"idxlabel/internal/numfmt"
 )
 
-// count formats a number with thousands separators ("10,000"), as in the window's text (and the
-// store's names of undo steps): numfmt.Sprintf.
-var count = numfmt.Sprintf
-
-// samplesText counts samples: "1 sample", "10,000 samples".
-func samplesText(n int) string { return plural(n, "sample") }
-
-// plural counts things named by a noun with a regular plural: "1 edit", "2 edits", "10,000
-// samples".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return count("%d %ss", n, noun)
-}
-
 // key is one line of the keyboard reference: the keys and what they do.
 type key struct{ keys, does string }
 
@@ -140,12 +124,12 @@ func (f *footer) showKeys() {
 // shown ones when fewer than all are shown.
 func positionText(i, p, shown, n int) string {
 	if i < 0 {
-		return count("no sample  ·  %d shown of %d", shown, n)
+		return numfmt.Sprintf("no sample  ·  %d shown of %d", shown, n)
 	}
 	if shown == n {
-		return count("sample %d of %d", i, n)
+		return numfmt.Sprintf("sample %d of %d", i, n)
 	}
-	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+	return numfmt.Sprintf("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
 }
 
 // maxSourceNote is how many characters of a sample's source the status bar's sample line shows;

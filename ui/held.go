@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"idxlabel/internal/numfmt"
 	"strings"
 )
 
@@ -127,9 +128,9 @@ func (c *controller) replayHeld() (applied, lost int) {
 // replayNote is what the status bar says once inputs that waited were applied (applied) or left
 // out because the save removed the sample they were typed on (lost).
 func replayNote(applied, lost int) string {
-	text := "applied " + plural(applied, "input") + " made meanwhile"
+	text := "applied " + numfmt.Plural(applied, "input") + " made meanwhile"
 	if lost > 0 {
-		text += "; left out " + plural(lost, "key") + " typed on a deleted sample the save removed"
+		text += "; left out " + numfmt.Plural(lost, "key") + " typed on a deleted sample the save removed"
 	}
 	return text
 }
@@ -146,12 +147,12 @@ func (s *state) heldText() string {
 			clicks++
 		}
 	}
-	what := plural(len(s.held)-clicks, "key")
+	what := numfmt.Plural(len(s.held)-clicks, "key")
 	switch {
 	case clicks == len(s.held):
-		what = plural(clicks, "click")
+		what = numfmt.Plural(clicks, "click")
 	case clicks > 0:
-		what += " and " + plural(clicks, "click")
+		what += " and " + numfmt.Plural(clicks, "click")
 	}
 	return fmt.Sprintf("%s wait, applied in order when it is done", what)
 }

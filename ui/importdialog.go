@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/sample"
 )
@@ -44,7 +45,7 @@ func (m *importer) importOptions(f found) {
 
 	into := intoOpen
 	var choices []string
-	openText := fmt.Sprintf("The open dataset: %s (%s, %s)", c.name, samplesText(c.ds.Len()), pluralClasses(len(c.ds.Classes())))
+	openText := fmt.Sprintf("The open dataset: %s (%s, %s)", c.name, numfmt.Plural(c.ds.Len(), "sample"), pluralClasses(len(c.ds.Classes())))
 	newText := fmt.Sprintf("A new dataset of %d×%d samples (as File → New Dataset… starts one; the open one closes)", newSize, newSize)
 	if c.name == nothingOpen {
 		choices = append(choices, newText)
@@ -143,7 +144,7 @@ func pluralClasses(n int) string {
 	if n == 1 {
 		return "1 class"
 	}
-	return count("%d classes", n)
+	return numfmt.Sprintf("%d classes", n)
 }
 
 // flatLabel reads the label given a flat folder's images: "" for none. Errors: not a class
@@ -235,7 +236,7 @@ const mappingRows = 10
 // show maps the folders onto t (the zero Target: a new dataset).
 func (v *mappingView) show(t normalize.Target) {
 	if v.f.tree == nil {
-		v.head.SetText(fmt.Sprintf("%s directly in the folder, no class folders: they all get the label below (none: unlabelled).", plural(len(v.f.flat), "image")))
+		v.head.SetText(fmt.Sprintf("%s directly in the folder, no class folders: they all get the label below (none: unlabelled).", numfmt.Plural(len(v.f.flat), "image")))
 		return
 	}
 	v.t = t
@@ -339,25 +340,25 @@ func (v *mappingView) sum() {
 			words++
 		}
 	}
-	text := fmt.Sprintf("%s in %s → %s.", plural(images, "image"), plural(len(v.rows)-skipped, "class folder"), pluralClasses(len(v.tot)))
+	text := fmt.Sprintf("%s in %s → %s.", numfmt.Plural(images, "image"), numfmt.Plural(len(v.rows)-skipped, "class folder"), pluralClasses(len(v.tot)))
 	if len(v.rows) > 0 && v.rows[0].Match == normalize.MatchSorted {
 		text += " The folders are named, not numbered: classes are numbered in sorted name order, as torchvision's ImageFolder and idxlabel import number them, and the names are kept."
 	}
 	if words > 0 {
-		text += fmt.Sprintf(" %s named by a digit's word %s that digit (zero is 0).", plural(words, "folder"), map[bool]string{true: "goes to", false: "go to"}[words == 1])
+		text += fmt.Sprintf(" %s named by a digit's word %s that digit (zero is 0).", numfmt.Plural(words, "folder"), map[bool]string{true: "goes to", false: "go to"}[words == 1])
 	}
 	if none > 0 {
 		verb := "match"
 		if none == 1 {
 			verb = "matches"
 		}
-		text += fmt.Sprintf(" %s %s no class of the dataset by name or number: each goes to the class shown (a new one, or one without name or samples yet, which takes the folder's name); uncheck one to skip it.", plural(none, "folder"), verb)
+		text += fmt.Sprintf(" %s %s no class of the dataset by name or number: each goes to the class shown (a new one, or one without name or samples yet, which takes the folder's name); uncheck one to skip it.", numfmt.Plural(none, "folder"), verb)
 	}
 	if skipped > 0 {
-		text += fmt.Sprintf(" %s skipped.", plural(skipped, "folder"))
+		text += fmt.Sprintf(" %s skipped.", numfmt.Plural(skipped, "folder"))
 	}
 	if n := len(v.f.tree.Skipped); n > 0 {
-		text += fmt.Sprintf(" %s skipped (not an image in a class folder): the report lists %s.", plural(n, "other file"), itThem(n))
+		text += fmt.Sprintf(" %s skipped (not an image in a class folder): the report lists %s.", numfmt.Plural(n, "other file"), itThem(n))
 	}
 	text += " Type or pick another class in a folder's field to change it."
 	v.head.SetText(text)
@@ -394,9 +395,9 @@ func (v *mappingView) rowText(id int) string {
 	case r.Match == normalize.MatchChosen && !v.has[r.Class] && len(v.t.Classes) > 0:
 		how = "chosen: a NEW class"
 	}
-	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, plural(r.Images, "image"), how)
+	text := fmt.Sprintf("%s/  →  %s  ·  %s  ·  %s", folderText(r.Folder), cls, numfmt.Plural(r.Images, "image"), how)
 	if v.keep[id] && v.many[r.Class] > 1 {
-		text += count("  (%d images in the class from %d folders)", v.tot[r.Class], v.many[r.Class])
+		text += numfmt.Sprintf("  (%d images in the class from %d folders)", v.tot[r.Class], v.many[r.Class])
 	}
 	return text
 }

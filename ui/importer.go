@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -154,7 +155,7 @@ func (m *importer) run(ds *store.Dataset, p plan) {
 			names[k] = s
 		}
 	}
-	pj := startProgress(c, m.d, m.win, count("Importing %d images", len(p.files)), p.dir, false)
+	pj := startProgress(c, m.d, m.win, numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
 	c.jobs.run(func() {
 		samples, skipped := loadImages(pj.job.ctx, p, func(frac float64) { c.jobs.schedule(func() { pj.set("", frac) }) })
 		waitGate(pj.job.ctx, testImportGateEnv) // a test's hook; nothing otherwise
@@ -223,14 +224,14 @@ func perClass(samples []store.Sample, names classNames) string {
 	var parts []string
 	classes := slices.Sorted(maps.Keys(n))
 	for _, k := range classes[:min(len(classes), maxPerClass)] {
-		parts = append(parts, fmt.Sprintf("%s: %s", classWord(k, names), count("%d", n[k])))
+		parts = append(parts, fmt.Sprintf("%s: %s", classWord(k, names), numfmt.Sprintf("%d", n[k])))
 	}
 	if more := len(classes) - maxPerClass; more > 0 {
 		word := "classes"
 		if more == 1 {
 			word = "class"
 		}
-		parts = append(parts, count("… and %d more ", more)+word)
+		parts = append(parts, numfmt.Sprintf("… and %d more ", more)+word)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -17,16 +18,16 @@ import (
 // only the rows in sight, so thousands of skipped files cost nothing); a row wraps its text
 // rather than cutting the reason. Enter or Escape closes it.
 func (m *importer) report(dir string, added []store.Sample, skipped []string, names classNames) {
-	text := fmt.Sprintf("Added %s.", plural(len(added), "sample"))
+	text := fmt.Sprintf("Added %s.", numfmt.Plural(len(added), "sample"))
 	if len(added) > 0 {
-		text = fmt.Sprintf("Added %s (undo removes them all): %s.", plural(len(added), "sample"), perClass(added, names))
+		text = fmt.Sprintf("Added %s (undo removes them all): %s.", numfmt.Plural(len(added), "sample"), perClass(added, names))
 	}
 	if len(skipped) == 0 {
 		d := dialog.NewInformation("Import", text, m.win)
 		m.d.show("import report", d, d.Dismiss, nil, nil)
 		return
 	}
-	text += fmt.Sprintf(" Skipped %s:", plural(len(skipped), "file"))
+	text += fmt.Sprintf(" Skipped %s:", numfmt.Plural(len(skipped), "file"))
 	lines := make([]string, len(skipped))
 	for k, s := range skipped {
 		lines[k] = strings.TrimPrefix(s, dir+string(filepath.Separator))

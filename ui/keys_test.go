@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
 )
@@ -189,8 +190,8 @@ func TestPositionText(t *testing.T) {
 			t.Errorf("positionText(%d, %d, %d, %d) = %q, want %q", c.i, c.p, c.shown, c.n, got, c.want)
 		}
 	}
-	if samplesText(1) != "1 sample" || samplesText(10000) != "10,000 samples" {
-		t.Errorf("samplesText: %q, %q", samplesText(1), samplesText(10000))
+	if numfmt.Plural(1, "sample") != "1 sample" || numfmt.Plural(10000, "sample") != "10,000 samples" {
+		t.Errorf("samplesText: %q, %q", numfmt.Plural(1, "sample"), numfmt.Plural(10000, "sample"))
 	}
 }
 

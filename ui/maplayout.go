@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -151,7 +152,7 @@ func (m *mapper) layOut(d *scanData) {
 	c := m.c
 	res := d.a.res
 	n := len(d.sample)
-	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: laying out %s", plural(n, "sample")))
+	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: laying out %s", numfmt.Plural(n, "sample")))
 	m.job, m.laying, m.progress, m.stopped = job, true, 0, ""
 	start := time.Now()
 	c.jobs.run(func() {
@@ -165,7 +166,7 @@ func (m *mapper) layOut(d *scanData) {
 				c.jobs.schedule(func() {
 					if m.job == job {
 						m.progress = f
-						c.jobs.setNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", plural(n, "sample"), 100*f))
+						c.jobs.setNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", numfmt.Plural(n, "sample"), 100*f))
 						c.renderCursor()
 					}
 				})
@@ -189,7 +190,7 @@ func (m *mapper) layOut(d *scanData) {
 					break
 				}
 				m.writeDump(d)
-				c.say(fmt.Sprintf("Map of %s laid out in %s", plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
+				c.say(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
 				m.queueUnplaced(d)
 				m.place(d)
 			}
@@ -307,10 +308,10 @@ func (m *mapper) place(d *scanData) {
 	c := m.c
 	if d.a.res.Model == nil { // read from the scan cache: no networks to place new samples
 		c.say(fmt.Sprintf("%s added or restored since the scan not on the map: the scan was read from the disk cache, without the networks that place new samples (the next scan places them; it runs when the dataset is next opened)",
-			plural(len(idx), "sample")))
+			numfmt.Plural(len(idx), "sample")))
 		return
 	}
-	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", plural(len(idx), "sample")))
+	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
 	m.job, m.laying = job, false
 	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
 	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).

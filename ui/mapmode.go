@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -140,7 +141,7 @@ func (m *mapMode) legend(digits bool) []key {
 // status says what the grid shows beside the map.
 func (m *mapMode) status(s *state) string {
 	if m.lassoed != nil {
-		return count("   |   lasso: %d samples", len(m.lassoed))
+		return numfmt.Sprintf("   |   lasso: %d samples", len(m.lassoed))
 	}
 	return ""
 }
@@ -327,7 +328,7 @@ func (m *mapMode) showLasso(c *controller, samples []int, sel bool) {
 	c.follow()
 	c.out.focus()
 	if n := c.v.selectionSize(); sel && n > 0 {
-		c.say(count("Lasso: %d samples selected — type a class to relabel them all (Ctrl+Z undoes it)", n))
+		c.say(numfmt.Sprintf("Lasso: %d samples selected — type a class to relabel them all (Ctrl+Z undoes it)", n))
 	}
 }
 
@@ -453,7 +454,7 @@ func (p *mapPanel) showBusy(d *scanData, mp *mapper) {
 	p.view.SetFrame(widgets.MapFrame{Style: plotStyle()})
 	switch {
 	case mp.job != nil && mp.laying:
-		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", plural(len(d.sample), "sample")))
+		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", numfmt.Plural(len(d.sample), "sample")))
 		p.bar.SetValue(mp.progress)
 		p.bar.Show()
 		p.button.SetText("Cancel")

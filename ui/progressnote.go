@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -124,9 +125,9 @@ func (g *suggester) progressNote(s *state) string {
 		}
 	}
 	t := &g.loop.tally
-	text := count("   |   labelled %d · accepted %d · left %d", labelled-t.accepted, t.accepted, left)
+	text := numfmt.Sprintf("   |   labelled %d · accepted %d · left %d", labelled-t.accepted, t.accepted, left)
 	if t.scored > 0 {
-		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), plural(t.scored, "label"))
+		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), numfmt.Plural(t.scored, "label"))
 	}
 	if r := g.review.r; r != nil && r.few {
 		text += ", " + fewLabelsNote

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -310,7 +311,7 @@ func (m *reviewMode) status(s *state) string {
 	if m.kind == reviewSuggested {
 		verb = "labelled"
 	}
-	text := count("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+	text := numfmt.Sprintf("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
 	if m.progress != nil {
 		text = m.progress(s)
 	}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/dataset"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 )
 
@@ -108,9 +109,9 @@ func (s *shownSaver) saveShownDialog() {
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
 	choose := folderButton(folder, s.d, purposeSave)
-	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", plural(len(keep), "sample"))
+	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", numfmt.Plural(len(keep), "sample"))
 	if deleted > 0 {
-		what += fmt.Sprintf("\n%s marked deleted %s left out.", plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
+		what += fmt.Sprintf("\n%s marked deleted %s left out.", numfmt.Plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
 	}
 	form := widget.NewForm(
 		widget.NewFormItem("", widget.NewLabel(what)),
@@ -196,7 +197,7 @@ func (s *shownSaver) write(p shownPair, force bool) {
 	names := s.names()
 	bar := widget.NewProgressBar()
 	job := c.jobs.start(jobExporting, "Saving what is shown…")
-	prog := dialog.NewCustom("Saving "+plural(len(keep), "sample"), "Cancel", bar, s.win)
+	prog := dialog.NewCustom("Saving "+numfmt.Plural(len(keep), "sample"), "Cancel", bar, s.win)
 	prog.SetOnClosed(job.cancel)
 	prog.Show()
 	c.jobs.run(func() {
@@ -218,7 +219,7 @@ func (s *shownSaver) write(p shownPair, force bool) {
 			case err != nil:
 				s.d.showError(err)
 			default:
-				text := fmt.Sprintf("Saved %s to %s", plural(len(keep), "sample"), filepath.Base(images))
+				text := fmt.Sprintf("Saved %s to %s", numfmt.Plural(len(keep), "sample"), filepath.Base(images))
 				if labels != "" {
 					text += " and " + filepath.Base(labels)
 				}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -168,7 +169,7 @@ func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 		s.review.toFirstUndecided(c)
 		where = "; the cursor is on the first not reviewed yet"
 	}
-	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", plural(len(s.review.r.order), "suspect"), s.review.r.method, where))
+	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(s.review.r.order), "suspect"), s.review.r.method, where))
 }
 
 // stop cancels a CNN scan that is running (the views waiting for it are dropped, and told so:

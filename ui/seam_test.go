@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/suspect"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 		}
 		w.c.drain()
 	}
-	if w.c.v.Len() != n+3 || w.c.v.current() != n+2 || w.detail.title.Text != count("Sample %d", n+2) {
+	if w.c.v.Len() != n+3 || w.c.v.current() != n+2 || w.detail.title.Text != numfmt.Sprintf("Sample %d", n+2) {
 		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.current(), w.detail.title.Text)
 	}
 	w.c.undo()
@@ -91,7 +92,7 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	w.c.v.selectAll()
 	w.c.relabel(3)
-	if got := w.footer.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.c.v.Len()) {
+	if got := w.footer.status.Text; got != numfmt.Sprintf("Relabelled %d samples — Ctrl+Z to undo", w.c.v.Len()) {
 		t.Fatalf("status %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
@@ -167,7 +168,7 @@ func (s *sidePanel) show(st sideState) {
 	for _, c := range st.counts {
 		s.most = max(s.most, c.Count)
 	}
-	s.total.SetText(samplesText(st.total))
+	s.total.SetText(numfmt.Plural(st.total, "sample"))
 	s.list.Refresh()
 	row := 0
 	for k, c := range st.counts {

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/dataset"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 )
 
@@ -177,8 +178,8 @@ func (s *splitter) done(written []dataset.Written, counts [2]int, notices []stri
 		return
 	}
 	text := fmt.Sprintf("Train: %s, %s (%s)\nTest: %s, %s (%s)",
-		filepath.Base(written[0].Out.Images), filepath.Base(written[0].Out.Labels), plural(counts[0], "sample"),
-		filepath.Base(written[1].Out.Images), filepath.Base(written[1].Out.Labels), plural(counts[1], "sample"))
+		filepath.Base(written[0].Out.Images), filepath.Base(written[0].Out.Labels), numfmt.Plural(counts[0], "sample"),
+		filepath.Base(written[1].Out.Images), filepath.Base(written[1].Out.Labels), numfmt.Plural(counts[1], "sample"))
 	for _, n := range notices {
 		text += "\n" + n
 	}

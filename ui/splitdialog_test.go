@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
@@ -30,7 +31,7 @@ func TestSplitDialog(t *testing.T) {
 		entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		waitUI(t, q, func() bool { return noJobs(w) })
 		fifth := ds.Len() / 5 // 2,000 on t10k
-		if text := overlayText(w); !strings.Contains(text, "Open Train") || !strings.Contains(text, count("%d samples", fifth)) {
+		if text := overlayText(w); !strings.Contains(text, "Open Train") || !strings.Contains(text, numfmt.Sprintf("%d samples", fifth)) {
 			t.Fatalf("after the split the dialog says %q", text)
 		}
 		dir := filepath.Dir(ip)

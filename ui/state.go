@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
@@ -141,9 +142,9 @@ func (s *state) statusText() string {
 	if s.ds.ReadOnly() {
 		files += "  (read-only)"
 	}
-	text := files + "   |   " + samplesText(n.Samples) + count(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
+	text := files + "   |   " + numfmt.Plural(n.Samples, "sample") + numfmt.Sprintf(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
 	if k := s.v.selectionSize(); k > 1 {
-		text += count("   |   %d selected", k)
+		text += numfmt.Sprintf("   |   %d selected", k)
 	}
 	return text + modeStatus(s.modeView(), s)
 }

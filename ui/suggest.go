@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -89,7 +90,7 @@ func nothingToLearn(snap sample.Set, labelled []int) string {
 	case 0:
 		return "No label to learn from: the model that suggests labels learns from the labelled samples, and no sample has a label yet." + how
 	case 1:
-		return fmt.Sprintf("Only one class to learn from: every labelled sample (%s) is of class %d, and the model that suggests labels needs two classes or more.", plural(len(labelled), "sample"), snap.Labels[labelled[0]]) + how
+		return fmt.Sprintf("Only one class to learn from: every labelled sample (%s) is of class %d, and the model that suggests labels needs two classes or more.", numfmt.Plural(len(labelled), "sample"), snap.Labels[labelled[0]]) + how
 	}
 	return ""
 }
@@ -121,7 +122,7 @@ func (g *suggester) learn() {
 		return
 	}
 	ds, opts := c.ds, g.opts
-	note := "Suggestion model: training on " + plural(len(labelled), "labelled sample")
+	note := "Suggestion model: training on " + numfmt.Plural(len(labelled), "labelled sample")
 	job := c.jobs.start(jobTraining, note)
 	g.training = job
 	c.renderCursor()
@@ -188,7 +189,7 @@ func (g *suggester) setModel(m *suspect.Model, from int) {
 	g.model, g.from = m, from
 	text := "The model suggests labels: Enter accepts, a digit overrides."
 	if fewLabels(m) {
-		text = fmt.Sprintf("The model suggests labels, learnt from %s (%s): Enter accepts, a digit overrides.", plural(m.Labelled(), "label"), fewLabelsNote)
+		text = fmt.Sprintf("The model suggests labels, learnt from %s (%s): Enter accepts, a digit overrides.", numfmt.Plural(m.Labelled(), "label"), fewLabelsNote)
 	}
 	g.tellDraw(text)
 	if g.ready != nil {

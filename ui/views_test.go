@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
 )
@@ -125,7 +126,7 @@ type spotMode struct {
 func (m spotMode) title() string             { return "Spot" }
 func (m spotMode) keepsAppended() bool       { return false }
 func (m spotMode) center() fyne.CanvasObject { return m.view }
-func (m spotMode) status(s *state) string    { return count("   |   spot %d", s.v.Len()) }
+func (m spotMode) status(s *state) string    { return numfmt.Sprintf("   |   spot %d", s.v.Len()) }
 func (m spotMode) order(s *state, _ store.Filter) []int {
 	var out []int
 	for i := 0; i < s.ds.Len(); i += 3 {
