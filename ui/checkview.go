@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/suspect/check"
+	"idxlabel/ui/widgets"
 )
 
 // checkView is the health check's view, in the grid's place while the window is in the check's
@@ -99,8 +100,8 @@ func (v *checkView) show(s checkViewState) {
 			b.Refresh()
 		}
 	}
-	setText(v.about, s.about)
-	setText(v.note, s.note)
+	widgets.SetText(v.about, s.about)
+	widgets.SetText(v.note, s.note)
 	if s.running {
 		v.progress.SetValue(s.done)
 		v.running.Show()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"idxlabel/internal/numfmt"
+	"idxlabel/ui/widgets"
 	"os"
 	"path/filepath"
 	"slices"
@@ -285,7 +286,7 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 	}
 	top := container.NewBorder(nil, nil, widget.NewLabel("Path"), browse, path)
 	size := ch.win.Canvas().Size()
-	content := newFixedBorder(top, container.NewBorder(nil, bottom, nil, nil, list), fyne.NewSize(min(size.Width-80, 900), min(size.Height-200, 460)))
+	content := widgets.NewFixedBorder(top, container.NewBorder(nil, bottom, nil, nil, list), fyne.NewSize(min(size.Width-80, 900), min(size.Height-200, 460)))
 	// The confirm button must not close the dialog when the path names nothing: it runs accept
 	// instead, which closes it when it picks.
 	d = dialog.NewCustom(spec.title, "Cancel", content, ch.win)

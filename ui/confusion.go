@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"image"
-	"image/color"
 	"slices"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -17,6 +15,7 @@ import (
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/suspect"
+	"idxlabel/ui/widgets"
 )
 
 // The confusion matrix mode: the last CNN scan's confusion matrix (rows the given labels now,
@@ -217,10 +216,13 @@ func plotStyle() plot.Style {
 // grid shows. It draws what it is handed and reports the cell clicked.
 type confusionView struct {
 	root  fyne.CanvasObject
-	chart *chartImage
-	hide  *widget.Check
-	every *widget.Button
-	note  *widget.Label
+	chart *widgets.ChartImage
+	// drawn is the chart shown and picture its picture (nil before the first).
+	drawn   *plot.Confusion
+	picture *image.RGBA
+	hide    *widget.Check
+	every   *widget.Button
+	note    *widget.Label
 
 	confusionInput
 }
@@ -235,8 +237,8 @@ type confusionInput struct {
 // newConfusionView builds the view with grid beside the chart; it reports to in.
 func newConfusionView(grid fyne.CanvasObject, in confusionInput) *confusionView {
 	v := &confusionView{confusionInput: in, note: widget.NewLabel("")}
-	v.chart = newChartImage(func(x, y int) {
-		if label, class, ok := v.chart.c.CellAt(x, y); ok && v.onCell != nil {
+	v.chart = widgets.NewChartImage(func(label, class int) {
+		if v.onCell != nil {
 			v.onCell(label, class)
 		}
 	})
@@ -254,7 +256,7 @@ func newConfusionView(grid fyne.CanvasObject, in confusionInput) *confusionView 
 	// The help is the note's (it wraps): in this row it asked for 480 pixels and was cut off.
 	top := container.NewHBox(v.hide, v.every)
 	left := container.NewBorder(top, v.note, nil, nil, container.NewScroll(v.chart))
-	v.root = container.New(&besideLayout{want: func() float32 { return v.chart.size.Width + chartMargin }, rest: minGridWidth}, left, grid)
+	v.root = container.New(&widgets.Beside{Want: func() float32 { return v.chart.Width() + chartMargin }, Rest: minGridWidth}, left, grid)
 	return v
 }
 
@@ -265,102 +267,16 @@ const (
 	minGridWidth = 200
 )
 
-// besideLayout lays two objects side by side: the first as wide as it wants (want), as long as
-// the second keeps at least rest (and half the width at least), the second the rest.
-type besideLayout struct {
-	want func() float32
-	rest float32
-}
-
-func (l *besideLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	gap := theme.Padding()
-	w := min(l.want(), max(size.Width/2, size.Width-l.rest-gap))
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(fyne.NewSize(w, size.Height))
-	objs[1].Move(fyne.NewPos(w+gap, 0))
-	objs[1].Resize(fyne.NewSize(max(0, size.Width-w-gap), size.Height))
-}
-
-func (l *besideLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	a, b := objs[0].MinSize(), objs[1].MinSize()
-	return fyne.NewSize(a.Width+b.Width+theme.Padding(), max(a.Height, b.Height))
-}
-
 // setChart shows chart c, drawn as img.
 func (v *confusionView) setChart(c *plot.Confusion, img *image.RGBA) {
-	v.chart.c, v.chart.img.Image = c, img
-	w, h := c.Size()
-	size := fyne.NewSize(float32(w), float32(h))
-	resized := size != v.chart.size
-	v.chart.size = size
-	v.chart.Refresh()
-	if resized {
+	v.drawn, v.picture = c, img
+	if v.chart.SetChart(c, img) {
 		v.root.Refresh() // the chart's side follows its width
 	}
 }
 
 // showChosen outlines the cell (label, class) when on, and says what the grid shows.
 func (v *confusionView) showChosen(on bool, label, class int, what string) {
-	v.chart.chosen, v.chart.label, v.chart.class = on, label, class
-	v.chart.Refresh()
+	v.chart.ShowChosen(on, label, class)
 	v.note.SetText(what)
-}
-
-// chartImage shows a chart picture at one unit per pixel and reports taps in its pixels.
-type chartImage struct {
-	widget.BaseWidget
-	c            *plot.Confusion
-	img          *canvas.Image
-	outline      *canvas.Rectangle
-	size         fyne.Size
-	chosen       bool
-	label, class int
-	onTap        func(x, y int)
-}
-
-// newChartImage builds the chart's image, which reports the pixel tapped to onTap.
-func newChartImage(onTap func(x, y int)) *chartImage {
-	ci := &chartImage{onTap: onTap, img: &canvas.Image{ScaleMode: canvas.ImageScalePixels, FillMode: canvas.ImageFillStretch},
-		outline: canvas.NewRectangle(color.Transparent)}
-	ci.outline.StrokeWidth = 3
-	ci.ExtendBaseWidget(ci)
-	return ci
-}
-
-// Tapped reports the chart pixel tapped.
-func (ci *chartImage) Tapped(ev *fyne.PointEvent) {
-	if ci.c != nil && ci.onTap != nil {
-		ci.onTap(int(ev.Position.X), int(ev.Position.Y))
-	}
-}
-
-func (ci *chartImage) CreateRenderer() fyne.WidgetRenderer { return &chartRenderer{ci: ci} }
-
-// chartRenderer places the picture at its size and the outline of the chosen cell.
-type chartRenderer struct{ ci *chartImage }
-
-func (r *chartRenderer) Destroy()           {}
-func (r *chartRenderer) MinSize() fyne.Size { return r.ci.size }
-func (r *chartRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.ci.img, r.ci.outline}
-}
-
-// Layout places the picture at its size, top left.
-func (r *chartRenderer) Layout(fyne.Size) { r.ci.img.Resize(r.ci.size) }
-
-// Refresh shows the picture and outlines the chosen cell.
-func (r *chartRenderer) Refresh() {
-	ci := r.ci
-	r.Layout(ci.Size())
-	ci.img.Refresh()
-	ci.outline.Hide()
-	if ci.c != nil && ci.chosen {
-		if rc, ok := ci.c.CellRect(ci.label, ci.class); ok {
-			ci.outline.StrokeColor = theme.Color(theme.ColorNamePrimary)
-			ci.outline.Move(fyne.NewPos(float32(rc.Min.X)-1, float32(rc.Min.Y)-1))
-			ci.outline.Resize(fyne.NewSize(float32(rc.Dx())+2, float32(rc.Dy())+2))
-			ci.outline.Show()
-		}
-	}
-	ci.outline.Refresh()
 }

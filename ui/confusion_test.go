@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"image"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,8 +135,8 @@ func TestConfusionMatrixView(t *testing.T) {
 
 	// Hiding the diagonal greys its cells; "Every confusion" shows the off-diagonal list again.
 	m.view.hide.SetChecked(true)
-	rc, _ := m.view.chart.c.CellRect(1, 1)
-	if got := m.view.chart.img.Image.(*image.RGBA).RGBAAt(rc.Min.X+5, rc.Min.Y+5); got != plot.Light().Faint {
+	rc, _ := m.view.drawn.CellRect(1, 1)
+	if got := m.view.picture.RGBAAt(rc.Min.X+5, rc.Min.Y+5); got != plot.Light().Faint {
 		t.Fatalf("a hidden diagonal cell is %v", got)
 	}
 	test.Tap(m.view.every)
@@ -170,7 +169,7 @@ func TestConfusionMatrixView(t *testing.T) {
 // tapCell taps the chart of v at the cell of label and class.
 func tapCell(t *testing.T, v *confusionView, label, class int) {
 	t.Helper()
-	rc, ok := v.chart.c.CellRect(label, class)
+	rc, ok := v.drawn.CellRect(label, class)
 	if !ok {
 		t.Fatalf("no cell (%d, %d)", label, class)
 	}
@@ -191,7 +190,7 @@ func offDiagonal(m *confusion.Matrix) int {
 }
 
 // The chart alone: a tap on a cell reports its given label and predicted class, a tap off the
-// cells nothing; the toggle and the button report; the chosen cell is outlined.
+// cells nothing; the toggle and the button report; the note says what the grid shows.
 func TestConfusionViewReportsTheCell(t *testing.T) {
 	test.NewTempApp(t)
 	labels := []int{0, 0, 1, 1, 1, 2}
@@ -213,8 +212,8 @@ func TestConfusionViewReportsTheCell(t *testing.T) {
 	w.Resize(fyne.NewSize(900, 600))
 	ch := plot.NewConfusion(mx, plot.ConfusionOptions{Figures: true, Style: plot.Light()})
 	v.setChart(ch, ch.Draw())
-	if v.chart.Size().Width < v.chart.size.Width || v.chart.size.Width == 0 {
-		t.Fatalf("the chart is %v wide, its picture %v", v.chart.Size().Width, v.chart.size.Width)
+	if v.chart.Size().Width < v.chart.Width() || v.chart.Width() == 0 {
+		t.Fatalf("the chart is %v wide, its picture %v", v.chart.Size().Width, v.chart.Width())
 	}
 	tapCell(t, v, 1, 0)
 	tapCell(t, v, 2, 2)
@@ -222,11 +221,7 @@ func TestConfusionViewReportsTheCell(t *testing.T) {
 	if !slices.Equal(cells, [][2]int{{1, 0}, {2, 2}}) {
 		t.Fatalf("taps reported %v", cells)
 	}
-	v.showChosen(true, 1, 0, "Given 1, predicted 0")
-	rc, _ := ch.CellRect(1, 0)
-	if o := v.chart.outline; !o.Visible() || o.Position().X > float32(rc.Min.X) || o.Position().X+o.Size().Width < float32(rc.Max.X) {
-		t.Fatalf("the outline is at %v %v, the cell %v", o.Position(), o.Size(), rc)
-	}
+	v.showChosen(true, 1, 0, "Given 1, predicted 0") // its outline: widgets' TestChartImageOutlinesTheCell
 	test.Tap(v.hide)
 	test.Tap(v.every)
 	if !slices.Equal(hides, []bool{true}) || alls != 1 || v.note.Text != "Given 1, predicted 0" {

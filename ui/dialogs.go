@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/version"
+	"idxlabel/ui/widgets"
 )
 
 // prompt is an open dialog that asks the person something: Escape runs cancel, Enter runs
@@ -266,7 +267,7 @@ func (p *dialogs) pickClass(title, initial string, classes classNames, apply fun
 			choose(n)
 		}
 	}
-	content := newFixedBorder(entry, list, fyne.NewSize(300, 320))
+	content := widgets.NewFixedBorder(entry, list, fyne.NewSize(300, 320))
 	d = dialog.NewCustom(title, "Cancel", content, p.win)
 	update(initial)
 	entry.SetText(initial)

@@ -121,7 +121,7 @@ func (dr *drawer) show() {
 		widget.NewLabel("Pen width"), d.pen,
 		d.add, container.NewGridWithColumns(2, clearBtn, undoBtn),
 	)
-	d.win.SetContent(container.NewBorder(nil, d.status, nil, side, container.NewPadded(container.New(squareLayout{}, d.pad))))
+	d.win.SetContent(container.NewBorder(nil, d.status, nil, side, container.NewPadded(container.New(widgets.Square{}, d.pad))))
 	d.win.Resize(fyne.NewSize(760, 480))
 	// Centred on the screen: without a window manager a new window opens at the screen's top
 	// left, over the main window's menu bar.
@@ -209,7 +209,7 @@ func (d *drawWindow) updateClasses() {
 func (d *drawWindow) renormalize() {
 	d.digit = nil
 	h, w := d.deps.size()
-	setText(d.heading, fmt.Sprintf("As it will be saved (%d×%d)", h, w))
+	widgets.SetText(d.heading, fmt.Sprintf("As it will be saved (%d×%d)", h, w))
 	if !d.pad.Empty() {
 		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h}
 		if d.centering.Selected == centerBoxText {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
+	"idxlabel/ui/widgets"
 )
 
 // key is one line of the keyboard reference: the keys and what they do.
@@ -55,16 +56,16 @@ var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on
 // cursor's position ("sample 1,234 of 10,000", and when a filter or a mode shows fewer, "58 of
 // 1,010 shown").
 func (f *footer) show(status, progress string, keys []key, position string) {
-	setText(f.status, status)
+	widgets.SetText(f.status, status)
 	f.showProgress(progress)
-	setText(f.position, position)
+	widgets.SetText(f.position, position)
 	f.keys = keys
 	f.showKeys()
 }
 
 // showProgress shows the jobs' progress (none: "") at the status line's right.
 func (f *footer) showProgress(progress string) {
-	if setText(f.progress, progress) || (progress == "") != f.progress.Hidden {
+	if widgets.SetText(f.progress, progress) || (progress == "") != f.progress.Hidden {
 		if progress == "" {
 			f.progress.Hide()
 		} else {
@@ -72,17 +73,6 @@ func (f *footer) showProgress(progress string) {
 		}
 		f.top.Refresh() // the status line gives the progress the width it needs now
 	}
-}
-
-// setText sets l's text unless it has it already: laying text out (shaping it, fitting it with
-// an ellipsis) is the dearest part of a key's work, and most keys leave most texts as they were.
-// It reports whether the text changed.
-func setText(l *widget.Label, text string) bool {
-	if l.Text == text {
-		return false
-	}
-	l.SetText(text)
-	return true
 }
 
 // say puts a message on the status line until the next show.

@@ -16,6 +16,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/sample"
+	"idxlabel/ui/widgets"
 )
 
 // The import dialog's choices of the dataset that receives the samples.
@@ -225,7 +226,7 @@ func newMappingView(f found, enter, escape func()) *mappingView {
 		v.list.Hide()
 	}
 	h := newClassField(nil).MinSize().Height + theme.Padding()
-	v.box = newFixedBorder(nil, v.list, fyne.NewSize(0, h*float32(rows)))
+	v.box = widgets.NewFixedBorder(nil, v.list, fyne.NewSize(0, h*float32(rows)))
 	return v
 }
 

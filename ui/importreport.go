@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // report says how many samples came in, by class, and lists every file skipped with its reason,
@@ -37,7 +38,7 @@ func (m *importer) report(dir string, added []store.Sample, skipped []string, na
 	width := min(m.win.Canvas().Size().Width-80, 900)
 	list := wrappedList(lines, width)
 	row := widget.NewLabel("X").MinSize().Height
-	content := newFixedBorder(head, list, fyne.NewSize(width, row*float32(min(len(lines), maxReportRows)+2)))
+	content := widgets.NewFixedBorder(head, list, fyne.NewSize(width, row*float32(min(len(lines), maxReportRows)+2)))
 	d := dialog.NewCustom("Import", "OK", content, m.win)
 	m.d.show("import report", d, d.Hide, nil, nil)
 }

@@ -410,7 +410,7 @@ func newMapPanel(grid fyne.CanvasObject, in mapPanelInput, view widgets.MapInput
 	marks := widget.NewLabel("○ suspect (the model disagrees)   □ edited   × outlier (health check)   ◎ cursor")
 	marks.Wrapping = fyne.TextWrapWord
 	// The key scrolls beyond keyRows rows (256 classes made it 32 rows, taller than a screen).
-	key := container.New(&cappedHeight{full: p.key, max: keyRows*keyRow + (keyRows-1)*theme.Padding()}, container.NewVScroll(p.key))
+	key := container.New(&widgets.CappedHeight{Full: p.key, Max: keyRows*keyRow + (keyRows-1)*theme.Padding()}, container.NewVScroll(p.key))
 	top := container.NewVBox(bar, key, marks)
 	left := container.NewBorder(top, nil, nil, nil, container.NewStack(p.view, p.busy))
 	split := container.NewHSplit(left, grid)
@@ -424,23 +424,6 @@ const (
 	keyRow  = 22
 	keyRows = 3
 )
-
-// cappedHeight lays its one object out at the size it is given, and asks for full's width and
-// height, up to max pixels high.
-type cappedHeight struct {
-	full fyne.CanvasObject
-	max  float32
-}
-
-func (l *cappedHeight) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(size)
-}
-
-func (l *cappedHeight) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	m := l.full.MinSize()
-	return fyne.NewSize(m.Width, min(m.Height, l.max))
-}
 
 func (p *mapPanel) done() {
 	if p.onDone != nil {

@@ -13,6 +13,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/widgets"
 )
 
 // The Suspects review of a pair with wrong labels: generated digits with every tenth label
@@ -182,9 +183,9 @@ func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 	w, _, _, _ := suspectsReview(t)
 	w.c.moveCursor(1, false)
 	suspectSample := w.c.v.current()
-	var targets []*tapTarget
+	var targets []*widgets.TapTarget
 	walk(w.detail.about.root, func(o fyne.CanvasObject) {
-		if tt, ok := o.(*tapTarget); ok {
+		if tt, ok := o.(*widgets.TapTarget); ok {
 			targets = append(targets, tt)
 		}
 	})
