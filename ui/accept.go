@@ -49,7 +49,7 @@ func (g *suggester) acceptMany() {
 				idx, labels = append(idx, i), append(labels, x.Suggested)
 			}
 		}
-		what = numfmt.Sprintf("%d suggestions of class %s", len(idx), c.classes.long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
+		what = numfmt.Sprintf("%d suggestions of class %s", len(idx), c.classes.Long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
 	}
 	if len(idx) == 0 {
 		c.say("No suggestion to accept there")

@@ -12,6 +12,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 )
 
 // What File → Import Images… and File → Append Dataset… share: a job that reads samples from
@@ -81,7 +82,7 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 		if ds != c.ds || c.cannotEdit() { // cannotEdit queues it behind a save a waiting Ctrl+S began
 			return
 		}
-		before := classNamesOf(ds)
+		before := classes.Named(ds)
 		changed := a.names != nil && !maps.Equal(a.names, before)
 		if changed {
 			if err := ds.SetClassNames(a.names); err != nil {
@@ -98,7 +99,7 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 			return
 		}
 		if changed {
-			c.classes = newClassNames(ds)
+			c.classes = classes.Of(ds)
 			c.refresh()
 		}
 		done(first)
@@ -114,17 +115,6 @@ func (c *controller) addAfterInputs(ds *store.Dataset, how store.How, a addition
 // edit refused, editRefusal), never a dialog: nothing came in.
 func notAdded(n int, err error) string {
 	return numfmt.Plural(n, "sample") + " not added. " + editRefusal(err)
-}
-
-// classNamesOf returns ds's class names, class → name. O(classes).
-func classNamesOf(ds *store.Dataset) map[int]string {
-	names := map[int]string{}
-	for _, k := range ds.Classes() {
-		if s := ds.ClassName(k); s != "" {
-			names[k] = s
-		}
-	}
-	return names
 }
 
 // errCancelled is a job's work cancelled (its context's error).

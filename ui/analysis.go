@@ -10,6 +10,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/scancache"
+	"idxlabel/ui/classes"
 )
 
 // analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
@@ -126,7 +127,7 @@ func (s *scanner) scanAgain() {
 // nothingToScan says why the CNN scan cannot run on samples of these class counts (deleted ones
 // left out, store.Dataset.Counts), or returns "" when it can: the out-of-fold classifier needs
 // labelled samples of two classes or more (suspect.ScanCNN's rule). O(classes).
-func nothingToScan(counts []store.ClassCount, n classNames) string {
+func nothingToScan(counts []store.ClassCount, n classes.Names) string {
 	var classes []int
 	labelled := 0
 	for _, cc := range counts {
@@ -140,7 +141,7 @@ func nothingToScan(counts []store.ClassCount, n classNames) string {
 		return "The CNN learns from labelled samples: this dataset has none yet."
 	case 1:
 		return fmt.Sprintf("The CNN learns to tell classes apart: every labelled sample (%s) is of class %s. Label samples of another class first.",
-			numfmt.Plural(labelled, "sample"), n.long(classes[0]))
+			numfmt.Plural(labelled, "sample"), n.Long(classes[0]))
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 )
 
 // appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
@@ -55,7 +56,7 @@ func (a *appender) run(paths []string) {
 	ds := c.ds
 	h, w := ds.Size()
 	withLabels := ds.HasLabels() || ds.AnyLabelled()
-	own := &dataset.Input{Names: classNamesOf(ds), NamesFile: ds.ClassNamesFile()}
+	own := &dataset.Input{Names: classes.Named(ds), NamesFile: ds.ClassNamesFile()}
 	if own.NamesFile == "" {
 		own.NamesFile = "the open dataset"
 	}
@@ -111,7 +112,7 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 	if withLabels && !other.HasLabels() {
 		return appended{}, fmt.Errorf("%s has no label file beside it: its samples would be added without labels; open the pair with its label file", images)
 	}
-	from := &dataset.Input{Names: classNamesOf(other), NamesFile: other.ClassNamesFile()}
+	from := &dataset.Input{Names: classes.Named(other), NamesFile: other.ClassNamesFile()}
 	snap := other.Snapshot()
 	samples := make([]store.Sample, snap.N)
 	pixels := make([]byte, snap.N*h*w) // one buffer: the samples' own copy (other closes)

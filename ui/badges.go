@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -26,25 +27,25 @@ var (
 // badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
 // (a review's "7→1?"); n names the classes.
 type badger interface {
-	badge(i int, st store.State, b badge, n classNames) badge
+	badge(i int, st store.State, b badge, n classes.Names) badge
 }
 
 // tileMarks is what the grid badges its tiles with: the classes' short names and the mode's
 // verdicts (nil: none). The controller hands it to the grid with the view model.
 type tileMarks struct {
-	classes  classNames
+	classes  classes.Names
 	verdicts badger
 }
 
 // badge is the corner text of sample i in state st: "7", or "3→7" when edited, "+7" when
 // added, in red when deleted; then what the mode's verdicts make of it.
 func (m tileMarks) badge(i int, st store.State) badge {
-	b := badge{Text: m.classes.short(st.Label), Color: badgePlain}
+	b := badge{Text: m.classes.Short(st.Label), Color: badgePlain}
 	switch {
 	case st.Deleted:
 		b.Color, b.Back = badgeDeleted, badgeDeletedBack
 	case st.Edited:
-		b.Text = m.classes.short(st.Original) + "→" + b.Text
+		b.Text = m.classes.Short(st.Original) + "→" + b.Text
 		b.Color = badgeEdited
 	case st.Added:
 		b.Text = "+" + b.Text

@@ -11,6 +11,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/classes"
 )
 
 // The health check's mode (Tools → Check Dataset, check.go): the grid shows one kind of finding
@@ -199,7 +200,7 @@ type checkBadges struct {
 	other *otherSet
 }
 
-func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
+func (c checkBadges) badge(i int, st store.State, b badge, n classes.Names) badge {
 	x, ok := c.list.of[i]
 	switch {
 	case !ok || st.Deleted:
@@ -208,11 +209,11 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classNames) badge {
 		b.Text += " ✓"
 		return b
 	}
-	label := n.short(st.Label)
+	label := n.Short(st.Label)
 	switch c.kind {
 	case check.Label:
 		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return badge{Text: label + "→" + n.short(x.suggested) + "?", Color: badgeSuspect}
+			return badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: badgeSuspect}
 		}
 	case check.Outlier:
 		return badge{Text: label + " ?", Color: badgeOutlier}
@@ -310,11 +311,11 @@ func (m *checkMode) about(s *state, i int) about {
 	switch m.kind {
 	case check.Label:
 		a.text = fmt.Sprintf("Label error? The CNN suggests %s, %.0f%% confident; the given label %s has %.0f%% (out of fold).",
-			n.long(x.suggested), 100*x.confidence, n.long(x.label), 100*(1-x.score))
+			n.Long(x.suggested), 100*x.confidence, n.Long(x.label), 100*(1-x.score))
 	case check.Outlier:
 		a.text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
 		if x.suggested != sample.NoLabel {
-			a.text += " The CNN's closest class: " + n.long(x.suggested) + "."
+			a.text += " The CNN's closest class: " + n.Long(x.suggested) + "."
 		}
 	case check.Duplicate:
 		a.text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
@@ -327,7 +328,7 @@ func (m *checkMode) about(s *state, i int) about {
 			if !ok {
 				continue // the dataset changed since; the view catches up and shows them again
 			}
-			caption := n.short(st.Label) + "  #" + strconv.Itoa(j)
+			caption := n.Short(st.Label) + "  #" + strconv.Itoa(j)
 			if st.Deleted {
 				caption += " (deleted)"
 			}
@@ -344,7 +345,7 @@ func (m *checkMode) about(s *state, i int) about {
 		for _, k := range x.others[:min(4, len(x.others))] {
 			j := o.snap.Index[k]
 			a.thumbs = append(a.thumbs, thumb{px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
-				caption: n.short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
+				caption: n.Short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
 	a.large = len(a.thumbs) > 0

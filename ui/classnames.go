@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"idxlabel/ui/classes"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,7 @@ func (n *classNamer) apply(names map[int]string) {
 		c.refuse(err)
 		return
 	}
-	c.classes = newClassNames(c.ds)
+	c.classes = classes.Of(c.ds)
 	c.refresh()
 	c.say("Class names set: File → Save writes them")
 }

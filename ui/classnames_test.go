@@ -26,7 +26,7 @@ func TestClassNamesDialog(t *testing.T) {
 		if ds.ClassName(3) != "three" || ds.ClassName(8) != "eight" || ds.ClassName(1) != "" {
 			t.Fatalf("names %q, %q, %q", ds.ClassName(3), ds.ClassName(8), ds.ClassName(1))
 		}
-		if got := w.c.classes.long(3); got != "3 (three)" {
+		if got := w.c.classes.Long(3); got != "3 (three)" {
 			t.Fatalf("class 3 is shown as %q", got)
 		}
 		if !strings.HasSuffix(w.win.Title(), "*") {

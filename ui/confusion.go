@@ -15,6 +15,7 @@ import (
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/suspect"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -144,17 +145,17 @@ func (m *confusionMode) about(s *state, i int) about {
 }
 
 // predictionText says what the scan's model predicts out of fold for sample i labelled label.
-func predictionText(d *scanData, n classNames, i, label int) string {
+func predictionText(d *scanData, n classes.Names, i, label int) string {
 	pred, p, pl, ok := d.predicted(i, label)
 	switch {
 	case !ok:
 		return "The CNN scan did not see this sample (added or restored since)."
 	case label == sample.NoLabel:
-		return fmt.Sprintf("The model predicts %s (%.0f%%).", n.long(pred), 100*p)
+		return fmt.Sprintf("The model predicts %s (%.0f%%).", n.Long(pred), 100*p)
 	case pred == label:
-		return fmt.Sprintf("The model agrees out of fold: %s (%.0f%%).", n.long(pred), 100*p)
+		return fmt.Sprintf("The model agrees out of fold: %s (%.0f%%).", n.Long(pred), 100*p)
 	}
-	return fmt.Sprintf("Out of fold the model predicts %s (%.0f%%); the label %s has %.0f%%.", n.long(pred), 100*p, n.long(label), 100*pl)
+	return fmt.Sprintf("Out of fold the model predicts %s (%.0f%%); the label %s has %.0f%%.", n.Long(pred), 100*p, n.Long(label), 100*pl)
 }
 
 // follow keeps the list through a save, and ends it after a replayed journal (the scan is
@@ -185,12 +186,12 @@ func (m *confusionMode) shown(s *state) {
 	}
 	if m.drawn != d.edits {
 		m.drawn = d.edits
-		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
+		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
 	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.r.order), "sample"))
 	if !m.all {
-		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.long(m.cell[0]), s.classes.long(m.cell[1]),
+		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.Long(m.cell[0]), s.classes.Long(m.cell[1]),
 			numfmt.Plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
 	}
 	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)

@@ -9,6 +9,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -134,7 +135,7 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 	c.unsub = ds.Subscribe(func(ch store.Change) { c.queue(ds, ch) })
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
 	c.v.gen = ds.Gen()
-	c.classes = newClassNames(ds)
+	c.classes = classes.Of(ds)
 	c.out.grid.ScrollTop()
 	if c.v.Len() > 0 {
 		c.v.move(0, false)
@@ -206,7 +207,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	// runs on this thread, after this returns).
 	c.v.gen = ch.Gen
 	m := c.modeView()
-	c.classes = newClassNames(ds) // an edit may bring a class
+	c.classes = classes.Of(ds) // an edit may bring a class
 	for _, f := range c.follows {
 		f(ch)
 	}

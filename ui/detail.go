@@ -12,6 +12,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -31,7 +32,7 @@ type detailState struct {
 	h, w     int
 	fromFile bool
 	source   string
-	classes  classNames
+	classes  classes.Names
 	about    about
 }
 
@@ -83,7 +84,7 @@ func (d *detailPanel) show(s detailState) {
 		d.pixels.Set(nil, 0, 0)
 		return
 	}
-	st, name := s.st, s.classes.long
+	st, name := s.st, s.classes.Long
 	widgets.SetText(d.title, numfmt.Sprintf("Sample %d", s.i))
 	d.pixels.Set(s.px, s.h, s.w)
 	text := "label " + name(st.Label)

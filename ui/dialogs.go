@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/version"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -240,7 +241,7 @@ func (p *dialogs) showAbout() {
 // pickClass opens the class picker titled title: type a class's number or name (type-ahead
 // narrows the list of classes), Enter applies the first match; a number not in the list is a
 // new class. apply gets the class chosen.
-func (p *dialogs) pickClass(title, initial string, classes classNames, apply func(class int)) {
+func (p *dialogs) pickClass(title, initial string, names classes.Names, apply func(class int)) {
 	var d *dialog.CustomDialog
 	entry := newPromptEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetPlaceHolder("class number or name")
@@ -249,9 +250,9 @@ func (p *dialogs) pickClass(title, initial string, classes classNames, apply fun
 		l := widget.NewLabel("000 (XXXXXXXX)")
 		l.Truncation = fyne.TextTruncateEllipsis // a class-name file's names can be any length
 		return l
-	}, func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(classes.long(matches[id])) })
+	}, func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names.Long(matches[id])) })
 	update := func(text string) {
-		matches = classes.matches(text)
+		matches = names.Matches(text)
 		list.Refresh()
 	}
 	choose := func(c int) {

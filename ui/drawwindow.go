@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -21,7 +22,7 @@ import (
 // wait, saving, quitting, and the model's guess for a drawing.
 type drawDeps struct {
 	size    func() (h, w int)
-	classes func() classNames
+	classes func() classes.Names
 	add     func(px []byte, label int) (int, error)
 	busy    func() bool
 	save    func() // Ctrl+S, as in the main window
@@ -193,10 +194,10 @@ func (d *drawWindow) updateClasses() {
 		text = ""
 	}
 	names := d.deps.classes()
-	matches := names.matches(text)
+	matches := names.Matches(text)
 	var opts []string
 	for _, c := range matches[:min(len(matches), maxLabelOptions)] {
-		opts = append(opts, names.long(c))
+		opts = append(opts, names.Long(c))
 	}
 	if len(matches) > maxLabelOptions {
 		opts = append(opts, numfmt.Sprintf("… %d more: type to narrow", len(matches)-maxLabelOptions))
@@ -233,8 +234,8 @@ func (d *drawWindow) renormalize() {
 }
 
 // chosenLabel reads the label box: a class number, a class as listed ("11 (B)"), or a name
-// (classNames.parse).
-func (d *drawWindow) chosenLabel() (int, bool) { return d.deps.classes().parse(d.label.Text) }
+// (classes.Names.Parse).
+func (d *drawWindow) chosenLabel() (int, bool) { return d.deps.classes().Parse(d.label.Text) }
 
 // updateAdd enables Add only with something drawn and a label chosen.
 func (d *drawWindow) updateAdd() {
@@ -264,7 +265,7 @@ func (d *drawWindow) suggest() {
 	if d.deps.few() {
 		trust = " (" + fewLabelsNote + ")"
 	}
-	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure%s: Enter accepts, a digit overrides.", d.deps.classes().long(label), 100*conf, trust))
+	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure%s: Enter accepts, a digit overrides.", d.deps.classes().Long(label), 100*conf, trust))
 }
 
 // setLabel puts text in the label box as the window's own choice (a guess, or nothing), not
@@ -301,7 +302,7 @@ func (d *drawWindow) addSample() {
 		d.status.SetText(err.Error())
 		return
 	}
-	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.deps.classes().long(label)))
+	d.status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.deps.classes().Long(label)))
 	d.chosen = false
 	d.pad.Clear() // and the label box (renormalize)
 	d.win.Canvas().Focus(d.pad)
@@ -319,7 +320,7 @@ func (d *drawWindow) typedKey(k *fyne.KeyEvent) {
 
 // typedRune sets the label from a digit typed on the pad (for datasets of one-digit classes).
 func (d *drawWindow) typedRune(r rune) {
-	if r >= '0' && r <= '9' && d.deps.classes().digits {
+	if r >= '0' && r <= '9' && d.deps.classes().Digits {
 		d.label.SetText(string(r))
 	}
 }

@@ -32,7 +32,7 @@ func (c *controller) typeClass(r rune) {
 	if c.cannotEdit() {
 		return
 	}
-	if r >= '0' && r <= '9' && c.classes.digits {
+	if r >= '0' && r <= '9' && c.classes.Digits {
 		c.modeView().label(c, int(r-'0'))
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/sample"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -182,7 +183,7 @@ type mappingView struct {
 	many  map[int]int       // folders by class
 	has   map[int]bool      // the classes the dataset has
 	// options are the class fields' lists: the dataset's classes and those the rows give, as
-	// classNames.long writes them, at most maxLabelOptions.
+	// classes.Names.Long writes them, at most maxLabelOptions.
 	options []string
 }
 
@@ -306,7 +307,7 @@ func (v *mappingView) choose(id int, text string) {
 		return
 	}
 	v.typed[id] = text
-	c, ok := parseClass(text, v.classes(), v.name)
+	c, ok := classes.Parse(text, v.classes(), v.name)
 	if !ok || c == v.rows[id].Class && v.rows[id].Match == normalize.MatchChosen {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"idxlabel/normalize"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 )
 
 // importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
@@ -101,7 +102,7 @@ func hasClassFolderImages(t *normalize.Folder) bool {
 // target is the open dataset as normalize's folder → class rule sees it (normalize.Target):
 // its classes, their names, and the classes holding samples. O(classes).
 func target(ds *store.Dataset) normalize.Target {
-	t := normalize.Target{Classes: ds.Classes(), Names: classNamesOf(ds), Used: map[int]bool{}}
+	t := normalize.Target{Classes: ds.Classes(), Names: classes.Named(ds), Used: map[int]bool{}}
 	for _, cc := range ds.Counts() {
 		if cc.Class != sample.NoLabel && cc.Count > 0 {
 			t.Used[cc.Class] = true
@@ -150,7 +151,7 @@ func (m *importer) run(ds *store.Dataset, p plan) {
 	p.opts.Width, p.opts.Height = w, h
 	var names map[int]string
 	if p.names != nil {
-		names = classNamesOf(ds)
+		names = classes.Named(ds)
 		for k, s := range p.names {
 			names[k] = s
 		}
@@ -216,7 +217,7 @@ var inkChoices = []string{"Automatic (from the image's border)", "Light on dark 
 
 // perClass counts samples by class, in class order, the first maxPerClass classes: "class 0
 // (eight): 180, class 1 (five): 178, … and 990 more classes".
-func perClass(samples []store.Sample, names classNames) string {
+func perClass(samples []store.Sample, names classes.Names) string {
 	n := map[int]int{}
 	for _, s := range samples {
 		n[s.Label]++
@@ -240,9 +241,9 @@ func perClass(samples []store.Sample, names classNames) string {
 const maxPerClass = 20
 
 // classWord names class k in a sentence: "class 3 (three)", "no label".
-func classWord(k int, names classNames) string {
+func classWord(k int, names classes.Names) string {
 	if k == sample.NoLabel {
 		return "no label"
 	}
-	return "class " + names.long(k)
+	return "class " + names.Long(k)
 }

@@ -11,6 +11,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -18,7 +19,7 @@ import (
 // named within dir: a list of at most maxReportRows rows in sight, which scrolls (a list lays out
 // only the rows in sight, so thousands of skipped files cost nothing); a row wraps its text
 // rather than cutting the reason. Enter or Escape closes it.
-func (m *importer) report(dir string, added []store.Sample, skipped []string, names classNames) {
+func (m *importer) report(dir string, added []store.Sample, skipped []string, names classes.Names) {
 	text := fmt.Sprintf("Added %s.", numfmt.Plural(len(added), "sample"))
 	if len(added) > 0 {
 		text = fmt.Sprintf("Added %s (undo removes them all): %s.", numfmt.Plural(len(added), "sample"), perClass(added, names))

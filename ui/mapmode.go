@@ -18,6 +18,7 @@ import (
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -264,9 +265,9 @@ func (m *mapMode) tile(pt int) (image.Image, string, bool) {
 	h, w := s.ds.Size()
 	img := image.NewGray(image.Rect(0, 0, w, h))
 	copy(img.Pix, sample.Upright(px, h, w, s.ds.Transposed(), nil))
-	text := "#" + strconv.Itoa(i) + "  " + s.classes.short(st.Label)
+	text := "#" + strconv.Itoa(i) + "  " + s.classes.Short(st.Label)
 	if sg := l.suggest[pt]; sg != st.Label {
-		text += " → " + s.classes.short(sg) + "?"
+		text += " → " + s.classes.Short(sg) + "?"
 	}
 	return img, text, true
 }
@@ -456,7 +457,7 @@ func (p *mapPanel) showMap(f widgets.MapFrame) {
 }
 
 // setKey shows the class colours (palette, in the order of classes) when the classes changed.
-func (p *mapPanel) setKey(classes []int, palette []color.RGBA, n classNames) {
+func (p *mapPanel) setKey(classes []int, palette []color.RGBA, n classes.Names) {
 	if slices.Equal(classes, p.shown) {
 		return
 	}
@@ -465,8 +466,8 @@ func (p *mapPanel) setKey(classes []int, palette []color.RGBA, n classNames) {
 	for k, c := range classes {
 		sw := canvas.NewRectangle(palette[k])
 		sw.SetMinSize(fyne.NewSize(12, 12))
-		t := canvas.NewText(n.short(c), nil)
-		if name := n.name(c); name != "" {
+		t := canvas.NewText(n.Short(c), nil)
+		if name := n.Name(c); name != "" {
 			t.Text = clip(name, 8)
 		}
 		items = append(items, container.NewHBox(container.NewCenter(sw), t))

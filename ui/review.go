@@ -13,6 +13,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/classes"
 )
 
 // The review modes: the grid shows a list of samples, each with the label a model suggests, for
@@ -90,7 +91,7 @@ func (r *review) how(i, label int) store.How {
 // label "7? 93%" (the suggestion and the model's confidence; "7?" alone when the model learnt
 // from too few labels for its confidence to be trusted), until decided; then its label badge b
 // with a tick.
-func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
+func (r *review) badge(i int, st store.State, b badge, n classes.Names) badge {
 	s, ok := r.of[i]
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
@@ -98,11 +99,11 @@ func (r *review) badge(i int, st store.State, b badge, n classNames) badge {
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && r.asked[i]:
 		return r.askedBadge()
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok && r.few:
-		return badge{Text: n.short(s.Suggested) + "?", Color: badgeSuggested}
+		return badge{Text: n.Short(s.Suggested) + "?", Color: badgeSuggested}
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok:
-		return badge{Text: fmt.Sprintf("%s? %d%%", n.short(s.Suggested), int(100*s.Confidence)), Color: badgeSuggested}
+		return badge{Text: fmt.Sprintf("%s? %d%%", n.Short(s.Suggested), int(100*s.Confidence)), Color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
-		return badge{Text: n.short(st.Label) + "→" + n.short(s.Suggested) + "?", Color: badgeSuspect}
+		return badge{Text: n.Short(st.Label) + "→" + n.Short(s.Suggested) + "?", Color: badgeSuspect}
 	}
 	return b
 }
@@ -345,11 +346,11 @@ func (m *reviewMode) about(s *state, i int) about {
 	case !ok:
 		a.text = m.why() + "."
 	case m.kind == reviewSuggested:
-		a.text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.long(x.Suggested), int(100*x.Confidence), m.r.method)
+		a.text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.Long(x.Suggested), int(100*x.Confidence), m.r.method)
 	case strings.HasPrefix(m.r.method, "CNN"):
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%).", n.long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%).", n.Long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
 	default:
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree).", n.long(x.Suggested), 100*x.Score)
+		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree).", n.Long(x.Suggested), 100*x.Score)
 	}
 	if ok && m.r.few {
 		a.text += " Few labels: low confidence."
@@ -365,7 +366,7 @@ func (m *reviewMode) about(s *state, i int) about {
 			continue // the dataset changed since; the view catches up and shows them again
 		}
 		a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-			caption: n.short(st.Label) + "  #" + strconv.Itoa(j)})
+			caption: n.Short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a
 }

@@ -80,7 +80,7 @@ func TestLeakCaptionNamesTheOtherSet(t *testing.T) {
 	f.lists[check.Leak].of[0] = checkItem{others: []int{7}}
 	m := &checkMode{f: f, kind: check.Leak}
 	a := m.about(&w.c.state, 0)
-	want := w.c.classes.short(f.other.snap.Labels[7]) + "  train #7"
+	want := w.c.classes.Short(f.other.snap.Labels[7]) + "  train #7"
 	if len(a.thumbs) != 1 || a.thumbs[0].caption != want {
 		t.Fatalf("the leak's copy is captioned %+v, want %q", a.thumbs, want)
 	}

@@ -7,6 +7,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -21,7 +22,7 @@ type state struct {
 	mode    mode
 	modes   map[mode]modeView
 	v       *view // the view model: order, cursor, selection, filter
-	classes classNames
+	classes classes.Names
 	resets  int   // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
 	jobs    *jobs // the job state: what runs in the background, and whether edits wait
 	// held are the inputs that wait for a job holding edits, oldest first (held.go).
@@ -55,7 +56,7 @@ func (s *state) banner() string {
 
 // sideState is what the side panel shows.
 func (s *state) sideState() sideState {
-	return sideState{mode: s.mode, filter: s.v.filter, counts: histogram(s.ds.Counts(), s.classes.digits), total: s.ds.Len()}
+	return sideState{mode: s.mode, filter: s.v.filter, counts: histogram(s.ds.Counts(), s.classes.Digits), total: s.ds.Len()}
 }
 
 // histogram is the side panel's class list: every class of the dataset with its count (zero
@@ -96,7 +97,7 @@ func (s *state) legend() []key {
 	case s.ds.Len() == 0:
 		return emptyKeys
 	}
-	return s.modeView().legend(s.classes.digits)
+	return s.modeView().legend(s.classes.Digits)
 }
 
 // position says where the cursor is (see positionText) and, for a sample imported from a file,

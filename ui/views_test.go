@@ -12,6 +12,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -48,7 +49,7 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	w := test.NewWindow(g)
 	defer w.Close()
 	w.Resize(fyne.NewSize(600, 400))
-	g.SetSource(gridFrame{ds: ds, v: v, marks: tileMarks{classes: newClassNames(ds)}})
+	g.SetSource(gridFrame{ds: ds, v: v, marks: tileMarks{classes: classes.Of(ds)}})
 	cols := g.Geometry().Cols
 
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})

@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -123,7 +124,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		closing: func() { w.draw.close() }}
 	w.draw = &drawer{app: a, deps: drawDeps{
 		size:    func() (int, int) { return c.ds.Size() },
-		classes: func() classNames { return c.classes },
+		classes: func() classes.Names { return c.classes },
 		add: func(px []byte, label int) (int, error) {
 			return c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: label}})
 		},
