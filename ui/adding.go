@@ -13,20 +13,21 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
 )
 
 // What File → Import Images… and File → Append Dataset… share: a job that reads samples from
 // outside with a progress dialog (Cancel, or Escape), and the step that adds them, with the
 // class names they bring, as one undoable edit.
 //
-// The job holds edits (jobImporting). The progress dialog does not take the keys: a key typed
+// The job holds edits (jobs.Importing). The progress dialog does not take the keys: a key typed
 // meanwhile goes on to the grid, where an edit waits (held.go) with every input after it, and
 // when the job ends those inputs are applied first, in order, on the samples they were typed
 // on; the samples are added after them, as the inputs' place in the order says.
 
-// progressJob is a job of kind jobImporting and its progress dialog.
+// progressJob is a job of kind jobs.Importing and its progress dialog.
 type progressJob struct {
-	job  *job
+	job  *jobs.Job
 	dlg  *dialog.CustomDialog
 	note *widget.Label
 	bar  *widget.ProgressBar
@@ -36,13 +37,13 @@ type progressJob struct {
 // and a bar (infinite: it moves without a fraction) and Cancel; Escape cancels too, and every
 // other key goes on to the grid (dialogs.passes).
 func startProgress(c *controller, d *dialogs, win fyne.Window, title, note string, infinite bool) *progressJob {
-	p := &progressJob{job: c.jobs.start(jobImporting, ""), note: widget.NewLabel(note), bar: widget.NewProgressBar()}
+	p := &progressJob{job: c.jobs.Start(jobs.Importing, ""), note: widget.NewLabel(note), bar: widget.NewProgressBar()}
 	var bar fyne.CanvasObject = p.bar
 	if infinite {
 		bar = widget.NewProgressBarInfinite()
 	}
 	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(p.note, bar), win)
-	d.showPassing("progress", p.dlg, p.job.cancel)
+	d.showPassing("progress", p.dlg, p.job.Cancel)
 	return p
 }
 
@@ -55,12 +56,12 @@ func (p *progressJob) set(note string, frac float64) {
 }
 
 // end hides the dialog (which cancels nothing then) and finishes the job: the inputs that waited
-// for it are applied (jobs.finish → controller.idle). It reports whether the job was cancelled.
+// for it are applied (jobs.Finish → controller.idle). It reports whether the job was cancelled.
 func (p *progressJob) end(c *controller) (cancelled bool) {
-	cancelled = p.job.ctx.Err() != nil
+	cancelled = p.job.Ctx.Err() != nil
 	p.dlg.SetOnClosed(func() {})
 	p.dlg.Hide()
-	c.jobs.finish(p.job)
+	c.jobs.Finish(p.job)
 	return cancelled
 }
 

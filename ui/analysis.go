@@ -11,6 +11,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/scancache"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
 )
 
 // analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
@@ -164,7 +165,7 @@ func (s *scanner) drop(stale bool) {
 	}
 }
 
-// runCNN trains the cross-validated CNN scan on snap in the background (a jobTraining job with
+// runCNN trains the cross-validated CNN scan on snap in the background (a jobs.Training job with
 // its progress on the status bar, an estimate of its time first: estimate), or, when cached is
 // true, reads it from the scan cache beside the image file when that holds a scan of these
 // pixels with these settings (scanCache: scored against snap's labels, without a model), and,
@@ -179,18 +180,18 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 	s.stop() // a newer scan replaces it; the views waiting for it wait for this one
 	s.waiting = waiting
 	c := s.c
-	job := c.jobs.start(jobTraining, "CNN scan starting")
+	job := c.jobs.Start(jobs.Training, "CNN scan starting")
 	s.cnn = job
 	resets := c.resets
 	start := time.Now()
 	data, opts := snap, s.models.opts
 	cache := scanCache(ds)
 	cache.Read = cached
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		tell := func(note string, done float64) {
-			c.jobs.schedule(func() {
+			c.jobs.Schedule(func() {
 				if s.cnn == job {
-					c.jobs.setNote(job, note)
+					c.jobs.SetNote(job, note)
 					for _, f := range s.watch {
 						f(note, done)
 					}
@@ -204,9 +205,9 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 				tell(fmt.Sprintf("CNN scan of %s: %s", numfmt.Plural(d.N, "sample"), est), 0)
 			}
 		}
-		cache.Note = func(text string) { c.jobs.schedule(func() { c.say(text) }) }
+		cache.Note = func(text string) { c.jobs.Schedule(func() { c.say(text) }) }
 		var last time.Time
-		res, out, err := cache.Scan(job.ctx, data, opts, func(p suspect.Progress) {
+		res, out, err := cache.Scan(job.Ctx, data, opts, func(p suspect.Progress) {
 			if time.Since(last) < time.Second {
 				return
 			}
@@ -217,13 +218,13 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 			}
 			tell(fmt.Sprintf("CNN scan: model %d/%d, epoch %d/%d, %s", p.Fold, p.Folds, p.Epoch, p.Epochs, left), p.Done)
 		})
-		waitGate(job.ctx, testRankGateEnv) // a test's hook; nothing otherwise
-		c.jobs.schedule(func() {
+		waitGate(job.Ctx, testRankGateEnv) // a test's hook; nothing otherwise
+		c.jobs.Schedule(func() {
 			if s.cnn != job {
 				return // stopped, or replaced by a newer scan
 			}
 			s.cnn = nil
-			c.jobs.finish(job)
+			c.jobs.Finish(job)
 			switch {
 			case err == context.Canceled:
 				s.drop(false)

@@ -61,14 +61,14 @@ func (a *appender) run(paths []string) {
 		own.NamesFile = "the open dataset"
 	}
 	p := startProgress(c, a.d, a.win, "Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
-	c.jobs.run(func() {
-		got, err := readAppended(p.job.ctx, images, labels, h, w, withLabels, func(frac float64) {
-			c.jobs.schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
+	c.jobs.Run(func() {
+		got, err := readAppended(p.job.Ctx, images, labels, h, w, withLabels, func(frac float64) {
+			c.jobs.Schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
 		})
 		if err == nil {
 			got.names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
 		}
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if p.end(c) {
 				c.say("Append cancelled: nothing was added")
 				return

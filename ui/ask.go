@@ -12,6 +12,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
+	"idxlabel/ui/jobs"
 )
 
 // The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
@@ -50,7 +51,7 @@ var afterRest = func(d time.Duration, f func()) restTimer { return time.AfterFun
 
 // askLoop is the state of the loop's rounds, kept by the suggester.
 type askLoop struct {
-	job   *job      // the round running, nil when none
+	job   *jobs.Job // the round running, nil when none
 	again bool      // the labels changed since the running round's snapshot
 	timer restTimer // the debounce of the next round, nil when none waits
 	tally loopTally // what the person did in the loop: accepted, typed, right
@@ -96,7 +97,7 @@ func (g *suggester) round() {
 	n := max(askRound-outstanding, 0)
 	suggest := nothingToLearn(snap, labelled) == ""
 	ds, resets := c.ds, c.resets
-	job := c.jobs.start(jobTraining, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
+	job := c.jobs.Start(jobs.Training, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
 	l.job, l.again = job, false
 	c.showProgress()
 	var last time.Time
@@ -106,29 +107,29 @@ func (g *suggester) round() {
 		}
 		last = time.Now()
 		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done)
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if l.job == job {
-				c.jobs.setNote(job, note)
+				c.jobs.SetNote(job, note)
 				c.showProgress()
 			}
 		})
 	}}
 	start := time.Now()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
 		if n > 0 {
-			res.asked, res.err = askFor(job.ctx, snap, n, opts)
+			res.asked, res.err = askFor(job.Ctx, snap, n, opts)
 		}
 		if res.err == nil && suggest {
-			res.list, res.err = suggestFor(job.ctx, snap, opts)
+			res.list, res.err = suggestFor(job.Ctx, snap, opts)
 		}
 		res.took = time.Since(start)
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if l.job != job {
 				return // stopped, or another dataset
 			}
 			l.job = nil
-			c.jobs.finish(job)
+			c.jobs.Finish(job)
 			g.asked(res)
 		})
 	})
@@ -142,7 +143,7 @@ func (g *suggester) later() {
 		l.timer.Reset(retrainAfter)
 		return
 	}
-	schedule := g.c.jobs.schedule
+	schedule := g.c.jobs.Schedule
 	l.timer = afterRest(retrainAfter, func() {
 		schedule(func() {
 			if g.loop.timer != nil {
@@ -161,7 +162,7 @@ func (g *suggester) stopLoop() {
 		l.timer = nil
 	}
 	if l.job != nil {
-		g.c.jobs.finish(l.job)
+		g.c.jobs.Finish(l.job)
 		l.job, l.again = nil, false
 	}
 }

@@ -153,9 +153,9 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	ds := s.c.ds
-	s.c.jobs.run(func() {
+	s.c.jobs.Run(func() {
 		n, err := ds.ExportChangeLog(path)
-		s.c.jobs.schedule(func() {
+		s.c.jobs.Schedule(func() {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: the folder does not exist", filepath.Dir(path))
 			}

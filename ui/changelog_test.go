@@ -124,7 +124,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w.draw.open.win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
 	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	w.scans.stop()
 	if !(w.c.mode != modeBrowse) || w.c.v.Len() < 2 {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
@@ -169,7 +169,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	cp := lp + store.ChangesSuffix
 	os.Mkdir(cp, 0o755)
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)
 	}
@@ -188,14 +188,14 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	l30 := ds.Label(30)
 	test.Type(g, strconv.Itoa((l30+1)%10))
 	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	if _, err := os.Lstat(cp); !os.IsNotExist(err) {
 		t.Fatalf("a change log was written while off: %v", err)
 	}
 	// On again: the next save appends everything held back.
 	pref.Action()
 	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	got = readCSV(t, cp)
 	// Sample 30 of the saved files was the session's 31st: sample 20 before it was deleted.
 	want = append(want, "31,"+strconv.Itoa(l30)+","+strconv.Itoa((l30+1)%10)+",manual")

@@ -17,6 +17,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/neardup"
+	"idxlabel/ui/jobs"
 )
 
 // checkTop bounds the findings the check keeps of each kind (check.Options.Top): the lists the
@@ -29,7 +30,7 @@ const checkTop = 5000
 const outliersListed = 100
 
 // checker runs the dataset health check (Tools → Check Dataset…) and hands its findings to the
-// check's mode (checkmode.go). Two passes in one job (jobChecking, which lets editing go on):
+// check's mode (checkmode.go). Two passes in one job (jobs.Checking, which lets editing go on):
 // the quick kinds on a snapshot taken at the start (duplicates, then leaks against the other
 // set; outliers from the pixels when nothing is labelled), shown as each is found; then, once
 // the window's one CNN scan is ready (scanner.analyseOr, which runs it if needed), label errors
@@ -54,9 +55,9 @@ type checker struct {
 // the samples keep its numbering.
 type checkRun struct {
 	ds       *store.Dataset
-	resets   int    // controller.resets when it began
-	gen      uint64 // the dataset's generation when it began
-	job      *job   // nil once it ended
+	resets   int       // controller.resets when it began
+	gen      uint64    // the dataset's generation when it began
+	job      *jobs.Job // nil once it ended
 	began    time.Time
 	took     time.Duration // the whole check
 	quickOK  time.Duration // its first pass (the duplicates, leaks)
@@ -114,7 +115,7 @@ func (k *checker) start(against []string) bool {
 	k.stop("replaced by a new check")
 	run := &checkRun{ds: ds, resets: c.resets, gen: ds.Gen(), began: time.Now(), against: against, snap: snap,
 		labelled: slices.ContainsFunc(snap.Labels, func(l int) bool { return l != sample.NoLabel })}
-	run.job = c.jobs.start(jobChecking, "Health check: starting")
+	run.job = c.jobs.Start(jobs.Checking, "Health check: starting")
 	k.run = run
 	kinds := []check.Kind{check.Outlier, check.Duplicate}
 	quick := []check.Kind{check.Duplicate}
@@ -136,19 +137,19 @@ func (k *checker) start(against []string) bool {
 	c.enter(modeCheck)
 	k.show()
 	data := snap
-	ctx := run.job.ctx
-	c.jobs.run(func() {
+	ctx := run.job.Ctx
+	c.jobs.Run(func() {
 		var other *otherSet
 		var od *sample.Set
 		if against != nil {
 			var err error
 			if other, err = openOther(against, ds); err != nil {
-				c.jobs.schedule(func() { k.passDone(run, nil, err) })
+				c.jobs.Schedule(func() { k.passDone(run, nil, err) })
 				return
 			}
 			d := other.snap
 			od = &d
-			c.jobs.schedule(func() {
+			c.jobs.Schedule(func() {
 				if k.run != run || k.mode.f == nil {
 					other.ds.Close() // replaced meanwhile
 					return
@@ -158,9 +159,9 @@ func (k *checker) start(against []string) bool {
 		}
 		res, err := check.Run(ctx, data, od, check.Options{Kinds: quick, Top: checkTop}, k.progress(run),
 			func(kind check.Kind, list []check.Finding) {
-				c.jobs.schedule(func() { k.deliver(run, kind, list, snap, 0, nil) })
+				c.jobs.Schedule(func() { k.deliver(run, kind, list, snap, 0, nil) })
 			})
-		c.jobs.schedule(func() { k.passDone(run, res, err) })
+		c.jobs.Schedule(func() { k.passDone(run, res, err) })
 	})
 	return true
 }
@@ -191,12 +192,12 @@ func (k *checker) progress(run *checkRun) func(check.Progress) {
 		}
 		last = time.Now()
 		stage := checkKindTitle(p.Kind) + ": " + p.Stage
-		k.c.jobs.schedule(func() {
+		k.c.jobs.Schedule(func() {
 			if k.run != run || run.job == nil {
 				return
 			}
 			run.stage, run.done = stage, p.Done
-			k.c.jobs.setNote(run.job, "Health check: "+stage)
+			k.c.jobs.SetNote(run.job, "Health check: "+stage)
 			k.show()
 			k.c.showProgress()
 		})
@@ -313,7 +314,7 @@ func (k *checker) askScan(run *checkRun) {
 	run.waitingScan = true
 	run.startedScan = run.startedScan || s.cnn == nil && !(s.last.current(k.c) && s.last.learntAlike(k.c))
 	run.stage, run.done = "label errors and outliers wait for the CNN scan", 0
-	k.c.jobs.setNote(run.job, "Health check: waiting for the CNN scan")
+	k.c.jobs.SetNote(run.job, "Health check: waiting for the CNN scan")
 	k.show()
 	s.analyseOr(func(a *analysis) { k.scanned(run, a) }, func(stale bool) {
 		switch {
@@ -345,13 +346,13 @@ func (k *checker) scanned(run *checkRun, a *analysis) {
 	run.stage, run.done = "label errors and outliers", 0
 	since := len(run.renums) // the scan is of the samples as they are numbered now
 	data := a.snap
-	ctx := run.job.ctx
-	c.jobs.run(func() {
+	ctx := run.job.Ctx
+	c.jobs.Run(func() {
 		res, err := check.Run(ctx, data, nil, check.Options{Kinds: []check.Kind{check.Label, check.Outlier}, Scan: a.res, Top: checkTop},
 			k.progress(run), func(kind check.Kind, list []check.Finding) {
-				c.jobs.schedule(func() { k.deliver(run, kind, list, a.snap, since, a.res) })
+				c.jobs.Schedule(func() { k.deliver(run, kind, list, a.snap, since, a.res) })
 			})
-		c.jobs.schedule(func() { k.passDone(run, res, err) })
+		c.jobs.Schedule(func() { k.passDone(run, res, err) })
 	})
 }
 
@@ -359,7 +360,7 @@ func (k *checker) scanned(run *checkRun, a *analysis) {
 // not found say so; what waited for it gets it (or nil when it is incomplete).
 func (k *checker) end(run *checkRun, why string) {
 	c := k.c
-	c.jobs.finish(run.job)
+	c.jobs.Finish(run.job)
 	run.job, run.why, run.took, run.renums, run.waitingScan = nil, why, time.Since(run.began), nil, false
 	if f := k.mode.f; f != nil && k.run == run {
 		for _, l := range f.lists {
@@ -386,11 +387,11 @@ func (k *checker) end(run *checkRun, why string) {
 // goes on).
 func (k *checker) cancel() {
 	if k.rep != nil {
-		k.rep.job.cancel() // the report's goroutine returns context.Canceled: reportDone ends it
+		k.rep.job.Cancel() // the report's goroutine returns context.Canceled: reportDone ends it
 		return
 	}
 	if run := k.run; run != nil && run.job != nil && !run.waitingScan {
-		run.job.cancel() // the pass running returns context.Canceled: passDone ends it
+		run.job.Cancel() // the pass running returns context.Canceled: passDone ends it
 		return
 	}
 	k.stop("cancelled")

@@ -308,7 +308,7 @@ func TestCheckDataset(t *testing.T) {
 			}
 		}
 		w.save.save()
-		waitUI(t, q, func() bool { return !w.jobs.busy() && !ds.Dirty() })
+		waitUI(t, q, func() bool { return !w.jobs.Busy() && !ds.Dirty() })
 		if w.c.mode != modeCheck || k.mode.f == nil {
 			t.Fatalf("after the save: mode %v", w.c.mode)
 		}
@@ -442,7 +442,7 @@ func TestCheckSaveDuringScan(t *testing.T) {
 		}
 		w.c.drain()
 		w.save.save()
-		waitUI(t, q, func() bool { return k.run.job == nil && !w.jobs.busy() })
+		waitUI(t, q, func() bool { return k.run.job == nil && !w.jobs.Busy() })
 		if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
 			t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
 		}

@@ -10,6 +10,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
 	"idxlabel/ui/widgets"
 )
 
@@ -77,7 +78,7 @@ type pendingChange struct {
 
 // newController builds the controller over the jobs j, its questions and errors shown by d. It
 // shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
-func newController(j *jobs, d *dialogs) *controller {
+func newController(j *jobs.Jobs, d *dialogs) *controller {
 	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
 }
 
@@ -167,7 +168,7 @@ func (c *controller) queue(ds *store.Dataset, ch store.Change) {
 	later := !c.inline
 	c.pmu.Unlock()
 	if later {
-		c.jobs.schedule(c.drain)
+		c.jobs.Schedule(c.drain)
 	}
 }
 
@@ -330,7 +331,7 @@ func (c *controller) cannotEdit() bool {
 		c.say(readOnlyNote)
 	case c.ds.Recovery() != nil:
 		c.refuse(store.ErrRecoveryPending)
-	case c.jobs.editsHeld():
+	case c.jobs.EditsHeld():
 		if !c.holdAsked() {
 			c.say("Busy (saving, opening or importing): edits wait until it is done")
 		}

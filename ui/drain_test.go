@@ -18,7 +18,7 @@ func TestOneDrainPerChange(t *testing.T) {
 	drain := reflect.ValueOf(w.c.drain).Pointer()
 	var later []func()
 	drains := 0
-	w.jobs.schedule = func(f func()) {
+	w.jobs.Schedule = func(f func()) {
 		if reflect.ValueOf(f).Pointer() == drain {
 			drains++
 		}

@@ -15,6 +15,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/jobs"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -123,23 +124,23 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	}
 	s := c.ds.Snapshot()
 	opts.Force = force
-	job := c.jobs.start(jobExporting, "")
+	job := c.jobs.Start(jobs.Exporting, "")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
-	prog.SetOnClosed(job.cancel)
+	prog.SetOnClosed(job.Cancel)
 	prog.Show()
 	start := time.Now()
 	opts.Progress = func(done, total int) {
-		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
-			err = export.Write(job.ctx, s, out, opts)
+			err = export.Write(job.Ctx, s, out, opts)
 			claim.Release()
 		}
-		c.jobs.schedule(func() {
-			c.jobs.finish(job)
+		c.jobs.Schedule(func() {
+			c.jobs.Finish(job)
 			prog.SetOnClosed(func() {})
 			prog.Hide()
 			switch {

@@ -18,6 +18,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/jobs"
 )
 
 // opener opens datasets: File → Open…, files dropped on the window, Open Recent, the demo, New
@@ -94,19 +95,19 @@ func (o *opener) load(images, labels string, readOnly bool) {
 	bar := widget.NewProgressBarInfinite()
 	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), o.win)
 	prog.Show()
-	job := o.c.jobs.start(jobLoading, "")
-	o.c.jobs.run(func() {
+	job := o.c.jobs.Start(jobs.Loading, "")
+	o.c.jobs.Run(func() {
 		ds, err := store.Open(images, labels, store.Options{ReadOnly: readOnly})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
-		o.c.jobs.schedule(func() {
-			defer o.c.jobs.finish(job) // last: tests wait on it
+		o.c.jobs.Schedule(func() {
+			defer o.c.jobs.Finish(job) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
 			// What was typed on the dataset shown while this one opened is applied to it first,
 			// before the question about its unsaved edits (held.go).
-			o.c.jobs.release(job)
+			o.c.jobs.Release(job)
 			if errors.Is(err, pairfile.ErrLocked) && !readOnly {
 				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {

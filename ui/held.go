@@ -55,7 +55,7 @@ func (c *controller) inputOf(h heldInput) {
 // mustWait reports whether an input now must wait: inputs already wait for a job that holds
 // edits (and none is being applied from the queue).
 func (c *controller) mustWait() bool {
-	return len(c.held) > 0 && !c.replaying && c.jobs.editsHeld()
+	return len(c.held) > 0 && !c.replaying && c.jobs.EditsHeld()
 }
 
 // holdAsked queues the input being made, whose edit must wait for the job running; it reports
@@ -102,7 +102,7 @@ func (c *controller) renumberHeld(renumber []int) {
 // where that input would have moved it. It returns how many inputs it applied and how many it
 // left out so; the status bar says so.
 func (c *controller) replayHeld() (applied, lost int) {
-	for len(c.held) > 0 && !c.jobs.editsHeld() && !c.d.covered() {
+	for len(c.held) > 0 && !c.jobs.EditsHeld() && !c.d.covered() {
 		h := c.held[0]
 		c.held = c.held[1:]
 		if h.at != nil && *h.at < 0 {

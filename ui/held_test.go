@@ -67,7 +67,7 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 		t.Fatalf("the status bar says %q, not that 8 keys wait", p)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	for i := range orig {
 		want := orig[i]
 		switch {
@@ -153,7 +153,7 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 		t.Fatalf("during the save: %d edited, cursor at %d", gotDS.Counters().Edited, got.c.v.current())
 	}
 	let()
-	waitFor(t, func() bool { return !got.jobs.busy() })
+	waitFor(t, func() bool { return !got.jobs.Busy() })
 	for i := range wantDS.Len() {
 		if a, b := gotDS.State(i), wantDS.State(i); a.Label != b.Label || a.Deleted != b.Deleted {
 			t.Fatalf("sample %d: label %d deleted %v after the save, want %d %v", i, a.Label, a.Deleted, b.Label, b.Deleted)
@@ -176,7 +176,7 @@ func TestFindSuspectsDuringASaveWaits(t *testing.T) {
 		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() && w.c.mode == modeSuspects })
+	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == modeSuspects })
 	w.scans.stop()
 }
 
@@ -199,7 +199,7 @@ func TestInputWithoutACursorWaits(t *testing.T) {
 		t.Fatalf("%d inputs wait, want 2", len(w.c.held))
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() && len(w.c.held) == 0 })
+	waitFor(t, func() bool { return !w.jobs.Busy() && len(w.c.held) == 0 })
 	saved, err := idx.ReadFile(lp)
 	if err != nil {
 		t.Fatal(err)

@@ -377,7 +377,7 @@ func TestImportKeysWhileItRuns(t *testing.T) {
 		w.c.moveCursor(0, false)
 		l0, l1, n := ds.Label(0), ds.Label(1), ds.Len()
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
-		if !w.jobs.busy() || !w.d.passing() {
+		if !w.jobs.Busy() || !w.d.passing() {
 			t.Fatal("no import running under a progress dialog")
 		}
 		w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
@@ -460,7 +460,7 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		sel.SetSelectedIndex(ink)
 		entries[0].SetText(threshold)
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		waitUI(t, q, func() bool { return !w.jobs.busy() })
+		waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	}
 	choose(int(normalize.InkDark), "300")
 	if text := overlayText(w); ds.Len() != n || !strings.Contains(text, "expected auto or a grey level 1–255") {

@@ -66,7 +66,7 @@ func (m *importer) read(dir string) {
 		return
 	}
 	p := startProgress(c, m.d, m.win, "Import Images", "Reading "+dir+"…", true)
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		f := found{dir: dir}
 		tree, err := normalize.ReadFolder(dir)
 		if err == nil {
@@ -76,7 +76,7 @@ func (m *importer) read(dir string) {
 				f.tree = nil // no class folder holds images: the folder's own images
 			}
 		}
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if p.end(c) {
 				return
 			}
@@ -157,10 +157,10 @@ func (m *importer) run(ds *store.Dataset, p plan) {
 		}
 	}
 	pj := startProgress(c, m.d, m.win, numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
-	c.jobs.run(func() {
-		samples, skipped := loadImages(pj.job.ctx, p, func(frac float64) { c.jobs.schedule(func() { pj.set("", frac) }) })
-		waitGate(pj.job.ctx, testImportGateEnv) // a test's hook; nothing otherwise
-		c.jobs.schedule(func() {
+	c.jobs.Run(func() {
+		samples, skipped := loadImages(pj.job.Ctx, p, func(frac float64) { c.jobs.Schedule(func() { pj.set("", frac) }) })
+		waitGate(pj.job.Ctx, testImportGateEnv) // a test's hook; nothing otherwise
+		c.jobs.Schedule(func() {
 			if pj.end(c) {
 				c.say("Import cancelled: nothing was added")
 				return

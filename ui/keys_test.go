@@ -26,7 +26,7 @@ func newTestWindow(t testing.TB) *window {
 	t.Helper()
 	a := test.NewTempApp(t)
 	w := newWindow(a, a.NewWindow(Title))
-	t.Cleanup(w.jobs.stopAll)
+	t.Cleanup(w.jobs.StopAll)
 	return w
 }
 
@@ -403,7 +403,7 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 	c := w.win.Canvas()
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		w.files.load(bad, "", false)
-		waitFor(t, func() bool { return !w.jobs.busy() && c.Overlays().Top() != nil })
+		waitFor(t, func() bool { return !w.jobs.Busy() && c.Overlays().Top() != nil })
 		if !strings.Contains(overlayText(w), "bad-images-idx3-ubyte") {
 			t.Fatalf("the error does not name the file: %q", overlayText(w))
 		}

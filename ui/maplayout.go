@@ -16,6 +16,7 @@ import (
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/embed"
 	"idxlabel/suspect/nn"
+	"idxlabel/ui/jobs"
 )
 
 // mapLayout is the map of one scan: every sample it scanned as a point, at the place embed.Map
@@ -123,7 +124,7 @@ func (l *mapLayout) restyle(d *scanData, p int) {
 }
 
 // mapper makes and keeps the map of the adopted scan: it lays the scan's features out in the
-// background (embed.Map, a jobMapping job: progress, Cancel), places samples added or restored
+// background (embed.Map, a jobs.Mapping job: progress, Cancel), places samples added or restored
 // since on it (their features from the scan's model, embed.Place among the scan's rows), and
 // keeps the points' colours and marks in step with the edits. Growth: the layout as embed.Map
 // (near-linear; about 4 s for 70,000 samples); placing k samples O(k·N·D) search and k forward
@@ -131,7 +132,7 @@ func (l *mapLayout) restyle(d *scanData, p int) {
 type mapper struct {
 	c     *controller
 	views *scanViews
-	job   *job // the layout or a placement running, nil when none
+	job   *jobs.Job // the layout or a placement running, nil when none
 	// laying: job lays the map out (not a placement); progress is its share done, 0–1.
 	laying   bool
 	progress float64
@@ -152,31 +153,31 @@ func (m *mapper) layOut(d *scanData) {
 	c := m.c
 	res := d.a.res
 	n := len(d.sample)
-	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: laying out %s", numfmt.Plural(n, "sample")))
+	job := c.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: laying out %s", numfmt.Plural(n, "sample")))
 	m.job, m.laying, m.progress, m.stopped = job, true, 0, ""
 	start := time.Now()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		var last time.Time
-		xy, err := embed.Map(job.ctx, nn.Vectors{Data: res.Features, N: n, Dim: cnn.Features}, embed.MapOptions{Options: embed.Options{
+		xy, err := embed.Map(job.Ctx, nn.Vectors{Data: res.Features, N: n, Dim: cnn.Features}, embed.MapOptions{Options: embed.Options{
 			Progress: func(f float64) {
 				if time.Since(last) < 100*time.Millisecond {
 					return
 				}
 				last = time.Now()
-				c.jobs.schedule(func() {
+				c.jobs.Schedule(func() {
 					if m.job == job {
 						m.progress = f
-						c.jobs.setNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", numfmt.Plural(n, "sample"), 100*f))
+						c.jobs.SetNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", numfmt.Plural(n, "sample"), 100*f))
 						c.renderCursor()
 					}
 				})
 			}}})
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if m.job != job {
 				return // stopped, or another scan adopted
 			}
 			m.job, m.laying = nil, false
-			c.jobs.finish(job)
+			c.jobs.Finish(job)
 			switch {
 			case err == context.Canceled:
 				m.stopped = "Cancelled."
@@ -311,19 +312,19 @@ func (m *mapper) place(d *scanData) {
 			numfmt.Plural(len(idx), "sample")))
 		return
 	}
-	job := c.jobs.start(jobMapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
+	job := c.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
 	m.job, m.laying = job, false
 	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
 	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).
 	data := sample.Set{N: len(idx), H: d.a.snap.H, W: d.a.snap.W, Transposed: d.a.snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
-	c.jobs.run(func() {
-		at, suggested, err := placeSamples(job.ctx, res, rows, laid, data)
-		c.jobs.schedule(func() {
+	c.jobs.Run(func() {
+		at, suggested, err := placeSamples(job.Ctx, res, rows, laid, data)
+		c.jobs.Schedule(func() {
 			if m.job != job {
 				return
 			}
 			m.job = nil
-			c.jobs.finish(job)
+			c.jobs.Finish(job)
 			if err != nil {
 				if err != context.Canceled {
 					c.d.showError(fmt.Errorf("placing samples on the map: %w", err))
@@ -400,7 +401,7 @@ func (m *mapper) stop() {
 // stopJob cancels the layout or placement running, if any.
 func (m *mapper) stopJob() {
 	if m.job != nil {
-		m.c.jobs.finish(m.job)
+		m.c.jobs.Finish(m.job)
 		m.job, m.laying = nil, false
 	}
 }

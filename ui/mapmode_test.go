@@ -222,7 +222,7 @@ func TestScanViewsFollowASave(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitUI(t, q, func() bool { return !w.jobs.busy() && ds.Len() == n-len(gone) })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() && ds.Len() == n-len(gone) })
 	if w.c.mode != modeMap || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
 		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.current() == d)
 	}

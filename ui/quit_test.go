@@ -38,8 +38,8 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 		t.Fatalf("progress %q, dirty %v: want the quit waiting for the save", w.footer.progress.Text, ds.Dirty())
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
-	// The quit closes the dataset once the jobs' goroutines have ended (jobs.stopThen): its
+	waitFor(t, func() bool { return !w.jobs.Busy() })
+	// The quit closes the dataset once the jobs' goroutines have ended (jobs.StopThen): its
 	// lock goes then.
 	waitFor(t, func() bool { _, err := os.Stat(lp + pairfile.LockSuffix); return os.IsNotExist(err) })
 	if ds.Dirty() || w.win.Canvas().Overlays().Top() != nil {
@@ -79,7 +79,7 @@ func TestCancelSave(t *testing.T) {
 	}
 	cancelItem.Action()
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	if !ds.Dirty() || !strings.Contains(w.footer.status.Text, "Save cancelled") || !cancelItem.Disabled {
 		t.Fatalf("after Cancel Save: dirty %v, status %q, item disabled %v", ds.Dirty(), w.footer.status.Text, cancelItem.Disabled)
 	}
@@ -113,7 +113,7 @@ func TestQuitClosesTheDrawWindow(t *testing.T) {
 			case "label box":
 				d.label.TypedShortcut(ctrlQ)
 			}
-			// The window closes once the jobs' goroutines have ended (jobs.stopThen), on the
+			// The window closes once the jobs' goroutines have ended (jobs.StopThen), on the
 			// UI thread (here, the test's goroutine running q).
 			waitUI(t, q, func() bool { return w.draw.open == nil })
 			if w.draw.open != nil {

@@ -12,6 +12,7 @@ import (
 	"idxlabel/report"
 	"idxlabel/store"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/jobs"
 )
 
 // reportTop is how many findings of each kind the health report shows (contact sheets and
@@ -20,7 +21,7 @@ const reportTop = 100
 
 // reportJob is the health report being written: its job, and its progress for the check's view.
 type reportJob struct {
-	job   *job
+	job   *jobs.Job
 	dir   string
 	stage string
 	done  float64
@@ -80,19 +81,19 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 	if k.rep != nil {
 		return
 	}
-	rep := &reportJob{job: c.jobs.start(jobExporting, "Health report: starting"), dir: dir, stage: "starting"}
+	rep := &reportJob{job: c.jobs.Start(jobs.Exporting, "Health report: starting"), dir: dir, stage: "starting"}
 	k.rep = rep
 	if c.mode != modeCheck && k.mode.ready() {
 		c.choose(modeCheck, store.Live)
 	}
 	k.show()
-	ctx := rep.job.ctx
+	ctx := rep.job.Ctx
 	gen := c.ds.Gen()
 	start := time.Now()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		exists, err := export.ReportAt(dir)
 		if err == nil && exists && !replace {
-			c.jobs.schedule(func() {
+			c.jobs.Schedule(func() {
 				k.reportDone(rep)
 				k.d.ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
 					if yes {
@@ -105,10 +106,10 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 		if err == nil {
 			var r report.Report
 			if r, err = healthReport(ctx, run, gen, func(stage string, f float64) {
-				c.jobs.schedule(func() {
+				c.jobs.Schedule(func() {
 					if k.rep == rep {
 						rep.stage, rep.done = stage, f
-						c.jobs.setNote(rep.job, "Health report: "+stage)
+						c.jobs.SetNote(rep.job, "Health report: "+stage)
 						k.show()
 						c.showProgress()
 					}
@@ -117,7 +118,7 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 				err = report.Write(ctx, dir, r)
 			}
 		}
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			k.reportDone(rep)
 			switch {
 			case errors.Is(err, context.Canceled):
@@ -133,7 +134,7 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 
 // reportDone ends the report's job.
 func (k *checker) reportDone(rep *reportJob) {
-	k.c.jobs.finish(rep.job)
+	k.c.jobs.Finish(rep.job)
 	if k.rep == rep {
 		k.rep = nil
 	}

@@ -18,6 +18,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/jobs"
 )
 
 // saver writes the dataset: Save, Save As, the question about unsaved edits before a dataset
@@ -31,7 +32,7 @@ type saver struct {
 	// closing closes the application's other windows (the draw window) before the main one
 	// closes; nil: none.
 	closing func()
-	job     *job // the save running, nil when none
+	job     *jobs.Job // the save running, nil when none
 }
 
 // save writes the dataset over its files (Save As when it has none), off the UI thread with its
@@ -47,7 +48,7 @@ func (s *saver) save() {
 // cancel is File → Cancel Save: it stops the save running before the files are replaced.
 func (s *saver) cancel() {
 	if s.job != nil {
-		s.job.cancel()
+		s.job.Cancel()
 	}
 }
 
@@ -61,47 +62,47 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 	}
 	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
 	// while a save runs (edits wait). The progress is on the status bar.
-	job := c.jobs.start(jobSaving, "Saving… (edits wait)")
+	job := c.jobs.Start(jobs.Saving, "Saving… (edits wait)")
 	s.job = job
 	s.c.out.menu.setSaving(true)
 	c.renderCursor()
 	s.beforeSave()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		// The work starts once the window has drawn "Saving…" and answered the events already
 		// queued: a func handed to fyne.Do from here runs after the current event's frame. A
 		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
 		// slowed by the save's compression (scripts/savelat.sh).
 		drawn := make(chan struct{})
-		c.jobs.schedule(func() { close(drawn) })
+		c.jobs.Schedule(func() { close(drawn) })
 		select {
 		case <-drawn:
-		case <-job.ctx.Done(): // the window closing (its queue may be dropped): do returns at once
+		case <-job.Ctx.Done(): // the window closing (its queue may be dropped): do returns at once
 		}
 		last := -1
 		var gate sync.Once
-		err := do(job.ctx, func(f float64) {
-			gate.Do(func() { waitGate(job.ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
+		err := do(job.Ctx, func(f float64) {
+			gate.Do(func() { waitGate(job.Ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
-				c.jobs.schedule(func() {
+				c.jobs.Schedule(func() {
 					if s.job == job {
-						c.jobs.setNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
+						c.jobs.SetNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
 						c.showProgress()
 					}
 				})
 			}
 		})
-		c.jobs.schedule(func() { s.done(job, err, then) })
+		c.jobs.Schedule(func() { s.done(job, err, then) })
 	})
 }
 
 // done ends save job on the UI thread: it says how the save went, shows the files saved and
 // runs then (or what waited for the save).
-func (s *saver) done(job *job, err error, then func()) {
+func (s *saver) done(job *jobs.Job, err error, then func()) {
 	c := s.c
-	defer c.jobs.finish(job) // last: tests wait on it
-	next := c.jobs.then(job, nil, "")
-	c.jobs.setNote(job, "")
+	defer c.jobs.Finish(job) // last: tests wait on it
+	next := c.jobs.Then(job, nil, "")
+	c.jobs.SetNote(job, "")
 	s.job = nil
 	s.c.out.menu.setSaving(false)
 	c.renderCursor()
@@ -132,7 +133,7 @@ func (s *saver) done(job *job, err error, then func()) {
 	// The inputs typed during the save are applied now, before what waited for it: a quit then
 	// asks about the edits they made.
 	c.lastReplay = [2]int{}
-	c.jobs.release(job)
+	c.jobs.Release(job)
 	if applied, lost := c.lastReplay[0], c.lastReplay[1]; applied+lost > 0 {
 		saved += "; then " + replayNote(applied, lost)
 		if then != nil && applied > 0 {
@@ -318,7 +319,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		// dataset now would act under it. The action waits for the save's end and is then taken
 		// as if asked then (the question comes only if edits are still unsaved); a failed save
 		// drops it, so that the person reads why first.
-		c.jobs.then(s.job, func() { s.confirmUnsaved(action, then, cancelled) }, strings.ToLower(action))
+		c.jobs.Then(s.job, func() { s.confirmUnsaved(action, then, cancelled) }, strings.ToLower(action))
 		c.renderCursor()
 		return
 	}
@@ -359,7 +360,7 @@ func (s *saver) quit() {
 	s.confirmUnsaved("Quit", func() {
 		// The jobs running (a scan, an export, an import) are cancelled, and the window closes
 		// once their goroutines have ended: none is cut off half way through a file.
-		s.c.jobs.stopThen(func() {
+		s.c.jobs.StopThen(func() {
 			if s.c.demo {
 				s.c.ds.Abandon()
 			}

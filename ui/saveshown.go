@@ -16,6 +16,7 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/jobs"
 )
 
 // shownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
@@ -196,22 +197,22 @@ func (s *shownSaver) write(p shownPair, force bool) {
 	}
 	names := s.names()
 	bar := widget.NewProgressBar()
-	job := c.jobs.start(jobExporting, "Saving what is shown…")
+	job := c.jobs.Start(jobs.Exporting, "Saving what is shown…")
 	prog := dialog.NewCustom("Saving "+numfmt.Plural(len(keep), "sample"), "Cancel", bar, s.win)
-	prog.SetOnClosed(job.cancel)
+	prog.SetOnClosed(job.Cancel)
 	prog.Show()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		defer claim.Release()
-		err := ds.WriteSamples(job.ctx, claim, keep, images, labels, func(f float64) { c.jobs.schedule(func() { bar.SetValue(f) }) })
+		err := ds.WriteSamples(job.Ctx, claim, keep, images, labels, func(f float64) { c.jobs.Schedule(func() { bar.SetValue(f) }) })
 		if err == nil && namesFile != "" {
 			err = writeNames(namesFile, names)
 		}
 		if err == nil {
 			err = writeSources(sourcesFile, p.sources)
 		}
-		cancelled := job.ctx.Err() != nil && err != nil
-		c.jobs.schedule(func() {
-			defer c.jobs.finish(job)
+		cancelled := job.Ctx.Err() != nil && err != nil
+		c.jobs.Schedule(func() {
+			defer c.jobs.Finish(job)
 			prog.Hide()
 			switch {
 			case cancelled:

@@ -31,11 +31,7 @@ func saveShownThrough(t *testing.T, w *window, q *uiQueue, dir, base string) {
 }
 
 // noJobs reports whether no job runs in w (a job that holds no edits too: busy misses those).
-func noJobs(w *window) bool {
-	w.jobs.mu.Lock()
-	defer w.jobs.mu.Unlock()
-	return len(w.jobs.running) == 0
-}
+func noJobs(w *window) bool { return w.jobs.Running() == 0 }
 
 // Save Shown As writes what the grid shows (class 3, one of them relabelled, one marked
 // deleted and left out), in the grid's order, as a new pair; the dataset stays as it was. A

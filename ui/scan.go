@@ -14,6 +14,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/jobs"
 )
 
 // scanner finds the suspects the Suspects mode reviews: a quick kNN pass (a progress dialog with
@@ -27,7 +28,7 @@ type scanner struct {
 	win    fyne.Window
 	review *reviewMode // the Suspects mode, whose list the scans make
 	models *suggester  // takes the CNN scan's model, which suggests labels afterwards
-	cnn    *job        // the CNN scan running, nil when none
+	cnn    *jobs.Job   // the CNN scan running, nil when none
 	// last is the last CNN scan (see analysis); waiting are the views that asked for it while
 	// it ran (analyse).
 	last    *analysis
@@ -45,7 +46,7 @@ func (s *scanner) findSuspects() { s.findSuspectsAs(true) }
 // cache (scanAgain).
 func (s *scanner) findSuspectsAs(cached bool) {
 	c := s.c
-	if c.jobs.editsHeld() {
+	if c.jobs.EditsHeld() {
 		if !c.holdAsked() { // asked for while a save runs: it waits for it (held.go)
 			c.say("Busy (saving, opening or importing): find suspects when it is done")
 		}
@@ -61,16 +62,16 @@ func (s *scanner) findSuspectsAs(cached bool) {
 	}
 	ds := c.ds
 	snap := ds.Snapshot()
-	job := c.jobs.start(jobScanning, "")
+	job := c.jobs.Start(jobs.Scanning, "")
 	stage := widget.NewLabel("Starting…")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", snap.N), "Cancel", container.NewVBox(stage, bar), s.win)
-	prog.SetOnClosed(job.cancel)
+	prog.SetOnClosed(job.Cancel)
 	prog.Show()
 	start := time.Now()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		var last time.Time
-		res, err := suspect.Scan(job.ctx, snap, suspect.Options{},
+		res, err := suspect.Scan(job.Ctx, snap, suspect.Options{},
 			func(st string, f float64) {
 				if time.Since(last) < 50*time.Millisecond && f < 1 {
 					return
@@ -81,10 +82,10 @@ func (s *scanner) findSuspectsAs(cached bool) {
 					left := time.Duration(float64(time.Since(start)) * (1 - f) / f)
 					text = fmt.Sprintf("neighbours — about %s left", left.Round(time.Second))
 				}
-				c.jobs.schedule(func() { stage.SetText(text); bar.SetValue(f) })
+				c.jobs.Schedule(func() { stage.SetText(text); bar.SetValue(f) })
 			})
-		c.jobs.schedule(func() {
-			defer c.jobs.finish(job) // last: tests wait on it
+		c.jobs.Schedule(func() {
+			defer c.jobs.Finish(job) // last: tests wait on it
 			prog.SetOnClosed(func() {})
 			prog.Hide()
 			switch {
@@ -176,7 +177,7 @@ func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 // analyseOr); the kNN ranking stays. The caller shows the state.
 func (s *scanner) stop() {
 	if s.cnn != nil {
-		s.c.jobs.finish(s.cnn)
+		s.c.jobs.Finish(s.cnn)
 		s.cnn = nil
 		s.drop(false)
 	}

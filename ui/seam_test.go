@@ -23,7 +23,7 @@ import (
 func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.jobs.schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
+	w.jobs.Schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
 	n := ds.Len()
 	for k := range 3 {
 		if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: k}}); err != nil {
@@ -57,7 +57,7 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 func TestLateChangesFromElsewhere(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.jobs.schedule = func(f func()) { later = append(later, f) }
+	w.jobs.Schedule = func(f func()) { later = append(later, f) }
 	last := ds.Len() - 1
 	if err := ds.Delete([]int{0, 1, 2}); err != nil {
 		t.Fatal(err)

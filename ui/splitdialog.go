@@ -15,6 +15,7 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/jobs"
 )
 
 // splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
@@ -131,28 +132,28 @@ func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 	c := s.c
 	bar := widget.NewProgressBar()
 	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
-	job := c.jobs.start(jobExporting, "Splitting…")
+	job := c.jobs.Start(jobs.Exporting, "Splitting…")
 	prog := dialog.NewCustom("Splitting the dataset", "Cancel", container.NewVBox(note, bar), s.win)
-	prog.SetOnClosed(job.cancel)
+	prog.SetOnClosed(job.Cancel)
 	prog.Show()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		var notices []string
 		var counts [2]int
-		written, err := dataset.Build(job.ctx, []dataset.Pair{in}, []dataset.Pair{train, test}, force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
+		written, err := dataset.Build(job.Ctx, []dataset.Pair{in}, []dataset.Pair{train, test}, force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
 			p, err := dataset.Split(inputs[0], train, test, opts)
 			if err == nil {
 				counts = [2]int{len(p.Parts[0].Samples), len(p.Parts[1].Samples)}
 			}
 			return p, err
 		}, func(n string) { notices = append(notices, n) }, func(file string, done, total int) {
-			c.jobs.schedule(func() {
+			c.jobs.Schedule(func() {
 				note.SetText("Writing " + filepath.Base(file) + "…")
 				bar.SetValue(float64(done) / float64(max(total, 1)))
 			})
 		})
-		cancelled := job.ctx.Err() != nil && err != nil
-		c.jobs.schedule(func() {
-			defer c.jobs.finish(job)
+		cancelled := job.Ctx.Err() != nil && err != nil
+		c.jobs.Schedule(func() {
+			defer c.jobs.Finish(job)
 			prog.Hide()
 			switch {
 			case cancelled:

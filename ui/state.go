@@ -8,6 +8,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
 	"idxlabel/ui/widgets"
 )
 
@@ -23,8 +24,8 @@ type state struct {
 	modes   map[mode]modeView
 	v       *view // the view model: order, cursor, selection, filter
 	classes classes.Names
-	resets  int   // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
-	jobs    *jobs // the job state: what runs in the background, and whether edits wait
+	resets  int        // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
+	jobs    *jobs.Jobs // the job state: what runs in the background, and whether edits wait
 	// held are the inputs that wait for a job holding edits, oldest first (held.go).
 	held []heldInput
 }
@@ -154,7 +155,7 @@ func (s *state) statusText() string {
 // ("CNN scan: model 2/6, epoch 9/14, 12s left"), and the inputs that wait for one: "" when none
 // runs.
 func (s *state) progressText() string {
-	text := s.jobs.status()
+	text := s.jobs.Status()
 	if h := s.heldText(); h != "" {
 		if text != "" {
 			text += " — "

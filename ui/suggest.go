@@ -10,6 +10,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/jobs"
 )
 
 // suggester holds the model that suggests labels for drawings (the draw window's label box):
@@ -25,7 +26,7 @@ type suggester struct {
 	from   int                // the labelled samples the model learnt from
 	opts   suspect.CNNOptions // how the CNNs train: zero for the recipe's defaults (tests shorten it)
 	// The training running, nil when none.
-	training *job
+	training *jobs.Job
 	loop     askLoop // the Suggested list's rounds (ask.go)
 	// Where the draw window hears of the model: its progress (note) and a new model (ready);
 	// nil while no draw window is open.
@@ -123,34 +124,34 @@ func (g *suggester) learn() {
 	}
 	ds, opts := c.ds, g.opts
 	note := "Suggestion model: training on " + numfmt.Plural(len(labelled), "labelled sample")
-	job := c.jobs.start(jobTraining, note)
+	job := c.jobs.Start(jobs.Training, note)
 	g.training = job
 	c.renderCursor()
 	g.tellDraw(note + "…")
 	progress := func(text string) {
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if g.training == job {
-				c.jobs.setNote(job, text)
+				c.jobs.SetNote(job, text)
 				g.tellDraw(text)
 				c.showProgress()
 			}
 		})
 	}
 	start := time.Now()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		var last time.Time
-		model, err := suspect.TrainModel(job.ctx, snap.Subset(labelled), opts, func(p suspect.Progress) {
+		model, err := suspect.TrainModel(job.Ctx, snap.Subset(labelled), opts, func(p suspect.Progress) {
 			if time.Since(last) >= time.Second || p.Done == 1 {
 				last = time.Now()
 				progress(fmt.Sprintf("Suggestion model: epoch %d/%d, %s left", p.Epoch, p.Epochs, p.Left.Round(time.Second)))
 			}
 		})
-		c.jobs.schedule(func() {
+		c.jobs.Schedule(func() {
 			if g.training != job {
 				return // stopped, or another dataset
 			}
 			g.training = nil
-			c.jobs.finish(job)
+			c.jobs.Finish(job)
 			g.learnt(learning{ds: ds, model: model, from: len(labelled), err: err, took: time.Since(start)})
 		})
 	})
@@ -214,7 +215,7 @@ func (g *suggester) guess(px []byte, h, w int) (int, float64, error) {
 // stopJob cancels the training running, if any.
 func (g *suggester) stopJob() {
 	if g.training != nil {
-		g.c.jobs.finish(g.training)
+		g.c.jobs.Finish(g.training)
 		g.training = nil
 	}
 	g.stopLoop()

@@ -45,7 +45,7 @@ func (q *uiQueue) run() {
 // them at once on the worker's goroutine, racing with the test's reads of the widgets).
 func queueUI(w *window) *uiQueue {
 	q := &uiQueue{}
-	w.jobs.schedule = q.schedule
+	w.jobs.Schedule = q.schedule
 	return q
 }
 

@@ -36,7 +36,7 @@ func TestReviewSuspects(t *testing.T) {
 			// window from its own goroutine meanwhile.
 			q := queueUI(w)
 			w.scans.findSuspects()
-			waitUI(t, q, func() bool { return !w.jobs.busy() })
+			waitUI(t, q, func() bool { return !w.jobs.Busy() })
 			if !(w.c.mode != modeBrowse) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
 				t.Fatalf("reviewing %v, %d shown", (w.c.mode != modeBrowse), w.c.v.Len())
 			}

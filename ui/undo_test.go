@@ -28,7 +28,7 @@ func TestUndoAfterSave(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "u-images-idx3-ubyte"), filepath.Join(dir, "u-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	name := "Relabel sample 4 as " + strconv.Itoa(to)
 	if ds.Dirty() || strings.HasSuffix(w.win.Title(), "*") || w.menu.undo.Label != "Undo "+name || w.menu.undo.Disabled {
 		t.Fatalf("after the save: dirty %v, title %q, undo item %q", ds.Dirty(), w.win.Title(), w.menu.undo.Label)

@@ -11,6 +11,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
 	"idxlabel/ui/widgets"
 )
 
@@ -25,7 +26,7 @@ type window struct {
 	app  fyne.App
 	win  fyne.Window
 	c    *controller
-	jobs *jobs
+	jobs *jobs.Jobs
 	d    *dialogs
 	keys *keyRouter
 
@@ -59,7 +60,7 @@ type window struct {
 func newWindow(a fyne.App, win fyne.Window) *window {
 	nameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
-	w.jobs = newJobs(fyne.Do, func() { w.c.idle() })
+	w.jobs = jobs.New(fyne.Do, func() { w.c.idle() })
 	w.d = &dialogs{win: win, prefs: a.Preferences(), done: func() {
 		w.keys.focusGrid()
 		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
@@ -128,7 +129,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		add: func(px []byte, label int) (int, error) {
 			return c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: label}})
 		},
-		busy:    w.jobs.busy,
+		busy:    w.jobs.Busy,
 		save:    w.save.save,
 		guess:   w.sugg.guess,
 		trained: func() bool { return w.sugg.model != nil },

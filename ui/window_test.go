@@ -193,7 +193,7 @@ func TestRelabelUndoSave(t *testing.T) {
 		dir := t.TempDir()
 		ip2, lp2 := filepath.Join(dir, "out-images-idx3-ubyte.gz"), filepath.Join(dir, "out-labels-idx1-ubyte.gz")
 		w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip2, lp2, p) }, nil)
-		waitFor(t, func() bool { return !w.jobs.busy() })
+		waitFor(t, func() bool { return !w.jobs.Busy() })
 		if ds.Dirty() {
 			t.Fatal("still dirty after the save")
 		}
