@@ -13,6 +13,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -36,14 +37,14 @@ type progressJob struct {
 // startProgress starts a job that holds edits, with a progress dialog titled title showing note
 // and a bar (infinite: it moves without a fraction) and Cancel; Escape cancels too, and every
 // other key goes on to the grid (dialogs.passes).
-func startProgress(c *controller, d *dialogs, win fyne.Window, title, note string, infinite bool) *progressJob {
+func startProgress(c *controller, d *dialogs.Dialogs, win fyne.Window, title, note string, infinite bool) *progressJob {
 	p := &progressJob{job: c.jobs.Start(jobs.Importing, ""), note: widget.NewLabel(note), bar: widget.NewProgressBar()}
 	var bar fyne.CanvasObject = p.bar
 	if infinite {
 		bar = widget.NewProgressBarInfinite()
 	}
 	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(p.note, bar), win)
-	d.showPassing("progress", p.dlg, p.job.Cancel)
+	d.ShowPassing("progress", p.dlg, p.job.Cancel)
 	return p
 }
 

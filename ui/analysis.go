@@ -96,7 +96,7 @@ func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 	c := s.c
 	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
 		s.drop(false)
-		s.d.inform("Scan", why)
+		s.d.Inform("Scan", why)
 		return
 	}
 	s.runCNN(c.ds, c.ds.Snapshot(), true, nil)
@@ -114,7 +114,7 @@ func (s *scanner) scanAgain() {
 		return
 	}
 	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
-		s.d.inform("Scan", why)
+		s.d.Inform("Scan", why)
 		return
 	}
 	s.waiting = append(s.waiting, waiter{then: func(*analysis) {
@@ -232,7 +232,7 @@ func (s *scanner) runCNN(ds *store.Dataset, snap sample.Set, cached bool, done f
 				return
 			case err != nil:
 				s.drop(false)
-				s.d.showError(fmt.Errorf("the CNN scan failed: %w", err))
+				s.d.ShowError(fmt.Errorf("the CNN scan failed: %w", err))
 				c.renderCursor()
 				return
 			case ds != c.ds:

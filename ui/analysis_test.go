@@ -100,7 +100,7 @@ func TestNothingToScan(t *testing.T) {
 		if w.scans.cnn != nil || w.c.mode != modeBrowse || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
 			t.Fatalf("scan running %v, mode %v; the window says %q", w.scans.cnn != nil, w.c.mode, said)
 		}
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	}
 	if got := nothingToScan([]store.ClassCount{{Class: sample.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
 		t.Fatalf("no labelled sample: %q", got)

@@ -12,6 +12,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 )
 
 // appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
@@ -20,7 +21,7 @@ import (
 // samples (badged +), as an import adds its images.
 type appender struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 }
 
@@ -31,8 +32,8 @@ func (a *appender) appendDialog() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
 	images, _ := a.c.ds.Paths()
-	a.d.choose(chooseSpec{title: "Append Dataset", confirm: "Append", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
-		start: filepath.Dir(images)}, func(path string) { a.run([]string{path}) })
+	a.d.Choose(dialogs.Spec{Title: "Append Dataset", Confirm: "Append", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
+		Start: filepath.Dir(images)}, func(path string) { a.run([]string{path}) })
 }
 
 // run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
@@ -50,7 +51,7 @@ func (a *appender) run(paths []string) {
 	}
 	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
-		a.d.showError(err)
+		a.d.ShowError(err)
 		return
 	}
 	ds := c.ds
@@ -74,7 +75,7 @@ func (a *appender) run(paths []string) {
 				return
 			}
 			if err != nil {
-				a.d.showError(err)
+				a.d.ShowError(err)
 				return
 			}
 			c.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {

@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // The change log: File → Export Change Log… writes every label change since the files
@@ -66,8 +67,8 @@ func (s *saver) afterSave(then func()) bool {
 		return false
 	}
 	d := dialog.NewInformation("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", s.win)
-	s.d.show("", d, d.Dismiss, nil, func() {
-		s.d.done()
+	s.d.Show("", d, d.Dismiss, nil, func() {
+		s.d.Done()
 		if then != nil {
 			then()
 		}
@@ -101,11 +102,11 @@ func changeLogSummary(entries []store.ChangeLogEntry) string {
 func (s *saver) exportChangeLogDialog() {
 	entries := s.c.ds.ChangeLog()
 	if len(entries) == 0 {
-		s.d.inform("Export Change Log", "No label has changed since the files were opened.")
+		s.d.Inform("Export Change Log", "No label has changed since the files were opened.")
 		return
 	}
 	var d *dialog.ConfirmDialog
-	target := newPromptEntry(func() { d.Dismiss() })
+	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
@@ -134,7 +135,7 @@ func (s *saver) exportChangeLogDialog() {
 	}, s.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the field exports too
 	d.Resize(fyne.NewSize(640, d.MinSize().Height))
-	s.d.show("export change log", d, d.Dismiss, d.Confirm, nil)
+	s.d.Show("export change log", d, d.Dismiss, d.Confirm, nil)
 	s.win.Canvas().Focus(target)
 }
 
@@ -145,7 +146,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	if _, err := os.Stat(path); err == nil && !replace {
-		s.d.ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
+		s.d.Ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
 			if yes {
 				s.runChangeLogExport(path, true)
 			}
@@ -160,10 +161,10 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 				err = fmt.Errorf("%s: the folder does not exist", filepath.Dir(path))
 			}
 			if err != nil {
-				s.d.showError(err)
+				s.d.ShowError(err)
 				return
 			}
-			s.d.inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), path))
+			s.d.Inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), path))
 		})
 	})
 }

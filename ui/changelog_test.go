@@ -17,6 +17,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // menuItem returns the item labelled label in the main menu's menu called menu.
@@ -37,10 +38,10 @@ func menuItem(t *testing.T, w *window, menu, label string) *fyne.MenuItem {
 }
 
 // overlayTexts returns the texts of the labels and the prompt entries in the top overlay.
-func overlayTexts(w *window) (labels []string, entries []*promptEntry) {
+func overlayTexts(w *window) (labels []string, entries []*dialogs.PromptEntry) {
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
-		case *promptEntry:
+		case *dialogs.PromptEntry:
 			entries = append(entries, x)
 		case *widget.Label:
 			labels = append(labels, x.Text)
@@ -153,7 +154,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "demo-changelog.csv")
 	entries[0].SetText(out)
-	if !w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
+	if !w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
 		t.Fatal("Enter did not export")
 	}
 	waitUI(t, q, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
@@ -161,7 +162,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	if !reflect.DeepEqual(got, append([]string{"index,original,new,how"}, want...)) {
 		t.Fatalf("exported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 	// Save As beside a folder planted where the change log goes: saved, and the person is told.
 	dir := t.TempDir()
@@ -173,7 +174,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)
 	}
-	w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	os.Remove(cp)
 	// The preference off: a save writes no change log.
 	pref := menuItem(t, w, "File", "Write Change Log on Save")

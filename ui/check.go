@@ -17,6 +17,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/suspect/neardup"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -39,7 +40,7 @@ const outliersListed = 100
 // meanwhile renumbers what is found later as it renumbers the lists (follow).
 type checker struct {
 	c     *controller
-	d     *dialogs
+	d     *dialogs.Dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
 	scans *scanner
@@ -95,7 +96,7 @@ func (r *checkRun) current(c *controller) bool {
 // and runs the check.
 func (k *checker) ask() {
 	if k.c.ds.Len() == 0 {
-		k.d.inform("Check Dataset", "There are no samples to check.")
+		k.d.Inform("Check Dataset", "There are no samples to check.")
 		return
 	}
 	k.dialog("Check Dataset", "Check", false, func(against []string, _ string) { k.start(against) })
@@ -109,7 +110,7 @@ func (k *checker) start(against []string) bool {
 	ds := c.ds
 	snap := ds.Snapshot()
 	if snap.N == 0 {
-		k.d.inform("Check Dataset", "There are no samples to check: every sample is deleted.")
+		k.d.Inform("Check Dataset", "There are no samples to check: every sample is deleted.")
 		return false
 	}
 	k.stop("replaced by a new check")
@@ -285,7 +286,7 @@ func (k *checker) passDone(run *checkRun, res *check.Result, err error) {
 		return
 	case err != nil:
 		k.end(run, "failed")
-		k.d.showError(err)
+		k.d.ShowError(err)
 		return
 	}
 	if f := k.mode.f; f != nil {

@@ -23,6 +23,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/dialogs"
 )
 
 // quickCNN is the short CNN recipe of the ui tests (and of IDXLABEL_QUICK_CNN=1).
@@ -168,7 +169,7 @@ func TestCheckDataset(t *testing.T) {
 		if !strings.Contains(overlayText(w), "Leakage against") {
 			t.Fatalf("the dialog says %q", overlayText(w))
 		}
-		focused, ok := w.win.Canvas().Focused().(*promptEntry)
+		focused, ok := w.win.Canvas().Focused().(*dialogs.PromptEntry)
 		if !ok {
 			t.Fatal("the path field does not have the keys")
 		}

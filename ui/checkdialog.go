@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/pairfile"
+	"idxlabel/ui/dialogs"
 )
 
 // dialog asks for what a check needs: the other set to check leakage against (typed, or picked
@@ -21,7 +22,7 @@ import (
 func (k *checker) dialog(title, confirm string, folder bool, ok func(against []string, dir string)) {
 	images, labels := k.c.ds.Paths()
 	var d *dialog.ConfirmDialog
-	against := newPromptEntry(func() { d.Dismiss() })
+	against := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	against.SetPlaceHolder("none: leakage is not checked")
 	against.SetText(k.lastAgainst(images, labels))
 	choose := widget.NewButton("Choose…", func() {
@@ -29,14 +30,14 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 		if p := strings.TrimSpace(against.Text); p != "" {
 			start = filepath.Dir(p)
 		}
-		k.d.choose(chooseSpec{title: "The other set", confirm: "Choose", purpose: purposeOpen, filter: isIDXName, kind: "IDX files", start: start},
+		k.d.Choose(dialogs.Spec{Title: "The other set", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files", Start: start},
 			func(path string) { against.SetText(path) })
 	})
 	intro := widget.NewLabel("Finds likely label errors, outliers (not digits) and near-duplicates in this dataset; " +
 		"with another set (a test set's training set), the samples it shares with that set: leakage.")
 	intro.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(widget.NewFormItem("Leakage against", container.NewBorder(nil, nil, nil, choose, against)))
-	out := newPromptEntry(func() { d.Dismiss() })
+	out := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	if folder {
 		out.SetText(reportDirFor(images, labels))
 		form.Items = append([]*widget.FormItem{widget.NewFormItem("Write the report to", out)}, form.Items...)
@@ -47,7 +48,7 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 		}
 		files, err := otherFiles(strings.TrimSpace(against.Text), images)
 		if err != nil {
-			k.d.showError(err)
+			k.d.ShowError(err)
 			return
 		}
 		k.remember(images, labels, files)
@@ -56,7 +57,7 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 	against.OnSubmitted = func(string) { d.Confirm() }
 	out.OnSubmitted = func(string) { d.Confirm() }
 	d.Resize(fyne.NewSize(640, d.MinSize().Height))
-	k.d.show("check", d, d.Dismiss, d.Confirm, nil)
+	k.d.Show("check", d, d.Dismiss, d.Confirm, nil)
 	k.win.Canvas().Focus(against) // a path can be typed at once; Enter checks
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,7 @@ const maxNamedClasses = 1000
 // class-name file (store.Dataset.SetClassNames); a field left empty names no class.
 type classNamer struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 }
 
@@ -33,15 +34,15 @@ func (n *classNamer) classNamesDialog() {
 	}
 	classes := c.ds.Classes()
 	if len(classes) > maxNamedClasses {
-		n.d.inform("Class Names", fmt.Sprintf("This dataset has %d classes: name them in its class-name file (one name a line) rather than here.", len(classes)))
+		n.d.Inform("Class Names", fmt.Sprintf("This dataset has %d classes: name them in its class-name file (one name a line) rather than here.", len(classes)))
 		return
 	}
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
 	form := widget.NewForm()
-	fields := make([]*promptEntry, len(classes))
+	fields := make([]*dialogs.PromptEntry, len(classes))
 	for k, cl := range classes {
-		e := newPromptEntry(cancel)
+		e := dialogs.NewPromptEntry(cancel)
 		e.SetText(c.ds.ClassName(cl))
 		e.SetPlaceHolder("no name")
 		e.OnSubmitted = func(string) { d.Confirm() }
@@ -66,7 +67,7 @@ func (n *classNamer) classNamesDialog() {
 	}, n.win)
 	h := min(form.MinSize().Height+note.MinSize().Height+120, n.win.Canvas().Size().Height-60)
 	d.Resize(fyne.NewSize(420, h))
-	n.d.show("class names", d, d.Dismiss, d.Confirm, nil)
+	n.d.Show("class names", d, d.Dismiss, d.Confirm, nil)
 	if len(fields) > 0 {
 		n.win.Canvas().Focus(fields[0])
 	}

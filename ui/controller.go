@@ -10,6 +10,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/widgets"
 )
@@ -33,7 +34,7 @@ type controller struct {
 	inline bool
 
 	out screen
-	d   *dialogs
+	d   *dialogs.Dialogs
 	// replaced runs when the dataset is replaced: the work on the old one stops, its model goes.
 	replaced []func()
 	// shown runs once a new dataset is shown: the draw window starts afresh for it.
@@ -78,7 +79,7 @@ type pendingChange struct {
 
 // newController builds the controller over the jobs j, its questions and errors shown by d. It
 // shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
-func newController(j *jobs.Jobs, d *dialogs) *controller {
+func newController(j *jobs.Jobs, d *dialogs.Dialogs) *controller {
 	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
 }
 
@@ -465,7 +466,7 @@ func (c *controller) askGoto(i int) {
 // gotoSample puts the cursor on sample i, browsing every sample first if the view hides it.
 func (c *controller) gotoSample(i int) {
 	if i < 0 || i >= c.ds.Len() {
-		c.d.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
+		c.d.Inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
 		return
 	}
 	left := ""
@@ -519,7 +520,7 @@ func (c *controller) contextMenu(p int, at fyne.Position) {
 		c.click(p, false, false)
 	}
 	n := c.v.selectionSize()
-	c.d.popUpMenu(at,
+	c.d.PopUpMenu(at,
 		fyne.NewMenuItem("Relabel "+numfmt.Plural(n, "sample")+"…", func() { c.input(func() { c.pickClass("") }) }),
 		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
 }

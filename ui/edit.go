@@ -21,7 +21,7 @@ import (
 func (c *controller) typedRune(r rune) {
 	switch {
 	case r == '?':
-		c.d.showKeys()
+		c.out.menu.showKeys(c.d)
 	case r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-':
 		c.input(func() { c.typeClass(r) }) // a minus begins a negative class number
 	}
@@ -45,7 +45,7 @@ func (c *controller) typeClass(r rune) {
 // and queues it, with Shift as it was (shift).
 func (c *controller) typedKey(k *fyne.KeyEvent, shift bool) bool {
 	if k.Name == fyne.KeyF1 {
-		c.d.showKeys()
+		c.out.menu.showKeys(c.d)
 		return true
 	}
 	h := heldInput{run: func() { c.out.grid.Key(k, shift) }}
@@ -95,7 +95,7 @@ func (c *controller) pickClass(initial string) {
 	if n == 0 || c.cannotEdit() {
 		return
 	}
-	c.d.pickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
+	c.d.PickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
 		c.input(func() { c.modeView().label(c, l) })
 		c.out.focus()
 	})

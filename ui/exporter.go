@@ -15,6 +15,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -33,7 +34,7 @@ var exportFormats = []struct {
 // samples left out, as a PNG tree, CSV or .npz, in the background with progress and Cancel.
 type exporter struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 }
 
@@ -41,7 +42,7 @@ type exporter struct {
 // now: unsaved edits included, deleted samples left out.
 func (x *exporter) exportDialog() {
 	if x.c.ds.Len() == 0 {
-		x.d.inform("Export", "There are no samples to export.")
+		x.d.Inform("Export", "There are no samples to export.")
 		return
 	}
 	var labels []string
@@ -52,7 +53,7 @@ func (x *exporter) exportDialog() {
 	format.SetSelectedIndex(0)
 	names := widget.NewCheck("Name class folders by class name", nil)
 	var d *dialog.ConfirmDialog
-	target := newPromptEntry(func() { d.Dismiss() })
+	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	base := "export"
 	if images, lbl := x.c.ds.Paths(); images != "" {
 		p := images
@@ -61,12 +62,12 @@ func (x *exporter) exportDialog() {
 		}
 		base = filepath.Join(filepath.Dir(p), baseName(p)+"-export")
 	}
-	if dir := startFolder(x.d.prefs, purposeExport, "", ""); x.d.prefs.String(lastFolderKey(purposeExport)) == dir {
+	if dir := dialogs.StartFolder(x.d.Prefs(), dialogs.PurposeExport, "", ""); x.d.Prefs().String(dialogs.LastFolderKey(dialogs.PurposeExport)) == dir {
 		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
 	}
 	target.SetText(base)
 	choose := widget.NewButton("Choose…", func() {
-		x.d.choose(chooseSpec{title: "Export: the folder to write in", confirm: "Choose", purpose: purposeExport, folder: true, typed: filepath.Dir(target.Text)},
+		x.d.Choose(dialogs.Spec{Title: "Export: the folder to write in", Confirm: "Choose", Purpose: dialogs.PurposeExport, Folder: true, Typed: filepath.Dir(target.Text)},
 			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
 	})
 	format.OnChanged = func(string) {
@@ -92,13 +93,13 @@ func (x *exporter) exportDialog() {
 	)
 	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
-			rememberFolder(x.d.prefs, purposeExport, filepath.Dir(target.Text))
+			dialogs.RememberFolder(x.d.Prefs(), dialogs.PurposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
 	}, x.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the path exports, as the button
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	x.d.show("export", d, d.Dismiss, d.Confirm, nil)
+	x.d.Show("export", d, d.Dismiss, d.Confirm, nil)
 }
 
 // run writes the export off the UI thread with a progress bar and Cancel; an existing target
@@ -119,7 +120,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		}
 	}
 	if err := pairfile.CheckOutputs(inputs, []string{out}); err != nil {
-		x.d.showError(fmt.Errorf("cannot export there: %w", err))
+		x.d.ShowError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
 	s := c.ds.Snapshot()
@@ -146,15 +147,15 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			switch {
 			case errors.Is(err, context.Canceled):
 			case errors.Is(err, export.ErrExists):
-				x.d.ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
+				x.d.Ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
 						x.run(out, opts, true)
 					}
 				})
 			case err != nil:
-				x.d.showError(err)
+				x.d.ShowError(err)
 			default:
-				x.d.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds()))
+				x.d.Inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}
 		})
 	})

@@ -13,6 +13,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
@@ -31,9 +32,9 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 	}
 	w.c.drain()
 	w.exp.exportDialog()
-	var entries []*promptEntry
+	var entries []*dialogs.PromptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if e, ok := o.(*promptEntry); ok {
+		if e, ok := o.(*dialogs.PromptEntry); ok {
 			entries = append(entries, e)
 		}
 	})

@@ -18,6 +18,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -27,7 +28,7 @@ import (
 // and hands the dataset to the controller.
 type opener struct {
 	c     *controller
-	d     *dialogs
+	d     *dialogs.Dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
 	save  *saver
@@ -37,8 +38,8 @@ type opener struct {
 // openDialog asks for an image file (or a label file); its partner is found beside it.
 func (o *opener) openDialog() {
 	start, _ := o.c.ds.Paths()
-	o.d.choose(chooseSpec{title: "Open", confirm: "Open", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
-		start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
+	o.d.Choose(dialogs.Spec{Title: "Open", Confirm: "Open", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
+		Start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
 }
 
 // dropped opens files dragged onto the window.
@@ -56,7 +57,7 @@ func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
 func (o *opener) open(paths []string) {
 	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
-		o.d.showError(err)
+		o.d.ShowError(err)
 		return
 	}
 	if cur, _ := o.c.ds.Paths(); cur != "" && sameFile(cur, images) {
@@ -109,7 +110,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 			// before the question about its unsaved edits (held.go).
 			o.c.jobs.Release(job)
 			if errors.Is(err, pairfile.ErrLocked) && !readOnly {
-				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
+				o.d.Ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						o.load(images, labels, true)
 					}
@@ -117,7 +118,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 				return
 			}
 			if err != nil {
-				o.d.showError(err)
+				o.d.ShowError(err)
 				return
 			}
 			o.save.confirmUnsaved("Open other files", func() {
@@ -133,7 +134,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 func (o *opener) use(ds *store.Dataset, name string, demo bool) {
 	o.c.setDataset(ds, name, demo)
 	for _, n := range ds.Notices() {
-		o.d.inform("Note", n)
+		o.d.Inform("Note", n)
 	}
 	if rec := ds.Recovery(); rec != nil {
 		o.offerRecovery(rec)
@@ -146,7 +147,7 @@ func (o *opener) openDemo() {
 		ds, err := demo.Dataset()
 		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 			return
 		}
 		o.use(ds, "demo", true)
@@ -157,10 +158,10 @@ func (o *opener) openDemo() {
 func (o *opener) offerRecovery(rec *store.Recovery) {
 	ds := o.c.ds
 	if !rec.Matches {
-		o.d.inform("Unsaved edits for other files",
+		o.d.Inform("Unsaved edits for other files",
 			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason))
 		if err := ds.DiscardJournal(true); err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 		}
 		return
 	}
@@ -172,15 +173,15 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 		if replay {
 			err := o.c.edit(func() error { _, err := ds.ReplayJournal(); return err })
 			if err != nil {
-				o.d.showError(err)
+				o.d.ShowError(err)
 			}
 		} else if err := ds.DiscardJournal(true); err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 		}
 		o.c.refresh()
 	}, o.win)
 	// Enter replays (loses nothing); Escape does nothing here: neither answer is a cancel.
-	o.d.show("recovery", d, func() {}, d.Confirm, nil)
+	o.d.Show("recovery", d, func() {}, d.Confirm, nil)
 }
 
 const recentKey = "recent"

@@ -102,7 +102,7 @@ func (c *controller) renumberHeld(renumber []int) {
 // where that input would have moved it. It returns how many inputs it applied and how many it
 // left out so; the status bar says so.
 func (c *controller) replayHeld() (applied, lost int) {
-	for len(c.held) > 0 && !c.jobs.EditsHeld() && !c.d.covered() {
+	for len(c.held) > 0 && !c.jobs.EditsHeld() && !c.d.Covered() {
 		h := c.held[0]
 		c.held = c.held[1:]
 		if h.at != nil && *h.at < 0 {

@@ -43,8 +43,8 @@ func writeBar(t *testing.T, path string) {
 func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
 	t.Helper()
 	w.imp.read(dir)
-	waitUI(t, q, func() bool { return w.d.isOpen("import options") || w.d.isOpen("error: "+overlayErr(w)) })
-	if !w.d.isOpen("import options") {
+	waitUI(t, q, func() bool { return w.d.IsOpen("import options") || w.d.IsOpen("error: "+overlayErr(w)) })
+	if !w.d.IsOpen("import options") {
 		t.Fatalf("no import dialog: %q", overlayText(w))
 	}
 	if set != nil {
@@ -56,9 +56,9 @@ func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
 
 // overlayErr is the text of the error dialog on top, if any ("" else).
 func overlayErr(w *window) string {
-	for _, p := range w.d.open {
-		if strings.HasPrefix(p.key, "error: ") {
-			return strings.TrimPrefix(p.key, "error: ")
+	for _, key := range w.d.Open() {
+		if strings.HasPrefix(key, "error: ") {
+			return strings.TrimPrefix(key, "error: ")
 		}
 	}
 	return ""
@@ -373,11 +373,11 @@ func TestImportKeysWhileItRuns(t *testing.T) {
 		dir := t.TempDir()
 		writeBar(t, filepath.Join(dir, "1", "a.png"))
 		w.imp.read(dir)
-		waitUI(t, q, func() bool { return w.d.isOpen("import options") })
+		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		w.c.moveCursor(0, false)
 		l0, l1, n := ds.Label(0), ds.Label(1), ds.Len()
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
-		if !w.jobs.Busy() || !w.d.passing() {
+		if !w.jobs.Busy() || !w.d.Passing() {
 			t.Fatal("no import running under a progress dialog")
 		}
 		w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
@@ -443,7 +443,7 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		t.Helper()
 		q := queueUI(w)
 		w.imp.read(dir)
-		waitUI(t, q, func() bool { return w.d.isOpen("import options") })
+		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		var sel *widget.Select
 		var entries []*widget.Entry
 		walkOverlay(w, func(o fyne.CanvasObject) {

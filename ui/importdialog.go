@@ -105,7 +105,7 @@ func (m *importer) importOptions(f found) {
 		p := plan{dir: f.dir, tree: f.tree, fresh: into == intoNew, digit: !only.Checked}
 		th, err := normalize.ParseThreshold(threshold.Text)
 		if err != nil {
-			m.d.showError(err)
+			m.d.ShowError(err)
 			return
 		}
 		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th}
@@ -115,11 +115,11 @@ func (m *importer) importOptions(f found) {
 		if f.tree == nil {
 			l, err := flatLabel(label.Text)
 			if err != nil {
-				m.d.showError(err)
+				m.d.ShowError(err)
 				return
 			}
 			if l == sample.NoLabel && !p.fresh && (c.ds.HasLabels() || c.ds.AnyLabelled()) {
-				m.d.showError(fmt.Errorf("%s holds images outside class folders: give them a label, or import them into a new dataset", f.dir))
+				m.d.ShowError(fmt.Errorf("%s holds images outside class folders: give them a label, or import them into a new dataset", f.dir))
 				return
 			}
 			for _, path := range f.flat {
@@ -129,7 +129,7 @@ func (m *importer) importOptions(f found) {
 				p.classes = []int{l}
 			}
 		} else if err := mp.plan(&p); err != nil {
-			m.d.showError(err)
+			m.d.ShowError(err)
 			return
 		}
 		m.start(p)
@@ -138,7 +138,7 @@ func (m *importer) importOptions(f found) {
 	threshold.OnSubmitted = label.OnSubmitted
 	size := m.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(size.Width-60, 820), min(size.Height-40, 760)))
-	m.d.show("import options", d, d.Dismiss, d.Confirm, nil)
+	m.d.Show("import options", d, d.Dismiss, d.Confirm, nil)
 }
 
 // pluralClasses counts classes: "1 class", "10 classes".

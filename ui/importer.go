@@ -15,6 +15,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 )
 
 // importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
@@ -28,7 +29,7 @@ import (
 // as one undoable step, with the class names the folders give and each sample's source file.
 type importer struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 	// startNew asks about the open dataset's unsaved edits, then replaces it by a new, empty
 	// dataset of h×w samples with classes and names (journaled in the unsaved folder, as File →
@@ -46,8 +47,8 @@ func (m *importer) importDialog() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
 	images, _ := m.c.ds.Paths()
-	m.d.choose(chooseSpec{title: "Import Images: the folder", confirm: "Choose", purpose: purposeImport, folder: true,
-		filter: normalize.IsImageFile, kind: "image", start: filepath.Dir(images)}, m.read)
+	m.d.Choose(dialogs.Spec{Title: "Import Images: the folder", Confirm: "Choose", Purpose: dialogs.PurposeImport, Folder: true,
+		Filter: normalize.IsImageFile, Kind: "image", Start: filepath.Dir(images)}, m.read)
 }
 
 // found is what a folder holds for import: an ImageFolder tree, or (tree nil) the images of a
@@ -81,7 +82,7 @@ func (m *importer) read(dir string) {
 				return
 			}
 			if err != nil {
-				m.d.showError(err)
+				m.d.ShowError(err)
 				return
 			}
 			m.importOptions(f)

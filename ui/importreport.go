@@ -26,7 +26,7 @@ func (m *importer) report(dir string, added []store.Sample, skipped []string, na
 	}
 	if len(skipped) == 0 {
 		d := dialog.NewInformation("Import", text, m.win)
-		m.d.show("import report", d, d.Dismiss, nil, nil)
+		m.d.Show("import report", d, d.Dismiss, nil, nil)
 		return
 	}
 	text += fmt.Sprintf(" Skipped %s:", numfmt.Plural(len(skipped), "file"))
@@ -41,7 +41,7 @@ func (m *importer) report(dir string, added []store.Sample, skipped []string, na
 	row := widget.NewLabel("X").MinSize().Height
 	content := widgets.NewFixedBorder(head, list, fyne.NewSize(width, row*float32(min(len(lines), maxReportRows)+2)))
 	d := dialog.NewCustom("Import", "OK", content, m.win)
-	m.d.show("import report", d, d.Hide, nil, nil)
+	m.d.Show("import report", d, d.Hide, nil, nil)
 }
 
 // maxReportRows is how many skipped files the import report shows at once before it scrolls.

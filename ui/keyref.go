@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"fmt"
+	"idxlabel/internal/version"
+	"idxlabel/ui/dialogs"
+	"runtime"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -68,4 +72,20 @@ func shortcutText(sc fyne.Shortcut) string {
 		}
 	}
 	return strings.Join(append(parts, string(k.Key())), "+")
+}
+
+// showKeys shows the keyboard reference (keyReference: the grid's keys, then every shortcut of
+// the menu) in a dialog of d.
+func (m *menuBar) showKeys(d *dialogs.Dialogs) {
+	var rows [][2]string
+	for _, k := range keyReference(m.menu) {
+		rows = append(rows, [2]string{k.keys, k.does})
+	}
+	d.ShowTable("keys", "Keyboard", rows)
+}
+
+// showAbout is Help → About: the program's name and version (internal/version), what it is for,
+// and the Go release it was built with.
+func showAbout(d *dialogs.Dialogs) {
+	d.Inform("About "+Title, fmt.Sprintf("%s %s\n\nCorrect, extend and build image datasets in the IDX format\n(MNIST, Fashion-MNIST, KMNIST, EMNIST, QMNIST).\n\nBuilt with %s. The command line: idxlabel --help.", Title, version.Version, runtime.Version()))
 }

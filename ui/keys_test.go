@@ -16,6 +16,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // newTestWindow builds a main window in a headless test app. Its background work is stopped and
@@ -132,7 +133,7 @@ func TestNoEditsBehindDialog(t *testing.T) {
 	c := w.win.Canvas()
 	i := w.c.v.current()
 	before := ds.Label(i)
-	w.d.showKeys()
+	w.menu.showKeys(w.d)
 	if c.Overlays().Top() == nil {
 		t.Fatal("Help → Keyboard opened no dialog")
 	}
@@ -245,7 +246,7 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 		t.Fatal("no draw window")
 	}
 	w.draw.open.pad.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.d.isOpen("save as") {
+	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S on the draw pad did not start a save")
 	}
 }
@@ -255,11 +256,11 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	w.files.newDatasetForm()
-	var entries []*promptEntry
+	var entries []*dialogs.PromptEntry
 	var kind *widget.RadioGroup
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
-		case *promptEntry:
+		case *dialogs.PromptEntry:
 			entries = append(entries, x)
 		case *widget.RadioGroup:
 			kind = x
@@ -351,9 +352,9 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	w.c.setDataset(ds, "untitled", false)
 	w.c.moveCursor(0, false)
 	w.c.typedRune('1')
-	var entry *promptEntry
+	var entry *dialogs.PromptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if e, ok := o.(*promptEntry); ok {
+		if e, ok := o.(*dialogs.PromptEntry); ok {
 			entry = e
 		}
 	})
@@ -372,7 +373,7 @@ func TestCtrlSInDrawLabelBox(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	w.draw.show()
 	w.draw.open.label.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.d.isOpen("save as") {
+	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S in the label box did not start a save")
 	}
 }

@@ -263,7 +263,7 @@ func (m *mapper) renumber(d *scanData, ch store.Change) {
 		l.restyle(d, p)
 	}
 	if err := l.index(); err != nil {
-		m.c.d.showError(err)
+		m.c.d.ShowError(err)
 	}
 	m.queueUnplaced(d)
 	m.place(d)
@@ -327,7 +327,7 @@ func (m *mapper) place(d *scanData) {
 			c.jobs.Finish(job)
 			if err != nil {
 				if err != context.Canceled {
-					c.d.showError(fmt.Errorf("placing samples on the map: %w", err))
+					c.d.ShowError(fmt.Errorf("placing samples on the map: %w", err))
 				}
 				return
 			}
@@ -336,7 +336,7 @@ func (m *mapper) place(d *scanData) {
 			}
 			l.add(d, idx, at, suggested)
 			if err := l.index(); err != nil {
-				c.d.showError(err)
+				c.d.ShowError(err)
 			}
 			m.place(d) // what was added meanwhile
 			c.renderCursor()

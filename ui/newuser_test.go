@@ -118,7 +118,7 @@ func TestDrawWindowPassesMenuKeys(t *testing.T) {
 		t.Fatal("no draw window")
 	}
 	d.pad.TypedShortcut(shortcut(fyne.KeyI, false))
-	if !w.d.isOpen("choose import") {
+	if !w.d.IsOpen("choose import") {
 		t.Fatal("Ctrl+I typed in the draw window opened no folder chooser in the main window")
 	}
 	d.win.Close()

@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // A minus sign typed on the grid opens the class picker holding it, so "-8" is read as -8, not
@@ -34,9 +35,9 @@ func TestClassPickerKeepsTheMinusSign(t *testing.T) {
 		w.c.setDataset(ds, "untitled", false)
 		w.c.moveCursor(0, false)
 		w.grid.TypedRune('-')
-		var entry *promptEntry
+		var entry *dialogs.PromptEntry
 		walkOverlay(w, func(o fyne.CanvasObject) {
-			if e, ok := o.(*promptEntry); ok {
+			if e, ok := o.(*dialogs.PromptEntry); ok {
 				entry = e
 			}
 		})
@@ -45,8 +46,8 @@ func TestClassPickerKeepsTheMinusSign(t *testing.T) {
 		}
 		test.Type(entry, "8")
 		entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if got, said := ds.Label(0), w.footer.status.Text; got != 5 || !strings.HasPrefix(said, "Not done: ") || w.d.covered() {
-			t.Fatalf("%d classes: -, 8, Enter relabelled as %d (want 5 kept); the status bar says %q, a dialog open %v", n, got, said, w.d.covered())
+		if got, said := ds.Label(0), w.footer.status.Text; got != 5 || !strings.HasPrefix(said, "Not done: ") || w.d.Covered() {
+			t.Fatalf("%d classes: -, 8, Enter relabelled as %d (want 5 kept); the status bar says %q, a dialog open %v", n, got, said, w.d.Covered())
 		}
 	}
 }

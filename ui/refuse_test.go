@@ -68,7 +68,7 @@ func TestEditsRefusedOnTheStatusBarWhileRecoveryPends(t *testing.T) {
 	if s := w.footer.status.Text; !strings.Contains(s, "replay or discard them first") {
 		t.Fatalf("the status bar says %q", s)
 	}
-	if len(w.d.open) != 0 {
+	if len(w.d.Open()) != 0 {
 		t.Fatalf("a dialog opened: %q", overlayText(w))
 	}
 }

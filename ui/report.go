@@ -34,16 +34,16 @@ type reportJob struct {
 func (k *checker) exportReport() {
 	c := k.c
 	if c.ds.Len() == 0 {
-		k.d.inform("Export Health Report", "There are no samples to check.")
+		k.d.Inform("Export Health Report", "There are no samples to check.")
 		return
 	}
 	if k.rep != nil {
-		k.d.inform("Export Health Report", "A health report is being written: "+k.rep.dir+".")
+		k.d.Inform("Export Health Report", "A health report is being written: "+k.rep.dir+".")
 		return
 	}
 	k.dialog("Export Health Report", "Export", true, func(against []string, dir string) {
 		if dir == "" {
-			k.d.inform("Export Health Report", "Name the folder to write the report to.")
+			k.d.Inform("Export Health Report", "Name the folder to write the report to.")
 			return
 		}
 		run := k.run
@@ -95,7 +95,7 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 		if err == nil && exists && !replace {
 			c.jobs.Schedule(func() {
 				k.reportDone(rep)
-				k.d.ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
+				k.d.Ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
 					if yes {
 						k.writeReport(run, dir, true)
 					}
@@ -124,9 +124,9 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 			case errors.Is(err, context.Canceled):
 				c.say("The health report was not written (cancelled)")
 			case err != nil:
-				k.d.showError(err)
+				k.d.ShowError(err)
 			default:
-				k.d.inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", filepath.Join(dir, "index.html"), time.Since(start).Seconds()))
+				k.d.Inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", filepath.Join(dir, "index.html"), time.Since(start).Seconds()))
 			}
 		})
 	})

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
+	"idxlabel/ui/dialogs"
 )
 
 // File → Export Health Report… after a check: the report of that check is written in the
@@ -32,7 +33,7 @@ func TestExportHealthReport(t *testing.T) {
 		confirm := func() {
 			t.Helper()
 			menuItem(t, w, "File", "Export Health Report…").Action()
-			e, ok := w.win.Canvas().Focused().(*promptEntry)
+			e, ok := w.win.Canvas().Focused().(*dialogs.PromptEntry)
 			if !ok || e.Text != pc.otherImg || !strings.Contains(overlayText(w), "Write the report to") {
 				t.Fatalf("the dialog: %q", overlayText(w))
 			}
@@ -73,7 +74,7 @@ func TestExportHealthReport(t *testing.T) {
 		if !strings.Contains(overlayText(w), "Health report written") {
 			t.Fatalf("the window says %q", overlayText(w))
 		}
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 		// Again: "Replace?"; Enter answers no and the report stays; Yes replaces it.
 		stamp := func() int64 {
@@ -86,7 +87,7 @@ func TestExportHealthReport(t *testing.T) {
 		was := stamp()
 		confirm()
 		waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "Replace?") })
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if q.run(); k.rep != nil || stamp() != was {
 			t.Fatal("Enter on \"Replace?\" replaced the report")
 		}
@@ -94,7 +95,7 @@ func TestExportHealthReport(t *testing.T) {
 		waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "Replace?") })
 		tapButton(t, w, "Yes")
 		waitUI(t, q, func() bool { return k.rep == nil && stamp() != was })
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 		// Anything but a report is refused, untouched.
 		photos := filepath.Join(t.TempDir(), "photos")
@@ -108,7 +109,7 @@ func TestExportHealthReport(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(photos, "a.png")); string(b) != "x" {
 			t.Fatal("the refused folder was changed")
 		}
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 		// Cancel leaves nothing.
 		gone := filepath.Join(t.TempDir(), "cancelled")
@@ -130,7 +131,7 @@ func TestExportHealthReportRunsCheck(t *testing.T) {
 		w, q, _ := pc.open(t)
 		k := w.check
 		menuItem(t, w, "File", "Export Health Report…").Action()
-		e, ok := w.win.Canvas().Focused().(*promptEntry)
+		e, ok := w.win.Canvas().Focused().(*dialogs.PromptEntry)
 		if !ok || e.Text != "" {
 			t.Fatal("the dialog offers another set for a pair never checked")
 		}

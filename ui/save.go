@@ -18,6 +18,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -25,7 +26,7 @@ import (
 // is replaced or the window closes, Cancel Save, and the change log a save appends to.
 type saver struct {
 	c      *controller
-	d      *dialogs
+	d      *dialogs.Dialogs
 	win    fyne.Window
 	prefs  fyne.Preferences
 	recent func(images, labels string) // puts a saved pair at the top of Open Recent
@@ -114,7 +115,7 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 		err = fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
 	}
 	if err != nil {
-		s.d.showError(err)
+		s.d.ShowError(err)
 		return
 	}
 	if images, labels := c.ds.Paths(); images != "" {
@@ -169,15 +170,15 @@ func (s *saver) saveAsThen(then func()) {
 	images, labels := ds.Paths()
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
-	folder := newPromptEntry(cancel)
-	base := newPromptEntry(cancel)
+	folder := dialogs.NewPromptEntry(cancel)
+	base := dialogs.NewPromptEntry(cancel)
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
 		base.SetText(baseName(images))
 		gz.SetChecked(strings.HasSuffix(images, ".gz"))
 	} else {
-		folder.SetText(startFolder(s.prefs, purposeSave, "", ""))
+		folder.SetText(dialogs.StartFolder(s.prefs, dialogs.PurposeSave, "", ""))
 		base.SetText("mydata")
 		gz.SetChecked(true)
 	}
@@ -186,7 +187,7 @@ func (s *saver) saveAsThen(then func()) {
 	// on images opened alone get their first): its name follows the base name, as MNIST names
 	// its pairs, until the person types another.
 	withLabels := labels != "" || ds.HasLabels() || ds.AnyLabelled()
-	labelName := newPromptEntry(cancel)
+	labelName := dialogs.NewPromptEntry(cancel)
 	labelTyped := false
 	imagesName := func() string {
 		suffix := ""
@@ -224,7 +225,7 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.d, purposeSave)
+	choose := dialogs.FolderButton(folder, s.d, dialogs.PurposeSave)
 	form := widget.NewForm(
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
@@ -240,7 +241,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		i, l := paths()
 		dir := filepath.Dir(i)
-		rememberFolder(s.prefs, purposeSave, dir)
+		dialogs.RememberFolder(s.prefs, dialogs.PurposeSave, dir)
 		write := func(mkdir bool) {
 			s.run(func(ctx context.Context, progress func(float64)) error {
 				if mkdir {
@@ -253,7 +254,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			// Enter creates it: the answer that loses nothing, and what Save was pressed for.
-			s.d.ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
+			s.d.Ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
 				if yes {
 					write(true)
 				}
@@ -261,7 +262,7 @@ func (s *saver) saveAsThen(then func()) {
 			return
 		}
 		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
-			s.d.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
+			s.d.Ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
 				if yes {
 					write(false)
 				}
@@ -271,11 +272,11 @@ func (s *saver) saveAsThen(then func()) {
 		write(false)
 	}, s.win)
 	// Enter in a field presses Save, as Enter elsewhere in the dialog does (dialogs.show).
-	for _, e := range []*promptEntry{folder, base, labelName} {
+	for _, e := range []*dialogs.PromptEntry{folder, base, labelName} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
-	s.d.show("save as", d, d.Dismiss, d.Confirm, nil)
+	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
 }
 
 // baseName returns the part of an MNIST-style file name before "-images"/"-labels"
@@ -327,7 +328,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		then()
 		return
 	}
-	if s.d.isOpen("unsaved") {
+	if s.d.IsOpen("unsaved") {
 		cancelled()
 		return // a second Ctrl+Q or close while the question is open: it stays the one question
 	}
@@ -351,7 +352,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", c.name, n.Relabelled, n.Appended, n.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), s.win)
 	// Escape cancels; Enter saves (the answer that loses nothing).
-	s.d.show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
+	s.d.Show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
 }
 
 // quit closes the window, and the application's other windows, after asking about unsaved
@@ -371,14 +372,4 @@ func (s *saver) quit() {
 			s.win.Close()
 		})
 	}, nil)
-}
-
-// folderButton is the "Choose…" beside a folder field: a folder chooser for p that starts at
-// the folder typed (when it is absolute and exists, else at the one last used for p) and puts
-// the folder chosen into the field.
-func folderButton(folder *promptEntry, d *dialogs, p purpose) *widget.Button {
-	return widget.NewButton("Choose…", func() {
-		d.choose(chooseSpec{title: "Folder", confirm: "Choose", purpose: p, folder: true, typed: filepath.Clean(folder.Text)},
-			func(path string) { folder.SetText(path) })
-	})
 }

@@ -45,7 +45,7 @@ func TestSaveAsIntoANewFolder(t *testing.T) {
 func TestSameErrorIsNotStacked(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	for range 3 {
-		w.d.showError(fs.ErrPermission)
+		w.d.ShowError(fs.ErrPermission)
 	}
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if w.win.Canvas().Overlays().Top() != nil {

@@ -16,6 +16,7 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -28,7 +29,7 @@ import (
 // a pair open elsewhere or whose journal holds unsaved edits.
 type shownSaver struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 }
 
@@ -62,13 +63,13 @@ func (s *shownSaver) saveShownDialog() {
 	ds := s.c.ds
 	keep, sources, deleted := s.shown()
 	if len(keep) == 0 {
-		s.d.inform("Save Shown As", "The grid shows no samples to save.")
+		s.d.Inform("Save Shown As", "The grid shows no samples to save.")
 		return
 	}
 	images, _ := ds.Paths()
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
-	folder, base := newPromptEntry(cancel), newPromptEntry(cancel)
+	folder, base := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
@@ -109,7 +110,7 @@ func (s *shownSaver) saveShownDialog() {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.d, purposeSave)
+	choose := dialogs.FolderButton(folder, s.d, dialogs.PurposeSave)
 	what := fmt.Sprintf("The %s the grid shows, in its order, as edited.", numfmt.Plural(len(keep), "sample"))
 	if deleted > 0 {
 		what += fmt.Sprintf("\n%s marked deleted %s left out.", numfmt.Plural(deleted, "sample"), map[bool]string{true: "is", false: "are"}[deleted == 1])
@@ -127,11 +128,11 @@ func (s *shownSaver) saveShownDialog() {
 			s.write(shownPair{keep: keep, sources: sources, images: i, labels: l}, false)
 		}
 	}, s.win)
-	for _, e := range []*promptEntry{folder, base} {
+	for _, e := range []*dialogs.PromptEntry{folder, base} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
-	s.d.show("save shown", d, d.Dismiss, d.Confirm, nil)
+	s.d.Show("save shown", d, d.Dismiss, d.Confirm, nil)
 }
 
 // names returns the class names of the dataset's classes (nil when none has a name).
@@ -184,7 +185,7 @@ func (s *shownSaver) write(p shownPair, force bool) {
 	}
 	claim, err := pairfile.ClaimOutputs(inputs, outputs, force, nil)
 	if errors.Is(err, pairfile.ErrExists) && !force {
-		s.d.ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
+		s.d.Ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
 			if yes {
 				s.write(p, true)
 			}
@@ -192,7 +193,7 @@ func (s *shownSaver) write(p shownPair, force bool) {
 		return
 	}
 	if err != nil {
-		s.d.showError(err)
+		s.d.ShowError(err)
 		return
 	}
 	names := s.names()
@@ -218,7 +219,7 @@ func (s *shownSaver) write(p shownPair, force bool) {
 			case cancelled:
 				c.say("Save Shown As cancelled: nothing was written")
 			case err != nil:
-				s.d.showError(err)
+				s.d.ShowError(err)
 			default:
 				text := fmt.Sprintf("Saved %s to %s", numfmt.Plural(len(keep), "sample"), filepath.Base(images))
 				if labels != "" {

@@ -14,6 +14,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -24,7 +25,7 @@ import (
 // Decisions already made stay (they live in the store).
 type scanner struct {
 	c      *controller
-	d      *dialogs
+	d      *dialogs.Dialogs
 	win    fyne.Window
 	review *reviewMode // the Suspects mode, whose list the scans make
 	models *suggester  // takes the CNN scan's model, which suggests labels afterwards
@@ -53,11 +54,11 @@ func (s *scanner) findSuspectsAs(cached bool) {
 		return
 	}
 	if !c.ds.HasLabels() {
-		s.d.inform("Suspects", "This dataset has no labels to check.")
+		s.d.Inform("Suspects", "This dataset has no labels to check.")
 		return
 	}
 	if why := nothingToScan(c.ds.Counts(), c.classes); why != "" {
-		s.d.inform("Suspects", why) // fewer than two classes: no label can disagree with another
+		s.d.Inform("Suspects", why) // fewer than two classes: no label can disagree with another
 		return
 	}
 	ds := c.ds
@@ -91,7 +92,7 @@ func (s *scanner) findSuspectsAs(cached bool) {
 			switch {
 			case err == context.Canceled:
 			case err != nil:
-				s.d.showError(err)
+				s.d.ShowError(err)
 			case ds != c.ds: // another dataset was opened meanwhile
 			default:
 				s.review.r = newSuspects(res.Suspects, res, snap, time.Since(start))

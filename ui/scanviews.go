@@ -139,7 +139,7 @@ func (v *scanViews) open(then func(*scanData)) {
 		}
 		d, err := newScanData(c.ds, a)
 		if err != nil {
-			c.d.showError(err)
+			c.d.ShowError(err)
 			return
 		}
 		v.drop()

@@ -14,6 +14,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
 )
 
@@ -49,7 +50,7 @@ type sidePanel struct {
 	root     fyne.CanvasObject
 	showList *showSelect
 	list     *classList
-	gotoBox  *promptEntry
+	gotoBox  *dialogs.PromptEntry
 	zoom     *zoomSlider
 	total    *widget.Label
 
@@ -104,7 +105,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 		s.onClass(class)
 		s.done()
 	}
-	s.gotoBox = newWatchedEntry(func() { s.done() }, in.onTyping)
+	s.gotoBox = dialogs.NewWatchedEntry(func() { s.done() }, in.onTyping)
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {

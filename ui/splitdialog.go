@@ -15,6 +15,7 @@ import (
 	"idxlabel/dataset"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -26,7 +27,7 @@ import (
 // the two pairs.
 type splitter struct {
 	c    *controller
-	d    *dialogs
+	d    *dialogs.Dialogs
 	win  fyne.Window
 	save func(then func()) // saves the dataset over its files, then runs then (saver.run)
 	open func(paths []string)
@@ -37,11 +38,11 @@ func (s *splitter) splitDialog() {
 	ds := s.c.ds
 	images, labels := ds.Paths()
 	if images == "" || labels == "" {
-		s.d.inform("Split Dataset", "Split Dataset splits the saved image and label files.\nSave the dataset with its labels first (File → Save As…).")
+		s.d.Inform("Split Dataset", "Split Dataset splits the saved image and label files.\nSave the dataset with its labels first (File → Save As…).")
 		return
 	}
 	if ds.Dirty() {
-		s.d.ask("Save first?", "Split Dataset splits the saved files, and this dataset has unsaved edits.\nSave them first, then split?", true, func(yes bool) {
+		s.d.Ask("Save first?", "Split Dataset splits the saved files, and this dataset has unsaved edits.\nSave them first, then split?", true, func(yes bool) {
 			if yes {
 				s.save(s.options)
 			}
@@ -77,7 +78,7 @@ func (s *splitter) options() {
 	dir, gz := filepath.Dir(images), strings.HasSuffix(images, ".gz")
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
-	part, seed, train, test, group := newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel), newPromptEntry(cancel)
+	part, seed, train, test, group := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	part.SetText("0.2")
 	seed.SetText("1")
 	group.SetPlaceHolder("none")
@@ -113,16 +114,16 @@ func (s *splitter) options() {
 		}
 		opts, err := splitOptions(part.Text, seed.Text, group.Text, stratify.Checked, shuffle.Checked)
 		if err != nil {
-			s.d.showError(err)
+			s.d.ShowError(err)
 			return
 		}
 		s.run(dataset.Pair{Images: images, Labels: labels}, splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz), opts, false)
 	}, s.win)
-	for _, e := range []*promptEntry{part, seed, train, test, group} {
+	for _, e := range []*dialogs.PromptEntry{part, seed, train, test, group} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	d.Resize(fyne.NewSize(600, d.MinSize().Height))
-	s.d.show("split", d, d.Dismiss, d.Confirm, nil)
+	s.d.Show("split", d, d.Dismiss, d.Confirm, nil)
 }
 
 // run splits in into train and test off the UI thread with a progress bar and Cancel
@@ -159,13 +160,13 @@ func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 			case cancelled:
 				c.say("Split cancelled: nothing was written")
 			case errors.Is(err, pairfile.ErrExists) && !force:
-				s.d.ask("Replace files?", existingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
+				s.d.Ask("Replace files?", existingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
 					if yes {
 						s.run(in, train, test, opts, true)
 					}
 				})
 			case err != nil:
-				s.d.showError(err)
+				s.d.ShowError(err)
 			default:
 				s.done(written, counts, notices)
 			}
@@ -196,7 +197,7 @@ func (s *splitter) done(written []dataset.Written, counts [2]int, notices []stri
 	trainB := widget.NewButton("Open Train", openPair(written[0].Out))
 	trainB.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{closeB, widget.NewButton("Open Test", openPair(written[1].Out)), trainB})
-	s.d.show("split done", d, d.Hide, d.Hide, nil)
+	s.d.Show("split done", d, d.Hide, d.Hide, nil)
 }
 
 // splitOptions reads the dialog's fields as `idxlabel split` reads its flags: the test part is a

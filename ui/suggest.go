@@ -10,6 +10,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
 
@@ -20,7 +21,7 @@ import (
 // labelling-from-scratch loop (ask.go).
 type suggester struct {
 	c      *controller
-	d      *dialogs
+	d      *dialogs.Dialogs
 	review *reviewMode // the Suggested mode
 	model  *suspect.Model
 	from   int                // the labelled samples the model learnt from
@@ -66,7 +67,7 @@ func (g *suggester) suggestLabels() {
 	snap := c.ds.Snapshot()
 	_, unlabelled := splitLabelled(snap)
 	if len(unlabelled) == 0 {
-		g.d.inform("Suggested labels", "Every sample has a label: there is nothing to suggest.")
+		g.d.Inform("Suggested labels", "Every sample has a label: there is nothing to suggest.")
 		return
 	}
 	r := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, pending: true, method: "the suggestions are being made"}

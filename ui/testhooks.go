@@ -157,10 +157,10 @@ func (c *controller) writeTestState() {
 		insight = 1
 	}
 	prompt := "-"
-	if n := len(c.d.open); n > 0 {
-		prompt = strings.ReplaceAll(c.d.open[n-1].key, " ", "_")
+	if key, open := c.d.Top(); open {
+		prompt = strings.ReplaceAll(key, " ", "_")
 		if prompt == "" {
-			prompt = "question" // a prompt without a key (dialogs.ask, inform)
+			prompt = "question" // a prompt without a key (Dialogs.Ask, Inform)
 		}
 	}
 	class := "-"

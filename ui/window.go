@@ -11,6 +11,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/widgets"
 )
@@ -27,7 +28,7 @@ type window struct {
 	win  fyne.Window
 	c    *controller
 	jobs *jobs.Jobs
-	d    *dialogs
+	d    *dialogs.Dialogs
 	keys *keyRouter
 
 	grid   *widgets.TileGrid
@@ -58,18 +59,19 @@ type window struct {
 // after it is built. The controller, which every view and workflow reports to and which shows
 // them all, is handed its parts (attach) once they are built.
 func newWindow(a fyne.App, win fyne.Window) *window {
-	nameFavouriteFolders() // before any file dialog opens
+	dialogs.NameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
 	w.jobs = jobs.New(fyne.Do, func() { w.c.idle() })
-	w.d = &dialogs{win: win, prefs: a.Preferences(), done: func() {
+	var changed func() // the tests' state line follows the prompts (testhooks.go)
+	if testStateFile != "" {
+		changed = func() { w.c.writeTestState() }
+	}
+	w.d = dialogs.New(win, a.Preferences(), func() {
 		w.keys.focusGrid()
 		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
-	}}
+	}, changed)
 	c := newController(w.jobs, w.d)
 	w.c = c
-	if testStateFile != "" {
-		w.d.changed = func() { c.writeTestState() }
-	}
 	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
@@ -279,7 +281,7 @@ func (w *window) menuActions() menuActions {
 			c.renderCursor()
 			w.sugg.stop()
 		},
-		keys: w.d.showKeys, about: w.d.showAbout,
+		keys: func() { w.menu.showKeys(w.d) }, about: func() { showAbout(w.d) },
 		acceptSuggestions: func() { c.input(w.sugg.acceptMany) },
 	}
 }

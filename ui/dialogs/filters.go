@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"os"
@@ -12,16 +12,11 @@ import (
 	"idxlabel/store"
 )
 
-// idxFilter shows IDX files in the open dialog: names with "idx" or "ubyte" in them
-// (train-images-idx3-ubyte, t10k-labels.idx1-ubyte), ".idx", and gzip files; not idxlabel's own
-// files beside them (pairfile.IsStateFile: journals, locks, save records, backups, temporaries) nor
-// the change logs of saves (…-ubyte.gz.changes.csv), which are not IDX files.
-type idxFilter struct{}
-
-func (idxFilter) Matches(u fyne.URI) bool { return isIDXName(u.Name()) }
-
-// isIDXName reports whether a file named name is listed as an IDX file (see idxFilter).
-func isIDXName(name string) bool {
+// IsIDXName reports whether a file named name is listed as an IDX file: names with "idx" or
+// "ubyte" in them (train-images-idx3-ubyte, t10k-labels.idx1-ubyte), ".idx", and gzip files; not
+// idxlabel's own files beside them (pairfile.IsStateFile: journals, locks, save records, backups,
+// temporaries) nor the change logs of saves (…-ubyte.gz.changes.csv), which are not IDX files.
+func IsIDXName(name string) bool {
 	name = strings.ToLower(name)
 	if pairfile.IsStateFile(name) || strings.HasSuffix(name, store.ChangesSuffix) {
 		return false
@@ -29,9 +24,9 @@ func isIDXName(name string) bool {
 	return strings.Contains(name, "idx") || strings.HasSuffix(name, ".gz") || strings.Contains(name, "ubyte")
 }
 
-// isOtherFile reports whether a file named name is listed in a chooser of other files (a
+// IsOtherFile reports whether a file named name is listed in a chooser of other files (a
 // class-name file): every file but idxlabel's own (pairfile.IsStateFile).
-func isOtherFile(name string) bool { return !pairfile.IsStateFile(name) }
+func IsOtherFile(name string) bool { return !pairfile.IsStateFile(name) }
 
 // notStateFiles shows every file but idxlabel's own (pairfile.IsStateFile), in choosers of other
 // files (a class-name file).
@@ -50,7 +45,7 @@ var xdgFolders = []struct{ env, name string }{
 	{"XDG_VIDEOS_DIR", "Videos"},
 }
 
-// nameFavouriteFolders names, for xdg-user-dir, the favourite folders that neither the
+// NameFavouriteFolders names, for xdg-user-dir, the favourite folders that neither the
 // environment nor the user's user-dirs.dirs names (xdg-user-dir reads that file after the
 // environment, so a folder the person configured still wins): each becomes the folder in the home
 // folder that Fyne itself falls back to. xdg-user-dir answers the home folder itself for a
@@ -59,7 +54,7 @@ var xdgFolders = []struct{ env, name string }{
 // VIDEOS folder" each time it opened. (One log line remains possible, from a slip in Fyne 2.7's
 // loop over these folders, dialog/file.go getFavoriteLocations: a missing ~/Videos after folders
 // that exist gives "uri is not listable".) Elsewhere than Linux and the BSDs it does nothing.
-func nameFavouriteFolders() {
+func NameFavouriteFolders() {
 	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "android" || runtime.GOOS == "ios" {
 		return
 	}

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"fmt"
@@ -16,62 +16,62 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// purpose is what a chooser picks a path for; each remembers the last folder it was used in.
-type purpose string
+// Purpose is what a chooser picks a path for; each remembers the last folder it was used in.
+type Purpose string
 
 const (
-	purposeOpen   purpose = "open"   // File → Open, Append Dataset, the other set of a check, a class-name file
-	purposeSave   purpose = "save"   // the folder of Save As and Save Shown As
-	purposeImport purpose = "import" // the folder of File → Import Images
-	purposeExport purpose = "export" // where File → Export writes
+	PurposeOpen   Purpose = "open"   // File → Open, Append Dataset, the other set of a check, a class-name file
+	PurposeSave   Purpose = "save"   // the folder of Save As and Save Shown As
+	PurposeImport Purpose = "import" // the folder of File → Import Images
+	PurposeExport Purpose = "export" // where File → Export writes
 )
 
-// lastFolderKey is the Preferences key of the last folder a chooser for p was used in.
-func lastFolderKey(p purpose) string { return "lastFolder." + string(p) }
+// LastFolderKey is the Preferences key of the last folder a chooser for p was used in.
+func LastFolderKey(p Purpose) string { return "lastFolder." + string(p) }
 
 // chooser picks a file or a folder by a typed path (the path field starts in the folder last
-// used for the same purpose), by a list of what that folder holds (full names, folders first,
+// used for the same Purpose), by a list of what that folder holds (full names, folders first,
 // only the files the chooser is for unless asked for all), or by Fyne's file dialog (Browse…,
 // with the same filter, names in a list). Fyne 2.7 offers no native dialog outside a Flatpak
 // build (dialog/file_xdg_flatpak.go), so this is the typed path the native dialogs have.
 type chooser struct {
 	win   fyne.Window
-	d     *dialogs
+	d     *Dialogs
 	prefs fyne.Preferences
 }
 
-// chooseSpec says what a chooser picks.
-type chooseSpec struct {
-	title   string
-	confirm string // the confirm button's text ("Open", "Import", "Choose")
-	purpose purpose
-	folder  bool // a folder is picked; otherwise a file
-	// filter says which files are listed (nil: every file but idxlabel's own); kind names them
+// Spec says what a chooser picks.
+type Spec struct {
+	Title   string
+	Confirm string // the confirm button's text ("Open", "Import", "Choose")
+	Purpose Purpose
+	Folder  bool // a folder is picked; otherwise a file
+	// Filter says which files are listed (nil: every file but idxlabel's own); Kind names them
 	// for the check that lists every file ("IDX files").
-	filter func(name string) bool
-	kind   string
-	// typed is a folder to start in before any other (a folder field's text); start the folder
+	Filter func(name string) bool
+	Kind   string
+	// Typed is a folder to start in before any other (a folder field's text); Start the folder
 	// to start in when none was remembered for the purpose or it is gone (the open dataset's
 	// folder); "" for none: then the home folder.
-	typed, start string
+	Typed, Start string
 }
 
 // maxListed bounds the entries the chooser lists of one folder (one widget row each is laid
 // out only in sight, but the names are held and sorted); a folder holding more says so.
 const maxListed = 20000
 
-// startFolder is where a chooser for spec starts: spec.typed, else the folder remembered for
-// its purpose, else spec.start, the first that is an absolute path of a folder that exists now
+// startFolder is where a chooser for spec starts: spec.Typed, else the folder remembered for
+// its Purpose, else spec.Start, the first that is an absolute path of a folder that exists now
 // (Preferences are a file a person or a program may have edited: a value that is no such
 // folder is ignored), else the home folder.
-func (ch *chooser) startFolder(spec chooseSpec) string {
-	return startFolder(ch.prefs, spec.purpose, spec.typed, spec.start)
+func (ch *chooser) startFolder(spec Spec) string {
+	return StartFolder(ch.prefs, spec.Purpose, spec.Typed, spec.Start)
 }
 
-// startFolder is the first of first, the folder remembered for p in prefs, and then, that is
+// StartFolder is the first of first, the folder remembered for p in prefs, and then, that is
 // an absolute path of a folder that exists now, else the home folder.
-func startFolder(prefs fyne.Preferences, p purpose, first, then string) string {
-	for _, dir := range []string{first, prefs.String(lastFolderKey(p)), then} {
+func StartFolder(prefs fyne.Preferences, p Purpose, first, then string) string {
+	for _, dir := range []string{first, prefs.String(LastFolderKey(p)), then} {
 		if isFolder(dir) {
 			return filepath.Clean(dir)
 		}
@@ -92,12 +92,12 @@ func isFolder(dir string) bool {
 }
 
 // remember keeps dir as the last folder used for p.
-func (ch *chooser) remember(p purpose, dir string) { rememberFolder(ch.prefs, p, dir) }
+func (ch *chooser) remember(p Purpose, dir string) { RememberFolder(ch.prefs, p, dir) }
 
-// rememberFolder keeps dir in prefs as the last folder used for p (when it is absolute).
-func rememberFolder(prefs fyne.Preferences, p purpose, dir string) {
+// RememberFolder keeps dir in prefs as the last folder used for p (when it is absolute).
+func RememberFolder(prefs fyne.Preferences, p Purpose, dir string) {
 	if filepath.IsAbs(dir) {
-		prefs.SetString(lastFolderKey(p), filepath.Clean(dir))
+		prefs.SetString(LastFolderKey(p), filepath.Clean(dir))
 	}
 }
 
@@ -152,9 +152,9 @@ func readListing(dir string) listing {
 }
 
 // choose opens the chooser for spec; picked gets the path chosen, absolute and clean.
-func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
+func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	var d *dialog.CustomDialog
-	path := newPromptEntry(func() { d.Hide() })
+	path := NewPromptEntry(func() { d.Hide() })
 	note := widget.NewLabel("")
 	note.Wrapping = fyne.TextWrapWord
 	all := widget.NewCheck("Show every file", nil)
@@ -196,9 +196,9 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 				rows = append(rows, f+string(filepath.Separator))
 			}
 		}
-		if !spec.folder {
+		if !spec.Folder {
 			for _, f := range cur.files {
-				if strings.HasPrefix(strings.ToLower(f), prefix) && (all.Checked || spec.filter == nil || spec.filter(f)) {
+				if strings.HasPrefix(strings.ToLower(f), prefix) && (all.Checked || spec.Filter == nil || spec.Filter(f)) {
 					rows = append(rows, f)
 				}
 			}
@@ -208,14 +208,14 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 			note.SetText(fmt.Sprintf("%s cannot be listed: %v", dir, cur.err))
 		case cur.more > 0:
 			note.SetText(numfmt.Sprintf("%s holds more than %d entries: the first are listed; type the name.", dir, maxListed))
-		case spec.folder && spec.filter != nil:
+		case spec.Folder && spec.Filter != nil:
 			n := 0
 			for _, f := range cur.files {
-				if spec.filter(f) {
+				if spec.Filter(f) {
 					n++
 				}
 			}
-			note.SetText(fmt.Sprintf("%s holds %s and %s.", dir, numfmt.Plural(len(cur.folders), "folder"), numfmt.Plural(n, spec.kind)))
+			note.SetText(fmt.Sprintf("%s holds %s and %s.", dir, numfmt.Plural(len(cur.folders), "folder"), numfmt.Plural(n, spec.Kind)))
 		default:
 			note.SetText("")
 		}
@@ -231,10 +231,10 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 	done := func(p string) {
 		d.Hide()
 		dir := p
-		if !spec.folder {
+		if !spec.Folder {
 			dir = filepath.Dir(p)
 		}
-		ch.remember(spec.purpose, dir)
+		ch.remember(spec.Purpose, dir)
 		picked(p)
 	}
 	// accept picks what the path field names, or opens the folder it names when a file is
@@ -246,9 +246,9 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 		switch {
 		case err != nil:
 			note.SetText(fmt.Sprintf("%s: no such file or folder", p))
-		case spec.folder && fi.IsDir():
+		case spec.Folder && fi.IsDir():
 			done(p)
-		case spec.folder:
+		case spec.Folder:
 			note.SetText(fmt.Sprintf("%s is a file: choose a folder", p))
 		case fi.IsDir():
 			setPath(p + string(filepath.Separator))
@@ -280,8 +280,8 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 		ch.browse(spec, dir, done)
 	})
 	var bottom fyne.CanvasObject = note
-	if !spec.folder && spec.filter != nil {
-		all.Text = fmt.Sprintf("Show every file (not only %s)", spec.kind)
+	if !spec.Folder && spec.Filter != nil {
+		all.Text = fmt.Sprintf("Show every file (not only %s)", spec.Kind)
 		bottom = container.NewVBox(all, note)
 	}
 	top := container.NewBorder(nil, nil, widget.NewLabel("Path"), browse, path)
@@ -289,13 +289,13 @@ func (ch *chooser) choose(spec chooseSpec, picked func(path string)) {
 	content := widgets.NewFixedBorder(top, container.NewBorder(nil, bottom, nil, nil, list), fyne.NewSize(min(size.Width-80, 900), min(size.Height-200, 460)))
 	// The confirm button must not close the dialog when the path names nothing: it runs accept
 	// instead, which closes it when it picks.
-	d = dialog.NewCustom(spec.title, "Cancel", content, ch.win)
-	confirm := widget.NewButton(spec.confirm, accept)
+	d = dialog.NewCustom(spec.Title, "Cancel", content, ch.win)
+	confirm := widget.NewButton(spec.Confirm, accept)
 	confirm.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", d.Hide), confirm})
 	setPath(ch.startFolder(spec) + string(filepath.Separator))
 	show()
-	ch.d.show("choose "+string(spec.purpose), d, d.Hide, accept, nil)
+	ch.d.Show("choose "+string(spec.Purpose), d, d.Hide, accept, nil)
 	ch.win.Canvas().Focus(path)
 }
 
@@ -311,12 +311,12 @@ func expandHome(p string) string {
 
 // browse opens Fyne's file (or folder) dialog in dir, listing names in full (its list view)
 // with spec's filter, and hands the path picked to picked.
-func (ch *chooser) browse(spec chooseSpec, dir string, picked func(string)) {
+func (ch *chooser) browse(spec Spec, dir string, picked func(string)) {
 	var fd *dialog.FileDialog
-	if spec.folder {
+	if spec.Folder {
 		fd = dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 			if err != nil {
-				ch.d.showError(err)
+				ch.d.ShowError(err)
 			} else if u != nil {
 				picked(u.Path())
 			}
@@ -324,7 +324,7 @@ func (ch *chooser) browse(spec chooseSpec, dir string, picked func(string)) {
 	} else {
 		fd = dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 			if err != nil {
-				ch.d.showError(err)
+				ch.d.ShowError(err)
 				return
 			}
 			if r != nil {
@@ -333,7 +333,7 @@ func (ch *chooser) browse(spec chooseSpec, dir string, picked func(string)) {
 				picked(p)
 			}
 		}, ch.win)
-		filter := spec.filter
+		filter := spec.Filter
 		if filter == nil {
 			filter = func(string) bool { return true }
 		}
@@ -351,3 +351,13 @@ func (ch *chooser) browse(spec chooseSpec, dir string, picked func(string)) {
 type nameFilter func(name string) bool
 
 func (f nameFilter) Matches(u fyne.URI) bool { return notStateFiles{}.Matches(u) && f(u.Name()) }
+
+// FolderButton is the "Choose…" beside a folder field: a folder chooser for p that starts at
+// the folder typed (when it is absolute and exists, else at the one last used for p) and puts
+// the folder chosen into the field.
+func FolderButton(folder *PromptEntry, d *Dialogs, p Purpose) *widget.Button {
+	return widget.NewButton("Choose…", func() {
+		d.Choose(Spec{Title: "Folder", Confirm: "Choose", Purpose: p, Folder: true, Typed: filepath.Clean(folder.Text)},
+			func(path string) { folder.SetText(path) })
+	})
+}
