@@ -30,15 +30,15 @@ func (g *suggester) acceptMany() {
 	}
 	var idx, labels []int
 	var what string
-	if c.v.selectionSize() > 1 {
-		for _, i := range c.v.selection() {
+	if c.v.SelectionSize() > 1 {
+		for _, i := range c.v.Selection() {
 			if s, ok := r.of[i]; ok && c.ds.Label(i) == sample.NoLabel {
 				idx, labels = append(idx, i), append(labels, s.Suggested)
 			}
 		}
 		what = numfmt.Sprintf("the suggestions for the %d selected samples without a label", len(idx))
 	} else {
-		cur := c.v.current()
+		cur := c.v.Current()
 		s, ok := r.of[cur]
 		if !ok || c.ds.Label(cur) != sample.NoLabel {
 			c.say("Put the cursor on a suggestion (or select samples, or lasso them on the map): its class and confidence say what to accept")

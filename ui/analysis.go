@@ -12,6 +12,7 @@ import (
 	"idxlabel/suspect/scancache"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 )
 
 // analysis is the last CNN scan of the dataset and what it scanned: one scan serves the Suspects
@@ -106,10 +107,11 @@ func (s *scanner) analyseOr(then func(*analysis), dropped func(stale bool)) {
 // progress on the status bar (Tools → Stop Training the CNN cancels it), without reading the
 // scan kept beside the image file (a scan that ran replaces it there): in the Suspects review,
 // the kNN pass first as Find Suspects makes it; elsewhere the scan alone, after which the
-// confusion matrix or the map shown is made again from it (a view opened later takes it).
+// view of the scan shown (the confusion matrix, the map: a mode that is no longer ready once a
+// newer scan exists) is made again from it (a view opened later takes it).
 func (s *scanner) scanAgain() {
 	c := s.c
-	if c.mode == modeSuspects {
+	if c.mode == mode.Mode(s.review) {
 		s.findSuspectsAs(false)
 		return
 	}
@@ -118,7 +120,7 @@ func (s *scanner) scanAgain() {
 		return
 	}
 	s.waiting = append(s.waiting, waiter{then: func(*analysis) {
-		if c.mode == modeConfusion || c.mode == modeMap {
+		if !mode.Ready(c.mode) {
 			c.choose(c.mode, store.Live)
 		}
 	}})

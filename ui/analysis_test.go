@@ -97,7 +97,7 @@ func TestNothingToScan(t *testing.T) {
 		open()
 		labels, _ := overlayTexts(w)
 		said := strings.Join(labels, " ")
-		if w.scans.cnn != nil || w.c.mode != modeBrowse || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
+		if w.scans.cnn != nil || w.c.mode != browsing || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
 			t.Fatalf("scan running %v, mode %v; the window says %q", w.scans.cnn != nil, w.c.mode, said)
 		}
 		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})

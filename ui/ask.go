@@ -13,6 +13,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 )
 
 // The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
@@ -243,9 +244,9 @@ func (g *suggester) asked(res askResult) {
 	nr.few = res.suggest && res.from < suspect.FewLabels
 	nr.suggestsNone = !res.suggest
 	g.review.r = nr
-	c.modeChanged(modeSuggested)
-	if first && c.mode == modeSuggested {
-		g.review.toFirstUndecided(c)
+	c.modeChanged(g.review)
+	if first && c.mode == mode.Mode(g.review) {
+		g.review.toFirstUndecided(modeHost{c})
 	}
 	g.writeDump(nr, res.from)
 	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.asked), "sample"))

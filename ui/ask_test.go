@@ -123,7 +123,7 @@ func rested(w *window) bool {
 func TestSuggestedAsksFirst(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
 	w.side.showList.SetSelected("Suggested")
-	if w.c.mode != modeSuggested || w.sugg.review.r == nil || !w.sugg.review.r.pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
+	if w.c.mode != w.sugg.review || w.sugg.review.r == nil || !w.sugg.review.r.pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
 		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.loop.job != nil)
 	}
 	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
@@ -137,8 +137,8 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	}
 	badges := badgeTexts(w.grid)
 	for p, i := range want {
-		if w.c.v.at(p) != i || !r.asked[i] || badges[p] != "ask" {
-			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.at(p), r.asked[w.c.v.at(p)], badges[p], i)
+		if w.c.v.At(p) != i || !r.asked[i] || badges[p] != "ask" {
+			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.At(p), r.asked[w.c.v.At(p)], badges[p], i)
 		}
 	}
 	if w.c.v.cursor != 0 || !strings.HasPrefix(w.detail.about.title.Text, "Asked") {
@@ -156,8 +156,8 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// labels.
 	before := w.sugg.review.r
 	for p, i := range want {
-		if w.c.v.at(w.c.v.cursor) != i {
-			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.at(w.c.v.cursor), i)
+		if w.c.v.At(w.c.v.cursor) != i {
+			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.At(w.c.v.cursor), i)
 		}
 		test.Type(w.grid, strconv.Itoa(truth[i]))
 		if ds.Label(i) != truth[i] {
@@ -178,8 +178,8 @@ func TestSuggestedAsksFirst(t *testing.T) {
 		t.Fatal("no suggestions after the asked labels")
 	}
 	for p, i := range want { // the decided samples stay where they were
-		if w.c.v.at(p) != i {
-			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.at(p), i)
+		if w.c.v.At(p) != i {
+			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.At(p), i)
 		}
 	}
 	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
@@ -189,15 +189,15 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	}
 	p := len(want)
 	for k, i := range again {
-		if w.c.v.at(p+k) != i || !r.asked[i] {
-			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.at(p+k), i)
+		if w.c.v.At(p+k) != i || !r.asked[i] {
+			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.At(p+k), i)
 		}
 	}
 	p += len(again)
 	firstSugg := p
 	for ; p < w.c.v.Len(); p++ {
-		s, ok := r.of[w.c.v.at(p)]
-		if !ok || p > firstSugg && s.Confidence > r.of[w.c.v.at(p-1)].Confidence {
+		s, ok := r.of[w.c.v.At(p)]
+		if !ok || p > firstSugg && s.Confidence > r.of[w.c.v.At(p-1)].Confidence {
 			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
 		}
 	}
@@ -208,7 +208,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 
 	// Enter accepts a suggestion: journaled as suggested-accepted, counted accepted and right.
 	w.c.moveCursor(firstSugg, false)
-	i := w.c.v.at(firstSugg)
+	i := w.c.v.At(firstSugg)
 	s := r.of[i]
 	scored := w.sugg.loop.tally.scored
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -221,13 +221,13 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// A wrong suggestion corrected by a digit: scored, not right.
 	var wrong int = -1
 	for p := firstSugg; p < w.c.v.Len(); p++ {
-		if j := w.c.v.at(p); ds.Label(j) == sample.NoLabel && r.of[j].Suggested != truth[j] {
+		if j := w.c.v.At(p); ds.Label(j) == sample.NoLabel && r.of[j].Suggested != truth[j] {
 			wrong = p
 			break
 		}
 	}
 	w.c.moveCursor(wrong, false)
-	j := w.c.v.at(wrong)
+	j := w.c.v.At(wrong)
 	right := w.sugg.loop.tally.right
 	test.Type(w.grid, strconv.Itoa(truth[j]))
 	tl := w.sugg.loop.tally
@@ -272,7 +272,7 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 	f.mu.Unlock()
 	w.side.showList.SetSelected("Suggested")
 	waitFor(t, func() bool { _, calls := f.lastSeen(); return calls == 1 }) // the round waits at the gate
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	test.Type(w.grid, strconv.Itoa(truth[i]))
 	if ds.Label(i) != truth[i] {
 		t.Fatalf("a key during the round: label %d", ds.Label(i))
@@ -309,7 +309,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 	var class, at = -1, -1
 	n := 0
 	for p := range w.c.v.Len() {
-		s, ok := r.of[w.c.v.at(p)]
+		s, ok := r.of[w.c.v.At(p)]
 		if !ok {
 			continue
 		}
@@ -324,7 +324,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 		}
 	}
 	w.c.moveCursor(at, false)
-	min := r.of[w.c.v.at(at)].Confidence
+	min := r.of[w.c.v.At(at)].Confidence
 	var want []int
 	for i, s := range r.of {
 		if s.Suggested == class && s.Confidence >= min {
@@ -361,7 +361,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 	var sel []int
 	w.c.v.clearSelection()
 	for p := w.c.v.Len() - 1; p >= 0 && len(sel) < 3; p-- {
-		if i := w.c.v.at(p); ds.Label(i) == sample.NoLabel {
+		if i := w.c.v.At(p); ds.Label(i) == sample.NoLabel {
 			if _, ok := r.of[i]; ok {
 				sel = append(sel, i)
 				w.c.v.setSelected(i, true)
@@ -396,7 +396,7 @@ func TestSuggestedStop(t *testing.T) {
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
 	close(gate)
 	q.run()
-	if !idle(w) || w.c.mode != modeSuggested || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
+	if !idle(w) || w.c.mode != w.sugg.review || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
 		t.Fatalf("after Stop: idle %v, %d shown, status %q", idle(w), w.c.v.Len(), w.footer.status.Text)
 	}
 	f.mu.Lock()
@@ -433,7 +433,7 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	w.sugg.suggestLabels()
 	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.r.pending })
 	for p := range w.c.v.Len() {
-		if _, ok := w.sugg.review.r.of[w.c.v.at(p)]; ok {
+		if _, ok := w.sugg.review.r.of[w.c.v.At(p)]; ok {
 			w.c.moveCursor(p, false)
 			break
 		}

@@ -5,6 +5,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -24,17 +25,11 @@ var (
 	badgeDeletedBack = color.NRGBA{160, 25, 25, 255}
 )
 
-// badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
-// (a review's "7→1?"); n names the classes.
-type badger interface {
-	badge(i int, st store.State, b badge, n classes.Names) badge
-}
-
 // tileMarks is what the grid badges its tiles with: the classes' short names and the mode's
 // verdicts (nil: none). The controller hands it to the grid with the view model.
 type tileMarks struct {
 	classes  classes.Names
-	verdicts badger
+	verdicts mode.Badger
 }
 
 // badge is the corner text of sample i in state st: "7", or "3→7" when edited, "+7" when
@@ -52,7 +47,7 @@ func (m tileMarks) badge(i int, st store.State) badge {
 		b.Color = badgeAdded
 	}
 	if m.verdicts != nil {
-		b = m.verdicts.badge(i, st, b, m.classes)
+		b = m.verdicts.Badge(i, st, b, m.classes)
 	}
 	return b
 }

@@ -127,14 +127,14 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	w.scans.findSuspects()
 	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	w.scans.stop()
-	if !(w.c.mode != modeBrowse) || w.c.v.Len() < 2 {
+	if !(w.c.mode != browsing) || w.c.v.Len() < 2 {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
 	}
-	first := w.c.v.at(0)
+	first := w.c.v.At(0)
 	s := w.scans.review.r.of[first]
 	row(first, ds.Label(first), s.Suggested, "suspect-accepted")
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	second := w.c.v.at(1)
+	second := w.c.v.At(1)
 	other := 0
 	for other == ds.Label(second) || other == w.scans.review.r.of[second].Suggested {
 		other++

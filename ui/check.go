@@ -19,6 +19,7 @@ import (
 	"idxlabel/suspect/neardup"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 )
 
 // checkTop bounds the findings the check keeps of each kind (check.Options.Top): the lists the
@@ -135,7 +136,7 @@ func (k *checker) start(against []string) bool {
 	if against != nil {
 		run.stage = "opening " + filepath.Base(against[0])
 	}
-	c.enter(modeCheck)
+	c.enter(k.mode)
 	k.show()
 	data := snap
 	ctx := run.job.Ctx
@@ -270,7 +271,7 @@ func (k *checker) deliver(run *checkRun, kind check.Kind, list []check.Finding, 
 	if !k.mode.picked && len(k.mode.list().order) == 0 && len(l.order) > 0 {
 		k.mode.kind = kind // the first kind with findings, until the person picks one
 	}
-	k.c.modeChanged(modeCheck)
+	k.c.modeChanged(k.mode)
 	k.show()
 }
 
@@ -535,10 +536,10 @@ func checkAbout(kind check.Kind, l *checkList, f *checkFindings, run *checkRun) 
 func (k *checker) pick(kind check.Kind) {
 	c, m := k.c, k.mode
 	m.kind, m.picked = kind, true
-	c.modeChanged(modeCheck)
-	if c.mode == modeCheck && c.v.done != nil {
+	c.modeChanged(m)
+	if c.mode == mode.Mode(m) && c.v.done != nil {
 		for p := range c.v.Len() {
-			if !c.v.done[c.v.at(p)] {
+			if !c.v.done[c.v.At(p)] {
 				c.moveCursor(p, false)
 				break
 			}

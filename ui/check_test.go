@@ -175,7 +175,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 		test.Type(focused, pc.otherImg)
 		focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if w.c.mode != modeCheck || k.run == nil || k.run.job == nil || !slices.Equal(k.run.against, []string{pc.otherImg, pc.otherLabel}) {
+		if w.c.mode != w.check.mode || k.run == nil || k.run.job == nil || !slices.Equal(k.run.against, []string{pc.otherImg, pc.otherLabel}) {
 			t.Fatalf("after Check: mode %v, run %+v", w.c.mode, k.run)
 		}
 		if text := buttonTexts(k.mode.view); !slices.Equal(text, []string{"Label errors  …", "Outliers  …", "Duplicates  …", "Leaks  …"}) {
@@ -254,7 +254,7 @@ func TestCheckDataset(t *testing.T) {
 
 		// Outliers: a digit relabels (a decision set by hand).
 		k.pick(check.Outlier)
-		out := w.c.v.at(0)
+		out := w.c.v.At(0)
 		to := (ds.Label(out) + 3) % 10
 		test.Type(w.grid, strconv.Itoa(to))
 		if st := ds.State(out); st.Label != to || !st.Reviewed || w.c.v.cursor != 1 {
@@ -266,7 +266,7 @@ func TestCheckDataset(t *testing.T) {
 
 		// Label errors: Enter accepts the suggestion.
 		k.pick(check.Label)
-		lab := w.c.v.current()
+		lab := w.c.v.Current()
 		if st := ds.State(lab); st.Reviewed || st.Deleted {
 			t.Fatalf("the cursor is on decided sample %d", lab)
 		}
@@ -281,7 +281,7 @@ func TestCheckDataset(t *testing.T) {
 
 		// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
 		k.pick(check.Leak)
-		leak := w.c.v.at(0)
+		leak := w.c.v.At(0)
 		if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
 			t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
 		}
@@ -310,7 +310,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 		w.save.save()
 		waitUI(t, q, func() bool { return !w.jobs.Busy() && !ds.Dirty() })
-		if w.c.mode != modeCheck || k.mode.f == nil {
+		if w.c.mode != w.check.mode || k.mode.f == nil {
 			t.Fatalf("after the save: mode %v", w.c.mode)
 		}
 		g := k.mode.f
@@ -396,7 +396,7 @@ func TestCheckCancel(t *testing.T) {
 			t.Fatalf("buttons %q", b)
 		}
 		q.run()
-		if w.c.mode != modeCheck || k.mode.f.lists[check.Label].state != checkStopped {
+		if w.c.mode != w.check.mode || k.mode.f.lists[check.Label].state != checkStopped {
 			t.Fatal("the stopped scan delivered")
 		}
 

@@ -12,6 +12,8 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/widgets"
 )
 
 // The health check's mode (Tools → Check Dataset, check.go): the grid shows one kind of finding
@@ -140,6 +142,21 @@ var (
 	badgeLeak      = color.NRGBA{240, 220, 90, 255}
 )
 
+// What the health check's mode adds to browsing, checked when the package builds: a review's
+// keys, badges, progress and detail, and a view of its own.
+var _ interface {
+	mode.Mode
+	mode.Preparer
+	mode.KeyTaker
+	mode.AppendDropper
+	mode.Marker
+	mode.DoneCounter
+	mode.StatusSayer
+	mode.Describer
+	mode.Follower
+	mode.OwnView
+} = (*checkMode)(nil)
+
 // checkMode is the mode that reviews a health check's findings.
 type checkMode struct {
 	f      *checkFindings // nil before a check
@@ -152,11 +169,11 @@ type checkMode struct {
 	followed func(renumber []int)
 }
 
-func (m *checkMode) title() string                { return "Health check" }
-func (m *checkMode) ready() bool                  { return m.f != nil }
-func (m *checkMode) start()                       { m.begin() }
-func (m *checkMode) keepsAppended() bool          { return false }
-func (m *checkMode) center() fyne.CanvasObject    { return m.view.root }
+func (m *checkMode) Title() string                { return "Health check" }
+func (m *checkMode) Ready() bool                  { return m.f != nil }
+func (m *checkMode) Start()                       { m.begin() }
+func (m *checkMode) KeepsAppended() bool          { return false }
+func (m *checkMode) Center() fyne.CanvasObject    { return m.view.root }
 func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
 func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
 
@@ -171,10 +188,10 @@ func (m *checkMode) listOf(k check.Kind) *checkList {
 }
 
 // order returns the kind's samples under a class filter (their labels now).
-func (m *checkMode) order(s *state, f store.Filter) []int {
+func (m *checkMode) Order(s mode.State, f store.Filter) []int {
 	var out []int
 	for _, i := range m.list().order {
-		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		if ok && (f.Class == nil || st.Label == *f.Class) {
 			out = append(out, i)
 		}
@@ -183,7 +200,7 @@ func (m *checkMode) order(s *state, f store.Filter) []int {
 }
 
 // marks hands the grid the kind's badges.
-func (m *checkMode) marks() badger {
+func (m *checkMode) Marks() mode.Badger {
 	if m.f == nil {
 		return nil
 	}
@@ -200,7 +217,7 @@ type checkBadges struct {
 	other *otherSet
 }
 
-func (c checkBadges) badge(i int, st store.State, b badge, n classes.Names) badge {
+func (c checkBadges) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
 	x, ok := c.list.of[i]
 	switch {
 	case !ok || st.Deleted:
@@ -213,17 +230,17 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classes.Names) badg
 	switch c.kind {
 	case check.Label:
 		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: badgeSuspect}
+			return widgets.Badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: badgeSuspect}
 		}
 	case check.Outlier:
-		return badge{Text: label + " ?", Color: badgeOutlier}
+		return widgets.Badge{Text: label + " ?", Color: badgeOutlier}
 	case check.Duplicate:
 		if len(x.others) > 0 {
-			return badge{Text: label + " =#" + strconv.Itoa(x.others[0]), Color: badgeDuplicate}
+			return widgets.Badge{Text: label + " =#" + strconv.Itoa(x.others[0]), Color: badgeDuplicate}
 		}
 	case check.Leak:
 		if len(x.others) > 0 && c.other != nil {
-			return badge{Text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), Color: badgeLeak}
+			return widgets.Badge{Text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), Color: badgeLeak}
 		}
 	}
 	return b
@@ -233,25 +250,27 @@ func (c checkBadges) badge(i int, st store.State, b badge, n classes.Names) badg
 // the cursor's sample, and moves on (again on a deleted sample: restores it); → keeps the
 // sample as it is (a review decision; a sample without a label is skipped); Enter or Space
 // accepts a label error's suggestion.
-func (m *checkMode) key(c *controller, k *fyne.KeyEvent) bool {
-	i := c.v.current()
+func (m *checkMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
+	i := c.State().View.Current()
 	if m.f == nil || i < 0 {
 		return false
 	}
 	switch k.Name {
 	case fyne.KeyDelete, fyne.KeyBackspace:
-		c.toggleDelete()
-		if st, _, ok := c.ds.SampleAt(c.v.gen, i); ok && st.Deleted && c.v.current() == i {
-			c.next()
+		c.ToggleDelete()
+		if s := c.State(); s.View.Current() == i {
+			if st, _, ok := s.DS.SampleAt(s.View.Gen(), i); ok && st.Deleted {
+				c.Next()
+			}
 		}
 	case fyne.KeyRight:
-		c.keep(func(int) store.How { return store.HowManual })
+		keep(c, func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
 		if m.kind != check.Label || !ok || x.suggested == sample.NoLabel {
 			return false
 		}
-		c.decideAs(store.HowSuspectAccepted, x.suggested)
+		decideAs(c, store.HowSuspectAccepted, x.suggested)
 	default:
 		return false
 	}
@@ -260,71 +279,71 @@ func (m *checkMode) key(c *controller, k *fyne.KeyEvent) bool {
 
 // label records the decision to give the cursor's sample label l: the suggestion accepted,
 // among label errors, when l is it; set by hand otherwise.
-func (m *checkMode) label(c *controller, l int) {
+func (m *checkMode) Label(c mode.Controller, l int) {
 	how := store.HowManual
-	if x, ok := m.item(c.v.current()); ok && m.kind == check.Label && x.suggested == l {
+	if x, ok := m.item(c.State().View.Current()); ok && m.kind == check.Label && x.suggested == l {
 		how = store.HowSuspectAccepted
 	}
-	c.decideAs(how, l)
+	decideAs(c, how, l)
 }
 
 // isDone counts a finding decided once its sample is deleted or reviewed.
-func (m *checkMode) isDone(s *state) func(int) bool {
+func (m *checkMode) IsDone(s mode.State) func(int) bool {
 	return func(i int) bool {
-		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		return ok && (st.Deleted || st.Reviewed)
 	}
 }
 
-func (m *checkMode) legend(digits bool) []key {
-	digit := key{"0–9", "relabel"}
+func (m *checkMode) Legend(digits bool) []mode.Key {
+	digit := mode.Key{Keys: "0–9", Does: "relabel"}
 	if !digits {
-		digit = key{"Type a class", "relabel"}
+		digit = mode.Key{Keys: "Type a class", Does: "relabel"}
 	}
-	del, undo := key{"Del", "delete"}, key{"Ctrl+Z", "undo"}
+	del, undo := mode.Key{Keys: "Del", Does: "delete"}, mode.Key{Keys: "Ctrl+Z", Does: "undo"}
 	switch m.kind {
 	case check.Label:
-		digit.does = "other label"
-		return []key{{"Enter", "accept suggestion"}, digit, {"→", "keep label"}, del, undo}
+		digit.Does = "other label"
+		return []mode.Key{{Keys: "Enter", Does: "accept suggestion"}, digit, {Keys: "→", Does: "keep label"}, del, undo}
 	case check.Duplicate:
-		return []key{{"Del", "delete this copy"}, {"→", "keep both"}, digit, undo}
+		return []mode.Key{{Keys: "Del", Does: "delete this copy"}, {Keys: "→", Does: "keep both"}, digit, undo}
 	case check.Leak:
-		return []key{{"Del", "delete this set's copy"}, {"→", "keep it"}, digit, undo}
+		return []mode.Key{{Keys: "Del", Does: "delete this set's copy"}, {Keys: "→", Does: "keep it"}, digit, undo}
 	}
-	return []key{del, digit, {"→", "keep it"}, undo}
+	return []mode.Key{del, digit, {Keys: "→", Does: "keep it"}, undo}
 }
 
 // status is "   |   decided 3 / 20": the shown findings decided so far.
-func (m *checkMode) status(s *state) string {
-	return numfmt.Sprintf("   |   decided %d / %d", s.v.ndone, s.v.Len())
+func (m *checkMode) Status(s mode.State) string {
+	return numfmt.Sprintf("   |   decided %d / %d", s.View.Done(), s.View.Len())
 }
 
 // about says what the check found of sample i: its score, the suggestion, and a duplicate's or
 // a leak's copies, shown large beside it (up to four).
-func (m *checkMode) about(s *state, i int) about {
+func (m *checkMode) About(s mode.State, i int) mode.About {
 	x, ok := m.item(i)
 	if m.f == nil || !ok {
-		return about{}
+		return mode.About{}
 	}
-	n := s.classes
-	var a about
+	n := s.Classes
+	var a mode.About
 	switch m.kind {
 	case check.Label:
-		a.text = fmt.Sprintf("Label error? The CNN suggests %s, %.0f%% confident; the given label %s has %.0f%% (out of fold).",
+		a.Text = fmt.Sprintf("Label error? The CNN suggests %s, %.0f%% confident; the given label %s has %.0f%% (out of fold).",
 			n.Long(x.suggested), 100*x.confidence, n.Long(x.label), 100*(1-x.score))
 	case check.Outlier:
-		a.text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
+		a.Text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
 		if x.suggested != sample.NoLabel {
-			a.text += " The CNN's closest class: " + n.Long(x.suggested) + "."
+			a.Text += " The CNN's closest class: " + n.Long(x.suggested) + "."
 		}
 	case check.Duplicate:
-		a.text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
+		a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
 		if len(x.others) == 0 {
-			a.text = fmt.Sprintf("Near-duplicate (similarity %.3f) of a sample deleted and saved away since.", x.score)
+			a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of a sample deleted and saved away since.", x.score)
 		}
-		h, w := s.ds.Size()
+		h, w := s.DS.Size()
 		for _, j := range x.others[:min(4, len(x.others))] {
-			st, px, ok := s.ds.SampleAt(s.v.gen, j)
+			st, px, ok := s.DS.SampleAt(s.View.Gen(), j)
 			if !ok {
 				continue // the dataset changed since; the view catches up and shows them again
 			}
@@ -332,23 +351,23 @@ func (m *checkMode) about(s *state, i int) about {
 			if st.Deleted {
 				caption += " (deleted)"
 			}
-			a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w, caption: caption})
+			a.Thumbs = append(a.Thumbs, mode.Thumb{I: j, Link: true, Px: sample.Upright(px, h, w, s.DS.Transposed(), nil), H: h, W: w, Caption: caption})
 		}
 	case check.Leak:
 		o := m.f.other
 		if o == nil {
-			return about{}
+			return mode.About{}
 		}
-		a.text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
+		a.Text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
 		set := baseName(o.name) // the other set's number, named so as not to be read as one of this set's
 		for _, k := range x.others[:min(4, len(x.others))] {
 			j := o.snap.Index[k]
-			a.thumbs = append(a.thumbs, thumb{px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), h: h, w: w,
-				caption: n.Short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
+			a.Thumbs = append(a.Thumbs, mode.Thumb{Px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), H: h, W: w,
+				Caption: n.Short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
-	a.large = len(a.thumbs) > 0
+	a.Large = len(a.Thumbs) > 0
 	return a
 }
 
@@ -367,7 +386,7 @@ func (m *checkMode) outliers() []int {
 	return l.order[:min(l.flagged, len(l.order))]
 }
 
-func (m *checkMode) follow(renumber []int) {
+func (m *checkMode) Follow(renumber []int) {
 	if m.f != nil {
 		if renumber == nil {
 			m.f = nil

@@ -16,6 +16,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/suspect"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -26,6 +27,22 @@ import (
 // a sample the predicted class, a digit another label (the whole selection, when several are
 // selected), → keeps its label. Every edit, undo and redo moves the samples between the cells at
 // once (scanViews.follow); the grid keeps the list it shows until another cell is chosen.
+
+// What the confusion matrix adds to browsing, checked when the package builds: a review's, and
+// the chart in the grid's place, which follows the state.
+var _ interface {
+	mode.Mode
+	mode.Preparer
+	mode.KeyTaker
+	mode.AppendDropper
+	mode.Marker
+	mode.DoneCounter
+	mode.StatusSayer
+	mode.Describer
+	mode.Follower
+	mode.OwnView
+	mode.StateShower
+} = (*confusionMode)(nil)
 
 // confusionMode is the mode: a review of the chosen cell's samples, and the chart.
 type confusionMode struct {
@@ -50,20 +67,20 @@ func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
 }
 
 // start opens the mode (open), with the controller of its views.
-func (m *confusionMode) start() { m.open(m.views.c) }
+func (m *confusionMode) Start() { m.open(modeHost{m.views.c}) }
 
 // ready reports whether the scan the chart shows is still the one to show.
-func (m *confusionMode) ready() bool {
+func (m *confusionMode) Ready() bool {
 	return m.r != nil && m.d != nil && m.views.current() == m.d
 }
 
 // open is Tools → Confusion Matrix and the Show list's entry: the scan (run first when there is
 // none, its progress on the status bar), then the mode with every sample off the diagonal.
-func (m *confusionMode) open(c *controller) {
+func (m *confusionMode) open(c mode.Controller) {
 	m.views.open(func(d *scanData) {
 		m.d, m.drawn = d, -1
 		m.pick(true, 0, 0)
-		c.enter(modeConfusion)
+		c.Enter(m)
 	})
 }
 
@@ -105,43 +122,43 @@ func (m *confusionMode) pick(all bool, label, class int) {
 }
 
 // choose shows cell (label, class) in the grid (all: every sample off the diagonal).
-func (m *confusionMode) choose(c *controller, all bool, label, class int) {
-	if c.mode != modeConfusion || m.d == nil {
+func (m *confusionMode) choose(c mode.Controller, all bool, label, class int) {
+	if c.Showing() != mode.Mode(m) || m.d == nil {
 		return
 	}
 	m.pick(all, label, class)
-	c.modeChanged(modeConfusion)
-	c.out.focus()
+	c.Changed(m)
+	c.Focus()
 }
 
 // label relabels the selection when several samples are selected (one undoable step), and
 // otherwise decides the cursor's sample as a review does.
-func (m *confusionMode) label(c *controller, l int) {
-	if c.v.selectionSize() > 1 {
-		c.relabel(l)
+func (m *confusionMode) Label(c mode.Controller, l int) {
+	if c.State().View.SelectionSize() > 1 {
+		c.Relabel(l)
 		return
 	}
-	c.decide(m.r, l)
+	decide(c, m.r, l)
 }
 
-func (m *confusionMode) legend(digits bool) []key {
-	other := key{"0–9", "relabel"}
+func (m *confusionMode) Legend(digits bool) []mode.Key {
+	other := mode.Key{Keys: "0–9", Does: "relabel"}
 	if !digits {
-		other = key{"Type a class", "relabel"}
+		other = mode.Key{Keys: "Type a class", Does: "relabel"}
 	}
-	return []key{{"Click a cell", "its samples"}, {"Enter", "predicted class"}, other, {"→", "keep label"}, {"Ctrl+A", "select all"}, {"Ctrl+Z", "undo"}}
+	return []mode.Key{{Keys: "Click a cell", Does: "its samples"}, {Keys: "Enter", Does: "predicted class"}, other, {Keys: "→", Does: "keep label"}, {Keys: "Ctrl+A", Does: "select all"}, {Keys: "Ctrl+Z", Does: "undo"}}
 }
 
 // about says what the scan predicts for sample i.
-func (m *confusionMode) about(s *state, i int) about {
+func (m *confusionMode) About(s mode.State, i int) mode.About {
 	if m.d == nil || i < 0 {
-		return about{}
+		return mode.About{}
 	}
-	st, _, ok := s.ds.SampleAt(s.v.gen, i)
+	st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 	if !ok {
-		return about{}
+		return mode.About{}
 	}
-	return about{text: predictionText(m.d, s.classes, i, st.Label)}
+	return mode.About{Text: predictionText(m.d, s.Classes, i, st.Label)}
 }
 
 // predictionText says what the scan's model predicts out of fold for sample i labelled label.
@@ -160,8 +177,8 @@ func predictionText(d *scanData, n classes.Names, i, label int) string {
 
 // follow keeps the list through a save, and ends it after a replayed journal (the scan is
 // dropped then).
-func (m *confusionMode) follow(renumber []int) {
-	m.reviewMode.follow(renumber)
+func (m *confusionMode) Follow(renumber []int) {
+	m.reviewMode.Follow(renumber)
 	if renumber == nil {
 		m.d = nil
 	}
@@ -170,7 +187,7 @@ func (m *confusionMode) follow(renumber []int) {
 // center is the chart beside the grid. The mode is being entered (Show, Tools): a list made
 // before edits moved samples between the cells is made again, so that the grid shows what the
 // chosen cell holds now (while the person reviews it, the list stays as it was).
-func (m *confusionMode) center() fyne.CanvasObject {
+func (m *confusionMode) Center() fyne.CanvasObject {
 	if m.d != nil && m.r != nil && m.picked != m.d.edits {
 		m.pick(m.all, m.cell[0], m.cell[1])
 	}
@@ -179,29 +196,29 @@ func (m *confusionMode) center() fyne.CanvasObject {
 
 // shown redraws the chart when the matrix changed since it was drawn, and says what the grid
 // shows. O(classes²) for a redraw; nothing otherwise.
-func (m *confusionMode) shown(s *state) {
+func (m *confusionMode) Shown(s mode.State) {
 	d := m.d
 	if d == nil {
 		return
 	}
 	if m.drawn != d.edits {
 		m.drawn = d.edits
-		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
+		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.Classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
 	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.r.order), "sample"))
 	if !m.all {
-		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.classes.Long(m.cell[0]), s.classes.Long(m.cell[1]),
+		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.Classes.Long(m.cell[0]), s.Classes.Long(m.cell[1]),
 			numfmt.Plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
 	}
 	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)
 }
 
 // setHide is the view's "Hide the diagonal".
-func (m *confusionMode) setHide(c *controller, on bool) {
+func (m *confusionMode) setHide(c mode.Controller, on bool) {
 	m.hide, m.drawn = on, -1
-	c.renderCursor()
-	c.out.focus()
+	c.Render()
+	c.Focus()
 }
 
 // plotStyle returns the plot style of the current theme.

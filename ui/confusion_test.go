@@ -46,7 +46,7 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 func TestConfusionMatrixView(t *testing.T) {
 	w, q, ds, flips := flippedWindow(t)
 	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	waitUI(t, q, func() bool { return w.c.mode == w.views.confusion })
 	m := w.views.confusion
 	if w.side.showList.Selected != "Confusion matrix" {
 		t.Fatalf("Show says %q", w.side.showList.Selected)
@@ -81,7 +81,7 @@ func TestConfusionMatrixView(t *testing.T) {
 	cell := m.d.matrix.Cell(9, 4)
 	var shown []int
 	for p := range w.c.v.Len() {
-		shown = append(shown, w.c.v.at(p))
+		shown = append(shown, w.c.v.At(p))
 	}
 	slices.Sort(shown)
 	if !slices.Equal(shown, cell) || len(cell) != m.d.matrix.Count(9, 4) {
@@ -96,7 +96,7 @@ func TestConfusionMatrixView(t *testing.T) {
 
 	// Enter gives the cursor's sample the predicted class: it leaves the cell at once, the
 	// chart is drawn again, the review moves on; undo and redo move it back and forth.
-	first := w.c.v.current()
+	first := w.c.v.Current()
 	before := m.d.matrix.Count(9, 4)
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if ds.Label(first) != 4 || !ds.State(first).Reviewed || m.d.matrix.Count(9, 4) != before-1 || m.d.matrix.In(first, 9, 4) || m.drawn != m.d.edits {
@@ -143,16 +143,16 @@ func TestConfusionMatrixView(t *testing.T) {
 	if now := offDiagonal(m.d.matrix); !m.all || w.c.v.Len() != now {
 		t.Fatalf("Every confusion shows %d, %d off the diagonal", w.c.v.Len(), now)
 	}
-	w.c.choose(modeBrowse, store.All)
-	if w.c.mode != modeBrowse || w.c.v.Len() != ds.Len() {
+	w.c.choose(browsing, store.All)
+	if w.c.mode != browsing || w.c.v.Len() != ds.Len() {
 		t.Fatal("Show → All does not leave the confusion matrix")
 	}
 
 	// Entered again after edits made elsewhere, the list is what the cells hold now.
 	tapped := m.d.matrix.Cell(9, 4)
-	w.c.choose(modeConfusion, store.Live)
+	w.c.choose(w.views.confusion, store.Live)
 	tapCell(t, m.view, 9, 4)
-	w.c.choose(modeBrowse, store.All)
+	w.c.choose(browsing, store.All)
 	if len(tapped) == 0 {
 		t.Fatal("the cell (9, 4) is empty")
 	}
@@ -161,7 +161,7 @@ func TestConfusionMatrixView(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Confusion matrix")
-	if w.c.mode != modeConfusion || w.c.v.Len() != len(tapped)-1 || w.c.v.shows(tapped[0]) {
+	if w.c.mode != w.views.confusion || w.c.v.Len() != len(tapped)-1 || w.c.v.Shows(tapped[0]) {
 		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.d.matrix.Count(9, 4))
 	}
 }

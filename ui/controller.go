@@ -12,6 +12,7 @@ import (
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -42,7 +43,7 @@ type controller struct {
 	// places holds, for each mode the person left, the sample the cursor was on then: going back
 	// to the mode (the Show list) puts the cursor there again unless it is on a sample the mode
 	// shows. A Reset (a save, a replay) forgets them.
-	places map[mode]int
+	places map[mode.Mode]int
 	// follows keep what is made from the dataset beyond the view model (the scan's confusion
 	// matrix and map) in step with each change of it, on the UI thread, before the view model
 	// and the modes follow the change.
@@ -89,7 +90,7 @@ func newController(j *jobs.Jobs, d *dialogs.Dialogs) *controller {
 // (shown), and at every change of it before the view model follows (follows).
 type controllerParts struct {
 	out      screen
-	modes    map[mode]modeView
+	modes    []mode.Mode
 	replaced []func()
 	shown    []func()
 	follows  []func(store.Change)
@@ -129,10 +130,10 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 		f()
 	}
 	for _, m := range c.modes {
-		modeFollow(m, nil)
+		mode.Follow(m, nil)
 	}
-	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
-	c.places = map[mode]int{}
+	c.ds, c.name, c.demo, c.mode = ds, name, demo, browsing
+	c.places = map[mode.Mode]int{}
 	c.out.center(nil)
 	c.unsub = ds.Subscribe(func(ch store.Change) { c.queue(ds, ch) })
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
@@ -208,7 +209,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	// The positions below are rebuilt for this generation before anything is drawn (drawing
 	// runs on this thread, after this returns).
 	c.v.gen = ch.Gen
-	m := c.modeView()
+	m := c.mode
 	c.classes = classes.Of(ds) // an edit may bring a class
 	for _, f := range c.follows {
 		f(ch)
@@ -217,14 +218,14 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	case store.Appended:
 		f := c.v.filter
 		for _, i := range ch.Indices {
-			if modeKeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+			if mode.KeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
 				c.v.order = append(c.v.order, i)
 			}
 		}
 		c.v.grow(ds.Len())
 		c.refresh()
 		// Show what was just drawn or imported: the cursor goes to the last new sample.
-		if last := ch.Indices[len(ch.Indices)-1]; c.v.shows(last) {
+		if last := ch.Indices[len(ch.Indices)-1]; c.v.Shows(last) {
 			c.moveCursor(c.v.pos[last], false)
 		}
 		return
@@ -240,7 +241,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.reindex(ds.Len())
 		}
 	case store.Relabelled, store.DeletedChanged:
-		if isDone := modeIsDone(m, &c.state); isDone != nil {
+		if isDone := mode.IsDone(m, c.modeState()); isDone != nil {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
@@ -249,11 +250,11 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 		clear(c.places)
 		for _, mv := range c.modes {
-			modeFollow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
+			mode.Follow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		}
 		f := c.v.filter
-		if !modeReady(c.modeView()) {
-			c.mode, f = modeBrowse, store.Filter{}
+		if !mode.Ready(c.mode) {
+			c.mode, f = browsing, store.Filter{}
 			c.out.center(nil)
 		}
 		var sel []int
@@ -262,13 +263,13 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			// out: the next one kept), the selection and the inputs waiting follow theirs.
 			c.renumberHeld(ch.Renumber)
 			if c.v.nsel > 0 {
-				for _, i := range c.v.selection() {
+				for _, i := range c.v.Selection() {
 					if i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
 						sel = append(sel, ch.Renumber[i])
 					}
 				}
 			}
-			if k := nextKept(ch.Renumber, c.v.current()); k >= 0 {
+			if k := nextKept(ch.Renumber, c.v.Current()); k >= 0 {
 				c.v.order, c.v.cursor = []int{k}, 0
 			}
 		}
@@ -289,7 +290,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
-	c.out.wide(modeWide(c.modeView()))
+	c.out.wide(mode.Wide(c.mode))
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -304,9 +305,9 @@ func (c *controller) follow() {
 // bar, the legend, the position, and the mode's own view (the map marks the cursor). Its cost
 // does not grow with the dataset (see state).
 func (c *controller) renderCursor() {
-	c.out.detail.show(c.detailOf(c.v.current()))
+	c.out.detail.show(c.detailOf(c.v.Current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
-	modeShown(c.modeView(), &c.state)
+	mode.Shown(c.mode, c.modeState())
 	c.writeTestState()
 }
 
@@ -375,16 +376,16 @@ func editRefusal(err error) string {
 // rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
 // sample when it is among them.
 func (c *controller) rebuild(f store.Filter) {
-	keep := c.v.current()
-	m := c.modeView()
+	keep := c.v.Current()
+	m := c.mode
 	c.v.filter = f
-	c.v.order = m.order(&c.state, f)
+	c.v.order = m.Order(c.modeState(), f)
 	c.v.clearSelection()
 	c.v.reindex(c.ds.Len())
 	c.v.cursor, c.v.anchor = -1, -1
-	c.v.countDone(modeIsDone(m, &c.state))
+	c.v.countDone(mode.IsDone(m, c.modeState()))
 	c.out.grid.ScrollTop()
-	if c.v.shows(keep) {
+	if c.v.Shows(keep) {
 		c.v.move(c.v.pos[keep], false)
 	} else if c.v.Len() > 0 {
 		c.v.move(0, false)
@@ -395,19 +396,18 @@ func (c *controller) rebuild(f store.Filter) {
 // yet starts making it and is entered when it is done; meanwhile the Show list shows what the
 // grid shows. The cursor stays on its sample when m shows it, else goes back to where it was
 // when m was left (a review left for a neighbour's sample), else to the first.
-func (c *controller) choose(m mode, subset store.Subset) {
-	mv := c.modes[m]
-	if !modeReady(mv) {
-		modeStart(mv)
+func (c *controller) choose(m mode.Mode, subset store.Subset) {
+	if !mode.Ready(m) {
+		mode.Start(m)
 		c.refresh()
 		return
 	}
 	defer logModeShown(m)() // the real-window tests' hook (scanlog.go)
-	cur := c.v.current()
+	cur := c.v.Current()
 	c.leave(m)
-	c.out.center(modeCenter(mv))
+	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
-	if p, ok := c.places[m]; ok && !c.v.shows(cur) && c.v.shows(p) {
+	if p, ok := c.places[m]; ok && !c.v.Shows(cur) && c.v.Shows(p) {
 		c.v.move(c.v.pos[p], false) // back in a review: where it was left
 	}
 	c.refresh()
@@ -415,18 +415,18 @@ func (c *controller) choose(m mode, subset store.Subset) {
 }
 
 // leave switches to mode m, remembering where the cursor was in the mode it leaves.
-func (c *controller) leave(m mode) {
-	if m != c.mode && c.v.current() >= 0 {
-		c.places[c.mode] = c.v.current()
+func (c *controller) leave(m mode.Mode) {
+	if m != c.mode && c.v.Current() >= 0 {
+		c.places[c.mode] = c.v.Current()
 	}
 	c.mode = m
 }
 
 // enter shows mode m from its start, every class shown, and gives the grid the keys (a scan or
 // the suggestions are ready).
-func (c *controller) enter(m mode) {
+func (c *controller) enter(m mode.Mode) {
 	c.leave(m)
-	c.out.center(modeCenter(c.modes[m]))
+	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: store.Live})
 	c.refresh()
 	c.follow()
@@ -434,7 +434,7 @@ func (c *controller) enter(m mode) {
 }
 
 // modeChanged shows mode m's new list (a scan's better ranking) if the window is in it.
-func (c *controller) modeChanged(m mode) {
+func (c *controller) modeChanged(m mode.Mode) {
 	if c.mode == m {
 		c.rebuild(c.v.filter)
 	}
@@ -470,9 +470,9 @@ func (c *controller) gotoSample(i int) {
 		return
 	}
 	left := ""
-	if !c.v.shows(i) {
-		left = c.modeView().title()
-		c.leave(modeBrowse)
+	if !c.v.Shows(i) {
+		left = c.mode.Title()
+		c.leave(browsing)
 		c.out.center(nil)
 		c.rebuild(store.Filter{})
 		c.refresh()
@@ -496,9 +496,9 @@ func (c *controller) moveCursor(to int, extend bool) {
 // inputs wait for a job (held.go) it waits too, for the sample it was on.
 func (c *controller) click(p int, shift, ctrl bool) {
 	if c.mustWait() && p >= 0 && p < c.v.Len() {
-		i := c.v.at(p)
+		i := c.v.At(p)
 		c.hold(heldInput{run: func() {
-			if c.v.shows(i) {
+			if c.v.Shows(i) {
 				c.click(c.v.pos[i], shift, ctrl)
 			}
 		}, samples: []*int{&i}, click: true})
@@ -516,10 +516,10 @@ func (c *controller) contextMenu(p int, at fyne.Position) {
 		c.say("Inputs wait for the job running: the menu comes when it is done")
 		return
 	}
-	if !c.v.isSelected(c.v.at(p)) {
+	if !c.v.IsSelected(c.v.At(p)) {
 		c.click(p, false, false)
 	}
-	n := c.v.selectionSize()
+	n := c.v.SelectionSize()
 	c.d.PopUpMenu(at,
 		fyne.NewMenuItem("Relabel "+numfmt.Plural(n, "sample")+"…", func() { c.input(func() { c.pickClass("") }) }),
 		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
@@ -546,7 +546,7 @@ func (c *controller) reselect(samples []int) {
 	cur := c.v.cursor
 	c.v.clearSelection()
 	for _, i := range samples {
-		if c.v.shows(i) {
+		if c.v.Shows(i) {
 			c.v.setSelected(i, true)
 		}
 	}

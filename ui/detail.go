@@ -13,6 +13,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -33,7 +34,7 @@ type detailState struct {
 	fromFile bool
 	source   string
 	classes  classes.Names
-	about    about
+	about    mode.About
 }
 
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
@@ -134,30 +135,30 @@ func newAboutStrip(onTap func(i int)) *aboutStrip {
 }
 
 // show shows ab (the zero about: nothing).
-func (a *aboutStrip) show(ab about) {
+func (a *aboutStrip) show(ab mode.About) {
 	a.root.Objects = nil
-	if ab.text != "" {
-		a.title.SetText(ab.text)
+	if ab.Text != "" {
+		a.title.SetText(ab.Text)
 		a.root.Objects = []fyne.CanvasObject{a.title}
 	}
-	if len(ab.thumbs) > 0 {
+	if len(ab.Thumbs) > 0 {
 		cols, side := 4, float32(52) // four fit detailSide
-		if ab.large {
+		if ab.Large {
 			cols, side = 2, 108
 		}
 		grid := container.NewGridWithColumns(cols)
-		for _, t := range ab.thumbs {
-			img := canvas.NewImageFromImage(&image.Gray{Pix: t.px, Stride: t.w, Rect: image.Rect(0, 0, t.w, t.h)})
+		for _, t := range ab.Thumbs {
+			img := canvas.NewImageFromImage(&image.Gray{Pix: t.Px, Stride: t.W, Rect: image.Rect(0, 0, t.W, t.H)})
 			img.ScaleMode = canvas.ImageScalePixels
 			img.SetMinSize(fyne.NewSquareSize(side))
 			// Small text without a label's padding: four thumbnails fit the detail panel's
 			// width, so a review does not narrow the grid (and change its column count).
-			label := canvas.NewText(t.caption, theme.Color(theme.ColorNameForeground))
+			label := canvas.NewText(t.Caption, theme.Color(theme.ColorNameForeground))
 			label.TextSize = theme.CaptionTextSize()
 			label.Alignment = fyne.TextAlignCenter
 			cell := fyne.CanvasObject(container.NewVBox(img, label))
-			if t.link {
-				cell = widgets.NewTapTarget(cell, func() { a.onTap(t.i) })
+			if t.Link {
+				cell = widgets.NewTapTarget(cell, func() { a.onTap(t.I) })
 			}
 			grid.Add(cell)
 		}

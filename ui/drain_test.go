@@ -24,7 +24,7 @@ func TestOneDrainPerChange(t *testing.T) {
 		}
 		later = append(later, f)
 	}
-	cur := w.c.v.current()
+	cur := w.c.v.Current()
 	label := (ds.Label(cur) + 1) % 10
 	w.grid.TypedRune(rune('0' + label))
 	if ds.Label(cur) != label || w.c.v.gen != ds.Gen() || drains != 0 {

@@ -7,6 +7,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/mode"
 )
 
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
@@ -33,7 +34,7 @@ func (c *controller) typeClass(r rune) {
 		return
 	}
 	if r >= '0' && r <= '9' && c.classes.Digits {
-		c.modeView().label(c, int(r-'0'))
+		c.mode.Label(modeHost{c}, int(r-'0'))
 		return
 	}
 	c.pickClass(string(r))
@@ -74,7 +75,7 @@ var gridKeys = map[fyne.KeyName]bool{
 
 // takeKey is typedKey made now.
 func (c *controller) takeKey(k *fyne.KeyEvent) bool {
-	if modeKey(c.modeView(), c, k) {
+	if mode.TakeKey(c.mode, modeHost{c}, k) {
 		return true
 	}
 	switch k.Name {
@@ -91,12 +92,12 @@ func (c *controller) takeKey(k *fyne.KeyEvent) bool {
 // pickClass opens the class picker holding initial; the class chosen goes to the mode (a
 // relabel, or a review's decision).
 func (c *controller) pickClass(initial string) {
-	n := c.v.selectionSize()
+	n := c.v.SelectionSize()
 	if n == 0 || c.cannotEdit() {
 		return
 	}
 	c.d.PickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
-		c.input(func() { c.modeView().label(c, l) })
+		c.input(func() { c.mode.Label(modeHost{c}, l) })
 		c.out.focus()
 	})
 }
@@ -122,7 +123,7 @@ func largeEditNote(n int, verb string) string {
 
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (c *controller) toggleDelete() {
-	sel := c.v.selection()
+	sel := c.v.Selection()
 	if len(sel) == 0 || c.cannotEdit() {
 		return
 	}
@@ -196,7 +197,7 @@ func (c *controller) step(undo bool) {
 func (c *controller) cursorTo(samples []int) {
 	best := -1
 	for _, i := range samples {
-		if c.v.shows(i) && (best < 0 || c.v.pos[i] < best) {
+		if c.v.Shows(i) && (best < 0 || c.v.pos[i] < best) {
 			best = c.v.pos[i]
 		}
 	}

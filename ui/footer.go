@@ -8,11 +8,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
-
-// key is one line of the keyboard reference: the keys and what they do.
-type key struct{ keys, does string }
 
 // footer is the bottom of the window: the status line with the progress of the jobs running at
 // its right, the legend of the keys that work now, and where the cursor is. It shows what it is
@@ -26,9 +24,9 @@ type footer struct {
 	top      *fyne.Container // the status line and the progress
 	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
-	typing   bool  // a text field of the window has the keys
-	keys     []key // the keys of the state, shown when no text field has the keys
-	shown    []key // the keys the legend shows
+	typing   bool       // a text field of the window has the keys
+	keys     []mode.Key // the keys of the state, shown when no text field has the keys
+	shown    []mode.Key // the keys the legend shows
 }
 
 func newFooter() *footer {
@@ -43,19 +41,19 @@ func newFooter() *footer {
 
 // readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
 // acts, so none is offered.
-var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
+var readOnlyKeys = []mode.Key{{Keys: "Read-only", Does: "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {Keys: "Ctrl+O", Does: "open"}}
 
 // emptyKeys is the legend of a dataset without samples (nothing open, a new dataset, an empty
 // file): what adds samples, or opens others; no key acts on samples yet.
-var emptyKeys = []key{{"Ctrl+D", "draw samples"}, {"Ctrl+I", "import images"}, {"Ctrl+O", "open"}, {"Ctrl+N", "new dataset"}}
+var emptyKeys = []mode.Key{{Keys: "Ctrl+D", Does: "draw samples"}, {Keys: "Ctrl+I", Does: "import images"}, {Keys: "Ctrl+O", Does: "open"}, {Keys: "Ctrl+N", Does: "new dataset"}}
 
 // typingKeys is the legend while a text field has the keys.
-var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+var typingKeys = []mode.Key{{Keys: "Typing in a text field", Does: ""}, {Keys: "Escape", Does: "or a click on the grid gives the keys back to the grid"}}
 
 // show shows the status line, the jobs' progress (none: ""), the keys that act, and the
 // cursor's position ("sample 1,234 of 10,000", and when a filter or a mode shows fewer, "58 of
 // 1,010 shown").
-func (f *footer) show(status, progress string, keys []key, position string) {
+func (f *footer) show(status, progress string, keys []mode.Key, position string) {
 	widgets.SetText(f.status, status)
 	f.showProgress(progress)
 	widgets.SetText(f.position, position)
@@ -97,9 +95,9 @@ func (f *footer) showKeys() {
 	// One piece per key, so a narrow window wraps between keys, never inside one.
 	objs := make([]fyne.CanvasObject, len(keys))
 	for k, kv := range keys {
-		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong}}
-		if kv.does != "" {
-			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
+		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.Keys, Style: widget.RichTextStyleStrong}}
+		if kv.Does != "" {
+			segs = append(segs, &widget.TextSegment{Text: " " + kv.Does, Style: widget.RichTextStyleInline})
 		}
 		if k < len(keys)-1 {
 			segs = append(segs, &widget.TextSegment{Text: "  ·", Style: widget.RichTextStyleInline})

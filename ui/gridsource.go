@@ -38,20 +38,20 @@ func (f gridFrame) Cursor() int { return f.v.cursor }
 // Tile returns position p's pixels upright (EMNIST's transposed storage written into buf) and
 // how its frame is marked; false when the dataset changed since the view's generation.
 func (f gridFrame) Tile(p int, buf []byte) ([]byte, widgets.TileMark, bool) {
-	i := f.v.at(p)
+	i := f.v.At(p)
 	st, px, ok := f.ds.SampleAt(f.v.gen, i)
 	if !ok {
 		return nil, widgets.TileMark{}, false
 	}
 	h, w := f.ds.Size()
 	return sample.Upright(px, h, w, f.ds.Transposed(), buf),
-		widgets.TileMark{Selected: f.v.isSelected(i), Deleted: st.Deleted, Edited: st.Edited, Added: st.Added}, true
+		widgets.TileMark{Selected: f.v.IsSelected(i), Deleted: st.Deleted, Edited: st.Edited, Added: st.Added}, true
 }
 
 // Badge returns position p's badge (tileMarks.badge); false when the dataset changed since the
 // view's generation.
 func (f gridFrame) Badge(p int) (widgets.Badge, bool) {
-	i := f.v.at(p)
+	i := f.v.At(p)
 	st, _, ok := f.ds.SampleAt(f.v.gen, i)
 	if !ok {
 		return widgets.Badge{}, false

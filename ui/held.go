@@ -71,7 +71,7 @@ func (c *controller) holdAsked() bool {
 
 // hold queues h behind the inputs that wait and says so on the status bar.
 func (c *controller) hold(h heldInput) {
-	if at := c.v.current(); len(c.held) == 0 && at >= 0 {
+	if at := c.v.Current(); len(c.held) == 0 && at >= 0 {
 		h.at = &at
 		h.samples = append(h.samples, h.at)
 	}

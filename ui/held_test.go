@@ -50,13 +50,13 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 	}
 	w.c.moveCursor(0, false)
 	test.Type(w.grid, "9") // sample 0, before the save
-	if ds.Label(0) != 9 || w.c.v.current() != 1 {
-		t.Fatalf("before the save: label 0 = %d, cursor at %d", ds.Label(0), w.c.v.current())
+	if ds.Label(0) != 9 || w.c.v.Current() != 1 {
+		t.Fatalf("before the save: label 0 = %d, cursor at %d", ds.Label(0), w.c.v.Current())
 	}
 	lp, let := blockedSave(t, w, ds)
 	test.Type(w.grid, "12345678")
-	if w.c.v.current() != 1 {
-		t.Fatalf("the cursor moved to %d while the keys wait: it ran ahead of the edits", w.c.v.current())
+	if w.c.v.Current() != 1 {
+		t.Fatalf("the cursor moved to %d while the keys wait: it ran ahead of the edits", w.c.v.Current())
 	}
 	for i := 1; i <= 8; i++ {
 		if ds.Label(i) != orig[i] {
@@ -80,8 +80,8 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 			t.Fatalf("after the save: sample %d labelled %d, want %d", i, ds.Label(i), want)
 		}
 	}
-	if w.c.v.current() != 9 || !ds.Dirty() || len(w.c.held) != 0 {
-		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.current(), ds.Dirty(), len(w.c.held))
+	if w.c.v.Current() != 9 || !ds.Dirty() || len(w.c.held) != 0 {
+		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.Current(), ds.Dirty(), len(w.c.held))
 	}
 	if s := w.footer.status.Text; !strings.Contains(s, "then applied 8 inputs made meanwhile") {
 		t.Fatalf("the status bar says %q", s)
@@ -149,8 +149,8 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 	for _, in := range inputs {
 		in(got)
 	}
-	if gotDS.Counters().Edited != 1 || got.c.v.current() != 1 {
-		t.Fatalf("during the save: %d edited, cursor at %d", gotDS.Counters().Edited, got.c.v.current())
+	if gotDS.Counters().Edited != 1 || got.c.v.Current() != 1 {
+		t.Fatalf("during the save: %d edited, cursor at %d", gotDS.Counters().Edited, got.c.v.Current())
 	}
 	let()
 	waitFor(t, func() bool { return !got.jobs.Busy() })
@@ -159,10 +159,10 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 			t.Fatalf("sample %d: label %d deleted %v after the save, want %d %v", i, a.Label, a.Deleted, b.Label, b.Deleted)
 		}
 	}
-	if a, b := got.c.v.current(), want.c.v.current(); a != b {
+	if a, b := got.c.v.Current(), want.c.v.Current(); a != b {
 		t.Fatalf("cursor on %d, want %d", a, b)
 	}
-	if a, b := got.c.v.selection(), want.c.v.selection(); len(a) != len(b) {
+	if a, b := got.c.v.Selection(), want.c.v.Selection(); len(a) != len(b) {
 		t.Fatalf("selection %v, want %v", a, b)
 	}
 }
@@ -172,11 +172,11 @@ func TestFindSuspectsDuringASaveWaits(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	_, let := blockedSave(t, w, ds)
 	w.menuActions().findSuspects()
-	if len(w.c.held) != 1 || w.c.mode == modeSuspects {
+	if len(w.c.held) != 1 || w.c.mode == w.scans.review {
 		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == modeSuspects })
+	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == w.scans.review })
 	w.scans.stop()
 }
 
@@ -188,8 +188,8 @@ func TestInputWithoutACursorWaits(t *testing.T) {
 	orig := ds.Label(0)
 	w.c.moveCursor(0, false)
 	test.Type(w.grid, string(rune('0'+(orig+1)%10)))
-	w.c.choose(modeBrowse, store.Deleted)
-	if w.c.v.current() >= 0 {
+	w.c.choose(browsing, store.Deleted)
+	if w.c.v.Current() >= 0 {
 		t.Fatal("the grid shows a sample")
 	}
 	lp, let := blockedSave(t, w, ds)

@@ -83,8 +83,8 @@ func TestImportImageFolder(t *testing.T) {
 		if ds.UndoName() != "Add 3 samples" {
 			t.Fatalf("one undoable step expected, got %q", ds.UndoName())
 		}
-		if w.c.v.current() != n+2 {
-			t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
+		if w.c.v.Current() != n+2 {
+			t.Fatalf("cursor at %d, want the last imported sample", w.c.v.Current())
 		}
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
 		flat := t.TempDir()

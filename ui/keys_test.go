@@ -100,7 +100,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
 	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.showList} {
-		i := w.c.v.current()
+		i := w.c.v.Current()
 		want := (ds.Label(i) + 1) % 10
 		c.Focus(f)
 		f.TypedRune(rune('0' + want))
@@ -110,7 +110,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 		if c.Focused() != w.grid {
 			t.Fatalf("%T passed a digit on but kept the focus", f)
 		}
-		i = w.c.v.current()
+		i = w.c.v.Current()
 		c.Focus(f)
 		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 		if !ds.State(i).Deleted {
@@ -131,7 +131,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 func TestNoEditsBehindDialog(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	before := ds.Label(i)
 	w.menu.showKeys(w.d)
 	if c.Overlays().Top() == nil {
@@ -155,7 +155,7 @@ func TestNoEditsBehindDialog(t *testing.T) {
 func TestQuitPromptDoesNotStack(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	c := w.win.Canvas()
-	w.c.relabel((ds.Label(w.c.v.current()) + 1) % 10)
+	w.c.relabel((ds.Label(w.c.v.Current()) + 1) % 10)
 	if !ds.Dirty() {
 		t.Fatal("a relabel left the dataset clean")
 	}
@@ -201,17 +201,17 @@ func TestPositionText(t *testing.T) {
 func TestUndoMovesCursorToUndoneSample(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	w.c.moveCursor(40, false)
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	w.c.relabel((ds.Label(i) + 1) % 10)
 	w.c.moveCursor(3, false)
 	w.c.undo()
-	if w.c.v.current() != i {
-		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.c.v.current(), i)
+	if w.c.v.Current() != i {
+		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.c.v.Current(), i)
 	}
 	w.c.moveCursor(7, false)
 	w.c.redo()
-	if w.c.v.current() != i {
-		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.c.v.current(), i)
+	if w.c.v.Current() != i {
+		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.c.v.Current(), i)
 	}
 }
 
@@ -286,14 +286,14 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 func TestGotoBoxKeepsItsKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	before := ds.Label(i)
 	c.Focus(w.side.gotoBox)
 	c.Focused().TypedRune(rune('0' + (before+1)%10))
 	if ds.Label(i) != before || w.side.gotoBox.Text == "" {
 		t.Fatalf("a digit in the go-to box: label %d (was %d), box %q", ds.Label(i), before, w.side.gotoBox.Text)
 	}
-	if !w.footer.typing || w.footer.shown[0].keys != "Typing in a text field" {
+	if !w.footer.typing || w.footer.shown[0].Keys != "Typing in a text field" {
 		t.Fatalf("the legend does not say a text field has the keys: %v", w.footer.shown)
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -439,8 +439,8 @@ func TestReadOnlyWindowSaysSo(t *testing.T) {
 		t.Fatalf("the status bar does not say read-only: %q", w.footer.status.Text)
 	}
 	for _, k := range w.footer.shown {
-		if strings.Contains(k.does, "relabel") || strings.Contains(k.does, "save") || strings.Contains(k.does, "delete") {
-			t.Fatalf("the legend of a read-only pair offers %s %s", k.keys, k.does)
+		if strings.Contains(k.Does, "relabel") || strings.Contains(k.Does, "save") || strings.Contains(k.Does, "delete") {
+			t.Fatalf("the legend of a read-only pair offers %s %s", k.Keys, k.Does)
 		}
 	}
 }

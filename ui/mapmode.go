@@ -19,6 +19,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -31,9 +32,23 @@ import (
 // Ctrl adds to the last) makes the grid show the samples inside it, all selected, so that one
 // digit relabels them all in one undoable step. Escape shows every sample again.
 
+// What the map adds to browsing, checked when the package builds.
+var _ interface {
+	mode.Mode
+	mode.Preparer
+	mode.KeyTaker
+	mode.AppendDropper
+	mode.StatusSayer
+	mode.Describer
+	mode.Follower
+	mode.OwnView
+	mode.StateShower
+	mode.WideView
+} = (*mapMode)(nil)
+
 // mapMode is the mode: what the grid shows beside the map, and the map's frame.
 type mapMode struct {
-	browseMode
+	mode.Browse
 	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
 	outliers func() []int
 	views    *scanViews
@@ -54,48 +69,48 @@ type mapMode struct {
 	static       []plot.Marked   // the suspects and the outliers
 	edited       [][]plot.Marked // the edited points by palette index (the last: no colour)
 	over         []plot.Marked
-	s            *state // the state last shown (the hover card reads the samples from it)
+	s            mode.State // the state last shown (the hover card reads the samples from it)
 }
 
 // wide: the map takes the detail panel's room (its hover card shows the sample under the mouse;
 // the grid beside it the cursor's).
-func (m *mapMode) wide() bool { return true }
+func (m *mapMode) Wide() bool { return true }
 
 // newMapMode builds the mode around panel; outliers returns the samples a health check flagged.
 func newMapMode(views *scanViews, outliers func() []int, panel *mapPanel) *mapMode {
 	return &mapMode{views: views, outliers: outliers, panel: panel}
 }
 
-func (m *mapMode) title() string { return "Map" }
-func (m *mapMode) start()        { m.open(m.views.c) }
+func (m *mapMode) Title() string { return "Map" }
+func (m *mapMode) Start()        { m.open(modeHost{m.views.c}) }
 
 // ready reports whether the scan the map is of is still the one to show (its layout may still
 // be running: the view shows its progress).
-func (m *mapMode) ready() bool { return m.d != nil && m.views.current() == m.d }
+func (m *mapMode) Ready() bool { return m.d != nil && m.views.current() == m.d }
 
 // open is Tools → Map of the Dataset and the Show list's entry: the scan (run first when there
 // is none, its progress on the status bar), then the mode, whose view shows the layout's
 // progress until the map is laid out.
-func (m *mapMode) open(c *controller) {
+func (m *mapMode) open(c mode.Controller) {
 	m.views.open(func(d *scanData) {
 		if m.d != d {
 			m.lassoed = nil
 		}
 		m.d = d
 		m.views.maps.layOut(d)
-		c.enter(modeMap)
+		c.Enter(m)
 	})
 }
 
 // order returns the lassoed samples the filter selects, or, without a lasso, every sample it
 // selects.
-func (m *mapMode) order(s *state, f store.Filter) []int {
+func (m *mapMode) Order(s mode.State, f store.Filter) []int {
 	if m.lassoed == nil {
-		return s.ds.Select(f)
+		return s.DS.Select(f)
 	}
 	var out []int
 	for _, i := range m.lassoed {
-		if st, _, ok := s.ds.SampleAt(s.v.gen, i); ok && selects(f, st) {
+		if st, _, ok := s.DS.SampleAt(s.View.Gen(), i); ok && selects(f, st) {
 			out = append(out, i)
 		}
 	}
@@ -120,10 +135,10 @@ func selects(f store.Filter, st store.State) bool {
 	return true
 }
 
-func (m *mapMode) keepsAppended() bool { return m.lassoed == nil }
+func (m *mapMode) KeepsAppended() bool { return m.lassoed == nil }
 
 // key takes Escape while a lasso's samples are shown: every sample is shown again.
-func (m *mapMode) key(c *controller, k *fyne.KeyEvent) bool {
+func (m *mapMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	if k.Name != fyne.KeyEscape || m.lassoed == nil {
 		return false
 	}
@@ -131,32 +146,32 @@ func (m *mapMode) key(c *controller, k *fyne.KeyEvent) bool {
 	return true
 }
 
-func (m *mapMode) legend(digits bool) []key {
-	relabel := key{"0–9", "relabel selection"}
+func (m *mapMode) Legend(digits bool) []mode.Key {
+	relabel := mode.Key{Keys: "0–9", Does: "relabel selection"}
 	if !digits {
-		relabel = key{"Type a class", "relabel selection"}
+		relabel = mode.Key{Keys: "Type a class", Does: "relabel selection"}
 	}
-	return []key{{"Shift+drag", "lasso"}, {"Drag", "pan"}, {"Wheel", "zoom"}, {"Click", "go to sample"}, relabel, {"Esc", "every sample"}, {"Ctrl+Z", "undo"}}
+	return []mode.Key{{Keys: "Shift+drag", Does: "lasso"}, {Keys: "Drag", Does: "pan"}, {Keys: "Wheel", Does: "zoom"}, {Keys: "Click", Does: "go to sample"}, relabel, {Keys: "Esc", Does: "every sample"}, {Keys: "Ctrl+Z", Does: "undo"}}
 }
 
 // status says what the grid shows beside the map.
-func (m *mapMode) status(s *state) string {
+func (m *mapMode) Status(s mode.State) string {
 	if m.lassoed != nil {
 		return numfmt.Sprintf("   |   lasso: %d samples", len(m.lassoed))
 	}
 	return ""
 }
 
-func (m *mapMode) about(s *state, i int) about {
-	st, _, ok := s.ds.SampleAt(s.v.gen, i)
+func (m *mapMode) About(s mode.State, i int) mode.About {
+	st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 	if m.d == nil || !ok {
-		return about{}
+		return mode.About{}
 	}
-	return about{text: predictionText(m.d, s.classes, i, st.Label)}
+	return mode.About{Text: predictionText(m.d, s.Classes, i, st.Label)}
 }
 
 // follow keeps the lasso's samples through a save; a replayed journal ends the map.
-func (m *mapMode) follow(renumber []int) {
+func (m *mapMode) Follow(renumber []int) {
 	if renumber == nil {
 		m.d, m.lassoed, m.lay = nil, nil, nil
 		return
@@ -173,12 +188,12 @@ func (m *mapMode) follow(renumber []int) {
 	m.lassoed = kept
 }
 
-func (m *mapMode) center() fyne.CanvasObject { return m.panel.root }
+func (m *mapMode) Center() fyne.CanvasObject { return m.panel.root }
 
 // shown hands the panel the map's frame (or the layout's progress) for the state s: the static
 // marks are made again only when the layout changed (O(marked points)); the selection's and the
 // cursor's marks each time (O(selected)).
-func (m *mapMode) shown(s *state) {
+func (m *mapMode) Shown(s mode.State) {
 	m.s = s
 	d, p := m.d, m.panel
 	if d == nil {
@@ -223,7 +238,7 @@ func (m *mapMode) shown(s *state) {
 				m.static = append(m.static, plot.Marked{Index: int(l.point[i]), Marks: plot.Outlier})
 			}
 		}
-		p.setKey(l.classes, l.palette, s.classes)
+		p.setKey(l.classes, l.palette, s.Classes)
 	}
 	m.over = m.over[:0]
 	pointOf := func(i int) int {
@@ -232,12 +247,12 @@ func (m *mapMode) shown(s *state) {
 		}
 		return int(l.point[i])
 	}
-	for _, i := range s.v.marked {
-		if pt := pointOf(i); pt >= 0 && s.v.isSelected(i) {
+	for _, i := range s.View.Marked() {
+		if pt := pointOf(i); pt >= 0 && s.View.IsSelected(i) {
 			m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Selected})
 		}
 	}
-	if pt := pointOf(s.v.current()); pt >= 0 {
+	if pt := pointOf(s.View.Current()); pt >= 0 {
 		m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Cursor})
 	}
 	p.showMap(widgets.MapFrame{Map: l.pm, Points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
@@ -254,50 +269,50 @@ func sameList(a, b []int) bool {
 // model's suggestion.
 func (m *mapMode) tile(pt int) (image.Image, string, bool) {
 	s, l := m.s, m.lay
-	if s == nil || l == nil || pt < 0 || pt >= len(l.sample) {
+	if s.DS == nil || l == nil || pt < 0 || pt >= len(l.sample) {
 		return nil, "", false
 	}
 	i := l.sample[pt]
-	st, px, ok := s.ds.SampleAt(s.v.gen, i)
+	st, px, ok := s.DS.SampleAt(s.View.Gen(), i)
 	if !ok {
 		return nil, "", false
 	}
-	h, w := s.ds.Size()
+	h, w := s.DS.Size()
 	img := image.NewGray(image.Rect(0, 0, w, h))
-	copy(img.Pix, sample.Upright(px, h, w, s.ds.Transposed(), nil))
-	text := "#" + strconv.Itoa(i) + "  " + s.classes.Short(st.Label)
+	copy(img.Pix, sample.Upright(px, h, w, s.DS.Transposed(), nil))
+	text := "#" + strconv.Itoa(i) + "  " + s.Classes.Short(st.Label)
 	if sg := l.suggest[pt]; sg != st.Label {
-		text += " → " + s.classes.Short(sg) + "?"
+		text += " → " + s.Classes.Short(sg) + "?"
 	}
 	return img, text, true
 }
 
 // pick is a click on point pt: the grid's cursor goes to its sample (every sample shown again
 // first when the lasso's list does not hold it).
-func (m *mapMode) pick(c *controller, pt int) {
+func (m *mapMode) pick(c mode.Controller, pt int) {
 	l := m.lay
-	if c.mode != modeMap || l == nil || pt < 0 || pt >= len(l.sample) || l.sample[pt] < 0 {
+	if c.Showing() != mode.Mode(m) || l == nil || pt < 0 || pt >= len(l.sample) || l.sample[pt] < 0 {
 		return
 	}
 	i := l.sample[pt]
-	if !c.v.shows(i) && m.lassoed != nil {
+	if !c.State().View.Shows(i) && m.lassoed != nil {
 		m.lassoed = nil
-		c.rebuild(c.v.filter)
-		c.refresh()
+		c.Rebuild(false)
 	}
-	if !c.v.shows(i) {
-		c.say(fmt.Sprintf("Sample %d is not shown (deleted, or another class is chosen)", i))
+	v := c.State().View
+	if !v.Shows(i) {
+		c.Say(fmt.Sprintf("Sample %d is not shown (deleted, or another class is chosen)", i))
 		return
 	}
-	c.moveCursor(c.v.pos[i], false)
-	c.out.focus()
+	c.MoveCursor(v.Pos(i))
+	c.Focus()
 }
 
 // lasso takes the points inside a lasso (add: joined to the last lasso's): the grid shows their
 // samples, all selected, so one digit relabels them all.
-func (m *mapMode) lasso(c *controller, points []int, add bool) {
+func (m *mapMode) lasso(c mode.Controller, points []int, add bool) {
 	l := m.lay
-	if c.mode != modeMap || l == nil {
+	if c.Showing() != mode.Mode(m) || l == nil {
 		return
 	}
 	var samples []int
@@ -312,32 +327,27 @@ func (m *mapMode) lasso(c *controller, points []int, add bool) {
 	slices.Sort(samples)
 	samples = slices.Compact(samples)
 	if len(samples) == 0 {
-		c.say("The lasso holds no sample")
+		c.Say("The lasso holds no sample")
 		return
 	}
 	m.showLasso(c, samples, true)
 }
 
 // showLasso shows samples in the grid (nil: every sample), selected when sel.
-func (m *mapMode) showLasso(c *controller, samples []int, sel bool) {
+func (m *mapMode) showLasso(c mode.Controller, samples []int, sel bool) {
 	m.lassoed = samples
-	c.rebuild(c.v.filter)
-	if sel {
-		c.v.selectAll()
-	}
-	c.refresh()
-	c.follow()
-	c.out.focus()
-	if n := c.v.selectionSize(); sel && n > 0 {
-		c.say(numfmt.Sprintf("Lasso: %d samples selected — type a class to relabel them all (Ctrl+Z undoes it)", n))
+	c.Rebuild(sel)
+	c.Focus()
+	if n := c.State().View.SelectionSize(); sel && n > 0 {
+		c.Say(numfmt.Sprintf("Lasso: %d samples selected — type a class to relabel them all (Ctrl+Z undoes it)", n))
 	}
 }
 
 // setColour colours the points by the suggested label (byModel) or by the given one.
-func (m *mapMode) setColour(c *controller, byModel bool) {
+func (m *mapMode) setColour(c mode.Controller, byModel bool) {
 	m.byModel = byModel
-	c.renderCursor()
-	c.out.focus()
+	c.Render()
+	c.Focus()
 }
 
 // mapPanel is the map beside the grid: a toolbar (colour by given or suggested label, fit the

@@ -50,7 +50,9 @@ func TestMapLassoRelabels(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
 	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+	})
 	l := mm.d.lay
 	if len(l.sample) != ds.Len() || w.side.showList.Selected != "Map" {
 		t.Fatalf("%d points for %d samples; Show %q", len(l.sample), ds.Len(), w.side.showList.Selected)
@@ -96,10 +98,10 @@ func TestMapLassoRelabels(t *testing.T) {
 	lassoDrag(v, fyne.KeyModifierShift, pts)
 	var shown []int
 	for p := range w.c.v.Len() {
-		shown = append(shown, w.c.v.at(p))
+		shown = append(shown, w.c.v.At(p))
 	}
-	if !slices.Equal(shown, want) || w.c.v.selectionSize() != len(want) {
-		t.Fatalf("the grid shows %v (%d selected), the lasso holds %v", shown, w.c.v.selectionSize(), want)
+	if !slices.Equal(shown, want) || w.c.v.SelectionSize() != len(want) {
+		t.Fatalf("the grid shows %v (%d selected), the lasso holds %v", shown, w.c.v.SelectionSize(), want)
 	}
 	if len(mm.over) != len(want)+1 {
 		t.Fatalf("%d marks over the map for %d selected and the cursor", len(mm.over), len(want))
@@ -143,8 +145,8 @@ func TestMapLassoRelabels(t *testing.T) {
 	}
 	x, y := v.View().ToPixel(l.xy[2*far], l.xy[2*far+1])
 	test.TapAt(v, fyne.NewPos(float32(x)/v.PixelsPerUnit(), float32(y)/v.PixelsPerUnit()))
-	if mm.lassoed != nil || w.c.v.Len() != ds.Len() || w.c.v.current() != l.sample[far] {
-		t.Fatalf("after a click: %d shown, cursor on %d, want %d", w.c.v.Len(), w.c.v.current(), l.sample[far])
+	if mm.lassoed != nil || w.c.v.Len() != ds.Len() || w.c.v.Current() != l.sample[far] {
+		t.Fatalf("after a click: %d shown, cursor on %d, want %d", w.c.v.Len(), w.c.v.Current(), l.sample[far])
 	}
 	if last := mm.over[len(mm.over)-1]; last.Index != far || last.Marks != plot.Cursor {
 		t.Fatalf("the cursor's mark is %+v", last)
@@ -191,7 +193,9 @@ func TestScanViewsFollowASave(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
 	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+	})
 	d := mm.d
 	n := ds.Len()
 	labelOf := make([]int, n)
@@ -223,7 +227,7 @@ func TestScanViewsFollowASave(t *testing.T) {
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
 	waitUI(t, q, func() bool { return !w.jobs.Busy() && ds.Len() == n-len(gone) })
-	if w.c.mode != modeMap || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
+	if w.c.mode != w.views.mapm || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
 		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.current() == d)
 	}
 	if total() != n-len(gone) {

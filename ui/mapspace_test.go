@@ -15,7 +15,9 @@ func TestTheMapGetsTheRoom(t *testing.T) {
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.menuActions().showMap()
 	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+	})
 	w.win.Canvas().Capture() // lays the window out
 	if isShown(w.detail.root, w) {
 		t.Fatal("the detail panel keeps its room beside the map")
@@ -25,7 +27,7 @@ func TestTheMapGetsTheRoom(t *testing.T) {
 	if size.Width < 700 || size.Height < 600 {
 		t.Fatalf("the map view is %.0f×%.0f, want at least 700×600", size.Width, size.Height)
 	}
-	w.c.choose(modeBrowse, store.All)
+	w.c.choose(browsing, store.All)
 	w.win.Canvas().Capture()
 	if !isShown(w.detail.root, w) {
 		t.Fatal("the detail panel did not come back after the map")

@@ -7,6 +7,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/mode"
 )
 
 // loopTally counts what the person did in the Suggested list, for its part of the status bar
@@ -115,9 +116,9 @@ func (t *loopTally) renumber(to []int) {
 // accepted suggestion), accepted and left (without a label), among the samples not deleted, and
 // the estimate of the suggestions' accuracy once a label was scored ("suggestions right: 94% of
 // 50 checked"). O(classes).
-func (g *suggester) progressNote(s *state) string {
+func (g *suggester) progressNote(s mode.State) string {
 	labelled, left := 0, 0
-	for _, n := range s.ds.Counts() {
+	for _, n := range s.DS.Counts() {
 		if n.Class == sample.NoLabel {
 			left += n.Count
 		} else {

@@ -13,6 +13,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 )
 
 // reportTop is how many findings of each kind the health report shows (contact sheets and
@@ -83,8 +84,8 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 	}
 	rep := &reportJob{job: c.jobs.Start(jobs.Exporting, "Health report: starting"), dir: dir, stage: "starting"}
 	k.rep = rep
-	if c.mode != modeCheck && k.mode.ready() {
-		c.choose(modeCheck, store.Live)
+	if c.mode != mode.Mode(k.mode) && k.mode.Ready() {
+		c.choose(k.mode, store.Live)
 	}
 	k.show()
 	ctx := rep.job.Ctx

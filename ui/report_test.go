@@ -136,7 +136,7 @@ func TestExportHealthReportRunsCheck(t *testing.T) {
 			t.Fatal("the dialog offers another set for a pair never checked")
 		}
 		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if k.run == nil || k.run.job == nil || w.c.mode != modeCheck {
+		if k.run == nil || k.run.job == nil || w.c.mode != w.check.mode {
 			t.Fatal("no check started")
 		}
 		waitUI(t, q, func() bool { return k.run.job == nil && k.rep == nil && len(k.after) == 0 })

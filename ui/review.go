@@ -14,6 +14,8 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/widgets"
 )
 
 // The review modes: the grid shows a list of samples, each with the label a model suggests, for
@@ -91,7 +93,7 @@ func (r *review) how(i, label int) store.How {
 // label "7? 93%" (the suggestion and the model's confidence; "7?" alone when the model learnt
 // from too few labels for its confidence to be trusted), until decided; then its label badge b
 // with a tick.
-func (r *review) badge(i int, st store.State, b badge, n classes.Names) badge {
+func (r *review) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
 	s, ok := r.of[i]
 	switch {
 	case st.Reviewed && (r.kind == reviewSuggested || ok):
@@ -99,11 +101,11 @@ func (r *review) badge(i int, st store.State, b badge, n classes.Names) badge {
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && r.asked[i]:
 		return r.askedBadge()
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok && r.few:
-		return badge{Text: n.Short(s.Suggested) + "?", Color: badgeSuggested}
+		return widgets.Badge{Text: n.Short(s.Suggested) + "?", Color: badgeSuggested}
 	case r.kind == reviewSuggested && st.Label == sample.NoLabel && ok:
-		return badge{Text: fmt.Sprintf("%s? %d%%", n.Short(s.Suggested), int(100*s.Confidence)), Color: badgeSuggested}
+		return widgets.Badge{Text: fmt.Sprintf("%s? %d%%", n.Short(s.Suggested), int(100*s.Confidence)), Color: badgeSuggested}
 	case r.kind == reviewSuspects && ok && s.Score >= suspectScore && s.Suggested != st.Label:
-		return badge{Text: n.Short(st.Label) + "→" + n.Short(s.Suggested) + "?", Color: badgeSuspect}
+		return widgets.Badge{Text: n.Short(st.Label) + "→" + n.Short(s.Suggested) + "?", Color: badgeSuspect}
 	}
 	return b
 }
@@ -156,9 +158,23 @@ func (r *review) renumbered(to []int) *review {
 	return out
 }
 
+// What a review adds to browsing, checked when the package builds: a method renamed or dropped
+// would otherwise leave the mode acting as browsing does, silently.
+var _ interface {
+	mode.Mode
+	mode.Preparer
+	mode.KeyTaker
+	mode.AppendDropper
+	mode.Marker
+	mode.DoneCounter
+	mode.StatusSayer
+	mode.Describer
+	mode.Follower
+} = (*reviewMode)(nil)
+
 // reviewMode is the mode that reviews a list: the suspects or the suggested labels.
 type reviewMode struct {
-	browseMode
+	mode.Browse
 	kind  reviewKind
 	name  string  // its entry in the Show list
 	r     *review // nil before the first scan or suggestions
@@ -168,17 +184,17 @@ type reviewMode struct {
 	// The Suggested list's: why the cursor's sample has no suggestion to accept (noSuggestion),
 	// its part of the status bar (progressNote), and what is told of each decision (the tally).
 	whyNot   func(i int) string
-	progress func(s *state) string
+	progress func(s mode.State) string
 	decided  func(r *review, i, label int, how store.How)
 }
 
-func (m *reviewMode) title() string       { return m.name }
-func (m *reviewMode) ready() bool         { return m.r != nil }
-func (m *reviewMode) start()              { m.begin() }
-func (m *reviewMode) keepsAppended() bool { return false }
+func (m *reviewMode) Title() string       { return m.name }
+func (m *reviewMode) Ready() bool         { return m.r != nil }
+func (m *reviewMode) Start()              { m.begin() }
+func (m *reviewMode) KeepsAppended() bool { return false }
 
 // marks hands the grid the review's verdicts.
-func (m *reviewMode) marks() badger {
+func (m *reviewMode) Marks() mode.Badger {
 	if m.r == nil {
 		return nil
 	}
@@ -188,10 +204,10 @@ func (m *reviewMode) marks() badger {
 // order returns the review's samples under a class filter: a sample is of class c when its label
 // is c or, having no label, when c is its suggestion (the histogram's "unlabelled" row shows
 // those still without a label).
-func (m *reviewMode) order(s *state, f store.Filter) []int {
+func (m *reviewMode) Order(s mode.State, f store.Filter) []int {
 	var out []int
 	for _, i := range m.r.order {
-		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		if !ok {
 			continue
 		}
@@ -205,8 +221,8 @@ func (m *reviewMode) order(s *state, f store.Filter) []int {
 
 // key handles the review keys before the grid: Enter or Space accepts the suggestion, Right
 // keeps the label (a decision) or skips a sample without one; each moves on.
-func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
-	i := c.v.current()
+func (m *reviewMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
+	i := c.State().View.Current()
 	if m.r == nil || i < 0 {
 		return false
 	}
@@ -215,14 +231,14 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 		s, ok := m.r.of[i]
 		switch {
 		case !ok && m.whyNot != nil:
-			c.say(m.whyNot(i))
+			c.Say(m.whyNot(i))
 		case !ok:
-			c.say(m.why() + ": type its label, or → to skip it")
+			c.Say(m.why() + ": type its label, or → to skip it")
 		default:
 			m.decide(c, s.Suggested)
 		}
 	case fyne.KeyRight:
-		c.keep(func(label int) store.How { return m.r.how(i, label) })
+		keep(c, func(label int) store.How { return m.r.how(i, label) })
 	default:
 		return false
 	}
@@ -233,86 +249,84 @@ func (m *reviewMode) key(c *controller, k *fyne.KeyEvent) bool {
 // label (the suggestion accepted, another label set, or the label it has kept), as one
 // undoable, journaled edit that marks it reviewed and tells the change log how (review.how);
 // then the cursor moves to the next sample.
-func (c *controller) decide(r *review, label int) {
-	i := c.v.current()
+func decide(c mode.Controller, r *review, label int) {
+	i := c.State().View.Current()
 	if i < 0 || r == nil {
 		return
 	}
-	c.decideAs(r.how(i, label), label)
+	decideAs(c, r.how(i, label), label)
 }
 
 // decideAs records a decision on the cursor's sample, made as how says: its label becomes
 // label, as one undoable, journaled edit that marks it reviewed; then the cursor moves to the
 // next sample.
-func (c *controller) decideAs(how store.How, label int) {
-	i := c.v.current()
-	if i < 0 || c.cannotEdit() {
+func decideAs(c mode.Controller, how store.How, label int) {
+	i := c.State().View.Current()
+	if i < 0 {
 		return
 	}
-	err := c.edit(func() error { return c.ds.DecideAs(how, i, label) })
-	if err != nil {
-		c.refuse(err)
-		return
+	if c.Edit(func(ds *store.Dataset) error { return ds.DecideAs(how, i, label) }) {
+		c.Next()
 	}
-	c.next()
 }
 
 // keep is → in a review: the cursor's sample keeps its label, a decision made as how says (of
 // that label), and the cursor moves on; a sample without a label is skipped (no edit).
-func (c *controller) keep(how func(label int) store.How) {
-	st, _, ok := c.ds.SampleAt(c.v.gen, c.v.current())
+func keep(c mode.Controller, how func(label int) store.How) {
+	s := c.State()
+	st, _, ok := s.DS.SampleAt(s.View.Gen(), s.View.Current())
 	switch {
 	case !ok:
 	case st.Label == sample.NoLabel:
-		c.next() // nothing to keep: skipped, no edit
+		c.Next() // nothing to keep: skipped, no edit
 	default:
-		c.decideAs(how(st.Label), st.Label)
+		decideAs(c, how(st.Label), st.Label)
 	}
 }
 
 // label records the decision: the label chosen for the cursor's sample.
-func (m *reviewMode) label(c *controller, l int) { m.decide(c, l) }
+func (m *reviewMode) Label(c mode.Controller, l int) { m.decide(c, l) }
 
-// decide is controller.decide in this review, telling decided of a decision made (the label is
-// the sample's now).
-func (m *reviewMode) decide(c *controller, label int) {
-	i, r := c.v.current(), m.r
+// decide is decide in this review, telling decided of a decision made (the label is the
+// sample's now).
+func (m *reviewMode) decide(c mode.Controller, label int) {
+	i, r := c.State().View.Current(), m.r
 	if i < 0 || r == nil {
 		return
 	}
 	how := r.how(i, label)
-	c.decide(r, label)
-	if m.decided != nil && c.ds.Label(i) == label {
+	decide(c, r, label)
+	if m.decided != nil && c.State().DS.Label(i) == label {
 		m.decided(r, i, label, how)
 	}
 }
 
-func (m *reviewMode) isDone(s *state) func(int) bool {
+func (m *reviewMode) IsDone(s mode.State) func(int) bool {
 	return func(i int) bool {
-		st, _, ok := s.ds.SampleAt(s.v.gen, i)
+		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		return ok && m.r.decided(st)
 	}
 }
 
-func (m *reviewMode) legend(digits bool) []key {
-	other, right := key{"0–9", "other label"}, key{"→", "keep label"}
+func (m *reviewMode) Legend(digits bool) []mode.Key {
+	other, right := mode.Key{Keys: "0–9", Does: "other label"}, mode.Key{Keys: "→", Does: "keep label"}
 	if !digits {
-		other = key{"Type a class", "other label"}
+		other = mode.Key{Keys: "Type a class", Does: "other label"}
 	}
 	if m.kind == reviewSuggested {
-		right.does = "skip"
-		return []key{{"Enter", "accept suggestion"}, other, right, {"Ctrl+Shift+A", "accept its class ≥ its confidence"}, {"←", "back"}, {"Ctrl+Z", "undo"}}
+		right.Does = "skip"
+		return []mode.Key{{Keys: "Enter", Does: "accept suggestion"}, other, right, {Keys: "Ctrl+Shift+A", Does: "accept its class ≥ its confidence"}, {Keys: "←", Does: "back"}, {Keys: "Ctrl+Z", Does: "undo"}}
 	}
-	return []key{{"Enter", "accept suggestion"}, other, right, {"←", "back"}, {"Ctrl+Z", "undo"}, {"Show → All", "end the review"}}
+	return []mode.Key{{Keys: "Enter", Does: "accept suggestion"}, other, right, {Keys: "←", Does: "back"}, {Keys: "Ctrl+Z", Does: "undo"}, {Keys: "Show → All", Does: "end the review"}}
 }
 
 // status is "reviewed 37 / 299" or "labelled 12 / 1,000": the shown samples decided so far.
-func (m *reviewMode) status(s *state) string {
+func (m *reviewMode) Status(s mode.State) string {
 	verb := "reviewed"
 	if m.kind == reviewSuggested {
 		verb = "labelled"
 	}
-	text := numfmt.Sprintf("   |   %s %d / %d", verb, s.v.ndone, s.v.Len())
+	text := numfmt.Sprintf("   |   %s %d / %d", verb, s.View.Done(), s.View.Len())
 	if m.progress != nil {
 		text = m.progress(s)
 	}
@@ -333,56 +347,57 @@ func fewLabels(model *suspect.Model) bool {
 
 // about says what the review knows of sample i: the suggestion and how sure the model is, and
 // for a suspect up to 8 of its nearest samples with their labels.
-func (m *reviewMode) about(s *state, i int) about {
+func (m *reviewMode) About(s mode.State, i int) mode.About {
 	if m.r == nil || i < 0 {
-		return about{}
+		return mode.About{}
 	}
 	x, ok := m.r.of[i]
-	n := s.classes
-	var a about
+	n := s.Classes
+	var a mode.About
 	switch {
 	case !ok && m.r.asked[i]:
-		a.text = "Asked: its label would help the suggestions most. Type it."
+		a.Text = "Asked: its label would help the suggestions most. Type it."
 	case !ok:
-		a.text = m.why() + "."
+		a.Text = m.why() + "."
 	case m.kind == reviewSuggested:
-		a.text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.Long(x.Suggested), int(100*x.Confidence), m.r.method)
+		a.Text = fmt.Sprintf("Suggested %s, %d%% confident (%s).", n.Long(x.Suggested), int(100*x.Confidence), m.r.method)
 	case strings.HasPrefix(m.r.method, "CNN"):
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%).", n.Long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
+		a.Text = fmt.Sprintf("Suggested %s (%.0f%% confident; the label %.0f%%).", n.Long(x.Suggested), 100*x.Confidence, 100*(1-x.Score))
 	default:
-		a.text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree).", n.Long(x.Suggested), 100*x.Score)
+		a.Text = fmt.Sprintf("Suggested %s (%.0f%% of neighbours disagree).", n.Long(x.Suggested), 100*x.Score)
 	}
 	if ok && m.r.few {
-		a.text += " Few labels: low confidence."
+		a.Text += " Few labels: low confidence."
 	}
 	if len(m.r.neighbours[i]) > 0 {
-		a.text += " Nearest:"
+		a.Text += " Nearest:"
 	}
 	nb := m.r.neighbours[i]
-	h, w := s.ds.Size()
+	h, w := s.DS.Size()
 	for _, j := range nb[:min(8, len(nb))] {
-		st, px, ok := s.ds.SampleAt(s.v.gen, j)
+		st, px, ok := s.DS.SampleAt(s.View.Gen(), j)
 		if !ok {
 			continue // the dataset changed since; the view catches up and shows them again
 		}
-		a.thumbs = append(a.thumbs, thumb{i: j, link: true, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-			caption: n.Short(st.Label) + "  #" + strconv.Itoa(j)})
+		a.Thumbs = append(a.Thumbs, mode.Thumb{I: j, Link: true, Px: sample.Upright(px, h, w, s.DS.Transposed(), nil), H: h, W: w,
+			Caption: n.Short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a
 }
 
 // toFirstUndecided puts the cursor on the first sample shown that the review has not decided.
-func (m *reviewMode) toFirstUndecided(c *controller) {
-	for p := range c.v.Len() {
-		if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !m.r.decided(st) {
-			c.moveCursor(p, false)
+func (m *reviewMode) toFirstUndecided(c mode.Controller) {
+	s := c.State()
+	for p := range s.View.Len() {
+		if st, _, ok := s.DS.SampleAt(s.View.Gen(), s.View.At(p)); ok && !m.r.decided(st) {
+			c.MoveCursor(p)
 			return
 		}
 	}
 }
 
 // follow renumbers the review after a save, or ends it after a replayed journal.
-func (m *reviewMode) follow(renumber []int) {
+func (m *reviewMode) Follow(renumber []int) {
 	if renumber == nil || m.r == nil {
 		m.r = nil
 		return

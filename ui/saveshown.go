@@ -41,7 +41,7 @@ func (s *shownSaver) shown() (keep []int, sources []string, deleted int) {
 	keep = make([]int, 0, v.Len())
 	any := false
 	for p := range v.Len() {
-		i := v.at(p)
+		i := v.At(p)
 		st, _, ok := s.c.ds.SampleAt(v.gen, i)
 		if !ok || st.Deleted {
 			deleted++

@@ -46,7 +46,7 @@ func TestSaveShownAs(t *testing.T) {
 		if n != countOf(ds, 3) { // 1,010 on t10k
 			t.Fatalf("class 3 shows %d samples", n)
 		}
-		first, second := w.c.v.at(0), w.c.v.at(1)
+		first, second := w.c.v.At(0), w.c.v.At(1)
 		if err := ds.Relabel([]int{first}, 5); err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestSaveShownAs(t *testing.T) {
 		}
 		k := 0
 		for p := range w.c.v.Len() {
-			i := w.c.v.at(p)
+			i := w.c.v.At(p)
 			if i == second {
 				continue
 			}

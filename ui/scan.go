@@ -16,6 +16,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 )
 
 // scanner finds the suspects the Suspects mode reviews: a quick kNN pass (a progress dialog with
@@ -97,7 +98,7 @@ func (s *scanner) findSuspectsAs(cached bool) {
 			default:
 				s.review.r = newSuspects(res.Suspects, res, snap, time.Since(start))
 				s.review.r.method = "kNN"
-				c.enter(modeSuspects)
+				c.enter(s.review)
 				s.refine(ds, snap, res, cached)
 			}
 		})
@@ -165,10 +166,10 @@ func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	if a.res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
 		s.review.r.few = len(a.res.Suspects) < suspect.FewLabels
 	}
-	c.modeChanged(modeSuspects)
+	c.modeChanged(s.review)
 	where := ""
-	if c.mode == modeSuspects {
-		s.review.toFirstUndecided(c)
+	if c.mode == mode.Mode(s.review) {
+		s.review.toFirstUndecided(modeHost{c})
 		where = "; the cursor is on the first not reviewed yet"
 	}
 	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(s.review.r.order), "suspect"), s.review.r.method, where))

@@ -98,7 +98,9 @@ func TestScanKeptOnDisk(t *testing.T) {
 	// stays off the map (no placement runs, nothing panics).
 	w2.menuActions().showMap()
 	mm := w2.views.mapm
-	waitUI(t, w2q, func() bool { return w2.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w2.views.maps.job == nil })
+	waitUI(t, w2q, func() bool {
+		return w2.c.mode == w2.views.mapm && mm.d != nil && mm.d.lay != nil && w2.views.maps.job == nil
+	})
 	px, _ := w2.c.ds.PixelsAt(0)
 	i, err := w2.c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: 1}})
 	if err != nil {
@@ -149,15 +151,15 @@ func TestScanAgainIgnoresTheKeptScan(t *testing.T) {
 	if !kept.cached {
 		t.Fatal("the second window did not read the kept scan")
 	}
-	w.c.choose(modeConfusion, store.Live)
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	w.c.choose(w.views.confusion, store.Live)
+	waitUI(t, q, func() bool { return w.c.mode == w.views.confusion })
 	menuItem(t, w, "Tools", "Scan Again (Not the Kept Scan)").Action()
 	waitUI(t, q, func() bool { return w.scans.last != kept && w.scans.cnn == nil })
 	again := w.scans.last
 	if again == nil || again.cached || again.res.Model == nil {
 		t.Fatalf("Scan Again: %+v", again)
 	}
-	if w.c.mode != modeConfusion || w.views.current() == nil || w.views.current().a != again {
+	if w.c.mode != w.views.confusion || w.views.current() == nil || w.views.current().a != again {
 		t.Fatal("the confusion matrix shown was not made again from the new scan")
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"idxlabel/ui/mode"
 	"os"
 	"time"
 )
@@ -30,13 +31,13 @@ func logScanShown(asked time.Time, source string, n int) {
 // logModeShown returns what prints, under testScanLogEnv, that mode m, chosen now and ready
 // (its scan adopted), was shown: in Unix time (nanoseconds) and ms after it was chosen. Called
 // as defer logModeShown(m)().
-func logModeShown(m mode) func() {
+func logModeShown(m mode.Mode) func() {
 	chosen := time.Now()
 	return func() {
 		if scanLogOn {
-			name := map[mode]string{modeConfusion: "Confusion matrix", modeMap: "Map"}[m]
+			name := m.Title() // "Confusion matrix", "Map"
 			if name == "" {
-				name = fmt.Sprint(int(m))
+				name = "browse"
 			}
 			fmt.Fprintf(os.Stderr, "idxlabel: mode %q shown at %d, %.1f ms after it was chosen (ready)\n",
 				name, time.Now().UnixNano(), float64(time.Since(chosen).Microseconds())/1000)

@@ -236,17 +236,18 @@ func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject, outlier
 	v := &scanViews{c: c, scans: scans}
 	v.maps = &mapper{c: c, views: v}
 	focus := func() { c.out.focus() }
+	h := modeHost{c}
 
 	var conf *confusionMode // the view reports to the mode built around it
 	conf = newConfusionMode(v, newConfusionView(grid, confusionInput{
-		onCell: func(label, class int) { c.input(func() { conf.choose(c, false, label, class) }) },
-		onAll:  func() { conf.choose(c, true, 0, 0) },
-		onHide: func(on bool) { conf.setHide(c, on) },
+		onCell: func(label, class int) { c.input(func() { conf.choose(h, false, label, class) }) },
+		onAll:  func() { conf.choose(h, true, 0, 0) },
+		onHide: func(on bool) { conf.setHide(h, on) },
 	}))
 
 	var mm *mapMode
 	mm = newMapMode(v, outliers, newMapPanel(grid, mapPanelInput{
-		onColour: func(byModel bool) { mm.setColour(c, byModel) },
+		onColour: func(byModel bool) { mm.setColour(h, byModel) },
 		onCancel: v.maps.cancelLayout,
 		onRetry: func() {
 			if mm.d != nil {
@@ -256,8 +257,8 @@ func newScanViews(c *controller, scans *scanner, grid fyne.CanvasObject, outlier
 		},
 		onDone: focus,
 	}, widgets.MapInput{
-		OnPick:  func(pt int) { c.input(func() { mm.pick(c, pt) }) },
-		OnLasso: func(points []int, add bool) { c.input(func() { mm.lasso(c, points, add) }) },
+		OnPick:  func(pt int) { c.input(func() { mm.pick(h, pt) }) },
+		OnLasso: func(points []int, add bool) { c.input(func() { mm.lasso(h, points, add) }) },
 		OnDone:  focus,
 		Tile:    func(pt int) (image.Image, string, bool) { return mm.tile(pt) },
 	}))

@@ -44,12 +44,12 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}, learnt: labelledIn(snap)}
 	conf := w.views.confusion
 	for b.Loop() {
-		conf.open(w.c)
-		if w.c.mode != modeConfusion || conf.drawn != conf.d.edits || w.c.v.Len() != len(snap.Labels)/50 {
+		conf.open(modeHost{w.c})
+		if w.c.mode != w.views.confusion || conf.drawn != conf.d.edits || w.c.v.Len() != len(snap.Labels)/50 {
 			b.Fatalf("mode %v, %d shown", w.c.mode, w.c.v.Len())
 		}
 		b.StopTimer()
-		w.c.choose(modeBrowse, store.All)
+		w.c.choose(browsing, store.All)
 		w.views.drop()
 		conf.d, conf.r = nil, nil
 		b.StartTimer()

@@ -31,8 +31,8 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 		}
 		w.c.drain()
 	}
-	if w.c.v.Len() != n+3 || w.c.v.current() != n+2 || w.detail.title.Text != numfmt.Sprintf("Sample %d", n+2) {
-		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.current(), w.detail.title.Text)
+	if w.c.v.Len() != n+3 || w.c.v.Current() != n+2 || w.detail.title.Text != numfmt.Sprintf("Sample %d", n+2) {
+		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.Current(), w.detail.title.Text)
 	}
 	w.c.undo()
 	if w.c.v.Len() != n+2 {

@@ -15,6 +15,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -30,14 +31,14 @@ var subsets = []struct {
 // samples not deleted).
 type showChoice struct {
 	name   string
-	mode   mode
+	mode   mode.Mode
 	subset store.Subset
 }
 
 // sideState is what the side panel shows: the mode and filter the grid shows, the class
 // histogram (deleted samples left out) and the number of samples.
 type sideState struct {
-	mode   mode
+	mode   mode.Mode
 	filter store.Filter
 	counts []store.ClassCount
 	total  int
@@ -64,8 +65,8 @@ type sidePanel struct {
 
 // sideInput is what the side panel reports: what the person chose in it.
 type sideInput struct {
-	onShow   func(m mode, subset store.Subset) // the Show list's choice
-	onClass  func(class *int)                  // a class of the histogram (nil: every class)
+	onShow   func(m mode.Mode, subset store.Subset) // the Show list's choice
+	onClass  func(class *int)                       // a class of the histogram (nil: every class)
 	onGoto   func(i int)
 	onZoom   func(z int)
 	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
@@ -79,7 +80,7 @@ type sideInput struct {
 func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	s := &sidePanel{sideInput: in, total: widget.NewLabel("")}
 	for _, sub := range subsets {
-		s.choices = append(s.choices, showChoice{name: sub.name, mode: modeBrowse, subset: sub.subset})
+		s.choices = append(s.choices, showChoice{name: sub.name, mode: browsing, subset: sub.subset})
 	}
 	s.choices = append(s.choices, modes...)
 	names := make([]string, len(s.choices))
@@ -160,7 +161,7 @@ func (s *sidePanel) show(st sideState) {
 	s.quiet = true
 	defer func() { s.quiet = false }()
 	for _, ch := range s.choices {
-		if ch.mode == st.mode && (st.mode != modeBrowse || ch.subset == st.filter.Subset) {
+		if ch.mode == st.mode && (st.mode != browsing || ch.subset == st.filter.Subset) {
 			s.showList.SetSelected(ch.name)
 			break
 		}

@@ -24,8 +24,8 @@ func TestSourcesShownExportedAndSavedShown(t *testing.T) {
 		{Pixels: px, Label: 7, Source: "seven/a.png"}, {Pixels: px, Label: 1}, {Pixels: px, Label: 1, Source: long}}); err != nil {
 		t.Fatal(err)
 	}
-	if w.c.v.current() != 202 {
-		t.Fatalf("the cursor is on %d after the add, not the last sample added", w.c.v.current())
+	if w.c.v.Current() != 202 {
+		t.Fatalf("the cursor is on %d after the add, not the last sample added", w.c.v.Current())
 	}
 	if !strings.Contains(w.detail.info.Text, "from "+long) {
 		t.Fatalf("detail panel %q", w.detail.info.Text)
@@ -86,7 +86,7 @@ func TestSourcesShownExportedAndSavedShown(t *testing.T) {
 	one := 1
 	w.c.setClass(&one)
 	for p := range w.c.v.Len() {
-		if i := w.c.v.at(p); i >= 200 {
+		if i := w.c.v.At(p); i >= 200 {
 			ds.Delete([]int{i})
 		}
 	}

@@ -26,7 +26,7 @@ func captions(w *window) []string {
 func TestNeighbourCaptionFollowsTheLabel(t *testing.T) {
 	w, ds, _, _ := suspectsReview(t)
 	w.c.moveCursor(1, false)
-	j := w.scans.review.r.neighbours[w.c.v.current()][0]
+	j := w.scans.review.r.neighbours[w.c.v.Current()][0]
 	to := (ds.Label(j) + 3) % 10
 	if err := ds.Relabel([]int{j}, to); err != nil {
 		t.Fatal(err)
@@ -79,9 +79,9 @@ func TestLeakCaptionNamesTheOtherSet(t *testing.T) {
 	f.lists[check.Leak].order = []int{0}
 	f.lists[check.Leak].of[0] = checkItem{others: []int{7}}
 	m := &checkMode{f: f, kind: check.Leak}
-	a := m.about(&w.c.state, 0)
+	a := m.About(w.c.modeState(), 0)
 	want := w.c.classes.Short(f.other.snap.Labels[7]) + "  train #7"
-	if len(a.thumbs) != 1 || a.thumbs[0].caption != want {
-		t.Fatalf("the leak's copy is captioned %+v, want %q", a.thumbs, want)
+	if len(a.Thumbs) != 1 || a.Thumbs[0].Caption != want {
+		t.Fatalf("the leak's copy is captioned %+v, want %q", a.Thumbs, want)
 	}
 }

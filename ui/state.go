@@ -9,6 +9,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -18,11 +19,11 @@ import (
 // store's tally, a mode's progress from the view model, the class names are made once a change.
 type state struct {
 	ds      *store.Dataset
-	name    string // shown in the title: the label (or image) file's name, or "demo"
-	demo    bool   // a generated dataset: closing it loses nothing the user made
-	mode    mode
-	modes   map[mode]modeView
-	v       *view // the view model: order, cursor, selection, filter
+	name    string      // shown in the title: the label (or image) file's name, or "demo"
+	demo    bool        // a generated dataset: closing it loses nothing the user made
+	mode    mode.Mode   // the mode shown
+	modes   []mode.Mode // the modes the Show list offers, in its order (newWindow's table)
+	v       *view       // the view model: order, cursor, selection, filter
 	classes classes.Names
 	resets  int        // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
 	jobs    *jobs.Jobs // the job state: what runs in the background, and whether edits wait
@@ -33,8 +34,10 @@ type state struct {
 // nothingOpen names the empty dataset the window starts with.
 const nothingOpen = "nothing open"
 
-// modeView returns the mode the window is in.
-func (s *state) modeView() modeView { return s.modes[s.mode] }
+// modeState is what a mode reads of the state now (mode.State).
+func (s *state) modeState() mode.State {
+	return mode.State{DS: s.ds, View: s.v, Classes: s.classes}
+}
 
 // title is the window's title: "IDX Labeler — t10k-labels-idx1-ubyte.gz *" (the star: unsaved).
 func (s *state) title() string {
@@ -87,24 +90,24 @@ func (s *state) gridFrame() widgets.TileSource {
 	if s.ds == nil {
 		return nil
 	}
-	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: modeMarks(s.modeView())}}
+	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: mode.Marks(s.mode)}}
 }
 
 // legend is the keys that act now: on a dataset without samples, those that bring some.
-func (s *state) legend() []key {
+func (s *state) legend() []mode.Key {
 	switch {
 	case s.ds.ReadOnly():
 		return readOnlyKeys
 	case s.ds.Len() == 0:
 		return emptyKeys
 	}
-	return s.modeView().legend(s.classes.Digits)
+	return s.mode.Legend(s.classes.Digits)
 }
 
 // position says where the cursor is (see positionText) and, for a sample imported from a file,
 // which file (sourceNote).
 func (s *state) position() string {
-	i := s.v.current()
+	i := s.v.Current()
 	src, _ := s.ds.SourceAt(s.v.gen, i)
 	return positionText(i, s.v.cursor, s.v.Len(), s.ds.Len()) + sourceNote(src)
 }
@@ -119,7 +122,7 @@ func (s *state) detailOf(i int) detailState {
 	images, _ := s.ds.Paths()
 	src, _ := s.ds.SourceAt(s.v.gen, i)
 	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-		fromFile: images != "", source: src, classes: s.classes, about: modeAbout(s.modeView(), s, i)}
+		fromFile: images != "", source: src, classes: s.classes, about: mode.Describe(s.mode, s.modeState(), i)}
 }
 
 // statusText is the status bar: the files and whether they are saved or read-only (first: when
@@ -145,10 +148,10 @@ func (s *state) statusText() string {
 		files += "  (read-only)"
 	}
 	text := files + "   |   " + numfmt.Plural(n.Samples, "sample") + numfmt.Sprintf(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
-	if k := s.v.selectionSize(); k > 1 {
+	if k := s.v.SelectionSize(); k > 1 {
 		text += numfmt.Sprintf("   |   %d selected", k)
 	}
-	return text + modeStatus(s.modeView(), s)
+	return text + mode.Status(s.mode, s.modeState())
 }
 
 // progressText is the progress of the jobs running, shown at the status bar's right in full

@@ -76,7 +76,7 @@ func (g *suggester) suggestLabels() {
 	}
 	g.stopLoop() // a round running suggests for the samples as they were
 	g.review.r = r
-	c.enter(modeSuggested)
+	c.enter(g.review)
 	g.round()
 }
 

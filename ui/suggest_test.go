@@ -99,7 +99,7 @@ func overlayText(w *window) string {
 func legendKeys(w *window) string {
 	var out []string
 	for _, k := range w.footer.shown {
-		out = append(out, k.keys+" "+k.does)
+		out = append(out, k.Keys+" "+k.Does)
 	}
 	return strings.Join(out, " · ")
 }

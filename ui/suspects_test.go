@@ -37,12 +37,12 @@ func TestReviewSuspects(t *testing.T) {
 			q := queueUI(w)
 			w.scans.findSuspects()
 			waitUI(t, q, func() bool { return !w.jobs.Busy() })
-			if !(w.c.mode != modeBrowse) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
-				t.Fatalf("reviewing %v, %d shown", (w.c.mode != modeBrowse), w.c.v.Len())
+			if !(w.c.mode != browsing) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
+				t.Fatalf("reviewing %v, %d shown", (w.c.mode != browsing), w.c.v.Len())
 			}
-			first := w.c.v.at(0)
+			first := w.c.v.At(0)
 			s := w.scans.review.r.of[first]
-			if s.Score < w.scans.review.r.of[w.c.v.at(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
+			if s.Score < w.scans.review.r.of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
 				t.Fatalf("first suspect %+v", s)
 			}
 			var suspectBadges int
@@ -62,13 +62,13 @@ func TestReviewSuspects(t *testing.T) {
 			if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.c.v.cursor != 1 {
 				t.Fatalf("Enter: label %d, cursor %d", ds.Label(first), w.c.v.cursor)
 			}
-			second := w.c.v.at(1)
+			second := w.c.v.At(1)
 			keep := ds.Label(second)
 			w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
 			if ds.Label(second) != keep || !ds.State(second).Reviewed || w.c.v.cursor != 2 {
 				t.Fatalf("Right: label %d, cursor %d", ds.Label(second), w.c.v.cursor)
 			}
-			third := w.c.v.at(2)
+			third := w.c.v.At(2)
 			other := (ds.Label(third) + 5) % 10
 			test.Type(w.grid, string(rune('0'+other)))
 			if ds.Label(third) != other || !ds.State(third).Reviewed {
@@ -86,7 +86,7 @@ func TestReviewSuspects(t *testing.T) {
 			}
 			// Leaving the review shows everything again.
 			w.side.showList.SetSelected("All")
-			if (w.c.mode != modeBrowse) || w.c.v.Len() != ds.Len() {
+			if (w.c.mode != browsing) || w.c.v.Len() != ds.Len() {
 				t.Fatalf("after leaving the review: %d shown", w.c.v.Len())
 			}
 		})
@@ -118,7 +118,7 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sam
 	w, ds := demoWindow(t, true)
 	q := queueUI(w)
 	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return w.c.mode == modeSuspects })
+	waitUI(t, q, func() bool { return w.c.mode == w.scans.review })
 	w.scans.stop()
 	snap := ds.Snapshot()
 	knn, err := suspect.Scan(context.Background(), snap, suspect.Options{}, nil)
@@ -146,7 +146,7 @@ func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
 // there, in the middle of a list the person had not seen).
 func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	w, ds, knn, snap := suspectsReview(t)
-	kept := w.c.v.at(2)
+	kept := w.c.v.At(2)
 	w.c.moveCursor(2, false)
 	// The new ranking lists the cursor's sample sixth.
 	others := []int{}
@@ -156,8 +156,8 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 		}
 	}
 	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
-	if w.c.v.current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
-		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.current(), w.c.v.cursor, w.grid.Offset(), others[0])
+	if w.c.v.Current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
+		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.Current(), w.c.v.cursor, w.grid.Offset(), others[0])
 	}
 	if !strings.Contains(w.footer.status.Text, "first not reviewed yet") {
 		t.Fatalf("the status bar says %q", w.footer.status.Text)
@@ -172,8 +172,8 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	w.c.drain()
 	w.c.moveCursor(6, false)
 	w.scans.ranked(cnnRanking(w, snap, others), knn, snap)
-	if w.c.v.current() != others[2] {
-		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.current(), w.c.v.cursor, others[2])
+	if w.c.v.Current() != others[2] {
+		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.Current(), w.c.v.cursor, others[2])
 	}
 }
 
@@ -182,7 +182,7 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 	w, _, _, _ := suspectsReview(t)
 	w.c.moveCursor(1, false)
-	suspectSample := w.c.v.current()
+	suspectSample := w.c.v.Current()
 	var targets []*widgets.TapTarget
 	walk(w.detail.about.root, func(o fyne.CanvasObject) {
 		if tt, ok := o.(*widgets.TapTarget); ok {
@@ -194,12 +194,12 @@ func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 		t.Fatalf("%d clickable thumbnails for %d neighbours", len(targets), len(nb))
 	}
 	test.Tap(targets[0])
-	if w.c.v.current() != nb[0] || w.c.mode != modeBrowse || !strings.Contains(w.footer.status.Text, "Show → Suspects") {
-		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.current(), nb[0], w.c.mode, w.footer.status.Text)
+	if w.c.v.Current() != nb[0] || w.c.mode != browsing || !strings.Contains(w.footer.status.Text, "Show → Suspects") {
+		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.Current(), nb[0], w.c.mode, w.footer.status.Text)
 	}
 	w.side.showList.SetSelected("Suspects")
-	if w.c.mode != modeSuspects || w.c.v.current() != suspectSample {
-		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.current(), suspectSample)
+	if w.c.mode != w.scans.review || w.c.v.Current() != suspectSample {
+		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.Current(), suspectSample)
 	}
 }
 

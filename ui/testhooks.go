@@ -135,16 +135,16 @@ func (c *controller) writeTestState() {
 	if testStateFile == "" {
 		return
 	}
-	m := c.modeView().title()
+	m := c.mode.Title()
 	if m == "" {
 		m = "browse"
 	}
 	method, undecided := "-", -1
-	if r, ok := c.modeView().(*reviewMode); ok && r.r != nil {
+	if r, ok := c.mode.(*reviewMode); ok && r.r != nil {
 		method, _, _ = strings.Cut(r.r.method, ",")
 		undecided = 0
 		for p := range max(c.v.cursor, 0) {
-			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !r.r.decided(st) {
+			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.At(p)); ok && !r.r.decided(st) {
 				undecided++
 			}
 		}
@@ -167,13 +167,17 @@ func (c *controller) writeTestState() {
 	if f := c.v.filter.Class; f != nil {
 		class = fmt.Sprint(*f)
 	}
-	source, _ := c.ds.SourceAt(c.v.gen, c.v.current())
+	source, _ := c.ds.SourceAt(c.v.gen, c.v.Current())
 	if source == "" {
 		source = "-"
 	}
 	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d source=%s insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
-		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
-	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.Current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
+	for _, m := range c.modes {
+		cm, ok := m.(*checkMode)
+		if !ok || cm.view == nil {
+			continue
+		}
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
 		for _, o := range cm.view.buttons.Objects {

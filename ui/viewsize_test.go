@@ -17,11 +17,13 @@ func TestScanViewsFitASmallWindow(t *testing.T) {
 	w, q, _, _ := flippedWindow(t)
 	browse := w.win.Content().MinSize()
 	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	waitUI(t, q, func() bool { return w.c.mode == w.views.confusion })
 	conf := w.win.Content().MinSize()
 	w.menuActions().showMap()
 	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+	})
 	mp := w.win.Content().MinSize()
 	t.Logf("minimum window content: browse %v, confusion matrix %v, map %v", browse, conf, mp)
 	if conf.Width > most || mp.Width > most {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"os"
-	"sort"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,6 +12,7 @@ import (
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -80,7 +80,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		begin:    func() { w.sugg.suggestLabels() },
 		why:      func() string { return w.sugg.why() },
 		whyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
-		progress: func(s *state) string { return w.sugg.progressNote(s) },
+		progress: func(s mode.State) string { return w.sugg.progressNote(s) },
 		decided:  func(r *review, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
 	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv(),
 		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
@@ -100,18 +100,18 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.views = newScanViews(c, w.scans, w.grid, checkMode.outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
-	modes := map[mode]modeView{
-		modeBrowse:    browseMode{},
-		modeSuspects:  suspects,
-		modeSuggested: suggested,
-		modeCheck:     checkMode,
-		modeConfusion: w.views.confusion,
-		modeMap:       w.views.mapm,
+	modes := []mode.Mode{
+		browsing,
+		suspects,
+		suggested,
+		checkMode,
+		w.views.confusion,
+		w.views.mapm,
 	}
 
 	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
 	w.side = newSidePanel(modeChoices(modes), sideInput{
-		onShow:   func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
+		onShow:   func(m mode.Mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
 		onClass:  func(class *int) { c.input(func() { c.setClass(class) }) },
 		onGoto:   c.askGoto, // the go-to box
 		onZoom:   w.grid.SetZoom,
@@ -241,15 +241,15 @@ func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
 	return out
 }
 
-// modeChoices lists the Show list's entries of the modes that have a title, in mode order.
-func modeChoices(modes map[mode]modeView) []showChoice {
+// modeChoices lists the Show list's entries of the modes that have a title, in the table's
+// order.
+func modeChoices(modes []mode.Mode) []showChoice {
 	var out []showChoice
-	for m, mv := range modes {
-		if t := mv.title(); t != "" {
+	for _, m := range modes {
+		if t := m.Title(); t != "" {
 			out = append(out, showChoice{name: t, mode: m, subset: store.Live})
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].mode < out[b].mode })
 	return out
 }
 
@@ -273,8 +273,8 @@ func (w *window) menuActions() menuActions {
 		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
 		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
 		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
-		confusion: func() { c.choose(modeConfusion, store.Live) },
-		showMap:   func() { c.choose(modeMap, store.Live) },
+		confusion: func() { c.choose(w.views.confusion, store.Live) },
+		showMap:   func() { c.choose(w.views.mapm, store.Live) },
 		scanAgain: func() { c.input(w.scans.scanAgain) },
 		stopTraining: func() {
 			w.scans.stop()

@@ -157,16 +157,16 @@ func TestRelabelUndoSave(t *testing.T) {
 			t.Fatalf("view %d, label 4 = %d", w.c.v.Len(), ds.Label(4))
 		}
 		test.TapAt(g, tileCenter(g, 4))
-		if w.c.v.current() != 4 || !w.c.v.isSelected(4) {
-			t.Fatalf("tap selected %d", w.c.v.current())
+		if w.c.v.Current() != 4 || !w.c.v.IsSelected(4) {
+			t.Fatalf("tap selected %d", w.c.v.Current())
 		}
 		to := (l4 + 3) % 10 // 7 on t10k, whose sample 4 is a 4
 		test.Type(g, strconv.Itoa(to))
 		if ds.Label(4) != to || !ds.State(4).Edited {
 			t.Fatalf("typing %d left label %d", to, ds.Label(4))
 		}
-		if w.c.v.current() != 5 {
-			t.Fatalf("cursor at %d after relabel, want the next sample 5", w.c.v.current())
+		if w.c.v.Current() != 5 {
+			t.Fatalf("cursor at %d after relabel, want the next sample 5", w.c.v.Current())
 		}
 		badge := fmt.Sprintf("%d→%d", l4, to)
 		if !slices.Contains(badgeTexts(g), badge) {
@@ -241,15 +241,15 @@ func TestFilterAndClassHistogram(t *testing.T) {
 			t.Fatalf("class 1 shows %d samples", w.c.v.Len())
 		}
 		for p := range w.c.v.Len() {
-			if ds.Label(w.c.v.at(p)) != 1 {
+			if ds.Label(w.c.v.At(p)) != 1 {
 				t.Fatal("a sample of another class is shown")
 			}
 		}
 		// Relabel a "1" as 7: the view keeps it (stable while reviewing), the histogram moves.
-		first := w.c.v.at(0)
+		first := w.c.v.At(0)
 		w.c.moveCursor(0, false)
 		test.Type(w.grid, "7")
-		if ds.Label(first) != 7 || w.c.v.at(0) != first {
+		if ds.Label(first) != 7 || w.c.v.At(0) != first {
 			t.Fatal("relabelled sample left the view")
 		}
 		counts := ds.Counts()
@@ -262,7 +262,7 @@ func TestFilterAndClassHistogram(t *testing.T) {
 		}
 		w.side.list.Select(0) // all classes
 		w.side.showList.SetSelected("Edited")
-		if w.c.v.Len() != 1 || w.c.v.at(0) != first {
+		if w.c.v.Len() != 1 || w.c.v.At(0) != first {
 			t.Fatalf("Edited shows %v", w.c.v.order)
 		}
 		w.c.toggleDelete()
@@ -279,8 +279,8 @@ func TestFilterAndClassHistogram(t *testing.T) {
 		}
 		last := ds.Len() - 1
 		w.c.gotoSample(last)
-		if w.c.v.current() != last || w.side.showList.Selected != "All" {
-			t.Fatalf("go to %d: cursor %d, show %s", last, w.c.v.current(), w.side.showList.Selected)
+		if w.c.v.Current() != last || w.side.showList.Selected != "All" {
+			t.Fatalf("go to %d: cursor %d, show %s", last, w.c.v.Current(), w.side.showList.Selected)
 		}
 	})
 }
@@ -292,8 +292,8 @@ func TestSelectAllAndBatchRelabelIsOneUndo(t *testing.T) {
 		n5, n3 := countOf(ds, 5), countOf(ds, 3) // 892 and 1,010 on t10k
 		w.side.list.Select(histogramRow(t, w, 5))
 		w.c.selectAll()
-		if len(w.c.v.selection()) != n5 {
-			t.Fatalf("select all in class 5: %d", len(w.c.v.selection()))
+		if len(w.c.v.Selection()) != n5 {
+			t.Fatalf("select all in class 5: %d", len(w.c.v.Selection()))
 		}
 		test.Type(w.grid, "3")
 		if ds.Counts()[5].Count != 0 || ds.Counts()[3].Count != n3+n5 {
@@ -316,12 +316,12 @@ func TestZoomAndKeyboardNavigation(t *testing.T) {
 		g := w.grid
 		cols := g.Geometry().Cols
 		g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-		if w.c.v.current() != cols {
-			t.Fatalf("Down moved to %d, want %d", w.c.v.current(), cols)
+		if w.c.v.Current() != cols {
+			t.Fatalf("Down moved to %d, want %d", w.c.v.Current(), cols)
 		}
 		g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
-		if w.c.v.current() != ds.Len()-1 || g.Offset() == 0 {
-			t.Fatalf("End: cursor %d, offset %v", w.c.v.current(), g.Offset())
+		if w.c.v.Current() != ds.Len()-1 || g.Offset() == 0 {
+			t.Fatalf("End: cursor %d, offset %v", w.c.v.Current(), g.Offset())
 		}
 		g.SetZoom(widgets.MaxZoom)
 		if g.Zoom() != widgets.MaxZoom || w.side.zoom.Value != widgets.MaxZoom {

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"idxlabel/store"
+	"idxlabel/ui/mode"
+)
+
+// modeHost is the controller as a mode sees it (mode.Controller): what a mode reads of the state
+// and may ask for, and nothing of the window. Each method is the controller's own, on the UI
+// thread.
+type modeHost struct{ c *controller }
+
+var _ mode.Controller = modeHost{}
+
+// State is what a mode reads now.
+func (h modeHost) State() mode.State { return h.c.modeState() }
+
+// Showing is the mode shown.
+func (h modeHost) Showing() mode.Mode { return h.c.mode }
+
+// Enter shows m from its start.
+func (h modeHost) Enter(m mode.Mode) { h.c.enter(m) }
+
+// Choose is the Show list's choice of m.
+func (h modeHost) Choose(m mode.Mode) { h.c.choose(m, store.Live) }
+
+// Changed shows m's new list if m is shown.
+func (h modeHost) Changed(m mode.Mode) { h.c.modeChanged(m) }
+
+// Rebuild makes the mode's list again under the filter shown (every sample selected when
+// selectAll) and shows it.
+func (h modeHost) Rebuild(selectAll bool) {
+	c := h.c
+	c.rebuild(c.v.filter)
+	if selectAll {
+		c.v.selectAll()
+	}
+	c.refresh()
+	c.follow()
+}
+
+// MoveCursor puts the cursor at position p.
+func (h modeHost) MoveCursor(p int) { h.c.moveCursor(p, false) }
+
+// Next moves the cursor one further.
+func (h modeHost) Next() { h.c.next() }
+
+// Edit makes f's edit now, or says why not on the status bar (cannotEdit, refuse).
+func (h modeHost) Edit(f func(ds *store.Dataset) error) bool {
+	c := h.c
+	if c.cannotEdit() {
+		return false
+	}
+	if err := c.edit(func() error { return f(c.ds) }); err != nil {
+		c.refuse(err)
+		return false
+	}
+	return true
+}
+
+// Relabel is browsing's edit of the selection.
+func (h modeHost) Relabel(label int) { h.c.relabel(label) }
+
+// ToggleDelete deletes the selection, or restores it.
+func (h modeHost) ToggleDelete() { h.c.toggleDelete() }
+
+// Held reports whether a job holds edits, queueing the input being made (or saying what waits).
+func (h modeHost) Held(what string) bool {
+	c := h.c
+	if !c.jobs.EditsHeld() {
+		return false
+	}
+	if !c.holdAsked() {
+		c.say("Busy (saving, opening or importing): " + what + " when it is done")
+	}
+	return true
+}
+
+// Input runs f as an input of the person's, after the inputs that wait.
+func (h modeHost) Input(f func()) { h.c.input(f) }
+
+// Say puts a message on the status bar.
+func (h modeHost) Say(text string) { h.c.say(text) }
+
+// Render shows again what depends on the cursor and the mode.
+func (h modeHost) Render() { h.c.renderCursor() }
+
+// Focus gives the grid the keys.
+func (h modeHost) Focus() { h.c.out.focus() }
