@@ -20,8 +20,8 @@ import (
 // Nothing is accepted but on this key. It costs O(suggestions) once.
 func (g *suggester) acceptMany() {
 	c := g.c
-	r := g.review.r
-	if r == nil || r.pending || len(r.of) == 0 {
+	r := g.review.List
+	if r == nil || r.Pending || len(r.Of) == 0 {
 		c.say("No suggestions to accept yet (Show → Suggested makes them)")
 		return
 	}
@@ -32,20 +32,20 @@ func (g *suggester) acceptMany() {
 	var what string
 	if c.v.SelectionSize() > 1 {
 		for _, i := range c.v.Selection() {
-			if s, ok := r.of[i]; ok && c.ds.Label(i) == sample.NoLabel {
+			if s, ok := r.Of[i]; ok && c.ds.Label(i) == sample.NoLabel {
 				idx, labels = append(idx, i), append(labels, s.Suggested)
 			}
 		}
 		what = numfmt.Sprintf("the suggestions for the %d selected samples without a label", len(idx))
 	} else {
 		cur := c.v.Current()
-		s, ok := r.of[cur]
+		s, ok := r.Of[cur]
 		if !ok || c.ds.Label(cur) != sample.NoLabel {
 			c.say("Put the cursor on a suggestion (or select samples, or lasso them on the map): its class and confidence say what to accept")
 			return
 		}
-		for _, i := range r.order {
-			if x, ok := r.of[i]; ok && x.Suggested == s.Suggested && x.Confidence >= s.Confidence && c.ds.Label(i) == sample.NoLabel {
+		for _, i := range r.Order {
+			if x, ok := r.Of[i]; ok && x.Suggested == s.Suggested && x.Confidence >= s.Confidence && c.ds.Label(i) == sample.NoLabel {
 				idx, labels = append(idx, i), append(labels, x.Suggested)
 			}
 		}

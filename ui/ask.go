@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image/color"
 	"os"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"idxlabel/suspect/activelearn"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 )
 
 // The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
@@ -81,7 +81,7 @@ func (g *suggester) round() {
 		l.again = true
 		return
 	}
-	if g.review.r == nil {
+	if g.review.List == nil {
 		return
 	}
 	snap := c.ds.Snapshot()
@@ -90,7 +90,7 @@ func (g *suggester) round() {
 		return
 	}
 	outstanding := 0
-	for i := range g.review.r.asked {
+	for i := range g.review.List.Asked {
 		if c.ds.Label(i) == sample.NoLabel {
 			outstanding++
 		}
@@ -178,7 +178,7 @@ func (g *suggester) asked(res askResult) {
 	if res.ds != c.ds {
 		return
 	}
-	r := g.review.r
+	r := g.review.List
 	switch {
 	case res.err == context.Canceled:
 		return
@@ -194,73 +194,70 @@ func (g *suggester) asked(res askResult) {
 	}
 	// The first list, or one without suggestions yet (the person labelled what was asked and
 	// waits on samples in file order): the cursor goes to the first sample to decide.
-	first := r.pending || r.suggestsNone
-	nr := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, asked: map[int]bool{}, hidden: map[int]suspect.Suspect{}}
-	in := make(map[int]bool, len(r.order))
+	first := r.Pending || r.SuggestsNone
+	nr := &review.List{Kind: review.Suggested, Of: map[int]suspect.Suspect{}, Asked: map[int]bool{}, Hidden: map[int]suspect.Suspect{}}
+	in := make(map[int]bool, len(r.Order))
 	add := func(i int) {
 		if !in[i] {
 			in[i] = true
-			nr.order = append(nr.order, i)
+			nr.Order = append(nr.Order, i)
 		}
 	}
-	for _, i := range r.order {
+	for _, i := range r.Order {
 		if c.ds.Label(i) != sample.NoLabel {
 			add(i) // decided: stays where it is
 		}
 	}
-	for _, i := range r.order {
-		if r.asked[i] && c.ds.Label(i) == sample.NoLabel {
-			nr.asked[i] = true
+	for _, i := range r.Order {
+		if r.Asked[i] && c.ds.Label(i) == sample.NoLabel {
+			nr.Asked[i] = true
 			add(i)
 		}
 	}
 	for _, k := range res.asked {
 		i := res.snap.Index[k]
 		if c.ds.Label(i) == sample.NoLabel {
-			nr.asked[i] = true
+			nr.Asked[i] = true
 			add(i)
 		}
 	}
 	for _, s := range res.list {
 		i := res.snap.Index[s.Index]
 		x := suspect.Suspect{Index: i, Suggested: s.Label, Confidence: s.Confidence}
-		if nr.asked[i] {
-			nr.hidden[i] = x // an asked sample's label is typed, its suggestion only scored
+		if nr.Asked[i] {
+			nr.Hidden[i] = x // an asked sample's label is typed, its suggestion only scored
 			continue
 		}
-		nr.of[i] = x
+		nr.Of[i] = x
 		add(i)
 	}
 	if !res.suggest {
 		// No suggestion yet (labels of fewer than two classes): the rest in sample order.
-		for _, i := range r.order {
+		for _, i := range r.Order {
 			add(i)
 		}
 	}
-	nr.method = fmt.Sprintf("label spreading and a self-trained CNN from %s", numfmt.Plural(res.from, "label"))
+	nr.Method = fmt.Sprintf("label spreading and a self-trained CNN from %s", numfmt.Plural(res.from, "label"))
 	if !res.suggest {
-		nr.method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", numfmt.Plural(res.from, "label"))
+		nr.Method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", numfmt.Plural(res.from, "label"))
 	}
-	nr.few = res.suggest && res.from < suspect.FewLabels
-	nr.suggestsNone = !res.suggest
-	g.review.r = nr
+	nr.Few = res.suggest && res.from < suspect.FewLabels
+	nr.SuggestsNone = !res.suggest
+	g.review.List = nr
 	c.modeChanged(g.review)
 	if first && c.mode == mode.Mode(g.review) {
-		g.review.toFirstUndecided(modeHost{c})
+		g.review.ToFirstUndecided(modeHost{c})
 	}
 	g.writeDump(nr, res.from)
-	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.asked), "sample"))
+	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
 	if res.suggest {
-		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.of), "suggestion"))
+		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))
 	}
-	c.say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.method, res.took.Round(100*time.Millisecond)))
+	c.say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
 	if l.again {
 		g.round() // labels came meanwhile: the next round learns from them
 	}
 }
-
-// askedBadge is the badge of an asked sample still without a label.
-func (r *review) askedBadge() badge { return badge{Text: "ask", Color: badgeAsked} }
 
 // followLoop keeps the loop in step with one change of the dataset (controller.follows): the
 // tally follows the labels, and a change of labels starts the wait for the next round.
@@ -273,17 +270,14 @@ func (g *suggester) followLoop(ch store.Change) {
 	case store.Relabelled:
 		l.tally.follow(g.c.ds, ch.Indices)
 	}
-	if g.review.r != nil {
+	if g.review.List != nil {
 		g.later()
 	}
 }
 
-// badgeAsked is the badge colour of an asked sample still without a label.
-var badgeAsked = color.NRGBA{255, 200, 90, 255}
-
 // decided tells the loop's tally of a decision on sample i of the Suggested list r
 // (reviewMode.decided).
-func (g *suggester) decided(r *review, i, label int, how store.How) {
+func (g *suggester) decided(r *review.List, i, label int, how store.How) {
 	g.loop.tally.decided(r, i, label, how)
 }
 
@@ -295,19 +289,19 @@ const testSuggestEnv = "IDXLABEL_TEST_SUGGEST"
 
 // writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
 // when one is set (written beside it, then renamed, so a reader never sees half of it).
-func (g *suggester) writeDump(r *review, from int) {
+func (g *suggester) writeDump(r *review.List, from int) {
 	if g.loop.dump == "" {
 		return
 	}
 	var b []byte
 	b = fmt.Appendf(b, "# learnt from %d labels\nindex,label,asked,suggested,confidence\n", from)
-	for _, i := range r.order {
-		s, ok := r.of[i]
+	for _, i := range r.Order {
+		s, ok := r.Of[i]
 		if !ok {
 			s.Suggested = sample.NoLabel
 		}
 		asked := 0
-		if r.asked[i] {
+		if r.Asked[i] {
 			asked = 1
 		}
 		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.ds.Label(i), asked, s.Suggested, s.Confidence)

@@ -123,22 +123,22 @@ func rested(w *window) bool {
 func TestSuggestedAsksFirst(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
 	w.side.showList.SetSelected("Suggested")
-	if w.c.mode != w.sugg.review || w.sugg.review.r == nil || !w.sugg.review.r.pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
+	if w.c.mode != w.sugg.review || w.sugg.review.List == nil || !w.sugg.review.List.Pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
 		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.loop.job != nil)
 	}
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
+	waitUI(t, q, func() bool { return !w.sugg.review.List.Pending })
 	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := w.sugg.review.r
-	if w.c.v.Len() != 300 || !r.suggestsNone || len(r.of) != 0 {
-		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.suggestsNone, len(r.of))
+	r := w.sugg.review.List
+	if w.c.v.Len() != 300 || !r.SuggestsNone || len(r.Of) != 0 {
+		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.SuggestsNone, len(r.Of))
 	}
 	badges := badgeTexts(w.grid)
 	for p, i := range want {
-		if w.c.v.At(p) != i || !r.asked[i] || badges[p] != "ask" {
-			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.At(p), r.asked[w.c.v.At(p)], badges[p], i)
+		if w.c.v.At(p) != i || !r.Asked[i] || badges[p] != "ask" {
+			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.At(p), r.Asked[w.c.v.At(p)], badges[p], i)
 		}
 	}
 	if w.c.v.cursor != 0 || !strings.HasPrefix(w.detail.about.title.Text, "Asked") {
@@ -154,7 +154,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// have not rested: the test's clock says when; TestSuggestedKeyDuringRound types during a
 	// round): a round begun after some of them would ask for samples of its own, from fewer
 	// labels.
-	before := w.sugg.review.r
+	before := w.sugg.review.List
 	for p, i := range want {
 		if w.c.v.At(w.c.v.cursor) != i {
 			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.At(w.c.v.cursor), i)
@@ -168,13 +168,13 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("key %d: a round started while the asked labels were typed", p)
 		}
 	}
-	if w.sugg.review.r != before {
+	if w.sugg.review.List != before {
 		t.Fatal("a round ended while the asked labels were typed")
 	}
 	w.sugg.later()
 	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == askRound })
-	r = w.sugg.review.r
-	if len(r.of) == 0 || r.suggestsNone {
+	r = w.sugg.review.List
+	if len(r.Of) == 0 || r.SuggestsNone {
 		t.Fatal("no suggestions after the asked labels")
 	}
 	for p, i := range want { // the decided samples stay where they were
@@ -189,15 +189,15 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	}
 	p := len(want)
 	for k, i := range again {
-		if w.c.v.At(p+k) != i || !r.asked[i] {
+		if w.c.v.At(p+k) != i || !r.Asked[i] {
 			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.At(p+k), i)
 		}
 	}
 	p += len(again)
 	firstSugg := p
 	for ; p < w.c.v.Len(); p++ {
-		s, ok := r.of[w.c.v.At(p)]
-		if !ok || p > firstSugg && s.Confidence > r.of[w.c.v.At(p-1)].Confidence {
+		s, ok := r.Of[w.c.v.At(p)]
+		if !ok || p > firstSugg && s.Confidence > r.Of[w.c.v.At(p-1)].Confidence {
 			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
 		}
 	}
@@ -209,7 +209,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// Enter accepts a suggestion: journaled as suggested-accepted, counted accepted and right.
 	w.c.moveCursor(firstSugg, false)
 	i := w.c.v.At(firstSugg)
-	s := r.of[i]
+	s := r.Of[i]
 	scored := w.sugg.loop.tally.scored
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if ds.Label(i) != s.Suggested || w.sugg.loop.tally.accepted != 1 || w.sugg.loop.tally.scored != scored+1 {
@@ -221,7 +221,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// A wrong suggestion corrected by a digit: scored, not right.
 	var wrong int = -1
 	for p := firstSugg; p < w.c.v.Len(); p++ {
-		if j := w.c.v.At(p); ds.Label(j) == sample.NoLabel && r.of[j].Suggested != truth[j] {
+		if j := w.c.v.At(p); ds.Label(j) == sample.NoLabel && r.Of[j].Suggested != truth[j] {
 			wrong = p
 			break
 		}
@@ -279,11 +279,11 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 	}
 	close(gate)
 	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return rested(w) && calls >= 2 && n == len(labelled)+1 })
-	r := w.sugg.review.r
-	if r.pending || ds.Label(i) != truth[i] || !slices.Contains(r.order, i) {
-		t.Fatalf("after the rounds: pending %v, label %d", r.pending, ds.Label(i))
+	r := w.sugg.review.List
+	if r.Pending || ds.Label(i) != truth[i] || !slices.Contains(r.Order, i) {
+		t.Fatalf("after the rounds: pending %v, label %d", r.Pending, ds.Label(i))
 	}
-	if _, ok := r.of[i]; ok {
+	if _, ok := r.Of[i]; ok {
 		t.Fatal("the sample labelled during the round still has a suggestion")
 	}
 }
@@ -302,14 +302,14 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Suggested")
-	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.r.pending })
-	r := w.sugg.review.r
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.List.Pending })
+	r := w.sugg.review.List
 	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
 	// The cursor on the fifth suggestion of the class of the most confident one.
 	var class, at = -1, -1
 	n := 0
 	for p := range w.c.v.Len() {
-		s, ok := r.of[w.c.v.At(p)]
+		s, ok := r.Of[w.c.v.At(p)]
 		if !ok {
 			continue
 		}
@@ -324,16 +324,16 @@ func TestAcceptManySuggestions(t *testing.T) {
 		}
 	}
 	w.c.moveCursor(at, false)
-	min := r.of[w.c.v.At(at)].Confidence
+	min := r.Of[w.c.v.At(at)].Confidence
 	var want []int
-	for i, s := range r.of {
+	for i, s := range r.Of {
 		if s.Suggested == class && s.Confidence >= min {
 			want = append(want, i)
 		}
 	}
 	before := ds.ChangeLog()
 	accept.Action()
-	for i, s := range r.of {
+	for i, s := range r.Of {
 		l := ds.Label(i)
 		if in := slices.Contains(want, i); in && l != class || !in && l != sample.NoLabel {
 			t.Fatalf("sample %d (suggested %d at %.2f): label %d", i, s.Suggested, s.Confidence, l)
@@ -357,12 +357,12 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	// The selection: three samples with suggestions, whatever their class and confidence.
 	waitUI(t, q, func() bool { return rested(w) })
-	r = w.sugg.review.r
+	r = w.sugg.review.List
 	var sel []int
 	w.c.v.clearSelection()
 	for p := w.c.v.Len() - 1; p >= 0 && len(sel) < 3; p-- {
 		if i := w.c.v.At(p); ds.Label(i) == sample.NoLabel {
-			if _, ok := r.of[i]; ok {
+			if _, ok := r.Of[i]; ok {
 				sel = append(sel, i)
 				w.c.v.setSelected(i, true)
 			}
@@ -370,8 +370,8 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	accept.Action()
 	for _, i := range sel {
-		if ds.Label(i) != r.of[i].Suggested {
-			t.Fatalf("selected sample %d: label %d, suggested %d", i, ds.Label(i), r.of[i].Suggested)
+		if ds.Label(i) != r.Of[i].Suggested {
+			t.Fatalf("selected sample %d: label %d, suggested %d", i, ds.Label(i), r.Of[i].Suggested)
 		}
 	}
 	if got := ds.Counts()[0]; got.Class != sample.NoLabel || got.Count != 300-30-3 {
@@ -396,16 +396,16 @@ func TestSuggestedStop(t *testing.T) {
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
 	close(gate)
 	q.run()
-	if !idle(w) || w.c.mode != w.sugg.review || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
+	if !idle(w) || w.c.mode != w.sugg.review || !w.sugg.review.List.Pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
 		t.Fatalf("after Stop: idle %v, %d shown, status %q", idle(w), w.c.v.Len(), w.footer.status.Text)
 	}
 	f.mu.Lock()
 	f.gate = nil
 	f.mu.Unlock()
 	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
-	if len(w.sugg.review.r.of)+len(w.sugg.review.r.asked) != 290 {
-		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.review.r.of), len(w.sugg.review.r.asked))
+	waitUI(t, q, func() bool { return !w.sugg.review.List.Pending })
+	if len(w.sugg.review.List.Of)+len(w.sugg.review.List.Asked) != 290 {
+		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.review.List.Of), len(w.sugg.review.List.Asked))
 	}
 }
 
@@ -431,9 +431,9 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	}
 	w.c.drain()
 	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.r.pending })
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.List.Pending })
 	for p := range w.c.v.Len() {
-		if _, ok := w.sugg.review.r.of[w.c.v.At(p)]; ok {
+		if _, ok := w.sugg.review.List.Of[w.c.v.At(p)]; ok {
 			w.c.moveCursor(p, false)
 			break
 		}

@@ -131,16 +131,16 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
 	}
 	first := w.c.v.At(0)
-	s := w.scans.review.r.of[first]
+	s := w.scans.review.List.Of[first]
 	row(first, ds.Label(first), s.Suggested, "suspect-accepted")
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	second := w.c.v.At(1)
 	other := 0
-	for other == ds.Label(second) || other == w.scans.review.r.of[second].Suggested {
+	for other == ds.Label(second) || other == w.scans.review.List.Of[second].Suggested {
 		other++
 	}
 	test.Type(g, strconv.Itoa(other))
-	if ds.Label(second) != other || w.scans.review.r.how(second, other) != store.HowManual {
+	if ds.Label(second) != other || w.scans.review.List.How(second, other) != store.HowManual {
 		t.Fatalf("typed %d on a suspect: label %d", other, ds.Label(second))
 	}
 	w.c.undo()

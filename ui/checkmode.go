@@ -13,6 +13,7 @@ import (
 	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -230,7 +231,7 @@ func (c checkBadges) Badge(i int, st store.State, b widgets.Badge, n classes.Nam
 	switch c.kind {
 	case check.Label:
 		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return widgets.Badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: badgeSuspect}
+			return widgets.Badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: review.SuspectColour}
 		}
 	case check.Outlier:
 		return widgets.Badge{Text: label + " ?", Color: badgeOutlier}
@@ -264,13 +265,13 @@ func (m *checkMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 			}
 		}
 	case fyne.KeyRight:
-		keep(c, func(int) store.How { return store.HowManual })
+		review.Keep(c, func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
 		if m.kind != check.Label || !ok || x.suggested == sample.NoLabel {
 			return false
 		}
-		decideAs(c, store.HowSuspectAccepted, x.suggested)
+		review.DecideAs(c, store.HowSuspectAccepted, x.suggested)
 	default:
 		return false
 	}
@@ -284,7 +285,7 @@ func (m *checkMode) Label(c mode.Controller, l int) {
 	if x, ok := m.item(c.State().View.Current()); ok && m.kind == check.Label && x.suggested == l {
 		how = store.HowSuspectAccepted
 	}
-	decideAs(c, how, l)
+	review.DecideAs(c, how, l)
 }
 
 // isDone counts a finding decided once its sample is deleted or reviewed.

@@ -17,6 +17,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -46,7 +47,7 @@ var _ interface {
 
 // confusionMode is the mode: a review of the chosen cell's samples, and the chart.
 type confusionMode struct {
-	reviewMode
+	review.Mode
 	views *scanViews
 	view  *confusionView
 	d     *scanData // the scan the list and the chart are of
@@ -61,8 +62,8 @@ type confusionMode struct {
 
 func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
 	return &confusionMode{
-		reviewMode: reviewMode{kind: reviewSuspects, name: "Confusion matrix",
-			why: func() string { return "The CNN scan did not see this sample (added or restored since)" }},
+		Mode: review.Mode{Kind: review.Suspects, Name: "Confusion matrix",
+			Why: func() string { return "The CNN scan did not see this sample (added or restored since)" }},
 		views: views, view: view, all: true, drawn: -1}
 }
 
@@ -71,7 +72,7 @@ func (m *confusionMode) Start() { m.open(modeHost{m.views.c}) }
 
 // ready reports whether the scan the chart shows is still the one to show.
 func (m *confusionMode) Ready() bool {
-	return m.r != nil && m.d != nil && m.views.current() == m.d
+	return m.List != nil && m.d != nil && m.views.current() == m.d
 }
 
 // open is Tools → Confusion Matrix and the Show list's entry: the scan (run first when there is
@@ -101,7 +102,7 @@ func (m *confusionMode) pick(all bool, label, class int) {
 	} else {
 		rows = d.matrix.Cell(label, class)
 	}
-	r := &review{kind: reviewSuspects, of: make(map[int]suspect.Suspect, len(rows)), neighbours: map[int][]int{}, method: "CNN, out of fold"}
+	r := &review.List{Kind: review.Suspects, Of: make(map[int]suspect.Suspect, len(rows)), Neighbours: map[int][]int{}, Method: "CNN, out of fold"}
 	for _, row := range rows {
 		i := d.sample[row]
 		st, ok := d.ds.StateAt(i)
@@ -109,16 +110,16 @@ func (m *confusionMode) pick(all bool, label, class int) {
 			continue
 		}
 		pred, p, pl, _ := d.predicted(i, st.Label)
-		r.of[i] = suspect.Suspect{Index: i, Label: st.Label, Suggested: pred, Score: 1 - pl, Support: p, Confidence: p}
-		r.order = append(r.order, i)
+		r.Of[i] = suspect.Suspect{Index: i, Label: st.Label, Suggested: pred, Score: 1 - pl, Support: p, Confidence: p}
+		r.Order = append(r.Order, i)
 	}
-	slices.SortFunc(r.order, func(a, b int) int {
-		if c := cmp.Compare(r.of[b].Score, r.of[a].Score); c != 0 {
+	slices.SortFunc(r.Order, func(a, b int) int {
+		if c := cmp.Compare(r.Of[b].Score, r.Of[a].Score); c != 0 {
 			return c
 		}
 		return a - b
 	})
-	m.r, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.edits
+	m.List, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.edits
 }
 
 // choose shows cell (label, class) in the grid (all: every sample off the diagonal).
@@ -138,7 +139,7 @@ func (m *confusionMode) Label(c mode.Controller, l int) {
 		c.Relabel(l)
 		return
 	}
-	decide(c, m.r, l)
+	review.Decide(c, m.List, l)
 }
 
 func (m *confusionMode) Legend(digits bool) []mode.Key {
@@ -178,7 +179,7 @@ func predictionText(d *scanData, n classes.Names, i, label int) string {
 // follow keeps the list through a save, and ends it after a replayed journal (the scan is
 // dropped then).
 func (m *confusionMode) Follow(renumber []int) {
-	m.reviewMode.Follow(renumber)
+	m.Mode.Follow(renumber)
 	if renumber == nil {
 		m.d = nil
 	}
@@ -188,7 +189,7 @@ func (m *confusionMode) Follow(renumber []int) {
 // before edits moved samples between the cells is made again, so that the grid shows what the
 // chosen cell holds now (while the person reviews it, the list stays as it was).
 func (m *confusionMode) Center() fyne.CanvasObject {
-	if m.d != nil && m.r != nil && m.picked != m.d.edits {
+	if m.d != nil && m.List != nil && m.picked != m.d.edits {
 		m.pick(m.all, m.cell[0], m.cell[1])
 	}
 	return m.view.root
@@ -206,10 +207,10 @@ func (m *confusionMode) Shown(s mode.State) {
 		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.Classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
-	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.r.order), "sample"))
+	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.List.Order), "sample"))
 	if !m.all {
 		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.Classes.Long(m.cell[0]), s.Classes.Long(m.cell[1]),
-			numfmt.Plural(len(m.r.order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
+			numfmt.Plural(len(m.List.Order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
 	}
 	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)
 }

@@ -14,6 +14,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -263,7 +264,7 @@ func (d *drawWindow) suggest() {
 	d.setLabel(strconv.Itoa(label))
 	trust := ""
 	if d.deps.few() {
-		trust = " (" + fewLabelsNote + ")"
+		trust = " (" + review.FewLabelsNote + ")"
 	}
 	d.status.SetText(fmt.Sprintf("Suggested %s, %.0f%% sure%s: Enter accepts, a digit overrides.", d.deps.classes().Long(label), 100*conf, trust))
 }

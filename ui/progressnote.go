@@ -8,6 +8,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 )
 
 // loopTally counts what the person did in the Suggested list, for its part of the status bar
@@ -64,13 +65,13 @@ func (t *loopTally) mark(i int, m loopMark) {
 
 // decided marks a decision of review r on sample i, one sample at a time: label was given as how
 // says. Samples of another review than the Suggested list's are not counted.
-func (t *loopTally) decided(r *review, i, label int, how store.How) {
-	if r == nil || r.kind != reviewSuggested {
+func (t *loopTally) decided(r *review.List, i, label int, how store.How) {
+	if r == nil || r.Kind != review.Suggested {
 		return
 	}
-	s, ok := r.of[i]
+	s, ok := r.Of[i]
 	if !ok {
-		s, ok = r.hidden[i]
+		s, ok = r.Hidden[i]
 	}
 	t.mark(i, loopMark{label: label, accepted: how == store.HowSuggestedAccepted, scored: ok, right: ok && s.Suggested == label})
 }
@@ -130,15 +131,15 @@ func (g *suggester) progressNote(s mode.State) string {
 	if t.scored > 0 {
 		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), numfmt.Plural(t.scored, "label"))
 	}
-	if r := g.review.r; r != nil && r.few {
-		text += ", " + fewLabelsNote
+	if r := g.review.List; r != nil && r.Few {
+		text += ", " + review.FewLabelsNote
 	}
 	return text
 }
 
 // noSuggestion says why sample i of the Suggested list has no suggestion to accept.
 func (g *suggester) noSuggestion(i int) string {
-	if r := g.review.r; r != nil && r.asked[i] {
+	if r := g.review.List; r != nil && r.Asked[i] {
 		return "Asked: its label helps the suggestions most. Type it (→ skips)"
 	}
 	return g.why() + ": type its label, or → to skip it"
@@ -146,8 +147,8 @@ func (g *suggester) noSuggestion(i int) string {
 
 // suggestionFor returns the suggestion for sample i shown in the Suggested list, if any.
 func (g *suggester) suggestionFor(i int) (suspect.Suspect, bool) {
-	if r := g.review.r; r != nil {
-		s, ok := r.of[i]
+	if r := g.review.List; r != nil {
+		s, ok := r.Of[i]
 		return s, ok
 	}
 	return suspect.Suspect{}, false

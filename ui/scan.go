@@ -17,6 +17,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 )
 
 // scanner finds the suspects the Suspects mode reviews: a quick kNN pass (a progress dialog with
@@ -28,9 +29,9 @@ type scanner struct {
 	c      *controller
 	d      *dialogs.Dialogs
 	win    fyne.Window
-	review *reviewMode // the Suspects mode, whose list the scans make
-	models *suggester  // takes the CNN scan's model, which suggests labels afterwards
-	cnn    *jobs.Job   // the CNN scan running, nil when none
+	review *review.Mode // the Suspects mode, whose list the scans make
+	models *suggester   // takes the CNN scan's model, which suggests labels afterwards
+	cnn    *jobs.Job    // the CNN scan running, nil when none
 	// last is the last CNN scan (see analysis); waiting are the views that asked for it while
 	// it ran (analyse).
 	last    *analysis
@@ -96,8 +97,8 @@ func (s *scanner) findSuspectsAs(cached bool) {
 				s.d.ShowError(err)
 			case ds != c.ds: // another dataset was opened meanwhile
 			default:
-				s.review.r = newSuspects(res.Suspects, res, snap, time.Since(start))
-				s.review.r.method = "kNN"
+				s.review.List = newSuspects(res.Suspects, res, snap, time.Since(start))
+				s.review.List.Method = "kNN"
 				c.enter(s.review)
 				s.refine(ds, snap, res, cached)
 			}
@@ -107,19 +108,19 @@ func (s *scanner) findSuspectsAs(cached bool) {
 
 // newSuspects makes the review of a scan's ranked suspects (snapshot positions), in sample
 // indices, with the neighbours of the kNN pass knn.
-func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, took time.Duration) *review {
-	r := &review{kind: reviewSuspects, of: map[int]suspect.Suspect{}, neighbours: map[int][]int{}, took: took}
+func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, took time.Duration) *review.List {
+	r := &review.List{Kind: review.Suspects, Of: map[int]suspect.Suspect{}, Neighbours: map[int][]int{}, Took: took}
 	for _, x := range list {
 		k := x.Index
 		x.Index = snap.Index[k]
-		r.of[x.Index] = x
+		r.Of[x.Index] = x
 		if x.Doubted() {
-			r.order = append(r.order, x.Index)
+			r.Order = append(r.Order, x.Index)
 			var nb []int
 			for _, j := range knn.Neighbours(k) {
 				nb = append(nb, snap.Index[j])
 			}
-			r.neighbours[x.Index] = nb
+			r.Neighbours[x.Index] = nb
 		}
 	}
 	return r
@@ -154,25 +155,25 @@ func (s *scanner) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result
 // sample if listed.
 func (s *scanner) ranked(a *analysis, knn *suspect.Result, snap sample.Set) {
 	c := s.c
-	if !a.current(c) || s.review.r == nil {
+	if !a.current(c) || s.review.List == nil {
 		return
 	}
-	s.review.r = newSuspects(a.res.Suspects, knn, snap, a.took)
-	s.review.r.method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
+	s.review.List = newSuspects(a.res.Suspects, knn, snap, a.took)
+	s.review.List.Method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.res.Error)
 	if a.cached {
-		s.review.r.method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.res.Error)
+		s.review.List.Method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.res.Error)
 	}
-	s.review.r.few = fewLabels(a.res.Model)
+	s.review.List.Few = review.FewLabels(a.res.Model)
 	if a.res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
-		s.review.r.few = len(a.res.Suspects) < suspect.FewLabels
+		s.review.List.Few = len(a.res.Suspects) < suspect.FewLabels
 	}
 	c.modeChanged(s.review)
 	where := ""
 	if c.mode == mode.Mode(s.review) {
-		s.review.toFirstUndecided(modeHost{c})
+		s.review.ToFirstUndecided(modeHost{c})
 		where = "; the cursor is on the first not reviewed yet"
 	}
-	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(s.review.r.order), "suspect"), s.review.r.method, where))
+	c.say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(s.review.List.Order), "suspect"), s.review.List.Method, where))
 }
 
 // stop cancels a CNN scan that is running (the views waiting for it are dropped, and told so:

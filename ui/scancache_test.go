@@ -85,11 +85,11 @@ func TestScanKeptOnDisk(t *testing.T) {
 	// the suggester gets no model (the draw window trains its own when it opens).
 	w2.scans.findSuspects()
 	waitUI(t, w2q, func() bool {
-		r := w2.scans.review.r
-		return r != nil && strings.HasPrefix(r.method, "CNN")
+		r := w2.scans.review.List
+		return r != nil && strings.HasPrefix(r.Method, "CNN")
 	})
-	if r := w2.scans.review.r; !strings.Contains(r.method, "kept") || len(r.order) == 0 || r.few != (len(kept.res.Suspects) < suspect.FewLabels) {
-		t.Fatalf("the review of a kept scan: %q, %d listed, few %t", r.method, len(r.order), r.few)
+	if r := w2.scans.review.List; !strings.Contains(r.Method, "kept") || len(r.Order) == 0 || r.Few != (len(kept.res.Suspects) < suspect.FewLabels) {
+		t.Fatalf("the review of a kept scan: %q, %d listed, few %t", r.Method, len(r.Order), r.Few)
 	}
 	if w2.sugg.model != nil {
 		t.Fatal("a kept scan gave the suggester a model")

@@ -51,7 +51,7 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 		b.StopTimer()
 		w.c.choose(browsing, store.All)
 		w.views.drop()
-		conf.d, conf.r = nil, nil
+		conf.d, conf.List = nil, nil
 		b.StartTimer()
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/review"
 )
 
 // suggester holds the model that suggests labels for drawings (the draw window's label box):
@@ -22,7 +23,7 @@ import (
 type suggester struct {
 	c      *controller
 	d      *dialogs.Dialogs
-	review *reviewMode // the Suggested mode
+	review *review.Mode // the Suggested mode
 	model  *suspect.Model
 	from   int                // the labelled samples the model learnt from
 	opts   suspect.CNNOptions // how the CNNs train: zero for the recipe's defaults (tests shorten it)
@@ -41,12 +42,12 @@ var errNoModel = errors.New("no model to suggest labels yet")
 // why says why a sample has no suggestion: a round of the Suggested list is running or waiting,
 // the model is training, no labels of two classes exist yet, or it was stopped.
 func (g *suggester) why() string {
-	switch r := g.review.r; {
+	switch r := g.review.List; {
 	case g.loop.job != nil || g.loop.timer != nil:
 		return "No suggestion for this sample yet (the suggestions are being made)"
 	case g.training != nil:
 		return "No suggestion for this sample yet (the model is training)"
-	case r != nil && r.suggestsNone:
+	case r != nil && r.SuggestsNone:
 		return "No suggestion yet: suggestions need labels of two classes or more (label the asked samples first)"
 	}
 	return "No suggestion for this sample (Tools → Suggest Labels makes them)"
@@ -70,12 +71,12 @@ func (g *suggester) suggestLabels() {
 		g.d.Inform("Suggested labels", "Every sample has a label: there is nothing to suggest.")
 		return
 	}
-	r := &review{kind: reviewSuggested, of: map[int]suspect.Suspect{}, pending: true, method: "the suggestions are being made"}
+	r := &review.List{Kind: review.Suggested, Of: map[int]suspect.Suspect{}, Pending: true, Method: "the suggestions are being made"}
 	for _, k := range unlabelled {
-		r.order = append(r.order, snap.Index[k])
+		r.Order = append(r.Order, snap.Index[k])
 	}
 	g.stopLoop() // a round running suggests for the samples as they were
-	g.review.r = r
+	g.review.List = r
 	c.enter(g.review)
 	g.round()
 }
@@ -190,8 +191,8 @@ func (g *suggester) learnt(l learning) {
 func (g *suggester) setModel(m *suspect.Model, from int) {
 	g.model, g.from = m, from
 	text := "The model suggests labels: Enter accepts, a digit overrides."
-	if fewLabels(m) {
-		text = fmt.Sprintf("The model suggests labels, learnt from %s (%s): Enter accepts, a digit overrides.", numfmt.Plural(m.Labelled(), "label"), fewLabelsNote)
+	if review.FewLabels(m) {
+		text = fmt.Sprintf("The model suggests labels, learnt from %s (%s): Enter accepts, a digit overrides.", numfmt.Plural(m.Labelled(), "label"), review.FewLabelsNote)
 	}
 	g.tellDraw(text)
 	if g.ready != nil {
@@ -201,7 +202,7 @@ func (g *suggester) setModel(m *suspect.Model, from int) {
 
 // lowConfidence reports whether the model that suggests labels learnt from too few labelled
 // samples for its confidence to be trusted (fewLabels).
-func (g *suggester) lowConfidence() bool { return fewLabels(g.model) }
+func (g *suggester) lowConfidence() bool { return review.FewLabels(g.model) }
 
 // guess is the model's label for a drawing (h×w display pixels) and how sure it is. Errors:
 // errNoModel, or the model's.
@@ -231,7 +232,7 @@ func (g *suggester) stop() {
 	}
 	g.stopJob()
 	g.c.renderCursor()
-	if r := g.review.r; r != nil && r.pending {
+	if r := g.review.List; r != nil && r.Pending {
 		g.c.say("Stopped: no suggestions (Tools → Suggest Labels starts again)")
 	}
 }

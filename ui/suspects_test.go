@@ -37,12 +37,12 @@ func TestReviewSuspects(t *testing.T) {
 			q := queueUI(w)
 			w.scans.findSuspects()
 			waitUI(t, q, func() bool { return !w.jobs.Busy() })
-			if !(w.c.mode != browsing) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
+			if !(w.c.mode != browsing) || w.scans.review.List == nil || w.c.v.Len() != len(w.scans.review.List.Order) || w.c.v.Len() < 50 {
 				t.Fatalf("reviewing %v, %d shown", (w.c.mode != browsing), w.c.v.Len())
 			}
 			first := w.c.v.At(0)
-			s := w.scans.review.r.of[first]
-			if s.Score < w.scans.review.r.of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
+			s := w.scans.review.List.Of[first]
+			if s.Score < w.scans.review.List.Of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
 				t.Fatalf("first suspect %+v", s)
 			}
 			var suspectBadges int
@@ -74,7 +74,7 @@ func TestReviewSuspects(t *testing.T) {
 			if ds.Label(third) != other || !ds.State(third).Reviewed {
 				t.Fatalf("digit: label %d", ds.Label(third))
 			}
-			if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.scans.review.r.order) {
+			if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.scans.review.List.Order) {
 				t.Fatalf("progress %d / %d", done, total)
 			}
 			if !strings.Contains(w.footer.status.Text, "reviewed 3 / ") {
@@ -189,7 +189,7 @@ func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 			targets = append(targets, tt)
 		}
 	})
-	nb := w.scans.review.r.neighbours[suspectSample]
+	nb := w.scans.review.List.Neighbours[suspectSample]
 	if len(targets) == 0 || len(targets) != min(8, len(nb)) {
 		t.Fatalf("%d clickable thumbnails for %d neighbours", len(targets), len(nb))
 	}

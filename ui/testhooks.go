@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/report"
+	"idxlabel/ui/review"
 )
 
 // testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
@@ -140,11 +141,11 @@ func (c *controller) writeTestState() {
 		m = "browse"
 	}
 	method, undecided := "-", -1
-	if r, ok := c.mode.(*reviewMode); ok && r.r != nil {
-		method, _, _ = strings.Cut(r.r.method, ",")
+	if r, ok := c.mode.(*review.Mode); ok && r.List != nil {
+		method, _, _ = strings.Cut(r.List.Method, ",")
 		undecided = 0
 		for p := range max(c.v.cursor, 0) {
-			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.At(p)); ok && !r.r.decided(st) {
+			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.At(p)); ok && !r.List.Decided(st) {
 				undecided++
 			}
 		}

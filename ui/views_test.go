@@ -14,6 +14,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -79,7 +80,7 @@ func TestSidePanelAlone(t *testing.T) {
 	test.NewTempApp(t)
 	var shown []string
 	var classes []*int
-	suspects := &reviewMode{name: "Suspects"}
+	suspects := &review.Mode{Name: "Suspects"}
 	names := map[mode.Mode]string{browsing: "browse", suspects: "suspects"}
 	s := newSidePanel([]showChoice{{name: "Suspects", mode: suspects, subset: store.Live}}, sideInput{
 		onShow:  func(m mode.Mode, sub store.Subset) { shown = append(shown, names[m]+strconv.Itoa(int(sub))) },

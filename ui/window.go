@@ -13,6 +13,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -76,18 +77,18 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
 	// The modes beyond browsing, and the workflows that make their lists.
-	suggested := &reviewMode{kind: reviewSuggested, name: "Suggested",
-		begin:    func() { w.sugg.suggestLabels() },
-		why:      func() string { return w.sugg.why() },
-		whyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
-		progress: func(s mode.State) string { return w.sugg.progressNote(s) },
-		decided:  func(r *review, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
+	suggested := &review.Mode{Kind: review.Suggested, Name: "Suggested",
+		Begin:    func() { w.sugg.suggestLabels() },
+		Why:      func() string { return w.sugg.why() },
+		WhyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
+		Progress: func(s mode.State) string { return w.sugg.progressNote(s) },
+		Decided:  func(r *review.List, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
 	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv(),
 		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
 		note:  func(text string) { w.draw.say(text) },
 		ready: func() { w.draw.suggest() }}
-	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects",
-		begin: func() { w.scans.findSuspects() }, why: w.sugg.why}
+	suspects := &review.Mode{Kind: review.Suspects, Name: "Suspects",
+		Begin: func() { w.scans.findSuspects() }, Why: w.sugg.why}
 	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg,
 		watch: []func(string, float64){func(note string, done float64) { w.check.scanProgress(note, done) }}}
 	checkMode := &checkMode{
