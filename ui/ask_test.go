@@ -413,7 +413,7 @@ func TestSuggestedStop(t *testing.T) {
 // bar, badges without a percentage), and so does the draw window's model trained on them.
 func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	w, q, ds, truth, _ := loopWindow(t)
-	w.sugg.opts = suspect.CNNOptions{Epochs: 3}
+	w.scans.Opts = suspect.CNNOptions{Epochs: 3}
 	var few []int // 3 of each class
 	seen := map[int]int{}
 	for i, l := range truth {

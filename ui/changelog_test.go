@@ -124,23 +124,23 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	row(n, sample.NoLabel, 7, "added-drawn")
 	w.draw.open.win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
-	w.scans.findSuspects()
+	w.susp.Find()
 	waitUI(t, q, func() bool { return !w.jobs.Busy() })
-	w.scans.stop()
+	w.scans.Stop()
 	if !(w.c.mode != browsing) || w.c.v.Len() < 2 {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
 	}
 	first := w.c.v.At(0)
-	s := w.scans.review.List.Of[first]
+	s := w.susp.Mode.List.Of[first]
 	row(first, ds.Label(first), s.Suggested, "suspect-accepted")
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	second := w.c.v.At(1)
 	other := 0
-	for other == ds.Label(second) || other == w.scans.review.List.Of[second].Suggested {
+	for other == ds.Label(second) || other == w.susp.Mode.List.Of[second].Suggested {
 		other++
 	}
 	test.Type(g, strconv.Itoa(other))
-	if ds.Label(second) != other || w.scans.review.List.How(second, other) != store.HowManual {
+	if ds.Label(second) != other || w.susp.Mode.List.How(second, other) != store.HowManual {
 		t.Fatalf("typed %d on a suspect: label %d", other, ds.Label(second))
 	}
 	w.c.undo()

@@ -20,6 +20,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/scan"
 )
 
 // checkTop bounds the findings the check keeps of each kind (check.Options.Top): the lists the
@@ -44,7 +45,7 @@ type checker struct {
 	d     *dialogs.Dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
-	scans *scanner
+	scans *scan.Scanner
 	mode  *checkMode
 	run   *checkRun // the check running, or the last one (nil: none, or the dataset replaced)
 	// after are what wait for the check running to end (the report): each gets it, or nil when
@@ -67,9 +68,9 @@ type checkRun struct {
 	other    *otherSet     // opened by the first pass
 	labelled bool          // some sample had a label: the second pass runs
 	snap     sample.Set
-	quick    *check.Result // the first pass (nil until done)
-	scan     *analysis     // the CNN scan the second pass used
-	slow     *check.Result // the second pass (nil until done)
+	quick    *check.Result  // the first pass (nil until done)
+	scan     *scan.Analysis // the CNN scan the second pass used
+	slow     *check.Result  // the second pass (nil until done)
 	// startedScan: the CNN scan running was asked for by this check (Cancel stops it).
 	startedScan bool
 	waitingScan bool // between the passes
@@ -314,11 +315,11 @@ func (k *checker) passDone(run *checkRun, res *check.Result, err error) {
 func (k *checker) askScan(run *checkRun) {
 	s := k.scans
 	run.waitingScan = true
-	run.startedScan = run.startedScan || s.cnn == nil && !(s.last.current(k.c) && s.last.learntAlike(k.c))
+	run.startedScan = run.startedScan || !s.Running() && !s.Ready()
 	run.stage, run.done = "label errors and outliers wait for the CNN scan", 0
 	k.c.jobs.SetNote(run.job, "Health check: waiting for the CNN scan")
 	k.show()
-	s.analyseOr(func(a *analysis) { k.scanned(run, a) }, func(stale bool) {
+	s.AnalyseOr(func(a *scan.Analysis) { k.scanned(run, a) }, func(stale bool) {
 		switch {
 		case k.run != run || run.job == nil:
 		case stale:
@@ -339,7 +340,7 @@ func (k *checker) scanProgress(note string, done float64) {
 }
 
 // scanned runs the second pass of run with the CNN scan a: label errors and outliers.
-func (k *checker) scanned(run *checkRun, a *analysis) {
+func (k *checker) scanned(run *checkRun, a *scan.Analysis) {
 	if k.run != run || run.job == nil {
 		return
 	}
@@ -347,12 +348,12 @@ func (k *checker) scanned(run *checkRun, a *analysis) {
 	run.waitingScan, run.scan = false, a
 	run.stage, run.done = "label errors and outliers", 0
 	since := len(run.renums) // the scan is of the samples as they are numbered now
-	data := a.snap
+	data := a.Snap
 	ctx := run.job.Ctx
 	c.jobs.Run(func() {
-		res, err := check.Run(ctx, data, nil, check.Options{Kinds: []check.Kind{check.Label, check.Outlier}, Scan: a.res, Top: checkTop},
+		res, err := check.Run(ctx, data, nil, check.Options{Kinds: []check.Kind{check.Label, check.Outlier}, Scan: a.Res, Top: checkTop},
 			k.progress(run), func(kind check.Kind, list []check.Finding) {
-				c.jobs.Schedule(func() { k.deliver(run, kind, list, a.snap, since, a.res) })
+				c.jobs.Schedule(func() { k.deliver(run, kind, list, a.Snap, since, a.Res) })
 			})
 		c.jobs.Schedule(func() { k.passDone(run, res, err) })
 	})
@@ -409,7 +410,7 @@ func (k *checker) stop(why string) {
 	scan := run.waitingScan && run.startedScan
 	k.end(run, why)
 	if scan {
-		k.scans.stop() // its waiting views are told (analyseOr); this check has ended
+		k.scans.Stop() // its waiting views are told (analyseOr); this check has ended
 		k.c.renderCursor()
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/scan"
 )
 
 // quickCNN is the short CNN recipe of the ui tests (and of IDXLABEL_QUICK_CNN=1).
@@ -127,7 +128,7 @@ func (pc plantedCheck) open(t *testing.T) (*window, *uiQueue, *store.Dataset) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = quickCNN
+	w.scans.Opts = quickCNN
 	ds, err := store.Open(pc.images, pc.labels, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -378,12 +379,12 @@ func TestCheckCancel(t *testing.T) {
 		k := w.check
 		k.start(nil)
 		waitUI(t, q, func() bool { return k.run.waitingScan })
-		if !k.run.startedScan || w.scans.cnn == nil {
+		if !k.run.startedScan || !w.scans.Running() {
 			t.Fatalf("the check did not start the CNN scan: %v", k.run.startedScan)
 		}
 		k.mode.view.cancel.OnTapped()
-		if k.run.job != nil || k.run.why != "cancelled" || w.scans.cnn != nil {
-			t.Fatalf("after Cancel: running %v, why %q, scan %v", k.run.job != nil, k.run.why, w.scans.cnn != nil)
+		if k.run.job != nil || k.run.why != "cancelled" || w.scans.Running() {
+			t.Fatalf("after Cancel: running %v, why %q, scan %v", k.run.job != nil, k.run.why, w.scans.Running())
 		}
 		f := k.mode.f
 		if f.lists[check.Label].state != checkStopped || f.lists[check.Duplicate].state != checkFound || len(f.lists[check.Duplicate].order) < 4 {
@@ -402,19 +403,19 @@ func TestCheckCancel(t *testing.T) {
 
 		// A scan another view asked for goes on when the check is cancelled (a long one: it must
 		// outlast the check's first pass).
-		w.sugg.opts.Epochs = 40
-		w.scans.analyse(func(*analysis) {})
+		w.scans.Opts.Epochs = 40
+		w.scans.Analyse(func(*scan.Analysis) {})
 		k.start(nil)
 		waitUI(t, q, func() bool { return k.run.waitingScan })
 		if k.run.startedScan {
 			t.Fatal("the check claims the scan another view started")
 		}
 		k.cancel()
-		if w.scans.cnn == nil || len(w.scans.waiting) != 2 || k.run.job != nil {
-			t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.cnn != nil, len(w.scans.waiting), k.run.job != nil)
+		if !w.scans.Running() || w.scans.Waiting() != 2 || k.run.job != nil {
+			t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.Running(), w.scans.Waiting(), k.run.job != nil)
 		}
-		w.scans.stop()
-		w.sugg.opts.Epochs = quickCNN.Epochs
+		w.scans.Stop()
+		w.scans.Opts.Epochs = quickCNN.Epochs
 
 		// Cancel in the first pass.
 		k.start(nil)
@@ -434,7 +435,7 @@ func TestCheckCancel(t *testing.T) {
 func TestCheckSaveDuringScan(t *testing.T) {
 	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
 		w, q, ds := pc.open(t)
-		w.sugg.opts.Epochs = 6 // a scan that outlasts the save
+		w.scans.Opts.Epochs = 6 // a scan that outlasts the save
 		k := w.check
 		k.start([]string{pc.otherImg, pc.otherLabel})
 		waitUI(t, q, func() bool { return k.run.waitingScan })
@@ -447,7 +448,7 @@ func TestCheckSaveDuringScan(t *testing.T) {
 		if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
 			t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
 		}
-		t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
+		t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.Snap.Index))
 		for kind, l := range k.mode.f.lists {
 			if l.state != checkFound || len(l.order) == 0 {
 				t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
@@ -512,7 +513,7 @@ func TestCheckWithoutLabels(t *testing.T) {
 	k.start(nil)
 	waitUI(t, q, func() bool { return k.run.job == nil })
 	f := k.mode.f
-	if !k.run.complete() || k.run.scan != nil || w.scans.cnn != nil || !slices.Equal(f.kinds, []check.Kind{check.Outlier, check.Duplicate}) {
+	if !k.run.complete() || k.run.scan != nil || w.scans.Running() || !slices.Equal(f.kinds, []check.Kind{check.Outlier, check.Duplicate}) {
 		t.Fatalf("kinds %v, scan %v", f.kinds, k.run.scan != nil)
 	}
 	l := f.lists[check.Outlier]

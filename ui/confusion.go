@@ -18,6 +18,7 @@ import (
 	"idxlabel/ui/classes"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
+	"idxlabel/ui/scan"
 	"idxlabel/ui/widgets"
 )
 
@@ -48,37 +49,47 @@ var _ interface {
 // confusionMode is the mode: a review of the chosen cell's samples, and the chart.
 type confusionMode struct {
 	review.Mode
-	views *scanViews
+	c     mode.Controller
+	views *scan.Views
 	view  *confusionView
-	d     *scanData // the scan the list and the chart are of
+	d     *scan.Data // the scan the list and the chart are of
 	// cell is the cell the grid shows (given label, predicted class); all: every sample off the
 	// diagonal.
 	cell   [2]int
 	all    bool
 	hide   bool // the chart hides the diagonal
-	drawn  int  // d.edits when the chart was drawn; -1: to draw
-	picked int  // d.edits when the list was made
+	drawn  int  // d.Edits when the chart was drawn; -1: to draw
+	picked int  // d.Edits when the list was made
 }
 
-func newConfusionMode(views *scanViews, view *confusionView) *confusionMode {
-	return &confusionMode{
+// newConfusion builds the mode of the window whose controller is c, the scan's data kept by
+// views, its chart beside grid: a click on a cell lists its samples (an input of the person's,
+// after the inputs that wait), "Every confusion" all off the diagonal.
+func newConfusion(c mode.Controller, views *scan.Views, grid fyne.CanvasObject) *confusionMode {
+	m := &confusionMode{
 		Mode: review.Mode{Kind: review.Suspects, Name: "Confusion matrix",
 			Why: func() string { return "The CNN scan did not see this sample (added or restored since)" }},
-		views: views, view: view, all: true, drawn: -1}
+		c: c, views: views, all: true, drawn: -1}
+	m.view = newConfusionView(grid, confusionInput{
+		onCell: func(label, class int) { c.Input(func() { m.choose(c, false, label, class) }) },
+		onAll:  func() { m.choose(c, true, 0, 0) },
+		onHide: func(on bool) { m.setHide(c, on) },
+	})
+	return m
 }
 
 // start opens the mode (open), with the controller of its views.
-func (m *confusionMode) Start() { m.open(modeHost{m.views.c}) }
+func (m *confusionMode) Start() { m.open(m.c) }
 
 // ready reports whether the scan the chart shows is still the one to show.
 func (m *confusionMode) Ready() bool {
-	return m.List != nil && m.d != nil && m.views.current() == m.d
+	return m.List != nil && m.d != nil && m.views.Current() == m.d
 }
 
 // open is Tools → Confusion Matrix and the Show list's entry: the scan (run first when there is
 // none, its progress on the status bar), then the mode with every sample off the diagonal.
 func (m *confusionMode) open(c mode.Controller) {
-	m.views.open(func(d *scanData) {
+	m.views.Open(func(d *scan.Data) {
 		m.d, m.drawn = d, -1
 		m.pick(true, 0, 0)
 		c.Enter(m)
@@ -92,24 +103,24 @@ func (m *confusionMode) pick(all bool, label, class int) {
 	d := m.d
 	var rows []int
 	if all {
-		for _, l := range d.matrix.Rows {
-			for _, k := range d.matrix.Cols {
+		for _, l := range d.Matrix.Rows {
+			for _, k := range d.Matrix.Cols {
 				if l != k {
-					rows = append(rows, d.matrix.Cell(l, k)...)
+					rows = append(rows, d.Matrix.Cell(l, k)...)
 				}
 			}
 		}
 	} else {
-		rows = d.matrix.Cell(label, class)
+		rows = d.Matrix.Cell(label, class)
 	}
 	r := &review.List{Kind: review.Suspects, Of: make(map[int]suspect.Suspect, len(rows)), Neighbours: map[int][]int{}, Method: "CNN, out of fold"}
 	for _, row := range rows {
-		i := d.sample[row]
-		st, ok := d.ds.StateAt(i)
+		i := d.Sample[row]
+		st, ok := d.DS.StateAt(i)
 		if i < 0 || !ok {
 			continue
 		}
-		pred, p, pl, _ := d.predicted(i, st.Label)
+		pred, p, pl, _ := d.Predicted(i, st.Label)
 		r.Of[i] = suspect.Suspect{Index: i, Label: st.Label, Suggested: pred, Score: 1 - pl, Support: p, Confidence: p}
 		r.Order = append(r.Order, i)
 	}
@@ -119,7 +130,7 @@ func (m *confusionMode) pick(all bool, label, class int) {
 		}
 		return a - b
 	})
-	m.List, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.edits
+	m.List, m.all, m.cell, m.picked = r, all, [2]int{label, class}, d.Edits
 }
 
 // choose shows cell (label, class) in the grid (all: every sample off the diagonal).
@@ -163,8 +174,8 @@ func (m *confusionMode) About(s mode.State, i int) mode.About {
 }
 
 // predictionText says what the scan's model predicts out of fold for sample i labelled label.
-func predictionText(d *scanData, n classes.Names, i, label int) string {
-	pred, p, pl, ok := d.predicted(i, label)
+func predictionText(d *scan.Data, n classes.Names, i, label int) string {
+	pred, p, pl, ok := d.Predicted(i, label)
 	switch {
 	case !ok:
 		return "The CNN scan did not see this sample (added or restored since)."
@@ -189,7 +200,7 @@ func (m *confusionMode) Follow(renumber []int) {
 // before edits moved samples between the cells is made again, so that the grid shows what the
 // chosen cell holds now (while the person reviews it, the list stays as it was).
 func (m *confusionMode) Center() fyne.CanvasObject {
-	if m.d != nil && m.List != nil && m.picked != m.d.edits {
+	if m.d != nil && m.List != nil && m.picked != m.d.Edits {
 		m.pick(m.all, m.cell[0], m.cell[1])
 	}
 	return m.view.root
@@ -202,15 +213,15 @@ func (m *confusionMode) Shown(s mode.State) {
 	if d == nil {
 		return
 	}
-	if m.drawn != d.edits {
-		m.drawn = d.edits
-		ch := plot.NewConfusion(d.matrix, plot.ConfusionOptions{Name: s.Classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
+	if m.drawn != d.Edits {
+		m.drawn = d.Edits
+		ch := plot.NewConfusion(d.Matrix, plot.ConfusionOptions{Name: s.Classes.Name, HideDiagonal: m.hide, Figures: true, Style: plotStyle()})
 		m.view.setChart(ch, ch.Draw())
 	}
 	what := fmt.Sprintf("Every sample the model disagrees with: %s. Click a cell to list its samples.", numfmt.Plural(len(m.List.Order), "sample"))
 	if !m.all {
 		what = fmt.Sprintf("Given %s, predicted %s: %s (%d there now)", s.Classes.Long(m.cell[0]), s.Classes.Long(m.cell[1]),
-			numfmt.Plural(len(m.List.Order), "sample"), d.matrix.Count(m.cell[0], m.cell[1]))
+			numfmt.Plural(len(m.List.Order), "sample"), d.Matrix.Count(m.cell[0], m.cell[1]))
 	}
 	m.view.showChosen(!m.all, m.cell[0], m.cell[1], what)
 }

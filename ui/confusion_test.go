@@ -24,7 +24,7 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 6}
+	w.scans.Opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 6}
 	ds, truth := demoStore(t, true)
 	var flips []int
 	for i, l := range truth {
@@ -46,24 +46,24 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 func TestConfusionMatrixView(t *testing.T) {
 	w, q, ds, flips := flippedWindow(t)
 	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == w.views.confusion })
-	m := w.views.confusion
+	waitUI(t, q, func() bool { return w.c.mode == w.conf })
+	m := w.conf
 	if w.side.showList.Selected != "Confusion matrix" {
 		t.Fatalf("Show says %q", w.side.showList.Selected)
 	}
 
 	// The counts are the labels now against the argmax of the scan's probabilities.
-	a := w.scans.last
-	want, err := confusion.New(ds.Snapshot().Labels, a.res.Probs, a.res.Classes)
+	a := w.scans.Last()
+	want, err := confusion.New(ds.Snapshot().Labels, a.Res.Probs, a.Res.Classes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.EqualFunc(m.d.matrix.Counts(), want.Counts(), slices.Equal) {
-		t.Fatalf("counts %v, want %v", m.d.matrix.Counts(), want.Counts())
+	if !slices.EqualFunc(m.d.Matrix.Counts(), want.Counts(), slices.Equal) {
+		t.Fatalf("counts %v, want %v", m.d.Matrix.Counts(), want.Counts())
 	}
 	caught := 0
 	for _, i := range flips {
-		if p, _ := m.d.matrix.Predicted(i); p == 4 {
+		if p, _ := m.d.Matrix.Predicted(i); p == 4 {
 			caught++
 		}
 	}
@@ -78,13 +78,13 @@ func TestConfusionMatrixView(t *testing.T) {
 
 	// A click on the cell (given 9, predicted 4) shows exactly its samples.
 	tapCell(t, m.view, 9, 4)
-	cell := m.d.matrix.Cell(9, 4)
+	cell := m.d.Matrix.Cell(9, 4)
 	var shown []int
 	for p := range w.c.v.Len() {
 		shown = append(shown, w.c.v.At(p))
 	}
 	slices.Sort(shown)
-	if !slices.Equal(shown, cell) || len(cell) != m.d.matrix.Count(9, 4) {
+	if !slices.Equal(shown, cell) || len(cell) != m.d.Matrix.Count(9, 4) {
 		t.Fatalf("the grid shows %v, the cell holds %v", shown, cell)
 	}
 	if b := badgeTexts(w.grid)[0]; b != "9→4?" {
@@ -97,20 +97,20 @@ func TestConfusionMatrixView(t *testing.T) {
 	// Enter gives the cursor's sample the predicted class: it leaves the cell at once, the
 	// chart is drawn again, the review moves on; undo and redo move it back and forth.
 	first := w.c.v.Current()
-	before := m.d.matrix.Count(9, 4)
+	before := m.d.Matrix.Count(9, 4)
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(first) != 4 || !ds.State(first).Reviewed || m.d.matrix.Count(9, 4) != before-1 || m.d.matrix.In(first, 9, 4) || m.drawn != m.d.edits {
-		t.Fatalf("after Enter: label %d, cell count %d (was %d), chart at %d of %d edits", ds.Label(first), m.d.matrix.Count(9, 4), before, m.drawn, m.d.edits)
+	if ds.Label(first) != 4 || !ds.State(first).Reviewed || m.d.Matrix.Count(9, 4) != before-1 || m.d.Matrix.In(first, 9, 4) || m.drawn != m.d.Edits {
+		t.Fatalf("after Enter: label %d, cell count %d (was %d), chart at %d of %d edits", ds.Label(first), m.d.Matrix.Count(9, 4), before, m.drawn, m.d.Edits)
 	}
 	if !strings.Contains(m.view.note.Text, strconv.Itoa(before-1)+" there now") {
 		t.Fatalf("the note says %q", m.view.note.Text)
 	}
 	w.c.undo()
-	if !m.d.matrix.In(first, 9, 4) || m.d.matrix.Count(9, 4) != before {
+	if !m.d.Matrix.In(first, 9, 4) || m.d.Matrix.Count(9, 4) != before {
 		t.Fatal("undo did not bring the sample back into its cell")
 	}
 	w.c.redo()
-	if m.d.matrix.In(first, 9, 4) || !m.d.matrix.In(first, 4, 4) {
+	if m.d.Matrix.In(first, 9, 4) || !m.d.Matrix.In(first, 4, 4) {
 		t.Fatal("redo did not move the sample out again")
 	}
 
@@ -120,16 +120,16 @@ func TestConfusionMatrixView(t *testing.T) {
 		steps := ds.UndoName()
 		test.Type(w.grid, "7")
 		for _, i := range cell {
-			if ds.Label(i) != 7 || m.d.matrix.In(i, 9, 4) {
+			if ds.Label(i) != 7 || m.d.Matrix.In(i, 9, 4) {
 				t.Fatalf("sample %d: label %d after typing 7 on the whole cell", i, ds.Label(i))
 			}
 		}
-		if m.d.matrix.Count(9, 4) != 0 || ds.UndoName() == steps {
-			t.Fatalf("cell count %d", m.d.matrix.Count(9, 4))
+		if m.d.Matrix.Count(9, 4) != 0 || ds.UndoName() == steps {
+			t.Fatalf("cell count %d", m.d.Matrix.Count(9, 4))
 		}
 		w.c.undo()
-		if m.d.matrix.Count(9, 4) != before-1 {
-			t.Fatalf("one undo left %d in the cell, want %d", m.d.matrix.Count(9, 4), before-1)
+		if m.d.Matrix.Count(9, 4) != before-1 {
+			t.Fatalf("one undo left %d in the cell, want %d", m.d.Matrix.Count(9, 4), before-1)
 		}
 	}
 
@@ -140,7 +140,7 @@ func TestConfusionMatrixView(t *testing.T) {
 		t.Fatalf("a hidden diagonal cell is %v", got)
 	}
 	test.Tap(m.view.every)
-	if now := offDiagonal(m.d.matrix); !m.all || w.c.v.Len() != now {
+	if now := offDiagonal(m.d.Matrix); !m.all || w.c.v.Len() != now {
 		t.Fatalf("Every confusion shows %d, %d off the diagonal", w.c.v.Len(), now)
 	}
 	w.c.choose(browsing, store.All)
@@ -149,8 +149,8 @@ func TestConfusionMatrixView(t *testing.T) {
 	}
 
 	// Entered again after edits made elsewhere, the list is what the cells hold now.
-	tapped := m.d.matrix.Cell(9, 4)
-	w.c.choose(w.views.confusion, store.Live)
+	tapped := m.d.Matrix.Cell(9, 4)
+	w.c.choose(w.conf, store.Live)
 	tapCell(t, m.view, 9, 4)
 	w.c.choose(browsing, store.All)
 	if len(tapped) == 0 {
@@ -161,8 +161,8 @@ func TestConfusionMatrixView(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Confusion matrix")
-	if w.c.mode != w.views.confusion || w.c.v.Len() != len(tapped)-1 || w.c.v.Shows(tapped[0]) {
-		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.d.matrix.Count(9, 4))
+	if w.c.mode != w.conf || w.c.v.Len() != len(tapped)-1 || w.c.v.Shows(tapped[0]) {
+		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.d.Matrix.Count(9, 4))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/testhook"
 	"idxlabel/ui/widgets"
 )
 
@@ -402,7 +403,7 @@ func (c *controller) choose(m mode.Mode, subset store.Subset) {
 		c.refresh()
 		return
 	}
-	defer logModeShown(m)() // the real-window tests' hook (scanlog.go)
+	defer testhook.LogModeShown(m.Title())() // the real-window tests' hook
 	cur := c.v.Current()
 	c.leave(m)
 	c.out.center(mode.Center(m))

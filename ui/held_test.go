@@ -172,12 +172,12 @@ func TestFindSuspectsDuringASaveWaits(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	_, let := blockedSave(t, w, ds)
 	w.menuActions().findSuspects()
-	if len(w.c.held) != 1 || w.c.mode == w.scans.review {
+	if len(w.c.held) != 1 || w.c.mode == w.susp.Mode {
 		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == w.scans.review })
-	w.scans.stop()
+	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == w.susp.Mode })
+	w.scans.Stop()
 }
 
 // An input that waits with no cursor (the grid shows nothing) is made when the save ends, not

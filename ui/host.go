@@ -85,5 +85,11 @@ func (h modeHost) Say(text string) { h.c.say(text) }
 // Render shows again what depends on the cursor and the mode.
 func (h modeHost) Render() { h.c.renderCursor() }
 
+// Progress shows the jobs' progress again.
+func (h modeHost) Progress() { h.c.showProgress() }
+
 // Focus gives the grid the keys.
 func (h modeHost) Focus() { h.c.out.focus() }
+
+// Resets counts the renumbering changes since the window opened.
+func (h modeHost) Resets() int { return h.c.resets }

@@ -16,6 +16,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/testhook"
 )
 
 // importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
@@ -160,7 +161,7 @@ func (m *importer) run(ds *store.Dataset, p plan) {
 	pj := startProgress(c, m.d, m.win, numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
 	c.jobs.Run(func() {
 		samples, skipped := loadImages(pj.job.Ctx, p, func(frac float64) { c.jobs.Schedule(func() { pj.set("", frac) }) })
-		waitGate(pj.job.Ctx, testImportGateEnv) // a test's hook; nothing otherwise
+		testhook.WaitGate(pj.job.Ctx, testhook.ImportGate) // a test's hook; nothing otherwise
 		c.jobs.Schedule(func() {
 			if pj.end(c) {
 				c.say("Import cancelled: nothing was added")

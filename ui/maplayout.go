@@ -16,7 +16,10 @@ import (
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/embed"
 	"idxlabel/suspect/nn"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/scan"
 )
 
 // mapLayout is the map of one scan: every sample it scanned as a point, at the place embed.Map
@@ -43,21 +46,21 @@ type mapLayout struct {
 }
 
 // newMapLayout makes the map of d from the scan's rows laid out at xy (rows×2).
-func newMapLayout(d *scanData, xy []float32) (*mapLayout, error) {
-	rows := len(d.sample)
-	l := &mapLayout{laid: xy, sample: slices.Clone(d.sample), suggest: make([]int, rows)}
-	l.classes = slices.Clone(d.a.res.Classes)
-	for _, c := range d.ds.Classes() {
+func newMapLayout(d *scan.Data, xy []float32) (*mapLayout, error) {
+	rows := len(d.Sample)
+	l := &mapLayout{laid: xy, sample: slices.Clone(d.Sample), suggest: make([]int, rows)}
+	l.classes = slices.Clone(d.A.Res.Classes)
+	for _, c := range d.DS.Classes() {
 		if k, found := slices.BinarySearch(l.classes, c); !found {
 			l.classes = slices.Insert(l.classes, k, c)
 		}
 	}
 	l.palette = plot.Palette(len(l.classes))
 	for r := range rows {
-		l.suggest[r], _ = d.matrix.Predicted(r)
+		l.suggest[r], _ = d.Matrix.Predicted(r)
 	}
-	l.point = make([]int32, len(d.row))
-	copy(l.point, d.row)
+	l.point = make([]int32, len(d.Row))
+	copy(l.point, d.Row)
 	l.given = make([]uint16, rows)
 	l.byModel = make([]uint16, rows)
 	l.static = make([]plot.Marks, rows)
@@ -98,9 +101,9 @@ func (l *mapLayout) colourOf(c int) uint16 {
 }
 
 // restyle sets point p's colours and marks from its sample's state now.
-func (l *mapLayout) restyle(d *scanData, p int) {
+func (l *mapLayout) restyle(d *scan.Data, p int) {
 	i := l.sample[p]
-	st, ok := d.ds.StateAt(i)
+	st, ok := d.DS.StateAt(i)
 	var mk plot.Marks
 	switch {
 	case i < 0 || !ok:
@@ -130,9 +133,14 @@ func (l *mapLayout) restyle(d *scanData, p int) {
 // (near-linear; about 4 s for 70,000 samples); placing k samples O(k·N·D) search and k forward
 // passes; an edit of k samples O(k), then one frame.
 type mapper struct {
-	c     *controller
-	views *scanViews
-	job   *jobs.Job // the layout or a placement running, nil when none
+	c     mode.Controller
+	jobs  *jobs.Jobs
+	d     *dialogs.Dialogs
+	views *scan.Views
+	// laid is the scan the layout lay is of (lay nil: not laid out yet).
+	laid *scan.Data
+	lay  *mapLayout
+	job  *jobs.Job // the layout or a placement running, nil when none
 	// laying: job lays the map out (not a placement); progress is its share done, 0–1.
 	laying   bool
 	progress float64
@@ -145,18 +153,18 @@ type mapper struct {
 }
 
 // layOut starts laying d's features out unless the map exists or is being made.
-func (m *mapper) layOut(d *scanData) {
-	if d.lay != nil || m.job != nil && m.laying {
+func (m *mapper) layOut(d *scan.Data) {
+	if m.layOf(d) != nil || m.job != nil && m.laying {
 		return
 	}
 	m.stopJob()
 	c := m.c
-	res := d.a.res
-	n := len(d.sample)
-	job := c.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: laying out %s", numfmt.Plural(n, "sample")))
+	res := d.A.Res
+	n := len(d.Sample)
+	job := m.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: laying out %s", numfmt.Plural(n, "sample")))
 	m.job, m.laying, m.progress, m.stopped = job, true, 0, ""
 	start := time.Now()
-	c.jobs.Run(func() {
+	m.jobs.Run(func() {
 		var last time.Time
 		xy, err := embed.Map(job.Ctx, nn.Vectors{Data: res.Features, N: n, Dim: cnn.Features}, embed.MapOptions{Options: embed.Options{
 			Progress: func(f float64) {
@@ -164,45 +172,47 @@ func (m *mapper) layOut(d *scanData) {
 					return
 				}
 				last = time.Now()
-				c.jobs.Schedule(func() {
+				m.jobs.Schedule(func() {
 					if m.job == job {
 						m.progress = f
-						c.jobs.SetNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", numfmt.Plural(n, "sample"), 100*f))
-						c.renderCursor()
+						m.jobs.SetNote(job, fmt.Sprintf("Map: laying out %s, %.0f%%", numfmt.Plural(n, "sample"), 100*f))
+						c.Render()
 					}
 				})
 			}}})
-		c.jobs.Schedule(func() {
+		m.jobs.Schedule(func() {
 			if m.job != job {
 				return // stopped, or another scan adopted
 			}
 			m.job, m.laying = nil, false
-			c.jobs.Finish(job)
+			m.jobs.Finish(job)
 			switch {
 			case err == context.Canceled:
 				m.stopped = "Cancelled."
 			case err != nil:
 				m.stopped = "The layout failed: " + err.Error()
-			case m.views.seen != d:
+			case m.views.Adopted() != d:
 				return
 			default:
-				if d.lay, err = newMapLayout(d, xy); err != nil {
+				l, err := newMapLayout(d, xy)
+				if err != nil {
 					m.stopped = "The layout failed: " + err.Error()
 					break
 				}
+				m.laid, m.lay = d, l
 				m.writeDump(d)
-				c.say(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
+				c.Say(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
 				m.queueUnplaced(d)
 				m.place(d)
 			}
-			c.renderCursor()
+			c.Render()
 		})
 	})
 }
 
 // follow keeps d's map in step with one change of the dataset (scanViews.follow).
-func (m *mapper) follow(d *scanData, ch store.Change) {
-	l := d.lay
+func (m *mapper) follow(d *scan.Data, ch store.Change) {
+	l := m.layOf(d)
 	if l == nil {
 		return // the layout running places what has no point when it is done (queueUnplaced)
 	}
@@ -211,14 +221,14 @@ func (m *mapper) follow(d *scanData, ch store.Change) {
 		for _, i := range ch.Indices {
 			if i >= 0 && i < len(l.point) && l.point[i] >= 0 {
 				l.restyle(d, int(l.point[i]))
-			} else if st, ok := d.ds.StateAt(i); ok && ch.Kind == store.DeletedChanged && !st.Deleted {
+			} else if st, ok := d.DS.StateAt(i); ok && ch.Kind == store.DeletedChanged && !st.Deleted {
 				m.pending = append(m.pending, i) // restored, not on the map: placed
 			}
 		}
 		l.version++
 		m.place(d)
 	case store.Appended:
-		for len(l.point) < d.ds.Len() {
+		for len(l.point) < d.DS.Len() {
 			l.point = append(l.point, -1)
 		}
 		m.pending = append(m.pending, ch.Indices...)
@@ -231,9 +241,9 @@ func (m *mapper) follow(d *scanData, ch store.Change) {
 // renumber follows samples removed from the end (an append undone) or renumbered by a save: the
 // points of samples gone are left out of the map, and a placement running starts again with the
 // samples as numbered now. O(N).
-func (m *mapper) renumber(d *scanData, ch store.Change) {
-	l := d.lay
-	n := d.ds.Len()
+func (m *mapper) renumber(d *scan.Data, ch store.Change) {
+	l := m.lay
+	n := d.DS.Len()
 	point := make([]int32, n)
 	for i := range point {
 		point[i] = -1
@@ -263,7 +273,7 @@ func (m *mapper) renumber(d *scanData, ch store.Change) {
 		l.restyle(d, p)
 	}
 	if err := l.index(); err != nil {
-		m.c.d.ShowError(err)
+		m.d.ShowError(err)
 	}
 	m.queueUnplaced(d)
 	m.place(d)
@@ -271,9 +281,9 @@ func (m *mapper) renumber(d *scanData, ch store.Change) {
 
 // queueUnplaced queues every sample not deleted that has no point (added or restored while the
 // layout ran).
-func (m *mapper) queueUnplaced(d *scanData) {
-	for i, p := range d.lay.point {
-		if st, ok := d.ds.StateAt(i); p < 0 && ok && !st.Deleted {
+func (m *mapper) queueUnplaced(d *scan.Data) {
+	for i, p := range m.lay.point {
+		if st, ok := d.DS.StateAt(i); p < 0 && ok && !st.Deleted {
 			m.pending = append(m.pending, i)
 		}
 	}
@@ -284,19 +294,19 @@ func (m *mapper) queueUnplaced(d *scanData) {
 // scan's model, their nearest scanned samples by those features, the mean of those samples'
 // places weighted as embed.Place weighs them. A scan read from the scan cache has no model: the
 // status bar says the samples are not placed, and why.
-func (m *mapper) place(d *scanData) {
-	l := d.lay
+func (m *mapper) place(d *scan.Data) {
+	l := m.layOf(d)
 	if l == nil || m.job != nil || len(m.pending) == 0 {
 		return
 	}
 	var idx []int
 	var pixels [][]byte
 	for _, i := range m.pending {
-		st, ok := d.ds.StateAt(i)
+		st, ok := d.DS.StateAt(i)
 		if !ok || st.Deleted || l.point[i] >= 0 || slices.Contains(idx, i) {
 			continue
 		}
-		px, ok := d.ds.PixelsAt(i)
+		px, ok := d.DS.PixelsAt(i)
 		if !ok {
 			continue
 		}
@@ -307,39 +317,39 @@ func (m *mapper) place(d *scanData) {
 		return
 	}
 	c := m.c
-	if d.a.res.Model == nil { // read from the scan cache: no networks to place new samples
-		c.say(fmt.Sprintf("%s added or restored since the scan not on the map: the scan was read from the disk cache, without the networks that place new samples (the next scan places them; it runs when the dataset is next opened)",
+	if d.A.Res.Model == nil { // read from the scan cache: no networks to place new samples
+		c.Say(fmt.Sprintf("%s added or restored since the scan not on the map: the scan was read from the disk cache, without the networks that place new samples (the next scan places them; it runs when the dataset is next opened)",
 			numfmt.Plural(len(idx), "sample")))
 		return
 	}
-	job := c.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
+	job := m.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
 	m.job, m.laying = job, false
-	res, laid, rows := d.a.res, l.laid, len(l.laid)/2
+	res, laid, rows := d.A.Res, l.laid, len(l.laid)/2
 	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).
-	data := sample.Set{N: len(idx), H: d.a.snap.H, W: d.a.snap.W, Transposed: d.a.snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
-	c.jobs.Run(func() {
+	data := sample.Set{N: len(idx), H: d.A.Snap.H, W: d.A.Snap.W, Transposed: d.A.Snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
+	m.jobs.Run(func() {
 		at, suggested, err := placeSamples(job.Ctx, res, rows, laid, data)
-		c.jobs.Schedule(func() {
+		m.jobs.Schedule(func() {
 			if m.job != job {
 				return
 			}
 			m.job = nil
-			c.jobs.Finish(job)
+			m.jobs.Finish(job)
 			if err != nil {
 				if err != context.Canceled {
-					c.d.ShowError(fmt.Errorf("placing samples on the map: %w", err))
+					m.d.ShowError(fmt.Errorf("placing samples on the map: %w", err))
 				}
 				return
 			}
-			if m.views.seen != d || d.lay != l {
+			if m.views.Adopted() != d || m.lay != l {
 				return
 			}
 			l.add(d, idx, at, suggested)
 			if err := l.index(); err != nil {
-				c.d.ShowError(err)
+				m.d.ShowError(err)
 			}
 			m.place(d) // what was added meanwhile
-			c.renderCursor()
+			c.Render()
 		})
 	})
 }
@@ -374,7 +384,7 @@ func placeSamples(ctx context.Context, res *suspect.CNNResult, rows int, laid []
 
 // add appends points for samples idx (still without one) at their places at, with the classes
 // the model suggests for them.
-func (l *mapLayout) add(d *scanData, idx []int, at []float32, suggested []int) {
+func (l *mapLayout) add(d *scan.Data, idx []int, at []float32, suggested []int) {
 	xy := slices.Clone(l.xy)
 	for k, i := range idx {
 		if i >= len(l.point) || l.point[i] >= 0 {
@@ -392,16 +402,25 @@ func (l *mapLayout) add(d *scanData, idx []int, at []float32, suggested []int) {
 	l.xy = xy
 }
 
-// stop cancels the job running (the scan is dropped).
+// stop cancels the job running and forgets the layout (the scan is dropped).
 func (m *mapper) stop() {
 	m.stopJob()
 	m.pending, m.stopped = nil, ""
+	m.laid, m.lay = nil, nil
+}
+
+// layOf returns the layout of scan d, nil when d is not laid out (yet).
+func (m *mapper) layOf(d *scan.Data) *mapLayout {
+	if d == nil || d != m.laid {
+		return nil
+	}
+	return m.lay
 }
 
 // stopJob cancels the layout or placement running, if any.
 func (m *mapper) stopJob() {
 	if m.job != nil {
-		m.c.jobs.Finish(m.job)
+		m.jobs.Finish(m.job)
 		m.job, m.laying = nil, false
 	}
 }
@@ -411,6 +430,6 @@ func (m *mapper) cancelLayout() {
 	if m.job != nil && m.laying {
 		m.stopJob()
 		m.stopped = "Cancelled."
-		m.c.renderCursor()
+		m.c.Render()
 	}
 }

@@ -19,7 +19,10 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/scan"
 	"idxlabel/ui/widgets"
 )
 
@@ -51,9 +54,10 @@ type mapMode struct {
 	mode.Browse
 	// outliers returns the samples a health check flagged as outliers (nil: none, or no check).
 	outliers func() []int
-	views    *scanViews
+	views    *scan.Views
+	maps     *mapper // lays out the map of the scan and places samples on it
 	panel    *mapPanel
-	d        *scanData
+	d        *scan.Data
 	// lassoed holds the samples the last lasso took, ascending: the grid shows them; nil: every
 	// sample the filter selects.
 	lassoed []int
@@ -76,28 +80,50 @@ type mapMode struct {
 // the grid beside it the cursor's).
 func (m *mapMode) Wide() bool { return true }
 
-// newMapMode builds the mode around panel; outliers returns the samples a health check flagged.
-func newMapMode(views *scanViews, outliers func() []int, panel *mapPanel) *mapMode {
-	return &mapMode{views: views, outliers: outliers, panel: panel}
+// newMap builds the map's mode of the window whose controller is c, its jobs j, the scan's data
+// kept by views, beside grid; outliers returns the samples a health check flagged (the map marks
+// them). The map's layout follows the scan's data through views.Watch. A point picked, a lasso
+// are inputs of the person's (after the inputs that wait).
+func newMap(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, views *scan.Views, grid fyne.CanvasObject, outliers func() []int) *mapMode {
+	m := &mapMode{views: views, outliers: outliers}
+	m.maps = &mapper{c: c, jobs: j, d: d, views: views}
+	views.Watch(m.maps.follow, m.maps.stop)
+	m.panel = newMapPanel(grid, mapPanelInput{
+		onColour: func(byModel bool) { m.setColour(c, byModel) },
+		onCancel: m.maps.cancelLayout,
+		onRetry: func() {
+			if m.d != nil {
+				m.maps.layOut(m.d)
+				c.Render()
+			}
+		},
+		onDone: c.Focus,
+	}, widgets.MapInput{
+		OnPick:  func(pt int) { c.Input(func() { m.pick(c, pt) }) },
+		OnLasso: func(points []int, add bool) { c.Input(func() { m.lasso(c, points, add) }) },
+		OnDone:  c.Focus,
+		Tile:    m.tile,
+	})
+	return m
 }
 
 func (m *mapMode) Title() string { return "Map" }
-func (m *mapMode) Start()        { m.open(modeHost{m.views.c}) }
+func (m *mapMode) Start()        { m.open(m.maps.c) }
 
 // ready reports whether the scan the map is of is still the one to show (its layout may still
 // be running: the view shows its progress).
-func (m *mapMode) Ready() bool { return m.d != nil && m.views.current() == m.d }
+func (m *mapMode) Ready() bool { return m.d != nil && m.views.Current() == m.d }
 
 // open is Tools → Map of the Dataset and the Show list's entry: the scan (run first when there
 // is none, its progress on the status bar), then the mode, whose view shows the layout's
 // progress until the map is laid out.
 func (m *mapMode) open(c mode.Controller) {
-	m.views.open(func(d *scanData) {
+	m.views.Open(func(d *scan.Data) {
 		if m.d != d {
 			m.lassoed = nil
 		}
 		m.d = d
-		m.views.maps.layOut(d)
+		m.maps.layOut(d)
 		c.Enter(m)
 	})
 }
@@ -199,8 +225,8 @@ func (m *mapMode) Shown(s mode.State) {
 	if d == nil {
 		return
 	}
-	mp := m.views.maps
-	l := d.lay
+	mp := m.maps
+	l := mp.layOf(d)
 	if l == nil {
 		p.showBusy(d, mp)
 		return
@@ -444,11 +470,11 @@ func (p *mapPanel) done() {
 
 // showBusy shows, in the map's place, the layout's progress and Cancel, or why there is no map
 // and a button to lay it out again.
-func (p *mapPanel) showBusy(d *scanData, mp *mapper) {
+func (p *mapPanel) showBusy(d *scan.Data, mp *mapper) {
 	p.view.SetFrame(widgets.MapFrame{Style: plotStyle()})
 	switch {
 	case mp.job != nil && mp.laying:
-		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", numfmt.Plural(len(d.sample), "sample")))
+		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", numfmt.Plural(len(d.Sample), "sample")))
 		p.bar.SetValue(mp.progress)
 		p.bar.Show()
 		p.button.SetText("Cancel")

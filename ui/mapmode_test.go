@@ -49,11 +49,11 @@ func lassoDrag(v *widgets.MapView, mods fyne.KeyModifier, pts []fyne.Position) {
 func TestMapLassoRelabels(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
-	mm := w.views.mapm
+	mm := w.mapv
 	waitUI(t, q, func() bool {
-		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+		return w.c.mode == w.mapv && mm.d != nil && mm.maps.lay != nil && w.mapv.maps.job == nil
 	})
-	l := mm.d.lay
+	l := mm.maps.lay
 	if len(l.sample) != ds.Len() || w.side.showList.Selected != "Map" {
 		t.Fatalf("%d points for %d samples; Show %q", len(l.sample), ds.Len(), w.side.showList.Selected)
 	}
@@ -171,8 +171,8 @@ func TestMapLassoRelabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUI(t, q, func() bool { return i < len(mm.d.lay.point) && mm.d.lay.point[i] >= 0 })
-	l = mm.d.lay
+	waitUI(t, q, func() bool { return i < len(mm.maps.lay.point) && mm.maps.lay.point[i] >= 0 })
+	l = mm.maps.lay
 	p := l.point[i]
 	if l.pm.Len() != len(l.sample) || math.IsNaN(float64(l.xy[2*p])) || l.sample[p] != i {
 		t.Fatalf("the added sample is at %v", l.xy[2*p:2*p+2])
@@ -182,7 +182,7 @@ func TestMapLassoRelabels(t *testing.T) {
 	}
 	// Undoing the append takes it off the map.
 	w.c.undo()
-	if len(mm.d.lay.point) != ds.Len() || mm.d.lay.sample[p] != -1 {
+	if len(mm.maps.lay.point) != ds.Len() || mm.maps.lay.sample[p] != -1 {
 		t.Fatal("the undone append is still on the map")
 	}
 }
@@ -192,20 +192,20 @@ func TestMapLassoRelabels(t *testing.T) {
 func TestScanViewsFollowASave(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
 	w.menuActions().showMap()
-	mm := w.views.mapm
+	mm := w.mapv
 	waitUI(t, q, func() bool {
-		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+		return w.c.mode == w.mapv && mm.d != nil && mm.maps.lay != nil && w.mapv.maps.job == nil
 	})
-	d := mm.d
+	d, lay := mm.d, mm.maps.lay
 	n := ds.Len()
 	labelOf := make([]int, n)
 	for i := range n {
 		labelOf[i] = ds.Label(i)
 	}
-	pointOf := slices.Clone(d.lay.point)
+	pointOf := slices.Clone(lay.point)
 	total := func() int {
 		s := 0
-		for _, row := range d.matrix.Counts() {
+		for _, row := range d.Matrix.Counts() {
 			for _, k := range row {
 				s += k
 			}
@@ -227,25 +227,25 @@ func TestScanViewsFollowASave(t *testing.T) {
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
 	waitUI(t, q, func() bool { return !w.jobs.Busy() && ds.Len() == n-len(gone) })
-	if w.c.mode != w.views.mapm || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
-		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.current() == d)
+	if w.c.mode != w.mapv || w.views.Current() != d || mm.d != d || w.scans.Running() {
+		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.Current() == d)
 	}
 	if total() != n-len(gone) {
 		t.Fatalf("after the save: the matrix holds %d", total())
 	}
 	for i := range ds.Len() {
 		old := i + len(gone)
-		r, ok := d.rowOf(i)
-		if !ok || r != old || d.sample[r] != i || d.lay.point[i] != pointOf[old] || ds.Label(i) != labelOf[old] {
-			t.Fatalf("sample %d (was %d): row %d %v, point %d (was %d)", i, old, r, ok, d.lay.point[i], pointOf[old])
+		r, ok := d.RowOf(i)
+		if !ok || r != old || d.Sample[r] != i || lay.point[i] != pointOf[old] || ds.Label(i) != labelOf[old] {
+			t.Fatalf("sample %d (was %d): row %d %v, point %d (was %d)", i, old, r, ok, lay.point[i], pointOf[old])
 		}
 	}
 	for _, i := range gone {
 		p := pointOf[i]
-		if d.lay.sample[p] != -1 || d.sample[i] != -1 {
-			t.Fatalf("the point of deleted sample %d still names sample %d", i, d.lay.sample[p])
+		if lay.sample[p] != -1 || d.Sample[i] != -1 {
+			t.Fatalf("the point of deleted sample %d still names sample %d", i, lay.sample[p])
 		}
-		if got, ok := d.lay.pm.Nearest(d.lay.laid[2*p], d.lay.laid[2*p+1], 1e-6); ok && got == int(p) {
+		if got, ok := lay.pm.Nearest(lay.laid[2*p], lay.laid[2*p+1], 1e-6); ok && got == int(p) {
 			t.Fatalf("deleted sample %d is still drawn", i)
 		}
 	}

@@ -14,9 +14,9 @@ func TestTheMapGetsTheRoom(t *testing.T) {
 	w, q, _, _ := flippedWindow(t)
 	w.win.Resize(fyne.NewSize(1400, 900))
 	w.menuActions().showMap()
-	mm := w.views.mapm
+	mm := w.mapv
 	waitUI(t, q, func() bool {
-		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+		return w.c.mode == w.mapv && mm.d != nil && mm.maps.lay != nil && w.mapv.maps.job == nil
 	})
 	w.win.Canvas().Capture() // lays the window out
 	if isShown(w.detail.root, w) {

@@ -161,7 +161,7 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 	}
 	if a := run.scan; a != nil && run.slow != nil {
 		progress("confusion matrix and map", 0)
-		views, err := report.NewScanViews(ctx, run.slow, a.snap.Labels, true, func(f float64) { progress("map", f) })
+		views, err := report.NewScanViews(ctx, run.slow, a.Snap.Labels, true, func(f float64) { progress("map", f) })
 		if err != nil {
 			return report.Report{}, err
 		}
@@ -202,8 +202,8 @@ func reportResult(run *checkRun) *check.Result {
 	}
 	add(run.quick, nil)
 	if run.scan != nil {
-		add(run.slow, run.scan.snap.Index)
-		res.Scan = run.scan.res
+		add(run.slow, run.scan.Snap.Index)
+		res.Scan = run.scan.Res
 	}
 	for _, kind := range check.Kinds {
 		if _, ok := res.Findings[kind]; ok {

@@ -20,6 +20,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // saver writes the dataset: Save, Save As, the question about unsaved edits before a dataset
@@ -82,7 +83,7 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 		last := -1
 		var gate sync.Once
 		err := do(job.Ctx, func(f float64) {
-			gate.Do(func() { waitGate(job.Ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
+			gate.Do(func() { testhook.WaitGate(job.Ctx, testhook.SaveGate) }) // a test's hook; nothing otherwise
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
 				c.jobs.Schedule(func() {

@@ -10,6 +10,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/scan"
 )
 
 // BenchmarkConfusionOpen70k times opening the confusion matrix view on 70,000 samples (tiled
@@ -41,16 +42,16 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 		}
 		probs[r*10+p] = 0.91
 	}
-	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}, learnt: labelledIn(snap)}
-	conf := w.views.confusion
+	w.scans.Adopt(scan.NewAnalysis(ds, w.c.resets, snap, &suspect.CNNResult{Classes: classes, Probs: probs}, 0, false))
+	conf := w.conf
 	for b.Loop() {
 		conf.open(modeHost{w.c})
-		if w.c.mode != w.views.confusion || conf.drawn != conf.d.edits || w.c.v.Len() != len(snap.Labels)/50 {
+		if w.c.mode != w.conf || conf.drawn != conf.d.Edits || w.c.v.Len() != len(snap.Labels)/50 {
 			b.Fatalf("mode %v, %d shown", w.c.mode, w.c.v.Len())
 		}
 		b.StopTimer()
 		w.c.choose(browsing, store.All)
-		w.views.drop()
+		w.views.Drop()
 		conf.d, conf.List = nil, nil
 		b.StartTimer()
 	}

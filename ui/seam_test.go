@@ -102,7 +102,7 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 // decided, renumbered past the deleted samples the save left out.
 func TestSaveKeepsTheReview(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.scans.review.List = &review.List{Order: []int{5, 2, 9}, Of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, Neighbours: map[int][]int{5: {9, 1}}}
+	w.susp.Mode.List = &review.List{Order: []int{5, 2, 9}, Of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, Neighbours: map[int][]int{5: {9, 1}}}
 	if err := ds.DecideAs(store.HowManual, 5, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -114,8 +114,8 @@ func TestSaveKeepsTheReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.drain()
-	if w.scans.review.List == nil || !slices.Equal(w.scans.review.List.Order, []int{3, 7}) || w.scans.review.List.Of[3].Suggested != 1 || !slices.Equal(w.scans.review.List.Neighbours[3], []int{7}) {
-		t.Fatalf("review after the save: %+v", w.scans.review.List)
+	if w.susp.Mode.List == nil || !slices.Equal(w.susp.Mode.List.Order, []int{3, 7}) || w.susp.Mode.List.Of[3].Suggested != 1 || !slices.Equal(w.susp.Mode.List.Neighbours[3], []int{7}) {
+		t.Fatalf("review after the save: %+v", w.susp.Mode.List)
 	}
 	if !ds.State(3).Reviewed || ds.Label(3) != 1 {
 		t.Fatal("the decision on sample 5 (now 3) was lost")

@@ -26,7 +26,7 @@ func captions(w *window) []string {
 func TestNeighbourCaptionFollowsTheLabel(t *testing.T) {
 	w, ds, _, _ := suspectsReview(t)
 	w.c.moveCursor(1, false)
-	j := w.scans.review.List.Neighbours[w.c.v.Current()][0]
+	j := w.susp.Mode.List.Neighbours[w.c.v.Current()][0]
 	to := (ds.Label(j) + 3) % 10
 	if err := ds.Relabel([]int{j}, to); err != nil {
 		t.Fatal(err)

@@ -25,8 +25,8 @@ type suggester struct {
 	d      *dialogs.Dialogs
 	review *review.Mode // the Suggested mode
 	model  *suspect.Model
-	from   int                // the labelled samples the model learnt from
-	opts   suspect.CNNOptions // how the CNNs train: zero for the recipe's defaults (tests shorten it)
+	from   int                 // the labelled samples the model learnt from
+	opts   *suspect.CNNOptions // how the CNNs train (the scanner's: scan.Scanner.Opts)
 	// The training running, nil when none.
 	training *jobs.Job
 	loop     askLoop // the Suggested list's rounds (ask.go)
@@ -124,7 +124,7 @@ func (g *suggester) learn() {
 	if g.model != nil || nothingToLearn(snap, labelled) != "" {
 		return
 	}
-	ds, opts := c.ds, g.opts
+	ds, opts := c.ds, *g.opts
 	note := "Suggestion model: training on " + numfmt.Plural(len(labelled), "labelled sample")
 	job := c.jobs.Start(jobs.Training, note)
 	g.training = job

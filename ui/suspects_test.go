@@ -13,6 +13,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/scan"
 	"idxlabel/ui/widgets"
 )
 
@@ -35,14 +36,14 @@ func TestReviewSuspects(t *testing.T) {
 			// ranking trains on while the keys below are typed, and its progress must not redraw the
 			// window from its own goroutine meanwhile.
 			q := queueUI(w)
-			w.scans.findSuspects()
+			w.susp.Find()
 			waitUI(t, q, func() bool { return !w.jobs.Busy() })
-			if !(w.c.mode != browsing) || w.scans.review.List == nil || w.c.v.Len() != len(w.scans.review.List.Order) || w.c.v.Len() < 50 {
+			if !(w.c.mode != browsing) || w.susp.Mode.List == nil || w.c.v.Len() != len(w.susp.Mode.List.Order) || w.c.v.Len() < 50 {
 				t.Fatalf("reviewing %v, %d shown", (w.c.mode != browsing), w.c.v.Len())
 			}
 			first := w.c.v.At(0)
-			s := w.scans.review.List.Of[first]
-			if s.Score < w.scans.review.List.Of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
+			s := w.susp.Mode.List.Of[first]
+			if s.Score < w.susp.Mode.List.Of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
 				t.Fatalf("first suspect %+v", s)
 			}
 			var suspectBadges int
@@ -74,7 +75,7 @@ func TestReviewSuspects(t *testing.T) {
 			if ds.Label(third) != other || !ds.State(third).Reviewed {
 				t.Fatalf("digit: label %d", ds.Label(third))
 			}
-			if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.scans.review.List.Order) {
+			if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.susp.Mode.List.Order) {
 				t.Fatalf("progress %d / %d", done, total)
 			}
 			if !strings.Contains(w.footer.status.Text, "reviewed 3 / ") {
@@ -117,9 +118,9 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sam
 	t.Helper()
 	w, ds := demoWindow(t, true)
 	q := queueUI(w)
-	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return w.c.mode == w.scans.review })
-	w.scans.stop()
+	w.susp.Find()
+	waitUI(t, q, func() bool { return w.c.mode == w.susp.Mode })
+	w.scans.Stop()
 	snap := ds.Snapshot()
 	knn, err := suspect.Scan(context.Background(), snap, suspect.Options{}, nil)
 	if err != nil {
@@ -133,12 +134,12 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sam
 
 // cnnRanking is a CNN scan's result listing samples (snapshot positions = sample indices here)
 // as suspects, most suspicious first.
-func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
+func cnnRanking(w *window, snap sample.Set, samples []int) *scan.Analysis {
 	var list []suspect.Suspect
 	for k, i := range samples {
 		list = append(list, suspect.Suspect{Index: i, Label: snap.Labels[i], Suggested: (snap.Labels[i] + 1) % 10, Score: 0.9 - 0.001*float64(k), Confidence: 0.8})
 	}
-	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}, learnt: labelledIn(snap)}
+	return scan.NewAnalysis(w.c.ds, w.c.resets, snap, &suspect.CNNResult{Suspects: list, Error: 0.01}, 0, false)
 }
 
 // When the CNN's ranking replaces the kNN's list, the cursor goes to the new list's first
@@ -155,7 +156,7 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 			others = append(others, i)
 		}
 	}
-	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
+	w.susp.Rank(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
 	if w.c.v.Current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
 		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.Current(), w.c.v.cursor, w.grid.Offset(), others[0])
 	}
@@ -171,7 +172,7 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	}
 	w.c.drain()
 	w.c.moveCursor(6, false)
-	w.scans.ranked(cnnRanking(w, snap, others), knn, snap)
+	w.susp.Rank(cnnRanking(w, snap, others), knn, snap)
 	if w.c.v.Current() != others[2] {
 		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.Current(), w.c.v.cursor, others[2])
 	}
@@ -189,7 +190,7 @@ func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 			targets = append(targets, tt)
 		}
 	})
-	nb := w.scans.review.List.Neighbours[suspectSample]
+	nb := w.susp.Mode.List.Neighbours[suspectSample]
 	if len(targets) == 0 || len(targets) != min(8, len(nb)) {
 		t.Fatalf("%d clickable thumbnails for %d neighbours", len(targets), len(nb))
 	}
@@ -198,7 +199,7 @@ func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.Current(), nb[0], w.c.mode, w.footer.status.Text)
 	}
 	w.side.showList.SetSelected("Suspects")
-	if w.c.mode != w.scans.review || w.c.v.Current() != suspectSample {
+	if w.c.mode != w.susp.Mode || w.c.v.Current() != suspectSample {
 		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.Current(), suspectSample)
 	}
 }

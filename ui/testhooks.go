@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"os"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -14,6 +12,7 @@ import (
 
 	"idxlabel/report"
 	"idxlabel/ui/review"
+	"idxlabel/ui/scan"
 )
 
 // testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
@@ -29,17 +28,17 @@ const (
 // applyTestHooks sets up what the test environment variable asks for.
 func applyTestHooks(w *window) {
 	if path := os.Getenv(testMapEnv); path != "" {
-		w.views.maps.dump = path
-		w.views.mapm.panel.view.SetDump(path + ".view")
+		w.mapv.maps.dump = path
+		w.mapv.panel.view.SetDump(path + ".view")
 	}
 }
 
 // writeDump writes d's map as CSV by sample to the test hook's file, when one is set.
-func (m *mapper) writeDump(d *scanData) {
-	if m.dump == "" {
+func (m *mapper) writeDump(d *scan.Data) {
+	l := m.layOf(d)
+	if m.dump == "" || l == nil {
 		return
 	}
-	l := d.lay
 	xy := make([]float32, 2*len(l.point))
 	for i, p := range l.point {
 		xy[2*i], xy[2*i+1] = float32(math.NaN()), float32(math.NaN())
@@ -59,39 +58,10 @@ func (m *mapper) writeDump(d *scanData) {
 	}
 }
 
-// Environment variables for the real-window tests only (scripts/keysave.sh, scripts/rank.sh); a
-// person never sets them.
-const (
-	// testSaveGateEnv names a file: every save of the window waits, once the store has begun it
-	// (the dataset marked saving, its journal closed), until that file exists. Keys sent
-	// meanwhile meet a save in progress however fast the machine writes.
-	testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
-	// testRankGateEnv names a file: a CNN scan's result waits until that file exists before it
-	// is handed to the window, so keys sent meanwhile act on the kNN's list.
-	testRankGateEnv = "IDXLABEL_TEST_RANK_GATE"
-	// testStateEnv names a file the window rewrites each time it shows the cursor
-	// (controller.renderCursor) with one line of its state: see writeTestState.
-	testStateEnv = "IDXLABEL_TEST_STATE"
-	// testImportGateEnv names a file: an import, once its images are read, waits until that
-	// file exists before it hands them to the window, so keys sent meanwhile meet an import
-	// in progress however fast the machine reads.
-	testImportGateEnv = "IDXLABEL_TEST_IMPORT_GATE"
-)
-
-// waitGate waits until the file the environment variable env names exists (at once when env is
-// not set), or ctx ends.
-func waitGate(ctx context.Context, env string) {
-	path := os.Getenv(env)
-	if path == "" {
-		return
-	}
-	for ctx.Err() == nil {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// testStateEnv names an environment variable for the real-window tests only: a file the window
+// rewrites each time it shows the cursor (controller.renderCursor) with one line of its state
+// (writeTestState). The other hooks, for every part of the window, are package testhook's.
+const testStateEnv = "IDXLABEL_TEST_STATE"
 
 // cutTexts names the texts of the window that do not fit their place now, "status,show" ("-"
 // for none): the status line (wrapped onto more lines than its place has, or wider than its

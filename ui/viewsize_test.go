@@ -17,12 +17,12 @@ func TestScanViewsFitASmallWindow(t *testing.T) {
 	w, q, _, _ := flippedWindow(t)
 	browse := w.win.Content().MinSize()
 	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == w.views.confusion })
+	waitUI(t, q, func() bool { return w.c.mode == w.conf })
 	conf := w.win.Content().MinSize()
 	w.menuActions().showMap()
-	mm := w.views.mapm
+	mm := w.mapv
 	waitUI(t, q, func() bool {
-		return w.c.mode == w.views.mapm && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil
+		return w.c.mode == w.mapv && mm.d != nil && mm.maps.lay != nil && w.mapv.maps.job == nil
 	})
 	mp := w.win.Content().MinSize()
 	t.Logf("minimum window content: browse %v, confusion matrix %v, map %v", browse, conf, mp)

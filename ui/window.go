@@ -14,6 +14,8 @@ import (
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
+	"idxlabel/ui/scan"
+	"idxlabel/ui/suspects"
 	"idxlabel/ui/widgets"
 )
 
@@ -40,8 +42,11 @@ type window struct {
 
 	files *opener
 	save  *saver
-	scans *scanner
-	views *scanViews // the confusion matrix and the map of the scan
+	scans *scan.Scanner    // the CNN scan every view shares
+	susp  *suspects.Finder // the Suspects review
+	views *scan.Views      // the scan as the confusion matrix and the map show it
+	conf  *confusionMode   // the confusion matrix
+	mapv  *mapMode         // the map
 	sugg  *suggester
 	draw  *drawer
 	imp   *importer
@@ -77,20 +82,19 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
 	// The modes beyond browsing, and the workflows that make their lists.
+	host := modeHost{c}
+	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
 	suggested := &review.Mode{Kind: review.Suggested, Name: "Suggested",
 		Begin:    func() { w.sugg.suggestLabels() },
 		Why:      func() string { return w.sugg.why() },
 		WhyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
 		Progress: func(s mode.State) string { return w.sugg.progressNote(s) },
 		Decided:  func(r *review.List, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
-	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv(),
+	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: &w.scans.Opts,
 		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
 		note:  func(text string) { w.draw.say(text) },
 		ready: func() { w.draw.suggest() }}
-	suspects := &review.Mode{Kind: review.Suspects, Name: "Suspects",
-		Begin: func() { w.scans.findSuspects() }, Why: w.sugg.why}
-	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg,
-		watch: []func(string, float64){func(note string, done float64) { w.check.scanProgress(note, done) }}}
+	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.why, w.sugg.setModel)
 	checkMode := &checkMode{
 		view: newCheckView(w.grid, checkViewInput{
 			onKind:   func(k check.Kind) { w.check.pick(k) },
@@ -98,16 +102,19 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		begin:    func() { w.check.ask() },
 		followed: func(renumber []int) { w.check.followed(renumber) }}
 	w.check = &checker{c: c, d: w.d, win: win, prefs: a.Preferences(), scans: w.scans, mode: checkMode}
-	w.views = newScanViews(c, w.scans, w.grid, checkMode.outliers)
+	w.scans.Watch(w.check.scanProgress)
+	w.views = scan.NewViews(host, w.scans)
+	w.conf = newConfusion(host, w.views, w.grid)
+	w.mapv = newMap(host, w.jobs, w.d, w.views, w.grid, checkMode.outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
 	modes := []mode.Mode{
 		browsing,
-		suspects,
+		w.susp.Mode,
 		suggested,
 		checkMode,
-		w.views.confusion,
-		w.views.mapm,
+		w.conf,
+		w.mapv,
 	}
 
 	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
@@ -200,9 +207,9 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 				content.Refresh()
 			}},
 		modes:    modes,
-		replaced: []func(){w.scans.stop, w.sugg.drop, w.check.drop, w.views.drop},
+		replaced: []func(){w.scans.Forget, w.sugg.drop, w.check.drop, w.views.Drop},
 		shown:    []func(){w.draw.follow},
-		follows:  []func(store.Change){w.sugg.followLoop, w.views.follow},
+		follows:  []func(store.Change){w.sugg.followLoop, w.views.Follow},
 	})
 	win.SetContent(content)
 	win.Resize(fyne.NewSize(1280, 820))
@@ -273,16 +280,34 @@ func (w *window) menuActions() menuActions {
 		gotoSample:   w.side.focusGoto,
 		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
 		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
-		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
-		confusion: func() { c.choose(w.views.confusion, store.Live) },
-		showMap:   func() { c.choose(w.views.mapm, store.Live) },
-		scanAgain: func() { c.input(w.scans.scanAgain) },
+		findSuspects: func() { c.input(w.susp.Find) }, suggestLabels: w.sugg.suggestLabels,
+		confusion: func() { c.choose(w.conf, store.Live) },
+		showMap:   func() { c.choose(w.mapv, store.Live) },
+		scanAgain: func() { c.input(w.scanAgain) },
 		stopTraining: func() {
-			w.scans.stop()
+			w.scans.Stop()
 			c.renderCursor()
 			w.sugg.stop()
 		},
 		keys: func() { w.menu.showKeys(w.d) }, about: func() { showAbout(w.d) },
 		acceptSuggestions: func() { c.input(w.sugg.acceptMany) },
 	}
+}
+
+// scanAgain is Tools → Scan Again: the CNN scan made anew of the samples as they are now, without
+// reading the scan kept beside the image file (a scan that ran replaces it there): in the
+// Suspects review, the kNN pass first as Find Suspects makes it; elsewhere the scan alone, after
+// which a view of the scan shown (the confusion matrix, the map: a mode no longer ready once a
+// newer scan exists) is made again from it (a view opened later takes it).
+func (w *window) scanAgain() {
+	c := w.c
+	if c.mode == mode.Mode(w.susp.Mode) {
+		w.susp.FindAgain()
+		return
+	}
+	w.scans.Again(func(*scan.Analysis) {
+		if !mode.Ready(c.mode) {
+			c.choose(c.mode, store.Live)
+		}
+	})
 }

@@ -96,10 +96,17 @@ type Controller interface {
 	// inputs already wait for a job, after them.
 	Input(f func())
 	// Say puts a message on the status bar; Render shows again what depends on the cursor and the
-	// mode (the detail panel, the status bar, the mode's own view); Focus gives the grid the keys.
+	// mode (the detail panel, the status bar, the mode's own view); Progress shows the jobs'
+	// progress beside the status bar again (a job's note changed), and nothing else; Focus gives
+	// the grid the keys.
 	Say(text string)
 	Render()
+	Progress()
 	Focus()
+	// Resets counts the changes that renumbered the samples since the window opened (a save that
+	// left some out, a replayed journal): work begun at another count describes samples whose
+	// numbers are gone.
+	Resets() int
 }
 
 // Key is one key of the legend or the keyboard reference: the keys and what they do.

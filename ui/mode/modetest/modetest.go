@@ -32,6 +32,8 @@ type Controller struct {
 	Rebuilds int
 	// Busy makes Held report true (a job holds edits).
 	Busy bool
+	// ResetCount is what Resets reports.
+	ResetCount int
 }
 
 // New shows every sample of ds, the cursor on the first, browsing.
@@ -143,8 +145,14 @@ func (c *Controller) Input(f func()) { f() }
 // Say records text.
 func (c *Controller) Say(text string) { c.Said = append(c.Said, text) }
 
-// Render and Focus do nothing: there is no window.
+// Render, Progress and Focus do nothing: there is no window.
 func (c *Controller) Render() {}
+
+// Progress does nothing: there is no window.
+func (c *Controller) Progress() {}
+
+// Resets is ResetCount (a test sets it when it renumbers the samples).
+func (c *Controller) Resets() int { return c.ResetCount }
 
 // Focus does nothing: there is no window.
 func (c *Controller) Focus() {}

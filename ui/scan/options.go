@@ -1,4 +1,4 @@
-package ui
+package scan
 
 import (
 	"os"
@@ -13,9 +13,9 @@ import (
 // it is not for real use. Any other value (or none) keeps the defaults.
 const quickCNNEnv = "IDXLABEL_QUICK_CNN"
 
-// cnnOptionsFromEnv returns the CNNs' options: the short recipe when quickCNNEnv is "1", the
+// OptionsFromEnv returns the CNNs' options: the short recipe when quickCNNEnv is "1", the
 // defaults (zero) otherwise.
-func cnnOptionsFromEnv() suspect.CNNOptions {
+func OptionsFromEnv() suspect.CNNOptions {
 	if os.Getenv(quickCNNEnv) == "1" {
 		return suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
 	}

@@ -1,4 +1,4 @@
-package ui
+package scan
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"idxlabel/suspect/scancache"
 )
 
-// scanCache returns how the window's CNN scan of ds uses the scan cache: the file beside its
+// cacheFor returns how the window's CNN scan of ds uses the scan cache: the file beside its
 // image file (scancache.Suffix; none for a dataset never saved), read always, written only when
 // ds is open for editing (a read-only open, whose pair another window or process edits, changes
 // nothing in the pair's folder).
-func scanCache(ds *store.Dataset) scancache.Scanner {
+func cacheFor(ds *store.Dataset) scancache.Scanner {
 	images, _ := ds.Paths()
 	s := scancache.Scanner{Read: true, Write: !ds.ReadOnly()}
 	if images != "" {
