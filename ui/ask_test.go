@@ -17,6 +17,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
+	"idxlabel/ui/suggest"
 )
 
 // fakeSuggest stands in for activelearn.Suggest in the window's tests, which test the list, not
@@ -83,12 +84,25 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 	f := &fakeSuggest{truth: truth}
-	oldSuggest, oldAfter := suggestFor, afterRest
-	suggestFor = f.suggest
-	afterRest = func(_ time.Duration, run func()) restTimer { return &handTimer{run: run, armed: true} }
-	t.Cleanup(func() { suggestFor, afterRest = oldSuggest, oldAfter })
+	w.sugg.SuggestFor = f.suggest
+	clock := &handClock{}
+	w.sugg.AfterRest = clock.after
+	clocks[w] = clock
+	t.Cleanup(func() { delete(clocks, w) })
 	return w, q, ds, truth, f
 }
+
+// handClock is the test's clock for the waits for the labels to rest: each wait it starts ends
+// when the test says so (rested), never by itself; last is the last it started.
+type handClock struct{ last *handTimer }
+
+func (c *handClock) after(_ time.Duration, run func()) suggest.RestTimer {
+	c.last = &handTimer{run: run, armed: true}
+	return c.last
+}
+
+// clocks are the loop windows' clocks.
+var clocks = map[*window]*handClock{}
 
 // handTimer is the wait for the labels to rest on a test's clock: it ends when the test says so
 // (rested), never by itself.
@@ -101,14 +115,14 @@ func (h *handTimer) Reset(time.Duration) bool { was := h.armed; h.armed = true; 
 func (h *handTimer) Stop() bool               { was := h.armed; h.armed = false; return was }
 
 // idle reports whether no round of the loop runs or waits.
-func idle(w *window) bool { return w.sugg.loop.job == nil && w.sugg.loop.timer == nil }
+func idle(w *window) bool { return w.sugg.Idle() }
 
 // rested ends the wait for the labels to rest, if one is armed (its end schedules the round on
 // the UI thread, as the timer's goroutine does), and reports whether no round runs or waits: a
 // condition for waitUI that lets the loop run its rounds until it has learnt from every label
 // (first in a condition, so that it is always evaluated).
 func rested(w *window) bool {
-	if h, ok := w.sugg.loop.timer.(*handTimer); ok && h.armed {
+	if h := clocks[w].last; h != nil && h.armed {
 		h.armed = false
 		h.run()
 	}
@@ -123,15 +137,15 @@ func rested(w *window) bool {
 func TestSuggestedAsksFirst(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
 	w.side.showList.SetSelected("Suggested")
-	if w.c.mode != w.sugg.review || w.sugg.review.List == nil || !w.sugg.review.List.Pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
-		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.loop.job != nil)
+	if w.c.mode != w.sugg.Mode || w.sugg.Mode.List == nil || !w.sugg.Mode.List.Pending || w.c.v.Len() != 300 || !w.sugg.Rounding() {
+		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.Rounding())
 	}
-	waitUI(t, q, func() bool { return !w.sugg.review.List.Pending })
-	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	waitUI(t, q, func() bool { return !w.sugg.Mode.List.Pending })
+	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), suggest.AskRound, activelearn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := w.sugg.review.List
+	r := w.sugg.Mode.List
 	if w.c.v.Len() != 300 || !r.SuggestsNone || len(r.Of) != 0 {
 		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.SuggestsNone, len(r.Of))
 	}
@@ -154,7 +168,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// have not rested: the test's clock says when; TestSuggestedKeyDuringRound types during a
 	// round): a round begun after some of them would ask for samples of its own, from fewer
 	// labels.
-	before := w.sugg.review.List
+	before := w.sugg.Mode.List
 	for p, i := range want {
 		if w.c.v.At(w.c.v.cursor) != i {
 			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.At(w.c.v.cursor), i)
@@ -164,16 +178,16 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("key %d: sample %d has label %d", p, i, ds.Label(i))
 		}
 		q.run()
-		if w.sugg.loop.job != nil {
+		if w.sugg.Rounding() {
 			t.Fatalf("key %d: a round started while the asked labels were typed", p)
 		}
 	}
-	if w.sugg.review.List != before {
+	if w.sugg.Mode.List != before {
 		t.Fatal("a round ended while the asked labels were typed")
 	}
-	w.sugg.later()
-	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == askRound })
-	r = w.sugg.review.List
+	w.sugg.Later()
+	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == suggest.AskRound })
+	r = w.sugg.Mode.List
 	if len(r.Of) == 0 || r.SuggestsNone {
 		t.Fatal("no suggestions after the asked labels")
 	}
@@ -183,7 +197,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 		}
 	}
 	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
-	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), suggest.AskRound, activelearn.Options{})
 	if err != nil || len(again) == 0 {
 		t.Fatalf("activelearn.Ask: %v, %d samples", err, len(again))
 	}
@@ -210,10 +224,10 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	w.c.moveCursor(firstSugg, false)
 	i := w.c.v.At(firstSugg)
 	s := r.Of[i]
-	scored := w.sugg.loop.tally.scored
+	scored := w.sugg.Tally().Scored
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(i) != s.Suggested || w.sugg.loop.tally.accepted != 1 || w.sugg.loop.tally.scored != scored+1 {
-		t.Fatalf("Enter: label %d, tally %+v", ds.Label(i), w.sugg.loop.tally)
+	if ds.Label(i) != s.Suggested || w.sugg.Tally().Accepted != 1 || w.sugg.Tally().Scored != scored+1 {
+		t.Fatalf("Enter: label %d, tally %+v", ds.Label(i), w.sugg.Tally())
 	}
 	if log := ds.ChangeLog(); log[len(log)-1].Index != i || log[len(log)-1].How != store.HowSuggestedAccepted {
 		t.Fatalf("the change log ends %+v", log[len(log)-1])
@@ -228,17 +242,17 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	}
 	w.c.moveCursor(wrong, false)
 	j := w.c.v.At(wrong)
-	right := w.sugg.loop.tally.right
+	right := w.sugg.Tally().Right
 	test.Type(w.grid, strconv.Itoa(truth[j]))
-	tl := w.sugg.loop.tally
-	if ds.Label(j) != truth[j] || tl.scored != scored+2 || tl.right != right || tl.accepted != 1 {
+	tl := w.sugg.Tally()
+	if ds.Label(j) != truth[j] || tl.Scored != scored+2 || tl.Right != right || tl.Accepted != 1 {
 		t.Fatalf("a digit over a wrong suggestion: label %d, tally %+v", ds.Label(j), tl)
 	}
 	if !strings.Contains(w.footer.status.Text, "labelled 21 · accepted 1 · left 278 · suggestions right:") {
 		t.Fatalf("status %q", w.footer.status.Text)
 	}
 	w.c.undo() // an undone label no longer counts
-	if tl := w.sugg.loop.tally; tl.scored != scored+1 || tl.accepted != 1 {
+	if tl := w.sugg.Tally(); tl.Scored != scored+1 || tl.Accepted != 1 {
 		t.Fatalf("after undo: tally %+v", tl)
 	}
 }
@@ -279,7 +293,7 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 	}
 	close(gate)
 	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return rested(w) && calls >= 2 && n == len(labelled)+1 })
-	r := w.sugg.review.List
+	r := w.sugg.Mode.List
 	if r.Pending || ds.Label(i) != truth[i] || !slices.Contains(r.Order, i) {
 		t.Fatalf("after the rounds: pending %v, label %d", r.Pending, ds.Label(i))
 	}
@@ -302,8 +316,8 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Suggested")
-	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.List.Pending })
-	r := w.sugg.review.List
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
+	r := w.sugg.Mode.List
 	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
 	// The cursor on the fifth suggestion of the class of the most confident one.
 	var class, at = -1, -1
@@ -340,8 +354,8 @@ func TestAcceptManySuggestions(t *testing.T) {
 		}
 	}
 	log := ds.ChangeLog()
-	if len(log) != len(before)+len(want) || log[len(log)-1].How != store.HowSuggestedAccepted || w.sugg.loop.tally.accepted != len(want) {
-		t.Fatalf("the change log grew by %d (want %d), ends %+v; accepted %d", len(log)-len(before), len(want), log[len(log)-1], w.sugg.loop.tally.accepted)
+	if len(log) != len(before)+len(want) || log[len(log)-1].How != store.HowSuggestedAccepted || w.sugg.Tally().Accepted != len(want) {
+		t.Fatalf("the change log grew by %d (want %d), ends %+v; accepted %d", len(log)-len(before), len(want), log[len(log)-1], w.sugg.Tally().Accepted)
 	}
 	if !strings.HasPrefix(w.footer.status.Text, "Accepted "+strconv.Itoa(len(want))+" suggestions of") {
 		t.Fatalf("status %q", w.footer.status.Text)
@@ -352,12 +366,12 @@ func TestAcceptManySuggestions(t *testing.T) {
 			t.Fatalf("after one undo sample %d has label %d", i, ds.Label(i))
 		}
 	}
-	if w.sugg.loop.tally.accepted != 0 {
-		t.Fatalf("after undo %d counted accepted", w.sugg.loop.tally.accepted)
+	if w.sugg.Tally().Accepted != 0 {
+		t.Fatalf("after undo %d counted accepted", w.sugg.Tally().Accepted)
 	}
 	// The selection: three samples with suggestions, whatever their class and confidence.
 	waitUI(t, q, func() bool { return rested(w) })
-	r = w.sugg.review.List
+	r = w.sugg.Mode.List
 	var sel []int
 	w.c.v.clearSelection()
 	for p := w.c.v.Len() - 1; p >= 0 && len(sel) < 3; p-- {
@@ -390,22 +404,22 @@ func TestSuggestedStop(t *testing.T) {
 	gate := make(chan struct{})
 	f.gate = gate
 	w.side.showList.SetSelected("Suggested")
-	if w.sugg.loop.job == nil || !strings.Contains(w.footer.progress.Text, "Suggestions") {
+	if !w.sugg.Rounding() || !strings.Contains(w.footer.progress.Text, "Suggestions") {
 		t.Fatalf("no round started: progress %q", w.footer.progress.Text)
 	}
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
 	close(gate)
 	q.run()
-	if !idle(w) || w.c.mode != w.sugg.review || !w.sugg.review.List.Pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
+	if !idle(w) || w.c.mode != w.sugg.Mode || !w.sugg.Mode.List.Pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
 		t.Fatalf("after Stop: idle %v, %d shown, status %q", idle(w), w.c.v.Len(), w.footer.status.Text)
 	}
 	f.mu.Lock()
 	f.gate = nil
 	f.mu.Unlock()
-	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return !w.sugg.review.List.Pending })
-	if len(w.sugg.review.List.Of)+len(w.sugg.review.List.Asked) != 290 {
-		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.review.List.Of), len(w.sugg.review.List.Asked))
+	w.sugg.Suggest()
+	waitUI(t, q, func() bool { return !w.sugg.Mode.List.Pending })
+	if len(w.sugg.Mode.List.Of)+len(w.sugg.Mode.List.Asked) != 290 {
+		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.Mode.List.Of), len(w.sugg.Mode.List.Asked))
 	}
 }
 
@@ -430,10 +444,10 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.drain()
-	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return rested(w) && !w.sugg.review.List.Pending })
+	w.sugg.Suggest()
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
 	for p := range w.c.v.Len() {
-		if _, ok := w.sugg.review.List.Of[w.c.v.At(p)]; ok {
+		if _, ok := w.sugg.Mode.List.Of[w.c.v.At(p)]; ok {
 			w.c.moveCursor(p, false)
 			break
 		}
@@ -450,9 +464,9 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	w.draw.show()
 	d := w.draw.open
 	d.win.Resize(fyne.NewSize(760, 480))
-	waitUI(t, q, func() bool { return w.sugg.model != nil })
-	if w.sugg.model.Labelled() != len(few) {
-		t.Fatalf("the model learnt from %d labels", w.sugg.model.Labelled())
+	waitUI(t, q, func() bool { return w.sugg.Model() != nil })
+	if w.sugg.Model().Labelled() != len(few) {
+		t.Fatalf("the model learnt from %d labels", w.sugg.Model().Labelled())
 	}
 	drawSeven(d)
 	if !strings.Contains(d.status.Text, "few labels: low confidence") || d.label.Text == "" {

@@ -113,7 +113,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	row(20, ds.Label(20), sample.NoLabel, "deleted")
 	// A drawing: added-drawn.
 	w.draw.show()
-	w.sugg.drop() // no suggestions needed here
+	w.sugg.Drop() // no suggestions needed here
 	drawSeven(w.draw.open)
 	w.draw.open.pad.TypedRune('7')
 	w.draw.open.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})

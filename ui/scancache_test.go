@@ -92,7 +92,7 @@ func TestScanKeptOnDisk(t *testing.T) {
 	if r := w2.susp.Mode.List; !strings.Contains(r.Method, "kept") || len(r.Order) == 0 || r.Few != (len(kept.Res.Suspects) < suspect.FewLabels) {
 		t.Fatalf("the review of a kept scan: %q, %d listed, few %t", r.Method, len(r.Order), r.Few)
 	}
-	if w2.sugg.model != nil {
+	if w2.sugg.Model() != nil {
 		t.Fatal("a kept scan gave the suggester a model")
 	}
 	// The map of a kept scan is laid out; a sample added since has no network to place it: it

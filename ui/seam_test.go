@@ -131,13 +131,13 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.sugg.model = m // so the window starts no training of its own
+	w.sugg.SetModel(m, snap.N) // so the window starts no training of its own
 	w.draw.show()
 	d := w.draw.open
 	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
 	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
 	d.chosen = false
-	w.sugg.setModel(m, snap.N)
+	w.sugg.SetModel(m, snap.N)
 	want, _, _ := m.Predict(snap.Pixels(0))
 	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
 		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)

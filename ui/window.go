@@ -13,8 +13,8 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
-	"idxlabel/ui/review"
 	"idxlabel/ui/scan"
+	"idxlabel/ui/suggest"
 	"idxlabel/ui/suspects"
 	"idxlabel/ui/widgets"
 )
@@ -42,12 +42,12 @@ type window struct {
 
 	files *opener
 	save  *saver
-	scans *scan.Scanner    // the CNN scan every view shares
-	susp  *suspects.Finder // the Suspects review
-	views *scan.Views      // the scan as the confusion matrix and the map show it
-	conf  *confusionMode   // the confusion matrix
-	mapv  *mapMode         // the map
-	sugg  *suggester
+	scans *scan.Scanner      // the CNN scan every view shares
+	susp  *suspects.Finder   // the Suspects review
+	views *scan.Views        // the scan as the confusion matrix and the map show it
+	conf  *confusionMode     // the confusion matrix
+	mapv  *mapMode           // the map
+	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
 	draw  *drawer
 	imp   *importer
 	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
@@ -84,17 +84,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The modes beyond browsing, and the workflows that make their lists.
 	host := modeHost{c}
 	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
-	suggested := &review.Mode{Kind: review.Suggested, Name: "Suggested",
-		Begin:    func() { w.sugg.suggestLabels() },
-		Why:      func() string { return w.sugg.why() },
-		WhyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
-		Progress: func(s mode.State) string { return w.sugg.progressNote(s) },
-		Decided:  func(r *review.List, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
-	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: &w.scans.Opts,
-		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
-		note:  func(text string) { w.draw.say(text) },
-		ready: func() { w.draw.suggest() }}
-	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.why, w.sugg.setModel)
+	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
+	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
 	checkMode := &checkMode{
 		view: newCheckView(w.grid, checkViewInput{
 			onKind:   func(k check.Kind) { w.check.pick(k) },
@@ -111,7 +102,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	modes := []mode.Mode{
 		browsing,
 		w.susp.Mode,
-		suggested,
+		w.sugg.Mode,
 		checkMode,
 		w.conf,
 		w.mapv,
@@ -141,10 +132,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		},
 		busy:    w.jobs.Busy,
 		save:    w.save.save,
-		guess:   w.sugg.guess,
-		trained: func() bool { return w.sugg.model != nil },
-		few:     w.sugg.lowConfidence,
-		opened:  w.sugg.trainModel,
+		guess:   w.sugg.Guess,
+		trained: func() bool { return w.sugg.Model() != nil },
+		few:     w.sugg.LowConfidence,
+		opened:  w.sugg.Train,
 		closed: func() {
 			win.RequestFocus()
 			w.keys.focusGrid()
@@ -155,6 +146,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		},
 		menu: func() []windowShortcut { return menuShortcuts(w.menu.menu, win) },
 	}}
+	w.sugg.Tell(w.draw.say, w.draw.suggest)
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
 	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
 	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
@@ -207,9 +199,9 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 				content.Refresh()
 			}},
 		modes:    modes,
-		replaced: []func(){w.scans.Forget, w.sugg.drop, w.check.drop, w.views.Drop},
+		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.drop, w.views.Drop},
 		shown:    []func(){w.draw.follow},
-		follows:  []func(store.Change){w.sugg.followLoop, w.views.Follow},
+		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
 	win.SetContent(content)
 	win.Resize(fyne.NewSize(1280, 820))
@@ -280,17 +272,17 @@ func (w *window) menuActions() menuActions {
 		gotoSample:   w.side.focusGoto,
 		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
 		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
-		findSuspects: func() { c.input(w.susp.Find) }, suggestLabels: w.sugg.suggestLabels,
+		findSuspects: func() { c.input(w.susp.Find) }, suggestLabels: w.sugg.Suggest,
 		confusion: func() { c.choose(w.conf, store.Live) },
 		showMap:   func() { c.choose(w.mapv, store.Live) },
 		scanAgain: func() { c.input(w.scanAgain) },
 		stopTraining: func() {
 			w.scans.Stop()
 			c.renderCursor()
-			w.sugg.stop()
+			w.sugg.Stop()
 		},
 		keys: func() { w.menu.showKeys(w.d) }, about: func() { showAbout(w.d) },
-		acceptSuggestions: func() { c.input(w.sugg.acceptMany) },
+		acceptSuggestions: func() { c.input(w.sugg.AcceptMany) },
 	}
 }
 

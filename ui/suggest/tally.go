@@ -1,4 +1,4 @@
-package ui
+package suggest
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
-	"idxlabel/suspect"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
 )
@@ -117,7 +116,7 @@ func (t *loopTally) renumber(to []int) {
 // accepted suggestion), accepted and left (without a label), among the samples not deleted, and
 // the estimate of the suggestions' accuracy once a label was scored ("suggestions right: 94% of
 // 50 checked"). O(classes).
-func (g *suggester) progressNote(s mode.State) string {
+func (g *Suggester) progressNote(s mode.State) string {
 	labelled, left := 0, 0
 	for _, n := range s.DS.Counts() {
 		if n.Class == sample.NoLabel {
@@ -131,25 +130,16 @@ func (g *suggester) progressNote(s mode.State) string {
 	if t.scored > 0 {
 		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), numfmt.Plural(t.scored, "label"))
 	}
-	if r := g.review.List; r != nil && r.Few {
+	if r := g.Mode.List; r != nil && r.Few {
 		text += ", " + review.FewLabelsNote
 	}
 	return text
 }
 
 // noSuggestion says why sample i of the Suggested list has no suggestion to accept.
-func (g *suggester) noSuggestion(i int) string {
-	if r := g.review.List; r != nil && r.Asked[i] {
+func (g *Suggester) noSuggestion(i int) string {
+	if r := g.Mode.List; r != nil && r.Asked[i] {
 		return "Asked: its label helps the suggestions most. Type it (→ skips)"
 	}
-	return g.why() + ": type its label, or → to skip it"
-}
-
-// suggestionFor returns the suggestion for sample i shown in the Suggested list, if any.
-func (g *suggester) suggestionFor(i int) (suspect.Suspect, bool) {
-	if r := g.review.List; r != nil {
-		s, ok := r.Of[i]
-		return s, ok
-	}
-	return suspect.Suspect{}, false
+	return g.Why() + ": type its label, or → to skip it"
 }

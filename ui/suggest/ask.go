@@ -1,4 +1,4 @@
-package ui
+package suggest
 
 import (
 	"context"
@@ -24,40 +24,28 @@ import (
 // round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
 // applying its result costs O(N) once on the UI thread.
 
-// askFor and suggestFor are the loop's method (package activelearn); the window's tests put
-// quicker stand-ins in their place to test the list's behaviour, not the method's.
-var (
-	askFor     = activelearn.Ask
-	suggestFor = activelearn.Suggest
-)
-
-// askRound is how many asked samples the list holds waiting at its front: a round asks for as
+// AskRound is how many asked samples the list holds waiting at its front: a round asks for as
 // many as are needed to bring the outstanding ones back to it.
-const askRound = 20
+const AskRound = 20
 
 // retrainAfter is how long the labels must rest before the loop runs again: a person typing
 // labels one after another starts one round, not one per key.
 const retrainAfter = 2 * time.Second
 
-// restTimer is the wait for the labels to rest (a *time.Timer).
-type restTimer interface {
+// RestTimer is the wait for the labels to rest (a *time.Timer).
+type RestTimer interface {
 	Reset(d time.Duration) bool
 	Stop() bool
 }
 
-// afterRest starts the wait: f runs on a goroutine of its own once d has passed
-// (time.AfterFunc). The window's tests put a clock of their own in its place, so that when a
-// round starts is theirs to say, not the machine's speed.
-var afterRest = func(d time.Duration, f func()) restTimer { return time.AfterFunc(d, f) }
-
-// askLoop is the state of the loop's rounds, kept by the suggester.
+// askLoop is the state of the loop's rounds, kept by the Suggester.
 type askLoop struct {
 	job   *jobs.Job // the round running, nil when none
 	again bool      // the labels changed since the running round's snapshot
-	timer restTimer // the debounce of the next round, nil when none waits
+	timer RestTimer // the debounce of the next round, nil when none waits
 	tally loopTally // what the person did in the loop: accepted, typed, right
 	seed  uint64    // activelearn's seed (0: its default)
-	dump  string    // the test hook's file (testSuggestEnv), "" for none
+	dump  string    // the test hook's file (TestEnv), "" for none
 }
 
 // askResult is what a round found, for the UI thread.
@@ -75,32 +63,32 @@ type askResult struct {
 
 // round starts a round of the loop in the background for the Suggested list, or, when one runs,
 // has another start when it ends (the labels changed meanwhile).
-func (g *suggester) round() {
+func (g *Suggester) round() {
 	l, c := &g.loop, g.c
 	if l.job != nil {
 		l.again = true
 		return
 	}
-	if g.review.List == nil {
+	if g.Mode.List == nil {
 		return
 	}
-	snap := c.ds.Snapshot()
+	snap := c.State().DS.Snapshot()
 	labelled, unlabelled := splitLabelled(snap)
 	if len(unlabelled) == 0 {
 		return
 	}
 	outstanding := 0
-	for i := range g.review.List.Asked {
-		if c.ds.Label(i) == sample.NoLabel {
+	for i := range g.Mode.List.Asked {
+		if c.State().DS.Label(i) == sample.NoLabel {
 			outstanding++
 		}
 	}
-	n := max(askRound-outstanding, 0)
+	n := max(AskRound-outstanding, 0)
 	suggest := nothingToLearn(snap, labelled) == ""
-	ds, resets := c.ds, c.resets
-	job := c.jobs.Start(jobs.Training, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
+	ds, resets := c.State().DS, c.Resets()
+	job := g.jobs.Start(jobs.Training, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
 	l.job, l.again = job, false
-	c.showProgress()
+	c.Progress()
 	var last time.Time
 	opts := activelearn.Options{Seed: l.seed, Progress: func(stage string, done float64) {
 		if time.Since(last) < time.Second && done < 1 {
@@ -108,44 +96,44 @@ func (g *suggester) round() {
 		}
 		last = time.Now()
 		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done)
-		c.jobs.Schedule(func() {
+		g.jobs.Schedule(func() {
 			if l.job == job {
-				c.jobs.SetNote(job, note)
-				c.showProgress()
+				g.jobs.SetNote(job, note)
+				c.Progress()
 			}
 		})
 	}}
 	start := time.Now()
-	c.jobs.Run(func() {
+	g.jobs.Run(func() {
 		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
 		if n > 0 {
-			res.asked, res.err = askFor(job.Ctx, snap, n, opts)
+			res.asked, res.err = g.AskFor(job.Ctx, snap, n, opts)
 		}
 		if res.err == nil && suggest {
-			res.list, res.err = suggestFor(job.Ctx, snap, opts)
+			res.list, res.err = g.SuggestFor(job.Ctx, snap, opts)
 		}
 		res.took = time.Since(start)
-		c.jobs.Schedule(func() {
+		g.jobs.Schedule(func() {
 			if l.job != job {
 				return // stopped, or another dataset
 			}
 			l.job = nil
-			c.jobs.Finish(job)
+			g.jobs.Finish(job)
 			g.asked(res)
 		})
 	})
 }
 
-// later has a round start once the labels rested for retrainAfter (each call starts the wait
+// Later has a round start once the labels rested for retrainAfter (each call starts the wait
 // again). The timer's goroutine only schedules the round on the UI thread.
-func (g *suggester) later() {
+func (g *Suggester) Later() {
 	l := &g.loop
 	if l.timer != nil {
 		l.timer.Reset(retrainAfter)
 		return
 	}
-	schedule := g.c.jobs.Schedule
-	l.timer = afterRest(retrainAfter, func() {
+	schedule := g.jobs.Schedule
+	l.timer = g.AfterRest(retrainAfter, func() {
 		schedule(func() {
 			if g.loop.timer != nil {
 				g.loop.timer = nil
@@ -156,14 +144,14 @@ func (g *suggester) later() {
 }
 
 // stopLoop cancels the round running and the one waiting.
-func (g *suggester) stopLoop() {
+func (g *Suggester) stopLoop() {
 	l := &g.loop
 	if l.timer != nil {
 		l.timer.Stop()
 		l.timer = nil
 	}
 	if l.job != nil {
-		g.c.jobs.Finish(l.job)
+		g.jobs.Finish(l.job)
 		l.job, l.again = nil, false
 	}
 }
@@ -173,22 +161,22 @@ func (g *suggester) stopLoop() {
 // then the suggestions most confident first. The cursor stays on its sample (the first round
 // puts it on the first sample to decide). A round of another dataset is dropped; one from before
 // a save's renumbering runs again.
-func (g *suggester) asked(res askResult) {
+func (g *Suggester) asked(res askResult) {
 	c, l := g.c, &g.loop
-	if res.ds != c.ds {
+	if res.ds != c.State().DS {
 		return
 	}
-	r := g.review.List
+	r := g.Mode.List
 	switch {
 	case res.err == context.Canceled:
 		return
 	case res.err != nil:
-		c.say("No suggestions: " + res.err.Error())
-		c.renderCursor()
+		c.Say("No suggestions: " + res.err.Error())
+		c.Render()
 		return
 	case r == nil:
 		return
-	case c.resets != res.resets:
+	case c.Resets() != res.resets:
 		g.round() // the samples were renumbered meanwhile
 		return
 	}
@@ -204,19 +192,19 @@ func (g *suggester) asked(res askResult) {
 		}
 	}
 	for _, i := range r.Order {
-		if c.ds.Label(i) != sample.NoLabel {
+		if c.State().DS.Label(i) != sample.NoLabel {
 			add(i) // decided: stays where it is
 		}
 	}
 	for _, i := range r.Order {
-		if r.Asked[i] && c.ds.Label(i) == sample.NoLabel {
+		if r.Asked[i] && c.State().DS.Label(i) == sample.NoLabel {
 			nr.Asked[i] = true
 			add(i)
 		}
 	}
 	for _, k := range res.asked {
 		i := res.snap.Index[k]
-		if c.ds.Label(i) == sample.NoLabel {
+		if c.State().DS.Label(i) == sample.NoLabel {
 			nr.Asked[i] = true
 			add(i)
 		}
@@ -243,53 +231,54 @@ func (g *suggester) asked(res askResult) {
 	}
 	nr.Few = res.suggest && res.from < suspect.FewLabels
 	nr.SuggestsNone = !res.suggest
-	g.review.List = nr
-	c.modeChanged(g.review)
-	if first && c.mode == mode.Mode(g.review) {
-		g.review.ToFirstUndecided(modeHost{c})
+	g.Mode.List = nr
+	c.Changed(g.Mode)
+	if first && c.Showing() == mode.Mode(g.Mode) {
+		g.Mode.ToFirstUndecided(c)
 	}
 	g.writeDump(nr, res.from)
 	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
 	if res.suggest {
 		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))
 	}
-	c.say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
+	c.Say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
 	if l.again {
 		g.round() // labels came meanwhile: the next round learns from them
 	}
 }
 
-// followLoop keeps the loop in step with one change of the dataset (controller.follows): the
+// Follow keeps the loop in step with one change of the dataset (the controller calls it at every
+// change): the
 // tally follows the labels, and a change of labels starts the wait for the next round.
-func (g *suggester) followLoop(ch store.Change) {
+func (g *Suggester) Follow(ch store.Change) {
 	l := &g.loop
 	switch ch.Kind {
 	case store.Reset:
 		l.tally.renumber(ch.Renumber)
 		return
 	case store.Relabelled:
-		l.tally.follow(g.c.ds, ch.Indices)
+		l.tally.follow(g.c.State().DS, ch.Indices)
 	}
-	if g.review.List != nil {
-		g.later()
+	if g.Mode.List != nil {
+		g.Later()
 	}
 }
 
 // decided tells the loop's tally of a decision on sample i of the Suggested list r
 // (reviewMode.decided).
-func (g *suggester) decided(r *review.List, i, label int, how store.How) {
+func (g *Suggester) decided(r *review.List, i, label int, how store.How) {
 	g.loop.tally.decided(r, i, label, how)
 }
 
-// testSuggestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)
+// TestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)
 // only: it names a file where the window writes the Suggested list after each round, as CSV
 // (index,label,asked,suggested,confidence in the list's order; a sample without a label or a
 // suggestion has -2147483648 there), after a first line "# learnt from N labels".
-const testSuggestEnv = "IDXLABEL_TEST_SUGGEST"
+const TestEnv = "IDXLABEL_TEST_SUGGEST"
 
 // writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
 // when one is set (written beside it, then renamed, so a reader never sees half of it).
-func (g *suggester) writeDump(r *review.List, from int) {
+func (g *Suggester) writeDump(r *review.List, from int) {
 	if g.loop.dump == "" {
 		return
 	}
@@ -304,7 +293,7 @@ func (g *suggester) writeDump(r *review.List, from int) {
 		if r.Asked[i] {
 			asked = 1
 		}
-		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.ds.Label(i), asked, s.Suggested, s.Confidence)
+		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.State().DS.Label(i), asked, s.Suggested, s.Confidence)
 	}
 	tmp := g.loop.dump + ".tmp"
 	err := os.WriteFile(tmp, b, 0o644)

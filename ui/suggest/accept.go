@@ -1,4 +1,4 @@
-package ui
+package suggest
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"idxlabel/store"
 )
 
-// acceptMany is Tools → Accept Suggestions (Ctrl+Shift+A): many suggestions of the Suggested
+// AcceptMany is Tools → Accept Suggestions (Ctrl+Shift+A): many suggestions of the Suggested
 // list accepted at once, as one undoable step journaled as suggested-accepted (Ctrl+Z takes them
 // all back). What it accepts is set by the person:
 //   - with several samples selected (a lasso on the map selects what it holds; Shift+click in
@@ -18,51 +18,47 @@ import (
 //     down the class's suggestions, class filter on, and stops where they turn doubtful).
 //
 // Nothing is accepted but on this key. It costs O(suggestions) once.
-func (g *suggester) acceptMany() {
+func (g *Suggester) AcceptMany() {
 	c := g.c
-	r := g.review.List
+	r := g.Mode.List
 	if r == nil || r.Pending || len(r.Of) == 0 {
-		c.say("No suggestions to accept yet (Show → Suggested makes them)")
+		c.Say("No suggestions to accept yet (Show → Suggested makes them)")
 		return
 	}
-	if c.cannotEdit() {
-		return
-	}
+	st := c.State()
+	ds, v := st.DS, st.View
 	var idx, labels []int
 	var what string
-	if c.v.SelectionSize() > 1 {
-		for _, i := range c.v.Selection() {
-			if s, ok := r.Of[i]; ok && c.ds.Label(i) == sample.NoLabel {
+	if v.SelectionSize() > 1 {
+		for _, i := range v.Selection() {
+			if s, ok := r.Of[i]; ok && ds.Label(i) == sample.NoLabel {
 				idx, labels = append(idx, i), append(labels, s.Suggested)
 			}
 		}
 		what = numfmt.Sprintf("the suggestions for the %d selected samples without a label", len(idx))
 	} else {
-		cur := c.v.Current()
+		cur := v.Current()
 		s, ok := r.Of[cur]
-		if !ok || c.ds.Label(cur) != sample.NoLabel {
-			c.say("Put the cursor on a suggestion (or select samples, or lasso them on the map): its class and confidence say what to accept")
+		if !ok || ds.Label(cur) != sample.NoLabel {
+			c.Say("Put the cursor on a suggestion (or select samples, or lasso them on the map): its class and confidence say what to accept")
 			return
 		}
 		for _, i := range r.Order {
-			if x, ok := r.Of[i]; ok && x.Suggested == s.Suggested && x.Confidence >= s.Confidence && c.ds.Label(i) == sample.NoLabel {
+			if x, ok := r.Of[i]; ok && x.Suggested == s.Suggested && x.Confidence >= s.Confidence && ds.Label(i) == sample.NoLabel {
 				idx, labels = append(idx, i), append(labels, x.Suggested)
 			}
 		}
-		what = numfmt.Sprintf("%d suggestions of class %s", len(idx), c.classes.Long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
+		what = numfmt.Sprintf("%d suggestions of class %s", len(idx), st.Classes.Long(s.Suggested)) + fmt.Sprintf(" at %d%% confidence or more", int(100*s.Confidence))
 	}
 	if len(idx) == 0 {
-		c.say("No suggestion to accept there")
+		c.Say("No suggestion to accept there")
 		return
 	}
-	err := c.edit(func() error { return c.ds.SetLabelsAs(store.HowSuggestedAccepted, idx, labels) })
-	if err != nil {
-		c.refuse(err)
-		return
+	if !c.Edit(func(ds *store.Dataset) error { return ds.SetLabelsAs(store.HowSuggestedAccepted, idx, labels) }) {
+		return // said on the status bar, or waiting for a job that holds edits
 	}
 	for k, i := range idx {
 		g.loop.tally.mark(i, loopMark{label: labels[k], accepted: true})
 	}
-	c.refresh()
-	c.say("Accepted " + what + " (one step: Ctrl+Z undoes it)")
+	c.Say("Accepted " + what + " (one step: Ctrl+Z undoes it)")
 }
