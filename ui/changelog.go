@@ -110,9 +110,9 @@ func (s *saver) exportChangeLogDialog() {
 	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
-		target.SetText(filepath.Join(filepath.Dir(labels), baseName(labels)+"-changelog.csv"))
+		target.SetText(filepath.Join(filepath.Dir(labels), dialogs.BaseName(labels)+"-changelog.csv"))
 	case images != "":
-		target.SetText(filepath.Join(filepath.Dir(images), baseName(images)+"-changelog.csv"))
+		target.SetText(filepath.Join(filepath.Dir(images), dialogs.BaseName(images)+"-changelog.csv"))
 	default:
 		home, _ := os.UserHomeDir()
 		target.SetText(filepath.Join(home, "changelog.csv"))

@@ -72,7 +72,7 @@ func otherFiles(path, images string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if images != "" && sameFile(oi, images) {
+	if images != "" && pairfile.SameFile(oi, images) {
 		return nil, errors.New(oi + " is this dataset's own image file: check leakage against another set (its training set, say)")
 	}
 	return []string{oi, ol}, nil
@@ -92,7 +92,7 @@ func (k *checker) lastAgainst(images, labels string) string {
 	if images == "" {
 		return ""
 	}
-	pair := absPath(images) + "\n" + absPath(labels) + "\n"
+	pair := dialogs.AbsPath(images) + "\n" + dialogs.AbsPath(labels) + "\n"
 	for _, e := range k.prefs.StringList(checkAgainstKey) {
 		other, ok := strings.CutPrefix(e, pair)
 		if !ok || other == "" || strings.Contains(other, "\n") || len(other) > 4096 {
@@ -113,10 +113,10 @@ func (k *checker) remember(images, labels string, files []string) {
 	if images == "" {
 		return
 	}
-	pair := absPath(images) + "\n" + absPath(labels) + "\n"
+	pair := dialogs.AbsPath(images) + "\n" + dialogs.AbsPath(labels) + "\n"
 	var list []string
 	if files != nil {
-		list = append(list, pair+absPath(files[0]))
+		list = append(list, pair+dialogs.AbsPath(files[0]))
 	}
 	for _, e := range k.prefs.StringList(checkAgainstKey) {
 		if !strings.HasPrefix(e, pair) && len(list) < checkAgainstKept {
@@ -136,5 +136,5 @@ func reportDirFor(images, labels string) string {
 	if p == "" {
 		return "report"
 	}
-	return filepath.Join(filepath.Dir(p), baseName(p)+"-report")
+	return filepath.Join(filepath.Dir(p), dialogs.BaseName(p)+"-report")
 }

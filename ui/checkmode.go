@@ -12,6 +12,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
@@ -361,7 +362,7 @@ func (m *checkMode) About(s mode.State, i int) mode.About {
 		}
 		a.Text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
-		set := baseName(o.name) // the other set's number, named so as not to be read as one of this set's
+		set := dialogs.BaseName(o.name) // the other set's number, named so as not to be read as one of this set's
 		for _, k := range x.others[:min(4, len(x.others))] {
 			j := o.snap.Index[k]
 			a.Thumbs = append(a.Thumbs, mode.Thumb{Px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), H: h, W: w,

@@ -60,7 +60,7 @@ func (x *exporter) exportDialog() {
 		if lbl != "" {
 			p = lbl
 		}
-		base = filepath.Join(filepath.Dir(p), baseName(p)+"-export")
+		base = filepath.Join(filepath.Dir(p), dialogs.BaseName(p)+"-export")
 	}
 	if dir := dialogs.StartFolder(x.d.Prefs(), dialogs.PurposeExport, "", ""); x.d.Prefs().String(dialogs.LastFolderKey(dialogs.PurposeExport)) == dir {
 		base = filepath.Join(dir, filepath.Base(base)) // where the last export went

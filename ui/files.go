@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -60,7 +59,7 @@ func (o *opener) open(paths []string) {
 		o.d.ShowError(err)
 		return
 	}
-	if cur, _ := o.c.ds.Paths(); cur != "" && sameFile(cur, images) {
+	if cur, _ := o.c.ds.Paths(); cur != "" && pairfile.SameFile(cur, images) {
 		// The pair on screen, opened again: it holds its own lock, so close it first (its
 		// journal stays and is offered again when it reopens).
 		o.save.confirmUnsaved("Reopen the files", func() {
@@ -71,13 +70,6 @@ func (o *opener) open(paths []string) {
 		return
 	}
 	o.load(images, labels, false)
-}
-
-// sameFile reports whether paths a and b name the same existing file.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // load opens a pair off the UI thread with a progress indicator, read-only when readOnly; once
@@ -188,7 +180,7 @@ const recentKey = "recent"
 
 // addRecent puts a pair at the top of File → Open Recent (kept in the app's preferences).
 func (o *opener) addRecent(images, labels string) {
-	images, labels = absPath(images), absPath(labels)
+	images, labels = dialogs.AbsPath(images), dialogs.AbsPath(labels)
 	entry := images + "\n" + labels
 	list := []string{entry}
 	for _, e := range o.prefs.StringList(recentKey) {
@@ -198,18 +190,6 @@ func (o *opener) addRecent(images, labels string) {
 	}
 	o.prefs.SetStringList(recentKey, list)
 	o.showRecent()
-}
-
-// absPath makes a path absolute and clean (Open Recent must work from any working folder); ""
-// stays "".
-func absPath(p string) string {
-	if p == "" {
-		return ""
-	}
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
 }
 
 // showRecent rebuilds the Open Recent submenu.

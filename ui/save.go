@@ -176,7 +176,7 @@ func (s *saver) saveAsThen(then func()) {
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
-		base.SetText(baseName(images))
+		base.SetText(dialogs.BaseName(images))
 		gz.SetChecked(strings.HasSuffix(images, ".gz"))
 	} else {
 		folder.SetText(dialogs.StartFolder(s.prefs, dialogs.PurposeSave, "", ""))
@@ -278,18 +278,6 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
-}
-
-// baseName returns the part of an MNIST-style file name before "-images"/"-labels"
-// ("train" for train-images-idx3-ubyte.gz), or the name without extensions.
-func baseName(path string) string {
-	name := filepath.Base(path)
-	for _, marker := range []string{"-images", "-labels", ".images", "_images"} {
-		if k := strings.Index(strings.ToLower(name), marker); k > 0 {
-			return name[:k]
-		}
-	}
-	return strings.TrimSuffix(name, filepath.Ext(name))
 }
 
 // existingFiles names those of paths that exist.

@@ -73,7 +73,7 @@ func (s *shownSaver) saveShownDialog() {
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
-		base.SetText(baseName(images) + "-shown")
+		base.SetText(dialogs.BaseName(images) + "-shown")
 		gz.SetChecked(strings.HasSuffix(images, ".gz"))
 	} else {
 		home, _ := os.UserHomeDir()

@@ -55,7 +55,7 @@ func (s *splitter) splitDialog() {
 // splitNames proposes the output pairs' base names from the open pair's: "x-train", "x-test"
 // for x-images-idx3-ubyte (train-images-idx3-ubyte gives train-train and train-test).
 func splitNames(images string) (train, test string) {
-	b := baseName(images)
+	b := dialogs.BaseName(images)
 	return b + "-train", b + "-test"
 }
 

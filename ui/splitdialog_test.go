@@ -11,6 +11,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // Tools → Split Dataset with the defaults (0.2, stratified, seed 1) writes <base>-train-* and
@@ -24,7 +25,7 @@ func TestSplitDialog(t *testing.T) {
 		if len(entries) != 5 { // test part, group column, seed, train, test
 			t.Fatalf("Split Dataset shows %d text fields", len(entries))
 		}
-		base := baseName(ip) // t10k
+		base := dialogs.BaseName(ip) // t10k
 		if entries[3].Text != base+"-train" || entries[4].Text != base+"-test" {
 			t.Fatalf("proposed names %q, %q", entries[3].Text, entries[4].Text)
 		}
@@ -143,7 +144,7 @@ func TestSplitDialogCountShuffle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		test, err := idx.ReadFile(filepath.Join(dir, baseName(ip)+"-test-images-idx3-ubyte.gz"))
+		test, err := idx.ReadFile(filepath.Join(dir, dialogs.BaseName(ip)+"-test-images-idx3-ubyte.gz"))
 		if err != nil {
 			t.Fatal(err)
 		}
