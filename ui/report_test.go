@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/health"
 )
 
 // File → Export Health Report… after a check: the report of that check is written in the
@@ -25,10 +26,10 @@ func TestExportHealthReport(t *testing.T) {
 		w, q, _ := pc.open(t)
 		k := w.check
 		against := []string{pc.otherImg, pc.otherLabel}
-		k.remember(pc.images, pc.labels, against)
-		k.start(against)
-		waitUI(t, q, func() bool { return k.run.job == nil })
-		run := k.run
+		k.Remember(pc.images, pc.labels, against)
+		k.Start(against)
+		waitUI(t, q, func() bool { return k.Check().Job == nil })
+		run := k.Check()
 
 		confirm := func() {
 			t.Helper()
@@ -40,11 +41,11 @@ func TestExportHealthReport(t *testing.T) {
 			e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		}
 		confirm()
-		if k.run != run || k.rep == nil || !k.mode.view.running.Visible() || !strings.HasPrefix(k.mode.view.note.Text, "Writing the health report") {
-			t.Fatalf("the export did not start on the check's findings: %q", k.mode.view.note.Text)
+		if k.Check() != run || !k.Reporting() || !k.Mode.View.Running.Visible() || !strings.HasPrefix(k.Mode.View.Note.Text, "Writing the health report") {
+			t.Fatalf("the export did not start on the check's findings: %q", k.Mode.View.Note.Text)
 		}
-		waitUI(t, q, func() bool { return k.rep == nil })
-		dir := reportDirFor(pc.images, pc.labels)
+		waitUI(t, q, func() bool { return !k.Reporting() })
+		dir := health.ReportDir(pc.images, pc.labels)
 		html, err := os.ReadFile(filepath.Join(dir, "index.html"))
 		if err != nil {
 			t.Fatalf("%v (the window says %q)", err, overlayText(w))
@@ -88,21 +89,21 @@ func TestExportHealthReport(t *testing.T) {
 		confirm()
 		waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "Replace?") })
 		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if q.run(); k.rep != nil || stamp() != was {
+		if q.run(); k.Reporting() || stamp() != was {
 			t.Fatal("Enter on \"Replace?\" replaced the report")
 		}
 		confirm()
 		waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "Replace?") })
 		tapButton(t, w, "Yes")
-		waitUI(t, q, func() bool { return k.rep == nil && stamp() != was })
+		waitUI(t, q, func() bool { return !k.Reporting() && stamp() != was })
 		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 		// Anything but a report is refused, untouched.
 		photos := filepath.Join(t.TempDir(), "photos")
 		os.Mkdir(photos, 0o755)
 		os.WriteFile(filepath.Join(photos, "a.png"), []byte("x"), 0o644)
-		k.writeReport(run, photos, false)
-		waitUI(t, q, func() bool { return k.rep == nil })
+		k.WriteReport(run, photos, false)
+		waitUI(t, q, func() bool { return !k.Reporting() })
 		if msg := overlayText(w); !strings.Contains(msg, "not an idxlabel report") {
 			t.Fatalf("the window says %q", msg)
 		}
@@ -113,9 +114,9 @@ func TestExportHealthReport(t *testing.T) {
 
 		// Cancel leaves nothing.
 		gone := filepath.Join(t.TempDir(), "cancelled")
-		k.writeReport(run, gone, false)
-		k.mode.view.cancel.OnTapped()
-		waitUI(t, q, func() bool { return k.rep == nil })
+		k.WriteReport(run, gone, false)
+		k.Mode.View.Cancel.OnTapped()
+		waitUI(t, q, func() bool { return !k.Reporting() })
 		if _, err := os.Stat(gone); err == nil {
 			t.Fatal("a cancelled report was written")
 		}
@@ -136,15 +137,15 @@ func TestExportHealthReportRunsCheck(t *testing.T) {
 			t.Fatal("the dialog offers another set for a pair never checked")
 		}
 		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		if k.run == nil || k.run.job == nil || w.c.mode != w.check.mode {
+		if k.Check() == nil || k.Check().Job == nil || w.c.mode != w.check.Mode {
 			t.Fatal("no check started")
 		}
-		waitUI(t, q, func() bool { return k.run.job == nil && k.rep == nil && len(k.after) == 0 })
-		page, err := os.ReadFile(filepath.Join(reportDirFor(pc.images, pc.labels), "index.html"))
+		waitUI(t, q, func() bool { return k.Check().Job == nil && !k.Reporting() && k.Waiting() == 0 })
+		page, err := os.ReadFile(filepath.Join(health.ReportDir(pc.images, pc.labels), "index.html"))
 		if err != nil || !strings.Contains(string(page), "Map of the dataset") || strings.Contains(string(page), "Checked against") {
 			t.Fatalf("the report: %v", err)
 		}
-		if at, err := export.ReportAt(reportDirFor(pc.images, pc.labels)); !at || err != nil {
+		if at, err := export.ReportAt(health.ReportDir(pc.images, pc.labels)); !at || err != nil {
 			t.Fatalf("not a report: %v", err)
 		}
 	})

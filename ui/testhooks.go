@@ -8,9 +8,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/report"
+	"idxlabel/ui/health"
 	"idxlabel/ui/review"
 	"idxlabel/ui/scan"
 )
@@ -145,16 +145,14 @@ func (c *controller) writeTestState() {
 	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d source=%s insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
 		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.Current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
 	for _, m := range c.modes {
-		cm, ok := m.(*checkMode)
-		if !ok || cm.view == nil {
+		cm, ok := m.(*health.Mode)
+		if !ok || cm.View == nil {
 			continue
 		}
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
-		for _, o := range cm.view.buttons.Objects {
-			if b, ok := o.(*widget.Button); ok {
-				tabs = append(tabs, strings.Join(strings.Fields(b.Text), "_"))
-			}
+		for _, b := range cm.View.Buttons() {
+			tabs = append(tabs, strings.Join(strings.Fields(b), "_"))
 		}
 		line += " tabs=" + strings.Join(tabs, "|")
 	}

@@ -8,9 +8,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
-	"idxlabel/suspect/check"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/health"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/scan"
@@ -52,7 +52,7 @@ type window struct {
 	imp   *importer
 	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
 	exp   *exporter
-	check *checker
+	check *health.Checker // the health check
 }
 
 // newWindow builds the main window's parts in win, each with what it needs; it starts with an
@@ -86,24 +86,17 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
 	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
 	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
-	checkMode := &checkMode{
-		view: newCheckView(w.grid, checkViewInput{
-			onKind:   func(k check.Kind) { w.check.pick(k) },
-			onCancel: func() { w.check.cancel() }}),
-		begin:    func() { w.check.ask() },
-		followed: func(renumber []int) { w.check.followed(renumber) }}
-	w.check = &checker{c: c, d: w.d, win: win, prefs: a.Preferences(), scans: w.scans, mode: checkMode}
-	w.scans.Watch(w.check.scanProgress)
+	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
 	w.views = scan.NewViews(host, w.scans)
 	w.conf = newConfusion(host, w.views, w.grid)
-	w.mapv = newMap(host, w.jobs, w.d, w.views, w.grid, checkMode.outliers)
+	w.mapv = newMap(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
 	modes := []mode.Mode{
 		browsing,
 		w.susp.Mode,
 		w.sugg.Mode,
-		checkMode,
+		w.check.Mode,
 		w.conf,
 		w.mapv,
 	}
@@ -199,7 +192,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 				content.Refresh()
 			}},
 		modes:    modes,
-		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.drop, w.views.Drop},
+		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop},
 		shown:    []func(){w.draw.follow},
 		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
@@ -261,7 +254,7 @@ func (w *window) menuActions() menuActions {
 		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
 		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) },
 		classNames: func() { c.input(w.build.names.classNamesDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
-		exportReport: w.check.exportReport, checkDataset: w.check.ask,
+		exportReport: w.check.ExportReport, checkDataset: w.check.Ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
 		undo: func() { c.input(c.undo) }, redo: func() { c.input(c.redo) },

@@ -1,4 +1,4 @@
-package ui
+package health
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/report"
-	"idxlabel/store"
 	"idxlabel/suspect/check"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
@@ -28,13 +27,13 @@ type reportJob struct {
 	done  float64
 }
 
-// exportReport is File → Export Health Report…: it asks for the folder (and the other set to
+// ExportReport is File → Export Health Report…: it asks for the folder (and the other set to
 // check leakage against), and writes the report of the check of the samples as they are now:
 // the last check when it is of them and of that other set, the check running when it is, or a
 // new check, which the window shows, whose report is written when it ends.
-func (k *checker) exportReport() {
+func (k *Checker) ExportReport() {
 	c := k.c
-	if c.ds.Len() == 0 {
+	if c.State().DS.Len() == 0 {
 		k.d.Inform("Export Health Report", "There are no samples to check.")
 		return
 	}
@@ -49,12 +48,12 @@ func (k *checker) exportReport() {
 		}
 		run := k.run
 		switch {
-		case run.current(c) && slices.Equal(run.against, against):
-			k.writeReport(run, dir, false)
-		case run != nil && run.job != nil && run.ds == c.ds && slices.Equal(run.against, against):
+		case run.Current(c) && slices.Equal(run.Against, against):
+			k.WriteReport(run, dir, false)
+		case run != nil && run.Job != nil && run.ds == c.State().DS && slices.Equal(run.Against, against):
 			k.afterCheck(dir)
 		default:
-			if k.start(against) {
+			if k.Start(against) {
 				k.afterCheck(dir)
 			}
 		}
@@ -62,43 +61,43 @@ func (k *checker) exportReport() {
 }
 
 // afterCheck writes the report to dir when the check running ends (complete).
-func (k *checker) afterCheck(dir string) {
-	k.after = append(k.after, func(run *checkRun) {
+func (k *Checker) afterCheck(dir string) {
+	k.after = append(k.after, func(run *Run) {
 		if run == nil {
-			k.c.say("The health report was not written: the check did not finish, or a save renumbered the samples meanwhile")
+			k.c.Say("The health report was not written: the check did not finish, or a save renumbered the samples meanwhile")
 			return
 		}
-		k.writeReport(run, dir, false)
+		k.WriteReport(run, dir, false)
 	})
-	k.c.say("The health report will be written to " + dir + " when the check is done")
+	k.c.Say("The health report will be written to " + dir + " when the check is done")
 }
 
-// writeReport writes run's health report into dir off the UI thread, its progress and Cancel in
+// WriteReport writes run's health report into dir off the UI thread, its progress and Cancel in
 // the check's view (which the window shows) and on the status bar. An earlier report at dir is
 // replaced only after asking (replace); anything else there is refused (report.Write's
 // rule).
-func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
+func (k *Checker) WriteReport(run *Run, dir string, replace bool) {
 	c := k.c
 	if k.rep != nil {
 		return
 	}
-	rep := &reportJob{job: c.jobs.Start(jobs.Exporting, "Health report: starting"), dir: dir, stage: "starting"}
+	rep := &reportJob{job: k.jobs.Start(jobs.Exporting, "Health report: starting"), dir: dir, stage: "starting"}
 	k.rep = rep
-	if c.mode != mode.Mode(k.mode) && k.mode.Ready() {
-		c.choose(k.mode, store.Live)
+	if c.Showing() != mode.Mode(k.Mode) && k.Mode.Ready() {
+		c.Choose(k.Mode)
 	}
 	k.show()
 	ctx := rep.job.Ctx
-	gen := c.ds.Gen()
+	gen := c.State().DS.Gen()
 	start := time.Now()
-	c.jobs.Run(func() {
+	k.jobs.Run(func() {
 		exists, err := export.ReportAt(dir)
 		if err == nil && exists && !replace {
-			c.jobs.Schedule(func() {
+			k.jobs.Schedule(func() {
 				k.reportDone(rep)
 				k.d.Ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
 					if yes {
-						k.writeReport(run, dir, true)
+						k.WriteReport(run, dir, true)
 					}
 				})
 			})
@@ -107,23 +106,23 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 		if err == nil {
 			var r report.Report
 			if r, err = healthReport(ctx, run, gen, func(stage string, f float64) {
-				c.jobs.Schedule(func() {
+				k.jobs.Schedule(func() {
 					if k.rep == rep {
 						rep.stage, rep.done = stage, f
-						c.jobs.SetNote(rep.job, "Health report: "+stage)
+						k.jobs.SetNote(rep.job, "Health report: "+stage)
 						k.show()
-						c.showProgress()
+						c.Progress()
 					}
 				})
 			}); err == nil {
 				err = report.Write(ctx, dir, r)
 			}
 		}
-		c.jobs.Schedule(func() {
+		k.jobs.Schedule(func() {
 			k.reportDone(rep)
 			switch {
 			case errors.Is(err, context.Canceled):
-				c.say("The health report was not written (cancelled)")
+				c.Say("The health report was not written (cancelled)")
 			case err != nil:
 				k.d.ShowError(err)
 			default:
@@ -134,13 +133,13 @@ func (k *checker) writeReport(run *checkRun, dir string, replace bool) {
 }
 
 // reportDone ends the report's job.
-func (k *checker) reportDone(rep *reportJob) {
-	k.c.jobs.Finish(rep.job)
+func (k *Checker) reportDone(rep *reportJob) {
+	k.jobs.Finish(rep.job)
 	if k.rep == rep {
 		k.rep = nil
 	}
 	k.show()
-	k.c.renderCursor()
+	k.c.Render()
 }
 
 // progressFunc reports a stage's share done (0–1).
@@ -152,14 +151,14 @@ type progressFunc func(stage string, f float64)
 // (report.NewScanViews: the long part, with progress; report.Build). gen is the dataset's generation now: the
 // report says when edits since the check are not in it. Growth: the map's (embed.Map), O(N)
 // beyond it. Errors: NewScanViews' and the sections', or the context's when cancelled.
-func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progressFunc) (report.Report, error) {
-	in := report.Input{Set: run.snap, Result: reportResult(run), Against: run.against,
+func healthReport(ctx context.Context, run *Run, gen uint64, progress progressFunc) (report.Report, error) {
+	in := report.Input{Set: run.snap, Result: reportResult(run), Against: run.Against,
 		Began: run.began, Took: run.took, Stale: gen != run.gen}
 	in.Images, in.Labels = run.ds.Paths()
 	if o := run.other; o != nil {
-		in.Other = &o.snap
+		in.Other = &o.Snap
 	}
-	if a := run.scan; a != nil && run.slow != nil {
+	if a := run.Scan; a != nil && run.slow != nil {
 		progress("confusion matrix and map", 0)
 		views, err := report.NewScanViews(ctx, run.slow, a.Snap.Labels, true, func(f float64) { progress("map", f) })
 		if err != nil {
@@ -175,7 +174,7 @@ func healthReport(ctx context.Context, run *checkRun, gen uint64, progress progr
 // reportResult joins run's two passes into one check.Result on run.snap's positions (the second
 // pass's rows are the scan's snapshot's: mapped by sample index; a sample not in run.snap is
 // left out), each kind's findings cut to reportTop, with the scan's result (for its out-of-fold error).
-func reportResult(run *checkRun) *check.Result {
+func reportResult(run *Run) *check.Result {
 	res := &check.Result{Findings: map[check.Kind][]check.Finding{}, Flagged: map[check.Kind]int{}}
 	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Index, i) }
 	add := func(r *check.Result, rows []int) {
@@ -201,9 +200,9 @@ func reportResult(run *checkRun) *check.Result {
 		}
 	}
 	add(run.quick, nil)
-	if run.scan != nil {
-		add(run.slow, run.scan.Snap.Index)
-		res.Scan = run.scan.Res
+	if run.Scan != nil {
+		add(run.slow, run.Scan.Snap.Index)
+		res.Scan = run.Scan.Res
 	}
 	for _, kind := range check.Kinds {
 		if _, ok := res.Findings[kind]; ok {

@@ -1,4 +1,4 @@
-package ui
+package health
 
 import (
 	"errors"
@@ -19,12 +19,12 @@ import (
 // with a file chooser; the last one used for this pair offered when it still exists), and, when
 // folder is true, the folder to write the health report to (File → Export Health Report…). ok
 // gets the other set's image and label files (nil: no leakage check) and the folder.
-func (k *checker) dialog(title, confirm string, folder bool, ok func(against []string, dir string)) {
-	images, labels := k.c.ds.Paths()
+func (k *Checker) dialog(title, confirm string, folder bool, ok func(against []string, dir string)) {
+	images, labels := k.c.State().DS.Paths()
 	var d *dialog.ConfirmDialog
 	against := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	against.SetPlaceHolder("none: leakage is not checked")
-	against.SetText(k.lastAgainst(images, labels))
+	against.SetText(k.LastAgainst(images, labels))
 	choose := widget.NewButton("Choose…", func() {
 		start := filepath.Dir(images)
 		if p := strings.TrimSpace(against.Text); p != "" {
@@ -39,7 +39,7 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 	form := widget.NewForm(widget.NewFormItem("Leakage against", container.NewBorder(nil, nil, nil, choose, against)))
 	out := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	if folder {
-		out.SetText(reportDirFor(images, labels))
+		out.SetText(ReportDir(images, labels))
 		form.Items = append([]*widget.FormItem{widget.NewFormItem("Write the report to", out)}, form.Items...)
 	}
 	d = dialog.NewCustomConfirm(title, confirm, "Cancel", container.NewVBox(intro, form), func(yes bool) {
@@ -51,7 +51,7 @@ func (k *checker) dialog(title, confirm string, folder bool, ok func(against []s
 			k.d.ShowError(err)
 			return
 		}
-		k.remember(images, labels, files)
+		k.Remember(images, labels, files)
 		ok(files, strings.TrimSpace(out.Text))
 	}, k.win)
 	against.OnSubmitted = func(string) { d.Confirm() }
@@ -85,10 +85,10 @@ const checkAgainstKey = "checkAgainst"
 // checkAgainstKept bounds the pairs the preference remembers.
 const checkAgainstKept = 20
 
-// lastAgainst returns the other set last checked against for the pair (its file as picked), or
+// LastAgainst returns the other set last checked against for the pair (its file as picked), or
 // "" when none is remembered or the file no longer exists. The preference is untrusted: an
 // entry that is not three paths is skipped, and a path is only offered, never opened here.
-func (k *checker) lastAgainst(images, labels string) string {
+func (k *Checker) LastAgainst(images, labels string) string {
 	if images == "" {
 		return ""
 	}
@@ -106,10 +106,10 @@ func (k *checker) lastAgainst(images, labels string) string {
 	return ""
 }
 
-// remember keeps files (the other set's image and label files; nil: none) as the pair's last
+// Remember keeps files (the other set's image and label files; nil: none) as the pair's last
 // other set, first in the preference's list; nil forgets the pair's. A dataset without files
 // is not remembered.
-func (k *checker) remember(images, labels string, files []string) {
+func (k *Checker) Remember(images, labels string, files []string) {
 	if images == "" {
 		return
 	}
@@ -126,9 +126,9 @@ func (k *checker) remember(images, labels string, files []string) {
 	k.prefs.SetStringList(checkAgainstKey, list)
 }
 
-// reportDirFor is the folder the health report is offered in: "<labels>-report" beside the
+// ReportDir is the folder the health report is offered in: "<labels>-report" beside the
 // files ("report" in the working folder for a dataset without files).
-func reportDirFor(images, labels string) string {
+func ReportDir(images, labels string) string {
 	p := labels
 	if p == "" {
 		p = images

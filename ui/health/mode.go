@@ -1,4 +1,4 @@
-package ui
+package health
 
 import (
 	"fmt"
@@ -26,57 +26,57 @@ import (
 // above 9), → keeps it as it is (a duplicate: keeps both), and among label errors Enter accepts
 // the suggestion. The lists are in sample indices; a save renumbers them (follow).
 
-// checkItem is what the check found of one sample in one kind.
-type checkItem struct {
-	// others are the finding's other samples: a duplicate's copies (sample indices of this
-	// dataset), a leak's copies in the other set (positions in its snapshot, otherSet.snap).
-	others     []int
-	label      int     // the sample's label when it was checked (sample.NoLabel: none)
-	suggested  int     // the CNN's most probable class for it (sample.NoLabel: none)
-	confidence float64 // the CNN's probability of suggested (label errors; 0 when unknown)
+// Item is what the check found of one sample in one kind.
+type Item struct {
+	// Others are the finding's other samples: a duplicate's copies (sample indices of this
+	// dataset), a leak's copies in the other set (positions in its snapshot, OtherSet.Snap).
+	Others     []int
+	Label      int     // the sample's label when it was checked (sample.NoLabel: none)
+	Suggested  int     // the CNN's most probable class for it (sample.NoLabel: none)
+	confidence float64 // the CNN's probability of Suggested (label errors; 0 when unknown)
 	score      float64 // the kind's score (see check.Kind)
 }
 
-// checkState is how far a kind's list is.
-type checkState int
+// ListState is how far a kind's list is.
+type ListState int
 
 const (
-	checkWaiting checkState = iota // not found yet
-	checkFound                     // found: the list is complete
-	checkStopped                   // the check ended before finding it (cancelled, failed)
+	Waiting ListState = iota // not found yet
+	Found                    // found: the list is complete
+	Stopped                  // the check ended before finding it (cancelled, failed)
 )
 
-// checkList is one kind's findings: the samples to review, most severe first, each once.
-type checkList struct {
-	state   checkState
-	order   []int             // sample indices
-	of      map[int]checkItem // by sample index
-	flagged int               // the findings that pass the kind's bar (check.Result.Flagged)
-	found   int               // the findings the check kept (check.Options.Top bounds them)
+// List is one kind's findings: the samples to review, most severe first, each once.
+type List struct {
+	State   ListState
+	Order   []int        // sample indices
+	Of      map[int]Item // by sample index
+	Flagged int          // the findings that pass the kind's bar (check.Result.Flagged)
+	Found   int          // the findings the check kept (check.Options.Top bounds them)
 }
 
-// otherSet is the set the leak kind compared with, opened read-only: never locked, never
+// OtherSet is the set the leak kind compared with, opened read-only: never locked, never
 // written.
-type otherSet struct {
+type OtherSet struct {
 	ds   *store.Dataset
-	snap sample.Set // what was compared: sample k of the comparison is snap.Index[k]
+	Snap sample.Set // what was compared: sample k of the comparison is Snap.Index[k]
 	name string     // its image file's name
 }
 
-// checkFindings is what a health check found, as the mode shows it: the kinds it runs, in list
+// Findings is what a health check found, as the mode shows it: the kinds it runs, in list
 // order, each kind's list, and the other set (nil when leakage was not checked).
-type checkFindings struct {
-	kinds     []check.Kind
-	lists     map[check.Kind]*checkList
-	other     *otherSet
+type Findings struct {
+	Kinds     []check.Kind
+	Lists     map[check.Kind]*List
+	Other     *OtherSet
 	threshold float64 // the similarity from which duplicates and leaks are listed
 }
 
-// newCheckFindings makes the findings of a check of kinds, none found yet.
-func newCheckFindings(kinds []check.Kind, threshold float64) *checkFindings {
-	f := &checkFindings{kinds: kinds, lists: map[check.Kind]*checkList{}, threshold: threshold}
+// newFindings makes the findings of a check of kinds, none found yet.
+func newFindings(kinds []check.Kind, threshold float64) *Findings {
+	f := &Findings{Kinds: kinds, Lists: map[check.Kind]*List{}, threshold: threshold}
 	for _, k := range kinds {
-		f.lists[k] = &checkList{of: map[int]checkItem{}}
+		f.Lists[k] = &List{Of: map[int]Item{}}
 	}
 	return f
 }
@@ -85,45 +85,45 @@ func newCheckFindings(kinds []check.Kind, threshold float64) *checkFindings {
 // number to the new one, -1 for a deleted sample, now gone): the same lists without the deleted
 // samples, counted without them too (the tab's count is the tiles'), a duplicate's copies
 // renumbered. The other set's positions stay.
-func (f *checkFindings) renumbered(to []int) *checkFindings {
+func (f *Findings) renumbered(to []int) *Findings {
 	at := func(i int) (int, bool) {
 		if i < 0 || i >= len(to) || to[i] < 0 {
 			return 0, false
 		}
 		return to[i], true
 	}
-	out := &checkFindings{kinds: f.kinds, lists: map[check.Kind]*checkList{}, other: f.other, threshold: f.threshold}
-	for k, l := range f.lists {
-		m := &checkList{state: l.state, of: make(map[int]checkItem, len(l.of)), flagged: l.flagged, found: l.found}
-		for p, i := range l.order {
+	out := &Findings{Kinds: f.Kinds, Lists: map[check.Kind]*List{}, Other: f.Other, threshold: f.threshold}
+	for k, l := range f.Lists {
+		m := &List{State: l.State, Of: make(map[int]Item, len(l.Of)), Flagged: l.Flagged, Found: l.Found}
+		for p, i := range l.Order {
 			j, ok := at(i)
 			if !ok {
-				m.found--
-				if p < l.flagged { // the list holds the flagged findings first
-					m.flagged--
+				m.Found--
+				if p < l.Flagged { // the list holds the flagged findings first
+					m.Flagged--
 				}
 				continue
 			}
-			x := l.of[i]
+			x := l.Of[i]
 			if k == check.Duplicate {
 				var others []int
-				for _, o := range x.others {
+				for _, o := range x.Others {
 					if oj, ok := at(o); ok {
 						others = append(others, oj)
 					}
 				}
-				x.others = others
+				x.Others = others
 			}
-			m.order = append(m.order, j)
-			m.of[j] = x
+			m.Order = append(m.Order, j)
+			m.Of[j] = x
 		}
-		out.lists[k] = m
+		out.Lists[k] = m
 	}
 	return out
 }
 
-// checkKindTitle names kind k in the view: "Label errors", "Outliers", "Duplicates", "Leaks".
-func checkKindTitle(k check.Kind) string {
+// KindTitle names kind k in the view: "Label errors", "Outliers", "Duplicates", "Leaks".
+func KindTitle(k check.Kind) string {
 	switch k {
 	case check.Label:
 		return "Label errors"
@@ -157,42 +157,42 @@ var _ interface {
 	mode.Describer
 	mode.Follower
 	mode.OwnView
-} = (*checkMode)(nil)
+} = (*Mode)(nil)
 
-// checkMode is the mode that reviews a health check's findings.
-type checkMode struct {
-	f      *checkFindings // nil before a check
-	kind   check.Kind     // the kind shown
-	picked bool           // the person picked the kind (a later list does not switch it)
-	view   *checkView     // the view in the grid's place: the kinds, the progress, the grid
-	begin  func()         // asks for a check (checker.ask)
+// Mode is the mode that reviews a health check's findings.
+type Mode struct {
+	F      *Findings  // nil before a check
+	kind   check.Kind // the kind shown
+	picked bool       // the person picked the kind (a later list does not switch it)
+	View   *View      // the view in the grid's place: the kinds, the progress, the grid
+	begin  func()     // asks for a check (Checker.Ask)
 	// followed tells the check running that the samples were renumbered (renumber non-nil)
 	// or replaced by a replayed journal (nil).
 	followed func(renumber []int)
 }
 
-func (m *checkMode) Title() string                { return "Health check" }
-func (m *checkMode) Ready() bool                  { return m.f != nil }
-func (m *checkMode) Start()                       { m.begin() }
-func (m *checkMode) KeepsAppended() bool          { return false }
-func (m *checkMode) Center() fyne.CanvasObject    { return m.view.root }
-func (m *checkMode) list() *checkList             { return m.listOf(m.kind) }
-func (m *checkMode) item(i int) (checkItem, bool) { x, ok := m.list().of[i]; return x, ok }
+func (m *Mode) Title() string             { return "Health check" }
+func (m *Mode) Ready() bool               { return m.F != nil }
+func (m *Mode) Start()                    { m.begin() }
+func (m *Mode) KeepsAppended() bool       { return false }
+func (m *Mode) Center() fyne.CanvasObject { return m.View.root }
+func (m *Mode) list() *List               { return m.listOf(m.kind) }
+func (m *Mode) item(i int) (Item, bool)   { x, ok := m.list().Of[i]; return x, ok }
 
 // listOf returns kind k's list; an empty one when the check does not run k.
-func (m *checkMode) listOf(k check.Kind) *checkList {
-	if m.f != nil {
-		if l := m.f.lists[k]; l != nil {
+func (m *Mode) listOf(k check.Kind) *List {
+	if m.F != nil {
+		if l := m.F.Lists[k]; l != nil {
 			return l
 		}
 	}
-	return &checkList{state: checkFound}
+	return &List{State: Found}
 }
 
 // order returns the kind's samples under a class filter (their labels now).
-func (m *checkMode) Order(s mode.State, f store.Filter) []int {
+func (m *Mode) Order(s mode.State, f store.Filter) []int {
 	var out []int
-	for _, i := range m.list().order {
+	for _, i := range m.list().Order {
 		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		if ok && (f.Class == nil || st.Label == *f.Class) {
 			out = append(out, i)
@@ -202,25 +202,25 @@ func (m *checkMode) Order(s mode.State, f store.Filter) []int {
 }
 
 // marks hands the grid the kind's badges.
-func (m *checkMode) Marks() mode.Badger {
-	if m.f == nil {
+func (m *Mode) Marks() mode.Badger {
+	if m.F == nil {
 		return nil
 	}
-	return checkBadges{kind: m.kind, list: m.list(), other: m.f.other}
+	return badges{kind: m.kind, list: m.list(), other: m.F.Other}
 }
 
-// checkBadges badges the tiles of one kind's list: a label error "7→1?", an outlier "7 ?", a
+// badges badges the tiles of one kind's list: a label error "7→1?", an outlier "7 ?", a
 // duplicate "7 =#4821" (its first copy's sample number), a leak "7 =#53210" (its copy's number
 // in the other set); a decided sample (reviewed in a review, or deleted) its label badge, with
 // a tick when reviewed.
-type checkBadges struct {
+type badges struct {
 	kind  check.Kind
-	list  *checkList
-	other *otherSet
+	list  *List
+	other *OtherSet
 }
 
-func (c checkBadges) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
-	x, ok := c.list.of[i]
+func (c badges) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
+	x, ok := c.list.Of[i]
 	switch {
 	case !ok || st.Deleted:
 		return b
@@ -231,18 +231,18 @@ func (c checkBadges) Badge(i int, st store.State, b widgets.Badge, n classes.Nam
 	label := n.Short(st.Label)
 	switch c.kind {
 	case check.Label:
-		if x.suggested != st.Label && x.suggested != sample.NoLabel {
-			return widgets.Badge{Text: label + "→" + n.Short(x.suggested) + "?", Color: review.SuspectColour}
+		if x.Suggested != st.Label && x.Suggested != sample.NoLabel {
+			return widgets.Badge{Text: label + "→" + n.Short(x.Suggested) + "?", Color: review.SuspectColour}
 		}
 	case check.Outlier:
 		return widgets.Badge{Text: label + " ?", Color: badgeOutlier}
 	case check.Duplicate:
-		if len(x.others) > 0 {
-			return widgets.Badge{Text: label + " =#" + strconv.Itoa(x.others[0]), Color: badgeDuplicate}
+		if len(x.Others) > 0 {
+			return widgets.Badge{Text: label + " =#" + strconv.Itoa(x.Others[0]), Color: badgeDuplicate}
 		}
 	case check.Leak:
-		if len(x.others) > 0 && c.other != nil {
-			return widgets.Badge{Text: label + " =#" + strconv.Itoa(c.other.snap.Index[x.others[0]]), Color: badgeLeak}
+		if len(x.Others) > 0 && c.other != nil {
+			return widgets.Badge{Text: label + " =#" + strconv.Itoa(c.other.Snap.Index[x.Others[0]]), Color: badgeLeak}
 		}
 	}
 	return b
@@ -252,9 +252,9 @@ func (c checkBadges) Badge(i int, st store.State, b widgets.Badge, n classes.Nam
 // the cursor's sample, and moves on (again on a deleted sample: restores it); → keeps the
 // sample as it is (a review decision; a sample without a label is skipped); Enter or Space
 // accepts a label error's suggestion.
-func (m *checkMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
+func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	i := c.State().View.Current()
-	if m.f == nil || i < 0 {
+	if m.F == nil || i < 0 {
 		return false
 	}
 	switch k.Name {
@@ -269,10 +269,10 @@ func (m *checkMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 		review.Keep(c, func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
-		if m.kind != check.Label || !ok || x.suggested == sample.NoLabel {
+		if m.kind != check.Label || !ok || x.Suggested == sample.NoLabel {
 			return false
 		}
-		review.DecideAs(c, store.HowSuspectAccepted, x.suggested)
+		review.DecideAs(c, store.HowSuspectAccepted, x.Suggested)
 	default:
 		return false
 	}
@@ -281,23 +281,23 @@ func (m *checkMode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 
 // label records the decision to give the cursor's sample label l: the suggestion accepted,
 // among label errors, when l is it; set by hand otherwise.
-func (m *checkMode) Label(c mode.Controller, l int) {
+func (m *Mode) Label(c mode.Controller, l int) {
 	how := store.HowManual
-	if x, ok := m.item(c.State().View.Current()); ok && m.kind == check.Label && x.suggested == l {
+	if x, ok := m.item(c.State().View.Current()); ok && m.kind == check.Label && x.Suggested == l {
 		how = store.HowSuspectAccepted
 	}
 	review.DecideAs(c, how, l)
 }
 
 // isDone counts a finding decided once its sample is deleted or reviewed.
-func (m *checkMode) IsDone(s mode.State) func(int) bool {
+func (m *Mode) IsDone(s mode.State) func(int) bool {
 	return func(i int) bool {
 		st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
 		return ok && (st.Deleted || st.Reviewed)
 	}
 }
 
-func (m *checkMode) Legend(digits bool) []mode.Key {
+func (m *Mode) Legend(digits bool) []mode.Key {
 	digit := mode.Key{Keys: "0–9", Does: "relabel"}
 	if !digits {
 		digit = mode.Key{Keys: "Type a class", Does: "relabel"}
@@ -316,15 +316,15 @@ func (m *checkMode) Legend(digits bool) []mode.Key {
 }
 
 // status is "   |   decided 3 / 20": the shown findings decided so far.
-func (m *checkMode) Status(s mode.State) string {
+func (m *Mode) Status(s mode.State) string {
 	return numfmt.Sprintf("   |   decided %d / %d", s.View.Done(), s.View.Len())
 }
 
 // about says what the check found of sample i: its score, the suggestion, and a duplicate's or
 // a leak's copies, shown large beside it (up to four).
-func (m *checkMode) About(s mode.State, i int) mode.About {
+func (m *Mode) About(s mode.State, i int) mode.About {
 	x, ok := m.item(i)
-	if m.f == nil || !ok {
+	if m.F == nil || !ok {
 		return mode.About{}
 	}
 	n := s.Classes
@@ -332,19 +332,19 @@ func (m *checkMode) About(s mode.State, i int) mode.About {
 	switch m.kind {
 	case check.Label:
 		a.Text = fmt.Sprintf("Label error? The CNN suggests %s, %.0f%% confident; the given label %s has %.0f%% (out of fold).",
-			n.Long(x.suggested), 100*x.confidence, n.Long(x.label), 100*(1-x.score))
+			n.Long(x.Suggested), 100*x.confidence, n.Long(x.Label), 100*(1-x.score))
 	case check.Outlier:
 		a.Text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
-		if x.suggested != sample.NoLabel {
-			a.Text += " The CNN's closest class: " + n.Long(x.suggested) + "."
+		if x.Suggested != sample.NoLabel {
+			a.Text += " The CNN's closest class: " + n.Long(x.Suggested) + "."
 		}
 	case check.Duplicate:
 		a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
-		if len(x.others) == 0 {
+		if len(x.Others) == 0 {
 			a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of a sample deleted and saved away since.", x.score)
 		}
 		h, w := s.DS.Size()
-		for _, j := range x.others[:min(4, len(x.others))] {
+		for _, j := range x.Others[:min(4, len(x.Others))] {
 			st, px, ok := s.DS.SampleAt(s.View.Gen(), j)
 			if !ok {
 				continue // the dataset changed since; the view catches up and shows them again
@@ -356,44 +356,44 @@ func (m *checkMode) About(s mode.State, i int) mode.About {
 			a.Thumbs = append(a.Thumbs, mode.Thumb{I: j, Link: true, Px: sample.Upright(px, h, w, s.DS.Transposed(), nil), H: h, W: w, Caption: caption})
 		}
 	case check.Leak:
-		o := m.f.other
+		o := m.F.Other
 		if o == nil {
 			return mode.About{}
 		}
 		a.Text = fmt.Sprintf("Also in %s (read-only; similarity %.3f):", o.name, x.score)
 		h, w := o.ds.Size()
 		set := dialogs.BaseName(o.name) // the other set's number, named so as not to be read as one of this set's
-		for _, k := range x.others[:min(4, len(x.others))] {
-			j := o.snap.Index[k]
-			a.Thumbs = append(a.Thumbs, mode.Thumb{Px: sample.Upright(o.snap.Pixels(k), h, w, o.ds.Transposed(), nil), H: h, W: w,
-				Caption: n.Short(o.snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
+		for _, k := range x.Others[:min(4, len(x.Others))] {
+			j := o.Snap.Index[k]
+			a.Thumbs = append(a.Thumbs, mode.Thumb{Px: sample.Upright(o.Snap.Pixels(k), h, w, o.ds.Transposed(), nil), H: h, W: w,
+				Caption: n.Short(o.Snap.Labels[k]) + "  " + set + " #" + strconv.Itoa(j)})
 		}
 	}
 	a.Large = len(a.Thumbs) > 0
 	return a
 }
 
-// follow renumbers the findings after a save, or ends them after a replayed journal; the check
-// running follows too.
-// outliers returns the samples the last check flagged as outliers (sample indices now), most
+// Outliers returns the samples the last check flagged as outliers (sample indices now), most
 // unusual first; nil before a check. The map marks them.
-func (m *checkMode) outliers() []int {
-	if m.f == nil {
+func (m *Mode) Outliers() []int {
+	if m.F == nil {
 		return nil
 	}
-	l := m.f.lists[check.Outlier]
+	l := m.F.Lists[check.Outlier]
 	if l == nil {
 		return nil
 	}
-	return l.order[:min(l.flagged, len(l.order))]
+	return l.Order[:min(l.Flagged, len(l.Order))]
 }
 
-func (m *checkMode) Follow(renumber []int) {
-	if m.f != nil {
+// Follow renumbers the findings after a save, or ends them after a replayed journal; the check
+// running follows too.
+func (m *Mode) Follow(renumber []int) {
+	if m.F != nil {
 		if renumber == nil {
-			m.f = nil
+			m.F = nil
 		} else {
-			m.f = m.f.renumbered(renumber)
+			m.F = m.F.renumbered(renumber)
 		}
 	}
 	if m.followed != nil {
