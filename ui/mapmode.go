@@ -193,7 +193,7 @@ func (m *mapMode) About(s mode.State, i int) mode.About {
 	if m.d == nil || !ok {
 		return mode.About{}
 	}
-	return mode.About{Text: predictionText(m.d, s.Classes, i, st.Label)}
+	return mode.About{Text: m.d.Prediction(s.Classes, i, st.Label)}
 }
 
 // follow keeps the lasso's samples through a save; a replayed journal ends the map.
@@ -282,7 +282,7 @@ func (m *mapMode) Shown(s mode.State) {
 		m.over = append(m.over, plot.Marked{Index: pt, Marks: plot.Cursor})
 	}
 	p.showMap(widgets.MapFrame{Map: l.pm, Points: plot.Layer{Colour: colour, Palette: l.palette, Marked: m.static},
-		Edited: m.edited[:len(l.palette)+1], Version: m.frames, Over: m.over, Style: plotStyle()})
+		Edited: m.edited[:len(l.palette)+1], Version: m.frames, Over: m.over, Style: widgets.PlotStyle()})
 }
 
 // sameList reports whether a and b are the same list (the same elements of the same array): a
@@ -471,7 +471,7 @@ func (p *mapPanel) done() {
 // showBusy shows, in the map's place, the layout's progress and Cancel, or why there is no map
 // and a button to lay it out again.
 func (p *mapPanel) showBusy(d *scan.Data, mp *mapper) {
-	p.view.SetFrame(widgets.MapFrame{Style: plotStyle()})
+	p.view.SetFrame(widgets.MapFrame{Style: widgets.PlotStyle()})
 	switch {
 	case mp.job != nil && mp.laying:
 		p.text.SetText(fmt.Sprintf("Laying out %s by their CNN features…", numfmt.Plural(len(d.Sample), "sample")))

@@ -45,14 +45,14 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 	w.scans.Adopt(scan.NewAnalysis(ds, w.c.resets, snap, &suspect.CNNResult{Classes: classes, Probs: probs}, 0, false))
 	conf := w.conf
 	for b.Loop() {
-		conf.open(modeHost{w.c})
-		if w.c.mode != w.conf || conf.drawn != conf.d.Edits || w.c.v.Len() != len(snap.Labels)/50 {
+		conf.Open(modeHost{w.c})
+		if w.c.mode != w.conf || conf.Drawn != conf.D.Edits || w.c.v.Len() != len(snap.Labels)/50 {
 			b.Fatalf("mode %v, %d shown", w.c.mode, w.c.v.Len())
 		}
 		b.StopTimer()
 		w.c.choose(browsing, store.All)
 		w.views.Drop()
-		conf.d, conf.List = nil, nil
+		conf.D, conf.List = nil, nil
 		b.StartTimer()
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/confusion"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/health"
 	"idxlabel/ui/jobs"
@@ -45,7 +46,7 @@ type window struct {
 	scans *scan.Scanner      // the CNN scan every view shares
 	susp  *suspects.Finder   // the Suspects review
 	views *scan.Views        // the scan as the confusion matrix and the map show it
-	conf  *confusionMode     // the confusion matrix
+	conf  *confusion.Mode    // the confusion matrix
 	mapv  *mapMode           // the map
 	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
 	draw  *drawer
@@ -88,7 +89,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
 	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
 	w.views = scan.NewViews(host, w.scans)
-	w.conf = newConfusion(host, w.views, w.grid)
+	w.conf = confusion.New(host, w.views, w.grid)
 	w.mapv = newMap(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.

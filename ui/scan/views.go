@@ -1,11 +1,14 @@
 package scan
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect/confusion"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/testhook"
 )
@@ -249,4 +252,19 @@ func (v *Views) followed(d *Data, ch store.Change) {
 	for _, f := range v.follows {
 		f(d, ch)
 	}
+}
+
+// Prediction says what the scan's model predicts out of fold for sample i labelled label, the
+// classes named by n (the detail panel of the confusion matrix and the map).
+func (d *Data) Prediction(n classes.Names, i, label int) string {
+	pred, p, pl, ok := d.Predicted(i, label)
+	switch {
+	case !ok:
+		return "The CNN scan did not see this sample (added or restored since)."
+	case label == sample.NoLabel:
+		return fmt.Sprintf("The model predicts %s (%.0f%%).", n.Long(pred), 100*p)
+	case pred == label:
+		return fmt.Sprintf("The model agrees out of fold: %s (%.0f%%).", n.Long(pred), 100*p)
+	}
+	return fmt.Sprintf("Out of fold the model predicts %s (%.0f%%); the label %s has %.0f%%.", n.Long(pred), 100*p, n.Long(label), 100*pl)
 }

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"idxlabel/plot"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -111,4 +112,13 @@ func SetText(l *widget.Label, text string) bool {
 	}
 	l.SetText(text)
 	return true
+}
+
+// PlotStyle returns the plot style (plot.Light, plot.Dark) of the current theme: the charts and
+// the map drawn in the window's colours.
+func PlotStyle() plot.Style {
+	if fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantDark {
+		return plot.Dark()
+	}
+	return plot.Light()
 }
