@@ -16,13 +16,13 @@ func TestTheMapGetsTheRoom(t *testing.T) {
 	w.menuActions().showMap()
 	mm := w.mapv
 	waitUI(t, q, func() bool {
-		return w.c.mode == w.mapv && mm.d != nil && mm.maps.lay != nil && w.mapv.maps.job == nil
+		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
 	})
 	w.win.Canvas().Capture() // lays the window out
 	if isShown(w.detail.root, w) {
 		t.Fatal("the detail panel keeps its room beside the map")
 	}
-	size := mm.panel.view.Size()
+	size := mm.Panel.View.Size()
 	t.Logf("the map view: %.0f×%.0f of a 1400×900 window", size.Width, size.Height)
 	if size.Width < 700 || size.Height < 600 {
 		t.Fatalf("the map view is %.0f×%.0f, want at least 700×600", size.Width, size.Height)

@@ -100,7 +100,7 @@ func TestScanKeptOnDisk(t *testing.T) {
 	w2.menuActions().showMap()
 	mm := w2.mapv
 	waitUI(t, w2q, func() bool {
-		return w2.c.mode == w2.mapv && mm.d != nil && mm.maps.lay != nil && w2.mapv.maps.job == nil
+		return w2.c.mode == w2.mapv && mm.D != nil && mm.Maps.Lay != nil && !w2.mapv.Maps.Busy()
 	})
 	px, _ := w2.c.ds.PixelsAt(0)
 	i, err := w2.c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: 1}})
@@ -108,7 +108,7 @@ func TestScanKeptOnDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	w2q.run()
-	if l := mm.maps.lay; w2.mapv.maps.job != nil || i < len(l.point) && l.point[i] >= 0 {
+	if l := mm.Maps.Lay; w2.mapv.Maps.Busy() || i < len(l.Point) && l.Point[i] >= 0 {
 		t.Fatal("a sample added since a kept scan was placed, or a placement runs")
 	}
 }

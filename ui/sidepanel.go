@@ -204,7 +204,7 @@ func classText(c store.ClassCount) string {
 	case c.Class == sample.NoLabel:
 		return "unlabelled"
 	case c.Name != "" && c.Name != strconv.Itoa(c.Class):
-		return fmt.Sprintf("%d  %s", c.Class, clip(c.Name, maxClassText))
+		return fmt.Sprintf("%d  %s", c.Class, widgets.Clip(c.Name, maxClassText))
 	}
 	return strconv.Itoa(c.Class)
 }
@@ -212,15 +212,6 @@ func classText(c store.ClassCount) string {
 // maxClassText is the most characters of a class name the histogram shows (a class-name file's
 // names can be any length; the row must leave room for the bar and the count).
 const maxClassText = 12
-
-// clip shortens s to at most n characters, ending in "…" when it was longer.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // classRow is one line of the histogram: class, a bar proportional to its count, the count.
 type classRow struct {

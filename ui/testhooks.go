@@ -2,59 +2,22 @@ package ui
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"idxlabel/report"
 	"idxlabel/ui/health"
 	"idxlabel/ui/review"
-	"idxlabel/ui/scan"
+	"idxlabel/ui/testhook"
 )
 
-// testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
-// person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
-const (
-	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
-	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
-	// file with ".view" appended how the frame shows it (see widgets.MapView.SetDump); it prints to
-	// stderr how long each frame and each lasso took (logFrame, logLasso).
-	testMapEnv = "IDXLABEL_TEST_MAP"
-)
-
-// applyTestHooks sets up what the test environment variable asks for.
+// applyTestHooks sets up what the test environment variables ask for (testhook.Map: the map
+// writes its layout and frames for scripts/mapview.sh).
 func applyTestHooks(w *window) {
-	if path := os.Getenv(testMapEnv); path != "" {
-		w.mapv.maps.dump = path
-		w.mapv.panel.view.SetDump(path + ".view")
-	}
-}
-
-// writeDump writes d's map as CSV by sample to the test hook's file, when one is set.
-func (m *mapper) writeDump(d *scan.Data) {
-	l := m.layOf(d)
-	if m.dump == "" || l == nil {
-		return
-	}
-	xy := make([]float32, 2*len(l.point))
-	for i, p := range l.point {
-		xy[2*i], xy[2*i+1] = float32(math.NaN()), float32(math.NaN())
-		if p >= 0 {
-			xy[2*i], xy[2*i+1] = l.xy[2*p], l.xy[2*p+1]
-		}
-	}
-	f, err := os.Create(m.dump)
-	if err == nil {
-		err = report.WriteMapCSV(f, xy)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "idxlabel: writing the map for the test:", err)
+	if path := os.Getenv(testhook.Map); path != "" {
+		w.mapv.SetDump(path)
 	}
 }
 

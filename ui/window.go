@@ -13,6 +13,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/health"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/mapview"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/scan"
 	"idxlabel/ui/suggest"
@@ -47,7 +48,7 @@ type window struct {
 	susp  *suspects.Finder   // the Suspects review
 	views *scan.Views        // the scan as the confusion matrix and the map show it
 	conf  *confusion.Mode    // the confusion matrix
-	mapv  *mapMode           // the map
+	mapv  *mapview.Mode      // the map
 	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
 	draw  *drawer
 	imp   *importer
@@ -90,7 +91,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
 	w.views = scan.NewViews(host, w.scans)
 	w.conf = confusion.New(host, w.views, w.grid)
-	w.mapv = newMap(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
+	w.mapv = mapview.New(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
 	modes := []mode.Mode{

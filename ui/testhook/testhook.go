@@ -26,6 +26,10 @@ const (
 	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
 	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
 	ScanLog = "IDXLABEL_TEST_SCANLOG"
+	// Map: when a map is laid out the window writes it to that file as CSV (index,x,y by sample,
+	// report.WriteMapCSV), and after each frame of the map it writes to the file with ".view"
+	// appended how the frame shows it (widgets.MapView.SetDump; scripts/mapview.sh).
+	Map = "IDXLABEL_TEST_MAP"
 )
 
 // WaitGate waits until the file the environment variable env names exists (at once when env is

@@ -122,3 +122,12 @@ func PlotStyle() plot.Style {
 	}
 	return plot.Light()
 }
+
+// Clip shortens s to at most n characters, ending in "…" when it was longer.
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

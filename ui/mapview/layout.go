@@ -1,4 +1,4 @@
-package ui
+package mapview
 
 import (
 	"context"
@@ -22,48 +22,48 @@ import (
 	"idxlabel/ui/scan"
 )
 
-// mapLayout is the map of one scan: every sample it scanned as a point, at the place embed.Map
+// Layout is the map of one scan: every sample it scanned as a point, at the place embed.Map
 // gave the scan's features (points 0…rows−1 are the scan's rows), then the samples placed since
 // (added, or restored after the scan) by their nearest scanned samples (embed.Place). It keeps
 // what a frame shows of each point: its colour by given label and by suggested label, and its
 // marks (suspect, edited). Built on the UI thread and changed only there; the slices a
 // background placement reads (laid) never change.
-type mapLayout struct {
-	laid    []float32    // the scan's rows as laid out, rows×2; never changed
-	xy      []float32    // point → x, y as drawn (NaN: a point whose sample a save left out); replaced, never changed in place
-	pm      *plot.Map    // the index of xy
-	sample  []int        // point → the sample it is now, -1 when gone
-	point   []int32      // sample → its point, -1 when it has none
+type Layout struct {
+	Laid    []float32    // the scan's rows as laid out, rows×2; never changed
+	XY      []float32    // point → x, y as drawn (NaN: a point whose sample a save left out); replaced, never changed in place
+	PM      *plot.Map    // the index of xy
+	Sample  []int        // point → the sample it is now, -1 when gone
+	Point   []int32      // sample → its point, -1 when it has none
 	suggest []int        // point → the class the model suggests (out of fold for the scan's rows)
-	classes []int        // the classes in palette order
+	Classes []int        // the classes in palette order
 	palette []color.RGBA // plot.Palette(len(classes))
-	given   []uint16     // point → palette index of its label now (plot.NoColour: none, or deleted)
-	byModel []uint16     // point → palette index of its suggested class (plot.NoColour when deleted)
-	static  []plot.Marks // point → its marks beyond the cursor and the selection
+	Given   []uint16     // point → palette index of its label now (plot.NoColour: none, or deleted)
+	ByModel []uint16     // point → palette index of its suggested class (plot.NoColour when deleted)
+	Static  []plot.Marks // point → its marks beyond the cursor and the selection
 	listed  []bool       // point is in marked (its static marks may have cleared since)
 	marked  []int32      // the points that have had static marks
 	version int          // grows with every change of the points, colours or marks: frames redraw
 }
 
-// newMapLayout makes the map of d from the scan's rows laid out at xy (rows×2).
-func newMapLayout(d *scan.Data, xy []float32) (*mapLayout, error) {
+// newLayout makes the map of d from the scan's rows laid out at xy (rows×2).
+func newLayout(d *scan.Data, xy []float32) (*Layout, error) {
 	rows := len(d.Sample)
-	l := &mapLayout{laid: xy, sample: slices.Clone(d.Sample), suggest: make([]int, rows)}
-	l.classes = slices.Clone(d.A.Res.Classes)
+	l := &Layout{Laid: xy, Sample: slices.Clone(d.Sample), suggest: make([]int, rows)}
+	l.Classes = slices.Clone(d.A.Res.Classes)
 	for _, c := range d.DS.Classes() {
-		if k, found := slices.BinarySearch(l.classes, c); !found {
-			l.classes = slices.Insert(l.classes, k, c)
+		if k, found := slices.BinarySearch(l.Classes, c); !found {
+			l.Classes = slices.Insert(l.Classes, k, c)
 		}
 	}
-	l.palette = plot.Palette(len(l.classes))
+	l.palette = plot.Palette(len(l.Classes))
 	for r := range rows {
 		l.suggest[r], _ = d.Matrix.Predicted(r)
 	}
-	l.point = make([]int32, len(d.Row))
-	copy(l.point, d.Row)
-	l.given = make([]uint16, rows)
-	l.byModel = make([]uint16, rows)
-	l.static = make([]plot.Marks, rows)
+	l.Point = make([]int32, len(d.Row))
+	copy(l.Point, d.Row)
+	l.Given = make([]uint16, rows)
+	l.ByModel = make([]uint16, rows)
+	l.Static = make([]plot.Marks, rows)
 	l.listed = make([]bool, rows)
 	for p := range rows {
 		l.restyle(d, p)
@@ -73,12 +73,12 @@ func newMapLayout(d *scan.Data, xy []float32) (*mapLayout, error) {
 
 // index rebuilds the map's index from the laid-out rows and the placed points, leaving out the
 // points whose sample is gone. O(N).
-func (l *mapLayout) index() error {
-	xy := make([]float32, 2*len(l.sample))
-	copy(xy, l.laid)
-	copy(xy[len(l.laid):], l.xy[min(len(l.xy), len(l.laid)):])
+func (l *Layout) index() error {
+	xy := make([]float32, 2*len(l.Sample))
+	copy(xy, l.Laid)
+	copy(xy[len(l.Laid):], l.XY[min(len(l.XY), len(l.Laid)):])
 	nan := float32(math.NaN())
-	for p, i := range l.sample {
+	for p, i := range l.Sample {
 		if i < 0 {
 			xy[2*p], xy[2*p+1] = nan, nan
 		}
@@ -87,31 +87,31 @@ func (l *mapLayout) index() error {
 	if err != nil {
 		return err
 	}
-	l.xy, l.pm = xy, pm
+	l.XY, l.PM = xy, pm
 	l.version++
 	return nil
 }
 
 // colourOf returns the palette index of class c, or plot.NoColour.
-func (l *mapLayout) colourOf(c int) uint16 {
-	if k, found := slices.BinarySearch(l.classes, c); found && c != sample.NoLabel {
+func (l *Layout) colourOf(c int) uint16 {
+	if k, found := slices.BinarySearch(l.Classes, c); found && c != sample.NoLabel {
 		return uint16(k)
 	}
 	return plot.NoColour
 }
 
 // restyle sets point p's colours and marks from its sample's state now.
-func (l *mapLayout) restyle(d *scan.Data, p int) {
-	i := l.sample[p]
+func (l *Layout) restyle(d *scan.Data, p int) {
+	i := l.Sample[p]
 	st, ok := d.DS.StateAt(i)
 	var mk plot.Marks
 	switch {
 	case i < 0 || !ok:
-		l.given[p], l.byModel[p] = plot.NoColour, plot.NoColour
+		l.Given[p], l.ByModel[p] = plot.NoColour, plot.NoColour
 	case st.Deleted:
-		l.given[p], l.byModel[p] = plot.NoColour, plot.NoColour
+		l.Given[p], l.ByModel[p] = plot.NoColour, plot.NoColour
 	default:
-		l.given[p], l.byModel[p] = l.colourOf(st.Label), l.colourOf(l.suggest[p])
+		l.Given[p], l.ByModel[p] = l.colourOf(st.Label), l.colourOf(l.suggest[p])
 		if st.Label != sample.NoLabel && st.Label != l.suggest[p] {
 			mk |= plot.Suspect
 		}
@@ -119,27 +119,27 @@ func (l *mapLayout) restyle(d *scan.Data, p int) {
 			mk |= plot.Edited
 		}
 	}
-	l.static[p] = mk
+	l.Static[p] = mk
 	if mk != 0 && !l.listed[p] {
 		l.listed[p] = true
 		l.marked = append(l.marked, int32(p))
 	}
 }
 
-// mapper makes and keeps the map of the adopted scan: it lays the scan's features out in the
+// Mapper makes and keeps the map of the adopted scan: it lays the scan's features out in the
 // background (embed.Map, a jobs.Mapping job: progress, Cancel), places samples added or restored
 // since on it (their features from the scan's model, embed.Place among the scan's rows), and
 // keeps the points' colours and marks in step with the edits. Growth: the layout as embed.Map
 // (near-linear; about 4 s for 70,000 samples); placing k samples O(k·N·D) search and k forward
 // passes; an edit of k samples O(k), then one frame.
-type mapper struct {
+type Mapper struct {
 	c     mode.Controller
 	jobs  *jobs.Jobs
 	d     *dialogs.Dialogs
 	views *scan.Views
-	// laid is the scan the layout lay is of (lay nil: not laid out yet).
+	// laid is the scan the layout Lay is of.
 	laid *scan.Data
-	lay  *mapLayout
+	Lay  *Layout   // the layout of laid (nil: not laid out yet)
 	job  *jobs.Job // the layout or a placement running, nil when none
 	// laying: job lays the map out (not a placement); progress is its share done, 0–1.
 	laying   bool
@@ -153,7 +153,7 @@ type mapper struct {
 }
 
 // layOut starts laying d's features out unless the map exists or is being made.
-func (m *mapper) layOut(d *scan.Data) {
+func (m *Mapper) layOut(d *scan.Data) {
 	if m.layOf(d) != nil || m.job != nil && m.laying {
 		return
 	}
@@ -194,12 +194,12 @@ func (m *mapper) layOut(d *scan.Data) {
 			case m.views.Adopted() != d:
 				return
 			default:
-				l, err := newMapLayout(d, xy)
+				l, err := newLayout(d, xy)
 				if err != nil {
 					m.stopped = "The layout failed: " + err.Error()
 					break
 				}
-				m.laid, m.lay = d, l
+				m.laid, m.Lay = d, l
 				m.writeDump(d)
 				c.Say(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
 				m.queueUnplaced(d)
@@ -211,7 +211,7 @@ func (m *mapper) layOut(d *scan.Data) {
 }
 
 // follow keeps d's map in step with one change of the dataset (scanViews.follow).
-func (m *mapper) follow(d *scan.Data, ch store.Change) {
+func (m *Mapper) follow(d *scan.Data, ch store.Change) {
 	l := m.layOf(d)
 	if l == nil {
 		return // the layout running places what has no point when it is done (queueUnplaced)
@@ -219,8 +219,8 @@ func (m *mapper) follow(d *scan.Data, ch store.Change) {
 	switch ch.Kind {
 	case store.Relabelled, store.DeletedChanged:
 		for _, i := range ch.Indices {
-			if i >= 0 && i < len(l.point) && l.point[i] >= 0 {
-				l.restyle(d, int(l.point[i]))
+			if i >= 0 && i < len(l.Point) && l.Point[i] >= 0 {
+				l.restyle(d, int(l.Point[i]))
 			} else if st, ok := d.DS.StateAt(i); ok && ch.Kind == store.DeletedChanged && !st.Deleted {
 				m.pending = append(m.pending, i) // restored, not on the map: placed
 			}
@@ -228,8 +228,8 @@ func (m *mapper) follow(d *scan.Data, ch store.Change) {
 		l.version++
 		m.place(d)
 	case store.Appended:
-		for len(l.point) < d.DS.Len() {
-			l.point = append(l.point, -1)
+		for len(l.Point) < d.DS.Len() {
+			l.Point = append(l.Point, -1)
 		}
 		m.pending = append(m.pending, ch.Indices...)
 		m.place(d)
@@ -241,14 +241,14 @@ func (m *mapper) follow(d *scan.Data, ch store.Change) {
 // renumber follows samples removed from the end (an append undone) or renumbered by a save: the
 // points of samples gone are left out of the map, and a placement running starts again with the
 // samples as numbered now. O(N).
-func (m *mapper) renumber(d *scan.Data, ch store.Change) {
-	l := m.lay
+func (m *Mapper) renumber(d *scan.Data, ch store.Change) {
+	l := m.Lay
 	n := d.DS.Len()
 	point := make([]int32, n)
 	for i := range point {
 		point[i] = -1
 	}
-	for p, i := range l.sample {
+	for p, i := range l.Sample {
 		k := i
 		if ch.Kind == store.Reset {
 			k = -1
@@ -257,19 +257,19 @@ func (m *mapper) renumber(d *scan.Data, ch store.Change) {
 			}
 		}
 		if k < 0 || k >= n {
-			l.sample[p] = -1
+			l.Sample[p] = -1
 			continue
 		}
-		l.sample[p] = k
+		l.Sample[p] = k
 		point[k] = int32(p)
 	}
-	l.point = point
+	l.Point = point
 	// Samples waiting for a place, or being placed, were numbered before: placed again.
 	if m.job != nil && !m.laying {
 		m.stopJob()
 	}
 	m.pending = nil
-	for p := range l.sample {
+	for p := range l.Sample {
 		l.restyle(d, p)
 	}
 	if err := l.index(); err != nil {
@@ -281,8 +281,8 @@ func (m *mapper) renumber(d *scan.Data, ch store.Change) {
 
 // queueUnplaced queues every sample not deleted that has no point (added or restored while the
 // layout ran).
-func (m *mapper) queueUnplaced(d *scan.Data) {
-	for i, p := range m.lay.point {
+func (m *Mapper) queueUnplaced(d *scan.Data) {
+	for i, p := range m.Lay.Point {
 		if st, ok := d.DS.StateAt(i); p < 0 && ok && !st.Deleted {
 			m.pending = append(m.pending, i)
 		}
@@ -294,7 +294,7 @@ func (m *mapper) queueUnplaced(d *scan.Data) {
 // scan's model, their nearest scanned samples by those features, the mean of those samples'
 // places weighted as embed.Place weighs them. A scan read from the scan cache has no model: the
 // status bar says the samples are not placed, and why.
-func (m *mapper) place(d *scan.Data) {
+func (m *Mapper) place(d *scan.Data) {
 	l := m.layOf(d)
 	if l == nil || m.job != nil || len(m.pending) == 0 {
 		return
@@ -303,7 +303,7 @@ func (m *mapper) place(d *scan.Data) {
 	var pixels [][]byte
 	for _, i := range m.pending {
 		st, ok := d.DS.StateAt(i)
-		if !ok || st.Deleted || l.point[i] >= 0 || slices.Contains(idx, i) {
+		if !ok || st.Deleted || l.Point[i] >= 0 || slices.Contains(idx, i) {
 			continue
 		}
 		px, ok := d.DS.PixelsAt(i)
@@ -324,7 +324,7 @@ func (m *mapper) place(d *scan.Data) {
 	}
 	job := m.jobs.Start(jobs.Mapping, fmt.Sprintf("Map: placing %s", numfmt.Plural(len(idx), "sample")))
 	m.job, m.laying = job, false
-	res, laid, rows := d.A.Res, l.laid, len(l.laid)/2
+	res, laid, rows := d.A.Res, l.Laid, len(l.Laid)/2
 	// As stored, as the scan saw its samples (a transposed set's height and width are swapped).
 	data := sample.Set{N: len(idx), H: d.A.Snap.H, W: d.A.Snap.W, Transposed: d.A.Snap.Transposed, Pixels: func(k int) []byte { return pixels[k] }}
 	m.jobs.Run(func() {
@@ -341,7 +341,7 @@ func (m *mapper) place(d *scan.Data) {
 				}
 				return
 			}
-			if m.views.Adopted() != d || m.lay != l {
+			if m.views.Adopted() != d || m.Lay != l {
 				return
 			}
 			l.add(d, idx, at, suggested)
@@ -384,41 +384,44 @@ func placeSamples(ctx context.Context, res *suspect.CNNResult, rows int, laid []
 
 // add appends points for samples idx (still without one) at their places at, with the classes
 // the model suggests for them.
-func (l *mapLayout) add(d *scan.Data, idx []int, at []float32, suggested []int) {
-	xy := slices.Clone(l.xy)
+func (l *Layout) add(d *scan.Data, idx []int, at []float32, suggested []int) {
+	xy := slices.Clone(l.XY)
 	for k, i := range idx {
-		if i >= len(l.point) || l.point[i] >= 0 {
+		if i >= len(l.Point) || l.Point[i] >= 0 {
 			continue
 		}
-		p := len(l.sample)
-		l.point[i] = int32(p)
-		l.sample = append(l.sample, i)
+		p := len(l.Sample)
+		l.Point[i] = int32(p)
+		l.Sample = append(l.Sample, i)
 		l.suggest = append(l.suggest, suggested[k])
-		l.given, l.byModel = append(l.given, 0), append(l.byModel, 0)
-		l.static, l.listed = append(l.static, 0), append(l.listed, false)
+		l.Given, l.ByModel = append(l.Given, 0), append(l.ByModel, 0)
+		l.Static, l.listed = append(l.Static, 0), append(l.listed, false)
 		xy = append(xy, at[2*k], at[2*k+1])
 		l.restyle(d, p)
 	}
-	l.xy = xy
+	l.XY = xy
 }
 
 // stop cancels the job running and forgets the layout (the scan is dropped).
-func (m *mapper) stop() {
+func (m *Mapper) stop() {
 	m.stopJob()
 	m.pending, m.stopped = nil, ""
-	m.laid, m.lay = nil, nil
+	m.laid, m.Lay = nil, nil
 }
 
+// Busy reports whether a layout or a placement runs.
+func (m *Mapper) Busy() bool { return m.job != nil }
+
 // layOf returns the layout of scan d, nil when d is not laid out (yet).
-func (m *mapper) layOf(d *scan.Data) *mapLayout {
+func (m *Mapper) layOf(d *scan.Data) *Layout {
 	if d == nil || d != m.laid {
 		return nil
 	}
-	return m.lay
+	return m.Lay
 }
 
 // stopJob cancels the layout or placement running, if any.
-func (m *mapper) stopJob() {
+func (m *Mapper) stopJob() {
 	if m.job != nil {
 		m.jobs.Finish(m.job)
 		m.job, m.laying = nil, false
@@ -426,7 +429,7 @@ func (m *mapper) stopJob() {
 }
 
 // cancelLayout is the map view's Cancel: the layout stops, and the view says so.
-func (m *mapper) cancelLayout() {
+func (m *Mapper) cancelLayout() {
 	if m.job != nil && m.laying {
 		m.stopJob()
 		m.stopped = "Cancelled."
