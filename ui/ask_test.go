@@ -461,15 +461,15 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	if b := badgeTexts(w.grid)[w.c.v.cursor]; strings.Contains(b, "%") || !strings.HasSuffix(b, "?") {
 		t.Fatalf("the badge %q claims a confidence", b)
 	}
-	w.draw.show()
-	d := w.draw.open
-	d.win.Resize(fyne.NewSize(760, 480))
+	w.draw.Show()
+	d := w.draw.Open()
+	d.Win.Resize(fyne.NewSize(760, 480))
 	waitUI(t, q, func() bool { return w.sugg.Model() != nil })
 	if w.sugg.Model().Labelled() != len(few) {
 		t.Fatalf("the model learnt from %d labels", w.sugg.Model().Labelled())
 	}
 	drawSeven(d)
-	if !strings.Contains(d.status.Text, "few labels: low confidence") || d.label.Text == "" {
-		t.Fatalf("the draw window says %q, label %q", d.status.Text, d.label.Text)
+	if !strings.Contains(d.Status.Text, "few labels: low confidence") || d.Label.Text == "" {
+		t.Fatalf("the draw window says %q, label %q", d.Status.Text, d.Label.Text)
 	}
 }

@@ -112,17 +112,17 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 	row(20, ds.Label(20), sample.NoLabel, "deleted")
 	// A drawing: added-drawn.
-	w.draw.show()
+	w.draw.Show()
 	w.sugg.Drop() // no suggestions needed here
-	drawSeven(w.draw.open)
-	w.draw.open.pad.TypedRune('7')
-	w.draw.open.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	drawSeven(w.draw.Open())
+	w.draw.Open().Pad.TypedRune('7')
+	w.draw.Open().Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	n := ds.Len() - 1
 	if ds.Label(n) != 7 {
 		t.Fatalf("the drawing was not added: %d samples", ds.Len())
 	}
 	row(n, sample.NoLabel, 7, "added-drawn")
-	w.draw.open.win.Close()
+	w.draw.Open().Win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
 	w.susp.Find()
 	waitUI(t, q, func() bool { return !w.jobs.Busy() })

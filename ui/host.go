@@ -2,6 +2,8 @@ package ui
 
 import (
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/draw"
 	"idxlabel/ui/mode"
 )
 
@@ -93,3 +95,42 @@ func (h modeHost) Focus() { h.c.out.focus() }
 
 // Resets counts the renumbering changes since the window opened.
 func (h modeHost) Resets() int { return h.c.resets }
+
+// drawHost is the main window as the draw window sees it (draw.Host): the dataset's size and
+// classes, adding a drawn sample through the controller, whether edits wait, saving and quitting
+// as the main window does, the keys back to its grid, and the main menu's shortcuts.
+type drawHost struct{ w *window }
+
+var _ draw.Host = drawHost{}
+
+// Size is one sample's height and width.
+func (h drawHost) Size() (int, int) { return h.w.c.ds.Size() }
+
+// Classes names the dataset's classes.
+func (h drawHost) Classes() classes.Names { return h.w.c.classes }
+
+// Add appends the drawing as one undoable, journaled step of added samples.
+func (h drawHost) Add(px []byte, label int) (int, error) {
+	return h.w.c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: label}})
+}
+
+// Busy reports whether a job holds edits.
+func (h drawHost) Busy() bool { return h.w.jobs.Busy() }
+
+// Save is Ctrl+S, as in the main window.
+func (h drawHost) Save() { h.w.save.save() }
+
+// Quit is Ctrl+Q: the question about unsaved edits opens in the main window, raised first.
+func (h drawHost) Quit() {
+	h.w.win.RequestFocus()
+	h.w.save.quit()
+}
+
+// Closed gives the main window and its grid the keys again.
+func (h drawHost) Closed() {
+	h.w.win.RequestFocus()
+	h.w.keys.focusGrid()
+}
+
+// Shortcuts are the main menu's shortcuts the draw window passes on (menuShortcuts).
+func (h drawHost) Shortcuts() []draw.Shortcut { return menuShortcuts(h.w.menu.menu, h.w.win) }

@@ -34,9 +34,7 @@ const (
 // flat folder its label. Enter imports.
 func (m *importer) importOptions(f found) {
 	c := m.c
-	centering := widget.NewRadioGroup([]string{centerMassText, centerBoxText}, nil)
-	centering.Required = true
-	centering.SetSelected(centerMassText)
+	centering := widgets.NewCentering(nil)
 	ink := widget.NewSelect(inkChoices, nil)
 	ink.SetSelectedIndex(int(normalize.InkAuto))
 	threshold := widget.NewEntry()
@@ -108,10 +106,7 @@ func (m *importer) importOptions(f found) {
 			m.d.ShowError(err)
 			return
 		}
-		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th}
-		if centering.Selected == centerBoxText {
-			p.opts.Centering = normalize.CenterBox
-		}
+		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th, Centering: widgets.CenteringOf(centering)}
 		if f.tree == nil {
 			l, err := flatLabel(label.Text)
 			if err != nil {
@@ -183,7 +178,7 @@ type mappingView struct {
 	many  map[int]int       // folders by class
 	has   map[int]bool      // the classes the dataset has
 	// options are the class fields' lists: the dataset's classes and those the rows give, as
-	// classes.Names.Long writes them, at most maxLabelOptions.
+	// classes.Names.Long writes them, at most classes.MaxOptions.
 	options []string
 }
 
@@ -283,11 +278,11 @@ func (v *mappingView) classes() []int {
 }
 
 // classOptions lists the classes for the class fields' lists: "3", "3 (T-shirt)", at most
-// maxLabelOptions of them (typing a number or a name chooses any class).
+// classes.MaxOptions of them (typing a number or a name chooses any class).
 func (v *mappingView) classOptions() []string {
 	var out []string
 	for _, c := range v.classes() {
-		if len(out) == maxLabelOptions {
+		if len(out) == classes.MaxOptions {
 			break
 		}
 		s := strconv.Itoa(c)

@@ -16,7 +16,9 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 // newTestWindow builds a main window in a headless test app. Its background work is stopped and
@@ -241,11 +243,11 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 func TestCtrlSInDrawWindow(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	queueUI(w) // the draw window's model trains meanwhile: its UI steps wait on this goroutine
-	w.draw.show()
-	if w.draw.open == nil {
+	w.draw.Show()
+	if w.draw.Open() == nil {
 		t.Fatal("no draw window")
 	}
-	w.draw.open.pad.TypedShortcut(shortcut(fyne.KeyS, false))
+	w.draw.Open().Pad.TypedShortcut(widgets.Ctrl(fyne.KeyS, false))
 	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S on the draw pad did not start a save")
 	}
@@ -306,28 +308,28 @@ func TestGotoBoxKeepsItsKeys(t *testing.T) {
 // window's label list stays short and narrows as one types; the class picker lists the matches.
 func TestTenThousandClassesStayUsable(t *testing.T) {
 	w := newTestWindow(t)
-	classes := make([]int, 10000)
+	all := make([]int, 10000)
 	names := map[int]string{}
-	for c := range classes {
-		classes[c] = c
+	for c := range all {
+		all[c] = c
 		names[c] = "class" + strconv.Itoa(c)
 	}
-	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
+	ds, err := store.New(28, 28, all, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
 	w.c.setDataset(ds, "untitled", false)
-	w.draw.show()
-	d := w.draw.open
-	if n := len(d.options); n > maxLabelOptions+1 {
+	w.draw.Show()
+	d := w.draw.Open()
+	if n := len(d.Options); n > classes.MaxOptions+1 {
 		t.Fatalf("the label list offers %d entries", n)
 	}
-	d.label.SetText("class999")
-	if n := len(d.options); n != 11 { // class999, class9990–class9999
-		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.options)
+	d.Label.SetText("class999")
+	if n := len(d.Options); n != 11 { // class999, class9990–class9999
+		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.Options)
 	}
-	if l, ok := d.chosenLabel(); ok {
+	if l, ok := d.ChosenLabel(); ok {
 		t.Fatalf("class999 is ambiguous but chose %d", l)
 	}
 }
@@ -371,8 +373,8 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 // TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
 func TestCtrlSInDrawLabelBox(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.draw.show()
-	w.draw.open.label.TypedShortcut(shortcut(fyne.KeyS, false))
+	w.draw.Show()
+	w.draw.Open().Label.TypedShortcut(widgets.Ctrl(fyne.KeyS, false))
 	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S in the label box did not start a save")
 	}

@@ -1,18 +1,10 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
-)
+	"idxlabel/ui/widgets"
 
-// shortcut is Ctrl (Cmd on macOS) with key, plus Shift when shift is true.
-func shortcut(key fyne.KeyName, shift bool) fyne.Shortcut {
-	mod := fyne.KeyModifierShortcutDefault
-	if shift {
-		mod |= fyne.KeyModifierShift
-	}
-	return &desktop.CustomShortcut{KeyName: key, Modifier: mod}
-}
+	"fyne.io/fyne/v2"
+)
 
 // item makes a menu item with a shortcut (nil: none).
 func item(label string, sc fyne.Shortcut, action func()) *fyne.MenuItem {
@@ -61,21 +53,21 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	m.recent = fyne.NewMenuItem("Open Recent", nil)
 	m.recent.ChildMenu = fyne.NewMenu("")
 	// Our own Quit (Fyne's would close the window without asking about unsaved edits).
-	quit := item("Quit", shortcut(fyne.KeyQ, false), a.quit)
+	quit := item("Quit", widgets.Ctrl(fyne.KeyQ, false), a.quit)
 	quit.IsQuit = true
 	file := fyne.NewMenu("File",
-		item("New Dataset…", shortcut(fyne.KeyN, false), a.newDataset),
-		item("Open…", shortcut(fyne.KeyO, false), a.open),
+		item("New Dataset…", widgets.Ctrl(fyne.KeyN, false), a.newDataset),
+		item("Open…", widgets.Ctrl(fyne.KeyO, false), a.open),
 		m.recent,
 		item("Open Demo Dataset", nil, a.openDemo),
-		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
+		item("Import Images…", widgets.Ctrl(fyne.KeyI, false), a.importImages),
 		item("Append Dataset…", nil, a.appendDataset),
-		item("Export…", shortcut(fyne.KeyE, true), a.export),
+		item("Export…", widgets.Ctrl(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
 		item("Export Health Report…", nil, a.exportReport),
 		fyne.NewMenuItemSeparator(),
-		item("Save", shortcut(fyne.KeyS, false), a.save),
-		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
+		item("Save", widgets.Ctrl(fyne.KeyS, false), a.save),
+		item("Save As…", widgets.Ctrl(fyne.KeyS, true), a.saveAs),
 		item("Save Shown As…", nil, a.saveShown),
 		m.cancelSave,
 		m.changeLog,
@@ -86,25 +78,25 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 		m.undo, m.redo,
 		fyne.NewMenuItemSeparator(),
 		item("Select All", &fyne.ShortcutSelectAll{}, a.selectAll),
-		item("Relabel Selection…", shortcut(fyne.KeyL, false), a.relabel),
+		item("Relabel Selection…", widgets.Ctrl(fyne.KeyL, false), a.relabel),
 		item("Delete / Restore Selection  (Delete)", nil, a.toggleDelete),
 		fyne.NewMenuItemSeparator(),
-		item("Draw New Digits…", shortcut(fyne.KeyD, false), a.draw),
+		item("Draw New Digits…", widgets.Ctrl(fyne.KeyD, false), a.draw),
 		item("Class Names…", nil, a.classNames),
 		fyne.NewMenuItemSeparator(),
-		item("Go to Sample…", shortcut(fyne.KeyG, false), a.gotoSample),
+		item("Go to Sample…", widgets.Ctrl(fyne.KeyG, false), a.gotoSample),
 	)
 	view := fyne.NewMenu("View",
-		item("Zoom In", shortcut(fyne.KeyEqual, false), a.zoomIn),
-		item("Zoom Out", shortcut(fyne.KeyMinus, false), a.zoomOut),
+		item("Zoom In", widgets.Ctrl(fyne.KeyEqual, false), a.zoomIn),
+		item("Zoom Out", widgets.Ctrl(fyne.KeyMinus, false), a.zoomOut),
 	)
 	tools := fyne.NewMenu("Tools",
-		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
-		item("Suggest Labels for Unlabelled Samples", shortcut(fyne.KeyU, true), a.suggestLabels),
-		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", shortcut(fyne.KeyA, true), a.acceptSuggestions),
-		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
-		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
-		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
+		item("Find Suspects (Likely Label Errors)", widgets.Ctrl(fyne.KeyK, false), a.findSuspects),
+		item("Suggest Labels for Unlabelled Samples", widgets.Ctrl(fyne.KeyU, true), a.suggestLabels),
+		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", widgets.Ctrl(fyne.KeyA, true), a.acceptSuggestions),
+		item("Check Dataset…", widgets.Ctrl(fyne.KeyK, true), a.checkDataset),
+		item("Confusion Matrix", widgets.Ctrl(fyne.KeyM, true), a.confusion),
+		item("Map of the Dataset", widgets.Ctrl(fyne.KeyM, false), a.showMap),
 		item("Split Dataset…", nil, a.splitDataset),
 		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
 		item("Stop Training the CNN", nil, a.stopTraining),
@@ -113,9 +105,9 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)
 	win.SetMainMenu(m.menu)
 	c := win.Canvas()
-	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { a.redo() })
-	c.AddShortcut(shortcut(fyne.KeyEqual, true), func(fyne.Shortcut) { a.zoomIn() })
-	c.AddShortcut(shortcut(fyne.KeyPlus, false), func(fyne.Shortcut) { a.zoomIn() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyZ, true), func(fyne.Shortcut) { a.redo() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyEqual, true), func(fyne.Shortcut) { a.zoomIn() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyPlus, false), func(fyne.Shortcut) { a.zoomIn() })
 	return m
 }
 

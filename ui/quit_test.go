@@ -12,6 +12,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // Quit during a save waits for the save, then quits (nothing left unsaved, so nothing to ask).
@@ -99,24 +100,24 @@ func TestQuitClosesTheDrawWindow(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			w, ds := demoWindow(t, true)
 			q := queueUI(w)
-			w.draw.show()
-			d := w.draw.open
+			w.draw.Show()
+			d := w.draw.Open()
 			if d == nil {
 				t.Fatal("no draw window")
 			}
-			ctrlQ := shortcut(fyne.KeyQ, false)
+			ctrlQ := widgets.Ctrl(fyne.KeyQ, false)
 			switch where {
 			case "menu":
 				menuItem(t, w, "File", "Quit").Action()
 			case "pad":
-				d.pad.TypedShortcut(ctrlQ)
+				d.Pad.TypedShortcut(ctrlQ)
 			case "label box":
-				d.label.TypedShortcut(ctrlQ)
+				d.Label.TypedShortcut(ctrlQ)
 			}
 			// The window closes once the jobs' goroutines have ended (jobs.StopThen), on the
 			// UI thread (here, the test's goroutine running q).
-			waitUI(t, q, func() bool { return w.draw.open == nil })
-			if w.draw.open != nil {
+			waitUI(t, q, func() bool { return w.draw.Open() == nil })
+			if w.draw.Open() != nil {
 				t.Fatal("the draw window is still open after Quit")
 			}
 			if err := ds.Relabel([]int{0}, 3); err != store.ErrClosed {

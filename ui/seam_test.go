@@ -132,19 +132,19 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.sugg.SetModel(m, snap.N) // so the window starts no training of its own
-	w.draw.show()
-	d := w.draw.open
-	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
-	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
-	d.chosen = false
+	w.draw.Show()
+	d := w.draw.Open()
+	d.Digit = image.NewGray(image.Rect(0, 0, 28, 28))
+	copy(d.Digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
+	d.Chosen = false
 	w.sugg.SetModel(m, snap.N)
 	want, _, _ := m.Predict(snap.Pixels(0))
-	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
-		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)
+	if d.Label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.Status.Text, "Suggested ") || d.Chosen {
+		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.Label.Text, d.Status.Text, d.Chosen, want)
 	}
-	d.label.SetText("42") // the person's choice
-	d.suggest()
-	if d.label.Text != "42" {
-		t.Fatalf("the model overrode the chosen label: %q", d.label.Text)
+	d.Label.SetText("42") // the person's choice
+	w.draw.Suggest()
+	if d.Label.Text != "42" {
+		t.Fatalf("the model overrode the chosen label: %q", d.Label.Text)
 	}
 }

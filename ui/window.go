@@ -8,9 +8,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
-	"idxlabel/ui/classes"
 	"idxlabel/ui/confusion"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/draw"
 	"idxlabel/ui/health"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mapview"
@@ -50,7 +50,7 @@ type window struct {
 	conf  *confusion.Mode    // the confusion matrix
 	mapv  *mapview.Mode      // the map
 	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
-	draw  *drawer
+	draw  *draw.Drawer       // the draw window
 	imp   *importer
 	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
 	exp   *exporter
@@ -118,31 +118,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.footer = newFooter()
 	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
 		recent:  func(images, labels string) { w.files.addRecent(images, labels) },
-		closing: func() { w.draw.close() }}
-	w.draw = &drawer{app: a, deps: drawDeps{
-		size:    func() (int, int) { return c.ds.Size() },
-		classes: func() classes.Names { return c.classes },
-		add: func(px []byte, label int) (int, error) {
-			return c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: label}})
-		},
-		busy:    w.jobs.Busy,
-		save:    w.save.save,
-		guess:   w.sugg.Guess,
-		trained: func() bool { return w.sugg.Model() != nil },
-		few:     w.sugg.LowConfidence,
-		opened:  w.sugg.Train,
-		closed: func() {
-			win.RequestFocus()
-			w.keys.focusGrid()
-		},
-		quit: func() {
-			win.RequestFocus() // the question about unsaved edits opens there
-			w.save.quit()
-		},
-		menu: func() []windowShortcut { return menuShortcuts(w.menu.menu, win) },
-	}}
-	w.sugg.Tell(w.draw.say, w.draw.suggest)
-	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
+		closing: func() { w.draw.Close() }}
+	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
+	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
+	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
 	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
 	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
 	w.exp = &exporter{c: c, d: w.d, win: win}
@@ -195,7 +174,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 			}},
 		modes:    modes,
 		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop},
-		shown:    []func(){w.draw.follow},
+		shown:    []func(){w.draw.Follow},
 		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
 	win.SetContent(content)
@@ -215,8 +194,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 // menuShortcuts are the shortcuts of menu's items that another window passes on to win (the
 // draw window: Ctrl+I imports there too), each raising win first; not those a text field or a
 // drawing pad has its own meaning for (undo, redo, select all, cut, copy, paste).
-func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
-	var out []windowShortcut
+func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []draw.Shortcut {
+	var out []draw.Shortcut
 	for _, m := range menu.Items {
 		for _, it := range m.Items {
 			switch it.Shortcut.(type) {
@@ -227,7 +206,7 @@ func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
 				continue
 			}
 			action := it.Action
-			out = append(out, windowShortcut{key: it.Shortcut, do: func() {
+			out = append(out, draw.Shortcut{Key: it.Shortcut, Do: func() {
 				win.RequestFocus()
 				action()
 			}})
@@ -263,7 +242,7 @@ func (w *window) menuActions() menuActions {
 		selectAll:    func() { w.keys.selectAll(func() { c.input(c.selectAll) }) },
 		relabel:      func() { c.input(func() { c.pickClass("") }) },
 		toggleDelete: func() { c.input(c.toggleDelete) },
-		draw:         w.draw.show,
+		draw:         w.draw.Show,
 		gotoSample:   w.side.focusGoto,
 		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
 		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },

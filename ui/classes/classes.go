@@ -22,6 +22,11 @@ type Names struct {
 	Digits bool           // every class is 0–9: one keystroke names a class
 }
 
+// MaxOptions bounds a class drop-down (the draw window's label box, the import dialog's class
+// fields): a class-name file may name 10,000 classes, and a drop-down menu draws every item;
+// typing narrows the list to the classes that match.
+const MaxOptions = 40
+
 // Of names ds's classes (nil: none).
 func Of(ds *store.Dataset) Names {
 	n := Names{ds: ds, Digits: true}

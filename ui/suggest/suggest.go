@@ -70,6 +70,9 @@ func (g *Suggester) Tell(note func(text string), ready func()) { g.note, g.ready
 // Model is the model that suggests labels (nil: none yet).
 func (g *Suggester) Model() *suspect.Model { return g.model }
 
+// Trained reports whether a model suggests labels.
+func (g *Suggester) Trained() bool { return g.model != nil }
+
 // Idle reports whether no round of the Suggested list runs or waits for the labels to rest.
 func (g *Suggester) Idle() bool { return g.loop.job == nil && g.loop.timer == nil }
 

@@ -131,3 +131,12 @@ func Clip(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// Ctrl is Ctrl (Cmd on macOS) with key, plus Shift when shift is true.
+func Ctrl(key fyne.KeyName, shift bool) fyne.Shortcut {
+	mod := fyne.KeyModifierShortcutDefault
+	if shift {
+		mod |= fyne.KeyModifierShift
+	}
+	return &desktop.CustomShortcut{KeyName: key, Modifier: mod}
+}
