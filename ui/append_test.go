@@ -2,8 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +46,7 @@ func TestAppendDataset(t *testing.T) {
 		n := ds.Len()
 		ip, _ := writeTestPair(t, t.TempDir(), "extra", 300, 28, 28)
 		q := queueUI(w)
-		w.build.app.run([]string{ip})
+		w.build.Append.Run([]string{ip})
 		waitUI(t, q, func() bool { return noJobs(w) })
 		if ds.Len() != n+300 {
 			t.Fatalf("%d samples after appending 300 to %d (dialog: %q, status %q)", ds.Len(), n, overlayText(w), w.footer.status.Text)
@@ -81,7 +79,7 @@ func TestAppendDatasetOtherSize(t *testing.T) {
 		n := ds.Len()
 		ip, _ := writeTestPair(t, t.TempDir(), "big", 5, 32, 32)
 		q := queueUI(w)
-		w.build.app.run([]string{ip})
+		w.build.Append.Run([]string{ip})
 		waitUI(t, q, func() bool { return noJobs(w) })
 		if ds.Len() != n {
 			t.Fatalf("%d samples after a refused append", ds.Len())
@@ -90,20 +88,6 @@ func TestAppendDatasetOtherSize(t *testing.T) {
 			t.Fatalf("the error says %q", text)
 		}
 	})
-}
-
-// Cancelled, the reading of the pair stops with the context's error and returns no samples.
-func TestAppendDatasetCancelled(t *testing.T) {
-	ip, lp := writeTestPair(t, t.TempDir(), "extra", 10, 28, 28)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	got, err := readAppended(ctx, ip, lp, 28, 28, true, func(float64) {})
-	if !errors.Is(err, context.Canceled) || got.samples != nil {
-		t.Fatalf("cancelled: %d samples, error %v", len(got.samples), err)
-	}
-	if got, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
-		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(got.samples), err)
-	}
 }
 
 // A damaged pair (an image file cut short) is refused naming the file; nothing is added.
@@ -115,7 +99,7 @@ func TestAppendDatasetDamaged(t *testing.T) {
 		if err := os.Truncate(ip, 16+5*784); err != nil {
 			t.Fatal(err)
 		}
-		w.build.app.run([]string{ip})
+		w.build.Append.Run([]string{ip})
 		waitUI(t, q, func() bool { return noJobs(w) })
 		if ds.Len() != n {
 			t.Fatalf("%d samples after appending a damaged pair", ds.Len())
@@ -141,7 +125,7 @@ func TestAppendDatasetClassNames(t *testing.T) {
 		if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, map[int]string{1: "one", 2: "two"}); err != nil {
 			t.Fatal(err)
 		}
-		w.build.app.run([]string{ip})
+		w.build.Append.Run([]string{ip})
 		waitUI(t, q, func() bool { return noJobs(w) })
 		if ds.Len() != n+10 || ds.ClassName(0) != "zero" || ds.ClassName(2) != "two" {
 			t.Fatalf("%d appended, names %q %q (window: %q)", ds.Len()-n, ds.ClassName(0), ds.ClassName(2), overlayText(w))
@@ -151,7 +135,7 @@ func TestAppendDatasetClassNames(t *testing.T) {
 			if err := pairfile.WriteClassNames(lp+pairfile.ClassNamesSuffix, bad); err != nil {
 				t.Fatal(err)
 			}
-			w.build.app.run([]string{ip})
+			w.build.Append.Run([]string{ip})
 			waitUI(t, q, func() bool { return noJobs(w) })
 			if text := overlayText(w); ds.Len() != n+10 || !strings.Contains(text, "clash-labels-idx1-ubyte.classes.txt") || !strings.Contains(text, "the open dataset") {
 				t.Fatalf("names %v: %d appended; the window says %q", bad, ds.Len()-n-10, text)

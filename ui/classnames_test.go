@@ -15,7 +15,7 @@ import (
 func TestClassNamesDialog(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, ip, lp string) {
 		q := queueUI(w)
-		w.build.names.classNamesDialog()
+		w.build.Names.Dialog()
 		_, fields := overlayTexts(w)
 		if len(fields) != 10 {
 			t.Fatalf("Class Names shows %d fields for t10k's 10 classes", len(fields))

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 
@@ -331,7 +330,7 @@ func (c *controller) say(text string) {
 func (c *controller) cannotEdit() bool {
 	switch {
 	case c.ds.ReadOnly():
-		c.say(readOnlyNote)
+		c.say(mode.ReadOnlyNote)
 	case c.ds.Recovery() != nil:
 		c.refuse(store.ErrRecoveryPending)
 	case c.jobs.EditsHeld():
@@ -344,35 +343,10 @@ func (c *controller) cannotEdit() bool {
 	return true
 }
 
-// readOnlyNote is what the status bar says when an edit or a save is refused on a dataset open
-// read-only.
-const readOnlyNote = "Read-only (the pair is open for editing elsewhere): edits and saves are refused here"
-
-// refuse says on the status bar why the store did not make an edit (err, its error: editRefusal),
+// refuse says on the status bar why the store did not make an edit (err, its error: mode.Refusal),
 // never in a dialog, as cannotEdit says why an edit cannot be made: a key must not open one, and
 // a burst of keys must not stack them.
-func (c *controller) refuse(err error) { c.say(editRefusal(err)) }
-
-// editRefusal is what the status bar says of an edit the store refused with err: the journal
-// could not be written (a full disk: the edit was not made, and edits work again once it can be)
-// or is damaged (no edit is taken until it can be cut back: save now), a save writes the files,
-// a journal found at Open awaits its answer, the dataset is read-only, or the edit itself was
-// refused (a label the file's type cannot hold), with the store's reason.
-func editRefusal(err error) string {
-	switch {
-	case errors.Is(err, store.ErrJournalDamaged):
-		return "Not done, and no edit is taken until the journal can be repaired: " + err.Error()
-	case errors.Is(err, store.ErrJournalWrite):
-		return "Not done (the edit could not be recorded; try again once there is room): " + err.Error()
-	case errors.Is(err, store.ErrSaving):
-		return "Not done: a save is writing the files; edits wait until it is done"
-	case errors.Is(err, store.ErrRecoveryPending):
-		return "Not done: unsaved edits were found beside the files; replay or discard them first"
-	case errors.Is(err, store.ErrReadOnly):
-		return readOnlyNote
-	}
-	return "Not done: " + err.Error()
-}
+func (c *controller) refuse(err error) { c.say(mode.Refusal(err)) }
 
 // rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
 // sample when it is among them.

@@ -40,6 +40,16 @@ type heldInput struct {
 // wait (cannotEdit) queues f itself.
 func (c *controller) input(f func()) { c.inputOf(heldInput{run: f}) }
 
+// afterInputs runs f after every input that waits (typed while a job ran: an import's samples
+// are added after the keys typed meanwhile), or now, as an input, when none waits.
+func (c *controller) afterInputs(f func()) {
+	if len(c.held) > 0 {
+		c.hold(heldInput{run: f})
+		return
+	}
+	c.input(f)
+}
+
 // inputOf is input for an input that captured sample numbers or came from the mouse.
 func (c *controller) inputOf(h heldInput) {
 	if c.mustWait() {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"idxlabel/store"
+	"idxlabel/ui/build"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/draw"
 	"idxlabel/ui/mode"
@@ -134,3 +135,59 @@ func (h drawHost) Closed() {
 
 // Shortcuts are the main menu's shortcuts the draw window passes on (menuShortcuts).
 func (h drawHost) Shortcuts() []draw.Shortcut { return menuShortcuts(h.w.menu.menu, h.w.win) }
+
+// buildHost is the controller and the window's files as the building workflows see them
+// (build.Host): the state to read, the status bar, the inputs' order, adding samples, the class
+// names shown again, and starting, saving and opening a dataset as the File menu does.
+type buildHost struct{ w *window }
+
+var _ build.Host = buildHost{}
+
+// State is the dataset, the view model and the class names.
+func (h buildHost) State() mode.State { return h.w.c.modeState() }
+
+// Name is the name the dataset is shown by, "" when nothing is open.
+func (h buildHost) Name() string {
+	if n := h.w.c.name; n != nothingOpen {
+		return n
+	}
+	return ""
+}
+
+// Demo says the dataset is the demo.
+func (h buildHost) Demo() bool { return h.w.c.demo }
+
+// CannotEdit reports whether an edit cannot be made now, and says why.
+func (h buildHost) CannotEdit() bool { return h.w.c.cannotEdit() }
+
+// Say puts a message on the status bar.
+func (h buildHost) Say(text string) { h.w.c.say(text) }
+
+// Input runs f as an input of the person's.
+func (h buildHost) Input(f func()) { h.w.c.input(f) }
+
+// AfterInputs runs f after the inputs that wait.
+func (h buildHost) AfterInputs(f func()) { h.w.c.afterInputs(f) }
+
+// Add appends samples as one undoable step.
+func (h buildHost) Add(how store.How, samples []store.Sample) (int, error) {
+	return h.w.c.add(how, samples)
+}
+
+// ClassesChanged shows the class names again.
+func (h buildHost) ClassesChanged() {
+	c := h.w.c
+	c.classes = classes.Of(c.ds)
+	c.refresh()
+}
+
+// StartNew starts a new dataset as File → New Dataset… does, then runs then with it.
+func (h buildHost) StartNew(height, width int, cls []int, names map[int]string, then func(*store.Dataset)) {
+	h.w.files.startNew(height, width, cls, names, then)
+}
+
+// Save saves the dataset over its files, then runs then.
+func (h buildHost) Save(then func()) { h.w.save.run(h.w.c.ds.SaveContext, then) }
+
+// Open opens files as File → Open does.
+func (h buildHost) Open(paths []string) { h.w.files.open(paths) }

@@ -18,6 +18,8 @@ import (
 	"idxlabel/normalize"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/build"
+	"idxlabel/ui/dialogs"
 )
 
 func writeBar(t *testing.T, path string) {
@@ -42,7 +44,7 @@ func writeBar(t *testing.T, path string) {
 // until the jobs are done (q runs the UI thread's steps).
 func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
 	t.Helper()
-	w.imp.read(dir)
+	w.build.Import.Read(dir)
 	waitUI(t, q, func() bool { return w.d.IsOpen("import options") || w.d.IsOpen("error: "+overlayErr(w)) })
 	if !w.d.IsOpen("import options") {
 		t.Fatalf("no import dialog: %q", overlayText(w))
@@ -107,31 +109,6 @@ func TestImportImageFolder(t *testing.T) {
 			t.Fatalf("flat folder import: %d samples", ds.Len())
 		}
 	})
-}
-
-// Every imported sample carries its source: its file's path relative to the folder chosen,
-// slash-separated; a file that could not be read is skipped with its reason.
-func TestImportSources(t *testing.T) {
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "zero", "in", "a.png"))
-	writeBar(t, filepath.Join(dir, "one", "b.png"))
-	os.WriteFile(filepath.Join(dir, "one", "bad.png"), []byte("nope"), 0o644)
-	tree, err := normalize.ReadFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := plan{dir: dir, tree: tree, files: tree.Files, opts: normalize.Options{Width: 28, Height: 28}, digit: true}
-	samples, skipped := loadImages(context.Background(), p, func(float64) {})
-	var got []string
-	for _, s := range samples {
-		got = append(got, fmt.Sprintf("%d %s", s.Label, s.Source))
-	}
-	if strings.Join(got, ",") != "0 one/b.png,1 zero/in/a.png" || len(skipped) != 1 || !strings.Contains(skipped[0], "bad.png") {
-		t.Fatalf("samples %q, skipped %q", got, skipped)
-	}
-	if s := sourceOf(dir, "/elsewhere/x.png"); s != "/elsewhere/x.png" {
-		t.Fatalf("a path outside the folder: %q", s)
-	}
 }
 
 // digitFolders writes a tree of folders named zero … nine (n bars each) and returns it.
@@ -244,10 +221,10 @@ func TestImportDigitWordsOntoDigits(t *testing.T) {
 
 // classFields returns the class fields of the import dialog's mapping that are in sight, in row
 // order.
-func classFields(w *window) []*classField {
-	var out []*classField
+func classFields(w *window) []*build.ClassField {
+	var out []*build.ClassField
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if f, ok := o.(*classField); ok && f.Visible() {
+		if f, ok := o.(*build.ClassField); ok && f.Visible() {
 			out = append(out, f)
 		}
 	})
@@ -322,9 +299,9 @@ func TestImportOntoNamedClasses(t *testing.T) {
 					t.Fatalf("the dialog does not say %q:\n%s", want, text)
 				}
 			}
-			var checks []*enterCheck
+			var checks []*dialogs.EnterCheck
 			walkOverlay(w, func(o fyne.CanvasObject) {
-				if c, ok := o.(*enterCheck); ok {
+				if c, ok := o.(*dialogs.EnterCheck); ok {
 					checks = append(checks, c)
 				}
 			})
@@ -372,7 +349,7 @@ func TestImportKeysWhileItRuns(t *testing.T) {
 		q := queueUI(w)
 		dir := t.TempDir()
 		writeBar(t, filepath.Join(dir, "1", "a.png"))
-		w.imp.read(dir)
+		w.build.Import.Read(dir)
 		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		w.c.moveCursor(0, false)
 		l0, l1, n := ds.Label(0), ds.Label(1), ds.Len()
@@ -442,7 +419,7 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	choose := func(ink int, threshold string) {
 		t.Helper()
 		q := queueUI(w)
-		w.imp.read(dir)
+		w.build.Import.Read(dir)
 		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		var sel *widget.Select
 		var entries []*widget.Entry
@@ -485,18 +462,5 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	}
 	if string(paper) == string(bar) {
 		t.Fatal("light ink on the paper gave the same sample as automatic ink")
-	}
-}
-
-// The report counts the first classes one by one and says how many more there are.
-func TestPerClassIsBounded(t *testing.T) {
-	var samples []store.Sample
-	for k := range 1000 {
-		samples = append(samples, store.Sample{Label: k})
-	}
-	w, _ := demoWindow(t, false)
-	got := perClass(samples, w.c.classes)
-	if !strings.HasPrefix(got, "class 0: 1, class 1: 1") || !strings.HasSuffix(got, "class 19: 1, … and 980 more classes") {
-		t.Fatalf("perClass: %q", got)
 	}
 }

@@ -130,7 +130,7 @@ func TestDrawWindowPassesMenuKeys(t *testing.T) {
 func TestImportReportWrapsReasons(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	long := "a/b.png: image too large: 8000×8000 pixels of png at 4 bytes each would need 366 MiB to decode, above the 192 MiB idxlabel allows; " + strings.Repeat("and more words that go on ", 6) + "about the end"
-	w.imp.report("/d", nil, []string{long, "c/d.png: cannot decode"}, w.c.classes)
+	w.build.Import.Report("/d", nil, []string{long, "c/d.png: cannot decode"}, w.c.classes)
 	var rows []*widget.Label
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "a/b.png") {

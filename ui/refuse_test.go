@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"idxlabel/store"
+	"idxlabel/ui/mode"
 )
 
 // An edit the store refuses is said on the status bar with why and what to do, never in a
@@ -29,7 +30,7 @@ func TestEditRefusalSaysWhy(t *testing.T) {
 		{errors.Join(errors.New("adding failed"), damaged), []string{"no edit is taken until the journal can be repaired"}},
 		{errors.New("label 300 does not fit ubyte"), []string{"Not done: label 300"}},
 	} {
-		got := editRefusal(c.err)
+		got := mode.Refusal(c.err)
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("%v: %q does not say %q", c.err, got, w)
@@ -61,7 +62,7 @@ func TestEditsRefusedOnTheStatusBarWhileRecoveryPends(t *testing.T) {
 	test.Type(w.grid, "3")
 	w.c.toggleDelete()
 	w.c.undo()
-	w.build.names.apply(map[int]string{1: "one"})
+	w.build.Names.Apply(map[int]string{1: "one"})
 	if again.Label(1) != l1 || again.State(1).Deleted || again.ClassName(1) != "" {
 		t.Fatalf("an edit was made while the journal pended: label %d, deleted %v, name %q", again.Label(1), again.State(1).Deleted, again.ClassName(1))
 	}

@@ -262,7 +262,7 @@ func (s *saver) saveAsThen(then func()) {
 			})
 			return
 		}
-		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
+		if existing := dialogs.ExistingFiles(i, l); existing != "" && !samePair(ds, i, l) {
 			s.d.Ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
 				if yes {
 					write(false)
@@ -278,17 +278,6 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
-}
-
-// existingFiles names those of paths that exist.
-func existingFiles(paths ...string) string {
-	var out []string
-	for _, p := range paths {
-		if _, err := os.Stat(p); p != "" && err == nil {
-			out = append(out, filepath.Base(p))
-		}
-	}
-	return strings.Join(out, " and ")
 }
 
 // samePair reports whether i and l are the files ds was opened from (saving over them needs no

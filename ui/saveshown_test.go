@@ -13,12 +13,13 @@ import (
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/build"
 )
 
 // saveShownThrough opens File → Save Shown As, types folder and base name and presses Enter.
 func saveShownThrough(t *testing.T, w *window, q *uiQueue, dir, base string) {
 	t.Helper()
-	w.build.shown.saveShownDialog()
+	w.build.Shown.Dialog()
 	_, entries := overlayTexts(w)
 	if len(entries) != 2 {
 		t.Fatalf("Save Shown As shows %d text fields", len(entries))
@@ -118,8 +119,8 @@ func TestSaveShownAsRefusesAJournalsPair(t *testing.T) {
 			t.Fatal(err)
 		}
 		other.Close() // the journal stays, holding the edit
-		keep, _, _ := w.build.shown.shown()
-		w.build.shown.write(shownPair{keep: keep[:5], images: ip, labels: lp}, true)
+		keep, _, _ := w.build.Shown.Shown()
+		w.build.Shown.Write(build.ShownPair{Keep: keep[:5], Images: ip, Labels: lp}, true)
 		if text := overlayText(w); !strings.Contains(text, pairfile.JournalSuffix) {
 			t.Fatalf("writing over a pair whose journal holds edits: the dialog says %q", text)
 		}
@@ -138,8 +139,8 @@ func TestSaveShownAsRefusesTheOpenPair(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, ip, lp string) {
 		before, _ := os.Stat(ip)
 		n := ds.Len()
-		keep, _, _ := w.build.shown.shown()
-		w.build.shown.write(shownPair{keep: keep[:10], images: ip, labels: lp}, true)
+		keep, _, _ := w.build.Shown.Shown()
+		w.build.Shown.Write(build.ShownPair{Keep: keep[:10], Images: ip, Labels: lp}, true)
 		if text := overlayText(w); !strings.Contains(text, "output is the input") {
 			t.Fatalf("writing over the open pair: the dialog says %q", text)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/build"
 )
 
 // An imported sample's source file is shown: in the detail panel for the cursor's sample (in
@@ -96,11 +97,11 @@ func TestSourcesShownExportedAndSavedShown(t *testing.T) {
 	if err := os.WriteFile(stale, []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	keep, sources, _ := w.build.shown.shown()
+	keep, sources, _ := w.build.Shown.Shown()
 	if sources != nil {
 		t.Fatalf("class 1 without the added samples has sources %q", sources)
 	}
-	w.build.shown.write(shownPair{keep: keep, images: filepath.Join(other, "ones-images-idx3-ubyte.gz"), labels: filepath.Join(other, "ones-labels-idx1-ubyte.gz")}, true)
+	w.build.Shown.Write(build.ShownPair{Keep: keep, Images: filepath.Join(other, "ones-images-idx3-ubyte.gz"), Labels: filepath.Join(other, "ones-labels-idx1-ubyte.gz")}, true)
 	waitUI(t, q, func() bool { return noJobs(w) })
 	if _, err := os.Stat(filepath.Join(other, "ones-labels-idx1-ubyte.gz")); err != nil {
 		t.Fatalf("no pair written: %v; dialog %q", err, overlayText(w))

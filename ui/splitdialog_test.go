@@ -20,7 +20,7 @@ import (
 func TestSplitDialog(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, ip, _ string) {
 		q := queueUI(w)
-		w.build.split.splitDialog()
+		w.build.Split.Dialog()
 		_, entries := overlayTexts(w)
 		if len(entries) != 5 { // test part, group column, seed, train, test
 			t.Fatalf("Split Dataset shows %d text fields", len(entries))
@@ -63,7 +63,7 @@ func TestSplitDialog(t *testing.T) {
 			t.Fatalf("%d samples in the test part", nTest)
 		}
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape}) // Close
-		w.build.split.splitDialog()
+		w.build.Split.Dialog()
 		_, entries = overlayTexts(w)
 		entries[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		waitUI(t, q, func() bool { return noJobs(w) })
@@ -80,42 +80,11 @@ func TestSplitAsksToSaveFirst(t *testing.T) {
 			t.Fatal(err)
 		}
 		w.c.drain()
-		w.build.split.splitDialog()
+		w.build.Split.Dialog()
 		if text := overlayText(w); !strings.Contains(text, "Save them first") {
 			t.Fatalf("Split with unsaved edits: the dialog says %q", text)
 		}
 	})
-}
-
-// The names proposed come from the open pair's.
-func TestSplitNames(t *testing.T) {
-	for in, want := range map[string][2]string{
-		"/d/x-images-idx3-ubyte.gz":              {"x-train", "x-test"},
-		"/d/train-images-idx3-ubyte":             {"train-train", "train-test"},
-		"/d/emnist-letters-train-images.idx3.gz": {"emnist-letters-train-train", "emnist-letters-train-test"},
-	} {
-		if a, b := splitNames(in); a != want[0] || b != want[1] {
-			t.Errorf("%s: %s, %s; want %v", in, a, b, want)
-		}
-	}
-}
-
-// The dialog's fields read as split's flags: a fraction or a count, the seed, a group column or
-// none; a wrong field is refused by name.
-func TestSplitOptions(t *testing.T) {
-	o, err := splitOptions(" 0.25 ", "7", "", true, false)
-	if err != nil || o.Test != 0.25 || o.TestCount != -1 || o.Seed != 7 || o.GroupColumn != -1 || !o.Stratify || o.Shuffle {
-		t.Fatalf("0.25, 7, none: %+v %v", o, err)
-	}
-	o, err = splitOptions("2000", "0", "2", false, true)
-	if err != nil || o.TestCount != 2000 || o.GroupColumn != 2 || o.Stratify || !o.Shuffle {
-		t.Fatalf("2000, 0, column 2: %+v %v", o, err)
-	}
-	for _, bad := range [][3]string{{"0", "1", ""}, {"1.5", "1", ""}, {"-3", "1", ""}, {"x", "1", ""}, {"0.2", "-1", ""}, {"0.2", "1", "-1"}, {"0.2", "1", "a"}} {
-		if _, err := splitOptions(bad[0], bad[1], bad[2], true, false); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
 }
 
 // A test part given as a number of samples, with Shuffle: the test part holds that many, and
@@ -123,7 +92,7 @@ func TestSplitOptions(t *testing.T) {
 func TestSplitDialogCountShuffle(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, _ *store.Dataset, ip, _ string) {
 		q := queueUI(w)
-		w.build.split.splitDialog()
+		w.build.Split.Dialog()
 		var checks []*widget.Check
 		walkOverlay(w, func(o fyne.CanvasObject) {
 			if c, ok := o.(*widget.Check); ok {

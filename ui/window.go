@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
+	"idxlabel/ui/build"
 	"idxlabel/ui/confusion"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/draw"
@@ -51,8 +52,7 @@ type window struct {
 	mapv  *mapview.Mode      // the map
 	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
 	draw  *draw.Drawer       // the draw window
-	imp   *importer
-	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
+	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
 	exp   *exporter
 	check *health.Checker // the health check
 }
@@ -122,8 +122,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
 	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
-	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
-	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
+	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.menuActions())
 
@@ -232,9 +231,9 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
-		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) },
-		classNames: func() { c.input(w.build.names.classNamesDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
+		importImages: func() { c.input(w.build.Import.Dialog) }, appendDataset: func() { c.input(w.build.Append.Dialog) },
+		saveShown: func() { c.input(w.build.Shown.Dialog) }, splitDataset: func() { c.input(w.build.Split.Dialog) },
+		classNames: func() { c.input(w.build.Names.Dialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
 		exportReport: w.check.ExportReport, checkDataset: w.check.Ask,
 		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
 		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,

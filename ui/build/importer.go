@@ -1,4 +1,4 @@
-package ui
+package build
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"fyne.io/fyne/v2"
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
@@ -19,7 +17,7 @@ import (
 	"idxlabel/ui/testhook"
 )
 
-// importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
+// Importer adds a folder of images (File → Import Images…): an ImageFolder tree, its class
 // folders given classes by normalize's one rule (Folder.Map: as `idxlabel import` numbers a new
 // dataset, and by number or name onto a dataset that has classes), or a flat folder of images
 // that all get one label. The person sees, before anything is added, which dataset receives the
@@ -28,28 +26,20 @@ import (
 // another class for any folder (normalize.Choose). Each image goes
 // through MNIST's preprocessing in the background (progress, Cancel) and the samples are added
 // as one undoable step, with the class names the folders give and each sample's source file.
-type importer struct {
-	c   *controller
-	d   *dialogs.Dialogs
-	win fyne.Window
-	// startNew asks about the open dataset's unsaved edits, then replaces it by a new, empty
-	// dataset of h×w samples with classes and names (journaled in the unsaved folder, as File →
-	// New Dataset… starts one) and runs then with it; nothing when the person cancels.
-	startNew func(h, w int, classes []int, names map[int]string, then func(*store.Dataset))
-}
+type Importer struct{ base }
 
 // newSize is the sample size of a dataset an import starts: MNIST's, as `idxlabel import`'s
 // default.
 const newSize = 28
 
-// importDialog asks for a folder of images, reads what it holds, then asks how to import it.
-func (m *importer) importDialog() {
-	if m.c.cannotEdit() {
+// Dialog asks for a folder of images, reads what it holds, then asks how to import it.
+func (m *Importer) Dialog() {
+	if m.h.CannotEdit() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
-	images, _ := m.c.ds.Paths()
+	images, _ := m.ds().Paths()
 	m.d.Choose(dialogs.Spec{Title: "Import Images: the folder", Confirm: "Choose", Purpose: dialogs.PurposeImport, Folder: true,
-		Filter: normalize.IsImageFile, Kind: "image", Start: filepath.Dir(images)}, m.read)
+		Filter: normalize.IsImageFile, Kind: "image", Start: filepath.Dir(images)}, m.Read)
 }
 
 // found is what a folder holds for import: an ImageFolder tree, or (tree nil) the images of a
@@ -60,15 +50,14 @@ type found struct {
 	flat []string
 }
 
-// read reads the folder dir off the UI thread (its tree is walked, no image decoded) and then
+// Read reads the folder dir off the UI thread (its tree is walked, no image decoded) and then
 // shows the import dialog. Errors (shown): the folder cannot be read or holds no image.
-func (m *importer) read(dir string) {
-	c := m.c
-	if c.cannotEdit() {
+func (m *Importer) Read(dir string) {
+	if m.h.CannotEdit() {
 		return
 	}
-	p := startProgress(c, m.d, m.win, "Import Images", "Reading "+dir+"…", true)
-	c.jobs.Run(func() {
+	p := m.startProgress("Import Images", "Reading "+dir+"…", true)
+	m.jobs.Run(func() {
 		f := found{dir: dir}
 		tree, err := normalize.ReadFolder(dir)
 		if err == nil {
@@ -78,8 +67,8 @@ func (m *importer) read(dir string) {
 				f.tree = nil // no class folder holds images: the folder's own images
 			}
 		}
-		c.jobs.Schedule(func() {
-			if p.end(c) {
+		m.jobs.Schedule(func() {
+			if p.end() {
 				return
 			}
 			if err != nil {
@@ -129,12 +118,12 @@ type plan struct {
 
 // start runs plan p: into a new dataset (started first, after the question about the open
 // one's unsaved edits), or into the open one.
-func (m *importer) start(p plan) {
+func (m *Importer) start(p plan) {
 	if !p.fresh {
-		m.run(m.c.ds, p)
+		m.run(m.ds(), p)
 		return
 	}
-	m.startNew(newSize, newSize, p.classes, p.names, func(ds *store.Dataset) {
+	m.h.StartNew(newSize, newSize, p.classes, p.names, func(ds *store.Dataset) {
 		p.names = nil // the new dataset has them
 		m.run(ds, p)
 	})
@@ -144,9 +133,8 @@ func (m *importer) start(p plan) {
 // then adds them in one undoable step (after the inputs typed meanwhile, addAfterInputs), with
 // the class names p gives, and reports what came in and every file skipped. Memory: the
 // samples, H×W bytes each.
-func (m *importer) run(ds *store.Dataset, p plan) {
-	c := m.c
-	if c.cannotEdit() {
+func (m *Importer) run(ds *store.Dataset, p plan) {
+	if m.h.CannotEdit() {
 		return
 	}
 	h, w := ds.Size()
@@ -158,21 +146,21 @@ func (m *importer) run(ds *store.Dataset, p plan) {
 			names[k] = s
 		}
 	}
-	pj := startProgress(c, m.d, m.win, numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
-	c.jobs.Run(func() {
-		samples, skipped := loadImages(pj.job.Ctx, p, func(frac float64) { c.jobs.Schedule(func() { pj.set("", frac) }) })
+	pj := m.startProgress(numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
+	m.jobs.Run(func() {
+		samples, skipped := loadImages(pj.job.Ctx, p, func(frac float64) { m.jobs.Schedule(func() { pj.set("", frac) }) })
 		testhook.WaitGate(pj.job.Ctx, testhook.ImportGate) // a test's hook; nothing otherwise
-		c.jobs.Schedule(func() {
-			if pj.end(c) {
-				c.say("Import cancelled: nothing was added")
+		m.jobs.Schedule(func() {
+			if pj.end() {
+				m.h.Say("Import cancelled: nothing was added")
 				return
 			}
 			if len(samples) == 0 {
-				m.report(p.dir, nil, skipped, c.classes)
+				m.Report(p.dir, nil, skipped, m.h.State().Classes)
 				return
 			}
-			c.addAfterInputs(ds, store.HowAddedImported, addition{samples: samples, names: names}, func(int) {
-				m.report(p.dir, samples, skipped, c.classes)
+			m.addAfterInputs(ds, store.HowAddedImported, addition{samples: samples, names: names}, func(int) {
+				m.Report(p.dir, samples, skipped, m.h.State().Classes)
 			})
 		})
 	})

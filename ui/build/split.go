@@ -1,4 +1,4 @@
-package ui
+package build
 
 import (
 	"errors"
@@ -19,23 +19,17 @@ import (
 	"idxlabel/ui/jobs"
 )
 
-// splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
+// Splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
 // pair beside them, as `idxlabel split` splits them (dataset.Build with dataset.Split: every
 // sample once, stratified within one sample of the fraction, the same seed the same files). It
 // splits the files on disk, not the samples in memory: with unsaved edits it asks to save them
 // first, so that what is split is what the window shows. Once written it offers to open one of
 // the two pairs.
-type splitter struct {
-	c    *controller
-	d    *dialogs.Dialogs
-	win  fyne.Window
-	save func(then func()) // saves the dataset over its files, then runs then (saver.run)
-	open func(paths []string)
-}
+type Splitter struct{ base }
 
-// splitDialog asks to save unsaved edits first, then for the split's options.
-func (s *splitter) splitDialog() {
-	ds := s.c.ds
+// Dialog asks to save unsaved edits first, then for the split's options.
+func (s *Splitter) Dialog() {
+	ds := s.ds()
 	images, labels := ds.Paths()
 	if images == "" || labels == "" {
 		s.d.Inform("Split Dataset", "Split Dataset splits the saved image and label files.\nSave the dataset with its labels first (File → Save As…).")
@@ -44,7 +38,7 @@ func (s *splitter) splitDialog() {
 	if ds.Dirty() {
 		s.d.Ask("Save first?", "Split Dataset splits the saved files, and this dataset has unsaved edits.\nSave them first, then split?", true, func(yes bool) {
 			if yes {
-				s.save(s.options)
+				s.h.Save(s.options)
 			}
 		})
 		return
@@ -73,8 +67,8 @@ func splitPair(dir, base string, gz bool) dataset.Pair {
 // options asks for the test part (a fraction or a number of samples), stratify, shuffle, a group
 // column, the seed and the two pairs' base names (beside the open pair, compressed as it is),
 // then splits.
-func (s *splitter) options() {
-	images, labels := s.c.ds.Paths()
+func (s *Splitter) options() {
+	images, labels := s.ds().Paths()
 	dir, gz := filepath.Dir(images), strings.HasSuffix(images, ".gz")
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
@@ -129,15 +123,14 @@ func (s *splitter) options() {
 // run splits in into train and test off the UI thread with a progress bar and Cancel
 // (dataset.Build: outputs claimed by pairfile.ClaimOutputs, so existing ones are replaced only with
 // force, which the person gives by answering Replace?), then offers to open one of them.
-func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, force bool) {
-	c := s.c
+func (s *Splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, force bool) {
 	bar := widget.NewProgressBar()
 	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
-	job := c.jobs.Start(jobs.Exporting, "Splitting…")
+	job := s.jobs.Start(jobs.Exporting, "Splitting…")
 	prog := dialog.NewCustom("Splitting the dataset", "Cancel", container.NewVBox(note, bar), s.win)
 	prog.SetOnClosed(job.Cancel)
 	prog.Show()
-	c.jobs.Run(func() {
+	s.jobs.Run(func() {
 		var notices []string
 		var counts [2]int
 		written, err := dataset.Build(job.Ctx, []dataset.Pair{in}, []dataset.Pair{train, test}, force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
@@ -147,20 +140,20 @@ func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 			}
 			return p, err
 		}, func(n string) { notices = append(notices, n) }, func(file string, done, total int) {
-			c.jobs.Schedule(func() {
+			s.jobs.Schedule(func() {
 				note.SetText("Writing " + filepath.Base(file) + "…")
 				bar.SetValue(float64(done) / float64(max(total, 1)))
 			})
 		})
 		cancelled := job.Ctx.Err() != nil && err != nil
-		c.jobs.Schedule(func() {
-			defer c.jobs.Finish(job)
+		s.jobs.Schedule(func() {
+			defer s.jobs.Finish(job)
 			prog.Hide()
 			switch {
 			case cancelled:
-				c.say("Split cancelled: nothing was written")
+				s.h.Say("Split cancelled: nothing was written")
 			case errors.Is(err, pairfile.ErrExists) && !force:
-				s.d.Ask("Replace files?", existingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
+				s.d.Ask("Replace files?", dialogs.ExistingFiles(train.Images, train.Labels, test.Images, test.Labels)+" already there. Replace?", false, func(yes bool) {
 					if yes {
 						s.run(in, train, test, opts, true)
 					}
@@ -175,7 +168,7 @@ func (s *splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 }
 
 // done says what was written and offers to open the train or the test pair.
-func (s *splitter) done(written []dataset.Written, counts [2]int, notices []string) {
+func (s *Splitter) done(written []dataset.Written, counts [2]int, notices []string) {
 	if len(written) != 2 {
 		return
 	}
@@ -189,7 +182,7 @@ func (s *splitter) done(written []dataset.Written, counts [2]int, notices []stri
 	openPair := func(p dataset.Pair) func() {
 		return func() {
 			d.Hide()
-			s.open([]string{p.Images, p.Labels})
+			s.h.Open([]string{p.Images, p.Labels})
 		}
 	}
 	d = dialog.NewCustomWithoutButtons("Split written: open one?", widget.NewLabel(text), s.win)

@@ -1,4 +1,4 @@
-package ui
+package build
 
 import (
 	"fmt"
@@ -15,11 +15,11 @@ import (
 	"idxlabel/ui/widgets"
 )
 
-// report says how many samples came in, by class, and lists every file skipped with its reason,
+// Report says how many samples came in, by class, and lists every file skipped with its reason,
 // named within dir: a list of at most maxReportRows rows in sight, which scrolls (a list lays out
 // only the rows in sight, so thousands of skipped files cost nothing); a row wraps its text
 // rather than cutting the reason. Enter or Escape closes it.
-func (m *importer) report(dir string, added []store.Sample, skipped []string, names classes.Names) {
+func (m *Importer) Report(dir string, added []store.Sample, skipped []string, names classes.Names) {
 	text := fmt.Sprintf("Added %s.", numfmt.Plural(len(added), "sample"))
 	if len(added) > 0 {
 		text = fmt.Sprintf("Added %s (undo removes them all): %s.", numfmt.Plural(len(added), "sample"), perClass(added, names))

@@ -1,4 +1,4 @@
-package ui
+package build
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"idxlabel/normalize"
 	"idxlabel/sample"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
 )
 
@@ -32,8 +33,8 @@ const (
 // another class), the normalization
 // (centring, ink, threshold, as the command line's --center, --ink and --threshold), and for a
 // flat folder its label. Enter imports.
-func (m *importer) importOptions(f found) {
-	c := m.c
+func (m *Importer) importOptions(f found) {
+	ds, name := m.ds(), m.h.Name()
 	centering := widgets.NewCentering(nil)
 	ink := widget.NewSelect(inkChoices, nil)
 	ink.SetSelectedIndex(int(normalize.InkAuto))
@@ -45,14 +46,14 @@ func (m *importer) importOptions(f found) {
 
 	into := intoOpen
 	var choices []string
-	openText := fmt.Sprintf("The open dataset: %s (%s, %s)", c.name, numfmt.Plural(c.ds.Len(), "sample"), pluralClasses(len(c.ds.Classes())))
+	openText := fmt.Sprintf("The open dataset: %s (%s, %s)", name, numfmt.Plural(ds.Len(), "sample"), pluralClasses(len(ds.Classes())))
 	newText := fmt.Sprintf("A new dataset of %d×%d samples (as File → New Dataset… starts one; the open one closes)", newSize, newSize)
-	if c.name == nothingOpen {
+	if name == "" {
 		choices = append(choices, newText)
 		into = intoNew
 	} else {
 		choices = append(choices, openText, newText)
-		if c.demo {
+		if m.h.Demo() {
 			into = intoNew // the demo is for trying the window, not a dataset to grow
 		}
 	}
@@ -64,7 +65,7 @@ func (m *importer) importOptions(f found) {
 	update := func() {
 		t := normalize.Target{}
 		if into == intoOpen {
-			t = target(c.ds)
+			t = target(m.ds())
 		}
 		mp.show(t)
 	}
@@ -113,7 +114,7 @@ func (m *importer) importOptions(f found) {
 				m.d.ShowError(err)
 				return
 			}
-			if l == sample.NoLabel && !p.fresh && (c.ds.HasLabels() || c.ds.AnyLabelled()) {
+			if ds := m.ds(); l == sample.NoLabel && !p.fresh && (ds.HasLabels() || ds.AnyLabelled()) {
 				m.d.ShowError(fmt.Errorf("%s holds images outside class folders: give them a label, or import them into a new dataset", f.dir))
 				return
 			}
@@ -191,18 +192,18 @@ func newMappingView(f found, enter, escape func()) *mappingView {
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, newEnterCheck(enter), newClassField(escape), l)
+			return container.NewBorder(nil, nil, dialogs.NewEnterCheck(enter), newClassField(escape), l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
-			check := box.Objects[1].(*enterCheck)
+			check := box.Objects[1].(*dialogs.EnterCheck)
 			check.OnChanged = nil
 			check.SetChecked(v.keep[id])
 			check.OnChanged = func(on bool) {
 				v.keep[id] = on
 				v.sum()
 			}
-			field := box.Objects[2].(*classField)
+			field := box.Objects[2].(*ClassField)
 			field.OnChanged = nil
 			field.SetOptions(v.options)
 			text, ok := v.typed[id]
@@ -294,7 +295,7 @@ func (v *mappingView) classOptions() []string {
 	return out
 }
 
-// choose is text typed or picked in row id's class field: when it names a class (parseClass:
+// choose is text typed or picked in row id's class field: when it names a class (classes.Parse:
 // a number, or a class's name) the row takes it (normalize.Choose: a class of the dataset with
 // its name, a new class with the folder's); otherwise the row keeps its class until it does.
 func (v *mappingView) choose(id int, text string) {
@@ -438,16 +439,16 @@ func (v *mappingView) plan(p *plan) error {
 	return nil
 }
 
-// classField is a class folder's class field in the import dialog: a class typed (a number or a
+// ClassField is a class folder's class field in the import dialog: a class typed (a number or a
 // name) or picked from its list; Escape cancels the dialog and Enter leaves the field (the class
 // is taken as typed; Enter again imports).
-type classField struct {
+type ClassField struct {
 	widget.SelectEntry
 	onEscape func()
 }
 
-func newClassField(onEscape func()) *classField {
-	e := &classField{onEscape: onEscape}
+func newClassField(onEscape func()) *ClassField {
+	e := &ClassField{onEscape: onEscape}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
 	e.SetPlaceHolder("class")
@@ -455,14 +456,14 @@ func newClassField(onEscape func()) *classField {
 }
 
 // MinSize is wide enough for a class number and a short name.
-func (e *classField) MinSize() fyne.Size {
+func (e *ClassField) MinSize() fyne.Size {
 	m := e.SelectEntry.MinSize()
 	return fyne.NewSize(max(m.Width, 140), m.Height)
 }
 
 // TypedKey cancels the dialog on Escape, leaves the field on Enter, and edits the text on the
 // others.
-func (e *classField) TypedKey(k *fyne.KeyEvent) {
+func (e *ClassField) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
 		if e.onEscape != nil {
@@ -475,28 +476,6 @@ func (e *classField) TypedKey(k *fyne.KeyEvent) {
 	default:
 		e.SelectEntry.TypedKey(k)
 	}
-}
-
-// enterCheck is a check box in a prompt that runs onEnter on Enter (a focused check box takes
-// the keys, and Enter would do nothing).
-type enterCheck struct {
-	widget.Check
-	onEnter func()
-}
-
-func newEnterCheck(onEnter func()) *enterCheck {
-	c := &enterCheck{onEnter: onEnter}
-	c.ExtendBaseWidget(c)
-	return c
-}
-
-// TypedKey runs onEnter on Enter and hands other keys to the check box.
-func (c *enterCheck) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
-		c.onEnter()
-		return
-	}
-	c.Check.TypedKey(k)
 }
 
 // itThem is "it" for 1, else "them".

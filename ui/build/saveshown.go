@@ -1,4 +1,4 @@
-package ui
+package build
 
 import (
 	"errors"
@@ -20,34 +20,31 @@ import (
 	"idxlabel/ui/jobs"
 )
 
-// shownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
+// ShownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
 // lasso on the map, a filter: the view model's order), as edited, written as a new pair with the
 // class names (store.Dataset.WriteSamples) and, as Save writes it, the sources file that says
 // which file each imported sample came from (pairfile.SourcesFile), beside the dataset or
 // anywhere. The open dataset is not changed. The outputs follow the rule of every writer
 // (pairfile.ClaimOutputs): an existing file is replaced only once the person confirms, and never
 // a pair open elsewhere or whose journal holds unsaved edits.
-type shownSaver struct {
-	c   *controller
-	d   *dialogs.Dialogs
-	win fyne.Window
-}
+type ShownSaver struct{ base }
 
-// shown returns the samples the grid shows that a save would keep (in the grid's order), their
+// Shown returns the samples the grid shows that a save would keep (in the grid's order), their
 // sources (store.Dataset.Source; nil when none has one), and how many deleted samples it shows
 // besides (they are left out, as a save removes them).
-func (s *shownSaver) shown() (keep []int, sources []string, deleted int) {
-	v := s.c.v
+func (s *ShownSaver) Shown() (keep []int, sources []string, deleted int) {
+	st := s.h.State()
+	ds, v := st.DS, st.View
 	keep = make([]int, 0, v.Len())
 	any := false
 	for p := range v.Len() {
 		i := v.At(p)
-		st, _, ok := s.c.ds.SampleAt(v.gen, i)
-		if !ok || st.Deleted {
+		sst, _, ok := ds.SampleAt(v.Gen(), i)
+		if !ok || sst.Deleted {
 			deleted++
 			continue
 		}
-		src, _ := s.c.ds.SourceAt(v.gen, i)
+		src, _ := ds.SourceAt(v.Gen(), i)
 		any = any || src != ""
 		keep, sources = append(keep, i), append(sources, src)
 	}
@@ -57,11 +54,11 @@ func (s *shownSaver) shown() (keep []int, sources []string, deleted int) {
 	return keep, sources, deleted
 }
 
-// saveShownDialog asks for a folder and a base name ("<base>-images-idx3-ubyte", the label file
+// Dialog asks for a folder and a base name ("<base>-images-idx3-ubyte", the label file
 // named from it, ".gz" when compressed) and writes what the grid shows there.
-func (s *shownSaver) saveShownDialog() {
-	ds := s.c.ds
-	keep, sources, deleted := s.shown()
+func (s *ShownSaver) Dialog() {
+	ds := s.ds()
+	keep, sources, deleted := s.Shown()
 	if len(keep) == 0 {
 		s.d.Inform("Save Shown As", "The grid shows no samples to save.")
 		return
@@ -125,7 +122,7 @@ func (s *shownSaver) saveShownDialog() {
 	d = dialog.NewCustomConfirm("Save Shown As", "Save", "Cancel", form, func(ok bool) {
 		if ok {
 			i, l := paths()
-			s.write(shownPair{keep: keep, sources: sources, images: i, labels: l}, false)
+			s.Write(ShownPair{Keep: keep, Sources: sources, Images: i, Labels: l}, false)
 		}
 	}, s.win)
 	for _, e := range []*dialogs.PromptEntry{folder, base} {
@@ -136,10 +133,11 @@ func (s *shownSaver) saveShownDialog() {
 }
 
 // names returns the class names of the dataset's classes (nil when none has a name).
-func (s *shownSaver) names() map[int]string {
+func (s *ShownSaver) names() map[int]string {
 	var names map[int]string
-	for _, c := range s.c.ds.Classes() {
-		if n := s.c.ds.ClassName(c); n != "" {
+	ds := s.ds()
+	for _, c := range ds.Classes() {
+		if n := ds.ClassName(c); n != "" {
 			if names == nil {
 				names = map[int]string{}
 			}
@@ -149,25 +147,24 @@ func (s *shownSaver) names() map[int]string {
 	return names
 }
 
-// shownPair is what Save Shown As writes: the samples keep (in the grid's order) with their
-// sources (nil: none has one), to the pair images, labels (labels "" for images alone).
-type shownPair struct {
-	keep           []int
-	sources        []string
-	images, labels string
+// ShownPair is what Save Shown As writes: the samples Keep (in the grid's order) with their
+// Sources (nil: none has one), to the pair Images, Labels (Labels "" for images alone).
+type ShownPair struct {
+	Keep           []int
+	Sources        []string
+	Images, Labels string
 }
 
-// write claims the outputs (the pair, the class-name file beside its labels and the sources file,
+// Write claims the outputs (the pair, the class-name file beside its labels and the sources file,
 // pairfile.SourcesFile) and writes p there off the UI thread, with a progress bar and Cancel: the
 // samples (store.Dataset.WriteSamples), the class names, and the sources when a sample has one
 // (pairfile.WriteSources; a sources file left there from before is removed otherwise, as Save
 // removes it: it would name other samples). An output that exists is replaced only when the
 // person confirms (force); a refusal of another kind (a pair open elsewhere, a journal holding
 // edits, an output that is one of the dataset's files) is shown.
-func (s *shownSaver) write(p shownPair, force bool) {
-	c := s.c
-	ds := c.ds
-	images, labels, keep := p.images, p.labels, p.keep
+func (s *ShownSaver) Write(p ShownPair, force bool) {
+	ds := s.ds()
+	images, labels, keep := p.Images, p.Labels, p.Keep
 	sourcesFile := pairfile.SourcesFile(images, labels)
 	outputs := []string{images}
 	namesFile := ""
@@ -185,9 +182,9 @@ func (s *shownSaver) write(p shownPair, force bool) {
 	}
 	claim, err := pairfile.ClaimOutputs(inputs, outputs, force, nil)
 	if errors.Is(err, pairfile.ErrExists) && !force {
-		s.d.Ask("Replace files?", existingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
+		s.d.Ask("Replace files?", dialogs.ExistingFiles(outputs...)+" already there. Replace?", false, func(yes bool) {
 			if yes {
-				s.write(p, true)
+				s.Write(p, true)
 			}
 		})
 		return
@@ -198,26 +195,26 @@ func (s *shownSaver) write(p shownPair, force bool) {
 	}
 	names := s.names()
 	bar := widget.NewProgressBar()
-	job := c.jobs.Start(jobs.Exporting, "Saving what is shown…")
+	job := s.jobs.Start(jobs.Exporting, "Saving what is shown…")
 	prog := dialog.NewCustom("Saving "+numfmt.Plural(len(keep), "sample"), "Cancel", bar, s.win)
 	prog.SetOnClosed(job.Cancel)
 	prog.Show()
-	c.jobs.Run(func() {
+	s.jobs.Run(func() {
 		defer claim.Release()
-		err := ds.WriteSamples(job.Ctx, claim, keep, images, labels, func(f float64) { c.jobs.Schedule(func() { bar.SetValue(f) }) })
+		err := ds.WriteSamples(job.Ctx, claim, keep, images, labels, func(f float64) { s.jobs.Schedule(func() { bar.SetValue(f) }) })
 		if err == nil && namesFile != "" {
 			err = writeNames(namesFile, names)
 		}
 		if err == nil {
-			err = writeSources(sourcesFile, p.sources)
+			err = writeSources(sourcesFile, p.Sources)
 		}
 		cancelled := job.Ctx.Err() != nil && err != nil
-		c.jobs.Schedule(func() {
-			defer c.jobs.Finish(job)
+		s.jobs.Schedule(func() {
+			defer s.jobs.Finish(job)
 			prog.Hide()
 			switch {
 			case cancelled:
-				c.say("Save Shown As cancelled: nothing was written")
+				s.h.Say("Save Shown As cancelled: nothing was written")
 			case err != nil:
 				s.d.ShowError(err)
 			default:
@@ -228,10 +225,10 @@ func (s *shownSaver) write(p shownPair, force bool) {
 				if len(names) > 0 {
 					text += ", class names in " + filepath.Base(namesFile)
 				}
-				if p.sources != nil {
+				if p.Sources != nil {
 					text += ", their source files in " + filepath.Base(sourcesFile)
 				}
-				c.say(text)
+				s.h.Say(text)
 			}
 		})
 	})

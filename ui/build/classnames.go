@@ -1,9 +1,9 @@
-package ui
+package build
 
 import (
 	"fmt"
-	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/mode"
 	"strconv"
 	"strings"
 
@@ -17,22 +17,18 @@ import (
 // class, so a dataset of more classes names them in its class-name file instead.
 const maxNamedClasses = 1000
 
-// classNamer is Edit → Class Names…: a form with a name field for each class of the dataset
+// ClassNamer is Edit → Class Names…: a form with a name field for each class of the dataset
 // (store.Dataset.Classes). The names show at once and are written by the next save as the
 // class-name file (store.Dataset.SetClassNames); a field left empty names no class.
-type classNamer struct {
-	c   *controller
-	d   *dialogs.Dialogs
-	win fyne.Window
-}
+type ClassNamer struct{ base }
 
-// classNamesDialog shows the form and applies it.
-func (n *classNamer) classNamesDialog() {
-	c := n.c
-	if c.cannotEdit() {
+// Dialog shows the form and applies it.
+func (n *ClassNamer) Dialog() {
+	if n.h.CannotEdit() {
 		return
 	}
-	classes := c.ds.Classes()
+	ds := n.ds()
+	classes := ds.Classes()
 	if len(classes) > maxNamedClasses {
 		n.d.Inform("Class Names", fmt.Sprintf("This dataset has %d classes: name them in its class-name file (one name a line) rather than here.", len(classes)))
 		return
@@ -43,7 +39,7 @@ func (n *classNamer) classNamesDialog() {
 	fields := make([]*dialogs.PromptEntry, len(classes))
 	for k, cl := range classes {
 		e := dialogs.NewPromptEntry(cancel)
-		e.SetText(c.ds.ClassName(cl))
+		e.SetText(ds.ClassName(cl))
 		e.SetPlaceHolder("no name")
 		e.OnSubmitted = func(string) { d.Confirm() }
 		fields[k] = e
@@ -61,9 +57,9 @@ func (n *classNamer) classNamesDialog() {
 				names[classes[k]] = s
 			}
 		}
-		// An input of the person's: it waits behind a save begun meanwhile (cannotEdit), and a
+		// An input of the person's: it waits behind a save begun meanwhile (CannotEdit), and a
 		// refusal of the store (a journal that cannot be written) is said on the status bar.
-		c.input(func() { n.apply(names) })
+		n.h.Input(func() { n.Apply(names) })
 	}, n.win)
 	h := min(form.MinSize().Height+note.MinSize().Height+120, n.win.Canvas().Size().Height-60)
 	d.Resize(fyne.NewSize(420, h))
@@ -73,20 +69,18 @@ func (n *classNamer) classNamesDialog() {
 	}
 }
 
-// apply sets the class names the form gave (store.Dataset.SetClassNames: journaled, shown at
-// once, written by the next save), unless an edit cannot be made now (cannotEdit, which queues
-// it behind a save running) or the store refuses it (refuse: read-only, a journal found at Open
-// awaiting its answer, a journal that cannot be written); the status bar says which.
-func (n *classNamer) apply(names map[int]string) {
-	c := n.c
-	if c.cannotEdit() {
+// Apply sets the class names the form gave (store.Dataset.SetClassNames: journaled, shown at
+// once, written by the next save), unless an edit cannot be made now (CannotEdit, which queues
+// it behind a save running) or the store refuses it (mode.Refusal: read-only, a journal found at
+// Open awaiting its answer, a journal that cannot be written); the status bar says which.
+func (n *ClassNamer) Apply(names map[int]string) {
+	if n.h.CannotEdit() {
 		return
 	}
-	if err := c.ds.SetClassNames(names); err != nil {
-		c.refuse(err)
+	if err := n.ds().SetClassNames(names); err != nil {
+		n.h.Say(mode.Refusal(err))
 		return
 	}
-	c.classes = classes.Of(c.ds)
-	c.refresh()
-	c.say("Class names set: File → Save writes them")
+	n.h.ClassesChanged()
+	n.h.Say("Class names set: File → Save writes them")
 }

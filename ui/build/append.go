@@ -1,11 +1,9 @@
-package ui
+package build
 
 import (
 	"context"
 	"fmt"
 	"path/filepath"
-
-	"fyne.io/fyne/v2"
 
 	"idxlabel/dataset"
 	"idxlabel/internal/numfmt"
@@ -15,28 +13,24 @@ import (
 	"idxlabel/ui/dialogs"
 )
 
-// appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
+// Appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
 // is read off the UI thread with a progress bar and Cancel, its samples must have the open
 // dataset's height and width, and they are added as one undoable, journaled step of added
 // samples (badged +), as an import adds its images.
-type appender struct {
-	c   *controller
-	d   *dialogs.Dialogs
-	win fyne.Window
-}
+type Appender struct{ base }
 
-// appendDialog asks for the other pair's image file (or label file; its partner is found beside
-// it, as File → Open finds it), then appends.
-func (a *appender) appendDialog() {
-	if a.c.cannotEdit() {
+// Dialog asks for the other pair's image file (or label file; its partner is found beside it,
+// as File → Open finds it), then appends.
+func (a *Appender) Dialog() {
+	if a.h.CannotEdit() {
 		return // read-only, or a job holds edits: the status bar says so
 	}
-	images, _ := a.c.ds.Paths()
+	images, _ := a.ds().Paths()
 	a.d.Choose(dialogs.Spec{Title: "Append Dataset", Confirm: "Append", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
-		Start: filepath.Dir(images)}, func(path string) { a.run([]string{path}) })
+		Start: filepath.Dir(images)}, func(path string) { a.Run([]string{path}) })
 }
 
-// run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
+// Run appends the pair named by paths (pairfile.ClassifyPair: an image file, a label file, or
 // both). The pair is opened read-only (store.Open: checked as a pair, class names found) and
 // its samples taken upright, so a transposed pair (EMNIST) appends upright samples to a
 // dataset stored either way. Its class names join the open dataset's by `idxlabel merge`'s rule
@@ -44,9 +38,8 @@ func (a *appender) appendDialog() {
 // anything is added). The samples are added after the inputs typed meanwhile
 // (addAfterInputs). Memory: the other pair once as read and once as the samples to add.
 // Nothing is added when it is cancelled or fails.
-func (a *appender) run(paths []string) {
-	c := a.c
-	if c.cannotEdit() {
+func (a *Appender) Run(paths []string) {
+	if a.h.CannotEdit() {
 		return
 	}
 	images, labels, err := pairfile.ClassifyPair(paths)
@@ -54,32 +47,32 @@ func (a *appender) run(paths []string) {
 		a.d.ShowError(err)
 		return
 	}
-	ds := c.ds
+	ds := a.ds()
 	h, w := ds.Size()
 	withLabels := ds.HasLabels() || ds.AnyLabelled()
 	own := &dataset.Input{Names: classes.Named(ds), NamesFile: ds.ClassNamesFile()}
 	if own.NamesFile == "" {
 		own.NamesFile = "the open dataset"
 	}
-	p := startProgress(c, a.d, a.win, "Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
-	c.jobs.Run(func() {
+	p := a.startProgress("Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
+	a.jobs.Run(func() {
 		got, err := readAppended(p.job.Ctx, images, labels, h, w, withLabels, func(frac float64) {
-			c.jobs.Schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
+			a.jobs.Schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
 		})
 		if err == nil {
 			got.names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
 		}
-		c.jobs.Schedule(func() {
-			if p.end(c) {
-				c.say("Append cancelled: nothing was added")
+		a.jobs.Schedule(func() {
+			if p.end() {
+				a.h.Say("Append cancelled: nothing was added")
 				return
 			}
 			if err != nil {
 				a.d.ShowError(err)
 				return
 			}
-			c.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
-				c.say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.samples), "sample"), filepath.Base(images)))
+			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
+				a.h.Say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.samples), "sample"), filepath.Base(images)))
 			})
 		})
 	})
