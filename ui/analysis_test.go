@@ -94,7 +94,7 @@ func TestNothingToScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.setDataset(ds, "demo", false)
-	for _, open := range []func(){w.menuActions().confusion, w.menuActions().showMap, w.susp.Find} {
+	for _, open := range []func(){menuAction(t, w, "Confusion Matrix"), menuAction(t, w, "Map of the Dataset"), w.susp.Find} {
 		open()
 		labels, _ := overlayTexts(w)
 		said := strings.Join(labels, " ")

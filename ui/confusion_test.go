@@ -45,7 +45,7 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 // chart follows; undo and redo move it back and forth; the diagonal can be hidden.
 func TestConfusionMatrixView(t *testing.T) {
 	w, q, ds, flips := flippedWindow(t)
-	w.menuActions().confusion()
+	menuAction(t, w, "Confusion Matrix")()
 	waitUI(t, q, func() bool { return w.c.mode == w.conf })
 	m := w.conf
 	if w.side.showList.Selected != "Confusion matrix" {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -48,13 +49,6 @@ type controller struct {
 	// matrix and map) in step with each change of it, on the UI thread, before the view model
 	// and the modes follow the change.
 	follows []func(store.Change)
-
-	// asking is the input being made (held.go): an edit it asks for that must wait queues it.
-	asking *heldInput
-	// replaying: the inputs that waited are being applied.
-	replaying bool
-	// lastReplay counts the inputs the last replay applied and left out (replayHeld).
-	lastReplay [2]int
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -81,7 +75,12 @@ type pendingChange struct {
 // newController builds the controller over the jobs j, its questions and errors shown by d. It
 // shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
 func newController(j *jobs.Jobs, d *dialogs.Dialogs) *controller {
-	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
+	c := &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
+	c.in = inputs{jobs: j, cursor: func() int { return c.v.Current() }, covered: d.Covered, changed: func() {
+		c.showProgress()
+		writeTestState(c)
+	}}
+	return c
 }
 
 // controllerParts are what the controller is handed once the views and the workflows, which
@@ -101,8 +100,15 @@ func (c *controller) attach(p controllerParts) {
 	c.out, c.modes, c.replaced, c.shown, c.follows = p.out, p.modes, p.replaced, p.shown, p.follows
 }
 
-// idle applies the inputs that waited for a job (jobs.idle), counting them for the tests.
-func (c *controller) idle() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
+// idle applies the inputs that waited for a job (jobs.Jobs's idle) or behind a dialog
+// (dialogs.Dialogs's done), and says how many on the status bar.
+func (c *controller) idle() {
+	if applied, lost := c.in.replay(); applied+lost > 0 {
+		c.renderCursor()
+		note := replayNote(applied, lost)
+		c.say(strings.ToUpper(note[:1]) + note[1:])
+	}
+}
 
 // setEmpty gives the window an empty dataset, so that it is never without one: every handler
 // works (on nothing) before a first file opens, or when it fails to.
@@ -261,7 +267,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		if ch.Renumber != nil {
 			// A save renumbered the samples: the cursor follows its sample (one the save left
 			// out: the next one kept), the selection and the inputs waiting follow theirs.
-			c.renumberHeld(ch.Renumber)
+			c.in.renumber(ch.Renumber)
 			if c.v.nsel > 0 {
 				for _, i := range c.v.Selection() {
 					if i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
@@ -274,7 +280,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			}
 		}
 		c.rebuild(f)
-		c.reselect(sel)
+		c.v.reselect(sel)
 		c.refresh()
 		c.follow()
 		return
@@ -308,7 +314,7 @@ func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.Current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
 	mode.Shown(c.mode, c.modeState())
-	c.writeTestState()
+	writeTestState(c)
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
@@ -318,7 +324,7 @@ func (c *controller) showProgress() { c.out.footer.showProgress(c.progressText()
 // say puts a message on the status bar until the next change of the cursor or the state.
 func (c *controller) say(text string) {
 	c.out.footer.say(text)
-	c.writeTestState() // the real-window tests read what it says; nothing otherwise
+	writeTestState(c) // the real-window tests read what it says; nothing otherwise
 }
 
 // cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
@@ -334,7 +340,7 @@ func (c *controller) cannotEdit() bool {
 	case c.ds.Recovery() != nil:
 		c.refuse(store.ErrRecoveryPending)
 	case c.jobs.EditsHeld():
-		if !c.holdAsked() {
+		if !c.in.holdAsked() {
 			c.say("Busy (saving, opening or importing): edits wait until it is done")
 		}
 	default:
@@ -428,10 +434,10 @@ func (c *controller) setClass(class *int) {
 // now, or once the inputs waiting before it are applied (held.go).
 func (c *controller) askGoto(i int) {
 	if i < 0 || i >= c.ds.Len() {
-		c.input(func() { c.gotoSample(i) }) // no such sample: gotoSample says so
+		c.in.input(func() { c.gotoSample(i) }) // no such sample: gotoSample says so
 		return
 	}
-	c.inputOf(heldInput{run: func() {
+	c.in.inputOf(heldInput{run: func() {
 		if i >= 0 {
 			c.gotoSample(i)
 		}
@@ -467,39 +473,6 @@ func (c *controller) moveCursor(to int, extend bool) {
 	c.follow()
 }
 
-// click is a tap on position p: select it alone, a Shift range, or toggle it with Ctrl. While
-// inputs wait for a job (held.go) it waits too, for the sample it was on.
-func (c *controller) click(p int, shift, ctrl bool) {
-	if c.mustWait() && p >= 0 && p < c.v.Len() {
-		i := c.v.At(p)
-		c.hold(heldInput{run: func() {
-			if c.v.Shows(i) {
-				c.click(c.v.pos[i], shift, ctrl)
-			}
-		}, samples: []*int{&i}, click: true})
-		return
-	}
-	c.v.click(p, shift, ctrl)
-	c.out.grid.Refresh()
-	c.renderCursor()
-}
-
-// contextMenu is a secondary tap on position p: it selects p's tile unless it is selected
-// already, and offers the edits for the selection.
-func (c *controller) contextMenu(p int, at fyne.Position) {
-	if c.mustWait() {
-		c.say("Inputs wait for the job running: the menu comes when it is done")
-		return
-	}
-	if !c.v.IsSelected(c.v.At(p)) {
-		c.click(p, false, false)
-	}
-	n := c.v.SelectionSize()
-	c.d.PopUpMenu(at,
-		fyne.NewMenuItem("Relabel "+numfmt.Plural(n, "sample")+"…", func() { c.input(func() { c.pickClass("") }) }),
-		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
-}
-
 // nextKept returns the number after a save (renumber, see store.Change) of sample i, or of the
 // first sample after it the save kept; -1 when there is none (or i is -1).
 func nextKept(renumber []int, i int) int {
@@ -509,25 +482,6 @@ func nextKept(renumber []int, i int) int {
 		}
 	}
 	return -1
-}
-
-// reselect selects again those of samples the view shows (the selection a save renumbered),
-// keeping the cursor where it is; with fewer than two it leaves the selection as rebuild made
-// it (the cursor's sample).
-func (c *controller) reselect(samples []int) {
-	if len(samples) < 2 {
-		return
-	}
-	cur := c.v.cursor
-	c.v.clearSelection()
-	for _, i := range samples {
-		if c.v.Shows(i) {
-			c.v.setSelected(i, true)
-		}
-	}
-	if c.v.nsel == 0 {
-		c.v.move(cur, false)
-	}
 }
 
 // keepsNumbers reports whether a Reset's renumbering (store.Change.Renumber) leaves every sample

@@ -80,8 +80,8 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 			t.Fatalf("after the save: sample %d labelled %d, want %d", i, ds.Label(i), want)
 		}
 	}
-	if w.c.v.Current() != 9 || !ds.Dirty() || len(w.c.held) != 0 {
-		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.Current(), ds.Dirty(), len(w.c.held))
+	if w.c.v.Current() != 9 || !ds.Dirty() || len(w.c.in.held) != 0 {
+		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.Current(), ds.Dirty(), len(w.c.in.held))
 	}
 	if s := w.footer.status.Text; !strings.Contains(s, "then applied 8 inputs made meanwhile") {
 		t.Fatalf("the status bar says %q", s)
@@ -171,9 +171,9 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 func TestFindSuspectsDuringASaveWaits(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	_, let := blockedSave(t, w, ds)
-	w.menuActions().findSuspects()
-	if len(w.c.held) != 1 || w.c.mode == w.susp.Mode {
-		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
+	menuAction(t, w, "Find Suspects")()
+	if len(w.c.in.held) != 1 || w.c.mode == w.susp.Mode {
+		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.in.held), w.c.mode)
 	}
 	let()
 	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == w.susp.Mode })
@@ -193,13 +193,13 @@ func TestInputWithoutACursorWaits(t *testing.T) {
 		t.Fatal("the grid shows a sample")
 	}
 	lp, let := blockedSave(t, w, ds)
-	w.menuActions().undo()
-	w.menuActions().save()
-	if len(w.c.held) != 2 {
-		t.Fatalf("%d inputs wait, want 2", len(w.c.held))
+	menuAction(t, w, "Undo")()
+	menuAction(t, w, "Save")()
+	if len(w.c.in.held) != 2 {
+		t.Fatalf("%d inputs wait, want 2", len(w.c.in.held))
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.Busy() && len(w.c.held) == 0 })
+	waitFor(t, func() bool { return !w.jobs.Busy() && len(w.c.in.held) == 0 })
 	saved, err := idx.ReadFile(lp)
 	if err != nil {
 		t.Fatal(err)

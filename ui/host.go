@@ -73,14 +73,14 @@ func (h modeHost) Held(what string) bool {
 	if !c.jobs.EditsHeld() {
 		return false
 	}
-	if !c.holdAsked() {
+	if !c.in.holdAsked() {
 		c.say("Busy (saving, opening or importing): " + what + " when it is done")
 	}
 	return true
 }
 
 // Input runs f as an input of the person's, after the inputs that wait.
-func (h modeHost) Input(f func()) { h.c.input(f) }
+func (h modeHost) Input(f func()) { h.c.in.input(f) }
 
 // Say puts a message on the status bar.
 func (h modeHost) Say(text string) { h.c.say(text) }
@@ -164,10 +164,10 @@ func (h buildHost) CannotEdit() bool { return h.w.c.cannotEdit() }
 func (h buildHost) Say(text string) { h.w.c.say(text) }
 
 // Input runs f as an input of the person's.
-func (h buildHost) Input(f func()) { h.w.c.input(f) }
+func (h buildHost) Input(f func()) { h.w.c.in.input(f) }
 
 // AfterInputs runs f after the inputs that wait.
-func (h buildHost) AfterInputs(f func()) { h.w.c.afterInputs(f) }
+func (h buildHost) AfterInputs(f func()) { h.w.c.in.afterInputs(f) }
 
 // Add appends samples as one undoable step.
 func (h buildHost) Add(how store.How, samples []store.Sample) (int, error) {

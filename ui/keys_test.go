@@ -353,7 +353,7 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	}
 	w.c.setDataset(ds, "untitled", false)
 	w.c.moveCursor(0, false)
-	w.c.typedRune('1')
+	gridReports{w.c}.TypedRune('1')
 	var entry *dialogs.PromptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if e, ok := o.(*dialogs.PromptEntry); ok {

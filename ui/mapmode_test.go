@@ -49,7 +49,7 @@ func lassoDrag(v *widgets.MapView, mods fyne.KeyModifier, pts []fyne.Position) {
 // sample added later is placed on the map.
 func TestMapLassoRelabels(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
-	w.menuActions().showMap()
+	menuAction(t, w, "Map of the Dataset")()
 	mm := w.mapv
 	waitUI(t, q, func() bool {
 		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
@@ -192,7 +192,7 @@ func TestMapLassoRelabels(t *testing.T) {
 // their samples (no new scan), the deleted ones leave both, and the map mode stays.
 func TestScanViewsFollowASave(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
-	w.menuActions().showMap()
+	menuAction(t, w, "Map of the Dataset")()
 	mm := w.mapv
 	waitUI(t, q, func() bool {
 		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()

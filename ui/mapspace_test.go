@@ -13,7 +13,7 @@ import (
 func TestTheMapGetsTheRoom(t *testing.T) {
 	w, q, _, _ := flippedWindow(t)
 	w.win.Resize(fyne.NewSize(1400, 900))
-	w.menuActions().showMap()
+	menuAction(t, w, "Map of the Dataset")()
 	mm := w.mapv
 	waitUI(t, q, func() bool {
 		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()

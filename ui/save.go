@@ -134,9 +134,9 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 	}
 	// The inputs typed during the save are applied now, before what waited for it: a quit then
 	// asks about the edits they made.
-	c.lastReplay = [2]int{}
+	c.in.last = [2]int{}
 	c.jobs.Release(job)
-	if applied, lost := c.lastReplay[0], c.lastReplay[1]; applied+lost > 0 {
+	if applied, lost := c.in.last[0], c.in.last[1]; applied+lost > 0 {
 		saved += "; then " + replayNote(applied, lost)
 		if then != nil && applied > 0 {
 			action := then

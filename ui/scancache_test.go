@@ -97,7 +97,7 @@ func TestScanKeptOnDisk(t *testing.T) {
 	}
 	// The map of a kept scan is laid out; a sample added since has no network to place it: it
 	// stays off the map (no placement runs, nothing panics).
-	w2.menuActions().showMap()
+	menuAction(t, w2, "Map of the Dataset")()
 	mm := w2.mapv
 	waitUI(t, w2q, func() bool {
 		return w2.c.mode == w2.mapv && mm.D != nil && mm.Maps.Lay != nil && !w2.mapv.Maps.Busy()

@@ -65,6 +65,9 @@ type sidePanel struct {
 
 // sideInput is what the side panel reports: what the person chose in it.
 type sideInput struct {
+	// input runs the person's choice of what to show as an input (held.go: in order, behind the
+	// inputs waiting for a job).
+	input    func(func())
 	onShow   func(m mode.Mode, subset store.Subset) // the Show list's choice
 	onClass  func(class *int)                       // a class of the histogram (nil: every class)
 	onGoto   func(i int)
@@ -103,7 +106,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 			c := s.counts[id-1].Class
 			class = &c
 		}
-		s.onClass(class)
+		s.input(func() { s.onClass(class) })
 		s.done()
 	}
 	s.gotoBox = dialogs.NewWatchedEntry(func() { s.done() }, in.onTyping)
@@ -142,7 +145,7 @@ func (s *sidePanel) showChanged(name string) {
 	}
 	for _, ch := range s.choices {
 		if ch.name == name {
-			s.onShow(ch.mode, ch.subset)
+			s.input(func() { s.onShow(ch.mode, ch.subset) })
 		}
 	}
 	s.done()

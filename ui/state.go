@@ -27,8 +27,8 @@ type state struct {
 	classes classes.Names
 	resets  int        // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
 	jobs    *jobs.Jobs // the job state: what runs in the background, and whether edits wait
-	// held are the inputs that wait for a job holding edits, oldest first (held.go).
-	held []heldInput
+	// in are the inputs that wait for a job holding edits, oldest first (held.go).
+	in inputs
 }
 
 // nothingOpen names the empty dataset the window starts with.
@@ -159,7 +159,7 @@ func (s *state) statusText() string {
 // runs.
 func (s *state) progressText() string {
 	text := s.jobs.Status()
-	if h := s.heldText(); h != "" {
+	if h := s.in.text(); h != "" {
 		if text != "" {
 			text += " — "
 		}

@@ -29,7 +29,7 @@ const testStateEnv = "IDXLABEL_TEST_STATE"
 // cutTexts names the texts of the window that do not fit their place now, "status,show" ("-"
 // for none): the status line (wrapped onto more lines than its place has, or wider than its
 // place on one line), the Show list narrower than its longest entry.
-func (c *controller) cutTexts() string {
+func cutTexts(c *controller) string {
 	var cut []string
 	st := c.out.footer.status
 	th := st.Theme()
@@ -65,7 +65,7 @@ var testStateFile = os.Getenv(testStateEnv)
 // tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…"> status=<the status bar's text,
 // its white space written _; last, as it may be long>". It is written again when a
 // prompt opens or closes (dialogs.changed). Its cost grows with the cursor's position: tests only.
-func (c *controller) writeTestState() {
+func writeTestState(c *controller) {
 	if testStateFile == "" {
 		return
 	}
@@ -106,7 +106,7 @@ func (c *controller) writeTestState() {
 		source = "-"
 	}
 	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d source=%s insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
-		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.Current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.Current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.in.held), prompt, class, cutTexts(c))
 	for _, m := range c.modes {
 		cm, ok := m.(*health.Mode)
 		if !ok || cm.View == nil {

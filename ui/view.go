@@ -303,3 +303,22 @@ func (v *view) DoneAt(i int) bool { return v.done != nil && i >= 0 && i < len(v.
 
 // Filter returns the filter the samples are shown under.
 func (v *view) Filter() store.Filter { return v.filter }
+
+// reselect selects again those of samples the view shows (the selection a save renumbered),
+// keeping the cursor where it is; with fewer than two it leaves the selection as rebuild made
+// it (the cursor's sample).
+func (v *view) reselect(samples []int) {
+	if len(samples) < 2 {
+		return
+	}
+	cur := v.cursor
+	v.clearSelection()
+	for _, i := range samples {
+		if v.Shows(i) {
+			v.setSelected(i, true)
+		}
+	}
+	if v.nsel == 0 {
+		v.move(cur, false)
+	}
+}

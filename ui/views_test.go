@@ -83,6 +83,7 @@ func TestSidePanelAlone(t *testing.T) {
 	suspects := &review.Mode{Name: "Suspects"}
 	names := map[mode.Mode]string{browsing: "browse", suspects: "suspects"}
 	s := newSidePanel([]showChoice{{name: "Suspects", mode: suspects, subset: store.Live}}, sideInput{
+		input:   func(f func()) { f() },
 		onShow:  func(m mode.Mode, sub store.Subset) { shown = append(shown, names[m]+strconv.Itoa(int(sub))) },
 		onClass: func(c *int) { classes = append(classes, c) },
 		onDone:  func() {},

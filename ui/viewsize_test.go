@@ -17,10 +17,10 @@ func TestScanViewsFitASmallWindow(t *testing.T) {
 	const most = 900
 	w, q, _, _ := flippedWindow(t)
 	browse := w.win.Content().MinSize()
-	w.menuActions().confusion()
+	menuAction(t, w, "Confusion Matrix")()
 	waitUI(t, q, func() bool { return w.c.mode == w.conf })
 	conf := w.win.Content().MinSize()
-	w.menuActions().showMap()
+	menuAction(t, w, "Map of the Dataset")()
 	mm := w.mapv
 	waitUI(t, q, func() bool {
 		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()

@@ -4,8 +4,6 @@ import (
 	"os"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
 	"idxlabel/ui/build"
@@ -58,25 +56,27 @@ type window struct {
 }
 
 // newWindow builds the main window's parts in win, each with what it needs; it starts with an
-// empty dataset (the controller's setEmpty), and opener.use gives it something to show.
+// empty dataset (the controller's setEmpty), and opener.use gives it something to show. It only
+// assembles: what each part does is the part's own.
 //
 // The parts are built in the order of what they need. Where two need each other (the save
-// puts a pair in Open Recent and File → Open saves first; the draw window saves and asks the
-// model, which tells the draw window what it suggests), one is handed a function that reaches
-// the other through w when it is called, after newWindow has returned: nothing is set on a part
-// after it is built. The controller, which every view and workflow reports to and which shows
-// them all, is handed its parts (attach) once they are built.
+// puts a pair in Open Recent and File → Open saves first; the jobs and the dialogs give the
+// controller the inputs that waited for them, and the controller runs its jobs and asks its
+// questions through them), one is handed a function that reaches the other through w when it is
+// called, after newWindow has returned: nothing is set on a part after it is built. The
+// controller, which every view and workflow reports to and which shows them all, is handed its
+// parts (attach) once they are built.
 func newWindow(a fyne.App, win fyne.Window) *window {
 	dialogs.NameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
 	w.jobs = jobs.New(fyne.Do, func() { w.c.idle() })
 	var changed func() // the tests' state line follows the prompts (testhooks.go)
 	if testStateFile != "" {
-		changed = func() { w.c.writeTestState() }
+		changed = func() { writeTestState(w.c) }
 	}
 	w.d = dialogs.New(win, a.Preferences(), func() {
 		w.keys.focusGrid()
-		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
+		w.c.idle() // inputs that waited behind the dialog (held.go)
 	}, changed)
 	c := newController(w.jobs, w.d)
 	w.c = c
@@ -103,80 +103,31 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		w.mapv,
 	}
 
-	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
-	w.side = newSidePanel(modeChoices(modes), sideInput{
-		onShow:   func(m mode.Mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
-		onClass:  func(class *int) { c.input(func() { c.setClass(class) }) },
-		onGoto:   c.askGoto, // the go-to box
-		onZoom:   w.grid.SetZoom,
-		onKey:    w.keys.passKey,
-		onRune:   w.keys.passRune,
-		onDone:   w.keys.focusGrid,
-		onTyping: func(on bool) { w.footer.setTyping(on) },
-	})
-	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
+	// The views, the draw window and the workflows of the menus.
 	w.footer = newFooter()
-	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
-		recent:  func(images, labels string) { w.files.addRecent(images, labels) },
-		closing: func() { w.draw.Close() }}
+	w.side = newSidePanel(modeChoices(modes), sideInput{input: c.in.input, onShow: c.choose, onClass: c.setClass,
+		onGoto: c.askGoto, onZoom: w.grid.SetZoom, onKey: w.keys.passKey, onRune: w.keys.passRune,
+		onDone: w.keys.focusGrid, onTyping: w.footer.setTyping})
+	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
 	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
+	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
+		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
 	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
-	w.menu = newMenuBar(win, w.menuActions())
+	w.menu = newMenuBar(win, w.d, w.menuActions())
 
-	middle := container.NewStack(w.grid)
-	banner := widget.NewLabel("")
-	banner.Wrapping = fyne.TextWrapWord
-	banner.Importance = widget.HighImportance
-	banner.Hide()
-	centre := container.NewBorder(banner, nil, nil, nil, middle)
-	left := container.NewPadded(w.side.root)
-	right := container.NewPadded(w.detail.root)
-	content := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre)
+	f := newFrame(w.grid, w.side.root, w.detail.root, w.footer.root)
 	c.attach(controllerParts{
 		out: screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
-			title: win.SetTitle, focus: w.keys.focusGrid,
-			banner: func(text string) {
-				if text == banner.Text && banner.Visible() == (text != "") {
-					return // nothing changed: no layout for a key
-				}
-				banner.SetText(text)
-				if text == "" {
-					banner.Hide()
-				} else {
-					banner.Show()
-				}
-				centre.Refresh()
-			},
-			center: func(o fyne.CanvasObject) {
-				if o == nil {
-					o = w.grid
-				}
-				if len(middle.Objects) == 1 && middle.Objects[0] == o {
-					return
-				}
-				middle.Objects = []fyne.CanvasObject{o}
-				middle.Refresh()
-			},
-			wide: func(on bool) {
-				if on == !right.Visible() {
-					return // nothing changed: no layout for a key
-				}
-				if on {
-					right.Hide()
-				} else {
-					right.Show()
-				}
-				content.Refresh()
-			}},
+			title: win.SetTitle, focus: w.keys.focusGrid, banner: f.setBanner, center: f.center, wide: f.wide},
 		modes:    modes,
 		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop},
 		shown:    []func(){w.draw.Follow},
 		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
-	win.SetContent(content)
+	win.SetContent(f.content)
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
@@ -226,37 +177,34 @@ func modeChoices(modes []mode.Mode) []showChoice {
 	return out
 }
 
-// menuActions are what the main menu's items do.
+// menuActions are what the main menu's items do: the parts' own methods (the menu runs those
+// that act on the dataset as the person's inputs, menuActions).
 func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
+		input:        c.in.input,
+		importImages: w.build.Import.Dialog, appendDataset: w.build.Append.Dialog, saveShown: w.build.Shown.Dialog,
+		splitDataset: w.build.Split.Dialog, classNames: w.build.Names.Dialog,
+		save: w.save.save, saveAs: w.save.saveAs, undo: c.undo, redo: c.redo, selectSamples: c.selectAll,
+		toggleDelete: c.toggleDelete, pickClass: c.pickClass,
+		findSuspects: w.susp.Find, scanAgain: w.scanAgain, acceptSuggestions: w.sugg.AcceptMany,
+
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.build.Import.Dialog) }, appendDataset: func() { c.input(w.build.Append.Dialog) },
-		saveShown: func() { c.input(w.build.Shown.Dialog) }, splitDataset: func() { c.input(w.build.Split.Dialog) },
-		classNames: func() { c.input(w.build.Names.Dialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
-		exportReport: w.check.ExportReport, checkDataset: w.check.Ask,
-		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
-		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
-		undo: func() { c.input(c.undo) }, redo: func() { c.input(c.redo) },
-		selectAll:    func() { w.keys.selectAll(func() { c.input(c.selectAll) }) },
-		relabel:      func() { c.input(func() { c.pickClass("") }) },
-		toggleDelete: func() { c.input(c.toggleDelete) },
-		draw:         w.draw.Show,
-		gotoSample:   w.side.focusGoto,
-		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
-		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
-		findSuspects: func() { c.input(w.susp.Find) }, suggestLabels: w.sugg.Suggest,
-		confusion: func() { c.choose(w.conf, store.Live) },
-		showMap:   func() { c.choose(w.mapv, store.Live) },
-		scanAgain: func() { c.input(w.scanAgain) },
-		stopTraining: func() {
-			w.scans.Stop()
-			c.renderCursor()
-			w.sugg.Stop()
-		},
-		keys: func() { w.menu.showKeys(w.d) }, about: func() { showAbout(w.d) },
-		acceptSuggestions: func() { c.input(w.sugg.AcceptMany) },
+		export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog, exportReport: w.check.ExportReport,
+		cancelSave: w.save.cancel, toggleChangeLog: w.save.toggleChangeLog, quit: w.save.quit,
+		checkDataset: w.check.Ask, draw: w.draw.Show, gotoSample: w.side.focusGoto,
+		suggestLabels: w.sugg.Suggest, stopTraining: w.stopTraining, changeLogOn: w.save.writeChangeLog,
+		selectAll: w.keys.selectAll, zoomBy: w.grid.ZoomBy,
+		choose: modeHost{c}.Choose, confusion: w.conf, mapOf: w.mapv,
 	}
+}
+
+// stopTraining is Tools → Stop Training the CNN: the scan running stops (the views waiting for
+// it are told so), and so does the suggesting model's training (the model trained before stays).
+func (w *window) stopTraining() {
+	w.scans.Stop()
+	w.c.renderCursor()
+	w.sugg.Stop()
 }
 
 // scanAgain is Tools → Scan Again: the CNN scan made anew of the samples as they are now, without

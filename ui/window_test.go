@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -218,6 +219,21 @@ func TestRelabelUndoSave(t *testing.T) {
 			t.Fatalf("title name %q after Save As", w.c.name)
 		}
 	})
+}
+
+// menuAction returns what the main menu's item whose label starts with label does, as a click on
+// it does it ("Undo" for "Undo Relabel 3 samples"; an input of the person's runs as one).
+func menuAction(t *testing.T, w *window, label string) func() {
+	t.Helper()
+	for _, m := range w.menu.menu.Items {
+		for _, it := range m.Items {
+			if strings.HasPrefix(it.Label, label) && it.Action != nil {
+				return it.Action
+			}
+		}
+	}
+	t.Fatalf("no menu item %q", label)
+	return nil
 }
 
 // waitFor polls cond until it holds. It has no time limit of its own, so that no machine load
