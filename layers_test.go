@@ -169,3 +169,39 @@ func TestFoldsIsALeaf(t *testing.T) {
 		}
 	}
 }
+
+// ui's parts (the modes, the workflows, the dialogs, the widgets) are built by the window with
+// what they need: none of them imports the window's package, idxlabel/ui.
+func TestUIPartsDoNotReachBackUp(t *testing.T) {
+	for _, p := range goList(t, "./ui/...") {
+		if p.ImportPath == "idxlabel/ui" {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == "idxlabel/ui" {
+				t.Errorf("%s depends on %s", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+// uiWorkflows are the window's modes and workflows, each a package of its own: a change to one
+// never reaches another. They share what lies below them (mode, review, scan, dialogs, jobs,
+// classes, widgets), never each other.
+var uiWorkflows = []string{"build", "confusion", "draw", "health", "mapview", "suggest", "suspects"}
+
+func TestUIWorkflowsDoNotImportEachOther(t *testing.T) {
+	own := map[string]bool{}
+	for _, w := range uiWorkflows {
+		own["idxlabel/ui/"+w] = true
+	}
+	for _, w := range uiWorkflows {
+		for _, p := range goList(t, "./ui/"+w+"/...") {
+			for _, d := range p.Deps {
+				if own[d] && !strings.HasPrefix(p.ImportPath+"/", d+"/") {
+					t.Errorf("%s depends on %s", p.ImportPath, d)
+				}
+			}
+		}
+	}
+}

@@ -11,8 +11,22 @@ import (
 )
 
 // maxMethods is the most methods one type may declare: a type with more does more than one job
-// and is cut at its seams (store's model and session are the example).
-const maxMethods = 60
+// and is cut at its seams (store's model and session are the example). The window's types (ui
+// and its parts) keep to maxUIMethods: the controller hands each mode and workflow to a package
+// of its own rather than growing.
+const (
+	maxMethods   = 60
+	maxUIMethods = 40
+)
+
+// limitFor is the most methods a type in the folder of key ("folder package.Type") may declare.
+func limitFor(key string) int {
+	dir, _, _ := strings.Cut(key, " ")
+	if dir == "ui" || strings.HasPrefix(dir, "ui/") || strings.HasPrefix(dir, "ui"+string(filepath.Separator)) {
+		return maxUIMethods
+	}
+	return maxMethods
+}
 
 // receiverBase returns the name of a method's receiver type, without pointer or type parameters.
 func receiverBase(e ast.Expr) string {
@@ -81,8 +95,8 @@ func TestNoReceiverOverMaxMethods(t *testing.T) {
 		t.Fatal("no method found in the module")
 	}
 	for typ, n := range counts {
-		if n > maxMethods {
-			t.Errorf("%s declares %d methods, more than %d: cut it at its seams", typ, n, maxMethods)
+		if limit := limitFor(typ); n > limit {
+			t.Errorf("%s declares %d methods, more than %d: cut it at its seams", typ, n, limit)
 		}
 	}
 }
@@ -91,7 +105,7 @@ func TestNoReceiverOverMaxMethods(t *testing.T) {
 // found none would pass whatever the code).
 func TestCountMethodsSeesStore(t *testing.T) {
 	counts := countMethods(t)
-	for _, typ := range []string{"store store.Dataset", "store store.model"} {
+	for _, typ := range []string{"store store.Dataset", "store store.model", "ui ui.controller"} {
 		if counts[typ] == 0 {
 			t.Errorf("%s: no method counted", typ)
 		}

@@ -43,7 +43,44 @@ const (
 	// folder named by a number keeps its number; a named one takes the lowest number that no
 	// class holding samples, no named class and no other folder has.
 	MatchNone
+	// MatchDigitWord: the dataset's classes are the ten digits 0–9 without names (MNIST, a new
+	// dataset of digits) and the folder's name is a digit's English word ("zero" … "nine", in
+	// any letter case, white space around it ignored): that digit, when no other folder is it
+	// (DigitWord).
+	MatchDigitWord
+	// MatchChosen: the person chose the folder's class (Choose).
+	MatchChosen
 )
+
+// digitWords are the English words of the digits 0–9, by digit.
+var digitNames = [10]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+
+// DigitWord returns the digit a folder's name is the English word of ("Zero", " nine " …: letter
+// case and white space around it ignored); false for any other name.
+func DigitWord(folder string) (int, bool) {
+	w := strings.ToLower(strings.TrimSpace(folder))
+	for d, dw := range digitNames {
+		if w == dw {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// Digits reports whether t's classes are the ten digits 0–9 and none has a name: MNIST's, and
+// what File → New Dataset… (Digits 0–9) makes. Folders named by the digits' words then match their
+// digits (MatchDigitWord), whether the classes hold samples or not.
+func (t Target) Digits() bool {
+	if len(t.Classes) != 10 {
+		return false
+	}
+	for k, c := range slices.Sorted(slices.Values(t.Classes)) {
+		if c != k || t.Names[c] != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // FolderClass is the class a class folder's images get.
 type FolderClass struct {
@@ -63,8 +100,10 @@ type FolderClass struct {
 // every folder is numbered in sorted name order (MatchSorted, folders without images
 // included). Into a dataset with classes, each folder with images is matched on its own: a
 // number is that class (MatchNumber, or MatchNone when the dataset has no such class), a name
-// a class of that name (MatchName), else MatchNone with a new number. The rows are in folder
-// order (sorted by name). Memory and time: O(folders + classes). Errors, naming the folders: a
+// a class of that name (MatchName), a digit's word a digit of a dataset of digits (t.Digits:
+// MatchDigitWord, "zero" is 0, where torchvision's order would make it 9), else MatchNone with a
+// new number. The rows are in folder order (sorted by name); the person may then choose any
+// row's class (Choose). Memory and time: O(folders + classes). Errors, naming the folders: a
 // number above MaxLabel (wrapping strconv.ErrRange), two folders naming one number ("007" and
 // "7").
 func (f *Folder) Map(t Target) ([]FolderClass, error) {
@@ -104,6 +143,9 @@ func (f *Folder) Map(t Target) ([]FolderClass, error) {
 		taken[n] = true
 	}
 	matchNames(rows, t.Names, taken)
+	if t.Digits() {
+		matchDigitWords(rows, taken)
+	}
 	// The folders left take, in folder order, the lowest numbers that are free.
 	next := 0
 	for k := range rows {
@@ -183,6 +225,41 @@ func matchNames(rows []FolderClass, names map[int]string, taken map[int]bool) {
 			taken[c] = true
 		}
 	}
+}
+
+// matchDigitWords gives the folders of rows without a class yet that are a digit's word the
+// digit (MatchDigitWord), marking the classes taken; a digit already taken (by a folder of its
+// number) or that two folders are the word of ("Zero" and "zero") is given to none of them.
+func matchDigitWords(rows []FolderClass, taken map[int]bool) {
+	byDigit := map[int][]int{} // digit → the rows that are its word
+	for k := range rows {
+		if d, ok := DigitWord(rows[k].Folder); ok && rows[k].Class < 0 && !taken[d] {
+			byDigit[d] = append(byDigit[d], k)
+		}
+	}
+	for d, ks := range byDigit {
+		if len(ks) == 1 {
+			rows[ks[0]].Class, rows[ks[0]].Name, rows[ks[0]].Match = d, "", MatchDigitWord
+			taken[d] = true
+		}
+	}
+}
+
+// Choose returns row r (of Map onto t) given the class the person chose for its folder
+// (MatchChosen): a class of t keeps its name there (none when it has none), a new class takes
+// the folder's name as MatchNone's new classes do (none for a folder named by a number, or one
+// that is not printable text). Errors: a class that is no label (outside 0…MaxLabel).
+func Choose(r FolderClass, class int, t Target) (FolderClass, error) {
+	if class < 0 || class > MaxLabel {
+		return r, fmt.Errorf("class %d: a class is a number from 0 to %d", class, MaxLabel)
+	}
+	r.Class, r.Match, r.Name = class, MatchChosen, ""
+	if slices.Contains(t.Classes, class) {
+		r.Name = t.Names[class]
+	} else if _, err := ParseLabel(r.Folder); errors.Is(err, strconv.ErrSyntax) {
+		r.Name = className(r.Folder)
+	}
+	return r, nil
 }
 
 // foldName is the form in which two names that differ only in letter case and runs of white

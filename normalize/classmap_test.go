@@ -25,11 +25,11 @@ func tree(images int, names ...string) *Folder {
 }
 
 // mapping writes rows as "folder→class(name)how" joined by spaces, how as n (number), = (name),
-// s (sorted), + (new).
+// s (sorted), + (new), d (a digit's word), c (chosen).
 func mapping(rows []FolderClass) string {
 	var out []string
 	for _, r := range rows {
-		out = append(out, fmt.Sprintf("%s→%d(%s)%c", r.Folder, r.Class, r.Name, "n=s+"[r.Match]))
+		out = append(out, fmt.Sprintf("%s→%d(%s)%c", r.Folder, r.Class, r.Name, "n=s+dc"[r.Match]))
 	}
 	return strings.Join(out, " ")
 }
@@ -37,18 +37,85 @@ func mapping(rows []FolderClass) string {
 var digitWords = []string{"eight", "five", "four", "nine", "one", "seven", "six", "three", "two", "zero"} // sorted
 
 // Into a new dataset, named folders are numbered in sorted order with their names (torchvision's
-// rule, as `idxlabel import` numbers them), and so they are into a dataset whose classes have
-// neither names nor samples (File → New Dataset's digits 0–9): eight 0 … zero 9.
+// rule, as `idxlabel import` numbers them): eight 0 … zero 9.
 func TestMapNewDatasetIsTorchvisions(t *testing.T) {
 	want := "eight→0(eight)s five→1(five)s four→2(four)s nine→3(nine)s one→4(one)s seven→5(seven)s six→6(six)s three→7(three)s two→8(two)s zero→9(zero)s"
 	rows, err := tree(3, digitWords...).Map(Target{})
 	if err != nil || mapping(rows) != want {
 		t.Fatalf("new dataset: %s (%v)", mapping(rows), err)
 	}
-	digits := Target{Classes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}
-	rows, err = tree(3, digitWords...).Map(digits)
-	if err != nil || mapping(rows) != strings.ReplaceAll(want, ")s", ")+") {
+}
+
+// Into a dataset whose classes are the digits 0–9 without names (File → New Dataset's Digits
+// 0–9, without samples; MNIST, with them), folders named by the digits' words are their digits,
+// in any letter case: zero 0 … nine 9, not torchvision's eight 0 … zero 9. No name is given to
+// the digits. A number folder keeps its number; a word whose digit a number folder took, or two
+// words of one digit, match nothing (new classes, shown so); a dataset of other classes, or
+// whose digits have names, is matched by its names as before.
+func TestMapDigitWordsOntoDigits(t *testing.T) {
+	want := "eight→8()d five→5()d four→4()d nine→9()d one→1()d seven→7()d six→6()d three→3()d two→2()d zero→0()d"
+	digits := Target{Classes: []int{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}}
+	rows, err := tree(3, digitWords...).Map(digits)
+	if err != nil || mapping(rows) != want {
 		t.Fatalf("digits 0–9 without names or samples: %s (%v)", mapping(rows), err)
+	}
+	mnist := Target{Classes: digits.Classes, Used: map[int]bool{0: true, 3: true, 9: true}}
+	rows, err = tree(1, "ZERO", " Three ", "7", "seven", "Nine", "nine", "ten").Map(mnist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mapping(rows), "ZERO→0()d  Three →3()d 7→7()n seven→1(seven)+ Nine→2(Nine)+ nine→4(nine)+ ten→5(ten)+"; got != want {
+		t.Fatalf("onto MNIST's digits: %s, want %s", got, want)
+	}
+	for _, other := range []Target{
+		{Classes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+		{Classes: digits.Classes, Names: map[int]string{4: "four"}},
+		{Classes: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}},
+	} {
+		if other.Digits() {
+			t.Fatalf("%v is taken for digits", other)
+		}
+		rows, err := tree(1, "zero", "one").Map(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r.Match == MatchDigitWord {
+				t.Fatalf("onto %v: %s", other, mapping(rows))
+			}
+		}
+	}
+	if d, ok := DigitWord("\tEight\n"); !ok || d != 8 {
+		t.Fatalf("DigitWord: %d %v", d, ok)
+	}
+	if _, ok := DigitWord("eighty"); ok {
+		t.Fatal("eighty is a digit's word")
+	}
+}
+
+// Choose gives a row the class the person chose: a class of the dataset keeps its name there, a
+// new class takes the folder's name (none for a number folder), a number that is no label is
+// refused.
+func TestChooseClass(t *testing.T) {
+	target := Target{Classes: []int{0, 1, 2}, Names: map[int]string{1: "one"}}
+	rows, err := tree(1, "eins", "12", "zwei").Map(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		row, class int
+		want       string
+	}{{0, 1, "eins→1(one)c"}, {0, 2, "eins→2()c"}, {0, 7, "eins→7(eins)c"}, {1, 3, "12→3()c"}, {2, 12, "zwei→12(zwei)c"}} {
+		r, err := Choose(rows[c.row], c.class, target)
+		if err != nil || mapping([]FolderClass{r}) != c.want {
+			t.Errorf("row %d as %d: %s (%v), want %s", c.row, c.class, mapping([]FolderClass{r}), err, c.want)
+		}
+	}
+	if _, err := Choose(rows[0], -1, target); err == nil {
+		t.Error("class -1 chosen")
+	}
+	if _, err := Choose(rows[0], MaxLabel+1, target); err == nil {
+		t.Error("a class above MaxLabel chosen")
 	}
 }
 
@@ -102,20 +169,22 @@ func TestMapNameCase(t *testing.T) {
 }
 
 // A dataset whose classes hold samples but have no names (the demo) takes named folders as new
-// classes after its own; nothing is put on its unnamed classes.
+// classes after its own; nothing is put on its unnamed classes (the digits' words excepted, onto
+// the digits 0–9: TestMapDigitWordsOntoDigits).
 func TestMapOntoUnnamedClassesWithSamples(t *testing.T) {
 	used := map[int]bool{}
 	var classes []int
-	for k := range 10 {
+	for k := range 12 {
 		used[k] = true
 		classes = append(classes, k)
 	}
-	rows, err := tree(1, digitWords...).Map(Target{Classes: classes, Used: used})
+	animals := []string{"ant", "bee", "cat", "dog", "eel", "fox", "gnu", "hen", "ibex", "jay"}
+	rows, err := tree(1, animals...).Map(Target{Classes: classes, Used: used})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for k, r := range rows {
-		if r.Class != 10+k || r.Match != MatchNone || r.Name != digitWords[k] {
+		if r.Class != 12+k || r.Match != MatchNone || r.Name != animals[k] {
 			t.Fatalf("row %d: %+v", k, r)
 		}
 	}

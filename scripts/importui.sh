@@ -2,13 +2,16 @@
 # Real-window regression test of File → Import Images…, all by keys, on generated images:
 #  1. File → New Dataset… (Digits 0–9) opens the draw window with the keys; Ctrl+I typed there
 #     opens the import's folder chooser in the main window (before, it did nothing). A folder
-#     of class folders named zero … nine is typed and imported with Enter, then saved with
-#     Save As: the images, the labels and the class-name file must equal byte for byte what
-#     `idxlabel import` writes from the same folder (before, the window numbered the classes the
-#     same way but dropped the names: no class-name file, every class without a name).
+#     of class folders named zero … nine is typed and imported with Enter into the new dataset
+#     of digits, then saved with Save As: every sample's label is the digit its folder names
+#     (zero 0 … nine 9; before, torchvision's sorted order made eight 0 and zero 9), no class
+#     gets a name, and the sources file beside the pair names each sample's image, which the
+#     status bar's sample line shows too. File → Save Shown As… then writes the same sources
+#     beside its pair.
 #  2. The same import while the demo is open: the dialog's default is a new dataset, and the
-#     window then shows it ("untitled", the 60 images, saved as idxlabel import writes them); the
-#     demo gets nothing (before, the digits went silently into the demo's 300).
+#     window then shows it ("untitled", the 60 images, saved as idxlabel import writes them, the
+#     images, the labels and the class-name file byte for byte); the demo gets nothing (before,
+#     the digits went silently into the demo's 300).
 #  3. Keys typed while an import runs: on a pair of 200 samples, the import is held back by a
 #     gate file (IDXLABEL_TEST_IMPORT_GATE, ui/testhooks.go) while 3 and 4 are typed on samples 0
 #     and 1; once the gate opens, the keys are applied to those samples, then the 60 samples are
@@ -101,7 +104,8 @@ for w in zero one two three four five six seven eight nine; do mv "$work/png/$k"
 "$bin" export "$work/g-images-idx3-ubyte" "$work/g-labels-idx1-ubyte" "$work/numbered" >/dev/null # folders 0 … 9
 [ -f "$work/cli-labels-idx1-ubyte.classes.txt" ] || fail "idxlabel import wrote no class-name file"
 
-# 1. New Dataset, Ctrl+I from the draw window, import, Save As: what idxlabel import writes.
+# 1. New Dataset (Digits 0–9), Ctrl+I from the draw window, import, Save As: each label is the
+# digit its folder's word names; the sources say which image each sample is.
 start_state
 xdotool key --clearmodifiers ctrl+n
 until_state "prompt=new_dataset" "Ctrl+N opened no New Dataset dialog"
@@ -118,9 +122,39 @@ xdotool key --clearmodifiers Return
 until_state "prompt=import_report" "the import ended without its report"
 until_state "samples=60 dataset=untitled " "the import did not add the 60 images to the new dataset"
 xdotool key --clearmodifiers Return
+until_state "source=nine/[^ ]*[.]png " "the status bar's sample line does not name the last image imported (from nine/)"
 save_as "$work/out1"
-same_as_cli "$work/out1" "the window's"
-echo "importui: New Dataset, Ctrl+I in the draw window, import, Save As: the pair and class names idxlabel import writes"
+# labels_are_digits PAIR_BASE WHOSE: each label of PAIR_BASE-labels-idx1-ubyte.gz is the digit its
+# source (PAIR_BASE-labels-idx1-ubyte.gz.sources.txt) names by its folder's word; no class names.
+labels_are_digits() {
+  python3 - "$1" <<'PY' || fail "$2: a label is not the digit its folder names"
+import gzip, sys
+base = sys.argv[1]
+labels = gzip.open(base + "-labels-idx1-ubyte.gz").read()[8:]
+sources = open(base + "-labels-idx1-ubyte.gz.sources.txt").read().split("\n")[:-1]
+words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+if len(labels) != 60 or len(sources) != 60:
+    print("importui:", len(labels), "labels,", len(sources), "sources", file=sys.stderr); sys.exit(1)
+for k, (l, s) in enumerate(zip(labels, sources)):
+    if words.index(s.split("/")[0]) != l:
+        print("importui: sample", k, "from", s, "has label", l, file=sys.stderr); sys.exit(1)
+PY
+  [ ! -e "$1-labels-idx1-ubyte.gz.classes.txt" ] || fail "$2: the digits got class names"
+}
+labels_are_digits "$work/out1/mydata" "the window's Save As"
+# File → Save Shown As… (below Save and Save As…; everything is shown), Enter: mydata-shown-* with
+# the same sources.
+xdotool mousemove 20 12 click 1
+sleep 0.7
+xdotool mousemove 100 480 click 1
+until_state "prompt=save_shown" "File → Save Shown As… opened no dialog"
+sleep 0.5
+xdotool key --clearmodifiers Return
+for _ in $(seq 300); do [ -f "$work/out1/mydata-shown-labels-idx1-ubyte.gz.sources.txt" ] && break; sleep 0.1; done
+labels_are_digits "$work/out1/mydata-shown" "Save Shown As"
+cmp -s "$work/out1/mydata-labels-idx1-ubyte.gz.sources.txt" "$work/out1/mydata-shown-labels-idx1-ubyte.gz.sources.txt" ||
+  fail "Save Shown As wrote other sources than Save As"
+echo "importui: New Dataset (Digits 0–9), Ctrl+I in the draw window, import, Save As: zero … nine labelled 0 … 9, no names, each sample's image in the sources file (Save Shown As too)"
 quit_app || fail "Ctrl+Q after the save"
 
 # 2. An import while the demo is open goes into a new dataset by default.

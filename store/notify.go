@@ -32,6 +32,19 @@ func (m *model) SampleAt(gen uint64, i int) (st State, px []byte, ok bool) {
 	return m.stateLocked(i), m.pixelsLocked(i), true
 }
 
+// SourceAt returns where sample i came from (Source), only if the dataset is still at
+// generation gen, as SampleAt reads: ok is false when anything changed since or i does not
+// exist, so a view reading with an index of the generation it reflects never names another
+// sample's file (nor panics, as Source does on an index gone).
+func (m *model) SourceAt(gen uint64, i int) (source string, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if gen != m.gen || i < 0 || i >= len(m.labels) {
+		return "", false
+	}
+	return m.sourceOf(i), true
+}
+
 // Subscribe registers f to be called after every change, on the goroutine that made it, with
 // no lock held (f may call the Dataset's methods). It returns a function that unsubscribes f.
 // f must not block; a UI hands the change to its own thread (fyne.Do).

@@ -207,3 +207,37 @@ func TestSourceRecordBounds(t *testing.T) {
 		t.Fatalf("a record's source with an escape: %q, %v", f.Source(2), err)
 	}
 }
+
+// SourceAt reads a source only at the generation asked for, as SampleAt reads a sample: an index
+// from before a change (a save that dropped a sample) is refused, not read against the new
+// numbering, and one past the end is refused rather than panicking.
+func TestSourceAtRefusesOlderGeneration(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 2)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Append([]Sample{{Pixels: px16(1), Label: 1, Source: "1/a.png"}, {Pixels: px16(2), Label: 2, Source: "2/b.png"}}); err != nil {
+		t.Fatal(err)
+	}
+	g := d.Gen()
+	if s, ok := d.SourceAt(g, 3); !ok || s != "2/b.png" {
+		t.Fatalf("current read: %q %v", s, ok)
+	}
+	if s, ok := d.SourceAt(g, 0); !ok || s != "" {
+		t.Fatalf("a sample without a source: %q %v", s, ok)
+	}
+	mustDo(t, d.Delete([]int{2}))
+	mustDo(t, d.Save(nil))
+	if _, ok := d.SourceAt(g, 3); ok {
+		t.Fatal("a read from before the save was accepted")
+	}
+	if s, ok := d.SourceAt(d.Gen(), 2); !ok || s != "2/b.png" {
+		t.Fatalf("after the save: %q %v", s, ok)
+	}
+	if _, ok := d.SourceAt(d.Gen(), 3); ok {
+		t.Fatal("a read past Len was accepted")
+	}
+}

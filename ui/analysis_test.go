@@ -9,29 +9,30 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/scan"
 )
 
 // One CNN scan serves every view that asks for it: views asking while it runs get its result
 // when it ends, a later one at once; a save (renumbering) makes it stale.
 func TestAnalyseSharesOneScan(t *testing.T) {
 	w, q, ds := scanWindow(t)
-	var got []*analysis
-	w.scans.analyse(func(a *analysis) { got = append(got, a) })
-	w.scans.analyse(func(a *analysis) { got = append(got, a) })
+	var got []*scan.Analysis
+	w.scans.Analyse(func(a *scan.Analysis) { got = append(got, a) })
+	w.scans.Analyse(func(a *scan.Analysis) { got = append(got, a) })
 	waitUI(t, q, func() bool { return len(got) == 2 })
 	a := got[0]
-	if got[1] != a || a.res == nil || len(a.res.Features) != ds.Len()*128 || !a.current(w.c) {
+	if got[1] != a || a.Res == nil || len(a.Res.Features) != ds.Len()*128 || !a.Current(modeHost{w.c}) {
 		t.Fatalf("two views, %d results", len(got))
 	}
-	if k, ok := a.row(a.snap.Index[5]); !ok || k != 5 {
-		t.Fatalf("row of sample %d: %d %v", a.snap.Index[5], k, ok)
+	if k, ok := a.Row(a.Snap.Index[5]); !ok || k != 5 {
+		t.Fatalf("row of sample %d: %d %v", a.Snap.Index[5], k, ok)
 	}
-	w.scans.analyse(func(b *analysis) { got = append(got, b) })
-	if len(got) != 3 || got[2] != a || w.scans.cnn != nil {
+	w.scans.Analyse(func(b *scan.Analysis) { got = append(got, b) })
+	if len(got) != 3 || got[2] != a || w.scans.Running() {
 		t.Fatal("a current scan was not handed over at once")
 	}
 	w.c.resets++ // as a save's renumbering does
-	if a.current(w.c) {
+	if a.Current(modeHost{w.c}) {
 		t.Fatal("a scan is current after the samples were renumbered")
 	}
 }
@@ -41,26 +42,26 @@ func TestAnalyseSharesOneScan(t *testing.T) {
 // the CNN tells it too.
 func TestAnalyseOrStale(t *testing.T) {
 	w, q, _ := scanWindow(t)
-	var got *analysis
+	var got *scan.Analysis
 	var stale []bool
 	ask := func() {
-		w.scans.analyseOr(func(a *analysis) { got = a }, func(s bool) { stale = append(stale, s) })
+		w.scans.AnalyseOr(func(a *scan.Analysis) { got = a }, func(s bool) { stale = append(stale, s) })
 	}
 	ask()
 	w.c.resets++ // as a save's renumbering does, before the scan's result is applied
 	waitUI(t, q, func() bool { return len(stale) == 1 })
-	if !stale[0] || got != nil || w.scans.cnn != nil {
+	if !stale[0] || got != nil || w.scans.Running() {
 		t.Fatalf("stale %v, got %v", stale, got != nil)
 	}
 	ask()
 	waitUI(t, q, func() bool { return got != nil })
-	if !got.current(w.c) || len(stale) != 1 {
+	if !got.Current(modeHost{w.c}) || len(stale) != 1 {
 		t.Fatal("asking again did not give a current scan")
 	}
 	w.c.resets++
 	ask()
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
-	if len(stale) != 2 || stale[1] || w.scans.cnn != nil {
+	if len(stale) != 2 || stale[1] || w.scans.Running() {
 		t.Fatalf("after Stop: %v", stale)
 	}
 }
@@ -72,7 +73,7 @@ func scanWindow(t *testing.T) (*window, *uiQueue, *store.Dataset) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = quickCNN
+	w.scans.Opts = quickCNN
 	ds, _ := demoStore(t, true)
 	w.c.setDataset(ds, "demo", false)
 	return w, q, ds
@@ -93,19 +94,19 @@ func TestNothingToScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.setDataset(ds, "demo", false)
-	for _, open := range []func(){w.menuActions().confusion, w.menuActions().showMap, w.scans.findSuspects} {
+	for _, open := range []func(){menuAction(t, w, "Confusion Matrix"), menuAction(t, w, "Map of the Dataset"), w.susp.Find} {
 		open()
 		labels, _ := overlayTexts(w)
 		said := strings.Join(labels, " ")
-		if w.scans.cnn != nil || w.c.mode != modeBrowse || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
-			t.Fatalf("scan running %v, mode %v; the window says %q", w.scans.cnn != nil, w.c.mode, said)
+		if w.scans.Running() || w.c.mode != browsing || !strings.Contains(said, "is of class 3") || strings.Contains(said, "failed") {
+			t.Fatalf("scan running %v, mode %v; the window says %q", w.scans.Running(), w.c.mode, said)
 		}
-		w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	}
-	if got := nothingToScan([]store.ClassCount{{Class: sample.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
+	if got := scan.NothingToScan([]store.ClassCount{{Class: sample.NoLabel, Count: 5}}, w.c.classes); !strings.Contains(got, "none yet") {
 		t.Fatalf("no labelled sample: %q", got)
 	}
-	if got := nothingToScan([]store.ClassCount{{Class: 0, Count: 1}, {Class: 1, Count: 0}, {Class: 2, Count: 1}}, w.c.classes); got != "" {
+	if got := scan.NothingToScan([]store.ClassCount{{Class: 0, Count: 1}, {Class: 1, Count: 0}, {Class: 2, Count: 1}}, w.c.classes); got != "" {
 		t.Fatalf("two classes of one sample each: %q", got)
 	}
 }
@@ -115,8 +116,8 @@ func TestNothingToScan(t *testing.T) {
 // that leaves samples out renumbers the rest and makes the scan stale, as a replay does.
 func TestScanKeptAcrossLabelsOnlySave(t *testing.T) {
 	w, q, ds := scanWindow(t)
-	var a *analysis
-	w.scans.analyse(func(got *analysis) { a = got })
+	var a *scan.Analysis
+	w.scans.Analyse(func(got *scan.Analysis) { a = got })
 	waitUI(t, q, func() bool { return a != nil })
 	same := make([]int, ds.Len())
 	for i := range same {
@@ -126,7 +127,7 @@ func TestScanKeptAcrossLabelsOnlySave(t *testing.T) {
 	if w.c.v.gen != ds.Gen()+1 {
 		t.Fatal("the Reset was not applied")
 	}
-	if !a.current(w.c) {
+	if !a.Current(modeHost{w.c}) {
 		t.Fatal("a labels-only save made the scan stale")
 	}
 	fewer := slices.Clone(same)
@@ -135,7 +136,7 @@ func TestScanKeptAcrossLabelsOnlySave(t *testing.T) {
 		fewer[i] = i - 1
 	}
 	w.c.apply(ds, store.Change{Kind: store.Reset, Renumber: fewer, Gen: w.c.v.gen + 1})
-	if a.current(w.c) {
+	if a.Current(modeHost{w.c}) {
 		t.Fatal("a save that renumbered the samples kept the scan")
 	}
 }
@@ -147,7 +148,7 @@ func TestScanRedoneWhenLabelsDouble(t *testing.T) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = quickCNN
+	w.scans.Opts = quickCNN
 	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo", false)
 	label := func(from, to int) {
@@ -159,30 +160,30 @@ func TestScanRedoneWhenLabelsDouble(t *testing.T) {
 		w.c.drain()
 	}
 	label(0, 10)
-	var got *analysis
-	w.scans.analyse(func(a *analysis) { got = a })
+	var got *scan.Analysis
+	w.scans.Analyse(func(a *scan.Analysis) { got = a })
 	waitUI(t, q, func() bool { return got != nil })
 	first := got
-	if first.learnt != 10 {
-		t.Fatalf("the scan learnt from %d labels, 10 were given", first.learnt)
+	if first.Learnt() != 10 {
+		t.Fatalf("the scan learnt from %d labels, 10 were given", first.Learnt())
 	}
 	label(10, 15)
 	if err := ds.Relabel([]int{3}, (truth[3]+1)%10); err != nil { // a relabel keeps the count
 		t.Fatal(err)
 	}
 	w.c.drain()
-	w.scans.analyse(func(a *analysis) { got = a })
-	if got != first || w.scans.cnn != nil {
+	w.scans.Analyse(func(a *scan.Analysis) { got = a })
+	if got != first || w.scans.Running() {
 		t.Fatal("15 labels: the scan of 10 was not handed over at once")
 	}
 	label(15, 16)
 	got = nil
-	w.scans.analyse(func(a *analysis) { got = a })
-	if w.scans.cnn == nil {
+	w.scans.Analyse(func(a *scan.Analysis) { got = a })
+	if !w.scans.Running() {
 		t.Fatal("16 labels, twice the 10 the scan learnt from: no new scan started")
 	}
 	waitUI(t, q, func() bool { return got != nil })
-	if got == first || got.learnt != 16 {
-		t.Fatalf("the new scan learnt from %d labels", got.learnt)
+	if got == first || got.Learnt() != 16 {
+		t.Fatalf("the new scan learnt from %d labels", got.Learnt())
 	}
 }

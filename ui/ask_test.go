@@ -17,6 +17,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
+	"idxlabel/ui/suggest"
 )
 
 // fakeSuggest stands in for activelearn.Suggest in the window's tests, which test the list, not
@@ -72,8 +73,9 @@ func (f *fakeSuggest) lastSeen() (int, int) {
 }
 
 // loopWindow opens the demo's 300 digits with no label in a test window whose background steps
-// run on the test's goroutine, with fakeSuggest in activelearn.Suggest's place and a short
-// debounce.
+// run on the test's goroutine, with fakeSuggest in activelearn.Suggest's place and the wait for
+// the labels to rest on the test's clock (handTimer): a round the labels start begins when the
+// test says they have rested (rested), whatever the machine's speed.
 func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSuggest) {
 	t.Helper()
 	w := newTestWindow(t)
@@ -82,14 +84,50 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	ds, truth := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 	f := &fakeSuggest{truth: truth}
-	oldSuggest, oldAfter := suggestFor, retrainAfter
-	suggestFor, retrainAfter = f.suggest, 20*time.Millisecond
-	t.Cleanup(func() { suggestFor, retrainAfter = oldSuggest, oldAfter })
+	w.sugg.SuggestFor = f.suggest
+	clock := &handClock{}
+	w.sugg.AfterRest = clock.after
+	clocks[w] = clock
+	t.Cleanup(func() { delete(clocks, w) })
 	return w, q, ds, truth, f
 }
 
+// handClock is the test's clock for the waits for the labels to rest: each wait it starts ends
+// when the test says so (rested), never by itself; last is the last it started.
+type handClock struct{ last *handTimer }
+
+func (c *handClock) after(_ time.Duration, run func()) suggest.RestTimer {
+	c.last = &handTimer{run: run, armed: true}
+	return c.last
+}
+
+// clocks are the loop windows' clocks.
+var clocks = map[*window]*handClock{}
+
+// handTimer is the wait for the labels to rest on a test's clock: it ends when the test says so
+// (rested), never by itself.
+type handTimer struct {
+	run   func()
+	armed bool
+}
+
+func (h *handTimer) Reset(time.Duration) bool { was := h.armed; h.armed = true; return was }
+func (h *handTimer) Stop() bool               { was := h.armed; h.armed = false; return was }
+
 // idle reports whether no round of the loop runs or waits.
-func idle(w *window) bool { return w.sugg.loop.job == nil && w.sugg.loop.timer == nil }
+func idle(w *window) bool { return w.sugg.Idle() }
+
+// rested ends the wait for the labels to rest, if one is armed (its end schedules the round on
+// the UI thread, as the timer's goroutine does), and reports whether no round runs or waits: a
+// condition for waitUI that lets the loop run its rounds until it has learnt from every label
+// (first in a condition, so that it is always evaluated).
+func rested(w *window) bool {
+	if h := clocks[w].last; h != nil && h.armed {
+		h.armed = false
+		h.run()
+	}
+	return idle(w)
+}
 
 // With no label at all, the Suggested list starts with the samples activelearn.Ask asks for
 // (badged "ask", the cursor on the first), Enter on one asks for its label; the labels typed
@@ -99,22 +137,22 @@ func idle(w *window) bool { return w.sugg.loop.job == nil && w.sugg.loop.timer =
 func TestSuggestedAsksFirst(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
 	w.side.showList.SetSelected("Suggested")
-	if w.c.mode != modeSuggested || w.sugg.review.r == nil || !w.sugg.review.r.pending || w.c.v.Len() != 300 || w.sugg.loop.job == nil {
-		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.loop.job != nil)
+	if w.c.mode != w.sugg.Mode || w.sugg.Mode.List == nil || !w.sugg.Mode.List.Pending || w.c.v.Len() != 300 || !w.sugg.Rounding() {
+		t.Fatalf("before the first round: mode %v, %d shown, round %v", w.c.mode, w.c.v.Len(), w.sugg.Rounding())
 	}
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
-	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	waitUI(t, q, func() bool { return !w.sugg.Mode.List.Pending })
+	want, err := activelearn.Ask(context.Background(), ds.Snapshot(), suggest.AskRound, activelearn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := w.sugg.review.r
-	if w.c.v.Len() != 300 || !r.suggestsNone || len(r.of) != 0 {
-		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.suggestsNone, len(r.of))
+	r := w.sugg.Mode.List
+	if w.c.v.Len() != 300 || !r.SuggestsNone || len(r.Of) != 0 {
+		t.Fatalf("first round: %d shown, no suggestions %v, %d suggestions", w.c.v.Len(), r.SuggestsNone, len(r.Of))
 	}
 	badges := badgeTexts(w.grid)
 	for p, i := range want {
-		if w.c.v.at(p) != i || !r.asked[i] || badges[p] != "ask" {
-			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.at(p), r.asked[w.c.v.at(p)], badges[p], i)
+		if w.c.v.At(p) != i || !r.Asked[i] || badges[p] != "ask" {
+			t.Fatalf("position %d: sample %d (asked %v, badge %q), activelearn asks for %d", p, w.c.v.At(p), r.Asked[w.c.v.At(p)], badges[p], i)
 		}
 	}
 	if w.c.v.cursor != 0 || !strings.HasPrefix(w.detail.about.title.Text, "Asked") {
@@ -126,56 +164,54 @@ func TestSuggestedAsksFirst(t *testing.T) {
 		t.Fatalf("Enter on an asked sample: label %d, status %q", ds.Label(want[0]), w.footer.status.Text)
 	}
 
-	// The asked labels typed, the queue run between keys. No round starts meanwhile (the wait
-	// after a key is made long; TestSuggestedKeyDuringRound types during a round): a round
-	// begun after some of them would ask for samples of its own, from fewer labels, and which
-	// keys it falls between is the machine's timing, not the window's rule.
-	retrainAfter = time.Hour
-	before := w.sugg.review.r
+	// The asked labels typed, the queue run between keys. No round starts meanwhile (the labels
+	// have not rested: the test's clock says when; TestSuggestedKeyDuringRound types during a
+	// round): a round begun after some of them would ask for samples of its own, from fewer
+	// labels.
+	before := w.sugg.Mode.List
 	for p, i := range want {
-		if w.c.v.at(w.c.v.cursor) != i {
-			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.at(w.c.v.cursor), i)
+		if w.c.v.At(w.c.v.cursor) != i {
+			t.Fatalf("key %d: the cursor is on sample %d, not the asked %d", p, w.c.v.At(w.c.v.cursor), i)
 		}
 		test.Type(w.grid, strconv.Itoa(truth[i]))
 		if ds.Label(i) != truth[i] {
 			t.Fatalf("key %d: sample %d has label %d", p, i, ds.Label(i))
 		}
 		q.run()
-		if w.sugg.loop.job != nil {
+		if w.sugg.Rounding() {
 			t.Fatalf("key %d: a round started while the asked labels were typed", p)
 		}
 	}
-	if w.sugg.review.r != before {
+	if w.sugg.Mode.List != before {
 		t.Fatal("a round ended while the asked labels were typed")
 	}
-	retrainAfter = 20 * time.Millisecond
-	w.sugg.later()
-	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return n == askRound && idle(w) })
-	r = w.sugg.review.r
-	if len(r.of) == 0 || r.suggestsNone {
+	w.sugg.Later()
+	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == suggest.AskRound })
+	r = w.sugg.Mode.List
+	if len(r.Of) == 0 || r.SuggestsNone {
 		t.Fatal("no suggestions after the asked labels")
 	}
 	for p, i := range want { // the decided samples stay where they were
-		if w.c.v.at(p) != i {
-			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.at(p), i)
+		if w.c.v.At(p) != i {
+			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.At(p), i)
 		}
 	}
 	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
-	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), askRound, activelearn.Options{})
+	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), suggest.AskRound, activelearn.Options{})
 	if err != nil || len(again) == 0 {
 		t.Fatalf("activelearn.Ask: %v, %d samples", err, len(again))
 	}
 	p := len(want)
 	for k, i := range again {
-		if w.c.v.at(p+k) != i || !r.asked[i] {
-			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.at(p+k), i)
+		if w.c.v.At(p+k) != i || !r.Asked[i] {
+			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.At(p+k), i)
 		}
 	}
 	p += len(again)
 	firstSugg := p
 	for ; p < w.c.v.Len(); p++ {
-		s, ok := r.of[w.c.v.at(p)]
-		if !ok || p > firstSugg && s.Confidence > r.of[w.c.v.at(p-1)].Confidence {
+		s, ok := r.Of[w.c.v.At(p)]
+		if !ok || p > firstSugg && s.Confidence > r.Of[w.c.v.At(p-1)].Confidence {
 			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
 		}
 	}
@@ -186,12 +222,12 @@ func TestSuggestedAsksFirst(t *testing.T) {
 
 	// Enter accepts a suggestion: journaled as suggested-accepted, counted accepted and right.
 	w.c.moveCursor(firstSugg, false)
-	i := w.c.v.at(firstSugg)
-	s := r.of[i]
-	scored := w.sugg.loop.tally.scored
+	i := w.c.v.At(firstSugg)
+	s := r.Of[i]
+	scored := w.sugg.Tally().Scored
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(i) != s.Suggested || w.sugg.loop.tally.accepted != 1 || w.sugg.loop.tally.scored != scored+1 {
-		t.Fatalf("Enter: label %d, tally %+v", ds.Label(i), w.sugg.loop.tally)
+	if ds.Label(i) != s.Suggested || w.sugg.Tally().Accepted != 1 || w.sugg.Tally().Scored != scored+1 {
+		t.Fatalf("Enter: label %d, tally %+v", ds.Label(i), w.sugg.Tally())
 	}
 	if log := ds.ChangeLog(); log[len(log)-1].Index != i || log[len(log)-1].How != store.HowSuggestedAccepted {
 		t.Fatalf("the change log ends %+v", log[len(log)-1])
@@ -199,24 +235,24 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	// A wrong suggestion corrected by a digit: scored, not right.
 	var wrong int = -1
 	for p := firstSugg; p < w.c.v.Len(); p++ {
-		if j := w.c.v.at(p); ds.Label(j) == sample.NoLabel && r.of[j].Suggested != truth[j] {
+		if j := w.c.v.At(p); ds.Label(j) == sample.NoLabel && r.Of[j].Suggested != truth[j] {
 			wrong = p
 			break
 		}
 	}
 	w.c.moveCursor(wrong, false)
-	j := w.c.v.at(wrong)
-	right := w.sugg.loop.tally.right
+	j := w.c.v.At(wrong)
+	right := w.sugg.Tally().Right
 	test.Type(w.grid, strconv.Itoa(truth[j]))
-	tl := w.sugg.loop.tally
-	if ds.Label(j) != truth[j] || tl.scored != scored+2 || tl.right != right || tl.accepted != 1 {
+	tl := w.sugg.Tally()
+	if ds.Label(j) != truth[j] || tl.Scored != scored+2 || tl.Right != right || tl.Accepted != 1 {
 		t.Fatalf("a digit over a wrong suggestion: label %d, tally %+v", ds.Label(j), tl)
 	}
 	if !strings.Contains(w.footer.status.Text, "labelled 21 · accepted 1 · left 278 · suggestions right:") {
 		t.Fatalf("status %q", w.footer.status.Text)
 	}
 	w.c.undo() // an undone label no longer counts
-	if tl := w.sugg.loop.tally; tl.scored != scored+1 || tl.accepted != 1 {
+	if tl := w.sugg.Tally(); tl.Scored != scored+1 || tl.Accepted != 1 {
 		t.Fatalf("after undo: tally %+v", tl)
 	}
 }
@@ -250,18 +286,18 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 	f.mu.Unlock()
 	w.side.showList.SetSelected("Suggested")
 	waitFor(t, func() bool { _, calls := f.lastSeen(); return calls == 1 }) // the round waits at the gate
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	test.Type(w.grid, strconv.Itoa(truth[i]))
 	if ds.Label(i) != truth[i] {
 		t.Fatalf("a key during the round: label %d", ds.Label(i))
 	}
 	close(gate)
-	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return calls >= 2 && idle(w) && n == len(labelled)+1 })
-	r := w.sugg.review.r
-	if r.pending || ds.Label(i) != truth[i] || !slices.Contains(r.order, i) {
-		t.Fatalf("after the rounds: pending %v, label %d", r.pending, ds.Label(i))
+	waitUI(t, q, func() bool { n, calls := f.lastSeen(); return rested(w) && calls >= 2 && n == len(labelled)+1 })
+	r := w.sugg.Mode.List
+	if r.Pending || ds.Label(i) != truth[i] || !slices.Contains(r.Order, i) {
+		t.Fatalf("after the rounds: pending %v, label %d", r.Pending, ds.Label(i))
 	}
-	if _, ok := r.of[i]; ok {
+	if _, ok := r.Of[i]; ok {
 		t.Fatal("the sample labelled during the round still has a suggestion")
 	}
 }
@@ -280,14 +316,14 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Suggested")
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
-	r := w.sugg.review.r
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
+	r := w.sugg.Mode.List
 	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
 	// The cursor on the fifth suggestion of the class of the most confident one.
 	var class, at = -1, -1
 	n := 0
 	for p := range w.c.v.Len() {
-		s, ok := r.of[w.c.v.at(p)]
+		s, ok := r.Of[w.c.v.At(p)]
 		if !ok {
 			continue
 		}
@@ -302,24 +338,24 @@ func TestAcceptManySuggestions(t *testing.T) {
 		}
 	}
 	w.c.moveCursor(at, false)
-	min := r.of[w.c.v.at(at)].Confidence
+	min := r.Of[w.c.v.At(at)].Confidence
 	var want []int
-	for i, s := range r.of {
+	for i, s := range r.Of {
 		if s.Suggested == class && s.Confidence >= min {
 			want = append(want, i)
 		}
 	}
 	before := ds.ChangeLog()
 	accept.Action()
-	for i, s := range r.of {
+	for i, s := range r.Of {
 		l := ds.Label(i)
 		if in := slices.Contains(want, i); in && l != class || !in && l != sample.NoLabel {
 			t.Fatalf("sample %d (suggested %d at %.2f): label %d", i, s.Suggested, s.Confidence, l)
 		}
 	}
 	log := ds.ChangeLog()
-	if len(log) != len(before)+len(want) || log[len(log)-1].How != store.HowSuggestedAccepted || w.sugg.loop.tally.accepted != len(want) {
-		t.Fatalf("the change log grew by %d (want %d), ends %+v; accepted %d", len(log)-len(before), len(want), log[len(log)-1], w.sugg.loop.tally.accepted)
+	if len(log) != len(before)+len(want) || log[len(log)-1].How != store.HowSuggestedAccepted || w.sugg.Tally().Accepted != len(want) {
+		t.Fatalf("the change log grew by %d (want %d), ends %+v; accepted %d", len(log)-len(before), len(want), log[len(log)-1], w.sugg.Tally().Accepted)
 	}
 	if !strings.HasPrefix(w.footer.status.Text, "Accepted "+strconv.Itoa(len(want))+" suggestions of") {
 		t.Fatalf("status %q", w.footer.status.Text)
@@ -330,17 +366,17 @@ func TestAcceptManySuggestions(t *testing.T) {
 			t.Fatalf("after one undo sample %d has label %d", i, ds.Label(i))
 		}
 	}
-	if w.sugg.loop.tally.accepted != 0 {
-		t.Fatalf("after undo %d counted accepted", w.sugg.loop.tally.accepted)
+	if w.sugg.Tally().Accepted != 0 {
+		t.Fatalf("after undo %d counted accepted", w.sugg.Tally().Accepted)
 	}
 	// The selection: three samples with suggestions, whatever their class and confidence.
-	waitUI(t, q, func() bool { return idle(w) })
-	r = w.sugg.review.r
+	waitUI(t, q, func() bool { return rested(w) })
+	r = w.sugg.Mode.List
 	var sel []int
 	w.c.v.clearSelection()
 	for p := w.c.v.Len() - 1; p >= 0 && len(sel) < 3; p-- {
-		if i := w.c.v.at(p); ds.Label(i) == sample.NoLabel {
-			if _, ok := r.of[i]; ok {
+		if i := w.c.v.At(p); ds.Label(i) == sample.NoLabel {
+			if _, ok := r.Of[i]; ok {
 				sel = append(sel, i)
 				w.c.v.setSelected(i, true)
 			}
@@ -348,8 +384,8 @@ func TestAcceptManySuggestions(t *testing.T) {
 	}
 	accept.Action()
 	for _, i := range sel {
-		if ds.Label(i) != r.of[i].Suggested {
-			t.Fatalf("selected sample %d: label %d, suggested %d", i, ds.Label(i), r.of[i].Suggested)
+		if ds.Label(i) != r.Of[i].Suggested {
+			t.Fatalf("selected sample %d: label %d, suggested %d", i, ds.Label(i), r.Of[i].Suggested)
 		}
 	}
 	if got := ds.Counts()[0]; got.Class != sample.NoLabel || got.Count != 300-30-3 {
@@ -368,22 +404,22 @@ func TestSuggestedStop(t *testing.T) {
 	gate := make(chan struct{})
 	f.gate = gate
 	w.side.showList.SetSelected("Suggested")
-	if w.sugg.loop.job == nil || !strings.Contains(w.footer.progress.Text, "Suggestions") {
+	if !w.sugg.Rounding() || !strings.Contains(w.footer.progress.Text, "Suggestions") {
 		t.Fatalf("no round started: progress %q", w.footer.progress.Text)
 	}
 	menuItem(t, w, "Tools", "Stop Training the CNN").Action()
 	close(gate)
 	q.run()
-	if !idle(w) || w.c.mode != modeSuggested || !w.sugg.review.r.pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
+	if !idle(w) || w.c.mode != w.sugg.Mode || !w.sugg.Mode.List.Pending || w.c.v.Len() != 290 || !strings.HasPrefix(w.footer.status.Text, "Stopped") {
 		t.Fatalf("after Stop: idle %v, %d shown, status %q", idle(w), w.c.v.Len(), w.footer.status.Text)
 	}
 	f.mu.Lock()
 	f.gate = nil
 	f.mu.Unlock()
-	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending })
-	if len(w.sugg.review.r.of)+len(w.sugg.review.r.asked) != 290 {
-		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.review.r.of), len(w.sugg.review.r.asked))
+	w.sugg.Suggest()
+	waitUI(t, q, func() bool { return !w.sugg.Mode.List.Pending })
+	if len(w.sugg.Mode.List.Of)+len(w.sugg.Mode.List.Asked) != 290 {
+		t.Fatalf("after starting again: %d suggestions, %d asked", len(w.sugg.Mode.List.Of), len(w.sugg.Mode.List.Asked))
 	}
 }
 
@@ -391,7 +427,7 @@ func TestSuggestedStop(t *testing.T) {
 // bar, badges without a percentage), and so does the draw window's model trained on them.
 func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	w, q, ds, truth, _ := loopWindow(t)
-	w.sugg.opts = suspect.CNNOptions{Epochs: 3}
+	w.scans.Opts = suspect.CNNOptions{Epochs: 3}
 	var few []int // 3 of each class
 	seen := map[int]int{}
 	for i, l := range truth {
@@ -408,10 +444,10 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.drain()
-	w.sugg.suggestLabels()
-	waitUI(t, q, func() bool { return !w.sugg.review.r.pending && idle(w) })
+	w.sugg.Suggest()
+	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
 	for p := range w.c.v.Len() {
-		if _, ok := w.sugg.review.r.of[w.c.v.at(p)]; ok {
+		if _, ok := w.sugg.Mode.List.Of[w.c.v.At(p)]; ok {
 			w.c.moveCursor(p, false)
 			break
 		}
@@ -425,15 +461,15 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	if b := badgeTexts(w.grid)[w.c.v.cursor]; strings.Contains(b, "%") || !strings.HasSuffix(b, "?") {
 		t.Fatalf("the badge %q claims a confidence", b)
 	}
-	w.draw.show()
-	d := w.draw.open
-	d.win.Resize(fyne.NewSize(760, 480))
-	waitUI(t, q, func() bool { return w.sugg.model != nil })
-	if w.sugg.model.Labelled() != len(few) {
-		t.Fatalf("the model learnt from %d labels", w.sugg.model.Labelled())
+	w.draw.Show()
+	d := w.draw.Open()
+	d.Win.Resize(fyne.NewSize(760, 480))
+	waitUI(t, q, func() bool { return w.sugg.Model() != nil })
+	if w.sugg.Model().Labelled() != len(few) {
+		t.Fatalf("the model learnt from %d labels", w.sugg.Model().Labelled())
 	}
 	drawSeven(d)
-	if !strings.Contains(d.status.Text, "few labels: low confidence") || d.label.Text == "" {
-		t.Fatalf("the draw window says %q, label %q", d.status.Text, d.label.Text)
+	if !strings.Contains(d.Status.Text, "few labels: low confidence") || d.Label.Text == "" {
+		t.Fatalf("the draw window says %q, label %q", d.Status.Text, d.Label.Text)
 	}
 }

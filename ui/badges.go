@@ -4,6 +4,8 @@ import (
 	"image/color"
 
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -23,35 +25,29 @@ var (
 	badgeDeletedBack = color.NRGBA{160, 25, 25, 255}
 )
 
-// badger is a mode's verdicts on the samples, which turn a tile's label badge b into the mode's
-// (a review's "7→1?"); n names the classes.
-type badger interface {
-	badge(i int, st store.State, b badge, n classNames) badge
-}
-
 // tileMarks is what the grid badges its tiles with: the classes' short names and the mode's
 // verdicts (nil: none). The controller hands it to the grid with the view model.
 type tileMarks struct {
-	classes  classNames
-	verdicts badger
+	classes  classes.Names
+	verdicts mode.Badger
 }
 
 // badge is the corner text of sample i in state st: "7", or "3→7" when edited, "+7" when
 // added, in red when deleted; then what the mode's verdicts make of it.
 func (m tileMarks) badge(i int, st store.State) badge {
-	b := badge{Text: m.classes.short(st.Label), Color: badgePlain}
+	b := badge{Text: m.classes.Short(st.Label), Color: badgePlain}
 	switch {
 	case st.Deleted:
 		b.Color, b.Back = badgeDeleted, badgeDeletedBack
 	case st.Edited:
-		b.Text = m.classes.short(st.Original) + "→" + b.Text
+		b.Text = m.classes.Short(st.Original) + "→" + b.Text
 		b.Color = badgeEdited
 	case st.Added:
 		b.Text = "+" + b.Text
 		b.Color = badgeAdded
 	}
 	if m.verdicts != nil {
-		b = m.verdicts.badge(i, st, b, m.classes)
+		b = m.verdicts.Badge(i, st, b, m.classes)
 	}
 	return b
 }

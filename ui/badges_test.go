@@ -9,6 +9,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
 
@@ -42,7 +43,7 @@ func over(c color.NRGBA, under color.RGBA) color.RGBA {
 // a deleted tile, from its background (grey level 0) to its ink (255); tiles and badges are the
 // same in both themes. Before, red text on the tile's dark red reached 5.4:1.
 func TestDeletedBadgeIsReadable(t *testing.T) {
-	b := tileMarks{classes: classNames{digits: true}}.badge(0, store.State{Label: 7, Deleted: true})
+	b := tileMarks{classes: classes.Names{Digits: true}}.badge(0, store.State{Label: 7, Deleted: true})
 	back := widgets.BadgeBack
 	if b.Back != nil {
 		back = b.Back.(color.NRGBA)

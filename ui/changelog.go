@@ -11,7 +11,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // The change log: File → Export Change Log… writes every label change since the files
@@ -65,8 +67,8 @@ func (s *saver) afterSave(then func()) bool {
 		return false
 	}
 	d := dialog.NewInformation("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", s.win)
-	s.d.show("", d, d.Dismiss, nil, func() {
-		s.d.done()
+	s.d.Show("", d, d.Dismiss, nil, func() {
+		s.d.Done()
 		if then != nil {
 			then()
 		}
@@ -90,7 +92,7 @@ func changeLogSummary(entries []store.ChangeLogEntry) string {
 		if name == "" {
 			name = "how unknown"
 		}
-		parts = append(parts, count("%d ", counts[h])+name)
+		parts = append(parts, numfmt.Sprintf("%d ", counts[h])+name)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -100,23 +102,23 @@ func changeLogSummary(entries []store.ChangeLogEntry) string {
 func (s *saver) exportChangeLogDialog() {
 	entries := s.c.ds.ChangeLog()
 	if len(entries) == 0 {
-		s.d.inform("Export Change Log", "No label has changed since the files were opened.")
+		s.d.Inform("Export Change Log", "No label has changed since the files were opened.")
 		return
 	}
 	var d *dialog.ConfirmDialog
-	target := newPromptEntry(func() { d.Dismiss() })
+	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
-		target.SetText(filepath.Join(filepath.Dir(labels), baseName(labels)+"-changelog.csv"))
+		target.SetText(filepath.Join(filepath.Dir(labels), dialogs.BaseName(labels)+"-changelog.csv"))
 	case images != "":
-		target.SetText(filepath.Join(filepath.Dir(images), baseName(images)+"-changelog.csv"))
+		target.SetText(filepath.Join(filepath.Dir(images), dialogs.BaseName(images)+"-changelog.csv"))
 	default:
 		home, _ := os.UserHomeDir()
 		target.SetText(filepath.Join(home, "changelog.csv"))
 	}
 	about := widget.NewLabel(fmt.Sprintf("%s since the files were opened (%s).\nColumns: %s; undone edits are not listed.",
-		plural(len(entries), "change"), changeLogSummary(entries), store.ChangeLogHeader))
+		numfmt.Plural(len(entries), "change"), changeLogSummary(entries), store.ChangeLogHeader))
 	save := "Saves also append their changes to " + s.changesFileName() + "."
 	if !s.writeChangeLog() {
 		save = "Saves write no change log (File → Write Change Log on Save is off)."
@@ -133,7 +135,7 @@ func (s *saver) exportChangeLogDialog() {
 	}, s.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the field exports too
 	d.Resize(fyne.NewSize(640, d.MinSize().Height))
-	s.d.show("export change log", d, d.Dismiss, d.Confirm, nil)
+	s.d.Show("export change log", d, d.Dismiss, d.Confirm, nil)
 	s.win.Canvas().Focus(target)
 }
 
@@ -144,7 +146,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	if _, err := os.Stat(path); err == nil && !replace {
-		s.d.ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
+		s.d.Ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
 			if yes {
 				s.runChangeLogExport(path, true)
 			}
@@ -152,17 +154,17 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	ds := s.c.ds
-	s.c.jobs.run(func() {
+	s.c.jobs.Run(func() {
 		n, err := ds.ExportChangeLog(path)
-		s.c.jobs.schedule(func() {
+		s.c.jobs.Schedule(func() {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: the folder does not exist", filepath.Dir(path))
 			}
 			if err != nil {
-				s.d.showError(err)
+				s.d.ShowError(err)
 				return
 			}
-			s.d.inform("Change log written", fmt.Sprintf("%s written to %s.", plural(n, "change"), path))
+			s.d.Inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), path))
 		})
 	})
 }

@@ -17,6 +17,7 @@ import (
 
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // menuItem returns the item labelled label in the main menu's menu called menu.
@@ -37,10 +38,10 @@ func menuItem(t *testing.T, w *window, menu, label string) *fyne.MenuItem {
 }
 
 // overlayTexts returns the texts of the labels and the prompt entries in the top overlay.
-func overlayTexts(w *window) (labels []string, entries []*promptEntry) {
+func overlayTexts(w *window) (labels []string, entries []*dialogs.PromptEntry) {
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
-		case *promptEntry:
+		case *dialogs.PromptEntry:
 			entries = append(entries, x)
 		case *widget.Label:
 			labels = append(labels, x.Text)
@@ -111,35 +112,35 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 	row(20, ds.Label(20), sample.NoLabel, "deleted")
 	// A drawing: added-drawn.
-	w.draw.show()
-	w.sugg.drop() // no suggestions needed here
-	drawSeven(w.draw.open)
-	w.draw.open.pad.TypedRune('7')
-	w.draw.open.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.draw.Show()
+	w.sugg.Drop() // no suggestions needed here
+	drawSeven(w.draw.Open())
+	w.draw.Open().Pad.TypedRune('7')
+	w.draw.Open().Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	n := ds.Len() - 1
 	if ds.Label(n) != 7 {
 		t.Fatalf("the drawing was not added: %d samples", ds.Len())
 	}
 	row(n, sample.NoLabel, 7, "added-drawn")
-	w.draw.open.win.Close()
+	w.draw.Open().Win.Close()
 	// The review: Enter accepts the suggestion; a digit that is neither is manual, and undone.
-	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
-	w.scans.stop()
-	if !(w.c.mode != modeBrowse) || w.c.v.Len() < 2 {
+	w.susp.Find()
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
+	w.scans.Stop()
+	if !(w.c.mode != browsing) || w.c.v.Len() < 2 {
 		t.Fatalf("no review of the demo's mislabelled digits: %d shown", w.c.v.Len())
 	}
-	first := w.c.v.at(0)
-	s := w.scans.review.r.of[first]
+	first := w.c.v.At(0)
+	s := w.susp.Mode.List.Of[first]
 	row(first, ds.Label(first), s.Suggested, "suspect-accepted")
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	second := w.c.v.at(1)
+	second := w.c.v.At(1)
 	other := 0
-	for other == ds.Label(second) || other == w.scans.review.r.of[second].Suggested {
+	for other == ds.Label(second) || other == w.susp.Mode.List.Of[second].Suggested {
 		other++
 	}
 	test.Type(g, strconv.Itoa(other))
-	if ds.Label(second) != other || w.scans.review.r.how(second, other) != store.HowManual {
+	if ds.Label(second) != other || w.susp.Mode.List.How(second, other) != store.HowManual {
 		t.Fatalf("typed %d on a suspect: label %d", other, ds.Label(second))
 	}
 	w.c.undo()
@@ -153,7 +154,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "demo-changelog.csv")
 	entries[0].SetText(out)
-	if !w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
+	if !w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn}) {
 		t.Fatal("Enter did not export")
 	}
 	waitUI(t, q, func() bool { l, _ := overlayTexts(w); return strings.Contains(strings.Join(l, " "), "written to") })
@@ -161,7 +162,7 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	if !reflect.DeepEqual(got, append([]string{"index,original,new,how"}, want...)) {
 		t.Fatalf("exported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	w.d.key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 
 	// Save As beside a folder planted where the change log goes: saved, and the person is told.
 	dir := t.TempDir()
@@ -169,11 +170,11 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	cp := lp + store.ChangesSuffix
 	os.Mkdir(cp, 0o755)
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	if l, _ := overlayTexts(w); ds.Dirty() || !strings.Contains(strings.Join(l, " "), cp) {
 		t.Fatalf("after a save without its change log: dirty %v, shown %q", ds.Dirty(), l)
 	}
-	w.d.key(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	os.Remove(cp)
 	// The preference off: a save writes no change log.
 	pref := menuItem(t, w, "File", "Write Change Log on Save")
@@ -188,14 +189,14 @@ func TestExportChangeLogFromTheMenu(t *testing.T) {
 	l30 := ds.Label(30)
 	test.Type(g, strconv.Itoa((l30+1)%10))
 	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	if _, err := os.Lstat(cp); !os.IsNotExist(err) {
 		t.Fatalf("a change log was written while off: %v", err)
 	}
 	// On again: the next save appends everything held back.
 	pref.Action()
 	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	got = readCSV(t, cp)
 	// Sample 30 of the saved files was the session's 31st: sample 20 before it was deleted.
 	want = append(want, "31,"+strconv.Itoa(l30)+","+strconv.Itoa((l30+1)%10)+",manual")

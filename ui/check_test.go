@@ -12,8 +12,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/fixture/digits"
 	"idxlabel/fixture/mnisttest"
 	"idxlabel/fixture/planted"
 	"idxlabel/idx"
@@ -22,26 +22,72 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/check"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/health"
+	"idxlabel/ui/scan"
 )
 
 // quickCNN is the short CNN recipe of the ui tests (and of IDXLABEL_QUICK_CNN=1).
 var quickCNN = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 2}
 
-// plantedCheck is a small pair for the check's tests, written to a temporary folder: the first
-// 1,500 samples of t10k with 4 copies of its own samples, 4 copies of training samples, 3
-// non-digits and 10 flipped labels planted (fixture/planted, seed 7), and the other set: the
-// first 3,000 training samples, whose files the leak kind reads.
+// plantedCheck is a small pair for the check's tests, written to a temporary folder: 1,500
+// digits with 4 copies of its own samples, 4 copies of the other set's samples, 3 non-digits and
+// 10 flipped labels planted (fixture/planted, seed 7), and the other set of 3,000 digits, whose
+// files the leak kind reads. The digits are generated (fixture/digits: its first 1,500, and the
+// next 3,000 as the other set) or real (t10k's first 1,500, the first 3,000 training samples).
 type plantedCheck struct {
 	set                  *planted.Set
 	images, labels       string // the pair's files
 	otherImg, otherLabel string // the other set's files
 }
 
-func newPlantedCheck(t *testing.T) plantedCheck {
+// plantedN and plantedOther are the samples of a planted check's pair and of its other set.
+const plantedN, plantedOther = 1500, 3000
+
+// plantedSources are where a planted check's digits come from: the pair's and the other set's.
+var plantedSources = []struct {
+	name string
+	load func(t *testing.T) (images, labels, train, trainLabels *idx.Array)
+}{
+	{"digits", func(t *testing.T) (*idx.Array, *idx.Array, *idx.Array, *idx.Array) {
+		images, labels := digits.Load(t, plantedN+plantedOther)
+		other, err := idx.New(idx.UByte, plantedOther, 28, 28)
+		if err != nil {
+			t.Fatal(err)
+		}
+		otherLabels, err := idx.New(idx.UByte, plantedOther)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(other.Data, images.Data[plantedN*784:])
+		copy(otherLabels.Data, labels.Data[plantedN:])
+		return images, labels, other, otherLabels
+	}},
+	{"t10k", func(t *testing.T) (*idx.Array, *idx.Array, *idx.Array, *idx.Array) {
+		images, labels := mnisttest.Load(t)
+		train, trainLabels := mnisttest.LoadTrain(t)
+		return images, labels, train, trainLabels
+	}},
+}
+
+// eachPlanted runs f as subtests on a planted check of each source (plantedSources): "digits"
+// runs everywhere, "t10k" skips without the real files (saying so) or fails when they are
+// required. These tests train the CNN: they skip under -short.
+func eachPlanted(t *testing.T, f func(t *testing.T, pc plantedCheck)) {
+	if testing.Short() {
+		t.Skip("trains the CNN scan (seconds): not in -short")
+	}
+	for _, src := range plantedSources {
+		t.Run(src.name, func(t *testing.T) {
+			images, labels, train, trainLabels := src.load(t)
+			f(t, newPlantedCheck(t, images, labels, train, trainLabels))
+		})
+	}
+}
+
+func newPlantedCheck(t *testing.T, images, labels, train, trainLabels *idx.Array) plantedCheck {
 	t.Helper()
-	images, labels := mnisttest.Load(t)
-	train, trainLabels := mnisttest.LoadTrain(t)
-	const n, on = 1500, 3000
+	const n, on = plantedN, plantedOther
 	rng := rand.New(rand.NewPCG(7, 20))
 	p := planted.Plant(rng, images.Data, labels.Data, n, train.Data, trainLabels.Data, on,
 		planted.Plan{Duplicates: 4, Leaks: 4, Outliers: 3, Flips: 10})
@@ -82,7 +128,7 @@ func (pc plantedCheck) open(t *testing.T) (*window, *uiQueue, *store.Dataset) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = quickCNN
+	w.scans.Opts = quickCNN
 	ds, err := store.Open(pc.images, pc.labels, store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,190 +163,191 @@ func journalSize(ds *store.Dataset) int64 {
 // journaled, undoable decision and move on; the lists survive a save (renumbered); the other
 // set is remembered for the pair.
 func TestCheckDataset(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, ds := pc.open(t)
-	k := w.check
-	menuItem(t, w, "Tools", "Check Dataset…").Action()
-	if !strings.Contains(overlayText(w), "Leakage against") {
-		t.Fatalf("the dialog says %q", overlayText(w))
-	}
-	focused, ok := w.win.Canvas().Focused().(*promptEntry)
-	if !ok {
-		t.Fatal("the path field does not have the keys")
-	}
-	test.Type(focused, pc.otherImg)
-	focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if w.c.mode != modeCheck || k.run == nil || k.run.job == nil || !slices.Equal(k.run.against, []string{pc.otherImg, pc.otherLabel}) {
-		t.Fatalf("after Check: mode %v, run %+v", w.c.mode, k.run)
-	}
-	if text := buttonTexts(k.mode.view); !slices.Equal(text, []string{"Label errors  …", "Outliers  …", "Duplicates  …", "Leaks  …"}) {
-		t.Fatalf("the kinds while starting: %q", text)
-	}
-
-	// The quick kinds first: when the duplicates are shown, the CNN's kinds are not yet.
-	waitUI(t, q, func() bool { return k.mode.f.lists[check.Duplicate].state == checkFound })
-	if k.mode.f.lists[check.Label].state != checkWaiting || k.mode.f.lists[check.Outlier].state != checkWaiting {
-		t.Fatal("label errors or outliers came before the duplicates")
-	}
-	waitUI(t, q, func() bool { return k.run.job == nil })
-	if k.run.why != "" || !k.run.complete() {
-		t.Fatalf("the check ended: %q", k.run.why)
-	}
-	f := k.mode.f
-	for at, src := range pc.set.Duplicates {
-		a, b := min(at, src), max(at, src)
-		if x, ok := f.lists[check.Duplicate].of[a]; !ok || !slices.Contains(x.others, b) {
-			t.Errorf("the planted copy %d of %d is not listed: %+v", at, src, x)
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, ds := pc.open(t)
+		k := w.check
+		menuItem(t, w, "Tools", "Check Dataset…").Action()
+		if !strings.Contains(overlayText(w), "Leakage against") {
+			t.Fatalf("the dialog says %q", overlayText(w))
 		}
-	}
-	for at, src := range pc.set.Leaks {
-		if x, ok := f.lists[check.Leak].of[at]; !ok || len(x.others) == 0 || f.other.snap.Index[x.others[0]] != src {
-			t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
+		focused, ok := w.win.Canvas().Focused().(*dialogs.PromptEntry)
+		if !ok {
+			t.Fatal("the path field does not have the keys")
 		}
-	}
-	outliers := 0
-	for at := range pc.set.Outliers {
-		if _, ok := f.lists[check.Outlier].of[at]; ok {
-			outliers++
+		test.Type(focused, pc.otherImg)
+		focused.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if w.c.mode != w.check.Mode || k.Check() == nil || k.Check().Job == nil || !slices.Equal(k.Check().Against, []string{pc.otherImg, pc.otherLabel}) {
+			t.Fatalf("after Check: mode %v, run %+v", w.c.mode, k.Check())
 		}
-	}
-	t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.lists[check.Duplicate].order),
-		len(f.lists[check.Leak].order), len(f.lists[check.Label].order), len(f.lists[check.Outlier].order), outliers)
-	if outliers < 2 {
-		t.Errorf("only %d of the 3 planted non-digits among the outliers listed", outliers)
-	}
-	if len(f.lists[check.Outlier].order) < outliersListed || len(f.lists[check.Label].order) == 0 {
-		t.Fatalf("%d outliers, %d label errors listed", len(f.lists[check.Outlier].order), len(f.lists[check.Label].order))
-	}
+		if text := k.Mode.View.Buttons(); !slices.Equal(text, []string{"Label errors  …", "Outliers  …", "Duplicates  …", "Leaks  …"}) {
+			t.Fatalf("the kinds while starting: %q", text)
+		}
 
-	// Duplicates: each tile the first of its pair, badged with its copy, shown large beside it.
-	k.pick(check.Duplicate)
-	dups := slices.Clone(w.c.v.order)
-	if len(dups) != len(f.lists[check.Duplicate].order) || w.c.v.cursor != 0 {
-		t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.lists[check.Duplicate].order), w.c.v.cursor)
-	}
-	first := dups[0]
-	partner := f.lists[check.Duplicate].of[first].others[0]
-	if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "=#"+strconv.Itoa(partner)) {
-		t.Fatalf("the first duplicate's badge %q", b)
-	}
-	if a := w.detail.about; !strings.Contains(a.title.Text, "Near-duplicate") || len(a.root.Objects) != 2 {
-		t.Fatalf("the detail panel: %q", a.title.Text)
-	}
-	if l := legendKeys(w); !strings.Contains(l, "Del delete this copy") || !strings.Contains(l, "→ keep both") {
-		t.Fatalf("legend %q", l)
-	}
-	// Delete removes the tile's sample (one journaled step) and moves on.
-	size := journalSize(ds)
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	if !ds.State(first).Deleted || ds.State(partner).Deleted || w.c.v.cursor != 1 || journalSize(ds) <= size || ds.UndoName() != "Delete sample "+strconv.Itoa(first) {
-		t.Fatalf("Delete: deleted %v/%v, cursor %d, undo %q", ds.State(first).Deleted, ds.State(partner).Deleted, w.c.v.cursor, ds.UndoName())
-	}
-	// → keeps both: a review decision on the tile's sample.
-	second := dups[1]
-	keep, size := ds.Label(second), journalSize(ds)
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if st := ds.State(second); !st.Reviewed || st.Label != keep || st.Deleted || w.c.v.cursor != 2 || journalSize(ds) <= size {
-		t.Fatalf("→: %+v, cursor %d", st, w.c.v.cursor)
-	}
-	if !strings.Contains(w.footer.status.Text, "decided 2 / "+strconv.Itoa(len(dups))) {
-		t.Fatalf("status %q", w.footer.status.Text)
-	}
-
-	// Outliers: a digit relabels (a decision set by hand).
-	k.pick(check.Outlier)
-	out := w.c.v.at(0)
-	to := (ds.Label(out) + 3) % 10
-	test.Type(w.grid, strconv.Itoa(to))
-	if st := ds.State(out); st.Label != to || !st.Reviewed || w.c.v.cursor != 1 {
-		t.Fatalf("a digit on an outlier: %+v, cursor %d", st, w.c.v.cursor)
-	}
-	if log := ds.ChangeLog(); log[len(log)-1].Index != out || log[len(log)-1].How != store.HowManual {
-		t.Fatalf("the change log ends %+v", log[len(log)-1])
-	}
-
-	// Label errors: Enter accepts the suggestion.
-	k.pick(check.Label)
-	lab := w.c.v.current()
-	if st := ds.State(lab); st.Reviewed || st.Deleted {
-		t.Fatalf("the cursor is on decided sample %d", lab)
-	}
-	sugg := f.lists[check.Label].of[lab].suggested
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if st := ds.State(lab); st.Label != sugg || !st.Reviewed {
-		t.Fatalf("Enter on a label error: %+v, suggested %d", st, sugg)
-	}
-	if log := ds.ChangeLog(); log[len(log)-1].How != store.HowSuspectAccepted {
-		t.Fatalf("the change log ends %+v", log[len(log)-1])
-	}
-
-	// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
-	k.pick(check.Leak)
-	leak := w.c.v.at(0)
-	if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
-		t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
-	}
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
-	if !ds.State(leak).Deleted {
-		t.Fatal("Delete did not delete the leak")
-	}
-	// Undo takes back the last decision alone.
-	w.c.undo()
-	if ds.State(leak).Deleted || !ds.State(first).Deleted || ds.Label(lab) != sugg {
-		t.Fatal("undo did not take back just the last decision")
-	}
-	w.c.redo()
-
-	// A save renumbers the lists: the deleted samples are gone, the rest follow their pixels.
-	before := map[check.Kind]map[int][]byte{}
-	partners := map[int][]byte{} // a duplicate tile's first copy's pixels, by the tile's pixels' key
-	for kind, l := range f.lists {
-		before[kind] = map[int][]byte{}
-		for _, i := range l.order {
-			before[kind][i] = pixelsOf(t, ds, i)
-			if kind == check.Duplicate {
-				partners[i] = pixelsOf(t, ds, l.of[i].others[0])
+		// The quick kinds first: when the duplicates are shown, the CNN's kinds are not yet.
+		waitUI(t, q, func() bool { return k.Mode.F.Lists[check.Duplicate].State == health.Found })
+		if k.Mode.F.Lists[check.Label].State != health.Waiting || k.Mode.F.Lists[check.Outlier].State != health.Waiting {
+			t.Fatal("label errors or outliers came before the duplicates")
+		}
+		waitUI(t, q, func() bool { return k.Check().Job == nil })
+		if k.Check().Why != "" || !k.Check().Complete() {
+			t.Fatalf("the check ended: %q", k.Check().Why)
+		}
+		f := k.Mode.F
+		for at, src := range pc.set.Duplicates {
+			a, b := min(at, src), max(at, src)
+			if x, ok := f.Lists[check.Duplicate].Of[a]; !ok || !slices.Contains(x.Others, b) {
+				t.Errorf("the planted copy %d of %d is not listed: %+v", at, src, x)
 			}
 		}
-	}
-	w.save.save()
-	waitUI(t, q, func() bool { return !w.jobs.busy() && !ds.Dirty() })
-	if w.c.mode != modeCheck || k.mode.f == nil {
-		t.Fatalf("after the save: mode %v", w.c.mode)
-	}
-	g := k.mode.f
-	for kind, l := range g.lists {
-		if want := len(before[kind]) - countDeleted(before[kind], first, leak); len(l.order) != want {
-			t.Errorf("%s: %d listed after the save, want %d", kind, len(l.order), want)
+		for at, src := range pc.set.Leaks {
+			if x, ok := f.Lists[check.Leak].Of[at]; !ok || len(x.Others) == 0 || f.Other.Snap.Index[x.Others[0]] != src {
+				t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
+			}
 		}
-		for _, i := range l.order {
-			px := pixelsOf(t, ds, i)
-			found := false
-			for old, p := range before[kind] {
-				if bytes.Equal(p, px) {
-					found = true
-					if kind == check.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.of[i].others[0]), partners[old]) {
-						t.Errorf("duplicate %d's copy was not renumbered with it", i)
-					}
+		outliers := 0
+		for at := range pc.set.Outliers {
+			if _, ok := f.Lists[check.Outlier].Of[at]; ok {
+				outliers++
+			}
+		}
+		t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.Lists[check.Duplicate].Order),
+			len(f.Lists[check.Leak].Order), len(f.Lists[check.Label].Order), len(f.Lists[check.Outlier].Order), outliers)
+		if outliers < 2 {
+			t.Errorf("only %d of the 3 planted non-digits among the outliers listed", outliers)
+		}
+		if len(f.Lists[check.Outlier].Order) < health.OutliersListed || len(f.Lists[check.Label].Order) == 0 {
+			t.Fatalf("%d outliers, %d label errors listed", len(f.Lists[check.Outlier].Order), len(f.Lists[check.Label].Order))
+		}
+
+		// Duplicates: each tile the first of its pair, badged with its copy, shown large beside it.
+		k.Pick(check.Duplicate)
+		dups := slices.Clone(w.c.v.order)
+		if len(dups) != len(f.Lists[check.Duplicate].Order) || w.c.v.cursor != 0 {
+			t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.Lists[check.Duplicate].Order), w.c.v.cursor)
+		}
+		first := dups[0]
+		partner := f.Lists[check.Duplicate].Of[first].Others[0]
+		if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "=#"+strconv.Itoa(partner)) {
+			t.Fatalf("the first duplicate's badge %q", b)
+		}
+		if a := w.detail.about; !strings.Contains(a.title.Text, "Near-duplicate") || len(a.root.Objects) != 2 {
+			t.Fatalf("the detail panel: %q", a.title.Text)
+		}
+		if l := legendKeys(w); !strings.Contains(l, "Del delete this copy") || !strings.Contains(l, "→ keep both") {
+			t.Fatalf("legend %q", l)
+		}
+		// Delete removes the tile's sample (one journaled step) and moves on.
+		size := journalSize(ds)
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if !ds.State(first).Deleted || ds.State(partner).Deleted || w.c.v.cursor != 1 || journalSize(ds) <= size || ds.UndoName() != "Delete sample "+strconv.Itoa(first) {
+			t.Fatalf("Delete: deleted %v/%v, cursor %d, undo %q", ds.State(first).Deleted, ds.State(partner).Deleted, w.c.v.cursor, ds.UndoName())
+		}
+		// → keeps both: a review decision on the tile's sample.
+		second := dups[1]
+		keep, size := ds.Label(second), journalSize(ds)
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+		if st := ds.State(second); !st.Reviewed || st.Label != keep || st.Deleted || w.c.v.cursor != 2 || journalSize(ds) <= size {
+			t.Fatalf("→: %+v, cursor %d", st, w.c.v.cursor)
+		}
+		if !strings.Contains(w.footer.status.Text, "decided 2 / "+strconv.Itoa(len(dups))) {
+			t.Fatalf("status %q", w.footer.status.Text)
+		}
+
+		// Outliers: a digit relabels (a decision set by hand).
+		k.Pick(check.Outlier)
+		out := w.c.v.At(0)
+		to := (ds.Label(out) + 3) % 10
+		test.Type(w.grid, strconv.Itoa(to))
+		if st := ds.State(out); st.Label != to || !st.Reviewed || w.c.v.cursor != 1 {
+			t.Fatalf("a digit on an outlier: %+v, cursor %d", st, w.c.v.cursor)
+		}
+		if log := ds.ChangeLog(); log[len(log)-1].Index != out || log[len(log)-1].How != store.HowManual {
+			t.Fatalf("the change log ends %+v", log[len(log)-1])
+		}
+
+		// Label errors: Enter accepts the suggestion.
+		k.Pick(check.Label)
+		lab := w.c.v.Current()
+		if st := ds.State(lab); st.Reviewed || st.Deleted {
+			t.Fatalf("the cursor is on decided sample %d", lab)
+		}
+		sugg := f.Lists[check.Label].Of[lab].Suggested
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if st := ds.State(lab); st.Label != sugg || !st.Reviewed {
+			t.Fatalf("Enter on a label error: %+v, suggested %d", st, sugg)
+		}
+		if log := ds.ChangeLog(); log[len(log)-1].How != store.HowSuspectAccepted {
+			t.Fatalf("the change log ends %+v", log[len(log)-1])
+		}
+
+		// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
+		k.Pick(check.Leak)
+		leak := w.c.v.At(0)
+		if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
+			t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
+		}
+		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
+		if !ds.State(leak).Deleted {
+			t.Fatal("Delete did not delete the leak")
+		}
+		// Undo takes back the last decision alone.
+		w.c.undo()
+		if ds.State(leak).Deleted || !ds.State(first).Deleted || ds.Label(lab) != sugg {
+			t.Fatal("undo did not take back just the last decision")
+		}
+		w.c.redo()
+
+		// A save renumbers the lists: the deleted samples are gone, the rest follow their pixels.
+		before := map[check.Kind]map[int][]byte{}
+		partners := map[int][]byte{} // a duplicate tile's first copy's pixels, by the tile's pixels' key
+		for kind, l := range f.Lists {
+			before[kind] = map[int][]byte{}
+			for _, i := range l.Order {
+				before[kind][i] = pixelsOf(t, ds, i)
+				if kind == check.Duplicate {
+					partners[i] = pixelsOf(t, ds, l.Of[i].Others[0])
 				}
 			}
-			if !found {
-				t.Errorf("%s: sample %d after the save is not one that was listed", kind, i)
+		}
+		w.save.save()
+		waitUI(t, q, func() bool { return !w.jobs.Busy() && !ds.Dirty() })
+		if w.c.mode != w.check.Mode || k.Mode.F == nil {
+			t.Fatalf("after the save: mode %v", w.c.mode)
+		}
+		g := k.Mode.F
+		for kind, l := range g.Lists {
+			if want := len(before[kind]) - countDeleted(before[kind], first, leak); len(l.Order) != want {
+				t.Errorf("%s: %d listed after the save, want %d", kind, len(l.Order), want)
+			}
+			for _, i := range l.Order {
+				px := pixelsOf(t, ds, i)
+				found := false
+				for old, p := range before[kind] {
+					if bytes.Equal(p, px) {
+						found = true
+						if kind == check.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.Of[i].Others[0]), partners[old]) {
+							t.Errorf("duplicate %d's copy was not renumbered with it", i)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("%s: sample %d after the save is not one that was listed", kind, i)
+				}
 			}
 		}
-	}
-	k.pick(check.Duplicate)
-	if w.c.v.Len() != len(dups)-1 || w.c.v.ndone != 1 {
-		t.Fatalf("after the save the duplicates show %d, %d decided", w.c.v.Len(), w.c.v.ndone)
-	}
+		k.Pick(check.Duplicate)
+		if w.c.v.Len() != len(dups)-1 || w.c.v.ndone != 1 {
+			t.Fatalf("after the save the duplicates show %d, %d decided", w.c.v.Len(), w.c.v.ndone)
+		}
 
-	// The other set is remembered for the pair, and was never written.
-	if got := k.lastAgainst(pc.images, pc.labels); got != pc.otherImg {
-		t.Fatalf("remembered %q", got)
-	}
-	if _, err := os.Stat(pc.otherImg + pairfile.JournalSuffix); err == nil {
-		t.Fatal("the other set got a journal")
-	}
+		// The other set is remembered for the pair, and was never written.
+		if got := k.LastAgainst(pc.images, pc.labels); got != pc.otherImg {
+			t.Fatalf("remembered %q", got)
+		}
+		if _, err := os.Stat(pc.otherImg + pairfile.JournalSuffix); err == nil {
+			t.Fatal("the other set got a journal")
+		}
+	})
 }
 
 // countDeleted counts which of the samples deleted (then saved away) a list held.
@@ -314,69 +361,61 @@ func countDeleted(list map[int][]byte, deleted ...int) int {
 	return n
 }
 
-// buttonTexts returns the texts of the check view's kind buttons.
-func buttonTexts(v *checkView) []string {
-	var out []string
-	for _, o := range v.buttons.Objects {
-		out = append(out, o.(*widget.Button).Text)
-	}
-	return out
-}
-
 // Cancel while the check waits for the CNN scan it started: the check ends, the scan stops,
 // the duplicates found stay; a scan another view asked for goes on. Cancel in the first pass
 // ends the check too.
 func TestCheckCancel(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, _ := pc.open(t)
-	k := w.check
-	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if !k.run.startedScan || w.scans.cnn == nil {
-		t.Fatalf("the check did not start the CNN scan: %v", k.run.startedScan)
-	}
-	k.mode.view.cancel.OnTapped()
-	if k.run.job != nil || k.run.why != "cancelled" || w.scans.cnn != nil {
-		t.Fatalf("after Cancel: running %v, why %q, scan %v", k.run.job != nil, k.run.why, w.scans.cnn != nil)
-	}
-	f := k.mode.f
-	if f.lists[check.Label].state != checkStopped || f.lists[check.Duplicate].state != checkFound || len(f.lists[check.Duplicate].order) < 4 {
-		t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.lists[check.Label].state, f.lists[check.Duplicate].state, len(f.lists[check.Duplicate].order))
-	}
-	if !strings.Contains(k.mode.view.note.Text, "stopped: cancelled") || k.mode.view.running.Visible() {
-		t.Fatalf("the view says %q", k.mode.view.note.Text)
-	}
-	if b := buttonTexts(k.mode.view); b[0] != "Label errors  —" {
-		t.Fatalf("buttons %q", b)
-	}
-	q.run()
-	if w.c.mode != modeCheck || k.mode.f.lists[check.Label].state != checkStopped {
-		t.Fatal("the stopped scan delivered")
-	}
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, _ := pc.open(t)
+		k := w.check
+		k.Start(nil)
+		waitUI(t, q, func() bool { return k.Check().WaitingScan })
+		if !k.Check().StartedScan || !w.scans.Running() {
+			t.Fatalf("the check did not start the CNN scan: %v", k.Check().StartedScan)
+		}
+		k.Mode.View.Cancel.OnTapped()
+		if k.Check().Job != nil || k.Check().Why != "cancelled" || w.scans.Running() {
+			t.Fatalf("after Cancel: running %v, why %q, scan %v", k.Check().Job != nil, k.Check().Why, w.scans.Running())
+		}
+		f := k.Mode.F
+		if f.Lists[check.Label].State != health.Stopped || f.Lists[check.Duplicate].State != health.Found || len(f.Lists[check.Duplicate].Order) < 4 {
+			t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.Lists[check.Label].State, f.Lists[check.Duplicate].State, len(f.Lists[check.Duplicate].Order))
+		}
+		if !strings.Contains(k.Mode.View.Note.Text, "stopped: cancelled") || k.Mode.View.Running.Visible() {
+			t.Fatalf("the view says %q", k.Mode.View.Note.Text)
+		}
+		if b := k.Mode.View.Buttons(); b[0] != "Label errors  —" {
+			t.Fatalf("buttons %q", b)
+		}
+		q.run()
+		if w.c.mode != w.check.Mode || k.Mode.F.Lists[check.Label].State != health.Stopped {
+			t.Fatal("the stopped scan delivered")
+		}
 
-	// A scan another view asked for goes on when the check is cancelled (a long one: it must
-	// outlast the check's first pass).
-	w.sugg.opts.Epochs = 40
-	w.scans.analyse(func(*analysis) {})
-	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if k.run.startedScan {
-		t.Fatal("the check claims the scan another view started")
-	}
-	k.cancel()
-	if w.scans.cnn == nil || len(w.scans.waiting) != 2 || k.run.job != nil {
-		t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.cnn != nil, len(w.scans.waiting), k.run.job != nil)
-	}
-	w.scans.stop()
-	w.sugg.opts.Epochs = quickCNN.Epochs
+		// A scan another view asked for goes on when the check is cancelled (a long one: it must
+		// outlast the check's first pass).
+		w.scans.Opts.Epochs = 40
+		w.scans.Analyse(func(*scan.Analysis) {})
+		k.Start(nil)
+		waitUI(t, q, func() bool { return k.Check().WaitingScan })
+		if k.Check().StartedScan {
+			t.Fatal("the check claims the scan another view started")
+		}
+		k.Cancel()
+		if !w.scans.Running() || w.scans.Waiting() != 2 || k.Check().Job != nil {
+			t.Fatalf("cancel: scan running %v, %d waiting, check running %v", w.scans.Running(), w.scans.Waiting(), k.Check().Job != nil)
+		}
+		w.scans.Stop()
+		w.scans.Opts.Epochs = quickCNN.Epochs
 
-	// Cancel in the first pass.
-	k.start(nil)
-	k.cancel()
-	waitUI(t, q, func() bool { return k.run.job == nil })
-	if k.run.why != "cancelled" || k.mode.f.lists[check.Duplicate].state != checkStopped {
-		t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.run.why, k.mode.f.lists[check.Duplicate].state)
-	}
+		// Cancel in the first pass.
+		k.Start(nil)
+		k.Cancel()
+		waitUI(t, q, func() bool { return k.Check().Job == nil })
+		if k.Check().Why != "cancelled" || k.Mode.F.Lists[check.Duplicate].State != health.Stopped {
+			t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.Check().Why, k.Mode.F.Lists[check.Duplicate].State)
+		}
+	})
 }
 
 // A save while the check waits for the CNN scan: usually the scan ends after the save, goes
@@ -385,71 +424,42 @@ func TestCheckCancel(t *testing.T) {
 // errors and outliers are found in the new numbering: every finding's label is its sample's
 // label now.
 func TestCheckSaveDuringScan(t *testing.T) {
-	pc := newPlantedCheck(t)
-	w, q, ds := pc.open(t)
-	w.sugg.opts.Epochs = 6 // a scan that outlasts the save
-	k := w.check
-	k.start([]string{pc.otherImg, pc.otherLabel})
-	waitUI(t, q, func() bool { return k.run.waitingScan })
-	if err := ds.Delete([]int{0, 1, 2}); err != nil {
-		t.Fatal(err)
-	}
-	w.c.drain()
-	w.save.save()
-	waitUI(t, q, func() bool { return k.run.job == nil && !w.jobs.busy() })
-	if k.run.why != "" || k.run.scan == nil || ds.Len() != 1497 {
-		t.Fatalf("the check ended: %q, %d samples", k.run.why, ds.Len())
-	}
-	t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.run.scan.snap.Index))
-	for kind, l := range k.mode.f.lists {
-		if l.state != checkFound || len(l.order) == 0 {
-			t.Fatalf("%s: state %v, %d listed", kind, l.state, len(l.order))
+	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
+		w, q, ds := pc.open(t)
+		w.scans.Opts.Epochs = 6 // a scan that outlasts the save
+		k := w.check
+		k.Start([]string{pc.otherImg, pc.otherLabel})
+		waitUI(t, q, func() bool { return k.Check().WaitingScan })
+		if err := ds.Delete([]int{0, 1, 2}); err != nil {
+			t.Fatal(err)
 		}
-		for _, i := range l.order {
-			if x := l.of[i]; x.label != ds.Label(i) {
-				t.Fatalf("%s: sample %d was checked with label %d, has %d", kind, i, x.label, ds.Label(i))
+		w.c.drain()
+		w.save.save()
+		waitUI(t, q, func() bool { return k.Check().Job == nil && !w.jobs.Busy() })
+		if k.Check().Why != "" || k.Check().Scan == nil || ds.Len() != 1497 {
+			t.Fatalf("the check ended: %q, %d samples", k.Check().Why, ds.Len())
+		}
+		t.Logf("the second pass used a scan of %d samples (1,497: made after the save)", len(k.Check().Scan.Snap.Index))
+		for kind, l := range k.Mode.F.Lists {
+			if l.State != health.Found || len(l.Order) == 0 {
+				t.Fatalf("%s: state %v, %d listed", kind, l.State, len(l.Order))
+			}
+			for _, i := range l.Order {
+				if x := l.Of[i]; x.Label != ds.Label(i) {
+					t.Fatalf("%s: sample %d was checked with label %d, has %d", kind, i, x.Label, ds.Label(i))
+				}
 			}
 		}
-	}
-	for at, src := range pc.set.Duplicates {
-		a, b := min(at, src)-3, max(at, src)-3
-		if x, ok := k.mode.f.lists[check.Duplicate].of[a]; a >= 0 && (!ok || !slices.Contains(x.others, b)) {
-			t.Errorf("the planted copy %d of %d is not listed as %d, %d", at, src, a, b)
+		for at, src := range pc.set.Duplicates {
+			a, b := min(at, src)-3, max(at, src)-3
+			if x, ok := k.Mode.F.Lists[check.Duplicate].Of[a]; a >= 0 && (!ok || !slices.Contains(x.Others, b)) {
+				t.Errorf("the planted copy %d of %d is not listed as %d, %d", at, src, a, b)
+			}
 		}
-	}
-	if k.run.current(w.c) {
-		t.Fatal("a check renumbered while it ran counts as current (the report would misnumber it)")
-	}
-}
-
-// The other set remembered per pair is a preference, untrusted: malformed entries are skipped, a
-// file that no longer exists is not offered, and the list stays bounded.
-func TestCheckAgainstPreference(t *testing.T) {
-	w := newTestWindow(t)
-	k := w.check
-	dir := t.TempDir()
-	there := filepath.Join(dir, "train-images-idx3-ubyte")
-	os.WriteFile(there, []byte("x"), 0o644)
-	pair := "/data/a-images-idx3-ubyte\n/data/a-labels-idx1-ubyte\n"
-	k.prefs.SetStringList(checkAgainstKey, []string{"garbage", pair + "relative\nmore", pair + filepath.Join(dir, "gone"), pair + there})
-	if got := k.lastAgainst("/data/a-images-idx3-ubyte", "/data/a-labels-idx1-ubyte"); got != "" {
-		t.Fatalf("a vanished file was offered: %q", got)
-	}
-	k.prefs.SetStringList(checkAgainstKey, []string{"garbage", pair + "relative\nmore", pair + there})
-	if got := k.lastAgainst("/data/a-images-idx3-ubyte", "/data/a-labels-idx1-ubyte"); got != there {
-		t.Fatalf("offered %q, want %q", got, there)
-	}
-	for n := range 30 {
-		k.remember("/data/"+strconv.Itoa(n), "", []string{there, ""})
-	}
-	list := k.prefs.StringList(checkAgainstKey)
-	if len(list) != checkAgainstKept || !strings.HasPrefix(list[0], "/data/29\n") {
-		t.Fatalf("%d entries, first %q", len(list), list[0])
-	}
-	k.remember("/data/29", "", nil)
-	if got := k.lastAgainst("/data/29", ""); got != "" || len(k.prefs.StringList(checkAgainstKey)) != checkAgainstKept-1 {
-		t.Fatalf("forgotten pair still offers %q", got)
-	}
+		if k.Check().Current(modeHost{w.c}) {
+			t.Fatal("a check renumbered while it ran counts as current (the report would misnumber it)")
+		}
+	})
 }
 
 // Images without labels: the check runs outliers (from the pixels) and duplicates in one pass,
@@ -461,22 +471,22 @@ func TestCheckWithoutLabels(t *testing.T) {
 	ds, _ := demoStore(t, false)
 	w.c.setDataset(ds, "demo images", false)
 	k := w.check
-	k.start(nil)
-	waitUI(t, q, func() bool { return k.run.job == nil })
-	f := k.mode.f
-	if !k.run.complete() || k.run.scan != nil || w.scans.cnn != nil || !slices.Equal(f.kinds, []check.Kind{check.Outlier, check.Duplicate}) {
-		t.Fatalf("kinds %v, scan %v", f.kinds, k.run.scan != nil)
+	k.Start(nil)
+	waitUI(t, q, func() bool { return k.Check().Job == nil })
+	f := k.Mode.F
+	if !k.Check().Complete() || k.Check().Scan != nil || w.scans.Running() || !slices.Equal(f.Kinds, []check.Kind{check.Outlier, check.Duplicate}) {
+		t.Fatalf("kinds %v, scan %v", f.Kinds, k.Check().Scan != nil)
 	}
-	l := f.lists[check.Outlier]
-	if l.state != checkFound || len(l.order) != outliersListed {
-		t.Fatalf("outliers: %v, %d listed", l.state, len(l.order))
+	l := f.Lists[check.Outlier]
+	if l.State != health.Found || len(l.Order) != health.OutliersListed {
+		t.Fatalf("outliers: %v, %d listed", l.State, len(l.Order))
 	}
-	for _, i := range l.order {
-		if x := l.of[i]; x.suggested != sample.NoLabel || x.label != sample.NoLabel {
+	for _, i := range l.Order {
+		if x := l.Of[i]; x.Suggested != sample.NoLabel || x.Label != sample.NoLabel {
 			t.Fatalf("outlier %d: %+v", i, x)
 		}
 	}
-	if !strings.Contains(k.mode.view.note.Text, "Checked 300 samples in") {
-		t.Fatalf("the view says %q", k.mode.view.note.Text)
+	if !strings.Contains(k.Mode.View.Note.Text, "Checked 300 samples in") {
+		t.Fatalf("the view says %q", k.Mode.View.Note.Text)
 	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"image"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,12 +8,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/plot"
 	"idxlabel/store"
 	"idxlabel/suspect"
-	"idxlabel/suspect/confusion"
+	matrix "idxlabel/suspect/confusion"
+	"idxlabel/ui/confusion"
 )
 
 // flippedWindow opens the demo's 300 labelled digits in a headless window whose CNN scans are
@@ -25,7 +24,7 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 6}
+	w.scans.Opts = suspect.CNNOptions{Folds: 2, Seeds: 1, Epochs: 6}
 	ds, truth := demoStore(t, true)
 	var flips []int
 	for i, l := range truth {
@@ -46,25 +45,25 @@ func flippedWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int) {
 // chart follows; undo and redo move it back and forth; the diagonal can be hidden.
 func TestConfusionMatrixView(t *testing.T) {
 	w, q, ds, flips := flippedWindow(t)
-	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
-	m := w.views.confusion
+	menuAction(t, w, "Confusion Matrix")()
+	waitUI(t, q, func() bool { return w.c.mode == w.conf })
+	m := w.conf
 	if w.side.showList.Selected != "Confusion matrix" {
 		t.Fatalf("Show says %q", w.side.showList.Selected)
 	}
 
 	// The counts are the labels now against the argmax of the scan's probabilities.
-	a := w.scans.last
-	want, err := confusion.New(ds.Snapshot().Labels, a.res.Probs, a.res.Classes)
+	a := w.scans.Last()
+	want, err := matrix.New(ds.Snapshot().Labels, a.Res.Probs, a.Res.Classes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.EqualFunc(m.d.matrix.Counts(), want.Counts(), slices.Equal) {
-		t.Fatalf("counts %v, want %v", m.d.matrix.Counts(), want.Counts())
+	if !slices.EqualFunc(m.D.Matrix.Counts(), want.Counts(), slices.Equal) {
+		t.Fatalf("counts %v, want %v", m.D.Matrix.Counts(), want.Counts())
 	}
 	caught := 0
 	for _, i := range flips {
-		if p, _ := m.d.matrix.Predicted(i); p == 4 {
+		if p, _ := m.D.Matrix.Predicted(i); p == 4 {
 			caught++
 		}
 	}
@@ -78,40 +77,40 @@ func TestConfusionMatrixView(t *testing.T) {
 	}
 
 	// A click on the cell (given 9, predicted 4) shows exactly its samples.
-	tapCell(t, m.view, 9, 4)
-	cell := m.d.matrix.Cell(9, 4)
+	tapCell(t, m.View, 9, 4)
+	cell := m.D.Matrix.Cell(9, 4)
 	var shown []int
 	for p := range w.c.v.Len() {
-		shown = append(shown, w.c.v.at(p))
+		shown = append(shown, w.c.v.At(p))
 	}
 	slices.Sort(shown)
-	if !slices.Equal(shown, cell) || len(cell) != m.d.matrix.Count(9, 4) {
+	if !slices.Equal(shown, cell) || len(cell) != m.D.Matrix.Count(9, 4) {
 		t.Fatalf("the grid shows %v, the cell holds %v", shown, cell)
 	}
 	if b := badgeTexts(w.grid)[0]; b != "9→4?" {
 		t.Fatalf("first badge %q", b)
 	}
-	if !strings.Contains(m.view.note.Text, "Given 9, predicted 4") {
-		t.Fatalf("the note says %q", m.view.note.Text)
+	if !strings.Contains(m.View.Note.Text, "Given 9, predicted 4") {
+		t.Fatalf("the note says %q", m.View.Note.Text)
 	}
 
 	// Enter gives the cursor's sample the predicted class: it leaves the cell at once, the
 	// chart is drawn again, the review moves on; undo and redo move it back and forth.
-	first := w.c.v.current()
-	before := m.d.matrix.Count(9, 4)
+	first := w.c.v.Current()
+	before := m.D.Matrix.Count(9, 4)
 	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(first) != 4 || !ds.State(first).Reviewed || m.d.matrix.Count(9, 4) != before-1 || m.d.matrix.In(first, 9, 4) || m.drawn != m.d.edits {
-		t.Fatalf("after Enter: label %d, cell count %d (was %d), chart at %d of %d edits", ds.Label(first), m.d.matrix.Count(9, 4), before, m.drawn, m.d.edits)
+	if ds.Label(first) != 4 || !ds.State(first).Reviewed || m.D.Matrix.Count(9, 4) != before-1 || m.D.Matrix.In(first, 9, 4) || m.Drawn != m.D.Edits {
+		t.Fatalf("after Enter: label %d, cell count %d (was %d), chart at %d of %d edits", ds.Label(first), m.D.Matrix.Count(9, 4), before, m.Drawn, m.D.Edits)
 	}
-	if !strings.Contains(m.view.note.Text, strconv.Itoa(before-1)+" there now") {
-		t.Fatalf("the note says %q", m.view.note.Text)
+	if !strings.Contains(m.View.Note.Text, strconv.Itoa(before-1)+" there now") {
+		t.Fatalf("the note says %q", m.View.Note.Text)
 	}
 	w.c.undo()
-	if !m.d.matrix.In(first, 9, 4) || m.d.matrix.Count(9, 4) != before {
+	if !m.D.Matrix.In(first, 9, 4) || m.D.Matrix.Count(9, 4) != before {
 		t.Fatal("undo did not bring the sample back into its cell")
 	}
 	w.c.redo()
-	if m.d.matrix.In(first, 9, 4) || !m.d.matrix.In(first, 4, 4) {
+	if m.D.Matrix.In(first, 9, 4) || !m.D.Matrix.In(first, 4, 4) {
 		t.Fatal("redo did not move the sample out again")
 	}
 
@@ -121,39 +120,39 @@ func TestConfusionMatrixView(t *testing.T) {
 		steps := ds.UndoName()
 		test.Type(w.grid, "7")
 		for _, i := range cell {
-			if ds.Label(i) != 7 || m.d.matrix.In(i, 9, 4) {
+			if ds.Label(i) != 7 || m.D.Matrix.In(i, 9, 4) {
 				t.Fatalf("sample %d: label %d after typing 7 on the whole cell", i, ds.Label(i))
 			}
 		}
-		if m.d.matrix.Count(9, 4) != 0 || ds.UndoName() == steps {
-			t.Fatalf("cell count %d", m.d.matrix.Count(9, 4))
+		if m.D.Matrix.Count(9, 4) != 0 || ds.UndoName() == steps {
+			t.Fatalf("cell count %d", m.D.Matrix.Count(9, 4))
 		}
 		w.c.undo()
-		if m.d.matrix.Count(9, 4) != before-1 {
-			t.Fatalf("one undo left %d in the cell, want %d", m.d.matrix.Count(9, 4), before-1)
+		if m.D.Matrix.Count(9, 4) != before-1 {
+			t.Fatalf("one undo left %d in the cell, want %d", m.D.Matrix.Count(9, 4), before-1)
 		}
 	}
 
 	// Hiding the diagonal greys its cells; "Every confusion" shows the off-diagonal list again.
-	m.view.hide.SetChecked(true)
-	rc, _ := m.view.chart.c.CellRect(1, 1)
-	if got := m.view.chart.img.Image.(*image.RGBA).RGBAAt(rc.Min.X+5, rc.Min.Y+5); got != plot.Light().Faint {
+	m.View.Hide.SetChecked(true)
+	rc, _ := m.View.Drawn.CellRect(1, 1)
+	if got := m.View.Picture.RGBAAt(rc.Min.X+5, rc.Min.Y+5); got != plot.Light().Faint {
 		t.Fatalf("a hidden diagonal cell is %v", got)
 	}
-	test.Tap(m.view.every)
-	if now := offDiagonal(m.d.matrix); !m.all || w.c.v.Len() != now {
+	test.Tap(m.View.Every)
+	if now := offDiagonal(m.D.Matrix); !m.All || w.c.v.Len() != now {
 		t.Fatalf("Every confusion shows %d, %d off the diagonal", w.c.v.Len(), now)
 	}
-	w.c.choose(modeBrowse, store.All)
-	if w.c.mode != modeBrowse || w.c.v.Len() != ds.Len() {
+	w.c.choose(browsing, store.All)
+	if w.c.mode != browsing || w.c.v.Len() != ds.Len() {
 		t.Fatal("Show → All does not leave the confusion matrix")
 	}
 
 	// Entered again after edits made elsewhere, the list is what the cells hold now.
-	tapped := m.d.matrix.Cell(9, 4)
-	w.c.choose(modeConfusion, store.Live)
-	tapCell(t, m.view, 9, 4)
-	w.c.choose(modeBrowse, store.All)
+	tapped := m.D.Matrix.Cell(9, 4)
+	w.c.choose(w.conf, store.Live)
+	tapCell(t, m.View, 9, 4)
+	w.c.choose(browsing, store.All)
 	if len(tapped) == 0 {
 		t.Fatal("the cell (9, 4) is empty")
 	}
@@ -162,23 +161,23 @@ func TestConfusionMatrixView(t *testing.T) {
 	}
 	w.c.drain()
 	w.side.showList.SetSelected("Confusion matrix")
-	if w.c.mode != modeConfusion || w.c.v.Len() != len(tapped)-1 || w.c.v.shows(tapped[0]) {
-		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.d.matrix.Count(9, 4))
+	if w.c.mode != w.conf || w.c.v.Len() != len(tapped)-1 || w.c.v.Shows(tapped[0]) {
+		t.Fatalf("entered again: %d shown, the cell holds %d", w.c.v.Len(), m.D.Matrix.Count(9, 4))
 	}
 }
 
 // tapCell taps the chart of v at the cell of label and class.
-func tapCell(t *testing.T, v *confusionView, label, class int) {
+func tapCell(t *testing.T, v *confusion.View, label, class int) {
 	t.Helper()
-	rc, ok := v.chart.c.CellRect(label, class)
+	rc, ok := v.Drawn.CellRect(label, class)
 	if !ok {
 		t.Fatalf("no cell (%d, %d)", label, class)
 	}
-	test.TapAt(v.chart, fyne.NewPos(float32(rc.Min.X+rc.Dx()/2), float32(rc.Min.Y+rc.Dy()/2)))
+	test.TapAt(v.Chart, fyne.NewPos(float32(rc.Min.X+rc.Dx()/2), float32(rc.Min.Y+rc.Dy()/2)))
 }
 
 // offDiagonal counts the samples of m off its diagonal.
-func offDiagonal(m *confusion.Matrix) int {
+func offDiagonal(m *matrix.Matrix) int {
 	off := 0
 	for r, row := range m.Counts() {
 		for k, n := range row {
@@ -188,48 +187,4 @@ func offDiagonal(m *confusion.Matrix) int {
 		}
 	}
 	return off
-}
-
-// The chart alone: a tap on a cell reports its given label and predicted class, a tap off the
-// cells nothing; the toggle and the button report; the chosen cell is outlined.
-func TestConfusionViewReportsTheCell(t *testing.T) {
-	test.NewTempApp(t)
-	labels := []int{0, 0, 1, 1, 1, 2}
-	probs := []float32{1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1}
-	mx, err := confusion.New(labels, probs, []int{0, 1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cells [][2]int
-	var hides []bool
-	alls := 0
-	v := newConfusionView(widget.NewLabel("the grid"), confusionInput{
-		onCell: func(l, k int) { cells = append(cells, [2]int{l, k}) },
-		onHide: func(on bool) { hides = append(hides, on) },
-		onAll:  func() { alls++ },
-	})
-	w := test.NewWindow(v.root)
-	defer w.Close()
-	w.Resize(fyne.NewSize(900, 600))
-	ch := plot.NewConfusion(mx, plot.ConfusionOptions{Figures: true, Style: plot.Light()})
-	v.setChart(ch, ch.Draw())
-	if v.chart.Size().Width < v.chart.size.Width || v.chart.size.Width == 0 {
-		t.Fatalf("the chart is %v wide, its picture %v", v.chart.Size().Width, v.chart.size.Width)
-	}
-	tapCell(t, v, 1, 0)
-	tapCell(t, v, 2, 2)
-	test.TapAt(v.chart, fyne.NewPos(2, 2))
-	if !slices.Equal(cells, [][2]int{{1, 0}, {2, 2}}) {
-		t.Fatalf("taps reported %v", cells)
-	}
-	v.showChosen(true, 1, 0, "Given 1, predicted 0")
-	rc, _ := ch.CellRect(1, 0)
-	if o := v.chart.outline; !o.Visible() || o.Position().X > float32(rc.Min.X) || o.Position().X+o.Size().Width < float32(rc.Max.X) {
-		t.Fatalf("the outline is at %v %v, the cell %v", o.Position(), o.Size(), rc)
-	}
-	test.Tap(v.hide)
-	test.Tap(v.every)
-	if !slices.Equal(hides, []bool{true}) || alls != 1 || v.note.Text != "Given 1, predicted 0" {
-		t.Fatalf("hide %v, every %d, note %q", hides, alls, v.note.Text)
-	}
 }

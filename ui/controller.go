@@ -2,11 +2,18 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/testhook"
 	"idxlabel/ui/widgets"
 )
 
@@ -29,7 +36,7 @@ type controller struct {
 	inline bool
 
 	out screen
-	d   *dialogs
+	d   *dialogs.Dialogs
 	// replaced runs when the dataset is replaced: the work on the old one stops, its model goes.
 	replaced []func()
 	// shown runs once a new dataset is shown: the draw window starts afresh for it.
@@ -37,18 +44,11 @@ type controller struct {
 	// places holds, for each mode the person left, the sample the cursor was on then: going back
 	// to the mode (the Show list) puts the cursor there again unless it is on a sample the mode
 	// shows. A Reset (a save, a replay) forgets them.
-	places map[mode]int
+	places map[mode.Mode]int
 	// follows keep what is made from the dataset beyond the view model (the scan's confusion
 	// matrix and map) in step with each change of it, on the UI thread, before the view model
 	// and the modes follow the change.
 	follows []func(store.Change)
-
-	// asking is the input being made (held.go): an edit it asks for that must wait queues it.
-	asking *heldInput
-	// replaying: the inputs that waited are being applied.
-	replaying bool
-	// lastReplay counts the inputs the last replay applied and left out (replayHeld).
-	lastReplay [2]int
 }
 
 // screen is where the controller shows the state: the views, the window's title, and the middle
@@ -74,8 +74,13 @@ type pendingChange struct {
 
 // newController builds the controller over the jobs j, its questions and errors shown by d. It
 // shows nothing until attach hands it the views and the modes (setEmpty then gives it a dataset).
-func newController(j *jobs, d *dialogs) *controller {
-	return &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
+func newController(j *jobs.Jobs, d *dialogs.Dialogs) *controller {
+	c := &controller{state: state{jobs: j, v: newView(nil, 0)}, d: d}
+	c.in = inputs{jobs: j, cursor: func() int { return c.v.Current() }, covered: d.Covered, changed: func() {
+		c.showProgress()
+		writeTestState(c)
+	}}
+	return c
 }
 
 // controllerParts are what the controller is handed once the views and the workflows, which
@@ -84,7 +89,7 @@ func newController(j *jobs, d *dialogs) *controller {
 // (shown), and at every change of it before the view model follows (follows).
 type controllerParts struct {
 	out      screen
-	modes    map[mode]modeView
+	modes    []mode.Mode
 	replaced []func()
 	shown    []func()
 	follows  []func(store.Change)
@@ -95,8 +100,15 @@ func (c *controller) attach(p controllerParts) {
 	c.out, c.modes, c.replaced, c.shown, c.follows = p.out, p.modes, p.replaced, p.shown, p.follows
 }
 
-// idle applies the inputs that waited for a job (jobs.idle), counting them for the tests.
-func (c *controller) idle() { c.lastReplay[0], c.lastReplay[1] = c.replayHeld() }
+// idle applies the inputs that waited for a job (jobs.Jobs's idle) or behind a dialog
+// (dialogs.Dialogs's done), and says how many on the status bar.
+func (c *controller) idle() {
+	if applied, lost := c.in.replay(); applied+lost > 0 {
+		c.renderCursor()
+		note := replayNote(applied, lost)
+		c.say(strings.ToUpper(note[:1]) + note[1:])
+	}
+}
 
 // setEmpty gives the window an empty dataset, so that it is never without one: every handler
 // works (on nothing) before a first file opens, or when it fails to.
@@ -124,15 +136,15 @@ func (c *controller) setDataset(ds *store.Dataset, name string, demo bool) {
 		f()
 	}
 	for _, m := range c.modes {
-		modeFollow(m, nil)
+		mode.Follow(m, nil)
 	}
-	c.ds, c.name, c.demo, c.mode = ds, name, demo, modeBrowse
-	c.places = map[mode]int{}
+	c.ds, c.name, c.demo, c.mode = ds, name, demo, browsing
+	c.places = map[mode.Mode]int{}
 	c.out.center(nil)
 	c.unsub = ds.Subscribe(func(ch store.Change) { c.queue(ds, ch) })
 	c.v = newView(ds.Select(store.Filter{}), ds.Len())
 	c.v.gen = ds.Gen()
-	c.classes = newClassNames(ds)
+	c.classes = classes.Of(ds)
 	c.out.grid.ScrollTop()
 	if c.v.Len() > 0 {
 		c.v.move(0, false)
@@ -164,7 +176,7 @@ func (c *controller) queue(ds *store.Dataset, ch store.Change) {
 	later := !c.inline
 	c.pmu.Unlock()
 	if later {
-		c.jobs.schedule(c.drain)
+		c.jobs.Schedule(c.drain)
 	}
 }
 
@@ -203,8 +215,8 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	// The positions below are rebuilt for this generation before anything is drawn (drawing
 	// runs on this thread, after this returns).
 	c.v.gen = ch.Gen
-	m := c.modeView()
-	c.classes = newClassNames(ds) // an edit may bring a class
+	m := c.mode
+	c.classes = classes.Of(ds) // an edit may bring a class
 	for _, f := range c.follows {
 		f(ch)
 	}
@@ -212,14 +224,14 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 	case store.Appended:
 		f := c.v.filter
 		for _, i := range ch.Indices {
-			if modeKeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
+			if mode.KeepsAppended(m) && (f.Subset == store.All || f.Subset == store.Live || f.Subset == store.Added) && (f.Class == nil || *f.Class == ds.Label(i)) {
 				c.v.order = append(c.v.order, i)
 			}
 		}
 		c.v.grow(ds.Len())
 		c.refresh()
 		// Show what was just drawn or imported: the cursor goes to the last new sample.
-		if last := ch.Indices[len(ch.Indices)-1]; c.v.shows(last) {
+		if last := ch.Indices[len(ch.Indices)-1]; c.v.Shows(last) {
 			c.moveCursor(c.v.pos[last], false)
 		}
 		return
@@ -235,7 +247,7 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 			c.v.reindex(ds.Len())
 		}
 	case store.Relabelled, store.DeletedChanged:
-		if isDone := modeIsDone(m, &c.state); isDone != nil {
+		if isDone := mode.IsDone(m, c.modeState()); isDone != nil {
 			c.v.recountDone(ch.Indices, isDone)
 		}
 	case store.Reset:
@@ -244,31 +256,31 @@ func (c *controller) apply(ds *store.Dataset, ch store.Change) {
 		}
 		clear(c.places)
 		for _, mv := range c.modes {
-			modeFollow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
+			mode.Follow(mv, ch.Renumber) // the reviews follow their samples (a save), or end (a replay)
 		}
 		f := c.v.filter
-		if !modeReady(c.modeView()) {
-			c.mode, f = modeBrowse, store.Filter{}
+		if !mode.Ready(c.mode) {
+			c.mode, f = browsing, store.Filter{}
 			c.out.center(nil)
 		}
 		var sel []int
 		if ch.Renumber != nil {
 			// A save renumbered the samples: the cursor follows its sample (one the save left
 			// out: the next one kept), the selection and the inputs waiting follow theirs.
-			c.renumberHeld(ch.Renumber)
+			c.in.renumber(ch.Renumber)
 			if c.v.nsel > 0 {
-				for _, i := range c.v.selection() {
+				for _, i := range c.v.Selection() {
 					if i < len(ch.Renumber) && ch.Renumber[i] >= 0 {
 						sel = append(sel, ch.Renumber[i])
 					}
 				}
 			}
-			if k := nextKept(ch.Renumber, c.v.current()); k >= 0 {
+			if k := nextKept(ch.Renumber, c.v.Current()); k >= 0 {
 				c.v.order, c.v.cursor = []int{k}, 0
 			}
 		}
 		c.rebuild(f)
-		c.reselect(sel)
+		c.v.reselect(sel)
 		c.refresh()
 		c.follow()
 		return
@@ -284,7 +296,7 @@ func (c *controller) refresh() {
 	c.renderCursor()
 	c.out.title(c.title())
 	c.out.banner(c.banner())
-	c.out.wide(modeWide(c.modeView()))
+	c.out.wide(mode.Wide(c.mode))
 	c.out.menu.show(c.ds.UndoName(), c.ds.RedoName())
 }
 
@@ -299,10 +311,10 @@ func (c *controller) follow() {
 // bar, the legend, the position, and the mode's own view (the map marks the cursor). Its cost
 // does not grow with the dataset (see state).
 func (c *controller) renderCursor() {
-	c.out.detail.show(c.detailOf(c.v.current()))
+	c.out.detail.show(c.detailOf(c.v.Current()))
 	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
-	modeShown(c.modeView(), &c.state)
-	c.writeTestState()
+	mode.Shown(c.mode, c.modeState())
+	writeTestState(c)
 }
 
 // showProgress shows the jobs' progress beside the status bar, and nothing else: a message the
@@ -310,18 +322,25 @@ func (c *controller) renderCursor() {
 func (c *controller) showProgress() { c.out.footer.showProgress(c.progressText()) }
 
 // say puts a message on the status bar until the next change of the cursor or the state.
-func (c *controller) say(text string) { c.out.footer.say(text) }
+func (c *controller) say(text string) {
+	c.out.footer.say(text)
+	writeTestState(c) // the real-window tests read what it says; nothing otherwise
+}
 
 // cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
 // status bar, never in a dialog (a key must not open one, and a burst of keys must not stack
-// them): the dataset is open read-only, or a job holds edits (a load, save, import or scan) and
-// the input that asked for the edit waits until it is done (held.go).
+// them): the dataset is open read-only, a journal found beside its files awaits the person's
+// answer (replay or discard), or a job holds edits (a load, save, import or scan) and the input
+// that asked for the edit waits until it is done (held.go). An edit the store refuses all the
+// same (a journal that cannot be written) is said there too (refuse).
 func (c *controller) cannotEdit() bool {
 	switch {
 	case c.ds.ReadOnly():
-		c.say(readOnlyNote)
-	case c.jobs.editsHeld():
-		if !c.holdAsked() {
+		c.say(mode.ReadOnlyNote)
+	case c.ds.Recovery() != nil:
+		c.refuse(store.ErrRecoveryPending)
+	case c.jobs.EditsHeld():
+		if !c.in.holdAsked() {
 			c.say("Busy (saving, opening or importing): edits wait until it is done")
 		}
 	default:
@@ -330,23 +349,24 @@ func (c *controller) cannotEdit() bool {
 	return true
 }
 
-// readOnlyNote is what the status bar says when an edit or a save is refused on a dataset open
-// read-only.
-const readOnlyNote = "Read-only (the pair is open for editing elsewhere): edits and saves are refused here"
+// refuse says on the status bar why the store did not make an edit (err, its error: mode.Refusal),
+// never in a dialog, as cannotEdit says why an edit cannot be made: a key must not open one, and
+// a burst of keys must not stack them.
+func (c *controller) refuse(err error) { c.say(mode.Refusal(err)) }
 
 // rebuild replaces the view's order by the samples the mode shows under f, keeping the cursor's
 // sample when it is among them.
 func (c *controller) rebuild(f store.Filter) {
-	keep := c.v.current()
-	m := c.modeView()
+	keep := c.v.Current()
+	m := c.mode
 	c.v.filter = f
-	c.v.order = m.order(&c.state, f)
+	c.v.order = m.Order(c.modeState(), f)
 	c.v.clearSelection()
 	c.v.reindex(c.ds.Len())
 	c.v.cursor, c.v.anchor = -1, -1
-	c.v.countDone(modeIsDone(m, &c.state))
+	c.v.countDone(mode.IsDone(m, c.modeState()))
 	c.out.grid.ScrollTop()
-	if c.v.shows(keep) {
+	if c.v.Shows(keep) {
 		c.v.move(c.v.pos[keep], false)
 	} else if c.v.Len() > 0 {
 		c.v.move(0, false)
@@ -357,19 +377,18 @@ func (c *controller) rebuild(f store.Filter) {
 // yet starts making it and is entered when it is done; meanwhile the Show list shows what the
 // grid shows. The cursor stays on its sample when m shows it, else goes back to where it was
 // when m was left (a review left for a neighbour's sample), else to the first.
-func (c *controller) choose(m mode, subset store.Subset) {
-	mv := c.modes[m]
-	if !modeReady(mv) {
-		modeStart(mv)
+func (c *controller) choose(m mode.Mode, subset store.Subset) {
+	if !mode.Ready(m) {
+		mode.Start(m)
 		c.refresh()
 		return
 	}
-	defer logModeShown(m)() // the real-window tests' hook (scanlog.go)
-	cur := c.v.current()
+	defer testhook.LogModeShown(m.Title())() // the real-window tests' hook
+	cur := c.v.Current()
 	c.leave(m)
-	c.out.center(modeCenter(mv))
+	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
-	if p, ok := c.places[m]; ok && !c.v.shows(cur) && c.v.shows(p) {
+	if p, ok := c.places[m]; ok && !c.v.Shows(cur) && c.v.Shows(p) {
 		c.v.move(c.v.pos[p], false) // back in a review: where it was left
 	}
 	c.refresh()
@@ -377,18 +396,18 @@ func (c *controller) choose(m mode, subset store.Subset) {
 }
 
 // leave switches to mode m, remembering where the cursor was in the mode it leaves.
-func (c *controller) leave(m mode) {
-	if m != c.mode && c.v.current() >= 0 {
-		c.places[c.mode] = c.v.current()
+func (c *controller) leave(m mode.Mode) {
+	if m != c.mode && c.v.Current() >= 0 {
+		c.places[c.mode] = c.v.Current()
 	}
 	c.mode = m
 }
 
 // enter shows mode m from its start, every class shown, and gives the grid the keys (a scan or
 // the suggestions are ready).
-func (c *controller) enter(m mode) {
+func (c *controller) enter(m mode.Mode) {
 	c.leave(m)
-	c.out.center(modeCenter(c.modes[m]))
+	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: store.Live})
 	c.refresh()
 	c.follow()
@@ -396,7 +415,7 @@ func (c *controller) enter(m mode) {
 }
 
 // modeChanged shows mode m's new list (a scan's better ranking) if the window is in it.
-func (c *controller) modeChanged(m mode) {
+func (c *controller) modeChanged(m mode.Mode) {
 	if c.mode == m {
 		c.rebuild(c.v.filter)
 	}
@@ -415,10 +434,10 @@ func (c *controller) setClass(class *int) {
 // now, or once the inputs waiting before it are applied (held.go).
 func (c *controller) askGoto(i int) {
 	if i < 0 || i >= c.ds.Len() {
-		c.input(func() { c.gotoSample(i) }) // no such sample: gotoSample says so
+		c.in.input(func() { c.gotoSample(i) }) // no such sample: gotoSample says so
 		return
 	}
-	c.inputOf(heldInput{run: func() {
+	c.in.inputOf(heldInput{run: func() {
 		if i >= 0 {
 			c.gotoSample(i)
 		}
@@ -428,13 +447,13 @@ func (c *controller) askGoto(i int) {
 // gotoSample puts the cursor on sample i, browsing every sample first if the view hides it.
 func (c *controller) gotoSample(i int) {
 	if i < 0 || i >= c.ds.Len() {
-		c.d.inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
+		c.d.Inform("Go to sample", fmt.Sprintf("There is no sample %d: samples are numbered 0 to %d.", i, c.ds.Len()-1))
 		return
 	}
 	left := ""
-	if !c.v.shows(i) {
-		left = c.modeView().title()
-		c.leave(modeBrowse)
+	if !c.v.Shows(i) {
+		left = c.mode.Title()
+		c.leave(browsing)
 		c.out.center(nil)
 		c.rebuild(store.Filter{})
 		c.refresh()
@@ -442,7 +461,7 @@ func (c *controller) gotoSample(i int) {
 	c.moveCursor(c.v.pos[i], false)
 	c.out.focus()
 	if left != "" {
-		c.say(count("Sample %d is not listed in %s: all samples shown; Show → %s goes back to where you were", i, left, left))
+		c.say(numfmt.Sprintf("Sample %d is not listed in %s: all samples shown; Show → %s goes back to where you were", i, left, left))
 	}
 }
 
@@ -454,39 +473,6 @@ func (c *controller) moveCursor(to int, extend bool) {
 	c.follow()
 }
 
-// click is a tap on position p: select it alone, a Shift range, or toggle it with Ctrl. While
-// inputs wait for a job (held.go) it waits too, for the sample it was on.
-func (c *controller) click(p int, shift, ctrl bool) {
-	if c.mustWait() && p >= 0 && p < c.v.Len() {
-		i := c.v.at(p)
-		c.hold(heldInput{run: func() {
-			if c.v.shows(i) {
-				c.click(c.v.pos[i], shift, ctrl)
-			}
-		}, samples: []*int{&i}, click: true})
-		return
-	}
-	c.v.click(p, shift, ctrl)
-	c.out.grid.Refresh()
-	c.renderCursor()
-}
-
-// contextMenu is a secondary tap on position p: it selects p's tile unless it is selected
-// already, and offers the edits for the selection.
-func (c *controller) contextMenu(p int, at fyne.Position) {
-	if c.mustWait() {
-		c.say("Inputs wait for the job running: the menu comes when it is done")
-		return
-	}
-	if !c.v.isSelected(c.v.at(p)) {
-		c.click(p, false, false)
-	}
-	n := c.v.selectionSize()
-	c.d.popUpMenu(at,
-		fyne.NewMenuItem("Relabel "+samplesText(n)+"…", func() { c.input(func() { c.pickClass("") }) }),
-		fyne.NewMenuItem("Delete / Restore", func() { c.input(c.toggleDelete) }))
-}
-
 // nextKept returns the number after a save (renumber, see store.Change) of sample i, or of the
 // first sample after it the save kept; -1 when there is none (or i is -1).
 func nextKept(renumber []int, i int) int {
@@ -496,25 +482,6 @@ func nextKept(renumber []int, i int) int {
 		}
 	}
 	return -1
-}
-
-// reselect selects again those of samples the view shows (the selection a save renumbered),
-// keeping the cursor where it is; with fewer than two it leaves the selection as rebuild made
-// it (the cursor's sample).
-func (c *controller) reselect(samples []int) {
-	if len(samples) < 2 {
-		return
-	}
-	cur := c.v.cursor
-	c.v.clearSelection()
-	for _, i := range samples {
-		if c.v.shows(i) {
-			c.v.setSelected(i, true)
-		}
-	}
-	if c.v.nsel == 0 {
-		c.v.move(cur, false)
-	}
 }
 
 // keepsNumbers reports whether a Reset's renumbering (store.Change.Renumber) leaves every sample

@@ -3,145 +3,48 @@ package ui
 import (
 	"fmt"
 	"image"
-	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/widgets"
 )
-
-// pixelView shows one sample large, each sample pixel a square, with a grid between pixels
-// once they are 6 screen pixels or more; hovering reports the pixel under the mouse.
-type pixelView struct {
-	widget.BaseWidget
-	px      []byte // h×w pixels in display order, nil: nothing
-	h, w    int    // displayed size
-	onHover func(row, col, value int, in bool)
-	raster  *canvas.Raster
-}
-
-// newPixelView builds the view, which tells onHover of the pixel under the pointer.
-func newPixelView(onHover func(row, col, value int, in bool)) *pixelView {
-	v := &pixelView{onHover: onHover}
-	v.raster = canvas.NewRaster(v.draw)
-	v.raster.ScaleMode = canvas.ImageScalePixels
-	v.ExtendBaseWidget(v)
-	return v
-}
-
-// set shows px (h×w, upright: see sample.Upright).
-func (v *pixelView) set(px []byte, h, w int) {
-	v.px, v.h, v.w = px, h, w
-	v.raster.Refresh()
-}
-
-// value returns the displayed pixel (row, col).
-func (v *pixelView) value(row, col int) byte { return v.px[row*v.w+col] }
-
-// draw renders the sample at the raster's pixel size: nearest-neighbour squares, centred, with
-// grid lines when the squares are large enough.
-func (v *pixelView) draw(w, h int) image.Image {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	if v.px == nil || v.h == 0 || v.w == 0 {
-		return img
-	}
-	cell := min(w/v.w, h/v.h)
-	if cell < 1 {
-		return img
-	}
-	x0, y0 := (w-cell*v.w)/2, (h-cell*v.h)/2
-	grid := cell >= 6
-	line := color.RGBA{60, 60, 70, 255}
-	for r := range v.h {
-		for c := range v.w {
-			g := v.value(r, c)
-			col := color.RGBA{g, g, g, 255}
-			for y := range cell {
-				for x := range cell {
-					if grid && (x == 0 || y == 0) {
-						img.SetRGBA(x0+c*cell+x, y0+r*cell+y, line)
-					} else {
-						img.SetRGBA(x0+c*cell+x, y0+r*cell+y, col)
-					}
-				}
-			}
-		}
-	}
-	return img
-}
-
-// cellAt returns the displayed pixel under a point of the widget.
-func (v *pixelView) cellAt(p fyne.Position) (row, col int, ok bool) {
-	if v.px == nil {
-		return 0, 0, false
-	}
-	size := v.Size()
-	cell := min(size.Width/float32(v.w), size.Height/float32(v.h))
-	x0, y0 := (size.Width-cell*float32(v.w))/2, (size.Height-cell*float32(v.h))/2
-	col, row = int((p.X-x0)/cell), int((p.Y-y0)/cell)
-	if p.X < x0 || p.Y < y0 || row >= v.h || col >= v.w {
-		return 0, 0, false
-	}
-	return row, col, true
-}
-
-// MouseIn, MouseMoved and MouseOut report the pixel under the mouse.
-func (v *pixelView) MouseIn(ev *desktop.MouseEvent) { v.MouseMoved(ev) }
-
-// MouseMoved: see MouseIn.
-func (v *pixelView) MouseMoved(ev *desktop.MouseEvent) {
-	if v.onHover == nil {
-		return
-	}
-	if r, c, ok := v.cellAt(ev.Position); ok {
-		v.onHover(r, c, int(v.value(r, c)), true)
-	} else {
-		v.onHover(0, 0, 0, false)
-	}
-}
-
-// MouseOut: see MouseIn.
-func (v *pixelView) MouseOut() {
-	if v.onHover != nil {
-		v.onHover(0, 0, 0, false)
-	}
-}
 
 // detailSide is the detail view's minimum side, units: 8 per pixel of a 28×28 sample, and room
 // for the review's four neighbours of 52 units in a row (aboutStrip), so the panel keeps its
 // width in and out of the review and leaves the grid room at FYNE_SCALE=2.
 const detailSide = 224
 
-func (v *pixelView) MinSize() fyne.Size { return fyne.NewSquareSize(detailSide) }
-
-func (v *pixelView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.raster) }
-
 // detailState is what the detail panel shows: sample i (-1: none) in state st, its pixels h×w
 // in display order, whether the dataset has files (so "as in the file" means something), the
-// class names, and what the mode says of it.
+// file it was imported from (store.Dataset.Source; "" for none), the class names, and what the
+// mode says of it.
 type detailState struct {
 	i        int
 	st       store.State
 	px       []byte
 	h, w     int
 	fromFile bool
-	classes  classNames
-	about    about
+	source   string
+	classes  classes.Names
+	about    mode.About
 }
 
 // detailPanel is the right column: the sample at the cursor, large, with its index, label,
-// original label and state, the value of the pixel under the mouse, and what the mode says of
-// it (a suspect's suggestion and nearest samples). It reports a click on a thumbnail (onGoto:
+// original label and state, the file it was imported from, the value of the pixel under the
+// mouse, and what the mode says of it (a suspect's suggestion and nearest samples). It reports a click on a thumbnail (onGoto:
 // the sample it shows).
 type detailPanel struct {
 	root   fyne.CanvasObject
 	title  *widget.Label
-	pixels *pixelView
+	pixels *widgets.PixelView
 	info   *widget.Label
 	hover  *widget.Label
 	about  *aboutStrip
@@ -153,7 +56,7 @@ func newDetailPanel(onGoto func(i int)) *detailPanel {
 	d := &detailPanel{
 		onGoto: onGoto,
 		title:  widget.NewLabelWithStyle("No sample", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		pixels: newPixelView(func(r, c, v int, in bool) {
+		pixels: widgets.NewPixelView(detailSide, func(r, c, v int, in bool) {
 			if in {
 				hover.SetText(fmt.Sprintf("pixel (row %d, col %d) = %d", r, c, v))
 			} else {
@@ -177,14 +80,14 @@ func newDetailPanel(onGoto func(i int)) *detailPanel {
 func (d *detailPanel) show(s detailState) {
 	d.about.show(s.about)
 	if s.i < 0 {
-		setText(d.title, "No sample")
-		setText(d.info, "")
-		d.pixels.set(nil, 0, 0)
+		widgets.SetText(d.title, "No sample")
+		widgets.SetText(d.info, "")
+		d.pixels.Set(nil, 0, 0)
 		return
 	}
-	st, name := s.st, s.classes.long
-	setText(d.title, count("Sample %d", s.i))
-	d.pixels.set(s.px, s.h, s.w)
+	st, name := s.st, s.classes.Long
+	widgets.SetText(d.title, numfmt.Sprintf("Sample %d", s.i))
+	d.pixels.Set(s.px, s.h, s.w)
 	text := "label " + name(st.Label)
 	// A dataset with no files yet (the demo, a new one) has no "file" to compare with.
 	// Edited and Added compare with the files as they were opened, saves or not.
@@ -204,10 +107,13 @@ func (d *detailPanel) show(s detailState) {
 	default:
 		text += " (as generated)"
 	}
+	if s.source != "" {
+		text += "\nfrom " + s.source
+	}
 	if st.Deleted {
 		text += "\ndeleted: removed when saved"
 	}
-	setText(d.info, text)
+	widgets.SetText(d.info, text)
 }
 
 // aboutStrip shows what the mode says of the sample at the cursor, under the detail view: a
@@ -229,30 +135,30 @@ func newAboutStrip(onTap func(i int)) *aboutStrip {
 }
 
 // show shows ab (the zero about: nothing).
-func (a *aboutStrip) show(ab about) {
+func (a *aboutStrip) show(ab mode.About) {
 	a.root.Objects = nil
-	if ab.text != "" {
-		a.title.SetText(ab.text)
+	if ab.Text != "" {
+		a.title.SetText(ab.Text)
 		a.root.Objects = []fyne.CanvasObject{a.title}
 	}
-	if len(ab.thumbs) > 0 {
+	if len(ab.Thumbs) > 0 {
 		cols, side := 4, float32(52) // four fit detailSide
-		if ab.large {
+		if ab.Large {
 			cols, side = 2, 108
 		}
 		grid := container.NewGridWithColumns(cols)
-		for _, t := range ab.thumbs {
-			img := canvas.NewImageFromImage(&image.Gray{Pix: t.px, Stride: t.w, Rect: image.Rect(0, 0, t.w, t.h)})
+		for _, t := range ab.Thumbs {
+			img := canvas.NewImageFromImage(&image.Gray{Pix: t.Px, Stride: t.W, Rect: image.Rect(0, 0, t.W, t.H)})
 			img.ScaleMode = canvas.ImageScalePixels
 			img.SetMinSize(fyne.NewSquareSize(side))
 			// Small text without a label's padding: four thumbnails fit the detail panel's
 			// width, so a review does not narrow the grid (and change its column count).
-			label := canvas.NewText(t.caption, theme.Color(theme.ColorNameForeground))
+			label := canvas.NewText(t.Caption, theme.Color(theme.ColorNameForeground))
 			label.TextSize = theme.CaptionTextSize()
 			label.Alignment = fyne.TextAlignCenter
 			cell := fyne.CanvasObject(container.NewVBox(img, label))
-			if t.link {
-				cell = newTapTarget(cell, func() { a.onTap(t.i) })
+			if t.Link {
+				cell = widgets.NewTapTarget(cell, func() { a.onTap(t.I) })
 			}
 			grid.Add(cell)
 		}
@@ -260,25 +166,3 @@ func (a *aboutStrip) show(ab about) {
 	}
 	a.root.Refresh()
 }
-
-// tapTarget shows content and reports a click on it (a thumbnail that goes to its sample), with
-// the pointing hand over it.
-type tapTarget struct {
-	widget.BaseWidget
-	content fyne.CanvasObject
-	onTap   func()
-}
-
-func newTapTarget(content fyne.CanvasObject, onTap func()) *tapTarget {
-	t := &tapTarget{content: content, onTap: onTap}
-	t.ExtendBaseWidget(t)
-	return t
-}
-
-// Tapped reports the click.
-func (t *tapTarget) Tapped(*fyne.PointEvent) { t.onTap() }
-
-// Cursor is the pointing hand: the thumbnail can be clicked.
-func (t *tapTarget) Cursor() desktop.Cursor { return desktop.PointerCursor }
-
-func (t *tapTarget) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(t.content) }

@@ -97,7 +97,7 @@
 //	  redraws; the detail panel, the status bar and the legend follow.
 //
 // A change made on another goroutine (a save's renumbering) is queued the same way and drained
-// once, by the drain its queueing scheduled on the UI thread (jobs.schedule, fyne.Do), so the view model and the store change together
+// once, by the drain its queueing scheduled on the UI thread (jobs.Schedule, fyne.Do), so the view model and the store change together
 // there; a view reads the store only at the generation its view model reflects
 // (store.Dataset.SampleAt), never with an index from an older state.
 //
@@ -116,6 +116,6 @@
 // kept points.
 //
 // Threading follows Fyne 2.7: widgets are touched only on the UI thread; loading, saving,
-// scanning, training, importing and exporting run in goroutines (jobs.run) that hand their
-// progress and results back through jobs.schedule, which is fyne.Do.
+// scanning, training, importing and exporting run in goroutines (jobs.Run) that hand their
+// progress and results back through jobs.Schedule, which is fyne.Do.
 package ui

@@ -18,13 +18,13 @@ func TestOneDrainPerChange(t *testing.T) {
 	drain := reflect.ValueOf(w.c.drain).Pointer()
 	var later []func()
 	drains := 0
-	w.jobs.schedule = func(f func()) {
+	w.jobs.Schedule = func(f func()) {
 		if reflect.ValueOf(f).Pointer() == drain {
 			drains++
 		}
 		later = append(later, f)
 	}
-	cur := w.c.v.current()
+	cur := w.c.v.Current()
 	label := (ds.Label(cur) + 1) % 10
 	w.grid.TypedRune(rune('0' + label))
 	if ds.Label(cur) != label || w.c.v.gen != ds.Gen() || drains != 0 {

@@ -16,11 +16,13 @@ import (
 	"idxlabel/normalize"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/draw"
+	"idxlabel/ui/widgets"
 )
 
 // newDatasetWindow starts a main window on a new 28×28 dataset (journal in a temporary folder)
 // with the draw window open.
-func newDatasetWindow(t *testing.T) (*window, *drawWindow, *store.Dataset) {
+func newDatasetWindow(t *testing.T) (*window, *draw.Window, *store.Dataset) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
@@ -32,69 +34,69 @@ func newDatasetWindow(t *testing.T) (*window, *drawWindow, *store.Dataset) {
 	// The draw window's model trains in the background; its UI steps queue for this goroutine
 	// (never run here: these tests do not wait for it) instead of racing with the test's reads.
 	queueUI(w)
-	w.draw.show()
-	if w.draw.open == nil {
+	w.draw.Show()
+	if w.draw.Open() == nil {
 		t.Fatal("no draw window")
 	}
-	w.draw.open.win.Resize(fyne.NewSize(760, 480))
+	w.draw.Open().Win.Resize(fyne.NewSize(760, 480))
 	t.Cleanup(func() { ds.Close() })
-	return w, w.draw.open, ds
+	return w, w.draw.Open(), ds
 }
 
 // drag draws one stroke on the pad from (x0, y0) to (x1, y1), in fractions of the pad's side.
-func drag(d *drawWindow, x0, y0, x1, y1 float32) {
-	s := d.pad.Size()
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.pad)
+func drag(d *draw.Window, x0, y0, x1, y1 float32) {
+	s := d.Pad.Size()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.Pad)
 	to := at.Add(fyne.NewPos(x1*s.Width, y1*s.Height))
-	test.Drag(d.win.Canvas(), to, (x1-x0)*s.Width, (y1-y0)*s.Height)
+	test.Drag(d.Win.Canvas(), to, (x1-x0)*s.Width, (y1-y0)*s.Height)
 }
 
 // drawSeven draws a "7": a bar and a diagonal.
-func drawSeven(d *drawWindow) {
+func drawSeven(d *draw.Window) {
 	drag(d, 0.25, 0.2, 0.75, 0.2)
 	drag(d, 0.75, 0.2, 0.45, 0.85)
 }
 
 func TestDrawAddThreeSamplesAndSave(t *testing.T) {
 	w, d, ds := newDatasetWindow(t)
-	if !d.add.Disabled() {
+	if !d.AddButton.Disabled() {
 		t.Fatal("Add is enabled on an empty pad")
 	}
 	drawSeven(d)
-	if d.pad.Strokes() != 2 || d.digit == nil {
-		t.Fatalf("strokes %d, preview %v", d.pad.Strokes(), d.digit != nil)
+	if d.Pad.Strokes() != 2 || d.Digit == nil {
+		t.Fatalf("strokes %d, preview %v", d.Pad.Strokes(), d.Digit != nil)
 	}
-	if !d.add.Disabled() {
+	if !d.AddButton.Disabled() {
 		t.Fatal("Add is enabled without a label")
 	}
-	d.pad.TypedRune('7')
-	if d.label.Text != "7" || d.add.Disabled() {
-		t.Fatalf("label %q, add disabled %v", d.label.Text, d.add.Disabled())
+	d.Pad.TypedRune('7')
+	if d.Label.Text != "7" || d.AddButton.Disabled() {
+		t.Fatalf("label %q, add disabled %v", d.Label.Text, d.AddButton.Disabled())
 	}
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Len() != 1 || ds.Label(0) != 7 || !d.pad.Empty() || d.label.Text != "" {
-		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.pad.Empty(), d.label.Text)
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Len() != 1 || ds.Label(0) != 7 || !d.Pad.Empty() || d.Label.Text != "" {
+		t.Fatalf("after Enter: %d samples, pad empty %v, label %q", ds.Len(), d.Pad.Empty(), d.Label.Text)
 	}
 	// Ctrl+Z undoes a stroke; Escape clears the pad.
 	drawSeven(d)
-	d.pad.TypedShortcut(&fyne.ShortcutUndo{})
-	if d.pad.Strokes() != 1 {
-		t.Fatalf("Ctrl+Z left %d strokes", d.pad.Strokes())
+	d.Pad.TypedShortcut(&fyne.ShortcutUndo{})
+	if d.Pad.Strokes() != 1 {
+		t.Fatalf("Ctrl+Z left %d strokes", d.Pad.Strokes())
 	}
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if !d.pad.Empty() || !d.add.Disabled() {
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if !d.Pad.Empty() || !d.AddButton.Disabled() {
 		t.Fatal("Escape did not clear the pad")
 	}
 	drawSeven(d)
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // no label for this drawing: nothing added
-	if ds.Len() != 1 || d.label.Text != "" || !d.add.Disabled() {
-		t.Fatalf("Enter with no label: %d samples, label %q", ds.Len(), d.label.Text)
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // no label for this drawing: nothing added
+	if ds.Len() != 1 || d.Label.Text != "" || !d.AddButton.Disabled() {
+		t.Fatalf("Enter with no label: %d samples, label %q", ds.Len(), d.Label.Text)
 	}
-	d.pad.TypedRune('7')
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	d.Pad.TypedRune('7')
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	drag(d, 0.5, 0.15, 0.48, 0.85)
-	d.pad.TypedRune('1')
-	d.addSample()
+	d.Pad.TypedRune('1')
+	d.Add()
 	if ds.Len() != 3 || !slices.Equal([]int{ds.Label(0), ds.Label(1), ds.Label(2)}, []int{7, 7, 1}) {
 		t.Fatalf("samples %d", ds.Len())
 	}
@@ -128,13 +130,13 @@ func TestDrawHiDPI(t *testing.T) {
 	var digits [][]byte
 	for _, scale := range []float32{1, 2} {
 		_, d, _ := newDatasetWindow(t)
-		d.win.Canvas().(interface{ SetScale(float32) }).SetScale(scale)
+		d.Win.Canvas().(interface{ SetScale(float32) }).SetScale(scale)
 		drawSeven(d)
-		if d.digit == nil {
+		if d.Digit == nil {
 			t.Fatalf("scale %v: nothing normalized", scale)
 		}
-		digits = append(digits, slices.Clone(d.digit.Pix))
-		if img := d.win.Canvas().Capture(); img.Bounds().Dx() < int(760*scale)-1 {
+		digits = append(digits, slices.Clone(d.Digit.Pix))
+		if img := d.Win.Canvas().Capture(); img.Bounds().Dx() < int(760*scale)-1 {
 			t.Fatalf("scale %v: capture %v", scale, img.Bounds())
 		}
 	}
@@ -145,18 +147,18 @@ func TestDrawHiDPI(t *testing.T) {
 
 func TestPenWidthAndCentring(t *testing.T) {
 	_, d, _ := newDatasetWindow(t)
-	d.pen.SetValue(0.04)
+	d.Pen.SetValue(0.04)
 	drag(d, 0.5, 0.2, 0.5, 0.8)
-	thin := inkSum(d.digit)
-	d.pad.Clear()
-	d.pen.SetValue(0.14)
+	thin := inkSum(d.Digit)
+	d.Pad.Clear()
+	d.Pen.SetValue(0.14)
 	drag(d, 0.5, 0.2, 0.5, 0.8)
-	thick := inkSum(d.digit)
+	thick := inkSum(d.Digit)
 	if thick <= thin*3/2 {
 		t.Fatalf("a wider pen gave ink %d vs %d", thick, thin)
 	}
-	d.centering.SetSelected(centerBoxText)
-	box, _ := normalize.BoundingBox(d.digit)
+	d.Centering.SetSelected(widgets.CenterBoxText)
+	box, _ := normalize.BoundingBox(d.Digit)
 	if l, r := box.Min.X, 28-box.Max.X; l-r > 1 || r-l > 1 {
 		t.Fatalf("bounding-box centring: %v", box)
 	}
@@ -176,26 +178,26 @@ func inkSum(g *image.Gray) int {
 func TestDrawLabelBoxStartsEmpty(t *testing.T) {
 	_, d, ds := newDatasetWindow(t)
 	drawSeven(d)
-	d.pad.TypedRune('4')
-	d.addSample()
+	d.Pad.TypedRune('4')
+	d.Add()
 	if ds.Len() != 1 || ds.Label(0) != 4 {
 		t.Fatalf("%d samples", ds.Len())
 	}
 	drawSeven(d)
-	if d.label.Text != "" || !d.add.Disabled() {
-		t.Fatalf("the next drawing's label box holds %q", d.label.Text)
+	if d.Label.Text != "" || !d.AddButton.Disabled() {
+		t.Fatalf("the next drawing's label box holds %q", d.Label.Text)
 	}
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Len() != 1 || !strings.Contains(d.status.Text, "type its label") {
-		t.Fatalf("Enter with no label: %d samples, status %q", ds.Len(), d.status.Text)
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Len() != 1 || !strings.Contains(d.Status.Text, "type its label") {
+		t.Fatalf("Enter with no label: %d samples, status %q", ds.Len(), d.Status.Text)
 	}
-	d.pad.Clear()
-	d.pad.TypedRune('1')
+	d.Pad.Clear()
+	d.Pad.TypedRune('1')
 	drawSeven(d)
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	drawSeven(d)
-	if d.label.Text != "1" {
-		t.Fatalf("the label typed for the drawing went: %q", d.label.Text)
+	if d.Label.Text != "1" {
+		t.Fatalf("the label typed for the drawing went: %q", d.Label.Text)
 	}
 }
 
@@ -205,11 +207,11 @@ func TestDrawLabelBoxStartsEmpty(t *testing.T) {
 func TestDrawFollowsANewDataset(t *testing.T) {
 	w, d, _ := newDatasetWindow(t)
 	drawSeven(d)
-	d.pad.TypedRune('7')
-	d.addSample()
-	old := d.status.Text
+	d.Pad.TypedRune('7')
+	d.Add()
+	old := d.Status.Text
 	drawSeven(d)
-	d.pad.TypedRune('3')
+	d.Pad.TypedRune('3')
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "one-images-idx3-ubyte"), filepath.Join(dir, "one-labels-idx1-ubyte")
 	images, _ := idx.New(idx.UByte, 2, 1, 1)
@@ -225,18 +227,18 @@ func TestDrawFollowsANewDataset(t *testing.T) {
 	}
 	t.Cleanup(func() { one.Close() })
 	w.c.setDataset(one, "one", false)
-	if d.status.Text == old || !strings.Contains(d.heading.Text, "1×1") || !d.pad.Empty() || d.label.Text != "" {
-		t.Fatalf("after another dataset: status %q, heading %q, pad empty %v, label %q", d.status.Text, d.heading.Text, d.pad.Empty(), d.label.Text)
+	if d.Status.Text == old || !strings.Contains(d.Heading.Text, "1×1") || !d.Pad.Empty() || d.Label.Text != "" {
+		t.Fatalf("after another dataset: status %q, heading %q, pad empty %v, label %q", d.Status.Text, d.Heading.Text, d.Pad.Empty(), d.Label.Text)
 	}
-	d.pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	d.Pad.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if one.Len() != 2 {
 		t.Fatal("the old drawing was added to the new dataset")
 	}
 	drawSeven(d)
-	d.pad.TypedRune('5')
-	d.addSample()
+	d.Pad.TypedRune('5')
+	d.Add()
 	if one.Len() != 3 || one.Label(2) != 5 || len(one.Pixels(2)) != 1 {
-		t.Fatalf("%d samples, status %q", one.Len(), d.status.Text)
+		t.Fatalf("%d samples, status %q", one.Len(), d.Status.Text)
 	}
 	if err := one.Save(nil); err != nil {
 		t.Fatal(err)

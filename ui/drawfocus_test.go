@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"idxlabel/ui/widgets"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -10,16 +11,16 @@ import (
 // a window manager nothing else did, and keys typed next went nowhere.
 func TestDrawWindowCloseGivesTheGridTheKeys(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.draw.show()
-	d := w.draw.open
+	w.draw.Show()
+	d := w.draw.Open()
 	if d == nil {
 		t.Fatal("no draw window")
 	}
 	w.win.Canvas().Focus(nil)
-	if !d.typedShortcut(shortcut(fyne.KeyW, false)) {
+	if !d.TypedShortcut(widgets.Ctrl(fyne.KeyW, false)) {
 		t.Fatal("Ctrl+W is not a shortcut of the draw window")
 	}
-	if w.draw.open != nil {
+	if w.draw.Open() != nil {
 		t.Fatal("Ctrl+W did not close the draw window")
 	}
 	if w.win.Canvas().Focused() != w.grid {

@@ -13,7 +13,7 @@ import (
 func TestPadRasterIsBilevelAtNISTResolution(t *testing.T) {
 	_, d, _ := newDatasetWindow(t)
 	drawSeven(d)
-	g := d.pad.Image()
+	g := d.Pad.Image()
 	if g.Rect != image.Rect(0, 0, 128, 128) {
 		t.Fatalf("raster %v, want 128×128", g.Rect)
 	}
@@ -30,12 +30,12 @@ func TestPadRasterIsBilevelAtNISTResolution(t *testing.T) {
 	if ink == 0 {
 		t.Fatal("raster has no ink")
 	}
-	if d.digit == nil {
+	if d.Digit == nil {
 		t.Fatal("no preview")
 	}
-	box, _ := normalize.BoundingBox(d.digit)
+	box, _ := normalize.BoundingBox(d.Digit)
 	peak := byte(0)
-	for _, v := range d.digit.Pix {
+	for _, v := range d.Digit.Pix {
 		peak = max(peak, v)
 	}
 	if max(box.Dx(), box.Dy()) != 20 || peak != 255 {
@@ -46,7 +46,7 @@ func TestPadRasterIsBilevelAtNISTResolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range want.Pix {
-		if want.Pix[k] != d.digit.Pix[k] {
+		if want.Pix[k] != d.Digit.Pix[k] {
 			t.Fatalf("preview differs from the raster's preprocessing at pixel %d", k)
 		}
 	}

@@ -3,99 +3,26 @@ package ui
 import (
 	"slices"
 
-	"fyne.io/fyne/v2"
-
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 )
 
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
 // thread, changes the store, and applies the store's change to the view model at once (drain)
-// before it moves the cursor: a digit key goes widgets.TileGrid.TypedRune → gridReports → typedRune → the mode's label
-// (relabel in mode.go, or decide in review.go) → the store, which journals it and notifies →
-// drain → apply → refresh, and the views show the new state.
-
-// typedRune relabels with a digit (the review flow: one keystroke per sample), or opens the
-// class picker for datasets whose classes need more than one keystroke, and for a letter or a
-// minus sign (which it keeps: "-8" is no 8); ? opens the keyboard reference.
-func (c *controller) typedRune(r rune) {
-	switch {
-	case r == '?':
-		c.d.showKeys()
-	case r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-':
-		c.input(func() { c.typeClass(r) }) // a minus begins a negative class number
-	}
-}
-
-// typeClass is a digit or letter typed on the grid, now (or again, after waiting for a save).
-func (c *controller) typeClass(r rune) {
-	if c.cannotEdit() {
-		return
-	}
-	if r >= '0' && r <= '9' && c.classes.digits {
-		c.modeView().label(c, int(r-'0'))
-		return
-	}
-	c.pickClass(string(r))
-}
-
-// typedKey takes the keys the mode takes (a review's Enter, →), Delete and Backspace (delete or
-// restore), Escape (clear the selection) and F1 (the keyboard reference); it reports whether it
-// took k. While inputs wait for a job (held.go) it takes every key, the grid's navigation too,
-// and queues it, with Shift as it was (shift).
-func (c *controller) typedKey(k *fyne.KeyEvent, shift bool) bool {
-	if k.Name == fyne.KeyF1 {
-		c.d.showKeys()
-		return true
-	}
-	h := heldInput{run: func() { c.out.grid.Key(k, shift) }}
-	if c.mustWait() {
-		if gridKeys[k.Name] {
-			c.hold(h)
-		}
-		return true
-	}
-	prev := c.asking
-	c.asking = &h
-	took := c.takeKey(k)
-	queued := c.asking == nil // an edit it asked for waits: the key is queued
-	c.asking = prev
-	return took || queued
-}
-
-// gridKeys are the keys the grid and the modes act on; a character's key (a digit's, whose
-// character comes to typedRune as well) is none of them.
-var gridKeys = map[fyne.KeyName]bool{
-	fyne.KeyDelete: true, fyne.KeyBackspace: true, fyne.KeyEscape: true, fyne.KeyReturn: true,
-	fyne.KeyEnter: true, fyne.KeySpace: true, fyne.KeyLeft: true, fyne.KeyRight: true,
-	fyne.KeyUp: true, fyne.KeyDown: true, fyne.KeyHome: true, fyne.KeyEnd: true,
-	fyne.KeyPageUp: true, fyne.KeyPageDown: true,
-}
-
-// takeKey is typedKey made now.
-func (c *controller) takeKey(k *fyne.KeyEvent) bool {
-	if modeKey(c.modeView(), c, k) {
-		return true
-	}
-	switch k.Name {
-	case fyne.KeyDelete, fyne.KeyBackspace:
-		c.toggleDelete()
-	case fyne.KeyEscape:
-		c.clearSelection()
-	default:
-		return false
-	}
-	return true
-}
+// before it moves the cursor. A digit key goes widgets.TileGrid.TypedRune → gridReports.TypedRune
+// → typeClass (gridinput.go) → the mode's Label (browsing's: modeHost.Relabel → relabel in
+// mode.go; a review's: review.Decide → modeHost.Edit) → controller.edit → the store, which
+// journals it and notifies → drain → apply → refresh, and the views show the new state.
 
 // pickClass opens the class picker holding initial; the class chosen goes to the mode (a
 // relabel, or a review's decision).
 func (c *controller) pickClass(initial string) {
-	n := c.v.selectionSize()
+	n := c.v.SelectionSize()
 	if n == 0 || c.cannotEdit() {
 		return
 	}
-	c.d.pickClass("Relabel "+samplesText(n)+" as…", initial, c.classes, func(l int) {
-		c.input(func() { c.modeView().label(c, l) })
+	c.d.PickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
+		c.in.input(func() { c.mode.Label(modeHost{c}, l) })
 		c.out.focus()
 	})
 }
@@ -116,12 +43,12 @@ func largeEditNote(n int, verb string) string {
 	if n <= largeEdit {
 		return ""
 	}
-	return count(verb+" %d samples — Ctrl+Z to undo", n)
+	return numfmt.Sprintf(verb+" %d samples — Ctrl+Z to undo", n)
 }
 
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (c *controller) toggleDelete() {
-	sel := c.v.selection()
+	sel := c.v.Selection()
 	if len(sel) == 0 || c.cannotEdit() {
 		return
 	}
@@ -133,7 +60,7 @@ func (c *controller) toggleDelete() {
 		return c.ds.Delete(sel)
 	})
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	verb := "Deleted"
@@ -184,7 +111,7 @@ func (c *controller) step(undo bool) {
 	})
 	unsub()
 	if err != nil {
-		c.d.showError(err)
+		c.refuse(err)
 		return
 	}
 	c.cursorTo(touched)
@@ -195,7 +122,7 @@ func (c *controller) step(undo bool) {
 func (c *controller) cursorTo(samples []int) {
 	best := -1
 	for _, i := range samples {
-		if c.v.shows(i) && (best < 0 || c.v.pos[i] < best) {
+		if c.v.Shows(i) && (best < 0 || c.v.pos[i] < best) {
 			best = c.v.pos[i]
 		}
 	}

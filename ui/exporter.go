@@ -13,7 +13,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -31,7 +34,7 @@ var exportFormats = []struct {
 // samples left out, as a PNG tree, CSV or .npz, in the background with progress and Cancel.
 type exporter struct {
 	c   *controller
-	d   *dialogs
+	d   *dialogs.Dialogs
 	win fyne.Window
 }
 
@@ -39,7 +42,7 @@ type exporter struct {
 // now: unsaved edits included, deleted samples left out.
 func (x *exporter) exportDialog() {
 	if x.c.ds.Len() == 0 {
-		x.d.inform("Export", "There are no samples to export.")
+		x.d.Inform("Export", "There are no samples to export.")
 		return
 	}
 	var labels []string
@@ -50,21 +53,21 @@ func (x *exporter) exportDialog() {
 	format.SetSelectedIndex(0)
 	names := widget.NewCheck("Name class folders by class name", nil)
 	var d *dialog.ConfirmDialog
-	target := newPromptEntry(func() { d.Dismiss() })
+	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	base := "export"
 	if images, lbl := x.c.ds.Paths(); images != "" {
 		p := images
 		if lbl != "" {
 			p = lbl
 		}
-		base = filepath.Join(filepath.Dir(p), baseName(p)+"-export")
+		base = filepath.Join(filepath.Dir(p), dialogs.BaseName(p)+"-export")
 	}
-	if dir := startFolder(x.d.prefs, purposeExport, "", ""); x.d.prefs.String(lastFolderKey(purposeExport)) == dir {
+	if dir := dialogs.StartFolder(x.d.Prefs(), dialogs.PurposeExport, "", ""); x.d.Prefs().String(dialogs.LastFolderKey(dialogs.PurposeExport)) == dir {
 		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
 	}
 	target.SetText(base)
 	choose := widget.NewButton("Choose…", func() {
-		x.d.choose(chooseSpec{title: "Export: the folder to write in", confirm: "Choose", purpose: purposeExport, folder: true, typed: filepath.Dir(target.Text)},
+		x.d.Choose(dialogs.Spec{Title: "Export: the folder to write in", Confirm: "Choose", Purpose: dialogs.PurposeExport, Folder: true, Typed: filepath.Dir(target.Text)},
 			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
 	})
 	format.OnChanged = func(string) {
@@ -90,13 +93,13 @@ func (x *exporter) exportDialog() {
 	)
 	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
-			rememberFolder(x.d.prefs, purposeExport, filepath.Dir(target.Text))
+			dialogs.RememberFolder(x.d.Prefs(), dialogs.PurposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
 		}
 	}, x.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the path exports, as the button
 	d.Resize(fyne.NewSize(620, d.MinSize().Height))
-	x.d.show("export", d, d.Dismiss, d.Confirm, nil)
+	x.d.Show("export", d, d.Dismiss, d.Confirm, nil)
 }
 
 // run writes the export off the UI thread with a progress bar and Cancel; an existing target
@@ -117,42 +120,42 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		}
 	}
 	if err := pairfile.CheckOutputs(inputs, []string{out}); err != nil {
-		x.d.showError(fmt.Errorf("cannot export there: %w", err))
+		x.d.ShowError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
 	s := c.ds.Snapshot()
 	opts.Force = force
-	job := c.jobs.start(jobExporting, "")
+	job := c.jobs.Start(jobs.Exporting, "")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
-	prog.SetOnClosed(job.cancel)
+	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
+	prog.SetOnClosed(job.Cancel)
 	prog.Show()
 	start := time.Now()
 	opts.Progress = func(done, total int) {
-		c.jobs.schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
 	}
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
 		if err == nil {
-			err = export.Write(job.ctx, s, out, opts)
+			err = export.Write(job.Ctx, s, out, opts)
 			claim.Release()
 		}
-		c.jobs.schedule(func() {
-			c.jobs.finish(job)
+		c.jobs.Schedule(func() {
+			c.jobs.Finish(job)
 			prog.SetOnClosed(func() {})
 			prog.Hide()
 			switch {
 			case errors.Is(err, context.Canceled):
 			case errors.Is(err, export.ErrExists):
-				x.d.ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
+				x.d.Ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
 						x.run(out, opts, true)
 					}
 				})
 			case err != nil:
-				x.d.showError(err)
+				x.d.ShowError(err)
 			default:
-				x.d.inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", plural(s.N, "sample"), out, time.Since(start).Seconds()))
+				x.d.Inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds()))
 			}
 		})
 	})

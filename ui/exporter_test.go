@@ -13,6 +13,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
@@ -31,9 +32,9 @@ func TestExportDialogWritesTheDatasetAsItIsNow(t *testing.T) {
 	}
 	w.c.drain()
 	w.exp.exportDialog()
-	var entries []*promptEntry
+	var entries []*dialogs.PromptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if e, ok := o.(*promptEntry); ok {
+		if e, ok := o.(*dialogs.PromptEntry); ok {
 			entries = append(entries, e)
 		}
 	})
@@ -95,7 +96,7 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	}
 	after, err := os.ReadFile(lp)
-	if err != nil || string(after) != string(before) || w.jobs.busy() {
+	if err != nil || string(after) != string(before) || w.jobs.Busy() {
 		t.Fatalf("the label file changed (%v) or a job runs", err)
 	}
 	if _, err := os.Stat(ip); err != nil {
@@ -109,7 +110,7 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 	}
 	defer other.Close()
 	w.exp.run(ol, export.Options{Format: export.CSV}, true)
-	waitUI(t, q, func() bool { return !w.jobs.busy() && strings.Contains(overlayText(w), "OK") })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() && strings.Contains(overlayText(w), "OK") })
 	if text := overlayText(w); !strings.Contains(text, "open for editing") {
 		t.Fatalf("export over a held pair's label file: the window says %q", text)
 	}
@@ -124,7 +125,7 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.exp.run(ol, export.Options{Format: export.CSV}, true)
-	waitUI(t, q, func() bool { return !w.jobs.busy() && strings.Contains(overlayText(w), "OK") })
+	waitUI(t, q, func() bool { return !w.jobs.Busy() && strings.Contains(overlayText(w), "OK") })
 	if text := overlayText(w); !strings.Contains(text, "journal") {
 		t.Fatalf("export over a pair's label file with a journal of edits: the window says %q", text)
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -15,8 +14,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
 )
 
 // opener opens datasets: File → Open…, files dropped on the window, Open Recent, the demo, New
@@ -25,7 +27,7 @@ import (
 // and hands the dataset to the controller.
 type opener struct {
 	c     *controller
-	d     *dialogs
+	d     *dialogs.Dialogs
 	win   fyne.Window
 	prefs fyne.Preferences
 	save  *saver
@@ -35,8 +37,8 @@ type opener struct {
 // openDialog asks for an image file (or a label file); its partner is found beside it.
 func (o *opener) openDialog() {
 	start, _ := o.c.ds.Paths()
-	o.d.choose(chooseSpec{title: "Open", confirm: "Open", purpose: purposeOpen, filter: isIDXName, kind: "IDX files",
-		start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
+	o.d.Choose(dialogs.Spec{Title: "Open", Confirm: "Open", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
+		Start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
 }
 
 // dropped opens files dragged onto the window.
@@ -54,10 +56,10 @@ func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
 func (o *opener) open(paths []string) {
 	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
-		o.d.showError(err)
+		o.d.ShowError(err)
 		return
 	}
-	if cur, _ := o.c.ds.Paths(); cur != "" && sameFile(cur, images) {
+	if cur, _ := o.c.ds.Paths(); cur != "" && pairfile.SameFile(cur, images) {
 		// The pair on screen, opened again: it holds its own lock, so close it first (its
 		// journal stays and is offered again when it reopens).
 		o.save.confirmUnsaved("Reopen the files", func() {
@@ -68,13 +70,6 @@ func (o *opener) open(paths []string) {
 		return
 	}
 	o.load(images, labels, false)
-}
-
-// sameFile reports whether paths a and b name the same existing file.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // load opens a pair off the UI thread with a progress indicator, read-only when readOnly; once
@@ -93,21 +88,21 @@ func (o *opener) load(images, labels string, readOnly bool) {
 	bar := widget.NewProgressBarInfinite()
 	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), o.win)
 	prog.Show()
-	job := o.c.jobs.start(jobLoading, "")
-	o.c.jobs.run(func() {
+	job := o.c.jobs.Start(jobs.Loading, "")
+	o.c.jobs.Run(func() {
 		ds, err := store.Open(images, labels, store.Options{ReadOnly: readOnly})
 		// Decoding leaves garbage as large as the files (the compressed bytes, buffers): give it
 		// back to the system now rather than carry it as resident memory.
 		debug.FreeOSMemory()
-		o.c.jobs.schedule(func() {
-			defer o.c.jobs.finish(job) // last: tests wait on it
+		o.c.jobs.Schedule(func() {
+			defer o.c.jobs.Finish(job) // last: tests wait on it
 			prog.Hide()
 			bar.Stop()
 			// What was typed on the dataset shown while this one opened is applied to it first,
 			// before the question about its unsaved edits (held.go).
-			o.c.jobs.release(job)
+			o.c.jobs.Release(job)
 			if errors.Is(err, pairfile.ErrLocked) && !readOnly {
-				o.d.ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
+				o.d.Ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						o.load(images, labels, true)
 					}
@@ -115,7 +110,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 				return
 			}
 			if err != nil {
-				o.d.showError(err)
+				o.d.ShowError(err)
 				return
 			}
 			o.save.confirmUnsaved("Open other files", func() {
@@ -131,7 +126,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 func (o *opener) use(ds *store.Dataset, name string, demo bool) {
 	o.c.setDataset(ds, name, demo)
 	for _, n := range ds.Notices() {
-		o.d.inform("Note", n)
+		o.d.Inform("Note", n)
 	}
 	if rec := ds.Recovery(); rec != nil {
 		o.offerRecovery(rec)
@@ -144,7 +139,7 @@ func (o *opener) openDemo() {
 		ds, err := demo.Dataset()
 		debug.FreeOSMemory() // the fonts and scratch images of the generation
 		if err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 			return
 		}
 		o.use(ds, "demo", true)
@@ -155,14 +150,14 @@ func (o *opener) openDemo() {
 func (o *opener) offerRecovery(rec *store.Recovery) {
 	ds := o.c.ds
 	if !rec.Matches {
-		o.d.inform("Unsaved edits for other files",
+		o.d.Inform("Unsaved edits for other files",
 			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason))
 		if err := ds.DiscardJournal(true); err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 		}
 		return
 	}
-	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
+	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", numfmt.Plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}
@@ -170,22 +165,22 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 		if replay {
 			err := o.c.edit(func() error { _, err := ds.ReplayJournal(); return err })
 			if err != nil {
-				o.d.showError(err)
+				o.d.ShowError(err)
 			}
 		} else if err := ds.DiscardJournal(true); err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 		}
 		o.c.refresh()
 	}, o.win)
 	// Enter replays (loses nothing); Escape does nothing here: neither answer is a cancel.
-	o.d.show("recovery", d, func() {}, d.Confirm, nil)
+	o.d.Show("recovery", d, func() {}, d.Confirm, nil)
 }
 
 const recentKey = "recent"
 
 // addRecent puts a pair at the top of File → Open Recent (kept in the app's preferences).
 func (o *opener) addRecent(images, labels string) {
-	images, labels = absPath(images), absPath(labels)
+	images, labels = dialogs.AbsPath(images), dialogs.AbsPath(labels)
 	entry := images + "\n" + labels
 	list := []string{entry}
 	for _, e := range o.prefs.StringList(recentKey) {
@@ -195,18 +190,6 @@ func (o *opener) addRecent(images, labels string) {
 	}
 	o.prefs.SetStringList(recentKey, list)
 	o.showRecent()
-}
-
-// absPath makes a path absolute and clean (Open Recent must work from any working folder); ""
-// stays "".
-func absPath(p string) string {
-	if p == "" {
-		return ""
-	}
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return filepath.Clean(p)
 }
 
 // showRecent rebuilds the Open Recent submenu.

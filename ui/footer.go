@@ -8,26 +8,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/widgets"
 )
-
-// count formats a number with thousands separators ("10,000"), as in the window's text (and the
-// store's names of undo steps): numfmt.Sprintf.
-var count = numfmt.Sprintf
-
-// samplesText counts samples: "1 sample", "10,000 samples".
-func samplesText(n int) string { return plural(n, "sample") }
-
-// plural counts things named by a noun with a regular plural: "1 edit", "2 edits", "10,000
-// samples".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return count("%d %ss", n, noun)
-}
-
-// key is one line of the keyboard reference: the keys and what they do.
-type key struct{ keys, does string }
 
 // footer is the bottom of the window: the status line with the progress of the jobs running at
 // its right, the legend of the keys that work now, and where the cursor is. It shows what it is
@@ -41,9 +24,9 @@ type footer struct {
 	top      *fyne.Container // the status line and the progress
 	legend   *fyne.Container // one RichText per key, in a flowLayout
 	position *widget.Label
-	typing   bool  // a text field of the window has the keys
-	keys     []key // the keys of the state, shown when no text field has the keys
-	shown    []key // the keys the legend shows
+	typing   bool       // a text field of the window has the keys
+	keys     []mode.Key // the keys of the state, shown when no text field has the keys
+	shown    []mode.Key // the keys the legend shows
 }
 
 func newFooter() *footer {
@@ -58,29 +41,29 @@ func newFooter() *footer {
 
 // readOnlyKeys is the legend of a pair open read-only (another process edits it): no edit key
 // acts, so none is offered.
-var readOnlyKeys = []key{{"Read-only", "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {"Ctrl+O", "open"}}
+var readOnlyKeys = []mode.Key{{Keys: "Read-only", Does: "(open for editing elsewhere): browse, Ctrl+K suspects, Ctrl+Shift+E export"}, {Keys: "Ctrl+O", Does: "open"}}
 
 // emptyKeys is the legend of a dataset without samples (nothing open, a new dataset, an empty
 // file): what adds samples, or opens others; no key acts on samples yet.
-var emptyKeys = []key{{"Ctrl+D", "draw samples"}, {"Ctrl+I", "import images"}, {"Ctrl+O", "open"}, {"Ctrl+N", "new dataset"}}
+var emptyKeys = []mode.Key{{Keys: "Ctrl+D", Does: "draw samples"}, {Keys: "Ctrl+I", Does: "import images"}, {Keys: "Ctrl+O", Does: "open"}, {Keys: "Ctrl+N", Does: "new dataset"}}
 
 // typingKeys is the legend while a text field has the keys.
-var typingKeys = []key{{"Typing in a text field", ""}, {"Escape", "or a click on the grid gives the keys back to the grid"}}
+var typingKeys = []mode.Key{{Keys: "Typing in a text field", Does: ""}, {Keys: "Escape", Does: "or a click on the grid gives the keys back to the grid"}}
 
 // show shows the status line, the jobs' progress (none: ""), the keys that act, and the
 // cursor's position ("sample 1,234 of 10,000", and when a filter or a mode shows fewer, "58 of
 // 1,010 shown").
-func (f *footer) show(status, progress string, keys []key, position string) {
-	setText(f.status, status)
+func (f *footer) show(status, progress string, keys []mode.Key, position string) {
+	widgets.SetText(f.status, status)
 	f.showProgress(progress)
-	setText(f.position, position)
+	widgets.SetText(f.position, position)
 	f.keys = keys
 	f.showKeys()
 }
 
 // showProgress shows the jobs' progress (none: "") at the status line's right.
 func (f *footer) showProgress(progress string) {
-	if setText(f.progress, progress) || (progress == "") != f.progress.Hidden {
+	if widgets.SetText(f.progress, progress) || (progress == "") != f.progress.Hidden {
 		if progress == "" {
 			f.progress.Hide()
 		} else {
@@ -88,17 +71,6 @@ func (f *footer) showProgress(progress string) {
 		}
 		f.top.Refresh() // the status line gives the progress the width it needs now
 	}
-}
-
-// setText sets l's text unless it has it already: laying text out (shaping it, fitting it with
-// an ellipsis) is the dearest part of a key's work, and most keys leave most texts as they were.
-// It reports whether the text changed.
-func setText(l *widget.Label, text string) bool {
-	if l.Text == text {
-		return false
-	}
-	l.SetText(text)
-	return true
 }
 
 // say puts a message on the status line until the next show.
@@ -123,9 +95,9 @@ func (f *footer) showKeys() {
 	// One piece per key, so a narrow window wraps between keys, never inside one.
 	objs := make([]fyne.CanvasObject, len(keys))
 	for k, kv := range keys {
-		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.keys, Style: widget.RichTextStyleStrong}}
-		if kv.does != "" {
-			segs = append(segs, &widget.TextSegment{Text: " " + kv.does, Style: widget.RichTextStyleInline})
+		segs := []widget.RichTextSegment{&widget.TextSegment{Text: kv.Keys, Style: widget.RichTextStyleStrong}}
+		if kv.Does != "" {
+			segs = append(segs, &widget.TextSegment{Text: " " + kv.Does, Style: widget.RichTextStyleInline})
 		}
 		if k < len(keys)-1 {
 			segs = append(segs, &widget.TextSegment{Text: "  ·", Style: widget.RichTextStyleInline})
@@ -140,12 +112,29 @@ func (f *footer) showKeys() {
 // shown ones when fewer than all are shown.
 func positionText(i, p, shown, n int) string {
 	if i < 0 {
-		return count("no sample  ·  %d shown of %d", shown, n)
+		return numfmt.Sprintf("no sample  ·  %d shown of %d", shown, n)
 	}
 	if shown == n {
-		return count("sample %d of %d", i, n)
+		return numfmt.Sprintf("sample %d of %d", i, n)
 	}
-	return count("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+	return numfmt.Sprintf("sample %d of %d  ·  %d of %d shown", i, n, p+1, shown)
+}
+
+// maxSourceNote is how many characters of a sample's source the status bar's sample line shows;
+// the detail panel shows it whole.
+const maxSourceNote = 48
+
+// sourceNote is what the status bar's sample line adds for a sample imported from a file
+// (store.Dataset.Source): "  ·  from zero/img_0001.png", its start cut ("…") when it is longer
+// than maxSourceNote characters, so that the file's name shows; "" for a sample without one.
+func sourceNote(source string) string {
+	if source == "" {
+		return ""
+	}
+	if r := []rune(source); len(r) > maxSourceNote {
+		source = "…" + string(r[len(r)-maxSourceNote+1:])
+	}
+	return "  ·  from " + source
 }
 
 // flowLayout places objects left to right at their minimum sizes, starting a new line when the

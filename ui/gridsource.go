@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
-
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/widgets"
@@ -38,45 +36,23 @@ func (f gridFrame) Cursor() int { return f.v.cursor }
 // Tile returns position p's pixels upright (EMNIST's transposed storage written into buf) and
 // how its frame is marked; false when the dataset changed since the view's generation.
 func (f gridFrame) Tile(p int, buf []byte) ([]byte, widgets.TileMark, bool) {
-	i := f.v.at(p)
+	i := f.v.At(p)
 	st, px, ok := f.ds.SampleAt(f.v.gen, i)
 	if !ok {
 		return nil, widgets.TileMark{}, false
 	}
 	h, w := f.ds.Size()
 	return sample.Upright(px, h, w, f.ds.Transposed(), buf),
-		widgets.TileMark{Selected: f.v.isSelected(i), Deleted: st.Deleted, Edited: st.Edited, Added: st.Added}, true
+		widgets.TileMark{Selected: f.v.IsSelected(i), Deleted: st.Deleted, Edited: st.Edited, Added: st.Added}, true
 }
 
 // Badge returns position p's badge (tileMarks.badge); false when the dataset changed since the
 // view's generation.
 func (f gridFrame) Badge(p int) (widgets.Badge, bool) {
-	i := f.v.at(p)
+	i := f.v.At(p)
 	st, _, ok := f.ds.SampleAt(f.v.gen, i)
 	if !ok {
 		return widgets.Badge{}, false
 	}
 	return f.marks.badge(i, st), true
 }
-
-// gridReports is where the grid reports what the person asked for (widgets.GridInput): the
-// controller, which applies it to the view model and hands the grid the result.
-type gridReports struct{ c *controller }
-
-// TypedRune hands a character typed on the grid to the controller (digits relabel).
-func (g gridReports) TypedRune(r rune) { g.c.typedRune(r) }
-
-// TypedKey offers a key to the controller before the grid's navigation.
-func (g gridReports) TypedKey(k *fyne.KeyEvent, shift bool) bool { return g.c.typedKey(k, shift) }
-
-// MoveCursor moves the view model's cursor to position to.
-func (g gridReports) MoveCursor(to int, extend bool) { g.c.moveCursor(to, extend) }
-
-// Click applies a click on position p.
-func (g gridReports) Click(p int, shift, ctrl bool) { g.c.click(p, shift, ctrl) }
-
-// ContextMenu opens the context menu of position p at at.
-func (g gridReports) ContextMenu(p int, at fyne.Position) { g.c.contextMenu(p, at) }
-
-// KeyHandled prints when the grid handled a key, in a timing build (timing.go).
-func (g gridReports) KeyHandled(name fyne.KeyName) { reportKey(name) }

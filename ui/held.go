@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
+
+	"idxlabel/internal/numfmt"
+	"idxlabel/ui/jobs"
 )
 
 // Inputs that wait. While a job that holds edits runs (a save, a load, an import, the scan's
@@ -34,55 +36,91 @@ type heldInput struct {
 	at *int
 }
 
+// inputs is the queue of the person's inputs that wait for a job holding edits, oldest first,
+// and the input being made. The controller holds it (state.in) and asks it whether an input must
+// wait; it reads the window's cursor and dialogs and shows its count through the functions it is
+// built with.
+type inputs struct {
+	held []heldInput
+	// asking is the input being made: an edit it asks for that must wait queues it.
+	asking *heldInput
+	// replaying: the inputs that waited are being applied.
+	replaying bool
+	// last counts the inputs the last replay applied and left out (replay).
+	last [2]int
+
+	jobs    *jobs.Jobs
+	cursor  func() int  // the sample at the cursor (-1: none)
+	covered func() bool // a dialog covers the window: the inputs wait for it to close
+	changed func()      // the inputs that wait changed: show their count
+}
+
 // input runs f, an input of the person's (a key, a menu item, a click), now; or, when inputs
 // already wait for a job, queues it behind them. While f runs, an edit it asks for that must
-// wait (cannotEdit) queues f itself.
-func (c *controller) input(f func()) { c.inputOf(heldInput{run: f}) }
+// wait (controller.cannotEdit) queues f itself.
+func (q *inputs) input(f func()) { q.inputOf(heldInput{run: f}) }
 
-// inputOf is input for an input that captured sample numbers or came from the mouse.
-func (c *controller) inputOf(h heldInput) {
-	if c.mustWait() {
-		c.hold(h)
+// afterInputs runs f after every input that waits (typed while a job ran: an import's samples
+// are added after the keys typed meanwhile), or now, as an input, when none waits.
+func (q *inputs) afterInputs(f func()) {
+	if len(q.held) > 0 {
+		q.hold(heldInput{run: f})
 		return
 	}
-	prev := c.asking
-	c.asking = &h
-	h.run()
-	c.asking = prev
+	q.input(f)
+}
+
+// inputOf is input for an input that captured sample numbers or came from the mouse.
+func (q *inputs) inputOf(h heldInput) {
+	if q.mustWait() {
+		q.hold(h)
+		return
+	}
+	q.asked(&h, h.run)
+}
+
+// asked runs f as the input h, so that an edit f asks for that must wait queues h (holdAsked);
+// it reports whether h was queued so.
+func (q *inputs) asked(h *heldInput, f func()) (queued bool) {
+	prev := q.asking
+	q.asking = h
+	f()
+	queued = q.asking == nil
+	q.asking = prev
+	return queued
 }
 
 // mustWait reports whether an input now must wait: inputs already wait for a job that holds
 // edits (and none is being applied from the queue).
-func (c *controller) mustWait() bool {
-	return len(c.held) > 0 && !c.replaying && c.jobs.editsHeld()
+func (q *inputs) mustWait() bool {
+	return len(q.held) > 0 && !q.replaying && q.jobs.EditsHeld()
 }
 
 // holdAsked queues the input being made, whose edit must wait for the job running; it reports
 // false when there is none to queue (an edit asked for outside an input: nothing to make again).
-func (c *controller) holdAsked() bool {
-	if c.asking == nil {
+func (q *inputs) holdAsked() bool {
+	if q.asking == nil {
 		return false
 	}
-	c.hold(*c.asking)
-	c.asking = nil // the input is queued once, however many edits it asks for
+	q.hold(*q.asking)
+	q.asking = nil // the input is queued once, however many edits it asks for
 	return true
 }
 
-// hold queues h behind the inputs that wait and says so on the status bar.
-func (c *controller) hold(h heldInput) {
-	if at := c.v.current(); len(c.held) == 0 && at >= 0 {
+// hold queues h behind the inputs that wait and shows their count.
+func (q *inputs) hold(h heldInput) {
+	if at := q.cursor(); len(q.held) == 0 && at >= 0 {
 		h.at = &at
 		h.samples = append(h.samples, h.at)
 	}
-	c.held = append(c.held, h)
-	c.showProgress()
-	c.writeTestState()
+	q.held = append(q.held, h)
+	q.changed()
 }
 
-// renumberHeld makes the samples the waiting inputs captured follow a save's renumbering
+// renumber makes the samples the waiting inputs captured follow a save's renumbering
 // (renumber[i] is sample i's new number, -1 for a sample the save left out).
-func (c *controller) renumberHeld(renumber []int) {
-	for _, h := range c.held {
+func (q *inputs) renumber(renumber []int) {
+	for _, h := range q.held {
 		for _, p := range h.samples {
 			if *p >= 0 && *p < len(renumber) {
 				*p = renumber[*p]
@@ -93,65 +131,61 @@ func (c *controller) renumberHeld(renumber []int) {
 	}
 }
 
-// replayHeld applies the inputs that waited, in order, once no job holds edits; it stops when one
+// replay applies the inputs that waited, in order, once no job holds edits; it stops when one
 // of them starts such a job (a Ctrl+S typed during a save: the rest wait for that one) or opens a
 // dialog (the class picker: the rest wait until it closes, as they would have gone to it). The
 // first input is not applied when the save left out the sample it was typed on (a digit typed on
 // a deleted sample): it would land on another one; the cursor is already on the sample after it,
 // where that input would have moved it. It returns how many inputs it applied and how many it
-// left out so; the status bar says so.
-func (c *controller) replayHeld() (applied, lost int) {
-	for len(c.held) > 0 && !c.jobs.editsHeld() && !c.d.covered() {
-		h := c.held[0]
-		c.held = c.held[1:]
+// left out so (and keeps them in last); the controller says so (controller.replayed).
+func (q *inputs) replay() (applied, lost int) {
+	for len(q.held) > 0 && !q.jobs.EditsHeld() && !q.covered() {
+		h := q.held[0]
+		q.held = q.held[1:]
 		if h.at != nil && *h.at < 0 {
 			lost++
 			continue
 		}
-		c.replaying = true
-		c.inputOf(h)
-		c.replaying = false
+		q.replaying = true
+		q.inputOf(h)
+		q.replaying = false
 		applied++
 	}
-	if len(c.held) == 0 {
-		c.held = nil
+	if len(q.held) == 0 {
+		q.held = nil
 	}
-	if applied+lost > 0 {
-		c.renderCursor()
-		note := replayNote(applied, lost)
-		c.say(strings.ToUpper(note[:1]) + note[1:])
-	}
+	q.last = [2]int{applied, lost}
 	return applied, lost
 }
 
 // replayNote is what the status bar says once inputs that waited were applied (applied) or left
 // out because the save removed the sample they were typed on (lost).
 func replayNote(applied, lost int) string {
-	text := "applied " + plural(applied, "input") + " made meanwhile"
+	text := "applied " + numfmt.Plural(applied, "input") + " made meanwhile"
 	if lost > 0 {
-		text += "; left out " + plural(lost, "key") + " typed on a deleted sample the save removed"
+		text += "; left out " + numfmt.Plural(lost, "key") + " typed on a deleted sample the save removed"
 	}
 	return text
 }
 
-// heldText is what the status bar says of the inputs that wait ("" when none): "3 keys wait,
+// text is what the status bar says of the inputs that wait ("" when none): "3 keys wait,
 // applied when it is done".
-func (s *state) heldText() string {
-	if len(s.held) == 0 {
+func (q *inputs) text() string {
+	if len(q.held) == 0 {
 		return ""
 	}
 	clicks := 0
-	for _, h := range s.held {
+	for _, h := range q.held {
 		if h.click {
 			clicks++
 		}
 	}
-	what := plural(len(s.held)-clicks, "key")
+	what := numfmt.Plural(len(q.held)-clicks, "key")
 	switch {
-	case clicks == len(s.held):
-		what = plural(clicks, "click")
+	case clicks == len(q.held):
+		what = numfmt.Plural(clicks, "click")
 	case clicks > 0:
-		what += " and " + plural(clicks, "click")
+		what += " and " + numfmt.Plural(clicks, "click")
 	}
 	return fmt.Sprintf("%s wait, applied in order when it is done", what)
 }

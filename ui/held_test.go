@@ -50,13 +50,13 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 	}
 	w.c.moveCursor(0, false)
 	test.Type(w.grid, "9") // sample 0, before the save
-	if ds.Label(0) != 9 || w.c.v.current() != 1 {
-		t.Fatalf("before the save: label 0 = %d, cursor at %d", ds.Label(0), w.c.v.current())
+	if ds.Label(0) != 9 || w.c.v.Current() != 1 {
+		t.Fatalf("before the save: label 0 = %d, cursor at %d", ds.Label(0), w.c.v.Current())
 	}
 	lp, let := blockedSave(t, w, ds)
 	test.Type(w.grid, "12345678")
-	if w.c.v.current() != 1 {
-		t.Fatalf("the cursor moved to %d while the keys wait: it ran ahead of the edits", w.c.v.current())
+	if w.c.v.Current() != 1 {
+		t.Fatalf("the cursor moved to %d while the keys wait: it ran ahead of the edits", w.c.v.Current())
 	}
 	for i := 1; i <= 8; i++ {
 		if ds.Label(i) != orig[i] {
@@ -67,7 +67,7 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 		t.Fatalf("the status bar says %q, not that 8 keys wait", p)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	for i := range orig {
 		want := orig[i]
 		switch {
@@ -80,8 +80,8 @@ func TestKeysTypedDuringASaveWait(t *testing.T) {
 			t.Fatalf("after the save: sample %d labelled %d, want %d", i, ds.Label(i), want)
 		}
 	}
-	if w.c.v.current() != 9 || !ds.Dirty() || len(w.c.held) != 0 {
-		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.current(), ds.Dirty(), len(w.c.held))
+	if w.c.v.Current() != 9 || !ds.Dirty() || len(w.c.in.held) != 0 {
+		t.Fatalf("after the save: cursor at %d, dirty %v, %d inputs still wait", w.c.v.Current(), ds.Dirty(), len(w.c.in.held))
 	}
 	if s := w.footer.status.Text; !strings.Contains(s, "then applied 8 inputs made meanwhile") {
 		t.Fatalf("the status bar says %q", s)
@@ -149,20 +149,20 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 	for _, in := range inputs {
 		in(got)
 	}
-	if gotDS.Counters().Edited != 1 || got.c.v.current() != 1 {
-		t.Fatalf("during the save: %d edited, cursor at %d", gotDS.Counters().Edited, got.c.v.current())
+	if gotDS.Counters().Edited != 1 || got.c.v.Current() != 1 {
+		t.Fatalf("during the save: %d edited, cursor at %d", gotDS.Counters().Edited, got.c.v.Current())
 	}
 	let()
-	waitFor(t, func() bool { return !got.jobs.busy() })
+	waitFor(t, func() bool { return !got.jobs.Busy() })
 	for i := range wantDS.Len() {
 		if a, b := gotDS.State(i), wantDS.State(i); a.Label != b.Label || a.Deleted != b.Deleted {
 			t.Fatalf("sample %d: label %d deleted %v after the save, want %d %v", i, a.Label, a.Deleted, b.Label, b.Deleted)
 		}
 	}
-	if a, b := got.c.v.current(), want.c.v.current(); a != b {
+	if a, b := got.c.v.Current(), want.c.v.Current(); a != b {
 		t.Fatalf("cursor on %d, want %d", a, b)
 	}
-	if a, b := got.c.v.selection(), want.c.v.selection(); len(a) != len(b) {
+	if a, b := got.c.v.Selection(), want.c.v.Selection(); len(a) != len(b) {
 		t.Fatalf("selection %v, want %v", a, b)
 	}
 }
@@ -171,13 +171,13 @@ func TestInputsDuringASaveAsIfTypedAfter(t *testing.T) {
 func TestFindSuspectsDuringASaveWaits(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	_, let := blockedSave(t, w, ds)
-	w.menuActions().findSuspects()
-	if len(w.c.held) != 1 || w.c.mode == modeSuspects {
-		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.held), w.c.mode)
+	menuAction(t, w, "Find Suspects")()
+	if len(w.c.in.held) != 1 || w.c.mode == w.susp.Mode {
+		t.Fatalf("during the save: %d inputs wait, mode %v", len(w.c.in.held), w.c.mode)
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() && w.c.mode == modeSuspects })
-	w.scans.stop()
+	waitFor(t, func() bool { return !w.jobs.Busy() && w.c.mode == w.susp.Mode })
+	w.scans.Stop()
 }
 
 // An input that waits with no cursor (the grid shows nothing) is made when the save ends, not
@@ -188,18 +188,18 @@ func TestInputWithoutACursorWaits(t *testing.T) {
 	orig := ds.Label(0)
 	w.c.moveCursor(0, false)
 	test.Type(w.grid, string(rune('0'+(orig+1)%10)))
-	w.c.choose(modeBrowse, store.Deleted)
-	if w.c.v.current() >= 0 {
+	w.c.choose(browsing, store.Deleted)
+	if w.c.v.Current() >= 0 {
 		t.Fatal("the grid shows a sample")
 	}
 	lp, let := blockedSave(t, w, ds)
-	w.menuActions().undo()
-	w.menuActions().save()
-	if len(w.c.held) != 2 {
-		t.Fatalf("%d inputs wait, want 2", len(w.c.held))
+	menuAction(t, w, "Undo")()
+	menuAction(t, w, "Save")()
+	if len(w.c.in.held) != 2 {
+		t.Fatalf("%d inputs wait, want 2", len(w.c.in.held))
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() && len(w.c.held) == 0 })
+	waitFor(t, func() bool { return !w.jobs.Busy() && len(w.c.in.held) == 0 })
 	saved, err := idx.ReadFile(lp)
 	if err != nil {
 		t.Fatal(err)

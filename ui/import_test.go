@@ -18,6 +18,8 @@ import (
 	"idxlabel/normalize"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/build"
+	"idxlabel/ui/dialogs"
 )
 
 func writeBar(t *testing.T, path string) {
@@ -42,9 +44,9 @@ func writeBar(t *testing.T, path string) {
 // until the jobs are done (q runs the UI thread's steps).
 func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
 	t.Helper()
-	w.imp.read(dir)
-	waitUI(t, q, func() bool { return w.d.isOpen("import options") || w.d.isOpen("error: "+overlayErr(w)) })
-	if !w.d.isOpen("import options") {
+	w.build.Import.Read(dir)
+	waitUI(t, q, func() bool { return w.d.IsOpen("import options") || w.d.IsOpen("error: "+overlayErr(w)) })
+	if !w.d.IsOpen("import options") {
 		t.Fatalf("no import dialog: %q", overlayText(w))
 	}
 	if set != nil {
@@ -56,9 +58,9 @@ func importFolder(t *testing.T, w *window, q *uiQueue, dir string, set func()) {
 
 // overlayErr is the text of the error dialog on top, if any ("" else).
 func overlayErr(w *window) string {
-	for _, p := range w.d.open {
-		if strings.HasPrefix(p.key, "error: ") {
-			return strings.TrimPrefix(p.key, "error: ")
+	for _, key := range w.d.Open() {
+		if strings.HasPrefix(key, "error: ") {
+			return strings.TrimPrefix(key, "error: ")
 		}
 	}
 	return ""
@@ -68,68 +70,45 @@ func overlayErr(w *window) string {
 // its folder, added at the end as one undoable step, the cursor on the last; a damaged image is
 // skipped. A flat folder gets the label typed.
 func TestImportImageFolder(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "1", "a.png"))
-	writeBar(t, filepath.Join(dir, "1", "b.png"))
-	writeBar(t, filepath.Join(dir, "4", "c.png"))
-	os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
-	importFolder(t, w, q, dir, nil)
-	if ds.Len() != 10003 || ds.Label(10000) != 1 || ds.Label(10002) != 4 || !ds.State(10002).Added {
-		t.Fatalf("after import: %d samples", ds.Len())
-	}
-	if ds.UndoName() != "Add 3 samples" {
-		t.Fatalf("one undoable step expected, got %q", ds.UndoName())
-	}
-	if w.c.v.current() != 10002 {
-		t.Fatalf("cursor at %d, want the last imported sample", w.c.v.current())
-	}
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
-	flat := t.TempDir()
-	writeBar(t, filepath.Join(flat, "x.png"))
-	importFolder(t, w, q, flat, func() {
-		_, entries := overlayTexts(w)
-		_ = entries
-		var label *widget.Entry
-		walkOverlay(w, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
-				label = e
-			}
-		})
-		if label == nil {
-			t.Fatal("a flat folder's dialog has no label field")
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		dir := t.TempDir()
+		writeBar(t, filepath.Join(dir, "1", "a.png"))
+		writeBar(t, filepath.Join(dir, "1", "b.png"))
+		writeBar(t, filepath.Join(dir, "4", "c.png"))
+		os.WriteFile(filepath.Join(dir, "4", "bad.png"), []byte("nope"), 0o644)
+		n := ds.Len() // 10,000 on t10k
+		importFolder(t, w, q, dir, nil)
+		if ds.Len() != n+3 || ds.Label(n) != 1 || ds.Label(n+2) != 4 || !ds.State(n+2).Added {
+			t.Fatalf("after import: %d samples", ds.Len())
 		}
-		label.SetText("9")
+		if ds.UndoName() != "Add 3 samples" {
+			t.Fatalf("one undoable step expected, got %q", ds.UndoName())
+		}
+		if w.c.v.Current() != n+2 {
+			t.Fatalf("cursor at %d, want the last imported sample", w.c.v.Current())
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
+		flat := t.TempDir()
+		writeBar(t, filepath.Join(flat, "x.png"))
+		importFolder(t, w, q, flat, func() {
+			_, entries := overlayTexts(w)
+			_ = entries
+			var label *widget.Entry
+			walkOverlay(w, func(o fyne.CanvasObject) {
+				if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
+					label = e
+				}
+			})
+			if label == nil {
+				t.Fatal("a flat folder's dialog has no label field")
+			}
+			label.SetText("9")
+		})
+		if ds.Len() != n+4 || ds.Label(n+3) != 9 {
+			t.Fatalf("flat folder import: %d samples", ds.Len())
+		}
 	})
-	if ds.Len() != 10004 || ds.Label(10003) != 9 {
-		t.Fatalf("flat folder import: %d samples", ds.Len())
-	}
-}
-
-// Every imported sample carries its source: its file's path relative to the folder chosen,
-// slash-separated; a file that could not be read is skipped with its reason.
-func TestImportSources(t *testing.T) {
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "zero", "in", "a.png"))
-	writeBar(t, filepath.Join(dir, "one", "b.png"))
-	os.WriteFile(filepath.Join(dir, "one", "bad.png"), []byte("nope"), 0o644)
-	tree, err := normalize.ReadFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := plan{dir: dir, tree: tree, files: tree.Files, opts: normalize.Options{Width: 28, Height: 28}, digit: true}
-	samples, skipped := loadImages(context.Background(), p, func(float64) {})
-	var got []string
-	for _, s := range samples {
-		got = append(got, fmt.Sprintf("%d %s", s.Label, s.Source))
-	}
-	if strings.Join(got, ",") != "0 one/b.png,1 zero/in/a.png" || len(skipped) != 1 || !strings.Contains(skipped[0], "bad.png") {
-		t.Fatalf("samples %q, skipped %q", got, skipped)
-	}
-	if s := sourceOf(dir, "/elsewhere/x.png"); s != "/elsewhere/x.png" {
-		t.Fatalf("a path outside the folder: %q", s)
-	}
 }
 
 // digitFolders writes a tree of folders named zero … nine (n bars each) and returns it.
@@ -144,20 +123,14 @@ func digitFolders(t *testing.T, n int, extra ...string) string {
 	return dir
 }
 
-// Folders named by class into File → New Dataset…'s digits 0–9 (classes without names or
-// samples) are numbered as idxlabel import numbers them (sorted names: eight 0 … zero 9), the
-// dialog says so and lists each folder's class and count before anything is added, and the
-// dataset gets the names: Edit → Class Names… shows them and Save As writes the class-name file.
-// Before, the names were dropped.
+// Folders named by class into a new dataset (nothing open: the dialog's one choice) are numbered
+// as idxlabel import numbers them (sorted names: eight 0 … zero 9), the dialog says so and lists
+// each folder's class and count before anything is added, and the dataset gets the names: Edit →
+// Class Names… shows them and Save As writes the class-name file. Before, the names were dropped.
 func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	ds, err := store.New(28, 28, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, filepath.Join(t.TempDir(), "new.journal"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.c.setDataset(ds, "untitled", false)
 	dir := digitFolders(t, 2)
 	tree, err := normalize.ReadFolder(dir) // what idxlabel import numbers them by
 	if err != nil {
@@ -165,14 +138,16 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	}
 	importFolder(t, w, q, dir, func() {
 		text := overlayText(w)
-		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "A new dataset", `eight/  →  class 0 "eight"  ·  2 images`, `zero/  →  class 9 "zero"  ·  2 images  ·  class without name or samples`, "20 images in 10 class folders → 10 classes."} {
+		for _, want := range []string{"A new dataset", `eight/  →  class 0 "eight"  ·  2 images  ·  sorted name order`, `zero/  →  class 9 "zero"  ·  2 images  ·  sorted name order`, "20 images in 10 class folders → 10 classes."} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}
 		}
 	})
-	if w.c.ds != ds || ds.Len() != 20 {
-		t.Fatalf("%d samples imported into %q", w.c.ds.Len(), w.c.name)
+	ds := w.c.ds
+	t.Cleanup(func() { ds.Abandon(); ds.Close() })
+	if w.c.name != "untitled" || ds.Len() != 20 {
+		t.Fatalf("%d samples imported into %q", ds.Len(), w.c.name)
 	}
 	for k, f := range tree.Files {
 		if ds.Label(k) != f.Label {
@@ -197,52 +172,154 @@ func TestImportNamedFoldersLikeTheCLI(t *testing.T) {
 	}
 }
 
-// Into a dataset whose classes are named, folders find their classes by name (any case) or
-// number; a folder that matches none is shown as a new class before anything is added, and
-// unchecked it is skipped; checked, it becomes a new class with its name.
-func TestImportOntoNamedClasses(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	names := map[int]string{}
-	for k, s := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
-		names[k] = s
-	}
-	if err := ds.SetClassNames(names); err != nil {
+// digitsDataset shows in w a new, empty dataset of the digits 0–9 without names, as File → New
+// Dataset… (Digits 0–9) makes it.
+func digitsDataset(t *testing.T, w *window) *store.Dataset {
+	t.Helper()
+	ds, err := store.New(28, 28, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil, filepath.Join(t.TempDir(), "new.journal"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for _, p := range []string{"Zero/a.png", "7/b.png", "seven/c.png", "ten/d.png"} {
-		writeBar(t, filepath.Join(dir, p))
-	}
-	n := ds.Len()
-	uncheck := func() {
+	w.c.setDataset(ds, "untitled", false)
+	return ds
+}
+
+// Folders named by the digits' words into File → New Dataset…'s digits 0–9 (classes without
+// names or samples) go to their digits, zero to 0 (before, torchvision's order made eight 0 and
+// zero 9): the dialog says "by digit word" for each before anything is added, every sample's
+// label is the digit of the folder it came from, and no class gets a name.
+func TestImportDigitWordsOntoDigits(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds := digitsDataset(t, w)
+	dir := digitFolders(t, 2)
+	importFolder(t, w, q, dir, func() {
 		text := overlayText(w)
-		for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
-			`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
+		for _, want := range []string{"The open dataset: untitled (0 samples, 10 classes)", "zero/  →  class 0  ·  2 images  ·  by digit word",
+			"eight/  →  class 8  ·  2 images  ·  by digit word", "10 folders named by a digit's word go to that digit"} {
 			if !strings.Contains(text, want) {
 				t.Fatalf("the dialog does not say %q:\n%s", want, text)
 			}
 		}
-		var checks []*enterCheck
-		walkOverlay(w, func(o fyne.CanvasObject) {
-			if c, ok := o.(*enterCheck); ok {
-				checks = append(checks, c)
-			}
-		})
-		if len(checks) < 4 {
-			t.Fatalf("%d checks in the mapping", len(checks))
+	})
+	if w.c.ds != ds || ds.Len() != 20 {
+		t.Fatalf("%d samples imported into %q", w.c.ds.Len(), w.c.name)
+	}
+	for i := range ds.Len() {
+		folder, _, _ := strings.Cut(ds.Source(i), "/")
+		if d, ok := normalize.DigitWord(folder); !ok || ds.Label(i) != d {
+			t.Fatalf("sample %d from %q has label %d", i, ds.Source(i), ds.Label(i))
 		}
-		checks[3].SetChecked(false) // ten: skipped
 	}
-	importFolder(t, w, q, dir, uncheck)
-	if ds.Len() != n+3 || ds.Label(n) != 0 || ds.Label(n+1) != 7 || ds.Label(n+2) != 7 || slices.Contains(ds.Classes(), 10) {
-		t.Fatalf("%d added, labels %d %d %d, classes %v", ds.Len()-n, ds.Label(n), ds.Label(n+1), ds.Label(n+2), ds.Classes())
+	for c := range 10 {
+		if ds.ClassName(c) != "" {
+			t.Fatalf("class %d was named %q", c, ds.ClassName(c))
+		}
 	}
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
-	importFolder(t, w, q, dir, nil)
-	if ds.Len() != n+7 || ds.Label(n+6) != 10 || ds.ClassName(10) != "ten" || ds.ClassName(0) != "zero" {
-		t.Fatalf("%d added, last label %d named %q", ds.Len()-n, ds.Label(n+6), ds.ClassName(10))
+}
+
+// classFields returns the class fields of the import dialog's mapping that are in sight, in row
+// order.
+func classFields(w *window) []*build.ClassField {
+	var out []*build.ClassField
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		if f, ok := o.(*build.ClassField); ok && f.Visible() {
+			out = append(out, f)
+		}
+	})
+	return out
+}
+
+// Each folder's class can be chosen before the import: a number typed in its field (a new class
+// takes the folder's name), or a class of the dataset picked by name; the row says "chosen" and
+// the images come in with that class.
+func TestImportClassChosen(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds := digitsDataset(t, w)
+	if err := ds.SetClassNames(map[int]string{4: "vier"}); err != nil {
+		t.Fatal(err)
 	}
+	dir := t.TempDir()
+	for _, p := range []string{"alpha/a.png", "beta/b.png", "gamma/c.png"} {
+		writeBar(t, filepath.Join(dir, p))
+	}
+	importFolder(t, w, q, dir, func() {
+		fields := classFields(w)
+		if len(fields) != 3 {
+			t.Fatalf("%d class fields in the mapping", len(fields))
+		}
+		fields[0].SetText("12")   // alpha: a new class, by number
+		fields[1].SetText("VIER") // beta: class 4, by its name
+		fields[2].SetText("nope") // gamma: names no class, keeps its own
+		text := overlayText(w)
+		for _, want := range []string{`alpha/  →  class 12 "alpha"  ·  1 image  ·  chosen: a NEW class`, `beta/  →  class 4 "vier"  ·  1 image  ·  chosen`} {
+			if !strings.Contains(text, want) {
+				t.Fatalf("the dialog does not say %q:\n%s", want, text)
+			}
+		}
+	})
+	got := map[string]int{}
+	for i := range ds.Len() {
+		got[ds.Source(i)] = ds.Label(i)
+	}
+	if ds.Len() != 3 || got["alpha/a.png"] != 12 || got["beta/b.png"] != 4 || ds.ClassName(12) != "alpha" || ds.ClassName(4) != "vier" {
+		t.Fatalf("labels by source %v, names %q %q", got, ds.ClassName(12), ds.ClassName(4))
+	}
+	if l, ok := got["gamma/c.png"]; !ok || l == 4 || l == 12 {
+		t.Fatalf("gamma (typed a name of no class) got label %d", l)
+	}
+}
+
+// Into a dataset whose classes are named, folders find their classes by name (any case) or
+// number; a folder that matches none is shown as a new class before anything is added, and
+// unchecked it is skipped; checked, it becomes a new class with its name.
+func TestImportOntoNamedClasses(t *testing.T) {
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		names := map[int]string{}
+		for k, s := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
+			names[k] = s
+		}
+		if err := ds.SetClassNames(names); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		for _, p := range []string{"Zero/a.png", "7/b.png", "seven/c.png", "ten/d.png"} {
+			writeBar(t, filepath.Join(dir, p))
+		}
+		n := ds.Len()
+		uncheck := func() {
+			text := overlayText(w)
+			for _, want := range []string{`Zero/  →  class 0 "zero"  ·  1 image  ·  by name`, `7/  →  class 7 "seven"  ·  1 image  ·  by number  (2 images in the class from 2 folders)`,
+				`ten/  →  class 10 "ten"  ·  1 image  ·  NEW class`, "1 folder matches no class of the dataset"} {
+				if !strings.Contains(text, want) {
+					t.Fatalf("the dialog does not say %q:\n%s", want, text)
+				}
+			}
+			var checks []*dialogs.EnterCheck
+			walkOverlay(w, func(o fyne.CanvasObject) {
+				if c, ok := o.(*dialogs.EnterCheck); ok {
+					checks = append(checks, c)
+				}
+			})
+			if len(checks) < 4 {
+				t.Fatalf("%d checks in the mapping", len(checks))
+			}
+			checks[3].SetChecked(false) // ten: skipped
+		}
+		importFolder(t, w, q, dir, uncheck)
+		if ds.Len() != n+3 || ds.Label(n) != 0 || ds.Label(n+1) != 7 || ds.Label(n+2) != 7 || slices.Contains(ds.Classes(), 10) {
+			t.Fatalf("%d added, labels %d %d %d, classes %v", ds.Len()-n, ds.Label(n), ds.Label(n+1), ds.Label(n+2), ds.Classes())
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the report
+		importFolder(t, w, q, dir, nil)
+		if ds.Len() != n+7 || ds.Label(n+6) != 10 || ds.ClassName(10) != "ten" || ds.ClassName(0) != "zero" {
+			t.Fatalf("%d added, last label %d named %q", ds.Len()-n, ds.Label(n+6), ds.ClassName(10))
+		}
+	})
 }
 
 // An import while the demo is open says which dataset would receive the samples and offers a
@@ -268,30 +345,31 @@ func TestImportFromTheDemoMakesANewDataset(t *testing.T) {
 // progress dialog passes them to the grid, where the edits wait, and when the import ends they
 // are applied in order on the samples they were typed on, then the samples are added.
 func TestImportKeysWhileItRuns(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	q := queueUI(w)
-	dir := t.TempDir()
-	writeBar(t, filepath.Join(dir, "1", "a.png"))
-	w.imp.read(dir)
-	waitUI(t, q, func() bool { return w.d.isOpen("import options") })
-	w.c.moveCursor(0, false)
-	l0, l1 := ds.Label(0), ds.Label(1)
-	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
-	if !w.jobs.busy() || !w.d.passing() {
-		t.Fatal("no import running under a progress dialog")
-	}
-	w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
-	w.keys.canvasRune(rune('0' + (l1+2)%10))
-	if ds.Label(0) != l0 {
-		t.Fatal("an edit reached the store while the import held edits")
-	}
-	waitUI(t, q, func() bool { return noJobs(w) })
-	if ds.Label(0) != (l0+1)%10 || ds.Label(1) != (l1+2)%10 || ds.Len() != 10001 || ds.Label(10000) != 1 {
-		t.Fatalf("labels %d %d (want %d %d), %d samples", ds.Label(0), ds.Label(1), (l0+1)%10, (l1+2)%10, ds.Len())
-	}
-	if !strings.HasPrefix(ds.UndoName(), "Add a sample") {
-		t.Fatalf("the last step is %q, want the import after the keys", ds.UndoName())
-	}
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		dir := t.TempDir()
+		writeBar(t, filepath.Join(dir, "1", "a.png"))
+		w.build.Import.Read(dir)
+		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
+		w.c.moveCursor(0, false)
+		l0, l1, n := ds.Label(0), ds.Label(1), ds.Len()
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports: the job starts
+		if !w.jobs.Busy() || !w.d.Passing() {
+			t.Fatal("no import running under a progress dialog")
+		}
+		w.keys.canvasRune(rune('0' + (l0+1)%10)) // typed while it runs
+		w.keys.canvasRune(rune('0' + (l1+2)%10))
+		if ds.Label(0) != l0 {
+			t.Fatal("an edit reached the store while the import held edits")
+		}
+		waitUI(t, q, func() bool { return noJobs(w) })
+		if ds.Label(0) != (l0+1)%10 || ds.Label(1) != (l1+2)%10 || ds.Len() != n+1 || ds.Label(n) != 1 {
+			t.Fatalf("labels %d %d (want %d %d), %d samples", ds.Label(0), ds.Label(1), (l0+1)%10, (l1+2)%10, ds.Len())
+		}
+		if !strings.HasPrefix(ds.UndoName(), "Add a sample") {
+			t.Fatalf("the last step is %q, want the import after the keys", ds.UndoName())
+		}
+	})
 }
 
 // Enter in the import's options imports; its report names every skipped file with the count, in
@@ -341,8 +419,8 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	choose := func(ink int, threshold string) {
 		t.Helper()
 		q := queueUI(w)
-		w.imp.read(dir)
-		waitUI(t, q, func() bool { return w.d.isOpen("import options") })
+		w.build.Import.Read(dir)
+		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		var sel *widget.Select
 		var entries []*widget.Entry
 		walkOverlay(w, func(o fyne.CanvasObject) {
@@ -359,7 +437,7 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		sel.SetSelectedIndex(ink)
 		entries[0].SetText(threshold)
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-		waitUI(t, q, func() bool { return !w.jobs.busy() })
+		waitUI(t, q, func() bool { return !w.jobs.Busy() })
 	}
 	choose(int(normalize.InkDark), "300")
 	if text := overlayText(w); ds.Len() != n || !strings.Contains(text, "expected auto or a grey level 1–255") {
@@ -384,18 +462,5 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 	}
 	if string(paper) == string(bar) {
 		t.Fatal("light ink on the paper gave the same sample as automatic ink")
-	}
-}
-
-// The report counts the first classes one by one and says how many more there are.
-func TestPerClassIsBounded(t *testing.T) {
-	var samples []store.Sample
-	for k := range 1000 {
-		samples = append(samples, store.Sample{Label: k})
-	}
-	w, _ := demoWindow(t, false)
-	got := perClass(samples, w.c.classes)
-	if !strings.HasPrefix(got, "class 0: 1, class 1: 1") || !strings.HasSuffix(got, "class 19: 1, … and 980 more classes") {
-		t.Fatalf("perClass: %q", got)
 	}
 }

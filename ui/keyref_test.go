@@ -15,7 +15,7 @@ import (
 // out again: Ctrl+M, Ctrl+Shift+M and Ctrl+Shift+E were) and the map's lasso.
 func TestKeyboardReferenceListsEveryMenuShortcut(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.d.showKeys()
+	w.menu.showKeys(w.d)
 	var shown []string
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if tx, ok := o.(*canvas.Text); ok {

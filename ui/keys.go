@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
 )
 
@@ -20,7 +21,7 @@ import (
 type keyRouter struct {
 	canvas fyne.Canvas
 	grid   *widgets.TileGrid
-	d      *dialogs
+	d      *dialogs.Dialogs
 }
 
 // focusGrid gives the grid the keyboard focus (unless it has it).
@@ -34,9 +35,9 @@ func (k *keyRouter) focusGrid() {
 // dialog is open.
 func (k *keyRouter) canvasRune(r rune) {
 	switch {
-	case k.d.passing():
+	case k.d.Passing():
 		k.grid.TypedRune(r) // under a job's progress: the grid keeps what waits for the job
-	case k.d.covered():
+	case k.d.Covered():
 	default:
 		k.passRune(r)
 	}
@@ -46,10 +47,10 @@ func (k *keyRouter) canvasRune(r rune) {
 // prompt; with no dialog open they go to the grid.
 func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
 	switch {
-	case k.d.passing() && e.Name != fyne.KeyEscape:
+	case k.d.Passing() && e.Name != fyne.KeyEscape:
 		k.grid.TypedKey(e) // under a job's progress: the grid keeps what waits for the job
-	case k.d.covered():
-		k.d.key(e)
+	case k.d.Covered():
+		k.d.Key(e)
 	default:
 		k.passKey(e)
 	}

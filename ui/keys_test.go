@@ -13,8 +13,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 // newTestWindow builds a main window in a headless test app. Its background work is stopped and
@@ -25,7 +29,7 @@ func newTestWindow(t testing.TB) *window {
 	t.Helper()
 	a := test.NewTempApp(t)
 	w := newWindow(a, a.NewWindow(Title))
-	t.Cleanup(w.jobs.stopAll)
+	t.Cleanup(w.jobs.StopAll)
 	return w
 }
 
@@ -98,7 +102,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
 	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.showList} {
-		i := w.c.v.current()
+		i := w.c.v.Current()
 		want := (ds.Label(i) + 1) % 10
 		c.Focus(f)
 		f.TypedRune(rune('0' + want))
@@ -108,7 +112,7 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 		if c.Focused() != w.grid {
 			t.Fatalf("%T passed a digit on but kept the focus", f)
 		}
-		i = w.c.v.current()
+		i = w.c.v.Current()
 		c.Focus(f)
 		f.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDelete})
 		if !ds.State(i).Deleted {
@@ -129,9 +133,9 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 func TestNoEditsBehindDialog(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	before := ds.Label(i)
-	w.d.showKeys()
+	w.menu.showKeys(w.d)
 	if c.Overlays().Top() == nil {
 		t.Fatal("Help → Keyboard opened no dialog")
 	}
@@ -153,7 +157,7 @@ func TestNoEditsBehindDialog(t *testing.T) {
 func TestQuitPromptDoesNotStack(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	c := w.win.Canvas()
-	w.c.relabel((ds.Label(w.c.v.current()) + 1) % 10)
+	w.c.relabel((ds.Label(w.c.v.Current()) + 1) % 10)
 	if !ds.Dirty() {
 		t.Fatal("a relabel left the dataset clean")
 	}
@@ -189,8 +193,8 @@ func TestPositionText(t *testing.T) {
 			t.Errorf("positionText(%d, %d, %d, %d) = %q, want %q", c.i, c.p, c.shown, c.n, got, c.want)
 		}
 	}
-	if samplesText(1) != "1 sample" || samplesText(10000) != "10,000 samples" {
-		t.Errorf("samplesText: %q, %q", samplesText(1), samplesText(10000))
+	if numfmt.Plural(1, "sample") != "1 sample" || numfmt.Plural(10000, "sample") != "10,000 samples" {
+		t.Errorf("samplesText: %q, %q", numfmt.Plural(1, "sample"), numfmt.Plural(10000, "sample"))
 	}
 }
 
@@ -199,17 +203,17 @@ func TestPositionText(t *testing.T) {
 func TestUndoMovesCursorToUndoneSample(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	w.c.moveCursor(40, false)
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	w.c.relabel((ds.Label(i) + 1) % 10)
 	w.c.moveCursor(3, false)
 	w.c.undo()
-	if w.c.v.current() != i {
-		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.c.v.current(), i)
+	if w.c.v.Current() != i {
+		t.Fatalf("after Undo the cursor is on sample %d, want %d", w.c.v.Current(), i)
 	}
 	w.c.moveCursor(7, false)
 	w.c.redo()
-	if w.c.v.current() != i {
-		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.c.v.current(), i)
+	if w.c.v.Current() != i {
+		t.Fatalf("after Redo the cursor is on sample %d, want %d", w.c.v.Current(), i)
 	}
 }
 
@@ -239,12 +243,12 @@ func TestZoomKeepsScrolledPlace(t *testing.T) {
 func TestCtrlSInDrawWindow(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	queueUI(w) // the draw window's model trains meanwhile: its UI steps wait on this goroutine
-	w.draw.show()
-	if w.draw.open == nil {
+	w.draw.Show()
+	if w.draw.Open() == nil {
 		t.Fatal("no draw window")
 	}
-	w.draw.open.pad.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.d.isOpen("save as") {
+	w.draw.Open().Pad.TypedShortcut(widgets.Ctrl(fyne.KeyS, false))
+	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S on the draw pad did not start a save")
 	}
 }
@@ -254,11 +258,11 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	w.files.newDatasetForm()
-	var entries []*promptEntry
+	var entries []*dialogs.PromptEntry
 	var kind *widget.RadioGroup
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
-		case *promptEntry:
+		case *dialogs.PromptEntry:
 			entries = append(entries, x)
 		case *widget.RadioGroup:
 			kind = x
@@ -284,14 +288,14 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 func TestGotoBoxKeepsItsKeys(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	c := w.win.Canvas()
-	i := w.c.v.current()
+	i := w.c.v.Current()
 	before := ds.Label(i)
 	c.Focus(w.side.gotoBox)
 	c.Focused().TypedRune(rune('0' + (before+1)%10))
 	if ds.Label(i) != before || w.side.gotoBox.Text == "" {
 		t.Fatalf("a digit in the go-to box: label %d (was %d), box %q", ds.Label(i), before, w.side.gotoBox.Text)
 	}
-	if !w.footer.typing || w.footer.shown[0].keys != "Typing in a text field" {
+	if !w.footer.typing || w.footer.shown[0].Keys != "Typing in a text field" {
 		t.Fatalf("the legend does not say a text field has the keys: %v", w.footer.shown)
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
@@ -304,28 +308,28 @@ func TestGotoBoxKeepsItsKeys(t *testing.T) {
 // window's label list stays short and narrows as one types; the class picker lists the matches.
 func TestTenThousandClassesStayUsable(t *testing.T) {
 	w := newTestWindow(t)
-	classes := make([]int, 10000)
+	all := make([]int, 10000)
 	names := map[int]string{}
-	for c := range classes {
-		classes[c] = c
+	for c := range all {
+		all[c] = c
 		names[c] = "class" + strconv.Itoa(c)
 	}
-	ds, err := store.New(28, 28, classes, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
+	ds, err := store.New(28, 28, all, names, filepath.Join(t.TempDir(), "j"+pairfile.JournalSuffix))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
 	w.c.setDataset(ds, "untitled", false)
-	w.draw.show()
-	d := w.draw.open
-	if n := len(d.options); n > maxLabelOptions+1 {
+	w.draw.Show()
+	d := w.draw.Open()
+	if n := len(d.Options); n > classes.MaxOptions+1 {
 		t.Fatalf("the label list offers %d entries", n)
 	}
-	d.label.SetText("class999")
-	if n := len(d.options); n != 11 { // class999, class9990–class9999
-		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.options)
+	d.Label.SetText("class999")
+	if n := len(d.Options); n != 11 { // class999, class9990–class9999
+		t.Fatalf("typing class999 leaves %d entries, want 11: %v", n, d.Options)
 	}
-	if l, ok := d.chosenLabel(); ok {
+	if l, ok := d.ChosenLabel(); ok {
 		t.Fatalf("class999 is ambiguous but chose %d", l)
 	}
 }
@@ -349,10 +353,10 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 	}
 	w.c.setDataset(ds, "untitled", false)
 	w.c.moveCursor(0, false)
-	w.c.typedRune('1')
-	var entry *promptEntry
+	gridReports{w.c}.TypedRune('1')
+	var entry *dialogs.PromptEntry
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if e, ok := o.(*promptEntry); ok {
+		if e, ok := o.(*dialogs.PromptEntry); ok {
 			entry = e
 		}
 	})
@@ -369,9 +373,9 @@ func TestClassPickerTypesAfterTheFirstDigit(t *testing.T) {
 // TestCtrlSInDrawLabelBox: Ctrl+S typed in the draw window's label box saves too.
 func TestCtrlSInDrawLabelBox(t *testing.T) {
 	w, _ := demoWindow(t, true)
-	w.draw.show()
-	w.draw.open.label.TypedShortcut(shortcut(fyne.KeyS, false))
-	if !w.d.isOpen("save as") {
+	w.draw.Show()
+	w.draw.Open().Label.TypedShortcut(widgets.Ctrl(fyne.KeyS, false))
+	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S in the label box did not start a save")
 	}
 }
@@ -402,7 +406,7 @@ func TestErrorDialogAnswersEscapeAndEnter(t *testing.T) {
 	c := w.win.Canvas()
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		w.files.load(bad, "", false)
-		waitFor(t, func() bool { return !w.jobs.busy() && c.Overlays().Top() != nil })
+		waitFor(t, func() bool { return !w.jobs.Busy() && c.Overlays().Top() != nil })
 		if !strings.Contains(overlayText(w), "bad-images-idx3-ubyte") {
 			t.Fatalf("the error does not name the file: %q", overlayText(w))
 		}
@@ -437,8 +441,8 @@ func TestReadOnlyWindowSaysSo(t *testing.T) {
 		t.Fatalf("the status bar does not say read-only: %q", w.footer.status.Text)
 	}
 	for _, k := range w.footer.shown {
-		if strings.Contains(k.does, "relabel") || strings.Contains(k.does, "save") || strings.Contains(k.does, "delete") {
-			t.Fatalf("the legend of a read-only pair offers %s %s", k.keys, k.does)
+		if strings.Contains(k.Does, "relabel") || strings.Contains(k.Does, "save") || strings.Contains(k.Does, "delete") {
+			t.Fatalf("the legend of a read-only pair offers %s %s", k.Keys, k.Does)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/jobs"
 )
 
 // A dataset without samples advertises what adds some (draw, import), not relabelling or
@@ -87,8 +88,8 @@ func TestJobProgressIsNotCutOff(t *testing.T) {
 	w, _, _, _ := demoPairWindow(t, "a-dataset-with-a-rather-long-name-as-people-give-them", store.Options{})
 	w.c.relabel(3)
 	const note = "CNN scan: model 6/6, epoch 14/14, 12s left"
-	job := w.jobs.start(jobTraining, note)
-	defer w.jobs.finish(job)
+	job := w.jobs.Start(jobs.Training, note)
+	defer w.jobs.Finish(job)
 	w.c.renderCursor()
 	p := w.footer.progress
 	if p.Text != note || !p.Visible() || p.Size().Width < p.MinSize().Width || p.Truncation != fyne.TextTruncateOff {
@@ -99,12 +100,12 @@ func TestJobProgressIsNotCutOff(t *testing.T) {
 	}
 	// A message on the status bar stays while the job ticks.
 	w.c.say("Sample 12 is not in the Suspects review")
-	w.jobs.setNote(job, "CNN scan: model 6/6, epoch 14/14, 11s left")
+	w.jobs.SetNote(job, "CNN scan: model 6/6, epoch 14/14, 11s left")
 	w.c.showProgress()
 	if w.footer.status.Text != "Sample 12 is not in the Suspects review" || !strings.HasSuffix(p.Text, "11s left") {
 		t.Fatalf("after a tick: status %q, progress %q", w.footer.status.Text, p.Text)
 	}
-	w.jobs.finish(job)
+	w.jobs.Finish(job)
 	w.c.renderCursor()
 	if p.Visible() {
 		t.Fatal("the progress stays after the job")

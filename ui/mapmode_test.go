@@ -13,6 +13,7 @@ import (
 
 	"idxlabel/plot"
 	"idxlabel/store"
+	"idxlabel/ui/mapview"
 	"idxlabel/ui/widgets"
 )
 
@@ -48,25 +49,27 @@ func lassoDrag(v *widgets.MapView, mods fyne.KeyModifier, pts []fyne.Position) {
 // sample added later is placed on the map.
 func TestMapLassoRelabels(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
-	w.menuActions().showMap()
-	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
-	l := mm.d.lay
-	if len(l.sample) != ds.Len() || w.side.showList.Selected != "Map" {
-		t.Fatalf("%d points for %d samples; Show %q", len(l.sample), ds.Len(), w.side.showList.Selected)
+	menuAction(t, w, "Map of the Dataset")()
+	mm := w.mapv
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
+	})
+	l := mm.Maps.Lay
+	if len(l.Sample) != ds.Len() || w.side.showList.Selected != "Map" {
+		t.Fatalf("%d points for %d samples; Show %q", len(l.Sample), ds.Len(), w.side.showList.Selected)
 	}
-	v := mm.panel.view
+	v := mm.Panel.View
 	w.win.Canvas().Capture() // paints a frame: the view fits the map
-	if v.View().Scale <= 0 || v.Frame().Map != l.pm {
+	if v.View().Scale <= 0 || v.Frame().Map != l.PM {
 		t.Fatalf("no frame drawn: view %+v", v.View())
 	}
 
 	// A lasso around the points of the class-1 samples: a hexagon about their centre.
 	var cx, cy float64
 	var ones int
-	for p, i := range l.sample {
+	for p, i := range l.Sample {
 		if ds.Label(i) == 1 {
-			cx, cy = cx+float64(l.xy[2*p]), cy+float64(l.xy[2*p+1])
+			cx, cy = cx+float64(l.XY[2*p]), cy+float64(l.XY[2*p+1])
 			ones++
 		}
 	}
@@ -84,8 +87,8 @@ func TestMapLassoRelabels(t *testing.T) {
 		}
 	}
 	var want []int
-	for p, i := range l.sample {
-		if inPolygon(poly, float64(l.xy[2*p]), float64(l.xy[2*p+1])) {
+	for p, i := range l.Sample {
+		if inPolygon(poly, float64(l.XY[2*p]), float64(l.XY[2*p+1])) {
 			want = append(want, i)
 		}
 	}
@@ -96,13 +99,13 @@ func TestMapLassoRelabels(t *testing.T) {
 	lassoDrag(v, fyne.KeyModifierShift, pts)
 	var shown []int
 	for p := range w.c.v.Len() {
-		shown = append(shown, w.c.v.at(p))
+		shown = append(shown, w.c.v.At(p))
 	}
-	if !slices.Equal(shown, want) || w.c.v.selectionSize() != len(want) {
-		t.Fatalf("the grid shows %v (%d selected), the lasso holds %v", shown, w.c.v.selectionSize(), want)
+	if !slices.Equal(shown, want) || w.c.v.SelectionSize() != len(want) {
+		t.Fatalf("the grid shows %v (%d selected), the lasso holds %v", shown, w.c.v.SelectionSize(), want)
 	}
-	if len(mm.over) != len(want)+1 {
-		t.Fatalf("%d marks over the map for %d selected and the cursor", len(mm.over), len(want))
+	if len(mm.Over) != len(want)+1 {
+		t.Fatalf("%d marks over the map for %d selected and the cursor", len(mm.Over), len(want))
 	}
 
 	// One digit relabels them all, one step; the map marks them edited; one undo restores them.
@@ -112,11 +115,11 @@ func TestMapLassoRelabels(t *testing.T) {
 	}
 	test.Type(w.grid, "3")
 	for _, i := range want {
-		if ds.Label(i) != 3 || l.static[l.point[i]]&plot.Edited == 0 && ds.State(i).Edited {
-			t.Fatalf("sample %d: label %d, marks %v", i, ds.Label(i), l.static[l.point[i]])
+		if ds.Label(i) != 3 || l.Static[l.Point[i]]&plot.Edited == 0 && ds.State(i).Edited {
+			t.Fatalf("sample %d: label %d, marks %v", i, ds.Label(i), l.Static[l.Point[i]])
 		}
 	}
-	if c := l.given[l.point[want[0]]]; int(c) >= len(l.classes) || l.classes[c] != 3 {
+	if c := l.Given[l.Point[want[0]]]; int(c) >= len(l.Classes) || l.Classes[c] != 3 {
 		t.Fatalf("a relabelled point is coloured as class %d", c)
 	}
 	w.c.undo()
@@ -128,9 +131,9 @@ func TestMapLassoRelabels(t *testing.T) {
 
 	// A click on a point outside the lasso shows every sample again, the cursor on it.
 	far := -1
-	for p, i := range l.sample {
+	for p, i := range l.Sample {
 		if !slices.Contains(want, i) {
-			if x, y := v.View().ToPixel(l.xy[2*p], l.xy[2*p+1]); x > 10 && y > 10 && x < float64(v.View().W-10) && y < float64(v.View().H-10) {
+			if x, y := v.View().ToPixel(l.XY[2*p], l.XY[2*p+1]); x > 10 && y > 10 && x < float64(v.View().W-10) && y < float64(v.View().H-10) {
 				if j := v.PointAt(fyne.NewPos(float32(x)/v.PixelsPerUnit(), float32(y)/v.PixelsPerUnit())); j == p {
 					far = p
 					break
@@ -141,25 +144,25 @@ func TestMapLassoRelabels(t *testing.T) {
 	if far < 0 {
 		t.Fatal("no point outside the lasso to click")
 	}
-	x, y := v.View().ToPixel(l.xy[2*far], l.xy[2*far+1])
+	x, y := v.View().ToPixel(l.XY[2*far], l.XY[2*far+1])
 	test.TapAt(v, fyne.NewPos(float32(x)/v.PixelsPerUnit(), float32(y)/v.PixelsPerUnit()))
-	if mm.lassoed != nil || w.c.v.Len() != ds.Len() || w.c.v.current() != l.sample[far] {
-		t.Fatalf("after a click: %d shown, cursor on %d, want %d", w.c.v.Len(), w.c.v.current(), l.sample[far])
+	if mm.Lassoed != nil || w.c.v.Len() != ds.Len() || w.c.v.Current() != l.Sample[far] {
+		t.Fatalf("after a click: %d shown, cursor on %d, want %d", w.c.v.Len(), w.c.v.Current(), l.Sample[far])
 	}
-	if last := mm.over[len(mm.over)-1]; last.Index != far || last.Marks != plot.Cursor {
+	if last := mm.Over[len(mm.Over)-1]; last.Index != far || last.Marks != plot.Cursor {
 		t.Fatalf("the cursor's mark is %+v", last)
 	}
 
 	// The outliers a health check flagged are crossed.
-	mm.outliers = func() []int { return want[:1] }
+	mm.Outliers = func() []int { return want[:1] }
 	w.c.renderCursor()
-	if !slices.Contains(mm.static, plot.Marked{Index: int(l.point[want[0]]), Marks: plot.Outlier}) {
+	if !slices.Contains(mm.Static, plot.Marked{Index: int(l.Point[want[0]]), Marks: plot.Outlier}) {
 		t.Fatal("the flagged outlier is not marked")
 	}
 
 	// Colour by suggested label.
-	mm.panel.colour.SetSelected(colourSuggested)
-	if !mm.byModel || &v.Frame().Points.Colour[0] != &l.byModel[0] {
+	mm.Panel.Colour.SetSelected(mapview.ColourSuggested)
+	if !mm.ByModel || &v.Frame().Points.Colour[0] != &l.ByModel[0] {
 		t.Fatal("the toggle does not colour by the suggested label")
 	}
 
@@ -169,18 +172,18 @@ func TestMapLassoRelabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUI(t, q, func() bool { return i < len(mm.d.lay.point) && mm.d.lay.point[i] >= 0 })
-	l = mm.d.lay
-	p := l.point[i]
-	if l.pm.Len() != len(l.sample) || math.IsNaN(float64(l.xy[2*p])) || l.sample[p] != i {
-		t.Fatalf("the added sample is at %v", l.xy[2*p:2*p+2])
+	waitUI(t, q, func() bool { return i < len(mm.Maps.Lay.Point) && mm.Maps.Lay.Point[i] >= 0 })
+	l = mm.Maps.Lay
+	p := l.Point[i]
+	if l.PM.Len() != len(l.Sample) || math.IsNaN(float64(l.XY[2*p])) || l.Sample[p] != i {
+		t.Fatalf("the added sample is at %v", l.XY[2*p:2*p+2])
 	}
-	if got, ok := l.pm.Nearest(l.xy[2*p], l.xy[2*p+1], 1e-6); !ok || got != int(p) {
+	if got, ok := l.PM.Nearest(l.XY[2*p], l.XY[2*p+1], 1e-6); !ok || got != int(p) {
 		t.Fatalf("the added point is not in the map's index: %d %v", got, ok)
 	}
 	// Undoing the append takes it off the map.
 	w.c.undo()
-	if len(mm.d.lay.point) != ds.Len() || mm.d.lay.sample[p] != -1 {
+	if len(mm.Maps.Lay.Point) != ds.Len() || mm.Maps.Lay.Sample[p] != -1 {
 		t.Fatal("the undone append is still on the map")
 	}
 }
@@ -189,19 +192,21 @@ func TestMapLassoRelabels(t *testing.T) {
 // their samples (no new scan), the deleted ones leave both, and the map mode stays.
 func TestScanViewsFollowASave(t *testing.T) {
 	w, q, ds, _ := flippedWindow(t)
-	w.menuActions().showMap()
-	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
-	d := mm.d
+	menuAction(t, w, "Map of the Dataset")()
+	mm := w.mapv
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
+	})
+	d, lay := mm.D, mm.Maps.Lay
 	n := ds.Len()
 	labelOf := make([]int, n)
 	for i := range n {
 		labelOf[i] = ds.Label(i)
 	}
-	pointOf := slices.Clone(d.lay.point)
+	pointOf := slices.Clone(lay.Point)
 	total := func() int {
 		s := 0
-		for _, row := range d.matrix.Counts() {
+		for _, row := range d.Matrix.Counts() {
 			for _, k := range row {
 				s += k
 			}
@@ -222,26 +227,26 @@ func TestScanViewsFollowASave(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitUI(t, q, func() bool { return !w.jobs.busy() && ds.Len() == n-len(gone) })
-	if w.c.mode != modeMap || w.views.current() != d || mm.d != d || w.scans.cnn != nil {
-		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.current() == d)
+	waitUI(t, q, func() bool { return !w.jobs.Busy() && ds.Len() == n-len(gone) })
+	if w.c.mode != w.mapv || w.views.Current() != d || mm.D != d || w.scans.Running() {
+		t.Fatalf("after the save: mode %v, the scan adopted %v", w.c.mode, w.views.Current() == d)
 	}
 	if total() != n-len(gone) {
 		t.Fatalf("after the save: the matrix holds %d", total())
 	}
 	for i := range ds.Len() {
 		old := i + len(gone)
-		r, ok := d.rowOf(i)
-		if !ok || r != old || d.sample[r] != i || d.lay.point[i] != pointOf[old] || ds.Label(i) != labelOf[old] {
-			t.Fatalf("sample %d (was %d): row %d %v, point %d (was %d)", i, old, r, ok, d.lay.point[i], pointOf[old])
+		r, ok := d.RowOf(i)
+		if !ok || r != old || d.Sample[r] != i || lay.Point[i] != pointOf[old] || ds.Label(i) != labelOf[old] {
+			t.Fatalf("sample %d (was %d): row %d %v, point %d (was %d)", i, old, r, ok, lay.Point[i], pointOf[old])
 		}
 	}
 	for _, i := range gone {
 		p := pointOf[i]
-		if d.lay.sample[p] != -1 || d.sample[i] != -1 {
-			t.Fatalf("the point of deleted sample %d still names sample %d", i, d.lay.sample[p])
+		if lay.Sample[p] != -1 || d.Sample[i] != -1 {
+			t.Fatalf("the point of deleted sample %d still names sample %d", i, lay.Sample[p])
 		}
-		if got, ok := d.lay.pm.Nearest(d.lay.laid[2*p], d.lay.laid[2*p+1], 1e-6); ok && got == int(p) {
+		if got, ok := lay.PM.Nearest(lay.Laid[2*p], lay.Laid[2*p+1], 1e-6); ok && got == int(p) {
 			t.Fatalf("deleted sample %d is still drawn", i)
 		}
 	}

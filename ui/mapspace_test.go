@@ -13,19 +13,21 @@ import (
 func TestTheMapGetsTheRoom(t *testing.T) {
 	w, q, _, _ := flippedWindow(t)
 	w.win.Resize(fyne.NewSize(1400, 900))
-	w.menuActions().showMap()
-	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	menuAction(t, w, "Map of the Dataset")()
+	mm := w.mapv
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
+	})
 	w.win.Canvas().Capture() // lays the window out
 	if isShown(w.detail.root, w) {
 		t.Fatal("the detail panel keeps its room beside the map")
 	}
-	size := mm.panel.view.Size()
+	size := mm.Panel.View.Size()
 	t.Logf("the map view: %.0f×%.0f of a 1400×900 window", size.Width, size.Height)
 	if size.Width < 700 || size.Height < 600 {
 		t.Fatalf("the map view is %.0f×%.0f, want at least 700×600", size.Width, size.Height)
 	}
-	w.c.choose(modeBrowse, store.All)
+	w.c.choose(browsing, store.All)
 	w.win.Canvas().Capture()
 	if !isShown(w.detail.root, w) {
 		t.Fatal("the detail panel did not come back after the map")

@@ -1,18 +1,12 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/driver/desktop"
-)
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/widgets"
 
-// shortcut is Ctrl (Cmd on macOS) with key, plus Shift when shift is true.
-func shortcut(key fyne.KeyName, shift bool) fyne.Shortcut {
-	mod := fyne.KeyModifierShortcutDefault
-	if shift {
-		mod |= fyne.KeyModifierShift
-	}
-	return &desktop.CustomShortcut{KeyName: key, Modifier: mod}
-}
+	"fyne.io/fyne/v2"
+)
 
 // item makes a menu item with a shortcut (nil: none).
 func item(label string, sc fyne.Shortcut, action func()) *fyne.MenuItem {
@@ -21,18 +15,28 @@ func item(label string, sc fyne.Shortcut, action func()) *fyne.MenuItem {
 	return it
 }
 
-// menuActions are what the menu items do, handed to newMenuBar by the window.
+// menuActions are what the menu items do, handed to newMenuBar by the window. Those that act on
+// the dataset (an edit, a dialog that leads to one, a save, a scan) are the person's inputs: the
+// menu runs them through input, which queues them behind the inputs waiting for a job (held.go),
+// in order; the others (opening a file, a dialog that only reads, the zoom, help) run at once.
 type menuActions struct {
-	newDataset, open, openDemo, importImages, export, exportChangeLog func()
-	save, saveAs, cancelSave, toggleChangeLog, quit                   func()
-	undo, redo, selectAll, relabel, toggleDelete, draw, gotoSample    func()
-	zoomIn, zoomOut                                                   func()
-	findSuspects, suggestLabels, stopTraining, keys, about            func()
-	acceptSuggestions                                                 func()
-	checkDataset, exportReport                                        func()
-	appendDataset, saveShown, splitDataset, classNames                func()
-	confusion, showMap, scanAgain                                     func()
+	input func(func())
+
+	// Inputs.
+	importImages, appendDataset, saveShown, splitDataset, classNames func()
+	save, saveAs, undo, redo, selectSamples, toggleDelete            func()
+	findSuspects, scanAgain, acceptSuggestions                       func()
+	pickClass                                                        func(initial string)
+
+	// At once.
+	newDataset, open, openDemo, export, exportChangeLog, exportReport func()
+	cancelSave, toggleChangeLog, quit, checkDataset, draw, gotoSample func()
+	suggestLabels, stopTraining                                       func()
 	changeLogOn                                                       func() bool
+	selectAll                                                         func(samples func()) // a focused text's, else samples
+	zoomBy                                                            func(steps int)
+	choose                                                            func(m mode.Mode) // the Show list's choice of m
+	confusion, mapOf                                                  mode.Mode
 }
 
 // menuBar is the main menu. Its shortcuts work everywhere in the window (Fyne triggers main
@@ -48,11 +52,12 @@ type menuBar struct {
 	undoName, redoName string // what the items show now
 }
 
-// newMenuBar builds the menu of win with the actions a.
-func newMenuBar(win fyne.Window, a menuActions) *menuBar {
+// newMenuBar builds the menu of win with the actions a; its help opens through d.
+func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
+	in := func(f func()) func() { return func() { a.input(f) } }
 	m := &menuBar{}
-	m.undo = item("Undo", &fyne.ShortcutUndo{}, a.undo)
-	m.redo = item("Redo", &fyne.ShortcutRedo{}, a.redo)
+	m.undo = item("Undo", &fyne.ShortcutUndo{}, in(a.undo))
+	m.redo = item("Redo", &fyne.ShortcutRedo{}, in(a.redo))
 	m.undo.Disabled, m.redo.Disabled = true, true // nothing to undo or redo yet (show)
 	m.changeLog = fyne.NewMenuItem("Write Change Log on Save", a.toggleChangeLog)
 	m.changeLog.Checked = a.changeLogOn()
@@ -60,23 +65,24 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	m.cancelSave.Disabled = true
 	m.recent = fyne.NewMenuItem("Open Recent", nil)
 	m.recent.ChildMenu = fyne.NewMenu("")
+	zoomIn := func() { a.zoomBy(1) }
 	// Our own Quit (Fyne's would close the window without asking about unsaved edits).
-	quit := item("Quit", shortcut(fyne.KeyQ, false), a.quit)
+	quit := item("Quit", widgets.Ctrl(fyne.KeyQ, false), a.quit)
 	quit.IsQuit = true
 	file := fyne.NewMenu("File",
-		item("New Dataset…", shortcut(fyne.KeyN, false), a.newDataset),
-		item("Open…", shortcut(fyne.KeyO, false), a.open),
+		item("New Dataset…", widgets.Ctrl(fyne.KeyN, false), a.newDataset),
+		item("Open…", widgets.Ctrl(fyne.KeyO, false), a.open),
 		m.recent,
 		item("Open Demo Dataset", nil, a.openDemo),
-		item("Import Images…", shortcut(fyne.KeyI, false), a.importImages),
-		item("Append Dataset…", nil, a.appendDataset),
-		item("Export…", shortcut(fyne.KeyE, true), a.export),
+		item("Import Images…", widgets.Ctrl(fyne.KeyI, false), in(a.importImages)),
+		item("Append Dataset…", nil, in(a.appendDataset)),
+		item("Export…", widgets.Ctrl(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),
 		item("Export Health Report…", nil, a.exportReport),
 		fyne.NewMenuItemSeparator(),
-		item("Save", shortcut(fyne.KeyS, false), a.save),
-		item("Save As…", shortcut(fyne.KeyS, true), a.saveAs),
-		item("Save Shown As…", nil, a.saveShown),
+		item("Save", widgets.Ctrl(fyne.KeyS, false), in(a.save)),
+		item("Save As…", widgets.Ctrl(fyne.KeyS, true), in(a.saveAs)),
+		item("Save Shown As…", nil, in(a.saveShown)),
 		m.cancelSave,
 		m.changeLog,
 		fyne.NewMenuItemSeparator(),
@@ -85,37 +91,37 @@ func newMenuBar(win fyne.Window, a menuActions) *menuBar {
 	edit := fyne.NewMenu("Edit",
 		m.undo, m.redo,
 		fyne.NewMenuItemSeparator(),
-		item("Select All", &fyne.ShortcutSelectAll{}, a.selectAll),
-		item("Relabel Selection…", shortcut(fyne.KeyL, false), a.relabel),
-		item("Delete / Restore Selection  (Delete)", nil, a.toggleDelete),
+		item("Select All", &fyne.ShortcutSelectAll{}, func() { a.selectAll(in(a.selectSamples)) }),
+		item("Relabel Selection…", widgets.Ctrl(fyne.KeyL, false), in(func() { a.pickClass("") })),
+		item("Delete / Restore Selection  (Delete)", nil, in(a.toggleDelete)),
 		fyne.NewMenuItemSeparator(),
-		item("Draw New Digits…", shortcut(fyne.KeyD, false), a.draw),
-		item("Class Names…", nil, a.classNames),
+		item("Draw New Digits…", widgets.Ctrl(fyne.KeyD, false), a.draw),
+		item("Class Names…", nil, in(a.classNames)),
 		fyne.NewMenuItemSeparator(),
-		item("Go to Sample…", shortcut(fyne.KeyG, false), a.gotoSample),
+		item("Go to Sample…", widgets.Ctrl(fyne.KeyG, false), a.gotoSample),
 	)
 	view := fyne.NewMenu("View",
-		item("Zoom In", shortcut(fyne.KeyEqual, false), a.zoomIn),
-		item("Zoom Out", shortcut(fyne.KeyMinus, false), a.zoomOut),
+		item("Zoom In", widgets.Ctrl(fyne.KeyEqual, false), zoomIn),
+		item("Zoom Out", widgets.Ctrl(fyne.KeyMinus, false), func() { a.zoomBy(-1) }),
 	)
 	tools := fyne.NewMenu("Tools",
-		item("Find Suspects (Likely Label Errors)", shortcut(fyne.KeyK, false), a.findSuspects),
-		item("Suggest Labels for Unlabelled Samples", shortcut(fyne.KeyU, true), a.suggestLabels),
-		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", shortcut(fyne.KeyA, true), a.acceptSuggestions),
-		item("Check Dataset…", shortcut(fyne.KeyK, true), a.checkDataset),
-		item("Confusion Matrix", shortcut(fyne.KeyM, true), a.confusion),
-		item("Map of the Dataset", shortcut(fyne.KeyM, false), a.showMap),
-		item("Split Dataset…", nil, a.splitDataset),
-		item("Scan Again (Not the Kept Scan)", nil, a.scanAgain),
+		item("Find Suspects (Likely Label Errors)", widgets.Ctrl(fyne.KeyK, false), in(a.findSuspects)),
+		item("Suggest Labels for Unlabelled Samples", widgets.Ctrl(fyne.KeyU, true), a.suggestLabels),
+		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", widgets.Ctrl(fyne.KeyA, true), in(a.acceptSuggestions)),
+		item("Check Dataset…", widgets.Ctrl(fyne.KeyK, true), a.checkDataset),
+		item("Confusion Matrix", widgets.Ctrl(fyne.KeyM, true), func() { a.choose(a.confusion) }),
+		item("Map of the Dataset", widgets.Ctrl(fyne.KeyM, false), func() { a.choose(a.mapOf) }),
+		item("Split Dataset…", nil, in(a.splitDataset)),
+		item("Scan Again (Not the Kept Scan)", nil, in(a.scanAgain)),
 		item("Stop Training the CNN", nil, a.stopTraining),
 	)
-	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, a.keys), item("About IDX Labeler", nil, a.about))
+	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, func() { m.showKeys(d) }), item("About IDX Labeler", nil, func() { showAbout(d) }))
 	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)
 	win.SetMainMenu(m.menu)
 	c := win.Canvas()
-	c.AddShortcut(shortcut(fyne.KeyZ, true), func(fyne.Shortcut) { a.redo() })
-	c.AddShortcut(shortcut(fyne.KeyEqual, true), func(fyne.Shortcut) { a.zoomIn() })
-	c.AddShortcut(shortcut(fyne.KeyPlus, false), func(fyne.Shortcut) { a.zoomIn() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyZ, true), func(fyne.Shortcut) { m.redo.Action() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyEqual, true), func(fyne.Shortcut) { zoomIn() })
+	c.AddShortcut(widgets.Ctrl(fyne.KeyPlus, false), func(fyne.Shortcut) { zoomIn() })
 	return m
 }
 

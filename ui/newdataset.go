@@ -15,6 +15,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
 )
 
 // unsavedDir is where the journals of new datasets live until they are first saved:
@@ -43,15 +44,15 @@ func (o *opener) newDataset() {
 func (o *opener) newDatasetForm() {
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() } // Escape in a field
-	height, width := newPromptEntry(cancel), newPromptEntry(cancel)
+	height, width := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	height.SetText("28")
 	width.SetText("28")
-	n := newPromptEntry(cancel)
+	n := dialogs.NewPromptEntry(cancel)
 	n.SetText("10")
-	file := newPromptEntry(cancel)
+	file := dialogs.NewPromptEntry(cancel)
 	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
 	browse := widget.NewButton("Choose…", func() {
-		o.d.choose(chooseSpec{title: "Class-name file", confirm: "Choose", purpose: purposeOpen, filter: isOtherFile, kind: "files"},
+		o.d.Choose(dialogs.Spec{Title: "Class-name file", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsOtherFile, Kind: "files"},
 			func(path string) { file.SetText(path) })
 	})
 	// N and the class file apply to one choice each: the others leave them disabled.
@@ -76,7 +77,7 @@ func (o *opener) newDatasetForm() {
 		h, err1 := strconv.Atoi(height.Text)
 		wd, err2 := strconv.Atoi(width.Text)
 		if err1 != nil || err2 != nil {
-			o.d.showError(fmt.Errorf("height and width must be whole numbers of pixels"))
+			o.d.ShowError(fmt.Errorf("height and width must be whole numbers of pixels"))
 			return
 		}
 		var classes []int
@@ -85,7 +86,7 @@ func (o *opener) newDatasetForm() {
 		case classesCount:
 			k, err := strconv.Atoi(n.Text)
 			if err != nil || k < 1 || k > 1<<16 {
-				o.d.showError(fmt.Errorf("the number of classes N must be from 1 to 65536"))
+				o.d.ShowError(fmt.Errorf("the number of classes N must be from 1 to 65536"))
 				return
 			}
 			for c := range k {
@@ -94,7 +95,7 @@ func (o *opener) newDatasetForm() {
 		case classesFile:
 			var err error
 			if names, err = pairfile.ReadClassNames(file.Text); err != nil {
-				o.d.showError(err)
+				o.d.ShowError(err)
 				return
 			}
 			for c := range names {
@@ -108,7 +109,7 @@ func (o *opener) newDatasetForm() {
 		}
 	}, o.win)
 	d.Resize(fyne.NewSize(480, d.MinSize().Height)) // room to read a class file's path
-	o.d.show("new dataset", d, d.Dismiss, d.Confirm, nil)
+	o.d.Show("new dataset", d, d.Dismiss, d.Confirm, nil)
 }
 
 // newUnsaved makes an empty dataset of h×w samples with classes and names, journaled in the
@@ -117,7 +118,7 @@ func (o *opener) newUnsaved(h, w int, classes []int, names map[int]string) *stor
 	journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+pairfile.JournalSuffix)
 	ds, err := store.New(h, w, classes, names, journal)
 	if err != nil {
-		o.d.showError(err)
+		o.d.ShowError(err)
 		return nil
 	}
 	return ds
@@ -167,11 +168,11 @@ func (o *opener) offerUnsavedRecovery() {
 		}
 		ds, err := store.OpenJournal(newest)
 		if err != nil {
-			o.d.showError(err)
+			o.d.ShowError(err)
 			return
 		}
 		o.use(ds, "untitled (restored)", false)
 	}, o.win)
 	// Enter restores (loses nothing); Escape does nothing: "Set it aside" is not a cancel.
-	o.d.show("unsaved dataset", d, func() {}, d.Confirm, nil)
+	o.d.Show("unsaved dataset", d, func() {}, d.Confirm, nil)
 }

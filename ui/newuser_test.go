@@ -11,6 +11,7 @@ import (
 	"idxlabel/export"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // Ctrl+G a second time opens the go-to box with its number selected: what is typed replaces it.
@@ -112,16 +113,16 @@ func theme14() float32 { return widget.NewLabel("").Theme().Size("text") }
 // Ctrl+I did nothing.
 func TestDrawWindowPassesMenuKeys(t *testing.T) {
 	w, _ := demoWindow(t, false)
-	w.draw.show()
-	d := w.draw.open
+	w.draw.Show()
+	d := w.draw.Open()
 	if d == nil {
 		t.Fatal("no draw window")
 	}
-	d.pad.TypedShortcut(shortcut(fyne.KeyI, false))
-	if !w.d.isOpen("choose import") {
+	d.Pad.TypedShortcut(widgets.Ctrl(fyne.KeyI, false))
+	if !w.d.IsOpen("choose import") {
 		t.Fatal("Ctrl+I typed in the draw window opened no folder chooser in the main window")
 	}
-	d.win.Close()
+	d.Win.Close()
 }
 
 // The import report shows each skipped file's whole reason: a row wraps and is as tall as its
@@ -129,7 +130,7 @@ func TestDrawWindowPassesMenuKeys(t *testing.T) {
 func TestImportReportWrapsReasons(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	long := "a/b.png: image too large: 8000×8000 pixels of png at 4 bytes each would need 366 MiB to decode, above the 192 MiB idxlabel allows; " + strings.Repeat("and more words that go on ", 6) + "about the end"
-	w.imp.report("/d", nil, []string{long, "c/d.png: cannot decode"}, w.c.classes)
+	w.build.Import.Report("/d", nil, []string{long, "c/d.png: cannot decode"}, w.c.classes)
 	var rows []*widget.Label
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "a/b.png") {

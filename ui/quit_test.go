@@ -12,6 +12,7 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/widgets"
 )
 
 // Quit during a save waits for the save, then quits (nothing left unsaved, so nothing to ask).
@@ -38,8 +39,8 @@ func TestQuitDuringASaveWaitsForIt(t *testing.T) {
 		t.Fatalf("progress %q, dirty %v: want the quit waiting for the save", w.footer.progress.Text, ds.Dirty())
 	}
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
-	// The quit closes the dataset once the jobs' goroutines have ended (jobs.stopThen): its
+	waitFor(t, func() bool { return !w.jobs.Busy() })
+	// The quit closes the dataset once the jobs' goroutines have ended (jobs.StopThen): its
 	// lock goes then.
 	waitFor(t, func() bool { _, err := os.Stat(lp + pairfile.LockSuffix); return os.IsNotExist(err) })
 	if ds.Dirty() || w.win.Canvas().Overlays().Top() != nil {
@@ -79,7 +80,7 @@ func TestCancelSave(t *testing.T) {
 	}
 	cancelItem.Action()
 	let()
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	if !ds.Dirty() || !strings.Contains(w.footer.status.Text, "Save cancelled") || !cancelItem.Disabled {
 		t.Fatalf("after Cancel Save: dirty %v, status %q, item disabled %v", ds.Dirty(), w.footer.status.Text, cancelItem.Disabled)
 	}
@@ -99,24 +100,24 @@ func TestQuitClosesTheDrawWindow(t *testing.T) {
 		t.Run(where, func(t *testing.T) {
 			w, ds := demoWindow(t, true)
 			q := queueUI(w)
-			w.draw.show()
-			d := w.draw.open
+			w.draw.Show()
+			d := w.draw.Open()
 			if d == nil {
 				t.Fatal("no draw window")
 			}
-			ctrlQ := shortcut(fyne.KeyQ, false)
+			ctrlQ := widgets.Ctrl(fyne.KeyQ, false)
 			switch where {
 			case "menu":
 				menuItem(t, w, "File", "Quit").Action()
 			case "pad":
-				d.pad.TypedShortcut(ctrlQ)
+				d.Pad.TypedShortcut(ctrlQ)
 			case "label box":
-				d.label.TypedShortcut(ctrlQ)
+				d.Label.TypedShortcut(ctrlQ)
 			}
-			// The window closes once the jobs' goroutines have ended (jobs.stopThen), on the
+			// The window closes once the jobs' goroutines have ended (jobs.StopThen), on the
 			// UI thread (here, the test's goroutine running q).
-			waitUI(t, q, func() bool { return w.draw.open == nil })
-			if w.draw.open != nil {
+			waitUI(t, q, func() bool { return w.draw.Open() == nil })
+			if w.draw.Open() != nil {
 				t.Fatal("the draw window is still open after Quit")
 			}
 			if err := ds.Relabel([]int{0}, 3); err != store.ErrClosed {

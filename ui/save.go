@@ -18,20 +18,23 @@ import (
 
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // saver writes the dataset: Save, Save As, the question about unsaved edits before a dataset
 // is replaced or the window closes, Cancel Save, and the change log a save appends to.
 type saver struct {
 	c      *controller
-	d      *dialogs
+	d      *dialogs.Dialogs
 	win    fyne.Window
 	prefs  fyne.Preferences
 	recent func(images, labels string) // puts a saved pair at the top of Open Recent
 	// closing closes the application's other windows (the draw window) before the main one
 	// closes; nil: none.
 	closing func()
-	job     *job // the save running, nil when none
+	job     *jobs.Job // the save running, nil when none
 }
 
 // save writes the dataset over its files (Save As when it has none), off the UI thread with its
@@ -47,7 +50,7 @@ func (s *saver) save() {
 // cancel is File → Cancel Save: it stops the save running before the files are replaced.
 func (s *saver) cancel() {
 	if s.job != nil {
-		s.job.cancel()
+		s.job.Cancel()
 	}
 }
 
@@ -61,47 +64,47 @@ func (s *saver) run(do func(ctx context.Context, progress func(float64)) error, 
 	}
 	// No dialog: a modal one would take the keys, and browsing, zooming and scrolling go on
 	// while a save runs (edits wait). The progress is on the status bar.
-	job := c.jobs.start(jobSaving, "Saving… (edits wait)")
+	job := c.jobs.Start(jobs.Saving, "Saving… (edits wait)")
 	s.job = job
 	s.c.out.menu.setSaving(true)
 	c.renderCursor()
 	s.beforeSave()
-	c.jobs.run(func() {
+	c.jobs.Run(func() {
 		// The work starts once the window has drawn "Saving…" and answered the events already
 		// queued: a func handed to fyne.Do from here runs after the current event's frame. A
 		// key pressed just after Ctrl+S then meets a frame drawn on an idle machine, not one
 		// slowed by the save's compression (scripts/savelat.sh).
 		drawn := make(chan struct{})
-		c.jobs.schedule(func() { close(drawn) })
+		c.jobs.Schedule(func() { close(drawn) })
 		select {
 		case <-drawn:
-		case <-job.ctx.Done(): // the window closing (its queue may be dropped): do returns at once
+		case <-job.Ctx.Done(): // the window closing (its queue may be dropped): do returns at once
 		}
 		last := -1
 		var gate sync.Once
-		err := do(job.ctx, func(f float64) {
-			gate.Do(func() { waitGate(job.ctx, testSaveGateEnv) }) // a test's hook; nothing otherwise
+		err := do(job.Ctx, func(f float64) {
+			gate.Do(func() { testhook.WaitGate(job.Ctx, testhook.SaveGate) }) // a test's hook; nothing otherwise
 			if pc := int(100 * f); pc/10 != last/10 {
 				last = pc
-				c.jobs.schedule(func() {
+				c.jobs.Schedule(func() {
 					if s.job == job {
-						c.jobs.setNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
+						c.jobs.SetNote(job, fmt.Sprintf("Saving… %d%% (edits wait)", pc))
 						c.showProgress()
 					}
 				})
 			}
 		})
-		c.jobs.schedule(func() { s.done(job, err, then) })
+		c.jobs.Schedule(func() { s.done(job, err, then) })
 	})
 }
 
 // done ends save job on the UI thread: it says how the save went, shows the files saved and
 // runs then (or what waited for the save).
-func (s *saver) done(job *job, err error, then func()) {
+func (s *saver) done(job *jobs.Job, err error, then func()) {
 	c := s.c
-	defer c.jobs.finish(job) // last: tests wait on it
-	next := c.jobs.then(job, nil, "")
-	c.jobs.setNote(job, "")
+	defer c.jobs.Finish(job) // last: tests wait on it
+	next := c.jobs.Then(job, nil, "")
+	c.jobs.SetNote(job, "")
 	s.job = nil
 	s.c.out.menu.setSaving(false)
 	c.renderCursor()
@@ -113,7 +116,7 @@ func (s *saver) done(job *job, err error, then func()) {
 		err = fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
 	}
 	if err != nil {
-		s.d.showError(err)
+		s.d.ShowError(err)
 		return
 	}
 	if images, labels := c.ds.Paths(); images != "" {
@@ -131,9 +134,9 @@ func (s *saver) done(job *job, err error, then func()) {
 	}
 	// The inputs typed during the save are applied now, before what waited for it: a quit then
 	// asks about the edits they made.
-	c.lastReplay = [2]int{}
-	c.jobs.release(job)
-	if applied, lost := c.lastReplay[0], c.lastReplay[1]; applied+lost > 0 {
+	c.in.last = [2]int{}
+	c.jobs.Release(job)
+	if applied, lost := c.in.last[0], c.in.last[1]; applied+lost > 0 {
 		saved += "; then " + replayNote(applied, lost)
 		if then != nil && applied > 0 {
 			action := then
@@ -168,15 +171,15 @@ func (s *saver) saveAsThen(then func()) {
 	images, labels := ds.Paths()
 	var d *dialog.ConfirmDialog
 	cancel := func() { d.Dismiss() }
-	folder := newPromptEntry(cancel)
-	base := newPromptEntry(cancel)
+	folder := dialogs.NewPromptEntry(cancel)
+	base := dialogs.NewPromptEntry(cancel)
 	gz := widget.NewCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
-		base.SetText(baseName(images))
+		base.SetText(dialogs.BaseName(images))
 		gz.SetChecked(strings.HasSuffix(images, ".gz"))
 	} else {
-		folder.SetText(startFolder(s.prefs, purposeSave, "", ""))
+		folder.SetText(dialogs.StartFolder(s.prefs, dialogs.PurposeSave, "", ""))
 		base.SetText("mydata")
 		gz.SetChecked(true)
 	}
@@ -185,7 +188,7 @@ func (s *saver) saveAsThen(then func()) {
 	// on images opened alone get their first): its name follows the base name, as MNIST names
 	// its pairs, until the person types another.
 	withLabels := labels != "" || ds.HasLabels() || ds.AnyLabelled()
-	labelName := newPromptEntry(cancel)
+	labelName := dialogs.NewPromptEntry(cancel)
 	labelTyped := false
 	imagesName := func() string {
 		suffix := ""
@@ -223,7 +226,7 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
 	update()
-	choose := folderButton(folder, s.d, purposeSave)
+	choose := dialogs.FolderButton(folder, s.d, dialogs.PurposeSave)
 	form := widget.NewForm(
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
@@ -239,7 +242,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		i, l := paths()
 		dir := filepath.Dir(i)
-		rememberFolder(s.prefs, purposeSave, dir)
+		dialogs.RememberFolder(s.prefs, dialogs.PurposeSave, dir)
 		write := func(mkdir bool) {
 			s.run(func(ctx context.Context, progress func(float64)) error {
 				if mkdir {
@@ -252,15 +255,15 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			// Enter creates it: the answer that loses nothing, and what Save was pressed for.
-			s.d.ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
+			s.d.Ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
 				if yes {
 					write(true)
 				}
 			})
 			return
 		}
-		if existing := existingFiles(i, l); existing != "" && !samePair(ds, i, l) {
-			s.d.ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
+		if existing := dialogs.ExistingFiles(i, l); existing != "" && !samePair(ds, i, l) {
+			s.d.Ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
 				if yes {
 					write(false)
 				}
@@ -270,34 +273,11 @@ func (s *saver) saveAsThen(then func()) {
 		write(false)
 	}, s.win)
 	// Enter in a field presses Save, as Enter elsewhere in the dialog does (dialogs.show).
-	for _, e := range []*promptEntry{folder, base, labelName} {
+	for _, e := range []*dialogs.PromptEntry{folder, base, labelName} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
-	s.d.show("save as", d, d.Dismiss, d.Confirm, nil)
-}
-
-// baseName returns the part of an MNIST-style file name before "-images"/"-labels"
-// ("train" for train-images-idx3-ubyte.gz), or the name without extensions.
-func baseName(path string) string {
-	name := filepath.Base(path)
-	for _, marker := range []string{"-images", "-labels", ".images", "_images"} {
-		if k := strings.Index(strings.ToLower(name), marker); k > 0 {
-			return name[:k]
-		}
-	}
-	return strings.TrimSuffix(name, filepath.Ext(name))
-}
-
-// existingFiles names those of paths that exist.
-func existingFiles(paths ...string) string {
-	var out []string
-	for _, p := range paths {
-		if _, err := os.Stat(p); p != "" && err == nil {
-			out = append(out, filepath.Base(p))
-		}
-	}
-	return strings.Join(out, " and ")
+	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
 }
 
 // samePair reports whether i and l are the files ds was opened from (saving over them needs no
@@ -318,7 +298,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		// dataset now would act under it. The action waits for the save's end and is then taken
 		// as if asked then (the question comes only if edits are still unsaved); a failed save
 		// drops it, so that the person reads why first.
-		c.jobs.then(s.job, func() { s.confirmUnsaved(action, then, cancelled) }, strings.ToLower(action))
+		c.jobs.Then(s.job, func() { s.confirmUnsaved(action, then, cancelled) }, strings.ToLower(action))
 		c.renderCursor()
 		return
 	}
@@ -326,7 +306,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		then()
 		return
 	}
-	if s.d.isOpen("unsaved") {
+	if s.d.IsOpen("unsaved") {
 		cancelled()
 		return // a second Ctrl+Q or close while the question is open: it stays the one question
 	}
@@ -350,7 +330,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", c.name, n.Relabelled, n.Appended, n.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), s.win)
 	// Escape cancels; Enter saves (the answer that loses nothing).
-	s.d.show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
+	s.d.Show("unsaved", d, cancel.OnTapped, saveBtn.OnTapped, nil)
 }
 
 // quit closes the window, and the application's other windows, after asking about unsaved
@@ -359,7 +339,7 @@ func (s *saver) quit() {
 	s.confirmUnsaved("Quit", func() {
 		// The jobs running (a scan, an export, an import) are cancelled, and the window closes
 		// once their goroutines have ended: none is cut off half way through a file.
-		s.c.jobs.stopThen(func() {
+		s.c.jobs.StopThen(func() {
 			if s.c.demo {
 				s.c.ds.Abandon()
 			}
@@ -370,14 +350,4 @@ func (s *saver) quit() {
 			s.win.Close()
 		})
 	}, nil)
-}
-
-// folderButton is the "Choose…" beside a folder field: a folder chooser for p that starts at
-// the folder typed (when it is absolute and exists, else at the one last used for p) and puts
-// the folder chosen into the field.
-func folderButton(folder *promptEntry, d *dialogs, p purpose) *widget.Button {
-	return widget.NewButton("Choose…", func() {
-		d.choose(chooseSpec{title: "Folder", confirm: "Choose", purpose: p, folder: true, typed: filepath.Clean(folder.Text)},
-			func(path string) { folder.SetText(path) })
-	})
 }

@@ -29,7 +29,7 @@ func TestSaveAsIntoANewFolder(t *testing.T) {
 		t.Fatalf("Enter in the folder field: the dialog on top says %q", text)
 	}
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // yes: create it
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	for _, name := range []string{"mydata-images-idx3-ubyte.gz", "mydata-labels-idx1-ubyte.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Fatalf("%s not saved: %v (dialog: %q)", name, err, overlayText(w))
@@ -45,7 +45,7 @@ func TestSaveAsIntoANewFolder(t *testing.T) {
 func TestSameErrorIsNotStacked(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	for range 3 {
-		w.d.showError(fs.ErrPermission)
+		w.d.ShowError(fs.ErrPermission)
 	}
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if w.win.Canvas().Overlays().Top() != nil {

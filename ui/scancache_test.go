@@ -14,6 +14,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/scancache"
+	"idxlabel/ui/scan"
 )
 
 // demoPair writes the demo's 300 labelled digits as a pair in a temporary folder.
@@ -33,20 +34,20 @@ func demoPair(t *testing.T) (string, string) {
 
 // analysed opens the pair in a new headless window (read-only or not) and returns the window's
 // CNN scan of it.
-func analysed(t *testing.T, ip, lp string, readOnly bool) (*window, *uiQueue, *analysis) {
+func analysed(t *testing.T, ip, lp string, readOnly bool) (*window, *uiQueue, *scan.Analysis) {
 	t.Helper()
 	w := newTestWindow(t)
 	w.win.Resize(fyne.NewSize(1280, 820))
 	q := queueUI(w)
-	w.sugg.opts = quickCNN
+	w.scans.Opts = quickCNN
 	ds, err := store.Open(ip, lp, store.Options{ReadOnly: readOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ds.Close() })
 	w.c.setDataset(ds, filepath.Base(lp), false)
-	var got *analysis
-	w.scans.analyse(func(a *analysis) { got = a })
+	var got *scan.Analysis
+	w.scans.Analyse(func(a *scan.Analysis) { got = a })
 	waitUI(t, q, func() bool { return got != nil })
 	return w, q, got
 }
@@ -59,14 +60,14 @@ func TestScanKeptOnDisk(t *testing.T) {
 	ip, lp := demoPair(t)
 	cache := ip + scancache.Suffix
 	_, _, first := analysed(t, ip, lp, true)
-	if first.cached {
+	if first.Cached {
 		t.Fatal("the first scan came from a cache")
 	}
 	if _, err := os.Stat(cache); !os.IsNotExist(err) {
 		t.Fatalf("a read-only window wrote the scan cache: %v", err)
 	}
 	w1, _, scanned := analysed(t, ip, lp, false)
-	if scanned.cached || scanned.res.Model == nil {
+	if scanned.Cached || scanned.Res.Model == nil {
 		t.Fatal("the scan of a pair without a cache did not run")
 	}
 	if _, err := os.Stat(cache); err != nil {
@@ -74,38 +75,40 @@ func TestScanKeptOnDisk(t *testing.T) {
 	}
 	w1.c.ds.Close()
 	w2, w2q, kept := analysed(t, ip, lp, false)
-	if !kept.cached || kept.res.Model != nil {
-		t.Fatalf("the second window's scan: cached %t", kept.cached)
+	if !kept.Cached || kept.Res.Model != nil {
+		t.Fatalf("the second window's scan: cached %t", kept.Cached)
 	}
-	if !slices.Equal(kept.res.Probs, scanned.res.Probs) || !slices.Equal(kept.res.Features, scanned.res.Features) ||
-		!slices.Equal(kept.res.Suspects, scanned.res.Suspects) {
+	if !slices.Equal(kept.Res.Probs, scanned.Res.Probs) || !slices.Equal(kept.Res.Features, scanned.Res.Features) ||
+		!slices.Equal(kept.Res.Suspects, scanned.Res.Suspects) {
 		t.Fatal("the kept scan's outputs or verdicts differ from the scan's")
 	}
 	// Without a model, the Suspects review still takes the CNN's ranking, says it was kept, and
 	// the suggester gets no model (the draw window trains its own when it opens).
-	w2.scans.findSuspects()
+	w2.susp.Find()
 	waitUI(t, w2q, func() bool {
-		r := w2.scans.review.r
-		return r != nil && strings.HasPrefix(r.method, "CNN")
+		r := w2.susp.Mode.List
+		return r != nil && strings.HasPrefix(r.Method, "CNN")
 	})
-	if r := w2.scans.review.r; !strings.Contains(r.method, "kept") || len(r.order) == 0 || r.few != (len(kept.res.Suspects) < suspect.FewLabels) {
-		t.Fatalf("the review of a kept scan: %q, %d listed, few %t", r.method, len(r.order), r.few)
+	if r := w2.susp.Mode.List; !strings.Contains(r.Method, "kept") || len(r.Order) == 0 || r.Few != (len(kept.Res.Suspects) < suspect.FewLabels) {
+		t.Fatalf("the review of a kept scan: %q, %d listed, few %t", r.Method, len(r.Order), r.Few)
 	}
-	if w2.sugg.model != nil {
+	if w2.sugg.Model() != nil {
 		t.Fatal("a kept scan gave the suggester a model")
 	}
 	// The map of a kept scan is laid out; a sample added since has no network to place it: it
 	// stays off the map (no placement runs, nothing panics).
-	w2.menuActions().showMap()
-	mm := w2.views.mapm
-	waitUI(t, w2q, func() bool { return w2.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w2.views.maps.job == nil })
+	menuAction(t, w2, "Map of the Dataset")()
+	mm := w2.mapv
+	waitUI(t, w2q, func() bool {
+		return w2.c.mode == w2.mapv && mm.D != nil && mm.Maps.Lay != nil && !w2.mapv.Maps.Busy()
+	})
 	px, _ := w2.c.ds.PixelsAt(0)
 	i, err := w2.c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w2q.run()
-	if l := mm.d.lay; w2.views.maps.job != nil || i < len(l.point) && l.point[i] >= 0 {
+	if l := mm.Maps.Lay; w2.mapv.Maps.Busy() || i < len(l.Point) && l.Point[i] >= 0 {
 		t.Fatal("a sample added since a kept scan was placed, or a placement runs")
 	}
 }
@@ -117,21 +120,21 @@ func TestScanEstimateSaid(t *testing.T) {
 	for _, want := range []bool{true, false} { // a scan, then the kept one
 		w := newTestWindow(t)
 		q := queueUI(w)
-		w.sugg.opts = quickCNN
+		w.scans.Opts = quickCNN
 		var notes []string
-		w.scans.watch = append(w.scans.watch, func(note string, _ float64) { notes = append(notes, note) })
+		w.scans.Watch(func(note string, _ float64) { notes = append(notes, note) })
 		ds, err := store.Open(ip, lp, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		w.c.setDataset(ds, filepath.Base(lp), false)
-		var got *analysis
-		w.scans.analyse(func(a *analysis) { got = a })
+		var got *scan.Analysis
+		w.scans.Analyse(func(a *scan.Analysis) { got = a })
 		waitUI(t, q, func() bool { return got != nil })
 		said := slices.ContainsFunc(notes, func(n string) bool {
 			return strings.HasPrefix(n, "CNN scan of 300 samples: about ") && strings.HasSuffix(n, " (an estimate)")
 		})
-		if said != want || got.cached == want {
+		if said != want || got.Cached == want {
 			t.Fatalf("scanned %t: the estimate said %t (%q)", want, said, notes)
 		}
 		ds.Close()
@@ -146,18 +149,18 @@ func TestScanAgainIgnoresTheKeptScan(t *testing.T) {
 	w1, _, _ := analysed(t, ip, lp, false) // writes the cache
 	w1.c.ds.Close()
 	w, q, kept := analysed(t, ip, lp, false)
-	if !kept.cached {
+	if !kept.Cached {
 		t.Fatal("the second window did not read the kept scan")
 	}
-	w.c.choose(modeConfusion, store.Live)
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	w.c.choose(w.conf, store.Live)
+	waitUI(t, q, func() bool { return w.c.mode == w.conf })
 	menuItem(t, w, "Tools", "Scan Again (Not the Kept Scan)").Action()
-	waitUI(t, q, func() bool { return w.scans.last != kept && w.scans.cnn == nil })
-	again := w.scans.last
-	if again == nil || again.cached || again.res.Model == nil {
+	waitUI(t, q, func() bool { return w.scans.Last() != kept && !w.scans.Running() })
+	again := w.scans.Last()
+	if again == nil || again.Cached || again.Res.Model == nil {
 		t.Fatalf("Scan Again: %+v", again)
 	}
-	if w.c.mode != modeConfusion || w.views.current() == nil || w.views.current().a != again {
+	if w.c.mode != w.conf || w.views.Current() == nil || w.views.Current().A != again {
 		t.Fatal("the confusion matrix shown was not made again from the new scan")
 	}
 }

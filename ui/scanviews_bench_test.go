@@ -10,6 +10,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/scan"
 )
 
 // BenchmarkConfusionOpen70k times opening the confusion matrix view on 70,000 samples (tiled
@@ -41,17 +42,17 @@ func BenchmarkConfusionOpen70k(b *testing.B) {
 		}
 		probs[r*10+p] = 0.91
 	}
-	w.scans.last = &analysis{ds: ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Classes: classes, Probs: probs}, learnt: labelledIn(snap)}
-	conf := w.views.confusion
+	w.scans.Adopt(scan.NewAnalysis(ds, w.c.resets, snap, &suspect.CNNResult{Classes: classes, Probs: probs}, 0, false))
+	conf := w.conf
 	for b.Loop() {
-		conf.open(w.c)
-		if w.c.mode != modeConfusion || conf.drawn != conf.d.edits || w.c.v.Len() != len(snap.Labels)/50 {
+		conf.Open(modeHost{w.c})
+		if w.c.mode != w.conf || conf.Drawn != conf.D.Edits || w.c.v.Len() != len(snap.Labels)/50 {
 			b.Fatalf("mode %v, %d shown", w.c.mode, w.c.v.Len())
 		}
 		b.StopTimer()
-		w.c.choose(modeBrowse, store.All)
-		w.views.drop()
-		conf.d, conf.r = nil, nil
+		w.c.choose(browsing, store.All)
+		w.views.Drop()
+		conf.D, conf.List = nil, nil
 		b.StartTimer()
 	}
 }

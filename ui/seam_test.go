@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/suspect"
+	"idxlabel/ui/review"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -22,7 +24,7 @@ import (
 func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.jobs.schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
+	w.jobs.Schedule = func(f func()) { later = append(later, f) } // as the real driver: not now
 	n := ds.Len()
 	for k := range 3 {
 		if _, err := ds.Append([]store.Sample{{Pixels: make([]byte, 28*28), Label: k}}); err != nil {
@@ -30,8 +32,8 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 		}
 		w.c.drain()
 	}
-	if w.c.v.Len() != n+3 || w.c.v.current() != n+2 || w.detail.title.Text != count("Sample %d", n+2) {
-		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.current(), w.detail.title.Text)
+	if w.c.v.Len() != n+3 || w.c.v.Current() != n+2 || w.detail.title.Text != numfmt.Sprintf("Sample %d", n+2) {
+		t.Fatalf("after 3 appends the view has %d positions, cursor on %d, detail %q", w.c.v.Len(), w.c.v.Current(), w.detail.title.Text)
 	}
 	w.c.undo()
 	if w.c.v.Len() != n+2 {
@@ -56,7 +58,7 @@ func TestViewFollowsEditsInTheSameStep(t *testing.T) {
 func TestLateChangesFromElsewhere(t *testing.T) {
 	w, ds := demoWindow(t, false)
 	var later []func()
-	w.jobs.schedule = func(f func()) { later = append(later, f) }
+	w.jobs.Schedule = func(f func()) { later = append(later, f) }
 	last := ds.Len() - 1
 	if err := ds.Delete([]int{0, 1, 2}); err != nil {
 		t.Fatal(err)
@@ -91,7 +93,7 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	w.c.v.selectAll()
 	w.c.relabel(3)
-	if got := w.footer.status.Text; got != count("Relabelled %d samples — Ctrl+Z to undo", w.c.v.Len()) {
+	if got := w.footer.status.Text; got != numfmt.Sprintf("Relabelled %d samples — Ctrl+Z to undo", w.c.v.Len()) {
 		t.Fatalf("status %q", got)
 	}
 }
@@ -100,7 +102,7 @@ func TestLargeRelabelSaysSo(t *testing.T) {
 // decided, renumbered past the deleted samples the save left out.
 func TestSaveKeepsTheReview(t *testing.T) {
 	w, ds := demoWindow(t, false)
-	w.scans.review.r = &review{order: []int{5, 2, 9}, of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, neighbours: map[int][]int{5: {9, 1}}}
+	w.susp.Mode.List = &review.List{Order: []int{5, 2, 9}, Of: map[int]suspect.Suspect{5: {Index: 5, Suggested: 1}, 2: {Index: 2}, 9: {Index: 9}}, Neighbours: map[int][]int{5: {9, 1}}}
 	if err := ds.DecideAs(store.HowManual, 5, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -112,8 +114,8 @@ func TestSaveKeepsTheReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.c.drain()
-	if w.scans.review.r == nil || !slices.Equal(w.scans.review.r.order, []int{3, 7}) || w.scans.review.r.of[3].Suggested != 1 || !slices.Equal(w.scans.review.r.neighbours[3], []int{7}) {
-		t.Fatalf("review after the save: %+v", w.scans.review.r)
+	if w.susp.Mode.List == nil || !slices.Equal(w.susp.Mode.List.Order, []int{3, 7}) || w.susp.Mode.List.Of[3].Suggested != 1 || !slices.Equal(w.susp.Mode.List.Neighbours[3], []int{7}) {
+		t.Fatalf("review after the save: %+v", w.susp.Mode.List)
 	}
 	if !ds.State(3).Reviewed || ds.Label(3) != 1 {
 		t.Fatal("the decision on sample 5 (now 3) was lost")
@@ -129,20 +131,20 @@ func TestDrawWindowSuggestsLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.sugg.model = m // so the window starts no training of its own
-	w.draw.show()
-	d := w.draw.open
-	d.digit = image.NewGray(image.Rect(0, 0, 28, 28))
-	copy(d.digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
-	d.chosen = false
-	w.sugg.setModel(m, snap.N)
+	w.sugg.SetModel(m, snap.N) // so the window starts no training of its own
+	w.draw.Show()
+	d := w.draw.Open()
+	d.Digit = image.NewGray(image.Rect(0, 0, 28, 28))
+	copy(d.Digit.Pix, snap.Pixels(0)) // a demo digit, as drawn
+	d.Chosen = false
+	w.sugg.SetModel(m, snap.N)
 	want, _, _ := m.Predict(snap.Pixels(0))
-	if d.label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.status.Text, "Suggested ") || d.chosen {
-		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.label.Text, d.status.Text, d.chosen, want)
+	if d.Label.Text != strconv.Itoa(want) || !strings.HasPrefix(d.Status.Text, "Suggested ") || d.Chosen {
+		t.Fatalf("label %q, status %q, chosen %v; the model says %d", d.Label.Text, d.Status.Text, d.Chosen, want)
 	}
-	d.label.SetText("42") // the person's choice
-	d.suggest()
-	if d.label.Text != "42" {
-		t.Fatalf("the model overrode the chosen label: %q", d.label.Text)
+	d.Label.SetText("42") // the person's choice
+	w.draw.Suggest()
+	if d.Label.Text != "42" {
+		t.Fatalf("the model overrode the chosen label: %q", d.Label.Text)
 	}
 }

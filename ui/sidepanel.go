@@ -11,8 +11,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -28,14 +31,14 @@ var subsets = []struct {
 // samples not deleted).
 type showChoice struct {
 	name   string
-	mode   mode
+	mode   mode.Mode
 	subset store.Subset
 }
 
 // sideState is what the side panel shows: the mode and filter the grid shows, the class
 // histogram (deleted samples left out) and the number of samples.
 type sideState struct {
-	mode   mode
+	mode   mode.Mode
 	filter store.Filter
 	counts []store.ClassCount
 	total  int
@@ -48,7 +51,7 @@ type sidePanel struct {
 	root     fyne.CanvasObject
 	showList *showSelect
 	list     *classList
-	gotoBox  *promptEntry
+	gotoBox  *dialogs.PromptEntry
 	zoom     *zoomSlider
 	total    *widget.Label
 
@@ -62,8 +65,11 @@ type sidePanel struct {
 
 // sideInput is what the side panel reports: what the person chose in it.
 type sideInput struct {
-	onShow   func(m mode, subset store.Subset) // the Show list's choice
-	onClass  func(class *int)                  // a class of the histogram (nil: every class)
+	// input runs the person's choice of what to show as an input (held.go: in order, behind the
+	// inputs waiting for a job).
+	input    func(func())
+	onShow   func(m mode.Mode, subset store.Subset) // the Show list's choice
+	onClass  func(class *int)                       // a class of the histogram (nil: every class)
 	onGoto   func(i int)
 	onZoom   func(z int)
 	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
@@ -77,7 +83,7 @@ type sideInput struct {
 func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	s := &sidePanel{sideInput: in, total: widget.NewLabel("")}
 	for _, sub := range subsets {
-		s.choices = append(s.choices, showChoice{name: sub.name, mode: modeBrowse, subset: sub.subset})
+		s.choices = append(s.choices, showChoice{name: sub.name, mode: browsing, subset: sub.subset})
 	}
 	s.choices = append(s.choices, modes...)
 	names := make([]string, len(s.choices))
@@ -100,10 +106,10 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 			c := s.counts[id-1].Class
 			class = &c
 		}
-		s.onClass(class)
+		s.input(func() { s.onClass(class) })
 		s.done()
 	}
-	s.gotoBox = newWatchedEntry(func() { s.done() }, in.onTyping)
+	s.gotoBox = dialogs.NewWatchedEntry(func() { s.done() }, in.onTyping)
 	s.gotoBox.SetPlaceHolder("Go to sample #")
 	s.gotoBox.OnSubmitted = func(text string) {
 		if i, err := strconv.Atoi(text); err == nil && s.onGoto != nil {
@@ -139,7 +145,7 @@ func (s *sidePanel) showChanged(name string) {
 	}
 	for _, ch := range s.choices {
 		if ch.name == name {
-			s.onShow(ch.mode, ch.subset)
+			s.input(func() { s.onShow(ch.mode, ch.subset) })
 		}
 	}
 	s.done()
@@ -158,7 +164,7 @@ func (s *sidePanel) show(st sideState) {
 	s.quiet = true
 	defer func() { s.quiet = false }()
 	for _, ch := range s.choices {
-		if ch.mode == st.mode && (st.mode != modeBrowse || ch.subset == st.filter.Subset) {
+		if ch.mode == st.mode && (st.mode != browsing || ch.subset == st.filter.Subset) {
 			s.showList.SetSelected(ch.name)
 			break
 		}
@@ -167,7 +173,7 @@ func (s *sidePanel) show(st sideState) {
 	for _, c := range st.counts {
 		s.most = max(s.most, c.Count)
 	}
-	s.total.SetText(samplesText(st.total))
+	s.total.SetText(numfmt.Plural(st.total, "sample"))
 	s.list.Refresh()
 	row := 0
 	for k, c := range st.counts {
@@ -201,7 +207,7 @@ func classText(c store.ClassCount) string {
 	case c.Class == sample.NoLabel:
 		return "unlabelled"
 	case c.Name != "" && c.Name != strconv.Itoa(c.Class):
-		return fmt.Sprintf("%d  %s", c.Class, clip(c.Name, maxClassText))
+		return fmt.Sprintf("%d  %s", c.Class, widgets.Clip(c.Name, maxClassText))
 	}
 	return strconv.Itoa(c.Class)
 }
@@ -209,15 +215,6 @@ func classText(c store.ClassCount) string {
 // maxClassText is the most characters of a class name the histogram shows (a class-name file's
 // names can be any length; the row must leave room for the bar and the count).
 const maxClassText = 12
-
-// clip shortens s to at most n characters, ending in "…" when it was longer.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // classRow is one line of the histogram: class, a bar proportional to its count, the count.
 type classRow struct {

@@ -4,8 +4,12 @@ import (
 	"path/filepath"
 	"slices"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
 )
 
@@ -15,23 +19,25 @@ import (
 // store's tally, a mode's progress from the view model, the class names are made once a change.
 type state struct {
 	ds      *store.Dataset
-	name    string // shown in the title: the label (or image) file's name, or "demo"
-	demo    bool   // a generated dataset: closing it loses nothing the user made
-	mode    mode
-	modes   map[mode]modeView
-	v       *view // the view model: order, cursor, selection, filter
-	classes classNames
-	resets  int   // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
-	jobs    *jobs // the job state: what runs in the background, and whether edits wait
-	// held are the inputs that wait for a job holding edits, oldest first (held.go).
-	held []heldInput
+	name    string      // shown in the title: the label (or image) file's name, or "demo"
+	demo    bool        // a generated dataset: closing it loses nothing the user made
+	mode    mode.Mode   // the mode shown
+	modes   []mode.Mode // the modes the Show list offers, in its order (newWindow's table)
+	v       *view       // the view model: order, cursor, selection, filter
+	classes classes.Names
+	resets  int        // Resets that renumbered the samples (a save that left some out, a replay): a scan started before is stale
+	jobs    *jobs.Jobs // the job state: what runs in the background, and whether edits wait
+	// in are the inputs that wait for a job holding edits, oldest first (held.go).
+	in inputs
 }
 
 // nothingOpen names the empty dataset the window starts with.
 const nothingOpen = "nothing open"
 
-// modeView returns the mode the window is in.
-func (s *state) modeView() modeView { return s.modes[s.mode] }
+// modeState is what a mode reads of the state now (mode.State).
+func (s *state) modeState() mode.State {
+	return mode.State{DS: s.ds, View: s.v, Classes: s.classes}
+}
 
 // title is the window's title: "IDX Labeler — t10k-labels-idx1-ubyte.gz *" (the star: unsaved).
 func (s *state) title() string {
@@ -54,7 +60,7 @@ func (s *state) banner() string {
 
 // sideState is what the side panel shows.
 func (s *state) sideState() sideState {
-	return sideState{mode: s.mode, filter: s.v.filter, counts: histogram(s.ds.Counts(), s.classes.digits), total: s.ds.Len()}
+	return sideState{mode: s.mode, filter: s.v.filter, counts: histogram(s.ds.Counts(), s.classes.Digits), total: s.ds.Len()}
 }
 
 // histogram is the side panel's class list: every class of the dataset with its count (zero
@@ -84,23 +90,26 @@ func (s *state) gridFrame() widgets.TileSource {
 	if s.ds == nil {
 		return nil
 	}
-	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: modeMarks(s.modeView())}}
+	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: mode.Marks(s.mode)}}
 }
 
 // legend is the keys that act now: on a dataset without samples, those that bring some.
-func (s *state) legend() []key {
+func (s *state) legend() []mode.Key {
 	switch {
 	case s.ds.ReadOnly():
 		return readOnlyKeys
 	case s.ds.Len() == 0:
 		return emptyKeys
 	}
-	return s.modeView().legend(s.classes.digits)
+	return s.mode.Legend(s.classes.Digits)
 }
 
-// position says where the cursor is (see positionText).
+// position says where the cursor is (see positionText) and, for a sample imported from a file,
+// which file (sourceNote).
 func (s *state) position() string {
-	return positionText(s.v.current(), s.v.cursor, s.v.Len(), s.ds.Len())
+	i := s.v.Current()
+	src, _ := s.ds.SourceAt(s.v.gen, i)
+	return positionText(i, s.v.cursor, s.v.Len(), s.ds.Len()) + sourceNote(src)
 }
 
 // detailOf gathers what the detail panel shows of sample i.
@@ -111,8 +120,9 @@ func (s *state) detailOf(i int) detailState {
 	}
 	h, w := s.ds.Size()
 	images, _ := s.ds.Paths()
+	src, _ := s.ds.SourceAt(s.v.gen, i)
 	return detailState{i: i, st: st, px: sample.Upright(px, h, w, s.ds.Transposed(), nil), h: h, w: w,
-		fromFile: images != "", classes: s.classes, about: modeAbout(s.modeView(), s, i)}
+		fromFile: images != "", source: src, classes: s.classes, about: mode.Describe(s.mode, s.modeState(), i)}
 }
 
 // statusText is the status bar: the files and whether they are saved or read-only (first: when
@@ -137,19 +147,19 @@ func (s *state) statusText() string {
 	if s.ds.ReadOnly() {
 		files += "  (read-only)"
 	}
-	text := files + "   |   " + samplesText(n.Samples) + count(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
-	if k := s.v.selectionSize(); k > 1 {
-		text += count("   |   %d selected", k)
+	text := files + "   |   " + numfmt.Plural(n.Samples, "sample") + numfmt.Sprintf(", %d shown   |   %d edited, %d added, %d deleted", s.v.Len(), n.Edited, n.Added, n.Deleted)
+	if k := s.v.SelectionSize(); k > 1 {
+		text += numfmt.Sprintf("   |   %d selected", k)
 	}
-	return text + modeStatus(s.modeView(), s)
+	return text + mode.Status(s.mode, s.modeState())
 }
 
 // progressText is the progress of the jobs running, shown at the status bar's right in full
 // ("CNN scan: model 2/6, epoch 9/14, 12s left"), and the inputs that wait for one: "" when none
 // runs.
 func (s *state) progressText() string {
-	text := s.jobs.status()
-	if h := s.heldText(); h != "" {
+	text := s.jobs.Status()
+	if h := s.in.text(); h != "" {
 		if text != "" {
 			text += " — "
 		}

@@ -45,7 +45,7 @@ func (q *uiQueue) run() {
 // them at once on the worker's goroutine, racing with the test's reads of the widgets).
 func queueUI(w *window) *uiQueue {
 	q := &uiQueue{}
-	w.jobs.schedule = q.schedule
+	w.jobs.Schedule = q.schedule
 	return q
 }
 
@@ -99,7 +99,7 @@ func overlayText(w *window) string {
 func legendKeys(w *window) string {
 	var out []string
 	for _, k := range w.footer.shown {
-		out = append(out, k.keys+" "+k.does)
+		out = append(out, k.Keys+" "+k.Does)
 	}
 	return strings.Join(out, " · ")
 }

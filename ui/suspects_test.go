@@ -8,71 +8,108 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/fixture/digits"
+	"idxlabel/idx"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
+	"idxlabel/ui/scan"
+	"idxlabel/ui/widgets"
 )
 
-func TestReviewSuspectsOnRealMNIST(t *testing.T) {
-	w, ds, _, _ := testWindow(t)
-	// The UI steps of the background work run on this goroutine: the CNN scan that refines the
-	// ranking trains on while the keys below are typed, and its progress must not redraw the
-	// window from its own goroutine meanwhile.
-	q := queueUI(w)
-	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return !w.jobs.busy() })
-	if !(w.c.mode != modeBrowse) || w.scans.review.r == nil || w.c.v.Len() != len(w.scans.review.r.order) || w.c.v.Len() < 50 {
-		t.Fatalf("reviewing %v, %d shown", (w.c.mode != modeBrowse), w.c.v.Len())
+// The Suspects review of a pair with wrong labels: generated digits with every tenth label
+// changed (it runs everywhere), and the real t10k pair (its own label errors; it skips without the
+// real files): the kNN's suspects are listed most suspicious first and badged with their
+// suggestions; Enter accepts, → keeps, a digit sets another label, each a journaled decision that
+// moves on; undo takes one back; leaving the review shows every sample again.
+func TestReviewSuspects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scans the pair and trains the CNN that refines it (seconds): not in -short")
 	}
-	first := w.c.v.at(0)
-	s := w.scans.review.r.of[first]
-	if s.Score < w.scans.review.r.of[w.c.v.at(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
-		t.Fatalf("first suspect %+v", s)
+	for _, src := range []struct {
+		name string
+		open func(t *testing.T) (*window, *store.Dataset, string, string)
+	}{{"digits", flippedDigitsWindow}, {"t10k", testWindow}} {
+		t.Run(src.name, func(t *testing.T) {
+			w, ds, _, _ := src.open(t)
+			// The UI steps of the background work run on this goroutine: the CNN scan that refines the
+			// ranking trains on while the keys below are typed, and its progress must not redraw the
+			// window from its own goroutine meanwhile.
+			q := queueUI(w)
+			w.susp.Find()
+			waitUI(t, q, func() bool { return !w.jobs.Busy() })
+			if !(w.c.mode != browsing) || w.susp.Mode.List == nil || w.c.v.Len() != len(w.susp.Mode.List.Order) || w.c.v.Len() < 50 {
+				t.Fatalf("reviewing %v, %d shown", (w.c.mode != browsing), w.c.v.Len())
+			}
+			first := w.c.v.At(0)
+			s := w.susp.Mode.List.Of[first]
+			if s.Score < w.susp.Mode.List.Of[w.c.v.At(w.c.v.Len()-1)].Score || s.Suggested == ds.Label(first) {
+				t.Fatalf("first suspect %+v", s)
+			}
+			var suspectBadges int
+			for _, text := range badgeTexts(w.grid) {
+				if strings.HasSuffix(text, "?") && strings.Contains(text, "→") {
+					suspectBadges++
+				}
+			}
+			if suspectBadges == 0 {
+				t.Fatalf("no suggestion badges: %v", badgeTexts(w.grid)[:8])
+			}
+			if len(w.detail.about.root.Objects) != 2 {
+				t.Fatal("the detail view does not show the suspect's neighbours")
+			}
+			// Enter accepts the suggestion, → keeps the label, a digit sets another; each moves on.
+			w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+			if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.c.v.cursor != 1 {
+				t.Fatalf("Enter: label %d, cursor %d", ds.Label(first), w.c.v.cursor)
+			}
+			second := w.c.v.At(1)
+			keep := ds.Label(second)
+			w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
+			if ds.Label(second) != keep || !ds.State(second).Reviewed || w.c.v.cursor != 2 {
+				t.Fatalf("Right: label %d, cursor %d", ds.Label(second), w.c.v.cursor)
+			}
+			third := w.c.v.At(2)
+			other := (ds.Label(third) + 5) % 10
+			test.Type(w.grid, string(rune('0'+other)))
+			if ds.Label(third) != other || !ds.State(third).Reviewed {
+				t.Fatalf("digit: label %d", ds.Label(third))
+			}
+			if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.susp.Mode.List.Order) {
+				t.Fatalf("progress %d / %d", done, total)
+			}
+			if !strings.Contains(w.footer.status.Text, "reviewed 3 / ") {
+				t.Fatalf("status %q", w.footer.status.Text)
+			}
+			w.c.undo()
+			if ds.Label(third) == other || ds.State(third).Reviewed {
+				t.Fatal("undo did not revert the last decision")
+			}
+			// Leaving the review shows everything again.
+			w.side.showList.SetSelected("All")
+			if (w.c.mode != browsing) || w.c.v.Len() != ds.Len() {
+				t.Fatalf("after leaving the review: %d shown", w.c.v.Len())
+			}
+		})
 	}
-	var suspectBadges int
-	for _, text := range badgeTexts(w.grid) {
-		if strings.HasSuffix(text, "?") && strings.Contains(text, "→") {
-			suspectBadges++
+}
+
+// flippedDigitsWindow opens generatedDigits generated digits (digitsWindow) whose every tenth
+// label (samples 9, 19, …) is changed to the next digit: planted label errors.
+func flippedDigitsWindow(t *testing.T) (*window, *store.Dataset, string, string) {
+	t.Helper()
+	images, labels := digits.Load(t, generatedDigits)
+	flipped, err := idx.New(idx.UByte, len(labels.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range labels.Data {
+		if i%10 == 9 { // sample 0 keeps its label: the review starts with the cursor on its first suspect
+			l = (l + 1) % 10
 		}
+		flipped.Data[i] = l
 	}
-	if suspectBadges == 0 {
-		t.Fatalf("no suggestion badges: %v", badgeTexts(w.grid)[:8])
-	}
-	if len(w.detail.about.root.Objects) != 2 {
-		t.Fatal("the detail view does not show the suspect's neighbours")
-	}
-	// Enter accepts the suggestion, → keeps the label, a digit sets another; each moves on.
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if ds.Label(first) != s.Suggested || !ds.State(first).Reviewed || w.c.v.cursor != 1 {
-		t.Fatalf("Enter: label %d, cursor %d", ds.Label(first), w.c.v.cursor)
-	}
-	second := w.c.v.at(1)
-	keep := ds.Label(second)
-	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	if ds.Label(second) != keep || !ds.State(second).Reviewed || w.c.v.cursor != 2 {
-		t.Fatalf("Right: label %d, cursor %d", ds.Label(second), w.c.v.cursor)
-	}
-	third := w.c.v.at(2)
-	other := (ds.Label(third) + 5) % 10
-	test.Type(w.grid, string(rune('0'+other)))
-	if ds.Label(third) != other || !ds.State(third).Reviewed {
-		t.Fatalf("digit: label %d", ds.Label(third))
-	}
-	if done, total := w.c.v.ndone, w.c.v.Len(); done != 3 || total != len(w.scans.review.r.order) {
-		t.Fatalf("progress %d / %d", done, total)
-	}
-	if !strings.Contains(w.footer.status.Text, "reviewed 3 / ") {
-		t.Fatalf("status %q", w.footer.status.Text)
-	}
-	w.c.undo()
-	if ds.Label(third) == other || ds.State(third).Reviewed {
-		t.Fatal("undo did not revert the last decision")
-	}
-	// Leaving the review shows everything again.
-	w.side.showList.SetSelected("All")
-	if (w.c.mode != modeBrowse) || w.c.v.Len() != 10000 {
-		t.Fatalf("after leaving the review: %d shown", w.c.v.Len())
-	}
+	return pairWindow(t, "g", images, flipped)
 }
 
 // suspectsReview opens the Suspects review of the demo's 300 digits on the kNN's list, the CNN
@@ -81,9 +118,9 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sam
 	t.Helper()
 	w, ds := demoWindow(t, true)
 	q := queueUI(w)
-	w.scans.findSuspects()
-	waitUI(t, q, func() bool { return w.c.mode == modeSuspects })
-	w.scans.stop()
+	w.susp.Find()
+	waitUI(t, q, func() bool { return w.c.mode == w.susp.Mode })
+	w.scans.Stop()
 	snap := ds.Snapshot()
 	knn, err := suspect.Scan(context.Background(), snap, suspect.Options{}, nil)
 	if err != nil {
@@ -97,12 +134,12 @@ func suspectsReview(t *testing.T) (*window, *store.Dataset, *suspect.Result, sam
 
 // cnnRanking is a CNN scan's result listing samples (snapshot positions = sample indices here)
 // as suspects, most suspicious first.
-func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
+func cnnRanking(w *window, snap sample.Set, samples []int) *scan.Analysis {
 	var list []suspect.Suspect
 	for k, i := range samples {
 		list = append(list, suspect.Suspect{Index: i, Label: snap.Labels[i], Suggested: (snap.Labels[i] + 1) % 10, Score: 0.9 - 0.001*float64(k), Confidence: 0.8})
 	}
-	return &analysis{ds: w.c.ds, resets: w.c.resets, snap: snap, res: &suspect.CNNResult{Suspects: list, Error: 0.01}, learnt: labelledIn(snap)}
+	return scan.NewAnalysis(w.c.ds, w.c.resets, snap, &suspect.CNNResult{Suspects: list, Error: 0.01}, 0, false)
 }
 
 // When the CNN's ranking replaces the kNN's list, the cursor goes to the new list's first
@@ -110,7 +147,7 @@ func cnnRanking(w *window, snap sample.Set, samples []int) *analysis {
 // there, in the middle of a list the person had not seen).
 func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	w, ds, knn, snap := suspectsReview(t)
-	kept := w.c.v.at(2)
+	kept := w.c.v.At(2)
 	w.c.moveCursor(2, false)
 	// The new ranking lists the cursor's sample sixth.
 	others := []int{}
@@ -119,9 +156,9 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 			others = append(others, i)
 		}
 	}
-	w.scans.ranked(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
-	if w.c.v.current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
-		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.current(), w.c.v.cursor, w.grid.Offset(), others[0])
+	w.susp.Rank(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
+	if w.c.v.Current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
+		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.Current(), w.c.v.cursor, w.grid.Offset(), others[0])
 	}
 	if !strings.Contains(w.footer.status.Text, "first not reviewed yet") {
 		t.Fatalf("the status bar says %q", w.footer.status.Text)
@@ -135,9 +172,9 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 	}
 	w.c.drain()
 	w.c.moveCursor(6, false)
-	w.scans.ranked(cnnRanking(w, snap, others), knn, snap)
-	if w.c.v.current() != others[2] {
-		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.current(), w.c.v.cursor, others[2])
+	w.susp.Rank(cnnRanking(w, snap, others), knn, snap)
+	if w.c.v.Current() != others[2] {
+		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.Current(), w.c.v.cursor, others[2])
 	}
 }
 
@@ -146,24 +183,24 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 func TestNeighbourThumbnailGoesToTheSample(t *testing.T) {
 	w, _, _, _ := suspectsReview(t)
 	w.c.moveCursor(1, false)
-	suspectSample := w.c.v.current()
-	var targets []*tapTarget
+	suspectSample := w.c.v.Current()
+	var targets []*widgets.TapTarget
 	walk(w.detail.about.root, func(o fyne.CanvasObject) {
-		if tt, ok := o.(*tapTarget); ok {
+		if tt, ok := o.(*widgets.TapTarget); ok {
 			targets = append(targets, tt)
 		}
 	})
-	nb := w.scans.review.r.neighbours[suspectSample]
+	nb := w.susp.Mode.List.Neighbours[suspectSample]
 	if len(targets) == 0 || len(targets) != min(8, len(nb)) {
 		t.Fatalf("%d clickable thumbnails for %d neighbours", len(targets), len(nb))
 	}
 	test.Tap(targets[0])
-	if w.c.v.current() != nb[0] || w.c.mode != modeBrowse || !strings.Contains(w.footer.status.Text, "Show → Suspects") {
-		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.current(), nb[0], w.c.mode, w.footer.status.Text)
+	if w.c.v.Current() != nb[0] || w.c.mode != browsing || !strings.Contains(w.footer.status.Text, "Show → Suspects") {
+		t.Fatalf("after the click: sample %d (want %d), mode %v, status %q", w.c.v.Current(), nb[0], w.c.mode, w.footer.status.Text)
 	}
 	w.side.showList.SetSelected("Suspects")
-	if w.c.mode != modeSuspects || w.c.v.current() != suspectSample {
-		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.current(), suspectSample)
+	if w.c.mode != w.susp.Mode || w.c.v.Current() != suspectSample {
+		t.Fatalf("back in the review: mode %v, sample %d, want %d", w.c.mode, w.c.v.Current(), suspectSample)
 	}
 }
 

@@ -1,101 +1,35 @@
 package ui
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"os"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/report"
+	"idxlabel/ui/health"
+	"idxlabel/ui/review"
+	"idxlabel/ui/testhook"
 )
 
-// testMapEnv is an environment variable for the real-window tests (scripts/mapview.sh) only; a
-// person never needs it (IDXLABEL_QUICK_CNN, quickcnn.go, shortens their CNN scan).
-const (
-	// testMapEnv names a file: when a map is laid out the window writes it there as CSV
-	// (index,x,y by sample, report.WriteMapCSV), and after each frame of the map it writes to the
-	// file with ".view" appended how the frame shows it (see widgets.MapView.SetDump); it prints to
-	// stderr how long each frame and each lasso took (logFrame, logLasso).
-	testMapEnv = "IDXLABEL_TEST_MAP"
-)
-
-// applyTestHooks sets up what the test environment variable asks for.
+// applyTestHooks sets up what the test environment variables ask for (testhook.Map: the map
+// writes its layout and frames for scripts/mapview.sh).
 func applyTestHooks(w *window) {
-	if path := os.Getenv(testMapEnv); path != "" {
-		w.views.maps.dump = path
-		w.views.mapm.panel.view.SetDump(path + ".view")
+	if path := os.Getenv(testhook.Map); path != "" {
+		w.mapv.SetDump(path)
 	}
 }
 
-// writeDump writes d's map as CSV by sample to the test hook's file, when one is set.
-func (m *mapper) writeDump(d *scanData) {
-	if m.dump == "" {
-		return
-	}
-	l := d.lay
-	xy := make([]float32, 2*len(l.point))
-	for i, p := range l.point {
-		xy[2*i], xy[2*i+1] = float32(math.NaN()), float32(math.NaN())
-		if p >= 0 {
-			xy[2*i], xy[2*i+1] = l.xy[2*p], l.xy[2*p+1]
-		}
-	}
-	f, err := os.Create(m.dump)
-	if err == nil {
-		err = report.WriteMapCSV(f, xy)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "idxlabel: writing the map for the test:", err)
-	}
-}
-
-// Environment variables for the real-window tests only (scripts/keysave.sh, scripts/rank.sh); a
-// person never sets them.
-const (
-	// testSaveGateEnv names a file: every save of the window waits, once the store has begun it
-	// (the dataset marked saving, its journal closed), until that file exists. Keys sent
-	// meanwhile meet a save in progress however fast the machine writes.
-	testSaveGateEnv = "IDXLABEL_TEST_SAVE_GATE"
-	// testRankGateEnv names a file: a CNN scan's result waits until that file exists before it
-	// is handed to the window, so keys sent meanwhile act on the kNN's list.
-	testRankGateEnv = "IDXLABEL_TEST_RANK_GATE"
-	// testStateEnv names a file the window rewrites each time it shows the cursor
-	// (controller.renderCursor) with one line of its state: see writeTestState.
-	testStateEnv = "IDXLABEL_TEST_STATE"
-	// testImportGateEnv names a file: an import, once its images are read, waits until that
-	// file exists before it hands them to the window, so keys sent meanwhile meet an import
-	// in progress however fast the machine reads.
-	testImportGateEnv = "IDXLABEL_TEST_IMPORT_GATE"
-)
-
-// waitGate waits until the file the environment variable env names exists (at once when env is
-// not set), or ctx ends.
-func waitGate(ctx context.Context, env string) {
-	path := os.Getenv(env)
-	if path == "" {
-		return
-	}
-	for ctx.Err() == nil {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
+// testStateEnv names an environment variable for the real-window tests only: a file the window
+// rewrites each time it shows the cursor (controller.renderCursor) with one line of its state
+// (writeTestState). The other hooks, for every part of the window, are package testhook's.
+const testStateEnv = "IDXLABEL_TEST_STATE"
 
 // cutTexts names the texts of the window that do not fit their place now, "status,show" ("-"
 // for none): the status line (wrapped onto more lines than its place has, or wider than its
 // place on one line), the Show list narrower than its longest entry.
-func (c *controller) cutTexts() string {
+func cutTexts(c *controller) string {
 	var cut []string
 	st := c.out.footer.status
 	th := st.Theme()
@@ -122,27 +56,29 @@ var testStateFile = os.Getenv(testStateEnv)
 
 // writeTestState writes, when the test hook is set, the window's state as one line:
 // "mode=<Show list entry, or browse> method=<the review's method, or -> cursor=<position>
-// shown=<samples shown> sample=<sample at the cursor> insight=<1 when the cursor's tile is in
+// shown=<samples shown> sample=<sample at the cursor> source=<the file it was imported from, its
+// spaces written _, or -> insight=<1 when the cursor's tile is in
 // the grid's view, else 0> undecided=<in a review: how many samples before the cursor are not
 // decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
 // waiting for a job> prompt=<the key of the prompt on top, "question" for one without, "-" for
 // none> class=<the class the grid is filtered to, or -> cut=<texts that do not fit: cutTexts>
-// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…">". It is written again when a
+// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…"> status=<the status bar's text,
+// its white space written _; last, as it may be long>". It is written again when a
 // prompt opens or closes (dialogs.changed). Its cost grows with the cursor's position: tests only.
-func (c *controller) writeTestState() {
+func writeTestState(c *controller) {
 	if testStateFile == "" {
 		return
 	}
-	m := c.modeView().title()
+	m := c.mode.Title()
 	if m == "" {
 		m = "browse"
 	}
 	method, undecided := "-", -1
-	if r, ok := c.modeView().(*reviewMode); ok && r.r != nil {
-		method, _, _ = strings.Cut(r.r.method, ",")
+	if r, ok := c.mode.(*review.Mode); ok && r.List != nil {
+		method, _, _ = strings.Cut(r.List.Method, ",")
 		undecided = 0
 		for p := range max(c.v.cursor, 0) {
-			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.at(p)); ok && !r.r.decided(st) {
+			if st, _, ok := c.ds.SampleAt(c.v.gen, c.v.At(p)); ok && !r.List.Decided(st) {
 				undecided++
 			}
 		}
@@ -155,29 +91,35 @@ func (c *controller) writeTestState() {
 		insight = 1
 	}
 	prompt := "-"
-	if n := len(c.d.open); n > 0 {
-		prompt = strings.ReplaceAll(c.d.open[n-1].key, " ", "_")
+	if key, open := c.d.Top(); open {
+		prompt = strings.ReplaceAll(key, " ", "_")
 		if prompt == "" {
-			prompt = "question" // a prompt without a key (dialogs.ask, inform)
+			prompt = "question" // a prompt without a key (Dialogs.Ask, Inform)
 		}
 	}
 	class := "-"
 	if f := c.v.filter.Class; f != nil {
 		class = fmt.Sprint(*f)
 	}
-	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
-		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.current(), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.held), prompt, class, c.cutTexts())
-	if cm, ok := c.modes[modeCheck].(*checkMode); ok && cm.view != nil {
+	source, _ := c.ds.SourceAt(c.v.gen, c.v.Current())
+	if source == "" {
+		source = "-"
+	}
+	line := fmt.Sprintf("mode=%s method=%s cursor=%d shown=%d sample=%d source=%s insight=%d undecided=%d samples=%d dataset=%s held=%d prompt=%s class=%s cut=%s",
+		strings.ReplaceAll(m, " ", "_"), method, c.v.cursor, c.v.Len(), c.v.Current(), strings.ReplaceAll(source, " ", "_"), insight, undecided, c.ds.Len(), strings.ReplaceAll(c.name, " ", "_"), len(c.in.held), prompt, class, cutTexts(c))
+	for _, m := range c.modes {
+		cm, ok := m.(*health.Mode)
+		if !ok || cm.View == nil {
+			continue
+		}
 		// The health check's kinds as their buttons say ("Duplicates_4|Leaks_…").
 		var tabs []string
-		for _, o := range cm.view.buttons.Objects {
-			if b, ok := o.(*widget.Button); ok {
-				tabs = append(tabs, strings.Join(strings.Fields(b.Text), "_"))
-			}
+		for _, b := range cm.View.Buttons() {
+			tabs = append(tabs, strings.Join(strings.Fields(b), "_"))
 		}
 		line += " tabs=" + strings.Join(tabs, "|")
 	}
-	line += "\n"
+	line += " status=" + strings.Join(strings.Fields(c.out.footer.status.Text), "_") + "\n"
 	if err := os.WriteFile(testStateFile, []byte(line), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
 	}

@@ -28,7 +28,7 @@ func TestUndoAfterSave(t *testing.T) {
 	dir := t.TempDir()
 	ip, lp := filepath.Join(dir, "u-images-idx3-ubyte"), filepath.Join(dir, "u-labels-idx1-ubyte")
 	w.save.run(func(ctx context.Context, p func(float64)) error { return ds.SaveAsContext(ctx, ip, lp, p) }, nil)
-	waitFor(t, func() bool { return !w.jobs.busy() })
+	waitFor(t, func() bool { return !w.jobs.Busy() })
 	name := "Relabel sample 4 as " + strconv.Itoa(to)
 	if ds.Dirty() || strings.HasSuffix(w.win.Title(), "*") || w.menu.undo.Label != "Undo "+name || w.menu.undo.Disabled {
 		t.Fatalf("after the save: dirty %v, title %q, undo item %q", ds.Dirty(), w.win.Title(), w.menu.undo.Label)
@@ -37,7 +37,7 @@ func TestUndoAfterSave(t *testing.T) {
 		t.Fatalf("the save hid the edited badge: %v", badgeTexts(g)[:8])
 	}
 	w.side.showList.SetSelected("Edited")
-	if w.c.v.Len() != 1 || w.c.v.at(0) != 4 {
+	if w.c.v.Len() != 1 || w.c.v.At(0) != 4 {
 		t.Fatalf("Show → Edited after the save shows %d samples", w.c.v.Len())
 	}
 	w.side.showList.SetSelected("All")
@@ -47,8 +47,8 @@ func TestUndoAfterSave(t *testing.T) {
 	if ds.Label(4) != was || slices.Contains(badgeTexts(g), edited) || !slices.Contains(badgeTexts(g)[:8], strconv.Itoa(was)) {
 		t.Fatalf("undo after the save: label %d, badges %v", ds.Label(4), badgeTexts(g)[:8])
 	}
-	if w.c.v.current() != 4 || !strings.Contains(w.detail.info.Text, "not saved") {
-		t.Fatalf("undo after the save: cursor on %d, detail %q", w.c.v.current(), w.detail.info.Text)
+	if w.c.v.Current() != 4 || !strings.Contains(w.detail.info.Text, "not saved") {
+		t.Fatalf("undo after the save: cursor on %d, detail %q", w.c.v.Current(), w.detail.info.Text)
 	}
 	if !ds.Dirty() || !strings.HasSuffix(w.win.Title(), "*") || w.menu.redo.Label != "Redo "+name || !w.menu.undo.Disabled {
 		t.Fatalf("undo after the save: dirty %v, title %q, items %q %q", ds.Dirty(), w.win.Title(), w.menu.undo.Label, w.menu.redo.Label)

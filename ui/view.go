@@ -115,26 +115,26 @@ func (v *view) shrink(n int) bool {
 // Len returns the number of positions.
 func (v *view) Len() int { return len(v.order) }
 
-// at returns the sample index at position p.
-func (v *view) at(p int) int { return v.order[p] }
+// At returns the sample index at position p.
+func (v *view) At(p int) int { return v.order[p] }
 
-// shows reports whether sample i is shown.
-func (v *view) shows(i int) bool { return i >= 0 && i < len(v.pos) && v.pos[i] >= 0 }
+// Shows reports whether sample i is shown.
+func (v *view) Shows(i int) bool { return i >= 0 && i < len(v.pos) && v.pos[i] >= 0 }
 
-// current returns the sample at the cursor, or -1.
-func (v *view) current() int {
+// Current returns the sample at the cursor, or -1.
+func (v *view) Current() int {
 	if v.cursor < 0 || v.cursor >= len(v.order) {
 		return -1
 	}
 	return v.order[v.cursor]
 }
 
-// selection returns the selected sample indices in view order (the cursor's sample when nothing
+// Selection returns the selected sample indices in view order (the cursor's sample when nothing
 // is selected). A few selected samples cost O(k log k), not a pass over the order.
-func (v *view) selection() []int {
+func (v *view) Selection() []int {
 	out := make([]int, 0, max(v.nsel, 1))
 	if v.nsel == 0 {
-		if c := v.current(); c >= 0 {
+		if c := v.Current(); c >= 0 {
 			out = append(out, c)
 		}
 		return out
@@ -156,9 +156,9 @@ func (v *view) selection() []int {
 	return slices.Compact(out) // a sample unselected and selected again is marked twice
 }
 
-// selectionSize returns len(selection()) without making it.
-func (v *view) selectionSize() int {
-	if v.nsel == 0 && v.current() >= 0 {
+// SelectionSize returns len(selection()) without making it.
+func (v *view) SelectionSize() int {
+	if v.nsel == 0 && v.Current() >= 0 {
 		return 1
 	}
 	return v.nsel
@@ -239,8 +239,8 @@ func (v *view) selectAll() {
 	}
 }
 
-// isSelected reports whether sample i is selected.
-func (v *view) isSelected(i int) bool { return i < len(v.selected) && v.selected[i] }
+// IsSelected reports whether sample i is selected.
+func (v *view) IsSelected(i int) bool { return i < len(v.selected) && v.selected[i] }
 
 // countDone marks the shown samples that isDone says are done (nil: none), afresh.
 func (v *view) countDone(isDone func(i int) bool) {
@@ -263,7 +263,7 @@ func (v *view) recountDone(samples []int, isDone func(i int) bool) {
 		return
 	}
 	for _, i := range samples {
-		if !v.shows(i) || i >= len(v.done) {
+		if !v.Shows(i) || i >= len(v.done) {
 			continue
 		}
 		if now := isDone(i); now != v.done[i] {
@@ -274,5 +274,51 @@ func (v *view) recountDone(samples []int, isDone func(i int) bool) {
 				v.ndone--
 			}
 		}
+	}
+}
+
+// Gen returns the dataset generation the positions reflect (store.Dataset.Gen).
+func (v *view) Gen() uint64 { return v.gen }
+
+// Cursor returns the cursor's position, -1 when none.
+func (v *view) Cursor() int { return v.cursor }
+
+// Pos returns sample i's position, -1 when it is not shown.
+func (v *view) Pos(i int) int {
+	if !v.Shows(i) {
+		return -1
+	}
+	return v.pos[i]
+}
+
+// Marked returns the samples selected since the selection was last cleared (some may have been
+// unselected since: IsSelected says).
+func (v *view) Marked() []int { return v.marked }
+
+// Done returns how many shown samples the mode counts done.
+func (v *view) Done() int { return v.ndone }
+
+// DoneAt reports whether sample i is shown and counted done.
+func (v *view) DoneAt(i int) bool { return v.done != nil && i >= 0 && i < len(v.done) && v.done[i] }
+
+// Filter returns the filter the samples are shown under.
+func (v *view) Filter() store.Filter { return v.filter }
+
+// reselect selects again those of samples the view shows (the selection a save renumbered),
+// keeping the cursor where it is; with fewer than two it leaves the selection as rebuild made
+// it (the cursor's sample).
+func (v *view) reselect(samples []int) {
+	if len(samples) < 2 {
+		return
+	}
+	cur := v.cursor
+	v.clearSelection()
+	for _, i := range samples {
+		if v.Shows(i) {
+			v.setSelected(i, true)
+		}
+	}
+	if v.nsel == 0 {
+		v.move(cur, false)
 	}
 }

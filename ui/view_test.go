@@ -37,7 +37,7 @@ func TestViewKeepsItsIndexWithoutRebuilding(t *testing.T) {
 				sel = append(sel, i)
 			}
 		}
-		if got := v.selection(); v.nsel > 0 && !slices.Equal(got, sel) {
+		if got := v.Selection(); v.nsel > 0 && !slices.Equal(got, sel) {
 			t.Fatalf("%s: selection %v, want %v", what, got, sel)
 		}
 	}

@@ -10,7 +10,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
 	"idxlabel/ui/widgets"
 )
 
@@ -47,7 +51,7 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	w := test.NewWindow(g)
 	defer w.Close()
 	w.Resize(fyne.NewSize(600, 400))
-	g.SetSource(gridFrame{ds: ds, v: v, marks: tileMarks{classes: newClassNames(ds)}})
+	g.SetSource(gridFrame{ds: ds, v: v, marks: tileMarks{classes: classes.Of(ds)}})
 	cols := g.Geometry().Cols
 
 	g.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
@@ -60,8 +64,8 @@ func TestGridReportsWhatThePersonAsked(t *testing.T) {
 	}
 	test.TapAt(g, tileCenter(g, 7))
 	test.Type(g, "3")
-	if !slices.Equal(asks.clicks, []int{7}) || !slices.Equal(asks.runes, []rune{'3'}) || v.isSelected(v.at(7)) {
-		t.Fatalf("clicks %v, runes %v, tile 7 selected %v", asks.clicks, asks.runes, v.isSelected(v.at(7)))
+	if !slices.Equal(asks.clicks, []int{7}) || !slices.Equal(asks.runes, []rune{'3'}) || v.IsSelected(v.At(7)) {
+		t.Fatalf("clicks %v, runes %v, tile 7 selected %v", asks.clicks, asks.runes, v.IsSelected(v.At(7)))
 	}
 	// The badges come from the frame's marks: the demo's labels.
 	if b := badgeTexts(g); len(b) < cols || b[0] != strconv.Itoa(ds.Label(0)) {
@@ -76,24 +80,27 @@ func TestSidePanelAlone(t *testing.T) {
 	test.NewTempApp(t)
 	var shown []string
 	var classes []*int
-	s := newSidePanel([]showChoice{{name: "Suspects", mode: modeSuspects, subset: store.Live}}, sideInput{
-		onShow:  func(m mode, sub store.Subset) { shown = append(shown, strconv.Itoa(int(m))+strconv.Itoa(int(sub))) },
+	suspects := &review.Mode{Name: "Suspects"}
+	names := map[mode.Mode]string{browsing: "browse", suspects: "suspects"}
+	s := newSidePanel([]showChoice{{name: "Suspects", mode: suspects, subset: store.Live}}, sideInput{
+		input:   func(f func()) { f() },
+		onShow:  func(m mode.Mode, sub store.Subset) { shown = append(shown, names[m]+strconv.Itoa(int(sub))) },
 		onClass: func(c *int) { classes = append(classes, c) },
 		onDone:  func() {},
 	})
 	three := 3
 	counts := []store.ClassCount{{Class: 1, Count: 5}, {Class: 3, Count: 2}}
-	s.show(sideState{mode: modeSuspects, filter: store.Filter{Subset: store.Live, Class: &three}, counts: counts, total: 7})
+	s.show(sideState{mode: suspects, filter: store.Filter{Subset: store.Live, Class: &three}, counts: counts, total: 7})
 	if s.showList.Selected != "Suspects" || s.total.Text != "7 samples" || len(shown) != 0 || len(classes) != 0 {
 		t.Fatalf("shown %q, total %q; reported %v %v", s.showList.Selected, s.total.Text, shown, classes)
 	}
-	s.show(sideState{mode: modeBrowse, filter: store.Filter{Subset: store.Edited}, counts: counts, total: 7})
+	s.show(sideState{mode: browsing, filter: store.Filter{Subset: store.Edited}, counts: counts, total: 7})
 	if s.showList.Selected != "Edited" || len(shown) != 0 {
 		t.Fatalf("shown %q; reported %v", s.showList.Selected, shown)
 	}
 	s.showList.SetSelected("Deleted")
 	s.list.Select(2)
-	if !slices.Equal(shown, []string{"04"}) || len(classes) != 1 || classes[0] == nil || *classes[0] != 3 {
+	if !slices.Equal(shown, []string{"browse4"}) || len(classes) != 1 || classes[0] == nil || *classes[0] != 3 {
 		t.Fatalf("reported %v and %v", shown, classes)
 	}
 }
@@ -103,7 +110,7 @@ func TestSidePanelAlone(t *testing.T) {
 func TestFooterAlone(t *testing.T) {
 	test.NewTempApp(t)
 	f := newFooter()
-	keys := []key{{"0–9", "relabel"}}
+	keys := []mode.Key{{Keys: "0–9", Does: "relabel"}}
 	f.show("status", "", keys, "sample 1 of 2")
 	f.setTyping(true)
 	if f.status.Text != "status" || f.position.Text != "sample 1 of 2" || !slices.Equal(f.shown, typingKeys) {
@@ -115,38 +122,39 @@ func TestFooterAlone(t *testing.T) {
 	}
 }
 
-// spotMode is a mode as a new file would add one: it shows every third sample in its own view in
-// the grid's place, and a digit there relabels as browsing does.
+// spotMode is a mode as a new package would add one (mode.Mode and its optional interfaces): it
+// shows every third sample in its own view in the grid's place, and a digit there relabels as
+// browsing does.
 type spotMode struct {
-	browseMode
+	mode.Browse
 	view fyne.CanvasObject
 }
 
-func (m spotMode) title() string             { return "Spot" }
-func (m spotMode) keepsAppended() bool       { return false }
-func (m spotMode) center() fyne.CanvasObject { return m.view }
-func (m spotMode) status(s *state) string    { return count("   |   spot %d", s.v.Len()) }
-func (m spotMode) order(s *state, _ store.Filter) []int {
+func (m spotMode) Title() string              { return "Spot" }
+func (m spotMode) KeepsAppended() bool        { return false }
+func (m spotMode) Center() fyne.CanvasObject  { return m.view }
+func (m spotMode) Status(s mode.State) string { return numfmt.Sprintf("   |   spot %d", s.View.Len()) }
+func (m spotMode) Order(s mode.State, _ store.Filter) []int {
 	var out []int
-	for i := 0; i < s.ds.Len(); i += 3 {
+	for i := 0; i < s.DS.Len(); i += 3 {
 		out = append(out, i)
 	}
 	return out
 }
 
-// A mode is a modeView and its value: entering it shows its order and its view in the middle of
-// the window, its status, and the edits act through the same controller.
+// A mode is a mode.Mode and one line in the table of modes: entering it shows its order and its
+// view in the middle of the window, its status, and the edits act through the same controller.
 func TestAModeIsAViewAndAValue(t *testing.T) {
 	w, ds := demoWindow(t, true)
 	was := ds.Label(3)
-	const modeSpot mode = 100
 	spot := widget.NewLabel("spot view")
-	w.c.modes[modeSpot] = spotMode{view: spot}
+	modeSpot := spotMode{view: spot}
+	w.c.modes = append(w.c.modes, modeSpot)
 	w.c.choose(modeSpot, store.Live)
 	// The window's middle: the centre of the window's border, below the banner line.
 	middle := w.win.Content().(*fyne.Container).Objects[0].(*fyne.Container).Objects[0].(*fyne.Container)
-	if w.c.mode != modeSpot || w.c.v.Len() != 100 || w.c.v.at(1) != 3 || middle.Objects[0] != spot {
-		t.Fatalf("mode %d, %d shown, middle %T", w.c.mode, w.c.v.Len(), middle.Objects[0])
+	if w.c.mode != modeSpot || w.c.v.Len() != 100 || w.c.v.At(1) != 3 || middle.Objects[0] != spot {
+		t.Fatalf("mode %v, %d shown, middle %T", w.c.mode, w.c.v.Len(), middle.Objects[0])
 	}
 	if got := w.footer.status.Text; !strings.Contains(got, "spot 100") {
 		t.Fatalf("status %q", got)
@@ -157,7 +165,7 @@ func TestAModeIsAViewAndAValue(t *testing.T) {
 		t.Fatal("a digit in the mode did not relabel")
 	}
 	w.side.showList.SetSelected("All")
-	if w.c.mode != modeBrowse || middle.Objects[0] != w.grid || w.c.v.Len() != ds.Len() {
-		t.Fatalf("back to browsing: mode %d, middle %T", w.c.mode, middle.Objects[0])
+	if w.c.mode != browsing || middle.Objects[0] != w.grid || w.c.v.Len() != ds.Len() {
+		t.Fatalf("back to browsing: mode %v, middle %T", w.c.mode, middle.Objects[0])
 	}
 }

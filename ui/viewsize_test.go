@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"idxlabel/plot"
+	"idxlabel/ui/mapview"
 )
 
 // The confusion matrix and the map fit a small window: each mode asks for at most 900 pixels of
@@ -16,18 +17,20 @@ func TestScanViewsFitASmallWindow(t *testing.T) {
 	const most = 900
 	w, q, _, _ := flippedWindow(t)
 	browse := w.win.Content().MinSize()
-	w.menuActions().confusion()
-	waitUI(t, q, func() bool { return w.c.mode == modeConfusion })
+	menuAction(t, w, "Confusion Matrix")()
+	waitUI(t, q, func() bool { return w.c.mode == w.conf })
 	conf := w.win.Content().MinSize()
-	w.menuActions().showMap()
-	mm := w.views.mapm
-	waitUI(t, q, func() bool { return w.c.mode == modeMap && mm.d != nil && mm.d.lay != nil && w.views.maps.job == nil })
+	menuAction(t, w, "Map of the Dataset")()
+	mm := w.mapv
+	waitUI(t, q, func() bool {
+		return w.c.mode == w.mapv && mm.D != nil && mm.Maps.Lay != nil && !w.mapv.Maps.Busy()
+	})
 	mp := w.win.Content().MinSize()
 	t.Logf("minimum window content: browse %v, confusion matrix %v, map %v", browse, conf, mp)
 	if conf.Width > most || mp.Width > most {
 		t.Fatalf("the confusion matrix asks for %.0f pixels of width, the map %.0f; at most %d", conf.Width, mp.Width, most)
 	}
-	if !mm.panel.busy.Hidden && mm.panel.view.Visible() {
+	if !mm.Panel.Busy.Hidden && mm.Panel.View.Visible() {
 		t.Fatal("the layout's progress still shows over the map")
 	}
 
@@ -36,11 +39,11 @@ func TestScanViewsFitASmallWindow(t *testing.T) {
 	for k := range classes {
 		classes[k] = k
 	}
-	keyed := mm.panel.root.MinSize()
-	mm.panel.setKey(classes, plot.Palette(len(classes)), w.c.classes)
+	keyed := mm.Panel.Root.MinSize()
+	mm.Panel.SetKey(classes, plot.Palette(len(classes)), w.c.classes)
 	w.win.Content().Refresh()
-	many := mm.panel.root.MinSize()
-	if rows := (many.Height - keyed.Height) / keyRow; many.Height > keyed.Height+keyRow*keyRows || many.Width > keyed.Width {
+	many := mm.Panel.Root.MinSize()
+	if rows := (many.Height - keyed.Height) / mapview.KeyRow; many.Height > keyed.Height+mapview.KeyRow*mapview.KeyRows || many.Width > keyed.Width {
 		t.Fatalf("with 256 classes the map asks for %v (%.1f rows more), with 10 %v", many, rows, keyed)
 	}
 }

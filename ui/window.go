@@ -2,14 +2,21 @@ package ui
 
 import (
 	"os"
-	"sort"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/store"
-	"idxlabel/suspect/check"
+	"idxlabel/ui/build"
+	"idxlabel/ui/confusion"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/draw"
+	"idxlabel/ui/health"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mapview"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/scan"
+	"idxlabel/ui/suggest"
+	"idxlabel/ui/suspects"
 	"idxlabel/ui/widgets"
 )
 
@@ -24,8 +31,8 @@ type window struct {
 	app  fyne.App
 	win  fyne.Window
 	c    *controller
-	jobs *jobs
-	d    *dialogs
+	jobs *jobs.Jobs
+	d    *dialogs.Dialogs
 	keys *keyRouter
 
 	grid   *widgets.TileGrid
@@ -36,170 +43,91 @@ type window struct {
 
 	files *opener
 	save  *saver
-	scans *scanner
-	views *scanViews // the confusion matrix and the map of the scan
-	sugg  *suggester
-	draw  *drawer
-	imp   *importer
-	build builders // Append Dataset, Save Shown As, Split Dataset, Class Names (builders.go)
+	scans *scan.Scanner      // the CNN scan every view shares
+	susp  *suspects.Finder   // the Suspects review
+	views *scan.Views        // the scan as the confusion matrix and the map show it
+	conf  *confusion.Mode    // the confusion matrix
+	mapv  *mapview.Mode      // the map
+	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
+	draw  *draw.Drawer       // the draw window
+	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
 	exp   *exporter
-	check *checker
+	check *health.Checker // the health check
 }
 
 // newWindow builds the main window's parts in win, each with what it needs; it starts with an
-// empty dataset (the controller's setEmpty), and opener.use gives it something to show.
+// empty dataset (the controller's setEmpty), and opener.use gives it something to show. It only
+// assembles: what each part does is the part's own.
 //
 // The parts are built in the order of what they need. Where two need each other (the save
-// puts a pair in Open Recent and File → Open saves first; the draw window saves and asks the
-// model, which tells the draw window what it suggests), one is handed a function that reaches
-// the other through w when it is called, after newWindow has returned: nothing is set on a part
-// after it is built. The controller, which every view and workflow reports to and which shows
-// them all, is handed its parts (attach) once they are built.
+// puts a pair in Open Recent and File → Open saves first; the jobs and the dialogs give the
+// controller the inputs that waited for them, and the controller runs its jobs and asks its
+// questions through them), one is handed a function that reaches the other through w when it is
+// called, after newWindow has returned: nothing is set on a part after it is built. The
+// controller, which every view and workflow reports to and which shows them all, is handed its
+// parts (attach) once they are built.
 func newWindow(a fyne.App, win fyne.Window) *window {
-	nameFavouriteFolders() // before any file dialog opens
+	dialogs.NameFavouriteFolders() // before any file dialog opens
 	w := &window{app: a, win: win}
-	w.jobs = newJobs(fyne.Do, func() { w.c.idle() })
-	w.d = &dialogs{win: win, prefs: a.Preferences(), done: func() {
+	w.jobs = jobs.New(fyne.Do, func() { w.c.idle() })
+	var changed func() // the tests' state line follows the prompts (testhooks.go)
+	if testStateFile != "" {
+		changed = func() { writeTestState(w.c) }
+	}
+	w.d = dialogs.New(win, a.Preferences(), func() {
 		w.keys.focusGrid()
-		w.c.replayHeld() // inputs that waited behind the dialog (held.go)
-	}}
+		w.c.idle() // inputs that waited behind the dialog (held.go)
+	}, changed)
 	c := newController(w.jobs, w.d)
 	w.c = c
-	if testStateFile != "" {
-		w.d.changed = func() { c.writeTestState() }
-	}
 	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
 	// The modes beyond browsing, and the workflows that make their lists.
-	suggested := &reviewMode{kind: reviewSuggested, name: "Suggested",
-		begin:    func() { w.sugg.suggestLabels() },
-		why:      func() string { return w.sugg.why() },
-		whyNot:   func(i int) string { return w.sugg.noSuggestion(i) },
-		progress: func(s *state) string { return w.sugg.progressNote(s) },
-		decided:  func(r *review, i, label int, how store.How) { w.sugg.decided(r, i, label, how) }}
-	w.sugg = &suggester{c: c, d: w.d, review: suggested, opts: cnnOptionsFromEnv(),
-		loop:  askLoop{dump: os.Getenv(testSuggestEnv)},
-		note:  func(text string) { w.draw.say(text) },
-		ready: func() { w.draw.suggest() }}
-	suspects := &reviewMode{kind: reviewSuspects, name: "Suspects",
-		begin: func() { w.scans.findSuspects() }, why: w.sugg.why}
-	w.scans = &scanner{c: c, d: w.d, win: win, review: suspects, models: w.sugg,
-		watch: []func(string, float64){func(note string, done float64) { w.check.scanProgress(note, done) }}}
-	checkMode := &checkMode{
-		view: newCheckView(w.grid, checkViewInput{
-			onKind:   func(k check.Kind) { w.check.pick(k) },
-			onCancel: func() { w.check.cancel() }}),
-		begin:    func() { w.check.ask() },
-		followed: func(renumber []int) { w.check.followed(renumber) }}
-	w.check = &checker{c: c, d: w.d, win: win, prefs: a.Preferences(), scans: w.scans, mode: checkMode}
-	w.views = newScanViews(c, w.scans, w.grid, checkMode.outliers)
+	host := modeHost{c}
+	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
+	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
+	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
+	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
+	w.views = scan.NewViews(host, w.scans)
+	w.conf = confusion.New(host, w.views, w.grid)
+	w.mapv = mapview.New(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
-	modes := map[mode]modeView{
-		modeBrowse:    browseMode{},
-		modeSuspects:  suspects,
-		modeSuggested: suggested,
-		modeCheck:     checkMode,
-		modeConfusion: w.views.confusion,
-		modeMap:       w.views.mapm,
+	modes := []mode.Mode{
+		browsing,
+		w.susp.Mode,
+		w.sugg.Mode,
+		w.check.Mode,
+		w.conf,
+		w.mapv,
 	}
 
-	// What the person asks for waits, in order, behind the inputs waiting for a job (held.go).
-	w.side = newSidePanel(modeChoices(modes), sideInput{
-		onShow:   func(m mode, subset store.Subset) { c.input(func() { c.choose(m, subset) }) },
-		onClass:  func(class *int) { c.input(func() { c.setClass(class) }) },
-		onGoto:   c.askGoto, // the go-to box
-		onZoom:   w.grid.SetZoom,
-		onKey:    w.keys.passKey,
-		onRune:   w.keys.passRune,
-		onDone:   w.keys.focusGrid,
-		onTyping: func(on bool) { w.footer.setTyping(on) },
-	})
-	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
+	// The views, the draw window and the workflows of the menus.
 	w.footer = newFooter()
+	w.side = newSidePanel(modeChoices(modes), sideInput{input: c.in.input, onShow: c.choose, onClass: c.setClass,
+		onGoto: c.askGoto, onZoom: w.grid.SetZoom, onKey: w.keys.passKey, onRune: w.keys.passRune,
+		onDone: w.keys.focusGrid, onTyping: w.footer.setTyping})
+	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
+	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
+	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
 	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
-		recent:  func(images, labels string) { w.files.addRecent(images, labels) },
-		closing: func() { w.draw.close() }}
-	w.draw = &drawer{app: a, deps: drawDeps{
-		size:    func() (int, int) { return c.ds.Size() },
-		classes: func() classNames { return c.classes },
-		add: func(px []byte, label int) (int, error) {
-			return c.add(store.HowAddedDrawn, []store.Sample{{Pixels: px, Label: label}})
-		},
-		busy:    w.jobs.busy,
-		save:    w.save.save,
-		guess:   w.sugg.guess,
-		trained: func() bool { return w.sugg.model != nil },
-		few:     w.sugg.lowConfidence,
-		opened:  w.sugg.trainModel,
-		closed: func() {
-			win.RequestFocus()
-			w.keys.focusGrid()
-		},
-		quit: func() {
-			win.RequestFocus() // the question about unsaved edits opens there
-			w.save.quit()
-		},
-		menu: func() []windowShortcut { return menuShortcuts(w.menu.menu, win) },
-	}}
-	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.show}
-	w.imp = &importer{c: c, d: w.d, win: win, startNew: w.files.startNew}
-	w.build = newBuilders(c, w.d, win, func(then func()) { w.save.run(c.ds.SaveContext, then) }, w.files.open)
+		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
+	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
+	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
-	w.menu = newMenuBar(win, w.menuActions())
+	w.menu = newMenuBar(win, w.d, w.menuActions())
 
-	middle := container.NewStack(w.grid)
-	banner := widget.NewLabel("")
-	banner.Wrapping = fyne.TextWrapWord
-	banner.Importance = widget.HighImportance
-	banner.Hide()
-	centre := container.NewBorder(banner, nil, nil, nil, middle)
-	left := container.NewPadded(w.side.root)
-	right := container.NewPadded(w.detail.root)
-	content := container.NewBorder(nil, container.NewPadded(w.footer.root), left, right, centre)
+	f := newFrame(w.grid, w.side.root, w.detail.root, w.footer.root)
 	c.attach(controllerParts{
 		out: screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
-			title: win.SetTitle, focus: w.keys.focusGrid,
-			banner: func(text string) {
-				if text == banner.Text && banner.Visible() == (text != "") {
-					return // nothing changed: no layout for a key
-				}
-				banner.SetText(text)
-				if text == "" {
-					banner.Hide()
-				} else {
-					banner.Show()
-				}
-				centre.Refresh()
-			},
-			center: func(o fyne.CanvasObject) {
-				if o == nil {
-					o = w.grid
-				}
-				if len(middle.Objects) == 1 && middle.Objects[0] == o {
-					return
-				}
-				middle.Objects = []fyne.CanvasObject{o}
-				middle.Refresh()
-			},
-			wide: func(on bool) {
-				if on == !right.Visible() {
-					return // nothing changed: no layout for a key
-				}
-				if on {
-					right.Hide()
-				} else {
-					right.Show()
-				}
-				content.Refresh()
-			}},
+			title: win.SetTitle, focus: w.keys.focusGrid, banner: f.setBanner, center: f.center, wide: f.wide},
 		modes:    modes,
-		replaced: []func(){w.scans.stop, w.sugg.drop, w.check.drop, w.views.drop},
-		shown:    []func(){w.draw.follow},
-		follows:  []func(store.Change){w.sugg.followLoop, w.views.follow},
+		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop},
+		shown:    []func(){w.draw.Follow},
+		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
-	win.SetContent(content)
+	win.SetContent(f.content)
 	win.Resize(fyne.NewSize(1280, 820))
 	// The main window is the application: closing it (Quit, after the question about unsaved
 	// edits) ends the program, with the draw window if it is open.
@@ -216,8 +144,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 // menuShortcuts are the shortcuts of menu's items that another window passes on to win (the
 // draw window: Ctrl+I imports there too), each raising win first; not those a text field or a
 // drawing pad has its own meaning for (undo, redo, select all, cut, copy, paste).
-func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
-	var out []windowShortcut
+func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []draw.Shortcut {
+	var out []draw.Shortcut
 	for _, m := range menu.Items {
 		for _, it := range m.Items {
 			switch it.Shortcut.(type) {
@@ -228,7 +156,7 @@ func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
 				continue
 			}
 			action := it.Action
-			out = append(out, windowShortcut{key: it.Shortcut, do: func() {
+			out = append(out, draw.Shortcut{Key: it.Shortcut, Do: func() {
 				win.RequestFocus()
 				action()
 			}})
@@ -237,47 +165,62 @@ func menuShortcuts(menu *fyne.MainMenu, win fyne.Window) []windowShortcut {
 	return out
 }
 
-// modeChoices lists the Show list's entries of the modes that have a title, in mode order.
-func modeChoices(modes map[mode]modeView) []showChoice {
+// modeChoices lists the Show list's entries of the modes that have a title, in the table's
+// order.
+func modeChoices(modes []mode.Mode) []showChoice {
 	var out []showChoice
-	for m, mv := range modes {
-		if t := mv.title(); t != "" {
+	for _, m := range modes {
+		if t := m.Title(); t != "" {
 			out = append(out, showChoice{name: t, mode: m, subset: store.Live})
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].mode < out[b].mode })
 	return out
 }
 
-// menuActions are what the main menu's items do.
+// menuActions are what the main menu's items do: the parts' own methods (the menu runs those
+// that act on the dataset as the person's inputs, menuActions).
 func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
+		input:        c.in.input,
+		importImages: w.build.Import.Dialog, appendDataset: w.build.Append.Dialog, saveShown: w.build.Shown.Dialog,
+		splitDataset: w.build.Split.Dialog, classNames: w.build.Names.Dialog,
+		save: w.save.save, saveAs: w.save.saveAs, undo: c.undo, redo: c.redo, selectSamples: c.selectAll,
+		toggleDelete: c.toggleDelete, pickClass: c.pickClass,
+		findSuspects: w.susp.Find, scanAgain: w.scanAgain, acceptSuggestions: w.sugg.AcceptMany,
+
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
-		importImages: func() { c.input(w.imp.importDialog) }, appendDataset: func() { c.input(w.build.app.appendDialog) },
-		saveShown: func() { c.input(w.build.shown.saveShownDialog) }, splitDataset: func() { c.input(w.build.split.splitDialog) },
-		classNames: func() { c.input(w.build.names.classNamesDialog) }, export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog,
-		exportReport: w.check.exportReport, checkDataset: w.check.ask,
-		save: func() { c.input(w.save.save) }, saveAs: func() { c.input(w.save.saveAs) }, cancelSave: w.save.cancel, quit: w.save.quit,
-		toggleChangeLog: w.save.toggleChangeLog, changeLogOn: w.save.writeChangeLog,
-		undo: func() { c.input(c.undo) }, redo: func() { c.input(c.redo) },
-		selectAll:    func() { w.keys.selectAll(func() { c.input(c.selectAll) }) },
-		relabel:      func() { c.input(func() { c.pickClass("") }) },
-		toggleDelete: func() { c.input(c.toggleDelete) },
-		draw:         w.draw.show,
-		gotoSample:   w.side.focusGoto,
-		zoomIn:       func() { w.grid.SetZoom(w.grid.Zoom() + 1) },
-		zoomOut:      func() { w.grid.SetZoom(w.grid.Zoom() - 1) },
-		findSuspects: func() { c.input(w.scans.findSuspects) }, suggestLabels: w.sugg.suggestLabels,
-		confusion: func() { c.choose(modeConfusion, store.Live) },
-		showMap:   func() { c.choose(modeMap, store.Live) },
-		scanAgain: func() { c.input(w.scans.scanAgain) },
-		stopTraining: func() {
-			w.scans.stop()
-			c.renderCursor()
-			w.sugg.stop()
-		},
-		keys: w.d.showKeys, about: w.d.showAbout,
-		acceptSuggestions: func() { c.input(w.sugg.acceptMany) },
+		export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog, exportReport: w.check.ExportReport,
+		cancelSave: w.save.cancel, toggleChangeLog: w.save.toggleChangeLog, quit: w.save.quit,
+		checkDataset: w.check.Ask, draw: w.draw.Show, gotoSample: w.side.focusGoto,
+		suggestLabels: w.sugg.Suggest, stopTraining: w.stopTraining, changeLogOn: w.save.writeChangeLog,
+		selectAll: w.keys.selectAll, zoomBy: w.grid.ZoomBy,
+		choose: modeHost{c}.Choose, confusion: w.conf, mapOf: w.mapv,
 	}
+}
+
+// stopTraining is Tools → Stop Training the CNN: the scan running stops (the views waiting for
+// it are told so), and so does the suggesting model's training (the model trained before stays).
+func (w *window) stopTraining() {
+	w.scans.Stop()
+	w.c.renderCursor()
+	w.sugg.Stop()
+}
+
+// scanAgain is Tools → Scan Again: the CNN scan made anew of the samples as they are now, without
+// reading the scan kept beside the image file (a scan that ran replaces it there): in the
+// Suspects review, the kNN pass first as Find Suspects makes it; elsewhere the scan alone, after
+// which a view of the scan shown (the confusion matrix, the map: a mode no longer ready once a
+// newer scan exists) is made again from it (a view opened later takes it).
+func (w *window) scanAgain() {
+	c := w.c
+	if c.mode == mode.Mode(w.susp.Mode) {
+		w.susp.FindAgain()
+		return
+	}
+	w.scans.Again(func(*scan.Analysis) {
+		if !mode.Ready(c.mode) {
+			c.choose(c.mode, store.Live)
+		}
+	})
 }

@@ -12,3 +12,14 @@ func TestSprintf(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 samples"}, {1, "1 sample"}, {2, "2 samples"}, {10000, "10,000 samples"}} {
+		if got := Plural(c.n, "sample"); got != c.want {
+			t.Errorf("%d: %q, want %q", c.n, got, c.want)
+		}
+	}
+}

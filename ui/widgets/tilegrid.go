@@ -160,6 +160,9 @@ func (g *TileGrid) Reveal(p int) {
 	g.Refresh()
 }
 
+// ZoomBy zooms steps sizes in (out when negative): the menu's Zoom In and Zoom Out, Ctrl+wheel.
+func (g *TileGrid) ZoomBy(steps int) { g.SetZoom(g.zoom + steps) }
+
 // SetZoom changes the tile size (clamped to MinZoom–MaxZoom) keeping the place in sight: the cursor's tile when it is
 // visible, otherwise the tile in the middle of the view, stays at the same height on screen
 // (zooming after scrolling away from the cursor does not jump back to it).
@@ -249,9 +252,9 @@ func (g *TileGrid) Scrolled(ev *fyne.ScrollEvent) {
 	if currentModifiers()&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0 {
 		switch {
 		case ev.Scrolled.DY > 0:
-			g.SetZoom(g.zoom + 1)
+			g.ZoomBy(1)
 		case ev.Scrolled.DY < 0:
-			g.SetZoom(g.zoom - 1)
+			g.ZoomBy(-1)
 		}
 		return
 	}

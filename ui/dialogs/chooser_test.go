@@ -1,0 +1,157 @@
+package dialogs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// testDialogs makes the dialogs of a headless window of 1280×820.
+func testDialogs(t *testing.T) (*Dialogs, fyne.Window) {
+	t.Helper()
+	a := test.NewTempApp(t)
+	win := a.NewWindow("test")
+	win.Resize(fyne.NewSize(1280, 820))
+	t.Cleanup(win.Close)
+	return New(win, a.Preferences(), nil, nil), win
+}
+
+// walkOverlay visits every object of win's top overlay (a dialog), depth first.
+func walkOverlay(win fyne.Window, visit func(fyne.CanvasObject)) {
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		visit(o)
+		switch x := o.(type) {
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	if top := win.Canvas().Overlays().Top(); top != nil {
+		walk(top)
+	}
+}
+
+// chooserParts returns the open chooser's path field, its list's rows and its note.
+func chooserParts(t *testing.T, win fyne.Window) (*PromptEntry, []string, string) {
+	t.Helper()
+	var path *PromptEntry
+	var list *widget.List
+	var note string
+	walkOverlay(win, func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *PromptEntry:
+			path = x
+		case *widget.List:
+			list = x
+		case *widget.Label:
+			if strings.Contains(x.Text, "holds") || strings.Contains(x.Text, "no such") || strings.Contains(x.Text, "is a file") {
+				note = x.Text
+			}
+		}
+	})
+	if path == nil || list == nil {
+		t.Fatal("no chooser open")
+	}
+	var rows []string
+	for k := range list.Length() {
+		o := list.CreateItem()
+		list.UpdateItem(k, o)
+		rows = append(rows, o.(*widget.Label).Text)
+	}
+	return path, rows, note
+}
+
+// A chooser starts in the folder last used for its purpose (each purpose its own), lists that
+// folder's folders and only the files it is for, in full, narrows the list as a name is typed,
+// and takes a typed path: Enter on a file picks it (remembered for next time), on a folder opens
+// it. Before, the file dialogs had no path field, cut names and listed every file.
+func TestChooserTypedPathAndFilter(t *testing.T) {
+	d, win := testDialogs(t)
+	dir, other := t.TempDir(), t.TempDir()
+	for _, n := range []string{"train-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte", "notes.txt", "x.idxlabel-journal"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	d.prefs.SetString(LastFolderKey(PurposeOpen), dir)
+	d.prefs.SetString(LastFolderKey(PurposeImport), other)
+	var picked string
+	spec := Spec{Title: "Open", Confirm: "Open", Purpose: PurposeOpen, Filter: IsIDXName, Kind: "IDX files"}
+	d.Choose(spec, func(p string) { picked = p })
+	path, rows, _ := chooserParts(t, win)
+	if path.Text != dir+string(filepath.Separator) || strings.Join(rows, ",") != "../,sub/,t10k-labels-idx1-ubyte,train-images-idx3-ubyte.gz" {
+		t.Fatalf("path %q, rows %q", path.Text, rows)
+	}
+	test.Type(path, "tr")
+	if _, rows, _ = chooserParts(t, win); strings.Join(rows, ",") != "../,train-images-idx3-ubyte.gz" {
+		t.Fatalf("after typing tr: rows %q", rows)
+	}
+	path.SetText(filepath.Join(dir, "sub"))
+	path.OnSubmitted(path.Text) // a folder: it opens
+	if path.Text != filepath.Join(dir, "sub")+string(filepath.Separator) || picked != "" {
+		t.Fatalf("Enter on a folder: path %q, picked %q", path.Text, picked)
+	}
+	path.SetText(filepath.Join(dir, "train-images-idx3-ubyte.gz"))
+	path.OnSubmitted(path.Text)
+	if picked != filepath.Join(dir, "train-images-idx3-ubyte.gz") || d.IsOpen("choose open") {
+		t.Fatalf("Enter on a file picked %q", picked)
+	}
+	if got := d.prefs.String(LastFolderKey(PurposeOpen)); got != dir {
+		t.Fatalf("remembered %q for open", got)
+	}
+	d.Choose(Spec{Title: "Import", Confirm: "Choose", Purpose: PurposeImport, Folder: true}, func(string) {})
+	if path, _, _ := chooserParts(t, win); path.Text != other+string(filepath.Separator) {
+		t.Fatalf("the import chooser starts at %q, want its own folder %q", path.Text, other)
+	}
+}
+
+// A folder chooser refuses a file and a path that names nothing, saying why, and picks a
+// folder.
+func TestChooserFolder(t *testing.T) {
+	d, win := testDialogs(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.png"), []byte("x"), 0o644)
+	var picked string
+	d.Choose(Spec{Title: "Import", Confirm: "Choose", Purpose: PurposeImport, Folder: true, Filter: IsIDXName, Kind: "image", Start: dir}, func(p string) { picked = p })
+	path, _, _ := chooserParts(t, win)
+	for _, bad := range []string{filepath.Join(dir, "f.png"), filepath.Join(dir, "nothing")} {
+		path.SetText(bad)
+		path.OnSubmitted(bad)
+		if _, _, note := chooserParts(t, win); picked != "" || note == "" {
+			t.Fatalf("%s: picked %q, note %q", bad, picked, note)
+		}
+	}
+	path.SetText(dir)
+	path.OnSubmitted(dir)
+	if picked != dir {
+		t.Fatalf("picked %q, want %q", picked, dir)
+	}
+}
+
+// Preferences are untrusted: a remembered folder that is relative, gone, a file or holds a NUL
+// is ignored, and the chooser starts in the dataset's folder, else the home folder.
+func TestChooserRememberedFolderUntrusted(t *testing.T) {
+	d, _ := testDialogs(t)
+	start, file := t.TempDir(), filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	home, _ := os.UserHomeDir()
+	for _, bad := range []string{"relative/dir", "/no/such/folder/anywhere", file, "/tmp\x00/x", ""} {
+		d.prefs.SetString(LastFolderKey(PurposeSave), bad)
+		if got := StartFolder(d.prefs, PurposeSave, "", start); got != start {
+			t.Fatalf("remembered %q: starts at %q, want %q", bad, got, start)
+		}
+		if got := StartFolder(d.prefs, PurposeSave, "", ""); got != home {
+			t.Fatalf("remembered %q, no dataset folder: starts at %q, want the home folder", bad, got)
+		}
+	}
+}

@@ -1,0 +1,312 @@
+// Package dialogs is the window's dialogs: the prompts open on it (each answers Escape and
+// Enter, and one asking a thing is never stacked twice), errors with what a person can do about
+// them, questions, messages, the class picker, a job's progress that passes keys on to the grid,
+// a table, a pop-up menu, and the file and folder chooser (a typed path, the folder's entries
+// filtered to what it is for, Fyne's dialog behind Browse…, the last folder of each purpose
+// remembered). The window's parts show their dialogs through one Dialogs; none of them holds the
+// window or the controller.
+package dialogs
+
+import (
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/ui/classes"
+	"idxlabel/ui/widgets"
+)
+
+// prompt is an open dialog that asks the person something: Escape runs cancel, Enter runs
+// accept (the default answer, one that loses nothing).
+type prompt struct {
+	key            string // what it asks, e.g. "unsaved": one prompt per key is open at a time
+	depth          int    // the window's overlay count with it shown: it answers keys only on top
+	cancel, accept func()
+	// passes: a job's progress, which asks nothing: Escape cancels the job and every other key
+	// goes on to the grid (showPassing).
+	passes bool
+}
+
+// Dialogs are the window's dialogs: the prompts open on it, newest last, and the helpers that
+// Show an error, a question, a message, a table, a pop-up menu, the class picker and the
+// chooser as prompts. done runs when a prompt closes (the grid takes the keys back).
+type Dialogs struct {
+	win   fyne.Window
+	prefs fyne.Preferences // where the choosers remember their folders (chooser.go)
+	open  []*prompt
+	done  func()
+	// changed runs when a prompt opens or closes (nil: nothing): the tests' state line follows.
+	changed func()
+}
+
+// New makes the dialogs of win: the choosers remember their folders in prefs, done runs when a
+// prompt closes (nil: nothing), changed when one opens or closes (nil: nothing).
+func New(win fyne.Window, prefs fyne.Preferences, done, changed func()) *Dialogs {
+	return &Dialogs{win: win, prefs: prefs, done: done, changed: changed}
+}
+
+// Prefs are the preferences the choosers remember their folders in.
+func (p *Dialogs) Prefs() fyne.Preferences { return p.prefs }
+
+// Done is what runs when a prompt closes (the grid takes the keys back): for a dialog shown with
+// an onClosed of its own that must do it too.
+func (p *Dialogs) Done() {
+	if p.done != nil {
+		p.done()
+	}
+}
+
+// Open returns the keys of the prompts open, oldest first ("" for a prompt without one).
+func (p *Dialogs) Open() []string {
+	keys := make([]string, len(p.open))
+	for k, q := range p.open {
+		keys[k] = q.key
+	}
+	return keys
+}
+
+// Top is the key of the prompt on top ("" for a prompt without one, such as Ask's and Inform's);
+// false when no prompt is open.
+func (p *Dialogs) Top() (string, bool) {
+	if len(p.open) == 0 {
+		return "", false
+	}
+	return p.open[len(p.open)-1].key, true
+}
+
+// Choose opens a chooser for spec (chooser.go); picked gets the path chosen.
+func (p *Dialogs) Choose(spec Spec, picked func(path string)) {
+	(&chooser{win: p.win, d: p, prefs: p.prefs}).choose(spec, picked)
+}
+
+// IsOpen reports whether a prompt asking key is open (a second Ctrl+Q then must not stack a
+// second question over the first).
+func (p *Dialogs) IsOpen(key string) bool {
+	for _, q := range p.open {
+		if q.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Show shows d as a prompt for key, answering Escape with cancel and Enter with accept (nil: the
+// same as cancel). onClosed runs when it closes, however it closes (nil: done).
+func (p *Dialogs) Show(key string, d dialog.Dialog, cancel, accept func(), onClosed func()) {
+	if accept == nil {
+		accept = cancel
+	}
+	if onClosed == nil {
+		onClosed = p.done
+	}
+	q := &prompt{key: key, cancel: cancel, accept: accept}
+	d.SetOnClosed(func() {
+		p.remove(q)
+		if onClosed != nil {
+			onClosed()
+		}
+		if p.changed != nil {
+			p.changed()
+		}
+	})
+	d.Show()
+	q.depth = len(p.win.Canvas().Overlays().List())
+	p.open = append(p.open, q)
+	if p.changed != nil {
+		p.changed()
+	}
+}
+
+// ShowPassing shows d, a job's progress, as a prompt for key that takes no key but Escape
+// (cancel): the others go on to the grid, where edits wait for the job (held.go).
+func (p *Dialogs) ShowPassing(key string, d dialog.Dialog, cancel func()) {
+	p.Show(key, d, cancel, nil, nil)
+	p.open[len(p.open)-1].passes = true
+}
+
+// Passing reports whether the top overlay is a prompt that passes keys on (showPassing).
+func (p *Dialogs) Passing() bool {
+	if len(p.open) == 0 {
+		return false
+	}
+	q := p.open[len(p.open)-1]
+	return q.passes && q.depth == len(p.win.Canvas().Overlays().List())
+}
+
+func (p *Dialogs) remove(q *prompt) {
+	for k, o := range p.open {
+		if o == q {
+			p.open = append(p.open[:k], p.open[k+1:]...)
+			return
+		}
+	}
+}
+
+// Key answers the top prompt with Escape (cancel) or Enter (accept), when that prompt is the
+// window's top overlay; it reports whether it did.
+func (p *Dialogs) Key(k *fyne.KeyEvent) bool {
+	if len(p.open) == 0 {
+		return false
+	}
+	q := p.open[len(p.open)-1]
+	if q.depth != len(p.win.Canvas().Overlays().List()) {
+		return false // another dialog (an error, a file chooser) is above it
+	}
+	switch k.Name {
+	case fyne.KeyEscape:
+		q.cancel()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		q.accept()
+	default:
+		return false
+	}
+	return true
+}
+
+// Covered reports whether a dialog or pop-up covers the window.
+func (p *Dialogs) Covered() bool { return p.win.Canvas().Overlays().Top() != nil }
+
+// PromptEntry is a text field inside a prompt (or the side panel's go-to box): Escape, which a
+// text field ignores, cancels the prompt (Enter already submits); onFocus learns when it gains
+// (true) or loses (false) the keyboard focus.
+type PromptEntry struct {
+	widget.Entry
+	onEscape func()
+	onFocus  func(bool)
+}
+
+func NewPromptEntry(onEscape func()) *PromptEntry { return NewWatchedEntry(onEscape, nil) }
+
+// NewWatchedEntry is NewPromptEntry for a field whose focus onFocus follows (nil: none).
+func NewWatchedEntry(onEscape func(), onFocus func(bool)) *PromptEntry {
+	e := &PromptEntry{onEscape: onEscape, onFocus: onFocus}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey cancels on Escape and types anything else.
+func (e *PromptEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape && e.onEscape != nil {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// FocusGained tells onFocus.
+func (e *PromptEntry) FocusGained() {
+	e.Entry.FocusGained()
+	if e.onFocus != nil {
+		e.onFocus(true)
+	}
+}
+
+// FocusLost tells onFocus.
+func (e *PromptEntry) FocusLost() {
+	e.Entry.FocusLost()
+	if e.onFocus != nil {
+		e.onFocus(false)
+	}
+}
+
+// ShowError shows err, with the window's advice, as a prompt: Enter or Escape closes it. The
+// same error already open is not shown again (Ctrl+S pressed three times on a folder it cannot
+// write stacked three dialogs, each to be closed in turn).
+func (p *Dialogs) ShowError(err error) {
+	err = withAdvice(err)
+	key := "error: " + err.Error()
+	if p.IsOpen(key) {
+		return
+	}
+	d := dialog.NewError(err, p.win)
+	p.Show(key, d, d.Dismiss, nil, nil)
+}
+
+// Ask asks a yes/no question as a prompt: Escape answers no, Enter answers enterYes (the answer
+// that loses nothing: no to "Replace?", yes to "Open read-only?").
+func (p *Dialogs) Ask(title, message string, enterYes bool, answer func(yes bool)) {
+	d := dialog.NewConfirm(title, message, answer, p.win)
+	accept := d.Dismiss
+	if enterYes {
+		accept = d.Confirm
+	}
+	p.Show("", d, d.Dismiss, accept, nil)
+}
+
+// Inform shows a message as a prompt: Enter or Escape closes it.
+func (p *Dialogs) Inform(title, message string) {
+	d := dialog.NewInformation(title, message, p.win)
+	p.Show("", d, d.Dismiss, nil, nil)
+}
+
+// PopUpMenu shows items as a menu at the absolute position at.
+func (p *Dialogs) PopUpMenu(at fyne.Position, items ...*fyne.MenuItem) {
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), p.win.Canvas(), at)
+}
+
+// ShowTable shows rows as a two-column table titled title, as a prompt for key: the left column
+// right-aligned in bold (the keyboard reference: keys, then what they do), plain text rows so the
+// table stays compact; it scrolls when taller than the window.
+func (p *Dialogs) ShowTable(key, title string, rows [][2]string) {
+	left, right := container.NewVBox(), container.NewVBox()
+	fg := theme.Color(theme.ColorNameForeground)
+	for _, r := range rows {
+		k := canvas.NewText(r[0], fg)
+		k.TextStyle.Bold = true
+		k.Alignment = fyne.TextAlignTrailing
+		left.Add(k)
+		right.Add(canvas.NewText(r[1], fg))
+	}
+	grid := container.NewHBox(left, layout.NewSpacer(), right)
+	d := dialog.NewCustom(title, "Close", container.NewVScroll(grid), p.win)
+	size := p.win.Canvas().Size()
+	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
+	p.Show(key, d, d.Dismiss, nil, nil)
+}
+
+// PickClass opens the class picker titled title: type a class's number or name (type-ahead
+// narrows the list of classes), Enter applies the first match; a number not in the list is a
+// new class. apply gets the class chosen.
+func (p *Dialogs) PickClass(title, initial string, names classes.Names, apply func(class int)) {
+	var d *dialog.CustomDialog
+	entry := NewPromptEntry(func() { d.Hide() }) // Escape cancels
+	entry.SetPlaceHolder("class number or name")
+	var matches []int
+	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject {
+		l := widget.NewLabel("000 (XXXXXXXX)")
+		l.Truncation = fyne.TextTruncateEllipsis // a class-name file's names can be any length
+		return l
+	}, func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(names.Long(matches[id])) })
+	update := func(text string) {
+		matches = names.Matches(text)
+		list.Refresh()
+	}
+	choose := func(c int) {
+		d.Hide()
+		apply(c)
+	}
+	list.OnSelected = func(id widget.ListItemID) { choose(matches[id]) }
+	entry.OnChanged = update
+	entry.OnSubmitted = func(text string) {
+		if len(matches) > 0 {
+			choose(matches[0])
+		} else if n, err := strconv.Atoi(strings.TrimSpace(text)); err == nil {
+			choose(n)
+		}
+	}
+	content := widgets.NewFixedBorder(entry, list, fyne.NewSize(300, 320))
+	d = dialog.NewCustom(title, "Cancel", content, p.win)
+	update(initial)
+	entry.SetText(initial)
+	entry.CursorColumn = len([]rune(initial)) // what is typed next follows the first digit
+	entry.Refresh()
+	p.Show("pick class", d, d.Hide, func() { entry.OnSubmitted(entry.Text) }, nil)
+	p.win.Canvas().Focus(entry)
+}

@@ -1,0 +1,19 @@
+package dialogs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ExistingFiles names those of paths that exist ("a-images-idx3-ubyte and a-labels-idx1-ubyte"),
+// for the question "… already there. Replace?".
+func ExistingFiles(paths ...string) string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); p != "" && err == nil {
+			out = append(out, filepath.Base(p))
+		}
+	}
+	return strings.Join(out, " and ")
+}

@@ -1,0 +1,306 @@
+package suggest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"idxlabel/internal/numfmt"
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/suspect/activelearn"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
+)
+
+// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
+// samples whose labels would help the suggestions most (activelearn.Ask, badged "ask"), then a
+// suggestion for every other sample without a label, most confident first (activelearn.Suggest,
+// once labels of two classes exist). As labels arrive (typed, accepted, undone) the loop runs
+// again in the background after a quiet moment (retrainAfter); keys go on meanwhile and the next
+// round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
+// applying its result costs O(N) once on the UI thread.
+
+// AskRound is how many asked samples the list holds waiting at its front: a round asks for as
+// many as are needed to bring the outstanding ones back to it.
+const AskRound = 20
+
+// retrainAfter is how long the labels must rest before the loop runs again: a person typing
+// labels one after another starts one round, not one per key.
+const retrainAfter = 2 * time.Second
+
+// RestTimer is the wait for the labels to rest (a *time.Timer).
+type RestTimer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+// askLoop is the state of the loop's rounds, kept by the Suggester.
+type askLoop struct {
+	job   *jobs.Job // the round running, nil when none
+	again bool      // the labels changed since the running round's snapshot
+	timer RestTimer // the debounce of the next round, nil when none waits
+	tally loopTally // what the person did in the loop: accepted, typed, right
+	seed  uint64    // activelearn's seed (0: its default)
+	dump  string    // the test hook's file (TestEnv), "" for none
+}
+
+// askResult is what a round found, for the UI thread.
+type askResult struct {
+	ds      *store.Dataset
+	resets  int
+	snap    sample.Set
+	asked   []int // snapshot positions, most useful first
+	list    []activelearn.Suggestion
+	from    int // labelled samples the round learnt from
+	suggest bool
+	err     error
+	took    time.Duration
+}
+
+// round starts a round of the loop in the background for the Suggested list, or, when one runs,
+// has another start when it ends (the labels changed meanwhile).
+func (g *Suggester) round() {
+	l, c := &g.loop, g.c
+	if l.job != nil {
+		l.again = true
+		return
+	}
+	if g.Mode.List == nil {
+		return
+	}
+	snap := c.State().DS.Snapshot()
+	labelled, unlabelled := splitLabelled(snap)
+	if len(unlabelled) == 0 {
+		return
+	}
+	outstanding := 0
+	for i := range g.Mode.List.Asked {
+		if c.State().DS.Label(i) == sample.NoLabel {
+			outstanding++
+		}
+	}
+	n := max(AskRound-outstanding, 0)
+	suggest := nothingToLearn(snap, labelled) == ""
+	ds, resets := c.State().DS, c.Resets()
+	job := g.jobs.Start(jobs.Training, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
+	l.job, l.again = job, false
+	c.Progress()
+	var last time.Time
+	opts := activelearn.Options{Seed: l.seed, Progress: func(stage string, done float64) {
+		if time.Since(last) < time.Second && done < 1 {
+			return
+		}
+		last = time.Now()
+		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done)
+		g.jobs.Schedule(func() {
+			if l.job == job {
+				g.jobs.SetNote(job, note)
+				c.Progress()
+			}
+		})
+	}}
+	start := time.Now()
+	g.jobs.Run(func() {
+		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
+		if n > 0 {
+			res.asked, res.err = g.AskFor(job.Ctx, snap, n, opts)
+		}
+		if res.err == nil && suggest {
+			res.list, res.err = g.SuggestFor(job.Ctx, snap, opts)
+		}
+		res.took = time.Since(start)
+		g.jobs.Schedule(func() {
+			if l.job != job {
+				return // stopped, or another dataset
+			}
+			l.job = nil
+			g.jobs.Finish(job)
+			g.asked(res)
+		})
+	})
+}
+
+// Later has a round start once the labels rested for retrainAfter (each call starts the wait
+// again). The timer's goroutine only schedules the round on the UI thread.
+func (g *Suggester) Later() {
+	l := &g.loop
+	if l.timer != nil {
+		l.timer.Reset(retrainAfter)
+		return
+	}
+	schedule := g.jobs.Schedule
+	l.timer = g.AfterRest(retrainAfter, func() {
+		schedule(func() {
+			if g.loop.timer != nil {
+				g.loop.timer = nil
+				g.round()
+			}
+		})
+	})
+}
+
+// stopLoop cancels the round running and the one waiting.
+func (g *Suggester) stopLoop() {
+	l := &g.loop
+	if l.timer != nil {
+		l.timer.Stop()
+		l.timer = nil
+	}
+	if l.job != nil {
+		g.jobs.Finish(l.job)
+		l.job, l.again = nil, false
+	}
+}
+
+// asked takes a round's result on the UI thread: the Suggested list becomes the samples it has
+// decided so far (in its order), the asked samples still without a label, the new asked ones,
+// then the suggestions most confident first. The cursor stays on its sample (the first round
+// puts it on the first sample to decide). A round of another dataset is dropped; one from before
+// a save's renumbering runs again.
+func (g *Suggester) asked(res askResult) {
+	c, l := g.c, &g.loop
+	if res.ds != c.State().DS {
+		return
+	}
+	r := g.Mode.List
+	switch {
+	case res.err == context.Canceled:
+		return
+	case res.err != nil:
+		c.Say("No suggestions: " + res.err.Error())
+		c.Render()
+		return
+	case r == nil:
+		return
+	case c.Resets() != res.resets:
+		g.round() // the samples were renumbered meanwhile
+		return
+	}
+	// The first list, or one without suggestions yet (the person labelled what was asked and
+	// waits on samples in file order): the cursor goes to the first sample to decide.
+	first := r.Pending || r.SuggestsNone
+	nr := &review.List{Kind: review.Suggested, Of: map[int]suspect.Suspect{}, Asked: map[int]bool{}, Hidden: map[int]suspect.Suspect{}}
+	in := make(map[int]bool, len(r.Order))
+	add := func(i int) {
+		if !in[i] {
+			in[i] = true
+			nr.Order = append(nr.Order, i)
+		}
+	}
+	for _, i := range r.Order {
+		if c.State().DS.Label(i) != sample.NoLabel {
+			add(i) // decided: stays where it is
+		}
+	}
+	for _, i := range r.Order {
+		if r.Asked[i] && c.State().DS.Label(i) == sample.NoLabel {
+			nr.Asked[i] = true
+			add(i)
+		}
+	}
+	for _, k := range res.asked {
+		i := res.snap.Index[k]
+		if c.State().DS.Label(i) == sample.NoLabel {
+			nr.Asked[i] = true
+			add(i)
+		}
+	}
+	for _, s := range res.list {
+		i := res.snap.Index[s.Index]
+		x := suspect.Suspect{Index: i, Suggested: s.Label, Confidence: s.Confidence}
+		if nr.Asked[i] {
+			nr.Hidden[i] = x // an asked sample's label is typed, its suggestion only scored
+			continue
+		}
+		nr.Of[i] = x
+		add(i)
+	}
+	if !res.suggest {
+		// No suggestion yet (labels of fewer than two classes): the rest in sample order.
+		for _, i := range r.Order {
+			add(i)
+		}
+	}
+	nr.Method = fmt.Sprintf("label spreading and a self-trained CNN from %s", numfmt.Plural(res.from, "label"))
+	if !res.suggest {
+		nr.Method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", numfmt.Plural(res.from, "label"))
+	}
+	nr.Few = res.suggest && res.from < suspect.FewLabels
+	nr.SuggestsNone = !res.suggest
+	g.Mode.List = nr
+	c.Changed(g.Mode)
+	if first && c.Showing() == mode.Mode(g.Mode) {
+		g.Mode.ToFirstUndecided(c)
+	}
+	g.writeDump(nr, res.from)
+	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
+	if res.suggest {
+		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))
+	}
+	c.Say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
+	if l.again {
+		g.round() // labels came meanwhile: the next round learns from them
+	}
+}
+
+// Follow keeps the loop in step with one change of the dataset (the controller calls it at every
+// change): the
+// tally follows the labels, and a change of labels starts the wait for the next round.
+func (g *Suggester) Follow(ch store.Change) {
+	l := &g.loop
+	switch ch.Kind {
+	case store.Reset:
+		l.tally.renumber(ch.Renumber)
+		return
+	case store.Relabelled:
+		l.tally.follow(g.c.State().DS, ch.Indices)
+	}
+	if g.Mode.List != nil {
+		g.Later()
+	}
+}
+
+// decided tells the loop's tally of a decision on sample i of the Suggested list r
+// (reviewMode.decided).
+func (g *Suggester) decided(r *review.List, i, label int, how store.How) {
+	g.loop.tally.decided(r, i, label, how)
+}
+
+// TestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)
+// only: it names a file where the window writes the Suggested list after each round, as CSV
+// (index,label,asked,suggested,confidence in the list's order; a sample without a label or a
+// suggestion has -2147483648 there), after a first line "# learnt from N labels".
+const TestEnv = "IDXLABEL_TEST_SUGGEST"
+
+// writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
+// when one is set (written beside it, then renamed, so a reader never sees half of it).
+func (g *Suggester) writeDump(r *review.List, from int) {
+	if g.loop.dump == "" {
+		return
+	}
+	var b []byte
+	b = fmt.Appendf(b, "# learnt from %d labels\nindex,label,asked,suggested,confidence\n", from)
+	for _, i := range r.Order {
+		s, ok := r.Of[i]
+		if !ok {
+			s.Suggested = sample.NoLabel
+		}
+		asked := 0
+		if r.Asked[i] {
+			asked = 1
+		}
+		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.State().DS.Label(i), asked, s.Suggested, s.Confidence)
+	}
+	tmp := g.loop.dump + ".tmp"
+	err := os.WriteFile(tmp, b, 0o644)
+	if err == nil {
+		err = os.Rename(tmp, g.loop.dump)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the suggested list for the test:", err)
+	}
+}

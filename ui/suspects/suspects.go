@@ -1,0 +1,186 @@
+// Package suspects is the window's Suspects review (Tools → Find Suspects, Ctrl+K): likely label
+// errors, most suspicious first, reviewed one by one (ui/review). A quick kNN pass makes the list
+// (a progress dialog with Cancel; edits wait for its snapshot), then the window's CNN scan
+// (ui/scan: a cross-validated CNN, suspect.ScanCNN) refines its ranking in the background while
+// the person already reviews the kNN's: about 9 s for 10,000 samples on 2 cores
+// (bench/suspects/README.md). Decisions already made stay (they live in the store).
+package suspects
+
+import (
+	"context"
+	"fmt"
+	"idxlabel/internal/numfmt"
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
+	"idxlabel/ui/scan"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Finder finds the suspects its review (Mode) shows.
+type Finder struct {
+	c     mode.Controller
+	jobs  *jobs.Jobs
+	d     *dialogs.Dialogs
+	win   fyne.Window
+	scans *scan.Scanner
+	// Mode is the Suspects review.
+	Mode *review.Mode
+	// onModel takes the CNN scan's model (nil: nothing), which suggests labels afterwards.
+	onModel func(m *suspect.Model, labelled int)
+}
+
+// New makes the Suspects review of the window whose controller is c, its jobs j, its dialogs d
+// on win, the CNN scan run by scans: why says why a sample has no suggestion, onModel takes the
+// scan's model (nil: nothing).
+func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, scans *scan.Scanner, why func() string, onModel func(m *suspect.Model, labelled int)) *Finder {
+	f := &Finder{c: c, jobs: j, d: d, win: win, scans: scans, onModel: onModel}
+	f.Mode = &review.Mode{Kind: review.Suspects, Name: "Suspects", Begin: f.Find, Why: why}
+	return f
+}
+
+// Find scans the dataset off the UI thread (all cores, progress, Cancel), then shows the
+// suspects for review and starts the CNN scan.
+func (f *Finder) Find() { f.find(true) }
+
+// FindAgain is Tools → Scan Again in the Suspects review: the kNN pass, then the CNN scan made
+// anew, without reading the scan cache.
+func (f *Finder) FindAgain() { f.find(false) }
+
+// find is Find; cached false makes the CNN scan anew, without reading the scan cache.
+func (f *Finder) find(cached bool) {
+	c, j := f.c, f.jobs
+	if c.Held("find suspects") { // asked for while a save runs: it waits for it
+		return
+	}
+	st := c.State()
+	if !st.DS.HasLabels() {
+		f.d.Inform("Suspects", "This dataset has no labels to check.")
+		return
+	}
+	if why := scan.NothingToScan(st.DS.Counts(), st.Classes); why != "" {
+		f.d.Inform("Suspects", why) // fewer than two classes: no label can disagree with another
+		return
+	}
+	ds := st.DS
+	snap := ds.Snapshot()
+	job := j.Start(jobs.Scanning, "")
+	stage := widget.NewLabel("Starting…")
+	bar := widget.NewProgressBar()
+	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
+	prog.SetOnClosed(job.Cancel)
+	prog.Show()
+	start := time.Now()
+	j.Run(func() {
+		var last time.Time
+		res, err := suspect.Scan(job.Ctx, snap, suspect.Options{},
+			func(st string, f float64) {
+				if time.Since(last) < 50*time.Millisecond && f < 1 {
+					return
+				}
+				last = time.Now()
+				text := st
+				if st == "neighbours" && f > 0.02 {
+					left := time.Duration(float64(time.Since(start)) * (1 - f) / f)
+					text = fmt.Sprintf("neighbours — about %s left", left.Round(time.Second))
+				}
+				j.Schedule(func() { stage.SetText(text); bar.SetValue(f) })
+			})
+		j.Schedule(func() {
+			defer j.Finish(job) // last: tests wait on it
+			prog.SetOnClosed(func() {})
+			prog.Hide()
+			switch {
+			case err == context.Canceled:
+			case err != nil:
+				f.d.ShowError(err)
+			case ds != c.State().DS: // another dataset was opened meanwhile
+			default:
+				f.Mode.List = newSuspects(res.Suspects, res, snap, time.Since(start))
+				f.Mode.List.Method = "kNN"
+				c.Enter(f.Mode)
+				f.refine(ds, snap, res, cached)
+			}
+		})
+	})
+}
+
+// newSuspects makes the review of a scan's ranked suspects (snapshot positions), in sample
+// indices, with the neighbours of the kNN pass knn.
+func newSuspects(list []suspect.Suspect, knn *suspect.Result, snap sample.Set, took time.Duration) *review.List {
+	r := &review.List{Kind: review.Suspects, Of: map[int]suspect.Suspect{}, Neighbours: map[int][]int{}, Took: took}
+	for _, x := range list {
+		k := x.Index
+		x.Index = snap.Index[k]
+		r.Of[x.Index] = x
+		if x.Doubted() {
+			r.Order = append(r.Order, x.Index)
+			var nb []int
+			for _, j := range knn.Neighbours(k) {
+				nb = append(nb, snap.Index[j])
+			}
+			r.Neighbours[x.Index] = nb
+		}
+	}
+	return r
+}
+
+// refine trains the CNN scan on snap (the snapshot the kNN pass scanned, whose result knn gives
+// the neighbours shown in the detail panel), or, when cached is true, reads it from the scan
+// cache, and, when it is done, makes its ranking the review's (Rank). The review keeps the kNN's
+// ranking if the dataset is renumbered (saved) or the review closed meanwhile; the scan's model
+// then still suggests labels (onModel; a scan read from the cache has none: the draw window
+// trains one when it opens).
+func (f *Finder) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result, cached bool) {
+	labelled := 0
+	for _, l := range snap.Labels {
+		if l != sample.NoLabel {
+			labelled++
+		}
+	}
+	f.scans.Run(ds, snap, cached, func(a *scan.Analysis) {
+		if a.Res.Model != nil && f.onModel != nil { // none when read from the scan cache: the draw window trains its own when it opens
+			f.onModel(a.Res.Model, labelled) // the cross-validated model suggests labels from now on
+		}
+		f.Rank(a, knn, snap)
+	})
+}
+
+// Rank makes the CNN scan a's ranking the review's (knn: the kNN pass of snap, whose neighbours
+// the detail panel shows), unless the dataset was renumbered (saved)
+// or the review closed meanwhile. The new list is a new order: the cursor goes to its first
+// sample not decided yet (the most suspicious left to review), shown, and the status bar says
+// so; the decisions made on the kNN's list are kept. (Kept on its sample, the cursor sat in the
+// middle of a list the person had not seen yet.) When every sample is decided it stays on its
+// sample if listed.
+func (f *Finder) Rank(a *scan.Analysis, knn *suspect.Result, snap sample.Set) {
+	c, m := f.c, f.Mode
+	if !a.Current(c) || m.List == nil {
+		return
+	}
+	m.List = newSuspects(a.Res.Suspects, knn, snap, a.Took)
+	m.List.Method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.Res.Error)
+	if a.Cached {
+		m.List.Method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.Res.Error)
+	}
+	m.List.Few = review.FewLabels(a.Res.Model)
+	if a.Res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
+		m.List.Few = len(a.Res.Suspects) < suspect.FewLabels
+	}
+	c.Changed(m)
+	where := ""
+	if c.Showing() == mode.Mode(m) {
+		m.ToFirstUndecided(c)
+		where = "; the cursor is on the first not reviewed yet"
+	}
+	c.Say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(m.List.Order), "suspect"), m.List.Method, where))
+}

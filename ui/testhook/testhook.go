@@ -1,0 +1,77 @@
+// Package testhook holds what the window's real-window tests (scripts/*.sh) set through the
+// environment, for every part of the window: files that hold work back until they exist (gates),
+// so that keys meet that work in progress however fast the machine is, and whether the window
+// logs when its scan views are shown. A person never sets them; unset, they do nothing.
+package testhook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Environment variables for the real-window tests only; each names a file (or, ScanLog, is "1").
+const (
+	// SaveGate: every save of the window waits, once the store has begun it (the dataset marked
+	// saving, its journal closed), until that file exists (scripts/keysave.sh).
+	SaveGate = "IDXLABEL_TEST_SAVE_GATE"
+	// RankGate: a CNN scan's result waits until that file exists before it is handed to the
+	// window, so keys sent meanwhile act on the kNN's list (scripts/rank.sh).
+	RankGate = "IDXLABEL_TEST_RANK_GATE"
+	// ImportGate: an import, once its images are read, waits until that file exists before it
+	// hands them to the window, so keys sent meanwhile meet an import in progress
+	// (scripts/importui.sh).
+	ImportGate = "IDXLABEL_TEST_IMPORT_GATE"
+	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
+	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
+	ScanLog = "IDXLABEL_TEST_SCANLOG"
+	// Map: when a map is laid out the window writes it to that file as CSV (index,x,y by sample,
+	// report.WriteMapCSV), and after each frame of the map it writes to the file with ".view"
+	// appended how the frame shows it (widgets.MapView.SetDump; scripts/mapview.sh).
+	Map = "IDXLABEL_TEST_MAP"
+)
+
+// WaitGate waits until the file the environment variable env names exists (at once when env is
+// not set), or ctx ends.
+func WaitGate(ctx context.Context, env string) {
+	path := os.Getenv(env)
+	if path == "" {
+		return
+	}
+	for ctx.Err() == nil {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// scanLogOn is read once: whether ScanLog is "1".
+var scanLogOn = os.Getenv(ScanLog) == "1"
+
+// LogScanShown prints, under ScanLog, that a view asked for a scan at asked was handed one from
+// source ("adopted": the views' own; "memory": the window's last scan; "disk cache"; "scan": one
+// that ran) and made its content from it, in Unix time (nanoseconds) and ms after asked.
+func LogScanShown(asked time.Time, source string, n int) {
+	if scanLogOn {
+		fmt.Fprintf(os.Stderr, "idxlabel: scan view of %d samples shown at %d, %.1f ms after it was asked for (from %s)\n",
+			n, time.Now().UnixNano(), float64(time.Since(asked).Microseconds())/1000, source)
+	}
+}
+
+// LogModeShown returns what prints, under ScanLog, that the mode titled title (browsing: ""),
+// chosen now and ready (its scan adopted), was shown: in Unix time (nanoseconds) and ms after it
+// was chosen. Called as defer LogModeShown(title)().
+func LogModeShown(title string) func() {
+	chosen := time.Now()
+	return func() {
+		if scanLogOn {
+			if title == "" {
+				title = "browse"
+			}
+			fmt.Fprintf(os.Stderr, "idxlabel: mode %q shown at %d, %.1f ms after it was chosen (ready)\n",
+				title, time.Now().UnixNano(), float64(time.Since(chosen).Microseconds())/1000)
+		}
+	}
+}
