@@ -1,109 +1,89 @@
 // Package ui is idxlabel's desktop interface, built on Fyne: the main window (tile grid, side
 // panel with the Show list and the class histogram, detail panel, status bar and key legend),
-// its menus and dialogs, and the draw window. It talks to store (the dataset), normalize (drawn
-// and imported digits), suspect (likely label errors, suggested labels) and export; it never
-// parses file bytes itself.
+// its menus, and the controller that owns what the window shows. Its modes and workflows are
+// packages of their own below it; ui builds each with what it needs and wires them. Nothing in
+// ui or below parses file bytes: it talks to store (the dataset), normalize (drawn and imported
+// digits), suspect and activelearn (likely label errors, suggested labels) and export.
 //
-// # The parts
+// # The parts in this package
 //
 // One controller owns the application state and is its only writer:
 //
 //   - state.go: the state (the dataset, its name, the mode, the view model, the jobs) and what
 //     each view is handed, made from it (the grid's frame, the side panel's state, the status
 //     line, the detail of the sample at the cursor, the title).
-//   - controller.go, edit.go: the controller. Its methods are what the person can ask for:
-//     move the cursor, click, choose what to show, delete, undo; a mode's own edit (relabel,
-//     decide in a review) stands in its mode's file.
-//     Each applies the request to the store and the view model on the UI thread, then shows the
-//     result (refresh: everything; follow: what depends on the cursor). An edit or save it
-//     cannot make (read-only, a job holds edits) is said on the status bar, never in a dialog
-//     (cannotEdit); a mode left and chosen again finds the cursor where it was (places).
-//   - view.go: the view model: the samples shown, in order, their positions, the selection,
-//     the cursor, the filter, and a mode's progress.
-//   - mode.go, review.go, checkmode.go: the mode (browse, Suspects, Suggested, Health check,
-//     Confusion matrix, Map). A mode is a modeView: its title, what the grid shows in it, what a
-//     digit does and its legend; what only some modes have is an optional interface the
-//     controller asks for (a list made first, the keys it takes, its badges, its progress,
-//     status and detail, the view it shows instead of the grid and whether that view follows
-//     the state). A new mode is a new file with its modeView, a value of mode, and its entry in
-//     newWindow's table of modes.
-//   - jobs.go: the job state: loading, saving, scanning, importing, exporting, training, each
-//     with its progress and Cancel; it says whether edits wait. A quit cancels them all and
-//     closes the window once their goroutines have ended (stopThen).
+//   - controller.go, edit.go, mode.go: the controller. Its methods are what the person can ask
+//     for: move the cursor, click, choose what to show, relabel, delete, undo. Each applies the
+//     request to the store and the view model on the UI thread, then shows the result (refresh:
+//     everything; follow: what depends on the cursor). An edit it cannot make (read-only, a job
+//     holds edits, a journal that cannot be written) is said on the status bar, never in a
+//     dialog (refuse).
+//   - host.go: the controller as the modes and workflows see it (modeHost is a mode.Controller;
+//     the Host adapters of ui/build and ui/draw), so none of them holds the controller.
+//   - view.go: the view model: the samples shown, in order, their positions, the selection, the
+//     cursor, the filter, and a mode's progress.
 //   - held.go: the inputs that wait while a job holds edits (a key typed during a save, and
 //     every input after it), applied in order when the job ends.
+//   - gridsource.go, gridinput.go, badges.go: what the grid reads (gridFrame: the samples at the
+//     view's generation in the view's order, with each tile's badge) and where it reports
+//     (gridReports: keys, clicks and characters, to the controller).
+//   - sidepanel.go, detail.go, footer.go, frame.go, menu.go, keys.go, keyref.go: the side panel,
+//     the detail panel (a sample's pixels, label, source; its thumbnails go to their samples),
+//     the status bar with the jobs' progress and the legend, the frame that holds them around the
+//     grid (a banner above it, a mode's view in its place), the main menu, where keys no widget
+//     took go, and the keyboard reference.
+//   - files.go, newdataset.go (opener), save.go, saved.go, changelog.go (saver), exporter.go:
+//     opening, creating, saving and exporting a dataset, each a job with progress and Cancel.
+//   - window.go: newWindow builds every part with what it needs and wires them; it assembles and
+//     defines no behaviour. app.go's Run is the package's entry. testhooks.go and timing.go hold
+//     what the real-window tests (scripts/*.sh) set through the environment.
 //
-// The views own their widgets, draw what they are handed and report what the person asks for;
-// none holds the window or the controller:
+// # The packages below
 //
-//   - widgets/ (package widgets, which imports neither ui nor store): the passive widgets. The
-//     tile grid (it reads a TileSource and reports keys, clicks and characters as the positions
-//     they ask for to a GridInput; its renderer draws one mosaic image of the rows in sight and
-//     a Badge per tile), the map view (MapView: pan, zoom, hover, click, lasso; it draws the
-//     MapFrame it is handed and reports points), and the draw pad.
-//   - gridsource.go, badges.go: what the grid reads (gridFrame: the samples at the view's
-//     generation in the view's order, with what each badge says) and where it reports
-//     (gridReports: the controller).
-//   - sidepanel.go, detail.go, footer.go, menu.go, dialogs.go, drawwindow.go,
-//     checkview.go: the side panel, the detail panel (its thumbnails go to their samples), the
-//     status bar with the jobs' progress at its right and the legend, the main menu, the
-//     dialogs (prompts that answer Escape and Enter, the class picker; an error already open is
-//     not stacked again; a job's progress, which passes every key but Escape on to the grid),
-//     the draw window and its pad (the main menu's keys typed there act in the main window),
-//     the health check's kinds and progress.
-//   - chooser.go, filedialog.go: the file and folder chooser (a typed path; the folder's entries
-//     in full, filtered to the IDX or image files it is for; Fyne's dialog behind Browse…; the
-//     last folder of each purpose kept in Preferences, checked when read), what it lists (IDX
-//     files, never idxlabel's own files) and the favourite folders Fyne's dialog asks
-//     xdg-user-dir for.
-//   - keys.go: where keys that no widget took go (to the grid, unless a dialog is open; under a
-//     job's progress to the grid too, where an edit waits for the job).
-//   - confusion.go, mapmode.go: the views of the CNN scan, each beside the grid: the confusion
-//     matrix as a chart whose cells list their samples (reviewed like suspects), and the 2-D map
-//     (widgets.MapView, with its controls and key).
+// Each mode or workflow is a package that works with the window through a small interface of
+// its own (a mode through mode.Controller, a workflow through its Host), never imports ui and
+// never imports another workflow (layers_test.go):
 //
-// The workflows run the longer work as jobs and hand their results to the controller on the UI
-// thread: opener (files.go, newdataset.go), saver (save.go, changelog.go, saved.go), scanner
-// (scan.go, analysis.go: the one CNN scan every view shares), suggester (suggest.go; ask.go,
-// accept.go, progressnote.go: the Suggested list as the labelling-from-scratch loop), checker
-// (check.go, checkdialog.go, report.go: the health check and its report), importer (importer.go,
-// importdialog.go, importreport.go: an image folder's classes by normalize's one folder → class
-// rule, shown with the dataset that receives them before anything is added), exporter and
-// drawer. File → Import Images… and File → Append Dataset… share adding.go: the progress job
-// and the add, made after the inputs typed while it ran, with the class names they bring.
-// Tools → Scan Again makes the CNN scan without the kept scan (analysis.go). scanViews (scanviews.go) adopts a scan for the confusion matrix and the map and keeps
-// them in step with every edit, undo, redo and save (controller.follows); mapper (maplayout.go)
-// lays the map out and places samples added later. window.go builds every part with what it
-// needs and wires them; app.go's Run is the package's entry. IDXLABEL_QUICK_CNN=1 shortens every
-// CNN for the real-window tests (quickcnn.go); testhooks.go holds what else they set through the
-// environment.
+//   - mode: the contract between the controller and its modes; mode.Browse is browsing.
+//   - review: a list decided one sample at a time, the base of suspects, suggest and confusion.
+//   - scan: the one CNN scan the views share, and the views' data kept in step with every edit.
+//   - suspects, suggest, health, confusion, mapview: the Suspects review, the Suggested list
+//     (labelling from scratch), the health check, the confusion matrix, the map.
+//   - build: Import Images…, Append Dataset…, Save Shown As…, Split Dataset…, Class Names….
+//   - draw: the draw window.
+//   - dialogs, jobs, classes, widgets, testhook, platform: the dialogs and the file chooser, the
+//     jobs' state, how a class is named, the passive widgets, the real-window tests' hooks, and
+//     the glue to the system Fyne does not cover.
 //
 // # How a digit key flows
 //
 // A digit typed on the grid goes one way, then back through the store's notification:
 //
-//	widgets.TileGrid.TypedRune (widgets/tilegrid.go) → gridReports.TypedRune (gridsource.go)
-//	→ controller.typedRune (edit.go) → the mode's label, which holds the mode's edit:
-//	    browsing: browseMode.label → controller.relabel (mode.go) → controller.edit
-//	              → store.Dataset.Relabel
-//	    a review: reviewMode.label → controller.decide, review.how (review.go)
-//	              → controller.edit → store.Dataset.DecideAs
+//	widgets.TileGrid.TypedRune (widgets/tilegrid.go) → gridReports.TypedRune (gridinput.go)
+//	→ inputs.input (held.go: now, or queued behind a job) → gridReports.typeClass
+//	→ the mode's Label, which holds the mode's edit:
+//	    browsing: mode.Browse.Label → modeHost.Relabel → controller.relabel (mode.go)
+//	              → controller.edit → store.Dataset.Relabel
+//	    a review: review.Mode.Label → review.DecideAs → modeHost.Edit → controller.edit
+//	              → store.Dataset.DecideAs
 //	→ the store journals the edit (synced to disk), applies it, updates its counts and notifies
 //	  its subscribers on this goroutine: controller.queue, which schedules nothing (the edit
 //	  drains it)
-//	→ controller.drain, called by controller.edit at once → controller.apply: the view model follows
-//	  (positions, a review's progress) → controller.refresh: every view is handed its state
+//	→ controller.drain, called by controller.edit at once → controller.apply: the view model
+//	  follows (positions, a review's progress) → controller.refresh: every view is handed its
+//	  state
 //	→ controller.moveCursor (the next sample) → follow: the grid scrolls to the cursor and
 //	  redraws; the detail panel, the status bar and the legend follow.
 //
 // A change made on another goroutine (a save's renumbering) is queued the same way and drained
-// once, by the drain its queueing scheduled on the UI thread (jobs.Schedule, fyne.Do), so the view model and the store change together
-// there; a view reads the store only at the generation its view model reflects
-// (store.Dataset.SampleAt), never with an index from an older state.
+// once, by the drain its queueing scheduled on the UI thread (jobs.Schedule, fyne.Do), so the
+// view model and the store change together there; a view reads the store only at the
+// generation its view model reflects (store.Dataset.SampleAt), never with an index from an
+// older state.
 //
-// While a save runs the digit does not reach the store (its journal is closed): cannotEdit
-// queues the input (held.go), the cursor stays, the status bar counts what waits, and the save's
-// end makes the inputs again in order, before anything that waited for the save (a quit).
+// While a save runs the digit does not reach the store (its journal is closed): the input is
+// queued (held.go), the cursor stays, the status bar counts what waits, and the save's end
+// makes the inputs again in order, before anything that waited for the save (a quit).
 //
 // # Cost
 //
