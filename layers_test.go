@@ -43,7 +43,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 
 // The packages below the interface never depend on Fyne, whatever the path: the codec, the
 // pair's files, the store, the preprocessing, the scans, the plots, the file formats, the helpers, the demo and
-// the test data (DESIGN.md, "Packages").
+// the test data (docs/layout.md).
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
 		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...", "./pairfile/...", "./sheets/...") {
