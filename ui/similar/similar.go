@@ -1,0 +1,304 @@
+// Package similar is the window's "more like this" (Tools → More Like This, Ctrl+F; the draw
+// window's button for the digit being drawn): the k samples most like the cursor's sample or a
+// drawing, most similar first, each with its similarity, shown in the grid and reviewed as
+// suspects are (Mode). The search is package suspect/similar's: by the CNN's features when a
+// scan of these samples exists (the window's last scan, else the scan kept beside the image
+// file), else by the duplicate check's pixel descriptors; the status bar says which.
+//
+// The index is built once per dataset (seconds at 60,000 samples, about a minute at 1,000,000:
+// bench/similar/README.md), off the UI thread with a progress dialog and Cancel, and kept: a
+// query on it takes milliseconds and runs at once. It is built again when samples were added
+// or renumbered since, or when a scan's features became available. While it is built, edits
+// wait (a jobs.Scanning job, as the Suspects' kNN pass): a key typed meanwhile is applied to
+// the list once it shows, never lost. It imports neither the window's package nor another
+// workflow's.
+package similar
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/internal/numfmt"
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/suspect/cnn"
+	"idxlabel/suspect/scancache"
+	"idxlabel/suspect/similar"
+	"idxlabel/ui/dialogs"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/scan"
+)
+
+// K is how many samples a query lists besides the query itself.
+const K = 100
+
+// Scans is the window's CNN scan as the search reads it (ui/scan.Scanner): the last one, nil
+// when none.
+type Scans interface {
+	Last() *scan.Analysis
+}
+
+// Finder answers "more like this" and keeps the index it built.
+type Finder struct {
+	c     mode.Controller
+	jobs  *jobs.Jobs
+	d     *dialogs.Dialogs
+	win   fyne.Window
+	scans Scans
+	// K is how many samples a query lists (default K).
+	K int
+	// Mode is the list of the last query, reviewed in the grid.
+	Mode *Mode
+	ix   *built    // the index built last, nil before the first query
+	job  *jobs.Job // the index being built, nil when none
+}
+
+// New makes the window's "more like this" with its controller c, jobs j, dialogs d on win, and
+// the CNN scan scans.
+func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, scans Scans) *Finder {
+	f := &Finder{c: c, jobs: j, d: d, win: win, scans: scans, K: K}
+	f.Mode = &Mode{Begin: f.LikeCursor}
+	return f
+}
+
+// built is an index and what it indexes: the samples of ds that were live when it was built
+// (snap), numbered as they were after resets renumberings, n samples in all then.
+type built struct {
+	ix     *similar.Index
+	ds     *store.Dataset
+	resets int
+	n      int
+	snap   sample.Set
+	pos    []int // sample number → snapshot position, -1 for none (deleted then); O(N) ints
+	space  similar.Space
+	scan   *scan.Analysis // the window's scan whose features it compares, nil when none
+	from   string         // where the vectors came from, for the status bar
+}
+
+// query is what is asked about: a sample (its number) or a drawing (h×w display pixels).
+type query struct {
+	sample int
+	px     []byte
+	h, w   int
+}
+
+// LikeCursor lists the samples most like the cursor's sample.
+func (f *Finder) LikeCursor() {
+	i := f.c.State().View.Current()
+	if i < 0 {
+		f.c.Say("More like this: put the cursor on a sample first")
+		return
+	}
+	f.ask(query{sample: i})
+}
+
+// LikeDrawing lists the samples most like a drawing: px are h×w display pixels (upright, as
+// the draw window's preview shows them), the dataset's size.
+func (f *Finder) LikeDrawing(px []byte, h, w int) {
+	if dh, dw := f.c.State().DS.Size(); dh != h || dw != w {
+		f.c.Say(fmt.Sprintf("More like this: the drawing is %d×%d and the samples %d×%d", h, w, dh, dw))
+		return
+	}
+	f.ask(query{sample: Drawing, px: append([]byte(nil), px...), h: h, w: w})
+}
+
+// Drop forgets the index (the dataset was replaced) and the list, and cancels a build.
+func (f *Finder) Drop() {
+	if f.job != nil {
+		f.job.Cancel()
+	}
+	f.ix = nil
+	f.Mode.List = nil
+}
+
+// ask answers q: at once on the index kept when it still serves, else after building one.
+func (f *Finder) ask(q query) {
+	if f.job != nil {
+		f.c.Say("More like this: the index is still being built")
+		return
+	}
+	if f.c.Held("find more like this") { // a save runs: asked again when it ends
+		return
+	}
+	if f.usable(q) {
+		start := time.Now()
+		f.answer(q, f.ix, start)
+		return
+	}
+	f.build(q)
+}
+
+// usable reports whether the index kept serves q: the same dataset, not renumbered, no sample
+// added since, the queried sample in it, and no CNN scan's features now that it lacks.
+func (f *Finder) usable(q query) bool {
+	b, s := f.ix, f.c.State()
+	switch {
+	case b == nil || b.ds != s.DS || b.resets != f.c.Resets() || b.n != s.DS.Len():
+		return false
+	case q.sample >= 0 && (q.sample >= len(b.pos) || b.pos[q.sample] < 0):
+		return false
+	case b.space == similar.Pixels && f.scanOf(s.DS, nil) != nil:
+		return false // a scan came since: its features are better
+	case b.scan != nil && f.scans.Last() != b.scan:
+		return false // a newer scan replaced the one it compares by
+	}
+	return true
+}
+
+// scanOf returns the window's last scan when it is current and saw exactly the live samples
+// now (snap, when not nil), with its features; nil otherwise.
+func (f *Finder) scanOf(ds *store.Dataset, snap *sample.Set) *scan.Analysis {
+	a := f.scans.Last()
+	if !a.Current(f.c) || a.Res == nil || len(a.Res.Features) != a.Snap.N*cnn.Features {
+		return nil
+	}
+	if snap != nil {
+		if a.Snap.N != snap.N {
+			return nil
+		}
+		for k := range snap.N {
+			if a.Snap.Number(k) != snap.Number(k) {
+				return nil
+			}
+		}
+	}
+	return a
+}
+
+// build builds the index of the live samples off the UI thread (a progress dialog with Cancel;
+// edits wait, and the keys typed meanwhile are applied to the list), then answers q.
+func (f *Finder) build(q query) {
+	c, j := f.c, f.jobs
+	ds := c.State().DS
+	snap := ds.Snapshot()
+	if snap.N == 0 {
+		c.Say("More like this: no samples to search")
+		return
+	}
+	b := &built{ds: ds, resets: c.Resets(), n: ds.Len(), snap: snap, pos: make([]int, ds.Len())}
+	for i := range b.pos {
+		b.pos[i] = -1
+	}
+	for k := range snap.N {
+		b.pos[snap.Number(k)] = k
+	}
+	if q.sample >= 0 && b.pos[q.sample] < 0 {
+		c.Say("More like this: the sample is deleted")
+		return
+	}
+	opts := similar.Options{}
+	if a := f.scanOf(ds, &snap); a != nil {
+		opts.Features, opts.Dim, b.scan = a.Res.Features, cnn.Features, a
+		b.from = "the window's CNN scan"
+		if a.Cached {
+			b.from = "the CNN scan kept beside the images"
+		}
+		if a.Res.Model != nil {
+			h, w := snap.H, snap.W
+			opts.Embed = similar.EmbedWith(a.Res.Model, h, w)
+		}
+	}
+	images, _ := ds.Paths()
+	job := j.Start(jobs.Scanning, "")
+	f.job = job
+	stage := widget.NewLabel("Reading the samples…")
+	bar := widget.NewProgressBar()
+	dlg := dialog.NewCustom(numfmt.Sprintf("Indexing %d samples for more like this", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
+	f.d.ShowPassing("progress", dlg, job.Cancel)
+	start := time.Now()
+	j.Run(func() {
+		if opts.Features == nil {
+			b.from = kept(images, snap, &opts)
+		}
+		space := similar.Pixels
+		if opts.Features != nil {
+			space = similar.CNN
+		}
+		var last time.Time
+		opts.Progress = func(p float64) {
+			if time.Since(last) < 100*time.Millisecond && p < 1 {
+				return
+			}
+			last = time.Now()
+			j.Schedule(func() { stage.SetText(fmt.Sprintf("Indexing by %s", space)); bar.SetValue(p) })
+		}
+		ix, err := similar.Build(job.Ctx, snap, opts)
+		j.Schedule(func() {
+			defer j.Finish(job) // last: the inputs typed meanwhile apply to the list shown
+			f.job = nil
+			dlg.SetOnClosed(func() {})
+			dlg.Hide()
+			switch {
+			case errors.Is(err, context.Canceled):
+				c.Say("More like this: cancelled")
+			case err != nil:
+				f.d.ShowError(fmt.Errorf("more like this: %w", err))
+			case ds != c.State().DS || b.resets != c.Resets():
+				// another dataset, or renumbered by a save meanwhile: the index names other samples
+			default:
+				b.ix, b.space = ix, ix.Space()
+				f.ix = b
+				f.answer(q, b, start)
+			}
+		})
+	})
+}
+
+// kept puts the features of the scan kept beside images into opts when one was made of exactly
+// snap's pixels (scancache.LoadFor, whatever its settings), and says where the vectors come
+// from. O(N·H·W) to digest the pixels. Run off the UI thread.
+func kept(images string, snap sample.Set, opts *similar.Options) string {
+	if images == "" {
+		return "no CNN scan yet: Find Suspects or Check Dataset makes one"
+	}
+	e, err := scancache.LoadFor(images+scancache.Suffix, scancache.PixelsOf(snap), snap.N)
+	switch {
+	case err == nil:
+		opts.Features, opts.Dim = e.Features, cnn.Features
+		return "the CNN scan kept beside the images"
+	case errors.Is(err, scancache.ErrMiss):
+		return "no CNN scan yet: Find Suspects or Check Dataset makes one"
+	}
+	return "the kept CNN scan is unusable: " + err.Error()
+}
+
+// answer runs q on the index b (a few milliseconds), shows the list in the grid, the cursor on
+// the most similar sample, and says on the status bar what was compared and how long it took
+// since start.
+func (f *Finder) answer(q query, b *built, start time.Time) {
+	c := f.c
+	var matches []similar.Match
+	space := b.space
+	var err error
+	ctx := context.Background()
+	if q.sample >= 0 {
+		matches, err = b.ix.Like(ctx, b.pos[q.sample], f.K)
+	} else {
+		stored := sample.AppendStored(nil, q.px, q.h, q.w, b.snap.Transposed)
+		matches, space, err = b.ix.LikePixels(ctx, stored, f.K)
+	}
+	if err != nil {
+		f.d.ShowError(fmt.Errorf("more like this: %w", err))
+		return
+	}
+	l := newList(q, b, matches, space, time.Since(start))
+	f.Mode.List = l
+	c.Enter(f.Mode)
+	if q.sample >= 0 && c.State().View.Len() > 1 {
+		c.MoveCursor(1) // the most similar; the query stays first, for comparison
+	}
+	what := "the drawing"
+	if q.sample >= 0 {
+		what = "#" + fmt.Sprint(q.sample)
+	}
+	c.Say(fmt.Sprintf("More like %s: %s by %s (%s), most similar first, in %s",
+		what, numfmt.Plural(len(matches), "sample"), space, l.From, l.Took.Round(time.Millisecond)))
+}
