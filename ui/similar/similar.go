@@ -35,6 +35,7 @@ import (
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/scan"
+	"idxlabel/ui/testhook"
 )
 
 // K is how many samples a query lists besides the query itself.
@@ -57,8 +58,13 @@ type Finder struct {
 	K int
 	// Mode is the list of the last query, reviewed in the grid.
 	Mode *Mode
-	ix   *built    // the index built last, nil before the first query
-	job  *jobs.Job // the index being built, nil when none
+	ix   *built        // the index built last, nil before the first query
+	job  *jobs.Job     // the index being built, nil when none
+	dlg  dialog.Dialog // its progress
+	// skip: the ask made again after its index was cancelled or failed does nothing; answering:
+	// the ask that did not wait for the index (not an input), answered once it is built.
+	skip      bool
+	answering *query
 }
 
 // New makes the window's "more like this" with its controller c, jobs j, dialogs d on win, and
@@ -81,6 +87,7 @@ type built struct {
 	space  similar.Space
 	scan   *scan.Analysis // the window's scan whose features it compares, nil when none
 	from   string         // where the vectors came from, for the status bar
+	took   time.Duration  // the build's wall time, said with the first answer (0 after)
 }
 
 // query is what is asked about: a sample (its number) or a drawing (h×w display pixels).
@@ -121,16 +128,16 @@ func (f *Finder) Drop() {
 
 // ask answers q: at once on the index kept when it still serves, else after building one.
 func (f *Finder) ask(q query) {
-	if f.job != nil {
+	switch {
+	case f.skip: // made again after its index was cancelled or failed
+		return
+	case f.job != nil:
 		f.c.Say("More like this: the index is still being built")
 		return
-	}
-	if f.c.Held("find more like this") { // a save runs: asked again when it ends
+	case f.c.Held("find more like this"): // a save runs: asked again when it ends
 		return
-	}
-	if f.usable(q) {
-		start := time.Now()
-		f.answer(q, f.ix, start)
+	case f.usable(q):
+		f.answer(q, f.ix)
 		return
 	}
 	f.build(q)
@@ -209,10 +216,16 @@ func (f *Finder) build(q query) {
 	images, _ := ds.Paths()
 	job := j.Start(jobs.Scanning, "")
 	f.job = job
+	// The ask waits for the index as an edit waits for a job (the input that asked is queued
+	// and made again once the job ends, answered then from the index), and every input after it
+	// waits behind it: Ctrl+A and a digit typed meanwhile select and relabel the list.
+	queued := c.Held("find more like this")
 	stage := widget.NewLabel("Reading the samples…")
 	bar := widget.NewProgressBar()
 	dlg := dialog.NewCustom(numfmt.Sprintf("Indexing %d samples for more like this", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
 	f.d.ShowPassing("progress", dlg, job.Cancel)
+	dlg.SetOnClosed(job.Cancel) // its Cancel button (chained after the prompt's own)
+	f.dlg = dlg
 	start := time.Now()
 	j.Run(func() {
 		if opts.Features == nil {
@@ -231,26 +244,47 @@ func (f *Finder) build(q query) {
 			j.Schedule(func() { stage.SetText(fmt.Sprintf("Indexing by %s", space)); bar.SetValue(p) })
 		}
 		ix, err := similar.Build(job.Ctx, snap, opts)
-		j.Schedule(func() {
-			defer j.Finish(job) // last: the inputs typed meanwhile apply to the list shown
-			f.job = nil
-			dlg.SetOnClosed(func() {})
-			dlg.Hide()
-			switch {
-			case errors.Is(err, context.Canceled):
-				c.Say("More like this: cancelled")
-			case err != nil:
-				f.d.ShowError(fmt.Errorf("more like this: %w", err))
-			case ds != c.State().DS || b.resets != c.Resets():
-				// another dataset, or renumbered by a save meanwhile: the index names other samples
-			default:
-				b.ix, b.space = ix, ix.Space()
-				f.ix = b
-				f.answer(q, b, start)
-			}
-		})
+		testhook.WaitGate(job.Ctx, testhook.SimilarGate) // a test's hook; nothing otherwise
+		j.Schedule(func() { f.built(q, b, ix, err, time.Since(start), queued) })
 	})
 }
+
+// built ends the build of b (ix, or err) on the UI thread, which took took: the index is kept,
+// and the ask that waited for it (queued) is made again with the inputs after it, when the job
+// ends, and answered from it; an ask that did not wait is answered at once. A cancelled or failed
+// build answers nothing, and the ask made again does nothing.
+func (f *Finder) built(q query, b *built, ix *similar.Index, err error, took time.Duration, queued bool) {
+	c, job := f.c, f.job
+	if err == nil && job.Ctx.Err() != nil { // cancelled once built: the person's Cancel wins
+		err = job.Ctx.Err()
+	}
+	f.job = nil
+	f.dlg.Hide()                                     // cancels the job, which ends here anyway
+	stale := ds(c) != b.ds || b.resets != c.Resets() // another dataset, or renumbered by a save
+	if err == nil && !stale {
+		b.ix, b.space, b.took = ix, ix.Space(), took
+		f.ix = b
+	} else {
+		f.skip = true
+	}
+	if !queued {
+		f.answering = &q
+	}
+	f.jobs.Finish(job) // the inputs that waited are made: the ask first
+	f.skip = false
+	switch {
+	case errors.Is(err, context.Canceled):
+		c.Say("More like this: cancelled")
+	case err != nil:
+		f.d.ShowError(fmt.Errorf("more like this: %w", err))
+	case f.answering != nil && !stale:
+		f.answer(*f.answering, b)
+	}
+	f.answering = nil
+}
+
+// ds is the window's dataset now.
+func ds(c mode.Controller) *store.Dataset { return c.State().DS }
 
 // kept puts the features of the scan kept beside images into opts when one was made of exactly
 // snap's pixels (scancache.LoadFor, whatever its settings), and says where the vectors come
@@ -271,10 +305,11 @@ func kept(images string, snap sample.Set, opts *similar.Options) string {
 }
 
 // answer runs q on the index b (a few milliseconds), shows the list in the grid, the cursor on
-// the most similar sample, and says on the status bar what was compared and how long it took
-// since start.
-func (f *Finder) answer(q query, b *built, start time.Time) {
-	c := f.c
+// the most similar sample, and says on the status bar what was compared, how long the query
+// took and, for the first answer of an index, how long building it took.
+func (f *Finder) answer(q query, b *built) {
+	c, start := f.c, time.Now()
+	f.answering = nil
 	var matches []similar.Match
 	space := b.space
 	var err error
@@ -299,6 +334,11 @@ func (f *Finder) answer(q query, b *built, start time.Time) {
 	if q.sample >= 0 {
 		what = "#" + fmt.Sprint(q.sample)
 	}
-	c.Say(fmt.Sprintf("More like %s: %s by %s (%s), most similar first, in %s",
-		what, numfmt.Plural(len(matches), "sample"), space, l.From, l.Took.Round(time.Millisecond)))
+	text := fmt.Sprintf("More like %s: %s by %s (%s), most similar first; the query took %s",
+		what, numfmt.Plural(len(matches), "sample"), space, l.From, l.Took.Round(time.Microsecond*100))
+	if b.took > 0 {
+		text += fmt.Sprintf(", the index of %s %s", numfmt.Plural(b.snap.N, "sample"), b.took.Round(100*time.Millisecond))
+		b.took = 0
+	}
+	c.Say(text)
 }

@@ -276,3 +276,22 @@ func TestMoreLikeWaitsForASave(t *testing.T) {
 		t.Fatal("built while a save holds edits")
 	}
 }
+
+// Cancel ends the build: no list, no index kept, the status says so; a query asked while it ran
+// is refused on the status bar, not queued twice.
+func TestCancelTheIndex(t *testing.T) {
+	x := newFixture(t)
+	x.f.LikeCursor()
+	x.f.LikeCursor()
+	if said := x.c.Said[len(x.c.Said)-1]; !strings.Contains(said, "still being built") {
+		t.Fatalf("a second ask while building: %q", said)
+	}
+	x.f.job.Cancel()
+	x.run()
+	if x.f.Mode.List != nil || x.f.ix != nil || len(x.c.Entered) != 0 {
+		t.Fatal("a cancelled build showed a list or kept its index")
+	}
+	if said := x.c.Said[len(x.c.Said)-1]; !strings.Contains(said, "cancelled") {
+		t.Fatalf("the status says %q", said)
+	}
+}
