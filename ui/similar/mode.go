@@ -111,7 +111,8 @@ func (m *Mode) Legend(digits bool) []mode.Key {
 	return []mode.Key{label, {Keys: "Ctrl+A, then a label", Does: "relabel all"}, {Keys: "→", Does: "keep label"}, {Keys: "Ctrl+F", Does: "more like the cursor's"}, {Keys: "Ctrl+Z", Does: "undo"}}
 }
 
-// Status is "   |   like #123 by CNN features (the window's scan): reviewed 3 / 101".
+// Status is "   |   like #123 by CNN features: reviewed 3 / 101" (where the features came from
+// is said when the list is made, and in the detail panel).
 func (m *Mode) Status(s mode.State) string {
 	if m.List == nil {
 		return ""
@@ -120,7 +121,7 @@ func (m *Mode) Status(s mode.State) string {
 	if m.List.Query >= 0 {
 		what = "#" + strconv.Itoa(m.List.Query)
 	}
-	return numfmt.Sprintf("   |   like %s by %s (%s): reviewed %d / %d", what, m.List.Space, m.List.From, s.View.Done(), s.View.Len())
+	return numfmt.Sprintf("   |   like %s by %s: reviewed %d / %d", what, m.List.Space, s.View.Done(), s.View.Len())
 }
 
 // About says the similarity of sample i to the query and shows the query beside it.
@@ -136,12 +137,12 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 	var a mode.About
 	switch {
 	case i == l.Query:
-		a.Text = fmt.Sprintf("The sample asked about: the others are the most like it by %s.", l.Space)
+		a.Text = fmt.Sprintf("The sample asked about: the others are the most like it by %s (%s).", l.Space, l.From)
 		return a
 	case x.Copy:
 		a.Text = fmt.Sprintf("A near-copy of the query: pixel similarity %.3f (shift-aligned).", x.Similarity)
 	default:
-		a.Text = fmt.Sprintf("Similarity %.3f to the query (the cosine of their %s).", x.Similarity, l.Space)
+		a.Text = fmt.Sprintf("Similarity %.3f to the query (the cosine of their %s: %s).", x.Similarity, l.Space, l.From)
 	}
 	h, w := s.DS.Size()
 	switch {
@@ -167,7 +168,7 @@ func (m *Mode) Follow(renumber []int) {
 	m.List = m.List.Renumbered(renumber)
 }
 
-// Badge is sample i's label badge b with its similarity ("7  0.97"), the query's "7  query", a
+// Badge is sample i's label badge b with its similarity ("7  0.973"), the query's "7  query", a
 // near-copy's in its colour; a ✓ once reviewed.
 func (l *List) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
 	x, ok := l.Of[i]
@@ -178,10 +179,10 @@ func (l *List) Badge(i int, st store.State, b widgets.Badge, n classes.Names) wi
 		b.Text += "  query"
 		b.Color = recolour(st, b.Color, queryColour)
 	case x.Copy:
-		b.Text += fmt.Sprintf("  ≈%.2f", x.Similarity)
+		b.Text += fmt.Sprintf("  ≈%.3f", x.Similarity)
 		b.Color = recolour(st, b.Color, copyColour)
 	default:
-		b.Text += fmt.Sprintf("  %.2f", x.Similarity)
+		b.Text += fmt.Sprintf("  %.3f", x.Similarity)
 	}
 	if st.Reviewed {
 		b.Text += " ✓"
