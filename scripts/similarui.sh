@@ -10,8 +10,11 @@
 #     untouched.
 #  2. The draw window: a vertical stroke, Ctrl+F there: the main window lists the 100 samples
 #     most like the drawing at once (the index is kept), the first a 1 by t10k's labels.
+#  3. The saved pair opened again with the CNNs shortened (IDXLABEL_QUICK_CNN=1): Ctrl+K runs the
+#     CNN scan; Ctrl+F on sample 17 then lists by the scan's features, says so, and the planted
+#     copy is still first.
 # Every wait is on the window's state line (IDXLABEL_TEST_STATE) or on files, never the clock
-# alone. SIMILARUI_SHOTS=PREFIX writes screenshots PREFIX-list.png and PREFIX-drawing.png (with
+# alone. SIMILARUI_SHOTS=PREFIX writes screenshots PREFIX-list.png, -drawing.png and -cnn.png (with
 # FYNE_THEME=light or dark for each theme).
 # Usage: scripts/similarui.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
 set -euo pipefail
@@ -121,5 +124,31 @@ if l[i] != 1:
 PY
 kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
+
+# 3. Once the window has a CNN scan (Ctrl+K, the CNNs shortened: IDXLABEL_QUICK_CNN=1), Ctrl+F
+# compares its features, and says so; the planted copy still comes first.
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state IDXLABEL_QUICK_CNN=1 "$bin" "$images" "$labels" >>"$log" 2>&1 &
+APP_PID=$!
+MAIN=$(wait_window) || fail "no window appeared within 60 s"
+xdotool windowfocus "$MAIN"
+until_state "cursor=0 " "the grid's cursor is not on sample 0 at the start"
+xdotool key --clearmodifiers ctrl+k
+for _ in $(seq 6000); do grep -Eq "method=CNN " "$state" 2>/dev/null && break; sleep 0.1; done
+grep -Eq "method=CNN " "$state" || fail "the CNN scan did not end within 10 minutes"
+xdotool key --clearmodifiers ctrl+g
+sleep 0.5
+xdotool type --delay 50 17
+xdotool key --clearmodifiers Return
+until_state " sample=17 " "Ctrl+G 17 did not go to sample 17"
+xdotool key --clearmodifiers ctrl+f
+until_state "mode=More_like_this .*shown=101 .*status=More_like_#17:_100_samples_by_CNN_features_[(]the_window's_CNN_scan[)]" "Ctrl+F after the scan did not list by the CNN's features"
+shot cnn
+xdotool key --clearmodifiers Home
+until_state "mode=More_like_this .*cursor=0 .*sample=17 " "the query is not first in the list"
+xdotool key --clearmodifiers Right
+until_state "mode=More_like_this .*cursor=1 .*sample=10000 " "the planted copy is not the most similar by CNN features"
+kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
+APP_PID=""
 grep -qi panic "$log" && fail "the app panicked"
-echo "similarui: ok (the list of sample 17: the query, its copy, 99 more, relabelled by Ctrl+A $digit typed while the index was built; the drawing's first is sample $first, a 1)"
+echo "similarui: ok (the list of sample 17: the query, its copy, 99 more, relabelled by Ctrl+A $digit typed while the index was built; the drawing's first is sample $first, a 1; by the CNN scan's features the copy first too)"

@@ -65,6 +65,7 @@ type Finder struct {
 	// the ask that did not wait for the index (not an input), answered once it is built.
 	skip      bool
 	answering *query
+	said      string // what the last answer said on the status bar
 }
 
 // New makes the window's "more like this" with its controller c, jobs j, dialogs d on win, and
@@ -270,8 +271,14 @@ func (f *Finder) built(q query, b *built, ix *similar.Index, err error, took tim
 	if !queued {
 		f.answering = &q
 	}
+	f.said = ""
 	f.jobs.Finish(job) // the inputs that waited are made: the ask first
 	f.skip = false
+	if f.said != "" {
+		// The ask made again answered: what it said, not the replay's count of inputs made
+		// meanwhile (the ask one of them), stays on the status bar.
+		c.Say(f.said)
+	}
 	switch {
 	case errors.Is(err, context.Canceled):
 		c.Say("More like this: cancelled")
@@ -337,8 +344,9 @@ func (f *Finder) answer(q query, b *built) {
 	text := fmt.Sprintf("More like %s: %s by %s (%s), most similar first; the query took %s",
 		what, numfmt.Plural(len(matches), "sample"), space, l.From, l.Took.Round(time.Microsecond*100))
 	if b.took > 0 {
-		text += fmt.Sprintf(", the index of %s %s", numfmt.Plural(b.snap.N, "sample"), b.took.Round(100*time.Millisecond))
+		text += fmt.Sprintf(", the index of %s built in %s", numfmt.Plural(b.snap.N, "sample"), b.took.Round(100*time.Millisecond))
 		b.took = 0
 	}
+	f.said = text
 	c.Say(text)
 }
