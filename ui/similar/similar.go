@@ -86,7 +86,7 @@ type built struct {
 	snap   sample.Set
 	pos    []int // sample number → snapshot position, -1 for none (deleted then); O(N) ints
 	space  similar.Space
-	scan   *scan.Analysis // the window's scan whose features it compares, nil when none
+	seen   *scan.Analysis // the window's last scan when it was built (used or not: stale, other samples)
 	from   string         // where the vectors came from, for the status bar
 	took   time.Duration  // the build's wall time, said with the first answer (0 after)
 }
@@ -145,7 +145,8 @@ func (f *Finder) ask(q query) {
 }
 
 // usable reports whether the index kept serves q: the same dataset, not renumbered, no sample
-// added since, the queried sample in it, and no CNN scan's features now that it lacks.
+// added since, the queried sample in it, and no current CNN scan made since it was built (a
+// scan it could not use, of other samples, is not tried again).
 func (f *Finder) usable(q query) bool {
 	b, s := f.ix, f.c.State()
 	switch {
@@ -153,10 +154,8 @@ func (f *Finder) usable(q query) bool {
 		return false
 	case q.sample >= 0 && (q.sample >= len(b.pos) || b.pos[q.sample] < 0):
 		return false
-	case b.space == similar.Pixels && f.scanOf(s.DS, nil) != nil:
-		return false // a scan came since: its features are better
-	case b.scan != nil && f.scans.Last() != b.scan:
-		return false // a newer scan replaced the one it compares by
+	case f.scans.Last() != b.seen && f.scanOf(s.DS, nil) != nil:
+		return false // a scan came since: its features are better, or newer
 	}
 	return true
 }
@@ -191,7 +190,7 @@ func (f *Finder) build(q query) {
 		c.Say("More like this: no samples to search")
 		return
 	}
-	b := &built{ds: ds, resets: c.Resets(), n: ds.Len(), snap: snap, pos: make([]int, ds.Len())}
+	b := &built{ds: ds, resets: c.Resets(), n: ds.Len(), snap: snap, pos: make([]int, ds.Len()), seen: f.scans.Last()}
 	for i := range b.pos {
 		b.pos[i] = -1
 	}
@@ -204,7 +203,7 @@ func (f *Finder) build(q query) {
 	}
 	opts := similar.Options{}
 	if a := f.scanOf(ds, &snap); a != nil {
-		opts.Features, opts.Dim, b.scan = a.Res.Features, cnn.Features, a
+		opts.Features, opts.Dim = a.Res.Features, cnn.Features
 		b.from = "the window's CNN scan"
 		if a.Cached {
 			b.from = "the CNN scan kept beside the images"

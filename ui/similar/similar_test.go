@@ -295,3 +295,42 @@ func TestCancelTheIndex(t *testing.T) {
 		t.Fatalf("the status says %q", said)
 	}
 }
+
+// A scan made after the index was built by pixel descriptors builds it again by its features;
+// a scan of other samples (one deleted since) is not used, and does not build the index again at
+// every ask.
+func TestAScanMadeSinceBuildsTheIndexAgain(t *testing.T) {
+	x := newFixture(t)
+	x.at(5)
+	x.f.LikeCursor()
+	x.run()
+	snap := x.ds.Snapshot()
+	feats := make([]float32, snap.N*cnn.Features)
+	for k := range feats {
+		feats[k] = float32(k % 7)
+	}
+	x.scans.a = scan.NewAnalysis(x.ds, x.c.ResetCount, snap, &suspect.CNNResult{Features: feats}, time.Second, false)
+	x.f.LikeCursor()
+	if x.f.job == nil {
+		t.Fatal("a scan made since did not build the index again")
+	}
+	x.run()
+	if x.f.ix.space != similar.CNN {
+		t.Fatalf("built by %v after a scan", x.f.ix.space)
+	}
+
+	if err := x.ds.Delete([]int{7}); err != nil {
+		t.Fatal(err)
+	}
+	x.scans.a = scan.NewAnalysis(x.ds, x.c.ResetCount, snap, &suspect.CNNResult{Features: feats}, time.Second, false) // saw sample 7
+	x.f.LikeCursor()
+	x.run()
+	if x.f.ix.space != similar.Pixels {
+		t.Fatalf("a scan of other samples was used (%v)", x.f.ix.space)
+	}
+	ix := x.f.ix
+	x.f.LikeCursor()
+	if x.f.job != nil || x.f.ix != ix {
+		t.Fatal("the index was built again for a scan it cannot use")
+	}
+}
