@@ -133,6 +133,13 @@ func (h drawHost) Closed() {
 	h.w.keys.focusGrid()
 }
 
+// MoreLike lists the samples most like the drawing px (h×w display pixels) in the main window,
+// raised first, as the person's input (after the inputs that wait).
+func (h drawHost) MoreLike(px []byte, height, width int) {
+	h.w.win.RequestFocus()
+	h.w.c.in.input(func() { h.w.like.LikeDrawing(px, height, width) })
+}
+
 // Shortcuts are the main menu's shortcuts the draw window passes on (menuShortcuts).
 func (h drawHost) Shortcuts() []draw.Shortcut { return menuShortcuts(h.w.menu.menu, h.w.win) }
 

@@ -29,6 +29,8 @@ var gridKeyReference = []mode.Key{
 	{Keys: "In a review: Enter, Space", Does: "accept the suggested label"},
 	{Keys: "In a review: 0–9 (or type a class)", Does: "set another label"},
 	{Keys: "In a review: →", Does: "keep the label (Suspects), skip the sample (Suggested)"},
+	{Keys: "In More like this: 0–9, →", Does: "label the sample, keep its label"},
+	{Keys: "In More like this: Ctrl+A, then 0–9", Does: "relabel every sample listed"},
 	{Keys: "In the health check: Delete", Does: "delete the sample (a duplicate's tile, a leak's copy here)"},
 	{Keys: "In the health check: →", Does: "keep it as it is (a duplicate: keep both)"},
 	{Keys: "On the map: drag, wheel", Does: "pan, zoom"},
@@ -36,6 +38,7 @@ var gridKeyReference = []mode.Key{
 	{Keys: "On the map: Ctrl+Shift+drag", Does: "add to the lasso"},
 	{Keys: "In the draw window: Enter, Escape", Does: "add the drawing; clear the pad"},
 	{Keys: "In the draw window: Ctrl+Z, Ctrl+W", Does: "undo a stroke; close the window"},
+	{Keys: "In the draw window: Ctrl+F", Does: "the samples most like the drawing"},
 	{Keys: "F1, ?", Does: "this list"},
 }
 

@@ -26,6 +26,7 @@ type menuActions struct {
 	importImages, appendDataset, saveShown, splitDataset, classNames func()
 	save, saveAs, undo, redo, selectSamples, toggleDelete            func()
 	findSuspects, scanAgain, acceptSuggestions                       func()
+	moreLike                                                         func() // the samples like the cursor's
 	pickClass                                                        func(initial string)
 
 	// At once.
@@ -114,6 +115,7 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		item("Split Dataset…", nil, in(a.splitDataset)),
 		item("Scan Again (Not the Kept Scan)", nil, in(a.scanAgain)),
 		item("Stop Training the CNN", nil, a.stopTraining),
+		item("More Like This (the Cursor's Sample)", widgets.Ctrl(fyne.KeyF, false), in(a.moreLike)),
 	)
 	help := fyne.NewMenu("Help", item("Keyboard  (F1, ?)", nil, func() { m.showKeys(d) }), item("About IDX Labeler", nil, func() { showAbout(d) }))
 	m.menu = fyne.NewMainMenu(file, edit, view, tools, help)

@@ -15,6 +15,7 @@ import (
 	"idxlabel/ui/mapview"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/scan"
+	"idxlabel/ui/similar"
 	"idxlabel/ui/suggest"
 	"idxlabel/ui/suspects"
 	"idxlabel/ui/widgets"
@@ -45,6 +46,7 @@ type window struct {
 	save  *saver
 	scans *scan.Scanner      // the CNN scan every view shares
 	susp  *suspects.Finder   // the Suspects review
+	like  *similar.Finder    // more like this
 	views *scan.Views        // the scan as the confusion matrix and the map show it
 	conf  *confusion.Mode    // the confusion matrix
 	mapv  *mapview.Mode      // the map
@@ -88,6 +90,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
 	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
 	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
+	w.like = similar.New(host, w.jobs, w.d, win, w.scans)
 	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
 	w.views = scan.NewViews(host, w.scans)
 	w.conf = confusion.New(host, w.views, w.grid)
@@ -101,6 +104,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		w.check.Mode,
 		w.conf,
 		w.mapv,
+		w.like.Mode,
 	}
 
 	// The views, the draw window and the workflows of the menus.
@@ -123,7 +127,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		out: screen{grid: w.grid, side: w.side, detail: w.detail, footer: w.footer, menu: w.menu,
 			title: win.SetTitle, focus: w.keys.focusGrid, banner: f.setBanner, center: f.center, wide: f.wide},
 		modes:    modes,
-		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop},
+		replaced: []func(){w.scans.Forget, w.sugg.Drop, w.check.Drop, w.views.Drop, w.like.Drop},
 		shown:    []func(){w.draw.Follow},
 		follows:  []func(store.Change){w.sugg.Follow, w.views.Follow},
 	})
@@ -195,7 +199,7 @@ func (w *window) menuActions() menuActions {
 		checkDataset: w.check.Ask, draw: w.draw.Show, gotoSample: w.side.focusGoto,
 		suggestLabels: w.sugg.Suggest, stopTraining: w.stopTraining, changeLogOn: w.save.writeChangeLog,
 		selectAll: w.keys.selectAll, zoomBy: w.grid.ZoomBy,
-		choose: modeHost{c}.Choose, confusion: w.conf, mapOf: w.mapv,
+		choose: modeHost{c}.Choose, confusion: w.conf, mapOf: w.mapv, moreLike: w.like.LikeCursor,
 	}
 }
 

@@ -1,7 +1,8 @@
 // Package draw is the window's draw window (Edit → Draw New Digits…, Ctrl+D): a pad to draw a
 // digit on, the digit as MNIST's preprocessing makes it (normalize.Digit), its label (the model's
 // guess for it first, when a model suggests labels), and Enter to add it to the dataset as one
-// undoable, journaled step. It works with the window through Host and with the model through
+// undoable, journaled step; Ctrl+F (or its button) lists, in the main window, the samples most
+// like the digit drawn. It works with the window through Host and with the model through
 // Model, never with the window itself.
 package draw
 
@@ -38,6 +39,9 @@ type Host interface {
 	Quit() // Ctrl+Q, as in the main window: quits the application
 	// Closed: the draw window closed; the main window's grid takes the keys again.
 	Closed()
+	// MoreLike lists, in the main window, the samples most like the drawing px (h×w display
+	// pixels, as Size says).
+	MoreLike(px []byte, h, w int)
 	// Shortcuts are the main menu's shortcuts the draw window passes on to the main window: each
 	// raises the main window and does what its item does.
 	Shortcuts() []Shortcut
@@ -128,6 +132,7 @@ func (dr *Drawer) Show() {
 	d.AddButton.Importance = widget.HighImportance
 	clearBtn := widget.NewButton("Clear (Esc)", d.Pad.Clear)
 	undoBtn := widget.NewButton("Undo stroke (Ctrl+Z)", d.Pad.UndoStroke)
+	likeBtn := widget.NewButton("More like this (Ctrl+F)", d.MoreLike)
 	for _, sc := range d.shortcuts() {
 		d.Win.Canvas().AddShortcut(sc.Key, func(fyne.Shortcut) { sc.Do() })
 	}
@@ -138,7 +143,7 @@ func (dr *Drawer) Show() {
 		widget.NewLabel("Label"), d.Label,
 		widget.NewLabel("Centring"), d.Centering,
 		widget.NewLabel("Pen width"), d.Pen,
-		d.AddButton, container.NewGridWithColumns(2, clearBtn, undoBtn),
+		d.AddButton, container.NewGridWithColumns(2, clearBtn, undoBtn), likeBtn,
 	)
 	d.Win.SetContent(container.NewBorder(nil, d.Status, nil, side, container.NewPadded(container.New(widgets.Square{}, d.Pad))))
 	d.Win.Resize(fyne.NewSize(760, 480))
@@ -317,6 +322,16 @@ func (d *Window) Add() {
 	d.Win.Canvas().Focus(d.Pad)
 }
 
+// MoreLike lists, in the main window, the samples most like the digit drawn (as it will be
+// saved); with nothing drawn the status line says so.
+func (d *Window) MoreLike() {
+	if d.Digit == nil {
+		d.Status.SetText("Nothing to compare: draw a digit first.")
+		return
+	}
+	d.host.MoreLike(append([]byte(nil), d.Digit.Pix...), d.Digit.Rect.Dy(), d.Digit.Rect.Dx())
+}
+
 // typedKey: Enter adds, Escape clears.
 func (d *Window) typedKey(k *fyne.KeyEvent) {
 	switch k.Name {
@@ -345,9 +360,11 @@ type Shortcut struct {
 // dataset, Ctrl+Q quits the application; Ctrl+W closes the draw window (the one way to
 // without a window manager); and the main menu's others (Ctrl+I imports, Ctrl+O opens, …),
 // which the main window takes (Host.Shortcuts), so that a key of the menu works whichever window
-// has the keys. The draw window's own (Ctrl+Z undoes a stroke) come first.
+// has the keys. The draw window's own come first: Ctrl+F, More Like This in the main window,
+// asks here for the samples like the drawing, not like the main window's cursor.
 func (d *Window) shortcuts() []Shortcut {
-	own := []Shortcut{{widgets.Ctrl(fyne.KeyS, false), d.host.Save}, {widgets.Ctrl(fyne.KeyQ, false), d.host.Quit}, {widgets.Ctrl(fyne.KeyW, false), d.Win.Close}}
+	own := []Shortcut{{widgets.Ctrl(fyne.KeyS, false), d.host.Save}, {widgets.Ctrl(fyne.KeyQ, false), d.host.Quit}, {widgets.Ctrl(fyne.KeyW, false), d.Win.Close},
+		{widgets.Ctrl(fyne.KeyF, false), d.MoreLike}}
 	taken := map[string]bool{}
 	for _, sc := range own {
 		taken[sc.Key.ShortcutName()] = true

@@ -23,6 +23,10 @@ const (
 	// hands them to the window, so keys sent meanwhile meet an import in progress
 	// (scripts/importui.sh).
 	ImportGate = "IDXLABEL_TEST_IMPORT_GATE"
+	// SimilarGate: the index of "more like this", once built, waits until that file exists
+	// before it is handed to the window, so keys sent meanwhile meet it in progress
+	// (scripts/similarui.sh).
+	SimilarGate = "IDXLABEL_TEST_SIMILAR_GATE"
 	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
 	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
 	ScanLog = "IDXLABEL_TEST_SCANLOG"
