@@ -23,6 +23,10 @@ const (
 	// hands them to the window, so keys sent meanwhile meet an import in progress
 	// (scripts/importui.sh).
 	ImportGate = "IDXLABEL_TEST_IMPORT_GATE"
+	// AgreeGate: the Disagreements mode's agreement figures, made again after the labels
+	// changed, wait until that file exists, so keys sent meanwhile meet that work in progress
+	// (scripts/annotators.sh).
+	AgreeGate = "IDXLABEL_TEST_AGREE_GATE"
 	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
 	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
 	ScanLog = "IDXLABEL_TEST_SCANLOG"
