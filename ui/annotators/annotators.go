@@ -122,8 +122,7 @@ func (a *Annotators) Add(path string) {
 				a.d.Inform("Compare Annotations", fmt.Sprintf("The %d annotators agree on every sample (%s).", len(res.Names), figs.Line()))
 				return
 			}
-			a.c.Enter(a.Mode)
-			a.c.Say(numfmt.Sprintf("%d annotators differ on %s: a digit adjudicates, Enter takes the majority", len(res.Names), numfmt.Plural(len(res.Order), "sample")))
+			a.c.Enter(a.Mode) // the status bar gives the figures, the legend the keys
 		})
 	})
 }

@@ -152,7 +152,7 @@ func (m *Mode) Legend(digits bool) []mode.Key {
 	return []mode.Key{other, {Keys: "Enter", Does: "take the majority"}, {Keys: "→", Does: "keep label"}, {Keys: "←", Does: "back"}, {Keys: "Ctrl+Z", Does: "undo"}}
 }
 
-// Status is "   |   adjudicated 3 / 120   |   3 annotators: 97.3% agree …": the decisions
+// Status is "   |   adjudicated 3 / 120   |   3 annotators: 97.31% agree …": the decisions
 // made and the figures (made again when the labels changed since; "…" while they are).
 func (m *Mode) Status(s mode.State) string {
 	text := numfmt.Sprintf("   |   adjudicated %d / %d", s.View.Done(), s.View.Len())
