@@ -37,6 +37,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/annotate"
+	"idxlabel/idx"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -131,17 +132,26 @@ func (a *Annotators) Add(path string) {
 // returns the comparison of the open labels with it, and with cmp's annotators when cmp is not
 // nil. Errors: the file's (named), a count that is not n.
 func compareFile(ds *store.Dataset, n int, cmp *Comparison, openName, path string) (*Comparison, Figures, error) {
+	// The count first, from the header: a file of other samples is refused before its data is read.
+	if h, err := idx.ReadHeaderFile(path); err == nil && h.Rank() > 0 && h.Dims[0] != n {
+		return nil, Figures{}, countError(path, h.Dims[0], n)
+	}
 	_, col, err := pairfile.ReadLabelColumn(path)
 	if err != nil {
 		return nil, Figures{}, err
 	}
 	if len(col) != n {
-		return nil, Figures{}, fmt.Errorf("%s has %s, but the open dataset has %s: an annotator's labels must label the same images",
-			path, numfmt.Plural(len(col), "label"), numfmt.Plural(n, "sample"))
+		return nil, Figures{}, countError(path, len(col), n)
 	}
 	open := openLabels(ds, n)
 	if cmp != nil {
 		return cmp.With(open, annotate.Column{Name: nameFor(cmp.Names, path), Labels: col})
 	}
 	return Compare(open, openName, []annotate.Column{{Name: nameFor([]string{openName}, path), Labels: col}})
+}
+
+// countError says that the label file path labels m samples, not the open dataset's n.
+func countError(path string, m, n int) error {
+	return fmt.Errorf("%s has %s, but the open dataset has %s: an annotator's labels must label the same images",
+		path, numfmt.Plural(m, "label"), numfmt.Plural(n, "sample"))
 }
