@@ -51,6 +51,7 @@ test: deps lint build
 	scripts/forcecrash.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/journalfull.sh $(BIN)
 	scripts/similarui.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/annotators.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of
 # seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.

@@ -17,58 +17,17 @@ import (
 // What agree, errata and apply-errata share: reading a label file as one annotator's column,
 // hashing an image file, and their exit status for a failure.
 
-// readLabelColumn reads the label file name (plain or gzip; its size bounded by idx.MaxData)
-// and returns the whole array with its column 0, the classes, as int32 (annotate.NoLabel,
-// −2147483648, where the file stores it). The header is checked before the data is read: an
-// integer dtype, N or N×K (pairfile.CheckLabels); so is every class (32 bits, pairfile.CheckLabel).
-// Errors name the file.
-func readLabelColumn(name string) (*idx.Array, []int32, error) {
-	h, err := idx.ReadHeaderFile(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkLabelHeader(name, h); err != nil {
-		return nil, nil, err
-	}
-	a, err := idx.ReadFileLimit(name, idx.MaxData())
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkLabelHeader(name, a.Header); err != nil { // the file may have changed meanwhile
-		return nil, nil, err
-	}
-	n, stride := a.Dims[0], a.Stride()
-	col := make([]int32, n)
-	for i := range n {
-		v := a.Int(i * stride)
-		if err := pairfile.CheckLabel(name, i, v); err != nil {
-			return nil, nil, err
-		}
-		col[i] = int32(v)
-	}
-	return a, col, nil
-}
+// readLabelColumn is pairfile.ReadLabelColumn: the label file name as one annotator's column.
+func readLabelColumn(name string) (*idx.Array, []int32, error) { return pairfile.ReadLabelColumn(name) }
 
-// checkLabelHeader is the pair rule's check of a label file's header, whatever its count.
-func checkLabelHeader(name string, h idx.Header) error {
-	if h.Rank() == 0 {
-		return fmt.Errorf("%s: labels must be N (or N×K with the class in column 0), found %s", name, h)
-	}
-	return pairfile.CheckLabels(name, h, "", h.Dims[0])
-}
-
-// hashImageFile streams the image file name (idx.OpenFile: a regular file, its header checked
-// against its size, gzip verified to its end) and returns its digests and header. The header
-// must be one of images (pairfile.CheckImages). Errors name the file.
+// hashImageFile streams the image file name (pairfile.OpenImages) and returns its digests and
+// header. Errors name the file.
 func hashImageFile(ctx context.Context, name string) (*annotate.ImageHashes, idx.Header, error) {
-	f, err := idx.OpenFile(name)
+	f, err := pairfile.OpenImages(name)
 	if err != nil {
 		return nil, idx.Header{}, err
 	}
 	defer f.Close()
-	if _, err := pairfile.CheckImages(name, f.Header, 0, 0); err != nil {
-		return nil, idx.Header{}, err
-	}
 	h, err := annotate.HashImages(ctx, f.Header, f)
 	if err != nil {
 		return nil, idx.Header{}, fmt.Errorf("%s: %w", name, err)

@@ -38,6 +38,9 @@ type menuActions struct {
 	zoomBy                                                            func(steps int)
 	choose                                                            func(m mode.Mode) // the Show list's choice of m
 	confusion, mapOf                                                  mode.Mode
+
+	// Several annotators (ui/annotators): comparing reads only; applying errata is an input.
+	compareAnnotations, exportErrata, applyErrata func()
 }
 
 // menuBar is the main menu. Its shortcuts work everywhere in the window (Fyne triggers main
@@ -86,6 +89,10 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		item("Save Shown As…", nil, in(a.saveShown)),
 		m.cancelSave,
 		m.changeLog,
+		fyne.NewMenuItemSeparator(),
+		item("Compare Annotations…", nil, a.compareAnnotations),
+		item("Export Errata…", nil, a.exportErrata),
+		item("Apply Errata…", nil, in(a.applyErrata)),
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)

@@ -15,6 +15,9 @@ func TestMenuPlacesTheScriptsClick(t *testing.T) {
 		{"File", 6, "Append Dataset…"},
 		{"File", 12, "Save Shown As…"},
 		{"Tools", 7, "Split Dataset…"},
+		{"File", 15, "Compare Annotations…"}, // scripts/annotators.sh
+		{"File", 16, "Export Errata…"},
+		{"File", 17, "Apply Errata…"},
 	} {
 		n := 0
 		for _, m := range w.menu.menu.Items {

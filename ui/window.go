@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/store"
+	"idxlabel/ui/annotators"
 	"idxlabel/ui/build"
 	"idxlabel/ui/confusion"
 	"idxlabel/ui/dialogs"
@@ -54,7 +55,8 @@ type window struct {
 	draw  *draw.Drawer       // the draw window
 	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
 	exp   *exporter
-	check *health.Checker // the health check
+	check *health.Checker        // the health check
+	annot *annotators.Annotators // Compare Annotations, the Disagreements mode, the errata
 }
 
 // newWindow builds the main window's parts in win, each with what it needs; it starts with an
@@ -95,6 +97,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.views = scan.NewViews(host, w.scans)
 	w.conf = confusion.New(host, w.views, w.grid)
 	w.mapv = mapview.New(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
+	w.annot = annotators.New(host, w.jobs, w.d, win)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
 	modes := []mode.Mode{
@@ -105,6 +108,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		w.conf,
 		w.mapv,
 		w.like.Mode,
+		w.annot.Mode,
 	}
 
 	// The views, the draw window and the workflows of the menus.
@@ -200,6 +204,7 @@ func (w *window) menuActions() menuActions {
 		suggestLabels: w.sugg.Suggest, stopTraining: w.stopTraining, changeLogOn: w.save.writeChangeLog,
 		selectAll: w.keys.selectAll, zoomBy: w.grid.ZoomBy,
 		choose: modeHost{c}.Choose, confusion: w.conf, mapOf: w.mapv, moreLike: w.like.LikeCursor,
+		compareAnnotations: w.annot.Compare, exportErrata: w.annot.Errata.Export, applyErrata: w.annot.Errata.Apply,
 	}
 }
 

@@ -27,6 +27,10 @@ const (
 	// before it is handed to the window, so keys sent meanwhile meet it in progress
 	// (scripts/similarui.sh).
 	SimilarGate = "IDXLABEL_TEST_SIMILAR_GATE"
+	// AgreeGate: the Disagreements mode's agreement figures, made again after the labels
+	// changed, wait until that file exists, so keys sent meanwhile meet that work in progress
+	// (scripts/annotators.sh).
+	AgreeGate = "IDXLABEL_TEST_AGREE_GATE"
 	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
 	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
 	ScanLog = "IDXLABEL_TEST_SCANLOG"

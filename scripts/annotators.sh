@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Real-window test of several annotators (ui/annotators), on a copy of MNIST's t10k:
+#  1. File → Compare Annotations… twice: two annotators' label files of t10k (bob, carol, made
+#     here from t10k's labels with planted changes) join the open labels; the Disagreements mode
+#     shows exactly the 5 samples planted, each badged with every annotator's label.
+#  2. Three disagreements adjudicated by keys: a digit, Enter (the majority), a digit; the last
+#     two are typed while the agreement figures are being made again in the background (held
+#     back by a gate file, IDXLABEL_TEST_AGREE_GATE), and are applied at once; once the gate
+#     opens the status bar shows the figures of the labels as adjudicated. Ctrl+S saves; the
+#     saved labels are checked from outside (python, and `idxlabel agree` against the expected
+#     file: exit 0).
+#  3. File → Export Errata… writes the errata of the labels as opened → as adjudicated: checked
+#     with `idxlabel apply-errata` on the official files (the saved labels, byte for byte).
+#  4. A second window on another copy of the official files: File → Apply Errata… applies that
+#     file as one step; saved, its labels are the first window's.
+# The window's state comes from IDXLABEL_TEST_STATE; the script waits on it and on files, not on
+# the clock. ANNOTATORS_SHOTS=PREFIX saves screenshots (PREFIX-NAME.png; FYNE_THEME picks the
+# theme).
+# Usage: scripts/annotators.sh BINARY T10K_IMAGES
+set -euo pipefail
+bin=$(realpath "$1")
+images=$(realpath "$2")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
+shots=${ANNOTATORS_SHOTS:-}
+copy_t10k "$images"
+official=$XVFB_CFG/official
+mkdir -p "$official"
+cp "$work"/t10k-* "$official/"
+
+fail() {
+  xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/annotators-fail.png 2>/dev/null || true
+  echo "annotators: $* (screenshot /tmp/annotators-fail.png)" >&2
+  [ -f "$state" ] && echo "state: $(cat "$state")" >&2
+  cat "$log" >&2; exit 1
+}
+# shot NAME: a screenshot to $ANNOTATORS_SHOTS-NAME.png when that is set (once the frame is drawn).
+shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:- png:"$shots-$1.png"; }; }
+# file_menu Y: opens the File menu and clicks the item at height Y (40 px a row, separators
+# between: ui/menuplaces_test.go keeps the places).
+file_menu() {
+  xdotool mousemove 20 12 click 1
+  sleep 0.7
+  xdotool mousemove 100 "$1" click 1
+}
+# choose PATH: types PATH into the file chooser open and picks it.
+choose() {
+  until_state "prompt=choose_open" "no file chooser"
+  sleep 0.3
+  xdotool key --clearmodifiers ctrl+a
+  xdotool type --delay 5 "$1"
+  xdotool key --clearmodifiers Return
+}
+# saved_after INODE FILE: waits (up to 30 s) for FILE to be replaced by a save.
+saved_after() {
+  for _ in $(seq 300); do [ "$(stat -c %i "$2")" != "$1" ] && return 0; sleep 0.1; done
+  fail "Ctrl+S did not save $2"
+}
+
+# The annotators: bob and carol differ from t10k's labels on samples 2, 5, 9, 14 and 20 (5:
+# both alike, so its majority is theirs; 20: all three differ, no majority). keys.txt: the
+# digits to type on 2 and 9 (labels neither had), and the labels expected after adjudication.
+python3 - "$work" <<'PY'
+import gzip, struct, sys
+w = sys.argv[1]
+lab = gzip.open(w + "/t10k-labels-idx1-ubyte.gz").read()[8:]
+def write(name, change):
+    l = bytearray(lab)
+    for i, d in change.items():
+        l[i] = (lab[i] + d) % 10
+    open(w + "/" + name, "wb").write(struct.pack(">II", 0x801, len(l)) + bytes(l))
+write("bob-labels-idx1-ubyte", {2: 1, 5: 1, 9: 2, 20: 3})
+write("carol-labels-idx1-ubyte", {5: 1, 14: 4, 20: 5})
+k2, k9 = (lab[2] + 5) % 10, (lab[9] + 6) % 10
+want = bytearray(lab)
+want[2], want[5], want[9] = k2, (lab[5] + 1) % 10, k9
+open(w + "/expected-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, len(want)) + bytes(want))
+open(w + "/keys.txt", "w").write(f"{k2} {k9}\n")
+PY
+read -r k2 k9 <"$work/keys.txt"
+
+# 1. Two annotators compared.
+gate=$XVFB_CFG/agree-gate
+export IDXLABEL_TEST_AGREE_GATE=$gate
+start_state "$work/t10k-images-idx3-ubyte.gz"
+unset IDXLABEL_TEST_AGREE_GATE
+until_state "samples=10000 " "t10k did not open"
+file_menu 600
+choose "$work/bob-labels-idx1-ubyte"
+until_state "mode=Disagreements .*shown=4 " "bob's labels did not show their 4 disagreements"
+file_menu 600
+choose "$work/carol-labels-idx1-ubyte"
+until_state "mode=Disagreements .*cursor=0 shown=5 sample=2 " "carol's labels did not make the 5 disagreements"
+until_state "status=.*3_annotators:.*Fleiss'_κ" "the status bar gives no Fleiss' κ of the three annotators"
+shot compared
+echo "annotators: two annotators compared with the open labels: the 5 samples planted, Fleiss' κ on the status bar"
+
+# 2. Adjudicated by keys: 2 a digit; then, while the figures are being made (gated), 5 Enter
+# (the majority) and 9 a digit; → on 14 keeps its label (no edit of its label).
+xdotool key --clearmodifiers "$k2"
+until_state "sample=5 .*adjudicated_1_/_5" "the digit on sample 2 did not adjudicate it"
+xdotool key --delay 150 --clearmodifiers Return "$k9"
+until_state "sample=14 .*adjudicated_3_/_5.*_…" "the keys typed while the figures were being made were not applied at once"
+shot adjudicated
+touch "$gate"
+until_state "adjudicated_3_/_5.*over_10,000_samples$" "the figures were not made again after the gate opened"
+labels=$work/t10k-labels-idx1-ubyte.gz
+before=$(stat -c %i "$labels")
+xdotool key --clearmodifiers ctrl+s
+saved_after "$before" "$labels"
+python3 - "$labels" "$work/expected-labels-idx1-ubyte" <<'PY' || fail "the saved labels are not the adjudicated ones"
+import gzip, sys
+got, want = gzip.open(sys.argv[1]).read()[8:], open(sys.argv[2], "rb").read()[8:]
+bad = [i for i in range(len(want)) if got[i] != want[i]]
+if len(got) != len(want) or bad:
+    print("annotators: samples differ:", bad[:10], file=sys.stderr); sys.exit(1)
+PY
+"$bin" agree "$labels" "$work/expected-labels-idx1-ubyte" >/dev/null 2>"$work/agree.txt" ||
+  fail "idxlabel agree finds the saved labels differ from the expected ones: $(cat "$work/agree.txt")"
+echo "annotators: 3 disagreements adjudicated by keys (2 of them while the figures were being made), saved, checked by idxlabel agree"
+
+# 3. File → Export Errata… (the labels as opened → as adjudicated), the default file.
+errata=$work/t10k-errata.csv
+file_menu 640
+until_state "prompt=export_errata" "File → Export Errata… opened no dialog"
+shot export
+sleep 0.3
+xdotool key --clearmodifiers Return
+for _ in $(seq 300); do [ -s "$errata" ] && break; sleep 0.1; done
+[ -s "$errata" ] || fail "Export Errata wrote no $errata"
+until_state "status=Wrote_3_corrections" "Export Errata did not say it wrote 3 corrections"
+"$bin" apply-errata "$errata" "$official/t10k-images-idx3-ubyte.gz" "$official/t10k-labels-idx1-ubyte.gz" "$work/cli-labels-idx1-ubyte" 2>"$work/apply.txt" ||
+  fail "idxlabel apply-errata did not apply every row: $(cat "$work/apply.txt")"
+gunzip -c "$labels" | cmp -s - "$work/cli-labels-idx1-ubyte" || fail "idxlabel apply-errata of the window's errata is not the saved labels"
+echo "annotators: Export Errata wrote 3 rows; idxlabel apply-errata on the official files gives the saved labels byte for byte"
+quit_app || fail "Ctrl+Q after the save"
+
+# 4. A second window on the official files: File → Apply Errata…, one step, saved.
+start_state "$official/t10k-images-idx3-ubyte.gz"
+until_state "samples=10000 " "the official copy did not open"
+file_menu 680
+choose "$errata"
+until_state "status=Applied_3_of_3_errata_rows" "Apply Errata did not apply the 3 rows"
+shot applied
+labels2=$official/t10k-labels-idx1-ubyte.gz
+before=$(stat -c %i "$labels2")
+xdotool key --clearmodifiers ctrl+s
+saved_after "$before" "$labels2"
+cmp -s <(gunzip -c "$labels2") <(gunzip -c "$labels") || fail "the second window's labels after the errata are not the first window's"
+quit_app || fail "Ctrl+Q in the second window"
+echo "annotators: Apply Errata in a second window gave the adjudicated labels; all passed"

@@ -1,0 +1,168 @@
+package annotators
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"idxlabel/annotate"
+	"idxlabel/internal/numfmt"
+)
+
+// Comparison is the open labels compared with other annotators' labels of the same N samples:
+// the annotators' names (Names[0] names the open labels), the other annotators' columns, read
+// once and never changed (read-only: the window edits only its own labels), and what the
+// comparison found when it was made: the samples where the labels differed then (Order,
+// increasing) and the majority label of each of them (Majority; NoLabel where there is none).
+// Memory: 4 bytes a sample for each other annotator, 12 bytes a disagreement for its majority
+// (the list is made once, O(N·k)); nothing of it changes per key.
+type Comparison struct {
+	Names    []string
+	Others   [][]int32
+	N        int
+	Order    []int
+	Majority map[int]annotate.Vote
+}
+
+// Compare compares open (the window's labels, one a sample: annotate.NoLabel for none) with
+// others (each one annotator's column of as many labels) and returns the comparison and its
+// figures. openName names the open labels. O(N·k·log k) time. Errors: annotate.NewPanel's
+// (columns of other lengths, *annotate.CountError).
+func Compare(open []int32, openName string, others []annotate.Column) (*Comparison, Figures, error) {
+	cols := append([]annotate.Column{{Name: openName, Labels: open}}, others...)
+	p, err := annotate.NewPanel(cols)
+	if err != nil {
+		return nil, Figures{}, err
+	}
+	cmp := &Comparison{N: len(open), Majority: map[int]annotate.Vote{}}
+	for _, c := range cols {
+		cmp.Names = append(cmp.Names, c.Name)
+	}
+	for _, c := range others {
+		cmp.Others = append(cmp.Others, c.Labels)
+	}
+	cmp.Order = p.Disagreements()
+	votes := p.Majority()
+	for _, i := range cmp.Order {
+		cmp.Majority[i] = votes[i]
+	}
+	return cmp, figuresOf(p), nil
+}
+
+// With returns the comparison of open with these annotators and the one more (an annotator
+// added: its list and majorities made again). Errors: Compare's.
+func (cmp *Comparison) With(open []int32, more annotate.Column) (*Comparison, Figures, error) {
+	others := make([]annotate.Column, 0, len(cmp.Others)+1)
+	for a, l := range cmp.Others {
+		others = append(others, annotate.Column{Name: cmp.Names[a+1], Labels: l})
+	}
+	return Compare(open, cmp.Names[0], append(others, more))
+}
+
+// Label returns annotator a's label of sample i (a ≥ 1: Others[a−1]; annotator 0, the open
+// labels, is the window's to read).
+func (cmp *Comparison) Label(i, a int) int32 { return cmp.Others[a-1][i] }
+
+// Figures returns the agreement of the annotators with the open labels as they are now (open,
+// one a sample; they change as the person adjudicates). O(N·k·log k) time, 4·N·k bytes.
+func (cmp *Comparison) Figures(open []int32) (Figures, error) {
+	cols := []annotate.Column{{Name: cmp.Names[0], Labels: open}}
+	for a, l := range cmp.Others {
+		cols = append(cols, annotate.Column{Name: cmp.Names[a+1], Labels: l})
+	}
+	p, err := annotate.NewPanel(cols)
+	if err != nil {
+		return Figures{}, err
+	}
+	return figuresOf(p), nil
+}
+
+// Renumbered returns the comparison after a save that renumbered the samples (to maps each old
+// number to the new one, −1 for a sample the save left out): the other annotators' labels of
+// the samples kept, the list without those left out. O(N).
+func (cmp *Comparison) Renumbered(to []int) *Comparison {
+	out := &Comparison{Names: cmp.Names, Majority: map[int]annotate.Vote{}}
+	kept := 0
+	for i := 0; i < cmp.N && i < len(to); i++ {
+		if to[i] >= 0 {
+			kept++
+		}
+	}
+	out.N = kept
+	for _, col := range cmp.Others {
+		nc := make([]int32, kept)
+		for i := 0; i < cmp.N && i < len(to); i++ {
+			if k := to[i]; k >= 0 && k < kept {
+				nc[k] = col[i]
+			}
+		}
+		out.Others = append(out.Others, nc)
+	}
+	for _, i := range cmp.Order {
+		if i < len(to) && to[i] >= 0 && to[i] < kept {
+			out.Order = append(out.Order, to[i])
+			out.Majority[to[i]] = cmp.Majority[i]
+		}
+	}
+	return out
+}
+
+// Figures are the annotators' agreement: the summary of every annotator's labels (raw agreement,
+// Cohen's κ for two, Fleiss' κ for more, the samples they are over) and each other
+// annotator's Cohen's κ with the open labels (WithOpen[a−1] for annotator a).
+type Figures struct {
+	Summary  annotate.Summary
+	WithOpen []annotate.Kappa
+}
+
+// figuresOf is p's figures; annotator 0 is the open labels.
+func figuresOf(p *annotate.Panel) Figures {
+	f := Figures{Summary: p.Summary()}
+	for a := 1; a < p.K(); a++ {
+		f.WithOpen = append(f.WithOpen, p.Cohen(0, a))
+	}
+	return f
+}
+
+// Line is the figures in a few words for the status bar: "2 annotators: 97.31% agree (9,731 of
+// 10,000), Cohen's κ 0.9620 over 10,000 samples": the raw agreement over the samples two or more
+// labelled, then Cohen's κ of two over the samples both labelled, or Fleiss' κ of three or more
+// over the samples every one labelled.
+func (f Figures) Line() string {
+	s := f.Summary
+	k := len(s.Labelled)
+	kind, kappa := "Cohen's", s.Cohen
+	if k > 2 {
+		kind, kappa = "Fleiss'", s.Fleiss
+	}
+	return fmt.Sprintf("%d annotators: %s agree (%s), %s κ %s over %s",
+		k, percent(s.Raw), numfmt.Sprintf("%d of %d", s.Agreeing, s.Compared), kind, three(kappa.Value), numfmt.Plural(kappa.N, "sample"))
+}
+
+// percent writes a share as "97.31%" ("–" for NaN: nothing to compare): two decimals, so 5
+// disagreements among 10,000 samples read 99.95%, not 100.0%.
+func percent(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f%%", 100*x)
+}
+
+// three writes κ to four decimals (a few disagreements among 10,000 samples still show) ("–" for NaN: undefined).
+func three(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
+// nameFor is the name an annotator's file path is shown by: its base name, or the path when
+// an annotator already compared has that name (as `idxlabel agree` names clashing files).
+func nameFor(taken []string, path string) string {
+	b := filepath.Base(path)
+	if slices.Contains(taken, b) {
+		return path
+	}
+	return b
+}

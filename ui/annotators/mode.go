@@ -1,0 +1,265 @@
+package annotators
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"idxlabel/annotate"
+	"idxlabel/internal/numfmt"
+	"idxlabel/sample"
+	"idxlabel/store"
+	"idxlabel/ui/classes"
+	"idxlabel/ui/jobs"
+	"idxlabel/ui/mode"
+	"idxlabel/ui/review"
+	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
+)
+
+// What the Disagreements mode adds to a review, checked when the package builds: a method
+// renamed or dropped would otherwise leave the mode acting as the review does, silently.
+var _ interface {
+	mode.Mode
+	mode.Preparer
+	mode.KeyTaker
+	mode.Marker
+	mode.DoneCounter
+	mode.StatusSayer
+	mode.Describer
+	mode.Follower
+} = (*Mode)(nil)
+
+// Mode is the Disagreements mode: a review (ui/review) of the samples where the annotators
+// compared (Cmp, the open labels among them) gave different labels, each tile badged with every
+// annotator's label. A digit adjudicates (the open label becomes it: one undoable, journaled
+// decision, store.Dataset.DecideAs), Enter takes the majority where there is one, → keeps the
+// open label; each moves on. The status bar gives the annotators' agreement with the open
+// labels as they are now (Figures), made again off the UI thread after the labels change.
+type Mode struct {
+	*review.Mode
+	Cmp *Comparison // nil before a comparison
+
+	c    mode.Controller
+	jobs *jobs.Jobs
+	// The figures shown, of the dataset at generation figGen; figuring: they are being made
+	// again (one computation at a time; a newer generation starts another when it ends).
+	figs      Figures
+	figGen    uint64
+	figuring  bool
+	figsFresh bool // figs describe Cmp (false: none yet for it)
+}
+
+// newMode makes the Disagreements mode of the window whose controller is c and jobs j; begin
+// is what choosing it before any comparison does (File → Compare Annotations…).
+func newMode(c mode.Controller, j *jobs.Jobs, begin func()) *Mode {
+	m := &Mode{c: c, jobs: j}
+	m.Mode = &review.Mode{Kind: review.Suspects, Name: "Disagreements", Begin: begin,
+		Why: func() string { return "no majority" }}
+	return m
+}
+
+// set makes cmp the comparison shown, with its figures of the dataset at generation gen.
+func (m *Mode) set(cmp *Comparison, f Figures, gen uint64) {
+	m.Cmp = cmp
+	m.List = &review.List{Kind: review.Suspects, Order: cmp.Order, Method: "annotators"}
+	m.figs, m.figGen, m.figsFresh = f, gen, true
+}
+
+// Ready reports whether a comparison is there to show.
+func (m *Mode) Ready() bool { return m.Cmp != nil && m.List != nil }
+
+// Marks badges each tile with every annotator's label.
+func (m *Mode) Marks() mode.Badger {
+	if !m.Ready() {
+		return nil
+	}
+	return m
+}
+
+// Disagreement badge colours: not adjudicated yet (the open label differs from another), and
+// adjudicated.
+var (
+	undecidedColour = color.NRGBA{255, 170, 90, 255}
+	decidedColour   = color.NRGBA{120, 220, 140, 255}
+)
+
+// Badge is "3|5|5": the open label now, then each other annotator's ("–" for none), with a tick
+// once adjudicated.
+func (m *Mode) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
+	if m.Cmp == nil || i >= m.Cmp.N {
+		return b
+	}
+	var sb strings.Builder
+	sb.WriteString(short(n, st.Label))
+	for a := 1; a <= len(m.Cmp.Others); a++ {
+		sb.WriteByte('|')
+		sb.WriteString(short(n, int(m.Cmp.Label(i, a))))
+	}
+	if st.Reviewed {
+		return widgets.Badge{Text: sb.String() + " ✓", Color: decidedColour}
+	}
+	return widgets.Badge{Text: sb.String(), Color: undecidedColour}
+}
+
+// short is a label's short name, "–" for none.
+func short(n classes.Names, l int) string {
+	if l == sample.NoLabel || int32(l) == annotate.NoLabel {
+		return "–"
+	}
+	return n.Short(l)
+}
+
+// Key takes Enter (or Space: the majority label, where there is one) and → (the open label
+// kept, a decision) before the grid; each moves on.
+func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
+	i := c.State().View.Current()
+	if !m.Ready() || i < 0 {
+		return false
+	}
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
+		v, ok := m.Cmp.Majority[i]
+		if !ok || v.Label == annotate.NoLabel {
+			c.Say(numfmt.Sprintf("Sample %d has no majority (at most %d of %d annotators agree): type its label, or → to keep it", i, v.Votes, v.Annotators))
+			return true
+		}
+		m.Label(c, int(v.Label))
+	case fyne.KeyRight:
+		review.Keep(c, func(int) store.How { return store.HowManual })
+	default:
+		return false
+	}
+	return true
+}
+
+// Label adjudicates the cursor's sample: its label becomes l (a decision by hand), and the
+// cursor moves on.
+func (m *Mode) Label(c mode.Controller, l int) {
+	if m.Ready() {
+		review.DecideAs(c, store.HowManual, l)
+	}
+}
+
+// Legend is the mode's keys.
+func (m *Mode) Legend(digits bool) []mode.Key {
+	other := mode.Key{Keys: "0–9", Does: "adjudicate"}
+	if !digits {
+		other = mode.Key{Keys: "Type a class", Does: "adjudicate"}
+	}
+	return []mode.Key{other, {Keys: "Enter", Does: "take the majority"}, {Keys: "→", Does: "keep label"}, {Keys: "←", Does: "back"}, {Keys: "Ctrl+Z", Does: "undo"}}
+}
+
+// Status is "   |   adjudicated 3 / 120   |   3 annotators: 97.31% agree …": the decisions
+// made and the figures (made again when the labels changed since; "…" while they are).
+func (m *Mode) Status(s mode.State) string {
+	text := numfmt.Sprintf("   |   adjudicated %d / %d", s.View.Done(), s.View.Len())
+	if !m.figsFresh {
+		return text
+	}
+	m.refigure(s.DS)
+	text += "   |   " + m.figs.Line()
+	if m.figuring || m.figGen != s.DS.Gen() {
+		text += " …"
+	}
+	return text
+}
+
+// About names every annotator's label of sample i, the majority, and each annotator's κ with
+// the open labels.
+func (m *Mode) About(s mode.State, i int) mode.About {
+	if !m.Ready() || i < 0 || i >= m.Cmp.N {
+		return mode.About{}
+	}
+	st, _, ok := s.DS.SampleAt(s.View.Gen(), i)
+	if !ok {
+		return mode.About{}
+	}
+	n := s.Classes
+	parts := []string{fmt.Sprintf("%s (open) %s", m.Cmp.Names[0], long(n, st.Label))}
+	for a := 1; a <= len(m.Cmp.Others); a++ {
+		parts = append(parts, fmt.Sprintf("%s %s", m.Cmp.Names[a], long(n, int(m.Cmp.Label(i, a)))))
+	}
+	text := "Annotators: " + strings.Join(parts, ", ") + "."
+	if v, ok := m.Cmp.Majority[i]; ok && v.Label != annotate.NoLabel {
+		text += fmt.Sprintf(" Majority %s (%d of %d): Enter takes it.", long(n, int(v.Label)), v.Votes, v.Annotators)
+	} else {
+		text += " No majority: type its label."
+	}
+	if m.figsFresh {
+		var ks []string
+		for a, k := range m.figs.WithOpen {
+			ks = append(ks, fmt.Sprintf("%s %s", m.Cmp.Names[a+1], three(k.Value)))
+		}
+		text += "\nCohen's κ with the open labels: " + strings.Join(ks, ", ") + "."
+	}
+	return mode.About{Text: text}
+}
+
+// long is a label's long name, "no label" for none.
+func long(n classes.Names, l int) string {
+	if l == sample.NoLabel {
+		return "no label"
+	}
+	return n.Long(l)
+}
+
+// Follow keeps the comparison with its samples after a save that renumbered them, or ends it
+// after a replayed journal or another dataset (renumber nil): the other annotators' labels
+// no longer name these samples.
+func (m *Mode) Follow(renumber []int) {
+	if renumber == nil || m.Cmp == nil {
+		m.Cmp, m.List, m.figsFresh = nil, nil, false
+		return
+	}
+	m.Mode.Follow(renumber)
+	m.Cmp = m.Cmp.Renumbered(renumber)
+	m.figGen = 0 // made again for the samples kept
+}
+
+// refigure makes the figures again, off the UI thread, when the dataset changed since they
+// were made and none is being made: the open labels read there (store.Dataset.StateAt, as the
+// edits go on), the panel and its summary made anew (O(N·k·log k), 4·N·k bytes), then shown.
+// Nothing of it runs per key on the UI thread; edits never wait for it.
+func (m *Mode) refigure(ds *store.Dataset) {
+	gen := ds.Gen()
+	if m.figuring || gen == m.figGen || m.Cmp == nil {
+		return
+	}
+	m.figuring = true
+	cmp := m.Cmp
+	job := m.jobs.Start(jobs.Checking, "")
+	m.jobs.Run(func() {
+		testhook.WaitGate(job.Ctx, testhook.AgreeGate) // a test's hook; nothing otherwise
+		f, err := cmp.Figures(openLabels(ds, cmp.N))
+		m.jobs.Schedule(func() {
+			cancelled := job.Ctx.Err() != nil
+			m.jobs.Finish(job)
+			m.figuring = false
+			if cancelled || err != nil || m.Cmp != cmp {
+				return // the window quits, or the comparison changed: nothing to show
+			}
+			m.figs, m.figGen = f, gen
+			if m.c.Showing() == mode.Mode(m) {
+				m.c.Render() // the status bar shows them (and asks again if the labels changed since)
+			}
+		})
+	})
+}
+
+// openLabels reads the first n samples' labels of ds as they are now (annotate.NoLabel for none,
+// and for a sample gone); safe off the UI thread. O(n).
+func openLabels(ds *store.Dataset, n int) []int32 {
+	out := make([]int32, n)
+	for i := range n {
+		st, ok := ds.StateAt(i)
+		if !ok {
+			out[i] = annotate.NoLabel
+			continue
+		}
+		out[i] = int32(st.Label)
+	}
+	return out
+}
