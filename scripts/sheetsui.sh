@@ -80,6 +80,22 @@ read -r _ filled _ _ width height _ < <(tr '= ' '  ' <"$IDXLABEL_TEST_SHEETS" | 
 [ "$width" -le 1000 ] && [ "$height" -le 1000 ] || fail "the preview is $width×$height, more than 1,000 pixels a side"
 shot dialog
 echo "sheetsui: the sheets dialog showed the first sheet with $filled filled boxes (preview $width×$height)"
+# A wrong layout is seen before anything is added: 11 columns find no grid on the page shown;
+# 12 again find it. Then Enter leaves the field, and Enter again imports.
+rm -f "$IDXLABEL_TEST_SHEETS"
+eval "$(xdotool getwindowgeometry --shell "$MAIN")"
+xdotool mousemove $((X + 375)) $((Y + 127)) click 1
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 50 11
+until_file "$IDXLABEL_TEST_SHEETS" "^preview=0 .*grid=false" "11 columns did not show the first sheet without its grid"
+until_state "samples=200 " "a layout changed added samples"
+shot wrong
+rm -f "$IDXLABEL_TEST_SHEETS"
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 50 12
+until_file "$IDXLABEL_TEST_SHEETS" "^preview=0 filled=$filled .*grid=true" "12 columns again did not show the first sheet's grid"
+xdotool key --clearmodifiers Return
+echo "sheetsui: 11 columns showed the page without a grid, 12 again with its boxes"
 
 # 2. Enter imports; 3 and 4 typed while it runs label samples 0 and 1 first.
 xdotool key --clearmodifiers Return

@@ -196,7 +196,10 @@ func (v *view) reread() {
 		sv.run(func(r read) { v.m.jobs.Schedule(func() { v.show(gen, r) }) })
 	})
 	v.list.Refresh()
-	v.list.Select(v.chose) // asks for its preview (choose)
+	v.list.OnSelected = nil // Select calls it only for another row: the preview is asked for below
+	v.list.Select(v.chose)
+	v.list.OnSelected = func(id widget.ListItemID) { v.choose(id) }
+	v.choose(v.chose)
 	v.sum()
 }
 
@@ -245,14 +248,14 @@ func (v *view) show(gen int, r read) {
 	v.list.RefreshItem(r.k)
 	v.sum()
 	if r.preview == nil && r.k == v.chose && r.report.Err != nil && v.img.Image == nil {
-		v.caption.SetText(filepath.Base(r.report.Path) + ": " + r.report.Summary())
+		v.caption.SetText(sheetLine(r.report))
 	}
 	if r.preview == nil || r.k != v.chose {
 		return
 	}
 	v.img.Image = r.preview
 	v.img.Refresh()
-	v.caption.SetText(filepath.Base(r.report.Path) + ": " + r.report.Summary())
+	v.caption.SetText(sheetLine(r.report))
 	b := r.preview.Bounds()
 	testhook.Note(testhook.Sheets, fmt.Sprintf("preview=%d filled=%d empty=%d flagged=%d width=%d height=%d grid=%t",
 		r.k, r.report.Counts.Filled, r.report.Counts.Empty, r.report.Counts.Flagged, b.Dx(), b.Dy(), r.report.Err == nil))
@@ -267,11 +270,16 @@ func (v *view) rowText(id int) string {
 	if id >= len(v.found) || v.found[id] == nil {
 		return name + "  ·  reading…"
 	}
-	r := v.found[id]
-	if r.Err != nil {
-		return "✗ " + name + "  ·  " + strings.TrimPrefix(r.Summary(), r.Path+": ")
+	if r := v.found[id]; r.Err != nil {
+		return "✗ " + sheetLine(*r)
 	}
-	return name + "  ·  " + r.Summary()
+	return sheetLine(*v.found[id])
+}
+
+// sheetLine is a sheet's line: its file's name and its summary (sheets.Report.Summary), the
+// file not named twice.
+func sheetLine(r sheetread.Report) string {
+	return filepath.Base(r.Path) + ": " + strings.TrimPrefix(r.Summary(), r.Path+": ")
 }
 
 // sum says on the head line how many sheets were read of how many, the samples they give, and

@@ -121,7 +121,7 @@ func (m *Importer) run(ds *store.Dataset, p plan) {
 	pj := adding.Start(m.jobs, m.d, m.win, numfmt.Sprintf("Importing %d sheets", n), "Reading "+filepath.Base(p.srcs[0].Path)+"…", false)
 	m.jobs.Run(func() {
 		b, err := sheetread.ReadAll(pj.Job.Ctx, p.srcs, p.layout, o, func(k int, _ sheetread.Report, _ *sheetread.Sheet) {
-			next := ""
+			next := numfmt.Sprintf("Read all %d sheets", n)
 			if k+1 < n {
 				next = "Reading " + filepath.Base(p.srcs[k+1].Path) + "…"
 			}
@@ -172,9 +172,9 @@ func (m *Importer) report(b *sheetread.Batch) {
 		if r.Err == nil {
 			read++
 		}
-		lines[k] = filepath.Base(r.Path) + ": " + r.Summary()
+		lines[k] = sheetLine(r)
 		if r.Err != nil {
-			lines[k] = r.Summary() + " (no sample taken)"
+			lines[k] += " (no sample taken)"
 		}
 	}
 	text := fmt.Sprintf("Added %s from %d of %s (undo removes them all). Each sample's source names its sheet, box and writer.",
