@@ -120,7 +120,7 @@ func (m *Importer) Show(args []string) {
 	})
 	add := widget.NewButton("Add Sheet…", func() {
 		m.d.Choose(dialogs.Spec{Title: "Import Sheets: a sheet", Confirm: "Add", Purpose: dialogs.PurposeImport,
-			Filter: isSheet, Kind: "sheet images"}, func(path string) { v.args = append(v.args, path); v.reread() })
+			Filter: isSheet, Kind: "sheet images"}, func(path string) { v.add(path) })
 	})
 	layoutFile := widget.NewButton("Choose…", func() {
 		m.d.Choose(dialogs.Spec{Title: "Import Sheets: the layout file", Confirm: "Choose", Purpose: dialogs.PurposeImport,
@@ -169,7 +169,6 @@ func (m *Importer) Show(args []string) {
 // survey of them (the old one stops); what cannot be read is said on the head line.
 func (v *view) reread() {
 	v.stop()
-	v.gen++
 	v.srcs, v.skip, v.l, v.err = nil, nil, nil, nil
 	v.found = nil
 	v.img.Image = nil
@@ -203,6 +202,19 @@ func (v *view) reread() {
 	v.sum()
 }
 
+// add adds the sheet file path to the sheets given, unless it is listed already (it, or the
+// folder that holds it, was given).
+func (v *view) add(path string) {
+	for _, s := range v.srcs {
+		if filepath.Clean(s.Path) == filepath.Clean(path) {
+			v.head.SetText(filepath.Base(path) + " is listed already.")
+			return
+		}
+	}
+	v.args = append(v.args, path)
+	v.reread()
+}
+
 // layout is the layout the fields give: the layout file's when one is named, else the rows,
 // columns and labels. Errors: the file's (sheets.ReadLayout), or the fields' (sheets.ParseLayout).
 func (v *view) layout() (*sheetread.Layout, error) {
@@ -217,8 +229,9 @@ func (v *view) layout() (*sheetread.Layout, error) {
 	return sheetread.ParseLayout(r, c, strings.TrimSpace(v.labels.Text))
 }
 
-// stop ends the survey running, if any (UI thread).
+// stop ends the survey running, if any, and drops what it has still to hand over (UI thread).
 func (v *view) stop() {
+	v.gen++
 	if v.job != nil {
 		v.job.Cancel()
 		v.m.jobs.Finish(v.job)
