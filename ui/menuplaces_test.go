@@ -2,8 +2,8 @@ package ui
 
 import "testing"
 
-// The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 6th
-// and 12th items, Tools' 7th, 40 px a row): an item added above them moves them, and the script
+// The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 7th
+// and 13th items, Tools' 7th, about 40 px a row; scripts/importui.sh: File's 13th): an item added above them moves them, and the script
 // then clicks another item. This says so here, by name, instead of a script failing later.
 func TestMenuPlacesTheScriptsClick(t *testing.T) {
 	w := newTestWindow(t)
@@ -12,8 +12,8 @@ func TestMenuPlacesTheScriptsClick(t *testing.T) {
 		place int // 1-based, separators not counted
 		label string
 	}{
-		{"File", 6, "Append Dataset…"},
-		{"File", 12, "Save Shown As…"},
+		{"File", 7, "Append Dataset…"},
+		{"File", 13, "Save Shown As…"},
 		{"Tools", 7, "Split Dataset…"},
 	} {
 		n := 0
