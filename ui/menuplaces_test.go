@@ -3,8 +3,9 @@ package ui
 import "testing"
 
 // The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 7th
-// and 13th items, Tools' 7th, about 40 px a row; scripts/importui.sh: File's 13th): an item added above them moves them, and the script
-// then clicks another item. This says so here, by name, instead of a script failing later.
+// and 13th items, Tools' 7th, about 40 px a row; scripts/importui.sh: File's 13th): an item
+// added above them moves them, and the script then clicks another item. This says so here, by
+// name, instead of a script failing later.
 func TestMenuPlacesTheScriptsClick(t *testing.T) {
 	w := newTestWindow(t)
 	for _, c := range []struct {
