@@ -163,18 +163,23 @@ func samplesOf(b *sheetread.Batch, args []string) []store.Sample {
 }
 
 // report says how many samples came in from how many sheets, and lists every sheet with what was
-// found on it or why nothing was taken (a list lays out only the rows in sight). Enter or Escape
+// found on it (each flagged box below it) or why nothing was taken (a list lays out only the rows
+// in sight). Enter or Escape
 // closes it.
 func (m *Importer) report(b *sheetread.Batch) {
 	read := 0
-	lines := make([]string, len(b.Reports))
-	for k, r := range b.Reports {
+	var lines []string
+	for _, r := range b.Reports {
 		if r.Err == nil {
 			read++
 		}
-		lines[k] = sheetLine(r)
+		line := sheetLine(r)
 		if r.Err != nil {
-			lines[k] += " (no sample taken)"
+			line += " (no sample taken)"
+		}
+		lines = append(lines, line)
+		for _, f := range r.Flagged {
+			lines = append(lines, "    "+filepath.Base(r.Path)+": "+f+" (not imported)")
 		}
 	}
 	text := fmt.Sprintf("Added %s from %d of %s (undo removes them all). Each sample's source names its sheet, box and writer.",
