@@ -2,7 +2,9 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -10,12 +12,14 @@ import (
 	"idxlabel/fixture/digits"
 	"idxlabel/fixture/sheetgen"
 	"idxlabel/sheets"
+	"idxlabel/ui/testhook"
 )
 
 // File → Import Sheets… on generated scans, into the open pair: Enter imports what the dialog
 // shows; the samples are those import-sheets reads (sheets.ReadAll), added at the end as one
 // undoable step, each badged as added with its sheet, box and writer as its source; the dialog's
-// reading of the sheets has stopped. Undo removes them all, redo brings them back.
+// reading of the sheets has stopped. Undo removes them all, redo brings them back. Escape on
+// the import's progress cancels it, and nothing is added.
 func TestImportSheetsAddsOneUndoableStep(t *testing.T) {
 	w, ds, _, _ := digitsWindow(t, 200)
 	q := queueUI(w)
@@ -34,6 +38,21 @@ func TestImportSheetsAddsOneUndoableStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := ds.Len()
+
+	// Escape on the import's progress cancels it: nothing is added (the gate, never opened, holds
+	// the job until then).
+	t.Setenv(testhook.ImportGate, filepath.Join(t.TempDir(), "never"))
+	w.sheet.Show([]string{dir})
+	waitUI(t, q, func() bool { return w.d.IsOpen("import sheets") })
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitUI(t, q, func() bool { return w.d.IsOpen("progress") })
+	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if ds.Len() != n || !strings.Contains(w.footer.status.Text, "cancelled") {
+		t.Fatalf("a cancelled import left %d samples (want %d), status %q", ds.Len(), n, w.footer.status.Text)
+	}
+	t.Setenv(testhook.ImportGate, "")
+
 	w.sheet.Show([]string{dir})
 	waitUI(t, q, func() bool { return w.d.IsOpen("import sheets") })
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter imports
