@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -142,7 +141,7 @@ func runImportSheets(c *cli, args []string) error {
 	if err := writeNewPair(claim, imagesPath, labelsPath, namesPath, images, labelArr, nil); err != nil {
 		return err
 	}
-	if err := pairfile.WriteSources(sourcesPath, sheetSources(batch, sources, files[:n-2])); err != nil {
+	if err := pairfile.WriteSources(sourcesPath, batch.Sources(files[:n-2], false)); err != nil {
 		return err
 	}
 	atomicfile.RemoveStale(contactPath, atomicfile.StaleAge)
@@ -200,12 +199,7 @@ func (c *cli) reportSheet(r sheets.Report) {
 		fmt.Fprintf(c.stderr, "idxlabel: %s (no sample taken)\n", describe(r.Err))
 		return
 	}
-	turned := ""
-	if r.Turned != 0 {
-		turned = fmt.Sprintf(", turned %d°", r.Turned)
-	}
-	fmt.Fprintf(c.stderr, "import-sheets: %s: %d boxes found: %d filled, %d empty, %d flagged; writer %d%s\n",
-		r.Path, r.Counts.Read, r.Counts.Filled, r.Counts.Empty, r.Counts.Flagged, r.Writer, turned)
+	fmt.Fprintf(c.stderr, "import-sheets: %s: %s\n", r.Path, r.Summary())
 	for _, f := range r.Flagged {
 		fmt.Fprintf(c.stderr, "import-sheets: %s: %s (not imported)\n", r.Path, f)
 	}
@@ -225,28 +219,6 @@ func sheetArrays(b *sheets.Batch) (*idx.Array, *idx.Array, error) {
 		la.SetInt(2*i+1, int64(b.Writers[i]))
 	}
 	return images, la, nil
-}
-
-// sheetSources returns each sample's source for the sources file beside the pair
-// (pairfile.WriteSources): its sheet, as a path relative to the folder given that holds it (the
-// file as given otherwise), slash-separated, and its box: "scans/sheet-03.jpg row 4, column 7"
-// reads "sheet-03.jpg row 4, column 7" when scans/ was given.
-func sheetSources(b *sheets.Batch, sources []sheets.Source, args []string) []string {
-	out := make([]string, b.N())
-	names := make([]string, len(sources))
-	for k, src := range sources {
-		names[k] = filepath.ToSlash(src.Path)
-		for _, a := range args {
-			if rel, err := filepath.Rel(a, src.Path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-				names[k] = filepath.ToSlash(rel)
-				break
-			}
-		}
-	}
-	for i, o := range b.Origins {
-		out[i] = fmt.Sprintf("%s row %d, column %d", names[o.Sheet], o.Row, o.Col)
-	}
-	return out
 }
 
 // contactFor returns the contact sheet's path for an images file: beside it, its name without

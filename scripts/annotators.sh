@@ -87,10 +87,10 @@ export IDXLABEL_TEST_AGREE_GATE=$gate
 start_state "$work/t10k-images-idx3-ubyte.gz"
 unset IDXLABEL_TEST_AGREE_GATE
 until_state "samples=10000 " "t10k did not open"
-file_menu 600
+file_menu 640
 choose "$work/bob-labels-idx1-ubyte"
 until_state "mode=Disagreements .*shown=4 " "bob's labels did not show their 4 disagreements"
-file_menu 600
+file_menu 640
 choose "$work/carol-labels-idx1-ubyte"
 until_state "mode=Disagreements .*cursor=0 shown=5 sample=2 " "carol's labels did not make the 5 disagreements"
 until_state "status=.*3_annotators:.*Fleiss'_κ" "the status bar gives no Fleiss' κ of the three annotators"
@@ -123,7 +123,7 @@ echo "annotators: 3 disagreements adjudicated by keys (2 of them while the figur
 
 # 3. File → Export Errata… (the labels as opened → as adjudicated), the default file.
 errata=$work/t10k-errata.csv
-file_menu 640
+file_menu 680
 until_state "prompt=export_errata" "File → Export Errata… opened no dialog"
 shot export
 sleep 0.3
@@ -140,7 +140,7 @@ quit_app || fail "Ctrl+Q after the save"
 # 4. A second window on the official files: File → Apply Errata…, one step, saved.
 start_state "$official/t10k-images-idx3-ubyte.gz"
 until_state "samples=10000 " "the official copy did not open"
-file_menu 680
+file_menu 720
 choose "$errata"
 until_state "status=Applied_3_of_3_errata_rows" "Apply Errata did not apply the 3 rows"
 shot applied

@@ -43,8 +43,8 @@ APP_PID=$!
 wait_window >/dev/null || fail "no window appeared within 60 s"
 sleep 2
 
-# Append Dataset…: the sixth item; its chooser starts in A's folder and takes B's path typed.
-file_menu 240
+# Append Dataset…: the seventh item; its chooser starts in A's folder and takes B's path typed.
+file_menu 279
 xdotool key --clearmodifiers ctrl+a
 xdotool type --delay 5 "$work/b-images-idx3-ubyte"
 xdotool key --clearmodifiers Return
@@ -55,7 +55,7 @@ echo "buildui: Append Dataset added pair B"
 # Class 3, then Save Shown As… (below Save and Save As…), Enter saves to a-shown-* beside A.
 xdotool mousemove 60 331 click 1
 sleep 0.7
-file_menu 480
+file_menu 519
 xdotool key --clearmodifiers Return
 for _ in $(seq 100); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-shown-images-idx3-ubyte" ] || fail "Save Shown As wrote no pair"

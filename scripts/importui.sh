@@ -146,7 +146,7 @@ labels_are_digits "$work/out1/mydata" "the window's Save As"
 # the same sources.
 xdotool mousemove 20 12 click 1
 sleep 0.7
-xdotool mousemove 100 480 click 1
+xdotool mousemove 100 519 click 1
 until_state "prompt=save_shown" "File → Save Shown As… opened no dialog"
 sleep 0.5
 xdotool key --clearmodifiers Return

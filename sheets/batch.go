@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 )
 
 // Report is what reading one sheet gave.
@@ -72,4 +74,45 @@ func ReadAll(ctx context.Context, sources []Source, l *Layout, o Options, each f
 		}
 	}
 	return b, nil
+}
+
+// Summary is the sheet's line without its file: "120 boxes found: 106 filled, 12 empty, 2
+// flagged; writer 2, turned 180°", or for a sheet nothing was taken from, why (its Err, which
+// names the file).
+func (r Report) Summary() string {
+	if r.Err != nil {
+		return r.Err.Error()
+	}
+	turned := ""
+	if r.Turned != 0 {
+		turned = fmt.Sprintf(", turned %d°", r.Turned)
+	}
+	return fmt.Sprintf("%d boxes found: %d filled, %d empty, %d flagged; writer %d%s",
+		r.Counts.Read, r.Counts.Filled, r.Counts.Empty, r.Counts.Flagged, r.Writer, turned)
+}
+
+// Sources returns each sample's source, for the sources file beside a pair (pairfile.WriteSources)
+// and the window's detail panel: its sheet, as a path relative to the folder of args that holds
+// it (the file as given otherwise), slash-separated, and its box: "scans/sheet-03.jpg row 4,
+// column 7" reads "sheet-03.jpg row 4, column 7" when scans/ was given. withWriter appends the
+// sample's writer (", writer 2"), for a dataset that has no label column to keep it in.
+func (b *Batch) Sources(args []string, withWriter bool) []string {
+	out := make([]string, b.N())
+	names := make([]string, len(b.Reports))
+	for k, r := range b.Reports {
+		names[k] = filepath.ToSlash(r.Path)
+		for _, a := range args {
+			if rel, err := filepath.Rel(a, r.Path); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+				names[k] = filepath.ToSlash(rel)
+				break
+			}
+		}
+	}
+	for i, o := range b.Origins {
+		out[i] = fmt.Sprintf("%s row %d, column %d", names[o.Sheet], o.Row, o.Col)
+		if withWriter {
+			out[i] += fmt.Sprintf(", writer %d", b.Writers[i])
+		}
+	}
+	return out
 }

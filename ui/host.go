@@ -6,6 +6,7 @@ import (
 	"idxlabel/ui/classes"
 	"idxlabel/ui/draw"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/sheets"
 )
 
 // modeHost is the controller as a mode sees it (mode.Controller): what a mode reads of the state
@@ -144,11 +145,14 @@ func (h drawHost) MoreLike(px []byte, height, width int) {
 func (h drawHost) Shortcuts() []draw.Shortcut { return menuShortcuts(h.w.menu.menu, h.w.win) }
 
 // buildHost is the controller and the window's files as the building workflows see them
-// (build.Host): the state to read, the status bar, the inputs' order, adding samples, the class
+// (build.Host, and sheets.Host: File → Import Sheets… asks a part of it): the state to read, the status bar, the inputs' order, adding samples, the class
 // names shown again, and starting, saving and opening a dataset as the File menu does.
 type buildHost struct{ w *window }
 
-var _ build.Host = buildHost{}
+var (
+	_ build.Host  = buildHost{}
+	_ sheets.Host = buildHost{}
+)
 
 // State is the dataset, the view model and the class names.
 func (h buildHost) State() mode.State { return h.w.c.modeState() }

@@ -24,6 +24,7 @@ type menuActions struct {
 
 	// Inputs.
 	importImages, appendDataset, saveShown, splitDataset, classNames func()
+	importSheets                                                     func()
 	save, saveAs, undo, redo, selectSamples, toggleDelete            func()
 	findSuspects, scanAgain, acceptSuggestions                       func()
 	moreLike                                                         func() // the samples like the cursor's
@@ -79,6 +80,7 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		m.recent,
 		item("Open Demo Dataset", nil, a.openDemo),
 		item("Import Images…", widgets.Ctrl(fyne.KeyI, false), in(a.importImages)),
+		item("Import Sheets…", widgets.Ctrl(fyne.KeyI, true), in(a.importSheets)),
 		item("Append Dataset…", nil, in(a.appendDataset)),
 		item("Export…", widgets.Ctrl(fyne.KeyE, true), a.export),
 		item("Export Change Log…", nil, a.exportChangeLog),

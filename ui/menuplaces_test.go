@@ -2,9 +2,10 @@ package ui
 
 import "testing"
 
-// The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 6th
-// and 12th items, Tools' 7th, 40 px a row): an item added above them moves them, and the script
-// then clicks another item. This says so here, by name, instead of a script failing later.
+// The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 7th
+// and 13th items, Tools' 7th, about 40 px a row; scripts/importui.sh: File's 13th): an item
+// added above them moves them, and the script then clicks another item. This says so here, by
+// name, instead of a script failing later.
 func TestMenuPlacesTheScriptsClick(t *testing.T) {
 	w := newTestWindow(t)
 	for _, c := range []struct {
@@ -12,12 +13,12 @@ func TestMenuPlacesTheScriptsClick(t *testing.T) {
 		place int // 1-based, separators not counted
 		label string
 	}{
-		{"File", 6, "Append Dataset…"},
-		{"File", 12, "Save Shown As…"},
+		{"File", 7, "Append Dataset…"},
+		{"File", 13, "Save Shown As…"},
 		{"Tools", 7, "Split Dataset…"},
-		{"File", 15, "Compare Annotations…"}, // scripts/annotators.sh
-		{"File", 16, "Export Errata…"},
-		{"File", 17, "Apply Errata…"},
+		{"File", 16, "Compare Annotations…"}, // scripts/annotators.sh
+		{"File", 17, "Export Errata…"},
+		{"File", 18, "Apply Errata…"},
 	} {
 		n := 0
 		for _, m := range w.menu.menu.Items {

@@ -16,6 +16,7 @@ import (
 	"idxlabel/ui/mapview"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/scan"
+	"idxlabel/ui/sheets"
 	"idxlabel/ui/similar"
 	"idxlabel/ui/suggest"
 	"idxlabel/ui/suspects"
@@ -54,6 +55,7 @@ type window struct {
 	sugg  *suggest.Suggester // the Suggested list, and the model that suggests labels
 	draw  *draw.Drawer       // the draw window
 	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
+	sheet *sheets.Importer   // Import Sheets
 	exp   *exporter
 	check *health.Checker        // the health check
 	annot *annotators.Annotators // Compare Annotations, the Disagreements mode, the errata
@@ -123,6 +125,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
 	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
+	w.sheet = sheets.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.d, w.menuActions())
 
@@ -191,7 +194,7 @@ func (w *window) menuActions() menuActions {
 	c := w.c
 	return menuActions{
 		input:        c.in.input,
-		importImages: w.build.Import.Dialog, appendDataset: w.build.Append.Dialog, saveShown: w.build.Shown.Dialog,
+		importImages: w.build.Import.Dialog, importSheets: w.sheet.Dialog, appendDataset: w.build.Append.Dialog, saveShown: w.build.Shown.Dialog,
 		splitDataset: w.build.Split.Dialog, classNames: w.build.Names.Dialog,
 		save: w.save.save, saveAs: w.save.saveAs, undo: c.undo, redo: c.redo, selectSamples: c.selectAll,
 		toggleDelete: c.toggleDelete, pickClass: c.pickClass,

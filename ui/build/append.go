@@ -56,14 +56,14 @@ func (a *Appender) Run(paths []string) {
 	}
 	p := a.startProgress("Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
 	a.jobs.Run(func() {
-		got, err := readAppended(p.job.Ctx, images, labels, h, w, withLabels, func(frac float64) {
-			a.jobs.Schedule(func() { p.set("Converting "+filepath.Base(images)+"…", frac) })
+		got, err := readAppended(p.Job.Ctx, images, labels, h, w, withLabels, func(frac float64) {
+			a.jobs.Schedule(func() { p.Set("Converting "+filepath.Base(images)+"…", frac) })
 		})
 		if err == nil {
-			got.names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
+			got.Names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
 		}
 		a.jobs.Schedule(func() {
-			if p.end() {
+			if p.End() {
 				a.h.Say("Append cancelled: nothing was added")
 				return
 			}
@@ -72,7 +72,7 @@ func (a *Appender) Run(paths []string) {
 				return
 			}
 			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
-				a.h.Say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.samples), "sample"), filepath.Base(images)))
+				a.h.Say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), filepath.Base(images)))
 			})
 		})
 	})
@@ -122,7 +122,7 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 		samples[k] = store.Sample{Pixels: px, Label: snap.Labels[k]}
 	}
 	progress(1)
-	return appended{addition: addition{samples: samples}, from: from}, nil
+	return appended{addition: addition{Samples: samples}, from: from}, nil
 }
 
 // appendSize refuses samples of file that are not the open dataset's size, as idxlabel merge

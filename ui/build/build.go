@@ -11,35 +11,22 @@ import (
 	"fyne.io/fyne/v2"
 
 	"idxlabel/store"
+	"idxlabel/ui/adding"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
-	"idxlabel/ui/mode"
 )
 
-// Host is what the workflows ask of the window's controller, on the UI thread.
+// Host is what the workflows ask of the window's controller, on the UI thread: what adding
+// samples asks (adding.Host: the state, the status bar, the inputs' order, the add), and more.
 type Host interface {
-	// State is the window's dataset, its view model and its class names, to read.
-	State() mode.State
+	adding.Host
 	// Name is the name the window shows the dataset by ("" when nothing is open: the empty
 	// dataset the window starts with); Demo says the dataset is the demo.
 	Name() string
 	Demo() bool
-	// CannotEdit reports whether an edit cannot be made now, and then says why on the status
-	// bar (read-only, a journal awaiting its answer, a job holding edits: the input that asked
-	// waits for it).
-	CannotEdit() bool
-	// Say puts a message on the status bar.
-	Say(text string)
 	// Input runs f as an input of the person's (a dialog's answer): now, or after the inputs
-	// that wait for a job. AfterInputs runs f after every input that waits (typed while a job
-	// ran), even when no job holds edits any more.
+	// that wait for a job.
 	Input(f func())
-	AfterInputs(f func())
-	// Add appends samples as one undoable, journaled step of added samples (how says where they
-	// came from) and returns the first one's number; ClassesChanged shows the class names again
-	// after they were set.
-	Add(how store.How, samples []store.Sample) (first int, err error)
-	ClassesChanged()
 	// StartNew asks about the open dataset's unsaved edits, then replaces it by a new, empty
 	// dataset of h×w samples with classes and names (as File → New Dataset… starts one) and runs
 	// then with it; nothing when the person cancels.

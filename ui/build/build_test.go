@@ -53,11 +53,11 @@ func TestAppendDatasetCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	got, err := readAppended(ctx, ip, lp, 28, 28, true, func(float64) {})
-	if !errors.Is(err, context.Canceled) || got.samples != nil {
-		t.Fatalf("cancelled: %d samples, error %v", len(got.samples), err)
+	if !errors.Is(err, context.Canceled) || got.Samples != nil {
+		t.Fatalf("cancelled: %d samples, error %v", len(got.Samples), err)
 	}
 	if got, err = readAppended(context.Background(), ip, "", 28, 28, true, func(float64) {}); err == nil || !strings.Contains(err.Error(), "no label file") {
-		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(got.samples), err)
+		t.Fatalf("images without labels appended to a labelled dataset: %d samples, error %v", len(got.Samples), err)
 	}
 }
 

@@ -68,7 +68,7 @@ func (m *Importer) Read(dir string) {
 			}
 		}
 		m.jobs.Schedule(func() {
-			if p.end() {
+			if p.End() {
 				return
 			}
 			if err != nil {
@@ -148,10 +148,10 @@ func (m *Importer) run(ds *store.Dataset, p plan) {
 	}
 	pj := m.startProgress(numfmt.Sprintf("Importing %d images", len(p.files)), p.dir, false)
 	m.jobs.Run(func() {
-		samples, skipped := loadImages(pj.job.Ctx, p, func(frac float64) { m.jobs.Schedule(func() { pj.set("", frac) }) })
-		testhook.WaitGate(pj.job.Ctx, testhook.ImportGate) // a test's hook; nothing otherwise
+		samples, skipped := loadImages(pj.Job.Ctx, p, func(frac float64) { m.jobs.Schedule(func() { pj.Set("", frac) }) })
+		testhook.WaitGate(pj.Job.Ctx, testhook.ImportGate) // a test's hook; nothing otherwise
 		m.jobs.Schedule(func() {
-			if pj.end() {
+			if pj.End() {
 				m.h.Say("Import cancelled: nothing was added")
 				return
 			}
@@ -159,7 +159,7 @@ func (m *Importer) run(ds *store.Dataset, p plan) {
 				m.Report(p.dir, nil, skipped, m.h.State().Classes)
 				return
 			}
-			m.addAfterInputs(ds, store.HowAddedImported, addition{samples: samples, names: names}, func(int) {
+			m.addAfterInputs(ds, store.HowAddedImported, addition{Samples: samples, Names: names}, func(int) {
 				m.Report(p.dir, samples, skipped, m.h.State().Classes)
 			})
 		})

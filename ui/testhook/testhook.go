@@ -38,7 +38,22 @@ const (
 	// report.WriteMapCSV), and after each frame of the map it writes to the file with ".view"
 	// appended how the frame shows it (widgets.MapView.SetDump; scripts/mapview.sh).
 	Map = "IDXLABEL_TEST_MAP"
+	// Sheets: File → Import Sheets… writes to that file, each time its preview shows a sheet, the
+	// sheet's number and what was found on it (scripts/sheetsui.sh).
+	Sheets = "IDXLABEL_TEST_SHEETS"
 )
+
+// Note writes line to the file the environment variable env names, replacing what it held
+// (nothing when env is not set); it reports a failure on stderr.
+func Note(env, line string) {
+	path := os.Getenv(env)
+	if path == "" {
+		return
+	}
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
+	}
+}
 
 // WaitGate waits until the file the environment variable env names exists (at once when env is
 // not set), or ctx ends.
