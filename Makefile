@@ -46,6 +46,7 @@ test: deps lint build
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/buildui.sh $(BIN)
 	scripts/importui.sh $(BIN)
+	scripts/formatsui.sh $(BIN)
 	scripts/newuser.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 	scripts/forcecrash.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz

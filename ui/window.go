@@ -8,6 +8,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/build"
 	"idxlabel/ui/confusion"
+	"idxlabel/ui/convert"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/draw"
 	"idxlabel/ui/health"
@@ -52,7 +53,8 @@ type window struct {
 	draw  *draw.Drawer       // the draw window
 	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
 	exp   *exporter
-	check *health.Checker // the health check
+	conv  *convert.Converter // Parquet, CSV and NumPy files opened as IDX pairs written beside them
+	check *health.Checker    // the health check
 }
 
 // newWindow builds the main window's parts in win, each with what it needs; it starts with an
@@ -113,7 +115,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
 	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
 		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
-	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
+	w.conv = convert.New(convertHost{w}, w.jobs, w.d, win)
+	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show, convert: w.conv.Open}
 	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}
 	w.menu = newMenuBar(win, w.d, w.menuActions())
