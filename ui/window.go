@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/export"
 	"idxlabel/store"
 	"idxlabel/ui/build"
 	"idxlabel/ui/confusion"
@@ -114,7 +115,8 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
 	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
 	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
-		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
+		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close,
+		export: func(out string, f export.Format) { w.exp.run(out, export.Options{Format: f}, false) }}
 	w.conv = convert.New(convertHost{w}, w.jobs, w.d, win)
 	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show, convert: w.conv.Open}
 	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
