@@ -9,6 +9,8 @@
 #  2. 5, 6 and 7 relabel its samples 0 to 2; Ctrl+S saves. From outside: the IDX pair beside the
 #     file holds the Parquet's images and its labels with those three changed, the first pair
 #     holds 3 and 4, and the Parquet file's bytes are unchanged.
+#     Then 8 is typed, and Save As as Kaggle CSV, all by keys (the format list's Right arrow,
+#     Enter): the CSV holds the samples with the four edits, the IDX pair its last save.
 #  3. The Parquet file opened again: the window asks, Enter opens the pair already there (the
 #     labels as saved).
 #  4. A Parquet file claiming a footer of 2 GiB, and a Kaggle CSV with a pixel of 300: each is
@@ -123,6 +125,47 @@ PY
 "$bin" verify "$images" "$labels" | grep -q "^ok: 300 samples" || fail "the saved pair does not verify"
 [ "$(sha256sum "$pq" | cut -d' ' -f1)" = "$sum" ] || fail "the Parquet file changed"
 echo "formatsui: 5 6 7 relabelled the Parquet's samples 0-2; Ctrl+S wrote the IDX pair beside it (images the Parquet's, labels with the edits); the Parquet file is unchanged"
+
+# 2b. Save As, Kaggle CSV, by keys: the folder, the base name, the format (Right twice from IDX),
+# Enter. From outside: the CSV holds the samples with the edits, the 8 typed after the save too;
+# the IDX pair keeps its last save until Ctrl+S.
+xdotool key --clearmodifiers 8
+until_state "cursor=4 " "8 did not relabel sample 3"
+xdotool key --clearmodifiers ctrl+shift+s
+until_state "prompt=save_as" "Ctrl+Shift+S opened no Save As dialog"
+sleep 0.5
+xdotool key --clearmodifiers Tab ctrl+a
+xdotool type --delay 5 "$work/csv"
+xdotool key --clearmodifiers Tab Tab ctrl+a
+xdotool type --delay 5 "mine"
+xdotool key --delay 100 --clearmodifiers Tab Tab Tab Right Right
+shot saveas
+xdotool key --clearmodifiers Return # Enter in the format list presses Save
+until_state "prompt=question" "Save As as Kaggle CSV did not ask to create the folder"
+xdotool key --clearmodifiers Return # create it
+until_state "prompt=exported " "Save As as Kaggle CSV did not end with its note"
+[ -f "$work/csv/mine.csv" ] || fail "Save As as Kaggle CSV wrote no mine.csv"
+shot exported
+python3 - "$work/csv/mine.csv" "$work/g-images-idx3-ubyte" <<'PY' || fail "the CSV Save As wrote is not the samples with the edits"
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+src = open(sys.argv[2], "rb").read()[16:]
+if lines[0] != "label," + ",".join("pixel%d" % i for i in range(784)) or len(lines) != 302 or lines[-1] != "":
+    print("formatsui: header or line count", len(lines), file=sys.stderr); sys.exit(1)
+want = [5, 6, 7, 8] + [(7 * k) % 10 for k in range(4, 300)]
+for k, line in enumerate(lines[1:301]):
+    v = [int(x) for x in line.split(",")]
+    if v[0] != want[k] or bytes(v[1:]) != src[k * 784:(k + 1) * 784]:
+        print("formatsui: CSV line", k + 2, "label", v[0], "want", want[k], file=sys.stderr); sys.exit(1)
+PY
+xdotool key --clearmodifiers Return # close the note
+until_state "prompt=- " "the note after the export did not close"
+gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exit(0 if b[8+3]==1 else 1)" ||
+  fail "Save As as CSV changed the IDX pair's labels (the 8 is unsaved)"
+before=$(stat -c %i "$labels")
+xdotool key --clearmodifiers ctrl+s
+saved "$labels" "$before"
+echo "formatsui: Save As, Kaggle CSV, by keys: mine.csv holds the samples with the edits (the unsaved 8 too); the IDX pair kept its last save until Ctrl+S"
 
 # 3. Opened again: the pair already there opens (Enter).
 open_file "$pq"

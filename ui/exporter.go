@@ -162,7 +162,8 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 				if c.ds.Dirty() {
 					msg += "\n\nThe edits are in it; the IDX pair's stay unsaved until File → Save."
 				}
-				x.d.Inform("Exported", msg)
+				info := dialog.NewInformation("Exported", msg, x.win)
+				x.d.Show("exported", info, info.Dismiss, nil, nil)
 			}
 		})
 	})

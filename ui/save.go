@@ -191,9 +191,8 @@ func (s *saver) saveAsThen(then func()) {
 		gz.SetChecked(true)
 	}
 	preview := widget.NewLabel("")
-	format := widget.NewSelect(convert.SaveFormatLabels(), nil)
-	format.SetSelectedIndex(0)
-	chosen := func() convert.SaveFormat { return convert.SaveFormats[max(format.SelectedIndex(), 0)] }
+	format := convert.NewFormatChoice()
+	chosen := format.Chosen
 	// A label file is written when the dataset has one or any sample has a label (labels typed
 	// on images opened alone get their first): its name follows the base name, as MNIST names
 	// its pairs, until the person types another.
@@ -247,7 +246,6 @@ func (s *saver) saveAsThen(then func()) {
 	update()
 	choose := dialogs.FolderButton(folder, s.d, dialogs.PurposeSave)
 	form := widget.NewForm(
-		widget.NewFormItem("Format", format),
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, choose, folder)),
 		widget.NewFormItem("Base name", base),
 		widget.NewFormItem("", gz),
@@ -255,6 +253,9 @@ func (s *saver) saveAsThen(then func()) {
 	if withLabels {
 		form.Append("Label file", labelName)
 	}
+	// The format below the fields, so that Tab from the dialog's start reaches the folder first,
+	// as before it was offered.
+	form.Append("Format", format)
 	form.Append("Files", preview)
 	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
 		if !ok {
@@ -307,6 +308,7 @@ func (s *saver) saveAsThen(then func()) {
 	for _, e := range []*dialogs.PromptEntry{folder, base, labelName} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
+	format.OnEnter = d.Confirm
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
 	"idxlabel/formats"
@@ -31,9 +30,9 @@ func TestSaveAsOtherFormats(t *testing.T) {
 	saveAs := func(f int) {
 		t.Helper()
 		w.save.saveAs()
-		var sel *widget.Select
+		var sel *convert.FormatChoice
 		walkOverlay(w, func(o fyne.CanvasObject) {
-			if s, ok := o.(*widget.Select); ok {
+			if s, ok := o.(*convert.FormatChoice); ok {
 				sel = s
 			}
 		})
@@ -44,7 +43,7 @@ func TestSaveAsOtherFormats(t *testing.T) {
 		sel.SetSelectedIndex(f)
 		entries[0].SetText(dir)
 		entries[1].SetText("mine")
-		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		sel.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter in the list presses Save
 	}
 	for f, out := range map[int]string{1: "mine", 2: "mine.csv", 3: "mine.npz"} {
 		saveAs(f)

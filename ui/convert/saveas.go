@@ -3,6 +3,9 @@ package convert
 import (
 	"path/filepath"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
 	"idxlabel/export"
 )
 
@@ -49,3 +52,32 @@ func (f SaveFormat) Files(target string) string {
 	}
 	return filepath.Base(target)
 }
+
+// FormatChoice is the Save As dialog's list of SaveFormats (IDX chosen first): a Select whose
+// Enter presses the dialog's Save, as Enter in each of its fields does; the arrow keys choose.
+type FormatChoice struct {
+	widget.Select
+	// OnEnter runs on Enter while the list has the keys (nil: nothing).
+	OnEnter func()
+}
+
+// NewFormatChoice makes the list with IDX chosen.
+func NewFormatChoice() *FormatChoice {
+	c := &FormatChoice{}
+	c.Options = SaveFormatLabels()
+	c.ExtendBaseWidget(c)
+	c.SetSelectedIndex(0)
+	return c
+}
+
+// TypedKey runs OnEnter on Enter; other keys are the Select's (Space and the arrows).
+func (c *FormatChoice) TypedKey(k *fyne.KeyEvent) {
+	if (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && c.OnEnter != nil {
+		c.OnEnter()
+		return
+	}
+	c.Select.TypedKey(k)
+}
+
+// Chosen is the format chosen.
+func (c *FormatChoice) Chosen() SaveFormat { return SaveFormats[max(c.SelectedIndex(), 0)] }
