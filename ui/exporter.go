@@ -160,7 +160,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			default:
 				msg := fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds())
 				if c.ds.Dirty() {
-					msg += "\n\nThe edits are in it; the IDX pair's stay unsaved until File → Save."
+					msg += "\n\nIt holds the edits not saved yet; the IDX pair gets them at File → Save."
 				}
 				info := dialog.NewInformation("Exported", msg, x.win)
 				x.d.Show("exported", info, info.Dismiss, nil, nil)

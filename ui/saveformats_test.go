@@ -48,8 +48,8 @@ func TestSaveAsOtherFormats(t *testing.T) {
 	for f, out := range map[int]string{1: "mine", 2: "mine.csv", 3: "mine.npz"} {
 		saveAs(f)
 		waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "written to") })
-		if text := overlayText(w); !strings.Contains(text, "stay unsaved") {
-			t.Errorf("%s: the note does not say the IDX pair's edits stay unsaved: %q", out, text)
+		if text := overlayText(w); !strings.Contains(text, "not saved yet") {
+			t.Errorf("%s: the note does not say the IDX pair has the edits unsaved: %q", out, text)
 		}
 		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		path := filepath.Join(dir, out)
