@@ -18,6 +18,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/parquet-go/parquet-go"
 
 	"idxlabel/export"
@@ -27,6 +28,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // TestMain sets a locale Fyne can parse and keeps Fyne's preferences out of the home folder.
@@ -328,5 +330,53 @@ func TestOpenInWindow(t *testing.T) {
 	}
 	if len(h.opened) != 2 {
 		t.Fatalf("a hostile file opened: %v", h.opened)
+	}
+}
+
+// The progress dialog's Cancel button stops the conversion: nothing is written or opened, and
+// the status bar says so.
+func TestCancelButton(t *testing.T) {
+	dir := t.TempDir()
+	path := written(t, dir, generated(6, 50, false), export.KaggleCSV)
+	t.Setenv(testhook.ConvertGate, filepath.Join(dir, "never")) // the job waits until cancelled
+	c, h, j, d, ui := testConverter(t)
+	c.Open(path)
+	if key, _ := d.Top(); key != "convert" {
+		t.Fatalf("no progress dialog: prompt %q", key)
+	}
+	var cancel *widget.Button
+	walk(c.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
+			cancel = b
+		}
+	})
+	if cancel == nil {
+		t.Fatal("the progress dialog has no Cancel button")
+	}
+	test.Tap(cancel)
+	idle(t, j, ui)
+	images, labels, _ := Outputs(path)
+	for _, p := range []string{images, labels} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s written", p)
+		}
+	}
+	if len(h.opened) != 0 || len(h.said) != 1 || !strings.Contains(h.said[0], "cancelled") {
+		t.Fatalf("opened %v, said %q", h.opened, h.said)
+	}
+}
+
+// walk visits o and everything in it, depth first.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	visit(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, visit)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walk(c, visit)
+		}
 	}
 }
