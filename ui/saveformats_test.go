@@ -81,3 +81,17 @@ func TestSaveAsOtherFormats(t *testing.T) {
 	saveAs(2)
 	waitUI(t, q, func() bool { return strings.Contains(overlayText(w), "Replace it?") })
 }
+
+// File → Open… lists IDX files and the files that open as IDX pairs written beside them, and
+// nothing else.
+func TestOpenListsOtherFormats(t *testing.T) {
+	for name, want := range map[string]bool{
+		"train-images-idx3-ubyte.gz": true, "train-00000-of-00001.parquet": true, "train.csv": true,
+		"x.NPZ": true, "x.npy": true, "notes.txt": false,
+		"train-labels-idx1-ubyte.gz.changes.csv": false,
+	} {
+		if got := isOpenName(name); got != want {
+			t.Errorf("%s: listed %v, want %v", name, got, want)
+		}
+	}
+}

@@ -41,7 +41,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/formats"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/store"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
@@ -83,9 +85,14 @@ func Reads(path string) bool {
 
 // IsName reports whether a file named name is listed by File → Open… as a dataset file of
 // another format: ".parquet", ".csv", ".npy" and ".npz" (the format itself is told by the file's
-// bytes when it is opened).
+// bytes when it is opened), but not idxlabel's own files (pairfile.IsStateFile) nor the change
+// logs saves write (…-ubyte.gz.changes.csv).
 func IsName(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
+	lower := strings.ToLower(name)
+	if pairfile.IsStateFile(lower) || strings.HasSuffix(lower, store.ChangesSuffix) {
+		return false
+	}
+	switch filepath.Ext(lower) {
 	case ".parquet", ".csv", ".npy", ".npz":
 		return true
 	}
@@ -120,8 +127,8 @@ func (c *Converter) Open(path string) {
 		c.convert(path, true)
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	msg := widget.NewLabel(fmt.Sprintf("%s, written from %s earlier, %s already there, in\n%s.\n\nOpen them (edits made and saved since are kept), or convert %s again and replace them?",
-		existing, filepath.Base(path), verb(existing), filepath.Dir(images), filepath.Base(path)))
+	msg := widget.NewLabel(fmt.Sprintf("%s %s already beside %s, in\n%s:\nwritten from it when it was opened before (with the edits saved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
+		existing, verb(existing), filepath.Base(path), filepath.Dir(images), filepath.Base(path)))
 	d = dialog.NewCustomWithoutButtons("Open "+filepath.Base(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
 	// Escape cancels; Enter opens the pair there (the answer that loses nothing).
 	c.d.Show("convert exists", d, cancel.OnTapped, openIt.OnTapped, nil)
@@ -223,9 +230,9 @@ func Write(ctx context.Context, path string, replace bool, opts formats.Options,
 	base := filepath.Base(path)
 	opts.Progress = func(done, total int) {
 		if total > 0 {
-			progress(fmt.Sprintf("Reading %s: %d of %d samples…", base, done, total), float64(done)/float64(total))
+			progress(numfmt.Sprintf("Reading %s: %d of %d samples…", base, done, total), float64(done)/float64(total))
 		} else {
-			progress(fmt.Sprintf("Reading %s: %d samples…", base, done), 0)
+			progress(numfmt.Sprintf("Reading %s: %d samples…", base, done), 0)
 		}
 	}
 	set, err := formats.Read(ctx, path, opts)
