@@ -127,8 +127,8 @@ func (c *Converter) Open(path string) {
 		c.convert(path, true)
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	msg := widget.NewLabel(fmt.Sprintf("%s %s already beside %s, in\n%s:\nwritten from it when it was opened before (with the edits saved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
-		existing, verb(existing), filepath.Base(path), filepath.Dir(images), filepath.Base(path)))
+	msg := widget.NewLabel(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
+		existing, verb(existing), filepath.Dir(images), filepath.Base(path), filepath.Base(path)))
 	d = dialog.NewCustomWithoutButtons("Open "+filepath.Base(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
 	// Escape cancels; Enter opens the pair there (the answer that loses nothing).
 	c.d.Show("convert exists", d, cancel.OnTapped, openIt.OnTapped, nil)
