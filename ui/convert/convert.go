@@ -143,7 +143,8 @@ func verb(files string) string {
 }
 
 // convert writes path as its IDX pair in a job (replacing the pair there when replace), then
-// opens the pair; a failure is shown naming the file, a Cancel on the status bar.
+// opens the pair; a failure is shown naming the file, a Cancel on the status bar (with the pair's
+// names when it came after the pair was written).
 func (c *Converter) convert(path string, replace bool) {
 	images, labels, _ := Outputs(path)
 	job := c.jobs.Start(jobs.Loading, "")
@@ -179,8 +180,10 @@ func (c *Converter) convert(path string, replace bool) {
 			dlg.Hide()
 			c.jobs.Finish(job) // the inputs typed meanwhile are applied to the dataset shown
 			switch {
-			case cancelled && (err == nil || errors.Is(err, context.Canceled)):
+			case errors.Is(err, context.Canceled):
 				c.h.Say("Opening " + filepath.Base(path) + " cancelled: nothing was written")
+			case err == nil && cancelled: // too late: the pair was written, and is not opened
+				c.h.Say("Opening " + filepath.Base(path) + " cancelled once its IDX pair was written: " + filepath.Base(images) + " and " + filepath.Base(labels))
 			case err != nil:
 				c.d.ShowError(err)
 			default:
