@@ -47,6 +47,7 @@ test: deps lint build
 	scripts/buildui.sh $(BIN)
 	scripts/importui.sh $(BIN)
 	scripts/sheetsui.sh $(BIN)
+	scripts/formatsui.sh $(BIN)
 	scripts/newuser.sh $(BIN)
 	scripts/monkey.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz 1 300
 	scripts/forcecrash.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz

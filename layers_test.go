@@ -188,7 +188,7 @@ func TestUIPartsDoNotReachBackUp(t *testing.T) {
 // uiWorkflows are the window's modes and workflows, each a package of its own: a change to one
 // never reaches another. They share what lies below them (mode, review, scan, dialogs, jobs,
 // classes, widgets), never each other.
-var uiWorkflows = []string{"annotators", "build", "confusion", "draw", "health", "mapview", "sheets", "similar", "suggest", "suspects"}
+var uiWorkflows = []string{"annotators", "build", "confusion", "convert", "draw", "health", "mapview", "sheets", "similar", "suggest", "suspects"}
 
 func TestUIWorkflowsDoNotImportEachOther(t *testing.T) {
 	own := map[string]bool{}

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	iofs "io/fs"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
@@ -157,27 +155,15 @@ func parseSize(s string) (w, h int, err error) {
 }
 
 // writeNewPair writes a pair made by a command (import, convert) under claim, the outputs'
-// claim the command made before it read anything (its locks held all along): it checks the
-// arrays (pairfile.CheckPair), writes the pair together, atomically, then the class names to
-// namesPath, or removes a class-name file left there by an earlier run when there are none.
-// Errors: those of pairfile.CheckPair, Claim.WritePair and pairfile.WriteClassNames.
+// claim the command made before it read anything (its locks held all along):
+// pairfile.Claim.WriteNewPair, the arrays checked, the pair written together, atomically, then
+// the class names to namesPath (or a class-name file left by an earlier run removed). Errors:
+// those of pairfile.Claim.WriteNewPair.
 func writeNewPair(claim *pairfile.Claim, imagesPath, labelsPath, namesPath string, images, labels *idx.Array, names map[int]string) error {
-	if _, err := pairfile.CheckPair(imagesPath, images, labelsPath, labels, 0, 0); err != nil {
-		return err
-	}
 	if importBeforeWrite != nil {
 		importBeforeWrite()
 	}
-	if err := claim.WritePair(imagesPath, labelsPath, images, labels); err != nil {
-		return err
-	}
-	if len(names) == 0 {
-		if err := os.Remove(namesPath); err != nil && !errors.Is(err, iofs.ErrNotExist) {
-			return err
-		}
-		return nil
-	}
-	return pairfile.WriteClassNames(namesPath, names)
+	return claim.WriteNewPair(context.Background(), imagesPath, labelsPath, namesPath, images, labels, names, nil)
 }
 
 // classList formats names as "cat 0, dog 1", at most 10 of them.

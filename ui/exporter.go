@@ -14,6 +14,7 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/internal/numfmt"
+	"idxlabel/internal/version"
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
@@ -28,6 +29,7 @@ var exportFormats = []struct {
 	{"PNG folder tree (ImageFolder: <class>/<index>.png)", export.PNG, ""},
 	{"CSV (Kaggle: label,pixel0,…)", export.CSV, ".csv"},
 	{"NumPy .npz (x: N×H×W uint8, y: N int64)", export.NPZ, ".npz"},
+	{"Parquet (Hugging Face dataset folder: data/train-00000-of-00001.parquet, README.md)", export.Parquet, ""},
 }
 
 // exporter writes the dataset as it is now (File → Export…): unsaved edits included, deleted
@@ -125,6 +127,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	}
 	s := c.ds.Snapshot()
 	opts.Force = force
+	opts.Made = "idxlabel " + version.Version // a Parquet export's card and files name it
 	job := c.jobs.Start(jobs.Exporting, "")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
@@ -155,7 +158,12 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			case err != nil:
 				x.d.ShowError(err)
 			default:
-				x.d.Inform("Exported", fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds()))
+				msg := fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds())
+				if c.ds.Dirty() {
+					msg += "\n\nIt holds the edits not saved yet; the IDX pair gets them at File → Save."
+				}
+				info := dialog.NewInformation("Exported", msg, x.win)
+				x.d.Show("exported", info, info.Dismiss, nil, nil)
 			}
 		})
 	})

@@ -17,6 +17,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/convert"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 )
@@ -32,14 +33,21 @@ type opener struct {
 	prefs fyne.Preferences
 	save  *saver
 	draw  func() // opens the draw window (a new dataset starts there)
+	// convert opens a Parquet, CSV or NumPy file as the IDX pair it writes beside it
+	// (convert.Converter.Open).
+	convert func(path string)
 }
 
 // openDialog asks for an image file (or a label file); its partner is found beside it.
 func (o *opener) openDialog() {
 	start, _ := o.c.ds.Paths()
-	o.d.Choose(dialogs.Spec{Title: "Open", Confirm: "Open", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
+	o.d.Choose(dialogs.Spec{Title: "Open", Confirm: "Open", Purpose: dialogs.PurposeOpen, Filter: isOpenName, Kind: "IDX, Parquet, CSV and NumPy files",
 		Start: filepath.Dir(start)}, func(path string) { o.open([]string{path}) })
 }
+
+// isOpenName reports whether File → Open… lists a file named name: an IDX file, or a dataset file
+// of another format that opens as an IDX pair written beside it (convert.IsName).
+func isOpenName(name string) bool { return dialogs.IsIDXName(name) || convert.IsName(name) }
 
 // dropped opens files dragged onto the window.
 func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
@@ -53,7 +61,14 @@ func (o *opener) dropped(_ fyne.Position, uris []fyne.URI) {
 // open works out which of paths are the images and labels and loads them. The new files are
 // read and checked first; only then is the person asked about unsaved edits, so a file that
 // fails to open never costs the edits on screen.
+//
+// A single Parquet, CSV or NumPy file (convert.Reads, by its first bytes) is written as an IDX
+// pair beside it, which then opens (convert).
 func (o *opener) open(paths []string) {
+	if len(paths) == 1 && convert.Reads(paths[0]) {
+		o.convert(paths[0])
+		return
+	}
 	images, labels, err := pairfile.ClassifyPair(paths)
 	if err != nil {
 		o.d.ShowError(err)

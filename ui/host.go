@@ -4,6 +4,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/build"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/convert"
 	"idxlabel/ui/draw"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/sheets"
@@ -202,3 +203,15 @@ func (h buildHost) Save(then func()) { h.w.save.run(h.w.c.ds.SaveContext, then) 
 
 // Open opens files as File → Open does.
 func (h buildHost) Open(paths []string) { h.w.files.open(paths) }
+
+// convertHost is the window as the converter of Parquet, CSV and NumPy files sees it
+// (convert.Host): opening the pair it wrote as File → Open does, and the status bar.
+type convertHost struct{ w *window }
+
+var _ convert.Host = convertHost{}
+
+// OpenPair opens images and labels as File → Open does.
+func (h convertHost) OpenPair(images, labels string) { h.w.files.open([]string{images, labels}) }
+
+// Say puts a message on the status bar.
+func (h convertHost) Say(text string) { h.w.c.say(text) }

@@ -16,8 +16,10 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/export"
 	"idxlabel/pairfile"
 	"idxlabel/store"
+	"idxlabel/ui/convert"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
@@ -31,6 +33,9 @@ type saver struct {
 	win    fyne.Window
 	prefs  fyne.Preferences
 	recent func(images, labels string) // puts a saved pair at the top of Open Recent
+	// export writes the dataset as it is now to out in format f, as File → Export… does (Save As
+	// in another format than IDX).
+	export func(out string, f export.Format)
 	// closing closes the application's other windows (the draw window) before the main one
 	// closes; nil: none.
 	closing func()
@@ -157,10 +162,12 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 	}
 }
 
-// saveAs asks for a folder and a base name and writes "<base>-images-idx3-ubyte" and
+// saveAs asks for a format, a folder and a base name and writes "<base>-images-idx3-ubyte" and
 // "<base>-labels-idx1-ubyte" there (".gz" when compressed), through the store's atomic paired
-// save; the file-save dialog's writer is not used, since it empties the target first. A folder
-// that does not exist is created once the person agrees; Enter in any field presses Save.
+// save; the file-save dialog's writer is not used, since it empties the target first. A format
+// other than IDX (convert.SaveFormats: Parquet, Kaggle CSV, .npz) is written as File → Export…
+// writes it (export), the IDX pair left as it is. A folder that does not exist is created once
+// the person agrees; Enter in any field presses Save.
 func (s *saver) saveAs() { s.saveAsThen(nil) }
 
 func (s *saver) saveAsThen(then func()) {
@@ -184,6 +191,8 @@ func (s *saver) saveAsThen(then func()) {
 		gz.SetChecked(true)
 	}
 	preview := widget.NewLabel("")
+	format := convert.NewFormatChoice()
+	chosen := format.Chosen
 	// A label file is written when the dataset has one or any sample has a label (labels typed
 	// on images opened alone get their first): its name follows the base name, as MNIST names
 	// its pairs, until the person types another.
@@ -206,6 +215,14 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	setting := false // the name is being set from the base name, not typed
 	update := func() {
+		if f := chosen(); f.Export != "" {
+			gz.Disable()
+			labelName.Disable()
+			preview.SetText(f.Files(f.Target(folder.Text, base.Text)))
+			return
+		}
+		gz.Enable()
+		labelName.Enable()
 		if !labelTyped {
 			setting = true
 			labelName.SetText(filepath.Base(pairfile.LabelsFileFor(imagesName())))
@@ -225,6 +242,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 	}
 	folder.OnChanged, base.OnChanged, gz.OnChanged = func(string) { update() }, func(string) { update() }, func(bool) { update() }
+	format.OnChanged = func(string) { update() }
 	update()
 	choose := dialogs.FolderButton(folder, s.d, dialogs.PurposeSave)
 	form := widget.NewForm(
@@ -235,6 +253,9 @@ func (s *saver) saveAsThen(then func()) {
 	if withLabels {
 		form.Append("Label file", labelName)
 	}
+	// The format below the fields, so that Tab from the dialog's start reaches the folder first,
+	// as before it was offered.
+	form.Append("Format", format)
 	form.Append("Files", preview)
 	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
 		if !ok {
@@ -242,8 +263,19 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		i, l := paths()
 		dir := filepath.Dir(i)
+		f := chosen()
 		dialogs.RememberFolder(s.prefs, dialogs.PurposeSave, dir)
 		write := func(mkdir bool) {
+			if f.Export != "" { // written as File → Export… writes it, which asks before it replaces
+				if mkdir {
+					if err := os.MkdirAll(dir, 0o777); err != nil {
+						s.d.ShowError(fmt.Errorf("cannot create the folder %s: %w", dir, err))
+						return
+					}
+				}
+				s.export(f.Target(folder.Text, base.Text), f.Export)
+				return
+			}
 			s.run(func(ctx context.Context, progress func(float64)) error {
 				if mkdir {
 					if err := os.MkdirAll(dir, 0o777); err != nil {
@@ -262,7 +294,7 @@ func (s *saver) saveAsThen(then func()) {
 			})
 			return
 		}
-		if existing := dialogs.ExistingFiles(i, l); existing != "" && !samePair(ds, i, l) {
+		if existing := dialogs.ExistingFiles(i, l); f.Export == "" && existing != "" && !samePair(ds, i, l) {
 			s.d.Ask("Replace files?", existing+" already there. Replace?", false, func(yes bool) {
 				if yes {
 					write(false)
@@ -276,6 +308,7 @@ func (s *saver) saveAsThen(then func()) {
 	for _, e := range []*dialogs.PromptEntry{folder, base, labelName} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
+	format.OnEnter = d.Confirm
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
 }

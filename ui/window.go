@@ -5,10 +5,12 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/export"
 	"idxlabel/store"
 	"idxlabel/ui/annotators"
 	"idxlabel/ui/build"
 	"idxlabel/ui/confusion"
+	"idxlabel/ui/convert"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/draw"
 	"idxlabel/ui/health"
@@ -57,6 +59,7 @@ type window struct {
 	build build.Workflows    // Import Images, Append Dataset, Save Shown As, Split Dataset, Class Names
 	sheet *sheets.Importer   // Import Sheets
 	exp   *exporter
+	conv  *convert.Converter     // Parquet, CSV and NumPy files opened as IDX pairs written beside them
 	check *health.Checker        // the health check
 	annot *annotators.Annotators // Compare Annotations, the Disagreements mode, the errata
 }
@@ -122,8 +125,10 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
 	w.sugg.Tell(w.draw.Say, w.draw.Suggest)
 	w.save = &saver{c: c, d: w.d, win: win, prefs: a.Preferences(),
-		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close}
-	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show}
+		recent: func(images, labels string) { w.files.addRecent(images, labels) }, closing: w.draw.Close,
+		export: func(out string, f export.Format) { w.exp.run(out, export.Options{Format: f}, false) }}
+	w.conv = convert.New(convertHost{w}, w.jobs, w.d, win)
+	w.files = &opener{c: c, d: w.d, win: win, prefs: a.Preferences(), save: w.save, draw: w.draw.Show, convert: w.conv.Open}
 	w.build = build.New(buildHost{w}, w.jobs, w.d, win)
 	w.sheet = sheets.New(buildHost{w}, w.jobs, w.d, win)
 	w.exp = &exporter{c: c, d: w.d, win: win}

@@ -31,6 +31,10 @@ const (
 	// changed, wait until that file exists, so keys sent meanwhile meet that work in progress
 	// (scripts/annotators.sh).
 	AgreeGate = "IDXLABEL_TEST_AGREE_GATE"
+	// ConvertGate: opening a Parquet, CSV or NumPy file waits, once its job has started (its
+	// progress shown, edits held), until that file exists, so that keys sent meanwhile meet the
+	// conversion in progress (scripts/formatsui.sh).
+	ConvertGate = "IDXLABEL_TEST_CONVERT_GATE"
 	// ScanLog: set to "1", the window prints to stderr when the confusion matrix or the map is
 	// given its scan, and when a view chosen was ready and shown (scripts/scancache.sh).
 	ScanLog = "IDXLABEL_TEST_SCANLOG"
