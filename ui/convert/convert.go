@@ -153,7 +153,6 @@ func (c *Converter) convert(path string, replace bool) {
 	dlg := dialog.NewCustom("Opening "+filepath.Base(path), "Cancel", container.NewVBox(widget.NewLabel(filepath.Dir(path)), note, bar), c.win)
 	dlg.Resize(fyne.NewSize(440, dlg.MinSize().Height))
 	c.d.ShowPassing("convert", dlg, job.Cancel)
-	dlg.SetOnClosed(job.Cancel) // its Cancel button (the end hides it once the job is done with)
 	c.jobs.Run(func() {
 		testhook.WaitGate(job.Ctx, testhook.ConvertGate) // a test's hook; nothing otherwise
 		var shown progress

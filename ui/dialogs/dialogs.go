@@ -125,10 +125,13 @@ func (p *Dialogs) Show(key string, d dialog.Dialog, cancel, accept func(), onClo
 }
 
 // ShowPassing shows d, a job's progress, as a prompt for key that takes no key but Escape
-// (cancel): the others go on to the grid, where edits wait for the job (held.go).
+// (cancel): the others go on to the grid, where edits wait for the job (held.go). Its own
+// button (Cancel) cancels too: closing d calls cancel, so a job that ends hides d only after it
+// has read whether it was cancelled (cancelling a finished job does nothing).
 func (p *Dialogs) ShowPassing(key string, d dialog.Dialog, cancel func()) {
 	p.Show(key, d, cancel, nil, nil)
 	p.open[len(p.open)-1].passes = true
+	d.SetOnClosed(cancel) // chained after the prompt's own (Fyne calls both)
 }
 
 // Passing reports whether the top overlay is a prompt that passes keys on (showPassing).

@@ -224,7 +224,6 @@ func (f *Finder) build(q query) {
 	bar := widget.NewProgressBar()
 	dlg := dialog.NewCustom(numfmt.Sprintf("Indexing %d samples for more like this", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
 	f.d.ShowPassing("progress", dlg, job.Cancel)
-	dlg.SetOnClosed(job.Cancel) // its Cancel button (chained after the prompt's own)
 	f.dlg = dlg
 	start := time.Now()
 	j.Run(func() {
