@@ -49,7 +49,14 @@
 //   - scan: the one CNN scan the views share, and the views' data kept in step with every edit.
 //   - suspects, suggest, health, confusion, mapview: the Suspects review, the Suggested list
 //     (labelling from scratch), the health check, the confusion matrix, the map.
-//   - build: Import Images…, Append Dataset…, Save Shown As…, Split Dataset…, Class Names….
+//   - similar: more like this (Ctrl+F), the samples most like the cursor's or the drawing.
+//   - annotators: other annotators' label files compared (the Disagreements mode, agreement and
+//     κ) and errata exported and applied.
+//   - build: Import Images…, Append Dataset…, Save Shown As…, Split Dataset…, Class Names…;
+//     sheets: Import Sheets…; both add samples through adding (the progress job and the one
+//     undoable step after the inputs typed meanwhile).
+//   - convert: Parquet, Kaggle CSV and NumPy files opened as IDX pairs written beside them
+//     (opener hands them over), and Save As's format list.
 //   - draw: the draw window.
 //   - dialogs, jobs, classes, widgets, testhook, platform: the dialogs and the file chooser, the
 //     jobs' state, how a class is named, the passive widgets, the real-window tests' hooks, and
