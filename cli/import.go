@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/normalize"
@@ -57,7 +57,7 @@ func runImport(c *cli, args []string) error {
 		return err
 	}
 	dir, imagesPath, labelsPath := files[0], files[1], files[2]
-	namesPath := dataset.NamesFileFor(labelsPath)
+	namesPath := builder.NamesFileFor(labelsPath)
 	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
 	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath}
 	if err := checkOutputs(files[:1], outputs); err != nil {
