@@ -83,6 +83,23 @@ until_state() {
   fail "$2 (the window's state never matched $1)"
 }
 
+# ready WINDOW: waits (as until_state) until the window's state line ($state: the app run with
+# IDXLABEL_TEST_STATE=$state) shows its cursor, then gives WINDOW the keys (windowfocus --sync):
+# the first keys and clicks meet a window that shows its samples, however loaded the machine,
+# where a sleep of a few seconds would not be enough under load. It removes nothing: start the
+# app after rm -f "$state" when an earlier run wrote the file.
+ready() {
+  until_state "cursor=[0-9]" "the window never showed its cursor"
+  xdotool windowfocus --sync "$1"
+}
+
+# wait_clean WINDOW: waits (up to 60 s) until WINDOW's title has lost its star (ui/state.go:
+# nothing unsaved), so that a save is over and Ctrl+Q quits without asking; else it calls fail.
+wait_clean() {
+  for _ in $(seq 600); do xdotool getwindowname "$1" | grep -q ' \*$' || return 0; sleep 0.1; done
+  fail "the window still has unsaved edits (its title: $(xdotool getwindowname "$1"))"
+}
+
 # start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
 # appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
 start_state() {
