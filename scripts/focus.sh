@@ -38,12 +38,12 @@ count() { "$bin" info "$labels" | awk -v c="$1" '$1 == c && NF >= 3 { print $2; 
 three=$(count 3) eight=$(count 8) five=$(count 5)
 [ "$three" -gt 1 ] || { echo "focus: the pair has no 3s to relabel" >&2; exit 1; }
 
-"$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
+state=$XVFB_CFG/state
+fail() { echo "focus: $*" >&2; [ -f "$state" ] && echo "state: $(cat "$state")" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
+IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-if ! wid=$(wait_window); then
-  echo "focus: no window appeared within 60 s" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1
-fi
-sleep 3 # let the first frames render
+wid=$(wait_window) || fail "no window appeared within 60 s"
+ready "$wid" # the first frames: the window shows its cursor
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
 # Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list (below
 # its title) and its second choice, class 3's row of the histogram and the tile-size slider's
@@ -55,7 +55,7 @@ sleep 0.5
 xdotool key --clearmodifiers 8
 sleep 0.5
 xdotool mousemove $((X + 60)) $((Y + 330)) click 1
-sleep 0.5
+until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 xdotool key --clearmodifiers ctrl+a
 sleep 0.3
 xdotool key --clearmodifiers 8
@@ -67,7 +67,7 @@ sleep 0.5
 before=$(stat -c %Y.%s "$labels")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
-sleep 1
+wait_clean "$wid"
 xdotool key --clearmodifiers ctrl+q
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP_PID" 2>/dev/null; then

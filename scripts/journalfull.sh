@@ -41,8 +41,7 @@ labels=$work/p-labels-idx1-ubyte
 APP_PID=$!
 MAIN=$(wait_window) || fail "no window appeared within 60 s"
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
-xdotool windowfocus "$MAIN"
-sleep 0.3
+xdotool windowfocus --sync "$MAIN"
 xdotool key --delay 30 --clearmodifiers $(printf '5 %.0s' $(seq 90))
 until_state "status=Not_done_[(]the_edit_could_not_be_recorded.*file_too_large" "the status bar does not say the edit was not made"
 sleep 1 # the last keys

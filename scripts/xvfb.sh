@@ -89,7 +89,7 @@ until_state() {
 # where a sleep of a few seconds would not be enough under load. It removes nothing: start the
 # app after rm -f "$state" when an earlier run wrote the file.
 ready() {
-  until_state "cursor=[0-9]" "the window never showed its cursor"
+  until_state "cursor=-?[0-9]" "the window never showed its cursor"
   xdotool windowfocus --sync "$1"
 }
 
