@@ -20,15 +20,30 @@ t10k=${2:-}
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
 log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
 
 fail() { echo "seam: $*" >&2; cat "$log" >&2; exit 1; }
 alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi "panic" "$log" || fail "$1: the app panicked"; }
 
+# at_end waits (up to 60 s) until the state line's cursor is on the last sample shown: End, typed
+# after other keys, was handled, and so were they.
+at_end() {
+  local line cursor shown
+  for _ in $(seq 600); do
+    line=$(cat "$state" 2>/dev/null || true)
+    cursor=$(sed -n 's/.* cursor=\(-\{0,1\}[0-9]*\) .*/\1/p' <<<"$line")
+    shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' <<<"$line")
+    [ -n "$cursor" ] && [ -n "$shown" ] && [ "$cursor" -eq $((shown - 1)) ] && return 0
+    sleep 0.1
+  done
+  fail "$1: End was not handled (state: $line)"
+}
+
 # 1. The undo-and-arrows burst.
-"$bin" >"$log" 2>&1 &
+IDXLABEL_TEST_STATE=$state "$bin" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 2
+ready "$main"
 open_draw || fail "no draw window"
 # open_draw found the draw window at DRAW_X, DRAW_Y; its pad spans about (10, 40)–(430, 460) in
 # it. One stroke per digit, then its label and Enter.
@@ -40,10 +55,10 @@ for _ in 1 2 3; do
   xdotool key 1 Return
   sleep 0.5
 done
-xdotool windowfocus "$main"
-sleep 0.3
+xdotool windowfocus --sync "$main"
 xdotool key --delay 0 ctrl+z Left Left ctrl+z Left Left ctrl+z Left Left
-sleep 1.5
+xdotool key --clearmodifiers End # handled after the burst: the burst is over when it is
+at_end "burst"
 alive "burst"
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
@@ -80,13 +95,12 @@ fi
 prefix=$XVFB_CFG/big
 t10k=$(realpath "$t10k")
 (cd "$(dirname "$0")/.." && go run ./bench/mkpair -n 60000 -gz "$t10k" "${t10k/images-idx3/labels-idx1}" "$prefix")
-"$bin" "$prefix-images-idx3-ubyte.gz" "$prefix-labels-idx1-ubyte.gz" >"$log" 2>&1 &
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state "$bin" "$prefix-images-idx3-ubyte.gz" "$prefix-labels-idx1-ubyte.gz" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3
-xdotool windowfocus "$main"
+ready "$main"
 xdotool key --clearmodifiers Delete
-sleep 0.5
 labels=$prefix-labels-idx1-ubyte.gz
 inode() { stat -c %i "$labels"; }
 # saved OLD waits (up to 120 s) until the label file is no longer inode OLD: a save replaced it.

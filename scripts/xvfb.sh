@@ -107,7 +107,5 @@ start_state() {
   IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
   APP_PID=$!
   MAIN=$(wait_window) || fail "no window appeared within 60 s"
-  sleep 2
-  xdotool windowfocus "$MAIN"
-  sleep 0.3
+  ready "$MAIN"
 }
