@@ -25,20 +25,6 @@ state=$XVFB_CFG/state
 fail() { echo "seam: $*" >&2; cat "$log" >&2; exit 1; }
 alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi "panic" "$log" || fail "$1: the app panicked"; }
 
-# at_end waits (up to 60 s) until the state line's cursor is on the last sample shown: End, typed
-# after other keys, was handled, and so were they.
-at_end() {
-  local line cursor shown
-  for _ in $(seq 600); do
-    line=$(cat "$state" 2>/dev/null || true)
-    cursor=$(sed -n 's/.* cursor=\(-\{0,1\}[0-9]*\) .*/\1/p' <<<"$line")
-    shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' <<<"$line")
-    [ -n "$cursor" ] && [ -n "$shown" ] && [ "$cursor" -eq $((shown - 1)) ] && return 0
-    sleep 0.1
-  done
-  fail "$1: End was not handled (state: $line)"
-}
-
 # 1. The undo-and-arrows burst.
 IDXLABEL_TEST_STATE=$state "$bin" >"$log" 2>&1 &
 APP_PID=$!
@@ -58,7 +44,7 @@ done
 xdotool windowfocus --sync "$main"
 xdotool key --delay 0 ctrl+z Left Left ctrl+z Left Left ctrl+z Left Left
 xdotool key --clearmodifiers End # handled after the burst: the burst is over when it is
-at_end "burst"
+at_end "burst" "$state"
 alive "burst"
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""

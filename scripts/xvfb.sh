@@ -100,6 +100,21 @@ wait_clean() {
   fail "the window still has unsaved edits (its title: $(xdotool getwindowname "$1"))"
 }
 
+# at_end WHAT [STATE]: waits (up to 60 s) until the state line (STATE, default $state) has its
+# cursor on the last sample shown: End, typed after other keys, was handled, and so were they (a
+# window handles its keys in order). Else it calls fail with WHAT.
+at_end() {
+  local line cursor shown file=${2:-$state}
+  for _ in $(seq 600); do
+    line=$(cat "$file" 2>/dev/null || true)
+    cursor=$(sed -n 's/.* cursor=\(-\{0,1\}[0-9]*\) .*/\1/p' <<<"$line")
+    shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' <<<"$line")
+    [ -n "$cursor" ] && [ -n "$shown" ] && [ "$cursor" -eq $((shown - 1)) ] && return 0
+    sleep 0.1
+  done
+  fail "$1: End was not handled (state: $line)"
+}
+
 # start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
 # appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
 start_state() {
