@@ -93,7 +93,7 @@ xdotool type --delay 20 "$work/new/folder"
 xdotool key --clearmodifiers Return
 until_state "prompt=question " "Save As into a new folder did not ask to create it"
 xdotool key --clearmodifiers Return # Create the folder? Yes
-for _ in $(seq 100); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/new/folder/pair-images-idx3-ubyte" ] && [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] || fail "Save As wrote no pair into the new folder"
 cmp -s "$labels" "$work/new/folder/pair-labels-idx1-ubyte" || fail "the label file saved differs"
 wait_clean "$first"
