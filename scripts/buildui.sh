@@ -30,19 +30,6 @@ fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
   echo "buildui: $* (screenshot /tmp/buildui-fail.png)" >&2; cat "$log" >&2; exit 1
 }
-# patch X Y: the mean grey level of the 60×8 pixels at X, Y on the screen.
-patch() { xwd -root -silent | /usr/bin/convert xwd:- -crop 60x8+$(($1 - 30))+$(($2 - 4)) -colorspace gray -format "%[fx:mean]" info:; }
-# menu MX IX IY: clicks the menu bar at MX, waits (up to 60 s) until its popup is drawn (the
-# screen at the item, IX IY, changed), clicks the item, and waits for the dialog it opens (the
-# window's state line: a prompt on top).
-menu() {
-  local before
-  before=$(patch "$2" "$3")
-  xdotool mousemove "$1" 12 click 1
-  for _ in $(seq 120); do [ "$(patch "$2" "$3")" != "$before" ] && break; sleep 0.5; done
-  xdotool mousemove "$2" "$3" click 1
-  until_state "prompt=[^-]" "the menu's item at $2,$3 opened no dialog"
-}
 # file_menu Y: the File menu's item at height Y.
 file_menu() { menu 20 100 "$1"; }
 

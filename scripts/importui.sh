@@ -112,9 +112,7 @@ until_state "prompt=new_dataset" "Ctrl+N opened no New Dataset dialog"
 xdotool key --clearmodifiers Return
 DRAW=$(timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" | head -n 1) || fail "New Dataset opened no draw window"
 until_state "dataset=untitled " "New Dataset did not start a dataset"
-sleep 1
-xdotool windowfocus "$DRAW"
-sleep 0.3
+xdotool windowfocus --sync "$DRAW"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$tree"
 shot dialog
@@ -144,9 +142,7 @@ PY
 labels_are_digits "$work/out1/mydata" "the window's Save As"
 # File → Save Shown As… (below Save and Save As…; everything is shown), Enter: mydata-shown-* with
 # the same sources.
-xdotool mousemove 20 12 click 1
-sleep 0.7
-xdotool mousemove 100 480 click 1
+menu 20 100 480
 until_state "prompt=save_shown" "File → Save Shown As… opened no dialog"
 sleep 0.5
 xdotool key --clearmodifiers Return

@@ -115,6 +115,20 @@ at_end() {
   fail "$1: End was not handled (state: $line)"
 }
 
+# patch X Y: the mean grey level of the 60×8 pixels at X, Y on the screen.
+patch() { xwd -root -silent | /usr/bin/convert xwd:- -crop 60x8+$(($1 - 30))+$(($2 - 4)) -colorspace gray -format "%[fx:mean]" info:; }
+# menu MX IX IY: clicks the main window's menu bar at MX (the window at the screen's top left), waits (up to 60 s) until its popup is drawn (the
+# screen at the item, IX IY, changed), clicks the item, and waits for the dialog it opens (the
+# window's state line: a prompt on top).
+menu() {
+  local before
+  before=$(patch "$2" "$3")
+  xdotool mousemove "$1" 12 click 1
+  for _ in $(seq 120); do [ "$(patch "$2" "$3")" != "$before" ] && break; sleep 0.5; done
+  xdotool mousemove "$2" "$3" click 1
+  until_state "prompt=[^-]" "the menu's item at $2,$3 opened no dialog"
+}
+
 # start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
 # appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
 start_state() {
