@@ -48,22 +48,20 @@ eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on
 # Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list (below
 # its title) and its second choice, class 3's row of the histogram and the tile-size slider's
 # track.
+# The Show list's popup drawn (the screen at its second choice changed), then that choice. The
+# window handles the clicks and keys that follow in order: no sleep between them.
+popup=$(patch $((X + 100)) $((Y + 165)))
 xdotool mousemove $((X + 100)) $((Y + 91)) click 1
-sleep 0.7
+for _ in $(seq 120); do [ "$(patch $((X + 100)) $((Y + 165)))" != "$popup" ] && break; sleep 0.5; done
 xdotool mousemove $((X + 100)) $((Y + 165)) click 1
-sleep 0.5
 xdotool key --clearmodifiers 8
-sleep 0.5
+until_state "cursor=1 " "8 typed in Show → Not deleted did not relabel sample 0"
 xdotool mousemove $((X + 60)) $((Y + 330)) click 1
 until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 xdotool key --clearmodifiers ctrl+a
-sleep 0.3
 xdotool key --clearmodifiers 8
-sleep 0.5
 xdotool mousemove $((X + 130)) $((Y + 708)) click 1
-sleep 0.5
 xdotool key --clearmodifiers 5
-sleep 0.5
 before=$(stat -c %Y.%s "$labels")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
