@@ -54,7 +54,7 @@ quits() {
 IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-ready "$main"
+ready "$main" " samples=0 dataset=empty-"
 open_draw || fail "no draw window"
 draw
 xdotool key --clearmodifiers 4 Return
@@ -93,7 +93,7 @@ rm -f "$state"
 IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-ready "$main"
+ready "$main" # two samples now
 open_draw || fail "no draw window"
 xdotool windowfocus --sync "$main"
 xdotool key --clearmodifiers ctrl+q

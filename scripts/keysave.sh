@@ -70,6 +70,9 @@ saved "$before"
 rm -f "$gate"
 until_state "cursor=9 .* held=0 " "the keys typed during the first save were not all handled"
 xdotool key --clearmodifiers Delete
+# The deletion made (journaled) before Ctrl+S: the keys that follow are typed during the save on
+# the deleted sample, as the test means them.
+until_state "_1_deleted(_|$)" "the Delete was not made"
 before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 xdotool key --delay 150 5 Right 6

@@ -83,13 +83,15 @@ until_state() {
   fail "$2 (the window's state never matched $1)"
 }
 
-# ready WINDOW: waits (as until_state) until the window's state line ($state: the app run with
-# IDXLABEL_TEST_STATE=$state) shows its cursor, then gives WINDOW the keys (windowfocus --sync):
-# the first keys and clicks meet a window that shows its samples, however loaded the machine,
-# where a sleep of a few seconds would not be enough under load. It removes nothing: start the
-# app after rm -f "$state" when an earlier run wrote the file.
+# ready WINDOW [REGEX]: waits (as until_state) until the window's state line ($state: the app run
+# with IDXLABEL_TEST_STATE=$state) shows its cursor on a sample (or matches REGEX: for a dataset
+# without samples), then gives WINDOW the keys (windowfocus --sync): the first keys and clicks
+# meet a window that shows its dataset, however loaded the machine, where a sleep of a few
+# seconds would not be enough under load. (The window shows "nothing open", cursor=-1, before
+# its files are read.) It removes nothing: start the app after rm -f "$state" when an earlier run
+# wrote the file.
 ready() {
-  until_state "cursor=-?[0-9]" "the window never showed its cursor"
+  until_state "${2:-cursor=[0-9]}" "the window never showed its dataset"
   xdotool windowfocus --sync "$1"
 }
 
@@ -130,7 +132,8 @@ menu() {
 }
 
 # start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
-# appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
+# appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys once it
+# shows its dataset (with no ARGS: the demo, whose cursor is on a sample).
 start_state() {
   rm -f "$state"
   IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
