@@ -108,12 +108,12 @@ savelat: deps build-timing
 fuzz: deps
 	$(GO) test $(TAGS) ./idx -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 5m
 
-# FuzzBuild feeds arbitrary pairs to merge, split and subset (dataset.Build) with drawn options.
+# FuzzBuild feeds arbitrary pairs to merge, split and subset (builder.Build) with drawn options.
 # Go's fuzzer reports a worker's executions only when it hands back an input, so its "execs"
 # count can stand still for many seconds while the workers run.
 .PHONY: fuzz-build
 fuzz-build: deps
-	$(GO) test $(TAGS) ./dataset -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime 5m
+	$(GO) test $(TAGS) ./builder -run '^$$' -fuzz '^FuzzBuild$$' -fuzztime 5m
 
 # Installable builds in dist/, made with the fyne tool pinned in go.mod (scripts/package.sh):
 # dist/idxlabel-<version>-linux-amd64.tar.xz (binary, .desktop entry, icon, IDX MIME types and a

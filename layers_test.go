@@ -46,7 +46,7 @@ func goList(t *testing.T, patterns ...string) []listed {
 // the test data (docs/layout.md).
 func TestLowerPackagesDoNotImportFyne(t *testing.T) {
 	for _, p := range goList(t, "./idx/...", "./store/...", "./normalize/...", "./suspect/...",
-		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./dataset/...", "./formats/...", "./pairfile/...", "./sheets/...") {
+		"./plot/...", "./export/...", "./report/...", "./internal/...", "./demo/...", "./fixture/...", "./sample/...", "./builder/...", "./formats/...", "./pairfile/...", "./sheets/...") {
 		for _, d := range p.Deps {
 			if strings.HasPrefix(d, "fyne.io/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)
@@ -146,10 +146,10 @@ func TestAnnotateStandsOnIdxAndSample(t *testing.T) {
 // pairfile holds a pair's files on disk (names and partners, locks, the paired commit and its
 // record, the rule for outputs, class-name and sources files, shape checks, stamps, the journal's
 // framing): it sits below the store, which keeps the dataset a person edits and its session on
-// top of it, and knows neither the store nor the window. The builder (dataset) reaches the
+// top of it, and knows neither the store nor the window. Package builder reaches the
 // pair's files through it and never opens a store.Dataset.
 func TestPairFileKnowsNeitherStoreNorWindow(t *testing.T) {
-	for _, p := range goList(t, "./pairfile/...", "./dataset/...") {
+	for _, p := range goList(t, "./pairfile/...", "./builder/...") {
 		for _, d := range p.Deps {
 			if d == "idxlabel/store" || strings.HasPrefix(d, "idxlabel/store/") || d == "idxlabel/ui" || strings.HasPrefix(d, "idxlabel/ui/") {
 				t.Errorf("%s depends on %s", p.ImportPath, d)

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"idxlabel/annotate"
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 )
@@ -74,9 +74,9 @@ func plural(n int, noun string) string {
 }
 
 // namesFileFor is the class-name file a writer puts beside an output label file (the
-// builder's rule, dataset.NamesFileFor): claimed with the label file, since one left from
+// builder's rule, builder.NamesFileFor): claimed with the label file, since one left from
 // before would name the new classes.
-func namesFileFor(labels string) string { return dataset.NamesFileFor(labels) }
+func namesFileFor(labels string) string { return builder.NamesFileFor(labels) }
 
 // findNames returns the class names of the first of labels that has a class-name file beside
 // it (pairfile.FindClassNames), and that file; a class-name file that cannot be read is said on
@@ -96,7 +96,7 @@ func (c *cli) findNames(labels ...string) (map[int]string, string) {
 }
 
 // keepNames writes names beside the output label file out (namesFileFor), or removes a
-// class-name file left there when there are none, as the builder does (dataset.Write); it says
+// class-name file left there when there are none, as the builder does (builder.Write); it says
 // on stderr when another class-name file beside out would be read instead. Errors: writing or
 // removing the file.
 func (c *cli) keepNames(out string, names map[int]string) error {

@@ -7,21 +7,21 @@ import (
 	"os"
 	"os/signal"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/pairfile"
 )
 
 // buildRun is what merge, split and subset share: outputs claimed (an existing output is refused
 // unless force, and even with force when it belongs to a pair a window holds or whose journal
-// holds unsaved edits), inputs opened, a plan made from the inputs and written (dataset.Build;
+// holds unsaved edits), inputs opened, a plan made from the inputs and written (builder.Build;
 // an output that is an input is a usage error) with progress on stderr once the work has
 // taken c.progressAfter (progressLine), Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written.
-func (c *cli) buildRun(in []dataset.Pair, out []dataset.Pair, force bool, plan func([]*dataset.Input) (*dataset.Plan, error)) error {
+func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan func([]*builder.Input) (*builder.Plan, error)) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bar := c.progress()
-	written, err := dataset.Build(ctx, in, out, force, plan, func(n string) {
+	written, err := builder.Build(ctx, in, out, force, plan, func(n string) {
 		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
 	}, func(file string, done, total int) {
 		bar.show(done == total, "%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)

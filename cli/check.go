@@ -23,7 +23,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 	"idxlabel/suspect/neardup"
 	"idxlabel/suspect/scancache"
 )
@@ -112,7 +112,7 @@ exit status: 0 done, 1 a file could not be read or written, 2 a usage error.
 // collection costs little: at 25 the peak stays near 1.25× the live heap (bench/README.md).
 const checkGCPercent = 25
 
-// runCheck runs the dataset health check (package suspect/check) on IMAGES [LABELS] and prints
+// runCheck runs the dataset health check (package suspect/health) on IMAGES [LABELS] and prints
 // its findings as CSV; see checkHelp.
 func runCheck(c *cli, args []string) error {
 	args, against, err := splitAgainst(args)
@@ -148,10 +148,10 @@ func runCheck(c *cli, args []string) error {
 		return err
 	}
 	opts.CNN = suspect.CNNOptions{Folds: *folds, Epochs: *epochs, Seed: *seed, Seeds: *seeds}
-	if len(files) < 2 && containsKind(opts.Kinds, check.Label) {
+	if len(files) < 2 && containsKind(opts.Kinds, health.Label) {
 		return usagef("check: the label kind needs a label file: idxlabel check IMAGES LABELS")
 	}
-	if against == nil && containsKind(opts.Kinds, check.Leak) {
+	if against == nil && containsKind(opts.Kinds, health.Leak) {
 		return usagef("check: the leak kind needs --against IMAGES2")
 	}
 	if against != nil && sameExisting(against[0], files[0]) {
@@ -163,7 +163,7 @@ func runCheck(c *cli, args []string) error {
 			outputs = append(outputs, o)
 		}
 	}
-	labelRuns := len(files) == 2 && (opts.Kinds == nil || containsKind(opts.Kinds, check.Label))
+	labelRuns := len(files) == 2 && (opts.Kinds == nil || containsKind(opts.Kinds, health.Label))
 	if (*confusionOut != "" || *mapOut != "") && !labelRuns {
 		return usagef("check: --confusion and --map need the label kind (its CNN scan) and a label file")
 	}
@@ -219,7 +219,7 @@ func runCheck(c *cli, args []string) error {
 		defer debug.SetGCPercent(debug.SetGCPercent(checkGCPercent))
 	}
 	start := time.Now()
-	res, err := check.Run(ctx, set, otherData, opts, checkProgress(c.stderr), nil)
+	res, err := health.Run(ctx, set, otherData, opts, checkProgress(c.stderr), nil)
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
@@ -317,13 +317,13 @@ func isLabelFile(path string) bool {
 	return len(h.Dims) == 1 || len(h.Dims) == 2 && h.Dims[1] <= 16
 }
 
-// checkOptions turns the flags into check.Options, or a usage error naming the problem.
-func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, folds, epochs, seeds int) (check.Options, error) {
+// checkOptions turns the flags into health.Options, or a usage error naming the problem.
+func checkOptions(fs *flag.FlagSet, kinds string, top int, threshold float64, folds, epochs, seeds int) (health.Options, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	var opts check.Options
+	var opts health.Options
 	if kinds != "" || set["kinds"] {
-		k, err := check.ParseKinds(kinds)
+		k, err := health.ParseKinds(kinds)
 		if err != nil {
 			return opts, usagef("check: --kinds: %v", err)
 		}
@@ -353,7 +353,7 @@ func sameExisting(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-func containsKind(kinds []check.Kind, k check.Kind) bool {
+func containsKind(kinds []health.Kind, k health.Kind) bool {
 	for _, x := range kinds {
 		if x == k {
 			return true
@@ -401,10 +401,10 @@ func cachedScan(w io.Writer, images string, read bool) func(context.Context, sam
 // the memory the stage before let go (debug.FreeOSMemory: one collection, cheap, as the check's
 // large arrays hold no pointers): the next stage's large arrays rarely fit the freed spans, and
 // without it they came on top of them (a 1,000,000-sample check's peak, bench/README.md).
-func checkProgress(w io.Writer) func(check.Progress) {
+func checkProgress(w io.Writer) func(health.Progress) {
 	var last, stage string
 	step := -1
-	return func(p check.Progress) {
+	return func(p health.Progress) {
 		if at := string(p.Kind) + ": " + p.Stage; at != stage {
 			stage = at
 			debug.FreeOSMemory()
@@ -424,11 +424,11 @@ func checkProgress(w io.Writer) func(check.Progress) {
 	}
 }
 
-// stageText says in words what a stage of the check does (check.Progress's Kind and Stage):
+// stageText says in words what a stage of the check does (health.Progress's Kind and Stage):
 // "duplicates: finding each image's nearest images (the candidate copies)". A stage it does not
 // know is said by its name.
-func stageText(k check.Kind, stage string) string {
-	kind := map[check.Kind]string{check.Label: "label errors", check.Outlier: "outliers", check.Duplicate: "duplicates", check.Leak: "leaks"}[k]
+func stageText(k health.Kind, stage string) string {
+	kind := map[health.Kind]string{health.Label: "label errors", health.Outlier: "outliers", health.Duplicate: "duplicates", health.Leak: "leaks"}[k]
 	if kind == "" {
 		kind = string(k)
 	}
@@ -450,7 +450,7 @@ func stageText(k check.Kind, stage string) string {
 // writeCheckCSV prints the findings as CSV (kind,index,other,label,suggested,score) with file
 // indices: indices maps the checked samples to their numbers in IMAGES, otherIndex those of
 // IMAGES2.
-func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) error {
+func writeCheckCSV(w io.Writer, res *health.Result, indices, otherIndex []int) error {
 	out := bufio.NewWriter(w)
 	fmt.Fprintln(out, "kind,index,other,label,suggested,score")
 	num := func(v int) string {
@@ -463,9 +463,9 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 		for _, f := range res.Findings[k] {
 			other := ""
 			switch k {
-			case check.Duplicate:
+			case health.Duplicate:
 				other = strconv.Itoa(indices[f.Other])
-			case check.Leak:
+			case health.Leak:
 				other = strconv.Itoa(otherIndex[f.Other])
 			}
 			fmt.Fprintf(out, "%s,%d,%s,%s,%s,%.4f\n", k, indices[f.Index], other, num(f.Label), num(f.Suggested), f.Score)
@@ -477,7 +477,7 @@ func writeCheckCSV(w io.Writer, res *check.Result, indices, otherIndex []int) er
 // checkViews builds the confusion matrix from the check's scan and, when withMap, lays out the
 // 2-D map of its features (saying so on w), with the flagged label errors and outliers marked
 // (report.NewScanViews). Errors: NewScanViews'.
-func checkViews(ctx context.Context, w io.Writer, res *check.Result, set sample.Set, withMap bool) (report.ScanViews, error) {
+func checkViews(ctx context.Context, w io.Writer, res *health.Result, set sample.Set, withMap bool) (report.ScanViews, error) {
 	if res.Scan != nil && withMap {
 		fmt.Fprintf(w, "idxlabel: map: laying out %d samples\n", set.N)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"idxlabel/idx"
 	"idxlabel/sample"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 // TestCheckUsageErrors checks that option values that make no sense exit with status 2 and name
@@ -266,10 +266,10 @@ func TestCheckViewsNeedLabelledSamples(t *testing.T) {
 // before): every stage the scans report (neardup's, outlier's, the leak's description).
 func TestCheckStagesInWords(t *testing.T) {
 	for _, s := range []struct {
-		kind  check.Kind
+		kind  health.Kind
 		stage string
-	}{{check.Duplicate, "describe"}, {check.Leak, "describe"}, {check.Duplicate, "index"}, {check.Leak, "candidates"},
-		{check.Duplicate, "verify"}, {check.Outlier, "statistics"}, {check.Outlier, "embedding 1"}, {check.Outlier, "embedding 2"}} {
+	}{{health.Duplicate, "describe"}, {health.Leak, "describe"}, {health.Duplicate, "index"}, {health.Leak, "candidates"},
+		{health.Duplicate, "verify"}, {health.Outlier, "statistics"}, {health.Outlier, "embedding 1"}, {health.Outlier, "embedding 2"}} {
 		got := stageText(s.kind, s.stage)
 		if strings.HasSuffix(got, ": "+s.stage) || strings.HasPrefix(got, string(s.kind)+":") || len(strings.Fields(got)) < 5 {
 			t.Errorf("%s %s: %q", s.kind, s.stage, got)

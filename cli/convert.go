@@ -7,7 +7,7 @@ import (
 	"os"
 	"os/signal"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
@@ -81,7 +81,7 @@ func convertDataset(c *cli, in, imagesPath, labelsPath string, fo formatFlags, f
 	if err != nil {
 		return err
 	}
-	namesPath := dataset.NamesFileFor(labelsPath)
+	namesPath := builder.NamesFileFor(labelsPath)
 	claim, err := claimOutputs([]string{in}, []string{imagesPath, labelsPath, namesPath}, force, nil)
 	if err != nil {
 		return err

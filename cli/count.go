@@ -6,7 +6,7 @@ import (
 )
 
 // topFlag is --top of suspects and check: how many rows to print, a count of 1 or more, or
-// "all". It holds 0 for all, what writeSuspects and check.Options.Top take for it; a 0 given on
+// "all". It holds 0 for all, what writeSuspects and health.Options.Top take for it; a 0 given on
 // the command line is refused like a negative count, so no count means "no limit" by accident.
 type topFlag int
 

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/normalize"
@@ -55,7 +55,7 @@ func runImport(c *cli, args []string) error {
 		return err
 	}
 	dir, imagesPath, labelsPath := files[0], files[1], files[2]
-	namesPath := dataset.NamesFileFor(labelsPath)
+	namesPath := builder.NamesFileFor(labelsPath)
 	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
 	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath}
 	if err := checkOutputs(files[:1], outputs); err != nil {
@@ -82,7 +82,11 @@ func runImport(c *cli, args []string) error {
 	}
 	defer claim.Release()
 	if tree.Named {
-		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(tree.Names), classList(tree.Names), namesPath)
+		rows, err := tree.Map(normalize.Target{}) // the rule ReadFolder labelled the files by
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(rows), folderClassList(rows), namesPath)
 	}
 	// One image is decoded at a time (normalize bounds each); a soft memory limit makes the
 	// garbage collector return one image's memory before the next grows the heap past it.
@@ -166,14 +170,24 @@ func writeNewPair(claim *pairfile.Claim, imagesPath, labelsPath, namesPath strin
 	return claim.WriteNewPair(context.Background(), imagesPath, labelsPath, namesPath, images, labels, names, nil)
 }
 
-// classList formats names as "cat 0, dog 1", at most 10 of them.
-func classList(names map[int]string) string {
+// folderClassList formats the folder → class mapping rows (Folder.Map's, in folder order) as
+// "A → 0, cat → 1, dog → 2", at most 10 of them and then how many more. A folder whose name is
+// not printable text (no class name: FolderClass.Name) is shown quoted, with "no name"; a folder
+// without images (a class all the same, as torchvision numbers it) with "no images".
+func folderClassList(rows []normalize.FolderClass) string {
 	var parts []string
-	for k := 0; k < len(names) && k < 10; k++ {
-		parts = append(parts, fmt.Sprintf("%s %d", names[k], k))
+	for _, r := range rows[:min(len(rows), 10)] {
+		part := fmt.Sprintf("%s → %d", r.Name, r.Class)
+		if r.Name == "" {
+			part = fmt.Sprintf("%q → %d (no name: not printable text)", r.Folder, r.Class)
+		}
+		if r.Images == 0 {
+			part += " (no images)"
+		}
+		parts = append(parts, part)
 	}
-	if len(names) > 10 {
-		parts = append(parts, "…")
+	if len(rows) > 10 {
+		parts = append(parts, fmt.Sprintf("… %d more", len(rows)-10))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -45,6 +46,41 @@ func TestImportNamedFolders(t *testing.T) {
 	names, file, err := pairfile.FindClassNames(lp)
 	if err != nil || file != lp+".classes.txt" || fmt.Sprint(names) != "map[0:A 1:cat 2:dog]" {
 		t.Errorf("class names %v from %q (%v)", names, file, err)
+	}
+}
+
+// TestImportPrintsEveryFolderClass: import says which class each named folder became, every
+// folder once, none as a blank name: a folder without images keeps its number (torchvision's
+// rule), one whose name is not printable text is shown quoted. Before, it printed the class-name
+// file's names by number up to their count: a blank for the folder without a name, and the last
+// folder left out.
+func TestImportPrintsEveryFolderClass(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a folder name with a control character cannot be made on Windows")
+	}
+	dir := t.TempDir()
+	tree := filepath.Join(dir, "pets")
+	writeDigitPNG(t, filepath.Join(tree, "A", "a.png"), 50, 90, 0)
+	writeDigitPNG(t, filepath.Join(tree, "b\x01", "b.png"), 60, 80, 0.1)
+	writeDigitPNG(t, filepath.Join(tree, "cat", "c.png"), 60, 80, -0.2)
+	writeDigitPNG(t, filepath.Join(tree, "dog", "d.png"), 60, 80, 0.2)
+	os.MkdirAll(filepath.Join(tree, "bird"), 0o755) // sorted between "b\x01" and "cat"
+	ip, lp := filepath.Join(dir, "pets-images-idx3-ubyte"), filepath.Join(dir, "pets-labels-idx1-ubyte")
+	code, _, stderr := runCLI("import", tree, ip, lp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := `import: 5 class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (A → 0, "b\x01" → 1 (no name: not printable text), bird → 2 (no images), cat → 3, dog → 4); names in ` + lp + ".classes.txt\n"
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q\nwant the line %q", stderr, want)
+	}
+	labels, _ := idx.ReadFile(lp)
+	if fmt.Sprint(labels.Data) != "[0 1 3 4]" {
+		t.Errorf("labels %v, want A 0, b\\x01 1, cat 3, dog 4", labels.Data)
+	}
+	names, _, err := pairfile.FindClassNames(lp)
+	if err != nil || fmt.Sprint(names) != "map[0:A 2:bird 3:cat 4:dog]" {
+		t.Errorf("class names %v (%v)", names, err)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
 	"idxlabel/normalize"
@@ -82,7 +82,7 @@ func runImportSheets(c *cli, args []string) error {
 	}
 	n := len(files)
 	imagesPath, labelsPath := files[n-2], files[n-1]
-	namesPath := dataset.NamesFileFor(labelsPath)
+	namesPath := builder.NamesFileFor(labelsPath)
 	sourcesPath := pairfile.SourcesFile(imagesPath, labelsPath)
 	contactPath := contactFor(imagesPath)
 	outputs := []string{imagesPath, labelsPath, namesPath, sourcesPath, contactPath}

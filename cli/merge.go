@@ -1,8 +1,8 @@
 package cli
 
-import "idxlabel/dataset"
+import "idxlabel/builder"
 
-// runMerge appends pairs in the order given into one pair (dataset.Merge): the images must have
+// runMerge appends pairs in the order given into one pair (builder.Merge): the images must have
 // the same rank, height and width and a dtype one of them holds (refused naming the file, exit
 // 1, nothing written); label dtypes are widened as needed; the class-name files are merged by
 // name. The outputs are written as buildRun writes them.
@@ -16,12 +16,12 @@ func runMerge(c *cli, args []string) error {
 	if len(files)%2 != 0 {
 		return usagef("merge: %d files given; expected pairs IMAGES LABELS, then OUT_IMAGES OUT_LABELS", len(files))
 	}
-	var in []dataset.Pair
+	var in []builder.Pair
 	for k := 0; k < len(files)-2; k += 2 {
-		in = append(in, dataset.Pair{Images: files[k], Labels: files[k+1]})
+		in = append(in, builder.Pair{Images: files[k], Labels: files[k+1]})
 	}
-	out := dataset.Pair{Images: files[len(files)-2], Labels: files[len(files)-1]}
-	return c.buildRun(in, []dataset.Pair{out}, *force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
-		return dataset.Merge(inputs, out)
+	out := builder.Pair{Images: files[len(files)-2], Labels: files[len(files)-1]}
+	return c.buildRun(in, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
+		return builder.Merge(inputs, out)
 	})
 }

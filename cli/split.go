@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/internal/numfmt"
 )
 
@@ -19,13 +19,13 @@ func seedFlag(fs *flag.FlagSet) *uint64 {
 }
 
 // runSplit writes a train and a test pair that together hold every sample of IMAGES LABELS
-// exactly once (dataset.Split): a share (--test) or a count (--test-count) of samples drawn by
+// exactly once (builder.Split): a share (--test) or a count (--test-count) of samples drawn by
 // the seed, per class with --stratify (each class within one sample of the fraction;
 // unlabelled samples a class of their own), whole groups with --group-column K (the label
 // column naming a sample's group, QMNIST's writer in column 2), in input order unless
 // --shuffle. It prints each part's size and, with --stratify or --group-column, each class's
 // share of the test part (classShares). A split the samples cannot give as asked (a part
-// empty, whole groups far from the count: dataset.SplitError) exits 1 saying why; a count of 0
+// empty, whole groups far from the count: builder.SplitError) exits 1 saying why; a count of 0
 // is a usage error like a negative one. The outputs are written as buildRun writes them.
 func runSplit(c *cli, args []string) error {
 	fs := c.flags("split")
@@ -54,13 +54,13 @@ func runSplit(c *cli, args []string) error {
 	if set["group-column"] && *group < 0 {
 		return usagef("split: --group-column %d: columns count from 0", *group)
 	}
-	in := dataset.Pair{Images: files[0], Labels: files[1]}
-	train := dataset.Pair{Images: files[2], Labels: files[3]}
-	testOut := dataset.Pair{Images: files[4], Labels: files[5]}
-	opts := dataset.SplitOptions{Test: *test, TestCount: *testCount, Stratify: *stratify, GroupColumn: *group, Shuffle: *shuffle, Seed: *seed}
-	return c.buildRun([]dataset.Pair{in}, []dataset.Pair{train, testOut}, *force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
-		p, err := dataset.Split(inputs[0], train, testOut, opts)
-		var se *dataset.SplitError
+	in := builder.Pair{Images: files[0], Labels: files[1]}
+	train := builder.Pair{Images: files[2], Labels: files[3]}
+	testOut := builder.Pair{Images: files[4], Labels: files[5]}
+	opts := builder.SplitOptions{Test: *test, TestCount: *testCount, Stratify: *stratify, GroupColumn: *group, Shuffle: *shuffle, Seed: *seed}
+	return c.buildRun([]builder.Pair{in}, []builder.Pair{train, testOut}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
+		p, err := builder.Split(inputs[0], train, testOut, opts)
+		var se *builder.SplitError
 		if errors.As(err, &se) {
 			return nil, err // the samples cannot give the parts asked: exit 1
 		}
@@ -82,7 +82,7 @@ const maxShareLines = 50
 // classShares prints on stderr each class's share of the test part: "  class 3 (three):
 // 1,010 of 10,100 in test (10.00%)", one line a class (unlabelled samples as "unlabelled"), or
 // above maxShareLines classes the least and greatest share.
-func (c *cli) classShares(in *dataset.Input, test []int) {
+func (c *cli) classShares(in *builder.Input, test []int) {
 	all, inTest := map[int64]int{}, map[int64]int{}
 	for i := range in.Shape.N {
 		all[in.Class(i)]++
@@ -101,6 +101,6 @@ func (c *cli) classShares(in *dataset.Input, test []int) {
 		return
 	}
 	for _, k := range classes {
-		fmt.Fprint(c.stderr, numfmt.Sprintf("  class %s: %d of %d in test (%.2f%%)\n", dataset.ClassName(k, in.Names), inTest[k], all[k], share(k)))
+		fmt.Fprint(c.stderr, numfmt.Sprintf("  class %s: %d of %d in test (%.2f%%)\n", builder.ClassName(k, in.Names), inTest[k], all[k], share(k)))
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 )
 
-// runSubset writes the samples of IMAGES LABELS that its options keep (dataset.Subset): by
+// runSubset writes the samples of IMAGES LABELS that its options keep (builder.Subset): by
 // class (--classes, numbers or names), a count per class drawn by the seed (--per-class; a class
 // with fewer keeps all and says so on stderr), a total (--max), an index file (--indices) or all
 // but one (--exclude), relabelled on the way (--map OLD:NEW,...) and in a random order with
@@ -45,8 +45,8 @@ func runSubset(c *cli, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := dataset.Pair{Images: files[0], Labels: files[1]}
-	out := dataset.Pair{Images: files[2], Labels: files[3]}
+	in := builder.Pair{Images: files[0], Labels: files[1]}
+	out := builder.Pair{Images: files[2], Labels: files[3]}
 	var lists []string
 	for _, f := range []string{*indices, *exclude} {
 		if f != "" {
@@ -56,17 +56,17 @@ func runSubset(c *cli, args []string) error {
 	if err := checkOutputs(lists, files[2:]); err != nil {
 		return err
 	}
-	return c.buildRun([]dataset.Pair{in}, []dataset.Pair{out}, *force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
-		o := dataset.SubsetOptions{PerClass: *perClass, Max: *maxN, Relabel: relabel, Shuffle: *shuffle, Seed: *seed}
+	return c.buildRun([]builder.Pair{in}, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
+		o := builder.SubsetOptions{PerClass: *perClass, Max: *maxN, Relabel: relabel, Shuffle: *shuffle, Seed: *seed}
 		n := inputs[0].Shape.N
 		var err error
 		if *indices != "" {
-			if o.Indices, err = dataset.ReadIndexFile(*indices, n); err != nil {
+			if o.Indices, err = builder.ReadIndexFile(*indices, n); err != nil {
 				return nil, err
 			}
 		}
 		if *exclude != "" {
-			if o.Exclude, err = dataset.ReadIndexFile(*exclude, n); err != nil {
+			if o.Exclude, err = builder.ReadIndexFile(*exclude, n); err != nil {
 				return nil, err
 			}
 		}
@@ -75,7 +75,7 @@ func runSubset(c *cli, args []string) error {
 				return nil, err
 			}
 		}
-		p, err := dataset.Subset(inputs[0], out, o, func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) })
+		p, err := builder.Subset(inputs[0], out, o, func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) })
 		if err != nil {
 			return nil, err
 		}

@@ -1,5 +1,5 @@
 // Package report builds the offline health report of a dataset from a health check
-// (suspect/check): its findings with their thumbnails, the class histogram, the facts of the
+// (suspect/health): its findings with their thumbnails, the class histogram, the facts of the
 // check (the files by name and SHA-256, the tool's version, when and how long), and, when a
 // CNN scan ran, the confusion matrix and the 2-D map (ScanViews); and it draws the report's page
 // and pictures (Report, Write: index.html, contact sheets, the histogram) into a folder that
@@ -23,7 +23,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/internal/version"
 	"idxlabel/sample"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 // Input is what one health report is built from.
@@ -33,7 +33,7 @@ type Input struct {
 	// Other is the set the leaks were sought in (check --against); nil when none.
 	Other *sample.Set
 	// Result holds the findings to show, each kind already cut to what the report lists.
-	Result *check.Result
+	Result *health.Result
 	// Views holds the scan's confusion matrix and map (NewScanViews); the zero value: none.
 	Views ScanViews
 	// Images and Labels are the checked files ("" when the set has none: a new dataset, images

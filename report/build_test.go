@@ -11,7 +11,7 @@ import (
 
 	"idxlabel/internal/version"
 	"idxlabel/sample"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 // Build names the checked files by name and SHA-256, never by folder, says the tool's version,
@@ -22,8 +22,8 @@ func TestBuildFacts(t *testing.T) {
 	os.WriteFile(images, []byte("pixels"), 0o644)
 	px := [][]byte{{0, 255, 0, 255}, {255, 0, 255, 0}}
 	set := sample.Set{N: 2, H: 2, W: 2, Pixels: func(k int) []byte { return px[k] }, Labels: []int{3, 5}, Index: []int{4, 9}}
-	res := &check.Result{Kinds: []check.Kind{check.Outlier}, Flagged: map[check.Kind]int{check.Outlier: 1},
-		Findings: map[check.Kind][]check.Finding{check.Outlier: {{Kind: check.Outlier, Index: 1, Other: -1, Label: 5, Suggested: sample.NoLabel, Score: 9}}}}
+	res := &health.Result{Kinds: []health.Kind{health.Outlier}, Flagged: map[health.Kind]int{health.Outlier: 1},
+		Findings: map[health.Kind][]health.Finding{health.Outlier: {{Kind: health.Outlier, Index: 1, Other: -1, Label: 5, Suggested: sample.NoLabel, Score: 9}}}}
 	r, err := Build(Input{Set: set, Result: res, Images: images, Labels: filepath.Join(dir, "gone"),
 		Began: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), Took: 1500 * time.Millisecond, Stale: true})
 	if err != nil {

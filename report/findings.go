@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"idxlabel/sample"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 // Findings turns a health check's result into a Report: each kind run, with its flagged
@@ -13,7 +13,7 @@ import (
 // taken from s (the checked set, in the order the check saw it: finding k is sample k of s) and
 // other (the set a leak was found in; nil when none), and the class histogram of s's labels.
 // Class names come from s.ClassName. facts are shown under the title.
-func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, other *sample.Set) Report {
+func Findings(title string, facts [][2]string, res *health.Result, s sample.Set, other *sample.Set) Report {
 	h, w := s.ShownSize()
 	r := Report{Title: title, Facts: facts, H: h, W: w}
 	label := func(c int) string {
@@ -28,9 +28,9 @@ func Findings(title string, facts [][2]string, res *check.Result, s sample.Set, 
 			rf := Finding{Index: s.Number(f.Index), Other: -1, Label: label(f.Label), Suggested: label(f.Suggested),
 				Score: f.Score, Pixels: s.Shown(f.Index, nil)}
 			switch {
-			case k == check.Duplicate:
+			case k == health.Duplicate:
 				rf.Other, rf.OtherPixels, rf.OtherLabel = s.Number(f.Other), s.Shown(f.Other, nil), label(s.Labels[f.Other])
-			case k == check.Leak && other != nil:
+			case k == health.Leak && other != nil:
 				rf.Other, rf.OtherPixels = other.Number(f.Other), other.Shown(f.Other, nil)
 				if other.Labels != nil {
 					rf.OtherLabel = label(other.Labels[f.Other])

@@ -9,10 +9,10 @@ import (
 
 	"idxlabel/plot"
 	"idxlabel/sample"
-	"idxlabel/suspect/check"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
 	"idxlabel/suspect/embed"
+	"idxlabel/suspect/health"
 	"idxlabel/suspect/nn"
 )
 
@@ -107,7 +107,7 @@ type ScanViews struct {
 // rows: the confusion matrix, and with withMap the 2-D map (embed.Map; progress, may be nil,
 // sees its share done). Growth: O(N·classes) for the matrix, embed.Map's for the map. Errors:
 // confusion.New's (a scan of other samples), the layout's, or the context's when cancelled.
-func NewScanViews(ctx context.Context, res *check.Result, labels []int, withMap bool, progress func(float64)) (ScanViews, error) {
+func NewScanViews(ctx context.Context, res *health.Result, labels []int, withMap bool, progress func(float64)) (ScanViews, error) {
 	var v ScanViews
 	if res.Scan == nil {
 		return v, nil
@@ -125,13 +125,13 @@ func NewScanViews(ctx context.Context, res *check.Result, labels []int, withMap 
 		return ScanViews{}, err
 	}
 	marks := map[int]plot.Marks{}
-	for _, f := range res.Findings[check.Label] {
-		if f.Kind == check.Label && f.Flagged() {
+	for _, f := range res.Findings[health.Label] {
+		if f.Kind == health.Label && f.Flagged() {
 			marks[f.Index] |= plot.Suspect
 		}
 	}
-	for _, f := range res.Findings[check.Outlier] {
-		if f.Kind == check.Outlier && f.Flagged() {
+	for _, f := range res.Findings[health.Outlier] {
+		if f.Kind == health.Outlier && f.Flagged() {
 			marks[f.Index] |= plot.Outlier
 		}
 	}

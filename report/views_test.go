@@ -9,9 +9,9 @@ import (
 	"idxlabel/plot"
 	"idxlabel/sample"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/confusion"
+	"idxlabel/suspect/health"
 )
 
 // The confusion matrix and map sections: a chart and a table row per given label (with its
@@ -56,10 +56,10 @@ func TestScanViews(t *testing.T) {
 		}
 		feats[i*cnn.Features+c] += 5 // two clusters
 	}
-	res := &check.Result{Scan: &suspect.CNNResult{Probs: probs, Classes: []int{0, 1}, Features: feats}, Findings: map[check.Kind][]check.Finding{
-		check.Label: {{Kind: check.Label, Index: 7, Label: 1, Suggested: 0, Score: 0.9}, {Kind: check.Label, Index: 3, Label: 1, Suggested: 0, Score: 0.8},
-			{Kind: check.Label, Index: 9, Label: 1, Suggested: 0, Score: 0.2}, {Kind: check.Label, Index: 11, Label: 1, Suggested: 1, Score: 0.6}},
-		check.Outlier: {{Kind: check.Outlier, Index: 3, Score: 9}, {Kind: check.Outlier, Index: 20, Score: 6}, {Kind: check.Outlier, Index: 21, Score: 1}},
+	res := &health.Result{Scan: &suspect.CNNResult{Probs: probs, Classes: []int{0, 1}, Features: feats}, Findings: map[health.Kind][]health.Finding{
+		health.Label: {{Kind: health.Label, Index: 7, Label: 1, Suggested: 0, Score: 0.9}, {Kind: health.Label, Index: 3, Label: 1, Suggested: 0, Score: 0.8},
+			{Kind: health.Label, Index: 9, Label: 1, Suggested: 0, Score: 0.2}, {Kind: health.Label, Index: 11, Label: 1, Suggested: 1, Score: 0.6}},
+		health.Outlier: {{Kind: health.Outlier, Index: 3, Score: 9}, {Kind: health.Outlier, Index: 20, Score: 6}, {Kind: health.Outlier, Index: 21, Score: 1}},
 	}}
 	ctx := context.Background()
 	v, err := NewScanViews(ctx, res, labels, false, nil)
@@ -81,7 +81,7 @@ func TestScanViews(t *testing.T) {
 	if s, err := v.Sections(nil); err != nil || len(s) != 2 || s[1].Title != "Map of the dataset" {
 		t.Fatalf("sections: %v", err)
 	}
-	if v, err := NewScanViews(ctx, &check.Result{}, labels, true, nil); err != nil || v.Confusion != nil {
+	if v, err := NewScanViews(ctx, &health.Result{}, labels, true, nil); err != nil || v.Confusion != nil {
 		t.Fatal("views without a scan")
 	}
 	if _, err := NewScanViews(ctx, res, labels[:10], true, nil); err == nil {

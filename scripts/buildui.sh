@@ -30,34 +30,30 @@ fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
   echo "buildui: $* (screenshot /tmp/buildui-fail.png)" >&2; cat "$log" >&2; exit 1
 }
-# file_menu Y: opens the File menu and clicks the item at height Y.
-file_menu() {
-  xdotool mousemove 20 12 click 1
-  sleep 0.7
-  xdotool mousemove 100 "$1" click 1
-  sleep 1
-}
+# file_menu Y: the File menu's item at height Y.
+file_menu() { menu 20 100 "$1"; }
 
-"$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
+state=$XVFB_CFG/state
+IDXLABEL_TEST_STATE=$state "$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
 APP_PID=$!
-wait_window >/dev/null || fail "no window appeared within 60 s"
-sleep 2
+main=$(wait_window) || fail "no window appeared within 60 s"
+ready "$main"
 
 # Append Dataset…: the seventh item; its chooser starts in A's folder and takes B's path typed.
 file_menu 279
 xdotool key --clearmodifiers ctrl+a
 xdotool type --delay 5 "$work/b-images-idx3-ubyte"
 xdotool key --clearmodifiers Return
-for _ in $(seq 50); do xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' && break; sleep 0.2; done
+for _ in $(seq 300); do xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' && break; sleep 0.2; done
 xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' || fail "Append Dataset changed nothing"
 echo "buildui: Append Dataset added pair B"
 
 # Class 3, then Save Shown As… (below Save and Save As…), Enter saves to a-shown-* beside A.
 xdotool mousemove 60 331 click 1
-sleep 0.7
+until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 file_menu 519
 xdotool key --clearmodifiers Return
-for _ in $(seq 100); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-shown-images-idx3-ubyte" ] || fail "Save Shown As wrote no pair"
 "$bin" verify "$work/a-shown-images-idx3-ubyte" "$work/a-shown-labels-idx1-ubyte" | grep -q "^ok: 25 samples" || fail "the saved pair does not verify as 25 samples"
 "$bin" merge "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte "$work"/b-images-idx3-ubyte "$work"/b-labels-idx1-ubyte "$work/m-images-idx3-ubyte" "$work/m-labels-idx1-ubyte" >/dev/null
@@ -67,28 +63,25 @@ cmp -s "$work/e-images-idx3-ubyte" "$work/a-shown-images-idx3-ubyte" || fail "th
 echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it"
 
 # One Ctrl+Z removes the appended samples: nothing unsaved, Ctrl+Q quits at once.
-sleep 0.5
+until_state "prompt=- " "Save Shown As's dialog did not close"
 xdotool key --clearmodifiers ctrl+z
-sleep 0.5
+wait_clean "$main"
 
 # Tools → Split Dataset… (the seventh item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
-xdotool mousemove 167 12 click 1
-sleep 0.7
-xdotool mousemove 230 280 click 1
-sleep 1
+menu 167 230 280
 xdotool key --clearmodifiers Return
-for _ in $(seq 100); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
-sleep 1
+until_state "prompt=split_done " "Split Dataset did not ask whether to open a part"
 xdotool key --clearmodifiers Escape
+until_state "prompt=- " "Escape did not close the question"
 "$bin" split --test 0.2 --stratify --seed 1 "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte \
   "$work"/c-train-images "$work"/c-train-labels "$work"/c-test-images "$work"/c-test-labels >/dev/null 2>&1
 for part in train-images:train-images-idx3-ubyte train-labels:train-labels-idx1-ubyte test-images:test-images-idx3-ubyte test-labels:test-labels-idx1-ubyte; do
   cmp -s "$work/c-${part%%:*}" "$work/a-${part#*:}" || fail "the window's ${part%%:*} differs from idxlabel split's"
 done
 echo "buildui: Split Dataset wrote what idxlabel split writes"
-sleep 0.5
 quit_app || fail "Ctrl+Q after the undo"
 [ "$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)" = "$a_sum" ] || fail "A's files changed"
 ! grep -qi "panic" "$log" || fail "the window panicked"

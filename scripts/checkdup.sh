@@ -20,7 +20,7 @@ start_xvfb
 work=$XVFB_CFG/data
 mkdir -p "$work"
 pi=$work/small-images-idx3-ubyte pl=$work/small-labels-idx1-ubyte
-fail() { echo "checkdup: $*" >&2; [ -f "$XVFB_CFG/app.log" ] && cat "$XVFB_CFG/app.log" >&2; exit 1; }
+fail() { echo "checkdup: $*" >&2; [ -f "${state:-}" ] && echo "state: $(cat "$state")" >&2; [ -f "$XVFB_CFG/app.log" ] && cat "$XVFB_CFG/app.log" >&2; exit 1; }
 
 if [ -n "$images" ] && [ -f "$images" ]; then
   labels=${images/images-idx3/labels-idx1}
@@ -37,21 +37,18 @@ first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>"$work/check.err" | awk -F,
 state=$XVFB_CFG/state
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "$pi" "$pl" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-wait_window >/dev/null || fail "no window appeared within 60 s"
-sleep 2 # let the first frames render
+main=$(wait_window) || fail "no window appeared within 60 s"
+ready "$main"
 xdotool key --clearmodifiers ctrl+shift+k
-sleep 1
+until_state "prompt=[^-]" "Ctrl+Shift+K opened no dialog"
 xdotool key --clearmodifiers Return # the dialog's path field is empty: no leakage; Check
 journal=$pl.idxlabel-journal
-# The duplicates come within a second; until they do, Delete finds no tile and does nothing.
-for _ in $(seq 20); do
-  sleep 1
-  xdotool key --clearmodifiers Delete
-  for _ in $(seq 10); do [ -s "$journal" ] && break; sleep 0.1; done
-  [ -s "$journal" ] && break
-done
+# The check's view shows the duplicates it found (a count on their button, their tiles in the
+# grid); Delete then deletes the cursor's tile.
+until_state "mode=Health_check .*shown=[1-9].* tabs=.*Duplicates_[1-9]" "the check's view shows no duplicates"
+xdotool key --clearmodifiers Delete
+for _ in $(seq 600); do [ -s "$journal" ] && break; sleep 0.1; done
 [ -s "$journal" ] || fail "Delete in the check's view made no edit"
-for _ in $(seq 150); do grep -q 'Duplicates_[0-9]' "$state" && break; sleep 0.2; done
 dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2 || true)
 [ -n "$dups" ] || fail "no count on the Duplicates button: $(cat "$state")"
 before=$(stat -c %Y.%s "$pi") || fail "no images file after the edit"
@@ -59,7 +56,7 @@ xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 150); do [ "$(stat -c %Y.%s "$pi")" != "$before" ] && [ ! -e "$journal" ] && break; sleep 0.2; done
 for _ in $(seq 50); do grep -q "Duplicates_$((dups - 1))\b" "$state" && break; sleep 0.2; done
 grep -q "Duplicates_$((dups - 1))\b" "$state" || fail "after the save the Duplicates button does not count $((dups - 1)) (was $dups): $(cat "$state")"
-sleep 0.5
+wait_clean "$main"
 xdotool key --clearmodifiers ctrl+q
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP_PID" 2>/dev/null; then

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Real-window regression tests for keys that did nothing or opened the wrong dialog:
-#  1. F1 and ? open the keyboard reference (a modal dialog dims the window), Escape closes it.
+#  1. F1 and ? open the keyboard reference, Escape closes it.
 #  2. A second window on a pair open for editing (read-only): a fast burst of digits, Delete,
-#     Ctrl+Z and a letter opens no dialog (the window is not dimmed) and changes no file; before,
-#     the first digit opened a modal error.
+#     Ctrl+Z and a letter opens no dialog and changes no file; before, the first digit opened a
+#     modal error.
+# Each window's state line (IDXLABEL_TEST_STATE: its prompt on top, its cursor) says when a dialog
+# is open and when keys were handled: the script waits on it, not on the clock.
 #  3. Save As into a folder that does not exist, all by keys: Ctrl+Shift+S, Tab to the folder
 #     field, type the new folder, Enter (it did nothing in a field), Enter again to create the
 #     folder: the pair is saved there.
@@ -14,6 +16,8 @@ bin=$(realpath "$1")
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
 log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
+state2=$XVFB_CFG/state.2
 work=$XVFB_CFG/data
 mkdir -p "$work"
 images=$work/pair-images-idx3-ubyte
@@ -32,12 +36,6 @@ fail() {
   echo "dialogs: $* (screenshot /tmp/dialogs-fail.png)" >&2; cat "$log" "$log.2" 2>/dev/null >&2; exit 1
 }
 
-# shade: the mean grey level (0–1) of the side panel's class list, which a modal dialog's
-# shadow dims (no dialog covers that part of the default 1280×820 window at the screen's top left).
-shade() { xwd -root -silent | /usr/bin/convert xwd:- -crop 180x380+10+150 -colorspace gray -format "%[fx:mean]" info:; }
-# dimmed A B: whether shade B is darker than shade A by more than a tenth.
-dimmed() { python3 -c "import sys; sys.exit(0 if $2 < 0.9 * $1 else 1)"; }
-
 # quits PID NAME: waits up to 15 s for the app PID to exit cleanly after Ctrl+Q.
 quits() {
   for _ in $(seq 150); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
@@ -47,33 +45,23 @@ quits() {
   [ "$status" -eq 0 ] || fail "$2: exited with status $status"
 }
 
-"$bin" "$images" "$labels" >"$log" 2>&1 &
+IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$log" 2>&1 &
 APP_PID=$!
 first=$(wait_window) || fail "no window appeared within 60 s"
-sleep 2
+ready "$first"
 
 # 1. F1 and ?.
-plain=$(shade)
-# until_shade OP: waits up to 10 s (a loaded machine draws slowly) until the window is dimmed
-# (OP "dim") or not (OP "plain").
-until_shade() {
-  for _ in $(seq 20); do
-    if dimmed "$plain" "$(shade)"; then [ "$1" = dim ] && return 0; else [ "$1" = plain ] && return 0; fi
-    sleep 0.5
-  done
-  return 1
-}
 for k in F1 question; do
   xdotool key --clearmodifiers "$k"
-  until_shade dim || fail "$k opened no dialog"
+  until_state "prompt=[^-]" "$k opened no dialog"
   xdotool key --clearmodifiers Escape
-  until_shade plain || fail "Escape did not close the keyboard reference opened by $k"
+  until_state "prompt=- " "Escape did not close the keyboard reference opened by $k"
 done
 echo "dialogs: F1 and ? open the keyboard reference"
 
 # 2. A read-only window and a burst of edit keys.
 sum=$(md5sum "$images" "$labels")
-"$bin" "$images" "$labels" >"$log.2" 2>&1 &
+IDXLABEL_TEST_STATE=$state2 "$bin" "$images" "$labels" >"$log.2" 2>&1 &
 ro=$!
 for _ in $(seq 100); do
   second=$(xdotool search --onlyvisible --name "IDX Labeler" 2>/dev/null | grep -vx "$first" | head -n 1 || true)
@@ -81,16 +69,16 @@ for _ in $(seq 100); do
   sleep 0.2
 done
 [ -n "$second" ] || fail "no second window"
-sleep 2
+state=$state2 until_state "prompt=[^-]" "the second window did not ask whether to open the pair read-only"
 xdotool windowfocus --sync "$second"
 xdotool key --clearmodifiers Return # Open read-only? Yes
-for _ in $(seq 50); do xdotool getwindowname "$second" | grep -q "read-only" && break; sleep 0.2; done
+for _ in $(seq 300); do xdotool getwindowname "$second" | grep -q "read-only" && break; sleep 0.2; done
 xdotool getwindowname "$second" | grep -q "read-only" || fail "the second window is not read-only: $(xdotool getwindowname "$second")"
-sleep 1
-plain=$(shade)
+state=$state2 until_state "cursor=0 .* prompt=- " "the read-only window's question did not close"
 xdotool key --delay 0 --clearmodifiers 5 6 7 Delete ctrl+z 8 9 a 3 BackSpace 2
-sleep 1
-dimmed "$plain" "$(shade)" && fail "a key in the read-only window opened a dialog"
+xdotool key --clearmodifiers End # handled after the burst: the burst is over when it is
+at_end "the read-only window's burst" "$state2"
+grep -q " prompt=- " "$state2" || fail "a key in the read-only window opened a dialog: $(cat "$state2")"
 [ "$(md5sum "$images" "$labels")" = "$sum" ] || fail "the read-only window changed the files"
 xdotool key --clearmodifiers ctrl+q
 quits "$ro" "the read-only window"
@@ -98,18 +86,17 @@ echo "dialogs: the read-only window took a burst of edit keys without a dialog"
 
 # 3. Save As into a new folder, by keys.
 xdotool windowfocus --sync "$first"
-sleep 0.5
 xdotool key --clearmodifiers ctrl+shift+s
-sleep 1
+until_state "prompt=[^-]" "Ctrl+Shift+S opened no dialog"
 xdotool key --clearmodifiers Tab ctrl+a
 xdotool type --delay 20 "$work/new/folder"
 xdotool key --clearmodifiers Return
-sleep 1
+until_state "prompt=question " "Save As into a new folder did not ask to create it"
 xdotool key --clearmodifiers Return # Create the folder? Yes
-for _ in $(seq 100); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/new/folder/pair-images-idx3-ubyte" ] && [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] || fail "Save As wrote no pair into the new folder"
 cmp -s "$labels" "$work/new/folder/pair-labels-idx1-ubyte" || fail "the label file saved differs"
-sleep 0.5
+wait_clean "$first"
 xdotool key --clearmodifiers ctrl+q
 quits "$APP_PID" "the first window"
 APP_PID=""

@@ -41,13 +41,16 @@ fail() {
   cat "$log" >&2; exit 1
 }
 until_state() {
-  for _ in $(seq 100); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq 600); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
   fail "$2 (the window's state never matched $1)"
 }
-# gone waits (up to 10 s) until no draw window is shown.
+# gone waits (up to 60 s) until no draw window is shown, then (up to 60 s) until the main window
+# has the keyboard's focus again: what the keys typed next need, seen rather than slept for.
 gone() {
-  for _ in $(seq 100); do xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 || return 0; sleep 0.1; done
-  fail "Ctrl+W did not close the draw window"
+  for _ in $(seq 600); do xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 || break; sleep 0.1; done
+  xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 && fail "Ctrl+W did not close the draw window"
+  for _ in $(seq 600); do [ "$(xdotool getwindowfocus)" = "$main" ] && return 0; sleep 0.1; done
+  fail "the main window did not get the keys back after the draw window closed"
 }
 # below_menu checks that the draw window (open_draw's DRAW_Y) leaves the main window's menu bar
 # (its top 30 pixels) in sight.
@@ -58,11 +61,9 @@ below_menu() {
 IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3
+ready "$main"
 eval "$(xdotool getwindowgeometry --shell "$main")"
 MAIN_Y=$Y
-xdotool windowfocus "$main"
-sleep 0.3
 until_state "cursor=0 " "the grid's cursor is not on sample 0 at the start"
 
 # 1. The draw window of the open pair.
@@ -71,7 +72,6 @@ below_menu "Ctrl+D"
 import -window root /tmp/drawfocus-open.png 2>/dev/null || true
 xdotool key --clearmodifiers ctrl+w
 gone
-sleep 0.5
 xdotool key --clearmodifiers Right
 until_state "cursor=1 " "Right typed after the draw window closed did not reach the grid"
 xdotool key --clearmodifiers 7
@@ -91,7 +91,7 @@ PY
 
 # 2. A new dataset's draw window.
 xdotool key --clearmodifiers ctrl+n
-sleep 1
+until_state "prompt=[^-]" "Ctrl+N asked nothing"
 xdotool key --clearmodifiers Return
 DRAW_WIN=$(timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" | head -n 1) || fail "New Dataset opened no draw window"
 sleep 1
@@ -100,7 +100,6 @@ DRAW_Y=$Y
 below_menu "New Dataset"
 xdotool key --clearmodifiers ctrl+w
 gone
-sleep 0.5
 open_draw || fail "Ctrl+D typed after the new dataset's draw window closed did not reach the main window"
 kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""

@@ -14,6 +14,7 @@ bin=$(realpath "$1")
 start_xvfb
 log=$XVFB_CFG/app.log
 work=$XVFB_CFG/data
+state=$XVFB_CFG/state
 mkdir -p "$work"
 images=$work/empty-images-idx3-ubyte
 labels=$work/empty-labels-idx1-ubyte
@@ -50,23 +51,22 @@ quits() {
 }
 
 # 1. Draw, label, save and quit from the draw window.
-"$bin" "$images" >"$log" 2>&1 &
+IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
-wait_window >/dev/null || fail "no window appeared within 60 s"
-sleep 2
+main=$(wait_window) || fail "no window appeared within 60 s"
+ready "$main" " samples=0 dataset=empty-"
 open_draw || fail "no draw window"
 draw
 xdotool key --clearmodifiers 4 Return
-sleep 0.5
+until_state " samples=1 " "the drawing labelled 4 was not added"
 draw
 xdotool key --clearmodifiers Return # no label for this drawing: nothing may be added
-sleep 0.5
 xdotool key --clearmodifiers 1 Return
-sleep 0.5
+until_state " samples=2 " "the drawing labelled 1 was not added"
 before=$(stat -c %Y.%s.%i "$labels")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s.%i "$labels")" != "$before" ] && break; sleep 0.1; done
-sleep 0.5
+wait_clean "$main"
 xdotool key --clearmodifiers ctrl+q
 quits "Ctrl+Q in the draw window"
 got=$(python3 - "$images" "$labels" <<'PY'
@@ -89,10 +89,11 @@ echo "drawquit: saved $got"
 [ "$got" = "2x28x28 4 1" ] || fail "want two 28×28 samples labelled 4 1, got $got"
 
 # 2. Ctrl+Q in the main window with the draw window open.
-"$bin" "$images" >"$log" 2>&1 &
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 2
+ready "$main" # two samples now
 open_draw || fail "no draw window"
 xdotool windowfocus --sync "$main"
 xdotool key --clearmodifiers ctrl+q

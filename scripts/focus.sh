@@ -38,36 +38,34 @@ count() { "$bin" info "$labels" | awk -v c="$1" '$1 == c && NF >= 3 { print $2; 
 three=$(count 3) eight=$(count 8) five=$(count 5)
 [ "$three" -gt 1 ] || { echo "focus: the pair has no 3s to relabel" >&2; exit 1; }
 
-"$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
+state=$XVFB_CFG/state
+fail() { echo "focus: $*" >&2; [ -f "$state" ] && echo "state: $(cat "$state")" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
+IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-if ! wid=$(wait_window); then
-  echo "focus: no window appeared within 60 s" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1
-fi
-sleep 3 # let the first frames render
+wid=$(wait_window) || fail "no window appeared within 60 s"
+ready "$wid" # the first frames: the window shows its cursor
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
 # Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list (below
 # its title) and its second choice, class 3's row of the histogram and the tile-size slider's
 # track.
+# The Show list's popup drawn (the screen at its second choice changed), then that choice. The
+# window handles the clicks and keys that follow in order: no sleep between them.
+popup=$(patch $((X + 100)) $((Y + 165)))
 xdotool mousemove $((X + 100)) $((Y + 91)) click 1
-sleep 0.7
+for _ in $(seq 120); do [ "$(patch $((X + 100)) $((Y + 165)))" != "$popup" ] && break; sleep 0.5; done
 xdotool mousemove $((X + 100)) $((Y + 165)) click 1
-sleep 0.5
 xdotool key --clearmodifiers 8
-sleep 0.5
+until_state "cursor=1 " "8 typed in Show → Not deleted did not relabel sample 0"
 xdotool mousemove $((X + 60)) $((Y + 330)) click 1
-sleep 0.5
+until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 xdotool key --clearmodifiers ctrl+a
-sleep 0.3
 xdotool key --clearmodifiers 8
-sleep 0.5
 xdotool mousemove $((X + 130)) $((Y + 708)) click 1
-sleep 0.5
 xdotool key --clearmodifiers 5
-sleep 0.5
 before=$(stat -c %Y.%s "$labels")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
-sleep 1
+wait_clean "$wid"
 xdotool key --clearmodifiers ctrl+q
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$APP_PID" 2>/dev/null; then

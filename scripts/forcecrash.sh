@@ -25,6 +25,7 @@ gunzip -c "$work/t10k-images-idx3-ubyte.gz" >"$work/g-img"
 gunzip -c "$work/t10k-labels-idx1-ubyte.gz" >"$work/g-lab"
 src_i=$work/t10k-images-idx3-ubyte.gz src_l=$work/t10k-labels-idx1-ubyte.gz # another pair: the writers' input
 log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
 journal=$work/g-lab.idxlabel-journal
 
 fail() { echo "forcecrash: $*" >&2; cat "$log" >&2; exit 1; }
@@ -50,12 +51,10 @@ print(max(0, n - first))
 EOF
 }
 
-"$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
+IDXLABEL_TEST_STATE=$state "$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3 # the first frames
-xdotool windowfocus "$main"
-sleep 0.3
+ready "$main"
 xdotool key --delay 200 3 5 7
 for _ in $(seq 300); do [ "$(journal_edits)" -ge 3 ] && break; sleep 0.1; done
 [ "$(journal_edits)" -ge 3 ] || fail "the journal holds $(journal_edits) edits after 3 digits, want 3"
@@ -76,19 +75,18 @@ for cmd in "subset --force --max 5" "merge --force $src_i $src_l"; do
 done
 
 # 3. The pair opens again and its edits replay.
-"$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state "$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared on reopening"
-sleep 3
-xdotool windowfocus "$main"
-sleep 0.3
+until_state "prompt=[^-]" "the window did not ask about the journal"
+xdotool windowfocus --sync "$main"
 xdotool key --clearmodifiers Return # the question about the journal: Enter replays
-sleep 1
+until_state "prompt=- " "the question about the journal did not close on Enter"
 old=$(stat -c %i "$work/g-lab")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 300); do [ "$(stat -c %i "$work/g-lab")" != "$old" ] && break; sleep 0.1; done
 [ "$(stat -c %i "$work/g-lab")" != "$old" ] || fail "no save after replaying"
-sleep 0.5
 quit_app || fail "quitting"
 got=$(python3 -c 'import sys; b=open(sys.argv[1],"rb").read(); print(*b[8:11])' "$work/g-lab")
 [ "$got" = "3 5 7" ] || fail "labels of samples 0–2 after the replay and save: $got, want 3 5 7"

@@ -53,16 +53,14 @@ choose_folder() {
 save_as() {
   xdotool key --clearmodifiers ctrl+shift+s
   until_state "prompt=save_as" "Ctrl+Shift+S opened no Save As dialog"
-  sleep 0.5
   xdotool key --clearmodifiers Tab ctrl+a
   xdotool type --delay 5 "$1"
   xdotool key --clearmodifiers Return
   until_state "prompt=question" "Save As did not ask to create the folder"
-  sleep 0.5
   xdotool key --clearmodifiers Return # create the folder
   for _ in $(seq 300); do [ -f "$1/mydata-labels-idx1-ubyte.gz" ] && break; sleep 0.1; done
   [ -f "$1/mydata-images-idx3-ubyte.gz" ] && [ -f "$1/mydata-labels-idx1-ubyte.gz" ] || fail "Save As wrote no pair in $1"
-  sleep 0.5
+  wait_clean "$MAIN"
 }
 
 # same_as_cli DIR WHOSE: the pair Save As wrote in DIR (and its class-name file) must be byte for
@@ -112,9 +110,7 @@ until_state "prompt=new_dataset" "Ctrl+N opened no New Dataset dialog"
 xdotool key --clearmodifiers Return
 DRAW=$(timeout 20 xdotool search --sync --onlyvisible --name "Draw digits" | head -n 1) || fail "New Dataset opened no draw window"
 until_state "dataset=untitled " "New Dataset did not start a dataset"
-sleep 1
-xdotool windowfocus "$DRAW"
-sleep 0.3
+xdotool windowfocus --sync "$DRAW"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$tree"
 shot dialog
@@ -144,11 +140,8 @@ PY
 labels_are_digits "$work/out1/mydata" "the window's Save As"
 # File → Save Shown As… (below Save and Save As…; everything is shown), Enter: mydata-shown-* with
 # the same sources.
-xdotool mousemove 20 12 click 1
-sleep 0.7
-xdotool mousemove 100 519 click 1
+menu 20 100 519
 until_state "prompt=save_shown" "File → Save Shown As… opened no dialog"
-sleep 0.5
 xdotool key --clearmodifiers Return
 for _ in $(seq 300); do [ -f "$work/out1/mydata-shown-labels-idx1-ubyte.gz.sources.txt" ] && break; sleep 0.1; done
 labels_are_digits "$work/out1/mydata-shown" "Save Shown As"

@@ -41,12 +41,15 @@ labels=$work/p-labels-idx1-ubyte
 APP_PID=$!
 MAIN=$(wait_window) || fail "no window appeared within 60 s"
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
-xdotool windowfocus "$MAIN"
-sleep 0.3
+xdotool windowfocus --sync "$MAIN"
 xdotool key --delay 30 --clearmodifiers $(printf '5 %.0s' $(seq 90))
 until_state "status=Not_done_[(]the_edit_could_not_be_recorded.*file_too_large" "the status bar does not say the edit was not made"
-sleep 1 # the last keys
-grep -q "prompt=- " "$state" || fail "a dialog opened on a refused edit"
+# The last keys handled: F1, typed after them, opens the keyboard reference once they are (the
+# window handles its keys in order); Escape closes it, and no other dialog may be left open.
+xdotool key --clearmodifiers F1
+until_state "prompt=[^-]" "F1 typed after the digits opened no keyboard reference"
+xdotool key --clearmodifiers Escape
+until_state "prompt=- " "a dialog opened on a refused edit (or Escape did not close the keyboard reference)"
 cursor=$(sed -n 's/.* cursor=\([0-9]*\) .*/\1/p' "$state")
 [ "$cursor" -gt 5 ] && [ "$cursor" -lt 90 ] || fail "the cursor is at $cursor: the journal took all the keys or none"
 echo "journalfull: with the journal full, $cursor edits made, the next keys refused on the status bar (no dialog), the cursor on sample $cursor"

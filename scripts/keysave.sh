@@ -5,7 +5,8 @@
 # saved.
 # Every save of the window waits, inside the store's save, until a gate file exists
 # (IDXLABEL_TEST_SAVE_GATE, ui/testhooks.go): the keys meet a save in progress however fast the
-# machine writes, and the script waits on files, not on the clock.
+# machine writes, and the script waits on files (the gate, the label file, the window's state:
+# IDXLABEL_TEST_STATE), not on the clock.
 #  1. On a copy of the t10k pair, cursor on sample 0: type 9, Ctrl+S, then 1 2 3 4 5 6 7 8 150 ms
 #     apart; open the gate; once the save has replaced the label file, Ctrl+S again. Every label
 #     on disk must be the original but samples 0–8, now 9, 1, 2, … 8.
@@ -27,6 +28,7 @@ copy_t10k "$images"
 cp "$work/t10k-labels-idx1-ubyte.gz" "$XVFB_CFG/orig-labels.gz"
 labels=$work/t10k-labels-idx1-ubyte.gz
 gate=$XVFB_CFG/gate
+state=$XVFB_CFG/state
 log=$XVFB_CFG/app.log
 shots=${KEYSAVE_SHOTS:-}
 
@@ -39,20 +41,20 @@ saved() {
 }
 shot() { [ -z "$shots" ] || import -window root "$shots-$1.png"; }
 
-IDXLABEL_TEST_SAVE_GATE=$gate "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >"$log" 2>&1 &
+IDXLABEL_TEST_SAVE_GATE=$gate IDXLABEL_TEST_STATE=$state "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3 # the first frames
-xdotool windowfocus "$main"
-sleep 0.3
+until_state "cursor=0 " "the window never showed its cursor"
+xdotool windowfocus --sync "$main"
 
 # 1. The sequence.
 before=$(inode)
 xdotool key --clearmodifiers 9
-sleep 0.3
+until_state "cursor=1 " "the 9 did not move the cursor on"
 xdotool key --clearmodifiers ctrl+s
 xdotool key --delay 150 1 2 3 4 5 6 7 8
-sleep 0.5
+# The keys typed during the save wait (held=8) until it ends.
+until_state "held=8 " "the keys typed during the save did not wait for it"
 shot during
 [ "$(inode)" = "$before" ] || fail "the save ended before its gate opened (the hook is not working)"
 touch "$gate"
@@ -66,19 +68,22 @@ saved "$before"
 
 # 2. A key typed on a deleted sample that the save removes.
 rm -f "$gate"
+until_state "cursor=9 .* held=0 " "the keys typed during the first save were not all handled"
 xdotool key --clearmodifiers Delete
-sleep 0.3
+# The deletion made (journaled) before Ctrl+S: the keys that follow are typed during the save on
+# the deleted sample, as the test means them.
+until_state "_1_deleted(_|$)" "the Delete was not made"
 before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 xdotool key --delay 150 5 Right 6
-sleep 0.5
+until_state "held=3 " "the keys typed during the second save did not wait for it"
 [ "$(inode)" = "$before" ] || fail "the second part's save ended before its gate opened"
 touch "$gate"
 saved "$before"
+until_state "held=0 " "the keys typed during the second save were not handled"
 before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 saved "$before"
-sleep 0.5
 quit_app || fail "quitting"
 grep -qi panic "$log" && fail "the app panicked"
 

@@ -37,12 +37,12 @@ fi
 fail() { echo "monkey: seed $seed: $*" >&2; tail -40 "$log" >&2; exit 1; }
 alive() { kill -0 "$APP_PID" 2>/dev/null || fail "the app died after $1 inputs"; ! grep -qi "panic" "$log" || fail "panic after $1 inputs"; }
 
-IDXLABEL_QUICK_CNN=1 "$bin" "${args[@]}" >"$log" 2>&1 &
+state=$XVFB_CFG/state
+IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3
+ready "$main" # the first frames: the window shows its cursor
 eval "$(xdotool getwindowgeometry --shell "$main")"  # X, Y, WIDTH, HEIGHT
-xdotool windowfocus "$main"
 
 RANDOM=$seed
 keys=(0 1 2 3 4 5 6 7 8 9 Delete Left Right Up Down shift+Right shift+Down ctrl+z ctrl+z ctrl+shift+z ctrl+a

@@ -39,8 +39,7 @@ fail() {
 start_state "$base-images-idx3-ubyte" "$base-labels-idx1-ubyte"
 until_state "cursor=0 " "the pair did not open with the cursor on sample 0"
 for n in 74 66; do
-  xdotool key --clearmodifiers ctrl+g
-  sleep 0.5
+  xdotool key --clearmodifiers ctrl+g # the go-to field takes the keys that follow
   xdotool type --delay 50 "$n"
   xdotool key --clearmodifiers Return
   until_state "sample=$n " "Ctrl+G, $n, Enter did not go to sample $n"
@@ -49,7 +48,6 @@ echo "newuser: Ctrl+G a second time replaces the number"
 
 # 2. A long status line and the Show list at 1,280 px.
 xdotool key --clearmodifiers Escape
-sleep 0.3
 xdotool key --clearmodifiers 3 4 5 ctrl+a
 until_state "cursor=69 " "the digits typed did not relabel"
 sleep 1

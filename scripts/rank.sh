@@ -34,8 +34,7 @@ IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_RANK_GATE=$gate IDXLABEL_TEST_STATE=$state \
   "$bin" "$work/t10k-images-idx3-ubyte.gz" "$work/t10k-labels-idx1-ubyte.gz" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3
-xdotool windowfocus "$main"
+ready "$main"
 xdotool key --clearmodifiers ctrl+k
 until_state "mode=Suspects method=kNN cursor=0 "
 xdotool key --clearmodifiers Right
@@ -47,8 +46,9 @@ until_state "method=kNN cursor=([0-9]+) shown=.* undecided=[1-9]"
 knn=$(cat "$state")
 grep -q "undecided=0 " "$state" && fail "End left the cursor with no undecided suspect before it"
 touch "$gate"
-until_state "method=CNN"
-sleep 0.5
+# The CNN's list in place, the cursor on its first undecided suspect, in sight (or, failing that,
+# the timeout, and the state it shows).
+until_state "mode=Suspects method=CNN .* insight=1 undecided=0"
 cnn=$(cat "$state")
 case "$cnn" in
   *"mode=Suspects method=CNN "*" insight=1 undecided=0"*) ;;

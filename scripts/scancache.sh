@@ -31,6 +31,7 @@ labels=$work/t10k-labels-idx1-ubyte.gz
 cp "$labels" "$XVFB_CFG/opened-labels.gz"
 cache=$work/t10k-images-idx3-ubyte.gz.idxlabel-scan
 log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
 
 fail() {
   echo "scancache: $*" >&2
@@ -39,11 +40,14 @@ fail() {
   cat "$log" >&2
   exit 1
 }
+# start_app starts the app on the copy, sets APP_PID and MAIN (its window), and waits until the
+# window shows its cursor and has the keys.
 start_app() {
-  IDXLABEL_QUICK_CNN=${SCANCACHE_QUICK:-1} IDXLABEL_TEST_SCANLOG=1 "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >>"$log" 2>&1 &
+  rm -f "$state"
+  IDXLABEL_QUICK_CNN=${SCANCACHE_QUICK:-1} IDXLABEL_TEST_SCANLOG=1 IDXLABEL_TEST_STATE=$state "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >>"$log" 2>&1 &
   APP_PID=$!
-  wait_window >/dev/null || fail "no window appeared within 60 s"
-  sleep 2
+  MAIN=$(wait_window) || fail "no window appeared within 60 s"
+  ready "$MAIN"
 }
 # wait_line PATTERN N SECONDS: waits (up to SECONDS) for the N-th line of the log matching
 # PATTERN; prints it.
@@ -76,17 +80,15 @@ echo "scancache: first matrix after a scan: $(ms "$first") ms"
 
 before=$(stat -c %i "$labels")
 xdotool key --clearmodifiers 7
-sleep 0.5
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 600); do [ "$(stat -c %i "$labels")" != "$before" ] && break; sleep 0.1; done
 [ "$(stat -c %i "$labels")" != "$before" ] || fail "the save did not replace the label file within 60 s"
-sleep 1
+wait_clean "$MAIN"
 # Away to the map (it adopts the same scan: no scan), then back to the matrix.
 xdotool key --clearmodifiers ctrl+m
 away=$(wait_line "scan view of" 2 60)
 [ -n "$away" ] || fail "the map was not given its scan within 60 s of Ctrl+M"
 [ "$(from "$away")" != scan ] || fail "the map after a labels-only save scanned again: $away"
-sleep 1
 xdotool key --clearmodifiers ctrl+shift+m
 second=$(wait_line 'mode "Confusion matrix" shown' 1 60)
 [ -n "$second" ] || fail "the matrix was not shown without a scan within 60 s of Ctrl+Shift+M after the save"

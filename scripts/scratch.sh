@@ -16,6 +16,8 @@ start_xvfb
 work=$XVFB_CFG/data
 mkdir -p "$work"
 images=$work/scratch-images-idx3-ubyte
+state=$XVFB_CFG/state
+fail() { echo "scratch: $*" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
 labels=$work/scratch-labels-idx1-ubyte
 python3 - "$src" "$images" <<'PY'
 import gzip, struct, sys
@@ -45,23 +47,23 @@ print(" ".join(map(str, vals[:4])), sum(v == -2**31 for v in vals))
 PY
 }
 
-# session ARGS KEYS...: opens the app on ARGS, types KEYS, saves, waits for the label file to
-# change, quits, and checks that the app exited cleanly.
+# session ARGS KEYS...: opens the app on ARGS, types KEYS once it shows its cursor, saves, waits
+# for the label file to change and the window to say it is saved, quits, and checks that the app
+# exited cleanly.
 session() {
   local args=$1; shift
   local before
   before=$(stat -c %Y.%s "$labels" 2>/dev/null || echo none)
-  "$bin" $args >"$XVFB_CFG/app.log" 2>&1 &
+  rm -f "$state"
+  IDXLABEL_TEST_STATE=$state "$bin" $args >"$XVFB_CFG/app.log" 2>&1 &
   APP_PID=$!
-  if ! wid=$(wait_window); then
-    echo "scratch: no window appeared within 60 s" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1
-  fi
-  sleep 3
+  wid=$(wait_window) || fail "no window appeared within 60 s"
+  ready "$wid"
   title=$(xdotool getwindowname "$wid")
-  for k in "$@"; do xdotool key --clearmodifiers "$k"; sleep 0.4; done
+  for k in "$@"; do xdotool key --clearmodifiers "$k"; done
   xdotool key --clearmodifiers ctrl+s
   for _ in $(seq 100); do [ "$(stat -c %Y.%s "$labels" 2>/dev/null || echo none)" != "$before" ] && break; sleep 0.2; done
-  sleep 1
+  wait_clean "$wid"
   xdotool key --clearmodifiers ctrl+q
   for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$APP_PID" 2>/dev/null; then

@@ -20,15 +20,16 @@ t10k=${2:-}
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
 log=$XVFB_CFG/app.log
+state=$XVFB_CFG/state
 
 fail() { echo "seam: $*" >&2; cat "$log" >&2; exit 1; }
 alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi "panic" "$log" || fail "$1: the app panicked"; }
 
 # 1. The undo-and-arrows burst.
-"$bin" >"$log" 2>&1 &
+IDXLABEL_TEST_STATE=$state "$bin" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 2
+ready "$main"
 open_draw || fail "no draw window"
 # open_draw found the draw window at DRAW_X, DRAW_Y; its pad spans about (10, 40)–(430, 460) in
 # it. One stroke per digit, then its label and Enter.
@@ -40,10 +41,10 @@ for _ in 1 2 3; do
   xdotool key 1 Return
   sleep 0.5
 done
-xdotool windowfocus "$main"
-sleep 0.3
+xdotool windowfocus --sync "$main"
 xdotool key --delay 0 ctrl+z Left Left ctrl+z Left Left ctrl+z Left Left
-sleep 1.5
+xdotool key --clearmodifiers End # handled after the burst: the burst is over when it is
+at_end "burst" "$state"
 alive "burst"
 kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
@@ -52,16 +53,18 @@ echo "seam: burst ok"
 # 2. A bad first file, then every key that used to panic.
 bad=$XVFB_CFG/bad-images-idx3-ubyte
 echo "this is not an IDX file" >"$bad"
-"$bin" "$bad" >"$log" 2>&1 &
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state "$bin" "$bad" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 2
-xdotool windowfocus "$main"
+until_state "prompt=[^-]" "the bad first file was not refused in a dialog"
+xdotool windowfocus --sync "$main"
+# The window handles its keys in order: the Ctrl+Q after them quits once they are all handled,
+# and a panic on any of them shows in the exit status and the log.
 for k in Escape Escape Delete 5 ctrl+z ctrl+a ctrl+o Escape ctrl+s Escape ctrl+shift+s Escape ctrl+g Escape Left Right; do
   xdotool key --clearmodifiers "$k"
-  sleep 0.4
-  alive "bad first file, key $k"
 done
+alive "bad first file, the keys"
 xdotool key --clearmodifiers ctrl+q
 for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$APP_PID" 2>/dev/null && fail "bad first file: Ctrl+Q did not quit"
@@ -80,13 +83,12 @@ fi
 prefix=$XVFB_CFG/big
 t10k=$(realpath "$t10k")
 (cd "$(dirname "$0")/.." && go run ./bench/mkpair -n 60000 -gz "$t10k" "${t10k/images-idx3/labels-idx1}" "$prefix")
-"$bin" "$prefix-images-idx3-ubyte.gz" "$prefix-labels-idx1-ubyte.gz" >"$log" 2>&1 &
+rm -f "$state"
+IDXLABEL_TEST_STATE=$state "$bin" "$prefix-images-idx3-ubyte.gz" "$prefix-labels-idx1-ubyte.gz" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared within 60 s"
-sleep 3
-xdotool windowfocus "$main"
+ready "$main"
 xdotool key --clearmodifiers Delete
-sleep 0.5
 labels=$prefix-labels-idx1-ubyte.gz
 inode() { stat -c %i "$labels"; }
 # saved OLD waits (up to 120 s) until the label file is no longer inode OLD: a save replaced it.
@@ -102,7 +104,7 @@ before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 xdotool key --delay 40 Right Right Right Right Right Right Right Right Right Right 7
 saved "$before"
-sleep 1
+until_state "held=0 " "the keys typed during the save were not applied after it"
 alive "keys during a save"
 out=$("$bin" verify "$prefix-images-idx3-ubyte.gz" "$labels") || fail "the saved pair does not verify: $out"
 case "$out" in *"59999 samples"*) ;; *) fail "the save did not drop the deleted sample: $out" ;; esac
@@ -111,7 +113,7 @@ cp "$labels" "$XVFB_CFG/first-save-labels.gz"
 before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 saved "$before"
-sleep 0.5
+wait_clean "$main"
 alive "keys during a save"
 status=0
 changed=$("$bin" diff "$XVFB_CFG/first-save-labels.gz" "$labels" 2>/dev/null) || status=$?

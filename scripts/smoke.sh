@@ -26,12 +26,12 @@ if [ ${#args[@]} -gt 0 ]; then
 fi
 [ -n "$shot" ] || shot=$cfg/screenshot.png
 
-"$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &
+state=$cfg/state
+fail() { echo "smoke: $*" >&2; cat "$cfg/app.log" >&2; exit 1; }
+IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &
 APP_PID=$!
-if ! wid=$(wait_window); then
-  echo "smoke: no window appeared within 60 s" >&2; cat "$cfg/app.log" >&2; exit 1
-fi
-sleep 3 # let the first frames render
+wid=$(wait_window) || fail "no window appeared within 60 s"
+ready "$wid" # the first frames: the window shows its cursor
 title=$(xdotool getwindowname "$wid")
 # shellcheck disable=SC2254
 case "$title" in
@@ -39,9 +39,14 @@ case "$title" in
   *) echo "smoke: window title '$title' does not match $expect" >&2; exit 1 ;;
 esac
 
-xwd -root -silent | /usr/bin/convert xwd:- png:"$shot"
-sd=$(/usr/bin/convert "$shot" -format "%[fx:standard_deviation]" info:)
-colors=$(/usr/bin/convert "$shot" -format "%k" info:)
+# The screenshot, taken again (up to 60 s) until the window's frame is painted: not blank.
+for _ in $(seq 120); do
+  xwd -root -silent | /usr/bin/convert xwd:- png:"$shot"
+  sd=$(/usr/bin/convert "$shot" -format "%[fx:standard_deviation]" info:)
+  colors=$(/usr/bin/convert "$shot" -format "%k" info:)
+  awk -v sd="$sd" -v k="$colors" 'BEGIN { exit !(sd > 0.05 && k > 16) }' && break
+  sleep 0.5
+done
 echo "smoke: window '$title', screenshot $shot: $colors colours, standard deviation $sd"
 awk -v sd="$sd" -v k="$colors" 'BEGIN { exit !(sd > 0.05 && k > 16) }' || { echo "smoke: the screenshot is blank" >&2; exit 1; }
 

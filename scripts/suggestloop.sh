@@ -55,11 +55,12 @@ wait_round() {
   fail "no round learnt from $1 labels within 10 minutes"
 }
 
-IDXLABEL_TEST_SUGGEST=$list "$bin" "$images" >"$XVFB_CFG/app.log" 2>&1 &
+state=$XVFB_CFG/state
+IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
 wid=$(wait_window) || fail "no window appeared within 60 s"
 xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
-sleep 2
+ready "$wid"
 xdotool key --clearmodifiers ctrl+shift+u
 wait_round 0
 shot asked
@@ -68,7 +69,6 @@ mapfile -t asked < <(awk -F, 'NR > 2 && $3 == 1 { print $1 }' "$list")
 [ "${#asked[@]}" -eq 20 ] || fail "the first round asked for ${#asked[@]} samples, not 20"
 for i in "${asked[@]}"; do
   xdotool key --clearmodifiers "$(sed -n "$((i + 1))p" "$truth")"
-  sleep 0.3
 done
 wait_round 20
 shot suggested
@@ -85,16 +85,15 @@ PY
 echo "suggestloop: accepting class $class from sample $pick's confidence up"
 cp "$list" "$work/before-accept.csv"
 xdotool key --clearmodifiers ctrl+g
-sleep 0.5
 xdotool type --delay 100 "$pick"
 xdotool key --clearmodifiers Return
-sleep 1
+until_state " sample=$pick " "Ctrl+G $pick did not take the cursor to sample $pick"
 xdotool key --clearmodifiers ctrl+shift+a
-sleep 1
-shot accepted
 xdotool key --clearmodifiers ctrl+s
-for _ in $(seq 150); do [ -f "$labels" ] && [ ! -e "$labels.idxlabel-journal" ] && break; sleep 0.2; done
+for _ in $(seq 300); do [ -f "$labels" ] && [ ! -e "$labels.idxlabel-journal" ] && break; sleep 0.2; done
 [ -f "$labels" ] || fail "Ctrl+S wrote no label file"
+wait_clean "$wid"
+shot accepted
 quit_app || fail "the app did not quit cleanly"
 grep -qi "panic\|fatal" "$XVFB_CFG/app.log" && fail "the app logged a panic"
 

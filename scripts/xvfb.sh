@@ -83,14 +83,61 @@ until_state() {
   fail "$2 (the window's state never matched $1)"
 }
 
+# ready WINDOW [REGEX]: waits (as until_state) until the window's state line ($state: the app run
+# with IDXLABEL_TEST_STATE=$state) shows its cursor on a sample (or matches REGEX: for a dataset
+# without samples), then gives WINDOW the keys (windowfocus --sync): the first keys and clicks
+# meet a window that shows its dataset, however loaded the machine, where a sleep of a few
+# seconds would not be enough under load. (The window shows "nothing open", cursor=-1, before
+# its files are read.) It removes nothing: start the app after rm -f "$state" when an earlier run
+# wrote the file.
+ready() {
+  until_state "${2:-cursor=[0-9]}" "the window never showed its dataset"
+  xdotool windowfocus --sync "$1"
+}
+
+# wait_clean WINDOW: waits (up to 60 s) until WINDOW's title has lost its star (ui/state.go:
+# nothing unsaved), so that a save is over and Ctrl+Q quits without asking; else it calls fail.
+wait_clean() {
+  for _ in $(seq 600); do xdotool getwindowname "$1" | grep -q ' \*$' || return 0; sleep 0.1; done
+  fail "the window still has unsaved edits (its title: $(xdotool getwindowname "$1"))"
+}
+
+# at_end WHAT [STATE]: waits (up to 60 s) until the state line (STATE, default $state) has its
+# cursor on the last sample shown: End, typed after other keys, was handled, and so were they (a
+# window handles its keys in order). Else it calls fail with WHAT.
+at_end() {
+  local line cursor shown file=${2:-$state}
+  for _ in $(seq 600); do
+    line=$(cat "$file" 2>/dev/null || true)
+    cursor=$(sed -n 's/.* cursor=\(-\{0,1\}[0-9]*\) .*/\1/p' <<<"$line")
+    shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' <<<"$line")
+    [ -n "$cursor" ] && [ -n "$shown" ] && [ "$cursor" -eq $((shown - 1)) ] && return 0
+    sleep 0.1
+  done
+  fail "$1: End was not handled (state: $line)"
+}
+
+# patch X Y: the mean grey level of the 60×8 pixels at X, Y on the screen.
+patch() { xwd -root -silent | /usr/bin/convert xwd:- -crop 60x8+$(($1 - 30))+$(($2 - 4)) -colorspace gray -format "%[fx:mean]" info:; }
+# menu MX IX IY: clicks the main window's menu bar at MX (the window at the screen's top left), waits (up to 60 s) until its popup is drawn (the
+# screen at the item, IX IY, changed), clicks the item, and waits for the dialog it opens (the
+# window's state line: a prompt on top).
+menu() {
+  local before
+  before=$(patch "$2" "$3")
+  xdotool mousemove "$1" 12 click 1
+  for _ in $(seq 120); do [ "$(patch "$2" "$3")" != "$before" ] && break; sleep 0.5; done
+  xdotool mousemove "$2" "$3" click 1
+  until_state "prompt=[^-]" "the menu's item at $2,$3 opened no dialog"
+}
+
 # start_state ARGS…: starts the app ($bin) on ARGS with its state line in $state and its output
-# appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys.
+# appended to $log, sets APP_PID and MAIN (its window), and gives that window the keys once it
+# shows its dataset (with no ARGS: the demo, whose cursor is on a sample).
 start_state() {
   rm -f "$state"
   IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
   APP_PID=$!
   MAIN=$(wait_window) || fail "no window appeared within 60 s"
-  sleep 2
-  xdotool windowfocus "$MAIN"
-  sleep 0.3
+  ready "$MAIN"
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"idxlabel/pairfile"
 )
@@ -18,17 +17,25 @@ import (
 // was still renaming files into it, and a Save As then took the new pair's lock for a closed
 // dataset, leaving that pair locked for the rest of the process.
 func TestCloseWaitsForASave(t *testing.T) {
+	t.Cleanup(func() { closeWaits = nil })
 	for _, as := range []bool{false, true} {
 		ip, lp := writeTestPair(t, 500, 8, 8)
 		d, toI, toL := editForSave(t, ip, lp, as, "")
 		closed := make(chan error, 1)
+		waiting := make(chan struct{})
+		closeWaits = func() { close(waiting) }
 		var once sync.Once
+		early := false   // Close returned while the save was running
 		var during error // an Open of the target pair while the save writes, after Close was called
 		progress := func(f float64) {
 			once.Do(func() {
 				go func() { closed <- d.Close() }()
-				// Let Close run; the outcome does not depend on how long it takes.
-				time.Sleep(20 * time.Millisecond)
+				select {
+				case <-waiting: // Close has seen the save and waits for it
+				case err := <-closed:
+					early = true
+					closed <- err
+				}
 			})
 			if f == 0.8 { // written and verified, not yet renamed
 				if e, err := Open(toI, toL, Options{}); err == nil {
@@ -47,9 +54,10 @@ func TestCloseWaitsForASave(t *testing.T) {
 		if err != nil {
 			t.Fatalf("save as %v: %v", as, err)
 		}
-		if err := <-closed; err != nil {
-			t.Fatalf("close: %v", err)
+		if err := <-closed; err != nil || early {
+			t.Fatalf("close: %v; returned before the save ended: %v", err, early)
 		}
+		closeWaits = nil
 		if !as && !errors.Is(during, pairfile.ErrLocked) {
 			t.Fatalf("while the save wrote, after Close was called, the pair opened for editing (%v)", during)
 		}

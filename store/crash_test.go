@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
-	"time"
 
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -37,15 +37,29 @@ func TestCrashChild(t *testing.T) {
 	}
 	switch mode {
 	case "save":
-		// Widen the window between the two renames so that some kills land in it.
-		pairfile.AfterRename = func(int) { time.Sleep(5 * time.Millisecond) }
+		// The save's moments, numbered in order: each progress call and each rename. With
+		// IDXLABEL_STOP_AT=n the child stops for good at moment n (printing "stopped") until the
+		// parent kills it; without it, it prints how many moments an uncut save has.
+		stopAt, err := strconv.Atoi(os.Getenv("IDXLABEL_STOP_AT"))
+		if err != nil {
+			stopAt = -1
+		}
+		moments := 0
+		moment := func() {
+			if moments == stopAt {
+				fmt.Println("stopped")
+				select {}
+			}
+			moments++
+		}
+		pairfile.AfterRename = func(int) { moment() }
 		nextVersion(d)
 		fmt.Println("saving")
-		if err := d.Save(nil); err != nil {
+		if err := d.Save(func(float64) { moment() }); err != nil {
 			fmt.Println("error", err)
 			os.Exit(3)
 		}
-		fmt.Println("saved")
+		fmt.Println("saved", moments)
 	case "save-as-stop":
 		// Save As into a new folder, stopped for good after the first rename (the image file)
 		// until the parent kills the process: the label file is not in place yet.
@@ -168,9 +182,12 @@ func waitFor(t *testing.T, sc *bufio.Scanner, line string) {
 	t.Fatalf("child ended before printing %q", line)
 }
 
-// TestCrashDuringSave kills a saving child at random moments, 60 times, and checks that each
-// file is always either the old or the new complete file, and that after Open (which finishes
-// a save cut off between its two renames) the pair is consistent: both old or both new.
+// TestCrashDuringSave kills a saving child at each moment of its save (every progress call and
+// every rename, the moment between the two renames among them: the child stops there for good,
+// so the kill lands where it is meant to whatever the machine's load), twice over (a save that
+// appends a sample, and one that deletes one), and checks that each file is always either the
+// old or the new complete file, and that after Open (which finishes a save cut off between its
+// two renames) the pair is consistent: both old or both new.
 func TestCrashDuringSave(t *testing.T) {
 	skipShort(t)
 	images, labels := genArrays(3000)
@@ -179,23 +196,28 @@ func TestCrashDuringSave(t *testing.T) {
 	idx.WriteFile(ip, images)
 	idx.WriteFile(lp, labels)
 
-	// Time one uncut save to spread the kills over it.
+	// Count the moments of one uncut save.
 	cmd, sc := child(t, "save", ip, lp)
 	waitFor(t, sc, "saving")
-	start := time.Now()
-	waitFor(t, sc, "saved")
-	saveTime := time.Since(start)
-	cmd.Wait()
-	t.Logf("one save of 3000 samples takes %v in the child", saveTime)
+	moments := -1
+	for sc.Scan() {
+		if n, ok := strings.CutPrefix(sc.Text(), "saved "); ok {
+			moments, _ = strconv.Atoi(n)
+			break
+		}
+	}
+	io.Copy(io.Discard, cmd.Stdout.(io.Reader))
+	if err := cmd.Wait(); err != nil || moments < 4 {
+		t.Fatalf("an uncut save: %d moments, %v", moments, err)
+	}
 
-	rng := rand.New(rand.NewPCG(7, 7))
 	outcomes := map[string]int{}
-	for round := range 60 {
+	for round := range 2 * moments {
+		at := round % moments
 		old := readPair(t, ip, lp)
 		next := expectedNext(old)
-		cmd, sc := child(t, "save", ip, lp)
-		waitFor(t, sc, "saving")
-		time.Sleep(time.Duration(rng.Float64() * 1.3 * float64(saveTime)))
+		cmd, sc := child(t, "save", ip, lp, "IDXLABEL_STOP_AT="+strconv.Itoa(at))
+		waitFor(t, sc, "stopped")
 		cmd.Process.Kill()
 		io.Copy(io.Discard, cmd.Stdout.(io.Reader))
 		cmd.Wait()
@@ -204,7 +226,7 @@ func TestCrashDuringSave(t *testing.T) {
 		imagesOld, imagesNew := slices.Equal(now.images.Data, old.images.Data), slices.Equal(now.images.Data, next.images.Data)
 		labelsOld, labelsNew := slices.Equal(now.labels.Data, old.labels.Data), slices.Equal(now.labels.Data, next.labels.Data)
 		if !imagesOld && !imagesNew || !labelsOld && !labelsNew {
-			t.Fatalf("round %d: a file is neither the old nor the new version", round)
+			t.Fatalf("round %d (killed at moment %d): a file is neither the old nor the new version", round, at)
 		}
 		key := fmt.Sprintf("images %s, labels %s", map[bool]string{true: "old", false: "new"}[imagesOld], map[bool]string{true: "old", false: "new"}[labelsOld])
 		outcomes[key]++
@@ -216,7 +238,7 @@ func TestCrashDuringSave(t *testing.T) {
 		d.Close()
 		after := readPair(t, ip, lp)
 		if !after.equal(old) && !after.equal(next) {
-			t.Fatalf("round %d: after Open the pair is mixed (%s)", round, key)
+			t.Fatalf("round %d (killed at moment %d): after Open the pair is mixed (%s)", round, at, key)
 		}
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
@@ -225,9 +247,9 @@ func TestCrashDuringSave(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("outcomes of 60 kills: %v", outcomes)
-	if outcomes["images new, labels old"] == 0 {
-		t.Log("no kill landed between the two renames this run")
+	t.Logf("outcomes of %d kills: %v", 2*moments, outcomes)
+	if outcomes["images new, labels old"] != 2 || outcomes["images old, labels old"] == 0 || outcomes["images new, labels new"] == 0 {
+		t.Fatalf("the kills did not land before, between and after the renames: %v", outcomes)
 	}
 }
 

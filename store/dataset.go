@@ -97,6 +97,10 @@ func (d *Dataset) Notices() []string {
 	return slices.Clone(d.notices)
 }
 
+// closeWaits, when set, runs when Close begins to wait for a save in progress: the tests of
+// this package set it to know that Close is waiting, instead of sleeping. Programs leave it nil.
+var closeWaits func()
+
 // Close ends the editing session: it closes the journal file and releases the pair's lock, so
 // another window or process may open the pair for editing. The journal itself stays on disk
 // while edits are unsaved, so they can be recovered; Close does not save. After Close the
@@ -109,6 +113,9 @@ func (d *Dataset) Close() error {
 	for d.saving {
 		end := d.saveEnd
 		d.mu.Unlock()
+		if closeWaits != nil {
+			closeWaits()
+		}
 		<-end
 		d.mu.Lock()
 	}

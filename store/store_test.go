@@ -135,6 +135,19 @@ func TestOpenCountMismatchNamesBothFiles(t *testing.T) {
 	}
 }
 
+// The refusal of TestOpenCountMismatchNamesBothFiles on a pair made here, so that it runs where
+// the real files are not: 100 images, 600 labels.
+func TestOpenCountMismatchNamesBothFilesGenerated(t *testing.T) {
+	dir := t.TempDir()
+	images, _ := writeMNISTPair(t, dir, 100, true)
+	_, labels := writeMNISTPair(t, t.TempDir(), 600, true)
+	_, err := Open(images, labels, Options{})
+	want := labels + " has 600 labels, but " + images + " has 100 images: the counts must match"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
 func TestOpenMalformedNamesFile(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad-images-idx3-ubyte")

@@ -21,7 +21,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/health"
 	"idxlabel/ui/scan"
@@ -184,8 +184,8 @@ func TestCheckDataset(t *testing.T) {
 		}
 
 		// The quick kinds first: when the duplicates are shown, the CNN's kinds are not yet.
-		waitUI(t, q, func() bool { return k.Mode.F.Lists[check.Duplicate].State == health.Found })
-		if k.Mode.F.Lists[check.Label].State != health.Waiting || k.Mode.F.Lists[check.Outlier].State != health.Waiting {
+		waitUI(t, q, func() bool { return k.Mode.F.Lists[suspecthealth.Duplicate].State == health.Found })
+		if k.Mode.F.Lists[suspecthealth.Label].State != health.Waiting || k.Mode.F.Lists[suspecthealth.Outlier].State != health.Waiting {
 			t.Fatal("label errors or outliers came before the duplicates")
 		}
 		waitUI(t, q, func() bool { return k.Check().Job == nil })
@@ -195,38 +195,38 @@ func TestCheckDataset(t *testing.T) {
 		f := k.Mode.F
 		for at, src := range pc.set.Duplicates {
 			a, b := min(at, src), max(at, src)
-			if x, ok := f.Lists[check.Duplicate].Of[a]; !ok || !slices.Contains(x.Others, b) {
+			if x, ok := f.Lists[suspecthealth.Duplicate].Of[a]; !ok || !slices.Contains(x.Others, b) {
 				t.Errorf("the planted copy %d of %d is not listed: %+v", at, src, x)
 			}
 		}
 		for at, src := range pc.set.Leaks {
-			if x, ok := f.Lists[check.Leak].Of[at]; !ok || len(x.Others) == 0 || f.Other.Snap.Index[x.Others[0]] != src {
+			if x, ok := f.Lists[suspecthealth.Leak].Of[at]; !ok || len(x.Others) == 0 || f.Other.Snap.Index[x.Others[0]] != src {
 				t.Errorf("the planted leak %d of training sample %d is not listed: %+v", at, src, x)
 			}
 		}
 		outliers := 0
 		for at := range pc.set.Outliers {
-			if _, ok := f.Lists[check.Outlier].Of[at]; ok {
+			if _, ok := f.Lists[suspecthealth.Outlier].Of[at]; ok {
 				outliers++
 			}
 		}
-		t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.Lists[check.Duplicate].Order),
-			len(f.Lists[check.Leak].Order), len(f.Lists[check.Label].Order), len(f.Lists[check.Outlier].Order), outliers)
+		t.Logf("%d duplicate tiles, %d leaks, %d label errors, %d outliers listed (%d of 3 planted)", len(f.Lists[suspecthealth.Duplicate].Order),
+			len(f.Lists[suspecthealth.Leak].Order), len(f.Lists[suspecthealth.Label].Order), len(f.Lists[suspecthealth.Outlier].Order), outliers)
 		if outliers < 2 {
 			t.Errorf("only %d of the 3 planted non-digits among the outliers listed", outliers)
 		}
-		if len(f.Lists[check.Outlier].Order) < health.OutliersListed || len(f.Lists[check.Label].Order) == 0 {
-			t.Fatalf("%d outliers, %d label errors listed", len(f.Lists[check.Outlier].Order), len(f.Lists[check.Label].Order))
+		if len(f.Lists[suspecthealth.Outlier].Order) < health.OutliersListed || len(f.Lists[suspecthealth.Label].Order) == 0 {
+			t.Fatalf("%d outliers, %d label errors listed", len(f.Lists[suspecthealth.Outlier].Order), len(f.Lists[suspecthealth.Label].Order))
 		}
 
 		// Duplicates: each tile the first of its pair, badged with its copy, shown large beside it.
-		k.Pick(check.Duplicate)
+		k.Pick(suspecthealth.Duplicate)
 		dups := slices.Clone(w.c.v.order)
-		if len(dups) != len(f.Lists[check.Duplicate].Order) || w.c.v.cursor != 0 {
-			t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.Lists[check.Duplicate].Order), w.c.v.cursor)
+		if len(dups) != len(f.Lists[suspecthealth.Duplicate].Order) || w.c.v.cursor != 0 {
+			t.Fatalf("the grid shows %d of %d duplicates, cursor %d", len(dups), len(f.Lists[suspecthealth.Duplicate].Order), w.c.v.cursor)
 		}
 		first := dups[0]
-		partner := f.Lists[check.Duplicate].Of[first].Others[0]
+		partner := f.Lists[suspecthealth.Duplicate].Of[first].Others[0]
 		if b := badgeTexts(w.grid)[0]; !strings.HasSuffix(b, "=#"+strconv.Itoa(partner)) {
 			t.Fatalf("the first duplicate's badge %q", b)
 		}
@@ -254,7 +254,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 
 		// Outliers: a digit relabels (a decision set by hand).
-		k.Pick(check.Outlier)
+		k.Pick(suspecthealth.Outlier)
 		out := w.c.v.At(0)
 		to := (ds.Label(out) + 3) % 10
 		test.Type(w.grid, strconv.Itoa(to))
@@ -266,12 +266,12 @@ func TestCheckDataset(t *testing.T) {
 		}
 
 		// Label errors: Enter accepts the suggestion.
-		k.Pick(check.Label)
+		k.Pick(suspecthealth.Label)
 		lab := w.c.v.Current()
 		if st := ds.State(lab); st.Reviewed || st.Deleted {
 			t.Fatalf("the cursor is on decided sample %d", lab)
 		}
-		sugg := f.Lists[check.Label].Of[lab].Suggested
+		sugg := f.Lists[suspecthealth.Label].Of[lab].Suggested
 		w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if st := ds.State(lab); st.Label != sugg || !st.Reviewed {
 			t.Fatalf("Enter on a label error: %+v, suggested %d", st, sugg)
@@ -281,7 +281,7 @@ func TestCheckDataset(t *testing.T) {
 		}
 
 		// Leaks: Delete removes this set's copy; the detail shows the other set's, read-only.
-		k.Pick(check.Leak)
+		k.Pick(suspecthealth.Leak)
 		leak := w.c.v.At(0)
 		if !strings.Contains(w.detail.about.title.Text, "train-images-idx3-ubyte (read-only") {
 			t.Fatalf("the leak's detail: %q", w.detail.about.title.Text)
@@ -298,13 +298,13 @@ func TestCheckDataset(t *testing.T) {
 		w.c.redo()
 
 		// A save renumbers the lists: the deleted samples are gone, the rest follow their pixels.
-		before := map[check.Kind]map[int][]byte{}
+		before := map[suspecthealth.Kind]map[int][]byte{}
 		partners := map[int][]byte{} // a duplicate tile's first copy's pixels, by the tile's pixels' key
 		for kind, l := range f.Lists {
 			before[kind] = map[int][]byte{}
 			for _, i := range l.Order {
 				before[kind][i] = pixelsOf(t, ds, i)
-				if kind == check.Duplicate {
+				if kind == suspecthealth.Duplicate {
 					partners[i] = pixelsOf(t, ds, l.Of[i].Others[0])
 				}
 			}
@@ -325,7 +325,7 @@ func TestCheckDataset(t *testing.T) {
 				for old, p := range before[kind] {
 					if bytes.Equal(p, px) {
 						found = true
-						if kind == check.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.Of[i].Others[0]), partners[old]) {
+						if kind == suspecthealth.Duplicate && !bytes.Equal(pixelsOf(t, ds, l.Of[i].Others[0]), partners[old]) {
 							t.Errorf("duplicate %d's copy was not renumbered with it", i)
 						}
 					}
@@ -335,7 +335,7 @@ func TestCheckDataset(t *testing.T) {
 				}
 			}
 		}
-		k.Pick(check.Duplicate)
+		k.Pick(suspecthealth.Duplicate)
 		if w.c.v.Len() != len(dups)-1 || w.c.v.ndone != 1 {
 			t.Fatalf("after the save the duplicates show %d, %d decided", w.c.v.Len(), w.c.v.ndone)
 		}
@@ -378,8 +378,8 @@ func TestCheckCancel(t *testing.T) {
 			t.Fatalf("after Cancel: running %v, why %q, scan %v", k.Check().Job != nil, k.Check().Why, w.scans.Running())
 		}
 		f := k.Mode.F
-		if f.Lists[check.Label].State != health.Stopped || f.Lists[check.Duplicate].State != health.Found || len(f.Lists[check.Duplicate].Order) < 4 {
-			t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.Lists[check.Label].State, f.Lists[check.Duplicate].State, len(f.Lists[check.Duplicate].Order))
+		if f.Lists[suspecthealth.Label].State != health.Stopped || f.Lists[suspecthealth.Duplicate].State != health.Found || len(f.Lists[suspecthealth.Duplicate].Order) < 4 {
+			t.Fatalf("after Cancel: label %v, duplicates %v (%d)", f.Lists[suspecthealth.Label].State, f.Lists[suspecthealth.Duplicate].State, len(f.Lists[suspecthealth.Duplicate].Order))
 		}
 		if !strings.Contains(k.Mode.View.Note.Text, "stopped: cancelled") || k.Mode.View.Running.Visible() {
 			t.Fatalf("the view says %q", k.Mode.View.Note.Text)
@@ -388,7 +388,7 @@ func TestCheckCancel(t *testing.T) {
 			t.Fatalf("buttons %q", b)
 		}
 		q.run()
-		if w.c.mode != w.check.Mode || k.Mode.F.Lists[check.Label].State != health.Stopped {
+		if w.c.mode != w.check.Mode || k.Mode.F.Lists[suspecthealth.Label].State != health.Stopped {
 			t.Fatal("the stopped scan delivered")
 		}
 
@@ -412,8 +412,8 @@ func TestCheckCancel(t *testing.T) {
 		k.Start(nil)
 		k.Cancel()
 		waitUI(t, q, func() bool { return k.Check().Job == nil })
-		if k.Check().Why != "cancelled" || k.Mode.F.Lists[check.Duplicate].State != health.Stopped {
-			t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.Check().Why, k.Mode.F.Lists[check.Duplicate].State)
+		if k.Check().Why != "cancelled" || k.Mode.F.Lists[suspecthealth.Duplicate].State != health.Stopped {
+			t.Fatalf("cancelled in the first pass: %q, duplicates %v", k.Check().Why, k.Mode.F.Lists[suspecthealth.Duplicate].State)
 		}
 	})
 }
@@ -452,7 +452,7 @@ func TestCheckSaveDuringScan(t *testing.T) {
 		}
 		for at, src := range pc.set.Duplicates {
 			a, b := min(at, src)-3, max(at, src)-3
-			if x, ok := k.Mode.F.Lists[check.Duplicate].Of[a]; a >= 0 && (!ok || !slices.Contains(x.Others, b)) {
+			if x, ok := k.Mode.F.Lists[suspecthealth.Duplicate].Of[a]; a >= 0 && (!ok || !slices.Contains(x.Others, b)) {
 				t.Errorf("the planted copy %d of %d is not listed as %d, %d", at, src, a, b)
 			}
 		}
@@ -474,10 +474,10 @@ func TestCheckWithoutLabels(t *testing.T) {
 	k.Start(nil)
 	waitUI(t, q, func() bool { return k.Check().Job == nil })
 	f := k.Mode.F
-	if !k.Check().Complete() || k.Check().Scan != nil || w.scans.Running() || !slices.Equal(f.Kinds, []check.Kind{check.Outlier, check.Duplicate}) {
+	if !k.Check().Complete() || k.Check().Scan != nil || w.scans.Running() || !slices.Equal(f.Kinds, []suspecthealth.Kind{suspecthealth.Outlier, suspecthealth.Duplicate}) {
 		t.Fatalf("kinds %v, scan %v", f.Kinds, k.Check().Scan != nil)
 	}
-	l := f.Lists[check.Outlier]
+	l := f.Lists[suspecthealth.Outlier]
 	if l.State != health.Found || len(l.Order) != health.OutliersListed {
 		t.Fatalf("outliers: %v, %d listed", l.State, len(l.Order))
 	}

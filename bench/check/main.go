@@ -26,7 +26,7 @@ import (
 	"idxlabel/idx"
 	"idxlabel/sample"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 func main() {
@@ -61,8 +61,8 @@ func main() {
 		p := planted.Plant(rand.New(rand.NewPCG(seed, 2049)), test.Data, testLabels.Data, 10000, train.Data, trainLabels.Data, 60000,
 			planted.Plan{Outliers: 30, Duplicates: 40, Leaks: 40, Flips: 100})
 		start := time.Now()
-		res, err := check.Run(context.Background(), data(p.Pixels, p.Labels), &trainData,
-			check.Options{CNN: suspect.CNNOptions{Seed: seed, Folds: *folds, Epochs: *epochs}}, nil, nil)
+		res, err := health.Run(context.Background(), data(p.Pixels, p.Labels), &trainData,
+			health.Options{CNN: suspect.CNNOptions{Seed: seed, Folds: *folds, Epochs: *epochs}}, nil, nil)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -72,8 +72,8 @@ func main() {
 }
 
 // report prints what each kind found of the planted cases.
-func report(res *check.Result, p *planted.Set) {
-	top := func(k check.Kind, n int, in func(int) bool) int {
+func report(res *health.Result, p *planted.Set) {
+	top := func(k health.Kind, n int, in func(int) bool) int {
 		c := 0
 		for _, f := range res.Findings[k][:min(n, len(res.Findings[k]))] {
 			if in(f.Index) {
@@ -84,9 +84,9 @@ func report(res *check.Result, p *planted.Set) {
 	}
 	isOutlier := func(i int) bool { _, ok := p.Outliers[i]; return ok }
 	var missed []string
-	order := res.Findings[check.Outlier]
+	order := res.Findings[health.Outlier]
 	for i, kind := range p.Outliers {
-		r := slices.IndexFunc(order, func(f check.Finding) bool { return f.Index == i })
+		r := slices.IndexFunc(order, func(f health.Finding) bool { return f.Index == i })
 		if r >= 50 {
 			missed = append(missed, fmt.Sprintf("%s@%d", kind, r+1))
 		}
@@ -94,14 +94,14 @@ func report(res *check.Result, p *planted.Set) {
 	slices.Sort(missed)
 	flaggedPlanted := 0
 	for _, f := range order {
-		if f.Score >= check.FlagOutlier && isOutlier(f.Index) {
+		if f.Score >= health.FlagOutlier && isOutlier(f.Index) {
 			flaggedPlanted++
 		}
 	}
 	fmt.Printf("  outlier: %d/30 in the top 50, %d/30 in the top 100; flagged %d (%d planted); below 50: %v\n",
-		top(check.Outlier, 50, isOutlier), top(check.Outlier, 100, isOutlier), res.Flagged[check.Outlier], flaggedPlanted, missed)
+		top(health.Outlier, 50, isOutlier), top(health.Outlier, 100, isOutlier), res.Flagged[health.Outlier], flaggedPlanted, missed)
 	pairs := map[[2]int]bool{}
-	for _, f := range res.Findings[check.Duplicate] {
+	for _, f := range res.Findings[health.Duplicate] {
 		pairs[[2]int{f.Index, f.Other}] = true
 	}
 	dup := 0
@@ -110,9 +110,9 @@ func report(res *check.Result, p *planted.Set) {
 			dup++
 		}
 	}
-	fmt.Printf("  duplicate: %d/%d planted copies paired with their source; %d pairs listed\n", dup, len(p.Duplicates), len(res.Findings[check.Duplicate]))
+	fmt.Printf("  duplicate: %d/%d planted copies paired with their source; %d pairs listed\n", dup, len(p.Duplicates), len(res.Findings[health.Duplicate]))
 	leaks := map[int]int{}
-	for _, f := range res.Findings[check.Leak] {
+	for _, f := range res.Findings[health.Leak] {
 		leaks[f.Index] = f.Other
 	}
 	leak := 0
@@ -121,24 +121,24 @@ func report(res *check.Result, p *planted.Set) {
 			leak++
 		}
 	}
-	fmt.Printf("  leak: %d/%d planted leaks paired with their source; %d listed\n", leak, len(p.Leaks), len(res.Findings[check.Leak]))
+	fmt.Printf("  leak: %d/%d planted leaks paired with their source; %d listed\n", leak, len(p.Leaks), len(res.Findings[health.Leak]))
 	isFlip := func(i int) bool { _, ok := p.Flips[i]; return ok }
 	fmt.Printf("  label: %d/100 flipped labels in the top 100, %d in the top 200; flagged %d\n",
-		top(check.Label, 100, isFlip), top(check.Label, 200, isFlip), res.Flagged[check.Label])
+		top(health.Label, 100, isFlip), top(health.Label, 200, isFlip), res.Flagged[health.Label])
 }
 
 // runNatural checks the real t10k against the training set, and the training set within for
 // duplicates, and prints what each kind lists.
 func runNatural(test, train sample.Set, folds, epochs int) {
 	start := time.Now()
-	res, err := check.Run(context.Background(), test, &train, check.Options{CNN: suspect.CNNOptions{Folds: folds, Epochs: epochs}}, nil, nil)
+	res, err := health.Run(context.Background(), test, &train, health.Options{CNN: suspect.CNNOptions{Folds: folds, Epochs: epochs}}, nil, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("t10k against the training set: %.1f s, out-of-fold error %.2f%%\n", time.Since(start).Seconds(), 100*res.Scan.Error)
 	for _, k := range res.Kinds {
 		fmt.Printf("  %s: %d flagged", k, res.Flagged[k])
-		if k == check.Duplicate || k == check.Leak {
+		if k == health.Duplicate || k == health.Leak {
 			for _, f := range res.Findings[k] {
 				fmt.Printf(" %d~%d(%.4f)", f.Index, f.Other, f.Score)
 			}
@@ -146,12 +146,12 @@ func runNatural(test, train sample.Set, folds, epochs int) {
 		fmt.Println()
 	}
 	start = time.Now()
-	res, err = check.Run(context.Background(), train, nil, check.Options{Kinds: []check.Kind{check.Duplicate}}, nil, nil)
+	res, err = health.Run(context.Background(), train, nil, health.Options{Kinds: []health.Kind{health.Duplicate}}, nil, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("training set within: %.1f s: %d duplicate pairs:", time.Since(start).Seconds(), res.Flagged[check.Duplicate])
-	for _, f := range res.Findings[check.Duplicate] {
+	fmt.Printf("training set within: %.1f s: %d duplicate pairs:", time.Since(start).Seconds(), res.Flagged[health.Duplicate])
+	for _, f := range res.Findings[health.Duplicate] {
 		fmt.Printf(" %d~%d(%.4f)", f.Index, f.Other, f.Score)
 	}
 	fmt.Println()

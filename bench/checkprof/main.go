@@ -1,4 +1,4 @@
-// Command checkprof runs the health check (suspect/check.Run, as `idxlabel check` runs it) on
+// Command checkprof runs the health check (suspect/health.Run, as `idxlabel check` runs it) on
 // an IDX pair and says where its time and memory go: at each change of kind or stage it prints
 // the wall time, the process's CPU time (user + system), the Go heap in use and the resident
 // memory (VmRSS, and the peak so far, VmHWM); with -cpuprofile a CPU profile of the whole run,
@@ -24,7 +24,7 @@ import (
 
 	"idxlabel/store"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
+	"idxlabel/suspect/health"
 )
 
 func main() {
@@ -38,7 +38,7 @@ func main() {
 	if flag.NArg() != 2 {
 		log.Fatal("usage: checkprof [-kinds K] [-cpuprofile F] [-memprofile P] IMAGES LABELS")
 	}
-	ks, err := check.ParseKinds(*kinds)
+	ks, err := health.ParseKinds(*kinds)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func main() {
 		}()
 	}
 	last, n, tenth := "", 0, -1
-	progress := func(p check.Progress) {
+	progress := func(p health.Progress) {
 		at := string(p.Kind) + "-" + p.Stage
 		if p.CNN != nil && int(10*p.Done) != tenth { // the scan: a line per 10% of it
 			tenth = int(10 * p.Done)
@@ -95,7 +95,7 @@ func main() {
 			f.Close()
 		}
 	}
-	res, err := check.Run(context.Background(), set, nil, check.Options{Kinds: ks, Top: 100,
+	res, err := health.Run(context.Background(), set, nil, health.Options{Kinds: ks, Top: 100,
 		CNN: suspect.CNNOptions{Folds: *folds, Seeds: *seeds, Epochs: *epochs, Seed: 1}}, progress, nil)
 	if err != nil {
 		log.Fatal(err)

@@ -32,7 +32,7 @@ const ExactBelow = 20000
 // options, on the 60,000 MNIST training images (348 cells): 0.985 for their 48-value pixel
 // descriptors (suspect/neardup), 0.981 for 128 values standing in for CNN features (a random
 // projection of those through a ReLU); with √(8·N) cells (693) they were 0.974 and 0.970, and a
-// CNN scan's real features 0.997 (suspect/check's BenchmarkIndexRecall60k, bench/check/README.md).
+// CNN scan's real features 0.997 (suspect/health's BenchmarkIndexRecall60k, bench/check/README.md).
 // On 1,000,000 augmented MNIST digits (1,991 cells) the descriptors' recall is 1.000
 // (bench/nnrecall).
 //

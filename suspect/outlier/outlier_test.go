@@ -23,7 +23,7 @@ func plantedT10k(t *testing.T, seed uint64) (sample.Set, map[int]string) {
 
 // TestScoresFindPlantedOutliers plants 30 varied non-digits into t10k (two seeds not used while
 // the detectors were chosen) and ranks with the pixel detectors alone (statistics and the
-// neardup descriptors; the CNN features join them in package check's test): at least 21 in the
+// neardup descriptors; the CNN features join them in package health's test): at least 21 in the
 // top 100. Since the planted letters and symbols go through MNIST's own preprocessing (the
 // QMNIST port: bilevel, area-resampled) they look more like digits than they did through a
 // smooth resize: over seeds 41–46 the pixel detectors put 24, 28, 22, 23, 23 and 24 in the top

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -34,7 +34,7 @@ func (a *Appender) Dialog() {
 // both). The pair is opened read-only (store.Open: checked as a pair, class names found) and
 // its samples taken upright, so a transposed pair (EMNIST) appends upright samples to a
 // dataset stored either way. Its class names join the open dataset's by `idxlabel merge`'s rule
-// (dataset.MergeNames: a number named two ways, or a name on two numbers, is refused before
+// (builder.MergeNames: a number named two ways, or a name on two numbers, is refused before
 // anything is added). The samples are added after the inputs typed meanwhile
 // (addAfterInputs). Memory: the other pair once as read and once as the samples to add.
 // Nothing is added when it is cancelled or fails.
@@ -50,7 +50,7 @@ func (a *Appender) Run(paths []string) {
 	ds := a.ds()
 	h, w := ds.Size()
 	withLabels := ds.HasLabels() || ds.AnyLabelled()
-	own := &dataset.Input{Names: classes.Named(ds), NamesFile: ds.ClassNamesFile()}
+	own := &builder.Input{Names: classes.Named(ds), NamesFile: ds.ClassNamesFile()}
 	if own.NamesFile == "" {
 		own.NamesFile = "the open dataset"
 	}
@@ -60,7 +60,7 @@ func (a *Appender) Run(paths []string) {
 			a.jobs.Schedule(func() { p.Set("Converting "+filepath.Base(images)+"…", frac) })
 		})
 		if err == nil {
-			got.Names, err = dataset.MergeNames([]*dataset.Input{own, got.from})
+			got.Names, err = builder.MergeNames([]*builder.Input{own, got.from})
 		}
 		a.jobs.Schedule(func() {
 			if p.End() {
@@ -82,7 +82,7 @@ func (a *Appender) Run(paths []string) {
 // them.
 type appended struct {
 	addition
-	from *dataset.Input
+	from *builder.Input
 }
 
 // readAppended reads the pair images, labels (labels "" for images alone) read-only and returns
@@ -106,7 +106,7 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 	if withLabels && !other.HasLabels() {
 		return appended{}, fmt.Errorf("%s has no label file beside it: its samples would be added without labels; open the pair with its label file", images)
 	}
-	from := &dataset.Input{Names: classes.Named(other), NamesFile: other.ClassNamesFile()}
+	from := &builder.Input{Names: classes.Named(other), NamesFile: other.ClassNamesFile()}
 	snap := other.Snapshot()
 	samples := make([]store.Sample, snap.N)
 	pixels := make([]byte, snap.N*h*w) // one buffer: the samples' own copy (other closes)

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
@@ -97,7 +97,7 @@ func (s *ShownSaver) Dialog() {
 		if l != "" {
 			text += "\n" + filepath.Base(l)
 			if len(s.names()) > 0 {
-				text += "\n" + filepath.Base(dataset.NamesFileFor(l))
+				text += "\n" + filepath.Base(builder.NamesFileFor(l))
 			}
 		}
 		if sources != nil {
@@ -169,7 +169,7 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 	outputs := []string{images}
 	namesFile := ""
 	if labels != "" {
-		namesFile = dataset.NamesFileFor(labels)
+		namesFile = builder.NamesFileFor(labels)
 		outputs = append(outputs, labels, namesFile)
 	}
 	outputs = append(outputs, sourcesFile)

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/dataset"
+	"idxlabel/builder"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
@@ -20,7 +20,7 @@ import (
 )
 
 // Splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
-// pair beside them, as `idxlabel split` splits them (dataset.Build with dataset.Split: every
+// pair beside them, as `idxlabel split` splits them (builder.Build with builder.Split: every
 // sample once, stratified within one sample of the fraction, the same seed the same files). It
 // splits the files on disk, not the samples in memory: with unsaved edits it asks to save them
 // first, so that what is split is what the window shows. Once written it offers to open one of
@@ -55,13 +55,13 @@ func splitNames(images string) (train, test string) {
 
 // splitPair returns the pair a base name stands for, in folder dir: "<base>-images-idx3-ubyte"
 // (".gz" when gz) and its label file (pairfile.LabelsFileFor).
-func splitPair(dir, base string, gz bool) dataset.Pair {
+func splitPair(dir, base string, gz bool) builder.Pair {
 	name := base + "-images-idx3-ubyte"
 	if gz {
 		name += ".gz"
 	}
 	i := filepath.Join(dir, name)
-	return dataset.Pair{Images: i, Labels: pairfile.LabelsFileFor(i)}
+	return builder.Pair{Images: i, Labels: pairfile.LabelsFileFor(i)}
 }
 
 // options asks for the test part (a fraction or a number of samples), stratify, shuffle, a group
@@ -111,7 +111,7 @@ func (s *Splitter) options() {
 			s.d.ShowError(err)
 			return
 		}
-		s.run(dataset.Pair{Images: images, Labels: labels}, splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz), opts, false)
+		s.run(builder.Pair{Images: images, Labels: labels}, splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz), opts, false)
 	}, s.win)
 	for _, e := range []*dialogs.PromptEntry{part, seed, train, test, group} {
 		e.OnSubmitted = func(string) { d.Confirm() }
@@ -121,9 +121,9 @@ func (s *Splitter) options() {
 }
 
 // run splits in into train and test off the UI thread with a progress bar and Cancel
-// (dataset.Build: outputs claimed by pairfile.ClaimOutputs, so existing ones are replaced only with
+// (builder.Build: outputs claimed by pairfile.ClaimOutputs, so existing ones are replaced only with
 // force, which the person gives by answering Replace?), then offers to open one of them.
-func (s *Splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, force bool) {
+func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, force bool) {
 	bar := widget.NewProgressBar()
 	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
 	job := s.jobs.Start(jobs.Exporting, "Splitting…")
@@ -133,8 +133,8 @@ func (s *Splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 	s.jobs.Run(func() {
 		var notices []string
 		var counts [2]int
-		written, err := dataset.Build(job.Ctx, []dataset.Pair{in}, []dataset.Pair{train, test}, force, func(inputs []*dataset.Input) (*dataset.Plan, error) {
-			p, err := dataset.Split(inputs[0], train, test, opts)
+		written, err := builder.Build(job.Ctx, []builder.Pair{in}, []builder.Pair{train, test}, force, func(inputs []*builder.Input) (*builder.Plan, error) {
+			p, err := builder.Split(inputs[0], train, test, opts)
 			if err == nil {
 				counts = [2]int{len(p.Parts[0].Samples), len(p.Parts[1].Samples)}
 			}
@@ -168,7 +168,7 @@ func (s *Splitter) run(in, train, test dataset.Pair, opts dataset.SplitOptions, 
 }
 
 // done says what was written and offers to open the train or the test pair.
-func (s *Splitter) done(written []dataset.Written, counts [2]int, notices []string) {
+func (s *Splitter) done(written []builder.Written, counts [2]int, notices []string) {
 	if len(written) != 2 {
 		return
 	}
@@ -179,7 +179,7 @@ func (s *Splitter) done(written []dataset.Written, counts [2]int, notices []stri
 		text += "\n" + n
 	}
 	var d *dialog.CustomDialog
-	openPair := func(p dataset.Pair) func() {
+	openPair := func(p builder.Pair) func() {
 		return func() {
 			d.Hide()
 			s.h.Open([]string{p.Images, p.Labels})
@@ -196,8 +196,8 @@ func (s *Splitter) done(written []dataset.Written, counts [2]int, notices []stri
 // splitOptions reads the dialog's fields as `idxlabel split` reads its flags: the test part is a
 // fraction strictly between 0 and 1 or a whole number of samples (TestCount); the seed a whole
 // number; the group column blank (none) or a 0-based label column. Errors name the field.
-func splitOptions(part, seed, group string, stratify, shuffle bool) (dataset.SplitOptions, error) {
-	o := dataset.SplitOptions{TestCount: -1, Stratify: stratify, Shuffle: shuffle, GroupColumn: -1}
+func splitOptions(part, seed, group string, stratify, shuffle bool) (builder.SplitOptions, error) {
+	o := builder.SplitOptions{TestCount: -1, Stratify: stratify, Shuffle: shuffle, GroupColumn: -1}
 	part = strings.TrimSpace(part)
 	if n, err := strconv.Atoi(part); err == nil && n >= 1 {
 		o.TestCount = n

@@ -1,5 +1,5 @@
 // Package health is the window's dataset health check (Tools → Check Dataset…): likely label
-// errors, outliers, near-duplicates and, against another set, leakage, found by suspect/check and
+// errors, outliers, near-duplicates and, against another set, leakage, found by suspect/health and
 // reviewed one kind at a time in the check's mode (Mode: its view above the grid, the keys that
 // fit the kind), and the health report written from it (File → Export Health Report…).
 package health
@@ -19,7 +19,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/suspect/neardup"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
@@ -27,12 +27,12 @@ import (
 	"idxlabel/ui/scan"
 )
 
-// checkTop bounds the findings the check keeps of each kind (check.Options.Top): the lists the
+// checkTop bounds the findings the check keeps of each kind (suspecthealth.Options.Top): the lists the
 // view shows stay a few thousand tiles, whatever the number of samples.
 const checkTop = 5000
 
 // OutliersListed is how many of the most unusual samples the outlier kind lists at least,
-// beyond its flagged ones (check.FlagOutlier is a bar for "surely not a digit"; the ranking is
+// beyond its flagged ones (suspecthealth.FlagOutlier is a bar for "surely not a digit"; the ranking is
 // what finds the rest).
 const OutliersListed = 100
 
@@ -41,7 +41,7 @@ const OutliersListed = 100
 // taken at the start (duplicates, then leaks against the other set; outliers from the pixels
 // when nothing is labelled), shown as each is found; then, once the window's one CNN scan is
 // ready (scan.Scanner.AnalyseOr, which runs it if needed), label errors and outliers from that
-// scan. Both passes are check.Run. Its progress is on the view and the status bar; the view's
+// scan. Both passes are suspecthealth.Run. Its progress is on the view and the status bar; the view's
 // Cancel stops it (and the CNN scan when the check started it). A save meanwhile renumbers what
 // is found later as it renumbers the lists (followed).
 type Checker struct {
@@ -93,9 +93,9 @@ type Run struct {
 	other    *OtherSet     // opened by the first pass
 	labelled bool          // some sample had a label: the second pass runs
 	snap     sample.Set
-	quick    *check.Result  // the first pass (nil until done)
-	Scan     *scan.Analysis // the CNN scan the second pass used
-	slow     *check.Result  // the second pass (nil until done)
+	quick    *suspecthealth.Result // the first pass (nil until done)
+	Scan     *scan.Analysis        // the CNN scan the second pass used
+	slow     *suspecthealth.Result // the second pass (nil until done)
 	// StartedScan: the CNN scan running was asked for by this check (Cancel stops it).
 	StartedScan bool
 	WaitingScan bool // between the passes
@@ -146,19 +146,19 @@ func (k *Checker) Start(against []string) bool {
 		labelled: slices.ContainsFunc(snap.Labels, func(l int) bool { return l != sample.NoLabel })}
 	run.Job = k.jobs.Start(jobs.Checking, "Health check: starting")
 	k.run = run
-	kinds := []check.Kind{check.Outlier, check.Duplicate}
-	quick := []check.Kind{check.Duplicate}
+	kinds := []suspecthealth.Kind{suspecthealth.Outlier, suspecthealth.Duplicate}
+	quick := []suspecthealth.Kind{suspecthealth.Duplicate}
 	if run.labelled {
-		kinds = append([]check.Kind{check.Label}, kinds...)
+		kinds = append([]suspecthealth.Kind{suspecthealth.Label}, kinds...)
 	} else {
-		quick = append(quick, check.Outlier)
+		quick = append(quick, suspecthealth.Outlier)
 	}
 	if against != nil {
-		kinds = append(kinds, check.Leak)
-		quick = append(quick, check.Leak)
+		kinds = append(kinds, suspecthealth.Leak)
+		quick = append(quick, suspecthealth.Leak)
 	}
 	k.Mode.F = newFindings(kinds, neardup.DefaultThreshold)
-	k.Mode.kind, k.Mode.picked = check.Duplicate, false
+	k.Mode.kind, k.Mode.picked = suspecthealth.Duplicate, false
 	run.stage = "finding duplicates"
 	if against != nil {
 		run.stage = "opening " + filepath.Base(against[0])
@@ -186,8 +186,8 @@ func (k *Checker) Start(against []string) bool {
 				run.other, k.Mode.F.Other = other, other
 			})
 		}
-		res, err := check.Run(ctx, data, od, check.Options{Kinds: quick, Top: checkTop}, k.progress(run),
-			func(kind check.Kind, list []check.Finding) {
+		res, err := suspecthealth.Run(ctx, data, od, suspecthealth.Options{Kinds: quick, Top: checkTop}, k.progress(run),
+			func(kind suspecthealth.Kind, list []suspecthealth.Finding) {
 				k.jobs.Schedule(func() { k.deliver(run, kind, list, snap, 0, nil) })
 			})
 		k.jobs.Schedule(func() { k.passDone(run, res, err) })
@@ -211,11 +211,11 @@ func openOther(files []string, ds *store.Dataset) (*OtherSet, error) {
 	return &OtherSet{ds: o, Snap: o.Snapshot(), name: filepath.Base(files[0])}, nil
 }
 
-// progress returns check.Run's progress callback for run: at most ten updates a second reach the
+// progress returns suspecthealth.Run's progress callback for run: at most ten updates a second reach the
 // view and the status bar.
-func (k *Checker) progress(run *Run) func(check.Progress) {
+func (k *Checker) progress(run *Run) func(suspecthealth.Progress) {
 	var last time.Time
-	return func(p check.Progress) {
+	return func(p suspecthealth.Progress) {
 		if time.Since(last) < 100*time.Millisecond && p.Done < 1 {
 			return
 		}
@@ -236,7 +236,7 @@ func (k *Checker) progress(run *Run) func(check.Progress) {
 // deliver hands kind's findings to the view: list's samples are positions in snap, renumbered
 // through the saves made from run.renums[since] on; scan (nil: none) is the CNN scan of snap,
 // whose probabilities give a label error's confidence.
-func (k *Checker) deliver(run *Run, kind check.Kind, list []check.Finding, snap sample.Set, since int, scan *suspect.CNNResult) {
+func (k *Checker) deliver(run *Run, kind suspecthealth.Kind, list []suspecthealth.Finding, snap sample.Set, since int, scan *suspect.CNNResult) {
 	if k.run != run || k.Mode.F == nil {
 		return
 	}
@@ -254,10 +254,10 @@ func (k *Checker) deliver(run *Run, kind check.Kind, list []check.Finding, snap 
 		}
 		return i
 	}
-	var conf func(f check.Finding) float64
-	if kind == check.Label && scan != nil {
+	var conf func(f suspecthealth.Finding) float64
+	if kind == suspecthealth.Label && scan != nil {
 		nc := len(scan.Classes)
-		conf = func(f check.Finding) float64 {
+		conf = func(f suspecthealth.Finding) float64 {
 			if c, ok := slices.BinarySearch(scan.Classes, f.Suggested); ok {
 				return float64(scan.Probs[f.Index*nc+c])
 			}
@@ -267,9 +267,9 @@ func (k *Checker) deliver(run *Run, kind check.Kind, list []check.Finding, snap 
 	*l = List{State: Found, Of: map[int]Item{}, Found: len(list)}
 	for m, f := range list {
 		switch {
-		case kind == check.Label && !f.Flagged():
+		case kind == suspecthealth.Label && !f.Flagged():
 			continue
-		case kind == check.Outlier && f.Score < check.FlagOutlier && m >= OutliersListed:
+		case kind == suspecthealth.Outlier && f.Score < suspecthealth.FlagOutlier && m >= OutliersListed:
 			continue
 		}
 		i := sample(f.Index)
@@ -278,11 +278,11 @@ func (k *Checker) deliver(run *Run, kind check.Kind, list []check.Finding, snap 
 		}
 		x, seen := l.Of[i]
 		switch {
-		case kind == check.Duplicate:
+		case kind == suspecthealth.Duplicate:
 			if o := sample(f.Other); o >= 0 {
 				x.Others = append(x.Others, o)
 			}
-		case kind == check.Leak:
+		case kind == suspecthealth.Leak:
 			x.Others = append(x.Others, f.Other)
 		}
 		if !seen {
@@ -304,7 +304,7 @@ func (k *Checker) deliver(run *Run, kind check.Kind, list []check.Finding, snap 
 
 // passDone ends a pass of run on the UI thread: its kinds' counts, then the next pass (the CNN
 // scan's kinds, once the scan is ready) or the end.
-func (k *Checker) passDone(run *Run, res *check.Result, err error) {
+func (k *Checker) passDone(run *Run, res *suspecthealth.Result, err error) {
 	if k.run != run || run.Job == nil {
 		return
 	}
@@ -376,8 +376,8 @@ func (k *Checker) scanned(run *Run, a *scan.Analysis) {
 	data := a.Snap
 	ctx := run.Job.Ctx
 	k.jobs.Run(func() {
-		res, err := check.Run(ctx, data, nil, check.Options{Kinds: []check.Kind{check.Label, check.Outlier}, Scan: a.Res, Top: checkTop},
-			k.progress(run), func(kind check.Kind, list []check.Finding) {
+		res, err := suspecthealth.Run(ctx, data, nil, suspecthealth.Options{Kinds: []suspecthealth.Kind{suspecthealth.Label, suspecthealth.Outlier}, Scan: a.Res, Top: checkTop},
+			k.progress(run), func(kind suspecthealth.Kind, list []suspecthealth.Finding) {
 				k.jobs.Schedule(func() { k.deliver(run, kind, list, a.Snap, since, a.Res) })
 			})
 		k.jobs.Schedule(func() { k.passDone(run, res, err) })
@@ -479,7 +479,7 @@ func (k *Checker) show() {
 	if m.F == nil || run == nil {
 		return
 	}
-	s := viewState{kinds: m.F.Kinds, counts: map[check.Kind]string{}, kind: m.kind, running: run.Job != nil || k.rep != nil}
+	s := viewState{kinds: m.F.Kinds, counts: map[suspecthealth.Kind]string{}, kind: m.kind, running: run.Job != nil || k.rep != nil}
 	for _, kind := range m.F.Kinds {
 		l := m.F.Lists[kind]
 		switch {
@@ -487,7 +487,7 @@ func (k *Checker) show() {
 			s.counts[kind] = "…"
 		case l.State == Stopped:
 			s.counts[kind] = "—"
-		case kind == check.Outlier:
+		case kind == suspecthealth.Outlier:
 			s.counts[kind] = numfmt.Sprintf("%d flagged", l.Flagged)
 		default:
 			s.counts[kind] = numfmt.Sprintf("%d", l.Flagged)
@@ -520,10 +520,10 @@ func (k *Checker) show() {
 }
 
 // about says what kind's list l holds (the view's line under the kinds).
-func about(kind check.Kind, l *List, f *Findings, run *Run) string {
+func about(kind suspecthealth.Kind, l *List, f *Findings, run *Run) string {
 	switch l.State {
 	case Waiting:
-		if (kind == check.Label || kind == check.Outlier) && run.WaitingScan {
+		if (kind == suspecthealth.Label || kind == suspecthealth.Outlier) && run.WaitingScan {
 			return KindTitle(kind) + " wait for the CNN scan (a cross-validated CNN: its out-of-fold probabilities and features serve both)."
 		}
 		return KindTitle(kind) + ": not found yet."
@@ -533,14 +533,14 @@ func about(kind check.Kind, l *List, f *Findings, run *Run) string {
 	shown := len(l.Order)
 	var text string
 	switch kind {
-	case check.Label:
+	case suspecthealth.Label:
 		text = numfmt.Sprintf("%d samples whose given label the cross-validated CNN doubts (below 50%% out of fold), most doubtful first. Enter accepts the suggestion, a digit sets another label, → keeps it.", l.Flagged)
-	case check.Outlier:
+	case suspecthealth.Outlier:
 		text = numfmt.Sprintf("%d flagged as surely not a digit; ", l.Flagged) + numfmt.Sprintf("the %d most unusual samples are listed, most unusual first. Delete removes one, a digit relabels it, → keeps it.", shown)
-	case check.Duplicate:
+	case suspecthealth.Duplicate:
 		text = numfmt.Sprintf("%d pairs of samples that are the same image up to small changes", l.Flagged) + fmt.Sprintf(" (similarity ≥ %.2f). ", f.threshold) +
 			"Each tile is the first of its pair; its copy is beside it in the detail panel. Delete removes the tile's sample, → keeps both."
-	case check.Leak:
+	case suspecthealth.Leak:
 		name := "the other set"
 		if f.Other != nil {
 			name = f.Other.name
@@ -559,7 +559,7 @@ func about(kind check.Kind, l *List, f *Findings, run *Run) string {
 
 // Pick is the view's kind buttons: the grid shows kind k's findings, the cursor on the first
 // not decided yet.
-func (k *Checker) Pick(kind check.Kind) {
+func (k *Checker) Pick(kind suspecthealth.Kind) {
 	c, m := k.c, k.Mode
 	m.kind, m.picked = kind, true
 	c.Changed(m)

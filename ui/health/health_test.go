@@ -2,7 +2,7 @@ package health
 
 import (
 	"idxlabel/demo"
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/mode/modetest"
 	"os"
 	"path/filepath"
@@ -17,8 +17,8 @@ import (
 // tab said "Leaks 5" over 4 tiles. The flagged outliers come first in their list: one of them
 // saved away is one fewer flagged, one of the rest is not.
 func TestCheckCountsFollowASave(t *testing.T) {
-	f := newFindings([]check.Kind{check.Leak, check.Outlier}, 0.98)
-	leaks, outliers := f.Lists[check.Leak], f.Lists[check.Outlier]
+	f := newFindings([]suspecthealth.Kind{suspecthealth.Leak, suspecthealth.Outlier}, 0.98)
+	leaks, outliers := f.Lists[suspecthealth.Leak], f.Lists[suspecthealth.Outlier]
 	for _, i := range []int{3, 10, 20, 30, 40} {
 		leaks.Order = append(leaks.Order, i)
 		leaks.Of[i] = Item{}
@@ -38,10 +38,10 @@ func TestCheckCountsFollowASave(t *testing.T) {
 	}
 	renumber[10], renumber[60] = -1, -1 // 10 is a leak and a flagged outlier; 60 an outlier not flagged
 	g := f.renumbered(renumber)
-	if l := g.Lists[check.Leak]; len(l.Order) != 4 || l.Flagged != 4 || l.Found != 4 {
+	if l := g.Lists[suspecthealth.Leak]; len(l.Order) != 4 || l.Flagged != 4 || l.Found != 4 {
 		t.Fatalf("leaks after the save: %d listed, %d flagged, %d found; want 4", len(l.Order), l.Flagged, l.Found)
 	}
-	if l := g.Lists[check.Outlier]; len(l.Order) != 2 || l.Flagged != 1 || l.Found != 2 || l.Order[0] != 48 {
+	if l := g.Lists[suspecthealth.Outlier]; len(l.Order) != 2 || l.Flagged != 1 || l.Found != 2 || l.Order[0] != 48 {
 		t.Fatalf("outliers after the save: %v listed, %d flagged, %d found; want [48 68], 1, 2", l.Order, l.Flagged, l.Found)
 	}
 }
@@ -55,11 +55,11 @@ func TestLeakCaptionNamesTheOtherSet(t *testing.T) {
 	}
 	t.Cleanup(func() { ds.Abandon(); ds.Close() })
 	c := modetest.New(ds)
-	f := newFindings([]check.Kind{check.Leak}, 0.98)
+	f := newFindings([]suspecthealth.Kind{suspecthealth.Leak}, 0.98)
 	f.Other = &OtherSet{ds: ds, Snap: ds.Snapshot(), name: "train-images-idx3-ubyte.gz"}
-	f.Lists[check.Leak].Order = []int{0}
-	f.Lists[check.Leak].Of[0] = Item{Others: []int{7}}
-	m := &Mode{F: f, kind: check.Leak}
+	f.Lists[suspecthealth.Leak].Order = []int{0}
+	f.Lists[suspecthealth.Leak].Of[0] = Item{Others: []int{7}}
+	m := &Mode{F: f, kind: suspecthealth.Leak}
 	a := m.About(c.State(), 0)
 	want := c.State().Classes.Short(f.Other.Snap.Labels[7]) + "  train #7"
 	if len(a.Thumbs) != 1 || a.Thumbs[0].Caption != want {

@@ -10,7 +10,7 @@ import (
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/mode"
@@ -34,7 +34,7 @@ type Item struct {
 	Label      int     // the sample's label when it was checked (sample.NoLabel: none)
 	Suggested  int     // the CNN's most probable class for it (sample.NoLabel: none)
 	confidence float64 // the CNN's probability of Suggested (label errors; 0 when unknown)
-	score      float64 // the kind's score (see check.Kind)
+	score      float64 // the kind's score (see suspecthealth.Kind)
 }
 
 // ListState is how far a kind's list is.
@@ -51,8 +51,8 @@ type List struct {
 	State   ListState
 	Order   []int        // sample indices
 	Of      map[int]Item // by sample index
-	Flagged int          // the findings that pass the kind's bar (check.Result.Flagged)
-	Found   int          // the findings the check kept (check.Options.Top bounds them)
+	Flagged int          // the findings that pass the kind's bar (suspecthealth.Result.Flagged)
+	Found   int          // the findings the check kept (suspecthealth.Options.Top bounds them)
 }
 
 // OtherSet is the set the leak kind compared with, opened read-only: never locked, never
@@ -66,15 +66,15 @@ type OtherSet struct {
 // Findings is what a health check found, as the mode shows it: the kinds it runs, in list
 // order, each kind's list, and the other set (nil when leakage was not checked).
 type Findings struct {
-	Kinds     []check.Kind
-	Lists     map[check.Kind]*List
+	Kinds     []suspecthealth.Kind
+	Lists     map[suspecthealth.Kind]*List
 	Other     *OtherSet
 	threshold float64 // the similarity from which duplicates and leaks are listed
 }
 
 // newFindings makes the findings of a check of kinds, none found yet.
-func newFindings(kinds []check.Kind, threshold float64) *Findings {
-	f := &Findings{Kinds: kinds, Lists: map[check.Kind]*List{}, threshold: threshold}
+func newFindings(kinds []suspecthealth.Kind, threshold float64) *Findings {
+	f := &Findings{Kinds: kinds, Lists: map[suspecthealth.Kind]*List{}, threshold: threshold}
 	for _, k := range kinds {
 		f.Lists[k] = &List{Of: map[int]Item{}}
 	}
@@ -92,7 +92,7 @@ func (f *Findings) renumbered(to []int) *Findings {
 		}
 		return to[i], true
 	}
-	out := &Findings{Kinds: f.Kinds, Lists: map[check.Kind]*List{}, Other: f.Other, threshold: f.threshold}
+	out := &Findings{Kinds: f.Kinds, Lists: map[suspecthealth.Kind]*List{}, Other: f.Other, threshold: f.threshold}
 	for k, l := range f.Lists {
 		m := &List{State: l.State, Of: make(map[int]Item, len(l.Of)), Flagged: l.Flagged, Found: l.Found}
 		for p, i := range l.Order {
@@ -105,7 +105,7 @@ func (f *Findings) renumbered(to []int) *Findings {
 				continue
 			}
 			x := l.Of[i]
-			if k == check.Duplicate {
+			if k == suspecthealth.Duplicate {
 				var others []int
 				for _, o := range x.Others {
 					if oj, ok := at(o); ok {
@@ -123,15 +123,15 @@ func (f *Findings) renumbered(to []int) *Findings {
 }
 
 // KindTitle names kind k in the view: "Label errors", "Outliers", "Duplicates", "Leaks".
-func KindTitle(k check.Kind) string {
+func KindTitle(k suspecthealth.Kind) string {
 	switch k {
-	case check.Label:
+	case suspecthealth.Label:
 		return "Label errors"
-	case check.Outlier:
+	case suspecthealth.Outlier:
 		return "Outliers"
-	case check.Duplicate:
+	case suspecthealth.Duplicate:
 		return "Duplicates"
-	case check.Leak:
+	case suspecthealth.Leak:
 		return "Leaks"
 	}
 	return string(k)
@@ -161,11 +161,11 @@ var _ interface {
 
 // Mode is the mode that reviews a health check's findings.
 type Mode struct {
-	F      *Findings  // nil before a check
-	kind   check.Kind // the kind shown
-	picked bool       // the person picked the kind (a later list does not switch it)
-	View   *View      // the view in the grid's place: the kinds, the progress, the grid
-	begin  func()     // asks for a check (Checker.Ask)
+	F      *Findings          // nil before a check
+	kind   suspecthealth.Kind // the kind shown
+	picked bool               // the person picked the kind (a later list does not switch it)
+	View   *View              // the view in the grid's place: the kinds, the progress, the grid
+	begin  func()             // asks for a check (Checker.Ask)
 	// followed tells the check running that the samples were renumbered (renumber non-nil)
 	// or replaced by a replayed journal (nil).
 	followed func(renumber []int)
@@ -180,7 +180,7 @@ func (m *Mode) list() *List               { return m.listOf(m.kind) }
 func (m *Mode) item(i int) (Item, bool)   { x, ok := m.list().Of[i]; return x, ok }
 
 // listOf returns kind k's list; an empty one when the check does not run k.
-func (m *Mode) listOf(k check.Kind) *List {
+func (m *Mode) listOf(k suspecthealth.Kind) *List {
 	if m.F != nil {
 		if l := m.F.Lists[k]; l != nil {
 			return l
@@ -214,7 +214,7 @@ func (m *Mode) Marks() mode.Badger {
 // in the other set); a decided sample (reviewed in a review, or deleted) its label badge, with
 // a tick when reviewed.
 type badges struct {
-	kind  check.Kind
+	kind  suspecthealth.Kind
 	list  *List
 	other *OtherSet
 }
@@ -230,17 +230,17 @@ func (c badges) Badge(i int, st store.State, b widgets.Badge, n classes.Names) w
 	}
 	label := n.Short(st.Label)
 	switch c.kind {
-	case check.Label:
+	case suspecthealth.Label:
 		if x.Suggested != st.Label && x.Suggested != sample.NoLabel {
 			return widgets.Badge{Text: label + "→" + n.Short(x.Suggested) + "?", Color: review.SuspectColour}
 		}
-	case check.Outlier:
+	case suspecthealth.Outlier:
 		return widgets.Badge{Text: label + " ?", Color: badgeOutlier}
-	case check.Duplicate:
+	case suspecthealth.Duplicate:
 		if len(x.Others) > 0 {
 			return widgets.Badge{Text: label + " =#" + strconv.Itoa(x.Others[0]), Color: badgeDuplicate}
 		}
-	case check.Leak:
+	case suspecthealth.Leak:
 		if len(x.Others) > 0 && c.other != nil {
 			return widgets.Badge{Text: label + " =#" + strconv.Itoa(c.other.Snap.Index[x.Others[0]]), Color: badgeLeak}
 		}
@@ -269,7 +269,7 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 		review.Keep(c, func(int) store.How { return store.HowManual })
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		x, ok := m.item(i)
-		if m.kind != check.Label || !ok || x.Suggested == sample.NoLabel {
+		if m.kind != suspecthealth.Label || !ok || x.Suggested == sample.NoLabel {
 			return false
 		}
 		review.DecideAs(c, store.HowSuspectAccepted, x.Suggested)
@@ -283,7 +283,7 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 // among label errors, when l is it; set by hand otherwise.
 func (m *Mode) Label(c mode.Controller, l int) {
 	how := store.HowManual
-	if x, ok := m.item(c.State().View.Current()); ok && m.kind == check.Label && x.Suggested == l {
+	if x, ok := m.item(c.State().View.Current()); ok && m.kind == suspecthealth.Label && x.Suggested == l {
 		how = store.HowSuspectAccepted
 	}
 	review.DecideAs(c, how, l)
@@ -304,12 +304,12 @@ func (m *Mode) Legend(digits bool) []mode.Key {
 	}
 	del, undo := mode.Key{Keys: "Del", Does: "delete"}, mode.Key{Keys: "Ctrl+Z", Does: "undo"}
 	switch m.kind {
-	case check.Label:
+	case suspecthealth.Label:
 		digit.Does = "other label"
 		return []mode.Key{{Keys: "Enter", Does: "accept suggestion"}, digit, {Keys: "→", Does: "keep label"}, del, undo}
-	case check.Duplicate:
+	case suspecthealth.Duplicate:
 		return []mode.Key{{Keys: "Del", Does: "delete this copy"}, {Keys: "→", Does: "keep both"}, digit, undo}
-	case check.Leak:
+	case suspecthealth.Leak:
 		return []mode.Key{{Keys: "Del", Does: "delete this set's copy"}, {Keys: "→", Does: "keep it"}, digit, undo}
 	}
 	return []mode.Key{del, digit, {Keys: "→", Does: "keep it"}, undo}
@@ -330,15 +330,15 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 	n := s.Classes
 	var a mode.About
 	switch m.kind {
-	case check.Label:
+	case suspecthealth.Label:
 		a.Text = fmt.Sprintf("Label error? The CNN suggests %s, %.0f%% confident; the given label %s has %.0f%% (out of fold).",
 			n.Long(x.Suggested), 100*x.confidence, n.Long(x.Label), 100*(1-x.score))
-	case check.Outlier:
-		a.Text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, check.FlagOutlier)
+	case suspecthealth.Outlier:
+		a.Text = fmt.Sprintf("Outlier: unlike every class (score %.1f; from %.0f surely not a digit).", x.score, suspecthealth.FlagOutlier)
 		if x.Suggested != sample.NoLabel {
 			a.Text += " The CNN's closest class: " + n.Long(x.Suggested) + "."
 		}
-	case check.Duplicate:
+	case suspecthealth.Duplicate:
 		a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of:", x.score)
 		if len(x.Others) == 0 {
 			a.Text = fmt.Sprintf("Near-duplicate (similarity %.3f) of a sample deleted and saved away since.", x.score)
@@ -355,7 +355,7 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 			}
 			a.Thumbs = append(a.Thumbs, mode.Thumb{I: j, Link: true, Px: sample.Upright(px, h, w, s.DS.Transposed(), nil), H: h, W: w, Caption: caption})
 		}
-	case check.Leak:
+	case suspecthealth.Leak:
 		o := m.F.Other
 		if o == nil {
 			return mode.About{}
@@ -379,7 +379,7 @@ func (m *Mode) Outliers() []int {
 	if m.F == nil {
 		return nil
 	}
-	l := m.F.Lists[check.Outlier]
+	l := m.F.Lists[suspecthealth.Outlier]
 	if l == nil {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	"idxlabel/export"
 	"idxlabel/report"
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 )
@@ -171,18 +171,18 @@ func healthReport(ctx context.Context, run *Run, gen uint64, progress progressFu
 	return r, err
 }
 
-// reportResult joins run's two passes into one check.Result on run.snap's positions (the second
+// reportResult joins run's two passes into one suspecthealth.Result on run.snap's positions (the second
 // pass's rows are the scan's snapshot's: mapped by sample index; a sample not in run.snap is
 // left out), each kind's findings cut to reportTop, with the scan's result (for its out-of-fold error).
-func reportResult(run *Run) *check.Result {
-	res := &check.Result{Findings: map[check.Kind][]check.Finding{}, Flagged: map[check.Kind]int{}}
+func reportResult(run *Run) *suspecthealth.Result {
+	res := &suspecthealth.Result{Findings: map[suspecthealth.Kind][]suspecthealth.Finding{}, Flagged: map[suspecthealth.Kind]int{}}
 	pos := func(i int) (int, bool) { return slices.BinarySearch(run.snap.Index, i) }
-	add := func(r *check.Result, rows []int) {
+	add := func(r *suspecthealth.Result, rows []int) {
 		if r == nil {
 			return
 		}
 		for _, kind := range r.Kinds {
-			var list []check.Finding
+			var list []suspecthealth.Finding
 			for _, f := range r.Findings[kind] {
 				if len(list) == reportTop {
 					break
@@ -204,7 +204,7 @@ func reportResult(run *Run) *check.Result {
 		add(run.slow, run.Scan.Snap.Index)
 		res.Scan = run.Scan.Res
 	}
-	for _, kind := range check.Kinds {
+	for _, kind := range suspecthealth.Kinds {
 		if _, ok := res.Findings[kind]; ok {
 			res.Kinds = append(res.Kinds, kind)
 		}

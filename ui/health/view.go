@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"idxlabel/suspect/check"
+	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/widgets"
 )
 
@@ -19,8 +19,8 @@ import (
 // Cancel; it keeps none of the check's data.
 type View struct {
 	root     fyne.CanvasObject
-	buttons  *fyne.Container // one button per kind, in kinds' order
-	kinds    []check.Kind    // the kinds the buttons stand for
+	buttons  *fyne.Container      // one button per kind, in kinds' order
+	kinds    []suspecthealth.Kind // the kinds the buttons stand for
 	about    *widget.Label
 	Note     *widget.Label // the progress line, or what was checked
 	progress *widget.ProgressBar
@@ -41,7 +41,7 @@ func (v *View) Buttons() []string {
 
 // viewInput is what the check's view reports.
 type viewInput struct {
-	onKind   func(k check.Kind) // a kind's button
+	onKind   func(k suspecthealth.Kind) // a kind's button
 	onCancel func()
 }
 
@@ -49,9 +49,9 @@ type viewInput struct {
 // button shows ("20", "…" while not found), the kind shown and what its list holds, and the
 // progress line: a stage with the share done and Cancel while running, what was checked after.
 type viewState struct {
-	kinds   []check.Kind
-	counts  map[check.Kind]string
-	kind    check.Kind
+	kinds   []suspecthealth.Kind
+	counts  map[suspecthealth.Kind]string
+	kind    suspecthealth.Kind
 	about   string
 	running bool
 	note    string

@@ -1,9 +1,9 @@
-// Package check is the dataset health check: one run finds label errors, outliers,
+// Package health is the dataset health check: one run finds label errors, outliers,
 // near-duplicates and leakage against a second set, and returns each kind's findings most
 // severe first. It drives the models of package suspect (the cross-validated CNN, shared by the
 // label and outlier kinds: one scan), suspect/outlier and suspect/neardup; a command line and a
 // window both call Run. check never imports Fyne.
-package check
+package health
 
 import (
 	"fmt"

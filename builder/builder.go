@@ -1,4 +1,4 @@
-// Package dataset builds datasets from IDX pairs: merge (pairs appended in order), split (a
+// Package builder builds datasets from IDX pairs: merge (pairs appended in order), split (a
 // train and a test pair, stratified by class or keeping groups whole) and subset (samples kept
 // by class, count per class, total or index file, relabelled on the way). It chooses the samples
 // from the labels alone (Merge, Split, Subset return a Plan), then writes the plan (Write): the
@@ -6,7 +6,7 @@
 // 4 bytes per input sample of each output, never the images, except for an output written in
 // another order than the inputs' (a shuffle), which is assembled in memory: at most that
 // output's size. It never imports Fyne.
-package dataset
+package builder
 
 import (
 	"fmt"

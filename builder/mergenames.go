@@ -1,4 +1,4 @@
-package dataset
+package builder
 
 // MergeNames returns the union of the inputs' class names by merge's rule (nil when none has
 // any), for a caller that joins pairs itself (the window's File → Append Dataset…): only
