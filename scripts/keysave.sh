@@ -14,6 +14,8 @@
 #     sample the save removes), Right, 6; open the gate, save again, quit. The 5 must land on no
 #     sample; the Right and the 6 act from the sample after the deleted one, as if typed after the
 #     save: the files hold 9,999 samples, the one after 9 moved on by the Right labelled 6.
+#  3. The same keys all typed during one save (the Ctrl+S among them starts a second save when it
+#     ends): the 5 on the deleted sample lands nowhere, the 6 one sample after the deleted one.
 # Usage: scripts/keysave.sh BINARY [T10K_IMAGES]
 set -euo pipefail
 bin=$(realpath "$1")
@@ -84,6 +86,27 @@ until_state "held=0 " "the keys typed during the second save were not handled"
 before=$(inode)
 xdotool key --clearmodifiers ctrl+s
 saved "$before"
+
+# 3. The same keys all typed during a save, so that the Ctrl+S among them starts a second save
+# when the first ends: 7 on sample 11, Ctrl+S (held at the gate), then Delete on sample 12,
+# Ctrl+S, 5, Right, 6. The 5, typed on the sample the second save removes, lands nowhere; the
+# Right and the 6 act from the sample after it (before, the 5 labelled that sample and the 6
+# the one after the next).
+rm -f "$gate"
+until_state "cursor=11 .* held=0 " "the cursor is not on sample 11 after part 2"
+xdotool key --clearmodifiers 7
+until_state "cursor=12 " "the 7 did not move the cursor on"
+before=$(inode)
+xdotool key --clearmodifiers ctrl+s
+xdotool key --delay 150 Delete ctrl+s 5 Right 6
+until_state "held=5 " "the keys typed during the third save did not wait for it"
+[ "$(inode)" = "$before" ] || fail "the third part's save ended before its gate opened"
+touch "$gate" # the first save goes on, and the second goes through at once
+saved "$before"
+until_state "held=0 " "the keys typed during the third part's saves were not handled"
+before=$(inode)
+xdotool key --clearmodifiers ctrl+s
+saved "$before"
 quit_app || fail "quitting"
 grep -qi panic "$log" && fail "the app panicked"
 
@@ -102,6 +125,9 @@ want = orig[:]
 want[0:9] = [9, 1, 2, 3, 4, 5, 6, 7, 8]  # part 1
 del want[9]                              # part 2: sample 9 deleted and saved, the 5 lands nowhere
 want[10] = 6                             # Right from sample 9 (was 10) to 10 (was 11), then 6
+want[11] = 7                             # part 3: 7 on sample 11
+del want[12]                             # sample 12 deleted, the 5 typed on it lands nowhere
+want[13] = 6                             # Right from sample 12 (was 13) to 13 (was 14), then 6
 if len(got) != len(want):
     sys.exit(f"keysave: {len(got)} labels saved, want {len(want)}")
 bad = [(i, g, w) for i, (g, w) in enumerate(zip(got, want)) if g != w]

@@ -30,7 +30,8 @@ type heldInput struct {
 	run     func()
 	samples []*int
 	click   bool // a mouse input (for the status bar's count)
-	// at is, for the first input of the queue, the sample the cursor was on when it was made
+	// at is, for the first input of the queue, the sample the cursor was on when it was made, or,
+	// when the inputs before it started the job it now waits for, when that job started
 	// (renumbered with samples; -1 once a save left it out); nil for the others, made where the
 	// inputs before them will have put the cursor, and when there was no cursor.
 	at *int
@@ -109,11 +110,10 @@ func (q *inputs) holdAsked() bool {
 
 // hold queues h behind the inputs that wait and shows their count.
 func (q *inputs) hold(h heldInput) {
-	if at := q.cursor(); len(q.held) == 0 && at >= 0 {
-		h.at = &at
-		h.samples = append(h.samples, h.at)
-	}
 	q.held = append(q.held, h)
+	if len(q.held) == 1 {
+		q.noteFirst()
+	}
 	q.changed()
 }
 
@@ -153,9 +153,22 @@ func (q *inputs) replay() (applied, lost int) {
 	}
 	if len(q.held) == 0 {
 		q.held = nil
+	} else {
+		q.noteFirst() // the rest wait for the job an input started, or for the dialog
 	}
 	q.last = [2]int{applied, lost}
 	return applied, lost
+}
+
+// noteFirst gives the first input that waits the sample the cursor is on now, when it has none:
+// it is the first input typed during the job now running, as if typed then (hold does the same
+// for an input queued first), so it is left out when that job's save removes the sample.
+func (q *inputs) noteFirst() {
+	h := &q.held[0]
+	if at := q.cursor(); h.at == nil && at >= 0 {
+		h.at = &at
+		h.samples = append(h.samples, h.at)
+	}
 }
 
 // replayNote is what the status bar says once inputs that waited were applied (applied) or left
