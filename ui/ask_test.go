@@ -85,6 +85,7 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	w.c.setDataset(ds, "demo images", false)
 	f := &fakeSuggest{truth: truth}
 	w.sugg.SuggestFor = f.suggest
+	w.sugg.FirstFor = nil // the refined suggestions alone: the fake's
 	clock := &handClock{}
 	w.sugg.AfterRest = clock.after
 	clocks[w] = clock

@@ -86,7 +86,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The modes beyond browsing, and the workflows that make their lists.
 	host := modeHost{c}
 	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
-	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
+	w.sugg = suggest.New(host, w.jobs, w.d, win, &w.scans.Opts, os.Getenv(suggest.TestEnv))
 	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
 	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
 	w.views = scan.NewViews(host, w.scans)
