@@ -45,10 +45,10 @@ type askLoop struct {
 	job      *jobs.Job // the round running, nil when none
 	refining bool      // its first suggestions are shown, it refines them
 	again    bool      // the labels changed since the running round's snapshot
-	timer RestTimer // the debounce of the next round, nil when none waits
-	tally loopTally // what the person did in the loop: accepted, typed, right
-	seed  uint64    // activelearn's seed (0: its default)
-	dump  string    // the test hook's file (TestEnv), "" for none
+	timer    RestTimer // the debounce of the next round, nil when none waits
+	tally    loopTally // what the person did in the loop: accepted, typed, right
+	seed     uint64    // activelearn's seed (0: its default)
+	dump     string    // the test hook's file (TestEnv), "" for none
 }
 
 // askResult is what a round found, for the UI thread.
