@@ -25,7 +25,7 @@ type menuActions struct {
 	// Inputs.
 	importImages, appendDataset, saveShown, splitDataset, classNames func()
 	save, saveAs, undo, redo, selectSamples, toggleDelete            func()
-	findSuspects, scanAgain, acceptSuggestions                       func()
+	findSuspects, scanAgain, acceptSuggestions, acceptDialog         func()
 	pickClass                                                        func(initial string)
 
 	// At once.
@@ -108,6 +108,7 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		item("Find Suspects (Likely Label Errors)", widgets.Ctrl(fyne.KeyK, false), in(a.findSuspects)),
 		item("Suggest Labels for Unlabelled Samples", widgets.Ctrl(fyne.KeyU, true), a.suggestLabels),
 		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", widgets.Ctrl(fyne.KeyA, true), in(a.acceptSuggestions)),
+		item("Accept Suggestions…", widgets.Ctrl(fyne.KeyT, true), in(a.acceptDialog)),
 		item("Check Dataset…", widgets.Ctrl(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", widgets.Ctrl(fyne.KeyM, true), func() { a.choose(a.confusion) }),
 		item("Map of the Dataset", widgets.Ctrl(fyne.KeyM, false), func() { a.choose(a.mapOf) }),

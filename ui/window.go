@@ -188,6 +188,7 @@ func (w *window) menuActions() menuActions {
 		save: w.save.save, saveAs: w.save.saveAs, undo: c.undo, redo: c.redo, selectSamples: c.selectAll,
 		toggleDelete: c.toggleDelete, pickClass: c.pickClass,
 		findSuspects: w.susp.Find, scanAgain: w.scanAgain, acceptSuggestions: w.sugg.AcceptMany,
+		acceptDialog: w.sugg.AcceptDialog,
 
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
 		export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog, exportReport: w.check.ExportReport,
