@@ -108,6 +108,12 @@ func (g *Suggester) AcceptDialog() {
 	}
 	st := c.State()
 	by := suggestionsByClass(r, st.DS)
+	asked := 0 // asked samples still without a label: no suggestion shown, left for review too
+	for i := range r.Asked {
+		if _, ok := r.Of[i]; !ok && st.DS.Label(i) == sample.NoLabel {
+			asked++
+		}
+	}
 	if len(by) == 0 {
 		c.Say("No suggestion to accept: every sample suggested has a label now")
 		return
@@ -164,7 +170,11 @@ func (g *Suggester) AcceptDialog() {
 		if n > 0 {
 			text += fmt.Sprintf(" (%.2f%% right, estimated from the confidences)", 100*(1-w/float64(n)))
 		}
-		text += numfmt.Sprintf(". %d doubtful left for review one by one.", left)
+		text += numfmt.Sprintf(". %d doubtful left for review one by one", left)
+		if asked > 0 {
+			text += numfmt.Sprintf(", and %d asked", asked)
+		}
+		text += "."
 		if r.Few {
 			text += " The confidences come from few labels: the estimate is rough."
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"idxlabel/internal/numfmt"
@@ -113,16 +114,32 @@ func (g *Suggester) round() {
 			}
 		})
 	}
+	// While the space is first computed its progress says the estimate said before it began.
 	var last time.Time
+	var learning atomic.Pointer[string]
 	opts := activelearn.Options{Seed: l.seed, Accepted: g.acceptedMarks(snap), Progress: func(stage string, done float64) {
 		if time.Since(last) < time.Second && done < 1 {
 			return
 		}
 		last = time.Now()
-		note(fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done))
+		what := fmt.Sprintf("Suggestions (%s)", numfmt.Plural(len(labelled), "label"))
+		if p := learning.Load(); p != nil {
+			what = *p
+		}
+		note(fmt.Sprintf("%s: %s %.0f%%", what, stage, 100*done))
 	}}
 	images, _ := ds.Paths()
-	at := place{write: !ds.ReadOnly(), note: note}
+	kept := images != "" && !ds.ReadOnly()
+	at := place{write: !ds.ReadOnly(), note: func(about string, n int) {
+		text := numfmt.Sprintf("Learning features of %d samples", n) + " (" + about + ")"
+		learning.Store(&text)
+		note(text)
+		g.jobs.Schedule(func() {
+			if l.job == job {
+				c.Say(SpaceNote(n, about, kept))
+			}
+		})
+	}}
 	if images != "" {
 		at.path = images + scancache.SpaceSuffix
 	}
@@ -153,6 +170,7 @@ func (g *Suggester) round() {
 		}
 		if g.Prepare != nil {
 			res.err = g.Prepare(job.Ctx, snap, opts, at)
+			learning.Store(nil)
 		}
 		if res.err == nil && n > 0 {
 			res.asked, res.err = g.AskFor(job.Ctx, snap, n, opts)

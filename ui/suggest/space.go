@@ -31,11 +31,12 @@ type keptSpace struct {
 
 // place says where a round finds and keeps the space: the file (path; "" for a dataset never
 // saved: computed, not kept), whether it may be written (not for a read-only open), and where
-// the estimate said before a first computation goes (note, called on the round's goroutine).
+// the estimate made before a first computation goes (note, called on the round's goroutine with
+// "about 25 s, an estimate" and the number of samples).
 type place struct {
 	path  string
 	write bool
-	note  func(text string)
+	note  func(about string, n int)
 }
 
 // of returns the space of d's pixels with opts (its seed): the one held when its key matches,
@@ -58,7 +59,7 @@ func (k *keptSpace) of(ctx context.Context, d sample.Set, opts activelearn.Optio
 	sp := scancache.Spaces{Path: p.path, Read: true, Write: p.write && p.path != "",
 		Starting: func(ctx context.Context, d sample.Set) {
 			if rate, err := suspect.CalibrateCNN(ctx); err == nil && p.note != nil {
-				p.note(SpaceNote(d.N, activelearn.EstimateSpace(d.N, rate), p.path != "" && p.write))
+				p.note(fmt.Sprintf("about %s, an estimate", activelearn.EstimateSpace(d.N, rate).Round(time.Second)), d.N)
 			}
 		}}
 	s, _, err := sp.Space(ctx, d, activelearn.Options{Seed: seed, Workers: opts.Workers, Progress: opts.Progress})
@@ -72,16 +73,16 @@ func (k *keptSpace) of(ctx context.Context, d sample.Set, opts activelearn.Optio
 }
 
 // SpaceNote is what the window says before the features of n samples are first learnt from
-// their pixels, taking about `about` (an estimate): "Learning features of 10,000 samples from
-// their pixels: about 25 s (an estimate; once: kept beside the images). Tools → Stop Training
-// cancels." (kept: whether the space will be kept beside the images).
-func SpaceNote(n int, about time.Duration, kept bool) string {
-	once := "once: kept beside the images"
+// their pixels (about: "about 25 s, an estimate"; kept: whether the space will be kept beside the
+// images): "Learning features of 10,000 samples from their pixels (about 25 s, an estimate), once:
+// they are kept beside the images. Tools → Stop Training cancels."
+func SpaceNote(n int, about string, kept bool) string {
+	once := "once: they are kept beside the images"
 	if !kept {
 		once = "not kept: the dataset has no file it may write beside"
 	}
 	return numfmt.Sprintf("Learning features of %d samples from their pixels", n) +
-		fmt.Sprintf(": about %s (an estimate; %s). Tools → Stop Training cancels.", about.Round(time.Second), once)
+		fmt.Sprintf(" (%s), %s. Tools → Stop Training cancels.", about, once)
 }
 
 // prepare finds the space of d's pixels for a round (of), the default Prepare.
