@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -374,6 +375,20 @@ func (g *Suggester) decided(r *review.List, i, label int, how store.How) {
 // labels: accepted suggestions are not learnt from), ", refining" after it for a round's first
 // suggestions when refined ones follow.
 const TestEnv = "IDXLABEL_TEST_SUGGEST"
+
+// SeedEnv is an environment variable for the real-window measurements only
+// (scripts/scratchlabel.sh over several seeds): the loop's seed (activelearn.Options.Seed, 1 by
+// default), read once when the window opens; a value that is not a positive integer is ignored.
+const SeedEnv = "IDXLABEL_TEST_SUGGEST_SEED"
+
+// seedFromEnv is SeedEnv's seed, 0 (the default) when unset or not a positive integer.
+func seedFromEnv() uint64 {
+	v, err := strconv.ParseUint(os.Getenv(SeedEnv), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
 
 // writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
 // when one is set (written beside it, then renamed, so a reader never sees half of it); the
