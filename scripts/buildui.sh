@@ -71,11 +71,11 @@ sleep 0.5
 xdotool key --clearmodifiers ctrl+z
 sleep 0.5
 
-# Tools → Split Dataset… (the seventh item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
+# Tools → Split Dataset… (the eighth item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
 xdotool mousemove 167 12 click 1
 sleep 0.7
-xdotool mousemove 230 280 click 1
+xdotool mousemove 230 320 click 1
 sleep 1
 xdotool key --clearmodifiers Return
 for _ in $(seq 100); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done

@@ -3,7 +3,7 @@ package ui
 import "testing"
 
 // The real-window scripts click menu items where they stand (scripts/buildui.sh: File's 6th
-// and 12th items, Tools' 7th, 40 px a row): an item added above them moves them, and the script
+// and 12th items, Tools' 8th, 40 px a row): an item added above them moves them, and the script
 // then clicks another item. This says so here, by name, instead of a script failing later.
 func TestMenuPlacesTheScriptsClick(t *testing.T) {
 	w := newTestWindow(t)
@@ -14,7 +14,7 @@ func TestMenuPlacesTheScriptsClick(t *testing.T) {
 	}{
 		{"File", 6, "Append Dataset…"},
 		{"File", 12, "Save Shown As…"},
-		{"Tools", 7, "Split Dataset…"},
+		{"Tools", 8, "Split Dataset…"},
 	} {
 		n := 0
 		for _, m := range w.menu.menu.Items {
