@@ -20,13 +20,16 @@ import (
 	"idxlabel/ui/review"
 )
 
-// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
-// samples whose labels would help the suggestions most (activelearn.Ask, badged "ask"), then a
-// suggestion for every other sample without a label, most confident first (activelearn.Suggest,
-// once labels of two classes exist). As labels arrive (typed, accepted, undone) the loop runs
-// again in the background after a quiet moment (retrainAfter); keys go on meanwhile and the next
-// round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
-// applying its result costs O(N) once on the UI thread.
+// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn), on the
+// space of the samples' pixels kept beside the images (keptSpace): first the samples whose
+// labels would help the suggestions most (Space.Ask, badged "ask"), then a suggestion for every
+// other sample without a label, most confident first (once labels of two classes exist): label
+// spreading's first (Space.Suggest, shown at once), then the refined ones (Space.Refine). As
+// labels arrive (typed, accepted, undone) the loop runs again in the background after a quiet
+// moment (retrainAfter), stopping a refinement still running; keys go on meanwhile and the next
+// round uses them. A round reads a snapshot: O(N) memory beyond the pixels and the space
+// (activelearn's), a pass over the pixels to find the space's key, and applying each of its two
+// results costs O(N) once on the UI thread.
 
 // AskRound is how many asked samples the list holds waiting at its front: a round asks for as
 // many as are needed to bring the outstanding ones back to it.

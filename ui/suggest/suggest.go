@@ -1,8 +1,9 @@
 // Package suggest is the window's suggested labels: the model that suggests a label for each
 // drawing of the draw window, and the Suggested list (Tools → Suggest Labels, Ctrl+Shift+U), the
 // labelling-from-scratch loop that asks for the labels that help most and then suggests the
-// others, most confident first, reviewed one by one (ui/review) or accepted many at once (Tools →
-// Accept Suggestions, Ctrl+Shift+A).
+// others, most confident first, reviewed one by one (ui/review) or accepted many at once: every
+// class above a confidence (Tools → Accept Suggestions…, Ctrl+Shift+T: acceptdialog.go), or one
+// class from the cursor's confidence up, or the selection (Ctrl+Shift+A: accept.go).
 package suggest
 
 import (
