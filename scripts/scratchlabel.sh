@@ -204,7 +204,7 @@ m = re.match(r"Accepted_([\d,]+)_suggestions.*;_([\d,]+)_doubtful_left", st["sta
 if not m:
     die("the status after the accept: %s" % st["status"])
 accepted, left = int(m.group(1).replace(",", "")), int(m.group(2).replace(",", ""))
-shot("review")
+time.sleep(0.5); shot("review")     # a look, once Fyne has painted it: not a wait
 threshold = 0.95
 acc = {i for i, r in before.items() if r[1] == NONE and not r[2] and r[3] != NONE and r[4] >= threshold}
 if len(acc) != accepted:
