@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -121,6 +122,15 @@ func TestAcceptAtThresholds(t *testing.T) {
 	for _, i := range []int{0, 5, 2} {
 		if ds.Label(i) != sample.NoLabel {
 			t.Fatalf("after undo sample %d has label %d", i, ds.Label(i))
+		}
+	}
+}
+
+func TestSpokenDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0 s", 40*time.Second + 300*time.Millisecond: "40 s", 140 * time.Second: "2 min 20 s",
+		2 * time.Minute: "2 min", 65 * time.Minute: "1 h 5 min"} {
+		if got := spokenDuration(d); got != want {
+			t.Errorf("spokenDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

@@ -59,7 +59,7 @@ func (k *keptSpace) of(ctx context.Context, d sample.Set, opts activelearn.Optio
 	sp := scancache.Spaces{Path: p.path, Read: true, Write: p.write && p.path != "",
 		Starting: func(ctx context.Context, d sample.Set) {
 			if rate, err := suspect.CalibrateCNN(ctx); err == nil && p.note != nil {
-				p.note(fmt.Sprintf("about %s, an estimate", activelearn.EstimateSpace(d.N, rate).Round(time.Second)), d.N)
+				p.note("about "+spokenDuration(activelearn.EstimateSpace(d.N, rate))+", an estimate", d.N)
 			}
 		}}
 	s, _, err := sp.Space(ctx, d, activelearn.Options{Seed: seed, Workers: opts.Workers, Progress: opts.Progress})
@@ -134,4 +134,21 @@ func (k *keptSpace) refine(ctx context.Context, d sample.Set, opts activelearn.O
 		return nil, err
 	}
 	return r.List, nil
+}
+
+// spokenDuration writes d as the status bar says an estimate: "40 s", "2 min 20 s" (to the
+// second), "1 h 5 min" (to the minute).
+func spokenDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d/time.Second))
+	case d < time.Hour:
+		if sec := int(d % time.Minute / time.Second); sec != 0 {
+			return fmt.Sprintf("%d min %d s", int(d/time.Minute), sec)
+		}
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	}
+	d = d.Round(time.Minute)
+	return fmt.Sprintf("%d h %d min", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }
