@@ -67,9 +67,9 @@ until_state "prompt=- " "Save Shown As's dialog did not close"
 xdotool key --clearmodifiers ctrl+z
 wait_clean "$main"
 
-# Tools → Split Dataset… (the seventh item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
+# Tools → Split Dataset… (the eighth item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
-menu 167 230 280
+menu 167 230 320
 xdotool key --clearmodifiers Return
 for _ in $(seq 600); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"

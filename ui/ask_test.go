@@ -85,6 +85,7 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	w.c.setDataset(ds, "demo images", false)
 	f := &fakeSuggest{truth: truth}
 	w.sugg.SuggestFor = f.suggest
+	w.sugg.FirstFor = nil // the refined suggestions alone: the fake's
 	clock := &handClock{}
 	w.sugg.AfterRest = clock.after
 	clocks[w] = clock
@@ -299,6 +300,85 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 	}
 	if _, ok := r.Of[i]; ok {
 		t.Fatal("the sample labelled during the round still has a suggestion")
+	}
+}
+
+// A round shows its first suggestions (FirstFor, label spreading in the window) at once and goes
+// on refining them (SuggestFor) without holding a key: a label typed while it refines is applied
+// at once, and once the labels rest the refining stops and the next round's first suggestions
+// learn from it; its refined ones replace them when done.
+func TestSuggestedFirstThenRefined(t *testing.T) {
+	w, q, ds, truth, f := loopWindow(t)
+	var labelled []int
+	seen := map[int]int{}
+	for i, l := range truth { // two of each class: suggestions from the first round
+		if seen[l] < 2 {
+			seen[l]++
+			labelled = append(labelled, i)
+		}
+	}
+	labels := make([]int, len(labelled))
+	for k, i := range labelled {
+		labels[k] = truth[i]
+	}
+	if err := ds.SetLabels(labelled, labels); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	var mu sync.Mutex
+	var firsts []int // the labelled samples each first-suggestions call saw
+	w.sugg.FirstFor = func(ctx context.Context, d sample.Set, _ activelearn.Options) ([]activelearn.Suggestion, error) {
+		var out []activelearn.Suggestion
+		n := 0
+		for k, l := range d.Labels {
+			if l == sample.NoLabel {
+				out = append(out, activelearn.Suggestion{Index: k, Label: truth[d.Index[k]], Confidence: 0.6})
+			} else {
+				n++
+			}
+		}
+		mu.Lock()
+		firsts = append(firsts, n)
+		mu.Unlock()
+		return out, nil
+	}
+	lastFirst := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(firsts) == 0 {
+			return -1, 0
+		}
+		return firsts[len(firsts)-1], len(firsts)
+	}
+	gate := make(chan struct{})
+	f.mu.Lock()
+	f.gate = gate // the refining waits
+	f.mu.Unlock()
+	w.side.showList.SetSelected("Suggested")
+	waitUI(t, q, func() bool { r := w.sugg.Mode.List; return r != nil && !r.Pending && len(r.Of) > 0 })
+	r := w.sugg.Mode.List
+	if !w.sugg.Rounding() || !strings.Contains(r.Method, "refining") {
+		t.Fatalf("the first suggestions shown: round running %v, method %q", w.sugg.Rounding(), r.Method)
+	}
+	i := w.c.v.Current()
+	test.Type(w.grid, strconv.Itoa(truth[i]))
+	if ds.Label(i) != truth[i] {
+		t.Fatalf("a key while the round refines: label %d", ds.Label(i))
+	}
+	// The labels rest: the refining stops, the next round's first suggestions learn from the key.
+	waitUI(t, q, func() bool { rested(w); n, _ := lastFirst(); return n == len(labelled)+1 })
+	waitUI(t, q, func() bool { return strings.Contains(w.sugg.Mode.List.Method, "from "+strconv.Itoa(len(labelled)+1)) })
+	if _, calls := f.lastSeen(); calls != 2 {
+		t.Fatalf("%d refining calls, want 2 (the first stopped, the second waiting)", calls)
+	}
+	close(gate)
+	waitUI(t, q, func() bool { return rested(w) && !strings.Contains(w.sugg.Mode.List.Method, "refining") })
+	r = w.sugg.Mode.List
+	if n, _ := f.lastSeen(); n != len(labelled)+1 || ds.Label(i) != truth[i] || r.Pending {
+		t.Fatalf("the refined round saw %d labels; sample %d has label %d", n, i, ds.Label(i))
+	}
+	if _, ok := r.Of[i]; ok {
+		t.Fatal("the sample labelled while the round refined still has a suggestion")
 	}
 }
 

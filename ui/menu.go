@@ -26,7 +26,7 @@ type menuActions struct {
 	importImages, appendDataset, saveShown, splitDataset, classNames func()
 	importSheets                                                     func()
 	save, saveAs, undo, redo, selectSamples, toggleDelete            func()
-	findSuspects, scanAgain, acceptSuggestions                       func()
+	findSuspects, scanAgain, acceptSuggestions, acceptDialog         func()
 	moreLike                                                         func() // the samples like the cursor's
 	pickClass                                                        func(initial string)
 
@@ -118,6 +118,7 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		item("Find Suspects (Likely Label Errors)", widgets.Ctrl(fyne.KeyK, false), in(a.findSuspects)),
 		item("Suggest Labels for Unlabelled Samples", widgets.Ctrl(fyne.KeyU, true), a.suggestLabels),
 		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", widgets.Ctrl(fyne.KeyA, true), in(a.acceptSuggestions)),
+		item("Accept Suggestions…", widgets.Ctrl(fyne.KeyT, true), in(a.acceptDialog)),
 		item("Check Dataset…", widgets.Ctrl(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", widgets.Ctrl(fyne.KeyM, true), func() { a.choose(a.confusion) }),
 		item("Map of the Dataset", widgets.Ctrl(fyne.KeyM, false), func() { a.choose(a.mapOf) }),

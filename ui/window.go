@@ -95,7 +95,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The modes beyond browsing, and the workflows that make their lists.
 	host := modeHost{c}
 	w.scans = scan.New(host, w.jobs, w.d, scan.OptionsFromEnv())
-	w.sugg = suggest.New(host, w.jobs, w.d, &w.scans.Opts, os.Getenv(suggest.TestEnv))
+	w.sugg = suggest.New(host, w.jobs, w.d, win, &w.scans.Opts, os.Getenv(suggest.TestEnv))
 	w.susp = suspects.New(host, w.jobs, w.d, win, w.scans, w.sugg.Why, w.sugg.SetModel)
 	w.like = similar.New(host, w.jobs, w.d, win, w.scans)
 	w.check = health.New(host, w.jobs, w.d, win, a.Preferences(), w.scans, w.grid)
@@ -204,6 +204,7 @@ func (w *window) menuActions() menuActions {
 		save: w.save.save, saveAs: w.save.saveAs, undo: c.undo, redo: c.redo, selectSamples: c.selectAll,
 		toggleDelete: c.toggleDelete, pickClass: c.pickClass,
 		findSuspects: w.susp.Find, scanAgain: w.scanAgain, acceptSuggestions: w.sugg.AcceptMany,
+		acceptDialog: w.sugg.AcceptDialog,
 
 		newDataset: w.files.newDataset, open: w.files.openDialog, openDemo: w.files.openDemo,
 		export: w.exp.exportDialog, exportChangeLog: w.save.exportChangeLogDialog, exportReport: w.check.ExportReport,

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"idxlabel/internal/numfmt"
@@ -11,18 +14,22 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/suspect/activelearn"
+	"idxlabel/suspect/scancache"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
 )
 
-// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn): first the
-// samples whose labels would help the suggestions most (activelearn.Ask, badged "ask"), then a
-// suggestion for every other sample without a label, most confident first (activelearn.Suggest,
-// once labels of two classes exist). As labels arrive (typed, accepted, undone) the loop runs
-// again in the background after a quiet moment (retrainAfter); keys go on meanwhile and the next
-// round uses them. A round reads a snapshot: O(N) memory beyond the pixels (activelearn's), and
-// applying its result costs O(N) once on the UI thread.
+// The Suggested list is the labelling-from-scratch loop (package suspect/activelearn), on the
+// space of the samples' pixels kept beside the images (keptSpace): first the samples whose
+// labels would help the suggestions most (Space.Ask, badged "ask"), then a suggestion for every
+// other sample without a label, most confident first (once labels of two classes exist): label
+// spreading's first (Space.Suggest, shown at once), then the refined ones (Space.Refine). As
+// labels arrive (typed, accepted, undone) the loop runs again in the background after a quiet
+// moment (retrainAfter), stopping a refinement still running; keys go on meanwhile and the next
+// round uses them. A round reads a snapshot: O(N) memory beyond the pixels and the space
+// (activelearn's), a pass over the pixels to find the space's key, and applying each of its two
+// results costs O(N) once on the UI thread.
 
 // AskRound is how many asked samples the list holds waiting at its front: a round asks for as
 // many as are needed to bring the outstanding ones back to it.
@@ -40,12 +47,13 @@ type RestTimer interface {
 
 // askLoop is the state of the loop's rounds, kept by the Suggester.
 type askLoop struct {
-	job   *jobs.Job // the round running, nil when none
-	again bool      // the labels changed since the running round's snapshot
-	timer RestTimer // the debounce of the next round, nil when none waits
-	tally loopTally // what the person did in the loop: accepted, typed, right
-	seed  uint64    // activelearn's seed (0: its default)
-	dump  string    // the test hook's file (TestEnv), "" for none
+	job      *jobs.Job // the round running, nil when none
+	refining bool      // its first suggestions are shown, it refines them
+	again    bool      // the labels changed since the running round's snapshot
+	timer    RestTimer // the debounce of the next round, nil when none waits
+	tally    loopTally // what the person did in the loop: accepted, typed, right
+	seed     uint64    // activelearn's seed (0: its default)
+	dump     string    // the test hook's file (TestEnv), "" for none
 }
 
 // askResult is what a round found, for the UI thread.
@@ -57,71 +65,148 @@ type askResult struct {
 	list    []activelearn.Suggestion
 	from    int // labelled samples the round learnt from
 	suggest bool
+	refined bool // the round's last result (the refined suggestions, or none to refine)
 	err     error
 	took    time.Duration
 }
 
-// round starts a round of the loop in the background for the Suggested list, or, when one runs,
-// has another start when it ends (the labels changed meanwhile).
+// round starts a round of the loop in the background for the Suggested list. When one runs, it
+// has another start when it ends (the labels changed meanwhile), unless the running one only
+// refines suggestions already shown: that one is stopped and the new round starts at once, so
+// that the first suggestions from the labels typed since come within seconds.
+//
+// A round, on its goroutine: the space (keptSpace: read or computed once, the estimate said
+// first), the asks and the first suggestions (label spreading), shown at once; then the refined
+// suggestions (networks), shown when they are done. Accepted suggestions (the tally's marks) go
+// to the method as pseudo-labels (activelearn.Options.Accepted).
 func (g *Suggester) round() {
 	l, c := &g.loop, g.c
 	if l.job != nil {
-		l.again = true
-		return
+		if !l.refining {
+			l.again = true
+			return
+		}
+		g.jobs.Finish(l.job) // its first suggestions are shown; the new labels come first
+		l.job, l.refining = nil, false
 	}
 	if g.Mode.List == nil {
 		return
 	}
-	snap := c.State().DS.Snapshot()
+	ds := c.State().DS
+	snap := ds.Snapshot()
 	labelled, unlabelled := splitLabelled(snap)
 	if len(unlabelled) == 0 {
 		return
 	}
 	outstanding := 0
 	for i := range g.Mode.List.Asked {
-		if c.State().DS.Label(i) == sample.NoLabel {
+		if ds.Label(i) == sample.NoLabel {
 			outstanding++
 		}
 	}
 	n := max(AskRound-outstanding, 0)
 	suggest := nothingToLearn(snap, labelled) == ""
-	ds, resets := c.State().DS, c.Resets()
+	resets := c.Resets()
 	job := g.jobs.Start(jobs.Training, "Suggestions: learning from "+numfmt.Plural(len(labelled), "label"))
-	l.job, l.again = job, false
+	l.job, l.again, l.refining = job, false, false
 	c.Progress()
+	note := func(text string) {
+		g.jobs.Schedule(func() {
+			if l.job == job {
+				g.jobs.SetNote(job, text)
+				c.Progress()
+			}
+		})
+	}
+	// While the space is first computed its progress says the estimate said before it began.
 	var last time.Time
-	opts := activelearn.Options{Seed: l.seed, Progress: func(stage string, done float64) {
+	var learning atomic.Pointer[string]
+	opts := activelearn.Options{Seed: l.seed, Accepted: g.acceptedMarks(snap), Progress: func(stage string, done float64) {
 		if time.Since(last) < time.Second && done < 1 {
 			return
 		}
 		last = time.Now()
-		note := fmt.Sprintf("Suggestions (%s): %s %.0f%%", numfmt.Plural(len(labelled), "label"), stage, 100*done)
+		what := fmt.Sprintf("Suggestions (%s)", numfmt.Plural(len(labelled), "label"))
+		if p := learning.Load(); p != nil {
+			what = *p
+		}
+		note(fmt.Sprintf("%s: %s %.0f%%", what, stage, 100*done))
+	}}
+	images, _ := ds.Paths()
+	kept := images != "" && !ds.ReadOnly()
+	at := place{write: !ds.ReadOnly(), note: func(about string, n int) {
+		text := numfmt.Sprintf("Learning features of %d samples", n) + " (" + about + ")"
+		learning.Store(&text)
+		note(text)
 		g.jobs.Schedule(func() {
 			if l.job == job {
-				g.jobs.SetNote(job, note)
-				c.Progress()
+				c.Say(SpaceNote(n, about, kept))
 			}
 		})
 	}}
+	if images != "" {
+		at.path = images + scancache.SpaceSuffix
+	}
+	typed := len(labelled)
+	for _, a := range opts.Accepted {
+		if a {
+			typed--
+		}
+	}
 	start := time.Now()
 	g.jobs.Run(func() {
-		res := askResult{ds: ds, resets: resets, snap: snap, from: len(labelled), suggest: suggest}
-		if n > 0 {
+		res := askResult{ds: ds, resets: resets, snap: snap, from: typed, suggest: suggest}
+		show := func(res askResult) {
+			res.took = time.Since(start)
+			g.jobs.Schedule(func() {
+				if l.job != job {
+					return // stopped, or another dataset
+				}
+				if res.refined || res.err != nil || !res.suggest {
+					l.job, l.refining = nil, false
+					g.jobs.Finish(job)
+				} else {
+					l.refining = true
+					g.jobs.SetNote(job, fmt.Sprintf("Suggestions (%s): refining", numfmt.Plural(res.from, "label")))
+				}
+				g.asked(res)
+			})
+		}
+		if g.Prepare != nil {
+			res.err = g.Prepare(job.Ctx, snap, opts, at)
+			learning.Store(nil)
+		}
+		if res.err == nil && n > 0 {
 			res.asked, res.err = g.AskFor(job.Ctx, snap, n, opts)
+		}
+		if res.err == nil && suggest && g.FirstFor != nil {
+			res.list, res.err = g.FirstFor(job.Ctx, snap, opts)
+			if res.err == nil {
+				show(res) // the first suggestions, at once
+				res.asked = nil
+			}
 		}
 		if res.err == nil && suggest {
 			res.list, res.err = g.SuggestFor(job.Ctx, snap, opts)
 		}
-		res.took = time.Since(start)
-		g.jobs.Schedule(func() {
-			if l.job != job {
-				return // stopped, or another dataset
-			}
-			l.job = nil
-			g.jobs.Finish(job)
-			g.asked(res)
-		})
+		res.refined = true
+		show(res)
 	})
+}
+
+// acceptedMarks returns, for each sample of snap, whether its label is a suggestion accepted in
+// the Suggested list that it still has (the tally's marks): nil when there is none. O(N).
+func (g *Suggester) acceptedMarks(snap sample.Set) []bool {
+	if g.loop.tally.accepted == 0 {
+		return nil
+	}
+	out := make([]bool, snap.N)
+	for k := range snap.N {
+		if m, ok := g.loop.tally.marks[snap.Index[k]]; ok && m.accepted && m.standing && snap.Labels[k] == m.label {
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // Later has a round start once the labels rested for retrainAfter (each call starts the wait
@@ -152,7 +237,7 @@ func (g *Suggester) stopLoop() {
 	}
 	if l.job != nil {
 		g.jobs.Finish(l.job)
-		l.job, l.again = nil, false
+		l.job, l.again, l.refining = nil, false, false
 	}
 }
 
@@ -191,6 +276,19 @@ func (g *Suggester) asked(res askResult) {
 			nr.Order = append(nr.Order, i)
 		}
 	}
+	if !first {
+		// The samples up to the cursor's stay as they are, so that the asks and suggestions
+		// a round brings come after the cursor, where the next keys go: nothing moves under
+		// the person's keys, and an ask is never put behind them.
+		if cur := c.State().View.Current(); cur >= 0 && slices.Contains(r.Order, cur) {
+			for _, i := range r.Order {
+				add(i)
+				if i == cur {
+					break
+				}
+			}
+		}
+	}
 	for _, i := range r.Order {
 		if c.State().DS.Label(i) != sample.NoLabel {
 			add(i) // decided: stays where it is
@@ -225,7 +323,10 @@ func (g *Suggester) asked(res askResult) {
 			add(i)
 		}
 	}
-	nr.Method = fmt.Sprintf("label spreading and a self-trained CNN from %s", numfmt.Plural(res.from, "label"))
+	nr.Method = fmt.Sprintf("label spreading and networks fine-tuned from %s", numfmt.Plural(res.from, "label"))
+	if !res.refined {
+		nr.Method = fmt.Sprintf("label spreading from %s, refining", numfmt.Plural(res.from, "label"))
+	}
 	if !res.suggest {
 		nr.Method = fmt.Sprintf("asked from %s: suggestions need labels of two classes", numfmt.Plural(res.from, "label"))
 	}
@@ -236,7 +337,7 @@ func (g *Suggester) asked(res askResult) {
 	if first && c.Showing() == mode.Mode(g.Mode) {
 		g.Mode.ToFirstUndecided(c)
 	}
-	g.writeDump(nr, res.from)
+	g.writeDump(nr, res.from, res.refined)
 	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
 	if res.suggest {
 		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))
@@ -273,17 +374,39 @@ func (g *Suggester) decided(r *review.List, i, label int, how store.How) {
 // TestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)
 // only: it names a file where the window writes the Suggested list after each round, as CSV
 // (index,label,asked,suggested,confidence in the list's order; a sample without a label or a
-// suggestion has -2147483648 there), after a first line "# learnt from N labels".
+// suggestion has -2147483648 there), after a first line "# learnt from N labels" (N typed
+// labels: accepted suggestions are not learnt from), ", refining" after it for a round's first
+// suggestions when refined ones follow.
 const TestEnv = "IDXLABEL_TEST_SUGGEST"
 
+// SeedEnv is an environment variable for the real-window measurements only
+// (scripts/scratchlabel.sh over several seeds): the loop's seed (activelearn.Options.Seed, 1 by
+// default), read once when the window opens; a value that is not a positive integer is ignored.
+const SeedEnv = "IDXLABEL_TEST_SUGGEST_SEED"
+
+// seedFromEnv is SeedEnv's seed, 0 (the default) when unset or not a positive integer.
+func seedFromEnv() uint64 {
+	v, err := strconv.ParseUint(os.Getenv(SeedEnv), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
 // writeDump writes the list r of a round that learnt from `from` labels to the test hook's file,
-// when one is set (written beside it, then renamed, so a reader never sees half of it).
-func (g *Suggester) writeDump(r *review.List, from int) {
+// when one is set (written beside it, then renamed, so a reader never sees half of it); the
+// first suggestions of a round that then refines them (refined false) say so on the first line:
+// "# learnt from N labels, refining".
+func (g *Suggester) writeDump(r *review.List, from int, refined bool) {
 	if g.loop.dump == "" {
 		return
 	}
 	var b []byte
-	b = fmt.Appendf(b, "# learnt from %d labels\nindex,label,asked,suggested,confidence\n", from)
+	b = fmt.Appendf(b, "# learnt from %d labels", from)
+	if !refined {
+		b = append(b, ", refining"...)
+	}
+	b = append(b, "\nindex,label,asked,suggested,confidence\n"...)
 	for _, i := range r.Order {
 		s, ok := r.Of[i]
 		if !ok {

@@ -1,8 +1,9 @@
 // Package suggest is the window's suggested labels: the model that suggests a label for each
 // drawing of the draw window, and the Suggested list (Tools → Suggest Labels, Ctrl+Shift+U), the
 // labelling-from-scratch loop that asks for the labels that help most and then suggests the
-// others, most confident first, reviewed one by one (ui/review) or accepted many at once (Tools →
-// Accept Suggestions, Ctrl+Shift+A).
+// others, most confident first, reviewed one by one (ui/review) or accepted many at once: every
+// class above a confidence (Tools → Accept Suggestions…, Ctrl+Shift+T: acceptdialog.go), or one
+// class from the cursor's confidence up, or the selection (Ctrl+Shift+A: accept.go).
 package suggest
 
 import (
@@ -10,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"fyne.io/fyne/v2"
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
@@ -45,19 +48,28 @@ type Suggester struct {
 	// The loop's method (package activelearn) and its wait for the labels to rest
 	// (time.AfterFunc), the window's tests put stand-ins in their place: quicker ones, to test
 	// the list's behaviour, not the method's, and a clock of their own, so that when a round
-	// starts is theirs to say, not the machine's speed.
+	// starts is theirs to say, not the machine's speed. A round calls, on its goroutine,
+	// Prepare (nil: nothing; by default it finds the space of the samples' pixels, read from
+	// the file kept beside the images or computed once and kept: keptSpace), AskFor (the
+	// samples to label next), FirstFor (the first suggestions, shown at once; nil: none) and
+	// SuggestFor (the refined ones, shown when done). By default the last three use the
+	// space Prepare found: Space.Ask, Space.Suggest (label spreading) and Space.Refine.
+	Prepare    func(ctx context.Context, d sample.Set, opts activelearn.Options, at place) error
 	AskFor     func(ctx context.Context, d sample.Set, n int, opts activelearn.Options) ([]int, error)
+	FirstFor   func(ctx context.Context, d sample.Set, opts activelearn.Options) ([]activelearn.Suggestion, error)
 	SuggestFor func(ctx context.Context, d sample.Set, opts activelearn.Options) ([]activelearn.Suggestion, error)
 	AfterRest  func(d time.Duration, f func()) RestTimer
+	kept       *keptSpace // the space of the dataset's pixels (the default method's)
+	win        fyne.Window
 }
 
-// New makes the suggested labels of the window whose controller is c, its jobs j, its dialogs
-// d: the CNNs train with opts (the scanner's, so one setting serves both), and dump (not "")
+// New makes the suggested labels of the window win whose controller is c, its jobs j, its
+// dialogs d: the CNNs train with opts (the scanner's, so one setting serves both), and dump (not "")
 // names the test hook's file (testSuggestEnv).
-func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, opts *suspect.CNNOptions, dump string) *Suggester {
-	g := &Suggester{c: c, jobs: j, d: d, opts: opts, loop: askLoop{dump: dump},
-		AskFor: activelearn.Ask, SuggestFor: activelearn.Suggest,
+func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, opts *suspect.CNNOptions, dump string) *Suggester {
+	g := &Suggester{c: c, jobs: j, d: d, win: win, opts: opts, loop: askLoop{dump: dump, seed: seedFromEnv()}, kept: &keptSpace{},
 		AfterRest: func(d time.Duration, f func()) RestTimer { return time.AfterFunc(d, f) }}
+	g.Prepare, g.AskFor, g.FirstFor, g.SuggestFor = g.kept.prepare, g.kept.ask, g.kept.first, g.kept.refine
 	g.Mode = &review.Mode{Kind: review.Suggested, Name: "Suggested", Begin: g.Suggest, Why: g.Why,
 		WhyNot: g.noSuggestion, Progress: g.progressNote, Decided: g.decided}
 	return g
