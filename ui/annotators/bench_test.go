@@ -49,7 +49,7 @@ func BenchmarkFigures1M(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := cmp.Figures(open); err != nil {
+		if _, err := cmp.Figures(open, [2]int{0, 1}); err != nil {
 			b.Fatal(err)
 		}
 	}
