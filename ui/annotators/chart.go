@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/annotate"
+	"idxlabel/internal/numfmt"
 	"idxlabel/plot"
 	"idxlabel/ui/widgets"
 )
@@ -64,7 +65,7 @@ func newPairView(grid fyne.CanvasObject, in pairInput) *pairView {
 			v.in.onAll()
 		}
 	})
-	top := container.NewHBox(v.Pair, v.Every)
+	top := container.NewBorder(nil, nil, nil, v.Every, v.Pair) // the choice takes the row's width: the names are long
 	left := container.NewBorder(top, v.Note, nil, nil, container.NewScroll(v.Chart))
 	v.root = container.New(&widgets.Beside{Want: func() float32 {
 		return max(v.Chart.Width(), v.Pair.MinSize().Width+v.Every.MinSize().Width) + chartMargin
@@ -169,6 +170,6 @@ func (v *pairView) showChosen(on bool, x, y int, what string) {
 
 // cellNote says what the grid shows of the cell (x, y) of pair: its samples then.
 func cellNote(names []string, pair [2]int, x, y string, count int) string {
-	return fmt.Sprintf("%s said %s, %s said %s: %d samples when chosen. Every disagreement lists them all again.",
-		axisName(names, pair[0]), x, axisName(names, pair[1]), y, count)
+	return fmt.Sprintf("%s said %s, %s said %s: %s when chosen. Every disagreement lists them all again.",
+		axisName(names, pair[0]), x, axisName(names, pair[1]), y, numfmt.Plural(count, "sample"))
 }

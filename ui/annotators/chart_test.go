@@ -100,7 +100,7 @@ func TestPairMatrixAndItsCells(t *testing.T) {
 					t.Fatalf("seed %d, pair %v, cell %v: the grid lists %v, want %v", seed, pair, xy, c.Order, want)
 				}
 				a.Mode.Shown(c.State()) // the window's render after the change
-				if !strings.Contains(a.Mode.view.Note.Text, "samples when chosen") {
+				if !strings.Contains(a.Mode.view.Note.Text, "when chosen") {
 					t.Fatalf("the note %q", a.Mode.view.Note.Text)
 				}
 			}
