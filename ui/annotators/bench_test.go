@@ -54,3 +54,19 @@ func BenchmarkFigures1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCell1M is a click on a cell of the confusion matrix of two files' annotators of
+// 1,000,000 samples: the samples of the cell listed (O(N), once per click, on the UI thread).
+func BenchmarkCell1M(b *testing.B) {
+	open, others := columns1M()
+	cmp, _, err := Compare(open, "open", others)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(cellOf(nil, cmp, [2]int{1, 2}, 3, 5)) == 0 {
+			b.Fatal("an empty cell")
+		}
+	}
+}
