@@ -3,6 +3,7 @@ package annotators
 import (
 	"fmt"
 	"image"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -84,7 +85,7 @@ const (
 // setNames lists every pair of the annotators names in the choice (once per change of names),
 // pair chosen.
 func (v *pairView) setNames(names []string, pair [2]int) {
-	if !sameNames(v.names, names) {
+	if !slices.Equal(v.names, names) {
 		v.names = append([]string(nil), names...)
 		v.pairs = v.pairs[:0]
 		var opts []string
@@ -105,19 +106,6 @@ func (v *pairView) setNames(names []string, pair [2]int) {
 			v.quiet = false
 		}
 	}
-}
-
-// sameNames reports whether a and b are the same names in the same order.
-func sameNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // pairName is "A × B", annotator 0 marked as the open labels.
