@@ -23,6 +23,11 @@ type ConfusionOptions struct {
 	// accuracy, suspects (see confusion.Class).
 	Figures bool
 	Style   Style
+	// RowTitle and ColTitle title the axes ("": "given label" and "predicted class (out of
+	// fold)", the model's matrix); FigureTitles head the figures' columns ("": "samples",
+	// "accuracy", "suspects").
+	RowTitle, ColTitle string
+	FigureTitles       [3]string
 }
 
 // Confusion is a confusion chart: its layout, fixed when it is made, and its drawing. The cells
@@ -30,18 +35,22 @@ type ConfusionOptions struct {
 // shown; counts are written in cells wide enough for them. Rows are the given labels (Rows),
 // columns the predicted classes (Cols), both titled.
 type Confusion struct {
-	m     *confusion.Matrix
-	opts  ConfusionOptions
-	t     *text
-	rows  []string // row labels
-	cols  []string // column labels
-	cell  int      // cell side in pixels
-	gx    int      // left of the cell grid
-	gy    int      // top of the cell grid
-	upCol bool     // column labels drawn upward (some are wider than a cell)
-	step  int      // every step-th row and column is labelled (1 unless cells are lower than the text)
-	fig   int      // width of one figures column
-	w, h  int
+	// The row and column keys (ascending), the counts (Rows×Cols, read when drawn) and the
+	// per-row figures (read when drawn).
+	rowKeys, colKeys []int
+	counts           func() [][]int
+	classes          func() []confusion.Class
+	opts             ConfusionOptions
+	t                *text
+	rows             []string // row labels
+	cols             []string // column labels
+	cell             int      // cell side in pixels
+	gx               int      // left of the cell grid
+	gy               int      // top of the cell grid
+	upCol            bool     // column labels drawn upward (some are wider than a cell)
+	step             int      // every step-th row and column is labelled (1 unless cells are lower than the text)
+	fig              int      // width of one figures column
+	w, h             int
 }
 
 // Pixel sizes of the chart's parts. maxGrid bounds the side of the cell grid, so that the
@@ -59,7 +68,46 @@ const (
 // text, every k-th row and column is labelled (and has its figures), k the fewest that keeps
 // the labels apart; cells too small for their count are coloured only.
 func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
-	c := &Confusion{m: m, opts: opts, t: newText(12)}
+	return newChart(m.Rows, m.Cols, m.Counts, m.Classes, opts)
+}
+
+// NewTable lays out the chart of a fixed table of counts (Rows×Cols: counts[r][k] for row key
+// rows[r] and column key cols[k], both ascending; two annotators' labels of the same samples),
+// as NewConfusion does; its per-row figures are each row's samples, its diagonal cell's share
+// of them and the rest. The table is not copied: it must not change once handed.
+func NewTable(rows, cols []int, counts [][]int, opts ConfusionOptions) *Confusion {
+	classes := func() []confusion.Class {
+		out := make([]confusion.Class, len(rows))
+		for r, l := range rows {
+			cl := confusion.Class{Label: l}
+			for k, n := range counts[r] {
+				cl.Samples += n
+				if cols[k] == l {
+					cl.Correct = n
+				}
+			}
+			cl.Suspects = cl.Samples - cl.Correct
+			out[r] = cl
+		}
+		return out
+	}
+	return newChart(rows, cols, func() [][]int { return counts }, classes, opts)
+}
+
+// newChart lays out the chart of the row and column keys, its counts and figures read when drawn.
+func newChart(rowKeys, colKeys []int, counts func() [][]int, classes func() []confusion.Class, opts ConfusionOptions) *Confusion {
+	c := &Confusion{rowKeys: rowKeys, colKeys: colKeys, counts: counts, classes: classes, opts: opts, t: newText(12)}
+	if c.opts.RowTitle == "" {
+		c.opts.RowTitle = "given label"
+	}
+	if c.opts.ColTitle == "" {
+		c.opts.ColTitle = "predicted class (out of fold)"
+	}
+	for f, d := range [3]string{"samples", "accuracy", "suspects"} {
+		if c.opts.FigureTitles[f] == "" {
+			c.opts.FigureTitles[f] = d
+		}
+	}
 	name := func(k int) string {
 		if opts.Name != nil {
 			if s := opts.Name(k); s != "" && c.t.has(s) {
@@ -68,13 +116,13 @@ func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
 		}
 		return strconv.Itoa(k)
 	}
-	for _, l := range m.Rows {
+	for _, l := range rowKeys {
 		c.rows = append(c.rows, name(l))
 	}
-	for _, k := range m.Cols {
+	for _, k := range colKeys {
 		c.cols = append(c.cols, name(k))
 	}
-	n := max(len(m.Rows), len(m.Cols))
+	n := max(len(rowKeys), len(colKeys))
 	c.cell = 40
 	if n > 12 {
 		c.cell = max(16, 480/n)
@@ -103,17 +151,17 @@ func NewConfusion(m *confusion.Matrix, opts ConfusionOptions) *Confusion {
 	c.gx = chartPad + th + 6 + rowW + 6
 	// Top to bottom: padding, the column axis title, column labels, the grid, the scale.
 	c.gy = chartPad + th + 6 + colH + 6
-	c.w = c.gx + len(m.Cols)*c.cell + chartPad
+	c.w = c.gx + len(colKeys)*c.cell + chartPad
 	if opts.Figures {
-		c.fig = max(c.t.width("accuracy"), c.t.width("100.00%")) + figureGap
+		c.fig = max(c.t.width("100.00%"), c.t.width(c.opts.FigureTitles[0]), c.t.width(c.opts.FigureTitles[1]), c.t.width(c.opts.FigureTitles[2])) + figureGap
 		c.w += 3 * c.fig
 	}
 	c.w = max(c.w, chartPad*2+c.t.width(c.colTitle()))
-	c.h = c.gy + len(m.Rows)*c.cell + 10 + th + 14 + chartPad
+	c.h = c.gy + len(rowKeys)*c.cell + 10 + th + 14 + chartPad
 	return c
 }
 
-func (c *Confusion) colTitle() string { return "predicted class (out of fold)" }
+func (c *Confusion) colTitle() string { return c.opts.ColTitle }
 
 // Size returns the chart's width and height in pixels.
 func (c *Confusion) Size() (w, h int) { return c.w, c.h }
@@ -125,17 +173,17 @@ func (c *Confusion) CellAt(x, y int) (label, class int, ok bool) {
 		return 0, 0, false
 	}
 	col, row := (x-c.gx)/c.cell, (y-c.gy)/c.cell
-	if col >= len(c.m.Cols) || row >= len(c.m.Rows) {
+	if col >= len(c.colKeys) || row >= len(c.rowKeys) {
 		return 0, 0, false
 	}
-	return c.m.Rows[row], c.m.Cols[col], true
+	return c.rowKeys[row], c.colKeys[col], true
 }
 
 // CellRect returns the pixels of the cell of label and class in the chart as drawn (its grid
 // lines included), or false when either has no row or column.
 func (c *Confusion) CellRect(label, class int) (image.Rectangle, bool) {
-	r, ok := slices.BinarySearch(c.m.Rows, label)
-	k, found := slices.BinarySearch(c.m.Cols, class)
+	r, ok := slices.BinarySearch(c.rowKeys, label)
+	k, found := slices.BinarySearch(c.colKeys, class)
 	if !ok || !found {
 		return image.Rectangle{}, false
 	}
@@ -148,8 +196,8 @@ func (c *Confusion) Draw() *image.RGBA {
 	s := c.opts.Style
 	img := image.NewRGBA(image.Rect(0, 0, c.w, c.h))
 	fill(img, s.Background)
-	counts := c.m.Counts()
-	diag := func(r, k int) bool { return c.m.Rows[r] == c.m.Cols[k] }
+	counts := c.counts()
+	diag := func(r, k int) bool { return c.rowKeys[r] == c.colKeys[k] }
 	top := 0
 	for r, row := range counts {
 		for k, n := range row {
@@ -161,8 +209,8 @@ func (c *Confusion) Draw() *image.RGBA {
 	th := c.t.height
 	// Axis titles.
 	c.t.draw(img, c.gx, chartPad, c.colTitle(), s.Text)
-	rowTitle := "given label"
-	c.t.drawUp(img, chartPad, c.gy+min(len(c.m.Rows)*c.cell, c.h)/2+c.t.width(rowTitle)/2, rowTitle, s.Text)
+	rowTitle := c.opts.RowTitle
+	c.t.drawUp(img, chartPad, c.gy+min(len(c.rowKeys)*c.cell, c.h)/2+c.t.width(rowTitle)/2, rowTitle, s.Text)
 	// Column labels.
 	for k, name := range c.cols {
 		if k%c.step != 0 {
@@ -176,7 +224,7 @@ func (c *Confusion) Draw() *image.RGBA {
 		}
 	}
 	// Rows: label, cells, figures.
-	classes := c.m.Classes()
+	classes := c.classes()
 	for r, row := range counts {
 		y := c.gy + r*c.cell
 		labelled := r%c.step == 0
@@ -206,7 +254,7 @@ func (c *Confusion) Draw() *image.RGBA {
 		}
 		if c.opts.Figures && labelled {
 			cl := classes[r]
-			fx := c.gx + len(c.m.Cols)*c.cell + figureGap
+			fx := c.gx + len(c.colKeys)*c.cell + figureGap
 			acc := "–"
 			if cl.Samples > 0 {
 				acc = fmt.Sprintf("%.2f%%", 100*cl.Accuracy())
@@ -217,17 +265,17 @@ func (c *Confusion) Draw() *image.RGBA {
 		}
 	}
 	if c.opts.Figures {
-		fx := c.gx + len(c.m.Cols)*c.cell + figureGap
-		for f, txt := range []string{"samples", "accuracy", "suspects"} {
+		fx := c.gx + len(c.colKeys)*c.cell + figureGap
+		for f, txt := range c.opts.FigureTitles {
 			c.t.draw(img, fx+(f+1)*c.fig-figureGap-c.t.width(txt), c.gy-6-th, txt, s.Text)
 		}
 	}
 	// Grid lines.
-	gw, gh := len(c.m.Cols)*c.cell, len(c.m.Rows)*c.cell
-	for k := 0; k <= len(c.m.Cols); k++ {
+	gw, gh := len(c.colKeys)*c.cell, len(c.rowKeys)*c.cell
+	for k := 0; k <= len(c.colKeys); k++ {
 		rect(img, c.gx+k*c.cell, c.gy, c.gx+k*c.cell+1, c.gy+gh+1, s.Faint)
 	}
-	for r := 0; r <= len(c.m.Rows); r++ {
+	for r := 0; r <= len(c.rowKeys); r++ {
 		rect(img, c.gx, c.gy+r*c.cell, c.gx+gw+1, c.gy+r*c.cell+1, s.Faint)
 	}
 	// The colour scale: a bar from 0 to the largest count shown.

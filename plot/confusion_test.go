@@ -128,3 +128,20 @@ func TestConfusionChartOfManyClasses(t *testing.T) {
 		t.Logf("%d classes: %d×%d pixels, cells of %d, every %d labelled", n, w, h, c.cell, c.step)
 	}
 }
+
+// A fixed table draws as the matrix of the same counts does (the per-row figures made from its
+// counts as the matrix makes them), and its axis and figure titles are the ones given.
+func TestTableDrawsAsTheMatrix(t *testing.T) {
+	m := handMatrix(t)
+	opts := ConfusionOptions{Figures: true, Style: Light()}
+	want := NewConfusion(m, opts).Draw()
+	got := NewTable([]int{0, 1, 2}, []int{0, 1, 2}, m.Counts(), opts).Draw()
+	if !got.Rect.Eq(want.Rect) || string(got.Pix) != string(want.Pix) {
+		t.Fatal("the table's chart differs from the matrix's")
+	}
+	opts.RowTitle, opts.ColTitle, opts.FigureTitles = "bob", "carol", [3]string{"samples", "agree", "differ"}
+	titled := NewTable([]int{0, 1, 2}, []int{0, 1, 2}, m.Counts(), opts).Draw()
+	if string(titled.Pix) == string(want.Pix) {
+		t.Fatal("the titles given are not drawn")
+	}
+}

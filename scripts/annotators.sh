@@ -9,6 +9,7 @@
 #     opens the status bar shows the figures of the labels as adjudicated. Ctrl+S saves; the
 #     saved labels are checked from outside (python, and `idxlabel agree` against the expected
 #     file: exit 0).
+#  2b. A click on a cell of the annotators' confusion matrix beside the grid lists its sample.
 #  3. File → Export Errata… writes the errata of the labels as opened → as adjudicated: checked
 #     with `idxlabel apply-errata` on the official files (the saved labels, byte for byte).
 #  4. A second window on another copy of the official files: File → Apply Errata… applies that
@@ -120,6 +121,17 @@ PY
 "$bin" agree "$labels" "$work/expected-labels-idx1-ubyte" >/dev/null 2>"$work/agree.txt" ||
   fail "idxlabel agree finds the saved labels differ from the expected ones: $(cat "$work/agree.txt")"
 echo "annotators: 3 disagreements adjudicated by keys (2 of them while the figures were being made), saved, checked by idxlabel agree"
+
+# 2b. The confusion matrix of the open labels and bob beside the grid (made again with the
+# figures, of the labels as adjudicated): a click on the cell (open 6, bob 2) lists sample 2
+# alone (adjudicated 6 = k2, bob's 2). The cells are 40 pixels, the grid's top left at (250,
+# 123) in this window (plot.NewTable of 10 classes; the chart at the top left of the grid's
+# place): the cell (r, k) is centred at (270 + 40k, 143 + 40r).
+[ "$k2" = 6 ] || fail "sample 2's adjudicated label is $k2, the click below expects 6"
+xdotool mousemove 350 383 click 1
+until_state "mode=Disagreements .*shown=1 sample=2 " "a click on the cell (6, 2) of the confusion matrix did not list sample 2 alone"
+shot cell
+echo "annotators: a click on a cell of the annotators' confusion matrix lists exactly its sample"
 
 # 3. File → Export Errata… (the labels as opened → as adjudicated), the default file.
 errata=$work/t10k-errata.csv

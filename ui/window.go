@@ -102,7 +102,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	w.views = scan.NewViews(host, w.scans)
 	w.conf = confusion.New(host, w.views, w.grid)
 	w.mapv = mapview.New(host, w.jobs, w.d, w.views, w.grid, w.check.Mode.Outliers)
-	w.annot = annotators.New(host, w.jobs, w.d, win)
+	w.annot = annotators.New(host, w.jobs, w.d, win, w.grid)
 
 	// Every mode the window has: the Show list offers those with a title, in this order.
 	modes := []mode.Mode{

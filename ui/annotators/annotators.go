@@ -11,7 +11,11 @@
 //     there is one, → keeps the label. The status bar gives the raw agreement and Cohen's κ (two
 //     annotators) or Fleiss' κ (three or more) with the samples they are over, made again off
 //     the UI thread as the labels change; the detail panel each annotator's label of the sample
-//     and its κ with the open labels.
+//     and its agreement and κ with the open labels as adjudicated. Beside the grid, the
+//     confusion matrix of two annotators (the open labels and the first file, until another
+//     pair is chosen above it), made with the figures; a click on a cell lists in the grid the
+//     samples where the first gave its row's label and the second its column's, to adjudicate
+//     as the rest; Every disagreement lists them all again.
 //   - File → Export Errata… (Errata.Export): the open labels' corrections, of the labels as the
 //     files were opened or of another label file, written as the errata file `idxlabel errata`
 //     writes (annotate.Errata.WriteCSV), by the rule of every writer (pairfile.ClaimOutputs: an
@@ -25,8 +29,9 @@
 //
 // Cost: a comparison holds 4 bytes a sample for each other annotator; its list of disagreements
 // and their majorities are made once (O(N·k·log k), off the UI thread). Per key nothing grows
-// with N: a decision is the review's; the figures are made again off the UI thread, one
-// computation at a time (O(N·k·log k) each). Errata hash the image file off the UI thread (32
+// with N: a decision is the review's; the figures and the pair's confusion matrix are made
+// again off the UI thread, one computation at a time (O(N·k·log k + C²) each), the chart drawn
+// once per new matrix (O(C²)); a click on a cell reads the N samples' labels once (O(N)). Errata hash the image file off the UI thread (32
 // bytes a sample), with a progress bar and Cancel.
 package annotators
 
@@ -59,10 +64,10 @@ type Annotators struct {
 }
 
 // New makes the annotators' work of the window whose controller is c, its jobs j, its dialogs d
-// on win.
-func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window) *Annotators {
+// on win; the Disagreements mode shows its chart beside grid.
+func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, grid fyne.CanvasObject) *Annotators {
 	a := &Annotators{c: c, jobs: j, d: d, win: win}
-	a.Mode = newMode(c, j, a.Compare)
+	a.Mode = newMode(c, j, a.Compare, grid)
 	a.Errata = &Errata{c: c, jobs: j, d: d, win: win}
 	return a
 }

@@ -42,15 +42,33 @@ func BenchmarkCompare1M(b *testing.B) {
 // BenchmarkFigures1M is the figures made again after the labels changed (off the UI thread, one
 // at a time).
 func BenchmarkFigures1M(b *testing.B) {
+	open, cmp := compared1M(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := cmp.Figures(open, [2]int{0, 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCell1M is a click on a cell of the confusion matrix of two files' annotators of
+// 1,000,000 samples: the samples of the cell listed (O(N), once per click, on the UI thread).
+func BenchmarkCell1M(b *testing.B) {
+	_, cmp := compared1M(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(cellOf(nil, cmp, [2]int{1, 2}, 3, 5)) == 0 {
+			b.Fatal("an empty cell")
+		}
+	}
+}
+
+// compared1M is columns1M's open labels and their comparison with the two others.
+func compared1M(b *testing.B) ([]int32, *Comparison) {
 	open, others := columns1M()
 	cmp, _, err := Compare(open, "open", others)
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := cmp.Figures(open); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return open, cmp
 }

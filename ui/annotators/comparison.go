@@ -47,7 +47,7 @@ func Compare(open []int32, openName string, others []annotate.Column) (*Comparis
 	for _, i := range cmp.Order {
 		cmp.Majority[i] = votes[i]
 	}
-	return cmp, figuresOf(p), nil
+	return cmp, figuresOf(p, [2]int{0, 1}), nil
 }
 
 // With returns the comparison of open with these annotators and the one more (an annotator
@@ -65,8 +65,10 @@ func (cmp *Comparison) With(open []int32, more annotate.Column) (*Comparison, Fi
 func (cmp *Comparison) Label(i, a int) int32 { return cmp.Others[a-1][i] }
 
 // Figures returns the agreement of the annotators with the open labels as they are now (open,
-// one a sample; they change as the person adjudicates). O(N·k·log k) time, 4·N·k bytes.
-func (cmp *Comparison) Figures(open []int32) (Figures, error) {
+// one a sample; they change as the person adjudicates), and the confusion matrix of the
+// annotators pair (two numbers of annotators, 0 the open labels). O(N·k·log k + C²) time,
+// 4·N·k bytes.
+func (cmp *Comparison) Figures(open []int32, pair [2]int) (Figures, error) {
 	cols := []annotate.Column{{Name: cmp.Names[0], Labels: open}}
 	for a, l := range cmp.Others {
 		cols = append(cols, annotate.Column{Name: cmp.Names[a+1], Labels: l})
@@ -75,7 +77,7 @@ func (cmp *Comparison) Figures(open []int32) (Figures, error) {
 	if err != nil {
 		return Figures{}, err
 	}
-	return figuresOf(p), nil
+	return figuresOf(p, pair), nil
 }
 
 // Renumbered returns the comparison after a save that renumbered the samples (to maps each old
@@ -109,18 +111,26 @@ func (cmp *Comparison) Renumbered(to []int) *Comparison {
 }
 
 // Figures are the annotators' agreement: the summary of every annotator's labels (raw agreement,
-// Cohen's κ for two, Fleiss' κ for more, the samples they are over) and each other
-// annotator's Cohen's κ with the open labels (WithOpen[a−1] for annotator a).
+// Cohen's κ for two, Fleiss' κ for more, the samples they are over), each other annotator's
+// agreement with the open labels (WithOpen[a−1] for annotator a: its Observed is the share of
+// the samples both labelled given one class, its Value Cohen's κ), and the confusion matrix of
+// two annotators (Pair: rows Pair[0]'s labels, columns Pair[1]'s; Table nil when it has more
+// than annotate.MaxConfusionClasses classes).
 type Figures struct {
 	Summary  annotate.Summary
 	WithOpen []annotate.Kappa
+	Pair     [2]int
+	Table    *annotate.Confusion
 }
 
-// figuresOf is p's figures; annotator 0 is the open labels.
-func figuresOf(p *annotate.Panel) Figures {
-	f := Figures{Summary: p.Summary()}
+// figuresOf is p's figures, with the confusion matrix of pair (annotators of p; 0 the open labels).
+func figuresOf(p *annotate.Panel, pair [2]int) Figures {
+	f := Figures{Summary: p.Summary(), Pair: pair}
 	for a := 1; a < p.K(); a++ {
 		f.WithOpen = append(f.WithOpen, p.Cohen(0, a))
+	}
+	if pair[0] >= 0 && pair[1] >= 0 && pair[0] < p.K() && pair[1] < p.K() {
+		f.Table, _ = p.Confusion(pair[0], pair[1]) // nil past MaxConfusionClasses: no chart
 	}
 	return f
 }

@@ -30,6 +30,8 @@ var _ interface {
 	mode.StatusSayer
 	mode.Describer
 	mode.Follower
+	mode.OwnView
+	mode.StateShower
 } = (*Mode)(nil)
 
 // Mode is the Disagreements mode: a review (ui/review) of the samples where the annotators
@@ -37,7 +39,10 @@ var _ interface {
 // annotator's label. A digit adjudicates (the open label becomes it: one undoable, journaled
 // decision, store.Dataset.DecideAs), Enter takes the majority where there is one, → keeps the
 // open label; each moves on. The status bar gives the annotators' agreement with the open
-// labels as they are now (Figures), made again off the UI thread after the labels change.
+// labels as they are now (Figures), made again off the UI thread after the labels change; the
+// chart beside the grid the confusion matrix of two annotators (Pair, by default the open labels
+// and the first file), made with them: a click on a cell lists its samples in the grid (Cell),
+// adjudicated as the rest.
 type Mode struct {
 	*review.Mode
 	Cmp *Comparison // nil before a comparison
@@ -50,14 +55,27 @@ type Mode struct {
 	figGen    uint64
 	figuring  bool
 	figsFresh bool // figs describe Cmp (false: none yet for it)
+	// Pair is the two annotators whose confusion matrix the chart shows; cell the cell the grid
+	// lists (all: every disagreement).
+	Pair [2]int
+	cell [2]int
+	all  bool
+	view *pairView
 }
 
-// newMode makes the Disagreements mode of the window whose controller is c and jobs j; begin
-// is what choosing it before any comparison does (File → Compare Annotations…).
-func newMode(c mode.Controller, j *jobs.Jobs, begin func()) *Mode {
-	m := &Mode{c: c, jobs: j}
+// newMode makes the Disagreements mode of the window whose controller is c and jobs j, its
+// chart beside grid; begin is what choosing it before any comparison does (File → Compare
+// Annotations…). A click on a cell and a choice of the pair are inputs of the person's (after
+// the inputs that wait).
+func newMode(c mode.Controller, j *jobs.Jobs, begin func(), grid fyne.CanvasObject) *Mode {
+	m := &Mode{c: c, jobs: j, Pair: [2]int{0, 1}, all: true}
 	m.Mode = &review.Mode{Kind: review.Suspects, Name: "Disagreements", Begin: begin,
 		Why: func() string { return "no majority" }}
+	m.view = newPairView(grid, pairInput{
+		onCell: func(x, y int) { c.Input(func() { m.Cell(x, y) }) },
+		onPair: func(a, b int) { c.Input(func() { m.SetPair(a, b) }) },
+		onAll:  func() { c.Input(m.Every) },
+	})
 	return m
 }
 
@@ -66,6 +84,91 @@ func (m *Mode) set(cmp *Comparison, f Figures, gen uint64) {
 	m.Cmp = cmp
 	m.List = &review.List{Kind: review.Suspects, Order: cmp.Order, Method: "annotators"}
 	m.figs, m.figGen, m.figsFresh = f, gen, true
+	m.all, m.Pair = true, f.Pair
+}
+
+// Center is the chart beside the grid.
+func (m *Mode) Center() fyne.CanvasObject { return m.view.root }
+
+// Shown draws the chart when the figures hold another table than the one drawn (O(C²)), and
+// says what the grid shows.
+func (m *Mode) Shown(s mode.State) {
+	if !m.Ready() {
+		return
+	}
+	m.view.setNames(m.Cmp.Names, m.Pair)
+	if m.figsFresh {
+		m.view.setTable(m.figs.Table, m.Cmp.Names, m.figs.Pair, s.Classes.Name)
+	}
+	what := numfmt.Sprintf("Every sample where the annotators differ: %d. Click a cell to list the samples where these two gave those labels.", len(m.Cmp.Order))
+	if !m.all {
+		what = cellNote(m.Cmp.Names, m.Pair, s.Classes.Long(m.cell[0]), s.Classes.Long(m.cell[1]), len(m.List.Order))
+	}
+	if m.figs.Pair != m.Pair || m.figuring {
+		what += " The matrix is being made again…"
+	}
+	m.view.showChosen(!m.all && m.figs.Pair == m.Pair, m.cell[0], m.cell[1], what)
+}
+
+// Cell lists in the grid the samples where the pair's first annotator gave label x and the
+// second y, as the labels are now (O(N), once per click), to adjudicate as usual.
+func (m *Mode) Cell(x, y int) {
+	if !m.Ready() || m.c.Showing() != mode.Mode(m) {
+		return
+	}
+	s := m.c.State()
+	m.List = &review.List{Kind: review.Suspects, Order: cellOf(s.DS, m.Cmp, m.Pair, int32(x), int32(y)), Method: "annotators"}
+	m.all, m.cell = false, [2]int{x, y}
+	m.c.Changed(m)
+	m.c.Focus()
+}
+
+// Every lists every disagreement again.
+func (m *Mode) Every() {
+	if !m.Ready() || m.c.Showing() != mode.Mode(m) {
+		return
+	}
+	m.List = &review.List{Kind: review.Suspects, Order: m.Cmp.Order, Method: "annotators"}
+	m.all = true
+	m.c.Changed(m)
+	m.c.Focus()
+}
+
+// SetPair makes the chart the confusion matrix of annotators a and b (made off the UI thread
+// with the figures); the grid lists every disagreement again.
+func (m *Mode) SetPair(a, b int) {
+	if !m.Ready() || a == b || a < 0 || b < 0 || a >= len(m.Cmp.Names) || b >= len(m.Cmp.Names) {
+		return
+	}
+	if m.Pair != [2]int{a, b} {
+		m.Pair, m.all = [2]int{a, b}, true
+		m.List = &review.List{Kind: review.Suspects, Order: m.Cmp.Order, Method: "annotators"}
+		m.c.Changed(m)
+	}
+	m.c.Render()
+	m.c.Focus()
+}
+
+// cellOf returns the samples (increasing) where annotator pair[0] gave x and pair[1] gave y,
+// the open labels (annotator 0) read as they are now. O(N).
+func cellOf(ds *store.Dataset, cmp *Comparison, pair [2]int, x, y int32) []int {
+	label := func(i, a int) int32 {
+		if a > 0 {
+			return cmp.Label(i, a)
+		}
+		st, ok := ds.StateAt(i)
+		if !ok {
+			return annotate.NoLabel
+		}
+		return int32(st.Label)
+	}
+	var out []int
+	for i := range cmp.N {
+		if label(i, pair[0]) == x && label(i, pair[1]) == y {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Ready reports whether a comparison is there to show.
@@ -122,7 +225,11 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
 		v, ok := m.Cmp.Majority[i]
-		if !ok || v.Label == annotate.NoLabel {
+		if !ok {
+			c.Say(numfmt.Sprintf("The annotators agreed on sample %d when compared: type its label, or → to keep it", i))
+			return true
+		}
+		if v.Label == annotate.NoLabel {
 			c.Say(numfmt.Sprintf("Sample %d has no majority (at most %d of %d annotators agree): type its label, or → to keep it", i, v.Votes, v.Annotators))
 			return true
 		}
@@ -161,7 +268,7 @@ func (m *Mode) Status(s mode.State) string {
 	}
 	m.refigure(s.DS)
 	text += "   |   " + m.figs.Line()
-	if m.figuring || m.figGen != s.DS.Gen() {
+	if m.figuring || m.figGen != s.DS.Gen() || m.figs.Pair != m.Pair {
 		text += " …"
 	}
 	return text
@@ -191,9 +298,9 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 	if m.figsFresh {
 		var ks []string
 		for a, k := range m.figs.WithOpen {
-			ks = append(ks, fmt.Sprintf("%s %s", m.Cmp.Names[a+1], three(k.Value)))
+			ks = append(ks, fmt.Sprintf("%s %s (κ %s)", m.Cmp.Names[a+1], percent(k.Observed), three(k.Value)))
 		}
-		text += "\nCohen's κ with the open labels: " + strings.Join(ks, ", ") + "."
+		text += "\nAgreement with the open labels as adjudicated (Cohen's κ): " + strings.Join(ks, ", ") + "."
 	}
 	return mode.About{Text: text}
 }
@@ -225,15 +332,15 @@ func (m *Mode) Follow(renumber []int) {
 // Nothing of it runs per key on the UI thread; edits never wait for it.
 func (m *Mode) refigure(ds *store.Dataset) {
 	gen := ds.Gen()
-	if m.figuring || gen == m.figGen || m.Cmp == nil {
+	if m.figuring || gen == m.figGen && m.figs.Pair == m.Pair || m.Cmp == nil {
 		return
 	}
 	m.figuring = true
-	cmp := m.Cmp
+	cmp, pair := m.Cmp, m.Pair
 	job := m.jobs.Start(jobs.Checking, "")
 	m.jobs.Run(func() {
 		testhook.WaitGate(job.Ctx, testhook.AgreeGate) // a test's hook; nothing otherwise
-		f, err := cmp.Figures(openLabels(ds, cmp.N))
+		f, err := cmp.Figures(openLabels(ds, cmp.N), pair)
 		m.jobs.Schedule(func() {
 			cancelled := job.Ctx.Err() != nil
 			m.jobs.Finish(job)
