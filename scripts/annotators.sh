@@ -41,11 +41,7 @@ fail() {
 shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:- png:"$shots-$1.png"; }; }
 # file_menu Y: opens the File menu and clicks the item at height Y (40 px a row, separators
 # between: ui/menuplaces_test.go keeps the places).
-file_menu() {
-  xdotool mousemove 20 12 click 1
-  sleep 0.7
-  xdotool mousemove 100 "$1" click 1
-}
+file_menu() { menu 20 100 "$1"; } # once its popup is drawn; waits for the dialog (xvfb.sh)
 # choose PATH: types PATH into the file chooser open and picks it.
 choose() {
   until_state "prompt=choose_open" "no file chooser"

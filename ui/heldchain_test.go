@@ -20,7 +20,7 @@ func TestInputsBehindASecondSaveKeepTheirSample(t *testing.T) {
 	var second *jobs.Job
 	ran := false
 	q.hold(heldInput{run: func() { second = j.Start(jobs.Saving, "") }}) // Ctrl+S, on sample 5
-	q.hold(heldInput{run: func() { ran = true }})                         // a digit after it
+	q.hold(heldInput{run: func() { ran = true }})                        // a digit after it
 	j.Finish(first)
 	if applied, _ := q.replay(); applied != 1 || second == nil {
 		t.Fatalf("the first save's end applied %d inputs (want 1: the Ctrl+S that starts the second)", applied)
