@@ -36,7 +36,7 @@ file_menu() { menu 20 100 "$1"; }
 state=$XVFB_CFG/state
 IDXLABEL_TEST_STATE=$state "$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 
 # Append Dataset…: the seventh item; its chooser starts in A's folder and takes B's path typed.
@@ -53,7 +53,7 @@ xdotool mousemove 60 331 click 1
 until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 file_menu 519
 xdotool key --clearmodifiers Return
-for _ in $(seq 600); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-shown-images-idx3-ubyte" ] || fail "Save Shown As wrote no pair"
 "$bin" verify "$work/a-shown-images-idx3-ubyte" "$work/a-shown-labels-idx1-ubyte" | grep -q "^ok: 25 samples" || fail "the saved pair does not verify as 25 samples"
 "$bin" merge "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte "$work"/b-images-idx3-ubyte "$work"/b-labels-idx1-ubyte "$work/m-images-idx3-ubyte" "$work/m-labels-idx1-ubyte" >/dev/null
@@ -71,7 +71,7 @@ wait_clean "$main"
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
 menu 167 230 320
 xdotool key --clearmodifiers Return
-for _ in $(seq 600); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
 until_state "prompt=split_done " "Split Dataset did not ask whether to open a part"
 xdotool key --clearmodifiers Escape

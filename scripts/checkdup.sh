@@ -37,7 +37,7 @@ first=$("$bin" check --kinds duplicate "$pi" "$pl" 2>"$work/check.err" | awk -F,
 state=$XVFB_CFG/state
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "$pi" "$pl" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 xdotool key --clearmodifiers ctrl+shift+k
 until_state "prompt=[^-]" "Ctrl+Shift+K opened no dialog"
@@ -47,7 +47,7 @@ journal=$pl.idxlabel-journal
 # grid); Delete then deletes the cursor's tile.
 until_state "mode=Health_check .*shown=[1-9].* tabs=.*Duplicates_[1-9]" "the check's view shows no duplicates"
 xdotool key --clearmodifiers Delete
-for _ in $(seq 600); do [ -s "$journal" ] && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do [ -s "$journal" ] && break; sleep 0.1; done
 [ -s "$journal" ] || fail "Delete in the check's view made no edit"
 dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2 || true)
 [ -n "$dups" ] || fail "no count on the Duplicates button: $(cat "$state")"

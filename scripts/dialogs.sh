@@ -47,7 +47,7 @@ quits() {
 
 IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$log" 2>&1 &
 APP_PID=$!
-first=$(wait_window) || fail "no window appeared within 60 s"
+first=$(wait_window) || fail "no window appeared"
 ready "$first"
 
 # 1. F1 and ?.
@@ -93,7 +93,7 @@ xdotool type --delay 20 "$work/new/folder"
 xdotool key --clearmodifiers Return
 until_state "prompt=question " "Save As into a new folder did not ask to create it"
 xdotool key --clearmodifiers Return # Create the folder? Yes
-for _ in $(seq 600); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/new/folder/pair-images-idx3-ubyte" ] && [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] || fail "Save As wrote no pair into the new folder"
 cmp -s "$labels" "$work/new/folder/pair-labels-idx1-ubyte" || fail "the label file saved differs"
 wait_clean "$first"

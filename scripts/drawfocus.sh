@@ -41,15 +41,15 @@ fail() {
   cat "$log" >&2; exit 1
 }
 until_state() {
-  for _ in $(seq 600); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
   fail "$2 (the window's state never matched $1)"
 }
 # gone waits (up to 60 s) until no draw window is shown, then (up to 60 s) until the main window
 # has the keyboard's focus again: what the keys typed next need, seen rather than slept for.
 gone() {
-  for _ in $(seq 600); do xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 || break; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 || break; sleep 0.1; done
   xdotool search --onlyvisible --name "Draw digits" >/dev/null 2>&1 && fail "Ctrl+W did not close the draw window"
-  for _ in $(seq 600); do [ "$(xdotool getwindowfocus)" = "$main" ] && return 0; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do [ "$(xdotool getwindowfocus)" = "$main" ] && return 0; sleep 0.1; done
   fail "the main window did not get the keys back after the draw window closed"
 }
 # below_menu checks that the draw window (open_draw's DRAW_Y) leaves the main window's menu bar
@@ -60,7 +60,7 @@ below_menu() {
 
 IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 eval "$(xdotool getwindowgeometry --shell "$main")"
 MAIN_Y=$Y

@@ -53,7 +53,7 @@ quits() {
 # 1. Draw, label, save and quit from the draw window.
 IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main" " samples=0 dataset=empty-"
 open_draw || fail "no draw window"
 draw
@@ -92,7 +92,7 @@ echo "drawquit: saved $got"
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main" # two samples now
 open_draw || fail "no draw window"
 xdotool windowfocus --sync "$main"

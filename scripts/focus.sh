@@ -42,7 +42,7 @@ state=$XVFB_CFG/state
 fail() { echo "focus: $*" >&2; [ -f "$state" ] && echo "state: $(cat "$state")" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
 IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-wid=$(wait_window) || fail "no window appeared within 60 s"
+wid=$(wait_window) || fail "no window appeared"
 ready "$wid" # the first frames: the window shows its cursor
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
 # Places in the default 1280×820 window (dark theme, FYNE_SCALE unset): the Show list (below

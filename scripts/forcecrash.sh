@@ -53,7 +53,7 @@ EOF
 
 IDXLABEL_TEST_STATE=$state "$bin" "$work/g-img" "$work/g-lab" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 xdotool key --delay 200 3 5 7
 for _ in $(seq 300); do [ "$(journal_edits)" -ge 3 ] && break; sleep 0.1; done

@@ -39,7 +39,7 @@ labels=$work/p-labels-idx1-ubyte
 # be lifted without privileges).
 (ulimit -S -f 2; exec env IDXLABEL_TEST_STATE="$state" "$bin" "$work/p-images-idx3-ubyte" "$labels" >"$log" 2>&1) &
 APP_PID=$!
-MAIN=$(wait_window) || fail "no window appeared within 60 s"
+MAIN=$(wait_window) || fail "no window appeared"
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
 xdotool windowfocus --sync "$MAIN"
 xdotool key --delay 30 --clearmodifiers $(printf '5 %.0s' $(seq 90))

@@ -45,7 +45,7 @@ shot() { [ -z "$shots" ] || import -window root "$shots-$1.png"; }
 
 IDXLABEL_TEST_SAVE_GATE=$gate IDXLABEL_TEST_STATE=$state "$bin" "$work/t10k-images-idx3-ubyte.gz" "$labels" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 until_state "cursor=0 " "the window never showed its cursor"
 xdotool windowfocus --sync "$main"
 

@@ -72,14 +72,14 @@ fail() {
 state=$XVFB_CFG/state
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_MAP=$map IDXLABEL_TEST_STATE=$state "$bin" "$images" "$labels" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-wid=$(wait_window) || fail "no window appeared within 60 s"
+wid=$(wait_window) || fail "no window appeared"
 ready "$wid"
 # A small window (1000×700) must keep its size when the map is shown: the map's toolbar once
 # asked for 1,161 pixels, and the window grew past its screen.
 xdotool windowsize --sync "$wid" 1000 700
 xdotool key --clearmodifiers ctrl+m
-for _ in $(seq 300); do [ -s "$map" ] && [ -s "$map.view" ] && break; sleep 0.2; done
-[ -s "$map" ] && [ -s "$map.view" ] || fail "no map was laid out within 60 s of Ctrl+M"
+for _ in $(seq $((WAIT_TENTHS / 2))); do [ -s "$map" ] && [ -s "$map.view" ] && break; sleep 0.2; done
+[ -s "$map" ] && [ -s "$map.view" ] || fail "no map was laid out after Ctrl+M"
 sleep 1
 eval "$(xdotool getwindowgeometry --shell "$wid")" # X, Y: the window's place on the screen
 [ "$WIDTH" -le 1000 ] && [ "$HEIGHT" -le 700 ] || fail "showing the map grew the window to ${WIDTH}×${HEIGHT}"
@@ -155,12 +155,12 @@ for k in $(seq 1 $((${#verts[@]} - 1))); do
   sleep 0.1
 done
 xdotool mouseup 1 keyup shift
-for _ in $(seq 600); do grep -q "lasso of" "$XVFB_CFG/app.log" && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do grep -q "lasso of" "$XVFB_CFG/app.log" && break; sleep 0.1; done
 grep "lasso of" "$XVFB_CFG/app.log" || fail "the app reported no lasso"
 before=$(stat -c %Y.%s "$labels")
 xdotool key --clearmodifiers 5
 xdotool key --clearmodifiers ctrl+s
-for _ in $(seq 300); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
+for _ in $(seq $((WAIT_TENTHS / 2))); do [ "$(stat -c %Y.%s "$labels")" != "$before" ] && break; sleep 0.2; done
 wait_clean "$wid"
 quit_app || fail "no clean quit"
 if grep -qi "panic\|fatal" "$XVFB_CFG/app.log"; then fail "the app's log holds a panic"; fi

@@ -40,7 +40,7 @@ alive() { kill -0 "$APP_PID" 2>/dev/null || fail "the app died after $1 inputs";
 state=$XVFB_CFG/state
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main" # the first frames: the window shows its cursor
 eval "$(xdotool getwindowgeometry --shell "$main")"  # X, Y, WIDTH, HEIGHT
 

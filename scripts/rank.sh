@@ -33,7 +33,7 @@ until_state() {
 IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_RANK_GATE=$gate IDXLABEL_TEST_STATE=$state \
   "$bin" "$work/t10k-images-idx3-ubyte.gz" "$work/t10k-labels-idx1-ubyte.gz" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 xdotool key --clearmodifiers ctrl+k
 until_state "mode=Suspects method=kNN cursor=0 "

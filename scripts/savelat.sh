@@ -36,7 +36,7 @@ fail() { echo "savelat: $*" >&2; cat "$work/log" >&2; exit 1; }
 
 "$bin" "${pair[@]}" >"$work/log" 2>&1 &
 APP_PID=$!
-win=$(wait_window) || fail "no window appeared within 60 s"
+win=$(wait_window) || fail "no window appeared"
 sleep 4
 xdotool windowfocus "$win"
 sleep 0.5

@@ -57,7 +57,7 @@ session() {
   rm -f "$state"
   IDXLABEL_TEST_STATE=$state "$bin" $args >"$XVFB_CFG/app.log" 2>&1 &
   APP_PID=$!
-  wid=$(wait_window) || fail "no window appeared within 60 s"
+  wid=$(wait_window) || fail "no window appeared"
   ready "$wid"
   title=$(xdotool getwindowname "$wid")
   for k in "$@"; do xdotool key --clearmodifiers "$k"; done

@@ -65,8 +65,8 @@ PY
 start=$(date +%s.%N)
 IDXLABEL_TEST_STATE=$state IDXLABEL_TEST_SUGGEST=$list "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
-wid=$(wait_window) || fail "no window appeared within 60 s"
-for _ in $(seq 600); do grep -q "mode=browse" "$state" 2>/dev/null && break; sleep 0.1; done
+wid=$(wait_window) || fail "no window appeared"
+for _ in $(seq "$WAIT_TENTHS"); do grep -q "mode=browse" "$state" 2>/dev/null && break; sleep 0.1; done
 grep -q "mode=browse" "$state" || fail "the window never showed its samples"
 xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || xdotool windowfocus "$wid"
 
@@ -228,7 +228,7 @@ open(figf, "w").write("keys=%d reviews=%d accepted=%d typed_during_rounds=%d fir
     keys + 1, reviews, accepted, during, marks["first asks"], marks["refined after the last key"],
     ",".join("%.1f" % f for f in firsts), time.time() - t0))
 PY
-for _ in $(seq 600); do [ -f "$labels" ] && [ ! -e "$labels.idxlabel-journal" ] && [ ! -e "$images.idxlabel-journal" ] && break; sleep 0.1; done
+for _ in $(seq "$WAIT_TENTHS"); do [ -f "$labels" ] && [ ! -e "$labels.idxlabel-journal" ] && [ ! -e "$images.idxlabel-journal" ] && break; sleep 0.1; done
 [ -f "$labels" ] || fail "Ctrl+S wrote no label file"
 quit_app || fail "the app did not quit cleanly"
 grep -qi "panic\|fatal" "$log" && fail "the app logged a panic"

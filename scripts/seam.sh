@@ -28,7 +28,7 @@ alive() { kill -0 "$APP_PID" 2>/dev/null || fail "$1: the app died"; ! grep -qi 
 # 1. The undo-and-arrows burst.
 IDXLABEL_TEST_STATE=$state "$bin" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 open_draw || fail "no draw window"
 # open_draw found the draw window at DRAW_X, DRAW_Y; its pad spans about (10, 40)–(430, 460) in
@@ -56,7 +56,7 @@ echo "this is not an IDX file" >"$bad"
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state "$bin" "$bad" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 until_state "prompt=[^-]" "the bad first file was not refused in a dialog"
 xdotool windowfocus --sync "$main"
 # The window handles its keys in order: the Ctrl+Q after them quits once they are all handled,
@@ -86,7 +86,7 @@ t10k=$(realpath "$t10k")
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state "$bin" "$prefix-images-idx3-ubyte.gz" "$prefix-labels-idx1-ubyte.gz" >"$log" 2>&1 &
 APP_PID=$!
-main=$(wait_window) || fail "no window appeared within 60 s"
+main=$(wait_window) || fail "no window appeared"
 ready "$main"
 xdotool key --clearmodifiers Delete
 labels=$prefix-labels-idx1-ubyte.gz

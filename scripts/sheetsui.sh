@@ -41,7 +41,7 @@ fail() {
 shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:- png:"$shots-$1.png"; }; }
 # until_file FILE REGEX WHAT: waits (up to 60 s) until FILE matches REGEX, else fails with WHAT.
 until_file() {
-  for _ in $(seq 600); do grep -Eq "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do grep -Eq "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
   fail "$3 ($1 never matched $2: $(cat "$1" 2>/dev/null))"
 }
 

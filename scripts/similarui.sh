@@ -66,7 +66,7 @@ digit=$(((orig17 + 1) % 10))
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state IDXLABEL_TEST_SIMILAR_GATE=$gate "$bin" "$images" "$labels" >>"$log" 2>&1 &
 APP_PID=$!
-MAIN=$(wait_window) || fail "no window appeared within 60 s"
+MAIN=$(wait_window) || fail "no window appeared"
 xdotool windowfocus "$MAIN"
 until_state "cursor=0 " "the grid's cursor is not on sample 0 at the start"
 xdotool key --clearmodifiers ctrl+g
@@ -130,12 +130,12 @@ APP_PID=""
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state IDXLABEL_QUICK_CNN=1 "$bin" "$images" "$labels" >>"$log" 2>&1 &
 APP_PID=$!
-MAIN=$(wait_window) || fail "no window appeared within 60 s"
+MAIN=$(wait_window) || fail "no window appeared"
 xdotool windowfocus "$MAIN"
 until_state "cursor=0 " "the grid's cursor is not on sample 0 at the start"
 xdotool key --clearmodifiers ctrl+k
-for _ in $(seq 6000); do grep -Eq "method=CNN " "$state" 2>/dev/null && break; sleep 0.1; done
-grep -Eq "method=CNN " "$state" || fail "the CNN scan did not end within 10 minutes"
+for _ in $(seq $((WAIT_TENTHS * 6))); do grep -Eq "method=CNN " "$state" 2>/dev/null && break; sleep 0.1; done
+grep -Eq "method=CNN " "$state" || fail "the CNN scan did not end within an hour"
 xdotool key --clearmodifiers ctrl+g
 sleep 0.5
 xdotool type --delay 50 17

@@ -30,7 +30,7 @@ state=$cfg/state
 fail() { echo "smoke: $*" >&2; cat "$cfg/app.log" >&2; exit 1; }
 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$cfg/app.log" 2>&1 &
 APP_PID=$!
-wid=$(wait_window) || fail "no window appeared within 60 s"
+wid=$(wait_window) || fail "no window appeared"
 ready "$wid" # the first frames: the window shows its cursor
 title=$(xdotool getwindowname "$wid")
 # shellcheck disable=SC2254

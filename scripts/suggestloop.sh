@@ -58,7 +58,7 @@ wait_round() {
 state=$XVFB_CFG/state
 IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
-wid=$(wait_window) || fail "no window appeared within 60 s"
+wid=$(wait_window) || fail "no window appeared"
 xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
 ready "$wid"
 xdotool key --clearmodifiers ctrl+shift+u

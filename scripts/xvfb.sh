@@ -1,5 +1,10 @@
 # Sourced by scripts that run the app in a real window: start_xvfb starts Xvfb on a free display
 # (1400×900), exports DISPLAY, LANG and a temporary XDG_CONFIG_HOME, and stops it all on exit.
+# WAIT_TENTHS bounds every wait below on the window (tenths of a second: 10 minutes). It only
+# ends a script whose window hangs: the scripts wait on the window's state, never on the clock,
+# so a loaded machine makes them slower, never makes them fail.
+WAIT_TENTHS=${WAIT_TENTHS:-6000}
+
 start_xvfb() {
   local n
   XVFB_CFG=$(mktemp -d)
@@ -41,9 +46,9 @@ stop_xvfb() {
   return 0
 }
 
-# wait_window waits (up to 60 s) for the app's window and prints its id.
+# wait_window waits (up to WAIT_TENTHS) for the app's window and prints its id.
 wait_window() {
-  timeout 60 xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1
+  timeout $((WAIT_TENTHS / 10)) xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1
 }
 
 # open_draw presses Ctrl+D and waits (up to 20 s) for the draw window; it fails when none opens.
@@ -59,12 +64,12 @@ open_draw() {
   DRAW_X=$X DRAW_Y=$Y
 }
 
-# quit_app presses Ctrl+Q and waits (up to 10 s) for the app (APP_PID) to exit; it says why on
+# quit_app presses Ctrl+Q and waits (up to WAIT_TENTHS) for the app (APP_PID) to exit; it says why on
 # stderr and returns 1 when the app does not quit (unsaved edits?) or exits with another status
 # than 0.
 quit_app() {
   xdotool key --clearmodifiers ctrl+q
-  for _ in $(seq 100); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
   if kill -0 "$APP_PID" 2>/dev/null; then
     echo "the app did not quit on Ctrl+Q (unsaved edits?)" >&2
     return 1
@@ -75,11 +80,11 @@ quit_app() {
   [ "$status" -eq 0 ] || { echo "the app exited with status $status" >&2; return 1; }
 }
 
-# until_state REGEX WHAT: waits (up to 60 s) until the window's state line (the file $state,
+# until_state REGEX WHAT: waits (up to WAIT_TENTHS) until the window's state line (the file $state,
 # written by the app run with IDXLABEL_TEST_STATE=$state: ui/testhooks.go) matches the extended
 # REGEX; else it calls the script's fail with WHAT.
 until_state() {
-  for _ in $(seq 600); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do grep -Eq "$1" "$state" 2>/dev/null && return 0; sleep 0.1; done
   fail "$2 (the window's state never matched $1)"
 }
 
@@ -95,19 +100,19 @@ ready() {
   xdotool windowfocus --sync "$1"
 }
 
-# wait_clean WINDOW: waits (up to 60 s) until WINDOW's title has lost its star (ui/state.go:
+# wait_clean WINDOW: waits (up to WAIT_TENTHS) until WINDOW's title has lost its star (ui/state.go:
 # nothing unsaved), so that a save is over and Ctrl+Q quits without asking; else it calls fail.
 wait_clean() {
-  for _ in $(seq 600); do xdotool getwindowname "$1" | grep -q ' \*$' || return 0; sleep 0.1; done
+  for _ in $(seq "$WAIT_TENTHS"); do xdotool getwindowname "$1" | grep -q ' \*$' || return 0; sleep 0.1; done
   fail "the window still has unsaved edits (its title: $(xdotool getwindowname "$1"))"
 }
 
-# at_end WHAT [STATE]: waits (up to 60 s) until the state line (STATE, default $state) has its
+# at_end WHAT [STATE]: waits (up to WAIT_TENTHS) until the state line (STATE, default $state) has its
 # cursor on the last sample shown: End, typed after other keys, was handled, and so were they (a
 # window handles its keys in order). Else it calls fail with WHAT.
 at_end() {
   local line cursor shown file=${2:-$state}
-  for _ in $(seq 600); do
+  for _ in $(seq "$WAIT_TENTHS"); do
     line=$(cat "$file" 2>/dev/null || true)
     cursor=$(sed -n 's/.* cursor=\(-\{0,1\}[0-9]*\) .*/\1/p' <<<"$line")
     shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' <<<"$line")
@@ -119,14 +124,14 @@ at_end() {
 
 # patch X Y: the mean grey level of the 60×8 pixels at X, Y on the screen.
 patch() { xwd -root -silent | /usr/bin/convert xwd:- -crop 60x8+$(($1 - 30))+$(($2 - 4)) -colorspace gray -format "%[fx:mean]" info:; }
-# menu MX IX IY: clicks the main window's menu bar at MX (the window at the screen's top left), waits (up to 60 s) until its popup is drawn (the
+# menu MX IX IY: clicks the main window's menu bar at MX (the window at the screen's top left), waits (up to WAIT_TENTHS) until its popup is drawn (the
 # screen at the item, IX IY, changed), clicks the item, and waits for the dialog it opens (the
 # window's state line: a prompt on top).
 menu() {
   local before
   before=$(patch "$2" "$3")
   xdotool mousemove "$1" 12 click 1
-  for _ in $(seq 120); do [ "$(patch "$2" "$3")" != "$before" ] && break; sleep 0.5; done
+  for _ in $(seq $((WAIT_TENTHS / 5))); do [ "$(patch "$2" "$3")" != "$before" ] && break; sleep 0.5; done
   xdotool mousemove "$2" "$3" click 1
   until_state "prompt=[^-]" "the menu's item at $2,$3 opened no dialog"
 }
@@ -138,6 +143,6 @@ start_state() {
   rm -f "$state"
   IDXLABEL_TEST_STATE=$state "$bin" "$@" >>"$log" 2>&1 &
   APP_PID=$!
-  MAIN=$(wait_window) || fail "no window appeared within 60 s"
+  MAIN=$(wait_window) || fail "no window appeared"
   ready "$MAIN"
 }
