@@ -3,6 +3,7 @@ package sheets
 import (
 	"image"
 	"math"
+	"slices"
 
 	"idxlabel/normalize"
 )
@@ -25,6 +26,19 @@ const (
 	crossShare = 0.05
 	// touchPixels: ink this close to an edge of the inside touches that line.
 	touchPixels = 2
+)
+
+// How a box's ink is taken on over the ruled lines it touches (overLines, divideLines).
+const (
+	// lineInset: the inside is read again to this share of a line's half-width (its width at
+	// half its peak, halved) from the line's centre, within the line.
+	lineInset = 0.25
+	// lineFringe: a line's blurred edge reaches this many pixels (of the crop) past its
+	// half-width; what is left of it up to there is divided out.
+	lineFringe = 1.5
+	// lineOpaque: where the line lets through less than this share of the paper's light,
+	// nothing under it can be told: no ink there.
+	lineOpaque = 0.15
 )
 
 // oversample is how many times finer than the page a box's inside is sampled: the digit's
@@ -170,9 +184,118 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	for s := range 4 {
 		in.past[s] = c.beyond(in, s)
 	}
-	in.digit = in.sample(o)
+	bin, bw, bh := c.overLines(in, [4]float64{half(top), half(right), half(bottom), half(left)})
+	in.digit = sample(bin, bw, bh, o)
 	in.bin = nil
 	return in
+}
+
+// overLines returns the box's ink (in.bin, w×h, as analyse kept it) taken on over the ruled
+// lines its ink touches: the inside read again reaching into each such line to lineInset of
+// its half-width (halves, by side) from its centre, what is left of the line there divided
+// out (divideLines), made bilevel at the inside's level, and the shapes holding ink analyse
+// kept, kept; so a stroke that touches a line keeps the ink over the line's blurred edge
+// instead of ending where the inside did. Otherwise in.bin itself. Its size, in the
+// inside's (finer) pixels, is returned beside it.
+func (c *crop) overLines(in *inside, halves [4]float64) ([]bool, int, int) {
+	var touched [4]bool
+	anyTouch := false
+	for s := range 4 {
+		touched[s] = slices.Contains(in.touch[s], true)
+		anyTouch = anyTouch || touched[s]
+	}
+	if !anyTouch {
+		return in.bin, in.w, in.h
+	}
+	x0, y0 := in.x0, in.y0
+	x1, y1 := in.x0+in.w/oversample, in.y0+in.h/oversample
+	var depth [4]int
+	if touched[top] {
+		y0 = min(y0, max(0, int(math.Ceil(c.centre[top]+halves[top]*lineInset))))
+		depth[top] = int(math.Ceil((c.centre[top] + halves[top] + lineFringe - float64(y0)) * oversample))
+	}
+	if touched[bottom] {
+		y1 = max(y1, min(c.h, int(math.Floor(c.centre[bottom]-halves[bottom]*lineInset))))
+		depth[bottom] = int(math.Ceil((float64(y1) - (c.centre[bottom] - halves[bottom] - lineFringe)) * oversample))
+	}
+	if touched[left] {
+		x0 = min(x0, max(0, int(math.Ceil(c.centre[left]+halves[left]*lineInset))))
+		depth[left] = int(math.Ceil((c.centre[left] + halves[left] + lineFringe - float64(x0)) * oversample))
+	}
+	if touched[right] {
+		x1 = max(x1, min(c.w, int(math.Floor(c.centre[right]-halves[right]*lineInset))))
+		depth[right] = int(math.Ceil((float64(x1) - (c.centre[right] - halves[right] - lineFringe)) * oversample))
+	}
+	w, h := (x1-x0)*oversample, (y1-y0)*oversample
+	pix := make([]uint8, w*h)
+	c.sm.fill(pix, w, h, float64(x0), float64(y0), 1.0/oversample)
+	divideLines(pix, w, h, depth)
+	bin := make([]bool, w*h)
+	for k, v := range pix {
+		bin[k] = int(v) >= in.level
+	}
+	// The inside's pixel (x, y) is (x + ox, y + oy) here: both lattices start on a pixel of the
+	// crop, with the same step.
+	ox, oy := (in.x0-x0)*oversample, (in.y0-y0)*oversample
+	comps, lab := components(bin, w, h)
+	keep := make([]bool, len(comps))
+	for k, v := range in.bin {
+		if v {
+			if l := lab[(k/in.w+oy)*w+k%in.w+ox]; l >= 0 {
+				keep[l] = true
+			}
+		}
+	}
+	for k, l := range lab {
+		bin[k] = l >= 0 && keep[l]
+	}
+	return bin, w, h
+}
+
+// divideLines divides out what is left of the ruled lines in a box's ink levels (w×h, 0
+// paper … 255 black), depth[s] rows or columns deep along side s: in each row (column) along a
+// line, the light let through (1 − ink/255) is divided by the line's own, the median over the
+// middle 70% of that row, which a stroke touching the line does not cover. A printed line and
+// a pen's stroke over the paper let light through as a product, so the stroke keeps its ink
+// and the line goes. Where the line lets through less than lineOpaque, nothing under it can be
+// told and the row is cleared.
+func divideLines(pix []uint8, w, h int, depth [4]int) {
+	vals := make([]uint8, 0, max(w, h))
+	divide := func(n int, at func(k int) *uint8) {
+		vals = vals[:0]
+		for k := n * 15 / 100; k < n*85/100; k++ {
+			vals = append(vals, *at(k))
+		}
+		if len(vals) == 0 {
+			return
+		}
+		slices.Sort(vals)
+		line := 1 - float64(vals[len(vals)/2])/255 // the light the line lets through
+		if line >= 1 {
+			return
+		}
+		for k := range n {
+			p := at(k)
+			if line < lineOpaque {
+				*p = 0
+				continue
+			}
+			t := (1 - float64(*p)/255) / line
+			*p = uint8(max(0, min(255, math.Round(255*(1-t)))))
+		}
+	}
+	for d := range min(depth[top], h/2) {
+		divide(w, func(k int) *uint8 { return &pix[d*w+k] })
+	}
+	for d := range min(depth[bottom], h/2) {
+		divide(w, func(k int) *uint8 { return &pix[(h-1-d)*w+k] })
+	}
+	for d := range min(depth[left], w/2) {
+		divide(h, func(k int) *uint8 { return &pix[k*w+d] })
+	}
+	for d := range min(depth[right], w/2) {
+		divide(h, func(k int) *uint8 { return &pix[k*w+w-1-d] })
+	}
 }
 
 // clearLineRemnants clears, near each edge of the bilevel inside (w×h), the rows or columns
@@ -275,11 +398,11 @@ func (c *crop) beyond(in *inside, s int) bool {
 	return hits >= 3
 }
 
-// sample makes the box's ink an MNIST sample (normalize.Digit on the bilevel ink, the path
-// every image import takes): H×W bytes, or nil when it has none.
-func (in *inside) sample(o Options) []byte {
-	g := image.NewGray(image.Rect(0, 0, in.w, in.h))
-	for k, v := range in.bin {
+// sample makes a box's ink (bin, w×h) an MNIST sample (normalize.Digit on the bilevel ink,
+// the path every image import takes): H×W bytes, or nil when it has none.
+func sample(bin []bool, w, h int, o Options) []byte {
+	g := image.NewGray(image.Rect(0, 0, w, h))
+	for k, v := range bin {
 		if v {
 			g.Pix[k] = 255
 		}
