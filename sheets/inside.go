@@ -41,6 +41,13 @@ const (
 	lineOpaque = 0.15
 )
 
+// fineSample is how many times finer than the page a box's ink is read again for its sample
+// (fineInk): its bounding box, and so the digit's scale and centre of mass, then depend less
+// still on where the page's pixels fall (measured on 8 sheets of seeds 1 and 2: mean
+// correlation with the digit imported alone 0.9664 → 0.9681 and 0.9681 → 0.9699 on scans,
+// 0.9568 → 0.9590 and 0.9569 → 0.9565 on photos; 4 times finer: no better).
+const fineSample = 3
+
 // oversample is how many times finer than the page a box's inside is sampled: the digit's
 // outline, and so its bounding box and centre of mass, then depend less on where the page's
 // pixels fall (measured: mean correlation with the digit imported alone 0.953 → 0.962 on
@@ -78,7 +85,8 @@ type inside struct {
 // rows or columns along an edge that are mostly ink (a line's edge the inset missed:
 // clearLineRemnants)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
-// left, or ink spanning less than emptyShare of the box, is an empty box.
+// left, or ink spanning less than emptyShare of the box, is an empty box. The sample is made of
+// that ink read again finer and over the lines it touches (fineInk).
 func analyse(c *crop, usual float64, o Options) *inside {
 	half := func(s int) float64 {
 		w := c.width[s]
@@ -184,64 +192,97 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	for s := range 4 {
 		in.past[s] = c.beyond(in, s)
 	}
-	bin, bw, bh := c.overLines(in, [4]float64{half(top), half(right), half(bottom), half(left)})
+	bin, bw, bh := c.fineInk(in, [4]float64{half(top), half(right), half(bottom), half(left)}, minX, minY, maxX, maxY)
 	in.digit = sample(bin, bw, bh, o)
 	in.bin = nil
 	return in
 }
 
-// overLines returns the box's ink (in.bin, w×h, as analyse kept it) taken on over the ruled
-// lines its ink touches: the inside read again reaching into each such line to lineInset of
-// its half-width (halves, by side) from its centre, what is left of the line there divided
-// out (divideLines), made bilevel at the inside's level, and the shapes holding ink analyse
-// kept, kept; so a stroke that touches a line keeps the ink over the line's blurred edge
-// instead of ending where the inside did. Otherwise in.bin itself. Its size, in the
-// inside's (finer) pixels, is returned beside it.
-func (c *crop) overLines(in *inside, halves [4]float64) ([]bool, int, int) {
+// fineInk returns the box's ink read again for its sample, finer (fineSample times the
+// crop's pixels) over the ink analyse kept (in.bin, its bounding box minX … maxY in the
+// inside's pixels) and a margin, and reaching over the ruled lines that ink touches: into
+// each such line to lineInset of its half-width (halves, by side) from its centre, what is
+// left of the line there divided out (divideLines), so a stroke that touches a line keeps
+// the ink over the line's blurred edge instead of ending where the inside did. It is made
+// bilevel at the inside's level, and the shapes holding ink analyse kept are kept. The
+// image's size is returned beside it.
+func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int) ([]bool, int, int) {
 	var touched [4]bool
-	anyTouch := false
 	for s := range 4 {
 		touched[s] = slices.Contains(in.touch[s], true)
-		anyTouch = anyTouch || touched[s]
 	}
-	if !anyTouch {
-		return in.bin, in.w, in.h
-	}
-	x0, y0 := in.x0, in.y0
-	x1, y1 := in.x0+in.w/oversample, in.y0+in.h/oversample
+	const margin = 2 // crop pixels around the ink
+	ix1, iy1 := in.x0+in.w/oversample, in.y0+in.h/oversample
+	x0 := max(in.x0, in.x0+minX/oversample-margin)
+	y0 := max(in.y0, in.y0+minY/oversample-margin)
+	x1 := min(ix1, in.x0+maxX/oversample+1+margin)
+	y1 := min(iy1, in.y0+maxY/oversample+1+margin)
 	var depth [4]int
 	if touched[top] {
 		y0 = min(y0, max(0, int(math.Ceil(c.centre[top]+halves[top]*lineInset))))
-		depth[top] = int(math.Ceil((c.centre[top] + halves[top] + lineFringe - float64(y0)) * oversample))
+		depth[top] = int(math.Ceil((c.centre[top] + halves[top] + lineFringe - float64(y0)) * fineSample))
 	}
 	if touched[bottom] {
 		y1 = max(y1, min(c.h, int(math.Floor(c.centre[bottom]-halves[bottom]*lineInset))))
-		depth[bottom] = int(math.Ceil((float64(y1) - (c.centre[bottom] - halves[bottom] - lineFringe)) * oversample))
+		depth[bottom] = int(math.Ceil((float64(y1) - (c.centre[bottom] - halves[bottom] - lineFringe)) * fineSample))
 	}
 	if touched[left] {
 		x0 = min(x0, max(0, int(math.Ceil(c.centre[left]+halves[left]*lineInset))))
-		depth[left] = int(math.Ceil((c.centre[left] + halves[left] + lineFringe - float64(x0)) * oversample))
+		depth[left] = int(math.Ceil((c.centre[left] + halves[left] + lineFringe - float64(x0)) * fineSample))
 	}
 	if touched[right] {
 		x1 = max(x1, min(c.w, int(math.Floor(c.centre[right]-halves[right]*lineInset))))
-		depth[right] = int(math.Ceil((float64(x1) - (c.centre[right] - halves[right] - lineFringe)) * oversample))
+		depth[right] = int(math.Ceil((float64(x1) - (c.centre[right] - halves[right] - lineFringe)) * fineSample))
 	}
-	w, h := (x1-x0)*oversample, (y1-y0)*oversample
+	w, h := (x1-x0)*fineSample, (y1-y0)*fineSample
 	pix := make([]uint8, w*h)
-	c.sm.fill(pix, w, h, float64(x0), float64(y0), 1.0/oversample)
-	divideLines(pix, w, h, depth)
+	c.sm.fill(pix, w, h, float64(x0), float64(y0), 1.0/fineSample)
+	// Each line's light, row by row (column by column) of these pixels, measured along the
+	// middle 70% of the inside's side, which a stroke touching the line does not cover.
+	var light [4][]float64
+	const step = 1.0 / fineSample
+	across := func(a0, a1 int) (float64, int) { // the span measured: its start, its pixels
+		n := float64(a1 - a0)
+		return float64(a0) + 0.15*n, int(0.7 * n * fineSample)
+	}
+	if d := min(depth[top], h/2); d > 0 {
+		from, n := across(in.x0, ix1)
+		light[top] = c.lineLight(from, float64(y0), n, d, true)
+	}
+	if d := min(depth[bottom], h/2); d > 0 {
+		from, n := across(in.x0, ix1)
+		light[bottom] = c.lineLight(from, float64(y0)+float64(h-d)*step, n, d, true)
+	}
+	if d := min(depth[left], w/2); d > 0 {
+		from, n := across(in.y0, iy1)
+		light[left] = c.lineLight(float64(x0), from, n, d, false)
+	}
+	if d := min(depth[right], w/2); d > 0 {
+		from, n := across(in.y0, iy1)
+		light[right] = c.lineLight(float64(x0)+float64(w-d)*step, from, n, d, false)
+	}
+	divideLines(pix, w, h, light)
 	bin := make([]bool, w*h)
 	for k, v := range pix {
 		bin[k] = int(v) >= in.level
 	}
-	// The inside's pixel (x, y) is (x + ox, y + oy) here: both lattices start on a pixel of the
-	// crop, with the same step.
-	ox, oy := (in.x0-x0)*oversample, (in.y0-y0)*oversample
 	comps, lab := components(bin, w, h)
 	keep := make([]bool, len(comps))
-	for k, v := range in.bin {
-		if v {
-			if l := lab[(k/in.w+oy)*w+k%in.w+ox]; l >= 0 {
+	// The inside's pixel holding each of these pixels' centres.
+	at := func(k, origin, from int) int {
+		return int(math.Floor((float64(from-origin) + (float64(k)+0.5)/fineSample) * oversample))
+	}
+	for y := range h {
+		iy := at(y, in.y0, y0)
+		if iy < 0 || iy >= in.h {
+			continue
+		}
+		for x := range w {
+			l := lab[y*w+x]
+			if l < 0 || keep[l] {
+				continue
+			}
+			if ix := at(x, in.x0, x0); ix >= 0 && ix < in.w && in.bin[iy*in.w+ix] {
 				keep[l] = true
 			}
 		}
@@ -252,25 +293,40 @@ func (c *crop) overLines(in *inside, halves [4]float64) ([]bool, int, int) {
 	return bin, w, h
 }
 
-// divideLines divides out what is left of the ruled lines in a box's ink levels (w×h, 0
-// paper … 255 black), depth[s] rows or columns deep along side s: in each row (column) along a
-// line, the light let through (1 − ink/255) is divided by the line's own, the median over the
-// middle 70% of that row, which a stroke touching the line does not cover. A printed line and
-// a pen's stroke over the paper let light through as a product, so the stroke keeps its ink
-// and the line goes. Where the line lets through less than lineOpaque, nothing under it can be
-// told and the row is cleared.
-func divideLines(pix []uint8, w, h int, depth [4]int) {
-	vals := make([]uint8, 0, max(w, h))
-	divide := func(n int, at func(k int) *uint8) {
-		vals = vals[:0]
-		for k := n * 15 / 100; k < n*85/100; k++ {
-			vals = append(vals, *at(k))
-		}
-		if len(vals) == 0 {
-			return
+// lineLight returns, for each of depth rows (horizontal) or columns of fine pixels starting at
+// crop point (x, y), the light a ruled line lets through there (1 − ink/255): the median over
+// n pixels along it, which a stroke touching the line covers less than half of.
+func (c *crop) lineLight(x, y float64, n, depth int, horizontal bool) []float64 {
+	w, h := n, depth
+	if !horizontal {
+		w, h = depth, n
+	}
+	pix := make([]uint8, w*h)
+	c.sm.fill(pix, w, h, x, y, 1.0/fineSample)
+	light := make([]float64, depth)
+	vals := make([]uint8, n)
+	for d := range depth {
+		for k := range n {
+			if horizontal {
+				vals[k] = pix[d*w+k]
+			} else {
+				vals[k] = pix[k*w+d]
+			}
 		}
 		slices.Sort(vals)
-		line := 1 - float64(vals[len(vals)/2])/255 // the light the line lets through
+		light[d] = 1 - float64(vals[n/2])/255
+	}
+	return light
+}
+
+// divideLines divides out what is left of the ruled lines in a box's ink levels (w×h, 0
+// paper … 255 black), along side s over len(light[s]) rows or columns, light[s][d] being the
+// light the line lets through d pixels from that side (lineLight). A printed line and a pen's
+// stroke over the paper let light through as a product, so dividing the light by the line's
+// keeps the stroke's ink and takes the line away. Where the line lets through less than
+// lineOpaque, nothing under it can be told and the row is cleared.
+func divideLines(pix []uint8, w, h int, light [4][]float64) {
+	divide := func(n int, line float64, at func(k int) *uint8) {
 		if line >= 1 {
 			return
 		}
@@ -284,17 +340,17 @@ func divideLines(pix []uint8, w, h int, depth [4]int) {
 			*p = uint8(max(0, min(255, math.Round(255*(1-t)))))
 		}
 	}
-	for d := range min(depth[top], h/2) {
-		divide(w, func(k int) *uint8 { return &pix[d*w+k] })
+	for d, l := range light[top] {
+		divide(w, l, func(k int) *uint8 { return &pix[d*w+k] })
 	}
-	for d := range min(depth[bottom], h/2) {
-		divide(w, func(k int) *uint8 { return &pix[(h-1-d)*w+k] })
+	for d, l := range light[bottom] {
+		divide(w, l, func(k int) *uint8 { return &pix[(h-len(light[bottom])+d)*w+k] })
 	}
-	for d := range min(depth[left], w/2) {
-		divide(h, func(k int) *uint8 { return &pix[k*w+d] })
+	for d, l := range light[left] {
+		divide(h, l, func(k int) *uint8 { return &pix[k*w+d] })
 	}
-	for d := range min(depth[right], w/2) {
-		divide(h, func(k int) *uint8 { return &pix[k*w+w-1-d] })
+	for d, l := range light[right] {
+		divide(h, l, func(k int) *uint8 { return &pix[k*w+w-len(light[right])+d] })
 	}
 }
 
