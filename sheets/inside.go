@@ -48,6 +48,10 @@ const (
 // 0.9568 → 0.9590 and 0.9569 → 0.9565 on photos; 4 times finer: no better).
 const fineSample = 3
 
+// maxFinePixels bounds the pixels of a box's ink read again (fineInk): a larger region (a box
+// of thousands of pixels a side) is read less finely.
+const maxFinePixels = 1 << 22
+
 // oversample is how many times finer than the page a box's inside is sampled: the digit's
 // outline, and so its bounding box and centre of mass, then depend less on where the page's
 // pixels fall (measured: mean correlation with the digit imported alone 0.953 → 0.962 on
@@ -199,13 +203,14 @@ func analyse(c *crop, usual float64, o Options) *inside {
 }
 
 // fineInk returns the box's ink read again for its sample, finer (fineSample times the
-// crop's pixels) over the ink analyse kept (in.bin, its bounding box minX … maxY in the
-// inside's pixels) and a margin, and reaching over the ruled lines that ink touches: into
-// each such line to lineInset of its half-width (halves, by side) from its centre, what is
-// left of the line there divided out (divideLines), so a stroke that touches a line keeps
-// the ink over the line's blurred edge instead of ending where the inside did. It is made
-// bilevel at the inside's level, and the shapes holding ink analyse kept are kept. The
-// image's size is returned beside it.
+// crop's pixels, less for a region of more than maxFinePixels) over the ink analyse kept
+// (in.bin, its bounding box minX … maxY in the inside's pixels) and a margin, and reaching
+// over the ruled lines that ink touches: into each such line to lineInset of its half-width
+// (halves, by side) from its centre, what is left of the line there divided out
+// (divideLines), so a stroke that touches a line keeps the ink over the line's blurred edge
+// instead of ending where the inside did. It is made bilevel at the inside's level, and the
+// shapes holding ink analyse kept are kept. The image's size is returned beside it. Memory:
+// at most maxFinePixels × 10 bytes.
 func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int) ([]bool, int, int) {
 	var touched [4]bool
 	for s := range 4 {
@@ -217,49 +222,53 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 	y0 := max(in.y0, in.y0+minY/oversample-margin)
 	x1 := min(ix1, in.x0+maxX/oversample+1+margin)
 	y1 := min(iy1, in.y0+maxY/oversample+1+margin)
-	var depth [4]int
+	var depth [4]float64 // crop pixels
 	if touched[top] {
 		y0 = min(y0, max(0, int(math.Ceil(c.centre[top]+halves[top]*lineInset))))
-		depth[top] = int(math.Ceil((c.centre[top] + halves[top] + lineFringe - float64(y0)) * fineSample))
+		depth[top] = c.centre[top] + halves[top] + lineFringe - float64(y0)
 	}
 	if touched[bottom] {
 		y1 = max(y1, min(c.h, int(math.Floor(c.centre[bottom]-halves[bottom]*lineInset))))
-		depth[bottom] = int(math.Ceil((float64(y1) - (c.centre[bottom] - halves[bottom] - lineFringe)) * fineSample))
+		depth[bottom] = float64(y1) - (c.centre[bottom] - halves[bottom] - lineFringe)
 	}
 	if touched[left] {
 		x0 = min(x0, max(0, int(math.Ceil(c.centre[left]+halves[left]*lineInset))))
-		depth[left] = int(math.Ceil((c.centre[left] + halves[left] + lineFringe - float64(x0)) * fineSample))
+		depth[left] = c.centre[left] + halves[left] + lineFringe - float64(x0)
 	}
 	if touched[right] {
 		x1 = max(x1, min(c.w, int(math.Floor(c.centre[right]-halves[right]*lineInset))))
-		depth[right] = int(math.Ceil((float64(x1) - (c.centre[right] - halves[right] - lineFringe)) * fineSample))
+		depth[right] = float64(x1) - (c.centre[right] - halves[right] - lineFringe)
 	}
-	w, h := (x1-x0)*fineSample, (y1-y0)*fineSample
+	f := fineSample
+	for f > 1 && (x1-x0)*(y1-y0)*f*f > maxFinePixels {
+		f--
+	}
+	w, h := (x1-x0)*f, (y1-y0)*f
 	pix := make([]uint8, w*h)
-	c.sm.fill(pix, w, h, float64(x0), float64(y0), 1.0/fineSample)
+	step := 1 / float64(f)
+	c.sm.fill(pix, w, h, float64(x0), float64(y0), step)
 	// Each line's light, row by row (column by column) of these pixels, measured along the
 	// middle 70% of the inside's side, which a stroke touching the line does not cover.
 	var light [4][]float64
-	const step = 1.0 / fineSample
 	across := func(a0, a1 int) (float64, int) { // the span measured: its start, its pixels
 		n := float64(a1 - a0)
-		return float64(a0) + 0.15*n, int(0.7 * n * fineSample)
+		return float64(a0) + 0.15*n, int(0.7 * n * float64(f))
 	}
-	if d := min(depth[top], h/2); d > 0 {
+	if d := min(int(math.Ceil(depth[top]*float64(f))), h/2); d > 0 {
 		from, n := across(in.x0, ix1)
-		light[top] = c.lineLight(from, float64(y0), n, d, true)
+		light[top] = c.lineLight(from, float64(y0), n, d, f, true)
 	}
-	if d := min(depth[bottom], h/2); d > 0 {
+	if d := min(int(math.Ceil(depth[bottom]*float64(f))), h/2); d > 0 {
 		from, n := across(in.x0, ix1)
-		light[bottom] = c.lineLight(from, float64(y0)+float64(h-d)*step, n, d, true)
+		light[bottom] = c.lineLight(from, float64(y0)+float64(h-d)*step, n, d, f, true)
 	}
-	if d := min(depth[left], w/2); d > 0 {
+	if d := min(int(math.Ceil(depth[left]*float64(f))), w/2); d > 0 {
 		from, n := across(in.y0, iy1)
-		light[left] = c.lineLight(float64(x0), from, n, d, false)
+		light[left] = c.lineLight(float64(x0), from, n, d, f, false)
 	}
-	if d := min(depth[right], w/2); d > 0 {
+	if d := min(int(math.Ceil(depth[right]*float64(f))), w/2); d > 0 {
 		from, n := across(in.y0, iy1)
-		light[right] = c.lineLight(float64(x0)+float64(w-d)*step, from, n, d, false)
+		light[right] = c.lineLight(float64(x0)+float64(w-d)*step, from, n, d, f, false)
 	}
 	divideLines(pix, w, h, light)
 	bin := make([]bool, w*h)
@@ -270,7 +279,7 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 	keep := make([]bool, len(comps))
 	// The inside's pixel holding each of these pixels' centres.
 	at := func(k, origin, from int) int {
-		return int(math.Floor((float64(from-origin) + (float64(k)+0.5)/fineSample) * oversample))
+		return int(math.Floor((float64(from-origin) + (float64(k)+0.5)*step) * oversample))
 	}
 	for y := range h {
 		iy := at(y, in.y0, y0)
@@ -293,16 +302,19 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 	return bin, w, h
 }
 
-// lineLight returns, for each of depth rows (horizontal) or columns of fine pixels starting at
-// crop point (x, y), the light a ruled line lets through there (1 − ink/255): the median over
+// lineLight returns, for each of depth rows (horizontal) or columns of pixels f times finer
+// than the crop's starting at crop point (x, y), the light a ruled line lets through there (1 − ink/255): the median over
 // n pixels along it, which a stroke touching the line covers less than half of.
-func (c *crop) lineLight(x, y float64, n, depth int, horizontal bool) []float64 {
+func (c *crop) lineLight(x, y float64, n, depth, f int, horizontal bool) []float64 {
+	if n < 1 {
+		return nil
+	}
 	w, h := n, depth
 	if !horizontal {
 		w, h = depth, n
 	}
 	pix := make([]uint8, w*h)
-	c.sm.fill(pix, w, h, x, y, 1.0/fineSample)
+	c.sm.fill(pix, w, h, x, y, 1/float64(f))
 	light := make([]float64, depth)
 	vals := make([]uint8, n)
 	for d := range depth {
