@@ -28,8 +28,9 @@
 //     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
 //     (Calibration: temperature, then Platt scaling) on every typed label scored without it.
 //   - Space.Refine: better ones, in seconds: networks fine-tuned from the space's network on
-//     every sample's suggested class, twice; calibrated on every typed label as scored by one
-//     of four networks that learnt the others.
+//     every sample's suggested class, twice; the typed labels spread again over the neighbour
+//     graph of the last network's own features, blended with its probabilities; calibrated on
+//     every typed label as scored by one of four networks that learnt the others.
 //   - Suggestions.Acceptance: for a confidence threshold, how many suggestions of each class
 //     it accepts and how many of those are expected to be wrong.
 //
@@ -46,8 +47,11 @@
 // draws) and one pass over every sample, and the join order O(K·E') for E' linked pairs of
 // clusters (at most N·k). A round: spreading O(N·k·C) per iteration (40 iterations), and one
 // column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 2 networks each drawing
-// refineDraws(N) ≤ 200,000 samples and passing all N, and 4 drawing half as many and passing
-// only the labels they hold out. Memory: O(N·(k + C)) values beyond the pixels (while the
-// space is computed, N·128 features and the index's copy of them); the kept space
+// refineDraws(N) ≤ 200,000 samples and passing all N, the neighbour graph of the last one's
+// features (as the space's: exact below nn.ExactBelow points, near-linear above) and a
+// spreading over it, and 4 networks drawing half as many, each passing all N and reranking the
+// space's graph by its features (O(N·k²·128)) to spread over. Memory: O(N·(k + C)) values beyond the pixels (while the
+// space is computed, and while Refine builds its graph, N·128 features and the index's copy
+// of them); the kept space
 // 4·N·(3 + 2k) bytes and the network. Nothing is O(N²) above nn.ExactBelow samples.
 package activelearn
