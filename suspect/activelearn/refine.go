@@ -42,20 +42,19 @@ func refineDraws(n int) int {
 // (package cnn), each fine-tuned from the one before and the first from the space's Net, each
 // learning every sample's class (its typed label, else the most probable class of the spread
 // labels for the first, of the first network's probabilities blended with the spread's for the
-// second). The last network's probabilities are the suggestions, calibrated (Calibration) on
-// the typed labels, each scored by a network that never saw it: the typed labels
-// are dealt into calibrationFolds stratified folds, and for each a network fine-tuned from the
-// space's Net learns the spread of the other folds' labels (half the draws; a class's only typed
-// label is never held out). Held out a quarter at a time, the calibration networks know nearly
-// what the chain knows (t10k seed 2, 100 and 200 labels, a temperature alone: ECE 0.012 and
-// 0.004; held out by halves, 0.030 and 0.039: a network without half the labels is less sure,
-// and its temperature makes the chain timid). Below MinCalibration typed labels of classes with two or more there are no
-// calibration networks and the confidences are the chain's own (Calibrated false). labels
-// and opts are as Suggest's; d is the dataset of the space (its pixels, N samples). Growth:
-// the chain's networks draw refineDraws(N) samples each and pass every sample once; the
-// calibration networks draw half as many and pass only the labels they hold out. Errors:
-// those of Suggest, a dataset of another size than the space's, or the context's error when
-// cancelled.
+// second). The last network's probabilities are the suggestions, calibrated by agreement
+// (fitAgreement): the typed labels are dealt into calibrationFolds stratified folds, and for
+// each a network fine-tuned from the space's Net learns the spread of the other folds' labels
+// (half the draws; a class's only typed label is never held out); each sample's confidence is
+// the accuracy the votes of those networks for the chain's class say among the samples without
+// a typed label of about the same raw confidence. The samples with an accepted label are among
+// those, so an accept leaves the confidences of the rest as they were. Below MinCalibration
+// typed labels of classes with two or more there are no calibration networks and the
+// confidences are the chain's own (Calibrated false). labels and opts are as Suggest's; d is
+// the dataset of the space (its pixels, N samples). Growth: the chain's networks draw
+// refineDraws(N) samples each and pass every sample once; the calibration networks draw half
+// as many and pass every sample once; the calibration O(N log N). Errors: those of Suggest, a
+// dataset of another size than the space's, or the context's error when cancelled.
 func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Options) (*Suggestions, error) {
 	o := opts.withDefaults()
 	if d.N != s.N() {
@@ -88,8 +87,11 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 	done = float64(tune.rounds)
 	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Typed: len(l.labelled)}
 	if calibrate {
-		var p []float32
-		var y []int
+		top := make([]int32, s.N()) // the chain's class
+		for i := range top {
+			top[i] = int32(argmax(probs[i*nc : (i+1)*nc]))
+		}
+		agree := make([]uint8, s.N()) // the calibration networks whose class is the chain's
 		for k, held := range folds.Stratified(holdable, l.cls, nil, calibrationFolds, o.Seed) {
 			hidden := slices.Clone(l.cls)
 			for _, i := range held {
@@ -99,19 +101,26 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			if err != nil {
 				return nil, err
 			}
-			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers, predict: held}
+			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers}
 			ph, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
 			if err != nil {
 				return nil, err
 			}
 			done += 0.5
-			p = append(p, ph...)
-			for _, i := range held {
-				y = append(y, l.cls[i])
+			for i, c := range top {
+				if argmax(ph[i*nc:(i+1)*nc]) == int(c) {
+					agree[i]++
+				}
 			}
 		}
-		out.Calibration, out.Calibrated = fitCalibration(p, y, nc), true
-		out.Calibration.apply(probs, nc)
+		fit := make([]bool, s.N()) // no typed label: unlabelled, or accepted
+		for i, c := range l.cls {
+			fit[i] = c < 0
+		}
+		if m := fitAgreement(probs, nc, agree, calibrationFolds, fit); m != nil {
+			m.apply(probs, nc)
+			out.Calibrated = true
+		}
 	}
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("networks", 1)
