@@ -6,18 +6,19 @@ import (
 )
 
 // Calibration by agreement: a refined suggestion's confidence is the accuracy that the
-// calibration networks' agreement with it says, among the samples of about the same raw
-// confidence. Each calibration network learns without a quarter of the typed labels and
-// none learns a sample without a typed label, so on those samples each is a second opinion.
-// Typed labels are a poor sample to calibrate on where the suggestions are unsure: the asks
-// pick typical samples first and the least sure ones after, not a random share of the rest,
-// and 100 of them fix a curve only so well. Fitted to them (temperature, then Platt; see
-// Calibration), the samples left below 0.95 on MNIST's t10k were 70–97% right at mean
-// confidences 80–90%, off by up to 10 points either way from run to run (bench/suggest);
-// the networks' agreement tracks those swings, but overstates the accuracy where the
-// networks err together (they learn the same spread labels): the share of samples the
-// suggestion gets wrong was 0.9–1.6 times the share of votes against it. agreementKappa takes
-// 1.5 times (chosen on t10k seed 1, confirmed on seeds 2 and 3).
+// calibration networks' votes for its class say among the samples of about the same raw
+// confidence. Each calibration network learns without a quarter of the typed labels, from a
+// spreading of the others, so its vote is a second opinion on every sample, though not an
+// independent one. Typed labels are a poor sample to calibrate on where the suggestions are
+// unsure: the asks pick typical samples first and the least sure ones after, not a random
+// share of the rest, and 100 of them fix a curve only so well. Fitted to them (temperature,
+// then Platt; see Calibration), the samples left below 0.95 on MNIST's t10k were 70–97%
+// right at mean confidences 80–90%, off by up to 10 points either way from run to run
+// (bench/suggest, 3 seeds, 50 to 200 labels); the votes track those swings (on the same
+// samples, 77–97% of them for the suggestion), but overstate the accuracy where the networks
+// err together (they all learn spread labels): the share of those samples wrong was 0.9–1.6
+// times the share of votes against. agreementKappa counts 1.5 times (chosen on t10k seed 1
+// among 1.3–1.7 and windows of 25, 50 and 100, then checked on seeds 2 and 3).
 const (
 	agreementKappa = 1.5
 	// agreementWindow is the half-width, in samples, of the moving average the agreement is
@@ -34,12 +35,13 @@ type agreementMap struct {
 
 // fitAgreement fits an agreementMap to the samples fit marks (those without a typed label)
 // of probs (N×classes, the probabilities to calibrate) and agree (each sample's count of
-// the votes networks whose most probable class is probs' most probable class): the share of
-// votes against, made non-increasing in the raw confidence (isotonic regression,
-// pool-adjacent-violators), averaged over agreementWindow samples either side, each window's
-// votes against read with half a vote more out of one more (Jeffreys' prior: a window of
-// unanimous votes is not certainty), times agreementKappa. Nil when fit marks no sample.
-// O(M log M) for M marked samples, M values of memory.
+// the votes networks whose most probable class is probs' most probable class): each sample's
+// share of votes against times agreementKappa, at most 1 (its chance of being wrong), made
+// non-increasing in the raw confidence (isotonic regression, pool-adjacent-violators),
+// averaged over agreementWindow samples either side, each window read with half a vote
+// against more out of one more (Jeffreys' prior: a window of unanimous votes is not
+// certainty). Nil when fit marks no sample. O(M log M) for M marked samples, M values of
+// memory.
 func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []bool) *agreementMap {
 	var idx []int
 	for i, f := range fit {
@@ -55,20 +57,20 @@ func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []
 		return row[argmax(row)]
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return top(idx[a]) < top(idx[b]) })
-	against := make([]float64, len(idx))
+	chance := make([]float64, len(idx)) // of being wrong, by the votes against
 	for r, i := range idx {
-		against[r] = float64(votes-int(agree[i])) / float64(votes)
+		chance[r] = min(1, agreementKappa*float64(votes-int(agree[i]))/float64(votes))
 	}
-	against = nonIncreasing(against)
-	sum := make([]float64, len(against)+1)
-	for r, v := range against {
+	chance = nonIncreasing(chance)
+	sum := make([]float64, len(chance)+1)
+	for r, v := range chance {
 		sum[r+1] = sum[r] + v
 	}
 	m := &agreementMap{raw: make([]float32, len(idx)), conf: make([]float64, len(idx))}
 	for r, i := range idx {
-		lo, hi := max(0, r-agreementWindow), min(len(against), r+agreementWindow+1)
+		lo, hi := max(0, r-agreementWindow), min(len(chance), r+agreementWindow+1)
 		n := float64((hi - lo) * votes)
-		wrong := agreementKappa * ((sum[hi]-sum[lo])*float64(votes) + 0.5) / (n + 1)
+		wrong := ((sum[hi]-sum[lo])*float64(votes) + agreementKappa*0.5) / (n + 1)
 		m.raw[r], m.conf[r] = top(i), max(0, 1-wrong)
 		if r > 0 { // rounding in the sums must not make it fall
 			m.conf[r] = max(m.conf[r], m.conf[r-1])

@@ -11,10 +11,10 @@ const nc = 10
 
 // agreeing returns n rows of 10-class probabilities whose raw confidences are not their
 // accuracy (a model right with probability σ(8·(raw − 0.65)) for raw confidence raw: too
-// sure of itself), whether each is right, and the votes of 4 networks for its
-// most probable class: each votes for it when it is right, and when it is wrong with
-// probability 1/3 (networks that learnt the same labels often err together): the share of
-// votes against is 2/3 of the share wrong, what agreementKappa corrects.
+// sure of itself), whether each is right, and the votes of 3 networks for its most probable
+// class: all 3 when it is right; when it is wrong, one of them, a different one each time,
+// errs with it (networks that learnt the same labels err together): 2 votes against of 3,
+// which agreementKappa (1.5) reads as wrong.
 func agreeing(rng *rand.Rand, n int) ([]float32, []bool, []uint8) {
 	p := make([]float32, nc*n)
 	right := make([]bool, n)
@@ -27,10 +27,9 @@ func agreeing(rng *rand.Rand, n int) ([]float32, []bool, []uint8) {
 		}
 		p[nc*i+b] = float32(top)
 		right[i] = rng.Float64() < 1/(1+math.Exp(-8*(top-0.65)))
-		for range 4 {
-			if right[i] || rng.Float64() < 1.0/3 {
-				agree[i]++
-			}
+		agree[i] = 1
+		if right[i] {
+			agree[i] = 3
 		}
 	}
 	return p, right, agree
@@ -76,7 +75,7 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 	all := func(float32) bool { return true }
 	rest := func(c float32) bool { return c < 0.95 }
 	beforeRest, _ := eceOf(p, right, rest)
-	m := fitAgreement(p, nc, agree, 4, fit)
+	m := fitAgreement(p, nc, agree, 3, fit)
 	q := append([]float32(nil), p...)
 	m.apply(q, nc)
 	afterAll, _ := eceOf(q, right, all)
@@ -108,7 +107,7 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 			t.Fatalf("the map falls at %d: raw %v → %v, confidence %v → %v", k, m.raw[k-1], m.raw[k], m.conf[k-1], m.conf[k])
 		}
 	}
-	if fitAgreement(p, nc, agree, 4, make([]bool, n)) != nil {
+	if fitAgreement(p, nc, agree, 3, make([]bool, n)) != nil {
 		t.Error("nothing to fit to: a map")
 	}
 }
