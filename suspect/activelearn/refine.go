@@ -127,21 +127,20 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 	return out, nil
 }
 
-// calibrationFolds is how many folds Refine deals the typed labels into to calibrate.
+// calibrationFolds is how many folds Refine deals the typed labels into: one calibration
+// network for each, without its fold's labels.
 const calibrationFolds = 4
 
-// chainRun is how a chain trains: its seed, networks, samples each draws, workers, and the
-// samples the last network predicts (nil: every one).
+// chainRun is how a chain trains: its seed, networks, samples each draws, and workers.
 type chainRun struct {
 	seed          uint64
 	rounds, draws int
 	workers       int
-	predict       []int
 }
 
 // chain trains run.rounds networks from the class indices cls (−1: none) and their spread
-// probabilities f, and returns the last one's probabilities of the samples run.predict (every
-// sample when nil), len×nc; progress gets the share of the chain done.
+// probabilities f, and returns the last one's probabilities of every sample, N×nc; progress
+// gets the share of the chain done.
 func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, run chainRun, progress func(float64)) ([]float32, error) {
 	n := len(cls)
 	pseudo := make([]int, n)
@@ -174,10 +173,6 @@ func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc in
 			return nil, err
 		}
 		if r == run.rounds-1 {
-			if run.predict != nil {
-				out := make([]float32, len(run.predict)*nc)
-				return out, nw.Probabilities(ctx, cnn.Samples{Pixels: px}, run.predict, out)
-			}
 			return predictAll(ctx, nw, px, n, run.workers)
 		}
 		p, err := predictAll(ctx, nw, px, n, run.workers)
