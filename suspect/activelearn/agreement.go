@@ -40,8 +40,8 @@ type agreementMap struct {
 // non-increasing in the raw confidence (isotonic regression, pool-adjacent-violators),
 // averaged over agreementWindow samples either side, each window read with half a vote
 // against more out of one more (Jeffreys' prior: a window of unanimous votes is not
-// certainty). Nil when fit marks no sample. O(M log M) for M marked samples, M values of
-// memory.
+// certainty). Nil when fit marks no sample. O(M log M) for M marked samples; memory N + 4·M
+// values.
 func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []bool) *agreementMap {
 	var idx []int
 	for i, f := range fit {
@@ -52,11 +52,12 @@ func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []
 	if len(idx) == 0 || votes == 0 {
 		return nil
 	}
-	top := func(i int) float32 {
+	top := make([]float32, len(fit)) // the raw confidence, of the marked samples
+	for _, i := range idx {
 		row := probs[i*classes : (i+1)*classes]
-		return row[argmax(row)]
+		top[i] = row[argmax(row)]
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return top(idx[a]) < top(idx[b]) })
+	sort.SliceStable(idx, func(a, b int) bool { return top[idx[a]] < top[idx[b]] })
 	chance := make([]float64, len(idx)) // of being wrong, by the votes against
 	for r, i := range idx {
 		chance[r] = min(1, agreementKappa*float64(votes-int(agree[i]))/float64(votes))
@@ -71,7 +72,7 @@ func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []
 		lo, hi := max(0, r-agreementWindow), min(len(chance), r+agreementWindow+1)
 		n := float64((hi - lo) * votes)
 		wrong := ((sum[hi]-sum[lo])*float64(votes) + agreementKappa*0.5) / (n + 1)
-		m.raw[r], m.conf[r] = top(i), max(0, 1-wrong)
+		m.raw[r], m.conf[r] = top[i], max(0, 1-wrong)
 		if r > 0 { // rounding in the sums must not make it fall
 			m.conf[r] = max(m.conf[r], m.conf[r-1])
 		}
