@@ -44,28 +44,20 @@ func refineDraws(n int) int {
 // learning every sample's class (its typed label, else the most probable class of the spread
 // labels for the first, of the first network's probabilities blended with the spread's for the
 // second). The suggestions are the typed labels spread over the neighbour graph of the last
-// network's features, blended with its probabilities (respread), calibrated (Calibration) on
-// the typed labels, each scored by a network that never saw it: the typed labels
-// are dealt into calibrationFolds stratified folds, and for each a network fine-tuned from the
-// space's Net learns the spread of the other folds' labels (half the draws; a class's only typed
-// label is never held out), its probabilities of the held-out labels blended as respread blends
-// with the other folds' labels spread over the neighbour graph of its own features (the
-// space's graph reranked by them, rerank), so that what is calibrated is made as the
-// suggestions are. Measured on t10k (10, 10, 30, 50, 100 asks; seeds 1–3) at 100 and 200
-// labels, the ECE of every suggestion was 0.002–0.015, and of those below 0.95 0.032–0.121;
-// the networks' probabilities unblended left 0.022–0.030 and 0.038–0.066 (underconfident:
-// the suggestions are better than the networks), blended with the spreading over the space's
-// graph 0.003–0.009 and 0.101–0.213 (overconfident). Held out a quarter at a time, the calibration networks know nearly
-// what the chain knows (t10k seed 2, 100 and 200 labels, a temperature alone: ECE 0.012 and
-// 0.004; held out by halves, 0.030 and 0.039: a network without half the labels is less sure,
-// and its temperature makes the chain timid). Below MinCalibration typed labels of classes with two or more there are no
-// calibration networks and the confidences are the chain's own (Calibrated false). labels
-// and opts are as Suggest's; d is the dataset of the space (its pixels, N samples). Growth:
-// the chain's networks draw refineDraws(N) samples each and pass every sample once; the
-// calibration networks draw half as many, pass every sample once and rerank the space's graph
-// (O(N·k²·cnn.Features)); respread builds one neighbour graph. Errors:
-// those of Suggest, a dataset of another size than the space's, or the context's error when
-// cancelled.
+// network's features, blended with its probabilities (respread), calibrated by agreement
+// (fitAgreement): the typed labels are dealt into calibrationFolds stratified folds, and for
+// each a network fine-tuned from the space's Net learns the spread of the other folds' labels
+// (half the draws; a class's only typed label is never held out); each sample's confidence is
+// the accuracy the votes of those networks for the suggestion's class say among the samples
+// without a typed label of about the same raw confidence. The samples with an accepted label
+// are among those, so an accept leaves the confidences of the rest as they were. Below
+// MinCalibration typed labels of classes with two or more there are no calibration networks
+// and the confidences are the chain's own (Calibrated false). labels and opts are as
+// Suggest's; d is the dataset of the space (its pixels, N samples). Growth: the chain's
+// networks draw refineDraws(N) samples each and pass every sample once; respread builds one
+// neighbour graph; the calibration networks draw half as many and pass every sample once; the
+// calibration O(N log N). Errors: those of Suggest, a dataset of another size than the
+// space's, or the context's error when cancelled.
 func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Options) (*Suggestions, error) {
 	o := opts.withDefaults()
 	if d.N != s.N() {
@@ -101,8 +93,11 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 	done = float64(tune.rounds)
 	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Typed: len(l.labelled)}
 	if calibrate {
-		var p []float32
-		var y []int
+		top := make([]int32, s.N()) // the chain's class
+		for i := range top {
+			top[i] = int32(argmax(probs[i*nc : (i+1)*nc]))
+		}
+		agree := make([]uint8, s.N()) // the calibration networks whose class is the chain's
 		for k, held := range folds.Stratified(holdable, l.cls, nil, calibrationFolds, o.Seed) {
 			hidden := slices.Clone(l.cls)
 			for _, i := range held {
@@ -112,56 +107,49 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			if err != nil {
 				return nil, err
 			}
-			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers, predict: held, features: true}
-			ph, fe, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
+			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers}
+			ph, _, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
 			if err != nil {
-				return nil, err
-			}
-			// Blended as respread blends, the labels of the other folds spread over the
-			// network's own features' graph (the space's graph reranked by them).
-			g, err := rerank(ctx, s.Graph, fe, neighbours, o.Workers)
-			if err != nil {
-				return nil, err
-			}
-			if fh, err = spread(ctx, g, hidden, nc); err != nil {
 				return nil, err
 			}
 			done += 0.5
-			for m, i := range held {
-				for c := range nc {
-					ph[m*nc+c] = float32((1-netShare)*float64(fh[i*nc+c]) + netShare*float64(ph[m*nc+c]))
+			for i, c := range top {
+				if argmax(ph[i*nc:(i+1)*nc]) == int(c) {
+					agree[i]++
 				}
 			}
-			p = append(p, ph...)
-			for _, i := range held {
-				y = append(y, l.cls[i])
-			}
 		}
-		out.Calibration, out.Calibrated = fitCalibration(p, y, nc), true
-		out.Calibration.apply(probs, nc)
+		fit := make([]bool, s.N()) // no typed label: unlabelled, or accepted
+		for i, c := range l.cls {
+			fit[i] = c < 0
+		}
+		if m := fitAgreement(probs, nc, agree, calibrationFolds, fit); m != nil {
+			m.apply(probs, nc)
+			out.Calibrated = true
+		}
 	}
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("networks", 1)
 	return out, nil
 }
 
-// calibrationFolds is how many folds Refine deals the typed labels into to calibrate.
+// calibrationFolds is how many folds Refine deals the typed labels into: one calibration
+// network for each, without its fold's labels.
 const calibrationFolds = 4
 
-// chainRun is how a chain trains: its seed, networks, samples each draws, workers, the
-// samples the last network predicts (nil: every one), and whether it gives their features too.
+// chainRun is how a chain trains: its seed, networks, samples each draws, workers, and
+// whether it gives the last network's features too.
 type chainRun struct {
 	seed          uint64
 	rounds, draws int
 	workers       int
-	predict       []int
 	features      bool // the last network's penultimate features of every sample too
 }
 
 // chain trains run.rounds networks from the class indices cls (−1: none) and their spread
-// probabilities f, and returns the last one's probabilities of the samples run.predict (every
-// sample when nil), len×nc, and with run.features its features of every sample (unit length,
-// N×cnn.Features; from the same pass); progress gets the share of the chain done.
+// probabilities f, and returns the last one's probabilities of every sample, N×nc, and with
+// run.features its features of every sample (unit length, N×cnn.Features; from the same
+// pass); progress gets the share of the chain done.
 func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, run chainRun, progress func(float64)) ([]float32, nn.Vectors, error) {
 	n := len(cls)
 	pseudo := make([]int, n)
@@ -194,15 +182,7 @@ func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc in
 			return nil, nn.Vectors{}, err
 		}
 		if r == run.rounds-1 {
-			probs, fe, err := netOutputs(ctx, nw, px, n, true, run.features, run.workers, nil)
-			if err != nil || run.predict == nil {
-				return probs, fe, err
-			}
-			out := make([]float32, 0, len(run.predict)*nc)
-			for _, i := range run.predict {
-				out = append(out, probs[i*nc:(i+1)*nc]...)
-			}
-			return out, fe, nil
+			return netOutputs(ctx, nw, px, n, true, run.features, run.workers, nil)
 		}
 		p, err := predictAll(ctx, nw, px, n, run.workers)
 		if err != nil {
