@@ -50,7 +50,7 @@
 // refineDraws(N) ≤ 200,000 samples and passing all N, the neighbour graph of the last one's
 // features (as the space's: exact below nn.ExactBelow points, near-linear above) and a
 // spreading over it, and 4 networks drawing half as many, each passing all N and reranking the
-// space's graph by its features (O(N·k²·128)) to spread over. Memory: O(N·(k + C)) values beyond the pixels (while the
+// space's graph by its features (O(N·10²·128)) to spread over. Memory: O(N·(k + C)) values beyond the pixels (while the
 // space is computed, and while Refine builds its graph, N·128 features and the index's copy
 // of them); the kept space
 // 4·N·(3 + 2k) bytes and the network. Nothing is O(N²) above nn.ExactBelow samples.

@@ -63,7 +63,7 @@ func refineDraws(n int) int {
 // and opts are as Suggest's; d is the dataset of the space (its pixels, N samples). Growth:
 // the chain's networks draw refineDraws(N) samples each and pass every sample once; the
 // calibration networks draw half as many, pass every sample once and rerank the space's graph
-// (O(N·k²·cnn.Features)); respread builds one neighbour graph. Errors:
+// (O(N·spreadNeighbours²·cnn.Features)); respread builds one neighbour graph. Errors:
 // those of Suggest, a dataset of another size than the space's, or the context's error when
 // cancelled.
 func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Options) (*Suggestions, error) {
@@ -119,7 +119,7 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			}
 			// Blended as respread blends, the labels of the other folds spread over the
 			// network's own features' graph (the space's graph reranked by them).
-			g, err := rerank(ctx, s.Graph, fe, neighbours, o.Workers)
+			g, err := rerank(ctx, s.Graph, spreadNeighbours, fe, neighbours, o.Workers)
 			if err != nil {
 				return nil, err
 			}

@@ -9,12 +9,13 @@ import (
 	"idxlabel/suspect/nn"
 )
 
-// rerank returns each sample's k nearest neighbours by the vectors v (N×d) among its
-// neighbours in g and theirs (two steps of g: at most g.K·(g.K+1) candidates), nearest first,
-// squared distances; rows with fewer candidates are padded with −1 and +Inf. It stands for the
-// exact graph of v where v's neighbours are mostly g's: O(N·K²·d), no index. Errors: the
-// context's error when cancelled.
-func rerank(ctx context.Context, g *nn.Graph, v nn.Vectors, k, workers int) (*nn.Graph, error) {
+// rerank returns each sample's k nearest neighbours by the vectors v (N×d) among its first
+// `use` neighbours in g and theirs (two steps of g: at most use·(use+1) candidates), nearest
+// first, squared distances; rows with fewer candidates are padded with −1 and +Inf. It stands
+// for the exact graph of v where v's neighbours are mostly g's: O(N·use²·d), no index. Errors:
+// the context's error when cancelled.
+func rerank(ctx context.Context, g *nn.Graph, use int, v nn.Vectors, k, workers int) (*nn.Graph, error) {
+	use = min(use, g.K)
 	n := g.Rows()
 	out := &nn.Graph{K: k, Idx: make([]int32, n*k), Dist: make([]float32, n*k)}
 	err := parallel.For(ctx, n, parallel.Options{Workers: workers, Chunk: 256}, func(ctx context.Context) func(lo, hi int) error {
@@ -44,13 +45,14 @@ func rerank(ctx context.Context, g *nn.Graph, v nn.Vectors, k, workers int) (*nn
 					cs = append(cs, cand{j, d})
 				}
 				first, _ := g.Of(i)
+				first = first[:use]
 				for _, j := range first {
 					add(j)
 				}
 				for _, j := range first {
 					if j >= 0 {
 						second, _ := g.Of(int(j))
-						for _, j2 := range second {
+						for _, j2 := range second[:use] {
 							add(j2)
 						}
 					}

@@ -12,7 +12,7 @@ import (
 
 // TestRerank: reranked by the points the graph was built from, a neighbour graph gives back
 // its own nearest neighbours (they are among the candidates), in order; by other vectors, each
-// row holds the nearest of the candidates (the neighbours and theirs) by those, exactly, and a
+// row holds the nearest of the candidates (the first 4 neighbours and theirs) by those, exactly, and a
 // sample with fewer candidates than asked gets its row padded with −1 and +Inf.
 func TestRerank(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -29,7 +29,7 @@ func TestRerank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := rerank(context.Background(), g, v, 4, 2)
+	got, err := rerank(context.Background(), g, k, v, 4, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestRerank(t *testing.T) {
 		}
 	}
 	w := random(5)
-	got, err = rerank(context.Background(), g, w, k, 2)
+	got, err = rerank(context.Background(), g, 4, w, k, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +56,10 @@ func TestRerank(t *testing.T) {
 	for i := range n {
 		var cand []int
 		first, _ := g.Of(i)
-		for _, j := range first {
+		for _, j := range first[:4] {
 			cand = append(cand, int(j))
 			second, _ := g.Of(int(j))
-			for _, j2 := range second {
+			for _, j2 := range second[:4] {
 				cand = append(cand, int(j2))
 			}
 		}
@@ -83,7 +83,7 @@ func TestRerank(t *testing.T) {
 	}
 	// Two points linked to each other alone: one candidate each, the rest padding.
 	pair := &nn.Graph{K: 1, Idx: []int32{1, 0}, Dist: []float32{1, 1}}
-	got, err = rerank(context.Background(), pair, nn.Vectors{Data: []float32{0, 2}, N: 2, Dim: 1}, 3, 1)
+	got, err = rerank(context.Background(), pair, 1, nn.Vectors{Data: []float32{0, 2}, N: 2, Dim: 1}, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
