@@ -177,6 +177,9 @@ func runSuggest(c *cli, args []string) error {
 		sure += s.Confidence
 	}
 	how := "calibrated on typed labels held out"
+	if sugg.Refined {
+		how = "calibrated on the agreement of networks each without a quarter of the typed labels"
+	}
 	if !sugg.Calibrated {
 		how = fmt.Sprintf("not calibrated: fewer than %d typed labels", activelearn.MinCalibration)
 	}

@@ -97,30 +97,36 @@ func (c Calibration) apply(p []float32, classes int) {
 	for s := 0; s+classes <= len(p); s += classes {
 		row := p[s : s+classes]
 		k := argmax(row)
-		top, second := float64(row[k]), 0.0
-		for j, v := range row {
-			if j != k {
-				second = max(second, float64(v))
-			}
+		setTop(row, k, 1/(1+math.Exp(-(c.Slope*logOdds(float64(row[k]))+c.Offset))))
+	}
+}
+
+// setTop gives class k of row (a probability distribution, k its most probable class)
+// probability q, never so low that another class becomes the most probable, and scales the
+// others to fill 1 − q (in proportion to what they hold). A row whose other classes hold 0 is
+// left as it is.
+func setTop(row []float32, k int, q float64) {
+	second, others := 0.0, 0.0
+	for j, v := range row {
+		if j != k {
+			second = max(second, float64(v))
+			others += float64(v)
 		}
-		q := 1 / (1 + math.Exp(-(c.Slope*logOdds(top) + c.Offset)))
-		if rest := 1 - top + second; rest > 0 {
-			q = max(q, second/rest) // the most probable class stays the most probable
+	}
+	if others <= 0 {
+		return
+	}
+	q = max(q, second/(others+second)) // the most probable class stays the most probable
+	scale := (1 - q) / others
+	for j := range row {
+		if j == k {
+			row[j] = float32(q)
+		} else {
+			row[j] = float32(float64(row[j]) * scale)
 		}
-		if top >= 1 {
-			continue
-		}
-		scale := (1 - q) / (1 - top)
-		for j := range row {
-			if j == k {
-				row[j] = float32(q)
-			} else {
-				row[j] = float32(float64(row[j]) * scale)
-			}
-		}
-		if b := argmax(row); b != k { // a tie at the bound, or rounding: k stays first, just
-			half := (row[k] + row[b]) / 2
-			row[k], row[b] = half*(1+1e-6), half*(1-1e-6)
-		}
+	}
+	if b := argmax(row); b != k { // a tie at the bound, or rounding: k stays first, just
+		half := (row[k] + row[b]) / 2
+		row[k], row[b] = half*(1+1e-6), half*(1-1e-6)
 	}
 }

@@ -28,14 +28,19 @@
 //     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
 //     (Calibration: temperature, then Platt scaling) on every typed label scored without it.
 //   - Space.Refine: better ones, in seconds: networks fine-tuned from the space's network on
-//     every sample's suggested class, twice; calibrated on every typed label as scored by one
-//     of four networks that learnt the others.
+//     every sample's suggested class, twice; the typed labels spread again over the neighbour
+//     graph of the last network's own features, blended with its probabilities; calibrated by
+//     the agreement of four networks, each without a quarter of the typed labels, with them
+//     (agreement.go): the typed labels the asks pick are no random sample of the samples the
+//     suggestions are unsure of.
 //   - Suggestions.Acceptance: for a confidence threshold, how many suggestions of each class
 //     it accepts and how many of those are expected to be wrong.
 //
 // Accepted suggestions (Options.Accepted) are pseudo-labels: they are not learnt from (they
-// hold nothing the suggestions did not) and never held out to calibrate, so accepting
-// suggestions leaves the confidences of the rest as they were, calibrated as they were.
+// hold nothing the suggestions did not) and never held out to calibrate; the refined
+// calibration is fitted to every sample without a typed label, accepted ones included, so
+// accepting suggestions leaves the confidences of the rest as they were, calibrated as they
+// were.
 //
 // Growth for N samples (k = 15 neighbours, C classes, K = min(max(50, N/100), 1,000) fine
 // clusters): NewSpace costs the pixel features O(N·D·50), two neighbour graphs (exact below
@@ -46,8 +51,11 @@
 // draws) and one pass over every sample, and the join order O(K·E') for E' linked pairs of
 // clusters (at most N·k). A round: spreading O(N·k·C) per iteration (40 iterations), and one
 // column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 2 networks each drawing
-// refineDraws(N) ≤ 200,000 samples and passing all N, and 4 drawing half as many and passing
-// only the labels they hold out. Memory: O(N·(k + C)) values beyond the pixels (while the
-// space is computed, N·128 features and the index's copy of them); the kept space
-// 4·N·(3 + 2k) bytes and the network. Nothing is O(N²) above nn.ExactBelow samples.
+// refineDraws(N) ≤ 200,000 samples and passing all N, the neighbour graph of the last one's
+// features (as the space's: exact below nn.ExactBelow points, near-linear above) and a
+// spreading over it, 4 networks drawing half as many and passing all N, and the calibration's
+// sort of the samples without a typed label, O(N log N). Memory: O(N·(k + C)) values beyond
+// the pixels (while the space is computed, and while Refine builds its graph, N·128 features
+// and the index's copy of them); the kept space 4·N·(3 + 2k) bytes and the network. Nothing is
+// O(N²) above nn.ExactBelow samples.
 package activelearn

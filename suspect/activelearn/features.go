@@ -63,22 +63,54 @@ func featuresNet(ctx context.Context, d sample.Set, fine []int32, clusters int, 
 // netFeatures returns the penultimate features of every sample (n rows of cnn.Features, each
 // scaled to unit length), computed on the workers, reported as the "features" stage.
 func netFeatures(ctx context.Context, net *cnn.Net, px func(int) []byte, n int, o Options) (nn.Vectors, error) {
-	out := make([]float32, n*cnn.Features)
-	err := parallel.For(ctx, n, parallel.Options{Workers: o.Workers, Chunk: predictChunk, Progress: func(f float64) { o.report("features", f) }},
+	_, feats, err := netOutputs(ctx, net, px, n, false, true, o.Workers, func(f float64) { o.report("features", f) })
+	return feats, err
+}
+
+// predictAll returns the network's probabilities of samples 0…n−1 (n×Classes), computed on
+// the workers.
+func predictAll(ctx context.Context, net *cnn.Net, px func(int) []byte, n, workers int) ([]float32, error) {
+	probs, _, err := netOutputs(ctx, net, px, n, true, false, workers, nil)
+	return probs, err
+}
+
+// netOutputs passes samples 0…n−1 through the network once on the workers and returns what is
+// asked: their probabilities (n×Classes) and their penultimate features (n×cnn.Features, each
+// row scaled to unit length); progress (may be nil) gets the share done.
+func netOutputs(ctx context.Context, net *cnn.Net, px func(int) []byte, n int, wantProbs, wantFeats bool, workers int, progress func(float64)) ([]float32, nn.Vectors, error) {
+	nc := net.Classes
+	var probs, feats []float32
+	if wantProbs {
+		probs = make([]float32, n*nc)
+	}
+	if wantFeats {
+		feats = make([]float32, n*cnn.Features)
+	}
+	err := parallel.For(ctx, n, parallel.Options{Workers: workers, Chunk: predictChunk, Progress: progress},
 		func(ctx context.Context) func(lo, hi int) error {
 			idx := make([]int, predictChunk)
 			return func(lo, hi int) error {
 				for k := range hi - lo {
 					idx[k] = lo + k
 				}
-				return net.Outputs(ctx, cnn.Samples{Pixels: px}, idx[:hi-lo], nil, out[lo*cnn.Features:hi*cnn.Features])
+				var p, f []float32
+				if probs != nil {
+					p = probs[lo*nc : hi*nc]
+				}
+				if feats != nil {
+					f = feats[lo*cnn.Features : hi*cnn.Features]
+				}
+				return net.Outputs(ctx, cnn.Samples{Pixels: px}, idx[:hi-lo], p, f)
 			}
 		})
 	if err != nil {
-		return nn.Vectors{}, err
+		return nil, nn.Vectors{}, err
+	}
+	if feats == nil {
+		return probs, nn.Vectors{}, nil
 	}
 	for i := range n {
-		row := out[i*cnn.Features : (i+1)*cnn.Features]
+		row := feats[i*cnn.Features : (i+1)*cnn.Features]
 		var ss float64
 		for _, x := range row {
 			ss += float64(x) * float64(x)
@@ -90,31 +122,11 @@ func netFeatures(ctx context.Context, net *cnn.Net, px func(int) []byte, n int, 
 			}
 		}
 	}
-	return nn.Vectors{Data: out, N: n, Dim: cnn.Features}, nil
+	return probs, nn.Vectors{Data: feats, N: n, Dim: cnn.Features}, nil
 }
 
 // predictChunk is how many samples a worker passes through a network at a time.
 const predictChunk = 512
-
-// predictAll returns the network's probabilities of samples 0…n−1 (n×Classes), computed on
-// the workers.
-func predictAll(ctx context.Context, net *cnn.Net, px func(int) []byte, n, workers int) ([]float32, error) {
-	nc := net.Classes
-	out := make([]float32, n*nc)
-	err := parallel.For(ctx, n, parallel.Options{Workers: workers, Chunk: predictChunk}, func(ctx context.Context) func(lo, hi int) error {
-		idx := make([]int, predictChunk)
-		return func(lo, hi int) error {
-			for k := range hi - lo {
-				idx[k] = lo + k
-			}
-			return net.Probabilities(ctx, cnn.Samples{Pixels: px}, idx[:hi-lo], out[lo*nc:hi*nc])
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
 
 // pixels28 returns d's samples as the networks read them: 28×28, resized (bilinear) one at a
 // time when they are another size, so no second copy of the dataset is held.

@@ -9,6 +9,7 @@ import (
 	"idxlabel/sample"
 	"idxlabel/suspect/cnn"
 	"idxlabel/suspect/folds"
+	"idxlabel/suspect/nn"
 )
 
 // tuning holds the refinement's recipe and the features network's training (see tune).
@@ -42,20 +43,21 @@ func refineDraws(n int) int {
 // (package cnn), each fine-tuned from the one before and the first from the space's Net, each
 // learning every sample's class (its typed label, else the most probable class of the spread
 // labels for the first, of the first network's probabilities blended with the spread's for the
-// second). The last network's probabilities are the suggestions, calibrated (Calibration) on
-// the typed labels, each scored by a network that never saw it: the typed labels
-// are dealt into calibrationFolds stratified folds, and for each a network fine-tuned from the
-// space's Net learns the spread of the other folds' labels (half the draws; a class's only typed
-// label is never held out). Held out a quarter at a time, the calibration networks know nearly
-// what the chain knows (t10k seed 2, 100 and 200 labels, a temperature alone: ECE 0.012 and
-// 0.004; held out by halves, 0.030 and 0.039: a network without half the labels is less sure,
-// and its temperature makes the chain timid). Below MinCalibration typed labels of classes with two or more there are no
-// calibration networks and the confidences are the chain's own (Calibrated false). labels
-// and opts are as Suggest's; d is the dataset of the space (its pixels, N samples). Growth:
-// the chain's networks draw refineDraws(N) samples each and pass every sample once; the
-// calibration networks draw half as many and pass only the labels they hold out. Errors:
-// those of Suggest, a dataset of another size than the space's, or the context's error when
-// cancelled.
+// second). The suggestions are the typed labels spread over the neighbour graph of the last
+// network's features, blended with its probabilities (respread), calibrated by agreement
+// (fitAgreement): the typed labels are dealt into calibrationFolds stratified folds, and for
+// each a network fine-tuned from the space's Net learns the spread of the other folds' labels
+// (half the draws; a class's only typed label is never held out); each sample's confidence is
+// the accuracy the votes of those networks for the suggestion's class say among the samples
+// without a typed label of about the same raw confidence. The samples with an accepted label
+// are among those, so an accept leaves the confidences of the rest as they were. Below
+// MinCalibration typed labels of classes with two or more there are no calibration networks
+// and the confidences are the chain's own (Calibrated false). labels and opts are as
+// Suggest's; d is the dataset of the space (its pixels, N samples). Growth: the chain's
+// networks draw refineDraws(N) samples each and pass every sample once; respread builds one
+// neighbour graph; the calibration networks draw half as many and pass every sample once; the
+// calibration O(N log N). Errors: those of Suggest, a dataset of another size than the
+// space's, or the context's error when cancelled.
 func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Options) (*Suggestions, error) {
 	o := opts.withDefaults()
 	if d.N != s.N() {
@@ -81,15 +83,21 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 		return nil, err
 	}
 	draws := refineDraws(s.N())
-	probs, err := s.chain(ctx, px, l.cls, nc, f, chainRun{seed: o.Seed, rounds: tune.rounds, draws: draws, workers: o.Workers}, func(f float64) { progress(f) })
+	probs, feats, err := s.chain(ctx, px, l.cls, nc, f, chainRun{seed: o.Seed, rounds: tune.rounds, draws: draws, workers: o.Workers, features: true}, func(f float64) { progress(f) })
 	if err != nil {
+		return nil, err
+	}
+	if probs, err = respread(ctx, feats, l.cls, probs, nc, o); err != nil {
 		return nil, err
 	}
 	done = float64(tune.rounds)
 	out := &Suggestions{Classes: l.classes, Probs: probs, Refined: true, Typed: len(l.labelled)}
 	if calibrate {
-		var p []float32
-		var y []int
+		top := make([]int32, s.N()) // the chain's class
+		for i := range top {
+			top[i] = int32(argmax(probs[i*nc : (i+1)*nc]))
+		}
+		agree := make([]uint8, s.N()) // the calibration networks whose class is the chain's
 		for k, held := range folds.Stratified(holdable, l.cls, nil, calibrationFolds, o.Seed) {
 			hidden := slices.Clone(l.cls)
 			for _, i := range held {
@@ -99,41 +107,50 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			if err != nil {
 				return nil, err
 			}
-			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers, predict: held}
-			ph, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
+			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers}
+			ph, _, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
 			if err != nil {
 				return nil, err
 			}
 			done += 0.5
-			p = append(p, ph...)
-			for _, i := range held {
-				y = append(y, l.cls[i])
+			for i, c := range top {
+				if argmax(ph[i*nc:(i+1)*nc]) == int(c) {
+					agree[i]++
+				}
 			}
 		}
-		out.Calibration, out.Calibrated = fitCalibration(p, y, nc), true
-		out.Calibration.apply(probs, nc)
+		fit := make([]bool, s.N()) // no typed label: unlabelled, or accepted
+		for i, c := range l.cls {
+			fit[i] = c < 0
+		}
+		if m := fitAgreement(probs, nc, agree, calibrationFolds, fit); m != nil {
+			m.apply(probs, nc)
+			out.Calibrated = true
+		}
 	}
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("networks", 1)
 	return out, nil
 }
 
-// calibrationFolds is how many folds Refine deals the typed labels into to calibrate.
+// calibrationFolds is how many folds Refine deals the typed labels into: one calibration
+// network for each, without its fold's labels.
 const calibrationFolds = 4
 
-// chainRun is how a chain trains: its seed, networks, samples each draws, workers, and the
-// samples the last network predicts (nil: every one).
+// chainRun is how a chain trains: its seed, networks, samples each draws, workers, and
+// whether it gives the last network's features too.
 type chainRun struct {
 	seed          uint64
 	rounds, draws int
 	workers       int
-	predict       []int
+	features      bool // the last network's penultimate features of every sample too
 }
 
 // chain trains run.rounds networks from the class indices cls (−1: none) and their spread
-// probabilities f, and returns the last one's probabilities of the samples run.predict (every
-// sample when nil), len×nc; progress gets the share of the chain done.
-func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, run chainRun, progress func(float64)) ([]float32, error) {
+// probabilities f, and returns the last one's probabilities of every sample, N×nc, and with
+// run.features its features of every sample (unit length, N×cnn.Features; from the same
+// pass); progress gets the share of the chain done.
+func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc int, f []float32, run chainRun, progress func(float64)) ([]float32, nn.Vectors, error) {
 	n := len(cls)
 	pseudo := make([]int, n)
 	list := make([]int, n)
@@ -162,23 +179,47 @@ func (s *Space) chain(ctx context.Context, px func(int) []byte, cls []int, nc in
 			}
 		})
 		if err != nil {
-			return nil, err
+			return nil, nn.Vectors{}, err
 		}
 		if r == run.rounds-1 {
-			if run.predict != nil {
-				out := make([]float32, len(run.predict)*nc)
-				return out, nw.Probabilities(ctx, cnn.Samples{Pixels: px}, run.predict, out)
-			}
-			return predictAll(ctx, nw, px, n, run.workers)
+			return netOutputs(ctx, nw, px, n, true, run.features, run.workers, nil)
 		}
 		p, err := predictAll(ctx, nw, px, n, run.workers)
 		if err != nil {
-			return nil, err
+			return nil, nn.Vectors{}, err
 		}
 		for i := range p {
 			p[i] = float32((1-tune.blend)*float64(p[i]) + tune.blend*float64(f[i]))
 		}
 		prev, start = p, nw
 	}
-	return prev, nil
+	return prev, nn.Vectors{}, nil
+}
+
+// netShare is the last network's share in the refined suggestions; the rest is the typed
+// labels spread over the neighbour graph of its own penultimate features (respread).
+const netShare = 0.3
+
+// respread returns the refined probabilities: (1 − netShare) of the typed labels (cls, −1:
+// none) spread over the neighbour graph of the chain's last network's features (feats, unit
+// length), netShare of that network's probabilities (probs, N×nc). Fine-tuned on every
+// sample's class, the network's features part the classes better than the space's, learnt
+// without labels: measured on t10k with 100 labels (10, 10, 30, 50 asks; seeds 1, 2, 3), the
+// samples' classes spread over their graph were 99.04, 99.07, 98.70% right against the
+// network's 98.89, 98.96, 98.68%, and blended 99.03, 99.07, 98.74%. Growth: the graph of N
+// points (nn's index: exact below nn.ExactBelow, O(N²·cnn.Features); near-linear above), a
+// spreading of nc columns, N×nc values.
+func respread(ctx context.Context, feats nn.Vectors, cls []int, probs []float32, nc int, o Options) ([]float32, error) {
+	g, err := neighbourGraph(ctx, feats, Options{Seed: o.Seed, Workers: o.Workers})
+	if err != nil {
+		return nil, err
+	}
+	f, err := spread(ctx, g, cls, nc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range f {
+		f[i] = float32((1-netShare)*float64(f[i]) + netShare*float64(probs[i]))
+	}
+	return f, nil
 }

@@ -16,10 +16,7 @@ import (
 func TestLeaveOneOutIsSpreadingWithout(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	const n, k, classes = 300, 8, 3
-	v := nn.Vectors{Data: make([]float32, n*4), N: n, Dim: 4}
-	for i := range v.Data {
-		v.Data[i] = float32(rng.NormFloat64())
-	}
+	v := randomVectors(rng, n, 4)
 	g, err := nn.Among(context.Background(), v, nil, k, nn.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -55,4 +52,13 @@ func TestLeaveOneOutIsSpreadingWithout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomVectors returns n points of dim standard normal coordinates.
+func randomVectors(rng *rand.Rand, n, dim int) nn.Vectors {
+	v := nn.Vectors{Data: make([]float32, n*dim), N: n, Dim: dim}
+	for i := range v.Data {
+		v.Data[i] = float32(rng.NormFloat64())
+	}
+	return v
 }

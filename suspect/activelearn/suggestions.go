@@ -23,12 +23,13 @@ type Suggestions struct {
 	// Refined: the probabilities are the networks' (Space.Refine), not label spreading's alone
 	// (Space.Suggest).
 	Refined bool
-	// Calibrated: the confidences were fitted (Calibration) to typed labels held out of the
-	// models that scored them; false below MinCalibration typed labels (of classes with two
-	// or more: a class's only label is never held out), when nothing can be held out and the
-	// confidences are the models' own.
+	// Calibrated: the confidences were fitted: the first suggestions' (Space.Suggest) to typed
+	// labels held out of the spreading (Calibration), the refined ones' (Space.Refine) to the
+	// calibration networks' agreement with them (see fitAgreement). False below MinCalibration
+	// typed labels (of classes with two or more: a class's only label is never held out), when
+	// the confidences are the models' own.
 	Calibrated  bool
-	Calibration Calibration // what was fitted (the zero value: none)
+	Calibration Calibration // what was fitted to typed labels (the zero value: none, or refined)
 	Typed       int         // the typed labels learnt from (accepted ones are not learnt from)
 }
 
