@@ -50,7 +50,7 @@ func cropBox(p *page, full func(u, v float64) Point, s0, s1, t0, t1 float64) *cr
 	du, dv := (s1-s0)*span/float64(c.w), (t1-t0)*span/float64(c.h)
 	c.sm = sampler{p: p, full: full, u0: s0 - (s1-s0)*boxMargin, v0: t0 - (t1-t0)*boxMargin, du: du, dv: dv}
 	c.ink = make([]uint8, c.w*c.h)
-	c.sm.fill(c.ink, c.w, c.h, 0, 0, 1)
+	c.sm.fill(c.ink, c.w, c.h, 0, 0, 1, false)
 	return c
 }
 
@@ -68,8 +68,9 @@ type sampler struct {
 const lattice = 8
 
 // fill writes the ink of a w×h image whose pixel (j, i) is crop point (x0 + (j + ½)·step,
-// y0 + (i + ½)·step): the page sampled bilinearly, as ink relative to the paper.
-func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64) {
+// y0 + (i + ½)·step): the page sampled bilinearly (by the Catmull–Rom cubic when cubic), as
+// ink relative to the paper.
+func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool) {
 	f := float64(sm.p.f)
 	nx, ny := (w+lattice-1)/lattice+1, (h+lattice-1)/lattice+1
 	type node struct{ x, y, inv float32 }
@@ -105,7 +106,9 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64) {
 			dinv := (n01.inv*(1-fb) + n11.inv*fb - inv) / lattice
 			for j := a * lattice; j < min(w, (a+1)*lattice); j++ {
 				grey := float32(255) // outside the page: white
-				if x >= 0 && y >= 0 && x <= gw && y <= gh {
+				if cubic && x >= 0 && y >= 0 && x <= gw && y <= gh {
+					grey = catmullRom(g.Pix, g.Stride, gwi, ghi, x, y)
+				} else if x >= 0 && y >= 0 && x <= gw && y <= gh {
 					xi, yi := int(x), int(y)
 					fx, fy := x-float32(xi), y-float32(yi)
 					x1, y1 := min(xi+1, gwi), min(yi+1, ghi)
@@ -195,4 +198,29 @@ func (c *crop) findLines() {
 		c.centre[s] = m / mw
 		c.width[s] = float64(hi2 - lo2 + 1)
 	}
+}
+
+// catmullRom interpolates the grey image pix (stride bytes a row, last column gwi and last row
+// ghi) at (x, y), pixel centres at integers, by the Catmull–Rom cubic across and down, the
+// neighbours' indices clamped to the image, the result to 0 … 255.
+func catmullRom(pix []uint8, stride, gwi, ghi int, x, y float32) float32 {
+	xi, yi := int(x), int(y)
+	wx, wy := crWeights(x-float32(xi)), crWeights(y-float32(yi))
+	var sum float32
+	for j := range 4 {
+		row := pix[min(ghi, max(0, yi-1+j))*stride:]
+		var r float32
+		for i := range 4 {
+			r += wx[i] * float32(row[min(gwi, max(0, xi-1+i))])
+		}
+		sum += wy[j] * r
+	}
+	return max(0, min(255, sum))
+}
+
+// crWeights returns the Catmull–Rom weights of the 4 samples around a point t (0 ≤ t < 1) past
+// the second of them.
+func crWeights(t float32) [4]float32 {
+	t2, t3 := t*t, t*t*t
+	return [4]float32{(-t3 + 2*t2 - t) / 2, (3*t3 - 5*t2 + 2) / 2, (-3*t3 + 4*t2 + t) / 2, (t3 - t2) / 2}
 }

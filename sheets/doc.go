@@ -13,8 +13,9 @@
 // which way up from the ink beside it (a sheet's heading is above its grid); then each box cut
 // from the full-resolution page through the same map, its lines found in the cut, its inside
 // sampled twice as fine, made bilevel, cleared of specks and of what is left of the lines; the
-// ink kept read again three times as fine as the page and over the lines it touches (each
-// line divided out there, so a stroke touching it keeps its ink), and through normalize.Digit.
+// ink kept read again three times as fine as the page (interpolated by the Catmull–Rom cubic)
+// and over the lines it touches (each line divided out there, so a stroke touching it keeps
+// its ink), and through normalize.Digit.
 //
 // For a window (File → Import Sheets…), the calls are:
 //
