@@ -18,6 +18,7 @@ import (
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
+	"idxlabel/ui/testhook"
 )
 
 // The Suggested list is the labelling-from-scratch loop (package suspect/activelearn), on the
@@ -418,12 +419,7 @@ func (g *Suggester) writeDump(r *review.List, from int, refined bool) {
 		}
 		b = fmt.Appendf(b, "%d,%d,%d,%d,%v\n", i, g.c.State().DS.Label(i), asked, s.Suggested, s.Confidence)
 	}
-	tmp := g.loop.dump + ".tmp"
-	err := os.WriteFile(tmp, b, 0o644)
-	if err == nil {
-		err = os.Rename(tmp, g.loop.dump)
-	}
-	if err != nil {
+	if err := testhook.Write(g.loop.dump, b); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the suggested list for the test:", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -48,15 +49,37 @@ const (
 )
 
 // Note writes line to the file the environment variable env names, replacing what it held
-// (nothing when env is not set); it reports a failure on stderr.
+// (nothing when env is not set), as Write does; it reports a failure on stderr.
 func Note(env, line string) {
 	path := os.Getenv(env)
 	if path == "" {
 		return
 	}
-	if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+	if err := Write(path, []byte(line+"\n")); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
 	}
+}
+
+// Write replaces the file path with b whole: written to a new file beside it, then renamed
+// over it, so a script reading the file between two writes sees the old line or the new one,
+// never an empty or half-written file (os.WriteFile truncates first). Not synced: the file is
+// a test's view of the window, not data. Errors: those of creating, writing or renaming.
+func Write(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // WaitGate waits until the file the environment variable env names exists (at once when env is
