@@ -9,7 +9,9 @@
 //
 // With -accept P, after the last scoring it accepts every suggestion at confidence P or more
 // (their labels written into the label file, their rows into a CSV for --accepted), runs
-// `suggest --accepted` and scores the rest: the calibration after an accept. With -protocol
+// `suggest --accepted` and scores the rest: the calibration after an accept (beside its ECE,
+// the floor a calibrated model of those confidences shows and the debiased ℓ2 calibration
+// error, debiasedCE). With -protocol
 // TEST_IMAGES TEST_LABELS (the semi-supervised papers' protocol) it then trains one network
 // (package cnn, ScanCNN's recipe, 12 epochs) on every sample with its label typed or suggested,
 // and one on the true labels, and prints their errors on the test pair. With -baseline it also
@@ -248,8 +250,8 @@ func afterAccept(bin, imgPath, labPath, dir string, seed uint64, p float64, rows
 		accepted++
 	}
 	before, beforeConf, beforeECE, m := score(rows, nil, truth, func(c float64) bool { return c < p })
-	fmt.Printf("BEFORE accept at %.2f: the %d below it: %.2f%% right, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f)\n",
-		p, m, 100*before, 100*beforeConf, beforeECE, eceFloor(rows, func(c float64) bool { return c < p }))
+	fmt.Printf("BEFORE accept at %.2f: the %d below it: %.2f%% right, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f; debiased ℓ2 %+.3f)\n",
+		p, m, 100*before, 100*beforeConf, beforeECE, eceFloor(rows, func(c float64) bool { return c < p }), debiasedCE(rows, truth, func(c float64) bool { return c < p }))
 	accPath := filepath.Join(dir, "accepted.csv")
 	if err := os.WriteFile(accPath, acc, 0o644); err != nil {
 		log.Fatal(err)
@@ -266,8 +268,8 @@ func afterAccept(bin, imgPath, labPath, dir string, seed uint64, p float64, rows
 	out, u := run(bin, "suggest", "--accepted", accPath, "--seed", strconv.FormatUint(seed, 10), imgPath, labPath)
 	rest := readCSV(out)
 	a, conf, ece, m := score(rest, given, truth, nil)
-	fmt.Printf("AFTER accepting %d at %.2f (labels now %d, %.2f%% of them right): %.2f%% right of the %d left, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f); %s\n",
-		accepted, p, len(given)-m, 100*float64(right)/float64(len(given)-m), 100*a, m, 100*conf, ece, eceFloor(rest, nil), u)
+	fmt.Printf("AFTER accepting %d at %.2f (labels now %d, %.2f%% of them right): %.2f%% right of the %d left, mean confidence %.2f%%, ECE %.3f (a calibrated model of these confidences: %.3f; debiased ℓ2 %+.3f); %s\n",
+		accepted, p, len(given)-m, 100*float64(right)/float64(len(given)-m), 100*a, m, 100*conf, ece, eceFloor(rest, nil), debiasedCE(rest, truth, nil), u)
 }
 
 // eceFloor returns the mean ECE (10 bins) a perfectly calibrated model with the confidences of

@@ -49,7 +49,8 @@ func refineDraws(n int) int {
 // each a network fine-tuned from the space's Net learns the spread of the other folds' labels
 // (half the draws; a class's only typed label is never held out); each sample's confidence is
 // the accuracy the votes of those networks for the suggestion's class say among the samples
-// without a typed label of about the same raw confidence. The samples with an accepted label
+// without a typed label of about the same raw confidence, the votes against counting
+// agreementKappa times, by how many passes the networks draw. The samples with an accepted label
 // are among those, so an accept leaves the confidences of the rest as they were. Below
 // MinCalibration typed labels of classes with two or more there are no calibration networks
 // and the confidences are the chain's own (Calibrated false). labels and opts are as
@@ -98,6 +99,7 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			top[i] = int32(argmax(probs[i*nc : (i+1)*nc]))
 		}
 		agree := make([]uint8, s.N()) // the calibration networks whose class is the chain's
+		rec := newCalibRecord(l, probs, nc)
 		for k, held := range folds.Stratified(holdable, l.cls, nil, calibrationFolds, o.Seed) {
 			hidden := slices.Clone(l.cls)
 			for _, i := range held {
@@ -107,23 +109,26 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			if err != nil {
 				return nil, err
 			}
-			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: max(1, draws/2), workers: o.Workers}
+			run := chainRun{seed: o.Seed + 1 + uint64(k), rounds: 1, draws: calibrationDraws(draws, s.N()), workers: o.Workers}
 			ph, _, err := s.chain(ctx, px, hidden, nc, fh, run, func(f float64) { progress(f / 2) })
 			if err != nil {
 				return nil, err
 			}
 			done += 0.5
+			rec.network(held, ph)
 			for i, c := range top {
 				if argmax(ph[i*nc:(i+1)*nc]) == int(c) {
 					agree[i]++
 				}
 			}
 		}
+		rec.write()
 		fit := make([]bool, s.N()) // no typed label: unlabelled, or accepted
 		for i, c := range l.cls {
 			fit[i] = c < 0
 		}
-		if m := fitAgreement(probs, nc, agree, calibrationFolds, fit); m != nil {
+		passes := float64(calibrationDraws(draws, s.N())) / float64(s.N())
+		if m := fitAgreement(probs, nc, agree, calibrationFolds, fit, agreementKappa(passes)); m != nil {
 			m.apply(probs, nc)
 			out.Calibrated = true
 		}
