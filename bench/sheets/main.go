@@ -10,7 +10,10 @@
 //     the digit drawn there (sheetgen carries each digit's centre through the capture); and,
 //     as a check on the samples, one more like another label's digit than its own;
 //   - each sample's correlation with the same digit imported alone (the clean drawing through
-//     normalize.Digit, import's path);
+//     normalize.Digit, import's path), beside what the capture alone keeps of it (the digit
+//     drawn alone, degraded as the capture degrades the page) and, for scans, what it keeps
+//     when also turned by the scan's angle and turned back (information, not a target); and
+//     how many samples, and digits degraded alone, lie a whole pixel from their reference;
 //   - the time and the CPU time of each read.
 //
 // Usage: go run ./bench/sheets [-n 50] [-seeds 1,2,3] [-kinds scan,photo] [-dpi 300] [-turns 0]
@@ -146,8 +149,9 @@ type tally struct {
 	filled, found, flaggedFilled      int
 	empty, emptySkipped, emptyFlagged int
 	wrong, unlike                     int
+	moved, movedAlone                 int // samples (the digits degraded alone) best matching their reference moved by a pixel
 	touching, touchingFound           int
-	corr, corrTouching, alone         []float64
+	corr, corrTouching, alone, turned []float64
 	cpu, wall                         []float64
 	notes                             []string
 }
@@ -201,6 +205,15 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 				t.touchingFound++
 			}
 			t.corr = append(t.corr, c)
+			if moved(g.Sample, b.Reference) {
+				t.moved++
+			}
+			if b.Degraded != nil && moved(b.Degraded, b.Reference) {
+				t.movedAlone++
+			}
+			if b.Turned != nil {
+				t.turned = append(t.turned, sheetgen.Correlation(b.Turned, b.Reference))
+			}
 			if b.Degraded != nil {
 				t.alone = append(t.alone, sheetgen.Correlation(b.Degraded, b.Reference))
 			}
@@ -242,10 +255,15 @@ func (t *tally) print(kind string, seed uint64) {
 		slices.Sort(s)
 		return s[min(len(s)-1, int(p*float64(len(s))))]
 	}
-	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, under a wrong label %d (samples more like another label's digit %d); touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f; the capture alone %.4f), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
+	turnedMean := "none"
+	if len(t.turned) > 0 {
+		turnedMean = fmt.Sprintf("%.4f", mean(t.turned))
+	}
+	fmt.Printf("%s seed %d: %d sheets (%d without grid); filled %d, found %d (%.2f%%), flagged %d, under a wrong label %d (samples more like another label's digit %d); touching %d, found %d; empty %d, skipped %d, flagged %d; correlation mean %.4f (touching %.4f; the capture alone %.4f, turned and back %s), 5th pct %.3f, min %.3f; read wall mean %.3f s (max %.3f), CPU mean %.3f s (max %.3f); %s\n",
 		kind, seed, t.sheets, t.noGrid, t.filled, t.found, 100*float64(t.found)/float64(max(1, t.filled)), t.flaggedFilled, t.wrong, t.unlike,
 		t.touching, t.touchingFound, t.empty, t.emptySkipped, t.emptyFlagged,
-		mean(t.corr), mean(t.corrTouching), mean(t.alone), pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
+		mean(t.corr), mean(t.corrTouching), mean(t.alone), turnedMean, pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
+	fmt.Printf("  placed a pixel or more from the reference: %d samples (%.1f%%), the capture alone %d (%.1f%%)\n", t.moved, 100*float64(t.moved)/float64(max(1, t.found)), t.movedAlone, 100*float64(t.movedAlone)/float64(max(1, len(t.alone))))
 	for k, n := range t.notes {
 		if k == 20 {
 			fmt.Printf("  … %d more\n", len(t.notes)-20)
@@ -307,4 +325,31 @@ func writePNG(path string, m image.Image) {
 	if err := png.Encode(f, m); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// moved reports whether a 28×28 sample is more like its reference moved by a pixel (either way,
+// across, down or both) than where it lies: the whole-pixel placement by centre of mass put it
+// elsewhere.
+func moved(a, ref []byte) bool {
+	here := sheetgen.Correlation(a, ref)
+	s := make([]byte, len(ref))
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if dx == 0 && dy == 0 {
+				continue
+			}
+			clear(s)
+			for y := range 28 {
+				for x := range 28 {
+					if xx, yy := x+dx, y+dy; xx >= 0 && xx < 28 && yy >= 0 && yy < 28 {
+						s[yy*28+xx] = ref[y*28+x]
+					}
+				}
+			}
+			if sheetgen.Correlation(a, s) > here {
+				return true
+			}
+		}
+	}
+	return false
 }
