@@ -40,9 +40,7 @@ its clusters, and a network taught to tell the clusters apart: about 15 s of CPU
                   would help most now, most useful first (one 0-based index a line, in file
                   order's numbering). With few labels these are typical samples of the
                   clusters that hold no label yet (with no labels at all, one of each of the N
-                  largest clusters); later the samples whose suggestion is least sure: by
-                  the last suggest's networks when it ran on these labels (below), else by
-                  label spreading.
+                  largest clusters); later the samples whose suggestion is least sure.
   (none)          print CSV index,suggested,confidence for every unlabelled sample, most
                   confident first: the suggested label and the calibrated probability (0–1)
                   that it is right, from networks fine-tuned on the labels (seconds). Needs
@@ -57,13 +55,10 @@ its clusters, and a network taught to tell the clusters apart: about 15 s of CPU
                   for each class, its suggestions, how many are at confidence P (0–1) or more,
                   and how many of those are expected wrong (the sum of 1 − confidence).
   --seed S        every random choice (default 1): the same files and seed give the same output.
-  --no-cache      compute the features again even when kept ones fit the images, and rank
-                  the asks by label spreading.
+  --no-cache      compute the features again even when kept ones fit the images.
 
-The loop: ask, type the asked labels into the label file, run suggest, ask again; then
-accept the suggestions. Each suggest keeps its ranking of the least sure samples beside the
-images (IMAGES plus .idxlabel-asks, for these labels only): the --ask after it, on the same
-labels, ranks by the networks' suggestions instead of label spreading's. Progress goes to stderr; Ctrl+C stops (exit 130) without output.
+The loop: ask, type the asked labels into the label file, ask again; then accept the
+suggestions. Progress goes to stderr; Ctrl+C stops (exit 130) without output.
 
 exit status: 0 done, 1 a file could not be read (or too few labels to suggest), 2 a usage
 error, 130 interrupted.
@@ -118,7 +113,7 @@ func runSuggest(c *cli, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	space, key, err := keptSpace(ctx, c.stderr, files[0], data, opts, !*noCache)
+	space, err := keptSpace(ctx, c.stderr, files[0], data, opts, !*noCache)
 	if err != nil {
 		return fmt.Errorf("%s: %w", files[0], err)
 	}
@@ -133,8 +128,7 @@ func runSuggest(c *cli, args []string) error {
 	}
 	out := bufio.NewWriter(c.stdout)
 	if set["ask"] {
-		from, by := keptAsks(c.stderr, files[0], key, data, opts, !*noCache)
-		list, err := space.AskFrom(ctx, data.Labels, *ask, from, opts)
+		list, err := space.Ask(ctx, data.Labels, *ask, opts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", files[0], err)
 		}
@@ -145,7 +139,7 @@ func runSuggest(c *cli, args []string) error {
 		if err := out.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled: asked for %d in %.1f s (%s)\n", data.N, labelled, len(list), time.Since(start).Seconds(), by)
+		fmt.Fprintf(c.stderr, "idxlabel: %d samples, %d labelled: asked for %d in %.1f s\n", data.N, labelled, len(list), time.Since(start).Seconds())
 		return nil
 	}
 	first := time.Now()
@@ -158,7 +152,6 @@ func runSuggest(c *cli, args []string) error {
 		if sugg, err = space.Refine(ctx, data, data.Labels, opts); err != nil {
 			return fmt.Errorf("%s: %w", files[0], err)
 		}
-		keepAsks(c.stderr, files[0], key, data, opts, sugg)
 	}
 	if set["per-class"] {
 		fmt.Fprintln(out, "class,suggested,accepted,expected_wrong")
@@ -198,7 +191,7 @@ func runSuggest(c *cli, args []string) error {
 // keptSpace returns the labelling space of data (the images at path): read from the file
 // beside the images when it fits them and read is set, else computed (saying first about how
 // long it will take, by suspect.CalibrateCNN's measure of this machine now) and kept there.
-func keptSpace(ctx context.Context, w io.Writer, path string, data sample.Set, opts activelearn.Options, read bool) (*activelearn.Space, scancache.Key, error) {
+func keptSpace(ctx context.Context, w io.Writer, path string, data sample.Set, opts activelearn.Options, read bool) (*activelearn.Space, error) {
 	sp := scancache.Spaces{Path: path + scancache.SpaceSuffix, Read: read, Write: true,
 		Note: func(text string) { fmt.Fprintf(w, "idxlabel: suggest: %s\n", text) },
 		Starting: func(ctx context.Context, d sample.Set) {
@@ -210,14 +203,14 @@ func keptSpace(ctx context.Context, w io.Writer, path string, data sample.Set, o
 	start := time.Now()
 	space, out, err := sp.Space(ctx, data, opts)
 	if err != nil {
-		return nil, out.Key, err
+		return nil, err
 	}
 	if out.Cached {
 		fmt.Fprintf(w, "idxlabel: suggest: features read from %s in %.1f s\n", sp.Path, time.Since(start).Seconds())
 	} else {
 		fmt.Fprintf(w, "idxlabel: suggest: features learnt in %.1f s\n", time.Since(start).Seconds())
 	}
-	return space, out.Key, nil
+	return space, nil
 }
 
 // readAccepted reads the CSV file at path (a header naming a column index, then one sample a

@@ -6,9 +6,6 @@
 // expected calibration error (10 bins). The images are copied into a temporary folder first,
 // so the features the first call learns and keeps beside them (IMAGES.idxlabel-space) go there
 // and every later call reads them. Each call's wall time, CPU time and peak RSS are printed.
-// Before a round's ask, unless the round before was scored, `idxlabel suggest` runs on the
-// labels so far (-between, as a person's loop does): it keeps its ranking of the least sure
-// samples for the ask after it.
 //
 // With -accept P, after the last scoring it accepts every suggestion at confidence P or more
 // (their labels written into the label file, their rows into a CSV for --accepted), runs
@@ -58,7 +55,6 @@ func main() {
 	fast := flag.Bool("fast", false, "also score suggest --fast (the first suggestions)")
 	accept := flag.Float64("accept", -1, "after the last scoring, accept the suggestions at this confidence or more and score suggest --accepted on the rest")
 	protocol := flag.String("protocol", "", "TEST_IMAGES,TEST_LABELS: train a network on the labels typed and suggested, and one on the truth, and print their errors there")
-	between := flag.Bool("between", true, "run suggest before each round's ask when the round before was not scored (as a person's loop does: its ranking of the least sure samples is kept for the ask)")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		log.Fatal("usage: suggest [flags] IMAGES LABELS (-h lists the flags)")
@@ -115,16 +111,10 @@ func main() {
 	}
 	total := 0
 	var last [][]string // the last scored suggestions
-	suggested := true   // suggest ran on the labels as they are (none yet: nothing to suggest)
 	for r, k := range rounds {
 		if err := writeLabels(labPath, given); err != nil {
 			log.Fatal(err)
 		}
-		if *between && !suggested && classCount(given) >= 2 {
-			_, u := run(*bin, "suggest", "--seed", strconv.FormatUint(*seed, 10), imgPath, labPath)
-			fmt.Printf("round %d: suggest before the ask (%d labels) %s\n", r+1, total, u)
-		}
-		suggested = false
 		out, u := run(*bin, "suggest", "--ask", strconv.Itoa(k), "--seed", strconv.FormatUint(*seed, 10), imgPath, labPath)
 		rows := readCSV(out)
 		if len(rows) == 0 || rows[0][0] != "index" {
@@ -158,7 +148,7 @@ func main() {
 			rows := readCSV(out)
 			acc, conf, ece, m := score(rows, given, truth, nil)
 			fmt.Printf("SCORE labels=%d seed=%d: %.2f%% right of %d, mean confidence %.2f%%, ECE %.3f; %s\n", total, *seed, 100*acc, m, 100*conf, ece, u)
-			last, suggested = rows, true
+			last = rows
 			if *baseline {
 				a := baselineScore(images, truth, dim, total, *seed)
 				fmt.Printf("BASELINE labels=%d seed=%d (random labels, suspect.TrainModel): %.2f%% right\n", total, *seed, 100*a)
@@ -462,15 +452,4 @@ func contains(list []int, v int) bool {
 		}
 	}
 	return false
-}
-
-// classCount returns how many classes the labels given hold (sample.NoLabel: none).
-func classCount(given []int) int {
-	classes := map[int]bool{}
-	for _, l := range given {
-		if l != sample.NoLabel {
-			classes[l] = true
-		}
-	}
-	return len(classes)
 }

@@ -67,12 +67,9 @@ func (s *Space) Ask(ctx context.Context, labels []int, n int, opts Options) ([]i
 	return s.AskFrom(ctx, labels, n, nil, opts)
 }
 
-// AskFrom is Ask with the least sure samples ranked by a round of the same labels (from: e.g.
-// Refine's, whose ranking asks better than the spreading's; see askUnsure): by from.Unsure when
-// it holds N values, else by the margins of from.Probs, when from is of the typed labels'
+// AskFrom is Ask with the least sure samples ranked by a round's probabilities (from: e.g.
+// Refine's, whose margins are better than the spreading's) when they are of the typed labels'
 // classes now; nil, or a round of other classes, ranks them by label spreading as Ask does.
-// The caller keeps from to the labels it was computed from (a round of other labels ranks by
-// what it knew then). The ranking read, the cost is Ask's without its spreading.
 func (s *Space) AskFrom(ctx context.Context, labels []int, n int, from *Suggestions, opts Options) ([]int, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("asked for %d samples", n)
@@ -82,13 +79,9 @@ func (s *Space) AskFrom(ctx context.Context, labels []int, n int, from *Suggesti
 	if err != nil {
 		return nil, err
 	}
-	var unsure []float32 // the round's ranking, when it is of these classes
-	if from != nil && slices.Equal(from.Classes, lab.classes) {
-		if len(from.Unsure) == s.N() {
-			unsure = from.Unsure
-		} else if len(from.Probs) == s.N()*len(lab.classes) {
-			unsure = askUnsure(from.Probs, len(lab.classes))
-		}
+	var probs []float32
+	if from != nil && slices.Equal(from.Classes, lab.classes) && len(from.Probs) == s.N()*len(lab.classes) {
+		probs = from.Probs
 	}
 	free := make([]bool, s.N()) // no label, typed or accepted
 	left := 0
@@ -146,17 +139,21 @@ func (s *Space) AskFrom(ctx context.Context, labels []int, n int, from *Suggesti
 	// classes are known (nothing to be unsure between).
 	o.report("uncertainty", 0)
 	rank := make([]float64, s.N()) // lower first
-	if unsure == nil && len(lab.classes) >= 2 {
-		f, err := spread(ctx, s.Graph, lab.cls, len(lab.classes))
-		if err != nil {
-			return nil, err
+	if len(lab.classes) >= 2 {
+		f := probs
+		if f == nil {
+			var err error
+			if f, err = spread(ctx, s.Graph, lab.cls, len(lab.classes)); err != nil {
+				return nil, err
+			}
 		}
-		unsure = askUnsure(f, len(lab.classes))
-	}
-	for i := range s.N() {
-		if unsure != nil {
-			rank[i] = float64(unsure[i])
-		} else {
+		nc := len(lab.classes)
+		for i := range s.N() {
+			a, b := top2(f[i*nc : (i+1)*nc])
+			rank[i] = float64(a - b)
+		}
+	} else {
+		for i := range s.N() {
 			rank[i] = -s.typical[i]
 		}
 	}
@@ -181,20 +178,6 @@ func (s *Space) AskFrom(ctx context.Context, labels []int, n int, from *Suggesti
 		cand = rest
 	}
 	return out, nil
-}
-
-// askUnsure returns the asks' ranking of probabilities p (N×classes): each sample's margin
-// between its two most probable classes, lowest (least sure) first. Of the refined suggestions'
-// calibrated probabilities (Refine's Unsure), the asks after 4 labels a class left fewer of the
-// other t10k digits wrong at 100 labels than the margins of label spreading or of the
-// networks' probabilities before their calibration (bench/suggest/README.md). O(N·classes).
-func askUnsure(p []float32, classes int) []float32 {
-	out := make([]float32, len(p)/classes)
-	for i := range out {
-		a, b := top2(p[i*classes : (i+1)*classes])
-		out[i] = a - b
-	}
-	return out
 }
 
 // top2 returns the two highest values of p, highest first.

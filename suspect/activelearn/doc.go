@@ -22,9 +22,8 @@
 //   - Space.Ask: the samples to label next. While fewer than 4 labels a known class are
 //     typed, the most typical sample of each group without a label (TypiClust, Hacohen et
 //     al. 2022), largest first: with no labels, ten asks name ten classes when the classes are
-//     islands. Then the least sure suggestions, one per group a round: label spreading's, or
-//     with AskFrom a round's of the same labels (Refine's ranking, Suggestions.Unsure, which
-//     the CLI's suggest keeps beside the images for the --ask after it).
+//     islands. Then the least sure suggestions, one per group a round (AskFrom takes a round's
+//     probabilities, e.g. Refine's, for that).
 //   - Space.Suggest: the first suggestions, in a fraction of a second per 10,000 samples: the
 //     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
 //     (Calibration: temperature, then Platt scaling) on every typed label scored without it.

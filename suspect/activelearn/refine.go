@@ -52,8 +52,7 @@ func refineDraws(n int) int {
 // without a typed label of about the same raw confidence. The samples with an accepted label
 // are among those, so an accept leaves the confidences of the rest as they were. Below
 // MinCalibration typed labels of classes with two or more there are no calibration networks
-// and the confidences are the chain's own (Calibrated false). Unsure is the margins of the
-// calibrated probabilities (askUnsure), the asks' ranking of a round. labels and opts are as
+// and the confidences are the chain's own (Calibrated false). labels and opts are as
 // Suggest's; d is the dataset of the space (its pixels, N samples). Growth: the chain's
 // networks draw refineDraws(N) samples each and pass every sample once; respread builds one
 // neighbour graph; the calibration networks draw half as many and pass every sample once; the
@@ -129,7 +128,6 @@ func (s *Space) Refine(ctx context.Context, d sample.Set, labels []int, opts Opt
 			out.Calibrated = true
 		}
 	}
-	out.Unsure = askUnsure(probs, nc)
 	out.List = listOf(probs, l.classes, func(i int) bool { return l.unlabelled[i] }, s.N())
 	o.report("networks", 1)
 	return out, nil

@@ -31,9 +31,6 @@ type Suggestions struct {
 	Calibrated  bool
 	Calibration Calibration // what was fitted to typed labels (the zero value: none, or refined)
 	Typed       int         // the typed labels learnt from (accepted ones are not learnt from)
-	// Unsure ranks the samples for the asks (AskFrom): N values, the least sure lowest. Refine
-	// sets it (askUnsure: the margins of its calibrated Probs); nil ranks by Probs' margins.
-	Unsure []float32
 }
 
 // ClassAcceptance is what accepting every suggestion of one class at a confidence threshold or
