@@ -92,6 +92,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	}
 	d.keepClassNames()
 	d.keepSources(job.sources)
+	d.keepAccepted()
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -445,11 +446,12 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 		}
 	}
 	d.labels = slices.Clone(d.orig)
-	reviewed := make([]bool, n)
+	reviewed, accepted := make([]bool, n), make([]bool, n)
 	var opened []int32
 	for old, k := range renumber {
 		if k >= 0 {
 			reviewed[k] = d.reviewed[old] // a review's decisions outlive the save
+			accepted[k] = d.accepted[old] // and so do the accepted suggestions
 			if old < len(d.opened) {
 				opened = append(opened, d.opened[old]) // they stay first, in order
 			}
@@ -470,6 +472,7 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 	}
 	d.deleted = make([]bool, n)
 	d.reviewed = reviewed
+	d.accepted = accepted
 	d.opened = opened
 	d.added = nil
 	d.sources = sources
