@@ -38,7 +38,7 @@ func acceptedOf(d *Dataset) []int {
 }
 
 // Accepted suggestions stay pseudo-labels through a save, a close and a reopen; a person's label
-// on one takes its mark away; undoing the accept takes its marks away, and undoing that person's
+// on one takes its mark away, even the label it has (a confirmation, no change in the log); undoing the accept takes its marks away, and undoing that person's
 // label gives the mark back; a deletion saved renumbers the marks with their samples.
 func TestAcceptedMarksSavedAndReopened(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -66,6 +66,14 @@ func TestAcceptedMarksSavedAndReopened(t *testing.T) {
 	if got := acceptedOf(d); !slices.Equal(got, []int{1, 6}) {
 		t.Fatalf("after a person's labels: accepted %v, want [1 6]", got)
 	}
+	events := len(d.ChangeLog())
+	if err := d.Relabel([]int{6}, 6); err != nil { // a person's label, the same: confirmed
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1}) || len(d.ChangeLog()) != events {
+		t.Fatalf("after a label confirmed: accepted %v (want [1]), change log %d events, was %d", got, len(d.ChangeLog()), events)
+	}
+	d.Undo() // the confirmation
 	d.Undo() // the decision
 	d.Undo() // the relabel
 	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 6}) {

@@ -40,7 +40,10 @@ type relabel struct {
 }
 
 // newRelabel returns the step that sets sample indices[k] to labels[k] for every k, leaving out
-// samples that already have their label and repeats; nil when none is left. Errors: indices and
+// samples that already have their label and repeats; nil when none is left. A sample whose
+// label is an accepted suggestion is kept even when it has the label already, unless how is
+// HowSuggestedAccepted: a person giving it the label it has confirms it (the mark goes,
+// accepted.go), and the step is logged as no change of label. Errors: indices and
 // labels of different lengths, an index out of range, a label the dtype cannot hold.
 func newRelabel(m *model, how How, indices, labels []int) (edit, error) {
 	if len(indices) != len(labels) {
@@ -55,7 +58,8 @@ func newRelabel(m *model, how How, indices, labels []int) (edit, error) {
 		if err := m.checkLabel(labels[k]); err != nil {
 			return nil, err
 		}
-		if int(m.labels[i]) != labels[k] && !seen[i] {
+		confirms := m.accepted[i] && how != HowSuggestedAccepted
+		if (int(m.labels[i]) != labels[k] || confirms) && !seen[i] {
 			seen[i] = true
 			a.idx = append(a.idx, int32(i))
 			a.to = append(a.to, int32(labels[k]))
@@ -160,9 +164,12 @@ func (a *relabel) remap(r renumbering, _ bool) action {
 	return b
 }
 
+// logEvents: a label confirmed (an accepted suggestion given its own label) is not a change.
 func (a *relabel) logEvents(_ *model, ev eventSink, _ bool) {
 	for k, i := range a.idx {
-		ev.label(int(i), a.old[k], a.to[k])
+		if a.old[k] != a.to[k] {
+			ev.label(int(i), a.old[k], a.to[k])
+		}
 	}
 }
 

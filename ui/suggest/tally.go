@@ -76,14 +76,18 @@ func (t *loopTally) decided(r *review.List, i, label int, how store.How) {
 	t.mark(i, loopMark{label: label, accepted: how == store.HowSuggestedAccepted, scored: ok, right: ok && s.Suggested == label})
 }
 
-// follow brings the marks of the samples in indices up to date with their labels in ds.
+// follow brings the marks of the samples in indices up to date with their labels in ds: a
+// mark stands while its sample has its label and, for an accepted suggestion, while the store
+// still marks it accepted (a person's label takes that away, even the same label).
 func (t *loopTally) follow(ds *store.Dataset, indices []int) {
 	for _, i := range indices {
 		m, ok := t.marks[i]
 		if !ok {
 			continue
 		}
-		if now := ds.Label(i) == m.label; now != m.standing {
+		st, exists := ds.StateAt(i)
+		now := exists && st.Label == m.label && (!m.accepted || st.Accepted)
+		if now != m.standing {
 			if now {
 				t.count(m, 1)
 			} else {
