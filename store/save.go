@@ -90,6 +90,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	pairfile.UnmarkUnsaved(job.oldImages, job.oldJournal) // the journal is gone: so is its mark
 	d.keepClassNames()
 	d.keepSources(job.sources)
 	d.keepAccepted()
@@ -111,6 +112,7 @@ type saveJob struct {
 	images     *baseImages
 	labels     *idx.Array
 	journals   []string             // the journals the save makes obsolete
+	oldImages  string               // the image file the dataset had (its unsaved-edits marker goes with the journal)
 	oldJournal string               // reopened if the save fails
 	oldSize    int64                // its intact records' length (journal.Journal.Size); -1: it was not open
 	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
@@ -152,7 +154,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1, oldImages: d.imagesPath}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
