@@ -29,21 +29,7 @@ marks=$labels.idxlabel-accepted
 truth=$work/truth.txt
 list=$work/list.csv
 state=$XVFB_CFG/state
-python3 - "$src" "$truth_src" "$images" "$truth" <<'PY'
-import gzip, struct, sys
-src, tsrc, out, truth = sys.argv[1:]
-n = 1000
-op = gzip.open if src.endswith(".gz") else open
-with op(src, "rb") as f:
-    magic, count, h, w = struct.unpack(">IIII", f.read(16))
-    data = f.read(n * h * w)
-with (gzip.open if tsrc.endswith(".gz") else open)(tsrc, "rb") as f:
-    f.read(8)
-    lab = f.read(n)
-with open(out, "wb") as f:
-    f.write(struct.pack(">IIII", 0x803, n, h, w) + data)
-open(truth, "w").write("\n".join(map(str, lab)) + "\n")
-PY
+first_images "$src" "$truth_src" 1000 "$images" "$truth"
 
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/acceptreopen-$1.png" || true; }
 fail() { shot fail; echo "acceptreopen: $*; screenshot /tmp/acceptreopen-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
@@ -102,15 +88,7 @@ for i in "${asked[@]}"; do
   xdotool key --clearmodifiers "$(sed -n "$((i + 1))p" "$truth")"
 done
 wait_round 20
-read -r class pick < <(python3 - "$list" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
-sugg = [r for r in rows if r["asked"] == "0" and r["label"] == "-2147483648" and r["suggested"] != "-2147483648"]
-c = sugg[0]["suggested"]
-of = [r for r in sugg if r["suggested"] == c]
-print(c, of[min(24, len(of) - 1)]["index"])
-PY
-)
+read -r class pick < <(pick_suggestion "$list")
 # The samples the accept takes: the class's suggestions at the pick's confidence or more.
 mapfile -t want < <(python3 - "$list" "$class" "$pick" <<'PY'
 import csv, sys
