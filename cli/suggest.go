@@ -10,11 +10,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/sample"
 	"idxlabel/suspect"
@@ -50,7 +52,9 @@ its clusters, and a network taught to tell the clusters apart: about 15 s of CPU
   --accepted CSV  a CSV file whose column index lists the samples whose labels in LABELS are
                   suggestions accepted without a look (e.g. the rows of an earlier suggest you
                   accepted): they are not learnt from (they hold nothing the suggestions did
-                  not) nor used to calibrate, and are not suggested again.
+                  not) nor used to calibrate, and are not suggested again. Without it, the
+                  suggestions the window accepted are read from LABELS plus .idxlabel-accepted,
+                  which its save keeps (ignored, with a warning, when LABELS changed since).
   --per-class P   instead of the suggestions, print CSV class,suggested,accepted,expected_wrong:
                   for each class, its suggestions, how many are at confidence P (0–1) or more,
                   and how many of those are expected wrong (the sum of 1 − confidence).
@@ -109,6 +113,15 @@ func runSuggest(c *cli, args []string) error {
 		if opts.Accepted, err = readAccepted(*accepted, data); err != nil {
 			return err
 		}
+	} else if opts.Accepted = ds.AcceptedIn(data); opts.Accepted != nil {
+		n := 0
+		for _, a := range opts.Accepted {
+			if a {
+				n++
+			}
+		}
+		fmt.Fprintf(c.stderr, "idxlabel: %s are accepted suggestions (kept beside the labels in %s): learnt as pseudo-labels (--accepted names others)\n",
+			numfmt.Plural(n, "label"), filepath.Base(pairfile.AcceptedFile(files[1])))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

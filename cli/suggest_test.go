@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -224,6 +225,34 @@ func TestSuggestKeptAcceptedPerClass(t *testing.T) {
 			t.Errorf("after the accept %q, before %q", r, before[strings.Split(r, ",")[0]])
 		}
 	}
+	// The window's save keeps the same marks beside the labels: without --accepted they are
+	// read from there, to the same output; once the labels change, they are stale: ignored,
+	// with a warning naming the file.
+	lp := pairfile.LabelsFileFor(images)
+	im, _ := idx.ReadFile(images)
+	lab, _ := idx.ReadFile(lp)
+	var marks []int
+	for _, a := range accept {
+		i, _ := strconv.Atoi(a)
+		marks = append(marks, i)
+	}
+	slices.Sort(marks)
+	if err := pairfile.WriteAccepted(pairfile.AcceptedFile(lp), pairfile.KeyOf(lab, pairfile.ImagesCRC(im.Data)), marks); err != nil {
+		t.Fatal(err)
+	}
+	code, kept, errOut := runCLI("suggest", images)
+	if code != 0 || kept != out || !strings.Contains(errOut, fmt.Sprintf("%d labels are accepted suggestions", len(marks))) {
+		t.Fatalf("marks kept beside the labels: exit %d, %s; the same output as --accepted: %v", code, errOut, kept == out)
+	}
+	was := labels[marks[0]]
+	labels[marks[0]] = sample.NoLabel
+	write()
+	code, stale, errOut := runCLI("suggest", images)
+	if code != 0 || stale == out || !strings.Contains(errOut, pairfile.AcceptedFile(lp)) || !strings.Contains(errOut, "other contents") {
+		t.Fatalf("stale marks: exit %d, %s", code, errOut)
+	}
+	labels[marks[0]] = was
+	write()
 	for name, body := range map[string]string{
 		"no index":   "a,b\n1,2\n",
 		"not number": "index\nx\n",

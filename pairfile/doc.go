@@ -8,6 +8,8 @@
 //     (ClassifyPair), and the names of idxlabel's own files (Key, IsStateFile, the suffixes).
 //   - Locks (lock.go): one process edits a pair at a time (LockPair, an advisory lock beside
 //     each file, "<file>.idxlabel-lock"), and a writer takes the locks of what it writes.
+//   - Unsaved-edits markers (unsaved.go): beside an image file whose pair's journal is in
+//     another folder, so that the rule for outputs refuses it too, with no path leaving a folder.
 //   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace
 //     (no input, none of idxlabel's own files, no file of a pair open for editing or whose journal
 //     holds unsaved edits, nothing that exists without force) and returns a Claim that holds the
@@ -18,6 +20,9 @@
 //     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
+//   - Accepted marks (accepted.go): which labels are accepted suggestions (pseudo-labels),
+//     kept beside the label file ("<labels>.idxlabel-accepted") and keyed by the pair's
+//     contents, so a file left from other contents is refused as stale, never applied.
 //   - The pair rule (shape.go): the shapes an image file and a label file may have (CheckPair).
 //   - Stamps (stamp.go): what a file looked like when read, to refuse a save over a file
 //     another program changed since (ErrChangedOnDisk).
@@ -25,7 +30,7 @@
 //     names its pair, so the rule for outputs finds it whatever the files are named.
 //
 // Everything read beside a pair is untrusted: a save record is obeyed only when every name in it
-// is one of the pair's files; no file beside a pair (lock, journal, record, class-name and
-// sources files) is opened through a symbolic link (atomicfile.OpenNoFollow). Nothing here
+// is one of the pair's files; no file beside a pair (lock, journal, record, class-name, sources
+// and accepted-marks files) is opened through a symbolic link (atomicfile.OpenNoFollow). Nothing here
 // imports Fyne.
 package pairfile

@@ -94,12 +94,22 @@ var ErrUnsavedEdits = errors.New("a journal of unsaved edits belongs to this fil
 // unreplayable, so no writer replaces it, not even when told to (--force).
 type UnsavedEditsError struct {
 	Output  string // the output as the writer named it
-	Journal string // the journal holding the edits
+	Journal string // the journal holding the edits ("" when only Marker is known)
 	Pair    string // the file the journal belongs to: the pair's label file (image file when alone)
 	Edits   int    // the journal's intact edit records; 0 when it cannot be read
+	// Marker: the unsaved-edits marker beside the output (UnsavedSuffix), when that is what
+	// refuses it: the journal is beside a label file in another folder.
+	Marker string
 }
 
 func (e *UnsavedEditsError) Error() string {
+	if e.Marker != "" {
+		journals := "a journal"
+		if names := readUnsaved(e.Marker); len(names) > 0 {
+			journals = strings.Join(names, ", ")
+		}
+		return fmt.Sprintf("%s: the marker %s says %s beside the label file of a pair with this image file (in another folder) holds unsaved edits, made in a window that stopped before saving them; replacing the file would lose them", e.Output, e.Marker, journals)
+	}
 	held := "edits it cannot read"
 	if e.Edits > 0 {
 		held = fmt.Sprintf("%d unsaved edits", e.Edits)
@@ -135,11 +145,16 @@ func FileOutput(out string) error {
 //  3. The outputs' locks are taken (as a writer's: job=write in the lock file): a pair open for editing in a window or
 //     another process is refused (*LockedError), as is a pair whose save was cut off.
 //  4. Even with force, no output belongs to a pair whose journal holds unsaved edits
-//     (RefuseUnsaved: *UnsavedEditsError, naming the journal); opening the pair in the window
-//     replays or discards them.
+//     (RefuseUnsaved: *UnsavedEditsError, naming the journal, or the unsaved-edits marker
+//     beside an image file whose pair's journal is in another folder: unsaved.go); opening the
+//     pair in the window replays or discards them.
 //  5. Without force, no output exists (ErrExists, wrapped, naming it): nothing os.Lstat finds
 //     (a file, a folder, a symbolic link) but an empty folder, which holds nothing to lose.
 //     This comes last, so that "use --force" is never the advice where force is refused too.
+//  6. The accepted-marks file of each output (AcceptedFile: an output taken for a label file)
+//     is removed: the writer rewrites or reorders the labels there, so marks kept beside them
+//     could name other samples. (They are keyed by the pair's contents too, so a stale file is
+//     never applied; removing it says so at once.)
 //
 // On success the outputs are the writer's until it calls the Claim's Release: it writes them
 // while it holds the claim (a pair through Claim.WritePair or Claim.CommitPair, which take no
@@ -180,6 +195,12 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 	if len(exists) > 0 && !force {
 		release()
 		return nil, fmt.Errorf("%s: %w", exists[0], ErrExists)
+	}
+	for _, o := range outputs {
+		if err := RemoveAccepted(AcceptedFile(o)); err != nil {
+			release()
+			return nil, fmt.Errorf("%s: the accepted marks beside it cannot be removed before it is replaced: %w", o, err)
+		}
 	}
 	c := &Claim{release: release}
 	for _, o := range outputs {
@@ -283,7 +304,9 @@ func outputExists(path string) bool {
 
 // RefuseUnsaved returns an *UnsavedEditsError when one of paths belongs to a pair whose journal
 // holds unsaved edits (ClaimOutputs' step 4), whatever the files are
-// named: a journal that names the path in its pair record (journal.Contents.Pair: every journal
+// named: an unsaved-edits marker beside the path or the file its symbolic link names
+// (UnsavedMarker: an image file whose pair's journal is beside a label file in another folder);
+// a journal that names the path in its pair record (journal.Contents.Pair: every journal
 // idxlabel writes names both files of its pair), found among the journals in the path's folder,
 // in the folder of the file a symbolic link names, and in the per-user fallback folder; and,
 // for journals of older versions, which name no file, the journal beside the path, beside the
@@ -295,6 +318,9 @@ func outputExists(path string) bool {
 func RefuseUnsaved(paths ...string) error {
 	for _, p := range paths {
 		p = filepath.Clean(p)
+		if m := UnsavedMarker(p); m != "" {
+			return &UnsavedEditsError{Output: p, Marker: m}
+		}
 		files := []string{p} // the path, and the file its symbolic link names
 		if r, err := atomicfile.Resolve(p); err == nil && !SamePath(r, p) {
 			files = append(files, r)

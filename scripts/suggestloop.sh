@@ -25,21 +25,7 @@ images=$work/loop-images-idx3-ubyte
 labels=$work/loop-labels-idx1-ubyte
 truth=$work/truth.txt
 list=$work/list.csv
-python3 - "$src" "$truth_src" "$images" "$truth" <<'PY'
-import gzip, struct, sys
-src, tsrc, out, truth = sys.argv[1:]
-n = 1000
-op = gzip.open if src.endswith(".gz") else open
-with op(src, "rb") as f:
-    magic, count, h, w = struct.unpack(">IIII", f.read(16))
-    data = f.read(n * h * w)
-with (gzip.open if tsrc.endswith(".gz") else open)(tsrc, "rb") as f:
-    f.read(8)
-    lab = f.read(n)
-with open(out, "wb") as f:
-    f.write(struct.pack(">IIII", 0x803, n, h, w) + data)
-open(truth, "w").write("\n".join(map(str, lab)) + "\n")
-PY
+first_images "$src" "$truth_src" 1000 "$images" "$truth"
 
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/suggestloop-$1.png" || true; }
 fail() { shot fail; echo "suggestloop: $*; screenshot /tmp/suggestloop-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
@@ -73,15 +59,7 @@ done
 wait_round 20
 shot suggested
 # The class suggested most confidently, and the 25th of its suggestions (or its last).
-read -r class pick < <(python3 - "$list" <<'PY'
-import csv, sys
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
-sugg = [r for r in rows if r["asked"] == "0" and r["label"] == "-2147483648" and r["suggested"] != "-2147483648"]
-c = sugg[0]["suggested"]
-of = [r for r in sugg if r["suggested"] == c]
-print(c, of[min(24, len(of) - 1)]["index"])
-PY
-)
+read -r class pick < <(pick_suggestion "$list")
 echo "suggestloop: accepting class $class from sample $pick's confidence up"
 cp "$list" "$work/before-accept.csv"
 xdotool key --clearmodifiers ctrl+g

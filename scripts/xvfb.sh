@@ -146,3 +146,39 @@ start_state() {
   MAIN=$(wait_window) || fail "no window appeared"
   ready "$MAIN"
 }
+
+# first_images SRC TRUTH_SRC N IMAGES TRUTH: writes the first N images of the IDX image file SRC
+# (gzip or not) to IMAGES, ubyte and without a label file, and their labels in the label file
+# TRUTH_SRC, one a line, to TRUTH: the truth a script types from (suggestloop.sh,
+# acceptreopen.sh).
+first_images() {
+  python3 - "$@" <<'PY'
+import gzip, struct, sys
+src, tsrc, n, out, truth = sys.argv[1:]
+n = int(n)
+op = gzip.open if src.endswith(".gz") else open
+with op(src, "rb") as f:
+    magic, count, h, w = struct.unpack(">IIII", f.read(16))
+    data = f.read(n * h * w)
+with (gzip.open if tsrc.endswith(".gz") else open)(tsrc, "rb") as f:
+    f.read(8)
+    lab = f.read(n)
+with open(out, "wb") as f:
+    f.write(struct.pack(">IIII", 0x803, n, h, w) + data)
+open(truth, "w").write("\n".join(map(str, lab)) + "\n")
+PY
+}
+
+# pick_suggestion LIST: prints the class suggested most confidently in the Suggested list's
+# dump LIST (IDXLABEL_TEST_SUGGEST) and the sample of its 25th suggestion (or its last), among
+# the samples without a label that were not asked: "CLASS INDEX".
+pick_suggestion() {
+  python3 - "$1" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+sugg = [r for r in rows if r["asked"] == "0" and r["label"] == "-2147483648" and r["suggested"] != "-2147483648"]
+c = sugg[0]["suggested"]
+of = [r for r in sugg if r["suggested"] == c]
+print(c, of[min(24, len(of) - 1)]["index"])
+PY
+}

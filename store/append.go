@@ -92,6 +92,7 @@ func (a *appendSamples) apply(m *model) Change {
 	m.labels = append(m.labels, a.labels...)
 	m.deleted = append(m.deleted, make([]bool, len(a.labels))...)
 	m.reviewed = append(m.reviewed, make([]bool, len(a.labels))...)
+	m.accepted = append(m.accepted, make([]bool, len(a.labels))...)
 	m.added = append(m.added, a.pixels...)
 	if a.sources != nil || m.sources != nil {
 		if m.sources == nil {
@@ -114,6 +115,7 @@ func (a *appendSamples) revert(m *model) Change {
 	m.labels = m.labels[:n]
 	m.deleted = m.deleted[:n]
 	m.reviewed = m.reviewed[:n]
+	m.accepted = m.accepted[:n]
 	k := len(m.added) - len(a.pixels)
 	m.added = m.added[:k:k]
 	if m.sources != nil {

@@ -11,7 +11,8 @@ import (
 //
 // Journal record (records.go): recDecide, provenance, index u32, label i32.
 // History step (history.go): hDecide, provenance, index u32, label i32, label before i32,
-// reviewed before u8.
+// marks before u8: 1 when it was reviewed, plus 2 when its label was an accepted suggestion
+// (accepted.go).
 const (
 	recDecide byte = 8
 	hDecide   byte = 3
@@ -27,6 +28,7 @@ type decide struct {
 	provenance
 	i, to, old  int32
 	wasReviewed bool
+	wasAccepted bool // its label before was an accepted suggestion (model.accepted)
 }
 
 // newDecide returns the step of a review's decision: sample i gets label and is marked
@@ -42,13 +44,13 @@ func newDecide(m *model, how How, i, label int) (edit, error) {
 }
 
 func (a *decide) apply(m *model) Change {
-	a.old, a.wasReviewed = m.labels[a.i], m.reviewed[a.i]
-	m.labels[a.i], m.reviewed[a.i] = a.to, true
+	a.old, a.wasReviewed, a.wasAccepted = m.labels[a.i], m.reviewed[a.i], m.accepted[a.i]
+	m.labels[a.i], m.reviewed[a.i], m.accepted[a.i] = a.to, true, a.how == HowSuggestedAccepted
 	return Change{Kind: Relabelled, Indices: []int{int(a.i)}}
 }
 
 func (a *decide) revert(m *model) Change {
-	m.labels[a.i], m.reviewed[a.i] = a.old, a.wasReviewed
+	m.labels[a.i], m.reviewed[a.i], m.accepted[a.i] = a.old, a.wasReviewed, a.wasAccepted
 	return Change{Kind: Relabelled, Indices: []int{int(a.i)}}
 }
 
@@ -75,6 +77,9 @@ func (a *decide) history(e enc) enc {
 	var was byte
 	if a.wasReviewed {
 		was = 1
+	}
+	if a.wasAccepted {
+		was |= 2
 	}
 	return e.u8(hDecide).prov(a.provenance).u32(uint32(a.i)).i32(a.to).i32(a.old).u8(was)
 }
@@ -112,7 +117,12 @@ func decodeDecide(m *model, _ byte, r *dec) (action, error) {
 // historyDecide decodes a decision step of a history record: labels fitting the dtype (the
 // label before may also be sample.NoLabel).
 func historyDecide(m *model, r *dec, _ bool) (action, error) {
-	b := &decide{i: r.i32(), to: r.i32(), old: r.i32(), wasReviewed: r.u8() == 1}
+	b := &decide{i: r.i32(), to: r.i32(), old: r.i32()}
+	was := r.u8()
+	if was > 3 && r.err == nil {
+		r.err = fmt.Errorf("decision on sample %d: marks before %d, not 0–3", b.i, was)
+	}
+	b.wasReviewed, b.wasAccepted = was&1 != 0, was&2 != 0
 	historyLabel(m, r, b.to, false)
 	historyLabel(m, r, b.old, true)
 	return b, r.err

@@ -44,6 +44,10 @@
 // record that cannot be synced refuses its edit (ErrJournalWrite). Options.ReadOnly opens a pair without
 // writing, renaming or deleting anything.
 //
+// Accepted suggestions (accepted.go): a label set as HowSuggestedAccepted is a pseudo-label
+// (State.Accepted) until a person labels the sample; a save keeps the marks beside the label file
+// (pairfile.AcceptedFile) and Open reads them back, or says why not (Notices).
+//
 // Provenance: every edit records how and when it was made (How), in the journal too; ChangeLog
 // lists the changes in effect since the files were opened, and each save appends its own to
 // "<labels>.changes.csv" (ChangesSuffix) beside the files (changelog.go has the rules).

@@ -71,6 +71,9 @@ type model struct {
 	labels   []int32
 	deleted  []bool
 	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
+	// accepted: the sample's label is an accepted suggestion (a pseudo-label: the last step that
+	// set it was made as HowSuggestedAccepted), not one a person gave (accepted.go).
+	accepted []bool
 	added    []byte // (Len()-baseN)×H×W display pixels of appended samples; bytes handed out are never written again (see appendSamples.revert)
 	// sources: where each sample came from (Source), one a sample when any has one, nil when
 	// none has: read from the pair's sources file, given to Append, renumbered by a save.
@@ -194,6 +197,7 @@ func (m *model) setBase(imagesPath, labelsPath string, images, labels *idx.Array
 	m.opened = slices.Clone(m.orig)
 	m.deleted = make([]bool, m.baseN)
 	m.reviewed = make([]bool, m.baseN)
+	m.accepted = make([]bool, m.baseN)
 	m.declared = m.presentClasses()
 	if labels != nil && m.baseN == 0 {
 		m.declared = defaultClasses() // an empty label file: the classes of a new dataset

@@ -17,6 +17,10 @@ type State struct {
 	Deleted         bool // marked deleted; removed by the next save
 	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
 	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
+	// Accepted: its label is an accepted suggestion (a pseudo-label), not one a person gave:
+	// the last step that set it was made as HowSuggestedAccepted, in this session or one whose
+	// save kept its marks (accepted.go).
+	Accepted bool
 }
 
 // State returns sample i's state. It panics if i is not in 0…Len()-1.
@@ -39,7 +43,7 @@ func (m *model) StateAt(i int) (s State, ok bool) {
 }
 
 func (m *model) stateLocked(i int) State {
-	s := State{Label: int(m.labels[i]), Original: sample.NoLabel, Deleted: m.deleted[i], Added: i >= len(m.opened), Reviewed: m.reviewed[i]}
+	s := State{Label: int(m.labels[i]), Original: sample.NoLabel, Deleted: m.deleted[i], Added: i >= len(m.opened), Reviewed: m.reviewed[i], Accepted: m.accepted[i]}
 	s.Unsaved = i >= m.baseN || m.labels[i] != m.orig[i]
 	if !s.Added {
 		s.Original = int(m.opened[i])

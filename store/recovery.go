@@ -72,6 +72,11 @@ func (d *Dataset) findJournal() error {
 		found = append(found, rec)
 	}
 	if len(found) == 0 {
+		// No journal holds edits: a mark left beside the image file (a journal removed since,
+		// or whose edits cancel out) goes.
+		for _, p := range candidates {
+			pairfile.UnmarkUnsaved(d.imagesPath, p)
+		}
 		return nil
 	}
 	best := found[0]
@@ -86,6 +91,7 @@ func (d *Dataset) findJournal() error {
 		}
 	}
 	d.recovery = best
+	pairfile.MarkUnsaved(d.imagesPath, best.Path) // until it is replayed and saved, or discarded
 	return nil
 }
 
@@ -239,6 +245,7 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	if err != nil && !os.IsNotExist(err) {
 		return err
 	}
+	pairfile.UnmarkUnsaved(d.imagesPath, rec.Path)
 	setAsideOthers(rec)
 	d.recovery = nil
 	return nil
@@ -268,6 +275,7 @@ func (d *Dataset) Abandon() error {
 	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
 		return err
 	}
+	pairfile.UnmarkUnsaved(d.imagesPath, path)
 	return nil
 }
 

@@ -90,8 +90,10 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	if err != nil {
 		return err
 	}
+	pairfile.UnmarkUnsaved(job.oldImages, job.oldJournal) // the journal is gone: so is its mark
 	d.keepClassNames()
 	d.keepSources(job.sources)
+	d.keepAccepted()
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -110,6 +112,7 @@ type saveJob struct {
 	images     *baseImages
 	labels     *idx.Array
 	journals   []string             // the journals the save makes obsolete
+	oldImages  string               // the image file the dataset had (its unsaved-edits marker goes with the journal)
 	oldJournal string               // reopened if the save fails
 	oldSize    int64                // its intact records' length (journal.Journal.Size); -1: it was not open
 	locks      pairfile.Locks       // the target pair's locks the dataset did not hold yet
@@ -151,7 +154,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		d.endSaving()
 		return nil, err
 	}
-	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1}
+	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1, oldImages: d.imagesPath}
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
@@ -445,11 +448,12 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 		}
 	}
 	d.labels = slices.Clone(d.orig)
-	reviewed := make([]bool, n)
+	reviewed, accepted := make([]bool, n), make([]bool, n)
 	var opened []int32
 	for old, k := range renumber {
 		if k >= 0 {
 			reviewed[k] = d.reviewed[old] // a review's decisions outlive the save
+			accepted[k] = d.accepted[old] // and so do the accepted suggestions
 			if old < len(d.opened) {
 				opened = append(opened, d.opened[old]) // they stay first, in order
 			}
@@ -470,6 +474,7 @@ func (d *Dataset) rebase(imagesPath, labelsPath string, images *baseImages, labe
 	}
 	d.deleted = make([]bool, n)
 	d.reviewed = reviewed
+	d.accepted = accepted
 	d.opened = opened
 	d.added = nil
 	d.sources = sources

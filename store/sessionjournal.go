@@ -36,7 +36,9 @@ type sessionJournal struct {
 
 // append appends one record to the journal, creating it at primary() (Dataset.journalFile) for
 // the files pair (Dataset.pair) with base() as its base record on the first edit, or in the per-user fallback when primary's folder
-// is read-only, followed by the history a save carried (carry) when there is one. The caller
+// is read-only, followed by the history a save carried (carry) when there is one. A journal it
+// starts in another folder than the image file (pair[0]) is marked beside it
+// (pairfile.MarkUnsaved) until a save, a discard or the next opening removes the mark. The caller
 // holds d.mu and has checked that the dataset takes edits (Dataset.commit). Errors: no place for
 // the journal, or its creation or write failed (ErrJournalWrite).
 func (s *sessionJournal) append(primaryPath func() string, pair []string, base func() []byte, payload []byte) error {
@@ -59,6 +61,12 @@ func (s *sessionJournal) append(primaryPath func() string, pair []string, base f
 			return journal.WriteError(err, "cannot start the journal "+primary)
 		}
 		s.journal = j
+		if len(pair) > 0 {
+			// An image file in another folder than the journal gets the marker that keeps a
+			// writer from replacing it (pairfile.MarkUnsaved). A marker that cannot be written
+			// is no reason to refuse the edit: no writer can replace a file in that folder then.
+			pairfile.MarkUnsaved(pair[0], j.Path())
+		}
 	}
 	if s.carry != nil {
 		if err := s.journal.Append(s.carry); err != nil {

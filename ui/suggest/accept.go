@@ -58,7 +58,7 @@ func (g *Suggester) AcceptMany() {
 		return // said on the status bar, or waiting for a job that holds edits
 	}
 	for k, i := range idx {
-		g.loop.tally.mark(i, loopMark{label: labels[k], accepted: true})
+		g.tally().mark(i, loopMark{label: labels[k], accepted: true})
 	}
 	c.Say("Accepted " + what + " (one step: Ctrl+Z undoes it)")
 }

@@ -243,7 +243,7 @@ func (g *Suggester) acceptAt(by []*classSuggestions, ts []float64) {
 		return // said on the status bar, or waiting for a job that holds edits
 	}
 	for k, i := range idx {
-		g.loop.tally.mark(i, loopMark{label: labels[k], accepted: true})
+		g.tally().mark(i, loopMark{label: labels[k], accepted: true})
 	}
 	left := g.restForReview()
 	c.Say(numfmt.Sprintf("Accepted %d suggestions (one step: Ctrl+Z undoes it); %d doubtful left to review one by one: Enter accepts, a digit sets the label", len(idx), left))

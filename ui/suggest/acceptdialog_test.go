@@ -101,7 +101,7 @@ func TestAcceptAtThresholds(t *testing.T) {
 		t.Fatalf("accepted %d", g.Tally().Accepted)
 	}
 	snap := ds.Snapshot()
-	marks := g.acceptedMarks(snap)
+	marks := ds.AcceptedIn(snap)
 	for k, m := range marks {
 		i := snap.Index[k]
 		if m != (i == 0 || i == 5 || i == 2) {
@@ -123,6 +123,9 @@ func TestAcceptAtThresholds(t *testing.T) {
 		if ds.Label(i) != sample.NoLabel {
 			t.Fatalf("after undo sample %d has label %d", i, ds.Label(i))
 		}
+	}
+	if marks := ds.AcceptedIn(ds.Snapshot()); marks != nil {
+		t.Fatalf("after undo: marks %v (%v)", marks, ds.Accepted())
 	}
 }
 

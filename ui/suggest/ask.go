@@ -78,8 +78,9 @@ type askResult struct {
 //
 // A round, on its goroutine: the space (keptSpace: read or computed once, the estimate said
 // first), the asks and the first suggestions (label spreading), shown at once; then the refined
-// suggestions (networks), shown when they are done. Accepted suggestions (the tally's marks) go
-// to the method as pseudo-labels (activelearn.Options.Accepted).
+// suggestions (networks), shown when they are done. Accepted suggestions (the store's marks,
+// which a save keeps for the next session) go to the method as pseudo-labels
+// (activelearn.Options.Accepted).
 func (g *Suggester) round() {
 	l, c := &g.loop, g.c
 	if l.job != nil {
@@ -122,7 +123,7 @@ func (g *Suggester) round() {
 	// While the space is first computed its progress says the estimate said before it began.
 	var last time.Time
 	var learning atomic.Pointer[string]
-	opts := activelearn.Options{Seed: l.seed, Accepted: g.acceptedMarks(snap), Progress: func(stage string, done float64) {
+	opts := activelearn.Options{Seed: l.seed, Accepted: ds.AcceptedIn(snap), Progress: func(stage string, done float64) {
 		if time.Since(last) < time.Second && done < 1 {
 			return
 		}
@@ -193,21 +194,6 @@ func (g *Suggester) round() {
 		res.refined = true
 		show(res)
 	})
-}
-
-// acceptedMarks returns, for each sample of snap, whether its label is a suggestion accepted in
-// the Suggested list that it still has (the tally's marks): nil when there is none. O(N).
-func (g *Suggester) acceptedMarks(snap sample.Set) []bool {
-	if g.loop.tally.accepted == 0 {
-		return nil
-	}
-	out := make([]bool, snap.N)
-	for k := range snap.N {
-		if m, ok := g.loop.tally.marks[snap.Index[k]]; ok && m.accepted && m.standing && snap.Labels[k] == m.label {
-			out[k] = true
-		}
-	}
-	return out
 }
 
 // Later has a round start once the labels rested for retrainAfter (each call starts the wait
@@ -359,7 +345,7 @@ func (g *Suggester) Follow(ch store.Change) {
 		l.tally.renumber(ch.Renumber)
 		return
 	case store.Relabelled:
-		l.tally.follow(g.c.State().DS, ch.Indices)
+		g.tally().follow(g.c.State().DS, ch.Indices)
 	}
 	if g.Mode.List != nil {
 		g.Later()
@@ -369,7 +355,7 @@ func (g *Suggester) Follow(ch store.Change) {
 // decided tells the loop's tally of a decision on sample i of the Suggested list r
 // (reviewMode.decided).
 func (g *Suggester) decided(r *review.List, i, label int, how store.How) {
-	g.loop.tally.decided(r, i, label, how)
+	g.tally().decided(r, i, label, how)
 }
 
 // TestEnv is an environment variable for the real-window test (scripts/suggestloop.sh)

@@ -98,7 +98,7 @@ type Tally struct{ Accepted, Scored, Right int }
 
 // Tally is what the person did in the Suggested list now.
 func (g *Suggester) Tally() Tally {
-	t := g.loop.tally
+	t := *g.tally()
 	return Tally{Accepted: t.accepted, Scored: t.scored, Right: t.right}
 }
 
@@ -307,7 +307,7 @@ func (g *Suggester) Stop() {
 func (g *Suggester) Drop() {
 	g.stopJob()
 	g.model, g.from = nil, 0
-	g.loop.tally = loopTally{}
+	g.loop.tally = loopTally{} // the next dataset's marks are read from it (tally)
 }
 
 // tellDraw puts text on the draw window's status line, when it is open.

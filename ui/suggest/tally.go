@@ -21,6 +21,7 @@ import (
 // gives it again): follow updates it in O(samples changed); reading costs O(1); it holds a mark
 // per sample decided in the list.
 type loopTally struct {
+	ds    *store.Dataset   // the dataset whose marks it holds (nil: none yet: Suggester.tally)
 	marks map[int]loopMark // by sample index
 	// The marks standing now: accepted suggestions; labels scored against a suggestion, and
 	// those that were the suggestion.
@@ -75,14 +76,18 @@ func (t *loopTally) decided(r *review.List, i, label int, how store.How) {
 	t.mark(i, loopMark{label: label, accepted: how == store.HowSuggestedAccepted, scored: ok, right: ok && s.Suggested == label})
 }
 
-// follow brings the marks of the samples in indices up to date with their labels in ds.
+// follow brings the marks of the samples in indices up to date with their labels in ds: a
+// mark stands while its sample has its label and, for an accepted suggestion, while the store
+// still marks it accepted (a person's label takes that away, even the same label).
 func (t *loopTally) follow(ds *store.Dataset, indices []int) {
 	for _, i := range indices {
 		m, ok := t.marks[i]
 		if !ok {
 			continue
 		}
-		if now := ds.Label(i) == m.label; now != m.standing {
+		st, exists := ds.StateAt(i)
+		now := exists && st.Label == m.label && (!m.accepted || st.Accepted)
+		if now != m.standing {
 			if now {
 				t.count(m, 1)
 			} else {
@@ -95,7 +100,8 @@ func (t *loopTally) follow(ds *store.Dataset, indices []int) {
 }
 
 // renumber follows a save that renumbered the samples (to: old number → new, -1 for a sample
-// left out); nil (a replayed journal) forgets every mark.
+// left out); nil (a replayed journal) forgets every mark, to be read again from the dataset
+// (Suggester.tally).
 func (t *loopTally) renumber(to []int) {
 	if to == nil {
 		*t = loopTally{}
@@ -112,6 +118,23 @@ func (t *loopTally) renumber(to []int) {
 	t.marks = marks
 }
 
+// tally returns the loop's tally of the dataset shown, made at its first use for that dataset
+// (and after a replayed journal) from the store's marks: every sample whose label is an
+// accepted suggestion (store.State.Accepted, kept by a save for the next session) counts as
+// accepted. O(N) then; O(1) after.
+func (g *Suggester) tally() *loopTally {
+	t := &g.loop.tally
+	if ds := g.c.State().DS; ds != nil && t.ds != ds {
+		*t = loopTally{ds: ds}
+		for _, i := range ds.Accepted() {
+			if st := ds.State(i); !st.Deleted && st.Label != sample.NoLabel {
+				t.mark(i, loopMark{label: st.Label, accepted: true})
+			}
+		}
+	}
+	return t
+}
+
 // progressNote is the Suggested list's part of the status bar: labelled (by any means but an
 // accepted suggestion), accepted and left (without a label), among the samples not deleted, and
 // the estimate of the suggestions' accuracy once a label was scored ("suggestions right: 94% of
@@ -125,7 +148,7 @@ func (g *Suggester) progressNote(s mode.State) string {
 			labelled += n.Count
 		}
 	}
-	t := &g.loop.tally
+	t := g.tally()
 	text := numfmt.Sprintf("   |   labelled %d · accepted %d · left %d", labelled-t.accepted, t.accepted, left)
 	if t.scored > 0 {
 		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), numfmt.Plural(t.scored, "label"))

@@ -1,0 +1,225 @@
+package pairfile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
+)
+
+// An accepted-marks file says which labels of a pair are accepted suggestions (pseudo-labels: a
+// model's suggested label taken without a person typing it) rather than labels a person gave,
+// so that the next round of labelling from scratch learns them as pseudo-labels, not as truth,
+// and calibrates on the typed labels only. It sits beside the label file (AcceptedFile,
+// "<labels>.idxlabel-accepted"), is written by a save of the window and read when the pair is
+// opened (and by `idxlabel suggest`), and is one of idxlabel's own files (StateMarker).
+//
+// It is UTF-8 text: a first line "idxlabel accepted-marks 1", a line "samples N", a line
+// "labels sha256 <64 hex digits>" (AcceptedKey.Labels), a line "images crc32c <8 hex digits>"
+// (AcceptedKey.Images), a line "marks M", then the M accepted samples' indices, one a line, in
+// decimal, strictly ascending, each below N (so a file cut short at a line end is seen). It holds no path. Its size grows with the accepted samples (at most
+// 11 bytes each), not with N.
+//
+// It belongs to the pair's contents, not to its names: the key lines say which label and image
+// data it was written for, and a file whose key differs from the pair's (the label file
+// rewritten, reordered or replaced by another program or writer since) is stale: ReadAccepted
+// refuses it (ErrStaleAccepted) and its marks are ignored, never applied to other samples. The
+// command-line writers remove it from the pairs they write (Claim.WritePair, Claim.CommitPair).
+
+// AcceptedSuffix is appended to the label file's path to name its accepted-marks file:
+// "t10k-labels-idx1-ubyte.gz.idxlabel-accepted".
+const AcceptedSuffix = ".idxlabel-accepted"
+
+// acceptedHeader is the first line of an accepted-marks file (its format's version).
+const acceptedHeader = "idxlabel accepted-marks 1"
+
+// acceptedHead is the most bytes the lines before the indices take (their longest form, with
+// a sample count of 20 digits).
+const acceptedHead = 512
+
+// AcceptedFile returns the accepted-marks file of the pair whose label file is labels: beside
+// it; "" when labels is "" (a pair without labels has no accepted labels).
+func AcceptedFile(labels string) string {
+	if labels == "" {
+		return ""
+	}
+	return labels + AcceptedSuffix
+}
+
+// AcceptedKey is what an accepted-marks file is written for: the pair's sample count, the
+// SHA-256 of its label array (dtype byte, rank byte, each dimension as a big-endian uint32, then
+// the data as stored: the same for a file and its gzip copy), and the CRC-32C of its image data
+// as stored (raw values, N×H×W in file order).
+type AcceptedKey struct {
+	Samples int
+	Labels  [sha256.Size]byte
+	Images  uint32
+}
+
+// KeyOf returns the key of a pair whose labels are labels (N or N×K integers) and whose image
+// data's CRC-32C is imagesCRC (ImagesCRC). O(the label data).
+func KeyOf(labels *idx.Array, imagesCRC uint32) AcceptedKey {
+	h := sha256.New()
+	h.Write([]byte{byte(labels.Type), byte(len(labels.Dims))})
+	for _, d := range labels.Dims {
+		h.Write(binary.BigEndian.AppendUint32(nil, uint32(d)))
+	}
+	h.Write(labels.Data)
+	k := AcceptedKey{Images: imagesCRC}
+	if len(labels.Dims) > 0 {
+		k.Samples = labels.Dims[0]
+	}
+	h.Sum(k.Labels[:0])
+	return k
+}
+
+// ImagesCRC returns the CRC-32C (Castagnoli) of image data as stored, for KeyOf; a caller whose
+// data is in pieces updates one with crc32.Update and the Castagnoli table.
+func ImagesCRC(data []byte) uint32 { return crc32.Checksum(data, castagnoli) }
+
+// ErrStaleAccepted: an accepted-marks file was written for other contents of the pair (its key
+// differs): its marks are ignored.
+var ErrStaleAccepted = errors.New("written for other contents of the pair")
+
+// ReadAccepted reads the accepted-marks file at path for the pair of key and returns the
+// accepted samples' indices, ascending; nil, nil when there is no file there (or its name is too
+// long for any to be). It is opened without following a symbolic link and read as untrusted
+// bytes: at most acceptedHead + 11·N bytes (N = key.Samples), never more. Errors, each naming
+// the file and saying its marks are ignored: not a regular file (a symbolic link, a FIFO:
+// atomicfile.ErrNotRegular), larger than that bound, a line that is not of the format (a
+// damaged or truncated file), an index not below N or not above the one before, and
+// ErrStaleAccepted when its key is not key.
+func ReadAccepted(path string, key AcceptedKey) ([]int, error) {
+	limit := int64(acceptedHead) + 11*int64(max(key.Samples, 0))
+	data, err := atomicfile.ReadFileNoFollow(path, limit)
+	if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
+		return nil, nil
+	}
+	ignored := "; its accepted suggestions count as typed labels"
+	if err != nil {
+		return nil, fmt.Errorf("accepted marks: %w%s", err, ignored)
+	}
+	bad := func(line int, what string) error {
+		return fmt.Errorf("accepted marks %s: line %d: %s (damaged or not idxlabel's)%s", path, line, what, ignored)
+	}
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		return nil, bad(bytes.Count(data, []byte("\n"))+1, "the file does not end with a line end (cut short)")
+	}
+	lines := bytes.Split(data[:len(data)-1], []byte("\n"))
+	if len(lines) < 5 {
+		return nil, bad(len(lines), "fewer than the 5 lines of its head")
+	}
+	if string(lines[0]) != acceptedHeader {
+		return nil, bad(1, fmt.Sprintf("not %q", acceptedHeader))
+	}
+	var got AcceptedKey
+	n, ok := field(lines[1], "samples ")
+	if got.Samples, err = strconv.Atoi(n); !ok || err != nil || got.Samples < 0 || !decimal(n) {
+		return nil, bad(2, "not \"samples N\"")
+	}
+	l, ok := field(lines[2], "labels sha256 ")
+	if b, err := hex.DecodeString(l); !ok || err != nil || len(b) != sha256.Size {
+		return nil, bad(3, "not \"labels sha256\" and 64 hex digits")
+	} else {
+		copy(got.Labels[:], b)
+	}
+	im, ok := field(lines[3], "images crc32c ")
+	if v, err := strconv.ParseUint(im, 16, 32); !ok || err != nil || len(im) != 8 {
+		return nil, bad(4, "not \"images crc32c\" and 8 hex digits")
+	} else {
+		got.Images = uint32(v)
+	}
+	m, ok := field(lines[4], "marks ")
+	if count, err := strconv.Atoi(m); !ok || err != nil || !decimal(m) || count != len(lines)-5 {
+		return nil, bad(5, fmt.Sprintf("not \"marks M\" with M the %d lines after it (cut short?)", len(lines)-5))
+	}
+	if got != key {
+		return nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written)%s", path, ErrStaleAccepted, ignored)
+	}
+	marks := make([]int, 0, len(lines)-5)
+	for k, line := range lines[5:] {
+		i, err := strconv.Atoi(string(line))
+		switch {
+		case err != nil || !decimal(string(line)):
+			return nil, bad(k+6, "not a sample index")
+		case i >= key.Samples:
+			return nil, bad(k+6, fmt.Sprintf("sample %d, beyond the %d samples", i, key.Samples))
+		case len(marks) > 0 && i <= marks[len(marks)-1]:
+			return nil, bad(k+6, fmt.Sprintf("sample %d after sample %d (the indices must ascend)", i, marks[len(marks)-1]))
+		}
+		marks = append(marks, i)
+	}
+	return marks, nil
+}
+
+// field returns what follows prefix in line, ok false when line does not start with it.
+func field(line []byte, prefix string) (string, bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(prefix))
+	return string(rest), ok
+}
+
+// decimal reports whether s is 1–10 decimal digits, without a sign or a leading zero (but "0").
+func decimal(s string) bool {
+	if s == "" || len(s) > 10 || len(s) > 1 && s[0] == '0' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteAccepted writes the accepted-marks file at path for the pair of key: marks are the
+// accepted samples' indices, ascending, each below key.Samples. It is written atomically (a
+// temporary file synced and renamed over it) and never through a symbolic link
+// (atomicfile.WriteFileNoFollow). With no marks it removes the file instead (RemoveAccepted).
+// Errors: marks out of order or range (nothing written), and those of writing.
+func WriteAccepted(path string, key AcceptedKey, marks []int) error {
+	if len(marks) == 0 {
+		return RemoveAccepted(path)
+	}
+	for k, i := range marks {
+		if i < 0 || i >= key.Samples || k > 0 && i <= marks[k-1] {
+			return fmt.Errorf("accepted marks %s: sample %d out of order or beyond the %d samples; nothing written", path, i, key.Samples)
+		}
+	}
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
+		b := fmt.Appendf(nil, "%s\nsamples %d\nlabels sha256 %x\nimages crc32c %08x\nmarks %d\n", acceptedHeader, key.Samples, key.Labels, key.Images, len(marks))
+		for _, i := range marks {
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, '\n')
+			if len(b) >= 1<<20 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// RemoveAccepted removes the accepted-marks file at path (a symbolic link there is removed, not
+// followed). No file there, a name too long for any to be, or path "" is no error.
+func RemoveAccepted(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) && !nameTooLong(err) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Real-window regression test: accepted suggestions stay pseudo-labels after a save, a quit and a
+# reopen (store/accepted.go, pairfile/accepted.go). Writes the first 1,000 t10k images with no
+# label file and opens them under Xvfb; shows the Suggested list (Ctrl+Shift+U), types the true
+# label of each sample it asks for, waits for the round that learnt from them, puts the cursor on
+# the 25th suggestion of the most confidently suggested class (Ctrl+G) and accepts that class at
+# that confidence or more (Ctrl+Shift+A); saves (Ctrl+S) and quits (Ctrl+Q). The marks file
+# beside the labels must list the accepted samples. The pair is opened again: the Suggested
+# list's status must count the accepted labels as accepted, and its next round must learn from
+# the typed labels only (its list's first line, IDXLABEL_TEST_SUGGEST: "# learnt from 20
+# labels", not 20 plus the accepted). Then a person's label on one accepted sample (its true
+# label typed over it, which may be the label it has: a confirmation) takes its mark away: the
+# next round learns from 21, and after a save the marks file lists one sample fewer. Every wait is on the window's state line
+# (IDXLABEL_TEST_STATE) or its list, never on time alone. Screenshots: /tmp/acceptreopen-*.png.
+# Usage: scripts/acceptreopen.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
+set -euo pipefail
+bin=$(realpath "$1")
+src=$(realpath "$2")
+truth_src=${src/images-idx3/labels-idx1}
+[ -f "$truth_src" ] || { echo "acceptreopen: no label file beside $src ($truth_src)" >&2; exit 1; }
+
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+work=$XVFB_CFG/data
+mkdir -p "$work"
+images=$work/loop-images-idx3-ubyte
+labels=$work/loop-labels-idx1-ubyte
+marks=$labels.idxlabel-accepted
+truth=$work/truth.txt
+list=$work/list.csv
+state=$XVFB_CFG/state
+first_images "$src" "$truth_src" 1000 "$images" "$truth"
+
+shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/acceptreopen-$1.png" || true; }
+fail() { shot fail; echo "acceptreopen: $*; screenshot /tmp/acceptreopen-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
+
+# wait_round N: waits (up to 10 min, the networks' training on a loaded machine) for the list of
+# a round that learnt from N labels: its first suggestions or its refined ones.
+wait_round() {
+  for _ in $(seq 3000); do
+    [ -f "$list" ] && head -n 1 "$list" | grep -Eq "^# learnt from $1 labels(, refining)?$" && return 0
+    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
+    sleep 0.2
+  done
+  fail "no round learnt from $1 labels within 10 minutes (the list's first line: $(head -n 1 "$list" 2>/dev/null))"
+}
+
+# start: the app on the pair (its labels found beside the images), the state and list new.
+start() {
+  rm -f "$state" "$list"
+  IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >>"$XVFB_CFG/app.log" 2>&1 &
+  APP_PID=$!
+  wid=$(wait_window) || fail "no window appeared"
+  xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
+  ready "$wid"
+}
+
+# save_quit: Ctrl+S, waits for the save (the journal gone, the title without its star), Ctrl+Q.
+save_quit() {
+  xdotool key --clearmodifiers ctrl+s
+  for _ in $(seq "$WAIT_TENTHS"); do [ -f "$labels" ] && [ ! -e "$labels.idxlabel-journal" ] && [ ! -e "$images.idxlabel-journal" ] && break; sleep 0.1; done
+  [ -f "$labels" ] || fail "Ctrl+S wrote no label file"
+  wait_clean "$wid"
+  shot "$1"
+  quit_app || fail "the app did not quit cleanly"
+  grep -qi "panic\|fatal" "$XVFB_CFG/app.log" && fail "the app logged a panic"
+  return 0
+}
+
+# marked: the samples the marks file lists, one a line (none when there is no file).
+marked() { [ -f "$marks" ] && awk 'NR > 5' "$marks" || true; }
+
+# goto I: Ctrl+G to sample I, waiting for the cursor there.
+goto() {
+  xdotool key --clearmodifiers ctrl+g
+  xdotool type --delay 100 "$1"
+  xdotool key --clearmodifiers Return
+  until_state " sample=$1 " "Ctrl+G $1 did not take the cursor to sample $1"
+}
+
+# The first session: 20 asked labels typed, one class accepted from the 25th suggestion up.
+start
+xdotool key --clearmodifiers ctrl+shift+u
+wait_round 0
+mapfile -t asked < <(awk -F, 'NR > 2 && $3 == 1 { print $1 }' "$list")
+[ "${#asked[@]}" -eq 20 ] || fail "the first round asked for ${#asked[@]} samples, not 20"
+for i in "${asked[@]}"; do
+  xdotool key --clearmodifiers "$(sed -n "$((i + 1))p" "$truth")"
+done
+wait_round 20
+read -r class pick < <(pick_suggestion "$list")
+# The samples the accept takes: the class's suggestions at the pick's confidence or more.
+mapfile -t want < <(python3 - "$list" "$class" "$pick" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+conf = {int(r["index"]): float(r["confidence"]) for r in rows
+        if r["suggested"] == sys.argv[2] and r["label"] == "-2147483648" and r["asked"] == "0"}
+print("\n".join(str(i) for i in sorted(conf) if conf[i] >= conf[int(sys.argv[3])]))
+PY
+)
+goto "$pick"
+xdotool key --clearmodifiers ctrl+shift+a
+until_state "status=Accepted_[0-9,]+_suggestions_of_class" "Ctrl+Shift+A accepted nothing"
+accepted=$(sed -n 's/.*status=Accepted_\([0-9,]*\)_suggestions_of_class.*/\1/p' "$state" | tr -d ,)
+[ "$accepted" -ge 2 ] || fail "only $accepted suggestions accepted"
+[ "$accepted" -eq "${#want[@]}" ] || fail "accepted $accepted, the list held ${#want[@]} at the pick's confidence or more"
+echo "acceptreopen: accepted $accepted suggestions of class $class from sample $pick's confidence up"
+shot accepted
+save_quit saved
+mapfile -t kept < <(marked)
+
+# The second session: the accepted labels are still accepted, the next round learns from 20.
+start
+grep -q "accepted_marks" "$state" && fail "the marks were refused on opening: $(cat "$state")"
+xdotool key --clearmodifiers ctrl+shift+u
+until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
+until_state "accepted_${accepted}_·" "the Suggested list does not count the $accepted accepted labels after the reopen"
+wait_round 20
+shot reopened
+# A person's label over one accepted sample (its true label: the list holds no labelled sample
+# after a reopen, so Ctrl+G shows all) takes its mark away; the next round learns from 21.
+over=${want[0]}
+goto "$over"
+rm -f "$list"
+xdotool key --clearmodifiers "$(sed -n "$((over + 1))p" "$truth")"
+until_state " sample=$((over + 1)) " "the label typed on sample $over did not move the cursor on"
+xdotool key --clearmodifiers ctrl+shift+u
+until_state "mode=Suggested.*accepted_$((accepted - 1))_·" "a label typed over accepted sample $over did not take its mark away"
+wait_round 21
+save_quit relabelled
+# From outside: the marks file of the first save listed exactly the accepted samples (none of the
+# typed ones); the second save's lists them but the one labelled over.
+[ "$(printf '%s\n' "${kept[@]}")" = "$(printf '%s\n' "${want[@]}")" ] || fail "the first save's marks file lists ${#kept[@]} samples, not the $accepted accepted"
+mapfile -t kept2 < <(marked)
+[ "${#kept2[@]}" -eq $((accepted - 1)) ] || fail "after a label typed over sample $over the marks file lists ${#kept2[@]} samples, not $((accepted - 1))"
+printf '%s\n' "${kept2[@]}" | grep -qx "$over" && fail "sample $over is still marked accepted after a person labelled it"
+"$bin" suggest --fast "$images" >/dev/null 2>"$work/suggest.err" || fail "idxlabel suggest failed: $(cat "$work/suggest.err")"
+grep -q "$((accepted - 1)) labels are accepted suggestions" "$work/suggest.err" || fail "idxlabel suggest did not read the marks: $(cat "$work/suggest.err")"
+echo "acceptreopen: ok ($accepted accepted, still accepted after the reopen; one labelled over: $((accepted - 1)) kept)"

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"idxlabel/idx"
+	"idxlabel/pairfile"
+	"idxlabel/sample"
+)
+
+// unlabelledPair writes n 4×4 samples with an int32 label file of sample.NoLabel (as a save of
+// labels typed on images alone writes it) and returns the paths.
+func unlabelledPair(t *testing.T, n int) (string, string) {
+	t.Helper()
+	ip, lp := tinyPair(t, t.TempDir(), n)
+	labels, _ := idx.New(idx.Int32, n)
+	for i := range n {
+		labels.SetInt(i, sample.NoLabel)
+	}
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	return ip, lp
+}
+
+// accepted returns the samples marked accepted, by State.
+func acceptedOf(d *Dataset) []int {
+	var out []int
+	for i := range d.Len() {
+		if d.State(i).Accepted {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Accepted suggestions stay pseudo-labels through a save, a close and a reopen; a person's label
+// on one takes its mark away, even the label it has (a confirmation, no change in the log); undoing the accept takes its marks away, and undoing that person's
+// label gives the mark back; a deletion saved renumbers the marks with their samples.
+func TestAcceptedMarksSavedAndReopened(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := unlabelledPair(t, 8)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close() }()
+	if err := d.SetLabels([]int{0}, []int{5}); err != nil { // typed
+		t.Fatal(err)
+	}
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{1, 2, 3, 6}, []int{1, 2, 3, 6}); err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 6}) {
+		t.Fatalf("accepted %v", got)
+	}
+	if err := d.Relabel([]int{2}, 7); err != nil { // a person's label on an accepted sample
+		t.Fatal(err)
+	}
+	if err := d.DecideAs(HowManual, 3, 3); err != nil { // a person's review keeping the label
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 6}) {
+		t.Fatalf("after a person's labels: accepted %v, want [1 6]", got)
+	}
+	events := len(d.ChangeLog())
+	if err := d.Relabel([]int{6}, 6); err != nil { // a person's label, the same: confirmed
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1}) || len(d.ChangeLog()) != events {
+		t.Fatalf("after a label confirmed: accepted %v (want [1]), change log %d events, was %d", got, len(d.ChangeLog()), events)
+	}
+	d.Undo() // the confirmation
+	d.Undo() // the decision
+	d.Undo() // the relabel
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 6}) {
+		t.Fatalf("after undoing them: accepted %v", got)
+	}
+	d.Undo() // the accept
+	if got := acceptedOf(d); got != nil {
+		t.Fatalf("after undoing the accept: accepted %v", got)
+	}
+	d.Redo()
+	if err := d.Delete([]int{4}); err != nil { // saved: the samples after it move down
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 5}) {
+		t.Fatalf("after the save: accepted %v, want [1 2 3 5]", got)
+	}
+	if _, err := os.Lstat(pairfile.AcceptedFile(lp)); err != nil {
+		t.Fatalf("the save kept no marks: %v", err)
+	}
+	// An undo past the save, of the accept, after a crash: the history carries the marks.
+	d.Close()
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 5}) || len(d.Notices()) != 0 {
+		t.Fatalf("reopened: accepted %v, notices %q", got, d.Notices())
+	}
+	if err := d.Relabel([]int{1}, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Relabel([]int{3}, 0); err != nil { // then a crash: the journal stays
+		t.Fatal(err)
+	}
+	d.Close()
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.ReplayJournal(); err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); !slices.Equal(got, []int{2, 5}) {
+		t.Fatalf("replayed: accepted %v, want [2 5]", got)
+	}
+	d.Undo() // the relabel of 3, after the save
+	d.Undo() // the relabel of 1, before it: from the history record
+	if got := acceptedOf(d); !slices.Equal(got, []int{1, 2, 3, 5}) {
+		t.Fatalf("undone past the save: accepted %v, want [1 2 3 5]", got)
+	}
+}
+
+// Marks kept for other contents are ignored with a notice naming the file: the label file
+// rewritten by another program, or the marks file damaged; a symbolic link is not followed.
+func TestAcceptedMarksStaleIgnored(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := unlabelledPair(t, 6)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{0, 1}, []int{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	marks := pairfile.AcceptedFile(lp)
+	kept, _ := os.ReadFile(marks)
+
+	// Another program reorders the labels (the same count, other bytes).
+	labels, _ := idx.ReadFile(lp)
+	labels.SetInt(0, 3)
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); got != nil || len(d.Notices()) != 1 || !strings.Contains(d.Notices()[0], marks) {
+		t.Fatalf("stale: accepted %v, notices %q", got, d.Notices())
+	}
+	d.Close()
+
+	// Damaged.
+	labels.SetInt(0, 1)
+	if err := idx.WriteFile(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(marks, kept[:len(kept)-2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); got != nil || len(d.Notices()) != 1 || !strings.Contains(d.Notices()[0], marks) {
+		t.Fatalf("damaged: accepted %v, notices %q", got, d.Notices())
+	}
+	d.Close()
+
+	// A link to the good file.
+	good := marks + "-good"
+	os.WriteFile(good, kept, 0o644)
+	os.Remove(marks)
+	if err := os.Symlink(good, marks); err == nil {
+		d, err = Open(ip, lp, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := acceptedOf(d); got != nil || len(d.Notices()) != 1 {
+			t.Fatalf("symlink: accepted %v, notices %q", got, d.Notices())
+		}
+		d.Close()
+		os.Remove(marks)
+	}
+	// The good file back: the marks are.
+	os.Rename(good, marks)
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := acceptedOf(d); !slices.Equal(got, []int{0, 1}) || len(d.Notices()) != 0 {
+		t.Fatalf("good again: accepted %v, notices %q", got, d.Notices())
+	}
+}
