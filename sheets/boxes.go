@@ -178,7 +178,8 @@ func crossings(s *Sheet, i int, ins []*inside) (string, int) {
 				continue
 			}
 			kk := alongIn(a, nb, side, k)
-			for d := -3 * oversample; d <= 3*oversample && !contact; d++ {
+			near := int(3 * nb.f) // 3 crop pixels, in the neighbour's inside's pixels
+			for d := -near; d <= near && !contact; d++ {
 				if q := kk + d; q >= 0 && q < len(other) && other[q] {
 					contact = true
 				}
@@ -215,7 +216,7 @@ func twoDigits(a *inside, side int, b *inside) bool {
 // edge), within that distance too along the line of where a's ink touches it: then the ink
 // past the line may be nb's digit, leaning toward a's stroke, rather than a's stroke going on.
 func holdsNear(a *inside, side int, nb *inside) bool {
-	span := crossShare*nb.side + 8*oversample // the inside's pixels
+	span := crossShare*nb.side + 8*nb.f // the neighbour's inside's pixels
 	reach, along := int32(span), int(span)
 	near := nb.near[opposite(side)]
 	for k, t := range a.touch[side] {
@@ -238,13 +239,13 @@ var sideName = [4]string{"top", "right", "bottom", "left"}
 // side of its neighbour's inside (crops of one row, or of one column, cover the same span of
 // the grid, so a fraction of one crop is the same fraction of the other).
 func alongIn(a, b *inside, side, k int) int {
-	pos := (float64(k) + 0.5) / oversample // crop pixels from the inside's start
+	pos := (float64(k) + 0.5) / a.f // crop pixels from the inside's start
 	if side == top || side == bottom {
 		f := (float64(a.x0) + pos) / float64(a.cw)
-		return int(math.Floor((f*float64(b.cw) - float64(b.x0)) * oversample))
+		return int(math.Floor((f*float64(b.cw) - float64(b.x0)) * b.f))
 	}
 	f := (float64(a.y0) + pos) / float64(a.ch)
-	return int(math.Floor((f*float64(b.ch) - float64(b.y0)) * oversample))
+	return int(math.Floor((f*float64(b.ch) - float64(b.y0)) * b.f))
 }
 
 // beside returns the index of the box beyond side s of b (row-major), and false when that is

@@ -9,9 +9,6 @@ import (
 // enough to hold the ruled line, the search for it, and what lies just past it.
 const boxMargin = 0.12
 
-// maxCrop bounds a box's crop, in pixels a side.
-const maxCrop = 4096
-
 // Sides of a box, in crop order.
 const (
 	top = iota
@@ -29,18 +26,24 @@ type crop struct {
 	edge   [4]float64 // the expected line centres: y of top and bottom, x of right and left
 	centre [4]float64 // the line centres found (edge when not found)
 	width  [4]float64 // the lines' widths found, pixels; 0 when not found
-	side   float64    // the box's mean side, pixels
+	side   float64    // the box's mean side, in the crop's pixels
 	sm     sampler    // how the crop's pixels were sampled, to sample its inside again finer
 }
 
 // cropBox cuts the box spanning s0 … s1 across and t0 … t1 down of the upright grid out of the
-// page, at the page's full resolution.
+// page, at the page's full resolution (at least 8 pixels a side), or more coarsely when that
+// would take more than maxReadPixels (readScale).
 func cropBox(p *page, full func(u, v float64) Point, s0, s1, t0, t1 float64) *crop {
 	sm, tm := (s0+s1)/2, (t0+t1)/2
 	nw := dist(full(s0, tm), full(s1, tm))
 	nh := dist(full(sm, t0), full(sm, t1))
 	span := 1 + 2*boxMargin
-	c := &crop{w: min(maxCrop, max(8, int(math.Ceil(nw*span)))), h: min(maxCrop, max(8, int(math.Ceil(nh*span)))), side: (nw + nh) / 2}
+	w, h := max(8, int(math.Ceil(nw*span))), max(8, int(math.Ceil(nh*span)))
+	scale := readScale(float64(w), float64(h), 1)
+	if scale < 1 {
+		w, h = max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
+	}
+	c := &crop{w: w, h: h, side: (nw + nh) / 2 * scale}
 	c.edge = [4]float64{
 		boxMargin / span * float64(c.h), (1 + boxMargin) / span * float64(c.w),
 		(1 + boxMargin) / span * float64(c.h), boxMargin / span * float64(c.w),

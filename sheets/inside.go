@@ -45,27 +45,27 @@ const (
 // (fineInk): its bounding box, and so the digit's scale and centre of mass, then depend less
 // still on where the page's pixels fall (measured on 8 sheets of seeds 1 and 2: mean
 // correlation with the digit imported alone 0.9664 → 0.9681 and 0.9681 → 0.9699 on scans,
-// 0.9568 → 0.9590 and 0.9569 → 0.9565 on photos; 4 times finer: no better).
+// 0.9568 → 0.9590 and 0.9569 → 0.9565 on photos; 4 times finer: no better). A region larger
+// than maxReadPixels allows is read less finely (readScale).
 const fineSample = 3
-
-// maxFinePixels bounds the pixels of a box's ink read again (fineInk): a larger region (a box
-// of thousands of pixels a side) is read less finely.
-const maxFinePixels = 1 << 22
 
 // oversample is how many times finer than the page a box's inside is sampled: the digit's
 // outline, and so its bounding box and centre of mass, then depend less on where the page's
 // pixels fall (measured: mean correlation with the digit imported alone 0.953 → 0.962 on
-// scans, bench/sheets).
+// scans, bench/sheets). A box larger than maxReadPixels allows is sampled less finely
+// (readScale).
 const oversample = 2
 
-// inside is what a box holds between its ruled lines, sampled oversample times finer than its
-// crop.
+// inside is what a box holds between its ruled lines, sampled f times finer than its crop
+// (oversample, or less for a huge box).
 type inside struct {
-	x0, y0 int    // where the inside starts in its crop's pixels
-	cw, ch int    // the crop's size
-	w, h   int    // its size, in its own (finer) pixels
-	bin    []bool // ink, w×h, specks and what is left of the lines removed (nil once read)
-	digit  []byte // the sample made of bin (nil for an empty box)
+	x0, y0 int     // where the inside starts in its crop's pixels
+	x1, y1 int     // where it ends (exclusive), crop pixels
+	cw, ch int     // the crop's size
+	w, h   int     // its size, in its own (finer) pixels
+	f      float64 // its pixels per crop pixel, on each axis
+	bin    []bool  // ink, w×h, specks and what is left of the lines removed (nil once read)
+	digit  []byte  // the sample made of bin (nil for an empty box)
 	// past[s]: ink lies just past side s's line where the box's ink touches it (crop.beyond),
 	// the test for a line with no box read beyond it.
 	past  [4]bool
@@ -109,9 +109,12 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	y1 := int(math.Floor(c.centre[bottom] - half(bottom) - pad))
 	x0, y0 = max(0, x0), max(0, y0)
 	x1, y1 = min(c.w, x1), min(c.h, y1)
-	in := &inside{x0: x0, y0: y0, cw: c.w, ch: c.h, w: max(0, x1-x0) * oversample, h: max(0, y1-y0) * oversample, level: 256, empty: true}
+	x1, y1 = max(x0, x1), max(y0, y1)
+	f := readScale(float64(x1-x0), float64(y1-y0), oversample)
+	in := &inside{x0: x0, y0: y0, x1: x1, y1: y1, cw: c.w, ch: c.h, f: f, level: 256, empty: true}
+	in.w, in.h = int(float64(x1-x0)*f), int(float64(y1-y0)*f)
 	w, h := in.w, in.h
-	side := c.side * oversample
+	side := c.side * f
 	for s := range 4 {
 		n, far := h, int32(w)
 		if s == top || s == bottom {
@@ -123,11 +126,11 @@ func analyse(c *crop, usual float64, o Options) *inside {
 			in.near[s][k] = far
 		}
 	}
-	if w < 8*oversample || h < 8*oversample {
+	if float64(w) < 8*f || float64(h) < 8*f {
 		return in
 	}
 	g := image.NewGray(image.Rect(0, 0, w, h))
-	c.sm.fill(g.Pix, w, h, float64(x0), float64(y0), 1.0/oversample, false)
+	c.sm.fill(g.Pix, w, h, float64(x0), float64(y0), 1/f, false)
 	inkLevels := append([]uint8(nil), g.Pix...)
 	normalize.Bilevel(g, 0)
 	in.bin = make([]bool, w*h)
@@ -140,7 +143,7 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	if in.level > 255 {
 		return in
 	}
-	clearLineRemnants(in.bin, w, h, 2*oversample, max(2, int(0.03*side)))
+	clearLineRemnants(in.bin, w, h, int(2*f), max(2, int(0.03*side)))
 	comps, lab := components(in.bin, w, h)
 	speck := max(3, int(math.Pow(speckShare*side, 2)))
 	hug := max(2, int(math.Round(hugShare*side)))
@@ -203,7 +206,7 @@ func analyse(c *crop, usual float64, o Options) *inside {
 }
 
 // fineInk returns the box's ink read again for its sample, finer (fineSample times the
-// crop's pixels, less for a region of more than maxFinePixels) over the ink analyse kept
+// crop's pixels, less when that would take more than maxReadPixels: readScale) over the ink analyse kept
 // (in.bin, its bounding box minX … maxY in the inside's pixels) and a margin, and reaching
 // over the ruled lines that ink touches: into each such line to lineInset of its half-width
 // (halves, by side) from its centre, what is left of the line there divided out
@@ -214,18 +217,18 @@ func analyse(c *crop, usual float64, o Options) *inside {
 // correlation with the digit imported alone +0.0009, +0.0000, +0.0002 on scans, +0.0006,
 // −0.0002, +0.0013 on photos, for 0.07 s more CPU a sheet). It is made bilevel at the
 // inside's level, and the shapes holding ink analyse kept are kept. The image's size is
-// returned beside it. Memory: at most maxFinePixels × 10 bytes.
+// returned beside it. Memory: at most maxReadPixels × 10 bytes.
 func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int) ([]bool, int, int) {
 	var touched [4]bool
 	for s := range 4 {
 		touched[s] = slices.Contains(in.touch[s], true)
 	}
 	const margin = 2 // crop pixels around the ink
-	ix1, iy1 := in.x0+in.w/oversample, in.y0+in.h/oversample
-	x0 := max(in.x0, in.x0+minX/oversample-margin)
-	y0 := max(in.y0, in.y0+minY/oversample-margin)
-	x1 := min(ix1, in.x0+maxX/oversample+1+margin)
-	y1 := min(iy1, in.y0+maxY/oversample+1+margin)
+	ix1, iy1 := in.x1, in.y1
+	x0 := max(in.x0, in.x0+in.cropAt(minX)-margin)
+	y0 := max(in.y0, in.y0+in.cropAt(minY)-margin)
+	x1 := min(ix1, in.x0+in.cropAt(maxX)+1+margin)
+	y1 := min(iy1, in.y0+in.cropAt(maxY)+1+margin)
 	var depth [4]float64 // crop pixels
 	if touched[top] {
 		y0 = min(y0, max(0, int(math.Ceil(c.centre[top]+halves[top]*lineInset))))
@@ -243,34 +246,31 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 		x1 = max(x1, min(c.w, int(math.Floor(c.centre[right]-halves[right]*lineInset))))
 		depth[right] = float64(x1) - (c.centre[right] - halves[right] - lineFringe)
 	}
-	f := fineSample
-	for f > 1 && (x1-x0)*(y1-y0)*f*f > maxFinePixels {
-		f--
-	}
-	w, h := (x1-x0)*f, (y1-y0)*f
+	f := readScale(float64(x1-x0), float64(y1-y0), fineSample)
+	w, h := int(float64(x1-x0)*f), int(float64(y1-y0)*f)
 	pix := make([]uint8, w*h)
-	step := 1 / float64(f)
+	step := 1 / f
 	c.sm.fill(pix, w, h, float64(x0), float64(y0), step, true)
 	// Each line's light, row by row (column by column) of these pixels, measured along the
 	// middle 70% of the inside's side, which a stroke touching the line does not cover.
 	var light [4][]float64
 	across := func(a0, a1 int) (float64, int) { // the span measured: its start, its pixels
 		n := float64(a1 - a0)
-		return float64(a0) + 0.15*n, int(0.7 * n * float64(f))
+		return float64(a0) + 0.15*n, int(0.7 * n * f)
 	}
-	if d := min(int(math.Ceil(depth[top]*float64(f))), h/2); d > 0 {
+	if d := min(int(math.Ceil(depth[top]*f)), h/2); d > 0 {
 		from, n := across(in.x0, ix1)
 		light[top] = c.lineLight(from, float64(y0), n, d, f, true)
 	}
-	if d := min(int(math.Ceil(depth[bottom]*float64(f))), h/2); d > 0 {
+	if d := min(int(math.Ceil(depth[bottom]*f)), h/2); d > 0 {
 		from, n := across(in.x0, ix1)
 		light[bottom] = c.lineLight(from, float64(y0)+float64(h-d)*step, n, d, f, true)
 	}
-	if d := min(int(math.Ceil(depth[left]*float64(f))), w/2); d > 0 {
+	if d := min(int(math.Ceil(depth[left]*f)), w/2); d > 0 {
 		from, n := across(in.y0, iy1)
 		light[left] = c.lineLight(float64(x0), from, n, d, f, false)
 	}
-	if d := min(int(math.Ceil(depth[right]*float64(f))), w/2); d > 0 {
+	if d := min(int(math.Ceil(depth[right]*f)), w/2); d > 0 {
 		from, n := across(in.y0, iy1)
 		light[right] = c.lineLight(float64(x0)+float64(w-d)*step, from, n, d, f, false)
 	}
@@ -283,7 +283,7 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 	keep := make([]bool, len(comps))
 	// The inside's pixel holding each of these pixels' centres.
 	at := func(k, origin, from int) int {
-		return int(math.Floor((float64(from-origin) + (float64(k)+0.5)*step) * oversample))
+		return int(math.Floor((float64(from-origin) + (float64(k)+0.5)*step) * in.f))
 	}
 	for y := range h {
 		iy := at(y, in.y0, y0)
@@ -309,7 +309,7 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 // lineLight returns, for each of depth rows (horizontal) or columns of pixels f times finer
 // than the crop's starting at crop point (x, y), the light a ruled line lets through there (1 − ink/255): the median over
 // n pixels along it, which a stroke touching the line covers less than half of.
-func (c *crop) lineLight(x, y float64, n, depth, f int, horizontal bool) []float64 {
+func (c *crop) lineLight(x, y float64, n, depth int, f float64, horizontal bool) []float64 {
 	if n < 1 {
 		return nil
 	}
@@ -318,7 +318,7 @@ func (c *crop) lineLight(x, y float64, n, depth, f int, horizontal bool) []float
 		w, h = depth, n
 	}
 	pix := make([]uint8, w*h)
-	c.sm.fill(pix, w, h, x, y, 1/float64(f), true)
+	c.sm.fill(pix, w, h, x, y, 1/f, true)
 	light := make([]float64, depth)
 	vals := make([]uint8, n)
 	for d := range depth {
@@ -446,7 +446,7 @@ func (c *crop) beyond(in *inside, s int) bool {
 	near := make([]bool, n)
 	for k, t := range in.touch[s] {
 		if t {
-			a := origin + k/oversample
+			a := origin + in.cropAt(k)
 			for d := max(0, a-3); d <= min(n-1, a+3); d++ {
 				near[d] = true
 			}
@@ -469,6 +469,10 @@ func (c *crop) beyond(in *inside, s int) bool {
 	}
 	return hits >= 3
 }
+
+// cropAt returns the crop pixel, counted from the inside's start, that holds the centre of the
+// inside's pixel k (across or down).
+func (in *inside) cropAt(k int) int { return int(math.Floor((float64(k) + 0.5) / in.f)) }
 
 // sample makes a box's ink (bin, w×h) an MNIST sample (normalize.Digit on the bilevel ink,
 // the path every image import takes): H×W bytes, or nil when it has none.
