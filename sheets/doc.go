@@ -15,7 +15,9 @@
 // sampled twice as fine, made bilevel, cleared of specks and of what is left of the lines; the
 // ink kept read again three times as fine as the page (interpolated by the Catmull–Rom cubic)
 // and over the lines it touches (each line divided out there, so a stroke touching it keeps
-// its ink), and through normalize.Digit.
+// its ink), and through normalize.Digit. Each of a box's reads (its cut, its inside, its ink
+// read again) holds at most 4 megapixels: a box larger than that (one box ruled over a whole
+// page) is read less finely, never with more memory.
 //
 // For a window (File → Import Sheets…), the calls are:
 //
@@ -32,7 +34,7 @@
 // shares state with another. Template and WritePDF make the sheet to print.
 //
 // Growth: one page at a time (a 600 dpi A4 scan, 35 megapixels, takes its grey image and about
-// as much again while it is read); the samples, 784 bytes each; a contact sheet at most
+// as much again while it is read, whatever its layout); the samples, 784 bytes each; a contact sheet at most
 // MaxContactPixels bytes. Time grows with the page's pixels and the number of boxes, not with
 // the dataset.
 package sheets
