@@ -186,6 +186,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	if w.sugg.Mode.List != before {
 		t.Fatal("a round ended while the asked labels were typed")
 	}
+	at := w.c.v.Current() // the sample after the asks, where the last key moved the cursor
 	w.sugg.Later()
 	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == suggest.AskRound })
 	r = w.sugg.Mode.List
@@ -197,18 +198,25 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("after the round, position %d holds %d, not the decided %d", p, w.c.v.At(p), i)
 		}
 	}
-	// Then the samples activelearn.Ask asks for now, then the suggestions, most confident first.
+	// Then the cursor's sample, where it was (the round does not move it), then the samples
+	// activelearn.Ask asks for now, then the suggestions, most confident first.
+	if w.c.v.Current() != at || w.c.v.At(len(want)) != at {
+		t.Fatalf("after the round the cursor is on sample %d at %d, not on sample %d at %d", w.c.v.Current(), w.c.v.Cursor(), at, len(want))
+	}
 	again, err := activelearn.Ask(context.Background(), ds.Snapshot(), suggest.AskRound, activelearn.Options{})
 	if err != nil || len(again) == 0 {
 		t.Fatalf("activelearn.Ask: %v, %d samples", err, len(again))
 	}
-	p := len(want)
-	for k, i := range again {
-		if w.c.v.At(p+k) != i || !r.Asked[i] {
-			t.Fatalf("position %d: sample %d, activelearn asks for %d", p+k, w.c.v.At(p+k), i)
+	p := len(want) + 1
+	for _, i := range again {
+		if i == at {
+			continue
 		}
+		if w.c.v.At(p) != i || !r.Asked[i] {
+			t.Fatalf("position %d: sample %d, activelearn asks for %d", p, w.c.v.At(p), i)
+		}
+		p++
 	}
-	p += len(again)
 	firstSugg := p
 	for ; p < w.c.v.Len(); p++ {
 		s, ok := r.Of[w.c.v.At(p)]
@@ -551,5 +559,69 @@ func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	drawSeven(d)
 	if !strings.Contains(d.Status.Text, "few labels: low confidence") || d.Label.Text == "" {
 		t.Fatalf("the draw window says %q, label %q", d.Status.Text, d.Label.Text)
+	}
+}
+
+// A round's list keeps the cursor where the person put it, so that the next key labels the sample
+// under it: moved down the list before the first round ends, the cursor stays on its sample
+// through that round (and a digit labels it, not the first ask); after labels of two classes,
+// the first suggestions leave it where it is too. (Untouched, the first round puts it on the
+// first ask: TestSuggestedAsksFirst.)
+func TestSuggestedRoundKeepsTheCursor(t *testing.T) {
+	w, q, ds, truth, f := loopWindow(t)
+	gate := make(chan struct{})
+	ask := w.sugg.AskFor
+	w.sugg.AskFor = func(ctx context.Context, d sample.Set, n int, opts activelearn.Options) ([]int, error) {
+		select { // the first round waits until the person has moved
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return ask(ctx, d, n, opts)
+	}
+	w.side.showList.SetSelected("Suggested")
+	if !w.sugg.Mode.List.Pending || !w.sugg.Rounding() {
+		t.Fatal("the first round is not running")
+	}
+	w.c.moveCursor(50, false)
+	i := w.c.v.Current()
+	close(gate)
+	waitUI(t, q, func() bool { return !w.sugg.Mode.List.Pending })
+	r := w.sugg.Mode.List
+	if w.c.v.Current() != i || len(r.Asked) == 0 || !r.SuggestsNone {
+		t.Fatalf("after the first round the cursor is on sample %d, not %d (%d asked)", w.c.v.Current(), i, len(r.Asked))
+	}
+	for p := range w.c.v.Cursor() + 1 {
+		if r.Asked[w.c.v.At(p)] {
+			t.Fatalf("asked sample %d put at %d, before the cursor (%d)", w.c.v.At(p), p, w.c.v.Cursor())
+		}
+	}
+	test.Type(w.grid, strconv.Itoa(truth[i]))
+	if ds.Label(i) != truth[i] || w.c.v.Current() == i {
+		t.Fatalf("a digit after the round: sample %d has label %d, the cursor on %d", i, ds.Label(i), w.c.v.Current())
+	}
+	for j := range r.Asked {
+		if ds.Label(j) != sample.NoLabel {
+			t.Fatalf("asked sample %d got label %d", j, ds.Label(j))
+		}
+	}
+	// A second class, typed further down: the round brings the first suggestions.
+	p := w.c.v.Cursor() + 10
+	for ; truth[w.c.v.At(p)] == truth[i] || r.Asked[w.c.v.At(p)]; p++ {
+	}
+	w.c.moveCursor(p, false)
+	k := w.c.v.Current()
+	test.Type(w.grid, strconv.Itoa(truth[k]))
+	next := w.c.v.Current()
+	if ds.Label(k) != truth[k] || next == k {
+		t.Fatalf("sample %d has label %d, the cursor on %d", k, ds.Label(k), next)
+	}
+	waitUI(t, q, func() bool { n, _ := f.lastSeen(); return rested(w) && n == 2 })
+	if r := w.sugg.Mode.List; len(r.Of) == 0 || r.SuggestsNone || w.c.v.Current() != next {
+		t.Fatalf("after the first suggestions (%d) the cursor is on sample %d, not %d", len(r.Of), w.c.v.Current(), next)
+	}
+	test.Type(w.grid, strconv.Itoa(truth[next]))
+	if ds.Label(next) != truth[next] {
+		t.Fatalf("a digit after the first suggestions: sample %d has label %d", next, ds.Label(next))
 	}
 }

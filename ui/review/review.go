@@ -9,6 +9,7 @@ package review
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -396,6 +397,50 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 			Caption: n.Short(st.Label) + "  #" + strconv.Itoa(j)})
 	}
 	return a
+}
+
+// Refresh makes r the review's list and shows it (a round's new asks and suggestions): the cursor
+// stays on the sample it was on when r shows it, wherever r puts it; else it goes to the nearest
+// sample after it in the list it was in that r shows (else the nearest before it, else r's
+// first). So a key typed just after the refresh lands on the sample the person had under the
+// cursor, or on the next one, not on a sample elsewhere in the list. Only when start (the person
+// has not moved in the list yet), or when the cursor was on no sample of the list, does it go to
+// the first sample not decided (ToFirstUndecided). When the review is not shown, only the list
+// changes. O(list), once a refresh, on the UI thread.
+func (m *Mode) Refresh(c mode.Controller, r *List, start bool) {
+	old, cur := m.List, c.State().View.Current()
+	m.List = r
+	c.Changed(m)
+	if c.Showing() != mode.Mode(m) {
+		return
+	}
+	v := c.State().View
+	k := -1
+	if old != nil && cur >= 0 {
+		k = slices.Index(old.Order, cur)
+	}
+	switch {
+	case start || k < 0:
+		m.ToFirstUndecided(c)
+	case v.Shows(cur):
+		if v.Current() != cur {
+			c.MoveCursor(v.Pos(cur))
+		}
+	default:
+		for _, i := range old.Order[k+1:] {
+			if v.Shows(i) {
+				c.MoveCursor(v.Pos(i))
+				return
+			}
+		}
+		for _, i := range slices.Backward(old.Order[:k]) {
+			if v.Shows(i) {
+				c.MoveCursor(v.Pos(i))
+				return
+			}
+		}
+		c.MoveCursor(0) // none of the old list is shown: a new list, from its start
+	}
 }
 
 // ToFirstUndecided puts the cursor on the first sample shown that the review has not decided.

@@ -99,3 +99,42 @@ func TestReviewFollowsASave(t *testing.T) {
 		t.Fatal("a sample without a label is decided")
 	}
 }
+
+// A refreshed list keeps the cursor on its sample wherever the new list puts it; when the new
+// list leaves the sample out, the cursor goes to the nearest sample after it in the old list that
+// the new one shows (else the nearest before it); only start puts it on the first not decided.
+func TestRefreshKeepsTheCursorsSample(t *testing.T) {
+	ds := tiny(t, 6)
+	c := modetest.New(ds)
+	m := &Mode{Kind: Suspects, Name: "Suspects", Why: func() string { return "no verdict" }}
+	m.List = &List{Kind: Suspects, Order: []int{4, 1, 2, 5}}
+	c.Enter(m)
+	c.MoveCursor(2) // sample 2
+	at := func() int { return c.State().View.Current() }
+	steps := []struct {
+		order []int
+		start bool
+		want  int
+		why   string
+	}{
+		{[]int{5, 3, 0, 2, 1}, false, 2, "kept on its sample, moved further down"},
+		{[]int{2, 5}, false, 2, "kept on its sample, moved up"},
+		{[]int{4, 5, 3}, false, 5, "left out: the next sample of the old list shown"},
+		{[]int{4, 0}, false, 4, "left out, none after it: the nearest before it"},
+		{[]int{1, 3}, false, 1, "left out, none of the old list shown: the first"},
+		{[]int{3, 0, 1}, true, 3, "start: the first not decided"},
+	}
+	for _, s := range steps {
+		m.Refresh(c, &List{Kind: Suspects, Order: s.order}, s.start)
+		if at() != s.want || m.List.Order[0] != s.order[0] {
+			t.Fatalf("%s: the cursor is on sample %d of %v, want %d", s.why, at(), c.Order, s.want)
+		}
+	}
+	if err := ds.DecideAs(store.HowManual, 3, 0); err != nil {
+		t.Fatal(err)
+	}
+	m.Refresh(c, &List{Kind: Suspects, Order: []int{3, 0, 1}}, true)
+	if at() != 0 {
+		t.Fatalf("start with the first decided: the cursor is on sample %d, want 0", at())
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
-	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
 )
 
@@ -270,10 +269,6 @@ func (g *Suggester) restForReview() int {
 		}
 	}
 	nr.Order = append(nr.Order, rest...)
-	g.Mode.List = &nr
-	c.Changed(g.Mode)
-	if c.Showing() == mode.Mode(g.Mode) {
-		g.Mode.ToFirstUndecided(c)
-	}
+	g.Mode.Refresh(c, &nr, true) // the person asked for the rest: its first one at the cursor
 	return len(rest)
 }

@@ -55,6 +55,9 @@ type askLoop struct {
 	tally    loopTally // what the person did in the loop: accepted, typed, right
 	seed     uint64    // activelearn's seed (0: its default)
 	dump     string    // the test hook's file (TestEnv), "" for none
+	// home is the sample the cursor was on when the list was shown (Suggest), -1 for none:
+	// while it is still there the person has not moved in the list (unmoved).
+	home int
 }
 
 // askResult is what a round found, for the UI thread.
@@ -228,10 +231,13 @@ func (g *Suggester) stopLoop() {
 	}
 }
 
-// asked takes a round's result on the UI thread: the Suggested list becomes the samples it has
-// decided so far (in its order), the asked samples still without a label, the new asked ones,
-// then the suggestions most confident first. The cursor stays on its sample (the first round
-// puts it on the first sample to decide). A round of another dataset is dropped; one from before
+// asked takes a round's result on the UI thread: the Suggested list becomes the samples up to the
+// cursor's (in its order), the others it has decided so far, the asked samples still without a
+// label, the new asked ones, then the suggestions most confident first. The cursor stays on its
+// sample (review.Mode.Refresh), so a key typed just after the list changed labels the sample the
+// person was looking at; only the first round, while the person has not moved in the list yet
+// (the cursor still on the sample it was on when the list was shown: unmoved), puts it on the
+// first sample to decide, the first asked. A round of another dataset is dropped; one from before
 // a save's renumbering runs again.
 func (g *Suggester) asked(res askResult) {
 	c, l := g.c, &g.loop
@@ -252,9 +258,9 @@ func (g *Suggester) asked(res askResult) {
 		g.round() // the samples were renumbered meanwhile
 		return
 	}
-	// The first list, or one without suggestions yet (the person labelled what was asked and
-	// waits on samples in file order): the cursor goes to the first sample to decide.
-	first := r.Pending || r.SuggestsNone
+	// The first round's list while the person has not moved in it yet: the cursor goes to the
+	// first sample to decide. Any other: it stays where the person put it.
+	start := r.Pending && g.unmoved()
 	nr := &review.List{Kind: review.Suggested, Of: map[int]suspect.Suspect{}, Asked: map[int]bool{}, Hidden: map[int]suspect.Suspect{}}
 	in := make(map[int]bool, len(r.Order))
 	add := func(i int) {
@@ -263,15 +269,25 @@ func (g *Suggester) asked(res askResult) {
 			nr.Order = append(nr.Order, i)
 		}
 	}
-	if !first {
-		// The samples up to the cursor's stay as they are, so that the asks and suggestions
-		// a round brings come after the cursor, where the next keys go: nothing moves under
-		// the person's keys, and an ask is never put behind them.
+	if !start {
+		// The samples up to the cursor's stay in their order, so that the asks and
+		// suggestions a round brings come after the cursor, where the next keys go: an ask is
+		// never put behind them. The samples this round newly asks for leave that part for
+		// their place after it (the cursor's own stays).
+		fresh := make(map[int]bool, len(res.asked))
+		for _, k := range res.asked {
+			if i := res.snap.Index[k]; !r.Asked[i] {
+				fresh[i] = true
+			}
+		}
 		if cur := c.State().View.Current(); cur >= 0 && slices.Contains(r.Order, cur) {
 			for _, i := range r.Order {
-				add(i)
 				if i == cur {
+					add(i)
 					break
+				}
+				if !fresh[i] {
+					add(i)
 				}
 			}
 		}
@@ -319,11 +335,7 @@ func (g *Suggester) asked(res askResult) {
 	}
 	nr.Few = res.suggest && res.from < suspect.FewLabels
 	nr.SuggestsNone = !res.suggest
-	g.Mode.List = nr
-	c.Changed(g.Mode)
-	if first && c.Showing() == mode.Mode(g.Mode) {
-		g.Mode.ToFirstUndecided(c)
-	}
+	g.Mode.Refresh(c, nr, start)
 	g.writeDump(nr, res.from, res.refined)
 	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
 	if res.suggest {
@@ -333,6 +345,15 @@ func (g *Suggester) asked(res askResult) {
 	if l.again {
 		g.round() // labels came meanwhile: the next round learns from them
 	}
+}
+
+// unmoved reports whether the person has not moved in the Suggested list since it was shown: the
+// window shows it and its cursor is still on the sample it was on then (home). A person who
+// moved away and came back to that sample is taken as one who has not moved: either way that is
+// the sample under the cursor the list started with.
+func (g *Suggester) unmoved() bool {
+	c := g.c
+	return c.Showing() == mode.Mode(g.Mode) && c.State().View.Current() == g.loop.home
 }
 
 // Follow keeps the loop in step with one change of the dataset (the controller calls it at every

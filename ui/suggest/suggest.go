@@ -67,7 +67,7 @@ type Suggester struct {
 // dialogs d: the CNNs train with opts (the scanner's, so one setting serves both), and dump (not "")
 // names the test hook's file (testSuggestEnv).
 func New(c mode.Controller, j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, opts *suspect.CNNOptions, dump string) *Suggester {
-	g := &Suggester{c: c, jobs: j, d: d, win: win, opts: opts, loop: askLoop{dump: dump, seed: seedFromEnv()}, kept: &keptSpace{},
+	g := &Suggester{c: c, jobs: j, d: d, win: win, opts: opts, loop: askLoop{dump: dump, seed: seedFromEnv(), home: -1}, kept: &keptSpace{},
 		AfterRest: func(d time.Duration, f func()) RestTimer { return time.AfterFunc(d, f) }}
 	g.Prepare, g.AskFor, g.FirstFor, g.SuggestFor = g.kept.prepare, g.kept.ask, g.kept.first, g.kept.refine
 	g.Mode = &review.Mode{Kind: review.Suggested, Name: "Suggested", Begin: g.Suggest, Why: g.Why,
@@ -144,6 +144,7 @@ func (g *Suggester) Suggest() {
 	g.stopLoop() // a round running suggests for the samples as they were
 	g.Mode.List = r
 	c.Enter(g.Mode)
+	g.loop.home = c.State().View.Current()
 	g.round()
 }
 
