@@ -21,18 +21,46 @@ func (p *Panel) Majority() []Vote {
 	for i := range p.n {
 		var m int
 		buf, m = p.runs(i, scratch, buf)
-		v := Vote{Label: NoLabel, Annotators: int32(m)}
-		for _, r := range buf {
-			if r.count > v.Votes {
-				v.Votes = r.count
-				if 2*int(r.count) > m {
-					v.Label = p.classes[r.code]
-				}
-			}
+		v, code, ok := majority(buf, m)
+		if ok {
+			v.Label = p.classes[code]
 		}
 		out[i] = v
 	}
 	return out
+}
+
+// MajorityOf returns the majority of one sample's labels (one an annotator, NoLabel for none,
+// in any order) by Majority's rule: the class more than half of the annotators who labelled it
+// gave it, NoLabel when none has that many. O(k log k) time for k labels; labels is not changed.
+func MajorityOf(labels []int32) Vote {
+	given := make([]int32, 0, len(labels))
+	for _, l := range labels {
+		if l != NoLabel {
+			given = append(given, l)
+		}
+	}
+	v, l, ok := majority(runsOf(given, nil), len(given))
+	if ok {
+		v.Label = l
+	}
+	return v
+}
+
+// majority is the majority rule over one sample's runs (each class given and how many gave it;
+// m annotators labelled it): the vote (its Label NoLabel, for the caller to fill) and the code
+// of the class more than half gave (ok false: none).
+func majority(runs []run, m int) (v Vote, code int32, ok bool) {
+	v = Vote{Label: NoLabel, Annotators: int32(m)}
+	for _, r := range runs {
+		if r.count > v.Votes {
+			v.Votes = r.count
+			if 2*int(r.count) > m {
+				code, ok = r.code, true
+			}
+		}
+	}
+	return v, code, ok
 }
 
 // votesFor returns how many annotators gave sample i the class code c.

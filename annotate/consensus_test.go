@@ -32,6 +32,21 @@ func TestMajority(t *testing.T) {
 	if got := p.Disagreements(); !slices.Equal(got, []int{1, 2, 3, 4, 7}) {
 		t.Fatalf("disagreements %v, want 1 2 3 4 7", got)
 	}
+	// One sample's labels, in another order and with labels past 65535 and below −1: the
+	// same rule.
+	for i, r := range rows {
+		rev := slices.Clone(r)
+		slices.Reverse(rev)
+		if got := MajorityOf(rev); got != want[i] {
+			t.Errorf("row %d: MajorityOf %v, want %v", i, got, want[i])
+		}
+	}
+	if got, want := MajorityOf([]int32{70000, -5, 70000}), (Vote{70000, 2, 3}); got != want {
+		t.Errorf("large labels: %v, want %v", got, want)
+	}
+	if got, want := MajorityOf([]int32{-5, -5, 3}), (Vote{-5, 2, 3}); got != want {
+		t.Errorf("negative labels: %v, want %v", got, want)
+	}
 }
 
 // A panel refuses fewer than two annotators and columns of different lengths, naming them.

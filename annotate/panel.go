@@ -177,18 +177,24 @@ func (p *Panel) runs(i int, scratch []int32, buf []run) ([]run, int) {
 			scratch = append(scratch, c)
 		}
 	}
-	if len(scratch) > 1 {
-		slices.Sort(scratch)
+	return runsOf(scratch, buf), len(scratch)
+}
+
+// runsOf sorts codes (in place) and returns each distinct code with how many times it occurs,
+// increasing, in buf (reused).
+func runsOf(codes []int32, buf []run) []run {
+	if len(codes) > 1 {
+		slices.Sort(codes)
 	}
 	buf = buf[:0]
-	for _, c := range scratch {
+	for _, c := range codes {
 		if n := len(buf); n > 0 && buf[n-1].code == c {
 			buf[n-1].count++
 		} else {
 			buf = append(buf, run{c, 1})
 		}
 	}
-	return buf, len(scratch)
+	return buf
 }
 
 // run is one class given to a sample and how many annotators gave it.

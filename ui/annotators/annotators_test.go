@@ -134,7 +134,7 @@ func TestCompareFindsThePlantedDisagreements(t *testing.T) {
 	if !strings.Contains(f.Line(), "Cohen's κ") || !strings.Contains(f.Line(), "over 300 samples") || f.Summary.Agreeing != n-4 {
 		t.Fatalf("two annotators' figures: %s", f.Line())
 	}
-	if v := cmp.Majority[77]; v.Label != annotate.NoLabel {
+	if v := cmp.Vote(77, int32(ds.Label(77))); v.Label != annotate.NoLabel {
 		t.Fatalf("two annotators who differ have a majority: %+v", v)
 	}
 
@@ -146,7 +146,7 @@ func TestCompareFindsThePlantedDisagreements(t *testing.T) {
 		t.Fatalf("three annotators: order %v, names %v", cmp.Order, cmp.Names)
 	}
 	for i, want := range map[int]int32{5: 5, 77: 1, 140: 0, 200: 0, 250: annotate.NoLabel} {
-		if got := cmp.Majority[i].Label; got != want {
+		if got := cmp.Vote(i, int32(ds.Label(i))).Label; got != want {
 			t.Errorf("sample %d's majority %d, want %d", i, got, want)
 		}
 	}
@@ -272,6 +272,56 @@ func TestDisagreementsAdjudicate(t *testing.T) {
 	}
 }
 
+// A sample's majority is that of its votes now, the open label as adjudicated being one: sample
+// 5 (open 5, bob 3, carol 5: the majority 5, 2 of 3) adjudicated 3 has the majority 3 (open 3,
+// bob 3); the panel says so and Enter, back on it, takes 3, not the 5 of the comparison.
+func TestMajorityFollowsAdjudication(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := writePair(t, dir)
+	ds := open(t, ip, lp)
+	bob := annotator(t, dir, "bob", map[int]int{5: 3, 77: 1})
+	carol := annotator(t, dir, "carol", map[int]int{77: 2})
+	c := modetest.New(ds)
+	j, _ := testJobs()
+	d, win := testWindow(t)
+	a := New(c, j, d, win, widget.NewLabel("the grid"))
+	cmp, f, _ := compareFile(ds, n, nil, "g", bob)
+	cmp, f, _ = compareFile(ds, n, cmp, "g", carol)
+	a.Mode.set(cmp, f, ds.Gen())
+	c.Enter(a.Mode)
+	if !slices.Equal(c.Order, []int{5, 77}) {
+		t.Fatalf("the mode shows %v", c.Order)
+	}
+	about := func(i int) string { return a.Mode.About(c.State(), i).Text }
+	if got := about(5); !strings.Contains(got, "Majority 5 (2 of 3)") {
+		t.Fatalf("before adjudicating: %q", got)
+	}
+	a.Mode.Label(c, 3) // 5 adjudicated 3; the cursor moves on to 77
+	if ds.Label(5) != 3 || c.At != 1 {
+		t.Fatalf("label %d, cursor %d", ds.Label(5), c.At)
+	}
+	if got := about(5); !strings.Contains(got, "Majority 3 (2 of 3): Enter takes it.") {
+		t.Fatalf("after adjudicating 3: %q", got)
+	}
+	c.MoveCursor(0)
+	a.Mode.Key(c, &fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Label(5) != 3 || c.At != 1 {
+		t.Fatalf("Enter after adjudicating 3 set %d (cursor %d), want the majority now, 3", ds.Label(5), c.At)
+	}
+	// 77 (open 7, bob 1, carol 2: none) typed 1 has the majority 1, and Enter keeps it.
+	a.Mode.Label(c, 1)
+	if got := about(77); !strings.Contains(got, "Majority 1 (2 of 3)") {
+		t.Fatalf("77 after adjudicating 1: %q", got)
+	}
+	c.MoveCursor(1)
+	a.Mode.Label(c, 9) // back to no majority: 9, 1, 2
+	c.MoveCursor(1)
+	a.Mode.Key(c, &fyne.KeyEvent{Name: fyne.KeyReturn})
+	if ds.Label(77) != 9 || !strings.Contains(c.Said[len(c.Said)-1], "no majority") || !strings.Contains(about(77), "No majority") {
+		t.Fatalf("77 adjudicated 9: label %d, said %q, about %q", ds.Label(77), c.Said, about(77))
+	}
+}
+
 // A save that leaves samples out renumbers the comparison with them.
 func TestComparisonRenumbered(t *testing.T) {
 	cmp, _, err := Compare([]int32{0, 1, 2, 3}, "open", []annotate.Column{{Name: "b", Labels: []int32{0, 5, 2, 6}}})
@@ -279,7 +329,7 @@ func TestComparisonRenumbered(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := cmp.Renumbered([]int{0, -1, 1, 2, 3}) // sample 1 left out; sample 4 was added after
-	if r.N != 3 || !slices.Equal(r.Others[0], []int32{0, 2, 6}) || !slices.Equal(r.Order, []int{2}) || r.Majority[2] != cmp.Majority[3] {
+	if r.N != 3 || !slices.Equal(r.Others[0], []int32{0, 2, 6}) || !slices.Equal(r.Order, []int{2}) || r.Vote(2, 3) != cmp.Vote(3, 3) {
 		t.Fatalf("renumbered: %+v", r)
 	}
 }

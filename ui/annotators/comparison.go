@@ -12,17 +12,16 @@ import (
 
 // Comparison is the open labels compared with other annotators' labels of the same N samples:
 // the annotators' names (Names[0] names the open labels), the other annotators' columns, read
-// once and never changed (read-only: the window edits only its own labels), and what the
-// comparison found when it was made: the samples where the labels differed then (Order,
-// increasing) and the majority label of each of them (Majority; NoLabel where there is none).
-// Memory: 4 bytes a sample for each other annotator, 12 bytes a disagreement for its majority
-// (the list is made once, O(N·k)); nothing of it changes per key.
+// once and never changed (read-only: the window edits only its own labels), and the samples
+// where the labels differed when it was made (Order, increasing). A sample's majority is not
+// kept: it is counted from its votes as they are (Vote), the open label as adjudicated being one.
+// Memory: 4 bytes a sample for each other annotator, 8 bytes a disagreement (the list is made
+// once, O(N·k)); nothing of it changes per key.
 type Comparison struct {
-	Names    []string
-	Others   [][]int32
-	N        int
-	Order    []int
-	Majority map[int]annotate.Vote
+	Names  []string
+	Others [][]int32
+	N      int
+	Order  []int
 }
 
 // Compare compares open (the window's labels, one a sample: annotate.NoLabel for none) with
@@ -35,7 +34,7 @@ func Compare(open []int32, openName string, others []annotate.Column) (*Comparis
 	if err != nil {
 		return nil, Figures{}, err
 	}
-	cmp := &Comparison{N: len(open), Majority: map[int]annotate.Vote{}}
+	cmp := &Comparison{N: len(open)}
 	for _, c := range cols {
 		cmp.Names = append(cmp.Names, c.Name)
 	}
@@ -43,15 +42,11 @@ func Compare(open []int32, openName string, others []annotate.Column) (*Comparis
 		cmp.Others = append(cmp.Others, c.Labels)
 	}
 	cmp.Order = p.Disagreements()
-	votes := p.Majority()
-	for _, i := range cmp.Order {
-		cmp.Majority[i] = votes[i]
-	}
 	return cmp, figuresOf(p, [2]int{0, 1}), nil
 }
 
 // With returns the comparison of open with these annotators and the one more (an annotator
-// added: its list and majorities made again). Errors: Compare's.
+// added: its list made again). Errors: Compare's.
 func (cmp *Comparison) With(open []int32, more annotate.Column) (*Comparison, Figures, error) {
 	others := make([]annotate.Column, 0, len(cmp.Others)+1)
 	for a, l := range cmp.Others {
@@ -63,6 +58,18 @@ func (cmp *Comparison) With(open []int32, more annotate.Column) (*Comparison, Fi
 // Label returns annotator a's label of sample i (a ≥ 1: Others[a−1]; annotator 0, the open
 // labels, is the window's to read).
 func (cmp *Comparison) Label(i, a int) int32 { return cmp.Others[a-1][i] }
+
+// Vote returns sample i's majority (annotate.MajorityOf's rule) over its votes now: open, the
+// open label as it is now (adjudicated or not: an adjudication is the open annotator's vote;
+// annotate.NoLabel for none), and every other annotator's label. O(k log k) for k annotators.
+func (cmp *Comparison) Vote(i int, open int32) annotate.Vote {
+	labels := make([]int32, 0, 1+len(cmp.Others))
+	labels = append(labels, open)
+	for _, col := range cmp.Others {
+		labels = append(labels, col[i])
+	}
+	return annotate.MajorityOf(labels)
+}
 
 // Figures returns the agreement of the annotators with the open labels as they are now (open,
 // one a sample; they change as the person adjudicates), and the confusion matrix of the
@@ -84,7 +91,7 @@ func (cmp *Comparison) Figures(open []int32, pair [2]int) (Figures, error) {
 // number to the new one, −1 for a sample the save left out): the other annotators' labels of
 // the samples kept, the list without those left out. O(N).
 func (cmp *Comparison) Renumbered(to []int) *Comparison {
-	out := &Comparison{Names: cmp.Names, Majority: map[int]annotate.Vote{}}
+	out := &Comparison{Names: cmp.Names}
 	kept := 0
 	for i := 0; i < cmp.N && i < len(to); i++ {
 		if to[i] >= 0 {
@@ -104,7 +111,6 @@ func (cmp *Comparison) Renumbered(to []int) *Comparison {
 	for _, i := range cmp.Order {
 		if i < len(to) && to[i] >= 0 && to[i] < kept {
 			out.Order = append(out.Order, to[i])
-			out.Majority[to[i]] = cmp.Majority[i]
 		}
 	}
 	return out

@@ -156,11 +156,7 @@ func cellOf(ds *store.Dataset, cmp *Comparison, pair [2]int, x, y int32) []int {
 		if a > 0 {
 			return cmp.Label(i, a)
 		}
-		st, ok := ds.StateAt(i)
-		if !ok {
-			return annotate.NoLabel
-		}
-		return int32(st.Label)
+		return openLabel(ds, i)
 	}
 	var out []int
 	for i := range cmp.N {
@@ -215,8 +211,9 @@ func short(n classes.Names, l int) string {
 	return n.Short(l)
 }
 
-// Key takes Enter (or Space: the majority label, where there is one) and → (the open label
-// kept, a decision) before the grid; each moves on.
+// Key takes Enter (or Space: the majority label of the sample's votes now, the open label as
+// adjudicated being one, where there is one) and → (the open label kept, a decision) before the
+// grid; each moves on. O(k log k) a key for k annotators.
 func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	i := c.State().View.Current()
 	if !m.Ready() || i < 0 {
@@ -224,11 +221,11 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace:
-		v, ok := m.Cmp.Majority[i]
-		if !ok {
-			c.Say(numfmt.Sprintf("The annotators agreed on sample %d when compared: type its label, or → to keep it", i))
+		if i >= m.Cmp.N {
+			c.Say(numfmt.Sprintf("Sample %d was added after the comparison: no other annotator labelled it: type its label", i))
 			return true
 		}
+		v := m.Cmp.Vote(i, openLabel(c.State().DS, i))
 		if v.Label == annotate.NoLabel {
 			c.Say(numfmt.Sprintf("Sample %d has no majority (at most %d of %d annotators agree): type its label, or → to keep it", i, v.Votes, v.Annotators))
 			return true
@@ -274,8 +271,9 @@ func (m *Mode) Status(s mode.State) string {
 	return text
 }
 
-// About names every annotator's label of sample i, the majority, and each annotator's κ with
-// the open labels.
+// About names every annotator's label of sample i, the majority of them as they are now (the
+// open label as adjudicated being one: Cmp.Vote, the one Enter takes), and each annotator's κ
+// with the open labels. O(k log k) for k annotators.
 func (m *Mode) About(s mode.State, i int) mode.About {
 	if !m.Ready() || i < 0 || i >= m.Cmp.N {
 		return mode.About{}
@@ -290,7 +288,7 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 		parts = append(parts, fmt.Sprintf("%s %s", m.Cmp.Names[a], long(n, int(m.Cmp.Label(i, a)))))
 	}
 	text := "Annotators: " + strings.Join(parts, ", ") + "."
-	if v, ok := m.Cmp.Majority[i]; ok && v.Label != annotate.NoLabel {
+	if v := m.Cmp.Vote(i, int32(st.Label)); v.Label != annotate.NoLabel {
 		text += fmt.Sprintf(" Majority %s (%d of %d): Enter takes it.", long(n, int(v.Label)), v.Votes, v.Annotators)
 	} else {
 		text += " No majority: type its label."
@@ -361,12 +359,17 @@ func (m *Mode) refigure(ds *store.Dataset) {
 func openLabels(ds *store.Dataset, n int) []int32 {
 	out := make([]int32, n)
 	for i := range n {
-		st, ok := ds.StateAt(i)
-		if !ok {
-			out[i] = annotate.NoLabel
-			continue
-		}
-		out[i] = int32(st.Label)
+		out[i] = openLabel(ds, i)
 	}
 	return out
+}
+
+// openLabel reads sample i's label of ds as it is now (annotate.NoLabel for none, and for a
+// sample gone); safe off the UI thread. O(1).
+func openLabel(ds *store.Dataset, i int) int32 {
+	st, ok := ds.StateAt(i)
+	if !ok {
+		return annotate.NoLabel
+	}
+	return int32(st.Label)
 }
