@@ -6,9 +6,10 @@
 #  2. Three disagreements adjudicated by keys: a digit, Enter (the majority), a digit; the last
 #     two are typed while the agreement figures are being made again in the background (held
 #     back by a gate file, IDXLABEL_TEST_AGREE_GATE), and are applied at once; once the gate
-#     opens the status bar shows the figures of the labels as adjudicated. Ctrl+S saves; the
-#     saved labels are checked from outside (python, and `idxlabel agree` against the expected
-#     file: exit 0).
+#     opens the status bar shows the figures of the labels as adjudicated. Then a digit changes a
+#     sample's majority (its label the comparison's minority's): back on it (←), Enter takes the
+#     majority of its votes now, not the one of the comparison. Ctrl+S saves; the saved labels
+#     are checked from outside (python, and `idxlabel agree` against the expected file: exit 0).
 #  2b. A click on a cell of the annotators' confusion matrix beside the grid lists its sample.
 #  3. File → Export Errata… writes the errata of the labels as opened → as adjudicated: checked
 #     with `idxlabel apply-errata` on the official files (the saved labels, byte for byte).
@@ -57,8 +58,10 @@ saved_after() {
 }
 
 # The annotators: bob and carol differ from t10k's labels on samples 2, 5, 9, 14 and 20 (5:
-# both alike, so its majority is theirs; 20: all three differ, no majority). keys.txt: the
-# digits to type on 2 and 9 (labels neither had), and the labels expected after adjudication.
+# both alike, so its majority is theirs; 14: bob and the open labels alike, carol not; 20: all
+# three differ, no majority). keys.txt: the digits to type on 2 and 9 (labels neither had) and
+# on 14 (carol's: its majority becomes carol's, which Enter then takes), and the labels expected
+# after adjudication.
 python3 - "$work" <<'PY'
 import gzip, struct, sys
 w = sys.argv[1]
@@ -70,13 +73,13 @@ def write(name, change):
     open(w + "/" + name, "wb").write(struct.pack(">II", 0x801, len(l)) + bytes(l))
 write("bob-labels-idx1-ubyte", {2: 1, 5: 1, 9: 2, 20: 3})
 write("carol-labels-idx1-ubyte", {5: 1, 14: 4, 20: 5})
-k2, k9 = (lab[2] + 5) % 10, (lab[9] + 6) % 10
+k2, k9, k14 = (lab[2] + 5) % 10, (lab[9] + 6) % 10, (lab[14] + 4) % 10
 want = bytearray(lab)
-want[2], want[5], want[9] = k2, (lab[5] + 1) % 10, k9
+want[2], want[5], want[9], want[14] = k2, (lab[5] + 1) % 10, k9, k14
 open(w + "/expected-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, len(want)) + bytes(want))
-open(w + "/keys.txt", "w").write(f"{k2} {k9}\n")
+open(w + "/keys.txt", "w").write(f"{k2} {k9} {k14}\n")
 PY
-read -r k2 k9 <"$work/keys.txt"
+read -r k2 k9 k14 <"$work/keys.txt"
 
 # 1. Two annotators compared.
 gate=$XVFB_CFG/agree-gate
@@ -95,7 +98,7 @@ shot compared
 echo "annotators: two annotators compared with the open labels: the 5 samples planted, Fleiss' κ on the status bar"
 
 # 2. Adjudicated by keys: 2 a digit; then, while the figures are being made (gated), 5 Enter
-# (the majority) and 9 a digit; → on 14 keeps its label (no edit of its label).
+# (the majority) and 9 a digit.
 xdotool key --clearmodifiers "$k2"
 until_state "sample=5 .*adjudicated_1_/_5" "the digit on sample 2 did not adjudicate it"
 xdotool key --delay 150 --clearmodifiers Return "$k9"
@@ -103,6 +106,16 @@ until_state "sample=14 .*adjudicated_3_/_5.*_…" "the keys typed while the figu
 shot adjudicated
 touch "$gate"
 until_state "adjudicated_3_/_5.*over_10,000_samples$" "the figures were not made again after the gate opened"
+# 14 (open and bob alike, carol not: the comparison's majority is theirs) typed carol's label:
+# its majority now is carol's and the adjudicated open label's. Back on it, Enter takes that one
+# (the saved labels below say which it took).
+xdotool key --clearmodifiers "$k14"
+until_state "cursor=4 .*sample=20 .*adjudicated_4_/_5" "the digit on sample 14 did not adjudicate it"
+xdotool key --clearmodifiers Left
+until_state "cursor=3 .*sample=14 " "← did not go back to sample 14"
+shot majority
+xdotool key --clearmodifiers Return
+until_state "cursor=4 .*sample=20 .*adjudicated_4_/_5" "Enter on sample 14 did not take a majority and move on"
 labels=$work/t10k-labels-idx1-ubyte.gz
 before=$(stat -c %i "$labels")
 xdotool key --clearmodifiers ctrl+s
@@ -116,7 +129,7 @@ if len(got) != len(want) or bad:
 PY
 "$bin" agree "$labels" "$work/expected-labels-idx1-ubyte" >/dev/null 2>"$work/agree.txt" ||
   fail "idxlabel agree finds the saved labels differ from the expected ones: $(cat "$work/agree.txt")"
-echo "annotators: 3 disagreements adjudicated by keys (2 of them while the figures were being made), saved, checked by idxlabel agree"
+echo "annotators: 4 disagreements adjudicated by keys (2 of them while the figures were being made; Enter back on one took the majority of its votes as adjudicated), saved, checked by idxlabel agree"
 
 # 2b. The confusion matrix of the open labels and bob beside the grid (made again with the
 # figures, of the labels as adjudicated): a click on the cell (open 6, bob 2) lists sample 2
@@ -138,11 +151,11 @@ sleep 0.3
 xdotool key --clearmodifiers Return
 for _ in $(seq 300); do [ -s "$errata" ] && break; sleep 0.1; done
 [ -s "$errata" ] || fail "Export Errata wrote no $errata"
-until_state "status=Wrote_3_corrections" "Export Errata did not say it wrote 3 corrections"
+until_state "status=Wrote_4_corrections" "Export Errata did not say it wrote 4 corrections"
 "$bin" apply-errata "$errata" "$official/t10k-images-idx3-ubyte.gz" "$official/t10k-labels-idx1-ubyte.gz" "$work/cli-labels-idx1-ubyte" 2>"$work/apply.txt" ||
   fail "idxlabel apply-errata did not apply every row: $(cat "$work/apply.txt")"
 gunzip -c "$labels" | cmp -s - "$work/cli-labels-idx1-ubyte" || fail "idxlabel apply-errata of the window's errata is not the saved labels"
-echo "annotators: Export Errata wrote 3 rows; idxlabel apply-errata on the official files gives the saved labels byte for byte"
+echo "annotators: Export Errata wrote 4 rows; idxlabel apply-errata on the official files gives the saved labels byte for byte"
 quit_app || fail "Ctrl+Q after the save"
 
 # 4. A second window on the official files: File → Apply Errata…, one step, saved.
@@ -150,7 +163,7 @@ start_state "$official/t10k-images-idx3-ubyte.gz"
 until_state "samples=10000 " "the official copy did not open"
 file_menu 720
 choose "$errata"
-until_state "status=Applied_3_of_3_errata_rows" "Apply Errata did not apply the 3 rows"
+until_state "status=Applied_4_of_4_errata_rows" "Apply Errata did not apply the 4 rows"
 shot applied
 labels2=$official/t10k-labels-idx1-ubyte.gz
 before=$(stat -c %i "$labels2")
