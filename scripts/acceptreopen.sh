@@ -16,20 +16,11 @@
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
-truth_src=${src/images-idx3/labels-idx1}
-[ -f "$truth_src" ] || { echo "acceptreopen: no label file beside $src ($truth_src)" >&2; exit 1; }
-
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
-work=$XVFB_CFG/data
-mkdir -p "$work"
-images=$work/loop-images-idx3-ubyte
-labels=$work/loop-labels-idx1-ubyte
+loop_pair acceptreopen "$src" loop
 marks=$labels.idxlabel-accepted
-truth=$work/truth.txt
-list=$work/list.csv
 state=$XVFB_CFG/state
-first_images "$src" "$truth_src" 1000 "$images" "$truth"
 
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/acceptreopen-$1.png" || true; }
 fail() { shot fail; echo "acceptreopen: $*; screenshot /tmp/acceptreopen-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }

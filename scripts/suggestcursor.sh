@@ -20,20 +20,11 @@
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
-truth_src=${src/images-idx3/labels-idx1}
-[ -f "$truth_src" ] || { echo "suggestcursor: no label file beside $src ($truth_src)" >&2; exit 1; }
-
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
-work=$XVFB_CFG/data
-mkdir -p "$work"
-images=$work/cursor-images-idx3-ubyte
-labels=$work/cursor-labels-idx1-ubyte
-truth=$work/truth.txt
-list=$work/list.csv
+loop_pair suggestcursor "$src" cursor
 state=$XVFB_CFG/state
 log=$XVFB_CFG/app.log
-first_images "$src" "$truth_src" 1000 "$images" "$truth"
 
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/suggestcursor-$1.png" || true; }
 fail() { shot fail; echo "suggestcursor: $*; screenshot /tmp/suggestcursor-fail.png; the state: $(cat "$state" 2>/dev/null)" >&2; tail -n 20 "$log" >&2; exit 1; }

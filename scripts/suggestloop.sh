@@ -14,18 +14,9 @@
 set -euo pipefail
 bin=$(realpath "$1")
 src=$(realpath "$2")
-truth_src=${src/images-idx3/labels-idx1}
-[ -f "$truth_src" ] || { echo "suggestloop: no label file beside $src ($truth_src)" >&2; exit 1; }
-
 . "$(dirname "$0")/xvfb.sh"
 start_xvfb
-work=$XVFB_CFG/data
-mkdir -p "$work"
-images=$work/loop-images-idx3-ubyte
-labels=$work/loop-labels-idx1-ubyte
-truth=$work/truth.txt
-list=$work/list.csv
-first_images "$src" "$truth_src" 1000 "$images" "$truth"
+loop_pair suggestloop "$src" loop
 
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/suggestloop-$1.png" || true; }
 fail() { shot fail; echo "suggestloop: $*; screenshot /tmp/suggestloop-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
