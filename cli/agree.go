@@ -15,6 +15,7 @@ import (
 	"idxlabel/annotate"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 )
 
 // runAgree compares two or more label files of the same images, one an annotator's: stdout gets
@@ -50,9 +51,10 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 		outputs = append(outputs, votesOut)
 	}
 	var classNames map[int]string
+	var claim *pairfile.Claim
 	if len(outputs) > 0 {
-		claim, err := claimOutputs(files, outputs, force, nil)
-		if err != nil {
+		var err error
+		if claim, err = claimOutputs(files, outputs, force, nil); err != nil {
 			return err
 		}
 		defer claim.Release()
@@ -111,6 +113,7 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 		if err := writeConsensus(c.stderr, consensusOut, result, firstType, weighted); err != nil {
 			return err
 		}
+		claim.Replaced(consensusOut) // the accepted marks of the labels it replaced: only now
 		if err := c.keepNames(consensusOut, classNames); err != nil {
 			return err
 		}

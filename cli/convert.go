@@ -64,6 +64,7 @@ func runConvert(c *cli, args []string) error {
 	if err := idx.WriteStream(out, src.Header, src); err != nil {
 		return err
 	}
+	claim.Replaced(out) // the accepted marks of a label file it replaced: only now
 	fi, err := os.Stat(out)
 	if err != nil {
 		return err

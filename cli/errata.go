@@ -177,6 +177,7 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 	if err := idx.WriteFile(out, arr); err != nil {
 		return err
 	}
+	claim.Replaced(out) // the accepted marks of the labels it replaced: only now
 	if err := c.keepNames(out, names); err != nil {
 		return err
 	}

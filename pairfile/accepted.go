@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 
 	"idxlabel/idx"
@@ -33,8 +34,10 @@ import (
 // It belongs to the pair's contents, not to its names: the key lines say which label and image
 // data it was written for, and a file whose key differs from the pair's (the label file
 // rewritten, reordered or replaced by another program or writer since) is stale: ReadAccepted
-// refuses it (ErrStaleAccepted) and its marks are ignored, never applied to other samples. The
-// command-line writers remove it from the pairs they write (Claim.WritePair, Claim.CommitPair).
+// refuses it (ErrStaleAccepted) and its marks are ignored, never applied to other samples.
+// Every writer under a claim (ClaimOutputs) removes it from the label files it replaces once
+// the new file is in place, and leaves it untouched when the write fails or is cancelled
+// (Claim.Replaced).
 
 // AcceptedSuffix is appended to the label file's path to name its accepted-marks file:
 // "t10k-labels-idx1-ubyte.gz.idxlabel-accepted".
@@ -222,4 +225,30 @@ func RemoveAccepted(path string) error {
 		return err
 	}
 	return nil
+}
+
+// Replaced tells c that the writer has put the outputs paths in place: the accepted-marks file
+// beside each (AcceptedFile) is removed, since the labels there were rewritten (merged, split,
+// subset, relabelled, re-encoded) and marks kept beside them could name other samples. The
+// claim's pair writes (Write, WritePair, WriteNewPair, CommitPair) call it themselves once
+// every file of the pair is renamed into place; a writer that puts an IDX file in place itself
+// (idx.WriteFile or idx.WriteStream under the claim) calls it after that write succeeds, never
+// before: a writer that fails or is cancelled leaves the marks beside the file it did not
+// replace. A path that is not an output of c is passed over (nothing beside it is removed).
+//
+// A marks file that cannot be removed, or is left by a crash between the renames and this
+// removal, is harmless: it is keyed by the contents it was written for (AcceptedKey), so
+// opening the new pair refuses it as stale (ErrStaleAccepted, said in the dataset's notices)
+// and applies none of its marks; the window's next save of the pair replaces or removes it, and
+// so does the next writer's. It takes c's lock of its outputs (c need not hold them any more:
+// a released claim's outputs are passed over).
+func (c *Claim) Replaced(paths ...string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range paths {
+		if p == "" || c.released || !slices.Contains(c.outputs, Abs(p)) {
+			continue
+		}
+		RemoveAccepted(AcceptedFile(p))
+	}
 }

@@ -1,6 +1,8 @@
 package pairfile
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -146,20 +148,189 @@ func TestAcceptedRefusesBadFiles(t *testing.T) {
 	}
 }
 
-// Every writer's claim drops the accepted marks beside its outputs: a pair rewritten (reordered,
-// subset, merged) must not keep marks naming other samples.
-func TestClaimDropsAcceptedMarks(t *testing.T) {
-	ip, lp := writeTestPair(t, 10, 2, 2)
+// markedPair writes an n-sample pair (writeTestPair) and accepted marks on samples 1 and 2
+// beside its label file, and returns the paths and the marks file's bytes.
+func markedPair(t *testing.T, n int) (ip, lp string, marks []byte) {
+	t.Helper()
+	ip, lp = writeTestPair(t, n, 2, 2)
 	labels, _ := idx.ReadFile(lp)
 	images, _ := idx.ReadFile(ip)
-	key := KeyOf(labels, ImagesCRC(images.Data))
-	if err := WriteAccepted(AcceptedFile(lp), key, []int{1, 2}); err != nil {
+	if err := WriteAccepted(AcceptedFile(lp), KeyOf(labels, ImagesCRC(images.Data)), []int{1, 2}); err != nil {
 		t.Fatal(err)
 	}
+	marks, err := os.ReadFile(AcceptedFile(lp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ip, lp, marks
+}
+
+// reversed returns the pair of ip, lp with its samples in reverse order: what a writer that
+// reorders the samples (split --shuffle, subset) would put there.
+func reversed(t *testing.T, ip, lp string) (images, labels *idx.Array) {
+	t.Helper()
+	images, _ = idx.ReadFile(ip)
+	labels, _ = idx.ReadFile(lp)
+	n, size := labels.Dims[0], len(images.Data)/labels.Dims[0]
+	ri, rl := slices.Clone(images.Data), slices.Clone(labels.Data)
+	for i := range n {
+		copy(ri[i*size:], images.Data[(n-1-i)*size:(n-i)*size])
+		rl[i] = labels.Data[n-1-i]
+	}
+	images.Data, labels.Data = ri, rl
+	return images, labels
+}
+
+// marksKept fails the test unless the marks file beside lp holds want, byte for byte.
+func marksKept(t *testing.T, what, lp string, want []byte) {
+	t.Helper()
+	if got, err := os.ReadFile(AcceptedFile(lp)); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s: the accepted marks beside %s were not kept as they were (%v)", what, lp, err)
+	}
+}
+
+// marksGone fails the test unless no marks file is beside lp.
+func marksGone(t *testing.T, what, lp string) {
+	t.Helper()
+	if _, err := os.Lstat(AcceptedFile(lp)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s: a writer of the pair left its accepted marks: %v", what, err)
+	}
+}
+
+// A writer replacing a pair (reordered, subset, merged) removes the accepted marks beside it once
+// its files are in place, never before: the claim alone leaves them, and a write that is
+// cancelled or fails leaves them byte for byte, with the label file it did not replace.
+func TestClaimRemovesAcceptedMarksOnlyOnceReplaced(t *testing.T) {
+	ip, lp, marks := markedPair(t, 10)
+	oldLabels, _ := os.ReadFile(lp)
+	images, labels := reversed(t, ip, lp)
+
+	// Claimed with force, then cancelled (a Ctrl+C before the renames).
+	c, err := ClaimOutputs(nil, []string{ip, lp}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marksKept(t, "claimed", lp, marks)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.Write(ctx, []File{{Path: ip, Data: images}, {Path: lp, Data: labels}}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled write: %v", err)
+	}
+	c.Release()
+	marksKept(t, "cancelled", lp, marks)
+	unchangedFile(t, "cancelled", lp, oldLabels)
+
+	// A streamed pair (merge, split) whose commit fails: a folder is where the label file was.
+	c, err = ClaimOutputs(nil, []string{ip, lp}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi, err := idx.WritePending(ip, images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := idx.WritePending(lp, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := lp + "-moved"
+	if err := os.Rename(lp, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(lp, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitPair(ip, lp, pi, pl); err == nil {
+		t.Fatal("CommitPair over a folder succeeded")
+	}
+	c.Release()
+	marksKept(t, "failed commit", lp, marks)
+	if err := os.RemoveAll(lp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(moved, lp); err != nil {
+		t.Fatal(err)
+	}
+
+	// Replaced names only the claim's outputs, and does nothing once the claim is released.
+	c, err = ClaimOutputs(nil, []string{ip}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Replaced(lp)
+	marksKept(t, "not an output of the claim", lp, marks)
+	c.Release()
+	c, err = ClaimOutputs(nil, []string{lp}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Release()
+	c.Replaced(lp)
+	marksKept(t, "after Release", lp, marks)
+
+	// A streamed pair put in place: the marks go.
+	c, err = ClaimOutputs(nil, []string{ip, lp}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pi, err = idx.WritePending(ip, images); err != nil {
+		t.Fatal(err)
+	}
+	if pl, err = idx.WritePending(lp, labels); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitPair(ip, lp, pi, pl); err != nil {
+		t.Fatal(err)
+	}
+	c.Release()
+	marksGone(t, "CommitPair", lp)
+
+	// A pair written whole (import, convert, save shown): the marks go.
+	if err := WriteAccepted(AcceptedFile(lp), KeyOf(labels, ImagesCRC(images.Data)), []int{3}); err != nil {
+		t.Fatal(err)
+	}
+	images, labels = reversed(t, ip, lp)
 	if err := WritePair(ip, lp, images, labels); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(AcceptedFile(lp)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("a writer of the pair left its accepted marks: %v", err)
+	marksGone(t, "WritePair", lp)
+}
+
+// A crash between a writer's renames and the removal of the marks leaves the marks of the
+// contents before: refused as stale by the new contents' key, none of them applied.
+func TestCrashAfterRenameLeavesStaleMarks(t *testing.T) {
+	ip, lp, marks := markedPair(t, 10)
+	images, labels := reversed(t, ip, lp)
+	AfterRename = func(k int) {
+		if k == 1 {
+			panic("killed after the label file's rename")
+		}
+	}
+	func() {
+		defer func() { AfterRename = nil; recover() }()
+		WritePair(ip, lp, images, labels)
+		t.Fatal("the write was not cut off")
+	}()
+	if got, _ := idx.ReadFile(lp); got == nil || !bytes.Equal(got.Data, labels.Data) {
+		t.Fatal("the new label file is not in place")
+	}
+	marksKept(t, "killed after the renames", lp, marks)
+	got, err := ReadAccepted(AcceptedFile(lp), KeyOf(labels, ImagesCRC(images.Data)))
+	if got != nil || !errors.Is(err, ErrStaleAccepted) || !strings.Contains(err.Error(), AcceptedFile(lp)) || !strings.Contains(err.Error(), "count as typed labels") {
+		t.Fatalf("the marks left by the crash: %v, %v; want them refused as stale, naming the file", got, err)
+	}
+	// The next writer's write removes them.
+	images, labels = reversed(t, ip, lp)
+	if err := WritePair(ip, lp, images, labels); err != nil {
+		t.Fatal(err)
+	}
+	marksGone(t, "the next write", lp)
+}
+
+// unchangedFile fails the test unless the file at path holds want.
+func unchangedFile(t *testing.T, what, path string, want []byte) {
+	t.Helper()
+	if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s: %s was changed (%v)", what, path, err)
 	}
 }

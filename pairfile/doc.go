@@ -22,7 +22,9 @@
 //     untrusted and bounded, and written so that they read back the same.
 //   - Accepted marks (accepted.go): which labels are accepted suggestions (pseudo-labels),
 //     kept beside the label file ("<labels>.idxlabel-accepted") and keyed by the pair's
-//     contents, so a file left from other contents is refused as stale, never applied.
+//     contents, so a file left from other contents is refused as stale, never applied; a
+//     writer removes the marks of a label file it replaces only once the new file is in place
+//     (Claim.Replaced).
 //   - The pair rule (shape.go): the shapes an image file and a label file may have (CheckPair).
 //   - Stamps (stamp.go): what a file looked like when read, to refuse a save over a file
 //     another program changed since (ErrChangedOnDisk).

@@ -151,10 +151,11 @@ func FileOutput(out string) error {
 //  5. Without force, no output exists (ErrExists, wrapped, naming it): nothing os.Lstat finds
 //     (a file, a folder, a symbolic link) but an empty folder, which holds nothing to lose.
 //     This comes last, so that "use --force" is never the advice where force is refused too.
-//  6. The accepted-marks file of each output (AcceptedFile: an output taken for a label file)
-//     is removed: the writer rewrites or reorders the labels there, so marks kept beside them
-//     could name other samples. (They are keyed by the pair's contents too, so a stale file is
-//     never applied; removing it says so at once.)
+//
+// The claim itself changes nothing on disk but the locks: the accepted-marks file beside an
+// output (AcceptedFile) is removed only once the writer's new file is in place (Claim.Replaced,
+// which the claim's pair writes call themselves), so a writer that fails or is cancelled leaves
+// the pair and its marks as they were.
 //
 // On success the outputs are the writer's until it calls the Claim's Release: it writes them
 // while it holds the claim (a pair through Claim.WritePair or Claim.CommitPair, which take no
@@ -195,12 +196,6 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 	if len(exists) > 0 && !force {
 		release()
 		return nil, fmt.Errorf("%s: %w", exists[0], ErrExists)
-	}
-	for _, o := range outputs {
-		if err := RemoveAccepted(AcceptedFile(o)); err != nil {
-			release()
-			return nil, fmt.Errorf("%s: the accepted marks beside it cannot be removed before it is replaced: %w", o, err)
-		}
 	}
 	c := &Claim{release: release}
 	for _, o := range outputs {

@@ -13,7 +13,8 @@ import (
 // WritePair writes an image array and a label array (labels may be nil: images only) to their
 // paths as one operation (Write): temporary files, fsync, decoded back and compared, then
 // renamed with a save record so that a crash between the renames is finished when the pair is
-// next opened. On any failure the targets keep their old content. A ".gz" name is written
+// next opened. On any failure the targets keep their old content and the accepted marks beside
+// them; once both are in place those marks are removed (Replaced). A ".gz" name is written
 // gzip. Both paths must be outputs of c not written yet; the claim's locks are held
 // throughout. Errors: ErrNotClaimed, and any write, verify or rename error.
 func (c *Claim) WritePair(imagesPath, labelsPath string, images, labels *idx.Array) error {
@@ -27,7 +28,9 @@ func (c *Claim) WritePair(imagesPath, labelsPath string, images, labels *idx.Arr
 // Write writes a pair under c as one operation (Write): files are the image file and, when
 // there is one, the label file, in that order, both outputs of c not written yet; the save
 // record goes beside the label file (RecordPath). When ctx is cancelled before the files are put
-// in place, nothing is replaced. Errors: ErrNotClaimed, more than two files, and those of Write.
+// in place, nothing is replaced. Once every file is in place the accepted marks beside them are
+// removed (Replaced); on an error they stay as they were. Errors: ErrNotClaimed, more than two
+// files, and those of Write.
 func (c *Claim) Write(ctx context.Context, files []File, progress func(float64)) error {
 	if len(files) == 0 || len(files) > 2 {
 		return fmt.Errorf("a pair is one or two files, not %d", len(files))
@@ -43,7 +46,11 @@ func (c *Claim) Write(ctx context.Context, files []File, progress func(float64))
 	if len(files) == 2 {
 		labels = files[1].Path
 	}
-	return Write(ctx, files, RecordPath(files[0].Path, labels), nil, progress)
+	if err := Write(ctx, files, RecordPath(files[0].Path, labels), nil, progress); err != nil {
+		return err
+	}
+	c.Replaced(paths...)
+	return nil
 }
 
 // CommitPair puts the written files of one pair in place as one operation, as WritePair does:
@@ -52,8 +59,9 @@ func (c *Claim) Write(ctx context.Context, files []File, progress func(float64))
 // with a save record, so that a crash between the renames is finished when the pair is next
 // opened for editing (FinishInterrupted). It is
 // for a writer that streams a pair too large to hold (a command-line merge or split). Both
-// targets must be outputs of c not written yet; the claim's locks are held throughout. On any
-// failure the targets keep their old content and the temporary files are removed. Errors:
+// targets must be outputs of c not written yet; the claim's locks are held throughout. Once both
+// are in place the accepted marks beside them are removed (Replaced). On any failure the
+// targets keep their old content (and their marks) and the temporary files are removed. Errors:
 // ErrNotClaimed (the temporary files removed), a rename or save-record error naming the target.
 func (c *Claim) CommitPair(imagesPath, labelsPath string, images, labels *idx.Pending) error {
 	if err := c.take(imagesPath, labelsPath); err != nil {
@@ -61,7 +69,11 @@ func (c *Claim) CommitPair(imagesPath, labelsPath string, images, labels *idx.Pe
 		labels.Abort()
 		return err
 	}
-	return commitAll([]*idx.Pending{images, labels}, []bool{false, false}, Key(imagesPath, labelsPath)+ManifestSuffix, nil)
+	if err := commitAll([]*idx.Pending{images, labels}, []bool{false, false}, Key(imagesPath, labelsPath)+ManifestSuffix, nil); err != nil {
+		return err
+	}
+	c.Replaced(imagesPath, labelsPath)
+	return nil
 }
 
 // WritePair writes a pair as Claim.WritePair does, replacing what is there, under a claim of
