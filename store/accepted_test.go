@@ -209,3 +209,80 @@ func TestAcceptedMarksStaleIgnored(t *testing.T) {
 		t.Fatalf("good again: accepted %v, notices %q", got, d.Notices())
 	}
 }
+
+// A writer cut off between its renames (another process's merge or relabel of the pair, killed)
+// leaves the marks of the contents before: the next Open finishes the write and refuses them as
+// stale with a notice naming the file, marking no sample accepted; its next save does not bring
+// them back (no sample accepted: the file is removed).
+func TestAcceptedMarksLeftByACutOffWriterRefused(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := unlabelledPair(t, 6)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{0, 1, 2, 3, 4, 5}, []int{1, 1, 2, 2, 3, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	marks := pairfile.AcceptedFile(lp)
+	if _, err := os.Lstat(marks); err != nil {
+		t.Fatalf("the save kept no marks: %v", err)
+	}
+
+	// The writer: the same images, other labels; killed once the image file is in place.
+	images, _ := idx.ReadFile(ip)
+	labels, _ := idx.ReadFile(lp)
+	labels.SetInt(0, 7)
+	pairfile.AfterRename = func(k int) {
+		if k == 0 {
+			panic("killed between the renames")
+		}
+	}
+	func() {
+		defer func() { pairfile.AfterRename = nil; recover() }()
+		pairfile.WritePair(ip, lp, images, labels)
+		t.Fatal("the write was not cut off")
+	}()
+	if _, err := os.Lstat(marks); err != nil {
+		t.Fatalf("the cut-off writer removed the marks before its label file was in place: %v", err)
+	}
+
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close() }()
+	if d.State(0).Label != 7 {
+		t.Fatalf("the interrupted write was not finished: sample 0 is %d", d.State(0).Label)
+	}
+	var stale []string
+	for _, n := range d.Notices() {
+		if strings.Contains(n, marks) && strings.Contains(n, pairfile.ErrStaleAccepted.Error()) {
+			stale = append(stale, n)
+		}
+	}
+	if got := acceptedOf(d); got != nil || len(stale) != 1 {
+		t.Fatalf("after the cut-off writer: accepted %v, notices %q; want none accepted and the marks refused as stale", got, d.Notices())
+	}
+	if err := d.Relabel([]int{5}, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(marks); !os.IsNotExist(err) {
+		t.Fatalf("the save after it kept the stale marks: %v", err)
+	}
+	d.Close()
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := acceptedOf(d); got != nil || len(d.Notices()) != 0 {
+		t.Fatalf("reopened after the save: accepted %v, notices %q", got, d.Notices())
+	}
+}
