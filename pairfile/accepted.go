@@ -147,7 +147,7 @@ func ReadAccepted(path string, key AcceptedKey) ([]int, error) {
 		return nil, bad(5, fmt.Sprintf("not \"marks M\" with M the %d lines after it (cut short?)", len(lines)-5))
 	}
 	if got != key {
-		return nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written)%s", path, ErrStaleAccepted, ignored)
+		return nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written: by another program, or by a writer stopped before it removed them)%s; the next save of the pair replaces or removes it", path, ErrStaleAccepted, ignored)
 	}
 	marks := make([]int, 0, len(lines)-5)
 	for k, line := range lines[5:] {
