@@ -57,6 +57,7 @@ test: deps lint build
 	scripts/journalfull.sh $(BIN)
 	scripts/similarui.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/annotators.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
+	scripts/stalemarks.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # accepted marks that no longer fit the pair: a note on open, none accepted, gone after the next save
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of
 # seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.

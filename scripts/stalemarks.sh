@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Real-window regression test: accepted marks that no longer fit their pair are refused, said, and
+# not brought back by a save (pairfile/accepted.go, store/accepted.go). Writes the first 1,000
+# t10k images with an int32 label file holding the true labels of samples 0–99 (the rest without
+# a label) and, beside it, accepted marks on samples 0–49 keyed by those contents, as a window's
+# save leaves them. Opened, the Suggested list (Ctrl+Shift+U) counts 50 accepted: the marks fit.
+# Then the label file is changed outside (sample 60's label, as another program or a writer cut
+# off after its rename leaves it) and the pair opened again: a note must be on top before any
+# key (the marks refused), the list must count 0 accepted and 100 labelled, and a save after a
+# label typed must remove the marks file (no sample accepted), not write the stale marks back.
+# Every wait is on the window's state line (IDXLABEL_TEST_STATE), never on time alone.
+# Screenshots: /tmp/stalemarks-*.png.
+# Usage: scripts/stalemarks.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
+set -euo pipefail
+bin=$(realpath "$1")
+src=$(realpath "$2")
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb
+loop_pair stalemarks "$src" loop
+marks=$labels.idxlabel-accepted
+state=$XVFB_CFG/state
+log=$XVFB_CFG/app.log
+
+shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/stalemarks-$1.png" || true; }
+fail() { shot fail; echo "stalemarks: $*; screenshot /tmp/stalemarks-fail.png" >&2; cat "$log" >&2; exit 1; }
+
+# write_labels CHANGE: the label file (int32: samples 0–99 their truth, plus CHANGE added to sample
+# 60's, mod 10; the rest NoLabel) and, with CHANGE 0, the marks on samples 0–49 keyed by the
+# pair's contents (pairfile.KeyOf: SHA-256 of dtype, rank, dimensions and label data; CRC-32C of
+# the image data).
+write_labels() {
+  python3 - "$images" "$labels" "$truth" "$marks" "$1" <<'PY'
+import hashlib, struct, sys
+images, labels, truth, marks, change = sys.argv[1:]
+n = 1000
+lab = [int(l) for l in open(truth).read().split()][:n]
+vals = [lab[i] if i < 100 else -2147483648 for i in range(n)]
+vals[60] = (vals[60] + int(change)) % 10
+data = b"".join(struct.pack(">i", v) for v in vals)
+open(labels, "wb").write(struct.pack(">I", 0x0C01) + struct.pack(">I", n) + data)
+if int(change) == 0:
+    table = []
+    for b in range(256):
+        c = b
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    crc = 0xFFFFFFFF
+    for b in open(images, "rb").read()[16:]:
+        crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    crc ^= 0xFFFFFFFF
+    key = hashlib.sha256(bytes([0x0C, 1]) + struct.pack(">I", n) + data).hexdigest()
+    with open(marks, "w") as f:
+        f.write("idxlabel accepted-marks 1\nsamples %d\nlabels sha256 %s\nimages crc32c %08x\nmarks 50\n" % (n, key, crc))
+        f.write("".join("%d\n" % i for i in range(50)))
+PY
+}
+
+# start: the app on the pair, its state new; waits for its dataset, not for the keys' focus (a
+# note may be on top).
+start() {
+  rm -f "$state" "$list"
+  IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >>"$log" 2>&1 &
+  APP_PID=$!
+  wid=$(wait_window) || fail "no window appeared"
+  xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
+  until_state "cursor=[0-9]" "the window never showed its dataset"
+}
+
+# The marks fit: no note, 50 accepted.
+write_labels 0
+start
+xdotool windowfocus --sync "$wid"
+xdotool key --clearmodifiers ctrl+shift+u
+until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
+until_state "labelled_50_·_accepted_50_·_left_900" "the Suggested list does not count the 50 accepted labels of marks that fit"
+grep -q " prompt=- " "$state" || fail "a prompt is open over a pair whose marks fit: $(cat "$state")"
+shot fit
+quit_app || fail "the app did not quit cleanly"
+
+# The label file changed outside: the marks are stale.
+cp "$marks" "$work/marks.before"
+write_labels 3
+start
+until_state "prompt=question" "no note on top after opening the pair whose marks no longer fit"
+shot note
+xdotool windowfocus --sync "$wid"
+xdotool key --clearmodifiers Return
+until_state "prompt=- " "Enter did not close the note"
+cmp -s "$marks" "$work/marks.before" || fail "opening the pair changed its marks file"
+xdotool key --clearmodifiers ctrl+shift+u
+until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
+until_state "labelled_100_·_accepted_0_·_left_900" "the Suggested list counts stale marks as accepted: $(sed 's/.*status=//' "$state")"
+shot stale
+# A label typed (on the list's sample at the cursor, one without a label), then a save.
+xdotool key --clearmodifiers 5
+until_state "labelled_101_·_accepted_0_·_left_899" "the label typed was not counted"
+xdotool key --clearmodifiers ctrl+s
+for _ in $(seq "$WAIT_TENTHS"); do [ ! -e "$labels.idxlabel-journal" ] && [ ! -e "$images.idxlabel-journal" ] && break; sleep 0.1; done
+wait_clean "$wid"
+shot saved
+quit_app || fail "the app did not quit cleanly"
+grep -qi "panic\|fatal" "$log" && fail "the app logged a panic"
+[ -e "$marks" ] && fail "the save after opening the pair kept its stale marks (or wrote them back): $(head -n 6 "$marks" | tr '\n' ' ')"
+echo "stalemarks: ok (marks that fit counted 50 accepted; stale ones refused with a note, 0 accepted, and gone after the next save)"
