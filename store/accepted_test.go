@@ -1,6 +1,9 @@
 package store
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -284,5 +287,61 @@ func TestAcceptedMarksLeftByACutOffWriterRefused(t *testing.T) {
 	}
 	if got := acceptedOf(d); got != nil || len(d.Notices()) != 0 {
 		t.Fatalf("reopened after the save: accepted %v, notices %q", got, d.Notices())
+	}
+}
+
+// A save of the window that is cancelled before its files are in place leaves the accepted
+// marks beside the pair byte for byte, and so does a Save Shown As (WriteSamples) cancelled
+// over another pair: nothing in a save removes them before the new label file is in place.
+func TestAcceptedMarksKeptWhenASaveIsCancelled(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := unlabelledPair(t, 6)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close() }()
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{1, 2}, []int{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	marks := pairfile.AcceptedFile(lp)
+	kept, err := os.ReadFile(marks)
+	if err != nil {
+		t.Fatalf("the save kept no marks: %v", err)
+	}
+	if err := d.Relabel([]int{1}, 4); err != nil { // the mark of sample 1 goes, in the dataset
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := d.SaveContext(cancelled, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled save: %v", err)
+	}
+	if got, err := os.ReadFile(marks); err != nil || !bytes.Equal(got, kept) {
+		t.Fatalf("a cancelled save changed the marks beside the pair (%v)", err)
+	}
+
+	// Save Shown As over another pair with marks of its own, cancelled.
+	oi, ol := unlabelledPair(t, 4)
+	other, _ := idx.ReadFile(ol)
+	oimages, _ := idx.ReadFile(oi)
+	if err := pairfile.WriteAccepted(pairfile.AcceptedFile(ol), pairfile.KeyOf(other, pairfile.ImagesCRC(oimages.Data)), []int{0, 3}); err != nil {
+		t.Fatal(err)
+	}
+	okept, _ := os.ReadFile(pairfile.AcceptedFile(ol))
+	c, err := pairfile.ClaimOutputs([]string{ip, lp}, []string{oi, ol}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.WriteSamples(cancelled, c, []int{0, 1, 2}, oi, ol, nil)
+	c.Release()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled Save Shown As: %v", err)
+	}
+	if got, err := os.ReadFile(pairfile.AcceptedFile(ol)); err != nil || !bytes.Equal(got, okept) {
+		t.Fatalf("a cancelled Save Shown As changed the marks beside the pair it did not replace (%v)", err)
 	}
 }

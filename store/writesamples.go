@@ -20,7 +20,8 @@ import (
 // itself is not changed: its files, journal and edits stay as they are. The files are written
 // under c, the claim of the outputs (ClaimOutputs: refused existing files, taken their locks),
 // which the caller releases; no class-name file is written here. When ctx is cancelled before
-// the files are put in place, nothing is replaced. Memory: 4 bytes a sample for the rows, the
+// the files are put in place, nothing is replaced; once they are, the accepted-marks file beside
+// them is removed (Claim.Write: the dataset's marks are not carried over). Memory: 4 bytes a sample for the rows, the
 // labels' array, and the appended samples' values when the dtype is not ubyte; the images are
 // not copied (the buffers they are read from are never written again). Errors: an
 // index out of range, repeated or deleted; a label the dtype cannot hold; ErrClosed; the
