@@ -236,12 +236,13 @@ func RemoveAccepted(path string) error {
 // before: a writer that fails or is cancelled leaves the marks beside the file it did not
 // replace. A path that is not an output of c is passed over (nothing beside it is removed).
 //
-// A marks file that cannot be removed, or is left by a crash between the renames and this
-// removal, is harmless: it is keyed by the contents it was written for (AcceptedKey), so
-// opening the new pair refuses it as stale (ErrStaleAccepted, said in the dataset's notices)
-// and applies none of its marks; the window's next save of the pair replaces or removes it, and
-// so does the next writer's. It takes c's lock of its outputs (c need not hold them any more:
-// a released claim's outputs are passed over).
+// It returns no error: a marks file that cannot be removed, like one left by a crash between
+// the renames and this removal, is harmless. It is keyed by the contents it was written for
+// (AcceptedKey), so opening the new pair refuses it as stale (ErrStaleAccepted, said in the
+// dataset's notices) and applies none of its marks (unless the writer wrote the very same
+// label and image data, for which they still hold); the window's next save of the pair
+// replaces or removes it, and so does the next writer's. After Release it removes nothing: the
+// outputs' locks are no longer held.
 func (c *Claim) Replaced(paths ...string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
