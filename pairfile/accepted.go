@@ -242,8 +242,11 @@ func RemoveAccepted(path string) error {
 // dataset's notices) and applies none of its marks (unless the writer wrote the very same
 // label and image data, for which they still hold); the window's next save of the pair
 // replaces or removes it, and so does the next writer's. After Release it removes nothing: the
-// outputs' locks are no longer held.
+// outputs' locks are no longer held; on a nil Claim it does nothing.
 func (c *Claim) Replaced(paths ...string) {
+	if c == nil {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, p := range paths {
