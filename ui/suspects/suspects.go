@@ -151,6 +151,7 @@ func (f *Finder) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result,
 	f.scans.Run(ds, snap, cached, func(a *scan.Analysis) {
 		if a.Res.Model != nil && f.onModel != nil { // none when read from the scan cache: the draw window trains its own when it opens
 			f.onModel(a.Res.Model, labelled) // the cross-validated model suggests labels from now on
+			f.c.Render()                     // what depends on it shows at once, ranked or not
 		}
 		f.Rank(a, knn, snap)
 	})
