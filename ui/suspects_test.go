@@ -10,6 +10,7 @@ import (
 
 	"idxlabel/fixture/digits"
 	"idxlabel/idx"
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -142,10 +143,12 @@ func cnnRanking(w *window, snap sample.Set, samples []int) *scan.Analysis {
 	return scan.NewAnalysis(w.c.ds, w.c.resets, snap, &suspect.CNNResult{Suspects: list, Error: 0.01}, 0, false)
 }
 
-// When the CNN's ranking replaces the kNN's list, the cursor goes to the new list's first
-// sample not decided yet, in sight, even when the new list has the sample it was on (it stayed
-// there, in the middle of a list the person had not seen).
-func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
+// When the CNN's ranking replaces the kNN's list, the cursor stays on the sample it was on,
+// wherever the new list puts it, and the status bar says so: a digit typed right then labels
+// that sample (the one the person was shown), not the new list's first. A ranking that leaves the
+// cursor's sample out puts the cursor on the nearest one after it in the list it was in; Home
+// goes to the new list's most suspicious.
+func TestCNNRankingKeepsTheCursorsSample(t *testing.T) {
 	w, ds, knn, snap := suspectsReview(t)
 	kept := w.c.v.At(2)
 	w.c.moveCursor(2, false)
@@ -157,24 +160,34 @@ func TestCNNRankingStartsAtTheFirstUndecided(t *testing.T) {
 		}
 	}
 	w.susp.Rank(cnnRanking(w, snap, append(others[:5:5], append([]int{kept}, others[5:]...)...)), knn, snap)
-	if w.c.v.Current() != others[0] || w.c.v.cursor != 0 || w.grid.Offset() != 0 {
-		t.Fatalf("the cursor went to sample %d (position %d, grid scrolled %g), want the top: %d", w.c.v.Current(), w.c.v.cursor, w.grid.Offset(), others[0])
+	if w.c.v.Current() != kept || w.c.v.cursor != 5 {
+		t.Fatalf("the cursor went to sample %d (position %d), want sample %d where it was (position 5)", w.c.v.Current(), w.c.v.cursor, kept)
 	}
-	if !strings.Contains(w.footer.status.Text, "first not reviewed yet") {
-		t.Fatalf("the status bar says %q", w.footer.status.Text)
+	if want := numfmt.Sprintf("the cursor stays on sample %d, now 6 of 9; Home goes to its most suspicious", kept); !strings.Contains(w.footer.status.Text, want) {
+		t.Fatalf("the status bar says %q, want %q", w.footer.status.Text, want)
 	}
-	// Decide the first two of the new list, then another ranking: the cursor goes to the first
-	// undecided (the third), not to the top.
-	for _, i := range others[:2] {
-		if err := ds.DecideAs(store.HowManual, i, ds.Label(i)); err != nil {
-			t.Fatal(err)
+	digit := (ds.Label(kept) + 3) % 10
+	test.Type(w.grid, string(rune('0'+digit)))
+	if ds.Label(kept) != digit || !ds.State(kept).Reviewed || w.c.v.Current() != others[5] {
+		t.Fatalf("the digit typed after the ranking: sample %d labelled %d (want %d), the cursor on %d (want %d)", kept, ds.Label(kept), digit, w.c.v.Current(), others[5])
+	}
+	for _, i := range others {
+		if ds.State(i).Reviewed {
+			t.Fatalf("sample %d, never under the cursor, was decided", i)
 		}
 	}
-	w.c.drain()
-	w.c.moveCursor(6, false)
-	w.susp.Rank(cnnRanking(w, snap, others), knn, snap)
-	if w.c.v.Current() != others[2] {
-		t.Fatalf("the cursor went to sample %d (position %d), want the first undecided %d", w.c.v.Current(), w.c.v.cursor, others[2])
+	// A ranking without the cursor's sample (others[5]): the nearest after it in the list it was
+	// in that the new one has (others[6]).
+	w.susp.Rank(cnnRanking(w, snap, append(append([]int{kept}, others[:5]...), others[6:]...)), knn, snap)
+	if w.c.v.Current() != others[6] {
+		t.Fatalf("the cursor went to sample %d (position %d), want %d, the next of the list it was in", w.c.v.Current(), w.c.v.cursor, others[6])
+	}
+	if want := numfmt.Sprintf("sample %d is not in it: the cursor is on sample %d, now 7 of 8", others[5], others[6]); !strings.Contains(w.footer.status.Text, want) {
+		t.Fatalf("the status bar says %q, want %q", w.footer.status.Text, want)
+	}
+	w.grid.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	if w.c.v.Current() != kept || w.c.v.cursor != 0 {
+		t.Fatalf("Home: the cursor on sample %d (position %d), want the most suspicious, %d", w.c.v.Current(), w.c.v.cursor, kept)
 	}
 }
 

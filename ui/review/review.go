@@ -399,20 +399,34 @@ func (m *Mode) About(s mode.State, i int) mode.About {
 	return a
 }
 
-// Refresh makes r the review's list and shows it (a round's new asks and suggestions): the cursor
-// stays on the sample it was on when r shows it, wherever r puts it; else it goes to the nearest
-// sample after it in the list it was in that r shows (else the nearest before it, else r's
-// first). So a key typed just after the refresh lands on the sample the person had under the
-// cursor, or on the next one, not on a sample elsewhere in the list. Only when start (the person
-// has not moved in the list yet), or when the cursor was on no sample of the list, does it go to
-// the first sample not decided (ToFirstUndecided). When the review is not shown, only the list
-// changes. O(list), once a refresh, on the UI thread.
-func (m *Mode) Refresh(c mode.Controller, r *List, start bool) {
+// Placement is where Refresh put the cursor.
+type Placement int
+
+const (
+	NotShown       Placement = iota // the review is not shown: only its list changed
+	Kept                            // on the sample it was on
+	After                           // the new list leaves that sample out: on the nearest after it in the old list that the new one shows
+	Before                          // the new list leaves it out, and every sample after it: on the nearest before it
+	Top                             // the new list shows none of the old list: on its first
+	FirstUndecided                  // start, or the cursor was on no sample of the old list: on the first not decided
+)
+
+// Refresh makes r the review's list and shows it (a Suggested round's new asks and suggestions,
+// the CNN's ranking of the suspects): the cursor stays on the sample it was on when r shows it,
+// wherever r puts it; else it goes to the nearest sample after it in the list it was in that r
+// shows (else the nearest before it, else r's first). So a key typed just after the refresh lands
+// on the sample the person had under the cursor, or on the next one, not on a sample elsewhere in
+// the list: an edit is never applied to a sample the person was not shown. Only when start (the
+// person asked for the list's start, or has not moved in it yet), or when the cursor was on no
+// sample of the list, does it go to the first sample not decided (ToFirstUndecided). When the
+// review is not shown, only the list changes. It returns where the cursor went, for the status
+// bar to say. O(list), once a refresh, on the UI thread.
+func (m *Mode) Refresh(c mode.Controller, r *List, start bool) Placement {
 	old, cur := m.List, c.State().View.Current()
 	m.List = r
 	c.Changed(m)
 	if c.Showing() != mode.Mode(m) {
-		return
+		return NotShown
 	}
 	v := c.State().View
 	k := -1
@@ -422,25 +436,27 @@ func (m *Mode) Refresh(c mode.Controller, r *List, start bool) {
 	switch {
 	case start || k < 0:
 		m.ToFirstUndecided(c)
+		return FirstUndecided
 	case v.Shows(cur):
 		if v.Current() != cur {
 			c.MoveCursor(v.Pos(cur))
 		}
-	default:
-		for _, i := range old.Order[k+1:] {
-			if v.Shows(i) {
-				c.MoveCursor(v.Pos(i))
-				return
-			}
-		}
-		for _, i := range slices.Backward(old.Order[:k]) {
-			if v.Shows(i) {
-				c.MoveCursor(v.Pos(i))
-				return
-			}
-		}
-		c.MoveCursor(0) // none of the old list is shown: a new list, from its start
+		return Kept
 	}
+	for _, i := range old.Order[k+1:] {
+		if v.Shows(i) {
+			c.MoveCursor(v.Pos(i))
+			return After
+		}
+	}
+	for _, i := range slices.Backward(old.Order[:k]) {
+		if v.Shows(i) {
+			c.MoveCursor(v.Pos(i))
+			return Before
+		}
+	}
+	c.MoveCursor(0) // none of the old list is shown: a new list, from its start
+	return Top
 }
 
 // ToFirstUndecided puts the cursor on the first sample shown that the review has not decided.

@@ -12,6 +12,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/suspect"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/mode"
 	"idxlabel/ui/mode/modetest"
 	"idxlabel/ui/widgets"
 )
@@ -115,19 +116,20 @@ func TestRefreshKeepsTheCursorsSample(t *testing.T) {
 		order []int
 		start bool
 		want  int
+		place Placement
 		why   string
 	}{
-		{[]int{5, 3, 0, 2, 1}, false, 2, "kept on its sample, moved further down"},
-		{[]int{2, 5}, false, 2, "kept on its sample, moved up"},
-		{[]int{4, 5, 3}, false, 5, "left out: the next sample of the old list shown"},
-		{[]int{4, 0}, false, 4, "left out, none after it: the nearest before it"},
-		{[]int{1, 3}, false, 1, "left out, none of the old list shown: the first"},
-		{[]int{3, 0, 1}, true, 3, "start: the first not decided"},
+		{[]int{5, 3, 0, 2, 1}, false, 2, Kept, "kept on its sample, moved further down"},
+		{[]int{2, 5}, false, 2, Kept, "kept on its sample, moved up"},
+		{[]int{4, 5, 3}, false, 5, After, "left out: the next sample of the old list shown"},
+		{[]int{4, 0}, false, 4, Before, "left out, none after it: the nearest before it"},
+		{[]int{1, 3}, false, 1, Top, "left out, none of the old list shown: the first"},
+		{[]int{3, 0, 1}, true, 3, FirstUndecided, "start: the first not decided"},
 	}
 	for _, s := range steps {
-		m.Refresh(c, &List{Kind: Suspects, Order: s.order}, s.start)
-		if at() != s.want || m.List.Order[0] != s.order[0] {
-			t.Fatalf("%s: the cursor is on sample %d of %v, want %d", s.why, at(), c.Order, s.want)
+		place := m.Refresh(c, &List{Kind: Suspects, Order: s.order}, s.start)
+		if at() != s.want || m.List.Order[0] != s.order[0] || place != s.place {
+			t.Fatalf("%s: the cursor is on sample %d of %v (placed %d), want %d (placed %d)", s.why, at(), c.Order, place, s.want, s.place)
 		}
 	}
 	if err := ds.DecideAs(store.HowManual, 3, 0); err != nil {
@@ -136,5 +138,10 @@ func TestRefreshKeepsTheCursorsSample(t *testing.T) {
 	m.Refresh(c, &List{Kind: Suspects, Order: []int{3, 0, 1}}, true)
 	if at() != 0 {
 		t.Fatalf("start with the first decided: the cursor is on sample %d, want 0", at())
+	}
+	c.Enter(mode.Browse{})
+	c.MoveCursor(4)
+	if place := m.Refresh(c, &List{Kind: Suspects, Order: []int{5}}, false); place != NotShown || at() != 4 || m.List.Order[0] != 5 {
+		t.Fatalf("the review not shown: placed %d, the cursor on sample %d, the list %v", place, at(), m.List.Order)
 	}
 }

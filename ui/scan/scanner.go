@@ -150,9 +150,11 @@ func (s *Scanner) Forget() {
 // true, reads it from the scan cache beside the image file when that holds a scan of these
 // pixels with these settings (cacheFor: scored against snap's labels, without a model), and,
 // when it is done and the dataset is still ds, not renumbered, makes its result the last
-// analysis, hands it to done (may be nil) and to the views waiting (AnalyseOr). A scan that ran
-// is stored in the cache (a failure to store it is said on the status bar). A failure is shown;
-// a cancel drops the waiting views.
+// analysis and hands it to the views waiting (AnalyseOr). When the dataset is still ds, done (may
+// be nil) gets it last, renumbered or not (Analysis.Current tells), once what depends on the
+// cursor is shown again: a message it says stays on the status bar. A scan that ran is stored
+// in the cache (a failure to store it is said on the status bar). A failure is shown; a cancel
+// drops the waiting views.
 func (s *Scanner) Run(ds *store.Dataset, snap sample.Set, cached bool, done func(*Analysis)) {
 	waiting := s.waiting
 	s.waiting = nil
@@ -223,21 +225,20 @@ func (s *Scanner) Run(ds *store.Dataset, snap sample.Set, cached bool, done func
 				c.Say(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
 					numfmt.Plural(snap.N, "sample"), a.Took.Round(10*time.Millisecond)))
 			}
-			if done != nil {
-				done(a)
-			}
-			if !a.Current(c) {
-				s.drop(true)
-				c.Render()
-				return // renumbered meanwhile (a save): its rows no longer name the samples
-			}
-			s.last = a
-			waiting := s.waiting
-			s.waiting = nil
-			for _, w := range waiting {
-				w.then(a)
+			if a.Current(c) {
+				s.last = a
+				waiting := s.waiting
+				s.waiting = nil
+				for _, w := range waiting {
+					w.then(a)
+				}
+			} else {
+				s.drop(true) // renumbered meanwhile (a save): its rows no longer name the samples
 			}
 			c.Render()
+			if done != nil {
+				done(a) // last: what it says (the Suspects' new ranking) stays on the status bar
+			}
 		})
 	})
 }

@@ -3,7 +3,8 @@
 // (a progress dialog with Cancel; edits wait for its snapshot), then the window's CNN scan
 // (ui/scan: a cross-validated CNN, suspect.ScanCNN) refines its ranking in the background while
 // the person already reviews the kNN's: about 9 s for 10,000 samples on 2 cores
-// (bench/suspects/README.md). Decisions already made stay (they live in the store).
+// (bench/suspects/README.md). Decisions already made stay (they live in the store), and so does
+// the cursor's sample: a key typed as the ranking arrives labels the sample the person sees.
 package suspects
 
 import (
@@ -150,37 +151,53 @@ func (f *Finder) refine(ds *store.Dataset, snap sample.Set, knn *suspect.Result,
 	f.scans.Run(ds, snap, cached, func(a *scan.Analysis) {
 		if a.Res.Model != nil && f.onModel != nil { // none when read from the scan cache: the draw window trains its own when it opens
 			f.onModel(a.Res.Model, labelled) // the cross-validated model suggests labels from now on
+			f.c.Render()                     // what depends on it shows at once, ranked or not
 		}
 		f.Rank(a, knn, snap)
 	})
 }
 
 // Rank makes the CNN scan a's ranking the review's (knn: the kNN pass of snap, whose neighbours
-// the detail panel shows), unless the dataset was renumbered (saved)
-// or the review closed meanwhile. The new list is a new order: the cursor goes to its first
-// sample not decided yet (the most suspicious left to review), shown, and the status bar says
-// so; the decisions made on the kNN's list are kept. (Kept on its sample, the cursor sat in the
-// middle of a list the person had not seen yet.) When every sample is decided it stays on its
-// sample if listed.
+// the detail panel shows), unless the dataset was renumbered (saved) or the review closed
+// meanwhile. The decisions made on the kNN's list are kept, and so is the cursor's sample
+// (review.Mode.Refresh: the rule of every review's new list): a digit the person types as the
+// ranking arrives, having looked at the sample under the cursor, labels that sample, never one
+// the new order put there. When the new list leaves the sample out, the cursor goes to the
+// nearest one after it in the kNN's list that the new list has (else before it, else the top).
+// The status bar says where the cursor is, and that Home goes to the top of the new list (its
+// most suspicious).
 func (f *Finder) Rank(a *scan.Analysis, knn *suspect.Result, snap sample.Set) {
 	c, m := f.c, f.Mode
 	if !a.Current(c) || m.List == nil {
 		return
 	}
-	m.List = newSuspects(a.Res.Suspects, knn, snap, a.Took)
-	m.List.Method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.Res.Error)
+	was := c.State().View.Current()
+	r := newSuspects(a.Res.Suspects, knn, snap, a.Took)
+	r.Method = fmt.Sprintf("CNN, out-of-fold error %.2f%%", 100*a.Res.Error)
 	if a.Cached {
-		m.List.Method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.Res.Error)
+		r.Method = fmt.Sprintf("CNN, kept from a scan of these pixels, out-of-fold error %.2f%%", 100*a.Res.Error)
 	}
-	m.List.Few = review.FewLabels(a.Res.Model)
+	r.Few = review.FewLabels(a.Res.Model)
 	if a.Res.Model == nil { // read from the scan cache: its labelled samples, as Model.Labelled counts them
-		m.List.Few = len(a.Res.Suspects) < suspect.FewLabels
+		r.Few = len(a.Res.Suspects) < suspect.FewLabels
 	}
-	c.Changed(m)
-	where := ""
-	if c.Showing() == mode.Mode(m) {
-		m.ToFirstUndecided(c)
-		where = "; the cursor is on the first not reviewed yet"
+	where := placed(m.Refresh(c, r, false), was, c.State().View)
+	c.Say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(r.Order), "suspect"), r.Method, where))
+}
+
+// placed says where the new ranking left the cursor, which was on sample was (-1: none), the
+// view v showing the new list: "" when the review is not shown or shows nothing.
+func placed(p review.Placement, was int, v mode.View) string {
+	now := v.Current()
+	if p == review.NotShown || now < 0 {
+		return ""
 	}
-	c.Say(fmt.Sprintf("The CNN's ranking replaced the kNN's: %s to review (%s)%s", numfmt.Plural(len(m.List.Order), "suspect"), m.List.Method, where))
+	at := numfmt.Sprintf("sample %d, now %d of %d; Home goes to its most suspicious", now, v.Pos(now)+1, v.Len())
+	switch p {
+	case review.Kept:
+		return "; the cursor stays on " + at
+	case review.After, review.Before, review.Top:
+		return numfmt.Sprintf("; sample %d is not in it: the cursor is on ", was) + at
+	}
+	return "; the cursor is on " + at // it was on no sample of the kNN's list
 }
