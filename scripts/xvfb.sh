@@ -200,3 +200,38 @@ of = [r for r in sugg if r["suggested"] == c]
 print(c, of[min(24, len(of) - 1)]["index"])
 PY
 }
+
+# progress_cancel WINDOW: prints "X Y", the screen point at the middle of the Cancel button of a
+# job's progress dialog shown in WINDOW, once its bar is full (adding.Start's dialog: centred on
+# the window, its bar above its one button, which is centred at its foot), as the screen shows
+# it now. Down the window's middle column from a quarter of its height: the first run of 8
+# pixels or more of the bar's fill (Fyne's primary colour, colorBlue in theme/color.go), then
+# the first such run of the theme's button colour (colorDarkButton or, with FYNE_THEME=light,
+# colorLightButton), whose middle is that of its pixels within 60 (the label cuts them). Move the
+# pointer off the dialog first: a button under it is drawn in its hover colour. Returns 1 when
+# the screen shows no such bar and button (the frame with the dialog not drawn yet): call it
+# again.
+progress_cancel() {
+  local X Y WIDTH HEIGHT SCREEN WINDOW button=28292e
+  eval "$(xdotool getwindowgeometry --shell "$1")"
+  [ "${FYNE_THEME:-}" != light ] || button=f5f5f5
+  xwd -root -silent | /usr/bin/convert xwd:- ppm:- | python3 -c '
+import re, sys
+x, y, end = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+data = sys.stdin.buffer.read()
+head = re.match(rb"P6\s*(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+255\s", data)  # (xwd adds a comment) then RGB pixels
+w, px = int(head[1]), data[head.end():]
+at = lambda y: px[3 * (y * w + x):3 * (y * w + x) + 3]
+def run(want, y):  # the first row of the first run of 8 rows of colour want from y on
+    n = 0
+    for v in range(y, end):
+        n = n + 1 if at(v) == want else 0
+        if n == 8:
+            return v - 7
+    sys.exit(1)
+bar = run(bytes.fromhex("296ff6"), y)
+top = run(bytes.fromhex(sys.argv[4]), bar)
+bottom = max(v for v in range(top, min(top + 60, end)) if at(v) == at(top))
+print(x, (top + bottom) // 2)
+' $((X + WIDTH / 2)) $((Y + HEIGHT / 4)) $((Y + HEIGHT)) "$button"
+}
