@@ -65,9 +65,9 @@ cp "$labels" "$work/labels.before"
 # the digits A and B (they wait for the job), clicks the dialog's Cancel button, opens the gate
 # once the dialog is gone, and waits for the job's end: the status bar must say STATUS (its
 # spaces written _), no sample added, and A and B applied (the cursor moved on to sample 2).
+# It shuts the gate again after the job's end, before the next job starts.
 cancel_by_button() {
   local what=$1 status=$2 pos="" X Y WIDTH HEIGHT SCREEN WINDOW
-  rm -f "$gate"
   until_state "prompt=progress " "the $what did not start"
   xdotool key --delay 150 --clearmodifiers "$3" "$4"
   until_state "held=2 " "the keys typed during the $what are not waiting for it"
@@ -85,6 +85,7 @@ cancel_by_button() {
   until_state "prompt=- " "the click at $pos did not close the $what's progress"
   touch "$gate" # a job the click left running goes on now and adds its samples
   until_state "status=(Import|Append)_cancelled|prompt=import_report|status=Appended" "the $what never ended after its Cancel button"
+  rm "$gate" # shut for the next job (which this job no longer reads)
   grep -q "samples=200 " "$state" || fail "the $what ran on after its Cancel button was clicked and added its samples"
   grep -q "status=${status// /_}" "$state" || fail "the status bar does not say \"$status\" after the $what's Cancel button"
   until_state "held=0 " "the keys typed during the $what were never applied"
