@@ -202,9 +202,9 @@ PY
 }
 
 # progress_cancel WINDOW: prints "X Y", the screen point at the middle of the Cancel button of a
-# job's progress dialog shown in WINDOW, once its bar is full (adding.Start's dialog: centred on
-# the window, its bar above its one button, which is centred at its foot), as the screen shows
-# it now. Down the window's middle column from a quarter of its height: the first run of 8
+# job's progress dialog shown in WINDOW, once its bar is filled past its middle (full when the
+# job waits at a gate; adding.Start's dialog: centred on the window, its bar above its one
+# button, which is centred at its foot), as the screen shows it now. Down the window's middle column from a quarter of its height: the first run of 8
 # pixels or more of the bar's fill (Fyne's primary colour, colorBlue in theme/color.go), then
 # the first such run of the theme's button colour (colorDarkButton or, with FYNE_THEME=light,
 # colorLightButton), whose middle is that of its pixels within 60 (the label cuts them). Move the
