@@ -25,6 +25,10 @@ const (
 	// it hands them to the window, so keys and clicks sent meanwhile meet the job in progress
 	// (scripts/importui.sh, scripts/sheetsui.sh, scripts/cancelbutton.sh).
 	ImportGate = "IDXLABEL_TEST_IMPORT_GATE"
+	// SuspectsGate: Find Suspects' kNN pass (Ctrl+K), once its result is made, waits until that
+	// file exists, or its Cancel, before it hands it to the window, so that keys and clicks sent
+	// meanwhile meet the scan in progress (scripts/suspectscancel.sh).
+	SuspectsGate = "IDXLABEL_TEST_SUSPECTS_GATE"
 	// SimilarGate: the index of "more like this", once built, waits until that file exists
 	// before it is handed to the window, so keys sent meanwhile meet it in progress
 	// (scripts/similarui.sh).
