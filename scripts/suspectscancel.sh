@@ -85,7 +85,7 @@ echo "suspectscancel: Escape cancelled the scan; the 3 typed meanwhile applied t
 scan_with_key 7 2
 touch "$gate"
 until_state "mode=Suspects method=kNN .*held=0 " "the scan let through did not show its review, the key applied"
-echo "suspectscancel: the scan let through showed its review; the 2 typed meanwhile applied first"
+echo "suspectscancel: the scan let through showed its review, the 2 typed meanwhile no longer waiting (where it landed: the save below)"
 
 before=$(stat -c %i "$labels")
 xdotool key --clearmodifiers ctrl+s
