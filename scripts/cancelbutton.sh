@@ -67,21 +67,13 @@ cp "$labels" "$work/labels.before"
 # spaces written _), no sample added, and A and B applied (the cursor moved on to sample 2).
 # It shuts the gate again after the job's end, before the next job starts.
 cancel_by_button() {
-  local what=$1 status=$2 pos="" X Y WIDTH HEIGHT SCREEN WINDOW
+  local what=$1 status=$2 pos shot=""
   until_state "prompt=progress " "the $what did not start"
   xdotool key --delay 150 --clearmodifiers "$3" "$4"
   until_state "held=2 " "the keys typed during the $what are not waiting for it"
-  eval "$(xdotool getwindowgeometry --shell "$MAIN")"
-  xdotool mousemove $((X + 20)) $((Y + HEIGHT - 10)) # the status bar: off the dialog
-  for _ in $(seq "$WAIT_TENTHS"); do pos=$(progress_cancel "$MAIN") && break; sleep 0.1; done
-  [ -n "$pos" ] || fail "the $what's progress dialog (its bar full, its Cancel button) never showed"
-  if [ -n "$shots" ]; then
-    xwd -root -silent | /usr/bin/convert xwd:- -fill none -stroke red -strokewidth 2 \
-      -draw "circle ${pos/ /,} $((${pos% *} + 12)),${pos#* }" png:"$shots-$what.png"
-  fi
-  grep -q "prompt=progress " "$state" || fail "the $what's progress closed before its button was clicked"
-  # shellcheck disable=SC2086 # pos is "X Y"
-  xdotool mousemove $pos click 1
+  [ -z "$shots" ] || shot=$shots-$what.png
+  click_progress_cancel "$what" "$shot"
+  pos=$PROGRESS_CANCEL_AT
   until_state "prompt=- " "the click at $pos did not close the $what's progress"
   touch "$gate" # a job the click left running goes on now and adds its samples
   until_state "status=(Import|Append)_cancelled|prompt=import_report|status=Appended" "the $what never ended after its Cancel button"
@@ -96,12 +88,7 @@ cancel_by_button() {
 # save_has A B WHAT: Ctrl+S; the pair on disk must be the one before with labels A and B on
 # samples 0 and 1, the images byte for byte, and no file of an import beside it.
 save_has() {
-  local before
-  before=$(stat -c %i "$labels")
-  xdotool key --clearmodifiers ctrl+s
-  for _ in $(seq "$WAIT_TENTHS"); do [ "$(stat -c %i "$labels")" != "$before" ] && break; sleep 0.1; done
-  [ "$(stat -c %i "$labels")" != "$before" ] || fail "Ctrl+S after the $3 did not save"
-  wait_clean "$MAIN"
+  save_keys "$labels" "after the $3"
   cmp -s "$images" "$work/images.before" || fail "the image file changed after the cancelled $3"
   python3 - "$labels" "$work/labels.before" "$1" "$2" <<'PY' || fail "the labels saved after the cancelled $3 are not the ones before with the two keys'"
 import sys

@@ -64,16 +64,9 @@ xdotool key --delay 100 --clearmodifiers Right Right Right Right Right
 
 # 1. The Cancel button.
 scan_with_key 5 8
-eval "$(xdotool getwindowgeometry --shell "$MAIN")"
-xdotool mousemove $((X + 20)) $((Y + HEIGHT - 10)) # the status bar: off the dialog
-pos=""
-for _ in $(seq "$WAIT_TENTHS"); do pos=$(progress_cancel "$MAIN") && break; sleep 0.1; done
-[ -n "$pos" ] || fail "the scan's progress dialog (its bar full, its Cancel button) never showed"
-grep -q "prompt=progress " "$state" || fail "the scan's progress closed before its button was clicked"
-# shellcheck disable=SC2086 # pos is "X Y"
-xdotool mousemove $pos click 1
+click_progress_cancel scan
 cancelled 5
-echo "suspectscancel: the scan's Cancel button, clicked at $pos, cancelled it; the 8 typed meanwhile applied to sample 5"
+echo "suspectscancel: the scan's Cancel button, clicked at $PROGRESS_CANCEL_AT, cancelled it; the 8 typed meanwhile applied to sample 5"
 
 # 2. Escape.
 scan_with_key 6 3
@@ -87,11 +80,7 @@ touch "$gate"
 until_state "mode=Suspects method=kNN .*held=0 " "the scan let through did not show its review, the key applied"
 echo "suspectscancel: the scan let through showed its review, the 2 typed meanwhile no longer waiting (where it landed: the save below)"
 
-before=$(stat -c %i "$labels")
-xdotool key --clearmodifiers ctrl+s
-for _ in $(seq "$WAIT_TENTHS"); do [ "$(stat -c %i "$labels")" != "$before" ] && break; sleep 0.1; done
-[ "$(stat -c %i "$labels")" != "$before" ] || fail "Ctrl+S did not save"
-wait_clean "$MAIN"
+save_keys "$labels" "after the keys"
 cmp -s "$images" "$work/images.before" || fail "the image file changed"
 python3 - "$labels" "$work/labels.before" <<'PY' || fail "the labels saved are not t10k's with 8, 3, 2 on samples 5, 6, 7"
 import gzip, sys
