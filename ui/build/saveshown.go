@@ -18,6 +18,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // ShownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
@@ -210,6 +211,7 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 		if err == nil {
 			err = writeSources(sourcesFile, p.Sources)
 		}
+		testhook.WaitGate(job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		cancelled := job.Ctx.Err() != nil && err != nil
 		s.jobs.Schedule(func() {
 			defer s.jobs.Finish(job)

@@ -17,6 +17,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // Splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
@@ -147,6 +148,7 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 				bar.SetValue(float64(done) / float64(max(total, 1)))
 			})
 		})
+		testhook.WaitGate(job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		cancelled := job.Ctx.Err() != nil && err != nil
 		s.jobs.Schedule(func() {
 			defer s.jobs.Finish(job)
