@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Real-window test of building a dataset in the window: File → Append Dataset… appends pair B to
 # the open pair A (B's image file typed into its chooser), class 3 is
-# chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows.
+# chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows;
+# under its progress a 5 relabels the sample at the cursor at once and Escape is its Cancel.
 # The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
-# to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); one
-# Ctrl+Z removes the 50 appended samples; Tools → Split Dataset… then writes the same files as
+# to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); two
+# Ctrl+Z undo the 5 and remove the 50 appended samples; Tools → Split Dataset… then writes the same files as
 # `idxlabel split` with the same options; Ctrl+Q quits without a question, and A's files are
 # unchanged. The menu and the side panel are clicked at their places in the default 1280×820
 # window at the screen's top left.
@@ -34,7 +35,8 @@ fail() {
 file_menu() { menu 20 100 "$1"; }
 
 state=$XVFB_CFG/state
-IDXLABEL_TEST_STATE=$state "$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
+gate=$XVFB_CFG/gate
+IDXLABEL_TEST_EXPORT_GATE=$gate IDXLABEL_TEST_STATE=$state "$bin" "$work/a-images-idx3-ubyte" "$work/a-labels-idx1-ubyte" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared"
 ready "$main"
@@ -53,6 +55,16 @@ xdotool mousemove 60 331 click 1
 until_state "class=3 " "the click on class 3's row did not filter the grid to it"
 file_menu 519
 xdotool key --clearmodifiers Return
+# Its job, once the files are written, waits for the gate (IDXLABEL_TEST_EXPORT_GATE): a 5 typed
+# under its progress goes on to the grid and relabels the sample at the cursor at once (an
+# export holds no edits; the files hold the samples as read before), and Escape is its Cancel
+# (the files already in place: it ends saved). The gate then stays open for the split below.
+until_state "cursor=0 .*prompt=progress " "Save Shown As showed no progress passing keys on (the cursor on the first sample shown)"
+xdotool key --clearmodifiers 5
+until_state "cursor=1 .*held=0 " "the 5 typed during Save Shown As did not relabel the sample at the cursor (dropped?)"
+xdotool key --clearmodifiers Escape
+until_state "prompt=- .*status=Saved_25_samples" "Escape did not end Save Shown As"
+touch "$gate"
 for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-shown-images-idx3-ubyte" ] || fail "Save Shown As wrote no pair"
 "$bin" verify "$work/a-shown-images-idx3-ubyte" "$work/a-shown-labels-idx1-ubyte" | grep -q "^ok: 25 samples" || fail "the saved pair does not verify as 25 samples"
@@ -62,9 +74,9 @@ cmp -s "$work/e-images-idx3-ubyte" "$work/a-shown-images-idx3-ubyte" || fail "th
 "$bin" diff "$work/e-labels-idx1-ubyte" "$work/a-shown-labels-idx1-ubyte" >/dev/null 2>&1 || fail "the saved labels differ from A+B's class 3"
 echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it"
 
-# One Ctrl+Z removes the appended samples: nothing unsaved, Ctrl+Q quits at once.
+# Two Ctrl+Z undo the 5 and remove the appended samples: nothing unsaved, Ctrl+Q quits at once.
 until_state "prompt=- " "Save Shown As's dialog did not close"
-xdotool key --clearmodifiers ctrl+z
+xdotool key --delay 150 --clearmodifiers ctrl+z ctrl+z
 wait_clean "$main"
 
 # Tools → Split Dataset… (the eighth item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files

@@ -200,3 +200,72 @@ of = [r for r in sugg if r["suggested"] == c]
 print(c, of[min(24, len(of) - 1)]["index"])
 PY
 }
+
+# progress_cancel WINDOW: prints "X Y", the screen point at the middle of the Cancel button of a
+# job's progress dialog shown in WINDOW, once its bar is filled past its middle (full when the
+# job waits at a gate; adding.Start's dialog: centred on the window, its bar above its one
+# button, which is centred at its foot), as the screen shows it now. Down the window's middle column from a quarter of its height: the first run of 8
+# pixels or more of the bar's fill (Fyne's primary colour, colorBlue in theme/color.go), then
+# the first such run of the theme's button colour (colorDarkButton or, with FYNE_THEME=light,
+# colorLightButton), whose middle is that of its pixels within 60 (the label cuts them). Move the
+# pointer off the dialog first: a button under it is drawn in its hover colour. Returns 1 when
+# the screen shows no such bar and button (the frame with the dialog not drawn yet): call it
+# again.
+progress_cancel() {
+  local X Y WIDTH HEIGHT SCREEN WINDOW button=28292e
+  eval "$(xdotool getwindowgeometry --shell "$1")"
+  [ "${FYNE_THEME:-}" != light ] || button=f5f5f5
+  xwd -root -silent | /usr/bin/convert xwd:- ppm:- | python3 -c '
+import re, sys
+x, y, end = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+data = sys.stdin.buffer.read()
+head = re.match(rb"P6\s*(?:#[^\n]*\n\s*)*(\d+)\s+(\d+)\s+255\s", data)  # (xwd adds a comment) then RGB pixels
+w, px = int(head[1]), data[head.end():]
+at = lambda y: px[3 * (y * w + x):3 * (y * w + x) + 3]
+def run(want, y):  # the first row of the first run of 8 rows of colour want from y on
+    n = 0
+    for v in range(y, end):
+        n = n + 1 if at(v) == want else 0
+        if n == 8:
+            return v - 7
+    sys.exit(1)
+bar = run(bytes.fromhex("296ff6"), y)
+top = run(bytes.fromhex(sys.argv[4]), bar)
+bottom = max(v for v in range(top, min(top + 60, end)) if at(v) == at(top))
+print(x, (top + bottom) // 2)
+' $((X + WIDTH / 2)) $((Y + HEIGHT / 4)) $((Y + HEIGHT)) "$button"
+}
+
+# click_progress_cancel WHAT [SHOT]: with a job's progress the prompt on top of the window MAIN
+# (its state line, $state: prompt=progress), moves the pointer off the dialog (to the window's
+# status bar), waits (up to WAIT_TENTHS) until progress_cancel finds its Cancel button, saves the
+# screen to SHOT when given (a red ring marks the point), and clicks the button; it sets
+# PROGRESS_CANCEL_AT to the point ("X Y"). It calls fail naming WHAT when the button never shows
+# or the progress closed before the click.
+click_progress_cancel() {
+  local pos="" X Y WIDTH HEIGHT SCREEN WINDOW
+  eval "$(xdotool getwindowgeometry --shell "$MAIN")"
+  xdotool mousemove $((X + 20)) $((Y + HEIGHT - 10))
+  for _ in $(seq "$WAIT_TENTHS"); do pos=$(progress_cancel "$MAIN") && break; sleep 0.1; done
+  [ -n "$pos" ] || fail "the $1's progress dialog (its bar full, its Cancel button) never showed"
+  if [ -n "${2:-}" ]; then
+    xwd -root -silent | /usr/bin/convert xwd:- -fill none -stroke red -strokewidth 2 \
+      -draw "circle ${pos/ /,} $((${pos% *} + 12)),${pos#* }" png:"$2"
+  fi
+  grep -q "prompt=progress " "$state" || fail "the $1's progress closed before its button was clicked"
+  # shellcheck disable=SC2086 # pos is "X Y"
+  xdotool mousemove $pos click 1
+  PROGRESS_CANCEL_AT=$pos
+}
+
+# save_keys FILE WHAT: presses Ctrl+S in the window MAIN and waits (up to WAIT_TENTHS) until FILE
+# is replaced (its inode changes: a save renames a new file over it) and the window has nothing
+# unsaved (wait_clean); it calls fail naming WHAT when FILE is not replaced.
+save_keys() {
+  local before
+  before=$(stat -c %i "$1")
+  xdotool key --clearmodifiers ctrl+s
+  for _ in $(seq "$WAIT_TENTHS"); do [ "$(stat -c %i "$1")" != "$before" ] && break; sleep 0.1; done
+  [ "$(stat -c %i "$1")" != "$before" ] || fail "Ctrl+S $2 did not save"
+  wait_clean "$MAIN"
+}

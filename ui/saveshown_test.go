@@ -149,3 +149,47 @@ func TestSaveShownAsRefusesTheOpenPair(t *testing.T) {
 		}
 	})
 }
+
+// Save Shown As's progress passes keys on: a digit typed while it writes relabels the sample at
+// the cursor of the dataset shown at once (an export holds no edits), and Escape is the progress's
+// Cancel. Before, the progress was shown outside the window's dialogs: the digit was dropped and
+// Escape did nothing.
+func TestSaveShownAsKeysWhileItRuns(t *testing.T) {
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		q := queueUI(w)
+		w.c.moveCursor(0, false)
+		i := w.c.v.Current()
+		l := ds.Label(i)
+		dir := t.TempDir()
+		w.build.Shown.Dialog()
+		_, entries := overlayTexts(w)
+		if len(entries) != 2 {
+			t.Fatalf("Save Shown As shows %d text fields", len(entries))
+		}
+		entries[0].SetText(dir)
+		entries[1].SetText("all")
+		w.win.Canvas().Focus(entries[1])
+		entries[1].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // the job starts; its end waits in q
+		if noJobs(w) || !w.d.Passing() {
+			t.Fatal("Save Shown As runs under no progress passing keys on")
+		}
+		w.keys.canvasRune(rune('0' + (l+1)%10))
+		if ds.Label(i) != (l+1)%10 {
+			t.Fatalf("a digit typed during Save Shown As left sample %d labelled %d", i, ds.Label(i))
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		waitUI(t, q, func() bool { return noJobs(w) })
+		if w.d.Passing() {
+			t.Fatal("the progress is still open once the job ended")
+		}
+		// Escape met the job writing or done: cancelled, nothing written; or written whole.
+		status := w.c.out.footer.status.Text
+		_, err := os.Stat(filepath.Join(dir, "all-images-idx3-ubyte.gz"))
+		switch {
+		case strings.HasPrefix(status, "Save Shown As cancelled") && err == nil:
+			t.Fatal("the cancelled Save Shown As wrote its images")
+		case !strings.HasPrefix(status, "Save Shown As cancelled") && !strings.HasPrefix(status, "Saved "):
+			t.Fatalf("after Escape the status bar says %q", status)
+		}
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/testhook"
 )
 
 // Appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
@@ -62,6 +63,7 @@ func (a *Appender) Run(paths []string) {
 		if err == nil {
 			got.Names, err = builder.MergeNames([]*builder.Input{own, got.from})
 		}
+		testhook.WaitGate(p.Job.Ctx, testhook.ImportGate) // a test's hook; nothing otherwise
 		a.jobs.Schedule(func() {
 			if p.End() {
 				a.h.Say("Append cancelled: nothing was added")

@@ -18,6 +18,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // ShownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
@@ -197,8 +198,10 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 	bar := widget.NewProgressBar()
 	job := s.jobs.Start(jobs.Exporting, "Saving what is shown…")
 	prog := dialog.NewCustom("Saving "+numfmt.Plural(len(keep), "sample"), "Cancel", bar, s.win)
-	prog.SetOnClosed(job.Cancel)
-	prog.Show()
+	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
+	// dataset shown at once (an export holds no edits): the files hold the samples as the job
+	// read them when it began.
+	s.d.ShowPassing("progress", prog, job.Cancel)
 	s.jobs.Run(func() {
 		defer claim.Release()
 		err := ds.WriteSamples(job.Ctx, claim, keep, images, labels, func(f float64) { s.jobs.Schedule(func() { bar.SetValue(f) }) })
@@ -208,6 +211,7 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 		if err == nil {
 			err = writeSources(sourcesFile, p.Sources)
 		}
+		testhook.WaitGate(job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		cancelled := job.Ctx.Err() != nil && err != nil
 		s.jobs.Schedule(func() {
 			defer s.jobs.Finish(job)

@@ -17,6 +17,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // Splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
@@ -128,8 +129,10 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
 	job := s.jobs.Start(jobs.Exporting, "Splitting…")
 	prog := dialog.NewCustom("Splitting the dataset", "Cancel", container.NewVBox(note, bar), s.win)
-	prog.SetOnClosed(job.Cancel)
-	prog.Show()
+	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
+	// dataset shown at once (an export holds no edits): the split reads the pair's files, not
+	// those edits.
+	s.d.ShowPassing("progress", prog, job.Cancel)
 	s.jobs.Run(func() {
 		var notices []string
 		var counts [2]int
@@ -145,6 +148,7 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 				bar.SetValue(float64(done) / float64(max(total, 1)))
 			})
 		})
+		testhook.WaitGate(job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		cancelled := job.Ctx.Err() != nil && err != nil
 		s.jobs.Schedule(func() {
 			defer s.jobs.Finish(job)

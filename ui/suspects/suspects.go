@@ -1,6 +1,7 @@
 // Package suspects is the window's Suspects review (Tools → Find Suspects, Ctrl+K): likely label
 // errors, most suspicious first, reviewed one by one (ui/review). A quick kNN pass makes the list
-// (a progress dialog with Cancel; edits wait for its snapshot), then the window's CNN scan
+// (a progress dialog with Cancel, Escape too; a key typed meanwhile waits for its snapshot and
+// is applied where it was typed, before the review shows), then the window's CNN scan
 // (ui/scan: a cross-validated CNN, suspect.ScanCNN) refines its ranking in the background while
 // the person already reviews the kNN's: about 9 s for 10,000 samples on 2 cores
 // (bench/suspects/README.md). Decisions already made stay (they live in the store), and so does
@@ -9,6 +10,7 @@ package suspects
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
@@ -19,6 +21,7 @@ import (
 	"idxlabel/ui/mode"
 	"idxlabel/ui/review"
 	"idxlabel/ui/scan"
+	"idxlabel/ui/testhook"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -72,14 +75,15 @@ func (f *Finder) find(cached bool) {
 		f.d.Inform("Suspects", why) // fewer than two classes: no label can disagree with another
 		return
 	}
-	ds := st.DS
+	ds, resets := st.DS, c.Resets()
 	snap := ds.Snapshot()
 	job := j.Start(jobs.Scanning, "")
 	stage := widget.NewLabel("Starting…")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
-	prog.SetOnClosed(job.Cancel)
-	prog.Show()
+	// Escape and the Cancel button cancel the pass; every other key goes on to the grid, where an
+	// edit waits for the pass (its snapshot) and is then applied to the sample it was typed on.
+	f.d.ShowPassing("progress", prog, job.Cancel)
 	start := time.Now()
 	j.Run(func() {
 		var last time.Time
@@ -96,22 +100,44 @@ func (f *Finder) find(cached bool) {
 				}
 				j.Schedule(func() { stage.SetText(text); bar.SetValue(f) })
 			})
-		j.Schedule(func() {
-			defer j.Finish(job) // last: tests wait on it
-			prog.SetOnClosed(func() {})
-			prog.Hide()
-			switch {
-			case err == context.Canceled:
-			case err != nil:
-				f.d.ShowError(err)
-			case ds != c.State().DS: // another dataset was opened meanwhile
-			default:
-				f.Mode.List = newSuspects(res.Suspects, res, snap, time.Since(start))
-				f.Mode.List.Method = "kNN"
-				c.Enter(f.Mode)
-				f.refine(ds, snap, res, cached)
-			}
-		})
+		testhook.WaitGate(job.Ctx, testhook.SuspectsGate) // a test's hook; nothing otherwise
+		j.Schedule(func() { f.found(job, prog, ds, resets, snap, res, err, time.Since(start), cached) })
+	})
+}
+
+// found ends the kNN pass job of ds (renumbered resets times when it began) on the UI thread:
+// its progress prog is hidden and the job finished first, so the keys typed during the pass are
+// applied where they were typed (browsing); then, as an input after them, the review of its
+// result res (err: none) on snap, which took took, is shown and the CNN scan started (refine,
+// cached as find's). A pass cancelled, even once done (its Cancel wins), shows nothing and says
+// so; one whose dataset was replaced or renumbered (a save typed during it) meanwhile shows nothing.
+func (f *Finder) found(job *jobs.Job, prog dialog.Dialog, ds *store.Dataset, resets int, snap sample.Set, res *suspect.Result, err error, took time.Duration, cached bool) {
+	c := f.c
+	if err == nil && job.Ctx.Err() != nil {
+		err = job.Ctx.Err()
+	}
+	prog.Hide() // its job.Cancel does nothing now: err is read
+	f.jobs.Finish(job)
+	switch {
+	case errors.Is(err, context.Canceled):
+		c.Say("Find Suspects cancelled: no suspects listed")
+		return
+	case err != nil:
+		f.d.ShowError(err)
+		return
+	}
+	c.Input(func() {
+		if ds != c.State().DS { // another dataset opened meanwhile
+			return
+		}
+		if resets != c.Resets() { // a save typed during the pass left samples out: its numbers are gone
+			c.Say("Find Suspects: a save renumbered the samples meanwhile; find them again (Ctrl+K)")
+			return
+		}
+		f.Mode.List = newSuspects(res.Suspects, res, snap, took)
+		f.Mode.List.Method = "kNN"
+		c.Enter(f.Mode)
+		f.refine(ds, snap, res, cached)
 	})
 }
 

@@ -20,10 +20,19 @@ const (
 	// RankGate: a CNN scan's result waits until that file exists before it is handed to the
 	// window, so keys sent meanwhile act on the kNN's list (scripts/rank.sh).
 	RankGate = "IDXLABEL_TEST_RANK_GATE"
-	// ImportGate: an import, once its images are read, waits until that file exists before it
-	// hands them to the window, so keys sent meanwhile meet an import in progress
-	// (scripts/importui.sh).
+	// ImportGate: an import (File → Import Images…, Import Sheets…) or an append (Append
+	// Dataset…), once its samples are read, waits until that file exists, or its Cancel, before
+	// it hands them to the window, so keys and clicks sent meanwhile meet the job in progress
+	// (scripts/importui.sh, scripts/sheetsui.sh, scripts/cancelbutton.sh).
 	ImportGate = "IDXLABEL_TEST_IMPORT_GATE"
+	// SuspectsGate: Find Suspects' kNN pass (Ctrl+K), once its result is made, waits until that
+	// file exists, or its Cancel, before it hands it to the window, so that keys and clicks sent
+	// meanwhile meet the scan in progress (scripts/suspectscancel.sh).
+	SuspectsGate = "IDXLABEL_TEST_SUSPECTS_GATE"
+	// ExportGate: File → Save Shown As… and Tools → Split Dataset…, once their files are written,
+	// wait until that file exists, or their Cancel, before they end, so that keys sent meanwhile
+	// meet the job in progress (scripts/buildui.sh).
+	ExportGate = "IDXLABEL_TEST_EXPORT_GATE"
 	// SimilarGate: the index of "more like this", once built, waits until that file exists
 	// before it is handed to the window, so keys sent meanwhile meet it in progress
 	// (scripts/similarui.sh).
