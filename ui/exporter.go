@@ -18,6 +18,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
+	"idxlabel/ui/testhook"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -125,14 +126,16 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 		x.d.ShowError(fmt.Errorf("cannot export there: %w", err))
 		return
 	}
-	s := c.ds.Snapshot()
+	s, dirty := c.ds.Snapshot(), c.ds.Dirty() // as the job begins: keys typed meanwhile are not in the file
 	opts.Force = force
 	opts.Made = "idxlabel " + version.Version // a Parquet export's card and files name it
 	job := c.jobs.Start(jobs.Exporting, "")
 	bar := widget.NewProgressBar()
 	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
-	prog.SetOnClosed(job.Cancel)
-	prog.Show()
+	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
+	// dataset shown at once (an export holds no edits): the file holds the samples of the
+	// snapshot s, taken above as the job began.
+	x.d.ShowPassing("progress", prog, job.Cancel)
 	start := time.Now()
 	opts.Progress = func(done, total int) {
 		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
@@ -143,10 +146,10 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			err = export.Write(job.Ctx, s, out, opts)
 			claim.Release()
 		}
+		testhook.WaitGate(job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		c.jobs.Schedule(func() {
 			c.jobs.Finish(job)
-			prog.SetOnClosed(func() {})
-			prog.Hide()
+			prog.Hide() // closing it cancels the job, finished: nothing
 			switch {
 			case errors.Is(err, context.Canceled):
 			case errors.Is(err, export.ErrExists):
@@ -159,7 +162,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 				x.d.ShowError(err)
 			default:
 				msg := fmt.Sprintf("%s written to %s in %.1f s.", numfmt.Plural(s.N, "sample"), out, time.Since(start).Seconds())
-				if c.ds.Dirty() {
+				if dirty {
 					msg += "\n\nIt holds the edits not saved yet; the IDX pair gets them at File → Save."
 				}
 				info := dialog.NewInformation("Exported", msg, x.win)

@@ -23,6 +23,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
+	"idxlabel/ui/testhook"
 )
 
 // Errata is File → Export Errata… and File → Apply Errata…: the open labels' corrections as an
@@ -154,8 +155,10 @@ func (e *Errata) Write(r ErrataRequest, force bool) {
 	e.jobs.Run(func() {
 		defer claim.Release()
 		rows, err := writeErrata(p.job.Ctx, images, r, was, now, p.set(e.jobs))
+		testhook.WaitGate(p.job.Ctx, testhook.ExportGate) // a test's hook; nothing otherwise
 		e.jobs.Schedule(func() {
-			if p.end(e.jobs) {
+			// A Cancel that comes once the file is written (writeErrata returned) is too late: it is there.
+			if p.end(e.jobs) && err != nil {
 				e.c.Say("Export Errata cancelled: nothing was written")
 				return
 			}
@@ -379,13 +382,14 @@ type progress struct {
 	dlg dialog.Dialog
 }
 
-// progress starts a job (it holds no edits: the labels are taken at its end) with a progress
-// dialog titled title, saying what.
+// progress starts a job (it holds no edits: an export takes the labels before it starts, an
+// apply takes them at its end) with a progress dialog titled title, saying what, shown through
+// the window's dialogs: Escape and its Cancel button cancel; every other key goes on to the grid
+// and edits the dataset shown at once.
 func (e *Errata) progress(title, what string) *progress {
 	p := &progress{job: e.jobs.Start(jobs.Exporting, what), bar: widget.NewProgressBar()}
 	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(widget.NewLabel(what), p.bar), e.win)
-	p.dlg.SetOnClosed(p.job.Cancel)
-	p.dlg.Show()
+	e.d.ShowPassing("progress", p.dlg, p.job.Cancel)
 	return p
 }
 

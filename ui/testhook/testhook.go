@@ -29,9 +29,10 @@ const (
 	// file exists, or its Cancel, before it hands it to the window, so that keys and clicks sent
 	// meanwhile meet the scan in progress (scripts/suspectscancel.sh).
 	SuspectsGate = "IDXLABEL_TEST_SUSPECTS_GATE"
-	// ExportGate: File → Save Shown As… and Tools → Split Dataset…, once their files are written,
-	// wait until that file exists, or their Cancel, before they end, so that keys sent meanwhile
-	// meet the job in progress (scripts/buildui.sh).
+	// ExportGate: File → Save Shown As…, Tools → Split Dataset…, File → Export… (and Save As
+	// in an export format) and File → Export Errata…, once their files are written, wait until
+	// that file exists, or their Cancel, before they end, so that keys sent meanwhile meet the
+	// job in progress (scripts/buildui.sh, scripts/formatsui.sh, scripts/annotators.sh).
 	ExportGate = "IDXLABEL_TEST_EXPORT_GATE"
 	// SimilarGate: the index of "more like this", once built, waits until that file exists
 	// before it is handed to the window, so keys sent meanwhile meet it in progress
