@@ -12,7 +12,9 @@
 #     are checked from outside (python, and `idxlabel agree` against the expected file: exit 0).
 #  2b. A click on a cell of the annotators' confusion matrix beside the grid lists its sample.
 #  3. File → Export Errata… writes the errata of the labels as opened → as adjudicated: checked
-#     with `idxlabel apply-errata` on the official files (the saved labels, byte for byte).
+#     with `idxlabel apply-errata` on the official files (the saved labels, byte for byte). Under
+#     its progress (held by IDXLABEL_TEST_EXPORT_GATE once the file is written) a 3 relabels the
+#     sample at the cursor at once, not in the errata, and Escape ends the job; Ctrl+S saves it.
 #  4. A second window on another copy of the official files: File → Apply Errata… applies that
 #     file as one step; saved, its labels are the first window's.
 # The window's state comes from IDXLABEL_TEST_STATE; the script waits on it and on files, not on
@@ -83,9 +85,9 @@ read -r k2 k9 k14 <"$work/keys.txt"
 
 # 1. Two annotators compared.
 gate=$XVFB_CFG/agree-gate
-export IDXLABEL_TEST_AGREE_GATE=$gate
+export IDXLABEL_TEST_AGREE_GATE=$gate IDXLABEL_TEST_EXPORT_GATE=$XVFB_CFG/export-gate # (3)
 start_state "$work/t10k-images-idx3-ubyte.gz"
-unset IDXLABEL_TEST_AGREE_GATE
+unset IDXLABEL_TEST_AGREE_GATE IDXLABEL_TEST_EXPORT_GATE
 until_state "samples=10000 " "t10k did not open"
 file_menu 640
 choose "$work/bob-labels-idx1-ubyte"
@@ -149,13 +151,25 @@ until_state "prompt=export_errata" "File → Export Errata… opened no dialog"
 shot export
 sleep 0.3
 xdotool key --clearmodifiers Return
-for _ in $(seq 300); do [ -s "$errata" ] && break; sleep 0.1; done
+# Its job, once the file is written, waits for the export gate, never opened: a 3 typed under its
+# progress goes on to the grid and relabels sample 2 at once (the title's star: unsaved; an
+# export holds no edits, and the errata hold the labels taken as it began: the check below), and
+# Escape is its Cancel (the file already written: it says so).
+until_state "sample=2 .*prompt=progress " "Export Errata showed no progress passing keys on (the cursor on sample 2)"
+xdotool key --clearmodifiers 3
+until_state "held=0 " "the 3 typed during Export Errata waits for it"
+for _ in $(seq "$WAIT_TENTHS"); do xdotool getwindowname "$MAIN" | grep -q ' \*$' && break; sleep 0.1; done
+xdotool getwindowname "$MAIN" | grep -q ' \*$' || fail "the 3 typed during Export Errata did not relabel sample 2 at once (dropped?)"
+xdotool key --clearmodifiers Escape
+until_state "prompt=- .*status=Wrote_4_corrections" "Escape did not end Export Errata with its 4 corrections written"
 [ -s "$errata" ] || fail "Export Errata wrote no $errata"
-until_state "status=Wrote_4_corrections" "Export Errata did not say it wrote 4 corrections"
 "$bin" apply-errata "$errata" "$official/t10k-images-idx3-ubyte.gz" "$official/t10k-labels-idx1-ubyte.gz" "$work/cli-labels-idx1-ubyte" 2>"$work/apply.txt" ||
   fail "idxlabel apply-errata did not apply every row: $(cat "$work/apply.txt")"
 gunzip -c "$labels" | cmp -s - "$work/cli-labels-idx1-ubyte" || fail "idxlabel apply-errata of the window's errata is not the saved labels"
-echo "annotators: Export Errata wrote 4 rows; idxlabel apply-errata on the official files gives the saved labels byte for byte"
+save_keys "$labels" "after Export Errata"
+gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exit(0 if b[8+2]==3 else 1)" ||
+  fail "Ctrl+S did not save the 3 typed under Export Errata's progress on sample 2"
+echo "annotators: Export Errata wrote 4 rows; idxlabel apply-errata on the official files gives the labels saved before it byte for byte; a 3 typed under its progress relabelled sample 2 at once (saved by Ctrl+S) and Escape ended it"
 quit_app || fail "Ctrl+Q after the save"
 
 # 4. A second window on the official files: File → Apply Errata…, one step, saved.
@@ -169,6 +183,6 @@ labels2=$official/t10k-labels-idx1-ubyte.gz
 before=$(stat -c %i "$labels2")
 xdotool key --clearmodifiers ctrl+s
 saved_after "$before" "$labels2"
-cmp -s <(gunzip -c "$labels2") <(gunzip -c "$labels") || fail "the second window's labels after the errata are not the first window's"
+cmp -s <(gunzip -c "$labels2") "$work/expected-labels-idx1-ubyte" || fail "the second window's labels after the errata are not the first window's as adjudicated"
 quit_app || fail "Ctrl+Q in the second window"
 echo "annotators: Apply Errata in a second window gave the adjudicated labels; all passed"

@@ -10,7 +10,10 @@
 #     file holds the Parquet's images and its labels with those three changed, the first pair
 #     holds 3 and 4, and the Parquet file's bytes are unchanged.
 #     Then 8 is typed, and Save As as Kaggle CSV, all by keys (the format list's Right arrow,
-#     Enter): the CSV holds the samples with the four edits, the IDX pair its last save.
+#     Enter): the CSV holds the samples with the four edits, the IDX pair its last save. Under
+#     the export's progress (held by IDXLABEL_TEST_EXPORT_GATE once the CSV is written) a 9
+#     relabels sample 4 at once, not in the CSV, and Escape ends the job; Ctrl+S saves the 8 and
+#     the 9.
 #  3. The Parquet file opened again: the window asks, Enter opens the pair already there (the
 #     labels as saved).
 #  4. A Parquet file claiming a footer of 2 GiB, and a Kaggle CSV with a pixel of 300: each is
@@ -78,9 +81,9 @@ labels=$work/digits-labels-idx1-ubyte.gz
 
 # 1. Keys typed on the open pair while the Parquet file converts.
 gate=$XVFB_CFG/gate
-export IDXLABEL_TEST_CONVERT_GATE=$gate
+export IDXLABEL_TEST_CONVERT_GATE=$gate IDXLABEL_TEST_EXPORT_GATE=$XVFB_CFG/export-gate # (2b)
 start_state "$work/p-images-idx3-ubyte" "$work/p-labels-idx1-ubyte"
-unset IDXLABEL_TEST_CONVERT_GATE
+unset IDXLABEL_TEST_CONVERT_GATE IDXLABEL_TEST_EXPORT_GATE
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
 open_file "$pq"
 until_state "prompt=convert " "opening the Parquet file started no conversion"
@@ -143,7 +146,15 @@ shot saveas
 xdotool key --clearmodifiers Return # Enter in the format list presses Save
 until_state "prompt=question" "Save As as Kaggle CSV did not ask to create the folder"
 xdotool key --clearmodifiers Return # create it
-until_state "prompt=exported " "Save As as Kaggle CSV did not end with its note"
+# The export (File → Export's job), once mine.csv is written, waits for the export gate, never
+# opened: a 9 typed under its progress goes on to the grid and relabels sample 4 at once (an
+# export holds no edits; the CSV holds the samples as they were when it began: 8 there, checked
+# below), and Escape is its Cancel (the file already written: it ends with its note).
+until_state "cursor=4 .*prompt=progress " "Save As as Kaggle CSV showed no progress passing keys on"
+xdotool key --clearmodifiers 9
+until_state "cursor=5 .*held=0 " "the 9 typed during the export did not relabel sample 4 at once (dropped?)"
+xdotool key --clearmodifiers Escape
+until_state "prompt=exported " "Save As as Kaggle CSV did not end with its note (Escape did not end the job?)"
 [ -f "$work/csv/mine.csv" ] || fail "Save As as Kaggle CSV wrote no mine.csv"
 shot exported
 python3 - "$work/csv/mine.csv" "$work/g-images-idx3-ubyte" <<'PY' || fail "the CSV Save As wrote is not the samples with the edits"
@@ -162,10 +173,10 @@ xdotool key --clearmodifiers Return # close the note
 until_state "prompt=- " "the note after the export did not close"
 gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exit(0 if b[8+3]==1 else 1)" ||
   fail "Save As as CSV changed the IDX pair's labels (the 8 is unsaved)"
-before=$(stat -c %i "$labels")
-xdotool key --clearmodifiers ctrl+s
-saved "$labels" "$before"
-echo "formatsui: Save As, Kaggle CSV, by keys: mine.csv holds the samples with the edits (the unsaved 8 too); the IDX pair kept its last save until Ctrl+S"
+save_keys "$labels" "after the CSV export"
+gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exit(0 if b[8+3:8+5]==bytes([8, 9]) else 1)" ||
+  fail "Ctrl+S did not save the 8 and the 9 typed under the export's progress on samples 3 and 4"
+echo "formatsui: Save As, Kaggle CSV, by keys: mine.csv holds the samples with the edits (the unsaved 8 too, not the 9 typed under its progress, which relabelled sample 4 at once; Escape ended the job); the IDX pair kept its last save until Ctrl+S, which saved the 8 and the 9"
 
 # 3. Opened again: the pair already there opens (Enter).
 open_file "$pq"
