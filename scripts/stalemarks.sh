@@ -92,8 +92,19 @@ xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
 until_state "labelled_100_·_accepted_0_·_left_900" "the Suggested list counts stale marks as accepted: $(sed 's/.*status=//' "$state")"
 shot stale
-# A label typed (on the list's sample at the cursor, one without a label), then a save.
+# A label typed (on the list's sample at the cursor, one without a label), then a save. The
+# round it starts says its news on the status bar at once (its first suggestions take
+# milliseconds at 1,000 samples), so the count is read once the refined round is in (the list's
+# first line) and Ctrl+Shift+U has shown the list again, not in the instant between.
+rm -f "$list"
 xdotool key --clearmodifiers 5
+for _ in $(seq "$WAIT_TENTHS"); do
+  [ -f "$list" ] && head -n 1 "$list" | grep -Eq "^# learnt from 101 labels$" && break
+  kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
+  sleep 0.1
+done
+head -n 1 "$list" 2>/dev/null | grep -Eq "^# learnt from 101 labels$" || fail "no refined round learnt from the 101 labels (the list's first line: $(head -n 1 "$list" 2>/dev/null))"
+xdotool key --clearmodifiers ctrl+shift+u
 until_state "labelled_101_·_accepted_0_·_left_899" "the label typed was not counted"
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq "$WAIT_TENTHS"); do [ ! -e "$labels.idxlabel-journal" ] && [ ! -e "$images.idxlabel-journal" ] && break; sleep 0.1; done
