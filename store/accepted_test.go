@@ -240,16 +240,7 @@ func TestAcceptedMarksLeftByACutOffWriterRefused(t *testing.T) {
 	images, _ := idx.ReadFile(ip)
 	labels, _ := idx.ReadFile(lp)
 	labels.SetInt(0, 7)
-	pairfile.AfterRename = func(k int) {
-		if k == 0 {
-			panic("killed between the renames")
-		}
-	}
-	func() {
-		defer func() { pairfile.AfterRename = nil; recover() }()
-		pairfile.WritePair(ip, lp, images, labels)
-		t.Fatal("the write was not cut off")
-	}()
+	writeCutBetweenRenames(t, ip, lp, images, labels)
 	if _, err := os.Lstat(marks); err != nil {
 		t.Fatalf("the cut-off writer removed the marks before its label file was in place: %v", err)
 	}

@@ -19,16 +19,7 @@ func TestSaveProgressOfACutSave(t *testing.T) {
 	images, _ := idx.New(idx.UByte, 4, 2, 2)
 	labels, _ := idx.New(idx.UByte, 4)
 	labels.Data[3] = 9
-	pairfile.AfterRename = func(k int) {
-		if k == 0 {
-			panic("killed between the renames")
-		}
-	}
-	func() {
-		defer func() { pairfile.AfterRename = nil; recover() }()
-		pairfile.WritePair(ip, lp, images, labels)
-		t.Fatal("the save was not cut off")
-	}()
+	writeCutBetweenRenames(t, ip, lp, images, labels)
 	if files, placed := pairfile.SaveProgress(ip, lp); files != 2 || placed != 1 {
 		t.Fatalf("cut after the first rename: %d files, %d placed; want 2, 1", files, placed)
 	}
@@ -63,16 +54,7 @@ func TestCutSaveNeverReplacesALaterFile(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
 	images, _ := idx.New(idx.UByte, 4, 2, 2)
 	labels, _ := idx.New(idx.UByte, 4)
-	pairfile.AfterRename = func(k int) {
-		if k == 0 {
-			panic("killed between the renames")
-		}
-	}
-	func() {
-		defer func() { pairfile.AfterRename = nil; recover() }()
-		pairfile.WritePair(ip, lp, images, labels)
-		t.Fatal("the save was not cut off")
-	}()
+	writeCutBetweenRenames(t, ip, lp, images, labels)
 	if _, err := lockForWrite(lp); err == nil {
 		t.Fatal("a writer may replace a file of a pair whose save is pending")
 	}

@@ -137,16 +137,7 @@ func interruptedSave(t *testing.T, ip, lp string) (*idx.Array, *idx.Array) {
 		images.Data[k*16] = byte(k + 1)
 		labels.Data[k] = byte((k + 3) % 10)
 	}
-	pairfile.AfterRename = func(k int) {
-		if k == 0 {
-			panic("killed between the renames")
-		}
-	}
-	func() {
-		defer func() { pairfile.AfterRename = nil; recover() }()
-		err := pairfile.WritePair(ip, lp, images, labels)
-		t.Fatalf("the save was not cut off: %v", err)
-	}()
+	writeCutBetweenRenames(t, ip, lp, images, labels)
 	temps, _ := filepath.Glob(atomicfile.TempPrefix(pairfile.Abs(lp)) + "*")
 	if len(temps) != 1 {
 		t.Fatalf("the labels' temporary files: %v", temps)
