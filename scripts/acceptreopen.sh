@@ -25,17 +25,6 @@ state=$XVFB_CFG/state
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/acceptreopen-$1.png" || true; }
 fail() { shot fail; echo "acceptreopen: $*; screenshot /tmp/acceptreopen-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
 
-# wait_round N: waits (up to 10 min, the networks' training on a loaded machine) for the list of
-# a round that learnt from N labels: its first suggestions or its refined ones.
-wait_round() {
-  for _ in $(seq 3000); do
-    [ -f "$list" ] && head -n 1 "$list" | grep -Eq "^# learnt from $1 labels(, refining)?$" && return 0
-    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
-    sleep 0.2
-  done
-  fail "no round learnt from $1 labels within 10 minutes (the list's first line: $(head -n 1 "$list" 2>/dev/null))"
-}
-
 # start: the app on the pair (its labels found beside the images), the state and list new.
 start() {
   rm -f "$state" "$list"

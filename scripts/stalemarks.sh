@@ -98,12 +98,7 @@ shot stale
 # first line) and Ctrl+Shift+U has shown the list again, not in the instant between.
 rm -f "$list"
 xdotool key --clearmodifiers 5
-for _ in $(seq "$WAIT_TENTHS"); do
-  [ -f "$list" ] && head -n 1 "$list" | grep -Eq "^# learnt from 101 labels$" && break
-  kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
-  sleep 0.1
-done
-head -n 1 "$list" 2>/dev/null | grep -Eq "^# learnt from 101 labels$" || fail "no refined round learnt from the 101 labels (the list's first line: $(head -n 1 "$list" 2>/dev/null))"
+wait_round 101 refined
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "labelled_101_·_accepted_0_·_left_899" "the label typed was not counted"
 xdotool key --clearmodifiers ctrl+s

@@ -21,17 +21,6 @@ loop_pair suggestloop "$src" loop
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/suggestloop-$1.png" || true; }
 fail() { shot fail; echo "suggestloop: $*; screenshot /tmp/suggestloop-fail.png" >&2; cat "$XVFB_CFG/app.log" >&2; exit 1; }
 
-# wait_round N: waits (up to 10 min, the CNN's self-training on a loaded machine) for the list of
-# a round that learnt from N labels.
-wait_round() {
-  for _ in $(seq 3000); do
-    [ -f "$list" ] && [ "$(head -n 1 "$list")" = "# learnt from $1 labels" ] && return 0
-    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
-    sleep 0.2
-  done
-  fail "no round learnt from $1 labels within 10 minutes"
-}
-
 state=$XVFB_CFG/state
 IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$XVFB_CFG/app.log" 2>&1 &
 APP_PID=$!
@@ -39,7 +28,7 @@ wid=$(wait_window) || fail "no window appeared"
 xdotool windowactivate --sync "$wid" >/dev/null 2>&1 || true
 ready "$wid"
 xdotool key --clearmodifiers ctrl+shift+u
-wait_round 0
+wait_round 0 refined
 shot asked
 # The asked samples, in the list's order (the cursor is on the first), and their true labels.
 mapfile -t asked < <(awk -F, 'NR > 2 && $3 == 1 { print $1 }' "$list")
@@ -47,7 +36,7 @@ mapfile -t asked < <(awk -F, 'NR > 2 && $3 == 1 { print $1 }' "$list")
 for i in "${asked[@]}"; do
   xdotool key --clearmodifiers "$(sed -n "$((i + 1))p" "$truth")"
 done
-wait_round 20
+wait_round 20 refined
 shot suggested
 # The class suggested most confidently, and the 25th of its suggestions (or its last).
 read -r class pick < <(pick_suggestion "$list")

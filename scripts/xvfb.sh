@@ -88,6 +88,21 @@ until_state() {
   fail "$2 (the window's state never matched $1)"
 }
 
+# wait_round N [refined]: waits (up to 10 min, the networks' training on a loaded machine) for
+# the Suggested list's dump ($list: the app run with IDXLABEL_TEST_SUGGEST=$list) of a round
+# that learnt from N labels: its first suggestions or its refined ones, or with "refined" only
+# the refined ones. Fails when the app ($APP_PID) has exited.
+wait_round() {
+  local want="^# learnt from $1 labels(, refining)?\$"
+  [ "${2:-}" = refined ] && want="^# learnt from $1 labels\$"
+  for _ in $(seq 3000); do
+    [ -f "$list" ] && head -n 1 "$list" | grep -Eq "$want" && return 0
+    kill -0 "$APP_PID" 2>/dev/null || fail "the app exited"
+    sleep 0.2
+  done
+  fail "no round learnt from $1 labels within 10 minutes (the list's first line: $(head -n 1 "$list" 2>/dev/null))"
+}
+
 # ready WINDOW [REGEX]: waits (as until_state) until the window's state line ($state: the app run
 # with IDXLABEL_TEST_STATE=$state) shows its cursor on a sample (or matches REGEX: for a dataset
 # without samples), then gives WINDOW the keys (windowfocus --sync): the first keys and clicks
