@@ -131,11 +131,10 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	opts.Made = "idxlabel " + version.Version // a Parquet export's card and files name it
 	job := c.jobs.Start(jobs.Exporting, "")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), "Cancel", container.NewVBox(widget.NewLabel(out), bar), x.win)
 	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
 	// dataset shown at once (an export holds no edits): the file holds the samples of the
 	// snapshot s, taken above as the job began.
-	x.d.ShowPassing("progress", prog, job.Cancel)
+	prog := x.d.ShowPassing("progress", fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), container.NewVBox(widget.NewLabel(out), bar), job.Cancel)
 	start := time.Now()
 	opts.Progress = func(done, total int) {
 		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })

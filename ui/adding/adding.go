@@ -65,8 +65,7 @@ func Start(j *jobs.Jobs, d *dialogs.Dialogs, win fyne.Window, title, note string
 	if infinite {
 		bar = widget.NewProgressBarInfinite()
 	}
-	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(p.note, bar), win)
-	d.ShowPassing("progress", p.dlg, p.Job.Cancel)
+	p.dlg = d.ShowPassing("progress", title, container.NewVBox(p.note, bar), p.Job.Cancel)
 	return p
 }
 

@@ -388,8 +388,7 @@ type progress struct {
 // and edits the dataset shown at once.
 func (e *Errata) progress(title, what string) *progress {
 	p := &progress{job: e.jobs.Start(jobs.Exporting, what), bar: widget.NewProgressBar()}
-	p.dlg = dialog.NewCustom(title, "Cancel", container.NewVBox(widget.NewLabel(what), p.bar), e.win)
-	e.d.ShowPassing("progress", p.dlg, p.job.Cancel)
+	p.dlg = e.d.ShowPassing("progress", title, container.NewVBox(widget.NewLabel(what), p.bar), p.job.Cancel)
 	return p
 }
 

@@ -197,11 +197,10 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 	names := s.names()
 	bar := widget.NewProgressBar()
 	job := s.jobs.Start(jobs.Exporting, "Saving what is shown…")
-	prog := dialog.NewCustom("Saving "+numfmt.Plural(len(keep), "sample"), "Cancel", bar, s.win)
 	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
 	// dataset shown at once (an export holds no edits): the files hold the samples as the job
 	// read them when it began.
-	s.d.ShowPassing("progress", prog, job.Cancel)
+	prog := s.d.ShowPassing("progress", "Saving "+numfmt.Plural(len(keep), "sample"), bar, job.Cancel)
 	s.jobs.Run(func() {
 		defer claim.Release()
 		err := ds.WriteSamples(job.Ctx, claim, keep, images, labels, func(f float64) { s.jobs.Schedule(func() { bar.SetValue(f) }) })

@@ -128,11 +128,10 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 	bar := widget.NewProgressBar()
 	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
 	job := s.jobs.Start(jobs.Exporting, "Splitting…")
-	prog := dialog.NewCustom("Splitting the dataset", "Cancel", container.NewVBox(note, bar), s.win)
 	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
 	// dataset shown at once (an export holds no edits): the split reads the pair's files, not
 	// those edits.
-	s.d.ShowPassing("progress", prog, job.Cancel)
+	prog := s.d.ShowPassing("progress", "Splitting the dataset", container.NewVBox(note, bar), job.Cancel)
 	s.jobs.Run(func() {
 		var notices []string
 		var counts [2]int

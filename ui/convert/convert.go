@@ -150,9 +150,8 @@ func (c *Converter) convert(path string, replace bool) {
 	job := c.jobs.Start(jobs.Loading, "")
 	note := widget.NewLabel("Reading " + filepath.Base(path) + "…")
 	bar := widget.NewProgressBar()
-	dlg := dialog.NewCustom("Opening "+filepath.Base(path), "Cancel", container.NewVBox(widget.NewLabel(filepath.Dir(path)), note, bar), c.win)
+	dlg := c.d.ShowPassing("convert", "Opening "+filepath.Base(path), container.NewVBox(widget.NewLabel(filepath.Dir(path)), note, bar), job.Cancel)
 	dlg.Resize(fyne.NewSize(440, dlg.MinSize().Height))
-	c.d.ShowPassing("convert", dlg, job.Cancel)
 	c.jobs.Run(func() {
 		testhook.WaitGate(job.Ctx, testhook.ConvertGate) // a test's hook; nothing otherwise
 		var shown progress

@@ -124,14 +124,20 @@ func (p *Dialogs) Show(key string, d dialog.Dialog, cancel, accept func(), onClo
 	}
 }
 
-// ShowPassing shows d, a job's progress, as a prompt for key that takes no key but Escape
-// (cancel): the others go on to the grid, where edits wait for the job (held.go). Its own
-// button (Cancel) cancels too: closing d calls cancel, so a job that ends hides d only after it
-// has read whether it was cancelled (cancelling a finished job does nothing).
-func (p *Dialogs) ShowPassing(key string, d dialog.Dialog, cancel func()) {
+// ShowPassing shows a job's progress titled title showing content, as a prompt for key that
+// takes no key but Escape (cancel): the others go on to the grid, where edits wait for the job
+// (held.go). Its own Cancel button cancels too: closing the dialog calls cancel, so a job that
+// ends hides it only after it has read whether it was cancelled (cancelling a finished job does
+// nothing). The button, once focused (Tab), keeps only Space and Enter, which press it, and
+// passes every other key and character on as if nothing had the focus (passingButton). It
+// returns the dialog shown, for the job to hide when it ends.
+func (p *Dialogs) ShowPassing(key, title string, content fyne.CanvasObject, cancel func()) *dialog.CustomDialog {
+	d := dialog.NewCustomWithoutButtons(title, content, p.win)
+	d.SetButtons([]fyne.CanvasObject{newPassingButton("Cancel", d.Hide, p.win.Canvas())})
 	p.Show(key, d, cancel, nil, nil)
 	p.open[len(p.open)-1].passes = true
 	d.SetOnClosed(cancel) // chained after the prompt's own (Fyne calls both)
+	return d
 }
 
 // Passing reports whether the top overlay is a prompt that passes keys on (showPassing).

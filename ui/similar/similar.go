@@ -222,9 +222,7 @@ func (f *Finder) build(q query) {
 	queued := c.Held("find more like this")
 	stage := widget.NewLabel("Reading the samples…")
 	bar := widget.NewProgressBar()
-	dlg := dialog.NewCustom(numfmt.Sprintf("Indexing %d samples for more like this", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
-	f.d.ShowPassing("progress", dlg, job.Cancel)
-	f.dlg = dlg
+	f.dlg = f.d.ShowPassing("progress", numfmt.Sprintf("Indexing %d samples for more like this", snap.N), container.NewVBox(stage, bar), job.Cancel)
 	start := time.Now()
 	j.Run(func() {
 		if opts.Features == nil {

@@ -80,10 +80,9 @@ func (f *Finder) find(cached bool) {
 	job := j.Start(jobs.Scanning, "")
 	stage := widget.NewLabel("Starting…")
 	bar := widget.NewProgressBar()
-	prog := dialog.NewCustom(fmt.Sprintf("Finding suspects among %d samples", snap.N), "Cancel", container.NewVBox(stage, bar), f.win)
 	// Escape and the Cancel button cancel the pass; every other key goes on to the grid, where an
 	// edit waits for the pass (its snapshot) and is then applied to the sample it was typed on.
-	f.d.ShowPassing("progress", prog, job.Cancel)
+	prog := f.d.ShowPassing("progress", fmt.Sprintf("Finding suspects among %d samples", snap.N), container.NewVBox(stage, bar), job.Cancel)
 	start := time.Now()
 	j.Run(func() {
 		var last time.Time
