@@ -12,9 +12,13 @@
 #     top; its Cancel button, found on the screen (progress_cancel in xvfb.sh), is clicked: the
 #     status bar says the scan was cancelled, still browsing, the 8 applied (cursor on 6).
 #  2. On sample 6 (a 4): Ctrl+K, 3; Escape cancels the same way; the 3 applied (cursor on 7).
-#  3. On sample 7 (a 9): Ctrl+K, 2; the gate opens: the Suspects review shows, the 2 applied first.
-# Ctrl+S, then the label file read from outside must be t10k's with 8, 3, 2 on samples 5, 6, 7 and
-# nothing else changed, the image file byte for byte as before. The script waits on the window's
+#  3. On sample 7 (a 9): Ctrl+K; Tab focuses the progress's Cancel button, then 0: the 0 must pass
+#     on to the grid as with nothing focused (a focused widget.Button took it and dropped it);
+#     the button, clicked where it was found before the Tab, cancels; the 0 applied (cursor on 8).
+#  4. On sample 8 (a 5): Ctrl+K, Tab, 6, then Escape on the focused button cancels; the 6 applied.
+#  5. On sample 9 (a 9): Ctrl+K, 2; the gate opens: the Suspects review shows, the 2 applied first.
+# Ctrl+S, then the label file read from outside must be t10k's with 8, 3, 0, 6, 2 on samples 5 to
+# 9 and nothing else changed, the image file byte for byte as before. The script waits on the window's
 # state line (IDXLABEL_TEST_STATE) and the screen, never on the clock.
 # Usage: scripts/suspectscancel.sh BINARY T10K_IMAGES (MNIST's t10k image file, its labels beside it)
 set -euo pipefail
@@ -52,9 +56,10 @@ scan_with_key() {
 # (the cursor moved on to AT+1).
 cancelled() {
   until_state "prompt=- " "the scan's progress did not close"
-  until_state "status=Find_Suspects_cancelled" "the status bar does not say the scan was cancelled"
-  until_state "held=0 " "the key typed during the scan was never applied"
-  grep -q "mode=browse .*cursor=$(($1 + 1)) " "$state" || fail "after the cancelled scan the window is not browsing with the cursor on $(($1 + 1))"
+  # One wait for the whole end: the status already says "cancelled" after an earlier scan, and a
+  # state line is written while the key that waited is applied, before the cursor moves on.
+  until_state "mode=browse .*cursor=$(($1 + 1)) .*held=0 .*prompt=- .*status=Find_Suspects_cancelled" \
+    "after the cancelled scan the window is not browsing with the cursor on $(($1 + 1)), nothing waiting (the key typed during the scan was dropped?)"
 }
 
 export FYNE_THEME=dark IDXLABEL_TEST_SUSPECTS_GATE=$gate IDXLABEL_QUICK_CNN=1
@@ -74,8 +79,34 @@ xdotool key --clearmodifiers Escape
 cancelled 6
 echo "suspectscancel: Escape cancelled the scan; the 3 typed meanwhile applied to sample 6"
 
-# 3. The scan let through: the review shows after the key typed during it.
-scan_with_key 7 2
+# scan_tab_key AT DIGIT: on sample AT, Ctrl+K; once its progress is on top and drawn (its Cancel
+# button found on the screen, PROGRESS_CANCEL_AT, before the focus changes its colour), Tab
+# focuses that button and DIGIT is typed.
+scan_tab_key() {
+  until_state "mode=browse .*cursor=$1 .*held=0 " "the cursor is not on sample $1, browsing, with nothing waiting"
+  xdotool key --clearmodifiers ctrl+k
+  until_state "prompt=progress " "Ctrl+K showed no progress"
+  find_progress_cancel scan
+  xdotool key --delay 150 --clearmodifiers Tab "$2"
+}
+
+# 3. The Cancel button focused with Tab: a digit still reaches the grid, a click still cancels.
+scan_tab_key 7 0
+xwd -root -silent | /usr/bin/convert xwd:- png:"$XVFB_CFG/focused.png"
+[ -z "${SUSPECTSCANCEL_SHOT:-}" ] || cp "$XVFB_CFG/focused.png" "$SUSPECTSCANCEL_SHOT"
+# shellcheck disable=SC2086 # PROGRESS_CANCEL_AT is "X Y"
+xdotool mousemove $PROGRESS_CANCEL_AT click 1
+cancelled 7
+echo "suspectscancel: with the scan's Cancel button focused (Tab), the 0 typed reached the grid; the button clicked cancelled"
+
+# 4. Escape with the Cancel button focused.
+scan_tab_key 8 6
+xdotool key --clearmodifiers Escape
+cancelled 8
+echo "suspectscancel: with the Cancel button focused, the 6 typed reached the grid and Escape cancelled"
+
+# 5. The scan let through: the review shows after the key typed during it.
+scan_with_key 9 2
 touch "$gate"
 until_state "mode=Suspects method=kNN .*held=0 " "the scan let through did not show its review, the key applied"
 echo "suspectscancel: the scan let through showed its review, the 2 typed meanwhile no longer waiting (where it landed: the save below)"
@@ -85,12 +116,12 @@ cmp -s "$images" "$work/images.before" || fail "the image file changed"
 python3 - "$labels" "$work/labels.before" <<'PY' || fail "the labels saved are not t10k's with 8, 3, 2 on samples 5, 6, 7"
 import gzip, sys
 got, was = gzip.open(sys.argv[1]).read(), gzip.open(sys.argv[2]).read()
-want = was[:8 + 5] + bytes([8, 3, 2]) + was[8 + 8:]
+want = was[:8 + 5] + bytes([8, 3, 0, 6, 2]) + was[8 + 10:]
 if got != want:
     diff = [i - 8 for i in range(8, max(len(got), len(want))) if got[i:i + 1] != want[i:i + 1]]
-    print("suspectscancel: samples saved otherwise than wanted:", diff[:10], "labels 5..7", list(got[13:16]), file=sys.stderr)
+    print("suspectscancel: samples saved otherwise than wanted:", diff[:10], "labels 5..9", list(got[13:18]), file=sys.stderr)
     sys.exit(1)
 PY
 quit_app || fail "Ctrl+Q after the save"
 ! grep -qi "panic" "$log" || fail "the window panicked"
-echo "suspectscancel: ok (saved: 8, 3, 2 on samples 5, 6, 7, nothing else changed)"
+echo "suspectscancel: ok (saved: 8, 3, 0, 6, 2 on samples 5 to 9, nothing else changed)"

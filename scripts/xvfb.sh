@@ -251,18 +251,26 @@ print(x, (top + bottom) // 2)
 ' $((X + WIDTH / 2)) $((Y + HEIGHT / 4)) $((Y + HEIGHT)) "$button"
 }
 
-# click_progress_cancel WHAT [SHOT]: with a job's progress the prompt on top of the window MAIN
-# (its state line, $state: prompt=progress), moves the pointer off the dialog (to the window's
-# status bar), waits (up to WAIT_TENTHS) until progress_cancel finds its Cancel button, saves the
-# screen to SHOT when given (a red ring marks the point), and clicks the button; it sets
-# PROGRESS_CANCEL_AT to the point ("X Y"). It calls fail naming WHAT when the button never shows
-# or the progress closed before the click.
-click_progress_cancel() {
+# find_progress_cancel WHAT: with a job's progress the prompt on top of the window MAIN, moves the
+# pointer off the dialog (to the window's status bar) and waits (up to WAIT_TENTHS) until
+# progress_cancel finds its Cancel button, setting PROGRESS_CANCEL_AT to its point ("X Y"): find
+# it before a Tab focuses it (the focus changes its colour). It calls fail naming WHAT when the
+# button never shows.
+find_progress_cancel() {
   local pos="" X Y WIDTH HEIGHT SCREEN WINDOW
   eval "$(xdotool getwindowgeometry --shell "$MAIN")"
   xdotool mousemove $((X + 20)) $((Y + HEIGHT - 10))
   for _ in $(seq "$WAIT_TENTHS"); do pos=$(progress_cancel "$MAIN") && break; sleep 0.1; done
   [ -n "$pos" ] || fail "the $1's progress dialog (its bar full, its Cancel button) never showed"
+  PROGRESS_CANCEL_AT=$pos
+}
+
+# click_progress_cancel WHAT [SHOT]: find_progress_cancel WHAT, then saves the screen to SHOT
+# when given (a red ring marks the point) and clicks the button. It calls fail naming WHAT when
+# the button never shows or the progress closed before the click.
+click_progress_cancel() {
+  find_progress_cancel "$1"
+  local pos=$PROGRESS_CANCEL_AT
   if [ -n "${2:-}" ]; then
     xwd -root -silent | /usr/bin/convert xwd:- -fill none -stroke red -strokewidth 2 \
       -draw "circle ${pos/ /,} $((${pos% *} + 12)),${pos#* }" png:"$2"
@@ -270,7 +278,6 @@ click_progress_cancel() {
   grep -q "prompt=progress " "$state" || fail "the $1's progress closed before its button was clicked"
   # shellcheck disable=SC2086 # pos is "X Y"
   xdotool mousemove $pos click 1
-  PROGRESS_CANCEL_AT=$pos
 }
 
 # save_keys FILE WHAT: presses Ctrl+S in the window MAIN and waits (up to WAIT_TENTHS) until FILE
