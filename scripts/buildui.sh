@@ -6,8 +6,9 @@
 # The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
 # to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); two
 # Ctrl+Z undo the 5 and remove the 50 appended samples; Tools → Split Dataset… then writes the same files as
-# `idxlabel split` with the same options; Ctrl+Q quits without a question, and A's files are
-# unchanged. The menu and the side panel are clicked at their places in the default 1280×820
+# `idxlabel split` with the same options, while a 7 and (its Cancel button focused by Tab) an 8
+# typed under its progress relabel the samples at the cursor; Ctrl+S saves just those two
+# labels, Ctrl+Q quits without a question, and A's images are unchanged. The menu and the side panel are clicked at their places in the default 1280×820
 # window at the screen's top left.
 # Usage: scripts/buildui.sh BINARY
 set -euo pipefail
@@ -25,7 +26,7 @@ def pair(base, n, off):
 pair(sys.argv[1] + "/a", 200, 0)
 pair(sys.argv[1] + "/b", 50, 3)
 PY
-a_sum=$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)
+a_images=$(md5sum <"$work"/a-images-idx3-ubyte)
 
 fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
@@ -81,11 +82,31 @@ wait_clean "$main"
 
 # Tools → Split Dataset… (the eighth item, 40 px a row below the menu bar) with its defaults (0.2, stratified, seed 1): the same files
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
+# Its job, once the files are written, waits for the gate, closed again: a 7 typed under its
+# progress relabels the sample at the cursor at once (a split holds no edits: it reads the
+# pair's files); once the files are there, Tab focuses its Cancel button (found on the screen before, as the focus
+# changes its colour) and an 8 typed must still reach the grid, not the button; the button
+# clicked ends the job (the files already written: it offers them). Ctrl+S then saves 7 and 8.
+rm -f "$gate"
+MAIN=$main
+cursor_sample() { sed -n 's/.* cursor=\([0-9]*\) .* sample=\([0-9]*\) .*/\1 \2/p' "$state"; }
+read -r c0 s0 <<<"$(cursor_sample)"
 menu 167 230 320
 xdotool key --clearmodifiers Return
+until_state "cursor=$c0 .*prompt=progress " "Split Dataset showed no progress passing keys on"
+xdotool key --clearmodifiers 7
+until_state "cursor=$((c0 + 1)) .*held=0 .*prompt=progress " "the 7 typed during Split Dataset did not relabel sample $s0 at once (dropped?)"
+read -r _ s1 <<<"$(cursor_sample)"
 for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
+find_progress_cancel split
+xdotool key --delay 150 --clearmodifiers Tab 8
+# shellcheck disable=SC2086 # PROGRESS_CANCEL_AT is "X Y"
+xdotool mousemove $PROGRESS_CANCEL_AT click 1
+touch "$gate"
 until_state "prompt=split_done " "Split Dataset did not ask whether to open a part"
+grep -q "cursor=$((c0 + 2)) " "$state" || fail "the 8 typed with the split's Cancel button focused (Tab) did not relabel sample $s1 (dropped)"
+echo "buildui: under Split Dataset's progress a 7 relabelled sample $s0 at once, and an 8 typed with its Cancel button focused (Tab) sample $s1; the button clicked ended the job"
 xdotool key --clearmodifiers Escape
 until_state "prompt=- " "Escape did not close the question"
 "$bin" split --test 0.2 --stratify --seed 1 "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte \
@@ -93,8 +114,18 @@ until_state "prompt=- " "Escape did not close the question"
 for part in train-images:train-images-idx3-ubyte train-labels:train-labels-idx1-ubyte test-images:test-images-idx3-ubyte test-labels:test-labels-idx1-ubyte; do
   cmp -s "$work/c-${part%%:*}" "$work/a-${part#*:}" || fail "the window's ${part%%:*} differs from idxlabel split's"
 done
-echo "buildui: Split Dataset wrote what idxlabel split writes"
-quit_app || fail "Ctrl+Q after the undo"
-[ "$(md5sum "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte)" = "$a_sum" ] || fail "A's files changed"
+echo "buildui: Split Dataset wrote what idxlabel split writes (the pair's files, not the 7 and 8)"
+save_keys "$work/a-labels-idx1-ubyte" "after the split"
+python3 - "$work/a-labels-idx1-ubyte" "$s0" "$s1" <<'PY' || fail "Ctrl+S did not save 7 and 8 on samples $s0 and $s1, and nothing else"
+import sys
+got, s0, s1 = open(sys.argv[1], "rb").read(), int(sys.argv[2]), int(sys.argv[3])
+want = bytearray(b"\x00\x00\x08\x01\x00\x00\x00\xc8" + bytes(i % 10 for i in range(200)))
+want[8 + s0], want[8 + s1] = 7, 8
+if got != bytes(want):
+    print("buildui: labels saved differ at", [i - 8 for i in range(8, len(want)) if got[i:i + 1] != want[i:i + 1]][:10], file=sys.stderr)
+    sys.exit(1)
+PY
+quit_app || fail "Ctrl+Q after the save"
+[ "$(md5sum <"$work"/a-images-idx3-ubyte)" = "$a_images" ] || fail "A's images changed"
 ! grep -qi "panic" "$log" || fail "the window panicked"
 echo "buildui: ok"
