@@ -12,8 +12,8 @@
 #     Then 8 is typed, and Save As as Kaggle CSV, all by keys (the format list's Right arrow,
 #     Enter): the CSV holds the samples with the four edits, the IDX pair its last save. Under
 #     the export's progress (held by IDXLABEL_TEST_EXPORT_GATE once the CSV is written) a 9
-#     relabels sample 4 at once, not in the CSV, and Escape ends the job; Ctrl+S saves the 8 and
-#     the 9.
+#     relabels sample 4 at once, not in the CSV, and its Cancel button, clicked, ends the job (the
+#     file already written: its note says so); Ctrl+S saves the 8 and the 9.
 #  3. The Parquet file opened again: the window asks, Enter opens the pair already there (the
 #     labels as saved).
 #  4. A Parquet file claiming a footer of 2 GiB, and a Kaggle CSV with a pixel of 300: each is
@@ -149,12 +149,13 @@ xdotool key --clearmodifiers Return # create it
 # The export (File → Export's job), once mine.csv is written, waits for the export gate, never
 # opened: a 9 typed under its progress goes on to the grid and relabels sample 4 at once (an
 # export holds no edits; the CSV holds the samples as they were when it began: 8 there, checked
-# below), and Escape is its Cancel (the file already written: it ends with its note).
+# below), and its Cancel button, clicked (found on the screen: click_progress_cancel), ends the
+# job (the file already written: it ends with its note; Escape: annotators.sh, buildui.sh).
 until_state "cursor=4 .*prompt=progress " "Save As as Kaggle CSV showed no progress passing keys on"
 xdotool key --clearmodifiers 9
 until_state "cursor=5 .*held=0 " "the 9 typed during the export did not relabel sample 4 at once (dropped?)"
-xdotool key --clearmodifiers Escape
-until_state "prompt=exported " "Save As as Kaggle CSV did not end with its note (Escape did not end the job?)"
+click_progress_cancel export
+until_state "prompt=exported " "Save As as Kaggle CSV did not end with its note (its Cancel button did not end the job?)"
 [ -f "$work/csv/mine.csv" ] || fail "Save As as Kaggle CSV wrote no mine.csv"
 shot exported
 python3 - "$work/csv/mine.csv" "$work/g-images-idx3-ubyte" <<'PY' || fail "the CSV Save As wrote is not the samples with the edits"
@@ -176,7 +177,7 @@ gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exi
 save_keys "$labels" "after the CSV export"
 gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read(); sys.exit(0 if b[8+3:8+5]==bytes([8, 9]) else 1)" ||
   fail "Ctrl+S did not save the 8 and the 9 typed under the export's progress on samples 3 and 4"
-echo "formatsui: Save As, Kaggle CSV, by keys: mine.csv holds the samples with the edits (the unsaved 8 too, not the 9 typed under its progress, which relabelled sample 4 at once; Escape ended the job); the IDX pair kept its last save until Ctrl+S, which saved the 8 and the 9"
+echo "formatsui: Save As, Kaggle CSV, by keys: mine.csv holds the samples with the edits (the unsaved 8 too, not the 9 typed under its progress, which relabelled sample 4 at once; its Cancel button ended the job); the IDX pair kept its last save until Ctrl+S, which saved the 8 and the 9"
 
 # 3. Opened again: the pair already there opens (Enter).
 open_file "$pq"
