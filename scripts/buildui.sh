@@ -84,9 +84,9 @@ wait_clean "$main"
 # as `idxlabel split --test 0.2 --stratify --seed 1`, byte for byte; Escape closes "open one?".
 # Its job, once the files are written, waits for the gate, closed again: a 7 typed under its
 # progress relabels the sample at the cursor at once (a split holds no edits: it reads the
-# pair's files); once the files are there, Tab focuses its Cancel button (found on the screen before, as the focus
-# changes its colour) and an 8 typed must still reach the grid, not the button; the button
-# clicked ends the job (the files already written: it offers them). Ctrl+S then saves 7 and 8.
+# pair's files); once the files are there, Tab focuses its Cancel button and an 8 typed must
+# still reach the grid, not the button; Space presses the focused button, which ends the job
+# (the files already written: it offers them). Ctrl+S then saves the 7 and the 8.
 rm -f "$gate"
 MAIN=$main
 cursor_sample() { sed -n 's/.* cursor=\([0-9]*\) .* sample=\([0-9]*\) .*/\1 \2/p' "$state"; }
@@ -99,14 +99,10 @@ until_state "cursor=$((c0 + 1)) .*held=0 .*prompt=progress " "the 7 typed during
 read -r _ s1 <<<"$(cursor_sample)"
 for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-test-labels-idx1-ubyte" ] && break; sleep 0.1; done
 [ -f "$work/a-train-images-idx3-ubyte" ] && [ -f "$work/a-test-labels-idx1-ubyte" ] || fail "Split Dataset wrote no pairs"
-find_progress_cancel split
-xdotool key --delay 150 --clearmodifiers Tab 8
-# shellcheck disable=SC2086 # PROGRESS_CANCEL_AT is "X Y"
-xdotool mousemove $PROGRESS_CANCEL_AT click 1
-touch "$gate"
-until_state "prompt=split_done " "Split Dataset did not ask whether to open a part"
+xdotool key --delay 150 --clearmodifiers Tab 8 space
+until_state "prompt=split_done " "Space on the split's focused Cancel button did not end the job with its question (open one?)"
 grep -q "cursor=$((c0 + 2)) " "$state" || fail "the 8 typed with the split's Cancel button focused (Tab) did not relabel sample $s1 (dropped)"
-echo "buildui: under Split Dataset's progress a 7 relabelled sample $s0 at once, and an 8 typed with its Cancel button focused (Tab) sample $s1; the button clicked ended the job"
+echo "buildui: under Split Dataset's progress a 7 relabelled sample $s0 at once, and an 8 typed with its Cancel button focused (Tab) sample $s1; Space on the button ended the job"
 xdotool key --clearmodifiers Escape
 until_state "prompt=- " "Escape did not close the question"
 "$bin" split --test 0.2 --stratify --seed 1 "$work"/a-images-idx3-ubyte "$work"/a-labels-idx1-ubyte \
