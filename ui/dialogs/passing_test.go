@@ -95,23 +95,11 @@ func TestPassingFocusedButtonPassesKeys(t *testing.T) {
 func cancelButton(t *testing.T, win fyne.Window) *passingButton {
 	t.Helper()
 	var found *passingButton
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	walkOverlay(win, func(o fyne.CanvasObject) {
 		if b, ok := o.(*passingButton); ok {
 			found = b
 		}
-		switch w := o.(type) {
-		case *fyne.Container:
-			for _, k := range w.Objects {
-				walk(k)
-			}
-		case fyne.Widget:
-			for _, k := range test.WidgetRenderer(w).Objects() {
-				walk(k)
-			}
-		}
-	}
-	walk(win.Canvas().Overlays().Top())
+	})
 	if found == nil {
 		t.Fatal("no Cancel button on the progress")
 	}
