@@ -48,7 +48,6 @@ file_menu() { menu 20 100 "$1"; } # once its popup is drawn; waits for the dialo
 # choose PATH: types PATH into the file chooser open and picks it.
 choose() {
   until_state "prompt=choose_open" "no file chooser"
-  sleep 0.3
   xdotool key --clearmodifiers ctrl+a
   xdotool type --delay 5 "$1"
   xdotool key --clearmodifiers Return
@@ -149,7 +148,6 @@ errata=$work/t10k-errata.csv
 file_menu 680
 until_state "prompt=export_errata" "File → Export Errata… opened no dialog"
 shot export
-sleep 0.3
 xdotool key --clearmodifiers Return
 # Its job, once the file is written, waits for the export gate, never opened: a 3 typed under its
 # progress goes on to the grid and relabels sample 2 at once (the title's star: unsaved; an
