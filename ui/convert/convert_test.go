@@ -18,7 +18,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/parquet-go/parquet-go"
 
 	"idxlabel/export"
@@ -344,9 +343,9 @@ func TestCancelButton(t *testing.T) {
 	if key, _ := d.Top(); key != "convert" {
 		t.Fatalf("no progress dialog: prompt %q", key)
 	}
-	var cancel *widget.Button
+	var cancel *dialogs.PassingButton
 	walk(c.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == "Cancel" {
+		if b, ok := o.(*dialogs.PassingButton); ok && b.Text == "Cancel" {
 			cancel = b
 		}
 	})

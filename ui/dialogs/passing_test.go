@@ -58,7 +58,7 @@ func TestPassingFocusedButtonPassesKeys(t *testing.T) {
 		cancelled := 0
 		dlg := d.ShowPassing("progress", "Finding suspects", widget.NewLabel("reading"), func() { cancelled++ })
 		c.FocusNext() // Tab
-		b, ok := c.Focused().(*passingButton)
+		b, ok := c.Focused().(*PassingButton)
 		if !ok {
 			t.Fatalf("Tab focused %T, not the progress's Cancel button", c.Focused())
 		}
@@ -92,11 +92,11 @@ func TestPassingFocusedButtonPassesKeys(t *testing.T) {
 }
 
 // cancelButton is the Cancel button of the progress on top of win.
-func cancelButton(t *testing.T, win fyne.Window) *passingButton {
+func cancelButton(t *testing.T, win fyne.Window) *PassingButton {
 	t.Helper()
-	var found *passingButton
+	var found *PassingButton
 	walkOverlay(win, func(o fyne.CanvasObject) {
-		if b, ok := o.(*passingButton); ok {
+		if b, ok := o.(*PassingButton); ok {
 			found = b
 		}
 	})
