@@ -15,7 +15,9 @@ import (
 // the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
 // typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
 // top prompt (see dialogs.key); behind a job's progress (an import) Escape cancels the job and
-// every other key goes to the grid, where an edit waits for the job (dialogs.passing).
+// every other key goes to the grid, where an edit waits for the job (dialogs.passing), even with
+// the progress's Cancel button focused by Tab: that button keeps only Space and Enter, which
+// press it, and hands the rest to canvasKey and canvasRune (dialogs.PassingButton).
 
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
