@@ -5,13 +5,14 @@ import (
 	"idxlabel/ui/mode"
 )
 
-// said is the message the status bar says in place of the state's line (controller.say, note):
-// a refusal, a job's outcome ("nothing was written"), where the cursor went. It stays, whatever
-// redraws the window meanwhile (a job's progress, a round of suggestions, a scan's result, a
-// resize), until the state it was said in changes (its stamp: the cursor on another sample, an
-// edit, an undo, a save's result, a mode, a filter or a selection changed), or a later message
-// replaces it. A note (a background job's report: a round's summary, a layout's time) replaces
-// only a note, or a message that no longer holds: it never hides what the person was told.
+// said is the message the status bar says in place of the state's line (tell: controller.say,
+// and modeHost.Note for a note): a refusal, a job's outcome ("nothing was written"), where the
+// cursor went. It stays, whatever redraws the window meanwhile (a job's progress, a round of
+// suggestions, a scan's result, a resize), until the state it was said in changes (its stamp:
+// the cursor on another sample, an edit, an undo, a save's result, a mode entered or chosen, a
+// filter or a selection changed), or a later message replaces it. A note (a background job's
+// report: a round's summary, a layout's time) replaces only a note, or a message that no longer
+// holds: it never hides what the person was told.
 type said struct {
 	text string // "": none
 	note bool
