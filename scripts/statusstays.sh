@@ -10,8 +10,9 @@
 # result is handed to the window, which shows everything that depends on the cursor again. Once
 # the window's state line (IDXLABEL_TEST_STATE, ui/testhooks.go) says no job runs (or, on code
 # that loses the message, its status bar no longer says it), the message must still be there.
-# Then → moves the cursor: the status bar's own line comes back (the message ends there). Every
-# wait is on the state line or a file, never on the clock. Screenshots: /tmp/statusstays-*.png.
+# Then → moves the cursor: the status bar's own line comes back (the message ends there). Last,
+# a round of the Suggested list arriving (below). Every wait is on the state line or a file,
+# never on the clock. Screenshots: /tmp/statusstays-*.png.
 # Usage: scripts/statusstays.sh BINARY [T10K_IMAGES]
 set -euo pipefail
 bin=$(realpath "$1")
@@ -79,5 +80,48 @@ case $(status) in
 *10,000_samples*) ;;
 *) fail "after the cursor moved the status bar says $(status), not the dataset's line" ;;
 esac
+quit_app || fail "the app did not quit"
+
+# A round of the Suggested list arriving: its report is a note, which does not replace the
+# message. The first 1,000 t10k images without labels (loop_pair): Ctrl+Shift+U shows the list
+# (its first round asks); the first ask's true label is typed, which starts a round 2 s later
+# (the labels rest first), and the cursor moves to the next ask, where Enter says that it has no
+# suggestion (no edit, the cursor stays). Once the round is in (the list's dump, written just
+# before its report), F1 opens the keyboard reference, whose state line is written after the
+# report: the message must still be there. When the round came before Enter was handled (a
+# machine too loaded for 2 s), another label starts another round, up to 5 times.
+loop_pair statusstays "$images" loop
+rm -f "$state" "$list"
+IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >>"$log" 2>&1 &
+APP_PID=$!
+main=$(wait_window) || fail "no window appeared"
+ready "$main"
+xdotool key --clearmodifiers ctrl+shift+u
+wait_round 0
+n=0
+for attempt in 1 2 3 4 5; do
+  at=$(sed -n 's/.* sample=\([0-9]*\) .*/\1/p' "$state")
+  xdotool key --clearmodifiers "$(sed -n "$((at + 1))p" "$truth")"
+  n=$((n + 1))
+  until_state "sample=[0-9]+ .*status=.*labelled_${n}_" "the label typed on sample $at was not applied"
+  grep -q " sample=$at " "$state" && fail "the label typed on sample $at did not move the cursor on"
+  xdotool key --clearmodifiers Return
+  until_state "status=.*(Asked:_its_label|type_its_label)" "Enter on a sample without a suggestion said nothing"
+  said=$(status)
+  head -n 1 "$list" | grep -Eq "^# learnt from $n labels" || break
+  echo "statusstays: attempt $attempt: the round came before the message; another label"
+done
+head -n 1 "$list" | grep -Eq "^# learnt from $n labels" && fail "every round came before the message (5 attempts)"
+wait_round "$n"
+xdotool key --clearmodifiers F1
+until_state "prompt=keys " "F1 did not show the keyboard reference"
+shot round
+now=$(status)
+[ "$now" = "$said" ] || fail "the Suggested round's report replaced the message: the status bar said \"$said\", then \"$now\""
+echo "statusstays: the message stayed through a Suggested round: $now"
+xdotool key --clearmodifiers Escape
+until_state "prompt=- " "Escape did not close the keyboard reference"
+xdotool key --clearmodifiers ctrl+s
+wait_clean "$main"
 quit_app || fail "the app did not quit"
 echo "statusstays: ok"
