@@ -89,7 +89,7 @@ quit_app || fail "the app did not quit"
 # suggestion (no edit, the cursor stays). Once the round is in (the list's dump, written just
 # before its report), F1 opens the keyboard reference, whose state line is written after the
 # report: the message must still be there. When the round came before Enter was handled (a
-# machine too loaded for 2 s), another label starts another round, up to 5 times.
+# machine too loaded for 2 s), another label starts another round, up to 10 times.
 loop_pair statusstays "$images" loop
 rm -f "$state" "$list"
 IDXLABEL_TEST_SUGGEST=$list IDXLABEL_TEST_STATE=$state "$bin" "$images" >>"$log" 2>&1 &
@@ -99,7 +99,7 @@ ready "$main"
 xdotool key --clearmodifiers ctrl+shift+u
 wait_round 0
 n=0
-for attempt in 1 2 3 4 5; do
+for attempt in $(seq 10); do
   at=$(sed -n 's/.* sample=\([0-9]*\) .*/\1/p' "$state")
   xdotool key --clearmodifiers "$(sed -n "$((at + 1))p" "$truth")"
   n=$((n + 1))
@@ -111,7 +111,7 @@ for attempt in 1 2 3 4 5; do
   head -n 1 "$list" | grep -Eq "^# learnt from $n labels" || break
   echo "statusstays: attempt $attempt: the round came before the message; another label"
 done
-head -n 1 "$list" | grep -Eq "^# learnt from $n labels" && fail "every round came before the message (5 attempts)"
+head -n 1 "$list" | grep -Eq "^# learnt from $n labels" && fail "every round came before the message (10 attempts)"
 wait_round "$n"
 xdotool key --clearmodifiers F1
 until_state "prompt=keys " "F1 did not show the keyboard reference"
