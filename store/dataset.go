@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"os"
 	"slices"
 
 	"idxlabel/pairfile"
@@ -103,7 +104,8 @@ var closeWaits func()
 
 // Close ends the editing session: it closes the journal file and releases the pair's lock, so
 // another window or process may open the pair for editing. The journal itself stays on disk
-// while edits are unsaved, so they can be recovered; Close does not save. After Close the
+// while edits are unsaved, so they can be recovered; one whose edits cancel out (Dirty is
+// false: the files hold all it does) is removed, with its mark. Close does not save. After Close the
 // dataset can still be read, but edits and saves fail with ErrClosed. Closing twice is harmless.
 // A save in progress is waited for first (its renames and its change of lock happen while the
 // pair is still locked; the window never closes during one). Errors: closing the journal or
@@ -123,8 +125,14 @@ func (d *Dataset) Close() error {
 	d.closed = true
 	var err error
 	if d.journal != nil {
+		path := d.journal.Path()
 		err = d.journal.Close()
 		d.journal = nil
+		if err == nil && !d.differsFromFiles() && os.Remove(path) == nil {
+			// Its edits cancel out: the files hold everything it does, and neither it nor the
+			// mark beside the image file may offer unsaved work that is not there.
+			pairfile.UnmarkUnsaved(d.imagesPath, path)
+		}
 	}
 	if lerr := d.locks.Release(); err == nil {
 		err = lerr

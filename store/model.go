@@ -161,6 +161,7 @@ type tally struct {
 	// Samples marked deleted; samples of the files as opened whose label differs from it
 	// (State.Edited); samples of the files as last saved whose label differs (Relabelled).
 	deleted, edited, relabelled int
+	net                         netMemo // differsFromFiles' look at the steps, for one generation
 }
 
 // setBase makes images and labels (nil: unlabelled) the model's base, checking their shapes
@@ -358,13 +359,16 @@ func (m *model) OriginalLabel(i int) int {
 	return int(m.opened[i])
 }
 
-// Dirty reports whether the dataset has edits not yet saved: the undo history is not at the
-// step the files hold (undoing after a save makes it dirty, redoing back makes it clean), or
-// class names set (SetClassNames) and not yet written.
+// Dirty reports whether the dataset has edits not yet saved: the samples differ from the files
+// (a label, a deletion, a sample added, an accepted suggestion's or a review's mark) while the
+// undo history is away from the step the files hold (undoing after a save makes it dirty,
+// redoing back makes it clean), or class names were set (SetClassNames) and not yet written.
+// Edits that cancel out (an edit typed back) leave it false (differsFromFiles). O(1) a call
+// but after a step that leaves no sample differing (netclean.go).
 func (m *model) Dirty() bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return len(m.undo) != m.clean || m.namesEdited
+	return m.differsFromFiles()
 }
 
 // base returns the base's images as a baseImages (m.mu held): m.baseRows, or a view of

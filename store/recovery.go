@@ -28,8 +28,9 @@ func (d *Dataset) Recovery() *Recovery {
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
 // person can set it aside). Journals whose edits cancel out (journal.Contents.NetEmpty: every step undone, or
-// after a save every step back where the save left it) and empty files are removed: there is
-// nothing in them. The journals not chosen are listed in Recovery.Others
+// after a save every step back where the save left it; or, written against these files, steps
+// that give every sample back its label in them: journalChangesNothing) and empty files
+// are removed: there is nothing in them. The journals not chosen are listed in Recovery.Others
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
@@ -61,11 +62,11 @@ func (d *Dataset) findJournal() error {
 			continue
 		}
 		rec.contents, rec.Edits, rec.Damaged = c, c.Edits(), c.Damaged
-		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 {
+		rec.Matches = bytes.Equal(c.Base, d.baseRecord())
+		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 || rec.Matches && journalChangesNothing(&d.model, c) {
 			os.Remove(p)
 			continue
 		}
-		rec.Matches = bytes.Equal(c.Base, d.baseRecord())
 		if !rec.Matches {
 			rec.Reason = "the files changed after the journal was written (their sample count, size or content differ)"
 		}

@@ -312,7 +312,7 @@ func (c *controller) follow() {
 // does not grow with the dataset (see state).
 func (c *controller) renderCursor() {
 	c.out.detail.show(c.detailOf(c.v.Current()))
-	c.out.footer.show(c.statusText(), c.progressText(), c.legend(), c.position())
+	c.out.footer.show(c.statusLine(), c.progressText(), c.legend(), c.position())
 	mode.Shown(c.mode, c.modeState())
 	writeTestState(c)
 }
@@ -321,10 +321,17 @@ func (c *controller) renderCursor() {
 // status bar says (say) stays while a job ticks.
 func (c *controller) showProgress() { c.out.footer.showProgress(c.progressText()) }
 
-// say puts a message on the status bar until the next change of the cursor or the state.
-func (c *controller) say(text string) {
-	c.out.footer.say(text)
-	writeTestState(c) // the real-window tests read what it says; nothing otherwise
+// say puts a message on the status bar until the cursor moves or the state changes, whatever
+// redraws meanwhile, or a later message replaces it (said.go).
+func (c *controller) say(text string) { tell(c, text, false) }
+
+// tell shows text on the status bar as c's message (say), or, when note is true, as a background
+// job's report, which a message the person was told and that still holds keeps off (said.go).
+func tell(c *controller, text string, note bool) {
+	if c.hold(text, note) {
+		c.out.footer.say(text)
+		writeTestState(c) // the real-window tests read what it says; nothing otherwise
+	}
 }
 
 // cannotEdit reports whether an edit (or a save) cannot be made now, and then says why on the
@@ -385,6 +392,7 @@ func (c *controller) choose(m mode.Mode, subset store.Subset) {
 	}
 	defer testhook.LogModeShown(m.Title())() // the real-window tests' hook
 	cur := c.v.Current()
+	c.entered++
 	c.leave(m)
 	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: subset, Class: c.v.filter.Class})
@@ -406,6 +414,7 @@ func (c *controller) leave(m mode.Mode) {
 // enter shows mode m from its start, every class shown, and gives the grid the keys (a scan or
 // the suggestions are ready).
 func (c *controller) enter(m mode.Mode) {
+	c.entered++
 	c.leave(m)
 	c.out.center(mode.Center(m))
 	c.rebuild(store.Filter{Subset: store.Live})

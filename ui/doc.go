@@ -32,6 +32,8 @@
 //     the status bar with the jobs' progress and the legend, the frame that holds them around the
 //     grid (a banner above it, a mode's view in its place), the main menu, where keys no widget
 //     took go, and the keyboard reference.
+//   - said.go: the message the status bar says in place of the state's line, kept until the
+//     cursor moves or the state changes, whatever redraws meanwhile (renderCursor reads it).
 //   - files.go, newdataset.go (opener), save.go, saved.go, changelog.go (saver), exporter.go:
 //     opening, creating, saving and exporting a dataset, each a job with progress and Cancel.
 //   - window.go: newWindow builds every part with what it needs and wires them; it assembles and

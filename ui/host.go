@@ -87,6 +87,9 @@ func (h modeHost) Input(f func()) { h.c.in.input(f) }
 // Say puts a message on the status bar.
 func (h modeHost) Say(text string) { h.c.say(text) }
 
+// Note puts a background job's report on the status bar, unless a message said still holds.
+func (h modeHost) Note(text string) { tell(h.c, text, true) }
+
 // Render shows again what depends on the cursor and the mode.
 func (h modeHost) Render() { h.c.renderCursor() }
 

@@ -13,7 +13,9 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/idx"
 	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
 )
@@ -148,6 +150,9 @@ func enable(o fyne.Disableable, on bool) {
 // unsaved folder) and offers to restore the newest.
 func (o *opener) offerUnsavedRecovery() {
 	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+pairfile.JournalSuffix))
+	// One whose edits cancel out (a digit drawn, then undone) holds no dataset: not offered. It
+	// is left where it is: it may be the journal of a window still open.
+	paths = slices.DeleteFunc(paths, func(p string) bool { _, held := journal.Holds(p, idx.MaxData()); return !held })
 	if len(paths) == 0 {
 		return
 	}

@@ -29,6 +29,10 @@ type state struct {
 	jobs    *jobs.Jobs // the job state: what runs in the background, and whether edits wait
 	// in are the inputs that wait for a job holding edits, oldest first (held.go).
 	in inputs
+	// said is the message the status bar says in place of statusText while it holds (said.go);
+	// entered counts the modes entered or chosen (controller.enter, choose), which end it.
+	said    said
+	entered int
 }
 
 // nothingOpen names the empty dataset the window starts with.

@@ -201,7 +201,7 @@ func (m *Mapper) layOut(d *scan.Data) {
 				}
 				m.laid, m.Lay = d, l
 				m.writeDump(d)
-				c.Say(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
+				c.Note(fmt.Sprintf("Map of %s laid out in %s", numfmt.Plural(n, "sample"), time.Since(start).Round(100*time.Millisecond)))
 				m.queueUnplaced(d)
 				m.place(d)
 			}

@@ -95,11 +95,15 @@ type Controller interface {
 	// Input runs f as an input of the person's (a click in a mode's own view): now, or, when
 	// inputs already wait for a job, after them.
 	Input(f func())
-	// Say puts a message on the status bar; Render shows again what depends on the cursor and the
+	// Say puts a message on the status bar, where it stays until the cursor moves or the state
+	// changes (an edit, an undo, a save, a mode, filter or selection changed), whatever redraws
+	// meanwhile, or a later message replaces it; Note puts a background job's report there (a
+	// round's summary, a layout's time), unless a message said still holds; Render shows again what depends on the cursor and the
 	// mode (the detail panel, the status bar, the mode's own view); Progress shows the jobs'
 	// progress beside the status bar again (a job's note changed), and nothing else; Focus gives
 	// the grid the keys.
 	Say(text string)
+	Note(text string)
 	Render()
 	Progress()
 	Focus()

@@ -186,7 +186,7 @@ func (s *Scanner) Run(ds *store.Dataset, snap sample.Set, cached bool, done func
 				tell(fmt.Sprintf("CNN scan of %s: %s", numfmt.Plural(d.N, "sample"), est), 0)
 			}
 		}
-		cache.Note = func(text string) { j.Schedule(func() { c.Say(text) }) }
+		cache.Note = func(text string) { j.Schedule(func() { c.Note(text) }) }
 		var last time.Time
 		res, out, err := cache.Scan(job.Ctx, data, opts, func(p suspect.Progress) {
 			if time.Since(last) < time.Second {
@@ -222,7 +222,7 @@ func (s *Scanner) Run(ds *store.Dataset, snap sample.Set, cached bool, done func
 			}
 			a := NewAnalysis(ds, resets, snap, res, time.Since(start), out.Cached)
 			if out.Cached {
-				c.Say(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
+				c.Note(fmt.Sprintf("CNN scan of %s read from the disk cache in %s (the pixels have not changed since it ran)",
 					numfmt.Plural(snap.N, "sample"), a.Took.Round(10*time.Millisecond)))
 			}
 			if a.Current(c) {

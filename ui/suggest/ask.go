@@ -145,7 +145,7 @@ func (g *Suggester) round() {
 		note(text)
 		g.jobs.Schedule(func() {
 			if l.job == job {
-				c.Say(SpaceNote(n, about, kept))
+				c.Note(SpaceNote(n, about, kept))
 			}
 		})
 	}}
@@ -341,7 +341,7 @@ func (g *Suggester) asked(res askResult) {
 	if res.suggest {
 		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))
 	}
-	c.Say(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
+	c.Note(fmt.Sprintf("Suggested list: %s (%s; %s)", what, nr.Method, res.took.Round(100*time.Millisecond)))
 	if l.again {
 		g.round() // labels came meanwhile: the next round learns from them
 	}

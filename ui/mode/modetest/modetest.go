@@ -145,6 +145,9 @@ func (c *Controller) Input(f func()) { f() }
 // Say records text.
 func (c *Controller) Say(text string) { c.Said = append(c.Said, text) }
 
+// Note records a background report as Say does.
+func (c *Controller) Note(text string) { c.Said = append(c.Said, text) }
+
 // Render, Progress and Focus do nothing: there is no window.
 func (c *Controller) Render() {}
 
