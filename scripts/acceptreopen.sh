@@ -53,6 +53,16 @@ save_quit() {
 # marked: the samples the marks file lists, one a line (none when there is no file).
 marked() { [ -f "$marks" ] && awk 'NR > 5' "$marks" || true; }
 
+# counted N T WHAT: waits for the Suggested list's refined round from T typed labels (wait_round),
+# shows the list again (Ctrl+Shift+U) and waits until its status counts N accepted; else fails
+# with WHAT. A round says its news on the status bar as it comes in (its first suggestions take
+# milliseconds), so the count is read once the round is over, never in the instant between.
+counted() {
+  wait_round "$2" refined
+  xdotool key --clearmodifiers ctrl+shift+u
+  until_state "mode=Suggested.*accepted_$1_·" "$3"
+}
+
 # goto I: Ctrl+G to sample I, waiting for the cursor there.
 goto() {
   xdotool key --clearmodifiers ctrl+g
@@ -90,11 +100,11 @@ accepted=$(sed -n 's/.*status=Accepted_\([0-9,]*\)_suggestions_of_class.*/\1/p' 
 echo "acceptreopen: accepted $accepted suggestions of class $class from sample $pick's confidence up"
 shot accepted
 # Save Shown As of class $class (its row in the class histogram: All classes, the unlabelled
-# samples, then the classes labelled now in order, 39 px a row from y 174 in the 1280×820 window
-# at the screen's top left), before any save: the derived pair must keep the accepted marks of
-# the samples it holds, from the window's memory (checked once the app has quit).
-row=$(python3 -c 'import sys; print(2 + sorted(set(sys.argv[2:])).index(sys.argv[1]))' "$class" "$class" \
-  $(for i in "${asked[@]}"; do sed -n "$((i + 1))p" "$truth"; done))
+# samples, then every digit 0–9 (ui/state.go's histogram), 39 px a row from y 174 in the
+# 1280×820 window at the screen's top left), before any save: the derived pair must keep the
+# accepted marks of the samples it holds, from the window's memory (checked once the app has
+# quit).
+row=$((2 + class))
 xdotool mousemove 60 $((174 + 39 * row)) click 1
 until_state "class=$class " "the click on class $class's row (row $row) did not filter the grid to it"
 shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' "$state")
@@ -111,8 +121,7 @@ mapfile -t kept < <(marked)
 start
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
-until_state "accepted_${accepted}_·" "the Suggested list does not count the $accepted accepted labels after the reopen"
-wait_round 20
+counted "$accepted" 20 "the Suggested list does not count the $accepted accepted labels after the reopen"
 shot reopened
 # A person's label over one accepted sample (its true label: the list holds no labelled sample
 # after a reopen, so Ctrl+G shows all) takes its mark away; the next round learns from 21.
@@ -121,9 +130,7 @@ goto "$over"
 rm -f "$list"
 xdotool key --clearmodifiers "$(sed -n "$((over + 1))p" "$truth")"
 until_state " sample=$((over + 1)) " "the label typed on sample $over did not move the cursor on"
-xdotool key --clearmodifiers ctrl+shift+u
-until_state "mode=Suggested.*accepted_$((accepted - 1))_·" "a label typed over accepted sample $over did not take its mark away"
-wait_round 21
+counted $((accepted - 1)) 21 "a label typed over accepted sample $over did not take its mark away"
 save_quit relabelled
 # From outside: the marks file of the first save listed exactly the accepted samples (none of the
 # typed ones); the second save's lists them but the one labelled over.
@@ -151,13 +158,22 @@ n = int.from_bytes(d[4:8], "big")
 print("\n".join(str(k) for k in range(n) if at[d[16 + k * rec:16 + (k + 1) * rec]] in want))
 PY
 )
+# The derived pair's labelled samples (its label file: ubyte, or int32 with −2147483648 for none).
+dlabelled=$(python3 - "$dlabels" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+n = int.from_bytes(b[4:8], "big")
+vals = b[8:8 + n] if b[2] == 0x08 else struct.unpack(">%di" % n, b[8:8 + 4 * n])
+print(sum(v != -2147483648 for v in vals))
+PY
+)
 [ "${#dwant[@]}" -ge 1 ] && [ "$shown" -lt 1000 ] || fail "the pair Save Shown As wrote holds ${#dwant[@]} accepted samples of $shown (a subset holding some was meant)"
 mapfile -t dkept < <(marks=$dlabels.idxlabel-accepted marked)
 [ "$(printf '%s\n' "${dkept[@]}")" = "$(printf '%s\n' "${dwant[@]}")" ] || fail "the pair Save Shown As wrote marks ${#dkept[@]} samples (${dkept[*]:0:10}), not the ${#dwant[@]} accepted samples it holds (${dwant[*]:0:10})"
 images=$dimages labels=$dlabels
 start
 xdotool key --clearmodifiers ctrl+shift+u
-until_state "mode=Suggested.*accepted_${#dwant[@]}_·" "the pair Save Shown As wrote does not count its ${#dwant[@]} accepted labels as accepted"
+counted "${#dwant[@]}" $((dlabelled - ${#dwant[@]})) "the pair Save Shown As wrote does not count its ${#dwant[@]} accepted labels as accepted"
 shot derived
 quit_app || fail "the app did not quit cleanly"
 echo "acceptreopen: ok ($accepted accepted, still accepted after the reopen; one labelled over: $((accepted - 1)) kept; Save Shown As of class $class: ${#dwant[@]} of its $shown samples still accepted)"
