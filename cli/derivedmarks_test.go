@@ -143,18 +143,7 @@ func TestDerivedPairsKeepAcceptedMarks(t *testing.T) {
 	derivedMarks(t, "convert", ai, cl, fromA, marked)
 
 	// apply-errata correcting samples 3 (marked) and 4: 3's label is the errata's now.
-	other := make([]int64, 40)
-	for i := range other {
-		other[i] = int64(i % 10)
-	}
-	other[3], other[4] = 8, 9
-	otherLabels := writeLabels(t, dir, "other-labels", idx.UByte, 1, other)
-	code, errata, errOut := runCLI("errata", ai, al, otherLabels)
-	if code != 0 {
-		t.Fatalf("errata: exit %d %s", code, errOut)
-	}
-	errataPath := filepath.Join(dir, "errata.csv")
-	os.WriteFile(errataPath, []byte(errata), 0o644)
+	otherLabels, errataPath := correctedErrata(t, dir, ai, al, 40, 3, 4)
 	el := filepath.Join(out, "e-labels")
 	run("apply-errata", errataPath, ai, al, el)
 	delete(marked, 3)
