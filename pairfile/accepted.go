@@ -37,7 +37,8 @@ import (
 // refuses it (ErrStaleAccepted) and its marks are ignored, never applied to other samples.
 // Every writer under a claim (ClaimOutputs) removes it from the label files it replaces once
 // the new file is in place, and leaves it untouched when the write fails or is cancelled
-// (Claim.Replaced).
+// (Claim.Replaced); a writer that derives its pair from a marked one then writes the new pair's
+// own marks file (carry.go: Claim.KeepAccepted).
 
 // AcceptedSuffix is appended to the label file's path to name its accepted-marks file:
 // "t10k-labels-idx1-ubyte.gz.idxlabel-accepted".
