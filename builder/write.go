@@ -179,7 +179,7 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 		}
 		if len(d.marks) > 0 {
 			if err := claim.KeepAccepted(d.w.Out.Labels, d.key, d.marks); err != nil {
-				return out, err
+				return out, fmt.Errorf("%s is written, but which of its labels are accepted suggestions could not be kept beside it (they count as typed labels): %w", d.w.Out.Labels, err)
 			}
 			d.w.Accepted, d.w.AcceptedFile = len(d.marks), pairfile.AcceptedFile(d.w.Out.Labels)
 		}
