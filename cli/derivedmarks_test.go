@@ -193,3 +193,21 @@ func TestDerivedPairsRefuseBadInputMarks(t *testing.T) {
 		}
 	}
 }
+
+// Marks that cannot be kept beside the derived labels (a folder in the way of the marks file) are
+// an error saying the pair is written and its pseudo-labels count as typed; the pair is there.
+func TestDerivedMarksNotKeptSaid(t *testing.T) {
+	dir := t.TempDir()
+	ai, al := markedInput(t, dir, "a", 20, 0, []int{2, 5})
+	oi, ol := filepath.Join(dir, "o-images"), filepath.Join(dir, "o-labels")
+	if err := os.MkdirAll(filepath.Join(pairfile.AcceptedFile(ol), "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("subset", "--max", "10", ai, al, oi, ol)
+	if code != 1 || !strings.Contains(errOut, ol+" is written, but") || !strings.Contains(errOut, "count as typed") {
+		t.Fatalf("exit %d, %q", code, errOut)
+	}
+	if code, out, errOut := runCLI("verify", oi, ol); code != 0 {
+		t.Fatalf("the pair written does not verify: %s %s", out, errOut)
+	}
+}
