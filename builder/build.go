@@ -12,7 +12,8 @@ import (
 // left from before would name the new classes; force replaces existing files), the inputs opened
 // (Open; each notice handed to notice), the outputs checked again against the inputs'
 // class-name files (pairfile.CheckOutputs), the plan made (plan) and written (Write, under the
-// claim, with progress), the claim released at the end. When ctx is cancelled before the outputs
+// claim, with progress; the notices it leaves in the plan, an input's accepted-marks file
+// refused, handed to notice), the claim released at the end. When ctx is cancelled before the outputs
 // are put in place, nothing is replaced. Errors: those of pairfile.ClaimOutputs (a
 // *pairfile.OutputError for an output that is an input), Open, pairfile.CheckOutputs, plan and Write.
 func Build(ctx context.Context, in, out []Pair, force bool, plan func([]*Input) (*Plan, error), notice func(string), progress Progress) ([]Written, error) {
@@ -49,5 +50,11 @@ func Build(ctx context.Context, in, out []Pair, force bool, plan func([]*Input) 
 	if err != nil {
 		return nil, err
 	}
-	return Write(ctx, claim, p, progress)
+	written, err := Write(ctx, claim, p, progress)
+	if notice != nil {
+		for _, n := range p.Notices {
+			notice(n)
+		}
+	}
+	return written, err
 }

@@ -11,6 +11,7 @@ package builder
 import (
 	"fmt"
 	"math"
+	"os"
 
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -32,13 +33,19 @@ type Input struct {
 	Names       map[int]string // class names from the class-name file beside the labels; nil when none
 	NamesFile   string         // that file; "" when none
 	Notices     []string       // what a person should know: a class-name file refused, naming it
+	// AcceptedFile is the accepted-marks file found beside the labels (pairfile.AcceptedFile;
+	// anything os.Lstat finds there, a symbolic link too, for Write to read or refuse); "" when
+	// none. Its marks are read by Write, once it has read the images their key needs.
+	AcceptedFile string
+	imagesCRC    uint32 // the CRC-32C of the image data as stored, computed by Write's read when AcceptedFile is set
 }
 
 // Open reads the header of p.Images, checked against the bytes the file holds (idx.OpenFile:
 // exactly the data a plain file's header declares; for gzip at most 1032 times the file's size),
 // so that no size Write allocates from it is one a header merely claims; then the whole of
 // p.Labels, checks them as a pair and finds the class-name file beside the labels
-// (pairfile.FindClassNames; one that cannot be read becomes a notice and the input has no names).
+// (pairfile.FindClassNames; one that cannot be read becomes a notice and the input has no names)
+// and notes the accepted-marks file beside the labels (AcceptedFile).
 // Memory: the label file (at most idx.MaxData bytes). Errors, naming the file: those of
 // idx.OpenFile, idx.ReadFileLimit, pairfile.CheckImages, pairfile.CheckLabels and pairfile.CheckLabel; an
 // input of more than 2^31−1 samples.
@@ -67,6 +74,11 @@ func Open(p Pair) (*Input, error) {
 		}
 	}
 	in := &Input{Files: p, ImageHeader: h, Shape: shape, Labels: labels}
+	if m := pairfile.AcceptedFile(p.Labels); m != "" {
+		if _, err := os.Lstat(m); err == nil {
+			in.AcceptedFile = m
+		}
+	}
 	names, file, err := pairfile.FindClassNames(p.Labels)
 	if err != nil {
 		in.Notices = append(in.Notices, fmt.Sprintf("%v (class names left out)", err))

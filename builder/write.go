@@ -25,6 +25,9 @@ type Plan struct {
 	Parts   []Part
 	Relabel map[int64]int64 // class OLD (column 0) is written as NEW; nil for none
 	Names   map[int]string  // the outputs' class names; nil for none
+	// Notices are what Write found a person should know: an input's accepted-marks file
+	// refused (stale, damaged, a symbolic link), naming it.
+	Notices []string
 }
 
 // Part is one output pair of a Plan and the samples it holds, in output order.
@@ -42,6 +45,11 @@ type Written struct {
 	// NamesFile (one pairfile.FindClassNames looks for first, such as EMNIST's
 	// "<set>-mapping.txt"); "" when it reads NamesFile or none.
 	NamesShadowed string
+	// Accepted is how many of its labels are accepted suggestions (pseudo-labels), carried from
+	// the inputs' marks and kept in AcceptedFile (pairfile.AcceptedFile of the labels; "" when
+	// none is).
+	Accepted     int
+	AcceptedFile string
 }
 
 // Progress reports Write's progress: done of total input samples read for the output file.
@@ -59,10 +67,15 @@ func NamesFileFor(labels string) string { return labels + pairfile.ClassNamesSuf
 // (images: a CRC-32C of the data; labels: decoded and compared) before any output is put in
 // place; then each pair is put in place as one operation (pairfile.Claim.CommitPair) and its
 // class-name file (NamesFileFor, p.Names; removed when p has none) written atomically, all under
-// claim, the caller's claim of the outputs (pairfile.ClaimOutputs), which it releases. When
+// claim, the caller's claim of the outputs (pairfile.ClaimOutputs), which it releases; then the
+// accepted marks of the samples it holds that were marked in their input (acceptedMarks),
+// renumbered to their places in it, as the output's own marks file (pairfile.Claim.KeepAccepted,
+// keyed by the labels and images written; an input's marks file that does not fit its pair is a
+// notice in p.Notices and carries no mark). When
 // ctx is cancelled before the outputs are put in place, nothing is replaced, the temporary files
 // are removed and ctx's error is returned. Memory: the output labels, 4 bytes per input sample
-// per part, one record per input; a part not in input order (shuffled) also its images.
+// per part, one record per input, a bit per input sample and 8 bytes per mark carried; a part
+// not in input order (shuffled) also its images.
 // Errors: those of imageLayout, label files of different column counts, a relabelled class its
 // dtype cannot hold, the input and output files' errors, naming them.
 func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progress) ([]Written, error) {
@@ -94,6 +107,8 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 	type pending struct {
 		images, labels *idx.Pending
 		w              Written
+		marks          []int // the part's accepted samples, its places ascending
+		key            pairfile.AcceptedKey
 	}
 	var done []pending
 	abort := func() {
@@ -102,7 +117,8 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 			d.labels.Abort()
 		}
 	}
-	for _, part := range p.Parts {
+	var marked []int // the inputs' accepted samples, numbered in the plan
+	for k, part := range p.Parts {
 		n := len(part.Samples)
 		ih := imgHeader
 		ih.Dims = slices.Clone(imgHeader.Dims)
@@ -110,10 +126,13 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 		labels := p.labels(part.Samples, labType, cols)
 		atomicfile.RemoveStale(part.Out.Images, atomicfile.StaleAge)
 		atomicfile.RemoveStale(part.Out.Labels, atomicfile.StaleAge)
-		imgs, err := p.writeImages(ctx, part, ih, total, progress)
+		imgs, crc, err := p.writeImages(ctx, part, ih, total, progress)
 		if err != nil {
 			abort()
 			return nil, err
+		}
+		if k == 0 {
+			marked = p.acceptedMarks() // the inputs' image CRCs are known now
 		}
 		labs, err := idx.WritePendingContext(ctx, part.Out.Labels, labels)
 		if err == nil {
@@ -127,7 +146,11 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 			abort()
 			return nil, err
 		}
-		done = append(done, pending{imgs, labs, Written{Out: part.Out, Images: ih, Labels: labels.Header}})
+		d := pending{images: imgs, labels: labs, w: Written{Out: part.Out, Images: ih, Labels: labels.Header}}
+		if d.marks = pairfile.CarryAccepted(total, marked, part.Samples); len(d.marks) > 0 {
+			d.key = pairfile.KeyOf(labels, crc)
+		}
+		done = append(done, d)
 	}
 	if err := ctx.Err(); err != nil {
 		abort()
@@ -153,6 +176,12 @@ func Write(ctx context.Context, claim *pairfile.Claim, p *Plan, progress Progres
 		}
 		if _, found, _ := pairfile.FindClassNames(d.w.Out.Labels); found != "" && found != d.w.NamesFile {
 			d.w.NamesShadowed = found
+		}
+		if len(d.marks) > 0 {
+			if err := claim.KeepAccepted(d.w.Out.Labels, d.key, d.marks); err != nil {
+				return out, fmt.Errorf("%s is written, but which of its labels are accepted suggestions could not be kept beside it (they count as typed labels): %w", d.w.Out.Labels, err)
+			}
+			d.w.Accepted, d.w.AcceptedFile = len(d.marks), pairfile.AcceptedFile(d.w.Out.Labels)
 		}
 		out = append(out, d.w)
 	}
@@ -194,10 +223,10 @@ func (p *Plan) locate(g int) (*Input, int) {
 }
 
 // writeImages writes part's images to a temporary file beside part.Out.Images and reads it
-// back. In input order the records go straight from the inputs to the file; otherwise they are
+// back; it returns the file and the CRC-32C of its image data (pairfile.ImagesCRC's). In input order the records go straight from the inputs to the file; otherwise they are
 // kept as they arrive (records, whose memory grows with the records read, never with what a
 // header declares) and written in the part's order once every input is read.
-func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total int, progress Progress) (*idx.Pending, error) {
+func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total int, progress Progress) (*idx.Pending, uint32, error) {
 	pos := make([]int32, total)
 	for g := range pos {
 		pos[g] = -1
@@ -205,13 +234,13 @@ func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total i
 	inOrder := true
 	for k, g := range part.Samples {
 		if g < 0 || g >= total || pos[g] >= 0 {
-			return nil, fmt.Errorf("dataset: %s: sample %d is not one of the %d samples, or is written twice", part.Out.Images, g, total)
+			return nil, 0, fmt.Errorf("dataset: %s: sample %d is not one of the %d samples, or is written twice", part.Out.Images, g, total)
 		}
 		pos[g] = int32(k)
 		inOrder = inOrder && (k == 0 || g > part.Samples[k-1])
 	}
 	outRec := int(h.DataSize() / int64(max(h.Dims[0], 1)))
-	sum := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	sum := crc32.New(castagnoli)
 	pend, err := idx.CreateFunc(part.Out.Images, h, func(w io.Writer) error {
 		out := io.MultiWriter(w, sum)
 		var held *records
@@ -243,13 +272,13 @@ func (p *Plan) writeImages(ctx context.Context, part Part, h idx.Header, total i
 		return bw.Flush()
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := verifyStream(pend.Temp, h, sum.Sum32()); err != nil {
 		pend.Abort()
-		return nil, fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", part.Out.Images, err)
+		return nil, 0, fmt.Errorf("%s: the file written did not read back as written, nothing was replaced: %w", part.Out.Images, err)
 	}
-	return pend, nil
+	return pend, sum.Sum32(), nil
 }
 
 // records holds the records of a part written in another order than its inputs' (a shuffle), in
@@ -288,7 +317,8 @@ func (r *records) get(k int) []byte {
 }
 
 // readImages reads every input's images in order, to the end of each file, and calls put with
-// each record whose pos is not −1, converted to dtype t.
+// each record whose pos is not −1, converted to dtype t. Of an input with an accepted-marks
+// file it also keeps the CRC-32C of the image data as stored (imagesCRC).
 func (p *Plan) readImages(ctx context.Context, pos []int32, t idx.DType, file string, total int, progress Progress, put func(k int32, rec []byte) error) error {
 	g := 0
 	for _, in := range p.Inputs {
@@ -303,6 +333,7 @@ func (p *Plan) readImages(ctx context.Context, pos []int32, t idx.DType, file st
 			}
 			r := bufio.NewReaderSize(f, 1<<20)
 			rec := make([]byte, f.Header.DataSize()/int64(max(in.Shape.N, 1)))
+			var crc uint32
 			conv := converter(f.Header.Type, t, len(rec)/f.Header.Type.Size())
 			for i := 0; i < in.Shape.N; i, g = i+1, g+1 {
 				if i%4096 == 0 {
@@ -313,6 +344,9 @@ func (p *Plan) readImages(ctx context.Context, pos []int32, t idx.DType, file st
 				}
 				if _, err := io.ReadFull(r, rec); err != nil {
 					return err
+				}
+				if in.AcceptedFile != "" {
+					crc = crc32.Update(crc, castagnoli, rec)
 				}
 				if pos[g] >= 0 {
 					if err := put(pos[g], conv(rec)); err != nil {
@@ -327,6 +361,7 @@ func (p *Plan) readImages(ctx context.Context, pos []int32, t idx.DType, file st
 				}
 				return err
 			}
+			in.imagesCRC = crc
 			return nil
 		}()
 		if err != nil {
@@ -369,7 +404,7 @@ func verifyStream(name string, h idx.Header, sum uint32) error {
 	if f.Header.String() != h.String() {
 		return fmt.Errorf("header %s, %s was written", f.Header, h)
 	}
-	got := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+	got := crc32.New(castagnoli)
 	if _, err := io.Copy(got, f); err != nil {
 		return err
 	}

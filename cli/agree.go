@@ -113,7 +113,9 @@ func agree(c *cli, files []string, consensusOut, votesOut string, weighted, forc
 		if err := writeConsensus(c.stderr, consensusOut, result, firstType, weighted); err != nil {
 			return err
 		}
-		claim.Replaced(consensusOut) // the accepted marks of the labels it replaced: only now
+		// The accepted marks of the labels it replaced go, only now; none are written: a
+		// consensus label is the annotators' vote, not a model's suggestion accepted.
+		claim.Replaced(consensusOut)
 		if err := c.keepNames(consensusOut, classNames); err != nil {
 			return err
 		}

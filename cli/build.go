@@ -8,6 +8,7 @@ import (
 	"os/signal"
 
 	"idxlabel/builder"
+	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 )
 
@@ -16,7 +17,8 @@ import (
 // holds unsaved edits), inputs opened, a plan made from the inputs and written (builder.Build;
 // an output that is an input is a usage error) with progress on stderr once the work has
 // taken c.progressAfter (progressLine), Ctrl+C cancelling it before any output is replaced (exit 130), and one line
-// on stdout for each pair written.
+// on stdout for each pair written (with its class-name file and, when it carries any, how many
+// of its labels are accepted suggestions, kept in its accepted-marks file).
 func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan func([]*builder.Input) (*builder.Plan, error)) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -38,6 +40,9 @@ func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan f
 		fmt.Fprintf(c.stdout, "%s, %s: %d samples (images %s, labels %s)", w.Out.Images, w.Out.Labels, w.Images.Dims[0], w.Images, w.Labels)
 		if w.NamesFile != "" {
 			fmt.Fprintf(c.stdout, "; class names in %s", w.NamesFile)
+		}
+		if w.Accepted > 0 {
+			fmt.Fprintf(c.stdout, "; %s (pseudo-labels) marked in %s", numfmt.Plural(w.Accepted, "accepted suggestion"), w.AcceptedFile)
 		}
 		fmt.Fprintln(c.stdout)
 		switch {

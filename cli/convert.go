@@ -11,6 +11,7 @@ import (
 	"idxlabel/formats"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/pairfile"
 )
 
 // runConvert re-encodes an IDX file, or turns a dataset file of another format into an IDX pair.
@@ -26,6 +27,9 @@ import (
 // .npz (formats.Read), written as the pair IMAGES LABELS (ubyte images; ubyte labels, or int32
 // with −2147483648 for samples without one) and its class names (a Parquet ClassLabel's) beside
 // LABELS, as import writes a pair (writeNewPair).
+//
+// A label file IN with accepted marks beside it (pairfile.AcceptedFile) gives OUT the same marks
+// (convertMarks): its labels are the same, so they are the same pseudo-labels.
 //
 // Outputs must not be inputs, and existing ones are replaced only with --force (claimOutputs'
 // rule); they must be regular files (a symbolic link is written through to its target).
@@ -65,6 +69,9 @@ func runConvert(c *cli, args []string) error {
 		return err
 	}
 	claim.Replaced(out) // the accepted marks of a label file it replaced: only now
+	if err := c.convertMarks(claim, in, out); err != nil {
+		return err
+	}
 	fi, err := os.Stat(out)
 	if err != nil {
 		return err
@@ -149,4 +156,20 @@ func (f formatFlags) options() (formats.Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// convertMarks gives out, the label file just re-encoded from in under claim, the accepted
+// marks beside in (labelMarks: read for out's labels, which are in's), keyed as in's were, so
+// that they fit the pairs in's fit. Nothing is read when in has no marks file; with one, out
+// (a label file: at most idx.MaxData bytes) is read back for the marks' key.
+func (c *cli) convertMarks(claim *pairfile.Claim, in, out string) error {
+	if _, err := os.Lstat(pairfile.AcceptedFile(in)); err != nil {
+		return nil
+	}
+	arr, err := idx.ReadFileLimit(out, idx.MaxData())
+	if err != nil {
+		return err
+	}
+	images, marks := c.labelMarks(in, arr)
+	return c.keepMarks(claim, out, arr, images, marks)
 }

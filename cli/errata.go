@@ -96,8 +96,11 @@ func errata(c *cli, images, oldFile, newFile, votesFile, note string) error {
 // result to OUT_LABELS (LABELS' dtype and shape, only column 0 changed; atomically, by
 // claimOutputs' rule). A row applies only where the sample's pixels hash to its sha256 and its
 // label is its old label (annotate.Apply); a row that does not is left out and listed on stderr
-// with its reason. Exit status: 0 every row applied, 1 a row was left out (OUT_LABELS holds
-// the rows that applied), 2 a usage error or anything that stopped it (failure).
+// with its reason. The labels LABELS' accepted marks name (pairfile.AcceptedFile: accepted
+// suggestions, pseudo-labels) stay marked in OUT_LABELS' own (labelMarks, keepMarks), but where
+// a row applied: its label is the errata's decision now, a person's, no longer a pseudo-label.
+// Exit status: 0 every row applied, 1 a row was left out (OUT_LABELS holds the rows that
+// applied), 2 a usage error or anything that stopped it (failure).
 func runApplyErrata(c *cli, args []string) error {
 	fs := c.flags("apply-errata")
 	force := fs.Bool("force", false, forceUsage)
@@ -143,6 +146,7 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 	if len(col) != len(hs.Samples) {
 		return fmt.Errorf("%s has %d labels, but %s has %d images: the counts must match", labels, len(col), images, len(hs.Samples))
 	}
+	imagesCRC, marks := c.labelMarks(labels, arr) // before any row changes arr
 	switch {
 	case !e.HasImages:
 		fmt.Fprintf(c.stderr, "apply-errata: %s does not name the images it was made for; each row is matched by its sample's pixels\n", errataFile)
@@ -162,12 +166,14 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 	stride := arr.Stride()
 	applied, moved := 0, 0
 	var left []annotate.Outcome
+	var corrected []int // the samples a row applied to: their labels are the errata's now
 	for _, o := range outcomes {
 		if !o.Applied() {
 			left = append(left, o)
 			continue
 		}
 		arr.SetInt(o.At*stride, int64(o.Row.New))
+		corrected = append(corrected, o.At)
 		applied++
 		if o.Moved {
 			moved++
@@ -178,6 +184,9 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 		return err
 	}
 	claim.Replaced(out) // the accepted marks of the labels it replaced: only now
+	if err := c.keepMarks(claim, out, arr, imagesCRC, withoutSamples(marks, corrected)); err != nil {
+		return err
+	}
 	if err := c.keepNames(out, names); err != nil {
 		return err
 	}
@@ -204,4 +213,23 @@ func applyErrata(c *cli, errataFile, images, labels, out string, force bool) err
 		fmt.Fprintf(c.stderr, "  %s:%d: %s\n", errataFile, o.Row.Line, o)
 	}
 	return errReported
+}
+
+// withoutSamples returns marks (ascending) without the samples in drop (any order). Memory: a
+// set of drop; time O(len(marks) + len(drop)).
+func withoutSamples(marks, drop []int) []int {
+	if len(drop) == 0 {
+		return marks
+	}
+	gone := make(map[int]bool, len(drop))
+	for _, i := range drop {
+		gone[i] = true
+	}
+	var out []int
+	for _, i := range marks {
+		if !gone[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }

@@ -43,6 +43,33 @@ func markOutputs(t *testing.T, oi, ol string, n int, others ...string) (labels, 
 	return labels, marks
 }
 
+// correctedErrata writes, in dir, the labels of genBuildPair's or genPair's n samples (class i
+// mod 10) with the samples corrected given other labels (9, or 8 when that is their class), and
+// the errata `idxlabel errata` makes from them for the pair ai, al. It returns both files.
+func correctedErrata(t *testing.T, dir, ai, al string, n int, corrected ...int) (labels, errata string) {
+	t.Helper()
+	other := make([]int64, n)
+	for i := range other {
+		other[i] = int64(i % 10)
+	}
+	for _, i := range corrected {
+		other[i] = 9
+		if i%10 == 9 {
+			other[i] = 8
+		}
+	}
+	labels = writeLabels(t, dir, "other-labels", idx.UByte, 1, other)
+	code, out, errOut := runCLI("errata", ai, al, labels)
+	if code != 0 {
+		t.Fatalf("errata: exit %d %s", code, errOut)
+	}
+	errata = filepath.Join(dir, "errata.csv")
+	if err := os.WriteFile(errata, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return labels, errata
+}
+
 // Every command-line writer that replaces a label file with --force removes the accepted marks
 // beside it once the new file is in place; one that stops after claiming its outputs (a bad
 // input found once it reads) leaves the label file and its marks byte for byte.
@@ -53,18 +80,7 @@ func TestWritersRemoveAcceptedMarksOnlyOnceReplaced(t *testing.T) {
 	ai, al := genPair(t, filepath.Join(dir, "a"), 20)
 	bi, bl := genPair(t, filepath.Join(dir, "b"), 20)
 	short := writeLabels(t, dir, "short-labels", idx.UByte, 1, []int64{1, 2, 3})
-	other := make([]int64, 20)
-	for i := range other {
-		other[i] = int64(i % 10)
-	}
-	other[4] = 9
-	otherLabels := writeLabels(t, dir, "other-labels", idx.UByte, 1, other)
-	code, errata, errOut := runCLI("errata", ai, al, otherLabels)
-	if code != 0 {
-		t.Fatalf("errata: exit %d %s", code, errOut)
-	}
-	errataPath := filepath.Join(dir, "errata.csv")
-	os.WriteFile(errataPath, []byte(errata), 0o644)
+	otherLabels, errataPath := correctedErrata(t, dir, ai, al, 20, 4)
 	garbage := filepath.Join(dir, "garbage")
 	os.WriteFile(garbage, []byte("not an IDX file, nor errata\n"), 0o644)
 	small := filepath.Join(dir, "small")

@@ -37,7 +37,8 @@ import (
 // refuses it (ErrStaleAccepted) and its marks are ignored, never applied to other samples.
 // Every writer under a claim (ClaimOutputs) removes it from the label files it replaces once
 // the new file is in place, and leaves it untouched when the write fails or is cancelled
-// (Claim.Replaced).
+// (Claim.Replaced); a writer that derives its pair from a marked one then writes the new pair's
+// own marks file (carry.go: Claim.KeepAccepted).
 
 // AcceptedSuffix is appended to the label file's path to name its accepted-marks file:
 // "t10k-labels-idx1-ubyte.gz.idxlabel-accepted".
@@ -103,66 +104,85 @@ var ErrStaleAccepted = errors.New("written for other contents of the pair")
 // damaged or truncated file), an index not below N or not above the one before, and
 // ErrStaleAccepted when its key is not key.
 func ReadAccepted(path string, key AcceptedKey) ([]int, error) {
-	limit := int64(acceptedHead) + 11*int64(max(key.Samples, 0))
+	_, marks, err := readAccepted(path, key.Samples, func(got AcceptedKey) bool { return got == key })
+	return marks, err
+}
+
+// ReadAcceptedOf reads the accepted-marks file at path as ReadAccepted does, for a label file
+// whose labels are labels and whose image file is not at hand (a label file re-encoded alone):
+// the file's sample count and label hash must be labels' (else ErrStaleAccepted), its image
+// CRC is taken as written. It returns the file's key (KeyOf labels with that CRC) and the
+// marks; a zero key and nil marks, with no error, when there is no file. Errors: ReadAccepted's.
+func ReadAcceptedOf(path string, labels *idx.Array) (AcceptedKey, []int, error) {
+	want := KeyOf(labels, 0)
+	return readAccepted(path, want.Samples, func(got AcceptedKey) bool {
+		return got.Samples == want.Samples && got.Labels == want.Labels
+	})
+}
+
+// readAccepted is ReadAccepted and ReadAcceptedOf: the file at path read for a pair of n samples
+// and its key checked by fits.
+func readAccepted(path string, n int, fits func(AcceptedKey) bool) (AcceptedKey, []int, error) {
+	limit := int64(acceptedHead) + 11*int64(max(n, 0))
 	data, err := atomicfile.ReadFileNoFollow(path, limit)
 	if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
-		return nil, nil
+		return AcceptedKey{}, nil, nil
 	}
 	ignored := "; its accepted suggestions count as typed labels"
 	if err != nil {
-		return nil, fmt.Errorf("accepted marks: %w%s", err, ignored)
+		return AcceptedKey{}, nil, fmt.Errorf("accepted marks: %w%s", err, ignored)
 	}
-	bad := func(line int, what string) error {
-		return fmt.Errorf("accepted marks %s: line %d: %s (damaged or not idxlabel's)%s", path, line, what, ignored)
+	bad := func(line int, what string) (AcceptedKey, []int, error) {
+		return AcceptedKey{}, nil, fmt.Errorf("accepted marks %s: line %d: %s (damaged or not idxlabel's)%s", path, line, what, ignored)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
-		return nil, bad(bytes.Count(data, []byte("\n"))+1, "the file does not end with a line end (cut short)")
+		return bad(bytes.Count(data, []byte("\n"))+1, "the file does not end with a line end (cut short)")
 	}
 	lines := bytes.Split(data[:len(data)-1], []byte("\n"))
 	if len(lines) < 5 {
-		return nil, bad(len(lines), "fewer than the 5 lines of its head")
+		return bad(len(lines), "fewer than the 5 lines of its head")
 	}
 	if string(lines[0]) != acceptedHeader {
-		return nil, bad(1, fmt.Sprintf("not %q", acceptedHeader))
+		return bad(1, fmt.Sprintf("not %q", acceptedHeader))
 	}
 	var got AcceptedKey
-	n, ok := field(lines[1], "samples ")
-	if got.Samples, err = strconv.Atoi(n); !ok || err != nil || got.Samples < 0 || !decimal(n) {
-		return nil, bad(2, "not \"samples N\"")
+	s, ok := field(lines[1], "samples ")
+	if got.Samples, err = strconv.Atoi(s); !ok || err != nil || got.Samples < 0 || !decimal(s) {
+		return bad(2, "not \"samples N\"")
 	}
 	l, ok := field(lines[2], "labels sha256 ")
 	if b, err := hex.DecodeString(l); !ok || err != nil || len(b) != sha256.Size {
-		return nil, bad(3, "not \"labels sha256\" and 64 hex digits")
+		return bad(3, "not \"labels sha256\" and 64 hex digits")
 	} else {
 		copy(got.Labels[:], b)
 	}
 	im, ok := field(lines[3], "images crc32c ")
 	if v, err := strconv.ParseUint(im, 16, 32); !ok || err != nil || len(im) != 8 {
-		return nil, bad(4, "not \"images crc32c\" and 8 hex digits")
+		return bad(4, "not \"images crc32c\" and 8 hex digits")
 	} else {
 		got.Images = uint32(v)
 	}
 	m, ok := field(lines[4], "marks ")
 	if count, err := strconv.Atoi(m); !ok || err != nil || !decimal(m) || count != len(lines)-5 {
-		return nil, bad(5, fmt.Sprintf("not \"marks M\" with M the %d lines after it (cut short?)", len(lines)-5))
+		return bad(5, fmt.Sprintf("not \"marks M\" with M the %d lines after it (cut short?)", len(lines)-5))
 	}
-	if got != key {
-		return nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written: by another program, or by a writer stopped before it removed them)%s; the next save of the pair replaces or removes it", path, ErrStaleAccepted, ignored)
+	if !fits(got) {
+		return AcceptedKey{}, nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written: by another program, or by a writer stopped before it removed them)%s; the next save of the pair replaces or removes it", path, ErrStaleAccepted, ignored)
 	}
 	marks := make([]int, 0, len(lines)-5)
 	for k, line := range lines[5:] {
 		i, err := strconv.Atoi(string(line))
 		switch {
 		case err != nil || !decimal(string(line)):
-			return nil, bad(k+6, "not a sample index")
-		case i >= key.Samples:
-			return nil, bad(k+6, fmt.Sprintf("sample %d, beyond the %d samples", i, key.Samples))
+			return bad(k+6, "not a sample index")
+		case i >= got.Samples:
+			return bad(k+6, fmt.Sprintf("sample %d, beyond the %d samples", i, got.Samples))
 		case len(marks) > 0 && i <= marks[len(marks)-1]:
-			return nil, bad(k+6, fmt.Sprintf("sample %d after sample %d (the indices must ascend)", i, marks[len(marks)-1]))
+			return bad(k+6, fmt.Sprintf("sample %d after sample %d (the indices must ascend)", i, marks[len(marks)-1]))
 		}
 		marks = append(marks, i)
 	}
-	return marks, nil
+	return got, marks, nil
 }
 
 // field returns what follows prefix in line, ok false when line does not start with it.
@@ -254,5 +274,8 @@ func (c *Claim) Replaced(paths ...string) {
 			continue
 		}
 		RemoveAccepted(AcceptedFile(p))
+		if !slices.Contains(c.replaced, Abs(p)) {
+			c.replaced = append(c.replaced, Abs(p))
+		}
 	}
 }

@@ -24,7 +24,9 @@
 //     kept beside the label file ("<labels>.idxlabel-accepted") and keyed by the pair's
 //     contents, so a file left from other contents is refused as stale, never applied; a
 //     writer removes the marks of a label file it replaces only once the new file is in place
-//     (Claim.Replaced).
+//     (Claim.Replaced), and a pair derived from a marked one gets the marks of the samples it
+//     keeps, renumbered, in its own file written after its labels (carry.go:
+//     CarryAccepted, Claim.KeepAccepted).
 //   - The pair rule (shape.go): the shapes an image file and a label file may have (CheckPair).
 //   - Stamps (stamp.go): what a file looked like when read, to refuse a save over a file
 //     another program changed since (ErrChangedOnDisk).

@@ -213,6 +213,7 @@ type Claim struct {
 	mu       sync.Mutex
 	outputs  []string // absolute, cleaned
 	written  []string // the outputs a pair write of this claim has put in place (or is putting)
+	replaced []string // the outputs the writer has said are in place (Replaced)
 	release  func()
 	released bool
 }

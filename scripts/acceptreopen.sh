@@ -10,7 +10,10 @@
 # the typed labels only (its list's first line, IDXLABEL_TEST_SUGGEST: "# learnt from 20
 # labels", not 20 plus the accepted). Then a person's label on one accepted sample (its true
 # label typed over it, which may be the label it has: a confirmation) takes its mark away: the
-# next round learns from 21, and after a save the marks file lists one sample fewer. Every wait is on the window's state line
+# next round learns from 21, and after a save the marks file lists one sample fewer. Save Shown
+# As of the accepted class in the first session, before its save, writes a pair whose own marks
+# file lists exactly the accepted samples it holds, at their places in it, and the window opened
+# on that pair counts them accepted. Every wait is on the window's state line
 # (IDXLABEL_TEST_STATE) or its list, never on time alone. Screenshots: /tmp/acceptreopen-*.png.
 # Usage: scripts/acceptreopen.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
 set -euo pipefail
@@ -50,6 +53,16 @@ save_quit() {
 # marked: the samples the marks file lists, one a line (none when there is no file).
 marked() { [ -f "$marks" ] && awk 'NR > 5' "$marks" || true; }
 
+# counted N T WHAT: waits for the Suggested list's refined round from T typed labels (wait_round),
+# shows the list again (Ctrl+Shift+U) and waits until its status counts N accepted; else fails
+# with WHAT. A round says its news on the status bar as it comes in (its first suggestions take
+# milliseconds), so the count is read once the round is over, never in the instant between.
+counted() {
+  wait_round "$2" refined
+  xdotool key --clearmodifiers ctrl+shift+u
+  until_state "mode=Suggested.*accepted_$1_·" "$3"
+}
+
 # goto I: Ctrl+G to sample I, waiting for the cursor there.
 goto() {
   xdotool key --clearmodifiers ctrl+g
@@ -86,6 +99,21 @@ accepted=$(sed -n 's/.*status=Accepted_\([0-9,]*\)_suggestions_of_class.*/\1/p' 
 [ "$accepted" -eq "${#want[@]}" ] || fail "accepted $accepted, the list held ${#want[@]} at the pick's confidence or more"
 echo "acceptreopen: accepted $accepted suggestions of class $class from sample $pick's confidence up"
 shot accepted
+# Save Shown As of class $class (its row in the class histogram: All classes, the unlabelled
+# samples, then every digit 0–9 (ui/state.go's histogram), 39 px a row from y 174 in the
+# 1280×820 window at the screen's top left), before any save: the derived pair must keep the
+# accepted marks of the samples it holds, from the window's memory (checked once the app has
+# quit).
+row=$((2 + class))
+xdotool mousemove 60 $((174 + 39 * row)) click 1
+until_state "class=$class " "the click on class $class's row (row $row) did not filter the grid to it"
+shown=$(sed -n 's/.* shown=\([0-9]*\) .*/\1/p' "$state")
+menu 20 100 519 # File → Save Shown As…; Enter saves beside the pair as loop-shown-*
+xdotool key --clearmodifiers Return
+until_state "prompt=- .*status=Saved_${shown}_samples" "Save Shown As did not save the $shown samples of class $class"
+shot shown
+xdotool mousemove 60 174 click 1
+until_state "class=- " "the click on All classes did not show every class again"
 save_quit saved
 mapfile -t kept < <(marked)
 
@@ -93,8 +121,7 @@ mapfile -t kept < <(marked)
 start
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
-until_state "accepted_${accepted}_·" "the Suggested list does not count the $accepted accepted labels after the reopen"
-wait_round 20
+counted "$accepted" 20 "the Suggested list does not count the $accepted accepted labels after the reopen"
 shot reopened
 # A person's label over one accepted sample (its true label: the list holds no labelled sample
 # after a reopen, so Ctrl+G shows all) takes its mark away; the next round learns from 21.
@@ -103,9 +130,7 @@ goto "$over"
 rm -f "$list"
 xdotool key --clearmodifiers "$(sed -n "$((over + 1))p" "$truth")"
 until_state " sample=$((over + 1)) " "the label typed on sample $over did not move the cursor on"
-xdotool key --clearmodifiers ctrl+shift+u
-until_state "mode=Suggested.*accepted_$((accepted - 1))_·" "a label typed over accepted sample $over did not take its mark away"
-wait_round 21
+counted $((accepted - 1)) 21 "a label typed over accepted sample $over did not take its mark away"
 save_quit relabelled
 # From outside: the marks file of the first save listed exactly the accepted samples (none of the
 # typed ones); the second save's lists them but the one labelled over.
@@ -115,4 +140,40 @@ mapfile -t kept2 < <(marked)
 printf '%s\n' "${kept2[@]}" | grep -qx "$over" && fail "sample $over is still marked accepted after a person labelled it"
 "$bin" suggest --fast "$images" >/dev/null 2>"$work/suggest.err" || fail "idxlabel suggest failed: $(cat "$work/suggest.err")"
 grep -q "$((accepted - 1)) labels are accepted suggestions" "$work/suggest.err" || fail "idxlabel suggest did not read the marks: $(cat "$work/suggest.err")"
-echo "acceptreopen: ok ($accepted accepted, still accepted after the reopen; one labelled over: $((accepted - 1)) kept)"
+
+# The pair Save Shown As derived: its marks file lists exactly the places of the accepted samples
+# it holds (each found by its pixels among the images), and the window opened on it counts them
+# accepted.
+dimages=$work/loop-shown-images-idx3-ubyte
+dlabels=$work/loop-shown-labels-idx1-ubyte
+mapfile -t dwant < <(python3 - "$images" "$dimages" "${want[@]}" <<'PY'
+import sys
+src, derived, *want = sys.argv[1:]
+read = lambda p: open(p, "rb").read()
+s, d = read(src), read(derived)
+rec = 28 * 28
+at = {s[16 + i * rec:16 + (i + 1) * rec]: i for i in range(1000)}
+want = set(map(int, want))
+n = int.from_bytes(d[4:8], "big")
+print("\n".join(str(k) for k in range(n) if at[d[16 + k * rec:16 + (k + 1) * rec]] in want))
+PY
+)
+# The derived pair's labelled samples (its label file: ubyte, or int32 with −2147483648 for none).
+dlabelled=$(python3 - "$dlabels" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+n = int.from_bytes(b[4:8], "big")
+vals = b[8:8 + n] if b[2] == 0x08 else struct.unpack(">%di" % n, b[8:8 + 4 * n])
+print(sum(v != -2147483648 for v in vals))
+PY
+)
+[ "${#dwant[@]}" -ge 1 ] && [ "$shown" -lt 1000 ] || fail "the pair Save Shown As wrote holds ${#dwant[@]} accepted samples of $shown (a subset holding some was meant)"
+mapfile -t dkept < <(marks=$dlabels.idxlabel-accepted marked)
+[ "$(printf '%s\n' "${dkept[@]}")" = "$(printf '%s\n' "${dwant[@]}")" ] || fail "the pair Save Shown As wrote marks ${#dkept[@]} samples (${dkept[*]:0:10}), not the ${#dwant[@]} accepted samples it holds (${dwant[*]:0:10})"
+images=$dimages labels=$dlabels
+start
+xdotool key --clearmodifiers ctrl+shift+u
+counted "${#dwant[@]}" $((dlabelled - ${#dwant[@]})) "the pair Save Shown As wrote does not count its ${#dwant[@]} accepted labels as accepted"
+shot derived
+quit_app || fail "the app did not quit cleanly"
+echo "acceptreopen: ok ($accepted accepted, still accepted after the reopen; one labelled over: $((accepted - 1)) kept; Save Shown As of class $class: ${#dwant[@]} of its $shown samples still accepted)"
