@@ -100,7 +100,8 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 	}
 	g := sm.p.full
 	// Where the page's pixel centres lie in the image sampled (the page itself, or a smoothed
-	// part of it): lox … hix across, loy … hiy down; outside them is off the page.
+	// part of it, whose outermost half pixel at the page's edge is then taken as off the page):
+	// lox … hix across, loy … hiy down; outside them is off the page.
 	var lox, loy float32
 	hix, hiy := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
 	if step > sm.scale {
@@ -109,12 +110,13 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 			for n := range nodes {
 				nodes[n].x, nodes[n].y = to(nodes[n].x, ox), to(nodes[n].y, oy)
 			}
-			lox, loy, hix, hiy = to(lox, ox), to(loy, oy), to(hix, ox), to(hiy, oy)
+			lox, loy = max(0, to(lox, ox)), max(0, to(loy, oy))
+			hix = min(float32(sg.Rect.Dx()-1), to(hix, ox))
+			hiy = min(float32(sg.Rect.Dy()-1), to(hiy, oy))
 			g = sg
 		}
 	}
 	gwi, ghi := g.Rect.Dx()-1, g.Rect.Dy()-1
-	gw, gh := float32(gwi), float32(ghi)
 	for i := range h {
 		b, fb := i/lattice, float32(i%lattice)/lattice
 		row := dst[i*w : (i+1)*w]
@@ -131,7 +133,6 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 			for j := a * lattice; j < min(w, (a+1)*lattice); j++ {
 				grey := float32(255) // outside the page: white
 				if x >= lox && y >= loy && x <= hix && y <= hiy {
-					x, y := max(0, min(gw, x)), max(0, min(gh, y))
 					if cubic {
 						grey = catmullRom(g.Pix, g.Stride, gwi, ghi, x, y)
 					} else {

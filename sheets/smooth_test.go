@@ -140,3 +140,39 @@ func BenchmarkAreaAverage(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(g.Pix)), "ns/pixel")
 }
+
+// The preview a window shows of a 600 dpi page (Preview, 1,000 pixels on its longer side: 7
+// times smaller) is filtered as it shrinks, so stripes a pixel wide and apart are an even grey
+// in it, not a moiré (imaging's box filter, which takes whole pixels in or out, left bands:
+// standard deviation 13.8 grey levels; its linear filter 1.2). The window's own scaling of the
+// preview to its place (Fyne's smooth scaling, x/image/draw's Catmull–Rom, its kernel widened
+// when it shrinks) is filtered as well.
+func TestPreviewOfFineStripesIsEvenGrey(t *testing.T) {
+	g := image.NewGray(image.Rect(0, 0, 4960, 7016))
+	for y := range g.Rect.Dy() {
+		row := g.Pix[y*g.Stride:][:g.Rect.Dx()]
+		for x := range row {
+			row[x] = 240
+			if x%2 == 0 {
+				row[x] = 40
+			}
+		}
+	}
+	p := (&Sheet{Image: g}).Preview(1000)
+	var sum, sq float64
+	n := 0
+	for y := 10; y < p.Rect.Dy()-10; y++ {
+		for x := 10; x < p.Rect.Dx()-10; x++ {
+			v := float64(p.RGBAAt(x, y).R)
+			sum += v
+			sq += v * v
+			n++
+		}
+	}
+	mean := sum / float64(n)
+	if sd := math.Sqrt(max(0, sq/float64(n)-mean*mean)); math.Abs(mean-140) > 3 || sd > 3 {
+		t.Errorf("the preview of 1-px stripes: mean %.1f, standard deviation %.1f; want an even grey of 140", mean, sd)
+	} else {
+		t.Logf("the preview of 1-px stripes: mean %.1f, standard deviation %.1f", mean, sd)
+	}
+}
