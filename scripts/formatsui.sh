@@ -15,7 +15,8 @@
 #     relabels sample 4 at once, not in the CSV, and its Cancel button, clicked, ends the job (the
 #     file already written: its note says so); Ctrl+S saves the 8 and the 9.
 #  3. The Parquet file opened again: the window asks, Enter opens the pair already there (the
-#     labels as saved).
+#     labels as saved). Opened once more, Convert Again (Tab, Tab, Space) over that pair, which
+#     the window shows: it is closed and written again from the Parquet file, and opens.
 #  4. A Parquet file claiming a footer of 2 GiB, and a Kaggle CSV with a pixel of 300: each is
 #     refused with an error naming the file, no pair written, no panic (a Parquet image that
 #     does not decode: ui/convert's tests).
@@ -186,6 +187,23 @@ shot exists
 xdotool key --clearmodifiers Return
 until_state "samples=300 dataset=digits-labels-idx1-ubyte.gz .*prompt=- " "Enter did not open the pair there"
 [ "$(sha256sum "$pq" | cut -d' ' -f1)" = "$sum" ] || fail "the Parquet file changed"
+# 3b. Opened again, Convert Again (Tab, Tab, Space) over the pair on screen: the window closes it
+#     (nothing unsaved) and writes the Parquet's labels over the edits saved (565b7bb: its own
+#     lock refused it, "open for editing in this idxlabel (another window)").
+before=$(stat -c %i "$labels")
+open_file "$pq"
+until_state "prompt=convert_exists " "opening the Parquet file again did not ask about the pair there"
+xdotool key --clearmodifiers Tab Tab space
+for _ in $(seq "$WAIT_TENTHS"); do
+  [ "$(stat -c %i "$labels" 2>/dev/null)" != "$before" ] && break
+  grep -q "prompt=error" "$state" && fail "Convert Again over the pair on screen was refused"
+  sleep 0.1
+done
+[ "$(stat -c %i "$labels")" != "$before" ] || fail "Convert Again did not write the pair"
+until_state "samples=300 dataset=digits-labels-idx1-ubyte.gz .*prompt=- " "the pair converted again did not open"
+gunzip -c "$labels" | python3 -c "import sys; b=sys.stdin.buffer.read()[8:]; sys.exit(0 if list(b) == [(7 * k) % 10 for k in range(300)] else 1)" ||
+  fail "the pair converted again does not hold the Parquet's labels"
+echo "formatsui: converted again over the pair on screen: closed, written with the Parquet's labels, opened"
 
 # 4. Hostile files: a footer claiming 2 GiB, an image that does not decode.
 python3 - "$pq" "$work" <<'PY'

@@ -26,16 +26,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 start_xvfb
 work=$XVFB_CFG/data
 mkdir -p "$work"
-images=$work/scratch-images-idx3-ubyte
-labels=$work/scratch-labels-idx1-ubyte
-truth=$work/truth.txt
-state=$work/state.txt
-list=$work/list.csv
 log=$XVFB_CFG/app.log
 fail() { xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/scratchlabel-fail.png || true; echo "scratchlabel: $*; screenshot /tmp/scratchlabel-fail.png" >&2; tail -n 20 "$log" >&2; exit 1; }
 
 if [ -n "$src" ] && [ -f "$src" ] && [ -f "${src/images-idx3/labels-idx1}" ]; then
-  truth_src=${src/images-idx3/labels-idx1}
   what="t10k"
 elif [ "${IDXLABEL_REQUIRE_MNIST:-}" = 1 ]; then
   echo "scratchlabel: the real MNIST files are not at '${src}', and IDXLABEL_REQUIRE_MNIST=1 requires them" >&2
@@ -43,24 +37,12 @@ elif [ "${IDXLABEL_REQUIRE_MNIST:-}" = 1 ]; then
 else
   echo "scratchlabel: no real MNIST files at '${src}': 10,000 generated digits instead (bench/mkpair -digits)"
   (cd "$root" && go run ./bench/mkpair -digits -n 10000 "$work/gen")
-  src=$work/gen-images-idx3-ubyte truth_src=$work/gen-labels-idx1-ubyte
+  src=$work/gen-images-idx3-ubyte
   what="generated digits"
 fi
-python3 - "$src" "$truth_src" "$images" "$truth" <<'PY'
-import gzip, struct, sys
-src, tsrc, out, truth = sys.argv[1:]
-op = lambda p: gzip.open(p, "rb") if p.endswith(".gz") else open(p, "rb")
-with op(src) as f:
-    magic, n, h, w = struct.unpack(">IIII", f.read(16))
-    n = min(n, 10000)
-    data = f.read(n * h * w)
-with op(tsrc) as f:
-    f.read(8)
-    lab = f.read(n)
-with open(out, "wb") as f:
-    f.write(struct.pack(">IIII", 0x803, n, h, w) + data)
-open(truth, "w").write("\n".join(map(str, lab)) + "\n")
-PY
+# All 10,000 images with no label file (images, labels, truth, list: loop_pair's names).
+loop_pair scratchlabel "$src" scratch 10000
+state=$work/state.txt
 
 start=$(date +%s.%N)
 IDXLABEL_TEST_STATE=$state IDXLABEL_TEST_SUGGEST=$list "$bin" "$images" >"$log" 2>&1 &

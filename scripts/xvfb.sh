@@ -162,13 +162,14 @@ start_state() {
   ready "$MAIN"
 }
 
-# loop_pair NAME SRC STEM (after start_xvfb): the first 1,000 images of MNIST's t10k file SRC
-# (its label file beside it, MNIST's names) as images with no label file yet in $XVFB_CFG/data,
-# for a labelling loop. Sets work (the folder), images (STEM-images-idx3-ubyte), labels
-# (STEM-labels-idx1-ubyte, not written), truth (their true labels, one a line) and list (where
-# the window dumps its Suggested list). Exits naming NAME when SRC has no label file beside it.
+# loop_pair NAME SRC STEM [N] (after start_xvfb): the first N images (1,000 by default; all of
+# them when SRC holds fewer) of MNIST's t10k file SRC (its label file beside it, MNIST's names)
+# as images with no label file yet in $XVFB_CFG/data, for a labelling loop. Sets work (the
+# folder), images (STEM-images-idx3-ubyte), labels (STEM-labels-idx1-ubyte, not written), truth
+# (their true labels, one a line) and list (where the window dumps its Suggested list). Exits
+# naming NAME when SRC has no label file beside it.
 loop_pair() {
-  local name=$1 src=$2 stem=$3
+  local name=$1 src=$2 stem=$3 n=${4:-1000}
   local truth_src=${src/images-idx3/labels-idx1}
   [ -f "$truth_src" ] || { echo "$name: no label file beside $src ($truth_src)" >&2; exit 1; }
   work=$XVFB_CFG/data
@@ -177,13 +178,13 @@ loop_pair() {
   labels=$work/$stem-labels-idx1-ubyte
   truth=$work/truth.txt
   list=$work/list.csv
-  first_images "$src" "$truth_src" 1000 "$images" "$truth"
+  first_images "$src" "$truth_src" "$n" "$images" "$truth"
 }
 
 # first_images SRC TRUTH_SRC N IMAGES TRUTH: writes the first N images of the IDX image file SRC
-# (gzip or not) to IMAGES, ubyte and without a label file, and their labels in the label file
-# TRUTH_SRC, one a line, to TRUTH: the truth a script types from (suggestloop.sh,
-# acceptreopen.sh).
+# (gzip or not; all of them when it holds fewer) to IMAGES, ubyte and without a label file, and
+# their labels in the label file TRUTH_SRC, one a line, to TRUTH: the truth a script types from
+# (suggestloop.sh, acceptreopen.sh, scratchlabel.sh).
 first_images() {
   python3 - "$@" <<'PY'
 import gzip, struct, sys
@@ -192,6 +193,7 @@ n = int(n)
 op = gzip.open if src.endswith(".gz") else open
 with op(src, "rb") as f:
     magic, count, h, w = struct.unpack(">IIII", f.read(16))
+    n = min(n, count)
     data = f.read(n * h * w)
 with (gzip.open if tsrc.endswith(".gz") else open)(tsrc, "rb") as f:
     f.read(8)

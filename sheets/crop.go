@@ -51,7 +51,7 @@ func cropBox(p *page, full func(u, v float64) Point, s0, s1, t0, t1 float64) *cr
 	c.centre = c.edge
 	// Crop pixel (x, y) ↦ the grid's (s, t).
 	du, dv := (s1-s0)*span/float64(c.w), (t1-t0)*span/float64(c.h)
-	c.sm = sampler{p: p, full: full, u0: s0 - (s1-s0)*boxMargin, v0: t0 - (t1-t0)*boxMargin, du: du, dv: dv}
+	c.sm = sampler{p: p, full: full, u0: s0 - (s1-s0)*boxMargin, v0: t0 - (t1-t0)*boxMargin, du: du, dv: dv, scale: min(1, scale)}
 	c.ink = make([]uint8, c.w*c.h)
 	c.sm.fill(c.ink, c.w, c.h, 0, 0, 1, false)
 	return c
@@ -63,6 +63,7 @@ type sampler struct {
 	p              *page
 	full           func(u, v float64) Point // the grid's (s, t) ↦ full-resolution page pixels
 	u0, v0, du, dv float64                  // crop (x, y) ↦ (u0 + x·du, v0 + y·dv)
+	scale          float64                  // the crop's pixels per page pixel: 1, or less (readScale)
 }
 
 // lattice is the spacing, in output pixels, of the points at which fill maps exactly; between
@@ -70,13 +71,19 @@ type sampler struct {
 // box).
 const lattice = 8
 
+// node is a point of fill's lattice: where it falls on the page (pixel centres at integers)
+// and 1/the paper's level there (0 where the paper is too dark to tell).
+type node struct{ x, y, inv float32 }
+
 // fill writes the ink of a w×h image whose pixel (j, i) is crop point (x0 + (j + ½)·step,
 // y0 + (i + ½)·step): the page sampled bilinearly (by the Catmull–Rom cubic when cubic), as
-// ink relative to the paper.
+// ink relative to the paper. A read coarser than the page (step more than the crop's scale:
+// a box too large for maxReadPixels at the page's resolution) samples the page averaged over
+// squares as large as its pixels instead (areaAverage over the part it reads), never the
+// page's own pixels every so many, which would alias.
 func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool) {
 	f := float64(sm.p.f)
 	nx, ny := (w+lattice-1)/lattice+1, (h+lattice-1)/lattice+1
-	type node struct{ x, y, inv float32 }
 	nodes := make([]node, nx*ny)
 	for b := range ny {
 		for a := range nx {
@@ -92,7 +99,23 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 		}
 	}
 	g := sm.p.full
-	gw, gh := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
+	// Where the page's pixel centres lie in the image sampled (the page itself, or a smoothed
+	// part of it, whose outermost half pixel at the page's edge is then taken as off the page):
+	// lox … hix across, loy … hiy down; outside them is off the page.
+	var lox, loy float32
+	hix, hiy := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
+	if step > sm.scale {
+		if sg, ox, oy, k := smoothPart(g, nodes, nx, ny); sg != nil {
+			to := func(v, o float32) float32 { return (v+0.5-o)/k - 0.5 }
+			for n := range nodes {
+				nodes[n].x, nodes[n].y = to(nodes[n].x, ox), to(nodes[n].y, oy)
+			}
+			lox, loy = max(0, to(lox, ox)), max(0, to(loy, oy))
+			hix = min(float32(sg.Rect.Dx()-1), to(hix, ox))
+			hiy = min(float32(sg.Rect.Dy()-1), to(hiy, oy))
+			g = sg
+		}
+	}
 	gwi, ghi := g.Rect.Dx()-1, g.Rect.Dy()-1
 	for i := range h {
 		b, fb := i/lattice, float32(i%lattice)/lattice
@@ -109,16 +132,18 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 			dinv := (n01.inv*(1-fb) + n11.inv*fb - inv) / lattice
 			for j := a * lattice; j < min(w, (a+1)*lattice); j++ {
 				grey := float32(255) // outside the page: white
-				if cubic && x >= 0 && y >= 0 && x <= gw && y <= gh {
-					grey = catmullRom(g.Pix, g.Stride, gwi, ghi, x, y)
-				} else if x >= 0 && y >= 0 && x <= gw && y <= gh {
-					xi, yi := int(x), int(y)
-					fx, fy := x-float32(xi), y-float32(yi)
-					x1, y1 := min(xi+1, gwi), min(yi+1, ghi)
-					r0, r1 := g.Pix[yi*g.Stride:], g.Pix[y1*g.Stride:]
-					t := float32(r0[xi]) + (float32(r0[x1])-float32(r0[xi]))*fx
-					u := float32(r1[xi]) + (float32(r1[x1])-float32(r1[xi]))*fx
-					grey = t + (u-t)*fy
+				if x >= lox && y >= loy && x <= hix && y <= hiy {
+					if cubic {
+						grey = catmullRom(g.Pix, g.Stride, gwi, ghi, x, y)
+					} else {
+						xi, yi := int(x), int(y)
+						fx, fy := x-float32(xi), y-float32(yi)
+						x1, y1 := min(xi+1, gwi), min(yi+1, ghi)
+						r0, r1 := g.Pix[yi*g.Stride:], g.Pix[y1*g.Stride:]
+						t := float32(r0[xi]) + (float32(r0[x1])-float32(r0[xi]))*fx
+						u := float32(r1[xi]) + (float32(r1[x1])-float32(r1[xi]))*fx
+						grey = t + (u-t)*fy
+					}
 				}
 				v := 255 * (1 - grey*inv)
 				if inv == 0 || v < 0 {

@@ -17,7 +17,9 @@
 // and over the lines it touches (each line divided out there, so a stroke touching it keeps
 // its ink), and through normalize.Digit. Each of a box's reads (its cut, its inside, its ink
 // read again) holds at most 4 megapixels: a box larger than that (one box ruled over a whole
-// page) is read less finely, never with more memory.
+// page) is read less finely, never with more memory, from the page averaged over each of the
+// read's pixels (so a thin stroke or a fine pattern is not aliased by sampling the page every
+// few pixels).
 //
 // For a window (File → Import Sheets…), the calls are:
 //

@@ -76,8 +76,10 @@ func TestOneBoxSheetReadBounded(t *testing.T) {
 	}
 	// Finding the grid: about 10 bytes a working pixel (the page shrunk by 5: 1.4 megapixels);
 	// the box: its crop, its inside and its ink read again, each at most 4 megapixels, at
-	// 1 + 7 + 6 bytes a pixel (the levels, the bilevel copy, the shapes' labels). 78 MB in
-	// all when measured; the box read at full scale allocated 357 MB.
+	// 1 + 7 + 6 bytes a pixel (the levels, the bilevel copy, the shapes' labels), each read
+	// from the part of the page it covers averaged over its pixels (about as many bytes as
+	// the read's pixels). 90 MB in all when measured (78 MB before that averaging); the box
+	// read at full scale allocated 357 MB.
 	const bound = 120 << 20
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > bound {
 		t.Errorf("reading one box of a 600 dpi page allocated %d MB, want at most %d MB", alloc>>20, bound>>20)
@@ -87,9 +89,14 @@ func TestOneBoxSheetReadBounded(t *testing.T) {
 	if len(got.Boxes) != 1 || got.Boxes[0].State != sheets.Filled {
 		t.Fatalf("boxes %+v, want the one box filled", got.Counts)
 	}
-	if c := sheetgen.Correlation(got.Boxes[0].Sample, ref.Pix); c < 0.9 {
-		t.Errorf("the 0 read from the page keeps %.3f of the same 0 imported alone, want at least 0.9", c)
+	// Compared at the best whole-pixel shift: the ring is symmetric about its centre and
+	// thinner than a pixel at 28×28, so MNIST's whole-pixel placement by centre of mass puts
+	// it on a knife-edge, where a few hundredths of a pixel in the read move it a whole pixel
+	// (then keeping under 0.3 of the same ring unshifted). The shape is what is checked here.
+	c := sheetgen.ShiftedCorrelation(got.Boxes[0].Sample, ref.Pix, 28)
+	if c < 0.9 {
+		t.Errorf("the 0 read from the page keeps %.3f of the same 0 imported alone (at its best shift), want at least 0.9", c)
 	} else {
-		t.Logf("correlation with the 0 imported alone %.3f", c)
+		t.Logf("correlation with the 0 imported alone %.3f at its best shift, %.3f unshifted", c, sheetgen.Correlation(got.Boxes[0].Sample, ref.Pix))
 	}
 }

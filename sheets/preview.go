@@ -22,7 +22,9 @@ var (
 )
 
 // Preview draws the sheet at most maxSide pixels on its longer side (as decoded when smaller):
-// the page in grey, the grid's outline, every box's outline in its state's colour and, inside
+// the page in grey (shrunk through imaging's linear filter, a tent as wide as the shrink on each
+// side, so a fine pattern or thin stroke is averaged, not aliased: its box filter, whole pixels
+// in or out, left stripes a pixel apart as bands of ±14 grey levels), the grid's outline, every box's outline in its state's colour and, inside
 // its top left corner, its label (a flagged box's with "!"; a skipped box's "–"), and how far
 // the page was turned when it was. A sheet whose grid was not found (Read's Sheet with only
 // its Image) is drawn as the page alone. It is what a window shows before anything is imported, and
@@ -33,7 +35,7 @@ func (s *Sheet) Preview(maxSide int) *image.RGBA {
 	w, h := max(1, int(float64(W)*scale)), max(1, int(float64(H)*scale))
 	var small image.Image = s.Image
 	if w != W || h != H {
-		small = imaging.Resize(s.Image, w, h, imaging.Box)
+		small = imaging.Resize(s.Image, w, h, imaging.Linear)
 	}
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(out, out.Rect, small, small.Bounds().Min, draw.Src)

@@ -13,7 +13,8 @@ const maxReadPixels = 1 << 22
 // the reads of its inside) a region of w×h source pixels is read: want, or, when that would
 // take more than maxReadPixels pixels, the finest scale that takes at most that many (less than
 // 1 when even the source's own resolution would: the region is then read more coarsely than
-// its source). Read at the scale returned, int(w·s) × int(h·s) ≤ maxReadPixels.
+// its source; a read coarser than the page samples the page averaged over each of its pixels:
+// sampler.fill). Read at the scale returned, int(w·s) × int(h·s) ≤ maxReadPixels.
 func readScale(w, h, want float64) float64 {
 	if w*h*want*want <= maxReadPixels {
 		return want

@@ -74,17 +74,24 @@ func (o *opener) open(paths []string) {
 		o.d.ShowError(err)
 		return
 	}
-	if cur, _ := o.c.ds.Paths(); cur != "" && pairfile.SameFile(cur, images) {
-		// The pair on screen, opened again: it holds its own lock, so close it first (its
-		// journal stays and is offered again when it reopens).
-		o.save.confirmUnsaved("Reopen the files", func() {
-			o.c.ds.Close()
-			o.c.setEmpty()
-			o.load(images, labels, false)
-		}, nil)
+	o.release(images, "Reopen the files", func() { o.load(images, labels, false) })
+}
+
+// release runs then once the pair on screen no longer holds images: at once when it is another
+// pair; when it is that pair (opened again, or converted again over), it holds its own lock, so
+// it is closed first, after the question about its unsaved edits (action names what closes it;
+// Save, Discard or Cancel: Cancel runs nothing; a journal not discarded stays and is offered
+// again when the pair reopens).
+func (o *opener) release(images, action string, then func()) {
+	if cur, _ := o.c.ds.Paths(); cur == "" || !pairfile.SameFile(cur, images) {
+		then()
 		return
 	}
-	o.load(images, labels, false)
+	o.save.confirmUnsaved(action, func() {
+		o.c.ds.Close()
+		o.c.setEmpty()
+		then()
+	}, nil)
 }
 
 // load opens a pair off the UI thread with a progress indicator, read-only when readOnly; once

@@ -218,3 +218,9 @@ func (h convertHost) OpenPair(images, labels string) { h.w.files.open([]string{i
 
 // Say puts a message on the status bar.
 func (h convertHost) Say(text string) { h.w.c.say(text) }
+
+// Release closes the pair on screen when its image file is images (after the question about its
+// unsaved edits), then runs then.
+func (h convertHost) Release(images string, then func()) {
+	h.w.files.release(images, "Convert again", then)
+}

@@ -17,7 +17,7 @@
 //   - the time and the CPU time of each read.
 //
 // Usage: go run ./bench/sheets [-n 50] [-seeds 1,2,3] [-kinds scan,photo] [-dpi 300] [-turns 0]
-// [-glyphs] [-keep DIR]
+// [-rows 10 -cols 12 -labels SPEC] [-box MM] [-glyphs] [-keep DIR]
 //
 // The real MNIST files come from ../shared/data/mnist (or $IDXLABEL_MNIST); -glyphs takes
 // generated digits (demo.Digits) instead.
@@ -56,6 +56,10 @@ func main() {
 	keep := flag.String("keep", "", "a folder to keep the sheets' JPEG files in")
 	dpi := flag.Float64("dpi", 300, "the page's resolution")
 	turns := flag.Int("turns", 0, "quarter turns clockwise of every page before capture (2: upside down)")
+	rows := flag.Int("rows", 10, "the grid's rows")
+	cols := flag.Int("cols", 12, "the grid's columns")
+	labels := flag.String("labels", "", "the layout's labels, as import-sheets' --labels (rows=0123456789 for 10 rows)")
+	box := flag.Float64("box", 0, "the boxes' side, mm, instead of the template's (a page of a few large boxes; digits drawn as large against their box)")
 	flag.Parse()
 	var digits sheetgen.Digits
 	if *glyphs {
@@ -86,7 +90,10 @@ func main() {
 	} else if err := os.MkdirAll(tmp, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	layout := sheets.DefaultLayout()
+	layout, err := sheets.ParseLayout(*rows, *cols, *labels)
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Printf("GOMAXPROCS %d; %s\n", runtime.GOMAXPROCS(0), loadavg())
 	for _, kind := range strings.Split(*kinds, ",") {
 		var k sheetgen.Kind
@@ -107,7 +114,7 @@ func main() {
 			}
 			var t tally
 			for i := range *n {
-				s, err := sheetgen.Make(digits, sheetgen.Options{Kind: k, Seed: seed*100000 + uint64(i), DPI: *dpi, Layout: layout, Turns: *turns})
+				s, err := sheetgen.Make(digits, sheetgen.Options{Kind: k, Seed: seed*100000 + uint64(i), DPI: *dpi, Layout: layout, Turns: *turns, Box: *box})
 				if err != nil {
 					log.Fatal(err)
 				}

@@ -11,7 +11,9 @@
 // When the pair is already beside the file (converted before, and perhaps edited since), the
 // person chooses: open it (Enter: it loses nothing), or convert the file again over it, which
 // goes through the one output rule (pairfile.ClaimOutputs with force: never a pair open for
-// editing, nor one whose journal holds unsaved edits). The outputs are claimed before anything
+// editing, nor one whose journal holds unsaved edits). When that pair is the one the window
+// shows, converting again closes it first (Host.Release: the question about its unsaved edits
+// comes first), since the window's own lock would refuse the conversion as another's. The outputs are claimed before anything
 // is read and held until the pair is written, so no other writer gets in between.
 //
 // The job holds edits (jobs.Loading), as opening a pair does: its progress dialog passes every
@@ -56,6 +58,12 @@ type Host interface {
 	OpenPair(images, labels string)
 	// Say puts a message on the status bar.
 	Say(text string)
+	// Release runs then once the window no longer has the pair whose image file is images
+	// open: at once when it shows another; when it shows that pair, after closing it, the
+	// person first asked about its unsaved edits (Cancel there runs nothing). A pair open in
+	// the window holds its lock, which the conversion replacing it would otherwise meet as
+	// another's.
+	Release(images string, then func())
 }
 
 // Converter opens dataset files of other formats as IDX pairs written beside them.
@@ -124,7 +132,7 @@ func (c *Converter) Open(path string) {
 	openIt.Importance = widget.HighImportance
 	replace := widget.NewButton("Convert Again, Replacing Them", func() {
 		d.Hide()
-		c.convert(path, true)
+		c.h.Release(images, func() { c.convert(path, true) })
 	})
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	msg := widget.NewLabel(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",

@@ -169,9 +169,17 @@ func (m *Mode) Follow(renumber []int) {
 }
 
 // Badge is sample i's label badge b with its similarity ("7  0.973"), the query's "7  query", a
-// near-copy's in its colour; a ✓ once reviewed.
+// near-copy's in its colour; a ✓ once reviewed. On a tile too narrow for that (the smallest
+// tiles), the badge says the label alone (and the ✓), in the same colour: the cursor's
+// similarity is in the detail panel.
 func (l *List) Badge(i int, st store.State, b widgets.Badge, n classes.Names) widgets.Badge {
 	x, ok := l.Of[i]
+	if ok {
+		b.Short = b.Text
+		if st.Reviewed {
+			b.Short += " ✓"
+		}
+	}
 	switch {
 	case !ok:
 		return b

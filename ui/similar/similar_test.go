@@ -203,8 +203,14 @@ func TestReviewTheList(t *testing.T) {
 	if st := x.ds.State(at); st.Label != 7 || !st.Reviewed || x.c.Order[x.c.At] == at {
 		t.Fatalf("sample %d after 7: %+v, cursor on %d", at, st, x.c.Order[x.c.At])
 	}
-	if !m.IsDone(s)(at) || !strings.Contains(m.List.Badge(at, x.ds.State(at), badgeOf(x, at), s.Classes).Text, "✓") {
+	b := m.List.Badge(at, x.ds.State(at), badgeOf(x, at), s.Classes)
+	if !m.IsDone(s)(at) || !strings.Contains(b.Text, "✓") {
 		t.Fatal("the decided sample is not counted done")
+	}
+	// Where the tile is too narrow for the label and the similarity, the badge says the label
+	// and the ✓ (the similarity is in the detail panel).
+	if b.Short != "7 ✓" {
+		t.Fatalf("the badge %q says %q on a narrow tile, want \"7 ✓\"", b.Text, b.Short)
 	}
 	for _, i := range x.c.Order {
 		x.c.Selected[i] = true

@@ -3,6 +3,7 @@ package widgets
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -475,7 +476,7 @@ const minBadgeCell = 20
 // badge up to a seventh of the tile high stays off the ink). The badges come from the source.
 func (r *tileGridRenderer) placeBadges(ge Geometry, offset float32, row0, rows int) {
 	src := r.g.src
-	h, _ := src.Size()
+	h, w := src.Size()
 	margin := ge.Unit * float32(h) / 7 // units above the ink
 	textSize := max(8, min(16, (margin+ge.Unit)/1.35))
 	first, last := row0*ge.Cols, min(src.Len(), (row0+rows)*ge.Cols)
@@ -484,13 +485,17 @@ func (r *tileGridRenderer) placeBadges(ge Geometry, offset float32, row0, rows i
 		if !ok {
 			continue // none, or the source changed since it was handed over
 		}
+		text := fitBadge(b, float32(w)*ge.Unit-badgePad, textSize, fyne.TextStyle{Bold: true})
+		if text == "" {
+			continue
+		}
 		if r.nbadges == len(r.texts) {
 			r.texts = append(r.texts, canvas.NewText("", color.White))
 			r.backs = append(r.backs, canvas.NewRectangle(BadgeBack))
 		}
 		t, back := r.texts[r.nbadges], r.backs[r.nbadges]
 		r.nbadges++
-		t.Text, t.Color, t.TextSize = b.Text, b.Color, textSize
+		t.Text, t.Color, t.TextSize = text, b.Color, textSize
 		t.TextStyle.Bold = true
 		back.FillColor = BadgeBack
 		if b.Back != nil {
@@ -500,12 +505,36 @@ func (r *tileGridRenderer) placeBadges(ge Geometry, offset float32, row0, rows i
 		pos := fyne.NewPos(ge.X0+float32(col)*ge.CellW+ge.Unit, float32(row)*ge.CellH-offset+ge.Unit)
 		ts := t.MinSize()
 		back.Move(pos)
-		back.Resize(fyne.NewSize(ts.Width+4, ts.Height))
-		t.Move(pos.AddXY(2, 0))
+		back.Resize(fyne.NewSize(ts.Width+badgePad, ts.Height))
+		t.Move(pos.AddXY(badgePad/2, 0))
 		t.Resize(ts)
 		t.Refresh()
 		back.Refresh()
 	}
+}
+
+// badgePad is the badge's background past its text, units: half on each side.
+const badgePad = 4
+
+// fitBadge returns what badge b says where its text may be room units wide (its tile's sample,
+// less the badge's padding), in text of size and style: its Text when it fits, else its Short
+// when set and it fits, else its Text cut to fit and ending in "…" ("" when not even one
+// letter and "…" fit). Only a badge too wide for its tile is measured more than once.
+func fitBadge(b Badge, room, size float32, style fyne.TextStyle) string {
+	fits := func(s string) bool { return fyne.MeasureText(s, size, style).Width <= room }
+	if fits(b.Text) {
+		return b.Text
+	}
+	if b.Short != "" && fits(b.Short) {
+		return b.Short
+	}
+	rs := []rune(b.Text)
+	for n := len(rs) - 1; n > 0; n-- {
+		if s := strings.TrimRight(string(rs[:n]), " ") + "…"; fits(s) {
+			return s
+		}
+	}
+	return ""
 }
 
 // placeThumb sizes the scroll bar's thumb to the visible share of the rows.
