@@ -17,7 +17,7 @@ import (
 // top prompt (see dialogs.key); behind a job's progress (an import) Escape cancels the job and
 // every other key goes to the grid, where an edit waits for the job (dialogs.passing), even with
 // the progress's Cancel button focused by Tab: that button keeps only Space and Enter, which
-// press it, and hands the rest to canvasKey and canvasRune (dialogs.PassingButton).
+// press it, and hands the rest to canvasKey and canvasRune (widgets.PassingButton).
 
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
