@@ -128,6 +128,28 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 	}
 }
 
+// focusedPassesDigit focuses f, a control of a view beside the grid (as Tab does), types a digit
+// to it and fails unless the digit reached the grid as if nothing had the focus: it relabelled
+// the sample at the cursor (or waits for a job holding edits, held.go) and the grid has the keys
+// again. A widget.Button, Check or Select dropped it.
+func focusedPassesDigit(t *testing.T, w *window, ds *store.Dataset, what string, f fyne.Focusable) {
+	t.Helper()
+	c := w.win.Canvas()
+	i, held := w.c.v.Current(), len(w.c.in.held)
+	want := (ds.Label(i) + 1) % 10
+	c.Focus(f)
+	if c.Focused() != f {
+		t.Fatalf("%s took no focus", what)
+	}
+	f.TypedRune(rune('0' + want))
+	if got := ds.Label(i); got != want && len(w.c.in.held) == held {
+		t.Fatalf("%s focused: a typed %d left sample %d labelled %d (dropped)", what, want, i, got)
+	}
+	if c.Focused() != w.grid {
+		t.Fatalf("%s passed a digit on but kept the focus (%T)", what, c.Focused())
+	}
+}
+
 // TestNoEditsBehindDialog: keys typed while a dialog is open do not edit the samples behind it;
 // Escape closes the dialog and gives the keys back to the grid.
 func TestNoEditsBehindDialog(t *testing.T) {
