@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/ui/dialogs"
@@ -61,8 +62,17 @@ func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
 	}
 }
 
-// passKey hands a key a side-panel widget does not use to the grid, focusing it.
+// passKey hands a key a side-panel widget does not use to the grid, focusing it. A modifier
+// key pressed alone (Shift, Control, Alt, Super) does nothing and leaves the focus where it is:
+// it starts Shift+Tab or a shortcut, and handed on it took the focus to the grid before the
+// Tab, so Shift+Tab from a focused control went back to the grid instead of the control before.
+// (The grid reads Shift from the driver with the key it modifies.)
 func (k *keyRouter) passKey(e *fyne.KeyEvent) {
+	switch e.Name {
+	case desktop.KeyShiftLeft, desktop.KeyShiftRight, desktop.KeyControlLeft, desktop.KeyControlRight,
+		desktop.KeyAltLeft, desktop.KeyAltRight, desktop.KeySuperLeft, desktop.KeySuperRight:
+		return
+	}
 	k.focusGrid()
 	k.grid.TypedKey(e)
 }
