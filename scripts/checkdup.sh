@@ -7,6 +7,8 @@
 # saves, Ctrl+Q quits. The saved pair must be the pair as it was with exactly that sample left
 # out (compared as CSV exports), and the Duplicates button must count one fewer after the save
 # (it kept its count over one tile fewer; read from the window's state, IDXLABEL_TEST_STATE).
+# Between the Delete and the save, Tab focuses a kind button and a digit typed there must
+# relabel the sample at the cursor: the saved pair holds it too.
 # IDXLABEL_QUICK_CNN=1 shortens the CNN scan the check shares
 # (2 folds, 1 seed, 2 epochs; ui/quickcnn.go) so the script stays well under a minute.
 # Usage: scripts/checkdup.sh BINARY [IMAGES]
@@ -49,6 +51,16 @@ until_state "mode=Health_check .*shown=[1-9].* tabs=.*Duplicates_[1-9]" "the che
 xdotool key --clearmodifiers Delete
 for _ in $(seq "$WAIT_TENTHS"); do [ -s "$journal" ] && break; sleep 0.1; done
 [ -s "$journal" ] || fail "Delete in the check's view made no edit"
+# The check's kind buttons pass on the keys they do not use: Tab from the grid focuses the first
+# of them (the view lays the grid out before its top row), and a digit typed there relabels the
+# sample at the cursor as if nothing had the focus (a widget.Button dropped it).
+until_state "_1_deleted" "the Delete is not counted"
+at=$(sed -n 's/.* sample=\([0-9]*\) .*/\1/p' "$state")
+[ -n "$at" ] && [ "$at" != "$first" ] || fail "after the Delete the cursor is not on another sample: $(cat "$state")"
+digit=$(( ($(sed -n "$((at + 2))p" "$work/before.csv" | cut -d, -f1) + 1) % 10 ))
+xdotool key --clearmodifiers Tab
+xdotool key --clearmodifiers "$digit"
+until_state "_1_edited" "the $digit typed on the check's focused kind button (Tab) did not relabel sample $at (dropped?)"
 dups=$(grep -o 'Duplicates_[0-9]*' "$state" | cut -d_ -f2 || true)
 [ -n "$dups" ] || fail "no count on the Duplicates button: $(cat "$state")"
 before=$(stat -c %Y.%s "$pi") || fail "no images file after the edit"
@@ -70,8 +82,9 @@ APP_PID=""
 if grep -qi "panic\|fatal" "$XVFB_CFG/app.log"; then fail "the app logged a panic"; fi
 
 "$bin" export --format csv "$pi" "$pl" "$work/after.csv" 2>"$work/export.err" || fail "export after: $(cat "$work/export.err")"
-sed "$((first + 2))d" "$work/before.csv" >"$work/expected.csv" # line 1 is the header
+# Line 1 is the header; a row is "label,pixel0,…".
+awk -F, -v OFS=, -v at=$((at + 2)) -v digit="$digit" -v gone=$((first + 2)) 'NR == at { $1 = digit } NR != gone' "$work/before.csv" >"$work/expected.csv"
 if ! cmp -s "$work/expected.csv" "$work/after.csv"; then
-  fail "the saved pair is not the pair without sample $first ($(wc -l <"$work/before.csv") → $(wc -l <"$work/after.csv") lines)"
+  fail "the saved pair is not the pair without sample $first and with sample $at labelled $digit ($(wc -l <"$work/before.csv") → $(wc -l <"$work/after.csv") lines)"
 fi
-echo "checkdup: ok (sample $first, the first of a near-duplicate pair, deleted in the check and saved away; $(grep -c . "$work/planted.csv") copies planted; Duplicates $dups → $((dups - 1)))"
+echo "checkdup: ok (sample $first, the first of a near-duplicate pair, deleted in the check and saved away; sample $at relabelled $digit by a digit typed on the focused kind button; $(grep -c . "$work/planted.csv") copies planted; Duplicates $dups → $((dups - 1)))"

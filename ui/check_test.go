@@ -366,12 +366,17 @@ func countDeleted(list map[int][]byte, deleted ...int) int {
 // ends the check too.
 func TestCheckCancel(t *testing.T) {
 	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
-		w, q, _ := pc.open(t)
+		w, q, ds := pc.open(t)
 		k := w.check
 		k.Start(nil)
 		waitUI(t, q, func() bool { return k.Check().WaitingScan })
 		if !k.Check().StartedScan || !w.scans.Running() {
 			t.Fatalf("the check did not start the CNN scan: %v", k.Check().StartedScan)
+		}
+		// Focused from the keyboard, Cancel passes a digit on to the grid (and cancels nothing).
+		focusedPassesDigit(t, w, ds, "the check's Cancel", k.Mode.View.Cancel)
+		if k.Check().Job == nil {
+			t.Fatal("a digit typed on the focused Cancel ended the check")
 		}
 		k.Mode.View.Cancel.OnTapped()
 		if k.Check().Job != nil || k.Check().Why != "cancelled" || w.scans.Running() {

@@ -143,6 +143,9 @@ func TestConfusionMatrixView(t *testing.T) {
 	if now := offDiagonal(m.D.Matrix); !m.All || w.c.v.Len() != now {
 		t.Fatalf("Every confusion shows %d, %d off the diagonal", w.c.v.Len(), now)
 	}
+	// Focused from the keyboard, the view's controls pass a digit on to the grid.
+	focusedPassesDigit(t, w, ds, "Hide the diagonal", m.View.Hide)
+	focusedPassesDigit(t, w, ds, "Every confusion", m.View.Every)
 	w.c.choose(browsing, store.All)
 	if w.c.mode != browsing || w.c.v.Len() != ds.Len() {
 		t.Fatal("Show → All does not leave the confusion matrix")

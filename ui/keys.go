@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/ui/dialogs"
@@ -10,14 +11,17 @@ import (
 
 // Key routing. Unless a text field or an open dialog has them, the editing keys (digits,
 // Delete, Escape, the arrows) act on the grid: keys typed while nothing is focused go to the
-// grid (and focus it); the side panel's Show list, class list and tile-size slider keep only the
-// keys they use themselves (see showSelect, classList, zoomSlider) and pass the rest on, focusing
-// the grid; a click in the side panel gives the focus back to the grid (sidePanel.onDone). Keys
-// typed behind an open dialog are not passed to the grid: only Escape and Enter, which answer the
-// top prompt (see dialogs.key); behind a job's progress (an import) Escape cancels the job and
-// every other key goes to the grid, where an edit waits for the job (dialogs.passing), even with
-// the progress's Cancel button focused by Tab: that button keeps only Space and Enter, which
-// press it, and hands the rest to canvasKey and canvasRune (dialogs.PassingButton).
+// grid (and focus it); the side panel's Show list, class list and tile-size slider, and the
+// buttons, check boxes and choices of the views beside the grid (the health check, the confusion
+// matrix, the annotators' chart, the map), keep only the keys they use themselves (see
+// classList, zoomSlider, widgets.PassingSelect, PassingButton, PassingCheck) and pass the rest
+// on, focusing the grid; a click in the side panel gives the focus back to the grid
+// (sidePanel.onDone). Keys typed behind an open dialog are not passed to the grid: only Escape
+// and Enter, which answer the top prompt (see dialogs.key); behind a job's progress (an import)
+// Escape cancels the job and every other key goes to the grid, where an edit waits for the job
+// (dialogs.passing), even with the progress's Cancel button focused by Tab: that button keeps
+// only Space and Enter, which press it, and hands the rest to canvasKey and canvasRune
+// (widgets.PassingButton).
 
 // keyRouter routes the keys of the window's canvas that no widget has taken.
 type keyRouter struct {
@@ -58,8 +62,17 @@ func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
 	}
 }
 
-// passKey hands a key a side-panel widget does not use to the grid, focusing it.
+// passKey hands a key a side-panel widget does not use to the grid, focusing it. A modifier
+// key pressed alone (Shift, Control, Alt, Super) does nothing and leaves the focus where it is:
+// it starts Shift+Tab or a shortcut, and handed on it took the focus to the grid before the
+// Tab, so Shift+Tab from a focused control went back to the grid instead of the control before.
+// (The grid reads Shift from the driver with the key it modifies.)
 func (k *keyRouter) passKey(e *fyne.KeyEvent) {
+	switch e.Name {
+	case desktop.KeyShiftLeft, desktop.KeyShiftRight, desktop.KeyControlLeft, desktop.KeyControlRight,
+		desktop.KeyAltLeft, desktop.KeyAltRight, desktop.KeySuperLeft, desktop.KeySuperRight:
+		return
+	}
 	k.focusGrid()
 	k.grid.TypedKey(e)
 }
@@ -156,41 +169,6 @@ func (s *zoomSlider) TypedKey(k *fyne.KeyEvent) {
 
 // TypedRune passes every character on (the slider takes none).
 func (s *zoomSlider) TypedRune(r rune) {
-	if s.onRune != nil {
-		s.onRune(r)
-	}
-}
-
-// showSelect is the side panel's "Show" choice: a widget.Select that keeps the keys opening
-// its menu (Space, Up, Down) and passes every other key and character on (see classList).
-type showSelect struct {
-	widget.Select
-	passOn
-}
-
-// newShowSelect builds the choice of options, reporting a choice to changed and passing what
-// it does not use to pass.
-func newShowSelect(options []string, changed func(string), pass passOn) *showSelect {
-	s := &showSelect{passOn: pass}
-	s.Options, s.OnChanged = options, changed
-	s.ExtendBaseWidget(s)
-	return s
-}
-
-// TypedKey keeps the keys that open the menu and passes other keys on.
-func (s *showSelect) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeySpace, fyne.KeyUp, fyne.KeyDown:
-		s.Select.TypedKey(k)
-	default:
-		if s.onKey != nil {
-			s.onKey(k)
-		}
-	}
-}
-
-// TypedRune passes every character on (the select takes none).
-func (s *showSelect) TypedRune(r rune) {
 	if s.onRune != nil {
 		s.onRune(r)
 	}

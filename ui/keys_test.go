@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -125,6 +126,45 @@ func TestSidePanelPassesEditingKeys(t *testing.T) {
 	w.side.list.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	if w.c.v.cursor != cur {
 		t.Fatalf("Down on the focused class list moved the grid's cursor from %d to %d", cur, w.c.v.cursor)
+	}
+}
+
+// A modifier key pressed alone on a focused control (Shift, the start of Shift+Tab) leaves the
+// focus on it: handed on to the grid, it took the focus there, and Shift+Tab from the control
+// went back to the grid instead of the control before it.
+func TestModifierKeepsFocus(t *testing.T) {
+	w, _ := demoWindow(t, true)
+	c := w.win.Canvas()
+	for _, f := range []fyne.Focusable{w.side.list, w.side.zoom, w.side.showList} {
+		for _, k := range []fyne.KeyName{desktop.KeyShiftLeft, desktop.KeyShiftRight, desktop.KeyControlLeft, desktop.KeyAltLeft, desktop.KeySuperLeft} {
+			c.Focus(f)
+			f.TypedKey(&fyne.KeyEvent{Name: k})
+			if c.Focused() != f {
+				t.Fatalf("%s typed on the focused %T took the focus to %T", k, f, c.Focused())
+			}
+		}
+	}
+}
+
+// focusedPassesDigit focuses f, a control of a view beside the grid (as Tab does), types a digit
+// to it and fails unless the digit reached the grid as if nothing had the focus: it relabelled
+// the sample at the cursor (or waits for a job holding edits, held.go) and the grid has the keys
+// again. A widget.Button, Check or Select dropped it.
+func focusedPassesDigit(t *testing.T, w *window, ds *store.Dataset, what string, f fyne.Focusable) {
+	t.Helper()
+	c := w.win.Canvas()
+	i, held := w.c.v.Current(), len(w.c.in.held)
+	want := (ds.Label(i) + 1) % 10
+	c.Focus(f)
+	if c.Focused() != f {
+		t.Fatalf("%s took no focus", what)
+	}
+	f.TypedRune(rune('0' + want))
+	if got := ds.Label(i); got != want && len(w.c.in.held) == held {
+		t.Fatalf("%s focused: a typed %d left sample %d labelled %d (dropped)", what, want, i, got)
+	}
+	if c.Focused() != w.grid {
+		t.Fatalf("%s passed a digit on but kept the focus (%T)", what, c.Focused())
 	}
 }
 

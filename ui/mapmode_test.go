@@ -160,6 +160,9 @@ func TestMapLassoRelabels(t *testing.T) {
 		t.Fatal("the flagged outlier is not marked")
 	}
 
+	// Focused from the keyboard, the colour choice passes a digit on to the grid.
+	focusedPassesDigit(t, w, ds, "the map's colour choice", mm.Panel.Colour)
+
 	// Colour by suggested label.
 	mm.Panel.Colour.SetSelected(mapview.ColourSuggested)
 	if !mm.ByModel || &v.Frame().Points.Colour[0] != &l.ByModel[0] {

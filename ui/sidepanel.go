@@ -49,7 +49,7 @@ type sideState struct {
 // state it is given (show) and reports what the person chose; it keeps none of the choices.
 type sidePanel struct {
 	root     fyne.CanvasObject
-	showList *showSelect
+	showList *widgets.PassingSelect
 	list     *classList
 	gotoBox  *dialogs.PromptEntry
 	zoom     *zoomSlider
@@ -92,7 +92,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	}
 	// The panel's controls pass on the keys and characters they do not use.
 	pass := passOn{onKey: func(k *fyne.KeyEvent) { s.onKey(k) }, onRune: func(r rune) { s.onRune(r) }}
-	s.showList = newShowSelect(names, s.showChanged, pass)
+	s.showList = widgets.NewPassingSelect(names, s.showChanged)
 	s.quiet = true
 	s.showList.SetSelected("All")
 	s.quiet = false

@@ -22,9 +22,9 @@ import (
 type pairView struct {
 	root  fyne.CanvasObject
 	Chart *widgets.ChartImage
-	Pair  *widget.Select // "A × B", one entry per pair of annotators
-	Every *widget.Button // Every disagreement
-	Note  *widget.Label  // what the grid shows
+	Pair  *widgets.PassingSelect // "A × B", one entry per pair of annotators
+	Every *widgets.PassingButton // Every disagreement
+	Note  *widget.Label          // what the grid shows
 	// Drawn is the chart shown, Picture its picture, Table the table it is of (nil before the first).
 	Drawn   *plot.Confusion
 	Picture *image.RGBA
@@ -53,7 +53,7 @@ func newPairView(grid fyne.CanvasObject, in pairInput) *pairView {
 			v.in.onCell(x, y)
 		}
 	})
-	v.Pair = widget.NewSelect(nil, func(s string) {
+	v.Pair = widgets.NewPassingSelect(nil, func(s string) {
 		if v.quiet || v.in.onPair == nil {
 			return
 		}
@@ -61,7 +61,7 @@ func newPairView(grid fyne.CanvasObject, in pairInput) *pairView {
 			v.in.onPair(v.pairs[k][0], v.pairs[k][1])
 		}
 	})
-	v.Every = widget.NewButton("Every disagreement", func() {
+	v.Every = widgets.NewPassingButton("Every disagreement", func() {
 		if v.in.onAll != nil {
 			v.in.onAll()
 		}

@@ -229,9 +229,9 @@ type View struct {
 	// Drawn is the chart shown and Picture its picture (nil before the first).
 	Drawn   *plot.Confusion
 	Picture *image.RGBA
-	Hide    *widget.Check  // Hide the diagonal
-	Every   *widget.Button // Every confusion
-	Note    *widget.Label  // what the grid shows
+	Hide    *widgets.PassingCheck  // Hide the diagonal
+	Every   *widgets.PassingButton // Every confusion
+	Note    *widget.Label          // what the grid shows
 
 	viewInput
 }
@@ -252,12 +252,12 @@ func newView(grid fyne.CanvasObject, in viewInput) *View {
 		}
 	})
 	v.Note.Wrapping = fyne.TextWrapWord
-	v.Hide = widget.NewCheck("Hide the diagonal", func(on bool) {
+	v.Hide = widgets.NewPassingCheck("Hide the diagonal", func(on bool) {
 		if v.onHide != nil {
 			v.onHide(on)
 		}
 	})
-	v.Every = widget.NewButton("Every confusion", func() {
+	v.Every = widgets.NewPassingButton("Every confusion", func() {
 		if v.onAll != nil {
 			v.onAll()
 		}

@@ -28,6 +28,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // TestMain sets a locale Fyne can parse and keeps Fyne's preferences out of the home folder.
@@ -346,9 +347,9 @@ func TestCancelButton(t *testing.T) {
 	if key, _ := d.Top(); key != "convert" {
 		t.Fatalf("no progress dialog: prompt %q", key)
 	}
-	var cancel *dialogs.PassingButton
+	var cancel *widgets.PassingButton
 	walk(c.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*dialogs.PassingButton); ok && b.Text == "Cancel" {
+		if b, ok := o.(*widgets.PassingButton); ok && b.Text == "Cancel" {
 			cancel = b
 		}
 	})

@@ -129,11 +129,11 @@ func (p *Dialogs) Show(key string, d dialog.Dialog, cancel, accept func(), onClo
 // (held.go). Its own Cancel button cancels too: closing the dialog calls cancel, so a job that
 // ends hides it only after it has read whether it was cancelled (cancelling a finished job does
 // nothing). The button, once focused (Tab), keeps only Space and Enter, which press it, and
-// passes every other key and character on as if nothing had the focus (PassingButton). It
+// passes every other key and character on as if nothing had the focus (widgets.PassingButton). It
 // returns the dialog shown, for the job to hide when it ends.
 func (p *Dialogs) ShowPassing(key, title string, content fyne.CanvasObject, cancel func()) *dialog.CustomDialog {
 	d := dialog.NewCustomWithoutButtons(title, content, p.win)
-	d.SetButtons([]fyne.CanvasObject{NewPassingButton("Cancel", d.Hide, p.win.Canvas())})
+	d.SetButtons([]fyne.CanvasObject{widgets.NewPassingButton("Cancel", d.Hide)})
 	p.Show(key, d, cancel, nil, nil)
 	p.open[len(p.open)-1].passes = true
 	d.SetOnClosed(cancel) // chained after the prompt's own (Fyne calls both)

@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/ui/widgets"
 )
 
 // A job's progress shown with ShowPassing is cancelled by its own Cancel button (the dialog's
@@ -58,7 +60,7 @@ func TestPassingFocusedButtonPassesKeys(t *testing.T) {
 		cancelled := 0
 		dlg := d.ShowPassing("progress", "Finding suspects", widget.NewLabel("reading"), func() { cancelled++ })
 		c.FocusNext() // Tab
-		b, ok := c.Focused().(*PassingButton)
+		b, ok := c.Focused().(*widgets.PassingButton)
 		if !ok {
 			t.Fatalf("Tab focused %T, not the progress's Cancel button", c.Focused())
 		}
@@ -92,11 +94,11 @@ func TestPassingFocusedButtonPassesKeys(t *testing.T) {
 }
 
 // cancelButton is the Cancel button of the progress on top of win.
-func cancelButton(t *testing.T, win fyne.Window) *PassingButton {
+func cancelButton(t *testing.T, win fyne.Window) *widgets.PassingButton {
 	t.Helper()
-	var found *PassingButton
+	var found *widgets.PassingButton
 	walkOverlay(win, func(o fyne.CanvasObject) {
-		if b, ok := o.(*PassingButton); ok {
+		if b, ok := o.(*widgets.PassingButton); ok {
 			found = b
 		}
 	})

@@ -24,7 +24,7 @@ type View struct {
 	about    *widget.Label
 	Note     *widget.Label // the progress line, or what was checked
 	progress *widget.ProgressBar
-	Cancel   *widget.Button
+	Cancel   *widgets.PassingButton
 	Running  *fyne.Container // the bar and Cancel, shown while the check runs
 
 	viewInput
@@ -34,7 +34,7 @@ type View struct {
 func (v *View) Buttons() []string {
 	var out []string
 	for _, o := range v.buttons.Objects {
-		out = append(out, o.(*widget.Button).Text)
+		out = append(out, o.(*widgets.PassingButton).Text)
 	}
 	return out
 }
@@ -69,7 +69,7 @@ func newView(grid fyne.CanvasObject, in viewInput) *View {
 	}
 	v.about.Wrapping = fyne.TextWrapWord
 	v.Note.Truncation = fyne.TextTruncateEllipsis
-	v.Cancel = widget.NewButton("Cancel", func() {
+	v.Cancel = widgets.NewPassingButton("Cancel", func() {
 		if v.onCancel != nil {
 			v.onCancel()
 		}
@@ -89,7 +89,7 @@ func (v *View) show(s viewState) {
 		v.kinds = slices.Clone(s.kinds)
 		v.buttons.Objects = nil
 		for _, k := range s.kinds {
-			v.buttons.Add(widget.NewButton(KindTitle(k), func() {
+			v.buttons.Add(widgets.NewPassingButton(KindTitle(k), func() {
 				if v.onKind != nil {
 					v.onKind(k)
 				}
@@ -98,7 +98,7 @@ func (v *View) show(s viewState) {
 		v.buttons.Refresh()
 	}
 	for n, k := range v.kinds {
-		b := v.buttons.Objects[n].(*widget.Button)
+		b := v.buttons.Objects[n].(*widgets.PassingButton)
 		text := KindTitle(k) + "  " + s.counts[k]
 		imp := widget.MediumImportance
 		if k == s.kind {

@@ -387,13 +387,13 @@ func (m *Mode) setColour(c mode.Controller, byModel bool) {
 type Panel struct {
 	Root   fyne.CanvasObject
 	View   *widgets.MapView
-	Colour *widget.Select // colour by given or suggested label
-	tool   *widget.Check
+	Colour *widgets.PassingSelect // colour by given or suggested label
+	tool   *widgets.PassingCheck
 	key    *fyne.Container
 	Busy   *fyne.Container // the layout's progress and Cancel, shown in the map's place
 	text   *widget.Label
 	bar    *widget.ProgressBar
-	button *widget.Button
+	button *widgets.PassingButton
 	shown  []int // the classes the key shows
 
 	panelInput
@@ -417,7 +417,7 @@ const (
 func newPanel(grid fyne.CanvasObject, in panelInput, view widgets.MapInput) *Panel {
 	p := &Panel{panelInput: in, View: widgets.NewMapView(view), text: widget.NewLabel(""), bar: widget.NewProgressBar()}
 	// The first choice is made before the person's choices are reported: it is nobody's.
-	p.Colour = widget.NewSelect([]string{ColourGiven, ColourSuggested}, nil)
+	p.Colour = widgets.NewPassingSelect([]string{ColourGiven, ColourSuggested}, nil)
 	p.Colour.SetSelected(ColourGiven)
 	p.Colour.OnChanged = func(s string) {
 		if p.onColour != nil {
@@ -425,15 +425,15 @@ func newPanel(grid fyne.CanvasObject, in panelInput, view widgets.MapInput) *Pan
 		}
 		p.done()
 	}
-	p.tool = widget.NewCheck("Lasso tool (or Shift+drag)", func(on bool) {
+	p.tool = widgets.NewPassingCheck("Lasso tool (or Shift+drag)", func(on bool) {
 		p.View.SetLassoTool(on)
 		p.done()
 	})
-	fit := widget.NewButton("Fit", func() { p.View.FitAll(); p.done() })
+	fit := widgets.NewPassingButton("Fit", func() { p.View.FitAll(); p.done() })
 	p.key = container.NewGridWrap(fyne.NewSize(64, KeyRow))
 	p.text.Alignment = fyne.TextAlignCenter
 	p.text.Wrapping = fyne.TextWrapWord
-	p.button = widget.NewButton("Cancel", func() {
+	p.button = widgets.NewPassingButton("Cancel", func() {
 		if p.button.Text == "Cancel" {
 			if p.onCancel != nil {
 				p.onCancel()

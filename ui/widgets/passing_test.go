@@ -1,0 +1,117 @@
+package widgets
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+)
+
+// passed is what reached a window canvas's own key and character handlers.
+type passed struct {
+	runes []rune
+	keys  []fyne.KeyName
+}
+
+// focusedIn shows control in a window whose canvas records what reaches its handlers in got,
+// focuses control with Tab (as a person would) and returns the canvas.
+func focusedIn(t *testing.T, control fyne.Focusable, got *passed) fyne.Canvas {
+	t.Helper()
+	a := test.NewTempApp(t)
+	win := a.NewWindow("t")
+	t.Cleanup(win.Close)
+	win.SetContent(container.NewVBox(control.(fyne.CanvasObject)))
+	c := win.Canvas()
+	c.SetOnTypedRune(func(r rune) { got.runes = append(got.runes, r) })
+	c.SetOnTypedKey(func(k *fyne.KeyEvent) { got.keys = append(got.keys, k.Name) })
+	c.FocusNext() // Tab
+	if c.Focused() != control {
+		t.Fatalf("Tab focused %T, not the control", c.Focused())
+	}
+	return c
+}
+
+// typeEditing types a digit, a letter, Escape and the arrows to the focused control f.
+func typeEditing(f fyne.Focusable) {
+	test.Type(f, "7a")
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyLeft, fyne.KeyRight, fyne.KeyDelete} {
+		f.TypedKey(&fyne.KeyEvent{Name: k})
+	}
+}
+
+// wantPassed fails unless got holds exactly what typeEditing typed (plus more keys).
+func wantPassed(t *testing.T, what string, got passed, more ...fyne.KeyName) {
+	t.Helper()
+	keys := append([]fyne.KeyName{fyne.KeyEscape, fyne.KeyLeft, fyne.KeyRight, fyne.KeyDelete}, more...)
+	if string(got.runes) != "7a" || !slices.Equal(got.keys, keys) {
+		t.Errorf("the focused %s passed runes %q and keys %v to the canvas, want \"7a\" and %v", what, string(got.runes), got.keys, keys)
+	}
+}
+
+// A focused passing button hands a digit, a letter, Escape and the arrows to the canvas's
+// handlers, as if nothing had the focus, and is still pressed by Space and Enter (which it
+// keeps). A widget.Button dropped them all.
+func TestPassingButtonPassesKeys(t *testing.T) {
+	pressed := 0
+	b := NewPassingButton("Every confusion", func() { pressed++ })
+	var got passed
+	focusedIn(t, b, &got)
+	typeEditing(b)
+	if pressed != 0 {
+		t.Fatalf("typing on the focused button pressed it %d times", pressed)
+	}
+	wantPassed(t, "button", got)
+	for n, k := range []fyne.KeyName{fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter} {
+		b.TypedKey(&fyne.KeyEvent{Name: k})
+		if k == fyne.KeySpace {
+			b.TypedRune(' ')
+		}
+		if pressed != n+1 {
+			t.Errorf("%s on the focused button: pressed %d times, want %d", k, pressed, n+1)
+		}
+	}
+	wantPassed(t, "button (after Space and Enter)", got)
+}
+
+// A focused passing check box hands the editing keys on, and Space still toggles it.
+func TestPassingCheckPassesKeys(t *testing.T) {
+	var changes []bool
+	c := NewPassingCheck("Hide the diagonal", func(on bool) { changes = append(changes, on) })
+	var got passed
+	focusedIn(t, c, &got)
+	typeEditing(c)
+	if len(changes) != 0 || c.Checked {
+		t.Fatalf("typing on the focused check box changed it: %v", changes)
+	}
+	wantPassed(t, "check box", got)
+	test.Type(c, " ") // Space's key and character, as a keyboard types them
+	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if !c.Checked || !slices.Equal(changes, []bool{true}) {
+		t.Errorf("Space on the focused check box: checked %v, changes %v", c.Checked, changes)
+	}
+	wantPassed(t, "check box (after Space)", got)
+}
+
+// A focused passing choice hands the editing keys on (Left and Right too, which a
+// widget.Select uses to step through its options), and Space still opens its menu.
+func TestPassingSelectPassesKeys(t *testing.T) {
+	var changes []string
+	s := NewPassingSelect([]string{"Given label", "Suggested label"}, func(o string) { changes = append(changes, o) })
+	s.SetSelected("Given label")
+	changes = nil
+	var got passed
+	c := focusedIn(t, s, &got)
+	typeEditing(s)
+	if len(changes) != 0 || s.Selected != "Given label" || c.Overlays().Top() != nil {
+		t.Fatalf("typing on the focused choice changed it (%v, %q) or opened its menu", changes, s.Selected)
+	}
+	wantPassed(t, "choice", got)
+	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	s.TypedRune(' ')
+	if c.Overlays().Top() == nil {
+		t.Errorf("Space on the focused choice did not open its menu")
+	}
+	wantPassed(t, "choice (after Space)", got)
+}
