@@ -113,7 +113,9 @@ typed_on() {
   until_state "$4" "the $3 typed with $1 focused did not reach the grid (dropped?)"
   case $3 in [0-9]) echo "$at $3" >>"$work/typed.txt" ;; esac
 }
-until_state "mode=Map .*cursor=0 .*_0_edited" "the map's grid is not on sample 0 with nothing edited"
+# The status bar holds the map's note ("Map of 500 samples laid out in …") until the cursor moves
+# or the state changes; the counts line ("… 0 edited …") when the note has given way.
+until_state "mode=Map .*cursor=0 .*(_0_edited|status=Map_of_500_samples_laid_out)" "the map's grid is not on sample 0 with nothing edited"
 typed_on "the map's Fit button (Shift+Tab)" shift+Tab 3 "cursor=1 .*_1_edited"
 tabs6="Tab Tab Tab Tab Tab Tab"
 typed_on "the lasso check box (Tab ×6)" "$tabs6" Right "cursor=2 "
