@@ -67,12 +67,21 @@ start() {
   until_state "cursor=[0-9]" "the window never showed its dataset"
 }
 
+# shown_again: the list's counts are read once its round is refined and Ctrl+Shift+U has shown
+# the list again: the round's summary is a note that holds the status bar until the cursor moves
+# or the state changes, and it may come before the counts are read.
+shown_again() {
+  wait_round "[0-9]+" refined
+  xdotool key --clearmodifiers ctrl+shift+u
+}
+
 # The marks fit: no note, 50 accepted.
 write_labels 0
 start
 xdotool windowfocus --sync "$wid"
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
+shown_again
 until_state "labelled_50_·_accepted_50_·_left_900" "the Suggested list does not count the 50 accepted labels of marks that fit"
 grep -q " prompt=- " "$state" || fail "a prompt is open over a pair whose marks fit: $(cat "$state")"
 shot fit
@@ -90,6 +99,7 @@ until_state "prompt=- " "Enter did not close the note"
 cmp -s "$marks" "$work/marks.before" || fail "opening the pair changed its marks file"
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
+shown_again
 until_state "labelled_100_·_accepted_0_·_left_900" "the Suggested list counts stale marks as accepted: $(sed 's/.*status=//' "$state")"
 shot stale
 # A label typed (on the list's sample at the cursor, one without a label), then a save. The
