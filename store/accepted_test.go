@@ -369,3 +369,32 @@ func TestSaveThroughALinkKeepsMarks(t *testing.T) {
 		d.Close()
 	}
 }
+
+// Save As to a label file whose accepted-marks file is the label file the dataset was read from
+// (named "<new labels>.idxlabel-accepted") is refused: the save would write the marks over it.
+// The file stays byte for byte.
+func TestSaveAsNeverWritesMarksOverItsPair(t *testing.T) {
+	ip, lp := tinyPair(t, t.TempDir(), 20)
+	q := filepath.Join(filepath.Dir(lp), "q-labels")
+	own := pairfile.AcceptedFile(q)
+	if err := os.Rename(lp, own); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(own)
+	d, err := Open(ip, own, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{7}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	err = d.SaveAsContext(context.Background(), filepath.Join(filepath.Dir(lp), "q-images"), q, nil)
+	after, rerr := os.ReadFile(own)
+	if err == nil || rerr != nil || !bytes.Equal(before, after) {
+		t.Fatalf("Save As to %s: %v; the pair's label file %s unchanged: %v (%v)", q, err, own, bytes.Equal(before, after), rerr)
+	}
+	if !d.Dirty() {
+		t.Fatal("the refused save left the dataset clean")
+	}
+}
