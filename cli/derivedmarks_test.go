@@ -211,3 +211,59 @@ func TestDerivedMarksNotKeptSaid(t *testing.T) {
 		t.Fatalf("the pair written does not verify: %s %s", out, errOut)
 	}
 }
+
+// A derived pair written through a symbolic link to an existing label file (written through to
+// the file it names) keeps its marks beside that file, where opening it by its own name finds
+// them, and the marks that were there from before go; opened through the link, the same marks.
+func TestDerivedMarksThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	marks := []int{2, 5, 9}
+	ai, al := markedInput(t, dir, "a", 20, 0, marks)
+	real, links := filepath.Join(dir, "real"), filepath.Join(dir, "links")
+	os.MkdirAll(real, 0o755)
+	os.MkdirAll(links, 0o755)
+	ri, rl := filepath.Join(real, "o-images"), filepath.Join(real, "o-labels")
+	if code, _, e := runCLI("subset", "--max", "8", ai, al, ri, rl); code != 0 { // marks 2 and 5 beside rl
+		t.Fatal(e)
+	}
+	link := filepath.Join(links, "o-labels")
+	if err := os.Symlink(rl, link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := runCLI("subset", "--force", "--max", "12", ai, al, ri, link); code != 0 {
+		t.Fatal(e)
+	}
+	marked := map[int]bool{2: true, 5: true, 9: true}
+	fromA := func(v int) int { return v }
+	if n := derivedMarks(t, "subset through a link, opened by the file's name", ri, rl, fromA, marked); n == 0 {
+		t.Error("the subset through the link holds no marked sample: the test proves nothing")
+	}
+	derivedMarks(t, "subset through a link, opened through it", ri, link, fromA, marked)
+	if _, err := os.Lstat(link + pairfile.AcceptedSuffix); !os.IsNotExist(err) {
+		t.Errorf("a marks file beside the link, not the file it names (%v)", err)
+	}
+}
+
+// An output whose accepted-marks file would be an input (an input named "<out>.idxlabel-accepted")
+// is refused: the write removes the marks beside its output once it is in place, and would have
+// removed the input. The input stays byte for byte.
+func TestOutputsMarksFileIsNoInput(t *testing.T) {
+	dir := t.TempDir()
+	ai, al := markedInput(t, dir, "a", 20, 0, nil)
+	ol := filepath.Join(dir, "o-labels")
+	in := pairfile.AcceptedFile(ol)
+	if err := os.Rename(al, in); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(in)
+	for _, args := range [][]string{
+		{"convert", in, ol},
+		{"subset", "--max", "10", ai, in, filepath.Join(dir, "o-images"), ol},
+	} {
+		code, _, errOut := runCLI(args...)
+		got, err := os.ReadFile(in)
+		if code != 2 || err != nil || !bytes.Equal(got, want) || !strings.Contains(errOut, "accepted-marks file") {
+			t.Errorf("%s into the output whose marks file is the input: exit %d, %q; the input %v (read: %v)", args[0], code, errOut, bytes.Equal(got, want), err)
+		}
+	}
+}

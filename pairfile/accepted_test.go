@@ -334,3 +334,26 @@ func unchangedFile(t *testing.T, what, path string, want []byte) {
 		t.Errorf("%s: %s was changed (%v)", what, path, err)
 	}
 }
+
+// The marks of a label file reached through a symbolic link sit beside the file it names (a
+// write through the link replaces that file), so both names find the same marks; a link to
+// nothing keeps them beside the link.
+func TestAcceptedFileThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	labels := filepath.Join(dir, "labels")
+	if err := os.WriteFile(labels, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(labels, link); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := AcceptedFile(link), labels+AcceptedSuffix; got != want {
+		t.Errorf("AcceptedFile(link) = %s, want %s", got, want)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink(filepath.Join(dir, "missing"), dangling)
+	if got, want := AcceptedFile(dangling), dangling+AcceptedSuffix; got != want {
+		t.Errorf("AcceptedFile(a link to nothing) = %s, want %s", got, want)
+	}
+}

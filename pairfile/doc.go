@@ -21,7 +21,8 @@
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
 //   - Accepted marks (accepted.go): which labels are accepted suggestions (pseudo-labels),
-//     kept beside the label file ("<labels>.idxlabel-accepted") and keyed by the pair's
+//     kept beside the label file ("<labels>.idxlabel-accepted"; beside the file a symbolic
+//     link names, which writes go through to) and keyed by the pair's
 //     contents, so a file left from other contents is refused as stale, never applied; a
 //     writer removes the marks of a label file it replaces only once the new file is in place
 //     (Claim.Replaced), and a pair derived from a marked one gets the marks of the samples it

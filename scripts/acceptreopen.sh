@@ -80,7 +80,7 @@ mapfile -t asked < <(awk -F, 'NR > 2 && $3 == 1 { print $1 }' "$list")
 for i in "${asked[@]}"; do
   xdotool key --clearmodifiers "$(sed -n "$((i + 1))p" "$truth")"
 done
-wait_round 20
+wait_round 20 refined # the list the accept acts on: a refined round arriving after the pick would change it
 read -r class pick < <(pick_suggestion "$list")
 # The samples the accept takes: the class's suggestions at the pick's confidence or more.
 mapfile -t want < <(python3 - "$list" "$class" "$pick" <<'PY'

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -334,5 +335,66 @@ func TestAcceptedMarksKeptWhenASaveIsCancelled(t *testing.T) {
 	}
 	if got, err := os.ReadFile(pairfile.AcceptedFile(ol)); err != nil || !bytes.Equal(got, okept) {
 		t.Fatalf("a cancelled Save Shown As changed the marks beside the pair it did not replace (%v)", err)
+	}
+}
+
+// A pair opened through a symbolic link to its label file and saved keeps its accepted marks
+// beside the file the link names (the save writes through the link), so the pair opened by the
+// file's own name still counts its pseudo-labels as accepted.
+func TestSaveThroughALinkKeepsMarks(t *testing.T) {
+	ip, lp := tinyPair(t, t.TempDir(), 20)
+	link := filepath.Join(t.TempDir(), "link-labels")
+	if err := os.Symlink(lp, link); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(ip, link, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{7}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	for _, name := range []string{lp, link} {
+		d, err := Open(ip, name, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Accepted(); !slices.Equal(got, []int{7}) {
+			t.Errorf("opened as %s: accepted %v, want [7] (notices %q)", name, got, d.Notices())
+		}
+		d.Close()
+	}
+}
+
+// Save As to a label file whose accepted-marks file is the label file the dataset was read from
+// (named "<new labels>.idxlabel-accepted") is refused: the save would write the marks over it.
+// The file stays byte for byte.
+func TestSaveAsNeverWritesMarksOverItsPair(t *testing.T) {
+	ip, lp := tinyPair(t, t.TempDir(), 20)
+	q := filepath.Join(filepath.Dir(lp), "q-labels")
+	own := pairfile.AcceptedFile(q)
+	if err := os.Rename(lp, own); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(own)
+	d, err := Open(ip, own, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.SetLabelsAs(HowSuggestedAccepted, []int{7}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	err = d.SaveAsContext(context.Background(), filepath.Join(filepath.Dir(lp), "q-images"), q, nil)
+	after, rerr := os.ReadFile(own)
+	if err == nil || rerr != nil || !bytes.Equal(before, after) {
+		t.Fatalf("Save As to %s: %v; the pair's label file %s unchanged: %v (%v)", q, err, own, bytes.Equal(before, after), rerr)
+	}
+	if !d.Dirty() {
+		t.Fatal("the refused save left the dataset clean")
 	}
 }

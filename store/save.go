@@ -187,7 +187,8 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 
 // claimSave checks that the dataset can be saved and marks it saving, so that edits fail with
 // ErrSaving from now on; it returns the paths to save to (the dataset's own for Save). Errors:
-// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, pairfile.ErrChangedOnDisk.
+// ErrClosed, ErrReadOnly, ErrSaving, ErrRecoveryPending, ErrNoPath, pairfile.ErrChangedOnDisk,
+// and a label file whose accepted-marks file is one of the dataset's files.
 func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string, string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -210,6 +211,10 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	}
 	if pairfile.SamePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
+	}
+	// The save writes the marks beside its label file (keepAccepted): never over a file it reads.
+	if m := pairfile.AcceptedFile(labelsPath); m != "" && (pairfile.SameFile(m, d.imagesPath) || pairfile.SameFile(m, d.labelsPath)) {
+		return "", "", fmt.Errorf("%s: its accepted-marks file %s is a file of the dataset's pair, which the save would replace; save to another name", labelsPath, m)
 	}
 	for _, p := range []string{imagesPath, labelsPath} {
 		if n := len(filepath.Base(p)); n > MaxSaveName {

@@ -20,7 +20,7 @@ import (
 // background (the check's findings with the planted copies and leaks, the class histogram, the
 // confusion matrix and the map); a second export asks "Replace?" (Enter: no, the report stays);
 // a folder that is not a report is refused; Cancel leaves nothing; without a check, the export
-// runs one first.
+// runs one first. A report written replaces an earlier "not written" in the status bar.
 func TestExportHealthReport(t *testing.T) {
 	eachPlanted(t, func(t *testing.T, pc plantedCheck) {
 		w, q, _ := pc.open(t)
@@ -40,6 +40,7 @@ func TestExportHealthReport(t *testing.T) {
 			}
 			e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		}
+		w.c.say("The health report was not written (cancelled)") // an earlier export's, as its Cancel says it
 		confirm()
 		if k.Check() != run || !k.Reporting() || !k.Mode.View.Running.Visible() || !strings.HasPrefix(k.Mode.View.Note.Text, "Writing the health report") {
 			t.Fatalf("the export did not start on the check's findings: %q", k.Mode.View.Note.Text)
@@ -74,6 +75,9 @@ func TestExportHealthReport(t *testing.T) {
 		}
 		if !strings.Contains(overlayText(w), "Health report written") {
 			t.Fatalf("the window says %q", overlayText(w))
+		}
+		if status := w.c.out.footer.status.Text; strings.Contains(status, "not written") {
+			t.Fatalf("after the report was written, the status bar still says %q", status)
 		}
 		w.d.Key(&fyne.KeyEvent{Name: fyne.KeyEscape})
 

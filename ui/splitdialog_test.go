@@ -16,10 +16,12 @@ import (
 
 // Tools → Split Dataset with the defaults (0.2, stratified, seed 1) writes <base>-train-* and
 // <base>-test-* beside the pair (t10k: 8,000 and 2,000 samples), each class's test count within
-// one sample of a fifth, then offers to open one; Split again asks before replacing.
+// one sample of a fifth, then offers to open one (and the status bar no longer says an earlier
+// split's "nothing was written"); Split again asks before replacing.
 func TestSplitDialog(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, ip, _ string) {
 		q := queueUI(w)
+		w.c.say("Split cancelled: nothing was written") // an earlier split's, as its Cancel says it
 		w.build.Split.Dialog()
 		_, entries := overlayTexts(w)
 		if len(entries) != 5 { // test part, group column, seed, train, test
@@ -34,6 +36,9 @@ func TestSplitDialog(t *testing.T) {
 		fifth := ds.Len() / 5 // 2,000 on t10k
 		if text := overlayText(w); !strings.Contains(text, "Open Train") || !strings.Contains(text, numfmt.Sprintf("%d samples", fifth)) {
 			t.Fatalf("after the split the dialog says %q", text)
+		}
+		if status := w.c.out.footer.status.Text; strings.Contains(status, "nothing was written") {
+			t.Fatalf("after the split wrote its pairs, the status bar still says %q", status)
 		}
 		dir := filepath.Dir(ip)
 		countIn := func(name string) []int {

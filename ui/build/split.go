@@ -170,11 +170,14 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 	})
 }
 
-// done says what was written and offers to open the train or the test pair.
+// done says what was written, in the status bar too (it replaces a message left there, such as
+// an earlier split's "nothing was written"), and offers to open the train or the test pair.
 func (s *Splitter) done(written []builder.Written, counts [2]int, notices []string) {
 	if len(written) != 2 {
 		return
 	}
+	s.h.Say(fmt.Sprintf("Split: %s in %s, %s in %s", numfmt.Plural(counts[0], "sample"), filepath.Base(written[0].Out.Labels),
+		numfmt.Plural(counts[1], "sample"), filepath.Base(written[1].Out.Labels)))
 	text := fmt.Sprintf("Train: %s, %s (%s)\nTest: %s, %s (%s)",
 		filepath.Base(written[0].Out.Images), filepath.Base(written[0].Out.Labels), numfmt.Plural(counts[0], "sample"),
 		filepath.Base(written[1].Out.Images), filepath.Base(written[1].Out.Labels), numfmt.Plural(counts[1], "sample"))

@@ -126,6 +126,7 @@ func (k *Checker) WriteReport(run *Run, dir string, replace bool) {
 			case err != nil:
 				k.d.ShowError(err)
 			default:
+				c.Say("Health report written to " + dir) // replaces an earlier "not written"
 				k.d.Inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", filepath.Join(dir, "index.html"), time.Since(start).Seconds()))
 			}
 		})
