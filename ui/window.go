@@ -119,7 +119,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The views, the draw window and the workflows of the menus.
 	w.footer = newFooter()
 	w.side = newSidePanel(modeChoices(modes), sideInput{input: c.in.input, onShow: c.choose, onClass: c.setClass,
-		onGoto: c.askGoto, onZoom: w.grid.SetZoom, onKey: w.keys.passKey, onRune: w.keys.passRune,
+		onGoto: c.askGoto, onZoom: w.grid.SetZoom,
 		onDone: w.keys.focusGrid, onTyping: w.footer.setTyping})
 	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)
