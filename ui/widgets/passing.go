@@ -144,16 +144,23 @@ func NewPassingList(length func() int, create func() fyne.CanvasObject, update f
 	return l
 }
 
-// TypedKey keeps list navigation and passes every other key on.
+// TypedKey keeps list navigation (Enter selects the focused row as Space does: a widget.List
+// drops it) and passes every other key on.
 func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
-	keepKey(l, k, l.List.TypedKey, fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter)
+	keepKey(l, k, func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
+			k = &fyne.KeyEvent{Name: fyne.KeySpace}
+		}
+		l.List.TypedKey(k)
+	}, fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter)
 }
 
 // TypedRune passes every character on but Space's (its key selects the focused row).
 func (l *PassingList) TypedRune(r rune) { keepSpace(l, r, nil) }
 
-// PassingSlider is a horizontal widget.Slider that keeps the arrow keys and passes every other
-// key and character to its canvas's handlers.
+// PassingSlider is a horizontal widget.Slider that keeps the arrow keys (Right and Up step it
+// up, Left and Down down, as a web page's range input: a widget.Slider drops Up and Down) and
+// passes every other key and character to its canvas's handlers.
 type PassingSlider struct {
 	widget.Slider
 }
@@ -170,7 +177,15 @@ func NewPassingSlider(lo, hi float64) *PassingSlider {
 
 // TypedKey keeps the arrows and passes every other key on.
 func (s *PassingSlider) TypedKey(k *fyne.KeyEvent) {
-	keepKey(s, k, s.Slider.TypedKey, fyne.KeyLeft, fyne.KeyRight, fyne.KeyUp, fyne.KeyDown)
+	keepKey(s, k, func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyUp:
+			k = &fyne.KeyEvent{Name: fyne.KeyRight}
+		case fyne.KeyDown:
+			k = &fyne.KeyEvent{Name: fyne.KeyLeft}
+		}
+		s.Slider.TypedKey(k)
+	}, fyne.KeyLeft, fyne.KeyRight, fyne.KeyUp, fyne.KeyDown)
 }
 
 // TypedRune passes every character on (a slider takes none).

@@ -118,7 +118,7 @@ func TestPassingSelectPassesKeys(t *testing.T) {
 }
 
 // A focused passing list hands the editing keys on (Left and Right too: a list does not use
-// them), and Down and Space still move its focus and select the row.
+// them), and Down, Space and Enter still move its focus and select the row.
 func TestPassingListPassesKeys(t *testing.T) {
 	rows := []string{"All", "0", "1"}
 	var chose []int
@@ -135,13 +135,16 @@ func TestPassingListPassesKeys(t *testing.T) {
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	test.Type(l, " ")
 	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
-	if !slices.Equal(chose, []int{1}) {
-		t.Errorf("Down, Space on the focused list selected %v, want [1]", chose)
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // which a widget.List dropped
+	if !slices.Equal(chose, []int{1, 2}) {
+		t.Errorf("Down, Space, Down, Enter on the focused list selected %v, want [1 2]", chose)
 	}
-	wantPassed(t, "list (after Down and Space)", got)
+	wantPassed(t, "list (after Down, Space and Enter)", got)
 }
 
-// A focused passing slider hands a digit, a letter, Escape and Delete on, and keeps the arrows.
+// A focused passing slider hands a digit, a letter, Escape and Delete on, and keeps the arrows:
+// Up and Down step it as Right and Left do.
 func TestPassingSliderPassesKeys(t *testing.T) {
 	s := NewPassingSlider(10, 20)
 	s.SetValue(15)
@@ -154,11 +157,11 @@ func TestPassingSliderPassesKeys(t *testing.T) {
 	if s.Value != 15 {
 		t.Fatalf("typing on the focused slider moved it to %v", s.Value)
 	}
-	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeyRight})
-	s.TypedKey(&fyne.KeyEvent{Name: fyne.KeyLeft})
-	if s.Value != 16 {
-		t.Errorf("Right, Right, Left on the focused slider: %v, want 16", s.Value)
+	for _, k := range []fyne.KeyName{fyne.KeyRight, fyne.KeyRight, fyne.KeyLeft, fyne.KeyUp, fyne.KeyUp, fyne.KeyDown} {
+		s.TypedKey(&fyne.KeyEvent{Name: k}) // a widget.Slider dropped Up and Down
+	}
+	if s.Value != 17 {
+		t.Errorf("Right, Right, Left, Up, Up, Down on the focused slider: %v, want 17", s.Value)
 	}
 	if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyDelete}; string(got.runes) != "7a" || !slices.Equal(got.keys, want) {
 		t.Errorf("the focused slider passed runes %q and keys %v, want \"7a\" and %v", string(got.runes), got.keys, want)
