@@ -89,6 +89,12 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	}, changed)
 	c := newController(w.jobs, w.d)
 	w.c = c
+	w.d.SetOpenPair(func() (string, string) {
+		if c.ds == nil || c.ds.ReadOnly() {
+			return "", ""
+		}
+		return c.ds.Paths()
+	})
 	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
