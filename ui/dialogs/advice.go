@@ -31,7 +31,7 @@ func withAdvice(err error, open func() (images, labels string)) error {
 	case locked.Self && isOpen(locked.Path, open):
 		return &ownLockError{locked, "is the pair this window has open for editing", "Choose other files"}
 	case locked.Self:
-		return &ownLockError{locked, "is held by this window for a job under way (a save to it, or its opening)",
+		return &ownLockError{locked, "is open for editing in this idxlabel, held by a job of this window under way (a save to it, or its opening)",
 			fmt.Sprintf("Wait for it to finish, or choose other files. (If nothing is under way, an earlier process with this one's id left its lock file: delete %s.)", locked.LockFile)}
 	}
 	return fmt.Errorf("%w.\n\nClose it there, or choose other files", err)

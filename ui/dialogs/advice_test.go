@@ -68,8 +68,8 @@ func TestWithAdviceOwnLocks(t *testing.T) {
 	}{
 		{"the window's open pair", open, labels + " is the pair this window has open for editing.\n\nChoose other files"},
 		{"the window's open pair named through a link", viaLink, labels + " is the pair this window has open for editing.\n\nChoose other files"},
-		{"a pair held by a job of the window (a save to it)", other, labels + " is held by this window for a job under way (a save to it, or its opening).\n\nWait for it to finish"},
-		{"a pair held by a job of a window with no pair open", nil, labels + " is held by this window for a job under way"},
+		{"a pair held by a job of the window (a save to it)", other, labels + " is open for editing in this idxlabel, held by a job of this window under way (a save to it, or its opening).\n\nWait for it to finish"},
+		{"a pair held by a job of a window with no pair open", nil, labels + " is open for editing in this idxlabel, held by a job of this window"},
 	} {
 		err := withAdvice(again, c.open)
 		if !errors.Is(err, pairfile.ErrLocked) || !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "another window") {
