@@ -2,9 +2,12 @@
 # Real-window regression tests for the draw window, on an empty IDX pair (N = 0: valid):
 #  1. open the empty pair, Ctrl+D; draw and type 4, Enter; draw again and press Enter with no
 #     label typed (the label box must be empty: it used to keep the 4, and Enter added the second
-#     drawing as a 4); type 1, Enter; Ctrl+S in the draw window saves; Ctrl+Q in the draw window
-#     quits: the process must exit. The saved pair must hold exactly two 28×28 samples, labelled
-#     4 and 1, each with peak 255 and an ink box whose long side is 20 px (MNIST's preprocessing).
+#     drawing as a 4); type 1, Enter; then keys typed with a control focused: draw, Tab, Tab, Tab (the
+#     label box, its drop-down button, the centring choice), 2, Enter must add a 2 (a focused radio button dropped
+#     both keys); draw, Tab (the label box), 7, Enter must add a 7 (Enter in the label box did
+#     nothing). Ctrl+S in the draw window saves; Ctrl+Q in the draw window quits: the process
+#     must exit. The saved pair must hold exactly four 28×28 samples, labelled 4 1 2 7, each with
+#     peak 255 and an ink box whose long side is 20 px (MNIST's preprocessing).
 #  2. open the pair again, Ctrl+D, then Ctrl+Q in the main window: the process must exit (it
 #     closed the main window only; the draw window kept the program alive).
 # Usage: scripts/drawquit.sh BINARY
@@ -63,6 +66,12 @@ draw
 xdotool key --clearmodifiers Return # no label for this drawing: nothing may be added
 xdotool key --clearmodifiers 1 Return
 until_state " samples=2 " "the drawing labelled 1 was not added"
+draw # the pad has the focus again
+xdotool key --clearmodifiers Tab Tab Tab 2 Return
+until_state " samples=3 " "2, Enter typed with the centring choice focused (Tab, Tab, Tab) did not add the drawing (dropped?)"
+draw
+xdotool key --clearmodifiers Tab 7 Return
+until_state " samples=4 " "7, Enter typed in the label box (Tab) did not add the drawing"
 before=$(stat -c %Y.%s.%i "$labels")
 xdotool key --clearmodifiers ctrl+s
 for _ in $(seq 100); do [ "$(stat -c %Y.%s.%i "$labels")" != "$before" ] && break; sleep 0.1; done
@@ -86,14 +95,14 @@ print(f"{n}x{h}x{w}", " ".join(str(b) for b in l[8:]) + "".join(shapes))
 PY
 )
 echo "drawquit: saved $got"
-[ "$got" = "2x28x28 4 1" ] || fail "want two 28×28 samples labelled 4 1, got $got"
+[ "$got" = "4x28x28 4 1 2 7" ] || fail "want four 28×28 samples labelled 4 1 2 7, got $got"
 
 # 2. Ctrl+Q in the main window with the draw window open.
 rm -f "$state"
 IDXLABEL_TEST_STATE=$state "$bin" "$images" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared"
-ready "$main" # two samples now
+ready "$main" # four samples now
 open_draw || fail "no draw window"
 xdotool windowfocus --sync "$main"
 xdotool key --clearmodifiers ctrl+q

@@ -98,7 +98,8 @@ func (o *opener) release(images, action string, then func()) {
 // it has opened, it asks about the current dataset's unsaved edits and shows it (or closes it
 // again when the person cancels). On failure the previous dataset stays as it was and the error
 // (file and reason) is shown; a pair open for editing elsewhere (pairfile.ErrLocked) is offered
-// read-only.
+// read-only, unless this window holds it (the pair it has open, or one a job of it writes: the
+// error says which, dialogs.ShowError).
 func (o *opener) load(images, labels string, readOnly bool) {
 	name := filepath.Base(images)
 	if labels != "" {
@@ -123,7 +124,8 @@ func (o *opener) load(images, labels string, readOnly bool) {
 			// What was typed on the dataset shown while this one opened is applied to it first,
 			// before the question about its unsaved edits (held.go).
 			o.c.jobs.Release(job)
-			if errors.Is(err, pairfile.ErrLocked) && !readOnly {
+			var locked *pairfile.LockedError
+			if errors.As(err, &locked) && !readOnly && !locked.Self {
 				o.d.Ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						o.load(images, labels, true)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
@@ -13,9 +12,9 @@ import (
 // Delete, Escape, the arrows) act on the grid: keys typed while nothing is focused go to the
 // grid (and focus it); the side panel's Show list, class list and tile-size slider, and the
 // buttons, check boxes and choices of the views beside the grid (the health check, the confusion
-// matrix, the annotators' chart, the map), keep only the keys they use themselves (see
-// classList, zoomSlider, widgets.PassingSelect, PassingButton, PassingCheck) and pass the rest
-// on, focusing the grid; a click in the side panel gives the focus back to the grid
+// matrix, the annotators' chart, the map), keep only the keys they use themselves and pass the
+// rest to canvasKey and canvasRune as if nothing had the focus (widgets.PassingSelect,
+// PassingList, PassingSlider, PassingButton, PassingCheck), which focus the grid; a click in the side panel gives the focus back to the grid
 // (sidePanel.onDone). Keys typed behind an open dialog are not passed to the grid: only Escape
 // and Enter, which answer the top prompt (see dialogs.key); behind a job's progress (an import)
 // Escape cancels the job and every other key goes to the grid, where an edit waits for the job
@@ -62,7 +61,8 @@ func (k *keyRouter) canvasKey(e *fyne.KeyEvent) {
 	}
 }
 
-// passKey hands a key a side-panel widget does not use to the grid, focusing it. A modifier
+// passKey hands a key typed while nothing has the focus, or passed on by a focused control, to
+// the grid, focusing it. A modifier
 // key pressed alone (Shift, Control, Alt, Super) does nothing and leaves the focus where it is:
 // it starts Shift+Tab or a shortcut, and handed on it took the focus to the grid before the
 // Tab, so Shift+Tab from a focused control went back to the grid instead of the control before.
@@ -77,7 +77,8 @@ func (k *keyRouter) passKey(e *fyne.KeyEvent) {
 	k.grid.TypedKey(e)
 }
 
-// passRune hands a character a side-panel widget does not use to the grid, focusing it.
+// passRune hands a character typed while nothing has the focus, or passed on by a focused
+// control, to the grid, focusing it.
 func (k *keyRouter) passRune(r rune) {
 	k.focusGrid()
 	k.grid.TypedRune(r)
@@ -91,85 +92,4 @@ func (k *keyRouter) selectAll(samples func()) {
 		return
 	}
 	samples()
-}
-
-// classList is the side panel's class histogram: a widget.List that keeps the keys of list
-// navigation (Up, Down, Space, Enter) and passes every other key and character to onKey and
-// onRune, so a digit typed after clicking a class relabels instead of being dropped.
-type classList struct {
-	widget.List
-	passOn
-}
-
-// passOn is where a side panel control passes the keys and characters it does not use.
-type passOn struct {
-	onKey  func(*fyne.KeyEvent)
-	onRune func(rune)
-}
-
-// newClassList builds the histogram's list (widget.List's length, create and update), passing
-// what it does not use to pass.
-func newClassList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject), pass passOn) *classList {
-	l := &classList{passOn: pass}
-	l.Length, l.CreateItem, l.UpdateItem = length, create, update
-	l.ExtendBaseWidget(l)
-	return l
-}
-
-// TypedKey keeps list navigation and passes other keys on.
-func (l *classList) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
-		l.List.TypedKey(k)
-	default:
-		if l.onKey != nil {
-			l.onKey(k)
-		}
-	}
-}
-
-// TypedRune keeps Space (select the focused row) and passes other characters on.
-func (l *classList) TypedRune(r rune) {
-	if r == ' ' {
-		l.List.TypedRune(r)
-		return
-	}
-	if l.onRune != nil {
-		l.onRune(r)
-	}
-}
-
-// zoomSlider is the tile-size slider: it keeps the arrow keys and passes every other key and
-// character on (see classList).
-type zoomSlider struct {
-	widget.Slider
-	passOn
-}
-
-// newZoomSlider builds the slider from lo to hi, passing what it does not use to pass.
-func newZoomSlider(lo, hi float64, pass passOn) *zoomSlider {
-	s := &zoomSlider{passOn: pass}
-	s.Min, s.Max, s.Step = lo, hi, 1
-	s.Orientation = widget.Horizontal
-	s.ExtendBaseWidget(s)
-	return s
-}
-
-// TypedKey keeps the arrows and passes other keys on.
-func (s *zoomSlider) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeyLeft, fyne.KeyRight, fyne.KeyUp, fyne.KeyDown:
-		s.Slider.TypedKey(k)
-	default:
-		if s.onKey != nil {
-			s.onKey(k)
-		}
-	}
-}
-
-// TypedRune passes every character on (the slider takes none).
-func (s *zoomSlider) TypedRune(r rune) {
-	if s.onRune != nil {
-		s.onRune(r)
-	}
 }

@@ -50,9 +50,9 @@ type sideState struct {
 type sidePanel struct {
 	root     fyne.CanvasObject
 	showList *widgets.PassingSelect
-	list     *classList
+	list     *widgets.PassingList
 	gotoBox  *dialogs.PromptEntry
-	zoom     *zoomSlider
+	zoom     *widgets.PassingSlider
 	total    *widget.Label
 
 	choices []showChoice
@@ -72,10 +72,8 @@ type sideInput struct {
 	onClass  func(class *int)                       // a class of the histogram (nil: every class)
 	onGoto   func(i int)
 	onZoom   func(z int)
-	onKey    func(k *fyne.KeyEvent) // keys the focused Show list, class list or slider does not use
-	onRune   func(r rune)           // characters they do not use
-	onDone   func()                 // a click in the panel is done: the grid takes the keys again
-	onTyping func(on bool)          // the go-to box gained (true) or lost the keyboard focus
+	onDone   func()        // a click in the panel is done: the grid takes the keys again
+	onTyping func(on bool) // the go-to box gained (true) or lost the keyboard focus
 }
 
 // newSidePanel builds the panel, which reports to in; modes are the titles of the modes the
@@ -90,13 +88,13 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 	for k, ch := range s.choices {
 		names[k] = ch.name
 	}
-	// The panel's controls pass on the keys and characters they do not use.
-	pass := passOn{onKey: func(k *fyne.KeyEvent) { s.onKey(k) }, onRune: func(r rune) { s.onRune(r) }}
+	// The panel's controls pass the keys and characters they do not use to the canvas's
+	// handlers (keyRouter.canvasKey, canvasRune), which hand them to the grid.
 	s.showList = widgets.NewPassingSelect(names, s.showChanged)
 	s.quiet = true
 	s.showList.SetSelected("All")
 	s.quiet = false
-	s.list = newClassList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow, pass)
+	s.list = widgets.NewPassingList(func() int { return len(s.counts) + 1 }, newClassRow, s.updateRow)
 	s.list.OnSelected = func(id widget.ListItemID) {
 		if s.quiet {
 			return
@@ -116,7 +114,7 @@ func newSidePanel(modes []showChoice, in sideInput) *sidePanel {
 			s.onGoto(i)
 		}
 	}
-	s.zoom = newZoomSlider(widgets.MinZoom, widgets.MaxZoom, pass)
+	s.zoom = widgets.NewPassingSlider(widgets.MinZoom, widgets.MaxZoom)
 	s.zoom.SetValue(widgets.DefaultZoom)
 	s.zoom.OnChanged = func(v float64) {
 		if !s.quiet && s.onZoom != nil {

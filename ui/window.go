@@ -89,6 +89,12 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	}, changed)
 	c := newController(w.jobs, w.d)
 	w.c = c
+	w.d.SetOpenPair(func() (string, string) {
+		if c.ds == nil || c.ds.ReadOnly() {
+			return "", ""
+		}
+		return c.ds.Paths()
+	})
 	w.grid = widgets.NewTileGrid(gridReports{c}, func(z int) { w.side.setZoom(z) })
 	w.keys = &keyRouter{canvas: win.Canvas(), grid: w.grid, d: w.d}
 
@@ -119,7 +125,7 @@ func newWindow(a fyne.App, win fyne.Window) *window {
 	// The views, the draw window and the workflows of the menus.
 	w.footer = newFooter()
 	w.side = newSidePanel(modeChoices(modes), sideInput{input: c.in.input, onShow: c.choose, onClass: c.setClass,
-		onGoto: c.askGoto, onZoom: w.grid.SetZoom, onKey: w.keys.passKey, onRune: w.keys.passRune,
+		onGoto: c.askGoto, onZoom: w.grid.SetZoom,
 		onDone: w.keys.focusGrid, onTyping: w.footer.setTyping})
 	w.detail = newDetailPanel(c.askGoto) // a suspect's neighbour
 	w.draw = draw.New(a, Title, drawHost{w}, w.sugg)

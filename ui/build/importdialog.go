@@ -107,7 +107,7 @@ func (m *Importer) importOptions(f found) {
 			m.d.ShowError(err)
 			return
 		}
-		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th, Centering: widgets.CenteringOf(centering)}
+		p.opts = normalize.Options{Polarity: normalize.Polarity(max(0, ink.SelectedIndex())), Threshold: th, Centering: widgets.CenteringOf(centering.Selected)}
 		if f.tree == nil {
 			l, err := flatLabel(label.Text)
 			if err != nil {

@@ -44,7 +44,15 @@ type Dialogs struct {
 	done  func()
 	// changed runs when a prompt opens or closes (nil: nothing): the tests' state line follows.
 	changed func()
+	// openPair returns the files of the pair the window has open for editing (nil: none), which
+	// ShowError's advice tells from the others (withAdvice).
+	openPair func() (images, labels string)
 }
+
+// SetOpenPair tells the dialogs where to read the files of the pair the window has open for
+// editing ("" for none): an error about a lock this window holds then says whether it is that
+// pair's or a job's.
+func (p *Dialogs) SetOpenPair(open func() (images, labels string)) { p.openPair = open }
 
 // New makes the dialogs of win: the choosers remember their folders in prefs, done runs when a
 // prompt closes (nil: nothing), changed when one opens or closes (nil: nothing).
@@ -229,7 +237,7 @@ func (e *PromptEntry) FocusLost() {
 // same error already open is not shown again (Ctrl+S pressed three times on a folder it cannot
 // write stacked three dialogs, each to be closed in turn).
 func (p *Dialogs) ShowError(err error) {
-	err = withAdvice(err)
+	err = withAdvice(err, p.openPair)
 	key := "error: " + err.Error()
 	if p.IsOpen(key) {
 		return

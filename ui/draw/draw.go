@@ -89,9 +89,9 @@ type Window struct {
 	Heading   *widget.Label // above the preview: the sample size a drawing becomes
 	Label     *labelEntry
 	Options   []string // what the label box's drop-down offers
-	Centering *widget.RadioGroup
-	Pen       *widget.Slider
-	AddButton *widget.Button
+	Centering *widgets.PassingSelect
+	Pen       *widgets.PassingSlider
+	AddButton *widgets.PassingButton
 	Status    *widget.Label
 	Digit     *image.Gray // the normalized pad, nil when empty
 
@@ -123,16 +123,23 @@ func (dr *Drawer) Show() {
 		d.updateClasses()
 		d.updateAdd()
 	}
-	d.Centering = widgets.NewCentering(d.renormalize)
-	d.Pen = widget.NewSlider(0.02, 0.16)
+	d.Label.OnSubmitted = func(string) { d.Add() } // Enter in the label box adds, as on the pad
+	// The other controls keep only the keys that operate them and pass the rest to the canvas's
+	// handlers, which act as the pad does: a digit typed after a click on the centring or the pen
+	// width is the label, Enter adds, Escape clears.
+	d.Centering = widgets.NewCenteringChoice(d.renormalize)
+	d.Pen = widgets.NewPassingSlider(0.02, 0.16)
 	d.Pen.Step = 0.005
 	d.Pen.SetValue(widgets.DefaultPen)
 	d.Pen.OnChanged = func(v float64) { d.Pad.SetPen(v) }
-	d.AddButton = widget.NewButton("Add sample (Enter)", d.Add)
+	d.AddButton = widgets.NewPassingButton("Add sample (Enter)", d.Add)
 	d.AddButton.Importance = widget.HighImportance
-	clearBtn := widget.NewButton("Clear (Esc)", d.Pad.Clear)
-	undoBtn := widget.NewButton("Undo stroke (Ctrl+Z)", d.Pad.UndoStroke)
-	likeBtn := widget.NewButton("More like this (Ctrl+F)", d.MoreLike)
+	clearBtn := widgets.NewPassingButton("Clear (Esc)", d.Pad.Clear)
+	undoBtn := widgets.NewPassingButton("Undo stroke (Ctrl+Z)", d.Pad.UndoStroke)
+	likeBtn := widgets.NewPassingButton("More like this (Ctrl+F)", d.MoreLike)
+	// Keys typed while nothing has the focus (after a click beside the controls) act as on the pad.
+	d.Win.Canvas().SetOnTypedKey(d.typedKey)
+	d.Win.Canvas().SetOnTypedRune(d.typedRune)
 	for _, sc := range d.shortcuts() {
 		d.Win.Canvas().AddShortcut(sc.Key, func(fyne.Shortcut) { sc.Do() })
 	}
@@ -229,7 +236,7 @@ func (d *Window) renormalize() {
 	h, w := d.host.Size()
 	widgets.SetText(d.Heading, fmt.Sprintf("As it will be saved (%d×%d)", h, w))
 	if !d.Pad.Empty() {
-		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h, Centering: widgets.CenteringOf(d.Centering)}
+		opts := normalize.Options{Polarity: normalize.InkLight, Width: w, Height: h, Centering: widgets.CenteringOf(d.Centering.Selected)}
 		if g, err := normalize.Digit(d.Pad.Image(), opts); err == nil {
 			d.Digit = g
 		}
@@ -403,6 +410,15 @@ func newLabelEntry(onShortcut func(fyne.Shortcut) bool) *labelEntry {
 	e := &labelEntry{onShortcut: onShortcut}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
+	// The drop-down's button (SetOptions makes it once), which Tab focuses after the text, as a
+	// passing button: it keeps Space and Enter, which open the list, and passes a digit, Escape
+	// and the rest to the canvas as the window's other controls do.
+	e.SetOptions(nil)
+	if b, ok := e.ActionItem.(*widget.Button); ok {
+		p := widgets.NewPassingButton("", b.OnTapped)
+		p.Icon, p.Importance = b.Icon, b.Importance
+		e.ActionItem = p
+	}
 	return e
 }
 

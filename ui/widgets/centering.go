@@ -25,9 +25,22 @@ func NewCentering(changed func()) *widget.RadioGroup {
 	return r
 }
 
-// CenteringOf is the centring r chooses.
-func CenteringOf(r *widget.RadioGroup) normalize.Centering {
-	if r.Selected == CenterBoxText {
+// NewCenteringChoice is NewCentering as a PassingSelect, for a window where the keys a focused
+// control does not use mean something (the draw window: a digit is the label, Enter adds, Escape
+// clears); a radio button, which a click focuses, drops them.
+func NewCenteringChoice(changed func()) *PassingSelect {
+	s := NewPassingSelect([]string{CenterMassText, CenterBoxText}, nil)
+	s.SetSelected(CenterMassText)
+	if changed != nil {
+		s.OnChanged = func(string) { changed() }
+	}
+	return s
+}
+
+// CenteringOf is the centring chosen as selected (CenterBoxText or CenterMassText; anything else
+// is MNIST's centre of mass).
+func CenteringOf(selected string) normalize.Centering {
+	if selected == CenterBoxText {
 		return normalize.CenterBox
 	}
 	return normalize.CenterMass

@@ -1,17 +1,21 @@
 package widgets
 
 import (
+	"slices"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
 
-// The passing controls: a button, a check box and a choice that keep only the keys that
+// The passing controls: a button, a check box, a choice, a list and a slider that keep only the keys that
 // operate them and pass every other key and character typed while they have the keyboard focus
 // to the handlers of the canvas they are on (fyne.Canvas.OnTypedKey, OnTypedRune), where they go
 // as if nothing had the focus. Fyne hands the keys typed to the focused widget alone, and a
-// widget.Button, widget.Check or widget.Select drops the ones it does not use: after a Tab
-// focused one of a view's controls (a job's Cancel, "Every confusion", the map's Fit), a digit
-// typed to relabel the sample at the cursor was lost, and Escape and the arrows did nothing.
+// widget.Button, widget.Check, widget.Select, widget.List or widget.Slider drops the ones it does
+// not use: after a Tab focused one of a view's controls (a job's Cancel, "Every confusion", the
+// map's Fit), a digit typed to relabel the sample at the cursor was lost, and Escape and the
+// arrows did nothing. Each control names the keys it keeps (keepKey, keepSpace): the rule that
+// every other key goes on is written once, here.
 // They stay focusable, so a keyboard user still reaches them with Tab and operates them with
 // Space. The canvas is the one the driver draws the control on (CanvasForObject), so a view
 // builds them without the window.
@@ -34,6 +38,27 @@ func passRune(obj fyne.CanvasObject, r rune) {
 	}
 }
 
+// keepKey hands k to own if its name is one of keep (the keys the control obj uses itself) and
+// passes it to obj's canvas otherwise.
+func keepKey(obj fyne.CanvasObject, k *fyne.KeyEvent, own func(*fyne.KeyEvent), keep ...fyne.KeyName) {
+	if slices.Contains(keep, k.Name) {
+		own(k)
+		return
+	}
+	passKey(obj, k)
+}
+
+// keepSpace hands Space's character to own (nil: nothing, when Space's key did the work) and
+// passes every other character to obj's canvas.
+func keepSpace(obj fyne.CanvasObject, r rune, own func(rune)) {
+	switch {
+	case r != ' ':
+		passRune(obj, r)
+	case own != nil:
+		own(r)
+	}
+}
+
 // PassingButton is a widget.Button that keeps the keys that press a focused button (Space, and
 // Enter as on other desktops) and passes every other key and character to its canvas's
 // handlers: Escape cancels a job, a digit relabels the sample at the cursor, an arrow moves it.
@@ -51,20 +76,11 @@ func NewPassingButton(label string, tapped func()) *PassingButton {
 
 // TypedKey presses the button on Space or Enter and passes every other key on.
 func (b *PassingButton) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter:
-		b.Tapped(nil)
-	default:
-		passKey(b, k)
-	}
+	keepKey(b, k, func(*fyne.KeyEvent) { b.Tapped(nil) }, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter)
 }
 
 // TypedRune passes every character on but Space's (its key pressed the button).
-func (b *PassingButton) TypedRune(r rune) {
-	if r != ' ' {
-		passRune(b, r)
-	}
-}
+func (b *PassingButton) TypedRune(r rune) { keepSpace(b, r, nil) }
 
 // PassingCheck is a widget.Check that keeps Space (which toggles a focused check box) and
 // passes every other key and character to its canvas's handlers.
@@ -82,19 +98,11 @@ func NewPassingCheck(label string, changed func(bool)) *PassingCheck {
 
 // TypedKey keeps Space (its character toggles the box) and passes every other key on.
 func (c *PassingCheck) TypedKey(k *fyne.KeyEvent) {
-	if k.Name != fyne.KeySpace {
-		passKey(c, k)
-	}
+	keepKey(c, k, func(*fyne.KeyEvent) {}, fyne.KeySpace)
 }
 
 // TypedRune toggles the box on Space's character and passes every other character on.
-func (c *PassingCheck) TypedRune(r rune) {
-	if r == ' ' {
-		c.Check.TypedRune(r)
-		return
-	}
-	passRune(c, r)
-}
+func (c *PassingCheck) TypedRune(r rune) { keepSpace(c, r, c.Check.TypedRune) }
 
 // PassingSelect is a widget.Select that keeps the keys opening its menu (Space, Up, Down) and
 // passes every other key (Left and Right too, which a widget.Select would use to step through
@@ -114,17 +122,71 @@ func NewPassingSelect(options []string, changed func(string)) *PassingSelect {
 
 // TypedKey opens the menu on Space, Up or Down and passes every other key on.
 func (s *PassingSelect) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeySpace, fyne.KeyUp, fyne.KeyDown:
-		s.Select.TypedKey(k)
-	default:
-		passKey(s, k)
-	}
+	keepKey(s, k, s.Select.TypedKey, fyne.KeySpace, fyne.KeyUp, fyne.KeyDown)
 }
 
 // TypedRune passes every character on but Space's (its key opened the menu).
-func (s *PassingSelect) TypedRune(r rune) {
-	if r != ' ' {
-		passRune(s, r)
-	}
+func (s *PassingSelect) TypedRune(r rune) { keepSpace(s, r, nil) }
+
+// PassingList is a widget.List that keeps the keys of list navigation (Up, Down, Space, Enter)
+// and passes every other key and character to its canvas's handlers: a digit typed after a
+// click on a row relabels the sample at the cursor instead of being dropped.
+type PassingList struct {
+	widget.List
 }
+
+// NewPassingList makes a passing list of length() rows, made by create and filled by update
+// (as widget.NewList).
+func NewPassingList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *PassingList {
+	l := &PassingList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey keeps list navigation (Enter selects the focused row as Space does: a widget.List
+// drops it) and passes every other key on.
+func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
+	keepKey(l, k, func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
+			k = &fyne.KeyEvent{Name: fyne.KeySpace}
+		}
+		l.List.TypedKey(k)
+	}, fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter)
+}
+
+// TypedRune passes every character on but Space's (its key selects the focused row).
+func (l *PassingList) TypedRune(r rune) { keepSpace(l, r, nil) }
+
+// PassingSlider is a horizontal widget.Slider that keeps the arrow keys (Right and Up step it
+// up, Left and Down down, as a web page's range input: a widget.Slider drops Up and Down) and
+// passes every other key and character to its canvas's handlers.
+type PassingSlider struct {
+	widget.Slider
+}
+
+// NewPassingSlider makes a passing horizontal slider from lo to hi in steps of 1 (as
+// widget.NewSlider).
+func NewPassingSlider(lo, hi float64) *PassingSlider {
+	s := &PassingSlider{}
+	s.Min, s.Max, s.Step = lo, hi, 1
+	s.Orientation = widget.Horizontal
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+// TypedKey keeps the arrows and passes every other key on.
+func (s *PassingSlider) TypedKey(k *fyne.KeyEvent) {
+	keepKey(s, k, func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyUp:
+			k = &fyne.KeyEvent{Name: fyne.KeyRight}
+		case fyne.KeyDown:
+			k = &fyne.KeyEvent{Name: fyne.KeyLeft}
+		}
+		s.Slider.TypedKey(k)
+	}, fyne.KeyLeft, fyne.KeyRight, fyne.KeyUp, fyne.KeyDown)
+}
+
+// TypedRune passes every character on (a slider takes none).
+func (s *PassingSlider) TypedRune(r rune) { passRune(s, r) }

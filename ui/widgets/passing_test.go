@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // passed is what reached a window canvas's own key and character handlers.
@@ -114,4 +115,55 @@ func TestPassingSelectPassesKeys(t *testing.T) {
 		t.Errorf("Space on the focused choice did not open its menu")
 	}
 	wantPassed(t, "choice (after Space)", got)
+}
+
+// A focused passing list hands the editing keys on (Left and Right too: a list does not use
+// them), and Down, Space and Enter still move its focus and select the row.
+func TestPassingListPassesKeys(t *testing.T) {
+	rows := []string{"All", "0", "1"}
+	var chose []int
+	l := NewPassingList(func() int { return len(rows) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[id]) })
+	l.OnSelected = func(id widget.ListItemID) { chose = append(chose, id) }
+	var got passed
+	focusedIn(t, l, &got)
+	typeEditing(l)
+	if len(chose) != 0 {
+		t.Fatalf("typing on the focused list selected %v", chose)
+	}
+	wantPassed(t, "list", got)
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	test.Type(l, " ")
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // which a widget.List dropped
+	if !slices.Equal(chose, []int{1, 2}) {
+		t.Errorf("Down, Space, Down, Enter on the focused list selected %v, want [1 2]", chose)
+	}
+	wantPassed(t, "list (after Down, Space and Enter)", got)
+}
+
+// A focused passing slider hands a digit, a letter, Escape and Delete on, and keeps the arrows:
+// Up and Down step it as Right and Left do.
+func TestPassingSliderPassesKeys(t *testing.T) {
+	s := NewPassingSlider(10, 20)
+	s.SetValue(15)
+	var got passed
+	focusedIn(t, s, &got)
+	test.Type(s, "7a")
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyDelete} {
+		s.TypedKey(&fyne.KeyEvent{Name: k})
+	}
+	if s.Value != 15 {
+		t.Fatalf("typing on the focused slider moved it to %v", s.Value)
+	}
+	for _, k := range []fyne.KeyName{fyne.KeyRight, fyne.KeyRight, fyne.KeyLeft, fyne.KeyUp, fyne.KeyUp, fyne.KeyDown} {
+		s.TypedKey(&fyne.KeyEvent{Name: k}) // a widget.Slider dropped Up and Down
+	}
+	if s.Value != 17 {
+		t.Errorf("Right, Right, Left, Up, Up, Down on the focused slider: %v, want 17", s.Value)
+	}
+	if want := []fyne.KeyName{fyne.KeyEscape, fyne.KeyDelete}; string(got.runes) != "7a" || !slices.Equal(got.keys, want) {
+		t.Errorf("the focused slider passed runes %q and keys %v, want \"7a\" and %v", string(got.runes), got.keys, want)
+	}
 }
