@@ -59,16 +59,12 @@ func (c *cli) info(name string) error {
 	if err != nil {
 		return err
 	}
-	dims := make([]string, len(h.Dims))
-	for i, d := range h.Dims {
-		dims[i] = fmt.Sprint(d)
-	}
 	compression := "plain"
 	if f.Gzip {
 		compression = "gzip"
 	}
 	fmt.Fprintf(c.stdout, "%s\n  magic   0x%08x (%d)\n  dtype   %s (0x%02x), %d byte(s) per element\n  dims    %s\n  count   %d\n  size    %d bytes on disk (%s), %d bytes of data\n",
-		name, h.Magic(), h.Magic(), h.Type, byte(h.Type), h.Type.Size(), strings.Join(dims, "×"), h.Dims[0], f.FileSize, compression, h.DataSize())
+		name, h.Magic(), h.Magic(), h.Type, byte(h.Type), h.Type.Size(), h.Shape(), h.Dims[0], f.FileSize, compression, h.DataSize())
 	if counts != nil {
 		c.histogram(counts)
 	}

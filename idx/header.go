@@ -44,13 +44,34 @@ func (h Header) Elements() int64 {
 // meaningful for a header that Validate accepts.
 func (h Header) DataSize() int64 { return h.Elements() * int64(h.Type.Size()) }
 
-// String formats the header as "0x00000803 ubyte 10000×28×28".
+// String formats the header as "0x00000803 ubyte 10000×28×28" (its dimensions as Shape).
 func (h Header) String() string {
-	parts := make([]string, len(h.Dims))
-	for i, d := range h.Dims {
-		parts[i] = strconv.Itoa(d)
+	return fmt.Sprintf("0x%08x %s %s", h.Magic(), h.Type, h.Shape())
+}
+
+// maxShownDims is the most dimensions Shape writes out one by one.
+const maxShownDims = 8
+
+// Shape formats the dimensions as "10000×28×28". A header read from an untrusted file may
+// declare up to 255 dimensions: past maxShownDims (8) only the first 7 and the last are
+// written, with the count between, as "1×1×1×1×1×1×1×…×1 (255 dimensions)", so a message
+// naming the shape stays a line.
+func (h Header) Shape() string {
+	dims := h.Dims
+	n := len(dims)
+	if n <= maxShownDims {
+		parts := make([]string, n)
+		for i, d := range dims {
+			parts[i] = strconv.Itoa(d)
+		}
+		return strings.Join(parts, "×")
 	}
-	return fmt.Sprintf("0x%08x %s %s", h.Magic(), h.Type, strings.Join(parts, "×"))
+	parts := make([]string, 0, maxShownDims+1)
+	for _, d := range dims[:maxShownDims-1] {
+		parts = append(parts, strconv.Itoa(d))
+	}
+	parts = append(parts, "…", strconv.Itoa(dims[n-1]))
+	return fmt.Sprintf("%s (%d dimensions)", strings.Join(parts, "×"), n)
 }
 
 // Validate checks the header against the IDX spec and returns a *FormatError wrapping ErrDType
@@ -75,26 +96,18 @@ func (h Header) Validate() error {
 	total := uint64(h.Type.Size())
 	for i, d := range h.Dims {
 		if d < 0 || d == 0 && i > 0 {
-			return &FormatError{Err: ErrEmpty, Detail: fmt.Sprintf("dimension %d of %s is %d", i+1, h.dimString(), d)}
+			return &FormatError{Err: ErrEmpty, Detail: fmt.Sprintf("dimension %d of %s is %d", i+1, h.Shape(), d)}
 		}
 		if uint64(d) > math.MaxUint32 {
 			return &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf("dimension %d is %d, above 2^32-1", i+1, d)}
 		}
 		f := uint64(max(d, 1)) // an empty file is checked as if it held one sample
 		if total > limit/f {
-			return &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf("%s %s elements overflow a %d-bit size", h.dimString(), h.Type, strconv.IntSize)}
+			return &FormatError{Err: ErrTooLarge, Detail: fmt.Sprintf("%s %s elements overflow a %d-bit size", h.Shape(), h.Type, strconv.IntSize)}
 		}
 		total *= f
 	}
 	return nil
-}
-
-func (h Header) dimString() string {
-	parts := make([]string, len(h.Dims))
-	for i, d := range h.Dims {
-		parts[i] = strconv.Itoa(d)
-	}
-	return strings.Join(parts, "×")
 }
 
 // AppendHeader appends the encoded header (magic number, then one big-endian uint32 per
