@@ -113,7 +113,7 @@ func (e *UnsavedEditsError) Error() string {
 		if names := unsavedNames(e.Marker); len(names) > 0 {
 			journals = strings.Join(names, ", ")
 		}
-		return fmt.Sprintf("%s: the marker %s says %s beside the label file of a pair with this image file (in another folder) holds unsaved edits, made in a window that stopped before saving them; replacing the file would lose them (open that pair to replay or discard them, which removes its line; remove the marker yourself only if no such pair has unsaved edits: one moved to another folder, or deleted)", e.Output, e.Marker, journals)
+		return fmt.Sprintf("%s: the marker %s says %s beside the label file of a pair with this image file (in another folder) holds unsaved edits, made in a window that stopped before saving them; replacing the file would lose them", e.Output, e.Marker, journals)
 	}
 	held := "edits it cannot read"
 	if e.Edits > 0 {
