@@ -16,7 +16,7 @@ func advice(err error) string {
 	case errors.Is(err, pairfile.ErrExists):
 		return " (use --force to replace it)"
 	case errors.As(err, &unsaved) && unsaved.Marker != "":
-		return ": open that pair in idxlabel (this image file with its label file: the window offers to replay the edits, then save them, or to discard them; either removes the marker), then write again"
+		return ": open that pair in idxlabel (this image file with its label file: the window offers to replay the edits, then save them, or to discard them; either removes that pair's line from the marker), then write again; remove the marker yourself only if no such pair has unsaved edits any more (its label folder moved or deleted)"
 	case errors.As(err, &unsaved):
 		return ": open that pair in idxlabel (the window offers to replay the edits, then save them, or to discard them), then write again"
 	case errors.As(err, &locked) && locked.Writing:

@@ -303,6 +303,25 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 	return held, notices, nil
 }
 
+// LockJournal takes the lock of a journal that belongs to no pair: a new dataset's, kept in a
+// per-user folder until its first save, which no pair's lock guards. The window writing it holds
+// the lock (beside it, "<journal>.idxlabel-lock", the rule of LockPair) until it closes the
+// dataset or saves it as a pair (Locks.MoveTo lets it go), so another window or process neither
+// restores it nor sets it aside while it is written. Errors: a *LockedError (errors.Is
+// ErrLocked) when another window or process holds it, a lock file that is not a regular file,
+// or the error that kept the lock file (or the journal's folder, made when missing) from being
+// created; no lock is held then.
+func LockJournal(journal string) (Locks, error) {
+	if err := os.MkdirAll(filepath.Dir(journal), 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create the lock file %s: %w", journal+LockSuffix, err)
+	}
+	l, err := lockPair(journal, false)
+	if err != nil {
+		return nil, err
+	}
+	return Locks{l}, nil
+}
+
 // Relock takes, for a save to other files (images, labels), the locks of that pair that ls (the
 // dataset's locks) does not hold yet, and returns them; the old ones stay held. The save keeps
 // what the saved pair needs and releases the rest (MoveTo) once it is done, or releases the new

@@ -110,7 +110,7 @@ type UnsavedEditsError struct {
 func (e *UnsavedEditsError) Error() string {
 	if e.Marker != "" {
 		journals := "a journal"
-		if names := readUnsaved(e.Marker); len(names) > 0 {
+		if names := unsavedNames(e.Marker); len(names) > 0 {
 			journals = strings.Join(names, ", ")
 		}
 		return fmt.Sprintf("%s: the marker %s says %s beside the label file of a pair with this image file (in another folder) holds unsaved edits, made in a window that stopped before saving them; replacing the file would lose them", e.Output, e.Marker, journals)

@@ -2,6 +2,8 @@ package pairfile
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -17,39 +19,79 @@ import (
 // a writer of the image file looks in that folder, where no journal is, and a pointer from there
 // to the journal would be a path leaving its folder. So while a journal is open the window also
 // keeps an unsaved-edits marker beside the image file ("<images>.idxlabel-unsaved": one line a
-// pair, the base name of the journal's file, never a path), and the rule for outputs refuses to
-// replace an image file that has one, even with force (RefuseUnsaved), naming the marker and
-// saying how to recover: open the pair, which replays or discards the edits and removes it.
+// pair, never a path), and the rule for outputs refuses to replace an image file that has one,
+// even with force (RefuseUnsaved), naming the marker and saying how to recover: open the pair,
+// which replays or discards the edits and removes it.
+//
+// A line is the base name of the journal's file, a space and the journal's digest (JournalDigest:
+// 16 hex digits of a hash of its absolute, resolved path), so that two pairs whose journals have
+// the same base name (two annotators' "train-labels-idx1-ubyte", in two folders, beside one
+// shared image file) each add and remove their own line. Earlier versions wrote the base name
+// alone; such a line cannot say which pair it belongs to, so it is heeded like any line and
+// removed only by a pair of that base name that is known to have held a journal (UnmarkUnsaved).
 
 // UnsavedSuffix is appended to an image file's path to name its unsaved-edits marker.
 const UnsavedSuffix = ".idxlabel-unsaved"
 
-// maxUnsaved is the most bytes a marker is read to (a few hundred pairs' names): a larger one is
+// maxUnsaved is the most bytes a marker is read to (a few hundred pairs' lines): a larger one is
 // replaced, not read whole.
 const maxUnsaved = 64 << 10
 
+// digestLen is the length of a marker line's digest (JournalDigest): 16 hex digits, 64 bits.
+const digestLen = 16
+
+// unsavedLine is one line of a marker: a journal's base name and its digest (JournalDigest), ""
+// in a line of an earlier version (the base name alone).
+type unsavedLine struct{ name, digest string }
+
+// String is the line as a marker holds it, without its newline.
+func (l unsavedLine) String() string {
+	if l.digest == "" {
+		return l.name
+	}
+	return l.name + " " + l.digest
+}
+
+// JournalDigest returns the digest that tells apart, in a marker, journals of the same base
+// name: the first 8 bytes of the SHA-256 of the journal's absolute path with its folder's
+// symbolic links resolved (the journal itself is never a link, and may be gone already when its
+// mark is removed), in 16 lowercase hex digits. A folder that cannot be resolved (removed) is
+// taken as it is named.
+func JournalDigest(journal string) string {
+	p := Abs(journal)
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(dir, filepath.Base(p))
+	}
+	sum := sha256.Sum256([]byte(p))
+	return hex.EncodeToString(sum[:digestLen/2])
+}
+
 // MarkUnsaved records, beside images, that the journal at journal holds unsaved edits of a pair
 // of images: when the journal is in another folder than images (in the same folder the rule
-// finds the journal itself), it adds the journal's base name to images' marker (written
-// atomically, never through a symbolic link). images "" or in the journal's folder: nothing.
-// Errors: those of writing; a caller whose marker cannot be written goes on (a writer could not
-// replace the image file in that folder either).
+// finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
+// images' marker (written atomically, never through a symbolic link). images "" or in the
+// journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
+// goes on (a writer could not replace the image file in that folder either).
 func MarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" || filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
 		return nil
 	}
 	path := images + UnsavedSuffix
-	names := readUnsaved(path)
-	name := filepath.Base(journal)
-	if slices.Contains(names, name) {
+	lines := readUnsaved(path)
+	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
+	if slices.Contains(lines, mine) {
 		return nil
 	}
-	return writeUnsaved(path, append(names, name))
+	return writeUnsaved(path, append(lines, mine))
 }
 
-// UnmarkUnsaved removes the journal at journal from images' marker (MarkUnsaved): the marker
-// goes when no other pair's journal is named in it. A marker that cannot be read (damaged,
-// oversized) is removed. No marker is no error.
+// UnmarkUnsaved removes the journal at journal from images' marker (MarkUnsaved): its own line,
+// never another journal's of the same base name. A line of an earlier version with the same
+// base name (no digest) is removed with it when this pair is known to have held a journal: its
+// own line was in the marker, or the journal is still there (a caller removing a journal calls
+// UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
+// when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
+// valid line is removed. No marker is no error.
 func UnmarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" {
 		return nil
@@ -58,14 +100,26 @@ func UnmarkUnsaved(images, journal string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
-	names := slices.DeleteFunc(readUnsaved(path), func(n string) bool { return n == filepath.Base(journal) })
-	if len(names) == 0 {
+	lines := readUnsaved(path)
+	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
+	held := slices.Contains(lines, mine)
+	if !held {
+		fi, err := os.Lstat(journal)
+		held = err == nil && fi.Mode().IsRegular()
+	}
+	kept := slices.DeleteFunc(slices.Clone(lines), func(l unsavedLine) bool {
+		return l == mine || held && l == unsavedLine{name: mine.name}
+	})
+	switch {
+	case len(kept) == 0:
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		return nil
+	case len(kept) == len(lines):
+		return nil // not this pair's: left as it is
 	}
-	return writeUnsaved(path, names)
+	return writeUnsaved(path, kept)
 }
 
 // UnsavedMarker returns the unsaved-edits marker of the file at p (p itself, or the file its
@@ -84,29 +138,69 @@ func UnsavedMarker(p string) string {
 	return ""
 }
 
-// readUnsaved returns the names a marker holds: its non-empty lines that are base names (no
-// separator, not "." or ".."); nil when it cannot be read (missing, a link, too large).
-func readUnsaved(path string) []string {
-	b, err := atomicfile.ReadFileNoFollow(path, maxUnsaved)
-	if err != nil {
-		return nil
-	}
+// unsavedNames returns the base names of the journals the marker at path names (for messages),
+// each once, in its order; nil when it cannot be read.
+func unsavedNames(path string) []string {
 	var names []string
-	for l := range bytes.SplitSeq(b, []byte("\n")) {
-		n := string(l)
-		if n != "" && n != "." && n != ".." && filepath.Base(n) == n && !slices.Contains(names, n) {
-			names = append(names, n)
+	for _, l := range readUnsaved(path) {
+		if !slices.Contains(names, l.name) {
+			names = append(names, l.name)
 		}
 	}
 	return names
 }
 
-// writeUnsaved writes names, one a line, to the marker at path (atomically, no link followed).
-func writeUnsaved(path string, names []string) error {
+// readUnsaved returns the lines a marker holds, each once: its non-empty lines that are a base
+// name (no separator, not "." or "..") followed by a space and a digest of digestLen lowercase
+// hex digits, or, written by an earlier version, a base name alone; nil when it cannot be read
+// (missing, a link, larger than maxUnsaved). Other lines are dropped.
+func readUnsaved(path string) []unsavedLine {
+	b, err := atomicfile.ReadFileNoFollow(path, maxUnsaved)
+	if err != nil {
+		return nil
+	}
+	var lines []unsavedLine
+	for raw := range bytes.SplitSeq(b, []byte("\n")) {
+		l := parseUnsaved(string(raw))
+		if l.name != "" && !slices.Contains(lines, l) {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// parseUnsaved reads one line of a marker (readUnsaved); a line that is neither form gives the
+// zero unsavedLine.
+func parseUnsaved(s string) unsavedLine {
+	l := unsavedLine{name: s}
+	if n := len(s) - digestLen - 1; n > 0 && s[n] == ' ' && isDigest(s[n+1:]) {
+		l = unsavedLine{s[:n], s[n+1:]}
+	}
+	if l.name == "" || l.name == "." || l.name == ".." || filepath.Base(l.name) != l.name {
+		return unsavedLine{}
+	}
+	return l
+}
+
+// isDigest reports whether s is digestLen lowercase hex digits.
+func isDigest(s string) bool {
+	if len(s) != digestLen {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// writeUnsaved writes lines, one a line, to the marker at path (atomically, no link followed).
+func writeUnsaved(path string, lines []unsavedLine) error {
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		var b bytes.Buffer
-		for _, n := range names {
-			b.WriteString(n)
+		for _, l := range lines {
+			b.WriteString(l.String())
 			b.WriteByte('\n')
 		}
 		_, err := w.Write(b.Bytes())

@@ -12,7 +12,7 @@
 #     saving (Enter, Ctrl+S) gives labels 3 5 7 to samples 0, 1, 2.
 # Then the same with g-img and g-lab in different folders (imgs/, labs/): the journal beside
 # g-lab is not in g-img's folder, so the window keeps a marker beside g-img while it has unsaved
-# edits ("g-img.idxlabel-unsaved", the journal's base name in it, no path); the writers must
+# edits ("g-img.idxlabel-unsaved": the journal's base name and a digest of its path, no path); the writers must
 # be refused by it (naming the journal), and the save must remove it. Before, they replaced
 # g-img with --force.
 # Usage: scripts/forcecrash.sh BINARY [T10K_IMAGES]

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -107,8 +108,11 @@ func FromArrays(images, labels *idx.Array, names map[int]string, journalPath str
 // New returns an empty dataset of height×width samples (28×28 for MNIST) with ubyte images and
 // labels, declared classes (0–9 when classes is nil) and optional class names. It has no files
 // until SaveAsContext; its journal is written to journalPath (a per-user folder the caller chooses) so
-// unsaved work survives a crash, and OpenJournal restores it. Errors: a size below 1 pixel or
-// above pairfile.MaxSide.
+// unsaved work survives a crash, and OpenJournal restores it. A journalPath is locked
+// (pairfile.LockJournal) until Close or the first save, so no other window or process restores or
+// writes it meanwhile. Errors: a size below 1 pixel or above pairfile.MaxSide; journalPath held
+// by another window or process (a *pairfile.LockedError, errors.Is pairfile.ErrLocked) or its
+// lock file not created.
 func New(height, width int, classes []int, names map[int]string, journalPath string) (*Dataset, error) {
 	if height < 1 || width < 1 || height > pairfile.MaxSide || width > pairfile.MaxSide {
 		return nil, fmt.Errorf("sample size %d×%d: height and width must be 1–%d pixels", height, width, pairfile.MaxSide)
@@ -126,13 +130,22 @@ func New(height, width int, classes []int, names map[int]string, journalPath str
 		names:       names,
 		subs:        map[int]func(Change){},
 	}}
+	if journalPath != "" {
+		locks, err := pairfile.LockJournal(journalPath)
+		if err != nil {
+			return nil, err // it names the journal
+		}
+		d.locks = locks
+	}
 	d.journalPath = journalPath
 	return d, nil
 }
 
 // OpenJournal restores a new dataset (one made with New and never saved) from its journal: the
-// size and classes from the base record, then every intact edit. Errors: the file cannot be
-// read, is not a journal, or journals edits to files (open those files instead).
+// size and classes from the base record, then every intact edit. The dataset holds the journal's
+// lock (New). Errors: the file cannot be read, is not a journal, or journals edits to files
+// (open those files instead); the journal is held by another window or process (errors.Is
+// pairfile.ErrLocked: it is that window's, being written).
 func OpenJournal(path string) (*Dataset, error) {
 	c, err := journal.Read(path, idx.MaxData())
 	if err != nil {
@@ -143,11 +156,23 @@ func OpenJournal(path string) (*Dataset, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d, err := New(nb.h, nb.w, nb.declared, nb.names, path)
+	if errors.Is(err, pairfile.ErrLocked) {
+		return nil, err // it names the journal
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.recovery = &Recovery{Path: path, Edits: len(c.Records), Damaged: c.Damaged, Matches: true, contents: c}
 	if _, err := d.ReplayJournal(); err != nil {
+		d.mu.Lock()
+		if d.journal != nil {
+			d.journal.Close() // left where it is, to be offered again
+			d.journal = nil
+		}
+		d.closed = true
+		d.locks.Release()
+		d.locks = nil
+		d.mu.Unlock()
 		return nil, err
 	}
 	return d, nil

@@ -52,7 +52,7 @@ func (d *Dataset) findJournal() error {
 		}
 		rec := &Recovery{Path: p, ModTime: fi.ModTime()}
 		if fi.Size() == 0 {
-			os.Remove(p)
+			dropJournal(d.imagesPath, p)
 			continue
 		}
 		c, err := journal.Read(p, idx.MaxData())
@@ -64,7 +64,7 @@ func (d *Dataset) findJournal() error {
 		rec.contents, rec.Edits, rec.Damaged = c, c.Edits(), c.Damaged
 		rec.Matches = bytes.Equal(c.Base, d.baseRecord())
 		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 || rec.Matches && journalChangesNothing(&d.model, c) {
-			os.Remove(p)
+			dropJournal(d.imagesPath, p)
 			continue
 		}
 		if !rec.Matches {
@@ -94,6 +94,15 @@ func (d *Dataset) findJournal() error {
 	d.recovery = best
 	pairfile.MarkUnsaved(d.imagesPath, best.Path) // until it is replayed and saved, or discarded
 	return nil
+}
+
+// dropJournal removes the journal at path, found holding nothing (empty, or its edits cancel
+// out), and its mark beside images: the mark first, while the journal is still there to show
+// that this pair held one (pairfile.UnmarkUnsaved then removes an earlier version's line of its
+// base name too).
+func dropJournal(images, path string) {
+	pairfile.UnmarkUnsaved(images, path)
+	os.Remove(path)
 }
 
 // setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"

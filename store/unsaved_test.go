@@ -81,3 +81,86 @@ func TestUnsavedMarkerBesideImagesElsewhere(t *testing.T) {
 	defer d.Close()
 	free("reopened with nothing to recover")
 }
+
+// Two annotators' label files of one name, in two folders, beside one shared image file: pair
+// A's unsaved edits keep their mark beside the image file, so a writer of it is refused (even
+// with force), whatever pair B does meanwhile: open it with nothing to recover, edit and save
+// it, edit it back and close it. Opening A and discarding its journal removes A's mark.
+func TestUnsavedMarkerTwoPairsShareImages(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 6)
+	labelsA := filepath.Join(t.TempDir(), filepath.Base(lp))
+	labelsB := filepath.Join(t.TempDir(), filepath.Base(lp))
+	b, err := os.ReadFile(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{labelsA, labelsB} {
+		if err := os.WriteFile(l, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(lp)
+	refused := func(when string) {
+		t.Helper()
+		if pairfile.UnsavedMarker(ip) == "" {
+			t.Fatalf("%s: pair A's unsaved edits have no marker beside the shared image file", when)
+		}
+		_, err := pairfile.ClaimOutputs(nil, []string{ip}, true, nil)
+		if !errors.Is(err, pairfile.ErrUnsavedEdits) {
+			t.Fatalf("%s: a --force writer of the shared image file: %v, want refused (pair A has unsaved edits)", when, err)
+		}
+	}
+	open := func(labels string) *Dataset {
+		t.Helper()
+		d, err := Open(ip, labels, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := open(labelsA)
+	if err := a.Relabel([]int{0}, 7); err != nil {
+		t.Fatal(err)
+	}
+	a.Close() // A stops with its edit unsaved: its journal stays
+	refused("A closed with an unsaved edit")
+
+	open(labelsB).Close()
+	refused("B opened and closed")
+
+	d := open(labelsB)
+	if err := d.Relabel([]int{1}, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	refused("B edited and saved")
+
+	d = open(labelsB)
+	if err := d.Relabel([]int{2}, 9); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := d.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	refused("B edited back and closed")
+
+	a = open(labelsA)
+	defer a.Close()
+	if a.Recovery() == nil {
+		t.Fatal("A's journal is not offered")
+	}
+	if pairfile.UnsavedMarker(ip) == "" { // (A's lock refuses writers meanwhile)
+		t.Fatal("A reopened, its journal offered: no marker")
+	}
+	if err := a.DiscardJournal(false); err != nil {
+		t.Fatal(err)
+	}
+	if m := pairfile.UnsavedMarker(ip); m != "" {
+		t.Fatalf("A's journal discarded, and B's saved: marker %s left", m)
+	}
+}

@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/pairfile"
 	"idxlabel/store"
 )
 
@@ -88,5 +92,43 @@ func TestNewDatasetThatChangesNothingIsNotOffered(t *testing.T) {
 	w.files.offerUnsavedRecovery()
 	if key, open := w.d.Top(); !open || key != "unsaved dataset" {
 		t.Fatalf("a new dataset with a sample not offered (%q, %v)", key, open)
+	}
+}
+
+// At start, a new dataset's journal that a live window writes (another process's, or another
+// dataset of this one: its lock is held) is not offered, nor counted among the older ones;
+// once that window is gone it is offered, and restored. The journal offered is locked while
+// the question is up: no other window can restore it meanwhile.
+func TestNewDatasetOfALiveWindowIsNotOffered(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	live := filepath.Join(unsavedDir(), "20260101-000000"+pairfile.JournalSuffix)
+	ds, err := store.New(28, 28, nil, nil, live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ds.AppendAs(store.HowAddedDrawn, []store.Sample{{Pixels: make([]byte, 28*28), Label: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	w := newTestWindow(t)
+	w.files.offerUnsavedRecovery()
+	if key, open := w.d.Top(); open {
+		t.Fatalf("the journal a live window writes was offered (%q)", key)
+	}
+	ds.Close() // that window is gone, its edits unsaved
+	w.files.offerUnsavedRecovery()
+	if key, open := w.d.Top(); !open || key != "unsaved dataset" {
+		t.Fatalf("the journal of a window gone is not offered (%q, %v)", key, open)
+	}
+	if _, err := store.OpenJournal(live); !errors.Is(err, pairfile.ErrLocked) {
+		t.Fatalf("restoring, elsewhere, the journal offered here: %v, want refused", err)
+	}
+	if !w.d.Key(&fyne.KeyEvent{Name: fyne.KeyReturn}) { // Restore
+		t.Fatal("Enter did not answer the question")
+	}
+	if w.c.ds.Len() != 1 || w.c.name != "untitled (restored)" {
+		t.Fatalf("restored %d samples as %q", w.c.ds.Len(), w.c.name)
+	}
+	if _, err := store.OpenJournal(live); !errors.Is(err, pairfile.ErrLocked) {
+		t.Fatalf("restoring, elsewhere, the journal this window restored: %v, want refused", err)
 	}
 }

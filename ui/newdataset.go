@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -115,16 +116,34 @@ func (o *opener) newDatasetForm() {
 }
 
 // newUnsaved makes an empty dataset of h×w samples with classes and names, journaled in the
-// per-user unsaved folder until its first save; on failure it shows why and returns nil.
+// per-user unsaved folder until its first save; on failure it shows why and returns nil. Its
+// journal is named for the time ("20060102-150405", then "-2", "-3"… within one second): a name
+// already there, or held by another window or process that took it this second, is skipped, so
+// no window starts its journal over another's (journal.Create would move that one aside).
 func (o *opener) newUnsaved(h, w int, classes []int, names map[int]string) *store.Dataset {
-	journal := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405")+pairfile.JournalSuffix)
-	ds, err := store.New(h, w, classes, names, journal)
-	if err != nil {
-		o.d.ShowError(err)
-		return nil
+	stamp := filepath.Join(unsavedDir(), time.Now().Format("20060102-150405"))
+	for k := 1; ; k++ {
+		path := stamp + pairfile.JournalSuffix
+		if k > 1 {
+			path = stamp + "-" + strconv.Itoa(k) + pairfile.JournalSuffix
+		}
+		if _, err := os.Lstat(path); err == nil && k < maxUnsavedNames {
+			continue
+		}
+		ds, err := store.New(h, w, classes, names, path)
+		if errors.Is(err, pairfile.ErrLocked) && k < maxUnsavedNames {
+			continue
+		}
+		if err != nil {
+			o.d.ShowError(err)
+			return nil
+		}
+		return ds
 	}
-	return ds
 }
+
+// maxUnsavedNames bounds the names newUnsaved tries within one second.
+const maxUnsavedNames = 1000
 
 // startNew asks about the open dataset's unsaved edits, then replaces it by a new, empty dataset
 // (newUnsaved) and runs then with it (File → Import Images… into a new dataset).
@@ -137,6 +156,14 @@ func (o *opener) startNew(h, w int, classes []int, names map[int]string, then fu
 	}, nil)
 }
 
+// journalFree reports whether no window holds the new dataset's journal at path: its lock can
+// be taken (and is let go at once).
+func journalFree(path string) bool {
+	l, err := pairfile.LockJournal(path)
+	l.Release()
+	return err == nil
+}
+
 // enable enables or disables a widget.
 func enable(o fyne.Disableable, on bool) {
 	if on {
@@ -147,19 +174,31 @@ func enable(o fyne.Disableable, on bool) {
 }
 
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the
-// unsaved folder) and offers to restore the newest.
+// unsaved folder) and offers to restore the newest. A journal held by a live window, of this
+// process or another (its lock: pairfile.LockJournal), is that window's, being written: it is
+// neither offered nor counted. The one offered stays locked by this window while the question
+// is up, so that no other window restores it or sets it aside meanwhile.
 func (o *opener) offerUnsavedRecovery() {
 	paths, _ := filepath.Glob(filepath.Join(unsavedDir(), "*"+pairfile.JournalSuffix))
 	// One whose edits cancel out (a digit drawn, then undone) holds no dataset: not offered. It
 	// is left where it is: it may be the journal of a window still open.
 	paths = slices.DeleteFunc(paths, func(p string) bool { _, held := journal.Holds(p, idx.MaxData()); return !held })
+	slices.Sort(paths)
+	var lock pairfile.Locks
+	for len(paths) > 0 && lock == nil {
+		var err error
+		if lock, err = pairfile.LockJournal(paths[len(paths)-1]); err != nil {
+			paths = paths[:len(paths)-1] // held by another window (or its lock cannot be taken)
+		}
+	}
 	if len(paths) == 0 {
 		return
 	}
-	slices.Sort(paths)
 	newest := paths[len(paths)-1]
+	paths = append(slices.DeleteFunc(paths[:len(paths)-1], func(p string) bool { return !journalFree(p) }), newest)
 	fi, err := os.Stat(newest)
 	if err != nil {
+		lock.Release()
 		return
 	}
 	msg := fmt.Sprintf("A new dataset you started at %s was never saved.\nIts journal: %s\n\nRestore it?", fi.ModTime().Format(time.DateTime), newest)
@@ -169,8 +208,10 @@ func (o *opener) offerUnsavedRecovery() {
 	d := dialog.NewCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
 		if !restore {
 			os.Rename(newest, newest+".discarded")
+			lock.Release()
 			return
 		}
+		lock.Release() // the dataset takes it again (store.OpenJournal)
 		ds, err := store.OpenJournal(newest)
 		if err != nil {
 			o.d.ShowError(err)
