@@ -13,7 +13,9 @@
 //   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace
 //     (no input, none of idxlabel's own files, no file of a pair open for editing or whose journal
 //     holds unsaved edits, nothing that exists without force) and returns a Claim that holds the
-//     outputs until the write it guards is done (Claim.WritePair, Claim.CommitPair).
+//     outputs until the write it guards is done (Claim.WritePair, Claim.CommitPair). A journal
+//     whose edits change nothing, by the rule package store sets (quietjournal.go:
+//     SetJournalRule), refuses nothing and is removed by the claim.
 //   - The paired atomic commit (write.go, commit.go, record.go): both files written to temporary
 //     names, synced, read back, then renamed with a record beside the label file
 //     ("<labels>.idxlabel-saving") so that a crash between the renames is finished when the
