@@ -51,19 +51,15 @@ const acceptedHeader = "idxlabel accepted-marks 1"
 // a sample count of 20 digits).
 const acceptedHead = 512
 
-// AcceptedFile returns the accepted-marks file of the pair whose label file is labels: beside
-// it, or, when labels is a symbolic link, beside the file it names (atomicfile.Resolve), which a
-// write to labels replaces: so the marks of a pair written or saved through a link sit beside
-// its labels, found whichever name opens it; "" when labels is "" (a pair without labels has
-// no accepted labels). The marks file itself is never followed (ReadAccepted, WriteAccepted).
+// AcceptedFile returns the accepted-marks file of the pair whose label file is labels:
+// SideBase(labels) + AcceptedSuffix, beside it, or, when labels is a symbolic link, beside the
+// file it names (beside.go); "" when labels is "" (a pair without labels has no accepted
+// labels). The marks file itself is never followed (ReadAccepted, WriteAccepted).
 func AcceptedFile(labels string) string {
 	if labels == "" {
 		return ""
 	}
-	if real, err := atomicfile.Resolve(labels); err == nil {
-		labels = real
-	}
-	return labels + AcceptedSuffix
+	return SideBase(labels) + AcceptedSuffix
 }
 
 // AcceptedKey is what an accepted-marks file is written for: the pair's sample count, the

@@ -26,18 +26,21 @@ import (
 // samples (another count, a line too long) is refused whole, with an error naming it: the
 // sources are left out, the pair still opens.
 
-// SourcesSuffix is appended to the label file's path (the image file's when there is none) to
-// name the sources file: "x-labels-idx1-ubyte.sources.txt".
+// SourcesSuffix is appended to the label file's path (the image file's when there is none;
+// SideBase: the file a symbolic link names) to name the sources file:
+// "x-labels-idx1-ubyte.sources.txt".
 const SourcesSuffix = ".sources.txt"
 
 // MaxSource is the longest source kept, in bytes: a path's length limit on most systems.
 const MaxSource = 4096
 
 // SourcesFile returns the sources file of the pair (images, labels; labels may be ""): beside
-// the label file (Key), "" for neither.
+// the label file (Key), or beside the file it names when it is a symbolic link (SideBase, as the
+// accepted marks); "" for neither. The sources file itself is never followed (ReadSources,
+// WriteSources, RemoveSources).
 func SourcesFile(images, labels string) string {
 	if k := Key(images, labels); k != "" {
-		return k + SourcesSuffix
+		return SideBase(k) + SourcesSuffix
 	}
 	return ""
 }
@@ -100,9 +103,9 @@ func ReadSources(path string, n int) ([]string, error) {
 	return out, nil
 }
 
-// WriteSources writes sources (one a sample, "" for none) to path atomically
-// (atomicfile.WriteFile), one line each, each cleaned (CleanSource), so that ReadSources reads
-// them back. Errors: those of atomicfile.WriteFile.
+// WriteSources writes sources (one a sample, "" for none) to path atomically, never through a
+// symbolic link there (atomicfile.WriteFileNoFollow), one line each, each cleaned (CleanSource),
+// so that ReadSources reads them back. Errors: those of atomicfile.WriteFileNoFollow.
 func WriteSources(path string, sources []string) error {
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		bw := &bytes.Buffer{}
