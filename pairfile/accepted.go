@@ -211,13 +211,13 @@ func decimal(s string) bool {
 // temporary file synced and renamed over it) and never through a symbolic link
 // (atomicfile.WriteFileNoFollow). With no marks it removes the file instead (RemoveAccepted).
 // Either way it first removes the temporary files of path that a write killed before its rename
-// left (sweepAccepted): call it holding the pair's lock, as every writer does (a window's save,
+// left (sweepSideFile): call it holding the pair's lock, as every writer does (a window's save,
 // a writer's claim). Errors: marks out of order or range (nothing written), and those of writing.
 func WriteAccepted(path string, key AcceptedKey, marks []int) error {
 	if len(marks) == 0 {
 		return RemoveAccepted(path)
 	}
-	sweepAccepted(path)
+	sweepSideFile(path)
 	for k, i := range marks {
 		if i < 0 || i >= key.Samples || k > 0 && i <= marks[k-1] {
 			return fmt.Errorf("accepted marks %s: sample %d out of order or beyond the %d samples; nothing written", path, i, key.Samples)
@@ -241,14 +241,14 @@ func WriteAccepted(path string, key AcceptedKey, marks []int) error {
 }
 
 // RemoveAccepted removes the accepted-marks file at path (a symbolic link there is removed, not
-// followed), and the temporary files of it a killed write left (sweepAccepted): call it holding
+// followed), and the temporary files of it a killed write left (sweepSideFile): call it holding
 // the pair's lock, as every writer does. No file there, a name too long for any to be, or path ""
 // is no error.
 func RemoveAccepted(path string) error {
 	if path == "" {
 		return nil
 	}
-	sweepAccepted(path)
+	sweepSideFile(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) && !nameTooLong(err) {
 		return err
 	}
@@ -285,18 +285,5 @@ func (c *Claim) Replaced(paths ...string) {
 		if !slices.Contains(c.replaced, Abs(p)) {
 			c.replaced = append(c.replaced, Abs(p))
 		}
-	}
-}
-
-// sweepAccepted removes the temporary files of the accepted-marks file at path that a write
-// killed before its rename left beside it (".<labels>.idxlabel-accepted.idxlabel-tmp-<digits>":
-// kill -9 between a writer's label file and its marks file), by path's own name, never through a
-// symbolic link, and none a live writer holds (atomicfile.RemoveAbandoned: every writer of a
-// marks file holds the pair's lock, which the caller holds, and flocks its temporary file while
-// writing it). It runs before each write or removal of the marks (WriteAccepted, RemoveAccepted)
-// and when the pair is opened for editing (FinishInterrupted). O(entries in the folder).
-func sweepAccepted(path string) {
-	if path != "" {
-		atomicfile.RemoveAbandoned(path)
 	}
 }

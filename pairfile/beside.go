@@ -34,3 +34,25 @@ func ClassNamesFile(labels string) string {
 	}
 	return SideBase(labels) + ClassNamesSuffix
 }
+
+// sweepSideFile removes the temporary files of the side file at path that a write killed before
+// its rename left beside it (".<name>.idxlabel-tmp-<digits>": kill -9 between a writer's label
+// file and its marks, class-name or sources file), by path's own name, never through a symbolic
+// link, and none a live writer holds (atomicfile.RemoveAbandoned: every writer of a side file
+// holds the pair's lock, which the caller holds, and flocks its temporary file while writing
+// it). Each write or removal of a side file runs it first (WriteAccepted, RemoveAccepted,
+// WriteClassNames, WriteSources, RemoveSources, Claim.WriteNewPair), and so does opening the
+// pair for editing (sweepSideFiles). path "" does nothing. O(entries in the folder).
+func sweepSideFile(path string) {
+	if path != "" {
+		atomicfile.RemoveAbandoned(path)
+	}
+}
+
+// sweepSideFiles runs sweepSideFile on each side file of the pair (images, labels; labels may be
+// ""): its accepted marks, class-name file and sources file. The pair's lock held.
+func sweepSideFiles(images, labels string) {
+	for _, p := range []string{AcceptedFile(labels), ClassNamesFile(labels), SourcesFile(images, labels)} {
+		sweepSideFile(p)
+	}
+}

@@ -19,7 +19,9 @@ import (
 // hold any class number. Names are written as ReadClassNames cleans them (white space runs made
 // one space, cut to 64 characters). Errors: a name that is empty or holds a character that is not printable (a
 // control or format character), a class outside the 32-bit label range, or those of
-// atomicfile.WriteFileNoFollow (a link or other non-regular file at path: ErrNotRegular).
+// atomicfile.WriteFileNoFollow (a link or other non-regular file at path: ErrNotRegular). It first
+// removes the temporary files of path a killed write left (sweepSideFile): call it holding the
+// pair's lock, as every writer does.
 func WriteClassNames(path string, names map[int]string) error {
 	names, classes, err := CleanClassNames(path, names)
 	if err != nil {
@@ -30,6 +32,7 @@ func WriteClassNames(path string, names map[int]string) error {
 		first := names[0]
 		plain = !isMappingLine(first) && !strings.HasPrefix(strings.ToLower(first), "index,codepoint")
 	}
+	sweepSideFile(path)
 	var b strings.Builder
 	for _, k := range classes {
 		if plain {

@@ -105,8 +105,11 @@ func ReadSources(path string, n int) ([]string, error) {
 
 // WriteSources writes sources (one a sample, "" for none) to path atomically, never through a
 // symbolic link there (atomicfile.WriteFileNoFollow), one line each, each cleaned (CleanSource),
-// so that ReadSources reads them back. Errors: those of atomicfile.WriteFileNoFollow.
+// so that ReadSources reads them back. It first removes the temporary files of path a killed
+// write left (sweepSideFile): call it holding the pair's lock, as every writer does. Errors:
+// those of atomicfile.WriteFileNoFollow.
 func WriteSources(path string, sources []string) error {
+	sweepSideFile(path)
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		bw := &bytes.Buffer{}
 		for _, s := range sources {
@@ -135,9 +138,11 @@ func HasSources(sources []string) bool {
 }
 
 // RemoveSources removes the sources file at path (a symbolic link there is removed, not
-// followed): a pair whose samples have no source has none. No file there, or a name too long for
+// followed), and the temporary files of it a killed write left (sweepSideFile; the pair's lock
+// held): a pair whose samples have no source has none. No file there, or a name too long for
 // the file system to hold one, is no error.
 func RemoveSources(path string) error {
+	sweepSideFile(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) && !nameTooLong(err) {
 		return err
 	}

@@ -97,3 +97,51 @@ func TestKilledMarksWriteIsSwept(t *testing.T) {
 	// The link at the marks file's path goes (removed, not followed: the file it names stays).
 	checkSwept(t, "the label file written again", stale, stay[:len(stay)-1])
 }
+
+// The class-name and sources files beside a pair are written as its marks are, so a writer
+// killed before their rename leaves their temporary files too: opening the pair for editing
+// removes them, and so does the next write of each (WriteClassNames, WriteSources); a
+// temporary file a live writer holds stays.
+func TestKilledSideFileWritesAreSwept(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := writeTestPair(t, 3, 2, 2)
+	plant := func() (stale []string, held string) {
+		t.Helper()
+		for _, side := range []string{lp + ClassNamesSuffix, SourcesFile(ip, lp)} {
+			p := atomicfile.TempPrefix(side) + "8"
+			if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stale = append(stale, p)
+		}
+		held = atomicfile.TempPrefix(lp+ClassNamesSuffix) + "9"
+		os.WriteFile(held, nil, 0o644)
+		return stale, held
+	}
+	stale, held := plant()
+	f, err := atomicfile.Hold(held)
+	if err != nil || f == nil {
+		t.Fatalf("cannot hold a temporary file as a live writer does: %v", err)
+	}
+	defer f.Close()
+	locks, err := openPair(ip, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FinishInterrupted(ip, lp); err != nil {
+		t.Fatal(err)
+	}
+	checkSwept(t, "opened for editing", stale[0], []string{held})
+	checkSwept(t, "opened for editing", stale[1], []string{held})
+
+	stale, _ = plant()
+	if err := WriteClassNames(lp+ClassNamesSuffix, map[int]string{0: "zero"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteSources(SourcesFile(ip, lp), []string{"a", "b", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	locks.Release()
+	checkSwept(t, "written again", stale[0], []string{held})
+	checkSwept(t, "written again", stale[1], []string{held})
+}
