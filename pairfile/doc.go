@@ -22,6 +22,10 @@
 //     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
+//   - Side files (beside.go): class names, sources and accepted marks sit beside the label file,
+//     or beside the file a symbolic link names (SideBase), and are never read or written through
+//     a link at their own path; what a write killed before its rename left of them is removed
+//     by the next write and the next open for editing.
 //   - Accepted marks (accepted.go): which labels are accepted suggestions (pseudo-labels),
 //     kept beside the label file ("<labels>.idxlabel-accepted"; beside the file a symbolic
 //     link names, which writes go through to) and keyed by the pair's
