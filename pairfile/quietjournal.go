@@ -46,14 +46,18 @@ type verdict struct {
 	quiet bool // held, yet the JournalRule says it changes nothing
 }
 
-// of returns the verdict on the journal at path.
+// of returns the verdict on the journal at path. A journal in the per-user fallback folder is
+// never judged quiet: it belongs to a pair whose folder could not be written, whose window takes
+// its lock in that folder too, where a writer's claim does not look (lockForWrite skips a folder
+// it cannot write), so the window may be live and still writing it; removing it would lose the
+// window's next edits. (A writer to such a folder fails anyway.)
 func (vs verdicts) of(path string) verdict {
 	if v, ok := vs[path]; ok {
 		return v
 	}
 	var v verdict
 	v.edits, v.held = journal.Holds(path, idx.MaxData())
-	if rule := journalRule.Load(); v.held && rule != nil {
+	if rule := journalRule.Load(); v.held && rule != nil && !inFallback(path) {
 		v.quiet = (*rule)(path)
 	}
 	vs[path] = v
@@ -94,6 +98,12 @@ func (vs verdicts) markerQuiet(p, marker string) bool {
 		}
 	}
 	return true
+}
+
+// inFallback reports whether path is in the per-user fallback folder (FallbackDir).
+func inFallback(path string) bool {
+	dir := FallbackDir()
+	return dir != "" && SamePath(filepath.Dir(Abs(path)), dir)
 }
 
 // dropQuiet removes the journals judged quiet (a regular file's name is removed, never a link

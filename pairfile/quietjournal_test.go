@@ -3,6 +3,7 @@ package pairfile
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"idxlabel/pairfile/journal"
@@ -54,5 +55,22 @@ func TestClaimAsksTheJournalRule(t *testing.T) {
 	}
 	if _, err := os.Lstat(j); err == nil {
 		t.Error("the journal that changes nothing was kept")
+	}
+
+	// In the per-user fallback folder, the journal of a pair whose folder could not be written:
+	// its window's lock is there too, out of a writer's sight, so it is never removed.
+	fb := Fallback(j)
+	if err := os.MkdirAll(filepath.Dir(fb), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := journal.Write(fb, []string{ip, lp}, []byte{journal.RecBase}, [][]byte{{2, 0}, {2, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	asked = nil
+	if _, err := ClaimOutputs(nil, []string{lp}, true, nil); !errors.Is(err, ErrUnsavedEdits) {
+		t.Errorf("a journal in the fallback folder: %v, want the unsaved edits refused", err)
+	}
+	if _, err := os.Stat(fb); err != nil || len(asked) > 0 {
+		t.Errorf("the journal in the fallback folder: %v, the rule asked of %q", err, asked)
 	}
 }
