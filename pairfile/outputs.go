@@ -161,10 +161,9 @@ func FileOutput(out string) error {
 //     This comes last, so that "use --force" is never the advice where force is refused too.
 //
 // The claim itself changes nothing on disk but the locks and the journals of step 4 that change
-// nothing: the accepted-marks file beside an
-// output (AcceptedFile) is removed only once the writer's new file is in place (Claim.Replaced,
-// which the claim's pair writes call themselves), so a writer that fails or is cancelled leaves
-// the pair and its marks as they were.
+// nothing: the accepted-marks file beside an output (AcceptedFile) is removed only once the
+// writer's new file is in place (Claim.Replaced, which the claim's pair writes call themselves),
+// so a writer that fails or is cancelled leaves the pair and its marks as they were.
 //
 // On success the outputs are the writer's until it calls the Claim's Release: it writes them
 // while it holds the claim (a pair through Claim.WritePair or Claim.CommitPair, which take no

@@ -64,7 +64,7 @@ func (vs verdicts) of(path string) verdict {
 	return v
 }
 
-// quiet returns the journals judged quiet, in no particular order but each once.
+// quiet returns the journals judged quiet, sorted, each once.
 func (vs verdicts) quiet() []string {
 	var out []string
 	for p, v := range vs {
