@@ -61,7 +61,7 @@ test: deps lint build
 	scripts/cancelbutton.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a job's progress dialog: its Cancel button, clicked, cancels the import or append
 	scripts/suspectscancel.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # Ctrl+K's progress: Escape and its Cancel button cancel the scan; a digit typed during it is applied where typed
 	scripts/statusstays.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a status bar message stays through a resize, a scan's result and a Suggested round, until the cursor moves
-	scripts/cancelout.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # edits typed back show saved; after kill -9 their journal is not offered, after Ctrl+Q none is left
+	scripts/cancelout.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # edits typed back show saved; after kill -9 their journal is not offered, after Ctrl+Q none is left; a --force writer over it writes and removes it
 	scripts/unsavedlive.sh $(BIN)   # a new dataset's journal a live window writes is not offered to another idxlabel; after kill -9 it is, and restores
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of

@@ -56,8 +56,9 @@ type Written struct {
 type Progress func(file string, done, total int)
 
 // NamesFileFor returns the class-name file Write writes beside an output label file:
-// labels + pairfile.ClassNamesSuffix, where pairfile.FindClassNames finds it.
-func NamesFileFor(labels string) string { return labels + pairfile.ClassNamesSuffix }
+// pairfile.ClassNamesFile (beside the file a symbolic link names), where
+// pairfile.FindClassNames finds it.
+func NamesFileFor(labels string) string { return pairfile.ClassNamesFile(labels) }
 
 // Write writes every part of p: each output's images stream from the inputs, read in order to
 // their ends (every input verified in full; an input changed since Open is refused), converted

@@ -51,19 +51,15 @@ const acceptedHeader = "idxlabel accepted-marks 1"
 // a sample count of 20 digits).
 const acceptedHead = 512
 
-// AcceptedFile returns the accepted-marks file of the pair whose label file is labels: beside
-// it, or, when labels is a symbolic link, beside the file it names (atomicfile.Resolve), which a
-// write to labels replaces: so the marks of a pair written or saved through a link sit beside
-// its labels, found whichever name opens it; "" when labels is "" (a pair without labels has
-// no accepted labels). The marks file itself is never followed (ReadAccepted, WriteAccepted).
+// AcceptedFile returns the accepted-marks file of the pair whose label file is labels:
+// SideBase(labels) + AcceptedSuffix, beside it, or, when labels is a symbolic link, beside the
+// file it names (beside.go); "" when labels is "" (a pair without labels has no accepted
+// labels). The marks file itself is never followed (ReadAccepted, WriteAccepted).
 func AcceptedFile(labels string) string {
 	if labels == "" {
 		return ""
 	}
-	if real, err := atomicfile.Resolve(labels); err == nil {
-		labels = real
-	}
-	return labels + AcceptedSuffix
+	return SideBase(labels) + AcceptedSuffix
 }
 
 // AcceptedKey is what an accepted-marks file is written for: the pair's sample count, the
@@ -214,11 +210,14 @@ func decimal(s string) bool {
 // accepted samples' indices, ascending, each below key.Samples. It is written atomically (a
 // temporary file synced and renamed over it) and never through a symbolic link
 // (atomicfile.WriteFileNoFollow). With no marks it removes the file instead (RemoveAccepted).
-// Errors: marks out of order or range (nothing written), and those of writing.
+// Either way it first removes the temporary files of path that a write killed before its rename
+// left (sweepSideFile): call it holding the pair's lock, as every writer does (a window's save,
+// a writer's claim). Errors: marks out of order or range (nothing written), and those of writing.
 func WriteAccepted(path string, key AcceptedKey, marks []int) error {
 	if len(marks) == 0 {
 		return RemoveAccepted(path)
 	}
+	sweepSideFile(path)
 	for k, i := range marks {
 		if i < 0 || i >= key.Samples || k > 0 && i <= marks[k-1] {
 			return fmt.Errorf("accepted marks %s: sample %d out of order or beyond the %d samples; nothing written", path, i, key.Samples)
@@ -242,11 +241,14 @@ func WriteAccepted(path string, key AcceptedKey, marks []int) error {
 }
 
 // RemoveAccepted removes the accepted-marks file at path (a symbolic link there is removed, not
-// followed). No file there, a name too long for any to be, or path "" is no error.
+// followed), and the temporary files of it a killed write left (sweepSideFile): call it holding
+// the pair's lock, as every writer does. No file there, a name too long for any to be, or path ""
+// is no error.
 func RemoveAccepted(path string) error {
 	if path == "" {
 		return nil
 	}
+	sweepSideFile(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) && !nameTooLong(err) {
 		return err
 	}

@@ -26,15 +26,18 @@ const (
 	maxClassNames = 1 << 16 // names in one file
 )
 
-// ClassNamesSuffix is appended to a label file's path to name the class-name file written beside
-// it: "x-labels-idx1-ubyte.classes.txt" (FindClassNames looks there).
+// ClassNamesSuffix is appended to a label file's path (SideBase: the file a symbolic link names)
+// to name the class-name file written beside it: "x-labels-idx1-ubyte.classes.txt"
+// (ClassNamesFile; FindClassNames looks there).
 const ClassNamesSuffix = ".classes.txt"
 
-// classNameFiles returns the class-name files to look for beside labelsPath, most specific
-// first: EMNIST's "<set>-mapping.txt" (e.g. emnist-balanced-mapping.txt beside
+// classNameFiles returns the class-name files to look for beside labelsPath (SideBase: beside
+// the file a symbolic link names, named after it), most specific first: EMNIST's
+// "<set>-mapping.txt" (e.g. emnist-balanced-mapping.txt beside
 // emnist-balanced-train-labels-idx1-ubyte.gz), KMNIST's "<set>_classmap.csv", then
-// "<labels file>.classes.txt" and "classes.txt".
+// "<labels file>.classes.txt" (ClassNamesFile) and "classes.txt".
 func classNameFiles(labelsPath string) []string {
+	labelsPath = SideBase(labelsPath)
 	dir, name := filepath.Split(labelsPath)
 	var out []string
 	lower := strings.ToLower(name)
@@ -48,8 +51,8 @@ func classNameFiles(labelsPath string) []string {
 	return append(out, labelsPath+ClassNamesSuffix, filepath.Join(dir, "classes.txt"))
 }
 
-// FindClassNames reads the first class-name file that exists beside labelsPath (see
-// classNameFiles) and returns the names by class and the file's path; no file gives a nil map
+// FindClassNames reads the first class-name file that exists beside labelsPath, or beside the
+// file it names when it is a symbolic link (see classNameFiles), and returns the names by class and the file's path; no file gives a nil map
 // and "". Formats: EMNIST mapping lines "label codepoint..." (the name is the characters: "A",
 // or "Aa" for EMNIST letters' "1 65 97"), KMNIST CSV "index,codepoint,char" with a header
 // line, or one name per line (line k, counting from 0, names class k; a blank line names no

@@ -12,14 +12,16 @@ import (
 	"idxlabel/sample"
 )
 
-// WriteClassNames writes names (class → name) to path atomically (atomicfile.WriteFile) in a
-// format ReadClassNames reads back to the same map: one name per line (line k names class k)
-// when the classes are exactly 0…k−1 and no name could be read as another format's line;
-// otherwise EMNIST's mapping lines "class codepoint…", which hold any class number. Names are
-// written as ReadClassNames cleans them (white space runs made one space, cut to 64
-// characters). Errors: a name that is empty or holds a character that is not printable (a
+// WriteClassNames writes names (class → name) to path atomically, never through a symbolic link
+// there (atomicfile.WriteFileNoFollow), in a format ReadClassNames reads back to the same map:
+// one name per line (line k names class k) when the classes are exactly 0…k−1 and no name could
+// be read as another format's line; otherwise EMNIST's mapping lines "class codepoint…", which
+// hold any class number. Names are written as ReadClassNames cleans them (white space runs made
+// one space, cut to 64 characters). Errors: a name that is empty or holds a character that is not printable (a
 // control or format character), a class outside the 32-bit label range, or those of
-// atomicfile.WriteFile.
+// atomicfile.WriteFileNoFollow (a link or other non-regular file at path: ErrNotRegular). It first
+// removes the temporary files of path a killed write left (sweepSideFile): call it holding the
+// pair's lock, as every writer does.
 func WriteClassNames(path string, names map[int]string) error {
 	names, classes, err := CleanClassNames(path, names)
 	if err != nil {
@@ -30,6 +32,7 @@ func WriteClassNames(path string, names map[int]string) error {
 		first := names[0]
 		plain = !isMappingLine(first) && !strings.HasPrefix(strings.ToLower(first), "index,codepoint")
 	}
+	sweepSideFile(path)
 	var b strings.Builder
 	for _, k := range classes {
 		if plain {
@@ -50,8 +53,9 @@ func WriteClassNames(path string, names map[int]string) error {
 
 // KeepClassNames makes the label file labelsPath find names when it is opened again
 // (FindClassNames): it does nothing when names holds no name or the files beside labelsPath
-// already give exactly these names, and otherwise writes them to labelsPath+ClassNamesSuffix
-// (WriteClassNames), replacing what was there. It returns the class-name file the pair now finds
+// already give exactly these names, and otherwise writes them to ClassNamesFile(labelsPath)
+// (WriteClassNames: beside the file a symbolic link names, never through a link at the
+// class-name file's own path), replacing what was there. It returns the class-name file the pair now finds
 // ("" when none) and a sentence for the person when it wrote one or could not. It reads the
 // class-name files beside labelsPath (at most 1 MiB each) and writes one of at most about as much.
 func KeepClassNames(labelsPath string, names map[int]string) (file, note string) {
@@ -63,7 +67,7 @@ func KeepClassNames(labelsPath string, names map[int]string) (file, note string)
 	if found, p, err := FindClassNames(labelsPath); err == nil && maps.Equal(found, names) {
 		return p, ""
 	}
-	out := labelsPath + ClassNamesSuffix
+	out := ClassNamesFile(labelsPath)
 	if err := WriteClassNames(out, names); err != nil {
 		return "", fmt.Sprintf("The class names could not be written beside %s (%v): the saved pair shows class numbers.", filepath.Base(labelsPath), err)
 	}

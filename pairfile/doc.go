@@ -13,13 +13,19 @@
 //   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace
 //     (no input, none of idxlabel's own files, no file of a pair open for editing or whose journal
 //     holds unsaved edits, nothing that exists without force) and returns a Claim that holds the
-//     outputs until the write it guards is done (Claim.WritePair, Claim.CommitPair).
+//     outputs until the write it guards is done (Claim.WritePair, Claim.CommitPair). A journal
+//     whose edits change nothing, by the rule package store sets (quietjournal.go:
+//     SetJournalRule), refuses nothing and is removed by the claim.
 //   - The paired atomic commit (write.go, commit.go, record.go): both files written to temporary
 //     names, synced, read back, then renamed with a record beside the label file
 //     ("<labels>.idxlabel-saving") so that a crash between the renames is finished when the
 //     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
+//   - Side files (beside.go): class names, sources and accepted marks sit beside the label file,
+//     or beside the file a symbolic link names (SideBase), and are never read or written through
+//     a link at their own path; what a write killed before its rename left of them is removed
+//     by the next write and the next open for editing.
 //   - Accepted marks (accepted.go): which labels are accepted suggestions (pseudo-labels),
 //     kept beside the label file ("<labels>.idxlabel-accepted"; beside the file a symbolic
 //     link names, which writes go through to) and keyed by the pair's

@@ -31,15 +31,18 @@ var ErrLocked = errors.New("open for editing elsewhere")
 
 // LockedError says that a pair is open for editing in another idxlabel: LockPair, Locks.Relock
 // and ClaimOutputs return it when they cannot take a lock of the pair. PID and Host name the holder as it wrote itself into
-// the lock file (0 and "" when it could not be read). Its message states who holds the pair;
-// what the person can do about it (close it there, open it read-only) is for the command line
-// and the window to say.
+// the lock file (0 and "" when it could not be read). Its message states who holds the pair, and
+// only that: a lock of this process (Self) is said to be this process's, never what in it holds
+// the pair, which the message cannot know (the window has one main window, whose pair or job it
+// is; a command-line process opens no pair for editing, so there it is the program embedding the
+// command, or an earlier process with this one's id that left its lock file). What the person
+// can do about it is for the command line (cli's advice) and the window (ui/dialogs) to say.
 type LockedError struct {
 	Path     string // the file the lock protects: the label file, or the image file
 	LockFile string // the lock file
 	PID      int    // the holder's process id, 0 when unknown
 	Host     string // the holder's host name, "" when unknown
-	Self     bool   // the holder is this process (another dataset of it: another window)
+	Self     bool   // the lock file names this process as its holder (PID and Host are its own)
 	Writing  bool   // the holder is writing the file (a Claim), not editing its pair
 }
 
@@ -52,7 +55,7 @@ func (e *LockedError) Error() string {
 	case e.Writing:
 		return fmt.Sprintf("%s is being written by another idxlabel (its lock file: %s)", e.Path, e.LockFile)
 	case e.Self:
-		return fmt.Sprintf("%s is already open for editing in this idxlabel (another window)", e.Path)
+		return fmt.Sprintf("%s is already open for editing in this idxlabel process (its lock file %s names this process, %d)", e.Path, e.LockFile, e.PID)
 	case e.PID > 0:
 		return fmt.Sprintf("%s is open for editing in another idxlabel (process %d on %s)", e.Path, e.PID, e.Host)
 	}

@@ -28,6 +28,7 @@ func (c *Claim) WriteNewPair(ctx context.Context, imagesPath, labelsPath, namesP
 		return err
 	}
 	if len(names) == 0 {
+		sweepSideFile(namesPath)
 		if err := os.Remove(namesPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}

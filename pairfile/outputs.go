@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
 	"idxlabel/pairfile/journal"
 )
@@ -152,15 +151,19 @@ func FileOutput(out string) error {
 //  4. Even with force, no output belongs to a pair whose journal holds unsaved edits
 //     (RefuseUnsaved: *UnsavedEditsError, naming the journal, or the unsaved-edits marker
 //     beside an image file whose pair's journal is in another folder: unsaved.go); opening the
-//     pair in the window replays or discards them.
+//     pair in the window replays or discards them. A journal whose edits change nothing (the
+//     JournalRule: 3 typed over a 7, then 7 typed back), which the window drops when it opens
+//     the pair, refuses nothing either: it is removed (with its name in the marker) once
+//     every step here has passed, so that it is neither offered against the new files nor
+//     refuses the next writer as edits it no longer fits.
 //  5. Without force, no output exists (ErrExists, wrapped, naming it): nothing os.Lstat finds
 //     (a file, a folder, a symbolic link) but an empty folder, which holds nothing to lose.
 //     This comes last, so that "use --force" is never the advice where force is refused too.
 //
-// The claim itself changes nothing on disk but the locks: the accepted-marks file beside an
-// output (AcceptedFile) is removed only once the writer's new file is in place (Claim.Replaced,
-// which the claim's pair writes call themselves), so a writer that fails or is cancelled leaves
-// the pair and its marks as they were.
+// The claim itself changes nothing on disk but the locks and the journals of step 4 that change
+// nothing: the accepted-marks file beside an output (AcceptedFile) is removed only once the
+// writer's new file is in place (Claim.Replaced, which the claim's pair writes call themselves),
+// so a writer that fails or is cancelled leaves the pair and its marks as they were.
 //
 // On success the outputs are the writer's until it calls the Claim's Release: it writes them
 // while it holds the claim (a pair through Claim.WritePair or Claim.CommitPair, which take no
@@ -194,7 +197,8 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 	if err != nil {
 		return nil, err
 	}
-	if err := RefuseUnsaved(outputs...); err != nil {
+	quiet, err := refuseUnsaved(outputs)
+	if err != nil {
 		release()
 		return nil, err
 	}
@@ -202,6 +206,7 @@ func ClaimOutputs(inputs, outputs []string, force bool, may Replaceable) (*Claim
 		release()
 		return nil, fmt.Errorf("%s: %w", exists[0], ErrExists)
 	}
+	dropQuiet(quiet)
 	c := &Claim{release: release}
 	for _, o := range outputs {
 		c.outputs = append(c.outputs, Abs(o))
@@ -313,35 +318,64 @@ func outputExists(path string) bool {
 // for journals of older versions, which name no file, the journal beside the path, beside the
 // file a symbolic link names, beside the label file of an image file (FindLabels), or their
 // per-user fallbacks. A journal holds edits when it has edit records which do not cancel out,
-// or when it cannot be read (journal.Holds). Call it while holding the paths' locks
+// or when it cannot be read (journal.Holds), unless the JournalRule says they change nothing
+// (SetJournalRule). Call it while holding the paths' locks
 // (ClaimOutputs does), so that no window starts a journal meanwhile. It reads the names in those folders and the first record
 // of each journal there; a journal naming the path is read whole (at most idx.MaxData bytes).
 func RefuseUnsaved(paths ...string) error {
-	for _, p := range paths {
-		p = filepath.Clean(p)
-		if m := UnsavedMarker(p); m != "" {
-			return &UnsavedEditsError{Output: p, Marker: m}
-		}
-		files := []string{p} // the path, and the file its symbolic link names
-		if r, err := atomicfile.Resolve(p); err == nil && !SamePath(r, p) {
-			files = append(files, r)
-		}
-		cands := journalsNaming(files)
-		owners := files
-		if l := FindLabels(p); l != "" {
-			owners = append(slices.Clip(owners), l)
-		}
-		for _, owner := range owners {
-			primary := owner + JournalSuffix
-			cands = append(cands, namingJournal{primary, owner}, namingJournal{Fallback(primary), owner})
-		}
-		for _, c := range cands {
-			if edits, held := journal.Holds(c.journal, idx.MaxData()); held {
-				return &UnsavedEditsError{Output: p, Journal: c.journal, Pair: c.owner, Edits: edits}
+	_, err := refuseUnsaved(paths)
+	return err
+}
+
+// refuseUnsaved is RefuseUnsaved, and returns the journals it let pass because, though they hold
+// edit records, the JournalRule says they change nothing (quietjournal.go), for ClaimOutputs to
+// remove once it holds the outputs. Such a journal refuses nothing, and neither does an
+// unsaved-edits marker that names only such journals. With no JournalRule set, every journal
+// that holds edit records refuses, as do all markers.
+func refuseUnsaved(paths []string) (quiet []string, err error) {
+	vs := verdicts{}
+	if journalRule.Load() != nil {
+		// Every path's journals are judged first: a marker beside one path may name a quiet
+		// journal found only beside another (its pair's label file, in another folder).
+		for _, p := range paths {
+			for _, c := range unsavedCandidates(filepath.Clean(p)) {
+				vs.of(c.journal)
 			}
 		}
 	}
-	return nil
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		if m := UnsavedMarker(p); m != "" && !vs.markerQuiet(p, m) {
+			return nil, &UnsavedEditsError{Output: p, Marker: m}
+		}
+		for _, c := range unsavedCandidates(p) {
+			if v := vs.of(c.journal); v.held && !v.quiet {
+				return nil, &UnsavedEditsError{Output: p, Journal: c.journal, Pair: c.owner, Edits: v.edits}
+			}
+		}
+	}
+	return vs.quiet(), nil
+}
+
+// unsavedCandidates returns the journals that can hold unsaved edits of the file at p (cleaned),
+// each with the file of its pair it belongs to (RefuseUnsaved): those whose pair record names p
+// or the file its symbolic link names, and, by name, the journal beside each of those, beside
+// p's label file (FindLabels), and their per-user fallbacks.
+func unsavedCandidates(p string) []namingJournal {
+	files := []string{p} // the path, and the file its symbolic link names
+	if r, err := atomicfile.Resolve(p); err == nil && !SamePath(r, p) {
+		files = append(files, r)
+	}
+	cands := journalsNaming(files)
+	owners := files
+	if l := FindLabels(p); l != "" {
+		owners = append(slices.Clip(owners), l)
+	}
+	for _, owner := range owners {
+		primary := owner + JournalSuffix
+		cands = append(cands, namingJournal{primary, owner}, namingJournal{Fallback(primary), owner})
+	}
+	return cands
 }
 
 // namingJournal is a journal found by journalsNaming and the file of its pair it names the pair

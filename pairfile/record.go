@@ -425,7 +425,9 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 // renames, from its record (RecordPath), and removes what saves killed before writing a record
 // left beside the files: the backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the
 // target, which such a save never touched) and atomicfile's temporary files older than
-// atomicfile.StaleAge, but for those a record still names. A record that is damaged or names
+// atomicfile.StaleAge, but for those a record still names, and those of its accepted-marks,
+// class-name and sources files that no live writer holds (sweepSideFiles: the pair's lock is
+// held). A record that is damaged or names
 // files that are not this pair's own, or whose targets changed since, is moved aside unused and
 // touches nothing. notice says what was done or refused ("" when nothing). Errors: a rename
 // that fails while finishing a valid record.
@@ -440,5 +442,6 @@ func FinishInterrupted(images, labels string) (notice string, err error) {
 			atomicfile.RemoveStale(p, atomicfile.StaleAge, keep...)
 		}
 	}
+	sweepSideFiles(images, labels) // a writer killed between the label file and the files beside it
 	return notice, nil
 }

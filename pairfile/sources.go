@@ -26,18 +26,21 @@ import (
 // samples (another count, a line too long) is refused whole, with an error naming it: the
 // sources are left out, the pair still opens.
 
-// SourcesSuffix is appended to the label file's path (the image file's when there is none) to
-// name the sources file: "x-labels-idx1-ubyte.sources.txt".
+// SourcesSuffix is appended to the label file's path (the image file's when there is none;
+// SideBase: the file a symbolic link names) to name the sources file:
+// "x-labels-idx1-ubyte.sources.txt".
 const SourcesSuffix = ".sources.txt"
 
 // MaxSource is the longest source kept, in bytes: a path's length limit on most systems.
 const MaxSource = 4096
 
 // SourcesFile returns the sources file of the pair (images, labels; labels may be ""): beside
-// the label file (Key), "" for neither.
+// the label file (Key), or beside the file it names when it is a symbolic link (SideBase, as the
+// accepted marks); "" for neither. The sources file itself is never followed (ReadSources,
+// WriteSources, RemoveSources).
 func SourcesFile(images, labels string) string {
 	if k := Key(images, labels); k != "" {
-		return k + SourcesSuffix
+		return SideBase(k) + SourcesSuffix
 	}
 	return ""
 }
@@ -100,10 +103,13 @@ func ReadSources(path string, n int) ([]string, error) {
 	return out, nil
 }
 
-// WriteSources writes sources (one a sample, "" for none) to path atomically
-// (atomicfile.WriteFile), one line each, each cleaned (CleanSource), so that ReadSources reads
-// them back. Errors: those of atomicfile.WriteFile.
+// WriteSources writes sources (one a sample, "" for none) to path atomically, never through a
+// symbolic link there (atomicfile.WriteFileNoFollow), one line each, each cleaned (CleanSource),
+// so that ReadSources reads them back. It first removes the temporary files of path a killed
+// write left (sweepSideFile): call it holding the pair's lock, as every writer does. Errors:
+// those of atomicfile.WriteFileNoFollow.
 func WriteSources(path string, sources []string) error {
+	sweepSideFile(path)
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		bw := &bytes.Buffer{}
 		for _, s := range sources {
@@ -132,9 +138,11 @@ func HasSources(sources []string) bool {
 }
 
 // RemoveSources removes the sources file at path (a symbolic link there is removed, not
-// followed): a pair whose samples have no source has none. No file there, or a name too long for
+// followed), and the temporary files of it a killed write left (sweepSideFile; the pair's lock
+// held): a pair whose samples have no source has none. No file there, or a name too long for
 // the file system to hold one, is no error.
 func RemoveSources(path string) error {
+	sweepSideFile(path)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) && !nameTooLong(err) {
 		return err
 	}

@@ -52,6 +52,12 @@ func (l unsavedLine) String() string {
 	return l.name + " " + l.digest
 }
 
+// names reports whether the line can name the journal at journal: its base name, with its digest
+// (JournalDigest) or, a line of an earlier version, none.
+func (l unsavedLine) names(journal string) bool {
+	return l.name == filepath.Base(journal) && (l.digest == "" || l.digest == JournalDigest(journal))
+}
+
 // JournalDigest returns the digest that tells apart, in a marker, journals of the same base
 // name: the first 8 bytes of the SHA-256 of the journal's absolute path with its folder's
 // symbolic links resolved (the journal itself is never a link, and may be gone already when its

@@ -9,6 +9,10 @@
 # replay or discard "2 edits", and Ctrl+Q asked to save them. Every wait is on the window's
 # state line (IDXLABEL_TEST_STATE, ui/testhooks.go); each check that fails is said, then the
 # script fails. Screenshots: /tmp/cancelout-*.png.
+# Last, the killed window's journal (kept aside) is put back beside the pair, and a command-line
+# writer, `convert --force` over the label file, must agree with the window: the journal changes
+# nothing, so the writer replaces the file (exit 0) and removes the journal. Before, it refused:
+# "the journal … holds 2 unsaved edits", advising to open the pair, which found none.
 # Usage: scripts/cancelout.sh BINARY [T10K_IMAGES]
 set -euo pipefail
 bin=$(realpath "$1")
@@ -59,6 +63,7 @@ kill -9 "$APP_PID"
 wait "$APP_PID" 2>/dev/null || true
 APP_PID=""
 [ -s "$journal" ] || fail "the killed window left no journal: the test proves nothing"
+cp "$journal" "$XVFB_CFG/killed-journal" # for the command-line writer, last
 start_state "$images" "$labels"
 # A key after the opening: any question about the journal is open by the time it is handled.
 xdotool key --clearmodifiers Right
@@ -90,5 +95,15 @@ else
   [ ! -e "$journal" ] || wrong "quit after edits that cancel out, the journal is left behind"
 fi
 cmp -s "$labels" "$XVFB_CFG/orig-labels.gz" || wrong "the label file changed"
-[ "$failed" = 0 ] || fail "edits that cancel out still show as unsaved work (above)"
-echo "cancelout: ok (edits typed back: saved in the title and status bar; no journal offered after kill -9, none left after Ctrl+Q)"
+
+# The command line agrees: the killed window's journal back beside the pair (the window is
+# gone), a writer with --force over the label file proceeds and removes it.
+[ -z "${APP_PID:-}" ] || fail "the window is still running; the writer would find its lock"
+cp "$XVFB_CFG/killed-journal" "$journal"
+if out=$("$bin" convert --force "$XVFB_CFG/orig-labels.gz" "$labels" 2>&1); then
+  [ ! -e "$journal" ] || wrong "convert --force over the pair left the journal whose edits cancel out"
+else
+  wrong "convert --force over a pair whose killed window's journal changes nothing was refused: $out"
+fi
+[ "$failed" = 0 ] || fail "edits that cancel out are still taken for unsaved work (above)"
+echo "cancelout: ok (edits typed back: saved in the title and status bar; no journal offered after kill -9, none left after Ctrl+Q; convert --force over that journal writes and removes it)"

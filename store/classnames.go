@@ -99,7 +99,7 @@ func (d *Dataset) settleEditedNames() error {
 		return nil
 	}
 	if empty {
-		if err := os.Remove(labels + pairfile.ClassNamesSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(pairfile.ClassNamesFile(labels)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

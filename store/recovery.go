@@ -27,9 +27,9 @@ func (d *Dataset) Recovery() *Recovery {
 // of its image file opened alone) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
-// person can set it aside). Journals whose edits cancel out (journal.Contents.NetEmpty: every step undone, or
+// person can set it aside). Journals whose edits cancel out (journalIsQuiet: every step undone, or
 // after a save every step back where the save left it; or, written against these files, steps
-// that give every sample back its label in them: journalChangesNothing) and empty files
+// that give every sample back its label in them) and empty files
 // are removed: there is nothing in them. The journals not chosen are listed in Recovery.Others
 // and set aside, never deleted, when the person decides.
 func (d *Dataset) findJournal() error {
@@ -63,7 +63,7 @@ func (d *Dataset) findJournal() error {
 		}
 		rec.contents, rec.Edits, rec.Damaged = c, c.Edits(), c.Damaged
 		rec.Matches = bytes.Equal(c.Base, d.baseRecord())
-		if rec.Edits == 0 || c.NetEmpty() && c.Damaged == 0 || rec.Matches && journalChangesNothing(&d.model, c) {
+		if journalIsQuiet(d, c) {
 			dropJournal(d.imagesPath, p)
 			continue
 		}

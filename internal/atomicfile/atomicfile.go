@@ -304,7 +304,16 @@ func RemoveStale(target string, age time.Duration, keep ...string) []string {
 	if err != nil {
 		return nil
 	}
-	dir, name := filepath.Split(real)
+	return removeTemps(real, keep, func(p string, fi fs.FileInfo) bool {
+		return time.Since(fi.ModTime()) > age && !locked(p)
+	})
+}
+
+// removeTemps removes the temporary files of target (IsTemp: in target's own folder, named for
+// target's own name; regular files, a link of that name is not one) that stale says are left
+// behind, except those in keep, and returns the paths it removed. Best effort.
+func removeTemps(target string, keep []string, stale func(p string, fi fs.FileInfo) bool) []string {
+	dir, name := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -319,7 +328,7 @@ func RemoveStale(target string, age time.Duration, keep ...string) []string {
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || time.Since(fi.ModTime()) <= age || locked(p) {
+		if err != nil || !stale(p, fi) {
 			continue
 		}
 		if os.Remove(p) == nil {

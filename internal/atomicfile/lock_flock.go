@@ -24,3 +24,9 @@ func locked(path string) bool {
 	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	return err == syscall.EWOULDBLOCK
 }
+
+// lockedFile reports whether another open file description holds a flock on the file f is open
+// on (f's own test lock goes when f is closed).
+func lockedFile(f *os.File) bool {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == syscall.EWOULDBLOCK
+}

@@ -13,3 +13,6 @@ func lock(f *os.File) {}
 
 // locked reports false where flock is unavailable: RemoveStale then goes by age alone.
 func locked(path string) bool { return false }
+
+// lockedFile reports false where flock is unavailable.
+func lockedFile(f *os.File) bool { return false }

@@ -111,7 +111,7 @@ func IsName(name string) bool {
 // label file's class-name file.
 func Outputs(path string) (images, labels, names string) {
 	images, labels = formats.IDXNames(path)
-	return images, labels, labels + pairfile.ClassNamesSuffix
+	return images, labels, pairfile.ClassNamesFile(labels)
 }
 
 // Open opens the file at path, a dataset file of another format (Reads): when its pair is

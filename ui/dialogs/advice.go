@@ -16,9 +16,9 @@ import (
 //
 // A lock this process holds (LockedError.Self) is this window's, as the process has one main
 // window: the pair it has open for editing, or, for another pair, a job of the window (a save to
-// other files, an export or a conversion writing it, a pair being opened); pairfile's "(another
-// window)" is never true of it here, so the message is said again (ownLockError), still
-// matching pairfile.ErrLocked.
+// other files, an export or a conversion writing it, a pair being opened); pairfile's message
+// says only that this process holds it, so the message is said again naming which (ownLockError),
+// still matching pairfile.ErrLocked.
 func withAdvice(err error, open func() (images, labels string)) error {
 	var locked *pairfile.LockedError
 	switch {

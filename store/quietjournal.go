@@ -1,0 +1,55 @@
+package store
+
+import (
+	"bytes"
+
+	"idxlabel/idx"
+	"idxlabel/pairfile"
+	"idxlabel/pairfile/journal"
+)
+
+// Every writer that replaces a pair's files (pairfile.ClaimOutputs) asks JournalChangesNothing of
+// a journal of that pair, so that the command line and the window agree on edits that cancel out.
+func init() { pairfile.SetJournalRule(JournalChangesNothing) }
+
+// journalIsQuiet reports whether the journal c, found beside d's files, changes nothing: no edit
+// records, records that cancel out step by step (journal.Contents.NetEmpty, no damaged tail), or,
+// written against these very files (its base record is d's), steps that give every sample back
+// its label in them and move no mark (journalChangesNothing). d.mu held, or d not shared yet.
+// Open removes such a journal (findJournal); so does a writer replacing the pair's files
+// (JournalChangesNothing).
+func journalIsQuiet(d *Dataset, c *journal.Contents) bool {
+	return c.Edits() == 0 || c.NetEmpty() && c.Damaged == 0 ||
+		bytes.Equal(c.Base, d.baseRecord()) && journalChangesNothing(&d.model, c)
+}
+
+// JournalChangesNothing reports whether the journal at path leaves the files it applies to as
+// they are when replayed, by the rule Open drops a journal by (journalIsQuiet): the files are
+// those its pair record names (a journal of an older version, which names none, answers false),
+// read as a read-only Open reads them (no lock taken, nothing on disk changed), with the
+// default shape options. Any error (the journal or the files cannot be read, they are not the
+// journal's base any more) answers false: such a journal is kept and offered. It reads the
+// journal (at most idx.MaxData bytes) and the pair whole: O(the pair's size), asked only of a
+// journal that holds edit records (pairfile.SetJournalRule, which package store sets to it).
+func JournalChangesNothing(path string) bool {
+	pair, err := journal.ReadPair(path)
+	if err != nil || len(pair) == 0 {
+		return false
+	}
+	images, labels := pair[0], ""
+	if len(pair) == 2 {
+		labels = pair[1]
+	}
+	c, err := journal.Read(path, idx.MaxData())
+	if err != nil {
+		return false
+	}
+	d, err := Open(images, labels, Options{ReadOnly: true})
+	if err != nil {
+		return false
+	}
+	defer d.Close()
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return journalIsQuiet(d, c)
+}
