@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
@@ -19,6 +18,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -55,7 +55,7 @@ func (x *exporter) exportDialog() {
 	format := widget.NewSelect(labels, nil)
 	format.SetSelectedIndex(0)
 	names := widget.NewCheck("Name class folders by class name", nil)
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	base := "export"
 	if images, lbl := x.c.ds.Paths(); images != "" {
@@ -69,7 +69,7 @@ func (x *exporter) exportDialog() {
 		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
 	}
 	target.SetText(base)
-	choose := widget.NewButton("Choose…", func() {
+	choose := widgets.NewPassingButton("Choose…", func() {
 		x.d.Choose(dialogs.Spec{Title: "Export: the folder to write in", Confirm: "Choose", Purpose: dialogs.PurposeExport, Folder: true, Typed: filepath.Dir(target.Text)},
 			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
 	})
@@ -94,7 +94,7 @@ func (x *exporter) exportDialog() {
 		widget.NewFormItem("", names),
 		widget.NewFormItem("Write to", container.NewBorder(nil, nil, nil, choose, target)),
 	)
-	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
 			dialogs.RememberFolder(x.d.Prefs(), dialogs.PurposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
@@ -164,8 +164,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 				if dirty {
 					msg += "\n\nIt holds the edits not saved yet; the IDX pair gets them at File → Save."
 				}
-				info := dialog.NewInformation("Exported", msg, x.win)
-				x.d.Show("exported", info, info.Dismiss, nil, nil)
+				x.d.InformAs("exported", "Exported", msg)
 			}
 		})
 	})
