@@ -225,9 +225,9 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
 		}
 	}
-	w.c.renderCursor() // a redraw: the round's report stays until the cursor moves
-	if !strings.HasPrefix(w.footer.status.Text, "Suggested list: ") {
-		t.Fatalf("after a redraw the status bar says %q, not the round's report", w.footer.status.Text)
+	w.c.renderCursor() // a redraw: the round's report stays, after the counts, until the cursor moves
+	if st := w.footer.status.Text; !strings.Contains(st, "labelled 20 · accepted 0 · left 280") || !strings.Contains(st, noteAfter+"Suggested list: ") {
+		t.Fatalf("after a redraw the status bar says %q, not the counts and the round's report", st)
 	}
 	w.c.moveCursor(firstSugg, false) // then it gives way to the counts
 	if !strings.Contains(w.footer.status.Text, "labelled 20 · accepted 0 · left 280") {
