@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -136,8 +137,12 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	// snapshot s, taken above as the job began.
 	prog := x.d.ShowPassing("progress", fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), container.NewVBox(widget.NewLabel(out), bar), job.Cancel)
 	start := time.Now()
+	var midway sync.Once
 	opts.Progress = func(done, total int) {
 		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		if done > 0 && done < total {
+			midway.Do(func() { testhook.WaitGate(job.Ctx, testhook.ExportWriteGate) }) // a test's hook; nothing otherwise
+		}
 	}
 	c.jobs.Run(func() {
 		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
@@ -151,6 +156,9 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			prog.Hide() // closing it cancels the job, finished: nothing
 			switch {
 			case errors.Is(err, context.Canceled):
+				// export.Write leaves nothing behind when cancelled: no part of out, no
+				// temporary file or folder; an out that was there before is as it was.
+				c.say("Export cancelled: nothing was written")
 			case errors.Is(err, export.ErrExists):
 				x.d.Ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
