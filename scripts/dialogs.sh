@@ -13,8 +13,10 @@
 #     buttons pass the keys they do not use on to the window): Save As with its Save button
 #     focused (Shift+Tab) closes on Escape, with its Cancel focused Enter presses Cancel; the
 #     question "Create the folder?" with No focused (Tab) answers Enter with No, with Yes focused
-#     (Tab Tab) answers Escape with No: nothing saved, no folder made. Before, a focused
-#     widget.Button took Escape and Enter and dropped them: the dialog stayed open.
+#     (Tab Tab) answers Escape with No: nothing saved, no folder made. An error (Export to the
+#     pair's own label file) with its OK focused closes on Escape, the keyboard reference (F1)
+#     with its Close focused on Enter. Before, a focused widget.Button took Escape and Enter and
+#     dropped them: the dialog stayed open.
 # Each window must quit cleanly with Ctrl+Q.
 # DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
 # light theme).
@@ -124,9 +126,23 @@ focused_key "Save As with Save focused" save_as shift+Tab Escape
 focused_key "Save As with Cancel focused" save_as "shift+Tab shift+Tab" Return
 focused_key "Create the folder with No focused" new_folder Tab Return
 focused_key "Create the folder with Yes focused" new_folder "Tab Tab" Escape
+export_error() {
+  xdotool key --clearmodifiers ctrl+shift+e
+  until_state "prompt=export " "Ctrl+Shift+E opened no Export dialog"
+  xdotool key --clearmodifiers Tab Tab Tab ctrl+a # the target's field
+  xdotool type --delay 20 "$labels"
+  xdotool key --clearmodifiers Return
+  until_state "prompt=error:_cannot_export_there" "an export to the pair's own label file was not refused"
+}
+keys() {
+  xdotool key --clearmodifiers F1
+  until_state "prompt=keys " "F1 did not open the keyboard reference"
+}
+focused_key "an error with OK focused" export_error Tab Escape
+focused_key "the keyboard reference with Close focused" keys Tab Return
 [ ! -e "$work/asked" ] || fail "a question answered no (Escape, or Enter on No) made the folder $work/asked"
 [ "$(ls "$work")" = "$files" ] || fail "a question answered no wrote files: $(ls "$work")"
-echo "dialogs: questions answered Escape and Enter with a button focused (Save As, Create the folder?)"
+echo "dialogs: questions answered Escape and Enter with a button focused (Save As, Create the folder?, an error, the keyboard reference)"
 
 # 4. Save As into a new folder, by keys.
 xdotool windowfocus --sync "$first"

@@ -259,7 +259,7 @@ func (p *Dialogs) ShowError(err error) {
 func (p *Dialogs) Ask(title, message string, enterYes bool, answer func(yes bool)) {
 	d := NewQuestion(title, "Yes", "No", centred(message), answer, p.win)
 	d.SetIcon(theme.QuestionIcon())
-	d.Resize(fyne.NewSize(askWidth(message, p.win), d.MinSize().Height))
+	fitText(d, message, p.win)
 	accept := d.Dismiss
 	if enterYes {
 		accept = d.Confirm

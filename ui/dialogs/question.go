@@ -84,8 +84,18 @@ func NewMessage(title, dismiss string, content fyne.CanvasObject, win fyne.Windo
 func NewText(title, message string, icon fyne.Resource, win fyne.Window) *dialog.CustomDialog {
 	d := NewMessage(title, "OK", centred(message), win)
 	d.SetIcon(icon)
-	d.Resize(fyne.NewSize(askWidth(message, win), d.MinSize().Height))
+	fitText(d, message, win)
 	return d
+}
+
+// fitText sizes d, a dialog of text alone showing message, as Fyne's text dialogs: askWidth wide,
+// and as tall as the message wrapped to that width needs. (Laid out once at that width first:
+// a wrapped label's height follows the width it was last given, and SetIcon and SetButtons
+// laid it out narrow.)
+func fitText(d dialog.Dialog, message string, win fyne.Window) {
+	w := askWidth(message, win)
+	d.Resize(fyne.NewSize(w, d.MinSize().Height))
+	d.Resize(fyne.NewSize(w, d.MinSize().Height))
 }
 
 // centred is message as a dialog of text alone shows it: centred, wrapped between words.

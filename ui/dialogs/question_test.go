@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -132,5 +133,29 @@ func TestNewQuestionAnswers(t *testing.T) {
 	}
 	if q.confirm.Text != "Export 12" {
 		t.Errorf("the confirm button says %q", q.confirm.Text)
+	}
+}
+
+// A message of text alone (NewText, as ShowError and Inform show it) is laid out as Fyne's own
+// dialog.NewError lays the same message out: as wide and as tall, its text wrapped to that width
+// (laid out narrow first, it was as tall as one word a line).
+func TestNewTextSizedAsFynes(t *testing.T) {
+	msg := "Cannot export there: /tmp/some/folder/p-labels-idx1-ubyte: output is the input /tmp/some/folder/p-labels-idx1-ubyte; write to another file"
+	size := func(show func(win fyne.Window)) fyne.Size {
+		a := test.NewTempApp(t)
+		win := a.NewWindow("t")
+		win.Resize(fyne.NewSize(1000, 800))
+		defer win.Close()
+		show(win)
+		p, ok := win.Canvas().Overlays().Top().(*widget.PopUp)
+		if !ok {
+			t.Fatalf("no pop-up shown: %T", win.Canvas().Overlays().Top())
+		}
+		return p.Content.Size()
+	}
+	ours := size(func(win fyne.Window) { NewText("Error", msg, nil, win).Show() })
+	fynes := size(func(win fyne.Window) { dialog.NewError(fmt.Errorf("%s", msg), win).Show() })
+	if ours != fynes {
+		t.Errorf("NewText's message is %v, Fyne's error dialog %v", ours, fynes)
 	}
 }
