@@ -6,10 +6,20 @@
 #     modal error.
 # Each window's state line (IDXLABEL_TEST_STATE: its prompt on top, its cursor) says when a dialog
 # is open and when keys were handled: the script waits on it, not on the clock.
-#  3. Save As into a folder that does not exist, all by keys: Ctrl+Shift+S, Tab to the folder
+#  4. Save As into a folder that does not exist, all by keys: Ctrl+Shift+S, Tab to the folder
 #     field, type the new folder, Enter (it did nothing in a field), Enter again to create the
 #     folder: the pair is saved there.
+#  3. Questions answer Escape and Enter the same with one of their buttons focused by Tab (their
+#     buttons pass the keys they do not use on to the window): Save As with its Save button
+#     focused (Shift+Tab) closes on Escape, with its Cancel focused Enter presses Cancel; the
+#     question "Create the folder?" with No focused (Tab) answers Enter with No, with Yes focused
+#     (Tab Tab) answers Escape with No: nothing saved, no folder made. An error (Export to the
+#     pair's own label file) with its OK focused closes on Escape, the keyboard reference (F1)
+#     with its Close focused on Enter. Before, a focused widget.Button took Escape and Enter and
+#     dropped them: the dialog stayed open.
 # Each window must quit cleanly with Ctrl+Q.
+# DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
+# light theme).
 # Usage: scripts/dialogs.sh BINARY
 set -euo pipefail
 bin=$(realpath "$1")
@@ -32,7 +42,7 @@ PY
 ro=""
 fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/dialogs-fail.png 2>/dev/null || true
-  [ -n "$ro" ] && kill "$ro" 2>/dev/null
+  [ -z "$ro" ] || kill "$ro" 2>/dev/null || true
   echo "dialogs: $* (screenshot /tmp/dialogs-fail.png)" >&2; cat "$log" "$log.2" 2>/dev/null >&2; exit 1
 }
 
@@ -82,9 +92,59 @@ grep -q " prompt=- " "$state2" || fail "a key in the read-only window opened a d
 [ "$(md5sum "$images" "$labels")" = "$sum" ] || fail "the read-only window changed the files"
 xdotool key --clearmodifiers ctrl+q
 quits "$ro" "the read-only window"
+ro=""
 echo "dialogs: the read-only window took a burst of edit keys without a dialog"
 
-# 3. Save As into a new folder, by keys.
+# 3. Questions with a button focused.
+shots=${DIALOGS_SHOTS:-}
+# shot NAME: a screenshot to $DIALOGS_SHOTS-NAME.png when that is set (once the frame is drawn).
+shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:- png:"$shots-$1.png"; }; }
+xdotool windowfocus --sync "$first"
+files=$(ls "$work")
+# focused_key WHAT OPEN TABS KEY: OPEN (a function) opens a question, TABS (key names) focus one of
+# its buttons, KEY is typed on it: the question must close (the state line's prompt "-").
+focused_key() {
+  "$2"
+  # shellcheck disable=SC2086 # TABS is a list of key names
+  xdotool key --clearmodifiers $3
+  shot "$(tr ' ' _ <<<"$1")"
+  xdotool key --clearmodifiers "$4"
+  until_state "prompt=- " "$4 on $1 did nothing: the question is still open"
+}
+save_as() {
+  xdotool key --clearmodifiers ctrl+shift+s
+  until_state "prompt=save_as " "Ctrl+Shift+S opened no Save As dialog"
+}
+new_folder() {
+  save_as
+  xdotool key --clearmodifiers Tab ctrl+a
+  xdotool type --delay 20 "$work/asked/folder"
+  xdotool key --clearmodifiers Return
+  until_state "prompt=question " "Save As into a new folder did not ask to create it"
+}
+focused_key "Save As with Save focused" save_as shift+Tab Escape
+focused_key "Save As with Cancel focused" save_as "shift+Tab shift+Tab" Return
+focused_key "Create the folder with No focused" new_folder Tab Return
+focused_key "Create the folder with Yes focused" new_folder "Tab Tab" Escape
+export_error() {
+  xdotool key --clearmodifiers ctrl+shift+e
+  until_state "prompt=export " "Ctrl+Shift+E opened no Export dialog"
+  xdotool key --clearmodifiers Tab Tab Tab ctrl+a # the target's field
+  xdotool type --delay 20 "$labels"
+  xdotool key --clearmodifiers Return
+  until_state "prompt=error:_cannot_export_there" "an export to the pair's own label file was not refused"
+}
+keys() {
+  xdotool key --clearmodifiers F1
+  until_state "prompt=keys " "F1 did not open the keyboard reference"
+}
+focused_key "an error with OK focused" export_error Tab Escape
+focused_key "the keyboard reference with Close focused" keys Tab Return
+[ ! -e "$work/asked" ] || fail "a question answered no (Escape, or Enter on No) made the folder $work/asked"
+[ "$(ls "$work")" = "$files" ] || fail "a question answered no wrote files: $(ls "$work")"
+echo "dialogs: questions answered Escape and Enter with a button focused (Save As, Create the folder?, an error, the keyboard reference)"
+
+# 4. Save As into a new folder, by keys.
 xdotool windowfocus --sync "$first"
 xdotool key --clearmodifiers ctrl+shift+s
 until_state "prompt=[^-]" "Ctrl+Shift+S opened no dialog"

@@ -7,7 +7,8 @@
 # Then the label file is changed outside (sample 60's label, as another program or a writer cut
 # off after its rename leaves it) and the pair opened again: a note must be on top before any
 # key (the marks refused), the list must count 0 accepted and 100 labelled, and a save after a
-# label typed must remove the marks file (no sample accepted), not write the stale marks back.
+# label typed must remove the marks file (no sample accepted), not write the stale marks back;
+# the round that label starts must show its note after the list's counts, not in their place.
 # Every wait is on the window's state line (IDXLABEL_TEST_STATE), never on time alone.
 # Screenshots: /tmp/stalemarks-*.png.
 # Usage: scripts/stalemarks.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
@@ -104,11 +105,17 @@ until_state "labelled_100_·_accepted_0_·_left_900" "the Suggested list counts 
 shot stale
 # A label typed (on the list's sample at the cursor, one without a label), then a save. The
 # round it starts says its news on the status bar at once (its first suggestions take
-# milliseconds at 1,000 samples), so the count is read once the refined round is in (the list's
-# first line) and Ctrl+Shift+U has shown the list again, not in the instant between.
+# milliseconds at 1,000 samples), then the refined round's: that note is shown after the list's
+# counts, not in their place (ui/said.go), so the person waiting for the round sees both, before
+# any key. (Before, the note hid the counts until the next key.) Then Ctrl+Shift+U shows the
+# list again, and the count is read again.
 rm -f "$list"
 xdotool key --clearmodifiers 5
 wait_round 101 refined
+until_state "status=.*Suggested_list:.*fine-tuned_from_101_labels" "the refined round's note is not on the status bar"
+shot round-note
+grep -q "labelled_101_·_accepted_0_·_left_899" "$state" || fail "the refined round's note hides the Suggested list's counts: $(sed 's/.*status=//' "$state")"
+echo "stalemarks: the round's note and the list's counts are both on the status bar: $(sed 's/.*status=//' "$state")"
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "labelled_101_·_accepted_0_·_left_899" "the label typed was not counted"
 xdotool key --clearmodifiers ctrl+s

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/suspect"
@@ -224,9 +225,9 @@ func TestSuggestedAsksFirst(t *testing.T) {
 			t.Fatalf("position %d: suggestion %v %+v", p, ok, s)
 		}
 	}
-	w.c.renderCursor() // a redraw: the round's report stays until the cursor moves
-	if !strings.HasPrefix(w.footer.status.Text, "Suggested list: ") {
-		t.Fatalf("after a redraw the status bar says %q, not the round's report", w.footer.status.Text)
+	w.c.renderCursor() // a redraw: the round's report stays, after the counts, until the cursor moves
+	if st := w.footer.status.Text; !strings.Contains(st, "labelled 20 · accepted 0 · left 280") || !strings.Contains(st, noteAfter+"Suggested list: ") {
+		t.Fatalf("after a redraw the status bar says %q, not the counts and the round's report", st)
 	}
 	w.c.moveCursor(firstSugg, false) // then it gives way to the counts
 	if !strings.Contains(w.footer.status.Text, "labelled 20 · accepted 0 · left 280") {
@@ -627,5 +628,24 @@ func TestSuggestedRoundKeepsTheCursor(t *testing.T) {
 	test.Type(w.grid, strconv.Itoa(truth[next]))
 	if ds.Label(next) != truth[next] {
 		t.Fatalf("a digit after the first suggestions: sample %d has label %d", next, ds.Label(next))
+	}
+}
+
+// A round of the Suggested list says its summary as a note: the status bar shows it after the
+// list's counts (labelled, accepted, left), which stay in sight while the person waits for the
+// round, not hidden until the next key. Then a label typed counts at once, the note gone.
+func TestSuggestedRoundNoteKeepsTheCounts(t *testing.T) {
+	w, q, ds, truth, _ := loopWindow(t)
+	status := func() string { return w.c.out.footer.status.Text }
+	w.side.showList.SetSelected("Suggested")
+	waitUI(t, q, func() bool { return rested(w) && strings.Contains(status(), "Suggested list:") })
+	counts := numfmt.Sprintf("labelled 0 · accepted 0 · left %d", ds.Len())
+	if got := status(); !strings.Contains(got, counts) || strings.Index(got, counts) > strings.Index(got, "Suggested list:") {
+		t.Fatalf("with the round's note the status bar says %q: want the counts %q, then the note", got, counts)
+	}
+	i := w.c.v.Current()
+	test.Type(w.grid, strconv.Itoa(truth[i]))
+	if got := status(); !strings.Contains(got, numfmt.Sprintf("labelled 1 · accepted 0 · left %d", ds.Len()-1)) || strings.Contains(got, "Suggested list:") {
+		t.Fatalf("after a label typed the status bar says %q", got)
 	}
 }

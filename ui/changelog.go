@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
@@ -66,7 +66,7 @@ func (s *saver) afterSave(then func()) bool {
 	if err == nil {
 		return false
 	}
-	d := dialog.NewInformation("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", s.win)
+	d := dialogs.NewText("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", theme.InfoIcon(), s.win)
 	s.d.Show("", d, d.Dismiss, nil, func() {
 		s.d.Done()
 		if then != nil {
@@ -105,7 +105,7 @@ func (s *saver) exportChangeLogDialog() {
 		s.d.Inform("Export Change Log", "No label has changed since the files were opened.")
 		return
 	}
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	images, labels := s.c.ds.Paths()
 	switch {
@@ -128,7 +128,7 @@ func (s *saver) exportChangeLogDialog() {
 		widget.NewFormItem("Write to", target),
 		widget.NewFormItem("", widget.NewLabel(save)),
 	)
-	d = dialog.NewCustomConfirm("Export Change Log", "Export", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Export Change Log", "Export", "Cancel", form, func(ok bool) {
 		if ok {
 			s.runChangeLogExport(strings.TrimSpace(target.Text), false)
 		}

@@ -329,7 +329,7 @@ func (c *controller) say(text string) { tell(c, text, false) }
 // job's report, which a message the person was told and that still holds keeps off (said.go).
 func tell(c *controller, text string, note bool) {
 	if c.hold(text, note) {
-		c.out.footer.say(text)
+		c.out.footer.say(c.statusLine())
 		writeTestState(c) // the real-window tests read what it says; nothing otherwise
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
@@ -19,6 +19,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // exportFormats are the choices of File → Export…, and the format and file suffix of each.
@@ -55,7 +56,7 @@ func (x *exporter) exportDialog() {
 	format := widget.NewSelect(labels, nil)
 	format.SetSelectedIndex(0)
 	names := widget.NewCheck("Name class folders by class name", nil)
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	base := "export"
 	if images, lbl := x.c.ds.Paths(); images != "" {
@@ -69,7 +70,7 @@ func (x *exporter) exportDialog() {
 		base = filepath.Join(dir, filepath.Base(base)) // where the last export went
 	}
 	target.SetText(base)
-	choose := widget.NewButton("Choose…", func() {
+	choose := widgets.NewPassingButton("Choose…", func() {
 		x.d.Choose(dialogs.Spec{Title: "Export: the folder to write in", Confirm: "Choose", Purpose: dialogs.PurposeExport, Folder: true, Typed: filepath.Dir(target.Text)},
 			func(dir string) { target.SetText(filepath.Join(dir, filepath.Base(target.Text))) })
 	})
@@ -94,7 +95,7 @@ func (x *exporter) exportDialog() {
 		widget.NewFormItem("", names),
 		widget.NewFormItem("Write to", container.NewBorder(nil, nil, nil, choose, target)),
 	)
-	d = dialog.NewCustomConfirm("Export", "Export", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Export", "Export", "Cancel", form, func(ok bool) {
 		if ok {
 			dialogs.RememberFolder(x.d.Prefs(), dialogs.PurposeExport, filepath.Dir(target.Text))
 			x.run(target.Text, export.Options{Format: exportFormats[format.SelectedIndex()].format, ClassNames: names.Checked}, false)
@@ -136,8 +137,12 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	// snapshot s, taken above as the job began.
 	prog := x.d.ShowPassing("progress", fmt.Sprintf("Exporting %s", numfmt.Plural(s.N, "sample")), container.NewVBox(widget.NewLabel(out), bar), job.Cancel)
 	start := time.Now()
+	var midway sync.Once
 	opts.Progress = func(done, total int) {
 		c.jobs.Schedule(func() { bar.SetValue(float64(done) / float64(max(total, 1))) })
+		if done > 0 && done < total {
+			midway.Do(func() { testhook.WaitGate(job.Ctx, testhook.ExportWriteGate) }) // a test's hook; nothing otherwise
+		}
 	}
 	c.jobs.Run(func() {
 		claim, err := pairfile.ClaimOutputs(inputs, []string{out}, true, func(o string) error { return export.CheckOut(o, opts.Format) })
@@ -151,6 +156,9 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 			prog.Hide() // closing it cancels the job, finished: nothing
 			switch {
 			case errors.Is(err, context.Canceled):
+				// export.Write leaves nothing behind when cancelled: no part of out, no
+				// temporary file or folder; an out that was there before is as it was.
+				c.say("Export cancelled: nothing was written")
 			case errors.Is(err, export.ErrExists):
 				x.d.Ask("Replace?", out+" exists. Replace it?", false, func(yes bool) {
 					if yes {
@@ -164,8 +172,7 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 				if dirty {
 					msg += "\n\nIt holds the edits not saved yet; the IDX pair gets them at File → Save."
 				}
-				info := dialog.NewInformation("Exported", msg, x.win)
-				x.d.Show("exported", info, info.Dismiss, nil, nil)
+				x.d.InformAs("exported", "Exported", msg)
 			}
 		})
 	})

@@ -14,6 +14,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/testhook"
 )
 
 // TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
@@ -131,5 +132,42 @@ func TestExportRefusesThePairsFilesAndHeldPairs(t *testing.T) {
 	}
 	if _, err := idx.ReadFile(ol); err != nil {
 		t.Fatalf("the label file beside a journal of edits was replaced: %v", err)
+	}
+}
+
+// An export cancelled midway (its Cancel, Escape, once it has written some of its samples: held
+// there by testhook.ExportWriteGate, whose file is never made) says so on the status bar, and
+// that nothing was written; and nothing is: the folder it wrote in holds nothing afterwards, no
+// part of the output and no temporary file or folder, in every format. Before, a cancelled
+// export said nothing.
+func TestExportCancelledMidwayWritesNothing(t *testing.T) {
+	t.Setenv(testhook.ExportWriteGate, filepath.Join(t.TempDir(), "never"))
+	w, _, _, _ := digitsWindow(t, 2500) // more than 2 × 1,000: the CSV, .npz and Parquet writers check for a Cancel every 1,000 samples
+	q := queueUI(w)
+	status := func() string { return w.c.out.footer.status.Text }
+	for _, f := range exportFormats {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "export"+f.suffix)
+		w.exp.run(out, export.Options{Format: f.format}, false)
+		// Midway: its temporary file or folder is there (the writer waits at the gate).
+		waitUI(t, q, func() bool { e, _ := os.ReadDir(dir); return len(e) > 0 })
+		if !w.d.Passing() {
+			t.Fatalf("%s: no export's progress on top", f.format)
+		}
+		w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		waitUI(t, q, func() bool { return !w.jobs.Busy() && w.jobs.Running() == 0 })
+		if got, want := status(), "Export cancelled: nothing was written"; got != want {
+			t.Errorf("%s: after its Cancel the status bar says %q, want %q", f.format, got, want)
+		}
+		if _, open := w.d.Top(); open {
+			t.Errorf("%s: a dialog is open after the Cancel: %q", f.format, overlayText(w))
+		}
+		if e, err := os.ReadDir(dir); err != nil || len(e) != 0 {
+			var names []string
+			for _, x := range e {
+				names = append(names, x.Name())
+			}
+			t.Errorf("%s: the cancelled export left %v in its folder (%v)", f.format, names, err)
+		}
 	}
 }

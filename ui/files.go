@@ -185,7 +185,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}
-	d := dialog.NewCustomConfirm("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
+	d := dialogs.NewQuestion("Recover unsaved edits?", "Replay them", "Discard them", widget.NewLabel(msg+"\n\nReplay them to continue where you left off."), func(replay bool) {
 		if replay {
 			err := o.c.edit(func() error { _, err := ds.ReplayJournal(); return err })
 			if err != nil {

@@ -9,11 +9,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/health"
+	"idxlabel/ui/widgets"
 )
 
 // File → Export Health Report… after a check: the report of that check is written in the
@@ -155,12 +155,13 @@ func TestExportHealthReportRunsCheck(t *testing.T) {
 	})
 }
 
-// tapButton taps the button labelled text in the dialog on top of the window.
+// tapButton taps the button labelled text in the dialog on top of the window (a passing
+// button, as every button of the window is: TestEveryButtonPasses).
 func tapButton(t *testing.T, w *window, text string) {
 	t.Helper()
-	var b *widget.Button
+	var b *widgets.PassingButton
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if x, ok := o.(*widget.Button); ok && x.Text == text {
+		if x, ok := o.(*widgets.PassingButton); ok && x.Text == text {
 			b = x
 		}
 	})

@@ -12,7 +12,9 @@ import (
 // the cursor on another sample, an edit, an undo, a save's result, a mode entered or chosen, a
 // filter or a selection changed), or a later message replaces it. A note (a background job's
 // report: a round's summary, a layout's time) replaces only a note, or a message that no longer
-// holds: it never hides what the person was told.
+// holds: it never hides what the person was told. Nor does it hide the state's line: a note is
+// shown after it (noteAfter), so a person waiting for a round of the Suggested list reads its
+// summary and the counts it changed (labelled, accepted, left) at once.
 type said struct {
 	text string // "": none
 	note bool
@@ -53,11 +55,17 @@ func (s *state) hold(text string, note bool) bool {
 	return true
 }
 
-// statusLine is the status bar's text: the message said while it holds, else the state's line
-// (statusText). A message that no longer holds is forgotten, so that coming back to the same
-// state does not bring it back.
+// noteAfter separates the state's line from a note shown after it.
+const noteAfter = "   —   "
+
+// statusLine is the status bar's text: the message said while it holds; the state's line
+// (statusText) followed by the note said while it holds; else the state's line. A message that
+// no longer holds is forgotten, so that coming back to the same state does not bring it back.
 func (s *state) statusLine() string {
 	if s.said.text != "" && s.said.at == s.stamp() {
+		if s.said.note {
+			return s.statusText() + noteAfter + s.said.text
+		}
 		return s.said.text
 	}
 	s.said = said{}

@@ -50,10 +50,16 @@ func TestMessageStaysUntilTheCursorOrTheStateChanges(t *testing.T) {
 		t.Fatalf("the message came back with the cursor: %q", got)
 	}
 
-	// A note shows when no message holds; a later message replaces it.
+	// A note shows when no message holds, after the state's line (which it never hides); a
+	// later message replaces it.
+	line := status()
 	host.Note("Map laid out")
-	if got := status(); got != "Map laid out" {
-		t.Fatalf("a note with no message held: %q", got)
+	if got := status(); got != line+noteAfter+"Map laid out" {
+		t.Fatalf("a note with no message held: %q, want the state's line %q then the note", got, line)
+	}
+	c.refresh()
+	if got := status(); got != line+noteAfter+"Map laid out" {
+		t.Fatalf("a note after a refresh: %q, want the state's line %q then the note", got, line)
 	}
 	c.say(msg)
 	if got := status(); got != msg {

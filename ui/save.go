@@ -23,6 +23,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // saver writes the dataset: Save, Save As, the question about unsaved edits before a dataset
@@ -176,7 +177,7 @@ func (s *saver) saveAsThen(then func()) {
 	}
 	ds := s.c.ds
 	images, labels := ds.Paths()
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	folder := dialogs.NewPromptEntry(cancel)
 	base := dialogs.NewPromptEntry(cancel)
@@ -257,7 +258,7 @@ func (s *saver) saveAsThen(then func()) {
 	// as before it was offered.
 	form.Append("Format", format)
 	form.Append("Files", preview)
-	d = dialog.NewCustomConfirm("Save As", "Save", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Save As", "Save", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -344,7 +345,7 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		return // a second Ctrl+Q or close while the question is open: it stays the one question
 	}
 	var d *dialog.CustomDialog
-	saveBtn := widget.NewButton("Save", func() {
+	saveBtn := widgets.NewPassingButton("Save", func() {
 		d.Hide()
 		if images, _ := c.ds.Paths(); images == "" {
 			s.saveAsThen(then)
@@ -353,12 +354,12 @@ func (s *saver) confirmUnsaved(action string, then, cancelled func()) {
 		}
 	})
 	saveBtn.Importance = widget.HighImportance
-	discard := widget.NewButton("Discard", func() {
+	discard := widgets.NewPassingButton("Discard", func() {
 		d.Hide()
 		c.ds.Abandon()
 		then()
 	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide(); cancelled() })
+	cancel := widgets.NewPassingButton("Cancel", func() { d.Hide(); cancelled() })
 	n := c.ds.Counters()
 	msg := widget.NewLabel(fmt.Sprintf("%s has unsaved edits (%d relabelled, %d added, %d deleted).\nSave them before you %s?", c.name, n.Relabelled, n.Appended, n.Deleted, strings.ToLower(action)))
 	d = dialog.NewCustomWithoutButtons("Unsaved edits", container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, discard, saveBtn)), s.win)

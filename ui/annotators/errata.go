@@ -24,6 +24,7 @@ import (
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // Errata is File → Export Errata… and File → Apply Errata…: the open labels' corrections as an
@@ -62,7 +63,7 @@ func (e *Errata) Export() {
 		return
 	}
 	_, labels := e.c.State().DS.Paths()
-	var dlg *dialog.ConfirmDialog
+	var dlg *dialogs.Question
 	cancel := func() { dlg.Dismiss() }
 	out, note, old := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	out.SetText(filepath.Join(filepath.Dir(images), dialogs.BaseName(images)+"-errata.csv"))
@@ -77,7 +78,7 @@ func (e *Errata) Export() {
 	})
 	from.SetSelected(from.Options[0])
 	from.Required = true
-	browse := widget.NewButton("Browse…", func() {
+	browse := widgets.NewPassingButton("Browse…", func() {
 		e.d.Choose(dialogs.Spec{Title: "Old Labels", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsIDXName, Kind: "IDX files",
 			Start: filepath.Dir(labels)}, func(p string) {
 			from.SetSelected(from.Options[1])
@@ -90,7 +91,7 @@ func (e *Errata) Export() {
 		widget.NewFormItem("Note", note),
 		widget.NewFormItem("Errata file", out),
 	)
-	dlg = dialog.NewCustomConfirm("Export Errata", "Export", "Cancel", form, func(yes bool) {
+	dlg = dialogs.NewQuestion("Export Errata", "Export", "Cancel", form, func(yes bool) {
 		if !yes {
 			return
 		}

@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -33,7 +32,7 @@ func (n *ClassNamer) Dialog() {
 		n.d.Inform("Class Names", fmt.Sprintf("This dataset has %d classes: name them in its class-name file (one name a line) rather than here.", len(classes)))
 		return
 	}
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	form := widget.NewForm()
 	fields := make([]*dialogs.PromptEntry, len(classes))
@@ -47,7 +46,7 @@ func (n *ClassNamer) Dialog() {
 	}
 	note := widget.NewLabel("Written beside the label file when you save (Ctrl+S).")
 	content := container.NewBorder(note, nil, nil, nil, container.NewVScroll(form))
-	d = dialog.NewCustomConfirm("Class Names", "Apply", "Cancel", content, func(ok bool) {
+	d = dialogs.NewQuestion("Class Names", "Apply", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
 		}

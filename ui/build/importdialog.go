@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -60,7 +59,7 @@ func (m *Importer) importOptions(f found) {
 	where := widget.NewRadioGroup(choices, nil)
 	where.Required = true
 
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	mp := newMappingView(f, func() { d.Confirm() }, func() { d.Dismiss() })
 	update := func() {
 		t := normalize.Target{}
@@ -97,7 +96,7 @@ func (m *Importer) importOptions(f found) {
 		opts.Append("Label", label)
 	}
 	content := container.NewBorder(container.NewVBox(form, mp.head), opts, nil, nil, mp.box)
-	d = dialog.NewCustomConfirm("Import images", "Import", "Cancel", content, func(ok bool) {
+	d = dialogs.NewQuestion("Import images", "Import", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
 		}

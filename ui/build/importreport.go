@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
 )
 
@@ -25,8 +25,7 @@ func (m *Importer) Report(dir string, added []store.Sample, skipped []string, na
 		text = fmt.Sprintf("Added %s (undo removes them all): %s.", numfmt.Plural(len(added), "sample"), perClass(added, names))
 	}
 	if len(skipped) == 0 {
-		d := dialog.NewInformation("Import", text, m.win)
-		m.d.Show("import report", d, d.Dismiss, nil, nil)
+		m.d.InformAs("import report", "Import", text)
 		return
 	}
 	text += fmt.Sprintf(" Skipped %s:", numfmt.Plural(len(skipped), "file"))
@@ -40,7 +39,7 @@ func (m *Importer) Report(dir string, added []store.Sample, skipped []string, na
 	list := wrappedList(lines, width)
 	row := widget.NewLabel("X").MinSize().Height
 	content := widgets.NewFixedBorder(head, list, fyne.NewSize(width, row*float32(min(len(lines), maxReportRows)+2)))
-	d := dialog.NewCustom("Import", "OK", content, m.win)
+	d := dialogs.NewMessage("Import", "OK", content, m.win)
 	m.d.Show("import report", d, d.Hide, nil, nil)
 }
 

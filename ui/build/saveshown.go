@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/builder"
@@ -65,7 +64,7 @@ func (s *ShownSaver) Dialog() {
 		return
 	}
 	images, _ := ds.Paths()
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	folder, base := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	gz := widget.NewCheck("Compress (.gz)", nil)
@@ -120,7 +119,7 @@ func (s *ShownSaver) Dialog() {
 		widget.NewFormItem("", gz),
 		widget.NewFormItem("Files", preview),
 	)
-	d = dialog.NewCustomConfirm("Save Shown As", "Save", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Save Shown As", "Save", "Cancel", form, func(ok bool) {
 		if ok {
 			i, l := paths()
 			s.Write(ShownPair{Keep: keep, Sources: sources, Images: i, Labels: l}, false)

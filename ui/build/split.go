@@ -18,6 +18,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // Splitter is Tools → Split Dataset…: the open pair's saved files split into a train and a test
@@ -71,7 +72,7 @@ func splitPair(dir, base string, gz bool) builder.Pair {
 func (s *Splitter) options() {
 	images, labels := s.ds().Paths()
 	dir, gz := filepath.Dir(images), strings.HasSuffix(images, ".gz")
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	part, seed, train, test, group := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	part.SetText("0.2")
@@ -103,7 +104,7 @@ func (s *Splitter) options() {
 	)
 	form.Items[1].HintText = "a fraction (0.2) or a number of samples (2000)"
 	form.Items[4].HintText = "keep whole the groups this label column names (QMNIST's writer: 2)"
-	d = dialog.NewCustomConfirm("Split Dataset", "Split", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("Split Dataset", "Split", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -192,10 +193,10 @@ func (s *Splitter) done(written []builder.Written, counts [2]int, notices []stri
 		}
 	}
 	d = dialog.NewCustomWithoutButtons("Split written: open one?", widget.NewLabel(text), s.win)
-	closeB := widget.NewButton("Close", func() { d.Hide() })
-	trainB := widget.NewButton("Open Train", openPair(written[0].Out))
+	closeB := widgets.NewPassingButton("Close", func() { d.Hide() })
+	trainB := widgets.NewPassingButton("Open Train", openPair(written[0].Out))
 	trainB.Importance = widget.HighImportance
-	d.SetButtons([]fyne.CanvasObject{closeB, widget.NewButton("Open Test", openPair(written[1].Out)), trainB})
+	d.SetButtons([]fyne.CanvasObject{closeB, widgets.NewPassingButton("Open Test", openPair(written[1].Out)), trainB})
 	s.d.Show("split done", d, d.Hide, d.Hide, nil)
 }
 

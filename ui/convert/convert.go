@@ -49,6 +49,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // Host is what the converter asks of the window, on the UI thread.
@@ -125,16 +126,16 @@ func (c *Converter) Open(path string) {
 		return
 	}
 	var d *dialog.CustomDialog
-	openIt := widget.NewButton("Open Them", func() {
+	openIt := widgets.NewPassingButton("Open Them", func() {
 		d.Hide()
 		c.h.OpenPair(images, labels)
 	})
 	openIt.Importance = widget.HighImportance
-	replace := widget.NewButton("Convert Again, Replacing Them", func() {
+	replace := widgets.NewPassingButton("Convert Again, Replacing Them", func() {
 		d.Hide()
 		c.h.Release(images, func() { c.convert(path, true) })
 	})
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	cancel := widgets.NewPassingButton("Cancel", func() { d.Hide() })
 	msg := widget.NewLabel(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
 		existing, verb(existing), filepath.Dir(images), filepath.Base(path), filepath.Base(path)))
 	d = dialog.NewCustomWithoutButtons("Open "+filepath.Base(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)

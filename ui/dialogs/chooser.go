@@ -275,7 +275,7 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	path.OnChanged = func(string) { show() }
 	path.OnSubmitted = func(string) { accept() }
 	all.OnChanged = func(bool) { show() }
-	browse := widget.NewButton("Browse…", func() {
+	browse := widgets.NewPassingButton("Browse…", func() {
 		dir, _ := dirOf(path.Text)
 		ch.browse(spec, dir, done)
 	})
@@ -289,10 +289,10 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	content := widgets.NewFixedBorder(top, container.NewBorder(nil, bottom, nil, nil, list), fyne.NewSize(min(size.Width-80, 900), min(size.Height-200, 460)))
 	// The confirm button must not close the dialog when the path names nothing: it runs accept
 	// instead, which closes it when it picks.
-	d = dialog.NewCustom(spec.Title, "Cancel", content, ch.win)
-	confirm := widget.NewButton(spec.Confirm, accept)
+	d = NewMessage(spec.Title, "Cancel", content, ch.win)
+	confirm := widgets.NewPassingButton(spec.Confirm, accept)
 	confirm.Importance = widget.HighImportance
-	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Cancel", d.Hide), confirm})
+	d.SetButtons([]fyne.CanvasObject{widgets.NewPassingButton("Cancel", d.Hide), confirm})
 	setPath(ch.startFolder(spec) + string(filepath.Separator))
 	show()
 	ch.d.Show("choose "+string(spec.Purpose), d, d.Hide, accept, nil)
@@ -355,8 +355,8 @@ func (f nameFilter) Matches(u fyne.URI) bool { return notStateFiles{}.Matches(u)
 // FolderButton is the "Choose…" beside a folder field: a folder chooser for p that starts at
 // the folder typed (when it is absolute and exists, else at the one last used for p) and puts
 // the folder chosen into the field.
-func FolderButton(folder *PromptEntry, d *Dialogs, p Purpose) *widget.Button {
-	return widget.NewButton("Choose…", func() {
+func FolderButton(folder *PromptEntry, d *Dialogs, p Purpose) *widgets.PassingButton {
+	return widgets.NewPassingButton("Choose…", func() {
 		d.Choose(Spec{Title: "Folder", Confirm: "Choose", Purpose: p, Folder: true, Typed: filepath.Clean(folder.Text)},
 			func(path string) { folder.SetText(path) })
 	})

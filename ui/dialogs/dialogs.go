@@ -1,15 +1,18 @@
 // Package dialogs is the window's dialogs: the prompts open on it (each answers Escape and
-// Enter, and one asking a thing is never stacked twice), errors with what a person can do about
-// them, questions, messages, the class picker, a job's progress that passes keys on to the grid,
-// a table, a pop-up menu, and the file and folder chooser (a typed path, the folder's entries
-// filtered to what it is for, Fyne's dialog behind Browse…, the last folder of each purpose
-// remembered). The window's parts show their dialogs through one Dialogs; none of them holds the
-// window or the controller.
+// Enter, with one of its buttons focused too: every question and message is built here,
+// question.go, with buttons that pass those keys on; and one asking a thing is never stacked
+// twice), errors with what a person can do about them, questions, messages, the class picker, a
+// job's progress that passes keys on to the grid, a table, a pop-up menu, and the file and
+// folder chooser (a typed path, the folder's entries filtered to what it is for, Fyne's dialog
+// behind Browse…, the last folder of each purpose remembered). The window's parts show their
+// dialogs through one Dialogs; none of them holds the window or the controller.
 package dialogs
 
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -242,14 +245,21 @@ func (p *Dialogs) ShowError(err error) {
 	if p.IsOpen(key) {
 		return
 	}
-	d := dialog.NewError(err, p.win)
+	text := err.Error()
+	if r, size := utf8.DecodeRuneInString(text); r != utf8.RuneError {
+		text = string(unicode.ToUpper(r)) + text[size:] // as dialog.NewError
+	}
+	d := NewText("Error", text, theme.ErrorIcon(), p.win)
 	p.Show(key, d, d.Dismiss, nil, nil)
 }
 
 // Ask asks a yes/no question as a prompt: Escape answers no, Enter answers enterYes (the answer
 // that loses nothing: no to "Replace?", yes to "Open read-only?").
+// It is a Question with Yes and No, the question icon, and the message centred.
 func (p *Dialogs) Ask(title, message string, enterYes bool, answer func(yes bool)) {
-	d := dialog.NewConfirm(title, message, answer, p.win)
+	d := NewQuestion(title, "Yes", "No", centred(message), answer, p.win)
+	d.SetIcon(theme.QuestionIcon())
+	fitText(d, message, p.win)
 	accept := d.Dismiss
 	if enterYes {
 		accept = d.Confirm
@@ -258,9 +268,13 @@ func (p *Dialogs) Ask(title, message string, enterYes bool, answer func(yes bool
 }
 
 // Inform shows a message as a prompt: Enter or Escape closes it.
-func (p *Dialogs) Inform(title, message string) {
-	d := dialog.NewInformation(title, message, p.win)
-	p.Show("", d, d.Dismiss, nil, nil)
+func (p *Dialogs) Inform(title, message string) { p.InformAs("", title, message) }
+
+// InformAs shows a message as a prompt for key (NewText, with the information icon): Enter or
+// Escape closes it.
+func (p *Dialogs) InformAs(key, title, message string) {
+	d := NewText(title, message, theme.InfoIcon(), p.win)
+	p.Show(key, d, d.Dismiss, nil, nil)
 }
 
 // PopUpMenu shows items as a menu at the absolute position at.
@@ -282,7 +296,7 @@ func (p *Dialogs) ShowTable(key, title string, rows [][2]string) {
 		right.Add(canvas.NewText(r[1], fg))
 	}
 	grid := container.NewHBox(left, layout.NewSpacer(), right)
-	d := dialog.NewCustom(title, "Close", container.NewVScroll(grid), p.win)
+	d := NewMessage(title, "Close", container.NewVScroll(grid), p.win)
 	size := p.win.Canvas().Size()
 	d.Resize(fyne.NewSize(min(grid.MinSize().Width+80, size.Width-40), min(grid.MinSize().Height+130, size.Height-40)))
 	p.Show(key, d, d.Dismiss, nil, nil)
@@ -319,7 +333,7 @@ func (p *Dialogs) PickClass(title, initial string, names classes.Names, apply fu
 		}
 	}
 	content := widgets.NewFixedBorder(entry, list, fyne.NewSize(300, 320))
-	d = dialog.NewCustom(title, "Cancel", content, p.win)
+	d = NewMessage(title, "Cancel", content, p.win)
 	update(initial)
 	entry.SetText(initial)
 	entry.CursorColumn = len([]rune(initial)) // what is typed next follows the first digit

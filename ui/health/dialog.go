@@ -8,11 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 // dialog asks for what a check needs: the other set to check leakage against (typed, or picked
@@ -21,11 +21,11 @@ import (
 // gets the other set's image and label files (nil: no leakage check) and the folder.
 func (k *Checker) dialog(title, confirm string, folder bool, ok func(against []string, dir string)) {
 	images, labels := k.c.State().DS.Paths()
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	against := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	against.SetPlaceHolder("none: leakage is not checked")
 	against.SetText(k.LastAgainst(images, labels))
-	choose := widget.NewButton("Choose…", func() {
+	choose := widgets.NewPassingButton("Choose…", func() {
 		start := filepath.Dir(images)
 		if p := strings.TrimSpace(against.Text); p != "" {
 			start = filepath.Dir(p)
@@ -42,7 +42,7 @@ func (k *Checker) dialog(title, confirm string, folder bool, ok func(against []s
 		out.SetText(ReportDir(images, labels))
 		form.Items = append([]*widget.FormItem{widget.NewFormItem("Write the report to", out)}, form.Items...)
 	}
-	d = dialog.NewCustomConfirm(title, confirm, "Cancel", container.NewVBox(intro, form), func(yes bool) {
+	d = dialogs.NewQuestion(title, confirm, "Cancel", container.NewVBox(intro, form), func(yes bool) {
 		if !yes {
 			return
 		}

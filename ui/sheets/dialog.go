@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
@@ -19,6 +18,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // isSheet says which files the choosers list: images import-sheets reads.
@@ -58,7 +58,7 @@ type view struct {
 	given, head, caption     *widget.Label
 	list                     *widget.List
 	img                      *canvas.Image
-	d                        *dialog.ConfirmDialog
+	d                        *dialogs.Question
 }
 
 // Show opens the sheets dialog on args (folders of sheets, or sheet files) with the default
@@ -114,15 +114,15 @@ func (m *Importer) Show(args []string) {
 		e.OnSubmitted = func(string) { m.win.Canvas().Unfocus() } // Enter leaves the field; Enter again imports
 	}
 	v.writer.OnChanged = func(string) { v.reread() }
-	folder := widget.NewButton("Folder…", func() {
+	folder := widgets.NewPassingButton("Folder…", func() {
 		m.d.Choose(dialogs.Spec{Title: "Import Sheets: the folder of sheets", Confirm: "Choose", Purpose: dialogs.PurposeImport, Folder: true,
 			Filter: isSheet, Kind: "sheet image"}, func(dir string) { v.args = []string{dir}; v.reread() })
 	})
-	add := widget.NewButton("Add Sheet…", func() {
+	add := widgets.NewPassingButton("Add Sheet…", func() {
 		m.d.Choose(dialogs.Spec{Title: "Import Sheets: a sheet", Confirm: "Add", Purpose: dialogs.PurposeImport,
 			Filter: isSheet, Kind: "sheet images"}, func(path string) { v.add(path) })
 	})
-	layoutFile := widget.NewButton("Choose…", func() {
+	layoutFile := widgets.NewPassingButton("Choose…", func() {
 		m.d.Choose(dialogs.Spec{Title: "Import Sheets: the layout file", Confirm: "Choose", Purpose: dialogs.PurposeImport,
 			Filter: func(n string) bool { return strings.EqualFold(filepath.Ext(n), ".json") }, Kind: "layout files (.json)"},
 			func(path string) { v.file.SetText(path) })
@@ -150,7 +150,7 @@ func (m *Importer) Show(args []string) {
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.55
 	content := split
-	v.d = dialog.NewCustomConfirm("Import sheets", "Import", "Cancel", content, func(ok bool) {
+	v.d = dialogs.NewQuestion("Import sheets", "Import", "Cancel", content, func(ok bool) {
 		v.stop()
 		if ok {
 			v.confirm()

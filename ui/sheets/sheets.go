@@ -23,7 +23,6 @@ import (
 	"slices"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
@@ -200,6 +199,6 @@ func (m *Importer) report(b *sheetread.Batch) {
 	width := min(m.win.Canvas().Size().Width-80, 900)
 	row := widget.NewLabel("X").MinSize().Height
 	content := widgets.NewFixedBorder(head, list, fyne.NewSize(width, row*float32(min(len(lines), 12)+3)))
-	d := dialog.NewCustom("Import Sheets", "OK", content, m.win)
+	d := dialogs.NewMessage("Import Sheets", "OK", content, m.win)
 	m.d.Show("sheets report", d, d.Hide, nil, nil)
 }

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/internal/numfmt"
@@ -117,7 +116,7 @@ func (g *Suggester) AcceptDialog() {
 		c.Say("No suggestion to accept: every sample suggested has a label now")
 		return
 	}
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	all := dialogs.NewPromptEntry(cancel)
 	all.SetText(fmt.Sprintf("%g%%", 100*DefaultThreshold))
@@ -192,7 +191,7 @@ func (g *Suggester) AcceptDialog() {
 	content := container.NewVBox(
 		widget.NewForm(widget.NewFormItem("Accept at confidence", all)),
 		table, summary, how)
-	d = dialog.NewCustomConfirm("Accept Suggestions", "Accept", "Cancel", content, func(ok bool) {
+	d = dialogs.NewQuestion("Accept Suggestions", "Accept", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
 		}

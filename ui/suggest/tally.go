@@ -153,10 +153,7 @@ func (g *Suggester) progressNote(s mode.State) string {
 	if t.scored > 0 {
 		text += fmt.Sprintf(" · suggestions right: %.0f%% of %s checked", 100*float64(t.right)/float64(t.scored), numfmt.Plural(t.scored, "label"))
 	}
-	if r := g.Mode.List; r != nil && r.Few {
-		text += ", " + review.FewLabelsNote
-	}
-	return text
+	return text // review.Mode.Status adds review.FewLabelsNote when the list was learnt from few labels
 }
 
 // noSuggestion says why sample i of the Suggested list has no suggestion to accept.

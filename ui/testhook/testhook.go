@@ -34,6 +34,11 @@ const (
 	// that file exists, or their Cancel, before they end, so that keys sent meanwhile meet the
 	// job in progress (scripts/buildui.sh, scripts/formatsui.sh, scripts/annotators.sh).
 	ExportGate = "IDXLABEL_TEST_EXPORT_GATE"
+	// ExportWriteGate: File → Export… (and Save As in an export format), once it has written
+	// some of its samples and not all (its first progress between), waits until that file exists,
+	// or its Cancel, before it writes on, so that a Cancel meets the export midway
+	// (scripts/exportcancel.sh).
+	ExportWriteGate = "IDXLABEL_TEST_EXPORT_WRITE_GATE"
 	// SimilarGate: the index of "more like this", once built, waits until that file exists
 	// before it is handed to the window, so keys sent meanwhile meet it in progress
 	// (scripts/similarui.sh).
