@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
@@ -19,6 +18,7 @@ import (
 	"idxlabel/pairfile/journal"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 // unsavedDir is where the journals of new datasets live until they are first saved:
@@ -45,7 +45,7 @@ func (o *opener) newDataset() {
 }
 
 func (o *opener) newDatasetForm() {
-	var d *dialog.ConfirmDialog
+	var d *dialogs.Question
 	cancel := func() { d.Dismiss() } // Escape in a field
 	height, width := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
 	height.SetText("28")
@@ -54,7 +54,7 @@ func (o *opener) newDatasetForm() {
 	n.SetText("10")
 	file := dialogs.NewPromptEntry(cancel)
 	file.SetPlaceHolder("EMNIST …-mapping.txt, or one name per line")
-	browse := widget.NewButton("Choose…", func() {
+	browse := widgets.NewPassingButton("Choose…", func() {
 		o.d.Choose(dialogs.Spec{Title: "Class-name file", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsOtherFile, Kind: "files"},
 			func(path string) { file.SetText(path) })
 	})
@@ -73,7 +73,7 @@ func (o *opener) newDatasetForm() {
 		widget.NewFormItem("N", n),
 		widget.NewFormItem("Class file", container.NewBorder(nil, nil, nil, browse, file)),
 	)
-	d = dialog.NewCustomConfirm("New dataset", "Create", "Cancel", form, func(ok bool) {
+	d = dialogs.NewQuestion("New dataset", "Create", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -205,7 +205,7 @@ func (o *opener) offerUnsavedRecovery() {
 	if len(paths) > 1 {
 		msg += fmt.Sprintf("\n(%d older unsaved datasets stay in that folder.)", len(paths)-1)
 	}
-	d := dialog.NewCustomConfirm("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
+	d := dialogs.NewQuestion("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
 		if !restore {
 			os.Rename(newest, newest+".discarded")
 			lock.Release()
