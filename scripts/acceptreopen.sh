@@ -4,13 +4,15 @@
 # label file and opens them under Xvfb; shows the Suggested list (Ctrl+Shift+U), types the true
 # label of each sample it asks for, waits for the round that learnt from them, puts the cursor on
 # the 25th suggestion of the most confidently suggested class (Ctrl+G) and accepts that class at
-# that confidence or more (Ctrl+Shift+A); saves (Ctrl+S) and quits (Ctrl+Q). The marks file
-# beside the labels must list the accepted samples. The pair is opened again: the Suggested
-# list's status must count the accepted labels as accepted, and its next round must learn from
-# the typed labels only (its list's first line, IDXLABEL_TEST_SUGGEST: "# learnt from 20
-# labels", not 20 plus the accepted). Then a person's label on one accepted sample (its true
-# label typed over it, which may be the label it has: a confirmation) takes its mark away: the
-# next round learns from 21, and after a save the marks file lists one sample fewer. Save Shown
+# that confidence or more (Ctrl+Shift+A); then types on a suggestion of another class the digit
+# it suggests (a person's label, not an accepted suggestion); saves (Ctrl+S) and quits (Ctrl+Q).
+# The marks file beside the labels must list the accepted samples and not the one typed. The pair
+# is opened again: the Suggested list's status must count the accepted labels as accepted, and
+# its next round must learn from the typed labels only (its list's first line,
+# IDXLABEL_TEST_SUGGEST: "# learnt from 21 labels", not 21 plus the accepted). Then a person's
+# label on one accepted sample (its true label typed over it, which may be the label it has: a
+# confirmation) takes its mark away: the next round learns from 22, and after a save the marks
+# file lists one sample fewer. Save Shown
 # As of the accepted class in the first session, before its save, writes a pair whose own marks
 # file lists exactly the accepted samples it holds, at their places in it, and the window opened
 # on that pair counts them accepted. Every wait is on the window's state line
@@ -99,6 +101,19 @@ accepted=$(sed -n 's/.*status=Accepted_\([0-9,]*\)_suggestions_of_class.*/\1/p' 
 [ "$accepted" -eq "${#want[@]}" ] || fail "accepted $accepted, the list held ${#want[@]} at the pick's confidence or more"
 echo "acceptreopen: accepted $accepted suggestions of class $class from sample $pick's confidence up"
 shot accepted
+# A digit typed on a suggestion of another class, the very class it suggests: the person's own
+# label (21 typed), never an accepted suggestion: the first save's marks must not list it.
+read -r same digit < <(python3 - "$list" "$class" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+r = next(r for r in rows if r["asked"] == "0" and r["label"] == "-2147483648"
+         and r["suggested"] not in (sys.argv[2], "-2147483648"))
+print(r["index"], r["suggested"])
+PY
+)
+goto "$same"
+xdotool key --clearmodifiers "$digit"
+until_state "labelled_21_·" "the suggested digit $digit typed on sample $same was not counted a typed label (labelled 21)"
 # Save Shown As of class $class (its row in the class histogram: All classes, the unlabelled
 # samples, then every digit 0–9 (ui/state.go's histogram), 39 px a row from y 174 in the
 # 1280×820 window at the screen's top left), before any save: the derived pair must keep the
@@ -116,21 +131,22 @@ xdotool mousemove 60 174 click 1
 until_state "class=- " "the click on All classes did not show every class again"
 save_quit saved
 mapfile -t kept < <(marked)
+printf '%s\n' "${kept[@]}" | grep -qx "$same" && fail "sample $same, the digit it suggested typed on it, is marked accepted: a person's label counted as an accepted suggestion"
 
 # The second session: the accepted labels are still accepted, the next round learns from 20.
 start
 xdotool key --clearmodifiers ctrl+shift+u
 until_state "mode=Suggested" "Ctrl+Shift+U did not show the Suggested list"
-counted "$accepted" 20 "the Suggested list does not count the $accepted accepted labels after the reopen"
+counted "$accepted" 21 "the Suggested list does not count the $accepted accepted labels after the reopen"
 shot reopened
 # A person's label over one accepted sample (its true label: the list holds no labelled sample
-# after a reopen, so Ctrl+G shows all) takes its mark away; the next round learns from 21.
+# after a reopen, so Ctrl+G shows all) takes its mark away; the next round learns from 22.
 over=${want[0]}
 goto "$over"
 rm -f "$list"
 xdotool key --clearmodifiers "$(sed -n "$((over + 1))p" "$truth")"
 until_state " sample=$((over + 1)) " "the label typed on sample $over did not move the cursor on"
-counted $((accepted - 1)) 21 "a label typed over accepted sample $over did not take its mark away"
+counted $((accepted - 1)) 22 "a label typed over accepted sample $over did not take its mark away"
 save_quit relabelled
 # From outside: the marks file of the first save listed exactly the accepted samples (none of the
 # typed ones); the second save's lists them but the one labelled over.

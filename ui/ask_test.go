@@ -246,6 +246,30 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	if log := ds.ChangeLog(); log[len(log)-1].Index != i || log[len(log)-1].How != store.HowSuggestedAccepted {
 		t.Fatalf("the change log ends %+v", log[len(log)-1])
 	}
+	// A digit equal to a right suggestion is the person's label, not an accepted suggestion:
+	// journaled as set by hand, not marked accepted (the next rounds learn from it), scored right.
+	same := -1
+	for p := firstSugg; p < w.c.v.Len(); p++ {
+		if j := w.c.v.At(p); ds.Label(j) == sample.NoLabel && r.Of[j].Suggested == truth[j] {
+			same = p
+			break
+		}
+	}
+	w.c.moveCursor(same, false)
+	k := w.c.v.At(same)
+	pre := w.sugg.Tally()
+	test.Type(w.grid, strconv.Itoa(truth[k]))
+	if tl := w.sugg.Tally(); ds.Label(k) != truth[k] || tl.Accepted != pre.Accepted || tl.Scored != pre.Scored+1 || tl.Right != pre.Right+1 {
+		t.Fatalf("the suggested digit typed: label %d, tally %+v (before %+v)", ds.Label(k), tl, pre)
+	}
+	if log := ds.ChangeLog(); log[len(log)-1].Index != k || log[len(log)-1].How != store.HowManual {
+		t.Fatalf("the suggested digit typed: the change log ends %+v, want set by hand", log[len(log)-1])
+	}
+	if st, _, _ := ds.SampleAt(ds.Gen(), k); st.Accepted {
+		t.Fatalf("the suggested digit typed: sample %d is marked accepted", k)
+	}
+	scored++
+
 	// A wrong suggestion corrected by a digit: scored, not right.
 	var wrong int = -1
 	for p := firstSugg; p < w.c.v.Len(); p++ {
@@ -262,7 +286,7 @@ func TestSuggestedAsksFirst(t *testing.T) {
 	if ds.Label(j) != truth[j] || tl.Scored != scored+2 || tl.Right != right || tl.Accepted != 1 {
 		t.Fatalf("a digit over a wrong suggestion: label %d, tally %+v", ds.Label(j), tl)
 	}
-	if !strings.Contains(w.footer.status.Text, "labelled 21 · accepted 1 · left 278 · suggestions right:") {
+	if !strings.Contains(w.footer.status.Text, "labelled 22 · accepted 1 · left 277 · suggestions right:") {
 		t.Fatalf("status %q", w.footer.status.Text)
 	}
 	w.c.undo() // an undone label no longer counts

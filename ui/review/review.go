@@ -87,9 +87,10 @@ func (r *List) Decided(st store.State) bool {
 }
 
 // How is how a decision on sample i chose label, for the change log: the review's suggestion
-// accepted (Enter, or typing the suggested class) is suspect-accepted in a review of suspects
-// and suggested-accepted in one of samples without a label; any other label is set by hand (a
-// label kept is no change).
+// accepted (Enter, or in a review of suspects typing the suggested class) is suspect-accepted
+// in a review of suspects and suggested-accepted in one of samples without a label; any other
+// label is set by hand (a label kept is no change). In a review of samples without a label a
+// typed class is the person's label even when it is the suggested one (Typed).
 func (r *List) How(i, label int) store.How {
 	if s, ok := r.Of[i]; ok && s.Suggested == label {
 		if r.Kind == Suggested {
@@ -249,7 +250,7 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 		case !ok:
 			c.Say(m.Why() + ": type its label, or → to skip it")
 		default:
-			m.decide(c, s.Suggested)
+			m.decide(c, s.Suggested, m.List.How(i, s.Suggested))
 		}
 	case fyne.KeyRight:
 		Keep(c, func(label int) store.How { return m.List.How(i, label) })
@@ -298,18 +299,34 @@ func Keep(c mode.Controller, how func(label int) store.How) {
 	}
 }
 
-// Label records the decision: the label chosen for the cursor's sample.
-func (m *Mode) Label(c mode.Controller, l int) { m.decide(c, l) }
+// Label records the decision: the label typed for the cursor's sample (Typed says how).
+func (m *Mode) Label(c mode.Controller, l int) {
+	if m.List == nil {
+		return
+	}
+	m.decide(c, l, m.List.Typed(c.State().View.Current(), l))
+}
 
-// decide is Decide in this review, telling decided of a decision made (the label is the
-// sample's now).
-func (m *Mode) decide(c mode.Controller, label int) {
+// Typed is how a class typed for sample i is decided: in a review of samples without a label
+// the person's own label (store.HowManual), even when it is the suggested class, for a label a
+// person typed is one the next rounds learn from and hold out, where an accepted suggestion
+// (Enter) is a pseudo-label they do neither with; in a review of suspects as How says (typing
+// the suggested class accepts the suspect, for the change log).
+func (r *List) Typed(i, label int) store.How {
+	if r.Kind == Suggested {
+		return store.HowManual
+	}
+	return r.How(i, label)
+}
+
+// decide records a decision made as how on the cursor's sample (DecideAs), telling decided of
+// it (the label is the sample's now).
+func (m *Mode) decide(c mode.Controller, label int, how store.How) {
 	i, r := c.State().View.Current(), m.List
 	if i < 0 || r == nil {
 		return
 	}
-	how := r.How(i, label)
-	Decide(c, r, label)
+	DecideAs(c, how, label)
 	if m.Decided != nil && c.State().DS.Label(i) == label {
 		m.Decided(r, i, label, how)
 	}
