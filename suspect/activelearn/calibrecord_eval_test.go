@@ -30,7 +30,8 @@ import (
 // an accept at 0.95 leaves (the unlabelled samples calibrated below 0.95) scored against the
 // truth: its size, ECE (10 bins) and accuracy minus mean confidence. IDXLABEL_CALIB_CROSS=X,…
 // adds the factor crossKappa cross-fits, the truth's, and the scores at X times the
-// cross-fitted one; IDXLABEL_CALIB_HELD=1 the factor heldKappa fits and its scores (both tried,
+// cross-fitted one; IDXLABEL_CALIB_HELD=1 and IDXLABEL_CALIB_TRIAD=1 the factors heldKappa and
+// triadKappa fit (the latter from the first factor's rest) and their scores (all three tried,
 // not kept). A measuring tool, not a check: it fails only on unreadable records. Seconds per
 // record.
 func TestCalibRecords(t *testing.T) {
@@ -115,6 +116,10 @@ func TestCalibRecords(t *testing.T) {
 				t.Fatalf("%s: no spreading recorded to blend %s", name, v)
 			}
 			line := base + " " + v + scoreRecord(&r, chain, y, kappas)
+			if os.Getenv("IDXLABEL_CALIB_TRIAD") != "" {
+				k, a := triadKappa(&r, chain, kappas[0])
+				line += fmt.Sprintf(" | triad accuracy %.3f, κ %.2f", a, k) + scoreRecord(&r, chain, y, []float64{k})
+			}
 			if os.Getenv("IDXLABEL_CALIB_HELD") != "" {
 				k := heldKappa(&r)
 				line += fmt.Sprintf(" | held-out κ %.2f", k) + scoreRecord(&r, chain, y, []float64{k})
@@ -429,4 +434,66 @@ func heldKappa(r *calibRecord) float64 {
 		}
 		return g / float64(max(m, 1))
 	})
+}
+
+// triadKappa is another factor tried for each run (not kept): the chain's accuracy over the
+// samples an accept at base leaves, estimated from agreement rates alone as if the networks
+// erred independently (for the chain c and two voters i, j: acc_c² = P(c=i)·P(c=j)/P(i=j),
+// the mean over the pairs), and the first factor at which those samples' mean calibrated
+// confidence is at most that accuracy (interpolated, as firstCrossing).
+func triadKappa(r *calibRecord, chain []float32, base float64) (float64, float64) {
+	nc, voters := r.Classes, len(r.Nets)
+	top := make([]int, r.N)
+	agree := make([]uint8, r.N)
+	fit := make([]bool, r.N)
+	var v voterVotes
+	for _, p := range r.Nets {
+		v.add(p, nc)
+	}
+	for i := range r.N {
+		top[i] = argmax(chain[i*nc : (i+1)*nc])
+		fit[i] = r.Cls[i] < 0
+		for j := range voters {
+			if int(v.class[j][i]) == top[i] {
+				agree[i]++
+			}
+		}
+	}
+	q := slices.Clone(chain)
+	fitAgreement(q, nc, agree, voters, fit, base).apply(q, nc)
+	var region []int
+	for i := range r.N {
+		if r.Unlabelled[i] && float64(q[i*nc+top[i]]) < 0.95 {
+			region = append(region, i)
+		}
+	}
+	rate := func(a, b func(int) int) float64 {
+		n := 0
+		for _, i := range region {
+			if a(i) == b(i) {
+				n++
+			}
+		}
+		return float64(n) / float64(max(len(region), 1))
+	}
+	c := func(i int) int { return top[i] }
+	vote := func(j int) func(int) int { return func(i int) int { return int(v.class[j][i]) } }
+	acc, pairs := 0.0, 0
+	for a := range voters {
+		for b := a + 1; b < voters; b++ {
+			acc += math.Sqrt(min(1, rate(c, vote(a))*rate(c, vote(b))/max(rate(vote(a), vote(b)), 1e-9)))
+			pairs++
+		}
+	}
+	acc /= float64(pairs)
+	k := firstCrossing(func(k float64) float64 {
+		p := slices.Clone(chain)
+		fitAgreement(p, nc, agree, voters, fit, k).apply(p, nc)
+		m := 0.0
+		for _, i := range region {
+			m += float64(p[i*nc+top[i]])
+		}
+		return acc - m/float64(max(len(region), 1))
+	})
+	return k, acc
 }
