@@ -89,26 +89,42 @@ func fitAgreement(probs []float32, classes int, agree []uint8, votes int, fit []
 		top[i] = row[argmax(row)]
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return top[idx[a]] < top[idx[b]] })
-	chance := make([]float64, len(idx)) // of being wrong, by the votes against
+	against := make([]uint8, len(idx)) // votes against, in the order of the raw confidence
+	m := &agreementMap{raw: make([]float32, len(idx))}
 	for r, i := range idx {
-		chance[r] = min(1, kappa*float64(votes-int(agree[i]))/float64(votes))
+		against[r] = uint8(votes - int(agree[i]))
+		m.raw[r] = top[i]
+	}
+	m.conf = agreementCurve(against, votes, kappa)
+	return m
+}
+
+// agreementCurve returns the calibrated confidence of each of M samples sorted by their raw
+// confidence, ascending, from their votes against (of votes): each one's share of votes
+// against times kappa, at most 1, made non-increasing (nonIncreasing), averaged over
+// agreementWindow samples either side with half a vote against more out of one more, 1 less
+// that, never falling. O(M).
+func agreementCurve(against []uint8, votes int, kappa float64) []float64 {
+	chance := make([]float64, len(against)) // of being wrong, by the votes against
+	for r, a := range against {
+		chance[r] = min(1, kappa*float64(a)/float64(votes))
 	}
 	chance = nonIncreasing(chance)
 	sum := make([]float64, len(chance)+1)
 	for r, v := range chance {
 		sum[r+1] = sum[r] + v
 	}
-	m := &agreementMap{raw: make([]float32, len(idx)), conf: make([]float64, len(idx))}
-	for r, i := range idx {
+	conf := make([]float64, len(chance))
+	for r := range chance {
 		lo, hi := max(0, r-agreementWindow), min(len(chance), r+agreementWindow+1)
 		n := float64((hi - lo) * votes)
 		wrong := ((sum[hi]-sum[lo])*float64(votes) + kappa*0.5) / (n + 1)
-		m.raw[r], m.conf[r] = top[i], max(0, 1-wrong)
+		conf[r] = max(0, 1-wrong)
 		if r > 0 { // rounding in the sums must not make it fall
-			m.conf[r] = max(m.conf[r], m.conf[r-1])
+			conf[r] = max(conf[r], conf[r-1])
 		}
 	}
-	return m
+	return conf
 }
 
 // nonIncreasing returns the isotonic (non-increasing) regression of v: the closest sequence in

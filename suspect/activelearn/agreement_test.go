@@ -88,9 +88,9 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 		m.apply(q, nc)
 		afterAll, _ := eceOf(q, right, all)
 		afterRest, left := eceOf(q, right, rest)
-		t.Logf("kappa %.1f: ECE of the part below 0.95: %.3f → %.3f (%d left); of all: %.3f", c.kappa, beforeRest, afterRest, left, afterAll)
+		t.Logf("kappa %.2f: ECE of the part below 0.95: %.3f → %.3f (%d left); of all: %.3f", c.kappa, beforeRest, afterRest, left, afterAll)
 		if beforeRest < 0.1 || afterRest > 0.03 || afterAll > 0.02 || left < 1000 {
-			t.Errorf("kappa %.1f: ECE below 0.95 %.3f before, %.3f after (%d samples), all %.3f after; want above 0.1, then at most 0.03 (of at least 1,000), 0.02", c.kappa, beforeRest, afterRest, left, afterAll)
+			t.Errorf("kappa %.2f: ECE below 0.95 %.3f before, %.3f after (%d samples), all %.3f after; want above 0.1, then at most 0.03 (of at least 1,000), 0.02", c.kappa, beforeRest, afterRest, left, afterAll)
 		}
 		typedRight := make([]bool, 0, n/10)
 		var typed []float32
@@ -99,7 +99,7 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 			typedRight = append(typedRight, right[i])
 		}
 		if e, _ := eceOf(typed, typedRight, all); e > 0.05 {
-			t.Errorf("kappa %.1f: the samples not fitted to: ECE %.3f, want at most 0.05", c.kappa, e)
+			t.Errorf("kappa %.2f: the samples not fitted to: ECE %.3f, want at most 0.05", c.kappa, e)
 		}
 		for i := range n {
 			var sum float32
@@ -118,9 +118,9 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 		other := append([]float32(nil), p...)
 		fitAgreement(p, nc, agree, 4, fit, c.wrong).apply(other, nc)
 		e, _ := eceOf(other, right, rest)
-		t.Logf("kappa %.1f read with %.1f: ECE of the part below 0.95 %.3f", c.kappa, c.wrong, e)
+		t.Logf("kappa %.2f read with %.2f: ECE of the part below 0.95 %.3f", c.kappa, c.wrong, e)
 		if e <= 0.03 {
-			t.Errorf("kappa %.1f read with %.1f: ECE below 0.95 %.3f, want above 0.03 (the factor should matter)", c.kappa, c.wrong, e)
+			t.Errorf("kappa %.2f read with %.2f: ECE below 0.95 %.3f, want above 0.03 (the factor should matter)", c.kappa, c.wrong, e)
 		}
 		if fitAgreement(p, nc, agree, 4, make([]bool, n), c.kappa) != nil {
 			t.Error("nothing to fit to: a map")

@@ -11,3 +11,6 @@ func (*calibRecord) write() {}
 
 // recordDraws returns 0: the calibration networks draw what calibrationDraws says.
 func recordDraws(int) int { return 0 }
+
+// keepRespread does nothing: only a calibrecord build keeps what respread blends.
+func keepRespread(_, _ []float32) {}

@@ -18,8 +18,10 @@ func newCalibRecord(l *learnt, probs []float32, nc int) *calibRecord {
 	if os.Getenv("IDXLABEL_CALIB_RECORD") == "" {
 		return nil
 	}
-	return &calibRecord{N: len(l.cls), Classes: nc, Labels: slices.Clone(l.classes), Cls: slices.Clone(l.cls),
-		Unlabelled: slices.Clone(l.unlabelled), Chain: slices.Clone(probs)}
+	r := &calibRecord{N: len(l.cls), Classes: nc, Labels: slices.Clone(l.classes), Cls: slices.Clone(l.cls),
+		Unlabelled: slices.Clone(l.unlabelled), Chain: slices.Clone(probs), Raw: kept.raw, Net: kept.net}
+	kept.raw, kept.net = nil, nil
+	return r
 }
 
 // network adds a calibration network's held-out samples and probabilities.
@@ -55,6 +57,17 @@ func (r *calibRecord) write() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calibration record:", err)
+	}
+}
+
+// kept is what respread blended last, for the next record (a measuring build; one round at a time).
+var kept struct{ raw, net []float32 }
+
+// keepRespread keeps copies of what respread blends (the spreading's scores before any
+// normalisation, and the network's probabilities) when IDXLABEL_CALIB_RECORD names a folder.
+func keepRespread(scores, net []float32) {
+	if os.Getenv("IDXLABEL_CALIB_RECORD") != "" {
+		kept.raw, kept.net = slices.Clone(scores), slices.Clone(net)
 	}
 }
 

@@ -207,7 +207,8 @@ const netShare = 0.3
 
 // respread returns the refined probabilities: (1 − netShare) of the typed labels (cls, −1:
 // none) spread over the neighbour graph of the chain's last network's features (feats, unit
-// length), netShare of that network's probabilities (probs, N×nc). Fine-tuned on every
+// length), netShare of that network's probabilities (probs, N×nc) (refinedBlend; its
+// class-mass normalisation is off: normaliseClassMass). Fine-tuned on every
 // sample's class, the network's features part the classes better than the space's, learnt
 // without labels: measured on t10k with 100 labels (10, 10, 30, 50 asks; seeds 1, 2, 3), the
 // samples' classes spread over their graph were 99.04, 99.07, 98.70% right against the
@@ -219,12 +220,11 @@ func respread(ctx context.Context, feats nn.Vectors, cls []int, probs []float32,
 	if err != nil {
 		return nil, err
 	}
-	f, err := spread(ctx, g, cls, nc)
+	f, err := spreadScores(ctx, g, cls, nc)
 	if err != nil {
 		return nil, err
 	}
-	for i := range f {
-		f[i] = float32((1-netShare)*float64(f[i]) + netShare*float64(probs[i]))
-	}
+	keepRespread(f, probs)
+	refinedBlend(f, probs, cls, nc, normaliseClassMass && massNormalised(cls, nc))
 	return f, nil
 }

@@ -147,14 +147,25 @@ func normalizeRow(row []float32) {
 // spreadNeighbours neighbours of g. Growth: O(N·k·classes) per iteration, O(N·(k + classes))
 // memory.
 func spread(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32, error) {
-	f, err := newSpreader(g, spreadNeighbours).raw(ctx, oneHot(cls, classes), classes)
+	f, err := spreadScores(ctx, g, cls, classes)
 	if err != nil {
 		return nil, err
 	}
-	for i := range len(cls) {
-		normalizeRow(f[i*classes : (i+1)*classes])
-	}
+	normalizeRows(f, classes)
 	return f, nil
+}
+
+// spreadScores returns spread's scores before their rows are normalised (F after the
+// iterations; a sample far from every label has small scores), N×classes. Growth as spread's.
+func spreadScores(ctx context.Context, g *nn.Graph, cls []int, classes int) ([]float32, error) {
+	return newSpreader(g, spreadNeighbours).raw(ctx, oneHot(cls, classes), classes)
+}
+
+// normalizeRows normalizes each row of classes values of f (normalizeRow).
+func normalizeRows(f []float32, classes int) {
+	for s := 0; s+classes <= len(f); s += classes {
+		normalizeRow(f[s : s+classes])
+	}
 }
 
 // leaveOneOut returns, for each typed sample held[m] (cls[held[m]] ≥ 0), its spread scores
