@@ -25,7 +25,8 @@ import (
 // "<labels>.idxlabel-accepted"), is written by a save of the window and read when the pair is
 // opened (and by `idxlabel suggest`), and is one of idxlabel's own files (StateMarker).
 //
-// It is UTF-8 text: a first line "idxlabel accepted-marks 1", a line "samples N", a line
+// It is UTF-8 text: a first line "idxlabel accepted-marks 1" (a reviewed-marks file's, of the
+// same format and rules: "idxlabel reviewed-marks 1"; MarksKind), a line "samples N", a line
 // "labels sha256 <64 hex digits>" (AcceptedKey.Labels), a line "images crc32c <8 hex digits>"
 // (AcceptedKey.Images), a line "marks M", then the M accepted samples' indices, one a line, in
 // decimal, strictly ascending, each below N (so a file cut short at a line end is seen). It holds no path. Its size grows with the accepted samples (at most
@@ -51,16 +52,46 @@ const acceptedHeader = "idxlabel accepted-marks 1"
 // a sample count of 20 digits).
 const acceptedHead = 512
 
-// AcceptedFile returns the accepted-marks file of the pair whose label file is labels:
-// SideBase(labels) + AcceptedSuffix, beside it, or, when labels is a symbolic link, beside the
-// file it names (beside.go); "" when labels is "" (a pair without labels has no accepted
-// labels). The marks file itself is never followed (ReadAccepted, WriteAccepted).
-func AcceptedFile(labels string) string {
+// ReviewedSuffix is appended to the label file's path to name its reviewed-marks file:
+// "t10k-labels-idx1-ubyte.gz.idxlabel-reviewed".
+const ReviewedSuffix = ".idxlabel-reviewed"
+
+// A MarksKind is one kind of marks file beside a pair's label file: a set of its samples, kept
+// by a save for the next session, in the format described above (under its own first line),
+// keyed by the pair's contents (AcceptedKey), read, written and refused by one rule whatever
+// its kind. AcceptedMarks are the accepted suggestions (pseudo-labels); ReviewedMarks are the
+// samples a person decided in a review (kept or relabelled as suspects, the health check's or
+// the confusion matrix's), so that a review spread over several sessions does not show them
+// again as undecided. Reviewed marks are written by a save of the window only: a pair derived
+// from another (CarryAccepted) starts with none, and every writer's claim removes them with the
+// accepted marks (Claim.Replaced).
+type MarksKind struct {
+	suffix  string // appended to SideBase(labels)
+	header  string // the file's first line (its format's version)
+	what    string // its name in errors
+	ignored string // what ignoring the file means, in errors
+}
+
+// AcceptedMarks and ReviewedMarks are the two kinds of marks file.
+var (
+	AcceptedMarks = MarksKind{AcceptedSuffix, acceptedHeader, "accepted marks", "; its accepted suggestions count as typed labels"}
+	ReviewedMarks = MarksKind{ReviewedSuffix, "idxlabel reviewed-marks 1", "reviewed marks", "; the samples it marks count as not reviewed"}
+)
+
+// File returns the marks file of kind k of the pair whose label file is labels:
+// SideBase(labels) + its suffix, beside it, or, when labels is a symbolic link, beside the file
+// it names (beside.go); "" when labels is "" (a pair without labels has no such marks). The
+// marks file itself is never followed (Read, Write).
+func (k MarksKind) File(labels string) string {
 	if labels == "" {
 		return ""
 	}
-	return SideBase(labels) + AcceptedSuffix
+	return SideBase(labels) + k.suffix
 }
+
+// AcceptedFile returns the accepted-marks file of the pair whose label file is labels
+// (AcceptedMarks.File): "<labels>.idxlabel-accepted".
+func AcceptedFile(labels string) string { return AcceptedMarks.File(labels) }
 
 // AcceptedKey is what an accepted-marks file is written for: the pair's sample count, the
 // SHA-256 of its label array (dtype byte, rank byte, each dimension as a big-endian uint32, then
@@ -106,7 +137,13 @@ var ErrStaleAccepted = errors.New("written for other contents of the pair")
 // damaged or truncated file), an index not below N or not above the one before, and
 // ErrStaleAccepted when its key is not key.
 func ReadAccepted(path string, key AcceptedKey) ([]int, error) {
-	_, marks, err := readAccepted(path, key.Samples, func(got AcceptedKey) bool { return got == key })
+	return AcceptedMarks.Read(path, key)
+}
+
+// Read reads the marks file of kind k at path for the pair of key, as ReadAccepted reads the
+// accepted marks (the same bound, the same errors, each naming the file and the kind).
+func (k MarksKind) Read(path string, key AcceptedKey) ([]int, error) {
+	_, marks, err := k.read(path, key.Samples, func(got AcceptedKey) bool { return got == key })
 	return marks, err
 }
 
@@ -117,25 +154,25 @@ func ReadAccepted(path string, key AcceptedKey) ([]int, error) {
 // marks; a zero key and nil marks, with no error, when there is no file. Errors: ReadAccepted's.
 func ReadAcceptedOf(path string, labels *idx.Array) (AcceptedKey, []int, error) {
 	want := KeyOf(labels, 0)
-	return readAccepted(path, want.Samples, func(got AcceptedKey) bool {
+	return AcceptedMarks.read(path, want.Samples, func(got AcceptedKey) bool {
 		return got.Samples == want.Samples && got.Labels == want.Labels
 	})
 }
 
-// readAccepted is ReadAccepted and ReadAcceptedOf: the file at path read for a pair of n samples
-// and its key checked by fits.
-func readAccepted(path string, n int, fits func(AcceptedKey) bool) (AcceptedKey, []int, error) {
+// read is Read and ReadAcceptedOf: the marks file of kind k at path read for a pair of n
+// samples and its key checked by fits.
+func (k MarksKind) read(path string, n int, fits func(AcceptedKey) bool) (AcceptedKey, []int, error) {
 	limit := int64(acceptedHead) + 11*int64(max(n, 0))
 	data, err := atomicfile.ReadFileNoFollow(path, limit)
 	if errors.Is(err, fs.ErrNotExist) || nameTooLong(err) {
 		return AcceptedKey{}, nil, nil
 	}
-	ignored := "; its accepted suggestions count as typed labels"
+	ignored := k.ignored
 	if err != nil {
-		return AcceptedKey{}, nil, fmt.Errorf("accepted marks: %w%s", err, ignored)
+		return AcceptedKey{}, nil, fmt.Errorf("%s: %w%s", k.what, err, ignored)
 	}
 	bad := func(line int, what string) (AcceptedKey, []int, error) {
-		return AcceptedKey{}, nil, fmt.Errorf("accepted marks %s: line %d: %s (damaged or not idxlabel's)%s", path, line, what, ignored)
+		return AcceptedKey{}, nil, fmt.Errorf("%s %s: line %d: %s (damaged or not idxlabel's)%s", k.what, path, line, what, ignored)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad(bytes.Count(data, []byte("\n"))+1, "the file does not end with a line end (cut short)")
@@ -144,8 +181,8 @@ func readAccepted(path string, n int, fits func(AcceptedKey) bool) (AcceptedKey,
 	if len(lines) < 5 {
 		return bad(len(lines), "fewer than the 5 lines of its head")
 	}
-	if string(lines[0]) != acceptedHeader {
-		return bad(1, fmt.Sprintf("not %q", acceptedHeader))
+	if string(lines[0]) != k.header {
+		return bad(1, fmt.Sprintf("not %q", k.header))
 	}
 	var got AcceptedKey
 	s, ok := field(lines[1], "samples ")
@@ -169,18 +206,18 @@ func readAccepted(path string, n int, fits func(AcceptedKey) bool) (AcceptedKey,
 		return bad(5, fmt.Sprintf("not \"marks M\" with M the %d lines after it (cut short?)", len(lines)-5))
 	}
 	if !fits(got) {
-		return AcceptedKey{}, nil, fmt.Errorf("accepted marks %s: %w (the label or image file was changed since it was written: by another program, or by a writer stopped before it removed them)%s; the next save of the pair replaces or removes it", path, ErrStaleAccepted, ignored)
+		return AcceptedKey{}, nil, fmt.Errorf("%s %s: %w (the label or image file was changed since it was written: by another program, or by a writer stopped before it removed them)%s; the next save of the pair replaces or removes it", k.what, path, ErrStaleAccepted, ignored)
 	}
 	marks := make([]int, 0, len(lines)-5)
-	for k, line := range lines[5:] {
+	for j, line := range lines[5:] {
 		i, err := strconv.Atoi(string(line))
 		switch {
 		case err != nil || !decimal(string(line)):
-			return bad(k+6, "not a sample index")
+			return bad(j+6, "not a sample index")
 		case i >= got.Samples:
-			return bad(k+6, fmt.Sprintf("sample %d, beyond the %d samples", i, got.Samples))
+			return bad(j+6, fmt.Sprintf("sample %d, beyond the %d samples", i, got.Samples))
 		case len(marks) > 0 && i <= marks[len(marks)-1]:
-			return bad(k+6, fmt.Sprintf("sample %d after sample %d (the indices must ascend)", i, marks[len(marks)-1]))
+			return bad(j+6, fmt.Sprintf("sample %d after sample %d (the indices must ascend)", i, marks[len(marks)-1]))
 		}
 		marks = append(marks, i)
 	}
@@ -214,17 +251,24 @@ func decimal(s string) bool {
 // left (sweepSideFile): call it holding the pair's lock, as every writer does (a window's save,
 // a writer's claim). Errors: marks out of order or range (nothing written), and those of writing.
 func WriteAccepted(path string, key AcceptedKey, marks []int) error {
+	return AcceptedMarks.Write(path, key, marks)
+}
+
+// Write writes the marks file of kind k at path for the pair of key, as WriteAccepted writes
+// the accepted marks (atomically, never through a symbolic link, the file removed when marks is
+// empty; the same errors, naming the kind).
+func (k MarksKind) Write(path string, key AcceptedKey, marks []int) error {
 	if len(marks) == 0 {
 		return RemoveAccepted(path)
 	}
 	sweepSideFile(path)
-	for k, i := range marks {
-		if i < 0 || i >= key.Samples || k > 0 && i <= marks[k-1] {
-			return fmt.Errorf("accepted marks %s: sample %d out of order or beyond the %d samples; nothing written", path, i, key.Samples)
+	for j, i := range marks {
+		if i < 0 || i >= key.Samples || j > 0 && i <= marks[j-1] {
+			return fmt.Errorf("%s %s: sample %d out of order or beyond the %d samples; nothing written", k.what, path, i, key.Samples)
 		}
 	}
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
-		b := fmt.Appendf(nil, "%s\nsamples %d\nlabels sha256 %x\nimages crc32c %08x\nmarks %d\n", acceptedHeader, key.Samples, key.Labels, key.Images, len(marks))
+		b := fmt.Appendf(nil, "%s\nsamples %d\nlabels sha256 %x\nimages crc32c %08x\nmarks %d\n", k.header, key.Samples, key.Labels, key.Images, len(marks))
 		for _, i := range marks {
 			b = strconv.AppendInt(b, int64(i), 10)
 			b = append(b, '\n')
@@ -240,7 +284,7 @@ func WriteAccepted(path string, key AcceptedKey, marks []int) error {
 	})
 }
 
-// RemoveAccepted removes the accepted-marks file at path (a symbolic link there is removed, not
+// RemoveAccepted removes the marks file at path, of either kind (a symbolic link there is removed, not
 // followed), and the temporary files of it a killed write left (sweepSideFile): call it holding
 // the pair's lock, as every writer does. No file there, a name too long for any to be, or path ""
 // is no error.
@@ -255,8 +299,8 @@ func RemoveAccepted(path string) error {
 	return nil
 }
 
-// Replaced tells c that the writer has put the outputs paths in place: the accepted-marks file
-// beside each (AcceptedFile) is removed, since the labels there were rewritten (merged, split,
+// Replaced tells c that the writer has put the outputs paths in place: the marks files beside
+// each (AcceptedMarks.File, ReviewedMarks.File) are removed, since the labels there were rewritten (merged, split,
 // subset, relabelled, re-encoded) and marks kept beside them could name other samples. The
 // claim's pair writes (Write, WritePair, WriteNewPair, CommitPair) call it themselves once
 // every file of the pair is renamed into place; a writer that puts an IDX file in place itself
@@ -282,6 +326,7 @@ func (c *Claim) Replaced(paths ...string) {
 			continue
 		}
 		RemoveAccepted(AcceptedFile(p))
+		RemoveAccepted(ReviewedMarks.File(p))
 		if !slices.Contains(c.replaced, Abs(p)) {
 			c.replaced = append(c.replaced, Abs(p))
 		}

@@ -11,7 +11,7 @@ import "idxlabel/internal/atomicfile"
 // WriteFileNoFollow; removed, never followed).
 
 // SideBase returns the path the side files of a pair's file are named from (file + a suffix:
-// AcceptedSuffix, ClassNamesSuffix, SourcesSuffix): file itself, or, when file is a symbolic
+// AcceptedSuffix, ReviewedSuffix, ClassNamesSuffix, SourcesSuffix): file itself, or, when file is a symbolic
 // link to a regular file, the file it names (atomicfile.Resolve); file as given when it does not
 // exist yet (an output about to be written), or cannot be resolved (a link to nothing, a
 // folder); "" for "".
@@ -50,9 +50,9 @@ func sweepSideFile(path string) {
 }
 
 // sweepSideFiles runs sweepSideFile on each side file of the pair (images, labels; labels may be
-// ""): its accepted marks, class-name file and sources file. The pair's lock held.
+// ""): its accepted and reviewed marks, class-name file and sources file. The pair's lock held.
 func sweepSideFiles(images, labels string) {
-	for _, p := range []string{AcceptedFile(labels), ClassNamesFile(labels), SourcesFile(images, labels)} {
+	for _, p := range []string{AcceptedFile(labels), ReviewedMarks.File(labels), ClassNamesFile(labels), SourcesFile(images, labels)} {
 		sweepSideFile(p)
 	}
 }

@@ -39,61 +39,106 @@ func (m *model) Accepted() []int {
 	return out
 }
 
-// readAccepted takes the accepted marks kept beside the label file (d.labelsPath) for the pair
-// as read (labels: its label array), before any edit: marks on samples without a label are
-// left out. A file that cannot be used (stale, damaged, a symbolic link) is a notice. It costs
-// nothing without a file; with one, a pass over the image data (its CRC-32C) and the label data
-// (its SHA-256).
-func (d *Dataset) readAccepted(labels *idx.Array) {
-	path := pairfile.AcceptedFile(d.labelsPath)
-	if path == "" || labels == nil {
+// Reviewed marks (model.reviewed: a review's decision, Decide) are kept the same way, beside
+// the label file in their own file (pairfile.ReviewedMarks), so that a review spread over several
+// sessions does not show the samples already decided as undecided again. A mark stays when the
+// sample is relabelled afterwards (a relabel is a decision too); undoing a decision gives the
+// sample back the mark it had before it (a mark read from the file stays). A file that does not
+// match the pair is said in Notices and ignored: its samples count as not reviewed. A pair
+// derived from this one (Save Shown As: writesamples.go, and the CLI's writers) keeps none.
+
+// sideMark is one kind of marks a save keeps beside the label file: its file's kind, the
+// model's marks (d.mu held when taken), whether a mark holds only on a labelled sample, and what
+// the marks are and what losing them means (for a save's note).
+type sideMark struct {
+	kind     pairfile.MarksKind
+	marks    []bool
+	labelled bool
+	what     string
+	lost     string
+}
+
+// sideMarks returns the marks a save keeps (d.mu held).
+func (d *Dataset) sideMarks() []sideMark {
+	return []sideMark{
+		{pairfile.AcceptedMarks, d.accepted, true, "Which labels are accepted suggestions", "they count as typed labels"},
+		{pairfile.ReviewedMarks, d.reviewed, false, "Which samples were reviewed", "they count as not reviewed"},
+	}
+}
+
+// readMarks takes the marks of each kind kept beside the label file (d.labelsPath) for the pair
+// as read (labels: its label array), before any edit: accepted marks on samples without a label
+// are left out. A file that cannot be used (stale, damaged, a symbolic link) is a notice. It
+// costs nothing without a file; with one, a pass over the image data (its CRC-32C) and the label
+// data (its SHA-256), once for both kinds.
+func (d *Dataset) readMarks(labels *idx.Array) {
+	if d.labelsPath == "" || labels == nil {
 		return
 	}
-	if _, err := os.Lstat(path); err != nil {
-		return // none (the common case): the pair's data is not hashed for nothing
-	}
-	marks, err := pairfile.ReadAccepted(path, pairfile.KeyOf(labels, d.imageCRC()))
-	if err != nil {
-		d.notices = append(d.notices, err.Error())
-		return
-	}
-	for _, i := range marks {
-		if d.labels[i] != sample.NoLabel {
-			d.accepted[i] = true
+	var key *pairfile.AcceptedKey
+	for _, s := range d.sideMarks() {
+		path := s.kind.File(d.labelsPath)
+		if _, err := os.Lstat(path); err != nil {
+			continue // none (the common case): the pair's data is not hashed for nothing
+		}
+		if key == nil {
+			k := pairfile.KeyOf(labels, d.imageCRC())
+			key = &k
+		}
+		marks, err := s.kind.Read(path, *key)
+		if err != nil {
+			d.notices = append(d.notices, err.Error())
+			continue
+		}
+		for _, i := range marks {
+			if !s.labelled || d.labels[i] != sample.NoLabel {
+				s.marks[i] = true
+			}
 		}
 	}
 }
 
-// keepAccepted writes the accepted marks of the pair just saved beside its label file, keyed by
+// keepMarks writes the marks of each kind of the pair just saved beside its label file, keyed by
 // what the save wrote (written atomically; removed when no sample is marked), so that opening
 // the pair finds them; a failure is a note in LastSave's (the pair itself is saved). It holds
 // the read lock while it gathers the marks (O(N)); the image data's CRC-32C is computed after
-// (its buffers are never written again), and only when a sample is marked.
-func (d *Dataset) keepAccepted() {
+// (its buffers are never written again), once, and only when a sample is marked.
+func (d *Dataset) keepMarks() {
 	d.mu.RLock()
-	path := pairfile.AcceptedFile(d.labelsPath)
-	var marks []int
-	for i, a := range d.accepted {
-		if a && d.labels[i] != sample.NoLabel {
-			marks = append(marks, i)
+	sides := d.sideMarks()
+	marks := make([][]int, len(sides))
+	for k, s := range sides {
+		for i, a := range s.marks {
+			if a && (!s.labelled || d.labels[i] != sample.NoLabel) {
+				marks[k] = append(marks[k], i)
+			}
 		}
 	}
+	labelsPath := d.labelsPath
 	labels := &idx.Array{Header: d.labelHeader, Data: d.labelData}
 	base := d.base()
 	d.mu.RUnlock()
-	if path == "" {
+	if labelsPath == "" {
 		return
 	}
-	var err error
-	if len(marks) == 0 {
-		err = pairfile.RemoveAccepted(path)
-	} else {
-		err = pairfile.WriteAccepted(path, pairfile.KeyOf(labels, base.crc()), marks)
-	}
-	if err != nil {
-		d.mu.Lock()
-		d.lastSave.Notes = append(d.lastSave.Notes, fmt.Sprintf("Which labels are accepted suggestions could not be kept beside %s (%v): when it is opened again they count as typed labels.", filepath.Base(d.labelsPath), err))
-		d.mu.Unlock()
+	var key *pairfile.AcceptedKey
+	for k, s := range sides {
+		path := s.kind.File(labelsPath)
+		var err error
+		if len(marks[k]) == 0 {
+			err = pairfile.RemoveAccepted(path)
+		} else {
+			if key == nil {
+				c := pairfile.KeyOf(labels, base.crc())
+				key = &c
+			}
+			err = s.kind.Write(path, *key, marks[k])
+		}
+		if err != nil {
+			d.mu.Lock()
+			d.lastSave.Notes = append(d.lastSave.Notes, fmt.Sprintf("%s could not be kept beside %s (%v): when it is opened again %s.", s.what, filepath.Base(labelsPath), err, s.lost))
+			d.mu.Unlock()
+		}
 	}
 }
 

@@ -46,7 +46,9 @@
 //
 // Accepted suggestions (accepted.go): a label set as HowSuggestedAccepted is a pseudo-label
 // (State.Accepted) until a person labels the sample; a save keeps the marks beside the label file
-// (pairfile.AcceptedFile) and Open reads them back, or says why not (Notices).
+// (pairfile.AcceptedFile) and Open reads them back, or says why not (Notices). A review's
+// decisions (State.Reviewed) are kept the same way (pairfile.ReviewedMarks), so they outlive a
+// close and a reopen.
 //
 // Provenance: every edit records how and when it was made (How), in the journal too; ChangeLog
 // lists the changes in effect since the files were opened, and each save appends its own to

@@ -70,7 +70,7 @@ type model struct {
 	// The current state: one entry per sample, base then appended.
 	labels   []int32
 	deleted  []bool
-	reviewed []bool // decided in a review of suspects (Decide); kept through a save, renumbered
+	reviewed []bool // decided in a review (Decide); kept through a save, renumbered, and beside the label file (accepted.go)
 	// accepted: the sample's label is an accepted suggestion (a pseudo-label: the last step that
 	// set it was made as HowSuggestedAccepted), not one a person gave (accepted.go).
 	accepted []bool

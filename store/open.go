@@ -83,8 +83,8 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 	} else if pairfile.HasSources(sources) {
 		d.sources = sources
 	}
-	// Which labels are accepted suggestions: a file that does not fit the pair is left out, said.
-	d.readAccepted(labels)
+	// Which labels are accepted suggestions, which samples were reviewed: a file that does not fit the pair is left out, said.
+	d.readMarks(labels)
 	if opts.ReadOnly {
 		return d, nil
 	}

@@ -16,7 +16,7 @@ type State struct {
 	Added           bool // appended since the files were opened (saved or not)
 	Deleted         bool // marked deleted; removed by the next save
 	Unsaved         bool // not in the files as they are now (read or last saved), or with another label there
-	Reviewed        bool // a person decided its label in a review (Decide) since the files were opened
+	Reviewed        bool // a person decided its label in a review (Decide), in this session or one whose save kept the marks (accepted.go)
 	// Accepted: its label is an accepted suggestion (a pseudo-label), not one a person gave:
 	// the last step that set it was made as HowSuggestedAccepted, in this session or one whose
 	// save kept its marks (accepted.go).

@@ -93,7 +93,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	pairfile.UnmarkUnsaved(job.oldImages, job.oldJournal) // the journal is gone: so is its mark
 	d.keepClassNames()
 	d.keepSources(job.sources)
-	d.keepAccepted()
+	d.keepMarks()
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -212,9 +212,11 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 	if pairfile.SamePath(imagesPath, labelsPath) {
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
-	// The save writes the marks beside its label file (keepAccepted): never over a file it reads.
-	if m := pairfile.AcceptedFile(labelsPath); m != "" && (pairfile.SameFile(m, d.imagesPath) || pairfile.SameFile(m, d.labelsPath)) {
-		return "", "", fmt.Errorf("%s: its accepted-marks file %s is a file of the dataset's pair, which the save would replace; save to another name", labelsPath, m)
+	// The save writes the marks beside its label file (keepMarks): never over a file it reads.
+	for _, s := range d.sideMarks() {
+		if m := s.kind.File(labelsPath); m != "" && (pairfile.SameFile(m, d.imagesPath) || pairfile.SameFile(m, d.labelsPath)) {
+			return "", "", fmt.Errorf("%s: its marks file %s is a file of the dataset's pair, which the save would replace; save to another name", labelsPath, m)
+		}
 	}
 	for _, p := range []string{imagesPath, labelsPath} {
 		if n := len(filepath.Base(p)); n > MaxSaveName {
