@@ -45,6 +45,7 @@ test: deps lint build
 	scripts/scancache.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/suggestloop.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/acceptreopen.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # accepted suggestions still pseudo-labels after a save and reopen, and in a pair Save Shown As derives
+	scripts/reviewreopen.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a review's decisions (→ on suspects) still decided after a save, a quit and a reopen
 	scripts/suggestcursor.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a round of the Suggested list leaves the cursor, and the next key, on the sample the person had
 	scripts/scratchlabel.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # 10,000 images to a label file: 4.5–5.5 min wall at load 7–22
 	scripts/buildui.sh $(BIN)

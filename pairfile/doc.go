@@ -33,7 +33,9 @@
 //     writer removes the marks of a label file it replaces only once the new file is in place
 //     (Claim.Replaced), and a pair derived from a marked one gets the marks of the samples it
 //     keeps, renumbered, in its own file written after its labels (carry.go:
-//     CarryAccepted, Claim.KeepAccepted).
+//     CarryAccepted, Claim.KeepAccepted). Reviewed marks (the samples a person decided in a
+//     review, "<labels>.idxlabel-reviewed") follow the same rule (MarksKind), written by the
+//     window's save only: a derived pair starts with none.
 //   - The pair rule (shape.go): the shapes an image file and a label file may have (CheckPair).
 //   - Stamps (stamp.go): what a file looked like when read, to refuse a save over a file
 //     another program changed since (ErrChangedOnDisk).
