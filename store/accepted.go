@@ -58,11 +58,11 @@ type sideMark struct {
 	lost     string
 }
 
-// sideMarks returns the marks a save keeps (d.mu held).
-func (d *Dataset) sideMarks() []sideMark {
+// sideMarks returns the marks a save keeps (m.mu held).
+func sideMarks(m *model) []sideMark {
 	return []sideMark{
-		{pairfile.AcceptedMarks, d.accepted, true, "Which labels are accepted suggestions", "they count as typed labels"},
-		{pairfile.ReviewedMarks, d.reviewed, false, "Which samples were reviewed", "they count as not reviewed"},
+		{pairfile.AcceptedMarks, m.accepted, true, "Which labels are accepted suggestions", "they count as typed labels"},
+		{pairfile.ReviewedMarks, m.reviewed, false, "Which samples were reviewed", "they count as not reviewed"},
 	}
 }
 
@@ -76,7 +76,7 @@ func (d *Dataset) readMarks(labels *idx.Array) {
 		return
 	}
 	var key *pairfile.AcceptedKey
-	for _, s := range d.sideMarks() {
+	for _, s := range sideMarks(&d.model) {
 		path := s.kind.File(d.labelsPath)
 		if _, err := os.Lstat(path); err != nil {
 			continue // none (the common case): the pair's data is not hashed for nothing
@@ -105,7 +105,7 @@ func (d *Dataset) readMarks(labels *idx.Array) {
 // (its buffers are never written again), once, and only when a sample is marked.
 func (d *Dataset) keepMarks() {
 	d.mu.RLock()
-	sides := d.sideMarks()
+	sides := sideMarks(&d.model)
 	marks := make([][]int, len(sides))
 	for k, s := range sides {
 		for i, a := range s.marks {

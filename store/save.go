@@ -213,7 +213,7 @@ func (d *Dataset) claimSave(imagesPath, labelsPath string, current bool) (string
 		return "", "", fmt.Errorf("%s: the images and the labels cannot be saved to one file", imagesPath)
 	}
 	// The save writes the marks beside its label file (keepMarks): never over a file it reads.
-	for _, s := range d.sideMarks() {
+	for _, s := range sideMarks(&d.model) {
 		if m := s.kind.File(labelsPath); m != "" && (pairfile.SameFile(m, d.imagesPath) || pairfile.SameFile(m, d.labelsPath)) {
 			return "", "", fmt.Errorf("%s: its marks file %s is a file of the dataset's pair, which the save would replace; save to another name", labelsPath, m)
 		}
