@@ -9,12 +9,12 @@ import (
 // recovery.go reads a journal back when the pair is opened again).
 
 // journalFile returns where this dataset's journal is written: the path given to New, or beside
-// the label (image) file.
+// the label (image) file, or the file its symbolic link names (pairfile.JournalFile).
 func (d *Dataset) journalFile() string {
 	if d.journalPath != "" {
 		return d.journalPath
 	}
-	return d.statePath(pairfile.JournalSuffix)
+	return pairfile.JournalFile(d.imagesPath, d.labelsPath)
 }
 
 // pair returns the dataset's files (d.mu held), as a journal's pair record names them: the
