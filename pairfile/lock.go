@@ -319,6 +319,24 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 	return held, notices, nil
 }
 
+// HoldsPair reports whether ls, the locks LockPair took for the pair (images, labels), are still
+// the locks of its files: false when a file of the pair is a symbolic link changed since then to
+// name another file, whose lock (LockFile) ls does not hold. Locks LockPair could not take (its
+// notices: a folder that cannot be written) are not asked for: with fewer locks than files it
+// reports true.
+func (ls Locks) HoldsPair(images, labels string) bool {
+	targets := lockTargets(images, labels)
+	if len(ls) < len(targets) {
+		return true
+	}
+	for _, t := range targets {
+		if !ls.holds(t) {
+			return false
+		}
+	}
+	return true
+}
+
 // LockJournal takes the lock of a journal that belongs to no pair: a new dataset's, kept in a
 // per-user folder until its first save, which no pair's lock guards. The window writing it holds
 // the lock (beside it, "<journal>.idxlabel-lock", the rule of LockPair) until it closes the

@@ -126,6 +126,9 @@ func (d *Dataset) commit(record []byte, apply func() Change) (*Change, error) {
 	if err := d.takesEdits(); err != nil {
 		return nil, err
 	}
+	if err := d.journalPlace(); err != nil {
+		return nil, err
+	}
 	if err := d.sessionJournal.append(d.journalFile, d.pair(), d.baseRecord, record); err != nil {
 		return nil, err
 	}

@@ -95,3 +95,28 @@ func TestJournalBesideLinkOfEarlierVersionFound(t *testing.T) {
 		t.Fatalf("recovery through the links: %+v, want the journal beside the link", rec)
 	}
 }
+
+// A label file's link changed, after the pair was opened through it, to name another pair's file:
+// the first edit does not start its journal beside that file (whose lock the dataset does not
+// hold, and which another window may have open), it fails with ErrJournalWrite.
+func TestJournalNotStartedBesideSwappedLink(t *testing.T) {
+	_, _, kip, klp := linkedPair(t)
+	_, lpB := tinyPair(t, t.TempDir(), 6)
+	d, err := Open(kip, klp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.Remove(klp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(lpB, klp); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Relabel([]int{0}, 7); !errors.Is(err, ErrJournalWrite) {
+		t.Fatalf("an edit after the label file's link was swapped: %v, want ErrJournalWrite", err)
+	}
+	if _, err := os.Lstat(lpB + pairfile.JournalSuffix); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a journal started beside the file the swapped link names: %v", err)
+	}
+}
