@@ -19,17 +19,14 @@ func (d *Dataset) journalFile() string {
 	return pairfile.JournalFile(d.imagesPath, d.labelsPath)
 }
 
-// journalPlace refuses to start the journal (d.mu held) beside files whose locks the dataset does
-// not hold: a file of the pair is a symbolic link changed, since the pair was opened, to name
-// another file (pairfile.Locks.HoldsPair), beside which the journal would go (JournalFile) while
-// another window may have that file open. A journal already started, or one given to New, is
-// not checked. Errors: ErrJournalWrite, saying so (a save, which takes the new file's locks, or
-// opening the pair again, puts it right).
-func (d *Dataset) journalPlace() error {
-	if d.journal != nil || d.journalPath != "" || len(d.locks) == 0 || d.locks.HoldsPair(d.imagesPath, d.labelsPath) {
-		return nil
-	}
-	return fmt.Errorf("%w: cannot start the journal of %s: a file of the pair is a symbolic link that names another file than when the pair was opened; save the pair, or open it again", ErrJournalWrite, d.statePath(""))
+// journalMoved is the error of an edit that would start the journal of the pair whose label (or
+// image) file is key beside a file whose lock the dataset does not hold (Dataset.commit): a
+// file of the pair is a symbolic link changed, since the pair was opened, to name another file
+// (pairfile.Locks.HoldsPair), beside which the journal would go (pairfile.JournalFile) while
+// another window may have that file open. It wraps ErrJournalWrite; a save, which takes the new
+// file's locks, or opening the pair again puts it right.
+func journalMoved(key string) error {
+	return fmt.Errorf("%w: cannot start the journal of %s: a file of the pair is a symbolic link that names another file than when the pair was opened; save the pair, or open it again", ErrJournalWrite, key)
 }
 
 // pair returns the dataset's files (d.mu held), as a journal's pair record names them: the
