@@ -37,26 +37,7 @@ fail() { echo "linklock: $*" >&2; cat "$log" >&2; exit 1; }
 # journal_edits prints how many edit records the pair's journal holds (0 when there is none):
 # it looks beside the label file and beside the link, so that the script waits on the journal
 # wherever a version puts it.
-journal_edits() {
-  python3 - "$lab.idxlabel-journal" "$mine/mine-labels.idxlabel-journal" <<'PY'
-import os, struct, sys
-best = 0
-for p in sys.argv[1:]:
-    if not os.path.isfile(p) or os.path.islink(p):
-        continue
-    b = open(p, "rb").read()
-    off, n = 8, 0
-    while off + 8 <= len(b):
-        size = struct.unpack("<I", b[off:off+4])[0]
-        if off + 8 + size > len(b):
-            break
-        off += 8 + size
-        n += 1
-    first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
-    best = max(best, n - first)
-print(best)
-PY
-}
+journal_edits() { journal_edits_in "$lab.idxlabel-journal" "$mine/mine-labels.idxlabel-journal"; }
 
 # write_real WANT: runs the writer over data/'s two files; it must exit 1 with WANT in its message
 # and leave both files' bytes as they were.
