@@ -7,7 +7,8 @@
 //     siblings name them (FindLabels, FindImages, LabelsFileFor), which of two files is which
 //     (ClassifyPair), and the names of idxlabel's own files (Key, IsStateFile, the suffixes).
 //   - Locks (lock.go): one process edits a pair at a time (LockPair, an advisory lock beside
-//     each file, "<file>.idxlabel-lock"), and a writer takes the locks of what it writes.
+//     each file, "<file>.idxlabel-lock", or beside the file its symbolic link names: LockFile),
+//     and a writer takes the locks of what it writes.
 //   - Unsaved-edits markers (unsaved.go): beside an image file whose pair's journal is in
 //     another folder, so that the rule for outputs refuses it too, with no path leaving a folder.
 //   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace

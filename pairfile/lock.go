@@ -17,7 +17,9 @@ import (
 )
 
 // LockSuffix is appended to the label file's path (the image file's when there is none) to
-// name the pair's lock file: "t10k-labels-idx1-ubyte.gz.idxlabel-lock". While a pair is open for
+// name the pair's lock file: "t10k-labels-idx1-ubyte.gz.idxlabel-lock". When that file is a
+// symbolic link, the lock file is beside the file it names (LockFile), so that every name of a
+// file (the link, the file itself, another link) takes one lock. While a pair is open for
 // editing, one process holds an advisory lock on it (flock on Unix, LockFileEx on Windows, via
 // github.com/gofrs/flock); from byte 1 on, the file holds one line naming its holder,
 // "idxlabel-lock pid=1234 host=name", with " job=write" when the holder is a writer
@@ -79,13 +81,24 @@ var tryFlock = (*flock.Flock).TryLock
 // planted beside the pair): it is never followed, written or waited on.
 var errLockFile = errors.New("the lock file is not a regular file; remove it")
 
-// lockPair takes the lock of the pair whose label (or image) file is target. The lock file is
+// LockFile returns the lock file that guards the file target (a pair's label file, or its image
+// file): SideBase(target) + LockSuffix, beside the file a symbolic link names (through a link to
+// a link, the last file), and beside target itself when it is no link, does not exist yet, or is
+// a link to nothing. Every lock of a file is taken by this name (lockPair), so a window that
+// opened a pair through links and a writer aimed at the files themselves (or the other way
+// round) find each other's lock. A link changed after a lock was taken names another lock file
+// from then on: a save takes that file's lock before it writes (Locks.Relock).
+func LockFile(target string) string {
+	return SideBase(target) + LockSuffix
+}
+
+// lockPair takes the lock of the pair whose label (or image) file is target, at LockFile(target). The lock file is
 // opened without following links (O_NOFOLLOW) and without waiting on a FIFO (O_NONBLOCK) where
 // the system has them, and must be a regular file. Errors: a *LockedError when another holder
 // has it, errLockFile, or the error that kept the lock file from being created (a read-only
 // folder). writing says the holder writes the file (ownerLine's job=write) rather than edits it.
 func lockPair(target string, writing bool) (*lock, error) {
-	path := target + LockSuffix
+	path := LockFile(target)
 	for range 4 {
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s: %w", path, errLockFile)
@@ -173,12 +186,12 @@ func (l *lock) sameAs(target string) bool {
 		return false
 	}
 	a, err1 := os.Stat(l.path)
-	b, err2 := os.Stat(target + LockSuffix)
+	b, err2 := os.Stat(LockFile(target))
 	if err1 == nil && err2 == nil {
 		return os.SameFile(a, b)
 	}
 	x, err1 := filepath.Abs(l.path)
-	y, err2 := filepath.Abs(target + LockSuffix)
+	y, err2 := filepath.Abs(LockFile(target))
 	return err1 == nil && err2 == nil && x == y
 }
 
@@ -268,7 +281,7 @@ func (ls Locks) Release() error {
 // folder where LockPair put it).
 func (ls Locks) holds(target string) bool {
 	return slices.ContainsFunc(ls, func(l *lock) bool {
-		return l.sameAs(target) || l != nil && SamePath(l.path, Fallback(target)+LockSuffix)
+		return l.sameAs(target) || l != nil && SamePath(l.path, Fallback(SideBase(target))+LockSuffix)
 	})
 }
 
@@ -284,7 +297,7 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 	for _, target := range lockTargets(images, labels) {
 		l, err := lockPair(target, false)
 		if cannotWrite(err) {
-			if fb := Fallback(target); fb != "" {
+			if fb := Fallback(SideBase(target)); fb != "" {
 				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
 					l, err = lockPair(fb, false)
 					if le, ok := err.(*LockedError); ok {
@@ -304,6 +317,24 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 		held = append(held, l)
 	}
 	return held, notices, nil
+}
+
+// HoldsPair reports whether ls, the locks LockPair took for the pair (images, labels), are still
+// the locks of its files: false when a file of the pair is a symbolic link changed since then to
+// name another file, whose lock (LockFile) ls does not hold. Locks LockPair could not take (its
+// notices: a folder that cannot be written) are not asked for: with fewer locks than files it
+// reports true.
+func (ls Locks) HoldsPair(images, labels string) bool {
+	targets := lockTargets(images, labels)
+	if len(ls) < len(targets) {
+		return true
+	}
+	for _, t := range targets {
+		if !ls.holds(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // LockJournal takes the lock of a journal that belongs to no pair: a new dataset's, kept in a
@@ -400,8 +431,8 @@ func lockForWrite(paths ...string) (release func(), err error) {
 		}
 	}
 	for k, t := range targets {
-		if slices.ContainsFunc(targets[:k], func(o string) bool { return SamePath(o, t) }) {
-			continue
+		if slices.ContainsFunc(targets[:k], func(o string) bool { return SamePath(LockFile(o), LockFile(t)) }) {
+			continue // a link and the file it names share one lock: taken once
 		}
 		l, err := lockPair(t, true)
 		if err != nil {

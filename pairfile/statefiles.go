@@ -28,8 +28,21 @@ func Key(images, labels string) string {
 }
 
 // JournalSuffix is appended to the label file's path (the image file's when there is none) to
-// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal".
+// name the journal of unsaved edits: "t10k-labels-idx1-ubyte.gz.idxlabel-journal" (JournalFile).
 const JournalSuffix = ".idxlabel-journal"
+
+// JournalFile returns where the journal of unsaved edits of the pair (images, labels; either may
+// be "") is written: SideBase(Key(images, labels)) + JournalSuffix, beside the label file (the
+// image file when there is none) or, when that is a symbolic link, beside the file it names, as
+// its lock is (LockFile). So a writer of that file, or a window opening it by another name, finds
+// the journal beside it whichever name the pair was opened by. Earlier versions wrote it beside
+// the name used (Key + JournalSuffix): a dataset opening the pair looks there too. "" for no files.
+func JournalFile(images, labels string) string {
+	if key := Key(images, labels); key != "" {
+		return SideBase(key) + JournalSuffix
+	}
+	return ""
+}
 
 // ManifestSuffix is appended to the label file's path (the image file's when there is none) to
 // name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".

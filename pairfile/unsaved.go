@@ -72,13 +72,15 @@ func JournalDigest(journal string) string {
 	return hex.EncodeToString(sum[:digestLen/2])
 }
 
-// MarkUnsaved records, beside images, that the journal at journal holds unsaved edits of a pair
-// of images: when the journal is in another folder than images (in the same folder the rule
-// finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
-// images' marker (written atomically, never through a symbolic link). images "" or in the
-// journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
-// goes on (a writer could not replace the image file in that folder either).
+// MarkUnsaved records, beside images (beside the file it names when it is a symbolic link:
+// SideBase, where a writer of that file looks), that the journal at journal holds unsaved edits
+// of a pair of images: when the journal is in another folder than that file (in the same folder
+// the rule finds the journal itself), it adds the journal's line (its base name and
+// JournalDigest) to its marker (written atomically, never through a symbolic link). images ""
+// or in the journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be
+// written goes on (a writer could not replace the image file in that folder either).
 func MarkUnsaved(images, journal string) error {
+	images = SideBase(images)
 	if images == "" || journal == "" || filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
 		return nil
 	}
@@ -97,8 +99,21 @@ func MarkUnsaved(images, journal string) error {
 // own line was in the marker, or the journal is still there (a caller removing a journal calls
 // UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
 // when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
-// valid line is removed. No marker is no error.
+// valid line is removed. No marker is no error. When images is a symbolic link, the marker beside
+// the file it names (MarkUnsaved) is the one changed, and then the one beside the link's own
+// name, where earlier versions put it; the first error is returned.
 func UnmarkUnsaved(images, journal string) error {
+	err := unmarkUnsaved(SideBase(images), journal)
+	if side := SideBase(images); side != images {
+		if err2 := unmarkUnsaved(images, journal); err == nil {
+			err = err2
+		}
+	}
+	return err
+}
+
+// unmarkUnsaved is UnmarkUnsaved of the marker beside images itself.
+func unmarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" {
 		return nil
 	}

@@ -34,26 +34,8 @@ state=$XVFB_CFG/state
 
 fail() { echo "forcecrash: $*" >&2; cat "$log" >&2; exit 1; }
 
-# journal_edits prints how many records follow the journal's pair record (version 3) and base
-# record (0 when there is no journal).
-journal_edits() {
-  python3 - "$journal" <<'EOF'
-import os, struct, sys
-p = sys.argv[1]
-if not os.path.exists(p):
-    print(0); sys.exit()
-b = open(p, "rb").read()
-off, n = 8, 0
-while off + 8 <= len(b):
-    size = struct.unpack("<I", b[off:off+4])[0]
-    if off + 8 + size > len(b):
-        break
-    off += 8 + size
-    n += 1
-first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
-print(max(0, n - first))
-EOF
-}
+# journal_edits prints how many edit records the pair's journal holds (0 when there is none).
+journal_edits() { journal_edits_in "$journal"; }
 
 # crash_and_write IMAGES LABELS: the three steps on the pair IMAGES LABELS (its journal beside
 # LABELS); the writers' other output goes beside IMAGES.

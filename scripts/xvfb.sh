@@ -293,3 +293,27 @@ save_keys() {
   [ "$(stat -c %i "$1")" != "$before" ] || fail "Ctrl+S $2 did not save"
   wait_clean "$MAIN"
 }
+
+# journal_edits_in JOURNAL...: prints how many edit records the fullest of the journals holds
+# (the records after its pair record, version 3, and its base record; 0 when none is there). A
+# link is not read.
+journal_edits_in() {
+  python3 - "$@" <<'PY'
+import os, struct, sys
+best = 0
+for p in sys.argv[1:]:
+    if not os.path.isfile(p) or os.path.islink(p):
+        continue
+    b = open(p, "rb").read()
+    off, n = 8, 0
+    while off + 8 <= len(b):
+        size = struct.unpack("<I", b[off:off+4])[0]
+        if off + 8 + size > len(b):
+            break
+        off += 8 + size
+        n += 1
+    first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
+    best = max(best, n - first)
+print(best)
+PY
+}

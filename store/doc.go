@@ -21,8 +21,8 @@
 // samples. Deleted samples keep their number until the next save removes them. Pixels stay in one
 // contiguous buffer per origin (the file's, the appended ones') and Pixels returns views.
 //
-// Never losing work: every edit is appended to a journal file beside the label file
-// ("<labels>.idxlabel-journal") and synced to disk before the edit method returns. Reopening the
+// Never losing work: every edit is appended to a journal file beside the label file, or the file
+// its symbolic link names ("<labels>.idxlabel-journal", pairfile.JournalFile) and synced to disk before the edit method returns. Reopening the
 // pair finds the journal and offers it (Recovery, ReplayJournal). Saving writes both files to
 // temporary names, syncs and decodes them back, then renames them over the targets; a save cut
 // off between the two renames is finished the next time the pair is opened, from the record

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"time"
+
+	"idxlabel/pairfile"
 )
 
 // The session's edits: every edit, undo and redo passes the gate (takesEdits), is journaled and
@@ -121,10 +123,14 @@ func (d *Dataset) edit(build func() (edit, error)) error {
 // commit is the gate every edit, undo and redo passes (d.mu held): the dataset must take edits
 // (takesEdits), and the step's journal record must be written and synced; only then does apply
 // change the samples, so an edit is shown as done only once it would survive a crash. Errors:
-// those of takesEdits, or the journal's write error (ErrJournalWrite).
+// those of takesEdits, or the journal's write error (ErrJournalWrite; also when the journal would
+// start beside a file whose lock the dataset does not hold: journalMoved).
 func (d *Dataset) commit(record []byte, apply func() Change) (*Change, error) {
 	if err := d.takesEdits(); err != nil {
 		return nil, err
+	}
+	if d.journal == nil && d.journalPath == "" && len(d.locks) > 0 && !d.locks.HoldsPair(d.imagesPath, d.labelsPath) {
+		return nil, journalMoved(pairfile.Key(d.imagesPath, d.labelsPath))
 	}
 	if err := d.sessionJournal.append(d.journalFile, d.pair(), d.baseRecord, record); err != nil {
 		return nil, err

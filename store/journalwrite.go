@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+
 	"idxlabel/pairfile"
 	"idxlabel/pairfile/journal"
 )
@@ -9,12 +11,22 @@ import (
 // recovery.go reads a journal back when the pair is opened again).
 
 // journalFile returns where this dataset's journal is written: the path given to New, or beside
-// the label (image) file.
+// the label (image) file, or the file its symbolic link names (pairfile.JournalFile).
 func (d *Dataset) journalFile() string {
 	if d.journalPath != "" {
 		return d.journalPath
 	}
-	return d.statePath(pairfile.JournalSuffix)
+	return pairfile.JournalFile(d.imagesPath, d.labelsPath)
+}
+
+// journalMoved is the error of an edit that would start the journal of the pair whose label (or
+// image) file is key beside a file whose lock the dataset does not hold (Dataset.commit): a
+// file of the pair is a symbolic link changed, since the pair was opened, to name another file
+// (pairfile.Locks.HoldsPair), beside which the journal would go (pairfile.JournalFile) while
+// another window may have that file open. It wraps ErrJournalWrite; a save, which takes the new
+// file's locks, or opening the pair again puts it right.
+func journalMoved(key string) error {
+	return fmt.Errorf("%w: cannot start the journal of %s: a file of the pair is a symbolic link that names another file than when the pair was opened; save the pair, or open it again", ErrJournalWrite, key)
 }
 
 // pair returns the dataset's files (d.mu held), as a journal's pair record names them: the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"idxlabel/idx"
@@ -23,8 +24,9 @@ func (d *Dataset) Recovery() *Recovery {
 }
 
 // findJournal looks at every journal that can belong to this pair (beside it, and the per-user
-// fallback used when its folder could not be written; for a pair with a label file, also those
-// of its image file opened alone) and records the most complete one as a
+// fallback used when its folder could not be written; beside the name used as well as beside the
+// file a symbolic link names, where earlier versions and pairfile.JournalFile put it; for a pair
+// with a label file, also those of its image file opened alone) and records the most complete one as a
 // pending Recovery: among those written against these very files, the one with the most edit
 // records; failing that, the one with the most records; failing that, an unreadable one (so the
 // person can set it aside). Journals whose edits cancel out (journalIsQuiet: every step undone, or
@@ -35,15 +37,20 @@ func (d *Dataset) Recovery() *Recovery {
 func (d *Dataset) findJournal() error {
 	primary := d.journalFile()
 	candidates := []string{primary, pairfile.Fallback(primary)}
+	// A pair opened through a link, by an earlier version: its journal beside the link's name.
+	if old := d.statePath(pairfile.JournalSuffix); old != "" {
+		candidates = append(candidates, old, pairfile.Fallback(old))
+	}
 	if d.labelsPath != "" && d.imagesPath != "" {
 		// Edits typed on the image file opened alone, before this label file existed: they fit
 		// these files no more, but are offered (and kept) rather than never seen again.
-		alone := d.imagesPath + pairfile.JournalSuffix
-		candidates = append(candidates, alone, pairfile.Fallback(alone))
+		alone := pairfile.JournalFile(d.imagesPath, "")
+		old := d.imagesPath + pairfile.JournalSuffix
+		candidates = append(candidates, alone, pairfile.Fallback(alone), old, pairfile.Fallback(old))
 	}
 	var found []*Recovery
-	for _, p := range candidates {
-		if p == "" {
+	for k, p := range candidates {
+		if p == "" || slices.ContainsFunc(candidates[:k], func(q string) bool { return pairfile.SamePath(p, q) }) {
 			continue
 		}
 		fi, err := os.Lstat(p)

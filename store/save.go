@@ -174,7 +174,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		job.files, job.written = append(job.files, f), append(job.written, w)
 	}
 	job.journals = []string{job.oldJournal}
-	if tj := target + pairfile.JournalSuffix; !pairfile.SamePath(tj, job.oldJournal) {
+	if tj := pairfile.JournalFile(imagesPath, labelsPath); !pairfile.SamePath(tj, job.oldJournal) {
 		// The target's own journal was written by another session of the target pair (its lock is
 		// ours now, so no one writes it): it holds edits this save did not make. Moved aside,
 		// never deleted.
