@@ -244,26 +244,29 @@ func TestDerivedMarksThroughALink(t *testing.T) {
 	}
 }
 
-// An output whose accepted-marks file would be an input (an input named "<out>.idxlabel-accepted")
-// is refused: the write removes the marks beside its output once it is in place, and would have
-// removed the input. The input stays byte for byte.
+// An output whose marks file, of either kind, would be an input (an input named
+// "<out>.idxlabel-accepted" or "<out>.idxlabel-reviewed") is refused: the write removes the marks
+// beside its output once it is in place, and would have removed the input. The input stays byte
+// for byte.
 func TestOutputsMarksFileIsNoInput(t *testing.T) {
-	dir := t.TempDir()
-	ai, al := markedInput(t, dir, "a", 20, 0, nil)
-	ol := filepath.Join(dir, "o-labels")
-	in := pairfile.AcceptedFile(ol)
-	if err := os.Rename(al, in); err != nil {
-		t.Fatal(err)
-	}
-	want, _ := os.ReadFile(in)
-	for _, args := range [][]string{
-		{"convert", in, ol},
-		{"subset", "--max", "10", ai, in, filepath.Join(dir, "o-images"), ol},
-	} {
-		code, _, errOut := runCLI(args...)
-		got, err := os.ReadFile(in)
-		if code != 2 || err != nil || !bytes.Equal(got, want) || !strings.Contains(errOut, "accepted-marks file") {
-			t.Errorf("%s into the output whose marks file is the input: exit %d, %q; the input %v (read: %v)", args[0], code, errOut, bytes.Equal(got, want), err)
+	for _, kind := range pairfile.MarksKinds {
+		dir := t.TempDir()
+		ai, al := markedInput(t, dir, "a", 20, 0, nil)
+		ol := filepath.Join(dir, "o-labels")
+		in := kind.File(ol)
+		if err := os.Rename(al, in); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(in)
+		for _, args := range [][]string{
+			{"convert", in, ol},
+			{"subset", "--max", "10", ai, in, filepath.Join(dir, "o-images"), ol},
+		} {
+			code, _, errOut := runCLI(args...)
+			got, err := os.ReadFile(in)
+			if code != 2 || err != nil || !bytes.Equal(got, want) || !strings.Contains(errOut, "marks file "+in) {
+				t.Errorf("%s into the output whose marks file is the input %s: exit %d, %q; the input %v (read: %v)", args[0], in, code, errOut, bytes.Equal(got, want), err)
+			}
 		}
 	}
 }

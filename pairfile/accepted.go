@@ -78,6 +78,10 @@ var (
 	ReviewedMarks = MarksKind{ReviewedSuffix, "idxlabel reviewed-marks 1", "reviewed marks", "; the samples it marks count as not reviewed"}
 )
 
+// MarksKinds are every kind of marks file, for the rules that hold for each (CheckOutputs,
+// Claim.Replaced).
+var MarksKinds = []MarksKind{AcceptedMarks, ReviewedMarks}
+
 // File returns the marks file of kind k of the pair whose label file is labels:
 // SideBase(labels) + its suffix, beside it, or, when labels is a symbolic link, beside the file
 // it names (beside.go); "" when labels is "" (a pair without labels has no such marks). The
@@ -325,8 +329,9 @@ func (c *Claim) Replaced(paths ...string) {
 		if p == "" || c.released || !slices.Contains(c.outputs, Abs(p)) {
 			continue
 		}
-		RemoveAccepted(AcceptedFile(p))
-		RemoveAccepted(ReviewedMarks.File(p))
+		for _, k := range MarksKinds {
+			RemoveAccepted(k.File(p))
+		}
 		if !slices.Contains(c.replaced, Abs(p)) {
 			c.replaced = append(c.replaced, Abs(p))
 		}

@@ -24,8 +24,8 @@ func (e *OutputError) Error() string { return e.msg }
 // not replace: it returns an *OutputError when two outputs name the same file, an output names
 // one of the inputs, or an output is a folder that holds an input (at any depth), any of which
 // would destroy an input or leave one output holding the other's data (an export replaces a
-// folder OUT whole), or an output's accepted-marks file (AcceptedFile) is an input (the write
-// removes and rewrites it); or when an output is one of idxlabel's own files (IsStateFile, by name or
+// folder OUT whole), or an output's marks file of any kind (MarksKinds: accepted or reviewed) is
+// an input (the write removes and rewrites it); or when an output is one of idxlabel's own files (IsStateFile, by name or
 // with links resolved): replacing an open pair's lock file would let another writer take the
 // pair's lock. Paths are compared cleaned and absolute, and also with symbolic links
 // resolved; files that exist also with os.SameFile (which sees through hard links).
@@ -68,13 +68,18 @@ func CheckOutputs(inputs, outputs []string) error {
 				return &OutputError{fmt.Sprintf("%s and %s are the same file: each output needs its own", prev.name, name)}
 			}
 		}
-		marks := stat(AcceptedFile(name)) // removed and rewritten once the output is in place (Claim.Replaced)
+		var marks []file // removed and rewritten once the output is in place (Claim.Replaced)
+		for _, k := range MarksKinds {
+			marks = append(marks, stat(k.File(name)))
+		}
 		for _, in := range ins {
 			if same(in, outs[i]) {
 				return &OutputError{fmt.Sprintf("%s: output is the input %s; write to another file", name, in.name)}
 			}
-			if same(in, marks) {
-				return &OutputError{fmt.Sprintf("%s: its accepted-marks file %s is the input %s, which writing it would remove; write to another file", name, marks.name, in.name)}
+			for k, m := range marks {
+				if same(in, m) {
+					return &OutputError{fmt.Sprintf("%s: its %s file %s is the input %s, which writing it would remove; write to another file", name, MarksKinds[k].what, m.name, in.name)}
+				}
 			}
 			if holds(outs[i], in) {
 				return &OutputError{fmt.Sprintf("%s: output is a folder that holds the input %s; write to another folder", name, in.name)}
