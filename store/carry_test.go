@@ -505,8 +505,9 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 					m.opened[s.id] = s.label
 				}
 				if d.Recovery() == nil {
-					// Nothing offered: the samples must be as the files hold them. The history
-					// ends with the session.
+					// Nothing offered: the samples must be as the files hold them, reviewed as
+					// the last save left them (its reviewed-marks file). The history ends with
+					// the session.
 					if !slices.EqualFunc(m.cur, m.files, func(a, b msample) bool {
 						return a.id == b.id && a.label == b.label && a.deleted == b.deleted
 					}) {
@@ -514,7 +515,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 					}
 					m.undo, m.redo, m.clean = nil, nil, 0
 					for k := range m.cur {
-						m.cur[k].reviewed = false
+						m.cur[k].reviewed = m.files[k].reviewed
 					}
 					break
 				}
