@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -175,9 +176,12 @@ func readUnsaved(path string) []unsavedLine {
 	return lines
 }
 
-// parseUnsaved reads one line of a marker (readUnsaved); a line that is neither form gives the
-// zero unsavedLine.
+// parseUnsaved reads one line of a marker (readUnsaved), without a carriage return before its
+// newline or a UTF-8 byte order mark before it (a marker kept in git with autocrlf, or saved by
+// a Windows editor: its line is still its pair's, which removes it); a line that is neither form
+// gives the zero unsavedLine.
 func parseUnsaved(s string) unsavedLine {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "\ufeff"), "\r")
 	l := unsavedLine{name: s}
 	if n := len(s) - digestLen - 1; n > 0 && s[n] == ' ' && isDigest(s[n+1:]) {
 		l = unsavedLine{s[:n], s[n+1:]}

@@ -170,3 +170,39 @@ func TestUnsavedMarkerOldLines(t *testing.T) {
 		t.Fatalf("read %q as %q", junk, got)
 	}
 }
+
+// A marker whose lines end in CRLF (a folder kept in git with autocrlf, or edited in Notepad,
+// which may also put a byte order mark first) is read as the same lines: the pair removes its
+// own line when it opens with nothing to recover, as the refusal's advice says, and the refusal
+// names the journal, not the journal with a carriage return or the whole line.
+func TestUnsavedMarkerCRLF(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	name := "train-labels-idx1-ubyte" + JournalSuffix
+	jA := filepath.Join(t.TempDir(), name)
+	m := ip + UnsavedSuffix
+	for _, text := range []string{
+		name + " " + JournalDigest(jA) + "\r\n",
+		"\ufeff" + name + " " + JournalDigest(jA) + "\r\n",
+		"\ufeff" + name + "\r\n",
+	} {
+		if err := os.WriteFile(m, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := unsavedNames(m); len(got) != 1 || got[0] != name {
+			t.Errorf("marker %q names %q, want [%s]", text, got, name)
+		}
+		if err := MarkUnsaved(ip, jA); err != nil { // A reopened, its journal offered
+			t.Fatal(err)
+		}
+		for _, l := range readUnsaved(m) {
+			if l.name != name {
+				t.Errorf("marker %q marked again holds the line %q", text, l)
+			}
+		}
+		UnmarkUnsaved(ip, jA) // A saved
+		if got := UnsavedMarker(ip); got != "" {
+			b, _ := os.ReadFile(got)
+			t.Errorf("marker %q: its pair saved, %s stays holding %q", text, got, b)
+		}
+	}
+}
