@@ -19,7 +19,8 @@ import (
 // for outputs finds it from the label file's folder. When the image file is in another folder,
 // a writer of the image file looks in that folder, where no journal is, and a pointer from there
 // to the journal would be a path leaving its folder. So while a journal is open the window also
-// keeps an unsaved-edits marker beside the image file ("<images>.idxlabel-unsaved": one line a
+// keeps an unsaved-edits marker beside the image file (the file a symbolic link names, where a
+// writer of it by its own name looks: "<images>.idxlabel-unsaved": one line a
 // pair, never a path), and the rule for outputs refuses to replace an image file that has one,
 // even with force (RefuseUnsaved), naming the marker and saying how to recover: open the pair,
 // which replays or discards the edits and removes it.
@@ -78,9 +79,15 @@ func JournalDigest(journal string) string {
 // finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
 // images' marker (written atomically, never through a symbolic link). images "" or in the
 // journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
-// goes on (a writer could not replace the image file in that folder either).
+// goes on (a writer could not replace the image file in that folder either). When images is a
+// symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
+// that file by its own name looks, and the journal's folder is compared with that file's.
 func MarkUnsaved(images, journal string) error {
-	if images == "" || journal == "" || filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
+	if images == "" || journal == "" {
+		return nil
+	}
+	images = SideBase(images)
+	if filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
 		return nil
 	}
 	path := images + UnsavedSuffix
@@ -98,12 +105,23 @@ func MarkUnsaved(images, journal string) error {
 // own line was in the marker, or the journal is still there (a caller removing a journal calls
 // UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
 // when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
-// valid line is removed. No marker is no error.
+// valid line is removed. No marker is no error. When images is a symbolic link, the marker
+// beside the file it names (MarkUnsaved) and one an earlier version wrote beside the link are
+// both looked at.
 func UnmarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" {
 		return nil
 	}
-	path := images + UnsavedSuffix
+	err := unmarkAt(SideBase(images)+UnsavedSuffix, journal)
+	if images != SideBase(images) {
+		// a marker beside the link itself, where an earlier version wrote it
+		err = errors.Join(err, unmarkAt(images+UnsavedSuffix, journal))
+	}
+	return err
+}
+
+// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved).
+func unmarkAt(path, journal string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}

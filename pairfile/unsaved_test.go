@@ -206,3 +206,40 @@ func TestUnsavedMarkerCRLF(t *testing.T) {
 		}
 	}
 }
+
+// A pair whose image file is a symbolic link in the label file's folder to a shared image file
+// elsewhere marks that file: a writer of the shared file by its own name sees no journal in
+// its folder, and must find the marker there (beside the file the link names, as every side
+// file is: SideBase). Its pair removes the mark; a mark an earlier version left beside the link
+// goes too.
+func TestUnsavedMarkerThroughImageLink(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "images-link")
+	if err := os.Symlink(ip, link); err != nil {
+		t.Skip("no symbolic links here:", err) // a safety of links, which this system lacks
+	}
+	j := filepath.Join(dir, "mine-labels-idx1-ubyte"+JournalSuffix)
+	if err := MarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClaimOutputs(nil, []string{ip}, true, nil); !errors.Is(err, ErrUnsavedEdits) {
+		t.Fatalf("a --force writer of the image file a pair's link names, while that pair has unsaved edits: %v", err)
+	}
+	if err := UnmarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if m := UnsavedMarker(ip); m != "" {
+		t.Fatalf("its pair saved, the mark stays: %s", m)
+	}
+	old := link + UnsavedSuffix // an earlier version's mark beside the link
+	if err := os.WriteFile(old, []byte(filepath.Base(j)+" "+JournalDigest(j)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := UnmarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(old); err == nil {
+		t.Fatalf("its pair saved, the mark beside the link stays: %s", old)
+	}
+}
