@@ -81,22 +81,41 @@ func JournalDigest(journal string) string {
 // journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
 // goes on (a writer could not replace the image file in that folder either). When images is a
 // symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
-// that file by its own name looks, and the journal's folder is compared with that file's.
+// that file by its own name looks, and the journal's folder is compared with that file's. So
+// is the file the journal is named after (its pair's label file, "<labels>"+JournalSuffix) when
+// that is a symbolic link to a file in another folder: that file is marked too (markedFiles).
 func MarkUnsaved(images, journal string) error {
+	var errs []error
+	for _, f := range markedFiles(images, journal) {
+		path := f + UnsavedSuffix
+		lines := readUnsaved(path)
+		mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
+		if !slices.Contains(lines, mine) {
+			errs = append(errs, writeUnsaved(path, append(lines, mine)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// markedFiles returns the files MarkUnsaved marks for the journal at journal of a pair of
+// images: images, and the file the journal is named after (journal without JournalSuffix: the
+// label file, or the image file of a pair without one), each as SideBase names it (the file a
+// symbolic link names), each once, those whose folder is not the journal's. None for "".
+func markedFiles(images, journal string) []string {
 	if images == "" || journal == "" {
 		return nil
 	}
-	images = SideBase(images)
-	if filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
-		return nil
+	files := []string{SideBase(images)}
+	if owner, ok := strings.CutSuffix(journal, JournalSuffix); ok {
+		files = append(files, SideBase(owner))
 	}
-	path := images + UnsavedSuffix
-	lines := readUnsaved(path)
-	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
-	if slices.Contains(lines, mine) {
-		return nil
+	var out []string
+	for _, f := range files {
+		if filepath.Dir(Abs(f)) != filepath.Dir(Abs(journal)) && !slices.ContainsFunc(out, func(o string) bool { return SamePath(o, f) }) {
+			out = append(out, f)
+		}
 	}
-	return writeUnsaved(path, append(lines, mine))
+	return out
 }
 
 // UnmarkUnsaved removes the journal at journal from images' marker (MarkUnsaved): its own line,
@@ -105,19 +124,23 @@ func MarkUnsaved(images, journal string) error {
 // own line was in the marker, or the journal is still there (a caller removing a journal calls
 // UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
 // when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
-// valid line is removed. No marker is no error. When images is a symbolic link, the marker
-// beside the file it names (MarkUnsaved) and one an earlier version wrote beside the link are
-// both looked at.
+// valid line is removed. No marker is no error. The image file's marker (beside the file a link
+// names) and every file MarkUnsaved marks (markedFiles) are looked at, and, when images is a
+// symbolic link, a marker an earlier version wrote beside the link itself.
 func UnmarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" {
 		return nil
 	}
-	err := unmarkAt(SideBase(images)+UnsavedSuffix, journal)
-	if images != SideBase(images) {
-		// a marker beside the link itself, where an earlier version wrote it
-		err = errors.Join(err, unmarkAt(images+UnsavedSuffix, journal))
+	// The image file's marker is looked at even in the journal's folder, as it always was; the
+	// link's own, where an earlier version wrote it.
+	files := append([]string{SideBase(images), images}, markedFiles(images, journal)...)
+	var errs []error
+	for k, f := range files {
+		if !slices.ContainsFunc(files[:k], func(o string) bool { return SamePath(o, f) }) {
+			errs = append(errs, unmarkAt(f+UnsavedSuffix, journal))
+		}
 	}
-	return err
+	return errors.Join(errs...)
 }
 
 // unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved).
