@@ -64,6 +64,7 @@ test: deps lint build
 	scripts/cancelout.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # edits typed back show saved; after kill -9 their journal is not offered, after Ctrl+Q none is left; a --force writer over it writes and removes it
 	scripts/unsavedlive.sh $(BIN)   # a new dataset's journal a live window writes is not offered to another idxlabel; after kill -9 it is, and restores
 	scripts/exportcancel.sh $(BIN)   # File → Export… cancelled midway (CSV, Parquet, PNG) says so on the status bar and leaves nothing beside its target
+	scripts/questionoverjob.sh $(BIN)   # a question asked over a job's progress (Ctrl+Q during an export) stays up and answers Escape when the job ends
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of
 # seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.
