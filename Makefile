@@ -66,6 +66,7 @@ test: deps lint build
 	scripts/unsavedlive.sh $(BIN)   # a new dataset's journal a live window writes is not offered to another idxlabel; after kill -9 it is, and restores
 	scripts/exportcancel.sh $(BIN)   # File → Export… cancelled midway (CSV, Parquet, PNG) says so on the status bar and leaves nothing beside its target
 	scripts/linklock.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a window that opened a pair through symbolic links locks the files they name: a --force writer of those files is refused, live and after kill -9
+	scripts/questionoverjob.sh $(BIN)   # a question asked over a job's progress (Ctrl+Q during an export) stays up and answers Escape when the job ends
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of
 # seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -18,7 +19,8 @@ import (
 // for outputs finds it from the label file's folder. When the image file is in another folder,
 // a writer of the image file looks in that folder, where no journal is, and a pointer from there
 // to the journal would be a path leaving its folder. So while a journal is open the window also
-// keeps an unsaved-edits marker beside the image file ("<images>.idxlabel-unsaved": one line a
+// keeps an unsaved-edits marker beside the image file (the file a symbolic link names, where a
+// writer of it by its own name looks: "<images>.idxlabel-unsaved": one line a
 // pair, never a path), and the rule for outputs refuses to replace an image file that has one,
 // even with force (RefuseUnsaved), naming the marker and saying how to recover: open the pair,
 // which replays or discards the edits and removes it.
@@ -72,25 +74,48 @@ func JournalDigest(journal string) string {
 	return hex.EncodeToString(sum[:digestLen/2])
 }
 
-// MarkUnsaved records, beside images (beside the file it names when it is a symbolic link:
-// SideBase, where a writer of that file looks), that the journal at journal holds unsaved edits
-// of a pair of images: when the journal is in another folder than that file (in the same folder
-// the rule finds the journal itself), it adds the journal's line (its base name and
-// JournalDigest) to its marker (written atomically, never through a symbolic link). images ""
-// or in the journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be
-// written goes on (a writer could not replace the image file in that folder either).
+// MarkUnsaved records, beside images, that the journal at journal holds unsaved edits of a pair
+// of images: when the journal is in another folder than images (in the same folder the rule
+// finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
+// images' marker (written atomically, never through a symbolic link). images "" or in the
+// journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
+// goes on (a writer could not replace the image file in that folder either). When images is a
+// symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
+// that file by its own name looks, and the journal's folder is compared with that file's. So
+// is the file the journal is named after (its pair's label file, "<labels>"+JournalSuffix) when
+// that is a symbolic link to a file in another folder: that file is marked too (markedFiles).
 func MarkUnsaved(images, journal string) error {
-	images = SideBase(images)
-	if images == "" || journal == "" || filepath.Dir(Abs(images)) == filepath.Dir(Abs(journal)) {
+	var errs []error
+	for _, f := range markedFiles(images, journal) {
+		path := f + UnsavedSuffix
+		lines := readUnsaved(path)
+		mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
+		if !slices.Contains(lines, mine) {
+			errs = append(errs, writeUnsaved(path, append(lines, mine)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// markedFiles returns the files MarkUnsaved marks for the journal at journal of a pair of
+// images: images, and the file the journal is named after (journal without JournalSuffix: the
+// label file, or the image file of a pair without one), each as SideBase names it (the file a
+// symbolic link names), each once, those whose folder is not the journal's. None for "".
+func markedFiles(images, journal string) []string {
+	if images == "" || journal == "" {
 		return nil
 	}
-	path := images + UnsavedSuffix
-	lines := readUnsaved(path)
-	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
-	if slices.Contains(lines, mine) {
-		return nil
+	files := []string{SideBase(images)}
+	if owner, ok := strings.CutSuffix(journal, JournalSuffix); ok {
+		files = append(files, SideBase(owner))
 	}
-	return writeUnsaved(path, append(lines, mine))
+	var out []string
+	for _, f := range files {
+		if filepath.Dir(Abs(f)) != filepath.Dir(Abs(journal)) && !slices.ContainsFunc(out, func(o string) bool { return SamePath(o, f) }) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // UnmarkUnsaved removes the journal at journal from images' marker (MarkUnsaved): its own line,
@@ -99,25 +124,27 @@ func MarkUnsaved(images, journal string) error {
 // own line was in the marker, or the journal is still there (a caller removing a journal calls
 // UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
 // when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
-// valid line is removed. No marker is no error. When images is a symbolic link, the marker beside
-// the file it names (MarkUnsaved) is the one changed, and then the one beside the link's own
-// name, where earlier versions put it; the first error is returned.
+// valid line is removed. No marker is no error. The image file's marker (beside the file a link
+// names) and every file MarkUnsaved marks (markedFiles) are looked at, and, when images is a
+// symbolic link, a marker an earlier version wrote beside the link itself.
 func UnmarkUnsaved(images, journal string) error {
-	err := unmarkUnsaved(SideBase(images), journal)
-	if side := SideBase(images); side != images {
-		if err2 := unmarkUnsaved(images, journal); err == nil {
-			err = err2
-		}
-	}
-	return err
-}
-
-// unmarkUnsaved is UnmarkUnsaved of the marker beside images itself.
-func unmarkUnsaved(images, journal string) error {
 	if images == "" || journal == "" {
 		return nil
 	}
-	path := images + UnsavedSuffix
+	// The image file's marker is looked at even in the journal's folder, as it always was; the
+	// link's own, where an earlier version wrote it.
+	files := append([]string{SideBase(images), images}, markedFiles(images, journal)...)
+	var errs []error
+	for k, f := range files {
+		if !slices.ContainsFunc(files[:k], func(o string) bool { return SamePath(o, f) }) {
+			errs = append(errs, unmarkAt(f+UnsavedSuffix, journal))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved).
+func unmarkAt(path, journal string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
@@ -190,9 +217,12 @@ func readUnsaved(path string) []unsavedLine {
 	return lines
 }
 
-// parseUnsaved reads one line of a marker (readUnsaved); a line that is neither form gives the
-// zero unsavedLine.
+// parseUnsaved reads one line of a marker (readUnsaved), without a carriage return before its
+// newline or a UTF-8 byte order mark before it (a marker kept in git with autocrlf, or saved by
+// a Windows editor: its line is still its pair's, which removes it); a line that is neither form
+// gives the zero unsavedLine.
 func parseUnsaved(s string) unsavedLine {
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "\ufeff"), "\r")
 	l := unsavedLine{name: s}
 	if n := len(s) - digestLen - 1; n > 0 && s[n] == ' ' && isDigest(s[n+1:]) {
 		l = unsavedLine{s[:n], s[n+1:]}

@@ -170,3 +170,76 @@ func TestUnsavedMarkerOldLines(t *testing.T) {
 		t.Fatalf("read %q as %q", junk, got)
 	}
 }
+
+// A marker whose lines end in CRLF (a folder kept in git with autocrlf, or edited in Notepad,
+// which may also put a byte order mark first) is read as the same lines: the pair removes its
+// own line when it opens with nothing to recover, as the refusal's advice says, and the refusal
+// names the journal, not the journal with a carriage return or the whole line.
+func TestUnsavedMarkerCRLF(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	name := "train-labels-idx1-ubyte" + JournalSuffix
+	jA := filepath.Join(t.TempDir(), name)
+	m := ip + UnsavedSuffix
+	for _, text := range []string{
+		name + " " + JournalDigest(jA) + "\r\n",
+		"\ufeff" + name + " " + JournalDigest(jA) + "\r\n",
+		"\ufeff" + name + "\r\n",
+	} {
+		if err := os.WriteFile(m, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := unsavedNames(m); len(got) != 1 || got[0] != name {
+			t.Errorf("marker %q names %q, want [%s]", text, got, name)
+		}
+		if err := MarkUnsaved(ip, jA); err != nil { // A reopened, its journal offered
+			t.Fatal(err)
+		}
+		for _, l := range readUnsaved(m) {
+			if l.name != name {
+				t.Errorf("marker %q marked again holds the line %q", text, l)
+			}
+		}
+		UnmarkUnsaved(ip, jA) // A saved
+		if got := UnsavedMarker(ip); got != "" {
+			b, _ := os.ReadFile(got)
+			t.Errorf("marker %q: its pair saved, %s stays holding %q", text, got, b)
+		}
+	}
+}
+
+// A pair whose image file is a symbolic link in the label file's folder to a shared image file
+// elsewhere marks that file: a writer of the shared file by its own name sees no journal in
+// its folder, and must find the marker there (beside the file the link names, as every side
+// file is: SideBase). Its pair removes the mark; a mark an earlier version left beside the link
+// goes too.
+func TestUnsavedMarkerThroughImageLink(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	dir := t.TempDir()
+	link := filepath.Join(dir, "images-link")
+	if err := os.Symlink(ip, link); err != nil {
+		t.Skip("no symbolic links here:", err) // a safety of links, which this system lacks
+	}
+	j := filepath.Join(dir, "mine-labels-idx1-ubyte"+JournalSuffix)
+	if err := MarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ClaimOutputs(nil, []string{ip}, true, nil); !errors.Is(err, ErrUnsavedEdits) {
+		t.Fatalf("a --force writer of the image file a pair's link names, while that pair has unsaved edits: %v", err)
+	}
+	if err := UnmarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if m := UnsavedMarker(ip); m != "" {
+		t.Fatalf("its pair saved, the mark stays: %s", m)
+	}
+	old := link + UnsavedSuffix // an earlier version's mark beside the link
+	if err := os.WriteFile(old, []byte(filepath.Base(j)+" "+JournalDigest(j)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := UnmarkUnsaved(link, j); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(old); err == nil {
+		t.Fatalf("its pair saved, the mark beside the link stays: %s", old)
+	}
+}

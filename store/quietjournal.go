@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"os"
 
 	"idxlabel/idx"
 	"idxlabel/pairfile"
@@ -27,7 +28,10 @@ func journalIsQuiet(d *Dataset, c *journal.Contents) bool {
 // they are when replayed, by the rule Open drops a journal by (journalIsQuiet): the files are
 // those its pair record names (a journal of an older version, which names none, answers false),
 // read as a read-only Open reads them (no lock taken, nothing on disk changed), with the
-// default shape options. Any error (the journal or the files cannot be read, they are not the
+// default shape options. Only a journal where its own pair keeps it is judged (ownJournal): one
+// whose pair record names other files (copied beside this pair, crafted, or naming files through
+// a path leaving its folder) is judged by the window opening the pair it sits beside against
+// that pair, not the files it names, so it answers false. Any error (the journal or the files cannot be read, they are not the
 // journal's base any more) answers false: such a journal is kept and offered. It reads the
 // journal (at most idx.MaxData bytes) and the pair whole: O(the pair's size), asked only of a
 // journal that holds edit records (pairfile.SetJournalRule, which package store sets to it).
@@ -39,6 +43,9 @@ func JournalChangesNothing(path string) bool {
 	images, labels := pair[0], ""
 	if len(pair) == 2 {
 		labels = pair[1]
+	}
+	if !ownJournal(path, images, labels) {
+		return false
 	}
 	c, err := journal.Read(path, idx.MaxData())
 	if err != nil {
@@ -52,4 +59,25 @@ func JournalChangesNothing(path string) bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	return journalIsQuiet(d, c)
+}
+
+// ownJournal reports whether the journal at path is where a window editing the pair images,
+// labels keeps its journal (pairfile.JournalFile, beside the file a link names; or beside the
+// name used, where earlier versions kept it, pairfile.Key + JournalSuffix; or either's per-user
+// fallback): the same path, or the same regular file under another spelling of its folder (never
+// through a symbolic link at the journal's own name).
+func ownJournal(path, images, labels string) bool {
+	primary, earlier := pairfile.JournalFile(images, labels), pairfile.Key(images, labels)+pairfile.JournalSuffix
+	for _, want := range []string{primary, pairfile.Fallback(primary), earlier, pairfile.Fallback(earlier)} {
+		if want == "" {
+			continue
+		}
+		if pairfile.SamePath(path, want) {
+			return true
+		}
+		if fi, err := os.Lstat(want); err == nil && fi.Mode().IsRegular() && pairfile.SameFile(path, want) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@
 package dialogs
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -29,8 +30,8 @@ import (
 // prompt is an open dialog that asks the person something: Escape runs cancel, Enter runs
 // accept (the default answer, one that loses nothing).
 type prompt struct {
-	key            string // what it asks, e.g. "unsaved": one prompt per key is open at a time
-	depth          int    // the window's overlay count with it shown: it answers keys only on top
+	key            string            // what it asks, e.g. "unsaved": one prompt per key is open at a time
+	overlay        fyne.CanvasObject // its overlay on the window's canvas: it answers keys only on top
 	cancel, accept func()
 	// passes: a job's progress, which asks nothing: Escape cancels the job and every other key
 	// goes on to the grid (showPassing).
@@ -128,7 +129,7 @@ func (p *Dialogs) Show(key string, d dialog.Dialog, cancel, accept func(), onClo
 		}
 	})
 	d.Show()
-	q.depth = len(p.win.Canvas().Overlays().List())
+	q.overlay = p.win.Canvas().Overlays().Top()
 	p.open = append(p.open, q)
 	if p.changed != nil {
 		p.changed()
@@ -157,13 +158,22 @@ func (p *Dialogs) Passing() bool {
 		return false
 	}
 	q := p.open[len(p.open)-1]
-	return q.passes && q.depth == len(p.win.Canvas().Overlays().List())
+	return q.passes && q.overlay == p.win.Canvas().Overlays().Top()
 }
 
+// remove forgets the prompt q, closed, and puts back the prompts shown above it: Fyne removes
+// with an overlay every overlay above it, so a job's progress that closes when the job ends
+// took with it the question shown over it (the window's close asking about unsaved edits),
+// which vanished unanswered, its answer never given, and was still taken for open.
 func (p *Dialogs) remove(q *prompt) {
 	for k, o := range p.open {
 		if o == q {
 			p.open = append(p.open[:k], p.open[k+1:]...)
+			for _, above := range p.open[k:] {
+				if above.overlay != nil && !slices.Contains(p.win.Canvas().Overlays().List(), above.overlay) {
+					p.win.Canvas().Overlays().Add(above.overlay)
+				}
+			}
 			return
 		}
 	}
@@ -176,7 +186,7 @@ func (p *Dialogs) Key(k *fyne.KeyEvent) bool {
 		return false
 	}
 	q := p.open[len(p.open)-1]
-	if q.depth != len(p.win.Canvas().Overlays().List()) {
+	if q.overlay != p.win.Canvas().Overlays().Top() {
 		return false // another dialog (an error, a file chooser) is above it
 	}
 	switch k.Name {

@@ -159,3 +159,39 @@ func TestNewTextSizedAsFynes(t *testing.T) {
 		t.Errorf("NewText's message is %v, Fyne's error dialog %v", ours, fynes)
 	}
 }
+
+// A question shown over a job's progress (the window closed while an import runs: "Quit with
+// unsaved edits?") stays up and answers Escape and Enter once the job ends and hides its
+// progress from under it. Before, Fyne removed the question's overlay with the progress's (it
+// drops every overlay above the one removed): the question vanished unanswered, its answer never
+// given, and Escape and Enter did nothing.
+func TestQuestionAnswersKeysAfterTheProgressUnderItCloses(t *testing.T) {
+	for _, c := range []struct {
+		key  fyne.KeyName
+		want string
+	}{{fyne.KeyEscape, "no"}, {fyne.KeyReturn, "yes"}} {
+		win, d := questionWindow(t)
+		cancelled := 0
+		progress := d.ShowPassing("import", "Importing", widget.NewLabel("…"), func() { cancelled++ })
+		got := "open"
+		d.Ask("Quit?", "Quit with unsaved edits?", true, func(yes bool) {
+			got = map[bool]string{true: "yes", false: "no"}[yes]
+		})
+		progress.Hide() // the job ends
+		if n := len(win.Canvas().Overlays().List()); n != 1 {
+			t.Errorf("the progress under the question closed: %d overlays up, want the question's", n)
+		}
+		typeKey(win, c.key)
+		if got != c.want {
+			t.Errorf("%s on the question after the progress under it closed: %s, want %s", c.key, got, c.want)
+		}
+		if cancelled != 1 {
+			t.Errorf("%s: the job's cancel ran %d times, want once (its progress closing)", c.key, cancelled)
+		}
+		if c.want == "yes" {
+			if n := len(win.Canvas().Overlays().List()); n != 0 {
+				t.Errorf("%s: %d overlays left", c.key, n)
+			}
+		}
+	}
+}
