@@ -36,14 +36,7 @@ shot() { [ -z "$shots" ] || { sleep 1; xwd -root -silent | /usr/bin/convert xwd:
 
 # 3,000 samples: more than twice the 1,000 after which the CSV, .npz and Parquet writers look for
 # a Cancel, so the export is midway at the gate.
-python3 - "$work" <<'PY'
-import struct, sys
-d, n = sys.argv[1], 3000
-open(d + "/p-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(n * 784)))
-open(d + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + bytes(i % 10 for i in range(n)))
-PY
-images=$work/p-images-idx3-ubyte
-labels=$work/p-labels-idx1-ubyte
+plain_pair "$work" 3000
 IDXLABEL_TEST_EXPORT_WRITE_GATE=$XVFB_CFG/never start_state "$images" "$labels"
 before=$(ls -A "$work")
 

@@ -27,13 +27,7 @@ fail() {
   [ -f "$state" ] && echo "state: $(cat "$state")" >&2
   cat "$log" >&2; exit 1
 }
-python3 - "$work" <<'PY'
-import struct, sys
-m = 200
-open(sys.argv[1] + "/p-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, m, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(m * 784)))
-open(sys.argv[1] + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, m) + bytes(i % 10 for i in range(m)))
-PY
-labels=$work/p-labels-idx1-ubyte
+plain_pair "$work" 200
 
 # 1. A soft limit of 2 KiB on every file the window writes (the hard limit stays, so that it can
 # be lifted without privileges).

@@ -29,14 +29,7 @@ fail() {
   cat "$log" >&2; exit 1
 }
 
-python3 - "$work" <<'PY'
-import struct, sys
-d, n = sys.argv[1], 3000
-open(d + "/p-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(n * 784)))
-open(d + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + bytes(i % 10 for i in range(n)))
-PY
-images=$work/p-images-idx3-ubyte
-labels=$work/p-labels-idx1-ubyte
+plain_pair "$work" 3000
 IDXLABEL_TEST_EXPORT_WRITE_GATE=$gate start_state "$images" "$labels"
 before=$(ls -A "$work")
 

@@ -54,13 +54,7 @@ rm -f "$sheets"/*.png
 [ "$(ls "$sheets" | wc -l)" = 3 ] || fail "bench/sheets made $(ls "$sheets" | wc -l) sheets, not 3"
 "$bin" import-sheets "$sheets" "$work/cli-images-idx3-ubyte" "$work/cli-labels-idx2-int" >/dev/null 2>&1 ||
   fail "import-sheets did not read the sheets"
-python3 - "$work" <<'PY'
-import struct, sys
-m = 200
-open(sys.argv[1] + "/p-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, m, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(m * 784)))
-open(sys.argv[1] + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, m) + bytes(i % 10 for i in range(m)))
-PY
-labels=$work/p-labels-idx1-ubyte
+plain_pair "$work" 200
 gate=$XVFB_CFG/gate
 export IDXLABEL_TEST_IMPORT_GATE=$gate IDXLABEL_TEST_SHEETS=$XVFB_CFG/sheets-state
 start_state "$work/p-images-idx3-ubyte" "$labels"

@@ -317,3 +317,17 @@ for p in sys.argv[1:]:
 print(best)
 PY
 }
+
+# plain_pair DIR N: writes DIR/p-images-idx3-ubyte (N 28×28 samples of a fixed pattern, grey
+# levels (i·37 + i/784) mod 256) and DIR/p-labels-idx1-ubyte (sample k labelled k mod 10), and
+# sets images and labels to them.
+plain_pair() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+d, n = sys.argv[1], int(sys.argv[2])
+open(d + "/p-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes((i * 37 + i // 784) % 256 for i in range(n * 784)))
+open(d + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + bytes(i % 10 for i in range(n)))
+PY
+  images=$1/p-images-idx3-ubyte
+  labels=$1/p-labels-idx1-ubyte
+}

@@ -18,38 +18,25 @@ import (
 func TestJournalChangesNothingAsOpenDoes(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ip, lp := tinyPair(t, t.TempDir(), 20)
-	leave := func(edits func(d *Dataset)) string {
-		t.Helper()
-		d, err := Open(ip, lp, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		edits(d)
-		path := journalPath(d)
-		killed(t, d)
-		return path
-	}
+	leave := func(edits func(d *Dataset)) string { return killedAfter(t, ip, lp, edits) }
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	typedBack := func(d *Dataset) {
-		must(d.Relabel([]int{7}, 3))
-		must(d.Relabel([]int{7}, 7))
-	}
-	j := leave(typedBack)
+	back := typedBack(t)
+	j := leave(back)
 	if !JournalChangesNothing(j) {
 		t.Error("a journal whose edits cancel out: changes something")
 	}
 	os.Remove(j)
-	j = leave(func(d *Dataset) { typedBack(d); must(d.Relabel([]int{2}, 5)) })
+	j = leave(func(d *Dataset) { back(d); must(d.Relabel([]int{2}, 5)) })
 	if JournalChangesNothing(j) {
 		t.Error("a journal that relabels sample 2: changes nothing")
 	}
 	os.Remove(j)
-	j = leave(typedBack)
+	j = leave(back)
 	labels, _ := idx.New(idx.UByte, 20) // another program rewrote the label file since
 	must(idx.WriteFile(lp, labels))
 	if JournalChangesNothing(j) {
@@ -77,18 +64,7 @@ func TestJournalChangesNothingOnlyOfItsOwnPair(t *testing.T) {
 	if err := idx.WriteFile(lpB, labels); err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(ipA, lpA, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Relabel([]int{7}, 3); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Relabel([]int{7}, 7); err != nil {
-		t.Fatal(err)
-	}
-	jA := journalPath(d)
-	killed(t, d)
+	jA := killedAfter(t, ipA, lpA, typedBack(t))
 	c, err := journal.Read(jA, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -126,22 +102,37 @@ func TestJournalChangesNothingThroughLinks(t *testing.T) {
 	if err := os.Symlink(lp, ll); err != nil {
 		t.Fatal(err)
 	}
-	d, err := Open(li, ll, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Relabel([]int{7}, 3); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Relabel([]int{7}, 7); err != nil {
-		t.Fatal(err)
-	}
-	j := journalPath(d)
-	killed(t, d)
+	j := killedAfter(t, li, ll, typedBack(t))
 	if !pairfile.SamePath(j, pairfile.JournalFile(li, ll)) || !strings.HasPrefix(j, filepath.Dir(lp)) {
 		t.Fatalf("the journal is at %s, not beside the label file the link names (%s)", j, lp)
 	}
 	if !JournalChangesNothing(j) {
 		t.Error("a journal whose edits cancel out, of a pair opened through links: changes something")
+	}
+}
+
+// killedAfter opens the pair images, labels for editing, makes edits, and leaves it as a
+// killed window does (killed): it returns the journal's path.
+func killedAfter(t *testing.T, images, labels string, edits func(d *Dataset)) string {
+	t.Helper()
+	d, err := Open(images, labels, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits(d)
+	path := journalPath(d)
+	killed(t, d)
+	return path
+}
+
+// typedBack types 3 over sample 7's label 7, then 7 back: edits that cancel out.
+func typedBack(t *testing.T) func(d *Dataset) {
+	return func(d *Dataset) {
+		t.Helper()
+		for _, l := range []int{3, 7} {
+			if err := d.Relabel([]int{7}, l); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
