@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"testing"
+
+	"idxlabel/fixture/mnisttest"
 )
 
 // BenchmarkJournalChangesNothing judges a killed window's journal whose edits cancel out (3 typed
@@ -20,7 +22,7 @@ func BenchmarkJournalChangesNothing(b *testing.B) {
 		runs := 0
 		for b.Loop() {
 			var quiet bool
-			total += allocated(func() { quiet = JournalChangesNothing(j) })
+			total += mnisttest.Allocated(func() { quiet = JournalChangesNothing(j) })
 			runs++
 			if !quiet {
 				b.Fatal("a journal whose edits cancel out: changes something")

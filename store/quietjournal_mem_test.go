@@ -3,10 +3,10 @@ package store
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 )
 
@@ -38,16 +38,6 @@ func widePair(t testing.TB, dir string, n, side int, gz bool) (string, string) {
 	return ip, lp
 }
 
-// allocated returns the bytes the Go heap allocated while f ran (runtime.MemStats.TotalAlloc:
-// every allocation counted, whether or not it was collected since; no other test runs meanwhile).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // Judging a killed window's journal (JournalChangesNothing, which every --force writer asks of a
 // journal beside its outputs) holds none of the pair's image data: the images' CRC-32C, which
 // the journal's base record names, is taken as they stream by, and only the labels are held.
@@ -62,7 +52,7 @@ func TestJournalChangesNothingHoldsNoImages(t *testing.T) {
 		ip, lp := widePair(t, t.TempDir(), n, side, gz)
 		j := killedAfter(t, ip, lp, typedBack(t))
 		var quiet bool
-		got := allocated(func() { quiet = JournalChangesNothing(j) })
+		got := mnisttest.Allocated(func() { quiet = JournalChangesNothing(j) })
 		if !quiet {
 			t.Fatalf("gzip %v: a journal whose edits cancel out: changes something", gz)
 		}
