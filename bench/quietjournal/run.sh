@@ -51,7 +51,7 @@ measure() { # label, journal (1 or 0), split options...
 		echo "$label: the journal was not removed" >&2; exit 1
 	fi
 	read -r s u sys kb <"$W/t.txt"
-	echo "$label: peak RSS $((kb / 1024)) MB, CPU $(echo "$u + $sys" | bc) s (user $u, sys $sys), wall $s s, load $(cut -d' ' -f1 /proc/loadavg)"
+	echo "$label: peak RSS $((kb / 1024)) MB, CPU $(awk "BEGIN { printf \"%.2f\", $u + $sys }") s (user $u, sys $sys), wall $s s, load $(cut -d' ' -f1 /proc/loadavg)"
 }
 n=$(stat -c %s "$LABELS")
 echo "input and old train pair: $(stat -c %s "$IMAGES") image bytes, $n label bytes"
