@@ -7,10 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 )
 
@@ -30,16 +30,6 @@ func forgedImages(t *testing.T, path string, n, side int, body []byte, gz bool) 
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// allocated returns the bytes f allocated on the heap (runtime.MemStats.TotalAlloc; the test
-// runs alone, not in parallel).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // A header that declares more data than its file holds costs no memory of that size: a plain
@@ -96,7 +86,7 @@ func TestForgedHeadersCostNoMemory(t *testing.T) {
 		}
 		for what, plan := range plans {
 			var err error
-			used := allocated(func() {
+			used := mnisttest.Allocated(func() {
 				var in *Input
 				if in, err = Open(Pair{ip, lp}); err != nil {
 					return

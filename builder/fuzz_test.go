@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/mnisttest"
 	"idxlabel/idx"
 )
 
@@ -132,7 +133,7 @@ func FuzzBuild(f *testing.F) {
 			plan = func(i []*Input) (*Plan, error) { return Subset(i[0], outs[0], opts, func(string) {}) }
 		}
 		var err error
-		used := allocated(func() {
+		used := mnisttest.Allocated(func() {
 			_, err = Build(context.Background(), ins, outs, false, plan, nil, nil)
 		})
 		if most := uint64(16<<20 + 3*1032*(len(images)+len(labels))); used > most {

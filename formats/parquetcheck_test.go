@@ -4,22 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
-)
 
-// allocated returns the bytes f allocates (runtime.MemStats.TotalAlloc).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"idxlabel/fixture/mnisttest"
+)
 
 // Compressed data is decompressed to at most one byte more than its page declares, whatever it
 // holds; a zstd frame that declares more than the page is refused from its header; LZ4 that
@@ -30,7 +22,7 @@ func TestDecompressStopsAtTheDeclaredSize(t *testing.T) {
 	w.Write(make([]byte, 100<<20))
 	w.Close()
 	var err error
-	if a := allocated(func() { _, err = decompress(gz.Bytes(), 1000, format.Gzip) }); err == nil || a > 8<<20 {
+	if a := mnisttest.Allocated(func() { _, err = decompress(gz.Bytes(), 1000, format.Gzip) }); err == nil || a > 8<<20 {
 		t.Fatalf("gzip bomb: %v, %d bytes allocated", err, a)
 	}
 	enc, _ := zstd.NewWriter(nil)

@@ -57,6 +57,11 @@ type model struct {
 	// writes). Otherwise a save keeps the dtype of the person's file.
 	ownLabels bool
 
+	// streamedCRC, when not nil, is the CRC-32C of the base's image data, which was streamed
+	// and not kept (a pair opened only to judge a journal: open's judging): imageData, pixels and
+	// baseRows are nil then, and imageCRC answers it.
+	streamedCRC *uint32
+
 	// baseRows, when not nil, holds the base's images instead of imageData and pixels (nil
 	// then): rows of the buffers a save wrote its image file from (baseimages.go).
 	baseRows *baseImages
@@ -398,6 +403,9 @@ func (m *model) baseView() func(i int) []byte {
 
 // imageCRC returns the CRC-32C of the base's raw image data in order (m.mu held).
 func (m *model) imageCRC() uint32 {
+	if m.streamedCRC != nil {
+		return *m.streamedCRC
+	}
 	if m.baseRows != nil {
 		return m.baseRows.crc()
 	}

@@ -10,7 +10,7 @@ import (
 
 // killed closes d as a window killed at that moment leaves its pair: the journal as it is on
 // disk (Close removes one whose edits cancel out), the lock released.
-func killed(t *testing.T, d *Dataset) {
+func killed(t testing.TB, d *Dataset) {
 	t.Helper()
 	path := journalPath(d)
 	b, err := os.ReadFile(path)

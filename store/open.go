@@ -24,7 +24,15 @@ import (
 // another process or Dataset has the pair open for editing, the idx errors of either file
 // (naming it), a label file that is not integer or not 1-D/2-D, counts that differ (naming both
 // files and counts), or a rename that fails while finishing an interrupted save.
-func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
+func Open(imagesPath, labelsPath string, opts Options) (*Dataset, error) {
+	return open(imagesPath, labelsPath, opts, false)
+}
+
+// open is Open; with judging (opts.ReadOnly too), the pair is opened only to judge a journal of
+// it (JournalChangesNothing): the images are streamed, their header and CRC-32C kept and none of
+// their data (streamImages; every sample's pixels are then missing), and the sources file, which
+// no judgement reads, is not read.
+func open(imagesPath, labelsPath string, opts Options, judging bool) (_ *Dataset, err error) {
 	imagesPath = pairfile.Abs(imagesPath)
 	if labelsPath != "" {
 		labelsPath = pairfile.Abs(labelsPath)
@@ -57,8 +65,14 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		d.stamps = pairfile.TakeStamps(imagesPath, labelsPath) // a read-only dataset never saves
 	}
-	images, err := idx.ReadFileLimit(readImages, idx.MaxData())
-	if err != nil {
+	var images *idx.Array
+	if judging {
+		var crc uint32
+		if images, crc, err = streamImages(readImages); err != nil {
+			return nil, err
+		}
+		d.streamedCRC = &crc
+	} else if images, err = idx.ReadFileLimit(readImages, idx.MaxData()); err != nil {
 		return nil, err
 	}
 	var labels *idx.Array
@@ -77,11 +91,8 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		}
 		d.names, d.namesPath = names, p
 	}
-	// Where the samples came from: a sources file that does not fit them is left out, said.
-	if sources, err := pairfile.ReadSources(pairfile.SourcesFile(imagesPath, labelsPath), d.baseN); err != nil {
-		d.notices = append(d.notices, err.Error())
-	} else if pairfile.HasSources(sources) {
-		d.sources = sources
+	if !judging {
+		d.readSources()
 	}
 	// Which labels are accepted suggestions, which samples were reviewed: a file that does not fit the pair is left out, said.
 	d.readMarks(labels)
@@ -92,6 +103,16 @@ func Open(imagesPath, labelsPath string, opts Options) (_ *Dataset, err error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// readSources reads where the samples came from (pairfile.SourcesFile): a sources file that does
+// not fit them is left out, said in the notices.
+func (d *Dataset) readSources() {
+	if sources, err := pairfile.ReadSources(pairfile.SourcesFile(d.imagesPath, d.labelsPath), d.baseN); err != nil {
+		d.notices = append(d.notices, err.Error())
+	} else if pairfile.HasSources(sources) {
+		d.sources = sources
+	}
 }
 
 // FromArrays makes a dataset of arrays already in memory (a generated demo, an import) as if

@@ -33,8 +33,11 @@ func journalIsQuiet(d *Dataset, c *journal.Contents) bool {
 // a path leaving its folder) is judged by the window opening the pair it sits beside against
 // that pair, not the files it names, so it answers false. Any error (the journal or the files cannot be read, they are not the
 // journal's base any more) answers false: such a journal is kept and offered. It reads the
-// journal (at most idx.MaxData bytes) and the pair whole: O(the pair's size), asked only of a
-// journal that holds edit records (pairfile.SetJournalRule, which package store sets to it).
+// journal (at most idx.MaxData bytes) and the label file whole, and streams the image file to
+// its end for the CRC-32C the journal's base record names, holding none of it (streamImages):
+// memory O(records + the label file + about 16 bytes a sample), whatever the images' size; time
+// O(the pair's size). It is asked only of a journal that holds edit records
+// (pairfile.SetJournalRule, which package store sets to it).
 func JournalChangesNothing(path string) bool {
 	pair, err := journal.ReadPair(path)
 	if err != nil || len(pair) == 0 {
@@ -51,7 +54,7 @@ func JournalChangesNothing(path string) bool {
 	if err != nil {
 		return false
 	}
-	d, err := Open(images, labels, Options{ReadOnly: true})
+	d, err := open(images, labels, Options{ReadOnly: true}, true)
 	if err != nil {
 		return false
 	}

@@ -113,7 +113,7 @@ func TestJournalChangesNothingThroughLinks(t *testing.T) {
 
 // killedAfter opens the pair images, labels for editing, makes edits, and leaves it as a
 // killed window does (killed): it returns the journal's path.
-func killedAfter(t *testing.T, images, labels string, edits func(d *Dataset)) string {
+func killedAfter(t testing.TB, images, labels string, edits func(d *Dataset)) string {
 	t.Helper()
 	d, err := Open(images, labels, Options{})
 	if err != nil {
@@ -126,7 +126,7 @@ func killedAfter(t *testing.T, images, labels string, edits func(d *Dataset)) st
 }
 
 // typedBack types 3 over sample 7's label 7, then 7 back: edits that cancel out.
-func typedBack(t *testing.T) func(d *Dataset) {
+func typedBack(t testing.TB) func(d *Dataset) {
 	return func(d *Dataset) {
 		t.Helper()
 		for _, l := range []int{3, 7} {
