@@ -1,0 +1,67 @@
+package pairfile
+
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+)
+
+// Two pairs whose journals are in two folders share one image file; while one marks (or
+// unmarks) the marker, between its read and its write, the other marks it too. The marker is
+// changed by one at a time (markerLock), so the second waits for the first and neither line is
+// lost. The second runs on its own file handle, as another process does (a flock is held by an
+// open file, not by a process); markerBusyHook says it is waiting, so no timing is relied on.
+func TestUnsavedMarkerChangesOneAtATime(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	jA := filepath.Join(t.TempDir(), "a-labels-idx1-ubyte"+JournalSuffix)
+	jB := filepath.Join(t.TempDir(), "b-labels-idx1-ubyte"+JournalSuffix)
+	jC := filepath.Join(t.TempDir(), "c-labels-idx1-ubyte"+JournalSuffix)
+	m := ip + UnsavedSuffix
+	line := func(j string) string { return filepath.Base(j) + " " + JournalDigest(j) + "\n" }
+	defer func() { unsavedReadHook, markerBusyHook = nil, nil }()
+	// race runs first, and, once first has read the marker, second in another goroutine; it
+	// returns when both are done.
+	race := func(first, second func() error) {
+		t.Helper()
+		var fired atomic.Bool
+		done, busy := make(chan error, 1), make(chan struct{}, 1)
+		markerBusyHook = func(string) {
+			select {
+			case busy <- struct{}{}:
+			default:
+			}
+		}
+		unsavedReadHook = func(string) {
+			if !fired.CompareAndSwap(false, true) {
+				return // second's own read
+			}
+			go func() { done <- second() }()
+			select {
+			case err := <-done: // nothing kept it out: it changed the marker meanwhile
+				done <- err
+			case <-busy: // it waits for this change to end
+			}
+		}
+		if err := first(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		unsavedReadHook, markerBusyHook = nil, nil
+	}
+	race(func() error { return MarkUnsaved(ip, jA) }, func() error { return MarkUnsaved(ip, jB) })
+	b, _ := os.ReadFile(m)
+	if got, want := string(b), line(jA)+line(jB); got != want && got != line(jB)+line(jA) {
+		t.Fatalf("two pairs marked the shared image file at once: the marker holds %q, want both lines %q", got, want)
+	}
+	race(func() error { return UnmarkUnsaved(ip, jA) }, func() error { return MarkUnsaved(ip, jC) })
+	b, _ = os.ReadFile(m)
+	if got, want := string(b), line(jB)+line(jC); got != want {
+		t.Fatalf("one pair unmarked while another marked: the marker holds %q, want %q", got, want)
+	}
+	if _, err := os.Lstat(m + LockSuffix); !os.IsNotExist(err) {
+		t.Fatalf("the marker's lock file was left: %v", err)
+	}
+}
