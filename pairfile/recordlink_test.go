@@ -17,14 +17,8 @@ import (
 // FinishInterrupted through the links finishes the save.
 func TestSaveRecordBesideTheFileALinkNames(t *testing.T) {
 	ip, lp := writeTestPair(t, 10, 2, 2)
-	links := t.TempDir()
-	li, ll := filepath.Join(links, "mine-images-idx3-ubyte"), filepath.Join(links, "mine-labels-idx1-ubyte")
-	if err := os.Symlink(ip, li); err != nil {
-		t.Skipf("no symbolic links here: %v", err)
-	}
-	if err := os.Symlink(lp, ll); err != nil {
-		t.Fatal(err)
-	}
+	li, ll := linkPair(t, ip, lp, false)
+	links := filepath.Dir(ll)
 	if got := RecordPath(li, ll); got != Abs(lp)+ManifestSuffix {
 		t.Fatalf("RecordPath through the links: %s, want beside %s", got, lp)
 	}

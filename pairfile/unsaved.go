@@ -97,9 +97,18 @@ func MarkUnsaved(images, journal string) error {
 	return errors.Join(errs...)
 }
 
-// markAt adds mine to the marker at path unless it holds it already, under the marker's lock
-// (markerLock) from its read to its write. Errors: those of the lock and of writing.
+// markAt adds mine to the marker at path unless it holds it already (changeMarker).
 func markAt(path string, mine unsavedLine) error {
+	return changeMarker(path, func(lines []unsavedLine) ([]unsavedLine, bool) {
+		return append(lines, mine), !slices.Contains(lines, mine)
+	})
+}
+
+// changeMarker changes the marker at path under its lock (markerLock), held from its read to
+// its write: change gets the lines it holds (readUnsaved) and returns the lines it is to hold
+// and whether to write them; with no line left the marker is removed. Errors: those of the lock,
+// of writing and of removing (none when it is gone already).
+func changeMarker(path string, change func([]unsavedLine) ([]unsavedLine, bool)) error {
 	l, err := markerLock(path)
 	if err != nil {
 		return err
@@ -109,10 +118,17 @@ func markAt(path string, mine unsavedLine) error {
 	if unsavedReadHook != nil {
 		unsavedReadHook(path)
 	}
-	if slices.Contains(lines, mine) {
+	lines, write := change(lines)
+	switch {
+	case !write:
+		return nil
+	case len(lines) == 0:
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 		return nil
 	}
-	return writeUnsaved(path, append(lines, mine))
+	return writeUnsaved(path, lines)
 }
 
 // markedFiles returns the files MarkUnsaved marks for the journal at journal of a pair of
@@ -163,40 +179,25 @@ func UnmarkUnsaved(images, journal string) error {
 	return errors.Join(errs...)
 }
 
-// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved), under the
-// marker's lock (markerLock) from its read to its write; no marker: nothing, no lock taken.
+// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved, changeMarker); no
+// marker: nothing, no lock taken.
 func unmarkAt(path, journal string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
-	l, err := markerLock(path)
-	if err != nil {
-		return err
-	}
-	defer l.release()
-	lines := readUnsaved(path)
-	if unsavedReadHook != nil {
-		unsavedReadHook(path)
-	}
 	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
-	held := slices.Contains(lines, mine)
-	if !held {
-		fi, err := os.Lstat(journal)
-		held = err == nil && fi.Mode().IsRegular()
-	}
-	kept := slices.DeleteFunc(slices.Clone(lines), func(l unsavedLine) bool {
-		return l == mine || held && l == unsavedLine{name: mine.name}
-	})
-	switch {
-	case len(kept) == 0:
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+	return changeMarker(path, func(lines []unsavedLine) ([]unsavedLine, bool) {
+		held := slices.Contains(lines, mine)
+		if !held {
+			fi, err := os.Lstat(journal)
+			held = err == nil && fi.Mode().IsRegular()
 		}
-		return nil
-	case len(kept) == len(lines):
-		return nil // not this pair's: left as it is
-	}
-	return writeUnsaved(path, kept)
+		kept := slices.DeleteFunc(slices.Clone(lines), func(l unsavedLine) bool {
+			return l == mine || held && l == unsavedLine{name: mine.name}
+		})
+		// None left: removed (a damaged marker too); none removed: not this pair's, left alone.
+		return kept, len(kept) == 0 || len(kept) != len(lines)
+	})
 }
 
 // UnsavedMarker returns the unsaved-edits marker of the file at p (p itself, or the file its

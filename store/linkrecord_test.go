@@ -10,6 +10,20 @@ import (
 	"idxlabel/pairfile"
 )
 
+// linksTo makes, in a new folder, symbolic links "mine-<name>" to the image file ip and the
+// label file lp (so that each finds the other as their files do) and returns them.
+func linksTo(t *testing.T, ip, lp string) (li, ll string) {
+	t.Helper()
+	links := t.TempDir()
+	li, ll = filepath.Join(links, "mine-"+filepath.Base(ip)), filepath.Join(links, "mine-"+filepath.Base(lp))
+	for real, link := range map[string]string{ip: li, lp: ll} {
+		if err := os.Symlink(real, link); err != nil {
+			t.Skipf("this system cannot make symbolic links: %v", err)
+		}
+	}
+	return li, ll
+}
+
 // A save cut off between its renames is seen by whoever comes to the pair by the other names,
 // whether the save was made through symbolic links (mine-images → the image file, mine-labels →
 // the label file, in another folder) and the pair is then reached by the files' own names, or
@@ -21,14 +35,7 @@ func TestCutSaveSeenByTheOtherNames(t *testing.T) {
 	for _, through := range []string{"the links", "the files' own names"} {
 		t.Run("saved through "+through, func(t *testing.T) {
 			ip, lp := writeTestPair(t, 10, 2, 2)
-			links := t.TempDir()
-			li, ll := filepath.Join(links, "mine-images-idx3-ubyte"), filepath.Join(links, "mine-labels-idx1-ubyte")
-			if err := os.Symlink(ip, li); err != nil {
-				t.Skipf("no symbolic links here: %v", err)
-			}
-			if err := os.Symlink(lp, ll); err != nil {
-				t.Fatal(err)
-			}
+			li, ll := linksTo(t, ip, lp)
 			saveI, saveL, seeI, seeL := li, ll, ip, lp
 			if through != "the links" {
 				saveI, saveL, seeI, seeL = ip, lp, li, ll
@@ -74,14 +81,7 @@ func TestCutSaveSeenByTheOtherNames(t *testing.T) {
 // by their own names finishes the save (the labels as saved, the record gone).
 func TestCrashBetweenRenamesThroughLinks(t *testing.T) {
 	ip, lp := copyPair(t, 300, true)
-	links := t.TempDir()
-	li, ll := filepath.Join(links, "mine-images-idx3-ubyte.gz"), filepath.Join(links, "mine-labels-idx1-ubyte.gz")
-	if err := os.Symlink(ip, li); err != nil {
-		t.Skipf("no symbolic links here: %v", err)
-	}
-	if err := os.Symlink(lp, ll); err != nil {
-		t.Fatal(err)
-	}
+	li, ll := linksTo(t, ip, lp)
 	orig, err := idx.ReadFile(lp)
 	if err != nil {
 		t.Fatal(err)
