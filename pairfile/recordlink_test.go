@@ -23,16 +23,7 @@ func TestSaveRecordBesideTheFileALinkNames(t *testing.T) {
 		t.Fatalf("RecordPath through the links: %s, want beside %s", got, lp)
 	}
 	images, labels := reversed(t, ip, lp)
-	AfterRename = func(k int) {
-		if k == 0 {
-			panic("killed between the renames")
-		}
-	}
-	func() {
-		defer func() { AfterRename = nil; recover() }()
-		WritePair(li, ll, images, labels)
-		t.Fatal("the write was not cut off")
-	}()
+	writeCut(t, li, ll, images, labels, 0)
 	if _, err := os.Lstat(ll + ManifestSuffix); err == nil {
 		t.Fatal("the record was written beside the link")
 	}
