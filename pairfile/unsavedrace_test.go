@@ -1,8 +1,13 @@
 package pairfile
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -63,5 +68,81 @@ func TestUnsavedMarkerChangesOneAtATime(t *testing.T) {
 	}
 	if _, err := os.Lstat(m + LockSuffix); !os.IsNotExist(err) {
 		t.Fatalf("the marker's lock file was left: %v", err)
+	}
+}
+
+// TestMarkerChild, run as a child by TestUnsavedMarkerAcrossProcesses (IDXLABEL_MARKER_CHILD
+// set to the image file), marks the image file's marker for the journal IDXLABEL_JOURNAL and,
+// once it has read the marker, says "read" and waits for a line on its input before it writes.
+func TestMarkerChild(t *testing.T) {
+	images := os.Getenv("IDXLABEL_MARKER_CHILD")
+	if images == "" {
+		return // only meaningful as a child
+	}
+	unsavedReadHook = func(string) {
+		fmt.Println("read")
+		bufio.NewReader(os.Stdin).ReadString('\n')
+	}
+	if err := MarkUnsaved(images, os.Getenv("IDXLABEL_JOURNAL")); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	os.Exit(0)
+}
+
+// Another process marks the shared image file's marker, and this one marks it while the other
+// is between its read and its write: this one waits for the other's lock (markerBusyHook says
+// so), and the marker ends with both lines.
+func TestUnsavedMarkerAcrossProcesses(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	jChild := filepath.Join(t.TempDir(), "a-labels-idx1-ubyte"+JournalSuffix)
+	jMine := filepath.Join(t.TempDir(), "b-labels-idx1-ubyte"+JournalSuffix)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMarkerChild$")
+	cmd.Env = append(os.Environ(), "IDXLABEL_MARKER_CHILD="+ip, "IDXLABEL_JOURNAL="+jChild)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	sc := bufio.NewScanner(out)
+	for sc.Scan() && sc.Text() != "read" {
+		if strings.HasPrefix(sc.Text(), "error") {
+			t.Fatal(sc.Text())
+		}
+	}
+	busy, done := make(chan struct{}, 1), make(chan error, 1)
+	markerBusyHook = func(string) {
+		select {
+		case busy <- struct{}{}:
+		default:
+		}
+	}
+	defer func() { markerBusyHook = nil }()
+	go func() { done <- MarkUnsaved(ip, jMine) }()
+	select {
+	case err := <-done: // nothing kept it out: it wrote while the other process was changing it
+		done <- err
+	case <-busy:
+	}
+	io.WriteString(in, "go on\n")
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the child: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(ip + UnsavedSuffix)
+	want := filepath.Base(jChild) + " " + JournalDigest(jChild) + "\n" + filepath.Base(jMine) + " " + JournalDigest(jMine) + "\n"
+	if string(b) != want {
+		t.Fatalf("two processes marked the shared image file at once: the marker holds %q, want %q", b, want)
 	}
 }
