@@ -2,6 +2,7 @@ package pairfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,5 +145,32 @@ func TestUnsavedMarkerAcrossProcesses(t *testing.T) {
 	want := filepath.Base(jChild) + " " + JournalDigest(jChild) + "\n" + filepath.Base(jMine) + " " + JournalDigest(jMine) + "\n"
 	if string(b) != want {
 		t.Fatalf("two processes marked the shared image file at once: the marker holds %q, want %q", b, want)
+	}
+}
+
+// The marker's lock file left by a process killed while it held it (a regular file no one
+// flocks, whatever it holds) is taken and removed; a symbolic link planted in its place is
+// never followed: the change is refused and the file it names is left as it was.
+func TestUnsavedMarkerLockFileLeftOrPlanted(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	j := filepath.Join(t.TempDir(), "a-labels-idx1-ubyte"+JournalSuffix)
+	lockFile := ip + UnsavedSuffix + LockSuffix
+	os.WriteFile(lockFile, []byte("\x00idxlabel-lock pid=1 host=elsewhere\n"), 0o644)
+	if err := MarkUnsaved(ip, j); err != nil || UnsavedMarker(ip) == "" {
+		t.Fatalf("a lock file left by a killed process: %v, marker %q", err, UnsavedMarker(ip))
+	}
+	if _, err := os.Lstat(lockFile); !os.IsNotExist(err) {
+		t.Fatalf("the lock file was not removed: %v", err)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	os.WriteFile(other, []byte("keep"), 0o644)
+	if err := os.Symlink(other, lockFile); err != nil {
+		t.Skipf("this system cannot make symbolic links: %v", err)
+	}
+	if err := UnmarkUnsaved(ip, j); !errors.Is(err, errLockFile) {
+		t.Fatalf("a link planted as the marker's lock file: %v, want errLockFile", err)
+	}
+	if b, _ := os.ReadFile(other); string(b) != "keep" || UnsavedMarker(ip) == "" {
+		t.Fatalf("the planted link's file holds %q, marker %q", b, UnsavedMarker(ip))
 	}
 }
