@@ -10,8 +10,9 @@ import (
 
 // markerWait is how long a change of an unsaved-edits marker waits for another one to end: 10
 // seconds. Each holds the marker for one read of at most maxUnsaved bytes and one small atomic
-// write, so only a stuck or hostile holder makes it wait that long.
-const markerWait = 10 * time.Second
+// write, so only a stuck or hostile holder makes it wait that long. A variable so that a test
+// need not wait that long.
+var markerWait = 10 * time.Second
 
 // markerPoll is how often a change of a marker tries again for its lock while another holds it.
 const markerPoll = 5 * time.Millisecond

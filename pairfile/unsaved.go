@@ -81,10 +81,11 @@ func JournalDigest(journal string) string {
 // of images: when the journal is in another folder than images (in the same folder the rule
 // finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
 // images' marker (written atomically, never through a symbolic link, under the marker's lock,
-// markerLock, waiting for another change of it to end). images "" or in the
-// journal's folder: nothing. Errors: those of the lock (another holder kept it for markerWait)
-// and of writing; a caller whose marker cannot be written
-// goes on (a writer could not replace the image file in that folder either). When images is a
+// markerLock, waiting for another change of it to end, and without it when another holder keeps
+// it past markerWait: markAt). images "" or in the journal's folder: nothing. Errors: those of
+// the lock file (not a regular file, or it cannot be created) and of writing; a caller whose
+// marker cannot be written goes on (a writer could not replace the image file in that folder
+// either). When images is a
 // symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
 // that file by its own name looks, and the journal's folder is compared with that file's. So
 // is the file the journal is named after (its pair's label file, "<labels>"+JournalSuffix) when
@@ -97,23 +98,38 @@ func MarkUnsaved(images, journal string) error {
 	return errors.Join(errs...)
 }
 
-// markAt adds mine to the marker at path unless it holds it already (changeMarker).
+// markAt adds mine to the marker at path unless it holds it already (changeMarker). When
+// another holder keeps the marker's lock past markerWait (stuck, or planted), the line is added
+// without it: a mark left out would let a writer replace the image file under unsaved edits,
+// which is worse than the small chance of a line lost in a change made meanwhile.
 func markAt(path string, mine unsavedLine) error {
-	return changeMarker(path, func(lines []unsavedLine) ([]unsavedLine, bool) {
+	add := func(lines []unsavedLine) ([]unsavedLine, bool) {
 		return append(lines, mine), !slices.Contains(lines, mine)
-	})
+	}
+	err := changeMarker(path, add)
+	if errors.Is(err, ErrLocked) {
+		return rewriteMarker(path, add)
+	}
+	return err
 }
 
-// changeMarker changes the marker at path under its lock (markerLock), held from its read to
-// its write: change gets the lines it holds (readUnsaved) and returns the lines it is to hold
-// and whether to write them; with no line left the marker is removed. Errors: those of the lock,
-// of writing and of removing (none when it is gone already).
+// changeMarker changes the marker at path (rewriteMarker) under its lock (markerLock), held from
+// its read to its write. Errors: those of the lock (a *LockedError when another holder kept it
+// past markerWait) and of rewriteMarker.
 func changeMarker(path string, change func([]unsavedLine) ([]unsavedLine, bool)) error {
 	l, err := markerLock(path)
 	if err != nil {
 		return err
 	}
 	defer l.release()
+	return rewriteMarker(path, change)
+}
+
+// rewriteMarker reads the marker at path and gives its lines (readUnsaved) to change, which
+// returns the lines it is to hold and whether to write them; with no line left the marker is
+// removed. The caller holds the marker's lock (changeMarker). Errors: those of writing and of
+// removing (none when it is gone already).
+func rewriteMarker(path string, change func([]unsavedLine) ([]unsavedLine, bool)) error {
 	lines := readUnsaved(path)
 	if unsavedReadHook != nil {
 		unsavedReadHook(path)

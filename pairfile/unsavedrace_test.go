@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // Two pairs whose journals are in two folders share one image file; while one marks (or
@@ -172,5 +175,28 @@ func TestUnsavedMarkerLockFileLeftOrPlanted(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(other); string(b) != "keep" || UnsavedMarker(ip) == "" {
 		t.Fatalf("the planted link's file holds %q, marker %q", b, UnsavedMarker(ip))
+	}
+}
+
+// While another holder keeps the marker's lock past markerWait (stuck, or planted), a mark is
+// still added (a mark left out would let a writer replace the image file under unsaved edits),
+// and an unmark is refused with a *LockedError, the line kept (a line left over only refuses
+// writers).
+func TestUnsavedMarkerLockHeldPastTheWait(t *testing.T) {
+	ip, _ := writeTestPair(t, 4, 2, 2)
+	j := filepath.Join(t.TempDir(), "a-labels-idx1-ubyte"+JournalSuffix)
+	held := flock.New(ip + UnsavedSuffix + LockSuffix)
+	if ok, err := held.TryLock(); !ok || err != nil {
+		t.Fatalf("cannot hold the marker's lock: %v", err)
+	}
+	defer held.Unlock()
+	wait := markerWait
+	markerWait = time.Millisecond // the holder never lets go: how long is waited changes nothing
+	defer func() { markerWait = wait }()
+	if err := MarkUnsaved(ip, j); err != nil || UnsavedMarker(ip) == "" {
+		t.Fatalf("a mark while another holds the marker's lock: %v, marker %q", err, UnsavedMarker(ip))
+	}
+	if err := UnmarkUnsaved(ip, j); !errors.Is(err, ErrLocked) || UnsavedMarker(ip) == "" {
+		t.Fatalf("an unmark while another holds the marker's lock: %v, marker %q", err, UnsavedMarker(ip))
 	}
 }
