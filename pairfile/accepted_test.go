@@ -301,16 +301,7 @@ func TestClaimRemovesAcceptedMarksOnlyOnceReplaced(t *testing.T) {
 func TestCrashAfterRenameLeavesStaleMarks(t *testing.T) {
 	ip, lp, marks := markedPair(t, 10)
 	images, labels := reversed(t, ip, lp)
-	AfterRename = func(k int) {
-		if k == 1 {
-			panic("killed after the label file's rename")
-		}
-	}
-	func() {
-		defer func() { AfterRename = nil; recover() }()
-		WritePair(ip, lp, images, labels)
-		t.Fatal("the write was not cut off")
-	}()
+	writeCut(t, ip, lp, images, labels, 1)
 	if got, _ := idx.ReadFile(lp); got == nil || !bytes.Equal(got.Data, labels.Data) {
 		t.Fatal("the new label file is not in place")
 	}

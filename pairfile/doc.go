@@ -10,7 +10,8 @@
 //     each file, "<file>.idxlabel-lock", or beside the file its symbolic link names: LockFile),
 //     and a writer takes the locks of what it writes.
 //   - Unsaved-edits markers (unsaved.go): beside an image file whose pair's journal is in
-//     another folder, so that the rule for outputs refuses it too, with no path leaving a folder.
+//     another folder, so that the rule for outputs refuses it too, with no path leaving a folder;
+//     each change of one made under its own lock (markerlock.go).
 //   - The rule for outputs (outputs.go): ClaimOutputs checks what a writer is about to replace
 //     (no input, none of idxlabel's own files, no file of a pair open for editing or whose journal
 //     holds unsaved edits, nothing that exists without force) and returns a Claim that holds the
@@ -18,8 +19,8 @@
 //     whose edits change nothing, by the rule package store sets (quietjournal.go:
 //     SetJournalRule), refuses nothing and is removed by the claim.
 //   - The paired atomic commit (write.go, commit.go, record.go): both files written to temporary
-//     names, synced, read back, then renamed with a record beside the label file
-//     ("<labels>.idxlabel-saving") so that a crash between the renames is finished when the
+//     names, synced, read back, then renamed with a record beside the label file, or the file
+//     its symbolic link names ("<labels>.idxlabel-saving": RecordPath) so that a crash between the renames is finished when the
 //     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.

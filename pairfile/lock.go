@@ -98,13 +98,29 @@ func LockFile(target string) string {
 // has it, errLockFile, or the error that kept the lock file from being created (a read-only
 // folder). writing says the holder writes the file (ownerLine's job=write) rather than edits it.
 func lockPair(target string, writing bool) (*lock, error) {
-	path := LockFile(target)
+	l, err := lockAt(target, LockFile(target), writing, tryFlock)
+	if errors.Is(err, errNoFlock) {
+		return lockExclusive(target, LockFile(target), writing)
+	}
+	return l, err
+}
+
+// errNoFlock: the file system of a lock file has no flock (lockAt).
+var errNoFlock = errors.New("no flock here")
+
+// lockAt takes the flock on the lock file at path that guards target, with take (tryFlock, or
+// one that waits): opened without following links and without waiting on a FIFO (openSafe), a
+// regular file, and the file path names once it is held (the holder before may have removed
+// it); it writes ownerLine into it. Errors: a *LockedError naming target when take did not get
+// it, errLockFile, errNoFlock when the file system has no flock, or the error that kept the lock
+// file from being created.
+func lockAt(target, path string, writing bool, take func(*flock.Flock) (bool, error)) (*lock, error) {
 	for range 4 {
 		if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 			return nil, fmt.Errorf("%s: %w", path, errLockFile)
 		}
 		fl := flock.New(path, flock.SetPermissions(0o644), flock.SetFlag(os.O_CREATE|os.O_RDONLY|openSafe))
-		ok, err := tryFlock(fl)
+		ok, err := take(fl)
 		var pe *fs.PathError
 		switch {
 		case err != nil && errors.As(err, &pe) && pe.Op == "open":
@@ -112,8 +128,8 @@ func lockPair(target string, writing bool) (*lock, error) {
 				return nil, fmt.Errorf("%s: %w", path, errLockFile)
 			}
 			return nil, fmt.Errorf("cannot create the lock file %s: %w", path, pe.Err)
-		case err != nil: // the file system has no flock
-			return lockExclusive(target, path, writing)
+		case err != nil:
+			return nil, errNoFlock
 		case !ok:
 			return nil, lockedBy(target, path)
 		}

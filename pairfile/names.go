@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"idxlabel/idx"
@@ -26,22 +27,30 @@ func FindLabels(imagesPath string) string {
 }
 
 // SavePending reports whether a save of path was cut off before path was put in place: the save
-// record beside it ("<path>.idxlabel-saving", read and bounded, not trusted further) names path
-// with a temporary file still waiting, so path may not exist yet. Opening the pair for editing
+// record beside it ("<path>.idxlabel-saving", read and bounded, not trusted further; beside the
+// file a symbolic link at path names, RecordPath's rule, or, an earlier version's, beside the
+// link) names path, or the file its link names, with a temporary file still waiting, so path may
+// not exist yet. Opening the pair for editing
 // finishes that save (FinishInterrupted). A damaged or planted record, or one with nothing left to rename,
 // is not a pending save.
 func SavePending(path string) bool {
-	dm, err := parseManifest(path + ManifestSuffix)
-	if dm == nil || err != nil {
+	if path == "" {
 		return false
 	}
-	dir := filepath.Dir(path)
-	for _, f := range dm.Files {
-		target := filepath.Join(dir, filepath.FromSlash(f.Target))
-		temp := filepath.Join(filepath.Dir(target), f.Temp)
-		if SamePath(target, path) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
-			if fi, err := os.Lstat(temp); err == nil && fi.Mode().IsRegular() {
-				return true
+	names := []string{path, SideBase(path)}
+	for _, p := range recordPaths("", path) {
+		dm, err := parseManifest(p)
+		if dm == nil || err != nil {
+			continue
+		}
+		dir := filepath.Dir(p)
+		for _, f := range dm.Files {
+			target := filepath.Join(dir, filepath.FromSlash(f.Target))
+			temp := filepath.Join(filepath.Dir(target), f.Temp)
+			if slices.ContainsFunc(names, func(n string) bool { return SamePath(target, n) }) && filepath.Base(f.Temp) == f.Temp && atomicfile.IsTemp(temp, target) {
+				if fi, err := os.Lstat(temp); err == nil && fi.Mode().IsRegular() {
+					return true
+				}
 			}
 		}
 	}

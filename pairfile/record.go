@@ -393,7 +393,12 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 // targets. Nothing on disk is changed. notice says what was found ("" when there is no record);
 // a record that is refused is named in notice and the files are read as they are.
 func ReadView(images, labels string) (readImages, readLabels, notice string) {
-	return interruptedSaveView(RecordPath(images, labels), images, labels)
+	for _, p := range recordPaths(images, labels) {
+		if ri, rl, notice := interruptedSaveView(p, images, labels); notice != "" {
+			return ri, rl, notice
+		}
+	}
+	return images, labels, ""
 }
 
 // interruptedSaveView returns, for a read-only open of the pair, the files to read in place of
@@ -422,7 +427,8 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 
 // FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for
 // editing, its locks held (LockPair): it finishes a save of the pair that was cut off between its
-// renames, from its record (RecordPath), and removes what saves killed before writing a record
+// renames, from its record (RecordPath, or beside the name used where an earlier version put
+// it: recordPaths), and removes what saves killed before writing a record
 // left beside the files: the backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the
 // target, which such a save never touched) and atomicfile's temporary files older than
 // atomicfile.StaleAge, but for those a record still names, and those of its accepted-marks,
@@ -432,10 +438,18 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 // touches nothing. notice says what was done or refused ("" when nothing). Errors: a rename
 // that fails while finishing a valid record.
 func FinishInterrupted(images, labels string) (notice string, err error) {
-	notice, keep, err := finishInterruptedSave(RecordPath(images, labels), []string{images, labels})
-	if err != nil {
-		return "", err
+	var notices, keep []string
+	for _, p := range recordPaths(images, labels) {
+		n, k, err := finishInterruptedSave(p, []string{images, labels})
+		if err != nil {
+			return "", err
+		}
+		if n != "" {
+			notices = append(notices, n)
+		}
+		keep = append(keep, k...)
 	}
+	notice = strings.Join(notices, " ")
 	for _, p := range []string{images, labels} {
 		if p != "" {
 			os.Remove(backupPath(p))

@@ -11,8 +11,14 @@ import "os"
 // changes nothing on disk. Both are 0 when there is no record, or when it is refused (ReadView's
 // notice says why).
 func SaveProgress(images, labels string) (files, placed int) {
-	m, err := readManifest(RecordPath(images, labels), []string{images, labels})
-	if err != nil || m == nil {
+	var m *manifest
+	for _, p := range recordPaths(images, labels) {
+		if r, err := readManifest(p, []string{images, labels}); err == nil && r != nil {
+			m = r
+			break
+		}
+	}
+	if m == nil {
 		return 0, 0
 	}
 	for _, f := range m.Files {

@@ -45,7 +45,8 @@ func JournalFile(images, labels string) string {
 }
 
 // ManifestSuffix is appended to the label file's path (the image file's when there is none) to
-// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving".
+// name the record a paired save writes just before its renames: "<labels>.idxlabel-saving",
+// beside the file a symbolic link names (RecordPath).
 const ManifestSuffix = ".idxlabel-saving"
 
 // Abs returns p absolute and cleaned (p cleaned when it cannot be made absolute): how the pair's
@@ -73,7 +74,22 @@ func SameFile(a, b string) bool {
 }
 
 // RecordPath returns where the record of a paired write of images and labels (labels may be
-// "") is: beside the label file (ManifestSuffix), or beside the image file when there is none.
+// "") is, absolute: SideBase(Key(images, labels)) + ManifestSuffix, beside the label file (the
+// image file when there is none) or, when that is a symbolic link, beside the file it names,
+// where the pair's lock (LockFile) and journal (JournalFile) are. So a save cut off through a
+// link is found by a writer or opener of the file it names, and the other way round. Earlier
+// versions wrote it beside the name used; recordPaths looks there too.
 func RecordPath(images, labels string) string {
-	return Abs(Key(images, labels)) + ManifestSuffix
+	return Abs(SideBase(Key(images, labels))) + ManifestSuffix
+}
+
+// recordPaths returns where records of an interrupted save of the pair may be: RecordPath, and
+// beside the name used (Key + ManifestSuffix), where an earlier version wrote a save through a
+// symbolic link, when that is another place.
+func recordPaths(images, labels string) []string {
+	paths := []string{RecordPath(images, labels)}
+	if old := Abs(Key(images, labels)) + ManifestSuffix; old != paths[0] {
+		paths = append(paths, old)
+	}
+	return paths
 }

@@ -50,3 +50,17 @@ func wantLocked(t *testing.T, err error, pid int) *LockedError {
 	}
 	return le
 }
+
+// writeCut writes images and labels to ip and lp (WritePair) and stops the write for good after
+// its rename number k (0: the image file's, 1: the label file's), as a kill there would.
+func writeCut(t *testing.T, ip, lp string, images, labels *idx.Array, k int) {
+	t.Helper()
+	AfterRename = func(n int) {
+		if n == k {
+			panic("killed after a rename")
+		}
+	}
+	defer func() { AfterRename = nil; recover() }()
+	WritePair(ip, lp, images, labels)
+	t.Fatal("the write was not cut off")
+}

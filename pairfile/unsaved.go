@@ -31,6 +31,9 @@ import (
 // shared image file) each add and remove their own line. Earlier versions wrote the base name
 // alone; such a line cannot say which pair it belongs to, so it is heeded like any line and
 // removed only by a pair of that base name that is known to have held a journal (UnmarkUnsaved).
+// Several pairs may share one image file, in several windows and processes: each change of a
+// marker is read, changed and rewritten under the marker's own lock (markerLock), so that two
+// changes at once never lose a line.
 
 // UnsavedSuffix is appended to an image file's path to name its unsaved-edits marker.
 const UnsavedSuffix = ".idxlabel-unsaved"
@@ -77,9 +80,12 @@ func JournalDigest(journal string) string {
 // MarkUnsaved records, beside images, that the journal at journal holds unsaved edits of a pair
 // of images: when the journal is in another folder than images (in the same folder the rule
 // finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
-// images' marker (written atomically, never through a symbolic link). images "" or in the
-// journal's folder: nothing. Errors: those of writing; a caller whose marker cannot be written
-// goes on (a writer could not replace the image file in that folder either). When images is a
+// images' marker (written atomically, never through a symbolic link, under the marker's lock,
+// markerLock, waiting for another change of it to end, and without it when another holder keeps
+// it past markerWait: markAt). images "" or in the journal's folder: nothing. Errors: those of
+// the lock file (not a regular file, or it cannot be created) and of writing; a caller whose
+// marker cannot be written goes on (a writer could not replace the image file in that folder
+// either). When images is a
 // symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
 // that file by its own name looks, and the journal's folder is compared with that file's. So
 // is the file the journal is named after (its pair's label file, "<labels>"+JournalSuffix) when
@@ -87,14 +93,58 @@ func JournalDigest(journal string) string {
 func MarkUnsaved(images, journal string) error {
 	var errs []error
 	for _, f := range markedFiles(images, journal) {
-		path := f + UnsavedSuffix
-		lines := readUnsaved(path)
-		mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
-		if !slices.Contains(lines, mine) {
-			errs = append(errs, writeUnsaved(path, append(lines, mine)))
-		}
+		errs = append(errs, markAt(f+UnsavedSuffix, unsavedLine{filepath.Base(journal), JournalDigest(journal)}))
 	}
 	return errors.Join(errs...)
+}
+
+// markAt adds mine to the marker at path unless it holds it already (changeMarker). When
+// another holder keeps the marker's lock past markerWait (stuck, or planted), the line is added
+// without it: a mark left out would let a writer replace the image file under unsaved edits,
+// which is worse than the small chance of a line lost in a change made meanwhile.
+func markAt(path string, mine unsavedLine) error {
+	add := func(lines []unsavedLine) ([]unsavedLine, bool) {
+		return append(lines, mine), !slices.Contains(lines, mine)
+	}
+	err := changeMarker(path, add)
+	if errors.Is(err, ErrLocked) {
+		return rewriteMarker(path, add)
+	}
+	return err
+}
+
+// changeMarker changes the marker at path (rewriteMarker) under its lock (markerLock), held from
+// its read to its write. Errors: those of the lock (a *LockedError when another holder kept it
+// past markerWait) and of rewriteMarker.
+func changeMarker(path string, change func([]unsavedLine) ([]unsavedLine, bool)) error {
+	l, err := markerLock(path)
+	if err != nil {
+		return err
+	}
+	defer l.release()
+	return rewriteMarker(path, change)
+}
+
+// rewriteMarker reads the marker at path and gives its lines (readUnsaved) to change, which
+// returns the lines it is to hold and whether to write them; with no line left the marker is
+// removed. The caller holds the marker's lock (changeMarker). Errors: those of writing and of
+// removing (none when it is gone already).
+func rewriteMarker(path string, change func([]unsavedLine) ([]unsavedLine, bool)) error {
+	lines := readUnsaved(path)
+	if unsavedReadHook != nil {
+		unsavedReadHook(path)
+	}
+	lines, write := change(lines)
+	switch {
+	case !write:
+		return nil
+	case len(lines) == 0:
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return writeUnsaved(path, lines)
 }
 
 // markedFiles returns the files MarkUnsaved marks for the journal at journal of a pair of
@@ -124,7 +174,9 @@ func markedFiles(images, journal string) []string {
 // own line was in the marker, or the journal is still there (a caller removing a journal calls
 // UnmarkUnsaved first); otherwise it stays, since it may be another pair's. The marker goes
 // when no line is left in it. A marker that cannot be read (damaged, oversized) or holds no
-// valid line is removed. No marker is no error. The image file's marker (beside the file a link
+// valid line is removed. Each marker is changed under its lock (markerLock). No marker is no
+// error. Errors: those of the lock (another holder kept it for markerWait) and of writing. The
+// image file's marker (beside the file a link
 // names) and every file MarkUnsaved marks (markedFiles) are looked at, and, when images is a
 // symbolic link, a marker an earlier version wrote beside the link itself.
 func UnmarkUnsaved(images, journal string) error {
@@ -143,31 +195,25 @@ func UnmarkUnsaved(images, journal string) error {
 	return errors.Join(errs...)
 }
 
-// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved).
+// unmarkAt removes the journal's line from the marker at path (UnmarkUnsaved, changeMarker); no
+// marker: nothing, no lock taken.
 func unmarkAt(path, journal string) error {
 	if _, err := os.Lstat(path); err != nil {
 		return nil
 	}
-	lines := readUnsaved(path)
 	mine := unsavedLine{filepath.Base(journal), JournalDigest(journal)}
-	held := slices.Contains(lines, mine)
-	if !held {
-		fi, err := os.Lstat(journal)
-		held = err == nil && fi.Mode().IsRegular()
-	}
-	kept := slices.DeleteFunc(slices.Clone(lines), func(l unsavedLine) bool {
-		return l == mine || held && l == unsavedLine{name: mine.name}
-	})
-	switch {
-	case len(kept) == 0:
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+	return changeMarker(path, func(lines []unsavedLine) ([]unsavedLine, bool) {
+		held := slices.Contains(lines, mine)
+		if !held {
+			fi, err := os.Lstat(journal)
+			held = err == nil && fi.Mode().IsRegular()
 		}
-		return nil
-	case len(kept) == len(lines):
-		return nil // not this pair's: left as it is
-	}
-	return writeUnsaved(path, kept)
+		kept := slices.DeleteFunc(slices.Clone(lines), func(l unsavedLine) bool {
+			return l == mine || held && l == unsavedLine{name: mine.name}
+		})
+		// None left: removed (a damaged marker too); none removed: not this pair's, left alone.
+		return kept, len(kept) == 0 || len(kept) != len(lines)
+	})
 }
 
 // UnsavedMarker returns the unsaved-edits marker of the file at p (p itself, or the file its

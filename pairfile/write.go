@@ -69,7 +69,7 @@ func (c *Claim) CommitPair(imagesPath, labelsPath string, images, labels *idx.Pe
 		labels.Abort()
 		return err
 	}
-	if err := commitAll([]*idx.Pending{images, labels}, []bool{false, false}, Key(imagesPath, labelsPath)+ManifestSuffix, nil); err != nil {
+	if err := commitAll([]*idx.Pending{images, labels}, []bool{false, false}, RecordPath(imagesPath, labelsPath), nil); err != nil {
 		return err
 	}
 	c.Replaced(imagesPath, labelsPath)

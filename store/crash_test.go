@@ -60,6 +60,21 @@ func TestCrashChild(t *testing.T) {
 			os.Exit(3)
 		}
 		fmt.Println("saved", moments)
+	case "save-stop":
+		// A save of the next version (nextVersion: both files change), by the names the pair was
+		// opened with, stopped for good after the first rename (the image file) until the
+		// parent kills the process.
+		pairfile.AfterRename = func(k int) {
+			if k == 0 {
+				fmt.Println("between")
+				select {}
+			}
+		}
+		nextVersion(d)
+		if err := d.Save(nil); err != nil {
+			fmt.Println("error", err)
+			os.Exit(3)
+		}
 	case "save-as-stop":
 		// Save As into a new folder, stopped for good after the first rename (the image file)
 		// until the parent kills the process: the label file is not in place yet.

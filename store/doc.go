@@ -25,8 +25,9 @@
 // its symbolic link names ("<labels>.idxlabel-journal", pairfile.JournalFile) and synced to disk before the edit method returns. Reopening the
 // pair finds the journal and offers it (Recovery, ReplayJournal). Saving writes both files to
 // temporary names, syncs and decodes them back, then renames them over the targets; a save cut
-// off between the two renames is finished the next time the pair is opened, from the record
-// "<labels>.idxlabel-saving" (pairfile.ManifestSuffix), which names only this pair's own files.
+// off between the two renames is finished the next time the pair is opened, by any of its names,
+// from the record "<labels>.idxlabel-saving" beside the label file or the file its symbolic link
+// names (pairfile.RecordPath), which names only this pair's own files.
 //
 // A save keeps the undo history, renumbered past the samples it removed (carry.go: a saved
 // deletion can no longer be undone; a saved append is undone by marking its samples deleted),

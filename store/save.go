@@ -82,7 +82,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	err = pairfile.Write(ctx, job.files, pairfile.Key(job.imagesPath, job.labelsPath)+pairfile.ManifestSuffix, job.journals, progress)
+	err = pairfile.Write(ctx, job.files, pairfile.RecordPath(job.imagesPath, job.labelsPath), job.journals, progress)
 	if err == nil && job.images != nil {
 		job.images = job.images.settle() // a copy it makes is made before rebase takes the write lock
 	}

@@ -12,8 +12,10 @@ import (
 // following a link or waiting on a FIFO to see whether a live writer holds its flock (Create
 // takes it while writing; where flock is unavailable nothing is held, and on Windows an open
 // file cannot be removed). No age is asked: the caller holds the lock every writer of target
-// holds (a pair's lock, for a file beside the pair), so no other writer can be under way and a
-// temporary file no one flocks is a dead writer's. It returns the paths removed; best effort.
+// holds (a pair's lock, for a file beside the pair), so no writer in another process can be
+// under way, and a temporary file that no one flocks and this process is not writing (Create
+// until Commit or Abort: its flock goes when it is closed, before its rename) is a dead
+// writer's. It returns the paths removed; best effort.
 func RemoveAbandoned(target string) []string {
 	return removeTemps(target, nil, func(p string, _ fs.FileInfo) bool {
 		f, _, err := OpenNoFollow(p, os.O_RDONLY, 0)

@@ -6,7 +6,8 @@
 //
 // Temporary files are named ".<name>.idxlabel-tmp-<random>" beside the target (TempPrefix), so
 // they are hidden, sort next to their target and are recognisably idxlabel's: RemoveStale deletes
-// those of one target that are older than an age and not locked by a live writer.
+// those of one target that are older than an age and not locked by a live writer, and never one
+// this process is still writing.
 package atomicfile
 
 import (
@@ -159,7 +160,9 @@ type Pending struct {
 // beside the file it resolves to with write, fsyncs and closes it, gives it the target's
 // permissions (0644 for a new target, subject to nothing else: no umask applies to chmod) and
 // returns it uncommitted. While write runs the temporary file is locked (flock, where the
-// system has it) so RemoveStale in another process leaves it alone. On any error the
+// system has it) so RemoveStale in another process leaves it alone; in this process no sweep
+// (RemoveStale, RemoveAbandoned) touches it from its creation until Commit, CommitNew or Abort,
+// which the caller must call. On any error the
 // temporary file is removed and the target is untouched. Errors: those of Resolve; an
 // *fs.PathError naming target when no file can be created in its folder (missing, read-only);
 // write's error; or the *fs.PathError of syncing or chmod-ing the temporary file.
@@ -178,7 +181,7 @@ func create(target, real string, write func(w io.Writer) error) (*Pending, error
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+name+TempMarker+"*")
+	f, err := createLive(dir, "."+name+TempMarker+"*")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -190,7 +193,7 @@ func create(target, real string, write func(w io.Writer) error) (*Pending, error
 	p := &Pending{Target: real, Temp: f.Name()}
 	fail := func(err error) (*Pending, error) {
 		f.Close()
-		os.Remove(p.Temp)
+		p.Abort()
 		return nil, err
 	}
 	if err := write(f); err != nil {
@@ -207,8 +210,11 @@ func create(target, real string, write func(w io.Writer) error) (*Pending, error
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(p.Temp)
+		p.Abort()
 		return nil, err
+	}
+	if closedHook != nil {
+		closedHook(p.Temp)
 	}
 	return p, nil
 }
@@ -229,6 +235,7 @@ func (p *Pending) Commit() error {
 	if err != nil {
 		return err
 	}
+	forget(p.Temp)
 	SyncDir(filepath.Dir(p.Target))
 	return nil
 }
@@ -244,6 +251,7 @@ func (p *Pending) CommitNew() error {
 	switch {
 	case err == nil:
 		os.Remove(p.Temp)
+		forget(p.Temp)
 	case errors.Is(err, fs.ErrExist):
 		return err
 	default: // no hard links here
@@ -253,13 +261,17 @@ func (p *Pending) CommitNew() error {
 		if err := os.Rename(p.Temp, p.Target); err != nil {
 			return err
 		}
+		forget(p.Temp)
 	}
 	SyncDir(filepath.Dir(p.Target))
 	return nil
 }
 
 // Abort removes the temporary file; the target is untouched. It is safe after Commit.
-func (p *Pending) Abort() { os.Remove(p.Temp) }
+func (p *Pending) Abort() {
+	os.Remove(p.Temp)
+	forget(p.Temp)
+}
 
 // WriteFile writes target atomically with write (see Create and Commit): target is never
 // half-written, and on any error it keeps its old content and no temporary file is left.
@@ -297,8 +309,9 @@ func SyncDir(dir string) {
 // RemoveStale removes the temporary files of target (IsTemp) that were last modified more than
 // age ago and that no live writer holds locked, except those named in keep (a paired save's
 // record of temporary files it still needs, compared by cleaned path), and returns the paths it
-// removed. Temporary files of other targets, and every other file, are left alone. It is best
-// effort: files it cannot inspect or remove are skipped.
+// removed. Temporary files of other targets, those this process is still writing (Create until
+// Commit or Abort), and every other file, are left alone. It is best effort: files it cannot
+// inspect or remove are skipped.
 func RemoveStale(target string, age time.Duration, keep ...string) []string {
 	real, err := Resolve(target)
 	if err != nil {
@@ -311,7 +324,8 @@ func RemoveStale(target string, age time.Duration, keep ...string) []string {
 
 // removeTemps removes the temporary files of target (IsTemp: in target's own folder, named for
 // target's own name; regular files, a link of that name is not one) that stale says are left
-// behind, except those in keep, and returns the paths it removed. Best effort.
+// behind, except those in keep and those this process is writing (live), and returns the paths
+// it removed. Best effort.
 func removeTemps(target string, keep []string, stale func(p string, fi fs.FileInfo) bool) []string {
 	dir, name := filepath.Split(target)
 	if dir == "" {
@@ -328,10 +342,7 @@ func removeTemps(target string, keep []string, stale func(p string, fi fs.FileIn
 			continue
 		}
 		fi, err := e.Info()
-		if err != nil || !stale(p, fi) {
-			continue
-		}
-		if os.Remove(p) == nil {
+		if err == nil && removeUnlessLive(p, func() bool { return stale(p, fi) }) {
 			removed = append(removed, p)
 		}
 	}
