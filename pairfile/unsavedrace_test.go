@@ -29,6 +29,9 @@ func TestUnsavedMarkerChangesOneAtATime(t *testing.T) {
 	m := ip + UnsavedSuffix
 	line := func(j string) string { return filepath.Base(j) + " " + JournalDigest(j) + "\n" }
 	defer func() { unsavedReadHook, markerBusyHook = nil, nil }()
+	// However loaded the machine, the second change waits for the first rather than give up.
+	defer func(w time.Duration) { markerWait = w }(markerWait)
+	markerWait = time.Hour
 	// race runs first, and, once first has read the marker, second in another goroutine; it
 	// returns when both are done.
 	race := func(first, second func() error) {
@@ -101,6 +104,9 @@ func TestUnsavedMarkerAcrossProcesses(t *testing.T) {
 	ip, _ := writeTestPair(t, 4, 2, 2)
 	jChild := filepath.Join(t.TempDir(), "a-labels-idx1-ubyte"+JournalSuffix)
 	jMine := filepath.Join(t.TempDir(), "b-labels-idx1-ubyte"+JournalSuffix)
+	// However loaded the machine, this change waits for the other process rather than give up.
+	defer func(w time.Duration) { markerWait = w }(markerWait)
+	markerWait = time.Hour
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMarkerChild$")
 	cmd.Env = append(os.Environ(), "IDXLABEL_MARKER_CHILD="+ip, "IDXLABEL_JOURNAL="+jChild)
 	in, err := cmd.StdinPipe()
