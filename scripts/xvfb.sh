@@ -295,7 +295,7 @@ save_keys() {
 }
 
 # journal_edits_in JOURNAL...: prints how many edit records the fullest of the journals holds
-# (the records after its pair record, version 3, and its base record; 0 when none is there). A
+# (the records after its pair record, version 3 and later, and its base record; 0 when none is there). A
 # link is not read.
 journal_edits_in() {
   python3 - "$@" <<'PY'
@@ -312,7 +312,7 @@ for p in sys.argv[1:]:
             break
         off += 8 + size
         n += 1
-    first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
+    first = 2 if b[:8] in (b"IDXLJRN3", b"IDXLJRN4") else 1  # the pair record (version 3 on) and the base are no edits
     best = max(best, n - first)
 print(best)
 PY
