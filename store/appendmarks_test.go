@@ -212,3 +212,46 @@ func TestJournalVersion3Replayed(t *testing.T) {
 		t.Fatalf("the replayed journal was not rewritten as %q: %q, %v", journal.Magic, b[:min(8, len(b))], err)
 	}
 }
+
+// An append's marks round-trip through its journal record; a record whose marks block is cut
+// short, holds another bit, or has bytes after it is refused.
+func TestAppendMarksRecord(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := tinyPair(t, t.TempDir(), 3)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	px := make([]byte, 16)
+	samples := []Sample{{Pixels: px, Label: 4, Accepted: true}, {Pixels: px, Label: 5, Reviewed: true}, {Pixels: px, Label: 6}}
+	a, err := newAppend(&d.model, HowAddedImported, samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func(rec []byte) (*appendSamples, error) {
+		got, err := decodeEdit(&d.model, rec[0], &dec{b: rec[1+provenanceSize:]})
+		if err != nil {
+			return nil, err
+		}
+		return got.(*appendSamples), nil
+	}
+	rec := a.(*appendSamples).record()
+	got, err := decode(rec)
+	if err != nil || !bytes.Equal(got.marks, []byte{markAccepted, markReviewed, 0}) || got.sources != nil {
+		t.Fatalf("decoded: %+v, %v", got, err)
+	}
+	for what, bad := range map[string][]byte{
+		"a mark of 4":       append(slices.Clone(rec[:len(rec)-1]), 4),
+		"marks cut short":   rec[:len(rec)-1],
+		"a byte after them": append(slices.Clone(rec), 0),
+	} {
+		if _, err := decode(bad); err == nil {
+			t.Errorf("%s: decoded", what)
+		}
+	}
+	if _, err := d.Append(samples); err != nil {
+		t.Fatal(err)
+	}
+	wantMarks(t, d, "appended", []int{3}, []int{4})
+}
