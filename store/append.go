@@ -119,9 +119,9 @@ func (a *appendSamples) apply(m *model) Change {
 	return Change{Kind: Appended, Indices: span(a.first, len(m.labels))}
 }
 
-// revert removes the samples from the end, and their marks with them. Their pixels stay in m.added's old buffer for anyone
-// who holds them (Pixels, Snapshot): the capacity is clipped, so the next append copies to a new
-// buffer instead of writing over them.
+// revert removes the samples from the end, and their marks with them. Their pixels stay in
+// m.added's old buffer for anyone who holds them (Pixels, Snapshot): the capacity is clipped, so
+// the next append copies to a new buffer instead of writing over them.
 func (a *appendSamples) revert(m *model) Change {
 	n := len(m.labels) - len(a.labels)
 	m.labels = m.labels[:n]
@@ -274,8 +274,8 @@ func decodeAppend(m *model, _ byte, r *dec) (action, error) {
 }
 
 // historyAppend decodes an append step of a history record, with its samples' sources when
-// sources and their marks when marks: only on the redo stack (an append on the undo stack is a saved one), at least one
-// sample, of the dataset's size, every label fitting the dtype.
+// sources and their marks when marks: only on the redo stack (an append on the undo stack is a
+// saved one), at least one sample, of the dataset's size, every label fitting the dtype.
 func historyAppend(m *model, r *dec, redo, sources, marks bool) (action, error) {
 	if !redo {
 		return nil, errors.New("an unsaved append on the undo stack")
