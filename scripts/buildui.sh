@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Real-window test of building a dataset in the window: File → Append Dataset… appends pair B to
-# the open pair A (B's image file typed into its chooser), class 3 is
+# the open pair A (B's image file typed into its chooser), B's accepted suggestions (its marks
+# file lists samples 0, 7, 20 and 41) staying pseudo-labels, not a person's labels; class 3 is
 # chosen in the side panel, and File → Save Shown As… (Enter: Save) writes what the grid shows;
 # under its progress a 5 relabels the sample at the cursor at once and Escape is its Cancel.
 # The saved pair is then checked from outside with the built CLI: verify, and equal byte for byte
-# to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order); two
-# Ctrl+Z undo the 5 and remove the 50 appended samples; Tools → Split Dataset… then writes the same files as
+# to `idxlabel merge A B` then `subset --classes 3` (the same samples in the same order), its
+# marks file listing B's accepted samples 0 and 20 at their places (20 and 22), as merge and
+# subset's does; two Ctrl+Z undo the 5 and remove the 50 appended samples with their marks (the
+# last save writes no marks file beside A); Tools → Split Dataset… then writes the same files as
 # `idxlabel split` with the same options, while a 7 and (its Cancel button focused by Tab) an 8
 # typed under its progress relabel the samples at the cursor; Ctrl+S saves just those two
 # labels, Ctrl+Q quits without a question, and A's images are unchanged. The menu and the side panel are clicked at their places in the default 1280×820
@@ -26,12 +29,17 @@ def pair(base, n, off):
 pair(sys.argv[1] + "/a", 200, 0)
 pair(sys.argv[1] + "/b", 50, 3)
 PY
+accepted_marks "$work"/b-images-idx3-ubyte "$work"/b-labels-idx1-ubyte 0 7 20 41 # B's accepted suggestions
 a_images=$(md5sum <"$work"/a-images-idx3-ubyte)
 
 fail() {
   xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-fail.png 2>/dev/null || true
   echo "buildui: $* (screenshot /tmp/buildui-fail.png)" >&2; cat "$log" >&2; exit 1
 }
+said=$("$bin" suggest --fast "$work/b-images-idx3-ubyte" 2>&1 >/dev/null) || fail "idxlabel suggest on pair B: $said"
+grep -q "4 labels are accepted suggestions" <<<"$said" || fail "pair B's marks file is not read as 4 accepted suggestions: $said"
+# marked LABELS: the samples the marks file beside LABELS lists, on one line (none: empty).
+marked() { [ -f "$1.idxlabel-accepted" ] && awk 'NR > 5' "$1.idxlabel-accepted" | tr '\n' ' ' || true; }
 # file_menu Y: the File menu's item at height Y.
 file_menu() { menu 20 100 "$1"; }
 
@@ -49,6 +57,9 @@ xdotool type --delay 5 "$work/b-images-idx3-ubyte"
 xdotool key --clearmodifiers Return
 for _ in $(seq 300); do xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' && break; sleep 0.2; done
 xdotool getwindowname "$(xdotool search --onlyvisible --name 'IDX Labeler' | head -n 1)" | grep -q '\*' || fail "Append Dataset changed nothing"
+until_state "status=Appended_50_samples_from_b-images-idx3-ubyte" "the status bar does not say that 50 samples were appended"
+said=$(sed -n 's/.*status=\(Appended[^ ]*\).*/\1/p' "$state") # checked below, after the marks
+xwd -root -silent | /usr/bin/convert xwd:- png:/tmp/buildui-appended.png 2>/dev/null || true
 echo "buildui: Append Dataset added pair B"
 
 # Class 3, then Save Shown As… (below Save and Save As…), Enter saves to a-shown-* beside A.
@@ -73,7 +84,10 @@ for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/a-shown-labels-idx1-ubyte" ] && b
 "$bin" subset --classes 3 "$work/m-images-idx3-ubyte" "$work/m-labels-idx1-ubyte" "$work/e-images-idx3-ubyte" "$work/e-labels-idx1-ubyte" >/dev/null 2>&1
 cmp -s "$work/e-images-idx3-ubyte" "$work/a-shown-images-idx3-ubyte" || fail "the saved images are not A+B's class 3 in order"
 "$bin" diff "$work/e-labels-idx1-ubyte" "$work/a-shown-labels-idx1-ubyte" >/dev/null 2>&1 || fail "the saved labels differ from A+B's class 3"
-echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it"
+[ "$(marked "$work/a-shown-labels-idx1-ubyte")" = "20 22 " ] || fail "the pair Save Shown As wrote marks [$(marked "$work/a-shown-labels-idx1-ubyte")] accepted, not B's accepted samples 0 and 20 at places 20 and 22: appended as a person's labels"
+[ "$(marked "$work/e-labels-idx1-ubyte")" = "20 22 " ] || fail "idxlabel merge then subset marks [$(marked "$work/e-labels-idx1-ubyte")] accepted, not places 20 and 22"
+grep -q "^Appended_50_samples_from_b-images-idx3-ubyte,_4_of_them_accepted_suggestions_" <<<"$said" || fail "after the append the status bar said $said, not that 4 of the samples are accepted suggestions"
+echo "buildui: Save Shown As wrote class 3 of A+B, as merge and subset make it, B's accepted suggestions still marked"
 
 # Two Ctrl+Z undo the 5 and remove the appended samples: nothing unsaved, Ctrl+Q quits at once.
 until_state "prompt=- " "Save Shown As's dialog did not close"
@@ -121,6 +135,7 @@ if got != bytes(want):
     print("buildui: labels saved differ at", [i - 8 for i in range(8, len(want)) if got[i:i + 1] != want[i:i + 1]][:10], file=sys.stderr)
     sys.exit(1)
 PY
+[ -z "$(marked "$work/a-labels-idx1-ubyte")" ] || fail "the append undone, A's save still marks [$(marked "$work/a-labels-idx1-ubyte")] accepted"
 quit_app || fail "Ctrl+Q after the save"
 [ "$(md5sum <"$work"/a-images-idx3-ubyte)" = "$a_images" ] || fail "A's images changed"
 ! grep -qi "panic" "$log" || fail "the window panicked"

@@ -295,7 +295,7 @@ save_keys() {
 }
 
 # journal_edits_in JOURNAL...: prints how many edit records the fullest of the journals holds
-# (the records after its pair record, version 3, and its base record; 0 when none is there). A
+# (the records after its pair record, version 3 and later, and its base record; 0 when none is there). A
 # link is not read.
 journal_edits_in() {
   python3 - "$@" <<'PY'
@@ -312,7 +312,7 @@ for p in sys.argv[1:]:
             break
         off += 8 + size
         n += 1
-    first = 2 if b[:8] == b"IDXLJRN3" else 1  # the pair record (version 3) and the base are no edits
+    first = 2 if b[:8] in (b"IDXLJRN3", b"IDXLJRN4") else 1  # the pair record (version 3 on) and the base are no edits
     best = max(best, n - first)
 print(best)
 PY
@@ -330,4 +330,31 @@ open(d + "/p-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + byte
 PY
   images=$1/p-images-idx3-ubyte
   labels=$1/p-labels-idx1-ubyte
+}
+
+# accepted_marks IMAGES LABELS I...: writes LABELS.idxlabel-accepted marking samples I...
+# (ascending) as a window's save writes it (pairfile/accepted.go), keyed by the pair's contents
+# (pairfile.KeyOf: the SHA-256 of the label array's dtype, rank, dimensions and data, i.e. the
+# uncompressed label file after its first two bytes; the CRC-32C of the image data after its
+# header).
+accepted_marks() {
+  python3 - "$@" <<'PY'
+import hashlib, sys
+images, labels, marks = sys.argv[1], sys.argv[2], [int(i) for i in sys.argv[3:]]
+lab, img = open(labels, "rb").read(), open(images, "rb").read()
+table = []
+for b in range(256):
+    c = b
+    for _ in range(8):
+        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    table.append(c)
+crc = 0xFFFFFFFF
+for b in img[4 + 4 * img[3]:]:
+    crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8)
+n = int.from_bytes(lab[4:8], "big")
+with open(labels + ".idxlabel-accepted", "w") as f:
+    f.write("idxlabel accepted-marks 1\nsamples %d\nlabels sha256 %s\nimages crc32c %08x\nmarks %d\n"
+            % (n, hashlib.sha256(lab[2:]).hexdigest(), crc ^ 0xFFFFFFFF, len(marks)))
+    f.write("".join("%d\n" % i for i in marks))
+PY
 }

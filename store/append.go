@@ -19,10 +19,12 @@ import (
 // Journal record (records.go): recAppend, provenance, n u32, pixels per sample u32, n × label
 // i32, n × pixels (stored order), then, when a sample has a source, n × source (length u16, UTF-8
 // bytes: see sourceBlock); a record without them (drawn samples, or an older idxlabel's) is the
-// same as before sources were kept.
+// same as before sources were kept; then, when a sample carries a mark, the marks block
+// (appendmarks.go).
 // History steps (history.go): hAppend, provenance, then as the record without sources, or
-// hAppendSources, the same followed by the sources (on the redo stack only: an append on the undo
-// stack is a saved one); hSavedAppend, provenance, n u32, n × (index u32, label added with i32).
+// hAppendSources, the same followed by the sources, or hAppendMarked, the same followed by the
+// marks (on the redo stack only: an append on the undo stack is a saved one); hSavedAppend,
+// provenance, n u32, n × (index u32, label added with i32).
 const (
 	recAppend      byte = 3
 	hAppend        byte = 5
@@ -32,8 +34,9 @@ const (
 
 func init() {
 	register(editKind{decode: decodeAppend, how: addHow}, map[byte]func(*model, *dec, bool) (action, error){
-		hAppend:        func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, false) },
-		hAppendSources: func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, true) },
+		hAppend:        func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, false, false) },
+		hAppendSources: func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, true, false) },
+		hAppendMarked:  func(m *model, r *dec, redo bool) (action, error) { return historyAppend(m, r, redo, true, true) },
 		hSavedAppend:   historySavedAppend,
 	}, recAppend)
 }
@@ -43,21 +46,28 @@ func addHow(h How) bool { return h == HowAddedDrawn || h == HowAddedImported }
 
 // Sample is one new sample to append: Height×Width display pixels (row-major, 0 = background,
 // 255 = ink, as shown, not transposed), its label, and its source: the file it was imported
-// from, a slash-separated path relative to the folder imported ("" for a drawn sample).
+// from, a slash-separated path relative to the folder imported ("" for a drawn sample); and the
+// marks the pair it was read from kept for it (appendmarks.go): Accepted, its label is an
+// accepted suggestion (a pseudo-label; ignored without a label), and Reviewed, a review decided
+// it.
 type Sample struct {
-	Pixels []byte
-	Label  int
-	Source string
+	Pixels   []byte
+	Label    int
+	Source   string
+	Accepted bool
+	Reviewed bool
 }
 
 // appendSamples adds samples at the end; pixels are in stored order, sources cleaned
-// (pairfile.CleanSource), nil when none of them has one. first is where the samples went when it
-// was last applied.
+// (pairfile.CleanSource), nil when none of them has one; marks are the samples' marks
+// (appendmarks.go), nil when none has one. first is where the samples went when it was last
+// applied.
 type appendSamples struct {
 	provenance
 	labels  []int32
 	pixels  []byte
 	sources []string
+	marks   []byte
 	first   int
 }
 
@@ -84,6 +94,7 @@ func newAppend(m *model, how How, samples []Sample) (edit, error) {
 			a.sources[k] = pairfile.CleanSource(s.Source)
 		}
 	}
+	a.marks = sampleMarks(samples)
 	return a, nil
 }
 
@@ -104,12 +115,13 @@ func (a *appendSamples) apply(m *model) Change {
 			m.sources = append(m.sources, make([]string, len(a.labels))...)
 		}
 	}
+	a.setMarks(m)
 	return Change{Kind: Appended, Indices: span(a.first, len(m.labels))}
 }
 
-// revert removes the samples from the end. Their pixels stay in m.added's old buffer for anyone
-// who holds them (Pixels, Snapshot): the capacity is clipped, so the next append copies to a new
-// buffer instead of writing over them.
+// revert removes the samples from the end, and their marks with them. Their pixels stay in
+// m.added's old buffer for anyone who holds them (Pixels, Snapshot): the capacity is clipped, so
+// the next append copies to a new buffer instead of writing over them.
 func (a *appendSamples) revert(m *model) Change {
 	n := len(m.labels) - len(a.labels)
 	m.labels = m.labels[:n]
@@ -148,20 +160,23 @@ func (a *appendSamples) record() []byte {
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
-	return sourceBlock(e.bytes(a.pixels), a.sources)
+	return a.marksBlock(e.bytes(a.pixels))
 }
 
 func (a *appendSamples) history(e enc) enc {
 	n := len(a.labels)
 	kind := hAppend
-	if a.sources != nil {
+	switch {
+	case a.marks != nil:
+		kind = hAppendMarked
+	case a.sources != nil:
 		kind = hAppendSources
 	}
 	e = e.u8(kind).prov(a.provenance).u32(uint32(n)).u32(uint32(len(a.pixels) / max(n, 1)))
 	for _, l := range a.labels {
 		e = e.i32(l)
 	}
-	return sourceBlock(e.bytes(a.pixels), a.sources)
+	return a.marksBlock(e.bytes(a.pixels))
 }
 
 // sourceBlock appends the samples' sources to a record (none when sources is nil): each a length
@@ -226,7 +241,7 @@ func (a *appendSamples) source(k int) string {
 }
 
 // decodeAppend decodes an append record's body: at least one sample, of the dataset's size,
-// every label fitting the dtype, nothing after the pixels.
+// every label fitting the dtype, then the sources and the marks, when there, and nothing after.
 func decodeAppend(m *model, _ byte, r *dec) (action, error) {
 	n := r.count(4)
 	if r.err == nil && n == 0 {
@@ -249,16 +264,19 @@ func decodeAppend(m *model, _ byte, r *dec) (action, error) {
 	if r.err == nil && len(r.b) != 0 {
 		a.sources = readSources(r, n)
 		if r.err == nil && len(r.b) != 0 {
-			r.err = errors.New("extra bytes after the appended samples' sources")
+			a.marks = readAppendMarks(r, n)
+		}
+		if r.err == nil && len(r.b) != 0 {
+			r.err = errors.New("extra bytes after the appended samples' marks")
 		}
 	}
 	return a, r.err
 }
 
 // historyAppend decodes an append step of a history record, with its samples' sources when
-// sources: only on the redo stack (an append on the undo stack is a saved one), at least one
-// sample, of the dataset's size, every label fitting the dtype.
-func historyAppend(m *model, r *dec, redo, sources bool) (action, error) {
+// sources and their marks when marks: only on the redo stack (an append on the undo stack is a
+// saved one), at least one sample, of the dataset's size, every label fitting the dtype.
+func historyAppend(m *model, r *dec, redo, sources, marks bool) (action, error) {
 	if !redo {
 		return nil, errors.New("an unsaved append on the undo stack")
 	}
@@ -278,6 +296,9 @@ func historyAppend(m *model, r *dec, redo, sources bool) (action, error) {
 	b.pixels = slices.Clone(r.takeElems(n, pps))
 	if sources {
 		b.sources = readSources(r, n)
+	}
+	if marks {
+		b.marks = readAppendMarks(r, n)
 	}
 	return b, r.err
 }

@@ -257,8 +257,8 @@ func TestRecoveryOfferAfterSaveUndoEdit(t *testing.T) {
 // 0…n-1, appended ones n, n+1, …), and stacks of whole states with the samples each step
 // touched.
 type msample struct {
-	id, label         int
-	deleted, reviewed bool
+	id, label                   int
+	deleted, reviewed, accepted bool
 }
 
 type mstate []msample
@@ -362,7 +362,7 @@ func (m *historyModel) check(t *testing.T, d *Dataset, where string) {
 	for i, s := range m.cur {
 		st := d.State(i)
 		orig, inFiles := m.opened[s.id]
-		if st.Label != s.label || st.Deleted != s.deleted || st.Reviewed != s.reviewed || !slices.Equal(d.Pixels(i), m.pixels[s.id]) {
+		if st.Label != s.label || st.Deleted != s.deleted || st.Reviewed != s.reviewed || st.Accepted != s.accepted || !slices.Equal(d.Pixels(i), m.pixels[s.id]) {
 			t.Fatalf("%s: sample %d is %+v, the model %+v", where, i, st, s)
 		}
 		if st.Added == inFiles || inFiles && (st.Original != orig || st.Edited != (s.label != orig)) {
@@ -375,9 +375,10 @@ func (m *historyModel) check(t *testing.T, d *Dataset, where string) {
 	checkLogExplains(t, d) // the change log explains the state (changelog_test.go)
 }
 
-// TestHistoryThroughSavesProperty runs random edits, undos, redos, saves and crashes (the
+// TestHistoryThroughSavesProperty runs random edits (appends among them of samples that bring
+// accepted and reviewed marks, as Append Dataset's do), undos, redos, saves and crashes (the
 // process gone, the pair opened again and its journal replayed) against the model, checking
-// the dataset after every step, and that a crash offers no recovery only when the samples are
+// the dataset (labels, deletions, both kinds of marks) after every step, and that a crash offers no recovery only when the samples are
 // as the files hold them.
 func TestHistoryThroughSavesProperty(t *testing.T) {
 	skipShort(t)
@@ -416,10 +417,10 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				mustDo(t, d.Relabel(idxs, l))
 				var touched []int
 				for _, i := range idxs {
-					if m.cur[i].label != l {
+					if m.cur[i].label != l || m.cur[i].accepted { // a person's label on an accepted suggestion confirms it
 						touched = append(touched, m.cur[i].id)
 					}
-					m.cur[i].label = l
+					m.cur[i].label, m.cur[i].accepted = l, false
 				}
 				m.edit(before, touched)
 			case op < 7:
@@ -445,9 +446,11 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				var touched []int
 				for range 1 + rng.IntN(2) {
 					px := []byte{byte(rng.IntN(256)), byte(nextID), 3, 4}
-					samples = append(samples, Sample{Pixels: px, Label: rng.IntN(10)})
+					// marks the pair it came from kept (Append Dataset): a third accepted, a third reviewed
+					s := Sample{Pixels: px, Label: rng.IntN(10), Accepted: rng.IntN(3) == 0, Reviewed: rng.IntN(3) == 0}
+					samples = append(samples, s)
 					m.pixels[nextID] = px
-					m.cur = append(m.cur, msample{id: nextID, label: samples[len(samples)-1].Label})
+					m.cur = append(m.cur, msample{id: nextID, label: s.Label, accepted: s.Accepted, reviewed: s.Reviewed})
 					touched = append(touched, nextID)
 					nextID++
 				}
@@ -458,7 +461,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 				where = "decide"
 				i, l := rng.IntN(len(m.cur)), rng.IntN(10)
 				mustDo(t, decideManual(d, i, l))
-				m.cur[i].label, m.cur[i].reviewed = l, true
+				m.cur[i].label, m.cur[i].reviewed, m.cur[i].accepted = l, true, false
 				m.edit(before, []int{m.cur[i].id})
 			case op < 14:
 				where = "undo"
@@ -505,9 +508,9 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 					m.opened[s.id] = s.label
 				}
 				if d.Recovery() == nil {
-					// Nothing offered: the samples must be as the files hold them, reviewed as
-					// the last save left them (its reviewed-marks file). The history ends with
-					// the session.
+					// Nothing offered: the samples must be as the files hold them, reviewed and
+					// accepted as the last save left them (its marks files). The history ends
+					// with the session.
 					if !slices.EqualFunc(m.cur, m.files, func(a, b msample) bool {
 						return a.id == b.id && a.label == b.label && a.deleted == b.deleted
 					}) {
@@ -515,7 +518,7 @@ func TestHistoryThroughSavesProperty(t *testing.T) {
 					}
 					m.undo, m.redo, m.clean = nil, nil, 0
 					for k := range m.cur {
-						m.cur[k].reviewed = m.files[k].reviewed
+						m.cur[k].reviewed, m.cur[k].accepted = m.files[k].reviewed, m.files[k].accepted
 					}
 					break
 				}

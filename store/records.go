@@ -23,7 +23,11 @@ import (
 // milliseconds); after an undo's or redo's type byte its when i64; after the kind byte of every
 // step of a history record (history.go) its how u8 and when i64. Version 1 (idxlabel before the
 // change log) has none: it is still replayed, its edits logged with HowUnknown and no time, and
-// rewritten in the current version before journaling goes on (upgradeJournal).
+// rewritten in the current version before journaling goes on (upgradeJournal). Version 4 lets an
+// append record, and an append step of a history record, end with its samples' marks
+// (appendmarks.go); a journal of versions 2 and 3, which holds none, is replayed as it is and
+// rewritten as version 4 before journaling goes on, so that an earlier idxlabel never half
+// replays a journal holding them.
 
 // Record types, the payload's first byte: the base, undo and redo (and the history record,
 // history.go) are the ones package journal knows too; each kind of edit has its own (relabel.go,

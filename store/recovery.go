@@ -211,7 +211,8 @@ func (d *Dataset) ReplayJournal() (int, error) {
 // upgradeJournal replaces the journal at path, of an older version, by a journal of this
 // version for the files pair, of the same base and records, written atomically, and returns its
 // length. Records of version 1 are upgraded (upgradeRecord; a history record replaced by
-// history, the same stacks encoded with provenance); those of version 2 are kept as they are.
+// history, the same stacks encoded with provenance); those of versions 2 and 3 are kept as they
+// are (version 4 only adds what they never hold: appendmarks.go).
 func upgradeJournal(path string, pair []string, base, history []byte, records [][]byte, version int) (int64, error) {
 	out := records
 	if version == 1 {

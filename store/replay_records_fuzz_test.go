@@ -18,6 +18,7 @@ func FuzzReplayRecords(f *testing.F) {
 	seeds := [][]byte{
 		enc{recRelabel}.u32(2).u32(0).i32(9).u32(3).i32(9),
 		enc{recAppend}.u32(1).u32(16).i32(4).bytes(make([]byte, 16)),
+		enc{recAppend}.u32(1).u32(16).i32(4).bytes(make([]byte, 16)).u16(0).u8(markAccepted | markReviewed),
 		enc{recDelete}.u32(1).u32(2),
 		{recUndo}, {recRedo},
 		enc{recDecide}.u32(5).i32(1),

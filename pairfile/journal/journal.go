@@ -7,10 +7,10 @@
 //
 // File format (all integers little-endian):
 //
-//	"IDXLJRN3"                          8-byte magic (version 3; "IDXLJRN2", "IDXLJRN1" earlier)
+//	"IDXLJRN4"                          8-byte magic (version 4; "IDXLJRN3", "IDXLJRN2", "IDXLJRN1" earlier)
 //	record*                             u32 payload length, u32 CRC-32C of the payload, payload
 //
-// In version 3 the first record is the pair: the files the edits apply to (Contents.Pair), so
+// From version 3 on the first record is the pair: the files the edits apply to (Contents.Pair), so
 // that a writer about to replace one of them finds the journal whatever the files are named
 // (package store's output rule). Its payload is a count u8 (0 for a dataset without files, at
 // most 2), then for each file a length u16 and its name, UTF-8 with '/' separators: relative to
@@ -19,7 +19,9 @@
 // fingerprint). Every later record is appended in a single write and synced. A record whose
 // length or checksum does not hold ends the good prefix: Read stops there, and Reopen cuts the
 // file back to it before appending again. The version tells package store how to read the
-// payloads after the base (version 2 added provenance; version 3's payloads are version 2's).
+// payloads after the base (version 2 added provenance; version 3's payloads are version 2's;
+// version 4 lets an append carry the marks of its samples, which an earlier idxlabel could not
+// read: its magic keeps such a journal from being half replayed by one).
 package journal
 
 import (
@@ -37,17 +39,19 @@ import (
 	"idxlabel/internal/atomicfile"
 )
 
-// The magic numbers of the three versions, the first 8 bytes of a journal. The version tells the
-// reader whether a pair record comes first (version 3) and how to read the payloads (package
-// store: version 2 added provenance to the edit records); the framing is the same.
+// The magic numbers of the four versions, the first 8 bytes of a journal. The version tells the
+// reader whether a pair record comes first (version 3 and later) and how to read the payloads
+// (package store: version 2 added provenance to the edit records, version 4 marks to appended
+// samples); the framing is the same.
 const (
-	Magic   = "IDXLJRN3"
+	Magic   = "IDXLJRN4"
+	MagicV3 = "IDXLJRN3"
 	MagicV2 = "IDXLJRN2"
 	MagicV1 = "IDXLJRN1"
 )
 
 // Version is the version Create and Write write.
-const Version = 3
+const Version = 4
 
 // Record types the journal itself knows: a record's type is the first byte of its payload. The
 // others (the edits: relabel, append, delete, ...) are package store's, which the journal frames
@@ -330,8 +334,8 @@ func (j *Journal) WrapFile(wrap func(File) File) { j.f = wrap(j.f) }
 
 // Contents is what Read found.
 type Contents struct {
-	Version int      // 1, 2 or 3 (the magic)
-	Pair    []string // the files the edits apply to (version 3), absolute; nil before version 3 and for a dataset without files
+	Version int      // 1 to 4 (the magic)
+	Pair    []string // the files the edits apply to (version 3 and later), absolute; nil before version 3 and for a dataset without files
 	Base    []byte   // the base record's payload
 	Records [][]byte // the later records' payloads, in order
 	Ends    []int64  // Ends[k]: file offset just past Records[k]
@@ -405,6 +409,8 @@ func version(b []byte) int {
 	}
 	switch string(b[:len(Magic)]) {
 	case Magic:
+		return 4
+	case MagicV3:
 		return 3
 	case MagicV2:
 		return 2

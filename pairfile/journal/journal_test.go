@@ -104,7 +104,7 @@ func TestPairRecord(t *testing.T) {
 		t.Fatalf("the pair record does not hold g-lab relative and g-img absolute: %q", b)
 	}
 	c, err := Read(p, 0)
-	if err != nil || c.Version != 3 || len(c.Pair) != 2 || c.Pair[0] != pair[0] || c.Pair[1] != pair[1] || !bytes.Equal(c.Base, []byte{1, 7}) || len(c.Records) != 1 {
+	if err != nil || c.Version != Version || len(c.Pair) != 2 || c.Pair[0] != pair[0] || c.Pair[1] != pair[1] || !bytes.Equal(c.Base, []byte{1, 7}) || len(c.Records) != 1 {
 		t.Fatalf("read: %+v, %v", c, err)
 	}
 	if c.BaseEnd() != int64(len(Magic)+len(Frame(b[16:16+binary.LittleEndian.Uint32(b[8:])]))+len(Frame([]byte{1, 7}))) {
@@ -112,6 +112,15 @@ func TestPairRecord(t *testing.T) {
 	}
 	if got, err := ReadPair(p); err != nil || len(got) != 2 || got[0] != pair[0] || got[1] != pair[1] {
 		t.Fatalf("ReadPair: %v, %v", got, err)
+	}
+
+	v3 := filepath.Join(dir, "v3") // the same journal as version 3 wrote it: the same records
+	os.WriteFile(v3, append([]byte(MagicV3), b[len(Magic):]...), 0o644)
+	if c, err := Read(v3, 0); err != nil || c.Version != 3 || len(c.Pair) != 2 || c.Pair[0] != pair[0] || len(c.Records) != 1 {
+		t.Fatalf("a version 3 journal: %+v, %v", c, err)
+	}
+	if got, err := ReadPair(v3); err != nil || len(got) != 2 || got[1] != pair[1] {
+		t.Fatalf("ReadPair of version 3: %v, %v", got, err)
 	}
 
 	v2 := filepath.Join(dir, "v2")

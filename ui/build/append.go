@@ -8,6 +8,7 @@ import (
 	"idxlabel/builder"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
+	"idxlabel/sample"
 	"idxlabel/store"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/dialogs"
@@ -17,7 +18,9 @@ import (
 // Appender adds another pair's samples to the open dataset (File → Append Dataset…): the pair
 // is read off the UI thread with a progress bar and Cancel, its samples must have the open
 // dataset's height and width, and they are added as one undoable, journaled step of added
-// samples (badged +), as an import adds its images.
+// samples (badged +), as an import adds its images. Each keeps the marks the pair kept for it
+// (store.Sample.Accepted, Reviewed): an accepted suggestion stays a pseudo-label, not a
+// person's label, and a sample a review decided stays decided.
 type Appender struct{ base }
 
 // Dialog asks for the other pair's image file (or label file; its partner is found beside it,
@@ -74,7 +77,7 @@ func (a *Appender) Run(paths []string) {
 				return
 			}
 			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
-				a.h.Say(fmt.Sprintf("Appended %s from %s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), filepath.Base(images)))
+				a.h.Say(fmt.Sprintf("Appended %s from %s%s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), filepath.Base(images), acceptedNote(got.Samples)))
 			})
 		})
 	})
@@ -88,7 +91,7 @@ type appended struct {
 }
 
 // readAppended reads the pair images, labels (labels "" for images alone) read-only and returns
-// its live samples upright with their labels, after the size check (appendSize), and its class
+// its live samples upright with their labels and marks, after the size check (appendSize), and its class
 // names. withLabels says the open dataset has labels: a pair without any is refused then, since
 // its samples would come in unlabelled. progress gets the fraction converted. Errors:
 // store.Open's, the size check's, ctx's.
@@ -121,7 +124,8 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 		}
 		px := pixels[k*h*w : (k+1)*h*w : (k+1)*h*w]
 		copy(px, snap.Shown(k, px))
-		samples[k] = store.Sample{Pixels: px, Label: snap.Labels[k]}
+		st := other.State(snap.Number(k))
+		samples[k] = store.Sample{Pixels: px, Label: snap.Labels[k], Accepted: st.Accepted, Reviewed: st.Reviewed}
 	}
 	progress(1)
 	return appended{addition: addition{Samples: samples}, from: from}, nil
@@ -134,4 +138,19 @@ func appendSize(file string, h, w, wantH, wantW int) error {
 		return fmt.Errorf("%s: its samples are %d×%d (height×width), the open dataset's are %d×%d: appended samples must have the same height and width", file, h, w, wantH, wantW)
 	}
 	return nil
+}
+
+// acceptedNote says how many of samples are accepted suggestions (", 7 of them accepted
+// suggestions"), "" when none is.
+func acceptedNote(samples []store.Sample) string {
+	n := 0
+	for _, s := range samples {
+		if s.Accepted && s.Label != sample.NoLabel {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return numfmt.Sprintf(", %d of them accepted suggestions", n)
 }

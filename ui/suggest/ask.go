@@ -357,16 +357,19 @@ func (g *Suggester) unmoved() bool {
 }
 
 // Follow keeps the loop in step with one change of the dataset (the controller calls it at every
-// change): the
-// tally follows the labels, and a change of labels starts the wait for the next round.
+// change): the tally follows the labels and the samples added or removed at the end (those
+// appended with accepted marks count as accepted), and a change of labels starts the wait for
+// the next round.
 func (g *Suggester) Follow(ch store.Change) {
 	l := &g.loop
 	switch ch.Kind {
 	case store.Reset:
 		l.tally.renumber(ch.Renumber)
 		return
-	case store.Relabelled:
+	case store.Relabelled, store.Truncated:
 		g.tally().follow(g.c.State().DS, ch.Indices)
+	case store.Appended:
+		g.tally().appended(g.c.State().DS, ch.Indices)
 	}
 	if g.Mode.List != nil {
 		g.Later()

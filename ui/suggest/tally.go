@@ -99,6 +99,23 @@ func (t *loopTally) follow(ds *store.Dataset, indices []int) {
 	}
 }
 
+// appended follows samples just appended to ds (indices): each the store marks accepted (Append
+// Dataset brings the marks of the pair it reads) counts as an accepted suggestion; a mark left on
+// the number by samples an undo removed goes. O(samples appended).
+func (t *loopTally) appended(ds *store.Dataset, indices []int) {
+	for _, i := range indices {
+		if old, ok := t.marks[i]; ok {
+			if old.standing {
+				t.count(old, -1)
+			}
+			delete(t.marks, i)
+		}
+		if st, ok := ds.StateAt(i); ok && st.Accepted && st.Label != sample.NoLabel {
+			t.mark(i, loopMark{label: st.Label, accepted: true})
+		}
+	}
+}
+
 // renumber follows a save that renumbered the samples (to: old number → new, -1 for a sample
 // left out); nil (a replayed journal) forgets every mark, to be read again from the dataset
 // (Suggester.tally).
