@@ -91,8 +91,14 @@ func open(imagesPath, labelsPath string, opts Options, judging bool) (_ *Dataset
 		}
 		d.names, d.namesPath = names, p
 	}
+	// Where the samples came from (pairfile.SourcesFile): a file that does not fit them is left
+	// out, said. Nothing in a journal's judgement uses it.
 	if !judging {
-		d.readSources()
+		if sources, err := pairfile.ReadSources(pairfile.SourcesFile(d.imagesPath, d.labelsPath), d.baseN); err != nil {
+			d.notices = append(d.notices, err.Error())
+		} else if pairfile.HasSources(sources) {
+			d.sources = sources
+		}
 	}
 	// Which labels are accepted suggestions, which samples were reviewed: a file that does not fit the pair is left out, said.
 	d.readMarks(labels)
@@ -103,16 +109,6 @@ func open(imagesPath, labelsPath string, opts Options, judging bool) (_ *Dataset
 		return nil, err
 	}
 	return d, nil
-}
-
-// readSources reads where the samples came from (pairfile.SourcesFile): a sources file that does
-// not fit them is left out, said in the notices.
-func (d *Dataset) readSources() {
-	if sources, err := pairfile.ReadSources(pairfile.SourcesFile(d.imagesPath, d.labelsPath), d.baseN); err != nil {
-		d.notices = append(d.notices, err.Error())
-	} else if pairfile.HasSources(sources) {
-		d.sources = sources
-	}
 }
 
 // FromArrays makes a dataset of arrays already in memory (a generated demo, an import) as if
