@@ -19,7 +19,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/build"
-	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 func writeBar(t *testing.T, path string) {
@@ -299,9 +299,9 @@ func TestImportOntoNamedClasses(t *testing.T) {
 					t.Fatalf("the dialog does not say %q:\n%s", want, text)
 				}
 			}
-			var checks []*dialogs.EnterCheck
+			var checks []*widgets.PassingCheck
 			walkOverlay(w, func(o fyne.CanvasObject) {
-				if c, ok := o.(*dialogs.EnterCheck); ok {
+				if c, ok := o.(*widgets.PassingCheck); ok {
 					checks = append(checks, c)
 				}
 			})
@@ -421,11 +421,11 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		q := queueUI(w)
 		w.build.Import.Read(dir)
 		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
-		var sel *widget.Select
+		var sel *widgets.DialogSelect
 		var entries []*widget.Entry
 		walkOverlay(w, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *widget.Select:
+			case *widgets.DialogSelect:
 				sel = x
 			case *widget.Entry:
 				entries = append(entries, x)
