@@ -19,6 +19,7 @@ import (
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/build"
+	"idxlabel/ui/dialogs"
 	"idxlabel/ui/widgets"
 )
 
@@ -94,9 +95,9 @@ func TestImportImageFolder(t *testing.T) {
 		importFolder(t, w, q, flat, func() {
 			_, entries := overlayTexts(w)
 			_ = entries
-			var label *widget.Entry
+			var label *dialogs.PromptEntry
 			walkOverlay(w, func(o fyne.CanvasObject) {
-				if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
+				if e, ok := o.(*dialogs.PromptEntry); ok && e.PlaceHolder == "none" {
 					label = e
 				}
 			})
@@ -422,12 +423,12 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		w.build.Import.Read(dir)
 		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
 		var sel *widgets.DialogSelect
-		var entries []*widget.Entry
+		var entries []*dialogs.PromptEntry
 		walkOverlay(w, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
 			case *widgets.DialogSelect:
 				sel = x
-			case *widget.Entry:
+			case *dialogs.PromptEntry:
 				entries = append(entries, x)
 			}
 		})

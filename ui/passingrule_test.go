@@ -10,8 +10,9 @@ import (
 
 // notPassing are the constructors of dialogs and controls whose buttons, once Tab has focused
 // one, take Escape and Enter and drop them (a widget.Button uses Space alone, a widget.Check and
-// a radio button Space, a widget.Select Space and the arrows), and what the window uses in
-// their place (ui/dialogs/question.go, ui/widgets/passing.go, dialogselect.go, radio.go).
+// a radio button Space, a widget.Select Space and the arrows, a widget.Entry drops Escape), and
+// what the window uses in their place (ui/dialogs/question.go and dialogs.go's PromptEntry,
+// ui/widgets/passing.go, dialogselect.go, radio.go).
 var notPassing = map[string]string{
 	"dialog.NewConfirm(":       "dialogs.NewQuestion (or Dialogs.Ask)",
 	"dialog.NewCustomConfirm(": "dialogs.NewQuestion",
@@ -26,6 +27,7 @@ var notPassing = map[string]string{
 	"&widget.Select{":          "widgets.NewDialogSelect (in a dialog) or widgets.NewPassingSelect",
 	"widget.NewRadioGroup(":    "widgets.NewPassingRadioGroup",
 	"&widget.RadioGroup{":      "widgets.NewPassingRadioGroup",
+	"widget.NewEntry(":         "dialogs.NewPromptEntry (Escape cancels the prompt it is in)",
 	"\twidget.Check\n":         "widgets.PassingCheck (embedded)",
 	"\twidget.Select\n":        "widgets.DialogSelect (embedded, as convert.FormatChoice)",
 	"\twidget.RadioGroup\n":    "widgets.PassingRadioGroup",

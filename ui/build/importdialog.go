@@ -34,13 +34,14 @@ const (
 // flat folder its label. Enter imports.
 func (m *Importer) importOptions(f found) {
 	ds, name := m.ds(), m.h.Name()
+	var d *dialogs.Question
 	centering := widgets.NewCentering(nil)
 	ink := widgets.NewDialogSelect(inkChoices, nil)
 	ink.SetSelectedIndex(int(normalize.InkAuto))
-	threshold := widget.NewEntry()
+	threshold := dialogs.NewPromptEntry(func() { d.Dismiss() }) // Escape cancels, as elsewhere in the dialog
 	threshold.SetPlaceHolder("auto (Otsu), or a grey level 1–255")
 	only := widgets.NewPassingCheck("Only resize (images already MNIST-like)", nil)
-	label := widget.NewEntry()
+	label := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	label.SetPlaceHolder("none")
 
 	into := intoOpen
@@ -59,7 +60,6 @@ func (m *Importer) importOptions(f found) {
 	where := widgets.NewPassingRadioGroup(choices, nil)
 	where.Required = true
 
-	var d *dialogs.Question
 	mp := newMappingView(f, func() { d.Dismiss() })
 	update := func() {
 		t := normalize.Target{}
