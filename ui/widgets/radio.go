@@ -17,14 +17,14 @@ import (
 // (Fyne's radioItem, which no code outside Fyne can extend) drop them: with New Dataset's choice
 // of classes focused by Tab, Escape did not cancel and Enter did not create. Its buttons are
 // drawn, laid out and chosen as Fyne 2.7's (radio_group.go, radio_item.go, whose look is
-// copied here), with the same fields (Options, Selected, Required, OnChanged); it has no
-// Horizontal layout and cannot be disabled.
+// copied here under Fyne's BSD licence), with the same fields (Options, Selected, Required,
+// OnChanged); it has no Horizontal layout and cannot be disabled.
 type PassingRadioGroup struct {
 	widget.BaseWidget
-	Options   []string
-	Selected  string
-	Required  bool // a chosen button tapped again stays chosen
-	OnChanged func(string)
+	Options   []string     // the buttons' labels, top to bottom
+	Selected  string       // the option chosen ("" for none): the first button of that label
+	Required  bool         // a chosen button tapped again stays chosen (else it is unchosen)
+	OnChanged func(string) // runs with the option chosen ("" for none) when it changes (nil: nothing)
 }
 
 // NewPassingRadioGroup makes a passing radio group of options that reports a choice to changed
