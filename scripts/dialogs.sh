@@ -17,6 +17,8 @@
 #     pair's own label file) with its OK focused closes on Escape, the keyboard reference (F1)
 #     with its Close focused on Enter. Before, a focused widget.Button took Escape and Enter and
 #     dropped them: the dialog stayed open.
+#  5. Drop-downs, check boxes and radio buttons focused by Tab in Export, Save As and New
+#     Dataset answer Escape (cancel) and Enter (Export) as the dialog's buttons do (below).
 # Each window must quit cleanly with Ctrl+Q.
 # DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
 # light theme).
@@ -157,9 +159,49 @@ for _ in $(seq "$WAIT_TENTHS"); do [ -f "$work/new/folder/pair-labels-idx1-ubyte
 [ -f "$work/new/folder/pair-images-idx3-ubyte" ] && [ -f "$work/new/folder/pair-labels-idx1-ubyte" ] || fail "Save As wrote no pair into the new folder"
 cmp -s "$labels" "$work/new/folder/pair-labels-idx1-ubyte" || fail "the label file saved differs"
 wait_clean "$first"
+echo "dialogs: Save As created the new folder and saved there"
+
+# 5. Drop-downs, check boxes and radio buttons focused in a dialog answer Escape and Enter as
+# the dialog's buttons do (widgets.DialogSelect, PassingCheck, PassingRadioGroup keep only the
+# keys that operate them): Escape cancels Export with its format list focused (Tab, Right,
+# Left: the arrows still step through it) or its check box focused (Tab Tab, Space still
+# toggles it), Save As with its check box or its format list focused, New Dataset with a radio
+# button focused (Space still chooses it); Enter exports with Export's format list focused (CSV
+# chosen by Right) and with its check box focused. Before, a focused widget.Select, widget.Check
+# or radio button took Escape and Enter and dropped them: the dialog stayed open.
+export_open() {
+  xdotool key --clearmodifiers ctrl+shift+e
+  until_state "prompt=export " "Ctrl+Shift+E opened no Export dialog"
+}
+new_dataset() {
+  xdotool key --clearmodifiers ctrl+n
+  until_state "prompt=new_dataset " "Ctrl+N opened no New Dataset dialog"
+}
+files=$(ls -R "$work")
+focused_key "Export with its format list focused" export_open "Tab Right Left" Escape
+focused_key "Export with its check box focused" export_open "Tab Tab space" Escape
+focused_key "Save As with its check box focused" save_as "Tab Tab Tab Tab" Escape
+focused_key "Save As with its format list focused" save_as "Tab Tab Tab Tab Tab Tab Right" Escape
+focused_key "New Dataset with a radio button focused" new_dataset "Tab Tab Tab Tab space" Escape
+[ "$(ls -R "$work")" = "$files" ] || fail "a dialog cancelled by Escape on a focused control wrote files"
+# exported_by WHAT KEYS: Export opened, KEYS typed (the last one Return), the export must end
+# with its message, which Escape closes.
+exported_by() {
+  export_open
+  # shellcheck disable=SC2086 # KEYS is a list of key names
+  xdotool key --delay 100 --clearmodifiers $2
+  until_state "prompt=exported " "Enter on $1 did not export (the dialog stayed open?)"
+  xdotool key --clearmodifiers Escape
+  until_state "prompt=- " "Escape did not close the export's message"
+}
+exported_by "Export's format list (CSV chosen by Right)" "Tab Right Return"
+[ -n "$(find "$work" -name 'pair-export.csv')" ] || fail "Enter on Export's format list wrote no pair-export.csv"
+exported_by "Export's check box (checked by Space)" "Tab Tab space Return"
+[ -n "$(find "$work" -type d -name 'pair-export')" ] || fail "Enter on Export's check box wrote no pair-export folder"
+echo "dialogs: drop-downs, check boxes and radio buttons focused in Export, Save As and New Dataset answered Escape and Enter"
+
 xdotool key --clearmodifiers ctrl+q
 quits "$APP_PID" "the first window"
 APP_PID=""
 ! grep -qi "panic" "$log" "$log.2" || fail "a window panicked"
-echo "dialogs: Save As created the new folder and saved there"
 echo "dialogs: ok"

@@ -16,6 +16,8 @@
 #     gate file (IDXLABEL_TEST_IMPORT_GATE, ui/testhooks.go) while 3 and 4 are typed on samples 0
 #     and 1; once the gate opens, the keys are applied to those samples, then the 60 samples are
 #     added, and Ctrl+S saves it all (before, the progress dialog took the keys and dropped them).
+#     Before that, Escape cancels the import dialog with each of its options focused by Shift+Tab
+#     (a check box, a text field, a drop-down, a radio button: before, each dropped Escape).
 #  4. An attacker's folder: class folders named with a line break and with a control character,
 #     an empty one, a symbolic link looping back up, 300 class folders of one image: the dialog
 #     lists them (a screenshot), the import adds them as new classes, the window does not panic
@@ -172,6 +174,19 @@ export IDXLABEL_TEST_IMPORT_GATE=$gate
 start_state "$work/p-images-idx3-ubyte" "$labels"
 unset IDXLABEL_TEST_IMPORT_GATE
 until_state "cursor=0 .*samples=200 " "the pair did not open with the cursor on sample 0"
+# 3a. Escape cancels the import dialog with any of its options focused (Shift+Tab from its end:
+# Import, Cancel, then "Only resize", Threshold, Ink and the two centrings): before, a focused
+# check box, text field, drop-down or radio button took Escape and dropped it.
+for n in 3 4 5 6 7; do
+  xdotool key --clearmodifiers ctrl+i
+  choose_folder "$work/numbered"
+  # shellcheck disable=SC2046 # n Shift+Tabs
+  xdotool key --delay 50 --clearmodifiers $(printf 'shift+Tab %.0s' $(seq "$n"))
+  [ "$n" != 5 ] || shot options-ink
+  xdotool key --clearmodifiers Escape
+  until_state "samples=200 .*prompt=- " "Escape with the import dialog's option $n from its end focused (Shift+Tab) did not cancel it"
+done
+echo "importui: Escape cancelled the import dialog with its check box, threshold field, ink list or a centring focused"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$work/numbered"
 xdotool key --clearmodifiers Return

@@ -53,9 +53,9 @@ func (x *exporter) exportDialog() {
 	for _, f := range exportFormats {
 		labels = append(labels, f.label)
 	}
-	format := widget.NewSelect(labels, nil)
+	format := widgets.NewDialogSelect(labels, nil)
 	format.SetSelectedIndex(0)
-	names := widget.NewCheck("Name class folders by class name", nil)
+	names := widgets.NewPassingCheck("Name class folders by class name", nil)
 	var d *dialogs.Question
 	target := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	base := "export"

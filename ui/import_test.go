@@ -20,6 +20,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/build"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 func writeBar(t *testing.T, path string) {
@@ -94,9 +95,9 @@ func TestImportImageFolder(t *testing.T) {
 		importFolder(t, w, q, flat, func() {
 			_, entries := overlayTexts(w)
 			_ = entries
-			var label *widget.Entry
+			var label *dialogs.PromptEntry
 			walkOverlay(w, func(o fyne.CanvasObject) {
-				if e, ok := o.(*widget.Entry); ok && e.PlaceHolder == "none" {
+				if e, ok := o.(*dialogs.PromptEntry); ok && e.PlaceHolder == "none" {
 					label = e
 				}
 			})
@@ -299,9 +300,9 @@ func TestImportOntoNamedClasses(t *testing.T) {
 					t.Fatalf("the dialog does not say %q:\n%s", want, text)
 				}
 			}
-			var checks []*dialogs.EnterCheck
+			var checks []*widgets.PassingCheck
 			walkOverlay(w, func(o fyne.CanvasObject) {
-				if c, ok := o.(*dialogs.EnterCheck); ok {
+				if c, ok := o.(*widgets.PassingCheck); ok {
 					checks = append(checks, c)
 				}
 			})
@@ -421,13 +422,13 @@ func TestImportDialogInkAndThreshold(t *testing.T) {
 		q := queueUI(w)
 		w.build.Import.Read(dir)
 		waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
-		var sel *widget.Select
-		var entries []*widget.Entry
+		var sel *widgets.DialogSelect
+		var entries []*dialogs.PromptEntry
 		walkOverlay(w, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *widget.Select:
+			case *widgets.DialogSelect:
 				sel = x
-			case *widget.Entry:
+			case *dialogs.PromptEntry:
 				entries = append(entries, x)
 			}
 		})

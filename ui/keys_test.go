@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
 	"idxlabel/internal/numfmt"
@@ -299,12 +298,12 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	w.files.newDatasetForm()
 	var entries []*dialogs.PromptEntry
-	var kind *widget.RadioGroup
+	var kind *widgets.PassingRadioGroup
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *dialogs.PromptEntry:
 			entries = append(entries, x)
-		case *widget.RadioGroup:
+		case *widgets.PassingRadioGroup:
 			kind = x
 		}
 	})

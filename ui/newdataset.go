@@ -59,7 +59,7 @@ func (o *opener) newDatasetForm() {
 			func(path string) { file.SetText(path) })
 	})
 	// N and the class file apply to one choice each: the others leave them disabled.
-	kind := widget.NewRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
+	kind := widgets.NewPassingRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
 		enable(n, k == classesCount)
 		enable(file, k == classesFile)
 		enable(browse, k == classesFile)

@@ -64,13 +64,13 @@ func TestHistogramListsEveryDigit(t *testing.T) {
 func TestExportOffersOnlyItsFormatsOptions(t *testing.T) {
 	w, _ := demoWindow(t, false)
 	w.exp.exportDialog()
-	var sel *widget.Select
-	var names *widget.Check
+	var sel *widgets.DialogSelect
+	var names *widgets.PassingCheck
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
-		case *widget.Select:
+		case *widgets.DialogSelect:
 			sel = x
-		case *widget.Check:
+		case *widgets.PassingCheck:
 			if strings.HasPrefix(x.Text, "Name class folders") {
 				names = x
 			}

@@ -181,7 +181,7 @@ func (s *saver) saveAsThen(then func()) {
 	cancel := func() { d.Dismiss() }
 	folder := dialogs.NewPromptEntry(cancel)
 	base := dialogs.NewPromptEntry(cancel)
-	gz := widget.NewCheck("Compress (.gz)", nil)
+	gz := widgets.NewPassingCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
 		base.SetText(dialogs.BaseName(images))
@@ -309,7 +309,6 @@ func (s *saver) saveAsThen(then func()) {
 	for _, e := range []*dialogs.PromptEntry{folder, base, labelName} {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
-	format.OnEnter = d.Confirm
 	d.Resize(fyne.NewSize(560, d.MinSize().Height))
 	s.d.Show("save as", d, d.Dismiss, d.Confirm, nil)
 }

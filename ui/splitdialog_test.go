@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
+	"idxlabel/ui/widgets"
 )
 
 // Tools → Split Dataset with the defaults (0.2, stratified, seed 1) writes <base>-train-* and
@@ -98,9 +98,9 @@ func TestSplitDialogCountShuffle(t *testing.T) {
 	eachPair(t, func(t *testing.T, w *window, _ *store.Dataset, ip, _ string) {
 		q := queueUI(w)
 		w.build.Split.Dialog()
-		var checks []*widget.Check
+		var checks []*widgets.PassingCheck
 		walkOverlay(w, func(o fyne.CanvasObject) {
-			if c, ok := o.(*widget.Check); ok {
+			if c, ok := o.(*widgets.PassingCheck); ok {
 				checks = append(checks, c)
 			}
 		})

@@ -69,7 +69,7 @@ func (e *Errata) Export() {
 	out.SetText(filepath.Join(filepath.Dir(images), dialogs.BaseName(images)+"-errata.csv"))
 	old.SetPlaceHolder("a label file of these images")
 	old.Disable()
-	from := widget.NewRadioGroup([]string{"the labels as the files were opened", "another label file:"}, func(s string) {
+	from := widgets.NewPassingRadioGroup([]string{"the labels as the files were opened", "another label file:"}, func(s string) {
 		if strings.HasPrefix(s, "another") {
 			old.Enable()
 		} else {

@@ -34,13 +34,14 @@ const (
 // flat folder its label. Enter imports.
 func (m *Importer) importOptions(f found) {
 	ds, name := m.ds(), m.h.Name()
+	var d *dialogs.Question
 	centering := widgets.NewCentering(nil)
-	ink := widget.NewSelect(inkChoices, nil)
+	ink := widgets.NewDialogSelect(inkChoices, nil)
 	ink.SetSelectedIndex(int(normalize.InkAuto))
-	threshold := widget.NewEntry()
+	threshold := dialogs.NewPromptEntry(func() { d.Dismiss() }) // Escape cancels, as elsewhere in the dialog
 	threshold.SetPlaceHolder("auto (Otsu), or a grey level 1–255")
-	only := widget.NewCheck("Only resize (images already MNIST-like)", nil)
-	label := widget.NewEntry()
+	only := widgets.NewPassingCheck("Only resize (images already MNIST-like)", nil)
+	label := dialogs.NewPromptEntry(func() { d.Dismiss() })
 	label.SetPlaceHolder("none")
 
 	into := intoOpen
@@ -56,11 +57,10 @@ func (m *Importer) importOptions(f found) {
 			into = intoNew // the demo is for trying the window, not a dataset to grow
 		}
 	}
-	where := widget.NewRadioGroup(choices, nil)
+	where := widgets.NewPassingRadioGroup(choices, nil)
 	where.Required = true
 
-	var d *dialogs.Question
-	mp := newMappingView(f, func() { d.Confirm() }, func() { d.Dismiss() })
+	mp := newMappingView(f, func() { d.Dismiss() })
 	update := func() {
 		t := normalize.Target{}
 		if into == intoOpen {
@@ -74,7 +74,6 @@ func (m *Importer) importOptions(f found) {
 			into = intoNew
 		}
 		update()
-		m.win.Canvas().Unfocus() // Enter imports (a focused choice would keep it)
 	}
 	where.SetSelected(choices[min(into, len(choices)-1)])
 	if len(choices) == 1 {
@@ -182,20 +181,20 @@ type mappingView struct {
 	options []string
 }
 
-// newMappingView makes the list of f's class folders; enter runs on Enter typed on a check,
-// escape on Escape typed in a class field.
-func newMappingView(f found, enter, escape func()) *mappingView {
+// newMappingView makes the list of f's class folders; escape runs on Escape typed in a class
+// field. A row's check box passes Escape and Enter on to the dialog (widgets.PassingCheck).
+func newMappingView(f found, escape func()) *mappingView {
 	v := &mappingView{f: f, head: widget.NewLabel("")}
 	v.head.Wrapping = fyne.TextWrapWord
 	v.list = widget.NewList(func() int { return len(v.rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, dialogs.NewEnterCheck(enter), newClassField(escape), l)
+			return container.NewBorder(nil, nil, widgets.NewPassingCheck("", nil), newClassField(escape), l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
-			check := box.Objects[1].(*dialogs.EnterCheck)
+			check := box.Objects[1].(*widgets.PassingCheck)
 			check.OnChanged = nil
 			check.SetChecked(v.keep[id])
 			check.OnChanged = func(on bool) {

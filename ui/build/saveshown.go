@@ -18,6 +18,7 @@ import (
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/jobs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // ShownSaver is File → Save Shown As…: the samples the grid shows now (a class, a review list, a
@@ -67,7 +68,7 @@ func (s *ShownSaver) Dialog() {
 	var d *dialogs.Question
 	cancel := func() { d.Dismiss() }
 	folder, base := dialogs.NewPromptEntry(cancel), dialogs.NewPromptEntry(cancel)
-	gz := widget.NewCheck("Compress (.gz)", nil)
+	gz := widgets.NewPassingCheck("Compress (.gz)", nil)
 	if images != "" {
 		folder.SetText(filepath.Dir(images))
 		base.SetText(dialogs.BaseName(images) + "-shown")

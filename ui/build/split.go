@@ -81,9 +81,9 @@ func (s *Splitter) options() {
 	tb, sb := splitNames(images)
 	train.SetText(tb)
 	test.SetText(sb)
-	stratify := widget.NewCheck("Stratify (each class's share of the test part within one sample of the fraction)", nil)
+	stratify := widgets.NewPassingCheck("Stratify (each class's share of the test part within one sample of the fraction)", nil)
 	stratify.SetChecked(true)
-	shuffle := widget.NewCheck("Shuffle (write each part in a random order drawn by the seed; else the file's order)", nil)
+	shuffle := widgets.NewPassingCheck("Shuffle (write each part in a random order drawn by the seed; else the file's order)", nil)
 	preview := widget.NewLabel("")
 	update := func() {
 		a, b := splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz)

@@ -3,10 +3,8 @@ package convert
 import (
 	"path/filepath"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
-
 	"idxlabel/export"
+	"idxlabel/ui/widgets"
 )
 
 // SaveFormat is a format File → Save As… writes the dataset in: IDX, the pair the window edits
@@ -53,12 +51,11 @@ func (f SaveFormat) Files(target string) string {
 	return filepath.Base(target)
 }
 
-// FormatChoice is the Save As dialog's list of SaveFormats (IDX chosen first): a Select whose
-// Enter presses the dialog's Save, as Enter in each of its fields does; the arrow keys choose.
+// FormatChoice is the Save As dialog's list of SaveFormats (IDX chosen first): a dialog's
+// passing choice (widgets.DialogSelect), whose arrow keys choose and whose Escape and Enter
+// answer the dialog (Enter presses Save, as Enter in each of its fields does).
 type FormatChoice struct {
-	widget.Select
-	// OnEnter runs on Enter while the list has the keys (nil: nothing).
-	OnEnter func()
+	widgets.DialogSelect
 }
 
 // NewFormatChoice makes the list with IDX chosen.
@@ -68,15 +65,6 @@ func NewFormatChoice() *FormatChoice {
 	c.ExtendBaseWidget(c)
 	c.SetSelectedIndex(0)
 	return c
-}
-
-// TypedKey runs OnEnter on Enter; other keys are the Select's (Space and the arrows).
-func (c *FormatChoice) TypedKey(k *fyne.KeyEvent) {
-	if (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter) && c.OnEnter != nil {
-		c.OnEnter()
-		return
-	}
-	c.Select.TypedKey(k)
 }
 
 // Chosen is the format chosen.

@@ -157,7 +157,7 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	path := NewPromptEntry(func() { d.Hide() })
 	note := widget.NewLabel("")
 	note.Wrapping = fyne.TextWrapWord
-	all := widget.NewCheck("Show every file", nil)
+	all := widgets.NewPassingCheck("Show every file", nil)
 	var cur listing
 	var rows []string // what the list shows: "../", "folder/", "file"
 	list := widget.NewList(func() int { return len(rows) },

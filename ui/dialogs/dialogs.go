@@ -1,11 +1,12 @@
-// Package dialogs is the window's dialogs: the prompts open on it (each answers Escape and
-// Enter, with one of its buttons focused too: every question and message is built here,
-// question.go, with buttons that pass those keys on; and one asking a thing is never stacked
-// twice), errors with what a person can do about them, questions, messages, the class picker, a
-// job's progress that passes keys on to the grid, a table, a pop-up menu, and the file and
-// folder chooser (a typed path, the folder's entries filtered to what it is for, Fyne's dialog
-// behind Browse…, the last folder of each purpose remembered). The window's parts show their
-// dialogs through one Dialogs; none of them holds the window or the controller.
+// Package dialogs is the window's dialogs: the prompts open on it (each answers Escape and Enter,
+// with one of its buttons focused too: every question and message is built here, question.go, with
+// buttons that pass those keys on, and their drop-downs, check boxes and radio buttons are
+// widgets.DialogSelect, PassingCheck and PassingRadioGroup, which pass them on too; and one asking
+// a thing is never stacked twice), errors with what a person can do about them, questions,
+// messages, the class picker, a job's progress that passes keys on to the grid, a table, a pop-up
+// menu, and the file and folder chooser (a typed path, the folder's entries filtered to what it is
+// for, Fyne's dialog behind Browse…, the last folder of each purpose remembered). The window's
+// parts show their dialogs through one Dialogs; none of them holds the window or the controller.
 package dialogs
 
 import (

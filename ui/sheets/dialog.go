@@ -53,8 +53,8 @@ type view struct {
 	sv    *survey
 
 	rows, cols, labels, file *dialogs.PromptEntry
-	writer                   *widget.Select
-	into                     *widget.RadioGroup
+	writer                   *widgets.DialogSelect
+	into                     *widgets.PassingRadioGroup
 	given, head, caption     *widget.Label
 	list                     *widget.List
 	img                      *canvas.Image
@@ -76,7 +76,7 @@ func (m *Importer) Show(args []string) {
 	v.cols.SetText(strconv.Itoa(def.Cols))
 	v.labels.SetText("rows=0123456789")
 	v.file.SetPlaceHolder("none: rows, columns and labels above")
-	v.writer = widget.NewSelect(writerChoices, nil)
+	v.writer = widgets.NewDialogSelect(writerChoices, nil)
 	v.writer.SetSelectedIndex(int(sheetread.WriterIndex))
 	v.given, v.head, v.caption = widget.NewLabel(""), widget.NewLabel(""), widget.NewLabel("")
 	v.head.Wrapping, v.caption.Wrapping = fyne.TextWrapWord, fyne.TextWrapWord
@@ -105,7 +105,7 @@ func (m *Importer) Show(args []string) {
 	} else if m.h.Demo() {
 		into = intoNew // the demo is for trying the window, not a dataset to grow
 	}
-	v.into = widget.NewRadioGroup(choices, func(string) { m.win.Canvas().Unfocus() })
+	v.into = widgets.NewPassingRadioGroup(choices, nil)
 	v.into.Required = true
 	v.into.SetSelected(choices[into])
 

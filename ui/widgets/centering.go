@@ -1,10 +1,6 @@
 package widgets
 
-import (
-	"fyne.io/fyne/v2/widget"
-
-	"idxlabel/normalize"
-)
+import "idxlabel/normalize"
 
 // The centring choices, as the draw window and the import dialog offer them (the command line's
 // --center mass and --center box).
@@ -15,8 +11,8 @@ const (
 
 // NewCentering makes the choice of how a digit is centred in its square, MNIST's centre of mass
 // selected; changed (nil for none) runs when the choice changes.
-func NewCentering(changed func()) *widget.RadioGroup {
-	r := widget.NewRadioGroup([]string{CenterMassText, CenterBoxText}, nil)
+func NewCentering(changed func()) *PassingRadioGroup {
+	r := NewPassingRadioGroup([]string{CenterMassText, CenterBoxText}, nil)
 	r.Required = true
 	r.SetSelected(CenterMassText)
 	if changed != nil {
