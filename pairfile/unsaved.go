@@ -82,8 +82,9 @@ func JournalDigest(journal string) string {
 // finds the journal itself), it adds the journal's line (its base name and JournalDigest) to
 // images' marker (written atomically, never through a symbolic link, under the marker's lock,
 // markerLock, waiting for another change of it to end, and without it when another holder keeps
-// it past markerWait: markAt). images "" or in the journal's folder: nothing. Errors: those of
-// the lock file (not a regular file, or it cannot be created) and of writing; a caller whose
+// it past markerWait or something other than a regular file is at the lock file's path: markAt).
+// images "" or in the journal's folder: nothing. Errors: those of creating the lock file and of
+// writing; a caller whose
 // marker cannot be written goes on (a writer could not replace the image file in that folder
 // either). When images is a
 // symbolic link, the marker is beside the file it names (SideBase), in whose folder a writer of
@@ -99,15 +100,17 @@ func MarkUnsaved(images, journal string) error {
 }
 
 // markAt adds mine to the marker at path unless it holds it already (changeMarker). When
-// another holder keeps the marker's lock past markerWait (stuck, or planted), the line is added
-// without it: a mark left out would let a writer replace the image file under unsaved edits,
-// which is worse than the small chance of a line lost in a change made meanwhile.
+// another holder keeps the marker's lock past markerWait (stuck, or planted), or something other
+// than a regular file is planted at the lock file's path (a symbolic link, a folder, a FIFO:
+// errLockFile, never followed or waited on), the line is added without the lock: a mark left out
+// would let a writer replace the image file under unsaved edits, which is worse than the small
+// chance of a line lost in a change made meanwhile.
 func markAt(path string, mine unsavedLine) error {
 	add := func(lines []unsavedLine) ([]unsavedLine, bool) {
 		return append(lines, mine), !slices.Contains(lines, mine)
 	}
 	err := changeMarker(path, add)
-	if errors.Is(err, ErrLocked) {
+	if errors.Is(err, ErrLocked) || errors.Is(err, errLockFile) {
 		return rewriteMarker(path, add)
 	}
 	return err

@@ -144,3 +144,26 @@ func TestAppendDatasetClassNames(t *testing.T) {
 		}
 	})
 }
+
+// A marks file beside the appended pair that does not fit it (damaged here) is told as Open
+// tells it, once the samples are added: they come without those marks, so the person learns
+// why accepted suggestions of that pair now count as typed labels.
+func TestAppendDatasetTellsMarksNotice(t *testing.T) {
+	eachPair(t, func(t *testing.T, w *window, ds *store.Dataset, _, _ string) {
+		n := ds.Len()
+		ip, lp := writeTestPair(t, t.TempDir(), "marked", 20, 28, 28)
+		marks := pairfile.AcceptedMarks.File(lp)
+		if err := os.WriteFile(marks, []byte("not a marks file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		q := queueUI(w)
+		w.build.Append.Run([]string{ip})
+		waitUI(t, q, func() bool { return noJobs(w) })
+		if ds.Len() != n+20 {
+			t.Fatalf("%d samples after appending 20 to %d (dialog: %q)", ds.Len(), n, overlayText(w))
+		}
+		if text := overlayText(w); !strings.Contains(text, filepath.Base(marks)) {
+			t.Fatalf("after appending a pair whose accepted-marks file is damaged, the window shows %q (status %q), no note naming %s", text, w.footer.status.Text, filepath.Base(marks))
+		}
+	})
+}

@@ -78,21 +78,27 @@ func (a *Appender) Run(paths []string) {
 			}
 			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
 				a.h.Say(fmt.Sprintf("Appended %s from %s%s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), filepath.Base(images), acceptedNote(got.Samples)))
+				for _, n := range got.notices {
+					a.d.Inform("Note", n)
+				}
 			})
 		})
 	})
 }
 
-// appended is what readAppended read: the samples, and the pair's class names as merge sees
-// them.
+// appended is what readAppended read: the samples, the pair's class names as merge sees them,
+// and what opening the pair found that the person should be told (store.Dataset.Notices: a
+// marks file that does not fit the pair, so its samples come without those marks; an
+// unreadable class-name file), shown as Open shows its notices once the samples are added.
 type appended struct {
 	addition
-	from *builder.Input
+	from    *builder.Input
+	notices []string
 }
 
 // readAppended reads the pair images, labels (labels "" for images alone) read-only and returns
-// its live samples upright with their labels and marks, after the size check (appendSize), and its class
-// names. withLabels says the open dataset has labels: a pair without any is refused then, since
+// its live samples upright with their labels and marks, after the size check (appendSize), its
+// class names, and the notices its opening gave. withLabels says the open dataset has labels: a pair without any is refused then, since
 // its samples would come in unlabelled. progress gets the fraction converted. Errors:
 // store.Open's, the size check's, ctx's.
 func readAppended(ctx context.Context, images, labels string, h, w int, withLabels bool, progress func(float64)) (appended, error) {
@@ -128,7 +134,7 @@ func readAppended(ctx context.Context, images, labels string, h, w int, withLabe
 		samples[k] = store.Sample{Pixels: px, Label: snap.Labels[k], Accepted: st.Accepted, Reviewed: st.Reviewed}
 	}
 	progress(1)
-	return appended{addition: addition{Samples: samples}, from: from}, nil
+	return appended{addition: addition{Samples: samples}, from: from, notices: other.Notices()}, nil
 }
 
 // appendSize refuses samples of file that are not the open dataset's size, as idxlabel merge
