@@ -99,21 +99,23 @@ func MarkUnsaved(images, journal string) error {
 	return errors.Join(errs...)
 }
 
-// markAt adds mine to the marker at path unless it holds it already (changeMarker). When
+// markAt adds mine to the marker at path unless it holds it already, under its lock (markerLock). When
 // another holder keeps the marker's lock past markerWait (stuck, or planted), or something other
 // than a regular file is planted at the lock file's path (a symbolic link, a folder, a FIFO:
-// errLockFile, never followed or waited on), the line is added without the lock: a mark left out
+// errLockFile, never followed or waited on), or the lock file cannot be opened or created (one
+// another user left, unreadable to this one), the line is added without the lock: a mark left out
 // would let a writer replace the image file under unsaved edits, which is worse than the small
 // chance of a line lost in a change made meanwhile.
 func markAt(path string, mine unsavedLine) error {
 	add := func(lines []unsavedLine) ([]unsavedLine, bool) {
 		return append(lines, mine), !slices.Contains(lines, mine)
 	}
-	err := changeMarker(path, add)
-	if errors.Is(err, ErrLocked) || errors.Is(err, errLockFile) {
+	l, err := markerLock(path)
+	if err != nil { // whatever kept the lock from being taken, the mark is written without it
 		return rewriteMarker(path, add)
 	}
-	return err
+	defer l.release()
+	return rewriteMarker(path, add)
 }
 
 // changeMarker changes the marker at path (rewriteMarker) under its lock (markerLock), held from
