@@ -430,8 +430,9 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 // renames, from its record (RecordPath, or beside the name used where an earlier version put
 // it: recordPaths), and removes what saves killed before writing a record
 // left beside the files: the backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the
-// target, which such a save never touched) and atomicfile's temporary files older than
-// atomicfile.StaleAge, but for those a record still names, and those of its accepted-marks,
+// target, which such a save never touched) and atomicfile's temporary files of any age that no
+// live writer flocks (the pair's lock is held, which every writer of its files holds: a save
+// killed a moment ago leaves them, as big as the files), but for those a record still names, and those of its accepted-marks,
 // class-name and sources files that no live writer holds (sweepSideFiles: the pair's lock is
 // held). A record that is damaged or names
 // files that are not this pair's own, or whose targets changed since, is moved aside unused and
@@ -453,7 +454,7 @@ func FinishInterrupted(images, labels string) (notice string, err error) {
 	for _, p := range []string{images, labels} {
 		if p != "" {
 			os.Remove(backupPath(p))
-			atomicfile.RemoveStale(p, atomicfile.StaleAge, keep...)
+			atomicfile.RemoveStale(p, 0, keep...)
 		}
 	}
 	sweepSideFiles(images, labels) // a writer killed between the label file and the files beside it

@@ -145,3 +145,41 @@ func TestKilledSideFileWritesAreSwept(t *testing.T) {
 	checkSwept(t, "written again", stale[0], []string{held})
 	checkSwept(t, "written again", stale[1], []string{held})
 }
+
+// A save killed before its renames leaves the pair's own temporary files (as big as the files:
+// a ~10 MB image file for MNIST's training set, more uncompressed) beside them, just written.
+// Opening the pair for editing, its locks held, removes them then, not only once they are an hour
+// old: no writer of the pair's files in another process can be under way (each holds the pair's
+// lock) and a live one flocks its temporary file, which stays.
+func TestKilledSaveTempsSweptOnOpen(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ip, lp := writeTestPair(t, 4, 2, 2)
+	var stale []string
+	for _, p := range []string{ip, lp} {
+		s := atomicfile.TempPrefix(p) + "31"
+		if err := os.WriteFile(s, []byte("half a save"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, s)
+	}
+	held := atomicfile.TempPrefix(ip) + "32"
+	if err := os.WriteFile(held, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := atomicfile.Hold(held)
+	if err != nil || f == nil {
+		t.Fatalf("cannot hold a temporary file as a live writer does: %v", err)
+	}
+	defer f.Close()
+	locks, err := openPair(ip, lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locks.Release()
+	if _, err := FinishInterrupted(ip, lp); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stale {
+		checkSwept(t, "opened for editing after a killed save", s, []string{held, ip, lp})
+	}
+}

@@ -307,9 +307,10 @@ func SyncDir(dir string) {
 }
 
 // RemoveStale removes the temporary files of target (IsTemp) that were last modified more than
-// age ago and that no live writer holds locked, except those named in keep (a paired save's
-// record of temporary files it still needs, compared by cleaned path), and returns the paths it
-// removed. Temporary files of other targets, those this process is still writing (Create until
+// age ago (any age when age <= 0: for a caller that holds the lock every writer of target holds,
+// so that a temporary file no one flocks is a dead writer's) and that no live writer holds
+// locked, except those named in keep (a paired save's record of temporary files it still needs,
+// compared by cleaned path), and returns the paths it removed. Temporary files of other targets, those this process is still writing (Create until
 // Commit or Abort), and every other file, are left alone. It is best effort: files it cannot
 // inspect or remove are skipped.
 func RemoveStale(target string, age time.Duration, keep ...string) []string {
@@ -318,7 +319,7 @@ func RemoveStale(target string, age time.Duration, keep ...string) []string {
 		return nil
 	}
 	return removeTemps(real, keep, func(p string, fi fs.FileInfo) bool {
-		return time.Since(fi.ModTime()) > age && !locked(p)
+		return (age <= 0 || time.Since(fi.ModTime()) > age) && !locked(p)
 	})
 }
 
