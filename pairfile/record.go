@@ -425,19 +425,18 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 	return swap(images), swap(labels), "A save of these files was interrupted; it is shown as saved, and it will be finished when the pair is opened for editing."
 }
 
-// FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for
-// editing, its locks held (LockPair): it finishes a save of the pair that was cut off between its
-// renames, from its record (RecordPath, or beside the name used where an earlier version put
-// it: recordPaths), and removes what saves killed before writing a record
-// left beside the files: the backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the
-// target, which such a save never touched) and atomicfile's temporary files of any age that no
-// live writer flocks (the pair's lock is held, which every writer of its files holds: a save
-// killed a moment ago leaves them, as big as the files), but for those a record still names, and those of its accepted-marks,
-// class-name and sources files that no live writer holds (sweepSideFiles: the pair's lock is
-// held). A record that is damaged or names
-// files that are not this pair's own, or whose targets changed since, is moved aside unused and
-// touches nothing. notice says what was done or refused ("" when nothing). Errors: a rename
-// that fails while finishing a valid record.
+// FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for editing,
+// its locks held (LockPair): it finishes a save of the pair that was cut off between its renames,
+// from its record (RecordPath, or beside the name used where an earlier version put it:
+// recordPaths), and removes what saves killed before writing a record left beside the files: the
+// backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the target, which such a save never
+// touched) and atomicfile's temporary files of any age that no live writer flocks (the pair's lock
+// is held, which every writer of its files holds: a save killed a moment ago leaves them, as big as
+// the files), but for those a record still names, and those of its accepted-marks, class-name and
+// sources files that no live writer holds (sweepSideFiles: the pair's lock is held). A record that
+// is damaged or names files that are not this pair's own, or whose targets changed since, is moved
+// aside unused and touches nothing. notice says what was done or refused ("" when nothing). Errors:
+// a rename that fails while finishing a valid record.
 func FinishInterrupted(images, labels string) (notice string, err error) {
 	var notices, keep []string
 	for _, p := range recordPaths(images, labels) {

@@ -306,13 +306,13 @@ func SyncDir(dir string) {
 	}
 }
 
-// RemoveStale removes the temporary files of target (IsTemp) that were last modified more than
-// age ago (any age when age <= 0: for a caller that holds the lock every writer of target holds,
-// so that a temporary file no one flocks is a dead writer's) and that no live writer holds
-// locked, except those named in keep (a paired save's record of temporary files it still needs,
-// compared by cleaned path), and returns the paths it removed. Temporary files of other targets, those this process is still writing (Create until
-// Commit or Abort), and every other file, are left alone. It is best effort: files it cannot
-// inspect or remove are skipped.
+// RemoveStale removes the temporary files of target (IsTemp) that were last modified more than age
+// ago (any age when age <= 0: for a caller that holds the lock every writer of target holds, so
+// that a temporary file no one flocks is a dead writer's) and that no live writer holds locked,
+// except those named in keep (a paired save's record of temporary files it still needs, compared by
+// cleaned path), and returns the paths it removed. Temporary files of other targets, those this
+// process is still writing (Create until Commit or Abort), and every other file, are left alone. It
+// is best effort: files it cannot inspect or remove are skipped.
 func RemoveStale(target string, age time.Duration, keep ...string) []string {
 	real, err := Resolve(target)
 	if err != nil {
