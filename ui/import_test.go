@@ -420,13 +420,16 @@ func TestImportReportListsSkippedFiles(t *testing.T) {
 	if !strings.Contains(text, "Added 1 sample (undo removes them all): class 1: 1. Skipped 20 files:") || !strings.Contains(text, filepath.Join("4", "bad00.png")+": ") {
 		t.Fatalf("the report says %q", text)
 	}
-	var list *widget.List
+	var list *widgets.PassingList
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.List); ok {
+		if l, ok := o.(*widgets.PassingList); ok {
 			list = l
 		}
 	})
-	if list == nil || list.Size().Height < 8*widget.NewLabel("X").MinSize().Height {
+	if list == nil {
+		t.Fatal("the report lists no skipped files")
+	}
+	if list.Size().Height < 8*widget.NewLabel("X").MinSize().Height {
 		t.Fatalf("the skipped files' list is %v high", list.Size())
 	}
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
