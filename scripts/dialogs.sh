@@ -19,6 +19,8 @@
 #     dropped them: the dialog stayed open.
 #  5. Drop-downs, check boxes and radio buttons focused by Tab in Export, Save As and New
 #     Dataset answer Escape (cancel) and Enter (Export) as the dialog's buttons do (below).
+#  6. The class picker's and the file chooser's lists focused by Tab answer Escape; Enter
+#     picks the class, opens the file (below).
 # Each window must quit cleanly with Ctrl+Q.
 # DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
 # light theme).
@@ -199,6 +201,53 @@ exported_by "Export's format list (CSV chosen by Right)" "Tab Right Return"
 exported_by "Export's check box (checked by Space)" "Tab Tab space Return"
 [ -n "$(find "$work" -type d -name 'pair-export')" ] || fail "Enter on Export's check box wrote no pair-export folder"
 echo "dialogs: drop-downs, check boxes and radio buttons focused in Export, Save As and New Dataset answered Escape and Enter"
+
+# 6. Lists focused by Tab in a dialog answer Escape (cancel) as the dialog's buttons do, and
+# Enter does what a person expects of the list (widgets.PassingList): the class picker
+# (Ctrl+L) with its list focused (Shift+Tab from its field) closes on Escape, and Enter picks
+# the class of the row focused (Down Down: class 2); the file chooser (Ctrl+O) with its list
+# focused (Shift+Tab Shift+Tab from its path field, over "Show every file") closes on Escape,
+# and Enter on a file's row opens it. Before, a focused widget.List dropped Escape and Enter:
+# the dialog stayed open.
+pick_class() {
+  xdotool key --clearmodifiers ctrl+l
+  until_state "prompt=pick_class " "Ctrl+L opened no class picker"
+}
+choose_open() {
+  xdotool key --clearmodifiers ctrl+o
+  until_state "prompt=choose_open " "Ctrl+O opened no file chooser"
+}
+files=$(ls -R "$work")
+focused_key "the class picker with its list focused" pick_class shift+Tab Escape
+focused_key "the file chooser with its list focused" choose_open "shift+Tab shift+Tab" Escape
+[ "$(ls -R "$work")" = "$files" ] || fail "a list's dialog cancelled by Escape wrote files"
+python3 - "$work/lists" <<'PY'
+import os, struct, sys
+os.makedirs(sys.argv[1])
+open(sys.argv[1] + "/b-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, 3, 28, 28) + bytes(range(256)) * 9 + bytes(3 * 784 - 256 * 9))
+open(sys.argv[1] + "/b-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, 3) + bytes([0, 1, 2]))
+PY
+choose_open
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 20 "$work/lists/"
+# The rows: ../, b-images-idx3-ubyte, b-labels-idx1-ubyte.
+xdotool key --delay 100 --clearmodifiers shift+Tab shift+Tab Down Return
+until_state "samples=3 dataset=b-labels-idx1-ubyte .*prompt=- " "Enter on a file's row in the file chooser's focused list did not open it"
+before=$(stat -c %i "$work/lists/b-labels-idx1-ubyte")
+pick_class
+xdotool key --delay 100 --clearmodifiers shift+Tab Down Down Return
+until_state "prompt=- " "Enter on the class picker's focused list did not pick a class"
+xdotool key --clearmodifiers ctrl+s
+for _ in $(seq "$WAIT_TENTHS"); do [ "$(stat -c %i "$work/lists/b-labels-idx1-ubyte")" != "$before" ] && break; sleep 0.1; done
+python3 - "$work/lists/b-labels-idx1-ubyte" <<'PY' || fail "Enter on the class picker's list (Down Down) did not relabel sample 0 as 2"
+import sys
+got = open(sys.argv[1], "rb").read()[8:]
+if got != bytes([2, 1, 2]):
+    print("dialogs: labels saved", list(got), "want [2, 1, 2]", file=sys.stderr)
+    sys.exit(1)
+PY
+wait_clean "$first"
+echo "dialogs: lists focused in the class picker and the file chooser answered Escape; Enter picked the class and opened the file"
 
 xdotool key --clearmodifiers ctrl+q
 quits "$APP_PID" "the first window"

@@ -17,11 +17,14 @@
 #     and 1; once the gate opens, the keys are applied to those samples, then the 60 samples are
 #     added, and Ctrl+S saves it all (before, the progress dialog took the keys and dropped them).
 #     Before that, Escape cancels the import dialog with each of its options focused by Shift+Tab
-#     (a check box, a text field, a drop-down, a radio button: before, each dropped Escape).
+#     (a check box, a text field, a drop-down, a radio button: before, each dropped Escape), and
+#     with its list of class folders focused (Tab); Enter with that list focused imports (before,
+#     the list dropped both).
 #  4. An attacker's folder: class folders named with a line break and with a control character,
 #     an empty one, a symbolic link looping back up, 300 class folders of one image: the dialog
-#     lists them (a screenshot), the import adds them as new classes, the window does not panic
-#     and Save As writes a pair that verifies.
+#     lists them (a screenshot), the import (Enter typed in the first folder's class field: before,
+#     it only left the field) adds them as new classes, the window does not panic and Save As
+#     writes a pair that verifies.
 # The window's state comes from IDXLABEL_TEST_STATE (the prompt on top, the samples, the inputs
 # waiting); the script waits on it and on files, not on the clock.
 # Usage: scripts/importui.sh BINARY
@@ -186,11 +189,19 @@ for n in 3 4 5 6 7; do
   xdotool key --clearmodifiers Escape
   until_state "samples=200 .*prompt=- " "Escape with the import dialog's option $n from its end focused (Shift+Tab) did not cancel it"
 done
-echo "importui: Escape cancelled the import dialog with its check box, threshold field, ink list or a centring focused"
+# The list of class folders focused (Tab, from nothing focused) cancels on Escape too (before, a
+# focused widget.List dropped it).
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$work/numbered"
-xdotool key --clearmodifiers Return
-until_state "prompt=progress" "the import did not start"
+xdotool key --delay 50 --clearmodifiers Tab Escape
+until_state "samples=200 .*prompt=- " "Escape with the import dialog's list of class folders focused (Tab) did not cancel it"
+echo "importui: Escape cancelled the import dialog with its check box, threshold field, ink list, a centring or its list of class folders focused"
+# Enter with the list of class folders focused imports, as Enter elsewhere in the dialog
+# (before, the widget.List dropped it).
+xdotool key --clearmodifiers ctrl+i
+choose_folder "$work/numbered"
+xdotool key --delay 50 --clearmodifiers Tab Return
+until_state "prompt=progress" "Enter with the import dialog's list of class folders focused (Tab) did not start the import"
 xdotool key --delay 150 --clearmodifiers 3 4
 until_state "held=2 " "the keys typed during the import are not waiting for it"
 shot keys
@@ -227,8 +238,10 @@ until_state "dataset=demo " "the demo did not open"
 xdotool key --clearmodifiers ctrl+i
 choose_folder "$bad"
 shot attack
-xdotool key --clearmodifiers Return
-until_state "prompt=import_report" "the attacker's folder gave no report"
+# Enter typed in the first folder's class field (Tab: the list, the row's check box, its class
+# field) imports, as Enter elsewhere in the dialog (before, it only left the field).
+xdotool key --delay 50 --clearmodifiers Tab Tab Tab Return
+until_state "prompt=import_report" "Enter in the first class folder's class field did not import (or the attacker's folder gave no report)"
 until_state "samples=303 dataset=untitled " "the attacker's folder did not add its 303 images"
 xdotool key --clearmodifiers Return
 save_as "$work/out4"

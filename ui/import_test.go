@@ -274,6 +274,33 @@ func TestImportClassChosen(t *testing.T) {
 	}
 }
 
+// Enter typed in a class folder's class field imports, with the class typed there, as Enter in
+// the dialog's other fields does (before, it only left the field: the dialog stayed open).
+func TestImportClassFieldEnterImports(t *testing.T) {
+	w := newTestWindow(t)
+	w.win.Resize(fyne.NewSize(1280, 820))
+	q := queueUI(w)
+	ds := digitsDataset(t, w)
+	dir := t.TempDir()
+	writeBar(t, filepath.Join(dir, "alpha", "a.png"))
+	w.build.Import.Read(dir)
+	waitUI(t, q, func() bool { return w.d.IsOpen("import options") })
+	fields := classFields(w)
+	if len(fields) != 1 {
+		t.Fatalf("%d class fields in the mapping", len(fields))
+	}
+	w.win.Canvas().Focus(fields[0])
+	fields[0].SetText("12")
+	fields[0].TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	waitUI(t, q, func() bool { return noJobs(w) })
+	if w.d.IsOpen("import options") || ds.Len() != 1 {
+		t.Fatalf("Enter in the class field: the dialog open %v, %d samples imported (want 1)", w.d.IsOpen("import options"), ds.Len())
+	}
+	if ds.Label(0) != 12 {
+		t.Errorf("Enter in the class field imported the image as %d, not as the class typed there (12)", ds.Label(0))
+	}
+}
+
 // Into a dataset whose classes are named, folders find their classes by name (any case) or
 // number; a folder that matches none is shown as a new class before anything is added, and
 // unchecked it is skipped; checked, it becomes a new class with its name.
@@ -393,13 +420,16 @@ func TestImportReportListsSkippedFiles(t *testing.T) {
 	if !strings.Contains(text, "Added 1 sample (undo removes them all): class 1: 1. Skipped 20 files:") || !strings.Contains(text, filepath.Join("4", "bad00.png")+": ") {
 		t.Fatalf("the report says %q", text)
 	}
-	var list *widget.List
+	var list *widgets.PassingList
 	walkOverlay(w, func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.List); ok {
+		if l, ok := o.(*widgets.PassingList); ok {
 			list = l
 		}
 	})
-	if list == nil || list.Size().Height < 8*widget.NewLabel("X").MinSize().Height {
+	if list == nil {
+		t.Fatal("the report lists no skipped files")
+	}
+	if list.Size().Height < 8*widget.NewLabel("X").MinSize().Height {
 		t.Fatalf("the skipped files' list is %v high", list.Size())
 	}
 	w.keys.canvasKey(&fyne.KeyEvent{Name: fyne.KeyReturn})

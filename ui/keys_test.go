@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"idxlabel/demo"
 	"idxlabel/internal/numfmt"
@@ -293,20 +295,29 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 }
 
 // TestNewDatasetDisablesUnusedFields: N applies to "Classes 0 to N−1" only, the class file to
-// "From a class-name file" only.
+// "From a class-name file" only; N's label is grey while N is disabled only (before, it stayed
+// grey once N was enabled).
 func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 	w, _ := demoWindow(t, true)
 	w.files.newDatasetForm()
 	var entries []*dialogs.PromptEntry
 	var kind *widgets.PassingRadioGroup
+	var nLabel *canvas.Text
 	walkOverlay(w, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *dialogs.PromptEntry:
 			entries = append(entries, x)
 		case *widgets.PassingRadioGroup:
 			kind = x
+		case *canvas.Text:
+			if x.Text == "N" {
+				nLabel = x
+			}
 		}
 	})
+	if nLabel == nil {
+		t.Fatal("no label N in the New Dataset dialog")
+	}
 	if len(entries) != 4 || kind == nil {
 		t.Fatalf("found %d fields and radio %v; want height, width, N, class file and the class choice", len(entries), kind != nil)
 	}
@@ -318,6 +329,13 @@ func TestNewDatasetDisablesUnusedFields(t *testing.T) {
 		kind.SetSelected(c.choice)
 		if n.Disabled() == c.nOn || file.Disabled() == c.fileOn {
 			t.Errorf("%s: N enabled %v, class file enabled %v; want %v, %v", c.choice, !n.Disabled(), !file.Disabled(), c.nOn, c.fileOn)
+		}
+		want := theme.ColorNameDisabled
+		if c.nOn {
+			want = theme.ColorNameForeground
+		}
+		if v := fyne.CurrentApp().Settings().ThemeVariant(); nLabel.Color != n.Theme().Color(want, v) {
+			t.Errorf("%s: N's label is drawn %v, want %s (%v)", c.choice, nLabel.Color, want, n.Theme().Color(want, v))
 		}
 	}
 }

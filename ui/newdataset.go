@@ -58,15 +58,21 @@ func (o *opener) newDatasetForm() {
 		o.d.Choose(dialogs.Spec{Title: "Class-name file", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsOtherFile, Kind: "files"},
 			func(path string) { file.SetText(path) })
 	})
-	// N and the class file apply to one choice each: the others leave them disabled.
+	// N and the class file apply to one choice each: the others leave them disabled. The form
+	// draws a disabled field's label grey when it is refreshed (widget.Form.updateLabels), not
+	// when the field changes: refreshed here, or N's label stayed grey once N was enabled.
+	var form *widget.Form
 	kind := widgets.NewPassingRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
 		enable(n, k == classesCount)
 		enable(file, k == classesFile)
 		enable(browse, k == classesFile)
+		if form != nil {
+			form.Refresh()
+		}
 	})
 	kind.Required = true
 	kind.SetSelected(classesDigits)
-	form := widget.NewForm(
+	form = widget.NewForm(
 		widget.NewFormItem("Height (px)", height),
 		widget.NewFormItem("Width (px)", width),
 		widget.NewFormItem("Classes", kind),

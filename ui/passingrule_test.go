@@ -10,7 +10,8 @@ import (
 
 // notPassing are the constructors of dialogs and controls whose buttons, once Tab has focused
 // one, take Escape and Enter and drop them (a widget.Button uses Space alone, a widget.Check and
-// a radio button Space, a widget.Select Space and the arrows, a widget.Entry drops Escape), and
+// a radio button Space, a widget.Select Space and the arrows, a widget.List Space and Up and
+// Down, a widget.Entry drops Escape), and
 // what the window uses in their place (ui/dialogs/question.go and dialogs.go's PromptEntry,
 // ui/widgets/passing.go, dialogselect.go, radio.go).
 var notPassing = map[string]string{
@@ -28,6 +29,9 @@ var notPassing = map[string]string{
 	"widget.NewRadioGroup(":    "widgets.NewPassingRadioGroup",
 	"&widget.RadioGroup{":      "widgets.NewPassingRadioGroup",
 	"widget.NewEntry(":         "dialogs.NewPromptEntry (Escape cancels the prompt it is in)",
+	"widget.NewList(":          "widgets.NewDialogList (in a dialog) or widgets.NewPassingList",
+	"&widget.List{":            "widgets.NewDialogList (in a dialog) or widgets.NewPassingList",
+	"\twidget.List\n":          "widgets.PassingList (embedded)",
 	"\twidget.Check\n":         "widgets.PassingCheck (embedded)",
 	"\twidget.Select\n":        "widgets.DialogSelect (embedded, as convert.FormatChoice)",
 	"\twidget.RadioGroup\n":    "widgets.PassingRadioGroup",
@@ -43,9 +47,9 @@ var passingControls = map[string]bool{
 // notPassingYet are the files that may still build such dialogs or buttons: none.
 var notPassingYet = map[string]bool{}
 
-// Every dialog, button, check box, choice and radio button of the window passes the keys it does
-// not use on to the window (widgets.PassingButton, PassingCheck, DialogSelect, PassingSelect,
-// PassingRadioGroup), so that a question answers Escape and Enter alike whether one of its
+// Every dialog, button, check box, choice, radio button and list of the window passes the keys it
+// does not use on to the window (widgets.PassingButton, PassingCheck, DialogSelect, PassingSelect,
+// PassingRadioGroup, PassingList), so that a question answers Escape and Enter alike whether one of its
 // controls has the focus or not: no code of the window builds Fyne's own (notPassing), nor
 // embeds one but the passing controls themselves (passingControls).
 func TestEveryButtonPasses(t *testing.T) {

@@ -60,7 +60,7 @@ func (m *Importer) importOptions(f found) {
 	where := widgets.NewPassingRadioGroup(choices, nil)
 	where.Required = true
 
-	mp := newMappingView(f, func() { d.Dismiss() })
+	mp := newMappingView(f, func() { d.Dismiss() }, func() { d.Confirm() })
 	update := func() {
 		t := normalize.Target{}
 		if into == intoOpen {
@@ -171,26 +171,27 @@ type mappingView struct {
 	typed map[int]string // what the person typed in a row's class field, by row
 	err   error          // the rule refused the folders (two folders of one number)
 	head  *widget.Label
-	list  *widget.List
-	box   fyne.CanvasObject // the list, at least mappingRows rows high (fewer when there are fewer)
-	tot   map[int]int       // images by class
-	many  map[int]int       // folders by class
-	has   map[int]bool      // the classes the dataset has
+	list  *widgets.PassingList // Escape and Enter on it, focused, answer the dialog
+	box   fyne.CanvasObject    // the list, at least mappingRows rows high (fewer when there are fewer)
+	tot   map[int]int          // images by class
+	many  map[int]int          // folders by class
+	has   map[int]bool         // the classes the dataset has
 	// options are the class fields' lists: the dataset's classes and those the rows give, as
 	// classes.Names.Long writes them, at most classes.MaxOptions.
 	options []string
 }
 
 // newMappingView makes the list of f's class folders; escape runs on Escape typed in a class
-// field. A row's check box passes Escape and Enter on to the dialog (widgets.PassingCheck).
-func newMappingView(f found, escape func()) *mappingView {
+// field, enter on Enter (the dialog's answers). A row's check box, and the list focused itself,
+// pass Escape and Enter on to the dialog (widgets.PassingCheck, NewDialogList).
+func newMappingView(f found, escape, enter func()) *mappingView {
 	v := &mappingView{f: f, head: widget.NewLabel("")}
 	v.head.Wrapping = fyne.TextWrapWord
-	v.list = widget.NewList(func() int { return len(v.rows) },
+	v.list = widgets.NewDialogList(func() int { return len(v.rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, widgets.NewPassingCheck("", nil), newClassField(escape), l)
+			return container.NewBorder(nil, nil, widgets.NewPassingCheck("", nil), newClassField(escape, enter), l)
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
@@ -220,7 +221,7 @@ func newMappingView(f found, escape func()) *mappingView {
 	} else {
 		v.list.Hide()
 	}
-	h := newClassField(nil).MinSize().Height + theme.Padding()
+	h := newClassField(nil, nil).MinSize().Height + theme.Padding()
 	v.box = widgets.NewFixedBorder(nil, v.list, fyne.NewSize(0, h*float32(rows)))
 	return v
 }
@@ -438,15 +439,17 @@ func (v *mappingView) plan(p *plan) error {
 }
 
 // ClassField is a class folder's class field in the import dialog: a class typed (a number or a
-// name) or picked from its list; Escape cancels the dialog and Enter leaves the field (the class
-// is taken as typed; Enter again imports).
+// name) or picked from its list; Escape cancels the dialog and Enter imports, as Enter in the
+// dialog's other fields (the class is taken as typed: each change is, ClassField.OnChanged).
 type ClassField struct {
 	widget.SelectEntry
-	onEscape func()
+	onEscape, onEnter func()
 }
 
-func newClassField(onEscape func()) *ClassField {
-	e := &ClassField{onEscape: onEscape}
+// newClassField makes a class field on which Escape runs onEscape and Enter onEnter (nil:
+// nothing).
+func newClassField(onEscape, onEnter func()) *ClassField {
+	e := &ClassField{onEscape: onEscape, onEnter: onEnter}
 	e.ExtendBaseWidget(e)
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as NewSelectEntry sets it
 	e.SetPlaceHolder("class")
@@ -459,8 +462,8 @@ func (e *ClassField) MinSize() fyne.Size {
 	return fyne.NewSize(max(m.Width, 140), m.Height)
 }
 
-// TypedKey cancels the dialog on Escape, leaves the field on Enter, and edits the text on the
-// others.
+// TypedKey cancels the dialog on Escape, imports on Enter (a widget.SelectEntry drops it), and
+// edits the text on the others.
 func (e *ClassField) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
@@ -468,8 +471,8 @@ func (e *ClassField) TypedKey(k *fyne.KeyEvent) {
 			e.onEscape()
 		}
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil {
-			c.Unfocus()
+		if e.onEnter != nil {
+			e.onEnter()
 		}
 	default:
 		e.SelectEntry.TypedKey(k)

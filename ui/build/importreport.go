@@ -49,12 +49,12 @@ const maxReportRows = 12
 // wrappedList is a list of lines in a box width wide whose rows wrap their text at word
 // boundaries, each row as tall as its text needs (measured when it first comes in sight, so a
 // list of thousands measures only the rows shown).
-func wrappedList(lines []string, width float32) *widget.List {
+func wrappedList(lines []string, width float32) *widgets.PassingList {
 	measure := widget.NewLabel("")
 	measure.Wrapping = fyne.TextWrapWord
 	heights := map[int]float32{}
-	var list *widget.List
-	list = widget.NewList(func() int { return len(lines) },
+	var list *widgets.PassingList
+	list = widgets.NewDialogList(func() int { return len(lines) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Wrapping = fyne.TextWrapWord

@@ -160,7 +160,9 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	all := widgets.NewPassingCheck("Show every file", nil)
 	var cur listing
 	var rows []string // what the list shows: "../", "folder/", "file"
-	list := widget.NewList(func() int { return len(rows) },
+	// Escape on the focused list cancels; Space or Enter on a folder opens it, Enter on a file
+	// picks it (OnEntered below), Space only puts it in the path field.
+	list := widgets.NewPassingList(func() int { return len(rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -271,6 +273,11 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 			setPath(filepath.Join(dir, r))
 		}
 		ch.win.Canvas().Focus(path)
+	}
+	list.OnEntered = func() {
+		if t := path.Text; t != "" && !strings.HasSuffix(t, string(filepath.Separator)) && !strings.HasSuffix(t, "/") {
+			accept() // the row named a file: Enter opens it, as Enter in the path field does
+		}
 	}
 	path.OnChanged = func(string) { show() }
 	path.OnSubmitted = func(string) { accept() }

@@ -9,6 +9,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"idxlabel/ui/classes"
+	"idxlabel/ui/widgets"
 )
 
 // testDialogs makes the dialogs of a headless window of 1280×820.
@@ -52,8 +55,8 @@ func chooserParts(t *testing.T, win fyne.Window) (*PromptEntry, []string, string
 		switch x := o.(type) {
 		case *PromptEntry:
 			path = x
-		case *widget.List:
-			list = x
+		case *widgets.PassingList:
+			list = &x.List
 		case *widget.Label:
 			if strings.Contains(x.Text, "holds") || strings.Contains(x.Text, "no such") || strings.Contains(x.Text, "is a file") {
 				note = x.Text
@@ -153,5 +156,74 @@ func TestChooserRememberedFolderUntrusted(t *testing.T) {
 		if got := StartFolder(d.prefs, PurposeSave, "", ""); got != home {
 			t.Fatalf("remembered %q, no dataset folder: starts at %q, want the home folder", bad, got)
 		}
+	}
+}
+
+// overlayList returns the list of the dialog on top of win (nil: none).
+func overlayList(win fyne.Window) *widgets.PassingList {
+	var list *widgets.PassingList
+	walkOverlay(win, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widgets.PassingList); ok {
+			list = l
+		}
+	})
+	return list
+}
+
+// The chooser's list, focused (Tab), answers Escape as the chooser does (it cancels) and Enter
+// as a person expects of a row: on a folder's it opens the folder (as Space), on a file's it
+// picks the file (Space only puts it in the path field). Before, the widget.List dropped both.
+func TestChooserListKeys(t *testing.T) {
+	win, d := questionWindow(t)
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	os.WriteFile(filepath.Join(dir, "sub", "t10k-labels-idx1-ubyte"), []byte("x"), 0o644)
+	spec := Spec{Title: "Open", Confirm: "Open", Purpose: PurposeOpen, Filter: IsIDXName, Kind: "IDX files", Start: dir}
+	picked := ""
+	d.Choose(spec, func(p string) { picked = p })
+	list := overlayList(win)
+	win.Canvas().Focus(list)
+	typeKey(win, fyne.KeyEscape)
+	if d.IsOpen("choose open") {
+		t.Fatal("Escape on the chooser's focused list did not cancel it")
+	}
+	d.Choose(spec, func(p string) { picked = p })
+	list = overlayList(win)
+	win.Canvas().Focus(list)
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeyReturn} { // rows: ../, sub/
+		typeKey(win, k)
+	}
+	path, rows, _ := chooserParts(t, win)
+	if want := filepath.Join(dir, "sub") + string(filepath.Separator); path.Text != want || picked != "" || strings.Join(rows, ",") != "../,t10k-labels-idx1-ubyte" {
+		t.Fatalf("Enter on sub/: path %q (want %q), rows %q, picked %q", path.Text, want, rows, picked)
+	}
+	win.Canvas().Focus(list)
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeyReturn} { // the file's row
+		typeKey(win, k)
+	}
+	if want := filepath.Join(dir, "sub", "t10k-labels-idx1-ubyte"); picked != want || d.IsOpen("choose open") {
+		t.Fatalf("Enter on the file's row picked %q (want %q), the chooser open %v", picked, want, d.IsOpen("choose open"))
+	}
+}
+
+// The class picker's list, focused, cancels on Escape and picks the focused class on Enter (as
+// on Space). Before, the widget.List dropped both.
+func TestPickClassListKeys(t *testing.T) {
+	win, d := questionWindow(t)
+	names := classes.Names{List: []int{0, 1, 2}, Digits: true}
+	picked := -1
+	d.PickClass("Relabel", "", names, func(c int) { picked = c })
+	win.Canvas().Focus(overlayList(win))
+	typeKey(win, fyne.KeyEscape)
+	if d.IsOpen("pick class") || picked != -1 {
+		t.Fatalf("Escape on the class picker's focused list: open %v, picked %d", d.IsOpen("pick class"), picked)
+	}
+	d.PickClass("Relabel", "", names, func(c int) { picked = c })
+	win.Canvas().Focus(overlayList(win))
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeyDown, fyne.KeyReturn} {
+		typeKey(win, k)
+	}
+	if d.IsOpen("pick class") || picked != 2 {
+		t.Fatalf("Down Down Enter on the class picker's focused list: open %v, picked %d (want 2)", d.IsOpen("pick class"), picked)
 	}
 }

@@ -1,7 +1,8 @@
 // Package dialogs is the window's dialogs: the prompts open on it (each answers Escape and Enter,
 // with one of its buttons focused too: every question and message is built here, question.go, with
-// buttons that pass those keys on, and their drop-downs, check boxes and radio buttons are
-// widgets.DialogSelect, PassingCheck and PassingRadioGroup, which pass them on too; and one asking
+// buttons that pass those keys on, and their drop-downs, check boxes, radio buttons and lists are
+// widgets.DialogSelect, PassingCheck, PassingRadioGroup and PassingList, which pass them on too
+// (a list of the chooser or the class picker keeps Enter: it opens or picks the row); and one asking
 // a thing is never stacked twice), errors with what a person can do about them, questions,
 // messages, the class picker, a job's progress that passes keys on to the grid, a table, a pop-up
 // menu, and the file and folder chooser (a typed path, the folder's entries filtered to what it is
@@ -321,7 +322,8 @@ func (p *Dialogs) PickClass(title, initial string, names classes.Names, apply fu
 	entry := NewPromptEntry(func() { d.Hide() }) // Escape cancels
 	entry.SetPlaceHolder("class number or name")
 	var matches []int
-	list := widget.NewList(func() int { return len(matches) }, func() fyne.CanvasObject {
+	// Escape on the focused list cancels; Space or Enter picks the focused class (PassingList).
+	list := widgets.NewPassingList(func() int { return len(matches) }, func() fyne.CanvasObject {
 		l := widget.NewLabel("000 (XXXXXXXX)")
 		l.Truncation = fyne.TextTruncateEllipsis // a class-name file's names can be any length
 		return l

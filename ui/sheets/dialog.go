@@ -56,7 +56,7 @@ type view struct {
 	writer                   *widgets.DialogSelect
 	into                     *widgets.PassingRadioGroup
 	given, head, caption     *widget.Label
-	list                     *widget.List
+	list                     *widgets.PassingList
 	img                      *canvas.Image
 	d                        *dialogs.Question
 }
@@ -84,7 +84,7 @@ func (m *Importer) Show(args []string) {
 	v.img.FillMode = canvas.ImageFillContain
 	v.img.ScaleMode = canvas.ImageScaleSmooth
 	v.img.SetMinSize(fyne.NewSize(360, 500))
-	v.list = widget.NewList(func() int { return len(v.srcs) },
+	v.list = widgets.NewDialogList(func() int { return len(v.srcs) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis

@@ -189,7 +189,7 @@ func (m *Importer) report(b *sheetread.Batch) {
 	m.h.Say(text)
 	head := widget.NewLabel(text)
 	head.Wrapping = fyne.TextWrapWord
-	list := widget.NewList(func() int { return len(lines) },
+	list := widgets.NewDialogList(func() int { return len(lines) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis

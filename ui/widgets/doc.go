@@ -4,7 +4,7 @@
 // with its cells to tap (ChartImage), a clickable holder (TapTarget), the layouts the views
 // share (Square, Beside, CappedHeight, NewFixedBorder) and the controls that pass on the keys
 // they do not use (PassingButton, PassingCheck, PassingSelect, PassingList, PassingSlider; in a
-// dialog DialogSelect and PassingRadioGroup).
+// dialog DialogSelect, PassingRadioGroup and NewDialogList).
 // Each reads what it shows through a small interface or value it is handed (a TileSource, a MapFrame, pixels, a chart) and reports what
 // the person did through the inputs it is built with; none holds the window, the dataset or the
 // view model, and the package imports neither ui nor store (layers_test.go). Their methods run

@@ -130,13 +130,21 @@ func (s *PassingSelect) TypedRune(r rune) { keepSpace(s, r, nil) }
 
 // PassingList is a widget.List that keeps the keys of list navigation (Up, Down, Space, Enter)
 // and passes every other key and character to its canvas's handlers: a digit typed after a
-// click on a row relabels the sample at the cursor instead of being dropped.
+// click on a row relabels the sample at the cursor instead of being dropped, and in a dialog
+// Escape cancels it (dialogs.Dialogs.Key) as with nothing focused; a widget.List drops them.
 type PassingList struct {
 	widget.List
+	// PassEnter passes Enter on too (NewDialogList): in a dialog it answers the dialog, as with
+	// nothing focused. Otherwise Enter selects the focused row, as Space does.
+	PassEnter bool
+	// OnEntered runs after Enter selected the focused row (nil: nothing more), after
+	// OnSelected (which does not run for a row selected already; OnEntered does): the file
+	// chooser opens the file the row named.
+	OnEntered func()
 }
 
 // NewPassingList makes a passing list of length() rows, made by create and filled by update
-// (as widget.NewList).
+// (as widget.NewList), on which Enter selects the focused row.
 func NewPassingList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *PassingList {
 	l := &PassingList{}
 	l.Length, l.CreateItem, l.UpdateItem = length, create, update
@@ -144,15 +152,32 @@ func NewPassingList(length func() int, create func() fyne.CanvasObject, update f
 	return l
 }
 
-// TypedKey keeps list navigation (Enter selects the focused row as Space does: a widget.List
-// drops it) and passes every other key on.
+// NewDialogList makes the passing list of a dialog (as NewPassingList), which passes Enter on
+// to the dialog (PassEnter): a list whose rows a person only reads or looks through, where
+// selecting a row does not answer the dialog.
+func NewDialogList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *PassingList {
+	l := NewPassingList(length, create, update)
+	l.PassEnter = true
+	return l
+}
+
+// TypedKey keeps list navigation (Enter, unless PassEnter, selects the focused row as Space
+// does, then runs OnEntered: a widget.List drops it) and passes every other key on.
 func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
+	keep := []fyne.KeyName{fyne.KeyUp, fyne.KeyDown, fyne.KeySpace}
+	if !l.PassEnter {
+		keep = append(keep, fyne.KeyReturn, fyne.KeyEnter)
+	}
 	keepKey(l, k, func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter {
-			k = &fyne.KeyEvent{Name: fyne.KeySpace}
+		if k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
+			l.List.TypedKey(k)
+			return
 		}
-		l.List.TypedKey(k)
-	}, fyne.KeyUp, fyne.KeyDown, fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter)
+		l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		if l.OnEntered != nil {
+			l.OnEntered()
+		}
+	}, keep...)
 }
 
 // TypedRune passes every character on but Space's (its key selects the focused row).

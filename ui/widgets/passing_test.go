@@ -143,6 +143,46 @@ func TestPassingListPassesKeys(t *testing.T) {
 	wantPassed(t, "list (after Down, Space and Enter)", got)
 }
 
+// A focused dialog list hands Enter on too (to the dialog, as Escape), and Space still selects
+// the focused row; a passing list's OnEntered runs after Enter selected the row.
+func TestDialogListPassesEnter(t *testing.T) {
+	rows := []string{"0/", "1/"}
+	var chose []int
+	entered := 0
+	l := NewDialogList(func() int { return len(rows) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[id]) })
+	l.OnSelected = func(id widget.ListItemID) { chose = append(chose, id) }
+	var got passed
+	focusedIn(t, l, &got)
+	typeEditing(l)
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnter})
+	if len(chose) != 0 {
+		t.Fatalf("typing on the focused dialog list selected %v", chose)
+	}
+	wantPassed(t, "dialog list", got, fyne.KeyReturn, fyne.KeyEnter)
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if !slices.Equal(chose, []int{1}) {
+		t.Errorf("Down, Space on the focused dialog list selected %v, want [1]", chose)
+	}
+
+	p := NewPassingList(l.Length, l.CreateItem, l.UpdateItem)
+	chose = nil
+	p.OnSelected = func(id widget.ListItemID) { chose = append(chose, id) }
+	p.OnEntered = func() {
+		if entered++; !slices.Equal(chose, []int{0}) {
+			t.Errorf("OnEntered ran before the row was selected (%v)", chose)
+		}
+	}
+	var got2 passed
+	focusedIn(t, p, &got2)
+	p.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if entered != 1 || len(got2.keys) != 0 {
+		t.Errorf("Enter on the focused passing list: OnEntered ran %d times, keys passed %v", entered, got2.keys)
+	}
+}
+
 // A focused passing slider hands a digit, a letter, Escape and Delete on, and keeps the arrows:
 // Up and Down step it as Right and Left do.
 func TestPassingSliderPassesKeys(t *testing.T) {
