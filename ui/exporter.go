@@ -42,6 +42,9 @@ type exporter struct {
 	win fyne.Window
 }
 
+// exportWidth is the Export dialog's width, in Fyne's pixels: room for a long path.
+const exportWidth = 620
+
 // exportDialog asks for a format and a target (File → Export…) and exports the dataset as it is
 // now: unsaved edits included, deleted samples left out.
 func (x *exporter) exportDialog() {
@@ -89,10 +92,12 @@ func (x *exporter) exportDialog() {
 			}
 		}
 		target.SetText(t + f.suffix)
+		if d != nil { // the check box shown or hidden: the dialog fits its new height
+			d.Resize(fyne.NewSize(exportWidth, d.MinSize().Height))
+		}
 	}
-	form := widget.NewForm(
-		widget.NewFormItem("Format", format),
-		widget.NewFormItem("", names),
+	form := widget.NewForm( // the check box under the format, so that hidden it leaves no empty row
+		widget.NewFormItem("Format", container.NewVBox(format, names)),
 		widget.NewFormItem("Write to", container.NewBorder(nil, nil, nil, choose, target)),
 	)
 	d = dialogs.NewQuestion("Export", "Export", "Cancel", form, func(ok bool) {
@@ -102,7 +107,7 @@ func (x *exporter) exportDialog() {
 		}
 	}, x.win)
 	target.OnSubmitted = func(string) { d.Confirm() } // Enter in the path exports, as the button
-	d.Resize(fyne.NewSize(620, d.MinSize().Height))
+	d.Resize(fyne.NewSize(exportWidth, d.MinSize().Height))
 	x.d.Show("export", d, d.Dismiss, d.Confirm, nil)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
 	"idxlabel/idx"
@@ -15,6 +16,7 @@ import (
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
 	"idxlabel/ui/testhook"
+	"idxlabel/ui/widgets"
 )
 
 // TestExportDialogWritesTheDatasetAsItIsNow: File → Export… with Enter in the path field writes
@@ -168,6 +170,37 @@ func TestExportCancelledMidwayWritesNothing(t *testing.T) {
 				names = append(names, x.Name())
 			}
 			t.Errorf("%s: the cancelled export left %v in its folder (%v)", f.format, names, err)
+		}
+	}
+}
+
+// The export dialog's class-folder check box belongs to a PNG tree only: with another format
+// chosen it is hidden and leaves no empty row (the form kept its row, a gap between Format and
+// Write to).
+func TestExportDialogLeavesNoRowForAHiddenCheck(t *testing.T) {
+	w, _ := demoWindow(t, false)
+	w.exp.exportDialog()
+	var format *widgets.DialogSelect
+	var form *widget.Form
+	walkOverlay(w, func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *widgets.DialogSelect:
+			format = o
+		case *widget.Form:
+			form = o
+		}
+	})
+	if format == nil || form == nil {
+		t.Fatal("the export dialog has no format list or no form")
+	}
+	png := form.MinSize().Height
+	for i := range exportFormats {
+		if exportFormats[i].format == export.PNG {
+			continue
+		}
+		format.SetSelectedIndex(i)
+		if h := form.MinSize().Height; h >= png {
+			t.Fatalf("with %s chosen the export form is %.0f px high, %.0f with PNG's check box shown: the hidden check box keeps its row", exportFormats[i].label, h, png)
 		}
 	}
 }
