@@ -312,7 +312,7 @@ func (ls Locks) holds(target string) bool {
 func LockPair(images, labels string) (held Locks, notices []string, err error) {
 	for _, target := range lockTargets(images, labels) {
 		l, err := lockPair(target, false)
-		if cannotWrite(err) {
+		if CannotWrite(err) {
 			if fb := Fallback(SideBase(target)); fb != "" {
 				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
 					l, err = lockPair(fb, false)
@@ -322,7 +322,7 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 				}
 			}
 		}
-		if cannotWrite(err) {
+		if CannotWrite(err) {
 			notices = append(notices, err.Error()+"; make sure no other program edits these files")
 			continue
 		}
@@ -452,7 +452,7 @@ func lockForWrite(paths ...string) (release func(), err error) {
 		}
 		l, err := lockPair(t, true)
 		if err != nil {
-			if !errors.Is(err, ErrLocked) && !errors.Is(err, errLockFile) && (cannotWrite(err) || errors.Is(err, fs.ErrNotExist)) {
+			if !errors.Is(err, ErrLocked) && !errors.Is(err, errLockFile) && (CannotWrite(err) || errors.Is(err, fs.ErrNotExist)) {
 				continue
 			}
 			release()

@@ -21,9 +21,9 @@ const removeWhileOpen = true
 // isLink: never on this system.
 func isLink(error) bool { return false }
 
-// cannotWrite reports whether err says the folder cannot be written: no permission, or a
+// CannotWrite reports whether err says the folder cannot be written: no permission, or a
 // read-only file system.
-func cannotWrite(err error) bool { return errors.Is(err, fs.ErrPermission) }
+func CannotWrite(err error) bool { return errors.Is(err, fs.ErrPermission) }
 
 // nameTooLong: not told apart on this system.
 func nameTooLong(error) bool { return false }

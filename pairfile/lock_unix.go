@@ -27,9 +27,9 @@ const removeWhileOpen = true
 // isLink reports whether an open with openSafe failed because the path is a symbolic link.
 func isLink(err error) bool { return errors.Is(err, syscall.ELOOP) }
 
-// cannotWrite reports whether err says the folder cannot be written: no permission, a read-only
+// CannotWrite reports whether err says the folder cannot be written: no permission, a read-only
 // file system, or a name too long for it.
-func cannotWrite(err error) bool {
+func CannotWrite(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || nameTooLong(err)
 }
 

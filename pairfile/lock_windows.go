@@ -45,9 +45,9 @@ const removeWhileOpen = false
 // where such an open succeeds on the link itself.
 func isLink(error) bool { return false }
 
-// cannotWrite reports whether err says the folder cannot be written: no permission (access
+// CannotWrite reports whether err says the folder cannot be written: no permission (access
 // denied), a write-protected medium, or a name too long for it.
-func cannotWrite(err error) bool {
+func CannotWrite(err error) bool {
 	return errors.Is(err, fs.ErrPermission) || errors.Is(err, errorWriteProtect) || nameTooLong(err)
 }
 

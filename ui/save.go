@@ -118,10 +118,7 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 		c.say("Save cancelled: the files were not changed; the edits are kept, unsaved")
 		return
 	}
-	if errors.Is(err, fs.ErrPermission) {
-		err = fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
-	}
-	if err != nil {
+	if err = withSaveAsAdvice(err); err != nil {
 		s.d.ShowError(err)
 		return
 	}
@@ -383,4 +380,14 @@ func (s *saver) quit() {
 			s.win.Close()
 		})
 	}, nil)
+}
+
+// withSaveAsAdvice adds to err, when it says the files' folder cannot be written (no permission,
+// a read-only file system: pairfile.CannotWrite), that File → Save As… writes the dataset
+// elsewhere; other errors, and nil, it returns as they are.
+func withSaveAsAdvice(err error) error {
+	if err != nil && pairfile.CannotWrite(err) {
+		return fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
+	}
+	return err
 }
