@@ -58,14 +58,14 @@ func UnwritableNotice(target string, key bool, cause error) string {
 	const saveAs = "File → Save As… writes the dataset to a folder you may write to"
 	dir, name := filepath.Split(SideBase(target))
 	dir = filepath.Clean(dir)
-	what := fmt.Sprintf("The folder %s cannot be written (%s)", dir, unwritableReason(cause))
+	what, file := fmt.Sprintf("The folder %s cannot be written (%s)", dir, unwritableReason(cause)), filepath.Base(target)+" there"
 	if nameTooLong(cause) {
-		what = fmt.Sprintf("The name %s is too long for the lock, journal and temporary files idxlabel keeps beside it", name)
+		what, file = fmt.Sprintf("The name %s is too long for the lock, journal and temporary files idxlabel keeps beside it", name), "it"
 	}
 	if !key {
-		return fmt.Sprintf("%s, so a save that adds or deletes samples cannot replace %s there; %s.", what, filepath.Base(target), saveAs)
+		return fmt.Sprintf("%s, so a save that adds or deletes samples cannot replace %s; %s.", what, file, saveAs)
 	}
-	return fmt.Sprintf("%s, so Save cannot replace %s there. Your edits are kept safe meanwhile in the per-user journal (in %s); %s.", what, filepath.Base(target), FallbackDir(), saveAs)
+	return fmt.Sprintf("%s, so Save cannot replace %s. Your edits are kept safe meanwhile in the per-user journal (in %s); %s.", what, file, FallbackDir(), saveAs)
 }
 
 // unwritableReason words why a folder cannot be written (CannotWrite's kinds but a name too
