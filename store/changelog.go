@@ -268,12 +268,12 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 }
 
 // pending returns the entries of the events since the last save: those a save now adds to the
-// session's saved entries (save), and appends to the change log (Dataset.planLog) (m.mu held).
+// session's saved entries (save), and appends to the change log (plan) (m.mu held).
 func (l *sessionLog) pending(m *model) []ChangeLogEntry {
 	return entries(l.unsaved, l.addedDeleted(m, m.baseN))
 }
 
-// save makes the entries of the events since the last save (pending, as planLog read them when
+// save makes the entries of the events since the last save (pending, as plan read them when
 // the save began: nothing changes them while it runs) saved entries, and carries the session
 // numbering over the save's renumbering (renumber: each sample's number after the save, -1 when
 // left out). finishSave calls it before rebase (m.mu held).

@@ -122,7 +122,7 @@ func (d *Dataset) ExportChangeLog(path string) (int, error) {
 }
 
 // logJob is what a save appends to the change log beside the label file it writes
-// (Dataset.changeRows): the entries the log has not had, and how many of the session's saved
+// (sessionLog.plan): the entries the log has not had, and how many of the session's saved
 // entries it then holds (sessionLog.appended).
 type logJob struct {
 	path    string           // the change log (pairfile.ChangesFile of the target); "" for none
@@ -133,22 +133,22 @@ type logJob struct {
 	off     bool             // SetWriteChanges is off: nothing is appended
 }
 
-// planLog settles what a save to imagesPath and labelsPath appends to its change log (d.mu held,
+// plan settles what a save to imagesPath and labelsPath appends to its change log (m.mu held,
 // the dataset marked saving, so no edit changes it): for a file this session appended to before
 // (whichever files it saved to in between), the entries of the saves since then and this save's;
 // the first time this session saves to a file, every change since the files were opened
 // (ChangeLog). So saving to A, then B, then A again appends each change to A once. Entries held
 // back (the preference off, or a failed append) go with the next save to that file.
-func (d *Dataset) planLog(imagesPath, labelsPath string) *logJob {
-	j := &logJob{path: pairfile.ChangesFile(imagesPath, labelsPath), off: d.log.off, saved: d.log.pending(&d.model)}
+func (l *sessionLog) plan(m *model, imagesPath, labelsPath string) *logJob {
+	j := &logJob{path: pairfile.ChangesFile(imagesPath, labelsPath), off: l.off, saved: l.pending(m)}
 	j.key = j.path
-	d.log.fileMu.Lock()
-	defer d.log.fileMu.Unlock()
-	j.n = len(d.log.saved) + len(j.saved)
-	if had, ok := d.log.appended[j.key]; ok {
-		j.entries = append(slices.Clone(d.log.saved[had:]), j.saved...)
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	j.n = len(l.saved) + len(j.saved)
+	if had, ok := l.appended[j.key]; ok {
+		j.entries = append(slices.Clone(l.saved[had:]), j.saved...)
 	} else {
-		j.entries = d.log.sessionEntries(&d.model)
+		j.entries = l.sessionEntries(m)
 	}
 	return j
 }
@@ -164,13 +164,13 @@ func changeRows(j *logJob) (*pairfile.ChangeRows, error) {
 	return prepareChangeLog(j.path, j.entries)
 }
 
-// loggedSave records how the save's append went (rows may be nil; prepErr is changeRows'), for
+// logged records how the save's append went (rows may be nil; prepErr is changeRows'), for
 // ChangesFileError and for the next save (sessionLog.appended). save calls it once the save has
 // put the files in place.
-func (d *Dataset) loggedSave(j *logJob, rows *pairfile.ChangeRows, prepErr error) {
-	d.log.fileMu.Lock()
-	defer d.log.fileMu.Unlock()
-	d.log.err = nil
+func (l *sessionLog) logged(j *logJob, rows *pairfile.ChangeRows, prepErr error) {
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	l.err = nil
 	if j.off || j.path == "" {
 		return
 	}
@@ -179,13 +179,13 @@ func (d *Dataset) loggedSave(j *logJob, rows *pairfile.ChangeRows, prepErr error
 		err = rows.Err
 	}
 	if err != nil {
-		d.log.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
+		l.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
 		return
 	}
-	if d.log.appended == nil {
-		d.log.appended = map[string]int{}
+	if l.appended == nil {
+		l.appended = map[string]int{}
 	}
-	d.log.appended[j.key] = j.n
+	l.appended[j.key] = j.n
 }
 
 // startsWithLine reports whether head starts with the line header: header, then a line end or

@@ -160,4 +160,3 @@ func assertLogRows(t *testing.T, path string, want [][3]int) {
 		t.Fatalf("the change log holds (index, original, new) %v, want %v", got, want)
 	}
 }
-

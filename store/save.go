@@ -98,7 +98,7 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	d.keepClassNames()
 	d.keepSources(job.sources)
 	d.keepMarks()
-	d.loggedSave(job.log, rows, rowsErr) // a failure is ChangesFileError's, not the save's
+	d.log.logged(job.log, rows, rowsErr) // a failure is ChangesFileError's, not the save's
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ type saveJob struct {
 	sources    []string             // the saved samples' sources (keepSources), set by finishSave
 	written    []pairfile.SavedFile // what each of files replaces (LastSave)
 	notes      []string             // for the person (LastSave)
-	log        *logJob              // what the save appends to the change log (planLog)
+	log        *logJob              // what the save appends to the change log (sessionLog.plan)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
@@ -160,7 +160,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		return nil, err
 	}
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1, oldImages: d.imagesPath}
-	job.log = d.planLog(imagesPath, labelsPath)
+	job.log = d.log.plan(&d.model, imagesPath, labelsPath)
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
