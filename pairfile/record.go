@@ -447,7 +447,7 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 // its locks held (LockPair): it finishes a save of the pair that was cut off between its renames
 // or before it appended its change-log rows, from its record (RecordPath, or beside the name used
 // where an earlier version put it: recordPaths), the rows going to the pair's change log
-// (ChangesFile) once, and removes the rows of a save cut off before its record, and removes what saves killed before writing a record left beside the files: the
+// (ChangesFile) once; it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
 // backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the target, which such a save never
 // touched) and atomicfile's temporary files of any age that no live writer flocks (the pair's lock
 // is held, which every writer of its files holds: a save killed a moment ago leaves them, as big as
