@@ -155,7 +155,7 @@ func (l *sessionLog) plan(m *model, imagesPath, labelsPath string) *logJob {
 
 // changeRows makes the rows of j for the save to carry (pairfile.Write appends them once the
 // files are in place, and FinishInterrupted when the save is cut off): nil when nothing is to be
-// appended; with err when the log cannot take them (changeRows' refusals), which fails the
+// appended; with err when the log cannot take them (prepareChangeLog's refusals), which fails the
 // append, never the save. Memory: the rows themselves.
 func changeRows(j *logJob) (*pairfile.ChangeRows, error) {
 	if j.off || j.path == "" || len(j.entries) == 0 {
