@@ -27,6 +27,10 @@ func advice(err error) string {
 		return ": close it there (if no other idxlabel is running, delete " + locked.LockFile + ")"
 	case errors.As(err, &locked):
 		return ": close it there"
+	case pairfile.CannotWrite(err):
+		// A command-line process opens no pair for editing, so nothing of the window's notice
+		// (pairfile.UnwritableNotice) applies: only the output it was told to write.
+		return " (choose an output in a folder you may write to, or a shorter name)"
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
@@ -15,13 +16,23 @@ import (
 // it nil.
 var AfterRename func(k int)
 
+// AfterRows, when set, runs at the moments of a paired write's change-log rows (ChangeRows):
+// "kept" once they are on disk beside the record, before the record is written; "appended" once
+// they are in the change log, before their file and the record are removed. The crash tests of
+// package store stop there. Programs leave it nil.
+var AfterRows func(moment string)
+
 // commitAll puts pending files in place as one operation. It keeps a backup of each existing
-// target (a hard link, or a copy where links are not supported), writes the manifest, renames
-// every file (a target marked in creates, one that did not exist when the save began, is put in
-// place only if nothing is there yet: atomicfile's CommitNew), and then removes the journals, backups and manifest. If a rename fails, the
-// targets already replaced get their backups back and every temporary file is removed: the
-// originals are untouched. Errors: the backup, manifest or rename error.
-func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string) error {
+// target (a hard link, or a copy where links are not supported), keeps rows (may be nil) beside
+// the manifest (writeRows), writes the manifest, renames every file (a target marked in creates,
+// one that did not exist when the save began, is put in place only if nothing is there yet:
+// atomicfile's CommitNew), removes the journals, appends rows to their change log, and then
+// removes the backups, rows and manifest. So a crash before the manifest leaves rows that name no save (the
+// next opening removes them: FinishInterrupted), and one after it leaves rows the next opening
+// appends. If a rename fails, the targets already replaced get their backups back and every
+// temporary file is removed: the originals are untouched. Rows that cannot be kept or appended
+// are rows.Err, never the write's failure. Errors: the backup, manifest or rename error.
+func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string, rows *ChangeRows) error {
 	m := manifest{Journals: journals}
 	abort := func() {
 		for _, p := range pending {
@@ -32,6 +43,7 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 				os.Remove(f.Backup)
 			}
 		}
+		os.Remove(rowsPath(manifestPath)) // before the manifest: rows without one name no save
 	}
 	for _, p := range pending {
 		f := manifestFile{Temp: p.Temp, Target: p.Target}
@@ -43,6 +55,15 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 			}
 		}
 		m.Files = append(m.Files, f)
+	}
+	if rows != nil {
+		if err := writeRows(rowsPath(manifestPath), rows); err != nil {
+			rows.Err = fmt.Errorf("the change-log rows could not be kept beside %s: %w", filepath.Base(manifestPath), err)
+			os.Remove(rowsPath(manifestPath))
+			rows = nil
+		} else if AfterRows != nil {
+			AfterRows("kept")
+		}
 	}
 	if err := writeManifest(manifestPath, &m); err != nil {
 		abort()
@@ -67,6 +88,16 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 		}
 		if AfterRename != nil {
 			AfterRename(k)
+		}
+	}
+	if rows != nil {
+		// The journals the save contains go first: a crash while the rows are appended then
+		// leaves no journal of edits that are in the files for the next opening to offer.
+		removeJournals(&m)
+		if err := AppendRows(rows); err != nil {
+			rows.Err = err
+		} else if AfterRows != nil {
+			AfterRows("appended")
 		}
 	}
 	finishManifest(manifestPath, &m)

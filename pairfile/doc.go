@@ -21,7 +21,10 @@
 //   - The paired atomic commit (write.go, commit.go, record.go): both files written to temporary
 //     names, synced, read back, then renamed with a record beside the label file, or the file
 //     its symbolic link names ("<labels>.idxlabel-saving": RecordPath) so that a crash between the renames is finished when the
-//     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView).
+//     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView). The
+//     change-log rows a save appends (changerows.go: ChangeRows) are kept beside the record
+//     before it is written and appended after the last rename, once, by the save or by
+//     FinishInterrupted.
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
 //   - Side files (beside.go): class names, sources and accepted marks sit beside the label file,

@@ -3,6 +3,9 @@ package pairfile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,4 +43,36 @@ func FallbackDir() string {
 		return ""
 	}
 	return filepath.Join(dir, "idxlabel", "journals")
+}
+
+// UnwritableNotice is what LockPair says when the lock of the pair's file target could not be
+// created beside it (cause, CannotWrite: no permission to write in its folder, a read-only file
+// system, or a name too long for the files kept beside it) and went to the per-user folder: that
+// the folder cannot be written, so saving over the file there will be refused; for the pair's
+// own file (key: its label file, or its image file when it has none, where its journal goes)
+// that the edits are kept safe meanwhile in the per-user journal (FallbackDir), where the journal
+// goes when its own place cannot be written; and that File → Save As… writes the dataset
+// elsewhere. It speaks to the window: only the window opens a pair for editing (the command line
+// opens pairs read-only and names the file of any write refused).
+func UnwritableNotice(target string, key bool, cause error) string {
+	const saveAs = "File → Save As… writes the dataset to a folder you may write to"
+	dir, name := filepath.Split(SideBase(target))
+	dir = filepath.Clean(dir)
+	what, file := fmt.Sprintf("The folder %s cannot be written (%s)", dir, unwritableReason(cause)), filepath.Base(target)+" there"
+	if nameTooLong(cause) {
+		what, file = fmt.Sprintf("The name %s is too long for the lock, journal and temporary files idxlabel keeps beside it", name), "it"
+	}
+	if !key {
+		return fmt.Sprintf("%s, so a save that adds or deletes samples cannot replace %s; %s.", what, file, saveAs)
+	}
+	return fmt.Sprintf("%s, so Save cannot replace %s. Your edits are kept safe meanwhile in the per-user journal (in %s); %s.", what, file, FallbackDir(), saveAs)
+}
+
+// unwritableReason words why a folder cannot be written (CannotWrite's kinds but a name too
+// long): no permission, or a read-only file system (or medium).
+func unwritableReason(err error) string {
+	if errors.Is(err, fs.ErrPermission) {
+		return "you have no permission to write in it"
+	}
+	return "it is on a read-only file system"
 }

@@ -256,20 +256,27 @@ func writeManifest(path string, m *manifest) error {
 	})
 }
 
-// finishManifest removes what a completed save no longer needs, the manifest last.
+// finishManifest removes what a completed save no longer needs, its change-log rows just before
+// the manifest, the manifest last.
 func finishManifest(path string, m *manifest) {
-	for _, j := range m.Journals {
-		if j != "" {
-			os.Remove(j)
-		}
-	}
+	removeJournals(m)
 	for _, f := range m.Files {
 		if f.Backup != "" {
 			os.Remove(f.Backup)
 		}
 	}
+	os.Remove(rowsPath(path))
 	os.Remove(path)
 	atomicfile.SyncDir(filepath.Dir(path))
+}
+
+// removeJournals removes the journals whose edits the save of m contains.
+func removeJournals(m *manifest) {
+	for _, j := range m.Journals {
+		if j != "" {
+			os.Remove(j)
+		}
+	}
 }
 
 // changedSince says how the target of f changed after the save that wrote f's temporary file
@@ -316,28 +323,35 @@ func setAside(path string) string {
 }
 
 // finishInterruptedSave completes a save of the pair (images, labels) whose record is at path:
-// it renames every temporary file that is still there over its target, then cleans up. It
-// returns a notice for the user ("" when there was nothing to say) and the temporary files the
-// record names (which must not be swept as stale). A record that fails readManifest's checks
-// is moved aside and touches nothing: the notice says so and the pair opens as it is on disk.
-// The journals a record names are removed only when it renamed at least one file now: a record
-// with nothing left to finish (a save stopped after its last rename, or a record planted beside
-// files it never wrote) leaves them for the dataset opening the pair to offer, so edits that are in no file are never
-// deleted. Errors: a rename that fails while finishing a valid record.
-func finishInterruptedSave(path string, pair []string) (notice string, keep []string, err error) {
+// it renames every temporary file that is still there over its target, appends the change-log
+// rows the save kept beside its record to log (finishRows: the pair's change log, ChangesFile),
+// then cleans up. It returns a notice for the user ("" when there was nothing to say) and the
+// temporary files the record names (which must not be swept as stale). A record that fails
+// readManifest's checks is moved aside and touches nothing (its rows are moved aside with it):
+// the notice says so and the pair opens as it is on disk. Rows without a record are those of a
+// save cut off before it wrote its record, which replaced nothing: they are removed. The
+// journals a record names are removed only when it renamed at least one file now: a record with
+// nothing left to finish (a save stopped after its last rename, or a record planted beside files
+// it never wrote) leaves them for the dataset opening the pair to offer, so edits that are in no
+// file are never deleted. Errors: a rename that fails while finishing a valid record.
+func finishInterruptedSave(path string, pair []string, log string) (notice string, keep []string, err error) {
 	if path == "" {
 		return "", nil, nil
 	}
 	atomicfile.RemoveStale(path, atomicfile.StaleAge)
+	rows := rowsPath(path)
+	atomicfile.RemoveStale(rows, atomicfile.StaleAge)
 	m, err := readManifest(path, pair)
 	if err != nil {
 		moved := setAside(path)
 		if moved == "" {
 			moved = "its place (it could not be moved)"
 		}
+		setAside(rows)
 		return fmt.Sprintf("A record of an interrupted save, %s, was not used because %v; the files were left as they are and the record was moved to %s.", path, err, moved), nil, nil
 	}
 	if m == nil {
+		os.Remove(rows) // a save cut off before its record: it replaced nothing, its rows name no change made
 		return "", nil, nil
 	}
 	for _, f := range m.Files {
@@ -356,6 +370,7 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 			if moved == "" {
 				moved = "its place (it could not be moved)"
 			}
+			setAside(rows)
 			return fmt.Sprintf("A save of these files was interrupted, but %s was %s since; the save was not finished, so as not to replace it, and its record was moved to %s.", f.Target, why, moved), nil, nil
 		}
 	}
@@ -376,15 +391,18 @@ func finishInterruptedSave(path string, pair []string) (notice string, keep []st
 		// aside there), since removing them could lose edits that are in no file.
 		m.Journals = nil
 	}
+	// The save is done: the rows it kept go to the change log (once, whether it stopped before
+	// appending them, in the middle, or after), before the record that vouches for them goes.
+	rowsNote := finishRows(rows, log)
 	finishManifest(path, m)
 	if finished == 0 {
-		return "", nil, nil
+		return rowsNote, nil, nil
 	}
 	files := "1 file"
 	if finished > 1 {
 		files = fmt.Sprintf("%d files", finished)
 	}
-	return fmt.Sprintf("A save of these files was interrupted; it has been finished (%s put in place).", files), nil, nil
+	return strings.TrimSpace(fmt.Sprintf("A save of these files was interrupted; it has been finished (%s put in place). %s", files, rowsNote)), nil, nil
 }
 
 // ReadView returns the files to read to see the pair (images, labels; labels may be "") as it is
@@ -426,9 +444,10 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 }
 
 // FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for editing,
-// its locks held (LockPair): it finishes a save of the pair that was cut off between its renames,
-// from its record (RecordPath, or beside the name used where an earlier version put it:
-// recordPaths), and removes what saves killed before writing a record left beside the files: the
+// its locks held (LockPair): it finishes a save of the pair that was cut off between its renames
+// or before it appended its change-log rows, from its record (RecordPath, or beside the name used
+// where an earlier version put it: recordPaths), the rows going to the pair's change log
+// (ChangesFile) once; it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
 // backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the target, which such a save never
 // touched) and atomicfile's temporary files of any age that no live writer flocks (the pair's lock
 // is held, which every writer of its files holds: a save killed a moment ago leaves them, as big as
@@ -440,7 +459,7 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 func FinishInterrupted(images, labels string) (notice string, err error) {
 	var notices, keep []string
 	for _, p := range recordPaths(images, labels) {
-		n, k, err := finishInterruptedSave(p, []string{images, labels})
+		n, k, err := finishInterruptedSave(p, []string{images, labels}, ChangesFile(images, labels))
 		if err != nil {
 			return "", err
 		}

@@ -46,7 +46,7 @@ func (c *Claim) Write(ctx context.Context, files []File, progress func(float64))
 	if len(files) == 2 {
 		labels = files[1].Path
 	}
-	if err := Write(ctx, files, RecordPath(files[0].Path, labels), nil, progress); err != nil {
+	if err := Write(ctx, files, RecordPath(files[0].Path, labels), nil, nil, progress); err != nil {
 		return err
 	}
 	c.Replaced(paths...)
@@ -69,7 +69,7 @@ func (c *Claim) CommitPair(imagesPath, labelsPath string, images, labels *idx.Pe
 		labels.Abort()
 		return err
 	}
-	if err := commitAll([]*idx.Pending{images, labels}, []bool{false, false}, RecordPath(imagesPath, labelsPath), nil); err != nil {
+	if err := commitAll([]*idx.Pending{images, labels}, []bool{false, false}, RecordPath(imagesPath, labelsPath), nil, nil); err != nil {
 		return err
 	}
 	c.Replaced(imagesPath, labelsPath)
@@ -110,19 +110,27 @@ type File struct {
 // a MiB at a time (no second copy of the data), then all renamed over their targets with the
 // save record at record (RecordPath) so that a crash between the renames is finished when the
 // pair is next opened (FinishInterrupted). journals are the journals the write makes obsolete,
-// removed once every file is in place. With no files it writes nothing. On any failure, or when
+// removed once every file is in place. rows (may be nil) are appended to their change log once
+// every file is in place, kept on disk from before the first rename so that a crash anywhere
+// neither loses them nor appends them for a write that did not happen (commitAll); when they
+// could not be, rows.Err says why and the write is not failed for it. With no files it writes
+// nothing. On any failure, or when
 // ctx is cancelled before the renames begin, the targets keep their old content and the
 // temporary files are removed; once the renames have begun the write finishes whatever ctx says.
 // progress (may be nil) is called with 0.1–0.95 as it goes. The caller holds the files' locks:
 // a writer through its Claim (Claim.WritePair), a dataset saving its own pair through the locks
 // it holds while open (Locks). Errors: ctx's, and any write, verify or rename error, naming
 // the file.
-func Write(ctx context.Context, files []File, record string, journals []string, progress func(float64)) error {
+func Write(ctx context.Context, files []File, record string, journals []string, rows *ChangeRows, progress func(float64)) error {
 	if progress == nil {
 		progress = func(float64) {}
 	}
 	if len(files) == 0 {
-		return ctx.Err()
+		if err := ctx.Err(); err != nil || rows == nil {
+			return err
+		}
+		rows.Err = AppendRows(rows) // nothing to put in place: the rows go now
+		return nil
 	}
 	var pending []*idx.Pending
 	abort := func() {
@@ -158,7 +166,7 @@ func Write(ctx context.Context, files []File, record string, journals []string, 
 	for k, f := range files {
 		creates[k] = f.Create
 	}
-	if err := commitAll(pending, creates, record, journals); err != nil {
+	if err := commitAll(pending, creates, record, journals, rows); err != nil {
 		return err
 	}
 	progress(0.95)

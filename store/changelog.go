@@ -267,12 +267,18 @@ func entries(events []logEvent, dropped map[int]bool) []ChangeLogEntry {
 	return out
 }
 
-// save turns the events since the last save into the entries the save appends to the change
-// log beside the label file (appendChanges), and carries the session numbering over the save's
-// renumbering (renumber: each sample's number after the save, -1 when left out). finishSave
-// calls it before rebase (m.mu held).
-func (l *sessionLog) save(m *model, renumber []int) {
-	l.saved = append(l.saved, entries(l.unsaved, l.addedDeleted(m, m.baseN))...)
+// pending returns the entries of the events since the last save: those a save now adds to the
+// session's saved entries (save), and appends to the change log (plan) (m.mu held).
+func (l *sessionLog) pending(m *model) []ChangeLogEntry {
+	return entries(l.unsaved, l.addedDeleted(m, m.baseN))
+}
+
+// save makes the entries of the events since the last save (pending, as plan read them when
+// the save began: nothing changes them while it runs) saved entries, and carries the session
+// numbering over the save's renumbering (renumber: each sample's number after the save, -1 when
+// left out). finishSave calls it before rebase (m.mu held).
+func (l *sessionLog) save(m *model, renumber []int, pending []ChangeLogEntry) {
+	l.saved = append(l.saved, pending...)
 	l.unsaved = nil
 	kept := 0
 	for _, k := range renumber {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 
 // ChangesSuffix is appended to the label file's path (the image file's when there is none) to
 // name the change log that every save appends its changes to, so that the record of what
-// changed travels with the files: "t10k-labels-idx1-ubyte.gz.changes.csv".
-const ChangesSuffix = ".changes.csv"
+// changed travels with the files: "t10k-labels-idx1-ubyte.gz.changes.csv" (pairfile.ChangesFile,
+// which names it for the save that appends to it and for the opening that finishes an
+// interrupted one).
+const ChangesSuffix = pairfile.ChangesSuffix
 
 // ChangeLogHeader is the first line of a change log file (CSV, RFC 4180, "\n" line ends).
 const ChangeLogHeader = "index,original,new,how,when,source"
@@ -118,43 +121,71 @@ func (d *Dataset) ExportChangeLog(path string) (int, error) {
 	return len(entries), err
 }
 
-// appendChanges appends to the change log beside the label file the entries it has not had:
-// for a file this session appended to before (whichever files it saved to in between), the
-// entries of the saves since then; the first time this session saves to a file, every change
-// since the files were opened (ChangeLog). So saving to A, then B, then A again appends each
-// change to A once. Entries held back (the preference off, or a failed append) go with the next
-// save to that file. save calls it once the save has put the files in place; an error is kept
-// for ChangesFileError and never fails the save.
-func (d *Dataset) appendChanges() {
-	d.log.fileMu.Lock()
-	defer d.log.fileMu.Unlock()
-	d.log.err = nil
-	d.mu.RLock()
-	off, path, n := d.log.off, d.statePath(ChangesSuffix), len(d.log.saved)
-	key := ""
-	if path != "" {
-		key = pairfile.Abs(path)
-	}
-	var list []ChangeLogEntry
-	if had, ok := d.log.appended[key]; ok {
-		list = d.log.saved[had:n:n]
+// logJob is what a save appends to the change log beside the label file it writes
+// (sessionLog.plan): the entries the log has not had, and how many of the session's saved
+// entries it then holds (sessionLog.appended).
+type logJob struct {
+	path    string           // the change log (pairfile.ChangesFile of the target); "" for none
+	key     string           // path, absolute: sessionLog.appended's key
+	entries []ChangeLogEntry // what it appends, oldest first
+	saved   []ChangeLogEntry // the save's own entries (sessionLog.pending), for sessionLog.save
+	n       int              // len(sessionLog.saved) once the save is done
+	off     bool             // SetWriteChanges is off: nothing is appended
+}
+
+// plan settles what a save to imagesPath and labelsPath appends to its change log (m.mu held,
+// the dataset marked saving, so no edit changes it): for a file this session appended to before
+// (whichever files it saved to in between), the entries of the saves since then and this save's;
+// the first time this session saves to a file, every change since the files were opened
+// (ChangeLog). So saving to A, then B, then A again appends each change to A once. Entries held
+// back (the preference off, or a failed append) go with the next save to that file.
+func (l *sessionLog) plan(m *model, imagesPath, labelsPath string) *logJob {
+	j := &logJob{path: pairfile.ChangesFile(imagesPath, labelsPath), off: l.off, saved: l.pending(m)}
+	j.key = j.path
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	j.n = len(l.saved) + len(j.saved)
+	if had, ok := l.appended[j.key]; ok {
+		j.entries = append(slices.Clone(l.saved[had:]), j.saved...)
 	} else {
-		list = d.log.sessionEntries(&d.model)
+		j.entries = l.sessionEntries(m)
 	}
-	d.mu.RUnlock()
-	if off || path == "" {
+	return j
+}
+
+// changeRows makes the rows of j for the save to carry (pairfile.Write appends them once the
+// files are in place, and FinishInterrupted when the save is cut off): nil when nothing is to be
+// appended; with err when the log cannot take them (prepareChangeLog's refusals), which fails the
+// append, never the save. Memory: the rows themselves.
+func changeRows(j *logJob) (*pairfile.ChangeRows, error) {
+	if j.off || j.path == "" || len(j.entries) == 0 {
+		return nil, nil
+	}
+	return prepareChangeLog(j.path, j.entries)
+}
+
+// logged records how the save's append went (rows may be nil; prepErr is changeRows'), for
+// ChangesFileError and for the next save (sessionLog.appended). save calls it once the save has
+// put the files in place.
+func (l *sessionLog) logged(j *logJob, rows *pairfile.ChangeRows, prepErr error) {
+	l.fileMu.Lock()
+	defer l.fileMu.Unlock()
+	l.err = nil
+	if j.off || j.path == "" {
 		return
 	}
-	if len(list) > 0 {
-		if err := appendChangeLog(path, list); err != nil {
-			d.log.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
-			return
-		}
+	err := prepErr
+	if err == nil && rows != nil {
+		err = rows.Err
 	}
-	if d.log.appended == nil {
-		d.log.appended = map[string]int{}
+	if err != nil {
+		l.err = fmt.Errorf("the labels were saved, but their changes were not added to the change log: %w", err)
+		return
 	}
-	d.log.appended[key] = n
+	if l.appended == nil {
+		l.appended = map[string]int{}
+	}
+	l.appended[j.key] = j.n
 }
 
 // startsWithLine reports whether head starts with the line header: header, then a line end or
@@ -166,36 +197,43 @@ func startsWithLine(head []byte, header string) bool {
 // errNotChangeLog: a file where the change log goes is not one idxlabel wrote.
 var errNotChangeLog = errors.New("not a change log")
 
-// appendChangeLog appends entries to the change log file at path, creating it with its header
-// when it does not exist, and syncs it. It never writes through anything but a regular file of
-// one name: a symbolic link, folder, FIFO or device there is refused (the link is not
-// followed, so a planted link never makes it write outside the folder), and so is a file with
-// other names (hard links), which could be a file elsewhere. An existing file must start with
-// ChangeLogHeader, or with the header of a change log before sources (changeLogHeaderV1: its
-// rows go on without the source column), errNotChangeLog otherwise, except that a file holding
-// only a strict prefix of the header (its creation cut short) is emptied and started over; if its last line is torn
-// (no line end), the new rows start on a line of their own. A write that fails is cut back off.
+// prepareChangeLog returns the rows that append entries to the change log file at path: at its
+// end, with its header first when it does not exist; pairfile.AppendRows (or a paired write)
+// writes them. It never reads through anything but a regular file of one name: a symbolic link,
+// folder, FIFO or device there is refused (the link is not followed, so a planted link never
+// makes it write outside the folder), and so is a file with other names (hard links), which
+// could be a file elsewhere. An existing file must start with ChangeLogHeader, or with the header
+// of a change log before sources (changeLogHeaderV1: its rows go on without the source column),
+// errNotChangeLog otherwise, except that a file holding only a strict prefix of the header (its
+// creation cut short) is started over (the rows, header first, go at offset 0, after that prefix
+// of theirs); if its last line is torn (no line end), the new rows start on a line of their own.
 // Errors name path: the refusals above and any I/O error.
-func appendChangeLog(path string, entries []ChangeLogEntry) error {
-	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+func prepareChangeLog(path string, entries []ChangeLogEntry) (*pairfile.ChangeRows, error) {
+	r := &pairfile.ChangeRows{Log: path}
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		var buf bytes.Buffer
+		if err := writeChangeRows(&buf, entries, true, true); err != nil {
+			return nil, err
+		}
+		r.Rows = buf.Bytes()
+		return r, nil
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer f.Close()
 	if n := atomicfile.Links(fi); n > 1 {
-		return fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
+		return nil, fmt.Errorf("%s has %d names (hard links) and may be a file elsewhere; refusing to append to it", path, n)
 	}
 	size := fi.Size()
 	if size > 0 && size < int64(len(ChangeLogHeader)) {
 		head := make([]byte, size)
 		if _, err := f.ReadAt(head, 0); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if string(head) == ChangeLogHeader[:size] { // a creation cut short: start it over
-			if err := f.Truncate(0); err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			size = 0
+		if string(head) == ChangeLogHeader[:size] {
+			size = 0 // a creation cut short: the header is written whole, after what it holds of it
 		}
 	}
 	var buf bytes.Buffer
@@ -203,33 +241,36 @@ func appendChangeLog(path string, entries []ChangeLogEntry) error {
 	if size > 0 {
 		head := make([]byte, min(size, int64(len(ChangeLogHeader)+1)))
 		if _, err := f.ReadAt(head, 0); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		switch {
 		case startsWithLine(head, ChangeLogHeader):
 		case startsWithLine(head, changeLogHeaderV1):
 			withSource = false // an older idxlabel's change log: its rows go on without sources
 		default:
-			return fmt.Errorf("%s: %w (it does not start with %q); refusing to append to it", path, errNotChangeLog, ChangeLogHeader)
+			return nil, fmt.Errorf("%s: %w (it does not start with %q); refusing to append to it", path, errNotChangeLog, ChangeLogHeader)
 		}
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, size-1); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		if last[0] != '\n' {
 			buf.WriteByte('\n')
 		}
 	}
 	if err := writeChangeRows(&buf, entries, size == 0, withSource); err != nil {
+		return nil, err
+	}
+	r.Offset, r.Rows = size, buf.Bytes()
+	return r, nil
+}
+
+// appendChangeLog appends entries to the change log file at path now (prepareChangeLog, then
+// pairfile.AppendRows, which syncs it and cuts a failed write back off). Errors: theirs.
+func appendChangeLog(path string, entries []ChangeLogEntry) error {
+	r, err := prepareChangeLog(path, entries)
+	if err != nil {
 		return err
 	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Truncate(size)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Truncate(size)
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
+	return pairfile.AppendRows(r)
 }

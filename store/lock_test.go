@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"idxlabel/fixture/rodir"
 	"idxlabel/idx"
 	"idxlabel/pairfile"
 )
@@ -186,10 +187,61 @@ func TestSaveAsLocksTheTargetPair(t *testing.T) {
 	}
 }
 
-// TestReadOnlyFolder: where the lock file cannot be created beside the pair, the lock goes to
-// the per-user folder with the fallback journal, so a second window is still refused; where
-// that cannot be written either, the pair opens (to look at it) with a notice.
+// TestReadOnlyFolder: where the lock file cannot be created beside the pair (a folder on a
+// read-only mount: rodir), the lock goes to the per-user folder with the fallback journal, so a
+// second window is still refused, and the pair says so when it opens, once: the folder cannot be
+// written, the edits are kept safe in the per-user journal, File → Save As… writes the dataset
+// elsewhere. (Before, it said nothing: the person learnt it at the first save.) An edit made right
+// after the opening is journaled there, Save is refused as unable to write (pairfile.CannotWrite),
+// and the edit is offered again when the pair is opened again.
 func TestReadOnlyFolder(t *testing.T) {
+	var ip, lp string
+	dir, here := rodir.Enter(t, func(dir string) { ip, lp = writeMNISTPair(t, dir, 10, false) })
+	if !here {
+		return
+	}
+	ip, lp = filepath.Join(dir, "t10k-images-idx3-ubyte"), filepath.Join(dir, "t10k-labels-idx1-ubyte")
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	d, err := Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := d.Notices()
+	if len(notes) != 1 {
+		t.Fatalf("opening a pair in a folder that cannot be written gave %d notices, not 1: %q", len(notes), notes)
+	}
+	for _, want := range []string{"The folder " + dir + " cannot be written", "per-user journal (in " + pairfile.FallbackDir() + ")", "File → Save As… writes the dataset"} {
+		if !strings.Contains(notes[0], want) {
+			t.Fatalf("the notice %q does not say %q", notes[0], want)
+		}
+	}
+	if _, err := Open(ip, lp, Options{}); !errors.Is(err, pairfile.ErrLocked) || !strings.Contains(err.Error(), lp) {
+		t.Fatalf("second open of a pair in a read-only folder: %v", err)
+	}
+	if err := d.Relabel([]int{3}, 8); err != nil {
+		t.Fatalf("an edit right after the opening: %v", err)
+	}
+	if jp := journalPath(d); !strings.HasPrefix(jp, config) {
+		t.Fatalf("the journal is %s, not in the per-user folder %s", jp, config)
+	}
+	if err := d.Save(nil); !pairfile.CannotWrite(err) {
+		t.Fatalf("Save in a folder that cannot be written: %v", err)
+	}
+	d.Close()
+	d, err = Open(ip, lp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if rec := d.Recovery(); rec == nil || rec.Edits != 1 || !rec.Matches {
+		t.Fatalf("reopened: recovery %+v", rec)
+	}
+}
+
+// TestFallbackFolderUnwritable: where the per-user folder cannot be written either, the pair
+// opens (to look at it) with a notice that it is not locked.
+func TestFallbackFolderUnwritable(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("running as root: a folder without write permission is still writable")
 	}
@@ -199,21 +251,11 @@ func TestReadOnlyFolder(t *testing.T) {
 	dir := filepath.Dir(lp)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	d, err := Open(ip, lp, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(d.Notices()) != 0 {
-		t.Fatalf("notices %q", d.Notices())
-	}
-	if _, err := Open(ip, lp, Options{}); !errors.Is(err, pairfile.ErrLocked) || !strings.Contains(err.Error(), lp) {
-		t.Fatalf("second open of a pair in a read-only folder: %v", err)
-	}
-	d.Close()
 	journals := filepath.Join(config, "idxlabel", "journals")
+	os.MkdirAll(journals, 0o755)
 	os.Chmod(journals, 0o555)
 	defer os.Chmod(journals, 0o755)
-	d, err = Open(ip, lp, Options{})
+	d, err := Open(ip, lp, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

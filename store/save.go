@@ -82,7 +82,11 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 		return err
 	}
 	progress(0.1)
-	err = pairfile.Write(ctx, job.files, pairfile.RecordPath(job.imagesPath, job.labelsPath), job.journals, progress)
+	// The change log's rows are made before the files are written and appended once they are
+	// in place (pairfile.Write keeps them beside its record meanwhile), so that a save cut off
+	// anywhere leaves the log complete when the pair opens again.
+	rows, rowsErr := changeRows(job.log)
+	err = pairfile.Write(ctx, job.files, pairfile.RecordPath(job.imagesPath, job.labelsPath), job.journals, rows, progress)
 	if err == nil && job.images != nil {
 		job.images = job.images.settle() // a copy it makes is made before rebase takes the write lock
 	}
@@ -94,10 +98,10 @@ func (d *Dataset) save(ctx context.Context, imagesPath, labelsPath string, curre
 	d.keepClassNames()
 	d.keepSources(job.sources)
 	d.keepMarks()
+	d.log.logged(job.log, rows, rowsErr) // a failure is ChangesFileError's, not the save's
 	if err := d.settleEditedNames(); err != nil {
 		return err
 	}
-	d.appendChanges() // after the files are in place; a failure is ChangesFileError's, not the save's
 	progress(1)
 	d.notify(ch)
 	return nil
@@ -120,6 +124,7 @@ type saveJob struct {
 	sources    []string             // the saved samples' sources (keepSources), set by finishSave
 	written    []pairfile.SavedFile // what each of files replaces (LastSave)
 	notes      []string             // for the person (LastSave)
+	log        *logJob              // what the save appends to the change log (sessionLog.plan)
 }
 
 // startSave checks that the dataset can be saved, builds the arrays to write, takes the target
@@ -155,6 +160,7 @@ func (d *Dataset) startSave(imagesPath, labelsPath string, current bool) (*saveJ
 		return nil, err
 	}
 	job := &saveJob{imagesPath: imagesPath, labelsPath: labelsPath, images: images, labels: labels, locks: locks, oldSize: -1, oldImages: d.imagesPath}
+	job.log = d.log.plan(&d.model, imagesPath, labelsPath)
 	job.oldJournal = d.journalFile()
 	if d.journal != nil {
 		job.oldJournal, job.oldSize = d.journal.Path(), d.journal.Size()
@@ -284,7 +290,7 @@ func (d *Dataset) finishSave(job *saveJob, werr error) (Change, error) {
 	}
 	d.locks = d.locks.MoveTo(job.imagesPath, job.labelsPath, job.locks)
 	renumber := d.renumber()
-	d.log.save(&d.model, renumber)
+	d.log.save(&d.model, renumber, job.log.saved)
 	var written []string
 	for _, f := range job.files {
 		written = append(written, f.Path)
