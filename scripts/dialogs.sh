@@ -21,6 +21,8 @@
 #     Dataset answer Escape (cancel) and Enter (Export) as the dialog's buttons do (below).
 #  6. The class picker's and the file chooser's lists focused by Tab answer Escape; Enter
 #     picks the class, opens the file (below).
+#  7. A folder opened by Space or Enter from the file chooser's list keeps the keys on the list,
+#     on the folder's first row (below).
 # Each window must quit cleanly with Ctrl+Q.
 # DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
 # light theme).
@@ -248,6 +250,27 @@ if got != bytes([2, 1, 2]):
 PY
 wait_clean "$first"
 echo "dialogs: lists focused in the class picker and the file chooser answered Escape; Enter picked the class and opened the file"
+
+# 7. A folder opened from the file chooser's focused list keeps the keys on the list, on the
+# opened folder's first row: in nav/ (rows ../, a/, b/, c/) Down Down Down Space opens c/, Down
+# Return opens c/x/ (rows ../, x/), Down Down Return opens the label file there (rows ../, the
+# image file, the label file). Before, each folder opened gave the keys to the path field, where
+# Down did nothing and Return opened the folder typed there again: nothing was opened.
+python3 - "$work/nav" <<'PY'
+import os, struct, sys
+for d in ("a", "b", "c/x"):
+    os.makedirs(os.path.join(sys.argv[1], d))
+x = os.path.join(sys.argv[1], "c", "x")
+open(x + "/n-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, 4, 28, 28) + bytes(4 * 784))
+open(x + "/n-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, 4) + bytes([0, 1, 2, 3]))
+PY
+choose_open
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 20 "$work/nav/"
+xdotool key --delay 100 --clearmodifiers shift+Tab shift+Tab Down Down Down space Down Return Down Down Return
+until_state "samples=4 dataset=n-labels-idx1-ubyte .*prompt=- " "folders opened by Space and Enter in the file chooser's list did not keep the keys on the list (Down Down Return in c/x/ opened no file)"
+shot chooser-list-kept
+echo "dialogs: folders opened from the file chooser's list by Space and Enter kept the keys on the list, on the first row"
 
 xdotool key --clearmodifiers ctrl+q
 quits "$APP_PID" "the first window"

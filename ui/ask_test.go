@@ -435,7 +435,7 @@ func TestAcceptManySuggestions(t *testing.T) {
 	w.side.showList.SetSelected("Suggested")
 	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
 	r := w.sugg.Mode.List
-	accept := menuItem(t, w, "Tools", "Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)")
+	accept := menuItem(t, w, "Tools", "Accept Suggestions to the Cursor or Selection")
 	// The cursor on the fifth suggestion of the class of the most confident one.
 	var class, at = -1, -1
 	n := 0

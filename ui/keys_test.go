@@ -9,10 +9,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 
 	"idxlabel/demo"
 	"idxlabel/internal/numfmt"
@@ -291,52 +289,6 @@ func TestCtrlSInDrawWindow(t *testing.T) {
 	w.draw.Open().Pad.TypedShortcut(widgets.Ctrl(fyne.KeyS, false))
 	if !w.d.IsOpen("save as") {
 		t.Fatal("Ctrl+S on the draw pad did not start a save")
-	}
-}
-
-// TestNewDatasetDisablesUnusedFields: N applies to "Classes 0 to N−1" only, the class file to
-// "From a class-name file" only; N's label is grey while N is disabled only (before, it stayed
-// grey once N was enabled).
-func TestNewDatasetDisablesUnusedFields(t *testing.T) {
-	w, _ := demoWindow(t, true)
-	w.files.newDatasetForm()
-	var entries []*dialogs.PromptEntry
-	var kind *widgets.PassingRadioGroup
-	var nLabel *canvas.Text
-	walkOverlay(w, func(o fyne.CanvasObject) {
-		switch x := o.(type) {
-		case *dialogs.PromptEntry:
-			entries = append(entries, x)
-		case *widgets.PassingRadioGroup:
-			kind = x
-		case *canvas.Text:
-			if x.Text == "N" {
-				nLabel = x
-			}
-		}
-	})
-	if nLabel == nil {
-		t.Fatal("no label N in the New Dataset dialog")
-	}
-	if len(entries) != 4 || kind == nil {
-		t.Fatalf("found %d fields and radio %v; want height, width, N, class file and the class choice", len(entries), kind != nil)
-	}
-	n, file := entries[2], entries[3]
-	for _, c := range []struct {
-		choice      string
-		nOn, fileOn bool
-	}{{classesDigits, false, false}, {classesCount, true, false}, {classesFile, false, true}} {
-		kind.SetSelected(c.choice)
-		if n.Disabled() == c.nOn || file.Disabled() == c.fileOn {
-			t.Errorf("%s: N enabled %v, class file enabled %v; want %v, %v", c.choice, !n.Disabled(), !file.Disabled(), c.nOn, c.fileOn)
-		}
-		want := theme.ColorNameDisabled
-		if c.nOn {
-			want = theme.ColorNameForeground
-		}
-		if v := fyne.CurrentApp().Settings().ThemeVariant(); nLabel.Color != n.Theme().Color(want, v) {
-			t.Errorf("%s: N's label is drawn %v, want %s (%v)", c.choice, nLabel.Color, want, n.Theme().Color(want, v))
-		}
 	}
 }
 

@@ -114,10 +114,13 @@ func newMenuBar(win fyne.Window, d *dialogs.Dialogs, a menuActions) *menuBar {
 		item("Zoom In", widgets.Ctrl(fyne.KeyEqual, false), zoomIn),
 		item("Zoom Out", widgets.Ctrl(fyne.KeyMinus, false), func() { a.zoomBy(-1) }),
 	)
+	// A menu is as wide as its widest item, and Fyne opens it under its title without moving it
+	// left to fit the window: an item's label is kept short, so that every menu fits the
+	// narrowest window (TestMenusFitTheWindow), its shortcuts not cut at the window's edge.
 	tools := fyne.NewMenu("Tools",
 		item("Find Suspects (Likely Label Errors)", widgets.Ctrl(fyne.KeyK, false), in(a.findSuspects)),
 		item("Suggest Labels for Unlabelled Samples", widgets.Ctrl(fyne.KeyU, true), a.suggestLabels),
-		item("Accept Suggestions (Class Above the Cursor's Confidence, or the Selection)", widgets.Ctrl(fyne.KeyA, true), in(a.acceptSuggestions)),
+		item("Accept Suggestions to the Cursor or Selection", widgets.Ctrl(fyne.KeyA, true), in(a.acceptSuggestions)),
 		item("Accept Suggestions…", widgets.Ctrl(fyne.KeyT, true), in(a.acceptDialog)),
 		item("Check Dataset…", widgets.Ctrl(fyne.KeyK, true), a.checkDataset),
 		item("Confusion Matrix", widgets.Ctrl(fyne.KeyM, true), func() { a.choose(a.confusion) }),

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
@@ -58,27 +57,25 @@ func (o *opener) newDatasetForm() {
 		o.d.Choose(dialogs.Spec{Title: "Class-name file", Confirm: "Choose", Purpose: dialogs.PurposeOpen, Filter: dialogs.IsOtherFile, Kind: "files"},
 			func(path string) { file.SetText(path) })
 	})
-	// N and the class file apply to one choice each: the others leave them disabled. The form
-	// draws a disabled field's label grey when it is refreshed (widget.Form.updateLabels), not
-	// when the field changes: refreshed here, or N's label stayed grey once N was enabled.
+	fileRow := dialogs.NewFieldRow(file, browse)
+	// N and the class file apply to one choice each: the others leave them disabled, their
+	// labels grey (dialogs.EnableRow).
 	var form *widget.Form
 	kind := widgets.NewPassingRadioGroup([]string{classesDigits, classesCount, classesFile}, func(k string) {
-		enable(n, k == classesCount)
-		enable(file, k == classesFile)
-		enable(browse, k == classesFile)
 		if form != nil {
-			form.Refresh()
+			dialogs.EnableRow(form, n, k == classesCount)
+			dialogs.EnableRow(form, fileRow, k == classesFile)
 		}
 	})
 	kind.Required = true
-	kind.SetSelected(classesDigits)
 	form = widget.NewForm(
 		widget.NewFormItem("Height (px)", height),
 		widget.NewFormItem("Width (px)", width),
 		widget.NewFormItem("Classes", kind),
 		widget.NewFormItem("N", n),
-		widget.NewFormItem("Class file", container.NewBorder(nil, nil, nil, browse, file)),
+		widget.NewFormItem("Class file", fileRow),
 	)
+	kind.SetSelected(classesDigits)
 	d = dialogs.NewQuestion("New dataset", "Create", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
@@ -168,15 +165,6 @@ func journalFree(path string) bool {
 	l, err := pairfile.LockJournal(path)
 	l.Release()
 	return err == nil
-}
-
-// enable enables or disables a widget.
-func enable(o fyne.Disableable, on bool) {
-	if on {
-		o.Enable()
-	} else {
-		o.Disable()
-	}
 }
 
 // offerUnsavedRecovery looks for new datasets that were never saved (their journals in the

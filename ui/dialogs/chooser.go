@@ -160,8 +160,9 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 	all := widgets.NewPassingCheck("Show every file", nil)
 	var cur listing
 	var rows []string // what the list shows: "../", "folder/", "file"
-	// Escape on the focused list cancels; Space or Enter on a folder opens it, Enter on a file
-	// picks it (OnEntered below), Space only puts it in the path field.
+	// Escape on the focused list cancels; Space or Enter on a folder opens it (the list keeps
+	// the focus, on its first row), Enter on a file picks it (OnEntered below), Space only puts
+	// it in the path field.
 	list := widgets.NewPassingList(func() int { return len(rows) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
@@ -258,19 +259,28 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 			done(p)
 		}
 	}
+	// A folder opened by a key (Space or Enter on the focused list) keeps the keys on the list,
+	// on the opened folder's first row, so a keyboard user walks down the folders without
+	// going back to the list (Shift+Tab twice from the path field); a click, or a file's row,
+	// gives them to the path field, where typing narrows the list and Enter opens.
 	list.OnSelected = func(id widget.ListItemID) {
 		if id >= len(rows) {
 			return
 		}
 		dir, _ := dirOf(path.Text)
 		r := rows[id]
+		folder := strings.HasSuffix(r, string(filepath.Separator))
 		switch {
 		case r == ".."+string(filepath.Separator):
 			setPath(filepath.Dir(dir) + string(filepath.Separator))
-		case strings.HasSuffix(r, string(filepath.Separator)):
+		case folder:
 			setPath(filepath.Join(dir, r) + string(filepath.Separator))
 		default:
 			setPath(filepath.Join(dir, r))
+		}
+		if folder && list.ByKey() {
+			list.FocusFirst(id)
+			return
 		}
 		ch.win.Canvas().Focus(path)
 	}

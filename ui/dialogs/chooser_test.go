@@ -227,3 +227,46 @@ func TestPickClassListKeys(t *testing.T) {
 		t.Fatalf("Down Down Enter on the class picker's focused list: open %v, picked %d (want 2)", d.IsOpen("pick class"), picked)
 	}
 }
+
+// A folder opened by a key from the chooser's focused list keeps the keys on the list, on the
+// opened folder's first row: Down Down Down Enter opens c/, then Down Enter opens c/x/ (its
+// second row), Space there opens ../ (its first row) back into c/; Enter in the path field still
+// opens the folder typed there and leaves the keys in the field. Before, every folder opened
+// from the list gave the keys to the path field: a keyboard user needed Shift+Tab twice to
+// reach the list again, and the keys typed meanwhile went to the field.
+func TestChooserKeepsTheListFocusedInAFolder(t *testing.T) {
+	win, d := questionWindow(t)
+	dir := t.TempDir()
+	for _, sub := range []string{"a", "b", "c/x"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+	}
+	os.WriteFile(filepath.Join(dir, "c", "t10k-labels-idx1-ubyte"), []byte("x"), 0o644)
+	spec := Spec{Title: "Open", Confirm: "Open", Purpose: PurposeOpen, Filter: IsIDXName, Kind: "IDX files", Start: dir}
+	d.Choose(spec, func(string) {})
+	list := overlayList(win)
+	win.Canvas().Focus(list)
+	sep := string(filepath.Separator)
+	for _, step := range []struct {
+		keys []fyne.KeyName
+		want string // the path field's text after the keys
+	}{
+		{[]fyne.KeyName{fyne.KeyDown, fyne.KeyDown, fyne.KeyDown, fyne.KeyReturn}, filepath.Join(dir, "c") + sep}, // ../, a/, b/, c/
+		{[]fyne.KeyName{fyne.KeyDown, fyne.KeyReturn}, filepath.Join(dir, "c", "x") + sep},                        // ../, x/, the file
+		{[]fyne.KeyName{fyne.KeySpace}, filepath.Join(dir, "c") + sep},                                            // ../
+	} {
+		for _, k := range step.keys {
+			typeKey(win, k)
+		}
+		path, rows, _ := chooserParts(t, win)
+		if path.Text != step.want || win.Canvas().Focused() != list {
+			t.Fatalf("after %v: path %q (want %q), rows %q, the keys on %T (want the list)", step.keys, path.Text, step.want, rows, win.Canvas().Focused())
+		}
+	}
+	path, _, _ := chooserParts(t, win)
+	win.Canvas().Focus(path)
+	path.SetText(filepath.Join(dir, "a"))
+	typeKey(win, fyne.KeyReturn)
+	if want := filepath.Join(dir, "a") + sep; path.Text != want || win.Canvas().Focused() != path {
+		t.Fatalf("Enter in the path field on a folder: path %q (want %q), the keys on %T (want the path field)", path.Text, want, win.Canvas().Focused())
+	}
+}

@@ -232,6 +232,22 @@ func (e *PromptEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
+// MinSize is the field's, made wide enough to show its whole placeholder (a single-line field's):
+// Fyne lays the placeholder out in full inside the field's scroller, so one wider than the field
+// scrolls there, cut mid-word, over a scroll bar drawn under it (New Dataset's class file). The
+// width is the placeholder's text and the inner padding either side, as Fyne's placeholder
+// (a widget.RichText inside the field) asks for.
+func (e *PromptEntry) MinSize() fyne.Size {
+	m := e.Entry.MinSize()
+	if e.PlaceHolder == "" || e.MultiLine {
+		return m
+	}
+	th := e.Theme()
+	w := fyne.MeasureText(e.PlaceHolder, th.Size(theme.SizeNameText), e.TextStyle).Width + 2*th.Size(theme.SizeNameInnerPadding)
+	m.Width = max(m.Width, w)
+	return m
+}
+
 // FocusGained tells onFocus.
 func (e *PromptEntry) FocusGained() {
 	e.Entry.FocusGained()

@@ -2,7 +2,9 @@ package dialogs
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -28,8 +30,11 @@ type Question struct {
 // NewQuestion makes a question titled title over win showing content above its two buttons,
 // dismiss (no) and confirm (yes); answer (nil: nothing) gets the answer when it closes, however
 // it closes (as the callback of dialog.NewCustomConfirm: before what SetOnClosed adds).
+//
+// The content stands clear of the buttons (aboveButtons): a form's last field is not drawn
+// against them.
 func NewQuestion(title, confirm, dismiss string, content fyne.CanvasObject, answer func(yes bool), win fyne.Window) *Question {
-	q := &Question{CustomDialog: dialog.NewCustomWithoutButtons(title, content, win)}
+	q := &Question{CustomDialog: dialog.NewCustomWithoutButtons(title, aboveButtons(content), win)}
 	no := widgets.NewPassingButton(dismiss, q.Hide)
 	no.Icon = theme.CancelIcon()
 	q.confirm = widgets.NewPassingButton(confirm, q.Confirm)
@@ -101,4 +106,13 @@ func fitText(d dialog.Dialog, message string, win fyne.Window) {
 // centred is message as a dialog of text alone shows it: centred, wrapped between words.
 func centred(message string) *widget.Label {
 	return &widget.Label{Text: message, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+}
+
+// aboveButtons is content with room under it: Fyne's dialog leaves only theme.Padding() (4
+// units) between its content and its buttons, so a field in a form's last row (New Dataset's
+// class file, Export's target) was drawn against the buttons, and a row of fields read as one
+// with the row of buttons. theme.InnerPadding() more sets them apart as the form's rows are set
+// apart from the dialog's title.
+func aboveButtons(content fyne.CanvasObject) fyne.CanvasObject {
+	return container.New(layout.NewCustomPaddedLayout(0, theme.InnerPadding(), 0, 0), content)
 }

@@ -141,6 +141,7 @@ type PassingList struct {
 	// OnSelected (which does not run for a row selected already; OnEntered does): the file
 	// chooser opens the file the row named.
 	OnEntered func()
+	byKey     bool // a key is selecting the focused row (ByKey)
 }
 
 // NewPassingList makes a passing list of length() rows, made by create and filled by update
@@ -170,14 +171,40 @@ func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
 	}
 	keepKey(l, k, func(k *fyne.KeyEvent) {
 		if k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
+			l.byKey = k.Name == fyne.KeySpace
 			l.List.TypedKey(k)
+			l.byKey = false
 			return
 		}
+		l.byKey = true
 		l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+		l.byKey = false
 		if l.OnEntered != nil {
 			l.OnEntered()
 		}
 	}, keep...)
+}
+
+// ByKey reports, while OnSelected runs, whether a key (Space or Enter on the focused row) made
+// the selection it is told of, not a click.
+func (l *PassingList) ByKey() bool { return l.byKey }
+
+// FocusFirst moves the keyboard's row (the row Up, Down, Space and Enter act on, drawn focused
+// while the list has the focus) from row, where it is, to the first row, and scrolls to the top.
+// A key selects the focused row, so in OnSelected after ByKey the row selected is where it is.
+// Fyne's List keeps that row across a change of its rows (a folder opened in the file chooser
+// left it on the opened row's place) and has no call to set it: the Up key moves it one row, so
+// this costs row steps, each a refresh of the list with no row in sight (about 60 µs in the
+// test driver: 1.2 s for row 19,999, the last the chooser lists, under 10 ms up to row 100).
+func (l *PassingList) FocusFirst(row int) {
+	length := l.Length
+	l.Length = func() int { return 0 } // no row in sight to refresh at each step
+	for range row {
+		l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	}
+	l.Length = length
+	l.ScrollToTop()
+	l.Refresh()
 }
 
 // TypedRune passes every character on but Space's (its key selects the focused row).
