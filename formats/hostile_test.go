@@ -327,3 +327,52 @@ func TestParquetPreprocessesOtherSizes(t *testing.T) {
 		t.Fatalf("notes %q", s.Notes)
 	}
 }
+
+// A ClassLabel listing millions of names (the metadata may hold 64 MiB) keeps the names of the
+// first 100,000 classes (export's bound on a ClassLabel), within the 1 MiB a class-name file
+// may hold, and says the rest were left out; the names are read one at a time, never all held
+// as strings in a map (2,000,000 names allocated about 400 MiB and wrote a class-name file
+// idxlabel then refuses to read).
+func TestParquetManyClassNames(t *testing.T) {
+	good := pngOf(3, 3, func(x, y int) byte { return byte(x + y) })
+	label := int64(1)
+	rows := []hfRow{{Image: &hfImage{Bytes: good}, Label: &label}}
+	var meta strings.Builder
+	meta.WriteString(`{"info":{"features":{"image":{"_type":"Image"},"label":{"names":[`)
+	const listed = 2_000_000
+	for k := range listed {
+		if k > 0 {
+			meta.WriteByte(',')
+		}
+		fmt.Fprintf(&meta, `"c%d"`, k)
+	}
+	meta.WriteString(`],"_type":"ClassLabel"}}}}`)
+	path := filepath.Join(t.TempDir(), "names.parquet")
+	writeParquet(t, path, rows, parquet.KeyValueMetadata(formats.HFMetadataKey, meta.String()))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := formats.Read(context.Background(), path, formats.Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytes := 0
+	for _, n := range s.Names {
+		bytes += len(n)
+	}
+	if len(s.Names) != 100_000 || s.Names[99_999] != "c99999" || bytes > 1<<20 {
+		t.Errorf("%d names kept (%d bytes), the last %q; want the first 100,000 classes'", len(s.Names), bytes, s.Names[len(s.Names)-1])
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "1900000 class names past the first 100000 classes") {
+		t.Errorf("notes %q do not say the names left out", s.Notes)
+	}
+	// The footer holding the metadata (22 MB) is read by the footer's check and by the
+	// library, and the JSON copied a few times on its way to the names: about 160 MiB; holding
+	// every name as a string in a map allocated 538 MiB.
+	alloc := after.TotalAlloc - before.TotalAlloc
+	if alloc > 320<<20 {
+		t.Errorf("%d MiB allocated to read %d class names", alloc>>20, listed)
+	}
+	t.Logf("%d MiB allocated to read a file of %d class names", alloc>>20, listed)
+}
