@@ -79,7 +79,7 @@ type Summary struct {
 	// over them of Σ_j n_j(n_j − 1)/(k(k − 1)), P̄_e = Σ_j p_j² with p_j the share of their
 	// labels of class j). With two annotators it is Scott's π, not Cohen's κ.
 	Fleiss Kappa
-	// Classes holds each class given, increasing.
+	// Classes holds each class given, increasing; nil when more than MaxClassFigures were given.
 	Classes []ClassAgreement
 }
 
@@ -98,17 +98,26 @@ type ClassAgreement struct {
 	ConfusedPairs int64
 }
 
-// Summary returns the panel's agreement figures. O(N·k·log k) time; its memory is O(C) and, for
-// the classes given together to a sample, one count per pair of classes that meet.
+// MaxClassFigures is the most classes Summary gives figures of one by one (Summary.Classes):
+// the most confused class of each is found in a C×C table of the pairs of classes given to one
+// sample (512 KB at this bound). Beyond it Classes is nil and the panel's own figures are
+// computed all the same: label files of a million distinct labels would otherwise need a count
+// for each of the tens of millions of pairs of classes that meet, and a record per class.
+const MaxClassFigures = 256
+
+// Summary returns the panel's agreement figures. O(N·k·log k) time; its memory is O(C), and the
+// C×C table of the classes' figures when C ≤ MaxClassFigures.
 func (p *Panel) Summary() Summary {
 	C := len(p.classes)
 	s := Summary{N: p.n, Labelled: make([]int, p.k)}
-	same := make([]int64, C)  // Σ n_c(n_c−1)
-	pairs := make([]int64, C) // Σ n_c(m−1)
-	given := make([]int64, C)
+	perClass := C <= MaxClassFigures
+	var same, pairs, given []int64 // per class: Σ n_c(n_c−1), Σ n_c(m−1), Σ n_c
+	var met []int64                // C×C: classes given to one sample, pairs of annotators, smaller class first
+	if perClass {
+		same, pairs, given, met = make([]int64, C), make([]int64, C), make([]int64, C), make([]int64, C*C)
+	}
 	fleissCount := make([]int64, C) // labels of each class on the samples every annotator labelled
 	var fleissP float64             // Σ over those samples of Σ_j n_j(n_j−1)
-	met := map[[2]int32]int64{}     // classes given to one sample: pairs of annotators, smaller class first
 	scratch := make([]int32, 0, p.k)
 	buf := make([]run, 0, p.k)
 	for i := range p.n {
@@ -133,12 +142,14 @@ func (p *Panel) Summary() Summary {
 		var agreeingPairs int64
 		for x, r := range buf {
 			nc := int64(r.count)
-			same[r.code] += nc * (nc - 1)
-			pairs[r.code] += nc * int64(m-1)
-			given[r.code] += nc
 			agreeingPairs += nc * (nc - 1)
-			for _, o := range buf[x+1:] {
-				met[[2]int32{r.code, o.code}] += nc * int64(o.count)
+			if perClass {
+				same[r.code] += nc * (nc - 1)
+				pairs[r.code] += nc * int64(m-1)
+				given[r.code] += nc
+				for _, o := range buf[x+1:] {
+					met[int(r.code)*C+int(o.code)] += nc * int64(o.count)
+				}
 			}
 		}
 		if m == p.k {
@@ -163,19 +174,21 @@ func (p *Panel) Summary() Summary {
 		}
 	}
 	s.Fleiss = s.Fleiss.kappa()
+	if !perClass {
+		return s
+	}
 	best := make([]int64, C)
 	with := make([]int32, C)
 	for i := range with {
 		with[i] = -1
 	}
-	take := func(c, o int32, n int64) {
-		if n > best[c] || n == best[c] && with[c] >= 0 && o < with[c] {
-			best[c], with[c] = n, o
+	for c := range C {
+		for o := range C { // increasing: the smaller class wins a tie
+			n := met[min(c, o)*C+max(c, o)]
+			if c != o && n > best[c] {
+				best[c], with[c] = n, int32(o)
+			}
 		}
-	}
-	for pair, n := range met {
-		take(pair[0], pair[1], n)
-		take(pair[1], pair[0], n)
 	}
 	for c, cls := range p.classes {
 		ca := ClassAgreement{Class: cls, Given: given[c], Agreement: math.NaN(), Confused: NoLabel, ConfusedPairs: best[c]}

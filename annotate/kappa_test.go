@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -309,5 +310,42 @@ func TestSummaryMatchesReference(t *testing.T) {
 				t.Fatalf("seed %d class %d: agreement %v confused %d; reference %v %d", seed, ca.Class, ca.Agreement, ca.Confused, want, confused[ca.Class])
 			}
 		}
+	}
+}
+
+// TestSummaryOfDistinctLabels: label files whose every label is a class of its own (hostile, or
+// numbers mistaken for labels) cost Summary O(C) memory, not a count per pair of classes that
+// meet on a sample and a record per class: 5 annotators × 20,000 samples, 100,000 classes, the
+// κ still computed (every sample disagrees: observed 0), the classes' own figures left out
+// (Classes nil past MaxClassFigures): 24 bytes a class (Fleiss' counts, Cohen's marginals), where
+// each pair of classes met cost a map entry and each class a record (376 bytes a class).
+// Measured by the bytes Summary allocates, not by time.
+func TestSummaryOfDistinctLabels(t *testing.T) {
+	const n, k = 20000, 5
+	cols := make([]Column, k)
+	for a := range cols {
+		cols[a].Labels = make([]int32, n)
+		for i := range n {
+			cols[a].Labels[i] = int32(i*k + a)
+		}
+	}
+	p := mustPanel(t, cols)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := p.Summary()
+	runtime.ReadMemStats(&after)
+	C := len(p.Classes())
+	if C != n*k {
+		t.Fatalf("%d classes, want %d", C, n*k)
+	}
+	if s.Compared != n || s.Agreeing != 0 || s.Fleiss.N != n || s.Fleiss.Observed != 0 {
+		t.Errorf("compared %d, agreeing %d, Fleiss over %d observed %v", s.Compared, s.Agreeing, s.Fleiss.N, s.Fleiss.Observed)
+	}
+	if s.Classes != nil {
+		t.Errorf("%d classes' figures for %d classes (at most %d are given)", len(s.Classes), C, MaxClassFigures)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32*uint64(C) {
+		t.Errorf("Summary allocated %d bytes for %d classes (%d a class); at most 32 a class", got, C, got/uint64(C))
 	}
 }

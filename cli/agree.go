@@ -170,9 +170,6 @@ func writeDisagreements(out io.Writer, p *annotate.Panel) (int, error) {
 // costs a pass over the samples.
 const maxPairs = 10
 
-// maxClassesListed is the most classes whose agreement printSummary lists, a line each.
-const maxClassesListed = 256
-
 // printSummary writes agree's summary to w.
 func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int) {
 	names := p.Names()
@@ -207,8 +204,8 @@ func printSummary(w io.Writer, p *annotate.Panel, s annotate.Summary, differ int
 		}
 		printPairs(w, p, width)
 	}
-	if len(s.Classes) > maxClassesListed {
-		fmt.Fprintf(w, "per class: not listed for more than %d classes (%d given)\n", maxClassesListed, len(s.Classes))
+	if len(p.Classes()) > annotate.MaxClassFigures {
+		fmt.Fprintf(w, "per class: not listed for more than %d classes (%d given)\n", annotate.MaxClassFigures, len(p.Classes()))
 	} else if len(s.Classes) > 0 {
 		fmt.Fprintln(w, "per class: its labels, agreement (when one annotator gives it, how often another gives it too), the class most confused with it (annotator pairs)")
 		for _, ca := range s.Classes {

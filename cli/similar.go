@@ -45,6 +45,8 @@ func runSimilar(c *cli, args []string) error {
 	if snap.N == 0 {
 		return fmt.Errorf("%s: no samples to search", imagesPath)
 	}
+	// No more can be listed than the set holds; the search allocates for the k asked.
+	*k = min(*k, snap.N)
 	at, isIndex := -1, false
 	if v, err := strconv.Atoi(query); err == nil {
 		if v < 0 || v >= snap.N {

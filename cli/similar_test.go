@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -94,5 +95,25 @@ func TestSimilar(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("similar", ip, filepath.Join(dir, "none.png")); code != 1 || !strings.Contains(stderr, "none.png") {
 		t.Errorf("a missing image: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSimilarHugeK: --k above the samples' count lists every other sample, and the search
+// allocates for the samples there are, not for the k asked (--k 2000000000 on 300 samples ran
+// out of memory: the runtime's fatal error; --k 40000 on 250 samples allocated 158 MiB).
+// Measured by the bytes the command allocates, not by time.
+func TestSimilarHugeK(t *testing.T) {
+	ip, _ := scribbles(t, t.TempDir(), 250)
+	runCLI("similar", ip, "3") // the first run's one-time allocations (flags, tables) aside
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, out, stderr := runCLI("similar", "--k", "40000", ip, "3")
+	runtime.ReadMemStats(&after)
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 250 || strings.Contains(out, "\n3,") {
+		t.Fatalf("exit %d, %d lines, %q", code, len(lines), stderr)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("%d MiB allocated for 250 samples", got>>20)
 	}
 }

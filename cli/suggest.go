@@ -228,9 +228,10 @@ func keptSpace(ctx context.Context, w io.Writer, path string, data sample.Set, o
 
 // readAccepted reads the CSV file at path (a header naming a column index, then one sample a
 // row, numbered as the output of suggest numbers them) into one mark per sample of data.
-// Errors (naming the file): no index column, a value that is not a sample's number, a sample
-// listed twice or one without a label; the file is opened without following a symbolic link
-// and read in bounded lines.
+// Errors (naming the file): not a regular file, no index column, a line longer than
+// maxAcceptedLine, a value that is not a sample's number, a sample listed twice or one without a
+// label. The file is read within 64 MiB, a line at a time, and a message quotes at most 40
+// characters of it.
 func readAccepted(path string, data sample.Set) ([]bool, error) {
 	f, _, err := atomicfile.OpenRegular(path)
 	if err != nil {
@@ -244,7 +245,7 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 			at[data.Number(k)] = k
 		}
 	}
-	r := csv.NewReader(bufio.NewReader(io.LimitReader(f, 64<<20)))
+	r := csv.NewReader(bufio.NewReader(&boundedLines{r: io.LimitReader(f, 64<<20), max: maxAcceptedLine}))
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
 	head, err := r.Read()
@@ -258,7 +259,7 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 		}
 	}
 	if col < 0 {
-		return nil, fmt.Errorf("%s: no column named index in the header %q", path, strings.Join(head, ","))
+		return nil, fmt.Errorf("%s: no column named index in the header %q", path, clipText(strings.Join(head, ",")))
 	}
 	marks := make([]bool, data.N)
 	for row := 2; ; row++ {
@@ -279,7 +280,7 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 		}
 		switch {
 		case err != nil || !ok:
-			return nil, fmt.Errorf("%s: row %d: %q is not a sample of the images", path, row, rec[col])
+			return nil, fmt.Errorf("%s: row %d: %q is not a sample of the images", path, row, clipText(rec[col]))
 		case marks[k]:
 			return nil, fmt.Errorf("%s: row %d: sample %d is listed twice", path, row, v)
 		case data.Labels[k] == sample.NoLabel:
@@ -288,6 +289,43 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 		marks[k] = true
 	}
 	return marks, nil
+}
+
+// maxAcceptedLine is the longest line readAccepted reads (64 KiB: a row of suggest's output is
+// a few dozen bytes).
+const maxAcceptedLine = 64 << 10
+
+// boundedLines passes r's bytes through and fails at the first line longer than max bytes, so a
+// CSV reader never gathers a record larger than that.
+type boundedLines struct {
+	r         io.Reader
+	max, line int
+}
+
+func (b *boundedLines) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for _, c := range p[:n] {
+		if c == '\n' {
+			b.line = 0
+		} else if b.line++; b.line > b.max {
+			return 0, fmt.Errorf("a line longer than %d bytes: not a CSV of sample numbers", b.max)
+		}
+	}
+	return n, err
+}
+
+// clipText cuts s to 40 characters for a message ("…" when cut).
+func clipText(s string) string {
+	count, cut := 0, 0
+	for i := range s {
+		if count == 39 {
+			cut = i
+		}
+		if count++; count > 40 {
+			return s[:cut] + "…"
+		}
+	}
+	return s
 }
 
 // suggestProgress prints a line on w when the work moves to another stage and every 10% of a

@@ -271,3 +271,32 @@ func TestSuggestKeptAcceptedPerClass(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAcceptedBounded: an --accepted file is untrusted: a line longer than 64 KiB is
+// refused (the CSV reader held whole lines of up to 64 MiB), and a message quotes at most 40
+// characters of what it found (a 1 MB header without an index column was echoed whole).
+func TestReadAcceptedBounded(t *testing.T) {
+	dir := t.TempDir()
+	data := sample.Set{N: 10, H: 28, W: 28, Labels: []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}}
+	for name, c := range map[string]struct{ text, says string }{
+		"header": {strings.Repeat("a", 1<<20) + "\n1\n", "longer than 65536 bytes"},
+		"row":    {"index\n" + strings.Repeat("7", 1<<20) + "\n", "longer than 65536 bytes"},
+		"column": {strings.Repeat("b", 60000) + "\n1\n", "no column named index"},
+		"value":  {"index\n" + strings.Repeat("7", 60000) + "\n", "is not a sample"},
+	} {
+		path := filepath.Join(dir, name+".csv")
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readAccepted(path, data)
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), c.says) || len(err.Error()) > len(path)+200 {
+			msg := fmt.Sprint(err)
+			t.Errorf("%s: %d bytes: %.200s", name, len(msg), msg)
+		}
+	}
+	ok := filepath.Join(dir, "ok.csv")
+	os.WriteFile(ok, []byte("index,suggested\n3,1\n8,0\n"), 0o644)
+	if marks, err := readAccepted(ok, data); err != nil || !marks[3] || !marks[8] || marks[4] {
+		t.Errorf("ok.csv: %v %v", marks, err)
+	}
+}

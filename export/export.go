@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"idxlabel/internal/atomicfile"
 	"idxlabel/sample"
@@ -122,10 +123,14 @@ func place(out string) (dir, pattern string) {
 	return filepath.Dir(out), "." + filepath.Base(out) + ".idxlabel-export-"
 }
 
+// maxFolderName is the most bytes of a class's name in its folder's name: a class name may
+// hold 64 characters of up to 4 bytes each, and a file name at most 255 bytes (Linux, macOS).
+const maxFolderName = 128
+
 // folderName returns the PNG tree's folder for class c: its number zero-padded to width digits
 // (classWidth), and with names "<number>-<name>", the name made safe for file names on Linux,
-// macOS and Windows (a class without a name, or named by its number, is its number alone);
-// "unlabelled" for sample.NoLabel.
+// macOS and Windows and cut to maxFolderName bytes at a character's end (a class without a
+// name, or named by its number, is its number alone); "unlabelled" for sample.NoLabel.
 func folderName(s sample.Set, c int, names bool, width int) string {
 	if c == sample.NoLabel {
 		return "unlabelled"
@@ -141,6 +146,13 @@ func folderName(s sample.Set, c int, names bool, width int) string {
 		}
 		return r
 	}, s.ClassName(c))
+	if len(name) > maxFolderName {
+		cut := maxFolderName
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut]
+	}
 	name = strings.Trim(name, " .")
 	if name == "" || name == strconv.Itoa(c) {
 		return num

@@ -71,3 +71,24 @@ func TestClassFoldersSortInClassOrder(t *testing.T) {
 		}
 	}
 }
+
+// A class name of 64 characters of 4 bytes each (the longest a class-name file gives: 256
+// bytes) still makes a folder: its name is cut to 128 bytes at a character's end, so the
+// folder's name stays under the 255 bytes a file name may hold (the export failed, "file name
+// too long"); two such names alike in their first 128 bytes keep their folders apart by number.
+func TestClassFolderOfALongName(t *testing.T) {
+	long := strings.Repeat("\U0001F600", 64)
+	s := gen(4, 2, 2)
+	s.Labels = []int{0, 1, 0, 1}
+	s.ClassName = func(c int) string { return long + strconv.Itoa(c) }
+	out := filepath.Join(t.TempDir(), "tree")
+	if err := Write(context.Background(), s, out, Options{Format: PNG, ClassNames: true}); err != nil {
+		t.Fatal(err)
+	}
+	for c := range 2 {
+		want := strconv.Itoa(c) + "-" + strings.Repeat("\U0001F600", 32)
+		if entries, err := os.ReadDir(filepath.Join(out, want)); err != nil || len(entries) != 2 {
+			t.Errorf("class %d: folder %q: %d files, %v", c, want, len(entries), err)
+		}
+	}
+}

@@ -31,6 +31,10 @@ func FuzzRead(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(npy("{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 2), }", make([]byte, 8)))
+	// What the hostile tests found: one sample in Fortran order, zero-padded CSV pixels (the
+	// Parquet seed's ClassLabel names exercise the names' reader).
+	f.Add(npy("{'descr': '|u1', 'fortran_order': True, 'shape': (1, 2, 3), }", []byte{1, 4, 2, 5, 3, 6}))
+	f.Add([]byte("label,pixel0,pixel1,pixel2,pixel3\n1,00255,0001,7,00001\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		path := filepath.Join(t.TempDir(), "f")
 		if err := os.WriteFile(path, b, 0o644); err != nil {

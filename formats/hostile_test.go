@@ -97,6 +97,15 @@ func TestHostileNumPy(t *testing.T) {
 	refused(t, "object.npy", npy("{'descr': '|O', 'fortran_order': False, 'shape': (1, 2, 2), }", make([]byte, 16)), formats.ErrMalformed)
 	refused(t, "labels.npy", npy("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }", make([]byte, 24)), formats.ErrMalformed, "1-D")
 	refused(t, "noclose.npy", npy("{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2, 2)", make([]byte, 4)), formats.ErrMalformed)
+	// A single sample in Fortran order is stored column by column: read as it is, it would be
+	// its transpose. A shape with one dimension above 1 is stored alike in either order.
+	refused(t, "fortran.npy", npy("{'descr': '|u1', 'fortran_order': True, 'shape': (1, 2, 3), }", []byte{1, 4, 2, 5, 3, 6}), formats.ErrMalformed, "Fortran")
+	refused(t, "fortran2.npy", npy("{'descr': '|u1', 'fortran_order': True, 'shape': (1, 6), }", make([]byte, 6)), formats.ErrMalformed)
+	row := filepath.Join(t.TempDir(), "row.npy")
+	os.WriteFile(row, npy("{'descr': '|u1', 'fortran_order': True, 'shape': (1, 1, 3), }", []byte{7, 8, 9}), 0o644)
+	if s, err := formats.Read(context.Background(), row, formats.Options{}); err != nil || string(s.Images.Data) != "\x07\x08\x09" {
+		t.Errorf("a 1×1×3 array in Fortran order (its C order too): %v", err)
+	}
 	long := append([]byte("\x93NUMPY\x02\x00"), 0, 0, 0, 0x7f)
 	refused(t, "longheader.npy", long, formats.ErrTooLarge)
 
@@ -138,6 +147,14 @@ func TestHostileKaggleCSV(t *testing.T) {
 	refused(t, "label.csv", []byte(head+"x,0,0,0,0\n"), formats.ErrMalformed, "line 2", "label")
 	refused(t, "huge.csv", []byte(head+"1,"+strings.Repeat("0", 50<<20)+"\n"), formats.ErrMalformed, "line 2", "longer than")
 	refused(t, "header.csv", []byte("label,pixel0,pixel2,pixel1,pixel3\n"), formats.ErrMalformed, "pixel1")
+	refused(t, "padded.csv", []byte(head+"1,0,0,0,00256\n"), formats.ErrMalformed, "line 2", "pixel 3")
+	// Leading zeros are an integer's all the same: 00255 is 255, 00001 is 1 (not the first four
+	// digits' 25 and 0).
+	padded := filepath.Join(t.TempDir(), "padded.csv")
+	os.WriteFile(padded, []byte(head+"1,00255,0001,7,00001\n"), 0o644)
+	if s, err := formats.Read(context.Background(), padded, formats.Options{}); err != nil || string(s.Images.Data) != "\xff\x01\x07\x01" {
+		t.Errorf("zero-padded pixels: %v, read %v", err, s)
+	}
 }
 
 // footer returns a Parquet file holding only the footer given.
@@ -326,4 +343,53 @@ func TestParquetPreprocessesOtherSizes(t *testing.T) {
 	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "MNIST's preprocessing") {
 		t.Fatalf("notes %q", s.Notes)
 	}
+}
+
+// A ClassLabel listing millions of names (the metadata may hold 64 MiB) keeps the names of the
+// first 100,000 classes (export's bound on a ClassLabel), within the 1 MiB a class-name file
+// may hold, and says the rest were left out; the names are read one at a time, never all held
+// as strings in a map (2,000,000 names allocated about 400 MiB and wrote a class-name file
+// idxlabel then refuses to read).
+func TestParquetManyClassNames(t *testing.T) {
+	good := pngOf(3, 3, func(x, y int) byte { return byte(x + y) })
+	label := int64(1)
+	rows := []hfRow{{Image: &hfImage{Bytes: good}, Label: &label}}
+	var meta strings.Builder
+	meta.WriteString(`{"info":{"features":{"image":{"_type":"Image"},"label":{"names":[`)
+	const listed = 2_000_000
+	for k := range listed {
+		if k > 0 {
+			meta.WriteByte(',')
+		}
+		fmt.Fprintf(&meta, `"c%d"`, k)
+	}
+	meta.WriteString(`],"_type":"ClassLabel"}}}}`)
+	path := filepath.Join(t.TempDir(), "names.parquet")
+	writeParquet(t, path, rows, parquet.KeyValueMetadata(formats.HFMetadataKey, meta.String()))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := formats.Read(context.Background(), path, formats.Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bytes := 0
+	for _, n := range s.Names {
+		bytes += len(n)
+	}
+	if len(s.Names) != 100_000 || s.Names[99_999] != "c99999" || bytes > 1<<20 {
+		t.Errorf("%d names kept (%d bytes), the last %q; want the first 100,000 classes'", len(s.Names), bytes, s.Names[len(s.Names)-1])
+	}
+	if !strings.Contains(strings.Join(s.Notes, "\n"), "1900000 class names past the first 100000 classes") {
+		t.Errorf("notes %q do not say the names left out", s.Notes)
+	}
+	// The footer holding the metadata (22 MB) is read by the footer's check and by the
+	// library, and the JSON copied a few times on its way to the names: about 160 MiB; holding
+	// every name as a string in a map allocated 538 MiB.
+	alloc := after.TotalAlloc - before.TotalAlloc
+	if alloc > 320<<20 {
+		t.Errorf("%d MiB allocated to read %d class names", alloc>>20, listed)
+	}
+	t.Logf("%d MiB allocated to read a file of %d class names", alloc>>20, listed)
 }

@@ -188,9 +188,7 @@ func kaggleRow(row []byte, labelled bool, px []byte) (int, error) {
 		c := row[i]
 		switch {
 		case c >= '0' && c <= '9':
-			if digits < 4 {
-				v = v*10 + int(c-'0')
-			}
+			v = min(v*10+int(c-'0'), 256) // 256: above 255 whatever the digits after ("00255" is 255)
 			digits++
 		case c == ' ' || c == '\t':
 		default:

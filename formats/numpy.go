@@ -298,13 +298,26 @@ func imageShape(a npyArray, name string) (n, h, w int, err error) {
 	default:
 		return 0, 0, 0, bad(fmt.Sprintf("images of shape %v (N×H×W is read)", a.shape))
 	}
-	if a.fortran && sh[1]*sh[2] > 1 && sh[0] > 1 {
+	if a.fortran && !sameInEitherOrder(a.shape) {
 		return 0, 0, 0, bad("images in Fortran order (save numpy.ascontiguousarray(x))")
 	}
 	if sh[0] > MaxRows || sh[1] < 1 || sh[2] < 1 || sh[1] > MaxSide || sh[2] > MaxSide {
 		return 0, 0, 0, fmt.Errorf("%s: images of shape %v: %w", name, a.shape, ErrTooLarge)
 	}
 	return int(sh[0]), int(sh[1]), int(sh[2]), nil
+}
+
+// sameInEitherOrder reports whether an array of this shape stores its elements alike in C and
+// in Fortran order: at most one of its dimensions is above 1 (a single sample of H×W is not: in
+// Fortran order it is stored column by column, transposed).
+func sameInEitherOrder(shape []int64) bool {
+	above := 0
+	for _, d := range shape {
+		if d > 1 {
+			above++
+		}
+	}
+	return above <= 1
 }
 
 // labelValues decodes a labels array of n integers (N or N×1, any integer dtype): −1 is no label

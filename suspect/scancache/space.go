@@ -62,13 +62,20 @@ func spaceSize(n, k, p int64) int64 {
 	return spaceHeader + 4*(2*n+n+2*n*k+p) + 4
 }
 
-// StoreSpace writes s under key to path atomically (a temporary file renamed over it). Size:
+// StoreSpace writes s under key to path atomically (a temporary file renamed over it), never
+// through a symbolic link there: whatever is at path must be a regular file or nothing (a link
+// is refused, and the file it names is never written: atomicfile.WriteFileNoFollow). Size:
 // about 4·N·(3 + 2·K) bytes and the network's 4·(about 70,000 + 128·clusters) (1.5 MB for
-// 10,000 samples, 140 MB for 1,000,000). Errors: those of atomicfile.WriteFile.
+// 10,000 samples, 140 MB for 1,000,000). Errors: a space LoadSpace would refuse
+// (spaceProblem), and those of atomicfile.WriteFileNoFollow (an *fs.PathError wrapping
+// atomicfile.ErrNotRegular for a link or another file that is not a regular file).
 func StoreSpace(path string, key Key, s *activelearn.Space) error {
 	params := s.Net.Params()
 	n, k := s.N(), s.Graph.K
-	return atomicfile.WriteFile(path, func(w io.Writer) error {
+	if bad := spaceProblem(s.Map, params); bad != "" {
+		return fmt.Errorf("%s: a space with %s cannot be kept", path, bad)
+	}
+	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		crc := crc32.New(crc32.MakeTable(crc32.Castagnoli))
 		bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
 		b := make([]byte, 0, spaceHeader)
@@ -122,13 +129,14 @@ func StoreSpace(path string, key Key, s *activelearn.Space) error {
 // counts imply, checked against the file's size first. Errors (naming path): a symbolic link
 // (never followed) or another file that is not a regular file, or one damaged (wrong size,
 // checksum, counts out of range, a value out of place: activelearn.Space.Ready and
-// cnn.NetFrom check every one), or the read error.
+// cnn.NetFrom check every one, and spaceProblem the magnitudes no computed space has), or the
+// read error.
 func LoadSpace(path string, key Key, n int) (*activelearn.Space, error) {
 	// A file beside a dataset is never read through a symbolic link planted in its place.
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s: a symbolic link, not a space file; delete it", path)
 	}
-	f, fi, err := atomicfile.OpenRegular(path)
+	f, fi, err := atomicfile.OpenNoFollow(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrMiss
 	}
@@ -216,6 +224,9 @@ func LoadSpace(path string, key Key, n int) (*activelearn.Space, error) {
 	if crc.Sum32() != binary.LittleEndian.Uint32(v[:]) {
 		return nil, damaged("checksum")
 	}
+	if bad := spaceProblem(s.Map, p); bad != "" {
+		return nil, damaged(bad)
+	}
 	if s.Net, err = cnn.NetFrom(int(classes), p); err != nil {
 		return nil, damaged(err.Error())
 	}
@@ -223,6 +234,34 @@ func LoadSpace(path string, key Key, n int) (*activelearn.Space, error) {
 		return nil, damaged(err.Error())
 	}
 	return s, nil
+}
+
+// maxMapCoordinate bounds a map coordinate's magnitude: the map's layout gives units (MNIST's
+// test set spans about ±15); far beyond, its drawing and distances overflow float32.
+const maxMapCoordinate = maxFeature
+
+// maxParam bounds a network parameter's magnitude: a trained network's are below 1 (MNIST's
+// test set: 0.38 at most). With every weight within ±1000 the network's activations on pixels
+// of 0–1 stay below about 1e21 and their squares finite in float32; a checksum proves only that
+// a file is as written, and a network of 3e38 weights (finite, which cnn.NetFrom accepts) gives
+// suggestions of confidence NaN.
+const maxParam = 1e3
+
+// spaceProblem returns what makes a space's map or network parameters other than a computed
+// space's, "" when nothing does: a map coordinate that is not finite or beyond
+// ±maxMapCoordinate, a parameter that is not finite or beyond ±maxParam. Time: one pass.
+func spaceProblem(m, params []float32) string {
+	for i, v := range m {
+		if x := float64(v); math.IsNaN(x) || math.Abs(x) > maxMapCoordinate {
+			return fmt.Sprintf("sample %d: a map coordinate of %v", i/2, v)
+		}
+	}
+	for i, v := range params {
+		if x := float64(v); math.IsNaN(x) || math.Abs(x) > maxParam {
+			return fmt.Sprintf("network parameter %d of %v", i, v)
+		}
+	}
+	return ""
 }
 
 // Spaces puts the space file Path in front of activelearn.NewSpace, as Scanner puts the scan

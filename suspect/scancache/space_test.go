@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -100,7 +101,9 @@ func TestStoreLoadSpace(t *testing.T) {
 // TestLoadSpaceDamaged: every damage is an error naming the file, never a panic or a miss:
 // short files, a size that does not match the header, counts out of range, a flipped byte
 // (checksum), and values out of place under a right checksum (a neighbour beyond the samples,
-// a cluster beyond the clusters, a parameter that is not a number).
+// a cluster beyond the clusters, a parameter that is not a number, a finite parameter or map
+// coordinate far beyond what a computed space holds: a network of 3e38 weights suggests with
+// confidence NaN).
 func TestLoadSpaceDamaged(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x"+SpaceSuffix)
@@ -138,6 +141,16 @@ func TestLoadSpaceDamaged(t *testing.T) {
 			binary.LittleEndian.PutUint32(b[len(b)-12:], 0x7fc00000)
 			return reseal(b)
 		}(),
+		"param 3e38": func() []byte {
+			b := slices.Clone(good)
+			binary.LittleEndian.PutUint32(b[len(b)-16:], math.Float32bits(3e38))
+			return reseal(b)
+		}(),
+		"map 3.4e38": func() []byte {
+			b := slices.Clone(good)
+			binary.LittleEndian.PutUint32(b[spaceHeader+4:], math.Float32bits(-3.4e38))
+			return reseal(b)
+		}(),
 	}
 	for name, b := range cases {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
@@ -152,6 +165,31 @@ func TestLoadSpaceDamaged(t *testing.T) {
 
 // crc is the files' checksum (CRC-32C) of b.
 func crc(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+
+// TestStoreSpaceNeverFollowsALink: a symbolic link planted as the space file (IMAGES.idxlabel-space
+// → any file the user can write; suggest and the window store the space there after computing
+// it) is refused, not written through: the file it names keeps its bytes and the link stays.
+func TestStoreSpaceNeverFollowsALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "precious.txt")
+	if err := os.WriteFile(target, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "x-images-idx3-ubyte"+SpaceSuffix)
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	err := StoreSpace(link, Key{4}, space(t, 30))
+	if err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("a space stored through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious" {
+		t.Fatalf("the file the link names was written: %d bytes", len(b))
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v", err)
+	}
+}
 
 // TestLoadSpaceSymlink: a symbolic link where the space file should be is an error naming it,
 // not followed, even to a good space file.
