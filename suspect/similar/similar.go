@@ -161,13 +161,17 @@ func (ix *Index) Len() int { return ix.d.N }
 // Like returns the k samples most like sample i (0…N−1), most similar first, i itself left out:
 // near-copies of it first (by pixel similarity), then the others by the cosine of their vectors.
 // Cost: a query of each index (a few milliseconds at 1,000,000 samples) and copyCandidates
-// pixel similarities. Errors: i out of range, k < 1, or the context's error.
+// pixel similarities. A k above N − 1 is taken as N − 1, so memory follows the samples, not k.
+// Errors: i out of range, k < 1, or the context's error.
 func (ix *Index) Like(ctx context.Context, i, k int) ([]Match, error) {
 	if i < 0 || i >= ix.d.N {
 		return nil, fmt.Errorf("similar: sample %d of %d", i, ix.d.N)
 	}
 	if k < 1 {
 		return nil, fmt.Errorf("similar: k = %d", k)
+	}
+	if k = min(k, ix.d.N-1); k == 0 {
+		return nil, nil
 	}
 	one := nn.Options{Workers: 1}
 	g, err := ix.vecs.Among(ctx, []int{i}, max(k, copyCandidates), one)
@@ -185,8 +189,9 @@ func (ix *Index) Like(ctx context.Context, i, k int) ([]Match, error) {
 
 // LikePixels returns the k samples most like an image of the set's size (H×W pixels as
 // stored, 0 = background), most similar first, and the space that answered: the CNN's when the
-// index compares CNN features and has Embed, else pixel descriptors. Errors: pixels of another
-// size, k < 1, Embed's, or the context's error.
+// index compares CNN features and has Embed, else pixel descriptors. A k above N is taken as N,
+// so memory follows the samples, not k. Errors: pixels of another size, k < 1, Embed's, or the
+// context's error.
 func (ix *Index) LikePixels(ctx context.Context, px []byte, k int) ([]Match, Space, error) {
 	if len(px) != ix.d.Dim() {
 		return nil, 0, fmt.Errorf("similar: an image of %d pixels, the samples have %d×%d", len(px), ix.d.H, ix.d.W)
@@ -194,6 +199,7 @@ func (ix *Index) LikePixels(ctx context.Context, px []byte, k int) ([]Match, Spa
 	if k < 1 {
 		return nil, 0, fmt.Errorf("similar: k = %d", k)
 	}
+	k = min(k, ix.d.N)
 	one := nn.Options{Workers: 1}
 	q := sample.Set{N: 1, H: ix.d.H, W: ix.d.W, Labels: []int{sample.NoLabel}, Pixels: func(int) []byte { return px }}
 	desc, err := ix.pixels.basis.Describe(ctx, q, 1, nil)

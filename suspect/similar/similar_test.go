@@ -3,6 +3,7 @@ package similar
 import (
 	"context"
 	"math"
+	"runtime"
 	"math/rand/v2"
 	"testing"
 
@@ -196,5 +197,39 @@ func TestEmbedWithAScansModel(t *testing.T) {
 	}
 	if _, err := EmbedWith(res.Model, 28, 28)(context.Background(), [][]byte{make([]byte, 5)}); err == nil {
 		t.Fatal("an image of the wrong size embedded")
+	}
+}
+
+// A k far above the samples' count lists every other sample and allocates for the samples there
+// are, not for k: on 250 samples, Like with k = 4,000,000 allocated 15.6 GiB before k was capped.
+// Measured by the bytes allocated, not by time.
+func TestHugeKFollowsTheSamples(t *testing.T) {
+	d := blobs(4, 250)
+	ix, err := Build(context.Background(), d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := ix.Like(context.Background(), 3, 4_000_000)
+	if err != nil || len(m) != d.N-1 {
+		t.Fatalf("Like: %d matches (want %d), %v", len(m), d.N-1, err)
+	}
+	p, _, err := ix.LikePixels(context.Background(), d.Pixels(3), 4_000_000)
+	if err != nil || len(p) != d.N {
+		t.Fatalf("LikePixels: %d matches (want %d), %v", len(p), d.N, err)
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+		t.Errorf("%d MiB allocated for %d samples", got>>20, d.N)
+	}
+	one := blobs(5, 1)
+	ix1, err := Build(context.Background(), one, Options{})
+	if err != nil {
+		t.Fatalf("an index of one sample: %v", err)
+	}
+	if m, err := ix1.Like(context.Background(), 0, 5); err != nil || len(m) != 0 {
+		t.Fatalf("the only sample: %v, %v", m, err)
 	}
 }
