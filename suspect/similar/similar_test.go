@@ -3,8 +3,8 @@ package similar
 import (
 	"context"
 	"math"
-	"runtime"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"idxlabel/fixture/planted"
