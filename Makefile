@@ -29,7 +29,7 @@ test: deps lint build
 	@if [ ! -f "$(MNIST)/t10k-images-idx3-ubyte.gz" ]; then \
 	  if [ "$$IDXLABEL_REQUIRE_MNIST" = 1 ]; then echo "make test: the real MNIST files are not in $(MNIST), and IDXLABEL_REQUIRE_MNIST=1 requires them" >&2; exit 1; fi; \
 	  echo "make test: no real MNIST files in $(MNIST): the tests that need them skip, each saying so (IDXLABEL_REQUIRE_MNIST=1 makes that a failure)"; fi
-	$(GO) test $(TAGS) -count=1 ./...
+	$(GO) test $(TAGS) -count=1 -timeout 30m ./...   # the hang detector: the ui package alone runs 6 min at load 15, 10 min (go test's default) at load 30
 	$(GO) test -count=1 ./idx   # the pure-Go gzip path, as built without libdeflate
 	scripts/smoke.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
 	scripts/focus.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz
