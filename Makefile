@@ -64,7 +64,7 @@ test: deps lint build
 	scripts/statusstays.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a status bar message stays through a resize, a scan's result and a Suggested round, until the cursor moves
 	scripts/cancelout.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # edits typed back show saved; after kill -9 their journal is not offered, after Ctrl+Q none is left; a --force writer over it writes and removes it
 	scripts/unsavedlive.sh $(BIN)   # a new dataset's journal a live window writes is not offered to another idxlabel; after kill -9 it is, and restores
-	scripts/exportcancel.sh $(BIN)   # File → Export… cancelled midway (CSV, Parquet, PNG) says so on the status bar and leaves nothing beside its target
+	scripts/exportcancel.sh $(BIN)   # File → Export… cancelled midway (CSV, Parquet, PNG) says so on the status bar and leaves nothing beside its target; a t10k pair exported to the end is the test split, as the CLI names it
 	scripts/linklock.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a window that opened a pair through symbolic links locks the files they name: a --force writer of those files is refused, live and after kill -9
 	scripts/questionoverjob.sh $(BIN)   # a question asked over a job's progress (Ctrl+Q during an export) stays up and answers Escape when the job ends
 	scripts/appendnote.sh $(BIN)   # Append Dataset tells what opening the appended pair found (a damaged marks file), as Open does

@@ -39,7 +39,7 @@ const (
 	KaggleCSV Format = "kaggle-csv" // label,pixel0,…,pixel{H·W−1}; one row per sample (Kaggle's train.csv; test.csv when unlabelled)
 	CSV       Format = "csv"        // KaggleCSV by its earlier name
 	NPZ       Format = "npz"        // x: N×H×W uint8; y: N int64
-	Parquet   Format = "parquet"    // a Hugging Face dataset folder: data/train-00000-of-00001.parquet and README.md (WriteParquet)
+	Parquet   Format = "parquet"    // a Hugging Face dataset folder: data/<split>-00000-of-00001.parquet and README.md (WriteParquet; Options.Split)
 )
 
 // Options adjust Write.
@@ -61,6 +61,10 @@ type Options struct {
 	// Made names the program that writes a Parquet export, in its dataset card and its files'
 	// created_by ("idxlabel 0.1.0").
 	Made string
+	// Split names the one split of a Parquet export by Write (data/<Split>-00000-of-00001.parquet
+	// and the card's split; letters, digits and underscores); "" is "train". SplitOf gives it
+	// from the image file's name.
+	Split string
 }
 
 // ErrExists: OUT exists, Options.Force would replace it, and Force is not set. It is
@@ -92,7 +96,11 @@ func Write(ctx context.Context, s sample.Set, out string, opts Options) error {
 	switch opts.Format {
 	case PNG, CSV, KaggleCSV, NPZ:
 	case Parquet:
-		return WriteParquet(ctx, []Split{{Name: "train", Set: s}}, out, opts)
+		name := opts.Split
+		if name == "" {
+			name = "train"
+		}
+		return WriteParquet(ctx, []Split{{Name: name, Set: s}}, out, opts)
 	default:
 		return fmt.Errorf("export: unknown format %q (png, kaggle-csv, npz or parquet)", opts.Format)
 	}

@@ -6,7 +6,9 @@
 #  2. Three disagreements adjudicated by keys: a digit, Enter (the majority), a digit; the last
 #     two are typed while the agreement figures are being made again in the background (held
 #     back by a gate file, IDXLABEL_TEST_AGREE_GATE), and are applied at once; once the gate
-#     opens the status bar shows the figures of the labels as adjudicated. Then a digit changes a
+#     opens the figures are those of the labels as adjudicated, in the detail panel while the
+#     message of Enter on a sample without a majority holds the status bar, then on the status
+#     bar once the cursor moves (←). Then a digit changes a
 #     sample's majority (its label the comparison's minority's): back on it (←), Enter takes the
 #     majority of its votes now, not the one of the comparison. Ctrl+S saves; the saved labels
 #     are checked from outside (python, and `idxlabel agree` against the expected file: exit 0).
@@ -105,8 +107,18 @@ until_state "sample=5 .*adjudicated_1_/_5" "the digit on sample 2 did not adjudi
 xdotool key --delay 150 --clearmodifiers Return "$k9"
 until_state "sample=14 .*adjudicated_3_/_5.*_…" "the keys typed while the figures were being made were not applied at once"
 shot adjudicated
+# End, Enter: sample 20 has no majority, and its message holds the status bar when the gate
+# opens. The figures (gated once made: of the labels after the first digit) are made again all
+# the same, of the labels as adjudicated: the detail panel gives bob 9,997 of the 10,000 labels
+# (sample 5 his now), not the 9,996 of the first digit alone, and carol 9,996.
+xdotool key --delay 150 --clearmodifiers End Return
+until_state "sample=20 .*status=Sample_20_has_no_majority" "Enter on sample 20 (no majority) did not say so"
 touch "$gate"
-until_state "adjudicated_3_/_5.*over_10,000_samples$" "the figures were not made again after the gate opened"
+until_state "about=.*bob-labels-idx1-ubyte_99\.97%.*carol-labels-idx1-ubyte_99\.96%.* status=Sample_20_has_no_majority" \
+  "the annotators' figures were not made again while a message held the status bar"
+shot message
+xdotool key --clearmodifiers Left
+until_state "sample=14 .*adjudicated_3_/_5.*over_10,000_samples$" "the figures were not made again after the gate opened"
 # 14 (open and bob alike, carol not: the comparison's majority is theirs) typed carol's label:
 # its majority now is carol's and the adjudicated open label's. Back on it, Enter takes that one
 # (the saved labels below say which it took).

@@ -9,7 +9,9 @@
 # (IDXLABEL_TEST_EXPORT_WRITE_GATE, ui/testhook), and its temporary file or folder is beside
 # the target; then the export is cancelled: by Escape
 # (CSV, PNG), or by Tab to its Cancel button and Enter (Parquet). Then a digit typed relabels
-# the sample at the cursor (the grid has the keys back) and Ctrl+S saves it.
+# the sample at the cursor (the grid has the keys back) and Ctrl+S saves it. Last, the pair
+# renamed as MNIST's test files is exported as Parquet to the end: its split is test, as the
+# command line names it (data/test-00000-of-00001.parquet, the same dataset card header).
 # The window's state comes from IDXLABEL_TEST_STATE (the prompt on top, the jobs, the status bar);
 # the script waits on it and on the folder, never on the clock, and the gate holds the export
 # midway however fast or loaded the machine is. EXPORTCANCEL_SHOTS=PREFIX saves each progress
@@ -77,5 +79,33 @@ want = bytes([7]) + bytes(i % 10 for i in range(1, 3000))
 sys.exit(got != want)
 PY
 quit_app || fail "the app did not quit"
+
+# An export not cancelled names its Parquet split as `idxlabel export --format parquet` does,
+# from the image file's name: the pair renamed as MNIST's test files (t10k-…) is the test split,
+# data/test-00000-of-00001.parquet (before, the window wrote every dataset as train). The
+# command line's export of the same pair has the same card header (the splits, the features).
+rm -f "$labels".idxlabel-*
+mv "$images" "$work/t10k-images-idx3-ubyte"
+mv "$labels" "$work/t10k-labels-idx1-ubyte"
+images=$work/t10k-images-idx3-ubyte labels=$work/t10k-labels-idx1-ubyte
+start_state "$images" "$labels"
+xdotool key --clearmodifiers ctrl+shift+e
+until_state "prompt=export " "Ctrl+Shift+E opened no Export dialog"
+xdotool key --delay 100 --clearmodifiers Tab Right Right Right Tab
+xdotool key --clearmodifiers Return
+until_state "prompt=exported " "the Parquet export of the t10k pair did not end with its note"
+shot parquet-done
+hf=$work/t10k-export # the dialog's target: the pair's base name and -export
+[ "$(ls "$hf/data")" = "test-00000-of-00001.parquet" ] || fail "the window's Parquet export of t10k-… wrote data/$(ls "$hf/data" | tr '\n' ' '), not data/test-00000-of-00001.parquet"
+"$bin" export --format parquet "$images" "$labels" "$work/cli-hf" 2>/dev/null || fail "idxlabel export --format parquet of the t10k pair failed"
+[ "$(ls "$work/cli-hf/data")" = "test-00000-of-00001.parquet" ] || fail "the command line's Parquet export of t10k-… wrote data/$(ls "$work/cli-hf/data")"
+# front FILE: a dataset card's YAML header (features, splits, files), which the hub reads.
+front() { awk '/^---$/ { n++; print; if (n == 2) exit; next } { print }' "$1"; }
+cmp -s <(front "$hf/README.md") <(front "$work/cli-hf/README.md") ||
+  fail "the window's dataset card's header differs from the command line's: $(diff <(front "$hf/README.md") <(front "$work/cli-hf/README.md"))"
+echo "exportcancel: the window's Parquet export of a t10k-… pair is the test split, as the command line's, with the same card header"
+xdotool key --clearmodifiers Escape
+until_state "prompt=- " "the export's note did not close"
+quit_app || fail "the app did not quit after the Parquet export"
 ! grep -qi "panic" "$log" || fail "the window panicked"
 echo "exportcancel: ok"

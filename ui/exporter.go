@@ -31,7 +31,7 @@ var exportFormats = []struct {
 	{"PNG folder tree (ImageFolder: <class>/<index>.png)", export.PNG, ""},
 	{"CSV (Kaggle: label,pixel0,…)", export.CSV, ".csv"},
 	{"NumPy .npz (x: N×H×W uint8, y: N int64)", export.NPZ, ".npz"},
-	{"Parquet (Hugging Face dataset folder: data/train-00000-of-00001.parquet, README.md)", export.Parquet, ""},
+	{"Parquet (Hugging Face dataset folder: data/<split>-00000-of-00001.parquet, README.md)", export.Parquet, ""},
 }
 
 // exporter writes the dataset as it is now (File → Export…): unsaved edits included, deleted
@@ -118,7 +118,9 @@ func (x *exporter) exportDialog() {
 // while it writes, the export holds the locks that guard out as a file of a pair open for
 // editing, and never replaces a file of a pair whose journal holds unsaved edits
 // (pairfile.ClaimOutputs, as export's command line claims them; whether an existing target may be
-// replaced is asked above, so the claim does not refuse it for existing).
+// replaced is asked above, so the claim does not refuse it for existing). A Parquet export's one
+// split is named from the image file's name as the command line names it (export.SplitOf:
+// t10k-images-idx3-ubyte is the test split), else train.
 func (x *exporter) run(out string, opts export.Options, force bool) {
 	c := x.c
 	var inputs []string
@@ -131,6 +133,9 @@ func (x *exporter) run(out string, opts export.Options, force bool) {
 	if err := pairfile.CheckOutputs(inputs, []string{out}); err != nil {
 		x.d.ShowError(fmt.Errorf("cannot export there: %w", err))
 		return
+	}
+	if opts.Format == export.Parquet && opts.Split == "" {
+		opts.Split = export.SplitOf(images) // t10k's test split is test, as the command line names it ("": train)
 	}
 	s, dirty := c.ds.Snapshot(), c.ds.Dirty() // as the job begins: keys typed meanwhile are not in the file
 	opts.Force = force

@@ -62,9 +62,12 @@ var testStateFile = os.Getenv(testStateEnv)
 // decided yet, -1 elsewhere> samples=<the dataset's samples> dataset=<its name> held=<inputs
 // waiting for a job> prompt=<the key of the prompt on top, "question" for one without, "-" for
 // none> class=<the class the grid is filtered to, or -> cut=<texts that do not fit: cutTexts>
-// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…"> jobs=<the jobs running> status=<the status bar's text,
-// its white space written _; last, as it may be long>". It is written again when a
-// prompt opens or closes (dialogs.changed). Its cost grows with the cursor's position: tests only.
+// tabs=<the health check's kind buttons, "Duplicates_4|Leaks_…"> jobs=<the jobs running>
+// about=<the detail panel's text on the cursor's sample in the mode shown (mode.About: why it is
+// listed; in Disagreements each annotator's label and agreement), its white space written _, or
+// -> status=<the status bar's text, its white space written _; last, as it may be long>". It is
+// written again when a prompt opens or closes (dialogs.changed). Its cost grows with the
+// cursor's position: tests only.
 func writeTestState(c *controller) {
 	if testStateFile == "" {
 		return
@@ -120,6 +123,11 @@ func writeTestState(c *controller) {
 		line += " tabs=" + strings.Join(tabs, "|")
 	}
 	line += fmt.Sprintf(" jobs=%d", c.jobs.Running())
+	about := "-"
+	if words := strings.Fields(c.out.detail.about.title.Text); len(words) > 0 {
+		about = strings.Join(words, "_")
+	}
+	line += " about=" + about
 	line += " status=" + strings.Join(strings.Fields(c.out.footer.status.Text), "_") + "\n"
 	if err := testhook.Write(testStateFile, []byte(line)); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)

@@ -90,11 +90,16 @@ func (m *Mode) set(cmp *Comparison, f Figures, gen uint64) {
 // Center is the chart beside the grid.
 func (m *Mode) Center() fyne.CanvasObject { return m.view.root }
 
-// Shown draws the chart when the figures hold another table than the one drawn (O(C²)), and
-// says what the grid shows.
+// Shown makes the figures again when the labels changed since they were made (refigure: here,
+// on every render, so that they follow the labels even while a message holds the status bar and
+// Status is not asked), draws the chart when the figures hold another table than the one drawn
+// (O(C²)), and says what the grid shows.
 func (m *Mode) Shown(s mode.State) {
 	if !m.Ready() {
 		return
+	}
+	if m.figsFresh {
+		m.refigure(s.DS)
 	}
 	m.view.setNames(m.Cmp.Names, m.Pair)
 	if m.figsFresh {
@@ -337,8 +342,8 @@ func (m *Mode) refigure(ds *store.Dataset) {
 	cmp, pair := m.Cmp, m.Pair
 	job := m.jobs.Start(jobs.Checking, "")
 	m.jobs.Run(func() {
-		testhook.WaitGate(job.Ctx, testhook.AgreeGate) // a test's hook; nothing otherwise
 		f, err := cmp.Figures(openLabels(ds, cmp.N), pair)
+		testhook.WaitGate(job.Ctx, testhook.AgreeGate) // a test's hook (edits made after the labels were read); nothing otherwise
 		m.jobs.Schedule(func() {
 			cancelled := job.Ctx.Err() != nil
 			m.jobs.Finish(job)

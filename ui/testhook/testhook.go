@@ -44,7 +44,8 @@ const (
 	// (scripts/similarui.sh).
 	SimilarGate = "IDXLABEL_TEST_SIMILAR_GATE"
 	// AgreeGate: the Disagreements mode's agreement figures, made again after the labels
-	// changed, wait until that file exists, so keys sent meanwhile meet that work in progress
+	// changed, wait once made (of the labels read then) until that file exists, so keys sent
+	// meanwhile meet that work in progress and change the labels after it read them
 	// (scripts/annotators.sh).
 	AgreeGate = "IDXLABEL_TEST_AGREE_GATE"
 	// ConvertGate: opening a Parquet, CSV or NumPy file waits, once its job has started (its
