@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 
 	"idxlabel/export"
@@ -91,10 +90,9 @@ func runExport(c *cli, args []string) error {
 }
 
 // splitNames returns the Parquet splits' names, one per pair of inputs: those of given (a comma-
-// separated list), else each image file's: "train" when its name holds train, "test" when it
-// holds test or t10k (MNIST's test files), "validation" when it holds val; a single pair named
-// otherwise is train. Errors (usage): a count that is not the pairs', or names that cannot be
-// told from the files or come twice.
+// separated list), else each image file's by export.SplitOf (train, test or t10k, val); a single
+// pair named otherwise is train. Errors (usage): a count that is not the pairs', or names that
+// cannot be told from the files or come twice.
 func splitNames(given string, inputs []string) ([]string, error) {
 	pairs := len(inputs) / 2
 	if given != "" {
@@ -107,14 +105,8 @@ func splitNames(given string, inputs []string) ([]string, error) {
 	names := make([]string, pairs)
 	seen := map[string]bool{}
 	for k := range pairs {
-		base := strings.ToLower(filepath.Base(inputs[2*k]))
-		switch {
-		case strings.Contains(base, "train"):
-			names[k] = "train"
-		case strings.Contains(base, "test"), strings.Contains(base, "t10k"):
-			names[k] = "test"
-		case strings.Contains(base, "val"):
-			names[k] = "validation"
+		switch names[k] = export.SplitOf(inputs[2*k]); {
+		case names[k] != "":
 		case pairs == 1:
 			names[k] = "train"
 		default:
