@@ -3,6 +3,8 @@ package pairfile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,6 +84,31 @@ func TestClassNameFileBounds(t *testing.T) {
 	}
 	if _, err := ReadClassNames(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("a folder: %v", err)
+	}
+}
+
+// WriteClassNames never writes a file ReadClassNames would refuse: 20,000 classes of 64 four-byte
+// characters in the mapping form ("k 128512 128512 …", about 450 bytes a class) are refused, and
+// nothing is left at the path; a set within the bound reads back the same.
+func TestWriteClassNamesWithinTheReadBound(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big-classes.txt")
+	names := map[int]string{}
+	for k := range 20000 {
+		names[2*k+1] = strings.Repeat("😀", 64) // odd classes only: the mapping form
+	}
+	if err := WriteClassNames(path, names); err == nil || !strings.Contains(err.Error(), "more than the 1048576") {
+		t.Fatalf("names of %d bytes or so written: %v", 20000*450, err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a refused write left %s: %v", path, err)
+	}
+	small := map[int]string{1: strings.Repeat("😀", 64), 3: "three"}
+	if err := WriteClassNames(path, small); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadClassNames(path); err != nil || !maps.Equal(got, small) {
+		t.Fatalf("read back %v, %v; want %v", got, err, small)
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // be read as another format's line; otherwise EMNIST's mapping lines "class codepoint…", which
 // hold any class number. Names are written as ReadClassNames cleans them (white space runs made
 // one space, cut to 64 characters). Errors: a name that is empty or holds a character that is not printable (a
-// control or format character), a class outside the 32-bit label range, or those of
+// control or format character), a class outside the 32-bit label range, names that would make a
+// file larger than ReadClassNames reads (1 MiB; nothing is written then), or those of
 // atomicfile.WriteFileNoFollow (a link or other non-regular file at path: ErrNotRegular). It first
 // removes the temporary files of path a killed write left (sweepSideFile): call it holding the
 // pair's lock, as every writer does.
@@ -44,6 +45,9 @@ func WriteClassNames(path string, names map[int]string) error {
 			fmt.Fprintf(&b, " %d", r)
 		}
 		fmt.Fprintln(&b)
+	}
+	if b.Len() > maxClassFile {
+		return fmt.Errorf("%s: the names of %d classes take %d bytes, more than the %d a class-name file may hold", filepath.Base(path), len(classes), b.Len(), maxClassFile)
 	}
 	return atomicfile.WriteFileNoFollow(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, b.String())
