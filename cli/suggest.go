@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/sample"
@@ -259,7 +260,7 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 		}
 	}
 	if col < 0 {
-		return nil, fmt.Errorf("%s: no column named index in the header %q", path, clipText(strings.Join(head, ",")))
+		return nil, fmt.Errorf("%s: no column named index in the header %q", path, clip.Text(strings.Join(head, ",")))
 	}
 	marks := make([]bool, data.N)
 	for row := 2; ; row++ {
@@ -280,7 +281,7 @@ func readAccepted(path string, data sample.Set) ([]bool, error) {
 		}
 		switch {
 		case err != nil || !ok:
-			return nil, fmt.Errorf("%s: row %d: %q is not a sample of the images", path, row, clipText(rec[col]))
+			return nil, fmt.Errorf("%s: row %d: %q is not a sample of the images", path, row, clip.Text(rec[col]))
 		case marks[k]:
 			return nil, fmt.Errorf("%s: row %d: sample %d is listed twice", path, row, v)
 		case data.Labels[k] == sample.NoLabel:
@@ -312,20 +313,6 @@ func (b *boundedLines) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
-}
-
-// clipText cuts s to 40 characters for a message ("…" when cut).
-func clipText(s string) string {
-	count, cut := 0, 0
-	for i := range s {
-		if count == 39 {
-			cut = i
-		}
-		if count++; count > 40 {
-			return s[:cut] + "…"
-		}
-	}
-	return s
 }
 
 // suggestProgress prints a line on w when the work moves to another stage and every 10% of a

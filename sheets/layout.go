@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 )
 
 // Skip is the label of a box that is not read (a printed prompt, a box left for notes).
@@ -64,7 +65,7 @@ func ParseLayout(rows, cols int, spec string) (*Layout, error) {
 	}
 	l := &Layout{Rows: rows, Cols: cols, Labels: labels}
 	if err := l.check(); err != nil {
-		return nil, fmt.Errorf("labels %q: %v", spec, err)
+		return nil, fmt.Errorf("labels %q: %v", clip.Text(spec), err)
 	}
 	return l, nil
 }
@@ -93,11 +94,11 @@ func parseSpec(rows, cols int, spec string) ([]int, error) {
 	case "":
 		want = rows * cols
 	default:
-		return nil, fmt.Errorf("labels %q: expected rows=…, cols=… or one label a box", spec)
+		return nil, fmt.Errorf("labels %q: expected rows=…, cols=… or one label a box", clip.Text(spec))
 	}
 	given, err := splitLabels(list, want)
 	if err != nil {
-		return nil, fmt.Errorf("labels %q: %v", spec, err)
+		return nil, fmt.Errorf("labels %q: %v", clip.Text(spec), err)
 	}
 	labels := make([]int, rows*cols)
 	for r := range rows {
@@ -147,7 +148,7 @@ func parseLabel(s string) (int, error) {
 		return Skip, nil
 	}
 	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return 0, fmt.Errorf("%q is not a label (a number 0–%d, or - for a box not read)", s, MaxLabel)
+		return 0, fmt.Errorf("%q is not a label (a number 0–%d, or - for a box not read)", clip.Text(s), MaxLabel)
 	}
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || v > MaxLabel {

@@ -84,3 +84,29 @@ func TestReadLayout(t *testing.T) {
 		t.Error("a folder read as a layout")
 	}
 }
+
+// A layout's labels are quoted in an error at most clip.Max characters long: a 900 KB labels text
+// made a 900,085-byte error line. The error still names the file and what was wrong.
+func TestLayoutErrorsQuoteLabelsShort(t *testing.T) {
+	huge := strings.Repeat("0", 900_000)
+	p := filepath.Join(t.TempDir(), "layout.json")
+	os.WriteFile(p, []byte(`{"rows": 10, "cols": 12, "labels": "rows=`+huge+`"}`), 0o644)
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"layout file, rows=", func() error { _, err := ReadLayout(p); return err }(), "labels for 10"},
+		{"spec", func() error { _, err := ParseLayout(10, 12, huge); return err }(), "labels for 120"},
+		{"unknown key", func() error { _, err := ParseLayout(10, 12, huge+"=1"); return err }(), "expected rows="},
+		{"a label", func() error { _, err := ParseLayout(1, 2, "1,"+huge+"x"); return err }(), "is not a label"},
+	} {
+		if c.err == nil || len(c.err.Error()) > 400 || !strings.Contains(c.err.Error(), c.want) {
+			n := 0
+			if c.err != nil {
+				n = len(c.err.Error())
+			}
+			t.Errorf("%s: an error of %d bytes (want at most 400, saying %q): %.120v", c.name, n, c.want, c.err)
+		}
+	}
+}
