@@ -16,6 +16,10 @@ import (
 // MaxFallbackName is the longest file name Fallback gives, in bytes: 255 (the name limit
 // of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
 // ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
+// A journal set aside again within the same second takes ".<time>-<k>.discarded"
+// (atomicfile.AsideName, 2 to 4 bytes more): at this limit that name is too long, and the
+// journal then stays where it is, never replaced. The limit is kept so that the names given
+// before are found.
 const MaxFallbackName = 255 - 26
 
 // Fallback returns the per-user place of the state file primary (a journal or a lock file
