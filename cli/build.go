@@ -18,12 +18,20 @@ import (
 // an output that is an input is a usage error) with progress on stderr once the work has
 // taken c.progressAfter (progressLine), Ctrl+C cancelling it before any output is replaced (exit 130), and one line
 // on stdout for each pair written (with its class-name file and, when it carries any, how many
-// of its labels are accepted suggestions, kept in its accepted-marks file).
-func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan func([]*builder.Input) (*builder.Plan, error)) error {
+// of its labels are accepted suggestions, kept in its accepted-marks file). plan returns, with
+// the plan, its report (nil for none: subset's "10 of 10000 samples kept"), which runs only
+// once every output is written: a command never tells of outputs it then fails to write.
+func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan func([]*builder.Input) (*builder.Plan, func(), error)) error {
+	var report func()
+	plans := func(inputs []*builder.Input) (*builder.Plan, error) {
+		p, r, err := plan(inputs)
+		report = r
+		return p, err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bar := c.progress()
-	written, err := builder.Build(ctx, in, out, force, plan, func(n string) {
+	written, err := builder.Build(ctx, in, out, force, plans, func(n string) {
 		fmt.Fprintf(c.stderr, "idxlabel: %s\n", n)
 	}, func(file string, done, total int) {
 		bar.show(done == total, "%s: writing %s: %d of %d samples read", c.cmd.name, file, done, total)
@@ -35,6 +43,9 @@ func (c *cli) buildRun(in []builder.Pair, out []builder.Pair, force bool, plan f
 	}
 	if err != nil {
 		return err
+	}
+	if report != nil {
+		report()
 	}
 	for _, w := range written {
 		fmt.Fprintf(c.stdout, "%s, %s: %d samples (images %s, labels %s)", w.Out.Images, w.Out.Labels, w.Images.Dims[0], w.Images, w.Labels)

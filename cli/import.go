@@ -81,12 +81,15 @@ func runImport(c *cli, args []string) error {
 		return err
 	}
 	defer claim.Release()
+	var named func() // what the folders' names made: told once the files are written
 	if tree.Named {
 		rows, err := tree.Map(normalize.Target{}) // the rule ReadFolder labelled the files by
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(rows), folderClassList(rows), namesPath)
+		named = func() {
+			fmt.Fprintf(c.stderr, "import: %d class folders named, not numbered: classes numbered in sorted name order, as torchvision's ImageFolder numbers them (%s); names in %s\n", len(rows), folderClassList(rows), namesPath)
+		}
 	}
 	// One image is decoded at a time (normalize bounds each); a soft memory limit makes the
 	// garbage collector return one image's memory before the next grows the heap past it.
@@ -124,6 +127,9 @@ func runImport(c *cli, args []string) error {
 	}
 	if err := pairfile.WriteSources(sourcesPath, sources); err != nil {
 		return err
+	}
+	if named != nil {
+		named()
 	}
 	how := ""
 	if *transpose {

@@ -21,7 +21,8 @@ func runMerge(c *cli, args []string) error {
 		in = append(in, builder.Pair{Images: files[k], Labels: files[k+1]})
 	}
 	out := builder.Pair{Images: files[len(files)-2], Labels: files[len(files)-1]}
-	return c.buildRun(in, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
-		return builder.Merge(inputs, out)
+	return c.buildRun(in, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, func(), error) {
+		p, err := builder.Merge(inputs, out)
+		return p, nil, err
 	})
 }

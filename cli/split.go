@@ -58,21 +58,22 @@ func runSplit(c *cli, args []string) error {
 	train := builder.Pair{Images: files[2], Labels: files[3]}
 	testOut := builder.Pair{Images: files[4], Labels: files[5]}
 	opts := builder.SplitOptions{Test: *test, TestCount: *testCount, Stratify: *stratify, GroupColumn: *group, Shuffle: *shuffle, Seed: *seed}
-	return c.buildRun([]builder.Pair{in}, []builder.Pair{train, testOut}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
+	return c.buildRun([]builder.Pair{in}, []builder.Pair{train, testOut}, *force, func(inputs []*builder.Input) (*builder.Plan, func(), error) {
 		p, err := builder.Split(inputs[0], train, testOut, opts)
 		var se *builder.SplitError
 		if errors.As(err, &se) {
-			return nil, err // the samples cannot give the parts asked: exit 1
+			return nil, nil, err // the samples cannot give the parts asked: exit 1
 		}
 		if err != nil {
-			return nil, usagef("split: %v", err)
+			return nil, nil, usagef("split: %v", err)
 		}
-		n := inputs[0].Shape.N
-		fmt.Fprint(c.stderr, numfmt.Sprintf("split: %d samples: train %d, test %d (%.2f%%)\n", n, len(p.Parts[0].Samples), len(p.Parts[1].Samples), 100*float64(len(p.Parts[1].Samples))/float64(max(n, 1))))
-		if *stratify || *group >= 0 {
-			c.classShares(inputs[0], p.Parts[1].Samples)
-		}
-		return p, nil
+		return p, func() {
+			n := inputs[0].Shape.N
+			fmt.Fprint(c.stderr, numfmt.Sprintf("split: %d samples: train %d, test %d (%.2f%%)\n", n, len(p.Parts[0].Samples), len(p.Parts[1].Samples), 100*float64(len(p.Parts[1].Samples))/float64(max(n, 1))))
+			if *stratify || *group >= 0 {
+				c.classShares(inputs[0], p.Parts[1].Samples)
+			}
+		}, nil
 	})
 }
 

@@ -56,31 +56,30 @@ func runSubset(c *cli, args []string) error {
 	if err := checkOutputs(lists, files[2:]); err != nil {
 		return err
 	}
-	return c.buildRun([]builder.Pair{in}, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, error) {
+	return c.buildRun([]builder.Pair{in}, []builder.Pair{out}, *force, func(inputs []*builder.Input) (*builder.Plan, func(), error) {
 		o := builder.SubsetOptions{PerClass: *perClass, Max: *maxN, Relabel: relabel, Shuffle: *shuffle, Seed: *seed}
 		n := inputs[0].Shape.N
 		var err error
 		if *indices != "" {
 			if o.Indices, err = builder.ReadIndexFile(*indices, n); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if *exclude != "" {
 			if o.Exclude, err = builder.ReadIndexFile(*exclude, n); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if *classes != "" {
 			if o.Classes, err = parseClasses(*classes, inputs[0].Names); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		p, err := builder.Subset(inputs[0], out, o, func(msg string) { fmt.Fprintf(c.stderr, "idxlabel: %s\n", msg) })
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		fmt.Fprintf(c.stderr, "subset: %d of %d samples kept\n", len(p.Parts[0].Samples), n)
-		return p, nil
+		return p, func() { fmt.Fprintf(c.stderr, "subset: %d of %d samples kept\n", len(p.Parts[0].Samples), n) }, nil
 	})
 }
 

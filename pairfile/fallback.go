@@ -9,11 +9,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/atomicfile"
 )
 
 // MaxFallbackName is the longest file name Fallback gives, in bytes: 255 (the name limit
 // of ext4, APFS, NTFS) less the longest suffix a journal or lock there gets: a journal's
 // ".<time>.discarded" (26 bytes; its atomicfile temporary name adds 25, with the leading dot).
+// A journal set aside again within the same second takes ".<time>-<k>.discarded"
+// (atomicfile.AsideName, 2 to 4 bytes more): at this limit that name is too long, and the
+// journal then stays where it is, never replaced. The limit is kept so that the names given
+// before are found.
 const MaxFallbackName = 255 - 26
 
 // Fallback returns the per-user place of the state file primary (a journal or a lock file
@@ -45,9 +51,10 @@ func FallbackDir() string {
 	return filepath.Join(dir, "idxlabel", "journals")
 }
 
-// UnwritableNotice is what LockPair says when the lock of the pair's file target could not be
-// created beside it (cause, CannotWrite: no permission to write in its folder, a read-only file
-// system, or a name too long for the files kept beside it) and went to the per-user folder: that
+// UnwritableNotice is what LockPair says when the folder of the pair's file target cannot be
+// written (cause, CannotWrite, found by unwritable: no permission to write in it, a read-only
+// file system, or a name too long for the files kept beside it), whether the lock went to the
+// per-user folder or a lock file left there could be taken without writing: that
 // the folder cannot be written, so saving over the file there will be refused; for the pair's
 // own file (key: its label file, or its image file when it has none, where its journal goes)
 // that the edits are kept safe meanwhile in the per-user journal (FallbackDir), where the journal
@@ -75,4 +82,28 @@ func unwritableReason(err error) string {
 		return "you have no permission to write in it"
 	}
 	return "it is on a read-only file system"
+}
+
+// unwritable returns why the folder where target's lock, journal and temporary files go (beside
+// SideBase(target)) cannot be written, nil when it can: the one rule for UnwritableNotice.
+// lockErr is what creating target's lock there gave: when it says the folder cannot be written
+// (CannotWrite) it is the reason; otherwise a file is created there (named as an atomicfile
+// temporary file of target, so a sweep removes one a crash left) and removed at once, since a
+// lock file left in a folder made read-only since opens without writing. Errors: a CannotWrite
+// error, or nil (a probe failing otherwise, a missing folder say, is not this notice's to tell).
+func unwritable(target string, lockErr error) error {
+	if CannotWrite(lockErr) {
+		return lockErr
+	}
+	side := SideBase(target)
+	f, err := os.CreateTemp(filepath.Dir(side), "."+filepath.Base(side)+atomicfile.TempMarker+"*")
+	if err != nil {
+		if CannotWrite(err) {
+			return err
+		}
+		return nil
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

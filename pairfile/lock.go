@@ -305,9 +305,11 @@ func (ls Locks) holds(target string) bool {
 // (lockTargets): a dataset opens a pair for editing with them, and holds them until it closes
 // it. Where a lock file cannot be created because the folder is read-only or not ours
 // (CannotWrite), the lock goes to the per-user fallback folder (Fallback), where the pair's
-// journal goes too: two windows on such a pair would otherwise share that journal; a notice
-// then says so (UnwritableNotice), once a folder, so that the person learns it when the pair
-// opens rather than at the first save. When even that fails, a notice says the file is not
+// journal goes too: two windows on such a pair would otherwise share that journal. Whenever the
+// folder of a file's lock cannot be written (unwritable: also when a lock file left there opened
+// without writing, and the lock needed no fallback), a notice says so (UnwritableNotice), once a
+// folder, so that the person learns it when the pair opens rather than at the first edit or
+// save. When even that fails, a notice says the file is not
 // locked and the others are taken. Errors: the pair locked elsewhere (*LockedError, naming the
 // file), a lock file that is not a regular file, or any other failure to create it; no lock is
 // held then.
@@ -315,8 +317,8 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 	var told []string // the folders a notice already named
 	for _, target := range lockTargets(images, labels) {
 		l, err := lockPair(target, false)
+		cause := err
 		if CannotWrite(err) {
-			cause := err
 			if fb := Fallback(SideBase(target)); fb != "" {
 				if os.MkdirAll(filepath.Dir(fb), 0o755) == nil {
 					l, err = lockPair(fb, false)
@@ -325,7 +327,9 @@ func LockPair(images, labels string) (held Locks, notices []string, err error) {
 					}
 				}
 			}
-			if dir := filepath.Dir(SideBase(target)); err == nil && !slices.Contains(told, dir) {
+		}
+		if dir := filepath.Dir(SideBase(target)); err == nil && !slices.Contains(told, dir) {
+			if cause := unwritable(target, cause); cause != nil {
 				told = append(told, dir)
 				notices = append(notices, UnwritableNotice(target, SamePath(target, Key(images, labels)), cause))
 			}

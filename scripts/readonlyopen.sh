@@ -10,6 +10,8 @@
 # its records counted). Ctrl+S must then be refused with a dialog, not save. The app is killed
 # (SIGKILL) and opened again: it must offer the three edits (the recovery question).
 # Every wait is on the window's state line (IDXLABEL_TEST_STATE), never on time alone.
+# With READONLYOPEN_LOCKS_LEFT=1, lock files are left beside the pair before the folder is made
+# read-only (the locks are then taken there without writing): the note must say the same.
 # Screenshots: /tmp/readonlyopen-*.png (FYNE_THEME=light or dark to choose the theme).
 # Usage: scripts/readonlyopen.sh BINARY T10K_IMAGES (its labels beside it, MNIST's names)
 set -euo pipefail
@@ -36,6 +38,10 @@ journals=$XDG_CONFIG_HOME/idxlabel/journals
 shot() { xwd -root -silent | /usr/bin/convert xwd:- "png:/tmp/readonlyopen-$1.png" || true; }
 fail() { shot fail; echo "readonlyopen: $*; screenshot /tmp/readonlyopen-fail.png" >&2; cat "$log" >&2; exit 1; }
 
+if [ "${READONLYOPEN_LOCKS_LEFT:-}" = 1 ]; then
+  : >"$images.idxlabel-lock"
+  : >"$labels.idxlabel-lock"
+fi
 if [ "$READONLYOPEN_NS" = mount ]; then
   mount --bind "$work" "$work"
   mount -o remount,bind,ro "$work"

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"time"
 
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
@@ -113,7 +112,8 @@ func dropJournal(images, path string) {
 }
 
 // setAsideOthers moves the journals not chosen (Recovery.Others) to "<journal>.<time>.discarded"
-// so they are neither offered again nor lost.
+// (keepAside: "<journal>.<time>-2.discarded" and on for a second one in the same second) so they
+// are neither offered again nor lost.
 func setAsideOthers(rec *Recovery) {
 	for _, p := range rec.Others {
 		keepAside(p, "discarded")
@@ -121,14 +121,16 @@ func setAsideOthers(rec *Recovery) {
 }
 
 // keepAside renames the file at path (a journal; a symbolic link is renamed, not followed) to
-// "<path>.<time>.<tag>", so that it is neither used again nor lost, and returns the new name; ""
-// when there is nothing at path or it cannot be renamed.
+// "<path>.<time>.<tag>", or "<path>.<time>-<k>.<tag>" when files set aside earlier in the same
+// second took the names before (atomicfile.MoveAside: never over another file), so that it is
+// neither used again nor lost, and returns the new name; "" when there is nothing at path or it
+// cannot be renamed (it then stays where it is).
 func keepAside(path, tag string) string {
 	if _, err := os.Lstat(path); err != nil {
 		return ""
 	}
-	to := path + "." + time.Now().Format("20060102-150405") + "." + tag
-	if os.Rename(path, to) != nil {
+	to, err := atomicfile.MoveAside(path, tag)
+	if err != nil {
 		return ""
 	}
 	return to
@@ -137,7 +139,8 @@ func keepAside(path, tag string) string {
 // ReplayJournal applies the pending journal's edits, in order, exactly as they were made (undo
 // and redo history included), and continues journaling after them. A record that does not fit
 // (an index beyond the samples, a label outside the label dtype's range) ends the replay there:
-// the whole journal is first copied to "<journal>.<time>.unreplayed", then cut back to the last
+// the whole journal is first copied to "<journal>.<time>.unreplayed" (a name of its own, never
+// over another file: copyAside), then cut back to the last
 // record applied, and the error says so. It returns how many edit records (Recovery.Edits) were
 // applied. A journal begun after a save starts with the history the save carried (history.go):
 // it restores the undo and redo stacks, so they are as they were too. Errors: no
@@ -173,8 +176,8 @@ func (d *Dataset) ReplayJournal() (int, error) {
 			}
 		}
 		if stopped != nil || c.Damaged > 0 {
-			copyPath := rec.Path + "." + time.Now().Format("20060102-150405") + ".unreplayed"
-			if err := copyFile(rec.Path, copyPath); err != nil {
+			copyPath, err := copyAside(rec.Path, "unreplayed")
+			if err != nil {
 				return applied, nil, fmt.Errorf("journal %s: cannot keep a copy before cutting off what was not replayed: %w", rec.Path, err)
 			}
 			if stopped != nil {
@@ -231,22 +234,26 @@ func upgradeJournal(path string, pair []string, base, history []byte, records []
 	return journal.Write(path, pair, base, out)
 }
 
-// copyFile copies src to dst atomically (a new file; dst is replaced).
-func copyFile(src, dst string) error {
+// copyAside copies the file at src (never through a symbolic link) to a new file
+// "<src>.<time>.<tag>", or "<src>.<time>-<k>.<tag>" when that is taken (atomicfile.WriteAside:
+// written whole and synced before it is linked in, never over another file), and returns its
+// name. Errors: src cannot be opened or read, or the copy cannot be written.
+func copyAside(src, tag string) (string, error) {
 	in, _, err := atomicfile.OpenNoFollow(src, os.O_RDONLY, 0)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer in.Close()
-	return atomicfile.WriteFileNoFollow(dst, func(w io.Writer) error {
+	return atomicfile.WriteAside(src, tag, func(w io.Writer) error {
 		_, err := io.Copy(w, in)
 		return err
 	})
 }
 
 // DiscardJournal deletes the pending journal's file, giving up its edits, and lets editing
-// start afresh. keepCopy renames it to "<journal>.<time>.discarded" instead of deleting it.
-// Errors: the file cannot be removed or renamed.
+// start afresh. keepCopy renames it to "<journal>.<time>.discarded" instead of deleting it
+// ("<journal>.<time>-<k>.discarded" when that name is taken: atomicfile.MoveAside, never over
+// another file). Errors: the file cannot be removed or renamed.
 func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -256,7 +263,7 @@ func (d *Dataset) DiscardJournal(keepCopy bool) error {
 	}
 	var err error
 	if keepCopy {
-		err = os.Rename(rec.Path, rec.Path+"."+time.Now().Format("20060102-150405")+".discarded")
+		_, err = atomicfile.MoveAside(rec.Path, "discarded")
 	} else {
 		err = os.Remove(rec.Path)
 	}

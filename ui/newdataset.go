@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/idx"
+	"idxlabel/internal/atomicfile"
 	"idxlabel/pairfile"
 	"idxlabel/pairfile/journal"
 	"idxlabel/store"
@@ -201,7 +202,7 @@ func (o *opener) offerUnsavedRecovery() {
 	}
 	d := dialogs.NewQuestion("Unsaved dataset", "Restore", "Set it aside", widget.NewLabel(msg), func(restore bool) {
 		if !restore {
-			os.Rename(newest, newest+".discarded")
+			atomicfile.MoveAside(newest, "discarded") // "<journal>.<time>.discarded", never over another file
 			lock.Release()
 			return
 		}

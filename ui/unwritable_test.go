@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,8 +19,31 @@ import (
 // nothing until Ctrl+S was refused.) The keys typed right after the note is closed (Enter, then
 // a label, an arrow and a label) are every one applied and journaled in the per-user folder.
 func TestOpenInAFolderThatCannotBeWrittenSaysSo(t *testing.T) {
+	openInAFolderThatCannotBeWritten(t, false)
+}
+
+// The same, in a folder made read-only after lock files were left beside the pair: its locks are
+// taken there without writing, and the window says the same as for any such folder. (Before, it
+// said nothing, and the journal went to the per-user folder at the first edit unannounced.)
+func TestOpenInAFolderThatCannotBeWrittenWithLocksLeftSaysSo(t *testing.T) {
+	openInAFolderThatCannotBeWritten(t, true)
+}
+
+// openInAFolderThatCannotBeWritten is the test of both: locksLeft leaves empty lock files beside
+// the pair's files before the folder is made read-only.
+func openInAFolderThatCannotBeWritten(t *testing.T, locksLeft bool) {
+	t.Helper()
 	var images, labels string
-	dir, here := rodir.Enter(t, func(dir string) { writeDemoPair(t, dir, "ro") })
+	dir, here := rodir.Enter(t, func(dir string) {
+		writeDemoPair(t, dir, "ro")
+		if locksLeft {
+			for _, f := range []string{"ro-images-idx3-ubyte", "ro-labels-idx1-ubyte"} {
+				if err := os.WriteFile(pairfile.LockFile(filepath.Join(dir, f)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
 	if !here {
 		return
 	}

@@ -241,29 +241,16 @@ func (p *Pending) Commit() error {
 }
 
 // CommitNew puts the file in place only if nothing is at the target: a new file is never put
-// over one that another program created meanwhile. It links the temporary file to the target
-// (which fails if the target exists), removes the temporary name and syncs the folder; where the
-// file system has no hard links it checks with Lstat and renames, which leaves a moment in which
-// a file created at the target would be replaced. Errors: an error matching fs.ErrExist when the
-// target exists, or the link's or rename's error; the temporary file is then left for Abort.
+// over one that another program created meanwhile (RenameNew: a hard link, then the temporary
+// name removed; where the file system has no hard links, Lstat and a rename, which leaves a
+// moment in which a file created at the target would be replaced). Errors: an error matching
+// fs.ErrExist when the target exists, or RenameNew's other errors; the temporary file is then
+// left for Abort.
 func (p *Pending) CommitNew() error {
-	err := os.Link(p.Temp, p.Target)
-	switch {
-	case err == nil:
-		os.Remove(p.Temp)
-		forget(p.Temp)
-	case errors.Is(err, fs.ErrExist):
+	if err := RenameNew(p.Temp, p.Target); err != nil {
 		return err
-	default: // no hard links here
-		if _, lerr := os.Lstat(p.Target); lerr == nil {
-			return &os.LinkError{Op: "rename", Old: p.Temp, New: p.Target, Err: fs.ErrExist}
-		}
-		if err := os.Rename(p.Temp, p.Target); err != nil {
-			return err
-		}
-		forget(p.Temp)
 	}
-	SyncDir(filepath.Dir(p.Target))
+	forget(p.Temp)
 	return nil
 }
 

@@ -34,7 +34,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -119,7 +118,8 @@ func openFile(path string, flag int) (*os.File, error) {
 // without files) holding the pair record and the base record: written to a temporary file,
 // synced and renamed into place, so a failure leaves no empty or partial journal behind. A file
 // already at path is never overwritten: one with records after its base (or anything that is
-// not a journal) is moved aside to "<path>.<time>.kept" first. Errors: ErrNotRegular when path
+// not a journal) is moved aside to "<path>.<time>.kept" first ("<path>.<time>-<k>.kept" when that
+// is taken: atomicfile.MoveAside, never over another file). Errors: ErrNotRegular when path
 // is a symbolic link or other non-regular file, a name longer than MaxName, and any write error.
 func Create(path string, pair []string, base []byte) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -130,7 +130,7 @@ func Create(path string, pair []string, base []byte) (*Journal, error) {
 			return nil, fmt.Errorf("journal %s: %w (%s); refusing to use it", path, ErrNotRegular, fi.Mode().Type())
 		}
 		if c, err := Read(path, 0); err != nil || len(c.Records) > 0 {
-			if err := os.Rename(path, path+"."+time.Now().Format("20060102-150405")+".kept"); err != nil {
+			if _, err := atomicfile.MoveAside(path, "kept"); err != nil {
 				return nil, fmt.Errorf("journal %s holds edits and cannot be moved aside: %w", path, err)
 			}
 		}
