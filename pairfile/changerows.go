@@ -91,6 +91,17 @@ func writeRows(path string, r *ChangeRows) error {
 	})
 }
 
+// removeRows removes the rows file at path, or, when it cannot be removed (a folder planted
+// there, not empty), moves it aside (setAside). Nothing there: nil. Errors: the removal's, when
+// it could not be moved either.
+func removeRows(path string) error {
+	err := os.Remove(path)
+	if err == nil || errors.Is(err, os.ErrNotExist) || setAside(path) != "" {
+		return nil
+	}
+	return fmt.Errorf("%s (change-log rows of an earlier save) cannot be removed: %w", path, err)
+}
+
 // errRows marks a rows file that was not used: damaged, of another version, or for another log.
 var errRows = errors.New("change-log rows of an interrupted save refused")
 
