@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 )
 
 // ChangesSuffix is appended to the label file's path (the image file's when there is none:
@@ -147,7 +148,7 @@ func appendKept(f *os.File, size int64, log string) error {
 	case h.Version != rowsVersion:
 		return fmt.Errorf("%w: it is of version %d", errRows, h.Version)
 	case h.Log != filepath.Base(log):
-		return fmt.Errorf("%w: it is for %q, not for this pair's change log", errRows, h.Log)
+		return fmt.Errorf("%w: it is for %q, not for this pair's change log", errRows, clip.Text(h.Log))
 	case h.Offset < 0 || h.Size < 0 || start+h.Size != size:
 		return fmt.Errorf("%w: it holds %d bytes of rows, not the %d it says", errRows, size-start, h.Size)
 	}
