@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 )
 
 // ChangesSuffix is appended to the label file's path (the image file's when there is none:
@@ -91,6 +92,17 @@ func writeRows(path string, r *ChangeRows) error {
 	})
 }
 
+// removeRows removes the rows file at path, or, when it cannot be removed (a folder planted
+// there, not empty), moves it aside (setAside). Nothing there: nil. Errors: the removal's, when
+// it could not be moved either.
+func removeRows(path string) error {
+	err := os.Remove(path)
+	if err == nil || errors.Is(err, os.ErrNotExist) || setAside(path) != "" {
+		return nil
+	}
+	return fmt.Errorf("%s (change-log rows of an earlier save) cannot be removed: %w", path, err)
+}
+
 // errRows marks a rows file that was not used: damaged, of another version, or for another log.
 var errRows = errors.New("change-log rows of an interrupted save refused")
 
@@ -136,7 +148,7 @@ func appendKept(f *os.File, size int64, log string) error {
 	case h.Version != rowsVersion:
 		return fmt.Errorf("%w: it is of version %d", errRows, h.Version)
 	case h.Log != filepath.Base(log):
-		return fmt.Errorf("%w: it is for %q, not for this pair's change log", errRows, h.Log)
+		return fmt.Errorf("%w: it is for %q, not for this pair's change log", errRows, clip.Text(h.Log))
 	case h.Offset < 0 || h.Size < 0 || start+h.Size != size:
 		return fmt.Errorf("%w: it holds %d bytes of rows, not the %d it says", errRows, size-start, h.Size)
 	}

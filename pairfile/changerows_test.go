@@ -78,3 +78,19 @@ func TestFinishRowsChecksTheRowsFile(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Lstat(p); return err == nil }
+
+// A rows file's first line names the log it is for; a name read from it that is not this
+// pair's log is quoted in the notice at most clip.Max characters long, whatever its length
+// within the line's 4 KiB. Before, a name of 300 escape sequences made a notice of 2,774
+// bytes, quoted whole.
+func TestFinishRowsQuotesTheLogNameShort(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "x-labels-idx1-ubyte"+ChangesSuffix)
+	rows := filepath.Join(dir, ".x-labels-idx1-ubyte"+rowsSuffix)
+	name := strings.Repeat(`\u001b[31m`, 300)
+	os.WriteFile(rows, []byte(`{"version":1,"log":"`+name+`","offset":0,"size":0,"sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}`+"\n"), 0o644)
+	note := finishRows(rows, log)
+	if !strings.Contains(note, "not for this pair's change log") || len(note) > len(log)+len(rows)+300 {
+		t.Fatalf("a notice of %d bytes: %.300q", len(note), note)
+	}
+}

@@ -27,11 +27,14 @@ var AfterRows func(moment string)
 // the manifest (writeRows), writes the manifest, renames every file (a target marked in creates,
 // one that did not exist when the save began, is put in place only if nothing is there yet:
 // atomicfile's CommitNew), removes the journals, appends rows to their change log, and then
-// removes the backups, rows and manifest. So a crash before the manifest leaves rows that name no save (the
+// removes the backups, rows and manifest. With no rows (nil, or rows that could not be kept), a
+// rows file already beside the manifest (a save cut off before its record left it) is removed
+// before the manifest is written, so that the next opening never appends it as this write's. So a crash before the manifest leaves rows that name no save (the
 // next opening removes them: FinishInterrupted), and one after it leaves rows the next opening
 // appends. If a rename fails, the targets already replaced get their backups back and every
 // temporary file is removed: the originals are untouched. Rows that cannot be kept or appended
-// are rows.Err, never the write's failure. Errors: the backup, manifest or rename error.
+// are rows.Err, never the write's failure. Errors: the backup, manifest or rename error, and a rows file
+// there that cannot be removed.
 func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string, rows *ChangeRows) error {
 	m := manifest{Journals: journals}
 	abort := func() {
@@ -56,11 +59,21 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 		}
 		m.Files = append(m.Files, f)
 	}
-	if rows != nil {
+	if rows == nil {
+		// Rows there now are those of a save cut off before its record (this pair's lock is
+		// held): under this write's record they would be appended as its own.
+		if err := removeRows(rowsPath(manifestPath)); err != nil {
+			abort()
+			return err
+		}
+	} else {
 		if err := writeRows(rowsPath(manifestPath), rows); err != nil {
 			rows.Err = fmt.Errorf("the change-log rows could not be kept beside %s: %w", filepath.Base(manifestPath), err)
-			os.Remove(rowsPath(manifestPath))
 			rows = nil
+			if err := removeRows(rowsPath(manifestPath)); err != nil {
+				abort()
+				return err
+			}
 		} else if AfterRows != nil {
 			AfterRows("kept")
 		}

@@ -1,9 +1,11 @@
 package pairfile
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -25,5 +27,29 @@ func TestRecordNamesTheJournalOfAFileNotWritten(t *testing.T) {
 	other, err := readManifest(lp+ManifestSuffix, []string{filepath.Join(dir, "x-images"), lp})
 	if err != nil || slices.Contains(other.Journals, ip+JournalSuffix) {
 		t.Fatalf("another pair took the journal: %+v, %v", other, err)
+	}
+}
+
+// A file set aside where one was set aside in the same second keeps the earlier one: the
+// refused rows of two openings within a second are both kept. The names of the next ten
+// minutes are taken beforehand, so that the second the call falls in is among them. Before,
+// the later rename replaced the earlier file, whose rows were lost.
+func TestSetAsideNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".x-labels-idx1-ubyte"+rowsSuffix)
+	now := time.Now()
+	for s := -2; s < 600; s++ {
+		os.WriteFile(path+"."+now.Add(time.Duration(s)*time.Second).Format("20060102-150405")+".refused", []byte("earlier"), 0o644)
+	}
+	os.WriteFile(path, []byte("later"), 0o644)
+	to := setAside(path)
+	if b, err := os.ReadFile(to); err != nil || string(b) != "later" {
+		t.Fatalf("set aside to %q: %q, %v", to, b, err)
+	}
+	taken, _ := filepath.Glob(path + ".*.refused")
+	for _, p := range taken {
+		if b, _ := os.ReadFile(p); string(b) != "earlier" {
+			t.Fatalf("%s, set aside earlier, now holds %q", filepath.Base(p), b)
+		}
 	}
 }

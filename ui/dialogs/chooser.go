@@ -223,8 +223,7 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 			note.SetText("")
 		}
 		list.UnselectAll()
-		list.Refresh()
-		list.ScrollToTop()
+		list.FocusFirst() // the keys act on these rows from the first, not from a row of the last ones
 	}
 	setPath := func(p string) {
 		path.SetText(p)
@@ -279,7 +278,7 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 			setPath(filepath.Join(dir, r))
 		}
 		if folder && list.ByKey() {
-			list.FocusFirst(id)
+			list.FocusFirst() // show did, for the folder's rows, unless the path was that already
 			return
 		}
 		ch.win.Canvas().Focus(path)

@@ -228,6 +228,69 @@ func TestPickClassListKeys(t *testing.T) {
 	}
 }
 
+// The keys on the chooser's list act on the rows it shows after the path field changed them:
+// walked down to d/, then a folder typed in the path field, Down Space on the list opens that
+// folder's second row, whether it lists fewer rows than d/'s place or more. Before, the list's
+// keyboard row stayed on the fifth row: beyond the last of two rows, Down and Space did nothing
+// until Up had been pressed past it; among six, Down Space opened the sixth.
+func TestChooserKeysAfterThePathChangedTheRows(t *testing.T) {
+	win, d := questionWindow(t)
+	dir := t.TempDir()
+	for _, sub := range []string{"a", "b", "c", "d", "e/x", "f/v", "f/w", "f/x", "f/y", "f/z"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+	}
+	d.Choose(Spec{Title: "Open", Confirm: "Open", Purpose: PurposeOpen, Filter: IsIDXName, Kind: "IDX files", Start: dir}, func(string) {})
+	list := overlayList(win)
+	sep := string(filepath.Separator)
+	for _, c := range []struct{ typed, want string }{
+		{"e", "x"}, // ../, x/
+		{"f", "v"}, // ../, v/, w/, x/, y/, z/
+	} {
+		path, _, _ := chooserParts(t, win)
+		path.SetText(dir + sep)
+		win.Canvas().Focus(list)
+		for range 4 {
+			typeKey(win, fyne.KeyDown) // ../, a/, b/, c/, d/
+		}
+		win.Canvas().Focus(path)
+		path.SetText(filepath.Join(dir, c.typed) + sep)
+		win.Canvas().Focus(list)
+		typeKey(win, fyne.KeyDown)
+		typeKey(win, fyne.KeySpace)
+		if path, rows, _ := chooserParts(t, win); path.Text != filepath.Join(dir, c.typed, c.want)+sep {
+			t.Fatalf("Down Space on the list of %s/ (rows %q): path %q, want %s/%s/", c.typed, rows, path.Text, c.typed, c.want)
+		}
+	}
+}
+
+// The class picker's list, walked down, then narrowed by what is typed in its field, picks the
+// first class left on Space. Before, its keyboard row stayed on the seventh row, beyond the
+// last, and Space picked nothing.
+func TestPickClassKeysAfterTheFilterNarrowed(t *testing.T) {
+	win, d := questionWindow(t)
+	names := classes.Names{List: []int{0, 1, 2, 3, 4, 5, 6, 7}, Digits: true}
+	picked := -1
+	d.PickClass("Relabel", "", names, func(c int) { picked = c })
+	list := overlayList(win)
+	win.Canvas().Focus(list)
+	for range 6 {
+		typeKey(win, fyne.KeyDown)
+	}
+	var entry *PromptEntry
+	walkOverlay(win, func(o fyne.CanvasObject) {
+		if e, ok := o.(*PromptEntry); ok {
+			entry = e
+		}
+	})
+	win.Canvas().Focus(entry)
+	entry.SetText("3") // the list: 3 alone
+	win.Canvas().Focus(list)
+	typeKey(win, fyne.KeySpace)
+	if picked != 3 || d.IsOpen("pick class") {
+		t.Fatalf("Space on the class picker's list narrowed to 3: picked %d, open %v", picked, d.IsOpen("pick class"))
+	}
+}
+
 // A folder opened by a key from the chooser's focused list keeps the keys on the list, on the
 // opened folder's first row: Down Down Down Enter opens c/, then Down Enter opens c/x/ (its
 // second row), Space there opens ../ (its first row) back into c/; Enter in the path field still

@@ -1,6 +1,7 @@
 package widgets
 
 import (
+	"reflect"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -163,13 +164,15 @@ func NewDialogList(length func() int, create func() fyne.CanvasObject, update fu
 }
 
 // TypedKey keeps list navigation (Enter, unless PassEnter, selects the focused row as Space
-// does, then runs OnEntered: a widget.List drops it) and passes every other key on.
+// does, then runs OnEntered: a widget.List drops it) and passes every other key on. A keyboard
+// row beyond the last row (the rows changed under it: keepRowIn) is first moved to the first.
 func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
 	keep := []fyne.KeyName{fyne.KeyUp, fyne.KeyDown, fyne.KeySpace}
 	if !l.PassEnter {
 		keep = append(keep, fyne.KeyReturn, fyne.KeyEnter)
 	}
 	keepKey(l, k, func(k *fyne.KeyEvent) {
+		l.keepRowIn()
 		if k.Name != fyne.KeyReturn && k.Name != fyne.KeyEnter {
 			l.byKey = k.Name == fyne.KeySpace
 			l.List.TypedKey(k)
@@ -185,26 +188,65 @@ func (l *PassingList) TypedKey(k *fyne.KeyEvent) {
 	}, keep...)
 }
 
+// FocusGained moves a keyboard row beyond the last row to the first (keepRowIn), so that the
+// row the keys act on is drawn focused, then draws it as a widget.List does.
+func (l *PassingList) FocusGained() {
+	l.keepRowIn()
+	l.List.FocusGained()
+}
+
 // ByKey reports, while OnSelected runs, whether a key (Space or Enter on the focused row) made
 // the selection it is told of, not a click.
 func (l *PassingList) ByKey() bool { return l.byKey }
 
-// FocusFirst moves the keyboard's row (the row Up, Down, Space and Enter act on, drawn focused
-// while the list has the focus) from row, where it is, to the first row, and scrolls to the top.
-// A key selects the focused row, so in OnSelected after ByKey the row selected is where it is.
-// Fyne's List keeps that row across a change of its rows (a folder opened in the file chooser
-// left it on the opened row's place) and has no call to set it: the Up key moves it one row, so
-// this costs row steps, each a refresh of the list with no row in sight (about 60 µs in the
-// test driver: 1.2 s for row 19,999, the last the chooser lists, under 10 ms up to row 100).
-func (l *PassingList) FocusFirst(row int) {
+// FocusRow returns the keyboard's row: the row Up, Down, Space and Enter act on, drawn focused
+// while the list has the focus. Fyne's List keeps it in its unexported field currentFocus, with
+// no call to read or set it: it is read here through package reflect (read only), and is -1 if
+// that field is not there (TestPassingListFocusRow fails then). A click moves it to the row
+// clicked; a change of the rows leaves it where it was, even beyond the last row (keepRowIn).
+func (l *PassingList) FocusRow() int {
+	v := reflect.ValueOf(&l.List).Elem().FieldByName("currentFocus")
+	if !v.IsValid() || !v.CanInt() {
+		return -1
+	}
+	return int(v.Int())
+}
+
+// FocusFirst moves the keyboard's row (FocusRow) to the first row and scrolls to the top: the
+// file chooser does when its rows are another folder's. Fyne's List has no call to set that
+// row: the Up key moves it one row, so this costs a step a row, each a refresh of the list with
+// no row in sight (about 60 µs in the test driver: 1.2 s from row 19,999, the last the chooser
+// lists, under 10 ms up to row 100); from the first row it costs nothing.
+func (l *PassingList) FocusFirst() {
+	l.stepUp(l.FocusRow())
+	l.ScrollToTop()
+	l.Refresh()
+}
+
+// keepRowIn moves the keyboard's row to the first row when it is beyond the last, as it is
+// after the rows changed under it (a filter narrowed them, the chooser listed another folder):
+// Fyne's List leaves it there, where no row is drawn focused, Down does nothing and Space and
+// Enter select nothing, so every key on the list was dropped until Up had been pressed past
+// the rows that went. Costs a step a row beyond (FocusFirst).
+func (l *PassingList) keepRowIn() {
+	n := 0
+	if l.Length != nil {
+		n = l.Length()
+	}
+	if row := l.FocusRow(); row >= n && row > 0 {
+		l.stepUp(row)
+		l.Refresh()
+	}
+}
+
+// stepUp moves the keyboard's row up n rows (Up keys), refreshing no row meanwhile.
+func (l *PassingList) stepUp(n int) {
 	length := l.Length
 	l.Length = func() int { return 0 } // no row in sight to refresh at each step
-	for range row {
+	for range n {
 		l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
 	}
 	l.Length = length
-	l.ScrollToTop()
-	l.Refresh()
 }
 
 // TypedRune passes every character on but Space's (its key selects the focused row).

@@ -143,6 +143,45 @@ func TestPassingListPassesKeys(t *testing.T) {
 	wantPassed(t, "list (after Down, Space and Enter)", got)
 }
 
+// FocusRow follows the keyboard's row (Fyne's own, read through reflect: this fails if Fyne
+// renames it); a row left beyond the last by a change of the rows is moved to the first when
+// the list gains the focus or is typed on, and FocusFirst moves it there.
+func TestPassingListFocusRow(t *testing.T) {
+	rows := []string{"a", "b", "c", "d", "e"}
+	var chose []int
+	l := NewPassingList(func() int { return len(rows) }, func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[id]) })
+	l.OnSelected = func(id widget.ListItemID) { chose = append(chose, id) }
+	var got passed
+	focusedIn(t, l, &got)
+	for range 3 {
+		l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	}
+	if r := l.FocusRow(); r != 3 {
+		t.Fatalf("after Down Down Down the keyboard's row is %d, want 3", r)
+	}
+	rows = rows[:2]
+	l.Refresh()
+	l.FocusGained()
+	if r := l.FocusRow(); r != 0 {
+		t.Fatalf("gaining the focus with its row beyond the last: row %d, want 0", r)
+	}
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	rows = rows[:1]
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if !slices.Equal(chose, []int{0}) {
+		t.Fatalf("Space with the row beyond the last selected %v, want [0]", chose)
+	}
+	rows = []string{"a", "b", "c"}
+	l.UnselectAll()
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	l.FocusFirst()
+	if r := l.FocusRow(); r != 0 {
+		t.Fatalf("FocusFirst left the row at %d", r)
+	}
+}
+
 // A focused dialog list hands Enter on too (to the dialog, as Escape), and Space still selects
 // the focused row; a passing list's OnEntered runs after Enter selected the row.
 func TestDialogListPassesEnter(t *testing.T) {
