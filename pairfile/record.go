@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"idxlabel/internal/atomicfile"
 )
@@ -314,25 +312,15 @@ func changedSince(f manifestFile) string {
 
 // setAside moves a refused save record (or rows file, or whatever else is in the way) out of
 // the way, to "<path>.<time>.refused", so that it neither blocks the pair nor is lost, and
-// returns the new name ("" when it could not be moved). A name taken already (a file set aside
-// in the same second: the record and its rows, refused at one opening, have names of their own,
-// but two openings may fall in one second) is never replaced: ".2", ".3", … up to ".99" follow.
+// returns the new name ("" when it could not be moved). It is atomicfile.MoveAside, the one rule
+// for setting a file aside: a name taken already (two openings in one second) is never
+// replaced; "<path>.<time>-2.refused", "-3", … follow.
 func setAside(path string) string {
-	base := path + "." + time.Now().Format("20060102-150405") + ".refused"
-	for n := 1; n < 100; n++ {
-		to := base
-		if n > 1 {
-			to = fmt.Sprintf("%s.%d", base, n)
-		}
-		if _, err := os.Lstat(to); !errors.Is(err, fs.ErrNotExist) {
-			continue // taken (or not to be told apart from taken)
-		}
-		if os.Rename(path, to) != nil {
-			return ""
-		}
-		return to
+	to, err := atomicfile.MoveAside(path, "refused")
+	if err != nil {
+		return ""
 	}
-	return ""
+	return to
 }
 
 // finishInterruptedSave completes a save of the pair (images, labels) whose record is at path:

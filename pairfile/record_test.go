@@ -48,7 +48,7 @@ func TestSetAsideNeverReplaces(t *testing.T) {
 	}
 	taken, _ := filepath.Glob(path + ".*.refused")
 	for _, p := range taken {
-		if b, _ := os.ReadFile(p); string(b) != "earlier" {
+		if b, _ := os.ReadFile(p); p != to && string(b) != "earlier" {
 			t.Fatalf("%s, set aside earlier, now holds %q", filepath.Base(p), b)
 		}
 	}
