@@ -23,6 +23,8 @@
 #     picks the class, opens the file (below).
 #  7. A folder opened by Space or Enter from the file chooser's list keeps the keys on the list,
 #     on the folder's first row (below).
+#  8. The file chooser's list, walked down, then given another folder in the path field, takes
+#     its keys from that folder's first row (below).
 # Each window must quit cleanly with Ctrl+Q.
 # DIALOGS_SHOTS=/tmp/d writes screenshots /tmp/d-*.png of the questions (FYNE_THEME=light for the
 # light theme).
@@ -272,6 +274,27 @@ xdotool key --delay 100 --clearmodifiers shift+Tab shift+Tab Down Down Down spac
 until_state "samples=4 dataset=n-labels-idx1-ubyte .*prompt=- " "folders opened by Space and Enter in the file chooser's list did not keep the keys on the list (Down Down Return in c/x/ opened no file)"
 shot chooser-list-kept
 echo "dialogs: folders opened from the file chooser's list by Space and Enter kept the keys on the list, on the first row"
+
+# 8. The keys on the file chooser's list act on the rows of the folder typed in the path field
+# since: in nav/ Down Down Down puts the list's row on c/ (its fourth row), Tab Tab gives the keys
+# back to the path field, where nav/b/ is typed (rows ../, the image file, the label file), and
+# on the list again Down Down Return opens the label file. Before, the list's row stayed the
+# fourth, beyond b/'s last: Down and Return did nothing and no file was opened.
+python3 - "$work/nav/b" <<'PY'
+import struct, sys
+open(sys.argv[1] + "/m-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, 5, 28, 28) + bytes(5 * 784))
+open(sys.argv[1] + "/m-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, 5) + bytes([0, 1, 2, 3, 4]))
+PY
+choose_open
+xdotool key --clearmodifiers ctrl+a
+xdotool type --delay 20 "$work/nav/"
+xdotool key --delay 100 --clearmodifiers shift+Tab shift+Tab Down Down Down Tab Tab ctrl+a
+xdotool type --delay 20 "$work/nav/b/"
+xdotool key --delay 100 --clearmodifiers shift+Tab shift+Tab
+shot chooser-row-typed
+xdotool key --delay 100 --clearmodifiers Down Down Return
+until_state "samples=5 dataset=m-labels-idx1-ubyte .*prompt=- " "the file chooser's list walked down, then given nav/b/ in the path field, did not open b/'s label file on Down Down Return"
+echo "dialogs: the file chooser's list took its keys from the first row of the folder typed in the path field"
 
 xdotool key --clearmodifiers ctrl+q
 quits "$APP_PID" "the first window"
