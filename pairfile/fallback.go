@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 )
 
 // MaxFallbackName is the longest file name Fallback gives, in bytes: 255 (the name limit
@@ -60,19 +61,21 @@ func FallbackDir() string {
 // that the edits are kept safe meanwhile in the per-user journal (FallbackDir), where the journal
 // goes when its own place cannot be written; and that File → Save As… writes the dataset
 // elsewhere. It speaks to the window: only the window opens a pair for editing (the command line
-// opens pairs read-only and names the file of any write refused).
+// opens pairs read-only and names the file of any write refused). Names are shown by
+// clip.Printable: a control character or a byte that is not UTF-8 in a folder's or file's name
+// shows as an escape.
 func UnwritableNotice(target string, key bool, cause error) string {
 	const saveAs = "File → Save As… writes the dataset to a folder you may write to"
 	dir, name := filepath.Split(SideBase(target))
-	dir = filepath.Clean(dir)
-	what, file := fmt.Sprintf("The folder %s cannot be written (%s)", dir, unwritableReason(cause)), filepath.Base(target)+" there"
+	dir, name = clip.Printable(filepath.Clean(dir)), clip.Printable(name) // names from the disk: no raw newline or escape code
+	what, file := fmt.Sprintf("The folder %s cannot be written (%s)", dir, unwritableReason(cause)), clip.Printable(filepath.Base(target))+" there"
 	if nameTooLong(cause) {
 		what, file = fmt.Sprintf("The name %s is too long for the lock, journal and temporary files idxlabel keeps beside it", name), "it"
 	}
 	if !key {
 		return fmt.Sprintf("%s, so a save that adds or deletes samples cannot replace %s; %s.", what, file, saveAs)
 	}
-	return fmt.Sprintf("%s, so Save cannot replace %s. Your edits are kept safe meanwhile in the per-user journal (in %s); %s.", what, file, FallbackDir(), saveAs)
+	return fmt.Sprintf("%s, so Save cannot replace %s. Your edits are kept safe meanwhile in the per-user journal (in %s); %s.", what, file, clip.Printable(FallbackDir()), saveAs)
 }
 
 // unwritableReason words why a folder cannot be written (CannotWrite's kinds but a name too

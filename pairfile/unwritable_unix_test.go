@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 )
 
 // The notice of a pair whose lock went to the per-user folder says why by CannotWrite's kinds:
@@ -38,6 +39,23 @@ func TestUnwritableNoticeSaysWhy(t *testing.T) {
 		}
 		if c.not != "" && strings.Contains(got, c.not) {
 			t.Errorf("%v (key %v): %q says %q", c.errno, c.key, got, c.not)
+		}
+	}
+}
+
+// A folder's or file's name holding a newline, an escape code or bytes that are not UTF-8 shows
+// in the notice escaped, never raw: the notice is one paragraph of valid text whatever the disk
+// holds.
+func TestUnwritableNoticeEscapesNames(t *testing.T) {
+	dir := "/tmp/a\nb\x1b[2J\xff\xfe"
+	err := &fs.PathError{Op: "open", Path: dir + "/x\x07-labels-idx1-ubyte" + LockSuffix, Err: syscall.EROFS}
+	got := UnwritableNotice(dir+"/x\x07-labels-idx1-ubyte", true, err)
+	if !utf8.ValidString(got) || strings.ContainsAny(got, "\n\x1b\x07") {
+		t.Fatalf("the notice holds raw control characters or bytes: %q", got)
+	}
+	for _, w := range []string{`The folder /tmp/a\nb\x1b[2J\xff\xfe cannot be written`, `x\a-labels-idx1-ubyte there`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("%q does not say %q", got, w)
 		}
 	}
 }

@@ -1,6 +1,15 @@
-// Package clip cuts text read from a file to a length a message can quote, so that a file of a
-// single huge line or value is never echoed whole on a terminal or in a window.
+// Package clip makes text read from a file or the disk safe for a message: cut to a length a
+// message can quote (Text), so that a file of a single huge line or value is never echoed whole
+// on a terminal or in a window, and with its control characters and bytes that are not UTF-8
+// shown escaped (Printable), so that a name cannot break a line or send escape codes.
 package clip
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Max is the number of characters (runes) of a quoted text a message shows.
 const Max = 40
@@ -16,6 +25,18 @@ func Text(s string) string {
 		if count++; count > Max {
 			return s[:cut] + "…"
 		}
+	}
+	return s
+}
+
+// Printable returns s as it is when it is valid UTF-8 without a control or format character
+// (Unicode's Cc and Cf: a newline, an escape, a direction override); otherwise as Go quotes it,
+// without the quotes ("a\nb\x1b[2J\xff"), so that every such character or byte shows as an
+// escape. A path of a usual name is left alone, its backslashes too.
+func Printable(s string) string {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }) {
+		q := strconv.Quote(s)
+		return q[1 : len(q)-1]
 	}
 	return s
 }

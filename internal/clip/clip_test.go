@@ -23,3 +23,17 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/ana/data":           "/home/ana/data",
+		`C:\Users\ana\données`:     `C:\Users\ana\données`,
+		"/tmp/a\nb\x1b[2J\xff\xfe": `/tmp/a\nb\x1b[2J\xff\xfe`,
+		"/tmp/\u202eevil":          `/tmp/\u202eevil`,
+		"tab\there":                `tab\there`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
