@@ -129,7 +129,12 @@ func Write(ctx context.Context, files []File, record string, journals []string, 
 		if err := ctx.Err(); err != nil || rows == nil {
 			return err
 		}
-		rows.Err = AppendRows(rows) // nothing to put in place: the rows go now
+		// Nothing to put in place: the rows go now (held for the next opening if they cannot).
+		if err := AppendRows(rows); err != nil {
+			rows.Err = holdRows(record, rows, false, err)
+		} else {
+			dropHeldWithin(record, rows)
+		}
 		return nil
 	}
 	var pending []*idx.Pending
