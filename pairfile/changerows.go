@@ -41,14 +41,16 @@ func ChangesFile(images, labels string) string {
 // when the log is new; a line end first when its last line is torn). Write keeps them on disk,
 // beside the save record (rowsPath), before the first rename, and appends them after the last;
 // a save cut off in between is finished by FinishInterrupted, rows included; one cut off before
-// its record was written appends none. Appending them twice writes them once (appendRows).
+// its record was written, or undone after a rename failed, appends none; when the append fails
+// they are held beside the record (holdRows) for the next opening. Appending them twice writes
+// them once (appendRows).
 type ChangeRows struct {
 	Log    string // the change log (ChangesFile of the saved pair)
 	Offset int64  // its size the rows follow
 	Rows   []byte // CSV rows, the header line first when Offset is 0
 	// Err is set by Write when the rows were not appended (the files were saved regardless):
 	// they could not be kept beside the record, or the log could not be written or changed since
-	// they were made.
+	// they were made (the rows are then held for the next opening, and Err says where).
 	Err error
 }
 
@@ -163,7 +165,7 @@ func holdRows(record string, r *ChangeRows, kept bool, appendErr error) error {
 	if err != nil {
 		return fmt.Errorf("%w (and they could not be kept beside the files: %v)", appendErr, err)
 	}
-	return fmt.Errorf("%w; they were kept in %s and go to the change log when the pair is next opened", appendErr, held)
+	return fmt.Errorf("%w; they were kept in %s and go to the change log with the next save, or when the pair is next opened", appendErr, held)
 }
 
 // heldRows returns the held rows files (holdRows) beside the record at record, oldest first (by

@@ -45,11 +45,7 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 		for _, p := range pending {
 			p.Abort()
 		}
-		for _, f := range m.Files {
-			if f.Backup != "" {
-				os.Remove(f.Backup)
-			}
-		}
+		removeBackups(&m)
 		os.Remove(rowsPath(manifestPath)) // before the manifest: rows without one name no save
 	}
 	for _, p := range pending {

@@ -29,7 +29,8 @@ const maxManifest = 64 << 10
 // manifest is written (atomically) just before a paired save renames its files, and removed
 // when every rename and cleanup is done. Finding one when the pair is opened means the save was cut off between
 // its renames: every temporary file it names was complete and verified, so the save is finished
-// by renaming what is left. In memory it holds full paths; on disk only names that the reader
+// by renaming what is left; unless it says Undo (a rename failed and the save was being undone
+// when it was cut off): then the undo is finished (finishUndo), nothing is renamed. In memory it holds full paths; on disk only names that the reader
 // checks against the pair it opens (see diskManifest).
 type manifest struct {
 	Files    []manifestFile
@@ -129,8 +130,8 @@ func (r *refusal) Unwrap() error { return errManifest }
 func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
 
 // parseManifest reads the save record at path (at most maxManifest bytes, a regular file, of
-// this version) without checking the files it names; nil, nil when there is none. Errors as for
-// readManifest.
+// this version, or an undo record of undoVersion) without checking the files it names; nil, nil
+// when there is none. Errors as for readManifest.
 func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) || nameTooLong(err) {
@@ -284,11 +285,7 @@ func writeManifest(path string, m *manifest) error {
 // the manifest, the manifest last.
 func finishManifest(path string, m *manifest) {
 	removeJournals(m)
-	for _, f := range m.Files {
-		if f.Backup != "" {
-			os.Remove(f.Backup)
-		}
-	}
+	removeBackups(m)
 	os.Remove(rowsPath(path))
 	os.Remove(path)
 	atomicfile.SyncDir(filepath.Dir(path))
@@ -359,7 +356,9 @@ func setAside(path string) string {
 // journals a record names are removed only when it renamed at least one file now: a record with
 // nothing left to finish (a save stopped after its last rename, or a record planted beside files
 // it never wrote) leaves them for the dataset opening the pair to offer, so edits that are in no
-// file are never deleted. Errors: a rename that fails while finishing a valid record.
+// file are never deleted. A record that says its save was being undone (manifest.Undo) has the
+// undo finished instead (finishUndo): nothing is renamed, its rows are removed, its journals
+// kept. Errors: a rename that fails while finishing a valid record.
 func finishInterruptedSave(path string, pair []string, log string) (notice string, keep []string, err error) {
 	if path == "" {
 		return "", nil, nil
@@ -464,7 +463,10 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 			if p != "" && (SamePath(p, f.Target) || slices.Contains(pairFiles([]string{p}), f.Target)) {
 				stand := f.Temp // the save's file not yet in place
 				if m.Undo {
-					stand = f.Backup // the old file not yet put back
+					stand = "" // a file the save never replaced is as it was
+					if f.Placed {
+						stand = f.Backup // the old file not yet put back
+					}
 				}
 				if _, err := os.Lstat(stand); stand != "" && err == nil {
 					return stand
@@ -480,10 +482,12 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 }
 
 // FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for editing,
-// its locks held (LockPair): it finishes a save of the pair that was cut off between its renames
-// or before it appended its change-log rows, from its record (RecordPath, or beside the name used
-// where an earlier version put it: recordPaths), the rows going to the pair's change log
-// (ChangesFile) once; it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
+// its locks held (LockPair): it appends the change-log rows held beside a record after their
+// append failed (finishHeldRows), oldest first, once each; it finishes a save of the pair that was
+// cut off between its renames or before it appended its change-log rows, from its record
+// (RecordPath, or beside the name used where an earlier version put it: recordPaths), the rows
+// going to the pair's change log (ChangesFile) once, or, when the record says the save was being
+// undone, finishes the undo (finishUndo); it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
 // backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the target, which such a save never
 // touched) and atomicfile's temporary files of any age that no live writer flocks (the pair's lock
 // is held, which every writer of its files holds: a save killed a moment ago leaves them, as big as
