@@ -63,13 +63,13 @@ func TestFinishRowsChecksTheRowsFile(t *testing.T) {
 		"another log": []byte(strings.Replace(string(whole), filepath.Base(log), "y"+ChangesSuffix, 1)),
 	} {
 		os.WriteFile(rowsPath(record), bad, 0o644)
-		note := finishRows(rowsPath(record), log)
+		note := finishRows(rowsPath(record), log, "the interrupted save")
 		if !strings.Contains(note, "kept in "+rowsPath(record)+".") || fileExists(log) || fileExists(rowsPath(record)) {
 			t.Fatalf("%s rows: notice %q, log there %v, rows file there %v", name, note, fileExists(log), fileExists(rowsPath(record)))
 		}
 	}
 	os.WriteFile(rowsPath(record), whole, 0o644)
-	if note := finishRows(rowsPath(record), log); note != "" || fileExists(rowsPath(record)) {
+	if note := finishRows(rowsPath(record), log, "the interrupted save"); note != "" || fileExists(rowsPath(record)) {
 		t.Fatalf("whole rows: notice %q, rows file there %v", note, fileExists(rowsPath(record)))
 	}
 	if b, _ := os.ReadFile(log); string(b) != string(good.Rows) {
@@ -89,7 +89,7 @@ func TestFinishRowsQuotesTheLogNameShort(t *testing.T) {
 	rows := filepath.Join(dir, ".x-labels-idx1-ubyte"+rowsSuffix)
 	name := strings.Repeat(`\u001b[31m`, 300)
 	os.WriteFile(rows, []byte(`{"version":1,"log":"`+name+`","offset":0,"size":0,"sha256":"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}`+"\n"), 0o644)
-	note := finishRows(rows, log)
+	note := finishRows(rows, log, "the interrupted save")
 	if !strings.Contains(note, "not for this pair's change log") || len(note) > len(log)+len(rows)+300 {
 		t.Fatalf("a notice of %d bytes: %.300q", len(note), note)
 	}

@@ -31,21 +31,21 @@ var AfterRows func(moment string)
 // rows file already beside the manifest (a save cut off before its record left it) is removed
 // before the manifest is written, so that the next opening never appends it as this write's. So a crash before the manifest leaves rows that name no save (the
 // next opening removes them: FinishInterrupted), and one after it leaves rows the next opening
-// appends. If a rename fails, the targets already replaced get their backups back and every
-// temporary file is removed: the originals are untouched. Rows that cannot be kept or appended
-// are rows.Err, never the write's failure. Errors: the backup, manifest or rename error, and a rows file
-// there that cannot be removed.
+// appends. If a rename fails, the save is undone (undoCommit): the record first says so, synced,
+// its rows file goes, the targets already replaced get their backups back (a target it created
+// is removed), each only while it is still the file the save put there, and every temporary file
+// is removed: the originals are untouched, and a kill during the undo leaves a record with which
+// the next opening finishes the undo, never the save. Rows that cannot be kept are rows.Err;
+// rows that cannot be appended are rows.Err too, and their file is kept beside the record under
+// a name of its own (holdRows) for the next opening to append: neither fails the write. Errors:
+// the backup, manifest or rename error, and a rows file there that cannot be removed.
 func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, journals []string, rows *ChangeRows) error {
 	m := manifest{Journals: journals}
 	abort := func() {
 		for _, p := range pending {
 			p.Abort()
 		}
-		for _, f := range m.Files {
-			if f.Backup != "" {
-				os.Remove(f.Backup)
-			}
-		}
+		removeBackups(&m)
 		os.Remove(rowsPath(manifestPath)) // before the manifest: rows without one name no save
 	}
 	for _, p := range pending {
@@ -82,21 +82,17 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 		abort()
 		return err
 	}
+	ids := make([]placedID, len(pending))
 	for k, p := range pending {
 		commit := p.Commit
 		if creates[k] {
 			commit = p.CommitNew // no file was there when the save began: never replace one made since
 		}
+		ids[k], _ = idOf(p.Temp)
 		if err := commit(); err != nil {
-			for _, f := range m.Files[:k] {
-				if f.Backup != "" {
-					os.Rename(f.Backup, f.Target)
-				} else {
-					os.Remove(f.Target)
-				}
+			if note := undoCommit(pending, &m, manifestPath, k, ids); note != "" {
+				return fmt.Errorf("%s: %w (the save was undone, but %s)", p.Target, err, note)
 			}
-			abort()
-			os.Remove(manifestPath)
 			return fmt.Errorf("%s: %w (the files were left as they were)", p.Target, err)
 		}
 		if AfterRename != nil {
@@ -104,11 +100,12 @@ func commitAll(pending []*idx.Pending, creates []bool, manifestPath string, jour
 		}
 	}
 	if rows != nil {
+		dropHeldWithin(manifestPath, rows) // rows held back by an earlier save that these hold
 		// The journals the save contains go first: a crash while the rows are appended then
 		// leaves no journal of edits that are in the files for the next opening to offer.
 		removeJournals(&m)
 		if err := AppendRows(rows); err != nil {
-			rows.Err = err
+			rows.Err = holdRows(manifestPath, rows, true, err)
 		} else if AfterRows != nil {
 			AfterRows("appended")
 		}

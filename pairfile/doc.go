@@ -24,7 +24,9 @@
 //     pair is next opened (FinishInterrupted) and shown as saved meanwhile (ReadView). The
 //     change-log rows a save appends (changerows.go: ChangeRows) are kept beside the record
 //     before it is written and appended after the last rename, once, by the save or by
-//     FinishInterrupted.
+//     FinishInterrupted. A save whose rename fails is undone (undo.go) under a record that says
+//     so, so a kill during the undo is undone, never finished, by the next opening; rows that
+//     cannot be appended when a save ends are held beside the record for the next opening.
 //   - Class-name files (classnames.go, classwrite.go): found and read beside the labels,
 //     untrusted and bounded, and written so that they read back the same.
 //   - Side files (beside.go): class names, sources and accepted marks sit beside the label file,

@@ -17,6 +17,11 @@ import (
 // stored paths as they were typed, relative to the working directory; it is not trusted.
 const manifestVersion = 2
 
+// undoVersion is the version of a record that says its save is being undone (manifest.Undo):
+// version 2 with the files it had put in place. An idxlabel that knows only version 2 refuses
+// it (and so never finishes, forward, a save that was being undone).
+const undoVersion = 3
+
 // maxManifest bounds the size of a save record read from disk (bytes): a real one is a few
 // hundred bytes.
 const maxManifest = 64 << 10
@@ -24,17 +29,28 @@ const maxManifest = 64 << 10
 // manifest is written (atomically) just before a paired save renames its files, and removed
 // when every rename and cleanup is done. Finding one when the pair is opened means the save was cut off between
 // its renames: every temporary file it names was complete and verified, so the save is finished
-// by renaming what is left. In memory it holds full paths; on disk only names that the reader
+// by renaming what is left; unless it says Undo (a rename failed and the save was being undone
+// when it was cut off): then the undo is finished (finishUndo), nothing is renamed. In memory it holds full paths; on disk only names that the reader
 // checks against the pair it opens (see diskManifest).
 type manifest struct {
 	Files    []manifestFile
 	Journals []string // journals whose edits the save contains
+	// Undo: a rename failed and the save is being undone (undo.go): the files it had put in
+	// place (manifestFile.Placed) get their old content back, nothing is renamed forward, its
+	// change-log rows are never appended and its journals are kept.
+	Undo bool
 }
 
 type manifestFile struct {
 	Temp   string // complete, fsynced, verified; atomicfile's temporary name of Target
 	Target string // the file it replaces
 	Backup string // backupPath(Target): a hard link (or copy) of the old target; "" when none
+	// Placed (an undo record only): the save had put Temp in place at Target before it failed.
+	// Size and ModTime (Unix nanoseconds) are that file's, so that an undo replaces or removes
+	// Target only while it is still the file the save put there (placedStill).
+	Placed  bool
+	Size    int64
+	ModTime int64
 }
 
 // diskManifest is the save record as stored: every path relative to the record's own folder
@@ -49,12 +65,16 @@ type diskManifest struct {
 	// Others names files of the pair the save did not write (the image file of a save that
 	// changed only labels) whose "<name>.idxlabel-journal" it contains.
 	Others []string `json:"others,omitempty"`
+	Undo   bool     `json:"undo,omitempty"` // manifest.Undo; only in a record of undoVersion
 }
 
 type diskManifestFile struct {
-	Target string `json:"target"` // relative to the record's folder
-	Temp   string `json:"temp"`   // a bare name in the target's folder
-	Backup bool   `json:"backup"` // backupPath(target) exists
+	Target  string `json:"target"`           // relative to the record's folder
+	Temp    string `json:"temp"`             // a bare name in the target's folder
+	Backup  bool   `json:"backup"`           // backupPath(target) exists
+	Placed  bool   `json:"placed,omitempty"` // manifestFile.Placed (undo records)
+	Size    int64  `json:"size,omitempty"`   // manifestFile.Size
+	ModTime int64  `json:"mtime,omitempty"`  // manifestFile.ModTime
 }
 
 // backupPath names the backup of a target during a save: ".<name>.idxlabel-backup" beside it.
@@ -68,13 +88,16 @@ func backupPath(target string) string {
 // process removes them itself, and a reader could not check them.
 func (m *manifest) toDisk(path string) (*diskManifest, error) {
 	dir := filepath.Dir(Abs(path))
-	dm := &diskManifest{Version: manifestVersion}
+	dm := &diskManifest{Version: manifestVersion, Undo: m.Undo}
+	if m.Undo {
+		dm.Version = undoVersion
+	}
 	for _, f := range m.Files {
 		rel, err := filepath.Rel(dir, Abs(f.Target))
 		if err != nil {
 			return nil, fmt.Errorf("%s: cannot be named relative to %s: %w", f.Target, dir, err)
 		}
-		dm.Files = append(dm.Files, diskManifestFile{Target: filepath.ToSlash(rel), Temp: filepath.Base(f.Temp), Backup: f.Backup != ""})
+		dm.Files = append(dm.Files, diskManifestFile{Target: filepath.ToSlash(rel), Temp: filepath.Base(f.Temp), Backup: f.Backup != "", Placed: f.Placed, Size: f.Size, ModTime: f.ModTime})
 	}
 	for _, j := range m.Journals {
 		named := false
@@ -107,8 +130,8 @@ func (r *refusal) Unwrap() error { return errManifest }
 func refuse(format string, a ...any) error { return &refusal{fmt.Sprintf(format, a...)} }
 
 // parseManifest reads the save record at path (at most maxManifest bytes, a regular file, of
-// this version) without checking the files it names; nil, nil when there is none. Errors as for
-// readManifest.
+// this version, or an undo record of undoVersion) without checking the files it names; nil, nil
+// when there is none. Errors as for readManifest.
 func parseManifest(path string) (*diskManifest, error) {
 	fi, err := os.Lstat(path)
 	if errors.Is(err, os.ErrNotExist) || nameTooLong(err) {
@@ -142,7 +165,7 @@ func parseManifest(path string) (*diskManifest, error) {
 		return nil, refuse("it is damaged (%v)", err)
 	}
 	switch version.Version {
-	case manifestVersion:
+	case manifestVersion, undoVersion:
 	case 0:
 		return nil, refuse("it is in the old format, which named files as they were typed and cannot be checked")
 	default:
@@ -151,6 +174,9 @@ func parseManifest(path string) (*diskManifest, error) {
 	var dm diskManifest
 	if err := json.Unmarshal(b, &dm); err != nil {
 		return nil, refuse("it is damaged (%v)", err)
+	}
+	if dm.Undo != (dm.Version == undoVersion) {
+		return nil, refuse("its version (%d) and what it says (undo: %v) disagree", dm.Version, dm.Undo)
 	}
 	return &dm, nil
 }
@@ -172,7 +198,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 	}
 	own := pairFiles(pair)
 	dir := filepath.Dir(path)
-	m := &manifest{}
+	m := &manifest{Undo: dm.Undo}
 	targets := map[string]string{} // as written in the record → full path
 	for _, df := range dm.Files {
 		target := filepath.Clean(filepath.Join(dir, filepath.FromSlash(df.Target)))
@@ -190,7 +216,7 @@ func readManifest(path string, pair []string) (*manifest, error) {
 		if tfi, err := os.Lstat(temp); err == nil && !tfi.Mode().IsRegular() {
 			return nil, refuse("%s is not a regular file", temp)
 		}
-		mf := manifestFile{Temp: temp, Target: target}
+		mf := manifestFile{Temp: temp, Target: target, Placed: df.Placed && dm.Undo, Size: df.Size, ModTime: df.ModTime}
 		if df.Backup {
 			mf.Backup = backupPath(target)
 		}
@@ -259,11 +285,7 @@ func writeManifest(path string, m *manifest) error {
 // the manifest, the manifest last.
 func finishManifest(path string, m *manifest) {
 	removeJournals(m)
-	for _, f := range m.Files {
-		if f.Backup != "" {
-			os.Remove(f.Backup)
-		}
-	}
+	removeBackups(m)
 	os.Remove(rowsPath(path))
 	os.Remove(path)
 	atomicfile.SyncDir(filepath.Dir(path))
@@ -334,7 +356,9 @@ func setAside(path string) string {
 // journals a record names are removed only when it renamed at least one file now: a record with
 // nothing left to finish (a save stopped after its last rename, or a record planted beside files
 // it never wrote) leaves them for the dataset opening the pair to offer, so edits that are in no
-// file are never deleted. Errors: a rename that fails while finishing a valid record.
+// file are never deleted. A record that says its save was being undone (manifest.Undo) has the
+// undo finished instead (finishUndo): nothing is renamed, its rows are removed, its journals
+// kept. Errors: a rename that fails while finishing a valid record.
 func finishInterruptedSave(path string, pair []string, log string) (notice string, keep []string, err error) {
 	if path == "" {
 		return "", nil, nil
@@ -354,6 +378,9 @@ func finishInterruptedSave(path string, pair []string, log string) (notice strin
 	if m == nil {
 		os.Remove(rows) // a save cut off before its record: it replaced nothing, its rows name no change made
 		return "", nil, nil
+	}
+	if m.Undo {
+		return finishUndo(path, m), nil, nil // a save that failed, killed while it was undone
 	}
 	for _, f := range m.Files {
 		keep = append(keep, f.Temp)
@@ -394,7 +421,7 @@ func finishInterruptedSave(path string, pair []string, log string) (notice strin
 	}
 	// The save is done: the rows it kept go to the change log (once, whether it stopped before
 	// appending them, in the middle, or after), before the record that vouches for them goes.
-	rowsNote := finishRows(rows, log)
+	rowsNote := finishRows(rows, log, "the interrupted save")
 	finishManifest(path, m)
 	if finished == 0 {
 		return rowsNote, nil, nil
@@ -434,21 +461,33 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 	swap := func(p string) string {
 		for _, f := range m.Files {
 			if p != "" && (SamePath(p, f.Target) || slices.Contains(pairFiles([]string{p}), f.Target)) {
-				if _, err := os.Lstat(f.Temp); err == nil {
-					return f.Temp
+				stand := f.Temp // the save's file not yet in place
+				if m.Undo {
+					stand = "" // a file the save never replaced is as it was
+					if f.Placed {
+						stand = f.Backup // the old file not yet put back
+					}
+				}
+				if _, err := os.Lstat(stand); stand != "" && err == nil {
+					return stand
 				}
 			}
 		}
 		return p
 	}
+	if m.Undo {
+		return swap(images), swap(labels), "A save of these files failed and was being undone when it was interrupted; they are shown as they were before it, and the undo will be finished when the pair is opened for editing."
+	}
 	return swap(images), swap(labels), "A save of these files was interrupted; it is shown as saved, and it will be finished when the pair is opened for editing."
 }
 
 // FinishInterrupted readies the pair (images, labels; labels may be "") to be opened for editing,
-// its locks held (LockPair): it finishes a save of the pair that was cut off between its renames
-// or before it appended its change-log rows, from its record (RecordPath, or beside the name used
-// where an earlier version put it: recordPaths), the rows going to the pair's change log
-// (ChangesFile) once; it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
+// its locks held (LockPair): it appends the change-log rows held beside a record after their
+// append failed (finishHeldRows), oldest first, once each; it finishes a save of the pair that was
+// cut off between its renames or before it appended its change-log rows, from its record
+// (RecordPath, or beside the name used where an earlier version put it: recordPaths), the rows
+// going to the pair's change log (ChangesFile) once, or, when the record says the save was being
+// undone, finishes the undo (finishUndo); it removes the rows of a save cut off before its record, and what saves killed before writing a record left beside the files: the
 // backup ".<name>.idxlabel-backup" (a hard link to, or copy of, the target, which such a save never
 // touched) and atomicfile's temporary files of any age that no live writer flocks (the pair's lock
 // is held, which every writer of its files holds: a save killed a moment ago leaves them, as big as
@@ -459,6 +498,11 @@ func interruptedSaveView(path, images, labels string) (string, string, string) {
 // a rename that fails while finishing a valid record.
 func FinishInterrupted(images, labels string) (notice string, err error) {
 	var notices, keep []string
+	for _, p := range recordPaths(images, labels) {
+		// Rows held after their append failed come first: a save the record names, kept after
+		// them, made its rows after them (and, a window's, with them: appendRows).
+		notices = append(notices, finishHeldRows(p, ChangesFile(images, labels))...)
+	}
 	for _, p := range recordPaths(images, labels) {
 		n, k, err := finishInterruptedSave(p, []string{images, labels}, ChangesFile(images, labels))
 		if err != nil {

@@ -1,9 +1,11 @@
 package pairfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +52,30 @@ func TestSetAsideNeverReplaces(t *testing.T) {
 	for _, p := range taken {
 		if b, _ := os.ReadFile(p); p != to && string(b) != "earlier" {
 			t.Fatalf("%s, set aside earlier, now holds %q", filepath.Base(p), b)
+		}
+	}
+}
+
+// An undo record reads back with what it says (the files put in place, their size and time),
+// and only as version 3: a record of version 2 that says undo, or of version 3 that does not,
+// is refused, so no version finishes forward a save another was undoing.
+func TestUndoRecordIsItsOwnVersion(t *testing.T) {
+	dir := t.TempDir()
+	ip, lp := filepath.Join(dir, "s-images-idx3-ubyte"), filepath.Join(dir, "s-labels-idx1-ubyte")
+	record := lp + ManifestSuffix
+	m := &manifest{Undo: true, Files: []manifestFile{{Temp: atomicfile.TempPrefix(lp) + "1", Target: lp, Backup: backupPath(lp), Placed: true, Size: 70, ModTime: 123456789}}}
+	if err := writeManifest(record, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readManifest(record, []string{ip, lp})
+	if err != nil || !got.Undo || !got.Files[0].Placed || got.Files[0].Size != 70 || got.Files[0].ModTime != 123456789 {
+		t.Fatalf("read back: %+v, %v", got, err)
+	}
+	b, _ := os.ReadFile(record)
+	for _, bad := range []string{strings.Replace(string(b), `"version":3`, `"version":2`, 1), strings.Replace(string(b), `"undo":true`, `"undo":false`, 1)} {
+		os.WriteFile(record, []byte(bad), 0o644)
+		if got, err := readManifest(record, []string{ip, lp}); !errors.Is(err, errManifest) {
+			t.Fatalf("%s: read as %+v, %v", bad, got, err)
 		}
 	}
 }

@@ -113,8 +113,9 @@ type File struct {
 // removed once every file is in place. rows (may be nil) are appended to their change log once
 // every file is in place, kept on disk from before the first rename so that a crash anywhere
 // neither loses them nor appends them for a write that did not happen (commitAll); when they
-// could not be, rows.Err says why and the write is not failed for it. With no files it writes
-// nothing. On any failure, or when
+// could not be, rows.Err says why and the write is not failed for it (rows whose append failed
+// are held beside record for the next opening: holdRows). With no files it writes nothing but
+// the rows. On any failure (a failed rename undoes the renames made: undoCommit), or when
 // ctx is cancelled before the renames begin, the targets keep their old content and the
 // temporary files are removed; once the renames have begun the write finishes whatever ctx says.
 // progress (may be nil) is called with 0.1–0.95 as it goes. The caller holds the files' locks:
@@ -129,7 +130,12 @@ func Write(ctx context.Context, files []File, record string, journals []string, 
 		if err := ctx.Err(); err != nil || rows == nil {
 			return err
 		}
-		rows.Err = AppendRows(rows) // nothing to put in place: the rows go now
+		// Nothing to put in place: the rows go now (held for the next opening if they cannot).
+		if err := AppendRows(rows); err != nil {
+			rows.Err = holdRows(record, rows, false, err)
+		} else {
+			dropHeldWithin(record, rows)
+		}
 		return nil
 	}
 	var pending []*idx.Pending

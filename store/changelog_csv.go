@@ -49,7 +49,9 @@ func (d *Dataset) SetWriteChanges(on bool) {
 // ChangesFileError returns why the last save could not append its changes to the change log
 // beside the label file, or nil when it did (or had nothing to append, or SetWriteChanges is
 // off). The save itself succeeded either way: the labels are written; the entries not appended
-// are appended by the next save to the same files.
+// are appended by the next save to the same files, or, when their rows were kept beside the
+// label file (the error says where: pairfile's held rows), by the next opening of the pair if
+// no save comes first, once either way.
 func (d *Dataset) ChangesFileError() error {
 	d.log.fileMu.Lock()
 	defer d.log.fileMu.Unlock()
