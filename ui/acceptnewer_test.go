@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -9,7 +8,6 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
-	"idxlabel/suspect/activelearn"
 )
 
 // A round that comes while Tools → Accept Suggestions… is open (the refined suggestions after the
@@ -18,33 +16,10 @@ import (
 // dialog said nothing of the newer round.
 func TestAcceptDialogSaysANewerRoundCame(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
-	var labelled []int
-	seen := map[int]int{}
-	for i, l := range truth { // two of each class: suggestions from the first round
-		if seen[l] < 2 {
-			seen[l]++
-			labelled = append(labelled, i)
-		}
-	}
-	labels := make([]int, len(labelled))
-	for k, i := range labelled {
-		labels[k] = truth[i]
-	}
-	if err := ds.SetLabels(labelled, labels); err != nil {
-		t.Fatal(err)
-	}
-	w.c.drain()
+	labelled := labelPerClass(t, w, ds, truth, 2) // suggestions from the first round
 	// The first suggestions: every sample at 0.97, above the dialog's 95%; the refined ones (the
 	// fake's, 0.5 to 0.995) wait for the gate.
-	w.sugg.FirstFor = func(_ context.Context, d sample.Set, _ activelearn.Options) ([]activelearn.Suggestion, error) {
-		var out []activelearn.Suggestion
-		for k, l := range d.Labels {
-			if l == sample.NoLabel {
-				out = append(out, activelearn.Suggestion{Index: k, Label: truth[d.Index[k]], Confidence: 0.97})
-			}
-		}
-		return out, nil
-	}
+	w.sugg.FirstFor = firstSuggestions(truth, 0.97, nil)
 	gate := make(chan struct{})
 	f.mu.Lock()
 	f.gate = gate
