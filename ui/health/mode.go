@@ -299,11 +299,12 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 }
 
 // Empty says why the kind shown lists no sample: "Duplicates: not found yet, the check runs",
-// "Duplicates: none found", "Duplicates: not checked", or none of the class picked; then the
-// first kind that lists some ("Label errors lists 369"), to be picked above. O(kinds).
+// "Duplicates: none found", "Duplicates: not checked, the check stopped", or none of the class
+// picked; then the first kind that lists some ("Label errors lists 369"), to be picked above.
+// With no findings (a replayed journal ended them) it says how to check again. O(kinds).
 func (m *Mode) Empty(s mode.State) string {
 	if m.F == nil {
-		return "no health check yet"
+		return "no findings: Tools → Check Dataset… checks again"
 	}
 	l, title := m.list(), KindTitle(m.kind)
 	var why string
