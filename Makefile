@@ -70,6 +70,7 @@ test: deps lint build
 	scripts/appendnote.sh $(BIN)   # Append Dataset tells what opening the appended pair found (a damaged marks file), as Open does
 	scripts/readonlyopen.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a pair in a folder that cannot be written (a read-only mount, unshare -m as root) says so at open; the keys typed after the note are journaled in the per-user folder, Save is refused, the edits are offered after kill -9
 	READONLYOPEN_LOCKS_LEFT=1 scripts/readonlyopen.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # the same, lock files left beside the pair before the folder became read-only
+	scripts/emptycheck.sh $(BIN) $(MNIST)/t10k-images-idx3-ubyte.gz   # a key typed on the health check's empty view, while the check runs, changes nothing and says so and why; once its list fills a digit relabels the sample shown
 
 # The quick inner loop: go test -short leaves out the tests that take more than a couple of
 # seconds (CNN trainings, large generated sets, kill and memory tests); make test runs them all.

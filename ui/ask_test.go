@@ -94,6 +94,46 @@ func loopWindow(t *testing.T) (*window, *uiQueue, *store.Dataset, []int, *fakeSu
 	return w, q, ds, truth, f
 }
 
+// labelPerClass gives the first k samples of each class their true labels (truth), as one edit
+// the view applies at once, and returns them in sample order.
+func labelPerClass(t *testing.T, w *window, ds *store.Dataset, truth []int, k int) []int {
+	t.Helper()
+	var picked, labels []int
+	seen := map[int]int{}
+	for i, l := range truth {
+		if seen[l] < k {
+			seen[l]++
+			picked, labels = append(picked, i), append(labels, l)
+		}
+	}
+	if err := ds.SetLabels(picked, labels); err != nil {
+		t.Fatal(err)
+	}
+	w.c.drain()
+	return picked
+}
+
+// firstSuggestions stands in for a round's first suggestions (Suggester.FirstFor): every sample
+// without a label suggested its true label (truth) at confidence conf; saw (nil: nothing) is told
+// how many labelled samples each call saw.
+func firstSuggestions(truth []int, conf float64, saw func(n int)) func(context.Context, sample.Set, activelearn.Options) ([]activelearn.Suggestion, error) {
+	return func(_ context.Context, d sample.Set, _ activelearn.Options) ([]activelearn.Suggestion, error) {
+		var out []activelearn.Suggestion
+		n := 0
+		for k, l := range d.Labels {
+			if l == sample.NoLabel {
+				out = append(out, activelearn.Suggestion{Index: k, Label: truth[d.Index[k]], Confidence: conf})
+			} else {
+				n++
+			}
+		}
+		if saw != nil {
+			saw(n)
+		}
+		return out, nil
+	}
+}
+
 // handClock is the test's clock for the waits for the labels to rest: each wait it starts ends
 // when the test says so (rested), never by itself; last is the last it started.
 type handClock struct{ last *handTimer }
@@ -346,39 +386,14 @@ func TestSuggestedKeyDuringRound(t *testing.T) {
 // learn from it; its refined ones replace them when done.
 func TestSuggestedFirstThenRefined(t *testing.T) {
 	w, q, ds, truth, f := loopWindow(t)
-	var labelled []int
-	seen := map[int]int{}
-	for i, l := range truth { // two of each class: suggestions from the first round
-		if seen[l] < 2 {
-			seen[l]++
-			labelled = append(labelled, i)
-		}
-	}
-	labels := make([]int, len(labelled))
-	for k, i := range labelled {
-		labels[k] = truth[i]
-	}
-	if err := ds.SetLabels(labelled, labels); err != nil {
-		t.Fatal(err)
-	}
-	w.c.drain()
+	labelled := labelPerClass(t, w, ds, truth, 2) // suggestions from the first round
 	var mu sync.Mutex
 	var firsts []int // the labelled samples each first-suggestions call saw
-	w.sugg.FirstFor = func(ctx context.Context, d sample.Set, _ activelearn.Options) ([]activelearn.Suggestion, error) {
-		var out []activelearn.Suggestion
-		n := 0
-		for k, l := range d.Labels {
-			if l == sample.NoLabel {
-				out = append(out, activelearn.Suggestion{Index: k, Label: truth[d.Index[k]], Confidence: 0.6})
-			} else {
-				n++
-			}
-		}
+	w.sugg.FirstFor = firstSuggestions(truth, 0.6, func(n int) {
 		mu.Lock()
 		firsts = append(firsts, n)
 		mu.Unlock()
-		return out, nil
-	}
+	})
 	lastFirst := func() (int, int) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -545,22 +560,7 @@ func TestSuggestedStop(t *testing.T) {
 func TestSuggestionsFromFewLabelsSaySo(t *testing.T) {
 	w, q, ds, truth, _ := loopWindow(t)
 	w.scans.Opts = suspect.CNNOptions{Epochs: 3}
-	var few []int // 3 of each class
-	seen := map[int]int{}
-	for i, l := range truth {
-		if seen[l] < 3 {
-			seen[l]++
-			few = append(few, i)
-		}
-	}
-	labels := make([]int, len(few))
-	for k, i := range few {
-		labels[k] = truth[i]
-	}
-	if err := ds.SetLabels(few, labels); err != nil {
-		t.Fatal(err)
-	}
-	w.c.drain()
+	few := labelPerClass(t, w, ds, truth, 3)
 	w.sugg.Suggest()
 	waitUI(t, q, func() bool { return rested(w) && !w.sugg.Mode.List.Pending })
 	for p := range w.c.v.Len() {

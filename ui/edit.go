@@ -5,6 +5,7 @@ import (
 
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
+	"idxlabel/ui/mode"
 )
 
 // The edits: what a key, a menu item or a dialog asks of the dataset. Each runs on the UI
@@ -14,17 +15,37 @@ import (
 // mode.go; a review's: review.Decide → modeHost.Edit) → controller.edit → the store, which
 // journals it and notifies → drain → apply → refresh, and the views show the new state.
 
-// pickClass opens the class picker holding initial; the class chosen goes to the mode (a
-// relabel, or a review's decision).
+// pickClass opens the class picker holding initial (a character typed, or "": Edit → Relabel
+// Selection…); the class chosen goes to the mode (a relabel, or a review's decision).
 func (c *controller) pickClass(initial string) {
-	n := c.v.SelectionSize()
-	if n == 0 || c.cannotEdit() {
+	what := "Relabel Selection"
+	if initial != "" {
+		what = initial + " typed"
+	}
+	if c.cannotEdit() || c.nothingShown(what) {
 		return
 	}
+	n := c.v.SelectionSize()
 	c.d.PickClass("Relabel "+numfmt.Plural(n, "sample")+" as…", initial, c.classes, func(l int) {
 		c.in.input(func() { c.mode.Label(modeHost{c}, l) })
 		c.out.focus()
 	})
+}
+
+// nothingShown says on the status bar, when the grid shows no sample (so neither a cursor nor a
+// selection), that what (a key typed, a command) changed nothing, and why: the mode's reason
+// (mode.Empty: the health check's kind not found yet, or found empty), else the class the grid
+// is filtered to. It reports whether it said so. O(1) but for the mode's reason.
+func (c *controller) nothingShown(what string) bool {
+	if c.v.SelectionSize() > 0 {
+		return false
+	}
+	why := mode.Empty(c.mode, c.modeState())
+	if f := c.v.filter.Class; why == "" && f != nil {
+		why = "no sample of class " + c.classes.Long(*f) + " is shown"
+	}
+	c.say(mode.NothingShown(what, why))
+	return true
 }
 
 // next moves the cursor to the next sample shown, if any.
@@ -48,10 +69,10 @@ func largeEditNote(n int, verb string) string {
 
 // toggleDelete deletes the selected samples, or restores them when all are deleted already.
 func (c *controller) toggleDelete() {
-	sel := c.v.Selection()
-	if len(sel) == 0 || c.cannotEdit() {
+	if c.cannotEdit() || c.nothingShown("Delete") {
 		return
 	}
+	sel := c.v.Selection()
 	allDeleted := !slices.ContainsFunc(sel, func(i int) bool { return !c.ds.State(i).Deleted })
 	err := c.edit(func() error {
 		if allDeleted {

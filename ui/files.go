@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/demo"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -101,15 +102,15 @@ func (o *opener) release(images, action string, then func()) {
 // read-only, unless this window holds it (the pair it has open, or one a job of it writes: the
 // error says which, dialogs.ShowError).
 func (o *opener) load(images, labels string, readOnly bool) {
-	name := filepath.Base(images)
+	name := shownName(images)
 	if labels != "" {
-		name = filepath.Base(labels)
+		name = shownName(labels)
 	}
 	if readOnly {
 		name += " (read-only)"
 	}
 	bar := widget.NewProgressBarInfinite()
-	prog := dialog.NewCustomWithoutButtons("Opening "+filepath.Base(images), container.NewVBox(widget.NewLabel(filepath.Dir(images)), bar), o.win)
+	prog := dialog.NewCustomWithoutButtons("Opening "+shownName(images), container.NewVBox(widget.NewLabel(clip.Printable(filepath.Dir(images))), bar), o.win)
 	prog.Show()
 	job := o.c.jobs.Start(jobs.Loading, "")
 	o.c.jobs.Run(func() {
@@ -221,11 +222,11 @@ func (o *opener) showRecent() {
 	var items []*fyne.MenuItem
 	for _, e := range o.prefs.StringList(recentKey) {
 		images, labels, _ := strings.Cut(e, "\n")
-		label := filepath.Base(images)
+		label := shownName(images)
 		if labels != "" {
-			label += " + " + filepath.Base(labels)
+			label += " + " + shownName(labels)
 		}
-		items = append(items, fyne.NewMenuItem(label+"  ("+filepath.Dir(images)+")", func() {
+		items = append(items, fyne.NewMenuItem(label+"  ("+clip.Printable(filepath.Dir(images))+")", func() {
 			o.load(images, labels, false)
 		}))
 	}

@@ -36,7 +36,7 @@ func (g gridReports) TypedRune(r rune) {
 // typeClass is a digit or letter typed on the grid, now (or again, after waiting for a save).
 func (g gridReports) typeClass(r rune) {
 	c := g.c
-	if c.cannotEdit() {
+	if c.cannotEdit() || c.nothingShown(string(r)+" typed") {
 		return
 	}
 	if r >= '0' && r <= '9' && c.classes.Digits {

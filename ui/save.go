@@ -123,9 +123,9 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 		return
 	}
 	if images, labels := c.ds.Paths(); images != "" {
-		name := filepath.Base(labels)
+		name := shownName(labels)
 		if labels == "" {
-			name = filepath.Base(images)
+			name = shownName(images)
 		}
 		c.rename(name)
 		s.recent(images, labels)

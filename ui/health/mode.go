@@ -157,6 +157,7 @@ var _ interface {
 	mode.Describer
 	mode.Follower
 	mode.OwnView
+	mode.Emptier
 } = (*Mode)(nil)
 
 // Mode is the mode that reviews a health check's findings.
@@ -251,11 +252,29 @@ func (c badges) Badge(i int, st store.State, b widgets.Badge, n classes.Names) w
 // key handles the check's keys before the grid: Delete (or Backspace) deletes the selection,
 // the cursor's sample, and moves on (again on a deleted sample: restores it); → keeps the
 // sample as it is (a review decision; a sample without a label is skipped); Enter or Space
-// accepts a label error's suggestion.
+// accepts a label error's suggestion. With no sample shown (the kind's list not found yet, or
+// found empty) → and a label error's Enter or Space say on the status bar that they changed
+// nothing, and why (Empty); Delete does so in the grid.
 func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 	i := c.State().View.Current()
-	if m.F == nil || i < 0 {
+	if m.F == nil {
 		return false
+	}
+	if i < 0 {
+		var what string
+		label := m.kind == suspecthealth.Label
+		switch {
+		case k.Name == fyne.KeyRight:
+			what = "→"
+		case label && (k.Name == fyne.KeyReturn || k.Name == fyne.KeyEnter):
+			what = "Enter"
+		case label && k.Name == fyne.KeySpace:
+			what = "Space"
+		default:
+			return false
+		}
+		c.Say(mode.NothingShown(what, m.Empty(c.State())))
+		return true
 	}
 	switch k.Name {
 	case fyne.KeyDelete, fyne.KeyBackspace:
@@ -277,6 +296,34 @@ func (m *Mode) Key(c mode.Controller, k *fyne.KeyEvent) bool {
 		return false
 	}
 	return true
+}
+
+// Empty says why the kind shown lists no sample: "Duplicates: not found yet, the check runs",
+// "Duplicates: none found", "Duplicates: not checked, the check stopped", or none of the class
+// picked; then the first kind that lists some ("Label errors lists 369"), to be picked above.
+// With no findings (a replayed journal ended them) it says how to check again. O(kinds).
+func (m *Mode) Empty(s mode.State) string {
+	if m.F == nil {
+		return "no findings: Tools → Check Dataset… checks again"
+	}
+	l, title := m.list(), KindTitle(m.kind)
+	var why string
+	switch class := s.View.Filter().Class; {
+	case l.State == Waiting:
+		why = title + ": not found yet, the check runs"
+	case l.State == Stopped:
+		why = title + ": not checked, the check stopped"
+	case len(l.Order) > 0 && class != nil:
+		why = title + ": none of class " + s.Classes.Long(*class) + numfmt.Sprintf(" (%d of every class)", len(l.Order))
+	default:
+		why = title + ": none found"
+	}
+	for _, k := range m.F.Kinds {
+		if o := m.listOf(k); k != m.kind && len(o.Order) > 0 {
+			return why + "; " + KindTitle(k) + numfmt.Sprintf(" lists %d", len(o.Order))
+		}
+	}
+	return why
 }
 
 // label records the decision to give the cursor's sample label l: the suggestion accepted,

@@ -97,6 +97,12 @@ func parseThreshold(text string) (float64, bool) {
 // rounds neither learn from them nor calibrate on them), and leaves the doubtful rest in the
 // Suggested list after the labelled samples, the cursor on the first, for review one by one.
 // Opening costs O(S log S) for S suggestions; a threshold typed, O(classes · log S).
+//
+// A round that comes while it is open (the refined suggestions after the first ones, or a round
+// the labels started) does not change its figures: it says that a newer round exists, from how
+// many labels, and that Cancel then Ctrl+Shift+T shows that round's; Accept still takes exactly
+// the figures shown. Figures and an Accept button that changed under the person's eyes would
+// accept, on an Enter pressed as the round came, a count the person never read.
 func (g *Suggester) AcceptDialog() {
 	c := g.c
 	r := g.Mode.List
@@ -186,12 +192,17 @@ func (g *Suggester) AcceptDialog() {
 		s.SetMinSize(fyne.NewSize(0, 360))
 		table = s
 	}
+	newer := widget.NewLabel("") // shown when a newer round comes
+	newer.Wrapping = fyne.TextWrapWord
+	newer.Importance = widget.WarningImportance
+	newer.Hide()
 	how := widget.NewLabel("Accepted labels are journaled as suggestions accepted (one step: Ctrl+Z undoes it) and are not learnt from by the next rounds. A class's own threshold, typed in its row, replaces the common one.")
 	how.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(
 		widget.NewForm(widget.NewFormItem("Accept at confidence", all)),
-		table, summary, how)
+		table, summary, newer, how)
 	d = dialogs.NewQuestion("Accept Suggestions", "Accept", "Cancel", content, func(ok bool) {
+		g.newRound = nil
 		if !ok {
 			return
 		}
@@ -210,6 +221,11 @@ func (g *Suggester) AcceptDialog() {
 	}
 	update()
 	d.Resize(fyne.NewSize(640, d.MinSize().Height))
+	g.newRound = func(nr *review.List) {
+		newer.SetText(numfmt.Sprintf("A newer round came while this was open (%s). These figures are of the round shown when this opened, and Accept takes exactly them; Cancel, then Ctrl+Shift+T, shows the newer round's.", nr.Method))
+		newer.Show()
+		d.Resize(fyne.NewSize(640, d.MinSize().Height))
+	}
 	g.d.Show(AcceptKey, d, d.Dismiss, d.Confirm, nil)
 }
 

@@ -337,6 +337,9 @@ func (g *Suggester) asked(res askResult) {
 	nr.SuggestsNone = !res.suggest
 	g.Mode.Refresh(c, nr, start)
 	g.writeDump(nr, res.from, res.refined)
+	if g.newRound != nil {
+		g.newRound(nr)
+	}
 	what := fmt.Sprintf("%s to label first", numfmt.Plural(len(nr.Asked), "sample"))
 	if res.suggest {
 		what += fmt.Sprintf(", then %s most confident first", numfmt.Plural(len(nr.Of), "suggestion"))

@@ -61,6 +61,9 @@ type Suggester struct {
 	AfterRest  func(d time.Duration, f func()) RestTimer
 	kept       *keptSpace // the space of the dataset's pixels (the default method's)
 	win        fyne.Window
+	// newRound hears of each round shown while the Accept Suggestions dialog is open (nil:
+	// none open), on the UI thread: the dialog says a newer round exists (acceptdialog.go).
+	newRound func(r *review.List)
 }
 
 // New makes the suggested labels of the window win whose controller is c, its jobs j, its
@@ -307,6 +310,7 @@ func (g *Suggester) Stop() {
 // Drop forgets the model and stops its training (the dataset is being replaced).
 func (g *Suggester) Drop() {
 	g.stopJob()
+	g.newRound = nil
 	g.model, g.from = nil, 0
 	g.loop.tally = loopTally{} // the next dataset's marks are read from it (tally)
 }
