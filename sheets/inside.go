@@ -90,7 +90,10 @@ type inside struct {
 // clearLineRemnants)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
 // left, or ink spanning less than emptyShare of the box, is an empty box. The sample is made of
-// that ink read again finer and over the lines it touches (fineInk).
+// that ink read again finer and over the lines it touches (fineInk). Both reads, and the
+// lines' light divided out there, are finer than the page and take it with the capture's blur
+// undone over the box (sampler.deblur); the crop, which finds the lines and the ink past them
+// (crop.beyond), is the page as captured.
 func analyse(c *crop, usual float64, o Options) *inside {
 	half := func(s int) float64 {
 		w := c.width[s]
@@ -114,6 +117,9 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	in := &inside{x0: x0, y0: y0, x1: x1, y1: y1, cw: c.w, ch: c.h, f: f, level: 256, empty: true}
 	in.w, in.h = int(float64(x1-x0)*f), int(float64(y1-y0)*f)
 	w, h := in.w, in.h
+	// The reads below are finer than the page: the capture's blur is undone over the box,
+	// its ruled lines included (sampler.deblur).
+	c.sm.deblur(c.centre[left], c.centre[top], c.centre[right], c.centre[bottom])
 	side := c.side * f
 	for s := range 4 {
 		n, far := h, int32(w)
