@@ -279,8 +279,7 @@ func BenchmarkReadScan(b *testing.B) {
 // A scan's blur is undone before each box is read finer than the page: the samples' shapes
 // (each compared with its digit drawn alone at its best shift of ±2 px, so that the whole-pixel
 // placement does not count) come out nearer the digits drawn alone than the blurred page gives
-// (with the blur left as captured: 0.9916 and 0.9876 on these two sheets, 0.9896 over both;
-// undone: 0.9931, 0.9903, 0.9917).
+// (over these two sheets' 217 samples: 0.9924; with the blur left as captured, 0.9900).
 func TestScanBlurUndone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes and reads two pages")
@@ -300,7 +299,7 @@ func TestScanBlurUndone(t *testing.T) {
 			}
 		}
 	}
-	const want = 0.9908
+	const want = 0.9912
 	mean := sum / float64(max(1, n))
 	if mean < want {
 		t.Errorf("%d samples: mean correlation with their digits drawn alone at the best shift %.4f, want at least %.4f", n, mean, want)
