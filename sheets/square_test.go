@@ -1,4 +1,4 @@
-package sheets
+package sheets_test
 
 import (
 	"image"
@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"idxlabel/fixture/digits"
+	"idxlabel/fixture/sheetgen"
 	"idxlabel/normalize"
+	"idxlabel/sheets"
 )
 
 // Digits drawn at random sub-pixel places, 40–100 page pixels tall, each imported from the
@@ -33,10 +35,10 @@ func TestFineInkPlacedAsOnPagePixels(t *testing.T) {
 				bin[p] = v >= 0.5
 			}
 			if correct {
-				asOnPagePixels(bin, fw, fh)
+				sheets.AsOnPagePixels(bin, fw, fh)
 			}
-			s := sample(bin, fw, fh, Options{})
-			c := pearson(s, ref)
+			s := sheets.SampleOf(bin, fw, fh)
+			c := sheetgen.Correlation(s, ref)
 			if correct {
 				with += c
 			} else {
@@ -114,24 +116,10 @@ func digitOf(t *testing.T, g *image.Gray) []byte {
 	return d.Pix
 }
 
-func pearson(a, b []byte) float64 {
-	n := float64(len(a))
-	var sa, sb, saa, sbb, sab float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		sa, sb, saa, sbb, sab = sa+x, sb+y, saa+x*x, sbb+y*y, sab+x*y
-	}
-	va, vb := saa-sa*sa/n, sbb-sb*sb/n
-	if va <= 0 || vb <= 0 {
-		return 0
-	}
-	return (sab - sa*sb/n) / math.Sqrt(va*vb)
-}
-
 // bestAcross returns −1 or 1 when a 28×28 sample is more like its reference moved a pixel left
 // or right than where it lies, else 0.
 func bestAcross(a, ref []byte) int {
-	best, at := pearson(a, ref), 0
+	best, at := sheetgen.Correlation(a, ref), 0
 	for _, dx := range []int{-1, 1} {
 		s := make([]byte, len(ref))
 		for y := range 28 {
@@ -141,7 +129,7 @@ func bestAcross(a, ref []byte) int {
 				}
 			}
 		}
-		if c := pearson(a, s); c > best {
+		if c := sheetgen.Correlation(a, s); c > best {
 			best, at = c, dx
 		}
 	}
