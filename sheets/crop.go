@@ -1,6 +1,7 @@
 package sheets
 
 import (
+	"image"
 	"math"
 	"slices"
 )
@@ -64,6 +65,11 @@ type sampler struct {
 	full           func(u, v float64) Point // the grid's (s, t) ↦ full-resolution page pixels
 	u0, v0, du, dv float64                  // crop (x, y) ↦ (u0 + x·du, v0 + y·dv)
 	scale          float64                  // the crop's pixels per page pixel: 1, or less (readScale)
+	// sharp is the part of the page the box covers with the capture's blur undone (deblur),
+	// its pixel (0, 0) the page's (sx, sy); nil before deblur and for a crop read coarser
+	// than the page.
+	sharp  *image.Gray
+	sx, sy int
 }
 
 // lattice is the spacing, in output pixels, of the points at which fill maps exactly; between
@@ -77,7 +83,10 @@ type node struct{ x, y, inv float32 }
 
 // fill writes the ink of a w×h image whose pixel (j, i) is crop point (x0 + (j + ½)·step,
 // y0 + (i + ½)·step): the page sampled bilinearly (by the Catmull–Rom cubic when cubic), as
-// ink relative to the paper. A read coarser than the page (step more than the crop's scale:
+// ink relative to the paper. A read finer than the page samples the page with the capture's
+// blur undone (sharp, when deblur has made it and it holds every pixel the read
+// interpolates); the crop itself, at the page's resolution, samples the page as captured. A
+// read coarser than the page (step more than the crop's scale:
 // a box too large for maxReadPixels at the page's resolution) samples the page averaged over
 // squares as large as its pixels instead (areaAverage over the part it reads), never the
 // page's own pixels every so many, which would alias.
@@ -104,6 +113,16 @@ func (sm *sampler) fill(dst []uint8, w, h int, x0, y0, step float64, cubic bool)
 	// lox … hix across, loy … hiy down; outside them is off the page.
 	var lox, loy float32
 	hix, hiy := float32(g.Rect.Dx()-1), float32(g.Rect.Dy()-1)
+	if step < sm.scale && sm.holds(nodes) {
+		ox, oy := float32(sm.sx), float32(sm.sy)
+		for n := range nodes {
+			nodes[n].x, nodes[n].y = nodes[n].x-ox, nodes[n].y-oy
+		}
+		lox, loy = max(0, lox-ox), max(0, loy-oy)
+		hix = min(float32(sm.sharp.Rect.Dx()-1), hix-ox)
+		hiy = min(float32(sm.sharp.Rect.Dy()-1), hiy-oy)
+		g = sm.sharp
+	}
 	if step > sm.scale {
 		if sg, ox, oy, k := smoothPart(g, nodes, nx, ny); sg != nil {
 			to := func(v, o float32) float32 { return (v+0.5-o)/k - 0.5 }

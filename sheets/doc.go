@@ -11,8 +11,10 @@
 // (normalize.Bilevel); the largest ruled frame whose four sides are straight lines and whose
 // inside, rectified through a homography, holds the layout's rows and columns of ruled lines;
 // which way up from the ink beside it (a sheet's heading is above its grid); then each box cut
-// from the full-resolution page through the same map, its lines found in the cut, its inside
-// sampled twice as fine, made bilevel, cleared of specks and of what is left of the lines; the
+// from the full-resolution page through the same map, its lines found in the cut; the page
+// under the box deblurred (the Wiener filter of a Gaussian blur of a page pixel, as a scan's
+// optics spread the ink) for the reads finer than the page: its inside sampled twice as fine,
+// made bilevel, cleared of specks and of what is left of the lines; the
 // ink kept read again three times as fine as the page (interpolated by the Catmull–Rom cubic)
 // and over the lines it touches (each line divided out there, so a stroke touching it keeps
 // its ink), and through normalize.Digit. Each of a box's reads (its cut, its inside, its ink

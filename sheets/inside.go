@@ -69,8 +69,12 @@ type inside struct {
 	// past[s]: ink lies just past side s's line where the box's ink touches it (crop.beyond),
 	// the test for a line with no box read beyond it.
 	past  [4]bool
-	level int  // the crop's ink at least this is ink (Otsu's threshold)
-	empty bool // no digit: no ink, or too little
+	level int // the crop's ink at least this is ink (Otsu's threshold), deblurred (sampler.deblur)
+	// pastLevel is the same threshold taken on the crop as captured, for what beyond reads
+	// there (the deblurred inside's is about ten levels higher: a stroke's short stretch past
+	// a line, blurred in the crop, would fall under it and a crossing go unflagged).
+	pastLevel int
+	empty     bool // no digit: no ink, or too little
 	// touch[s][k] says kept ink lies within touchPixels of side s at position k along it;
 	// near[s][k] is how far the nearest kept ink lies from side s there (w or h when none).
 	touch [4][]bool
@@ -90,7 +94,10 @@ type inside struct {
 // clearLineRemnants)
 // and shapes lying along an edge within hugShare of it are cleared, specks dropped. No ink
 // left, or ink spanning less than emptyShare of the box, is an empty box. The sample is made of
-// that ink read again finer and over the lines it touches (fineInk).
+// that ink read again finer and over the lines it touches (fineInk). Both reads, and the
+// lines' light divided out there, are finer than the page and take it with the capture's blur
+// undone over the box (sampler.deblur); the crop, which finds the lines and the ink past them
+// (crop.beyond, at the threshold taken on the crop: pastLevel), is the page as captured.
 func analyse(c *crop, usual float64, o Options) *inside {
 	half := func(s int) float64 {
 		w := c.width[s]
@@ -114,6 +121,9 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	in := &inside{x0: x0, y0: y0, x1: x1, y1: y1, cw: c.w, ch: c.h, f: f, level: 256, empty: true}
 	in.w, in.h = int(float64(x1-x0)*f), int(float64(y1-y0)*f)
 	w, h := in.w, in.h
+	// The reads below are finer than the page: the capture's blur is undone over the box,
+	// its ruled lines included (sampler.deblur).
+	c.sm.deblur(c.centre[left], c.centre[top], c.centre[right], c.centre[bottom])
 	side := c.side * f
 	for s := range 4 {
 		n, far := h, int32(w)
@@ -143,6 +153,7 @@ func analyse(c *crop, usual float64, o Options) *inside {
 	if in.level > 255 {
 		return in
 	}
+	in.pastLevel = capturedLevel(c, x0, y0, x1, y1)
 	clearLineRemnants(in.bin, w, h, int(2*f), max(2, int(0.03*side)))
 	comps, lab := components(in.bin, w, h)
 	speck := max(3, int(math.Pow(speckShare*side, 2)))
@@ -216,8 +227,10 @@ func analyse(c *crop, usual float64, o Options) *inside {
 // interpolation cuts straight across it (measured on 50 sheets of each of 3 seeds: mean
 // correlation with the digit imported alone +0.0009, +0.0000, +0.0002 on scans, +0.0006,
 // −0.0002, +0.0013 on photos, for 0.07 s more CPU a sheet). It is made bilevel at the
-// inside's level, and the shapes holding ink analyse kept are kept. The image's size is
-// returned beside it. Memory: at most maxReadPixels × 10 bytes.
+// inside's level, and the shapes holding ink analyse kept are kept; read three times finer
+// than the page, its extent along its shorter side is made a fine pixel longer, so normalize's
+// square crop leaves it where it leaves a digit on the page's pixels (asOnPagePixels). The
+// image's size is returned beside it. Memory: at most maxReadPixels × 10 bytes.
 func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int) ([]bool, int, int) {
 	var touched [4]bool
 	for s := range 4 {
@@ -302,6 +315,9 @@ func (c *crop) fineInk(in *inside, halves [4]float64, minX, minY, maxX, maxY int
 	}
 	for k, l := range lab {
 		bin[k] = l >= 0 && keep[l]
+	}
+	if f == fineSample && c.sm.scale == 1 {
+		asOnPagePixels(bin, w, h)
 	}
 	return bin, w, h
 }
@@ -420,7 +436,8 @@ func clearLineRemnants(bin []bool, w, h, thin, depth int) {
 }
 
 // beyond reports whether, past side s's line (beyond its outer edge and 2 pixels more, up to
-// crossShare of the box further), the crop shows ink at in's level within 3 crop pixels along
+// crossShare of the box further), the crop shows ink at in's threshold on the crop as captured
+// (pastLevel) within 3 crop pixels along
 // the line of where in's ink touches it (at least 3 such pixels).
 func (c *crop) beyond(in *inside, s int) bool {
 	half := c.width[s] / 2
@@ -462,12 +479,30 @@ func (c *crop) beyond(in *inside, s int) bool {
 			if s == top || s == bottom {
 				x, y = a, q
 			}
-			if x >= 0 && x < c.w && y >= 0 && y < c.h && int(c.ink[y*c.w+x]) >= in.level {
+			if x >= 0 && x < c.w && y >= 0 && y < c.h && int(c.ink[y*c.w+x]) >= in.pastLevel {
 				hits++
 			}
 		}
 	}
 	return hits >= 3
+}
+
+// capturedLevel returns Otsu's threshold (normalize.Bilevel's) over the crop's pixels x0 … x1
+// across and y0 … y1 down, as captured (crop.ink): the least ink made ink, 256 when none is.
+func capturedLevel(c *crop, x0, y0, x1, y1 int) int {
+	g := image.NewGray(image.Rect(0, 0, x1-x0, y1-y0))
+	for y := y0; y < y1; y++ {
+		copy(g.Pix[(y-y0)*g.Stride:], c.ink[y*c.w+x0:y*c.w+x1])
+	}
+	levels := append([]uint8(nil), g.Pix...)
+	normalize.Bilevel(g, 0)
+	level := 256
+	for k, v := range g.Pix {
+		if v != 0 {
+			level = min(level, int(levels[k]))
+		}
+	}
+	return level
 }
 
 // cropAt returns the crop pixel, counted from the inside's start, that holds the centre of the

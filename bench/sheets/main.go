@@ -12,7 +12,8 @@
 //   - each sample's correlation with the same digit imported alone (the clean drawing through
 //     normalize.Digit, import's path), beside what the capture alone keeps of it (the digit
 //     drawn alone, degraded as the capture degrades the page) and, for scans, what it keeps
-//     when also turned by the scan's angle and turned back (information, not a target); and
+//     when also turned by the scan's angle and turned back (information, not a target); the
+//     same correlations at their best shift of ±2 px (the shape without the placement); and
 //     how many samples, and digits degraded alone, lie a whole pixel from their reference;
 //   - the time and the CPU time of each read.
 //
@@ -159,6 +160,7 @@ type tally struct {
 	moved, movedAlone                 int // samples (the digits degraded alone) best matching their reference moved by a pixel
 	touching, touchingFound           int
 	corr, corrTouching, alone, turned []float64
+	shifted, shiftedAlone             []float64 // the same correlations at the best shift of ±2 px
 	cpu, wall                         []float64
 	notes                             []string
 }
@@ -212,6 +214,7 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 				t.touchingFound++
 			}
 			t.corr = append(t.corr, c)
+			t.shifted = append(t.shifted, sheetgen.ShiftedCorrelation(g.Sample, b.Reference, 28))
 			if moved(g.Sample, b.Reference) {
 				t.moved++
 			}
@@ -223,6 +226,7 @@ func (t *tally) compare(path string, truth *sheetgen.Sheet, got *sheets.Sheet, e
 			}
 			if b.Degraded != nil {
 				t.alone = append(t.alone, sheetgen.Correlation(b.Degraded, b.Reference))
+				t.shiftedAlone = append(t.shiftedAlone, sheetgen.ShiftedCorrelation(b.Degraded, b.Reference, 28))
 			}
 			if b.Touching {
 				t.corrTouching = append(t.corrTouching, c)
@@ -270,6 +274,7 @@ func (t *tally) print(kind string, seed uint64) {
 		kind, seed, t.sheets, t.noGrid, t.filled, t.found, 100*float64(t.found)/float64(max(1, t.filled)), t.flaggedFilled, t.wrong, t.unlike,
 		t.touching, t.touchingFound, t.empty, t.emptySkipped, t.emptyFlagged,
 		mean(t.corr), mean(t.corrTouching), mean(t.alone), turnedMean, pct(t.corr, 0.05), pct(t.corr, 0), mean(t.wall), pct(t.wall, 1), mean(t.cpu), pct(t.cpu, 1), loadavg())
+	fmt.Printf("  correlation at the best shift of ±2 px (the shape, without the whole-pixel placement): %.4f, the capture alone %.4f\n", mean(t.shifted), mean(t.shiftedAlone))
 	fmt.Printf("  placed a pixel or more from the reference: %d samples (%.1f%%), the capture alone %d (%.1f%%)\n", t.moved, 100*float64(t.moved)/float64(max(1, t.found)), t.movedAlone, 100*float64(t.movedAlone)/float64(max(1, len(t.alone))))
 	for k, n := range t.notes {
 		if k == 20 {
