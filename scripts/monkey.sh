@@ -46,7 +46,7 @@ fail() {
   cp "$log" "$keep" 2>/dev/null || true
   echo "monkey: seed $seed: the app's whole log ($(wc -l <"$keep") lines): $keep" >&2
   echo "--- its first lines naming a crash:" >&2
-  grep -n -m 10 -E '^(fatal error|panic:|SIGSEGV|SIGBUS|unexpected (signal|fault)|runtime: )|concurrent map|WARNING: DATA RACE' "$keep" >&2 || true
+  grep -n -m 10 -E '^(fatal error|panic:|SIG[A-Z]+: |\[signal |unexpected (signal|fault)|runtime: )|concurrent map|WARNING: DATA RACE' "$keep" >&2 || true
   echo "--- its first goroutine:" >&2
   awk '/^goroutine [0-9]+ /{on=1} on{print; if (/^$/ || ++n == 60) exit}' "$keep" >&2
   echo "--- its last 40 lines:" >&2
@@ -67,7 +67,8 @@ alive() {
 }
 
 state=$XVFB_CFG/state
-IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
+# GOTRACEBACK=all: a crash prints every goroutine, so one that raced the crashing one shows too.
+GOTRACEBACK=all IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared"
 ready "$main" # the first frames: the window shows its cursor
