@@ -5,8 +5,10 @@
 # confusion matrix, Ctrl+M the map; the short scan of IDXLABEL_QUICK_CNN=1; Ctrl+Shift+U the
 # labelling loop's Suggested view, its rounds in the background, Ctrl+Shift+A accepting many), clicks anywhere in
 # the window, drags with and without Shift (the map's pan and lasso), some in bursts with no
-# delay) on a copy of an IDX pair. The app must stay alive with no panic in its log; at the end it saves
-# (Ctrl+S), and the saved pair must pass `idxlabel verify`.
+# delay) on a copy of an IDX pair. The app must stay alive with no panic (nor, built with -race, a
+# data race) in its log; at the end it saves (Ctrl+S), and the saved pair must pass
+# `idxlabel verify`. On a failure it keeps the app's whole log at a path it prints, and prints the
+# lines naming a Go crash's cause (fatal error, panic, the first goroutine's stack).
 # With no IMAGES file (the real MNIST files absent) it runs on the demo dataset and skips the
 # save and verify steps.
 # Usage: scripts/monkey.sh BINARY [IMAGES] [SEED] [N]
@@ -34,11 +36,39 @@ else
   images=""
 fi
 
-fail() { echo "monkey: seed $seed: $*" >&2; tail -40 "$log" >&2; exit 1; }
-alive() { kill -0 "$APP_PID" 2>/dev/null || fail "the app died after $1 inputs"; ! grep -qi "panic" "$log" || fail "panic after $1 inputs"; }
+# fail says why, keeps the app's whole log (the temporary folder goes on exit) at a path it prints,
+# and shows the lines that name a crash's cause: a Go runtime's fatal error or panic, a race
+# report (a -race binary), the first goroutine's stack (the crashing one), then the log's end.
+fail() {
+  echo "monkey: seed $seed: $*" >&2
+  local keep
+  keep=$(mktemp "${TMPDIR:-/tmp}/monkey-seed$seed-XXXXXX.log")
+  cp "$log" "$keep" 2>/dev/null || true
+  echo "monkey: seed $seed: the app's whole log ($(wc -l <"$keep") lines): $keep" >&2
+  echo "--- its first lines naming a crash:" >&2
+  grep -n -m 10 -E '^(fatal error|panic:|SIG[A-Z]+: |\[signal |unexpected (signal|fault)|runtime: )|concurrent map|WARNING: DATA RACE' "$keep" >&2 || true
+  echo "--- its first goroutine:" >&2
+  awk '/^goroutine [0-9]+ /{on=1} on{print; if (/^$/ || ++n == 60) exit}' "$keep" >&2
+  echo "--- its last 40 lines:" >&2
+  tail -40 "$keep" >&2
+  exit 1
+}
+# alive fails when the app has exited (naming its exit status) or its log holds a panic or a data
+# race report.
+alive() {
+  if ! kill -0 "$APP_PID" 2>/dev/null; then
+    local status=0
+    wait "$APP_PID" 2>/dev/null || status=$?
+    APP_PID=""
+    fail "the app died after $1 inputs (exit status $status)"
+  fi
+  ! grep -qi "panic" "$log" || fail "panic after $1 inputs"
+  ! grep -q "DATA RACE" "$log" || fail "a data race after $1 inputs"
+}
 
 state=$XVFB_CFG/state
-IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
+# GOTRACEBACK=all: a crash prints every goroutine, so one that raced the crashing one shows too.
+GOTRACEBACK=all IDXLABEL_QUICK_CNN=1 IDXLABEL_TEST_STATE=$state "$bin" "${args[@]}" >"$log" 2>&1 &
 APP_PID=$!
 main=$(wait_window) || fail "no window appeared"
 ready "$main" # the first frames: the window shows its cursor
