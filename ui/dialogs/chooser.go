@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"fmt"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/ui/widgets"
 	"os"
@@ -169,7 +170,9 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(rows[id]) })
+		// A row is drawn with its control characters and non-UTF-8 bytes escaped (a name with a
+		// newline would draw over the next row); rows keeps the names as they are, to open.
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(clip.Printable(rows[id])) })
 	// dirOf is the folder the path field names (up to its last separator) and what follows it.
 	dirOf := func(text string) (string, string) {
 		text = expandHome(text)

@@ -333,3 +333,29 @@ func TestChooserKeepsTheListFocusedInAFolder(t *testing.T) {
 		t.Fatalf("Enter in the path field on a folder: path %q (want %q), the keys on %T (want the path field)", path.Text, want, win.Canvas().Focused())
 	}
 }
+
+// A file's name is untrusted: the chooser's list draws one holding a newline, an escape code
+// and a byte that is not UTF-8 with them escaped, on its own row, and Enter on that row still
+// picks the file by its real name. Before, the newline drew the rest of the name over the next
+// row.
+func TestChooserDrawsOddNamesEscaped(t *testing.T) {
+	win, d := questionWindow(t)
+	dir := t.TempDir()
+	odd := "evil\n\x1b[2J\xff-labels-idx1-ubyte"
+	if err := os.WriteFile(filepath.Join(dir, odd), []byte("x"), 0o644); err != nil {
+		t.Fatalf("this file system takes no such name: %v", err)
+	}
+	var picked string
+	d.Choose(Spec{Title: "Open", Confirm: "Open", Purpose: PurposeOpen, Filter: IsIDXName, Kind: "IDX files", Start: dir}, func(p string) { picked = p })
+	_, rows, _ := chooserParts(t, win)
+	if len(rows) != 2 || rows[1] != `evil\n\x1b[2J\xff-labels-idx1-ubyte` {
+		t.Fatalf("the list draws %q, want the odd name escaped on one row", rows)
+	}
+	win.Canvas().Focus(overlayList(win))
+	for _, k := range []fyne.KeyName{fyne.KeyDown, fyne.KeyReturn} { // rows: ../, the odd name
+		typeKey(win, k)
+	}
+	if picked != filepath.Join(dir, odd) {
+		t.Fatalf("Enter on the odd name's row picked %q, want %q", picked, filepath.Join(dir, odd))
+	}
+}
