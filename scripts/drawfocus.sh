@@ -101,7 +101,6 @@ below_menu "New Dataset"
 xdotool key --clearmodifiers ctrl+w
 gone
 open_draw || fail "Ctrl+D typed after the new dataset's draw window closed did not reach the main window"
-kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
-APP_PID=""
+end_app "$log" || fail "the app did not end on SIGTERM"
 grep -qi panic "$log" && fail "the app panicked"
 echo "drawfocus: ok (draw window at y=$DRAW_Y, below the menu bar; the keys reach the grid after it closes)"

@@ -53,7 +53,7 @@ until_state "cursor=69 " "the digits typed did not relabel"
 sleep 1
 until_state "cut=- " "a text of the window does not fit at 1,280 px"
 echo "newuser: the status line wraps and the Show list fits its entries at 1,280 px"
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+end_app "$log" || fail "the app did not end on SIGTERM"
 
 # 3. The histogram of an image file opened alone.
 start_state "$work/alone-images-idx3-ubyte"
@@ -63,6 +63,6 @@ until_state "cursor=0 .*samples=200 " "the image file did not open"
 xdotool mousemove 60 $((175 + 9 * 39)) click 1
 until_state "class=7 " "class 7 of an unlabelled dataset could not be chosen in the histogram"
 echo "newuser: the histogram lists every digit; class 7, labelled by nobody yet, was chosen"
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true; APP_PID=""
+end_app "$log" || fail "the app did not end on SIGTERM"
 ! grep -qi "panic" "$log" || fail "the window panicked"
 echo "newuser: ok"

@@ -46,7 +46,7 @@ xdotool key --delay 0 ctrl+z Left Left ctrl+z Left Left ctrl+z Left Left
 xdotool key --clearmodifiers End # handled after the burst: the burst is over when it is
 at_end "burst" "$state"
 alive "burst"
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
+end_app "$log" || fail "the app did not end on SIGTERM"
 APP_PID=""
 echo "seam: burst ok"
 
@@ -122,6 +122,6 @@ case "$changed" in
   "index,a,b"$'\n'"9,"*",7") ;;
   *) fail "keys during a save: the arrows pressed while saving were not all acted on, or the digit went elsewhere; labels changed: $changed" ;;
 esac
-kill "$APP_PID"; wait "$APP_PID" 2>/dev/null || true
+end_app "$log" || fail "the app did not end on SIGTERM"
 APP_PID=""
 echo "seam: keys during a save ok ($out)"

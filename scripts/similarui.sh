@@ -122,7 +122,7 @@ i = int(sys.argv[2])
 if l[i] != 1:
     print("similarui: sample", i, "first, labelled", l[i], file=sys.stderr); sys.exit(1)
 PY
-kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
+end_app "$log" || fail "the app did not end on SIGTERM"
 APP_PID=""
 
 # 3. Once the window has a CNN scan (Ctrl+K, the CNNs shortened: IDXLABEL_QUICK_CNN=1), Ctrl+F
@@ -148,7 +148,7 @@ xdotool key --clearmodifiers Home
 until_state "mode=More_like_this .*cursor=0 .*sample=17 " "the query is not first in the list"
 xdotool key --clearmodifiers Right
 until_state "mode=More_like_this .*cursor=1 .*sample=10000 " "the planted copy is not the most similar by CNN features"
-kill "$APP_PID" 2>/dev/null; wait "$APP_PID" 2>/dev/null || true
+end_app "$log" || fail "the app did not end on SIGTERM"
 APP_PID=""
 grep -qi panic "$log" && fail "the app panicked"
 echo "similarui: ok (the list of sample 17: the query, its copy, 99 more, relabelled by Ctrl+A $digit typed while the index was built; the drawing's first is sample $first, a 1; by the CNN scan's features the copy first too)"

@@ -46,6 +46,37 @@ stop_xvfb() {
   return 0
 }
 
+# end_app LOG sends the app (APP_PID) SIGTERM, as a person's kill does, and waits (up to
+# WAIT_TENTHS) for it to exit. An app still running then is sent SIGQUIT, so that the Go runtime
+# writes its goroutines' stacks into LOG; that log is kept at a printed path, the stack of the
+# window's goroutine (goroutine 1) shown, and end_app returns 1: an app that does not end on
+# SIGTERM is a fault to be named, never a test that waits for ever.
+end_app() {
+  local log=${1:-} kept
+  [ -n "${APP_PID:-}" ] || return 0
+  if kill "$APP_PID" 2>/dev/null; then
+    for _ in $(seq "$WAIT_TENTHS"); do
+      kill -0 "$APP_PID" 2>/dev/null || { wait "$APP_PID" 2>/dev/null || true; APP_PID=""; return 0; }
+      sleep 0.1
+    done
+    kill -QUIT "$APP_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$APP_PID" 2>/dev/null || true
+    wait "$APP_PID" 2>/dev/null || true
+    APP_PID=""
+    echo "the app did not exit within $((WAIT_TENTHS / 10)) s of SIGTERM" >&2
+    if [ -n "$log" ] && [ -f "$log" ]; then
+      kept=$(mktemp "${TMPDIR:-/tmp}/app-sigterm-XXXXXX.log")
+      cp "$log" "$kept"
+      echo "its log, with its goroutines' stacks after SIGQUIT: $kept" >&2
+      awk '/^goroutine 1 /{p=1} p{print; if (++n >= 40) exit}' "$kept" >&2
+    fi
+    return 1
+  fi
+  wait "$APP_PID" 2>/dev/null || true
+  APP_PID=""
+}
+
 # wait_window waits (up to WAIT_TENTHS) for the app's window and prints its id.
 wait_window() {
   timeout $((WAIT_TENTHS / 10)) xdotool search --sync --onlyvisible --name "IDX Labeler" | head -n 1
