@@ -65,30 +65,21 @@ func TestWidthsAgree(t *testing.T) {
 		m, n, k := sh[0], sh[1], sh[2]
 		a, _ := operand(rng, blas.NoTrans, m, k, 0)
 		b, _ := operand(rng, blas.Trans, k, n, 0)
-		c44 := make([]float32, 16)
 		c24 := make([]float32, 8)
-		c64 := make([]float32, 24)
-		for i := 0; i+6 <= m; i += 6 {
-			for j := 0; j+4 <= n; j += 4 {
-				dot6x4x16(k, &a[i*k], k, &b[j*k], k, &c64[0], 4)
-				for h := range 3 {
-					dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
-					for x := range 8 {
-						if c24[x] != c64[8*h+x] {
-							t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the 6×4", sh, i+2*h+x/4, j+x%4, c24[x], c64[8*h+x])
-						}
-					}
-				}
-			}
-		}
-		for i := 0; i+4 <= m; i += 4 {
-			for j := 0; j+4 <= n; j += 4 {
-				dot4x4x16(k, &a[i*k], k, &b[j*k], k, &c44[0], 4)
-				for h := range 2 {
-					dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
-					for x := range 8 {
-						if c24[x] != c44[8*h+x] {
-							t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the 4×4", sh, i+2*h+x/4, j+x%4, c24[x], c44[8*h+x])
+		for _, kr := range []struct {
+			rows int
+			dot  func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+		}{{6, dot6x4x16}, {4, dot4x4x16}} {
+			block := make([]float32, kr.rows*4)
+			for i := 0; i+kr.rows <= m; i += kr.rows {
+				for j := 0; j+4 <= n; j += 4 {
+					kr.dot(k, &a[i*k], k, &b[j*k], k, &block[0], 4)
+					for h := range kr.rows / 2 {
+						dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
+						for x := range 8 {
+							if c24[x] != block[8*h+x] {
+								t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the %d×4", sh, i+2*h+x/4, j+x%4, c24[x], block[8*h+x], kr.rows)
+							}
 						}
 					}
 				}
