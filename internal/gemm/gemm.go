@@ -14,15 +14,16 @@ var impl gonum.Implementation
 
 // Mul computes C = op(A)·op(B): op(A) m×k, op(B) k×n, C m×n, all row-major float32 with the
 // given strides (lda, ldb, ldc in elements); C is overwritten. Where the CPU has AVX2 and FMA
-// (kernels), the assembly kernels compute it: 4×16 blocks of C (4×32 with AVX-512) by
+// (kernels), the assembly kernels compute it: 4×16 blocks of C (12×32 and 4×32 with AVX-512) by
 // broadcasting op(A) against rows of B when B is not transposed, 2×4 blocks by dot products
 // along k when it is (A not transposed, k a multiple of 8; with AVX-512 and k a multiple of 16,
-// sixteen values of k at a time); everything else is gonum's Sgemm. Each element of C is
-// computed by the same sequence of operations wherever it sits (4×16 and 4×32 blocks run the
-// same chain of fused multiply-adds; edge blocks run the kernel on a zero-padded copy of B's
-// last columns, or with a row stride of 0 into a scratch block), so a row of C does not depend
-// on the other rows of A it is computed with: a network's output for one sample has the same
-// bits alone as in a batch. Kernels and gonum round differently; each is
+// sixteen values of k at a time, in 6×4 and 4×4 blocks); everything else is gonum's Sgemm.
+// Each element of C is computed by the same sequence of operations wherever it sits (4×16,
+// 4×32 and 12×32 blocks run the same chain of fused multiply-adds, 2×4, 4×4 and 6×4 dot blocks
+// the same sums; edge blocks run the kernel on a zero-padded copy of B's last columns, overlap
+// the block before them, or run with a row stride of 0 into a scratch block), so a row of C
+// does not depend on the other rows of A it is computed with: a network's output for one
+// sample has the same bits alone as in a batch. Kernels and gonum round differently; each is
 // deterministic. ConjTrans is Trans (the matrices are real). It panics if a slice is too short
 // for its shape (a bug in the caller: shapes come from the program, never from input).
 func Mul(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
@@ -43,11 +44,11 @@ func Mul(tA, tB blas.Transpose, m, n, k int, a []float32, lda int, b []float32, 
 	}
 }
 
-// axpyBlocks computes C = op(A)·B with axpy4x32 (where wide) on panels of 32 columns, and
-// axpy4x16 on the rest. The last panel, when it has fewer than 16 columns, is copied into a
-// zero-padded k×16 panel, and its rows are computed one at a time into a scratch block (a
-// 16-wide store would run past C's row); so are the last rows when fewer than 4 are left (row
-// stride 0: the kernel computes the row four times).
+// axpyBlocks computes C = op(A)·B with axpy12x32 and then axpy4x32 (where wide) on panels of
+// 32 columns, and axpy4x16 on the rest. The last panel, when it has fewer than 16 columns, is
+// copied into a zero-padded k×16 panel, and its blocks are computed into a scratch block (a
+// 16-wide store would run past C's row); the last rows, when fewer than 4 are left, one at a
+// time (row stride 0: the kernel computes the row four times).
 func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	ai, ap := lda, 1 // A(i,p) = a[i·ai + p·ap]
 	if tA == blas.Trans {
@@ -56,7 +57,11 @@ func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float3
 	var tmp [4 * 32]float32
 	for j := 0; j < n; {
 		if wide && n-j >= 32 {
-			for i := 0; i < m; i += 4 {
+			i := 0
+			for ; i+12 <= m; i += 12 { // B's panel is loaded a third as often as by 4 rows
+				axpy12x32(k, &a[i*ai], ai, ap, &b[j], ldb, &c[i*ldc+j], ldc)
+			}
+			for ; i < m; i += 4 {
 				if i+4 <= m {
 					axpy4x32(k, &a[i*ai], ai, ap, &b[j], ldb, &c[i*ldc+j], ldc)
 					continue
@@ -82,7 +87,14 @@ func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float3
 				axpy4x16(k, &a[i*ai], ai, ap, &bj[0], ldbj, &c[i*ldc+j], ldc)
 				continue
 			}
-			for r := i; r < min(i+4, m); r++ {
+			if i+4 <= m { // four rows into the scratch block, then their first cols columns
+				axpy4x16(k, &a[i*ai], ai, ap, &bj[0], ldbj, &tmp[0], 16)
+				for r := range 4 {
+					copy(c[(i+r)*ldc+j:(i+r)*ldc+j+cols], tmp[r*16:r*16+cols])
+				}
+				continue
+			}
+			for r := i; r < m; r++ {
 				axpy4x16(k, &a[r*ai], 0, ap, &bj[0], ldbj, &tmp[0], 16)
 				copy(c[r*ldc+j:r*ldc+j+cols], tmp[:cols])
 			}
@@ -92,22 +104,29 @@ func axpyBlocks(tA blas.Transpose, m, n, k int, a []float32, lda int, b []float3
 }
 
 // dotBlocks computes C = A·Bᵀ (k a multiple of 8) with dot2x4 in 2×4 blocks or, when wide and
-// k is a multiple of 16, with dot4x4x16 in 4×4 blocks and dot2x4x16 (the same bits) for the
-// rest. An edge block is computed a column at a time, and a lone last row with row stride 0,
-// into a scratch block.
+// k is a multiple of 16, with dot6x4x16 in 6×4 blocks, then dot4x4x16 in 4×4 blocks, and
+// dot2x4x16 (the same bits) for the rest. When n is not a multiple of 4, the wide blocks' last
+// one overlaps the one before it (recomputing some columns, to the same bits). An edge block
+// is computed a column at a time, and a lone last row with row stride 0, into a scratch block.
 func dotBlocks(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
 	dot := dot2x4
-	i0 := 0 // the rows done by 4×4 blocks
-	if wide && k%16 == 0 {
+	i0 := 0 // the rows done by 6×4 and 4×4 blocks
+	if wide && k%16 == 0 && n >= 4 {
 		dot = dot2x4x16
-		for i0 = 0; i0+4 <= m; i0 += 4 {
-			for j := 0; j+4 <= n; j += 4 {
-				dot4x4x16(k, &a[i0*lda], lda, &b[j*ldb], ldb, &c[i0*ldc+j], ldc)
+		block := func(kernel func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)) {
+			for j := 0; j < n; j += 4 {
+				j = min(j, n-4)
+				kernel(k, &a[i0*lda], lda, &b[j*ldb], ldb, &c[i0*ldc+j], ldc)
 			}
 		}
-		if n%4 != 0 { // the last columns of those rows, by the 2×4 path below
-			dotEdge(dot, i0, n/4*4, n, k, a, lda, b, ldb, c, ldc)
+		for ; i0+6 <= m; i0 += 6 {
+			block(dot6x4x16)
 		}
+		for ; i0+4 <= m; i0 += 4 {
+			block(dot4x4x16)
+		}
+	} else if wide && k%16 == 0 {
+		dot = dot2x4x16
 	}
 	if i0 < m {
 		dotEdge(dot, m-i0, 0, n, k, a[i0*lda:], lda, b, ldb, c[i0*ldc:], ldc)

@@ -3,8 +3,8 @@ package gemm
 import "golang.org/x/sys/cpu"
 
 // kernels tells whether gemm uses the AVX2+FMA assembly kernels of gemm_amd64.s; wide whether,
-// with them, it uses their AVX-512 versions (axpy4x32, dot2x4x16, dot4x4x16) where the shapes
-// allow.
+// with them, it uses their AVX-512 versions (axpy12x32, axpy4x32, dot2x4x16, dot6x4x16,
+// dot4x4x16) where the shapes allow.
 var (
 	kernels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 	wide    = kernels && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
@@ -41,3 +41,15 @@ func dot2x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc 
 //
 //go:noescape
 func dot4x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+
+// axpy12x32 is axpy4x32 for a 12×32 block (AVX-512), each element computed by the same
+// sequence of fused multiply-adds.
+//
+//go:noescape
+func axpy12x32(k int, a *float32, ai, ap int, b *float32, ldb int, c *float32, ldc int)
+
+// dot6x4x16 computes a 6×4 block of C = A·Bᵀ as dot2x4x16 computes its 2×4 blocks (the same
+// bits for each element); k must be a positive multiple of 16.
+//
+//go:noescape
+func dot6x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)

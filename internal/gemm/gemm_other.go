@@ -24,3 +24,11 @@ func dot2x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc 
 func dot4x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int) {
 	panic("gemm: no assembly kernels on this architecture")
 }
+
+func axpy12x32(k int, a *float32, ai, ap int, b *float32, ldb int, c *float32, ldc int) {
+	panic("gemm: no assembly kernels on this architecture")
+}
+
+func dot6x4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int) {
+	panic("gemm: no assembly kernels on this architecture")
+}

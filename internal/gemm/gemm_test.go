@@ -35,15 +35,16 @@ func bothPaths(t *testing.T, test func(*testing.T)) {
 	t.Run(fmt.Sprintf("kernels %v, avx-512 %v", k, w), test)
 }
 
-// TestWidthsAgree checks that the AVX-512 broadcast kernel gives every element the bits of the
-// AVX2 one (the same chain of fused multiply-adds), and the 4×4 dot kernel the bits of the 2×4.
+// TestWidthsAgree checks that the AVX-512 broadcast kernels (12×32 and 4×32 blocks) give every
+// element the bits of the AVX2 one (the same chain of fused multiply-adds), and the 6×4 and 4×4
+// dot kernels the bits of the 2×4.
 func TestWidthsAgree(t *testing.T) {
 	if !wide {
 		t.Skip("the CPU has no AVX-512: one width only")
 	}
 	defer func() { wide = true }()
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, sh := range [][3]int{{12, 4608, 25}, {24, 512, 300}, {7, 70, 33}, {300, 64, 24}} {
+	for _, sh := range [][3]int{{12, 4608, 25}, {24, 512, 300}, {7, 70, 33}, {300, 64, 24}, {384, 128, 8}, {27, 96, 9}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			a, lda := operand(rng, tA, m, k, 0)
@@ -64,16 +65,21 @@ func TestWidthsAgree(t *testing.T) {
 		m, n, k := sh[0], sh[1], sh[2]
 		a, _ := operand(rng, blas.NoTrans, m, k, 0)
 		b, _ := operand(rng, blas.Trans, k, n, 0)
-		c44 := make([]float32, 16)
 		c24 := make([]float32, 8)
-		for i := 0; i+4 <= m; i += 4 {
-			for j := 0; j+4 <= n; j += 4 {
-				dot4x4x16(k, &a[i*k], k, &b[j*k], k, &c44[0], 4)
-				for h := range 2 {
-					dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
-					for x := range 8 {
-						if c24[x] != c44[8*h+x] {
-							t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the 4×4", sh, i+2*h+x/4, j+x%4, c24[x], c44[8*h+x])
+		for _, kr := range []struct {
+			rows int
+			dot  func(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+		}{{6, dot6x4x16}, {4, dot4x4x16}} {
+			block := make([]float32, kr.rows*4)
+			for i := 0; i+kr.rows <= m; i += kr.rows {
+				for j := 0; j+4 <= n; j += 4 {
+					kr.dot(k, &a[i*k], k, &b[j*k], k, &block[0], 4)
+					for h := range kr.rows / 2 {
+						dot2x4x16(k, &a[(i+2*h)*k], k, &b[j*k], k, &c24[0], 4)
+						for x := range 8 {
+							if c24[x] != block[8*h+x] {
+								t.Fatalf("%v: C(%d,%d) is %g from the 2×4 kernel, %g from the %d×4", sh, i+2*h+x/4, j+x%4, c24[x], block[8*h+x], kr.rows)
+							}
 						}
 					}
 				}
@@ -200,7 +206,7 @@ func TestGemmRowsIndependent(t *testing.T) { bothPaths(t, testRowsIndependent) }
 
 func testRowsIndependent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, sh := range [][3]int{{7, 37, 128}, {9, 128, 384}, {5, 10, 128}, {6, 25, 64}, {24, 301, 16}} {
+	for _, sh := range [][3]int{{7, 37, 128}, {9, 128, 384}, {5, 10, 128}, {6, 25, 64}, {24, 301, 16}, {26, 45, 48}, {8, 10, 128}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {

@@ -8,7 +8,8 @@
 // product of its kernels with an im2col matrix, and each convolution's output is laid out so
 // that pooling is elementwise (see work). The products run on internal/gemm (AVX2+FMA or
 // AVX-512 assembly where the CPU has them: on one core of a 2-core AMD EPYC, 100–120 GFLOP/s
-// with AVX2, 156–209 with AVX-512 for the convolutions' shapes; BenchmarkGemm), and the
+// with AVX2; with AVX-512's 12×32 and 6×4 blocks, 136–195 GFLOP/s of thread CPU time on one
+// core of a 2-core Xeon for the convolutions' shapes of BenchmarkGemm), and the
 // elementwise layers (pooling and its gradient, the im2col and col2im copies, the augmentation
 // warp, the gradient sums and the Adam step) on AVX2 kernels (kernels_amd64.s), with Go
 // versions elsewhere. A batch is computed in two shards on two goroutines; train several
