@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"idxlabel/internal/clip"
 	"idxlabel/ui/health"
 	"idxlabel/ui/review"
 	"idxlabel/ui/testhook"
@@ -96,7 +97,7 @@ func writeTestState(c *controller) {
 	}
 	prompt := "-"
 	if key, open := c.d.Top(); open {
-		prompt = strings.ReplaceAll(key, " ", "_")
+		prompt = strings.ReplaceAll(clip.Printable(key), " ", "_") // one line, whatever file an error names
 		if prompt == "" {
 			prompt = "question" // a prompt without a key (Dialogs.Ask, Inform)
 		}
