@@ -133,6 +133,11 @@ func writeTestState(c *controller) {
 		about = strings.Join(words, "_")
 	}
 	line += " about=" + about
+	var keys []string // the legend as it reads ("Ctrl+Z_undo|…")
+	for _, k := range c.out.footer.shown {
+		keys = append(keys, strings.Join(strings.Fields(k.Keys+" "+k.Does), "_"))
+	}
+	line += " keys=" + strings.Join(keys, "|")
 	line += " status=" + strings.Join(strings.Fields(c.out.footer.status.Text), "_") + "\n"
 	if err := testhook.Write(testStateFile, []byte(line)); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)
