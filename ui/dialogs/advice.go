@@ -19,7 +19,10 @@ type Advice struct {
 	What string // what a person can do: one paragraph, no newline
 }
 
+// Error is the fact, a full stop, a blank line and the advice.
 func (a *Advice) Error() string { return a.Err.Error() + ".\n\n" + a.What }
+
+// Unwrap returns the fact.
 func (a *Advice) Unwrap() error { return a.Err }
 
 // Advise returns err with the advice what (an *Advice).
