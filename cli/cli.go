@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"idxlabel/idx"
+	"idxlabel/internal/clip"
 	"idxlabel/pairfile"
 	"idxlabel/store"
 )
@@ -69,10 +70,19 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // Run executes one invocation and returns the exit status: 0 success, 1 a failure (one line on
 // stderr, "idxlabel: FILE: what was wrong"), 2 a usage error. Arguments that name no sub-command
 // but one or two files (IMAGES [LABELS]), or none at all, open the GUI: Run calls gui with them,
-// and its error is reported like a sub-command's.
+// and its error is reported like a sub-command's. Everything written to stderr goes through
+// clip.NewWriter: a file's name in a message (an error's, a notice's, a progress line's) shows
+// its control characters and bytes that are not UTF-8 escaped, so that it cannot send an
+// escape code to the terminal; the failure line is one line (describe), a newline in a name
+// escaped too.
 func Run(args []string, stdout, stderr io.Writer, gui func(args []string) error) int {
-	c := &cli{stdout: stdout, stderr: stderr, now: time.Now, progressAfter: progressAfter}
-	return c.run(args, gui)
+	return newCLI(stdout, stderr, progressAfter).run(args, gui)
+}
+
+// newCLI is an invocation writing to stdout, and to stderr through clip.NewWriter (Run), whose
+// progress lines show once work has run after.
+func newCLI(stdout, stderr io.Writer, after time.Duration) *cli {
+	return &cli{stdout: stdout, stderr: clip.NewWriter(stderr), now: time.Now, progressAfter: after}
 }
 
 // run is Run with c's streams and clock.
@@ -127,7 +137,7 @@ func (c *cli) exit(err error) int {
 		return 130
 	}
 	if err != errReported {
-		fmt.Fprintf(c.stderr, "idxlabel: %s%s\n", describe(err), advice(err))
+		fmt.Fprintf(c.stderr, "idxlabel: %s\n", describe(err)+clip.Printable(advice(err)))
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
@@ -136,14 +146,16 @@ func (c *cli) exit(err error) int {
 	return 1
 }
 
-// describe formats err as "FILE: what was wrong": an *fs.PathError loses its operation
-// ("open /x: no such file" becomes "/x: no such file"); other errors already name their file.
+// describe formats err as "FILE: what was wrong", one line as the command line shows it
+// (clip.Printable: a newline, an escape code or a byte that is not UTF-8 in a file's name shows
+// escaped): an *fs.PathError loses its operation ("open /x: no such file" becomes "/x: no such
+// file"); other errors already name their file.
 func describe(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && err == error(pe) {
-		return pe.Path + ": " + pe.Err.Error()
+		return clip.Printable(pe.Path + ": " + pe.Err.Error())
 	}
-	return err.Error()
+	return clip.Printable(err.Error())
 }
 
 func (c *cli) usage(w io.Writer) {

@@ -21,8 +21,7 @@ import (
 // machine; TestProgressLine tests the lines themselves with a clock of its own.
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	c := &cli{stdout: &o, stderr: &e, now: time.Now, progressAfter: noProgress}
-	code = c.run(args, noGUI)
+	code = newCLI(&o, &e, noProgress).run(args, noGUI)
 	return code, o.String(), e.String()
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"idxlabel/idx"
+	"idxlabel/internal/clip"
 	"idxlabel/pairfile"
 	"idxlabel/sample"
 )
@@ -64,7 +65,7 @@ func (c *cli) info(name string) error {
 		compression = "gzip"
 	}
 	fmt.Fprintf(c.stdout, "%s\n  magic   0x%08x (%d)\n  dtype   %s (0x%02x), %d byte(s) per element\n  dims    %s\n  count   %d\n  size    %d bytes on disk (%s), %d bytes of data\n",
-		name, h.Magic(), h.Magic(), h.Type, byte(h.Type), h.Type.Size(), h.Shape(), h.Dims[0], f.FileSize, compression, h.DataSize())
+		clip.Printable(name), h.Magic(), h.Magic(), h.Type, byte(h.Type), h.Type.Size(), h.Shape(), h.Dims[0], f.FileSize, compression, h.DataSize())
 	if counts != nil {
 		c.histogram(counts)
 	}

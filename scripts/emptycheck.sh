@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Real-window regression test: a key typed while the health check's kind shown lists no sample
 # (not found yet while the check runs, or found empty: nothing wrong) changes nothing and says
-# so on the status bar, with why; once the list fills, a digit relabels the sample at the
-# cursor. Before, a digit typed there did nothing and said nothing: a key dropped unsaid.
+# so on the status bar, with why, and the legend says so (no key offered as acting on a sample);
+# once the list fills, the legend offers the list's keys and a digit relabels the sample at the
+# cursor. Before, a digit typed there did nothing and said nothing: a key dropped unsaid; and
+# the legend offered "0–9 relabel" over the empty view.
 # On a copy of the t10k pair (no near-duplicates in it): Ctrl+Shift+K, Enter (no other set), a
 # 7 typed at once, while the check's view shows no tile (its Duplicates list first, found empty
 # or not found yet) and the check runs: the CNN scan it waits for holds its result until a gate
@@ -54,6 +56,9 @@ xdotool key --clearmodifiers Delete
 until_state "status=Delete:_${nothing}_\(Duplicates:_none_found\)" "Delete on the check's empty view said nothing"
 xdotool key --clearmodifiers 3
 until_state "status=3_typed:_${nothing}_\(Duplicates:_none_found\)" "the 3 typed on the check's empty view said nothing"
+# The legend says so too, and why, offering no key as acting on a sample (it said "0–9 relabel").
+until_state "keys=No_sample_shown_here_\(Duplicates:_none_found\):_a_key_that_edits_changes_nothing\|Ctrl\+Z_undo status=" \
+  "the legend over the check's empty view does not say that no sample is shown"
 shot "empty-${FYNE_THEME:-default}"
 [ ! -e "$journal" ] || fail "a key typed on the empty view made an edit (a journal exists)"
 grep -q "tabs=Label_errors_…" "$state" || fail "the CNN's kinds came before the gate was opened"
@@ -62,6 +67,7 @@ grep -q "tabs=Label_errors_…" "$state" || fail "the CNN's kinds came before th
 # typed then relabels the cursor's sample.
 touch "$gate"
 until_state "mode=Health_check .*shown=[1-9].*tabs=Label_errors_[1-9]" "the label errors never filled the view"
+grep -q "keys=Enter_accept_suggestion|0–9_other_label|" "$state" || fail "the legend did not offer the label errors' keys once the list filled"
 at=$(field sample)
 orig=$(python3 -c 'import gzip, sys; print(gzip.open(sys.argv[1]).read()[8 + int(sys.argv[2])])' "$XVFB_CFG/orig-labels.gz" "$at")
 digit=$(( (orig + 1) % 10 ))

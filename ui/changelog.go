@@ -66,7 +66,7 @@ func (s *saver) afterSave(then func()) bool {
 	if err == nil {
 		return false
 	}
-	d := dialogs.NewText("Saved, without the change log", err.Error()+"\n\nThe next save tries again.", theme.InfoIcon(), s.win)
+	d := dialogs.NewText("Saved, without the change log", dialogs.ShownError(err)+"\n\nThe next save tries again.", theme.InfoIcon(), s.win)
 	s.d.Show("", d, d.Dismiss, nil, func() {
 		s.d.Done()
 		if then != nil {

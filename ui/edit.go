@@ -40,12 +40,19 @@ func (c *controller) nothingShown(what string) bool {
 	if c.v.SelectionSize() > 0 {
 		return false
 	}
-	why := mode.Empty(c.mode, c.modeState())
-	if f := c.v.filter.Class; why == "" && f != nil {
-		why = "no sample of class " + c.classes.Long(*f) + " is shown"
-	}
-	c.say(mode.NothingShown(what, why))
+	c.say(mode.NothingShown(what, c.nothingShownWhy()))
 	return true
+}
+
+// nothingShownWhy is why the grid shows no sample, as the status bar and the legend say it: the
+// mode's reason (mode.Empty: the health check's kind not found yet, or found empty), else the
+// class the grid is filtered to; "" when neither says. O(1) but for the mode's reason.
+func (s *state) nothingShownWhy() string {
+	why := mode.Empty(s.mode, s.modeState())
+	if f := s.v.filter.Class; why == "" && f != nil {
+		why = "no sample of class " + s.classes.Long(*f) + " is shown"
+	}
+	return why
 }
 
 // next moves the cursor to the next sample shown, if any.

@@ -127,7 +127,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 			o.c.jobs.Release(job)
 			var locked *pairfile.LockedError
 			if errors.As(err, &locked) && !readOnly && !locked.Self {
-				o.d.Ask("Open read-only?", err.Error()+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
+				o.d.Ask("Open read-only?", dialogs.ShownError(err)+".\n\nOpen it read-only? You can look, scan and export; edits and saves are refused.", true, func(ok bool) {
 					if ok {
 						o.load(images, labels, true)
 					}
@@ -182,7 +182,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 		}
 		return
 	}
-	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", numfmt.Plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), rec.Path)
+	msg := fmt.Sprintf("%s unsaved from %s found in\n%s.", numfmt.Plural(rec.Edits, "edit"), rec.ModTime.Format(time.DateTime), clip.Printable(rec.Path))
 	if rec.Damaged > 0 {
 		msg += fmt.Sprintf("\nIts last %d bytes are damaged and will be left out.", rec.Damaged)
 	}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/ui/mode"
 	"idxlabel/ui/widgets"
@@ -50,11 +51,13 @@ var emptyKeys = []mode.Key{{Keys: "Ctrl+D", Does: "draw samples"}, {Keys: "Ctrl+
 // typingKeys is the legend while a text field has the keys.
 var typingKeys = []mode.Key{{Keys: "Typing in a text field", Does: ""}, {Keys: "Escape", Does: "or a click on the grid gives the keys back to the grid"}}
 
-// show shows the status line, the jobs' progress (none: ""), the keys that act, and the
+// show shows the status line (one line, as clip.Printable shows it: a file's name quoted in a
+// message, a refusal's error, shows a newline, an escape code or a byte that is not UTF-8
+// escaped; it wraps only where the window is narrow), the jobs' progress (none: ""), the keys that act, and the
 // cursor's position ("sample 1,234 of 10,000", and when a filter or a mode shows fewer, "58 of
 // 1,010 shown").
 func (f *footer) show(status, progress string, keys []mode.Key, position string) {
-	widgets.SetText(f.status, status)
+	widgets.SetText(f.status, clip.Printable(status))
 	f.showProgress(progress)
 	widgets.SetText(f.position, position)
 	f.keys = keys
@@ -74,7 +77,7 @@ func (f *footer) showProgress(progress string) {
 }
 
 // say puts a message on the status line until the next show.
-func (f *footer) say(text string) { f.status.SetText(text) }
+func (f *footer) say(text string) { f.status.SetText(clip.Printable(text)) }
 
 // setTyping says whether a text field of the window has the keys.
 func (f *footer) setTyping(on bool) {

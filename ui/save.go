@@ -387,7 +387,7 @@ func (s *saver) quit() {
 // elsewhere; other errors, and nil, it returns as they are.
 func withSaveAsAdvice(err error) error {
 	if err != nil && pairfile.CannotWrite(err) {
-		return fmt.Errorf("%w.\n\nFile → Save As… writes the dataset to a folder you may write to", err)
+		return dialogs.Advise(err, "File → Save As… writes the dataset to a folder you may write to")
 	}
 	return err
 }

@@ -115,13 +115,17 @@ func (s *state) gridFrame() widgets.TileSource {
 	return gridFrame{ds: s.ds, v: s.v, marks: tileMarks{classes: s.classes, verdicts: mode.Marks(s.mode)}}
 }
 
-// legend is the keys that act now: on a dataset without samples, those that bring some.
+// legend is the keys that act now: on a dataset without samples, those that bring some; while
+// the grid shows no sample, that the keys that edit change nothing, and why (as a key typed then
+// says: controller.nothingShown).
 func (s *state) legend() []mode.Key {
 	switch {
 	case s.ds.ReadOnly():
 		return readOnlyKeys
 	case s.ds.Len() == 0:
 		return emptyKeys
+	case s.v.Len() == 0:
+		return mode.NothingShownKeys(s.nothingShownWhy())
 	}
 	return s.mode.Legend(s.classes.Digits)
 }

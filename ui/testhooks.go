@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"idxlabel/internal/clip"
 	"idxlabel/ui/health"
 	"idxlabel/ui/review"
 	"idxlabel/ui/testhook"
@@ -96,7 +97,7 @@ func writeTestState(c *controller) {
 	}
 	prompt := "-"
 	if key, open := c.d.Top(); open {
-		prompt = strings.ReplaceAll(key, " ", "_")
+		prompt = strings.ReplaceAll(clip.Printable(key), " ", "_") // one line, whatever file an error names
 		if prompt == "" {
 			prompt = "question" // a prompt without a key (Dialogs.Ask, Inform)
 		}
@@ -132,6 +133,11 @@ func writeTestState(c *controller) {
 		about = strings.Join(words, "_")
 	}
 	line += " about=" + about
+	var keys []string // the legend as it reads ("Ctrl+Z_undo|…")
+	for _, k := range c.out.footer.shown {
+		keys = append(keys, strings.Join(strings.Fields(k.Keys+" "+k.Does), "_"))
+	}
+	line += " keys=" + strings.Join(keys, "|")
 	line += " status=" + strings.Join(strings.Fields(c.out.footer.status.Text), "_") + "\n"
 	if err := testhook.Write(testStateFile, []byte(line)); err != nil {
 		fmt.Fprintln(os.Stderr, "idxlabel: writing the state for the test:", err)

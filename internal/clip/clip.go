@@ -1,7 +1,10 @@
 // Package clip makes text read from a file or the disk safe for a message: cut to a length a
 // message can quote (Text), so that a file of a single huge line or value is never echoed whole
 // on a terminal or in a window, and with its control characters and bytes that are not UTF-8
-// shown escaped (Printable), so that a name cannot break a line or send escape codes.
+// shown escaped (Printable), so that a name cannot break a line or send escape codes. It is the
+// one rule of every place a message is shown: a text of one line (an error's message, the
+// window's status line) through Printable, a message of several lines (a dialog's text, the
+// command line's stderr) through Message, which keeps the message's own line breaks.
 package clip
 
 import (

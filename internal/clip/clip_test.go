@@ -37,3 +37,35 @@ func TestPrintable(t *testing.T) {
 		}
 	}
 }
+
+// A message keeps its own line breaks; each line's control characters and bytes that are not
+// UTF-8 show escaped.
+func TestMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                           "plain",
+		"fact.\n\nadvice":                 "fact.\n\nadvice",
+		"/tmp/a\x1b[2J\xff: bad\n\nClose": `/tmp/a\x1b[2J\xff: bad` + "\n\nClose",
+		"line\r\ncrlf\ttab":               `line\r` + "\n" + `crlf\ttab`,
+		"ends with a newline\n":           "ends with a newline\n",
+	} {
+		if got := Message(in); got != want {
+			t.Errorf("Message(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// What goes through the writer reaches the terminal without an escape code or a byte that is not
+// UTF-8; its lines, and a progress line's leading carriage return, stay.
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	for _, s := range []string{"idxlabel: /tmp/x\x1b[2J\xff/a: truncated\n", "\rreading 10%", "\rreading 20%\r", "\n"} {
+		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	want := `idxlabel: /tmp/x\x1b[2J\xff/a: truncated` + "\n\rreading 10%\rreading 20%\\r\n"
+	if b.String() != want {
+		t.Errorf("written %q, want %q", b.String(), want)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/sample"
@@ -317,7 +318,7 @@ func (v *mappingView) choose(id int, text string) {
 // sum counts the images and folders kept by class and says it on the head line.
 func (v *mappingView) sum() {
 	if v.err != nil {
-		v.head.SetText(v.err.Error())
+		v.head.SetText(clip.Printable(v.err.Error()))
 		return
 	}
 	v.tot, v.many = map[int]int{}, map[int]int{}

@@ -43,6 +43,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/formats"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -136,8 +137,8 @@ func (c *Converter) Open(path string) {
 		c.h.Release(images, func() { c.convert(path, true) })
 	})
 	cancel := widgets.NewPassingButton("Cancel", func() { d.Hide() })
-	msg := widget.NewLabel(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
-		existing, verb(existing), filepath.Dir(images), filepath.Base(path), filepath.Base(path)))
+	msg := widget.NewLabel(clip.Message(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
+		existing, verb(existing), clip.Printable(filepath.Dir(images)), clip.Printable(filepath.Base(path)), clip.Printable(filepath.Base(path)))))
 	d = dialog.NewCustomWithoutButtons("Open "+filepath.Base(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
 	// Escape cancels; Enter opens the pair there (the answer that loses nothing).
 	c.d.Show("convert exists", d, cancel.OnTapped, openIt.OnTapped, nil)

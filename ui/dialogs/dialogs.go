@@ -25,6 +25,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/ui/classes"
 	"idxlabel/ui/widgets"
 )
@@ -266,14 +267,16 @@ func (e *PromptEntry) FocusLost() {
 
 // ShowError shows err, with the window's advice, as a prompt: Enter or Escape closes it. The
 // same error already open is not shown again (Ctrl+S pressed three times on a folder it cannot
-// write stacked three dialogs, each to be closed in turn).
+// write stacked three dialogs, each to be closed in turn). The error's message is shown as one
+// line, and an *Advice's advice as a paragraph of its own (ShownError): a file's name in it
+// shows its control characters and bytes that are not UTF-8 escaped.
 func (p *Dialogs) ShowError(err error) {
 	err = withAdvice(err, p.openPair)
 	key := "error: " + err.Error()
 	if p.IsOpen(key) {
 		return
 	}
-	text := err.Error()
+	text := ShownError(err)
 	if r, size := utf8.DecodeRuneInString(text); r != utf8.RuneError {
 		text = string(unicode.ToUpper(r)) + text[size:] // as dialog.NewError
 	}
@@ -283,8 +286,9 @@ func (p *Dialogs) ShowError(err error) {
 
 // Ask asks a yes/no question as a prompt: Escape answers no, Enter answers enterYes (the answer
 // that loses nothing: no to "Replace?", yes to "Open read-only?").
-// It is a Question with Yes and No, the question icon, and the message centred.
+// It is a Question with Yes and No, the question icon, and the message centred (centred).
 func (p *Dialogs) Ask(title, message string, enterYes bool, answer func(yes bool)) {
+	message = clip.Message(message) // as centred shows it, for fitText's width
 	d := NewQuestion(title, "Yes", "No", centred(message), answer, p.win)
 	d.SetIcon(theme.QuestionIcon())
 	fitText(d, message, p.win)

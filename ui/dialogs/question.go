@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/ui/widgets"
 )
 
@@ -85,8 +86,9 @@ func NewMessage(title, dismiss string, content fyne.CanvasObject, win fyne.Windo
 // NewText makes a message of text alone over win, titled title, with icon (theme.InfoIcon for
 // information, theme.ErrorIcon for an error), its text centred and as wide as it needs up to
 // maxAskWidth, and an OK button: dialog.NewInformation's and dialog.NewError's, with NewMessage's
-// passing button.
+// passing button. The message is shown as clip.Message shows it (centred).
 func NewText(title, message string, icon fyne.Resource, win fyne.Window) *dialog.CustomDialog {
+	message = clip.Message(message)
 	d := NewMessage(title, "OK", centred(message), win)
 	d.SetIcon(icon)
 	fitText(d, message, win)
@@ -103,9 +105,12 @@ func fitText(d dialog.Dialog, message string, win fyne.Window) {
 	d.Resize(fyne.NewSize(w, d.MinSize().Height))
 }
 
-// centred is message as a dialog of text alone shows it: centred, wrapped between words.
+// centred is message as a dialog of text alone shows it: centred, wrapped between words, each of
+// its lines with its control characters and bytes that are not UTF-8 escaped (clip.Message, the
+// rule of every message the window shows: a file's name quoted raw in it cannot break the
+// dialog's layout with a carriage return or a tab, or show an escape code as nothing).
 func centred(message string) *widget.Label {
-	return &widget.Label{Text: message, Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
+	return &widget.Label{Text: clip.Message(message), Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord}
 }
 
 // aboveButtons is content with room under it: Fyne's dialog leaves only theme.Padding() (4

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	"idxlabel/ui/classes"
@@ -278,7 +279,7 @@ func (d *Window) suggest() {
 	label, conf, err := d.model.Guess(d.Digit.Pix, h, w)
 	if err != nil {
 		d.setLabel("")
-		d.Status.SetText("No suggestion: " + err.Error())
+		d.Status.SetText("No suggestion: " + clip.Printable(err.Error()))
 		return
 	}
 	d.setLabel(strconv.Itoa(label))
@@ -320,7 +321,7 @@ func (d *Window) Add() {
 	}
 	i, err := d.host.Add(append([]byte(nil), d.Digit.Pix...), label)
 	if err != nil {
-		d.Status.SetText(err.Error())
+		d.Status.SetText(clip.Printable(err.Error()))
 		return
 	}
 	d.Status.SetText(fmt.Sprintf("Added sample %d labelled %s", i, d.host.Classes().Long(label)))

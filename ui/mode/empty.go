@@ -29,3 +29,15 @@ func NothingShown(what, why string) string {
 	}
 	return text
 }
+
+// NothingShownKeys is the legend while the grid shows no sample (a list not found yet or found
+// empty, a filter that keeps none): the keys that act on a sample (a class typed, Delete, →,
+// Enter) change nothing then, and say so (NothingShown), so none is offered as acting; why is
+// the reason NothingShown gives ("": not said). Undo still acts.
+func NothingShownKeys(why string) []Key {
+	does := "here: a key that edits changes nothing"
+	if why != "" {
+		does = "here (" + why + "): a key that edits changes nothing"
+	}
+	return []Key{{Keys: "No sample shown", Does: does}, {Keys: "Ctrl+Z", Does: "undo"}}
+}

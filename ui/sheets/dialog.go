@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/normalize"
 	sheetread "idxlabel/sheets"
@@ -183,7 +184,7 @@ func (v *view) reread() {
 	if v.err != nil {
 		v.srcs = nil
 		v.list.Refresh()
-		v.head.SetText(v.err.Error())
+		v.head.SetText(clip.Printable(v.err.Error()))
 		return
 	}
 	v.found = make([]*sheetread.Report, len(v.srcs))

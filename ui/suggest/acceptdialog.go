@@ -192,15 +192,16 @@ func (g *Suggester) AcceptDialog() {
 		s.SetMinSize(fyne.NewSize(0, 360))
 		table = s
 	}
-	newer := widget.NewLabel("") // shown when a newer round comes
+	// The note that a newer round came, last, just above the buttons; laid out first with the
+	// longest such note so that the dialog has room for it from the start (reserveNote).
+	newer := widget.NewLabel(newerNote(longestMethod))
 	newer.Wrapping = fyne.TextWrapWord
 	newer.Importance = widget.WarningImportance
-	newer.Hide()
 	how := widget.NewLabel("Accepted labels are journaled as suggestions accepted (one step: Ctrl+Z undoes it) and are not learnt from by the next rounds. A class's own threshold, typed in its row, replaces the common one.")
 	how.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(
 		widget.NewForm(widget.NewFormItem("Accept at confidence", all)),
-		table, summary, newer, how)
+		table, summary, how, newer)
 	d = dialogs.NewQuestion("Accept Suggestions", "Accept", "Cancel", content, func(ok bool) {
 		g.newRound = nil
 		if !ok {
@@ -220,13 +221,46 @@ func (g *Suggester) AcceptDialog() {
 		e.OnSubmitted = func(string) { d.Confirm() }
 	}
 	update()
-	d.Resize(fyne.NewSize(640, d.MinSize().Height))
+	size := reserveNote(d, newer)
 	g.newRound = func(nr *review.List) {
-		newer.SetText(numfmt.Sprintf("A newer round came while this was open (%s). These figures are of the round shown when this opened, and Accept takes exactly them; Cancel, then Ctrl+Shift+T, shows the newer round's.", nr.Method))
+		newer.SetText(newerNote(nr.Method))
 		newer.Show()
-		d.Resize(fyne.NewSize(640, d.MinSize().Height))
+		if h := d.MinSize().Height; h > size.Height { // a note longer than reserveNote's
+			size.Height = h
+			d.Resize(size)
+		}
 	}
 	g.d.Show(AcceptKey, d, d.Dismiss, d.Confirm, nil)
+}
+
+// acceptWidth is the Accept Suggestions dialog's width (pixels).
+const acceptWidth = 640
+
+// longestMethod is the longest method a round of the Suggested list names (ask.go: the refined
+// round's, from a six-digit count of labels), for the room reserveNote keeps.
+var longestMethod = "label spreading and networks fine-tuned from " + numfmt.Plural(999_999, "label")
+
+// newerNote is what the Accept Suggestions dialog says when a newer round, made by method, came
+// while it was open.
+func newerNote(method string) string {
+	return numfmt.Sprintf("A newer round came while this was open (%s). These figures are of the round shown when this opened, and Accept takes exactly them; Cancel, then Ctrl+Shift+T, shows the newer round's.", method)
+}
+
+// reserveNote sizes d, acceptWidth wide, as tall as it needs with note shown holding the longest
+// note (laid out twice, as a wrapped label's height follows the width it was last given), then
+// hides and empties note: the dialog keeps that size, so the note that comes later shows in room
+// kept for it, the dialog growing neither taller nor moving under the person's pointer. It
+// returns the size given.
+func reserveNote(d *dialogs.Question, note *widget.Label) fyne.Size {
+	size := fyne.NewSize(acceptWidth, d.MinSize().Height)
+	for range 2 {
+		d.Resize(size)
+		size.Height = d.MinSize().Height
+	}
+	d.Resize(size)
+	note.Hide()
+	note.SetText("")
+	return size
 }
 
 // bold is a header cell.
