@@ -67,7 +67,7 @@ func eceOf(p []float32, right []bool, keep func(conf float32) bool) (e float64, 
 // TestAgreementCalibratesTheRest: fitted to the votes on 20,000 generated samples without
 // typed labels, with the factor the votes were made with (that of one pass, and of two), the
 // map makes them calibrated, and above all the part below 0.95 that an accept leaves (ECE
-// from above 0.09 to at most 0.03 on the rest, at most 0.02 on all); typed samples (not
+// from above 0.1 to at most 0.03 on the rest, at most 0.02 on all); typed samples (not
 // fitted) are calibrated by the same map; the most probable class never changes, rows still
 // sum to 1, and a higher raw confidence never gets a lower one. Fitted with the other factor,
 // the rest is not calibrated (ECE above 0.03): the factor matters.
@@ -89,8 +89,8 @@ func TestAgreementCalibratesTheRest(t *testing.T) {
 		afterAll, _ := eceOf(q, right, all)
 		afterRest, left := eceOf(q, right, rest)
 		t.Logf("kappa %.2f: ECE of the part below 0.95: %.3f → %.3f (%d left); of all: %.3f", c.kappa, beforeRest, afterRest, left, afterAll)
-		if beforeRest < 0.09 || afterRest > 0.03 || afterAll > 0.02 || left < 1000 {
-			t.Errorf("kappa %.2f: ECE below 0.95 %.3f before, %.3f after (%d samples), all %.3f after; want above 0.09, then at most 0.03 (of at least 1,000), 0.02", c.kappa, beforeRest, afterRest, left, afterAll)
+		if beforeRest < 0.1 || afterRest > 0.03 || afterAll > 0.02 || left < 1000 {
+			t.Errorf("kappa %.2f: ECE below 0.95 %.3f before, %.3f after (%d samples), all %.3f after; want above 0.1, then at most 0.03 (of at least 1,000), 0.02", c.kappa, beforeRest, afterRest, left, afterAll)
 		}
 		typedRight := make([]bool, 0, n/10)
 		var typed []float32
