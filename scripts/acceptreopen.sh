@@ -114,6 +114,9 @@ PY
 goto "$same"
 xdotool key --clearmodifiers "$digit"
 until_state "labelled_21_·" "the suggested digit $digit typed on sample $same was not counted a typed label (labelled 21)"
+# The refined round that label starts changes the class's suggestions shown: wait for it, so that
+# it does not arrive between reading the samples shown and Save Shown As.
+wait_round 21 refined
 # Save Shown As of class $class (its row in the class histogram: All classes, the unlabelled
 # samples, then every digit 0–9 (ui/state.go's histogram), 39 px a row from y 174 in the
 # 1280×820 window at the screen's top left), before any save: the derived pair must keep the

@@ -22,15 +22,17 @@
 //   - Space.Ask: the samples to label next. While fewer than 4 labels a known class are
 //     typed, the most typical sample of each group without a label (TypiClust, Hacohen et
 //     al. 2022), largest first: with no labels, ten asks name ten classes when the classes are
-//     islands. Then the least sure suggestions, one per group a round (AskFrom takes a round's
-//     probabilities, e.g. Refine's, for that).
+//     islands. Then the least sure suggestions, one per group a round: the smallest margin of
+//     label spreading's scores before they are normalised (AskFrom takes a round's
+//     probabilities, e.g. Refine's, for that instead).
 //   - Space.Suggest: the first suggestions, in a fraction of a second per 10,000 samples: the
 //     typed labels spread over Graph (label spreading, Zhou et al. 2004), calibrated
 //     (Calibration: temperature, then Platt scaling) on every typed label scored without it.
-//   - Space.Refine: better ones, in seconds: networks fine-tuned from the space's network on
-//     every sample's suggested class, twice; the typed labels spread again over the neighbour
-//     graph of the last network's own features, blended with its probabilities; calibrated by
-//     the agreement of four networks, each without a quarter of the typed labels, with them
+//   - Space.Refine: better ones, in seconds: two chains of networks fine-tuned from the space's
+//     network on every sample's suggested class, twice, from widely warped copies; the typed
+//     labels spread again over the neighbour graph of the two last networks' features joined,
+//     blended with their mean probabilities; calibrated by the agreement of three networks,
+//     each without a quarter of the typed labels, with them
 //     (agreement.go): the typed labels the asks pick are no random sample of the samples the
 //     suggestions are unsure of.
 //   - Suggestions.Acceptance: for a confidence threshold, how many suggestions of each class
@@ -50,12 +52,13 @@
 // features network's training (featuresDraws: 15 passes up to 10,000 samples, at most 500,000
 // draws) and one pass over every sample, and the join order O(K·E') for E' linked pairs of
 // clusters (at most N·k). A round: spreading O(N·k·C) per iteration (40 iterations), and one
-// column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 2 networks each drawing
-// refineDraws(N) ≤ 200,000 samples and passing all N, the neighbour graph of the last one's
-// features (as the space's: exact below nn.ExactBelow points, near-linear above) and a
-// spreading over it, 4 networks drawing half as many and passing all N, and the calibration's
-// sort of the samples without a typed label, O(N log N). Memory: O(N·(k + C)) values beyond
-// the pixels (while the space is computed, and while Refine builds its graph, N·128 features
-// and the index's copy of them); the kept space 4·N·(3 + 2k) bytes and the network. Nothing is
+// column of it for each of looHeld(N) ≤ 160 held-out labels; Refine 4 networks (2 chains) each
+// drawing refineDraws(N) ≤ 200,000 samples and passing all N, the neighbour graph of the two
+// last ones' features joined (as the space's: exact below nn.ExactBelow points, near-linear
+// above) and a spreading over it, 3 networks drawing half as many and passing all N, and the
+// calibration's sort of the samples without a typed label, O(N log N). Memory: O(N·(k + C))
+// values beyond the pixels (while the space is computed, N·128 features and the index's copy
+// of them; while Refine builds its graph, 2·N·128 features, their N·256 join and the index's
+// copy of it); the kept space 4·N·(3 + 2k) bytes and the network. Nothing is
 // O(N²) above nn.ExactBelow samples.
 package activelearn

@@ -32,6 +32,10 @@ type Config struct {
 	// a copy of its convolutions and first fully connected layer, and of its last layer too
 	// when it has as many classes (otherwise the last layer is drawn anew). Start is not changed.
 	Start *Net
+	// WarpScale (0 or less: 1) multiplies the ranges of the random affine augmentation: the
+	// rotation's, the scale's distance from 1 and the shift's (each draw as for 1, then
+	// scaled; 1.5: ±15°, scale 0.85–1.15, ±3 pixels). Ignored with NoAugment.
+	WarpScale float64
 }
 
 func (c Config) withDefaults() Config {
@@ -104,6 +108,9 @@ func Train(ctx context.Context, s Samples, train []int, classes int, cfg Config,
 			for _, sh := range shards { // the random draws, in sample order
 				for k := range sh.batch {
 					sh.aug[k] = drawAffine(rng)
+					if cfg.WarpScale > 0 && cfg.WarpScale != 1 {
+						sh.aug[k] = scaleAffine(sh.aug[k], cfg.WarpScale)
+					}
 				}
 			}
 			inv := 1 / float32(len(batch))
@@ -284,6 +291,12 @@ func drawAffine(rng *rand.Rand) [4]float64 {
 	tx := (2*rng.Float64() - 1) * maxShift
 	ty := (2*rng.Float64() - 1) * maxShift
 	return [4]float64{theta, sc, tx, ty}
+}
+
+// scaleAffine widens (f > 1) or narrows an affine draw [θ, s, tx, ty] about the identity: θ,
+// s − 1, tx and ty times f.
+func scaleAffine(a [4]float64, f float64) [4]float64 {
+	return [4]float64{a[0] * f, 1 + (a[1]-1)*f, a[2] * f, a[3] * f}
 }
 
 // warp maps output pixel p to source point R(−θ)(p − c − t)/s + c (c the centre, 13.5) and
