@@ -138,7 +138,7 @@ func (c *Converter) Open(path string) {
 	})
 	cancel := widgets.NewPassingButton("Cancel", func() { d.Hide() })
 	msg := widget.NewLabel(clip.Message(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
-		existing, verb(existing), clip.Printable(filepath.Dir(images)), clip.Printable(filepath.Base(path)), clip.Printable(filepath.Base(path)))))
+		existing, verb(existing), clip.Printable(filepath.Dir(images)), clip.Name(path), clip.Name(path))))
 	d = dialog.NewCustomWithoutButtons("Open "+clip.Name(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
 	// Escape cancels; Enter opens the pair there (the answer that loses nothing).
 	c.d.Show("convert exists", d, cancel.OnTapped, openIt.OnTapped, nil)
