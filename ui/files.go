@@ -151,7 +151,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 func (o *opener) use(ds *store.Dataset, name string, demo bool) {
 	o.c.setDataset(ds, name, demo)
 	for _, n := range ds.Notices() {
-		o.d.Inform("Note", n)
+		o.d.Inform("Note", clip.Printable(n)) // one line, which may quote a path
 	}
 	if rec := ds.Recovery(); rec != nil {
 		o.offerRecovery(rec)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -36,16 +37,37 @@ func checkShown(t *testing.T, what, text string, maxLine int) {
 }
 
 // The dialogs that show the names of the files they will write (Save As, Save Shown As, Split
-// Dataset), and the status a save leaves, show a pair's names read from the disk as the status
+// Dataset), the status a save leaves, and a notice of Open that quotes a path (a class-name file
+// that cannot be read), show a pair's names read from the disk as the status
 // line and the title do (clip.Name): escaped, and cut in their middle. Before, they built their
-// text from filepath.Base: a name's newline broke the preview's line, its escape code went to
+// text from filepath.Base, and the notice went to the dialog as it was (a message keeps its
+// newlines): a name's newline broke the preview's line and the notice's, its escape code went to
 // the label raw, and a 150-character name was shown whole.
 func TestHostileFileNamesInDialogs(t *testing.T) {
 	images, labels := writeDemoPair(t, t.TempDir(), hostileBase)
+	// A class-name file the window cannot read: its notice quotes its path, which holds the name.
+	if err := os.WriteFile(labels+pairfile.ClassNamesSuffix, []byte("zero\n\x1b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	w, _ := demoWindow(t, true)
 	w.files.load(images, labels, false)
 	waitFor(t, func() bool { p, _ := w.c.ds.Paths(); return !w.jobs.Busy() && p == images })
+	notes, _ := overlayTexts(w)
+	found := false
+	for _, note := range notes {
+		if !strings.Contains(note, pairfile.ClassNamesSuffix) {
+			continue
+		}
+		found = true
+		if strings.ContainsAny(note, "\n\x1b") || !strings.Contains(note, `evil\n\x1b[2J`) {
+			t.Errorf("the notice of the class-name file breaks its line at the name's newline: %q", note)
+		}
+	}
+	if !found {
+		t.Fatalf("no notice of the class-name file: %q", notes)
+	}
+	w.win.Canvas().Overlays().Top().Hide()
 	twoNames := 2*clip.MaxName + 20
 	for _, d := range []struct {
 		name string

@@ -80,7 +80,7 @@ func (a *Appender) Run(paths []string) {
 			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
 				a.h.Say(fmt.Sprintf("Appended %s from %s%s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), clip.Name(images), acceptedNote(got.Samples)))
 				for _, n := range got.notices {
-					a.d.Inform("Note", n)
+					a.d.Inform("Note", clip.Printable(n)) // one line, which may quote a path
 				}
 			})
 		})

@@ -184,7 +184,7 @@ func (s *Splitter) done(written []builder.Written, counts [2]int, notices []stri
 		clip.Name(written[0].Out.Images), clip.Name(written[0].Out.Labels), numfmt.Plural(counts[0], "sample"),
 		clip.Name(written[1].Out.Images), clip.Name(written[1].Out.Labels), numfmt.Plural(counts[1], "sample"))
 	for _, n := range notices {
-		text += "\n" + n
+		text += "\n" + clip.Printable(n) // one line, which may quote a path
 	}
 	var d *dialog.CustomDialog
 	openPair := func(p builder.Pair) func() {
