@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/store"
 	"idxlabel/ui/dialogs"
@@ -48,9 +49,9 @@ func (s *saver) changesFileName() string {
 	images, labels := s.c.ds.Paths()
 	switch {
 	case labels != "":
-		return filepath.Base(labels) + store.ChangesSuffix
+		return clip.Name(labels) + store.ChangesSuffix
 	case images != "":
-		return filepath.Base(images) + store.ChangesSuffix
+		return clip.Name(images) + store.ChangesSuffix
 	}
 	return "<labels>" + store.ChangesSuffix + " beside the files"
 }
@@ -146,7 +147,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 		return
 	}
 	if _, err := os.Stat(path); err == nil && !replace {
-		s.d.Ask("Replace?", path+" exists. Replace it?", false, func(yes bool) {
+		s.d.Ask("Replace?", clip.Printable(path)+" exists. Replace it?", false, func(yes bool) {
 			if yes {
 				s.runChangeLogExport(path, true)
 			}
@@ -164,7 +165,7 @@ func (s *saver) runChangeLogExport(path string, replace bool) {
 				s.d.ShowError(err)
 				return
 			}
-			s.d.Inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), path))
+			s.d.Inform("Change log written", fmt.Sprintf("%s written to %s.", numfmt.Plural(n, "change"), clip.Printable(path)))
 		})
 	})
 }

@@ -102,15 +102,15 @@ func (o *opener) release(images, action string, then func()) {
 // read-only, unless this window holds it (the pair it has open, or one a job of it writes: the
 // error says which, dialogs.ShowError).
 func (o *opener) load(images, labels string, readOnly bool) {
-	name := shownName(images)
+	name := clip.Name(images)
 	if labels != "" {
-		name = shownName(labels)
+		name = clip.Name(labels)
 	}
 	if readOnly {
 		name += " (read-only)"
 	}
 	bar := widget.NewProgressBarInfinite()
-	prog := dialog.NewCustomWithoutButtons("Opening "+shownName(images), container.NewVBox(widget.NewLabel(clip.Printable(filepath.Dir(images))), bar), o.win)
+	prog := dialog.NewCustomWithoutButtons("Opening "+clip.Name(images), container.NewVBox(widget.NewLabel(clip.Printable(filepath.Dir(images))), bar), o.win)
 	prog.Show()
 	job := o.c.jobs.Start(jobs.Loading, "")
 	o.c.jobs.Run(func() {
@@ -151,7 +151,7 @@ func (o *opener) load(images, labels string, readOnly bool) {
 func (o *opener) use(ds *store.Dataset, name string, demo bool) {
 	o.c.setDataset(ds, name, demo)
 	for _, n := range ds.Notices() {
-		o.d.Inform("Note", n)
+		o.d.Inform("Note", clip.Printable(n)) // one line, which may quote a path
 	}
 	if rec := ds.Recovery(); rec != nil {
 		o.offerRecovery(rec)
@@ -176,7 +176,7 @@ func (o *opener) offerRecovery(rec *store.Recovery) {
 	ds := o.c.ds
 	if !rec.Matches {
 		o.d.Inform("Unsaved edits for other files",
-			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", filepath.Base(rec.Path), rec.Reason))
+			fmt.Sprintf("%s holds edits that no longer fit these files: %s.\n\nIt is kept as a copy (…discarded) and editing starts afresh.", clip.Name(rec.Path), rec.Reason))
 		if err := ds.DiscardJournal(true); err != nil {
 			o.d.ShowError(err)
 		}
@@ -222,9 +222,9 @@ func (o *opener) showRecent() {
 	var items []*fyne.MenuItem
 	for _, e := range o.prefs.StringList(recentKey) {
 		images, labels, _ := strings.Cut(e, "\n")
-		label := shownName(images)
+		label := clip.Name(images)
 		if labels != "" {
-			label += " + " + shownName(labels)
+			label += " + " + clip.Name(labels)
 		}
 		items = append(items, fyne.NewMenuItem(label+"  ("+clip.Printable(filepath.Dir(images))+")", func() {
 			o.load(images, labels, false)

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/export"
+	"idxlabel/internal/clip"
 	"idxlabel/pairfile"
 	"idxlabel/store"
 	"idxlabel/ui/convert"
@@ -123,9 +124,9 @@ func (s *saver) done(job *jobs.Job, err error, then func()) {
 		return
 	}
 	if images, labels := c.ds.Paths(); images != "" {
-		name := shownName(labels)
+		name := clip.Name(labels)
 		if labels == "" {
-			name = shownName(images)
+			name = clip.Name(images)
 		}
 		c.rename(name)
 		s.recent(images, labels)
@@ -227,9 +228,9 @@ func (s *saver) saveAsThen(then func()) {
 			setting = false
 		}
 		i, l := paths()
-		text := filepath.Base(i)
+		text := clip.Name(i)
 		if l != "" {
-			text += "\n" + filepath.Base(l)
+			text += "\n" + clip.Name(l)
 		}
 		preview.SetText(text)
 	}
@@ -285,7 +286,7 @@ func (s *saver) saveAsThen(then func()) {
 		}
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			// Enter creates it: the answer that loses nothing, and what Save was pressed for.
-			s.d.Ask("Create the folder?", dir+" does not exist.\nCreate it and save there?", true, func(yes bool) {
+			s.d.Ask("Create the folder?", clip.Printable(dir)+" does not exist.\nCreate it and save there?", true, func(yes bool) {
 				if yes {
 					write(true)
 				}

@@ -2,9 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
+	"idxlabel/internal/clip"
 	"idxlabel/store"
 )
 
@@ -21,16 +21,16 @@ func savedText(r store.SaveReport, images string) string {
 	imagesWritten := false
 	for _, f := range written {
 		imagesWritten = imagesWritten || f.Path == images
-		name := filepath.Base(f.Path)
+		name := clip.Name(f.Path)
 		if f.Created && f.Path != images {
 			name += " (a new label file)"
 		}
 		names = append(names, name)
 		if f.Through != "" {
-			notes = append(notes, fmt.Sprintf("%s is a symbolic link: the file it names, %s, was replaced", filepath.Base(f.Path), f.Through))
+			notes = append(notes, fmt.Sprintf("%s is a symbolic link: the file it names, %s, was replaced", clip.Name(f.Path), f.Through))
 		}
 		if f.Links > 1 {
-			notes = append(notes, fmt.Sprintf("%s had %d hard links: the other names keep the old content", filepath.Base(f.Path), f.Links))
+			notes = append(notes, fmt.Sprintf("%s had %d hard links: the other names keep the old content", clip.Name(f.Path), f.Links))
 		}
 	}
 	text := "Saved " + strings.Join(names, " and ")

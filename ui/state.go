@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"slices"
 
 	"idxlabel/internal/clip"
@@ -42,23 +41,6 @@ const nothingOpen = "nothing open"
 // modeState is what a mode reads of the state now (mode.State).
 func (s *state) modeState() mode.State {
 	return mode.State{DS: s.ds, View: s.v, Classes: s.classes}
-}
-
-// maxShownName is the most characters of a file's name the status line and the title show.
-const maxShownName = 60
-
-// shownName is the name of the file at path as the status line, the title and the Open Recent
-// menu show it: its control characters and bytes that are not UTF-8 escaped (clip.Printable: a
-// name from the disk cannot break the line), and a name longer than maxShownName characters cut
-// in its middle ("evil\n…LLL-labels-idx1-ubyte"), its start and the end that tells a pair's
-// files apart kept. O(len(path)).
-func shownName(path string) string {
-	r := []rune(clip.Printable(filepath.Base(path)))
-	if len(r) <= maxShownName {
-		return string(r)
-	}
-	head := (maxShownName - 1) / 2
-	return string(r[:head]) + "…" + string(r[len(r)-(maxShownName-1-head):])
 }
 
 // title is the window's title: "IDX Labeler — t10k-labels-idx1-ubyte.gz *" (the star: unsaved).
@@ -162,9 +144,9 @@ func (s *state) statusText() string {
 		files = nothingOpen
 	}
 	if images != "" {
-		files = shownName(images)
+		files = clip.Name(images)
 		if labels != "" {
-			files += " + " + shownName(labels)
+			files += " + " + clip.Name(labels)
 		}
 	}
 	if s.ds.Dirty() {

@@ -4,7 +4,8 @@
 // shown escaped (Printable), so that a name cannot break a line or send escape codes. It is the
 // one rule of every place a message is shown: a text of one line (an error's message, the
 // window's status line) through Printable, a message of several lines (a dialog's text, the
-// command line's stderr) through Message, which keeps the message's own line breaks.
+// command line's stderr) through Message, which keeps the message's own line breaks; a file's
+// name the window shows through Name, which also cuts it in its middle.
 package clip
 
 import (

@@ -69,3 +69,22 @@ func TestWriter(t *testing.T) {
 		t.Errorf("written %q, want %q", b.String(), want)
 	}
 }
+
+// A file's name is shown escaped and, past MaxName characters, cut in its middle, its start and
+// its end kept; its folder is never shown.
+func TestName(t *testing.T) {
+	long := "evil\n\x1b[2J" + strings.Repeat("L", 150) + "-labels-idx1-ubyte"
+	for in, want := range map[string]string{
+		"/data/t10k-labels-idx1-ubyte.gz": "t10k-labels-idx1-ubyte.gz",
+		"/tmp/a\nb\xff/x\ty":              `x\ty`,
+		"/tmp/" + long:                    `evil\n\x1b[2J` + strings.Repeat("L", 16) + "…" + strings.Repeat("L", 12) + "-labels-idx1-ubyte",
+	} {
+		got := Name(in)
+		if got != want {
+			t.Errorf("Name(%q) = %q, want %q", in, got, want)
+		}
+		if n := utf8.RuneCountInString(got); n > MaxName {
+			t.Errorf("Name(%q): %d characters", in, n)
+		}
+	}
+}

@@ -43,6 +43,7 @@ import (
 
 	"idxlabel/annotate"
 	"idxlabel/idx"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -102,9 +103,9 @@ func (a *Annotators) Add(path string) {
 	}
 	openName := "the open labels"
 	if _, labels := ds.Paths(); labels != "" {
-		openName = filepath.Base(labels)
+		openName = clip.Name(labels)
 	}
-	job := a.jobs.Start(jobs.Checking, "Comparing "+filepath.Base(path)+"…")
+	job := a.jobs.Start(jobs.Checking, "Comparing "+clip.Name(path)+"…")
 	a.c.Progress()
 	gen := ds.Gen()
 	a.jobs.Run(func() {
@@ -120,7 +121,7 @@ func (a *Annotators) Add(path string) {
 				a.d.ShowError(err)
 				return
 			case a.c.State().DS != ds || a.c.Resets() != resets:
-				a.c.Say("The samples changed while " + filepath.Base(path) + " was read: compare it again")
+				a.c.Say("The samples changed while " + clip.Name(path) + " was read: compare it again")
 				return
 			}
 			a.Mode.set(res, figs, gen)

@@ -3,10 +3,10 @@ package annotators
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 
 	"idxlabel/annotate"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 )
 
@@ -173,12 +173,13 @@ func three(x float64) string {
 	return fmt.Sprintf("%.4f", x)
 }
 
-// nameFor is the name an annotator's file path is shown by: its base name, or the path when
-// an annotator already compared has that name (as `idxlabel agree` names clashing files).
+// nameFor is the name an annotator's file path is shown by: its base name as the window shows
+// a file's name (clip.Name), or the path (clip.Printable) when an annotator already compared has
+// that name (as `idxlabel agree` names clashing files).
 func nameFor(taken []string, path string) string {
-	b := filepath.Base(path)
+	b := clip.Name(path)
 	if slices.Contains(taken, b) {
-		return path
+		return clip.Printable(path)
 	}
 	return b
 }

@@ -17,6 +17,7 @@ import (
 	"idxlabel/annotate"
 	"idxlabel/idx"
 	"idxlabel/internal/atomicfile"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/store"
@@ -152,7 +153,7 @@ func (e *Errata) Write(r ErrataRequest, force bool) {
 	for i := range n {
 		now[i], was[i] = int32(ds.Label(i)), int32(ds.OriginalLabel(i))
 	}
-	p := e.progress("Exporting errata", "Hashing "+filepath.Base(images)+"…")
+	p := e.progress("Exporting errata", "Hashing "+clip.Name(images)+"…")
 	e.jobs.Run(func() {
 		defer claim.Release()
 		rows, err := writeErrata(p.job.Ctx, images, r, was, now, p.set(e.jobs))
@@ -167,7 +168,7 @@ func (e *Errata) Write(r ErrataRequest, force bool) {
 				e.d.ShowError(err)
 				return
 			}
-			e.c.Say(fmt.Sprintf("Wrote %s to %s", numfmt.Plural(rows, "correction"), filepath.Base(r.Out)))
+			e.c.Say(fmt.Sprintf("Wrote %s to %s", numfmt.Plural(rows, "correction"), clip.Name(r.Out)))
 		})
 	})
 }
@@ -270,7 +271,7 @@ func (e *Errata) ApplyFile(path string) {
 	ds := e.c.State().DS
 	_, labels := ds.Paths()
 	resets := e.c.Resets()
-	p := e.progress("Applying errata", "Hashing "+filepath.Base(images)+"…")
+	p := e.progress("Applying errata", "Hashing "+clip.Name(images)+"…")
 	e.jobs.Run(func() {
 		er, hs, fits, err := readErrata(p.job.Ctx, path, images, labels, p.set(e.jobs))
 		e.jobs.Schedule(func() {
@@ -282,7 +283,7 @@ func (e *Errata) ApplyFile(path string) {
 			default:
 				e.c.Input(func() {
 					if e.c.State().DS != ds || e.c.Resets() != resets {
-						e.c.Say("The samples changed while " + filepath.Base(path) + " was read: apply it again")
+						e.c.Say("The samples changed while " + clip.Name(path) + " was read: apply it again")
 						return
 					}
 					e.apply(ds, er, hs, fits, path)
@@ -327,7 +328,7 @@ func readErrata(ctx context.Context, path, images, labels string, progress func(
 func (e *Errata) apply(ds *store.Dataset, er *annotate.Errata, hs *annotate.ImageHashes, fits func(int32) bool, path string) {
 	n := len(hs.Samples)
 	if ds.Len() < n {
-		e.d.ShowError(fmt.Errorf("the image file has %s, the open dataset %d: save the dataset, then apply %s", numfmt.Plural(n, "sample"), ds.Len(), filepath.Base(path)))
+		e.d.ShowError(fmt.Errorf("the image file has %s, the open dataset %d: save the dataset, then apply %s", numfmt.Plural(n, "sample"), ds.Len(), clip.Name(path)))
 		return
 	}
 	now := make([]int32, n)
@@ -351,7 +352,7 @@ func (e *Errata) apply(ds *store.Dataset, er *annotate.Errata, hs *annotate.Imag
 	if len(at) > 0 && !e.c.Edit(func(ds *store.Dataset) error { return ds.SetLabelsAs(store.HowBatch, at, to) }) {
 		return // refused (said on the status bar), or waiting for a job: applied when it ends
 	}
-	text := fmt.Sprintf("Applied %d of %s from %s", len(at), numfmt.Plural(len(outcomes), "errata row"), filepath.Base(path))
+	text := fmt.Sprintf("Applied %d of %s from %s", len(at), numfmt.Plural(len(outcomes), "errata row"), clip.Name(path))
 	if moved > 0 {
 		text += fmt.Sprintf(" (%d found by their pixels at another index)", moved)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"idxlabel/builder"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/sample"
@@ -58,10 +59,10 @@ func (a *Appender) Run(paths []string) {
 	if own.NamesFile == "" {
 		own.NamesFile = "the open dataset"
 	}
-	p := a.startProgress("Appending a dataset", "Reading "+filepath.Base(images)+"…", false)
+	p := a.startProgress("Appending a dataset", "Reading "+clip.Name(images)+"…", false)
 	a.jobs.Run(func() {
 		got, err := readAppended(p.Job.Ctx, images, labels, h, w, withLabels, func(frac float64) {
-			a.jobs.Schedule(func() { p.Set("Converting "+filepath.Base(images)+"…", frac) })
+			a.jobs.Schedule(func() { p.Set("Converting "+clip.Name(images)+"…", frac) })
 		})
 		if err == nil {
 			got.Names, err = builder.MergeNames([]*builder.Input{own, got.from})
@@ -77,9 +78,9 @@ func (a *Appender) Run(paths []string) {
 				return
 			}
 			a.addAfterInputs(ds, store.HowAddedImported, got.addition, func(int) {
-				a.h.Say(fmt.Sprintf("Appended %s from %s%s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), filepath.Base(images), acceptedNote(got.Samples)))
+				a.h.Say(fmt.Sprintf("Appended %s from %s%s (undo removes them all)", numfmt.Plural(len(got.Samples), "sample"), clip.Name(images), acceptedNote(got.Samples)))
 				for _, n := range got.notices {
-					a.d.Inform("Note", n)
+					a.d.Inform("Note", clip.Printable(n)) // one line, which may quote a path
 				}
 			})
 		})

@@ -83,7 +83,7 @@ func (m *Importer) importOptions(f found) {
 	update()
 
 	form := widget.NewForm(
-		widget.NewFormItem("Folder", widget.NewLabel(f.dir)),
+		widget.NewFormItem("Folder", widget.NewLabel(clip.Printable(f.dir))),
 		widget.NewFormItem("Add to", where),
 	)
 	opts := widget.NewForm(

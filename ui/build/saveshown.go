@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/builder"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
@@ -94,15 +95,15 @@ func (s *ShownSaver) Dialog() {
 	preview := widget.NewLabel("")
 	update := func() {
 		i, l := paths()
-		text := filepath.Base(i)
+		text := clip.Name(i)
 		if l != "" {
-			text += "\n" + filepath.Base(l)
+			text += "\n" + clip.Name(l)
 			if len(s.names()) > 0 {
-				text += "\n" + filepath.Base(builder.NamesFileFor(l))
+				text += "\n" + clip.Name(builder.NamesFileFor(l))
 			}
 		}
 		if sources != nil {
-			text += "\n" + filepath.Base(pairfile.SourcesFile(i, l))
+			text += "\n" + clip.Name(pairfile.SourcesFile(i, l))
 		}
 		preview.SetText(text)
 	}
@@ -221,15 +222,15 @@ func (s *ShownSaver) Write(p ShownPair, force bool) {
 			case err != nil:
 				s.d.ShowError(err)
 			default:
-				text := fmt.Sprintf("Saved %s to %s", numfmt.Plural(len(keep), "sample"), filepath.Base(images))
+				text := fmt.Sprintf("Saved %s to %s", numfmt.Plural(len(keep), "sample"), clip.Name(images))
 				if labels != "" {
-					text += " and " + filepath.Base(labels)
+					text += " and " + clip.Name(labels)
 				}
 				if len(names) > 0 {
-					text += ", class names in " + filepath.Base(namesFile)
+					text += ", class names in " + clip.Name(namesFile)
 				}
 				if p.Sources != nil {
-					text += ", their source files in " + filepath.Base(sourcesFile)
+					text += ", their source files in " + clip.Name(sourcesFile)
 				}
 				s.h.Say(text)
 			}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"idxlabel/builder"
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/pairfile"
 	"idxlabel/ui/dialogs"
@@ -87,12 +88,12 @@ func (s *Splitter) options() {
 	preview := widget.NewLabel("")
 	update := func() {
 		a, b := splitPair(dir, train.Text, gz), splitPair(dir, test.Text, gz)
-		preview.SetText(strings.Join([]string{filepath.Base(a.Images), filepath.Base(a.Labels), filepath.Base(b.Images), filepath.Base(b.Labels)}, "\n"))
+		preview.SetText(strings.Join([]string{clip.Name(a.Images), clip.Name(a.Labels), clip.Name(b.Images), clip.Name(b.Labels)}, "\n"))
 	}
 	train.OnChanged, test.OnChanged = func(string) { update() }, func(string) { update() }
 	update()
 	form := widget.NewForm(
-		widget.NewFormItem("Splits", widget.NewLabel(filepath.Base(images)+" + "+filepath.Base(labels)+" (as saved)")),
+		widget.NewFormItem("Splits", widget.NewLabel(clip.Name(images)+" + "+clip.Name(labels)+" (as saved)")),
 		widget.NewFormItem("Test part", part),
 		widget.NewFormItem("", stratify),
 		widget.NewFormItem("", shuffle),
@@ -127,7 +128,7 @@ func (s *Splitter) options() {
 // force, which the person gives by answering Replace?), then offers to open one of them.
 func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, force bool) {
 	bar := widget.NewProgressBar()
-	note := widget.NewLabel("Reading " + filepath.Base(in.Images) + "…")
+	note := widget.NewLabel("Reading " + clip.Name(in.Images) + "…")
 	job := s.jobs.Start(jobs.Exporting, "Splitting…")
 	// Escape and the Cancel button cancel; every other key goes on to the grid and edits the
 	// dataset shown at once (an export holds no edits): the split reads the pair's files, not
@@ -144,7 +145,7 @@ func (s *Splitter) run(in, train, test builder.Pair, opts builder.SplitOptions, 
 			return p, err
 		}, func(n string) { notices = append(notices, n) }, func(file string, done, total int) {
 			s.jobs.Schedule(func() {
-				note.SetText("Writing " + filepath.Base(file) + "…")
+				note.SetText("Writing " + clip.Name(file) + "…")
 				bar.SetValue(float64(done) / float64(max(total, 1)))
 			})
 		})
@@ -177,13 +178,13 @@ func (s *Splitter) done(written []builder.Written, counts [2]int, notices []stri
 	if len(written) != 2 {
 		return
 	}
-	s.h.Say(fmt.Sprintf("Split: %s in %s, %s in %s", numfmt.Plural(counts[0], "sample"), filepath.Base(written[0].Out.Labels),
-		numfmt.Plural(counts[1], "sample"), filepath.Base(written[1].Out.Labels)))
+	s.h.Say(fmt.Sprintf("Split: %s in %s, %s in %s", numfmt.Plural(counts[0], "sample"), clip.Name(written[0].Out.Labels),
+		numfmt.Plural(counts[1], "sample"), clip.Name(written[1].Out.Labels)))
 	text := fmt.Sprintf("Train: %s, %s (%s)\nTest: %s, %s (%s)",
-		filepath.Base(written[0].Out.Images), filepath.Base(written[0].Out.Labels), numfmt.Plural(counts[0], "sample"),
-		filepath.Base(written[1].Out.Images), filepath.Base(written[1].Out.Labels), numfmt.Plural(counts[1], "sample"))
+		clip.Name(written[0].Out.Images), clip.Name(written[0].Out.Labels), numfmt.Plural(counts[0], "sample"),
+		clip.Name(written[1].Out.Images), clip.Name(written[1].Out.Labels), numfmt.Plural(counts[1], "sample"))
 	for _, n := range notices {
-		text += "\n" + n
+		text += "\n" + clip.Printable(n) // one line, which may quote a path
 	}
 	var d *dialog.CustomDialog
 	openPair := func(p builder.Pair) func() {

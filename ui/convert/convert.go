@@ -138,8 +138,8 @@ func (c *Converter) Open(path string) {
 	})
 	cancel := widgets.NewPassingButton("Cancel", func() { d.Hide() })
 	msg := widget.NewLabel(clip.Message(fmt.Sprintf("%s %s already in\n%s,\nbeside %s: written from it when it was opened before (with the edits\nsaved since), or other files of those names.\n\nOpen them as they are, or convert %s again and replace them?",
-		existing, verb(existing), clip.Printable(filepath.Dir(images)), clip.Printable(filepath.Base(path)), clip.Printable(filepath.Base(path)))))
-	d = dialog.NewCustomWithoutButtons("Open "+filepath.Base(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
+		existing, verb(existing), clip.Printable(filepath.Dir(images)), clip.Name(path), clip.Name(path))))
+	d = dialog.NewCustomWithoutButtons("Open "+clip.Name(path), container.NewVBox(msg, container.NewHBox(layout.NewSpacer(), cancel, replace, openIt)), c.win)
 	// Escape cancels; Enter opens the pair there (the answer that loses nothing).
 	c.d.Show("convert exists", d, cancel.OnTapped, openIt.OnTapped, nil)
 }
@@ -158,9 +158,9 @@ func verb(files string) string {
 func (c *Converter) convert(path string, replace bool) {
 	images, labels, _ := Outputs(path)
 	job := c.jobs.Start(jobs.Loading, "")
-	note := widget.NewLabel("Reading " + filepath.Base(path) + "…")
+	note := widget.NewLabel("Reading " + clip.Name(path) + "…")
 	bar := widget.NewProgressBar()
-	dlg := c.d.ShowPassing("convert", "Opening "+filepath.Base(path), container.NewVBox(widget.NewLabel(filepath.Dir(path)), note, bar), job.Cancel)
+	dlg := c.d.ShowPassing("convert", "Opening "+clip.Name(path), container.NewVBox(widget.NewLabel(clip.Printable(filepath.Dir(path))), note, bar), job.Cancel)
 	dlg.Resize(fyne.NewSize(440, dlg.MinSize().Height))
 	c.jobs.Run(func() {
 		testhook.WaitGate(job.Ctx, testhook.ConvertGate) // a test's hook; nothing otherwise
@@ -189,9 +189,9 @@ func (c *Converter) convert(path string, replace bool) {
 			c.jobs.Finish(job) // the inputs typed meanwhile are applied to the dataset shown
 			switch {
 			case errors.Is(err, context.Canceled):
-				c.h.Say("Opening " + filepath.Base(path) + " cancelled: nothing was written")
+				c.h.Say("Opening " + clip.Name(path) + " cancelled: nothing was written")
 			case err == nil && cancelled: // too late: the pair was written, and is not opened
-				c.h.Say("Opening " + filepath.Base(path) + " cancelled once its IDX pair was written: " + filepath.Base(images) + " and " + filepath.Base(labels))
+				c.h.Say("Opening " + clip.Name(path) + " cancelled once its IDX pair was written: " + clip.Name(images) + " and " + clip.Name(labels))
 			case err != nil:
 				c.d.ShowError(err)
 			default:
@@ -238,7 +238,7 @@ func Write(ctx context.Context, path string, replace bool, opts formats.Options,
 		return nil, err
 	}
 	defer claim.Release()
-	base := filepath.Base(path)
+	base := clip.Name(path)
 	opts.Progress = func(done, total int) {
 		if total > 0 {
 			progress(numfmt.Sprintf("Reading %s: %d of %d samples…", base, done, total), float64(done)/float64(total))
@@ -250,9 +250,9 @@ func Write(ctx context.Context, path string, replace bool, opts formats.Options,
 	if err != nil {
 		return nil, err
 	}
-	progress("Writing "+filepath.Base(images)+"…", 0)
+	progress("Writing "+clip.Name(images)+"…", 0)
 	err = claim.WriteNewPair(ctx, images, labels, names, set.Images, set.Labels, set.Names, func(f float64) {
-		progress("Writing "+filepath.Base(images)+"…", f)
+		progress("Writing "+clip.Name(images)+"…", f)
 	})
 	if err != nil {
 		return nil, err

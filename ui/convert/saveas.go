@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"idxlabel/export"
+	"idxlabel/internal/clip"
 	"idxlabel/ui/widgets"
 )
 
@@ -45,10 +46,10 @@ func (f SaveFormat) Target(folder, base string) string {
 // folder's files.
 func (f SaveFormat) Files(target string) string {
 	if f.Export == export.Parquet {
-		b := filepath.Base(target)
+		b := clip.Name(target)
 		return filepath.Join(b, export.ParquetFile("train")) + "\n" + filepath.Join(b, "README.md")
 	}
-	return filepath.Base(target)
+	return clip.Name(target)
 }
 
 // FormatChoice is the Save As dialog's list of SaveFormats (IDX chosen first): a dialog's

@@ -211,9 +211,9 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 		}
 		switch {
 		case cur.err != nil:
-			note.SetText(fmt.Sprintf("%s cannot be listed: %v", dir, cur.err))
+			note.SetText(clip.Printable(fmt.Sprintf("%s cannot be listed: %v", dir, cur.err)))
 		case cur.more > 0:
-			note.SetText(numfmt.Sprintf("%s holds more than %d entries: the first are listed; type the name.", dir, maxListed))
+			note.SetText(numfmt.Sprintf("%s holds more than %d entries: the first are listed; type the name.", clip.Printable(dir), maxListed))
 		case spec.Folder && spec.Filter != nil:
 			n := 0
 			for _, f := range cur.files {
@@ -221,7 +221,7 @@ func (ch *chooser) choose(spec Spec, picked func(path string)) {
 					n++
 				}
 			}
-			note.SetText(fmt.Sprintf("%s holds %s and %s.", dir, numfmt.Plural(len(cur.folders), "folder"), numfmt.Plural(n, spec.Kind)))
+			note.SetText(fmt.Sprintf("%s holds %s and %s.", clip.Printable(dir), numfmt.Plural(len(cur.folders), "folder"), numfmt.Plural(n, spec.Kind)))
 		default:
 			note.SetText("")
 		}

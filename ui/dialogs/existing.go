@@ -2,8 +2,9 @@ package dialogs
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
+
+	"idxlabel/internal/clip"
 )
 
 // ExistingFiles names those of paths that exist ("a-images-idx3-ubyte and a-labels-idx1-ubyte"),
@@ -12,7 +13,7 @@ func ExistingFiles(paths ...string) string {
 	var out []string
 	for _, p := range paths {
 		if _, err := os.Stat(p); p != "" && err == nil {
-			out = append(out, filepath.Base(p))
+			out = append(out, clip.Name(p))
 		}
 	}
 	return strings.Join(out, " and ")

@@ -8,13 +8,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	"idxlabel/sample"
 	"idxlabel/store"
@@ -161,7 +161,7 @@ func (k *Checker) Start(against []string) bool {
 	k.Mode.kind, k.Mode.picked = suspecthealth.Duplicate, false
 	run.stage = "finding duplicates"
 	if against != nil {
-		run.stage = "opening " + filepath.Base(against[0])
+		run.stage = "opening " + clip.Name(against[0])
 	}
 	c.Enter(k.Mode)
 	k.show()
@@ -208,7 +208,7 @@ func openOther(files []string, ds *store.Dataset) (*OtherSet, error) {
 		o.Close()
 		return nil, fmt.Errorf("%s has %d×%d images and this dataset %d×%d: leakage compares images of one size", files[0], oh, ow, h, w)
 	}
-	return &OtherSet{ds: o, Snap: o.Snapshot(), name: filepath.Base(files[0])}, nil
+	return &OtherSet{ds: o, Snap: o.Snapshot(), name: clip.Name(files[0])}, nil
 }
 
 // progress returns suspecthealth.Run's progress callback for run: at most ten updates a second reach the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"idxlabel/export"
+	"idxlabel/internal/clip"
 	"idxlabel/report"
 	suspecthealth "idxlabel/suspect/health"
 	"idxlabel/ui/jobs"
@@ -38,7 +39,7 @@ func (k *Checker) ExportReport() {
 		return
 	}
 	if k.rep != nil {
-		k.d.Inform("Export Health Report", "A health report is being written: "+k.rep.dir+".")
+		k.d.Inform("Export Health Report", "A health report is being written: "+clip.Printable(k.rep.dir)+".")
 		return
 	}
 	k.dialog("Export Health Report", "Export", true, func(against []string, dir string) {
@@ -95,7 +96,7 @@ func (k *Checker) WriteReport(run *Run, dir string, replace bool) {
 		if err == nil && exists && !replace {
 			k.jobs.Schedule(func() {
 				k.reportDone(rep)
-				k.d.Ask("Replace?", dir+" holds an earlier health report. Replace it?", false, func(yes bool) {
+				k.d.Ask("Replace?", clip.Printable(dir)+" holds an earlier health report. Replace it?", false, func(yes bool) {
 					if yes {
 						k.WriteReport(run, dir, true)
 					}
@@ -127,7 +128,7 @@ func (k *Checker) WriteReport(run *Run, dir string, replace bool) {
 				k.d.ShowError(err)
 			default:
 				c.Say("Health report written to " + dir) // replaces an earlier "not written"
-				k.d.Inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", filepath.Join(dir, "index.html"), time.Since(start).Seconds()))
+				k.d.Inform("Health report written", fmt.Sprintf("%s written in %.1f s: open index.html in a browser.", clip.Printable(filepath.Join(dir, "index.html")), time.Since(start).Seconds()))
 			}
 		})
 	})

@@ -208,7 +208,7 @@ func (v *view) reread() {
 func (v *view) add(path string) {
 	for _, s := range v.srcs {
 		if filepath.Clean(s.Path) == filepath.Clean(path) {
-			v.head.SetText(filepath.Base(path) + " is listed already.")
+			v.head.SetText(clip.Name(path) + " is listed already.")
 			return
 		}
 	}
@@ -248,7 +248,7 @@ func (v *view) choose(k int) {
 	v.chose = k
 	v.img.Image = nil
 	v.img.Refresh()
-	v.caption.SetText("Reading " + filepath.Base(v.srcs[k].Path) + "…")
+	v.caption.SetText("Reading " + clip.Name(v.srcs[k].Path) + "…")
 	v.sv.want(k)
 }
 
@@ -280,7 +280,7 @@ func (v *view) rowText(id int) string {
 	if id >= len(v.srcs) {
 		return ""
 	}
-	name := filepath.Base(v.srcs[id].Path)
+	name := clip.Name(v.srcs[id].Path)
 	if id >= len(v.found) || v.found[id] == nil {
 		return name + "  ·  reading…"
 	}
@@ -293,7 +293,7 @@ func (v *view) rowText(id int) string {
 // sheetLine is a sheet's line: its file's name and its summary (sheets.Report.Summary), the
 // file not named twice.
 func sheetLine(r sheetread.Report) string {
-	return filepath.Base(r.Path) + ": " + strings.TrimPrefix(r.Summary(), r.Path+": ")
+	return clip.Name(r.Path) + ": " + clip.Printable(strings.TrimPrefix(r.Summary(), r.Path+": "))
 }
 
 // sum says on the head line how many sheets were read of how many, the samples they give, and

@@ -25,6 +25,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"idxlabel/internal/clip"
 	"idxlabel/internal/numfmt"
 	sheetread "idxlabel/sheets"
 	"idxlabel/store"
@@ -117,12 +118,12 @@ func (m *Importer) run(ds *store.Dataset, p plan) {
 	h, w := ds.Size()
 	o := sheetread.Options{Width: w, Height: h}
 	n := len(p.srcs)
-	pj := adding.Start(m.jobs, m.d, m.win, numfmt.Sprintf("Importing %d sheets", n), "Reading "+filepath.Base(p.srcs[0].Path)+"…", false)
+	pj := adding.Start(m.jobs, m.d, m.win, numfmt.Sprintf("Importing %d sheets", n), "Reading "+clip.Name(p.srcs[0].Path)+"…", false)
 	m.jobs.Run(func() {
 		b, err := sheetread.ReadAll(pj.Job.Ctx, p.srcs, p.layout, o, func(k int, _ sheetread.Report, _ *sheetread.Sheet) {
 			next := numfmt.Sprintf("Read all %d sheets", n)
 			if k+1 < n {
-				next = "Reading " + filepath.Base(p.srcs[k+1].Path) + "…"
+				next = "Reading " + clip.Name(p.srcs[k+1].Path) + "…"
 			}
 			m.jobs.Schedule(func() { pj.Set(next, float64(k+1)/float64(n)) })
 		})
@@ -178,7 +179,7 @@ func (m *Importer) report(b *sheetread.Batch) {
 		}
 		lines = append(lines, line)
 		for _, f := range r.Flagged {
-			lines = append(lines, "    "+filepath.Base(r.Path)+": "+f+" (not imported)")
+			lines = append(lines, "    "+clip.Name(r.Path)+": "+f+" (not imported)")
 		}
 	}
 	text := fmt.Sprintf("Added %s from %d of %s (undo removes them all). Each sample's source names its sheet, box and writer.",
